@@ -1,0 +1,59 @@
+// swift-tools-version:6.2
+// 6.2 because Hummingbird 2.28 and hummingbird-websocket 2.8 need it in their own manifests.
+import PackageDescription
+
+let package = Package(
+    name: "explorer",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "explorer", targets: ["Explorer"]),
+        .library(name: "Core", targets: ["Core"]),
+        .library(name: "Sandbox", targets: ["Sandbox"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        // `traits: []` drops full Foundation and ICU from Hummingbird: smaller binary, faster start-up.
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: []),
+        // Only the HummingbirdBcrypt product is used (the sandbox's password hashes).
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
+        // HMAC-SHA256 for the sandbox's signed tokens.
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibEdit",
+            pkgConfig: "libedit",
+            providers: [.apt(["libedit-dev"])]
+        ),
+        .target(
+            name: "Core",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        .target(
+            name: "Sandbox",
+            dependencies: [
+                "Core",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .executableTarget(
+            name: "Explorer",
+            dependencies: [
+                "Core",
+                "Sandbox",
+                "CLibEdit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "CoreTests", dependencies: ["Core"]),
+        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "Core"]),
+        .testTarget(name: "ExplorerTests", dependencies: ["Explorer", "Core", "Sandbox"]),
+    ]
+)

@@ -1,0 +1,239 @@
+// Fixed-arity wrappers around libedit for Swift.
+//
+// `el_set`, `el_get` and `history` are C-variadic, which Swift cannot call, and
+// Swift 6 rejects touching `stdin`/`stdout` from Swift ("not concurrency-safe"),
+// so everything that needs either lives here as `static inline` functions.
+// SIGINT is handled here too: the handler only bumps a counter and writes a
+// byte to a self-pipe, so the line editor (via its read function) and the
+// command runner (by polling the counter) both see Ctrl-C.
+#ifndef EXPLORER_CLIBEDIT_SHIM_H
+#define EXPLORER_CLIBEDIT_SHIM_H
+
+#include <histedit.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <locale.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+#include <wchar.h>
+
+/// Byte the read function hands to libedit when Ctrl-C was pressed; it is
+/// bound to the `ex-interrupt` function.
+#define EX_INTERRUPT_CHAR 0x03
+
+static volatile sig_atomic_t ex_interrupts = 0;
+static volatile sig_atomic_t ex_winch = 0;
+static int ex_pipe[2] = {-1, -1};
+static char *ex_prompt_text = NULL;
+
+static void ex_on_signal(int sig) {
+    int saved = errno;
+    if (sig == SIGWINCH) {
+        ex_winch = 1;
+    } else {
+        ex_interrupts++;
+    }
+    if (ex_pipe[1] >= 0) {
+        ssize_t ignored = write(ex_pipe[1], "x", 1);
+        (void)ignored;
+    }
+    errno = saved;
+}
+
+/// Installs the SIGINT and SIGWINCH handlers (no SA_RESTART, so blocking reads
+/// return EINTR). Returns 0 on success.
+static inline int ex_install_signal_handlers(void) {
+    if (ex_pipe[0] < 0) {
+        if (pipe(ex_pipe) != 0) return -1;
+        for (int i = 0; i < 2; i++) {
+            fcntl(ex_pipe[i], F_SETFL, fcntl(ex_pipe[i], F_GETFL) | O_NONBLOCK);
+            fcntl(ex_pipe[i], F_SETFD, FD_CLOEXEC);
+        }
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = ex_on_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0;
+    if (sigaction(SIGINT, &sa, NULL) != 0) return -1;
+    if (sigaction(SIGWINCH, &sa, NULL) != 0) return -1;
+    return 0;
+}
+
+static inline void ex_drain_pipe(void) {
+    char buf[64];
+    if (ex_pipe[0] < 0) return;
+    while (read(ex_pipe[0], buf, sizeof buf) > 0) {}
+}
+
+/// Returns how many Ctrl-C presses arrived since the last call, and resets.
+static inline int ex_take_interrupts(void) {
+    int n = (int)ex_interrupts;
+    ex_interrupts = 0;
+    if (n > 0) ex_drain_pipe();
+    return n;
+}
+
+/// libedit read function: reads one character from fd 0, but wakes up on
+/// Ctrl-C (returning EX_INTERRUPT_CHAR) and on window resizes.
+static int ex_getc(EditLine *el, wchar_t *out) {
+    static mbstate_t state;
+    for (;;) {
+        if (ex_interrupts > 0) {
+            ex_take_interrupts();
+            *out = (wchar_t)EX_INTERRUPT_CHAR;
+            return 1;
+        }
+        if (ex_winch) {
+            ex_winch = 0;
+            ex_drain_pipe();
+            el_resize(el);
+        }
+        struct pollfd fds[2] = {{0, POLLIN, 0}, {ex_pipe[0], POLLIN, 0}};
+        int n = poll(fds, ex_pipe[0] >= 0 ? 2 : 1, -1);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        if (fds[1].revents & POLLIN) {
+            ex_drain_pipe();
+            continue;
+        }
+        if (!(fds[0].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+        char byte;
+        ssize_t r = read(0, &byte, 1);
+        if (r < 0) {
+            if (errno == EINTR || errno == EAGAIN) continue;
+            return -1;
+        }
+        if (r == 0) return 0;
+        wchar_t wc;
+        size_t len = mbrtowc(&wc, &byte, 1, &state);
+        if (len == (size_t)-2) continue;            /* incomplete multibyte sequence */
+        if (len == (size_t)-1) {                    /* invalid: pass the byte through */
+            memset(&state, 0, sizeof state);
+            wc = (wchar_t)(unsigned char)byte;
+        }
+        *out = wc;
+        return 1;
+    }
+}
+
+static char *ex_prompt(EditLine *el) {
+    (void)el;
+    return ex_prompt_text ? ex_prompt_text : (char *)"> ";
+}
+
+/// Replaces the prompt text (copied).
+static inline void ex_set_prompt(const char *text) {
+    char *copy = strdup(text);
+    char *old = ex_prompt_text;
+    ex_prompt_text = copy;
+    free(old);
+}
+
+/// Creates an editor on the process's stdin/stdout/stderr with emacs keys,
+/// our read function and prompt, and the user's ~/.editrc.
+static inline EditLine *ex_el_init(const char *program) {
+    setlocale(LC_CTYPE, "");
+    EditLine *el = el_init(program, stdin, stdout, stderr);
+    if (!el) return NULL;
+    el_set(el, EL_EDITOR, "emacs");
+    el_set(el, EL_PROMPT, ex_prompt);
+    el_set(el, EL_GETCFN, ex_getc);
+    el_source(el, NULL);
+    return el;
+}
+
+typedef unsigned char (*ex_el_fn)(EditLine *, int);
+
+/// Adds a named editor function and binds it to a key sequence such as "^I".
+static inline void ex_el_bind(EditLine *el, const char *name, const char *help, ex_el_fn fn, const char *key) {
+    el_set(el, EL_ADDFN, name, help, fn);
+    el_set(el, EL_BIND, key, name, NULL);
+}
+
+static inline void ex_el_set_history(EditLine *el, History *h) {
+    el_set(el, EL_HIST, history, h);
+}
+
+static inline History *ex_history_init(int size) {
+    History *h = history_init();
+    if (!h) return NULL;
+    HistEvent ev;
+    history(h, &ev, H_SETSIZE, size);
+    history(h, &ev, H_SETUNIQUE, 1);
+    return h;
+}
+
+static inline int ex_history_enter(History *h, const char *line) {
+    HistEvent ev;
+    return history(h, &ev, H_ENTER, line);
+}
+
+static inline int ex_history_load(History *h, const char *path) {
+    HistEvent ev;
+    return history(h, &ev, H_LOAD, path);
+}
+
+static inline int ex_history_save(History *h, const char *path) {
+    HistEvent ev;
+    return history(h, &ev, H_SAVE, path);
+}
+
+/// Number of columns of the terminal, or 80.
+static inline int ex_el_columns(EditLine *el) {
+    int cols = 0;
+    if (el_get(el, EL_GETTC, "co", &cols) != 0 || cols <= 0) cols = 80;
+    return cols;
+}
+
+/// Reads one line from fd 0 with echo off (for passwords). Returns the length,
+/// or -1 when cancelled by Ctrl-C or end of input.
+static inline int ex_read_secret(const char *prompt, char *buf, int size) {
+    struct termios old, quiet;
+    int tty = tcgetattr(0, &old) == 0;
+    fputs(prompt, stdout);
+    fflush(stdout);
+    if (tty) {
+        quiet = old;
+        quiet.c_lflag &= ~(tcflag_t)ECHO;
+        quiet.c_lflag |= ECHONL;
+        tcsetattr(0, TCSAFLUSH, &quiet);
+    }
+    int len = 0, result = 0;
+    int before = (int)ex_interrupts;
+    for (;;) {
+        char c;
+        ssize_t r = read(0, &c, 1);
+        if (r < 0 && errno == EINTR) {
+            if ((int)ex_interrupts != before) { result = -1; break; }
+            continue;
+        }
+        if (r <= 0) { result = len > 0 ? len : -1; break; }
+        if (c == '\n' || c == '\r') { result = len; break; }
+        if (len < size - 1) buf[len++] = c;
+    }
+    buf[len < size ? len : size - 1] = '\0';
+    if (tty) tcsetattr(0, TCSAFLUSH, &old);
+    if (result < 0) { ex_take_interrupts(); fputs("\n", stdout); fflush(stdout); }
+    return result;
+}
+
+/// Flushes C stdio's stdout (before writing to stderr another way).
+static inline void ex_flush_stdout(void) {
+    fflush(stdout);
+}
+
+/// Writes text to stdout through C stdio (which libedit also uses), flushing.
+static inline void ex_write_stdout(const char *text) {
+    fputs(text, stdout);
+    fflush(stdout);
+}
+
+#endif

@@ -1,0 +1,164 @@
+import Foundation
+
+/// One request's round trip as the user sees it.
+public struct Exchange: Sendable {
+    /// The request as last sent (after a refresh, the retried one).
+    public var request: PreparedRequest
+    public var response: ReceivedResponse
+    /// A 401 was answered by refreshing the tokens and retrying once.
+    public var refreshed: Bool
+    /// A 401 could not be cured by a refresh: the tokens were cleared.
+    public var sessionExpired: Bool
+    public var duration: Duration
+
+    public init(request: PreparedRequest, response: ReceivedResponse, refreshed: Bool = false,
+                sessionExpired: Bool = false, duration: Duration = .zero) {
+        self.request = request
+        self.response = response
+        self.refreshed = refreshed
+        self.sessionExpired = sessionExpired
+        self.duration = duration
+    }
+}
+
+/// Problems of the auth flow that are not transport failures.
+public struct AuthError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+    public static let sessionExpired = AuthError("session expired, please log in")
+}
+
+/// Tokens and the rules for using them (seed 000, "401 handling"): attach the
+/// access token unless the endpoint is public; on a 401 refresh once and retry
+/// the request once; while one refresh is in flight, every other 401 waits for
+/// it instead of starting its own; a failed refresh clears the tokens.
+public actor AuthSession {
+    public nonisolated let profile: Profile
+    public nonisolated let builder: RequestBuilder
+    private let transport: any HTTPTransport
+    private let store: any TokenStore
+    private let storeKey: String
+    public private(set) var tokens: Tokens?
+    private var refreshing: Task<Result<Bool, TransportError>, Never>?
+
+    public init(profile: Profile, builder: RequestBuilder, transport: any HTTPTransport, store: any TokenStore) {
+        self.profile = profile
+        self.builder = builder
+        self.transport = transport
+        self.store = store
+        storeKey = "\(profile.name) \(builder.baseURL.absoluteString)"
+        tokens = store.load(key: storeKey)
+    }
+
+    /// The logged-in user's display name from the login answer.
+    public var userName: String? {
+        guard let user = tokens?.user else { return nil }
+        return user[profile.auth.userNameField]?.plainText ?? user["email"]?.plainText
+    }
+
+    public var isLoggedIn: Bool { tokens != nil }
+
+    /// Logs in; on success keeps the tokens (and saves them in the store).
+    public func login(email: String, password: String) async throws -> Exchange {
+        let auth = profile.auth
+        let request = try builder.build(method: "POST", path: auth.loginPath, items: [
+            .stringField(name: auth.loginEmailField, value: email),
+            .stringField(name: auth.loginPasswordField, value: password),
+        ])
+        let start = ContinuousClock.now
+        let response = try await transport.send(request)
+        let exchange = Exchange(request: request, response: response, duration: ContinuousClock.now - start)
+        guard (200..<300).contains(response.status) else { return exchange }
+        guard let body = response.json, case let .success(access) = auth.accessTokenPath.evaluate(body),
+              let accessToken = access.stringValue else {
+            throw AuthError("the login answer has no access token at \(auth.accessTokenPath)")
+        }
+        let refresh = (try? auth.refreshTokenPath.evaluate(body).get())?.stringValue
+        let user = (try? auth.userPath.evaluate(body).get()).map(JSONPrinter.compact)
+        try setTokens(Tokens(accessToken: accessToken, refreshToken: refresh, userJSON: user))
+        return exchange
+    }
+
+    /// Tells the server (when the profile has a logout endpoint) and forgets the tokens.
+    public func logout() async throws -> Exchange? {
+        defer { try? setTokens(nil) }
+        guard let path = profile.auth.logoutPath, let tokens else { return nil }
+        var items: [RequestItem] = []
+        if let refresh = tokens.refreshToken { items.append(.stringField(name: profile.auth.refreshTokenField, value: refresh)) }
+        return try await send(builder.build(method: "POST", path: path, items: items), isPublic: false, retry: false)
+    }
+
+    /// Forgets the tokens without telling the server.
+    public func forget() throws { try setTokens(nil) }
+
+    /// Sends a request with the access token and the 401 rules above.
+    /// A request that already carries an Authorization header is sent as is.
+    public func send(_ request: PreparedRequest, isPublic: Bool? = nil, retry: Bool = true) async throws -> Exchange {
+        let isPublic = isPublic ?? profile.isPublic(path: request.url.path)
+        let userAuthorization = request.header("Authorization") != nil
+        let usedToken = isPublic || userAuthorization ? nil : tokens?.accessToken
+        let start = ContinuousClock.now
+        let first = withToken(request, usedToken)
+        let response = try await transport.send(first)
+        guard response.status == 401, retry, let usedToken else {
+            return Exchange(request: first, response: response, duration: ContinuousClock.now - start)
+        }
+        guard try await refresh(after: usedToken), let fresh = tokens?.accessToken else {
+            return Exchange(request: first, response: response, sessionExpired: true, duration: ContinuousClock.now - start)
+        }
+        let second = withToken(request, fresh)
+        let retried = try await transport.send(second)
+        return Exchange(request: second, response: retried, refreshed: true, duration: ContinuousClock.now - start)
+    }
+
+    private func withToken(_ request: PreparedRequest, _ token: String?) -> PreparedRequest {
+        guard let token else { return request }
+        var r = request
+        r.setHeader("Authorization", "Bearer \(token)")
+        return r
+    }
+
+    /// Refreshes unless someone already did since `failedToken` was used.
+    /// Concurrent callers share one refresh call. Returns false when the
+    /// server refused it (the tokens are then cleared).
+    public func refresh(after failedToken: String? = nil) async throws -> Bool {
+        if let failedToken, let current = tokens?.accessToken, current != failedToken { return true }
+        if let refreshing { return try await refreshing.value.get() }
+        let task = Task { await self.performRefresh() }
+        refreshing = task
+        let result = await task.value
+        refreshing = nil
+        return try result.get()
+    }
+
+    private func performRefresh() async -> Result<Bool, TransportError> {
+        guard let refreshToken = tokens?.refreshToken else {
+            try? setTokens(nil)
+            return .success(false)
+        }
+        let auth = profile.auth
+        let request: PreparedRequest
+        do {
+            request = try builder.build(method: "POST", path: auth.refreshPath,
+                                        items: [.stringField(name: auth.refreshTokenField, value: refreshToken)])
+        } catch {
+            return .success(false)
+        }
+        let response: ReceivedResponse
+        do { response = try await transport.send(request) } catch { return .failure(error) }
+        guard (200..<300).contains(response.status), let body = response.json,
+              let access = (try? auth.refreshedAccessTokenPath.evaluate(body).get())?.stringValue else {
+            try? setTokens(nil)
+            return .success(false)
+        }
+        let newRefresh = auth.refreshedRefreshTokenPath.flatMap { (try? $0.evaluate(body).get())?.stringValue } ?? refreshToken
+        try? setTokens(Tokens(accessToken: access, refreshToken: newRefresh, userJSON: tokens?.userJSON))
+        return .success(true)
+    }
+
+    private func setTokens(_ new: Tokens?) throws {
+        tokens = new
+        try store.save(key: storeKey, tokens: new)
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// A request ready to send: what `--offline` prints and what the client sends.
+public struct PreparedRequest: Sendable, Equatable {
+    public var method: String
+    public var url: URL
+    /// Headers in the order they are sent. Names keep the user's spelling.
+    public var headers: [HTTPHeader]
+    public var body: [UInt8]?
+
+    public init(method: String, url: URL, headers: [HTTPHeader] = [], body: [UInt8]? = nil) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The first value of a header, by case-insensitive name.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    /// Sets a header, replacing any with the same name.
+    public mutating func setHeader(_ name: String, _ value: String) {
+        removeHeader(name)
+        headers.append(HTTPHeader(name: name, value: value))
+    }
+
+    public mutating func removeHeader(_ name: String) {
+        headers.removeAll { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+    }
+
+    /// Path and query as they appear on the request line.
+    public var target: String {
+        let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        var path = components?.percentEncodedPath ?? "/"
+        if path.isEmpty { path = "/" }
+        if let query = components?.percentEncodedQuery, !query.isEmpty { path += "?" + query }
+        return path
+    }
+
+    /// `host[:port]` for the Host header.
+    public var hostHeader: String {
+        let host = url.host ?? ""
+        if let port = url.port { return "\(host):\(port)" }
+        return host
+    }
+}
+
+/// One header line.
+public struct HTTPHeader: Sendable, Equatable {
+    public var name: String
+    public var value: String
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+}

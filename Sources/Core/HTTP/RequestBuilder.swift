@@ -1,0 +1,198 @@
+import Foundation
+
+/// Turns a method, a path and HTTPie request items into a `PreparedRequest`,
+/// with HTTPie's rules: data fields make a JSON object body, a file field makes
+/// the body multipart form data, `==` items go into the query string.
+/// URLs are built with `URLComponents`, never by concatenating strings.
+public struct RequestBuilder: Sendable {
+    public static let userAgent = "explorer/0.1"
+
+    /// Errors in building a request, each one line.
+    public struct BuildError: Error, Equatable, Sendable, CustomStringConvertible {
+        public let message: String
+        public init(_ message: String) { self.message = message }
+        public var description: String { message }
+    }
+
+    public var baseURL: URL
+    /// Reads a file named by an `@` item. Injected so tests need no files.
+    public var readFile: @Sendable (String) throws -> [UInt8]
+    /// Multipart boundary; random unless a test fixes it.
+    public var boundary: @Sendable () -> String
+
+    public init(baseURL: URL,
+                readFile: @escaping @Sendable (String) throws -> [UInt8] = RequestBuilder.readFileFromDisk,
+                boundary: @escaping @Sendable () -> String = { UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased() }) {
+        self.baseURL = baseURL
+        self.readFile = readFile
+        self.boundary = boundary
+    }
+
+    public static let readFileFromDisk: @Sendable (String) throws -> [UInt8] = { path in
+        let expanded = (path as NSString).expandingTildeInPath
+        guard let data = FileManager.default.contents(atPath: expanded) else {
+            throw BuildError("cannot read file '\(path)'")
+        }
+        return [UInt8](data)
+    }
+
+    /// Joins `path` (which may carry its own `?query`, or be a full http(s) URL)
+    /// onto the base URL and appends `query` items, percent-encoded.
+    public func url(for path: String, query: [(String, String)] = []) throws(BuildError) -> URL {
+        var components: URLComponents
+        if path.hasPrefix("http://") || path.hasPrefix("https://") {
+            guard let parsed = URLComponents(string: path) ?? URLComponents(string: Self.encodeInvalid(path)) else {
+                throw BuildError("'\(path)' is not a valid URL")
+            }
+            components = parsed
+        } else {
+            guard var base = URLComponents(url: baseURL, resolvingAgainstBaseURL: false) else {
+                throw BuildError("base URL '\(baseURL)' is not valid")
+            }
+            let relative = path.hasPrefix("/") ? path : "/" + path
+            guard let typed = URLComponents(string: relative) ?? URLComponents(string: Self.encodeInvalid(relative)) else {
+                throw BuildError("'\(path)' is not a valid path")
+            }
+            var basePath = base.percentEncodedPath
+            while basePath.hasSuffix("/") { basePath.removeLast() }
+            base.percentEncodedPath = basePath + typed.percentEncodedPath
+            base.percentEncodedQuery = typed.percentEncodedQuery
+            base.fragment = nil
+            components = base
+        }
+        if !query.isEmpty {
+            let encoded = query.map { Self.percentEncode($0.0) + "=" + Self.percentEncode($0.1) }.joined(separator: "&")
+            if let existing = components.percentEncodedQuery, !existing.isEmpty {
+                components.percentEncodedQuery = existing + "&" + encoded
+            } else {
+                components.percentEncodedQuery = encoded
+            }
+        }
+        guard let url = components.url else { throw BuildError("cannot build a URL from '\(path)'") }
+        return url
+    }
+
+    /// Builds the request. `method` is upper-cased.
+    public func build(method: String, path: String, items: [RequestItem]) throws(BuildError) -> PreparedRequest {
+        var query: [(String, String)] = []
+        var headers: [HTTPHeader] = [
+            HTTPHeader(name: "User-Agent", value: Self.userAgent),
+            HTTPHeader(name: "Accept", value: "*/*"),
+        ]
+        var removedHeaders: [String] = []
+        var userHeaders: [HTTPHeader] = []
+        var fields: [(key: String, value: JSONValue)] = []
+        var files: [(name: String, filename: String, contentType: String, data: [UInt8])] = []
+        var rawBody: [UInt8]?
+
+        func load(_ path: String) throws(BuildError) -> [UInt8] {
+            do { return try readFile(path) } catch let error as BuildError { throw error } catch {
+                throw BuildError("cannot read file '\(path)': \(error)")
+            }
+        }
+        func text(_ path: String) throws(BuildError) -> String {
+            let bytes = try load(path)
+            guard let s = String(validating: bytes, as: UTF8.self) else { throw BuildError("file '\(path)' is not UTF-8 text") }
+            return s
+        }
+
+        for item in items {
+            switch item {
+            case let .header(name, value):
+                if value.isEmpty { removedHeaders.append(name) } else { userHeaders.append(HTTPHeader(name: name, value: value)) }
+            case let .emptyHeader(name): userHeaders.append(HTTPHeader(name: name, value: ""))
+            case let .headerFromFile(name, path):
+                userHeaders.append(HTTPHeader(name: name, value: try text(path).trimmingCharacters(in: .newlines)))
+            case let .query(name, value): query.append((name, value))
+            case let .queryFromFile(name, path): query.append((name, try text(path)))
+            case let .stringField(name, value): fields.append((name, .string(value)))
+            case let .stringFieldFromFile(name, path): fields.append((name, .string(try text(path))))
+            case let .jsonField(name, value): fields.append((name, value))
+            case let .jsonFieldFromFile(name, path):
+                let source = try text(path)
+                do { fields.append((name, try JSONParser.parse(source))) } catch {
+                    throw BuildError("file '\(path)' is not valid JSON: \(error)")
+                }
+            case let .file(name, path, contentType):
+                if name.isEmpty {
+                    rawBody = try load(path)
+                } else {
+                    let data = try load(path)
+                    let filename = (path as NSString).lastPathComponent
+                    files.append((name, filename, contentType ?? Self.guessContentType(filename), data))
+                }
+            }
+        }
+
+        var body: [UInt8]?
+        if let rawBody {
+            guard fields.isEmpty, files.isEmpty else {
+                throw BuildError("'@file' sends the file as the whole body; it cannot be combined with fields")
+            }
+            body = rawBody
+        } else if !files.isEmpty {
+            if let raw = fields.first(where: { if case .string = $0.value { return false } else { return true } }) {
+                throw BuildError("'\(raw.key):=…' is a raw JSON field, but a file upload makes the body multipart form data, which carries only text fields (use \(raw.key)=…)")
+            }
+            let boundary = boundary()
+            var data: [UInt8] = []
+            func append(_ s: String) { data.append(contentsOf: Array(s.utf8)) }
+            for field in fields {
+                append("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(Self.escapeQuoted(field.key))\"\r\n\r\n")
+                append(field.value.stringValue ?? "")
+                append("\r\n")
+            }
+            for file in files {
+                append("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(Self.escapeQuoted(file.name))\"; filename=\"\(Self.escapeQuoted(file.filename))\"\r\n")
+                append("Content-Type: \(file.contentType)\r\n\r\n")
+                data.append(contentsOf: file.data)
+                append("\r\n")
+            }
+            append("--\(boundary)--\r\n")
+            body = data
+            headers.append(HTTPHeader(name: "Content-Type", value: "multipart/form-data; boundary=\(boundary)"))
+        } else if !fields.isEmpty {
+            body = Array(JSONPrinter.compact(.object(fields)).utf8)
+            headers[1] = HTTPHeader(name: "Accept", value: "application/json, */*;q=0.5")
+            headers.append(HTTPHeader(name: "Content-Type", value: "application/json"))
+        }
+
+        var request = PreparedRequest(method: method.uppercased(), url: try url(for: path, query: query), headers: headers, body: body)
+        for name in removedHeaders { request.removeHeader(name) }
+        for header in userHeaders { request.setHeader(header.name, header.value) }
+        return request
+    }
+
+    /// RFC 3986 unreserved characters stay; everything else is %-encoded, so a
+    /// `+` or `&` in a value reaches the server as itself.
+    public static func percentEncode(_ s: String) -> String {
+        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(127)))
+        allowed.insert(charactersIn: "-._~")
+        return s.addingPercentEncoding(withAllowedCharacters: allowed) ?? s
+    }
+
+    /// Encodes characters that cannot appear in a URL (spaces, non-ASCII),
+    /// leaving `%XX` escapes and delimiters the user typed alone.
+    private static func encodeInvalid(_ s: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.insert(charactersIn: "?&=%#:")
+        return s.addingPercentEncoding(withAllowedCharacters: allowed) ?? s
+    }
+
+    private static func escapeQuoted(_ s: String) -> String {
+        s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+    }
+
+    static func guessContentType(_ filename: String) -> String {
+        switch (filename as NSString).pathExtension.lowercased() {
+        case "png": return "image/png"
+        case "jpg", "jpeg": return "image/jpeg"
+        case "gif": return "image/gif"
+        case "webp": return "image/webp"
+        case "json": return "application/json"
+        case "txt": return "text/plain"
+        case "pdf": return "application/pdf"
+        default: return "application/octet-stream"
+        }
+    }
+}

@@ -1,0 +1,110 @@
+/// One HTTPie request item, such as `title=Fix bike`, `price:=25`,
+/// `Accept:text/plain`, `page==2` or `image@photo.png`.
+///
+/// The separator rule is HTTPie's: the separator that starts first wins, and
+/// of those starting at the same place the longest (`:=` beats `:`). A
+/// backslash makes the next character literal (`a\=b=c` has the key `a=b`).
+public enum RequestItem: Sendable, Equatable {
+    /// `Name:value`; an empty value (`Name:`) removes a default header.
+    case header(name: String, value: String)
+    /// `Name;`: a header sent with an empty value.
+    case emptyHeader(name: String)
+    /// `name==value`: a query parameter.
+    case query(name: String, value: String)
+    /// `name==@file`: a query parameter read from a file.
+    case queryFromFile(name: String, path: String)
+    /// `name=value`: a JSON string field (or a form field in multipart).
+    case stringField(name: String, value: String)
+    /// `name=@file`: a string field read from a file.
+    case stringFieldFromFile(name: String, path: String)
+    /// `name:=json`: a raw JSON field.
+    case jsonField(name: String, value: JSONValue)
+    /// `name:=@file`: a raw JSON field read from a file.
+    case jsonFieldFromFile(name: String, path: String)
+    /// `name@file` or `name@file;type=mime`: a multipart file upload.
+    case file(name: String, path: String, contentType: String?)
+    /// `Name:@file`: a header whose value is read from a file.
+    case headerFromFile(name: String, path: String)
+
+    /// Why an argument is not a request item, with the offset of the problem.
+    public struct ParseError: Error, Equatable, Sendable, CustomStringConvertible {
+        public let item: String
+        public let offset: Int
+        public let reason: String
+        public var description: String { reason }
+    }
+
+    // Longest first, so that at equal positions the longer separator wins.
+    private static let separators = [":=@", "==@", "=@", ":@", ":=", "==", "=", ":", ";", "@"]
+
+    /// Parses one argument. Fails when it has no separator, an empty name, or
+    /// invalid JSON after `:=` (the error says where).
+    public static func parse(_ text: String) throws(ParseError) -> RequestItem {
+        // Unescape, remembering which characters were escaped.
+        var chars: [(Character, escaped: Bool)] = []
+        var iterator = Array(text).makeIterator()
+        while let c = iterator.next() {
+            if c == "\\", let next = iterator.next() {
+                chars.append((next, true))
+            } else {
+                chars.append((c, false))
+            }
+        }
+        var best: (position: Int, separator: String)?
+        for separator in separators {
+            let sep = Array(separator)
+            guard chars.count >= sep.count else { continue }
+            for start in 0...(chars.count - sep.count) {
+                let matches = (0..<sep.count).allSatisfy { !chars[start + $0].escaped && chars[start + $0].0 == sep[$0] }
+                if matches {
+                    if best == nil || start < best!.position { best = (start, separator) }
+                    break
+                }
+            }
+        }
+        guard let (position, separator) = best else {
+            throw ParseError(item: text, offset: 0,
+                             reason: "'\(text)' is not a request item: use name=value, name:=json, Header:value, name==query or name@file")
+        }
+        let name = String(chars[..<position].map(\.0))
+        let value = String(chars[(position + separator.count)...].map(\.0))
+        if name.isEmpty && separator != "@" {
+            throw ParseError(item: text, offset: 0, reason: "'\(text)': missing name before '\(separator)'")
+        }
+        switch separator {
+        case ":": return .header(name: name, value: value)
+        case ";":
+            guard value.isEmpty else {
+                throw ParseError(item: text, offset: position, reason: "'\(text)': 'Name;' sends an empty header and takes no value")
+            }
+            return .emptyHeader(name: name)
+        case ":@": return .headerFromFile(name: name, path: value)
+        case "==": return .query(name: name, value: value)
+        case "==@": return .queryFromFile(name: name, path: value)
+        case "=": return .stringField(name: name, value: value)
+        case "=@": return .stringFieldFromFile(name: name, path: value)
+        case ":=@": return .jsonFieldFromFile(name: name, path: value)
+        case ":=":
+            do {
+                return .jsonField(name: name, value: try JSONParser.parse(value))
+            } catch {
+                let column = position + separator.count + error.offset
+                throw ParseError(item: text, offset: column,
+                                 reason: "'\(text)': invalid JSON after ':=' (\(error.reason) at character \(error.offset + 1) of the value)")
+            }
+        case "@":
+            var path = value
+            var contentType: String?
+            if let range = value.range(of: ";type=") {
+                path = String(value[..<range.lowerBound])
+                contentType = String(value[range.upperBound...])
+            }
+            if path.isEmpty {
+                throw ParseError(item: text, offset: position + 1, reason: "'\(text)': missing file path after '@'")
+            }
+            return .file(name: name, path: path, contentType: contentType)
+        default:
+            fatalError("unhandled separator \(separator)")
+        }
+    }
+}

@@ -1,0 +1,95 @@
+/// How each kind of JSON token is decorated when printed. Core knows nothing
+/// about terminals: the Explorer passes ANSI colours here, tests pass `.plain`.
+public struct JSONStyle: Sendable {
+    public var key: (String, String)
+    public var string: (String, String)
+    public var number: (String, String)
+    public var literal: (String, String)
+    public var punctuation: (String, String)
+
+    public init(key: (String, String), string: (String, String), number: (String, String),
+                literal: (String, String), punctuation: (String, String)) {
+        self.key = key
+        self.string = string
+        self.number = number
+        self.literal = literal
+        self.punctuation = punctuation
+    }
+
+    public static let plain = JSONStyle(key: ("", ""), string: ("", ""), number: ("", ""), literal: ("", ""), punctuation: ("", ""))
+}
+
+/// Prints `JSONValue`s as compact or indented text, in the value's own key order.
+public enum JSONPrinter {
+    /// One line, no spaces: what goes on the wire.
+    public static func compact(_ value: JSONValue) -> String {
+        var out = ""
+        write(value, into: &out, indent: nil, level: 0, style: .plain)
+        return out
+    }
+
+    /// Indented with `indent` spaces per level, as a person reads it.
+    public static func pretty(_ value: JSONValue, indent: Int = 2, style: JSONStyle = .plain) -> String {
+        var out = ""
+        write(value, into: &out, indent: String(repeating: " ", count: indent), level: 0, style: style)
+        return out
+    }
+
+    /// A JSON string literal for `text`, with the escapes RFC 8259 requires.
+    public static func quote(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{08}": out += "\\b"
+            case "\u{0C}": out += "\\f"
+            case let s where s.value < 0x20:
+                let hex = String(s.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    private static func write(_ value: JSONValue, into out: inout String, indent: String?, level: Int, style: JSONStyle) {
+        func punct(_ s: String) { out += style.punctuation.0 + s + style.punctuation.1 }
+        func newline(_ level: Int) {
+            guard let indent else { return }
+            out += "\n" + String(repeating: indent, count: level)
+        }
+        switch value {
+        case .null: out += style.literal.0 + "null" + style.literal.1
+        case let .bool(b): out += style.literal.0 + (b ? "true" : "false") + style.literal.1
+        case let .number(n): out += style.number.0 + n + style.number.1
+        case let .string(s): out += style.string.0 + quote(s) + style.string.1
+        case let .array(items):
+            if items.isEmpty { punct("[]"); return }
+            punct("[")
+            for (i, item) in items.enumerated() {
+                if i > 0 { punct(",") }
+                newline(level + 1)
+                write(item, into: &out, indent: indent, level: level + 1, style: style)
+            }
+            newline(level)
+            punct("]")
+        case let .object(members):
+            if members.isEmpty { punct("{}"); return }
+            punct("{")
+            for (i, member) in members.enumerated() {
+                if i > 0 { punct(",") }
+                newline(level + 1)
+                out += style.key.0 + quote(member.key) + style.key.1
+                punct(":")
+                if indent != nil { out += " " }
+                write(member.value, into: &out, indent: indent, level: level + 1, style: style)
+            }
+            newline(level)
+            punct("}")
+        }
+    }
+}

@@ -1,0 +1,24 @@
+/// How a backend reports errors in a body, and how to say one in one line.
+public enum ErrorEnvelope: Sendable {
+    /// LinkU (001): `{"error": true, "message", "error_code", "status_code", "details"}`.
+    case linku
+
+    /// One readable line for an error body, such as `403 FORBIDDEN: not your task`,
+    /// or nil when the body is not this backend's envelope.
+    public func describe(status: Int, body: JSONValue?) -> String? {
+        guard let body else { return nil }
+        switch self {
+        case .linku:
+            guard body["error"]?.boolValue == true, let message = body["message"]?.stringValue else { return nil }
+            let code = body["status_code"]?.intValue ?? status
+            var line = "\(code)"
+            if let errorCode = body["error_code"]?.stringValue, !errorCode.isEmpty { line += " \(errorCode)" }
+            line += ": \(message)"
+            if case let .object(details)? = body["details"], !details.isEmpty {
+                let fields = details.map { "\($0.key): \($0.value.plainText)" }.joined(separator: "; ")
+                line += " (\(fields))"
+            }
+            return line
+        }
+    }
+}

@@ -1,0 +1,108 @@
+// LinkU: seed 000 (appendix 1, the endpoint table) and seed 001 (the
+// `APIEndpoints` list and its public-endpoint set). Where the two documents
+// name different paths for one operation, both are listed and the summary says so.
+extension Profile {
+    public static let linku = Profile(
+        name: "linku",
+        displayName: "LinkU",
+        auth: AuthFlavour(
+            loginPath: "/api/secure-auth/login",
+            loginEmailField: "email",
+            loginPasswordField: "password",
+            accessTokenPath: .known(".access_token"),
+            refreshTokenPath: .known(".refresh_token"),
+            userPath: .known(".user"),
+            userNameField: "username",
+            refreshPath: "/api/secure-auth/refresh",
+            refreshTokenField: "refresh_token",
+            refreshedAccessTokenPath: .known(".access_token"),
+            refreshedRefreshTokenPath: .known(".refresh_token"),
+            logoutPath: "/api/secure-auth/logout",
+            whoAmIPath: "/api/users/profile/me"
+        ),
+        errorEnvelope: .linku,
+        endpoints: linkuEndpoints,
+        demoAccounts: [("alice@example.com", "alice123"), ("bob@example.com", "bob12345")]
+    )
+
+    static let linkuEndpoints: [Endpoint] = [
+        // Authentication (000, 001)
+        Endpoint("POST", "/api/secure-auth/login", "Log in with email and password; returns access and refresh tokens", isPublic: true),
+        Endpoint("POST", "/api/secure-auth/login-with-code", "Log in with an emailed verification code", isPublic: true),
+        Endpoint("POST", "/api/secure-auth/login-with-phone-code", "Log in with an SMS verification code", isPublic: true),
+        Endpoint("POST", "/api/secure-auth/send-verification-code", "Send a verification code by email", isPublic: true),
+        Endpoint("POST", "/api/secure-auth/send-phone-verification-code", "Send a verification code by SMS", isPublic: true),
+        Endpoint("POST", "/api/secure-auth/refresh", "Exchange the refresh token for new tokens"),
+        Endpoint("POST", "/api/secure-auth/logout", "Log out and revoke the refresh token"),
+        Endpoint("GET", "/api/secure-auth/captcha-site-key", "Captcha site key"),
+        // Users
+        Endpoint("POST", "/api/users/register", "Register (needs an email verification code)", isPublic: true),
+        Endpoint("GET", "/api/users/profile/me", "The logged-in user's profile"),
+        Endpoint("PUT", "/api/users/profile/me", "Update the logged-in user's profile"),
+        Endpoint("GET", "/api/users/profile/{userId}", "A user's public profile"),
+        Endpoint("POST", "/api/users/avatar", "Upload an avatar (000's path)"),
+        Endpoint("POST", "/api/users/profile/avatar", "Upload an avatar (001's path)"),
+        Endpoint("POST", "/api/users/profile/send-email-update-code", "Send a code to confirm an email change"),
+        Endpoint("POST", "/api/users/profile/send-phone-update-code", "Send a code to confirm a phone change"),
+        Endpoint("GET", "/api/users/tasks", "Tasks the user posted or took (000's path)"),
+        Endpoint("GET", "/api/users/my-tasks", "Tasks the user posted or took (001's path)"),
+        Endpoint("GET", "/api/users/notifications", "Notifications"),
+        Endpoint("GET", "/api/users/notifications/unread", "Unread notifications"),
+        Endpoint("POST", "/api/users/notifications/{id}/read", "Mark a notification read"),
+        Endpoint("POST", "/api/users/notifications/read-all", "Mark every notification read"),
+        // Tasks
+        Endpoint("GET", "/api/tasks", "List tasks (page, page_size, category, city, status, keyword)"),
+        Endpoint("POST", "/api/tasks", "Post a task"),
+        Endpoint("GET", "/api/tasks/{id}", "One task"),
+        Endpoint("PUT", "/api/tasks/{id}", "Update a task (owner only)"),
+        Endpoint("POST", "/api/tasks/{id}/accept", "Apply for a task (000's path)"),
+        Endpoint("POST", "/api/tasks/{id}/apply", "Apply for a task (001's path)"),
+        Endpoint("POST", "/api/tasks/{id}/complete", "Mark a task completed (000's path)"),
+        Endpoint("POST", "/api/users/tasks/{id}/complete", "Mark a task completed (001's path)"),
+        Endpoint("POST", "/api/tasks/{id}/confirm_completion", "Confirm a task's completion (poster)"),
+        Endpoint("POST", "/api/tasks/{id}/cancel", "Cancel a task (owner only)"),
+        Endpoint("POST", "/api/tasks/{id}/delete", "Delete a task (owner only)"),
+        Endpoint("GET", "/api/tasks/{id}/participants", "Who applied for or took a task"),
+        // Forum
+        Endpoint("GET", "/api/forum/forums/visible", "Forum categories", isPublic: true),
+        Endpoint("GET", "/api/forum/posts", "Forum posts", isPublic: true),
+        Endpoint("POST", "/api/forum/posts", "Write a forum post"),
+        Endpoint("GET", "/api/forum/posts/{id}", "One forum post"),
+        Endpoint("GET", "/api/forum/posts/{id}/replies", "Replies to a post"),
+        Endpoint("POST", "/api/forum/posts/{id}/replies", "Reply to a post"),
+        Endpoint("POST", "/api/forum/posts/{id}/view", "Count a view of a post"),
+        Endpoint("POST", "/api/forum/likes", "Like a post or reply"),
+        Endpoint("POST", "/api/forum/favorites", "Favourite a post"),
+        // Flea market
+        Endpoint("GET", "/api/flea-market/items", "List items (page, page_size, category, city, price range, keyword)"),
+        Endpoint("POST", "/api/flea-market/items", "Put an item up for sale"),
+        Endpoint("GET", "/api/flea-market/items/{id}", "One item"),
+        Endpoint("PUT", "/api/flea-market/items/{id}", "Update an item (owner only)"),
+        Endpoint("POST", "/api/flea-market/items/{id}/direct-purchase", "Buy an item at its price"),
+        Endpoint("POST", "/api/flea-market/items/{id}/refresh", "Bump an item to the top of the list"),
+        Endpoint("GET", "/api/flea-market/categories", "Item categories"),
+        Endpoint("GET", "/api/flea-market/my-purchases", "Items the user bought"),
+        Endpoint("GET", "/api/flea-market/favorites/items", "Items the user favourited"),
+        Endpoint("GET", "/api/users/flea-market/items", "Items the user put up for sale"),
+        // Task experts
+        Endpoint("GET", "/api/task-experts", "Task experts"),
+        Endpoint("GET", "/api/task-experts/{id}", "One task expert"),
+        Endpoint("GET", "/api/task-experts/{id}/services", "An expert's services"),
+        Endpoint("POST", "/api/task-experts/services/{serviceId}/apply", "Apply for an expert's service"),
+        Endpoint("POST", "/api/task-experts/apply", "Apply to become a task expert"),
+        // Activities
+        Endpoint("GET", "/api/activities", "Activities", isPublic: true),
+        Endpoint("GET", "/api/activities/{id}", "One activity"),
+        Endpoint("POST", "/api/activities/{id}/apply", "Sign up for an activity"),
+        Endpoint("POST", "/api/activities/{id}/favorite", "Favourite an activity"),
+        Endpoint("GET", "/api/activities/{id}/favorite/status", "Whether the user favourited an activity"),
+        // Messages
+        Endpoint("GET", "/api/users/conversations", "Conversations"),
+        Endpoint("GET", "/api/users/messages", "Messages of one conversation"),
+        Endpoint("POST", "/api/users/messages/send", "Send a message"),
+        Endpoint("PUT", "/api/users/messages/{id}/read", "Mark a message read"),
+        // Common
+        Endpoint("POST", "/api/upload/image", "Upload an image (multipart); returns its URL"),
+        Endpoint("GET", "/api/banners", "Home page banners", isPublic: true),
+    ]
+}

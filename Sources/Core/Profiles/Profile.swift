@@ -1,0 +1,80 @@
+/// A backend as data: how it authenticates, how its errors look, and its
+/// endpoint catalog. See DESIGN.md §4.
+public struct Profile: Sendable {
+    public var name: String
+    public var displayName: String
+    public var auth: AuthFlavour
+    public var errorEnvelope: ErrorEnvelope
+    public var endpoints: [Endpoint]
+    /// Demo accounts the sandbox seeds (email, password).
+    public var demoAccounts: [(email: String, password: String)]
+
+    public init(name: String, displayName: String, auth: AuthFlavour, errorEnvelope: ErrorEnvelope,
+                endpoints: [Endpoint], demoAccounts: [(email: String, password: String)]) {
+        self.name = name
+        self.displayName = displayName
+        self.auth = auth
+        self.errorEnvelope = errorEnvelope
+        self.endpoints = endpoints
+        self.demoAccounts = demoAccounts
+    }
+
+    /// Whether a request to `path` goes without an Authorization header: the
+    /// path equals a public endpoint's path exactly. (001's `contains` check
+    /// would also make `/api/forum/posts/7/replies` public; we do not.)
+    public func isPublic(path: String) -> Bool {
+        let bare = String(path.split(separator: "?", maxSplits: 1).first ?? "")
+        let trimmed = bare.count > 1 && bare.hasSuffix("/") ? String(bare.dropLast()) : bare
+        return endpoints.contains { $0.isPublic && $0.matches(path: trimmed) }
+    }
+
+    /// Built-in profiles by name.
+    public static let builtIn: [String: Profile] = ["linku": .linku]
+}
+
+/// How a backend logs in and refreshes. Paths are relative to the base URL;
+/// token locations are JSON paths into the response bodies.
+public struct AuthFlavour: Sendable {
+    public var loginPath: String
+    public var loginEmailField: String
+    public var loginPasswordField: String
+    public var accessTokenPath: JSONPath
+    public var refreshTokenPath: JSONPath
+    /// Where the user object is in the login answer (for the prompt and `whoami`).
+    public var userPath: JSONPath
+    /// Member of the user object shown in the prompt.
+    public var userNameField: String
+    public var refreshPath: String
+    public var refreshTokenField: String
+    /// Where the new tokens are in the refresh answer.
+    public var refreshedAccessTokenPath: JSONPath
+    public var refreshedRefreshTokenPath: JSONPath?
+    public var logoutPath: String?
+    public var whoAmIPath: String
+
+    public init(loginPath: String, loginEmailField: String, loginPasswordField: String, accessTokenPath: JSONPath,
+                refreshTokenPath: JSONPath, userPath: JSONPath, userNameField: String, refreshPath: String,
+                refreshTokenField: String, refreshedAccessTokenPath: JSONPath, refreshedRefreshTokenPath: JSONPath?,
+                logoutPath: String?, whoAmIPath: String) {
+        self.loginPath = loginPath
+        self.loginEmailField = loginEmailField
+        self.loginPasswordField = loginPasswordField
+        self.accessTokenPath = accessTokenPath
+        self.refreshTokenPath = refreshTokenPath
+        self.userPath = userPath
+        self.userNameField = userNameField
+        self.refreshPath = refreshPath
+        self.refreshTokenField = refreshTokenField
+        self.refreshedAccessTokenPath = refreshedAccessTokenPath
+        self.refreshedRefreshTokenPath = refreshedRefreshTokenPath
+        self.logoutPath = logoutPath
+        self.whoAmIPath = whoAmIPath
+    }
+}
+
+extension JSONPath {
+    /// For paths written in source code, known to be valid.
+    static func known(_ text: String) -> JSONPath {
+        do { return try JSONPath.parse(text) } catch { preconditionFailure("bad built-in path \(text): \(error)") }
+    }
+}

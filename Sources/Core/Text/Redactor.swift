@@ -1,0 +1,76 @@
+/// Removes secrets from command lines before they reach disk (history now,
+/// transcripts later): the password of `login EMAIL PASSWORD`, values of
+/// request items whose name says secret, and Authorization/Cookie headers.
+public enum Redactor {
+    public static let placeholder = "***"
+
+    static let secretWords = ["password", "passwd", "secret", "api_key", "apikey"]
+    static let secretHeaders = ["authorization", "cookie", "proxy-authorization", "x-api-key"]
+
+    /// A command line as it may be stored: secrets replaced. A line that does
+    /// not split into words is kept only when it mentions nothing secret.
+    public static func redact(line: String) -> String? {
+        guard let words = try? LineTokenizer.split(line).map(\.text) else {
+            let lower = line.lowercased()
+            let risky = ["login", "token"] + secretWords + secretHeaders
+            return risky.contains { lower.contains($0) } ? nil : line
+        }
+        let redacted = redact(words: words)
+        return redacted == words ? line : LineTokenizer.join(redacted)
+    }
+
+    /// Whether a field or header name names a secret.
+    public static func isSecretName(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        // `access_token`, `refreshToken`, `token` are secrets; `token_type` is not.
+        return secretHeaders.contains(lower) || lower.hasSuffix("token") || secretWords.contains { lower.contains($0) }
+    }
+
+    /// The words of a command line with secrets replaced.
+    public static func redact(words: [String]) -> [String] {
+        guard let first = words.first else { return words }
+        if first.lowercased() == "login" {
+            return Array(words.prefix(2)) + (words.count > 2 ? [placeholder] : [])
+        }
+        if first.lowercased() == "set", words.count >= 2, let eq = words[1].firstIndex(of: "="),
+           isSecretName(String(words[1][..<eq])) {
+            return [first, String(words[1][..<eq]) + "=" + placeholder]
+        }
+        return words.enumerated().map { index, word in
+            guard index > 0, let item = try? RequestItem.parse(word) else { return word }
+            switch item {
+            case let .header(name, value) where isSecretName(name) && !value.isEmpty: return "\(name):\(placeholder)"
+            case let .stringField(name, _) where isSecretName(name): return "\(name)=\(placeholder)"
+            case let .jsonField(name, _) where isSecretName(name): return "\(name):=\"\(placeholder)\""
+            case let .query(name, _) where isSecretName(name): return "\(name)==\(placeholder)"
+            default: return word
+            }
+        }
+    }
+
+    /// A value with every secret string replaced by a placeholder that says
+    /// what was hidden: members whose name says secret, and JWT-shaped strings.
+    public static func redact(json value: JSONValue) -> JSONValue {
+        switch value {
+        case let .string(s) where looksLikeJWT(s): return .string(hidden(s))
+        case let .array(items): return .array(items.map { redact(json: $0) })
+        case let .object(members):
+            return .object(members.map { member in
+                if case let .string(s) = member.value, isSecretName(member.key), !s.isEmpty {
+                    return (member.key, .string(hidden(s)))
+                }
+                return (member.key, redact(json: member.value))
+            })
+        default: return value
+        }
+    }
+
+    static func hidden(_ secret: String) -> String { "<hidden: \(secret.count) characters>" }
+
+    /// Three base64url parts, the first a JSON object (`eyJ` is `{"`).
+    public static func looksLikeJWT(_ s: String) -> Bool {
+        let parts = s.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].hasPrefix("eyJ"), parts[1].count >= 4 else { return false }
+        return parts.allSatisfy { $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") } }
+    }
+}

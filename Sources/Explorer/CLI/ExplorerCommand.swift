@@ -1,0 +1,103 @@
+import ArgumentParser
+import Core
+import Foundation
+import Sandbox
+
+@main
+struct ExplorerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "explorer",
+        abstract: "Explore a REST backend from a REPL: log in, send requests, see pretty JSON.",
+        discussion: """
+        With no arguments, explorer starts the built-in LinkU sandbox on 127.0.0.1 and opens the
+        REPL against it. Give --base-url to talk to a real backend instead.
+        """,
+        version: "0.1.0",
+        subcommands: [Start.self, Run.self, SandboxCommand.self],
+        defaultSubcommand: Start.self
+    )
+}
+
+extension ColorMode: ExpressibleByArgument {}
+
+/// Options shared by every command that talks to a backend.
+struct ConnectionOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Base URL of a backend, such as https://api.example.com. Without it the built-in sandbox starts.", valueName: "url"))
+    var baseURL: String?
+
+    @Option(name: .long, help: ArgumentHelp("Backend profile (\(Profile.builtIn.keys.sorted().joined(separator: ", "))).", valueName: "name"))
+    var profile = "linku"
+
+    @Flag(name: .long, help: "Print each request instead of sending it.")
+    var offline = false
+
+    @Option(name: .long, help: "Colour output: auto (a terminal without NO_COLOR), always or never.")
+    var color: ColorMode = .auto
+
+    func validate() throws {
+        guard Profile.builtIn[profile] != nil else {
+            throw ValidationError("unknown profile '\(profile)'; known: \(Profile.builtIn.keys.sorted().joined(separator: ", "))")
+        }
+        if let baseURL {
+            guard let url = URL(string: baseURL), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
+                throw ValidationError("'\(baseURL)' is not an http:// or https:// URL")
+            }
+        }
+    }
+}
+
+struct Start: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "repl",
+        abstract: "Open the REPL (the default), or run one line with -c."
+    )
+
+    @OptionGroup var connection: ConnectionOptions
+
+    @Option(name: .customShort("c"), help: ArgumentHelp("Run one line and exit.", valueName: "line"))
+    var command: String?
+
+    func run() throws {
+        let session = try ExplorerSession.open(connection)
+        let status: ExitStatus
+        if let command {
+            status = session.runner.runLine(command).0
+        } else if session.console.isInteractive, let editor = LineEditor(historyURL: ExplorerSession.historyURL, complete: session.complete) {
+            session.console.out(session.welcome)
+            status = session.runner.repl(editor: editor)
+        } else {
+            status = session.runner.script(StandardInputLines(), name: "stdin")
+        }
+        session.close()
+        throw ExitCode(status.rawValue)
+    }
+}
+
+struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the commands of a file, one per line (# starts a comment)."
+    )
+
+    @OptionGroup var connection: ConnectionOptions
+
+    @Argument(help: ArgumentHelp("File of commands.", valueName: "file"), completion: .file())
+    var file: String
+
+    func run() throws {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw ValidationError("cannot read '\(file)'")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ValidationError("'\(file)' is not UTF-8 text")
+        }
+        let session = try ExplorerSession.open(connection)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0.hasSuffix("\r") ? $0.dropLast() : $0) }
+        let status = session.runner.script(lines, name: file)
+        session.close()
+        throw ExitCode(status.rawValue)
+    }
+}
+
+struct StandardInputLines: Sequence, IteratorProtocol {
+    mutating func next() -> String? { readLine(strippingNewline: true) }
+}

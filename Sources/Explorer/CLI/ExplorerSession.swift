@@ -1,0 +1,93 @@
+import Core
+import Foundation
+import Sandbox
+
+/// Everything a run needs: the backend (a started sandbox or a base URL),
+/// the HTTP transport, the interpreter, and how to write output.
+final class ExplorerSession {
+    let sandbox: SandboxServer?
+    let transport: AsyncHTTPTransport
+    let interpreter: Interpreter
+    let runner: Runner
+    let console: Console
+    let profile: Profile
+    let baseURL: URL
+    /// Completion state, refreshed after every line (TAB must not wait on the actor).
+    private var completionState: CompletionState
+
+    static var historyURL: URL {
+        XDG.stateHome(ProcessInfo.processInfo.environment).appendingPathComponent("explorer").appendingPathComponent("history")
+    }
+
+    private init(sandbox: SandboxServer?, transport: AsyncHTTPTransport, interpreter: Interpreter, runner: Runner,
+                 console: Console, profile: Profile, baseURL: URL, completionState: CompletionState) {
+        self.sandbox = sandbox
+        self.transport = transport
+        self.interpreter = interpreter
+        self.runner = runner
+        self.console = console
+        self.profile = profile
+        self.baseURL = baseURL
+        self.completionState = completionState
+    }
+
+    static func open(_ options: ConnectionOptions) throws -> ExplorerSession {
+        let environment = ProcessInfo.processInfo.environment
+        let profile = Profile.builtIn[options.profile] ?? .linku
+        var sandbox: SandboxServer?
+        let baseURL: URL
+        let store: any TokenStore
+        if let given = options.baseURL, let url = URL(string: given) {
+            baseURL = url
+            store = FileTokenStore(url: FileTokenStore.defaultURL(environment: environment))
+        } else {
+            var configuration = SandboxConfiguration()
+            configuration.apply(environment: environment)
+            let server = try runBlockingThrowing { [configuration] in try await SandboxServer.start(configuration) }
+            sandbox = server
+            baseURL = server.baseURL
+            // The sandbox's tokens die with it: keep them in memory, not on disk.
+            store = MemoryTokenStore()
+        }
+        let transport = AsyncHTTPTransport()
+        let session = AuthSession(profile: profile, builder: RequestBuilder(baseURL: baseURL), transport: transport, store: store)
+        let interpreter = Interpreter(session: session)
+        let interactive = isatty(0) == 1
+        let palette = Palette.choose(options.color, isTerminal: isatty(1) == 1, environment: environment)
+        let console = Console(isInteractive: interactive)
+        let runner = Runner(interpreter: interpreter, renderer: Renderer(palette: palette, envelope: profile.errorEnvelope),
+                            console: console, offline: options.offline)
+        let state = runBlocking { await interpreter.completionState() }
+        return ExplorerSession(sandbox: sandbox, transport: transport, interpreter: interpreter, runner: runner,
+                               console: console, profile: profile, baseURL: baseURL, completionState: state)
+    }
+
+    /// TAB: complete against the state as of the last command.
+    func complete(_ before: String) -> Completion {
+        completionState = runBlocking { [interpreter] in await interpreter.completionState() }
+        return Completer.complete(before, state: completionState)
+    }
+
+    var welcome: String {
+        let palette = runner.renderer.palette
+        var lines: [String] = []
+        if sandbox != nil {
+            lines.append(palette.bold("\(profile.displayName) sandbox") + " at \(baseURL.absoluteString) (in-process; its data is gone when you leave)")
+            let accounts = profile.demoAccounts.map { "\($0.email) / \($0.password)" }.joined(separator: ", ")
+            lines.append("Demo accounts: \(accounts)")
+        } else {
+            lines.append(palette.bold(profile.displayName) + " at \(baseURL.absoluteString)")
+        }
+        lines.append("Type " + palette.bold("help") + " for commands; TAB completes; Ctrl-D leaves.")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    func close() {
+        let sandbox = sandbox
+        let transport = transport
+        runBlocking {
+            await transport.shutdown()
+            await sandbox?.stop()
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import Core
+import Foundation
+
+/// Turns a line into a `Command`: the one place that rejects bad input.
+/// `{{name}}` is replaced from `variables` in each word after splitting, so a
+/// value with spaces stays one word.
+struct CommandParser {
+    var variables: [String: String] = [:]
+
+    func parse(_ line: String) throws(CommandError) -> Command {
+        let words: [LineTokenizer.Word]
+        do { words = try LineTokenizer.split(line) } catch {
+            throw CommandError(error.reason, column: error.offset)
+        }
+        guard let first = words.first else { return .empty }
+        if first.text.hasPrefix("#") { return .empty }
+        var args: [LineTokenizer.Word] = []
+        for word in words.dropFirst() {
+            args.append(LineTokenizer.Word(text: try substitute(word), start: word.start))
+        }
+        let name = first.text.lowercased()
+
+        if first.text.hasPrefix("/") || first.text.hasPrefix("http://") || first.text.hasPrefix("https://") {
+            let path = LineTokenizer.Word(text: try substitute(first), start: first.start)
+            return try http(method: "GET", path: path, args: args)
+        }
+        if Vocabulary.methods.contains(first.text.uppercased()) {
+            guard let path = args.first else {
+                throw CommandError("\(first.text.uppercased()) needs a path, as in: \(name) /api/tasks", column: first.start + first.text.count)
+            }
+            return try http(method: first.text.uppercased(), path: path, args: Array(args.dropFirst()))
+        }
+        switch name {
+        case "login":
+            guard args.count <= 2 else { throw CommandError("usage: login [EMAIL] [PASSWORD]", column: args[2].start) }
+            return .login(email: args.first?.text, password: args.count > 1 ? args[1].text : nil)
+        case "logout": try noArguments(name, args); return .logout
+        case "whoami": try noArguments(name, args); return .whoami
+        case "vars": try noArguments(name, args); return .vars
+        case "exit", "quit": try noArguments(name, args); return .exit
+        case "set":
+            var text = args.map(\.text)
+            if text.count == 2, !text[0].contains("=") { text = [text[0] + "=" + text[1]] }
+            guard text.count == 1, let eq = text[0].firstIndex(of: "="), eq != text[0].startIndex else {
+                throw CommandError("usage: set NAME=VALUE", column: args.first?.start)
+            }
+            let variable = String(text[0][..<eq])
+            guard Self.isVariableName(variable) else {
+                throw CommandError("'\(variable)' is not a variable name: use letters, digits and _", column: args[0].start)
+            }
+            return .set(name: variable, value: String(text[0][text[0].index(after: eq)...]))
+        case "unset":
+            guard args.count == 1 else { throw CommandError("usage: unset NAME") }
+            return .unset(name: args[0].text)
+        case "show":
+            guard args.count <= 1 else { throw CommandError("usage: show [PATH], as in: show .tasks[0].id", column: args[1].start) }
+            guard let arg = args.first else { return .show(path: nil) }
+            do { return .show(path: try JSONPath.parse(arg.text)) } catch {
+                throw CommandError("bad path '\(arg.text)': \(error.reason)", column: arg.start + error.offset)
+            }
+        case "help", "?":
+            guard args.count <= 1 else { throw CommandError("usage: help [COMMAND]") }
+            return .help(topic: args.first?.text)
+        default:
+            var message = "unknown command '\(first.text)'"
+            if let suggestion = Vocabulary.closest(to: first.text) { message += "; did you mean '\(suggestion)'?" }
+            message += " (type help for the list)"
+            throw CommandError(message, column: first.start)
+        }
+    }
+
+    private func noArguments(_ name: String, _ args: [LineTokenizer.Word]) throws(CommandError) {
+        if let extra = args.first { throw CommandError("\(name) takes no arguments", column: extra.start) }
+    }
+
+    private func http(method: String, path: LineTokenizer.Word, args: [LineTokenizer.Word]) throws(CommandError) -> Command {
+        var items: [RequestItem] = []
+        var offline = false
+        for arg in args {
+            if arg.text == "--offline" { offline = true; continue }
+            if arg.text.hasPrefix("--") {
+                throw CommandError("unknown option '\(arg.text)' (HTTP commands take --offline)", column: arg.start)
+            }
+            do { items.append(try RequestItem.parse(arg.text)) } catch {
+                throw CommandError(error.reason, column: arg.start + error.offset)
+            }
+        }
+        return .http(method: method, path: path.text, items: items, offline: offline)
+    }
+
+    /// Replaces `{{name}}` in a word. An unknown name is an error, not an empty string.
+    func substitute(_ word: LineTokenizer.Word) throws(CommandError) -> String {
+        var text = word.text
+        var searchStart = text.startIndex
+        while let open = text.range(of: "{{", range: searchStart..<text.endIndex) {
+            guard let close = text.range(of: "}}", range: open.upperBound..<text.endIndex) else {
+                throw CommandError("unclosed '{{' in '\(word.text)'", column: word.start)
+            }
+            let name = String(text[open.upperBound..<close.lowerBound]).trimmingCharacters(in: .whitespaces)
+            guard let value = variables[name] else {
+                throw CommandError("unknown variable {{\(name)}} (set it with: set \(name)=VALUE; see vars)", column: word.start)
+            }
+            text.replaceSubrange(open.lowerBound..<close.upperBound, with: value)
+            searchStart = text.index(open.lowerBound, offsetBy: value.count)
+        }
+        return text
+    }
+
+    static func isVariableName(_ s: String) -> Bool {
+        guard let first = s.first, first.isLetter || first == "_" else { return false }
+        return s.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
+    }
+}
+

@@ -1,0 +1,145 @@
+import Core
+import Foundation
+
+/// Runs commands against one backend. Holds the session state (tokens via
+/// `AuthSession`, variables, the last response) and returns `Outcome`s;
+/// rendering and terminal I/O are someone else's job.
+actor Interpreter {
+    let session: AuthSession
+    private var variables: [String: String] = [:]
+    private var lastBody: JSONValue?
+    private var lastResponse: ReceivedResponse?
+
+    init(session: AuthSession) {
+        self.session = session
+    }
+
+    var profile: Profile { session.profile }
+
+    /// Variables a line may use: the user's plus the built-ins.
+    var allVariables: [String: String] {
+        var all = builtIns
+        for (k, v) in variables { all[k] = v }
+        return all
+    }
+
+    private var builtIns: [String: String] {
+        ["base_url": session.builder.baseURL.absoluteString, "profile": profile.name]
+    }
+
+    /// The parser, with the current variables.
+    var parser: CommandParser { CommandParser(variables: allVariables) }
+
+    /// What TAB completion needs to know right now.
+    func completionState() -> CompletionState {
+        CompletionState(profile: profile, variables: allVariables.keys.sorted(), lastBody: lastBody)
+    }
+
+    /// `linku` or `linku alice`.
+    func promptLabel() async -> String {
+        if let name = await session.userName { return "\(profile.name) \(name)" }
+        return profile.name
+    }
+
+    func execute(_ command: Command) async -> Outcome {
+        do {
+            return try await run(command)
+        } catch let error as TransportError {
+            return .failure(error.kind == .cancelled ? "request cancelled" : error.description, .runtime)
+        } catch let error as RequestBuilder.BuildError {
+            return .failure(error.message, .usage)
+        } catch let error as AuthError {
+            return .failure(error.message, .runtime)
+        } catch is CancellationError {
+            return .failure("request cancelled", .runtime)
+        } catch {
+            return .failure("\(error)", .runtime)
+        }
+    }
+
+    private func run(_ command: Command) async throws -> Outcome {
+        switch command {
+        case .empty: return .nothing
+        case .exit: return .exit
+        case let .http(method, path, items, offline):
+            let request = try session.builder.build(method: method, path: path, items: items)
+            if offline { return .offline(await offlineView(of: request)) }
+            return remember(try await session.send(request), note: nil)
+        case let .login(email, password):
+            guard let email, let password else {
+                return .failure("login needs an email and a password: login EMAIL PASSWORD", .usage)
+            }
+            let exchange = try await session.login(email: email, password: password)
+            let note = (200..<300).contains(exchange.response.status) ? "logged in as \(await session.userName ?? email)" : nil
+            return remember(exchange, note: note)
+        case .logout:
+            guard await session.isLoggedIn else { return .text("not logged in") }
+            let exchange = try await session.logout()
+            return exchange.map { remember($0, note: "logged out") } ?? .text("logged out")
+        case .whoami:
+            guard await session.isLoggedIn else { return .failure("not logged in (try: login EMAIL)", .runtime) }
+            let request = try session.builder.build(method: "GET", path: profile.auth.whoAmIPath, items: [])
+            return remember(try await session.send(request), note: nil)
+        case let .set(name, value):
+            variables[name] = value
+            return .nothing
+        case let .unset(name):
+            guard variables.removeValue(forKey: name) != nil else {
+                return .failure(builtIns[name] != nil ? "'\(name)' is built in and cannot be unset" : "no variable '\(name)'", .usage)
+            }
+            return .nothing
+        case .vars:
+            let all = allVariables.sorted { $0.key < $1.key }
+            return .text(all.map { "\($0.key) = \($0.value)" }.joined(separator: "\n"))
+        case let .show(path):
+            guard let response = lastResponse else { return .failure("no response yet: send a request first", .usage) }
+            guard let path else {
+                if let body = lastBody { return .value(body) }
+                return .text(String(decoding: response.body, as: UTF8.self))
+            }
+            guard let body = lastBody else { return .failure("the last response is not JSON", .usage) }
+            switch path.evaluate(body) {
+            case let .success(value): return .value(value)
+            case let .failure(error): return .failure(error.message, .usage)
+            }
+        case let .help(topic):
+            return help(topic)
+        }
+    }
+
+    private func remember(_ exchange: Exchange, note: String?) -> Outcome {
+        lastResponse = exchange.response
+        lastBody = exchange.response.json
+        return .exchange(exchange, note: exchange.sessionExpired ? AuthError.sessionExpired.message : note)
+    }
+
+    /// The request as the session would send it, with the token shown as a
+    /// placeholder: tokens are never printed.
+    private func offlineView(of request: PreparedRequest) async -> PreparedRequest {
+        var shown = request
+        if request.header("Authorization") == nil, await session.isLoggedIn, !profile.isPublic(path: request.url.path) {
+            shown.setHeader("Authorization", "Bearer <access_token>")
+        }
+        return shown
+    }
+
+    private func help(_ topic: String?) -> Outcome {
+        if let topic {
+            guard let info = Vocabulary.info(topic) else {
+                var message = "no help for '\(topic)'"
+                if let near = Vocabulary.closest(to: topic) { message += "; did you mean '\(near)'?" }
+                return .failure(message, .usage)
+            }
+            return .text("usage: \(info.usage)\n\n\(info.details)")
+        }
+        let width = Vocabulary.commands.map(\.usage.count).max() ?? 20
+        var lines = ["Commands:"]
+        for info in Vocabulary.commands {
+            lines.append("  " + info.usage.padding(toLength: width + 2, withPad: " ", startingAt: 0) + info.summary)
+        }
+        lines.append("")
+        lines.append("A bare /path is a GET. {{name}} uses a variable. TAB completes commands, paths and variables.")
+        lines.append("help COMMAND explains one command; `help get` explains request items.")
+        return .text(lines.joined(separator: "\n"))
+    }
+}

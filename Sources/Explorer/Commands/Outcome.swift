@@ -1,0 +1,38 @@
+import Core
+
+/// What a command produced: a value the renderer shows and the exit status
+/// is computed from. The interpreter never prints.
+enum Outcome: Sendable {
+    /// A request and its answer; `note` is shown after it ("logged in as alice").
+    case exchange(Exchange, note: String?)
+    /// `--offline`: the request that would have been sent.
+    case offline(PreparedRequest)
+    /// A JSON value picked by `show`.
+    case value(JSONValue)
+    /// Plain text (help, vars, messages).
+    case text(String)
+    /// A one-line failure and the exit status it maps to.
+    case failure(String, ExitStatus)
+    case exit
+    case nothing
+
+    /// Whether this outcome makes a script fail.
+    var exitStatus: ExitStatus {
+        switch self {
+        case let .failure(_, status): return status
+        case let .exchange(exchange, _): return exchange.response.status >= 400 || exchange.sessionExpired ? .runtime : .ok
+        default: return .ok
+        }
+    }
+}
+
+/// Exit statuses for scripted use (DESIGN.md §8).
+enum ExitStatus: Int32, Sendable, Comparable {
+    case ok = 0
+    case usage = 1
+    case parse = 2
+    case runtime = 3
+    case mismatch = 4
+
+    static func < (a: ExitStatus, b: ExitStatus) -> Bool { a.rawValue < b.rawValue }
+}

@@ -1,0 +1,90 @@
+/// Every REPL command with its usage and help: one list feeds `help`, the
+/// "did you mean" suggestion and TAB completion.
+struct CommandInfo: Sendable {
+    let name: String
+    let usage: String
+    let summary: String
+    let details: String
+}
+
+enum Vocabulary {
+    static let methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
+
+    static let commands: [CommandInfo] = [
+        CommandInfo(name: "get", usage: "get PATH [ITEM…] [--offline]", summary: "send a GET request (a bare /path means GET too)",
+                    details: httpDetails),
+        CommandInfo(name: "post", usage: "post PATH [ITEM…] [--offline]", summary: "send a POST request", details: httpDetails),
+        CommandInfo(name: "put", usage: "put PATH [ITEM…] [--offline]", summary: "send a PUT request", details: httpDetails),
+        CommandInfo(name: "patch", usage: "patch PATH [ITEM…] [--offline]", summary: "send a PATCH request", details: httpDetails),
+        CommandInfo(name: "delete", usage: "delete PATH [ITEM…] [--offline]", summary: "send a DELETE request", details: httpDetails),
+        CommandInfo(name: "head", usage: "head PATH [ITEM…] [--offline]", summary: "send a HEAD request", details: httpDetails),
+        CommandInfo(name: "options", usage: "options PATH [ITEM…] [--offline]", summary: "send an OPTIONS request", details: httpDetails),
+        CommandInfo(name: "login", usage: "login [EMAIL] [PASSWORD]", summary: "log in and keep the tokens",
+                    details: """
+                    Logs in with the profile's login endpoint and keeps the access and refresh tokens.
+                    Without PASSWORD the REPL asks for it without echo. History keeps the line without
+                    the password. A 401 later is answered by one refresh and one retry.
+                    """),
+        CommandInfo(name: "logout", usage: "logout", summary: "log out and forget the tokens",
+                    details: "Calls the profile's logout endpoint (revoking the refresh token) and forgets the tokens."),
+        CommandInfo(name: "whoami", usage: "whoami", summary: "show the logged-in user (asks the server)",
+                    details: "Calls the profile's who-am-I endpoint with the current token."),
+        CommandInfo(name: "set", usage: "set NAME=VALUE", summary: "set a variable, used as {{NAME}}",
+                    details: "Sets a variable. {{NAME}} anywhere in a later line is replaced by VALUE.\nExample: set id=3, then get /api/tasks/{{id}}"),
+        CommandInfo(name: "unset", usage: "unset NAME", summary: "remove a variable", details: "Removes a variable set with `set`."),
+        CommandInfo(name: "vars", usage: "vars", summary: "list variables", details: "Lists variables, including the built-in base_url and profile."),
+        CommandInfo(name: "show", usage: "show [PATH]", summary: "show the last response, or a value in it",
+                    details: "Without PATH prints the last response body again. PATH picks a value: .tasks[0].id,\n.user.email, [\"odd key\"], [-1] for the last element."),
+        CommandInfo(name: "help", usage: "help [COMMAND]", summary: "list commands, or explain one", details: "help COMMAND shows a command's usage and details."),
+        CommandInfo(name: "exit", usage: "exit", summary: "leave (Ctrl-D does too)", details: "Leaves the explorer."),
+    ]
+
+    static let httpDetails = """
+    Sends a request to PATH (relative to the base URL, or a full http:// URL). Items, as in HTTPie:
+      name=value      JSON string field          name:=json     raw JSON field (number, bool, array…)
+      Header:value    request header             name==value    query parameter (percent-encoded)
+      name@file       multipart file upload      name=@file     string field read from a file
+      Header:         remove a default header    @file          the file is the whole body
+    Fields make a JSON body; a file field makes it multipart/form-data. A backslash escapes a
+    separator (a\\=b=c has the key a=b). {{name}} is replaced by a variable.
+    --offline prints the exact request instead of sending it.
+    Examples:
+      get /api/tasks page==1 page_size==5
+      post /api/tasks title="Fix my bike" price:=25 city=London
+    """
+
+    static var commandNames: [String] { commands.map(\.name) + ["quit"] }
+
+    static func info(_ name: String) -> CommandInfo? {
+        let lower = name.lowercased()
+        return commands.first { $0.name == lower } ?? (lower == "quit" ? info("exit") : nil)
+    }
+
+    /// The known command closest to `word`, when it is close enough to be a typo.
+    static func closest(to word: String) -> String? {
+        let lower = word.lowercased()
+        let scored = commandNames.map { ($0, editDistance(lower, $0)) }.min { $0.1 < $1.1 }
+        guard let (name, distance) = scored, distance <= max(1, name.count / 3) else { return nil }
+        return name
+    }
+
+    /// Optimal string alignment distance: insertions, deletions, substitutions
+    /// and adjacent transpositions ("lgoin" is one edit from "login").
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var d = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { d[i][0] = i }
+        for j in 0...b.count { d[0][j] = j }
+        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+                }
+            }
+        }
+        return d[a.count][b.count]
+    }
+}

@@ -1,0 +1,138 @@
+import Core
+
+/// What completion may draw on, captured after each command.
+struct CompletionState: Sendable {
+    var profile: Profile
+    var variables: [String]
+    var lastBody: JSONValue?
+}
+
+/// The result of completing: replace the characters from `start` (an offset
+/// into the text before the cursor) with one of `candidates`.
+struct Completion: Equatable, Sendable {
+    struct Candidate: Equatable, Sendable {
+        var text: String
+        /// Whether a space should follow when this candidate is the only one
+        /// (a finished word, not a path that goes on).
+        var isFinal: Bool
+        /// Shown next to the candidate when listing (an endpoint's summary).
+        var hint: String?
+    }
+
+    var start: Int
+    var candidates: [Candidate]
+
+    /// The longest text every candidate starts with.
+    var commonPrefix: String {
+        guard var prefix = candidates.first?.text else { return "" }
+        for c in candidates.dropFirst() {
+            while !c.text.hasPrefix(prefix) { prefix.removeLast() }
+        }
+        return prefix
+    }
+}
+
+/// TAB completion as a pure function of the text before the cursor and the
+/// state: command words, methods, endpoint paths segment by segment,
+/// variables after `{{`, demo emails after `login`, keys after `show .`.
+enum Completer {
+    static func complete(_ before: String, state: CompletionState) -> Completion {
+        let chars = Array(before)
+        // The word being typed starts after the last unquoted space.
+        var wordStart = 0
+        var quote: Character?
+        for (i, c) in chars.enumerated() {
+            if let q = quote { if c == q { quote = nil }; continue }
+            if c == "'" || c == "\"" { quote = c } else if c == " " || c == "\t" { wordStart = i + 1 }
+        }
+        let word = String(chars[wordStart...])
+        let previousWords = (try? LineTokenizer.split(String(chars[..<wordStart])))?.map(\.text) ?? []
+
+        // {{variable: complete the name and close the braces.
+        if let open = word.range(of: "{{", options: .backwards), !word[open.upperBound...].contains("}") {
+            let partial = String(word[open.upperBound...])
+            let offset = wordStart + word.distance(from: word.startIndex, to: open.upperBound)
+            let names = state.variables.filter { $0.hasPrefix(partial) }
+            return Completion(start: offset, candidates: names.map { .init(text: $0 + "}}", isFinal: false, hint: nil) })
+        }
+
+        guard let first = previousWords.first else {
+            // The first word: a command, a method, or a bare path.
+            if word.hasPrefix("/") { return paths(word, method: "GET", start: wordStart, state: state) }
+            let words = Vocabulary.commands.map(\.name) + ["quit"]
+            let matches = words.filter { $0.hasPrefix(word.lowercased()) }
+            return Completion(start: wordStart, candidates: matches.map { .init(text: $0, isFinal: true, hint: Vocabulary.info($0)?.summary) })
+        }
+
+        let command = first.lowercased()
+        if Vocabulary.methods.contains(command.uppercased()) {
+            if previousWords.count == 1 {
+                return paths(word.isEmpty ? "/" : word, method: command.uppercased(), start: wordStart, state: state)
+            }
+            return Completion(start: wordStart, candidates: [])
+        }
+        switch command {
+        case "help" where previousWords.count == 1:
+            let matches = Vocabulary.commands.map(\.name).filter { $0.hasPrefix(word.lowercased()) }
+            return Completion(start: wordStart, candidates: matches.map { .init(text: $0, isFinal: true, hint: nil) })
+        case "login" where previousWords.count == 1:
+            let emails = state.profile.demoAccounts.map(\.email).filter { $0.hasPrefix(word) }
+            return Completion(start: wordStart, candidates: emails.map { .init(text: $0, isFinal: true, hint: nil) })
+        case "unset" where previousWords.count == 1, "set" where previousWords.count == 1:
+            let names = state.variables.filter { $0.hasPrefix(word) }
+            return Completion(start: wordStart, candidates: names.map { .init(text: $0 + (command == "set" ? "=" : ""), isFinal: command == "unset", hint: nil) })
+        case "show" where previousWords.count == 1:
+            return keys(word, start: wordStart, body: state.lastBody)
+        default:
+            return Completion(start: wordStart, candidates: [])
+        }
+    }
+
+    /// Endpoint paths, one segment at a time: `/api/ta` offers `/api/tasks`
+    /// and `/api/task-experts`. Concrete values typed for `{id}` segments match.
+    static func paths(_ typed: String, method: String, start: Int, state: CompletionState) -> Completion {
+        let typedSegments = typed.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        // The last segment is the one being completed; those before must match.
+        let done = Array(typedSegments.dropLast())
+        let partial = typedSegments.last ?? ""
+        var seen = Set<String>()
+        var candidates: [Completion.Candidate] = []
+        let endpoints = state.profile.endpoints.filter { $0.method == method }
+        let preferred = endpoints.isEmpty ? state.profile.endpoints : endpoints
+        for endpoint in preferred {
+            let segments = endpoint.path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+            guard segments.count >= typedSegments.count else { continue }
+            let prefixMatches = zip(done, segments).allSatisfy { t, s in s == t || (isParameter(s) && !t.isEmpty) }
+            guard prefixMatches else { continue }
+            let next = segments[typedSegments.count - 1]
+            guard !isParameter(next), next.hasPrefix(partial) else { continue }
+            let text = (done + [next]).joined(separator: "/")
+            guard seen.insert(text).inserted else { continue }
+            let isLeaf = segments.count == typedSegments.count
+            let goesOn = preferred.contains { other in
+                let o = other.path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+                return o.count > typedSegments.count && Array(o.prefix(typedSegments.count)) == Array(segments.prefix(typedSegments.count))
+            }
+            candidates.append(.init(text: text, isFinal: isLeaf && !goesOn, hint: isLeaf ? endpoint.summary : nil))
+        }
+        return Completion(start: start, candidates: candidates.sorted { $0.text < $1.text })
+    }
+
+    private static func isParameter(_ segment: String) -> Bool { segment.hasPrefix("{") && segment.hasSuffix("}") }
+
+    /// Keys of the last response for `show`: `.ta` offers `.tasks`, `.tasks[0].` offers that element's keys.
+    static func keys(_ typed: String, start: Int, body: JSONValue?) -> Completion {
+        guard let body else { return Completion(start: start, candidates: []) }
+        let text = typed.isEmpty ? "." : typed
+        guard let cut = text.lastIndex(where: { $0 == "." || $0 == "]" }) else { return Completion(start: start, candidates: []) }
+        let parentText = String(text[..<cut]) + (text[cut] == "]" ? "]" : "")
+        let partial = text[cut] == "." ? String(text[text.index(after: cut)...]) : ""
+        guard let parentPath = try? JSONPath.parse(parentText.isEmpty ? "." : parentText),
+              case let .success(parent) = parentPath.evaluate(body), case let .object(members) = parent else {
+            return Completion(start: start, candidates: [])
+        }
+        let base = text[cut] == "]" ? parentText + "." : String(text[...cut])
+        let names = members.map(\.key).filter { $0.hasPrefix(partial) }
+        return Completion(start: start, candidates: names.map { .init(text: base + $0, isFinal: false, hint: nil) })
+    }
+}

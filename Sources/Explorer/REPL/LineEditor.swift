@@ -1,0 +1,167 @@
+import CLibEdit
+import Core
+import Foundation
+
+/// The interactive line: libedit with emacs keys, history persisted under
+/// `$XDG_STATE_HOME/explorer/history`, TAB completion and Ctrl-C.
+///
+/// libedit calls back through `@convention(c)` functions, which cannot
+/// capture, so the completer and the "was interrupted" flag live in
+/// `LineEditorHooks`, used only from the thread that reads lines.
+final class LineEditor {
+    enum Input: Equatable {
+        case line(String)
+        case interrupted
+        case endOfInput
+    }
+
+    private let editor: OpaquePointer
+    private let history: OpaquePointer?
+    let historyURL: URL?
+
+    /// Creates the editor, or nil when libedit cannot set up the terminal.
+    init?(historyURL: URL?, complete: @escaping (String) -> Completion) {
+        guard ex_install_signal_handlers() == 0, let editor = ex_el_init("explorer") else { return nil }
+        self.editor = editor
+        history = ex_history_init(1000)
+        self.historyURL = historyURL
+        if let history {
+            ex_el_set_history(editor, history)
+            if let path = historyURL?.path, FileManager.default.fileExists(atPath: path) {
+                _ = ex_history_load(history, path)
+            }
+        }
+        LineEditorHooks.complete = complete
+        ex_el_bind(editor, "ex-complete", "Complete the word", LineEditorHooks.completeFunction, "^I")
+        ex_el_bind(editor, "ex-interrupt", "Abandon the line", LineEditorHooks.interruptFunction, "^C")
+    }
+
+    deinit {
+        if let history { history_end(history) }
+        el_end(editor)
+    }
+
+    func read(prompt: String) -> Input {
+        ex_set_prompt(prompt)
+        LineEditorHooks.interrupted = false
+        LineEditorHooks.lastTab = nil
+        var count: Int32 = 0
+        let result = el_gets(editor, &count)
+        if LineEditorHooks.interrupted {
+            ex_write_stdout("^C\n")
+            return .interrupted
+        }
+        guard let result, count > 0 else { return .endOfInput }
+        var line = String(cString: result)
+        if line.hasSuffix("\n") { line.removeLast() }
+        return .line(line)
+    }
+
+    /// Adds a line (already free of secrets) to the history and saves the file, mode 0600.
+    func remember(_ line: String) {
+        guard let history, !line.trimmingCharacters(in: .whitespaces).isEmpty else { return }
+        _ = ex_history_enter(history, line)
+        guard let url = historyURL else { return }
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+            if !FileManager.default.fileExists(atPath: url.path) {
+                FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
+            }
+            _ = ex_history_save(history, url.path)
+        } catch {
+            // History is a convenience: failing to save it must not stop the REPL.
+        }
+    }
+
+    /// Ctrl-C presses since the last call (while a command runs).
+    static func takeInterrupts() -> Int { Int(ex_take_interrupts()) }
+
+    /// Asks for a secret without echo; nil when cancelled.
+    static func readSecret(prompt: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 1024)
+        let n = ex_read_secret(prompt, &buffer, Int32(buffer.count))
+        guard n >= 0 else { return nil }
+        return String(cString: buffer)
+    }
+}
+
+/// State shared with libedit's C callbacks. Touched only on the REPL thread.
+enum LineEditorHooks {
+    nonisolated(unsafe) static var complete: ((String) -> Completion)?
+    nonisolated(unsafe) static var interrupted = false
+    /// The line at the last TAB, to tell a second TAB (list) from a first.
+    nonisolated(unsafe) static var lastTab: String?
+
+    static let interruptFunction: @convention(c) (OpaquePointer?, Int32) -> UInt8 = { editor, _ in
+        guard let editor else { return UInt8(CC_ERROR) }
+        // End the line; `read` sees the flag, discards it and writes "^C".
+        interrupted = true
+        return UInt8(CC_NEWLINE)
+    }
+
+    static let completeFunction: @convention(c) (OpaquePointer?, Int32) -> UInt8 = { editor, _ in
+        guard let editor, let info = el_line(editor)?.pointee, let complete else { return UInt8(CC_ERROR) }
+        let before = String(decoding: UnsafeRawBufferPointer(start: info.buffer, count: info.cursor - info.buffer), as: UTF8.self)
+        let whole = String(decoding: UnsafeRawBufferPointer(start: info.buffer, count: info.lastchar - info.buffer), as: UTF8.self)
+        let secondTab = lastTab == whole + "\u{0}\(before.count)"
+        let completion = complete(before)
+        let typed = String(Array(before)[completion.start...])
+        let typedScalars = Int32(typed.unicodeScalars.count)
+
+        switch completion.candidates.count {
+        case 0:
+            lastTab = nil
+            return UInt8(CC_REFRESH_BEEP)
+        case 1:
+            let candidate = completion.candidates[0]
+            el_deletestr(editor, typedScalars)
+            el_insertstr(editor, candidate.text + (candidate.isFinal ? " " : ""))
+            lastTab = nil
+            return UInt8(CC_REFRESH)
+        default:
+            let prefix = completion.commonPrefix
+            if prefix.count > typed.count {
+                el_deletestr(editor, typedScalars)
+                el_insertstr(editor, prefix)
+                lastTab = nil
+                return UInt8(CC_REFRESH)
+            }
+            if secondTab {
+                ex_write_stdout("\n" + CandidateList.format(completion.candidates, width: Int(ex_el_columns(editor))))
+                lastTab = nil
+                return UInt8(CC_REDISPLAY)
+            }
+            lastTab = whole + "\u{0}\(before.count)"
+            return UInt8(CC_REFRESH_BEEP)
+        }
+    }
+}
+
+/// Candidates in columns, or one per line with hints when hints fit.
+enum CandidateList {
+    static func format(_ candidates: [Completion.Candidate], width: Int) -> String {
+        let longest = candidates.map(\.text.count).max() ?? 0
+        if candidates.contains(where: { $0.hint != nil }), candidates.count <= 40 {
+            return candidates.map { c in
+                guard let hint = c.hint else { return c.text }
+                let line = c.text.padding(toLength: longest + 2, withPad: " ", startingAt: 0) + hint
+                return line.count > width ? String(line.prefix(max(width - 1, longest))) : line
+            }.joined(separator: "\n") + "\n"
+        }
+        let columnWidth = longest + 2
+        let columns = max(1, width / columnWidth)
+        let rows = (candidates.count + columns - 1) / columns
+        var lines: [String] = []
+        for r in 0..<rows {
+            var line = ""
+            for c in 0..<columns {
+                let i = c * rows + r
+                guard i < candidates.count else { continue }
+                line += candidates[i].text.padding(toLength: columnWidth, withPad: " ", startingAt: 0)
+            }
+            lines.append(String(line.reversed().drop(while: { $0 == " " }).reversed()))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

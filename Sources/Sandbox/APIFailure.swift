@@ -1,0 +1,71 @@
+import Core
+import Hummingbird
+
+/// An error answer in LinkU's envelope (seed 001):
+/// `{"error": true, "message", "error_code", "status_code", "details"}`.
+struct APIFailure: Error {
+    var status: HTTPResponse.Status
+    var code: String
+    var message: String
+    var details: [(key: String, value: JSONValue)] = []
+
+    var body: JSONValue {
+        var members: [(key: String, value: JSONValue)] = [
+            ("error", .bool(true)),
+            ("message", .string(message)),
+            ("error_code", .string(code)),
+            ("status_code", .int(status.code)),
+        ]
+        if !details.isEmpty { members.append(("details", .object(details))) }
+        return .object(members)
+    }
+
+    static func unauthorized(_ message: String, code: String = "UNAUTHORIZED") -> APIFailure {
+        APIFailure(status: .unauthorized, code: code, message: message)
+    }
+
+    static func notFound(_ message: String, code: String = "NOT_FOUND") -> APIFailure {
+        APIFailure(status: .notFound, code: code, message: message)
+    }
+
+    static func validation(_ details: [(key: String, value: JSONValue)]) -> APIFailure {
+        APIFailure(status: .unprocessableContent, code: "VALIDATION_ERROR", message: "some fields are invalid", details: details)
+    }
+
+    static func badRequest(_ message: String) -> APIFailure {
+        APIFailure(status: .badRequest, code: "BAD_REQUEST", message: message)
+    }
+}
+
+/// Turns every error into the envelope: our own, Hummingbird's (unknown
+/// route, wrong method) and anything unexpected (500, no internals leaked).
+struct EnvelopeMiddleware<Context: RequestContext>: RouterMiddleware {
+    let log: (@Sendable (String) -> Void)?
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let response: Response
+        do {
+            response = try await next(request, context)
+        } catch let failure as APIFailure {
+            response = JSONResponse.make(failure.status, failure.body)
+        } catch let error as HTTPError {
+            let code = error.status == .notFound ? "NOT_FOUND" : error.status == .methodNotAllowed ? "METHOD_NOT_ALLOWED" : "HTTP_ERROR"
+            let message = error.status == .notFound ? "no route for \(request.method) \(request.uri.path)" : (error.body ?? error.status.reasonPhrase)
+            response = JSONResponse.make(error.status, APIFailure(status: error.status, code: code, message: message).body)
+        } catch {
+            log?("internal error on \(request.method) \(request.uri.path): \(error)")
+            response = JSONResponse.make(.internalServerError,
+                                         APIFailure(status: .internalServerError, code: "INTERNAL_ERROR", message: "internal server error").body)
+        }
+        log?("\(request.method) \(request.uri.path) -> \(response.status.code)")
+        return response
+    }
+}
+
+enum JSONResponse {
+    static func make(_ status: HTTPResponse.Status, _ value: JSONValue) -> Response {
+        var buffer = ByteBuffer()
+        buffer.writeString(JSONPrinter.compact(value))
+        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: buffer))
+    }
+}

@@ -1,0 +1,95 @@
+import Core
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// A running sandbox: an in-process HTTP server implementing the LinkU
+/// contracts over SQLite. `SandboxServer.start` is the one function that both
+/// `explorer` and the tests call.
+public final class SandboxServer: Sendable {
+    /// The bound port (the real one when 0 was asked for).
+    public let port: Int
+    public let host: String
+    public let profile: Profile
+    private let state: SandboxState
+    private let group: ServiceGroup
+    private let runner: Task<Void, any Error>
+
+    /// `http://127.0.0.1:PORT`
+    public var baseURL: URL { URL(string: "http://\(host.contains(":") ? "[\(host)]" : host):\(port)")! }
+
+    private init(port: Int, host: String, profile: Profile, state: SandboxState, group: ServiceGroup, runner: Task<Void, any Error>) {
+        self.port = port
+        self.host = host
+        self.profile = profile
+        self.state = state
+        self.group = group
+        self.runner = runner
+    }
+
+    /// Starts the server and returns once it accepts connections.
+    public static func start(_ configuration: SandboxConfiguration = SandboxConfiguration()) async throws -> SandboxServer {
+        try configuration.validate()
+        let store = try await SandboxStore.open(path: configuration.databasePath)
+        guard let keyHex = try await store.meta("signing_key") else { throw SandboxConfiguration.InvalidConfiguration(description: "database has no signing key") }
+        let keyBytes = stride(from: 0, to: keyHex.count, by: 2).compactMap { i -> UInt8? in
+            let start = keyHex.index(keyHex.startIndex, offsetBy: i)
+            return UInt8(keyHex[start..<keyHex.index(start, offsetBy: 2)], radix: 16)
+        }
+        let state = SandboxState(store: store, signer: TokenSigner(key: .init(data: keyBytes)), configuration: configuration)
+
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: EnvelopeMiddleware(log: configuration.log))
+        LinkURoutes.register(on: router, state: state)
+        AdminRoutes.register(on: router, state: state)
+
+        var logger = Logger(label: "explorer.sandbox")
+        logger.logLevel = .critical
+        let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "explorer-sandbox"),
+            onServerRunning: { channel in
+                portContinuation.yield(channel.localAddress?.port ?? 0)
+                portContinuation.finish()
+            },
+            logger: logger
+        )
+        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
+        let runner = Task {
+            defer { portContinuation.finish() }
+            try await group.run()
+            await store.close()
+        }
+        var port = 0
+        for await bound in portStream { port = bound }
+        guard port > 0 else {
+            // The server stopped before it was running: surface why.
+            _ = try await runner.value
+            throw SandboxConfiguration.InvalidConfiguration(description: "the sandbox could not bind \(configuration.host):\(configuration.port)")
+        }
+        return SandboxServer(port: port, host: configuration.host, profile: .linku, state: state, group: group, runner: runner)
+    }
+
+    /// Stops accepting connections, finishes in-flight requests, closes the database.
+    public func stop() async {
+        await group.triggerGracefulShutdown()
+        _ = try? await runner.value
+    }
+
+    /// Waits until the server stops (for `explorer sandbox`).
+    public func wait() async throws {
+        try await runner.value
+    }
+
+    /// How many times an endpoint family was called ("refresh", "login").
+    public func count(_ name: String) -> Int { state.counters.value(name) }
+
+    /// Fault switch: every access token issued so far stops working (401
+    /// TOKEN_EXPIRED), as if they had all expired at once. Refresh tokens stay valid.
+    public func expireAccessTokens() async throws {
+        try await state.expireAccessTokens()
+    }
+}

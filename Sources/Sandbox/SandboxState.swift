@@ -1,0 +1,96 @@
+import Core
+import Foundation
+import Hummingbird
+import HummingbirdBcrypt
+
+/// What every route needs: the store, the token signer, the configuration,
+/// and counters tests read (how many refresh calls the server answered).
+final class SandboxState: Sendable {
+    let store: SandboxStore
+    let signer: TokenSigner
+    let configuration: SandboxConfiguration
+    let counters = Counters()
+
+    init(store: SandboxStore, signer: TokenSigner, configuration: SandboxConfiguration) {
+        self.store = store
+        self.signer = signer
+        self.configuration = configuration
+    }
+
+    final class Counters: @unchecked Sendable {
+        private let lock = NSLock()
+        private var values: [String: Int] = [:]
+        func increment(_ name: String) { lock.withLock { values[name, default: 0] += 1 } }
+        func value(_ name: String) -> Int { lock.withLock { values[name] ?? 0 } }
+        var all: [String: Int] { lock.withLock { values } }
+    }
+
+    var now: Double { Date().timeIntervalSince1970 }
+
+    func generation() async throws -> Int {
+        Int(try await store.meta("token_generation") ?? "0") ?? 0
+    }
+
+    /// Fault switch: every access token issued so far answers 401 TOKEN_EXPIRED.
+    func expireAccessTokens() async throws {
+        try await store.setMeta("token_generation", String(try await generation() + 1))
+    }
+
+    /// Issues an access token and a (recorded) refresh token for a user.
+    func issueTokens(userID: Int) async throws -> (access: String, refresh: String) {
+        let generation = try await generation()
+        let access = signer.sign(.init(subject: userID, kind: "access", expires: now + configuration.accessTokenLifetime,
+                                       generation: generation, id: UUID().uuidString))
+        let refreshID = UUID().uuidString
+        let refresh = signer.sign(.init(subject: userID, kind: "refresh", expires: now + configuration.refreshTokenLifetime,
+                                        generation: 0, id: refreshID))
+        try await store.query("INSERT INTO refresh_tokens (jti, user_id) VALUES (?, ?)", [.text(refreshID), .integer(userID)])
+        return (access, refresh)
+    }
+
+    /// The user id of a request's valid bearer token, or a 401 in the envelope.
+    func authenticate(_ request: Request) async throws -> Int {
+        guard let header = request.headers[.authorization] else {
+            throw APIFailure.unauthorized("missing Authorization header; log in and send 'Authorization: Bearer <access_token>'")
+        }
+        guard header.lowercased().hasPrefix("bearer ") else {
+            throw APIFailure.unauthorized("Authorization must be 'Bearer <access_token>'", code: "INVALID_TOKEN")
+        }
+        let token = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+        let claims: TokenSigner.Claims
+        do {
+            claims = try signer.verify(token, kind: "access", now: now)
+        } catch .expired {
+            throw APIFailure.unauthorized("access token expired", code: "TOKEN_EXPIRED")
+        } catch {
+            throw APIFailure.unauthorized("invalid access token", code: "INVALID_TOKEN")
+        }
+        guard claims.generation >= (try await generation()) else {
+            throw APIFailure.unauthorized("access token expired", code: "TOKEN_EXPIRED")
+        }
+        guard try await store.query("SELECT id FROM users WHERE id = ?", [.integer(claims.subject)]).first != nil else {
+            throw APIFailure.unauthorized("the token's user no longer exists", code: "INVALID_TOKEN")
+        }
+        return claims.subject
+    }
+
+    func verifyPassword(_ password: String, hash: String) async -> Bool {
+        // bcrypt is deliberately slow: keep it off the event loop.
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: Bcrypt.verify(password, hash: hash)) }
+        }
+    }
+}
+
+/// Reads a JSON object body (up to 1 MiB), or answers 400 in the envelope.
+func jsonObject(_ request: Request) async throws -> JSONValue {
+    let buffer = try await request.body.collect(upTo: 1 << 20)
+    let bytes = Array(buffer.readableBytesView)
+    guard !bytes.isEmpty else { throw APIFailure.badRequest("expected a JSON object body") }
+    let value: JSONValue
+    do { value = try JSONParser.parse(bytes) } catch {
+        throw APIFailure.badRequest("body is not valid JSON: \(error)")
+    }
+    guard case .object = value else { throw APIFailure.badRequest("expected a JSON object body, got \(value.kindName)") }
+    return value
+}
