@@ -1,0 +1,108 @@
+import Testing
+@testable import Core
+
+@Suite struct JSONParserTests {
+    @Test func keepsKeyOrderAndNumberLiterals() throws {
+        let value = try JSONParser.parse(#"{"z": 1.50, "a": [true, null, -2e3], "m": "x"}"#)
+        guard case let .object(members) = value else { Issue.record("not an object"); return }
+        #expect(members.map(\.key) == ["z", "a", "m"])
+        #expect(JSONPrinter.compact(value) == #"{"z":1.50,"a":[true,null,-2e3],"m":"x"}"#)
+    }
+
+    @Test func decodesEscapesAndSurrogatePairs() throws {
+        let value = try JSONParser.parse(#""a\"b\\c\n\u00e9\ud83d\ude00""#)
+        #expect(value == .string("a\"b\\c\n\u{e9}😀"))
+    }
+
+    @Test(arguments: [
+        (#"{"a": 1,}"#, 1, 9, "expected a string key"),
+        ("[1, 2", 1, 6, "expected ',' or ']'"),
+        ("{\n  \"a\": tru\n}", 2, 8, "expected a JSON value"),
+        (#""abc"#, 1, 1, "unterminated string"),
+        ("01", 1, 2, "unexpected text after the JSON value"),
+        (#""\ud800""#, 1, 2, "unpaired surrogate"),
+        ("", 1, 1, "expected a JSON value, found end of input"),
+    ])
+    func reportsWhereAndWhy(input: String, line: Int, column: Int, reason: String) {
+        do {
+            _ = try JSONParser.parse(input)
+            Issue.record("parsed \(input)")
+        } catch {
+            #expect(error.line == line)
+            #expect(error.column == column)
+            #expect(error.reason.hasPrefix(reason), "\(error.reason)")
+        }
+    }
+
+    @Test func boundsNestingDepth() {
+        let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(deep) }
+        let fine = String(repeating: "[", count: 100) + String(repeating: "]", count: 100)
+        #expect((try? JSONParser.parse(fine)) != nil)
+    }
+
+    @Test func numbersCompareByValue() throws {
+        #expect(try JSONParser.parse("1.0") == JSONParser.parse("1"))
+        #expect(try JSONParser.parse("1.5") != JSONParser.parse("1"))
+    }
+}
+
+@Suite struct JSONPrinterTests {
+    @Test func prettyPrintsWithTwoSpaces() throws {
+        let value = try JSONParser.parse(#"{"b":[1,{"c":null}],"a":{},"e":[]}"#)
+        #expect(JSONPrinter.pretty(value) == """
+        {
+          "b": [
+            1,
+            {
+              "c": null
+            }
+          ],
+          "a": {},
+          "e": []
+        }
+        """)
+    }
+
+    @Test func escapesControlCharacters() {
+        #expect(JSONPrinter.quote("a\u{1}\t\"") == #""a\u0001\t\"""#)
+    }
+
+    @Test func stylesTokens() throws {
+        let style = JSONStyle(key: ("<k>", "</k>"), string: ("<s>", "</s>"), number: ("<n>", "</n>"), literal: ("<l>", "</l>"), punctuation: ("", ""))
+        let text = JSONPrinter.pretty(try JSONParser.parse(#"{"a":"x","b":2,"c":true}"#), style: style)
+        #expect(text.contains(#"<k>"a"</k>: <s>"x"</s>"#))
+        #expect(text.contains("<n>2</n>"))
+        #expect(text.contains("<l>true</l>"))
+    }
+}
+
+@Suite struct JSONPathTests {
+    let body = try! JSONParser.parse(#"{"tasks":[{"id":7,"odd key":"v"},{"id":9}],"total":2}"#)
+
+    @Test(arguments: [(".tasks[0].id", "7"), ("tasks[1].id", "9"), (".tasks[-1].id", "9"),
+                      (#".tasks[0]["odd key"]"#, #""v""#), (".total", "2")])
+    func picksValues(path: String, expected: String) throws {
+        let value = try JSONPath.parse(path).evaluate(body).get()
+        #expect(JSONPrinter.compact(value) == expected)
+    }
+
+    @Test func rootIsTheWholeValue() throws {
+        #expect(try JSONPath.parse(".").evaluate(body).get() == body)
+    }
+
+    @Test func explainsMisses() throws {
+        guard case let .failure(e1) = try JSONPath.parse(".tasks[5]").evaluate(body) else { Issue.record("found"); return }
+        #expect(e1.message == ".tasks has 2 elements, no index 5")
+        guard case let .failure(e2) = try JSONPath.parse(".total.x").evaluate(body) else { Issue.record("found"); return }
+        #expect(e2.message == ".total is a number, not an object")
+        guard case let .failure(e3) = try JSONPath.parse(".nope").evaluate(body) else { Issue.record("found"); return }
+        #expect(e3.message == #". has no key "nope""#)
+    }
+
+    @Test func rejectsBadSyntax() {
+        #expect(throws: JSONPath.ParseError.self) { try JSONPath.parse(".tasks[") }
+        #expect(throws: JSONPath.ParseError.self) { try JSONPath.parse(".a..b") }
+        #expect(throws: JSONPath.ParseError.self) { try JSONPath.parse(".tasks[x]") }
+    }
+}

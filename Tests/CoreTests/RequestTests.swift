@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+@testable import Core
+
+@Suite struct RequestItemTests {
+    @Test(arguments: [
+        ("title=Fix bike", RequestItem.stringField(name: "title", value: "Fix bike")),
+        ("price:=25", .jsonField(name: "price", value: .number("25"))),
+        ("tags:=[\"a\",1]", .jsonField(name: "tags", value: .array([.string("a"), .number("1")]))),
+        ("Accept:text/plain", .header(name: "Accept", value: "text/plain")),
+        ("User-Agent:", .header(name: "User-Agent", value: "")),
+        ("X-Empty;", .emptyHeader(name: "X-Empty")),
+        ("page==2", .query(name: "page", value: "2")),
+        ("image@photo.png", .file(name: "image", path: "photo.png", contentType: nil)),
+        ("image@photo.bin;type=image/png", .file(name: "image", path: "photo.bin", contentType: "image/png")),
+        ("bio=@bio.txt", .stringFieldFromFile(name: "bio", path: "bio.txt")),
+        ("meta:=@meta.json", .jsonFieldFromFile(name: "meta", path: "meta.json")),
+        ("@body.json", .file(name: "", path: "body.json", contentType: nil)),
+    ])
+    func parsesEachSeparator(text: String, expected: RequestItem) throws {
+        #expect(try RequestItem.parse(text) == expected)
+    }
+
+    @Test func firstSeparatorWinsThenLongest() throws {
+        // HTTPie: the separator that starts first wins.
+        #expect(try RequestItem.parse("a:b=c") == .header(name: "a", value: "b=c"))
+        #expect(try RequestItem.parse("a=b:c") == .stringField(name: "a", value: "b:c"))
+        #expect(try RequestItem.parse("url==http://x/?a=b") == .query(name: "url", value: "http://x/?a=b"))
+        #expect(try RequestItem.parse("n:=1") == .jsonField(name: "n", value: .number("1")))
+    }
+
+    @Test func backslashEscapesASeparator() throws {
+        #expect(try RequestItem.parse(#"a\=b=c"#) == .stringField(name: "a=b", value: "c"))
+        #expect(try RequestItem.parse(#"Header\:x:v"#) == .header(name: "Header:x", value: "v"))
+    }
+
+    @Test func invalidJSONSaysWhere() {
+        do {
+            _ = try RequestItem.parse("price:=2x")
+            Issue.record("parsed")
+        } catch {
+            #expect(error.offset == 8)
+            #expect(error.reason.contains("invalid JSON after ':='"))
+            #expect(error.reason.contains("character 2"))
+        }
+    }
+
+    @Test func rejectsNonItems() {
+        #expect(throws: RequestItem.ParseError.self) { try RequestItem.parse("justaword") }
+        #expect(throws: RequestItem.ParseError.self) { try RequestItem.parse("=value") }
+        #expect(throws: RequestItem.ParseError.self) { try RequestItem.parse("file@") }
+    }
+}
+
+@Suite struct RequestBuilderTests {
+    let files: [String: [UInt8]] = ["photo.png": [0x89, 0x50, 0x4E, 0x47], "meta.json": Array(#"{"k":[1]}"#.utf8), "bio.txt": Array("hi\n".utf8)]
+
+    var builder: RequestBuilder {
+        let files = self.files
+        return RequestBuilder(baseURL: URL(string: "http://127.0.0.1:8080")!,
+                              readFile: { path in
+                                  guard let data = files[path] else { throw RequestBuilder.BuildError("cannot read file '\(path)'") }
+                                  return data
+                              },
+                              boundary: { "BOUNDARY" })
+    }
+
+    @Test func fieldsMakeAJSONBody() throws {
+        let request = try builder.build(method: "post", path: "/api/tasks", items: [
+            .stringField(name: "title", value: "Fix"), .jsonField(name: "price", value: .number("25")),
+            .jsonFieldFromFile(name: "meta", path: "meta.json"),
+        ])
+        #expect(request.method == "POST")
+        #expect(request.url.absoluteString == "http://127.0.0.1:8080/api/tasks")
+        #expect(String(decoding: request.body ?? [], as: UTF8.self) == #"{"title":"Fix","price":25,"meta":{"k":[1]}}"#)
+        #expect(request.header("Content-Type") == "application/json")
+        #expect(request.header("Accept") == "application/json, */*;q=0.5")
+    }
+
+    @Test func queryValuesArePercentEncoded() throws {
+        let request = try builder.build(method: "GET", path: "/api/tasks?page=1", items: [
+            .query(name: "keyword", value: "a b+c&d=é"), .query(name: "city", value: "London"),
+        ])
+        #expect(request.target == "/api/tasks?page=1&keyword=a%20b%2Bc%26d%3D%C3%A9&city=London")
+        #expect(request.body == nil)
+        #expect(request.header("Accept") == "*/*")
+    }
+
+    @Test func joinsOntoABasePathAndAcceptsFullURLs() throws {
+        let prefixed = RequestBuilder(baseURL: URL(string: "https://api.example.com/v1/")!)
+        #expect(try prefixed.url(for: "/api/tasks").absoluteString == "https://api.example.com/v1/api/tasks")
+        #expect(try prefixed.url(for: "api/tasks").absoluteString == "https://api.example.com/v1/api/tasks")
+        #expect(try prefixed.url(for: "http://127.0.0.1:9/x").absoluteString == "http://127.0.0.1:9/x")
+        #expect(try prefixed.url(for: "/a path/é").absoluteString == "https://api.example.com/v1/a%20path/%C3%A9")
+    }
+
+    @Test func headersCanBeSetRemovedOrEmpty() throws {
+        let request = try builder.build(method: "GET", path: "/", items: [
+            .header(name: "User-Agent", value: ""), .emptyHeader(name: "X-Empty"), .header(name: "accept", value: "text/plain"),
+        ])
+        #expect(request.header("User-Agent") == nil)
+        #expect(request.header("X-Empty") == "")
+        #expect(request.header("Accept") == "text/plain")
+        #expect(request.headers.filter { $0.name.lowercased() == "accept" }.count == 1)
+    }
+
+    @Test func aFileMakesMultipart() throws {
+        let request = try builder.build(method: "POST", path: "/api/upload/image", items: [
+            .stringField(name: "caption", value: "cat"), .file(name: "image", path: "photo.png", contentType: nil),
+        ])
+        #expect(request.header("Content-Type") == "multipart/form-data; boundary=BOUNDARY")
+        let body = request.body ?? []
+        let expected: [UInt8] = Array("--BOUNDARY\r\nContent-Disposition: form-data; name=\"caption\"\r\n\r\ncat\r\n".utf8)
+            + Array("--BOUNDARY\r\nContent-Disposition: form-data; name=\"image\"; filename=\"photo.png\"\r\nContent-Type: image/png\r\n\r\n".utf8)
+            + [0x89, 0x50, 0x4E, 0x47] + Array("\r\n--BOUNDARY--\r\n".utf8)
+        #expect(body == expected)
+    }
+
+    @Test func rawJSONCannotGoIntoMultipart() {
+        #expect(throws: RequestBuilder.BuildError.self) {
+            try builder.build(method: "POST", path: "/", items: [.jsonField(name: "n", value: .number("1")), .file(name: "f", path: "photo.png", contentType: nil)])
+        }
+    }
+
+    @Test func missingFileIsOneLine() {
+        do {
+            _ = try builder.build(method: "POST", path: "/", items: [.file(name: "f", path: "nope.png", contentType: nil)])
+            Issue.record("built")
+        } catch {
+            #expect(error.message == "cannot read file 'nope.png'")
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+@testable import Core
+
+@Suite struct LineTokenizerTests {
+    @Test func splitsWithQuotesAndEscapes() throws {
+        let words = try LineTokenizer.split(#"post /api/tasks title="Fix my bike" note="it's" path='C:\x' a\ b c\=d"#)
+        #expect(words.map(\.text) == ["post", "/api/tasks", "title=Fix my bike", "note=it's", #"path=C:\x"#, "a b", #"c\=d"#])
+        #expect(words[2].start == 16)
+    }
+
+    @Test func unterminatedQuoteSaysWhere() {
+        do {
+            _ = try LineTokenizer.split(#"post /x title="oops"#)
+            Issue.record("split")
+        } catch {
+            #expect(error.offset == 14)
+            #expect(error.reason == "unterminated double quote")
+        }
+    }
+
+    @Test(arguments: [["a b", "c"], ["it's", #"q"uote"#], [#"back\slash"#, ""], ["plain"]])
+    func joinRoundTrips(words: [String]) throws {
+        #expect(try LineTokenizer.split(LineTokenizer.join(words)).map(\.text) == words)
+    }
+}
+
+@Suite struct RedactorTests {
+    @Test func dropsTheLoginPassword() {
+        #expect(Redactor.redact(line: "login alice@example.com alice123") == "login alice@example.com ***")
+        #expect(Redactor.redact(line: "login alice@example.com") == "login alice@example.com")
+    }
+
+    @Test func hidesSecretItemsAndVariables() {
+        #expect(Redactor.redact(line: "post /api/secure-auth/login email=a password=hunter2") == "post /api/secure-auth/login email=a password=***")
+        #expect(Redactor.redact(line: "get /x Authorization:'Bearer abc'") == "get /x Authorization:***")
+        #expect(Redactor.redact(line: "post /r refresh_token=xyz") == "post /r refresh_token=***")
+        #expect(Redactor.redact(line: "set api_key=123") == "set api_key=***")
+        #expect(Redactor.redact(line: "get /api/tasks page==2") == "get /api/tasks page==2")
+    }
+
+    @Test func dropsUnsplittableLinesThatMentionSecrets() {
+        #expect(Redactor.redact(line: "login a 'unterminated") == nil)
+        #expect(Redactor.redact(line: "get /x 'unterminated") == "get /x 'unterminated")
+    }
+
+    @Test func hidesTokensInJSON() throws {
+        let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl"
+        let body = try JSONParser.parse(#"{"access_token":"abc","token_type":"bearer","user":{"password":"p"},"list":["\#(jwt)"]}"#)
+        let redacted = Redactor.redact(json: body)
+        #expect(redacted["access_token"] == .string("<hidden: 3 characters>"))
+        #expect(redacted["token_type"] == .string("bearer"))
+        #expect(redacted["user"]?["password"] == .string("<hidden: 1 characters>"))
+        #expect(redacted["list"]?[0] == .string("<hidden: \(jwt.count) characters>"))
+        #expect(!JSONPrinter.compact(redacted).contains("abc"))
+    }
+}
+
+@Suite struct ErrorEnvelopeTests {
+    @Test func linkuEnvelopeIsOneLine() throws {
+        let body = try JSONParser.parse(#"{"error":true,"message":"not your task","error_code":"FORBIDDEN","status_code":403}"#)
+        #expect(ErrorEnvelope.linku.describe(status: 403, body: body) == "403 FORBIDDEN: not your task")
+    }
+
+    @Test func detailsAreListed() throws {
+        let body = try JSONParser.parse(#"{"error":true,"message":"invalid","error_code":"VALIDATION_ERROR","status_code":422,"details":{"title":"required"}}"#)
+        #expect(ErrorEnvelope.linku.describe(status: 422, body: body) == "422 VALIDATION_ERROR: invalid (title: required)")
+    }
+
+    @Test func otherBodiesAreNotEnvelopes() throws {
+        #expect(ErrorEnvelope.linku.describe(status: 500, body: try JSONParser.parse(#"{"detail":"x"}"#)) == nil)
+        #expect(ErrorEnvelope.linku.describe(status: 500, body: nil) == nil)
+    }
+}
+
+@Suite struct ProfileTests {
+    @Test func publicEndpointsMatchExactly() {
+        let linku = Profile.linku
+        #expect(linku.isPublic(path: "/api/secure-auth/login"))
+        #expect(linku.isPublic(path: "/api/banners"))
+        #expect(linku.isPublic(path: "/api/forum/posts?page=2"))
+        // 001's `endpoint.contains(public)` would make these public too.
+        #expect(!linku.isPublic(path: "/api/forum/posts/7/replies"))
+        #expect(!linku.isPublic(path: "/api/tasks"))
+        #expect(!linku.isPublic(path: "/api/secure-auth/refresh"))
+    }
+
+    @Test func catalogHoldsBothSeedsEndpoints() {
+        let paths = Set(Profile.linku.endpoints.map { "\($0.method) \($0.path)" })
+        // Appendix 1 of seed 000 (26 HTTP rows) and seed 001's APIEndpoints.
+        for expected in ["POST /api/secure-auth/login", "POST /api/users/register", "GET /api/tasks/{id}", "POST /api/tasks/{id}/accept",
+                         "POST /api/tasks/{id}/apply", "GET /api/users/conversations", "PUT /api/users/messages/{id}/read",
+                         "POST /api/upload/image", "GET /api/flea-market/favorites/items", "GET /api/activities/{id}/favorite/status"] {
+            #expect(paths.contains(expected), "\(expected)")
+        }
+    }
+}
+
+@Suite struct FileTokenStoreTests {
+    @Test func savesWithMode0600AndReadsBack() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("explorer-tokens-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("explorer/tokens.json")
+        let store = FileTokenStore(url: url)
+        let tokens = Tokens(accessToken: "a", refreshToken: "r", userJSON: #"{"username":"alice"}"#)
+        try store.save(key: "linku http://x", tokens: tokens)
+        #expect(FileTokenStore(url: url).load(key: "linku http://x") == tokens)
+        let mode = try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        let dirMode = try FileManager.default.attributesOfItem(atPath: url.deletingLastPathComponent().path)[.posixPermissions] as? Int
+        #expect(dirMode == 0o700)
+        try store.save(key: "linku http://x", tokens: nil)
+        #expect(store.load(key: "linku http://x") == nil)
+    }
+
+    @Test func defaultPathFollowsXDG() {
+        #expect(FileTokenStore.defaultURL(environment: ["XDG_CONFIG_HOME": "/cfg", "HOME": "/home/u"]).path == "/cfg/explorer/tokens.json")
+        #expect(FileTokenStore.defaultURL(environment: ["HOME": "/home/u"]).path == "/home/u/.config/explorer/tokens.json")
+        #expect(FileTokenStore.defaultURL(environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/home/u"]).path == "/home/u/.config/explorer/tokens.json")
+    }
+}

@@ -1,0 +1,141 @@
+import Core
+import Foundation
+import Testing
+@testable import Sandbox
+
+/// The 401 rules of seed 000 against a real sandbox over real sockets.
+@Suite struct AuthSessionTests {
+    func session(_ server: SandboxServer, _ transport: any HTTPTransport, store: any TokenStore = MemoryTokenStore()) -> AuthSession {
+        AuthSession(profile: .linku, builder: RequestBuilder(baseURL: server.baseURL), transport: transport, store: store)
+    }
+
+    func get(_ session: AuthSession, _ path: String) async throws -> Exchange {
+        try await session.send(session.builder.build(method: "GET", path: path, items: []))
+    }
+
+    @Test func loginThenAnAuthenticatedGet() async throws {
+        try await withSandbox { server, http in
+            let auth = session(server, http)
+            let login = try await auth.login(email: "alice@example.com", password: "alice123")
+            #expect(login.response.status == 200)
+            #expect(await auth.userName == "alice")
+            let me = try await get(auth, "/api/users/profile/me")
+            #expect(me.response.status == 200)
+            #expect(me.request.header("Authorization")?.hasPrefix("Bearer ey") == true)
+            #expect(!me.refreshed)
+        }
+    }
+
+    @Test func aFailedLoginKeepsNoTokens() async throws {
+        try await withSandbox { server, http in
+            let auth = session(server, http)
+            let login = try await auth.login(email: "alice@example.com", password: "wrong")
+            #expect(login.response.status == 401)
+            #expect(await auth.isLoggedIn == false)
+        }
+    }
+
+    @Test func a401IsRefreshedAndRetriedOnce() async throws {
+        try await withSandbox { server, http in
+            let auth = session(server, http)
+            _ = try await auth.login(email: "alice@example.com", password: "alice123")
+            let before = await auth.tokens?.accessToken
+            try await server.expireAccessTokens()
+            let me = try await get(auth, "/api/users/profile/me")
+            #expect(me.response.status == 200)
+            #expect(me.refreshed)
+            #expect(await auth.tokens?.accessToken != before)
+            #expect(server.count("refresh") == 1)
+        }
+    }
+
+    @Test func fiftyConcurrent401sShareOneRefresh() async throws {
+        try await withSandbox { server, http in
+            let auth = session(server, http)
+            _ = try await auth.login(email: "alice@example.com", password: "alice123")
+            try await server.expireAccessTokens()
+            let statuses = try await withThrowingTaskGroup(of: (Int, Bool).self) { group in
+                for i in 0..<50 {
+                    group.addTask {
+                        let exchange = try await self.get(auth, i.isMultiple(of: 2) ? "/api/users/profile/me" : "/api/tasks/\(i % 5 + 1)")
+                        return (exchange.response.status, exchange.refreshed)
+                    }
+                }
+                var all: [(Int, Bool)] = []
+                for try await result in group { all.append(result) }
+                return all
+            }
+            #expect(statuses.count == 50)
+            #expect(statuses.allSatisfy { $0.0 == 200 })
+            // Counted on the server: exactly one refresh call for fifty 401s.
+            #expect(server.count("refresh") == 1)
+        }
+    }
+
+    @Test func aRejectedRefreshClearsTheTokens() async throws {
+        try await withSandbox { server, http in
+            let store = MemoryTokenStore()
+            let auth = session(server, http, store: store)
+            _ = try await auth.login(email: "alice@example.com", password: "alice123")
+            // Someone else uses the refresh token first (rotation makes ours invalid).
+            let refresh = try #require(await auth.tokens?.refreshToken)
+            _ = try await http.call(server, "POST", "/api/secure-auth/refresh", [.stringField(name: "refresh_token", value: refresh)])
+            try await server.expireAccessTokens()
+            let me = try await get(auth, "/api/users/profile/me")
+            #expect(me.response.status == 401)
+            #expect(me.sessionExpired)
+            #expect(await auth.isLoggedIn == false)
+            #expect(store.load(key: "linku \(server.baseURL.absoluteString)") == nil)
+            #expect(AuthError.sessionExpired.message == "session expired, please log in")
+        }
+    }
+
+    @Test func tokensPersistInTheStoreAcrossSessions() async throws {
+        try await withSandbox { server, http in
+            let store = MemoryTokenStore()
+            _ = try await session(server, http, store: store).login(email: "bob@example.com", password: "bob12345")
+            let second = session(server, http, store: store)
+            #expect(await second.userName == "bob")
+            #expect(try await get(second, "/api/users/profile/me").response.status == 200)
+        }
+    }
+
+    @Test func logoutForgetsTokensAndRevokesTheRefreshToken() async throws {
+        try await withSandbox { server, http in
+            let auth = session(server, http)
+            _ = try await auth.login(email: "alice@example.com", password: "alice123")
+            let refresh = try #require(await auth.tokens?.refreshToken)
+            let out = try await auth.logout()
+            #expect(out?.response.status == 200)
+            #expect(await auth.isLoggedIn == false)
+            let reuse = try await http.call(server, "POST", "/api/secure-auth/refresh", [.stringField(name: "refresh_token", value: refresh)])
+            #expect(reuse.status == 401)
+        }
+    }
+}
+
+/// Records requests and answers 200, to see exactly what the session sends.
+final class RecordingTransport: HTTPTransport, @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var requests: [PreparedRequest] = []
+    func send(_ request: PreparedRequest) async throws(TransportError) -> ReceivedResponse {
+        lock.withLock { requests.append(request) }
+        return ReceivedResponse(status: 200, reason: "OK", headers: [HTTPHeader(name: "Content-Type", value: "application/json")], body: Array("{}".utf8))
+    }
+}
+
+@Suite struct PublicEndpointTests {
+    @Test func publicEndpointsGetNoAuthorization() async throws {
+        let transport = RecordingTransport()
+        let store = MemoryTokenStore()
+        let builder = RequestBuilder(baseURL: URL(string: "http://127.0.0.1:9")!)
+        try store.save(key: "linku http://127.0.0.1:9", tokens: Tokens(accessToken: "secret-access", refreshToken: "r", userJSON: nil))
+        let auth = AuthSession(profile: .linku, builder: builder, transport: transport, store: store)
+        _ = try await auth.send(builder.build(method: "GET", path: "/api/banners", items: []))
+        _ = try await auth.send(builder.build(method: "GET", path: "/api/forum/posts", items: [.query(name: "page", value: "1")]))
+        _ = try await auth.send(builder.build(method: "GET", path: "/api/tasks", items: []))
+        _ = try await auth.send(builder.build(method: "GET", path: "/api/tasks", items: [.header(name: "Authorization", value: "Bearer mine")]))
+        let sent = transport.requests.map { $0.header("Authorization") }
+        #expect(sent == [nil, nil, "Bearer secret-access", "Bearer mine"])
+    }
+}
