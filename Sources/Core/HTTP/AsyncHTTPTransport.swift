@@ -23,6 +23,9 @@ public final class AsyncHTTPTransport: HTTPTransport {
         // Like HTTPie: show redirects rather than follow them.
         configuration.redirectConfiguration = .disallow
         configuration.decompression = .disabled
+        // By default the pool retries a refused connection with backoff until the
+        // connect timeout (10 s of silence at the prompt); fail at once, like curl.
+        configuration.connectionPool.retryConnectionEstablishment = false
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         self.options = options
     }

@@ -1,0 +1,56 @@
+import Core
+import Testing
+@testable import Explorer
+
+@Suite struct CompleterTests {
+    let state = CompletionState(profile: .linku, variables: ["base_url", "profile", "task_id"],
+                                lastBody: try! JSONParser.parse(#"{"tasks":[{"id":1,"title":"x"}],"total":1}"#))
+
+    func texts(_ line: String) -> [String] { Completer.complete(line, state: state).candidates.map(\.text) }
+
+    @Test func commandWords() {
+        #expect(texts("who") == ["whoami"])
+        #expect(Completer.complete("who", state: state).candidates.first?.isFinal == true)
+        #expect(Set(texts("lo")) == ["login", "logout"])
+        #expect(texts("").count == Vocabulary.commands.count + 1)
+    }
+
+    @Test func pathsSegmentBySegment() {
+        let c = Completer.complete("get /api/ta", state: state)
+        #expect(c.start == 4)
+        #expect(c.candidates.map(\.text) == ["/api/task-experts", "/api/tasks"])
+        #expect(c.commonPrefix == "/api/task")
+        #expect(texts("get /api/task") == ["/api/task-experts", "/api/tasks"])
+        #expect(texts("get /api/tasks") == ["/api/tasks"])
+        // /api/tasks goes on (/api/tasks/{id}), so no space is added after it.
+        #expect(Completer.complete("get /api/tasks", state: state).candidates.first?.isFinal == false)
+        #expect(Completer.complete("get /api/ban", state: state).candidates.first?.isFinal == true)
+        #expect(texts("/api/ban") == ["/api/banners"])
+    }
+
+    @Test func pathsFollowTheMethod() {
+        #expect(texts("post /api/secure-auth/l") == ["/api/secure-auth/login", "/api/secure-auth/login-with-code", "/api/secure-auth/login-with-phone-code", "/api/secure-auth/logout"])
+        #expect(texts("get /api/secure-auth/l") == [])
+        #expect(texts("post /api/tasks/7/") == ["/api/tasks/7/accept", "/api/tasks/7/apply", "/api/tasks/7/cancel", "/api/tasks/7/complete",
+                                                  "/api/tasks/7/confirm_completion", "/api/tasks/7/delete"])
+    }
+
+    @Test func variablesAfterBraces() {
+        let c = Completer.complete("get /api/tasks/{{ta", state: state)
+        #expect(c.candidates.map(\.text) == ["task_id}}"])
+        #expect(c.start == "get /api/tasks/{{".count)
+    }
+
+    @Test func demoEmailsHelpTopicsAndShowKeys() {
+        #expect(texts("login al") == ["alice@example.com"])
+        #expect(texts("help who") == ["whoami"])
+        #expect(texts("show .to") == [".total"])
+        #expect(texts("show .tasks[0].t") == [".tasks[0].title"])
+        #expect(Set(texts("show ")) == [".tasks", ".total"])
+    }
+
+    @Test func nothingToOfferIsEmpty() {
+        #expect(texts("get /api/tasks page") == [])
+        #expect(texts("frob ") == [])
+    }
+}

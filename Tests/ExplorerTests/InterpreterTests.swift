@@ -1,0 +1,115 @@
+import Core
+import Foundation
+import Sandbox
+import Testing
+@testable import Explorer
+
+/// The interpreter end to end against an in-process sandbox.
+@Suite struct InterpreterTests {
+    func withInterpreter(_ body: (Interpreter, SandboxServer) async throws -> Void) async throws {
+        let server = try await SandboxServer.start()
+        let transport = AsyncHTTPTransport()
+        let session = AuthSession(profile: .linku, builder: RequestBuilder(baseURL: server.baseURL), transport: transport, store: MemoryTokenStore())
+        do {
+            try await body(Interpreter(session: session), server)
+        } catch {
+            Issue.record(error)
+        }
+        await transport.shutdown()
+        await server.stop()
+    }
+
+    func run(_ interpreter: Interpreter, _ line: String) async throws -> Outcome {
+        await interpreter.execute(try await interpreter.parser.parse(line))
+    }
+
+    @Test func loginChangesThePromptAndShowPicksValues() async throws {
+        try await withInterpreter { interpreter, _ in
+            #expect(await interpreter.promptLabel() == "linku")
+            let login = try await run(interpreter, "login alice@example.com alice123")
+            guard case let .exchange(_, note) = login else { Issue.record("\(login)"); return }
+            #expect(note == "logged in as alice")
+            #expect(await interpreter.promptLabel() == "linku alice")
+            _ = try await run(interpreter, "get /api/tasks page_size==2")
+            guard case let .value(id) = try await run(interpreter, "show .tasks[1].id") else { Issue.record("no value"); return }
+            #expect(id == .int(2))
+            guard case let .failure(message, status) = try await run(interpreter, "show .tasks[7]") else { Issue.record("found"); return }
+            #expect(message == ".tasks has 2 elements, no index 7")
+            #expect(status == .usage)
+        }
+    }
+
+    @Test func variablesFeedLaterLines() async throws {
+        try await withInterpreter { interpreter, _ in
+            _ = try await run(interpreter, "login bob@example.com bob12345")
+            _ = try await run(interpreter, "set id=4")
+            guard case let .exchange(exchange, _) = try await run(interpreter, "/api/tasks/{{id}}") else { Issue.record("no exchange"); return }
+            #expect(exchange.response.json?["title"] == .string("Proofread an essay"))
+            guard case let .text(vars) = try await run(interpreter, "vars") else { Issue.record("no text"); return }
+            #expect(vars.contains("id = 4"))
+            #expect(vars.contains("profile = linku"))
+        }
+    }
+
+    @Test func whoamiAndLogout() async throws {
+        try await withInterpreter { interpreter, _ in
+            guard case let .failure(notYet, _) = try await run(interpreter, "whoami") else { Issue.record("worked"); return }
+            #expect(notYet == "not logged in (try: login EMAIL)")
+            _ = try await run(interpreter, "login alice@example.com alice123")
+            guard case let .exchange(me, _) = try await run(interpreter, "whoami") else { Issue.record("no exchange"); return }
+            #expect(me.response.json?["username"] == .string("alice"))
+            guard case let .exchange(_, note) = try await run(interpreter, "logout") else { Issue.record("no exchange"); return }
+            #expect(note == "logged out")
+            #expect(await interpreter.promptLabel() == "linku")
+        }
+    }
+
+    @Test func expiredTokensAreRefreshedUnnoticed() async throws {
+        try await withInterpreter { interpreter, server in
+            _ = try await run(interpreter, "login alice@example.com alice123")
+            try await server.expireAccessTokens()
+            let outcome = try await run(interpreter, "get /api/tasks/1")
+            guard case let .exchange(exchange, _) = outcome else { Issue.record("no exchange"); return }
+            #expect(exchange.response.status == 200)
+            #expect(exchange.refreshed)
+            #expect(outcome.exitStatus == .ok)
+        }
+    }
+
+    @Test func unreachableServersAreOneLine() async throws {
+        // A port nothing listens on: bind one, then close it.
+        let server = try await SandboxServer.start()
+        let url = server.baseURL
+        await server.stop()
+        let transport = AsyncHTTPTransport()
+        let interpreter = Interpreter(session: AuthSession(profile: .linku, builder: RequestBuilder(baseURL: url), transport: transport, store: MemoryTokenStore()))
+        let outcome = await interpreter.execute(.http(method: "GET", path: "/api/tasks", items: [], offline: false))
+        await transport.shutdown()
+        guard case let .failure(message, status) = outcome else { Issue.record("\(outcome)"); return }
+        #expect(message == "cannot connect to 127.0.0.1:\(url.port!): connection refused (is the server running?)")
+        #expect(status == .runtime)
+    }
+
+    @Test func offlineSendsNothingAndHidesTheToken() async throws {
+        try await withInterpreter { interpreter, server in
+            _ = try await run(interpreter, "login alice@example.com alice123")
+            let before = server.count("login")
+            guard case let .offline(request) = try await run(interpreter, "post /api/tasks title=x --offline") else { Issue.record("sent"); return }
+            #expect(request.header("Authorization") == "Bearer <access_token>")
+            guard case let .exchange(list, _) = try await run(interpreter, "get /api/tasks") else { Issue.record("no exchange"); return }
+            #expect(list.response.json?["total"]?.intValue == 5)
+            #expect(server.count("login") == before)
+        }
+    }
+
+    @Test func helpListsEveryCommand() async throws {
+        try await withInterpreter { interpreter, _ in
+            guard case let .text(text) = try await run(interpreter, "help") else { Issue.record("no text"); return }
+            for info in Vocabulary.commands { #expect(text.contains(info.usage)) }
+            guard case let .text(get) = try await run(interpreter, "help get") else { Issue.record("no text"); return }
+            #expect(get.contains("name:=json"))
+            guard case let .failure(unknown, _) = try await run(interpreter, "help lgoin") else { Issue.record("no failure"); return }
+            #expect(unknown == "no help for 'lgoin'; did you mean 'login'?")
+        }
+    }
+}

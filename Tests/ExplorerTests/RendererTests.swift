@@ -1,0 +1,88 @@
+import Core
+import Foundation
+import Testing
+@testable import Explorer
+
+@Suite struct RendererTests {
+    let plain = Renderer(palette: .plain)
+
+    func exchange(_ status: Int, _ reason: String, type: String?, body: [UInt8]) -> Outcome {
+        let request = PreparedRequest(method: "GET", url: URL(string: "http://127.0.0.1:1/x")!)
+        let headers = type.map { [HTTPHeader(name: "Content-Type", value: $0)] } ?? []
+        return .exchange(Exchange(request: request, response: ReceivedResponse(status: status, reason: reason, headers: headers, body: body),
+                                  duration: .milliseconds(12)), note: nil)
+    }
+
+    @Test func statusLineThenPrettyJSONInServerOrder() {
+        let (out, err) = plain.render(exchange(200, "OK", type: "application/json", body: Array(#"{"z":1,"a":[true]}"#.utf8)))
+        #expect(out == "HTTP/1.1 200 OK  12 ms\n{\n  \"z\": 1,\n  \"a\": [\n    true\n  ]\n}\n")
+        #expect(err == "")
+    }
+
+    @Test func errorsGetAOneLineSummary() {
+        let body = #"{"error":true,"message":"not yours","error_code":"FORBIDDEN","status_code":403}"#
+        let (_, err) = plain.render(exchange(403, "Forbidden", type: "application/json", body: Array(body.utf8)))
+        #expect(err == "error: 403 FORBIDDEN: not yours\n")
+        let (_, other) = plain.render(exchange(502, "Bad Gateway", type: "text/html", body: Array("<h1>oops</h1>".utf8)))
+        #expect(other == "error: 502 Bad Gateway\n")
+    }
+
+    @Test func brokenJSONIsShownRawWithAWarning() {
+        let (out, _) = plain.render(exchange(200, "OK", type: "application/json", body: Array(#"{"a": 1"#.utf8)))
+        #expect(out.contains("warning: the body says application/json but is not valid JSON"))
+        #expect(out.hasSuffix("{\"a\": 1\n"))
+    }
+
+    @Test func textAndBinaryBodies() {
+        let (text, _) = plain.render(exchange(200, "OK", type: "text/plain", body: Array("hello".utf8)))
+        #expect(text.hasSuffix("hello\n"))
+        let (binary, _) = plain.render(exchange(200, "OK", type: "image/png", body: [0x89, 0x50, 0x4E, 0x47, 0x00, 0xFF, 0xFE] + Array(repeating: 0, count: 2041)))
+        #expect(binary.hasSuffix("binary body: image/png, 2.0 KiB (not shown)\n"))
+    }
+
+    @Test func longBodiesArePreviewed() {
+        var small = plain
+        small.previewLimit = 100
+        let (out, _) = small.render(exchange(200, "OK", type: "text/plain", body: Array(String(repeating: "x", count: 1000).utf8)))
+        #expect(out.contains("… 900 B more not shown; `show` prints it all"))
+        #expect(out.count < 300)
+    }
+
+    @Test func tokensAreNeverPrinted() {
+        let body = #"{"access_token":"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig","refresh_token":"r-secret","token_type":"bearer"}"#
+        let (out, _) = plain.render(exchange(200, "OK", type: "application/json", body: Array(body.utf8)))
+        #expect(!out.contains("eyJ"))
+        #expect(!out.contains("r-secret"))
+        #expect(out.contains("\"token_type\": \"bearer\""))
+    }
+
+    @Test func coloursOnlyWhenEnabled() {
+        let colour = Renderer(palette: Palette(enabled: true))
+        let body = Array(#"{"a":"b"}"#.utf8)
+        #expect(colour.render(exchange(200, "OK", type: "application/json", body: body)).out.contains("\u{1B}["))
+        #expect(!plain.render(exchange(200, "OK", type: "application/json", body: body)).out.contains("\u{1B}"))
+    }
+
+    @Test(arguments: [
+        (ColorMode.auto, true, [String: String](), true), (.auto, true, ["NO_COLOR": "1"], false), (.auto, false, [:], false),
+        (.auto, true, ["TERM": "dumb"], false), (.always, false, ["NO_COLOR": "1"], true), (.never, true, [:], false),
+    ])
+    func choosesColour(mode: ColorMode, terminal: Bool, environment: [String: String], expected: Bool) {
+        #expect(Palette.choose(mode, isTerminal: terminal, environment: environment).enabled == expected)
+    }
+
+    @Test func offlineShowsTheWireFormat() throws {
+        let request = try RequestBuilder(baseURL: URL(string: "http://127.0.0.1:8080")!).build(method: "POST", path: "/api/tasks", items: [.stringField(name: "title", value: "x"), .query(name: "a", value: "b c")])
+        #expect(plain.render(.offline(request)).out == """
+        POST /api/tasks?a=b%20c HTTP/1.1
+        Host: 127.0.0.1:8080
+        User-Agent: explorer/0.1
+        Accept: application/json, */*;q=0.5
+        Content-Type: application/json
+        Content-Length: 13
+
+        {"title":"x"}
+
+        """)
+    }
+}

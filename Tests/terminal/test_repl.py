@@ -1,0 +1,575 @@
+"""End-to-end tests of the interactive REPL, driven through a pseudo-terminal.
+
+These run the real `explorer` binary (its in-process sandbox included) under
+pexpect and check what a user would see: TAB completion on the screen, history
+across sessions, Ctrl-C and Ctrl-D, a password prompt without echo, colours,
+and how it behaves when stdin is a pipe instead of a terminal.
+
+    python3 -m pytest -q Tests/terminal
+
+The binary is $EXPLORER_BIN, by default .build/debug/explorer in the
+repository (build it with `swift build --product explorer`).
+
+Every test gets its own HOME, XDG_STATE_HOME and XDG_CONFIG_HOME under
+tmp_path, TERM=xterm, a 40x120 window and (unless it is about colours)
+NO_COLOR=1. A tiny terminal emulator (`Screen`) replays the output so that
+assertions can be made on what is on the screen, not on libedit's redraw bytes.
+"""
+
+import os
+import re
+import stat
+import subprocess
+import termios
+import time
+from pathlib import Path
+
+import pexpect
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+EXPLORER_BIN = Path(os.environ.get("EXPLORER_BIN", REPO / ".build" / "debug" / "explorer"))
+if not EXPLORER_BIN.is_absolute():
+    EXPLORER_BIN = REPO / EXPLORER_BIN
+
+ROWS, COLS = 40, 120
+TIMEOUT = 10  # seconds, for every wait on the binary
+PROMPT = "linku> "
+ALICE_PROMPT = "linku alice> "
+ESC = "\x1b"
+
+ENTER = "\r"
+TAB = "\t"
+CTRL_C = "\x03"
+CTRL_D = "\x04"
+CTRL_P = "\x10"
+UP = "\x1b[A"
+
+pytestmark = pytest.mark.skipif(
+    not (EXPLORER_BIN.is_file() and os.access(EXPLORER_BIN, os.X_OK)),
+    reason=f"explorer binary not found at {EXPLORER_BIN} (swift build --product explorer, or set EXPLORER_BIN)",
+)
+
+
+# --------------------------------------------------------------------------
+# A minimal VT100/xterm screen: enough for libedit's redraws (CR, LF, BS,
+# cursor moves, column set, erase in line/display). Colours are ignored.
+# --------------------------------------------------------------------------
+
+_CSI = re.compile(r"\x1b\[([0-9;?]*)([ -/]*)([@-~])")
+_OSC = re.compile(r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
+
+
+class Screen:
+    def __init__(self, rows=ROWS, cols=COLS):
+        self.rows, self.cols = rows, cols
+        self.lines = [[" "] * cols for _ in range(rows)]
+        self.row = self.col = 0
+        self._pending = ""  # an incomplete escape sequence from the last chunk
+
+    def feed(self, text):
+        text = self._pending + text
+        self._pending = ""
+        i = 0
+        while i < len(text):
+            ch = text[i]
+            if ch == ESC:
+                if i + 1 >= len(text):
+                    self._pending = text[i:]
+                    return
+                nxt = text[i + 1]
+                if nxt == "[":
+                    m = _CSI.match(text, i)
+                    if not m:
+                        if re.fullmatch(r"\x1b\[[0-9;?]*[ -/]*", text[i:]):
+                            self._pending = text[i:]
+                            return
+                        i += 2
+                        continue
+                    self._csi(m.group(1), m.group(3))
+                    i = m.end()
+                elif nxt == "]":
+                    m = _OSC.match(text, i)
+                    if not m:
+                        self._pending = text[i:]
+                        return
+                    i = m.end()
+                else:
+                    i += 2  # ESC =, ESC >, ESC 7, ... : nothing visible
+                continue
+            if ch == "\r":
+                self.col = 0
+            elif ch == "\n":
+                self._linefeed()
+            elif ch == "\b":
+                self.col = max(0, min(self.col, self.cols - 1) - 1)
+            elif ch == "\t":
+                self.col = min(self.cols - 1, (self.col // 8 + 1) * 8)
+            elif ch < " " or ch == "\x7f":
+                pass  # BEL and other controls
+            else:
+                if self.col >= self.cols:  # deferred autowrap
+                    self.col = 0
+                    self._linefeed()
+                self.lines[self.row][self.col] = ch
+                self.col += 1
+            i += 1
+
+    def _linefeed(self):
+        if self.row == self.rows - 1:
+            self.lines.pop(0)
+            self.lines.append([" "] * self.cols)
+        else:
+            self.row += 1
+
+    def _csi(self, params, final):
+        if params.startswith("?"):
+            return  # private modes
+        nums = [int(p) if p else 0 for p in params.split(";")] if params else []
+        n = nums[0] if nums and nums[0] > 0 else 1
+        col = min(self.col, self.cols - 1)
+        if final == "G":
+            self.col = min(n, self.cols) - 1
+        elif final == "C":
+            self.col = min(self.cols - 1, col + n)
+        elif final == "D":
+            self.col = max(0, col - n)
+        elif final == "A":
+            self.row = max(0, self.row - n)
+        elif final == "B":
+            self.row = min(self.rows - 1, self.row + n)
+        elif final in "Hf":
+            r = nums[0] if nums and nums[0] > 0 else 1
+            c = nums[1] if len(nums) > 1 and nums[1] > 0 else 1
+            self.row, self.col = min(r, self.rows) - 1, min(c, self.cols) - 1
+        elif final == "K":
+            mode = nums[0] if nums else 0
+            line = self.lines[self.row]
+            if mode == 0:
+                line[col:] = [" "] * (self.cols - col)
+            elif mode == 1:
+                line[: col + 1] = [" "] * (col + 1)
+            else:
+                line[:] = [" "] * self.cols
+        elif final == "J":
+            mode = nums[0] if nums else 0
+            if mode == 0:
+                self.lines[self.row][col:] = [" "] * (self.cols - col)
+                for r in range(self.row + 1, self.rows):
+                    self.lines[r] = [" "] * self.cols
+            elif mode in (2, 3):
+                self.lines = [[" "] * self.cols for _ in range(self.rows)]
+        elif final == "P":
+            line = self.lines[self.row]
+            del line[col : col + n]
+            line.extend([" "] * (self.cols - len(line)))
+        elif final == "@":
+            line = self.lines[self.row]
+            line[col:col] = [" "] * n
+            del line[self.cols :]
+        # "m" (colours) and anything else: no effect on the text
+
+    def line(self, row=None):
+        return "".join(self.lines[self.row if row is None else row]).rstrip()
+
+    def text(self):
+        return "\n".join("".join(l).rstrip() for l in self.lines).rstrip("\n")
+
+
+# --------------------------------------------------------------------------
+# Driving the binary
+# --------------------------------------------------------------------------
+
+
+class Explorer:
+    """One `explorer` process on a pty, with everything it wrote kept in
+    `transcript` and replayed on `screen`."""
+
+    def __init__(self, args, env):
+        self.child = pexpect.spawn(
+            str(EXPLORER_BIN), list(args), env=env, dimensions=(ROWS, COLS),
+            encoding="utf-8", codec_errors="replace", timeout=TIMEOUT,
+        )
+        self.transcript = ""
+        self.mark = 0  # how much of the transcript expect() has consumed
+        self.screen = Screen()
+        self.eof = False
+
+    # -- reading ---------------------------------------------------------
+
+    def _pump(self, timeout):
+        """Reads what is available (waiting up to `timeout`); False on EOF/nothing."""
+        if self.eof:
+            return False
+        try:
+            data = self.child.read_nonblocking(65536, timeout=timeout)
+        except pexpect.TIMEOUT:
+            return False
+        except pexpect.EOF:
+            self.eof = True
+            return False
+        self.transcript += data
+        self.screen.feed(data)
+        return True
+
+    def _fail(self, what):
+        pytest.fail(
+            f"timed out after {TIMEOUT}s waiting for {what}\n"
+            f"--- screen ---\n{self.screen.text()}\n"
+            f"--- unread output ---\n{self.transcript[self.mark:]!r}\n"
+            f"--- alive: {self.child.isalive()}, eof: {self.eof}"
+        )
+
+    def expect(self, text, timeout=TIMEOUT):
+        """Waits for `text` after what was consumed; returns what came before it."""
+        deadline = time.monotonic() + timeout
+        while True:
+            at = self.transcript.find(text, self.mark)
+            if at >= 0:
+                before = self.transcript[self.mark:at]
+                self.mark = at + len(text)
+                return before
+            if self.eof or time.monotonic() > deadline:
+                self._fail(repr(text))
+            self._pump(min(0.2, max(0.01, deadline - time.monotonic())))
+
+    def expect_prompt(self, prompt=PROMPT):
+        return self.expect(prompt)
+
+    def wait_until(self, predicate, what, timeout=TIMEOUT):
+        deadline = time.monotonic() + timeout
+        while not predicate():
+            if self.eof or time.monotonic() > deadline:
+                self._fail(what)
+            self._pump(0.05)
+
+    def wait_for_line(self, expected, timeout=TIMEOUT):
+        """Waits until the cursor's screen line reads `expected` (trailing blanks ignored)."""
+        self.wait_until(lambda: self.screen.line() == expected.rstrip(),
+                        f"the current screen line to read {expected!r} (it reads {self.screen.line()!r})", timeout)
+
+    def settle(self, quiet=0.3):
+        """Reads until the process has been silent for `quiet` seconds."""
+        while self._pump(quiet):
+            pass
+
+    def expect_exit(self, timeout=TIMEOUT):
+        """Waits for the process to end; returns its exit status."""
+        deadline = time.monotonic() + timeout
+        while not self.eof:
+            if time.monotonic() > deadline:
+                self._fail("the process to exit")
+            self._pump(0.2)
+        while self.child.isalive() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if self.child.isalive():
+            self._fail("the process to exit after closing its terminal")
+        self.child.wait()
+        assert self.child.signalstatus is None, f"killed by signal {self.child.signalstatus}"
+        return self.child.exitstatus
+
+    # -- writing ---------------------------------------------------------
+
+    def send(self, text):
+        self.child.send(text)
+
+    def type_visibly(self, text, prompt=PROMPT):
+        """Types `text` and waits until it is echoed on the prompt line (so a
+        following Ctrl-C cannot make the tty driver throw it away)."""
+        self.send(text)
+        self.wait_for_line(prompt + text)
+
+    def run(self, line, prompt=PROMPT):
+        """Types a line, presses Enter, waits for `prompt`; returns the output
+        of the command (what follows the echoed line)."""
+        self.send(line + ENTER)
+        echoed_and_output = self.expect(prompt)
+        _, _, output = echoed_and_output.partition("\r\n")
+        return output
+
+    def wait_for_secret_mode(self):
+        """Waits until the terminal is in the password reader's mode (canonical,
+        echo off), so typed bytes are not flushed by its TCSAFLUSH."""
+        def secret_mode():
+            try:
+                lflag = termios.tcgetattr(self.child.child_fd)[3]
+            except termios.error:
+                return False
+            return bool(lflag & termios.ICANON) and not (lflag & termios.ECHO)
+        self.wait_until(secret_mode, "echo to be turned off for the password")
+
+    def close(self):
+        if self.child.isalive():
+            self.child.terminate(force=True)
+        self.child.close(force=True)
+
+
+@pytest.fixture
+def env(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    e = {k: v for k, v in os.environ.items() if not k.startswith(("XDG_", "EXPLORER_", "LC_", "NO_COLOR"))}
+    e.update(
+        HOME=str(home),
+        XDG_STATE_HOME=str(tmp_path / "state"),
+        XDG_CONFIG_HOME=str(tmp_path / "config"),
+        TERM="xterm",
+        LANG="C.UTF-8",
+        NO_COLOR="1",
+    )
+    e.pop("COLUMNS", None)
+    e.pop("LINES", None)
+    return e
+
+
+@pytest.fixture
+def spawn(env):
+    """spawn(*args, env=None) -> an Explorer at its first prompt."""
+    started = []
+
+    def start(*args, env=env, prompt=PROMPT):
+        x = Explorer(args, env)
+        started.append(x)
+        x.welcome = x.expect(prompt)
+        x.start = x.mark  # where the session proper begins (after the welcome)
+        return x
+
+    yield start
+    for x in started:
+        x.close()
+
+
+def history_path(env):
+    return Path(env["XDG_STATE_HOME"]) / "explorer" / "history"
+
+
+def unvis(text):
+    """Decodes libedit's history escaping (strvis: `\\040` for a space...)."""
+    return re.sub(r"\\([0-7]{3}|\\)", lambda m: "\\" if m.group(1) == "\\" else chr(int(m.group(1), 8)), text)
+
+
+def history_lines(env):
+    raw = history_path(env).read_text(errors="replace").splitlines()
+    assert raw and raw[0] == "_HiStOrY_V2_", f"not a libedit history file: {raw[:1]}"
+    return [unvis(l) for l in raw[1:]]
+
+
+def login_with_prompt(x, email="alice@example.com", password="alice123"):
+    x.send(f"login {email}{ENTER}")
+    x.expect("password: ")
+    x.wait_for_secret_mode()
+    x.send(password + ENTER)
+    return x.expect_prompt(ALICE_PROMPT)
+
+
+# --------------------------------------------------------------------------
+# Tests
+# --------------------------------------------------------------------------
+
+
+def test_tab_completes_endpoint_paths_segment_by_segment(spawn):
+    x = spawn()
+    # One candidate: the whole segment, no space (the path goes on).
+    x.type_visibly("get /api/us")
+    x.send(TAB)
+    x.wait_for_line(PROMPT + "get /api/users")
+    assert x.screen.col == len(PROMPT + "get /api/users"), "cursor should sit after the completion, no space"
+
+    # `tas` and `ta` match both /api/tasks and /api/task-experts: a single TAB
+    # inserts only their common prefix, `task`, and goes no further.
+    for typed in ("get /api/ta", "get /api/tas"):
+        x.send("\x15")  # Ctrl-U: kill the line
+        x.wait_for_line(PROMPT)
+        x.type_visibly(typed)
+        x.send(TAB)
+        x.wait_for_line(PROMPT + "get /api/task")
+        x.settle()
+        assert x.screen.line() == PROMPT + "get /api/task", f"a single TAB after {typed!r} must stop at the common prefix"
+
+    # Once the prefix is unique, TAB finishes the segment.
+    x.send("s/1/p" + TAB)  # a concrete id matches {id}: /api/tasks/{id}/participants
+    x.wait_for_line(PROMPT + "get /api/tasks/1/participants")
+
+    # The screen shows the buffer: what runs is the completed line.
+    x.send("\x15")
+    x.wait_for_line(PROMPT)
+    x.type_visibly("/api/task-e")
+    x.send(TAB)
+    x.wait_for_line(PROMPT + "/api/task-experts")
+    x.send(ENTER)
+    out = x.expect_prompt()
+    assert "HTTP/1.1" in out
+
+
+def test_double_tab_lists_candidates(spawn):
+    x = spawn()
+    x.type_visibly("get /api/")
+    x.send(TAB)
+    x.settle()
+    assert x.screen.line() == PROMPT + "get /api/", "first TAB has nothing to add and must not list yet"
+    x.send(TAB)
+    listing = x.expect(PROMPT + "get /api/")  # the list, then the line redrawn
+    listed = [l.split()[0] for l in listing.replace("\r", "").split("\n") if l.strip().startswith("/")]
+    assert "/api/tasks" in listed and "/api/users" in listed, f"listing was {listing!r}"
+    assert "/api/task-experts" in listed
+    x.wait_for_line(PROMPT + "get /api/")
+    # The line is still being edited: finish it and run it.
+    x.send("tasks" + ENTER)
+    assert "HTTP/1.1" in x.expect_prompt()
+
+
+def test_tab_completes_command_word(spawn):
+    x = spawn()
+    x.type_visibly("who")
+    x.send(TAB)
+    x.wait_for_line(PROMPT + "whoami")
+    assert x.screen.col == len(PROMPT + "whoami "), "a finished command word is followed by a space"
+    x.send(ENTER)  # the buffer really holds `whoami `
+    assert "not logged in" in x.expect_prompt()
+
+
+def test_tab_completes_demo_email_after_login(spawn):
+    x = spawn()
+    x.type_visibly("login al")
+    x.send(TAB)
+    x.wait_for_line(PROMPT + "login alice@example.com")
+    x.send(ENTER)  # no password on the line: it is asked for
+    x.expect("password: ")
+    x.wait_for_secret_mode()
+    x.send("alice123" + ENTER)
+    out = x.expect_prompt(ALICE_PROMPT)
+    assert "logged in as alice" in out
+
+
+@pytest.mark.parametrize("key", [UP, CTRL_P], ids=["up-arrow", "ctrl-p"])
+def test_history_recalls_previous_line_and_survives_restart(spawn, key):
+    x = spawn()
+    x.run("help whoami")
+    x.run("vars")
+    x.send(key)
+    x.wait_for_line(PROMPT + "vars")
+    x.send(key)
+    x.wait_for_line(PROMPT + "help whoami")
+    x.send("\x05\x15")  # Ctrl-E, Ctrl-U: empty line
+    x.wait_for_line(PROMPT)
+    x.send(CTRL_D)
+    assert x.expect_exit() == 0
+
+    y = spawn()  # same XDG_STATE_HOME
+    y.send(key)
+    y.wait_for_line(PROMPT + "vars")
+    y.send(key)
+    y.wait_for_line(PROMPT + "help whoami")
+    y.send(ENTER)  # and the recalled line runs
+    assert "usage: whoami" in y.expect_prompt()
+
+
+def test_ctrl_c_discards_half_typed_line(spawn, env):
+    x = spawn()
+    x.type_visibly("get /api/tasks/1")
+    x.send(CTRL_C)
+    after = x.expect_prompt()
+    assert "^C" in after
+    x.wait_for_line(PROMPT)
+    x.settle()
+    assert x.child.isalive(), "Ctrl-C at the prompt must not end the REPL"
+    assert "HTTP/" not in x.transcript, "the half-typed request was sent"
+    assert x.screen.line() == PROMPT.rstrip(), "the fresh prompt should have an empty line"
+
+    out = x.run("help get")
+    assert "usage: get" in out
+    x.send(CTRL_D)
+    assert x.expect_exit() == 0
+    assert not any("tasks/1" in l for l in history_lines(env)), "an abandoned line went into history"
+
+
+def test_prompted_login_does_not_echo_password(spawn):
+    x = spawn()
+    out = login_with_prompt(x)
+    assert "logged in as alice" in out
+    assert "alice123" not in x.transcript[x.start:], "the password was echoed"
+    assert "alice123" not in "\n".join(x.screen.text().splitlines()[3:]), "the password is on the screen"
+    out = x.run("get /api/tasks/1", prompt=ALICE_PROMPT)
+    assert '"title"' in out
+    assert "HTTP/1.1 200" in out
+
+
+def test_history_file_keeps_no_password(spawn, env):
+    x = spawn()
+    out = x.run("login alice@example.com alice123", prompt=ALICE_PROMPT)
+    assert "logged in as alice" in out
+    path = history_path(env)
+    lines = history_lines(env)
+    assert any(l.startswith("login alice@example.com") for l in lines), lines
+    assert b"alice123" not in path.read_bytes()
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+    x.run("logout", prompt=PROMPT)
+    login_with_prompt(x)
+    x.run("whoami", prompt=ALICE_PROMPT)
+    x.send(CTRL_D)
+    assert x.expect_exit() == 0
+    lines = history_lines(env)
+    assert sum(l.startswith("login alice@example.com") for l in lines) >= 1, lines
+    assert "whoami" in lines
+    assert b"alice123" not in path.read_bytes()
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_ctrl_d_at_empty_prompt_exits_zero(spawn):
+    x = spawn()
+    x.send(CTRL_D)
+    assert x.expect_exit() == 0
+
+
+def test_exit_command_exits_zero(spawn):
+    x = spawn()
+    x.send("exit" + ENTER)
+    assert x.expect_exit() == 0
+
+
+def test_no_color_means_no_escape_codes_in_output(spawn):
+    x = spawn()  # NO_COLOR=1
+    assert ESC not in x.welcome
+    x.run("login alice@example.com alice123", prompt=ALICE_PROMPT)
+    out = x.run("get /api/tasks/1", prompt=ALICE_PROMPT)
+    assert '"title"' in out
+    assert ESC not in out, f"escape codes despite NO_COLOR: {out!r}"
+
+
+@pytest.mark.parametrize("no_color", [None, "1"], ids=["no-NO_COLOR", "flag-beats-NO_COLOR"])
+def test_color_always_colours_output(spawn, env, no_color):
+    env = dict(env)
+    env.pop("NO_COLOR")
+    if no_color:
+        env["NO_COLOR"] = no_color
+    x = spawn("--color", "always", env=env)
+    x.run("login alice@example.com alice123", prompt=ALICE_PROMPT)
+    out = x.run("get /api/tasks/1", prompt=ALICE_PROMPT)
+    assert "title" in out
+    assert ESC + "[" in out, f"no colours with --color always: {out!r}"
+
+
+def _piped(env, text):
+    return subprocess.run([str(EXPLORER_BIN)], input=text, capture_output=True, text=True,
+                          env=env, timeout=60)
+
+
+def test_piped_stdin_success(env):
+    env = dict(env)
+    env.pop("NO_COLOR")  # not a terminal: no colours even without NO_COLOR
+    r = _piped(env, "help\nlogin alice@example.com alice123\nget /api/tasks/1\n")
+    assert r.returncode == 0, r.stderr
+    assert '"title"' in r.stdout
+    assert "linku>" not in r.stdout and "linku>" not in r.stderr, "a prompt was printed"
+    assert ESC not in r.stdout and ESC not in r.stderr, "escape codes on a pipe"
+
+
+def test_piped_stdin_failing_command_exits_nonzero(env):
+    env = dict(env)
+    env.pop("NO_COLOR")
+    r = _piped(env, "lgoin alice@example.com alice123\nhelp\n")
+    assert r.returncode != 0
+    assert "lgoin" in r.stderr
+    assert "linku>" not in r.stdout and "linku>" not in r.stderr
+    assert ESC not in r.stdout and ESC not in r.stderr
