@@ -8,9 +8,15 @@ struct ExplorerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "explorer",
         abstract: "Explore a REST backend from a REPL: log in, send requests, see pretty JSON.",
+        usage: """
+        explorer [--base-url <url>] [--profile <name>] [--offline] [--color <mode>] [-c <line>]
+          explorer run <file> [--base-url <url>] …
+          explorer sandbox [--port <port>] [--db <path>] [--token-ttl <seconds>]
+        """,
         discussion: """
-        With no arguments, explorer starts the built-in LinkU sandbox on 127.0.0.1 and opens the
-        REPL against it. Give --base-url to talk to a real backend instead.
+        With no arguments, explorer starts the built-in LinkU sandbox on 127.0.0.1 and opens the \
+        REPL against it. Give --base-url to talk to a real backend instead. \
+        `explorer help repl` lists the REPL's options; `help` inside the REPL lists its commands.
         """,
         version: "0.1.0",
         subcommands: [Start.self, Run.self, SandboxCommand.self],

@@ -1,0 +1,112 @@
+function __explorer_should_offer_completions_for_flags_or_options -a expected_commands
+    set -l non_repeating_flags_or_options $argv[2..]
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __explorer_parse_tokens
+    test "$commands" = "$expected_commands"; and return $non_repeating_flags_or_options_absent
+end
+
+function __explorer_should_offer_completions_for_positional -a expected_commands positional_index_comparison expected_positional_index
+    set -l non_repeating_flags_or_options
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __explorer_parse_tokens
+    test "$commands" = "$expected_commands" -a \( "$positional_index" "$positional_index_comparison" "$expected_positional_index" \)
+end
+
+function __explorer_parse_tokens -S
+    set -l unparsed_tokens (__explorer_tokens -pc)
+    switch $unparsed_tokens[1]
+    case 'explorer'
+        __explorer_parse_subcommand 0 'version' 'h/help'
+        switch $unparsed_tokens[1]
+        case 'repl'
+            __explorer_parse_subcommand 0 'base-url=' 'profile=' 'offline' 'color=' 'c=' 'version' 'h/help'
+        case 'run'
+            __explorer_parse_subcommand 1 'base-url=' 'profile=' 'offline' 'color=' 'version' 'h/help'
+        case 'sandbox'
+            __explorer_parse_subcommand 0 'host=' 'port=' 'db=' 'token-ttl=' 'version' 'h/help'
+        case 'help'
+            __explorer_parse_subcommand -r 1 'version'
+        end
+    end
+end
+
+function __explorer_tokens
+    if test (string split -m 1 -f 1 -- . "$FISH_VERSION") -gt 3
+        commandline --tokens-raw $argv
+    else
+        commandline -o $argv
+    end
+end
+
+function __explorer_parse_subcommand -S -a positional_count
+    argparse -s r -- $argv
+    set -l option_specs $argv[2..]
+    set -l is_repeating_positional $_flag_r
+    set -el _flag_r
+    set -a commands $unparsed_tokens[1]
+    set positional_index 0
+    while true
+        set -e unparsed_tokens[1]
+        argparse -sn "$commands" $option_specs -- $unparsed_tokens 2> /dev/null
+        set unparsed_tokens $argv
+        set positional_index (math $positional_index + 1)
+        for non_repeating_flag_or_option in $non_repeating_flags_or_options
+            if set -ql "_flag_$(string replace -a - _ -- $non_repeating_flag_or_option)"
+                set non_repeating_flags_or_options_absent 1
+                break
+            end
+        end
+        test (count $unparsed_tokens) -eq 0 -o \( -z "$is_repeating_positional" -a "$positional_index" -gt "$positional_count" \) && break
+    end
+end
+
+function __explorer_complete_directories
+    set -l token (commandline -t)
+    string match -- '*/' $token
+    set -l subdirs $token*/
+    printf %s\n $subdirs
+end
+
+function __explorer_custom_completion
+    set -x SAP_SHELL fish
+    set -x SAP_SHELL_VERSION $FISH_VERSION
+    set -l tokens (__explorer_tokens -p)
+    if test -z "$(__explorer_tokens -t)"
+        set -l index (count (__explorer_tokens -pc))
+        set tokens $tokens[..$index] \'\' $tokens[(math $index + 1)..]
+    end
+    command $tokens[1] $argv $tokens
+end
+
+complete -c 'explorer' -f
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer" version' -l 'version' -d 'Show the version.'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_positional "explorer" -eq 1' -fa 'repl' -d 'Open the REPL (the default), or run one line with -c.'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_positional "explorer" -eq 1' -fa 'run' -d 'Run the commands of a file, one per line (# starts a comment).'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_positional "explorer" -eq 1' -fa 'sandbox' -d 'Run the LinkU sandbox alone in the foreground, for an app or another tool.'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_positional "explorer" -eq 1' -fa 'help' -d 'Show subcommand help information.'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" base-url' -l 'base-url' -d 'Base URL of a backend, such as https://api.example.com. Without it the built-in sandbox starts.' -rfka ''
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" profile' -l 'profile' -d 'Backend profile (linku).' -rfka ''
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" offline' -l 'offline' -d 'Print each request instead of sending it.'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" color' -l 'color' -d 'Colour output: auto (a terminal without NO_COLOR), always or never.' -rfka 'auto always never'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" c' -s 'c' -d 'Run one line and exit.' -rfka ''
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" version' -l 'version' -d 'Show the version.'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" base-url' -l 'base-url' -d 'Base URL of a backend, such as https://api.example.com. Without it the built-in sandbox starts.' -rfka ''
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" profile' -l 'profile' -d 'Backend profile (linku).' -rfka ''
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" offline' -l 'offline' -d 'Print each request instead of sending it.'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" color' -l 'color' -d 'Colour output: auto (a terminal without NO_COLOR), always or never.' -rfka 'auto always never'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_positional "explorer run" -eq 1' -F
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" version' -l 'version' -d 'Show the version.'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer sandbox" host' -l 'host' -d 'Loopback address to listen on.' -rfka ''
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer sandbox" port' -l 'port' -d 'Port to listen on (0 picks a free one).' -rfka ''
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer sandbox" db' -l 'db' -d 'Keep data in this SQLite file (default: in memory).' -rF
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer sandbox" token-ttl' -l 'token-ttl' -d 'Access-token lifetime in seconds (or EXPLORER_SANDBOX_TOKEN_TTL).' -rfka ''
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer sandbox" version' -l 'version' -d 'Show the version.'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer sandbox" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer help" version' -l 'version' -d 'Show the version.'

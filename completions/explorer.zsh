@@ -1,0 +1,136 @@
+#compdef explorer
+
+__explorer_complete() {
+    local -ar non_empty_completions=("${@:#(|:*)}")
+    local -ar empty_completions=("${(M)@:#(|:*)}")
+    _describe -V '' non_empty_completions -- empty_completions -P $'\'\''
+}
+
+__explorer_custom_complete() {
+    local -a completions
+    completions=("${(@f)"$("${command_name}" "${@}" "${command_line[@]}")"}")
+    if [[ "${#completions[@]}" -gt 1 ]]; then
+        __explorer_complete "${completions[@]:0:-1}"
+    fi
+}
+
+__explorer_cursor_index_in_current_word() {
+    if [[ -z "${QIPREFIX}${IPREFIX}${PREFIX}" ]]; then
+        printf 0
+    else
+        printf %s "${#${(z)LBUFFER}[-1]}"
+    fi
+}
+
+_explorer() {
+    emulate -RL zsh -G
+    setopt extendedglob nullglob numericglobsort
+    unsetopt aliases banghist
+
+    local -xr SAP_SHELL=zsh
+    local -x SAP_SHELL_VERSION
+    SAP_SHELL_VERSION="$(builtin emulate zsh -c 'printf %s "${ZSH_VERSION}"')"
+    local -r SAP_SHELL_VERSION
+
+    local context state state_descr line
+    local -A opt_args
+
+    local -r command_name="${words[1]}"
+    local -ar command_line=("${words[@]}")
+    local -ir current_word_index="$((CURRENT - 1))"
+
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'repl:Open the REPL (the default), or run one line with -c.'
+            'run:Run the commands of a file, one per line (# starts a comment).'
+            'sandbox:Run the LinkU sandbox alone in the foreground, for an app or another tool.'
+            'help:Show subcommand help information.'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        repl|run|sandbox|help)
+            "_explorer_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_explorer_repl() {
+    local -i ret=1
+    local -ar ___color=('auto' 'always' 'never')
+    local -ar arg_specs=(
+        '--base-url[Base URL of a backend, such as https\://api.example.com. Without it the built-in sandbox starts.]:url:'
+        '--profile[Backend profile (linku).]:name:'
+        '--offline[Print each request instead of sending it.]'
+        '--color[Colour output\: auto (a terminal without NO_COLOR), always or never.]:color:{__explorer_complete "${___color[@]}"}'
+        '-c[Run one line and exit.]:line:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_explorer_run() {
+    local -i ret=1
+    local -ar ___color=('auto' 'always' 'never')
+    local -ar arg_specs=(
+        '--base-url[Base URL of a backend, such as https\://api.example.com. Without it the built-in sandbox starts.]:url:'
+        '--profile[Backend profile (linku).]:name:'
+        '--offline[Print each request instead of sending it.]'
+        '--color[Colour output\: auto (a terminal without NO_COLOR), always or never.]:color:{__explorer_complete "${___color[@]}"}'
+        ':file:_files'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_explorer_sandbox() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--host[Loopback address to listen on.]:host:'
+        '--port[Port to listen on (0 picks a free one).]:port:'
+        '--db[Keep data in this SQLite file (default\: in memory).]:path:_files'
+        '--token-ttl[Access-token lifetime in seconds (or EXPLORER_SANDBOX_TOKEN_TTL).]:seconds:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_explorer_help() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '*:subcommands:'
+        '--version[Show the version.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+if [[ "${funcstack[1]}" = _explorer ]]; then
+    _explorer "${@}"
+else
+    compdef _explorer explorer
+fi
