@@ -204,7 +204,7 @@ static inline int ex_read_secret(const char *prompt, char *buf, int size) {
         quiet = old;
         quiet.c_lflag &= ~(tcflag_t)ECHO;
         quiet.c_lflag |= ECHONL;
-        tcsetattr(0, TCSAFLUSH, &quiet);
+        tcsetattr(0, TCSANOW, &quiet);
     }
     int len = 0, result = 0;
     int before = (int)ex_interrupts;
@@ -220,7 +220,7 @@ static inline int ex_read_secret(const char *prompt, char *buf, int size) {
         if (len < size - 1) buf[len++] = c;
     }
     buf[len < size ? len : size - 1] = '\0';
-    if (tty) tcsetattr(0, TCSAFLUSH, &old);
+    if (tty) tcsetattr(0, TCSANOW, &old);
     if (result < 0) { ex_take_interrupts(); fputs("\n", stdout); fflush(stdout); }
     return result;
 }

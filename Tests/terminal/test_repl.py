@@ -398,7 +398,8 @@ def test_tab_completes_endpoint_paths_segment_by_segment(spawn):
     x.wait_for_line(PROMPT + "/api/task-experts")
     x.send(ENTER)
     out = x.expect_prompt()
-    assert "HTTP/1.1" in out
+    # The sandbox serves a subset of the profile: its 404 names the path it got.
+    assert "GET /api/task-experts" in out, out
 
 
 def test_double_tab_lists_candidates(spawn):
@@ -415,7 +416,7 @@ def test_double_tab_lists_candidates(spawn):
     x.wait_for_line(PROMPT + "get /api/")
     # The line is still being edited: finish it and run it.
     x.send("tasks" + ENTER)
-    assert "HTTP/1.1" in x.expect_prompt()
+    assert "HTTP/1.1 401" in x.expect_prompt()  # /api/tasks needs a login (and exists: not 404)
 
 
 def test_tab_completes_command_word(spawn):
@@ -488,7 +489,9 @@ def test_prompted_login_does_not_echo_password(spawn):
     out = login_with_prompt(x)
     assert "logged in as alice" in out
     assert "alice123" not in x.transcript[x.start:], "the password was echoed"
-    assert "alice123" not in "\n".join(x.screen.text().splitlines()[3:]), "the password is on the screen"
+    rows = x.screen.text().splitlines()
+    assert [r for r in rows if r.startswith("password:")] == ["password:"], "the password is on the screen"
+    assert not any("alice123" in r for r in rows if not r.startswith("Demo accounts:"))
     out = x.run("get /api/tasks/1", prompt=ALICE_PROMPT)
     assert '"title"' in out
     assert "HTTP/1.1 200" in out
