@@ -17,6 +17,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: []),
         // Only the HummingbirdBcrypt product is used (the sandbox's password hashes).
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-websocket.git", from: "1.6.2"),
         .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
         // HMAC-SHA256 for the sandbox's signed tokens.
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
@@ -38,6 +40,7 @@ let package = Package(
             dependencies: [
                 "Core",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -53,7 +56,10 @@ let package = Package(
             ]
         ),
         .testTarget(name: "CoreTests", dependencies: ["Core"]),
-        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "Core"]),
+        .testTarget(name: "SandboxTests", dependencies: [
+            "Sandbox", "Core",
+            .product(name: "WSClient", package: "swift-websocket"),
+        ]),
         .testTarget(name: "ExplorerTests", dependencies: ["Explorer", "Core", "Sandbox"]),
     ]
 )

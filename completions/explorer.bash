@@ -243,11 +243,14 @@ _explorer_sandbox() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--host --port --db --token-ttl)
+    non_repeating_options=(--profile --host --port --db --token-ttl)
     __explorer_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
+    '--profile')
+        return
+        ;;
     '--host')
         return
         ;;

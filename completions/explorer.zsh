@@ -52,7 +52,7 @@ _explorer() {
         local -ar subcommands=(
             'repl:Open the REPL (the default), or run one line with -c.'
             'run:Run the commands of a file, one per line (# starts a comment).'
-            'sandbox:Run the LinkU sandbox alone in the foreground, for an app or another tool.'
+            'sandbox:Run a backend'\''s sandbox alone in the foreground, for an app or another tool.'
             'help:Show subcommand help information.'
         )
         _describe -V subcommand subcommands && ret=0
@@ -74,7 +74,7 @@ _explorer_repl() {
     local -ar ___color=('auto' 'always' 'never')
     local -ar arg_specs=(
         '--base-url[Base URL of a backend, such as https\://api.example.com. Without it the built-in sandbox starts.]:url:'
-        '--profile[Backend profile (linku).]:name:'
+        '--profile[Backend profile (levelup, linku, nova, posture).]:name:'
         '--offline[Print each request instead of sending it.]'
         '--color[Colour output\: auto (a terminal without NO_COLOR), always or never.]:color:{__explorer_complete "${___color[@]}"}'
         '-c[Run one line and exit.]:line:'
@@ -91,7 +91,7 @@ _explorer_run() {
     local -ar ___color=('auto' 'always' 'never')
     local -ar arg_specs=(
         '--base-url[Base URL of a backend, such as https\://api.example.com. Without it the built-in sandbox starts.]:url:'
-        '--profile[Backend profile (linku).]:name:'
+        '--profile[Backend profile (levelup, linku, nova, posture).]:name:'
         '--offline[Print each request instead of sending it.]'
         '--color[Colour output\: auto (a terminal without NO_COLOR), always or never.]:color:{__explorer_complete "${___color[@]}"}'
         ':file:_files'
@@ -106,6 +106,7 @@ _explorer_run() {
 _explorer_sandbox() {
     local -i ret=1
     local -ar arg_specs=(
+        '--profile[Backend to serve\: levelup, linku, nova, posture.]:name:'
         '--host[Loopback address to listen on.]:host:'
         '--port[Port to listen on (0 picks a free one).]:port:'
         '--db[Keep data in this SQLite file (default\: in memory).]:path:_files'

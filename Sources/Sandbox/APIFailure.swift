@@ -1,21 +1,21 @@
 import Core
 import Hummingbird
 
-/// An error answer in LinkU's envelope (seed 001):
-/// `{"error": true, "message", "error_code", "status_code", "details"}`.
+/// An error answer; `ErrorStyle` words it in the backend's envelope.
 struct APIFailure: Error {
     var status: HTTPResponse.Status
     var code: String
     var message: String
     var details: [(key: String, value: JSONValue)] = []
 
-    var body: JSONValue {
-        var members: [(key: String, value: JSONValue)] = [
-            ("error", .bool(true)),
-            ("message", .string(message)),
-            ("error_code", .string(code)),
-            ("status_code", .int(status.code)),
-        ]
+    func body(_ style: ErrorStyle) -> JSONValue {
+        var members: [(key: String, value: JSONValue)]
+        switch style {
+        case .linku:
+            members = [("error", .bool(true)), ("message", .string(message)), ("error_code", .string(code)), ("status_code", .int(status.code))]
+        case .codeMessage:
+            members = [("code", .string(code)), ("message", .string(message))]
+        }
         if !details.isEmpty { members.append(("details", .object(details))) }
         return .object(members)
     }
@@ -37,9 +37,18 @@ struct APIFailure: Error {
     }
 }
 
+/// How a backend words errors (the sandbox side of Core's `ErrorEnvelope`).
+enum ErrorStyle: Sendable {
+    /// LinkU (seed 001): `{"error": true, "message", "error_code", "status_code", "details"}`.
+    case linku
+    /// Nova (seed 003), Level Up, posture: `{"code", "message", "details"}`.
+    case codeMessage
+}
+
 /// Turns every error into the envelope: our own, Hummingbird's (unknown
 /// route, wrong method) and anything unexpected (500, no internals leaked).
 struct EnvelopeMiddleware<Context: RequestContext>: RouterMiddleware {
+    let style: ErrorStyle
     let log: (@Sendable (String) -> Void)?
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -47,15 +56,15 @@ struct EnvelopeMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             response = try await next(request, context)
         } catch let failure as APIFailure {
-            response = JSONResponse.make(failure.status, failure.body)
+            response = JSONResponse.make(failure.status, failure.body(style))
         } catch let error as HTTPError {
             let code = error.status == .notFound ? "NOT_FOUND" : error.status == .methodNotAllowed ? "METHOD_NOT_ALLOWED" : "HTTP_ERROR"
             let message = error.status == .notFound ? "no route for \(request.method) \(request.uri.path)" : (error.body ?? error.status.reasonPhrase)
-            response = JSONResponse.make(error.status, APIFailure(status: error.status, code: code, message: message).body)
+            response = JSONResponse.make(error.status, APIFailure(status: error.status, code: code, message: message).body(style))
         } catch {
             log?("internal error on \(request.method) \(request.uri.path): \(error)")
             response = JSONResponse.make(.internalServerError,
-                                         APIFailure(status: .internalServerError, code: "INTERNAL_ERROR", message: "internal server error").body)
+                                         APIFailure(status: .internalServerError, code: "INTERNAL_ERROR", message: "internal server error").body(style))
         }
         log?("\(request.method) \(request.uri.path) -> \(response.status.code)")
         return response

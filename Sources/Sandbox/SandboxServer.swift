@@ -1,12 +1,13 @@
 import Core
 import Foundation
 import Hummingbird
+import HummingbirdWebSocket
 import Logging
 import NIOCore
 import ServiceLifecycle
 
-/// A running sandbox: an in-process HTTP server implementing the LinkU
-/// contracts over SQLite. `SandboxServer.start` is the one function that both
+/// A running sandbox: an in-process HTTP and WebSocket server implementing
+/// one backend's documented contracts over SQLite. `SandboxServer.start` is the one function that both
 /// `explorer` and the tests call.
 public final class SandboxServer: Sendable {
     /// The bound port (the real one when 0 was asked for).
@@ -32,24 +33,33 @@ public final class SandboxServer: Sendable {
     /// Starts the server and returns once it accepts connections.
     public static func start(_ configuration: SandboxConfiguration = SandboxConfiguration()) async throws -> SandboxServer {
         try configuration.validate()
-        let store = try await SandboxStore.open(path: configuration.databasePath)
+        guard let backend = SandboxBackends.named(configuration.profile) else {
+            throw SandboxConfiguration.InvalidConfiguration(description: "no sandbox for profile '\(configuration.profile)'")
+        }
+        let store = try await SandboxStore.open(path: configuration.databasePath, backend: backend)
         guard let keyHex = try await store.meta("signing_key") else { throw SandboxConfiguration.InvalidConfiguration(description: "database has no signing key") }
         let keyBytes = stride(from: 0, to: keyHex.count, by: 2).compactMap { i -> UInt8? in
             let start = keyHex.index(keyHex.startIndex, offsetBy: i)
             return UInt8(keyHex[start..<keyHex.index(start, offsetBy: 2)], radix: 16)
         }
-        let state = SandboxState(store: store, signer: TokenSigner(key: .init(data: keyBytes)), configuration: configuration)
+        let state = SandboxState(store: store, signer: TokenSigner(key: .init(data: keyBytes)), configuration: configuration,
+                                 errorStyle: backend.errorStyle)
 
         let router = Router(context: BasicRequestContext.self)
-        router.add(middleware: EnvelopeMiddleware(log: configuration.log))
-        LinkURoutes.register(on: router, state: state)
+        router.add(middleware: EnvelopeMiddleware(style: backend.errorStyle, log: configuration.log))
+        backend.register(on: router, state: state)
         AdminRoutes.register(on: router, state: state)
+
+        let webSocketRouter = Router(context: BasicWebSocketRequestContext.self)
+        AdminRoutes.registerWebSocket(on: webSocketRouter)
+        backend.registerWebSocket(on: webSocketRouter, state: state)
 
         var logger = Logger(label: "explorer.sandbox")
         logger.logLevel = .critical
         let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let app = Application(
             router: router,
+            server: .http1WebSocketUpgrade(webSocketRouter: webSocketRouter),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "explorer-sandbox"),
             onServerRunning: { channel in
                 portContinuation.yield(channel.localAddress?.port ?? 0)
@@ -70,7 +80,7 @@ public final class SandboxServer: Sendable {
             _ = try await runner.value
             throw SandboxConfiguration.InvalidConfiguration(description: "the sandbox could not bind \(configuration.host):\(configuration.port)")
         }
-        return SandboxServer(port: port, host: configuration.host, profile: .linku, state: state, group: group, runner: runner)
+        return SandboxServer(port: port, host: configuration.host, profile: backend.profile, state: state, group: group, runner: runner)
     }
 
     /// Stops accepting connections, finishes in-flight requests, closes the database.

@@ -10,11 +10,13 @@ final class SandboxState: Sendable {
     let signer: TokenSigner
     let configuration: SandboxConfiguration
     let counters = Counters()
+    let errorStyle: ErrorStyle
 
-    init(store: SandboxStore, signer: TokenSigner, configuration: SandboxConfiguration) {
+    init(store: SandboxStore, signer: TokenSigner, configuration: SandboxConfiguration, errorStyle: ErrorStyle) {
         self.store = store
         self.signer = signer
         self.configuration = configuration
+        self.errorStyle = errorStyle
     }
 
     final class Counters: @unchecked Sendable {
@@ -25,7 +27,7 @@ final class SandboxState: Sendable {
         var all: [String: Int] { lock.withLock { values } }
     }
 
-    var now: Double { Date().timeIntervalSince1970 }
+    var now: Double { configuration.clock() }
 
     func generation() async throws -> Int {
         Int(try await store.meta("token_generation") ?? "0") ?? 0
@@ -37,19 +39,19 @@ final class SandboxState: Sendable {
     }
 
     /// Issues an access token and a (recorded) refresh token for a user.
-    func issueTokens(userID: Int) async throws -> (access: String, refresh: String) {
+    func issueTokens(userID: String) async throws -> (access: String, refresh: String) {
         let generation = try await generation()
         let access = signer.sign(.init(subject: userID, kind: "access", expires: now + configuration.accessTokenLifetime,
                                        generation: generation, id: UUID().uuidString))
         let refreshID = UUID().uuidString
         let refresh = signer.sign(.init(subject: userID, kind: "refresh", expires: now + configuration.refreshTokenLifetime,
                                         generation: 0, id: refreshID))
-        try await store.query("INSERT INTO refresh_tokens (jti, user_id) VALUES (?, ?)", [.text(refreshID), .integer(userID)])
+        try await store.query("INSERT INTO refresh_tokens (jti, user_id) VALUES (?, ?)", [.text(refreshID), .text(userID)])
         return (access, refresh)
     }
 
     /// The user id of a request's valid bearer token, or a 401 in the envelope.
-    func authenticate(_ request: Request) async throws -> Int {
+    func authenticate(_ request: Request) async throws -> String {
         guard let header = request.headers[.authorization] else {
             throw APIFailure.unauthorized("missing Authorization header; log in and send 'Authorization: Bearer <access_token>'")
         }
@@ -68,10 +70,37 @@ final class SandboxState: Sendable {
         guard claims.generation >= (try await generation()) else {
             throw APIFailure.unauthorized("access token expired", code: "TOKEN_EXPIRED")
         }
-        guard try await store.query("SELECT id FROM users WHERE id = ?", [.integer(claims.subject)]).first != nil else {
+        guard try await store.query("SELECT id FROM users WHERE id = ?", [.text(claims.subject)]).first != nil else {
             throw APIFailure.unauthorized("the token's user no longer exists", code: "INVALID_TOKEN")
         }
         return claims.subject
+    }
+
+    /// Exchanges a refresh token for new tokens, rotating it (each works once).
+    /// Every backend's refresh endpoint calls this; it counts as "refresh".
+    func rotate(refreshToken token: String) async throws -> (userID: String, access: String, refresh: String) {
+        counters.increment("refresh")
+        guard let claims = try? signer.verify(token, kind: "refresh", now: now) else {
+            throw APIFailure.unauthorized("refresh token invalid or expired; log in again", code: "INVALID_REFRESH_TOKEN")
+        }
+        let revoked = try await store.query(
+            "UPDATE refresh_tokens SET revoked = 1 WHERE jti = ? AND revoked = 0 RETURNING user_id", [.text(claims.id)])
+        guard revoked.first != nil else {
+            throw APIFailure.unauthorized("refresh token already used or revoked; log in again", code: "INVALID_REFRESH_TOKEN")
+        }
+        let tokens = try await issueTokens(userID: claims.subject)
+        return (claims.subject, tokens.access, tokens.refresh)
+    }
+
+    /// Checks an email and password against `users` (columns email,
+    /// password_hash); the user's id, or 401 INVALID_CREDENTIALS.
+    func checkPassword(email: String, password: String) async throws -> String {
+        let row = try await store.query("SELECT id, password_hash FROM users WHERE email = ? COLLATE NOCASE", [.text(email)]).first
+        guard let row, await verifyPassword(password, hash: row.text("password_hash")) else {
+            throw APIFailure.unauthorized("incorrect email or password", code: "INVALID_CREDENTIALS")
+        }
+        counters.increment("login")
+        return row.text("id")
     }
 
     func verifyPassword(_ password: String, hash: String) async -> Bool {

@@ -7,7 +7,7 @@ struct TokenSigner: Sendable {
     let key: SymmetricKey
 
     struct Claims: Sendable {
-        var subject: Int
+        var subject: String
         var kind: String          // "access" or "refresh"
         var expires: Double       // seconds since 1970, fractional allowed (RFC 7519 NumericDate)
         var generation: Int       // bumped by the "expire all access tokens" fault switch
@@ -19,7 +19,7 @@ struct TokenSigner: Sendable {
     func sign(_ claims: Claims) -> String {
         let header = Self.base64URL(Array(#"{"alg":"HS256","typ":"JWT"}"#.utf8))
         let payload: JSONValue = .object([
-            ("sub", .string(String(claims.subject))),
+            ("sub", .string(claims.subject)),
             ("typ", .string(claims.kind)),
             ("exp", .number(String(format: "%.3f", claims.expires))),
             ("gen", .int(claims.generation)),
@@ -38,7 +38,7 @@ struct TokenSigner: Sendable {
         let input = Array("\(parts[0]).\(parts[1])".utf8)
         guard HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: input, using: key) else { throw .badSignature }
         guard let payload = try? JSONParser.parse(payloadBytes),
-              let sub = payload["sub"]?.stringValue.flatMap(Int.init),
+              let sub = payload["sub"]?.stringValue,
               let typ = payload["typ"]?.stringValue,
               let exp = payload["exp"].flatMap({ if case let .number(n) = $0 { return Double(n) } else { return nil } }),
               let gen = payload["gen"]?.intValue,

@@ -36,6 +36,16 @@ extension AsyncHTTPTransport {
     }
 }
 
+/// A clock tests move by hand, so expiry needs no sleeping.
+final class ManualClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var offset = 0.0
+    func advance(_ seconds: Double) { lock.withLock { offset += seconds } }
+    var now: @Sendable () -> Double {
+        { [self] in Date().timeIntervalSince1970 + lock.withLock { offset } }
+    }
+}
+
 @Suite struct SandboxContractTests {
     @Test func bindsLoopbackWithAnEphemeralPort() async throws {
         try await withSandbox { server, _ in
@@ -170,10 +180,12 @@ extension AsyncHTTPTransport {
     }
 
     @Test func accessTokensExpireAfterTheirLifetime() async throws {
-        try await withSandbox({ $0.accessTokenLifetime = 0.3 }) { server, http in
+        let clock = ManualClock()
+        try await withSandbox({ $0.accessTokenLifetime = 60; $0.clock = clock.now }) { server, http in
             let (access, _) = try await http.login(server)
+            clock.advance(59)
             #expect(try await http.call(server, "GET", "/api/users/profile/me", token: access).status == 200)
-            try await Task.sleep(for: .milliseconds(600))
+            clock.advance(2)
             let expired = try await http.call(server, "GET", "/api/users/profile/me", token: access)
             #expect(expired.status == 401)
             #expect(expired.json?["error_code"] == .string("TOKEN_EXPIRED"))

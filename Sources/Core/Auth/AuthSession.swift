@@ -85,7 +85,7 @@ public actor AuthSession {
         defer { try? setTokens(nil) }
         guard let path = profile.auth.logoutPath, let tokens else { return nil }
         var items: [RequestItem] = []
-        if let refresh = tokens.refreshToken { items.append(.stringField(name: profile.auth.refreshTokenField, value: refresh)) }
+        if profile.auth.logoutSendsRefreshToken, let refresh = tokens.refreshToken { items.append(.stringField(name: profile.auth.refreshTokenField, value: refresh)) }
         return try await send(builder.build(method: "POST", path: path, items: items), isPublic: false, retry: false)
     }
 

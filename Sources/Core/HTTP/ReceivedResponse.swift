@@ -1,3 +1,5 @@
+import Foundation
+
 /// What came back for one request.
 public struct ReceivedResponse: Sendable, Equatable {
     public var status: Int
@@ -29,17 +31,4 @@ public struct ReceivedResponse: Sendable, Equatable {
 
     /// The body parsed as JSON, or nil when it is not JSON.
     public var json: JSONValue? { try? JSONParser.parse(body) }
-}
-
-extension String {
-    func trimmingCharacters(in set: Set<Character>) -> String {
-        var s = Substring(self)
-        while let f = s.first, set.contains(f) { s.removeFirst() }
-        while let l = s.last, set.contains(l) { s.removeLast() }
-        return String(s)
-    }
-}
-
-extension Set where Element == Character {
-    static let whitespaces: Set<Character> = [" ", "\t"]
 }

@@ -2,6 +2,9 @@
 public enum ErrorEnvelope: Sendable {
     /// LinkU (001): `{"error": true, "message", "error_code", "status_code", "details"}`.
     case linku
+    /// Nova (003's `ErrorResponse`): `{"code", "message"}`, optionally `details`.
+    /// Level Up and posture use it too; their seeds leave the shape open.
+    case codeMessage
 
     /// One readable line for an error body, such as `403 FORBIDDEN: not your task`,
     /// or nil when the body is not this backend's envelope.
@@ -17,6 +20,13 @@ public enum ErrorEnvelope: Sendable {
             if case let .object(details)? = body["details"], !details.isEmpty {
                 let fields = details.map { "\($0.key): \($0.value.plainText)" }.joined(separator: "; ")
                 line += " (\(fields))"
+            }
+            return line
+        case .codeMessage:
+            guard let code = body["code"]?.stringValue, let message = body["message"]?.stringValue else { return nil }
+            var line = "\(status) \(code): \(message)"
+            if case let .object(details)? = body["details"], !details.isEmpty {
+                line += " (" + details.map { "\($0.key): \($0.value.plainText)" }.joined(separator: "; ") + ")"
             }
             return line
         }

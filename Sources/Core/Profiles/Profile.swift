@@ -29,7 +29,7 @@ public struct Profile: Sendable {
     }
 
     /// Built-in profiles by name.
-    public static let builtIn: [String: Profile] = ["linku": .linku]
+    public static let builtIn: [String: Profile] = ["linku": .linku, "nova": .nova, "levelup": .levelup, "posture": .posture]
 }
 
 /// How a backend logs in and refreshes. Paths are relative to the base URL;
@@ -50,12 +50,14 @@ public struct AuthFlavour: Sendable {
     public var refreshedAccessTokenPath: JSONPath
     public var refreshedRefreshTokenPath: JSONPath?
     public var logoutPath: String?
+    /// Whether logout sends `{refreshTokenField: token}` (LinkU) or only the header (Nova).
+    public var logoutSendsRefreshToken: Bool
     public var whoAmIPath: String
 
     public init(loginPath: String, loginEmailField: String, loginPasswordField: String, accessTokenPath: JSONPath,
                 refreshTokenPath: JSONPath, userPath: JSONPath, userNameField: String, refreshPath: String,
                 refreshTokenField: String, refreshedAccessTokenPath: JSONPath, refreshedRefreshTokenPath: JSONPath?,
-                logoutPath: String?, whoAmIPath: String) {
+                logoutPath: String?, logoutSendsRefreshToken: Bool = true, whoAmIPath: String) {
         self.loginPath = loginPath
         self.loginEmailField = loginEmailField
         self.loginPasswordField = loginPasswordField
@@ -68,6 +70,7 @@ public struct AuthFlavour: Sendable {
         self.refreshedAccessTokenPath = refreshedAccessTokenPath
         self.refreshedRefreshTokenPath = refreshedRefreshTokenPath
         self.logoutPath = logoutPath
+        self.logoutSendsRefreshToken = logoutSendsRefreshToken
         self.whoAmIPath = whoAmIPath
     }
 }

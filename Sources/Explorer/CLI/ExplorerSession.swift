@@ -43,6 +43,7 @@ final class ExplorerSession {
         } else {
             var configuration = SandboxConfiguration()
             configuration.apply(environment: environment)
+            configuration.profile = profile.name
             let server = try runBlockingThrowing { [configuration] in try await SandboxServer.start(configuration) }
             sandbox = server
             baseURL = server.baseURL

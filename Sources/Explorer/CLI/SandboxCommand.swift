@@ -1,12 +1,16 @@
 import ArgumentParser
 import Foundation
+import Core
 import Sandbox
 
 struct SandboxCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sandbox",
-        abstract: "Run the LinkU sandbox alone in the foreground, for an app or another tool."
+        abstract: "Run a backend's sandbox alone in the foreground, for an app or another tool."
     )
+
+    @Option(help: ArgumentHelp("Backend to serve: \(Profile.builtIn.keys.sorted().joined(separator: ", ")).", valueName: "name"))
+    var profile = "linku"
 
     @Option(help: "Loopback address to listen on.")
     var host = "127.0.0.1"
@@ -23,6 +27,7 @@ struct SandboxCommand: ParsableCommand {
     func run() throws {
         var configuration = SandboxConfiguration()
         configuration.apply(environment: ProcessInfo.processInfo.environment)
+        configuration.profile = profile
         configuration.host = host
         configuration.port = port
         configuration.databasePath = db
@@ -32,8 +37,9 @@ struct SandboxCommand: ParsableCommand {
 
         let server = try runBlockingThrowing { [configuration] in try await SandboxServer.start(configuration) }
         let console = Console(isInteractive: false)
-        console.out("LinkU sandbox listening on \(server.baseURL.absoluteString)\(db.map { " (data in \($0))" } ?? " (data in memory)")\n")
-        console.out("Demo accounts: alice@example.com / alice123, bob@example.com / bob12345. Ctrl-C stops.\n")
+        let accounts = server.profile.demoAccounts.map { "\($0.email) / \($0.password)" }.joined(separator: ", ")
+        console.out("\(server.profile.displayName) sandbox listening on \(server.baseURL.absoluteString)\(db.map { " (data in \($0))" } ?? " (data in memory)")\n")
+        console.out("Demo accounts: \(accounts). Ctrl-C stops.\n")
 
         // Stop gracefully on Ctrl-C or SIGTERM: finish requests, close the database.
         let queue = DispatchQueue(label: "sandbox.signals")

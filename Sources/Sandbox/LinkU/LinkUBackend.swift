@@ -3,21 +3,44 @@ import Foundation
 import Hummingbird
 import SQLiteNIO
 
-/// The LinkU subset of the walking skeleton (seed 000 appendix 1, seed 001):
-/// secure-auth login/refresh/logout, the user's profile, and tasks.
+/// LinkU (seed 000 appendix 1, seed 001): secure-auth login/refresh/logout,
+/// the user's profile, and tasks.
+struct LinkUBackend: SandboxBackend {
+    var profile: Profile { .linku }
+    var errorStyle: ErrorStyle { .linku }
+
+    func migrate(_ store: SandboxStore) async throws {
+        try await LinkUSchema.create(store)
+    }
+
+    func register(on router: Router<BasicRequestContext>, state: SandboxState) {
+        LinkURoutes.register(on: router, state: state)
+    }
+}
+
+/// The authenticated LinkU user's integer id.
+extension SandboxState {
+    func linkuUser(_ request: Request) async throws -> Int {
+        guard let id = Int(try await authenticate(request)) else {
+            throw APIFailure.unauthorized("invalid access token", code: "INVALID_TOKEN")
+        }
+        return id
+    }
+}
+
 enum LinkURoutes {
     static func register(on router: Router<BasicRequestContext>, state: SandboxState) {
         router.post("/api/secure-auth/login") { request, _ in try await login(request, state) }
         router.post("/api/secure-auth/refresh") { request, _ in try await refresh(request, state) }
         router.post("/api/secure-auth/logout") { request, _ in try await logout(request, state) }
         router.get("/api/users/profile/me") { request, _ in
-            let userID = try await state.authenticate(request)
+            let userID = try await state.linkuUser(request)
             return JSONResponse.make(.ok, try await user(userID, state))
         }
         router.get("/api/tasks") { request, _ in try await listTasks(request, state) }
         router.post("/api/tasks") { request, _ in try await createTask(request, state) }
         router.get("/api/tasks/{id}") { request, context in
-            _ = try await state.authenticate(request)
+            _ = try await state.linkuUser(request)
             guard let id = context.parameters.get("id", as: Int.self) else {
                 throw APIFailure.badRequest("task id must be an integer")
             }
@@ -35,41 +58,26 @@ enum LinkURoutes {
         if email.isEmpty { problems.append(("email", .string("required"))) }
         if password.isEmpty { problems.append(("password", .string("required"))) }
         guard problems.isEmpty else { throw APIFailure.validation(problems) }
-        let row = try await state.store.query("SELECT id, password_hash FROM users WHERE email = ? COLLATE NOCASE", [.text(email)]).first
-        guard let row, await state.verifyPassword(password, hash: row.text("password_hash")) else {
-            throw APIFailure.unauthorized("incorrect email or password", code: "INVALID_CREDENTIALS")
-        }
-        let userID = row.int("id")
+        let userID = try await state.checkPassword(email: email, password: password)
         let tokens = try await state.issueTokens(userID: userID)
-        state.counters.increment("login")
         return JSONResponse.make(.ok, .object([
             ("access_token", .string(tokens.access)),
             ("refresh_token", .string(tokens.refresh)),
             ("token_type", .string("bearer")),
             ("expires_in", jsonNumber(state.configuration.accessTokenLifetime)),
-            ("user", try await user(userID, state)),
+            ("user", try await user(Int(userID) ?? 0, state)),
         ]))
     }
 
     static func refresh(_ request: Request, _ state: SandboxState) async throws -> Response {
-        state.counters.increment("refresh")
         let body = try await jsonObject(request)
         guard let token = body["refresh_token"]?.stringValue, !token.isEmpty else {
             throw APIFailure.validation([("refresh_token", .string("required"))])
         }
-        guard let claims = try? state.signer.verify(token, kind: "refresh", now: state.now) else {
-            throw APIFailure.unauthorized("refresh token invalid or expired; log in again", code: "INVALID_REFRESH_TOKEN")
-        }
-        // Rotation: a refresh token works once.
-        let revoked = try await state.store.query(
-            "UPDATE refresh_tokens SET revoked = 1 WHERE jti = ? AND revoked = 0 RETURNING user_id", [.text(claims.id)])
-        guard revoked.first != nil else {
-            throw APIFailure.unauthorized("refresh token already used or revoked; log in again", code: "INVALID_REFRESH_TOKEN")
-        }
-        let tokens = try await state.issueTokens(userID: claims.subject)
+        let rotated = try await state.rotate(refreshToken: token)
         return JSONResponse.make(.ok, .object([
-            ("access_token", .string(tokens.access)),
-            ("refresh_token", .string(tokens.refresh)),
+            ("access_token", .string(rotated.access)),
+            ("refresh_token", .string(rotated.refresh)),
             ("token_type", .string("bearer")),
             ("expires_in", jsonNumber(state.configuration.accessTokenLifetime)),
         ]))
@@ -83,7 +91,7 @@ enum LinkURoutes {
         if let token, let claims = try? state.signer.verify(token, kind: "refresh", now: state.now), claims.subject == userID {
             try await state.store.query("UPDATE refresh_tokens SET revoked = 1 WHERE jti = ?", [.text(claims.id)])
         } else {
-            try await state.store.query("UPDATE refresh_tokens SET revoked = 1 WHERE user_id = ?", [.integer(userID)])
+            try await state.store.query("UPDATE refresh_tokens SET revoked = 1 WHERE user_id = ?", [.text(userID)])
         }
         return JSONResponse.make(.ok, .object([("message", .string("logged out"))]))
     }
@@ -131,7 +139,7 @@ enum LinkURoutes {
     }
 
     static func listTasks(_ request: Request, _ state: SandboxState) async throws -> Response {
-        _ = try await state.authenticate(request)
+        _ = try await state.linkuUser(request)
         let query = request.uri.queryParameters
         var problems: [(key: String, value: JSONValue)] = []
         func integer(_ name: String, default value: Int, range: ClosedRange<Int>) -> Int {
@@ -175,7 +183,7 @@ enum LinkURoutes {
     }
 
     static func createTask(_ request: Request, _ state: SandboxState) async throws -> Response {
-        let userID = try await state.authenticate(request)
+        let userID = try await state.linkuUser(request)
         let body = try await jsonObject(request)
         var problems: [(key: String, value: JSONValue)] = []
         func text(_ name: String, required: Bool = false, max: Int) -> String {

@@ -1,0 +1,30 @@
+// Level Up Solo: seed 004. camelCase tokens at the top level of the answer.
+extension Profile {
+    public static let levelup = Profile(
+        name: "levelup",
+        displayName: "Level Up Solo",
+        auth: AuthFlavour(
+            loginPath: "/api/auth/simple-login",
+            loginEmailField: "email",
+            loginPasswordField: "password",
+            accessTokenPath: .known(".accessToken"),
+            refreshTokenPath: .known(".refreshToken"),
+            userPath: .known(".user"),
+            userNameField: "firstName",
+            refreshPath: "/api/auth/refresh",
+            refreshTokenField: "refreshToken",
+            refreshedAccessTokenPath: .known(".accessToken"),
+            refreshedRefreshTokenPath: .known(".refreshToken"),
+            logoutPath: nil,
+            whoAmIPath: "/api/auth/user"
+        ),
+        errorEnvelope: .codeMessage,
+        endpoints: [
+            Endpoint("POST", "/api/auth/simple-login", "Log in: {email, password} → {message, accessToken, refreshToken, user}", isPublic: true),
+            Endpoint("GET", "/api/auth/user", "The logged-in user"),
+            Endpoint("POST", "/api/auth/refresh", "New tokens from {refreshToken}", isPublic: true),
+            Endpoint("GET", "/api/tasks", "The user's tasks"),
+        ],
+        demoAccounts: [("demo@levelupsolo.net", "demo1234"), ("alice@example.com", "alice123"), ("bob@example.com", "bob12345")]
+    )
+}
