@@ -1,6 +1,7 @@
 import Core
 import Foundation
 import Hummingbird
+import HummingbirdWebSocket
 import SQLiteNIO
 
 /// LinkU (seed 000 appendix 1, seed 001): secure-auth login/refresh/logout,
@@ -11,10 +12,16 @@ struct LinkUBackend: SandboxBackend {
 
     func migrate(_ store: SandboxStore) async throws {
         try await LinkUSchema.create(store)
+        try await LinkUChat.create(store)
     }
 
     func register(on router: Router<BasicRequestContext>, state: SandboxState) {
         LinkURoutes.register(on: router, state: state)
+        LinkUChat.register(on: router, state: state)
+    }
+
+    func registerWebSocket(on router: Router<BasicWebSocketRequestContext>, state: SandboxState) {
+        LinkUChat.registerWebSocket(on: router, state: state)
     }
 }
 
