@@ -12,15 +12,13 @@ final class ExplorerSession {
     let console: Console
     let profile: Profile
     let baseURL: URL
-    /// Completion state, refreshed after every line (TAB must not wait on the actor).
-    private var completionState: CompletionState
 
     static var historyURL: URL {
         XDG.stateHome(ProcessInfo.processInfo.environment).appendingPathComponent("explorer").appendingPathComponent("history")
     }
 
     private init(sandbox: SandboxServer?, transport: AsyncHTTPTransport, interpreter: Interpreter, runner: Runner,
-                 console: Console, profile: Profile, baseURL: URL, completionState: CompletionState) {
+                 console: Console, profile: Profile, baseURL: URL) {
         self.sandbox = sandbox
         self.transport = transport
         self.interpreter = interpreter
@@ -28,7 +26,6 @@ final class ExplorerSession {
         self.console = console
         self.profile = profile
         self.baseURL = baseURL
-        self.completionState = completionState
     }
 
     static func open(_ options: ConnectionOptions) throws -> ExplorerSession {
@@ -58,15 +55,14 @@ final class ExplorerSession {
         let console = Console(isInteractive: interactive)
         let runner = Runner(interpreter: interpreter, renderer: Renderer(palette: palette, envelope: profile.errorEnvelope),
                             console: console, offline: options.offline)
-        let state = runBlocking { await interpreter.completionState() }
         return ExplorerSession(sandbox: sandbox, transport: transport, interpreter: interpreter, runner: runner,
-                               console: console, profile: profile, baseURL: baseURL, completionState: state)
+                               console: console, profile: profile, baseURL: baseURL)
     }
 
-    /// TAB: complete against the state as of the last command.
+    /// TAB: complete against the interpreter's current state (variables, last response).
     func complete(_ before: String) -> Completion {
-        completionState = runBlocking { [interpreter] in await interpreter.completionState() }
-        return Completer.complete(before, state: completionState)
+        let state = runBlocking { [interpreter] in await interpreter.completionState() }
+        return Completer.complete(before, state: state)
     }
 
     var welcome: String {
