@@ -138,4 +138,11 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
         let sent = transport.requests.map { $0.header("Authorization") }
         #expect(sent == [nil, nil, "Bearer secret-access", "Bearer mine"])
     }
+
+    @Test func publicPathsAreRelativeToABasePathPrefix() throws {
+        let builder = RequestBuilder(baseURL: URL(string: "https://api.example.com/v1/")!)
+        let auth = AuthSession(profile: .linku, builder: builder, transport: RecordingTransport(), store: MemoryTokenStore())
+        #expect(auth.isPublic(try builder.build(method: "GET", path: "/api/banners", items: [])))
+        #expect(!auth.isPublic(try builder.build(method: "GET", path: "/api/tasks", items: [])))
+    }
 }

@@ -92,10 +92,20 @@ public actor AuthSession {
     /// Forgets the tokens without telling the server.
     public func forget() throws { try setTokens(nil) }
 
+    /// Whether the profile lists the request's endpoint as public. The path is
+    /// taken relative to the base URL, which may carry a prefix such as `/v1`.
+    public nonisolated func isPublic(_ request: PreparedRequest) -> Bool {
+        var path = request.url.path
+        var basePath = builder.baseURL.path
+        while basePath.hasSuffix("/") { basePath.removeLast() }
+        if !basePath.isEmpty, path.hasPrefix(basePath + "/") { path.removeFirst(basePath.count) }
+        return profile.isPublic(path: path)
+    }
+
     /// Sends a request with the access token and the 401 rules above.
     /// A request that already carries an Authorization header is sent as is.
     public func send(_ request: PreparedRequest, isPublic: Bool? = nil, retry: Bool = true) async throws -> Exchange {
-        let isPublic = isPublic ?? profile.isPublic(path: request.url.path)
+        let isPublic = isPublic ?? self.isPublic(request)
         let userAuthorization = request.header("Authorization") != nil
         let usedToken = isPublic || userAuthorization ? nil : tokens?.accessToken
         let start = ContinuousClock.now

@@ -117,7 +117,7 @@ actor Interpreter {
     /// placeholder: tokens are never printed.
     private func offlineView(of request: PreparedRequest) async -> PreparedRequest {
         var shown = request
-        if request.header("Authorization") == nil, await session.isLoggedIn, !profile.isPublic(path: request.url.path) {
+        if request.header("Authorization") == nil, await session.isLoggedIn, !session.isPublic(request) {
             shown.setHeader("Authorization", "Bearer <access_token>")
         }
         return shown
