@@ -46,12 +46,15 @@ public final class SandboxServer: Sendable {
                                  errorStyle: backend.errorStyle)
 
         let router = Router(context: BasicRequestContext.self)
+        // Faults outside the envelope: injected errors are worded by the fault
+        // middleware itself, and a cut body can be any answer's, errors included.
+        router.add(middleware: FaultMiddleware(state: state))
         router.add(middleware: EnvelopeMiddleware(style: backend.errorStyle, log: configuration.log))
         backend.register(on: router, state: state)
         AdminRoutes.register(on: router, state: state)
 
         let webSocketRouter = Router(context: BasicWebSocketRequestContext.self)
-        AdminRoutes.registerWebSocket(on: webSocketRouter)
+        AdminRoutes.registerWebSocket(on: webSocketRouter, state: state)
         backend.registerWebSocket(on: webSocketRouter, state: state)
 
         var logger = Logger(label: "explorer.sandbox")
@@ -59,7 +62,9 @@ public final class SandboxServer: Sendable {
         let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let app = Application(
             router: router,
-            server: .http1WebSocketUpgrade(webSocketRouter: webSocketRouter),
+            // Hummingbird's HTTP/1 + WebSocket channel with a handler in front
+            // of each connection (see ConnectionRegistry for why).
+            server: SandboxChildChannel.builder(webSocketRouter: webSocketRouter, connections: state.connections),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "explorer-sandbox"),
             onServerRunning: { channel in
                 portContinuation.yield(channel.localAddress?.port ?? 0)

@@ -4,19 +4,37 @@ import Hummingbird
 import HummingbirdBcrypt
 
 /// What every route needs: the store, the token signer, the configuration,
-/// and counters tests read (how many refresh calls the server answered).
+/// the fault switches in force, the open WebSockets, and counters tests read
+/// (how many refresh calls the server answered).
 final class SandboxState: Sendable {
     let store: SandboxStore
     let signer: TokenSigner
-    let configuration: SandboxConfiguration
     let counters = Counters()
     let errorStyle: ErrorStyle
+    /// Fault switches and the access-token lifetime, changeable at run time.
+    let faults: Faults
+    /// Every open TCP connection, for what Hummingbird's API cannot do (answer
+    /// a refused WebSocket upgrade 401, drop a connection).
+    let connections = ConnectionRegistry()
+    /// Open WebSockets per user, so a message reaches every device.
+    let sockets = SocketRegistry()
+    private let startConfiguration: SandboxConfiguration
 
     init(store: SandboxStore, signer: TokenSigner, configuration: SandboxConfiguration, errorStyle: ErrorStyle) {
         self.store = store
         self.signer = signer
-        self.configuration = configuration
+        self.startConfiguration = configuration
         self.errorStyle = errorStyle
+        self.faults = Faults(configuration.faults, accessTokenLifetime: configuration.accessTokenLifetime)
+    }
+
+    /// The configuration in force: as started, with the access-token lifetime
+    /// and fault switches of now (the admin endpoint changes them).
+    var configuration: SandboxConfiguration {
+        var configuration = startConfiguration
+        configuration.accessTokenLifetime = faults.accessTokenLifetime
+        configuration.faults = faults.current
+        return configuration
     }
 
     final class Counters: @unchecked Sendable {
@@ -27,7 +45,9 @@ final class SandboxState: Sendable {
         var all: [String: Int] { lock.withLock { values } }
     }
 
-    var now: Double { configuration.clock() }
+    var now: Double { startConfiguration.clock() }
+
+    func log(_ line: String) { startConfiguration.log?(line) }
 
     func generation() async throws -> Int {
         Int(try await store.meta("token_generation") ?? "0") ?? 0
@@ -41,10 +61,10 @@ final class SandboxState: Sendable {
     /// Issues an access token and a (recorded) refresh token for a user.
     func issueTokens(userID: String) async throws -> (access: String, refresh: String) {
         let generation = try await generation()
-        let access = signer.sign(.init(subject: userID, kind: "access", expires: now + configuration.accessTokenLifetime,
+        let access = signer.sign(.init(subject: userID, kind: "access", expires: now + faults.accessTokenLifetime,
                                        generation: generation, id: UUID().uuidString))
         let refreshID = UUID().uuidString
-        let refresh = signer.sign(.init(subject: userID, kind: "refresh", expires: now + configuration.refreshTokenLifetime,
+        let refresh = signer.sign(.init(subject: userID, kind: "refresh", expires: now + startConfiguration.refreshTokenLifetime,
                                         generation: 0, id: refreshID))
         try await store.query("INSERT INTO refresh_tokens (jti, user_id) VALUES (?, ?)", [.text(refreshID), .text(userID)])
         return (access, refresh)
@@ -58,7 +78,12 @@ final class SandboxState: Sendable {
         guard header.lowercased().hasPrefix("bearer ") else {
             throw APIFailure.unauthorized("Authorization must be 'Bearer <access_token>'", code: "INVALID_TOKEN")
         }
-        let token = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+        return try await authenticate(token: String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces))
+    }
+
+    /// The user id of a valid access token (from a header or, for WebSockets,
+    /// the query), or a 401 in the envelope.
+    func authenticate(token: String) async throws -> String {
         let claims: TokenSigner.Claims
         do {
             claims = try signer.verify(token, kind: "access", now: now)
