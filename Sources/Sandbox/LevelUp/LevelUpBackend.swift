@@ -2,7 +2,8 @@ import Core
 import Foundation
 import Hummingbird
 
-/// Level Up Solo (seed 004): simple-login, user, refresh. Tasks to come.
+/// Level Up Solo (seed 004): simple-login, user, refresh, and the user's
+/// tasks (`LevelUpTasks`; their shape is the sandbox's, see docs/sandbox-levelup.md).
 struct LevelUpBackend: SandboxBackend {
     var profile: Profile { .levelup }
     var errorStyle: ErrorStyle { .codeMessage }
@@ -17,16 +18,8 @@ struct LevelUpBackend: SandboxBackend {
                 last_name TEXT,
                 has_completed_onboarding INTEGER NOT NULL DEFAULT 0)
             """)
-        let seeds: [(DemoAccounts.Account, String, String, String, Int)] = [
-            (DemoAccounts.levelUpDemo, "user_demo", "Demo", "User", 1),
-            (DemoAccounts.alice, "user_alice", "Alice", "Archer", 1),
-            (DemoAccounts.bob, "user_bob", "Bob", "Builder", 0),
-        ]
-        for (account, id, first, last, onboarded) in seeds {
-            try await store.query("""
-                INSERT INTO users (id, email, password_hash, first_name, last_name, has_completed_onboarding) VALUES (?, ?, ?, ?, ?, ?)
-                """, [.text(id), .text(account.email), .text(account.passwordHash), .text(first), .text(last), .integer(onboarded)])
-        }
+        try await store.query(LevelUpTaskModel.schema)
+        try await LevelUpSeed.insert(store)
     }
 
     func register(on router: Router<BasicRequestContext>, state: SandboxState) {
@@ -53,6 +46,7 @@ struct LevelUpBackend: SandboxBackend {
             let rotated = try await state.rotate(refreshToken: token)
             return JSONResponse.make(.ok, .object([("accessToken", .string(rotated.access)), ("refreshToken", .string(rotated.refresh))]))
         }
+        LevelUpTasks.register(on: router, state: state)
     }
 
     static func user(_ id: String, _ state: SandboxState, withOnboarding: Bool) async throws -> JSONValue {

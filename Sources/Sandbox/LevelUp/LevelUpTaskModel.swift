@@ -1,0 +1,61 @@
+import Core
+import Foundation
+import SQLiteNIO
+
+/// Level Up Solo's task. Seed 004 only shows the client decoding `[Task]`
+/// from GET /api/tasks, so the shape is the sandbox's design, in the seed's
+/// camelCase: `{id, title, description, category, difficulty, expReward,
+/// completed, completedAt, createdAt}` (docs/sandbox-levelup.md).
+enum LevelUpTaskModel {
+    static let categories = ["habit", "daily", "todo"]
+    static let difficulties = ["easy", "medium", "hard"]
+    /// Experience a task gives when the client names none.
+    static let defaultReward = ["easy": 10, "medium": 25, "hard": 50]
+    static let rewardRange = 1...1000
+    static let titleMax = 100
+    static let descriptionMax = 1000
+
+    static let columns = "id, user_id, title, description, category, difficulty, exp_reward, completed, completed_at, created_at"
+
+    static let schema = """
+        CREATE TABLE tasks (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            user_id TEXT NOT NULL REFERENCES users(id),
+            title TEXT NOT NULL,
+            description TEXT,
+            category TEXT NOT NULL,
+            difficulty TEXT NOT NULL,
+            exp_reward INTEGER NOT NULL,
+            completed INTEGER NOT NULL DEFAULT 0,
+            completed_at REAL,
+            created_at REAL NOT NULL)
+        """
+
+    static func json(_ row: SQLiteRow) -> JSONValue {
+        .object([
+            ("id", .int(row.int("id"))),
+            ("title", .string(row.text("title"))),
+            ("description", row.optionalText("description").map(JSONValue.string) ?? .null),
+            ("category", .string(row.text("category"))),
+            ("difficulty", .string(row.text("difficulty"))),
+            ("expReward", .int(row.int("exp_reward"))),
+            ("completed", .bool(row.int("completed") != 0)),
+            ("completedAt", row.column("completed_at").flatMap { $0.isNull ? nil : $0.double }.map { .string(iso($0)) } ?? .null),
+            ("createdAt", .string(iso(row.double("created_at")))),
+        ])
+    }
+
+    /// ISO 8601 in UTC, whole seconds (what `JSONDecoder`'s `.iso8601` accepts).
+    static func iso(_ seconds: Double) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: Date(timeIntervalSince1970: seconds.rounded(.down)))
+    }
+
+    static func seconds(_ iso: String) -> Double {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        guard let date = formatter.date(from: iso) else { preconditionFailure("bad seed date \(iso)") }
+        return date.timeIntervalSince1970
+    }
+}
