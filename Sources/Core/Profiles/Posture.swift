@@ -1,6 +1,6 @@
 // The posture-sensor app: seed 002 ("网络请求规范"), base path /api/v1. The
 // seed shows only the log upload with a bearer token; the login that issues
-// the token is the sandbox's choice (documented in README).
+// the token is the sandbox's choice (docs/sandbox-posture.md).
 extension Profile {
     public static let posture = Profile(
         name: "posture",
@@ -25,8 +25,8 @@ extension Profile {
             Endpoint("POST", "/api/v1/auth/login", "Log in: {email, password} → {access_token, refresh_token, expires_in, user}", isPublic: true),
             Endpoint("POST", "/api/v1/auth/refresh", "New tokens from {refresh_token}", isPublic: true),
             Endpoint("GET", "/api/v1/users/me", "The logged-in user"),
-            Endpoint("POST", "/api/v1/postures/logs", "Upload logs: a JSON array of {timestamp, postureType, duration, deviceId}"),
-            Endpoint("GET", "/api/v1/postures/logs", "Read logs back (deviceId, from, to)"),
+            Endpoint("POST", "/api/v1/postures/logs", "Upload logs: a JSON array of {timestamp, postureType, duration, deviceId} → {accepted, duplicates}"),
+            Endpoint("GET", "/api/v1/postures/logs", "Your logs, oldest first (deviceId, from, to, page, page_size) → {logs, total, page, page_size}"),
         ],
         demoAccounts: [("alice@example.com", "alice123"), ("bob@example.com", "bob12345")]
     )

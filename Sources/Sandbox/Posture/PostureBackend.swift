@@ -2,8 +2,9 @@ import Core
 import Foundation
 import Hummingbird
 
-/// The posture-sensor backend (seed 002), under /api/v1. So far: login,
-/// refresh and me; the log upload is to come.
+/// The posture-sensor backend (seed 002), under /api/v1: login, refresh and
+/// me (the sandbox's choice: 002 shows only the bearer token), and the posture
+/// log upload with its read-back (`PostureLogs`, docs/sandbox-posture.md).
 struct PostureBackend: SandboxBackend {
     var profile: Profile { .posture }
     var errorStyle: ErrorStyle { .codeMessage }
@@ -20,6 +21,8 @@ struct PostureBackend: SandboxBackend {
             try await store.query("INSERT INTO users (email, name, password_hash) VALUES (?, ?, ?)",
                                   [.text(account.email), .text(account.name), .text(account.passwordHash)])
         }
+        try await store.query(PostureLogs.schema)
+        try await PostureSeed.insert(store)
     }
 
     func register(on router: Router<BasicRequestContext>, state: SandboxState) {
@@ -49,6 +52,7 @@ struct PostureBackend: SandboxBackend {
         router.get("/api/v1/users/me") { request, _ in
             JSONResponse.make(.ok, try await Self.user(try await state.authenticate(request), state))
         }
+        PostureLogs.register(on: router, state: state)
     }
 
     static func user(_ id: String, _ state: SandboxState) async throws -> JSONValue {
