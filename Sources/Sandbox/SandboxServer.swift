@@ -14,7 +14,8 @@ public final class SandboxServer: Sendable {
     public let port: Int
     public let host: String
     public let profile: Profile
-    private let state: SandboxState
+    /// Internal so tests (`@testable`) can reach the store and switches.
+    let state: SandboxState
     private let group: ServiceGroup
     private let runner: Task<Void, any Error>
 

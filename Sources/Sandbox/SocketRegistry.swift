@@ -13,7 +13,10 @@ final class OpenSocket: @unchecked Sendable {
     let userID: String?
     private let outbound: WebSocketOutboundWriter
     private let connection: Connection?
-    private let faults: Faults
+    /// The ws_drop_after switch when the socket opened (0: never dropped):
+    /// changing the switch applies to sockets opened afterwards, so a client
+    /// can be shown the drop without upsetting the sockets already open.
+    private let dropAfter: Int
     private let lock = NSLock()
     private var frames = 0
     private var dropped = false
@@ -23,15 +26,10 @@ final class OpenSocket: @unchecked Sendable {
         self.userID = userID
         self.outbound = outbound
         self.connection = connection
-        self.faults = faults
+        self.dropAfter = faults.current.webSocketDropAfterFrames
     }
 
-    /// The limit is read at each frame, so changing it at run time applies to
-    /// open sockets too (counted from each socket's start).
-    private var exhausted: Bool {
-        let limit = faults.current.webSocketDropAfterFrames
-        return limit > 0 && frames >= limit
-    }
+    private var exhausted: Bool { dropAfter > 0 && frames >= dropAfter }
 
     /// Counts a frame the client sent. Returns false once the socket has been
     /// dropped. When this frame reaches the limit, it is still handled, but
