@@ -243,7 +243,7 @@ _explorer_sandbox() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--profile --host --port --db --token-ttl)
+    non_repeating_options=(--profile --host --port --db --token-ttl --latency --error-rate --cut-body-rate --ws-drop-after --fault-seed)
     __explorer_offer_flags_options 0
 
     # Offer option value completions
@@ -262,6 +262,21 @@ _explorer_sandbox() {
         return
         ;;
     '--token-ttl')
+        return
+        ;;
+    '--latency')
+        return
+        ;;
+    '--error-rate')
+        return
+        ;;
+    '--cut-body-rate')
+        return
+        ;;
+    '--ws-drop-after')
+        return
+        ;;
+    '--fault-seed')
         return
         ;;
     esac

@@ -27,7 +27,7 @@ function __explorer_parse_tokens -S
         case 'run'
             __explorer_parse_subcommand 1 'base-url=' 'profile=' 'offline' 'color=' 'version' 'h/help'
         case 'sandbox'
-            __explorer_parse_subcommand 0 'profile=' 'host=' 'port=' 'db=' 'token-ttl=' 'version' 'h/help'
+            __explorer_parse_subcommand 0 'profile=' 'host=' 'port=' 'db=' 'token-ttl=' 'latency=' 'error-rate=' 'cut-body-rate=' 'ws-drop-after=' 'fault-seed=' 'version' 'h/help'
         case 'help'
             __explorer_parse_subcommand -r 1 'version'
         end
@@ -108,6 +108,11 @@ complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_opti
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer sandbox" port' -l 'port' -d 'Port to listen on (0 picks a free one).' -rfka ''
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer sandbox" db' -l 'db' -d 'Keep data in this SQLite file (default: in memory).' -rF
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer sandbox" token-ttl' -l 'token-ttl' -d 'Access-token lifetime in seconds (or EXPLORER_SANDBOX_TOKEN_TTL).' -rfka ''
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer sandbox" latency' -l 'latency' -d 'Milliseconds added to every HTTP response (or EXPLORER_SANDBOX_LATENCY_MS).' -rfka ''
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer sandbox" error-rate' -l 'error-rate' -d 'Share (0-1) of requests answered 500 or 503 (or EXPLORER_SANDBOX_ERROR_RATE).' -rfka ''
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer sandbox" cut-body-rate' -l 'cut-body-rate' -d 'Share (0-1) of responses cut mid-body (or EXPLORER_SANDBOX_CUT_BODY_RATE).' -rfka ''
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer sandbox" ws-drop-after' -l 'ws-drop-after' -d 'Drop each WebSocket after this many frames; 0 never (or EXPLORER_SANDBOX_WS_DROP_AFTER).' -rfka ''
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer sandbox" fault-seed' -l 'fault-seed' -d 'Seed the random draws, for repeatable runs (or EXPLORER_SANDBOX_FAULT_SEED).' -rfka ''
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer sandbox" version' -l 'version' -d 'Show the version.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer sandbox" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer help" version' -l 'version' -d 'Show the version.'

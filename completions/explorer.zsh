@@ -111,6 +111,11 @@ _explorer_sandbox() {
         '--port[Port to listen on (0 picks a free one).]:port:'
         '--db[Keep data in this SQLite file (default\: in memory).]:path:_files'
         '--token-ttl[Access-token lifetime in seconds (or EXPLORER_SANDBOX_TOKEN_TTL).]:seconds:'
+        '--latency[Milliseconds added to every HTTP response (or EXPLORER_SANDBOX_LATENCY_MS).]:ms:'
+        '--error-rate[Share (0-1) of requests answered 500 or 503 (or EXPLORER_SANDBOX_ERROR_RATE).]:share:'
+        '--cut-body-rate[Share (0-1) of responses cut mid-body (or EXPLORER_SANDBOX_CUT_BODY_RATE).]:share:'
+        '--ws-drop-after[Drop each WebSocket after this many frames; 0 never (or EXPLORER_SANDBOX_WS_DROP_AFTER).]:frames:'
+        '--fault-seed[Seed the random draws, for repeatable runs (or EXPLORER_SANDBOX_FAULT_SEED).]:n:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

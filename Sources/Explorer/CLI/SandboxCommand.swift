@@ -21,8 +21,8 @@ struct SandboxCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Keep data in this SQLite file (default: in memory).", valueName: "path"), completion: .file())
     var db: String?
 
-    @Option(help: ArgumentHelp("Access-token lifetime in seconds (or EXPLORER_SANDBOX_TOKEN_TTL).", valueName: "seconds"))
-    var tokenTTL: Double?
+    @OptionGroup(title: "Fault switches (all off by default; see docs/sandbox-faults.md)")
+    var faults: SandboxFaultOptions
 
     func run() throws {
         var configuration = SandboxConfiguration()
@@ -31,7 +31,7 @@ struct SandboxCommand: ParsableCommand {
         configuration.host = host
         configuration.port = port
         configuration.databasePath = db
-        if let tokenTTL { configuration.accessTokenLifetime = tokenTTL }
+        faults.apply(to: &configuration)
         configuration.log = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
         do { try configuration.validate() } catch { throw ValidationError("\(error)") }
 
@@ -53,5 +53,46 @@ struct SandboxCommand: ParsableCommand {
         }
         try runBlockingThrowing { try await server.wait() }
         _ = sources
+    }
+}
+
+/// The sandbox's fault switches as flags; each also has an environment
+/// variable and a key of `PUT /__sandbox/faults` (docs/sandbox-faults.md).
+struct SandboxFaultOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Access-token lifetime in seconds (or EXPLORER_SANDBOX_TOKEN_TTL).", valueName: "seconds"))
+    var tokenTTL: Double?
+
+    @Option(help: ArgumentHelp("Milliseconds added to every HTTP response (or EXPLORER_SANDBOX_LATENCY_MS).", valueName: "ms"))
+    var latency: Int?
+
+    @Option(help: ArgumentHelp("Share (0-1) of requests answered 500 or 503 (or EXPLORER_SANDBOX_ERROR_RATE).", valueName: "share"))
+    var errorRate: Double?
+
+    @Option(help: ArgumentHelp("Share (0-1) of responses cut mid-body (or EXPLORER_SANDBOX_CUT_BODY_RATE).", valueName: "share"))
+    var cutBodyRate: Double?
+
+    @Option(name: .customLong("ws-drop-after"),
+            help: ArgumentHelp("Drop each WebSocket after this many frames; 0 never (or EXPLORER_SANDBOX_WS_DROP_AFTER).", valueName: "frames"))
+    var wsDropAfter: Int?
+
+    @Option(help: ArgumentHelp("Seed the random draws, for repeatable runs (or EXPLORER_SANDBOX_FAULT_SEED).", valueName: "n"))
+    var faultSeed: UInt64?
+
+    func validate() throws {
+        if let tokenTTL, !(tokenTTL > 0) { throw ValidationError("--token-ttl must be a positive number of seconds") }
+        if let latency, !(0...60_000).contains(latency) { throw ValidationError("--latency must be from 0 to 60000 ms") }
+        if let errorRate, !(0...1).contains(errorRate) { throw ValidationError("--error-rate must be a share from 0 to 1") }
+        if let cutBodyRate, !(0...1).contains(cutBodyRate) { throw ValidationError("--cut-body-rate must be a share from 0 to 1") }
+        if let wsDropAfter, wsDropAfter < 0 { throw ValidationError("--ws-drop-after must be 0 or more frames") }
+    }
+
+    /// Flags win over the environment.
+    func apply(to configuration: inout SandboxConfiguration) {
+        if let tokenTTL { configuration.accessTokenLifetime = tokenTTL }
+        if let latency { configuration.faults.latencyMilliseconds = latency }
+        if let errorRate { configuration.faults.errorRate = errorRate }
+        if let cutBodyRate { configuration.faults.cutBodyRate = cutBodyRate }
+        if let wsDropAfter { configuration.faults.webSocketDropAfterFrames = wsDropAfter }
+        if let faultSeed { configuration.faults.seed = faultSeed }
     }
 }
