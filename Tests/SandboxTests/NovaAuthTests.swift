@@ -97,6 +97,28 @@ import Testing
         }
     }
 
+    @Test func wrongCodesAreLimitedSoCodesCannotBeGuessed() async throws {
+        let clock = NovaStoppedClock()
+        try await withSandbox({ nova(&$0); $0.clock = clock.now; $0.accessTokenLifetime = 3600 }) { server, http in
+            let created = try await register(http, server)
+            let access = try #require(created.json?["tokens"]?["access_token"]?.stringValue)
+            let codes = try await http.call(server, "GET", "/__sandbox/verification-codes", [.query(name: "email", value: "carol@example.com")])
+            let code = try #require(codes.json?["codes"]?[0]?["code"]?.stringValue)
+            let wrong = code == "000000" ? "111111" : "000000"
+            for _ in 0..<5 {
+                #expect(try await http.call(server, "POST", "/auth/verify-email", [.stringField(name: "code", value: wrong)], token: access).status == 422)
+                clock.advance(10)
+            }
+            let limited = try await http.call(server, "POST", "/auth/verify-email", [.stringField(name: "code", value: code)], token: access)
+            #expect(limited.status == 429)
+            #expect(limited.header("Retry-After") == "550")
+            clock.advance(550)
+            // No longer limited; by now the code itself has expired.
+            let late = try await http.call(server, "POST", "/auth/verify-email", [.stringField(name: "code", value: code)], token: access)
+            #expect(late.json?["code"] == .string("CODE_EXPIRED"))
+        }
+    }
+
     @Test func sixthFailedLoginInAMinuteIs429WithRetryAfter() async throws {
         let clock = NovaStoppedClock()
         try await withSandbox({ nova(&$0); $0.clock = clock.now }) { server, http in
@@ -141,6 +163,21 @@ import Testing
             let bogus = try await http.call(server, "POST", "/auth/refresh", [.stringField(name: "refresh_token", value: "nope")])
             #expect(bogus.status == 401)
             #expect(bogus.json?["code"] == .string("INVALID_REFRESH_TOKEN"))
+        }
+    }
+
+    @Test func theExplorersSessionRefreshesMoreThanOnce() async throws {
+        try await withSandbox(nova) { server, http in
+            let auth = AuthSession(profile: .nova, builder: RequestBuilder(baseURL: server.baseURL), transport: http, store: MemoryTokenStore())
+            #expect(try await auth.login(email: "alice@example.com", password: "alice123").response.status == 200)
+            #expect(await auth.userName == "alice")
+            // 003's refresh answer has no refresh token: the same one must serve every time.
+            for _ in 0..<2 {
+                try await server.expireAccessTokens()
+                let me = try await auth.send(auth.builder.build(method: "GET", path: "/users/me", items: []))
+                #expect(me.response.status == 200)
+                #expect(me.refreshed)
+            }
         }
     }
 

@@ -4,7 +4,7 @@ import Hummingbird
 import HummingbirdBcrypt
 
 /// 003 "认证 API": register, login, refresh, logout. Email verification is in
-/// `NovaVerification`, the failed-login limit in `NovaLoginLimit`.
+/// `NovaVerification`, the failed-login limit in `NovaFailureLimit`.
 enum NovaAuth {
     static func register(on router: Router<BasicRequestContext>, state: SandboxState) {
         router.post("/auth/register") { request, _ in try await signUp(request, state) }
@@ -66,17 +66,16 @@ enum NovaAuth {
         let email = fields.required("email")
         let password = fields.required("password", trim: false)
         try fields.check()
-        if let wait = try await NovaLoginLimit.retryAfter(email: email, state) {
-            return NovaLoginLimit.tooMany(wait)
-        }
+        let limit = NovaFailureLimit.login(email)
+        if let wait = try await limit.retryAfter(state) { return NovaFailureLimit.tooMany(wait, "failed logins") }
         let userID: String
         do {
             userID = try await state.checkPassword(email: email, password: password)
         } catch let failure as APIFailure where failure.code == "INVALID_CREDENTIALS" {
-            try await NovaLoginLimit.recordFailure(email: email, state)
+            try await limit.recordFailure(state)
             throw failure
         }
-        try await NovaLoginLimit.clear(email: email, state)
+        try await limit.clear(state)
         return JSONResponse.make(.ok, try await session(userID, state))
     }
 

@@ -45,12 +45,12 @@ enum NovaFollows {
         let page = try NovaCursorPage(request, list: "\(kind):\(target)")
         let (match, show) = kind == "followers" ? ("followee_id", "follower_id") : ("follower_id", "followee_id")
         let rows = try await state.store.query("""
-            SELECT f.seq, u.* FROM follows f JOIN users u ON u.id = f.\(show)
+            SELECT f.seq, \(NovaJSON.authorColumns) FROM follows f JOIN users u ON u.id = f.\(show)
             WHERE f.\(match) = ? AND f.seq < ? ORDER BY f.seq DESC LIMIT ?
             """, [.text(target), .integer(page.before), .integer(page.fetch)])
         let (shown, next) = page.page(rows)
         return JSONResponse.make(.ok, .object([
-            ("users", .array(shown.map { NovaJSON.user($0, viewer: viewer) })),
+            ("users", .array(shown.map { NovaJSON.user($0, prefix: "u_", viewer: viewer) })),
             ("next_cursor", next),
         ]))
     }

@@ -5,7 +5,8 @@ import SQLiteNIO
 /// Nova's models as 003's `CodingKeys` spell them: snake_case, UUID string
 /// ids, ISO 8601 dates. Rows come from the SELECTs defined here.
 enum NovaJSON {
-    /// User columns, prefixed `u_`, for joining the author onto a post or comment.
+    /// User columns, prefixed `u_`, for joining a user (an author, an actor,
+    /// a follower) onto another row.
     static let authorColumns = """
         u.id AS u_id, u.username AS u_username, u.email AS u_email, u.display_name AS u_display_name,
         u.bio AS u_bio, u.avatar_url AS u_avatar_url, u.is_verified AS u_is_verified, u.created_at AS u_created_at

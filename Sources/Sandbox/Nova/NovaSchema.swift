@@ -77,7 +77,7 @@ enum NovaSchema {
             expires_at REAL NOT NULL,
             used INTEGER NOT NULL DEFAULT 0)
         """,
-        "CREATE TABLE login_failures (email TEXT NOT NULL COLLATE NOCASE, at REAL NOT NULL)",
+        "CREATE TABLE failures (key TEXT NOT NULL, at REAL NOT NULL)",
     ]
 
     static func create(_ store: SandboxStore) async throws {

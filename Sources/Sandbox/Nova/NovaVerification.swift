@@ -5,7 +5,8 @@ import Hummingbird
 /// 003 `POST /auth/verify-email {code}`. Registering "emails" a 6-digit code:
 /// the sandbox sends no mail, it logs the code (when a log is configured) and
 /// shows it at the sandbox-only `GET /__sandbox/verification-codes?email=…`.
-/// A code lasts 10 minutes by `state.now` and works once.
+/// A code lasts 10 minutes by `state.now` and works once; 5 wrong codes in
+/// 10 minutes make the next attempts 429 (`NovaFailureLimit.verification`).
 enum NovaVerification {
     static let lifetime = 600.0
 
@@ -23,6 +24,8 @@ enum NovaVerification {
 
     static func verify(_ request: Request, _ state: SandboxState) async throws -> Response {
         let userID = try await state.authenticate(request)
+        let limit = NovaFailureLimit.verification(userID)
+        if let wait = try await limit.retryAfter(state) { return NovaFailureLimit.tooMany(wait, "wrong codes") }
         var fields = NovaFields(try await jsonObject(request))
         let code = fields.required("code")
         if !code.isEmpty, code.count != 6 || !code.allSatisfy({ $0.isASCII && $0.isNumber }) {
@@ -32,7 +35,10 @@ enum NovaVerification {
         let row = try await state.store.query("""
             SELECT rowid, expires_at, used FROM email_codes WHERE user_id = ? AND code = ? ORDER BY rowid DESC LIMIT 1
             """, [.text(userID), .text(code)]).first
-        guard let row else { throw APIFailure(status: .unprocessableContent, code: "INVALID_CODE", message: "wrong verification code") }
+        guard let row else {
+            try await limit.recordFailure(state)
+            throw APIFailure(status: .unprocessableContent, code: "INVALID_CODE", message: "wrong verification code")
+        }
         guard row.int("used") == 0 else {
             throw APIFailure(status: .unprocessableContent, code: "INVALID_CODE", message: "this code was already used")
         }
