@@ -93,6 +93,19 @@ import Testing
         }
     }
 
+    @Test func seededNotificationsAreNewestFirst() async throws {
+        try await withSandbox(nova) { server, http in
+            for (email, password) in [("alice@example.com", "alice123"), ("bob@example.com", "bob12345")] {
+                let (token, _) = try await http.novaLogin(server, email, password)
+                let list = try await http.call(server, "GET", "/notifications", token: token)
+                guard case let .array(items)? = list.json?["notifications"] else { Issue.record("no list"); return }
+                let times = items.compactMap { $0["created_at"]?.stringValue }
+                #expect(times.count == items.count && !times.isEmpty)
+                #expect(times == times.sorted(by: >))
+            }
+        }
+    }
+
     @Test func notificationsComeFromEventsAndCanBeRead() async throws {
         try await withSandbox(nova) { server, http in
             let (alice, _) = try await http.novaLogin(server)

@@ -27,6 +27,9 @@ enum NovaSeed {
     ]
 
     static func insert(_ store: SandboxStore) async throws {
+        // Lists page newest first by insertion order, so notifications are
+        // inserted at the end, sorted by time.
+        var notifications: [(recipient: String, event: NovaNotifier.Event)] = []
         let users: [(DemoAccounts.Account, String, String, String)] = [
             (DemoAccounts.alice, alice, "Alice", "2025-01-05T09:00:00Z"),
             (DemoAccounts.bob, bob, "Bob", "2025-01-06T10:30:00Z"),
@@ -39,8 +42,8 @@ enum NovaSeed {
         }
         try await store.query("INSERT INTO follows (follower_id, followee_id, created_at) VALUES (?, ?, ?)",
                               [.text(alice), .text(bob), .float(NovaTime.seconds("2025-02-01T09:00:00Z"))])
-        try await NovaNotifier.notify(bob, .init(kind: .follow, actor: alice, at: NovaTime.seconds("2025-02-01T09:00:00Z"),
-                                                 id: "d0a1c2d3-0001-4000-8000-000000000001", isRead: true), store)
+        notifications.append((bob, .init(kind: .follow, actor: alice, at: NovaTime.seconds("2025-02-01T09:00:00Z"),
+                                         id: "d0a1c2d3-0001-4000-8000-000000000001", isRead: true)))
         for (index, post) in posts.enumerated() {
             let key = String(format: "f0a1c2d3-%04d-4000-8000-000000000000", index + 1)
             let at = NovaTime.seconds(post.at)
@@ -50,8 +53,8 @@ enum NovaSeed {
                                   [.text(post.id), .text(post.user), .text(key), post.caption.map(SQLiteData.text) ?? .null, .float(at)])
         }
         // alice's caption mentions bob.
-        try await NovaNotifier.notify(bob, .init(kind: .mention, actor: alice, post: posts[3].id, at: NovaTime.seconds(posts[3].at),
-                                                 id: "d0a1c2d3-0002-4000-8000-000000000002"), store)
+        notifications.append((bob, .init(kind: .mention, actor: alice, post: posts[3].id, at: NovaTime.seconds(posts[3].at),
+                                         id: "d0a1c2d3-0002-4000-8000-000000000002")))
         let likes: [(post: Int, user: String, at: String, notification: String)] = [
             (1, bob, "2025-02-02T13:00:00Z", "d0a1c2d3-0003-4000-8000-000000000003"),
             (2, alice, "2025-02-03T19:00:00Z", "d0a1c2d3-0004-4000-8000-000000000004"),
@@ -60,20 +63,23 @@ enum NovaSeed {
             let post = posts[like.post]
             try await store.query("INSERT INTO likes (post_id, user_id, created_at) VALUES (?, ?, ?)",
                                   [.text(post.id), .text(like.user), .float(NovaTime.seconds(like.at))])
-            try await NovaNotifier.notify(post.user, .init(kind: .like, actor: like.user, post: post.id, at: NovaTime.seconds(like.at),
-                                                           id: like.notification, isRead: like.user == bob), store)
+            notifications.append((post.user, .init(kind: .like, actor: like.user, post: post.id, at: NovaTime.seconds(like.at),
+                                                   id: like.notification, isRead: like.user == bob)))
         }
         for (index, comment) in comments.enumerated() {
             let post = posts[comment.post]
             let at = NovaTime.seconds(comment.at)
             try await store.query("INSERT INTO comments (id, post_id, user_id, text, created_at) VALUES (?, ?, ?, ?, ?)",
                                   [.text(comment.id), .text(post.id), .text(comment.user), .text(comment.text), .float(at)])
-            try await NovaNotifier.notify(post.user, .init(kind: .comment, actor: comment.user, post: post.id, comment: comment.id, at: at,
-                                                           id: String(format: "d0a1c2d3-%04d-4000-8000-000000000000", index + 5)), store)
+            notifications.append((post.user, .init(kind: .comment, actor: comment.user, post: post.id, comment: comment.id, at: at,
+                                                   id: String(format: "d0a1c2d3-%04d-4000-8000-000000000000", index + 5))))
         }
         // bob's reply mentions alice, on his own post.
         let reply = comments[2]
-        try await NovaNotifier.notify(alice, .init(kind: .mention, actor: bob, post: posts[reply.post].id, comment: reply.id,
-                                                   at: NovaTime.seconds(reply.at), id: "d0a1c2d3-0008-4000-8000-000000000008"), store)
+        notifications.append((alice, .init(kind: .mention, actor: bob, post: posts[reply.post].id, comment: reply.id,
+                                           at: NovaTime.seconds(reply.at), id: "d0a1c2d3-0008-4000-8000-000000000008")))
+        for (recipient, event) in notifications.sorted(by: { $0.event.at < $1.event.at }) {
+            try await NovaNotifier.notify(recipient, event, store)
+        }
     }
 }
