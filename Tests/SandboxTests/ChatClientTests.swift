@@ -16,10 +16,13 @@ actor Mailbox {
     private(set) var isOpen = false
     private(set) var isFinished = false
     private(set) var failure: (any Error)?
+    /// The server's close frame, when the socket ended with a close handshake.
+    private(set) var closeFrame: WebSocketCloseFrame?
 
     func opened() { isOpen = true }
     func append(_ frame: JSONValue) { frames.append(frame) }
     func finish() { isFinished = true }
+    func closed(_ frame: WebSocketCloseFrame?) { closeFrame = frame }
     func fail(_ error: any Error) { failure = error; isFinished = true }
     func take() -> JSONValue? { frames.isEmpty ? nil : frames.removeFirst() }
     var pending: Int { frames.count }
@@ -42,7 +45,7 @@ final class TestSocket: Sendable {
         let mailbox = self.mailbox
         task = Task {
             do {
-                try await WebSocketClient.connect(url: url, logger: Logger(label: "test.ws")) { inbound, outbound, _ in
+                let closeFrame = try await WebSocketClient.connect(url: url, logger: Logger(label: "test.ws")) { inbound, outbound, _ in
                     await mailbox.opened()
                     await withTaskGroup(of: Void.self) { group in
                         group.addTask {
@@ -58,6 +61,7 @@ final class TestSocket: Sendable {
                         group.cancelAll()
                     }
                 }
+                await mailbox.closed(closeFrame)
                 await mailbox.finish()
             } catch {
                 await mailbox.fail(error)
@@ -202,6 +206,8 @@ extension AsyncHTTPTransport {
             // The right token opens the channel.
             let socket = try await TestSocket.connect(server, "/ws/chat/1?token=\(alice)")
             await socket.close()
+            // A normal close is a handshake: the server's close frame comes back.
+            #expect(await socket.mailbox.closeFrame?.closeCode == .normalClosure)
         }
     }
 
