@@ -26,23 +26,26 @@ public enum Redactor {
         return secretHeaders.contains(lower) || lower.hasSuffix("token") || secretWords.contains { lower.contains($0) }
     }
 
-    /// The words of a command line with secrets replaced.
-    public static func redact(words: [String]) -> [String] {
+    /// The words of a command line with secrets replaced. `hide` gives the
+    /// text that stands for a secret, from its name (`password`,
+    /// `authorization`): `***` for history, `{{secret:NAME}}` for transcripts.
+    public static func redact(words: [String], hide: (String) -> String = { _ in placeholder }) -> [String] {
         guard let first = words.first else { return words }
         if first.lowercased() == "login" {
-            return Array(words.prefix(2)) + (words.count > 2 ? [placeholder] : [])
+            return Array(words.prefix(2)) + (words.count > 2 ? [hide("password")] : [])
         }
         if first.lowercased() == "set", words.count >= 2, let eq = words[1].firstIndex(of: "="),
            isSecretName(String(words[1][..<eq])) {
-            return [first, String(words[1][..<eq]) + "=" + placeholder]
+            let name = String(words[1][..<eq])
+            return [first, name + "=" + hide(name)]
         }
         return words.enumerated().map { index, word in
             guard index > 0, let item = try? RequestItem.parse(word) else { return word }
             switch item {
-            case let .header(name, value) where isSecretName(name) && !value.isEmpty: return "\(name):\(placeholder)"
-            case let .stringField(name, _) where isSecretName(name): return "\(name)=\(placeholder)"
-            case let .jsonField(name, _) where isSecretName(name): return "\(name):=\"\(placeholder)\""
-            case let .query(name, _) where isSecretName(name): return "\(name)==\(placeholder)"
+            case let .header(name, value) where isSecretName(name) && !value.isEmpty: return "\(name):\(hide(name))"
+            case let .stringField(name, _) where isSecretName(name): return "\(name)=\(hide(name))"
+            case let .jsonField(name, _) where isSecretName(name): return "\(name):=\"\(hide(name))\""
+            case let .query(name, _) where isSecretName(name): return "\(name)==\(hide(name))"
             default: return word
             }
         }

@@ -1,0 +1,24 @@
+/// A value bound by a `{{name:=KIND}}` capture.
+public struct Capture: Sendable, Equatable {
+    public var value: JSONValue
+    /// Bound from part of a string or line: later uses compare the text, so
+    /// an id captured from `/api/tasks/{{id:=integer}}` equals the number 6.
+    public var fromText: Bool
+
+    public init(value: JSONValue, fromText: Bool) {
+        self.value = value
+        self.fromText = fromText
+    }
+
+    /// What `{{name}}` stands for in a command line.
+    public var text: String { value.plainText }
+
+    /// Whether a later whole value equals this capture.
+    public func isEqual(to other: JSONValue) -> Bool {
+        guard fromText else { return value == other }
+        switch other {
+        case .string, .number, .bool: return other.plainText == text
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+
+/// What the recorder writes for what it saw: the values as seen, except
+/// those that cannot be the same next time or must not be on disk
+/// (docs/transcripts.md, "What the recorder writes"):
+/// - secrets (members named like `*token`, `password`, `secret`; anything
+///   shaped like a JWT) become `{{secret:NAME}}`;
+/// - ISO timestamps become `{{timestamp}}`, UUIDs `{{uuid}}`;
+/// - the base URL inside a string becomes `{{base_url}}`;
+/// - the value a `capture` step picked becomes a pattern of its kind.
+/// Of the headers only Content-Type is written; others can be added by hand.
+extension Expectation {
+    public init(recording observed: Observation, baseURL: String?, volatileBody: Bool = false) {
+        self.init(refreshed: observed.refreshed, status: observed.status, reason: observed.reason)
+        if observed.status != nil, let type = observed.headers.first(where: { $0.name.lowercased() == "content-type" }) {
+            headers = [("Content-Type", .literal(type.value))]
+        }
+        switch observed.body {
+        case nil: body = nil
+        case let .json(value)?:
+            body = .json(volatileBody ? .kind(of: value) : .recording(value, key: nil, baseURL: baseURL))
+        case let .text(lines)?: body = .text(lines.map { .recording($0, baseURL: baseURL) })
+        case let .binary(summary)?: body = .binary(summary)
+        }
+        errors = observed.errors.map { .recording($0, baseURL: baseURL) }
+        notes = observed.notes.map { .recording($0, baseURL: baseURL) }
+    }
+}
+
+extension ExpectedValue {
+    /// `value` as a recording writes it; `key` is the member it is the value of.
+    public static func recording(_ value: JSONValue, key: String?, baseURL: String?) -> ExpectedValue {
+        switch value {
+        case let .object(members):
+            return .object(members.map { Member($0.key, recording($0.value, key: $0.key, baseURL: baseURL)) }, open: false)
+        case let .array(items):
+            return .array(items.map { recording($0, key: key, baseURL: baseURL) }, contains: false)
+        case let .string(s):
+            if !s.isEmpty, let key, Redactor.isSecretName(key) { return .text(PatternText([.pattern(.init(.secret(secretName(key))))])) }
+            if Redactor.looksLikeJWT(s) { return .text(PatternText([.pattern(.init(.secret(secretName(key ?? "jwt"))))])) }
+            if let typed = typedPattern(s) { return .text(PatternText([.pattern(typed)])) }
+            let text = PatternText.recording(s, baseURL: baseURL)
+            return text.literalText.map { .literal(.string($0)) } ?? .text(text)
+        default:
+            return .literal(value)
+        }
+    }
+
+    /// A pattern of the value's kind: what a captured value is expected to be.
+    public static func kind(of value: JSONValue) -> ExpectedValue {
+        switch value {
+        case .number: return .pattern(.init(value.intValue != nil ? .integer : .number))
+        case let .string(s): return .pattern(typedPattern(s) ?? .init(.string))
+        default: return .pattern(.init(.any))
+        }
+    }
+
+    static func typedPattern(_ s: String) -> TranscriptPattern? {
+        if TranscriptPattern.isTimestamp(s) { return .init(.timestamp) }
+        if TranscriptPattern.isUUID(s) { return .init(.uuid) }
+        return nil
+    }
+
+    /// A secret's placeholder name from a member or item name: `access_token`, `x_api_key`.
+    public static func secretName(_ name: String) -> String {
+        var out = String(name.lowercased().map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "_" })
+        if out.isEmpty || out.first!.isNumber { out = "_" + out }
+        return out
+    }
+}
+
+extension PatternText {
+    /// A line or string as a recording writes it: the base URL as
+    /// `{{base_url}}`, JWT-shaped words and the value of a secret-named
+    /// `KEY = VALUE` or `KEY: VALUE` line (what `vars` and `--offline` print)
+    /// as `{{secret:…}}`.
+    public static func recording(_ text: String, baseURL: String?) -> PatternText {
+        for separator in [" = ", ": "] {
+            guard let range = text.range(of: separator) else { continue }
+            let key = String(text[..<range.lowerBound])
+            let value = text[range.upperBound...]
+            if !key.contains(" "), Redactor.isSecretName(key), !value.isEmpty, !(value.hasPrefix("<") && value.hasSuffix(">")) {
+                return PatternText([.literal(String(text[..<range.upperBound])), .pattern(.init(.secret(ExpectedValue.secretName(key))))])
+            }
+        }
+        var pieces: [Piece] = []
+        func literal(_ s: String) {
+            guard !s.isEmpty else { return }
+            if case let .literal(last)? = pieces.last {
+                pieces[pieces.count - 1] = .literal(last + s)
+            } else {
+                pieces.append(.literal(s))
+            }
+        }
+        func word(_ w: String) {
+            if Redactor.looksLikeJWT(w) { pieces.append(.pattern(.init(.secret("jwt")))) } else { literal(w) }
+        }
+        let segments = baseURL.flatMap { $0.isEmpty ? nil : text.components(separatedBy: $0) } ?? [text]
+        for (n, segment) in segments.enumerated() {
+            if n > 0 { pieces.append(.pattern(.init(.reference("base_url")))) }
+            var current = ""
+            for c in segment {
+                if c == " " || c == "\"" || c == "'" {
+                    word(current)
+                    current = ""
+                    literal(String(c))
+                } else {
+                    current.append(c)
+                }
+            }
+            word(current)
+        }
+        return PatternText(pieces)
+    }
+}

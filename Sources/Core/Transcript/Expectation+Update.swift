@@ -1,0 +1,73 @@
+/// Re-blessing (`explorer test --update`): what a step should expect now.
+/// Parts that still match are kept as written, patterns and captures
+/// included; the rest are written as a recording would write the live
+/// output. Object keys and array elements are merged one by one, so one
+/// changed value does not turn a whole body's patterns back into literals.
+extension Expectation {
+    public func updated(with observed: Observation, matcher: inout TranscriptMatcher, baseURL: String?) -> Expectation {
+        let recorded = Expectation(recording: observed, baseURL: baseURL)
+        var next = self
+        next.refreshed = observed.refreshed
+        if status != observed.status {
+            next.status = observed.status
+            next.reason = observed.reason
+        }
+        next.headers = headers.compactMap { header in
+            let values = observed.headers.filter { $0.name.lowercased() == header.name.lowercased() }.map(\.value)
+            guard let first = values.first else { return nil }
+            return values.contains { matcher.matchText(header.value, $0) } ? header : (header.name, .literal(first))
+        }
+        switch (body, observed.body) {
+        case let (.json(value)?, .json(live)?): next.body = .json(value.updated(with: live, key: nil, matcher: &matcher, baseURL: baseURL))
+        case let (.text(lines)?, .text(live)?): next.body = .text(Self.merge(lines, live, &matcher, baseURL))
+        default: next.body = recorded.body
+        }
+        next.errors = Self.merge(errors, observed.errors, &matcher, baseURL)
+        next.notes = Self.merge(notes, observed.notes, &matcher, baseURL)
+        return next
+    }
+
+    private static func merge(_ lines: [PatternText], _ live: [String], _ matcher: inout TranscriptMatcher, _ baseURL: String?) -> [PatternText] {
+        live.enumerated().map { n, text in
+            if n < lines.count, matcher.matchText(lines[n], text) { return lines[n] }
+            return .recording(text, baseURL: baseURL)
+        }
+    }
+}
+
+extension ExpectedValue {
+    /// This value where it matches `actual`, merged member by member and
+    /// element by element where it does not.
+    func updated(with actual: JSONValue, key: String?, matcher: inout TranscriptMatcher, baseURL: String?) -> ExpectedValue {
+        var trial = matcher
+        if trial.match(self, actual).isEmpty {
+            matcher = trial
+            return self
+        }
+        switch (self, actual) {
+        case let (.object(members, open), .object(live)):
+            // A closed object takes the live key order, so a new key lands
+            // where the server puts it; an open one keeps the written order.
+            let order = open ? members.map(\.key) : live.map(\.key)
+            var merged: [Member] = []
+            for key in order {
+                guard let value = live.first(where: { $0.key == key })?.value else { continue }
+                if let member = members.first(where: { $0.key == key }) {
+                    merged.append(Member(key, member.value.updated(with: value, key: key, matcher: &matcher, baseURL: baseURL)))
+                } else {
+                    merged.append(Member(key, .recording(value, key: key, baseURL: baseURL)))
+                }
+            }
+            return .object(merged, open: open)
+        case let (.array(items, false), .array(live)):
+            var merged: [ExpectedValue] = []
+            for (n, value) in live.enumerated() {
+                merged.append(n < items.count ? items[n].updated(with: value, key: key, matcher: &matcher, baseURL: baseURL)
+                              : .recording(value, key: key, baseURL: baseURL))
+            }
+            return .array(merged, contains: false)
+        default:
+            return .recording(actual, key: key, baseURL: baseURL)
+        }
+    }
+}

@@ -1,0 +1,41 @@
+/// What a transcript expects of one step: the lines after its command.
+public struct Expectation: Sendable, Equatable {
+    public enum Body: Sendable, Equatable {
+        case json(ExpectedValue)
+        /// The `| ` lines, one pattern text per line.
+        case text([PatternText])
+        /// `(binary body: TYPE, SIZE)`, compared as written.
+        case binary(String)
+    }
+
+    /// `(access token refreshed; request retried)` before the status line.
+    public var refreshed: Bool
+    /// The status code; nil when the step sends no request (`show`, `set`, an error).
+    public var status: Int?
+    /// The reason phrase, for the reader: it is not compared (HTTP/2 has none).
+    public var reason: String
+    /// Only the headers written are compared; names ignore case.
+    public var headers: [(name: String, value: PatternText)]
+    /// Nil means no body: a live body is then a mismatch.
+    public var body: Body?
+    public var errors: [PatternText]
+    public var notes: [PatternText]
+
+    public init(refreshed: Bool = false, status: Int? = nil, reason: String = "", headers: [(name: String, value: PatternText)] = [],
+                body: Body? = nil, errors: [PatternText] = [], notes: [PatternText] = []) {
+        self.refreshed = refreshed
+        self.status = status
+        self.reason = reason
+        self.headers = headers
+        self.body = body
+        self.errors = errors
+        self.notes = notes
+    }
+
+    public static func == (a: Expectation, b: Expectation) -> Bool {
+        a.refreshed == b.refreshed && a.status == b.status && a.reason == b.reason
+            && a.headers.count == b.headers.count
+            && zip(a.headers, b.headers).allSatisfy { $0.name == $1.name && $0.value == $1.value }
+            && a.body == b.body && a.errors == b.errors && a.notes == b.notes
+    }
+}

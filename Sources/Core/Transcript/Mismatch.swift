@@ -1,0 +1,44 @@
+/// One difference between what a step expected and what came back: data
+/// for a reporter to render, never printed here.
+public struct Mismatch: Sendable, Equatable, CustomStringConvertible {
+    /// Where in the step's output the difference is.
+    public enum Place: Sendable, Equatable, CustomStringConvertible {
+        case refresh
+        case status
+        case header(String)
+        /// A JSON body, at a path such as `.tasks[0].id` (`.` is the whole body).
+        case body(JSONPath)
+        /// A text body's line, 1-based.
+        case line(Int)
+        /// An `error:` line, 1-based among them.
+        case error(Int)
+        /// A `note:` line, 1-based among them.
+        case note(Int)
+
+        public var description: String {
+            switch self {
+            case .refresh: return "refresh"
+            case .status: return "status"
+            case let .header(name): return "header \(name)"
+            case let .body(path): return "body \(path)"
+            case let .line(n): return "body line \(n)"
+            case let .error(n): return "error line \(n)"
+            case let .note(n): return "note line \(n)"
+            }
+        }
+    }
+
+    public var place: Place
+    /// The expectation as written (patterns included).
+    public var expected: String
+    /// The live value, secrets hidden.
+    public var actual: String
+
+    public init(_ place: Place, expected: String, actual: String) {
+        self.place = place
+        self.expected = expected
+        self.actual = actual
+    }
+
+    public var description: String { "\(place): expected \(expected), got \(actual)" }
+}

@@ -1,0 +1,142 @@
+import Foundation
+
+/// Text in which `{{…}}` stands for a pattern: an expected JSON string, a
+/// header value, a text or error line. `{{` always opens a pattern, so a
+/// literal `{{` is written as the regex pattern `{{/\{\{/}}`.
+public struct PatternText: Sendable, Equatable, CustomStringConvertible {
+    public enum Piece: Sendable, Equatable {
+        case literal(String)
+        case pattern(TranscriptPattern)
+    }
+
+    public var pieces: [Piece]
+
+    public init(_ pieces: [Piece]) { self.pieces = pieces }
+
+    /// Text matched character for character.
+    public static func literal(_ text: String) -> PatternText { PatternText(text.isEmpty ? [] : [.literal(text)]) }
+
+    /// What a literal `{{` is written as.
+    static let escapedBraces = TranscriptPattern(.regex(#"\{\{"#))
+
+    /// A pattern that is not closed or not valid, at a character offset of the text.
+    public struct SyntaxError: Error, Equatable, Sendable {
+        public let offset: Int
+        public let reason: String
+    }
+
+    public static func parse(_ text: String) throws(SyntaxError) -> PatternText {
+        let chars = Array(text)
+        var pieces: [Piece] = []
+        var literal = ""
+        var i = 0
+        while i < chars.count {
+            guard chars[i] == "{", i + 1 < chars.count, chars[i + 1] == "{" else {
+                literal.append(chars[i])
+                i += 1
+                continue
+            }
+            let bodyStart = i + 2
+            guard let end = closing(chars, from: bodyStart) else {
+                throw SyntaxError(offset: i, reason: "'{{' is not closed by '}}' (a literal '{{' is written {{/\\{\\{/}})")
+            }
+            let pattern: TranscriptPattern
+            do { pattern = try TranscriptPattern.parse(String(chars[bodyStart..<end])) } catch {
+                throw SyntaxError(offset: i, reason: error.reason)
+            }
+            if !literal.isEmpty { pieces.append(.literal(literal)); literal = "" }
+            pieces.append(.pattern(pattern))
+            i = end + 2
+        }
+        if !literal.isEmpty { pieces.append(.literal(literal)) }
+        return PatternText(pieces)
+    }
+
+    /// Where the `}}` closing a pattern body starts. A regex body (`/…/`,
+    /// possibly after `name:=`) ends at `/}}`, so the regex may hold braces.
+    static func closing(_ chars: [Character], from start: Int) -> Int? {
+        func find(_ needle: [Character], from: Int) -> Int? {
+            guard from + needle.count <= chars.count else { return nil }
+            for i in from...(chars.count - needle.count) where Array(chars[i..<i + needle.count]) == needle { return i }
+            return nil
+        }
+        guard let plainEnd = find(["}", "}"], from: start) else { return nil }
+        var j = start
+        while j < chars.count, chars[j] == " " { j += 1 }
+        var k = j
+        while k < chars.count, chars[k].isLetter || chars[k].isNumber || chars[k] == "_" { k += 1 }
+        var bodyStart = j
+        if k > j, k + 1 < chars.count, chars[k] == ":", chars[k + 1] == "=" {
+            bodyStart = k + 2
+            while bodyStart < chars.count, chars[bodyStart] == " " { bodyStart += 1 }
+        }
+        guard bodyStart < chars.count, chars[bodyStart] == "/" else { return plainEnd }
+        return find(["/", "}", "}"], from: bodyStart + 1).map { $0 + 1 }
+    }
+
+    /// The text as written in a transcript, with any literal `{{` escaped.
+    public var description: String {
+        pieces.map { piece in
+            switch piece {
+            case let .literal(text): return text.replacingOccurrences(of: "{{", with: Self.escapedBraces.description)
+            case let .pattern(pattern): return pattern.description
+            }
+        }.joined()
+    }
+
+    /// The text when it holds no pattern.
+    public var literalText: String? {
+        var text = ""
+        for piece in pieces {
+            guard case let .literal(s) = piece else { return nil }
+            text += s
+        }
+        return text
+    }
+
+    /// The patterns, in order.
+    public var patterns: [TranscriptPattern] {
+        pieces.compactMap { if case let .pattern(p) = $0 { return p } else { return nil } }
+    }
+
+    /// Matches all of `text`. `bound` gives the text an earlier capture or a
+    /// variable holds. Returns the captures this text binds (empty when it
+    /// binds none), or nil when it does not match. A capture takes the
+    /// shortest text that lets the rest match.
+    public func match(_ text: String, bound: (String) -> String?) -> [String: String]? {
+        let chars = Array(text)
+        func go(_ index: Int, _ position: Int, _ local: [String: String]) -> [String: String]? {
+            guard index < pieces.count else { return position == chars.count ? local : nil }
+            switch pieces[index] {
+            case let .literal(s):
+                let expected = Array(s)
+                guard position + expected.count <= chars.count,
+                      Array(chars[position..<position + expected.count]) == expected else { return nil }
+                return go(index + 1, position + expected.count, local)
+            case let .pattern(pattern):
+                var name: String?
+                if case let .reference(n) = pattern.kind { name = n } else { name = pattern.capture }
+                if let name, let fixed = local[name] ?? bound(name) {
+                    guard pattern.accepts(text: fixed) else { return nil }
+                    return matchFixed(fixed, index, position, local)
+                }
+                if case .reference = pattern.kind { return nil }
+                for end in position...chars.count {
+                    let candidate = String(chars[position..<end])
+                    guard pattern.accepts(text: candidate) else { continue }
+                    var next = local
+                    if let capture = pattern.capture { next[capture] = candidate }
+                    if let result = go(index + 1, end, next) { return result }
+                }
+                return nil
+            }
+        }
+        func matchFixed(_ fixed: String, _ index: Int, _ position: Int, _ local: [String: String]) -> [String: String]? {
+            let expected = Array(fixed)
+            guard position + expected.count <= chars.count,
+                  Array(chars[position..<position + expected.count]) == expected else { return nil }
+            return go(index + 1, position + expected.count, local)
+        }
+        return go(0, 0, [:])
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// Supplies the live values for a command line's `{{secret:NAME}}` when a
+/// transcript is replayed (docs/transcripts.md, "Secrets"), in this order:
+/// 1. the environment variable `EXPLORER_SECRET_NAME` (NAME upper-cased);
+/// 2. `password`: the password of the profile's demo account whose email
+///    is on the same line (`login alice@example.com {{secret:password}}`);
+/// 3. `wrong_password`: a fresh random string, which no account has: the
+///    recorder writes it for a login the server refused.
+public struct SecretResolver: Sendable {
+    public var environment: [String: String]
+    public var demoAccounts: [(email: String, password: String)]
+
+    public init(environment: [String: String], demoAccounts: [(email: String, password: String)]) {
+        self.environment = environment
+        self.demoAccounts = demoAccounts
+    }
+
+    /// A secret nobody supplied.
+    public struct Missing: Error, Equatable, Sendable, CustomStringConvertible {
+        public let name: String
+        public var description: String {
+            "no value for {{secret:\(name)}}: set \(SecretResolver.environmentName(name))"
+        }
+    }
+
+    public static func environmentName(_ name: String) -> String { "EXPLORER_SECRET_" + name.uppercased() }
+
+    /// The line with its secrets filled in, re-quoted so a value with spaces
+    /// stays one word, and the values used (to keep them out of reports).
+    public func resolve(_ line: String) throws(Missing) -> (line: String, secrets: [String]) {
+        guard line.contains("{{secret:"), let words = try? LineTokenizer.split(line).map(\.text) else { return (line, []) }
+        let email = words.lazy.compactMap { word -> String? in
+            let candidate = word.split(separator: "=", maxSplits: 1).last.map(String.init) ?? word
+            return demoAccounts.first { $0.email.lowercased() == candidate.lowercased() }?.email
+        }.first
+        var used: [String] = []
+        var resolved: [String] = []
+        for word in words {
+            let (text, values) = try fill(word, email: email)
+            resolved.append(text)
+            used += values
+        }
+        return (LineTokenizer.join(resolved), used)
+    }
+
+    /// `text` with each `{{secret:NAME}}` replaced by its value, and the values used.
+    public func fill(_ text: String, email: String?) throws(Missing) -> (text: String, secrets: [String]) {
+        var text = text
+        var used: [String] = []
+        var searchStart = text.startIndex
+        while let open = text.range(of: "{{secret:", range: searchStart..<text.endIndex),
+              let close = text.range(of: "}}", range: open.upperBound..<text.endIndex) {
+            let value = try value(String(text[open.upperBound..<close.lowerBound]), email: email)
+            used.append(value)
+            text.replaceSubrange(open.lowerBound..<close.upperBound, with: value)
+            searchStart = text.index(open.lowerBound, offsetBy: value.count)
+        }
+        return (text, used)
+    }
+
+    /// One secret's value.
+    public func value(_ name: String, email: String?) throws(Missing) -> String {
+        if let value = environment[Self.environmentName(name)] { return value }
+        if name == "password", let email, let account = demoAccounts.first(where: { $0.email.lowercased() == email.lowercased() }) {
+            return account.password
+        }
+        if name == "wrong_password" { return "wrong-" + UUID().uuidString }
+        throw Missing(name: name)
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// The recorder's last line of defence: every live secret it has seen (a
+/// typed password, a token from a login answer) is replaced in the text
+/// about to be written by its `{{secret:NAME}}`, wherever it turns up. The
+/// structured rules of `Expectation(recording:)` come first; this catches a
+/// secret echoed somewhere no rule looks (inside a string, in an error).
+public struct SecretScrubber: Sendable {
+    /// Shorter values are not searched for: "1234" would also hide ids and prices.
+    public static let minimumLength = 6
+
+    /// Live value → placeholder name.
+    private var secrets: [String: String] = [:]
+
+    public init() {}
+
+    public mutating func learn(_ value: String, name: String) {
+        guard value.count >= Self.minimumLength, secrets[value] == nil else { return }
+        secrets[value] = name
+    }
+
+    /// Learns the secret-named string members and JWT-shaped strings in a body.
+    public mutating func learn(secretsIn value: JSONValue, key: String? = nil) {
+        switch value {
+        case let .string(s):
+            if let key, Redactor.isSecretName(key) { learn(s, name: ExpectedValue.secretName(key)) }
+            else if Redactor.looksLikeJWT(s) { learn(s, name: ExpectedValue.secretName(key ?? "jwt")) }
+        case let .array(items): items.forEach { learn(secretsIn: $0, key: key) }
+        case let .object(members): members.forEach { learn(secretsIn: $0.value, key: $0.key) }
+        default: break
+        }
+    }
+
+    /// `text` with every known secret replaced, longest first, both as
+    /// written and as it looks inside a JSON string.
+    public func scrub(_ text: String) -> String {
+        var text = text
+        for (value, name) in secrets.sorted(by: { $0.key.count > $1.key.count }) {
+            let placeholder = TranscriptPattern(.secret(name)).description
+            text = text.replacingOccurrences(of: value, with: placeholder)
+            let escaped = String(JSONPrinter.quote(value).dropFirst().dropLast())
+            if escaped != value { text = text.replacingOccurrences(of: escaped, with: placeholder) }
+        }
+        return text
+    }
+}

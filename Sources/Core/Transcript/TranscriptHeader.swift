@@ -1,0 +1,55 @@
+/// The fields before a transcript's first step: which backend it was
+/// recorded against, and the session state it starts from.
+public struct TranscriptHeader: Sendable, Equatable {
+    /// `base-url: sandbox` or `base-url: https://…`.
+    public enum Target: Sendable, Equatable {
+        /// A fresh in-process sandbox of the profile.
+        case sandbox
+        case url(String)
+    }
+
+    public struct Variable: Sendable, Equatable {
+        public var name: String
+        public var value: String
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    public var profile: String
+    public var target: Target
+    /// `var: NAME=VALUE`: set before the first step.
+    public var variables: [Variable]
+    /// `login: EMAIL`: recording began while logged in, so replay logs in first.
+    public var login: String?
+    /// Line and column of the profile's name, for messages about it.
+    public var profileLine: Int
+    public var profileColumn: Int
+    /// The lines after the version line as written (fields and comments),
+    /// so rewriting the file keeps them.
+    public var lines: [String]
+
+    public init(profile: String, target: Target, variables: [Variable] = [], login: String? = nil,
+                profileLine: Int = 2, profileColumn: Int = 10, lines: [String]) {
+        self.profile = profile
+        self.target = target
+        self.variables = variables
+        self.login = login
+        self.profileLine = profileLine
+        self.profileColumn = profileColumn
+        self.lines = lines
+    }
+
+    /// The header of a new recording, fields in their usual order.
+    public static func make(profile: String, target: Target, variables: [Variable] = [], login: String? = nil) -> TranscriptHeader {
+        var lines = ["profile: \(profile)"]
+        switch target {
+        case .sandbox: lines.append("base-url: sandbox")
+        case let .url(url): lines.append("base-url: \(url)")
+        }
+        lines += variables.map { "var: \($0.name)=\($0.value)" }
+        if let login { lines.append("login: \(login)") }
+        return TranscriptHeader(profile: profile, target: target, variables: variables, login: login, lines: lines)
+    }
+}

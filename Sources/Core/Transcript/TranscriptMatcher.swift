@@ -1,0 +1,223 @@
+import Foundation
+
+/// Compares what a step expected with what came back, step after step, and
+/// keeps the captures bound along the way. Differences are returned as data
+/// (`Mismatch`, with the JSON path of each); nothing is printed.
+///
+/// Rules (docs/transcripts.md, "Matching"): literals compare as JSON (so
+/// `8` equals `8.0`); object key order does not matter; keys the live object
+/// has but the expectation does not are a mismatch unless the object holds
+/// `...`; arrays compare in order and length unless they hold `...`, which
+/// asks only that each listed element matches a different live element.
+public struct TranscriptMatcher: Sendable {
+    /// Captures bound so far, by name.
+    public private(set) var captures: [String: Capture] = [:]
+    /// Session variables (`base_url`, `set NAME=…`): what `{{name}}` means
+    /// when no capture has that name.
+    public var variables: [String: String]
+
+    public init(variables: [String: String] = [:]) { self.variables = variables }
+
+    /// The differences for one step; captures the step binds are kept.
+    public mutating func match(_ expected: Expectation, _ observed: Observation) -> [Mismatch] {
+        var found: [Mismatch] = []
+        if expected.refreshed != observed.refreshed {
+            found.append(Mismatch(.refresh, expected: expected.refreshed ? "a token refresh and a retry" : "no token refresh",
+                                  actual: observed.refreshed ? "the token was refreshed and the request retried" : "no refresh"))
+        }
+        switch (expected.status, observed.status) {
+        case (nil, nil): break
+        case let (code?, actual?) where code == actual: break
+        case let (code, actual):
+            found.append(Mismatch(.status, expected: code.map { "\($0) \(expected.reason)".trimmed } ?? "no HTTP request",
+                                  actual: actual.map { "\($0) \(observed.reason)".trimmed } ?? "no HTTP response"))
+        }
+        for header in expected.headers {
+            let values = observed.headers.filter { $0.name.lowercased() == header.name.lowercased() }.map(\.value)
+            guard !values.isEmpty else {
+                found.append(Mismatch(.header(header.name), expected: header.value.description, actual: "no such header"))
+                continue
+            }
+            if !values.contains(where: { matchText(header.value, $0) }) {
+                let shown = Redactor.isSecretName(header.name) ? Redactor.hidden(values[0]) : values[0]
+                found.append(Mismatch(.header(header.name), expected: header.value.description, actual: shown))
+            }
+        }
+        matchBody(expected.body, observed.body, into: &found)
+        matchLines(expected.errors, observed.errors, place: Mismatch.Place.error, into: &found)
+        matchLines(expected.notes, observed.notes, place: Mismatch.Place.note, into: &found)
+        return found
+    }
+
+    /// The differences between an expected JSON value and a live one, from `path` down.
+    public mutating func match(_ expected: ExpectedValue, _ actual: JSONValue, at path: JSONPath = JSONPath(components: [])) -> [Mismatch] {
+        var found: [Mismatch] = []
+        match(expected, actual, at: path, into: &found)
+        return found
+    }
+
+    private mutating func matchBody(_ expected: Expectation.Body?, _ observed: Observation.Body?, into found: inout [Mismatch]) {
+        let root = Mismatch.Place.body(JSONPath(components: []))
+        switch (expected, observed) {
+        case (nil, nil): return
+        case let (.json(value)?, .json(actual)?): match(value, actual, at: JSONPath(components: []), into: &found)
+        case let (.text(lines)?, .text(actual)?): matchLines(lines, actual, place: Mismatch.Place.line, into: &found)
+        case let (.binary(summary)?, .binary(actual)?) where summary == actual: return
+        default: found.append(Mismatch(root, expected: Self.describe(expected), actual: Self.describe(observed)))
+        }
+    }
+
+    private mutating func matchLines(_ expected: [PatternText], _ actual: [String], place: (Int) -> Mismatch.Place,
+                                     into found: inout [Mismatch]) {
+        for (n, text) in expected.enumerated() {
+            guard n < actual.count else {
+                found.append(Mismatch(place(n + 1), expected: text.description, actual: "no such line"))
+                continue
+            }
+            if !matchText(text, actual[n]) {
+                found.append(Mismatch(place(n + 1), expected: text.description, actual: actual[n]))
+            }
+        }
+        for n in expected.count..<max(expected.count, actual.count) {
+            found.append(Mismatch(place(n + 1), expected: "no such line", actual: actual[n]))
+        }
+    }
+
+    /// Matches a whole text and binds the captures it holds.
+    mutating func matchText(_ text: PatternText, _ actual: String) -> Bool {
+        let captures = self.captures
+        let variables = self.variables
+        guard let bound = text.match(actual, bound: { captures[$0]?.text ?? variables[$0] }) else { return false }
+        for (name, value) in bound where self.captures[name] == nil {
+            self.captures[name] = Capture(value: .string(value), fromText: true)
+        }
+        return true
+    }
+
+    private mutating func match(_ expected: ExpectedValue, _ actual: JSONValue, at path: JSONPath, into found: inout [Mismatch]) {
+        func differ(_ expectedText: String? = nil, _ actualText: String? = nil) {
+            found.append(Mismatch(.body(path), expected: expectedText ?? Self.describe(expected), actual: actualText ?? Self.describe(actual)))
+        }
+        switch expected {
+        case let .literal(value):
+            if value != actual { differ() }
+        case let .text(text):
+            guard case let .string(s) = actual, matchText(text, s) else { return differ() }
+        case let .pattern(pattern):
+            if case let .reference(name) = pattern.kind {
+                if let capture = captures[name] {
+                    if !capture.isEqual(to: actual) { differ("\(pattern) (\(Self.describe(capture.value)))") }
+                } else if let text = variables[name] {
+                    if actual.plainText != text || !Self.isScalar(actual) { differ("\(pattern) (\(JSONPrinter.quote(text)))") }
+                } else {
+                    differ("\(pattern), but nothing is bound to '\(name)' yet")
+                }
+                return
+            }
+            guard pattern.accepts(actual) else { return differ() }
+            guard let name = pattern.capture else { return }
+            if let capture = captures[name] {
+                if !capture.isEqual(to: actual) { differ("\(pattern) (bound earlier to \(Self.describe(capture.value)))") }
+            } else {
+                captures[name] = Capture(value: actual, fromText: false)
+            }
+        case let .object(members, open):
+            guard case let .object(live) = actual else { return differ(nil, "\(actual.kindName): \(Self.describe(actual))") }
+            for member in members {
+                let here = path.appending(.key(member.key))
+                guard let value = live.first(where: { $0.key == member.key })?.value else {
+                    found.append(Mismatch(.body(here), expected: Self.describe(member.value), actual: "no such key"))
+                    continue
+                }
+                match(member.value, value, at: here, into: &found)
+            }
+            guard !open else { return }
+            let listed = Set(members.map(\.key))
+            for member in live where !listed.contains(member.key) {
+                found.append(Mismatch(.body(path.appending(.key(member.key))), expected: "no such key (write ... in the object to allow extra keys)",
+                                      actual: Self.describe(member.value)))
+            }
+        case let .array(items, contains):
+            guard case let .array(live) = actual else { return differ(nil, "\(actual.kindName): \(Self.describe(actual))") }
+            if contains { return matchContains(items, live, at: path, into: &found) }
+            if items.count != live.count {
+                differ("\(items.count) element\(items.count == 1 ? "" : "s")", "\(live.count)")
+            }
+            for (n, (item, value)) in zip(items, live).enumerated() {
+                match(item, value, at: path.appending(.index(n)), into: &found)
+            }
+        }
+    }
+
+    /// `[a, b, ...]`: each listed element matches a different live element.
+    /// Elements are taken in order, each by the first free live element it
+    /// matches; a trial that fails binds nothing.
+    private mutating func matchContains(_ items: [ExpectedValue], _ live: [JSONValue], at path: JSONPath, into found: inout [Mismatch]) {
+        var used = Set<Int>()
+        for (n, item) in items.enumerated() {
+            var matched = false
+            for (i, value) in live.enumerated() where !used.contains(i) {
+                var trial = self
+                if trial.match(item, value, at: path.appending(.index(i))).isEmpty {
+                    self = trial
+                    used.insert(i)
+                    matched = true
+                    break
+                }
+            }
+            if !matched {
+                found.append(Mismatch(.body(path.appending(.index(n))), expected: Self.describe(item),
+                                      actual: "no element of the live array matches"))
+            }
+        }
+    }
+
+    private static func isScalar(_ value: JSONValue) -> Bool {
+        switch value {
+        case .string, .number, .bool: return true
+        default: return false
+        }
+    }
+
+    static let shownLength = 200
+
+    /// A live value on one line with its secrets hidden, cut when long.
+    public static func describe(_ value: JSONValue) -> String {
+        cut(JSONPrinter.compact(Redactor.redact(json: value)))
+    }
+
+    static func describe(_ value: ExpectedValue) -> String {
+        cut(value.pretty().split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " "))
+    }
+
+    static func describe(_ body: Expectation.Body?) -> String {
+        switch body {
+        case nil: return "no body"
+        case let .json(value)?: return "a JSON body: " + describe(value)
+        case let .text(lines)?: return "a text body of \(lines.count) line\(lines.count == 1 ? "" : "s")"
+        case let .binary(summary)?: return "a binary body (\(summary))"
+        }
+    }
+
+    static func describe(_ body: Observation.Body?) -> String {
+        switch body {
+        case nil: return "no body"
+        case let .json(value)?: return "a JSON body: " + describe(value)
+        case let .text(lines)?: return "a text body of \(lines.count) line\(lines.count == 1 ? "" : "s")"
+        case let .binary(summary)?: return "a binary body (\(summary))"
+        }
+    }
+
+    private static func cut(_ text: String) -> String {
+        text.count <= shownLength ? text : String(text.prefix(shownLength)) + "…"
+    }
+}
+
+extension JSONPath {
+    /// This path with one more component.
+    public func appending(_ component: Component) -> JSONPath { JSONPath(components: components + [component]) }
+}
+
+private extension String {
+    var trimmed: String { trimmingCharacters(in: .whitespaces) }
+}

@@ -1,0 +1,286 @@
+import Foundation
+
+/// Reads a transcript (docs/transcripts.md): the only place a transcript's
+/// syntax is checked. Errors name a line and a column. A last step the file
+/// ends in the middle of is returned as `Transcript.torn`, not as an error,
+/// so the steps before it still run.
+public enum TranscriptParser {
+    /// Written before the status line when a 401 was cured by a refresh.
+    public static let refreshLine = "(access token refreshed; request retried)"
+    static let headerKeys = ["profile", "base-url", "var", "login"]
+
+    private typealias Line = (number: Int, text: String)
+
+    public static func parse(_ text: String) throws(TranscriptParseError) -> Transcript {
+        var raw = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? String($0.dropLast()) : String($0) }
+        let endsWithNewline = text.hasSuffix("\n")
+        if endsWithNewline { raw.removeLast() }
+        let lines: [Line] = raw.enumerated().map { ($0.offset + 1, $0.element) }
+        guard !text.isEmpty, let first = lines.first else {
+            throw TranscriptParseError(line: 1, column: 1, message: "empty file: a transcript starts with '\(Transcript.versionLine)'")
+        }
+        try checkVersion(first)
+
+        let commandIndices = lines.indices.filter { $0 > 0 && isCommand(lines[$0].text) }
+        let preludeEnd = commandIndices.first ?? lines.count
+        let (header, firstComments) = try parseHeader(Array(lines[1..<preludeEnd]))
+
+        var transcript = Transcript(header: header)
+        var leading = firstComments
+        for (n, start) in commandIndices.enumerated() {
+            let end = n + 1 < commandIndices.count ? commandIndices[n + 1] : lines.count
+            let region = Array(lines[(start + 1)..<end])
+            let lastResponse = region.lastIndex { !isNoise($0.text) }
+            let response = lastResponse.map { Array(region[...$0]) } ?? []
+            let after = lastResponse.map { Array(region[($0 + 1)...]) } ?? region
+            let isLast = n == commandIndices.count - 1
+            let command = lines[start]
+            // The writer ends every line, so a last line without one was cut.
+            let cutInThisStep = isLast && !endsWithNewline && (response.last ?? command).number == lines.count
+            do {
+                var step = try parseStep(command, response)
+                step.comments = leading
+                if cutInThisStep {
+                    transcript.torn = TornStep(line: command.number, reason: "the file ends in the middle of a line")
+                } else {
+                    transcript.steps.append(step)
+                }
+            } catch {
+                guard isLast, error.atEnd || cutInThisStep else { throw error.error }
+                transcript.torn = TornStep(line: command.number, reason: cutInThisStep ? "the file ends in the middle of a line"
+                                           : "the file ends inside this step (\(error.error.message))")
+            }
+            leading = trimBlank(after.map(\.text))
+        }
+        transcript.trailingComments = leading
+        return transcript
+    }
+
+    private static func checkVersion(_ line: Line) throws(TranscriptParseError) {
+        let text = line.text.trimmingCharacters(in: .whitespaces)
+        if text == Transcript.versionLine { return }
+        let prefix = "# explorer transcript v"
+        if text.hasPrefix(prefix) {
+            throw TranscriptParseError(line: 1, column: prefix.count + 1,
+                                       message: "this explorer reads transcript v\(Transcript.version), not '\(text.dropFirst(prefix.count - 1))'")
+        }
+        throw TranscriptParseError(line: 1, column: 1, message: "not a transcript: the first line must be '\(Transcript.versionLine)'")
+    }
+
+    static func isCommand(_ text: String) -> Bool { text.hasPrefix(">") }
+
+    /// Blank lines and `#` comments: skipped between the lines of a response.
+    static func isNoise(_ text: String) -> Bool {
+        text.trimmingCharacters(in: .whitespaces).isEmpty || isComment(text)
+    }
+
+    /// A `#` line, indented or not (no JSON line starts with `#`; text lines start with `|`).
+    static func isComment(_ text: String) -> Bool {
+        text.drop { $0 == " " || $0 == "\t" }.hasPrefix("#")
+    }
+
+    private static func trimBlank(_ lines: [String]) -> [String] {
+        var lines = lines
+        while let first = lines.first, first.trimmingCharacters(in: .whitespaces).isEmpty { lines.removeFirst() }
+        while let last = lines.last, last.trimmingCharacters(in: .whitespaces).isEmpty { lines.removeLast() }
+        return lines
+    }
+
+    // MARK: Header
+
+    /// The header fields, and the comments after the last field (they belong to the first step).
+    private static func parseHeader(_ lines: [Line]) throws(TranscriptParseError) -> (TranscriptHeader, [String]) {
+        var profile: (name: String, line: Int, column: Int)?
+        var target: TranscriptHeader.Target?
+        var variables: [TranscriptHeader.Variable] = []
+        var login: String?
+        var lastField = -1
+        for (index, line) in lines.enumerated() where !isNoise(line.text) {
+            lastField = index
+            guard let colon = line.text.firstIndex(of: ":") else {
+                throw TranscriptParseError(line: line.number, column: 1,
+                                           message: "expected a header field (\(headerKeys.map { $0 + ":" }.joined(separator: ", "))), a # comment or a step ('> command')")
+            }
+            let key = String(line.text[..<colon])
+            let valueStart = line.text.index(after: colon)
+            let value = line.text[valueStart...].trimmingCharacters(in: .whitespaces)
+            let valueColumn = line.text.distance(from: line.text.startIndex, to: valueStart) + 1
+                + (line.text[valueStart...].prefix { $0 == " " }.count)
+            func fail(_ message: String, column: Int? = nil) -> TranscriptParseError {
+                TranscriptParseError(line: line.number, column: column ?? valueColumn, message: message)
+            }
+            switch key {
+            case "profile":
+                guard profile == nil else { throw fail("a second 'profile:' field", column: 1) }
+                guard !value.isEmpty else { throw fail("'profile:' needs a profile name, such as linku") }
+                profile = (value, line.number, valueColumn)
+            case "base-url":
+                guard target == nil else { throw fail("a second 'base-url:' field", column: 1) }
+                if value == "sandbox" {
+                    target = .sandbox
+                } else {
+                    guard let url = URL(string: value), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+                        throw fail("'base-url:' is 'sandbox' or an http:// or https:// URL, not '\(value)'")
+                    }
+                    target = .url(value)
+                }
+            case "var":
+                guard let eq = value.firstIndex(of: "="), TranscriptPattern.isName(String(value[..<eq])) else {
+                    throw fail("'var:' is written NAME=VALUE, with a name of letters, digits and _")
+                }
+                variables.append(.init(name: String(value[..<eq]), value: String(value[value.index(after: eq)...])))
+            case "login":
+                guard !value.isEmpty else { throw fail("'login:' needs the email the session was logged in as") }
+                login = value
+            default:
+                throw fail("unknown header field '\(key)' (known: \(headerKeys.joined(separator: ", ")))", column: 1)
+            }
+        }
+        let afterVersion = lines.first?.number ?? 2
+        guard let profile else {
+            throw TranscriptParseError(line: afterVersion, column: 1, message: "the header has no 'profile:' field")
+        }
+        guard let target else {
+            throw TranscriptParseError(line: afterVersion, column: 1, message: "the header has no 'base-url:' field ('sandbox' or a URL)")
+        }
+        let fieldLines = lastField >= 0 ? lines[...lastField].map(\.text) : []
+        let header = TranscriptHeader(profile: profile.name, target: target, variables: variables, login: login,
+                                      profileLine: profile.line, profileColumn: profile.column, lines: fieldLines)
+        return (header, trimBlank(lines[(lastField + 1)...].map(\.text)))
+    }
+
+    // MARK: Steps
+
+    /// A step's syntax error, and whether it is the end of the text that cut it short.
+    private struct StepFailure: Error {
+        let error: TranscriptParseError
+        let atEnd: Bool
+    }
+
+    private static func parseStep(_ command: Line, _ lines: [Line]) throws(StepFailure) -> TranscriptStep {
+        var text = String(command.text.dropFirst())
+        if text.hasPrefix(" ") { text.removeFirst() }
+        guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw StepFailure(error: TranscriptParseError(line: command.number, column: 1, message: "'>' needs a command after it"), atEnd: false)
+        }
+        var reader = ResponseReader(lines: lines)
+        let expectation = try reader.read()
+        return TranscriptStep(command: text, line: command.number, expectation: expectation, innerComments: reader.comments)
+    }
+
+    /// Walks the lines of one response, in the order the writer puts them.
+    private struct ResponseReader {
+        let lines: [Line]
+        var index = 0
+        var comments: [String] = []
+
+        init(lines: [Line]) { self.lines = lines }
+
+        private func fail(_ line: Line, _ column: Int, _ message: String, atEnd: Bool = false) -> StepFailure {
+            StepFailure(error: TranscriptParseError(line: line.number, column: column, message: message), atEnd: atEnd)
+        }
+
+        private mutating func skipNoise() {
+            while index < lines.count, isNoise(lines[index].text) {
+                if isComment(lines[index].text) { comments.append(lines[index].text.trimmingCharacters(in: .whitespaces)) }
+                index += 1
+            }
+        }
+
+        private var current: Line? { index < lines.count ? lines[index] : nil }
+
+        private static func isTrailer(_ text: String) -> Bool { text.hasPrefix("error: ") || text.hasPrefix("note: ") }
+
+        mutating func read() throws(StepFailure) -> Expectation {
+            var expectation = Expectation()
+            skipNoise()
+            if current?.text == refreshLine {
+                expectation.refreshed = true
+                index += 1
+                skipNoise()
+            }
+            if let line = current, line.text.hasPrefix("HTTP/") {
+                let parts = line.text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+                guard parts.count >= 2, parts[1].count == 3, let code = Int(parts[1]) else {
+                    throw fail(line, line.text.prefix { $0 != " " }.count + 2, "expected a status line such as 'HTTP/1.1 200 OK'")
+                }
+                expectation.status = code
+                expectation.reason = parts.count > 2 ? String(parts[2]) : ""
+                index += 1
+                skipNoise()
+                while let line = current, let header = try header(line) {
+                    expectation.headers.append(header)
+                    index += 1
+                    skipNoise()
+                }
+            }
+            expectation.body = try body()
+            while let line = current {
+                let value = try patternText(line, from: line.text.hasPrefix("error: ") ? 7 : 6)
+                if line.text.hasPrefix("error: ") {
+                    expectation.errors.append(value)
+                } else if line.text.hasPrefix("note: ") {
+                    expectation.notes.append(value)
+                } else {
+                    throw fail(line, 1, "expected 'error: …' or 'note: …' after the body; a text body's lines start with '| '")
+                }
+                index += 1
+                skipNoise()
+            }
+            return expectation
+        }
+
+        /// `Name: value` right after the status line.
+        private func header(_ line: Line) throws(StepFailure) -> (name: String, value: PatternText)? {
+            guard let colon = line.text.firstIndex(of: ":") else { return nil }
+            let name = String(line.text[..<colon])
+            let token = !name.isEmpty && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+            guard token, !["error", "note"].contains(name.lowercased()) else { return nil }
+            let rest = line.text[line.text.index(after: colon)...]
+            guard rest.hasPrefix(" ") else { return nil }
+            return (name, try patternText(line, from: name.count + 2))
+        }
+
+        private func patternText(_ line: Line, from offset: Int) throws(StepFailure) -> PatternText {
+            do { return try PatternText.parse(String(line.text.dropFirst(offset))) } catch {
+                throw fail(line, offset + error.offset + 1, error.reason)
+            }
+        }
+
+        private mutating func body() throws(StepFailure) -> Expectation.Body? {
+            guard let first = current, !Self.isTrailer(first.text) else { return nil }
+            if first.text.hasPrefix("|") {
+                var texts: [PatternText] = []
+                while let line = current, line.text.hasPrefix("|") {
+                    guard line.text == "|" || line.text.hasPrefix("| ") else {
+                        throw fail(line, 2, "a text line is '| ' followed by the text")
+                    }
+                    texts.append(try patternText(line, from: 2))
+                    index += 1
+                    skipNoise()
+                }
+                return .text(texts)
+            }
+            if first.text.hasPrefix("(binary body: "), first.text.hasSuffix(")") {
+                index += 1
+                skipNoise()
+                return .binary(String(first.text.dropFirst("(binary body: ".count).dropLast()))
+            }
+            // A JSON body runs to the first error or note line; comments inside
+            // it become blank lines so that error positions stay right.
+            var block: [String] = []
+            while let line = current, !Self.isTrailer(line.text) {
+                block.append(isComment(line.text) ? "" : line.text)
+                if isComment(line.text) { comments.append(line.text.trimmingCharacters(in: .whitespaces)) }
+                index += 1
+            }
+            let isLastLine = index == lines.count
+            do {
+                return .json(try ExpectedJSONParser.parse(block.joined(separator: "\n")))
+            } catch {
+                let line = (first.number + error.line - 1, "")
+                throw fail(line, error.column, error.reason, atEnd: error.atEnd && isLastLine)
+            }
+        }
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+
+/// One `{{…}}` of the transcript pattern language (docs/transcripts.md,
+/// "Patterns"): a value that is volatile, secret, captured or reused.
+///
+/// `{{*}}`, `{{integer}}`, `{{number}}`, `{{string}}`, `{{uuid}}`,
+/// `{{timestamp}}`, `{{jwt}}`, `{{/regex/}}`, `{{secret:NAME}}`,
+/// `{{name:=KIND}}` (bind on first sight) and `{{name}}` (what `name` holds).
+public struct TranscriptPattern: Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        case any, integer, number, string, uuid, timestamp, jwt
+        /// Matches the whole text; the source is kept as written.
+        case regex(String)
+        /// A secret the recorder hid: matches any non-empty value, and the
+        /// live value is never compared, written or shown.
+        case secret(String)
+        /// `{{name}}`: equal to what a capture (or a session variable) holds.
+        case reference(String)
+    }
+
+    public var kind: Kind
+    /// `{{name:=KIND}}`: the first match binds `name`; later ones must equal it.
+    public var capture: String?
+
+    public init(_ kind: Kind, capture: String? = nil) {
+        self.kind = kind
+        self.capture = capture
+    }
+
+    /// Why the text between `{{` and `}}` is not a pattern.
+    public struct SyntaxError: Error, Equatable, Sendable {
+        public let reason: String
+    }
+
+    /// Words that name a kind; they cannot be capture names.
+    static let kindWords: [String: Kind] = [
+        "*": .any, "integer": .integer, "number": .number, "string": .string,
+        "uuid": .uuid, "timestamp": .timestamp, "jwt": .jwt,
+    ]
+
+    /// Parses what stands between the braces, such as `task_id:=integer`.
+    public static func parse(_ body: String) throws(SyntaxError) -> TranscriptPattern {
+        let text = body.trimmingCharacters(in: .whitespaces)
+        if let separator = text.range(of: ":=") {
+            let name = String(text[..<separator.lowerBound]).trimmingCharacters(in: .whitespaces)
+            guard isName(name), kindWords[name] == nil else {
+                throw SyntaxError(reason: "'\(name)' cannot be a capture name: use letters, digits and _, not a kind word")
+            }
+            let kind = try parseKind(String(text[separator.upperBound...]).trimmingCharacters(in: .whitespaces))
+            if case .secret = kind { throw SyntaxError(reason: "a secret cannot be captured") }
+            return TranscriptPattern(kind, capture: name)
+        }
+        return TranscriptPattern(try parseKind(text))
+    }
+
+    private static func parseKind(_ text: String) throws(SyntaxError) -> Kind {
+        if let kind = kindWords[text] { return kind }
+        if text.count >= 2, text.hasPrefix("/"), text.hasSuffix("/") {
+            let source = String(text.dropFirst().dropLast())
+            guard (try? Regex(source)) != nil else { throw SyntaxError(reason: "'\(source)' is not a valid regular expression") }
+            return .regex(source)
+        }
+        if text.hasPrefix("secret:") {
+            let name = String(text.dropFirst("secret:".count))
+            guard isName(name) else { throw SyntaxError(reason: "'\(name)' is not a secret name: use letters, digits and _") }
+            return .secret(name)
+        }
+        guard isName(text) else {
+            throw SyntaxError(reason: "'\(text)' is not a pattern: use *, integer, number, string, uuid, timestamp, jwt, /regex/, secret:NAME, NAME:=KIND or NAME")
+        }
+        return .reference(text)
+    }
+
+    static func isName(_ s: String) -> Bool {
+        guard let first = s.first, first.isASCII, first.isLetter || first == "_" else { return false }
+        return s.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+    }
+
+    public var description: String {
+        let body: String
+        switch kind {
+        case .any: body = "*"
+        case .integer: body = "integer"
+        case .number: body = "number"
+        case .string: body = "string"
+        case .uuid: body = "uuid"
+        case .timestamp: body = "timestamp"
+        case .jwt: body = "jwt"
+        case let .regex(source): body = "/" + source + "/"
+        case let .secret(name): body = "secret:" + name
+        case let .reference(name): body = name
+        }
+        return "{{" + (capture.map { $0 + ":=" } ?? "") + body + "}}"
+    }
+
+    /// Whether `value`, a whole JSON value, has this pattern's kind.
+    /// References are the matcher's business (they need the captures).
+    public func accepts(_ value: JSONValue) -> Bool {
+        switch (kind, value) {
+        case (.any, _), (.reference, _): return true
+        case (.integer, .number): return value.intValue != nil
+        case (.number, .number), (.string, .string), (.secret, .number): return true
+        case let (.secret, .string(s)): return !s.isEmpty
+        case let (.uuid, .string(s)), let (.timestamp, .string(s)), let (.jwt, .string(s)), let (.regex, .string(s)):
+            return accepts(text: s)
+        case let (.regex, .number(text)): return accepts(text: text)
+        default: return false
+        }
+    }
+
+    /// Whether `text`, part of a string or a line, has this pattern's kind.
+    public func accepts(text: String) -> Bool {
+        switch kind {
+        case .any, .string, .reference: return true
+        case .secret: return !text.isEmpty
+        case .integer: return Self.isInteger(text)
+        case .number:
+            guard let first = text.first, first == "-" || first.isASCII && first.isNumber else { return false }
+            if case .number? = try? JSONParser.parse(text) { return true }
+            return false
+        case .uuid: return Self.isUUID(text)
+        case .timestamp: return Self.isTimestamp(text)
+        case .jwt: return Redactor.looksLikeJWT(text)
+        case let .regex(source):
+            guard let regex = try? Regex(source) else { return false }
+            return (try? regex.wholeMatch(in: text)) != nil
+        }
+    }
+
+    static func isInteger(_ text: String) -> Bool {
+        let digits = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
+        return !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber }
+    }
+
+    /// 8-4-4-4-12 hexadecimal digits, either case.
+    static func isUUID(_ text: String) -> Bool {
+        let groups = text.split(separator: "-", omittingEmptySubsequences: false)
+        return groups.map(\.count) == [8, 4, 4, 4, 12] && groups.allSatisfy { $0.allSatisfy(\.isHexDigit) }
+    }
+
+    /// ISO 8601 date and time: `2025-01-05T09:00:00Z`, with optional seconds,
+    /// fraction and offset (`+01:00`, `+0100`); a space may stand for the `T`.
+    static func isTimestamp(_ text: String) -> Bool {
+        let c = Array(text)
+        func digits(_ range: Range<Int>) -> Bool { range.upperBound <= c.count && c[range].allSatisfy { $0.isASCII && $0.isNumber } }
+        guard c.count >= 16, digits(0..<4), c[4] == "-", digits(5..<7), c[7] == "-", digits(8..<10),
+              c[10] == "T" || c[10] == " ", digits(11..<13), c[13] == ":", digits(14..<16) else { return false }
+        var i = 16
+        if i < c.count, c[i] == ":" {
+            guard digits(i + 1..<i + 3) else { return false }
+            i += 3
+            if i < c.count, c[i] == "." || c[i] == "," {
+                let start = i + 1
+                i = start
+                while i < c.count, c[i].isASCII, c[i].isNumber { i += 1 }
+                guard i > start else { return false }
+            }
+        }
+        let zone = String(c[i...])
+        if zone.isEmpty || zone == "Z" { return true }
+        let z = Array(zone)
+        guard z[0] == "+" || z[0] == "-" else { return false }
+        let rest = String(z.dropFirst()).replacingOccurrences(of: ":", with: "")
+        return rest.count == 4 && rest.allSatisfy { $0.isASCII && $0.isNumber }
+    }
+}

@@ -1,0 +1,124 @@
+import Testing
+@testable import Core
+
+@Suite struct TranscriptMatcherTests {
+    func expected(_ text: String) throws -> ExpectedValue { try ExpectedJSONParser.parse(text) }
+    func json(_ text: String) throws -> JSONValue { try JSONParser.parse(text) }
+
+    func mismatches(_ expectedText: String, _ actualText: String, matcher: inout TranscriptMatcher) throws -> [String] {
+        matcher.match(try expected(expectedText), try json(actualText)).map(\.description)
+    }
+
+    func mismatches(_ expectedText: String, _ actualText: String) throws -> [String] {
+        var matcher = TranscriptMatcher()
+        return try mismatches(expectedText, actualText, matcher: &matcher)
+    }
+
+    @Test func literalsCompareAsJSON() throws {
+        #expect(try mismatches(#"{"price": 8, "ok": true, "none": null}"#, #"{"price": 8.0, "ok": true, "none": null}"#).isEmpty)
+        #expect(try mismatches(#"{"title": "Fix my bike"}"#, #"{"title": "Fix bike"}"#)
+            == [#"body .title: expected "Fix my bike", got "Fix bike""#])
+        #expect(try mismatches(#""x""#, "1") == [#"body .: expected "x", got 1"#])
+    }
+
+    @Test func keyOrderDoesNotMatter() throws {
+        #expect(try mismatches(#"{"a": 1, "b": {"c": 2, "d": 3}}"#, #"{"b": {"d": 3, "c": 2}, "a": 1}"#).isEmpty)
+    }
+
+    @Test func extraKeysAreAMismatchUnlessTheObjectSaysSo() throws {
+        #expect(try mismatches(#"{"a": 1}"#, #"{"a": 1, "b": 2}"#)
+            == ["body .b: expected no such key (write ... in the object to allow extra keys), got 2"])
+        #expect(try mismatches(#"{"a": 1, ...}"#, #"{"a": 1, "b": 2}"#).isEmpty)
+        #expect(try mismatches(#"{"a": 1, "b": 2, ...}"#, #"{"a": 1}"#) == ["body .b: expected 2, got no such key"])
+        // `...` opens only the object it is in.
+        #expect(try mismatches(#"{"user": {"id": 1}, ...}"#, #"{"user": {"id": 1, "x": 0}}"#).count == 1)
+    }
+
+    @Test func arraysAreOrderedUnlessTheyContain() throws {
+        #expect(try mismatches("[1, 2, 3]", "[1, 2, 3]").isEmpty)
+        #expect(try mismatches("[1, 2, 3]", "[1, 3, 2]") == ["body [1]: expected 2, got 3", "body [2]: expected 3, got 2"])
+        #expect(try mismatches("[1, 2]", "[1, 2, 3]") == ["body .: expected 2 elements, got 3"])
+        #expect(try mismatches("[3, 1, ...]", "[1, 2, 3]").isEmpty)
+        #expect(try mismatches(#"[{"id": 2, ...}, ...]"#, #"[{"id": 1, "t": "a"}, {"id": 2, "t": "b"}]"#).isEmpty)
+        #expect(try mismatches("[4, ...]", "[1, 2, 3]") == ["body [0]: expected 4, got no element of the live array matches"])
+        // Each listed element needs an element of its own.
+        #expect(try mismatches("[1, 1, ...]", "[1, 2]").count == 1)
+    }
+
+    @Test func patternsMatchByKind() throws {
+        let live = #"{"id": 7, "price": 2.5, "name": "x", "uuid": "123e4567-e89b-12d3-a456-426614174000", "at": "2025-01-05T09:00:00Z", "any": [1]}"#
+        let pattern = #"{"id": {{integer}}, "price": {{number}}, "name": {{string}}, "uuid": "{{uuid}}", "at": "{{timestamp}}", "any": {{*}}}"#
+        #expect(try mismatches(pattern, live).isEmpty)
+        #expect(try mismatches(#"{"id": {{integer}}}"#, #"{"id": "7"}"#) == [#"body .id: expected {{integer}}, got "7""#])
+        #expect(try mismatches(#"{"at": "{{timestamp}}"}"#, #"{"at": "soon"}"#) == [#"body .at: expected "{{timestamp}}", got "soon""#])
+        #expect(try mismatches(#"{"code": {{/[A-Z_]+/}}}"#, #"{"code": "TASK_NOT_FOUND"}"#).isEmpty)
+        #expect(try mismatches(#"{"m": "task {{integer}} not found"}"#, #"{"m": "task 99 not found"}"#).isEmpty)
+    }
+
+    @Test func capturesBindOnFirstSightAndMustAgreeLater() throws {
+        var matcher = TranscriptMatcher()
+        #expect(try mismatches(#"{"id": {{task_id:=integer}}}"#, #"{"id": 6}"#, matcher: &matcher).isEmpty)
+        #expect(matcher.captures["task_id"] == Capture(value: .int(6), fromText: false))
+        #expect(try mismatches(#"{"id": {{task_id}}, "again": {{task_id:=integer}}}"#, #"{"id": 6, "again": 6}"#, matcher: &matcher).isEmpty)
+        #expect(try mismatches(#"{"id": {{task_id}}}"#, #"{"id": 7}"#, matcher: &matcher) == ["body .id: expected {{task_id}} (6), got 7"])
+        #expect(try mismatches(#"{"id": {{other}}}"#, #"{"id": 7}"#, matcher: &matcher)
+            == ["body .id: expected {{other}}, but nothing is bound to 'other' yet, got 7"])
+    }
+
+    @Test func aCaptureFromTextEqualsTheSameNumberLater() throws {
+        var matcher = TranscriptMatcher()
+        #expect(try mismatches(#"{"url": "/api/tasks/{{id:=integer}}"}"#, #"{"url": "/api/tasks/6"}"#, matcher: &matcher).isEmpty)
+        #expect(matcher.captures["id"]?.text == "6")
+        #expect(try mismatches(#"{"id": {{id}}}"#, #"{"id": 6}"#, matcher: &matcher).isEmpty)
+    }
+
+    @Test func referencesFallBackToSessionVariables() throws {
+        var matcher = TranscriptMatcher(variables: ["base_url": "http://127.0.0.1:9"])
+        #expect(try mismatches(#"{"link": "{{base_url}}/x", "same": {{base_url}}}"#,
+                               #"{"link": "http://127.0.0.1:9/x", "same": "http://127.0.0.1:9"}"#, matcher: &matcher).isEmpty)
+    }
+
+    @Test func aFailedContainsTrialBindsNothing() throws {
+        var matcher = TranscriptMatcher()
+        let result = try mismatches(#"[{"id": {{x:=integer}}, "t": "b"}, ...]"#, #"[{"id": 1, "t": "a"}, {"id": 2, "t": "b"}]"#, matcher: &matcher)
+        #expect(result.isEmpty)
+        #expect(matcher.captures["x"]?.value == .int(2))
+    }
+
+    @Test func secretsMatchAnyValueAndAreNeverShown() throws {
+        let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl"
+        #expect(try mismatches(#"{"access_token": "{{secret:access_token}}"}"#, #"{"access_token": "\#(jwt)"}"#).isEmpty)
+        let shown = try mismatches(#"{"access_token": 1}"#, #"{"access_token": "\#(jwt)"}"#)
+        #expect(shown == ["body .access_token: expected 1, got \"<hidden: \(jwt.count) characters>\""])
+    }
+
+    @Test func wholeStepsCompareStatusHeadersBodyErrorsAndNotes() throws {
+        var expectation = Expectation(refreshed: false, status: 201, reason: "Created",
+                                      headers: [("Content-Type", try PatternText.parse("application/json{{*}}"))],
+                                      body: .json(try expected(#"{"id": {{id:=integer}}}"#)), notes: [.literal("created")])
+        let observed = Observation(refreshed: true, status: 200, reason: "OK",
+                                   headers: [HTTPHeader(name: "content-type", value: "application/json; charset=utf-8")],
+                                   body: .json(try json(#"{"id": 3}"#)), errors: ["oops"])
+        var matcher = TranscriptMatcher()
+        #expect(matcher.match(expectation, observed).map(\.description) == [
+            "refresh: expected no token refresh, got the token was refreshed and the request retried",
+            "status: expected 201 Created, got 200 OK",
+            "error line 1: expected no such line, got oops",
+            "note line 1: expected created, got no such line",
+        ])
+        expectation.headers = [("X-Request-Id", .literal("1"))]
+        expectation.body = .text([.literal("a")])
+        #expect(matcher.match(expectation, Observation(status: 201)).map(\.description).prefix(2) == [
+            "header X-Request-Id: expected 1, got no such header",
+            "body .: expected a text body of 1 line, got no body",
+        ])
+    }
+
+    @Test func textBodiesCompareLineByLine() throws {
+        let expectation = Expectation(body: .text([try PatternText.parse("a {{integer}}"), .literal("b")]))
+        var matcher = TranscriptMatcher()
+        #expect(matcher.match(expectation, Observation(body: .text(["a 1", "b"]))).isEmpty)
+        #expect(matcher.match(expectation, Observation(body: .text(["a x", "b", "c"]))).map(\.description)
+            == ["body line 1: expected a {{integer}}, got a x", "body line 3: expected no such line, got c"])
+    }
+}

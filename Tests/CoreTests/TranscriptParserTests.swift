@@ -1,0 +1,150 @@
+import Testing
+@testable import Core
+
+@Suite struct TranscriptParserTests {
+    static let sample = """
+    # explorer transcript v1
+    # Recorded against the sandbox.
+    profile: linku
+    base-url: sandbox
+    var: city=Leeds
+    login: alice@example.com
+
+    # Create a task, then read it back.
+    > post /api/tasks title=x city={{city}}
+    HTTP/1.1 201 Created
+    Content-Type: application/json{{*}}
+    {
+      "id": {{task_id:=integer}},
+      # a comment inside a body
+      "title": "x",
+      "created_at": "{{timestamp}}",
+      "tags": [1, ...],
+      ...
+    }
+
+    > get /api/tasks/{{task_id}}
+    (access token refreshed; request retried)
+    HTTP/1.1 404 Not Found
+    error: 404 TASK_NOT_FOUND: task {{task_id}} not found
+
+    > vars
+    | base_url = {{base_url}}
+    |
+    | city = Leeds
+    # the end
+
+    """
+
+    @Test func readsHeaderStepsAndComments() throws {
+        let transcript = try TranscriptParser.parse(Self.sample)
+        let header = transcript.header
+        #expect(header.profile == "linku")
+        #expect(header.target == .sandbox)
+        #expect(header.variables == [.init(name: "city", value: "Leeds")])
+        #expect(header.login == "alice@example.com")
+        #expect((header.profileLine, header.profileColumn) == (3, 10))
+        #expect(header.lines == ["# Recorded against the sandbox.", "profile: linku", "base-url: sandbox", "var: city=Leeds", "login: alice@example.com"])
+        #expect(transcript.steps.count == 3)
+        #expect(transcript.trailingComments == ["# the end"])
+        #expect(transcript.torn == nil)
+
+        let create = transcript.steps[0]
+        #expect(create.comments == ["# Create a task, then read it back."])
+        #expect(create.command == "post /api/tasks title=x city={{city}}")
+        #expect(create.line == 9)
+        #expect(create.innerComments == ["# a comment inside a body"])
+        #expect(create.expectation.status == 201)
+        #expect(create.expectation.reason == "Created")
+        #expect(create.expectation.headers.map(\.name) == ["Content-Type"])
+        guard case let .json(.object(members, open))? = create.expectation.body else { Issue.record("no object"); return }
+        #expect(open)
+        #expect(members.map(\.key) == ["id", "title", "created_at", "tags"])
+        #expect(members[0].value == .pattern(.init(.integer, capture: "task_id")))
+        #expect(members[1].value == .literal(.string("x")))
+        #expect(members[2].value == .text(PatternText([.pattern(.init(.timestamp))])))
+        #expect(members[3].value == .array([.literal(.int(1))], contains: true))
+
+        let read = transcript.steps[1]
+        #expect(read.expectation.refreshed)
+        #expect(read.expectation.body == nil)
+        #expect(read.expectation.errors.map(\.description) == ["404 TASK_NOT_FOUND: task {{task_id}} not found"])
+
+        let vars = transcript.steps[2]
+        #expect(vars.expectation.status == nil)
+        guard case let .text(lines)? = vars.expectation.body else { Issue.record("no text"); return }
+        #expect(lines.map(\.description) == ["base_url = {{base_url}}", "", "city = Leeds"])
+    }
+
+    @Test func writingWhatWasReadReadsTheSame() throws {
+        let transcript = try TranscriptParser.parse(Self.sample)
+        let written = TranscriptWriter.transcript(transcript)
+        var again = try TranscriptParser.parse(written)
+        // Line numbers move (the inner comment goes below the command); nothing else.
+        for i in again.steps.indices { again.steps[i].line = transcript.steps[i].line }
+        #expect(again == transcript)
+        #expect(TranscriptWriter.transcript(again) == written)
+    }
+
+    @Test(arguments: [
+        ("", 1, 1, "empty file: a transcript starts with '# explorer transcript v1'"),
+        ("# explorer transcript v2\nprofile: linku\n", 1, 24, "this explorer reads transcript v1, not 'v2'"),
+        ("hello\n", 1, 1, "not a transcript: the first line must be '# explorer transcript v1'"),
+        ("# explorer transcript v1\nbase-url: sandbox\n", 2, 1, "the header has no 'profile:' field"),
+        ("# explorer transcript v1\nprofile: linku\n", 2, 1, "the header has no 'base-url:' field ('sandbox' or a URL)"),
+        ("# explorer transcript v1\nprofile: linku\nbase-url: ftp://x\n", 3, 11, "'base-url:' is 'sandbox' or an http:// or https:// URL, not 'ftp://x'"),
+        ("# explorer transcript v1\nprofile: linku\ncolour: red\n", 3, 1, "unknown header field 'colour' (known: profile, base-url, var, login)"),
+        ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\nstray text\n", 4, 1,
+         "expected a header field (profile:, base-url:, var:, login:), a # comment or a step ('> command')"),
+        ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> \n", 4, 1, "'>' needs a command after it"),
+        ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> get /x\nHTTP/1.1 2000 OK\n", 5, 10,
+         "expected a status line such as 'HTTP/1.1 200 OK'"),
+        ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> get /x\nHTTP/1.1 200 OK\n{\n  \"a\": tru\n}\n\n> get /y\n", 7, 8,
+         "'tru' is not a JSON value"),
+        ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> get /x\nHTTP/1.1 200 OK\n{\"a\": 1} x\n\n> get /y\n", 6, 10,
+         "unexpected text after the body"),
+        ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> get /x\nHTTP/1.1 200 OK\nX-Id: {{nope\n", 6, 7,
+         "'{{' is not closed by '}}' (a literal '{{' is written {{/\\{\\{/}})"),
+        ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> get /x\n| text\nmore text\n", 6, 1,
+         "expected 'error: …' or 'note: …' after the body; a text body's lines start with '| '"),
+        ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> get /x\n{\"a\": {{id:=secret:x}}}\n", 5, 7, "a secret cannot be captured"),
+    ])
+    func syntaxErrorsSayLineAndColumn(text: String, line: Int, column: Int, message: String) {
+        #expect(throws: TranscriptParseError(line: line, column: column, message: message)) { try TranscriptParser.parse(text) }
+    }
+
+    @Test func aFileCutInsideTheLastBodyKeepsTheStepsBefore() throws {
+        let whole = TranscriptWriter.transcript(try TranscriptParser.parse(Self.sample))
+        let cut = String(whole.prefix(upTo: whole.range(of: "\"title\": \"x\",\n")!.upperBound))
+        let transcript = try TranscriptParser.parse(cut)
+        #expect(transcript.steps.isEmpty)
+        #expect(transcript.torn?.line == 9)
+        #expect(transcript.torn?.reason.hasPrefix("the file ends inside this step") == true)
+    }
+
+    @Test func aFileCutMidLineTearsTheLastStepOnly() throws {
+        let text = "# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n\n> get /a\nHTTP/1.1 200 OK\n\n> get /b\nHTTP/1.1 20"
+        let transcript = try TranscriptParser.parse(text)
+        #expect(transcript.steps.map(\.command) == ["get /a"])
+        #expect(transcript.torn == TornStep(line: 8, reason: "the file ends in the middle of a line"))
+        // The same text, whole, is two steps.
+        #expect(try TranscriptParser.parse(text + "0 OK\n").steps.count == 2)
+    }
+
+    @Test func aBrokenBodyBeforeTheLastStepIsAnError() {
+        let text = "# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> get /a\n{\n  \"a\": 1\n> get /b\n"
+        #expect(throws: TranscriptParseError(line: 6, column: 9, message: "expected ',' or '}', found the end of the body")) {
+            try TranscriptParser.parse(text)
+        }
+    }
+
+    @Test func bareScalarsPatternsAndEmptyContainers() throws {
+        let text = "# explorer transcript v1\nprofile: linku\nbase-url: https://api.example.com/v1\n> show .id\n{{integer}}\n\n> show .a\n[]\n\n> show .b\n\"x{{*}}\"\n"
+        let transcript = try TranscriptParser.parse(text)
+        #expect(transcript.header.target == .url("https://api.example.com/v1"))
+        #expect(transcript.steps.map(\.expectation.body) == [
+            .json(.pattern(.init(.integer))), .json(.array([], contains: false)),
+            .json(.text(PatternText([.literal("x"), .pattern(.init(.any))]))),
+        ])
+    }
+}

@@ -1,0 +1,103 @@
+import Testing
+@testable import Core
+
+@Suite struct TranscriptPatternTests {
+    @Test(arguments: [
+        ("*", TranscriptPattern(.any)), ("integer", TranscriptPattern(.integer)), ("number", TranscriptPattern(.number)),
+        ("string", TranscriptPattern(.string)), ("uuid", TranscriptPattern(.uuid)), ("timestamp", TranscriptPattern(.timestamp)),
+        ("jwt", TranscriptPattern(.jwt)), (#"/ab+c/"#, TranscriptPattern(.regex("ab+c"))),
+        ("secret:access_token", TranscriptPattern(.secret("access_token"))), ("task_id", TranscriptPattern(.reference("task_id"))),
+        ("task_id:=integer", TranscriptPattern(.integer, capture: "task_id")), (" id := * ", TranscriptPattern(.any, capture: "id")),
+    ])
+    func parsesEveryKind(text: String, pattern: TranscriptPattern) throws {
+        #expect(try TranscriptPattern.parse(text) == pattern)
+        #expect(try TranscriptPattern.parse(String(pattern.description.dropFirst(2).dropLast(2))) == pattern)
+    }
+
+    @Test(arguments: ["integer:=string", "secret:", "a b", "id:=secret:x", "/(/"])
+    func rejectsWhatIsNotAPattern(text: String) {
+        #expect(throws: TranscriptPattern.SyntaxError.self) { try TranscriptPattern.parse(text) }
+    }
+
+    @Test func typedKindsAcceptWholeValues() throws {
+        let uuid = JSONValue.string("123e4567-e89b-12d3-a456-426614174000")
+        let jwt = JSONValue.string("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl")
+        #expect(TranscriptPattern(.integer).accepts(.number("42")))
+        #expect(TranscriptPattern(.integer).accepts(.number("42.0")))
+        #expect(!TranscriptPattern(.integer).accepts(.number("4.5")))
+        #expect(!TranscriptPattern(.integer).accepts(.string("42")))
+        #expect(TranscriptPattern(.number).accepts(.number("4.5e3")))
+        #expect(!TranscriptPattern(.number).accepts(.null))
+        #expect(TranscriptPattern(.string).accepts(.string("")))
+        #expect(!TranscriptPattern(.string).accepts(.number("1")))
+        #expect(TranscriptPattern(.uuid).accepts(uuid))
+        #expect(!TranscriptPattern(.uuid).accepts(.string("123e4567-e89b-12d3-a456")))
+        #expect(TranscriptPattern(.jwt).accepts(jwt))
+        #expect(!TranscriptPattern(.jwt).accepts(.string("a.b.c")))
+        #expect(TranscriptPattern(.any).accepts(.null))
+        #expect(TranscriptPattern(.any).accepts(.object([])))
+        #expect(TranscriptPattern(.secret("x")).accepts(.string("s3cret")))
+        #expect(!TranscriptPattern(.secret("x")).accepts(.string("")))
+        #expect(TranscriptPattern(.regex("[a-z]+-[0-9]+")).accepts(.string("task-12")))
+        #expect(!TranscriptPattern(.regex("[a-z]+")).accepts(.string("task-12")))
+        #expect(TranscriptPattern(.regex("4[0-9]")).accepts(.number("42")))
+    }
+
+    @Test(arguments: ["2025-01-05T09:00:00Z", "2025-01-05T09:00Z", "2025-01-05 09:00:00.123+01:00", "2025-01-05T09:00:00,5-0800",
+                      "2025-01-05T09:00:00"])
+    func timestamps(text: String) {
+        #expect(TranscriptPattern(.timestamp).accepts(text: text))
+    }
+
+    @Test(arguments: ["2025-01-05", "2025-1-05T09:00:00Z", "2025-01-05T09:00:00+1", "yesterday", "2025-01-05T09:00:00ZZ"])
+    func notTimestamps(text: String) {
+        #expect(!TranscriptPattern(.timestamp).accepts(text: text))
+    }
+}
+
+@Suite struct PatternTextTests {
+    @Test func splitsLiteralsAndPatterns() throws {
+        let text = try PatternText.parse("Bearer {{secret:access_token}} for {{id:=integer}}")
+        #expect(text.pieces == [.literal("Bearer "), .pattern(.init(.secret("access_token"))), .literal(" for "),
+                                .pattern(.init(.integer, capture: "id"))])
+        #expect(text.description == "Bearer {{secret:access_token}} for {{id:=integer}}")
+    }
+
+    @Test func aRegexMayHoldBraces() throws {
+        let text = try PatternText.parse(#"x{{/a{2}}b/}}y"#)
+        #expect(text.pieces == [.literal("x"), .pattern(.init(.regex("a{2}}b"))), .literal("y")])
+        #expect(try PatternText.parse(#"{{n:=/[0-9]{3}/}}"#).patterns == [TranscriptPattern(.regex("[0-9]{3}"), capture: "n")])
+    }
+
+    @Test func literalBracesAreWrittenAsARegex() throws {
+        let text = PatternText.literal("a {{b}} c")
+        #expect(text.description == #"a {{/\{\{/}}b}} c"#)
+        let back = try PatternText.parse(text.description)
+        #expect(back.match("a {{b}} c", bound: { _ in nil }) != nil)
+    }
+
+    @Test func unclosedPatternSaysWhere() {
+        #expect(throws: PatternText.SyntaxError(offset: 4, reason: "'{{' is not closed by '}}' (a literal '{{' is written {{/\\{\\{/}})")) {
+            try PatternText.parse("abc {{integer")
+        }
+    }
+
+    @Test func matchesAndCapturesTheShortestText() throws {
+        let text = try PatternText.parse("/api/tasks/{{id:=integer}}/{{rest:=*}}")
+        #expect(text.match("/api/tasks/42/a/b", bound: { _ in nil }) == ["id": "42", "rest": "a/b"])
+        #expect(text.match("/api/tasks/x/a", bound: { _ in nil }) == nil)
+        let pair = try PatternText.parse("{{a:=*}}-{{b:=*}}")
+        #expect(pair.match("x-y-z", bound: { _ in nil }) == ["a": "x", "b": "y-z"])
+    }
+
+    @Test func referencesUseWhatIsBound() throws {
+        let text = try PatternText.parse("task {{id}} of {{base_url}}")
+        let bound = ["id": "6", "base_url": "http://h:1"]
+        #expect(text.match("task 6 of http://h:1", bound: { bound[$0] }) == [:])
+        #expect(text.match("task 7 of http://h:1", bound: { bound[$0] }) == nil)
+        #expect(text.match("task 6 of http://h:1", bound: { _ in nil }) == nil)
+        let twice = try PatternText.parse("{{x:=integer}}+{{x}}")
+        #expect(twice.match("2+2", bound: { _ in nil }) == ["x": "2"])
+        #expect(twice.match("2+3", bound: { _ in nil }) == nil)
+    }
+}

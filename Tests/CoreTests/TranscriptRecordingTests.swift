@@ -1,0 +1,146 @@
+import Testing
+@testable import Core
+
+/// What the recorder writes, what it hides, and how re-blessing merges.
+@Suite struct TranscriptRecordingTests {
+    static let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl"
+    static let base = "http://127.0.0.1:4040"
+
+    static var login: Observation {
+        let body = try! JSONParser.parse(#"""
+        {"access_token": "\#(jwt)", "refresh_token": "r-123456789", "token_type": "bearer", "expires_in": 900,
+         "user": {"id": 1, "email": "alice@example.com", "created_at": "2025-01-05T09:00:00Z",
+                  "session": "123e4567-e89b-12d3-a456-426614174000", "avatar": "\#(base)/a.png", "note": "{{x}}"}}
+        """#)
+        return Observation(status: 200, reason: "OK",
+                           headers: [HTTPHeader(name: "Content-Type", value: "application/json"), HTTPHeader(name: "Set-Cookie", value: "sid=1")],
+                           body: .json(body), notes: ["logged in as alice"])
+    }
+
+    @Test func volatileAndSecretValuesBecomePatterns() throws {
+        let step = TranscriptStep(command: "login alice@example.com {{secret:password}}",
+                                  expectation: Expectation(recording: Self.login, baseURL: Self.base))
+        let text = TranscriptWriter.step(step)
+        #expect(text == #"""
+        > login alice@example.com {{secret:password}}
+        HTTP/1.1 200 OK
+        Content-Type: application/json
+        {
+          "access_token": "{{secret:access_token}}",
+          "refresh_token": "{{secret:refresh_token}}",
+          "token_type": "bearer",
+          "expires_in": 900,
+          "user": {
+            "id": 1,
+            "email": "alice@example.com",
+            "created_at": "{{timestamp}}",
+            "session": "{{uuid}}",
+            "avatar": "{{base_url}}/a.png",
+            "note": "{{/\\{\\{/}}x}}"
+          }
+        }
+        note: logged in as alice
+
+
+        """#)
+        #expect(!text.contains(Self.jwt) && !text.contains("r-123456789") && !text.contains("sid=1"))
+    }
+
+    @Test func whatIsRecordedMatchesWhatWasSeenAndParsesBack() throws {
+        let header = TranscriptHeader.make(profile: "linku", target: .sandbox)
+        let step = TranscriptStep(command: "login alice@example.com {{secret:password}}",
+                                  expectation: Expectation(recording: Self.login, baseURL: Self.base))
+        let transcript = try TranscriptParser.parse(TranscriptWriter.start(header) + TranscriptWriter.step(step))
+        var matcher = TranscriptMatcher(variables: ["base_url": Self.base])
+        #expect(matcher.match(transcript.steps[0].expectation, Self.login).isEmpty)
+    }
+
+    @Test func aCapturedValueIsWrittenAsItsKind() {
+        #expect(ExpectedValue.kind(of: .int(6)) == .pattern(.init(.integer)))
+        #expect(ExpectedValue.kind(of: .number("2.5")) == .pattern(.init(.number)))
+        #expect(ExpectedValue.kind(of: .string("x")) == .pattern(.init(.string)))
+        #expect(ExpectedValue.kind(of: .string("2025-01-05T09:00:00Z")) == .pattern(.init(.timestamp)))
+        #expect(ExpectedValue.kind(of: .object([])) == .pattern(.init(.any)))
+        let recorded = Expectation(recording: Observation(body: .json(.int(6))), baseURL: nil, volatileBody: true)
+        #expect(TranscriptWriter.response(recorded) == ["{{integer}}"])
+    }
+
+    @Test func textLinesHideSecretsAndTheBaseURL() {
+        #expect(PatternText.recording("base_url = \(Self.base)", baseURL: Self.base).description == "base_url = {{base_url}}")
+        #expect(PatternText.recording("api_key = abc123", baseURL: nil).description == "api_key = {{secret:api_key}}")
+        #expect(PatternText.recording("Cookie: sid=1", baseURL: nil).description == "Cookie: {{secret:cookie}}")
+        #expect(PatternText.recording("Authorization: <access_token>", baseURL: nil).description == "Authorization: <access_token>")
+        #expect(PatternText.recording("token \"\(Self.jwt)\" seen", baseURL: nil).description == "token \"{{secret:jwt}}\" seen")
+        #expect(PatternText.recording("a {{b}}", baseURL: nil).description == #"a {{/\{\{/}}b}}"#)
+    }
+
+    @Test func theScrubberHidesEverySecretItHasSeen() {
+        var scrubber = SecretScrubber()
+        scrubber.learn("hunter22", name: "password")
+        scrubber.learn("abc", name: "short")
+        scrubber.learn(secretsIn: Self.login.body.flatMap { if case let .json(v) = $0 { return v } else { return nil } }!)
+        let text = "echo hunter22 and \(Self.jwt) and \"pa\\\"ss\" and abc"
+        #expect(scrubber.scrub(text) == "echo {{secret:password}} and {{secret:access_token}} and \"pa\\\"ss\" and abc")
+        scrubber.learn("pa\"ss99", name: "quoted")
+        #expect(scrubber.scrub(#"{"p": "pa\"ss99"}"#) == #"{"p": "{{secret:quoted}}"}"#)
+    }
+
+    @Test func commandLinesGetNamedPlaceholders() {
+        let hide = { (name: String) in "{{secret:\(ExpectedValue.secretName(name))}}" }
+        #expect(Redactor.redact(words: ["login", "a@b.c", "pw"], hide: hide) == ["login", "a@b.c", "{{secret:password}}"])
+        #expect(Redactor.redact(words: ["get", "/x", "Authorization:Bearer x", "X-API-Key:k", "page==1"], hide: hide)
+            == ["get", "/x", "Authorization:{{secret:authorization}}", "X-API-Key:{{secret:x_api_key}}", "page==1"])
+        #expect(Redactor.redact(words: ["set", "refreshToken=abc"], hide: hide) == ["set", "refreshToken={{secret:refreshtoken}}"])
+    }
+
+    @Test func replaySuppliesSecrets() throws {
+        let resolver = SecretResolver(environment: ["EXPLORER_SECRET_API_KEY": "k 1"],
+                                      demoAccounts: [("alice@example.com", "alice123")])
+        #expect(try resolver.resolve("login alice@example.com {{secret:password}}").line == "login alice@example.com alice123")
+        #expect(try resolver.resolve("post /login email=ALICE@example.com password={{secret:password}}").line
+            == "post /login email=ALICE@example.com password=alice123")
+        #expect(try resolver.resolve("get /x X-Api-Key:{{secret:api_key}}") == (line: "get /x 'X-Api-Key:k 1'", secrets: ["k 1"]))
+        let wrong = try resolver.resolve("login alice@example.com {{secret:wrong_password}}").line
+        #expect(wrong.hasPrefix("login alice@example.com wrong-") && !wrong.hasSuffix("alice123"))
+        #expect(throws: SecretResolver.Missing(name: "password")) { try resolver.resolve("login bob@example.com {{secret:password}}") }
+        #expect(SecretResolver.Missing(name: "password").description == "no value for {{secret:password}}: set EXPLORER_SECRET_PASSWORD")
+        #expect(try resolver.resolve("get /x a=\"{{b}}\"").line == "get /x a=\"{{b}}\"")
+    }
+
+    @Test func updateKeepsWhatStillMatchesAndRewritesTheRest() throws {
+        let old = try ExpectedJSONParser.parse(#"{"id": {{id:=integer}}, "title": "old", "at": "{{timestamp}}", "gone": 1, "list": [1, 2]}"#)
+        let live = try JSONParser.parse(#"{"id": 9, "title": "new", "added": "2026-01-01T00:00:00Z", "at": "2025-01-01T00:00:00Z", "list": [1, 3, 4]}"#)
+        var matcher = TranscriptMatcher()
+        let updated = old.updated(with: live, key: nil, matcher: &matcher, baseURL: nil)
+        #expect(updated.pretty() == """
+        {
+          "id": {{id:=integer}},
+          "title": "new",
+          "added": "{{timestamp}}",
+          "at": "{{timestamp}}",
+          "list": [
+            1,
+            3,
+            4
+          ]
+        }
+        """)
+        #expect(matcher.captures["id"]?.value == .int(9))
+        // An object with `...` keeps its keys, in its own order.
+        let open = try ExpectedJSONParser.parse(#"{"b": 1, "a": 2, ...}"#)
+        #expect(open.updated(with: try JSONParser.parse(#"{"a": 3, "b": 1, "c": 0}"#), key: nil, matcher: &matcher, baseURL: nil)
+            == .object([.init("b", .literal(.int(1))), .init("a", .literal(.int(3)))], open: true))
+    }
+
+    @Test func updatingAStepKeepsItsHeadersAndLines() throws {
+        let expectation = Expectation(status: 200, reason: "OK", headers: [("Content-Type", try PatternText.parse("application/{{*}}"))],
+                                      body: .text([try PatternText.parse("n = {{integer}}"), .literal("old")]), errors: [.literal("x")])
+        let observed = Observation(status: 201, reason: "Created", headers: [HTTPHeader(name: "content-type", value: "application/json")],
+                                   body: .text(["n = 4", "new", "more"]))
+        var matcher = TranscriptMatcher()
+        let updated = expectation.updated(with: observed, matcher: &matcher, baseURL: nil)
+        #expect(TranscriptWriter.response(updated) == ["HTTP/1.1 201 Created", "Content-Type: application/{{*}}", "| n = {{integer}}", "| new", "| more"])
+        var check = TranscriptMatcher()
+        #expect(check.match(updated, observed).isEmpty)
+    }
+}
