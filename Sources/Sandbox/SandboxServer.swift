@@ -103,6 +103,21 @@ public final class SandboxServer: Sendable {
     /// How many times an endpoint family was called ("refresh", "login").
     public func count(_ name: String) -> Int { state.counters.value(name) }
 
+    /// The fault switches in force (docs/sandbox-faults.md).
+    public var faults: FaultSettings { state.faults.current }
+
+    /// Changes fault switches while the sandbox runs, as `PUT /__sandbox/faults`
+    /// does; `reseed` restarts the random draws from the (new) seed. Values
+    /// out of range are refused and nothing changes.
+    public func setFaults(reseed: Bool = false, _ change: (inout FaultSettings) -> Void) throws {
+        var settings = state.faults.current
+        change(&settings)
+        if let problem = settings.problems().first {
+            throw SandboxConfiguration.InvalidConfiguration(description: "fault switch \(problem.key) \(problem.message)")
+        }
+        state.faults.update(reseed: reseed) { current, _ in current = settings }
+    }
+
     /// Fault switch: every access token issued so far stops working (401
     /// TOKEN_EXPIRED), as if they had all expired at once. Refresh tokens stay valid.
     public func expireAccessTokens() async throws {

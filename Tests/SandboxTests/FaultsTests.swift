@@ -84,6 +84,16 @@ import Testing
         }
     }
 
+    @Test func theSwiftAPIChangesTheSwitchesToo() async throws {
+        try await withSandbox { server, http in
+            try server.setFaults { $0.errorRate = 1 }
+            #expect(server.faults.errorRate == 1)
+            #expect([500, 503].contains(try await http.call(server, "GET", "/api/tasks").status))
+            #expect(throws: SandboxConfiguration.InvalidConfiguration.self) { try server.setFaults { $0.cutBodyRate = 2 } }
+            #expect(server.faults.cutBodyRate == 0)
+        }
+    }
+
     @Test func errorsCanBeSwitchedOnAtStart() async throws {
         try await withSandbox({ $0.faults.errorRate = 1 }) { server, http in
             let response = try await http.call(server, "GET", "/api/tasks")
