@@ -22,6 +22,8 @@ struct LinkUBackend: SandboxBackend {
         LinkUNotifications.register(on: router, state: state)
         LinkUTasks.register(on: router, state: state)
         LinkUTaskFlow.register(on: router, state: state)
+        LinkUForum.register(on: router, state: state)
+        LinkUForumReactions.register(on: router, state: state)
         LinkUChat.register(on: router, state: state)
     }
 
