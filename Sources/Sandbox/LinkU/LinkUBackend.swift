@@ -24,6 +24,8 @@ struct LinkUBackend: SandboxBackend {
         LinkUTaskFlow.register(on: router, state: state)
         LinkUForum.register(on: router, state: state)
         LinkUForumReactions.register(on: router, state: state)
+        LinkUFleaMarket.register(on: router, state: state)
+        LinkUFleaMarketTrade.register(on: router, state: state)
         LinkUChat.register(on: router, state: state)
     }
 
