@@ -26,6 +26,8 @@ struct LinkUBackend: SandboxBackend {
         LinkUForumReactions.register(on: router, state: state)
         LinkUFleaMarket.register(on: router, state: state)
         LinkUFleaMarketTrade.register(on: router, state: state)
+        LinkUTaskExperts.register(on: router, state: state)
+        LinkUActivities.register(on: router, state: state)
         LinkUChat.register(on: router, state: state)
     }
 
