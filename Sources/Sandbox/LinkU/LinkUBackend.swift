@@ -28,6 +28,8 @@ struct LinkUBackend: SandboxBackend {
         LinkUFleaMarketTrade.register(on: router, state: state)
         LinkUTaskExperts.register(on: router, state: state)
         LinkUActivities.register(on: router, state: state)
+        LinkUBanners.register(on: router, state: state)
+        LinkUUploads.register(on: router, state: state)
         LinkUChat.register(on: router, state: state)
     }
 
