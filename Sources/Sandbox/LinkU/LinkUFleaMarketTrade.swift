@@ -49,7 +49,7 @@ enum LinkUFleaMarketTrade {
         let purchaseID = try await state.store.query("""
             INSERT INTO flea_market_purchases (item_id, buyer_id, seller_id, price, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id
             """, [.integer(id), .integer(userID), .integer(item.int("seller_id")), .float(item.double("price")), .text(now)])[0].int("id")
-        let buyer = try await LinkUTaskFlow.username(userID, state)
+        let buyer = try await LinkUUsers.username(userID, state)
         try await LinkUNotifications.notify(state, item.int("seller_id"), type: "item_sold", title: "Item sold",
                                             content: "\(buyer) bought \"\(item.text("title"))\" for \(jsonNumber(item.double("price")).plainText).",
                                             about: ("flea_market_item", id))

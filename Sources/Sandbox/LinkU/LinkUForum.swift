@@ -156,7 +156,7 @@ enum LinkUForum {
             INSERT INTO forum_replies (post_id, author_id, parent_reply_id, content, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id
             """, [.integer(id), .integer(userID), parent.map { .integer($0) } ?? .null, .text(content!), .text(state.timestamp)])[0].int("id")
         if let author = target["author"]?["id"]?.intValue, author != userID {
-            let name = try await LinkUTaskFlow.username(userID, state)
+            let name = try await LinkUUsers.username(userID, state)
             try await LinkUNotifications.notify(state, author, type: "forum_reply", title: "New reply",
                                                 content: "\(name) replied to \"\(target["title"]?.stringValue ?? "")\".", about: ("forum_post", id))
         }

@@ -47,7 +47,7 @@ enum LinkUNotifications {
             ("type", .string(row.text("type"))),
             ("title", .string(row.text("title"))),
             ("content", .string(row.text("content"))),
-            ("related_type", row.optionalText("related_type").map(JSONValue.string) ?? .null),
+            ("related_type", row.optionalString("related_type")),
             ("related_id", row.optionalInt("related_id")),
             ("is_read", .flag(row.int("is_read"))),
             ("created_at", .string(row.text("created_at"))),

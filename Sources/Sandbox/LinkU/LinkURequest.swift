@@ -93,6 +93,11 @@ extension JSONValue {
 }
 
 extension SQLiteRow {
+    /// A TEXT column that may be NULL, as a JSON string or null.
+    func optionalString(_ name: String) -> JSONValue {
+        optionalText(name).map(JSONValue.string) ?? .null
+    }
+
     /// An INTEGER column that may be NULL, as a JSON number or null.
     func optionalInt(_ name: String) -> JSONValue {
         guard let value = column(name), !value.isNull, let n = value.integer else { return .null }

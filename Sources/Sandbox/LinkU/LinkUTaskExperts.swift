@@ -88,7 +88,7 @@ enum LinkUTaskExperts {
         let row = try await state.store.query("""
             INSERT INTO service_applications (service_id, applicant_id, message, created_at) VALUES (?, ?, ?, ?) RETURNING *
             """, [.integer(id), .integer(userID), .text(message), .text(state.timestamp)])[0]
-        let name = try await LinkUTaskFlow.username(userID, state)
+        let name = try await LinkUUsers.username(userID, state)
         try await LinkUNotifications.notify(state, service.int("user_id"), type: "service_application", title: "New service request",
                                             content: "\(name) applied for \"\(service.text("title"))\".", about: ("expert_service", id))
         return JSONResponse.make(.created, .object([

@@ -77,7 +77,7 @@ enum LinkUTaskFlow {
             """, [.integer(id), .integer(userID), .text(message), .text(state.timestamp)]).first?.int("id") else {
             throw APIFailure.conflict("you already applied for task \(id)", code: "ALREADY_APPLIED")
         }
-        let name = try await username(userID, state)
+        let name = try await LinkUUsers.username(userID, state)
         try await LinkUNotifications.notify(state, task.int("poster_id"), type: "task_application", title: "New application",
                                             content: "\(name) applied for \"\(task.text("title"))\".", about: ("task", id))
         return JSONResponse.make(.created, try await application(applicationID, state))
@@ -226,9 +226,5 @@ enum LinkUTaskFlow {
         let rows = try await state.store.query(
             "SELECT \(applicationColumns) FROM task_applications a JOIN users u ON u.id = a.applicant_id WHERE a.id = ?", [.integer(id)])
         return rows.first.map(applicationJSON) ?? .null
-    }
-
-    static func username(_ id: Int, _ state: SandboxState) async throws -> String {
-        try await state.store.query("SELECT username FROM users WHERE id = ?", [.integer(id)]).first?.text("username") ?? "someone"
     }
 }

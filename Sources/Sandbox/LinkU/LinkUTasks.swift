@@ -89,7 +89,7 @@ enum LinkUTasks {
             guard case let .object(members) = json(row) else { return .null }
             return .object(members + [
                 ("my_role", .string(row.text("my_role"))),
-                ("application_status", row.optionalText("application_status").map(JSONValue.string) ?? .null),
+                ("application_status", row.optionalString("application_status")),
             ])
         }
     }

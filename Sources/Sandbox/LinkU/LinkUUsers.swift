@@ -26,8 +26,8 @@ enum LinkUUsers {
             ("id", .int(row.int("id"))),
             ("email", .string(row.text("email"))),
             ("username", .string(row.text("username"))),
-            ("phone", row.optionalText("phone").map(JSONValue.string) ?? .null),
-            ("avatar", row.optionalText("avatar").map(JSONValue.string) ?? .null),
+            ("phone", row.optionalString("phone")),
+            ("avatar", row.optionalString("avatar")),
             ("bio", .string(row.text("bio"))),
             ("city", .string(row.text("city"))),
             ("created_at", .string(row.text("created_at"))),
@@ -47,7 +47,7 @@ enum LinkUUsers {
         return .object([
             ("id", .int(row.int("id"))),
             ("username", .string(row.text("username"))),
-            ("avatar", row.optionalText("avatar").map(JSONValue.string) ?? .null),
+            ("avatar", row.optionalString("avatar")),
             ("bio", .string(row.text("bio"))),
             ("city", .string(row.text("city"))),
             ("posted_tasks", .int(row.int("posted_tasks"))),
@@ -62,13 +62,18 @@ enum LinkUUsers {
         .object([
             ("id", .int(row.int(prefix + "id"))),
             ("username", .string(row.text(prefix + "username"))),
-            ("avatar", row.optionalText(prefix + "avatar").map(JSONValue.string) ?? .null),
+            ("avatar", row.optionalString(prefix + "avatar")),
         ])
     }
 
     /// SQL columns for `summary`: `users` joined as `alias`.
     static func summaryColumns(_ alias: String, _ prefix: String) -> String {
         "\(alias).id AS \(prefix)id, \(alias).username AS \(prefix)username, \(alias).avatar AS \(prefix)avatar"
+    }
+
+    /// A user's name for a notification's text.
+    static func username(_ id: Int, _ state: SandboxState) async throws -> String {
+        try await state.store.query("SELECT username FROM users WHERE id = ?", [.integer(id)]).first?.text("username") ?? "someone"
     }
 
     /// 409 when another account already uses this email or phone.
