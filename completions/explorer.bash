@@ -173,13 +173,13 @@ _explorer() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    repl|run|sandbox|help)
+    repl|run|sandbox|replay|test|help)
         # Offer subcommand argument completions
         "_explorer_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'repl run sandbox help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'repl run sandbox replay test help' -- "${cur}"))
         ;;
     esac
 }
@@ -188,7 +188,7 @@ _explorer_repl() {
     repeating_flags=()
     non_repeating_flags=(--offline --version -h --help)
     repeating_options=()
-    non_repeating_options=(--base-url --profile --color -c)
+    non_repeating_options=(--base-url --profile --color --record -c)
     __explorer_offer_flags_options 0
 
     # Offer option value completions
@@ -203,6 +203,10 @@ _explorer_repl() {
         __explorer_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
+    '--record')
+        __explorer_add_completions -f
+        return
+        ;;
     '-c')
         return
         ;;
@@ -213,7 +217,7 @@ _explorer_run() {
     repeating_flags=()
     non_repeating_flags=(--offline --version -h --help)
     repeating_options=()
-    non_repeating_options=(--base-url --profile --color)
+    non_repeating_options=(--base-url --profile --color --record)
     __explorer_offer_flags_options 1
 
     # Offer option value completions
@@ -226,6 +230,10 @@ _explorer_run() {
         ;;
     '--color')
         __explorer_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--record')
+        __explorer_add_completions -f
         return
         ;;
     esac
@@ -277,6 +285,64 @@ _explorer_sandbox() {
         return
         ;;
     '--fault-seed')
+        return
+        ;;
+    esac
+}
+
+_explorer_replay() {
+    repeating_flags=()
+    non_repeating_flags=(--update --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--base-url --color)
+    __explorer_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--base-url')
+        return
+        ;;
+    '--color')
+        __explorer_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    *)
+        __explorer_add_completions -o plusdirs -fX '!*.@(transcript)'
+        return
+        ;;
+    esac
+}
+
+_explorer_test() {
+    repeating_flags=()
+    non_repeating_flags=(--update --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--base-url --color --junit)
+    __explorer_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--base-url')
+        return
+        ;;
+    '--color')
+        __explorer_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--junit')
+        __explorer_add_completions -f
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    *)
+        __explorer_add_completions -f
         return
         ;;
     esac

@@ -23,11 +23,15 @@ function __explorer_parse_tokens -S
         __explorer_parse_subcommand 0 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'repl'
-            __explorer_parse_subcommand 0 'base-url=' 'profile=' 'offline' 'color=' 'c=' 'version' 'h/help'
+            __explorer_parse_subcommand 0 'base-url=' 'profile=' 'offline' 'color=' 'record=' 'c=' 'version' 'h/help'
         case 'run'
-            __explorer_parse_subcommand 1 'base-url=' 'profile=' 'offline' 'color=' 'version' 'h/help'
+            __explorer_parse_subcommand 1 'base-url=' 'profile=' 'offline' 'color=' 'record=' 'version' 'h/help'
         case 'sandbox'
             __explorer_parse_subcommand 0 'profile=' 'host=' 'port=' 'db=' 'token-ttl=' 'latency=' 'error-rate=' 'cut-body-rate=' 'ws-drop-after=' 'fault-seed=' 'version' 'h/help'
+        case 'replay'
+            __explorer_parse_subcommand -r 1 'base-url=' 'update' 'color=' 'version' 'h/help'
+        case 'test'
+            __explorer_parse_subcommand -r 1 'base-url=' 'update' 'color=' 'junit=' 'version' 'h/help'
         case 'help'
             __explorer_parse_subcommand -r 1 'version'
         end
@@ -88,11 +92,14 @@ complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_opti
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_positional "explorer" -eq 1' -fa 'repl' -d 'Open the REPL (the default), or run one line with -c.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_positional "explorer" -eq 1' -fa 'run' -d 'Run the commands of a file, one per line (# starts a comment).'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_positional "explorer" -eq 1' -fa 'sandbox' -d 'Run a backend\'s sandbox alone in the foreground, for an app or another tool.'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_positional "explorer" -eq 1' -fa 'replay' -d 'Replay transcripts step by step and show a diff for each step that differs.'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_positional "explorer" -eq 1' -fa 'test' -d 'Replay every transcript under the given folders (default sessions/) as a test suite.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_positional "explorer" -eq 1' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" base-url' -l 'base-url' -d 'Base URL of a backend, such as https://api.example.com. Without it the built-in sandbox starts.' -rfka ''
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" profile' -l 'profile' -d 'Backend profile (levelup, linku, nova, posture).' -rfka ''
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" offline' -l 'offline' -d 'Print each request instead of sending it.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" color' -l 'color' -d 'Colour output: auto (a terminal without NO_COLOR), always or never.' -rfka 'auto always never'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" record' -l 'record' -d 'Record the session, from the first line, as a transcript in this new file.' -rF
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" c' -s 'c' -d 'Run one line and exit.' -rfka ''
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" version' -l 'version' -d 'Show the version.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" h help' -s 'h' -l 'help' -d 'Show help information.'
@@ -100,6 +107,7 @@ complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_opti
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" profile' -l 'profile' -d 'Backend profile (levelup, linku, nova, posture).' -rfka ''
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" offline' -l 'offline' -d 'Print each request instead of sending it.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" color' -l 'color' -d 'Colour output: auto (a terminal without NO_COLOR), always or never.' -rfka 'auto always never'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" record' -l 'record' -d 'Record the session, from the first line, as a transcript in this new file.' -rF
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_positional "explorer run" -eq 1' -F
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" version' -l 'version' -d 'Show the version.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" h help' -s 'h' -l 'help' -d 'Show help information.'
@@ -115,4 +123,17 @@ complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_opti
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer sandbox" fault-seed' -l 'fault-seed' -d 'Seed the random draws, for repeatable runs (or EXPLORER_SANDBOX_FAULT_SEED).' -rfka ''
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer sandbox" version' -l 'version' -d 'Show the version.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer sandbox" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer replay" base-url' -l 'base-url' -d 'Run against this server instead of each transcript\'s own base URL or sandbox.' -rfka ''
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer replay" update' -l 'update' -d 'Re-bless: give steps that differ new expectations (keeping patterns and comments that still fit) and rewrite the files.'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer replay" color' -l 'color' -d 'Colour output: auto (a terminal without NO_COLOR), always or never.' -rfka 'auto always never'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_positional "explorer replay" -ge 1' -fa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'transcript\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer replay" version' -l 'version' -d 'Show the version.'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer replay" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer test" base-url' -l 'base-url' -d 'Run against this server instead of each transcript\'s own base URL or sandbox.' -rfka ''
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer test" update' -l 'update' -d 'Re-bless: give steps that differ new expectations (keeping patterns and comments that still fit) and rewrite the files.'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer test" color' -l 'color' -d 'Colour output: auto (a terminal without NO_COLOR), always or never.' -rfka 'auto always never'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer test" junit' -l 'junit' -d 'Also write the results as JUnit XML to this file.' -rF
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_positional "explorer test" -ge 1' -F
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer test" version' -l 'version' -d 'Show the version.'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer test" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer help" version' -l 'version' -d 'Show the version.'

@@ -53,13 +53,15 @@ _explorer() {
             'repl:Open the REPL (the default), or run one line with -c.'
             'run:Run the commands of a file, one per line (# starts a comment).'
             'sandbox:Run a backend'\''s sandbox alone in the foreground, for an app or another tool.'
+            'replay:Replay transcripts step by step and show a diff for each step that differs.'
+            'test:Replay every transcript under the given folders (default sessions/) as a test suite.'
             'help:Show subcommand help information.'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        repl|run|sandbox|help)
+        repl|run|sandbox|replay|test|help)
             "_explorer_${words[1]}" && ret=0
             ;;
         esac
@@ -77,6 +79,7 @@ _explorer_repl() {
         '--profile[Backend profile (levelup, linku, nova, posture).]:name:'
         '--offline[Print each request instead of sending it.]'
         '--color[Colour output\: auto (a terminal without NO_COLOR), always or never.]:color:{__explorer_complete "${___color[@]}"}'
+        '--record[Record the session, from the first line, as a transcript in this new file.]:file:_files'
         '-c[Run one line and exit.]:line:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -94,6 +97,7 @@ _explorer_run() {
         '--profile[Backend profile (levelup, linku, nova, posture).]:name:'
         '--offline[Print each request instead of sending it.]'
         '--color[Colour output\: auto (a terminal without NO_COLOR), always or never.]:color:{__explorer_complete "${___color[@]}"}'
+        '--record[Record the session, from the first line, as a transcript in this new file.]:file:_files'
         ':file:_files'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -116,6 +120,39 @@ _explorer_sandbox() {
         '--cut-body-rate[Share (0-1) of responses cut mid-body (or EXPLORER_SANDBOX_CUT_BODY_RATE).]:share:'
         '--ws-drop-after[Drop each WebSocket after this many frames; 0 never (or EXPLORER_SANDBOX_WS_DROP_AFTER).]:frames:'
         '--fault-seed[Seed the random draws, for repeatable runs (or EXPLORER_SANDBOX_FAULT_SEED).]:n:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_explorer_replay() {
+    local -i ret=1
+    local -ar ___color=('auto' 'always' 'never')
+    local -ar arg_specs=(
+        '--base-url[Run against this server instead of each transcript'\''s own base URL or sandbox.]:url:'
+        '--update[Re-bless\: give steps that differ new expectations (keeping patterns and comments that still fit) and rewrite the files.]'
+        '--color[Colour output\: auto (a terminal without NO_COLOR), always or never.]:color:{__explorer_complete "${___color[@]}"}'
+        '*:file:_files -g '\''*.transcript'\'''
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_explorer_test() {
+    local -i ret=1
+    local -ar ___color=('auto' 'always' 'never')
+    local -ar arg_specs=(
+        '--base-url[Run against this server instead of each transcript'\''s own base URL or sandbox.]:url:'
+        '--update[Re-bless\: give steps that differ new expectations (keeping patterns and comments that still fit) and rewrite the files.]'
+        '--color[Colour output\: auto (a terminal without NO_COLOR), always or never.]:color:{__explorer_complete "${___color[@]}"}'
+        '--junit[Also write the results as JUnit XML to this file.]:file:_files'
+        '*:path:_files'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

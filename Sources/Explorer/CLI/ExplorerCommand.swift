@@ -9,8 +9,10 @@ struct ExplorerCommand: ParsableCommand {
         commandName: "explorer",
         abstract: "Explore a REST backend from a REPL: log in, send requests, see pretty JSON.",
         usage: """
-        explorer [--base-url <url>] [--profile <name>] [--offline] [--color <mode>] [-c <line>]
+        explorer [--base-url <url>] [--profile <name>] [--offline] [--color <mode>] [--record <file>] [-c <line>]
           explorer run <file> [--base-url <url>] …
+          explorer replay <file>… [--base-url <url>] [--update]
+          explorer test [<path>…] [--junit <file>] [--update]
           explorer sandbox [--port <port>] [--db <path>] [--token-ttl <seconds>]
         """,
         discussion: """
@@ -19,7 +21,7 @@ struct ExplorerCommand: ParsableCommand {
         `explorer help repl` lists the REPL's options; `help` inside the REPL lists its commands.
         """,
         version: "0.1.0",
-        subcommands: [Start.self, Run.self, SandboxCommand.self],
+        subcommands: [Start.self, Run.self, SandboxCommand.self, ReplayCommand.self, TestCommand.self],
         defaultSubcommand: Start.self
     )
 }
@@ -39,6 +41,10 @@ struct ConnectionOptions: ParsableArguments {
 
     @Option(name: .long, help: "Colour output: auto (a terminal without NO_COLOR), always or never.")
     var color: ColorMode = .auto
+
+    @Option(name: .long, help: ArgumentHelp("Record the session, from the first line, as a transcript in this new file.", valueName: "file"),
+            completion: .file())
+    var record: String?
 
     func validate() throws {
         guard Profile.builtIn[profile] != nil else {

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Core
 import Foundation
 import Sandbox
@@ -54,7 +55,15 @@ final class ExplorerSession {
         let palette = Palette.choose(options.color, isTerminal: isatty(1) == 1, environment: environment)
         let console = Console(isInteractive: interactive)
         let runner = Runner(interpreter: interpreter, renderer: Renderer(palette: palette, envelope: profile.errorEnvelope),
-                            console: console, offline: options.offline)
+                            console: console, offline: options.offline,
+                            target: sandbox != nil ? .sandbox : .url(baseURL.absoluteString))
+        if let path = options.record {
+            do { try runner.startRecording(path) } catch {
+                let sandbox = sandbox
+                runBlocking { await transport.shutdown(); await sandbox?.stop() }
+                throw ValidationError(error.description)
+            }
+        }
         return ExplorerSession(sandbox: sandbox, transport: transport, interpreter: interpreter, runner: runner,
                                console: console, profile: profile, baseURL: baseURL)
     }

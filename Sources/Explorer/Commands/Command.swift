@@ -10,9 +10,20 @@ enum Command: Sendable, Equatable {
     case unset(name: String)
     case vars
     case show(path: JSONPath?)
+    /// `capture NAME = PATH`: a value of the last response becomes `{{NAME}}`.
+    case capture(name: String, path: JSONPath)
+    case record(RecordAction)
     case help(topic: String?)
     case exit
     case empty
+}
+
+/// `record FILE`, `record stop`, `record status`: run by the `Runner`,
+/// which owns the recording, not by the interpreter.
+enum RecordAction: Sendable, Equatable {
+    case start(path: String)
+    case stop
+    case status
 }
 
 /// A line that is not a command, said in one line, with the column it points at.

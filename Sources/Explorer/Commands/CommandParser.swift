@@ -58,6 +58,15 @@ struct CommandParser {
             do { return .show(path: try JSONPath.parse(arg.text)) } catch {
                 throw CommandError("bad path '\(arg.text)': \(error.reason)", column: arg.start + error.offset)
             }
+        case "capture":
+            return try capture(args)
+        case "record":
+            guard args.count == 1 else { throw CommandError("usage: record FILE | record stop | record status", column: args.dropFirst().first?.start) }
+            switch args[0].text {
+            case "stop": return .record(.stop)
+            case "status": return .record(.status)
+            default: return .record(.start(path: args[0].text))
+            }
         case "help", "?":
             guard args.count <= 1 else { throw CommandError("usage: help [COMMAND]") }
             return .help(topic: args.first?.text)
@@ -66,6 +75,33 @@ struct CommandParser {
             if let suggestion = Vocabulary.closest(to: first.text) { message += "; did you mean '\(suggestion)'?" }
             message += " (type help for the list)"
             throw CommandError(message, column: first.start)
+        }
+    }
+
+    /// `capture NAME = PATH`; `capture NAME=PATH` and `capture NAME PATH` too.
+    private func capture(_ args: [LineTokenizer.Word]) throws(CommandError) -> Command {
+        let usage = "usage: capture NAME = PATH, as in: capture task_id = .id"
+        var name: LineTokenizer.Word
+        var path: LineTokenizer.Word
+        switch args.count {
+        case 3 where args[1].text == "=":
+            (name, path) = (args[0], args[2])
+        case 2:
+            (name, path) = (args[0], args[1])
+            if name.text.hasSuffix("=") { name.text.removeLast() }
+        case 1 where args[0].text.contains("="):
+            let text = args[0].text
+            let eq = text.firstIndex(of: "=")!
+            name = LineTokenizer.Word(text: String(text[..<eq]), start: args[0].start)
+            path = LineTokenizer.Word(text: String(text[text.index(after: eq)...]), start: args[0].start + text.distance(from: text.startIndex, to: eq) + 1)
+        default:
+            throw CommandError(usage, column: args.first?.start)
+        }
+        guard Self.isVariableName(name.text) else {
+            throw CommandError("'\(name.text)' is not a variable name: use letters, digits and _", column: name.start)
+        }
+        do { return .capture(name: name.text, path: try JSONPath.parse(path.text)) } catch {
+            throw CommandError("bad path '\(path.text)': \(error.reason)", column: path.start + error.offset)
         }
     }
 

@@ -27,6 +27,9 @@ actor Interpreter {
         ["base_url": session.builder.baseURL.absoluteString, "profile": profile.name]
     }
 
+    /// Variables set with `set` or `capture` (a recording's header keeps them).
+    var userVariables: [String: String] { variables }
+
     /// The parser, with the current variables.
     var parser: CommandParser { CommandParser(variables: allVariables) }
 
@@ -102,6 +105,18 @@ actor Interpreter {
             case let .success(value): return .value(value)
             case let .failure(error): return .failure(error.message, .usage)
             }
+        case let .capture(name, path):
+            guard lastResponse != nil else { return .failure("no response yet: send a request first", .usage) }
+            guard let body = lastBody else { return .failure("the last response is not JSON", .usage) }
+            switch path.evaluate(body) {
+            case let .success(value):
+                variables[name] = value.plainText
+                return .value(value)
+            case let .failure(error): return .failure(error.message, .usage)
+            }
+        case .record:
+            // The Runner handles `record` in a session; a transcript being replayed cannot record.
+            return .failure("record does not work inside a replayed transcript", .usage)
         case let .help(topic):
             return help(topic)
         }

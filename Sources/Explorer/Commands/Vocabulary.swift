@@ -35,6 +35,21 @@ enum Vocabulary {
         CommandInfo(name: "vars", usage: "vars", summary: "list variables", details: "Lists variables, including the built-in base_url and profile."),
         CommandInfo(name: "show", usage: "show [PATH]", summary: "show the last response, or a value in it",
                     details: "Without PATH prints the last response body again. PATH picks a value: .tasks[0].id,\n.user.email, [\"odd key\"], [-1] for the last element."),
+        CommandInfo(name: "capture", usage: "capture NAME = PATH", summary: "keep a value of the last response as {{NAME}}",
+                    details: """
+                    Picks a value out of the last response, as `show PATH` does, and keeps it as the variable
+                    NAME. Later lines use it as {{NAME}}. In a recording, the captured value is written as a
+                    pattern of its kind, so a replay captures the live value instead.
+                    Example: post /api/tasks title=x, then capture task_id = .id, then get /api/tasks/{{task_id}}
+                    """),
+        CommandInfo(name: "record", usage: "record FILE | stop | status", summary: "record this session as a transcript",
+                    details: """
+                    record FILE starts writing every following command and its answer to FILE (which must be
+                    new or empty); each step is flushed as it completes. record stop ends it; record status
+                    says where it goes. Passwords and tokens are written as {{secret:NAME}}, never as values.
+                    `explorer replay FILE` and `explorer test` run a transcript again and compare.
+                    See docs/transcripts.md.
+                    """),
         CommandInfo(name: "help", usage: "help [COMMAND]", summary: "list commands, or explain one", details: "help COMMAND shows a command's usage and details."),
         CommandInfo(name: "exit", usage: "exit", summary: "leave (Ctrl-D does too)", details: "Leaves the explorer."),
     ]

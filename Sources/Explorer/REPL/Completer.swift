@@ -81,6 +81,11 @@ enum Completer {
         case "unset" where previousWords.count == 1, "set" where previousWords.count == 1:
             let names = state.variables.filter { $0.hasPrefix(word) }
             return Completion(start: wordStart, candidates: names.map { .init(text: $0 + (command == "set" ? "=" : ""), isFinal: command == "unset", hint: nil) })
+        case "record" where previousWords.count == 1:
+            let words = ["stop", "status"].filter { $0.hasPrefix(word) }
+            return Completion(start: wordStart, candidates: words.map { .init(text: $0, isFinal: true, hint: nil) })
+        case "capture" where previousWords.count >= 2 && (word.hasPrefix(".") || word.hasPrefix("[")):
+            return keys(word, start: wordStart, body: state.lastBody)
         case "show" where previousWords.count == 1:
             return keys(word, start: wordStart, body: state.lastBody)
         default:

@@ -3,18 +3,23 @@ import Foundation
 import Sandbox
 
 /// Drives one interpreter from a line editor, a script, or a single line.
-/// The REPL, `run`, `-c` and piped stdin all go through `runLine`.
+/// The REPL, `run`, `-c` and piped stdin all go through `runLine`, and so
+/// does recording: each line's outcome is handed to the recorder, if any.
 final class Runner {
     let interpreter: Interpreter
     let renderer: Renderer
     let console: Console
     let offline: Bool
+    /// What a recording's header names as its backend.
+    let target: TranscriptHeader.Target
+    private(set) var recorder: TranscriptRecorder?
 
-    init(interpreter: Interpreter, renderer: Renderer, console: Console, offline: Bool) {
+    init(interpreter: Interpreter, renderer: Renderer, console: Console, offline: Bool, target: TranscriptHeader.Target) {
         self.interpreter = interpreter
         self.renderer = renderer
         self.console = console
         self.offline = offline
+        self.target = target
     }
 
     /// Runs one line and returns its exit status. `editor` is set in the REPL,
@@ -30,10 +35,21 @@ final class Runner {
             }
             let prefix = location.map { "\($0): " } ?? ""
             console.err(prefix + renderer.palette.red("error: ") + error.message + "\n")
+            whileRecording { try $0.record(line: line, command: nil, outcome: .failure(error.message, .usage), forcedOffline: false) }
             return (.usage, false)
         }
+        if case let .record(action) = command {
+            let outcome = record(action)
+            show(outcome, location: location)
+            return (outcome.exitStatus, false)
+        }
+        if case .empty = command, line.trimmingCharacters(in: .whitespaces).hasPrefix("#") {
+            whileRecording { try $0.comment(line) }
+        }
+        var forcedOffline = false
         if case let .http(method, path, items, false) = command, offline {
             command = .http(method: method, path: path, items: items, offline: true)
+            forcedOffline = true
         }
         if case let .login(email, password) = command, password == nil, let editor {
             guard let filled = askLogin(email: email, editor: editor) else { return (.ok, false) }
@@ -42,12 +58,66 @@ final class Runner {
         let outcome = runBlocking(interruptible: editor != nil) { [interpreter, command] in
             await interpreter.execute(command)
         }
+        show(outcome, location: location)
+        whileRecording { try $0.record(line: line, command: command, outcome: outcome, forcedOffline: forcedOffline) }
+        if case .exit = outcome { return (.ok, true) }
+        return (outcome.exitStatus, false)
+    }
+
+    private func show(_ outcome: Outcome, location: String?) {
         let (out, err) = renderer.render(outcome)
         console.out(out)
         if case .failure = outcome, let location { console.err("\(location): ") }
         console.err(err)
-        if case .exit = outcome { return (.ok, true) }
-        return (outcome.exitStatus, false)
+    }
+
+    // MARK: Recording
+
+    /// Starts recording into `path` (`--record` and `record FILE`). The
+    /// header keeps the variables set so far and, when logged in, the email,
+    /// so that a replay starts where the recording did.
+    func startRecording(_ path: String) throws(TranscriptRecorder.Failure) {
+        let (variables, email) = runBlocking { [interpreter] in
+            (await interpreter.userVariables, await interpreter.session.tokens?.user?["email"]?.stringValue)
+        }
+        var secrets = SecretScrubber()
+        let header = TranscriptHeader.make(
+            profile: interpreter.session.profile.name, target: target,
+            variables: variables.sorted { $0.key < $1.key }.map { name, value in
+                guard Redactor.isSecretName(name) else { return .init(name: name, value: value) }
+                secrets.learn(value, name: ExpectedValue.secretName(name))
+                return .init(name: name, value: TranscriptPattern(.secret(ExpectedValue.secretName(name))).description)
+            },
+            login: email)
+        recorder = try TranscriptRecorder(path: path, header: header, renderer: renderer,
+                                          baseURL: interpreter.session.builder.baseURL.absoluteString, secrets: secrets)
+    }
+
+    private func record(_ action: RecordAction) -> Outcome {
+        switch action {
+        case let .start(path):
+            if let recorder { return .failure("already recording to \(recorder.path) (record stop ends it)", .usage) }
+            do { try startRecording(path) } catch { return .failure(error.description, .runtime) }
+            return .text("recording to \(path)")
+        case .stop:
+            guard let recorder else { return .text("not recording") }
+            self.recorder = nil
+            return .text("recorded \(Self.steps(recorder.steps)) to \(recorder.path)")
+        case .status:
+            guard let recorder else { return .text("not recording") }
+            return .text("recording to \(recorder.path): \(Self.steps(recorder.steps)) so far")
+        }
+    }
+
+    private static func steps(_ n: Int) -> String { n == 1 ? "1 step" : "\(n) steps" }
+
+    /// Runs `body` on the recorder; a write that fails ends the recording, said once.
+    private func whileRecording(_ body: (TranscriptRecorder) throws -> Void) {
+        guard let recorder else { return }
+        do { try body(recorder) } catch {
+            self.recorder = nil
+            console.err(renderer.palette.red("error: ") + "recording stopped: \(error)\n")
+        }
     }
 
     private func askLogin(email: String?, editor: LineEditor) -> Command? {
@@ -85,6 +155,7 @@ final class Runner {
         var worst = ExitStatus.ok
         for (index, line) in lines.enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.hasPrefix("#") { whileRecording { try $0.comment(trimmed) } }
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
             let (status, exit) = runLine(line, location: "\(name):\(index + 1)")
             worst = max(worst, status)

@@ -38,14 +38,17 @@ struct Renderer: Sendable {
         out += palette.bold(colored) + "  " + palette.dim(Self.milliseconds(exchange.duration)) + "\n"
         out += body(response)
         if response.status >= 400 {
-            let summary = envelope.describe(status: response.status, body: response.json)
-                ?? "\(response.status) \(response.reason)"
-            err += palette.red("error: ") + summary + "\n"
+            err += palette.red("error: ") + errorSummary(response) + "\n"
         }
         if let note {
             if exchange.sessionExpired { err += palette.red("error: ") + note + "\n" } else { out += palette.dim(note) + "\n" }
         }
         return (out, err)
+    }
+
+    /// The one line under a 4xx or 5xx: the backend's envelope, or the status.
+    func errorSummary(_ response: ReceivedResponse) -> String {
+        envelope.describe(status: response.status, body: response.json) ?? "\(response.status) \(response.reason)"
     }
 
     /// A body: pretty JSON, text, or a one-line summary of binary data.

@@ -1,0 +1,37 @@
+import ArgumentParser
+
+/// `explorer replay FILE…`: run transcripts and show every step's verdict.
+struct ReplayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Replay transcripts step by step and show a diff for each step that differs.",
+        discussion: """
+        Exit status: 0 every step matched, 2 a transcript could not be read or parsed, \
+        3 a runtime failure (no answer from the server, no sandbox, a missing secret), 4 a difference.
+        """
+    )
+
+    @OptionGroup var options: TranscriptRunOptions
+
+    @Argument(help: ArgumentHelp("Transcript files.", valueName: "file"), completion: .file(extensions: [TranscriptSource.fileExtension]))
+    var files: [String]
+
+    func validate() throws {
+        if files.isEmpty { throw ValidationError("give at least one transcript file") }
+    }
+
+    func run() throws {
+        let console = Console(isInteractive: false)
+        let replayer = options.replayer
+        let report = options.report
+        var runs: [TranscriptRun] = []
+        for file in files {
+            let run = runBlocking { await replayer.run(file) }
+            let (out, err) = report.detailed(run)
+            console.out(out)
+            console.err(err)
+            runs.append(run)
+        }
+        throw ExitCode(combinedStatus(runs).rawValue)
+    }
+}

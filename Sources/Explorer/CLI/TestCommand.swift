@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+
+/// `explorer test [DIR|FILE…]`: the regression suite. One line per
+/// transcript as it finishes, then `N passed, N failed`.
+struct TestCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "test",
+        abstract: "Replay every transcript under the given folders (default sessions/) as a test suite.",
+        discussion: """
+        Folders are searched for *.\(TranscriptSource.fileExtension) files. Each transcript that says \
+        `base-url: sandbox` gets a fresh in-process sandbox. Exit status: 0 all passed, 2 a transcript \
+        could not be read or parsed, 3 a runtime failure, 4 a difference.
+        """
+    )
+
+    @OptionGroup var options: TranscriptRunOptions
+
+    @Option(name: .long, help: ArgumentHelp("Also write the results as JUnit XML to this file.", valueName: "file"), completion: .file())
+    var junit: String?
+
+    @Argument(help: ArgumentHelp("Transcript files and folders (default: sessions).", valueName: "path"), completion: .file())
+    var paths: [String] = []
+
+    func run() throws {
+        let console = Console(isInteractive: false)
+        let (files, empty) = TranscriptSource.files(in: paths.isEmpty ? ["sessions"] : paths)
+        for folder in empty { console.err("warning: no *.\(TranscriptSource.fileExtension) files under \(folder)\n") }
+        guard !files.isEmpty else {
+            console.err("error: no transcripts to run\n")
+            throw ExitCode(ExitStatus.parse.rawValue)
+        }
+        let replayer = options.replayer
+        let report = options.report
+        var runs: [TranscriptRun] = []
+        for file in files {
+            let run = runBlocking { await replayer.run(file) }
+            let (out, err) = report.progress(run)
+            console.out(out)
+            console.err(err)
+            runs.append(run)
+        }
+        console.out(ReplayReport.summary(runs) + "\n")
+        if let junit {
+            do { try Data(JUnitReport.xml(runs).utf8).write(to: URL(fileURLWithPath: junit)) } catch {
+                console.err("error: cannot write \(junit): \(error.localizedDescription)\n")
+                throw ExitCode(ExitStatus.runtime.rawValue)
+            }
+        }
+        throw ExitCode(combinedStatus(runs).rawValue)
+    }
+}

@@ -1,0 +1,57 @@
+import Core
+import Foundation
+
+/// JUnit XML for CI (`explorer test --junit FILE`): one test suite per
+/// transcript, one test case per step. A transcript that could not run is
+/// a suite with one errored case, so CI shows why.
+enum JUnitReport {
+    static func xml(_ runs: [TranscriptRun]) -> String {
+        let failures = runs.reduce(0) { $0 + $1.failedSteps.count }
+        let errors = runs.filter { $0.failure != nil }.count
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        xml += "<testsuites name=\"explorer test\" tests=\"\(runs.reduce(0) { $0 + max($1.steps.count, 1) })\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(seconds(runs.reduce(.zero) { $0 + $1.duration }))\">\n"
+        for run in runs {
+            let failed = run.failedSteps.count
+            xml += "  <testsuite name=\"\(escape(run.path))\" tests=\"\(max(run.steps.count, 1))\" failures=\"\(failed)\" errors=\"\(run.failure == nil ? 0 : 1)\" time=\"\(seconds(run.duration))\">\n"
+            for step in run.steps {
+                xml += "    <testcase classname=\"\(escape(run.path))\" name=\"\(escape("line \(step.line): \(step.command)"))\" time=\"\(seconds(step.duration))\""
+                if step.passed {
+                    xml += "/>\n"
+                } else {
+                    let details = step.mismatches.map(\.description).joined(separator: "\n")
+                    xml += ">\n      <failure message=\"\(escape("\(step.mismatches.count) difference\(step.mismatches.count == 1 ? "" : "s")"))\">\(escape(details))</failure>\n    </testcase>\n"
+                }
+            }
+            switch run.failure {
+            case let .broken(message)?, let .runtime(message)?:
+                xml += "    <testcase classname=\"\(escape(run.path))\" name=\"\(escape(run.path))\"><error message=\"\(escape(message))\"/></testcase>\n"
+            case nil: break
+            }
+            xml += "  </testsuite>\n"
+        }
+        return xml + "</testsuites>\n"
+    }
+
+    private static func seconds(_ duration: Duration) -> String {
+        let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return String(format: "%.3f", value)
+    }
+
+    /// XML text: markup characters escaped, characters XML 1.0 forbids dropped.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
+            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF: continue
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}

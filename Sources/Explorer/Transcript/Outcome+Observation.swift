@@ -1,0 +1,42 @@
+import Core
+
+/// What a transcript keeps of an outcome: the parts the REPL shows, with the
+/// body as data rather than coloured text, and no timings.
+extension Outcome {
+    func observation(renderer: Renderer) -> Observation {
+        switch self {
+        case .nothing, .exit: return Observation()
+        case let .value(value): return Observation(body: .json(value))
+        case let .text(text): return Observation(body: text.isEmpty ? nil : .text(Self.lines(text)))
+        case let .failure(message, _): return Observation(errors: Self.lines(message))
+        case let .offline(request):
+            // The Host line names this run's port; the rest is the request itself.
+            let lines = Self.lines(renderer.offline(request)).filter { !$0.hasPrefix("Host: ") }
+            return Observation(body: .text(lines))
+        case let .exchange(exchange, note):
+            let response = exchange.response
+            var observation = Observation(refreshed: exchange.refreshed, status: response.status, reason: response.reason,
+                                          headers: response.headers, body: Self.body(response))
+            if response.status >= 400 { observation.errors = Self.lines(renderer.errorSummary(response)) }
+            if let note {
+                if exchange.sessionExpired { observation.errors += Self.lines(note) } else { observation.notes = Self.lines(note) }
+            }
+            return observation
+        }
+    }
+
+    /// JSON when it parses (whatever the Content-Type says), else UTF-8 text, else a summary.
+    private static func body(_ response: ReceivedResponse) -> Observation.Body? {
+        guard !response.body.isEmpty else { return nil }
+        if let json = response.json { return .json(json) }
+        if let text = String(validating: response.body, as: UTF8.self), !text.contains("\u{0}") { return .text(lines(text)) }
+        return .binary("\(response.mediaType ?? "unknown type"), \(response.body.count) bytes")
+    }
+
+    /// Lines without their ends; a final newline does not make an empty last line.
+    private static func lines(_ text: String) -> [String] {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? String($0.dropLast()) : String($0) }
+        if lines.last == "" { lines.removeLast() }
+        return lines
+    }
+}

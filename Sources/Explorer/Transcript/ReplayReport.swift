@@ -1,0 +1,100 @@
+import Core
+import Foundation
+
+/// Turns replay results into text: every step for `explorer replay`, one
+/// line per transcript for `explorer test`, and under a failing step each
+/// difference with its place (JSON path, header, line), expected and got.
+struct ReplayReport {
+    var palette: Palette
+    /// Differences shown per step; the rest are counted.
+    var shownMismatches = 10
+
+    /// `explorer replay`: each step's verdict, then a count.
+    func detailed(_ run: TranscriptRun) -> (out: String, err: String) {
+        var out = palette.bold(run.path) + "\n"
+        let width = String(run.steps.map(\.line).max() ?? 0).count
+        for step in run.steps {
+            let line = "line " + String(step.line).leftPadded(to: width)
+            if step.updated {
+                out += "  " + palette.yellow("updated") + " \(line)  \(step.command)\n" + differences(step, indent: "          ")
+            } else if step.passed {
+                out += "  " + palette.green("ok     ") + " \(line)  \(step.command)\n"
+            } else {
+                out += "  " + palette.red("FAIL   ") + " \(line)  \(step.command)\n" + differences(step, indent: "          ")
+            }
+        }
+        let failed = run.failedSteps.count
+        out += "\(Self.count(run.steps.count, "step")): \(run.steps.count - failed) passed, \(failed) failed\n"
+        if run.rewritten { out += rewritten(run) }
+        return (out, problems(run))
+    }
+
+    /// `explorer test`: one line per transcript, its differences under it.
+    func progress(_ run: TranscriptRun) -> (out: String, err: String) {
+        let seconds = Double(run.duration.components.seconds) + Double(run.duration.components.attoseconds) / 1e18
+        let time = palette.dim(String(format: "%.2f s", seconds))
+        switch run.failure {
+        case let .broken(message)?: return (palette.red("BROKEN ") + " " + message + "\n", torn(run))
+        case let .runtime(message)?:
+            return (palette.red("ERROR  ") + " " + run.path + "\n" + failedSteps(run) + "        " + message + "\n", torn(run))
+        case nil:
+            let failed = run.failedSteps.count
+            if failed == 0 {
+                let verdict = run.rewritten ? palette.yellow("UPDATED") : palette.green("PASS   ")
+                return (verdict + " \(run.path)  \(Self.count(run.steps.count, "step"))  \(time)\n" + (run.rewritten ? rewritten(run) : ""), torn(run))
+            }
+            return (palette.red("FAIL   ") + " \(run.path)  \(failed) of \(Self.count(run.steps.count, "step")) differ  \(time)\n" + failedSteps(run), torn(run))
+        }
+    }
+
+    /// The final line of `explorer test`.
+    static func summary(_ runs: [TranscriptRun]) -> String {
+        let passed = runs.filter(\.passed).count
+        return "\(passed) passed, \(runs.count - passed) failed"
+    }
+
+    private func failedSteps(_ run: TranscriptRun) -> String {
+        run.failedSteps.map { "        line \($0.line): \($0.command)\n" + differences($0, indent: "          ") }.joined()
+    }
+
+    func differences(_ step: StepRun, indent: String) -> String {
+        var text = ""
+        for mismatch in step.mismatches.prefix(shownMismatches) {
+            text += indent + palette.bold(mismatch.place.description) + "\n"
+            text += indent + "  expected " + mismatch.expected + "\n"
+            text += indent + "  got      " + palette.red(mismatch.actual) + "\n"
+        }
+        if step.mismatches.count > shownMismatches {
+            text += indent + "… and \(step.mismatches.count - shownMismatches) more\n"
+        }
+        return text
+    }
+
+    private func rewritten(_ run: TranscriptRun) -> String {
+        let lines = run.steps.filter(\.updated).map { String($0.line) }
+        var text = "rewrote \(run.path)"
+        if !lines.isEmpty { text += ": new expectations for the step\(lines.count == 1 ? "" : "s") at line\(lines.count == 1 ? "" : "s") \(lines.joined(separator: ", "))" }
+        if run.torn != nil { text += (lines.isEmpty ? ": " : "; ") + "dropped the torn last step" }
+        return text + "\n"
+    }
+
+    private func problems(_ run: TranscriptRun) -> String {
+        var text = torn(run)
+        switch run.failure {
+        case let .broken(message)?, let .runtime(message)?: text += palette.red("error: ") + message + "\n"
+        case nil: break
+        }
+        return text
+    }
+
+    private func torn(_ run: TranscriptRun) -> String {
+        guard let torn = run.torn else { return "" }
+        return palette.yellow("warning: ") + "\(run.path):\(torn.line): the last step is torn, \(torn.reason); it was not replayed\n"
+    }
+
+    static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+}
+
+private extension String {
+    func leftPadded(to width: Int) -> String { String(repeating: " ", count: max(0, width - count)) + self }
+}

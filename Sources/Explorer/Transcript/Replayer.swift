@@ -1,0 +1,195 @@
+import Core
+import Foundation
+import Sandbox
+
+/// Replays a transcript: each command line goes through the same
+/// `CommandParser` and `Interpreter` the REPL uses (DESIGN.md §2), and its
+/// outcome is compared with what the transcript expects. Runs against the
+/// transcript's own base URL, a fresh in-process sandbox of its profile
+/// when it says `sandbox`, or `baseURL` when given. Returns data; prints nothing.
+struct Replayer: Sendable {
+    /// `--base-url`: this server instead of the transcript's own.
+    var baseURL: URL?
+    /// `--update`: steps that differ get new expectations and the file is rewritten.
+    var update = false
+    /// Where `EXPLORER_SECRET_*` values come from.
+    var environment: [String: String] = ProcessInfo.processInfo.environment
+
+    func run(_ path: String) async -> TranscriptRun {
+        let started = ContinuousClock.now
+        var run = TranscriptRun(path: path)
+        await replay(path, into: &run)
+        run.duration = ContinuousClock.now - started
+        return run
+    }
+
+    private func replay(_ path: String, into run: inout TranscriptRun) async {
+        let text: String
+        switch TranscriptSource.read(path) {
+        case let .failure(failure): run.failure = failure; return
+        case let .success(read): text = read
+        }
+        let transcript: Transcript
+        do { transcript = try TranscriptParser.parse(text) } catch {
+            run.failure = .broken("\(path):\(error)")
+            return
+        }
+        run.torn = transcript.torn
+        let header = transcript.header
+        guard let profile = Profile.builtIn[header.profile] else {
+            run.failure = .broken("\(path):\(header.profileLine):\(header.profileColumn): unknown profile '\(header.profile)' (known: \(Profile.builtIn.keys.sorted().joined(separator: ", ")))")
+            return
+        }
+        var sandbox: SandboxServer?
+        let url: URL
+        if let baseURL {
+            url = baseURL
+        } else if case let .url(text) = header.target, let given = URL(string: text) {
+            url = given
+        } else {
+            var configuration = SandboxConfiguration()
+            configuration.profile = profile.name
+            do { sandbox = try await SandboxServer.start(configuration) } catch {
+                run.failure = .runtime("\(path): cannot start the \(profile.name) sandbox: \(error)")
+                return
+            }
+            url = sandbox!.baseURL
+        }
+        let transport = AsyncHTTPTransport()
+        let noting = FailureNotingTransport(transport)
+        let interpreter = Interpreter(session: AuthSession(profile: profile, builder: RequestBuilder(baseURL: url),
+                                                           transport: noting, store: MemoryTokenStore()))
+        var steps = Steps(path: path, interpreter: interpreter, transport: noting, profile: profile, baseURL: url.absoluteString,
+                          resolver: SecretResolver(environment: environment, demoAccounts: profile.demoAccounts), update: update)
+        if await steps.prepare(header) {
+            await steps.replay(transcript.steps)
+        }
+        await transport.shutdown()
+        await sandbox?.stop()
+        run.steps = steps.runs
+        run.failure = steps.failure
+        guard update, run.failure == nil, steps.changed || transcript.torn != nil else { return }
+        var rewritten = transcript
+        rewritten.steps = steps.blessed
+        rewritten.torn = nil
+        do {
+            try Data(TranscriptWriter.transcript(rewritten).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            run.rewritten = true
+        } catch {
+            run.failure = .runtime("\(path): cannot rewrite: \(error.localizedDescription)")
+        }
+    }
+
+    /// The state of one replay: the interpreter, the captures, the secrets used.
+    private struct Steps {
+        let path: String
+        let interpreter: Interpreter
+        let transport: FailureNotingTransport
+        let profile: Profile
+        let baseURL: String
+        let resolver: SecretResolver
+        let update: Bool
+        var matcher = TranscriptMatcher()
+        var secrets: [String] = []
+        var runs: [StepRun] = []
+        /// The steps as they should be written back (`--update`).
+        var blessed: [TranscriptStep] = []
+        var changed = false
+        var failure: TranscriptRun.Failure?
+
+        init(path: String, interpreter: Interpreter, transport: FailureNotingTransport, profile: Profile, baseURL: String,
+             resolver: SecretResolver, update: Bool) {
+            self.path = path
+            self.interpreter = interpreter
+            self.transport = transport
+            self.profile = profile
+            self.baseURL = baseURL
+            self.resolver = resolver
+            self.update = update
+        }
+
+        /// Sets the header's variables and logs in when it says so.
+        mutating func prepare(_ header: TranscriptHeader) async -> Bool {
+            do {
+                for variable in header.variables {
+                    let (value, used) = try resolver.fill(variable.value, email: nil)
+                    secrets += used
+                    _ = await interpreter.execute(.set(name: variable.name, value: value))
+                }
+                if let email = header.login {
+                    let password = try resolver.value("password", email: email)
+                    secrets.append(password)
+                    let outcome = await interpreter.execute(.login(email: email, password: password))
+                    guard case let .exchange(exchange, _) = outcome, (200..<300).contains(exchange.response.status) else {
+                        failure = .runtime("\(path): the header says 'login: \(email)', but logging in failed: \(describe(outcome))")
+                        return false
+                    }
+                }
+            } catch {
+                failure = .runtime("\(path): the header needs a secret: \(error)")
+                return false
+            }
+            return true
+        }
+
+        mutating func replay(_ steps: [TranscriptStep]) async {
+            for step in steps {
+                let started = ContinuousClock.now
+                let line: String
+                do {
+                    let resolved = try resolver.resolve(step.command)
+                    line = resolved.line
+                    secrets += resolved.secrets
+                } catch {
+                    failure = .runtime("\(path):\(step.line): \(error)")
+                    return
+                }
+                let parser = await interpreter.parser
+                let outcome: Outcome
+                do { outcome = await interpreter.execute(try parser.parse(line)) } catch {
+                    outcome = .failure(error.message, .usage)
+                }
+                let observation = outcome.observation(renderer: Renderer(palette: .plain, envelope: profile.errorEnvelope))
+                matcher.variables = await interpreter.allVariables
+                let before = matcher
+                let mismatches = matcher.match(step.expectation, observation).map(hidingSecrets)
+                var run = StepRun(line: step.line, command: step.command, mismatches: mismatches, duration: ContinuousClock.now - started)
+                var blessedStep = step
+                if !mismatches.isEmpty, let problem = transport.takeFailure() {
+                    runs.append(run)
+                    failure = .runtime("\(path):\(step.line): \(problem)")
+                    return
+                }
+                if update, !mismatches.isEmpty {
+                    matcher = before
+                    blessedStep.expectation = step.expectation.updated(with: observation, matcher: &matcher, baseURL: baseURL)
+                    run.updated = true
+                    changed = true
+                }
+                _ = transport.takeFailure()
+                runs.append(run)
+                blessed.append(blessedStep)
+                // Captured values feed later command lines as {{name}}.
+                for (name, capture) in matcher.captures where matcher.variables[name] != capture.text {
+                    _ = await interpreter.execute(.set(name: name, value: capture.text))
+                }
+                if case .exit = outcome { return }
+            }
+        }
+
+        /// A mismatch as shown: any secret this replay supplied is hidden.
+        private func hidingSecrets(_ mismatch: Mismatch) -> Mismatch {
+            var shown = mismatch
+            for secret in secrets where secret.count >= 4 {
+                shown.expected = shown.expected.replacingOccurrences(of: secret, with: "<hidden>")
+                shown.actual = shown.actual.replacingOccurrences(of: secret, with: "<hidden>")
+            }
+            return shown
+        }
+
+        private func describe(_ outcome: Outcome) -> String {
+            let observation = outcome.observation(renderer: Renderer(palette: .plain, envelope: profile.errorEnvelope))
+            return observation.errors.first ?? observation.status.map { "HTTP \($0)" } ?? "no answer"
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import Core
+import Foundation
+
+/// Appends a session to a transcript, one step at a time: each step is
+/// written with a single `write(2)` when it completes, so killing the
+/// process (even with SIGKILL) loses at most the step in flight. The file
+/// never holds a live secret: command lines go through `Redactor`, bodies
+/// through `Expectation(recording:)`, and whatever is written last through
+/// a `SecretScrubber` that knows every secret this recording has seen.
+final class TranscriptRecorder {
+    let path: String
+    private let descriptor: Int32
+    private let renderer: Renderer
+    private let baseURL: String
+    private var scrubber = SecretScrubber()
+    /// Steps written so far.
+    private(set) var steps = 0
+
+    /// Why a recording could not start or go on, in one line.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Creates `path` (or takes it when it exists and is empty) and writes the header.
+    init(path: String, header: TranscriptHeader, renderer: Renderer, baseURL: String, secrets: SecretScrubber) throws(Failure) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw Failure(description: "cannot record to \(path): \(String(cString: strerror(errno)))") }
+        var info = stat()
+        if fstat(descriptor, &info) == 0, info.st_size > 0 {
+            close(descriptor)
+            throw Failure(description: "\(path) already exists and is not empty; record into a new file")
+        }
+        self.path = path
+        self.descriptor = descriptor
+        self.renderer = renderer
+        self.baseURL = baseURL
+        scrubber = secrets
+        try append(TranscriptWriter.start(header))
+    }
+
+    deinit { close(descriptor) }
+
+    /// A `#` line typed in the REPL or a script: kept as a comment before the next step.
+    func comment(_ line: String) throws(Failure) {
+        try append(scrubber.scrub(TranscriptWriter.comment(line)))
+    }
+
+    /// Writes one step. `command` is nil when the line did not parse (the
+    /// step then expects the same error). Nothing is written for `exit`,
+    /// blank lines and `record` itself, nor for a line that cannot be split
+    /// into words and mentions something secret (`Redactor` drops it).
+    func record(line: String, command: Command?, outcome: Outcome, forcedOffline: Bool) throws(Failure) {
+        switch command {
+        case .exit?, .empty?, .record?: return
+        default: break
+        }
+        guard var written = commandLine(line, command: command, outcome: outcome) else {
+            return try append(TranscriptWriter.comment("(a line that could not be read, and may hold a secret, was left out)"))
+        }
+        if forcedOffline, case .http? = command, !written.hasSuffix(" --offline") { written += " --offline" }
+        let observation = outcome.observation(renderer: renderer)
+        if case let .json(body)? = observation.body { scrubber.learn(secretsIn: body) }
+        var isCapture = false
+        if case .capture? = command { isCapture = true }
+        let expectation = Expectation(recording: observation, baseURL: baseURL, volatileBody: isCapture)
+        try append(scrubber.scrub(TranscriptWriter.step(TranscriptStep(command: written, expectation: expectation))))
+        steps += 1
+    }
+
+    /// The line as a transcript writes it: secrets as `{{secret:NAME}}`.
+    /// A login is rebuilt from the command, since its password may have been
+    /// asked for rather than typed; a refused login's password is written as
+    /// `wrong_password`, which a replay fills with a value no account has.
+    private func commandLine(_ line: String, command: Command?, outcome: Outcome) -> String? {
+        if case let .login(email?, password?)? = command {
+            var refused = false
+            if case let .exchange(exchange, _) = outcome, exchange.response.status >= 400 { refused = true }
+            let name = refused ? "wrong_password" : "password"
+            scrubber.learn(password, name: name)
+            return LineTokenizer.join(["login", email]) + " " + TranscriptPattern(.secret(name)).description
+        }
+        learnSecrets(in: command)
+        guard let words = try? LineTokenizer.split(line).map(\.text) else { return Redactor.redact(line: line) }
+        let redacted = Redactor.redact(words: words) { TranscriptPattern(.secret(ExpectedValue.secretName($0))).description }
+        // Keep the line as typed (its quoting) unless something was hidden.
+        return redacted == words ? line : LineTokenizer.join(redacted)
+    }
+
+    /// Values typed for secret-named items and variables, so the scrubber
+    /// finds them if the server echoes them somewhere.
+    private func learnSecrets(in command: Command?) {
+        switch command {
+        case let .http(_, _, items, _)?:
+            for item in items {
+                switch item {
+                case let .header(name, value), let .stringField(name, value), let .query(name, value):
+                    if Redactor.isSecretName(name) { scrubber.learn(value, name: ExpectedValue.secretName(name)) }
+                case let .jsonField(name, value):
+                    if Redactor.isSecretName(name) { scrubber.learn(value.plainText, name: ExpectedValue.secretName(name)) }
+                default: break
+                }
+            }
+        case let .set(name, value)? where Redactor.isSecretName(name):
+            scrubber.learn(value, name: ExpectedValue.secretName(name))
+        default: break
+        }
+    }
+
+    private func append(_ text: String) throws(Failure) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw Failure(description: "cannot write to \(path): \(String(cString: strerror(errno)))")
+            }
+            bytes = bytes.dropFirst(written)
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// Finds transcripts and reads them, saying in one line why one cannot be read.
+enum TranscriptSource {
+    static let fileExtension = "transcript"
+
+    /// The transcripts to run: files as given, directories searched for
+    /// `*.transcript` at any depth, in path order. A path that does not exist
+    /// is kept, so that reading it reports it.
+    static func files(in paths: [String]) -> (files: [String], emptyDirectories: [String]) {
+        var files: [String] = []
+        var empty: [String] = []
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                files.append(path)
+                continue
+            }
+            let found = (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? [])
+                .filter { ($0 as NSString).pathExtension == fileExtension }
+                .sorted()
+                .map { (path as NSString).appendingPathComponent($0) }
+            if found.isEmpty { empty.append(path) }
+            files += found
+        }
+        return (files, empty)
+    }
+
+    /// The file's text, or why it is not a transcript at all.
+    static func read(_ path: String) -> Result<String, TranscriptRun.Failure> {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            return .failure(.broken("\(path): no such file"))
+        }
+        guard !isDirectory.boolValue else { return .failure(.broken("\(path): is a directory")) }
+        guard let data = FileManager.default.contents(atPath: path) else { return .failure(.broken("\(path): cannot be read")) }
+        let bytes = [UInt8](data)
+        guard !bytes.contains(0) else { return .failure(.broken("\(path): a binary file, not a transcript")) }
+        guard let text = String(validating: bytes, as: UTF8.self) else { return .failure(.broken("\(path): not UTF-8 text")) }
+        return .success(text)
+    }
+}

@@ -1,0 +1,179 @@
+import Core
+import Foundation
+import Sandbox
+import Testing
+@testable import Explorer
+
+/// Recording a session against one sandbox and replaying it against a
+/// fresh one, through the same parser and interpreter.
+@Suite struct RecordReplayTests {
+    /// Records `lines` against a fresh LinkU sandbox, the way the Runner does.
+    static func record(_ lines: [String], comments: [Int: String] = [:]) async throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("record-\(UUID().uuidString).transcript").path
+        let server = try await SandboxServer.start()
+        let transport = AsyncHTTPTransport()
+        let interpreter = Interpreter(session: AuthSession(profile: .linku, builder: RequestBuilder(baseURL: server.baseURL),
+                                                           transport: transport, store: MemoryTokenStore()))
+        let recorder = try TranscriptRecorder(path: path, header: .make(profile: "linku", target: .sandbox),
+                                              renderer: Renderer(palette: .plain, envelope: .linku),
+                                              baseURL: server.baseURL.absoluteString, secrets: SecretScrubber())
+        for (n, line) in lines.enumerated() {
+            if let comment = comments[n] { try recorder.comment(comment) }
+            do {
+                let command = try await interpreter.parser.parse(line)
+                try recorder.record(line: line, command: command, outcome: await interpreter.execute(command), forcedOffline: false)
+            } catch let error as CommandError {
+                try recorder.record(line: line, command: nil, outcome: .failure(error.message, .usage), forcedOffline: false)
+            }
+        }
+        await transport.shutdown()
+        await server.stop()
+        return path
+    }
+
+    /// The 1-based line on which `text` holds `line`.
+    static func number(of line: String, in text: String) -> Int {
+        (text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0 == line } ?? -1) + 1
+    }
+
+    static let session = [
+        "login alice@example.com alice123",
+        "get /api/tasks page_size==2 city==Manchester",
+        "post /api/tasks title=\"Fix my bike\" price:=25 city=Leeds",
+        "capture task_id = .id",
+        "get /api/tasks/{{task_id}}",
+        "get /api/tasks/9999",
+        "login alice@example.com not-her-password",
+        "post /__sandbox/expire-access-tokens",
+        "whoami",
+        "lgoin typo",
+        "vars",
+    ]
+
+    @Test func aFreshRecordingReplaysGreenOnAFreshSandbox() async throws {
+        let path = try await Self.record(Self.session, comments: [0: "# Log in as alice."])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(!text.contains("alice123") && !text.contains("not-her-password") && !text.contains("eyJ"))
+        #expect(text.contains("# Log in as alice.\n> login alice@example.com {{secret:password}}\n"))
+        #expect(text.contains("> login alice@example.com {{secret:wrong_password}}\n"))
+        #expect(text.contains("> capture task_id = .id\n{{integer}}\n"))
+        #expect(text.contains("> whoami\n(access token refreshed; request retried)\nHTTP/1.1 200 OK\n"))
+        let run = await Replayer().run(path)
+        #expect(run.failure == nil)
+        #expect(run.steps.count == Self.session.count)
+        #expect(run.failedSteps.map(\.mismatches) == [])
+        #expect(run.status == .ok)
+    }
+
+    @Test func aDifferenceIsReportedWithItsPath() async throws {
+        let path = try await Self.record(["login bob@example.com bob12345", "get /api/tasks/4"])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"Proofread an essay\"", with: "\"Proofread a poem\"").write(toFile: path, atomically: true, encoding: .utf8)
+        let run = await Replayer().run(path)
+        #expect(run.status == .mismatch)
+        #expect(run.failedSteps.map(\.command) == ["get /api/tasks/4"])
+        #expect(run.failedSteps.first?.mismatches == [Mismatch(.body(try JSONPath.parse(".title")), expected: "\"Proofread a poem\"",
+                                                               actual: "\"Proofread an essay\"")])
+        let report = ReplayReport(palette: .plain).detailed(run).out
+        let line = Self.number(of: "> get /api/tasks/4", in: text)
+        #expect(report.contains("  FAIL    line \(line)  get /api/tasks/4\n          body .title\n            expected \"Proofread a poem\"\n            got      \"Proofread an essay\"\n"))
+        #expect(report.hasSuffix("2 steps: 1 passed, 1 failed\n"))
+    }
+
+    @Test func updateRewritesDifferencesAndKeepsCommentsAndPatterns() async throws {
+        let path = try await Self.record(["login bob@example.com bob12345", "get /api/tasks/4"], comments: [1: "# Bob's essay."])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let original = try String(contentsOfFile: path, encoding: .utf8)
+        try original.replacingOccurrences(of: "\"Proofread an essay\"", with: "\"Proofread a poem\"")
+            .replacingOccurrences(of: "\"price\": ", with: "# price next\n  \"price\": ")
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let run = await Replayer(update: true).run(path)
+        #expect(run.status == .ok)
+        #expect(run.rewritten)
+        #expect(run.steps.filter(\.updated).map(\.line) == [Self.number(of: "> get /api/tasks/4", in: original)])
+        let rewritten = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(rewritten.contains("# Bob's essay.\n> get /api/tasks/4\n# price next\nHTTP/1.1 200 OK\n"))
+        #expect(rewritten.replacingOccurrences(of: "# price next\n", with: "") == original)
+        #expect(await Replayer().run(path).status == .ok)
+    }
+
+    @Test func aTornFileRunsTheStepsBeforeTheCut() async throws {
+        let path = try await Self.record(["login alice@example.com alice123", "get /api/tasks/1"])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let cut = text.range(of: "\"title\": ")!.upperBound
+        try String(text[..<cut]).write(toFile: path, atomically: true, encoding: .utf8)
+        let run = await Replayer().run(path)
+        let line = Self.number(of: "> get /api/tasks/1", in: text)
+        #expect(run.status == .ok)
+        #expect(run.steps.count == 1)
+        #expect(run.torn?.line == line)
+        #expect(ReplayReport(palette: .plain).detailed(run).err
+            == "warning: \(path):\(line): the last step is torn, the file ends in the middle of a line; it was not replayed\n")
+    }
+
+    @Test func brokenTranscriptsAreOneLineEach() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("broken-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func file(_ name: String, _ contents: String) throws -> String {
+            let path = directory.appendingPathComponent(name).path
+            try contents.write(toFile: path, atomically: true, encoding: .utf8)
+            return path
+        }
+        let syntax = try file("syntax.transcript", "# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> get /x\n{\"a\": nope}\n\n> get /y\n")
+        let profile = try file("profile.transcript", "# explorer transcript v1\nprofile: myspace\nbase-url: sandbox\n")
+        let binary = directory.appendingPathComponent("binary.transcript").path
+        FileManager.default.createFile(atPath: binary, contents: Data([0x23, 0x00, 0xFF]))
+        let missing = directory.appendingPathComponent("missing.transcript").path
+        let runs = await [Replayer().run(syntax), Replayer().run(profile), Replayer().run(binary), Replayer().run(missing)]
+        #expect(runs.map(\.failure) == [
+            .broken("\(syntax):5:7: 'nope' is not a JSON value"),
+            .broken("\(profile):2:10: unknown profile 'myspace' (known: levelup, linku, nova, posture)"),
+            .broken("\(binary): a binary file, not a transcript"),
+            .broken("\(missing): no such file"),
+        ])
+        #expect(runs.allSatisfy { $0.status == .parse })
+        #expect(combinedStatus(runs + [TranscriptRun(path: "x", failure: .runtime("down"))]) == .parse)
+        #expect(ReplayReport.summary(runs) == "0 passed, 4 failed")
+        #expect(TranscriptSource.files(in: [directory.path]).files == [binary, profile, syntax])
+    }
+
+    @Test func aServerThatDoesNotAnswerIsARuntimeFailure() async throws {
+        let path = try await Self.record(["login alice@example.com alice123", "get /api/tasks/1"])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let stopped = try await SandboxServer.start()
+        let url = stopped.baseURL
+        await stopped.stop()
+        let run = await Replayer(baseURL: url).run(path)
+        #expect(run.status == .runtime)
+        #expect(run.failure == .runtime("\(path):5: cannot connect to 127.0.0.1:\(url.port!): connection refused (is the server running?)"))
+        #expect(run.steps.count == 1)
+    }
+
+    @Test func aMissingSecretIsARuntimeFailure() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("secret-\(UUID().uuidString).transcript").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try "# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n\n> login carol@example.com {{secret:password}}\nHTTP/1.1 200 OK\n\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let run = await Replayer(environment: [:]).run(path)
+        #expect(run.failure == .runtime("\(path):5: no value for {{secret:password}}: set EXPLORER_SECRET_PASSWORD"))
+    }
+
+    @Test func junitHasASuitePerTranscriptAndACasePerStep() {
+        var failing = StepRun(line: 9, command: "get /a&b", mismatches: [Mismatch(.status, expected: "200", actual: "404 <x>")], duration: .zero)
+        failing.updated = false
+        let runs = [
+            TranscriptRun(path: "s/one.transcript", steps: [StepRun(line: 5, command: "login a {{secret:password}}", mismatches: [], duration: .milliseconds(12)), failing]),
+            TranscriptRun(path: "s/two.transcript", failure: .broken("s/two.transcript:1:1: not a transcript")),
+        ]
+        let xml = JUnitReport.xml(runs)
+        #expect(xml.contains(#"<testsuites name="explorer test" tests="3" failures="1" errors="1""#))
+        #expect(xml.contains(#"<testcase classname="s/one.transcript" name="line 5: login a {{secret:password}}" time="0.012"/>"#))
+        #expect(xml.contains(#"name="line 9: get /a&amp;b""#))
+        #expect(xml.contains(#"<failure message="1 difference">status: expected 200, got 404 &lt;x&gt;</failure>"#))
+        #expect(xml.contains(#"<error message="s/two.transcript:1:1: not a transcript"/>"#))
+    }
+}

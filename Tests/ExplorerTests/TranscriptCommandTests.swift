@@ -1,0 +1,41 @@
+import Core
+import Testing
+@testable import Explorer
+
+/// The REPL commands that feed transcripts: `capture` and `record`.
+@Suite struct TranscriptCommandTests {
+    let parser = CommandParser(variables: ["file": "s.transcript"])
+
+    @Test func captureTakesANameAndAPath() throws {
+        let expected = Command.capture(name: "task_id", path: try JSONPath.parse(".id"))
+        #expect(try parser.parse("capture task_id = .id") == expected)
+        #expect(try parser.parse("capture task_id=.id") == expected)
+        #expect(try parser.parse("capture task_id .id") == expected)
+        #expect(try parser.parse("capture task_id= .id") == expected)
+        #expect(try parser.parse("capture first .tasks[0].id") == .capture(name: "first", path: try JSONPath.parse(".tasks[0].id")))
+    }
+
+    @Test func captureSaysWhatIsWrong() {
+        #expect(throws: CommandError("usage: capture NAME = PATH, as in: capture task_id = .id", column: nil)) { try parser.parse("capture") }
+        #expect(throws: CommandError("'9x' is not a variable name: use letters, digits and _", column: 8)) { try parser.parse("capture 9x = .id") }
+        #expect(throws: CommandError("bad path '.a[': expected an index or a quoted key after '['", column: 16)) {
+            try parser.parse("capture id = .a[")
+        }
+    }
+
+    @Test func recordStartsStopsAndSays() throws {
+        #expect(try parser.parse("record {{file}}") == .record(.start(path: "s.transcript")))
+        #expect(try parser.parse("record stop") == .record(.stop))
+        #expect(try parser.parse("record status") == .record(.status))
+        #expect(throws: CommandError("usage: record FILE | record stop | record status", column: 9)) { try parser.parse("record a b") }
+    }
+
+    @Test func helpAndCompletionKnowThem() {
+        let state = CompletionState(profile: .linku, variables: [], lastBody: try! JSONParser.parse(#"{"id": 6, "title": "x"}"#))
+        #expect(Vocabulary.info("record")?.usage == "record FILE | stop | status")
+        #expect(Vocabulary.info("capture")?.usage == "capture NAME = PATH")
+        #expect(Completer.complete("rec", state: state).candidates.map(\.text) == ["record"])
+        #expect(Completer.complete("record st", state: state).candidates.map(\.text) == ["stop", "status"])
+        #expect(Completer.complete("capture id = .", state: state).candidates.map(\.text) == [".id", ".title"])
+    }
+}

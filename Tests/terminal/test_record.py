@@ -1,0 +1,115 @@
+"""Recording a session into a transcript survives SIGKILL and holds no secret.
+
+`explorer --record FILE` records from the first line. The REPL test kills
+the process with SIGKILL mid-session, then replays the file against a fresh
+sandbox: every step written before the kill must parse and pass, and the file
+must hold neither the password typed at the prompt nor any token.
+"""
+import os
+import pathlib
+import signal
+import subprocess
+
+import pexpect
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+BINARY = os.environ.get("EXPLORER_BIN", str(ROOT / ".build" / "debug" / "explorer"))
+
+
+def environment(tmp_path):
+    return dict(os.environ, HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state"),
+                XDG_CONFIG_HOME=str(tmp_path / "config"), NO_COLOR="1", TERM="xterm")
+
+
+def explorer(args, tmp_path, stdin=None):
+    return subprocess.run([BINARY, *args], input=stdin, capture_output=True, text=True, timeout=60,
+                          env=environment(tmp_path), cwd=tmp_path)
+
+
+def assert_no_secret(text):
+    assert "alice123" not in text
+    assert "bob12345" not in text
+    assert "eyJ" not in text, "something shaped like a JWT was written"
+
+
+def test_sigkill_while_recording_leaves_a_transcript_that_replays(tmp_path):
+    transcript = tmp_path / "session.transcript"
+    child = pexpect.spawn(BINARY, ["--record", str(transcript)], env=environment(tmp_path),
+                          dimensions=(40, 120), encoding="utf-8", timeout=15)
+    try:
+        child.expect_exact("linku> ")
+        child.sendline("# Alice logs in; the password is asked for.")
+        child.expect_exact("linku> ")
+        child.sendline("login alice@example.com")
+        child.expect_exact("password:")
+        child.sendline("alice123")
+        child.expect_exact("linku alice> ")
+        child.sendline("get /api/tasks page_size==2 city==Manchester")
+        child.expect_exact("linku alice> ")
+        child.sendline("post /api/tasks title='Fix my bike' price:=25 city=Leeds")
+        child.expect_exact("linku alice> ")
+        child.sendline("capture task_id = .id")
+        child.expect_exact("linku alice> ")
+        child.sendline("get /api/tasks/{{task_id}}")
+        child.expect_exact("linku alice> ")
+        child.sendline("record status")
+        child.expect_exact(f"recording to {transcript}: 5 steps so far")
+        child.expect_exact("linku alice> ")
+        # One more request, and no waiting for it: the kill may land while it is in flight.
+        child.sendline("get /api/tasks page==2")
+        os.kill(child.pid, signal.SIGKILL)
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+
+    text = transcript.read_text()
+    assert text.startswith("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n")
+    assert "# Alice logs in; the password is asked for.\n> login alice@example.com {{secret:password}}\n" in text
+    assert "> get /api/tasks/{{task_id}}\n" in text
+    assert_no_secret(text)
+
+    replay = explorer(["replay", str(transcript)], tmp_path)
+    assert replay.returncode == 0, replay.stdout + replay.stderr
+    assert "FAIL" not in replay.stdout
+    assert " 0 failed\n" in replay.stdout
+    assert_no_secret(replay.stdout + replay.stderr)
+
+
+def test_every_way_in_records_and_the_suite_runs_them(tmp_path):
+    sessions = tmp_path / "sessions"
+    sessions.mkdir()
+    script = tmp_path / "setup.txt"
+    script.write_text("# Bob reads a task.\nlogin bob@example.com bob12345\nget /api/tasks/4\n")
+    results = [
+        explorer(["--record", str(sessions / "one-line.transcript"), "-c", "get /api/tasks"], tmp_path),
+        explorer(["run", "--record", str(sessions / "run.transcript"), str(script)], tmp_path),
+        explorer(["--record", str(sessions / "stdin.transcript")], tmp_path,
+                 stdin="login alice@example.com alice123\nwhoami\nlogin alice@example.com wrong-one\n"),
+    ]
+    # The one-liner is a 401 (not logged in) and the last piped line a refused login: exit status 3.
+    assert [r.returncode for r in results] == [3, 0, 3], [r.stderr for r in results]
+    assert "# Bob reads a task.\n> login bob@example.com {{secret:password}}\n" in (sessions / "run.transcript").read_text()
+    assert "> login alice@example.com {{secret:wrong_password}}\n" in (sessions / "stdin.transcript").read_text()
+    for path in sessions.iterdir():
+        assert_no_secret(path.read_text())
+
+    suite = explorer(["test", "--junit", str(tmp_path / "junit.xml")], tmp_path)
+    assert suite.returncode == 0, suite.stdout + suite.stderr
+    assert suite.stdout.splitlines()[-1] == "3 passed, 0 failed"
+    assert "<testsuites name=\"explorer test\"" in (tmp_path / "junit.xml").read_text()
+
+    # A broken transcript is one line, exit status 2, and the others still run.
+    (sessions / "broken.transcript").write_text("# explorer transcript v1\nprofile: linku\nbase-url: nowhere\n")
+    suite = explorer(["test"], tmp_path)
+    assert suite.returncode == 2
+    assert f"BROKEN  {os.path.join('sessions', 'broken.transcript')}:3:11: 'base-url:' is 'sandbox' or an http:// or https:// URL, not 'nowhere'" in suite.stdout
+    assert suite.stdout.splitlines()[-1] == "3 passed, 1 failed"
+
+
+def test_recording_refuses_a_file_that_has_content(tmp_path):
+    existing = tmp_path / "notes.transcript"
+    existing.write_text("keep me\n")
+    result = explorer(["--record", str(existing), "-c", "get /api/tasks"], tmp_path)
+    assert result.returncode != 0
+    assert "already exists and is not empty" in result.stderr
+    assert existing.read_text() == "keep me\n"
