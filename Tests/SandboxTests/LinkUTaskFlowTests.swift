@@ -91,7 +91,9 @@ import Testing
             let told = try await http.call(server, "GET", "/api/users/notifications/unread", token: bob)
             #expect(told.json?["notifications"]?[0]?["type"] == .string("task_cancelled"))
             #expect(told.json?["notifications"]?[0]?["content"]?.stringValue?.hasSuffix("Got it myself") == true)
-            expectError(try await http.call(server, "POST", "/api/tasks/1/apply", token: bob), 409, "INVALID_TASK_STATE")
+            // The task's state is reported before the body's problems.
+            let longMessage = field("message", String(repeating: "m", count: 501))
+            expectError(try await http.call(server, "POST", "/api/tasks/1/apply", [longMessage], token: bob), 409, "INVALID_TASK_STATE")
             expectError(try await http.call(server, "POST", "/api/tasks/1/delete", token: bob), 403, "FORBIDDEN")
             let deleted = try await http.call(server, "POST", "/api/tasks/1/delete", token: alice)
             #expect(deleted.json?["id"]?.intValue == 1)

@@ -75,7 +75,6 @@ enum LinkUTaskExperts {
         let userID = try await state.linkuUser(request)
         var fields = try await BodyFields.readOptional(request)
         let message = fields.text("message", max: 500) ?? ""
-        try fields.check()
         guard let service = try await state.store.query("""
             SELECT s.title, e.user_id FROM expert_services s JOIN task_experts e ON e.id = s.expert_id WHERE s.id = ?
             """, [.integer(id)]).first else {
@@ -85,6 +84,7 @@ enum LinkUTaskExperts {
         let pending = try await state.store.query("SELECT 1 FROM service_applications WHERE service_id = ? AND applicant_id = ? AND status = 'pending'",
                                                   [.integer(id), .integer(userID)])
         guard pending.isEmpty else { throw APIFailure.conflict("you already have a pending application for service \(id)", code: "ALREADY_APPLIED") }
+        try fields.check()
         let row = try await state.store.query("""
             INSERT INTO service_applications (service_id, applicant_id, message, created_at) VALUES (?, ?, ?, ?) RETURNING *
             """, [.integer(id), .integer(userID), .text(message), .text(state.timestamp)])[0]
@@ -109,13 +109,13 @@ enum LinkUTaskExperts {
         let bio = fields.text("bio", required: true, min: 10, max: 1000)
         let specialties = fields.labels("specialties", required: true, maxCount: 10, maxLength: 30)
         let city = fields.text("city", max: 50) ?? ""
-        try fields.check()
         guard try await state.store.query("SELECT 1 FROM task_experts WHERE user_id = ?", [.integer(userID)]).isEmpty else {
             throw APIFailure.conflict("you are already a task expert", code: "ALREADY_EXPERT")
         }
         guard try await state.store.query("SELECT 1 FROM expert_applications WHERE user_id = ? AND status = 'pending'", [.integer(userID)]).isEmpty else {
             throw APIFailure.conflict("your application to become an expert is still pending", code: "ALREADY_APPLIED")
         }
+        try fields.check()
         let row = try await state.store.query("""
             INSERT INTO expert_applications (user_id, bio, specialties, city, created_at) VALUES (?, ?, ?, ?, ?) RETURNING *
             """, [.integer(userID), .text(bio!), .text(encodeStrings(specialties!)), .text(city), .text(state.timestamp)])[0]

@@ -67,10 +67,10 @@ enum LinkUTaskFlow {
         let userID = try await state.linkuUser(request)
         var fields = try await BodyFields.readOptional(request)
         let message = fields.text("message", max: 500) ?? ""
-        try fields.check()
         let task = try await LinkUTasks.row(id, state)
         guard task.int("poster_id") != userID else { throw APIFailure.forbidden("you cannot apply for your own task") }
         try require(task, in: ["open"], to: "apply for")
+        try fields.check()
         guard let applicationID = try await state.store.query("""
             INSERT INTO task_applications (task_id, applicant_id, message, created_at) VALUES (?, ?, ?, ?)
             ON CONFLICT (task_id, applicant_id) DO NOTHING RETURNING id
@@ -151,9 +151,10 @@ enum LinkUTaskFlow {
         let userID = try await state.linkuUser(request)
         var fields = try await BodyFields.readOptional(request)
         let reason = fields.text("reason", max: 500)
-        try fields.check()
         let task = try await LinkUTasks.row(id, state)
         try poster(task, is: userID, to: "cancel")
+        try require(task, in: ["open", "in_progress"], to: "cancel")
+        try fields.check()
         let cancelled = try await transition(id, from: ["open", "in_progress"], to: "cancel", state,
                                              set: "status = 'cancelled', updated_at = ?", [.text(state.timestamp)])
         let content = "\"\(task.text("title"))\" was cancelled by its poster" + (reason.map { ": \($0)" } ?? ".")

@@ -117,10 +117,8 @@ enum LinkUUsers {
                                                     userID: userID, code: change.code,
                                                     rejection: { APIFailure.invalid("\(change.channel.rawValue)_verification_code", $0) })
         }
-        if !changes.isEmpty {
-            try await state.store.query("UPDATE users SET " + changes.map { "\($0.column) = ?" }.joined(separator: ", ") + " WHERE id = ?",
-                                        changes.map(\.value) + [.integer(userID)])
-        }
+        try await state.store.query("UPDATE users SET " + changes.map { "\($0.column) = ?" }.joined(separator: ", ") + " WHERE id = ?",
+                                    changes.map(\.value) + [.integer(userID)])
         return JSONResponse.make(.ok, try await profile(userID, state))
     }
 }
