@@ -2,6 +2,7 @@ import Core
 import Foundation
 import Hummingbird
 import HummingbirdBcrypt
+import NIOCore
 
 /// `/api/secure-auth/*` and registration. Every way in (password, emailed
 /// code, SMS code, registering) answers the same session object, so a client
@@ -79,7 +80,9 @@ enum LinkUAuth {
     /// Revokes the given refresh token, or all of the user's when none is given.
     static func logout(_ request: Request, _ state: SandboxState) async throws -> Response {
         let userID = try await state.authenticate(request)
-        let buffer = try await request.body.collect(upTo: 1 << 20)
+        let buffer: ByteBuffer
+        do { buffer = try await request.body.collect(upTo: 1 << 20) } catch is NIOTooManyBytesError { throw BodyFields.tooLarge }
+        // Lenient on purpose: a body that is not JSON still logs out (every session).
         let token = (try? JSONParser.parse(Array(buffer.readableBytesView)))?["refresh_token"]?.stringValue
         if let token, let claims = try? state.signer.verify(token, kind: "refresh", now: state.now), claims.subject == userID {
             try await state.store.query("UPDATE refresh_tokens SET revoked = 1 WHERE jti = ?", [.text(claims.id)])
