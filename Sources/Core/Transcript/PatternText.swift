@@ -105,6 +105,15 @@ public struct PatternText: Sendable, Equatable, CustomStringConvertible {
     /// shortest text that lets the rest match.
     public func match(_ text: String, bound: (String) -> String?) -> [String: String]? {
         let chars = Array(text)
+        // Compiled once per match, not once per candidate end position.
+        let regexes = pieces.map { piece -> Regex<AnyRegexOutput>? in
+            guard case let .pattern(pattern) = piece, case let .regex(source) = pattern.kind else { return nil }
+            return try? Regex(source)
+        }
+        func accepts(_ pattern: TranscriptPattern, _ index: Int, _ candidate: String) -> Bool {
+            guard let regex = regexes[index] else { return pattern.accepts(text: candidate) }
+            return (try? regex.wholeMatch(in: candidate)) != nil
+        }
         func go(_ index: Int, _ position: Int, _ local: [String: String]) -> [String: String]? {
             guard index < pieces.count else { return position == chars.count ? local : nil }
             switch pieces[index] {
@@ -117,13 +126,13 @@ public struct PatternText: Sendable, Equatable, CustomStringConvertible {
                 var name: String?
                 if case let .reference(n) = pattern.kind { name = n } else { name = pattern.capture }
                 if let name, let fixed = local[name] ?? bound(name) {
-                    guard pattern.accepts(text: fixed) else { return nil }
+                    guard accepts(pattern, index, fixed) else { return nil }
                     return matchFixed(fixed, index, position, local)
                 }
                 if case .reference = pattern.kind { return nil }
                 for end in position...chars.count {
                     let candidate = String(chars[position..<end])
-                    guard pattern.accepts(text: candidate) else { continue }
+                    guard accepts(pattern, index, candidate) else { continue }
                     var next = local
                     if let capture = pattern.capture { next[capture] = candidate }
                     if let result = go(index + 1, end, next) { return result }
