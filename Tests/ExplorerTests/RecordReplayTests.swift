@@ -126,7 +126,7 @@ import Testing
         let syntax = try file("syntax.transcript", "# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> get /x\n{\"a\": nope}\n\n> get /y\n")
         let profile = try file("profile.transcript", "# explorer transcript v1\nprofile: myspace\nbase-url: sandbox\n")
         let binary = directory.appendingPathComponent("binary.transcript").path
-        FileManager.default.createFile(atPath: binary, contents: Data([0x23, 0x00, 0xFF]))
+        #expect(FileManager.default.createFile(atPath: binary, contents: Data([0x23, 0x00, 0xFF])))
         let missing = directory.appendingPathComponent("missing.transcript").path
         let runs = await [Replayer().run(syntax), Replayer().run(profile), Replayer().run(binary), Replayer().run(missing)]
         #expect(runs.map(\.failure) == [

@@ -44,17 +44,20 @@ actor Interpreter {
         return profile.name
     }
 
+    /// What a request cancelled with Ctrl-C says (and what a recording leaves out).
+    static let cancelled = "request cancelled"
+
     func execute(_ command: Command) async -> Outcome {
         do {
             return try await run(command)
         } catch let error as TransportError {
-            return .failure(error.kind == .cancelled ? "request cancelled" : error.description, .runtime)
+            return .failure(error.kind == .cancelled ? Self.cancelled : error.description, .runtime)
         } catch let error as RequestBuilder.BuildError {
             return .failure(error.message, .usage)
         } catch let error as AuthError {
             return .failure(error.message, .runtime)
         } catch is CancellationError {
-            return .failure("request cancelled", .runtime)
+            return .failure(Self.cancelled, .runtime)
         } catch {
             return .failure("\(error)", .runtime)
         }
