@@ -32,6 +32,8 @@ struct APIFailure: Error {
         APIFailure(status: .unprocessableContent, code: "VALIDATION_ERROR", message: "some fields are invalid", details: details)
     }
 
+    static let bodyTooLarge = APIFailure(status: .contentTooLarge, code: "PAYLOAD_TOO_LARGE", message: "JSON bodies are limited to 1 MiB")
+
     static func badRequest(_ message: String) -> APIFailure {
         APIFailure(status: .badRequest, code: "BAD_REQUEST", message: message)
     }

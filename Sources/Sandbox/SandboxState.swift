@@ -1,6 +1,7 @@
 import Core
 import Foundation
 import Hummingbird
+import NIOCore
 import HummingbirdBcrypt
 
 /// What every route needs: the store, the token signer, the configuration,
@@ -136,9 +137,10 @@ final class SandboxState: Sendable {
     }
 }
 
-/// Reads a JSON object body (up to 1 MiB), or answers 400 in the envelope.
+/// Reads a JSON object body (up to 1 MiB: larger is 413), or answers 400 in the envelope.
 func jsonObject(_ request: Request) async throws -> JSONValue {
-    let buffer = try await request.body.collect(upTo: 1 << 20)
+    let buffer: ByteBuffer
+    do { buffer = try await request.body.collect(upTo: 1 << 20) } catch is NIOTooManyBytesError { throw APIFailure.bodyTooLarge }
     let bytes = Array(buffer.readableBytesView)
     guard !bytes.isEmpty else { throw APIFailure.badRequest("expected a JSON object body") }
     let value: JSONValue

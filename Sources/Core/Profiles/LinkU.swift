@@ -34,7 +34,8 @@ extension Profile {
         Endpoint("POST", "/api/secure-auth/send-phone-verification-code", "Send a verification code by SMS", isPublic: true),
         Endpoint("POST", "/api/secure-auth/refresh", "Exchange the refresh token for new tokens"),
         Endpoint("POST", "/api/secure-auth/logout", "Log out and revoke the refresh token"),
-        Endpoint("GET", "/api/secure-auth/captcha-site-key", "Captcha site key"),
+        // Shown before login, so served without a token.
+        Endpoint("GET", "/api/secure-auth/captcha-site-key", "Captcha site key", isPublic: true),
         // Users
         Endpoint("POST", "/api/users/register", "Register (needs an email verification code)", isPublic: true),
         Endpoint("GET", "/api/users/profile/me", "The logged-in user's profile"),
@@ -63,6 +64,9 @@ extension Profile {
         Endpoint("POST", "/api/tasks/{id}/cancel", "Cancel a task (owner only)"),
         Endpoint("POST", "/api/tasks/{id}/delete", "Delete a task (owner only)"),
         Endpoint("GET", "/api/tasks/{id}/participants", "Who applied for or took a task"),
+        // The seeds never say how a poster picks a taker; the sandbox adds these.
+        Endpoint("POST", "/api/tasks/{id}/applications/{applicationId}/accept", "Accept an application (poster; sandbox addition)"),
+        Endpoint("POST", "/api/tasks/{id}/applications/{applicationId}/reject", "Reject an application (poster; sandbox addition)"),
         // Forum
         Endpoint("GET", "/api/forum/forums/visible", "Forum categories", isPublic: true),
         Endpoint("GET", "/api/forum/posts", "Forum posts", isPublic: true),
@@ -83,6 +87,7 @@ extension Profile {
         Endpoint("GET", "/api/flea-market/categories", "Item categories"),
         Endpoint("GET", "/api/flea-market/my-purchases", "Items the user bought"),
         Endpoint("GET", "/api/flea-market/favorites/items", "Items the user favourited"),
+        Endpoint("POST", "/api/flea-market/items/{id}/favorite", "Favourite or unfavourite an item (sandbox addition)"),
         Endpoint("GET", "/api/users/flea-market/items", "Items the user put up for sale"),
         // Task experts
         Endpoint("GET", "/api/task-experts", "Task experts"),
@@ -104,5 +109,6 @@ extension Profile {
         // Common
         Endpoint("POST", "/api/upload/image", "Upload an image (multipart); returns its URL"),
         Endpoint("GET", "/api/banners", "Home page banners", isPublic: true),
+        Endpoint("GET", "/uploads/{name}", "An uploaded image (sandbox addition)", isPublic: true),
     ]
 }

@@ -17,7 +17,7 @@ struct BodyFields {
     init(_ body: JSONValue) { self.body = body }
 
     /// `jsonObject` reads at most 1 MiB; past that, a 413 rather than a 500.
-    static let tooLarge = APIFailure(status: .contentTooLarge, code: "PAYLOAD_TOO_LARGE", message: "JSON bodies are limited to 1 MiB")
+    static let tooLarge = APIFailure.bodyTooLarge
 
     /// The request's JSON object body (400 when it is not one).
     static func read(_ request: Request) async throws -> BodyFields {
