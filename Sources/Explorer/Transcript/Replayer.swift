@@ -169,8 +169,8 @@ struct Replayer: Sendable {
                 _ = transport.takeFailure()
                 runs.append(run)
                 blessed.append(blessedStep)
-                // Captured values feed later command lines as {{name}}.
-                for (name, capture) in matcher.captures where matcher.variables[name] != capture.text {
+                // Values this step captured feed later command lines as {{name}}.
+                for (name, capture) in matcher.captures where before.captures[name] == nil {
                     _ = await interpreter.execute(.set(name: name, value: capture.text))
                 }
                 if case .exit = outcome { return }
