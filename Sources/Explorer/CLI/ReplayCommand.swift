@@ -16,10 +16,6 @@ struct ReplayCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("Transcript files.", valueName: "file"), completion: .file(extensions: [TranscriptSource.fileExtension]))
     var files: [String]
 
-    func validate() throws {
-        if files.isEmpty { throw ValidationError("give at least one transcript file") }
-    }
-
     func run() throws {
         let console = Console(isInteractive: false)
         let replayer = options.replayer
