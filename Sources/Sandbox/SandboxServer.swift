@@ -43,8 +43,9 @@ public final class SandboxServer: Sendable {
             let start = keyHex.index(keyHex.startIndex, offsetBy: i)
             return UInt8(keyHex[start..<keyHex.index(start, offsetBy: 2)], radix: 16)
         }
+        let generation = Int(try await store.meta("token_generation") ?? "0") ?? 0
         let state = SandboxState(store: store, signer: TokenSigner(key: .init(data: keyBytes)), configuration: configuration,
-                                 errorStyle: backend.errorStyle)
+                                 errorStyle: backend.errorStyle, tokenGeneration: generation)
 
         let router = Router(context: BasicRequestContext.self)
         // Faults outside the envelope: injected errors are worded by the fault

@@ -20,8 +20,20 @@ final class SandboxState: Sendable {
     /// Open WebSockets per user, so a message reaches every device.
     let sockets = SocketRegistry()
     private let startConfiguration: SandboxConfiguration
+    /// The token generation (see `expireAccessTokens`), kept in memory because
+    /// every authenticated request reads it; the database keeps it for restarts.
+    private let tokenGeneration: TokenGeneration
 
-    init(store: SandboxStore, signer: TokenSigner, configuration: SandboxConfiguration, errorStyle: ErrorStyle) {
+    final class TokenGeneration: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value: Int
+        init(_ value: Int) { self.value = value }
+        var current: Int { lock.withLock { value } }
+        func increment() -> Int { lock.withLock { value += 1; return value } }
+    }
+
+    init(store: SandboxStore, signer: TokenSigner, configuration: SandboxConfiguration, errorStyle: ErrorStyle, tokenGeneration: Int) {
+        self.tokenGeneration = TokenGeneration(tokenGeneration)
         self.store = store
         self.signer = signer
         self.startConfiguration = configuration
@@ -51,12 +63,12 @@ final class SandboxState: Sendable {
     func log(_ line: String) { startConfiguration.log?(line) }
 
     func generation() async throws -> Int {
-        Int(try await store.meta("token_generation") ?? "0") ?? 0
+        tokenGeneration.current
     }
 
     /// Fault switch: every access token issued so far answers 401 TOKEN_EXPIRED.
     func expireAccessTokens() async throws {
-        try await store.setMeta("token_generation", String(try await generation() + 1))
+        try await store.setMeta("token_generation", String(tokenGeneration.increment()))
     }
 
     /// Issues an access token and a (recorded) refresh token for a user.

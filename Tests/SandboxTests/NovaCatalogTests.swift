@@ -12,7 +12,7 @@ import Testing
     static func served(_ backend: any SandboxBackend) async throws -> Set<String> {
         let store = try await SandboxStore.open(path: nil, backend: backend)
         let state = SandboxState(store: store, signer: TokenSigner(key: .init(data: [UInt8](repeating: 7, count: 32))),
-                                 configuration: SandboxConfiguration(), errorStyle: backend.errorStyle)
+                                 configuration: SandboxConfiguration(), errorStyle: backend.errorStyle, tokenGeneration: 0)
         let router = Router(context: BasicRequestContext.self)
         backend.register(on: router, state: state)
         await store.close()
