@@ -9,10 +9,10 @@ enum JUnitReport {
         let failures = runs.reduce(0) { $0 + $1.failedSteps.count }
         let errors = runs.filter { $0.failure != nil }.count
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<testsuites name=\"explorer test\" tests=\"\(runs.reduce(0) { $0 + max($1.steps.count, 1) })\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(seconds(runs.reduce(.zero) { $0 + $1.duration }))\">\n"
+        xml += "<testsuites name=\"explorer test\" tests=\"\(runs.reduce(0) { $0 + cases($1) })\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(seconds(runs.reduce(.zero) { $0 + $1.duration }))\">\n"
         for run in runs {
             let failed = run.failedSteps.count
-            xml += "  <testsuite name=\"\(escape(run.path))\" tests=\"\(max(run.steps.count, 1))\" failures=\"\(failed)\" errors=\"\(run.failure == nil ? 0 : 1)\" time=\"\(seconds(run.duration))\">\n"
+            xml += "  <testsuite name=\"\(escape(run.path))\" tests=\"\(cases(run))\" failures=\"\(failed)\" errors=\"\(run.failure == nil ? 0 : 1)\" time=\"\(seconds(run.duration))\">\n"
             for step in run.steps {
                 xml += "    <testcase classname=\"\(escape(run.path))\" name=\"\(escape("line \(step.line): \(step.command)"))\" time=\"\(seconds(step.duration))\""
                 if step.passed {
@@ -31,6 +31,9 @@ enum JUnitReport {
         }
         return xml + "</testsuites>\n"
     }
+
+    /// A case per step, and one more for a failure that stopped the transcript.
+    private static func cases(_ run: TranscriptRun) -> Int { run.steps.count + (run.failure == nil ? 0 : 1) }
 
     private static func seconds(_ duration: Duration) -> String {
         let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
