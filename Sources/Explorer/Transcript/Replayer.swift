@@ -57,7 +57,8 @@ struct Replayer: Sendable {
         }
         let transport = AsyncHTTPTransport()
         let noting = FailureNotingTransport(transport)
-        let interpreter = Interpreter(session: AuthSession(profile: profile, builder: RequestBuilder(baseURL: url),
+        let builder = RequestBuilder(baseURL: url, readFile: Self.readFile(relativeTo: (path as NSString).deletingLastPathComponent))
+        let interpreter = Interpreter(session: AuthSession(profile: profile, builder: builder,
                                                            transport: noting, store: MemoryTokenStore()))
         var steps = Steps(path: path, interpreter: interpreter, transport: noting, profile: profile, baseURL: url.absoluteString,
                           resolver: SecretResolver(environment: environment, demoAccounts: profile.demoAccounts), update: update)
@@ -77,6 +78,17 @@ struct Replayer: Sendable {
             run.rewritten = true
         } catch {
             run.failure = .runtime("\(path): cannot rewrite: \(error.localizedDescription)")
+        }
+    }
+
+    /// `@file` items read relative to the transcript's folder, so a session
+    /// and its fixtures replay the same from any working directory; absolute
+    /// and `~` paths are read as they are.
+    static func readFile(relativeTo folder: String) -> @Sendable (String) throws -> [UInt8] {
+        { path in
+            let expanded = (path as NSString).expandingTildeInPath
+            guard !expanded.hasPrefix("/"), !folder.isEmpty else { return try RequestBuilder.readFileFromDisk(path) }
+            return try RequestBuilder.readFileFromDisk((folder as NSString).appendingPathComponent(expanded))
         }
     }
 
