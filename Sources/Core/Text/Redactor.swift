@@ -42,6 +42,9 @@ public enum Redactor {
         return words.enumerated().map { index, word in
             guard index > 0, let item = try? RequestItem.parse(word) else { return word }
             switch item {
+            case let .header(_, value) where isReference(value), let .stringField(_, value) where isReference(value),
+                 let .query(_, value) where isReference(value):
+                return word
             case let .header(name, value) where isSecretName(name) && !value.isEmpty: return "\(name):\(hide(name))"
             case let .stringField(name, _) where isSecretName(name): return "\(name)=\(hide(name))"
             case let .jsonField(name, _) where isSecretName(name): return "\(name):=\"\(hide(name))\""
@@ -49,6 +52,13 @@ public enum Redactor {
             default: return word
             }
         }
+    }
+
+    /// `{{NAME}}` alone names a variable: the line holds no secret, the variable
+    /// may (and `set` hides it), so `password={{new_password}}` is kept as typed.
+    static func isReference(_ value: String) -> Bool {
+        guard value.hasPrefix("{{"), value.hasSuffix("}}"), value.count > 4 else { return false }
+        return value.dropFirst(2).dropLast(2).allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
     }
 
     /// A value with every secret string replaced by a placeholder that says

@@ -6,10 +6,14 @@ import Foundation
 /// 2. `password`: the password of the profile's demo account whose email
 ///    is on the same line (`login alice@example.com {{secret:password}}`);
 /// 3. `wrong_password`: a fresh random string, which no account has: the
-///    recorder writes it for a login the server refused.
+///    recorder writes it for a login the server refused;
+/// 4. `new_…` (`new_password`): a value the replay invents, random but the
+///    same for every occurrence in one replay, for an account it registers.
 public struct SecretResolver: Sendable {
     public var environment: [String: String]
     public var demoAccounts: [(email: String, password: String)]
+    /// Makes the `new_…` values of this resolver: fixed per replay, new for the next.
+    private let invention = UUID().uuidString.replacingOccurrences(of: "-", with: "")
 
     public init(environment: [String: String], demoAccounts: [(email: String, password: String)]) {
         self.environment = environment
@@ -66,6 +70,8 @@ public struct SecretResolver: Sendable {
             return account.password
         }
         if name == "wrong_password" { return "wrong-" + UUID().uuidString }
+        // Letters and digits, so that password rules that ask for both accept it.
+        if name.hasPrefix("new_") { return "New1" + String(invention.prefix(20)) + name.dropFirst(4).filter(\.isLetter).prefix(8) }
         throw Missing(name: name)
     }
 }

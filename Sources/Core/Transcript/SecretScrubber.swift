@@ -19,6 +19,9 @@ public struct SecretScrubber: Sendable {
         secrets[value] = name
     }
 
+    /// The placeholder name a value was learned under, if any.
+    public func name(of value: String) -> String? { secrets[value] }
+
     /// Learns the secret-named string members and JWT-shaped strings in a body.
     public mutating func learn(secretsIn value: JSONValue, key: String? = nil) {
         switch value {

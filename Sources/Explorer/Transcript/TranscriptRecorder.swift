@@ -72,12 +72,14 @@ final class TranscriptRecorder {
     /// The line as a transcript writes it: secrets as `{{secret:NAME}}`.
     /// A login is rebuilt from the command, since its password may have been
     /// asked for rather than typed; a refused login's password is written as
-    /// `wrong_password`, which a replay fills with a value no account has.
+    /// `wrong_password`, which a replay fills with a value no account has,
+    /// and one set earlier in a secret-named variable under that variable's name.
     private func commandLine(_ line: String, command: Command?, outcome: Outcome) -> String? {
         if case let .login(email?, password?)? = command {
             var refused = false
             if case let .exchange(exchange, _) = outcome, exchange.response.status >= 400 { refused = true }
-            let name = refused ? "wrong_password" : "password"
+            // A password kept in a secret-named variable (`set new_password=…`) keeps that name.
+            let name = refused ? "wrong_password" : scrubber.name(of: password) ?? "password"
             scrubber.learn(password, name: name)
             return LineTokenizer.join(["login", email]) + " " + TranscriptPattern(.secret(name)).description
         }
