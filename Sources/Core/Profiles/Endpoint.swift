@@ -6,12 +6,27 @@ public struct Endpoint: Sendable, Equatable {
     public var summary: String
     /// Public endpoints get no Authorization header.
     public var isPublic: Bool
+    /// Query parameter names the endpoint reads (`page`, `city`…), for completion and `describe`.
+    public var query: [String]
+    /// The JSON body it takes, when it takes one: completion offers its fields.
+    public var body: Model?
+    /// The name of the model its success answer follows, in the profile's `models`.
+    public var response: String?
 
-    public init(_ method: String, _ path: String, _ summary: String, isPublic: Bool = false) {
+    public init(_ method: String, _ path: String, _ summary: String, isPublic: Bool = false,
+                query: [String] = [], body: Model? = nil, response: String? = nil) {
         self.method = method
         self.path = path
         self.summary = summary
         self.isPublic = isPublic
+        self.query = query
+        self.body = body
+        self.response = response
+    }
+
+    /// Path parameter names, such as `id` for `/api/tasks/{id}`.
+    public var pathParameters: [String] {
+        path.split(separator: "/").filter { $0.hasPrefix("{") && $0.hasSuffix("}") }.map { String($0.dropFirst().dropLast()) }
     }
 
     /// Whether a concrete path (no query) matches this template segment by segment.

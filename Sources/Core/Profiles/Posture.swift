@@ -22,11 +22,11 @@ extension Profile {
         ),
         errorEnvelope: .codeMessage,
         endpoints: [
-            Endpoint("POST", "/api/v1/auth/login", "Log in: {email, password} → {access_token, refresh_token, expires_in, user}", isPublic: true),
-            Endpoint("POST", "/api/v1/auth/refresh", "New tokens from {refresh_token}", isPublic: true),
-            Endpoint("GET", "/api/v1/users/me", "The logged-in user"),
-            Endpoint("POST", "/api/v1/postures/logs", "Upload logs: a JSON array of {timestamp, postureType, duration, deviceId} → {accepted, duplicates}"),
-            Endpoint("GET", "/api/v1/postures/logs", "Your logs, oldest first (deviceId, from, to, page, page_size) → {logs, total, page, page_size}"),
+            Endpoint("POST", "/api/v1/auth/login", "Log in: {email, password} → {access_token, refresh_token, expires_in, user}", isPublic: true, body: .postureLogin, response: "LoginResponse"),
+            Endpoint("POST", "/api/v1/auth/refresh", "New tokens from {refresh_token}", isPublic: true, body: .postureRefresh, response: "Tokens"),
+            Endpoint("GET", "/api/v1/users/me", "The logged-in user", response: "User"),
+            Endpoint("POST", "/api/v1/postures/logs", "Upload logs: a JSON array of {timestamp, postureType, duration, deviceId} → {accepted, duplicates}", response: "UploadResult"),
+            Endpoint("GET", "/api/v1/postures/logs", "Your logs, oldest first (deviceId, from, to, page, page_size) → {logs, total, page, page_size}", query: ["deviceId", "from", "to", "page", "page_size"], response: "PostureLogList"),
         ],
         demoAccounts: [("alice@example.com", "alice123"), ("bob@example.com", "bob12345")]
     )

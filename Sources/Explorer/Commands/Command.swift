@@ -13,6 +13,10 @@ enum Command: Sendable, Equatable {
     /// `capture NAME = PATH`: a value of the last response becomes `{{NAME}}`.
     case capture(name: String, path: JSONPath)
     case record(RecordAction)
+    /// `endpoints [FILTER]`: the catalog, or the endpoints matching FILTER.
+    case endpoints(filter: String?)
+    /// `describe ENDPOINT|MODEL`: parameters and fields with their types.
+    case describe(String)
     case help(topic: String?)
     case exit
     case empty

@@ -60,6 +60,13 @@ struct CommandParser {
             }
         case "capture":
             return try capture(args)
+        case "endpoints":
+            guard args.count <= 1 else { throw CommandError("usage: endpoints [FILTER]", column: args[1].start) }
+            return .endpoints(filter: args.first?.text)
+        case "describe":
+            // `describe POST /api/tasks` names an endpoint by method and path.
+            guard (1...2).contains(args.count) else { throw CommandError("usage: describe ENDPOINT|MODEL, as in: describe /api/tasks", column: args.dropFirst(2).first?.start) }
+            return .describe(args.map(\.text).joined(separator: " "))
         case "record":
             guard args.count == 1 else { throw CommandError("usage: record FILE | record stop | record status", column: args.dropFirst().first?.start) }
             switch args[0].text {

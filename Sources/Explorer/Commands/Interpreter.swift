@@ -117,6 +117,12 @@ actor Interpreter {
                 return .value(value)
             case let .failure(error): return .failure(error.message, .usage)
             }
+        case let .endpoints(filter):
+            let found = CatalogText.matching(filter, in: profile.endpoints)
+            guard !found.isEmpty else { return .failure("no endpoint matches '\(filter ?? "")'", .usage) }
+            return .text(CatalogText.list(found))
+        case let .describe(name):
+            return describe(name)
         case .record:
             // The Runner handles `record` in a session; a transcript being replayed cannot record.
             return .failure("record does not work inside a replayed transcript", .usage)
@@ -139,6 +145,23 @@ actor Interpreter {
             shown.setHeader("Authorization", "Bearer <access_token>")
         }
         return shown
+    }
+
+    /// `describe [METHOD] PATH` (a template or a concrete path) or `describe MODEL`.
+    private func describe(_ name: String) -> Outcome {
+        let words = name.split(separator: " ").map(String.init)
+        if let path = words.last, path.hasPrefix("/") {
+            let method = words.count > 1 ? words[0].uppercased() : nil
+            let found = profile.endpoints.filter { e in
+                (method == nil || e.method == method) && (e.path == path || e.matches(path: path))
+            }
+            guard !found.isEmpty else { return .failure("no endpoint \(name) (endpoints lists them)", .usage) }
+            return .text(found.map { CatalogText.describe($0, in: profile) }.joined(separator: "\n\n"))
+        }
+        guard let model = profile.model(named: name) else {
+            return .failure("no endpoint or model '\(name)'; models: " + profile.models.map(\.name).joined(separator: ", "), .usage)
+        }
+        return .text(CatalogText.describe(model))
     }
 
     private func help(_ topic: String?) -> Outcome {

@@ -42,6 +42,14 @@ enum Vocabulary {
                     pattern of its kind, so a replay captures the live value instead.
                     Example: post /api/tasks title=x, then capture task_id = .id, then get /api/tasks/{{task_id}}
                     """),
+        CommandInfo(name: "endpoints", usage: "endpoints [FILTER]", summary: "list the backend's endpoints (method, path, auth, summary)",
+                    details: "Lists the profile's endpoint catalog. FILTER is a method (endpoints post) or text that the path\nor summary contains (endpoints flea)."),
+        CommandInfo(name: "describe", usage: "describe ENDPOINT|MODEL", summary: "show an endpoint's parameters and body, or a model's fields",
+                    details: """
+                    describe [METHOD] PATH shows the endpoint's path and query parameters, its body fields with
+                    their types, and the model of its answer. describe MODEL shows a model's fields.
+                    Examples: describe POST /api/tasks, describe /api/tasks/7, describe Task
+                    """),
         CommandInfo(name: "record", usage: "record FILE | stop | status", summary: "record this session as a transcript",
                     details: """
                     record FILE starts writing every following command and its answer to FILE (which must be

@@ -1,0 +1,53 @@
+import Core
+
+/// `endpoints` and `describe` as text: columns a person can scan, built from
+/// the profile's catalog. Plain text, so a transcript records it as it reads.
+enum CatalogText {
+    /// The endpoints of a method when `filter` is one (`endpoints post`), else
+    /// those whose path or summary contain it (case-insensitive).
+    static func matching(_ filter: String?, in endpoints: [Endpoint]) -> [Endpoint] {
+        guard let filter = filter?.lowercased(), !filter.isEmpty else { return endpoints }
+        if Vocabulary.methods.contains(filter.uppercased()) { return endpoints.filter { $0.method == filter.uppercased() } }
+        return endpoints.filter { $0.path.lowercased().contains(filter) || $0.summary.lowercased().contains(filter) }
+    }
+
+    /// One line per endpoint: method, path, auth, summary, in aligned columns.
+    static func list(_ endpoints: [Endpoint]) -> String {
+        let pathWidth = endpoints.map(\.path.count).max() ?? 0
+        return endpoints.map { e in
+            pad(e.method, 7) + pad(e.path, pathWidth + 2) + pad(e.isPublic ? "public" : "auth", 8) + e.summary
+        }.joined(separator: "\n")
+    }
+
+    /// An endpoint's parameters, body fields and answer model.
+    static func describe(_ endpoint: Endpoint, in profile: Profile) -> String {
+        var lines = ["\(endpoint.method) \(endpoint.path)  (\(endpoint.isPublic ? "public" : "needs a login"))", endpoint.summary]
+        if !endpoint.pathParameters.isEmpty { lines.append("path: " + endpoint.pathParameters.map { "{\($0)}" }.joined(separator: " ")) }
+        if !endpoint.query.isEmpty { lines.append("query: " + endpoint.query.map { "\($0)==" }.joined(separator: " ")) }
+        if let body = endpoint.body {
+            lines.append("body: \(body.name)")
+            lines += fields(body.fields)
+        }
+        if let response = endpoint.response {
+            lines.append("answer: \(response)" + (profile.model(named: response) == nil ? "" : "  (describe \(response))"))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// A model's fields with their types.
+    static func describe(_ model: Model) -> String {
+        (["\(model.name)"] + fields(model.fields)).joined(separator: "\n")
+    }
+
+    private static func fields(_ fields: [Field]) -> [String] {
+        let width = fields.map(\.name.count).max() ?? 0
+        return fields.map { f in
+            let type = f.type.description + (f.nullable ? "?" : "")
+            return "  " + pad(f.name, width + 2) + pad(type, 12) + (f.required ? " required" : " optional")
+        }
+    }
+
+    private static func pad(_ s: String, _ width: Int) -> String {
+        s.count >= width ? s + " " : s.padding(toLength: width, withPad: " ", startingAt: 0)
+    }
+}
