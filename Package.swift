@@ -33,6 +33,7 @@ let package = Package(
             name: "Core",
             dependencies: [
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "WSClient", package: "swift-websocket"),
             ]
         ),
         .target(

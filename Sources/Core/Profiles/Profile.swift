@@ -8,15 +8,20 @@ public struct Profile: Sendable {
     public var endpoints: [Endpoint]
     /// Demo accounts the sandbox seeds (email, password).
     public var demoAccounts: [(email: String, password: String)]
+    /// The WebSocket path, relative to the base URL, with `{userId}` and
+    /// `{accessToken}` filled from the login (LinkU: `/ws/chat/{userId}?token={accessToken}`);
+    /// nil when the backend has no socket.
+    public var webSocketTemplate: String?
 
     public init(name: String, displayName: String, auth: AuthFlavour, errorEnvelope: ErrorEnvelope,
-                endpoints: [Endpoint], demoAccounts: [(email: String, password: String)]) {
+                endpoints: [Endpoint], demoAccounts: [(email: String, password: String)], webSocketTemplate: String? = nil) {
         self.name = name
         self.displayName = displayName
         self.auth = auth
         self.errorEnvelope = errorEnvelope
         self.endpoints = endpoints
         self.demoAccounts = demoAccounts
+        self.webSocketTemplate = webSocketTemplate
     }
 
     /// Whether a request to `path` goes without an Authorization header: the

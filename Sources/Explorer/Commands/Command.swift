@@ -13,6 +13,8 @@ enum Command: Sendable, Equatable {
     /// `capture NAME = PATH`: a value of the last response becomes `{{NAME}}`.
     case capture(name: String, path: JSONPath)
     case record(RecordAction)
+    /// `replay FILE`, `tour [NAME]`: run by the `Runner`, like `record`.
+    case transcript(TranscriptAction)
     /// `endpoints [FILTER]`: the catalog, or the endpoints matching FILTER.
     case endpoints(filter: String?)
     /// `describe ENDPOINT|MODEL`: parameters and fields with their types.

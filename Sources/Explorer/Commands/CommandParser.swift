@@ -67,6 +67,12 @@ struct CommandParser {
             // `describe POST /api/tasks` names an endpoint by method and path.
             guard (1...2).contains(args.count) else { throw CommandError("usage: describe ENDPOINT|MODEL, as in: describe /api/tasks", column: args.dropFirst(2).first?.start) }
             return .describe(args.map(\.text).joined(separator: " "))
+        case "replay":
+            guard args.count == 1 else { throw CommandError("usage: replay FILE", column: args.dropFirst().first?.start) }
+            return .transcript(.replay(path: args[0].text))
+        case "tour":
+            guard args.count <= 1 else { throw CommandError("usage: tour [NAME]", column: args[1].start) }
+            return .transcript(.tour(name: args.first?.text))
         case "record":
             guard args.count == 1 else { throw CommandError("usage: record FILE | record stop | record status", column: args.dropFirst().first?.start) }
             switch args[0].text {

@@ -123,9 +123,9 @@ actor Interpreter {
             return .text(CatalogText.list(found))
         case let .describe(name):
             return describe(name)
-        case .record:
-            // The Runner handles `record` in a session; a transcript being replayed cannot record.
-            return .failure("record does not work inside a replayed transcript", .usage)
+        case .record, .transcript:
+            // The Runner handles these in a session; a transcript being replayed cannot record or nest.
+            return .failure("record, replay and tour do not work inside a replayed transcript", .usage)
         case let .help(topic):
             return help(topic)
         }

@@ -58,6 +58,19 @@ enum Vocabulary {
                     `explorer replay FILE` and `explorer test` run a transcript again and compare.
                     See docs/transcripts.md.
                     """),
+        CommandInfo(name: "replay", usage: "replay FILE", summary: "run a transcript's steps in this session and compare",
+                    details: """
+                    Runs every step of the transcript FILE in this session (its server, login and variables),
+                    and shows ok or the differences for each. The transcript must be for this backend.
+                    `explorer replay FILE` does the same against a fresh sandbox.
+                    """),
+        CommandInfo(name: "tour", usage: "tour [NAME]", summary: "walk a guided tour from sessions/, one step at a time",
+                    details: """
+                    tour lists the tours (the transcripts under sessions/, or $EXPLORER_SESSIONS) for this
+                    backend; TAB completes NAME. tour NAME shows each step's comment and puts its command on
+                    the line: Enter runs it (edit it first if you like; an empty line skips it), and the
+                    answer is followed by what the tour expected. Ctrl-C or Ctrl-D ends the tour.
+                    """),
         CommandInfo(name: "help", usage: "help [COMMAND]", summary: "list commands, or explain one", details: "help COMMAND shows a command's usage and details."),
         CommandInfo(name: "exit", usage: "exit", summary: "leave (Ctrl-D does too)", details: "Leaves the explorer."),
     ]

@@ -81,6 +81,10 @@ enum Completer {
         case "unset" where previousWords.count == 1, "set" where previousWords.count == 1:
             let names = state.variables.filter { $0.hasPrefix(word) }
             return Completion(start: wordStart, candidates: names.map { .init(text: $0 + (command == "set" ? "=" : ""), isFinal: command == "unset", hint: nil) })
+        case "tour" where previousWords.count == 1:
+            // A tour's full name, or the part after its backend folder: `cr` offers `linku/create-task`.
+            let tours = Tours().tours(for: state.profile.name).filter { $0.name.hasPrefix(word) || $0.shortName.hasPrefix(word) }
+            return Completion(start: wordStart, candidates: tours.map { .init(text: $0.name, isFinal: true, hint: $0.summary) })
         case "record" where previousWords.count == 1:
             let words = ["stop", "status"].filter { $0.hasPrefix(word) }
             return Completion(start: wordStart, candidates: words.map { .init(text: $0, isFinal: true, hint: nil) })

@@ -57,6 +57,14 @@ final class LineEditor {
         return .line(line)
     }
 
+    /// Reads a line whose buffer starts as `text`, for the user to run as it
+    /// is or edit first (`tour`): libedit reads pushed characters before the
+    /// terminal's, so the text appears as if typed.
+    func read(prompt: String, editing text: String) -> Input {
+        text.withCString { el_push(editor, $0) }
+        return read(prompt: prompt)
+    }
+
     /// Adds a line (already free of secrets) to the history and saves the file, mode 0600.
     func remember(_ line: String) {
         guard let history, !line.trimmingCharacters(in: .whitespaces).isEmpty else { return }

@@ -43,6 +43,11 @@ final class Runner {
             show(outcome, location: location)
             return (outcome.exitStatus, false)
         }
+        if case let .transcript(action) = command {
+            let outcome = run(action, editor: editor)
+            show(outcome, location: location)
+            return (outcome.exitStatus, false)
+        }
         if case .empty = command, line.trimmingCharacters(in: .whitespaces).hasPrefix("#") {
             whileRecording { try $0.comment(line) }
         }

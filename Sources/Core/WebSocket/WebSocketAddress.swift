@@ -1,0 +1,93 @@
+import Foundation
+
+/// Where a socket connects: a URL given by the user (`ws://…`, or a path
+/// relative to the base URL), or the profile's template filled from the
+/// login. Resolved again before every attempt, so a reconnect uses the
+/// current token.
+public enum WebSocketAddress: Sendable, Equatable {
+    case url(String)
+    case profileTemplate
+
+    public struct Failure: Error, Equatable, Sendable, CustomStringConvertible {
+        public let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// The ws:// or wss:// URL for the next attempt. With the template, an
+    /// access token that has expired (or will within 5 s) is refreshed first.
+    public func resolve(session: AuthSession) async throws -> String {
+        let base = session.builder.baseURL
+        switch self {
+        case let .url(text):
+            if text.hasPrefix("ws://") || text.hasPrefix("wss://") { return text }
+            if text.hasPrefix("http://") || text.hasPrefix("https://") { return Self.socketScheme(text) }
+            guard text.hasPrefix("/") else { throw Failure("'\(text)' is not a ws:// or wss:// URL or a /path") }
+            return Self.join(base: base, path: text)
+        case .profileTemplate:
+            guard let template = session.profile.webSocketTemplate else {
+                throw Failure("the \(session.profile.name) profile has no WebSocket; give a URL: ws connect ws://HOST/PATH")
+            }
+            guard var tokens = await session.tokens else { throw Failure("not logged in (the socket needs a token: login EMAIL)") }
+            if let expiry = JWTClaims.expiry(of: tokens.accessToken), expiry < Date().addingTimeInterval(5) {
+                guard try await session.refresh(after: tokens.accessToken), let fresh = await session.tokens else {
+                    throw AuthError.sessionExpired
+                }
+                tokens = fresh
+            }
+            guard let userID = tokens.user?["id"]?.plainText else { throw Failure("the login answer has no user id for {userId}") }
+            let path = template
+                .replacingOccurrences(of: "{userId}", with: Self.escape(userID))
+                .replacingOccurrences(of: "{accessToken}", with: Self.escape(tokens.accessToken))
+            return Self.join(base: base, path: path)
+        }
+    }
+
+    /// http → ws, https → wss.
+    static func socketScheme(_ url: String) -> String {
+        if url.hasPrefix("https://") { return "wss://" + url.dropFirst("https://".count) }
+        if url.hasPrefix("http://") { return "ws://" + url.dropFirst("http://".count) }
+        return url
+    }
+
+    /// ws → http, wss → https: where a refused handshake's status can be read.
+    public static func httpScheme(_ url: String) -> String {
+        if url.hasPrefix("wss://") { return "https://" + url.dropFirst("wss://".count) }
+        if url.hasPrefix("ws://") { return "http://" + url.dropFirst("ws://".count) }
+        return url
+    }
+
+    /// The base URL (which may carry a prefix such as `/v1`) plus an absolute path.
+    static func join(base: URL, path: String) -> String {
+        var root = socketScheme(base.absoluteString)
+        while root.hasSuffix("/") { root.removeLast() }
+        return root + path
+    }
+
+    private static func escape(_ value: String) -> String {
+        var allowed = CharacterSet.urlQueryAllowed
+        allowed.remove(charactersIn: "&=+?/#")
+        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
+    }
+
+    /// The URL with its `token` query value hidden, for status lines and events.
+    public static func redacted(_ url: String) -> String {
+        guard let range = url.range(of: "token=") else { return url }
+        let end = url[range.upperBound...].firstIndex(of: "&") ?? url.endIndex
+        return url.replacingCharacters(in: range.upperBound..<end, with: "<access_token>")
+    }
+}
+
+/// Reads a JWT's claims without checking its signature: only to know
+/// whether to refresh before connecting (the server decides validity).
+enum JWTClaims {
+    static func expiry(of token: String) -> Date? {
+        let parts = token.split(separator: ".")
+        guard parts.count == 3 else { return nil }
+        var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        guard let data = Data(base64Encoded: base64),
+              let claims = try? JSONParser.parse(Array(data)),
+              let exp = claims["exp"]?.intValue else { return nil }
+        return Date(timeIntervalSince1970: TimeInterval(exp))
+    }
+}

@@ -1,0 +1,24 @@
+/// Everything a `WebSocketSession` reports, in order, on its `events` stream.
+/// Core prints nothing: the REPL renders these, tests assert on them.
+public enum WebSocketEvent: Sendable, Equatable {
+    /// A connection attempt began; `attempt` is 0 for the first, then 1, 2… for retries.
+    case connecting(attempt: Int)
+    case open
+    /// The socket ended. `code` and `reason` come from the server's close
+    /// frame; both are nil when the connection just went away (a drop).
+    case closed(code: Int?, reason: String?)
+    /// A reconnect is scheduled after this delay (the backoff schedule).
+    case retrying(in: Duration, attempt: Int)
+    /// The retries are used up; the session is over.
+    case gaveUp
+    /// The first connection could not be made (refused, handshake rejected,
+    /// TLS): one line saying why. The session is over.
+    case failed(String)
+    case received(SocketFrame)
+    case sent(SocketFrame)
+    /// After a reconnect, what the reconcile endpoint found that the socket
+    /// had not delivered (possibly none).
+    case reconciled(missed: [JSONValue])
+    /// Reconciling failed; the socket itself is fine.
+    case reconcileFailed(String)
+}

@@ -1,0 +1,253 @@
+import Logging
+import NIOCore
+import NIOWebSocket
+import WSClient
+
+/// A WebSocket that survives real networks (seed 000, "WebSocket service"):
+/// it reconnects after an unexpected close on the `ReconnectPolicy`
+/// schedule with a freshly resolved URL (so a fresh token), pings to notice
+/// a dead peer, reports each incoming message id once, queues outgoing
+/// messages until the socket is open, and after a reconnect asks the
+/// `Reconciler` what it missed (from the highest message id seen, or the
+/// latest one before the first connection). Everything it does comes out of `events`.
+public actor WebSocketSession {
+    public enum State: String, Sendable {
+        case idle, connecting, open, waiting, closed
+    }
+
+    public nonisolated let events: AsyncStream<WebSocketEvent>
+    private let emitter: AsyncStream<WebSocketEvent>.Continuation
+    private let address: WebSocketAddress
+    private let session: AuthSession
+    private let options: WebSocketOptions
+    private let reconciler: Reconciler?
+
+    public private(set) var state = State.idle
+    /// The URL of the current or last attempt, token hidden.
+    public private(set) var displayURL: String?
+    public private(set) var sentCount = 0
+    public private(set) var receivedCount = 0
+    public private(set) var duplicateCount = 0
+    public private(set) var reconnectCount = 0
+
+    private var queue: [SocketFrame] = []
+    private var dedup: MessageDeduplicator
+    /// The highest message id seen (socket or reconcile): where reconciling starts.
+    private var latestID: Int?
+    private var wake: AsyncStream<Void>.Continuation?
+    private var writer: WebSocketOutboundWriter?
+    private var openedThisAttempt = false
+    private var hasOpened = false
+    private var userClosed = false
+    private var runner: Task<Void, Never>?
+
+    public init(address: WebSocketAddress, session: AuthSession, options: WebSocketOptions = WebSocketOptions(),
+                reconciler: Reconciler? = nil) {
+        (events, emitter) = AsyncStream.makeStream(of: WebSocketEvent.self)
+        self.address = address
+        self.session = session
+        self.options = options
+        self.reconciler = reconciler
+        dedup = MessageDeduplicator(capacity: options.deduplicationWindow)
+    }
+
+    /// Messages waiting for the socket.
+    public var queuedCount: Int { queue.count }
+
+    /// Starts connecting; progress comes out of `events`.
+    public func start() {
+        guard runner == nil else { return }
+        runner = Task { await self.run() }
+    }
+
+    /// Closes the socket with a normal close (or stops waiting to reconnect),
+    /// and waits until the session is over.
+    public func close() async {
+        userClosed = true
+        if let writer {
+            try? await writer.close(.normalClosure, reason: nil)
+        } else {
+            runner?.cancel()
+        }
+        await runner?.value
+    }
+
+    /// Sends a frame now, or queues it until the socket is open.
+    @discardableResult
+    public func send(_ frame: SocketFrame) throws(WebSocketSendError) -> WebSocketSendError.Disposition {
+        switch state {
+        case .idle, .closed: throw WebSocketSendError.notConnected
+        case .connecting, .open, .waiting: break
+        }
+        guard queue.count < options.queueLimit else { throw WebSocketSendError.queueFull(limit: options.queueLimit) }
+        queue.append(frame)
+        if state == .open {
+            wake?.yield()
+            return .sending
+        }
+        return .queued(waiting: queue.count)
+    }
+
+    // MARK: The connection loop
+
+    private func run() async {
+        // Asked before connecting, so a message missed before any arrived is found too.
+        if let reconciler, let latest = try? await reconciler.latestID() { saw(latest) }
+        var attempt = 0
+        while !userClosed {
+            state = .connecting
+            emitter.yield(.connecting(attempt: attempt))
+            var failure: (any Error)?
+            var closeFrame: WebSocketCloseFrame?
+            var url: String?
+            do {
+                let resolved = try await address.resolve(session: session)
+                url = resolved
+                displayURL = WebSocketAddress.redacted(resolved)
+                closeFrame = try await connectOnce(resolved)
+            } catch {
+                failure = error
+            }
+            let opened = openedThisAttempt
+            openedThisAttempt = false
+            writer = nil
+            wake?.finish()
+            wake = nil
+            if opened {
+                hasOpened = true
+                attempt = 0
+                emitter.yield(.closed(code: closeFrame.map { Int(UInt16(webSocketErrorCode: $0.closeCode)) }, reason: closeFrame?.reason))
+                // A normal close from the server (or ours) is the end, not a drop.
+                if userClosed || closeFrame?.closeCode == .normalClosure { break }
+            } else if userClosed {
+                break
+            } else if !hasOpened {
+                emitter.yield(.failed(await ConnectFailure.describe(failure, url: url, session: session)))
+                break
+            }
+            attempt += 1
+            guard let delay = options.reconnect.delay(beforeAttempt: attempt) else {
+                emitter.yield(.gaveUp)
+                break
+            }
+            state = .waiting
+            emitter.yield(.retrying(in: delay, attempt: attempt))
+            try? await Task.sleep(for: delay)
+        }
+        state = .closed
+        emitter.finish()
+    }
+
+    private func connectOnce(_ url: String) async throws -> WebSocketCloseFrame? {
+        let configuration = WebSocketClientConfiguration(
+            maxFrameSize: options.maximumMessageBytes,
+            autoPing: options.heartbeat.map { .enabled(timePeriod: $0) } ?? .disabled)
+        let (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        self.wake = wake
+        let maximum = options.maximumMessageBytes
+        return try await WebSocketClient.connect(url: url, configuration: configuration, logger: Self.logger) { inbound, outbound, _ in
+            await self.didOpen(outbound)
+            await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await _ in wakeups {
+                        while let frame = await self.nextOutgoing() {
+                            switch frame {
+                            case let .text(text): try await outbound.write(.text(text))
+                            case let .binary(bytes): try await outbound.write(.binary(ByteBuffer(bytes: bytes)))
+                            }
+                            await self.didWrite()
+                        }
+                    }
+                }
+                do {
+                    for try await message in inbound.messages(maxSize: maximum) {
+                        switch message {
+                        case let .text(text): await self.didReceive(.text(text))
+                        case let .binary(buffer): await self.didReceive(.binary(Array(buffer: buffer)))
+                        }
+                    }
+                } catch {
+                    // The connection ended; the loop above decides what that means.
+                }
+                group.cancelAll()
+            }
+        }
+    }
+
+    /// WSClient logs through swift-log; Core prints nothing.
+    private static let logger = Logger(label: "explorer.websocket") { _ in SwiftLogNoOpLogHandler() }
+
+    // MARK: Called from the connection
+
+    private func didOpen(_ outbound: WebSocketOutboundWriter) {
+        openedThisAttempt = true
+        writer = outbound
+        state = .open
+        emitter.yield(.open)
+        if !queue.isEmpty { wake?.yield() }
+        guard hasOpened else { return }
+        reconnectCount += 1
+        guard let reconciler, let after = latestID else { return }
+        Task {
+            do { self.reconciled(try await reconciler.missed(after)) } catch {
+                self.emitter.yield(.reconcileFailed("\(error)"))
+            }
+        }
+    }
+
+    private func nextOutgoing() -> SocketFrame? {
+        state == .open ? queue.first : nil
+    }
+
+    private func didWrite() {
+        guard !queue.isEmpty else { return }
+        let frame = queue.removeFirst()
+        sentCount += 1
+        emitter.yield(.sent(frame))
+    }
+
+    private func didReceive(_ frame: SocketFrame) {
+        receivedCount += 1
+        if let path = options.messageIDPath, let json = frame.json, case let .success(id) = path.evaluate(json) {
+            guard dedup.isNew(id.plainText) else {
+                duplicateCount += 1
+                return
+            }
+            if let n = id.intValue { saw(n) }
+        }
+        emitter.yield(.received(frame))
+    }
+
+    private func saw(_ id: Int) {
+        latestID = max(latestID ?? id, id)
+    }
+
+    /// Missed messages from REST, minus those the socket delivered meanwhile.
+    private func reconciled(_ messages: [JSONValue]) {
+        let fresh = messages.filter { message in
+            guard let id = message["id"] else { return true }
+            if let n = id.intValue { saw(n) }
+            return dedup.isNew(id.plainText)
+        }
+        emitter.yield(.reconciled(missed: fresh))
+    }
+}
+
+/// Why a frame was not accepted for sending. Nothing is dropped silently.
+public enum WebSocketSendError: Error, Equatable, Sendable, CustomStringConvertible {
+    case notConnected
+    case queueFull(limit: Int)
+
+    /// What happened to an accepted frame.
+    public enum Disposition: Equatable, Sendable {
+        case sending
+        case queued(waiting: Int)
+    }
+
+    public var description: String {
+        switch self {
+        case .notConnected: return "no WebSocket (ws connect first)"
+        case let .queueFull(limit): return "the outgoing queue is full (\(limit) messages wait for the socket); not sent"
+        }
+    }
+}
