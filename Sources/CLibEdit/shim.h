@@ -26,10 +26,16 @@
 /// bound to the `ex-interrupt` function.
 #define EX_INTERRUPT_CHAR 0x03
 
-static volatile sig_atomic_t ex_interrupts = 0;
-static volatile sig_atomic_t ex_winch = 0;
-static int ex_pipe[2] = {-1, -1};
-static char *ex_prompt_text = NULL;
+// Shared state must exist once per process. A `static` variable in a header
+// gets a copy per object file, and a release build splits a module across
+// several object files: the signal handler then counted Ctrl-C in one copy
+// while the REPL read another, and the prompt was set in one copy and shown
+// from another. Weak definitions have external linkage: the linker keeps one.
+#define EX_SHARED __attribute__((weak))
+EX_SHARED volatile sig_atomic_t ex_interrupts = 0;
+EX_SHARED volatile sig_atomic_t ex_winch = 0;
+EX_SHARED int ex_pipe[2] = {-1, -1};
+EX_SHARED char *ex_prompt_text = NULL;
 
 static void ex_on_signal(int sig) {
     int saved = errno;
