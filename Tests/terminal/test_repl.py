@@ -420,6 +420,30 @@ def test_double_tab_lists_candidates(spawn):
     assert "HTTP/1.1 401" in x.expect_prompt()  # /api/tasks needs a login (and exists: not 404)
 
 
+def test_tab_completes_body_fields_and_seen_path_parameters(spawn):
+    x = spawn()
+    login_with_prompt(x)
+    # Body fields come from the endpoint's request model: `title=` for a
+    # string, `price:=` for a number.
+    x.type_visibly("post /api/tasks ti", prompt=ALICE_PROMPT)
+    x.send(TAB)
+    x.wait_for_line(ALICE_PROMPT + "post /api/tasks title=")
+    x.send("Tab-test pr" + TAB)
+    x.wait_for_line(ALICE_PROMPT + "post /api/tasks title=Tab-test price:=")
+    x.send("25" + ENTER)
+    out = x.expect_prompt(ALICE_PROMPT)
+    assert "HTTP/1.1 201" in out, out
+    created = re.search(r'"id": (\d+)', out).group(1)
+
+    # The id in that answer is offered for /api/tasks/{id}.
+    x.type_visibly(f"get /api/tasks/{created[0]}", prompt=ALICE_PROMPT)
+    x.send(TAB)
+    x.wait_for_line(ALICE_PROMPT + f"get /api/tasks/{created}")
+    x.send(ENTER)
+    out = x.expect_prompt(ALICE_PROMPT)
+    assert "HTTP/1.1 200" in out and "Tab-test" in out, out
+
+
 def test_tab_completes_command_word(spawn):
     x = spawn()
     x.type_visibly("who")

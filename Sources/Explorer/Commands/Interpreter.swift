@@ -9,6 +9,8 @@ actor Interpreter {
     private var variables: [String: String] = [:]
     private var lastBody: JSONValue?
     private var lastResponse: ReceivedResponse?
+    /// Ids from answers so far, for TAB on `{id}` segments.
+    private var seenIDs = SeenIDs()
 
     init(session: AuthSession) {
         self.session = session
@@ -35,7 +37,7 @@ actor Interpreter {
 
     /// What TAB completion needs to know right now.
     func completionState() -> CompletionState {
-        CompletionState(profile: profile, variables: allVariables.keys.sorted(), lastBody: lastBody)
+        CompletionState(profile: profile, variables: allVariables.keys.sorted(), lastBody: lastBody, seenIDs: seenIDs)
     }
 
     /// `linku` or `linku alice`.
@@ -134,6 +136,9 @@ actor Interpreter {
     private func remember(_ exchange: Exchange, note: String?) -> Outcome {
         lastResponse = exchange.response
         lastBody = exchange.response.json
+        if let body = lastBody, exchange.response.status < 400 {
+            seenIDs.learn(from: body, path: exchange.request.url.path)
+        }
         return .exchange(exchange, note: exchange.sessionExpired ? AuthError.sessionExpired.message : note)
     }
 

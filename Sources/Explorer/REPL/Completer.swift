@@ -5,6 +5,10 @@ struct CompletionState: Sendable {
     var profile: Profile
     var variables: [String]
     var lastBody: JSONValue?
+    /// Ids seen in answers, offered for `{param}` path segments.
+    var seenIDs = SeenIDs()
+    /// Lists a directory for `@file` and `record FILE`; tests pass a fake.
+    var listDirectory: @Sendable (String) -> [String] = Completer.listDirectory
 }
 
 /// The result of completing: replace the characters from `start` (an offset
@@ -65,11 +69,15 @@ enum Completer {
         }
 
         let command = first.lowercased()
+        if first.hasPrefix("/") {
+            return items(word, method: "GET", path: first, used: Array(previousWords.dropFirst()), start: wordStart, state: state)
+        }
         if Vocabulary.methods.contains(command.uppercased()) {
             if previousWords.count == 1 {
                 return paths(word.isEmpty ? "/" : word, method: command.uppercased(), start: wordStart, state: state)
             }
-            return Completion(start: wordStart, candidates: [])
+            return items(word, method: command.uppercased(), path: previousWords[1], used: Array(previousWords.dropFirst(2)),
+                         start: wordStart, state: state)
         }
         switch command {
         case "help" where previousWords.count == 1:
@@ -87,7 +95,12 @@ enum Completer {
             return Completion(start: wordStart, candidates: tours.map { .init(text: $0.name, isFinal: true, hint: $0.summary) })
         case "record" where previousWords.count == 1:
             let words = ["stop", "status"].filter { $0.hasPrefix(word) }
-            return Completion(start: wordStart, candidates: words.map { .init(text: $0, isFinal: true, hint: nil) })
+            let found = files(word, prefix: "", start: wordStart, state: state).candidates
+            return Completion(start: wordStart, candidates: words.map { .init(text: $0, isFinal: true, hint: nil) } + found)
+        case "describe" where previousWords.count == 1:
+            let names = state.profile.models.map(\.name).filter { $0.hasPrefix(word) }
+            if word.hasPrefix("/") { return paths(word, method: "", start: wordStart, state: state) }
+            return Completion(start: wordStart, candidates: names.map { .init(text: $0, isFinal: true, hint: "model") })
         case "capture" where previousWords.count >= 2 && (word.hasPrefix(".") || word.hasPrefix("[")):
             return keys(word, start: wordStart, body: state.lastBody)
         case "show" where previousWords.count == 1:
@@ -114,7 +127,15 @@ enum Completer {
             let prefixMatches = zip(done, segments).allSatisfy { t, s in s == t || (isParameter(s) && !t.isEmpty) }
             guard prefixMatches else { continue }
             let next = segments[typedSegments.count - 1]
-            guard !isParameter(next), next.hasPrefix(partial) else { continue }
+            if isParameter(next) {
+                // A `{param}` segment: the ids seen for its resource, and variables holding an id.
+                let values = parameterValues(segments, at: typedSegments.count - 1, state: state).filter { $0.hasPrefix(partial) }
+                for value in values where seen.insert((done + [value]).joined(separator: "/")).inserted {
+                    candidates.append(.init(text: (done + [value]).joined(separator: "/"), isFinal: false, hint: next))
+                }
+                continue
+            }
+            guard next.hasPrefix(partial) else { continue }
             let text = (done + [next]).joined(separator: "/")
             guard seen.insert(text).inserted else { continue }
             let isLeaf = segments.count == typedSegments.count
@@ -128,6 +149,20 @@ enum Completer {
     }
 
     private static func isParameter(_ segment: String) -> Bool { segment.hasPrefix("{") && segment.hasSuffix("}") }
+
+    /// Values for the parameter at `index`: ids seen for its resource (`{userId}`
+    /// → `users`; `{id}` → the segment before it), then `{{variables}}` named
+    /// for that resource (`task_id` for `/api/tasks/{id}`).
+    static func parameterValues(_ segments: [String], at index: Int, state: CompletionState) -> [String] {
+        let name = String(segments[index].dropFirst().dropLast())
+        var resource = index > 0 ? segments[index - 1] : name
+        for suffix in ["Id", "_id"] where name.hasSuffix(suffix) && name.count > suffix.count {
+            resource = String(name.dropLast(suffix.count)) + "s"
+        }
+        let stem = resource.hasSuffix("s") ? String(resource.dropLast()) : resource
+        let variables = state.variables.filter { $0.lowercased().contains(stem.lowercased()) }.map { "{{\($0)}}" }
+        return state.seenIDs.ids(for: resource) + variables
+    }
 
     /// Keys of the last response for `show`: `.ta` offers `.tasks`, `.tasks[0].` offers that element's keys.
     static func keys(_ typed: String, start: Int, body: JSONValue?) -> Completion {

@@ -1,0 +1,86 @@
+import Core
+import Foundation
+
+/// Completion after a request's path: what the endpoint takes. Query
+/// parameters as `name==`, body fields as `name=` (strings) or `name:=`
+/// (anything else), an enum field's values after `name=`, headers when the
+/// word starts with a capital (HTTPie's convention), and files after `@`.
+extension Completer {
+    static let headerNames = ["Accept", "Authorization", "Content-Type", "If-None-Match", "User-Agent", "X-Request-Id"]
+    static let headerValues = ["Accept": ["application/json", "*/*"],
+                               "Content-Type": ["application/json", "multipart/form-data", "text/plain"]]
+
+    static func items(_ word: String, method: String, path: String, used: [String], start: Int, state: CompletionState) -> Completion {
+        if let at = word.firstIndex(of: "@") {
+            let prefix = String(word[...at])
+            return files(String(word[word.index(after: at)...]), prefix: prefix, start: start, state: state)
+        }
+        if word.hasPrefix("-") {
+            return Completion(start: start, candidates: ["--offline"].filter { $0.hasPrefix(word) }.map { .init(text: $0, isFinal: true, hint: nil) })
+        }
+        let endpoint = endpoint(method: method, path: path, in: state.profile)
+        if let colon = word.firstIndex(of: ":"), !word.contains("="), word.first?.isUppercase == true {
+            let name = String(word[..<colon])
+            let typed = String(word[word.index(after: colon)...])
+            let values = headerValues[name]?.filter { $0.hasPrefix(typed) } ?? []
+            return Completion(start: start, candidates: values.map { .init(text: name + ":" + $0, isFinal: true, hint: nil) })
+        }
+        if let eq = word.firstIndex(of: "="), !word[eq...].hasPrefix("==") {
+            let name = String(word[..<eq])
+            let typed = String(word[word.index(after: eq)...])
+            guard case let .enumeration(_, values)? = endpoint?.body?.fields.first(where: { $0.name == name })?.type else {
+                return Completion(start: start, candidates: [])
+            }
+            return Completion(start: start, candidates: values.filter { $0.hasPrefix(typed) }.map { .init(text: name + "=" + $0, isFinal: true, hint: nil) })
+        }
+        if word.first?.isUppercase == true {
+            let names = headerNames.filter { $0.hasPrefix(word) }
+            return Completion(start: start, candidates: names.map { .init(text: $0 + ":", isFinal: false, hint: "header") })
+        }
+        guard let endpoint else { return Completion(start: start, candidates: []) }
+        let usedNames = Set(used.map { item in String(item.prefix { !"=:@".contains($0) }) })
+        var candidates: [Completion.Candidate] = endpoint.query.filter { !usedNames.contains($0) }.map {
+            .init(text: $0 + "==", isFinal: false, hint: "query")
+        }
+        for field in endpoint.body?.fields ?? [] where !usedNames.contains(field.name) {
+            let hint = "\(field.type)" + (field.required ? ", required" : "")
+            candidates.append(.init(text: field.name + (field.type.isString ? "=" : ":="), isFinal: false, hint: hint))
+        }
+        return Completion(start: start, candidates: candidates.filter { $0.text.hasPrefix(word) })
+    }
+
+    /// The catalog entry for a typed path (a template, or concrete ids and
+    /// `{{variables}}` in its parameter segments), preferring the method's.
+    static func endpoint(method: String, path: String, in profile: Profile) -> Endpoint? {
+        let bare = String(path.split(separator: "?", maxSplits: 1).first ?? "")
+        let candidates = profile.endpoints.filter { $0.path == bare || $0.matches(path: bare) }
+        // A literal segment beats a parameter: `/users/me` is not `/users/{username}`.
+        let ranked = candidates.sorted { $0.pathParameters.count < $1.pathParameters.count }
+        return ranked.first { $0.method == method } ?? ranked.first
+    }
+
+    /// Files and directories for `@file`, `record FILE`: `prefix` is what
+    /// stays in front of the path (`avatar@`).
+    static func files(_ typed: String, prefix: String, start: Int, state: CompletionState) -> Completion {
+        let slash = typed.lastIndex(of: "/")
+        let directory = slash.map { String(typed[...$0]) } ?? ""
+        let partial = slash.map { String(typed[typed.index(after: $0)...]) } ?? typed
+        let entries = state.listDirectory(directory).filter { $0.hasPrefix(partial) && (partial.hasPrefix(".") || !$0.hasPrefix(".")) }
+        return Completion(start: start, candidates: entries.sorted().map { entry in
+            .init(text: prefix + directory + entry, isFinal: !entry.hasSuffix("/"), hint: nil)
+        })
+    }
+
+    /// The entries of a directory (`""` is the current one), directories with a trailing `/`.
+    @Sendable static func listDirectory(_ directory: String) -> [String] {
+        let fm = FileManager.default
+        let expanded = directory.hasPrefix("~/") ? fm.homeDirectoryForCurrentUser.path + directory.dropFirst() : directory
+        let path = expanded.isEmpty ? "." : expanded
+        guard let names = try? fm.contentsOfDirectory(atPath: path) else { return [] }
+        return names.map { name in
+            var isDirectory: ObjCBool = false
+            fm.fileExists(atPath: (path as NSString).appendingPathComponent(name), isDirectory: &isDirectory)
+            return isDirectory.boolValue ? name + "/" : name
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Core
+
+/// Ids the interpreter has seen in answers, per resource (`tasks`, `items`,
+/// `users`…), newest first and bounded: TAB offers them for `{id}` segments.
+/// A resource is named by where an id stood: an element of `"tasks": [...]`,
+/// the object under `"post"` (→ `posts`), a `task_id` member (→ `tasks`), or
+/// the answer to a request whose path ends in that resource (`/api/tasks/3`).
+struct SeenIDs: Sendable, Equatable {
+    /// How many ids each resource keeps.
+    static let limit = 20
+    private(set) var byResource: [String: [String]] = [:]
+
+    func ids(for resource: String) -> [String] { byResource[resource] ?? [] }
+
+    /// Learns the ids in an answer to a request for `path` (no query).
+    mutating func learn(from body: JSONValue, path: String) {
+        let resource = path.split(separator: "/").last { Int($0) == nil && !Self.looksLikeUUID(String($0)) }.map(String.init)
+        walk(body, resource: resource, depth: 0)
+    }
+
+    private mutating func walk(_ value: JSONValue, resource: String?, depth: Int) {
+        // Deep answers are rare and their ids are not what a path takes.
+        guard depth < 6 else { return }
+        switch value {
+        case let .array(elements):
+            for element in elements { walk(element, resource: resource, depth: depth + 1) }
+        case let .object(members):
+            for (key, member) in members {
+                if key == "id", let resource, let id = Self.idText(member) { add(id, to: resource) }
+                if key.hasSuffix("_id"), key.count > 3, let id = Self.idText(member) { add(id, to: String(key.dropLast(3)) + "s") }
+                switch member {
+                case .array: walk(member, resource: key, depth: depth + 1)
+                case .object: walk(member, resource: key.hasSuffix("s") ? key : key + "s", depth: depth + 1)
+                default: break
+                }
+            }
+        default: break
+        }
+    }
+
+    private mutating func add(_ id: String, to resource: String) {
+        var list = byResource[resource] ?? []
+        list.removeAll { $0 == id }
+        list.insert(id, at: 0)
+        byResource[resource] = Array(list.prefix(Self.limit))
+    }
+
+    private static func idText(_ value: JSONValue) -> String? {
+        switch value {
+        case let .number(n) where Int(n) != nil: n
+        case let .string(s) where !s.isEmpty && s.count <= 64 && !s.contains(" ") && !s.contains("/"): s
+        default: nil
+        }
+    }
+
+    private static func looksLikeUUID(_ s: String) -> Bool { s.count == 36 && s.filter { $0 == "-" }.count == 4 }
+}

@@ -1,0 +1,88 @@
+import Core
+import Testing
+@testable import Explorer
+
+/// TAB that knows the API: ids for `{param}` segments, query parameters, body
+/// fields, enum values, headers and files. The completer is a pure function,
+/// so every case is a line and a state.
+@Suite struct CompleterCatalogTests {
+    static func state(profile: Profile = .linku, variables: [String] = ["base_url", "profile", "task_id"]) -> CompletionState {
+        var seen = SeenIDs()
+        seen.learn(from: try! JSONParser.parse(#"{"tasks":[{"id":3,"user_id":1},{"id":12,"user_id":2}],"total":2}"#), path: "/api/tasks")
+        return CompletionState(profile: profile, variables: variables, lastBody: nil, seenIDs: seen,
+                               listDirectory: { dir in dir == "" ? ["avatar.png", "docs/", ".hidden"] : dir == "docs/" ? ["a.json"] : [] })
+    }
+
+    func texts(_ line: String, _ state: CompletionState = state()) -> [String] {
+        Completer.complete(line, state: state).candidates.map(\.text)
+    }
+
+    @Test func seenIDsAreCollectedPerResourceNewestFirstAndBounded() throws {
+        var seen = SeenIDs()
+        seen.learn(from: try JSONParser.parse(#"{"tasks":[{"id":1},{"id":2}],"user":{"id":"u-9"},"post_id":"p1"}"#), path: "/api/tasks")
+        #expect(seen.ids(for: "tasks") == ["2", "1"])
+        #expect(seen.ids(for: "users") == ["u-9"])
+        #expect(seen.ids(for: "posts") == ["p1"])
+        seen.learn(from: try JSONParser.parse(#"{"id":7,"title":"x"}"#), path: "/api/tasks/7")
+        #expect(seen.ids(for: "tasks").first == "7")
+        for n in 100..<150 { seen.learn(from: .object([("id", .int(n))]), path: "/api/tasks") }
+        #expect(seen.ids(for: "tasks").count == SeenIDs.limit)
+    }
+
+    @Test func pathParametersOfferSeenIDsAndMatchingVariables() {
+        #expect(texts("get /api/tasks/") == ["/api/tasks/12", "/api/tasks/3", "/api/tasks/{{task_id}}"])
+        #expect(texts("get /api/tasks/1") == ["/api/tasks/12"])
+        // `{userId}` takes users' ids (the user_id members), beside the literal `me`.
+        #expect(texts("get /api/users/profile/") == ["/api/users/profile/1", "/api/users/profile/2", "/api/users/profile/me"])
+        // An application id is not a task id.
+        #expect(texts("post /api/tasks/7/applications/") == [])
+    }
+
+    @Test func queryParametersAfterAPath() {
+        #expect(texts("get /api/tasks page") == ["page==", "page_size=="])
+        #expect(texts("/api/tasks ci") == ["city=="])
+        #expect(texts("get /api/tasks page==2 page") == ["page_size=="])
+        #expect(Completer.complete("get /api/tasks ci", state: Self.state()).candidates.first?.isFinal == false)
+    }
+
+    @Test func bodyFieldsFromTheRequestModel() {
+        #expect(texts("post /api/tasks ti") == ["title="])
+        #expect(texts("post /api/tasks pr") == ["price:="])
+        #expect(texts("post /api/tasks title=x ") == ["description=", "category=", "city=", "price:=", "images:="])
+        let hint = Completer.complete("post /api/tasks ti", state: Self.state()).candidates.first?.hint
+        #expect(hint == "string, required")
+        // A concrete id and a variable both find the endpoint.
+        #expect(texts("put /api/tasks/3 ti") == ["title="])
+        #expect(texts("put /api/tasks/{{task_id}} ti") == ["title="])
+    }
+
+    @Test func enumValuesHeadersAndFlags() {
+        let levelup = Self.state(profile: .levelup)
+        #expect(texts("post /api/tasks difficulty=", levelup) == ["difficulty=easy", "difficulty=medium", "difficulty=hard"])
+        #expect(texts("post /api/tasks difficulty=h", levelup) == ["difficulty=hard"])
+        #expect(texts("post /api/tasks Con") == ["Content-Type:"])
+        #expect(texts("post /api/tasks Content-Type:app") == ["Content-Type:application/json"])
+        #expect(texts("get /api/tasks --of") == ["--offline"])
+    }
+
+    @Test func filesAfterAtAndRecord() {
+        #expect(texts("post /api/upload/image file@") == ["file@avatar.png", "file@docs/"])
+        #expect(texts("post /api/tasks @docs/") == ["@docs/a.json"])
+        #expect(Completer.complete("post /api/tasks @docs/", state: Self.state()).candidates.first?.isFinal == true)
+        #expect(texts("record av") == ["avatar.png"])
+        #expect(texts("record st") == ["stop", "status"])
+    }
+
+    @Test func describeOffersModelsAndPaths() {
+        #expect(texts("describe Tas") == ["Task", "TaskListResponse", "TaskCreate", "TaskUpdate"])
+        #expect(texts("describe /api/ban") == ["/api/banners"])
+    }
+
+    @Test func candidatesListInColumnsWithHints() {
+        let completion = Completer.complete("post /api/tasks ", state: Self.state())
+        let listing = CandidateList.format(completion.candidates, width: 80)
+        let lines = listing.split(separator: "\n")
+        #expect(lines.first == "title=        string, required")
+        #expect(lines.count == completion.candidates.count)
+    }
+}
