@@ -20,6 +20,17 @@ final class SandboxState: Sendable {
     /// Open WebSockets per user, so a message reaches every device.
     let sockets = SocketRegistry()
     private let startConfiguration: SandboxConfiguration
+    /// Users whose existence a token check has confirmed. No backend deletes
+    /// users, so this spares every authenticated request a query.
+    private let knownUsers = KnownUsers()
+
+    final class KnownUsers: @unchecked Sendable {
+        private let lock = NSLock()
+        private var ids: Set<String> = []
+        func contains(_ id: String) -> Bool { lock.withLock { ids.contains(id) } }
+        func insert(_ id: String) { lock.withLock { _ = ids.insert(id) } }
+    }
+
     /// The token generation (see `expireAccessTokens`), kept in memory because
     /// every authenticated request reads it; the database keeps it for restarts.
     private let tokenGeneration: TokenGeneration
@@ -108,8 +119,11 @@ final class SandboxState: Sendable {
         guard claims.generation >= (try await generation()) else {
             throw APIFailure.unauthorized("access token expired", code: "TOKEN_EXPIRED")
         }
-        guard try await store.query("SELECT id FROM users WHERE id = ?", [.text(claims.subject)]).first != nil else {
-            throw APIFailure.unauthorized("the token's user no longer exists", code: "INVALID_TOKEN")
+        if !knownUsers.contains(claims.subject) {
+            guard try await store.query("SELECT id FROM users WHERE id = ?", [.text(claims.subject)]).first != nil else {
+                throw APIFailure.unauthorized("the token's user no longer exists", code: "INVALID_TOKEN")
+            }
+            knownUsers.insert(claims.subject)
         }
         return claims.subject
     }

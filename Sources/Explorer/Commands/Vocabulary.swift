@@ -69,7 +69,7 @@ enum Vocabulary {
                     tour lists the tours (the transcripts under sessions/, or $EXPLORER_SESSIONS) for this
                     backend; TAB completes NAME. tour NAME shows each step's comment and puts its command on
                     the line: Enter runs it (edit it first if you like; an empty line skips it), and the
-                    answer is followed by what the tour expected. Ctrl-C or Ctrl-D ends the tour.
+                    answer is followed by what the tour expected. Ctrl-C ends the tour.
                     """),
         CommandInfo(name: "help", usage: "help [COMMAND]", summary: "list commands, or explain one", details: "help COMMAND shows a command's usage and details."),
         CommandInfo(name: "exit", usage: "exit", summary: "leave (Ctrl-D does too)", details: "Leaves the explorer."),

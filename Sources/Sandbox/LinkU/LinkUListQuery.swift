@@ -96,9 +96,17 @@ struct ListQuery {
         let pageSize = integer("page_size", default: Self.defaultPageSize, range: 1...Self.maxPageSize)
         guard problems.isEmpty else { throw APIFailure.validation(problems) }
         let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-        let total = try await state.store.query("SELECT COUNT(*) AS n FROM \(from)\(filter)", binds).first?.int("n") ?? 0
-        let rows = try await state.store.query("SELECT \(select) FROM \(from)\(filter) ORDER BY \(order) LIMIT ? OFFSET ?",
-                                               selectBinds + binds + [.integer(pageSize), .integer((page - 1) * pageSize)])
+        // One query for the page and the total (a window count); only a page
+        // past the end, which has no rows to carry it, needs a second one.
+        let rows = try await state.store.query(
+            "SELECT \(select), COUNT(*) OVER () AS list_total FROM \(from)\(filter) ORDER BY \(order) LIMIT ? OFFSET ?",
+            selectBinds + binds + [.integer(pageSize), .integer((page - 1) * pageSize)])
+        let total: Int
+        if let first = rows.first {
+            total = first.int("list_total")
+        } else {
+            total = try await state.store.query("SELECT COUNT(*) AS n FROM \(from)\(filter)", binds).first?.int("n") ?? 0
+        }
         return JSONResponse.make(.ok, .object([
             (key, .array(rows.map(map))),
             ("total", .int(total)),
