@@ -92,11 +92,14 @@ struct Replayer: Sendable {
         }
     }
 
-    /// The state of one replay: the interpreter, the captures, the secrets used.
-    private struct Steps {
+    /// The state of one replay: the interpreter, the captures, the secrets
+    /// used. `replay FILE` and `tour` in the REPL drive one on the session's
+    /// own interpreter, whose transport notes no failures (`transport` nil)
+    /// and whose files are read from the working directory (`filesFolder`).
+    struct Steps: Sendable {
         let path: String
         let interpreter: Interpreter
-        let transport: FailureNotingTransport
+        let transport: FailureNotingTransport?
         let profile: Profile
         let baseURL: String
         let resolver: SecretResolver
@@ -108,8 +111,10 @@ struct Replayer: Sendable {
         var blessed: [TranscriptStep] = []
         var changed = false
         var failure: TranscriptRun.Failure?
+        /// Relative `@file` paths of command lines are read from this folder.
+        var filesFolder: String?
 
-        init(path: String, interpreter: Interpreter, transport: FailureNotingTransport, profile: Profile, baseURL: String,
+        init(path: String, interpreter: Interpreter, transport: FailureNotingTransport?, profile: Profile, baseURL: String,
              resolver: SecretResolver, update: Bool) {
             self.path = path
             self.interpreter = interpreter
@@ -146,47 +151,56 @@ struct Replayer: Sendable {
 
         mutating func replay(_ steps: [TranscriptStep]) async {
             for step in steps {
-                let started = ContinuousClock.now
-                let line: String
-                do {
-                    let resolved = try resolver.resolve(step.command)
-                    line = resolved.line
-                    secrets += resolved.secrets
-                } catch {
-                    failure = .runtime("\(path):\(step.line): \(error)")
-                    return
-                }
-                let parser = await interpreter.parser
-                let outcome: Outcome
-                do { outcome = await interpreter.execute(try parser.parse(line)) } catch {
-                    outcome = .failure(error.message, .usage)
-                }
-                let observation = outcome.observation(renderer: Renderer(palette: .plain, envelope: profile.errorEnvelope))
-                matcher.variables = await interpreter.allVariables
-                let before = matcher
-                let mismatches = matcher.match(step.expectation, observation).map(hidingSecrets)
-                var run = StepRun(line: step.line, command: step.command, mismatches: mismatches, duration: ContinuousClock.now - started)
-                var blessedStep = step
-                if !mismatches.isEmpty, let problem = transport.takeFailure() {
-                    runs.append(run)
-                    failure = .runtime("\(path):\(step.line): \(problem)")
-                    return
-                }
-                if update, !mismatches.isEmpty {
-                    matcher = before
-                    blessedStep.expectation = step.expectation.updated(with: observation, matcher: &matcher, baseURL: baseURL)
-                    run.updated = true
-                    changed = true
-                }
-                _ = transport.takeFailure()
-                runs.append(run)
-                blessed.append(blessedStep)
-                // Values this step captured feed later command lines as {{name}}.
-                for (name, capture) in matcher.captures where before.captures[name] == nil {
-                    _ = await interpreter.execute(.set(name: name, value: capture.text))
-                }
+                guard let outcome = await run(step) else { return }
                 if case .exit = outcome { return }
             }
+        }
+
+        /// Runs one step and records its verdict in `runs`. `typed` replaces
+        /// its command line (a tour lets the user edit it first). Nil when
+        /// the replay cannot go on (`failure` says why).
+        mutating func run(_ step: TranscriptStep, typed: String? = nil) async -> Outcome? {
+            let started = ContinuousClock.now
+            var line: String
+            do {
+                let resolved = try resolver.resolve(typed ?? step.command)
+                line = resolved.line
+                secrets += resolved.secrets
+            } catch {
+                failure = .runtime("\(path):\(step.line): \(error)")
+                return nil
+            }
+            if let filesFolder { line = FilePaths.rebase(line, onto: filesFolder) }
+            let parser = await interpreter.parser
+            let outcome: Outcome
+            do { outcome = await interpreter.execute(try parser.parse(line)) } catch {
+                outcome = .failure(error.message, .usage)
+            }
+            let observation = outcome.observation(renderer: Renderer(palette: .plain, envelope: profile.errorEnvelope))
+            matcher.variables = await interpreter.allVariables
+            let before = matcher
+            let mismatches = matcher.match(step.expectation, observation).map(hidingSecrets)
+            var run = StepRun(line: step.line, command: step.command, mismatches: mismatches, duration: ContinuousClock.now - started)
+            var blessedStep = step
+            if !mismatches.isEmpty, let problem = transport?.takeFailure() {
+                runs.append(run)
+                failure = .runtime("\(path):\(step.line): \(problem)")
+                return nil
+            }
+            if update, !mismatches.isEmpty {
+                matcher = before
+                blessedStep.expectation = step.expectation.updated(with: observation, matcher: &matcher, baseURL: baseURL)
+                run.updated = true
+                changed = true
+            }
+            _ = transport?.takeFailure()
+            runs.append(run)
+            blessed.append(blessedStep)
+            // Values this step captured feed later command lines as {{name}}.
+            for (name, capture) in matcher.captures where before.captures[name] == nil {
+                _ = await interpreter.execute(.set(name: name, value: capture.text))
+            }
+            return outcome
         }
 
         /// A mismatch as shown: any secret this replay supplied is hidden.

@@ -1,0 +1,141 @@
+import Core
+import Foundation
+
+/// `replay FILE` and `tour [NAME]` inside the REPL: a transcript's steps run
+/// on this session's interpreter (its server, login and variables), through
+/// the same `Replayer.Steps` that `explorer replay` uses, so a step passes
+/// or differs here exactly as it would there.
+extension Runner {
+    func run(_ action: TranscriptAction, editor: LineEditor?) -> Outcome {
+        switch action {
+        case let .replay(path):
+            return replay(path)
+        case let .tour(name?):
+            guard let tour = Tours().find(name) else { return .failure("no tour named '\(name)' (tour lists them)", .usage) }
+            guard let editor else {
+                return .failure("a tour waits for Enter at each step, so it needs the REPL; replay \(tour.path) runs it in one go", .usage)
+            }
+            return walk(tour, editor: editor)
+        case .tour(nil):
+            return .text(tourList())
+        }
+    }
+
+    private func tourList() -> String {
+        let tours = Tours()
+        let all = tours.all
+        guard !all.isEmpty else { return "no tours under \(tours.folder)/ (set EXPLORER_SESSIONS to the folder that has them)" }
+        let profile = interpreter.session.profile.name
+        let mine = all.filter { $0.profile == profile }
+        let width = mine.map(\.name.count).max() ?? 0
+        var text = mine.isEmpty ? "no tours for \(profile)\n" : "Tours for \(profile) (tour NAME walks one; TAB completes NAME):\n"
+        for tour in mine { text += "  " + tour.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + tour.summary + "\n" }
+        let others = Dictionary(grouping: all.filter { $0.profile != profile }, by: \.profile)
+        for (other, tours) in others.sorted(by: { $0.key < $1.key }) {
+            text += "\(other) (explorer --profile \(other)): " + tours.map(\.name).joined(separator: ", ") + "\n"
+        }
+        return text
+    }
+
+    /// The transcript at `path`, parsed, and replay state on this session.
+    private func steps(_ path: String) -> Result<(Transcript, Replayer.Steps), TranscriptRun.Failure> {
+        let text: String
+        switch TranscriptSource.read(path) {
+        case let .failure(failure): return .failure(failure)
+        case let .success(read): text = read
+        }
+        let transcript: Transcript
+        do { transcript = try TranscriptParser.parse(text) } catch { return .failure(.broken("\(path):\(error)")) }
+        let profile = interpreter.session.profile
+        guard transcript.header.profile == profile.name else {
+            return .failure(.broken("\(path) is a \(transcript.header.profile) transcript and this session is \(profile.name): start explorer --profile \(transcript.header.profile)"))
+        }
+        var steps = Replayer.Steps(path: path, interpreter: interpreter, transport: nil, profile: profile,
+                                   baseURL: interpreter.session.builder.baseURL.absoluteString,
+                                   resolver: SecretResolver(environment: ProcessInfo.processInfo.environment, demoAccounts: profile.demoAccounts),
+                                   update: false)
+        steps.filesFolder = (path as NSString).deletingLastPathComponent
+        return .success((transcript, steps))
+    }
+
+    private func replay(_ path: String) -> Outcome {
+        let started = ContinuousClock.now
+        let transcript: Transcript, prepared: Replayer.Steps
+        switch steps(path) {
+        case let .failure(.broken(message)), let .failure(.runtime(message)): return .failure(message, .parse)
+        case let .success(loaded): (transcript, prepared) = loaded
+        }
+        let steps = runBlocking(interruptible: true) { [prepared] in
+            var steps = prepared
+            if await steps.prepare(transcript.header) { await steps.replay(transcript.steps) }
+            return steps
+        }
+        var run = TranscriptRun(path: path, steps: steps.runs, failure: steps.failure, torn: transcript.torn)
+        run.duration = ContinuousClock.now - started
+        let (out, err) = ReplayReport(palette: renderer.palette).detailed(run)
+        console.out(out)
+        console.err(err)
+        return run.status == .ok ? .nothing : .failure("\(path) did not replay as written", run.status)
+    }
+
+    /// Walks a tour: each step's comment, then its command in the line
+    /// editor; Enter runs it and the answer is followed by the verdict.
+    private func walk(_ tour: Tours.Tour, editor: LineEditor) -> Outcome {
+        let transcript: Transcript, prepared: Replayer.Steps
+        switch steps(tour.path) {
+        case let .failure(.broken(message)), let .failure(.runtime(message)): return .failure(message, .parse)
+        case let .success(loaded): (transcript, prepared) = loaded
+        }
+        let palette = renderer.palette
+        let count = transcript.steps.count
+        console.out(palette.bold("Tour \(tour.name)") + ": \(ReplayReport.count(count, "step")). Enter runs a step (edit it first if you like;"
+                    + " an empty line skips it). Ctrl-C ends the tour.\n")
+        var steps = runBlocking { [prepared] in
+            var steps = prepared
+            _ = await steps.prepare(transcript.header)
+            return steps
+        }
+        if let failure = steps.failure { return .failure(Self.message(failure), .runtime) }
+        var expected = 0
+        for (index, step) in transcript.steps.enumerated() {
+            console.out("\n")
+            for comment in step.comments where !comment.isEmpty { console.out(palette.dim(comment) + "\n") }
+            let typed: String
+            switch editor.read(prompt: "tour \(index + 1)/\(count)> ", editing: step.command) {
+            case .endOfInput, .interrupted:
+                return .text("tour ended at step \(index + 1) of \(count)")
+            case let .line(line):
+                typed = line
+            }
+            if let safe = Redactor.redact(line: typed) { editor.remember(safe) }
+            guard !typed.trimmingCharacters(in: .whitespaces).isEmpty else {
+                console.out(palette.dim("(skipped)") + "\n")
+                continue
+            }
+            let (outcome, after) = runBlocking(interruptible: true) { [steps] in
+                var steps = steps
+                let outcome = await steps.run(step, typed: typed)
+                return (outcome, steps)
+            }
+            steps = after
+            guard let outcome else { return .failure(steps.failure.map(Self.message) ?? "the tour stopped", .runtime) }
+            let (out, err) = renderer.render(outcome)
+            console.out(out)
+            console.err(err)
+            guard let run = steps.runs.last else { continue }
+            if run.passed {
+                expected += 1
+                console.out(palette.green("✓ as the tour expected") + "\n")
+            } else {
+                console.out(palette.yellow("≠ the tour expected otherwise:") + "\n" + ReplayReport(palette: palette).differences(run, indent: "  "))
+            }
+        }
+        return .text("tour finished: \(expected) of \(ReplayReport.count(count, "step")) as expected")
+    }
+
+    private static func message(_ failure: TranscriptRun.Failure) -> String {
+        switch failure {
+        case let .broken(message), let .runtime(message): return message
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import Core
+import Foundation
+
+/// A transcript's `@file` paths are relative to its folder (docs/transcripts.md,
+/// "Files"). Replaying inside a REPL session, whose request builder reads
+/// files from the working directory, rewrites them onto that folder.
+enum FilePaths {
+    /// `line` with each relative path of a file item prefixed by `folder`
+    /// (`file@../fixtures/a.png` → `file@sessions/fixtures/a.png`). Only
+    /// request lines have items: `login alice@example.com` is left alone.
+    static func rebase(_ line: String, onto folder: String) -> String {
+        guard line.contains("@"), let words = try? LineTokenizer.split(line).map(\.text), let first = words.first,
+              Vocabulary.methods.contains(first.uppercased()) || first.hasPrefix("/") else { return line }
+        var changed = false
+        let rebased = words.enumerated().map { index, word -> String in
+            guard index > 0, let path = filePath(word), !path.hasPrefix("/"), !path.hasPrefix("~"),
+                  let at = word.range(of: "@" + path) else { return word }
+            changed = true
+            let joined = ((folder as NSString).appendingPathComponent(path) as NSString).standardizingPath
+            return word.replacingCharacters(in: at, with: "@" + joined)
+        }
+        return changed ? LineTokenizer.join(rebased) : line
+    }
+
+    private static func filePath(_ word: String) -> String? {
+        switch try? RequestItem.parse(word) {
+        case let .file(_, path, _)?, let .stringFieldFromFile(_, path)?, let .jsonFieldFromFile(_, path)?,
+             let .queryFromFile(_, path)?, let .headerFromFile(_, path)?:
+            return path
+        default:
+            return nil
+        }
+    }
+}
