@@ -13,6 +13,8 @@ enum Command: Sendable, Equatable {
     /// `capture NAME = PATH`: a value of the last response becomes `{{NAME}}`.
     case capture(name: String, path: JSONPath)
     case record(RecordAction)
+    /// `ws connect|send|recv|status|close`: the interpreter's WebSocket.
+    case ws(WebSocketAction)
     /// `replay FILE`, `tour [NAME]`: run by the `Runner`, like `record`.
     case transcript(TranscriptAction)
     /// `endpoints [FILTER]`: the catalog, or the endpoints matching FILTER.

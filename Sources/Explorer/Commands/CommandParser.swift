@@ -8,6 +8,7 @@ struct CommandParser {
     var variables: [String: String] = [:]
 
     func parse(_ line: String) throws(CommandError) -> Command {
+        if let send = try webSocketSendJSON(line) { return send }
         let words: [LineTokenizer.Word]
         do { words = try LineTokenizer.split(line) } catch {
             throw CommandError(error.reason, column: error.offset)
@@ -80,6 +81,8 @@ struct CommandParser {
             case "status": return .record(.status)
             default: return .record(.start(path: args[0].text))
             }
+        case "ws":
+            return try webSocket(args)
         case "help", "?":
             guard args.count <= 1 else { throw CommandError("usage: help [COMMAND]") }
             return .help(topic: args.first?.text)

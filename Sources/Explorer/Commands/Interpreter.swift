@@ -7,8 +7,11 @@ import Foundation
 actor Interpreter {
     let session: AuthSession
     private var variables: [String: String] = [:]
-    private var lastBody: JSONValue?
-    private var lastResponse: ReceivedResponse?
+    /// The last response's body and the response (a received WebSocket frame counts: `show` shows it).
+    var lastBody: JSONValue?
+    var lastResponse: ReceivedResponse?
+    /// The `ws` socket, its unread frames and who hears about it (Interpreter+WebSocket.swift).
+    var sockets = SocketState()
     /// Ids from answers so far, for TAB on `{id}` segments.
     private var seenIDs = SeenIDs()
 
@@ -128,6 +131,8 @@ actor Interpreter {
         case .record, .transcript:
             // The Runner handles these in a session; a transcript being replayed cannot record or nest.
             return .failure("record, replay and tour do not work inside a replayed transcript", .usage)
+        case let .ws(action):
+            return await webSocket(action)
         case let .help(topic):
             return help(topic)
         }

@@ -13,6 +13,8 @@ enum Outcome: Sendable {
     case text(String)
     /// A one-line failure and the exit status it maps to.
     case failure(String, ExitStatus)
+    /// WebSocket frames taken by `ws recv`.
+    case frames([SocketNotice])
     case exit
     case nothing
 

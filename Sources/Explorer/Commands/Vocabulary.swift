@@ -71,6 +71,18 @@ enum Vocabulary {
                     the line: Enter runs it (edit it first if you like; an empty line skips it), and the
                     answer is followed by what the tour expected. Ctrl-C ends the tour.
                     """),
+        CommandInfo(name: "ws", usage: "ws connect|send|recv|status|close", summary: "a WebSocket: connect, send JSON, read frames",
+                    details: """
+                    ws connect [URL|PATH]      the profile's socket (LinkU's chat, with your token), a /path on
+                                               the base URL, or any ws:// or wss:// URL
+                    ws send JSON               one text frame: {"type":"ping"}, or fields as in an HTTP body:
+                                               ws send type=message receiver_id:=2 content=hi
+                    ws recv [N] [--timeout S]  the next N received frames (default 1, waiting up to 5 s)
+                    ws status, ws close
+                    Frames and state changes print above the prompt as they happen (← in, → out).
+                    A dropped socket reconnects after 1, 2, 4, 8, 16 s with a fresh token; messages
+                    sent meanwhile wait in a queue. `show` shows the last frame received.
+                    """),
         CommandInfo(name: "help", usage: "help [COMMAND]", summary: "list commands, or explain one", details: "help COMMAND shows a command's usage and details."),
         CommandInfo(name: "exit", usage: "exit", summary: "leave (Ctrl-D does too)", details: "Leaves the explorer."),
     ]

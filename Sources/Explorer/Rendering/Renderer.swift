@@ -18,6 +18,7 @@ struct Renderer: Sendable {
         case let .failure(message, _): return ("", palette.red("error: ") + message + "\n")
         case let .offline(request): return (offline(request), "")
         case let .exchange(exchange, note): return exchangeText(exchange, note: note)
+        case let .frames(notices): return (notices.map(notice).joined(), "")
         }
     }
 

@@ -1,0 +1,95 @@
+import Core
+
+/// `ws …` lines. `ws send` takes the rest of the line as JSON text (so its
+/// quotes are JSON's, not the shell's), or request items that build an object.
+extension CommandParser {
+    /// `ws send {…}` or `ws send […]`, read before the line is split into
+    /// words; nil for every other line.
+    func webSocketSendJSON(_ line: String) throws(CommandError) -> Command? {
+        let chars = Array(line)
+        var i = 0
+        func skipSpaces() { while i < chars.count, chars[i] == " " || chars[i] == "\t" { i += 1 } }
+        func word(_ w: String) -> Bool {
+            let end = i + w.count
+            guard end <= chars.count, String(chars[i..<end]).lowercased() == w,
+                  end == chars.count || chars[end] == " " || chars[end] == "\t" else { return false }
+            i = end
+            return true
+        }
+        skipSpaces()
+        guard word("ws") else { return nil }
+        skipSpaces()
+        guard word("send") else { return nil }
+        skipSpaces()
+        guard i < chars.count, chars[i] == "{" || chars[i] == "[" else { return nil }
+        let start = i
+        let text = try substitute(LineTokenizer.Word(text: String(chars[start...]), start: start))
+        do {
+            return .ws(.send(try JSONParser.parse(text)))
+        } catch {
+            let column = start + String(decoding: Array(text.utf8).prefix(error.offset), as: UTF8.self).count
+            throw CommandError("invalid JSON: \(error.reason) (nothing sent)", column: column)
+        }
+    }
+
+    func webSocket(_ args: [LineTokenizer.Word]) throws(CommandError) -> Command {
+        let usage = "usage: ws connect [URL|PATH] | send JSON | recv [N] [--timeout S] | status | close"
+        guard let sub = args.first else { throw CommandError(usage) }
+        let rest = Array(args.dropFirst())
+        switch sub.text.lowercased() {
+        case "connect":
+            guard rest.count <= 1 else { throw CommandError("usage: ws connect [URL|PATH]", column: rest[1].start) }
+            return .ws(.connect(target: rest.first?.text))
+        case "send":
+            guard !rest.isEmpty else { throw CommandError("usage: ws send JSON, or ws send name=value count:=3", column: sub.start + 4) }
+            return .ws(.send(try jsonObject(rest)))
+        case "recv":
+            return .ws(try recv(rest))
+        case "status", "close":
+            if let extra = rest.first { throw CommandError("ws \(sub.text) takes no arguments", column: extra.start) }
+            return .ws(sub.text.lowercased() == "status" ? .status : .close)
+        default:
+            throw CommandError(usage, column: sub.start)
+        }
+    }
+
+    /// `name=value` and `name:=json` items, as in an HTTP body.
+    private func jsonObject(_ words: [LineTokenizer.Word]) throws(CommandError) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = []
+        for word in words {
+            let item: RequestItem
+            do { item = try RequestItem.parse(word.text) } catch {
+                throw CommandError(error.reason, column: word.start + error.offset)
+            }
+            switch item {
+            case let .stringField(name, value): members.append((name, .string(value)))
+            case let .jsonField(name, value): members.append((name, value))
+            default: throw CommandError("ws send takes JSON, or fields: name=value, name:=json", column: word.start)
+            }
+        }
+        return .object(members)
+    }
+
+    private func recv(_ words: [LineTokenizer.Word]) throws(CommandError) -> WebSocketAction {
+        var count = 1
+        var timeout = 5.0
+        var i = 0
+        while i < words.count {
+            let word = words[i]
+            if word.text == "--timeout" {
+                guard i + 1 < words.count, let seconds = Double(words[i + 1].text), seconds >= 0 else {
+                    throw CommandError("--timeout needs seconds, as in: ws recv 2 --timeout 10", column: word.start)
+                }
+                timeout = seconds
+                i += 2
+                continue
+            }
+            guard let n = Int(word.text), n >= 1 else {
+                throw CommandError("usage: ws recv [N] [--timeout S]", column: word.start)
+            }
+            count = n
+            i += 1
+        }
+        return .recv(count: count, timeout: timeout)
+    }
+}

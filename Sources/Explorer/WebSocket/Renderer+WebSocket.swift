@@ -1,0 +1,34 @@
+import Core
+import Foundation
+
+/// WebSocket notices: one line each, `12:04:05 ← {…}`, with a bounded
+/// preview so a 10 MB frame does not flood the terminal (`show` prints it all).
+extension Renderer {
+    static let framePreviewLimit = 2000
+
+    func notice(_ notice: SocketNotice) -> String {
+        let time = palette.dim(Self.clock.string(from: notice.time))
+        switch notice.kind {
+        case .received: return "\(time) \(palette.cyan("←")) \(framePreview(notice.text))\n"
+        case .sent: return "\(time) \(palette.green("→")) \(framePreview(notice.text))\n"
+        case .state: return "\(time) \(palette.yellow("·")) \(palette.yellow(notice.text))\n"
+        case .problem: return "\(time) \(palette.red("!")) \(palette.red(notice.text))\n"
+        }
+    }
+
+    /// A frame's text on one line, tokens hidden, cut after `framePreviewLimit` characters.
+    private func framePreview(_ text: String) -> String {
+        var shown = text
+        // Tokens are hidden in JSON frames; parsing a huge one would stall the prompt, so those are only cut.
+        if text.utf8.count <= 1 << 20, let json = try? JSONParser.parse(text) { shown = JSONPrinter.compact(Redactor.redact(json: json)) }
+        shown = shown.replacingOccurrences(of: "\n", with: "\\n")
+        guard shown.count > Self.framePreviewLimit else { return shown }
+        return String(shown.prefix(Self.framePreviewLimit)) + palette.dim(" … \(Self.size(text.utf8.count)) in all; `show` prints it")
+    }
+
+    private static let clock: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "HH:mm:ss"
+        return formatter
+    }()
+}
