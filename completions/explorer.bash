@@ -321,7 +321,7 @@ _explorer_test() {
     repeating_flags=()
     non_repeating_flags=(--update --version -h --help)
     repeating_options=()
-    non_repeating_options=(--base-url --color --junit)
+    non_repeating_options=(--base-url --color --junit --jobs)
     __explorer_offer_flags_options -1
 
     # Offer option value completions
@@ -335,6 +335,9 @@ _explorer_test() {
         ;;
     '--junit')
         __explorer_add_completions -f
+        return
+        ;;
+    '--jobs')
         return
         ;;
     esac

@@ -31,7 +31,7 @@ function __explorer_parse_tokens -S
         case 'replay'
             __explorer_parse_subcommand -r 1 'base-url=' 'update' 'color=' 'version' 'h/help'
         case 'test'
-            __explorer_parse_subcommand -r 1 'base-url=' 'update' 'color=' 'junit=' 'version' 'h/help'
+            __explorer_parse_subcommand -r 1 'base-url=' 'update' 'color=' 'junit=' 'jobs=' 'version' 'h/help'
         case 'help'
             __explorer_parse_subcommand -r 1 'version'
         end
@@ -133,6 +133,7 @@ complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_opti
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer test" update' -l 'update' -d 'Re-bless: give steps that differ new expectations (keeping patterns and comments that still fit) and rewrite the files.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer test" color' -l 'color' -d 'Colour output: auto (a terminal without NO_COLOR), always or never.' -rfka 'auto always never'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer test" junit' -l 'junit' -d 'Also write the results as JUnit XML to this file.' -rF
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer test" jobs' -l 'jobs' -d 'Replay this many transcripts at once, each against its own sandbox.' -rfka ''
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_positional "explorer test" -ge 1' -F
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer test" version' -l 'version' -d 'Show the version.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer test" h help' -s 'h' -l 'help' -d 'Show help information.'

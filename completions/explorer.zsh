@@ -152,6 +152,7 @@ _explorer_test() {
         '--update[Re-bless\: give steps that differ new expectations (keeping patterns and comments that still fit) and rewrite the files.]'
         '--color[Colour output\: auto (a terminal without NO_COLOR), always or never.]:color:{__explorer_complete "${___color[@]}"}'
         '--junit[Also write the results as JUnit XML to this file.]:file:_files'
+        '--jobs[Replay this many transcripts at once, each against its own sandbox.]:n:'
         '*:path:_files'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'

@@ -9,7 +9,8 @@ struct TestCommand: ParsableCommand {
         abstract: "Replay every transcript under the given folders (default sessions/) as a test suite.",
         discussion: """
         Folders are searched for *.\(TranscriptSource.fileExtension) files. Each transcript that says \
-        `base-url: sandbox` gets a fresh in-process sandbox. Exit status: 0 all passed, 2 a transcript \
+        `base-url: sandbox` gets a fresh in-process sandbox; --jobs N runs N at once, and results are \
+        still printed in path order. Exit status: 0 all passed, 2 a transcript \
         could not be read or parsed, 3 a runtime failure, 4 a difference.
         """
     )
@@ -18,6 +19,13 @@ struct TestCommand: ParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("Also write the results as JUnit XML to this file.", valueName: "file"), completion: .file())
     var junit: String?
+
+    @Option(name: .long, help: ArgumentHelp("Replay this many transcripts at once, each against its own sandbox.", valueName: "n"))
+    var jobs = 1
+
+    func validate() throws {
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+    }
 
     @Argument(help: ArgumentHelp("Transcript files and folders (default: sessions).", valueName: "path"), completion: .file())
     var paths: [String] = []
@@ -32,13 +40,12 @@ struct TestCommand: ParsableCommand {
         }
         let replayer = options.replayer
         let report = options.report
-        var runs: [TranscriptRun] = []
-        for file in files {
-            let run = runBlocking { await replayer.run(file) }
-            let (out, err) = report.progress(run)
-            console.out(out)
-            console.err(err)
-            runs.append(run)
+        let runs = runBlocking { [files, jobs] in
+            await ParallelReplay.run(files, jobs: jobs, replayer: replayer) { run in
+                let (out, err) = report.progress(run)
+                console.out(out)
+                console.err(err)
+            }
         }
         console.out(ReplayReport.summary(runs) + "\n")
         if let junit {
