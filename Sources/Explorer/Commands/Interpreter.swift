@@ -144,7 +144,13 @@ actor Interpreter {
         if let body = lastBody, exchange.response.status < 400 {
             seenIDs.learn(from: body, path: exchange.request.url.path)
         }
-        return .exchange(exchange, note: exchange.sessionExpired ? AuthError.sessionExpired.message : note)
+        if exchange.sessionExpired { return .exchange(exchange, note: AuthError.sessionExpired.message) }
+        // Drift from the catalog's model is said under the body, one line per problem.
+        var lines = note.map { [$0] } ?? []
+        if let body = lastBody, (200..<300).contains(exchange.response.status) {
+            lines += profile.drift(method: exchange.request.method, path: exchange.request.url.path, body: body).map { "drift: \($0)" }
+        }
+        return .exchange(exchange, note: lines.isEmpty ? nil : lines.joined(separator: "\n"))
     }
 
     /// The request as the session would send it, with the token shown as a

@@ -154,7 +154,7 @@ enum Completer {
     private static func isParameter(_ segment: String) -> Bool { segment.hasPrefix("{") && segment.hasSuffix("}") }
 
     /// Values for the parameter at `index`: ids seen for its resource (`{userId}`
-    /// → `users`; `{id}` → the segment before it), then `{{variables}}` named
+    /// → `users`; `{username}` → `usernames`; `{id}` → the segment before it), then `{{variables}}` named
     /// for that resource (`task_id` for `/api/tasks/{id}`).
     static func parameterValues(_ segments: [String], at index: Int, state: CompletionState) -> [String] {
         let name = String(segments[index].dropFirst().dropLast())
@@ -162,6 +162,7 @@ enum Completer {
         for suffix in ["Id", "_id"] where name.hasSuffix(suffix) && name.count > suffix.count {
             resource = String(name.dropLast(suffix.count)) + "s"
         }
+        if SeenIDs.namedKeys.contains(name) { resource = name + "s" }
         let stem = resource.hasSuffix("s") ? String(resource.dropLast()) : resource
         let variables = state.variables.filter { $0.lowercased().contains(stem.lowercased()) }.map { "{{\($0)}}" }
         return state.seenIDs.ids(for: resource) + variables

@@ -4,11 +4,14 @@ import Core
 /// `users`…), newest first and bounded: TAB offers them for `{id}` segments.
 /// A resource is named by where an id stood: an element of `"tasks": [...]`,
 /// the object under `"post"` (→ `posts`), a `task_id` member (→ `tasks`), or
-/// the answer to a request whose path ends in that resource (`/api/tasks/3`).
+/// the answer to a request whose path ends in that resource (`/api/tasks/3`);
+/// `username` and `file_key` values are kept as `usernames` and `file_keys`.
 struct SeenIDs: Sendable, Equatable {
     /// How many ids each resource keeps.
     static let limit = 20
     private(set) var byResource: [String: [String]] = [:]
+    /// Members that paths take although they are not ids (`/users/{username}`).
+    static let namedKeys: Set<String> = ["username", "file_key"]
 
     func ids(for resource: String) -> [String] { byResource[resource] ?? [] }
 
@@ -28,6 +31,7 @@ struct SeenIDs: Sendable, Equatable {
             for (key, member) in members {
                 if key == "id", let resource, let id = Self.idText(member) { add(id, to: resource) }
                 if key.hasSuffix("_id"), key.count > 3, let id = Self.idText(member) { add(id, to: String(key.dropLast(3)) + "s") }
+                if Self.namedKeys.contains(key), let id = Self.idText(member) { add(id, to: key + "s") }
                 switch member {
                 case .array: walk(member, resource: key, depth: depth + 1)
                 case .object: walk(member, resource: key.hasSuffix("s") ? key : key + "s", depth: depth + 1)

@@ -1,0 +1,78 @@
+/// Where an answer differs from its model: one line per problem, with the
+/// JSON path, so a client author sees what their `Codable` type would trip
+/// on while the body is still shown whole. Walking the JSON against the field
+/// descriptions names every problem at once, where a `DecodingError` stops at
+/// the first and says less.
+public struct Drift: Sendable, Equatable, CustomStringConvertible {
+    public var path: String
+    public var problem: String
+
+    public var description: String { "\(path.isEmpty ? "." : path): \(problem)" }
+
+    /// The drift of `value` from the model named `model`; models it names are
+    /// looked up in `models`. Extra members are not drift: clients ignore them.
+    public static func check(_ value: JSONValue, against model: String, in models: [Model]) -> [Drift] {
+        var found: [Drift] = []
+        check(value, .model(model), nullable: false, path: "", models: models, into: &found)
+        return found
+    }
+
+    private static func check(_ value: JSONValue, _ type: FieldType, nullable: Bool, path: String, models: [Model], into found: inout [Drift]) {
+        if case .null = value {
+            if !nullable, type != .any { found.append(Drift(path: path, problem: "null, expected \(type)")) }
+            return
+        }
+        switch (type, value) {
+        case (.any, _), (.string, .string), (.boolean, .bool): return
+        case let (.number, .number(text)) where Double(text) != nil: return
+        case let (.integer, .number(text)):
+            if Int(text) == nil { found.append(Drift(path: path, problem: "expected integer, found \(text)")) }
+        case let (.enumeration(name, values), .string(text)):
+            if !values.contains(text) { found.append(Drift(path: path, problem: "unknown \(name) value \"\(text)\"")) }
+        case let (.array(element), .array(items)):
+            for (index, item) in items.enumerated() {
+                check(item, element, nullable: false, path: "\(path)[\(index)]", models: models, into: &found)
+            }
+        case let (.model(name), .object):
+            guard let model = models.first(where: { $0.name == name }) else { return }
+            for field in model.fields {
+                let member = path + "." + field.name
+                guard let fieldValue = value[field.name] else {
+                    if field.required { found.append(Drift(path: member, problem: "missing (\(field.type))")) }
+                    continue
+                }
+                check(fieldValue, field.type, nullable: field.nullable, path: member, models: models, into: &found)
+            }
+        default:
+            found.append(Drift(path: path, problem: "expected \(type), found \(kind(of: value))"))
+        }
+    }
+
+    private static func kind(of value: JSONValue) -> String {
+        switch value {
+        case .null: "null"
+        case .bool: "boolean"
+        case .number: "number"
+        case .string: "string"
+        case .array: "array"
+        case .object: "object"
+        }
+    }
+}
+
+extension Profile {
+    /// The catalog entry a request went to: the method's, a literal segment
+    /// preferred to a parameter (`/users/me` is not `/users/{username}`).
+    public func endpoint(method: String, path: String) -> Endpoint? {
+        let bare = String(path.split(separator: "?", maxSplits: 1).first ?? "")
+        return endpoints.filter { $0.method == method && ($0.path == bare || $0.matches(path: bare)) }
+            .min { $0.pathParameters.count < $1.pathParameters.count }
+    }
+
+    /// Drift of a success answer from its endpoint's response model; empty
+    /// when the catalog names no model for it.
+    public func drift(method: String, path: String, body: JSONValue) -> [Drift] {
+        guard let response = endpoint(method: method, path: path)?.response else { return [] }
+        return Drift.check(body, against: response, in: models)
+    }
+}

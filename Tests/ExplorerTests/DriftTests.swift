@@ -1,0 +1,94 @@
+import Core
+import Foundation
+import Sandbox
+import Testing
+@testable import Explorer
+
+/// Drift: an answer that strays from its model is reported one line per
+/// problem, and the sandboxes' answers follow the catalogs' models.
+@Suite struct DriftTests {
+    @Test func eachKindOfProblemIsOneLine() throws {
+        let body = try JSONParser.parse(#"""
+        {"tasks": [{"id": 1, "title": "x", "description": null, "category": "other", "city": null, "price": "25",
+                    "status": "done", "poster_id": 1.5, "images": [], "created_at": "t"}],
+         "total": 1, "page": 1, "page_size": null}
+        """#)
+        let lines = Profile.linku.drift(method: "GET", path: "/api/tasks", body: body).map(\.description)
+        #expect(lines == [
+            ".tasks[0].price: expected number, found string",
+            ".tasks[0].status: unknown TaskStatus value \"done\"",
+            ".tasks[0].poster_id: expected integer, found 1.5",
+            ".tasks[0].updated_at: missing (string)",
+            ".page_size: null, expected integer",
+        ])
+    }
+
+    @Test func extraMembersAndUnmodelledEndpointsAreNotDrift() throws {
+        let user = try JSONParser.parse(#"{"id": "u", "username": "a", "email": "e", "is_verified": true, "created_at": "t", "new": 1}"#)
+        #expect(Profile.nova.drift(method: "GET", path: "/users/me", body: user).isEmpty)
+        #expect(Profile.nova.drift(method: "GET", path: "/users/me", body: .array([])).map(\.description) == [".: expected User, found array"])
+        #expect(Profile.linku.drift(method: "GET", path: "/api/task-experts", body: .null).isEmpty)
+        // A literal segment wins over a parameter.
+        #expect(Profile.nova.endpoint(method: "GET", path: "/users/me")?.path == "/users/me")
+    }
+
+    @Test func theInterpreterShowsDriftUnderTheAnswer() async throws {
+        let server = try await SandboxServer.start()
+        let transport = AsyncHTTPTransport()
+        var profile = Profile.linku
+        // A catalog that expects a member the sandbox does not send.
+        profile.endpoints = profile.endpoints.map { e in
+            var e = e
+            if e.path == "/api/banners" { e.response = "Task" }
+            return e
+        }
+        let session = AuthSession(profile: profile, builder: RequestBuilder(baseURL: server.baseURL), transport: transport, store: MemoryTokenStore())
+        let interpreter = Interpreter(session: session)
+        let outcome = await interpreter.execute(try await interpreter.parser.parse("get /api/banners"))
+        await transport.shutdown()
+        await server.stop()
+        guard case let .exchange(exchange, note) = outcome else { Issue.record("\(outcome)"); return }
+        #expect(exchange.response.status == 200)
+        #expect(note?.split(separator: "\n").first == "drift: .id: missing (integer)")
+    }
+
+    /// Query parameters without which these answer 422.
+    static let requiredQuery: [String: [(String, String)]] = ["/users/search": [("q", "a")], "/api/users/messages": [("conversation_id", "1")]]
+
+    /// Every GET of every catalog that names a model, with its path parameters
+    /// taken from ids the earlier answers held, answers without drift.
+    @Test(arguments: ["linku", "nova", "levelup", "posture"])
+    func sandboxAnswersFollowTheModels(_ name: String) async throws {
+        var configuration = SandboxConfiguration()
+        configuration.profile = name
+        let server = try await SandboxServer.start(configuration)
+        let transport = AsyncHTTPTransport()
+        let profile = try #require(Profile.builtIn[name])
+        let session = AuthSession(profile: profile, builder: RequestBuilder(baseURL: server.baseURL), transport: transport, store: MemoryTokenStore())
+        let interpreter = Interpreter(session: session)
+        var checked = 0
+        _ = await interpreter.execute(.login(email: "alice@example.com", password: "alice123"))
+        // Parameterless first, so their answers supply the ids.
+        let gets = profile.endpoints.filter { $0.method == "GET" && $0.response != nil }.sorted { $0.pathParameters.count < $1.pathParameters.count }
+        for endpoint in gets {
+            let state = await interpreter.completionState()
+            let segments = endpoint.path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+            var concrete: [String] = []
+            for (index, segment) in segments.enumerated() {
+                guard segment.hasPrefix("{") else { concrete.append(segment); continue }
+                guard let id = Completer.parameterValues(segments, at: index, state: state).first(where: { !$0.hasPrefix("{{") }) else { break }
+                concrete.append(id)
+            }
+            guard concrete.count == segments.count else { continue }
+            let items = (Self.requiredQuery[endpoint.path] ?? []).map { RequestItem.query(name: $0.0, value: $0.1) }
+            let outcome = await interpreter.execute(.http(method: "GET", path: concrete.joined(separator: "/"), items: items, offline: false))
+            guard case let .exchange(exchange, note) = outcome else { Issue.record("GET \(endpoint.path): \(outcome)"); continue }
+            #expect(exchange.response.status == 200, "GET \(concrete.joined(separator: "/"))")
+            #expect(note?.contains("drift") != true, "GET \(endpoint.path): \(note ?? "")")
+            checked += 1
+        }
+        await transport.shutdown()
+        await server.stop()
+        #expect(checked >= 1)
+    }
+}
