@@ -5,7 +5,7 @@ extension Model {
     static let codeMessageError = Model("ErrorResponse", [Field("code", .string), Field("message", .string), .optional("details", .any)])
 
     static let levelupAnswers: [Model] = [
-        Model("User", [Field("id", .any), Field("email", .string), .optional("firstName", .string), .optional("lastName", .string),
+        Model("User", [Field("id", .string), Field("email", .string), .optional("firstName", .string), .optional("lastName", .string),
                        Field("hasCompletedOnboarding", .boolean, required: false)]),
         Model("LoginResponse", [Field("message", .string), Field("accessToken", .string), Field("refreshToken", .string), Field("user", .model("User"))]),
         Model("RefreshResponse", [Field("accessToken", .string), Field("refreshToken", .string)]),

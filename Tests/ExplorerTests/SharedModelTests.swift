@@ -1,0 +1,74 @@
+import Core
+import Foundation
+import Sandbox
+import Testing
+@testable import Explorer
+
+/// The shared Codable models decode what the sandboxes answer, the way an
+/// app built on the seeds would, and fail on what drift reports.
+@Suite struct SharedModelTests {
+    func answers(_ profile: String, _ lines: [String]) async throws -> [ReceivedResponse] {
+        var configuration = SandboxConfiguration()
+        configuration.profile = profile
+        let server = try await SandboxServer.start(configuration)
+        let transport = AsyncHTTPTransport()
+        let session = AuthSession(profile: try #require(Profile.builtIn[profile]), builder: RequestBuilder(baseURL: server.baseURL),
+                                  transport: transport, store: MemoryTokenStore())
+        let interpreter = Interpreter(session: session)
+        var responses: [ReceivedResponse] = []
+        for line in lines {
+            if case let .exchange(exchange, _) = await interpreter.execute(try await interpreter.parser.parse(line)) {
+                responses.append(exchange.response)
+            }
+        }
+        await transport.shutdown()
+        await server.stop()
+        return responses
+    }
+
+    @Test func linkuAnswersDecode() async throws {
+        let r = try await answers("linku", ["login alice@example.com alice123", "get /api/tasks", "get /api/flea-market/items",
+                                            "get /api/users/conversations", "get /api/users/profile/me", "get /api/tasks/999999"])
+        try #require(r.count == 6)
+        let tasks = try ModelDecoding.decode(LinkU.TaskListResponse.self, from: r[1].body)
+        #expect(!tasks.tasks.isEmpty)
+        _ = try ModelDecoding.decode(FleaMarketItemPage.self, from: r[2].body)
+        _ = try ModelDecoding.decode(ConversationPage.self, from: r[3].body)
+        #expect(try ModelDecoding.decode(LinkU.User.self, from: r[4].body).username == "alice")
+        #expect(try ModelDecoding.decode(LinkUErrorBody.self, from: r[5].body).errorCode == "TASK_NOT_FOUND")
+    }
+
+    struct FleaMarketItemPage: Decodable { var items: [LinkU.FleaMarketItem] }
+    struct ConversationPage: Decodable { var conversations: [LinkU.Conversation] }
+
+    @Test func novaAnswersDecode() async throws {
+        let r = try await answers("nova", ["login alice@example.com alice123", "get /feed", "get /notifications", "get /users/bob", "get /posts/nope"])
+        try #require(r.count == 5)
+        #expect(try ModelDecoding.decode(NovaAuth.self, from: r[0].body).tokens.tokenType.lowercased() == "bearer")
+        #expect(try !ModelDecoding.decode(Nova.FeedResponse.self, from: r[1].body).posts.isEmpty)
+        _ = try ModelDecoding.decode(NovaNotifications.self, from: r[2].body)
+        #expect(try ModelDecoding.decode(NovaProfile.self, from: r[3].body).user.username == "bob")
+        _ = try ModelDecoding.decode(CodeMessageErrorBody.self, from: r[4].body)
+    }
+
+    struct NovaAuth: Decodable { var user: Nova.User; var tokens: Nova.AuthTokens }
+    struct NovaNotifications: Decodable { var notifications: [Nova.Notification] }
+    struct NovaProfile: Decodable { var user: Nova.User; var stats: Nova.UserStats }
+
+    @Test func levelUpAndPostureAnswersDecode() async throws {
+        let levelup = try await answers("levelup", ["login demo@levelupsolo.net demo1234"])
+        #expect(try ModelDecoding.decode(LevelUp.LoginResponse.self, from: try #require(levelup.first).body).user.email == "demo@levelupsolo.net")
+        let posture = try await answers("posture", ["login alice@example.com alice123", "get /api/v1/postures/logs"])
+        try #require(posture.count == 2)
+        _ = try ModelDecoding.decode(PostureLogs.self, from: posture[1].body)
+    }
+
+    struct PostureLogs: Decodable { var logs: [PostureLog] }
+
+    @Test func anUnknownEnumValueFailsCodableAndIsOneDriftLine() throws {
+        let body = #"{"id":1,"conversation_id":1,"sender_id":1,"receiver_id":2,"content":"x","type":"sticker","is_read":false,"created_at":"2025-01-01T00:00:00Z"}"#
+        #expect(throws: DecodingError.self) { try ModelDecoding.decode(LinkU.Message.self, from: Array(body.utf8)) }
+        let drift = Drift.check(try JSONParser.parse(body), against: "Message", in: Profile.linku.models).map(\.description)
+        #expect(drift == [".type: unknown MessageType value \"sticker\""])
+    }
+}
