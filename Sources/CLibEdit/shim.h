@@ -36,6 +36,11 @@ EX_SHARED volatile sig_atomic_t ex_interrupts = 0;
 EX_SHARED volatile sig_atomic_t ex_winch = 0;
 EX_SHARED int ex_pipe[2] = {-1, -1};
 EX_SHARED char *ex_prompt_text = NULL;
+/// Written to (one byte) when output is waiting to be printed above the line
+/// being edited, such as a WebSocket frame that arrived while the user types.
+EX_SHARED int ex_output_pipe[2] = {-1, -1};
+/// Prints the waiting output; set from Swift, called from the read function.
+EX_SHARED void (*ex_output_hook)(void) = NULL;
 
 static void ex_on_signal(int sig) {
     int saved = errno;
@@ -71,6 +76,31 @@ static inline int ex_install_signal_handlers(void) {
     return 0;
 }
 
+/// Creates the output pipe (non-blocking, so a full pipe never blocks a writer
+/// that only wants to wake the editor). Returns 0 on success.
+static inline int ex_output_pipe_init(void) {
+    if (ex_output_pipe[0] >= 0) return 0;
+    if (pipe(ex_output_pipe) != 0) return -1;
+    for (int i = 0; i < 2; i++) {
+        fcntl(ex_output_pipe[i], F_SETFL, fcntl(ex_output_pipe[i], F_GETFL) | O_NONBLOCK);
+        fcntl(ex_output_pipe[i], F_SETFD, FD_CLOEXEC);
+    }
+    return 0;
+}
+
+/// Sets the function that prints waiting output (Swift cannot assign a C
+/// global under strict concurrency).
+static inline void ex_set_output_hook(void (*hook)(void)) {
+    ex_output_hook = hook;
+}
+
+/// Wakes the read function so it prints waiting output (any thread).
+static inline void ex_output_wake(void) {
+    if (ex_output_pipe[1] < 0) return;
+    ssize_t ignored = write(ex_output_pipe[1], "x", 1);
+    (void)ignored;
+}
+
 static inline void ex_drain_pipe(void) {
     char buf[64];
     if (ex_pipe[0] < 0) return;
@@ -100,11 +130,24 @@ static int ex_getc(EditLine *el, wchar_t *out) {
             ex_drain_pipe();
             el_resize(el);
         }
-        struct pollfd fds[2] = {{0, POLLIN, 0}, {ex_pipe[0], POLLIN, 0}};
-        int n = poll(fds, ex_pipe[0] >= 0 ? 2 : 1, -1);
+        struct pollfd fds[3] = {{0, POLLIN, 0}, {ex_pipe[0], POLLIN, 0}, {ex_output_pipe[0], POLLIN, 0}};
+        int n = poll(fds, 3, -1);
         if (n < 0) {
             if (errno == EINTR) continue;
             return -1;
+        }
+        if (fds[2].revents & POLLIN) {
+            /* Output arrived while a line is being edited: clear the line,
+               print the output, and have libedit draw prompt and line again. */
+            char buf[64];
+            while (read(ex_output_pipe[0], buf, sizeof buf) > 0) {}
+            if (ex_output_hook) {
+                fputs("\r\x1b[K", stdout);
+                ex_output_hook();
+                fflush(stdout);
+                el_set(el, EL_REFRESH);
+            }
+            continue;
         }
         if (fds[1].revents & POLLIN) {
             ex_drain_pipe();

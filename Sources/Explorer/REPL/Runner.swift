@@ -137,6 +137,7 @@ final class Runner {
 
     /// The interactive loop: prompt, read, run, until Ctrl-D or `exit`.
     func repl(editor: LineEditor) -> ExitStatus {
+        printSocketNoticesAsync()
         while true {
             let label = runBlocking { [interpreter] in await interpreter.promptLabel() }
             let prompt = label + "> "

@@ -1,0 +1,39 @@
+import CLibEdit
+import Foundation
+
+/// Text that arrives while the user is typing (WebSocket frames and state
+/// changes). It is never written from the thread it arrives on: that would
+/// land in the middle of the line being edited. It waits here, a byte in
+/// libedit's output pipe wakes the read function, and that prints it above
+/// the line and redraws the prompt and the partial input (shim.h, `ex_getc`).
+/// Text posted while a command runs is printed when the next prompt is up.
+final class AsyncOutput: @unchecked Sendable {
+    static let shared = AsyncOutput()
+    private let lock = NSLock()
+    private var pending = ""
+
+    /// Makes the pipe and the hook; returns false when the pipe cannot be made.
+    func install() -> Bool {
+        guard ex_output_pipe_init() == 0 else { return false }
+        ex_set_output_hook(Self.hook)
+        return true
+    }
+
+    /// Queues text (whole lines) and wakes the editor. Any thread.
+    func post(_ text: String) {
+        lock.withLock { pending += text }
+        ex_output_wake()
+    }
+
+    private func take() -> String {
+        lock.withLock {
+            defer { pending = "" }
+            return pending
+        }
+    }
+
+    private static let hook: @convention(c) () -> Void = {
+        let text = shared.take()
+        if !text.isEmpty { ex_write_stdout(text) }
+    }
+}
