@@ -16,10 +16,20 @@ enum FilePaths {
             guard index > 0, let path = filePath(word), !path.hasPrefix("/"), !path.hasPrefix("~"),
                   let at = word.range(of: "@" + path) else { return word }
             changed = true
-            let joined = ((folder as NSString).appendingPathComponent(path) as NSString).standardizingPath
+            let joined = normalized((folder as NSString).appendingPathComponent(path))
             return word.replacingCharacters(in: at, with: "@" + joined)
         }
         return changed ? LineTokenizer.join(rebased) : line
+    }
+
+    /// `a/b/../c` as `a/c`: Foundation's `standardizingPath` keeps `..` in relative paths.
+    static func normalized(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: false) {
+            if part == "..", let last = parts.last, last != "..", !last.isEmpty { parts.removeLast() }
+            else if part != "." { parts.append(part) }
+        }
+        return parts.joined(separator: "/")
     }
 
     private static func filePath(_ word: String) -> String? {
