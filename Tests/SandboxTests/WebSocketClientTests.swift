@@ -100,6 +100,23 @@ import Testing
         }
     }
 
+    @Test func aReconnectRefusedForAnExpiredTokenRefreshesIt() async throws {
+        try await withSandbox { server, http in
+            let alice = try await loggedIn(server, http, "alice@example.com", "alice123")
+            let before = try #require(await alice.tokens?.accessToken)
+            try server.setFaults { $0.webSocketDropAfterFrames = 1 }
+            let (socket, log) = try await openSocket(.profileTemplate, alice, fastOptions(initialDelay: .milliseconds(50)))
+            try server.setFaults { $0.webSocketDropAfterFrames = 0 }
+            // The server stops taking the token, then the socket drops.
+            try await server.expireAccessTokens()
+            try await socket.send(.text(#"{"type":"ping"}"#))
+            let (closedAt, _) = try await log.wait { $0 == .closed(code: nil, reason: nil) }
+            try await log.wait(from: closedAt, timeout: .seconds(15)) { $0.isOpen }
+            #expect(await alice.tokens?.accessToken != before)
+            await socket.close()
+        }
+    }
+
     @Test func theEchoRouteSendsTextAndBinaryBack() async throws {
         try await withSandbox { server, http in
             let anyone = AuthSession(profile: .linku, builder: RequestBuilder(baseURL: server.baseURL), transport: http, store: MemoryTokenStore())

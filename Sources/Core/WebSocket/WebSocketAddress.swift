@@ -14,8 +14,10 @@ public enum WebSocketAddress: Sendable, Equatable {
     }
 
     /// The ws:// or wss:// URL for the next attempt. With the template, an
-    /// access token that has expired (or will within 5 s) is refreshed first.
-    public func resolve(session: AuthSession) async throws -> String {
+    /// access token that has expired (or will within 5 s) is refreshed first,
+    /// and so is any token when `refresh` says the last handshake was refused
+    /// (a server can revoke a token before its expiry).
+    public func resolve(session: AuthSession, refresh: Bool = false) async throws -> String {
         let base = session.builder.baseURL
         switch self {
         case let .url(text):
@@ -28,7 +30,8 @@ public enum WebSocketAddress: Sendable, Equatable {
                 throw Failure("the \(session.profile.name) profile has no WebSocket; give a URL: ws connect ws://HOST/PATH")
             }
             guard var tokens = await session.tokens else { throw Failure("not logged in (the socket needs a token: login EMAIL)") }
-            if let expiry = JWTClaims.expiry(of: tokens.accessToken), expiry < Date().addingTimeInterval(5) {
+            let expired = JWTClaims.expiry(of: tokens.accessToken).map { $0 < Date().addingTimeInterval(5) } ?? false
+            if refresh || expired {
                 guard try await session.refresh(after: tokens.accessToken), let fresh = await session.tokens else {
                     throw AuthError.sessionExpired
                 }

@@ -94,6 +94,7 @@ public actor WebSocketSession {
         // Asked before connecting, so a message missed before any arrived is found too.
         if let reconciler, let latest = try? await reconciler.latestID() { saw(latest) }
         var attempt = 0
+        var refreshToken = false
         while !userClosed {
             state = .connecting
             emitter.yield(.connecting(attempt: attempt))
@@ -101,7 +102,7 @@ public actor WebSocketSession {
             var closeFrame: WebSocketCloseFrame?
             var url: String?
             do {
-                let resolved = try await address.resolve(session: session)
+                let resolved = try await address.resolve(session: session, refresh: refreshToken)
                 url = resolved
                 displayURL = WebSocketAddress.redacted(resolved)
                 closeFrame = try await connectOnce(resolved)
@@ -109,6 +110,9 @@ public actor WebSocketSession {
                 failure = error
             }
             let opened = openedThisAttempt
+            // A refused handshake on a reconnect is most often a token the server
+            // no longer takes: the next try refreshes it first.
+            refreshToken = !opened && (failure as? WebSocketClientError) == .webSocketUpgradeFailed
             openedThisAttempt = false
             writer = nil
             wake?.finish()
