@@ -32,3 +32,12 @@ import Testing
         #expect(scrubber.name(of: "other-value") == nil)
     }
 }
+
+/// Ids the server makes up inside a string are recorded as patterns too.
+@Suite struct RecordingUUIDsInTextTests {
+    @Test func aUUIDInsideAStringBecomesAPattern() {
+        let text = PatternText.recording("http://h:1/uploads/d1f64344-dda4-4114-a422-e8d58405d155.png", baseURL: "http://h:1")
+        #expect(text.description == "{{base_url}}/uploads/{{uuid}}.png")
+        #expect(PatternText.recording("no id here", baseURL: nil).literalText == "no id here")
+    }
+}

@@ -5,7 +5,7 @@ import Foundation
 /// (docs/transcripts.md, "What the recorder writes"):
 /// - secrets (members named like `*token`, `password`, `secret`; anything
 ///   shaped like a JWT) become `{{secret:NAME}}`;
-/// - ISO timestamps become `{{timestamp}}`, UUIDs `{{uuid}}`;
+/// - ISO timestamps become `{{timestamp}}`, UUIDs `{{uuid}}`, also inside a string;
 /// - the base URL inside a string becomes `{{base_url}}`;
 /// - the value a `capture` step picked becomes a pattern of its kind.
 /// Of the headers only Content-Type is written; others can be added by hand.
@@ -69,6 +69,9 @@ extension ExpectedValue {
     }
 }
 
+/// A UUID anywhere in a text, as `TranscriptPattern.isUUID` accepts one whole.
+nonisolated(unsafe) private let uuidInText = #/[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}/#
+
 extension PatternText {
     /// A line or string as a recording writes it: the base URL as
     /// `{{base_url}}`, JWT-shaped words and the value of a secret-named
@@ -93,7 +96,17 @@ extension PatternText {
             }
         }
         func word(_ w: String) {
-            if Redactor.looksLikeJWT(w) { pieces.append(.pattern(.init(.secret("jwt")))) } else { literal(w) }
+            if Redactor.looksLikeJWT(w) { pieces.append(.pattern(.init(.secret("jwt")))) } else { uuids(in: w) }
+        }
+        // A UUID inside a word (`/uploads/<uuid>`) is as volatile as one standing alone.
+        func uuids(in w: String) {
+            var rest = Substring(w)
+            while let match = rest.firstMatch(of: uuidInText) {
+                literal(String(rest[..<match.range.lowerBound]))
+                pieces.append(.pattern(.init(.uuid)))
+                rest = rest[match.range.upperBound...]
+            }
+            literal(String(rest))
         }
         let segments = baseURL.flatMap { $0.isEmpty ? nil : text.components(separatedBy: $0) } ?? [text]
         for (n, segment) in segments.enumerated() {
