@@ -41,7 +41,7 @@ def test_tour_alone_lists_the_tours_of_this_backend(spawn, env):
     x = spawn()
     out = x.run("tour")
     assert "linku/create-task" in out
-    assert "nova (explorer --profile nova): nova/newcomer" in out
+    assert "nova (explorer --profile nova): nova/errors, nova/newcomer" in out
 
 
 def test_replay_runs_a_transcript_inside_the_session(env):
