@@ -22,6 +22,10 @@ let package = Package(
         .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
         // HMAC-SHA256 for the sandbox's signed tokens.
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        // OpenAPI 3.0/3.1 import (`--spec`, `spec load`). `traits: []`: its default trait needs ~11 GB to build.
+        .package(url: "https://github.com/mattpolzin/OpenAPIKit.git", exact: "6.4.0", traits: []),
+        // YAML specs, decoded into OpenAPIKit's Codable documents.
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
     ],
     targets: [
         .systemLibrary(
@@ -54,6 +58,9 @@ let package = Package(
                 "Sandbox",
                 "CLibEdit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
+                .product(name: "Yams", package: "Yams"),
             ]
         ),
         .testTarget(name: "CoreTests", dependencies: ["Core"]),

@@ -188,7 +188,7 @@ _explorer_repl() {
     repeating_flags=()
     non_repeating_flags=(--offline --version -h --help)
     repeating_options=()
-    non_repeating_options=(--base-url --profile --color --record -c)
+    non_repeating_options=(--base-url --profile --color --record --spec -c)
     __explorer_offer_flags_options 0
 
     # Offer option value completions
@@ -207,6 +207,10 @@ _explorer_repl() {
         __explorer_add_completions -f
         return
         ;;
+    '--spec')
+        __explorer_add_completions -f
+        return
+        ;;
     '-c')
         return
         ;;
@@ -217,7 +221,7 @@ _explorer_run() {
     repeating_flags=()
     non_repeating_flags=(--offline --version -h --help)
     repeating_options=()
-    non_repeating_options=(--base-url --profile --color --record)
+    non_repeating_options=(--base-url --profile --color --record --spec)
     __explorer_offer_flags_options 1
 
     # Offer option value completions
@@ -233,6 +237,10 @@ _explorer_run() {
         return
         ;;
     '--record')
+        __explorer_add_completions -f
+        return
+        ;;
+    '--spec')
         __explorer_add_completions -f
         return
         ;;

@@ -23,9 +23,9 @@ function __explorer_parse_tokens -S
         __explorer_parse_subcommand 0 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'repl'
-            __explorer_parse_subcommand 0 'base-url=' 'profile=' 'offline' 'color=' 'record=' 'c=' 'version' 'h/help'
+            __explorer_parse_subcommand 0 'base-url=' 'profile=' 'offline' 'color=' 'record=' 'spec=' 'c=' 'version' 'h/help'
         case 'run'
-            __explorer_parse_subcommand 1 'base-url=' 'profile=' 'offline' 'color=' 'record=' 'version' 'h/help'
+            __explorer_parse_subcommand 1 'base-url=' 'profile=' 'offline' 'color=' 'record=' 'spec=' 'version' 'h/help'
         case 'sandbox'
             __explorer_parse_subcommand 0 'profile=' 'host=' 'port=' 'db=' 'token-ttl=' 'latency=' 'error-rate=' 'cut-body-rate=' 'ws-drop-after=' 'fault-seed=' 'version' 'h/help'
         case 'replay'
@@ -100,6 +100,7 @@ complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_opti
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" offline' -l 'offline' -d 'Print each request instead of sending it.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" color' -l 'color' -d 'Colour output: auto (a terminal without NO_COLOR), always or never.' -rfka 'auto always never'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" record' -l 'record' -d 'Record the session, from the first line, as a transcript in this new file.' -rF
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" spec' -l 'spec' -d 'An OpenAPI 3.0/3.1 document (JSON or YAML) for the catalog; its first server is the base URL when --base-url is not given.' -rF
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" c' -s 'c' -d 'Run one line and exit.' -rfka ''
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" version' -l 'version' -d 'Show the version.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" h help' -s 'h' -l 'help' -d 'Show help information.'
@@ -108,6 +109,7 @@ complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_opti
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" offline' -l 'offline' -d 'Print each request instead of sending it.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" color' -l 'color' -d 'Colour output: auto (a terminal without NO_COLOR), always or never.' -rfka 'auto always never'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" record' -l 'record' -d 'Record the session, from the first line, as a transcript in this new file.' -rF
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" spec' -l 'spec' -d 'An OpenAPI 3.0/3.1 document (JSON or YAML) for the catalog; its first server is the base URL when --base-url is not given.' -rF
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_positional "explorer run" -eq 1' -F
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" version' -l 'version' -d 'Show the version.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" h help' -s 'h' -l 'help' -d 'Show help information.'

@@ -46,6 +46,10 @@ struct ConnectionOptions: ParsableArguments {
             completion: .file())
     var record: String?
 
+    @Option(name: .long, help: ArgumentHelp("An OpenAPI 3.0/3.1 document (JSON or YAML) for the catalog; its first server is the base URL when --base-url is not given.", valueName: "file"),
+            completion: .file())
+    var spec: String?
+
     func validate() throws {
         guard Profile.builtIn[profile] != nil else {
             throw ValidationError("unknown profile '\(profile)'; known: \(Profile.builtIn.keys.sorted().joined(separator: ", "))")

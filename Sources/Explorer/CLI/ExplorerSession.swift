@@ -35,7 +35,11 @@ final class ExplorerSession {
         var sandbox: SandboxServer?
         let baseURL: URL
         let store: any TokenStore
-        if let given = options.baseURL, let url = URL(string: given) {
+        var spec: ImportedSpec?
+        if let file = options.spec {
+            do { spec = try SpecLoader.load(file) } catch { throw ValidationError(error.description) }
+        }
+        if let url = options.baseURL.flatMap(URL.init(string:)) ?? spec?.servers.first {
             baseURL = url
             store = FileTokenStore(url: FileTokenStore.defaultURL(environment: environment))
         } else {
@@ -51,6 +55,7 @@ final class ExplorerSession {
         let transport = AsyncHTTPTransport()
         let session = AuthSession(profile: profile, builder: RequestBuilder(baseURL: baseURL), transport: transport, store: store)
         let interpreter = Interpreter(session: session)
+        if let spec { runBlocking { await interpreter.use(spec) } }
         let interactive = isatty(0) == 1
         let palette = Palette.choose(options.color, isTerminal: isatty(1) == 1, environment: environment)
         let console = Console(isInteractive: interactive)

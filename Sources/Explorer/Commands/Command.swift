@@ -21,6 +21,8 @@ enum Command: Sendable, Equatable {
     case endpoints(filter: String?)
     /// `describe ENDPOINT|MODEL`: parameters and fields with their types.
     case describe(String)
+    /// `spec load FILE`: an OpenAPI document becomes the catalog.
+    case specLoad(path: String)
     case help(topic: String?)
     case exit
     case empty

@@ -64,6 +64,9 @@ struct CommandParser {
         case "endpoints":
             guard args.count <= 1 else { throw CommandError("usage: endpoints [FILTER]", column: args[1].start) }
             return .endpoints(filter: args.first?.text)
+        case "spec":
+            guard args.count == 2, args[0].text == "load" else { throw CommandError("usage: spec load FILE", column: args.first?.start) }
+            return .specLoad(path: args[1].text)
         case "describe":
             // `describe POST /api/tasks` names an endpoint by method and path.
             guard (1...2).contains(args.count) else { throw CommandError("usage: describe ENDPOINT|MODEL, as in: describe /api/tasks", column: args.dropFirst(2).first?.start) }

@@ -19,7 +19,29 @@ actor Interpreter {
         self.session = session
     }
 
-    var profile: Profile { session.profile }
+    /// The session's profile, its catalog replaced by a loaded spec's.
+    var profile: Profile {
+        var profile = session.profile
+        if let spec { profile.endpoints = spec.endpoints }
+        return profile
+    }
+
+    /// The OpenAPI document loaded with `--spec` or `spec load`.
+    private var spec: ImportedSpec?
+
+    func use(_ loaded: ImportedSpec) { spec = loaded }
+
+    /// Replaces the catalog with an OpenAPI document's; the outcome says how many endpoints and what was left out.
+    func loadSpec(_ path: String) -> Outcome {
+        do {
+            let loaded = try SpecLoader.load(path)
+            use(loaded)
+            let lines = ["loaded \(loaded.endpoints.count) endpoints from \(path)"] + loaded.notes.map { "note: \($0)" }
+            return .text(lines.joined(separator: "\n"))
+        } catch {
+            return .failure(error.description, .usage)
+        }
+    }
 
     /// Variables a line may use: the user's plus the built-ins.
     var allVariables: [String: String] {
@@ -128,6 +150,8 @@ actor Interpreter {
             return .text(CatalogText.list(found))
         case let .describe(name):
             return describe(name)
+        case let .specLoad(path):
+            return loadSpec(path)
         case .record, .transcript:
             // The Runner handles these in a session; a transcript being replayed cannot record or nest.
             return .failure("record, replay and tour do not work inside a replayed transcript", .usage)

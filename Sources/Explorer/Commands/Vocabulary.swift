@@ -50,6 +50,12 @@ enum Vocabulary {
                     their types, and the model of its answer. describe MODEL shows a model's fields.
                     Examples: describe POST /api/tasks, describe /api/tasks/7, describe Task
                     """),
+        CommandInfo(name: "spec", usage: "spec load FILE", summary: "use an OpenAPI 3.0/3.1 document (JSON or YAML) as the catalog",
+                    details: """
+                    Reads an OpenAPI 3.0 or 3.1 document; its paths, parameters, request bodies and security
+                    become the catalog that endpoints, describe and TAB use. What it cannot carry over is
+                    said once. A broken document is reported with the file, a JSON path and the reason.
+                    """),
         CommandInfo(name: "record", usage: "record FILE | stop | status", summary: "record this session as a transcript",
                     details: """
                     record FILE starts writing every following command and its answer to FILE (which must be
