@@ -71,6 +71,8 @@ import Testing
         #expect(Completer.complete("post /api/tasks @docs/", state: Self.state()).candidates.first?.isFinal == true)
         #expect(texts("record av") == ["avatar.png"])
         #expect(texts("record st") == ["stop", "status"])
+        #expect(texts("spec l") == ["load"])
+        #expect(texts("spec load do") == ["docs/"])
     }
 
     @Test func describeOffersModelsAndPaths() {

@@ -100,6 +100,10 @@ enum Completer {
             let words = ["stop", "status"].filter { $0.hasPrefix(word) }
             let found = files(word, prefix: "", start: wordStart, state: state).candidates
             return Completion(start: wordStart, candidates: words.map { .init(text: $0, isFinal: true, hint: nil) } + found)
+        case "spec" where previousWords.count == 1:
+            return Completion(start: wordStart, candidates: ["load"].filter { $0.hasPrefix(word) }.map { .init(text: $0, isFinal: true, hint: nil) })
+        case "spec" where previousWords.count == 2:
+            return files(word, prefix: "", start: wordStart, state: state)
         case "describe" where previousWords.count == 1:
             let names = state.profile.models.map(\.name).filter { $0.hasPrefix(word) }
             if word.hasPrefix("/") { return paths(word, method: "", start: wordStart, state: state) }
