@@ -127,7 +127,8 @@ extension Interpreter {
         guard sockets.socket != nil || !sockets.inbox.isEmpty else { return .failure(WebSocketSendError.notConnected.description, .usage) }
         let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
         while sockets.inbox.count < count, ContinuousClock.now < deadline {
-            guard (try? await Task.sleep(for: .milliseconds(10))) != nil else { break }
+            // A short poll: a lockstep send-and-recv pays this once per frame.
+            guard (try? await Task.sleep(for: .milliseconds(1))) != nil else { break }
         }
         let taken = Array(sockets.inbox.prefix(count))
         sockets.inbox.removeFirst(taken.count)
