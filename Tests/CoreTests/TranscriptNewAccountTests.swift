@@ -41,3 +41,17 @@ import Testing
         #expect(PatternText.recording("no id here", baseURL: nil).literalText == "no id here")
     }
 }
+
+/// An error answer hands out no secrets: its secret-named members are messages.
+@Suite struct RecordingErrorDetailsTests {
+    @Test func aValidationMessageAboutThePasswordIsKept() {
+        let details = JSONValue.object([("password", .string("required")), ("token", .string("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln"))])
+        let body = JSONValue.object([("code", .string("VALIDATION_ERROR")), ("details", details)])
+        let refused = Expectation(recording: Observation(status: 422, body: .json(body)), baseURL: nil)
+        let text = TranscriptWriter.step(TranscriptStep(command: "post /x", expectation: refused))
+        #expect(text.contains("\"password\": \"required\""))
+        #expect(text.contains("\"token\": \"{{secret:token}}\""), "a JWT-shaped string is hidden in any answer")
+        let accepted = Expectation(recording: Observation(status: 200, body: .json(body)), baseURL: nil)
+        #expect(TranscriptWriter.step(TranscriptStep(command: "post /x", expectation: accepted)).contains("\"password\": \"{{secret:password}}\""))
+    }
+}

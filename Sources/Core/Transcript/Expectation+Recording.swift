@@ -18,7 +18,9 @@ extension Expectation {
         switch observed.body {
         case nil: body = nil
         case let .json(value)?:
-            body = .json(volatileBody ? .kind(of: value) : .recording(value, key: nil, baseURL: baseURL))
+            // An error answer hands out no secrets: its `details.password` is a message about one ("required").
+            let secretKeys = (observed.status ?? 200) < 400
+            body = .json(volatileBody ? .kind(of: value) : .recording(value, key: nil, baseURL: baseURL, secretKeys: secretKeys))
         case let .text(lines)?: body = .text(lines.map { .recording($0, baseURL: baseURL) })
         case let .binary(summary)?: body = .binary(summary)
         }
@@ -29,14 +31,15 @@ extension Expectation {
 
 extension ExpectedValue {
     /// `value` as a recording writes it; `key` is the member it is the value of.
-    public static func recording(_ value: JSONValue, key: String?, baseURL: String?) -> ExpectedValue {
+    /// `secretKeys` false: members named like secrets are kept (JWT-shaped strings are still hidden).
+    public static func recording(_ value: JSONValue, key: String?, baseURL: String?, secretKeys: Bool = true) -> ExpectedValue {
         switch value {
         case let .object(members):
-            return .object(members.map { Member($0.key, recording($0.value, key: $0.key, baseURL: baseURL)) }, open: false)
+            return .object(members.map { Member($0.key, recording($0.value, key: $0.key, baseURL: baseURL, secretKeys: secretKeys)) }, open: false)
         case let .array(items):
-            return .array(items.map { recording($0, key: key, baseURL: baseURL) }, contains: false)
+            return .array(items.map { recording($0, key: key, baseURL: baseURL, secretKeys: secretKeys) }, contains: false)
         case let .string(s):
-            if !s.isEmpty, let key, Redactor.isSecretName(key) { return .text(PatternText([.pattern(.init(.secret(secretName(key))))])) }
+            if secretKeys, !s.isEmpty, let key, Redactor.isSecretName(key) { return .text(PatternText([.pattern(.init(.secret(secretName(key))))])) }
             if Redactor.looksLikeJWT(s) { return .text(PatternText([.pattern(.init(.secret(secretName(key ?? "jwt"))))])) }
             if let typed = typedPattern(s) { return .text(PatternText([.pattern(typed)])) }
             let text = PatternText.recording(s, baseURL: baseURL)

@@ -61,7 +61,8 @@ final class TranscriptRecorder {
         }
         if forcedOffline, case .http? = command, !written.hasSuffix(" --offline") { written += " --offline" }
         let observation = outcome.observation(renderer: renderer)
-        if case let .json(body)? = observation.body { scrubber.learn(secretsIn: body) }
+        // Only a successful answer hands out secrets; an error's `details.password` is a message.
+        if case let .json(body)? = observation.body, (observation.status ?? 200) < 400 { scrubber.learn(secretsIn: body) }
         var isCapture = false
         if case .capture? = command { isCapture = true }
         let expectation = Expectation(recording: observation, baseURL: baseURL, volatileBody: isCapture)
