@@ -35,6 +35,21 @@ import Testing
         #expect(Completer.complete("w", state: state).candidates.map(\.text).contains("ws"))
     }
 
+    @Test func aHugeFrameIsPreviewedOnOneBoundedLine() {
+        let renderer = Renderer(palette: .plain)
+        let huge = #"{"data":""# + String(repeating: "x", count: 10 * 1024 * 1024) + #""}"#
+        let line = renderer.notice(SocketNotice(time: Date(timeIntervalSince1970: 0), kind: .received, text: huge))
+        #expect(line.count < Renderer.framePreviewLimit + 200)
+        #expect(line.hasSuffix("10.0 MiB in all; `show` prints it\n"))
+        #expect(line.filter { $0 == "\n" }.count == 1)
+    }
+
+    @Test func tokensInFramesAreHidden() {
+        let renderer = Renderer(palette: .plain)
+        let line = renderer.notice(SocketNotice(time: Date(), kind: .sent, text: #"{"access_token":"secret-value"}"#))
+        #expect(!line.contains("secret-value"))
+    }
+
     @Test func chatThroughTheInterpreterAndShowTheLastFrame() async throws {
         let server = try await SandboxServer.start()
         let transport = AsyncHTTPTransport()
