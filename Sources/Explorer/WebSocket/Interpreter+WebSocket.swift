@@ -13,6 +13,8 @@ struct SocketState {
     /// Hears every notice as it happens (the REPL prints them above the line); nil in scripts.
     var listener: (@Sendable (SocketNotice) -> Void)?
     var attempts = WebSocketOptions().reconnect.attempts
+    /// `ws close` is under way: its own answer says so, the notice would repeat it.
+    var closing = false
 }
 
 struct ConnectFailed: Error {
@@ -42,6 +44,7 @@ extension Interpreter {
         case .status: return .text(await status())
         case .close:
             guard let socket = sockets.socket else { return .text("no WebSocket") }
+            sockets.closing = true
             await socket.close()
             await sockets.pump?.value
             sockets.socket = nil
@@ -83,7 +86,8 @@ extension Interpreter {
                 notices.append(.init(time: now, kind: .state, text: "open again"))
             }
         case let .closed(code, reason):
-            let text = code.map { "closed by the server: \($0)" + (reason.map { " \($0)" } ?? "") } ?? "connection lost"
+            if sockets.closing { break }
+            let text = code.map { "closed (\($0)" + (reason.map { ": \($0)" } ?? "") + ")" } ?? "connection lost"
             notices.append(.init(time: now, kind: .state, text: text))
         case let .retrying(delay, attempt):
             notices.append(.init(time: now, kind: .state, text: "retrying in \(Self.seconds(delay)) (try \(attempt) of \(sockets.attempts))"))
