@@ -128,8 +128,11 @@ enum Completer {
         var candidates: [Completion.Candidate] = []
         let endpoints = state.profile.endpoints.filter { $0.method == method }
         let preferred = endpoints.isEmpty ? state.profile.endpoints : endpoints
-        for endpoint in preferred {
-            let segments = endpoint.path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        let split = preferred.map { $0.path.split(separator: "/", omittingEmptySubsequences: false).map(String.init) }
+        // Templates that go on past the typed depth, cut to it: one pass, so a
+        // spec with thousands of operations still completes at once.
+        let longer = Set(split.filter { $0.count > typedSegments.count }.map { Array($0.prefix(typedSegments.count)) })
+        for (endpoint, segments) in zip(preferred, split) {
             guard segments.count >= typedSegments.count else { continue }
             let prefixMatches = zip(done, segments).allSatisfy { t, s in s == t || (isParameter(s) && !t.isEmpty) }
             guard prefixMatches else { continue }
@@ -146,10 +149,7 @@ enum Completer {
             let text = (done + [next]).joined(separator: "/")
             guard seen.insert(text).inserted else { continue }
             let isLeaf = segments.count == typedSegments.count
-            let goesOn = preferred.contains { other in
-                let o = other.path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-                return o.count > typedSegments.count && Array(o.prefix(typedSegments.count)) == Array(segments.prefix(typedSegments.count))
-            }
+            let goesOn = longer.contains(Array(segments.prefix(typedSegments.count)))
             candidates.append(.init(text: text, isFinal: isLeaf && !goesOn, hint: isLeaf ? endpoint.summary : nil))
         }
         return Completion(start: start, candidates: candidates.sorted { $0.text < $1.text })
