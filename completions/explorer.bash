@@ -197,6 +197,7 @@ _explorer_repl() {
         return
         ;;
     '--profile')
+        __explorer_add_completions -W 'levelup'$'\n''linku'$'\n''nova'$'\n''posture'
         return
         ;;
     '--color')
@@ -230,6 +231,7 @@ _explorer_run() {
         return
         ;;
     '--profile')
+        __explorer_add_completions -W 'levelup'$'\n''linku'$'\n''nova'$'\n''posture'
         return
         ;;
     '--color')

@@ -33,7 +33,8 @@ struct ConnectionOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Base URL of a backend, such as https://api.example.com. Without it the built-in sandbox starts.", valueName: "url"))
     var baseURL: String?
 
-    @Option(name: .long, help: ArgumentHelp("Backend profile (\(Profile.builtIn.keys.sorted().joined(separator: ", "))).", valueName: "name"))
+    @Option(name: .long, help: ArgumentHelp("Backend profile (\(Profile.builtIn.keys.sorted().joined(separator: ", "))).", valueName: "name"),
+            completion: .list(Profile.builtIn.keys.sorted()))
     var profile = "linku"
 
     @Flag(name: .long, help: "Print each request instead of sending it.")
