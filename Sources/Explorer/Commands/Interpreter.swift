@@ -6,7 +6,14 @@ import Foundation
 /// rendering and terminal I/O are someone else's job.
 actor Interpreter {
     let session: AuthSession
-    private var variables: [String: String] = [:]
+    private var variables: [String: String] = [:] {
+        didSet { published.replace(variables) }
+    }
+    /// The variables again, readable without a hop onto the actor: the
+    /// runner builds every line's parser from them, on the main thread.
+    private nonisolated let published = VariableSnapshot()
+    /// `base_url` and `profile`: fixed for a session.
+    private nonisolated let builtIns: [String: String]
     /// The last response's body and the response (a received WebSocket frame counts: `show` shows it).
     var lastBody: JSONValue?
     var lastResponse: ReceivedResponse?
@@ -17,6 +24,7 @@ actor Interpreter {
 
     init(session: AuthSession) {
         self.session = session
+        builtIns = ["base_url": session.builder.baseURL.absoluteString, "profile": session.profile.name]
     }
 
     /// The session's profile, its catalog replaced by a loaded spec's.
@@ -44,21 +52,15 @@ actor Interpreter {
     }
 
     /// Variables a line may use: the user's plus the built-ins.
-    var allVariables: [String: String] {
-        var all = builtIns
-        for (k, v) in variables { all[k] = v }
-        return all
-    }
-
-    private var builtIns: [String: String] {
-        ["base_url": session.builder.baseURL.absoluteString, "profile": profile.name]
+    nonisolated var allVariables: [String: String] {
+        builtIns.merging(published.current) { _, user in user }
     }
 
     /// Variables set with `set` or `capture` (a recording's header keeps them).
     var userVariables: [String: String] { variables }
 
     /// The parser, with the current variables.
-    var parser: CommandParser { CommandParser(variables: allVariables) }
+    nonisolated var parser: CommandParser { CommandParser(variables: allVariables) }
 
     /// What TAB completion needs to know right now.
     func completionState() -> CompletionState {
@@ -223,4 +225,12 @@ actor Interpreter {
         lines.append("help COMMAND explains one command; `help get` explains request items.")
         return .text(lines.joined(separator: "\n"))
     }
+}
+
+/// A copy of the interpreter's variables behind a lock.
+final class VariableSnapshot: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [String: String] = [:]
+    var current: [String: String] { lock.withLock { values } }
+    func replace(_ new: [String: String]) { lock.withLock { values = new } }
 }

@@ -25,7 +25,7 @@ final class Runner {
     /// Runs one line and returns its exit status. `editor` is set in the REPL,
     /// where missing login details are asked for and Ctrl-C cancels.
     func runLine(_ line: String, editor: LineEditor? = nil, location: String? = nil, promptWidth: Int = 0) -> (ExitStatus, exit: Bool) {
-        let parser = runBlocking { [interpreter] in await interpreter.parser }
+        let parser = interpreter.parser
         var command: Command
         do {
             command = try parser.parse(line)
