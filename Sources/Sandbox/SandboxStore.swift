@@ -93,9 +93,4 @@ func jsonNumber(_ value: Double) -> JSONValue {
     return .number(String(value))
 }
 
-/// Current time as ISO 8601 in UTC, second precision.
-func isoNow() -> String {
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withInternetDateTime]
-    return formatter.string(from: Date())
-}
+

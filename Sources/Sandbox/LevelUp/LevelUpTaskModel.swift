@@ -47,15 +47,11 @@ enum LevelUpTaskModel {
 
     /// ISO 8601 in UTC, whole seconds (what `JSONDecoder`'s `.iso8601` accepts).
     static func iso(_ seconds: Double) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.string(from: Date(timeIntervalSince1970: seconds.rounded(.down)))
+        iso8601(seconds.rounded(.down))
     }
 
     static func seconds(_ iso: String) -> Double {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        guard let date = formatter.date(from: iso) else { preconditionFailure("bad seed date \(iso)") }
-        return date.timeIntervalSince1970
+        guard let seconds = Sandbox.seconds(fromISO8601: iso) else { preconditionFailure("bad seed date \(iso)") }
+        return seconds
     }
 }

@@ -82,9 +82,7 @@ enum LinkUMessages {
 
     /// The sandbox clock as ISO 8601, second precision (tests move the clock).
     static func timestamp(_ state: SandboxState) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.string(from: Date(timeIntervalSince1970: state.now))
+        iso8601(state.now)
     }
 
     // MARK: Sending

@@ -29,20 +29,6 @@ extension SandboxState {
     var timestamp: String { iso8601(now) }
 }
 
-/// Seconds since 1970 as ISO 8601 in UTC, second precision.
-func iso8601(_ seconds: Double) -> String {
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withInternetDateTime]
-    return formatter.string(from: Date(timeIntervalSince1970: seconds))
-}
-
-/// ISO 8601 back to seconds since 1970 (stored timestamps are all written by `iso8601`).
-func seconds(fromISO8601 text: String) -> Double? {
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withInternetDateTime]
-    return formatter.date(from: text)?.timeIntervalSince1970
-}
-
 /// The integer id a path parameter names; 400 when it is not one.
 func pathID(_ context: BasicRequestContext, _ name: String = "id", what: String) throws -> Int {
     guard let id = context.parameters.get(name, as: Int.self) else {

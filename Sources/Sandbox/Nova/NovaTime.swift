@@ -5,19 +5,13 @@ import Foundation
 /// `JSONDecoder.dateDecodingStrategy = .iso8601` accepts (it rejects fractions).
 enum NovaTime {
     static func iso(_ seconds: Double) -> String {
-        formatter().string(from: Date(timeIntervalSince1970: seconds.rounded(.down)))
+        iso8601(seconds.rounded(.down))
     }
 
     /// For the fixed timestamps of the seed data, which are known to be valid.
     static func seconds(_ iso: String) -> Double {
-        guard let date = formatter().date(from: iso) else { preconditionFailure("bad seed date \(iso)") }
-        return date.timeIntervalSince1970
-    }
-
-    private static func formatter() -> ISO8601DateFormatter {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter
+        guard let seconds = Sandbox.seconds(fromISO8601: iso) else { preconditionFailure("bad seed date \(iso)") }
+        return seconds
     }
 }
 
