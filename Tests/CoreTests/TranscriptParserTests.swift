@@ -106,7 +106,7 @@ import Testing
         ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> get /x\nHTTP/1.1 200 OK\nX-Id: {{nope\n", 6, 7,
          "'{{' is not closed by '}}' (a literal '{{' is written {{/\\{\\{/}})"),
         ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> get /x\n| text\nmore text\n", 6, 1,
-         "expected 'error: …' or 'note: …' after the body; a text body's lines start with '| '"),
+         "expected 'error: …', 'note: …' or a frame ('→ …', '← …') after the body; a text body's lines start with '| '"),
         ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> get /x\n{\"a\": {{id:=secret:x}}}\n", 5, 7, "a secret cannot be captured"),
     ])
     func syntaxErrorsSayLineAndColumn(text: String, line: Int, column: Int, message: String) {

@@ -27,6 +27,7 @@ extension Profile {
             Endpoint("POST", "/api/tasks", "Create a task: {title, description?, category?, difficulty?, expReward?} → 201 task", body: .levelupTaskCreate, response: "Task"),
             Endpoint("PATCH", "/api/tasks/{id}", "Update or complete your task: {completed: true, …} → task", body: .levelupTaskUpdate, response: "Task"),
         ],
-        demoAccounts: [("demo@levelupsolo.net", "demo1234"), ("alice@example.com", "alice123"), ("bob@example.com", "bob12345")]
+        demoAccounts: [("demo@levelupsolo.net", "demo1234"), ("alice@example.com", "alice123"), ("bob@example.com", "bob12345")],
+        secretFields: ["accessToken", "refreshToken", "password"]
     )
 }

@@ -24,7 +24,8 @@ extension Profile {
         endpoints: linkuEndpoints,
         demoAccounts: [("alice@example.com", "alice123"), ("bob@example.com", "bob12345")],
         // Seed 000, "WebSocket service": the chat socket takes the token in the query.
-        webSocketTemplate: "/ws/chat/{userId}?token={accessToken}"
+        webSocketTemplate: "/ws/chat/{userId}?token={accessToken}",
+        secretFields: ["access_token", "refresh_token", "password", "new_password", "old_password"]
     )
 
     static let linkuEndpoints: [Endpoint] = [

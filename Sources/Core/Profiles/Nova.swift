@@ -55,6 +55,8 @@ extension Profile {
             Endpoint("PUT", "/notifications/read-all", "Mark every notification read (204)"),
             Endpoint("GET", "/__sandbox/verification-codes", "Sandbox only: the codes \"emailed\" to an address (email)", isPublic: true, query: ["email"]),
         ],
-        demoAccounts: [("alice@example.com", "alice123"), ("bob@example.com", "bob12345")]
+        demoAccounts: [("alice@example.com", "alice123"), ("bob@example.com", "bob12345")],
+        // Login and register nest the tokens; refresh answers a bare access_token.
+        secretFields: ["tokens.access_token", "tokens.refresh_token", "access_token", "refresh_token", "password"]
     )
 }

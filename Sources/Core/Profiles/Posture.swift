@@ -28,6 +28,7 @@ extension Profile {
             Endpoint("POST", "/api/v1/postures/logs", "Upload logs: a JSON array of {timestamp, postureType, duration, deviceId} → {accepted, duplicates}", response: "UploadResult"),
             Endpoint("GET", "/api/v1/postures/logs", "Your logs, oldest first (deviceId, from, to, page, page_size) → {logs, total, page, page_size}", query: ["deviceId", "from", "to", "page", "page_size"], response: "PostureLogList"),
         ],
-        demoAccounts: [("alice@example.com", "alice123"), ("bob@example.com", "bob12345")]
+        demoAccounts: [("alice@example.com", "alice123"), ("bob@example.com", "bob12345")],
+        secretFields: ["access_token", "refresh_token", "password"]
     )
 }

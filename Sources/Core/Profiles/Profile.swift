@@ -12,9 +12,15 @@ public struct Profile: Sendable {
     /// `{accessToken}` filled from the login (LinkU: `/ws/chat/{userId}?token={accessToken}`);
     /// nil when the backend has no socket.
     public var webSocketTemplate: String?
+    /// Body fields that hold secrets (`access_token`, `tokens.access_token`,
+    /// `password`): a transcript recording hides their values whatever they
+    /// look like, opaque tokens included (docs/transcripts.md, "Secrets").
+    public var secretFields: [String]
 
     public init(name: String, displayName: String, auth: AuthFlavour, errorEnvelope: ErrorEnvelope,
-                endpoints: [Endpoint], demoAccounts: [(email: String, password: String)], webSocketTemplate: String? = nil) {
+                endpoints: [Endpoint], demoAccounts: [(email: String, password: String)], webSocketTemplate: String? = nil,
+                secretFields: [String] = []) {
+        self.secretFields = secretFields
         self.name = name
         self.displayName = displayName
         self.auth = auth

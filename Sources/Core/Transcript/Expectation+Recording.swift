@@ -10,7 +10,7 @@ import Foundation
 /// - the value a `capture` step picked becomes a pattern of its kind.
 /// Of the headers only Content-Type is written; others can be added by hand.
 extension Expectation {
-    public init(recording observed: Observation, baseURL: String?, volatileBody: Bool = false) {
+    public init(recording observed: Observation, baseURL: String?, volatileBody: Bool = false, secretFields: SecretFields = .none) {
         self.init(refreshed: observed.refreshed, status: observed.status, reason: observed.reason)
         if observed.status != nil, let type = observed.headers.first(where: { $0.name.lowercased() == "content-type" }) {
             headers = [("Content-Type", .literal(type.value))]
@@ -20,26 +20,43 @@ extension Expectation {
         case let .json(value)?:
             // An error answer hands out no secrets: its `details.password` is a message about one ("required").
             let secretKeys = (observed.status ?? 200) < 400
-            body = .json(volatileBody ? .kind(of: value) : .recording(value, key: nil, baseURL: baseURL, secretKeys: secretKeys))
+            body = .json(volatileBody ? .kind(of: value)
+                         : .recording(value, key: nil, baseURL: baseURL, secretKeys: secretKeys, secretFields: secretKeys ? secretFields : .none))
         case let .text(lines)?: body = .text(lines.map { .recording($0, baseURL: baseURL) })
         case let .binary(summary)?: body = .binary(summary)
         }
         errors = observed.errors.map { .recording($0, baseURL: baseURL) }
         notes = observed.notes.map { .recording($0, baseURL: baseURL) }
+        var captures = FrameCaptures()
+        frames = observed.frames.filter { !$0.isHeartbeat }.map {
+            ExpectedFrame.recording($0, baseURL: baseURL, secretFields: secretFields, captures: &captures)
+        }
     }
 }
 
 extension ExpectedValue {
     /// `value` as a recording writes it; `key` is the member it is the value of.
     /// `secretKeys` false: members named like secrets are kept (JWT-shaped strings are still hidden).
-    public static func recording(_ value: JSONValue, key: String?, baseURL: String?, secretKeys: Bool = true) -> ExpectedValue {
+    /// `secretFields`: the profile's secret fields, hidden whatever their values look like.
+    public static func recording(_ value: JSONValue, key: String?, baseURL: String?, secretKeys: Bool = true,
+                                 secretFields: SecretFields = .none) -> ExpectedValue {
+        recording(value, keys: key.map { [$0] } ?? [], baseURL: baseURL, secretKeys: secretKeys, secretFields: secretFields)
+    }
+
+    private static func recording(_ value: JSONValue, keys: [String], baseURL: String?, secretKeys: Bool,
+                                  secretFields: SecretFields) -> ExpectedValue {
+        let key = keys.last
         switch value {
         case let .object(members):
-            return .object(members.map { Member($0.key, recording($0.value, key: $0.key, baseURL: baseURL, secretKeys: secretKeys)) }, open: false)
+            return .object(members.map {
+                Member($0.key, recording($0.value, keys: keys + [$0.key], baseURL: baseURL, secretKeys: secretKeys, secretFields: secretFields))
+            }, open: false)
         case let .array(items):
-            return .array(items.map { recording($0, key: key, baseURL: baseURL, secretKeys: secretKeys) }, contains: false)
+            return .array(items.map { recording($0, keys: keys, baseURL: baseURL, secretKeys: secretKeys, secretFields: secretFields) }, contains: false)
         case let .string(s):
-            if secretKeys, !s.isEmpty, let key, Redactor.isSecretName(key) { return .text(PatternText([.pattern(.init(.secret(secretName(key))))])) }
+            if secretKeys, !s.isEmpty, let key, Redactor.isSecretName(key) || secretFields.contains(keys) {
+                return .text(PatternText([.pattern(.init(.secret(secretName(key))))]))
+            }
             if Redactor.looksLikeJWT(s) { return .text(PatternText([.pattern(.init(.secret(secretName(key ?? "jwt"))))])) }
             if let typed = typedPattern(s) { return .text(PatternText([.pattern(typed)])) }
             let text = PatternText.recording(s, baseURL: baseURL)
@@ -111,9 +128,7 @@ extension PatternText {
             }
             literal(String(rest))
         }
-        let segments = baseURL.flatMap { $0.isEmpty ? nil : text.components(separatedBy: $0) } ?? [text]
-        for (n, segment) in segments.enumerated() {
-            if n > 0 { pieces.append(.pattern(.init(.reference("base_url")))) }
+        func words(_ segment: String) {
             var current = ""
             for c in segment {
                 if c == " " || c == "\"" || c == "'" {
@@ -126,6 +141,28 @@ extension PatternText {
             }
             word(current)
         }
+        // The base URL, and its ws:// form (a socket's URL), stand for this run's port.
+        let base = baseURL.flatMap { $0.isEmpty ? nil : $0 }
+        let socketBase = base.map(Self.socketURL)
+        let segments: [String] = base.map { text.components(separatedBy: $0) } ?? [text]
+        for (n, segment) in segments.enumerated() {
+            if n > 0 { pieces.append(.pattern(.init(.reference("base_url")))) }
+            let parts: [String] = socketBase.map { segment.components(separatedBy: $0) } ?? [segment]
+            for (m, part) in parts.enumerated() {
+                if m > 0 { pieces.append(.pattern(.init(.reference(Self.socketBaseVariable)))) }
+                words(part)
+            }
+        }
         return PatternText(pieces)
+    }
+
+    /// The variable a replay sets to the ws:// form of its base URL.
+    public static let socketBaseVariable = "ws_base_url"
+
+    /// http → ws, https → wss.
+    public static func socketURL(_ url: String) -> String {
+        if url.hasPrefix("https://") { return "wss://" + url.dropFirst("https://".count) }
+        if url.hasPrefix("http://") { return "ws://" + url.dropFirst("http://".count) }
+        return url
     }
 }

@@ -24,6 +24,14 @@ extension Expectation {
         }
         next.errors = Self.merge(errors, observed.errors, &matcher, baseURL)
         next.notes = Self.merge(notes, observed.notes, &matcher, baseURL)
+        // Frames are kept as written while they all match, else written anew from what came.
+        var trial = matcher
+        let framesOnly = Expectation(frames: frames, framesInAnyOrder: framesInAnyOrder, frameTimeout: frameTimeout)
+        if trial.match(framesOnly, Observation(frames: observed.frames, frameWait: observed.frameWait)).isEmpty {
+            matcher = trial
+        } else {
+            next.frames = recorded.frames
+        }
         return next
     }
 

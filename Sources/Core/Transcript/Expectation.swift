@@ -20,9 +20,23 @@ public struct Expectation: Sendable, Equatable {
     public var body: Body?
     public var errors: [PatternText]
     public var notes: [PatternText]
+    /// WebSocket frames (`→` sent, `←` received), in the order written.
+    public var frames: [ExpectedFrame]
+    /// `(frames in any order)`: this step's frames may come in any order.
+    public var framesInAnyOrder: Bool
+    /// `(frames within 10 s)`: how long a replay waits for this step's
+    /// frames; nil means `defaultFrameTimeout`.
+    public var frameTimeout: Double?
+
+    /// Seconds a replay waits for a step's frames unless the step says otherwise.
+    public static let defaultFrameTimeout = 5.0
 
     public init(refreshed: Bool = false, status: Int? = nil, reason: String = "", headers: [(name: String, value: PatternText)] = [],
-                body: Body? = nil, errors: [PatternText] = [], notes: [PatternText] = []) {
+                body: Body? = nil, errors: [PatternText] = [], notes: [PatternText] = [], frames: [ExpectedFrame] = [],
+                framesInAnyOrder: Bool = false, frameTimeout: Double? = nil) {
+        self.frames = frames
+        self.framesInAnyOrder = framesInAnyOrder
+        self.frameTimeout = frameTimeout
         self.refreshed = refreshed
         self.status = status
         self.reason = reason
@@ -37,5 +51,9 @@ public struct Expectation: Sendable, Equatable {
             && a.headers.count == b.headers.count
             && zip(a.headers, b.headers).allSatisfy { $0.name == $1.name && $0.value == $1.value }
             && a.body == b.body && a.errors == b.errors && a.notes == b.notes
+            && a.frames == b.frames && a.framesInAnyOrder == b.framesInAnyOrder && a.frameTimeout == b.frameTimeout
     }
+
+    /// How many frames of each direction the step expects.
+    public func frameCount(_ direction: FrameDirection) -> Int { frames.filter { $0.direction == direction }.count }
 }

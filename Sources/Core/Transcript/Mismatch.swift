@@ -14,6 +14,9 @@ public struct Mismatch: Sendable, Equatable, CustomStringConvertible {
         case error(Int)
         /// A `note:` line, 1-based among them.
         case note(Int)
+        /// A WebSocket frame: its direction, its 1-based position among the
+        /// step's frames of that direction, and a path inside a JSON frame.
+        case frame(FrameDirection, Int, JSONPath)
 
         public var description: String {
             switch self {
@@ -24,6 +27,8 @@ public struct Mismatch: Sendable, Equatable, CustomStringConvertible {
             case let .line(n): return "body line \(n)"
             case let .error(n): return "error line \(n)"
             case let .note(n): return "note line \(n)"
+            case let .frame(direction, n, path):
+                return "\(direction.arrow) frame \(n)" + (path.components.isEmpty ? "" : " \(path)")
             }
         }
     }

@@ -20,9 +20,16 @@ public struct Observation: Sendable, Equatable {
     public var errors: [String]
     /// One-line notes (`logged in as alice`).
     public var notes: [String]
+    /// WebSocket frames taken for this step (heartbeats left out), in the order they went.
+    public var frames: [ObservedFrame]
+    /// How long a replay waited for `frames`, in seconds: fewer came than
+    /// the step expects means none more came in that time.
+    public var frameWait: Double?
 
     public init(refreshed: Bool = false, status: Int? = nil, reason: String = "", headers: [HTTPHeader] = [],
-                body: Body? = nil, errors: [String] = [], notes: [String] = []) {
+                body: Body? = nil, errors: [String] = [], notes: [String] = [], frames: [ObservedFrame] = [], frameWait: Double? = nil) {
+        self.frames = frames
+        self.frameWait = frameWait
         self.refreshed = refreshed
         self.status = status
         self.reason = reason

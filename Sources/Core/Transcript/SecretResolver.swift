@@ -8,10 +8,14 @@ import Foundation
 /// 3. `wrong_password`: a fresh random string, which no account has: the
 ///    recorder writes it for a login the server refused;
 /// 4. `new_…` (`new_password`): a value the replay invents, random but the
-///    same for every occurrence in one replay, for an account it registers.
+///    same for every occurrence in one replay, for an account it registers;
+/// 5. the replay's own session secrets (`access_token`: its current access
+///    token), as in `ws connect /ws/chat/1?token={{secret:access_token}}`.
 public struct SecretResolver: Sendable {
     public var environment: [String: String]
     public var demoAccounts: [(email: String, password: String)]
+    /// Secrets of the replaying session by placeholder name (`access_token`), set before each step.
+    public var session: [String: String] = [:]
     /// Makes the `new_…` values of this resolver: fixed per replay, new for the next.
     private let invention = UUID().uuidString.replacingOccurrences(of: "-", with: "")
 
@@ -72,6 +76,7 @@ public struct SecretResolver: Sendable {
         if name == "wrong_password" { return "wrong-" + UUID().uuidString }
         // Letters and digits, so that password rules that ask for both accept it.
         if name.hasPrefix("new_") { return "New1" + String(invention.prefix(20)) + name.dropFirst(4).filter(\.isLetter).prefix(8) }
+        if let value = session[name] { return value }
         throw Missing(name: name)
     }
 }

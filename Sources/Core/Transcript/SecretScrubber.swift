@@ -22,14 +22,20 @@ public struct SecretScrubber: Sendable {
     /// The placeholder name a value was learned under, if any.
     public func name(of value: String) -> String? { secrets[value] }
 
-    /// Learns the secret-named string members and JWT-shaped strings in a body.
-    public mutating func learn(secretsIn value: JSONValue, key: String? = nil) {
+    /// Learns the secret-named string members, the profile's secret fields
+    /// and the JWT-shaped strings in a body.
+    public mutating func learn(secretsIn value: JSONValue, key: String? = nil, fields: SecretFields = .none) {
+        learn(secretsIn: value, keys: key.map { [$0] } ?? [], fields: fields)
+    }
+
+    private mutating func learn(secretsIn value: JSONValue, keys: [String], fields: SecretFields) {
+        let key = keys.last
         switch value {
         case let .string(s):
-            if let key, Redactor.isSecretName(key) { learn(s, name: ExpectedValue.secretName(key)) }
+            if let key, Redactor.isSecretName(key) || fields.contains(keys) { learn(s, name: ExpectedValue.secretName(key)) }
             else if Redactor.looksLikeJWT(s) { learn(s, name: ExpectedValue.secretName(key ?? "jwt")) }
-        case let .array(items): items.forEach { learn(secretsIn: $0, key: key) }
-        case let .object(members): members.forEach { learn(secretsIn: $0.value, key: $0.key) }
+        case let .array(items): items.forEach { learn(secretsIn: $0, keys: keys, fields: fields) }
+        case let .object(members): members.forEach { learn(secretsIn: $0.value, keys: keys + [$0.key], fields: fields) }
         default: break
         }
     }

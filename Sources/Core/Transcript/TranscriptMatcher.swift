@@ -46,7 +46,98 @@ public struct TranscriptMatcher: Sendable {
         matchBody(expected.body, observed.body, into: &found)
         matchLines(expected.errors, observed.errors, place: Mismatch.Place.error, into: &found)
         matchLines(expected.notes, observed.notes, place: Mismatch.Place.note, into: &found)
+        for direction in [FrameDirection.sent, .received] {
+            matchFrames(expected.frames.filter { $0.direction == direction }, observed.frames.filter { $0.direction == direction },
+                        direction: direction, inAnyOrder: expected.framesInAnyOrder, wait: observed.frameWait, into: &found)
+        }
         return found
+    }
+
+    /// A step's frames of one direction against those that came, in order
+    /// (or, `inAnyOrder`, each expected frame against a different live one).
+    /// A live frame that fails here but matches a later expected frame is
+    /// said to be out of order.
+    private mutating func matchFrames(_ expected: [ExpectedFrame], _ live: [ObservedFrame], direction: FrameDirection,
+                                      inAnyOrder: Bool, wait: Double?, into found: inout [Mismatch]) {
+        let none = wait.map { "no frame within \(Self.seconds($0))" } ?? "no such frame"
+        if inAnyOrder {
+            var used = Set<Int>()
+            for (n, frame) in expected.enumerated() {
+                var matched = false
+                for (i, value) in live.enumerated() where !used.contains(i) {
+                    var trial = self
+                    if trial.matchFrame(frame, value, place: n + 1).isEmpty {
+                        self = trial
+                        used.insert(i)
+                        matched = true
+                        break
+                    }
+                }
+                guard !matched else { continue }
+                let others = live.indices.filter { !used.contains($0) }
+                let actual = others.isEmpty ? none : "none of the frames that came matches (\(others.map { Self.describe(live[$0]) }.joined(separator: "; ")))"
+                found.append(Mismatch(.frame(direction, n + 1, JSONPath(components: [])), expected: Self.describe(frame), actual: Self.cut(actual)))
+            }
+            return
+        }
+        for (n, frame) in expected.enumerated() {
+            guard n < live.count else {
+                found.append(Mismatch(.frame(direction, n + 1, JSONPath(components: [])), expected: Self.describe(frame), actual: none))
+                continue
+            }
+            var trial = self
+            let differences = trial.matchFrame(frame, live[n], place: n + 1)
+            if differences.isEmpty {
+                self = trial
+                continue
+            }
+            // Out of order: this live frame is one the step expects later.
+            if let later = expected.indices.dropFirst(n + 1).first(where: { var other = self; return other.matchFrame(expected[$0], live[n], place: $0 + 1).isEmpty }) {
+                found.append(Mismatch(.frame(direction, n + 1, JSONPath(components: [])), expected: Self.describe(frame),
+                                      actual: "frame \(later + 1) of the step came first, out of order: \(Self.describe(live[n])) (write (frames in any order) to allow it)"))
+            } else {
+                self = trial
+                found += differences
+            }
+        }
+    }
+
+    /// One frame; JSON differences carry their path under `.frame`.
+    private mutating func matchFrame(_ expected: ExpectedFrame, _ live: ObservedFrame, place n: Int) -> [Mismatch] {
+        let root = Mismatch.Place.frame(expected.direction, n, JSONPath(components: []))
+        switch (expected.content, live.content) {
+        case let (.json(value), .json(actual)):
+            return match(value, actual).map { mismatch in
+                guard case let .body(path) = mismatch.place else { return mismatch }
+                return Mismatch(.frame(expected.direction, n, path), expected: mismatch.expected, actual: mismatch.actual)
+            }
+        case let (.text(text), .text(actual)):
+            return matchText(text, actual.replacingOccurrences(of: "\n", with: "\\n")) ? [] : [Mismatch(root, expected: Self.describe(expected), actual: Self.describe(live))]
+        case let (.binary(summary), .binary(count)) where summary == ObservedFrame.binarySummary(count):
+            return []
+        default:
+            return [Mismatch(root, expected: Self.describe(expected), actual: Self.describe(live))]
+        }
+    }
+
+    static func describe(_ frame: ExpectedFrame) -> String {
+        switch frame.content {
+        case let .json(value): return describe(value)
+        case let .text(text): return "(text) " + text.description
+        case let .binary(summary): return "(\(summary))"
+        }
+    }
+
+    static func describe(_ frame: ObservedFrame) -> String {
+        switch frame.content {
+        case let .json(value): return describe(value)
+        case let .text(text): return cut("(text) " + text)
+        case let .binary(count): return "(\(ObservedFrame.binarySummary(count)))"
+        }
+    }
+
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 
     /// The differences between an expected JSON value and a live one, from `path` down.
@@ -208,7 +299,7 @@ public struct TranscriptMatcher: Sendable {
         }
     }
 
-    private static func cut(_ text: String) -> String {
+    static func cut(_ text: String) -> String {
         text.count <= shownLength ? text : String(text.prefix(shownLength)) + "…"
     }
 }

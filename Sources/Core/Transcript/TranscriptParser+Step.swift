@@ -41,7 +41,12 @@ extension TranscriptParser {
 
         private var current: Line? { index < lines.count ? lines[index] : nil }
 
-        private static func isTrailer(_ text: String) -> Bool { text.hasPrefix("error: ") || text.hasPrefix("note: ") }
+        private static func isTrailer(_ text: String) -> Bool {
+            text.hasPrefix("error: ") || text.hasPrefix("note: ") || isFrameLine(text) || text.hasPrefix("(frames ")
+        }
+
+        /// `→ …` or `← …`: the first line of a frame.
+        static func isFrameLine(_ text: String) -> Bool { text.hasPrefix("→ ") || text.hasPrefix("← ") }
 
         mutating func read() throws(StepFailure) -> Expectation {
             var expectation = Expectation()
@@ -68,18 +73,80 @@ extension TranscriptParser {
             }
             expectation.body = try body()
             while let line = current {
+                if Self.isFrameLine(line.text) {
+                    expectation.frames.append(try frame())
+                    continue
+                }
+                if line.text.hasPrefix("(frames ") {
+                    try frameOptions(line, into: &expectation)
+                    index += 1
+                    skipNoise()
+                    continue
+                }
                 let value = try patternText(line, from: line.text.hasPrefix("error: ") ? 7 : 6)
                 if line.text.hasPrefix("error: ") {
                     expectation.errors.append(value)
                 } else if line.text.hasPrefix("note: ") {
                     expectation.notes.append(value)
                 } else {
-                    throw fail(line, 1, "expected 'error: …' or 'note: …' after the body; a text body's lines start with '| '")
+                    throw fail(line, 1, "expected 'error: …', 'note: …' or a frame ('→ …', '← …') after the body; a text body's lines start with '| '")
                 }
                 index += 1
                 skipNoise()
             }
             return expectation
+        }
+
+        /// `(frames in any order)`, `(frames within 10 s)`, or both: `(frames in any order, within 10 s)`.
+        private func frameOptions(_ line: Line, into expectation: inout Expectation) throws(StepFailure) {
+            let usage = "expected '(frames in any order)', '(frames within SECONDS s)' or '(frames in any order, within SECONDS s)'"
+            guard line.text.hasSuffix(")") else { throw fail(line, line.text.count, usage) }
+            let inner = line.text.dropFirst("(frames ".count).dropLast()
+            var column = "(frames ".count + 1
+            for part in inner.split(separator: ",", omittingEmptySubsequences: false) {
+                let words = part.split(separator: " ")
+                if words == ["in", "any", "order"] {
+                    expectation.framesInAnyOrder = true
+                } else if words.count == 3, words[0] == "within", words[2] == "s", let seconds = Double(words[1]), seconds > 0, seconds <= 3600 {
+                    expectation.frameTimeout = seconds
+                } else {
+                    throw fail(line, column + part.prefix { $0 == " " }.count, usage)
+                }
+                column += part.count + 1
+            }
+        }
+
+        /// One frame: its first line, and for JSON the lines up to the next frame, `error:`/`note:` or the end.
+        private mutating func frame() throws(StepFailure) -> ExpectedFrame {
+            let first = lines[index]
+            let direction: FrameDirection = first.text.hasPrefix("→") ? .sent : .received
+            let rest = String(first.text.dropFirst(2))
+            if rest.hasPrefix("(text) ") {
+                let text = try patternText(first, from: 2 + "(text) ".count)
+                index += 1
+                skipNoise()
+                return ExpectedFrame(direction, .text(text))
+            }
+            if rest.hasPrefix("(binary frame, "), rest.hasSuffix(")") {
+                index += 1
+                skipNoise()
+                return ExpectedFrame(direction, .binary(String(rest.dropFirst().dropLast())))
+            }
+            // The JSON starts after the arrow; two spaces keep its columns where the file has them.
+            var block = ["  " + rest]
+            index += 1
+            while let line = current, !Self.isTrailer(line.text) {
+                block.append(isComment(line.text) ? "" : line.text)
+                if isComment(line.text) { comments.append(line.text.trimmingCharacters(in: .whitespaces)) }
+                index += 1
+            }
+            let isLastLine = index == lines.count
+            do {
+                return ExpectedFrame(direction, .json(try ExpectedJSONParser.parse(block.joined(separator: "\n"))))
+            } catch {
+                let line = (first.number + error.line - 1, "")
+                throw fail(line, error.column, error.reason, atEnd: error.atEnd && isLastLine)
+            }
         }
 
         /// `Name: value` right after the status line.

@@ -45,6 +45,37 @@ public enum TranscriptWriter {
         }
         lines += expectation.errors.map { "error: \($0)" }
         lines += expectation.notes.map { "note: \($0)" }
+        if let options = frameOptions(expectation) { lines.append(options) }
+        lines += frames(expectation.frames)
         return lines
+    }
+
+    /// `(frames in any order, within 10 s)`, or nil when the step keeps the defaults.
+    static func frameOptions(_ expectation: Expectation) -> String? {
+        var parts: [String] = []
+        if expectation.framesInAnyOrder { parts.append("in any order") }
+        if let timeout = expectation.frameTimeout { parts.append("within " + TranscriptMatcher.seconds(timeout)) }
+        return parts.isEmpty ? nil : "(frames " + parts.joined(separator: ", ") + ")"
+    }
+
+    /// Frames, each `→ ` or `← ` and its JSON (pretty, over several lines), text or summary.
+    public static func frames(_ frames: [ExpectedFrame]) -> [String] {
+        frames.flatMap { frame -> [String] in
+            let arrow = frame.direction.arrow + " "
+            switch frame.content {
+            case let .json(value):
+                var lines = value.pretty().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                lines[0] = arrow + lines[0]
+                return lines
+            case let .text(text): return [arrow + "(text) " + text.description]
+            case let .binary(summary): return [arrow + "(" + summary + ")"]
+            }
+        }
+    }
+
+    /// Frames that came after their step was written: appended below it, they
+    /// still belong to it (a step runs to the next command line).
+    public static func lateFrames(_ frames: [ExpectedFrame]) -> String {
+        (self.frames(frames) + [""]).joined(separator: "\n") + "\n"
     }
 }

@@ -1,0 +1,149 @@
+/// WebSocket frames in a transcript (docs/transcripts.md, "WebSocket steps"):
+/// `→` a frame the session sent, `←` one it received, each written as
+/// pretty JSON with the same patterns as a body, or as text or a summary.
+
+/// Which way a frame went.
+public enum FrameDirection: Sendable, Equatable {
+    case sent, received
+
+    /// `→` or `←`, as the REPL shows frames and a transcript writes them.
+    public var arrow: String { self == .sent ? "→" : "←" }
+}
+
+/// A frame as a step expects it.
+public struct ExpectedFrame: Sendable, Equatable {
+    public enum Content: Sendable, Equatable {
+        /// A text frame holding JSON.
+        case json(ExpectedValue)
+        /// A text frame that is not JSON: `← (text) hello`.
+        case text(PatternText)
+        /// `← (binary frame, 12 bytes)`, compared as written.
+        case binary(String)
+    }
+
+    public var direction: FrameDirection
+    public var content: Content
+
+    public init(_ direction: FrameDirection, _ content: Content) {
+        self.direction = direction
+        self.content = content
+    }
+}
+
+/// A frame as it went over the socket.
+public struct ObservedFrame: Sendable, Equatable {
+    public enum Content: Sendable, Equatable {
+        case json(JSONValue)
+        case text(String)
+        /// A binary frame: only its size is kept.
+        case binary(Int)
+    }
+
+    public var direction: FrameDirection
+    public var content: Content
+
+    public init(_ direction: FrameDirection, _ content: Content) {
+        self.direction = direction
+        self.content = content
+    }
+
+    /// A text frame, as JSON when it parses.
+    public init(_ direction: FrameDirection, text: String) {
+        if let json = try? JSONParser.parse(text) { self.init(direction, .json(json)) } else { self.init(direction, .text(text)) }
+    }
+
+    /// An application-level heartbeat, `{"type": "ping"}` or `{"type": "pong"}`:
+    /// its timing is the client's and the server's business, so transcripts
+    /// neither write nor expect it (protocol pings never reach this far).
+    public var isHeartbeat: Bool {
+        guard case let .json(.object(members)) = content, let type = members.first(where: { $0.key == "type" })?.value else { return false }
+        return type == .string("ping") || type == .string("pong")
+    }
+
+    static func binarySummary(_ count: Int) -> String { "binary frame, \(count) byte\(count == 1 ? "" : "s")" }
+}
+
+/// What a recording knows across frames: the ids it has turned into
+/// captures, so that the same id seen again is written as `{{name}}`.
+///
+/// The rule: in a received frame, the `id` of an object that is the value of
+/// a member `K` (`"message": {"id": 4, …}`) is written `{{K_id:=integer}}`
+/// the first time that value is seen (`K_id_2`, `K_id_3` for later ones),
+/// and a member `K_id` or `K.id` holding a value captured under that name
+/// is written `{{K_id}}`. So a read receipt's `message_id` must equal the id
+/// the ack handed out, and later command lines may use `{{message_id}}`.
+public struct FrameCaptures: Sendable {
+    /// Capture name → the value it holds, in the order bound.
+    private(set) var bound: [(name: String, value: JSONValue)] = []
+
+    public init() {}
+
+    /// The name a value is captured under for member `base` (`message_id`), if any.
+    func name(for value: JSONValue, base: String) -> String? {
+        bound.first { $0.value == value && ($0.name == base || $0.name.hasPrefix(base + "_")) }?.name
+    }
+
+    mutating func bind(_ value: JSONValue, base: String) -> String {
+        let taken = Set(bound.map(\.name))
+        var name = base
+        var n = 2
+        while taken.contains(name) || TranscriptPattern.kindWords[name] != nil {
+            name = "\(base)_\(n)"
+            n += 1
+        }
+        bound.append((name, value))
+        return name
+    }
+}
+
+extension ExpectedFrame {
+    /// A frame as a recording writes it: JSON as a body would be written
+    /// (secrets, timestamps, UUIDs, the base URL), plus the id captures of
+    /// `FrameCaptures` for received frames.
+    public static func recording(_ frame: ObservedFrame, baseURL: String?, secretFields: SecretFields = .none,
+                                 captures: inout FrameCaptures) -> ExpectedFrame {
+        switch frame.content {
+        case let .json(value):
+            var written = ExpectedValue.recording(value, key: nil, baseURL: baseURL, secretFields: secretFields)
+            if frame.direction == .received { written = withCaptures(written, live: value, parent: nil, captures: &captures) }
+            return ExpectedFrame(frame.direction, .json(written))
+        case let .text(text):
+            return ExpectedFrame(frame.direction, .text(.recording(text.replacingOccurrences(of: "\n", with: "\\n"), baseURL: baseURL)))
+        case let .binary(count):
+            return ExpectedFrame(frame.direction, .binary(ObservedFrame.binarySummary(count)))
+        }
+    }
+
+    /// `written` with ids turned into captures and references; `live` is the value it was written from.
+    private static func withCaptures(_ written: ExpectedValue, live: JSONValue, parent: String?,
+                                     captures: inout FrameCaptures) -> ExpectedValue {
+        switch (written, live) {
+        case let (.object(members, open), .object(liveMembers)):
+            var out: [ExpectedValue.Member] = []
+            for member in members {
+                guard let value = liveMembers.first(where: { $0.key == member.key })?.value else { out.append(member); continue }
+                var isID = value.intValue != nil
+                if case .string = value { isID = true }
+                if case .literal = member.value, isID, member.key == "id", let parent {
+                    let base = ExpectedValue.secretName(parent) + "_id"
+                    if let name = captures.name(for: value, base: base) {
+                        out.append(.init(member.key, .pattern(.init(.reference(name)))))
+                    } else {
+                        let name = captures.bind(value, base: base)
+                        let kind: TranscriptPattern.Kind = value.intValue != nil ? .integer : .string
+                        out.append(.init(member.key, .pattern(.init(kind, capture: name))))
+                    }
+                } else if case .literal = member.value, isID, member.key.hasSuffix("_id"), let name = captures.name(for: value, base: member.key) {
+                    out.append(.init(member.key, .pattern(.init(.reference(name)))))
+                } else {
+                    out.append(.init(member.key, withCaptures(member.value, live: value, parent: member.key, captures: &captures)))
+                }
+            }
+            return .object(out, open: open)
+        case let (.array(items, contains), .array(liveItems)):
+            return .array(zip(items, liveItems).map { withCaptures($0, live: $1, parent: parent, captures: &captures) }, contains: contains)
+        default:
+            return written
+        }
+    }
+}
