@@ -94,6 +94,8 @@ final class ExplorerSession {
     }
 
     func close() {
+        // Frames that came after the last step are still written.
+        runner.finishRecording()
         let sandbox = sandbox
         let transport = transport
         runBlocking {

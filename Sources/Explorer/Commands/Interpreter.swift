@@ -19,6 +19,8 @@ actor Interpreter {
     var lastResponse: ReceivedResponse?
     /// The `ws` socket, its unread frames and who hears about it (Interpreter+WebSocket.swift).
     var sockets = SocketState()
+    /// Every frame the socket sends or receives, for a recording or a replay to follow.
+    nonisolated let frameTap = FrameTap()
     /// Ids from answers so far, for TAB on `{id}` segments.
     private var seenIDs = SeenIDs()
 

@@ -25,6 +25,8 @@ final class Runner {
     /// Runs one line and returns its exit status. `editor` is set in the REPL,
     /// where missing login details are asked for and Ctrl-C cancels.
     func runLine(_ line: String, editor: LineEditor? = nil, location: String? = nil, promptWidth: Int = 0) -> (ExitStatus, exit: Bool) {
+        // Frames that came since the last step belong to it, not to this line.
+        whileRecording { try $0.flushFrames() }
         let parser = interpreter.parser
         var command: Command
         do {
@@ -95,7 +97,9 @@ final class Runner {
             },
             login: email)
         recorder = try TranscriptRecorder(path: path, header: header, renderer: renderer,
-                                          baseURL: interpreter.session.builder.baseURL.absoluteString, secrets: secrets)
+                                          baseURL: interpreter.session.builder.baseURL.absoluteString, secrets: secrets,
+                                          secretFields: SecretFields(interpreter.session.profile.secretFields),
+                                          frames: interpreter.frameTap.subscribe())
     }
 
     private func record(_ action: RecordAction) -> Outcome {
@@ -106,7 +110,7 @@ final class Runner {
             return .text("recording to \(path)")
         case .stop:
             guard let recorder else { return .text("not recording") }
-            self.recorder = nil
+            finishRecording()
             return .text("recorded \(Self.steps(recorder.steps)) to \(recorder.path)")
         case .status:
             guard let recorder else { return .text("not recording") }
@@ -116,8 +120,15 @@ final class Runner {
 
     private static func steps(_ n: Int) -> String { n == 1 ? "1 step" : "\(n) steps" }
 
+    /// Writes the frames that came after the last step, and ends the
+    /// recording (`record stop`, `exit`, end of input).
+    func finishRecording() {
+        whileRecording { try $0.flushFrames() }
+        recorder = nil
+    }
+
     /// Runs `body` on the recorder; a write that fails ends the recording, said once.
-    private func whileRecording(_ body: (TranscriptRecorder) throws -> Void) {
+    func whileRecording(_ body: (TranscriptRecorder) throws -> Void) {
         guard let recorder else { return }
         do { try body(recorder) } catch {
             self.recorder = nil

@@ -8,7 +8,10 @@ extension Outcome {
         case .nothing, .exit: return Observation()
         case let .value(value): return Observation(body: .json(value))
         case let .text(text): return Observation(body: text.isEmpty ? nil : .text(Self.lines(text)))
-        case let .frames(notices): return Observation(body: .text(notices.map(\.text)))
+        case let .frames(notices):
+            // JSON frames as a JSON array, so a transcript writes them with patterns and hides their secrets.
+            let values = notices.compactMap { try? JSONParser.parse($0.text) }
+            return Observation(body: values.count == notices.count ? .json(.array(values)) : .text(notices.map(\.text)))
         case let .failure(message, _): return Observation(errors: Self.lines(message))
         case let .offline(request):
             // The Host line names this run's port; the rest is the request itself.

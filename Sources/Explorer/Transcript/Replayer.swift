@@ -102,8 +102,12 @@ struct Replayer: Sendable {
         let transport: FailureNotingTransport?
         let profile: Profile
         let baseURL: String
-        let resolver: SecretResolver
+        var resolver: SecretResolver
         let update: Bool
+        /// The socket's frames, matched against what each step expects.
+        let frames: FrameSubscription
+        /// The last step's command as run (secrets filled in), for a recording of a tour.
+        private(set) var lastCommand: Command?
         var matcher = TranscriptMatcher()
         var secrets: [String] = []
         var runs: [StepRun] = []
@@ -123,6 +127,7 @@ struct Replayer: Sendable {
             self.baseURL = baseURL
             self.resolver = resolver
             self.update = update
+            frames = interpreter.frameTap.subscribe()
         }
 
         /// Sets the header's variables and logs in when it says so.
@@ -162,6 +167,7 @@ struct Replayer: Sendable {
         mutating func run(_ step: TranscriptStep, typed: String? = nil) async -> Outcome? {
             let started = ContinuousClock.now
             var line: String
+            resolver.session = await sessionSecrets()
             do {
                 let resolved = try resolver.resolve(typed ?? step.command)
                 line = resolved.line
@@ -173,11 +179,23 @@ struct Replayer: Sendable {
             if let filesFolder { line = FilePaths.rebase(line, onto: filesFolder) }
             let parser = await interpreter.parser
             let outcome: Outcome
-            do { outcome = await interpreter.execute(try parser.parse(line)) } catch {
+            lastCommand = nil
+            do {
+                let command = try parser.parse(line)
+                lastCommand = command
+                outcome = await interpreter.execute(command)
+            } catch {
                 outcome = .failure(error.message, .usage)
             }
-            let observation = outcome.observation(renderer: Renderer(palette: .plain, envelope: profile.errorEnvelope))
+            var observation = outcome.observation(renderer: Renderer(palette: .plain, envelope: profile.errorEnvelope))
+            if !step.expectation.frames.isEmpty {
+                let wait = step.expectation.frameTimeout ?? Expectation.defaultFrameTimeout
+                observation.frames = await frames.take(sent: step.expectation.frameCount(.sent),
+                                                       received: step.expectation.frameCount(.received), timeout: wait)
+                observation.frameWait = wait
+            }
             matcher.variables = await interpreter.allVariables
+            matcher.variables[PatternText.socketBaseVariable] = PatternText.socketURL(baseURL)
             let before = matcher
             let mismatches = matcher.match(step.expectation, observation).map(hidingSecrets)
             var run = StepRun(line: step.line, command: step.command, mismatches: mismatches, duration: ContinuousClock.now - started)
@@ -201,6 +219,20 @@ struct Replayer: Sendable {
                 _ = await interpreter.execute(.set(name: name, value: capture.text))
             }
             return outcome
+        }
+
+        /// The session's tokens under the names a recording gives them
+        /// (`access_token`, LevelUp's `accesstoken`), for `{{secret:…}}` in command lines.
+        private func sessionSecrets() async -> [String: String] {
+            guard let tokens = await interpreter.session.tokens else { return [:] }
+            var secrets: [String: String] = [:]
+            let auth = profile.auth
+            for (path, value) in [(auth.accessTokenPath, Optional(tokens.accessToken)), (auth.refreshTokenPath, tokens.refreshToken)] {
+                guard let value, case let .key(key)? = path.components.last else { continue }
+                secrets[ExpectedValue.secretName(key)] = value
+            }
+            secrets["access_token"] = secrets["access_token"] ?? tokens.accessToken
+            return secrets
         }
 
         /// A mismatch as shown: any secret this replay supplied is hidden.

@@ -13,6 +13,12 @@ final class TranscriptRecorder {
     private let renderer: Renderer
     private let baseURL: String
     private var scrubber = SecretScrubber()
+    /// The profile's secret body fields, hidden whatever their values look like.
+    private let secretFields: SecretFields
+    /// The socket's frames, written under the step they came in.
+    private let frames: FrameSubscription?
+    /// Ids in received frames turned into captures so far.
+    private var frameCaptures = FrameCaptures()
     /// Steps written so far.
     private(set) var steps = 0
 
@@ -22,7 +28,8 @@ final class TranscriptRecorder {
     }
 
     /// Creates `path` (or takes it when it exists and is empty) and writes the header.
-    init(path: String, header: TranscriptHeader, renderer: Renderer, baseURL: String, secrets: SecretScrubber) throws(Failure) {
+    init(path: String, header: TranscriptHeader, renderer: Renderer, baseURL: String, secrets: SecretScrubber,
+         secretFields: SecretFields = .none, frames: FrameSubscription? = nil) throws(Failure) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw Failure(description: "cannot record to \(path): \(String(cString: strerror(errno)))") }
         var info = stat()
@@ -35,6 +42,8 @@ final class TranscriptRecorder {
         self.renderer = renderer
         self.baseURL = baseURL
         scrubber = secrets
+        self.secretFields = secretFields
+        self.frames = frames
         try append(TranscriptWriter.start(header))
     }
 
@@ -42,7 +51,26 @@ final class TranscriptRecorder {
 
     /// A `#` line typed in the REPL or a script: kept as a comment before the next step.
     func comment(_ line: String) throws(Failure) {
+        try flushFrames()
         try append(scrubber.scrub(TranscriptWriter.comment(line)))
+    }
+
+    /// Writes the frames that came since the last step was written. They are
+    /// appended below it, so they belong to it: the Runner calls this before
+    /// each line runs, so that a step's own frames are the ones during it.
+    func flushFrames() throws(Failure) {
+        guard let frames, steps > 0 else { return }
+        let came = frames.takeAll()
+        guard !came.isEmpty else { return }
+        try append(scrubber.scrub(TranscriptWriter.lateFrames(recorded(came))))
+    }
+
+    /// Frames as a recording writes them, their secrets learned first.
+    private func recorded(_ frames: [ObservedFrame]) -> [ExpectedFrame] {
+        for frame in frames {
+            if case let .json(value) = frame.content { scrubber.learn(secretsIn: value, fields: secretFields) }
+        }
+        return frames.map { ExpectedFrame.recording($0, baseURL: baseURL, secretFields: secretFields, captures: &frameCaptures) }
     }
 
     /// Writes one step. `command` is nil when the line did not parse (the
@@ -62,10 +90,11 @@ final class TranscriptRecorder {
         if forcedOffline, case .http? = command, !written.hasSuffix(" --offline") { written += " --offline" }
         let observation = outcome.observation(renderer: renderer)
         // Only a successful answer hands out secrets; an error's `details.password` is a message.
-        if case let .json(body)? = observation.body, (observation.status ?? 200) < 400 { scrubber.learn(secretsIn: body) }
+        if case let .json(body)? = observation.body, (observation.status ?? 200) < 400 { scrubber.learn(secretsIn: body, fields: secretFields) }
         var isCapture = false
         if case .capture? = command { isCapture = true }
-        let expectation = Expectation(recording: observation, baseURL: baseURL, volatileBody: isCapture)
+        var expectation = Expectation(recording: observation, baseURL: baseURL, volatileBody: isCapture, secretFields: secretFields)
+        expectation.frames = recorded(frames?.takeAll() ?? [])
         try append(scrubber.scrub(TranscriptWriter.step(TranscriptStep(command: written, expectation: expectation))))
         steps += 1
     }
@@ -85,10 +114,37 @@ final class TranscriptRecorder {
             return LineTokenizer.join(["login", email]) + " " + TranscriptPattern(.secret(name)).description
         }
         learnSecrets(in: command)
-        guard let words = try? LineTokenizer.split(line).map(\.text) else { return Redactor.redact(line: line) }
-        let redacted = Redactor.redact(words: words) { TranscriptPattern(.secret(ExpectedValue.secretName($0))).description }
+        guard let typed = try? LineTokenizer.split(line).map(\.text) else { return Redactor.redact(line: line) }
+        if case .ws(.connect(let target?))? = command, typed.count == 3 {
+            return LineTokenizer.join([typed[0], typed[1], socketTarget(target)])
+        }
+        let redacted = Redactor.redact(words: typed) { TranscriptPattern(.secret(ExpectedValue.secretName($0))).description }
         // Keep the line as typed (its quoting) unless something was hidden.
-        return redacted == words ? line : LineTokenizer.join(redacted)
+        return redacted == typed ? line : LineTokenizer.join(redacted)
+    }
+
+    /// `ws connect URL` as written: on this session's own server as the path
+    /// alone (this run's host and port are not the replay's, which joins the
+    /// path to its base URL), and secret query values (`token=…`) as the
+    /// secret they are (`{{secret:access_token}}`, which a replay fills from
+    /// its own login).
+    private func socketTarget(_ target: String) -> String {
+        var url = target
+        let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        for prefix in [base, PatternText.socketURL(base)] where url.hasPrefix(prefix + "/") {
+            url = String(url.dropFirst(prefix.count))
+            break
+        }
+        guard let question = url.firstIndex(of: "?") else { return url }
+        let query = url[url.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+            guard let eq = pair.firstIndex(of: "=") else { return String(pair) }
+            let name = String(pair[..<eq])
+            let value = String(pair[pair.index(after: eq)...])
+            guard !value.isEmpty, isSecret(name) || Redactor.looksLikeJWT(value) || scrubber.name(of: value) != nil else { return String(pair) }
+            let secret = scrubber.name(of: value) ?? scrubber.name(of: value.removingPercentEncoding ?? value) ?? ExpectedValue.secretName(name)
+            return name + "=" + TranscriptPattern(.secret(secret)).description
+        }
+        return String(url[...question]) + query.joined(separator: "&")
     }
 
     /// Values typed for secret-named items and variables, so the scrubber
@@ -99,17 +155,21 @@ final class TranscriptRecorder {
             for item in items {
                 switch item {
                 case let .header(name, value), let .stringField(name, value), let .query(name, value):
-                    if Redactor.isSecretName(name) { scrubber.learn(value, name: ExpectedValue.secretName(name)) }
+                    if isSecret(name) { scrubber.learn(value, name: ExpectedValue.secretName(name)) }
                 case let .jsonField(name, value):
-                    if Redactor.isSecretName(name) { scrubber.learn(value.plainText, name: ExpectedValue.secretName(name)) }
+                    if isSecret(name) { scrubber.learn(value.plainText, name: ExpectedValue.secretName(name)) }
                 default: break
                 }
             }
-        case let .set(name, value)? where Redactor.isSecretName(name):
+        case let .set(name, value)? where isSecret(name):
             scrubber.learn(value, name: ExpectedValue.secretName(name))
+        case let .ws(.send(value))?:
+            scrubber.learn(secretsIn: value, fields: secretFields)
         default: break
         }
     }
+
+    private func isSecret(_ name: String) -> Bool { Redactor.isSecretName(name) || secretFields.containsName(name) }
 
     private func append(_ text: String) throws(Failure) {
         var bytes = Array(text.utf8)[...]

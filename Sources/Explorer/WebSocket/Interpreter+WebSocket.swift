@@ -98,16 +98,19 @@ extension Interpreter {
                 notices.append(.init(time: now, kind: .problem, text: line))
             }
         case let .received(frame):
+            frameTap.post(.received, frame)
             let notice = SocketNotice(time: now, kind: .received, text: Self.text(frame))
             remember(frame)
             sockets.inbox.append(notice)
             if sockets.inbox.count > SocketState.inboxLimit { sockets.inbox.removeFirst() }
             notices.append(notice)
         case let .sent(frame):
+            frameTap.post(.sent, frame)
             notices.append(.init(time: now, kind: .sent, text: Self.text(frame)))
         case let .reconciled(missed):
             notices.append(.init(time: now, kind: .state, text: "reconciled: \(missed.count) missed message\(missed.count == 1 ? "" : "s")"))
             for message in missed {
+                frameTap.post(ObservedFrame(.received, .json(message)))
                 let notice = SocketNotice(time: now, kind: .received, text: JSONPrinter.compact(message))
                 sockets.inbox.append(notice)
                 notices.append(notice)

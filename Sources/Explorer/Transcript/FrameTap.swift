@@ -1,0 +1,96 @@
+import Core
+import Foundation
+
+/// Every frame the interpreter's socket sends or receives, handed to each
+/// subscriber in the order they went: a recording writes them under the
+/// step they came in, a replay matches them with the frames a step expects.
+/// It is apart from the `ws recv` inbox, so neither takes frames from the
+/// other. Heartbeats (`{"type":"ping"}`, `{"type":"pong"}`) are left out.
+final class FrameTap: @unchecked Sendable {
+    private let lock = NSLock()
+    private var queues: [Int: [ObservedFrame]] = [:]
+    private var nextID = 0
+    /// Frames a subscriber has not taken yet are dropped, oldest first, past this.
+    static let queueLimit = 10_000
+
+    func post(_ direction: FrameDirection, _ frame: SocketFrame) {
+        // No one listening, no parsing: a 10 MB frame costs nothing here then.
+        guard lock.withLock({ !queues.isEmpty }) else { return }
+        switch frame {
+        case let .text(text): post(ObservedFrame(direction, text: text))
+        case let .binary(bytes): post(ObservedFrame(direction, .binary(bytes.count)))
+        }
+    }
+
+    func post(_ frame: ObservedFrame) {
+        guard !frame.isHeartbeat else { return }
+        lock.withLock {
+            for id in queues.keys {
+                queues[id]!.append(frame)
+                if queues[id]!.count > Self.queueLimit { queues[id]!.removeFirst() }
+            }
+        }
+    }
+
+    func subscribe() -> FrameSubscription {
+        lock.withLock {
+            nextID += 1
+            queues[nextID] = []
+            return FrameSubscription(tap: self, id: nextID)
+        }
+    }
+
+    fileprivate func unsubscribe(_ id: Int) { _ = lock.withLock { queues.removeValue(forKey: id) } }
+
+    /// Takes the first `sent` sent and `received` received frames queued for
+    /// `id` (all of them when nil), in the order they went; the rest stay.
+    /// `complete` says whether that many were there.
+    fileprivate func take(_ id: Int, sent: Int?, received: Int?) -> (frames: [ObservedFrame], complete: Bool) {
+        lock.withLock {
+            let queue = queues[id] ?? []
+            var wanted: [FrameDirection: Int] = [:]
+            if let sent { wanted[.sent] = sent }
+            if let received { wanted[.received] = received }
+            var taken: [ObservedFrame] = []
+            var left: [ObservedFrame] = []
+            for frame in queue {
+                if let n = wanted[frame.direction], n <= 0 { left.append(frame); continue }
+                taken.append(frame)
+                wanted[frame.direction] = wanted[frame.direction].map { $0 - 1 }
+            }
+            if queues[id] != nil { queues[id] = left }
+            return (taken, wanted.values.allSatisfy { $0 <= 0 })
+        }
+    }
+
+    fileprivate func count(_ id: Int, _ direction: FrameDirection) -> Int {
+        lock.withLock { queues[id]?.filter { $0.direction == direction }.count ?? 0 }
+    }
+}
+
+/// One subscriber's frames; unsubscribes when it goes away.
+final class FrameSubscription: @unchecked Sendable {
+    private let tap: FrameTap
+    private let id: Int
+
+    fileprivate init(tap: FrameTap, id: Int) {
+        self.tap = tap
+        self.id = id
+    }
+
+    deinit { tap.unsubscribe(id) }
+
+    /// Every frame queued so far.
+    func takeAll() -> [ObservedFrame] { tap.take(id, sent: nil, received: nil).frames }
+
+    /// Waits up to `timeout` seconds until `sent` sent and `received`
+    /// received frames have come, then takes them (fewer when the time ran
+    /// out); frames beyond those stay for later steps.
+    func take(sent: Int, received: Int, timeout: Double) async -> [ObservedFrame] {
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        while tap.count(id, .sent) < sent || tap.count(id, .received) < received, ContinuousClock.now < deadline {
+            guard (try? await Task.sleep(for: .milliseconds(2))) != nil else { break }
+        }
+        return tap.take(id, sent: sent, received: received).frames
+    }
+}

@@ -1,0 +1,111 @@
+import Core
+import Foundation
+import Sandbox
+import Testing
+@testable import Explorer
+
+/// WebSocket steps end to end: a chat recorded against one sandbox (frames
+/// written with their direction, ids as captures, no port and no token on
+/// disk) replays green against a fresh one; a frame that never comes fails
+/// with a clear difference.
+@Suite struct WebSocketTranscriptTests {
+    /// Records `lines` the way the Runner does: the frames that came since the
+    /// last step are written before each line runs.
+    static func record(_ lines: [String], tokenLine: (String) -> String = { $0 }) async throws -> (path: String, text: String, tokens: [String]) {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ws-\(UUID().uuidString).transcript").path
+        let server = try await SandboxServer.start()
+        let transport = AsyncHTTPTransport()
+        let interpreter = Interpreter(session: AuthSession(profile: .linku, builder: RequestBuilder(baseURL: server.baseURL),
+                                                           transport: transport, store: MemoryTokenStore()))
+        let recorder = try TranscriptRecorder(path: path, header: .make(profile: "linku", target: .sandbox),
+                                              renderer: Renderer(palette: .plain, envelope: .linku),
+                                              baseURL: server.baseURL.absoluteString, secrets: SecretScrubber(),
+                                              secretFields: SecretFields(Profile.linku.secretFields), frames: interpreter.frameTap.subscribe())
+        var tokens: [String] = []
+        for template in lines {
+            try recorder.flushFrames()
+            // `{{TOKEN}}` and `{{WS}}` stand for this run's access token and socket base URL.
+            let token = await interpreter.session.tokens?.accessToken ?? ""
+            let line = template.replacingOccurrences(of: "{{TOKEN}}", with: token)
+                .replacingOccurrences(of: "{{WS}}", with: PatternText.socketURL(server.baseURL.absoluteString))
+            let command = try interpreter.parser.parse(line)
+            try recorder.record(line: line, command: command, outcome: await interpreter.execute(command), forcedOffline: false)
+            if let token = await interpreter.session.tokens?.accessToken { tokens.append(token) }
+        }
+        _ = await interpreter.execute(.ws(.close))
+        try recorder.flushFrames()
+        await transport.shutdown()
+        await server.stop()
+        return (path, try String(contentsOfFile: path, encoding: .utf8), tokens)
+    }
+
+    static let chat = [
+        "login alice@example.com alice123",
+        "ws connect",
+        #"ws send {"type":"message","client_message_id":"t-1","receiver_id":2,"content":"hi bob"}"#,
+        // Takes the ack from the inbox: by then the ack has come.
+        "ws recv",
+        "login bob@example.com bob12345",
+        "get /api/users/messages user_id==1 page_size==1",
+        // Bob reads it: alice's socket, still open, gets the receipt.
+        "put /api/users/messages/4/read",
+        "ws recv",
+        "ws close",
+        // A URL typed whole: this run's port and bob's token must not reach the file.
+        "ws connect {{WS}}/ws/chat/2?token={{TOKEN}}",
+        "ws close",
+    ]
+
+    @Test func aRecordedChatHasItsFramesAndReplaysGreenOnAFreshSandbox() async throws {
+        let (path, text, tokens) = try await Self.record(Self.chat)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(!tokens.isEmpty)
+        for token in tokens { #expect(!text.contains(token)) }
+        #expect(!text.contains("127.0.0.1") && !text.contains("eyJ") && !text.contains("alice123") && !text.contains("bob12345"))
+        // The sent frame, the ack with the server's id as a capture, the receipt naming it.
+        #expect(text.contains("→ {\n  \"type\": \"message\",\n  \"client_message_id\": \"t-1\","))
+        #expect(text.contains("← {\n  \"type\": \"ack\","))
+        #expect(text.contains("\"id\": {{message_id:=integer}},"))
+        #expect(text.contains("← {\n  \"type\": \"read\",\n  \"message_id\": {{message_id}},"))
+        #expect(text.contains("\"read_at\": \"{{timestamp}}\""))
+        #expect(text.contains("| connected to {{ws_base_url}}/ws/chat/1?token=<access_token>\n"))
+        #expect(text.contains("> ws connect /ws/chat/2?token={{secret:access_token}}\n"))
+
+        let run = await Replayer(environment: [:]).run(path)
+        let report = ReplayReport(palette: .plain).detailed(run)
+        #expect(run.status == .ok, "\(report.out)\(report.err)\n\(text)")
+        #expect(run.steps.count == Self.chat.count)
+    }
+
+    @Test func aFrameThatNeverComesIsADifferenceSaidPlainly() async throws {
+        let (path, text, _) = try await Self.record(Array(Self.chat.prefix(4)))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        // The last step (ws recv) now also expects a frame the server never sends.
+        try (text + "(frames within 0.3 s)\n← {\"type\": \"typing\", \"user_id\": 2}\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let run = await Replayer(environment: [:]).run(path)
+        #expect(run.status == .mismatch)
+        #expect(run.failedSteps.map(\.command) == ["ws recv"])
+        // The ack came under `ws send` or under `ws recv`: the new frame is the last `←` of the step either way.
+        let lastStep = text.components(separatedBy: "\n> ").last ?? ""
+        let n = lastStep.components(separatedBy: "\n← ").count
+        #expect(run.failedSteps.first?.mismatches == [Mismatch(.frame(.received, n, JSONPath(components: [])),
+                                                               expected: #"{ "type": "typing", "user_id": 2 }"#, actual: "no frame within 0.3 s")])
+        let out = ReplayReport(palette: .plain).detailed(run).out
+        #expect(out.contains("          ← frame \(n)\n            expected { \"type\": \"typing\", \"user_id\": 2 }\n            got      no frame within 0.3 s\n"))
+    }
+
+    @Test func framesThatComeOutOfOrderFailUnlessTheStepAllowsIt() async throws {
+        let (path, text, _) = try await Self.record(Array(Self.chat.prefix(4)))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        // The step with the ack now expects a receipt before it: the ack comes first, and no receipt at all.
+        let receipt = "(frames within 0.3 s)\n← {\"type\": \"read\", ...}\n"
+        let swapped = text.replacingOccurrences(of: "← {\n  \"type\": \"ack\",", with: receipt + "← {\n  \"type\": \"ack\",")
+        #expect(swapped != text)
+        try (swapped + "").write(toFile: path, atomically: true, encoding: .utf8)
+        let run = await Replayer(environment: [:]).run(path)
+        #expect(run.status == .mismatch)
+        let mismatches = run.failedSteps.first?.mismatches ?? []
+        #expect(mismatches.first?.place == .frame(.received, 1, JSONPath(components: [])))
+        #expect(mismatches.first?.actual.hasPrefix("frame 2 of the step came first, out of order: {\"type\":\"ack\"") == true)
+    }
+}
