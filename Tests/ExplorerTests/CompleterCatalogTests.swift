@@ -75,6 +75,14 @@ import Testing
         #expect(texts("spec load do") == ["docs/"])
     }
 
+    @Test func replayOffersFilePathsLikeRecord() {
+        #expect(texts("replay av") == ["avatar.png"])
+        #expect(texts("replay docs/") == ["docs/a.json"])
+        #expect(texts("replay ") == texts("record ").filter { $0 != "stop" && $0 != "status" })
+        // Only the first word after replay is a file.
+        #expect(texts("replay avatar.png av") == [])
+    }
+
     @Test func describeOffersModelsAndPaths() {
         #expect(texts("describe Tas") == ["Task", "TaskListResponse", "TaskCreate", "TaskUpdate"])
         #expect(texts("describe /api/ban") == ["/api/banners"])

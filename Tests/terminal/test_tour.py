@@ -49,3 +49,36 @@ def test_replay_runs_a_transcript_inside_the_session(env):
                             text=True, timeout=60, env=env, cwd=REPO)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "passed, 0 failed" in result.stdout
+
+
+def test_a_tour_walked_while_recording_is_recorded_like_typed_lines(spawn, env, tmp_path):
+    env["EXPLORER_SESSIONS"] = str(REPO / "sessions")
+    transcript = tmp_path / "walked.transcript"
+    x = spawn("--record", str(transcript))
+    x.send("tour linku/create-task" + ENTER)
+    x.wait_for_line("tour 1/5> login alice@example.com {{secret:password}}")
+    x.send(ENTER)
+    x.expect("as the tour expected")
+    x.expect("tour 2/5> ")
+    x.settle()
+    x.send(ENTER)
+    x.expect("as the tour expected")
+    x.expect("tour 3/5> ")
+    x.settle()
+    x.send(ENTER)
+    x.expect("tour 4/5> ")
+    x.send(CTRL_C)
+    x.expect("tour ended at step 4 of 5")
+    x.expect(ALICE_PROMPT)
+    x.run("record stop", prompt=ALICE_PROMPT)
+    text = transcript.read_text()
+    assert "alice123" not in text and "eyJ" not in text
+    # The tour's comment and its steps as they ran, in order, each with its answer.
+    assert "# Alice posts a task and reads it back through a captured id.\n> login alice@example.com {{secret:password}}\nHTTP/1.1 200 OK\n" in text
+    assert '\n> post /api/tasks title="Fix my bike" description="The rear wheel is buckled." price:=25 city=Leeds category=repair\nHTTP/1.1 201 Created\n' in text
+    assert "\n> capture task_id = .id\n{{integer}}\n" in text
+    assert "tour linku/create-task" not in text
+    # And the recording replays green.
+    replay = subprocess.run([str(EXPLORER_BIN), "replay", str(transcript)], capture_output=True, text=True, timeout=60, env=env, cwd=REPO)
+    assert replay.returncode == 0, replay.stdout + replay.stderr
+    assert "3 steps: 3 passed, 0 failed" in replay.stdout

@@ -112,6 +112,11 @@ extension Runner {
                 console.out(palette.dim("(skipped)") + "\n")
                 continue
             }
+            // A recording takes the step as if it had been typed: its comments, then the line as run.
+            whileRecording { recorder in
+                try recorder.flushFrames()
+                for comment in step.comments where !comment.trimmingCharacters(in: .whitespaces).isEmpty { try recorder.comment(comment) }
+            }
             let (outcome, after) = runBlocking(interruptible: true) { [steps] in
                 var steps = steps
                 let outcome = await steps.run(step, typed: typed)
@@ -119,6 +124,7 @@ extension Runner {
             }
             steps = after
             guard let outcome else { return .failure(steps.failure.map(Self.message) ?? "the tour stopped", .runtime) }
+            whileRecording { try $0.record(line: typed, command: steps.lastCommand, outcome: outcome, forcedOffline: false) }
             let (out, err) = renderer.render(outcome)
             console.out(out)
             console.err(err)
