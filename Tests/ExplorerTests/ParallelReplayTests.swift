@@ -31,4 +31,46 @@ import Testing
         let runs = await ParallelReplay.run(files, jobs: 1, replayer: Replayer(environment: [:])) { _ in }
         #expect(runs.count == 1 && runs[0].passed)
     }
+
+    /// `--jobs N --update` together: each transcript that differs is
+    /// rewritten in place by its own job, the others are left byte for byte,
+    /// and the rewritten files then replay green.
+    @Test func updateWithSeveralJobsRewritesEachFileThatDiffers() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("jobs-update-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("t"), withIntermediateDirectories: true)
+        // `@../fixtures/…` in the posture tour is read relative to the transcript's folder.
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("fixtures").path,
+                                                   withDestinationPath: "\(SessionsReplayTests.sessions)/fixtures")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sessions = SessionsReplayTests.sessions
+        let names = ["linku/create-task", "linku/login", "posture/upload-logs", "linku/browse-tasks"]
+        var files: [String] = []
+        var originals: [String] = []
+        for name in names {
+            let original = try String(contentsOfFile: "\(sessions)/\(name).transcript", encoding: .utf8)
+            let path = folder.appendingPathComponent("t/" + name.replacingOccurrences(of: "/", with: "-") + ".transcript").path
+            originals.append(original)
+            files.append(path)
+        }
+        // Two of the four say something the sandbox does not.
+        let edited = [originals[0].replacingOccurrences(of: "\"Fix my bike\",\n", with: "\"Fix my car\",\n"),
+                      originals[1],
+                      originals[2].replacingOccurrences(of: "\"accepted\": 2", with: "\"accepted\": 20"),
+                      originals[3]]
+        #expect(edited[0] != originals[0] && edited[2] != originals[2])
+        for (path, text) in zip(files, edited) { try text.write(toFile: path, atomically: true, encoding: .utf8) }
+
+        let runs = await ParallelReplay.run(files, jobs: 3, replayer: Replayer(update: true, environment: [:])) { _ in }
+        #expect(runs.map(\.path) == files)
+        #expect(runs.map(\.rewritten) == [true, false, true, false])
+        #expect(runs.allSatisfy { $0.status == .ok }, "\(runs.map { ReplayReport(palette: .plain).detailed($0).out })")
+        #expect(!runs[0].steps.filter(\.updated).isEmpty && runs[2].steps.filter(\.updated).count == 1)
+        // The untouched files are as they were; the rewritten ones say what the sandbox says again.
+        #expect(try String(contentsOfFile: files[1], encoding: .utf8) == edited[1])
+        #expect(try String(contentsOfFile: files[3], encoding: .utf8) == edited[3])
+        #expect(try String(contentsOfFile: files[0], encoding: .utf8).contains("\"Fix my bike\""))
+        #expect(try String(contentsOfFile: files[2], encoding: .utf8).contains("\"accepted\": 2,"))
+        let again = await ParallelReplay.run(files, jobs: 3, replayer: Replayer(environment: [:])) { _ in }
+        #expect(again.allSatisfy { $0.passed })
+    }
 }
