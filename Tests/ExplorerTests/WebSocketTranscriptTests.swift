@@ -20,7 +20,8 @@ import Testing
         let recorder = try TranscriptRecorder(path: path, header: .make(profile: "linku", target: .sandbox),
                                               renderer: Renderer(palette: .plain, envelope: .linku),
                                               baseURL: server.baseURL.absoluteString, secrets: SecretScrubber(),
-                                              secretFields: SecretFields(Profile.linku.secretFields), frames: interpreter.frameTap.subscribe())
+                                              secretFields: SecretFields(Profile.linku.secretFields), frames: interpreter.frameTap.subscribe(),
+                                              variables: { [interpreter] in interpreter.allVariables })
         var tokens: [String] = []
         for template in lines {
             try recorder.flushFrames()
@@ -28,6 +29,11 @@ import Testing
             let token = await interpreter.session.tokens?.accessToken ?? ""
             let line = template.replacingOccurrences(of: "{{TOKEN}}", with: token)
                 .replacingOccurrences(of: "{{WS}}", with: PatternText.socketURL(server.baseURL.absoluteString))
+            // `!set NAME=VALUE` sets a variable without recording it, as a tour's replay does with its captures.
+            if line.hasPrefix("!set "), let eq = line.firstIndex(of: "=") {
+                _ = await interpreter.execute(.set(name: String(line[line.index(line.startIndex, offsetBy: 5)..<eq]), value: String(line[line.index(after: eq)...])))
+                continue
+            }
             let command = try interpreter.parser.parse(line)
             try recorder.record(line: line, command: command, outcome: await interpreter.execute(command), forcedOffline: false)
             if let token = await interpreter.session.tokens?.accessToken { tokens.append(token) }
@@ -107,5 +113,32 @@ import Testing
         let mismatches = run.failedSteps.first?.mismatches ?? []
         #expect(mismatches.first?.place == .frame(.received, 1, JSONPath(components: [])))
         #expect(mismatches.first?.actual.hasPrefix("frame 2 of the step came first, out of order: {\"type\":\"ack\"") == true)
+    }
+
+    /// A typed `{{NAME}}` the replay would not have (bound by a tour's replay,
+    /// not by a recorded line) is written as the frame capture holding the
+    /// same value, or as the value; names the replay will have stay.
+    @Test func referencesAReplayWouldNotHaveAreWrittenSoItCanResolveThem() async throws {
+        let lines = [
+            "login alice@example.com alice123",
+            "ws connect",
+            #"ws send {"type":"message","client_message_id":"t-1","receiver_id":2,"content":"hi bob"}"#,
+            "ws recv",
+            "!set mine=4",
+            "!set seven=7",
+            "set city=Leeds",
+            "login bob@example.com bob12345",
+            "put /api/users/messages/{{mine}}/read",
+            "get /api/tasks/{{seven}}",
+            "get /api/tasks city=={{city}} page_size==1",
+        ]
+        let (path, text, _) = try await Self.record(lines)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(text.contains("\n> put /api/users/messages/{{message_id}}/read\n"))
+        #expect(text.contains("\n> get /api/tasks/7\n"))
+        #expect(text.contains("\n> get /api/tasks city=={{city}} page_size==1\n"))
+        let run = await Replayer(environment: [:]).run(path)
+        let report = ReplayReport(palette: .plain).detailed(run)
+        #expect(run.status == .ok, "\(report.out)\(report.err)")
     }
 }

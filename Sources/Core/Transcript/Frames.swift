@@ -78,6 +78,12 @@ public struct FrameCaptures: Sendable {
 
     public init() {}
 
+    /// The value capture `name` holds, as a command line would use it.
+    public func text(of name: String) -> String? { bound.first { $0.name == name }?.value.plainText }
+
+    /// The first capture holding `text` (as a command line would write it).
+    public func name(holding text: String) -> String? { bound.first { $0.value.plainText == text }?.name }
+
     /// The name a value is captured under for member `base` (`message_id`), if any.
     func name(for value: JSONValue, base: String) -> String? {
         bound.first { $0.value == value && ($0.name == base || $0.name.hasPrefix(base + "_")) }?.name

@@ -99,7 +99,8 @@ final class Runner {
         recorder = try TranscriptRecorder(path: path, header: header, renderer: renderer,
                                           baseURL: interpreter.session.builder.baseURL.absoluteString, secrets: secrets,
                                           secretFields: SecretFields(interpreter.session.profile.secretFields),
-                                          frames: interpreter.frameTap.subscribe())
+                                          frames: interpreter.frameTap.subscribe(),
+                                          variables: { [interpreter] in interpreter.allVariables })
     }
 
     private func record(_ action: RecordAction) -> Outcome {

@@ -19,6 +19,11 @@ final class TranscriptRecorder {
     private let frames: FrameSubscription?
     /// Ids in received frames turned into captures so far.
     private var frameCaptures = FrameCaptures()
+    /// The session's variables now (what `{{NAME}}` in a typed line stands for).
+    private let variables: @Sendable () -> [String: String]
+    /// Names a replay of this file will have when it reaches the next line:
+    /// built-ins, the header's variables, and those `set` or `capture` set.
+    private var replayNames: Set<String>
     /// Steps written so far.
     private(set) var steps = 0
 
@@ -29,7 +34,8 @@ final class TranscriptRecorder {
 
     /// Creates `path` (or takes it when it exists and is empty) and writes the header.
     init(path: String, header: TranscriptHeader, renderer: Renderer, baseURL: String, secrets: SecretScrubber,
-         secretFields: SecretFields = .none, frames: FrameSubscription? = nil) throws(Failure) {
+         secretFields: SecretFields = .none, frames: FrameSubscription? = nil,
+         variables: @escaping @Sendable () -> [String: String] = { [:] }) throws(Failure) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw Failure(description: "cannot record to \(path): \(String(cString: strerror(errno)))") }
         var info = stat()
@@ -44,6 +50,8 @@ final class TranscriptRecorder {
         scrubber = secrets
         self.secretFields = secretFields
         self.frames = frames
+        self.variables = variables
+        replayNames = Set(["base_url", "profile"] + header.variables.map(\.name))
         try append(TranscriptWriter.start(header))
     }
 
@@ -88,6 +96,12 @@ final class TranscriptRecorder {
             return try append(TranscriptWriter.comment("(a line that could not be read, and may hold a secret, was left out)"))
         }
         if forcedOffline, case .http? = command, !written.hasSuffix(" --offline") { written += " --offline" }
+        written = references(in: written)
+        switch command {
+        case let .set(name, _)?, let .capture(name, _)?: replayNames.insert(name)
+        case let .unset(name)?: replayNames.remove(name)
+        default: break
+        }
         let observation = outcome.observation(renderer: renderer)
         // Only a successful answer hands out secrets; an error's `details.password` is a message.
         if case let .json(body)? = observation.body, (observation.status ?? 200) < 400 { scrubber.learn(secretsIn: body, fields: secretFields) }
@@ -122,6 +136,31 @@ final class TranscriptRecorder {
         // Keep the line as typed (its quoting) unless something was hidden.
         return redacted == typed ? line : LineTokenizer.join(redacted)
     }
+
+    /// `{{NAME}}` in a typed line as a replay of this file can resolve it.
+    /// A name the replay will not have (a variable a tour's replay bound, say)
+    /// becomes the frame capture holding the same value, else the value
+    /// itself; so does a name that is also a frame capture of another value.
+    /// Secret-named variables are left alone: their values must not be written.
+    private func references(in line: String) -> String {
+        guard line.contains("{{") else { return line }
+        let session = variables()
+        return line.replacing(Self.reference) { match -> String in
+            let name = String(match.output.1)
+            let whole = String(match.output.0)
+            guard !isSecret(name), let value = session[name] else { return whole }
+            if let held = frameCaptures.text(of: name) {
+                if held == value { return whole }
+            } else if replayNames.contains(name) {
+                return whole
+            }
+            if let capture = frameCaptures.name(holding: value) { return "{{\(capture)}}" }
+            let plain = !value.isEmpty && !value.contains { $0.isWhitespace || "\"'\\{}".contains($0) }
+            return plain ? value : whole
+        }
+    }
+
+    nonisolated(unsafe) private static let reference = #/\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}/#
 
     /// `ws connect URL` as written: on this session's own server as the path
     /// alone (this run's host and port are not the replay's, which joins the
