@@ -82,3 +82,27 @@ def test_a_tour_walked_while_recording_is_recorded_like_typed_lines(spawn, env, 
     replay = subprocess.run([str(EXPLORER_BIN), "replay", str(transcript)], capture_output=True, text=True, timeout=60, env=env, cwd=REPO)
     assert replay.returncode == 0, replay.stdout + replay.stderr
     assert "3 steps: 3 passed, 0 failed" in replay.stdout
+
+
+def test_the_chat_tour_walks_green_and_its_recording_replays(spawn, env, tmp_path):
+    """The WebSocket tour end to end in a terminal: frames show up as they
+    come, each step is as the tour expected, and walking it under `record`
+    gives a transcript that replays green on a fresh sandbox."""
+    env["EXPLORER_SESSIONS"] = str(REPO / "sessions")
+    transcript = tmp_path / "chat.transcript"
+    x = spawn("--record", str(transcript))
+    x.send("tour linku/chat" + ENTER)
+    x.expect("Tour linku/chat: 12 steps.")
+    for step in range(1, 13):
+        x.expect(f"tour {step}/12> ")
+        x.settle()
+        x.send(ENTER)
+        x.expect("as the tour expected")
+    x.expect("tour finished: 12 of 12 steps as expected")
+    x.run("record stop", prompt="linku bob> ")
+    text = transcript.read_text()
+    assert "alice123" not in text and "bob12345" not in text and "eyJ" not in text
+    assert '← {\n  "type": "read",\n' in text
+    replay = subprocess.run([str(EXPLORER_BIN), "replay", str(transcript)], capture_output=True, text=True, timeout=60, env=env, cwd=REPO)
+    assert replay.returncode == 0, replay.stdout + replay.stderr
+    assert "12 steps: 12 passed, 0 failed" in replay.stdout
