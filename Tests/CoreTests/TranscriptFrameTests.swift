@@ -185,6 +185,16 @@ import Testing
         let changed = step.expectation.updated(with: Observation(frames: [Self.received(Self.receipt)], frameWait: 5), matcher: &other, baseURL: Self.base)
         #expect(TranscriptWriter.frames(changed.frames).first == "← {")
         #expect(TranscriptWriter.frames(changed.frames).contains("  \"type\": \"read\","))
+        // A frame written anew after message_id was bound refers to it, and binds no name twice.
+        var bound = TranscriptMatcher()
+        _ = bound.match(step.expectation, Observation(frames: [Self.received(Self.ack)]))
+        let next = try Self.frames("> ws recv\n← {\"type\": \"typing\"}\n")
+        let rewritten = next.expectation.updated(with: Observation(frames: [Self.received(Self.receipt),
+                                                                            Self.received(Self.ack.replacingOccurrences(of: #""id":4"#, with: #""id":9"#))]),
+                                                 matcher: &bound, baseURL: Self.base)
+        let text = TranscriptWriter.frames(rewritten.frames).joined(separator: "\n")
+        #expect(text.contains("\"message_id\": {{message_id}},"))
+        #expect(text.contains("\"id\": {{message_id_2:=integer}},"))
     }
 }
 

@@ -30,7 +30,10 @@ extension Expectation {
         if trial.match(framesOnly, Observation(frames: observed.frames, frameWait: observed.frameWait)).isEmpty {
             matcher = trial
         } else {
-            next.frames = recorded.frames
+            var captures = FrameCaptures(seeding: matcher.captures)
+            next.frames = observed.frames.filter { !$0.isHeartbeat }.map {
+                ExpectedFrame.recording($0, baseURL: baseURL, captures: &captures)
+            }
         }
         return next
     }

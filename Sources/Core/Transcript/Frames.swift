@@ -78,6 +78,12 @@ public struct FrameCaptures: Sendable {
 
     public init() {}
 
+    /// Knowing the captures a replay has bound so far (`--update`), so that
+    /// frames written anew neither rebind their names nor miss a reference.
+    public init(seeding captures: [String: Capture]) {
+        bound = captures.sorted { $0.key < $1.key }.map { ($0.key, $0.value.value) }
+    }
+
     /// The value capture `name` holds, as a command line would use it.
     public func text(of name: String) -> String? { bound.first { $0.name == name }?.value.plainText }
 
