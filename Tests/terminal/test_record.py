@@ -115,3 +115,31 @@ def test_recording_refuses_a_file_that_has_content(tmp_path):
     assert result.returncode != 0
     assert "already exists and is not empty" in result.stderr
     assert existing.read_text() == "keep me\n"
+
+
+def test_test_with_jobs_and_update_rewrites_only_what_differs(tmp_path):
+    """`explorer test --jobs N --update` as CI would type it: the flags
+    together, on a folder where one transcript of three differs."""
+    suite = tmp_path / "suite"
+    suite.mkdir()
+    names = ["create-task", "login", "chat"]
+    originals = {}
+    for name in names:
+        text = (ROOT / "sessions" / "linku" / f"{name}.transcript").read_text()
+        originals[name] = text
+        (suite / f"{name}.transcript").write_text(text)
+    edited = originals["chat"].replace('"content": "I can come at 10."\n}\n← {', '"content": "I can come at 11."\n}\n← {')
+    assert edited != originals["chat"]
+    (suite / "chat.transcript").write_text(edited)
+
+    result = explorer(["test", "--jobs", "3", "--update", str(suite)], tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.splitlines()[-1] == "3 passed, 0 failed"
+    assert f"UPDATED {suite / 'chat.transcript'}" in result.stdout
+    assert f"rewrote {suite / 'chat.transcript'}: new expectations for the step at line 100" in result.stdout
+    # Only the frame that differed was rewritten; the others are as they were, byte for byte.
+    assert (suite / "chat.transcript").read_text() == originals["chat"]
+    for name in ["create-task", "login"]:
+        assert (suite / f"{name}.transcript").read_text() == originals[name]
+    again = explorer(["test", "--jobs", "3", str(suite)], tmp_path)
+    assert again.returncode == 0 and again.stdout.splitlines()[-1] == "3 passed, 0 failed"

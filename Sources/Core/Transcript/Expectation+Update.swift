@@ -24,16 +24,38 @@ extension Expectation {
         }
         next.errors = Self.merge(errors, observed.errors, &matcher, baseURL)
         next.notes = Self.merge(notes, observed.notes, &matcher, baseURL)
-        // Frames are kept as written while they all match, else written anew from what came.
+        // Frames are kept as written while they all match; else, in order,
+        // each is merged with the frame that came in its place, as a body is
+        // (so an ack whose id is a capture keeps it and binds it), and those
+        // that did not come are dropped. A step whose frames may come in any
+        // order is written anew from what came.
         var trial = matcher
         let framesOnly = Expectation(frames: frames, framesInAnyOrder: framesInAnyOrder, frameTimeout: frameTimeout)
-        if trial.match(framesOnly, Observation(frames: observed.frames, frameWait: observed.frameWait)).isEmpty {
+        let came = observed.frames.filter { !$0.isHeartbeat }
+        if trial.match(framesOnly, Observation(frames: came, frameWait: observed.frameWait)).isEmpty {
             matcher = trial
+        } else if !framesInAnyOrder {
+            var merged: [ExpectedFrame] = []
+            var seen: [FrameDirection: Int] = [:]
+            for frame in frames {
+                let n = seen[frame.direction, default: 0]
+                seen[frame.direction] = n + 1
+                let live = came.filter { $0.direction == frame.direction }
+                guard n < live.count else { continue }
+                merged.append(frame.updated(with: live[n], matcher: &matcher, baseURL: baseURL))
+            }
+            // Frames that came beyond those written (a hand-written step that listed fewer).
+            for direction in [FrameDirection.sent, .received] {
+                let written = frames.filter { $0.direction == direction }.count
+                var captures = FrameCaptures(seeding: matcher.captures)
+                merged += came.filter { $0.direction == direction }.dropFirst(written).map {
+                    ExpectedFrame.recording($0, baseURL: baseURL, captures: &captures)
+                }
+            }
+            next.frames = merged
         } else {
             var captures = FrameCaptures(seeding: matcher.captures)
-            next.frames = observed.frames.filter { !$0.isHeartbeat }.map {
-                ExpectedFrame.recording($0, baseURL: baseURL, captures: &captures)
-            }
+            next.frames = came.map { ExpectedFrame.recording($0, baseURL: baseURL, captures: &captures) }
         }
         return next
     }
@@ -80,5 +102,28 @@ extension ExpectedValue {
         default:
             return .recording(actual, key: key, baseURL: baseURL)
         }
+    }
+}
+
+extension ExpectedFrame {
+    /// This frame where it matches `actual`; a JSON frame merged member by
+    /// member where it does not; another frame written anew.
+    func updated(with actual: ObservedFrame, matcher: inout TranscriptMatcher, baseURL: String?) -> ExpectedFrame {
+        if case let .json(value) = content, case let .json(live) = actual.content {
+            var merged = value.updated(with: live, key: nil, matcher: &matcher, baseURL: baseURL)
+            if direction == .received, merged != value {
+                // Ids written anew become captures or references, as a recording writes them.
+                var captures = FrameCaptures(seeding: matcher.captures)
+                merged = Self.withCaptures(merged, live: live, parent: nil, captures: &captures)
+            }
+            return ExpectedFrame(direction, .json(merged))
+        }
+        var trial = matcher
+        if trial.match(Expectation(frames: [self]), Observation(frames: [actual])).isEmpty {
+            matcher = trial
+            return self
+        }
+        var captures = FrameCaptures(seeding: matcher.captures)
+        return .recording(actual, baseURL: baseURL, captures: &captures)
     }
 }

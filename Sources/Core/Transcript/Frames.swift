@@ -127,7 +127,7 @@ extension ExpectedFrame {
     }
 
     /// `written` with ids turned into captures and references; `live` is the value it was written from.
-    private static func withCaptures(_ written: ExpectedValue, live: JSONValue, parent: String?,
+    static func withCaptures(_ written: ExpectedValue, live: JSONValue, parent: String?,
                                      captures: inout FrameCaptures) -> ExpectedValue {
         switch (written, live) {
         case let (.object(members, open), .object(liveMembers)):
