@@ -141,4 +141,29 @@ import Testing
         let report = ReplayReport(palette: .plain).detailed(run)
         #expect(run.status == .ok, "\(report.out)\(report.err)")
     }
+
+    /// A profile's secret field hides a typed item's value too, however
+    /// short and whatever its name looks like to the name rule.
+    @Test func typedItemsNamedAsAProfileSecretFieldAreHidden() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("fields-\(UUID().uuidString).transcript").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let server = try await SandboxServer.start()
+        let transport = AsyncHTTPTransport()
+        let interpreter = Interpreter(session: AuthSession(profile: .linku, builder: RequestBuilder(baseURL: server.baseURL),
+                                                           transport: transport, store: MemoryTokenStore()))
+        let recorder = try TranscriptRecorder(path: path, header: .make(profile: "linku", target: .sandbox),
+                                              renderer: Renderer(palette: .plain, envelope: .linku),
+                                              baseURL: server.baseURL.absoluteString, secrets: SecretScrubber(),
+                                              secretFields: SecretFields(["sid", "auth.pin"]))
+        for line in ["get /api/tasks sid==k9 page_size==1", "post /api/tasks title=x pin:=1234 note={{city}}"] {
+            let command = try CommandParser(variables: ["city": "Leeds"]).parse(line)
+            try recorder.record(line: line, command: command, outcome: await interpreter.execute(command), forcedOffline: false)
+        }
+        await transport.shutdown()
+        await server.stop()
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains("\n> get /api/tasks sid=={{secret:sid}} page_size==1\n"))
+        #expect(text.contains("\n> post /api/tasks title=x 'pin:=\"{{secret:pin}}\"' note={{city}}\n"))
+        #expect(!text.contains("k9") && !text.contains("1234"))
+    }
 }

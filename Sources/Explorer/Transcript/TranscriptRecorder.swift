@@ -132,9 +132,32 @@ final class TranscriptRecorder {
         if case .ws(.connect(let target?))? = command, typed.count == 3 {
             return LineTokenizer.join([typed[0], typed[1], socketTarget(target)])
         }
-        let redacted = Redactor.redact(words: typed) { TranscriptPattern(.secret(ExpectedValue.secretName($0))).description }
+        let hide = { (name: String) in TranscriptPattern(.secret(ExpectedValue.secretName(name))).description }
+        let redacted = Redactor.redact(words: typed, hide: hide).enumerated().map { index, word in
+            index > 0 ? hidingProfileFields(word, hide: hide) : word
+        }
         // Keep the line as typed (its quoting) unless something was hidden.
         return redacted == typed ? line : LineTokenizer.join(redacted)
+    }
+
+    /// A request item named as one of the profile's secret fields (the
+    /// name rule of `Redactor` knows only the usual names), its value hidden
+    /// however short; a bare `{{variable}}` value names a variable and stays.
+    private func hidingProfileFields(_ word: String, hide: (String) -> String) -> String {
+        guard !secretFields.paths.isEmpty, let item = try? RequestItem.parse(word) else { return word }
+        func isVariable(_ value: String) -> Bool { value.hasPrefix("{{") && value.hasSuffix("}}") && !value.contains(":") }
+        switch item {
+        case let .stringField(name, value) where secretFields.containsName(name) && !isVariable(value) && !value.isEmpty:
+            return "\(name)=\(hide(name))"
+        case let .jsonField(name, _) where secretFields.containsName(name):
+            return "\(name):=\"\(hide(name))\""
+        case let .query(name, value) where secretFields.containsName(name) && !isVariable(value) && !value.isEmpty:
+            return "\(name)==\(hide(name))"
+        case let .header(name, value) where secretFields.containsName(name) && !isVariable(value) && !value.isEmpty:
+            return "\(name):\(hide(name))"
+        default:
+            return word
+        }
     }
 
     /// `{{NAME}}` in a typed line as a replay of this file can resolve it.
