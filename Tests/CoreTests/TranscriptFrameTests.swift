@@ -242,4 +242,12 @@ import Testing
         #expect(!text.contains("lu-opaque"))
         #expect(text.contains(#""accessToken": "{{secret:accesstoken}}""#))
     }
+
+    /// An --offline body is text lines: a secret member there is hidden
+    /// however short (the scrubber skips values under six characters).
+    @Test func aSecretMemberOfAnOfflineBodyIsHidden() {
+        #expect(PatternText.recording(#"  "password": "abc","#, baseURL: nil).description == #"  "password": {{secret:password}}"#)
+        #expect(PatternText.recording(#"  "title": "abc","#, baseURL: nil).description == #"  "title": "abc","#)
+        #expect(PatternText.recording("access_token = <hidden>", baseURL: nil).description == "access_token = <hidden>")
+    }
 }

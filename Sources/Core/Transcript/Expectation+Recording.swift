@@ -100,9 +100,11 @@ extension PatternText {
     public static func recording(_ text: String, baseURL: String?) -> PatternText {
         for separator in [" = ", ": "] {
             guard let range = text.range(of: separator) else { continue }
-            let key = String(text[..<range.lowerBound])
+            // `KEY`, or an indented `"KEY"` (a JSON member in an --offline body).
+            var key = String(text[..<range.lowerBound]).trimmingCharacters(in: .whitespaces)
+            if key.count >= 2, key.hasPrefix("\""), key.hasSuffix("\"") { key = String(key.dropFirst().dropLast()) }
             let value = text[range.upperBound...]
-            if !key.contains(" "), Redactor.isSecretName(key), !value.isEmpty, !(value.hasPrefix("<") && value.hasSuffix(">")) {
+            if !key.isEmpty, !key.contains(" "), Redactor.isSecretName(key), !value.isEmpty, !(value.hasPrefix("<") && value.hasSuffix(">")) {
                 return PatternText([.literal(String(text[..<range.upperBound])), .pattern(.init(.secret(ExpectedValue.secretName(key))))])
             }
         }
