@@ -59,7 +59,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
         do {
             var headers = HTTPHeaders()
             for header in request.headers { headers.add(name: header.name, value: header.value) }
-            let outgoing = try HTTPClient.Request(url: request.url.absoluteString, method: HTTPMethod(rawValue: request.method),
+            let outgoing = try HTTPClient.Request(url: request.url, method: HTTPMethod(rawValue: request.method),
                                                   headers: headers, body: request.body.map { .bytes($0) })
             let task = client.execute(request: outgoing,
                                       delegate: ResponseAccumulator(request: outgoing, maxBodySize: options.maximumBodyBytes),
