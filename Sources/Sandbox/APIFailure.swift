@@ -7,6 +7,9 @@ struct APIFailure: Error {
     var code: String
     var message: String
     var details: [(key: String, value: JSONValue)] = []
+    /// Seconds for a `Retry-After` header (429, 503), and `details.retry_after`
+    /// for clients that read only the body.
+    var retryAfter: Int?
 
     func body(_ style: ErrorStyle) -> JSONValue {
         var members: [(key: String, value: JSONValue)]
@@ -34,6 +37,18 @@ struct APIFailure: Error {
 
     static let bodyTooLarge = APIFailure(status: .contentTooLarge, code: "PAYLOAD_TOO_LARGE", message: "JSON bodies are limited to 1 MiB")
 
+    /// 429: the caller should wait `seconds` before trying again.
+    static func rateLimited(code: String, _ message: String, retryAfter seconds: Int) -> APIFailure {
+        APIFailure(status: .tooManyRequests, code: code, message: message, details: [("retry_after", .int(seconds))], retryAfter: seconds)
+    }
+
+    /// The answer as the backend sends it: the envelope, and `Retry-After` when set.
+    func response(_ style: ErrorStyle) -> Response {
+        var response = JSONResponse.make(status, body(style))
+        if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
+        return response
+    }
+
     static func badRequest(_ message: String) -> APIFailure {
         APIFailure(status: .badRequest, code: "BAD_REQUEST", message: message)
     }
@@ -58,7 +73,7 @@ struct EnvelopeMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             response = try await next(request, context)
         } catch let failure as APIFailure {
-            response = JSONResponse.make(failure.status, failure.body(style))
+            response = failure.response(style)
         } catch let error as HTTPError {
             let code = error.status == .notFound ? "NOT_FOUND" : error.status == .methodNotAllowed ? "METHOD_NOT_ALLOWED" : "HTTP_ERROR"
             let message = error.status == .notFound ? "no route for \(request.method) \(request.uri.path)" : (error.body ?? error.status.reasonPhrase)

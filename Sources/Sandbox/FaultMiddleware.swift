@@ -28,11 +28,9 @@ struct FaultMiddleware<Context: RequestContext>: RouterMiddleware {
 
     static func injectedError(status: Int, style: ErrorStyle) -> Response {
         let failure = status == 503
-            ? APIFailure(status: .serviceUnavailable, code: "SERVICE_UNAVAILABLE", message: "service unavailable (sandbox fault switch error_rate)")
+            ? APIFailure(status: .serviceUnavailable, code: "SERVICE_UNAVAILABLE", message: "service unavailable (sandbox fault switch error_rate)", retryAfter: 1)
             : APIFailure(status: .internalServerError, code: "INTERNAL_ERROR", message: "internal server error (sandbox fault switch error_rate)")
-        var response = JSONResponse.make(failure.status, failure.body(style))
-        if status == 503 { response.headers[.retryAfter] = "1" }
-        return response
+        return failure.response(style)
     }
 
     struct CutMidBody: Error {}

@@ -118,7 +118,8 @@ import Testing
 final class RecordingTransport: HTTPTransport, @unchecked Sendable {
     private let lock = NSLock()
     private(set) var requests: [PreparedRequest] = []
-    func send(_ request: PreparedRequest) async throws(TransportError) -> ReceivedResponse {
+    var executor: any SerialExecutor { Self.sharedExecutor }
+    nonisolated(nonsending) func send(_ request: PreparedRequest) async throws(TransportError) -> ReceivedResponse {
         lock.withLock { requests.append(request) }
         return ReceivedResponse(status: 200, reason: "OK", headers: [HTTPHeader(name: "Content-Type", value: "application/json")], body: Array("{}".utf8))
     }

@@ -94,6 +94,8 @@ import Testing
             let early = try await http.call(server, "POST", "/api/secure-auth/send-verification-code", email)
             expectError(early, 429, "TOO_MANY_REQUESTS")
             #expect(early.json?["details"]?["retry_after"]?.intValue == 30)
+            // The header too, as Nova's 429 and the 503 fault send it.
+            #expect(early.header("Retry-After") == "30")
             clock.advance(31)
             #expect(try await http.call(server, "POST", "/api/secure-auth/send-verification-code", email).status == 200)
             let listed = try await http.call(server, "GET", "/__sandbox/verification-codes", [query("email", "alice@example.com")])

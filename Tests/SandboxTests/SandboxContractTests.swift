@@ -37,12 +37,14 @@ extension AsyncHTTPTransport {
 }
 
 /// A clock tests move by hand, so expiry needs no sleeping.
+/// Time that moves only when a test says so: a slow machine can't push a
+/// token past its expiry between two steps (it did, with real time added).
 final class ManualClock: @unchecked Sendable {
     private let lock = NSLock()
-    private var offset = 0.0
-    func advance(_ seconds: Double) { lock.withLock { offset += seconds } }
+    private var current = Date().timeIntervalSince1970.rounded(.down)
+    func advance(_ seconds: Double) { lock.withLock { current += seconds } }
     var now: @Sendable () -> Double {
-        { [self] in Date().timeIntervalSince1970 + lock.withLock { offset } }
+        { [self] in lock.withLock { current } }
     }
 }
 

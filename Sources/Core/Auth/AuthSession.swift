@@ -41,11 +41,15 @@ public actor AuthSession {
     private let storeKey: String
     public private(set) var tokens: Tokens?
     private var refreshing: Task<Result<Bool, TransportError>, Never>?
+    /// The transport's executor: see `HTTPTransport.executor`.
+    private nonisolated let executor: any SerialExecutor
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     public init(profile: Profile, builder: RequestBuilder, transport: any HTTPTransport, store: any TokenStore) {
         self.profile = profile
         self.builder = builder
         self.transport = transport
+        executor = transport.executor
         self.store = store
         storeKey = "\(profile.name) \(builder.baseURL.absoluteString)"
         tokens = store.load(key: storeKey)

@@ -2,9 +2,17 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 
 /// `HTTPTransport` over async-http-client, with a connect timeout, a
 /// per-request deadline and a cap on how much of a body is read.
+///
+/// The transport owns one event loop, and its `executor` is that loop: the
+/// actors that send through it (`AuthSession`, the explorer's interpreter)
+/// run their code on the same thread that does the socket I/O. A request is
+/// then written and its answer resumed without waking another thread; with
+/// Swift's default executor each request crossed threads about a dozen times,
+/// which cost more than the request itself (BENCHMARKS.md, "Replay throughput").
 public final class AsyncHTTPTransport: HTTPTransport {
     public struct Options: Sendable {
         public var connectTimeout: TimeAmount = .seconds(10)
@@ -15,7 +23,11 @@ public final class AsyncHTTPTransport: HTTPTransport {
     }
 
     private let client: HTTPClient
+    private let group: MultiThreadedEventLoopGroup
+    private let loop: any EventLoop
     private let options: Options
+
+    public var executor: any SerialExecutor { loop.executor }
 
     public init(options: Options = Options()) {
         var configuration = HTTPClient.Configuration()
@@ -26,38 +38,59 @@ public final class AsyncHTTPTransport: HTTPTransport {
         // By default the pool retries a refused connection with backoff until the
         // connect timeout (10 s of silence at the prompt); fail at once, like curl.
         configuration.connectionPool.retryConnectionEstablishment = false
-        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        loop = group.next()
+        client = HTTPClient(eventLoopGroupProvider: .shared(group), configuration: configuration)
         self.options = options
     }
 
-    /// Closes connections. Call once before the process exits.
+    /// Closes connections and stops the event loop. Call once, not from an
+    /// actor that runs on `executor`.
     public func shutdown() async {
         try? await client.shutdown()
+        try? await group.shutdownGracefully()
     }
 
-    public func send(_ request: PreparedRequest) async throws(TransportError) -> ReceivedResponse {
+    /// Runs on the caller's executor (`nonisolated(nonsending)`): called from
+    /// an actor on `executor`, nothing here leaves the event loop's thread.
+    /// The whole body is collected on the loop and handed over once.
+    public nonisolated(nonsending) func send(_ request: PreparedRequest) async throws(TransportError) -> ReceivedResponse {
         let host = request.hostHeader
-        var outgoing = HTTPClientRequest(url: request.url.absoluteString)
-        outgoing.method = HTTPMethod(rawValue: request.method)
-        for header in request.headers {
-            outgoing.headers.add(name: header.name, value: header.value)
-        }
-        if let body = request.body {
-            outgoing.body = .bytes(ByteBuffer(bytes: body))
-        }
         do {
-            let response = try await client.execute(outgoing, timeout: options.requestTimeout)
-            var buffer = try await response.body.collect(upTo: options.maximumBodyBytes)
-            let body = buffer.readBytes(length: buffer.readableBytes) ?? []
+            var headers = HTTPHeaders()
+            for header in request.headers { headers.add(name: header.name, value: header.value) }
+            let outgoing = try HTTPClient.Request(url: request.url, method: HTTPMethod(rawValue: request.method),
+                                                  headers: headers, body: request.body.map { .bytes($0) })
+            let task = client.execute(request: outgoing,
+                                      delegate: ResponseAccumulator(request: outgoing, maxBodySize: options.maximumBodyBytes),
+                                      eventLoop: .delegateAndChannel(on: loop),
+                                      deadline: .now() + options.requestTimeout)
+            let response = try await Self.response(of: task, isolation: #isolation)
+            var body = response.body ?? ByteBuffer()
             return ReceivedResponse(
                 status: Int(response.status.code),
                 reason: response.status.reasonPhrase,
                 headers: response.headers.map { HTTPHeader(name: $0.name, value: $0.value) },
-                body: body
+                body: body.readBytes(length: body.readableBytes) ?? []
             )
         } catch {
             throw Self.classify(error, host: host, limit: options.maximumBodyBytes)
         }
+    }
+
+    /// Waits for the answer on the caller's actor. The isolated parameter, used
+    /// inside both closures, is what keeps them on it: a closure literal does
+    /// not inherit `nonisolated(nonsending)`, and without this the answer was
+    /// resumed on the global executor and hopped back (perf: `swift_task_enqueueGlobal`).
+    private static func response(of task: HTTPClient.Task<HTTPClient.Response>,
+                                 isolation: isolated (any Actor)?) async throws -> HTTPClient.Response {
+        try await withTaskCancellationHandler(operation: {
+            try await withCheckedThrowingContinuation(isolation: isolation) { continuation in
+                task.futureResult.whenComplete { continuation.resume(with: $0) }
+            }
+        }, onCancel: {
+            task.cancel()
+        }, isolation: isolation)
     }
 
     static func classify(_ error: any Error, host: String, limit: Int) -> TransportError {
@@ -71,8 +104,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
             default: break
             }
         }
-        if let e = error as? NIOTooManyBytesError {
-            _ = e
+        if error is NIOTooManyBytesError || error is ResponseAccumulator.ResponseTooBigError {
             return TransportError(kind: .tooLarge, host: host, detail: "body larger than \(limit / 1024 / 1024) MiB; stopped reading")
         }
         if let e = error as? IOError, e.errnoCode == ECONNREFUSED {

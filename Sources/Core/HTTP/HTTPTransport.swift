@@ -1,8 +1,27 @@
+import NIOCore
+import NIOPosix
+
 /// Sends prepared requests. The real one is `AsyncHTTPTransport`; tests can
 /// count or fake calls through this protocol.
 public protocol HTTPTransport: Sendable {
-    func send(_ request: PreparedRequest) async throws(TransportError) -> ReceivedResponse
+    /// Runs on the caller's executor, so an actor on `executor` stays on it.
+    /// Declare conformances `nonisolated(nonsending)` too: a plain `async`
+    /// witness compiles, but hops to the global executor on every request.
+    nonisolated(nonsending) func send(_ request: PreparedRequest) async throws(TransportError) -> ReceivedResponse
+    /// Where the actors that send through this transport run their code
+    /// (`AuthSession`, the interpreter): the transport's own event loop for
+    /// the real one, so a request's I/O and the code around it share a thread.
+    /// A wrapping transport forwards its base's.
+    var executor: any SerialExecutor { get }
 }
+
+extension HTTPTransport {
+    /// For transports that do no I/O of their own (test doubles): one event
+    /// loop of NIO's shared group.
+    public static var sharedExecutor: any SerialExecutor { sharedLoop.executor }
+}
+
+private let sharedLoop = MultiThreadedEventLoopGroup.singleton.next()
 
 /// A request that got no HTTP answer, described in one line that names the
 /// host and the cause.

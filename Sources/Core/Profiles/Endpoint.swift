@@ -34,10 +34,24 @@ public struct Endpoint: Sendable, Equatable {
         Endpoint.matches(template: path, path: concrete)
     }
 
+    /// Segment by segment over UTF-8, without allocating: every request looks
+    /// its endpoint up (auth, drift, ids), so this runs once per catalog entry.
+    /// Empty segments are skipped; a `{name}` segment matches any one segment.
     static func matches(template: String, path concrete: String) -> Bool {
-        let t = template.split(separator: "/", omittingEmptySubsequences: true)
-        let p = concrete.split(separator: "/", omittingEmptySubsequences: true)
-        guard t.count == p.count else { return false }
-        return zip(t, p).allSatisfy { a, b in (a.hasPrefix("{") && a.hasSuffix("}")) || a == b }
+        let slash = UInt8(ascii: "/")
+        var t = template.utf8[...]
+        var p = concrete.utf8[...]
+        while true {
+            t = t.drop { $0 == slash }
+            p = p.drop { $0 == slash }
+            if t.isEmpty || p.isEmpty { return t.isEmpty && p.isEmpty }
+            let tEnd = t.firstIndex(of: slash) ?? t.endIndex
+            let pEnd = p.firstIndex(of: slash) ?? p.endIndex
+            let segment = t[..<tEnd]
+            let isParameter = segment.count >= 2 && segment.first == UInt8(ascii: "{") && segment.last == UInt8(ascii: "}")
+            if !isParameter && !segment.elementsEqual(p[..<pEnd]) { return false }
+            t = t[tEnd...]
+            p = p[pEnd...]
+        }
     }
 }

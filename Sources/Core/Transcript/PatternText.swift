@@ -26,52 +26,64 @@ public struct PatternText: Sendable, Equatable, CustomStringConvertible {
     }
 
     public static func parse(_ text: String) throws(SyntaxError) -> PatternText {
-        let chars = Array(text)
+        // Most text (headers, status lines, plain strings) holds no pattern.
+        guard text.contains("{{") else { return .literal(text) }
+        // Walked as UTF-8: `{`, `}`, `/` and the rest of the syntax are ASCII.
+        let bytes = Array(text.utf8)
+        /// Offsets in errors count characters, as the caller shows them.
+        func characterOffset(_ byteOffset: Int) -> Int { String(decoding: bytes[..<byteOffset], as: UTF8.self).count }
         var pieces: [Piece] = []
-        var literal = ""
+        var literalStart = 0
         var i = 0
-        while i < chars.count {
-            guard chars[i] == "{", i + 1 < chars.count, chars[i + 1] == "{" else {
-                literal.append(chars[i])
+        while i < bytes.count {
+            guard bytes[i] == UInt8(ascii: "{"), i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "{") else {
                 i += 1
                 continue
             }
             let bodyStart = i + 2
-            guard let end = closing(chars, from: bodyStart) else {
-                throw SyntaxError(offset: i, reason: "'{{' is not closed by '}}' (a literal '{{' is written {{/\\{\\{/}})")
+            guard let end = closing(bytes, from: bodyStart) else {
+                throw SyntaxError(offset: characterOffset(i), reason: "'{{' is not closed by '}}' (a literal '{{' is written {{/\\{\\{/}})")
             }
             let pattern: TranscriptPattern
-            do { pattern = try TranscriptPattern.parse(String(chars[bodyStart..<end])) } catch {
-                throw SyntaxError(offset: i, reason: error.reason)
+            do { pattern = try TranscriptPattern.parse(String(decoding: bytes[bodyStart..<end], as: UTF8.self)) } catch {
+                throw SyntaxError(offset: characterOffset(i), reason: error.reason)
             }
-            if !literal.isEmpty { pieces.append(.literal(literal)); literal = "" }
+            if literalStart < i { pieces.append(.literal(String(decoding: bytes[literalStart..<i], as: UTF8.self))) }
             pieces.append(.pattern(pattern))
             i = end + 2
+            literalStart = i
         }
-        if !literal.isEmpty { pieces.append(.literal(literal)) }
+        if literalStart < bytes.count { pieces.append(.literal(String(decoding: bytes[literalStart...], as: UTF8.self))) }
         return PatternText(pieces)
     }
 
-    /// Where the `}}` closing a pattern body starts. A regex body (`/…/`,
-    /// possibly after `name:=`) ends at `/}}`, so the regex may hold braces.
-    static func closing(_ chars: [Character], from start: Int) -> Int? {
-        func find(_ needle: [Character], from: Int) -> Int? {
-            guard from + needle.count <= chars.count else { return nil }
-            for i in from...(chars.count - needle.count) where Array(chars[i..<i + needle.count]) == needle { return i }
+    /// Where the `}}` closing a pattern body starts, as a UTF-8 offset. A
+    /// regex body (`/…/`, possibly after `name:=`) ends at `/}}`, so the
+    /// regex may hold braces.
+    static func closing(_ bytes: [UInt8], from start: Int) -> Int? {
+        let space = UInt8(ascii: " "), brace = UInt8(ascii: "}"), slash = UInt8(ascii: "/")
+        func find(_ needle: [UInt8], from: Int) -> Int? {
+            guard from + needle.count <= bytes.count else { return nil }
+            for i in from...(bytes.count - needle.count) where bytes[i..<i + needle.count].elementsEqual(needle) { return i }
             return nil
         }
-        guard let plainEnd = find(["}", "}"], from: start) else { return nil }
-        var j = start
-        while j < chars.count, chars[j] == " " { j += 1 }
-        var k = j
-        while k < chars.count, chars[k].isLetter || chars[k].isNumber || chars[k] == "_" { k += 1 }
-        var bodyStart = j
-        if k > j, k + 1 < chars.count, chars[k] == ":", chars[k + 1] == "=" {
-            bodyStart = k + 2
-            while bodyStart < chars.count, chars[bodyStart] == " " { bodyStart += 1 }
+        /// A capture name's bytes: letters, digits, `_`, and any non-ASCII byte (letters of other scripts).
+        func isNameByte(_ c: UInt8) -> Bool {
+            c >= 0x80 || (c >= UInt8(ascii: "a") && c <= UInt8(ascii: "z")) || (c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z"))
+                || (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) || c == UInt8(ascii: "_")
         }
-        guard bodyStart < chars.count, chars[bodyStart] == "/" else { return plainEnd }
-        return find(["/", "}", "}"], from: bodyStart + 1).map { $0 + 1 }
+        guard let plainEnd = find([brace, brace], from: start) else { return nil }
+        var j = start
+        while j < bytes.count, bytes[j] == space { j += 1 }
+        var k = j
+        while k < bytes.count, isNameByte(bytes[k]) { k += 1 }
+        var bodyStart = j
+        if k > j, k + 1 < bytes.count, bytes[k] == UInt8(ascii: ":"), bytes[k + 1] == UInt8(ascii: "=") {
+            bodyStart = k + 2
+            while bodyStart < bytes.count, bytes[bodyStart] == space { bodyStart += 1 }
+        }
+        guard bodyStart < bytes.count, bytes[bodyStart] == slash else { return plainEnd }
+        return find([slash, brace, brace], from: bodyStart + 1).map { $0 + 1 }
     }
 
     /// The text as written in a transcript, with any literal `{{` escaped.

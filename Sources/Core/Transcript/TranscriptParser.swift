@@ -75,8 +75,12 @@ public enum TranscriptParser {
     }
 
     /// A `#` line, indented or not (no JSON line starts with `#`; text lines start with `|`).
+    /// Asked of every line of every file: walks UTF-8, not characters.
     static func isComment(_ text: String) -> Bool {
-        text.drop { $0 == " " || $0 == "\t" }.hasPrefix("#")
+        for byte in text.utf8 where byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") {
+            return byte == UInt8(ascii: "#")
+        }
+        return false
     }
 
     private static func trimBlank(_ lines: [String]) -> [String] {

@@ -24,6 +24,10 @@ actor Interpreter {
     /// Ids from answers so far, for TAB on `{id}` segments.
     private var seenIDs = SeenIDs()
 
+    /// The session's executor, which is the HTTP transport's event loop: a
+    /// command and its requests run on one thread (`HTTPTransport.executor`).
+    nonisolated var unownedExecutor: UnownedSerialExecutor { session.unownedExecutor }
+
     init(session: AuthSession) {
         self.session = session
         builtIns = ["base_url": session.builder.baseURL.absoluteString, "profile": session.profile.name]

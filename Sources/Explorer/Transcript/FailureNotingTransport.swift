@@ -11,7 +11,9 @@ final class FailureNotingTransport: HTTPTransport, @unchecked Sendable {
 
     init(_ base: any HTTPTransport) { self.base = base }
 
-    func send(_ request: PreparedRequest) async throws(TransportError) -> ReceivedResponse {
+    var executor: any SerialExecutor { base.executor }
+
+    nonisolated(nonsending) func send(_ request: PreparedRequest) async throws(TransportError) -> ReceivedResponse {
         do { return try await base.send(request) } catch {
             lock.withLock { failure = error }
             throw error

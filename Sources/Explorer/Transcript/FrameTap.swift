@@ -86,7 +86,7 @@ final class FrameSubscription: @unchecked Sendable {
     /// Waits up to `timeout` seconds until `sent` sent and `received`
     /// received frames have come, then takes them (fewer when the time ran
     /// out); frames beyond those stay for later steps.
-    func take(sent: Int, received: Int, timeout: Double) async -> [ObservedFrame] {
+    nonisolated(nonsending) func take(sent: Int, received: Int, timeout: Double) async -> [ObservedFrame] {
         let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
         while tap.count(id, .sent) < sent || tap.count(id, .received) < received, ContinuousClock.now < deadline {
             guard (try? await Task.sleep(for: .milliseconds(2))) != nil else { break }

@@ -62,9 +62,7 @@ struct Replayer: Sendable {
                                                            transport: noting, store: MemoryTokenStore()))
         var steps = Steps(path: path, interpreter: interpreter, transport: noting, profile: profile, baseURL: url.absoluteString,
                           resolver: SecretResolver(environment: environment, demoAccounts: profile.demoAccounts), update: update)
-        if await steps.prepare(header) {
-            await steps.replay(transcript.steps)
-        }
+        await Self.drive(&steps, header: header, transcript.steps, on: interpreter)
         await transport.shutdown()
         await sandbox?.stop()
         run.steps = steps.runs
@@ -92,10 +90,21 @@ struct Replayer: Sendable {
         }
     }
 
+    /// Runs the steps on the interpreter's executor (the transport's event
+    /// loop), so a step's command, its request and its matching share one
+    /// thread; from the global executor every step crossed threads twice more.
+    private static func drive(_ steps: inout Steps, header: TranscriptHeader, _ list: [TranscriptStep],
+                              on interpreter: isolated Interpreter) async {
+        if await steps.prepare(header) {
+            await steps.replay(list)
+        }
+    }
+
     /// The state of one replay: the interpreter, the captures, the secrets
-    /// used. `replay FILE` and `tour` in the REPL drive one on the session's
-    /// own interpreter, whose transport notes no failures (`transport` nil)
-    /// and whose files are read from the working directory (`filesFolder`).
+    /// used; its methods run on the caller's executor (`nonisolated(nonsending)`).
+    /// `replay FILE` and `tour` in the REPL drive one on the session's own
+    /// interpreter, whose transport notes no failures (`transport` nil) and
+    /// whose files are read from the working directory (`filesFolder`).
     struct Steps: Sendable {
         let path: String
         let interpreter: Interpreter
@@ -131,7 +140,7 @@ struct Replayer: Sendable {
         }
 
         /// Sets the header's variables and logs in when it says so.
-        mutating func prepare(_ header: TranscriptHeader) async -> Bool {
+        nonisolated(nonsending) mutating func prepare(_ header: TranscriptHeader) async -> Bool {
             do {
                 for variable in header.variables {
                     let (value, used) = try resolver.fill(variable.value, email: nil)
@@ -154,7 +163,7 @@ struct Replayer: Sendable {
             return true
         }
 
-        mutating func replay(_ steps: [TranscriptStep]) async {
+        nonisolated(nonsending) mutating func replay(_ steps: [TranscriptStep]) async {
             for step in steps {
                 guard let outcome = await run(step) else { return }
                 if case .exit = outcome { return }
@@ -164,7 +173,7 @@ struct Replayer: Sendable {
         /// Runs one step and records its verdict in `runs`. `typed` replaces
         /// its command line (a tour lets the user edit it first). Nil when
         /// the replay cannot go on (`failure` says why).
-        mutating func run(_ step: TranscriptStep, typed: String? = nil) async -> Outcome? {
+        nonisolated(nonsending) mutating func run(_ step: TranscriptStep, typed: String? = nil) async -> Outcome? {
             let started = ContinuousClock.now
             var line: String
             resolver.session = await sessionSecrets()
@@ -177,7 +186,7 @@ struct Replayer: Sendable {
                 return nil
             }
             if let filesFolder { line = FilePaths.rebase(line, onto: filesFolder) }
-            let parser = await interpreter.parser
+            let parser = interpreter.parser
             let outcome: Outcome
             lastCommand = nil
             do {
@@ -194,7 +203,7 @@ struct Replayer: Sendable {
                                                        received: step.expectation.frameCount(.received), timeout: wait)
                 observation.frameWait = wait
             }
-            matcher.variables = await interpreter.allVariables
+            matcher.variables = interpreter.allVariables
             matcher.variables[PatternText.socketBaseVariable] = PatternText.socketURL(baseURL)
             let before = matcher
             let mismatches = matcher.match(step.expectation, observation).map(hidingSecrets)
@@ -223,7 +232,7 @@ struct Replayer: Sendable {
 
         /// The session's tokens under the names a recording gives them
         /// (`access_token`, LevelUp's `accesstoken`), for `{{secret:…}}` in command lines.
-        private func sessionSecrets() async -> [String: String] {
+        nonisolated(nonsending) private func sessionSecrets() async -> [String: String] {
             guard let tokens = await interpreter.session.tokens else { return [:] }
             var secrets: [String: String] = [:]
             let auth = profile.auth

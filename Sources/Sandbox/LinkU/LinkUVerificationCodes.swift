@@ -56,9 +56,8 @@ enum LinkUVerificationCodes {
             """, [.text(channel.rawValue), .text(target), .text(purpose)]).first
         if let sentAt = recent?.column("sent_at")?.double, now - sentAt < resendInterval {
             let wait = Int((resendInterval - (now - sentAt)).rounded(.up))
-            throw APIFailure(status: .tooManyRequests, code: "TOO_MANY_REQUESTS",
-                             message: "a code was sent less than a minute ago; try again in \(wait) s",
-                             details: [("retry_after", .int(wait))])
+            throw APIFailure.rateLimited(code: "TOO_MANY_REQUESTS", "a code was sent less than a minute ago; try again in \(wait) s",
+                                         retryAfter: wait)
         }
         try await state.store.query("""
             UPDATE verification_codes SET status = 'superseded'

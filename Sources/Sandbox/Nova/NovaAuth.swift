@@ -67,7 +67,7 @@ enum NovaAuth {
         let password = fields.required("password", trim: false)
         try fields.check()
         let limit = NovaFailureLimit.login(email)
-        if let wait = try await limit.retryAfter(state) { return NovaFailureLimit.tooMany(wait, "failed logins") }
+        if let wait = try await limit.retryAfter(state) { throw NovaFailureLimit.tooMany(wait, "failed logins") }
         let userID: String
         do {
             userID = try await state.checkPassword(email: email, password: password)

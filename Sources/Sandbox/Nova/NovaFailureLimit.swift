@@ -37,11 +37,7 @@ struct NovaFailureLimit {
         try await state.store.query("DELETE FROM failures WHERE key = ?", [.text(key)])
     }
 
-    static func tooMany(_ seconds: Int, _ what: String) -> Response {
-        let failure = APIFailure(status: .tooManyRequests, code: "RATE_LIMITED", message: "too many \(what); try again in \(seconds) s",
-                                 details: [("retry_after", .int(seconds))])
-        var response = JSONResponse.make(failure.status, failure.body(.codeMessage))
-        response.headers[.retryAfter] = String(seconds)
-        return response
+    static func tooMany(_ seconds: Int, _ what: String) -> APIFailure {
+        .rateLimited(code: "RATE_LIMITED", "too many \(what); try again in \(seconds) s", retryAfter: seconds)
     }
 }

@@ -25,7 +25,7 @@ enum NovaVerification {
     static func verify(_ request: Request, _ state: SandboxState) async throws -> Response {
         let userID = try await state.authenticate(request)
         let limit = NovaFailureLimit.verification(userID)
-        if let wait = try await limit.retryAfter(state) { return NovaFailureLimit.tooMany(wait, "wrong codes") }
+        if let wait = try await limit.retryAfter(state) { throw NovaFailureLimit.tooMany(wait, "wrong codes") }
         var fields = NovaFields(try await jsonObject(request))
         let code = fields.required("code")
         if !code.isEmpty, code.count != 6 || !code.allSatisfy({ $0.isASCII && $0.isNumber }) {
