@@ -9,6 +9,8 @@ import Foundation
 final class FrameTap: @unchecked Sendable {
     private let lock = NSLock()
     private var queues: [Int: [ObservedFrame]] = [:]
+    /// A subscriber waiting in `take`, woken by each frame posted.
+    private var waiters: [Int: AsyncStream<Void>.Continuation] = [:]
     private var nextID = 0
     /// Frames a subscriber has not taken yet are dropped, oldest first, past this.
     static let queueLimit = 10_000
@@ -24,12 +26,19 @@ final class FrameTap: @unchecked Sendable {
 
     func post(_ frame: ObservedFrame) {
         guard !frame.isHeartbeat else { return }
-        lock.withLock {
+        let waiting = lock.withLock {
             for id in queues.keys {
                 queues[id]!.append(frame)
                 if queues[id]!.count > Self.queueLimit { queues[id]!.removeFirst() }
             }
+            return Array(waiters.values)
         }
+        waiting.forEach { $0.yield() }
+    }
+
+    /// Registers the continuation that wakes subscriber `id`'s `take` (nil: none waits).
+    fileprivate func setWaiter(_ id: Int, _ waiter: AsyncStream<Void>.Continuation?) {
+        lock.withLock { waiters[id] = waiter }
     }
 
     func subscribe() -> FrameSubscription {
@@ -40,7 +49,12 @@ final class FrameTap: @unchecked Sendable {
         }
     }
 
-    fileprivate func unsubscribe(_ id: Int) { _ = lock.withLock { queues.removeValue(forKey: id) } }
+    fileprivate func unsubscribe(_ id: Int) {
+        lock.withLock {
+            queues.removeValue(forKey: id)
+            waiters.removeValue(forKey: id)
+        }
+    }
 
     /// Takes the first `sent` sent and `received` received frames queued for
     /// `id` (all of them when nil), in the order they went; the rest stay.
@@ -87,9 +101,21 @@ final class FrameSubscription: @unchecked Sendable {
     /// received frames have come, then takes them (fewer when the time ran
     /// out); frames beyond those stay for later steps.
     nonisolated(nonsending) func take(sent: Int, received: Int, timeout: Double) async -> [ObservedFrame] {
-        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
-        while tap.count(id, .sent) < sent || tap.count(id, .received) < received, ContinuousClock.now < deadline {
-            guard (try? await Task.sleep(for: .milliseconds(2))) != nil else { break }
+        func enough() -> Bool { tap.count(id, .sent) >= sent && tap.count(id, .received) >= received }
+        if !enough() {
+            // Woken by each frame posted, without polling; a timer (or Ctrl-C) ends the wait.
+            let (signal, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+            tap.setWaiter(id, wake)
+            let timer = Task {
+                try? await Task.sleep(for: .milliseconds(Int(timeout * 1000)))
+                wake.finish()
+            }
+            // A frame may have come between the check and the waiter's registration.
+            if !enough() {
+                for await _ in signal where enough() || Task.isCancelled { break }
+            }
+            timer.cancel()
+            tap.setWaiter(id, nil)
         }
         return tap.take(id, sent: sent, received: received).frames
     }
