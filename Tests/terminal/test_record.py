@@ -143,3 +143,16 @@ def test_test_with_jobs_and_update_rewrites_only_what_differs(tmp_path):
         assert (suite / f"{name}.transcript").read_text() == originals[name]
     again = explorer(["test", "--jobs", "3", str(suite)], tmp_path)
     assert again.returncode == 0 and again.stdout.splitlines()[-1] == "3 passed, 0 failed"
+
+
+def test_a_replay_inside_a_recorded_session_leaves_no_frames_behind(tmp_path):
+    """`replay FILE` is not recorded; the frames its steps send and receive
+    must not land under the next recorded step either."""
+    transcript = tmp_path / "after-replay.transcript"
+    chat = ROOT / "sessions" / "linku" / "chat.transcript"
+    result = explorer(["--record", str(transcript)], tmp_path, stdin=f"replay {chat}\nget /api/tasks/1\n")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "12 steps: 12 passed, 0 failed" in result.stdout
+    text = transcript.read_text()
+    assert "\n> get /api/tasks/1\n" in text
+    assert "←" not in text and "→" not in text and "> replay" not in text

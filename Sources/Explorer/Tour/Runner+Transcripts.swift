@@ -70,6 +70,8 @@ extension Runner {
             if await steps.prepare(transcript.header) { await steps.replay(transcript.steps) }
             return steps
         }
+        // The replay is not recorded, so neither are the frames its steps sent and received.
+        whileRecording { $0.dropFrames() }
         var run = TranscriptRun(path: path, steps: steps.runs, failure: steps.failure, torn: transcript.torn)
         run.duration = ContinuousClock.now - started
         let (out, err) = ReplayReport(palette: renderer.palette).detailed(run)
