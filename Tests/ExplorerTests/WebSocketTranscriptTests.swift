@@ -87,7 +87,7 @@ import Testing
         let (path, text, _) = try await Self.record(Array(Self.chat.prefix(4)))
         defer { try? FileManager.default.removeItem(atPath: path) }
         // The last step (ws recv) now also expects a frame the server never sends.
-        try (text + "(frames within 0.3 s)\n← {\"type\": \"typing\", \"user_id\": 2}\n").write(toFile: path, atomically: true, encoding: .utf8)
+        try (text + "(frames within 2 s)\n← {\"type\": \"typing\", \"user_id\": 2}\n").write(toFile: path, atomically: true, encoding: .utf8)
         let run = await Replayer(environment: [:]).run(path)
         #expect(run.status == .mismatch)
         #expect(run.failedSteps.map(\.command) == ["ws recv"])
@@ -95,16 +95,16 @@ import Testing
         let lastStep = text.components(separatedBy: "\n> ").last ?? ""
         let n = lastStep.components(separatedBy: "\n← ").count
         #expect(run.failedSteps.first?.mismatches == [Mismatch(.frame(.received, n, JSONPath(components: [])),
-                                                               expected: #"{ "type": "typing", "user_id": 2 }"#, actual: "no frame within 0.3 s")])
+                                                               expected: #"{ "type": "typing", "user_id": 2 }"#, actual: "no frame within 2 s")])
         let out = ReplayReport(palette: .plain).detailed(run).out
-        #expect(out.contains("          ← frame \(n)\n            expected { \"type\": \"typing\", \"user_id\": 2 }\n            got      no frame within 0.3 s\n"))
+        #expect(out.contains("          ← frame \(n)\n            expected { \"type\": \"typing\", \"user_id\": 2 }\n            got      no frame within 2 s\n"))
     }
 
     @Test func framesThatComeOutOfOrderFailUnlessTheStepAllowsIt() async throws {
         let (path, text, _) = try await Self.record(Array(Self.chat.prefix(4)))
         defer { try? FileManager.default.removeItem(atPath: path) }
         // The step with the ack now expects a receipt before it: the ack comes first, and no receipt at all.
-        let receipt = "(frames within 0.3 s)\n← {\"type\": \"read\", ...}\n"
+        let receipt = "(frames within 2 s)\n← {\"type\": \"read\", ...}\n"
         let swapped = text.replacingOccurrences(of: "← {\n  \"type\": \"ack\",", with: receipt + "← {\n  \"type\": \"ack\",")
         #expect(swapped != text)
         try (swapped + "").write(toFile: path, atomically: true, encoding: .utf8)
