@@ -17,7 +17,7 @@ public struct PreparedRequest: Sendable, Equatable {
 
     /// The first value of a header, by case-insensitive name.
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.first { $0.hasName(name) }?.value
     }
 
     /// Sets a header, replacing any with the same name.
@@ -27,7 +27,7 @@ public struct PreparedRequest: Sendable, Equatable {
     }
 
     public mutating func removeHeader(_ name: String) {
-        headers.removeAll { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+        headers.removeAll { $0.hasName(name) }
     }
 
     /// Path and query as they appear on the request line.
@@ -54,5 +54,21 @@ public struct HTTPHeader: Sendable, Equatable {
     public init(name: String, value: String) {
         self.name = name
         self.value = value
+    }
+}
+
+extension HTTPHeader {
+    /// Whether the header is called `other`. Names are ASCII tokens (RFC 9110
+    /// §5.1), compared byte by byte ignoring ASCII case: this runs for every
+    /// header lookup of every request and answer, and Foundation's
+    /// case-insensitive comparison showed in profiles.
+    public func hasName(_ other: String) -> Bool {
+        let a = name.utf8
+        let b = other.utf8
+        guard a.count == b.count else { return false }
+        return zip(a, b).allSatisfy { x, y in
+            let folded = x | 0x20
+            return x == y || (folded == y | 0x20 && folded >= UInt8(ascii: "a") && folded <= UInt8(ascii: "z"))
+        }
     }
 }

@@ -15,12 +15,14 @@ public struct ReceivedResponse: Sendable, Equatable {
     }
 
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+        headers.first { $0.hasName(name) }?.value
     }
 
     /// The media type without parameters, lower-cased (`application/json`).
     public var mediaType: String? {
-        header("Content-Type").map { String($0.split(separator: ";").first ?? "").trimmingCharacters(in: .whitespaces).lowercased() }
+        guard let value = header("Content-Type") else { return nil }
+        let type = value.prefix { $0 != ";" }.drop { $0 == " " || $0 == "\t" }
+        return String(type.reversed().drop { $0 == " " || $0 == "\t" }.reversed()).lowercased()
     }
 
     /// Whether the server says the body is JSON (`application/json`, `+json`).
