@@ -13,6 +13,33 @@ func runBlocking<T: Sendable>(interruptible: Bool = false, _ body: @escaping @Se
         box.value = await body()
         done.signal()
     }
+    wait(for: done, cancelling: task, interruptible: interruptible)
+    return box.value!
+}
+
+/// `runBlocking` for work on one actor (a command on the interpreter): the
+/// task starts on the calling thread (`Task.immediate`), goes straight to the
+/// actor's executor, and the answer is handed back from there. A plain
+/// `Task` first woke a thread of the global pool and came back through it,
+/// two more thread hand-offs for every line of a script.
+func runBlocking<A: Actor, T: Sendable>(on actor: A, interruptible: Bool = false,
+                                        _ body: @escaping @Sendable (isolated A) async -> T) -> T {
+    let box = ResultBox<T>()
+    let done = DispatchSemaphore(value: 0)
+    let task = Task.immediate {
+        await deliver(on: actor, body, into: box, done)
+    }
+    wait(for: done, cancelling: task, interruptible: interruptible)
+    return box.value!
+}
+
+private func deliver<A: Actor, T: Sendable>(on actor: isolated A, _ body: @Sendable (isolated A) async -> T,
+                                            into box: ResultBox<T>, _ done: DispatchSemaphore) async {
+    box.value = await body(actor)
+    done.signal()
+}
+
+private func wait(for done: DispatchSemaphore, cancelling task: Task<Void, Never>, interruptible: Bool) {
     if interruptible {
         _ = LineEditor.takeInterrupts()
         while done.wait(timeout: .now() + .milliseconds(20)) == .timedOut {
@@ -21,7 +48,6 @@ func runBlocking<T: Sendable>(interruptible: Bool = false, _ body: @escaping @Se
     } else {
         done.wait()
     }
-    return box.value!
 }
 
 func runBlockingThrowing<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {

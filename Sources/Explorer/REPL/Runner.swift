@@ -62,7 +62,7 @@ final class Runner {
             guard let filled = askLogin(email: email, editor: editor) else { return (.ok, false) }
             command = filled
         }
-        let outcome = runBlocking(interruptible: editor != nil) { [interpreter, command] in
+        let outcome = runBlocking(on: interpreter, interruptible: editor != nil) { [command] interpreter in
             await interpreter.execute(command)
         }
         show(outcome, location: location)
