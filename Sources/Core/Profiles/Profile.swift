@@ -12,9 +12,13 @@ public struct Profile: Sendable {
     /// `{accessToken}` filled from the login (LinkU: `/ws/chat/{userId}?token={accessToken}`);
     /// nil when the backend has no socket.
     public var webSocketTemplate: String?
+    /// Where REST tells what the socket missed, asked after a reconnect
+    /// (`Reconciler`); nil when the backend has no such endpoints.
+    public var webSocketReconcile: ReconcileEndpoints?
 
     public init(name: String, displayName: String, auth: AuthFlavour, errorEnvelope: ErrorEnvelope,
-                endpoints: [Endpoint], demoAccounts: [(email: String, password: String)], webSocketTemplate: String? = nil) {
+                endpoints: [Endpoint], demoAccounts: [(email: String, password: String)], webSocketTemplate: String? = nil,
+                webSocketReconcile: ReconcileEndpoints? = nil) {
         self.name = name
         self.displayName = displayName
         self.auth = auth
@@ -22,6 +26,7 @@ public struct Profile: Sendable {
         self.endpoints = endpoints
         self.demoAccounts = demoAccounts
         self.webSocketTemplate = webSocketTemplate
+        self.webSocketReconcile = webSocketReconcile
     }
 
     /// Whether a request to `path` goes without an Authorization header: the
