@@ -80,7 +80,8 @@ enum Vocabulary {
         CommandInfo(name: "ws", usage: "ws connect|send|recv|status|close", summary: "a WebSocket: connect, send JSON, read frames",
                     details: """
                     ws connect [URL|PATH]      the profile's socket (LinkU's chat, with your token), a /path on
-                                               the base URL, or any ws:// or wss:// URL
+                                               the base URL, or any ws:// or wss:// URL (wss:// needs a host
+                                               name, not an IP address); no answer within 10 s fails
                         --retries N            reconnect tries after a drop (default 5; 0: never reconnect)
                         --backoff S            seconds before the first try, doubling after (default 1)
                         --heartbeat S          seconds between pings (default 30; 0: none); a ping still
