@@ -39,10 +39,14 @@ extension AsyncHTTPTransport {
 /// A clock tests move by hand, so expiry needs no sleeping.
 final class ManualClock: @unchecked Sendable {
     private let lock = NSLock()
+    /// Real time when made; after that only `advance` moves the clock, so a
+    /// test on a loaded machine (a slow login) does not see seconds pass it
+    /// did not ask for: "59 s after issuance" stays 59 s.
+    private let start = Date().timeIntervalSince1970
     private var offset = 0.0
     func advance(_ seconds: Double) { lock.withLock { offset += seconds } }
     var now: @Sendable () -> Double {
-        { [self] in Date().timeIntervalSince1970 + lock.withLock { offset } }
+        { [self] in start + lock.withLock { offset } }
     }
 }
 
