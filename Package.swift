@@ -63,6 +63,8 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
+        // Benchmark only (bench/ws): WebSocket round trips through Core's client, without the REPL.
+        .executableTarget(name: "ws-bench", dependencies: ["Core"], path: "bench/ws-bench"),
         .testTarget(name: "CoreTests", dependencies: ["Core"]),
         .testTarget(name: "SandboxTests", dependencies: [
             "Sandbox", "Core",

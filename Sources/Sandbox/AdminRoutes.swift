@@ -32,13 +32,15 @@ enum AdminRoutes {
     /// `/__sandbox/echo`: a WebSocket that sends every frame back, for
     /// checking a client and for round-trip benchmarks. The ws_drop_after
     /// fault applies to it like to every other socket.
+    static let largestEchoedMessage = 16 * 1024 * 1024
+
     static func registerWebSocket(on router: Router<BasicWebSocketRequestContext>, state: SandboxState) {
         router.ws("/__sandbox/echo") { _, _ in
             .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             let socket = await state.openSocket(userID: nil, outbound: outbound, logger: context.logger)
             defer { Task { await state.sockets.close(socket) } }
-            for try await message in inbound.messages(maxSize: 16 * 1024 * 1024) {
+            for try await message in inbound.messages(maxSize: largestEchoedMessage) {
                 guard socket.received() else { break }
                 switch message {
                 case let .text(text):

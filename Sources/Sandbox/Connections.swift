@@ -141,8 +141,10 @@ struct SandboxChildChannel: ServerChildChannel {
     ) -> HTTPServerBuilder where WebSocketRouter.Responder.Context: WebSocketRequestContext {
         let webSocketResponder = webSocketRouter.buildResponder()
         return HTTPServerBuilder { responder in
+            // Frames up to the echo's 16 MiB (Hummingbird's default is 16 KiB),
+            // so a client can be shown a 10 MB frame.
             SandboxChildChannel(inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder,
-                                                                    configuration: .init()),
+                                                                    configuration: .init(maxFrameSize: AdminRoutes.largestEchoedMessage)),
                                 connections: connections)
         }
     }

@@ -35,6 +35,45 @@ import Testing
         #expect(Completer.complete("w", state: state).candidates.map(\.text).contains("ws"))
     }
 
+    @Test func connectTakesRetriesBackoffAndHeartbeat() throws {
+        #expect(try parser.parse("ws connect /__sandbox/echo --retries 2 --heartbeat 0.5")
+            == .ws(.connect(target: "/__sandbox/echo", settings: ConnectSettings(retries: 2, heartbeat: 0.5))))
+        #expect(try parser.parse("ws connect --heartbeat 0 --backoff 0.25")
+            == .ws(.connect(target: nil, settings: ConnectSettings(backoff: 0.25, heartbeat: 0))))
+        let options = ConnectSettings(retries: 0, backoff: 0.25, heartbeat: 0).options
+        #expect(options.reconnect == ReconnectPolicy(initialDelay: .milliseconds(250), attempts: 0))
+        #expect(options.heartbeat == nil)
+        #expect(ConnectSettings(heartbeat: 2).options.heartbeat == .seconds(2))
+        #expect(ConnectSettings().options.reconnect == .standard)
+        #expect(ConnectSettings().options.heartbeat == .seconds(30))
+        #expect(throws: CommandError("--retries needs a whole number from 0 (never reconnect) to 30", column: 11)) {
+            try parser.parse("ws connect --retries x")
+        }
+        #expect(throws: CommandError("--heartbeat needs a value, as in: ws connect --heartbeat 10", column: 11)) {
+            try parser.parse("ws connect --heartbeat")
+        }
+        #expect(throws: CommandError("--heartbeat needs seconds from 0.1 to 3600, or 0 for no pings", column: 14)) {
+            try parser.parse("ws connect /x --heartbeat 0.01")
+        }
+        #expect(throws: CommandError("unknown flag --ping; ws connect takes --retries, --backoff, --heartbeat", column: 11)) {
+            try parser.parse("ws connect --ping 3")
+        }
+        #expect(throws: CommandError("usage: ws connect [URL|PATH] [--retries N] [--backoff S] [--heartbeat S]", column: 14)) {
+            try parser.parse("ws connect /a /b")
+        }
+    }
+
+    @Test func connectFlagsCompleteOnTab() {
+        let state = CompletionState(profile: .linku, variables: [], lastBody: nil)
+        func candidates(_ line: String) -> [String] { Completer.complete(line, state: state).candidates.map(\.text) }
+        #expect(candidates("ws connect ") == ConnectSettings.flags)
+        #expect(candidates("ws connect /__sandbox/echo --h") == ["--heartbeat"])
+        #expect(candidates("ws connect --retries 2 --") == ["--backoff", "--heartbeat"])
+        // Where a flag's value goes, and after other subcommands, nothing.
+        #expect(candidates("ws connect --retries ").isEmpty)
+        #expect(candidates("ws send --").isEmpty)
+    }
+
     @Test func aHugeFrameIsPreviewedOnOneBoundedLine() {
         let renderer = Renderer(palette: .plain)
         let huge = #"{"data":""# + String(repeating: "x", count: 10 * 1024 * 1024) + #""}"#
@@ -74,6 +113,81 @@ import Testing
             #expect(rejected.contains("401"))
             guard case let .failure(refused, _) = try await run("ws connect ws://127.0.0.1:1/") else { throw SocketFailure("opened") }
             #expect(refused == "connection refused: ws://127.0.0.1:1/")
+        } catch {
+            Issue.record(error)
+        }
+        await transport.shutdown()
+        await server.stop()
+    }
+}
+
+/// Notices the REPL would have printed as they arrived.
+final class Heard: @unchecked Sendable {
+    private let lock = NSLock()
+    private var notices: [SocketNotice] = []
+    func append(_ notice: SocketNotice) { lock.withLock { notices.append(notice) } }
+    var received: [String] { lock.withLock { notices.filter { $0.kind == .received }.map(\.text) } }
+}
+
+/// Waits until `check` holds, 10 s at most (then fails the test with `what`).
+func eventually(_ what: String, _ check: () async -> Bool) async throws {
+    let deadline = ContinuousClock.now + .seconds(10)
+    while await !check() {
+        guard ContinuousClock.now < deadline else { throw SocketFailure("not within 10 s: \(what)") }
+        try await Task.sleep(for: .milliseconds(5))
+    }
+}
+
+extension WebSocketCommandTests {
+    /// In the REPL a frame is shown once: printed as it arrives, or, while
+    /// `ws recv` waits, as recv's answer and not printed as well.
+    @Test func aFrameIsShownOnceAsItArrivesOrByAWaitingRecv() async throws {
+        let server = try await SandboxServer.start()
+        let transport = AsyncHTTPTransport()
+        let session = AuthSession(profile: .linku, builder: RequestBuilder(baseURL: server.baseURL), transport: transport, store: MemoryTokenStore())
+        let interpreter = Interpreter(session: session)
+        let heard = Heard()
+        await interpreter.setSocketListener { heard.append($0) }
+        func run(_ line: String) async throws -> Outcome { await interpreter.execute(try await interpreter.parser.parse(line)) }
+        do {
+            guard case .text = try await run("ws connect /__sandbox/echo --retries 2 --heartbeat 0") else { throw SocketFailure("no connection") }
+            guard case let .text(status) = try await run("ws status") else { throw SocketFailure("no status") }
+            #expect(status.contains("policy: no heartbeat; up to 2 reconnects, the first after 1 s"), "\(status)")
+            _ = try await run(#"ws send {"n":1}"#)
+            try await eventually("the echo printed") { heard.received == [#"{"n":1}"#] }
+            // Already shown: recv does not show it again; it waits for a new frame.
+            guard case let .failure(none, _) = try await run("ws recv --timeout 0.2") else { throw SocketFailure("a frame again") }
+            #expect(none == "no frame within 0.2 s")
+            // A waiting recv gets the next frame, and it is not printed as well.
+            let waiting = Task { await interpreter.execute(.ws(.recv(count: 1, timeout: 10))) }
+            try await eventually("recv waiting") { await interpreter.sockets.wanted == 1 }
+            _ = try await run(#"ws send {"n":2}"#)
+            guard case let .frames(frames) = await waiting.value else { throw SocketFailure("recv got nothing") }
+            #expect(frames.map(\.text) == [#"{"n":2}"#])
+            #expect(heard.received == [#"{"n":1}"#])
+            _ = try await run("ws close")
+            guard case let .failure(closed, _) = try await run("ws recv --timeout 5") else { throw SocketFailure("a frame after close") }
+            #expect(closed == WebSocketSendError.notConnected.description)
+        } catch {
+            Issue.record(error)
+        }
+        await transport.shutdown()
+        await server.stop()
+    }
+
+    /// In a script (no listener) frames wait for `ws recv`, in order.
+    @Test func inAScriptFramesWaitForRecv() async throws {
+        let server = try await SandboxServer.start()
+        let transport = AsyncHTTPTransport()
+        let session = AuthSession(profile: .linku, builder: RequestBuilder(baseURL: server.baseURL), transport: transport, store: MemoryTokenStore())
+        let interpreter = Interpreter(session: session)
+        func run(_ line: String) async throws -> Outcome { await interpreter.execute(try await interpreter.parser.parse(line)) }
+        do {
+            _ = try await run("ws connect /__sandbox/echo")
+            for n in 1...3 { _ = try await run(#"ws send {"n":\#(n)}"#) }
+            guard case let .frames(frames) = try await run("ws recv 3 --timeout 10") else { throw SocketFailure("no frames") }
+            #expect(frames.map(\.text) == [#"{"n":1}"#, #"{"n":2}"#, #"{"n":3}"#])
+            _ = try await run("ws close")
         } catch {
             Issue.record(error)
         }

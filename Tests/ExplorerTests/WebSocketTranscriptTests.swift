@@ -57,8 +57,8 @@ import Testing
         "put /api/users/messages/4/read",
         "ws recv",
         "ws close",
-        // A URL typed whole: this run's port and bob's token must not reach the file.
-        "ws connect {{WS}}/ws/chat/2?token={{TOKEN}}",
+        // A URL typed whole, after a flag: this run's port and bob's token must not reach the file.
+        "ws connect --retries 2 {{WS}}/ws/chat/2?token={{TOKEN}}",
         "ws close",
     ]
 
@@ -75,7 +75,7 @@ import Testing
         #expect(text.contains("← {\n  \"type\": \"read\",\n  \"message_id\": {{message_id}},"))
         #expect(text.contains("\"read_at\": \"{{timestamp}}\""))
         #expect(text.contains("| connected to {{ws_base_url}}/ws/chat/1?token=<access_token>\n"))
-        #expect(text.contains("> ws connect /ws/chat/2?token={{secret:access_token}}\n"))
+        #expect(text.contains("> ws connect --retries 2 /ws/chat/2?token={{secret:access_token}}\n"))
 
         let run = await Replayer(environment: [:]).run(path)
         let report = ReplayReport(palette: .plain).detailed(run)

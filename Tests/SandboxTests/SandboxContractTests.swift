@@ -36,9 +36,9 @@ extension AsyncHTTPTransport {
     }
 }
 
-/// A clock tests move by hand, so expiry needs no sleeping.
-/// Time that moves only when a test says so: a slow machine can't push a
-/// token past its expiry between two steps (it did, with real time added).
+/// A clock tests move by hand, so expiry needs no sleeping. Time moves only
+/// when a test says so: a slow machine can't push a token past its expiry
+/// between two steps (it did, with real time added).
 final class ManualClock: @unchecked Sendable {
     private let lock = NSLock()
     private var current = Date().timeIntervalSince1970.rounded(.down)

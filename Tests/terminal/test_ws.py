@@ -1,14 +1,25 @@
-"""WebSocket notices printed while the user types: a frame that arrives with a
-half-typed line on the prompt appears above it, and the line is intact after.
-
-Bob (over REST, from this test) sends alice a chat message while alice's REPL
-has `ws connect`ed and she has typed part of a command.
+"""The `ws` commands on a real terminal: a frame that arrives with a
+half-typed line on the prompt appears above it and the line is intact after
+(bob, over REST from this test, sends alice a chat message); a 10 MB frame, a
+silent peer, TLS failures, TAB on `ws connect`'s flags, and `ws recv` not
+showing again what was printed. The misbehaving peers are written here on
+plain sockets, 127.0.0.1 and ephemeral ports (`localhost` where TLS needs a
+host name), every socket operation with a timeout.
 """
+import base64
+import hashlib
 import json
 import re
+import shutil
+import socket
+import ssl
+import subprocess
+import threading
 import urllib.request
 
-from test_repl import ALICE_PROMPT, ENTER, Explorer, env, spawn  # noqa: F401
+import pytest
+
+from test_repl import ALICE_PROMPT, ENTER, PROMPT, TAB, Explorer, env, spawn  # noqa: F401
 
 
 def call(base, method, path, body, token=None):
@@ -50,3 +61,201 @@ def test_ws_subcommands_complete_on_tab(spawn):
     x = spawn()
     x.send("ws st\t")
     x.wait_for_line("linku> ws status ")
+
+
+# --------------------------------------------------------------------------
+# Peers that misbehave, written on plain sockets (127.0.0.1, ephemeral ports;
+# every socket operation has a timeout, the accept loop stops within 0.2 s).
+# --------------------------------------------------------------------------
+
+
+
+class RawServer:
+    """Accepts connections on 127.0.0.1 and hands each to `serve(conn)` on a
+    daemon thread; `stop()` closes everything."""
+
+    def __init__(self, serve, connections=None):
+        self.serve = serve
+        self.connections = connections  # then the listener closes: later connects are refused
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.listener.settimeout(0.2)
+        self.port = self.listener.getsockname()[1]
+        self.handshakes = 0
+        self.conns = []
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._loop, daemon=True)
+        self.thread.start()
+
+    def _loop(self):
+        while not self.stopped.is_set():
+            try:
+                conn, _ = self.listener.accept()
+            except (socket.timeout, OSError):
+                continue
+            conn.settimeout(10)
+            self.conns.append(conn)
+            threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
+            if self.connections is not None and len(self.conns) >= self.connections:
+                self.listener.close()
+                return
+
+    def _serve(self, conn):
+        try:
+            self.serve(self, conn)
+        except (OSError, ssl.SSLError):
+            pass
+
+    def stop(self):
+        self.stopped.set()
+        self.thread.join(5)
+        for conn in self.conns:
+            try:
+                conn.close()
+            except OSError:
+                pass
+        self.listener.close()
+
+
+def websocket_handshake(server, conn):
+    """Reads the upgrade request and answers 101 (RFC 6455 section 4.2.2)."""
+    request = b""
+    while b"\r\n\r\n" not in request:
+        chunk = conn.recv(4096)
+        if not chunk:
+            raise OSError("closed before the request ended")
+        request += chunk
+    key = re.search(rb"(?im)^sec-websocket-key:\s*(\S+)", request).group(1)
+    accept = base64.b64encode(hashlib.sha1(key + b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11").digest())
+    conn.sendall(b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                 b"Sec-WebSocket-Accept: " + accept + b"\r\n\r\n")
+    server.handshakes += 1
+
+
+def text_frame(payload):
+    """One unmasked server-to-client text frame."""
+    n = len(payload)
+    if n < 126:
+        head = bytes([0x81, n])
+    elif n < 1 << 16:
+        head = bytes([0x81, 126]) + n.to_bytes(2, "big")
+    else:
+        head = bytes([0x81, 127]) + n.to_bytes(8, "big")
+    return head + payload
+
+
+@pytest.fixture
+def servers():
+    started = []
+
+    def start(serve, connections=None):
+        s = RawServer(serve, connections)
+        started.append(s)
+        return s
+
+    yield start
+    for s in started:
+        s.stop()
+
+
+TEN_MB = 10 * 1024 * 1024
+
+
+def test_a_10_mb_frame_is_previewed_on_one_line_and_the_repl_stays_responsive(spawn, servers):
+    big = b'{"type":"big","data":"' + b"x" * (TEN_MB - 25) + b'"}'
+    assert len(big) == TEN_MB - 1
+
+    def send_big(server, conn):
+        websocket_handshake(server, conn)
+        conn.sendall(text_frame(big))
+        server.stopped.wait(30)  # keep the socket open
+
+    server = servers(send_big)
+    x = spawn()
+    assert "connected to ws://" in x.run(f"ws connect ws://127.0.0.1:{server.port}/")
+    x.expect("← ", timeout=60)
+    preview = x.expect("in all; `show` prints it", timeout=60)
+    assert len(preview) < 2100, f"the preview is {len(preview)} characters"
+    assert preview.startswith('{"type":"big","data":"xxx')
+    assert "10.0 MiB" in preview
+    x.expect(PROMPT)  # redrawn under the frame
+    # The REPL goes on: a half-typed line is intact, commands answer.
+    x.type_visibly("ws sta")
+    x.send("tus" + ENTER)
+    x.expect("state: ")
+    status = x.expect(PROMPT)
+    assert status.startswith("open") and "received: 1," in status, status
+    assert x.run("show .type").strip() == '"big"'
+
+
+def test_a_silent_peer_is_dropped_by_the_heartbeat_and_retried_per_the_flags(spawn, servers):
+    def silent(server, conn):
+        websocket_handshake(server, conn)
+        server.stopped.wait(30)  # never reads, never answers a ping
+
+    server = servers(silent, connections=1)  # the retry is refused
+    x = spawn()
+    url = f"ws://127.0.0.1:{server.port}/"
+    assert "connected to " + url in x.run(f"ws connect {url} --heartbeat 0.2 --retries 1 --backoff 0.1")
+    x.expect("connection lost")
+    x.expect("retrying in 0.1 s (try 1 of 1)")
+    x.expect("reconnecting (try 1 of 1)")
+    x.expect("gave up reconnecting after 1 try")
+    x.expect(PROMPT)  # redrawn under the notice
+    assert server.handshakes == 1
+    status = x.run("ws status")
+    assert "state: closed" in status, status
+    assert "policy: a ping every 0.2 s; up to 1 reconnect, the first after 0.1 s" in status, status
+
+
+def test_wss_to_a_plain_server_is_one_line(spawn, servers):
+    def plain_http(server, conn):
+        conn.recv(4096)
+        conn.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+        conn.close()
+
+    server = servers(plain_http)
+    x = spawn()
+    out = x.run(f"ws connect wss://localhost:{server.port}/")
+    lines = [l for l in out.splitlines() if l.strip()]
+    assert lines == [f"error: TLS failure with wss://localhost:{server.port}/: the server answered, but not TLS (a ws:// server?)"], out
+    assert "state: closed" in x.run("ws status")  # the REPL goes on
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl is needed to make a self-signed certificate")
+def test_wss_to_a_self_signed_server_is_one_line(spawn, servers, tmp_path):
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                    "-keyout", str(key), "-out", str(cert), "-days", "1", "-subj", "/CN=localhost"],
+                   check=True, capture_output=True, timeout=30)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+
+    def tls(server, conn):
+        with context.wrap_socket(conn, server_side=True) as wrapped:
+            websocket_handshake(server, wrapped)
+
+    server = servers(tls)
+    x = spawn()
+    out = x.run(f"ws connect wss://localhost:{server.port}/")
+    lines = [l for l in out.splitlines() if l.strip()]
+    assert lines == [f"error: TLS failure with wss://localhost:{server.port}/: its certificate is not trusted "
+                     "(self-signed, expired, or from an unknown issuer)"], out
+    assert server.handshakes == 0
+    assert "state: closed" in x.run("ws status")  # the REPL goes on
+
+
+def test_ws_connect_flags_complete_on_tab(spawn):
+    x = spawn()
+    x.send("ws connect --h" + TAB)
+    x.wait_for_line(PROMPT + "ws connect --heartbeat ")
+
+
+def test_ws_recv_does_not_show_again_a_frame_printed_as_it_arrived(spawn):
+    x = spawn()
+    assert "connected to ws://" in x.run("ws connect /__sandbox/echo")
+    x.send('ws send {"n":"echo-once"}' + ENTER)
+    x.expect('← {"n":"echo-once"}')
+    x.expect(PROMPT)
+    out = x.run("ws recv --timeout 0.3")
+    assert "no frame within 0.3 s" in out, out
+    assert x.transcript.count('← {"n":"echo-once"}') == 1

@@ -25,6 +25,8 @@ extension Profile {
         demoAccounts: [("alice@example.com", "alice123"), ("bob@example.com", "bob12345")],
         // Seed 000, "WebSocket service": the chat socket takes the token in the query.
         webSocketTemplate: "/ws/chat/{userId}?token={accessToken}",
+        // Seed 000, "REST做补偿": after a reconnect, the conversations and their messages since.
+        webSocketReconcile: .linku,
         secretFields: ["access_token", "refresh_token", "password", "new_password", "old_password"]
     )
 

@@ -16,10 +16,13 @@ public struct Profile: Sendable {
     /// `password`): a transcript recording hides their values whatever they
     /// look like, opaque tokens included (docs/transcripts.md, "Secrets").
     public var secretFields: [String]
+    /// Where REST tells what the socket missed, asked after a reconnect
+    /// (`Reconciler`); nil when the backend has no such endpoints.
+    public var webSocketReconcile: ReconcileEndpoints?
 
     public init(name: String, displayName: String, auth: AuthFlavour, errorEnvelope: ErrorEnvelope,
                 endpoints: [Endpoint], demoAccounts: [(email: String, password: String)], webSocketTemplate: String? = nil,
-                secretFields: [String] = []) {
+                webSocketReconcile: ReconcileEndpoints? = nil, secretFields: [String] = []) {
         self.secretFields = secretFields
         self.name = name
         self.displayName = displayName
@@ -28,6 +31,7 @@ public struct Profile: Sendable {
         self.endpoints = endpoints
         self.demoAccounts = demoAccounts
         self.webSocketTemplate = webSocketTemplate
+        self.webSocketReconcile = webSocketReconcile
     }
 
     /// Whether a request to `path` goes without an Authorization header: the

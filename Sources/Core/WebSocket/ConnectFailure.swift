@@ -14,15 +14,46 @@ enum ConnectFailure {
         if let client = error as? WebSocketClientError, client == .webSocketUpgradeFailed {
             return "handshake rejected by \(target): " + (await rejection(url: url, session: session) ?? "no 101 Switching Protocols")
         }
-        if error is NIOSSLError || String(reflecting: error).contains("SSL") {
-            return "TLS failure with \(target): \(error)"
+        if let timeout = error as? OpenTimeout {
+            return "no answer from \(target) within \(seconds(timeout.limit)) (TCP connected; no TLS or WebSocket handshake)"
         }
+        if let reason = tlsReason(error) { return "TLS failure with \(target): \(reason)" }
         let text = String(reflecting: error)
         if text.contains("ECONNREFUSED") || text.contains("refused") || text.contains("errno: 111") {
             return "connection refused: \(target)"
         }
         if let client = error as? WebSocketClientError { return "\(client) (\(target))" }
         return "could not connect to \(target): \(error)"
+    }
+
+    private static func seconds(_ d: Duration) -> String {
+        let s = Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+        return s == s.rounded() ? "\(Int(s)) s" : "\(s) s"
+    }
+
+    /// Why a TLS handshake failed, in words, or nil when `error` is not about TLS.
+    /// BoringSSL's own text is a list of error-stack entries; the usual causes
+    /// are named, anything else is cut to its first line.
+    static func tlsReason(_ error: any Error) -> String? {
+        let text = String(reflecting: error)
+        guard error is NIOSSLError || text.contains("SSL") else { return nil }
+        if text.contains("cannotUseIPAddressInSNI") {
+            return "this client sends the host as the TLS server name, which cannot be an IP address; use a host name (wss://localhost:…)"
+        }
+        if text.contains("WRONG_VERSION_NUMBER") || text.contains("HTTP_REQUEST") || text.contains("UNKNOWN_PROTOCOL") {
+            return "the server answered, but not TLS (a ws:// server?)"
+        }
+        if text.contains("CERTIFICATE_VERIFY_FAILED") || text.contains("certificate verify failed") {
+            return "its certificate is not trusted (self-signed, expired, or from an unknown issuer)"
+        }
+        if text.contains("failedToValidateHostname") || text.contains("hostname") {
+            return "its certificate is for another host name"
+        }
+        if text.contains("uncleanShutdown") {
+            return "the server closed the connection during the TLS handshake"
+        }
+        let line = text.split(separator: "\n").first.map(String.init) ?? text
+        return line.count > 200 ? String(line.prefix(200)) + "…" : line
     }
 
     /// WSClient reports a refused upgrade without its status, so the same

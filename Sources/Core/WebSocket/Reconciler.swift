@@ -11,33 +11,40 @@ public struct Reconciler: Sendable {
         self.missed = missed
     }
 
-    /// The profile's reconcile endpoints, or nil when it has none.
+    /// A reconciler for the profile's `webSocketReconcile` endpoints, or nil
+    /// when the profile has none.
     public static func forProfile(_ session: AuthSession) -> Reconciler? {
-        session.profile.name == Profile.linku.name ? linku(session) : nil
+        session.profile.webSocketReconcile.map { endpoints(session, $0) }
     }
 
-    /// LinkU (docs/sandbox-chat.md): conversations name their last message;
-    /// each conversation whose last message is newer than what was seen is
-    /// read with `after_id`, oldest first.
-    static func linku(_ session: AuthSession) -> Reconciler {
+    /// Reads the conversations; each one whose last message is newer than
+    /// what was seen is read after that id. The found messages come out
+    /// ordered by id.
+    public static func endpoints(_ session: AuthSession, _ endpoints: ReconcileEndpoints) -> Reconciler {
         @Sendable func conversations() async throws -> [JSONValue] {
-            let body = try await get(session, "/api/users/conversations", [("page_size", "100")])
-            guard case let .array(items)? = body["conversations"] else { return [] }
+            let body = try await get(session, endpoints.conversationsPath, endpoints.conversationsQuery.map { ($0.name, $0.value) })
+            guard case let .success(.array(items)) = endpoints.conversations.evaluate(body) else { return [] }
             return items
         }
+        @Sendable func int(_ path: JSONPath, _ value: JSONValue) -> Int? {
+            guard case let .success(found) = path.evaluate(value) else { return nil }
+            return found.intValue
+        }
         return Reconciler(
-            latestID: { try await conversations().compactMap { $0["last_message"]?["id"]?.intValue }.max() },
+            latestID: { try await conversations().compactMap { int(endpoints.lastMessageID, $0) }.max() },
             missed: { afterID in
                 var found: [JSONValue] = []
                 for conversation in try await conversations() {
-                    guard let last = conversation["last_message"]?["id"]?.intValue, last > afterID,
-                          let id = conversation["id"]?.intValue else { continue }
-                    let body = try await get(session, "/api/users/messages", [
-                        ("conversation_id", String(id)), ("after_id", String(afterID)), ("order", "asc"), ("page_size", "100"),
-                    ])
-                    if case let .array(messages)? = body["messages"] { found += messages }
+                    guard let last = int(endpoints.lastMessageID, conversation), last > afterID,
+                          let id = int(endpoints.conversationID, conversation) else { continue }
+                    let query = endpoints.messagesQuery.map { item in
+                        (item.name, item.value.replacingOccurrences(of: "{conversation}", with: String(id))
+                            .replacingOccurrences(of: "{after}", with: String(afterID)))
+                    }
+                    let body = try await get(session, endpoints.messagesPath, query)
+                    if case let .success(.array(messages)) = endpoints.messages.evaluate(body) { found += messages }
                 }
-                return found.sorted { ($0["id"]?.intValue ?? 0) < ($1["id"]?.intValue ?? 0) }
+                return found.sorted { (int(endpoints.messageID, $0) ?? 0) < (int(endpoints.messageID, $1) ?? 0) }
             })
     }
 

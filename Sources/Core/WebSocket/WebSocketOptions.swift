@@ -2,11 +2,17 @@
 /// the delays so a reconnect does not take real seconds.
 public struct WebSocketOptions: Sendable {
     public var reconnect: ReconnectPolicy = .standard
-    /// Protocol ping period; a ping not answered within one period counts as
-    /// a drop (the connection is closed and reconnected). Nil: no heartbeat.
+    /// Protocol ping period. A ping still unanswered when the next one is due
+    /// counts as a drop: the connection is closed and reconnected per
+    /// `reconnect`, so a silent peer is noticed within two periods. Nil: no heartbeat.
     public var heartbeat: Duration? = .seconds(30)
+    /// Longest wait for an attempt to open (TCP, TLS and the upgrade's answer).
+    public var openTimeout: Duration = .seconds(10)
     /// How many message ids are remembered for de-duplication.
     public var deduplicationWindow = 1000
+    /// Frames larger than this are not parsed for a message id (so never
+    /// treated as duplicates): a chat message is far smaller.
+    public static let largestFrameCheckedForID = 1 << 20
     /// Where a frame's message id is (LinkU: `{"type":"message","message":{"id":4}}`).
     /// Frames without one are never treated as duplicates.
     public var messageIDPath: JSONPath? = .known(".message.id")

@@ -40,6 +40,8 @@ public actor WebSocketSession {
     private var hasOpened = false
     private var userClosed = false
     private var runner: Task<Void, Never>?
+    /// Numbers connection attempts; an attempt given up (timed out) no longer matches.
+    private var attemptNumber = 0
 
     public init(address: WebSocketAddress, session: AuthSession, options: WebSocketOptions = WebSocketOptions(),
                 reconciler: Reconciler? = nil) {
@@ -149,33 +151,76 @@ public actor WebSocketSession {
         let (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         self.wake = wake
         let maximum = options.maximumMessageBytes
-        return try await WebSocketClient.connect(url: url, configuration: configuration, logger: Self.logger) { inbound, outbound, _ in
-            await self.didOpen(outbound)
-            await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    for await _ in wakeups {
-                        while let frame = await self.nextOutgoing() {
-                            switch frame {
-                            case let .text(text): try await outbound.write(.text(text))
-                            case let .binary(bytes): try await outbound.write(.binary(ByteBuffer(bytes: bytes)))
+        attemptNumber += 1
+        let id = attemptNumber
+        // WSClient waits for the TLS handshake and the upgrade answer without a
+        // time limit or a way to cancel, so a server that accepts and says
+        // nothing would hang `ws connect`. The attempt runs in its own task and
+        // is given up after `openTimeout`; should it open later, it is closed.
+        let (ends, end) = AsyncStream.makeStream(of: AttemptEnd.self)
+        let connection = Task {
+            do {
+                let closeFrame = try await WebSocketClient.connect(url: url, configuration: configuration, logger: Self.logger) { inbound, outbound, _ in
+                    guard await self.didOpen(outbound, attempt: id) else {
+                        try? await outbound.close(.goingAway, reason: nil)
+                        return
+                    }
+                    await withThrowingTaskGroup(of: Void.self) { group in
+                        group.addTask {
+                            for await _ in wakeups {
+                                var next = await self.nextOutgoing()
+                                while let frame = next {
+                                    switch frame {
+                                    case let .text(text): try await outbound.write(.text(text))
+                                    case let .binary(bytes): try await outbound.write(.binary(ByteBuffer(bytes: bytes)))
+                                    }
+                                    next = await self.didWrite()
+                                }
                             }
-                            await self.didWrite()
                         }
+                        do {
+                            for try await message in inbound.messages(maxSize: maximum) {
+                                switch message {
+                                case let .text(text): await self.didReceive(.text(text))
+                                case let .binary(buffer): await self.didReceive(.binary(Array(buffer: buffer)))
+                                }
+                            }
+                        } catch {
+                            // The connection ended; the loop above decides what that means.
+                        }
+                        group.cancelAll()
                     }
                 }
-                do {
-                    for try await message in inbound.messages(maxSize: maximum) {
-                        switch message {
-                        case let .text(text): await self.didReceive(.text(text))
-                        case let .binary(buffer): await self.didReceive(.binary(Array(buffer: buffer)))
-                        }
-                    }
-                } catch {
-                    // The connection ended; the loop above decides what that means.
-                }
-                group.cancelAll()
+                end.yield(.finished(.success(closeFrame)))
+            } catch {
+                end.yield(.finished(.failure(error)))
             }
         }
+        let limit = options.openTimeout
+        let timer = Task {
+            try await Task.sleep(for: limit)
+            end.yield(.timedOut)
+        }
+        defer { timer.cancel() }
+        for await outcome in ends {
+            switch outcome {
+            case let .finished(result): return try result.get()
+            case .timedOut:
+                if openedThisAttempt { continue }
+                attemptNumber += 1
+                connection.cancel()
+                throw OpenTimeout(limit: limit)
+            }
+        }
+        // Cancelled (ws close, Ctrl-C) before the attempt ended.
+        attemptNumber += 1
+        connection.cancel()
+        throw CancellationError()
+    }
+
+    private enum AttemptEnd: Sendable {
+        case finished(Result<WebSocketCloseFrame?, any Error>)
+        case timedOut
     }
 
     /// WSClient logs through swift-log; Core prints nothing.
@@ -183,12 +228,19 @@ public actor WebSocketSession {
 
     // MARK: Called from the connection
 
-    private func didOpen(_ outbound: WebSocketOutboundWriter) {
+    /// False for an attempt already given up (it opened too late).
+    private func didOpen(_ outbound: WebSocketOutboundWriter, attempt id: Int) -> Bool {
+        guard id == attemptNumber else { return false }
+        defer { afterOpen() }
         openedThisAttempt = true
         writer = outbound
         state = .open
         emitter.yield(.open)
         if !queue.isEmpty { wake?.yield() }
+        return true
+    }
+
+    private func afterOpen() {
         guard hasOpened else { return }
         reconnectCount += 1
         guard let reconciler, let after = latestID else { return }
@@ -203,16 +255,20 @@ public actor WebSocketSession {
         state == .open ? queue.first : nil
     }
 
-    private func didWrite() {
-        guard !queue.isEmpty else { return }
+    /// The frame written leaves the queue; returns the next one to write.
+    private func didWrite() -> SocketFrame? {
+        guard !queue.isEmpty else { return nil }
         let frame = queue.removeFirst()
         sentCount += 1
         emitter.yield(.sent(frame))
+        return nextOutgoing()
     }
 
     private func didReceive(_ frame: SocketFrame) {
         receivedCount += 1
-        if let path = options.messageIDPath, let json = frame.json, case let .success(id) = path.evaluate(json) {
+        // A chat message is small; parsing a huge frame only to look for its id would stall the socket.
+        if let path = options.messageIDPath, frame.byteCount <= WebSocketOptions.largestFrameCheckedForID,
+           let json = frame.json, case let .success(id) = path.evaluate(json) {
             guard dedup.isNew(id.plainText) else {
                 duplicateCount += 1
                 return
@@ -235,6 +291,11 @@ public actor WebSocketSession {
         }
         emitter.yield(.reconciled(missed: fresh))
     }
+}
+
+/// A connection attempt that did not open within `WebSocketOptions.openTimeout`.
+struct OpenTimeout: Error {
+    let limit: Duration
 }
 
 /// Why a frame was not accepted for sending. Nothing is dropped silently.

@@ -80,14 +80,20 @@ enum Vocabulary {
         CommandInfo(name: "ws", usage: "ws connect|send|recv|status|close", summary: "a WebSocket: connect, send JSON, read frames",
                     details: """
                     ws connect [URL|PATH]      the profile's socket (LinkU's chat, with your token), a /path on
-                                               the base URL, or any ws:// or wss:// URL
+                                               the base URL, or any ws:// or wss:// URL (wss:// needs a host
+                                               name, not an IP address); no answer within 10 s fails
+                        --retries N            reconnect tries after a drop (default 5; 0: never reconnect)
+                        --backoff S            seconds before the first try, doubling after (default 1)
+                        --heartbeat S          seconds between pings (default 30; 0: none); a ping still
+                                               unanswered when the next is due counts as a drop
                     ws send JSON               one text frame: {"type":"ping"}, or fields as in an HTTP body:
                                                ws send type=message receiver_id:=2 content=hi
-                    ws recv [N] [--timeout S]  the next N received frames (default 1, waiting up to 5 s)
+                    ws recv [N] [--timeout S]  waits for the next N frames not shown yet (default 1, up to 5 s)
                     ws status, ws close
-                    Frames and state changes print above the prompt as they happen (← in, → out).
-                    A dropped socket reconnects after 1, 2, 4, 8, 16 s with a fresh token; messages
-                    sent meanwhile wait in a queue. `show` shows the last frame received.
+                    Each received frame is shown once. In the REPL frames and state changes print above the
+                    prompt as they happen (← in, → out), so ws recv waits for new ones; in a script they
+                    wait for ws recv. A dropped socket reconnects with a fresh token; messages sent
+                    meanwhile wait in a queue. `show` shows the last frame received.
                     """),
         CommandInfo(name: "help", usage: "help [COMMAND]", summary: "list commands, or explain one", details: "help COMMAND shows a command's usage and details."),
         CommandInfo(name: "exit", usage: "exit", summary: "leave (Ctrl-D does too)", details: "Leaves the explorer."),

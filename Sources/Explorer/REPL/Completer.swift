@@ -93,9 +93,8 @@ enum Completer {
             // A tour's full name, or the part after its backend folder: `cr` offers `linku/create-task`.
             let tours = Tours().tours(for: state.profile.name).filter { $0.name.hasPrefix(word) || $0.shortName.hasPrefix(word) }
             return Completion(start: wordStart, candidates: tours.map { .init(text: $0.name, isFinal: true, hint: $0.summary) })
-        case "ws" where previousWords.count == 1:
-            let words = WebSocketAction.subcommands.filter { $0.hasPrefix(word.lowercased()) }
-            return Completion(start: wordStart, candidates: words.map { .init(text: $0, isFinal: true, hint: nil) })
+        case "ws":
+            return webSocket(word, previousWords: previousWords, start: wordStart)
         case "record" where previousWords.count == 1:
             let words = ["stop", "status"].filter { $0.hasPrefix(word) }
             let found = files(word, prefix: "", start: wordStart, state: state).candidates

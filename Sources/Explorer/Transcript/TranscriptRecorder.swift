@@ -133,8 +133,16 @@ final class TranscriptRecorder {
         }
         learnSecrets(in: command)
         guard let typed = try? LineTokenizer.split(line).map(\.text) else { return Redactor.redact(line: line) }
-        if case .ws(.connect(let target?))? = command, typed.count == 3 {
-            return LineTokenizer.join([typed[0], typed[1], socketTarget(target)])
+        // The URL's port and token are this session's: keep the path, and the
+        // --flags (each takes a value) wherever they were typed.
+        if case .ws(.connect(let target?, _))? = command {
+            var index = 2
+            while index < typed.count, typed[index].hasPrefix("--") { index += 2 }
+            if index < typed.count {
+                var words = typed
+                words[index] = socketTarget(target)
+                return LineTokenizer.join(words)
+            }
         }
         let hide = { (name: String) in TranscriptPattern(.secret(ExpectedValue.secretName(name))).description }
         let redacted = Redactor.redact(words: typed, hide: hide).enumerated().map { index, word in

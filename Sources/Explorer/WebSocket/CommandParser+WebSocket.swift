@@ -33,13 +33,12 @@ extension CommandParser {
     }
 
     func webSocket(_ args: [LineTokenizer.Word]) throws(CommandError) -> Command {
-        let usage = "usage: ws connect [URL|PATH] | send JSON | recv [N] [--timeout S] | status | close"
+        let usage = "usage: ws connect [URL|PATH] [--retries N] [--backoff S] [--heartbeat S] | send JSON | recv [N] [--timeout S] | status | close"
         guard let sub = args.first else { throw CommandError(usage) }
         let rest = Array(args.dropFirst())
         switch sub.text.lowercased() {
         case "connect":
-            guard rest.count <= 1 else { throw CommandError("usage: ws connect [URL|PATH]", column: rest[1].start) }
-            return .ws(.connect(target: rest.first?.text))
+            return .ws(try connect(rest))
         case "send":
             guard !rest.isEmpty else { throw CommandError("usage: ws send JSON, or ws send name=value count:=3", column: sub.start + 4) }
             return .ws(.send(try jsonObject(rest)))
@@ -51,6 +50,49 @@ extension CommandParser {
         default:
             throw CommandError(usage, column: sub.start)
         }
+    }
+
+    /// `ws connect [URL|PATH] [--retries N] [--backoff S] [--heartbeat S]`, flags anywhere.
+    private func connect(_ words: [LineTokenizer.Word]) throws(CommandError) -> WebSocketAction {
+        let usage = "usage: ws connect [URL|PATH] [--retries N] [--backoff S] [--heartbeat S]"
+        var target: String?
+        var settings = ConnectSettings()
+        var i = 0
+        func value(_ flag: LineTokenizer.Word, _ example: String) throws(CommandError) -> String {
+            guard i + 1 < words.count else { throw CommandError("\(flag.text) needs a value, as in: ws connect \(example)", column: flag.start) }
+            return words[i + 1].text
+        }
+        while i < words.count {
+            let word = words[i]
+            switch word.text {
+            case "--retries":
+                guard let n = Int(try value(word, "--retries 3")), (0...ConnectSettings.maximumRetries).contains(n) else {
+                    throw CommandError("--retries needs a whole number from 0 (never reconnect) to \(ConnectSettings.maximumRetries)", column: word.start)
+                }
+                settings.retries = n
+                i += 2
+            case "--backoff":
+                guard let s = Double(try value(word, "--backoff 0.5")), s >= 0.01, s <= 3600 else {
+                    throw CommandError("--backoff needs seconds from 0.01 to 3600 (the first wait; each next one doubles)", column: word.start)
+                }
+                settings.backoff = s
+                i += 2
+            case "--heartbeat":
+                guard let s = Double(try value(word, "--heartbeat 10")), s == 0 || (s >= 0.1 && s <= 3600) else {
+                    throw CommandError("--heartbeat needs seconds from 0.1 to 3600, or 0 for no pings", column: word.start)
+                }
+                settings.heartbeat = s
+                i += 2
+            default:
+                if word.text.hasPrefix("--") {
+                    throw CommandError("unknown flag \(word.text); ws connect takes \(ConnectSettings.flags.joined(separator: ", "))", column: word.start)
+                }
+                guard target == nil else { throw CommandError(usage, column: word.start) }
+                target = word.text
+                i += 1
+            }
+        }
+        return .connect(target: target, settings: settings)
     }
 
     /// `name=value` and `name:=json` items, as in an HTTP body.

@@ -5,16 +5,24 @@ import Foundation
 struct SocketState {
     var socket: WebSocketSession?
     var pump: Task<Void, Never>?
-    /// Received frames not yet taken by `ws recv`; the oldest go first past `inboxLimit`.
+    /// Received frames not yet shown: kept for `ws recv`, the oldest go first past `inboxLimit`.
+    /// In the REPL a frame is shown once, either as it arrives or by a waiting `ws recv`.
     var inbox: [SocketNotice] = []
     static let inboxLimit = 1000
     /// How the first connection went: nil while connecting, then nil (open) or a failure line.
     var firstResult: Result<Void, ConnectFailed>?
     /// Hears every notice as it happens (the REPL prints them above the line); nil in scripts.
     var listener: (@Sendable (SocketNotice) -> Void)?
-    var attempts = WebSocketOptions().reconnect.attempts
+    var options = WebSocketOptions()
     /// `ws close` is under way: its own answer says so, the notice would repeat it.
     var closing = false
+    /// How many frames a waiting `ws recv` wants (0: none waits); while it
+    /// waits, frames go to it rather than to the listener.
+    var wanted = 0
+    /// Wakes the command waiting on the socket (`ws connect`, `ws recv`) after each event.
+    var waiter: AsyncStream<Void>.Continuation?
+    /// The socket's events have ended: nothing more will arrive.
+    var ended = false
 }
 
 struct ConnectFailed: Error {
@@ -29,7 +37,7 @@ extension Interpreter {
 
     func webSocket(_ action: WebSocketAction) async -> Outcome {
         switch action {
-        case let .connect(target): return await connect(target)
+        case let .connect(target, settings): return await connect(target, settings.options)
         case let .send(value):
             guard let socket = sockets.socket else { return .failure(WebSocketSendError.notConnected.description, .usage) }
             do {
@@ -52,27 +60,44 @@ extension Interpreter {
         }
     }
 
-    private func connect(_ target: String?) async -> Outcome {
+    private func connect(_ target: String?, _ options: WebSocketOptions) async -> Outcome {
         if let socket = sockets.socket, await socket.state != .closed {
             return .failure("already connected to \(await socket.displayURL ?? "a socket") (ws close first)", .usage)
         }
         let address: WebSocketAddress = target.map { .url($0) } ?? .profileTemplate
-        let options = WebSocketOptions()
         let socket = WebSocketSession(address: address, session: session, options: options,
                                       reconciler: target == nil ? Reconciler.forProfile(session) : nil)
-        sockets = SocketState(socket: socket, listener: sockets.listener, attempts: options.reconnect.attempts)
+        sockets = SocketState(socket: socket, listener: sockets.listener, options: options)
         sockets.pump = Task {
-            for await event in socket.events { self.handle(event) }
+            for await event in socket.events where sockets.socket === socket { self.handle(event) }
+            if sockets.socket === socket { ended() }
         }
         await socket.start()
-        while sockets.firstResult == nil {
-            do { try await Task.sleep(for: .milliseconds(5)) } catch {
-                await socket.close()
-                return .failure(Interpreter.cancelled, .runtime)
-            }
+        guard await wait(timeout: nil, until: { $0.firstResult != nil }) else {
+            await socket.close()
+            return .failure(Task.isCancelled ? Interpreter.cancelled : "the connection ended before it opened", .runtime)
         }
         if case let .failure(failed) = sockets.firstResult { return .failure(failed.line, .runtime) }
         return .text("connected to \(await socket.displayURL ?? "the socket")")
+    }
+
+    /// Waits, without polling, until `done` holds, the socket's events end,
+    /// `timeout` passes or the task is cancelled (Ctrl-C); says whether `done` holds.
+    private func wait(timeout: Duration?, until done: (SocketState) -> Bool) async -> Bool {
+        if done(sockets) { return true }
+        if sockets.ended { return false }
+        let (signal, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        sockets.waiter = wake
+        let timer = timeout.map { limit in Task { try? await Task.sleep(for: limit); wake.finish() } }
+        for await _ in signal where done(sockets) || sockets.ended { break }
+        timer?.cancel()
+        sockets.waiter = nil
+        return done(sockets)
+    }
+
+    private func ended() {
+        sockets.ended = true
+        sockets.waiter?.finish()
     }
 
     private func handle(_ event: WebSocketEvent) {
@@ -80,7 +105,7 @@ extension Interpreter {
         var notices: [SocketNotice] = []
         switch event {
         case let .connecting(attempt):
-            if attempt > 0 { notices.append(.init(time: now, kind: .state, text: "reconnecting (try \(attempt) of \(sockets.attempts))")) }
+            if attempt > 0 { notices.append(.init(time: now, kind: .state, text: "reconnecting (try \(attempt) of \(sockets.options.reconnect.attempts))")) }
         case .open:
             if sockets.firstResult == nil { sockets.firstResult = .success(()) } else {
                 notices.append(.init(time: now, kind: .state, text: "open again"))
@@ -90,20 +115,18 @@ extension Interpreter {
             let text = code.map { "closed (\($0)" + (reason.map { ": \($0)" } ?? "") + ")" } ?? "connection lost"
             notices.append(.init(time: now, kind: .state, text: text))
         case let .retrying(delay, attempt):
-            notices.append(.init(time: now, kind: .state, text: "retrying in \(Self.seconds(delay)) (try \(attempt) of \(sockets.attempts))"))
+            notices.append(.init(time: now, kind: .state, text: "retrying in \(Self.seconds(delay)) (try \(attempt) of \(sockets.options.reconnect.attempts))"))
         case .gaveUp:
-            notices.append(.init(time: now, kind: .problem, text: "gave up reconnecting after \(sockets.attempts) tries"))
+            let tries = sockets.options.reconnect.attempts
+            notices.append(.init(time: now, kind: .problem, text: tries == 0 ? "not reconnecting (--retries 0)" : "gave up reconnecting after \(tries) \(tries == 1 ? "try" : "tries")"))
         case let .failed(line):
             if sockets.firstResult == nil { sockets.firstResult = .failure(ConnectFailed(line: line)) } else {
                 notices.append(.init(time: now, kind: .problem, text: line))
             }
         case let .received(frame):
             frameTap.post(.received, frame)
-            let notice = SocketNotice(time: now, kind: .received, text: Self.text(frame))
             remember(frame)
-            sockets.inbox.append(notice)
-            if sockets.inbox.count > SocketState.inboxLimit { sockets.inbox.removeFirst() }
-            notices.append(notice)
+            notices += deliver(SocketNotice(time: now, kind: .received, text: Self.text(frame)))
         case let .sent(frame):
             frameTap.post(.sent, frame)
             notices.append(.init(time: now, kind: .sent, text: Self.text(frame)))
@@ -111,14 +134,23 @@ extension Interpreter {
             notices.append(.init(time: now, kind: .state, text: "reconciled: \(missed.count) missed message\(missed.count == 1 ? "" : "s")"))
             for message in missed {
                 frameTap.post(ObservedFrame(.received, .json(message)))
-                let notice = SocketNotice(time: now, kind: .received, text: JSONPrinter.compact(message))
-                sockets.inbox.append(notice)
-                notices.append(notice)
+                notices += deliver(SocketNotice(time: now, kind: .received, text: JSONPrinter.compact(message)))
             }
         case let .reconcileFailed(line):
             notices.append(.init(time: now, kind: .problem, text: "reconcile failed: \(line)"))
         }
         if let listener = sockets.listener { notices.forEach(listener) }
+        sockets.waiter?.yield()
+    }
+
+    /// A received frame is shown once: it waits in the inbox for `ws recv` in
+    /// a script, or while a `ws recv` waits for it; otherwise (the REPL) it is
+    /// returned to be printed as it arrives.
+    private func deliver(_ notice: SocketNotice) -> [SocketNotice] {
+        guard sockets.listener == nil || sockets.inbox.count < sockets.wanted else { return [notice] }
+        sockets.inbox.append(notice)
+        if sockets.inbox.count > SocketState.inboxLimit { sockets.inbox.removeFirst() }
+        return []
     }
 
     /// A received frame becomes what `show` and `capture` look at.
@@ -130,17 +162,21 @@ extension Interpreter {
         lastBody = frame.json
     }
 
+    /// The next `count` frames not shown yet, waiting up to `timeout` seconds
+    /// for them (an awaited signal, not a poll: a lockstep send-and-recv pays
+    /// no timer tick).
     private func receive(_ count: Int, timeout: Double) async -> Outcome {
         guard sockets.socket != nil || !sockets.inbox.isEmpty else { return .failure(WebSocketSendError.notConnected.description, .usage) }
-        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
-        while sockets.inbox.count < count, ContinuousClock.now < deadline {
-            // A short poll: a lockstep send-and-recv pays this once per frame.
-            guard (try? await Task.sleep(for: .milliseconds(1))) != nil else { break }
-        }
+        let limit = Duration.milliseconds(Int((timeout * 1000).rounded()))
+        sockets.wanted = count
+        _ = await wait(timeout: limit) { $0.inbox.count >= count }
+        sockets.wanted = 0
         let taken = Array(sockets.inbox.prefix(count))
         sockets.inbox.removeFirst(taken.count)
-        guard !taken.isEmpty else { return .failure("no frame within \(Self.seconds(.milliseconds(Int(timeout * 1000))))", .runtime) }
-        return .frames(taken)
+        guard taken.isEmpty else { return .frames(taken) }
+        if Task.isCancelled { return .failure(Interpreter.cancelled, .runtime) }
+        if sockets.ended { return .failure("no frame: the socket is closed", .runtime) }
+        return .failure("no frame within \(Self.seconds(limit))", .runtime)
     }
 
     private func status() async -> String {
@@ -149,7 +185,12 @@ extension Interpreter {
         if let url = await socket.displayURL { lines.append("url: \(url)") }
         lines.append("sent: \(await socket.sentCount), received: \(await socket.receivedCount)"
             + ", duplicates dropped: \(await socket.duplicateCount), queued: \(await socket.queuedCount)"
-            + ", reconnects: \(await socket.reconnectCount), unread: \(sockets.inbox.count)")
+            + ", reconnects: \(await socket.reconnectCount), not yet shown: \(sockets.inbox.count)")
+        let options = sockets.options
+        let heartbeat = options.heartbeat.map { "a ping every \(Self.seconds($0))" } ?? "no heartbeat"
+        let retries = options.reconnect.attempts == 0 ? "no reconnects"
+            : "up to \(options.reconnect.attempts) reconnect\(options.reconnect.attempts == 1 ? "" : "s"), the first after \(Self.seconds(options.reconnect.initialDelay))"
+        lines.append("policy: \(heartbeat); \(retries)")
         return lines.joined(separator: "\n")
     }
 

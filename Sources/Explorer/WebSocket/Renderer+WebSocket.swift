@@ -16,14 +16,17 @@ extension Renderer {
         }
     }
 
-    /// A frame's text on one line, tokens hidden, cut after `framePreviewLimit` characters.
+    /// A frame's text on one line, tokens hidden, cut after `framePreviewLimit`
+    /// characters. The cut comes first, so a 10 MB frame costs no more to
+    /// show than its preview.
     private func framePreview(_ text: String) -> String {
-        var shown = text
+        var shown = Substring(text)
         // Tokens are hidden in JSON frames; parsing a huge one would stall the prompt, so those are only cut.
-        if text.utf8.count <= 1 << 20, let json = try? JSONParser.parse(text) { shown = JSONPrinter.compact(Redactor.redact(json: json)) }
-        shown = shown.replacingOccurrences(of: "\n", with: "\\n")
-        guard shown.count > Self.framePreviewLimit else { return shown }
-        return String(shown.prefix(Self.framePreviewLimit)) + palette.dim(" … \(Self.size(text.utf8.count)) in all; `show` prints it")
+        if text.utf8.count <= 1 << 20, let json = try? JSONParser.parse(text) { shown = Substring(JSONPrinter.compact(Redactor.redact(json: json))) }
+        let preview = shown.prefix(Self.framePreviewLimit)
+        let line = preview.replacingOccurrences(of: "\n", with: "\\n")
+        guard preview.endIndex < shown.endIndex else { return line }
+        return line + palette.dim(" … \(Self.size(text.utf8.count)) in all; `show` prints it")
     }
 
     private static let clock: DateFormatter = {

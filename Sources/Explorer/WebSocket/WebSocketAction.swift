@@ -4,7 +4,7 @@ import Foundation
 /// `ws connect|send|recv|status|close`, parsed.
 enum WebSocketAction: Sendable, Equatable {
     /// A ws:// URL or a /path; nil: the profile's socket (LinkU's chat).
-    case connect(target: String?)
+    case connect(target: String?, settings: ConnectSettings = ConnectSettings())
     /// A JSON frame, already validated (invalid JSON never gets this far).
     case send(JSONValue)
     case recv(count: Int, timeout: Double)
@@ -12,6 +12,35 @@ enum WebSocketAction: Sendable, Equatable {
     case close
 
     static let subcommands = ["connect", "send", "recv", "status", "close"]
+}
+
+/// `ws connect` flags; nil keeps the default (seed 000: 5 tries after
+/// 1, 2, 4, 8, 16 s; a ping every 30 s).
+struct ConnectSettings: Sendable, Equatable {
+    /// `--retries N`: reconnect tries after a drop (0: never reconnect).
+    var retries: Int?
+    /// `--backoff S`: seconds before the first try, doubling for each next one.
+    var backoff: Double?
+    /// `--heartbeat S`: seconds between pings (0: no heartbeat).
+    var heartbeat: Double?
+
+    static let flags = ["--retries", "--backoff", "--heartbeat"]
+    static let maximumRetries = 30
+
+    init(retries: Int? = nil, backoff: Double? = nil, heartbeat: Double? = nil) {
+        self.retries = retries
+        self.backoff = backoff
+        self.heartbeat = heartbeat
+    }
+
+    /// The session's options with these flags applied.
+    var options: WebSocketOptions {
+        var options = WebSocketOptions()
+        if let retries { options.reconnect.attempts = retries }
+        if let backoff { options.reconnect.initialDelay = .milliseconds(Int((backoff * 1000).rounded())) }
+        if let heartbeat { options.heartbeat = heartbeat == 0 ? nil : .milliseconds(Int((heartbeat * 1000).rounded())) }
+        return options
+    }
 }
 
 /// One line about the socket: a frame in or out, or a change of state.

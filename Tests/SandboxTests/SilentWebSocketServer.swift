@@ -1,0 +1,168 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A server that misbehaves on purpose (`Mode`). Blocking sockets on its own
+/// thread, 127.0.0.1 and an ephemeral port; every read has a timeout and the
+/// accept loop checks for `stop()` every 100 ms, so nothing here can hang a test.
+final class SilentWebSocketServer: @unchecked Sendable {
+    enum Mode {
+        /// Completes the opening handshake, then never answers anything, pings
+        /// included: a peer gone silent (a half-dead NAT, a hung backend).
+        case webSocket
+        /// Accepts the TCP connection and never says a word.
+        case mute
+        /// Answers the first bytes (whatever they are) with a plain HTTP 400.
+        case plainHTTP
+    }
+
+    let port: Int
+    let mode: Mode
+    private let listener: Int32
+    private let lock = NSLock()
+    private var clients: [Int32] = []
+    private var accepted = 0
+    private var stopped = false
+    private let done = DispatchSemaphore(value: 0)
+
+    /// Opening handshakes completed so far.
+    var handshakes: Int { lock.withLock { accepted } }
+
+    init(_ mode: Mode = .webSocket) throws {
+        self.mode = mode
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw SocketTimeout(description: "socket() failed") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 && listen(fd, 8) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard bound else {
+            close(fd)
+            throw SocketTimeout(description: "could not listen on 127.0.0.1")
+        }
+        listener = fd
+        port = Int(UInt16(bigEndian: address.sin_port))
+        let thread = Thread { [self] in acceptLoop() }
+        thread.start()
+    }
+
+    private var isStopped: Bool { lock.withLock { stopped } }
+
+    private func acceptLoop() {
+        defer {
+            close(listener)
+            done.signal()
+        }
+        while !isStopped {
+            var ready = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+            guard poll(&ready, 1, 100) > 0 else { continue }
+            let client = accept(listener, nil, nil)
+            guard client >= 0 else { continue }
+            guard answer(client) else {
+                close(client)
+                continue
+            }
+            lock.withLock {
+                clients.append(client)
+                accepted += 1
+            }
+        }
+    }
+
+    private func answer(_ client: Int32) -> Bool {
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        switch mode {
+        case .webSocket: return handshake(client)
+        case .mute: return true
+        case .plainHTTP:
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            _ = recv(client, &buffer, buffer.count, 0)
+            let bytes = Array("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8)
+            _ = send(client, bytes, bytes.count, 0)
+            return false
+        }
+    }
+
+    /// Reads the upgrade request (5 s at most) and answers 101 with the right accept key.
+    private func handshake(_ client: Int32) -> Bool {
+        var request: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !request.ends(with: Array("\r\n\r\n".utf8)) {
+            let n = recv(client, &buffer, buffer.count, 0)
+            guard n > 0, request.count < 65536 else { return false }
+            request += buffer[0..<n]
+        }
+        let text = String(decoding: request, as: UTF8.self)
+        guard let line = text.split(separator: "\r\n").first(where: { $0.lowercased().hasPrefix("sec-websocket-key:") }) else { return false }
+        let key = line.dropFirst("sec-websocket-key:".count).trimmingCharacters(in: .whitespaces)
+        let digest = SHA1.hash(Array((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").utf8))
+        let answer = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Accept: \(Data(digest).base64EncodedString())\r\n\r\n"
+        let bytes = Array(answer.utf8)
+        return send(client, bytes, bytes.count, 0) == bytes.count
+    }
+
+    /// Stops accepting and closes every connection (waits up to 5 s for the loop to end).
+    func stop() {
+        let open = lock.withLock { () -> [Int32] in
+            stopped = true
+            defer { clients = [] }
+            return clients
+        }
+        open.forEach { close($0) }
+        _ = done.wait(timeout: .now() + 5)
+    }
+}
+
+private extension Array where Element == UInt8 {
+    func ends(with suffix: [UInt8]) -> Bool { count >= suffix.count && Array(self[(count - suffix.count)...]) == suffix }
+}
+
+/// SHA-1 (FIPS 180-4), only for the handshake's accept key, which RFC 6455 defines with it.
+enum SHA1 {
+    static func hash(_ message: [UInt8]) -> [UInt8] {
+        var h: [UInt32] = [0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0]
+        var data = message + [0x80]
+        while data.count % 64 != 56 { data.append(0) }
+        let bits = UInt64(message.count) * 8
+        data += (0..<8).reversed().map { UInt8(truncatingIfNeeded: bits >> (UInt64($0) * 8)) }
+        for chunk in stride(from: 0, to: data.count, by: 64) {
+            var w = [UInt32](repeating: 0, count: 80)
+            for i in 0..<16 {
+                w[i] = (0..<4).reduce(UInt32(0)) { $0 << 8 | UInt32(data[chunk + i * 4 + $1]) }
+            }
+            for i in 16..<80 {
+                let x = w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16]
+                w[i] = x << 1 | x >> 31
+            }
+            var (a, b, c, d, e) = (h[0], h[1], h[2], h[3], h[4])
+            for i in 0..<80 {
+                let (f, k): (UInt32, UInt32)
+                switch i {
+                case 0..<20: (f, k) = ((b & c) | (~b & d), 0x5A82_7999)
+                case 20..<40: (f, k) = (b ^ c ^ d, 0x6ED9_EBA1)
+                case 40..<60: (f, k) = ((b & c) | (b & d) | (c & d), 0x8F1B_BCDC)
+                default: (f, k) = (b ^ c ^ d, 0xCA62_C1D6)
+                }
+                let t = (a << 5 | a >> 27) &+ f &+ e &+ k &+ w[i]
+                (e, d, c, b, a) = (d, c, b << 30 | b >> 2, a, t)
+            }
+            h[0] = h[0] &+ a
+            h[1] = h[1] &+ b
+            h[2] = h[2] &+ c
+            h[3] = h[3] &+ d
+            h[4] = h[4] &+ e
+        }
+        return h.flatMap { word in (0..<4).reversed().map { UInt8(truncatingIfNeeded: word >> (UInt32($0) * 8)) } }
+    }
+}
