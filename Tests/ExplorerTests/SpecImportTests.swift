@@ -67,8 +67,8 @@ import Testing
         #expect(list.isPublic && list.query == ["limit"] && list.summary == "List pets")
         let add = try #require(spec.endpoints.first { $0.method == "POST" })
         #expect(!add.isPublic)
-        // A $ref's component name does not survive dereferencing: the body is named for its operation.
-        #expect(add.body?.name == "POST /pets body")
+        // A $ref's body keeps its component's name.
+        #expect(add.body?.name == "NewPet")
         #expect(add.body?.fields.map(\.name) == ["name", "age", "kind", "owner"])
         #expect(add.body?.fields.first?.required == true)
         #expect(add.body?.fields[2].type == .enumeration("enum", ["cat", "dog"]))

@@ -12,8 +12,13 @@ public struct Drift: Sendable, Equatable, CustomStringConvertible {
     /// The drift of `value` from the model named `model`; models it names are
     /// looked up in `models`. Extra members are not drift: clients ignore them.
     public static func check(_ value: JSONValue, against model: String, in models: [Model]) -> [Drift] {
+        check(value, type: .model(model), in: models)
+    }
+
+    /// The drift of `value` from a type, such as a list of models.
+    public static func check(_ value: JSONValue, type: FieldType, in models: [Model]) -> [Drift] {
         var found: [Drift] = []
-        check(value, .model(model), nullable: false, path: "", models: models, into: &found)
+        check(value, type, nullable: false, path: "", models: models, into: &found)
         return found
     }
 
@@ -72,7 +77,8 @@ extension Profile {
     /// Drift of a success answer from its endpoint's response model; empty
     /// when the catalog names no model for it.
     public func drift(method: String, path: String, body: JSONValue) -> [Drift] {
-        guard let response = endpoint(method: method, path: path)?.response else { return [] }
+        guard let endpoint = endpoint(method: method, path: path), let response = endpoint.response else { return [] }
+        if endpoint.responseIsList { return Drift.check(body, type: .array(.model(response)), in: models) }
         return Drift.check(body, against: response, in: models)
     }
 }

@@ -12,9 +12,14 @@ public struct Endpoint: Sendable, Equatable {
     public var body: Model?
     /// The name of the model its success answer follows, in the profile's `models`.
     public var response: String?
+    /// The success answer is a JSON array of `response` models (a list endpoint).
+    public var responseIsList: Bool
+    /// How the access token goes with a request that is not public.
+    public var token: TokenPlacement
 
     public init(_ method: String, _ path: String, _ summary: String, isPublic: Bool = false,
-                query: [String] = [], body: Model? = nil, response: String? = nil) {
+                query: [String] = [], body: Model? = nil, response: String? = nil,
+                responseIsList: Bool = false, token: TokenPlacement = .bearer) {
         self.method = method
         self.path = path
         self.summary = summary
@@ -22,6 +27,8 @@ public struct Endpoint: Sendable, Equatable {
         self.query = query
         self.body = body
         self.response = response
+        self.responseIsList = responseIsList
+        self.token = token
     }
 
     /// Path parameter names, such as `id` for `/api/tasks/{id}`.
@@ -39,5 +46,30 @@ public struct Endpoint: Sendable, Equatable {
         let p = concrete.split(separator: "/", omittingEmptySubsequences: true)
         guard t.count == p.count else { return false }
         return zip(t, p).allSatisfy { a, b in (a.hasPrefix("{") && a.hasSuffix("}")) || a == b }
+    }
+}
+
+/// Where a request carries the access token. The built-in backends all take
+/// `Authorization: Bearer`; an OpenAPI document may name an API key header.
+public enum TokenPlacement: Sendable, Equatable {
+    /// `Authorization: Bearer <token>`.
+    case bearer
+    /// The token alone as the value of this header (an OpenAPI `apiKey` in a header).
+    case header(String)
+
+    /// The header's name.
+    public var headerName: String {
+        switch self {
+        case .bearer: "Authorization"
+        case let .header(name): name
+        }
+    }
+
+    /// The header's value for `token`.
+    public func headerValue(_ token: String) -> String {
+        switch self {
+        case .bearer: "Bearer \(token)"
+        case .header: token
+        }
     }
 }

@@ -12,6 +12,9 @@ public struct Profile: Sendable {
     /// `{accessToken}` filled from the login (LinkU: `/ws/chat/{userId}?token={accessToken}`);
     /// nil when the backend has no socket.
     public var webSocketTemplate: String?
+    /// Models imported with an OpenAPI document: when set, they are the
+    /// profile's `models` in place of the built-in answers.
+    public var importedModels: [Model]?
 
     public init(name: String, displayName: String, auth: AuthFlavour, errorEnvelope: ErrorEnvelope,
                 endpoints: [Endpoint], demoAccounts: [(email: String, password: String)], webSocketTemplate: String? = nil) {

@@ -6,8 +6,12 @@ import Yams
 /// names, and one note per construct the import does not carry over.
 struct ImportedSpec: Sendable {
     var endpoints: [Endpoint]
+    /// Component schemas and the inline objects of bodies and answers.
+    var models: [Model]
     var servers: [URL]
     var notes: [String]
+    /// For a request that matches no operation: the document's own `security`.
+    var defaultAccess: SpecAccess
 }
 
 /// A spec that cannot be used: the file, where in it (a JSON path), and why.
@@ -24,10 +28,9 @@ enum SpecLoader {
     private struct Version: Decodable { let openapi: String }
 
     static func load(_ file: String) throws(SpecError) -> ImportedSpec {
-        guard let data = FileManager.default.contents(atPath: file) else { throw SpecError(file: file, path: "", reason: "cannot read the file") }
-        let isJSON = data.first(where: { !" \n\r\t".utf8.contains($0) }) == UInt8(ascii: "{")
+        let (data, isJSON) = try read(file)
         do {
-            let version = try decode(Version.self, data, isJSON: isJSON).openapi
+            let version = try self.version(data, isJSON: isJSON)
             if version.hasPrefix("3.1") { return try SpecImport31.load(data, decode: { try decode($0, data, isJSON: isJSON) }) }
             if version.hasPrefix("3.0") { return try SpecImport30.load(data, decode: { try decode($0, data, isJSON: isJSON) }) }
             throw SpecError(file: file, path: "openapi", reason: "version \(version) is not 3.0 or 3.1")
@@ -38,9 +41,31 @@ enum SpecLoader {
         }
     }
 
-    private static func decode<T: Decodable>(_ type: T.Type, _ data: Data, isJSON: Bool) throws -> T {
-        if isJSON { return try JSONDecoder().decode(type, from: data) }
-        return try YAMLDecoder().decode(type, from: data)
+    /// The file's bytes and whether they are JSON (else YAML).
+    static func read(_ file: String) throws(SpecError) -> (Data, isJSON: Bool) {
+        guard let data = FileManager.default.contents(atPath: file) else { throw SpecError(file: file, path: "", reason: "cannot read the file") }
+        return (data, data.first(where: { !" \n\r\t".utf8.contains($0) }) == UInt8(ascii: "{"))
+    }
+
+    /// The document's `openapi` member.
+    static func version(_ data: Data, isJSON: Bool) throws -> String {
+        try decode(Version.self, data, isJSON: isJSON).openapi
+    }
+
+    /// OpenAPIKit's vendor extensions (`x-…`) are not used, and reading them
+    /// decodes every schema's whole subtree once more, at every level: off.
+    private static let withoutExtensions: [CodingUserInfoKey: any Sendable] = [
+        CodingUserInfoKey(rawValue: "vendor-extensions-enabled")!: false,
+    ]
+
+    static func decode<T: Decodable>(_ type: T.Type, _ data: Data, isJSON: Bool, vendorExtensions: Bool = false) throws -> T {
+        let userInfo = vendorExtensions ? [:] : withoutExtensions
+        if isJSON {
+            let decoder = JSONDecoder()
+            decoder.userInfo = userInfo
+            return try decoder.decode(type, from: data)
+        }
+        return try YAMLDecoder().decode(type, from: data, userInfo: userInfo)
     }
 
     /// A JSON path such as `.paths["/pets"].get.responses` from coding keys.
