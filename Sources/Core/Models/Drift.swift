@@ -70,8 +70,12 @@ extension Profile {
     /// preferred to a parameter (`/users/me` is not `/users/{username}`).
     public func endpoint(method: String, path: String) -> Endpoint? {
         let bare = String(path.split(separator: "?", maxSplits: 1).first ?? "")
-        return endpoints.filter { $0.method == method && ($0.path == bare || $0.matches(path: bare)) }
-            .min { $0.pathParameters.count < $1.pathParameters.count }
+        let concrete = Endpoint.segments(of: bare)
+        var best: Endpoint?
+        for endpoint in endpoints where endpoint.method == method && (endpoint.path == bare || endpoint.matches(segments: concrete)) {
+            if best == nil || endpoint.parameterCount < best!.parameterCount { best = endpoint }
+        }
+        return best
     }
 
     /// Drift of a success answer from its endpoint's response model; empty

@@ -2,7 +2,12 @@
 public struct Endpoint: Sendable, Equatable {
     public var method: String
     /// Path template with `{name}` parameters, such as `/api/tasks/{id}`.
-    public var path: String
+    public var path: String {
+        didSet { segments = Endpoint.segments(of: path) }
+    }
+    /// The template's segments, split once: matching and TAB compare these
+    /// (a catalog of a thousand operations is searched on every key press).
+    public private(set) var segments: [Substring]
     public var summary: String
     /// Public endpoints get no Authorization header.
     public var isPublic: Bool
@@ -22,6 +27,7 @@ public struct Endpoint: Sendable, Equatable {
                 responseIsList: Bool = false, token: TokenPlacement = .bearer) {
         self.method = method
         self.path = path
+        segments = Endpoint.segments(of: path)
         self.summary = summary
         self.isPublic = isPublic
         self.query = query
@@ -33,19 +39,32 @@ public struct Endpoint: Sendable, Equatable {
 
     /// Path parameter names, such as `id` for `/api/tasks/{id}`.
     public var pathParameters: [String] {
-        path.split(separator: "/").filter { $0.hasPrefix("{") && $0.hasSuffix("}") }.map { String($0.dropFirst().dropLast()) }
+        segments.filter(Endpoint.isParameter).map { String($0.dropFirst().dropLast()) }
     }
+
+    /// How many `{param}` segments the template has (a literal segment beats a parameter).
+    public var parameterCount: Int { segments.count(where: Endpoint.isParameter) }
 
     /// Whether a concrete path (no query) matches this template segment by segment.
     public func matches(path concrete: String) -> Bool {
-        Endpoint.matches(template: path, path: concrete)
+        matches(segments: Endpoint.segments(of: concrete))
     }
 
-    static func matches(template: String, path concrete: String) -> Bool {
-        let t = template.split(separator: "/", omittingEmptySubsequences: true)
-        let p = concrete.split(separator: "/", omittingEmptySubsequences: true)
-        guard t.count == p.count else { return false }
-        return zip(t, p).allSatisfy { a, b in (a.hasPrefix("{") && a.hasSuffix("}")) || a == b }
+    /// The same for a path already split with `segments(of:)`.
+    public func matches(segments concrete: [Substring]) -> Bool {
+        guard segments.count == concrete.count else { return false }
+        for (a, b) in zip(segments, concrete) where a != b && !Endpoint.isParameter(a) { return false }
+        return true
+    }
+
+    /// A path's non-empty segments.
+    public static func segments(of path: String) -> [Substring] {
+        path.split(separator: "/", omittingEmptySubsequences: true)
+    }
+
+    /// `{name}`.
+    public static func isParameter(_ segment: Substring) -> Bool {
+        segment.first == "{" && segment.last == "}"
     }
 }
 
