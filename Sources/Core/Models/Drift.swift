@@ -18,11 +18,14 @@ public struct Drift: Sendable, Equatable, CustomStringConvertible {
     /// The drift of `value` from a type, such as a list of models.
     public static func check(_ value: JSONValue, type: FieldType, in models: [Model]) -> [Drift] {
         var found: [Drift] = []
-        check(value, type, nullable: false, path: "", models: models, into: &found)
+        // By name, once: an imported spec has hundreds of models and a list answer names them per element.
+        let byName = Dictionary(models.map { ($0.name, $0) }) { first, _ in first }
+        check(value, type, nullable: false, path: "", models: byName, into: &found)
         return found
     }
 
-    private static func check(_ value: JSONValue, _ type: FieldType, nullable: Bool, path: String, models: [Model], into found: inout [Drift]) {
+    private static func check(_ value: JSONValue, _ type: FieldType, nullable: Bool, path: String, models: [String: Model],
+                              into found: inout [Drift]) {
         if case .null = value {
             if !nullable, type != .any { found.append(Drift(path: path, problem: "null, expected \(type)")) }
             return
@@ -39,7 +42,7 @@ public struct Drift: Sendable, Equatable, CustomStringConvertible {
                 check(item, element, nullable: false, path: "\(path)[\(index)]", models: models, into: &found)
             }
         case let (.model(name), .object):
-            guard let model = models.first(where: { $0.name == name }) else { return }
+            guard let model = models[name] else { return }
             for field in model.fields {
                 let member = path + "." + field.name
                 guard let fieldValue = value[field.name] else {

@@ -44,23 +44,26 @@ enum SpecScheme {
 }
 
 /// A JSON Schema reduced to what completion, `describe` and the drift check use.
-struct SpecSchema {
-    indirect enum Kind {
-        /// `#/components/schemas/NAME`.
-        case reference(String)
-        case string([String])
-        case integer, number, boolean
-        case array(SpecSchema?)
-        case object([(name: String, schema: SpecSchema)], required: Set<String>)
-        case allOf([SpecSchema])
-        /// oneOf, anyOf, not.
-        case combination
-        case any
-    }
-
-    var kind: Kind
+struct SpecSchema: Sendable {
+    var kind: SpecSchemaKind
     var nullable = false
     var title: String?
+}
+
+/// What a `SpecSchema` is. Both say `Sendable` outright: inferring it for
+/// the pair made the compiler report a circular reference in some builds.
+indirect enum SpecSchemaKind: Sendable {
+    /// `#/components/schemas/NAME`.
+    case reference(String)
+    case string([String])
+    case integer, number, boolean
+    /// The items' schema, when the document gives one (at most one).
+    case array([SpecSchema])
+    case object([(name: String, schema: SpecSchema)], required: Set<String>)
+    case allOf([SpecSchema])
+    /// oneOf, anyOf, not.
+    case combination
+    case any
 }
 
 /// Public or not, and where the token goes: the outcome of a `security` list.
@@ -77,7 +80,8 @@ struct SpecCatalog {
     private let schemas: [String: SpecSchema]
     private let schemes: [String: SpecScheme]
     private var models: [Model] = []
-    private var modelNames = Set<String>()
+    /// Where each model is in `models`.
+    private var modelIndex: [String: Int] = [:]
     private var notes: Set<String>
     /// Component names whose schema is an object (or an allOf of objects): a `$ref` to one is `.model(name)`.
     private var objectComponents = Set<String>()
@@ -123,7 +127,9 @@ struct SpecCatalog {
     }
 
     private mutating func add(_ model: Model) {
-        if modelNames.insert(model.name).inserted { models.append(model) }
+        guard modelIndex[model.name] == nil else { return }
+        modelIndex[model.name] = models.count
+        models.append(model)
     }
 
     // MARK: Endpoints
@@ -136,7 +142,7 @@ struct SpecCatalog {
         case .notJSON: notes.insert("request bodies that are not JSON get no field completion")
         case let .json(schema):
             if let name = modelName(of: schema) {
-                body = models.first { $0.name == name }
+                body = modelIndex[name].map { models[$0] }
             } else if isInlineObject(schema) {
                 let name = schema.title ?? op.operationId.map { $0 + "Body" } ?? "\(label) body"
                 body = Model(name, fields(of: schema, owner: name))
@@ -164,7 +170,7 @@ struct SpecCatalog {
             add(Model(owner, fields(of: schema, owner: owner)))
             return (owner, false)
         }
-        if case let .array(items?) = schema.kind {
+        if case let .array(itemsSchema) = schema.kind, let items = itemsSchema.first {
             let (name, nested) = responseModel(items, owner: owner + " item")
             if let name, !nested { return (name, true) }
         }
@@ -246,7 +252,7 @@ struct SpecCatalog {
         case .integer: return .integer
         case .number: return .number
         case .boolean: return .boolean
-        case let .array(items): return .array(items.map { fieldType(of: $0, owner: owner + "[]") } ?? .any)
+        case let .array(items): return .array(items.first.map { fieldType(of: $0, owner: owner + "[]") } ?? .any)
         case let .object(properties, _):
             guard !properties.isEmpty else { return .any }
             add(Model(owner, fields(of: schema, owner: owner)))

@@ -98,14 +98,14 @@ enum SpecImport30 {
         }
     }
 
-    static func reference(_ ref: JSONReference<JSONSchema>, notes: inout Set<String>) -> SpecSchema.Kind {
+    static func reference(_ ref: JSONReference<JSONSchema>, notes: inout Set<String>) -> SpecSchemaKind {
         if case let .internal(.component(name)) = ref { return .reference(name) }
         notes.insert("schemas in other files are described as any")
         return .any
     }
 
     static func schema(_ s: JSONSchema, notes: inout Set<String>) -> SpecSchema {
-        let kind: SpecSchema.Kind
+        let kind: SpecSchemaKind
         switch s.value {
         case let .reference(ref, _): kind = reference(ref, notes: &notes)
         case .string: kind = .string(s.allowedValues?.compactMap { $0.value as? String } ?? [])
@@ -113,7 +113,7 @@ enum SpecImport30 {
         case .number: kind = .number
         case .boolean: kind = .boolean
         case .fragment: kind = .any
-        case let .array(_, array): kind = .array(array.items.map { schema($0, notes: &notes) })
+        case let .array(_, array): kind = .array(array.items.map { [schema($0, notes: &notes)] } ?? [])
         case let .object(_, object):
             kind = .object(object.properties.map { (name: $0.key, schema: schema($0.value, notes: &notes)) },
                            required: Set(object.requiredProperties))

@@ -98,7 +98,7 @@ enum SpecImport31 {
 
     static func schema(_ s: JSONSchema, notes: inout Set<String>) -> SpecSchema {
         let nullable = s.nullable
-        let kind: SpecSchema.Kind
+        let kind: SpecSchemaKind
         switch s.value {
         case let .reference(ref, _):
             if case let .internal(.component(name)) = ref { kind = .reference(name) } else {
@@ -110,7 +110,7 @@ enum SpecImport31 {
         case .number: kind = .number
         case .boolean: kind = .boolean
         case .null, .fragment: kind = .any
-        case let .array(_, array): kind = .array(array.items.map { schema($0, notes: &notes) })
+        case let .array(_, array): kind = .array(array.items.map { [schema($0, notes: &notes)] } ?? [])
         case let .object(_, object):
             kind = .object(object.properties.map { (name: $0.key, schema: schema($0.value, notes: &notes)) },
                            required: Set(object.requiredProperties))
