@@ -200,3 +200,51 @@ final class ScriptedTransport: HTTPTransport, @unchecked Sendable {
         return ReceivedResponse(status: 200, reason: "OK", headers: [HTTPHeader(name: "Content-Type", value: "application/json")], body: Array(body.utf8))
     }
 }
+
+/// A large JSON document is decoded in two parts at once; the catalog is the same.
+@Suite struct SpecSplitTests {
+    @Test func twoPartsGiveTheSameCatalogAsOne() throws {
+        let data = Data(SpecSecurityAndModelTests.json31.utf8)
+        let parts = SpecSplit.parts(data, above: 0)
+        #expect(parts.count == 2)
+        let whole = try SpecImport31.load([data], isJSON: true)
+        let split = try SpecImport31.load(parts, isJSON: true)
+        // Foundation's JSONDecoder does not keep member order, so neither order is the document's.
+        // Nor is a model's member order the same from one decode to the next.
+        func byName(_ spec: ImportedSpec) -> [String: Endpoint] {
+            Dictionary(uniqueKeysWithValues: spec.endpoints.map { endpoint in
+                var sorted = endpoint
+                sorted.body?.fields.sort { $0.name < $1.name }
+                return ("\(endpoint.method) \(endpoint.path)", sorted)
+            })
+        }
+        #expect(byName(split) == byName(whole))
+        #expect(byName(split).keys.sorted() == ["GET /admin/stats", "GET /items", "GET /items/{id}", "POST /items"])
+        #expect(split.models.map(\.name).sorted() == whole.models.map(\.name).sorted())
+        #expect(split.defaultAccess == whole.defaultAccess)
+        #expect(split.endpoints.first { $0.path == "/admin/stats" }?.token == .header("X-API-Key"), "the second part knows the schemes")
+    }
+
+    @Test func stringsWithBracketsAndEscapesDoNotConfuseTheCut() throws {
+        let text = #"{"openapi": "3.0.3", "info": {"title": "a \"}{\" b", "version": "1"}, "paths": {"#
+            + #""/a": {"get": {"summary": "]} \\", "responses": {"200": {"description": "{"}}}}, "#
+            + #""/b": {"get": {"responses": {"200": {"description": "ok"}}}}, "#
+            + #""/c": {"get": {"responses": {"200": {"description": "ok"}}}}}}"#
+        let data = Data(text.utf8)
+        let parts = SpecSplit.parts(data, above: 0)
+        #expect(parts.count == 2)
+        for part in parts { #expect((try? JSONSerialization.jsonObject(with: part)) != nil, "\(String(decoding: part, as: UTF8.self))") }
+        let spec = try SpecImport30.load(parts, isJSON: true)
+        #expect(spec.endpoints.map(\.path).sorted() == ["/a", "/b", "/c"])
+        #expect(spec.endpoints.first { $0.path == "/a" }?.summary == #"]} \"#)
+    }
+
+    @Test func whatTheScanDoesNotFollowStaysWhole() {
+        for text in [#"{"openapi": "3.1.0", "paths": {"/a": {}}}"#, #"{"openapi": "3.1.0", "paths": {"/a": {"#, "[1, 2]", "openapi: 3.1.0"] {
+            let data = Data(text.utf8)
+            #expect(SpecSplit.parts(data, above: 0) == [data], "\(text)")
+        }
+        let small = Data(SpecSecurityAndModelTests.json31.utf8)
+        #expect(SpecSplit.parts(small) == [small], "below the threshold")
+    }
+}

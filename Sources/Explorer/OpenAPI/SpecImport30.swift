@@ -5,8 +5,16 @@ import OpenAPIKit30
 /// OpenAPI 3.0 documents (OpenAPIKit's `OpenAPIKit30` module) into a
 /// `SpecDocument`: the same steps as SpecImport31, on 3.0's types.
 enum SpecImport30 {
-    static func load(_ data: Data, decode: (OpenAPI.Document.Type) throws -> OpenAPI.Document) throws -> ImportedSpec {
-        SpecCatalog.build(document(try decode(OpenAPI.Document.self)))
+    /// `parts` from SpecSplit: the first holds the components; the others only paths.
+    static func load(_ parts: [Data], isJSON: Bool) throws -> ImportedSpec {
+        let documents = try SpecLoader.concurrently(parts) { try SpecLoader.decode(OpenAPI.Document.self, $0, isJSON: isJSON) }
+        var out = document(documents[0])
+        for extra in documents.dropFirst() {
+            var notes = out.notes
+            out.operations += operations(of: extra, components: documents[0].components, notes: &notes)
+            out.notes = notes
+        }
+        return SpecCatalog.build(out)
     }
 
     /// For `bench-spec --phases`: the import's steps timed one by one (ms),
@@ -19,6 +27,12 @@ enum SpecImport30 {
             _ = try SpecLoader.decode(OpenAPI.Document.self, data, isJSON: isJSON, vendorExtensions: true)
         }
         SpecPhases.time("decode", into: &out) { document = try SpecLoader.decode(OpenAPI.Document.self, data, isJSON: isJSON) }
+        let parts = isJSON ? SpecSplit.parts(data) : [data]
+        SpecPhases.time("decode in \(parts.count) parts at once, split included", into: &out) {
+            _ = try SpecLoader.concurrently(isJSON ? SpecSplit.parts(data) : [data]) {
+                try SpecLoader.decode(OpenAPI.Document.self, $0, isJSON: isJSON)
+            }
+        }
         guard let document else { return out }
         SpecPhases.time("dereference and resolve (as before)", into: &out) { _ = try document.locallyDereferenced().resolved() }
         SpecPhases.time("catalog", into: &out) { _ = SpecCatalog.build(self.document(document)) }
@@ -32,21 +46,27 @@ enum SpecImport30 {
         out.security = doc.security.map(requirement)
         var notes = Set<String>()
         out.schemas = components.schemas.map { (name: $0.key.rawValue, schema: schema($0.value, notes: &notes)) }
-        out.notes = notes
         for (key, value) in components.securitySchemes {
-            out.schemes[key.rawValue] = scheme(value.type, notes: &out.notes)
+            out.schemes[key.rawValue] = scheme(value.type, notes: &notes)
         }
+        out.operations = operations(of: doc, components: components, notes: &notes)
+        out.notes = notes
+        return out
+    }
+
+    /// Every operation of `doc`'s paths, references looked up in `components`.
+    static func operations(of doc: OpenAPI.Document, components: OpenAPI.Components, notes: inout Set<String>) -> [SpecOperation] {
+        var found: [SpecOperation] = []
         for (path, entry) in doc.paths {
             guard let item = try? components.lookup(entry) else {
-                out.notes.insert("references that cannot be resolved in the document are left out")
+                notes.insert("references that cannot be resolved in the document are left out")
                 continue
             }
             for endpoint in item.endpoints {
-                let next = operation(endpoint, path: path.rawValue, shared: item.parameters, components: components, notes: &out.notes)
-                out.operations.append(next)
+                found.append(operation(endpoint, path: path.rawValue, shared: item.parameters, components: components, notes: &notes))
             }
         }
-        return out
+        return found
     }
 
     static func operation(_ endpoint: OpenAPI.PathItem.Endpoint, path: String, shared: OpenAPI.Parameter.Array,

@@ -31,8 +31,9 @@ enum SpecLoader {
         let (data, isJSON) = try read(file)
         do {
             let version = try self.version(data, isJSON: isJSON)
-            if version.hasPrefix("3.1") { return try SpecImport31.load(data, decode: { try decode($0, data, isJSON: isJSON) }) }
-            if version.hasPrefix("3.0") { return try SpecImport30.load(data, decode: { try decode($0, data, isJSON: isJSON) }) }
+            let parts = isJSON ? SpecSplit.parts(data) : [data]
+            if version.hasPrefix("3.1") { return try SpecImport31.load(parts, isJSON: isJSON) }
+            if version.hasPrefix("3.0") { return try SpecImport30.load(parts, isJSON: isJSON) }
             throw SpecError(file: file, path: "openapi", reason: "version \(version) is not 3.0 or 3.1")
         } catch let error as SpecError {
             throw SpecError(file: file, path: error.path, reason: error.reason)
@@ -66,6 +67,25 @@ enum SpecLoader {
             return try decoder.decode(type, from: data)
         }
         return try YAMLDecoder().decode(type, from: data, userInfo: userInfo)
+    }
+
+    /// `body` on every part at once (the calling thread takes one), results
+    /// in order; the first part's error wins.
+    static func concurrently<T>(_ parts: [Data], _ body: @escaping @Sendable (Data) throws -> T) throws -> [T] {
+        if parts.count == 1 { return [try body(parts[0])] }
+        let results = Results<T>(parts.count)
+        DispatchQueue.concurrentPerform(iterations: parts.count) { index in
+            results.set(index, Result { try body(parts[index]) })
+        }
+        return try results.all.map { try $0.get() }
+    }
+
+    private final class Results<T>: @unchecked Sendable {
+        private let lock = NSLock()
+        private var values: [Result<T, any Error>?]
+        init(_ count: Int) { values = Array(repeating: nil, count: count) }
+        func set(_ index: Int, _ value: Result<T, any Error>) { lock.withLock { values[index] = value } }
+        var all: [Result<T, any Error>] { lock.withLock { values.compactMap { $0 } } }
     }
 
     /// A JSON path such as `.paths["/pets"].get.responses` from coding keys.
