@@ -28,7 +28,7 @@ enum SpecImport30 {
         }
         SpecPhases.time("decode", into: &out) { document = try SpecLoader.decode(OpenAPI.Document.self, data, isJSON: isJSON) }
         let parts = isJSON ? SpecSplit.parts(data) : [data]
-        SpecPhases.time("decode in \(parts.count) parts at once, split included", into: &out) {
+        SpecPhases.time("decode, cut in \(parts.count) and decoded at once (SpecSplit)", into: &out) {
             _ = try SpecLoader.concurrently(isJSON ? SpecSplit.parts(data) : [data]) {
                 try SpecLoader.decode(OpenAPI.Document.self, $0, isJSON: isJSON)
             }

@@ -10,7 +10,7 @@ import Foundation
 /// does not follow gives one part, the whole document, and the decoder
 /// reports what is wrong with it as usual.
 enum SpecSplit {
-    static func parts(_ data: Data, above threshold: Int = 512 * 1024) -> [Data] {
+    static func parts(_ data: Data, above threshold: Int = 256 * 1024) -> [Data] {
         guard data.count > threshold else { return [data] }
         return data.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
