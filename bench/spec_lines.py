@@ -20,7 +20,11 @@ def concrete(path):
 
 def main():
     with open(sys.argv[1]) as f:
-        doc = json.load(f)
+        if sys.argv[1].endswith((".yaml", ".yml")):
+            import yaml
+            doc = yaml.safe_load(f)
+        else:
+            doc = json.load(f)
     ops = sorted((m, p, op.get("parameters", []) + item.get("parameters", []))
                  for p, item in doc["paths"].items() for m, op in item.items() if m in METHODS)
     rng = random.Random(6)

@@ -188,6 +188,7 @@ struct SpecCatalog {
                 switch schemes[name] {
                 case .bearer: return SpecAccess(isPublic: false, token: .bearer)
                 case let .apiKeyHeader(header):
+                    // An API key named Authorization (Kubernetes' BearerToken) means "Bearer <token>" in practice.
                     return SpecAccess(isPublic: false, token: header.lowercased() == "authorization" ? .bearer : .header(header))
                 case .unsupported, nil: continue
                 }
