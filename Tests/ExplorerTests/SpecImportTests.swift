@@ -102,6 +102,12 @@ import Testing
         }
     }
 
+    @Test func aYAMLVersionIsReadOffItsLine() {
+        #expect(SpecLoader.topLevelYAMLVersion(Data("info: {title: x}\nopenapi: '3.1.0'  # current\npaths: {}\n".utf8)) == "3.1.0")
+        #expect(SpecLoader.topLevelYAMLVersion(Data("openapi: 3.0.3\r\n".utf8)) == "3.0.3")
+        #expect(SpecLoader.topLevelYAMLVersion(Data("info:\n  openapi: 3.0.0\n".utf8)) == nil, "nested keys are not the document's")
+    }
+
     @Test func specLoadReplacesTheInterpretersCatalog() async throws {
         let file = try write(Self.yaml30, "yaml")
         let transport = AsyncHTTPTransport()

@@ -48,9 +48,30 @@ enum SpecLoader {
         return (data, data.first(where: { !" \n\r\t".utf8.contains($0) }) == UInt8(ascii: "{"))
     }
 
-    /// The document's `openapi` member.
+    /// The document's `openapi` member. In YAML it is read off its top-level
+    /// line: decoding it parses the whole document, a tenth of a large YAML
+    /// spec's load time.
     static func version(_ data: Data, isJSON: Bool) throws -> String {
-        try decode(Version.self, data, isJSON: isJSON).openapi
+        if !isJSON, let found = topLevelYAMLVersion(data) { return found }
+        return try decode(Version.self, data, isJSON: isJSON).openapi
+    }
+
+    /// `openapi: 3.1.0` at the start of a line (only a top-level key starts there), quotes and comment dropped.
+    static func topLevelYAMLVersion(_ data: Data) -> String? {
+        let key = Array("openapi:".utf8)
+        var lineStart = data.startIndex
+        while lineStart < data.endIndex {
+            let lineEnd = data[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? data.endIndex
+            let line = data[lineStart..<lineEnd]
+            if line.starts(with: key) {
+                var value = String(decoding: line.dropFirst(key.count), as: UTF8.self)
+                if let comment = value.range(of: " #") { value = String(value[..<comment.lowerBound]) }
+                value = value.trimmingCharacters(in: CharacterSet(charactersIn: " \t\r\"'"))
+                return value.isEmpty ? nil : value
+            }
+            lineStart = lineEnd < data.endIndex ? data.index(after: lineEnd) : data.endIndex
+        }
+        return nil
     }
 
     /// OpenAPIKit's vendor extensions (`x-…`) are not used, and reading them
