@@ -67,8 +67,8 @@ import Testing
         #expect(list.isPublic && list.query == ["limit"] && list.summary == "List pets")
         let add = try #require(spec.endpoints.first { $0.method == "POST" })
         #expect(!add.isPublic)
-        // A $ref's component name does not survive dereferencing: the body is named for its operation.
-        #expect(add.body?.name == "POST /pets body")
+        // A $ref's body keeps its component's name.
+        #expect(add.body?.name == "NewPet")
         #expect(add.body?.fields.map(\.name) == ["name", "age", "kind", "owner"])
         #expect(add.body?.fields.first?.required == true)
         #expect(add.body?.fields[2].type == .enumeration("enum", ["cat", "dog"]))
@@ -100,6 +100,12 @@ import Testing
         do { _ = try SpecLoader.load(old) } catch {
             #expect(error.description == "\(old): at openapi: version 2.0 is not 3.0 or 3.1")
         }
+    }
+
+    @Test func aYAMLVersionIsReadOffItsLine() {
+        #expect(SpecLoader.topLevelYAMLVersion(Data("info: {title: x}\nopenapi: '3.1.0'  # current\npaths: {}\n".utf8)) == "3.1.0")
+        #expect(SpecLoader.topLevelYAMLVersion(Data("openapi: 3.0.3\r\n".utf8)) == "3.0.3")
+        #expect(SpecLoader.topLevelYAMLVersion(Data("info:\n  openapi: 3.0.0\n".utf8)) == nil, "nested keys are not the document's")
     }
 
     @Test func specLoadReplacesTheInterpretersCatalog() async throws {

@@ -99,21 +99,29 @@ public actor AuthSession {
     /// Whether the profile lists the request's endpoint as public. The path is
     /// taken relative to the base URL, which may carry a prefix such as `/v1`.
     public nonisolated func isPublic(_ request: PreparedRequest) -> Bool {
+        profile.isPublic(path: catalogPath(of: request))
+    }
+
+    /// The request's path as the catalog writes it: relative to the base
+    /// URL, which may carry a prefix such as `/v1`.
+    public nonisolated func catalogPath(of request: PreparedRequest) -> String {
         var path = request.url.path
         var basePath = builder.baseURL.path
         while basePath.hasSuffix("/") { basePath.removeLast() }
         if !basePath.isEmpty, path.hasPrefix(basePath + "/") { path.removeFirst(basePath.count) }
-        return profile.isPublic(path: path)
+        return path
     }
 
-    /// Sends a request with the access token and the 401 rules above.
-    /// A request that already carries an Authorization header is sent as is.
-    public func send(_ request: PreparedRequest, isPublic: Bool? = nil, retry: Bool = true) async throws -> Exchange {
+    /// Sends a request with the access token and the 401 rules above; the
+    /// token goes where `token` says (`Authorization: Bearer` by default).
+    /// A request that already carries that header is sent as is.
+    public func send(_ request: PreparedRequest, isPublic: Bool? = nil, token placement: TokenPlacement = .bearer,
+                     retry: Bool = true) async throws -> Exchange {
         let isPublic = isPublic ?? self.isPublic(request)
-        let userAuthorization = request.header("Authorization") != nil
+        let userAuthorization = request.header(placement.headerName) != nil
         let usedToken = isPublic || userAuthorization ? nil : tokens?.accessToken
         let start = ContinuousClock.now
-        let first = withToken(request, usedToken)
+        let first = withToken(request, usedToken, placement)
         let response = try await transport.send(first)
         guard response.status == 401, retry, let usedToken else {
             return Exchange(request: first, response: response, duration: ContinuousClock.now - start)
@@ -121,15 +129,15 @@ public actor AuthSession {
         guard try await refresh(after: usedToken), let fresh = tokens?.accessToken else {
             return Exchange(request: first, response: response, sessionExpired: true, duration: ContinuousClock.now - start)
         }
-        let second = withToken(request, fresh)
+        let second = withToken(request, fresh, placement)
         let retried = try await transport.send(second)
         return Exchange(request: second, response: retried, refreshed: true, duration: ContinuousClock.now - start)
     }
 
-    private func withToken(_ request: PreparedRequest, _ token: String?) -> PreparedRequest {
+    private func withToken(_ request: PreparedRequest, _ token: String?, _ placement: TokenPlacement) -> PreparedRequest {
         guard let token else { return request }
         var r = request
-        r.setHeader("Authorization", "Bearer \(token)")
+        r.setHeader(placement.headerName, placement.headerValue(token))
         return r
     }
 

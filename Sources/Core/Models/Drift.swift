@@ -12,12 +12,20 @@ public struct Drift: Sendable, Equatable, CustomStringConvertible {
     /// The drift of `value` from the model named `model`; models it names are
     /// looked up in `models`. Extra members are not drift: clients ignore them.
     public static func check(_ value: JSONValue, against model: String, in models: [Model]) -> [Drift] {
+        check(value, type: .model(model), in: models)
+    }
+
+    /// The drift of `value` from a type, such as a list of models.
+    public static func check(_ value: JSONValue, type: FieldType, in models: [Model]) -> [Drift] {
         var found: [Drift] = []
-        check(value, .model(model), nullable: false, path: "", models: models, into: &found)
+        // By name, once: an imported spec has hundreds of models and a list answer names them per element.
+        let byName = Dictionary(models.map { ($0.name, $0) }) { first, _ in first }
+        check(value, type, nullable: false, path: "", models: byName, into: &found)
         return found
     }
 
-    private static func check(_ value: JSONValue, _ type: FieldType, nullable: Bool, path: String, models: [Model], into found: inout [Drift]) {
+    private static func check(_ value: JSONValue, _ type: FieldType, nullable: Bool, path: String, models: [String: Model],
+                              into found: inout [Drift]) {
         if case .null = value {
             if !nullable, type != .any { found.append(Drift(path: path, problem: "null, expected \(type)")) }
             return
@@ -34,7 +42,7 @@ public struct Drift: Sendable, Equatable, CustomStringConvertible {
                 check(item, element, nullable: false, path: "\(path)[\(index)]", models: models, into: &found)
             }
         case let (.model(name), .object):
-            guard let model = models.first(where: { $0.name == name }) else { return }
+            guard let model = models[name] else { return }
             for field in model.fields {
                 let member = path + "." + field.name
                 guard let fieldValue = value[field.name] else {
@@ -65,14 +73,19 @@ extension Profile {
     /// preferred to a parameter (`/users/me` is not `/users/{username}`).
     public func endpoint(method: String, path: String) -> Endpoint? {
         let bare = String(path.split(separator: "?", maxSplits: 1).first ?? "")
-        return endpoints.filter { $0.method == method && ($0.path == bare || $0.matches(path: bare)) }
-            .min { $0.pathParameters.count < $1.pathParameters.count }
+        let concrete = Endpoint.segments(of: bare)
+        var best: Endpoint?
+        for endpoint in endpoints where endpoint.method == method && (endpoint.path == bare || endpoint.matches(segments: concrete)) {
+            if best == nil || endpoint.parameterCount < best!.parameterCount { best = endpoint }
+        }
+        return best
     }
 
     /// Drift of a success answer from its endpoint's response model; empty
     /// when the catalog names no model for it.
     public func drift(method: String, path: String, body: JSONValue) -> [Drift] {
-        guard let response = endpoint(method: method, path: path)?.response else { return [] }
+        guard let endpoint = endpoint(method: method, path: path), let response = endpoint.response else { return [] }
+        if endpoint.responseIsList { return Drift.check(body, type: .array(.model(response)), in: models) }
         return Drift.check(body, against: response, in: models)
     }
 }

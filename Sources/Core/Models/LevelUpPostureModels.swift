@@ -44,6 +44,7 @@ extension Profile {
     /// The answers' models of this profile, and the request bodies its catalog
     /// names, for `describe` and the drift check.
     public var models: [Model] {
+        if let importedModels { return importedModels }
         let answers: [Model] = switch name {
         case "linku": Model.linkuAnswers
         case "nova": Model.novaAnswers

@@ -2,7 +2,12 @@
 public struct Endpoint: Sendable, Equatable {
     public var method: String
     /// Path template with `{name}` parameters, such as `/api/tasks/{id}`.
-    public var path: String
+    public var path: String {
+        didSet { segments = Endpoint.segments(of: path) }
+    }
+    /// The template's segments, split once: matching and TAB compare these
+    /// (a catalog of a thousand operations is searched on every key press).
+    public private(set) var segments: [Substring]
     public var summary: String
     /// Public endpoints get no Authorization header.
     public var isPublic: Bool
@@ -12,46 +17,78 @@ public struct Endpoint: Sendable, Equatable {
     public var body: Model?
     /// The name of the model its success answer follows, in the profile's `models`.
     public var response: String?
+    /// The success answer is a JSON array of `response` models (a list endpoint).
+    public var responseIsList: Bool
+    /// How the access token goes with a request that is not public.
+    public var token: TokenPlacement
 
     public init(_ method: String, _ path: String, _ summary: String, isPublic: Bool = false,
-                query: [String] = [], body: Model? = nil, response: String? = nil) {
+                query: [String] = [], body: Model? = nil, response: String? = nil,
+                responseIsList: Bool = false, token: TokenPlacement = .bearer) {
         self.method = method
         self.path = path
+        segments = Endpoint.segments(of: path)
         self.summary = summary
         self.isPublic = isPublic
         self.query = query
         self.body = body
         self.response = response
+        self.responseIsList = responseIsList
+        self.token = token
     }
 
     /// Path parameter names, such as `id` for `/api/tasks/{id}`.
     public var pathParameters: [String] {
-        path.split(separator: "/").filter { $0.hasPrefix("{") && $0.hasSuffix("}") }.map { String($0.dropFirst().dropLast()) }
+        segments.filter(Endpoint.isParameter).map { String($0.dropFirst().dropLast()) }
     }
+
+    /// How many `{param}` segments the template has (a literal segment beats a parameter).
+    public var parameterCount: Int { segments.count(where: Endpoint.isParameter) }
 
     /// Whether a concrete path (no query) matches this template segment by segment.
     public func matches(path concrete: String) -> Bool {
-        Endpoint.matches(template: path, path: concrete)
+        matches(segments: Endpoint.segments(of: concrete))
     }
 
-    /// Segment by segment over UTF-8, without allocating: every request looks
-    /// its endpoint up (auth, drift, ids), so this runs once per catalog entry.
-    /// Empty segments are skipped; a `{name}` segment matches any one segment.
-    static func matches(template: String, path concrete: String) -> Bool {
-        let slash = UInt8(ascii: "/")
-        var t = template.utf8[...]
-        var p = concrete.utf8[...]
-        while true {
-            t = t.drop { $0 == slash }
-            p = p.drop { $0 == slash }
-            if t.isEmpty || p.isEmpty { return t.isEmpty && p.isEmpty }
-            let tEnd = t.firstIndex(of: slash) ?? t.endIndex
-            let pEnd = p.firstIndex(of: slash) ?? p.endIndex
-            let segment = t[..<tEnd]
-            let isParameter = segment.count >= 2 && segment.first == UInt8(ascii: "{") && segment.last == UInt8(ascii: "}")
-            if !isParameter && !segment.elementsEqual(p[..<pEnd]) { return false }
-            t = t[tEnd...]
-            p = p[pEnd...]
+    /// The same for a path already split with `segments(of:)`.
+    public func matches(segments concrete: [Substring]) -> Bool {
+        guard segments.count == concrete.count else { return false }
+        for (a, b) in zip(segments, concrete) where a != b && !Endpoint.isParameter(a) { return false }
+        return true
+    }
+
+    /// A path's non-empty segments.
+    public static func segments(of path: String) -> [Substring] {
+        path.split(separator: "/", omittingEmptySubsequences: true)
+    }
+
+    /// `{name}`.
+    public static func isParameter(_ segment: Substring) -> Bool {
+        segment.first == "{" && segment.last == "}"
+    }
+}
+
+/// Where a request carries the access token. The built-in backends all take
+/// `Authorization: Bearer`; an OpenAPI document may name an API key header.
+public enum TokenPlacement: Sendable, Equatable {
+    /// `Authorization: Bearer <token>`.
+    case bearer
+    /// The token alone as the value of this header (an OpenAPI `apiKey` in a header).
+    case header(String)
+
+    /// The header's name.
+    public var headerName: String {
+        switch self {
+        case .bearer: "Authorization"
+        case let .header(name): name
+        }
+    }
+
+    /// The header's value for `token`.
+    public func headerValue(_ token: String) -> String {
+        switch self {
+        case .bearer: "Bearer \(token)"
+        case .header: token
         }
     }
 }

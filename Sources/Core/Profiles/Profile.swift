@@ -19,6 +19,9 @@ public struct Profile: Sendable {
     /// Where REST tells what the socket missed, asked after a reconnect
     /// (`Reconciler`); nil when the backend has no such endpoints.
     public var webSocketReconcile: ReconcileEndpoints?
+    /// Models imported with an OpenAPI document: when set, they are the
+    /// profile's `models` in place of the built-in answers.
+    public var importedModels: [Model]?
 
     public init(name: String, displayName: String, auth: AuthFlavour, errorEnvelope: ErrorEnvelope,
                 endpoints: [Endpoint], demoAccounts: [(email: String, password: String)], webSocketTemplate: String? = nil,
@@ -40,7 +43,8 @@ public struct Profile: Sendable {
     public func isPublic(path: String) -> Bool {
         let bare = String(path.split(separator: "?", maxSplits: 1).first ?? "")
         let trimmed = bare.count > 1 && bare.hasSuffix("/") ? String(bare.dropLast()) : bare
-        return endpoints.contains { $0.isPublic && $0.matches(path: trimmed) }
+        let concrete = Endpoint.segments(of: trimmed)
+        return endpoints.contains { $0.isPublic && $0.matches(segments: concrete) }
     }
 
     /// Built-in profiles by name.

@@ -36,7 +36,10 @@ actor Interpreter {
     /// The session's profile, its catalog replaced by a loaded spec's.
     var profile: Profile {
         var profile = session.profile
-        if let spec { profile.endpoints = spec.endpoints }
+        if let spec {
+            profile.endpoints = spec.endpoints
+            profile.importedModels = spec.models
+        }
         return profile
     }
 
@@ -105,7 +108,8 @@ actor Interpreter {
         case let .http(method, path, items, offline):
             let request = try session.builder.build(method: method, path: path, items: items)
             if offline { return .offline(await offlineView(of: request)) }
-            return remember(try await session.send(request), note: nil)
+            let rule = access(for: request)
+            return remember(try await session.send(request, isPublic: rule?.isPublic, token: rule?.token ?? .bearer), note: nil)
         case let .login(email, password):
             guard let email, let password else {
                 return .failure("login needs an email and a password: login EMAIL PASSWORD", .usage)
@@ -180,7 +184,8 @@ actor Interpreter {
         // Drift from the catalog's model is said under the body, one line per problem.
         var lines = note.map { [$0] } ?? []
         if let body = lastBody, (200..<300).contains(exchange.response.status) {
-            lines += profile.drift(method: exchange.request.method, path: exchange.request.url.path, body: body).map { "drift: \($0)" }
+            let path = session.catalogPath(of: exchange.request)
+            lines += profile.drift(method: exchange.request.method, path: path, body: body).map { "drift: \($0)" }
         }
         return .exchange(exchange, note: lines.isEmpty ? nil : lines.joined(separator: "\n"))
     }
@@ -189,10 +194,22 @@ actor Interpreter {
     /// placeholder: tokens are never printed.
     private func offlineView(of request: PreparedRequest) async -> PreparedRequest {
         var shown = request
-        if request.header("Authorization") == nil, await session.isLoggedIn, !session.isPublic(request) {
-            shown.setHeader("Authorization", "Bearer <access_token>")
+        let rule = access(for: request)
+        let placement = rule?.token ?? .bearer
+        if request.header(placement.headerName) == nil, await session.isLoggedIn, !(rule?.isPublic ?? session.isPublic(request)) {
+            shown.setHeader(placement.headerName, placement.headerValue("<access_token>"))
         }
         return shown
+    }
+
+    /// With a loaded spec, its security decides whether a request is public
+    /// and where the token goes: the matching operation's, else the
+    /// document's. Nil without a spec: the profile's public list decides.
+    private func access(for request: PreparedRequest) -> (isPublic: Bool, token: TokenPlacement)? {
+        guard let spec else { return nil }
+        let path = session.catalogPath(of: request)
+        if let endpoint = profile.endpoint(method: request.method, path: path) { return (endpoint.isPublic, endpoint.token) }
+        return (spec.defaultAccess.isPublic, spec.defaultAccess.token)
     }
 
     /// `describe [METHOD] PATH` (a template or a concrete path) or `describe MODEL`.

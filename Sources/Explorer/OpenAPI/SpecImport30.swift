@@ -2,56 +2,144 @@ import Core
 import Foundation
 import OpenAPIKit30
 
-/// OpenAPI 3.0 documents (OpenAPIKit's `OpenAPIKit30` module; the same steps as 3.1) into catalog entries.
+/// OpenAPI 3.0 documents (OpenAPIKit's `OpenAPIKit30` module) into a
+/// `SpecDocument`: the same steps as SpecImport31, on 3.0's types.
 enum SpecImport30 {
-    static func load(_ data: Data, decode: (OpenAPI.Document.Type) throws -> OpenAPI.Document) throws -> ImportedSpec {
-        let document = try decode(OpenAPI.Document.self)
-        let resolved = try document.locallyDereferenced().resolved()
-        var notes = Set<String>()
-        let endpoints = resolved.endpoints.map { endpoint($0, notes: &notes) }
-        return ImportedSpec(endpoints: endpoints, servers: document.servers.compactMap(\.urlTemplate.url).filter { $0.host != nil }, notes: notes.sorted())
+    /// `parts` from SpecSplit: the first holds the components; the others only paths.
+    static func load(_ parts: [Data], isJSON: Bool) throws -> ImportedSpec {
+        let documents = try SpecLoader.concurrently(parts) { try SpecLoader.decode(OpenAPI.Document.self, $0, isJSON: isJSON) }
+        var out = document(documents[0])
+        for extra in documents.dropFirst() {
+            var notes = out.notes
+            out.operations += operations(of: extra, components: documents[0].components, notes: &notes)
+            out.notes = notes
+        }
+        return SpecCatalog.build(out)
     }
 
-    static func endpoint(_ e: ResolvedEndpoint, notes: inout Set<String>) -> Endpoint {
-        let query = e.parameters.filter { $0.location == .query }.map(\.name)
-        if e.parameters.contains(where: { $0.location == .cookie }) { notes.insert("cookie parameters are not sent by the explorer") }
-        var body: Model?
-        if let request = e.requestBody {
-            if let json = request.content.first(where: { $0.key.rawValue.contains("json") })?.value, let schema = json.schema {
-                body = model(schema, name: e.operationId.map { $0 + "Body" } ?? "\(e.method.rawValue.uppercased()) \(e.path.rawValue) body", notes: &notes)
-            } else {
-                notes.insert("request bodies that are not JSON get no field completion")
+    /// For `bench-spec --phases`: the import's steps timed one by one (ms),
+    /// next to what the first importer did (vendor extensions decoded, the
+    /// document dereferenced in full), which is not used any more.
+    static func phases(_ data: Data, isJSON: Bool) -> [String: String] {
+        var out: [String: String] = [:]
+        var document: OpenAPI.Document?
+        SpecPhases.time("decode (vendor extensions on, as before)", into: &out) {
+            _ = try SpecLoader.decode(OpenAPI.Document.self, data, isJSON: isJSON, vendorExtensions: true)
+        }
+        SpecPhases.time("decode", into: &out) { document = try SpecLoader.decode(OpenAPI.Document.self, data, isJSON: isJSON) }
+        let parts = isJSON ? SpecSplit.parts(data) : [data]
+        SpecPhases.time("decode, cut in \(parts.count) and decoded at once (SpecSplit)", into: &out) {
+            _ = try SpecLoader.concurrently(isJSON ? SpecSplit.parts(data) : [data]) {
+                try SpecLoader.decode(OpenAPI.Document.self, $0, isJSON: isJSON)
             }
         }
-        let summary = e.endpointSummary ?? e.routeSummary ?? e.operationId ?? ""
-        let isPublic = e.security.isEmpty || e.security.contains { $0.schemes.isEmpty }
-        return Endpoint(e.method.rawValue.uppercased(), e.path.rawValue, summary, isPublic: isPublic, query: query, body: body)
+        guard let document else { return out }
+        SpecPhases.time("dereference and resolve (as before)", into: &out) { _ = try document.locallyDereferenced().resolved() }
+        SpecPhases.time("catalog", into: &out) { _ = SpecCatalog.build(self.document(document)) }
+        return out
     }
 
-    static func model(_ schema: DereferencedJSONSchema, name: String, notes: inout Set<String>) -> Model? {
-        guard case let .object(_, object) = schema else {
-            notes.insert("request bodies that are not objects get no field completion")
-            return nil
+    static func document(_ doc: OpenAPI.Document) -> SpecDocument {
+        let components = doc.components
+        var out = SpecDocument()
+        out.servers = doc.servers.compactMap(\.urlTemplate.url).filter { $0.host != nil }
+        out.security = doc.security.map(requirement)
+        var notes = Set<String>()
+        out.schemas = components.schemas.map { (name: $0.key.rawValue, schema: schema($0.value, notes: &notes)) }
+        for (key, value) in components.securitySchemes {
+            out.schemes[key.rawValue] = scheme(value.type, notes: &notes)
         }
-        let fields = object.properties.map { key, value in
-            Field(key, type(value, notes: &notes), required: object.requiredProperties.contains(key), nullable: value.nullable)
-        }
-        return Model(schema.title ?? name, fields)
+        out.operations = operations(of: doc, components: components, notes: &notes)
+        out.notes = notes
+        return out
     }
 
-    static func type(_ schema: DereferencedJSONSchema, notes: inout Set<String>) -> FieldType {
-        switch schema {
-        case .string:
-            let values = schema.allowedValues?.compactMap { $0.value as? String } ?? []
-            return values.isEmpty ? .string : .enumeration(schema.title ?? "enum", values)
-        case .integer: return .integer
-        case .number: return .number
-        case .boolean: return .boolean
-        case let .array(_, array): return .array(array.items.map { type($0, notes: &notes) } ?? .any)
-        case .all, .one, .any, .not:
-            notes.insert("allOf, oneOf, anyOf and not are described as any")
-            return .any
-        default: return .any
+    /// Every operation of `doc`'s paths, references looked up in `components`.
+    static func operations(of doc: OpenAPI.Document, components: OpenAPI.Components, notes: inout Set<String>) -> [SpecOperation] {
+        var found: [SpecOperation] = []
+        for (path, entry) in doc.paths {
+            guard let item = try? components.lookup(entry) else {
+                notes.insert("references that cannot be resolved in the document are left out")
+                continue
+            }
+            for endpoint in item.endpoints {
+                found.append(operation(endpoint, path: path.rawValue, shared: item.parameters, components: components, notes: &notes))
+            }
         }
+        return found
+    }
+
+    static func operation(_ endpoint: OpenAPI.PathItem.Endpoint, path: String, shared: OpenAPI.Parameter.Array,
+                          components: OpenAPI.Components, notes: inout Set<String>) -> SpecOperation {
+        let op = endpoint.operation
+        var out = SpecOperation(method: endpoint.method.rawValue.uppercased(), path: path, summary: op.summary ?? SpecCatalog.firstLine(op.description),
+                                operationId: op.operationId, security: op.security.map { $0.map(requirement) })
+        var parameters: [OpenAPI.Parameter] = []
+        for entry in op.parameters + shared {
+            guard let parameter = try? components.lookup(entry) else {
+                notes.insert("references that cannot be resolved in the document are left out")
+                continue
+            }
+            if !parameters.contains(where: { $0.name == parameter.name && $0.location == parameter.location }) { parameters.append(parameter) }
+        }
+        out.query = parameters.filter { $0.location == .query }.map(\.name)
+        if parameters.contains(where: { $0.location == .cookie }) { notes.insert("cookie parameters are not sent by the explorer") }
+        if let entry = op.requestBody, let request = try? components.lookup(entry) {
+            let json = request.content.first { $0.key.rawValue.contains("json") }?.value
+            out.body = json?.schema.map { .json(schema($0, notes: &notes)) } ?? .notJSON
+        }
+        let success = op.responses.first { $0.key.rawValue == "200" } ?? op.responses.first { $0.key.rawValue.hasPrefix("2") }
+        if let entry = success?.value, let response = try? components.lookup(entry),
+           let answer = response.content.first(where: { $0.key.rawValue.contains("json") })?.value.schema {
+            out.answer = schema(answer, notes: &notes)
+        }
+        return out
+    }
+
+    static func requirement(_ requirement: OpenAPI.SecurityRequirement) -> [String] {
+        requirement.keys.compactMap(\.name).sorted()
+    }
+
+    static func scheme(_ type: OpenAPI.SecurityScheme.SecurityType, notes: inout Set<String>) -> SpecScheme {
+        switch type {
+        case let .apiKey(name, location) where location == .header: return .apiKeyHeader(name)
+        case let .http(scheme, _) where scheme.lowercased() == "bearer": return .bearer
+        case .oauth2, .openIdConnect: return .bearer
+        default:
+            notes.insert(SpecScheme.unsupportedNote)
+            return .unsupported("\(type)")
+        }
+    }
+
+    static func schema(_ either: Either<JSONReference<JSONSchema>, JSONSchema>, notes: inout Set<String>) -> SpecSchema {
+        switch either {
+        case let .a(ref): SpecSchema(kind: reference(ref, notes: &notes))
+        case let .b(s): schema(s, notes: &notes)
+        }
+    }
+
+    static func reference(_ ref: JSONReference<JSONSchema>, notes: inout Set<String>) -> SpecSchemaKind {
+        if case let .internal(.component(name)) = ref { return .reference(name) }
+        notes.insert("schemas in other files are described as any")
+        return .any
+    }
+
+    static func schema(_ s: JSONSchema, notes: inout Set<String>) -> SpecSchema {
+        let kind: SpecSchemaKind
+        switch s.value {
+        case let .reference(ref, _): kind = reference(ref, notes: &notes)
+        case .string: kind = .string(s.allowedValues?.compactMap { $0.value as? String } ?? [])
+        case .integer: kind = .integer
+        case .number: kind = .number
+        case .boolean: kind = .boolean
+        case .fragment: kind = .any
+        case let .array(_, array): kind = .array(array.items.map { [schema($0, notes: &notes)] } ?? [])
+        case let .object(_, object):
+            kind = .object(object.properties.map { (name: $0.key, schema: schema($0.value, notes: &notes)) },
+                           required: Set(object.requiredProperties))
+        case let .all(parts, _): kind = .allOf(parts.map { schema($0, notes: &notes) })
+        case .one, .any, .not: kind = .combination
+        }
+        return SpecSchema(kind: kind, nullable: s.nullable, title: s.title)
     }
 }

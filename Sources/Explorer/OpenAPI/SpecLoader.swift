@@ -6,8 +6,12 @@ import Yams
 /// names, and one note per construct the import does not carry over.
 struct ImportedSpec: Sendable {
     var endpoints: [Endpoint]
+    /// Component schemas and the inline objects of bodies and answers.
+    var models: [Model]
     var servers: [URL]
     var notes: [String]
+    /// For a request that matches no operation: the document's own `security`.
+    var defaultAccess: SpecAccess
 }
 
 /// A spec that cannot be used: the file, where in it (a JSON path), and why.
@@ -24,12 +28,12 @@ enum SpecLoader {
     private struct Version: Decodable { let openapi: String }
 
     static func load(_ file: String) throws(SpecError) -> ImportedSpec {
-        guard let data = FileManager.default.contents(atPath: file) else { throw SpecError(file: file, path: "", reason: "cannot read the file") }
-        let isJSON = data.first(where: { !" \n\r\t".utf8.contains($0) }) == UInt8(ascii: "{")
+        let (data, isJSON) = try read(file)
         do {
-            let version = try decode(Version.self, data, isJSON: isJSON).openapi
-            if version.hasPrefix("3.1") { return try SpecImport31.load(data, decode: { try decode($0, data, isJSON: isJSON) }) }
-            if version.hasPrefix("3.0") { return try SpecImport30.load(data, decode: { try decode($0, data, isJSON: isJSON) }) }
+            let version = try self.version(data, isJSON: isJSON)
+            let parts = isJSON ? SpecSplit.parts(data) : [data]
+            if version.hasPrefix("3.1") { return try SpecImport31.load(parts, isJSON: isJSON) }
+            if version.hasPrefix("3.0") { return try SpecImport30.load(parts, isJSON: isJSON) }
             throw SpecError(file: file, path: "openapi", reason: "version \(version) is not 3.0 or 3.1")
         } catch let error as SpecError {
             throw SpecError(file: file, path: error.path, reason: error.reason)
@@ -38,9 +42,71 @@ enum SpecLoader {
         }
     }
 
-    private static func decode<T: Decodable>(_ type: T.Type, _ data: Data, isJSON: Bool) throws -> T {
-        if isJSON { return try JSONDecoder().decode(type, from: data) }
-        return try YAMLDecoder().decode(type, from: data)
+    /// The file's bytes and whether they are JSON (else YAML).
+    static func read(_ file: String) throws(SpecError) -> (Data, isJSON: Bool) {
+        guard let data = FileManager.default.contents(atPath: file) else { throw SpecError(file: file, path: "", reason: "cannot read the file") }
+        return (data, data.first(where: { !" \n\r\t".utf8.contains($0) }) == UInt8(ascii: "{"))
+    }
+
+    /// The document's `openapi` member. In YAML it is read off its top-level
+    /// line: decoding it parses the whole document, a tenth of a large YAML
+    /// spec's load time.
+    static func version(_ data: Data, isJSON: Bool) throws -> String {
+        if !isJSON, let found = topLevelYAMLVersion(data) { return found }
+        return try decode(Version.self, data, isJSON: isJSON).openapi
+    }
+
+    /// `openapi: 3.1.0` at the start of a line (only a top-level key starts there), quotes and comment dropped.
+    static func topLevelYAMLVersion(_ data: Data) -> String? {
+        let key = Array("openapi:".utf8)
+        var lineStart = data.startIndex
+        while lineStart < data.endIndex {
+            let lineEnd = data[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? data.endIndex
+            let line = data[lineStart..<lineEnd]
+            if line.starts(with: key) {
+                var value = String(decoding: line.dropFirst(key.count), as: UTF8.self)
+                if let comment = value.range(of: " #") { value = String(value[..<comment.lowerBound]) }
+                value = value.trimmingCharacters(in: CharacterSet(charactersIn: " \t\r\"'"))
+                return value.isEmpty ? nil : value
+            }
+            lineStart = lineEnd < data.endIndex ? data.index(after: lineEnd) : data.endIndex
+        }
+        return nil
+    }
+
+    /// OpenAPIKit's vendor extensions (`x-…`) are not used, and reading them
+    /// decodes every schema's whole subtree once more, at every level: off.
+    private static let withoutExtensions: [CodingUserInfoKey: any Sendable] = [
+        CodingUserInfoKey(rawValue: "vendor-extensions-enabled")!: false,
+    ]
+
+    static func decode<T: Decodable>(_ type: T.Type, _ data: Data, isJSON: Bool, vendorExtensions: Bool = false) throws -> T {
+        let userInfo = vendorExtensions ? [:] : withoutExtensions
+        if isJSON {
+            let decoder = JSONDecoder()
+            decoder.userInfo = userInfo
+            return try decoder.decode(type, from: data)
+        }
+        return try YAMLDecoder().decode(type, from: data, userInfo: userInfo)
+    }
+
+    /// `body` on every part at once (the calling thread takes one), results
+    /// in order; the first part's error wins.
+    static func concurrently<T>(_ parts: [Data], _ body: @escaping @Sendable (Data) throws -> T) throws -> [T] {
+        if parts.count == 1 { return [try body(parts[0])] }
+        let results = Results<T>(parts.count)
+        DispatchQueue.concurrentPerform(iterations: parts.count) { index in
+            results.set(index, Result { try body(parts[index]) })
+        }
+        return try results.all.map { try $0.get() }
+    }
+
+    private final class Results<T>: @unchecked Sendable {
+        private let lock = NSLock()
+        private var values: [Result<T, any Error>?]
+        init(_ count: Int) { values = Array(repeating: nil, count: count) }
+        func set(_ index: Int, _ value: Result<T, any Error>) { lock.withLock { values[index] = value } }
+        var all: [Result<T, any Error>] { lock.withLock { values.compactMap { $0 } } }
     }
 
     /// A JSON path such as `.paths["/pets"].get.responses` from coding keys.

@@ -53,10 +53,17 @@ extension Completer {
     /// `{{variables}}` in its parameter segments), preferring the method's.
     static func endpoint(method: String, path: String, in profile: Profile) -> Endpoint? {
         let bare = String(path.split(separator: "?", maxSplits: 1).first ?? "")
-        let candidates = profile.endpoints.filter { $0.path == bare || $0.matches(path: bare) }
+        let concrete = Endpoint.segments(of: bare)
         // A literal segment beats a parameter: `/users/me` is not `/users/{username}`.
-        let ranked = candidates.sorted { $0.pathParameters.count < $1.pathParameters.count }
-        return ranked.first { $0.method == method } ?? ranked.first
+        var best: Endpoint?
+        var bestOfMethod: Endpoint?
+        for endpoint in profile.endpoints where endpoint.path == bare || endpoint.matches(segments: concrete) {
+            if best == nil || endpoint.parameterCount < best!.parameterCount { best = endpoint }
+            if endpoint.method == method, bestOfMethod == nil || endpoint.parameterCount < bestOfMethod!.parameterCount {
+                bestOfMethod = endpoint
+            }
+        }
+        return bestOfMethod ?? best
     }
 
     /// Files and directories for `@file`, `record FILE`: `prefix` is what

@@ -119,42 +119,50 @@ enum Completer {
     /// Endpoint paths, one segment at a time: `/api/ta` offers `/api/tasks`
     /// and `/api/task-experts`. Concrete values typed for `{id}` segments match.
     static func paths(_ typed: String, method: String, start: Int, state: CompletionState) -> Completion {
-        let typedSegments = typed.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        // Every template starts with "/": split after it, as the catalog's segments are.
+        guard typed.hasPrefix("/") else { return Completion(start: start, candidates: []) }
+        let typedSegments = typed.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
         // The last segment is the one being completed; those before must match.
-        let done = Array(typedSegments.dropLast())
+        let done = typedSegments.dropLast()
+        let depth = typedSegments.count
         let partial = typedSegments.last ?? ""
+        let head = done.isEmpty ? "/" : "/" + done.joined(separator: "/") + "/"
+        let all = state.profile.endpoints
+        let useAll = !all.contains { $0.method == method }
+        // One pass over the catalog with its pre-split templates and no
+        // copies, so a spec with thousands of operations completes at once.
         var seen = Set<String>()
         var candidates: [Completion.Candidate] = []
-        let endpoints = state.profile.endpoints.filter { $0.method == method }
-        let preferred = endpoints.isEmpty ? state.profile.endpoints : endpoints
-        let split = preferred.map { $0.path.split(separator: "/", omittingEmptySubsequences: false).map(String.init) }
-        // Templates that go on past the typed depth, cut to it: one pass, so a
-        // spec with thousands of operations still completes at once.
-        let longer = Set(split.filter { $0.count > typedSegments.count }.map { Array($0.prefix(typedSegments.count)) })
-        for (endpoint, segments) in zip(preferred, split) {
-            guard segments.count >= typedSegments.count else { continue }
-            let prefixMatches = zip(done, segments).allSatisfy { t, s in s == t || (isParameter(s) && !t.isEmpty) }
-            guard prefixMatches else { continue }
-            let next = segments[typedSegments.count - 1]
-            if isParameter(next) {
+        // Literal next segments: whether a template goes on past each, and the summary of one that ends there.
+        var texts: [String] = []
+        var goesOn = Set<String>()
+        var summaries: [String: String] = [:]
+        for endpoint in all where useAll || endpoint.method == method {
+            let segments = endpoint.segments
+            guard segments.count >= depth,
+                  zip(done, segments).allSatisfy({ t, s in s == t || (Endpoint.isParameter(s) && !t.isEmpty) }) else { continue }
+            let next = segments[depth - 1]
+            if Endpoint.isParameter(next) {
                 // A `{param}` segment: the ids seen for its resource, and variables holding an id.
-                let values = parameterValues(segments, at: typedSegments.count - 1, state: state).filter { $0.hasPrefix(partial) }
-                for value in values where seen.insert((done + [value]).joined(separator: "/")).inserted {
-                    candidates.append(.init(text: (done + [value]).joined(separator: "/"), isFinal: false, hint: next))
+                let full = [""] + segments.map(String.init)
+                let values = parameterValues(full, at: depth, state: state).filter { $0.hasPrefix(partial) }
+                for value in values where seen.insert(head + value).inserted {
+                    candidates.append(.init(text: head + value, isFinal: false, hint: String(next)))
                 }
                 continue
             }
             guard next.hasPrefix(partial) else { continue }
-            let text = (done + [next]).joined(separator: "/")
-            guard seen.insert(text).inserted else { continue }
-            let isLeaf = segments.count == typedSegments.count
-            let goesOn = longer.contains(Array(segments.prefix(typedSegments.count)))
-            candidates.append(.init(text: text, isFinal: isLeaf && !goesOn, hint: isLeaf ? endpoint.summary : nil))
+            let text = head + next
+            if seen.insert(text).inserted { texts.append(text) }
+            if segments.count > depth { goesOn.insert(text) } else if summaries[text] == nil { summaries[text] = endpoint.summary }
+        }
+        // Final when a template ends here and none goes on past it.
+        for text in texts {
+            let summary = summaries[text]
+            candidates.append(.init(text: text, isFinal: summary != nil && !goesOn.contains(text), hint: summary))
         }
         return Completion(start: start, candidates: candidates.sorted { $0.text < $1.text })
     }
-
-    private static func isParameter(_ segment: String) -> Bool { segment.hasPrefix("{") && segment.hasSuffix("}") }
 
     /// Values for the parameter at `index`: ids seen for its resource (`{userId}`
     /// → `users`; `{username}` → `usernames`; `{id}` → the segment before it), then `{{variables}}` named

@@ -19,7 +19,7 @@ enum CatalogText {
         }.joined(separator: "\n")
     }
 
-    /// An endpoint's parameters, body fields and answer model.
+    /// An endpoint's parameters, body fields, and its answer's model with its fields.
     static func describe(_ endpoint: Endpoint, in profile: Profile) -> String {
         var lines = ["\(endpoint.method) \(endpoint.path)  (\(endpoint.isPublic ? "public" : "needs a login"))", endpoint.summary]
         if !endpoint.pathParameters.isEmpty { lines.append("path: " + endpoint.pathParameters.map { "{\($0)}" }.joined(separator: " ")) }
@@ -29,7 +29,8 @@ enum CatalogText {
             lines += fields(body.fields)
         }
         if let response = endpoint.response {
-            lines.append("answer: \(response)" + (profile.model(named: response) == nil ? "" : "  (describe \(response))"))
+            lines.append("answer: " + (endpoint.responseIsList ? "[\(response)]" : response))
+            if let model = profile.model(named: response) { lines += fields(model.fields) }
         }
         return lines.joined(separator: "\n")
     }

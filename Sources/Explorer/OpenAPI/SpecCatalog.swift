@@ -1,0 +1,278 @@
+import Core
+import Foundation
+
+/// What the catalog needs of an OpenAPI document, the same for 3.0 and 3.1.
+/// OpenAPIKit has a module per version with look-alike but distinct types;
+/// each importer (SpecImport30, SpecImport31) only copies its document into
+/// these, and `SpecCatalog` builds endpoints and models from them once.
+struct SpecDocument {
+    var operations: [SpecOperation] = []
+    /// `components/schemas`, in document order.
+    var schemas: [(name: String, schema: SpecSchema)] = []
+    var schemes: [String: SpecScheme] = [:]
+    /// The document's `security`: alternatives, each the scheme names it needs together.
+    var security: [[String]] = []
+    var servers: [URL] = []
+    var notes: Set<String> = []
+}
+
+struct SpecOperation {
+    var method: String
+    var path: String
+    var summary: String?
+    var operationId: String?
+    var query: [String] = []
+    var body: Body?
+    /// The schema of the first 2xx answer with JSON content.
+    var answer: SpecSchema?
+    /// The operation's own `security`; nil when it inherits the document's.
+    var security: [[String]]?
+
+    enum Body {
+        case json(SpecSchema)
+        case notJSON
+    }
+}
+
+/// A security scheme as far as the explorer can send it.
+enum SpecScheme {
+    /// `Authorization: Bearer` (http bearer, OAuth 2, OpenID Connect).
+    case bearer
+    case apiKeyHeader(String)
+    /// What the explorer cannot send; the note says what it is.
+    case unsupported(String)
+}
+
+/// A JSON Schema reduced to what completion, `describe` and the drift check use.
+struct SpecSchema: Sendable {
+    var kind: SpecSchemaKind
+    var nullable = false
+    var title: String?
+}
+
+/// What a `SpecSchema` is. Both say `Sendable` outright: inferring it for
+/// the pair made the compiler report a circular reference in some builds.
+indirect enum SpecSchemaKind: Sendable {
+    /// `#/components/schemas/NAME`.
+    case reference(String)
+    case string([String])
+    case integer, number, boolean
+    /// The items' schema, when the document gives one (at most one).
+    case array([SpecSchema])
+    case object([(name: String, schema: SpecSchema)], required: Set<String>)
+    case allOf([SpecSchema])
+    /// oneOf, anyOf, not.
+    case combination
+    case any
+}
+
+/// Public or not, and where the token goes: the outcome of a `security` list.
+struct SpecAccess: Sendable, Equatable {
+    var isPublic: Bool
+    var token: TokenPlacement
+}
+
+/// Builds the catalog's endpoints and models from a `SpecDocument`.
+/// Component schemas become models named as in the document, and a `$ref`
+/// stays a reference to that model (`.model(name)`), so recursive schemas
+/// need no unrolling and each schema is converted once.
+struct SpecCatalog {
+    private let schemas: [String: SpecSchema]
+    private let schemes: [String: SpecScheme]
+    private var models: [Model] = []
+    /// Where each model is in `models`.
+    private var modelIndex: [String: Int] = [:]
+    private var notes: Set<String>
+    /// Component names whose schema is an object (or an allOf of objects): a `$ref` to one is `.model(name)`.
+    private var objectComponents = Set<String>()
+    /// Components being resolved inline right now (a non-object reference chain), against cycles.
+    private var resolving = Set<String>()
+
+    /// A description's first line, for the summary column when there is no summary.
+    static func firstLine(_ text: String?) -> String? {
+        guard let line = text?.split(whereSeparator: \.isNewline).first else { return nil }
+        return line.trimmingCharacters(in: .whitespaces)
+    }
+
+    static func build(_ document: SpecDocument) -> ImportedSpec {
+        var catalog = SpecCatalog(document)
+        let endpoints = document.operations.map { catalog.endpoint($0, documentSecurity: document.security) }
+        return ImportedSpec(endpoints: endpoints, models: catalog.models, servers: document.servers,
+                            notes: catalog.notes.sorted(), defaultAccess: catalog.access(document.security))
+    }
+
+    private init(_ document: SpecDocument) {
+        var byName: [String: SpecSchema] = [:]
+        for (name, schema) in document.schemas { byName[name] = schema }
+        schemas = byName
+        schemes = document.schemes
+        notes = document.notes
+        var objects = Set<String>()
+        for (name, schema) in document.schemas where Self.isObject(schema, in: byName, seen: []) { objects.insert(name) }
+        objectComponents = objects
+        for (name, schema) in document.schemas where objects.contains(name) {
+            add(Model(name, fields(of: schema, owner: name)))
+        }
+    }
+
+    private static func isObject(_ schema: SpecSchema, in schemas: [String: SpecSchema], seen: Set<String>) -> Bool {
+        switch schema.kind {
+        case .object: return true
+        case let .allOf(parts): return !parts.isEmpty && parts.allSatisfy { isObject($0, in: schemas, seen: seen) }
+        case let .reference(name):
+            guard !seen.contains(name), let target = schemas[name] else { return false }
+            return isObject(target, in: schemas, seen: seen.union([name]))
+        default: return false
+        }
+    }
+
+    private mutating func add(_ model: Model) {
+        guard modelIndex[model.name] == nil else { return }
+        modelIndex[model.name] = models.count
+        models.append(model)
+    }
+
+    // MARK: Endpoints
+
+    private mutating func endpoint(_ op: SpecOperation, documentSecurity: [[String]]) -> Endpoint {
+        let label = "\(op.method) \(op.path)"
+        var body: Model?
+        switch op.body {
+        case nil: break
+        case .notJSON: notes.insert("request bodies that are not JSON get no field completion")
+        case let .json(schema):
+            if let name = modelName(of: schema) {
+                body = modelIndex[name].map { models[$0] }
+            } else if isInlineObject(schema) {
+                let name = schema.title ?? op.operationId.map { $0 + "Body" } ?? "\(label) body"
+                body = Model(name, fields(of: schema, owner: name))
+            } else {
+                notes.insert("request bodies that are not objects get no field completion")
+            }
+        }
+        var response: String?
+        var isList = false
+        if let answer = op.answer {
+            let owner = answer.title ?? op.operationId.map { $0 + "Response" } ?? "\(label) answer"
+            (response, isList) = responseModel(answer, owner: owner)
+        }
+        let access = access(op.security ?? documentSecurity)
+        let summary = op.summary ?? op.operationId ?? ""
+        return Endpoint(op.method, op.path, summary, isPublic: access.isPublic, query: op.query, body: body,
+                        response: response, responseIsList: isList, token: access.token)
+    }
+
+    /// The answer's model: a component's, or one made for an inline object;
+    /// a list when the answer is an array of them.
+    private mutating func responseModel(_ schema: SpecSchema, owner: String) -> (String?, Bool) {
+        if let name = modelName(of: schema) { return (name, false) }
+        if isInlineObject(schema) {
+            add(Model(owner, fields(of: schema, owner: owner)))
+            return (owner, false)
+        }
+        if case let .array(itemsSchema) = schema.kind, let items = itemsSchema.first {
+            let (name, nested) = responseModel(items, owner: owner + " item")
+            if let name, !nested { return (name, true) }
+        }
+        return (nil, false)
+    }
+
+    /// Security alternatives → public or how the token goes. The first
+    /// alternative whose schemes the explorer can send decides; none needed
+    /// (`security: []`) or `{}` alone is public.
+    func access(_ requirements: [[String]]) -> SpecAccess {
+        var optional = requirements.isEmpty
+        for alternative in requirements {
+            if alternative.isEmpty { optional = true; continue }
+            for name in alternative {
+                switch schemes[name] {
+                case .bearer: return SpecAccess(isPublic: false, token: .bearer)
+                case let .apiKeyHeader(header):
+                    // An API key named Authorization (Kubernetes' BearerToken) means "Bearer <token>" in practice.
+                    return SpecAccess(isPublic: false, token: header.lowercased() == "authorization" ? .bearer : .header(header))
+                case .unsupported, nil: continue
+                }
+            }
+        }
+        // Only schemes the explorer cannot send (noted when read): the bearer token is its best try.
+        return SpecAccess(isPublic: optional, token: .bearer)
+    }
+
+    // MARK: Schemas
+
+    /// The component model a schema names, directly or by a chain of references.
+    private func modelName(of schema: SpecSchema) -> String? {
+        guard case let .reference(name) = schema.kind, objectComponents.contains(name) else { return nil }
+        return name
+    }
+
+    private func isInlineObject(_ schema: SpecSchema) -> Bool {
+        switch schema.kind {
+        case .object: true
+        case .allOf: Self.isObject(schema, in: schemas, seen: [])
+        default: false
+        }
+    }
+
+    /// The members of an object schema; an allOf's parts' members together.
+    private mutating func fields(of schema: SpecSchema, owner: String) -> [Field] {
+        switch schema.kind {
+        case let .object(properties, required):
+            return properties.map { name, property in
+                Field(name, fieldType(of: property, owner: "\(owner).\(name)"), required: required.contains(name), nullable: property.nullable)
+            }
+        case let .allOf(parts):
+            var all: [Field] = []
+            for part in parts {
+                for field in fields(of: part, owner: owner) where !all.contains(where: { $0.name == field.name }) { all.append(field) }
+            }
+            return all
+        case let .reference(name):
+            guard !resolving.contains(name), let target = schemas[name] else { return [] }
+            resolving.insert(name)
+            defer { resolving.remove(name) }
+            return fields(of: target, owner: owner)
+        default:
+            return []
+        }
+    }
+
+    /// A member's type. Inline objects with members become models named for
+    /// where they are (`Pet.owner`), so the drift check looks inside them.
+    private mutating func fieldType(of schema: SpecSchema, owner: String) -> FieldType {
+        switch schema.kind {
+        case let .reference(name):
+            if objectComponents.contains(name) { return .model(name) }
+            guard !resolving.contains(name), let target = schemas[name] else { return .any }
+            resolving.insert(name)
+            defer { resolving.remove(name) }
+            var named = target
+            named.title = target.title ?? name
+            return fieldType(of: named, owner: owner)
+        case let .string(values): return values.isEmpty ? .string : .enumeration(schema.title ?? "enum", values)
+        case .integer: return .integer
+        case .number: return .number
+        case .boolean: return .boolean
+        case let .array(items): return .array(items.first.map { fieldType(of: $0, owner: owner + "[]") } ?? .any)
+        case let .object(properties, _):
+            guard !properties.isEmpty else { return .any }
+            add(Model(owner, fields(of: schema, owner: owner)))
+            return .model(owner)
+        case .allOf:
+            guard isInlineObject(schema) else {
+                notes.insert("allOf, oneOf, anyOf and not are described as any")
+                return .any
+            }
+            add(Model(owner, fields(of: schema, owner: owner)))
+            return .model(owner)
+        case .combination:
+            notes.insert("allOf, oneOf, anyOf and not are described as any")
+            return .any
+        case .any: return .any
+        }
+    }
+}
+
+extension SpecScheme {
+    static let unsupportedNote = "security schemes other than bearer, OAuth 2, OpenID Connect and API keys in a header are not sent: those operations get Authorization: Bearer"
+}
