@@ -36,4 +36,17 @@ struct TranscriptTextPositionTests {
     func errorColumnsCountCharacters(body: String, line: Int, column: Int, message: String) {
         #expect(throws: TranscriptParseError(line: line, column: column, message: message)) { try TranscriptParser.parse(Self.head + body) }
     }
+
+    @Test func aFileWithCRLFLineEndsReadsAsTheSameTranscript() throws {
+        let text = Self.head + "{\"a\": 1}\n\n# a comment\n> get /y\n| text\n"
+        let crlf = text.replacingOccurrences(of: "\n", with: "\r\n")
+        #expect(try TranscriptParser.parse(crlf) == TranscriptParser.parse(text))
+        #expect(try TranscriptParser.parse(crlf).steps.map(\.command) == ["get /x", "get /y"])
+    }
+
+    @Test func aLineOfUnicodeSpacesIsBlank() throws {
+        // U+00A0 and U+3000 between two steps: blank, as spaces are.
+        let text = Self.head + "{\"a\": 1}\n\u{00A0}\u{3000}\n> get /y\n"
+        #expect(try TranscriptParser.parse(text).steps.count == 2)
+    }
 }
