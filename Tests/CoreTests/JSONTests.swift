@@ -66,6 +66,10 @@ import Testing
 
     @Test func escapesControlCharacters() {
         #expect(JSONPrinter.quote("a\u{1}\t\"") == #""a\u0001\t\"""#)
+        // Strings with nothing to escape are copied whole; a lone backslash is not.
+        #expect(JSONPrinter.quote("Zürich 🚲") == "\"Zürich 🚲\"")
+        #expect(JSONPrinter.quote("a\\b") == #""a\\b""#)
+        #expect(JSONPrinter.compact(.object([("k\"", .array([.string("é\n"), .null]))])) == #"{"k\"":["é\n",null]}"#)
     }
 
     @Test func stylesTokens() throws {
