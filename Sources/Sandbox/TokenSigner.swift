@@ -55,9 +55,39 @@ struct TokenSigner: Sendable {
             .replacingOccurrences(of: "=", with: "")
     }
 
+    /// Unpadded base64url (RFC 4648 §5), as JWTs carry it; nil for any other
+    /// character, a length no encoder makes, or stray bits in the last one.
+    /// Decoded by hand: every authenticated request decodes two parts, and
+    /// rewriting the text for Foundation's decoder showed in profiles.
     static func decodeBase64URL(_ text: String) -> [UInt8]? {
-        var s = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while s.count % 4 != 0 { s += "=" }
-        return Data(base64Encoded: s).map { [UInt8]($0) }
+        func sextet(_ c: UInt8) -> UInt32? {
+            switch c {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): UInt32(c - UInt8(ascii: "A"))
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): UInt32(c - UInt8(ascii: "a") + 26)
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(c - UInt8(ascii: "0") + 52)
+            case UInt8(ascii: "-"): 62
+            case UInt8(ascii: "_"): 63
+            default: nil
+            }
+        }
+        let input = Array(text.utf8)
+        guard input.count % 4 != 1 else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(input.count * 3 / 4)
+        var accumulator: UInt32 = 0
+        var bits = 0
+        for c in input {
+            guard let value = sextet(c) else { return nil }
+            accumulator = accumulator << 6 | value
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                out.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+                accumulator &= (1 << UInt32(bits)) - 1
+            }
+        }
+        // The leftover bits of the last character must be zero (canonical encoding).
+        guard accumulator == 0 else { return nil }
+        return out
     }
 }
