@@ -21,8 +21,12 @@ public struct ReceivedResponse: Sendable, Equatable {
     /// The media type without parameters, lower-cased (`application/json`).
     public var mediaType: String? {
         guard let value = header("Content-Type") else { return nil }
-        let type = value.prefix { $0 != ";" }.drop { $0 == " " || $0 == "\t" }
-        return String(type.reversed().drop { $0 == " " || $0 == "\t" }.reversed()).lowercased()
+        // Over UTF-8: asked several times for every answer shown.
+        let bytes = value.utf8
+        var type = bytes[..<(bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.endIndex)]
+        while let first = type.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { type = type.dropFirst() }
+        while let last = type.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { type = type.dropLast() }
+        return String(decoding: type.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 
     /// Whether the server says the body is JSON (`application/json`, `+json`).

@@ -21,10 +21,19 @@ public enum Redactor {
 
     /// Whether a field or header name names a secret.
     public static func isSecretName(_ name: String) -> Bool {
-        let lower = name.lowercased()
+        // Asked of every string member of every answer shown: ASCII-folded
+        // bytes and byte searches, not lower-cased Strings and Foundation.
+        let lower = name.utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }
+        func has(_ word: [UInt8]) -> Bool {
+            guard word.count <= lower.count else { return false }
+            return (0...(lower.count - word.count)).contains { lower[$0..<$0 + word.count].elementsEqual(word) }
+        }
         // `access_token`, `refreshToken`, `token` are secrets; `token_type` is not.
-        return secretHeaders.contains(lower) || lower.hasSuffix("token") || secretWords.contains { lower.contains($0) }
+        return secretHeaderBytes.contains(lower) || lower.suffix(5).elementsEqual("token".utf8) || secretWordBytes.contains(where: has)
     }
+
+    private static let secretWordBytes = secretWords.map { Array($0.utf8) }
+    private static let secretHeaderBytes = secretHeaders.map { Array($0.utf8) }
 
     /// The words of a command line with secrets replaced. `hide` gives the
     /// text that stands for a secret, from its name (`password`,
@@ -82,6 +91,8 @@ public enum Redactor {
 
     /// Three base64url parts, the first a JSON object (`eyJ` is `{"`).
     public static func looksLikeJWT(_ s: String) -> Bool {
+        // Most strings are rejected here, before any splitting.
+        guard s.utf8.starts(with: "eyJ".utf8) else { return false }
         let parts = s.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].hasPrefix("eyJ"), parts[1].count >= 4 else { return false }
         return parts.allSatisfy { $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") } }
