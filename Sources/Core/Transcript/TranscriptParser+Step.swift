@@ -133,8 +133,15 @@ extension TranscriptParser {
                 return ExpectedFrame(direction, .binary(String(rest.dropFirst().dropLast())))
             }
             // The JSON starts after the arrow; two spaces keep its columns where the file has them.
-            var block = ["  " + rest]
             index += 1
+            return ExpectedFrame(direction, .json(try json(startingWith: "  " + rest, at: first)))
+        }
+
+        /// A JSON value from `text` and the lines after it, up to the next
+        /// frame, `error:`/`note:` line or the end. Comments inside become
+        /// blank lines (and are kept), so error positions stay right.
+        private mutating func json(startingWith text: String?, at first: Line) throws(StepFailure) -> ExpectedValue {
+            var block = text.map { [$0] } ?? []
             while let line = current, !Self.isTrailer(line.text) {
                 block.append(isComment(line.text) ? "" : line.text)
                 if isComment(line.text) { comments.append(line.text.trimmingCharacters(in: .whitespaces)) }
@@ -142,7 +149,7 @@ extension TranscriptParser {
             }
             let isLastLine = index == lines.count
             do {
-                return ExpectedFrame(direction, .json(try ExpectedJSONParser.parse(block.joined(separator: "\n"))))
+                return try ExpectedJSONParser.parse(block.joined(separator: "\n"))
             } catch {
                 let line = (first.number + error.line - 1, "")
                 throw fail(line, error.column, error.reason, atEnd: error.atEnd && isLastLine)
@@ -185,21 +192,8 @@ extension TranscriptParser {
                 skipNoise()
                 return .binary(String(first.text.dropFirst("(binary body: ".count).dropLast()))
             }
-            // A JSON body runs to the first error or note line; comments inside
-            // it become blank lines so that error positions stay right.
-            var block: [String] = []
-            while let line = current, !Self.isTrailer(line.text) {
-                block.append(isComment(line.text) ? "" : line.text)
-                if isComment(line.text) { comments.append(line.text.trimmingCharacters(in: .whitespaces)) }
-                index += 1
-            }
-            let isLastLine = index == lines.count
-            do {
-                return .json(try ExpectedJSONParser.parse(block.joined(separator: "\n")))
-            } catch {
-                let line = (first.number + error.line - 1, "")
-                throw fail(line, error.column, error.reason, atEnd: error.atEnd && isLastLine)
-            }
+            // A JSON body runs to the first frame, error or note line.
+            return .json(try json(startingWith: nil, at: first))
         }
     }
 }
