@@ -6,6 +6,12 @@ public struct WebSocketOptions: Sendable {
     /// counts as a drop: the connection is closed and reconnected per
     /// `reconnect`, so a silent peer is noticed within two periods. Nil: no heartbeat.
     public var heartbeat: Duration? = .seconds(30)
+    /// How long a connection must stay up, if no frame arrives on it, before
+    /// its drop counts as a new run of failures (the tries start from 1
+    /// again). A peer that accepts and then goes silent is given up on after
+    /// `reconnect`'s tries, not retried for ever. Nil: three heartbeat
+    /// periods, and at least a minute.
+    public var healthyAfter: Duration?
     /// Longest wait for an attempt to open (TCP, TLS and the upgrade's answer).
     public var openTimeout: Duration = .seconds(10)
     /// How many message ids are remembered for de-duplication.

@@ -37,6 +37,10 @@ public actor WebSocketSession {
     private var wake: AsyncStream<Void>.Continuation?
     private var writer: WebSocketOutboundWriter?
     private var openedThisAttempt = false
+    /// When this attempt opened, and whether a frame came in since: a
+    /// connection that did neither for long is no proof the server is back.
+    private var openedAt: ContinuousClock.Instant?
+    private var receivedThisAttempt = false
     private var hasOpened = false
     private var userClosed = false
     private var runner: Task<Void, Never>?
@@ -112,6 +116,9 @@ public actor WebSocketSession {
                 failure = error
             }
             let opened = openedThisAttempt
+            let healthy = receivedThisAttempt || openedAt.map { ContinuousClock.now - $0 >= healthyAfter } ?? false
+            receivedThisAttempt = false
+            openedAt = nil
             // A refused handshake on a reconnect is most often a token the server
             // no longer takes: the next try refreshes it first.
             refreshToken = !opened && (failure as? WebSocketClientError) == .webSocketUpgradeFailed
@@ -121,7 +128,9 @@ public actor WebSocketSession {
             wake = nil
             if opened {
                 hasOpened = true
-                attempt = 0
+                // Tries count consecutive failures; an open that carried
+                // nothing and soon dropped is one of them.
+                if healthy { attempt = 0 }
                 emitter.yield(.closed(code: closeFrame.map { Int(UInt16(webSocketErrorCode: $0.closeCode)) }, reason: closeFrame?.reason))
                 // A normal close from the server (or ours) is the end, not a drop.
                 if userClosed || closeFrame?.closeCode == .normalClosure { break }
@@ -233,6 +242,7 @@ public actor WebSocketSession {
         guard id == attemptNumber else { return false }
         defer { afterOpen() }
         openedThisAttempt = true
+        openedAt = .now
         writer = outbound
         state = .open
         emitter.yield(.open)
@@ -266,6 +276,7 @@ public actor WebSocketSession {
 
     private func didReceive(_ frame: SocketFrame) {
         receivedCount += 1
+        receivedThisAttempt = true
         // A chat message is small; parsing a huge frame only to look for its id would stall the socket.
         if let path = options.messageIDPath, frame.byteCount <= WebSocketOptions.largestFrameCheckedForID,
            let json = frame.json, case let .success(id) = path.evaluate(json) {
@@ -276,6 +287,10 @@ public actor WebSocketSession {
             if let n = id.intValue { saw(n) }
         }
         emitter.yield(.received(frame))
+    }
+
+    private var healthyAfter: Duration {
+        options.healthyAfter ?? max(.seconds(60), (options.heartbeat ?? .zero) * 3)
     }
 
     private func saw(_ id: Int) {
