@@ -75,7 +75,7 @@ final class ExplorerSession {
 
     /// TAB: complete against the interpreter's current state (variables, last response).
     func complete(_ before: String) -> Completion {
-        let state = runBlocking { [interpreter] in await interpreter.completionState() }
+        let state = runBlocking(on: interpreter) { $0.completionState() }
         return Completer.complete(before, state: state)
     }
 

@@ -151,7 +151,7 @@ final class Runner {
     func repl(editor: LineEditor) -> ExitStatus {
         printSocketNoticesAsync()
         while true {
-            let label = runBlocking { [interpreter] in await interpreter.promptLabel() }
+            let label = runBlocking(on: interpreter) { await $0.promptLabel() }
             let prompt = label + "> "
             switch editor.read(prompt: prompt) {
             case .endOfInput:
