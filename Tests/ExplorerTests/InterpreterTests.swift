@@ -7,16 +7,7 @@ import Testing
 /// The interpreter end to end against an in-process sandbox.
 @Suite struct InterpreterTests {
     func withInterpreter(_ body: (Interpreter, SandboxServer) async throws -> Void) async throws {
-        let server = try await SandboxServer.start()
-        let transport = AsyncHTTPTransport()
-        let session = AuthSession(profile: .linku, builder: RequestBuilder(baseURL: server.baseURL), transport: transport, store: MemoryTokenStore())
-        do {
-            try await body(Interpreter(session: session), server)
-        } catch {
-            Issue.record(error)
-        }
-        await transport.shutdown()
-        await server.stop()
+        do { try await withSandboxInterpreter(body) } catch { Issue.record(error) }
     }
 
     func run(_ interpreter: Interpreter, _ line: String) async throws -> Outcome {

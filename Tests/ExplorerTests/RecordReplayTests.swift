@@ -10,24 +10,20 @@ import Testing
     /// Records `lines` against a fresh LinkU sandbox, the way the Runner does.
     static func record(_ lines: [String], comments: [Int: String] = [:]) async throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("record-\(UUID().uuidString).transcript").path
-        let server = try await SandboxServer.start()
-        let transport = AsyncHTTPTransport()
-        let interpreter = Interpreter(session: AuthSession(profile: .linku, builder: RequestBuilder(baseURL: server.baseURL),
-                                                           transport: transport, store: MemoryTokenStore()))
-        let recorder = try TranscriptRecorder(path: path, header: .make(profile: "linku", target: .sandbox),
-                                              renderer: Renderer(palette: .plain, envelope: .linku),
-                                              baseURL: server.baseURL.absoluteString, secrets: SecretScrubber())
-        for (n, line) in lines.enumerated() {
-            if let comment = comments[n] { try recorder.comment(comment) }
-            do {
-                let command = try await interpreter.parser.parse(line)
-                try recorder.record(line: line, command: command, outcome: await interpreter.execute(command), forcedOffline: false)
-            } catch let error as CommandError {
-                try recorder.record(line: line, command: nil, outcome: .failure(error.message, .usage), forcedOffline: false)
+        try await withSandboxInterpreter { interpreter, server in
+            let recorder = try TranscriptRecorder(path: path, header: .make(profile: "linku", target: .sandbox),
+                                                  renderer: Renderer(palette: .plain, envelope: .linku),
+                                                  baseURL: server.baseURL.absoluteString, secrets: SecretScrubber())
+            for (n, line) in lines.enumerated() {
+                if let comment = comments[n] { try recorder.comment(comment) }
+                do {
+                    let command = try interpreter.parser.parse(line)
+                    try recorder.record(line: line, command: command, outcome: await interpreter.execute(command), forcedOffline: false)
+                } catch let error as CommandError {
+                    try recorder.record(line: line, command: nil, outcome: .failure(error.message, .usage), forcedOffline: false)
+                }
             }
         }
-        await transport.shutdown()
-        await server.stop()
         return path
     }
 

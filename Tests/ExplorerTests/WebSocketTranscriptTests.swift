@@ -11,37 +11,34 @@ import Testing
 @Suite struct WebSocketTranscriptTests {
     /// Records `lines` the way the Runner does: the frames that came since the
     /// last step are written before each line runs.
-    static func record(_ lines: [String], tokenLine: (String) -> String = { $0 }) async throws -> (path: String, text: String, tokens: [String]) {
+    static func record(_ lines: [String]) async throws -> (path: String, text: String, tokens: [String]) {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("ws-\(UUID().uuidString).transcript").path
-        let server = try await SandboxServer.start()
-        let transport = AsyncHTTPTransport()
-        let interpreter = Interpreter(session: AuthSession(profile: .linku, builder: RequestBuilder(baseURL: server.baseURL),
-                                                           transport: transport, store: MemoryTokenStore()))
-        let recorder = try TranscriptRecorder(path: path, header: .make(profile: "linku", target: .sandbox),
-                                              renderer: Renderer(palette: .plain, envelope: .linku),
-                                              baseURL: server.baseURL.absoluteString, secrets: SecretScrubber(),
-                                              secretFields: SecretFields(Profile.linku.secretFields), frames: interpreter.frameTap.subscribe(),
-                                              variables: { [interpreter] in interpreter.allVariables })
-        var tokens: [String] = []
-        for template in lines {
-            try recorder.flushFrames()
-            // `{{TOKEN}}` and `{{WS}}` stand for this run's access token and socket base URL.
-            let token = await interpreter.session.tokens?.accessToken ?? ""
-            let line = template.replacingOccurrences(of: "{{TOKEN}}", with: token)
-                .replacingOccurrences(of: "{{WS}}", with: PatternText.socketURL(server.baseURL.absoluteString))
-            // `!set NAME=VALUE` sets a variable without recording it, as a tour's replay does with its captures.
-            if line.hasPrefix("!set "), let eq = line.firstIndex(of: "=") {
-                _ = await interpreter.execute(.set(name: String(line[line.index(line.startIndex, offsetBy: 5)..<eq]), value: String(line[line.index(after: eq)...])))
-                continue
+        let tokens = try await withSandboxInterpreter { interpreter, server in
+            let recorder = try TranscriptRecorder(path: path, header: .make(profile: "linku", target: .sandbox),
+                                                  renderer: Renderer(palette: .plain, envelope: .linku),
+                                                  baseURL: server.baseURL.absoluteString, secrets: SecretScrubber(),
+                                                  secretFields: SecretFields(Profile.linku.secretFields), frames: interpreter.frameTap.subscribe(),
+                                                  variables: { [interpreter] in interpreter.allVariables })
+            var tokens: [String] = []
+            for template in lines {
+                try recorder.flushFrames()
+                // `{{TOKEN}}` and `{{WS}}` stand for this run's access token and socket base URL.
+                let token = await interpreter.session.tokens?.accessToken ?? ""
+                let line = template.replacingOccurrences(of: "{{TOKEN}}", with: token)
+                    .replacingOccurrences(of: "{{WS}}", with: PatternText.socketURL(server.baseURL.absoluteString))
+                // `!set NAME=VALUE` sets a variable without recording it, as a tour's replay does with its captures.
+                if line.hasPrefix("!set "), let eq = line.firstIndex(of: "=") {
+                    _ = await interpreter.execute(.set(name: String(line[line.index(line.startIndex, offsetBy: 5)..<eq]), value: String(line[line.index(after: eq)...])))
+                    continue
+                }
+                let command = try interpreter.parser.parse(line)
+                try recorder.record(line: line, command: command, outcome: await interpreter.execute(command), forcedOffline: false)
+                if let token = await interpreter.session.tokens?.accessToken { tokens.append(token) }
             }
-            let command = try interpreter.parser.parse(line)
-            try recorder.record(line: line, command: command, outcome: await interpreter.execute(command), forcedOffline: false)
-            if let token = await interpreter.session.tokens?.accessToken { tokens.append(token) }
+            _ = await interpreter.execute(.ws(.close))
+            try recorder.flushFrames()
+            return tokens
         }
-        _ = await interpreter.execute(.ws(.close))
-        try recorder.flushFrames()
-        await transport.shutdown()
-        await server.stop()
         return (path, try String(contentsOfFile: path, encoding: .utf8), tokens)
     }
 
@@ -147,20 +144,16 @@ import Testing
     @Test func typedItemsNamedAsAProfileSecretFieldAreHidden() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("fields-\(UUID().uuidString).transcript").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let server = try await SandboxServer.start()
-        let transport = AsyncHTTPTransport()
-        let interpreter = Interpreter(session: AuthSession(profile: .linku, builder: RequestBuilder(baseURL: server.baseURL),
-                                                           transport: transport, store: MemoryTokenStore()))
-        let recorder = try TranscriptRecorder(path: path, header: .make(profile: "linku", target: .sandbox),
-                                              renderer: Renderer(palette: .plain, envelope: .linku),
-                                              baseURL: server.baseURL.absoluteString, secrets: SecretScrubber(),
-                                              secretFields: SecretFields(["sid", "auth.pin"]))
-        for line in ["get /api/tasks sid==k9 page_size==1", "post /api/tasks title=x pin:=1234 note={{city}}"] {
-            let command = try CommandParser(variables: ["city": "Leeds"]).parse(line)
-            try recorder.record(line: line, command: command, outcome: await interpreter.execute(command), forcedOffline: false)
+        try await withSandboxInterpreter { interpreter, server in
+            let recorder = try TranscriptRecorder(path: path, header: .make(profile: "linku", target: .sandbox),
+                                                  renderer: Renderer(palette: .plain, envelope: .linku),
+                                                  baseURL: server.baseURL.absoluteString, secrets: SecretScrubber(),
+                                                  secretFields: SecretFields(["sid", "auth.pin"]))
+            for line in ["get /api/tasks sid==k9 page_size==1", "post /api/tasks title=x pin:=1234 note={{city}}"] {
+                let command = try CommandParser(variables: ["city": "Leeds"]).parse(line)
+                try recorder.record(line: line, command: command, outcome: await interpreter.execute(command), forcedOffline: false)
+            }
         }
-        await transport.shutdown()
-        await server.stop()
         let text = try String(contentsOfFile: path, encoding: .utf8)
         #expect(text.contains("\n> get /api/tasks sid=={{secret:sid}} page_size==1\n"))
         #expect(text.contains("\n> post /api/tasks title=x 'pin:=\"{{secret:pin}}\"' note={{city}}\n"))
