@@ -159,6 +159,25 @@ import Testing
         #expect(request.header("X-API-Key") == "<access_token>" && request.header("Authorization") == nil)
     }
 
+    /// The interpreter keeps its models indexed between answers; loading a
+    /// spec must replace that index, or the spec's answers go unchecked.
+    @Test func aSpecLoadedAfterAnswersBringsItsOwnModelsToTheDriftCheck() async throws {
+        let transport = ScriptedTransport(answers: [
+            "/v1/api/tasks": #"{"tasks": "not a list"}"#,
+            "/v1/items/7": #"{"id": "7", "name": "a", "state": "new", "owner": {"login": "x"}}"#,
+        ])
+        let builder = RequestBuilder(baseURL: URL(string: "http://127.0.0.1:9/v1")!)
+        let interpreter = Interpreter(session: AuthSession(profile: .linku, builder: builder, transport: transport, store: MemoryTokenStore()))
+        let before = await interpreter.execute(try CommandParser().parse("get /api/tasks"))
+        guard case let .exchange(_, builtIn) = before else { Issue.record("no exchange: \(before)"); return }
+        #expect(builtIn?.contains("drift: ") == true, "LinkU's own models checked the first answer")
+        let loaded = await interpreter.loadSpec(try Self.write(Self.json31, "json"))
+        guard case .text = loaded else { Issue.record("not loaded: \(loaded)"); return }
+        let after = await interpreter.execute(try CommandParser().parse("get /items/7"))
+        guard case let .exchange(_, note) = after else { Issue.record("no exchange: \(after)"); return }
+        #expect(note == "drift: .id: expected integer, found string")
+    }
+
     @Test(arguments: samples) func driftIsCheckedAgainstTheSpecsAnswers(_ sample: (String, String, String)) async throws {
         let (interpreter, _) = try await interpreter(sample, answers: [
             "/v1/items/7": #"{"id": "7", "state": "lost", "owner": {"favourite": {"id": 1, "name": "a", "state": "new"}}}"#,

@@ -17,11 +17,20 @@ public struct Drift: Sendable, Equatable, CustomStringConvertible {
 
     /// The drift of `value` from a type, such as a list of models.
     public static func check(_ value: JSONValue, type: FieldType, in models: [Model]) -> [Drift] {
+        check(value, type: type, index: index(models))
+    }
+
+    /// The same against models already indexed by name (`index(_:)`): an
+    /// imported spec has hundreds, and every answer shown is checked.
+    public static func check(_ value: JSONValue, type: FieldType, index models: [String: Model]) -> [Drift] {
         var found: [Drift] = []
-        // By name, once: an imported spec has hundreds of models and a list answer names them per element.
-        let byName = Dictionary(models.map { ($0.name, $0) }) { first, _ in first }
-        check(value, type, nullable: false, path: "", models: byName, into: &found)
+        check(value, type, nullable: false, path: "", models: models, into: &found)
         return found
+    }
+
+    /// Models by name; the first of a name wins.
+    public static func index(_ models: [Model]) -> [String: Model] {
+        Dictionary(models.map { ($0.name, $0) }) { first, _ in first }
     }
 
     private static func check(_ value: JSONValue, _ type: FieldType, nullable: Bool, path: String, models: [String: Model],
@@ -83,9 +92,10 @@ extension Profile {
 
     /// Drift of a success answer from its endpoint's response model; empty
     /// when the catalog names no model for it.
-    public func drift(method: String, path: String, body: JSONValue) -> [Drift] {
+    /// `models` is this profile's `Drift.index(models)`, when the caller keeps one.
+    public func drift(method: String, path: String, body: JSONValue, models index: [String: Model]? = nil) -> [Drift] {
         guard let endpoint = endpoint(method: method, path: path), let response = endpoint.response else { return [] }
-        if endpoint.responseIsList { return Drift.check(body, type: .array(.model(response)), in: models) }
-        return Drift.check(body, against: response, in: models)
+        let type: FieldType = endpoint.responseIsList ? .array(.model(response)) : .model(response)
+        return Drift.check(body, type: type, index: index ?? Drift.index(models))
     }
 }

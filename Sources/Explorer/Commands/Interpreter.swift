@@ -46,7 +46,14 @@ actor Interpreter {
     /// The OpenAPI document loaded with `--spec` or `spec load`.
     private var spec: ImportedSpec?
 
-    func use(_ loaded: ImportedSpec) { spec = loaded }
+    func use(_ loaded: ImportedSpec) {
+        spec = loaded
+        modelIndex = nil
+    }
+
+    /// The catalog's models by name, for the drift check of every answer:
+    /// built on first use, again after a spec is loaded.
+    private var modelIndex: [String: Model]?
 
     /// Replaces the catalog with an OpenAPI document's; the outcome says how many endpoints and what was left out.
     func loadSpec(_ path: String) -> Outcome {
@@ -185,7 +192,10 @@ actor Interpreter {
         var lines = note.map { [$0] } ?? []
         if let body = lastBody, (200..<300).contains(exchange.response.status) {
             let path = session.catalogPath(of: exchange.request)
-            lines += profile.drift(method: exchange.request.method, path: path, body: body).map { "drift: \($0)" }
+            let profile = profile
+            let index = modelIndex ?? Drift.index(profile.models)
+            modelIndex = index
+            lines += profile.drift(method: exchange.request.method, path: path, body: body, models: index).map { "drift: \($0)" }
         }
         return .exchange(exchange, note: lines.isEmpty ? nil : lines.joined(separator: "\n"))
     }
