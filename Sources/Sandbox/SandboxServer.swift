@@ -38,12 +38,12 @@ public final class SandboxServer: Sendable {
             throw SandboxConfiguration.InvalidConfiguration(description: "no sandbox for profile '\(configuration.profile)'")
         }
         let store = try await SandboxStore.open(path: configuration.databasePath, backend: backend)
-        guard let keyHex = try await store.meta("signing_key") else { throw SandboxConfiguration.InvalidConfiguration(description: "database has no signing key") }
+        guard let keyHex = try store.meta("signing_key") else { throw SandboxConfiguration.InvalidConfiguration(description: "database has no signing key") }
         let keyBytes = stride(from: 0, to: keyHex.count, by: 2).compactMap { i -> UInt8? in
             let start = keyHex.index(keyHex.startIndex, offsetBy: i)
             return UInt8(keyHex[start..<keyHex.index(start, offsetBy: 2)], radix: 16)
         }
-        let generation = Int(try await store.meta("token_generation") ?? "0") ?? 0
+        let generation = Int(try store.meta("token_generation") ?? "0") ?? 0
         let state = SandboxState(store: store, signer: TokenSigner(key: .init(data: keyBytes)), configuration: configuration,
                                  errorStyle: backend.errorStyle, tokenGeneration: generation)
 
@@ -78,7 +78,7 @@ public final class SandboxServer: Sendable {
         let runner = Task {
             defer { portContinuation.finish() }
             try await group.run()
-            await store.close()
+            store.close()
         }
         var port = 0
         for await bound in portStream { port = bound }

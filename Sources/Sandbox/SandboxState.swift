@@ -79,7 +79,7 @@ final class SandboxState: Sendable {
 
     /// Fault switch: every access token issued so far answers 401 TOKEN_EXPIRED.
     func expireAccessTokens() async throws {
-        try await store.setMeta("token_generation", String(tokenGeneration.increment()))
+        try store.setMeta("token_generation", String(tokenGeneration.increment()))
     }
 
     /// Issues an access token and a (recorded) refresh token for a user.
@@ -90,7 +90,7 @@ final class SandboxState: Sendable {
         let refreshID = UUID().uuidString
         let refresh = signer.sign(.init(subject: userID, kind: "refresh", expires: now + startConfiguration.refreshTokenLifetime,
                                         generation: 0, id: refreshID))
-        try await store.query("INSERT INTO refresh_tokens (jti, user_id) VALUES (?, ?)", [.text(refreshID), .text(userID)])
+        try store.query("INSERT INTO refresh_tokens (jti, user_id) VALUES (?, ?)", [.text(refreshID), .text(userID)])
         return (access, refresh)
     }
 
@@ -120,7 +120,7 @@ final class SandboxState: Sendable {
             throw APIFailure.unauthorized("access token expired", code: "TOKEN_EXPIRED")
         }
         if !knownUsers.contains(claims.subject) {
-            guard try await store.query("SELECT id FROM users WHERE id = ?", [.text(claims.subject)]).first != nil else {
+            guard try store.query("SELECT id FROM users WHERE id = ?", [.text(claims.subject)]).first != nil else {
                 throw APIFailure.unauthorized("the token's user no longer exists", code: "INVALID_TOKEN")
             }
             knownUsers.insert(claims.subject)
@@ -135,7 +135,7 @@ final class SandboxState: Sendable {
         guard let claims = try? signer.verify(token, kind: "refresh", now: now) else {
             throw APIFailure.unauthorized("refresh token invalid or expired; log in again", code: "INVALID_REFRESH_TOKEN")
         }
-        let revoked = try await store.query(
+        let revoked = try store.query(
             "UPDATE refresh_tokens SET revoked = 1 WHERE jti = ? AND revoked = 0 RETURNING user_id", [.text(claims.id)])
         guard revoked.first != nil else {
             throw APIFailure.unauthorized("refresh token already used or revoked; log in again", code: "INVALID_REFRESH_TOKEN")
@@ -147,7 +147,7 @@ final class SandboxState: Sendable {
     /// Checks an email and password against `users` (columns email,
     /// password_hash); the user's id, or 401 INVALID_CREDENTIALS.
     func checkPassword(email: String, password: String) async throws -> String {
-        let row = try await store.query("SELECT id, password_hash FROM users WHERE email = ? COLLATE NOCASE", [.text(email)]).first
+        let row = try store.query("SELECT id, password_hash FROM users WHERE email = ? COLLATE NOCASE", [.text(email)]).first
         guard let row, await verifyPassword(password, hash: row.text("password_hash")) else {
             throw APIFailure.unauthorized("incorrect email or password", code: "INVALID_CREDENTIALS")
         }

@@ -9,7 +9,7 @@ struct LevelUpBackend: SandboxBackend {
     var errorStyle: ErrorStyle { .codeMessage }
 
     func migrate(_ store: SandboxStore) async throws {
-        try await store.query("""
+        try store.query("""
             CREATE TABLE users (
                 id TEXT PRIMARY KEY,
                 email TEXT NOT NULL UNIQUE,
@@ -18,7 +18,7 @@ struct LevelUpBackend: SandboxBackend {
                 last_name TEXT,
                 has_completed_onboarding INTEGER NOT NULL DEFAULT 0)
             """)
-        try await store.query(LevelUpTaskModel.schema)
+        try store.query(LevelUpTaskModel.schema)
         try await LevelUpSeed.insert(store)
     }
 
@@ -50,7 +50,7 @@ struct LevelUpBackend: SandboxBackend {
     }
 
     static func user(_ id: String, _ state: SandboxState, withOnboarding: Bool) async throws -> JSONValue {
-        guard let row = try await state.store.query("SELECT * FROM users WHERE id = ?", [.text(id)]).first else {
+        guard let row = try state.store.query("SELECT * FROM users WHERE id = ?", [.text(id)]).first else {
             throw APIFailure.notFound("user not found", code: "USER_NOT_FOUND")
         }
         var members: [(key: String, value: JSONValue)] = [

@@ -20,12 +20,12 @@ enum LevelUpSeed {
 
     static func insert(_ store: SandboxStore) async throws {
         for (account, id, first, last, onboarded) in users {
-            try await store.query("""
+            try store.query("""
                 INSERT INTO users (id, email, password_hash, first_name, last_name, has_completed_onboarding) VALUES (?, ?, ?, ?, ?, ?)
                 """, [.text(id), .text(account.email), .text(account.passwordHash), .text(first), .text(last), .integer(onboarded)])
         }
         for task in tasks {
-            try await store.query("""
+            try store.query("""
                 INSERT INTO tasks (user_id, title, description, category, difficulty, exp_reward, completed, completed_at, created_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, [.text(task.user), .text(task.title), task.description.map { .text($0) } ?? .null, .text(task.category),

@@ -31,7 +31,7 @@ enum LevelUpTaskModel {
             created_at REAL NOT NULL)
         """
 
-    static func json(_ row: SQLiteRow) -> JSONValue {
+    static func json(_ row: StoreRow) -> JSONValue {
         .object([
             ("id", .int(row.int("id"))),
             ("title", .string(row.text("title"))),

@@ -36,7 +36,7 @@ enum LevelUpTasks {
             }
         }
         guard problems.isEmpty else { throw APIFailure.validation(problems) }
-        let rows = try await state.store.query(
+        let rows = try state.store.query(
             "SELECT \(LevelUpTaskModel.columns) FROM tasks WHERE \(conditions.joined(separator: " AND ")) ORDER BY id", binds)
         return JSONResponse.make(.ok, .array(rows.map(LevelUpTaskModel.json)))
     }
@@ -48,7 +48,7 @@ enum LevelUpTasks {
         let input = try LevelUpTaskInput(try await jsonObject(request), creating: true)
         let difficulty = input.difficulty ?? "medium"
         let description = input.description ?? nil
-        let rows = try await state.store.query("""
+        let rows = try state.store.query("""
             INSERT INTO tasks (user_id, title, description, category, difficulty, exp_reward, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING \(LevelUpTaskModel.columns)
             """, [.text(userID), .text(input.title ?? ""), description.map { .text($0) } ?? .null, .text(input.category ?? "todo"),
@@ -63,7 +63,7 @@ enum LevelUpTasks {
     static func update(_ request: Request, _ rawID: String?, _ state: SandboxState) async throws -> Response {
         let userID = try await state.authenticate(request)
         guard let id = rawID.flatMap(Int.init),
-              let owner = try await state.store.query("SELECT user_id FROM tasks WHERE id = ?", [.integer(id)]).first?.text("user_id") else {
+              let owner = try state.store.query("SELECT user_id FROM tasks WHERE id = ?", [.integer(id)]).first?.text("user_id") else {
             throw APIFailure.notFound("task \(rawID ?? "") not found", code: "TASK_NOT_FOUND")
         }
         guard owner == userID else { throw APIFailure(status: .forbidden, code: "FORBIDDEN", message: "not your task") }
@@ -85,7 +85,7 @@ enum LevelUpTasks {
             sets.append(completed ? "completed_at = COALESCE(completed_at, ?)" : "completed_at = NULL")
             if completed { binds.append(.float(state.now)) }
         }
-        let rows = try await state.store.query("UPDATE tasks SET \(sets.joined(separator: ", ")) WHERE id = ? RETURNING \(LevelUpTaskModel.columns)",
+        let rows = try state.store.query("UPDATE tasks SET \(sets.joined(separator: ", ")) WHERE id = ? RETURNING \(LevelUpTaskModel.columns)",
                                                binds + [.integer(id)])
         guard let row = rows.first else { throw APIFailure.notFound("task \(id) not found", code: "TASK_NOT_FOUND") }
         return JSONResponse.make(.ok, LevelUpTaskModel.json(row))

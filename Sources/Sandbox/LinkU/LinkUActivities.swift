@@ -41,7 +41,7 @@ enum LinkUActivities {
             let userID = try await state.linkuUser(request)
             let id = try pathID(context, what: "activity")
             _ = try await activity(id, state)
-            let favorited = try await !state.store.query("SELECT 1 FROM activity_favorites WHERE activity_id = ? AND user_id = ?",
+            let favorited = try !state.store.query("SELECT 1 FROM activity_favorites WHERE activity_id = ? AND user_id = ?",
                                                          [.integer(id), .integer(userID)]).isEmpty
             return JSONResponse.make(.ok, .object([("activity_id", .int(id)), ("favorited", .bool(favorited))]))
         }
@@ -51,14 +51,14 @@ enum LinkUActivities {
         *, (SELECT COUNT(*) FROM activity_participants p WHERE p.activity_id = activities.id) AS participant_count
         """
 
-    static func status(_ row: SQLiteRow, _ state: SandboxState) -> String {
+    static func status(_ row: StoreRow, _ state: SandboxState) -> String {
         let now = state.now
         if let starts = seconds(fromISO8601: row.text("starts_at")), now < starts { return "upcoming" }
         if let ends = seconds(fromISO8601: row.text("ends_at")), now < ends { return "ongoing" }
         return "ended"
     }
 
-    static func json(_ row: SQLiteRow, _ state: SandboxState) -> JSONValue {
+    static func json(_ row: StoreRow, _ state: SandboxState) -> JSONValue {
         .object([
             ("id", .int(row.int("id"))),
             ("title", .string(row.text("title"))),
@@ -74,8 +74,8 @@ enum LinkUActivities {
         ])
     }
 
-    static func activity(_ id: Int, _ state: SandboxState) async throws -> SQLiteRow {
-        guard let row = try await state.store.query("SELECT \(columns) FROM activities WHERE id = ?", [.integer(id)]).first else {
+    static func activity(_ id: Int, _ state: SandboxState) async throws -> StoreRow {
+        guard let row = try state.store.query("SELECT \(columns) FROM activities WHERE id = ?", [.integer(id)]).first else {
             throw APIFailure.notFound("activity \(id) not found", code: "ACTIVITY_NOT_FOUND")
         }
         return row
@@ -91,13 +91,13 @@ enum LinkUActivities {
                                       details: [("status", .string(status))])
         }
         // The capacity check and the insert are one statement, so the last seat is taken once.
-        let inserted = try await state.store.query("""
+        let inserted = try state.store.query("""
             INSERT INTO activity_participants (activity_id, user_id, created_at)
             SELECT ?1, ?2, ?3 WHERE (SELECT COUNT(*) FROM activity_participants WHERE activity_id = ?1) < ?4
             ON CONFLICT DO NOTHING RETURNING created_at
             """, [.integer(id), .integer(userID), .text(state.timestamp), .integer(row.int("capacity"))])
         guard let signedUp = inserted.first else {
-            let already = try await !state.store.query("SELECT 1 FROM activity_participants WHERE activity_id = ? AND user_id = ?",
+            let already = try !state.store.query("SELECT 1 FROM activity_participants WHERE activity_id = ? AND user_id = ?",
                                                        [.integer(id), .integer(userID)]).isEmpty
             if already { throw APIFailure.conflict("you already signed up for activity \(id)", code: "ALREADY_APPLIED") }
             throw APIFailure.conflict("activity \(id) is full (\(row.int("capacity")) places)", code: "ACTIVITY_FULL")

@@ -56,7 +56,7 @@ enum LinkUAuth {
         let rejection = { (reason: String) in APIFailure.unauthorized(reason, code: "INVALID_VERIFICATION_CODE") }
         let codeID = try await LinkUVerificationCodes.check(state, channel, target: target!, purpose: "auth", code: code!, rejection: rejection)
         let column = channel == .email ? "email" : "phone"
-        guard let userID = try await state.store.query("SELECT id FROM users WHERE \(column) = ?", [.text(target!)]).first?.int("id") else {
+        guard let userID = try state.store.query("SELECT id FROM users WHERE \(column) = ?", [.text(target!)]).first?.int("id") else {
             throw APIFailure.notFound("no account with \(column) \(target!); register with POST /api/users/register", code: "USER_NOT_FOUND")
         }
         guard try await LinkUVerificationCodes.spend(state, codeID) else { throw rejection("the code was already used; request a new one") }
@@ -85,9 +85,9 @@ enum LinkUAuth {
         // Lenient on purpose: a body that is not JSON still logs out (every session).
         let token = (try? JSONParser.parse(Array(buffer.readableBytesView)))?["refresh_token"]?.stringValue
         if let token, let claims = try? state.signer.verify(token, kind: "refresh", now: state.now), claims.subject == userID {
-            try await state.store.query("UPDATE refresh_tokens SET revoked = 1 WHERE jti = ?", [.text(claims.id)])
+            try state.store.query("UPDATE refresh_tokens SET revoked = 1 WHERE jti = ?", [.text(claims.id)])
         } else {
-            try await state.store.query("UPDATE refresh_tokens SET revoked = 1 WHERE user_id = ?", [.text(userID)])
+            try state.store.query("UPDATE refresh_tokens SET revoked = 1 WHERE user_id = ?", [.text(userID)])
         }
         return JSONResponse.make(.ok, .object([("message", .string("logged out"))]))
     }
@@ -116,7 +116,7 @@ enum LinkUAuth {
         try await LinkUVerificationCodes.redeem(state, .email, target: email!, purpose: "auth", code: code!, rejection: rejection)
         let hash = await bcrypt(password!)
         let name = username ?? String(email!.prefix { $0 != "@" }.prefix(30))
-        let inserted = try await state.store.query("""
+        let inserted = try state.store.query("""
             INSERT INTO users (email, username, password_hash, created_at) VALUES (?, ?, ?, ?)
             ON CONFLICT DO NOTHING RETURNING id
             """, [.text(email!), .text(name), .text(hash), .text(state.timestamp)])

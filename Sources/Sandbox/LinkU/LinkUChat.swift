@@ -8,7 +8,7 @@ import HummingbirdWebSocket
 enum LinkUChat {
     /// Creates the messaging tables and seed data (after users exist).
     static func create(_ store: SandboxStore) async throws {
-        for statement in LinkUMessages.tables { try await store.query(statement) }
+        for statement in LinkUMessages.tables { try store.query(statement) }
         try await LinkUMessages.seed(store)
     }
 

@@ -38,7 +38,7 @@ enum LinkUFleaMarket {
     /// Refreshing bumps an item to the top.
     static let order = "i.refreshed_at DESC, i.id DESC"
 
-    static func json(_ row: SQLiteRow) -> JSONValue {
+    static func json(_ row: StoreRow) -> JSONValue {
         .object([
             ("id", .int(row.int("id"))),
             ("title", .string(row.text("title"))),
@@ -58,8 +58,8 @@ enum LinkUFleaMarket {
         ])
     }
 
-    static func item(_ id: Int, viewer: Int, _ state: SandboxState) async throws -> SQLiteRow {
-        guard let row = try await state.store.query("SELECT \(columns) FROM \(tables) WHERE i.id = ?2", [.integer(viewer), .integer(id)]).first,
+    static func item(_ id: Int, viewer: Int, _ state: SandboxState) async throws -> StoreRow {
+        guard let row = try state.store.query("SELECT \(columns) FROM \(tables) WHERE i.id = ?2", [.integer(viewer), .integer(id)]).first,
               row.text("status") != "removed" || row.int("seller_id") == viewer else {
             throw APIFailure.notFound("item \(id) not found", code: "ITEM_NOT_FOUND")
         }
@@ -106,7 +106,7 @@ enum LinkUFleaMarket {
         if let price = fields.price(required: creating) { changes.append(("price", .float(price))) }
         if let city = fields.text("city", max: 50) { changes.append(("city", .text(city))) }
         if let images = fields.imageURLs() { changes.append(("images", .text(encodeStrings(images)))) }
-        let categories = try await state.store.query("SELECT id FROM flea_market_categories ORDER BY sort_order").map { $0.text("id") }
+        let categories = try state.store.query("SELECT id FROM flea_market_categories ORDER BY sort_order").map { $0.text("id") }
         if let category = fields.choice("category", among: categories) {
             changes.append(("category", .text(category)))
         } else if creating && !fields.has("category") {
@@ -123,7 +123,7 @@ enum LinkUFleaMarket {
         let now = SQLiteData.text(state.timestamp)
         let all = changes + [("seller_id", .integer(userID)), ("status", .text("available")),
                              ("created_at", now), ("updated_at", now), ("refreshed_at", now)]
-        let id = try await state.store.query("""
+        let id = try state.store.query("""
             INSERT INTO flea_market_items (\(all.map(\.column).joined(separator: ", "))) VALUES (\(all.map { _ in "?" }.joined(separator: ", ")))
             RETURNING id
             """, all.map(\.value))[0].int("id")
@@ -146,7 +146,7 @@ enum LinkUFleaMarket {
         // Re-checked in the UPDATE itself, against a purchase racing this edit.
         guard current.text("status") != "sold" else { throw notEditable(id) }
         try fields.check()
-        let updated = try await state.store.query("""
+        let updated = try state.store.query("""
             UPDATE flea_market_items SET \(all.map { "\($0.column) = ?" }.joined(separator: ", ")) WHERE id = ? AND status != 'sold' RETURNING id
             """, all.map(\.value) + [.integer(id)])
         guard !updated.isEmpty else { throw notEditable(id) }

@@ -17,7 +17,7 @@ enum LinkUFleaMarketTrade {
             let id = try pathID(context, what: "item")
             _ = try await LinkUFleaMarket.item(id, viewer: userID, state)
             let favorited = try await state.toggle(table: "flea_market_favorites", key: [("user_id", .integer(userID)), ("item_id", .integer(id))])
-            let count = try await state.store.query("SELECT COUNT(*) AS n FROM flea_market_favorites WHERE item_id = ?", [.integer(id)])[0].int("n")
+            let count = try state.store.query("SELECT COUNT(*) AS n FROM flea_market_favorites WHERE item_id = ?", [.integer(id)])[0].int("n")
             return JSONResponse.make(.ok, .object([("item_id", .int(id)), ("favorited", .bool(favorited)), ("favorite_count", .int(count))]))
         }
         router.get("/api/flea-market/my-purchases") { request, _ in try await purchases(request, state) }
@@ -40,20 +40,20 @@ enum LinkUFleaMarketTrade {
         let item = try await LinkUFleaMarket.item(id, viewer: userID, state)
         guard item.int("seller_id") != userID else { throw APIFailure.forbidden("you cannot buy your own item") }
         let now = state.timestamp
-        guard try await !state.store.query("UPDATE flea_market_items SET status = 'sold', updated_at = ? WHERE id = ? AND status = 'available' RETURNING id",
+        guard try !state.store.query("UPDATE flea_market_items SET status = 'sold', updated_at = ? WHERE id = ? AND status = 'available' RETURNING id",
                                            [.text(now), .integer(id)]).isEmpty else {
             let status = try await LinkUFleaMarket.item(id, viewer: userID, state).text("status")
             throw APIFailure.conflict("item \(id) is \(status); only available items can be bought", code: "ITEM_NOT_AVAILABLE",
                                       details: [("status", .string(status))])
         }
-        let purchaseID = try await state.store.query("""
+        let purchaseID = try state.store.query("""
             INSERT INTO flea_market_purchases (item_id, buyer_id, seller_id, price, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id
             """, [.integer(id), .integer(userID), .integer(item.int("seller_id")), .float(item.double("price")), .text(now)])[0].int("id")
         let buyer = try await LinkUUsers.username(userID, state)
         try await LinkUNotifications.notify(state, item.int("seller_id"), type: "item_sold", title: "Item sold",
                                             content: "\(buyer) bought \"\(item.text("title"))\" for \(jsonNumber(item.double("price")).plainText).",
                                             about: ("flea_market_item", id))
-        let rows = try await state.store.query("SELECT \(purchaseColumns) FROM \(purchaseTables) WHERE p.id = ?2", [.integer(userID), .integer(purchaseID)])
+        let rows = try state.store.query("SELECT \(purchaseColumns) FROM \(purchaseTables) WHERE p.id = ?2", [.integer(userID), .integer(purchaseID)])
         return JSONResponse.make(.created, purchaseJSON(rows[0]))
     }
 
@@ -62,7 +62,7 @@ enum LinkUFleaMarketTrade {
         let userID = try await state.linkuUser(request)
         let item = try await LinkUFleaMarket.item(id, viewer: userID, state)
         guard item.int("seller_id") == userID else { throw APIFailure.forbidden("only the seller can refresh item \(id)") }
-        guard try await !state.store.query("UPDATE flea_market_items SET refreshed_at = ? WHERE id = ? AND status = 'available' RETURNING id",
+        guard try !state.store.query("UPDATE flea_market_items SET refreshed_at = ? WHERE id = ? AND status = 'available' RETURNING id",
                                            [.text(state.timestamp), .integer(id)]).isEmpty else {
             throw APIFailure.conflict("item \(id) is \(item.text("status")); only available items can be refreshed", code: "INVALID_ITEM_STATE",
                                       details: [("status", .string(item.text("status")))])
@@ -73,7 +73,7 @@ enum LinkUFleaMarketTrade {
     static let purchaseColumns = "p.id AS purchase_id, p.price AS paid, p.created_at AS purchased_at, " + LinkUFleaMarket.columns
     static let purchaseTables = "flea_market_purchases p JOIN flea_market_items i ON i.id = p.item_id \(LinkUFleaMarket.sellerJoin)"
 
-    static func purchaseJSON(_ row: SQLiteRow) -> JSONValue {
+    static func purchaseJSON(_ row: StoreRow) -> JSONValue {
         .object([
             ("id", .int(row.int("purchase_id"))),
             ("item_id", .int(row.int("id"))),

@@ -30,7 +30,7 @@ enum LinkUForum {
         router.post("/api/forum/posts/{id}/view") { request, context in
             _ = try await state.linkuUser(request)
             let id = try pathID(context, what: "post")
-            guard let row = try await state.store.query(
+            guard let row = try state.store.query(
                 "UPDATE forum_posts SET view_count = view_count + 1 WHERE id = ? RETURNING view_count", [.integer(id)]).first else {
                 throw APIFailure.notFound("post \(id) not found", code: "POST_NOT_FOUND")
             }
@@ -56,7 +56,7 @@ enum LinkUForum {
         """
     static let postTables = "forum_posts p JOIN users u ON u.id = p.author_id JOIN forum_categories c ON c.id = p.category_id"
 
-    static func postJSON(_ row: SQLiteRow) -> JSONValue {
+    static func postJSON(_ row: StoreRow) -> JSONValue {
         .object([
             ("id", .int(row.int("id"))),
             ("category_id", .int(row.int("category_id"))),
@@ -76,7 +76,7 @@ enum LinkUForum {
 
     /// A post in a visible category (a hidden category's posts are not found).
     static func post(_ id: Int, viewer: Int, _ state: SandboxState) async throws -> JSONValue {
-        guard let row = try await state.store.query("SELECT \(postColumns) FROM \(postTables) WHERE p.id = ?2 AND c.is_visible = 1",
+        guard let row = try state.store.query("SELECT \(postColumns) FROM \(postTables) WHERE p.id = ?2 AND c.is_visible = 1",
                                                     [.integer(viewer), .integer(id)]).first else {
             throw APIFailure.notFound("post \(id) not found", code: "POST_NOT_FOUND")
         }
@@ -102,11 +102,11 @@ enum LinkUForum {
         let title = fields.text("title", required: true, max: 200)
         let content = fields.text("content", required: true, max: 10_000)
         let images = fields.imageURLs() ?? []
-        if let category, try await state.store.query("SELECT 1 FROM forum_categories WHERE id = ? AND is_visible = 1", [.integer(category)]).isEmpty {
+        if let category, try state.store.query("SELECT 1 FROM forum_categories WHERE id = ? AND is_visible = 1", [.integer(category)]).isEmpty {
             fields.reject("category_id", "no visible forum with id \(category); see GET /api/forum/forums/visible")
         }
         try fields.check()
-        let id = try await state.store.query("""
+        let id = try state.store.query("""
             INSERT INTO forum_posts (category_id, author_id, title, content, images, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id
             """, [.integer(category!), .integer(userID), .text(title!), .text(content!), .text(encodeStrings(images)), .text(state.timestamp)])[0].int("id")
         return JSONResponse.make(.created, try await post(id, viewer: userID, state))
@@ -118,7 +118,7 @@ enum LinkUForum {
         EXISTS (SELECT 1 FROM forum_likes l WHERE l.target_type = 'reply' AND l.target_id = r.id AND l.user_id = ?1) AS is_liked
         """
 
-    static func replyJSON(_ row: SQLiteRow) -> JSONValue {
+    static func replyJSON(_ row: StoreRow) -> JSONValue {
         .object([
             ("id", .int(row.int("id"))),
             ("post_id", .int(row.int("post_id"))),
@@ -148,11 +148,11 @@ enum LinkUForum {
         let content = fields.text("content", required: true, max: 5000)
         let parent = fields.id("parent_reply_id")
         let target = try await post(id, viewer: userID, state)
-        if let parent, try await state.store.query("SELECT 1 FROM forum_replies WHERE id = ? AND post_id = ?", [.integer(parent), .integer(id)]).isEmpty {
+        if let parent, try state.store.query("SELECT 1 FROM forum_replies WHERE id = ? AND post_id = ?", [.integer(parent), .integer(id)]).isEmpty {
             fields.reject("parent_reply_id", "post \(id) has no reply \(parent)")
         }
         try fields.check()
-        let replyID = try await state.store.query("""
+        let replyID = try state.store.query("""
             INSERT INTO forum_replies (post_id, author_id, parent_reply_id, content, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id
             """, [.integer(id), .integer(userID), parent.map { .integer($0) } ?? .null, .text(content!), .text(state.timestamp)])[0].int("id")
         if let author = target["author"]?["id"]?.intValue, author != userID {
@@ -160,7 +160,7 @@ enum LinkUForum {
             try await LinkUNotifications.notify(state, author, type: "forum_reply", title: "New reply",
                                                 content: "\(name) replied to \"\(target["title"]?.stringValue ?? "")\".", about: ("forum_post", id))
         }
-        let row = try await state.store.query("SELECT \(replyColumns) FROM forum_replies r JOIN users u ON u.id = r.author_id WHERE r.id = ?2",
+        let row = try state.store.query("SELECT \(replyColumns) FROM forum_replies r JOIN users u ON u.id = r.author_id WHERE r.id = ?2",
                                               [.integer(userID), .integer(replyID)])
         return JSONResponse.make(.created, replyJSON(row[0]))
     }

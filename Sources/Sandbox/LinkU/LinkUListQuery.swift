@@ -91,21 +91,19 @@ struct ListQuery {
     /// tables (and joins), `order` the ORDER BY clause. Throws the collected 422 first.
     mutating func respond(_ state: SandboxState, key: String, select: String, from: String, order: String,
                           selectBinds: [SQLiteData] = [],
-                          map: (SQLiteRow) -> JSONValue) async throws -> Response {
+                          map: (StoreRow) -> JSONValue) async throws -> Response {
         let page = integer("page", default: 1, range: 1...100_000)
         let pageSize = integer("page_size", default: Self.defaultPageSize, range: 1...Self.maxPageSize)
         guard problems.isEmpty else { throw APIFailure.validation(problems) }
         let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-        // One query for the page and the total (a window count); only a page
-        // past the end, which has no rows to carry it, needs a second one.
-        let rows = try await state.store.query(
-            "SELECT \(select), COUNT(*) OVER () AS list_total FROM \(from)\(filter) ORDER BY \(order) LIMIT ? OFFSET ?",
-            selectBinds + binds + [.integer(pageSize), .integer((page - 1) * pageSize)])
-        let total: Int
-        if let first = rows.first {
-            total = first.int("list_total")
-        } else {
-            total = try await state.store.query("SELECT COUNT(*) AS n FROM \(from)\(filter)", binds).first?.int("n") ?? 0
+        // The page, then the total. Both statements stay prepared in the store;
+        // a window count (`COUNT(*) OVER ()`) in one query cost more, as SQLite
+        // builds a temporary table for it on every call. Run together, they
+        // see the same data.
+        let (rows, total) = try state.store.atomically { query in
+            (try query("SELECT \(select) FROM \(from)\(filter) ORDER BY \(order) LIMIT ? OFFSET ?",
+                       selectBinds + binds + [.integer(pageSize), .integer((page - 1) * pageSize)]),
+             try query("SELECT COUNT(*) AS n FROM \(from)\(filter)", binds).first?.int("n") ?? 0)
         }
         return JSONResponse.make(.ok, .object([
             (key, .array(rows.map(map))),

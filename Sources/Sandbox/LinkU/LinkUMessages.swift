@@ -44,14 +44,14 @@ enum LinkUMessages {
     /// alice (1) and bob (2) have talked about the parcel task bob applied
     /// for; bob's last message is unread, so alice's conversation list shows a badge.
     static func seed(_ store: SandboxStore) async throws {
-        try await store.query("INSERT INTO conversations (user_a, user_b, created_at) VALUES (1, 2, '2025-02-06T09:05:00Z')")
+        try store.query("INSERT INTO conversations (user_a, user_b, created_at) VALUES (1, 2, '2025-02-06T09:05:00Z')")
         let messages: [(Int, Int, String, Bool, String)] = [
             (2, 1, "Hi alice, is the parcel task still open?", true, "2025-02-06T09:05:00Z"),
             (1, 2, "Yes! Can you pick it up before 5 pm?", true, "2025-02-06T09:07:00Z"),
             (2, 1, "Sure, on my way after lunch.", false, "2025-02-06T09:10:00Z"),
         ]
         for (sender, receiver, content, read, created) in messages {
-            try await store.query("""
+            try store.query("""
                 INSERT INTO messages (conversation_id, sender_id, receiver_id, content, type, is_read, read_at, created_at)
                 VALUES (1, ?, ?, ?, 'text', ?, ?, ?)
                 """, [.integer(sender), .integer(receiver), .text(content), .integer(read ? 1 : 0),
@@ -65,7 +65,7 @@ enum LinkUMessages {
 
     /// The message model: `{id, conversation_id, sender_id, receiver_id,
     /// content, type, client_message_id, is_read, read_at, created_at}`.
-    static func json(_ row: SQLiteRow) -> JSONValue {
+    static func json(_ row: StoreRow) -> JSONValue {
         .object([
             ("id", .int(row.int("id"))),
             ("conversation_id", .int(row.int("conversation_id"))),
@@ -152,32 +152,32 @@ enum LinkUMessages {
     /// is not compared: the key names the message).
     static func send(_ outgoing: Outgoing, from senderID: Int, _ state: SandboxState) async throws -> (message: JSONValue, created: Bool) {
         let store = state.store
-        if let key = outgoing.clientMessageID, let row = try await store.query(
+        if let key = outgoing.clientMessageID, let row = try store.query(
             "SELECT \(columns) FROM messages WHERE sender_id = ? AND client_message_id = ?", [.integer(senderID), .text(key)]).first {
             return (json(row), false)
         }
         guard outgoing.receiverID != senderID else {
             throw APIFailure.validation([("receiver_id", .string("you cannot send a message to yourself"))])
         }
-        guard try await store.query("SELECT id FROM users WHERE id = ?", [.integer(outgoing.receiverID)]).first != nil else {
+        guard try store.query("SELECT id FROM users WHERE id = ?", [.integer(outgoing.receiverID)]).first != nil else {
             throw APIFailure.notFound("user \(outgoing.receiverID) not found", code: "USER_NOT_FOUND")
         }
         let now = timestamp(state)
         let (a, b) = (min(senderID, outgoing.receiverID), max(senderID, outgoing.receiverID))
-        try await store.query("INSERT INTO conversations (user_a, user_b, created_at) VALUES (?, ?, ?) ON CONFLICT (user_a, user_b) DO NOTHING",
+        try store.query("INSERT INTO conversations (user_a, user_b, created_at) VALUES (?, ?, ?) ON CONFLICT (user_a, user_b) DO NOTHING",
                               [.integer(a), .integer(b), .text(now)])
-        guard let conversation = try await store.query(
+        guard let conversation = try store.query(
             "SELECT id FROM conversations WHERE user_a = ? AND user_b = ?", [.integer(a), .integer(b)]).first?.int("id") else {
             throw APIFailure(status: .internalServerError, code: "INTERNAL_ERROR", message: "conversation not stored")
         }
-        let inserted = try await store.query("""
+        let inserted = try store.query("""
             INSERT INTO messages (conversation_id, sender_id, receiver_id, content, type, client_message_id, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (sender_id, client_message_id) DO NOTHING RETURNING \(columns)
             """, [.integer(conversation), .integer(senderID), .integer(outgoing.receiverID), .text(outgoing.content),
                   .text(outgoing.type), outgoing.clientMessageID.map(SQLiteData.text) ?? .null, .text(now)])
         if let row = inserted.first { return (json(row), true) }
         // Lost a race with the same key from another connection: that one is the message.
-        guard let key = outgoing.clientMessageID, let row = try await store.query(
+        guard let key = outgoing.clientMessageID, let row = try store.query(
             "SELECT \(columns) FROM messages WHERE sender_id = ? AND client_message_id = ?", [.integer(senderID), .text(key)]).first else {
             throw APIFailure(status: .internalServerError, code: "INTERNAL_ERROR", message: "message not stored")
         }
@@ -197,19 +197,19 @@ enum LinkUMessages {
     /// Marks a message read by its receiver (403 for anyone else). Marking it
     /// again changes nothing and tells nobody.
     static func markRead(_ id: Int, by userID: Int, _ state: SandboxState) async throws -> (message: JSONValue, changed: Bool) {
-        guard let row = try await state.store.query("SELECT \(columns) FROM messages WHERE id = ?", [.integer(id)]).first else {
+        guard let row = try state.store.query("SELECT \(columns) FROM messages WHERE id = ?", [.integer(id)]).first else {
             throw APIFailure.notFound("message \(id) not found", code: "MESSAGE_NOT_FOUND")
         }
         guard row.int("receiver_id") == userID else {
             throw APIFailure(status: .forbidden, code: "FORBIDDEN", message: "only the receiver of message \(id) can mark it read")
         }
         guard row.int("is_read") == 0 else { return (json(row), false) }
-        let updated = try await state.store.query(
+        let updated = try state.store.query(
             "UPDATE messages SET is_read = 1, read_at = ? WHERE id = ? AND is_read = 0 RETURNING \(columns)",
             [.text(timestamp(state)), .integer(id)])
         guard let row = updated.first else {
             // Read meanwhile through another connection.
-            let again = try await state.store.query("SELECT \(columns) FROM messages WHERE id = ?", [.integer(id)])
+            let again = try state.store.query("SELECT \(columns) FROM messages WHERE id = ?", [.integer(id)])
             return (again.first.map(json) ?? json(row), false)
         }
         return (json(row), true)

@@ -51,11 +51,11 @@ enum LinkUMessagesRoutes {
         let paging = Paging(request, problems: &problems)
         guard problems.isEmpty else { throw APIFailure.validation(problems) }
         let mine = "(c.user_a = ? OR c.user_b = ?) AND EXISTS (SELECT 1 FROM messages WHERE conversation_id = c.id)"
-        let total = try await state.store.query("SELECT COUNT(*) AS n FROM conversations c WHERE \(mine)",
+        let total = try state.store.query("SELECT COUNT(*) AS n FROM conversations c WHERE \(mine)",
                                                 [.integer(me), .integer(me)]).first?.int("n") ?? 0
-        let unreadTotal = try await state.store.query("SELECT COUNT(*) AS n FROM messages WHERE receiver_id = ? AND is_read = 0",
+        let unreadTotal = try state.store.query("SELECT COUNT(*) AS n FROM messages WHERE receiver_id = ? AND is_read = 0",
                                                       [.integer(me)]).first?.int("n") ?? 0
-        let rows = try await state.store.query("""
+        let rows = try state.store.query("""
             SELECT \(LinkUMessages.columns.split(separator: ",").map { "m." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")),
                    u.id AS other_id, u.username AS other_username, u.avatar AS other_avatar,
                    (SELECT COUNT(*) FROM messages x WHERE x.conversation_id = c.id AND x.receiver_id = ? AND x.is_read = 0) AS unread_count
@@ -115,7 +115,7 @@ enum LinkUMessagesRoutes {
 
         var conversation: Int?
         if let conversationID {
-            guard let row = try await state.store.query("SELECT user_a, user_b FROM conversations WHERE id = ?",
+            guard let row = try state.store.query("SELECT user_a, user_b FROM conversations WHERE id = ?",
                                                         [.integer(conversationID)]).first else {
                 throw APIFailure.notFound("conversation \(conversationID) not found", code: "CONVERSATION_NOT_FOUND")
             }
@@ -124,11 +124,11 @@ enum LinkUMessagesRoutes {
             }
             conversation = conversationID
         } else if let otherID {
-            guard try await state.store.query("SELECT id FROM users WHERE id = ?", [.integer(otherID)]).first != nil else {
+            guard try state.store.query("SELECT id FROM users WHERE id = ?", [.integer(otherID)]).first != nil else {
                 throw APIFailure.notFound("user \(otherID) not found", code: "USER_NOT_FOUND")
             }
             // No conversation yet is an empty one, not an error: the chat screen opens before the first message.
-            conversation = try await state.store.query("SELECT id FROM conversations WHERE user_a = ? AND user_b = ?",
+            conversation = try state.store.query("SELECT id FROM conversations WHERE user_a = ? AND user_b = ?",
                                                        [.integer(min(me, otherID)), .integer(max(me, otherID))]).first?.int("id")
         }
         var messages: [JSONValue] = []
@@ -136,8 +136,8 @@ enum LinkUMessagesRoutes {
         if let conversation {
             let filter = "WHERE conversation_id = ? AND id > ?"
             let binds: [SQLiteData] = [.integer(conversation), .integer(afterID ?? 0)]
-            total = try await state.store.query("SELECT COUNT(*) AS n FROM messages \(filter)", binds).first?.int("n") ?? 0
-            messages = try await state.store.query(
+            total = try state.store.query("SELECT COUNT(*) AS n FROM messages \(filter)", binds).first?.int("n") ?? 0
+            messages = try state.store.query(
                 "SELECT \(LinkUMessages.columns) FROM messages \(filter) ORDER BY id \(order == "asc" ? "ASC" : "DESC") LIMIT ? OFFSET ?",
                 binds + [.integer(paging.pageSize), .integer(paging.offset)]).map(LinkUMessages.json)
         }

@@ -14,7 +14,7 @@ enum LinkUNotifications {
             let userID = try await state.linkuUser(request)
             let id = try pathID(context, what: "notification")
             // Someone else's notification is as unknown to you as a missing one.
-            guard let row = try await state.store.query(
+            guard let row = try state.store.query(
                 "UPDATE notifications SET is_read = 1 WHERE id = ? AND user_id = ? RETURNING *", [.integer(id), .integer(userID)]).first else {
                 throw APIFailure.notFound("notification \(id) not found", code: "NOTIFICATION_NOT_FOUND")
             }
@@ -22,7 +22,7 @@ enum LinkUNotifications {
         }
         router.post("/api/users/notifications/read-all") { request, _ in
             let userID = try await state.linkuUser(request)
-            let marked = try await state.store.query(
+            let marked = try state.store.query(
                 "UPDATE notifications SET is_read = 1 WHERE user_id = ? AND is_read = 0 RETURNING id", [.integer(userID)])
             return JSONResponse.make(.ok, .object([
                 ("message", .string("every notification is read")),
@@ -41,7 +41,7 @@ enum LinkUNotifications {
                                        order: "created_at DESC, id DESC", map: json)
     }
 
-    static func json(_ row: SQLiteRow) -> JSONValue {
+    static func json(_ row: StoreRow) -> JSONValue {
         .object([
             ("id", .int(row.int("id"))),
             ("type", .string(row.text("type"))),
@@ -57,7 +57,7 @@ enum LinkUNotifications {
     /// Records an event for `userID`.
     static func notify(_ state: SandboxState, _ userID: Int, type: String, title: String, content: String,
                        about related: (type: String, id: Int)) async throws {
-        try await state.store.query("""
+        try state.store.query("""
             INSERT INTO notifications (user_id, type, title, content, related_type, related_id, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?)
             """, [.integer(userID), .text(type), .text(title), .text(content), .text(related.type), .integer(related.id), .text(state.timestamp)])

@@ -17,10 +17,10 @@ extension SandboxState {
     /// when there was none. True when the row now exists.
     func toggle(table: String, key: [(column: String, value: SQLiteData)]) async throws -> Bool {
         let match = key.map { "\($0.column) = ?" }.joined(separator: " AND ")
-        let removed = try await store.query("DELETE FROM \(table) WHERE \(match) RETURNING 1", key.map(\.value))
+        let removed = try store.query("DELETE FROM \(table) WHERE \(match) RETURNING 1", key.map(\.value))
         guard removed.isEmpty else { return false }
         let columns = key.map(\.column) + ["created_at"]
-        try await store.query("INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))",
+        try store.query("INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))",
                               key.map(\.value) + [.text(timestamp)])
         return true
     }
@@ -78,7 +78,7 @@ extension JSONValue {
     static func flag(_ value: Int) -> JSONValue { .bool(value != 0) }
 }
 
-extension SQLiteRow {
+extension StoreRow {
     /// A TEXT column that may be NULL, as a JSON string or null.
     func optionalString(_ name: String) -> JSONValue {
         optionalText(name).map(JSONValue.string) ?? .null

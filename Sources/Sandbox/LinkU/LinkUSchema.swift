@@ -5,7 +5,7 @@ import SQLiteNIO
 /// queries rather than stored, so they can never drift from the rows.
 enum LinkUSchema {
     static func create(_ store: SandboxStore) async throws {
-        for statement in tables { try await store.query(statement) }
+        for statement in tables { try store.query(statement) }
         try await LinkUSeed.insert(store)
     }
 

@@ -10,7 +10,7 @@ enum LinkUSeed {
         func rows(_ table: String, _ columns: String, _ values: [[SQLiteData]]) async throws {
             let placeholders = "(" + columns.split(separator: ",").map { _ in "?" }.joined(separator: ", ") + ")"
             for row in values {
-                try await store.query("INSERT INTO \(table) (\(columns)) VALUES \(placeholders)", row)
+                try store.query("INSERT INTO \(table) (\(columns)) VALUES \(placeholders)", row)
             }
         }
         // carol has a bcrypt hash of a random password nobody kept: she is a

@@ -38,7 +38,7 @@ enum LinkUTaskExperts {
         """
     static let tables = "task_experts e JOIN users u ON u.id = e.user_id"
 
-    static func json(_ row: SQLiteRow) -> JSONValue {
+    static func json(_ row: StoreRow) -> JSONValue {
         .object([
             ("id", .int(row.int("id"))),
             ("user", LinkUUsers.summary(row, "user_")),
@@ -52,14 +52,14 @@ enum LinkUTaskExperts {
         ])
     }
 
-    static func expert(_ id: Int, _ state: SandboxState) async throws -> SQLiteRow {
-        guard let row = try await state.store.query("SELECT \(columns) FROM \(tables) WHERE e.id = ?", [.integer(id)]).first else {
+    static func expert(_ id: Int, _ state: SandboxState) async throws -> StoreRow {
+        guard let row = try state.store.query("SELECT \(columns) FROM \(tables) WHERE e.id = ?", [.integer(id)]).first else {
             throw APIFailure.notFound("task expert \(id) not found", code: "EXPERT_NOT_FOUND")
         }
         return row
     }
 
-    static func serviceJSON(_ row: SQLiteRow) -> JSONValue {
+    static func serviceJSON(_ row: StoreRow) -> JSONValue {
         .object([
             ("id", .int(row.int("id"))),
             ("expert_id", .int(row.int("expert_id"))),
@@ -75,17 +75,17 @@ enum LinkUTaskExperts {
         let userID = try await state.linkuUser(request)
         var fields = try await BodyFields.readOptional(request)
         let message = fields.text("message", max: 500) ?? ""
-        guard let service = try await state.store.query("""
+        guard let service = try state.store.query("""
             SELECT s.title, e.user_id FROM expert_services s JOIN task_experts e ON e.id = s.expert_id WHERE s.id = ?
             """, [.integer(id)]).first else {
             throw APIFailure.notFound("service \(id) not found", code: "SERVICE_NOT_FOUND")
         }
         guard service.int("user_id") != userID else { throw APIFailure.forbidden("you cannot apply for your own service") }
-        let pending = try await state.store.query("SELECT 1 FROM service_applications WHERE service_id = ? AND applicant_id = ? AND status = 'pending'",
+        let pending = try state.store.query("SELECT 1 FROM service_applications WHERE service_id = ? AND applicant_id = ? AND status = 'pending'",
                                                   [.integer(id), .integer(userID)])
         guard pending.isEmpty else { throw APIFailure.conflict("you already have a pending application for service \(id)", code: "ALREADY_APPLIED") }
         try fields.check()
-        let row = try await state.store.query("""
+        let row = try state.store.query("""
             INSERT INTO service_applications (service_id, applicant_id, message, created_at) VALUES (?, ?, ?, ?) RETURNING *
             """, [.integer(id), .integer(userID), .text(message), .text(state.timestamp)])[0]
         let name = try await LinkUUsers.username(userID, state)
@@ -109,14 +109,14 @@ enum LinkUTaskExperts {
         let bio = fields.text("bio", required: true, min: 10, max: 1000)
         let specialties = fields.labels("specialties", required: true, maxCount: 10, maxLength: 30)
         let city = fields.text("city", max: 50) ?? ""
-        guard try await state.store.query("SELECT 1 FROM task_experts WHERE user_id = ?", [.integer(userID)]).isEmpty else {
+        guard try state.store.query("SELECT 1 FROM task_experts WHERE user_id = ?", [.integer(userID)]).isEmpty else {
             throw APIFailure.conflict("you are already a task expert", code: "ALREADY_EXPERT")
         }
-        guard try await state.store.query("SELECT 1 FROM expert_applications WHERE user_id = ? AND status = 'pending'", [.integer(userID)]).isEmpty else {
+        guard try state.store.query("SELECT 1 FROM expert_applications WHERE user_id = ? AND status = 'pending'", [.integer(userID)]).isEmpty else {
             throw APIFailure.conflict("your application to become an expert is still pending", code: "ALREADY_APPLIED")
         }
         try fields.check()
-        let row = try await state.store.query("""
+        let row = try state.store.query("""
             INSERT INTO expert_applications (user_id, bio, specialties, city, created_at) VALUES (?, ?, ?, ?, ?) RETURNING *
             """, [.integer(userID), .text(bio!), .text(encodeStrings(specialties!)), .text(city), .text(state.timestamp)])[0]
         return JSONResponse.make(.created, .object([

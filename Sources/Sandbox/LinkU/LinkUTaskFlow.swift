@@ -37,7 +37,7 @@ enum LinkUTaskFlow {
     }
 
     /// 409 unless the task's status is one of `allowed`.
-    static func require(_ task: SQLiteRow, in allowed: [String], to action: String) throws {
+    static func require(_ task: StoreRow, in allowed: [String], to action: String) throws {
         let status = task.text("status")
         guard !allowed.contains(status) else { return }
         throw APIFailure.conflict("cannot \(action) task \(task.int("id")) while it is \(status); allowed when \(allowed.joined(separator: " or "))",
@@ -48,16 +48,16 @@ enum LinkUTaskFlow {
     /// `UPDATE tasks SET <set>` only if the status is still one of `from`;
     /// when nothing changed, the current row says why (404 or 409).
     static func transition(_ id: Int, from: [String], to action: String, _ state: SandboxState,
-                           set: String, _ binds: [SQLiteData]) async throws -> SQLiteRow {
+                           set: String, _ binds: [SQLiteData]) async throws -> StoreRow {
         let statuses = from.map { _ in "?" }.joined(separator: ", ")
-        let rows = try await state.store.query("UPDATE tasks SET \(set) WHERE id = ? AND status IN (\(statuses)) RETURNING \(LinkUTasks.columns)",
+        let rows = try state.store.query("UPDATE tasks SET \(set) WHERE id = ? AND status IN (\(statuses)) RETURNING \(LinkUTasks.columns)",
                                                binds + [.integer(id)] + from.map(SQLiteData.text))
         if let row = rows.first { return row }
         try require(try await LinkUTasks.row(id, state), in: from, to: action)
         throw APIFailure.conflict("task \(id) changed while this request ran; read it again", code: "INVALID_TASK_STATE")
     }
 
-    static func poster(_ task: SQLiteRow, is userID: Int, to action: String) throws {
+    static func poster(_ task: StoreRow, is userID: Int, to action: String) throws {
         guard task.int("poster_id") == userID else {
             throw APIFailure.forbidden("only the poster of task \(task.int("id")) can \(action) it")
         }
@@ -71,7 +71,7 @@ enum LinkUTaskFlow {
         guard task.int("poster_id") != userID else { throw APIFailure.forbidden("you cannot apply for your own task") }
         try require(task, in: ["open"], to: "apply for")
         try fields.check()
-        guard let applicationID = try await state.store.query("""
+        guard let applicationID = try state.store.query("""
             INSERT INTO task_applications (task_id, applicant_id, message, created_at) VALUES (?, ?, ?, ?)
             ON CONFLICT (task_id, applicant_id) DO NOTHING RETURNING id
             """, [.integer(id), .integer(userID), .text(message), .text(state.timestamp)]).first?.int("id") else {
@@ -91,7 +91,7 @@ enum LinkUTaskFlow {
         let applicationID = try pathID(context, "applicationId", what: "application")
         let task = try await LinkUTasks.row(id, state)
         try poster(task, is: userID, to: accept ? "accept applications for" : "reject applications for")
-        guard let chosen = try await state.store.query("SELECT applicant_id, status FROM task_applications WHERE id = ? AND task_id = ?",
+        guard let chosen = try state.store.query("SELECT applicant_id, status FROM task_applications WHERE id = ? AND task_id = ?",
                                                        [.integer(applicationID), .integer(id)]).first else {
             throw APIFailure.notFound("task \(id) has no application \(applicationID)", code: "APPLICATION_NOT_FOUND")
         }
@@ -100,7 +100,7 @@ enum LinkUTaskFlow {
         }
         let title = task.text("title")
         if !accept {
-            try await state.store.query("UPDATE task_applications SET status = 'rejected' WHERE id = ?", [.integer(applicationID)])
+            try state.store.query("UPDATE task_applications SET status = 'rejected' WHERE id = ?", [.integer(applicationID)])
             try await LinkUNotifications.notify(state, chosen.int("applicant_id"), type: "application_rejected", title: "Application declined",
                                                 content: "Your application for \"\(title)\" was declined.", about: ("task", id))
             return JSONResponse.make(.ok, try await application(applicationID, state))
@@ -108,8 +108,8 @@ enum LinkUTaskFlow {
         let started = try await transition(id, from: ["open"], to: "accept an application for", state,
                                            set: "status = 'in_progress', taker_id = ?, updated_at = ?",
                                            [.integer(chosen.int("applicant_id")), .text(state.timestamp)])
-        try await state.store.query("UPDATE task_applications SET status = 'accepted' WHERE id = ?", [.integer(applicationID)])
-        let others = try await state.store.query(
+        try state.store.query("UPDATE task_applications SET status = 'accepted' WHERE id = ?", [.integer(applicationID)])
+        let others = try state.store.query(
             "UPDATE task_applications SET status = 'rejected' WHERE task_id = ? AND status = 'pending' RETURNING applicant_id", [.integer(id)])
         try await LinkUNotifications.notify(state, chosen.int("applicant_id"), type: "application_accepted", title: "Application accepted",
                                             content: "Your application for \"\(title)\" was accepted: the task is yours.", about: ("task", id))
@@ -170,7 +170,7 @@ enum LinkUTaskFlow {
         let task = try await LinkUTasks.row(id, state)
         try poster(task, is: userID, to: "delete")
         let told = try await involved(id, taker: task, state)
-        let deleted = try await state.store.query("DELETE FROM tasks WHERE id = ? AND status IN ('open', 'cancelled') RETURNING id", [.integer(id)])
+        let deleted = try state.store.query("DELETE FROM tasks WHERE id = ? AND status IN ('open', 'cancelled') RETURNING id", [.integer(id)])
         guard !deleted.isEmpty else {
             try require(try await LinkUTasks.row(id, state), in: ["open", "cancelled"], to: "delete")
             throw APIFailure.conflict("task \(id) changed while this request ran; read it again", code: "INVALID_TASK_STATE")
@@ -185,8 +185,8 @@ enum LinkUTaskFlow {
     }
 
     /// The taker, if any, and everyone whose application is still pending.
-    static func involved(_ id: Int, taker task: SQLiteRow, _ state: SandboxState) async throws -> [Int] {
-        let pending = try await state.store.query("SELECT applicant_id FROM task_applications WHERE task_id = ? AND status = 'pending'", [.integer(id)])
+    static func involved(_ id: Int, taker task: StoreRow, _ state: SandboxState) async throws -> [Int] {
+        let pending = try state.store.query("SELECT applicant_id FROM task_applications WHERE task_id = ? AND status = 'pending'", [.integer(id)])
         let taker = task.column("taker_id")?.integer.map { Int($0) }
         return (taker.map { [$0] } ?? []) + pending.map { $0.int("applicant_id") }
     }
@@ -198,7 +198,7 @@ enum LinkUTaskFlow {
         var query = ListQuery(request)
         query.filter("a.task_id = ?", .integer(id))
         if task.int("poster_id") != userID {
-            let applied = try await state.store.query("SELECT 1 FROM task_applications WHERE task_id = ? AND applicant_id = ?",
+            let applied = try state.store.query("SELECT 1 FROM task_applications WHERE task_id = ? AND applicant_id = ?",
                                                       [.integer(id), .integer(userID)])
             guard !applied.isEmpty else {
                 throw APIFailure.forbidden("only the poster and applicants of task \(id) can see its participants")
@@ -212,7 +212,7 @@ enum LinkUTaskFlow {
 
     static let applicationColumns = "a.id, a.task_id, a.message, a.status, a.created_at, " + LinkUUsers.summaryColumns("u", "applicant_")
 
-    static func applicationJSON(_ row: SQLiteRow) -> JSONValue {
+    static func applicationJSON(_ row: StoreRow) -> JSONValue {
         .object([
             ("id", .int(row.int("id"))),
             ("task_id", .int(row.int("task_id"))),
@@ -224,7 +224,7 @@ enum LinkUTaskFlow {
     }
 
     static func application(_ id: Int, _ state: SandboxState) async throws -> JSONValue {
-        let rows = try await state.store.query(
+        let rows = try state.store.query(
             "SELECT \(applicationColumns) FROM task_applications a JOIN users u ON u.id = a.applicant_id WHERE a.id = ?", [.integer(id)])
         return rows.first.map(applicationJSON) ?? .null
     }

@@ -24,7 +24,7 @@ enum LinkUTasks {
         }
     }
 
-    static func json(_ row: SQLiteRow) -> JSONValue {
+    static func json(_ row: StoreRow) -> JSONValue {
         .object([
             ("id", .int(row.int("id"))),
             ("title", .string(row.text("title"))),
@@ -41,8 +41,8 @@ enum LinkUTasks {
         ])
     }
 
-    static func row(_ id: Int, _ state: SandboxState) async throws -> SQLiteRow {
-        guard let row = try await state.store.query("SELECT \(columns) FROM tasks WHERE id = ?", [.integer(id)]).first else {
+    static func row(_ id: Int, _ state: SandboxState) async throws -> StoreRow {
+        guard let row = try state.store.query("SELECT \(columns) FROM tasks WHERE id = ?", [.integer(id)]).first else {
             throw APIFailure.notFound("task \(id) not found", code: "TASK_NOT_FOUND")
         }
         return row
@@ -113,7 +113,7 @@ enum LinkUTasks {
         try fields.check()
         let now = SQLiteData.text(state.timestamp)
         let all = changes + [("status", .text("open")), ("poster_id", .integer(userID)), ("created_at", now), ("updated_at", now)]
-        let rows = try await state.store.query("""
+        let rows = try state.store.query("""
             INSERT INTO tasks (\(all.map(\.column).joined(separator: ", "))) VALUES (\(all.map { _ in "?" }.joined(separator: ", ")))
             RETURNING \(columns)
             """, all.map(\.value))

@@ -28,14 +28,14 @@ enum LinkUUploads {
             router.post(RouterPath(path)) { request, _ in
                 let userID = try await state.linkuUser(request)
                 let image = try await store(request, owner: userID, state)
-                try await state.store.query("UPDATE users SET avatar = ? WHERE id = ?",
+                try state.store.query("UPDATE users SET avatar = ? WHERE id = ?",
                                             [.text(url(baseURL(of: request), image.name)), .integer(userID)])
                 return JSONResponse.make(.ok, try await LinkUUsers.profile(userID, state))
             }
         }
         router.get("/uploads/{name}") { _, context in
             let name = context.parameters.get("name") ?? ""
-            guard let row = try await state.store.query("SELECT content_type, data FROM uploads WHERE name = ?", [.text(name)]).first,
+            guard let row = try state.store.query("SELECT content_type, data FROM uploads WHERE name = ?", [.text(name)]).first,
                   let bytes = row.column("data")?.blob else {
                 throw APIFailure.notFound("no uploaded file named \(name)", code: "UPLOAD_NOT_FOUND")
             }
@@ -89,7 +89,7 @@ enum LinkUUploads {
                              details: [("file", .string("not a PNG, JPEG, GIF or WebP image (declared \(part.contentType ?? "no type"))"))])
         }
         let name = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined() + "." + kind.ext
-        try await state.store.query("INSERT INTO uploads (name, owner_id, content_type, size, data, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+        try state.store.query("INSERT INTO uploads (name, owner_id, content_type, size, data, created_at) VALUES (?, ?, ?, ?, ?, ?)",
                                     [.text(name), .integer(owner), .text(kind.type), .integer(part.data.count),
                                      .blob(ByteBuffer(bytes: part.data)), .text(state.timestamp)])
         return (name, kind.type, part.data.count)

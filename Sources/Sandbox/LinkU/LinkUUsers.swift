@@ -18,7 +18,7 @@ enum LinkUUsers {
 
     /// The private profile: what only the user sees about themselves.
     static func profile(_ id: Int, _ state: SandboxState) async throws -> JSONValue {
-        guard let row = try await state.store.query(
+        guard let row = try state.store.query(
             "SELECT id, email, username, phone, avatar, bio, city, created_at FROM users WHERE id = ?", [.integer(id)]).first else {
             throw APIFailure.notFound("user \(id) not found", code: "USER_NOT_FOUND")
         }
@@ -36,7 +36,7 @@ enum LinkUUsers {
 
     /// What anyone logged in may see: no email, no phone.
     static func publicProfile(_ id: Int, _ state: SandboxState) async throws -> JSONValue {
-        guard let row = try await state.store.query("""
+        guard let row = try state.store.query("""
             SELECT id, username, avatar, bio, city, created_at,
                 (SELECT COUNT(*) FROM tasks WHERE poster_id = users.id) AS posted_tasks,
                 (SELECT COUNT(*) FROM tasks WHERE taker_id = users.id AND status IN ('completed', 'confirmed')) AS completed_tasks
@@ -58,7 +58,7 @@ enum LinkUUsers {
 
     /// `{id, username, avatar}` of a joined user whose columns carry `prefix`
     /// (`author_username`…), embedded in posts, items and participants.
-    static func summary(_ row: SQLiteRow, _ prefix: String) -> JSONValue {
+    static func summary(_ row: StoreRow, _ prefix: String) -> JSONValue {
         .object([
             ("id", .int(row.int(prefix + "id"))),
             ("username", .string(row.text(prefix + "username"))),
@@ -73,12 +73,12 @@ enum LinkUUsers {
 
     /// A user's name for a notification's text.
     static func username(_ id: Int, _ state: SandboxState) async throws -> String {
-        try await state.store.query("SELECT username FROM users WHERE id = ?", [.integer(id)]).first?.text("username") ?? "someone"
+        try state.store.query("SELECT username FROM users WHERE id = ?", [.integer(id)]).first?.text("username") ?? "someone"
     }
 
     /// 409 when another account already uses this email or phone.
     static func ensureFree(_ state: SandboxState, column: String, value: String, field: String, for userID: Int?) async throws {
-        let owner = try await state.store.query("SELECT id FROM users WHERE \(column) = ?", [.text(value)]).first?.int("id")
+        let owner = try state.store.query("SELECT id FROM users WHERE \(column) = ?", [.text(value)]).first?.int("id")
         guard let owner, owner != userID else { return }
         throw APIFailure.conflict("another account already uses this \(column)", code: column == "email" ? "EMAIL_TAKEN" : "PHONE_TAKEN",
                                   details: [(field, .string("already used by another account"))])
@@ -117,7 +117,7 @@ enum LinkUUsers {
                                                     userID: userID, code: change.code,
                                                     rejection: { APIFailure.invalid("\(change.channel.rawValue)_verification_code", $0) })
         }
-        try await state.store.query("UPDATE users SET " + changes.map { "\($0.column) = ?" }.joined(separator: ", ") + " WHERE id = ?",
+        try state.store.query("UPDATE users SET " + changes.map { "\($0.column) = ?" }.joined(separator: ", ") + " WHERE id = ?",
                                     changes.map(\.value) + [.integer(userID)])
         return JSONResponse.make(.ok, try await profile(userID, state))
     }

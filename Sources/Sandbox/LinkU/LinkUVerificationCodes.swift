@@ -50,7 +50,7 @@ enum LinkUVerificationCodes {
     /// Issues a code, replacing any earlier one for the same address and purpose.
     static func send(_ state: SandboxState, _ channel: Channel, to target: String, purpose: String, userID: Int? = nil) async throws -> Response {
         let now = state.now
-        let recent = try await state.store.query("""
+        let recent = try state.store.query("""
             SELECT sent_at FROM verification_codes WHERE channel = ? AND target = ? AND purpose = ? AND status = 'active'
             ORDER BY id DESC LIMIT 1
             """, [.text(channel.rawValue), .text(target), .text(purpose)]).first
@@ -59,12 +59,12 @@ enum LinkUVerificationCodes {
             throw APIFailure.rateLimited(code: "TOO_MANY_REQUESTS", "a code was sent less than a minute ago; try again in \(wait) s",
                                          retryAfter: wait)
         }
-        try await state.store.query("""
+        try state.store.query("""
             UPDATE verification_codes SET status = 'superseded'
             WHERE channel = ? AND target = ? AND purpose = ? AND status = 'active'
             """, [.text(channel.rawValue), .text(target), .text(purpose)])
         let code = String(format: "%06d", Int.random(in: 0..<1_000_000))
-        try await state.store.query("""
+        try state.store.query("""
             INSERT INTO verification_codes (channel, target, purpose, user_id, code, sent_at, expires_at)
             VALUES (?, ?, ?, ?, ?, ?, ?)
             """, [.text(channel.rawValue), .text(target), .text(purpose), userID.map { .integer($0) } ?? .null,
@@ -90,7 +90,7 @@ enum LinkUVerificationCodes {
             sql += " AND user_id = ?"
             binds.append(.integer(userID))
         }
-        guard let row = try await state.store.query(sql + " ORDER BY id DESC LIMIT 1", binds).first,
+        guard let row = try state.store.query(sql + " ORDER BY id DESC LIMIT 1", binds).first,
               row.text("status") == "active" else {
             throw rejection("no unused code was sent to \(target); request a new one")
         }
@@ -98,7 +98,7 @@ enum LinkUVerificationCodes {
         guard row.text("code") == code else {
             let attempts = row.int("attempts") + 1
             let burned = attempts >= maxAttempts
-            try await state.store.query("UPDATE verification_codes SET attempts = ?, status = ? WHERE id = ?",
+            try state.store.query("UPDATE verification_codes SET attempts = ?, status = ? WHERE id = ?",
                                         [.integer(attempts), .text(burned ? "burned" : "active"), .integer(row.int("id"))])
             throw rejection(burned ? "incorrect code, and that was the last try; request a new one" : "incorrect code")
         }
@@ -107,7 +107,7 @@ enum LinkUVerificationCodes {
 
     /// Spends a checked code. False when a concurrent request spent it first.
     static func spend(_ state: SandboxState, _ id: Int) async throws -> Bool {
-        let spent = try await state.store.query(
+        let spent = try state.store.query(
             "UPDATE verification_codes SET status = 'used' WHERE id = ? AND status = 'active' RETURNING id", [.integer(id)])
         return !spent.isEmpty
     }

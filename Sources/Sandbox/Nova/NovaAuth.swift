@@ -13,7 +13,7 @@ enum NovaAuth {
         router.post("/auth/logout") { request, _ in
             let userID = try await state.authenticate(request)
             // The client drops its tokens; every refresh token of the user stops working.
-            try await state.store.query("UPDATE refresh_tokens SET revoked = 1 WHERE user_id = ?", [.text(userID)])
+            try state.store.query("UPDATE refresh_tokens SET revoked = 1 WHERE user_id = ?", [.text(userID)])
             return Response(status: .noContent)
         }
         router.get("/users/me") { request, _ in
@@ -46,15 +46,15 @@ enum NovaAuth {
             if let problem { fields.fail(name, problem) }
         }
         try fields.check()
-        if try await state.store.query("SELECT 1 FROM users WHERE email = ?", [.text(email)]).first != nil {
+        if try state.store.query("SELECT 1 FROM users WHERE email = ?", [.text(email)]).first != nil {
             throw APIFailure(status: .conflict, code: "EMAIL_EXISTS", message: "an account with this email already exists")
         }
-        if try await state.store.query("SELECT 1 FROM users WHERE username = ?", [.text(username)]).first != nil {
+        if try state.store.query("SELECT 1 FROM users WHERE username = ?", [.text(username)]).first != nil {
             throw APIFailure(status: .conflict, code: "USERNAME_EXISTS", message: "this username is taken")
         }
         let hash = await hashPassword(password)
         let userID = NovaID.new()
-        try await state.store.query("""
+        try state.store.query("""
             INSERT INTO users (id, username, email, password_hash, is_verified, created_at) VALUES (?, ?, ?, ?, 0, ?)
             """, [.text(userID), .text(username), .text(email), .text(hash), .text(NovaTime.iso(state.now))])
         try await NovaVerification.send(to: userID, email: email, state)
@@ -89,8 +89,8 @@ enum NovaAuth {
         state.counters.increment("refresh")
         let invalid = APIFailure.unauthorized("refresh token invalid, expired or revoked; log in again", code: "INVALID_REFRESH_TOKEN")
         guard let claims = try? state.signer.verify(token, kind: "refresh", now: state.now) else { throw invalid }
-        guard try await state.store.query("SELECT 1 FROM refresh_tokens WHERE jti = ? AND revoked = 0", [.text(claims.id)]).first != nil,
-              try await state.store.query("SELECT 1 FROM users WHERE id = ?", [.text(claims.subject)]).first != nil else { throw invalid }
+        guard try state.store.query("SELECT 1 FROM refresh_tokens WHERE jti = ? AND revoked = 0", [.text(claims.id)]).first != nil,
+              try state.store.query("SELECT 1 FROM users WHERE id = ?", [.text(claims.subject)]).first != nil else { throw invalid }
         let lifetime = state.configuration.accessTokenLifetime
         let access = state.signer.sign(.init(subject: claims.subject, kind: "access", expires: state.now + lifetime,
                                              generation: try await state.generation(), id: UUID().uuidString))

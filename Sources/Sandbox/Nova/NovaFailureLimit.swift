@@ -23,18 +23,18 @@ struct NovaFailureLimit {
     /// Seconds to wait, or nil when an attempt may be made.
     func retryAfter(_ state: SandboxState) async throws -> Int? {
         let now = state.now
-        try await state.store.query("DELETE FROM failures WHERE key = ? AND at <= ?", [.text(key), .float(now - window)])
-        let rows = try await state.store.query("SELECT COUNT(*) AS n, MIN(at) AS oldest FROM failures WHERE key = ?", [.text(key)])
+        try state.store.query("DELETE FROM failures WHERE key = ? AND at <= ?", [.text(key), .float(now - window)])
+        let rows = try state.store.query("SELECT COUNT(*) AS n, MIN(at) AS oldest FROM failures WHERE key = ?", [.text(key)])
         guard let row = rows.first, row.int("n") >= max else { return nil }
         return Swift.max(1, Int((row.double("oldest") + window - now).rounded(.up)))
     }
 
     func recordFailure(_ state: SandboxState) async throws {
-        try await state.store.query("INSERT INTO failures (key, at) VALUES (?, ?)", [.text(key), .float(state.now)])
+        try state.store.query("INSERT INTO failures (key, at) VALUES (?, ?)", [.text(key), .float(state.now)])
     }
 
     func clear(_ state: SandboxState) async throws {
-        try await state.store.query("DELETE FROM failures WHERE key = ?", [.text(key)])
+        try state.store.query("DELETE FROM failures WHERE key = ?", [.text(key)])
     }
 
     static func tooMany(_ seconds: Int, _ what: String) -> APIFailure {

@@ -9,7 +9,7 @@ enum NovaFeed {
         router.get("/feed") { request, _ in
             let viewer = try await state.authenticate(request)
             let page = try NovaCursorPage(request, list: "feed")
-            let rows = try await state.store.query("""
+            let rows = try state.store.query("""
                 \(NovaJSON.postSelect)
                 WHERE (p.user_id = ? OR p.user_id IN (SELECT followee_id FROM follows WHERE follower_id = ?)) AND p.seq < ?
                 ORDER BY p.seq DESC LIMIT ?
@@ -31,7 +31,7 @@ enum NovaFeed {
             }
             let limit = NovaQuery.limit(query.get("limit"), default: 30, max: NovaCursorPage.maxLimit, problems: &problems)
             guard problems.isEmpty else { throw APIFailure.validation(problems) }
-            let rows = try await state.store.query("""
+            let rows = try state.store.query("""
                 \(NovaJSON.postSelect) WHERE p.user_id <> ? ORDER BY like_count DESC, p.seq DESC LIMIT ? OFFSET ?
                 """, [.text(viewer), .text(viewer), .integer(limit + 1), .integer((page - 1) * limit)])
             let base = NovaJSON.base(request)

@@ -23,18 +23,18 @@ enum NovaFollows {
             throw APIFailure(status: .unprocessableContent, code: "CANNOT_FOLLOW_SELF", message: "you cannot follow or unfollow yourself")
         }
         if on {
-            let inserted = try await state.store.query(
+            let inserted = try state.store.query(
                 "INSERT OR IGNORE INTO follows (follower_id, followee_id, created_at) VALUES (?, ?, ?) RETURNING seq",
                 [.text(viewer), .text(target), .float(state.now)])
             if !inserted.isEmpty {
                 try await NovaNotifier.notify(target, .init(kind: .follow, actor: viewer, at: state.now), state.store)
             }
         } else {
-            try await state.store.query("DELETE FROM follows WHERE follower_id = ? AND followee_id = ?", [.text(viewer), .text(target)])
-            try await state.store.query("DELETE FROM notifications WHERE type = 'follow' AND user_id = ? AND actor_id = ?",
+            try state.store.query("DELETE FROM follows WHERE follower_id = ? AND followee_id = ?", [.text(viewer), .text(target)])
+            try state.store.query("DELETE FROM notifications WHERE type = 'follow' AND user_id = ? AND actor_id = ?",
                                         [.text(target), .text(viewer)])
         }
-        let count = try await state.store.query("SELECT COUNT(*) AS n FROM follows WHERE followee_id = ?", [.text(target)]).first?.int("n") ?? 0
+        let count = try state.store.query("SELECT COUNT(*) AS n FROM follows WHERE followee_id = ?", [.text(target)]).first?.int("n") ?? 0
         return JSONResponse.make(.ok, .object([("following", .bool(on)), ("follower_count", .int(count))]))
     }
 
@@ -44,7 +44,7 @@ enum NovaFollows {
         let target = try await NovaUsers.existing(raw, state)
         let page = try NovaCursorPage(request, list: "\(kind):\(target)")
         let (match, show) = kind == "followers" ? ("followee_id", "follower_id") : ("follower_id", "followee_id")
-        let rows = try await state.store.query("""
+        let rows = try state.store.query("""
             SELECT f.seq, \(NovaJSON.authorColumns) FROM follows f JOIN users u ON u.id = f.\(show)
             WHERE f.\(match) = ? AND f.seq < ? ORDER BY f.seq DESC LIMIT ?
             """, [.text(target), .integer(page.before), .integer(page.fetch)])

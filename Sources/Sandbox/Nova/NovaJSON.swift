@@ -16,7 +16,7 @@ enum NovaJSON {
 
     /// A `User`. Another user's email is masked (`b***@example.com`): 003's
     /// model needs the member, and a careful backend does not hand out addresses.
-    static func user(_ row: SQLiteRow, prefix: String = "", viewer: String?) -> JSONValue {
+    static func user(_ row: StoreRow, prefix: String = "", viewer: String?) -> JSONValue {
         let id = row.text(prefix + "id")
         let email = row.text(prefix + "email")
         return .object([
@@ -49,7 +49,7 @@ enum NovaJSON {
 
     /// A `Post`. `base` is the sandbox's own URL as the client reached it
     /// (`http://127.0.0.1:PORT`), so `image_url` loads from the sandbox.
-    static func post(_ row: SQLiteRow, base: String, viewer: String) -> JSONValue {
+    static func post(_ row: StoreRow, base: String, viewer: String) -> JSONValue {
         .object([
             ("id", .string(row.text("id"))),
             ("user_id", .string(row.text("user_id"))),
@@ -70,7 +70,7 @@ enum NovaJSON {
         FROM comments c JOIN users u ON u.id = c.user_id
         """
 
-    static func comment(_ row: SQLiteRow, viewer: String) -> JSONValue {
+    static func comment(_ row: StoreRow, viewer: String) -> JSONValue {
         .object([
             ("id", .string(row.text("id"))),
             ("post_id", .string(row.text("post_id"))),

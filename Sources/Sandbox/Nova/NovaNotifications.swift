@@ -9,13 +9,13 @@ enum NovaNotifications {
         router.get("/notifications") { request, _ in try await list(request, state) }
         router.put("/notifications/read-all") { request, _ in
             let viewer = try await state.authenticate(request)
-            try await state.store.query("UPDATE notifications SET is_read = 1 WHERE user_id = ?", [.text(viewer)])
+            try state.store.query("UPDATE notifications SET is_read = 1 WHERE user_id = ?", [.text(viewer)])
             return Response(status: .noContent)
         }
         router.put("/notifications/{id}/read") { request, context in
             let viewer = try await state.authenticate(request)
             let id = NovaID.normalize(context.parameters.get("id")) ?? ""
-            let updated = try await state.store.query("UPDATE notifications SET is_read = 1 WHERE id = ? AND user_id = ? RETURNING id",
+            let updated = try state.store.query("UPDATE notifications SET is_read = 1 WHERE id = ? AND user_id = ? RETURNING id",
                                                       [.text(id), .text(viewer)])
             guard !updated.isEmpty else { throw APIFailure.notFound("notification not found", code: "NOTIFICATION_NOT_FOUND") }
             return Response(status: .noContent)
@@ -25,7 +25,7 @@ enum NovaNotifications {
     static func list(_ request: Request, _ state: SandboxState) async throws -> Response {
         let viewer = try await state.authenticate(request)
         let page = try NovaCursorPage(request, list: "notifications")
-        let rows = try await state.store.query("""
+        let rows = try state.store.query("""
             SELECT n.seq, n.id, n.type, n.actor_id, n.post_id, n.is_read, n.created_at, \(NovaJSON.authorColumns)
             FROM notifications n JOIN users u ON u.id = n.actor_id
             WHERE n.user_id = ? AND n.seq < ? ORDER BY n.seq DESC LIMIT ?
@@ -37,11 +37,11 @@ enum NovaNotifications {
         if !postIDs.isEmpty {
             let marks = Array(repeating: "?", count: postIDs.count).joined(separator: ", ")
             let base = NovaJSON.base(request)
-            for row in try await state.store.query("\(NovaJSON.postSelect) WHERE p.id IN (\(marks))", [.text(viewer)] + postIDs.map { .text($0) }) {
+            for row in try state.store.query("\(NovaJSON.postSelect) WHERE p.id IN (\(marks))", [.text(viewer)] + postIDs.map { .text($0) }) {
                 posts[row.text("id")] = NovaJSON.post(row, base: base, viewer: viewer)
             }
         }
-        let unread = try await state.store.query("SELECT COUNT(*) AS n FROM notifications WHERE user_id = ? AND is_read = 0",
+        let unread = try state.store.query("SELECT COUNT(*) AS n FROM notifications WHERE user_id = ? AND is_read = 0",
                                                  [.text(viewer)]).first?.int("n") ?? 0
         return JSONResponse.make(.ok, .object([
             ("notifications", .array(shown.map { row in

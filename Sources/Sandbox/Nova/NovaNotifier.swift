@@ -20,7 +20,7 @@ enum NovaNotifier {
 
     static func notify(_ recipient: String, _ event: Event, _ store: SandboxStore) async throws {
         guard recipient != event.actor else { return }
-        try await store.query("""
+        try store.query("""
             INSERT INTO notifications (id, user_id, type, actor_id, post_id, comment_id, is_read, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """, [.text(event.id), .text(recipient), .text(event.kind.rawValue), .text(event.actor),
@@ -33,7 +33,7 @@ enum NovaNotifier {
     static func mentions(in text: String, _ event: Event, skip: Set<String>, _ store: SandboxStore) async throws {
         var told = skip
         for name in usernames(in: text) {
-            guard let row = try await store.query("SELECT id FROM users WHERE username = ?", [.text(name)]).first else { continue }
+            guard let row = try store.query("SELECT id FROM users WHERE username = ?", [.text(name)]).first else { continue }
             let id = row.text("id")
             guard !told.contains(id) else { continue }
             told.insert(id)

@@ -39,7 +39,7 @@ struct NovaCursorPage {
 
     /// The rows of this page and the cursor of the next one (null at the end).
     /// `rows` were fetched with `LIMIT fetch` and carry a `seq` column.
-    func page(_ rows: [SQLiteRow]) -> (rows: ArraySlice<SQLiteRow>, next: JSONValue) {
+    func page(_ rows: [StoreRow]) -> (rows: ArraySlice<StoreRow>, next: JSONValue) {
         let shown = rows.prefix(limit)
         guard rows.count > limit, let last = shown.last else { return (shown, .null) }
         return (shown, .string(Self.encode(list: list, seq: last.int("seq"))))

@@ -81,6 +81,6 @@ enum NovaSchema {
     ]
 
     static func create(_ store: SandboxStore) async throws {
-        for statement in statements { try await store.query(statement) }
+        for statement in statements { try store.query(statement) }
     }
 }

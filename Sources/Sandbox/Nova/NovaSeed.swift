@@ -35,21 +35,21 @@ enum NovaSeed {
             (DemoAccounts.bob, bob, "Bob", "2025-01-06T10:30:00Z"),
         ]
         for (account, id, display, created) in users {
-            try await store.query("""
+            try store.query("""
                 INSERT INTO users (id, username, email, password_hash, display_name, is_verified, created_at)
                 VALUES (?, ?, ?, ?, ?, 1, ?)
                 """, [.text(id), .text(account.name), .text(account.email), .text(account.passwordHash), .text(display), .text(created)])
         }
-        try await store.query("INSERT INTO follows (follower_id, followee_id, created_at) VALUES (?, ?, ?)",
+        try store.query("INSERT INTO follows (follower_id, followee_id, created_at) VALUES (?, ?, ?)",
                               [.text(alice), .text(bob), .float(NovaTime.seconds("2025-02-01T09:00:00Z"))])
         notifications.append((bob, .init(kind: .follow, actor: alice, at: NovaTime.seconds("2025-02-01T09:00:00Z"),
                                          id: "d0a1c2d3-0001-4000-8000-000000000001", isRead: true)))
         for (index, post) in posts.enumerated() {
             let key = String(format: "f0a1c2d3-%04d-4000-8000-000000000000", index + 1)
             let at = NovaTime.seconds(post.at)
-            try await store.query("INSERT INTO uploads (file_key, user_id, content_type, bytes, expires_at, created_at) VALUES (?, ?, 'image/png', ?, ?, ?)",
+            try store.query("INSERT INTO uploads (file_key, user_id, content_type, bytes, expires_at, created_at) VALUES (?, ?, 'image/png', ?, ?, ?)",
                                   [.text(key), .text(post.user), .blob(ByteBuffer(bytes: pixel)), .float(at), .float(at)])
-            try await store.query("INSERT INTO posts (id, user_id, file_key, caption, created_at) VALUES (?, ?, ?, ?, ?)",
+            try store.query("INSERT INTO posts (id, user_id, file_key, caption, created_at) VALUES (?, ?, ?, ?, ?)",
                                   [.text(post.id), .text(post.user), .text(key), post.caption.map(SQLiteData.text) ?? .null, .float(at)])
         }
         // alice's caption mentions bob.
@@ -61,7 +61,7 @@ enum NovaSeed {
         ]
         for like in likes {
             let post = posts[like.post]
-            try await store.query("INSERT INTO likes (post_id, user_id, created_at) VALUES (?, ?, ?)",
+            try store.query("INSERT INTO likes (post_id, user_id, created_at) VALUES (?, ?, ?)",
                                   [.text(post.id), .text(like.user), .float(NovaTime.seconds(like.at))])
             notifications.append((post.user, .init(kind: .like, actor: like.user, post: post.id, at: NovaTime.seconds(like.at),
                                                    id: like.notification, isRead: like.user == bob)))
@@ -69,7 +69,7 @@ enum NovaSeed {
         for (index, comment) in comments.enumerated() {
             let post = posts[comment.post]
             let at = NovaTime.seconds(comment.at)
-            try await store.query("INSERT INTO comments (id, post_id, user_id, text, created_at) VALUES (?, ?, ?, ?, ?)",
+            try store.query("INSERT INTO comments (id, post_id, user_id, text, created_at) VALUES (?, ?, ?, ?, ?)",
                                   [.text(comment.id), .text(post.id), .text(comment.user), .text(comment.text), .float(at)])
             notifications.append((post.user, .init(kind: .comment, actor: comment.user, post: post.id, comment: comment.id, at: at,
                                                    id: String(format: "d0a1c2d3-%04d-4000-8000-000000000000", index + 5))))

@@ -17,7 +17,7 @@ enum NovaUploads {
         router.put("/uploads/{key}") { request, context in try await put(request, key: context.parameters.get("key"), state) }
         router.get("/uploads/{key}") { _, context in
             guard let key = NovaID.normalize(context.parameters.get("key")),
-                  let row = try await state.store.query("SELECT content_type, bytes FROM uploads WHERE file_key = ? AND bytes IS NOT NULL",
+                  let row = try state.store.query("SELECT content_type, bytes FROM uploads WHERE file_key = ? AND bytes IS NOT NULL",
                                                         [.text(key)]).first,
                   let bytes = row.column("bytes")?.blob else {
                 throw APIFailure.notFound("no image at this key", code: "FILE_NOT_FOUND")
@@ -42,7 +42,7 @@ enum NovaUploads {
             try fields.check()
         }
         let key = NovaID.new()
-        try await state.store.query("INSERT INTO uploads (file_key, user_id, expires_at, created_at) VALUES (?, ?, ?, ?)",
+        try state.store.query("INSERT INTO uploads (file_key, user_id, expires_at, created_at) VALUES (?, ?, ?, ?)",
                                     [.text(key), .text(userID), .float(state.now + lifetime), .float(state.now)])
         return JSONResponse.make(.ok, .object([
             ("upload_url", .string("\(NovaJSON.base(request))/uploads/\(key)")),
@@ -53,10 +53,10 @@ enum NovaUploads {
 
     static func put(_ request: Request, key raw: String?, _ state: SandboxState) async throws -> Response {
         guard let key = NovaID.normalize(raw),
-              let row = try await state.store.query("SELECT expires_at FROM uploads WHERE file_key = ?", [.text(key)]).first else {
+              let row = try state.store.query("SELECT expires_at FROM uploads WHERE file_key = ?", [.text(key)]).first else {
             throw APIFailure.notFound("no upload URL with this key; get one from POST /posts/upload-url", code: "UPLOAD_NOT_FOUND")
         }
-        if try await state.store.query("SELECT 1 FROM posts WHERE file_key = ?", [.text(key)]).first != nil {
+        if try state.store.query("SELECT 1 FROM posts WHERE file_key = ?", [.text(key)]).first != nil {
             throw APIFailure(status: .conflict, code: "UPLOAD_ALREADY_USED", message: "a post already uses this file; get a new upload URL")
         }
         guard row.double("expires_at") > state.now else {
@@ -73,7 +73,7 @@ enum NovaUploads {
         guard let type = imageType(bytes.readableBytesView) else {
             throw APIFailure(status: .unsupportedMediaType, code: "INVALID_FORMAT", message: "not a JPEG or PNG image (judged by its first bytes)")
         }
-        try await state.store.query("UPDATE uploads SET content_type = ?, bytes = ? WHERE file_key = ?",
+        try state.store.query("UPDATE uploads SET content_type = ?, bytes = ? WHERE file_key = ?",
                                     [.text(type), .blob(bytes), .text(key)])
         return JSONResponse.make(.ok, .object([
             ("file_key", .string(key)), ("content_type", .string(type)), ("size", .int(bytes.readableBytes)),

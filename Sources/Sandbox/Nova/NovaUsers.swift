@@ -15,7 +15,7 @@ enum NovaUsers {
         router.get("/users/{id}") { request, context in
             let viewer = try await state.authenticate(request)
             let name = context.parameters.get("id") ?? ""
-            guard let row = try await state.store.query("SELECT id FROM users WHERE username = ?", [.text(name)]).first else {
+            guard let row = try state.store.query("SELECT id FROM users WHERE username = ?", [.text(name)]).first else {
                 throw APIFailure.notFound("no user named \(name)", code: "USER_NOT_FOUND")
             }
             let id = row.text("id")
@@ -28,7 +28,7 @@ enum NovaUsers {
             let viewer = try await state.authenticate(request)
             let id = try await existing(context.parameters.get("id"), state)
             let page = try NovaCursorPage(request, list: "user-posts:\(id)")
-            let rows = try await state.store.query("\(NovaJSON.postSelect) WHERE p.user_id = ? AND p.seq < ? ORDER BY p.seq DESC LIMIT ?",
+            let rows = try state.store.query("\(NovaJSON.postSelect) WHERE p.user_id = ? AND p.seq < ? ORDER BY p.seq DESC LIMIT ?",
                                                    [.text(viewer), .text(id), .integer(page.before), .integer(page.fetch)])
             let (shown, next) = page.page(rows)
             let base = NovaJSON.base(request)
@@ -40,7 +40,7 @@ enum NovaUsers {
     }
 
     static func user(_ id: String, viewer: String, _ state: SandboxState) async throws -> JSONValue {
-        guard let row = try await state.store.query("SELECT \(columns) FROM users WHERE id = ?", [.text(id)]).first else {
+        guard let row = try state.store.query("SELECT \(columns) FROM users WHERE id = ?", [.text(id)]).first else {
             throw APIFailure.notFound("user not found", code: "USER_NOT_FOUND")
         }
         return NovaJSON.user(row, viewer: viewer)
@@ -49,7 +49,7 @@ enum NovaUsers {
     /// The stored id of a user named by id in a path; 404 when there is none.
     static func existing(_ raw: String?, _ state: SandboxState) async throws -> String {
         guard let id = NovaID.normalize(raw),
-              try await state.store.query("SELECT 1 FROM users WHERE id = ?", [.text(id)]).first != nil else {
+              try state.store.query("SELECT 1 FROM users WHERE id = ?", [.text(id)]).first != nil else {
             throw APIFailure.notFound("no user with id \(raw ?? ""); this path takes the user's id (GET /users/{username} shows it)",
                                       code: "USER_NOT_FOUND")
         }
@@ -58,7 +58,7 @@ enum NovaUsers {
 
     /// 003's `UserStats`.
     static func stats(_ id: String, viewer: String, _ state: SandboxState) async throws -> JSONValue {
-        let row = try await state.store.query("""
+        let row = try state.store.query("""
             SELECT (SELECT COUNT(*) FROM posts WHERE user_id = ?1) AS post_count,
                    (SELECT COUNT(*) FROM follows WHERE followee_id = ?1) AS follower_count,
                    (SELECT COUNT(*) FROM follows WHERE follower_id = ?1) AS following_count,
@@ -96,7 +96,7 @@ enum NovaUsers {
         }
         try fields.check()
         for change in changes {
-            try await state.store.query("UPDATE users SET \(change.column) = ? WHERE id = ?",
+            try state.store.query("UPDATE users SET \(change.column) = ? WHERE id = ?",
                                         [change.value.map { .text($0) } ?? .null, .text(userID)])
         }
         return JSONResponse.make(.ok, .object([("user", try await user(userID, viewer: userID, state))]))
@@ -119,7 +119,7 @@ enum NovaUsers {
         let limit = NovaQuery.limit(query.get("limit"), default: 20, max: 50, problems: &problems)
         guard problems.isEmpty else { throw APIFailure.validation(problems) }
         let escaped = q.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
-        let rows = try await state.store.query("""
+        let rows = try state.store.query("""
             SELECT \(columns) FROM users
             WHERE username LIKE ?1 ESCAPE '\\' OR display_name LIKE ?1 ESCAPE '\\'
             ORDER BY username = ?2 DESC, username LIKE ?3 ESCAPE '\\' DESC, username

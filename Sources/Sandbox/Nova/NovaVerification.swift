@@ -17,7 +17,7 @@ enum NovaVerification {
 
     static func send(to userID: String, email: String, _ state: SandboxState) async throws {
         let code = String(format: "%06d", Int.random(in: 0...999_999))
-        try await state.store.query("INSERT INTO email_codes (user_id, code, created_at, expires_at) VALUES (?, ?, ?, ?)",
+        try state.store.query("INSERT INTO email_codes (user_id, code, created_at, expires_at) VALUES (?, ?, ?, ?)",
                                     [.text(userID), .text(code), .float(state.now), .float(state.now + lifetime)])
         state.configuration.log?("nova: verification code \(code) for \(email) (no email is sent; also at GET /__sandbox/verification-codes?email=\(email))")
     }
@@ -32,7 +32,7 @@ enum NovaVerification {
             fields.fail("code", "must be the 6-digit code from the email, as a string")
         }
         try fields.check()
-        let row = try await state.store.query("""
+        let row = try state.store.query("""
             SELECT rowid, expires_at, used FROM email_codes WHERE user_id = ? AND code = ? ORDER BY rowid DESC LIMIT 1
             """, [.text(userID), .text(code)]).first
         guard let row else {
@@ -45,8 +45,8 @@ enum NovaVerification {
         guard row.double("expires_at") > state.now else {
             throw APIFailure(status: .unprocessableContent, code: "CODE_EXPIRED", message: "this code expired; codes last 10 minutes")
         }
-        try await state.store.query("UPDATE email_codes SET used = 1 WHERE rowid = ?", [.integer(row.int("rowid"))])
-        try await state.store.query("UPDATE users SET is_verified = 1 WHERE id = ?", [.text(userID)])
+        try state.store.query("UPDATE email_codes SET used = 1 WHERE rowid = ?", [.integer(row.int("rowid"))])
+        try state.store.query("UPDATE users SET is_verified = 1 WHERE id = ?", [.text(userID)])
         return JSONResponse.make(.ok, .object([("verified", .bool(true))]))
     }
 
@@ -55,10 +55,10 @@ enum NovaVerification {
         guard let email = request.uri.queryParameters.get("email"), !email.isEmpty else {
             throw APIFailure.validation([("email", .string("required"))])
         }
-        guard let user = try await state.store.query("SELECT id, email FROM users WHERE email = ?", [.text(email)]).first else {
+        guard let user = try state.store.query("SELECT id, email FROM users WHERE email = ?", [.text(email)]).first else {
             throw APIFailure.notFound("no user with email \(email)", code: "USER_NOT_FOUND")
         }
-        let rows = try await state.store.query("SELECT code, created_at, expires_at, used FROM email_codes WHERE user_id = ? ORDER BY rowid DESC",
+        let rows = try state.store.query("SELECT code, created_at, expires_at, used FROM email_codes WHERE user_id = ? ORDER BY rowid DESC",
                                                [.text(user.text("id"))])
         return JSONResponse.make(.ok, .object([
             ("email", .string(user.text("email"))),

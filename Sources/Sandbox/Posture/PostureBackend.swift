@@ -10,7 +10,7 @@ struct PostureBackend: SandboxBackend {
     var errorStyle: ErrorStyle { .codeMessage }
 
     func migrate(_ store: SandboxStore) async throws {
-        try await store.query("""
+        try store.query("""
             CREATE TABLE users (
                 id INTEGER PRIMARY KEY AUTOINCREMENT,
                 email TEXT NOT NULL UNIQUE,
@@ -18,10 +18,10 @@ struct PostureBackend: SandboxBackend {
                 password_hash TEXT NOT NULL)
             """)
         for account in [DemoAccounts.alice, DemoAccounts.bob] {
-            try await store.query("INSERT INTO users (email, name, password_hash) VALUES (?, ?, ?)",
+            try store.query("INSERT INTO users (email, name, password_hash) VALUES (?, ?, ?)",
                                   [.text(account.email), .text(account.name), .text(account.passwordHash)])
         }
-        try await store.query(PostureLogs.schema)
+        try store.query(PostureLogs.schema)
         try await PostureSeed.insert(store)
     }
 
@@ -56,7 +56,7 @@ struct PostureBackend: SandboxBackend {
     }
 
     static func user(_ id: String, _ state: SandboxState) async throws -> JSONValue {
-        guard let row = try await state.store.query("SELECT id, email, name FROM users WHERE id = ?", [.text(id)]).first else {
+        guard let row = try state.store.query("SELECT id, email, name FROM users WHERE id = ?", [.text(id)]).first else {
             throw APIFailure.notFound("user not found", code: "USER_NOT_FOUND")
         }
         return .object([("id", .int(row.int("id"))), ("email", .string(row.text("email"))), ("name", .string(row.text("name")))])

@@ -58,7 +58,7 @@ enum PostureLogs {
             let binds: [SQLiteData] = logs.flatMap { log in
                 [.text(log.id), .integer(userID), .text(log.deviceId), .text(log.postureType), .float(log.duration), .float(log.timestamp)]
             }
-            accepted = try await state.store.query("""
+            accepted = try state.store.query("""
                 INSERT OR IGNORE INTO posture_logs (id, user_id, device_id, posture_type, duration, timestamp) VALUES \(rows) RETURNING seq
                 """, binds).count
         }
@@ -102,8 +102,8 @@ enum PostureLogs {
         let pageSize = integer("page_size", default: 100, range: 1...PostureLogInput.maxLogs)
         guard problems.isEmpty else { throw APIFailure.validation(problems) }
         let filter = conditions.joined(separator: " AND ")
-        let total = try await state.store.query("SELECT COUNT(*) AS n FROM posture_logs WHERE \(filter)", binds).first?.int("n") ?? 0
-        let rows = try await state.store.query("""
+        let total = try state.store.query("SELECT COUNT(*) AS n FROM posture_logs WHERE \(filter)", binds).first?.int("n") ?? 0
+        let rows = try state.store.query("""
             SELECT id, device_id, posture_type, duration, timestamp FROM posture_logs WHERE \(filter)
             ORDER BY timestamp, seq LIMIT ? OFFSET ?
             """, binds + [.integer(pageSize), .integer((page - 1) * pageSize)])

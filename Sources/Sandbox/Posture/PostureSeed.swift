@@ -14,7 +14,7 @@ enum PostureSeed {
 
     static func insert(_ store: SandboxStore) async throws {
         for log in logs {
-            try await store.query("""
+            try store.query("""
                 INSERT INTO posture_logs (id, user_id, device_id, posture_type, duration, timestamp) VALUES (?, ?, ?, ?, ?, ?)
                 """, [.text(log.id), .integer(log.user), .text(log.device), .text(log.type), .float(log.duration),
                       .float(PostureTime.parse(log.at) ?? 0)])
