@@ -90,8 +90,7 @@ struct EnvelopeMiddleware<Context: RequestContext>: RouterMiddleware {
 
 enum JSONResponse {
     static func make(_ status: HTTPResponse.Status, _ value: JSONValue) -> Response {
-        var buffer = ByteBuffer()
-        buffer.writeString(JSONPrinter.compact(value))
+        let buffer = ByteBuffer(bytes: JSONPrinter.compactUTF8(value))
         return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: buffer))
     }
 }

@@ -99,10 +99,25 @@ final class SandboxState: Sendable {
         guard let header = request.headers[.authorization] else {
             throw APIFailure.unauthorized("missing Authorization header; log in and send 'Authorization: Bearer <access_token>'")
         }
-        guard header.lowercased().hasPrefix("bearer ") else {
+        guard let token = Self.bearerToken(header) else {
             throw APIFailure.unauthorized("Authorization must be 'Bearer <access_token>'", code: "INVALID_TOKEN")
         }
-        return try await authenticate(token: String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces))
+        return try await authenticate(token: token)
+    }
+
+    /// The token of `Bearer <token>` (the scheme in any case, HTTP's spaces
+    /// or tabs around the token), over the bytes: Foundation's trimming
+    /// showed in profiles of every authenticated request.
+    static func bearerToken(_ header: String) -> String? {
+        let bytes = Array(header.utf8)
+        let scheme = Array("bearer ".utf8)
+        guard bytes.count >= scheme.count,
+              zip(bytes, scheme).allSatisfy({ $1 == UInt8(ascii: " ") ? $0 == $1 : $0 | 0x20 == $1 }) else { return nil }
+        func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        var token = bytes[scheme.count...]
+        while let first = token.first, isSpace(first) { token.removeFirst() }
+        while let last = token.last, isSpace(last) { token.removeLast() }
+        return String(decoding: token, as: UTF8.self)
     }
 
     /// The user id of a valid access token (from a header or, for WebSockets,

@@ -72,6 +72,21 @@ import Testing
         #expect(JSONPrinter.compact(.object([("k\"", .array([.string("é\n"), .null]))])) == #"{"k\"":["é\n",null]}"#)
     }
 
+    /// The byte writer a server answers with prints exactly what `compact` prints.
+    @Test func compactBytesAreCompactText() throws {
+        let controls = String(String.UnicodeScalarView((0..<0x20).compactMap(Unicode.Scalar.init)))
+        let values: [JSONValue] = [
+            .null, .bool(true), .bool(false), .number("-2e3"), .string(""), .string(controls),
+            .string("a\\b\"c"), .string("Zürich 🚲 東京"), .array([]), .object([]),
+            .object([("k\"\u{7}", .array([.string("é\n"), .null, .object([("", .number("1.50"))])]))]),
+            try JSONParser.parse(#"{"tasks":[{"id":1,"title":"Walk a dog","images":[],"taker_id":null}],"total":1}"#),
+        ]
+        for value in values {
+            #expect(JSONPrinter.compactUTF8(value) == Array(JSONPrinter.compact(value).utf8))
+        }
+        #expect(String(decoding: JSONPrinter.compactUTF8(.string("\u{1F}")), as: UTF8.self) == #""\u001f""#)
+    }
+
     @Test func stylesTokens() throws {
         let style = JSONStyle(key: ("<k>", "</k>"), string: ("<s>", "</s>"), number: ("<n>", "</n>"), literal: ("<l>", "</l>"), punctuation: ("", ""))
         let text = JSONPrinter.pretty(try JSONParser.parse(#"{"a":"x","b":2,"c":true}"#), style: style)
