@@ -12,6 +12,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         // `traits: []` drops full Foundation and ICU from Hummingbird: smaller binary, faster start-up.
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: []),
@@ -58,13 +59,15 @@ let package = Package(
                 "Sandbox",
                 "CLibEdit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "OpenAPIKit", package: "OpenAPIKit"),
                 .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
         // Benchmark only (bench/ws): WebSocket round trips through Core's client, without the REPL.
-        .executableTarget(name: "ws-bench", dependencies: ["Core"], path: "bench/ws-bench"),
+        .executableTarget(name: "ws-bench", dependencies: ["Core", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")], path: "bench/ws-bench"),
         .testTarget(name: "CoreTests", dependencies: ["Core"]),
         .testTarget(name: "SandboxTests", dependencies: [
             "Sandbox", "Core",

@@ -12,6 +12,11 @@
 // de-duplication as in the REPL (each frame is parsed for a message id).
 import Core
 import Foundation
+import NIOCore
+import NIOPosix
+
+// As `explorer` does (ExplorerCommand.main): tasks run on NIO's event loops.
+NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("ws-bench: \(message)\n".utf8))

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Core
 import Foundation
+import NIOCore
+import NIOPosix
 import Sandbox
 
 @main
@@ -24,6 +26,19 @@ struct ExplorerCommand: ParsableCommand {
         subcommands: [Start.self, Run.self, SandboxCommand.self, ReplayCommand.self, TestCommand.self, SpecBenchCommand.self],
         defaultSubcommand: Start.self
     )
+
+    /// Swift concurrency's jobs run on NIO's event loops, the ones the
+    /// sandbox's server and the WebSocket client read and write on, instead
+    /// of a pool of their own. A task woken by a socket then runs on the
+    /// thread that read it: a served request, or a frame reaching the REPL,
+    /// costs one thread switch instead of three (BENCHMARKS.md). Done first,
+    /// from the main thread, before any task exists, as NIO requires. The
+    /// REPL blocks only the main thread (in libedit and `runBlocking`),
+    /// never a task, so no event loop waits on itself.
+    static func main() {
+        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        main(nil)
+    }
 }
 
 extension ColorMode: ExpressibleByArgument {}
