@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import HummingbirdWebSocket
+import HummingbirdWSCompression
 import Logging
 import NIOCore
 
@@ -142,9 +143,13 @@ struct SandboxChildChannel: ServerChildChannel {
         let webSocketResponder = webSocketRouter.buildResponder()
         return HTTPServerBuilder { responder in
             // Frames up to the echo's 16 MiB (Hummingbird's default is 16 KiB),
-            // so a client can be shown a 10 MB frame.
-            SandboxChildChannel(inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder,
-                                                                    configuration: .init(maxFrameSize: AdminRoutes.largestEchoedMessage)),
+            // so a client can be shown a 10 MB frame; permessage-deflate for
+            // a client that offers it, as a production chat server would.
+            let configuration = WebSocketServerConfiguration(
+                maxFrameSize: AdminRoutes.largestEchoedMessage,
+                extensions: [.perMessageDeflate(maxDecompressedFrameSize: AdminRoutes.largestEchoedMessage)])
+            return SandboxChildChannel(inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder,
+                                                                           configuration: configuration),
                                 connections: connections)
         }
     }

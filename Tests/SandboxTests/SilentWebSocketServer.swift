@@ -17,6 +17,11 @@ final class SilentWebSocketServer: @unchecked Sendable {
         case mute
         /// Answers the first bytes (whatever they are) with a plain HTTP 400.
         case plainHTTP
+        /// Completes the handshake, accepting permessage-deflate when the
+        /// client offers it, sends one text frame "Hello" (compressed, RFC
+        /// 7692 section 7.2.3.1's bytes, when the extension was agreed), then
+        /// goes silent.
+        case helloDeflated
     }
 
     let port: Int
@@ -30,6 +35,10 @@ final class SilentWebSocketServer: @unchecked Sendable {
 
     /// Opening handshakes completed so far.
     var handshakes: Int { lock.withLock { accepted } }
+
+    /// The Sec-WebSocket-Extensions header of each upgrade request ("" when absent).
+    var offeredExtensions: [String] { lock.withLock { offers } }
+    private var offers: [String] = []
 
     init(_ mode: Mode = .webSocket) throws {
         self.mode = mode
@@ -83,6 +92,12 @@ final class SilentWebSocketServer: @unchecked Sendable {
         setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         switch mode {
         case .webSocket: return handshake(client)
+        case .helloDeflated:
+            guard let agreed = handshake(client, acceptDeflate: true) else { return false }
+            let frame: [UInt8] = agreed
+                ? [0xC1, 0x07, 0xF2, 0x48, 0xCD, 0xC9, 0xC9, 0x07, 0x00]  // FIN, RSV1, text; "Hello" deflated
+                : [0x81, 0x05] + Array("Hello".utf8)
+            return send(client, frame, frame.count, 0) == frame.count
         case .mute: return true
         case .plainHTTP:
             var buffer = [UInt8](repeating: 0, count: 4096)
@@ -93,23 +108,36 @@ final class SilentWebSocketServer: @unchecked Sendable {
         }
     }
 
-    /// Reads the upgrade request (5 s at most) and answers 101 with the right accept key.
     private func handshake(_ client: Int32) -> Bool {
+        handshake(client, acceptDeflate: false) != nil
+    }
+
+    /// Reads the upgrade request (5 s at most) and answers 101 with the right
+    /// accept key; nil on failure, else whether permessage-deflate was agreed.
+    private func handshake(_ client: Int32, acceptDeflate: Bool) -> Bool? {
         var request: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while !request.ends(with: Array("\r\n\r\n".utf8)) {
             let n = recv(client, &buffer, buffer.count, 0)
-            guard n > 0, request.count < 65536 else { return false }
+            guard n > 0, request.count < 65536 else { return nil }
             request += buffer[0..<n]
         }
         let text = String(decoding: request, as: UTF8.self)
-        guard let line = text.split(separator: "\r\n").first(where: { $0.lowercased().hasPrefix("sec-websocket-key:") }) else { return false }
-        let key = line.dropFirst("sec-websocket-key:".count).trimmingCharacters(in: .whitespaces)
+        func header(_ name: String) -> String? {
+            text.split(separator: "\r\n").first(where: { $0.lowercased().hasPrefix(name + ":") })
+                .map { $0.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces) }
+        }
+        guard let key = header("sec-websocket-key") else { return nil }
+        let offered = header("sec-websocket-extensions") ?? ""
+        lock.withLock { offers.append(offered) }
+        let agreed = acceptDeflate && offered.contains("permessage-deflate")
         let digest = SHA1.hash(Array((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").utf8))
         let answer = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            + "Sec-WebSocket-Accept: \(Data(digest).base64EncodedString())\r\n\r\n"
+            + "Sec-WebSocket-Accept: \(Data(digest).base64EncodedString())\r\n"
+            + (agreed ? "Sec-WebSocket-Extensions: permessage-deflate\r\n" : "") + "\r\n"
         let bytes = Array(answer.utf8)
-        return send(client, bytes, bytes.count, 0) == bytes.count
+        guard send(client, bytes, bytes.count, 0) == bytes.count else { return nil }
+        return agreed
     }
 
     /// Stops accepting and closes every connection (waits up to 5 s for the loop to end).

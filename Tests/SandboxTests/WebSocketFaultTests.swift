@@ -47,6 +47,28 @@ import Testing
         await transport.shutdown()
     }
 
+    @Test func closingOnAPeerThatNeverAnswersTheCloseFrameEndsAfterTheCloseTimeout() async throws {
+        let server = try SilentWebSocketServer()
+        defer { server.stop() }
+        let transport = AsyncHTTPTransport()
+        let session = AuthSession(profile: .linku, builder: RequestBuilder(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!),
+                                  transport: transport, store: MemoryTokenStore())
+        var options = fastOptions()
+        options.closeTimeout = .milliseconds(200)
+        do {
+            let (socket, log) = try await openSocket(.url("ws://127.0.0.1:\(server.port)/"), session, options)
+            // close() used to wait for the peer's answer for ever: run it aside
+            // and give it far longer than the timeout, so a hang fails instead of hanging.
+            let closing = Task { await socket.close() }
+            try await log.wait { $0 == .closed(code: nil, reason: nil) }
+            await closing.value
+            #expect(await socket.state == .closed)
+        } catch {
+            Issue.record(error)
+        }
+        await transport.shutdown()
+    }
+
     @Test func aTenMegabyteFrameComesBackWholeAndTheSocketGoesOn() async throws {
         try await withSandbox { server, http in
             let anyone = AuthSession(profile: .linku, builder: RequestBuilder(baseURL: server.baseURL), transport: http, store: MemoryTokenStore())

@@ -14,6 +14,9 @@ public struct WebSocketOptions: Sendable {
     public var healthyAfter: Duration?
     /// Longest wait for an attempt to open (TCP, TLS and the upgrade's answer).
     public var openTimeout: Duration = .seconds(10)
+    /// Longest wait, after `close()` sends its close frame, for the peer's
+    /// answer; a peer that never answers is then dropped.
+    public var closeTimeout: Duration = .seconds(5)
     /// How many message ids are remembered for de-duplication.
     public var deduplicationWindow = 1000
     /// Frames larger than this are not parsed for a message id (so never
@@ -26,6 +29,10 @@ public struct WebSocketOptions: Sendable {
     public var queueLimit = 100
     /// Largest incoming message; a bigger one ends the connection.
     public var maximumMessageBytes = 16 * 1024 * 1024
+    /// Offer permessage-deflate (RFC 7692). A server that accepts it may send
+    /// compressed frames, and this client compresses frames of 256 bytes or
+    /// more; a server that does not answer it gets plain frames, as before.
+    public var deflate = true
 
     public init() {}
 }

@@ -2,6 +2,7 @@ import Logging
 import NIOCore
 import NIOWebSocket
 import WSClient
+import WSCompression
 
 /// A WebSocket that survives real networks (seed 000, "WebSocket service"):
 /// it reconnects after an unexpected close on the `ReconnectPolicy`
@@ -70,12 +71,24 @@ public actor WebSocketSession {
     /// and waits until the session is over.
     public func close() async {
         userClosed = true
+        guard let runner else { return }
         if let writer {
             try? await writer.close(.normalClosure, reason: nil)
+            // The peer should answer the close frame (RFC 6455 5.5.1). WSClient
+            // waits for that answer for as long as the connection's handler
+            // runs, which is for ever with a peer gone silent: drop the
+            // connection after `closeTimeout` instead.
+            let limit = options.closeTimeout
+            let watchdog = Task {
+                try? await Task.sleep(for: limit)
+                if !Task.isCancelled { runner.cancel() }
+            }
+            await runner.value
+            watchdog.cancel()
         } else {
-            runner?.cancel()
+            runner.cancel()
+            await runner.value
         }
-        await runner?.value
     }
 
     /// Sends a frame now, or queues it until the socket is open.
@@ -156,6 +169,9 @@ public actor WebSocketSession {
     private func connectOnce(_ url: String) async throws -> WebSocketCloseFrame? {
         let configuration = WebSocketClientConfiguration(
             maxFrameSize: options.maximumMessageBytes,
+            // A compressed frame may inflate to no more than a message may be.
+            extensions: options.deflate ? [.perMessageDeflate(maxDecompressedFrameSize: options.maximumMessageBytes)] : [],
+            closeTimeout: options.closeTimeout,
             autoPing: options.heartbeat.map { .enabled(timePeriod: $0) } ?? .disabled)
         let (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         self.wake = wake
