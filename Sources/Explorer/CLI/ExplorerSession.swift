@@ -98,7 +98,11 @@ final class ExplorerSession {
         runner.finishRecording()
         let sandbox = sandbox
         let transport = transport
+        let interpreter = interpreter
         runBlocking {
+            // Quietly: no "closed" notice after the user has left.
+            await interpreter.setSocketListener(nil)
+            await interpreter.closeSocket()
             await transport.shutdown()
             await sandbox?.stop()
         }

@@ -63,6 +63,7 @@ struct Replayer: Sendable {
         var steps = Steps(path: path, interpreter: interpreter, transport: noting, profile: profile, baseURL: url.absoluteString,
                           resolver: SecretResolver(environment: environment, demoAccounts: profile.demoAccounts), update: update)
         await Self.drive(&steps, header: header, transcript.steps, on: interpreter)
+        await interpreter.closeSocket()
         await transport.shutdown()
         await sandbox?.stop()
         run.steps = steps.runs

@@ -51,13 +51,22 @@ extension Interpreter {
         case let .recv(count, timeout): return await receive(count, timeout: timeout)
         case .status: return .text(await status())
         case .close:
-            guard let socket = sockets.socket else { return .text("no WebSocket") }
-            sockets.closing = true
-            await socket.close()
-            await sockets.pump?.value
-            sockets.socket = nil
+            guard sockets.socket != nil else { return .text("no WebSocket") }
+            await closeSocket()
             return .text("closed")
         }
+    }
+
+    /// Closes the WebSocket, if one is open, and waits until its last events
+    /// are handled. A session calls this before shutting the HTTP transport
+    /// down: the transport's event loop runs this actor, and an event left
+    /// for a loop that is gone would be dropped (NIO says so on stderr).
+    func closeSocket() async {
+        guard let socket = sockets.socket else { return }
+        sockets.closing = true
+        await socket.close()
+        await sockets.pump?.value
+        sockets.socket = nil
     }
 
     private func connect(_ target: String?, _ options: WebSocketOptions) async -> Outcome {
