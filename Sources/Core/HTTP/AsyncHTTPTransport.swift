@@ -7,12 +7,16 @@ import NIOPosix
 /// `HTTPTransport` over async-http-client, with a connect timeout, a
 /// per-request deadline and a cap on how much of a body is read.
 ///
-/// The transport owns one event loop, and its `executor` is that loop: the
-/// actors that send through it (`AuthSession`, the explorer's interpreter)
-/// run their code on the same thread that does the socket I/O. A request is
-/// then written and its answer resumed without waking another thread; with
-/// Swift's default executor each request crossed threads about a dozen times,
-/// which cost more than the request itself (BENCHMARKS.md, "Replay throughput").
+/// The transport sends on one of NIO's shared event loops, and its `executor`
+/// is that loop: the actors that send through it (`AuthSession`, the
+/// explorer's interpreter) run their code on the same thread that does the
+/// socket I/O. Swift resumes an awaited answer through the global executor,
+/// which `explorer` has made NIO's shared loops (`ExplorerCommand.main`); a
+/// loop of that group enqueues such work on itself, so the answer comes back
+/// without waking another thread. With a loop of its own, every request
+/// went to a shared loop and back (two thread switches); with Swift's default
+/// executor it crossed threads about a dozen times (BENCHMARKS.md, "Replay
+/// throughput").
 public final class AsyncHTTPTransport: HTTPTransport {
     public struct Options: Sendable {
         public var connectTimeout: TimeAmount = .seconds(10)
@@ -23,7 +27,6 @@ public final class AsyncHTTPTransport: HTTPTransport {
     }
 
     private let client: HTTPClient
-    private let group: MultiThreadedEventLoopGroup
     private let loop: any EventLoop
     private let options: Options
 
@@ -38,17 +41,16 @@ public final class AsyncHTTPTransport: HTTPTransport {
         // By default the pool retries a refused connection with backoff until the
         // connect timeout (10 s of silence at the prompt); fail at once, like curl.
         configuration.connectionPool.retryConnectionEstablishment = false
-        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let group = MultiThreadedEventLoopGroup.singleton
         loop = group.next()
         client = HTTPClient(eventLoopGroupProvider: .shared(group), configuration: configuration)
         self.options = options
     }
 
-    /// Closes connections and stops the event loop. Call once, not from an
-    /// actor that runs on `executor`.
+    /// Closes connections (the shared event loop goes on). Call once, not
+    /// from an actor that runs on `executor`.
     public func shutdown() async {
         try? await client.shutdown()
-        try? await group.shutdownGracefully()
     }
 
     /// Runs on the caller's executor (`nonisolated(nonsending)`): called from
