@@ -116,19 +116,20 @@ final class TestSocket: Sendable {
 }
 
 /// One HTTP/1.1 exchange over a plain socket, read until the server closes
-/// (or 5 s pass): for what HTTP clients hide, such as a refused WebSocket
-/// upgrade's status or a body shorter than its Content-Length. The blocking
-/// calls run on a Dispatch thread: on a 2-core machine the two cooperative
-/// threads are needed by the server's own async work.
-func rawHTTP(port: Int, _ request: String) async throws -> String {
+/// (or 5 s pass), or with `headOnly` until the answer's head ends: for what
+/// HTTP clients hide, such as a WebSocket upgrade's status and headers or a
+/// body shorter than its Content-Length. The blocking calls run on a Dispatch
+/// thread: on a 2-core machine the two cooperative threads are needed by the
+/// server's own async work.
+func rawHTTP(port: Int, _ request: String, headOnly: Bool = false) async throws -> String {
     try await withCheckedThrowingContinuation { continuation in
         DispatchQueue.global().async {
-            continuation.resume(with: Result { try blockingRawHTTP(port: port, request) })
+            continuation.resume(with: Result { try blockingRawHTTP(port: port, request, headOnly: headOnly) })
         }
     }
 }
 
-private func blockingRawHTTP(port: Int, _ request: String) throws -> String {
+private func blockingRawHTTP(port: Int, _ request: String, headOnly: Bool) throws -> String {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw SocketTimeout(description: "socket() failed") }
     defer { close(fd) }
@@ -146,7 +147,7 @@ private func blockingRawHTTP(port: Int, _ request: String) throws -> String {
     guard send(fd, bytes, bytes.count, 0) == bytes.count else { throw SocketTimeout(description: "send() failed") }
     var received: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 65536)
-    while true {
+    while !(headOnly && String(decoding: received, as: UTF8.self).contains("\r\n\r\n")) {
         let n = recv(fd, &buffer, buffer.count, 0)
         if n <= 0 { break }
         received += buffer[0..<n]
@@ -154,10 +155,12 @@ private func blockingRawHTTP(port: Int, _ request: String) throws -> String {
     return String(decoding: received, as: UTF8.self)
 }
 
-/// A WebSocket upgrade request for `path`, as a browser or URLSession sends it.
-func upgradeRequest(_ path: String) -> String {
+/// A WebSocket upgrade request for `path`, as a browser or URLSession sends
+/// it, offering `extensions` when given.
+func upgradeRequest(_ path: String, extensions: String? = nil) -> String {
     "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
-        + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+        + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+        + (extensions.map { "Sec-WebSocket-Extensions: \($0)\r\n" } ?? "") + "\r\n"
 }
 
 /// Status code and JSON body of a raw HTTP answer.
