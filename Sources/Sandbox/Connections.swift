@@ -150,7 +150,7 @@ struct SandboxChildChannel: ServerChildChannel {
                 extensions: [.perMessageDeflate(maxDecompressedFrameSize: AdminRoutes.largestEchoedMessage)])
             return SandboxChildChannel(inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder,
                                                                            configuration: configuration),
-                                connections: connections)
+                                       connections: connections)
         }
     }
 }

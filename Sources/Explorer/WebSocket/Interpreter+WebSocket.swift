@@ -58,9 +58,10 @@ extension Interpreter {
     }
 
     /// Closes the WebSocket, if one is open, and waits until its last events
-    /// are handled. A session calls this before shutting the HTTP transport
-    /// down: the transport's event loop runs this actor, and an event left
-    /// for a loop that is gone would be dropped (NIO says so on stderr).
+    /// are handled. A session calls this before shutting its HTTP transport
+    /// and sandbox down, so no event of the socket arrives after what it
+    /// needs is gone (with a transport that owned its event loop, such events
+    /// were dropped and NIO said so on stderr).
     func closeSocket() async {
         guard let socket = sockets.socket else { return }
         sockets.closing = true
