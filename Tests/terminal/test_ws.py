@@ -19,7 +19,7 @@ import urllib.request
 
 import pytest
 
-from test_repl import ALICE_PROMPT, ENTER, PROMPT, TAB, Explorer, env, spawn  # noqa: F401
+from test_repl import ALICE_PROMPT, CTRL_D, ENTER, PROMPT, TAB, Explorer, env, spawn  # noqa: F401
 
 
 def call(base, method, path, body, token=None):
@@ -259,3 +259,28 @@ def test_ws_recv_does_not_show_again_a_frame_printed_as_it_arrived(spawn):
     out = x.run("ws recv --timeout 0.3")
     assert "no frame within 0.3 s" in out, out
     assert x.transcript.count('← {"n":"echo-once"}') == 1
+
+
+def test_ws_close_on_a_peer_that_never_answers_comes_back_to_the_prompt(spawn, servers):
+    def silent(server, conn):
+        websocket_handshake(server, conn)
+        server.stopped.wait(30)  # never reads: no answer to the close frame
+
+    server = servers(silent, connections=1)
+    x = spawn()
+    url = f"ws://127.0.0.1:{server.port}/"
+    assert "connected to " + url in x.run(f"ws connect {url} --heartbeat 0 --retries 0")
+    # The close timeout is 5 s; the wait below allows 10 before failing.
+    x.send("ws close" + ENTER)
+    x.expect("closed")
+    x.expect(PROMPT)
+    assert "no WebSocket" in x.run("ws status")
+
+
+def test_leaving_with_a_socket_open_closes_it_quietly(spawn):
+    x = spawn()
+    assert "connected to ws://" in x.run("ws connect /__sandbox/echo")
+    x.send(CTRL_D)
+    assert x.expect_exit() == 0
+    after = x.transcript[x.mark:]
+    assert "closed" not in after and "connection lost" not in after, after
