@@ -52,7 +52,7 @@ import Testing
             let details = try #require(weak.json?["details"])
             #expect(details["email"] == .string("must be an email address"))
             #expect(details["password"] == .string("8 to 128 characters, with at least one letter and one digit"))
-            #expect(details["username"] == .string("at least 2 characters"))
+            #expect(details["username"] == .string("at least 2 characters, got 1"))
             #expect(details["verification_code"] == .string("required"))
 
             let lettersOnly = try await http.call(server, "POST", "/api/users/register",

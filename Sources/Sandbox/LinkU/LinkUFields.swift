@@ -1,75 +1,14 @@
 import Core
 import Foundation
-import Hummingbird
-import NIOCore
 
-/// A JSON request body's fields, read and checked one by one with every
-/// problem collected, so a single 422 names each bad field (seed 001's
-/// `details`). Absent and `null` fields read as nil: the caller decides
-/// whether that is a default or a problem.
-struct BodyFields {
-    let body: JSONValue
-    private(set) var problems: [(key: String, value: JSONValue)] = []
-
+/// LinkU's kinds of body field, on top of the shared reader (BodyFields.swift).
+extension BodyFields {
     /// Images per task, item or post: enough for a gallery, small enough to render.
     static let maxImages = 9
 
-    init(_ body: JSONValue) { self.body = body }
-
-    /// `jsonObject` reads at most 1 MiB; past that, a 413 rather than a 500.
-    static let tooLarge = APIFailure.bodyTooLarge
-
-    /// The request's JSON object body (400 when it is not one).
-    static func read(_ request: Request) async throws -> BodyFields {
-        do { return BodyFields(try await jsonObject(request)) } catch is NIOTooManyBytesError { throw tooLarge }
-    }
-
-    /// For action endpoints whose body is optional (`POST …/apply` with or
-    /// without a message): an empty body reads as `{}`.
-    static func readOptional(_ request: Request) async throws -> BodyFields {
-        var request = request
-        let empty: Bool
-        do { empty = try await request.collectBody(upTo: 1 << 20).readableBytes == 0 } catch is NIOTooManyBytesError { throw tooLarge }
-        return empty ? BodyFields(.object([])) : try await read(request)
-    }
-
-    private func value(_ name: String) -> JSONValue? {
-        guard let value = body[name], value != .null else { return nil }
-        return value
-    }
-
-    func has(_ name: String) -> Bool { value(name) != nil }
-
-    mutating func reject(_ name: String, _ problem: String) {
-        problems.append((name, .string(problem)))
-    }
-
-    /// Throws the collected problems as one 422.
-    func check() throws {
-        guard problems.isEmpty else { throw APIFailure.validation(problems) }
-    }
-
-    /// A string field, trimmed. `required` rejects absent and blank values.
-    mutating func text(_ name: String, required: Bool = false, min: Int = 0, max: Int) -> String? {
-        guard let value = value(name) else {
-            if required { reject(name, "required") }
-            return nil
-        }
-        guard let raw = value.stringValue else { reject(name, "must be a string"); return nil }
-        let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        if text.isEmpty && required { reject(name, "required"); return nil }
-        if text.count < min { reject(name, "at least \(min) characters"); return nil }
-        if text.count > max { reject(name, "at most \(max) characters"); return nil }
-        return text
-    }
-
-    /// A password or token: taken exactly as sent, never trimmed.
+    /// A password or token: required, taken exactly as sent, never trimmed.
     mutating func secret(_ name: String, max: Int) -> String? {
-        guard let value = value(name) else { reject(name, "required"); return nil }
-        guard let text = value.stringValue else { reject(name, "must be a string"); return nil }
-        if text.isEmpty { reject(name, "required"); return nil }
-        if text.count > max { reject(name, "at most \(max) characters"); return nil }
-        return text
+        text(name, required: true, max: max, trim: false)
     }
 
     /// A price: a number of at least 0 (a numeric string is accepted too,

@@ -37,13 +37,13 @@ enum NovaAuth {
     }
 
     static func signUp(_ request: Request, _ state: SandboxState) async throws -> Response {
-        var fields = NovaFields(try await jsonObject(request))
+        var fields = BodyFields(try await jsonObject(request))
         let email = fields.required("email")
         let username = fields.required("username")
         let password = fields.required("password", trim: false)
         for (name, problem) in [("email", NovaRules.email(email)), ("username", NovaRules.username(username)),
                                 ("password", NovaRules.password(password))] {
-            if let problem { fields.fail(name, problem) }
+            if let problem { fields.reject(name, problem) }
         }
         try fields.check()
         if try state.store.query("SELECT 1 FROM users WHERE email = ?", [.text(email)]).first != nil {
@@ -62,7 +62,7 @@ enum NovaAuth {
     }
 
     static func login(_ request: Request, _ state: SandboxState) async throws -> Response {
-        var fields = NovaFields(try await jsonObject(request))
+        var fields = BodyFields(try await jsonObject(request))
         let email = fields.required("email")
         let password = fields.required("password", trim: false)
         try fields.check()
@@ -83,7 +83,7 @@ enum NovaAuth {
     /// token is handed out, so the one the client holds must keep working until
     /// it expires or the user logs out: unlike LinkU, it is not rotated.
     static func refresh(_ request: Request, _ state: SandboxState) async throws -> Response {
-        var fields = NovaFields(try await jsonObject(request))
+        var fields = BodyFields(try await jsonObject(request))
         let token = fields.required("refresh_token")
         try fields.check()
         state.counters.increment("refresh")

@@ -20,7 +20,7 @@ enum NovaComments {
         router.post("/posts/{id}/comments") { request, context in
             let viewer = try await state.authenticate(request)
             let post = try await NovaPosts.post(context.parameters.get("id"), viewer: viewer, state)
-            var fields = NovaFields(try await jsonObject(request))
+            var fields = BodyFields(try await jsonObject(request))
             let text = fields.required("text", max: NovaRules.commentMax)
             try fields.check()
             let id = NovaID.new()

@@ -40,9 +40,9 @@ enum NovaPosts {
     /// caller's upload URLs, already holding an image and not used by a post.
     static func create(_ request: Request, _ state: SandboxState) async throws -> Response {
         let userID = try await state.authenticate(request)
-        var fields = NovaFields(try await jsonObject(request))
+        var fields = BodyFields(try await jsonObject(request))
         let rawKey = fields.required("file_key")
-        let caption = fields.string("caption", trim: false)
+        let caption = fields.text("caption", trim: false)
         try fields.check()
         if let caption, caption.count > NovaRules.captionMax {
             throw APIFailure(status: .unprocessableContent, code: "CAPTION_TOO_LONG",

@@ -34,8 +34,8 @@ enum NovaUploads {
             guard let body = try? JSONParser.parse(Array(buffer.readableBytesView)), case .object = body else {
                 throw APIFailure.badRequest("expected a JSON object body such as {\"content_type\": \"image/jpeg\"}")
             }
-            var fields = NovaFields(body)
-            if let type = fields.string("content_type"), !types.contains(type.lowercased()) {
+            var fields = BodyFields(body)
+            if let type = fields.text("content_type"), !types.contains(type.lowercased()) {
                 throw APIFailure(status: .unprocessableContent, code: "INVALID_FORMAT", message: "only JPEG and PNG images are accepted",
                                  details: [("content_type", .string("must be image/jpeg or image/png"))])
             }

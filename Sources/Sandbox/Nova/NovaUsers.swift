@@ -78,19 +78,19 @@ enum NovaUsers {
     static func update(_ request: Request, _ state: SandboxState) async throws -> Response {
         let userID = try await state.authenticate(request)
         let body = try await jsonObject(request)
-        var fields = NovaFields(body)
+        var fields = BodyFields(body)
         let editable = ["display_name": NovaRules.displayNameMax, "bio": NovaRules.bioMax, "avatar_url": 2048]
         if case let .object(members) = body {
             for member in members where editable[member.key] == nil {
-                fields.fail(member.key, "cannot be changed here; editable: bio, avatar_url, display_name")
+                fields.reject(member.key, "cannot be changed here; editable: bio, avatar_url, display_name")
             }
         }
         var changes: [(column: String, value: String?)] = []
         for name in ["display_name", "bio", "avatar_url"] where body[name] != nil {
-            let value = fields.string(name, max: editable[name])
+            let value = fields.text(name, max: editable[name])
             if body[name] != .null && value == nil { continue }
             if name == "avatar_url", let value, !value.isEmpty, !isWebURL(value) {
-                fields.fail(name, "must be an http or https URL")
+                fields.reject(name, "must be an http or https URL")
             }
             changes.append((name, value?.isEmpty == false ? value : nil))
         }

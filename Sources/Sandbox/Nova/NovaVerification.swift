@@ -26,10 +26,10 @@ enum NovaVerification {
         let userID = try await state.authenticate(request)
         let limit = NovaFailureLimit.verification(userID)
         if let wait = try await limit.retryAfter(state) { throw NovaFailureLimit.tooMany(wait, "wrong codes") }
-        var fields = NovaFields(try await jsonObject(request))
+        var fields = BodyFields(try await jsonObject(request))
         let code = fields.required("code")
         if !code.isEmpty, code.count != 6 || !code.allSatisfy({ $0.isASCII && $0.isNumber }) {
-            fields.fail("code", "must be the 6-digit code from the email, as a string")
+            fields.reject("code", "must be the 6-digit code from the email, as a string")
         }
         try fields.check()
         let row = try state.store.query("""
