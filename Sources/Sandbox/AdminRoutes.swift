@@ -35,8 +35,8 @@ enum AdminRoutes {
     static let largestEchoedMessage = 16 * 1024 * 1024
 
     static func registerWebSocket(on router: Router<BasicWebSocketRequestContext>, state: SandboxState) {
-        router.ws("/__sandbox/echo") { _, _ in
-            .upgrade([:])
+        router.ws("/__sandbox/echo") { _, context in
+            state.acceptUpgrade(logger: context.logger)
         } onUpgrade: { inbound, outbound, context in
             let socket = await state.openSocket(userID: nil, outbound: outbound, logger: context.logger)
             defer { Task { await state.sockets.close(socket) } }

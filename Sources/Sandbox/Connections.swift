@@ -45,13 +45,15 @@ final class ConnectionRegistry: @unchecked Sendable {
     var count: Int { lock.withLock { open.count } }
 }
 
-/// One TCP connection: its channel and, when its WebSocket upgrade was
-/// refused, the answer to send instead of Hummingbird's empty 400.
+/// One TCP connection: its channel; when its WebSocket upgrade was refused,
+/// the answer to send instead of Hummingbird's empty 400; when it was
+/// accepted, the ws_drop_after switch as it stood then.
 final class Connection: @unchecked Sendable {
     let id: Int
     let channel: any Channel
     private let lock = NSLock()
     private var refusal: ByteBuffer?
+    private var acceptedDropAfter: Int?
 
     init(id: Int, channel: any Channel) {
         self.id = id
@@ -75,6 +77,12 @@ final class Connection: @unchecked Sendable {
             return refusal
         }
     }
+
+    /// Notes the ws_drop_after switch at the moment the upgrade is accepted,
+    /// before the 101 goes out (see `SandboxState.acceptUpgrade`).
+    func acceptUpgrade(dropAfter: Int) { lock.withLock { acceptedDropAfter = dropAfter } }
+
+    var dropAfterWhenAccepted: Int? { lock.withLock { acceptedDropAfter } }
 
     /// Closes the TCP connection at once: no close frame, no final response.
     func drop() { channel.close(promise: nil) }

@@ -13,20 +13,21 @@ final class OpenSocket: @unchecked Sendable {
     let userID: String?
     private let outbound: WebSocketOutboundWriter
     private let connection: Connection?
-    /// The ws_drop_after switch when the socket opened (0: never dropped):
-    /// changing the switch applies to sockets opened afterwards, so a client
-    /// can be shown the drop without upsetting the sockets already open.
+    /// The ws_drop_after switch when the upgrade was accepted (0: never
+    /// dropped): changing the switch applies to sockets opened afterwards, so
+    /// a client can be shown the drop without upsetting the sockets already
+    /// open.
     private let dropAfter: Int
     private let lock = NSLock()
     private var frames = 0
     private var dropped = false
 
-    init(id: Int, userID: String?, outbound: WebSocketOutboundWriter, connection: Connection?, faults: Faults) {
+    init(id: Int, userID: String?, outbound: WebSocketOutboundWriter, connection: Connection?, dropAfter: Int) {
         self.id = id
         self.userID = userID
         self.outbound = outbound
         self.connection = connection
-        self.dropAfter = faults.current.webSocketDropAfterFrames
+        self.dropAfter = dropAfter
     }
 
     private var exhausted: Bool { dropAfter > 0 && frames >= dropAfter }
@@ -93,9 +94,9 @@ actor SocketRegistry {
     private var nextID = 0
     private var byUser: [String: [Int: OpenSocket]] = [:]
 
-    func open(userID: String?, outbound: WebSocketOutboundWriter, connection: Connection?, faults: Faults) -> OpenSocket {
+    func open(userID: String?, outbound: WebSocketOutboundWriter, connection: Connection?, dropAfter: Int) -> OpenSocket {
         nextID += 1
-        let socket = OpenSocket(id: nextID, userID: userID, outbound: outbound, connection: connection, faults: faults)
+        let socket = OpenSocket(id: nextID, userID: userID, outbound: outbound, connection: connection, dropAfter: dropAfter)
         if let userID { byUser[userID, default: [:]][socket.id] = socket }
         return socket
     }
@@ -114,9 +115,20 @@ actor SocketRegistry {
 }
 
 extension SandboxState {
+    /// What a WebSocket route answers when it takes the upgrade. The
+    /// ws_drop_after switch is read here, before the 101 goes out: the
+    /// socket's handler starts later, and a client that has seen the socket
+    /// open may already have changed the switch by then.
+    func acceptUpgrade(logger: Logger) -> RouterShouldUpgrade {
+        connections.connection(for: logger)?.acceptUpgrade(dropAfter: faults.current.webSocketDropAfterFrames)
+        return .upgrade([:])
+    }
+
     /// Opens a socket record for a WebSocket handler; `close` it when the handler ends.
     func openSocket(userID: String?, outbound: WebSocketOutboundWriter, logger: Logger) async -> OpenSocket {
-        await sockets.open(userID: userID, outbound: outbound, connection: connections.connection(for: logger), faults: faults)
+        let connection = connections.connection(for: logger)
+        let dropAfter = connection?.dropAfterWhenAccepted ?? faults.current.webSocketDropAfterFrames
+        return await sockets.open(userID: userID, outbound: outbound, connection: connection, dropAfter: dropAfter)
     }
 
     /// Sends a frame to every open socket of a user, except one (the socket

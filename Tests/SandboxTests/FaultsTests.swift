@@ -153,6 +153,24 @@ import Testing
         }
     }
 
+    /// A socket gets the ws_drop_after setting in force when its upgrade was
+    /// accepted: once a client has seen it open, changing the switch no longer
+    /// touches it. (Read later, in the socket's handler, a change made right
+    /// after the client saw "open" could still reach it.)
+    @Test func theDropSwitchIsFixedWhenTheUpgradeIsAccepted() async throws {
+        try await withSandbox { server, _ in
+            for round in 1...30 {
+                try server.setFaults { $0.webSocketDropAfterFrames = 1 }
+                let echo = try await TestSocket.connect(server, "/__sandbox/echo", handshake: false)
+                try server.setFaults { $0.webSocketDropAfterFrames = 0 }
+                echo.send(#"{"round":\#(round)}"#)
+                try await echo.waitUntilFinished()
+                #expect(await echo.mailbox.pending == 0, "round \(round) was echoed: the socket took the later setting")
+                await echo.close()
+            }
+        }
+    }
+
     @Test func aMessageWhoseAckWasLostIsStoredOnceWhenResent() async throws {
         try await withSandbox { server, http in
             let (alice, bob) = try await http.loginBoth(server)

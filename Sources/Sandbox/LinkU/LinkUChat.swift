@@ -27,7 +27,7 @@ enum LinkUChat {
         router.ws("/ws/chat/{userId}") { request, context in
             do {
                 _ = try await LinkUChatSocket.authorize(request, channel: context.parameters.get("userId"), state)
-                return .upgrade([:])
+                return state.acceptUpgrade(logger: context.logger)
             } catch {
                 // Hummingbird would answer an empty 400; the connection's
                 // handler sends this answer instead (see ConnectionRegistry).
