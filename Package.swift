@@ -74,7 +74,8 @@ let package = Package(
         .testTarget(name: "SandboxTests", dependencies: [
             "Sandbox", "Core",
             .product(name: "WSClient", package: "swift-websocket"),
+            .product(name: "NIOCore", package: "swift-nio"),
         ]),
-        .testTarget(name: "ExplorerTests", dependencies: ["Explorer", "Core", "Sandbox"]),
+        .testTarget(name: "ExplorerTests", dependencies: ["Explorer", "Core", "Sandbox", .product(name: "NIOCore", package: "swift-nio")]),
     ]
 )

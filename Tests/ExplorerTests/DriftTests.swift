@@ -44,7 +44,7 @@ import Testing
         }
         let session = AuthSession(profile: profile, builder: RequestBuilder(baseURL: server.baseURL), transport: transport, store: MemoryTokenStore())
         let interpreter = Interpreter(session: session)
-        let outcome = await interpreter.execute(try await interpreter.parser.parse("get /api/banners"))
+        let outcome = await interpreter.execute(try interpreter.parser.parse("get /api/banners"))
         await transport.shutdown()
         await server.stop()
         guard case let .exchange(exchange, note) = outcome else { Issue.record("\(outcome)"); return }

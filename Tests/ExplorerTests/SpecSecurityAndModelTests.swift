@@ -1,5 +1,6 @@
 import Core
 import Foundation
+import NIOCore
 import Testing
 @testable import Explorer
 
@@ -213,7 +214,7 @@ final class ScriptedTransport: HTTPTransport, @unchecked Sendable {
 
     init(answers: [String: String]) { self.answers = answers }
 
-    var executor: any SerialExecutor { Self.sharedExecutor }
+    var eventLoop: any EventLoop { Self.sharedLoop }
 
     nonisolated(nonsending) func send(_ request: PreparedRequest) async throws(TransportError) -> ReceivedResponse {
         lock.withLock { sent.append(request) }

@@ -1,5 +1,6 @@
 import Core
 import Foundation
+import NIOCore
 import Testing
 @testable import Sandbox
 
@@ -118,7 +119,7 @@ import Testing
 final class RecordingTransport: HTTPTransport, @unchecked Sendable {
     private let lock = NSLock()
     private(set) var requests: [PreparedRequest] = []
-    var executor: any SerialExecutor { Self.sharedExecutor }
+    var eventLoop: any EventLoop { Self.sharedLoop }
     nonisolated(nonsending) func send(_ request: PreparedRequest) async throws(TransportError) -> ReceivedResponse {
         lock.withLock { requests.append(request) }
         return ReceivedResponse(status: 200, reason: "OK", headers: [HTTPHeader(name: "Content-Type", value: "application/json")], body: Array("{}".utf8))

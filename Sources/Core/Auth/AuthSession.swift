@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 
 /// One request's round trip as the user sees it.
 public struct Exchange: Sendable {
@@ -41,15 +42,15 @@ public actor AuthSession {
     private let storeKey: String
     public private(set) var tokens: Tokens?
     private var refreshing: Task<Result<Bool, TransportError>, Never>?
-    /// The transport's executor: see `HTTPTransport.executor`.
-    private nonisolated let executor: any SerialExecutor
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+    /// The transport's event loop, this actor's executor: see `HTTPTransport.eventLoop`.
+    public nonisolated let eventLoop: any EventLoop
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { eventLoop.executor.asUnownedSerialExecutor() }
 
     public init(profile: Profile, builder: RequestBuilder, transport: any HTTPTransport, store: any TokenStore) {
         self.profile = profile
         self.builder = builder
         self.transport = transport
-        executor = transport.executor
+        eventLoop = transport.eventLoop
         self.store = store
         storeKey = "\(profile.name) \(builder.baseURL.absoluteString)"
         tokens = store.load(key: storeKey)

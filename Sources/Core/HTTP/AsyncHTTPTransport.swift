@@ -27,10 +27,8 @@ public final class AsyncHTTPTransport: HTTPTransport {
     }
 
     private let client: HTTPClient
-    private let loop: any EventLoop
+    public let eventLoop: any EventLoop
     private let options: Options
-
-    public var executor: any SerialExecutor { loop.executor }
 
     public init(options: Options = Options()) {
         var configuration = HTTPClient.Configuration()
@@ -42,7 +40,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
         // connect timeout (10 s of silence at the prompt); fail at once, like curl.
         configuration.connectionPool.retryConnectionEstablishment = false
         let group = MultiThreadedEventLoopGroup.singleton
-        loop = group.next()
+        eventLoop = group.next()
         client = HTTPClient(eventLoopGroupProvider: .shared(group), configuration: configuration)
         self.options = options
     }
@@ -65,7 +63,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
                                                   headers: headers, body: request.body.map { .bytes($0) })
             let task = client.execute(request: outgoing,
                                       delegate: ResponseAccumulator(request: outgoing, maxBodySize: options.maximumBodyBytes),
-                                      eventLoop: .delegateAndChannel(on: loop),
+                                      eventLoop: .delegateAndChannel(on: eventLoop),
                                       deadline: .now() + options.requestTimeout)
             let response = try await Self.response(of: task, isolation: #isolation)
             var body = response.body ?? ByteBuffer()

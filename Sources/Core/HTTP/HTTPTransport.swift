@@ -9,19 +9,23 @@ public protocol HTTPTransport: Sendable {
     /// witness compiles, but hops to the global executor on every request.
     nonisolated(nonsending) func send(_ request: PreparedRequest) async throws(TransportError) -> ReceivedResponse
     /// Where the actors that send through this transport run their code
-    /// (`AuthSession`, the interpreter): the transport's own event loop for
-    /// the real one, so a request's I/O and the code around it share a thread.
-    /// A wrapping transport forwards its base's.
-    var executor: any SerialExecutor { get }
+    /// (`AuthSession`, the interpreter, a `WebSocketSession`) and where a
+    /// WebSocket opened for them does its I/O: the transport's own event loop
+    /// for the real one, so a request's or a frame's I/O and the code around
+    /// it share a thread. A wrapping transport forwards its base's.
+    var eventLoop: any EventLoop { get }
 }
 
 extension HTTPTransport {
+    /// `eventLoop` as the executor of the actors that use this transport.
+    public var executor: any SerialExecutor { eventLoop.executor }
+
     /// For transports that do no I/O of their own (test doubles): one event
     /// loop of NIO's shared group.
-    public static var sharedExecutor: any SerialExecutor { sharedLoop.executor }
+    public static var sharedLoop: any EventLoop { sharedEventLoop }
 }
 
-private let sharedLoop = MultiThreadedEventLoopGroup.singleton.next()
+private let sharedEventLoop = MultiThreadedEventLoopGroup.singleton.next()
 
 /// A request that got no HTTP answer, described in one line that names the
 /// host and the cause.

@@ -11,6 +11,11 @@ import WSCompression
 /// messages until the socket is open, and after a reconnect asks the
 /// `Reconciler` what it missed (from the highest message id seen, or the
 /// latest one before the first connection). Everything it does comes out of `events`.
+///
+/// The session, its connection and the `AuthSession` it takes tokens from
+/// share one event loop (`AuthSession.eventLoop`), and so one thread: a
+/// frame read there is handled and handed on there, and a frame sent from
+/// the interpreter or the token's refresh does not cross to another thread.
 public actor WebSocketSession {
     public enum State: String, Sendable {
         case idle, connecting, open, waiting, closed
@@ -22,6 +27,8 @@ public actor WebSocketSession {
     private let session: AuthSession
     private let options: WebSocketOptions
     private let reconciler: Reconciler?
+    private nonisolated let eventLoop: any EventLoop
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { eventLoop.executor.asUnownedSerialExecutor() }
 
     public private(set) var state = State.idle
     /// The URL of the current or last attempt, token hidden.
@@ -55,6 +62,7 @@ public actor WebSocketSession {
         self.session = session
         self.options = options
         self.reconciler = reconciler
+        eventLoop = session.eventLoop
         dedup = MessageDeduplicator(capacity: options.deduplicationWindow)
     }
 
@@ -185,7 +193,8 @@ public actor WebSocketSession {
         let (ends, end) = AsyncStream.makeStream(of: AttemptEnd.self)
         let connection = Task {
             do {
-                let closeFrame = try await WebSocketClient.connect(url: url, configuration: configuration, logger: Self.logger) { inbound, outbound, _ in
+                let closeFrame = try await WebSocketClient.connect(url: url, configuration: configuration, eventLoopGroup: self.eventLoop,
+                                                                   logger: Self.logger) { inbound, outbound, _ in
                     guard await self.didOpen(outbound, attempt: id) else {
                         try? await outbound.close(.goingAway, reason: nil)
                         return

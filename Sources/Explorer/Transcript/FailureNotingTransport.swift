@@ -1,5 +1,6 @@
 import Core
 import Foundation
+import NIOCore
 
 /// Passes requests on and remembers the last transport failure, so a replay
 /// can tell "the server did not answer" (exit status 3) from "the answer
@@ -11,7 +12,7 @@ final class FailureNotingTransport: HTTPTransport, @unchecked Sendable {
 
     init(_ base: any HTTPTransport) { self.base = base }
 
-    var executor: any SerialExecutor { base.executor }
+    var eventLoop: any EventLoop { base.eventLoop }
 
     nonisolated(nonsending) func send(_ request: PreparedRequest) async throws(TransportError) -> ReceivedResponse {
         do { return try await base.send(request) } catch {
