@@ -83,6 +83,18 @@ import Testing
         #expect(line.filter { $0 == "\n" }.count == 1)
     }
 
+    @Test func noticesAreStampedWithTheLocalTimeOfDay() {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "HH:mm:ss"
+        // Midnight, a second before it, a fraction of a second (cut, not rounded), and now.
+        let times = [0, 86_399, 45_296.999, 1_795_000_000.5, Date().timeIntervalSince1970].map(Date.init(timeIntervalSince1970:))
+        for time in times {
+            #expect(Renderer.clockTime(time) == formatter.string(from: time), "\(time)")
+        }
+        let line = Renderer(palette: .plain).notice(SocketNotice(time: times[2], kind: .state, text: "open"))
+        #expect(line == "\(formatter.string(from: times[2])) · open\n")
+    }
+
     @Test func tokensInFramesAreHidden() {
         let renderer = Renderer(palette: .plain)
         let line = renderer.notice(SocketNotice(time: Date(), kind: .sent, text: #"{"access_token":"secret-value"}"#))
@@ -94,7 +106,7 @@ import Testing
         let transport = AsyncHTTPTransport()
         let session = AuthSession(profile: .linku, builder: RequestBuilder(baseURL: server.baseURL), transport: transport, store: MemoryTokenStore())
         let interpreter = Interpreter(session: session)
-        func run(_ line: String) async throws -> Outcome { await interpreter.execute(try await interpreter.parser.parse(line)) }
+        func run(_ line: String) async throws -> Outcome { await interpreter.execute(try interpreter.parser.parse(line)) }
         do {
             guard case let .failure(anonymous, _) = try await run("ws connect") else { throw SocketFailure("connected without a login") }
             #expect(anonymous.contains("not logged in"))
@@ -148,7 +160,7 @@ extension WebSocketCommandTests {
         let interpreter = Interpreter(session: session)
         let heard = Heard()
         await interpreter.setSocketListener { heard.append($0) }
-        func run(_ line: String) async throws -> Outcome { await interpreter.execute(try await interpreter.parser.parse(line)) }
+        func run(_ line: String) async throws -> Outcome { await interpreter.execute(try interpreter.parser.parse(line)) }
         do {
             guard case .text = try await run("ws connect /__sandbox/echo --retries 2 --heartbeat 0") else { throw SocketFailure("no connection") }
             guard case let .text(status) = try await run("ws status") else { throw SocketFailure("no status") }
@@ -181,7 +193,7 @@ extension WebSocketCommandTests {
         let transport = AsyncHTTPTransport()
         let session = AuthSession(profile: .linku, builder: RequestBuilder(baseURL: server.baseURL), transport: transport, store: MemoryTokenStore())
         let interpreter = Interpreter(session: session)
-        func run(_ line: String) async throws -> Outcome { await interpreter.execute(try await interpreter.parser.parse(line)) }
+        func run(_ line: String) async throws -> Outcome { await interpreter.execute(try interpreter.parser.parse(line)) }
         do {
             _ = try await run("ws connect /__sandbox/echo")
             for n in 1...3 { _ = try await run(#"ws send {"n":\#(n)}"#) }
