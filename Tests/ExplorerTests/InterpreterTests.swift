@@ -11,7 +11,7 @@ import Testing
     }
 
     func run(_ interpreter: Interpreter, _ line: String) async throws -> Outcome {
-        await interpreter.execute(try await interpreter.parser.parse(line))
+        await interpreter.execute(try interpreter.parser.parse(line))
     }
 
     @Test func loginChangesThePromptAndShowPicksValues() async throws {

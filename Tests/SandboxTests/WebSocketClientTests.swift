@@ -146,6 +146,24 @@ import Testing
         }
     }
 
+    @Test func whileOpenAFullQueueWaitsForTheWriterInsteadOfRefusing() async throws {
+        try await withSandbox { server, http in
+            let anyone = AuthSession(profile: .linku, builder: RequestBuilder(baseURL: server.baseURL), transport: http, store: MemoryTokenStore())
+            var options = fastOptions()
+            options.queueLimit = 2
+            let (socket, log) = try await openSocket(.url("/__sandbox/echo"), anyone, options)
+            // A burst far beyond the queue, as a script of `ws send` lines makes.
+            for i in 0..<300 { try await socket.send(.text("burst \(i)")) }
+            try await log.wait { $0 == .received(.text("burst 299")) }
+            let echoes = await log.events.compactMap { event -> String? in
+                if case let .received(.text(text)) = event { return text } else { return nil }
+            }
+            #expect(echoes == (0..<300).map { "burst \($0)" })
+            #expect(await socket.sentCount == 300)
+            await socket.close()
+        }
+    }
+
     @Test func firstConnectionFailuresAreOneLineEach() async throws {
         try await withSandbox { server, http in
             let alice = try await loggedIn(server, http, "alice@example.com", "alice123")

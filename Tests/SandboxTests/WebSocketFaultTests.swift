@@ -47,6 +47,66 @@ import Testing
         await transport.shutdown()
     }
 
+    /// Sends 1 MiB frames to a peer that reads nothing until a send fails;
+    /// the socket's buffers take a few before the queue fills.
+    private func sendUntilRefused(_ socket: WebSocketSession) async -> WebSocketSendError? {
+        let megabyte = SocketFrame.binary([UInt8](repeating: 7, count: 1 << 20))
+        for _ in 0..<256 {
+            do { try await socket.send(megabyte) } catch { return error }
+        }
+        return nil
+    }
+
+    private func silentPeerSession(_ server: SilentWebSocketServer, _ transport: AsyncHTTPTransport) -> AuthSession {
+        AuthSession(profile: .linku, builder: RequestBuilder(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!),
+                    transport: transport, store: MemoryTokenStore())
+    }
+
+    @Test func aPeerThatTakesNoFrameStallsTheSenderWithAnError() async throws {
+        let server = try SilentWebSocketServer()
+        defer { server.stop() }
+        let transport = AsyncHTTPTransport()
+        var options = fastOptions()
+        options.heartbeat = nil
+        options.queueLimit = 2
+        options.sendTimeout = .milliseconds(300)
+        options.closeTimeout = .milliseconds(200)
+        do {
+            let (socket, _) = try await openSocket(.url("ws://127.0.0.1:\(server.port)/"), silentPeerSession(server, transport), options)
+            let refusal = await sendUntilRefused(socket)
+            #expect(refusal == .stalled(waiting: 2, for: .milliseconds(300)))
+            #expect(refusal?.description == "the server has taken no frame for 0.3 s (2 waiting to be written); not sent")
+            await socket.close()
+        } catch {
+            Issue.record(error)
+        }
+        await transport.shutdown()
+    }
+
+    @Test func aSenderWaitingForRoomCanBeCancelled() async throws {
+        let server = try SilentWebSocketServer()
+        defer { server.stop() }
+        let transport = AsyncHTTPTransport()
+        var options = fastOptions()
+        options.heartbeat = nil
+        options.queueLimit = 2
+        options.sendTimeout = .seconds(30)
+        options.closeTimeout = .milliseconds(200)
+        do {
+            let (socket, _) = try await openSocket(.url("ws://127.0.0.1:\(server.port)/"), silentPeerSession(server, transport), options)
+            let sender = Task { await sendUntilRefused(socket) }
+            // Long enough to fill the socket's buffers and the queue; far shorter than sendTimeout.
+            while await socket.queuedCount < 2 { try await Task.sleep(for: .milliseconds(20)) }
+            try await Task.sleep(for: .milliseconds(100))
+            sender.cancel()
+            #expect(await sender.value == .cancelled)
+            await socket.close()
+        } catch {
+            Issue.record(error)
+        }
+        await transport.shutdown()
+    }
+
     @Test func closingOnAPeerThatNeverAnswersTheCloseFrameEndsAfterTheCloseTimeout() async throws {
         let server = try SilentWebSocketServer()
         defer { server.stop() }

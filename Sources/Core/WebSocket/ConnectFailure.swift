@@ -26,7 +26,8 @@ enum ConnectFailure {
         return "could not connect to \(target): \(error)"
     }
 
-    private static func seconds(_ d: Duration) -> String {
+    /// `0.3 s`, `10 s`.
+    static func seconds(_ d: Duration) -> String {
         let s = Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
         return s == s.rounded() ? "\(Int(s)) s" : "\(s) s"
     }

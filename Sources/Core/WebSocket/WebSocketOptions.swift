@@ -26,7 +26,11 @@ public struct WebSocketOptions: Sendable {
     /// Frames without one are never treated as duplicates.
     public var messageIDPath: JSONPath? = .known(".message.id")
     /// Messages waiting for an open socket; one more is refused with an error.
+    /// While the socket is open, one more waits for room instead (see `sendTimeout`).
     public var queueLimit = 100
+    /// How long a send may wait for room in a full queue while the socket is
+    /// open; a peer that takes no frame for this long gets an error.
+    public var sendTimeout: Duration = .seconds(10)
     /// Largest incoming message; a bigger one ends the connection.
     public var maximumMessageBytes = 16 * 1024 * 1024
     /// Offer permessage-deflate (RFC 7692). A server that accepts it may send

@@ -54,6 +54,9 @@ public actor WebSocketSession {
     private var runner: Task<Void, Never>?
     /// Numbers connection attempts; an attempt given up (timed out) no longer matches.
     private var attemptNumber = 0
+    /// Senders waiting for room in a full queue while the socket is open.
+    private var roomWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    private var nextRoomWaiter = 0
 
     public init(address: WebSocketAddress, session: AuthSession, options: WebSocketOptions = WebSocketOptions(),
                 reconciler: Reconciler? = nil) {
@@ -81,16 +84,18 @@ public actor WebSocketSession {
         userClosed = true
         guard let runner else { return }
         if let writer {
-            try? await writer.close(.normalClosure, reason: nil)
             // The peer should answer the close frame (RFC 6455 5.5.1). WSClient
             // waits for that answer for as long as the connection's handler
             // runs, which is for ever with a peer gone silent: drop the
-            // connection after `closeTimeout` instead.
+            // connection after `closeTimeout` instead. The watchdog starts
+            // before the close frame is written: behind frames a peer does not
+            // read, that write never ends either.
             let limit = options.closeTimeout
             let watchdog = Task {
                 try? await Task.sleep(for: limit)
                 if !Task.isCancelled { runner.cancel() }
             }
+            try? await writer.close(.normalClosure, reason: nil)
             await runner.value
             watchdog.cancel()
         } else {
@@ -100,19 +105,67 @@ public actor WebSocketSession {
     }
 
     /// Sends a frame now, or queues it until the socket is open.
+    ///
+    /// The queue holds at most `queueLimit` frames. While the socket is not
+    /// open, one more is refused at once (`queueFull`). While it is open the
+    /// queue is the writer's backlog, and a sender faster than the writer (a
+    /// script of `ws send` lines) waits for room instead; a peer that takes
+    /// no frame for `sendTimeout` gets `stalled`. Nothing is dropped silently.
     @discardableResult
-    public func send(_ frame: SocketFrame) throws(WebSocketSendError) -> WebSocketSendError.Disposition {
-        switch state {
-        case .idle, .closed: throw WebSocketSendError.notConnected
-        case .connecting, .open, .waiting: break
-        }
-        guard queue.count < options.queueLimit else { throw WebSocketSendError.queueFull(limit: options.queueLimit) }
+    public func send(_ frame: SocketFrame) async throws(WebSocketSendError) -> WebSocketSendError.Disposition {
+        try await waitForRoom()
         queue.append(frame)
-        if state == .open {
+        if writable {
             wake?.yield()
             return .sending
         }
         return .queued(waiting: queue.count)
+    }
+
+    /// Open, with a connection to write to (between a drop and the next
+    /// state, `state` may still say open).
+    private var writable: Bool { state == .open && writer != nil }
+
+    private func waitForRoom() async throws(WebSocketSendError) {
+        var deadline: ContinuousClock.Instant?
+        while true {
+            if state == .idle || state == .closed { throw .notConnected }
+            guard queue.count >= options.queueLimit else { return }
+            guard writable else { throw .queueFull(limit: options.queueLimit) }
+            let end = deadline ?? .now + options.sendTimeout
+            deadline = end
+            guard ContinuousClock.now < end else { throw .stalled(waiting: queue.count, for: options.sendTimeout) }
+            guard !Task.isCancelled else { throw .cancelled }
+            await waitForWrite(until: end)
+        }
+    }
+
+    /// Returns after the next frame is written, the connection ends, `end`
+    /// passes or the task is cancelled, whichever is first.
+    private func waitForWrite(until end: ContinuousClock.Instant) async {
+        let id = nextRoomWaiter
+        nextRoomWaiter += 1
+        let timer = Task { [weak self] in
+            try? await Task.sleep(until: end)
+            await self?.wakeRoomWaiter(id)
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { roomWaiters[id] = $0 }
+        } onCancel: {
+            Task { await self.wakeRoomWaiter(id) }
+        }
+        timer.cancel()
+    }
+
+    private func wakeRoomWaiter(_ id: Int) {
+        roomWaiters.removeValue(forKey: id)?.resume()
+    }
+
+    /// Every waiting sender looks again (a frame was written, or the connection ended).
+    private func wakeRoomWaiters() {
+        let waiting = roomWaiters.values
+        roomWaiters = [:]
+        waiting.forEach { $0.resume() }
     }
 
     // MARK: The connection loop
@@ -147,6 +200,7 @@ public actor WebSocketSession {
             writer = nil
             wake?.finish()
             wake = nil
+            wakeRoomWaiters()
             if opened {
                 hasOpened = true
                 // Tries count consecutive failures; an open that carried
@@ -171,6 +225,7 @@ public actor WebSocketSession {
             try? await Task.sleep(for: delay)
         }
         state = .closed
+        wakeRoomWaiters()
         emitter.finish()
     }
 
@@ -296,6 +351,7 @@ public actor WebSocketSession {
         let frame = queue.removeFirst()
         sentCount += 1
         emitter.yield(.sent(frame))
+        wakeRoomWaiters()
         return nextOutgoing()
     }
 
@@ -342,6 +398,10 @@ struct OpenTimeout: Error {
 public enum WebSocketSendError: Error, Equatable, Sendable, CustomStringConvertible {
     case notConnected
     case queueFull(limit: Int)
+    /// Open, but no waiting frame was written for `for`: the peer takes nothing.
+    case stalled(waiting: Int, for: Duration)
+    /// The sender was cancelled (Ctrl-C) while waiting for room.
+    case cancelled
 
     /// What happened to an accepted frame.
     public enum Disposition: Equatable, Sendable {
@@ -353,6 +413,9 @@ public enum WebSocketSendError: Error, Equatable, Sendable, CustomStringConverti
         switch self {
         case .notConnected: return "no WebSocket (ws connect first)"
         case let .queueFull(limit): return "the outgoing queue is full (\(limit) messages wait for the socket); not sent"
+        case let .stalled(waiting, duration):
+            return "the server has taken no frame for \(ConnectFailure.seconds(duration)) (\(waiting) waiting to be written); not sent"
+        case .cancelled: return "interrupted; not sent"
         }
     }
 }
