@@ -69,7 +69,10 @@ let package = Package(
             ]
         ),
         // Benchmark only (bench/ws): WebSocket round trips through Core's client, without the REPL.
-        .executableTarget(name: "ws-bench", dependencies: ["Core", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")], path: "bench/ws-bench"),
+        .executableTarget(name: "ws-bench", dependencies: [
+            "Core", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "WSClient", package: "swift-websocket"),
+        ], path: "bench/ws-bench"),
         .testTarget(name: "CoreTests", dependencies: ["Core"]),
         .testTarget(name: "SandboxTests", dependencies: [
             "Sandbox", "Core",
