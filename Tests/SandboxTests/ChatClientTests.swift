@@ -73,7 +73,7 @@ final class TestSocket: Sendable {
     /// server has registered the socket before the test goes on.
     static func connect(_ server: SandboxServer, _ path: String, handshake: Bool = true) async throws -> TestSocket {
         let socket = TestSocket(url: "ws://127.0.0.1:\(server.port)\(path)")
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + patience
         while await !socket.mailbox.isOpen {
             if let failure = await socket.mailbox.failure { throw failure }
             guard ContinuousClock.now < deadline else { throw SocketTimeout(description: "no connection to \(path)") }
@@ -90,7 +90,7 @@ final class TestSocket: Sendable {
     func send(_ text: String) { outgoing.yield(text) }
 
     /// The next frame; throws after `timeout` or when the socket has ended.
-    func next(timeout: Duration = .seconds(10)) async throws -> JSONValue {
+    func next(timeout: Duration = patience) async throws -> JSONValue {
         let deadline = ContinuousClock.now + timeout
         while true {
             if let frame = await mailbox.take() { return frame }
@@ -101,7 +101,7 @@ final class TestSocket: Sendable {
     }
 
     /// Waits until the socket has ended (closed by either side, or dropped).
-    func waitUntilFinished(timeout: Duration = .seconds(10)) async throws {
+    func waitUntilFinished(timeout: Duration = patience) async throws {
         let deadline = ContinuousClock.now + timeout
         while await !mailbox.isFinished {
             guard ContinuousClock.now < deadline else { throw SocketTimeout(description: "the socket is still open") }

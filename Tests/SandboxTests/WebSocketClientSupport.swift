@@ -3,6 +3,11 @@ import Foundation
 import Sandbox
 import Testing
 
+/// How long a test waits for what should come at once. The whole suite runs
+/// its tests in parallel, and on a loaded two-core machine one wait has
+/// taken over 10 s; a hang still fails, it just takes this long.
+let patience: Duration = .seconds(30)
+
 /// Collects a `WebSocketSession`'s events so a test can wait for one.
 actor EventLog {
     private(set) var events: [WebSocketEvent] = []
@@ -18,7 +23,7 @@ actor EventLog {
 
     /// Waits until an event after index `from` matches, and returns it with its index.
     @discardableResult
-    func wait(from: Int = 0, timeout: Duration = .seconds(10), _ match: @Sendable (WebSocketEvent) -> Bool) async throws -> (Int, WebSocketEvent) {
+    func wait(from: Int = 0, timeout: Duration = patience, _ match: @Sendable (WebSocketEvent) -> Bool) async throws -> (Int, WebSocketEvent) {
         let deadline = ContinuousClock.now + timeout
         while true {
             if let i = events.indices.first(where: { $0 >= from && match(events[$0]) }) { return (i, events[i]) }

@@ -5,7 +5,7 @@ import Testing
 
 /// The Core client against peers that misbehave: one that never answers a
 /// ping, a 10 MB frame, TLS spoken to a plain server; and reconcile keyed on
-/// the profile's data. Every wait is bounded (EventLog.wait: 10 s by default).
+/// the profile's data. Every wait is bounded (EventLog.wait: `patience`, 30 s, by default).
 @Suite struct WebSocketFaultTests {
     @Test func theSilentServersAcceptKeyIsRFC6455s() {
         // RFC 6455 section 1.3's example key and answer.
