@@ -124,7 +124,7 @@ struct Run: ParsableCommand {
         }
         let session = try ExplorerSession.open(connection)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0.hasSuffix("\r") ? $0.dropLast() : $0) }
-        let status = session.runner.script(lines, name: file)
+        let status = session.runner.script(file: lines, name: file)
         session.close()
         throw ExitCode(status.rawValue)
     }

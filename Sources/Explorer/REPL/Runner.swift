@@ -25,12 +25,31 @@ final class Runner {
     /// Runs one line and returns its exit status. `editor` is set in the REPL,
     /// where missing login details are asked for and Ctrl-C cancels.
     func runLine(_ line: String, editor: LineEditor? = nil, location: String? = nil, promptWidth: Int = 0) -> (ExitStatus, exit: Bool) {
+        switch prepare(line, editor: editor, location: location, promptWidth: promptWidth) {
+        case let .done(status): return (status, false)
+        case let .execute(command, forcedOffline):
+            let outcome = runBlocking(on: interpreter, interruptible: editor != nil) { [command] interpreter in
+                await interpreter.execute(command)
+            }
+            return finish(line, command, outcome, forcedOffline: forcedOffline, location: location)
+        }
+    }
+
+    /// A line made ready for the interpreter, or run already.
+    private enum Prepared {
+        case done(ExitStatus)
+        case execute(Command, forcedOffline: Bool)
+    }
+
+    /// Everything about a line before the interpreter runs it: parse errors,
+    /// `record` and transcript commands (run here, on the calling thread),
+    /// comments, `--offline`, and asking for login details in the REPL.
+    private func prepare(_ line: String, editor: LineEditor?, location: String?, promptWidth: Int) -> Prepared {
         // Frames that came since the last step belong to it, not to this line.
         whileRecording { try $0.flushFrames() }
-        let parser = interpreter.parser
         var command: Command
         do {
-            command = try parser.parse(line)
+            command = try interpreter.parser.parse(line)
         } catch {
             if editor != nil, let column = error.column {
                 console.err(String(repeating: " ", count: promptWidth + column) + renderer.palette.red("^") + "\n")
@@ -38,17 +57,17 @@ final class Runner {
             let prefix = location.map { "\($0): " } ?? ""
             console.err(prefix + renderer.palette.red("error: ") + error.message + "\n")
             whileRecording { try $0.record(line: line, command: nil, outcome: .failure(error.message, .usage), forcedOffline: false) }
-            return (.usage, false)
+            return .done(.usage)
         }
         if case let .record(action) = command {
             let outcome = record(action)
             show(outcome, location: location)
-            return (outcome.exitStatus, false)
+            return .done(outcome.exitStatus)
         }
         if case let .transcript(action) = command {
             let outcome = run(action, editor: editor)
             show(outcome, location: location)
-            return (outcome.exitStatus, false)
+            return .done(outcome.exitStatus)
         }
         if case .empty = command, line.trimmingCharacters(in: .whitespaces).hasPrefix("#") {
             whileRecording { try $0.comment(line) }
@@ -59,12 +78,14 @@ final class Runner {
             forcedOffline = true
         }
         if case let .login(email, password) = command, password == nil, let editor {
-            guard let filled = askLogin(email: email, editor: editor) else { return (.ok, false) }
+            guard let filled = askLogin(email: email, editor: editor) else { return .done(.ok) }
             command = filled
         }
-        let outcome = runBlocking(on: interpreter, interruptible: editor != nil) { [command] interpreter in
-            await interpreter.execute(command)
-        }
+        return .execute(command, forcedOffline: forcedOffline)
+    }
+
+    /// Shows and records what the interpreter answered.
+    private func finish(_ line: String, _ command: Command, _ outcome: Outcome, forcedOffline: Bool, location: String?) -> (ExitStatus, exit: Bool) {
         show(outcome, location: location)
         whileRecording { try $0.record(line: line, command: command, outcome: outcome, forcedOffline: forcedOffline) }
         if case .exit = outcome { return (.ok, true) }
@@ -167,18 +188,97 @@ final class Runner {
         }
     }
 
-    /// Runs lines from a script or a pipe; `#` lines are comments. Keeps going
-    /// after a failure and returns the worst status.
+    /// Runs lines from a pipe, each as it comes; `#` lines are comments.
+    /// Keeps going after a failure and returns the worst status.
     func script(_ lines: some Sequence<String>, name: String) -> ExitStatus {
         var worst = ExitStatus.ok
         for (index, line) in lines.enumerated() {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.hasPrefix("#") { whileRecording { try $0.comment(trimmed) } }
-            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            guard let line = scriptLine(line) else { continue }
             let (status, exit) = runLine(line, location: "\(name):\(index + 1)")
             worst = max(worst, status)
             if exit { break }
         }
         return worst
     }
+
+    /// Runs the lines of a file, as `script` does for a pipe, but without
+    /// a trip from this thread to the interpreter's event loop and back for
+    /// every line (two thread switches a line, most of what a `ws send` line
+    /// cost): the lines run in batches on the interpreter's loop while this
+    /// thread waits. A line that must run here (`record`, a transcript
+    /// command: they wait on the loop themselves) ends a batch and runs
+    /// through `runLine`.
+    func script(file lines: [String], name: String) -> ExitStatus {
+        var worst = ExitStatus.ok
+        var next = 0
+        let handoff = Handoff(self)
+        while next < lines.count {
+            let (status, stop) = runBlocking(on: interpreter) { [from = next] interpreter in
+                await handoff.runner.batch(lines, from: from, name: name, interpreter)
+            }
+            worst = max(worst, status)
+            switch stop {
+            case .end, .exit: return worst
+            case let .here(index):
+                let (status, exit) = runLine(lines[index], location: "\(name):\(index + 1)")
+                worst = max(worst, status)
+                if exit { return worst }
+                next = index + 1
+            }
+        }
+        return worst
+    }
+
+    /// Where a batch of script lines stopped.
+    private enum BatchStop: Sendable {
+        case end, exit
+        /// At this line, which must run on the main thread.
+        case here(Int)
+    }
+
+    /// Runs script lines from `from` on the interpreter (its event loop)
+    /// until the end, `exit`, or a line for `runLine`.
+    private func batch(_ lines: [String], from: Int, name: String, _ interpreter: isolated Interpreter) async -> (ExitStatus, BatchStop) {
+        var worst = ExitStatus.ok
+        for index in lines.indices.dropFirst(from) {
+            guard let line = scriptLine(lines[index]) else { continue }
+            if let command = try? interpreter.parser.parse(line), Self.runsOnMainThread(command) { return (worst, .here(index)) }
+            let location = "\(name):\(index + 1)"
+            switch prepare(line, editor: nil, location: location, promptWidth: 0) {
+            case let .done(status):
+                worst = max(worst, status)
+            case let .execute(command, forcedOffline):
+                let (status, exit) = finish(line, command, await interpreter.execute(command), forcedOffline: forcedOffline, location: location)
+                worst = max(worst, status)
+                if exit { return (worst, .exit) }
+            }
+        }
+        return (worst, .end)
+    }
+
+    /// Commands `prepare` runs itself, waiting on the interpreter's loop:
+    /// run on that loop, they would wait for ever.
+    private static func runsOnMainThread(_ command: Command) -> Bool {
+        switch command {
+        case .record, .transcript: return true
+        default: return false
+        }
+    }
+
+    /// A script line to run, or nil for a blank line or a comment (which a
+    /// recording keeps).
+    private func scriptLine(_ line: String) -> String? {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        if trimmed.hasPrefix("#") { whileRecording { try $0.comment(trimmed) } }
+        if trimmed.isEmpty || trimmed.hasPrefix("#") { return nil }
+        return line
+    }
+}
+
+/// The runner, handed to the interpreter's loop for a batch of script lines.
+/// It belongs to the main thread, which waits in `runBlocking` until the
+/// batch ends: one thread uses it at a time.
+private struct Handoff: @unchecked Sendable {
+    let runner: Runner
+    init(_ runner: Runner) { self.runner = runner }
 }
