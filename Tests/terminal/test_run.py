@@ -1,0 +1,62 @@
+"""`explorer run FILE` runs a file's lines in batches on the interpreter's
+event loop; `record` and transcript commands end a batch and run on the main
+thread. A file that mixes them must run every line once, in order, with
+variables carried across, and stop at `exit`.
+"""
+import os
+import pathlib
+import re
+import subprocess
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+BINARY = os.environ.get("EXPLORER_BIN", str(ROOT / ".build" / "debug" / "explorer"))
+
+
+def run(script, tmp_path):
+    path = tmp_path / "mixed.txt"
+    path.write_text(script)
+    env = dict(os.environ, HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state"),
+               XDG_CONFIG_HOME=str(tmp_path / "config"), NO_COLOR="1")
+    try:
+        return subprocess.run([BINARY, "run", str(path)], capture_output=True, text=True, timeout=60,
+                              env=env, cwd=tmp_path)
+    finally:
+        # It holds a demo password: scripts/test fails on any secret the suite leaves on disk.
+        path.unlink()
+
+
+def test_a_file_mixing_batched_and_main_thread_lines_runs_each_once_in_order(tmp_path):
+    chat = ROOT / "sessions" / "linku" / "browse-tasks.transcript"
+    result = run(
+        "# Variables set in a batch reach the main thread's lines, and back.\n"
+        "set name=rec.transcript\n"
+        "record {{name}}\n"
+        "set who=alice@example.com\n"
+        "login {{who}} alice123\n"
+        "get /api/tasks/1\n"
+        "record stop\n"
+        f"replay {chat}\n"
+        "no-such-command\n"
+        "ws connect /__sandbox/echo\n"
+        "ws send n:=1\n"
+        "ws recv\n"
+        "exit\n"
+        "get /api/tasks/2\n",
+        tmp_path)
+    # The unknown command is a usage error: the worst status, 1.
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert result.stderr == f"{tmp_path / 'mixed.txt'}:9: error: unknown command 'no-such-command' (type help for the list)\n"
+    out = result.stdout
+    milestones = ["recording to rec.transcript", "logged in as alice", '"title": "Pick up a parcel"',
+                  "recorded 3 steps to rec.transcript", "7 steps: 7 passed, 0 failed",
+                  "connected to ws://127.0.0.1:", '← {"n":1}']
+    positions = [out.find(m) for m in milestones]
+    assert -1 not in positions, list(zip(milestones, positions))
+    assert positions == sorted(positions), list(zip(milestones, positions))
+    assert out.count("7 steps: 7 passed") == 1
+    # Nothing after exit ran.
+    assert '"id": 2' not in out
+    transcript = (tmp_path / "rec.transcript").read_text()
+    assert re.search(r"\n> login alice@example.com \{\{secret:password\}\}\n", transcript), transcript
+    assert "\n> get /api/tasks/1\n" in transcript
+    assert "alice123" not in transcript and "eyJ" not in transcript
