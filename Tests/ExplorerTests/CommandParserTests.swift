@@ -45,6 +45,19 @@ import Testing
         #expect(throws: CommandError("unknown option '--verbose' (HTTP commands take --offline)", column: 7)) { try parser.parse("get /x --verbose") }
     }
 
+    @Test func variablesAreReplacedOnceEachWherever() throws {
+        let parser = CommandParser(variables: ["id": "3", "brace": "{{id}}", "city": "Zürich"])
+        let word = { (text: String) throws(CommandError) -> String in try parser.substitute(LineTokenizer.Word(text: text, start: 0)) }
+        #expect(try word("/api/tasks/{{id}}/apply") == "/api/tasks/3/apply")
+        #expect(try word("{{ id }}-{{id}}{{city}}é") == "3-3Züriché")
+        // A value is not searched again, and JSON's own braces are left alone.
+        #expect(try word("{{brace}}") == "{{id}}")
+        #expect(try word(#"{"a":{"b":{{id}}}}"#) == #"{"a":{"b":3}}"#)
+        #expect(try word("plain {text} only") == "plain {text} only")
+        #expect(throws: CommandError("unclosed '{{' in 'x{{id}'", column: 0)) { try word("x{{id}") }
+        #expect(throws: CommandError("unclosed '{{' in '{{'", column: 0)) { try word("{{") }
+    }
+
     @Test func otherMistakes() {
         #expect(throws: CommandError("unknown variable {{nope}} (set it with: set nope=VALUE; see vars)", column: 4)) { try parser.parse("get {{nope}}") }
         #expect(throws: CommandError("unterminated double quote", column: 14)) { try parser.parse(#"post /x title="oops"#) }

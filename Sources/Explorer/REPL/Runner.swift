@@ -44,12 +44,13 @@ final class Runner {
     /// Everything about a line before the interpreter runs it: parse errors,
     /// `record` and transcript commands (run here, on the calling thread),
     /// comments, `--offline`, and asking for login details in the REPL.
-    private func prepare(_ line: String, editor: LineEditor?, location: String?, promptWidth: Int) -> Prepared {
+    private func prepare(_ line: String, parsed: Result<Command, CommandError>? = nil, editor: LineEditor?, location: String?,
+                         promptWidth: Int) -> Prepared {
         // Frames that came since the last step belong to it, not to this line.
         whileRecording { try $0.flushFrames() }
         var command: Command
         do {
-            command = try interpreter.parser.parse(line)
+            command = try (parsed ?? Result { () throws(CommandError) in try interpreter.parser.parse(line) }).get()
         } catch {
             if editor != nil, let column = error.column {
                 console.err(String(repeating: " ", count: promptWidth + column) + renderer.palette.red("^") + "\n")
@@ -242,9 +243,10 @@ final class Runner {
         var worst = ExitStatus.ok
         for index in lines.indices.dropFirst(from) {
             guard let line = scriptLine(lines[index]) else { continue }
-            if let command = try? interpreter.parser.parse(line), Self.runsOnMainThread(command) { return (worst, .here(index)) }
+            let parsed = Result { () throws(CommandError) in try interpreter.parser.parse(line) }
+            if case let .success(command) = parsed, Self.runsOnMainThread(command) { return (worst, .here(index)) }
             let location = "\(name):\(index + 1)"
-            switch prepare(line, editor: nil, location: location, promptWidth: 0) {
+            switch prepare(line, parsed: parsed, editor: nil, location: location, promptWidth: 0) {
             case let .done(status):
                 worst = max(worst, status)
             case let .execute(command, forcedOffline):
@@ -268,10 +270,11 @@ final class Runner {
     /// A script line to run, or nil for a blank line or a comment (which a
     /// recording keeps).
     private func scriptLine(_ line: String) -> String? {
+        guard let first = line.first(where: { !$0.isWhitespace }) else { return nil }
+        guard first == "#" else { return line }
         let trimmed = line.trimmingCharacters(in: .whitespaces)
-        if trimmed.hasPrefix("#") { whileRecording { try $0.comment(trimmed) } }
-        if trimmed.isEmpty || trimmed.hasPrefix("#") { return nil }
-        return line
+        whileRecording { try $0.comment(trimmed) }
+        return nil
     }
 }
 
