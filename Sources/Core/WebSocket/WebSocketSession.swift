@@ -57,6 +57,8 @@ public actor WebSocketSession {
     /// Senders waiting for room in a full queue while the socket is open.
     private var roomWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
     private var nextRoomWaiter = 0
+    /// When the writer last finished writing a frame.
+    private var lastWrite: ContinuousClock.Instant?
 
     public init(address: WebSocketAddress, session: AuthSession, options: WebSocketOptions = WebSocketOptions(),
                 reconciler: Reconciler? = nil) {
@@ -127,13 +129,14 @@ public actor WebSocketSession {
     private var writable: Bool { state == .open && writer != nil }
 
     private func waitForRoom() async throws(WebSocketSendError) {
-        var deadline: ContinuousClock.Instant?
+        let started = ContinuousClock.now
         while true {
             if state == .idle || state == .closed { throw .notConnected }
             guard queue.count >= options.queueLimit else { return }
             guard writable else { throw .queueFull(limit: options.queueLimit) }
-            let end = deadline ?? .now + options.sendTimeout
-            deadline = end
+            // Stalled: no frame written for sendTimeout (frames still going
+            // out, taken by other senders, are progress).
+            let end = max(started, lastWrite ?? started) + options.sendTimeout
             guard ContinuousClock.now < end else { throw .stalled(waiting: queue.count, for: options.sendTimeout) }
             guard !Task.isCancelled else { throw .cancelled }
             await waitForWrite(until: end)
@@ -350,6 +353,7 @@ public actor WebSocketSession {
         guard !queue.isEmpty else { return nil }
         let frame = queue.removeFirst()
         sentCount += 1
+        lastWrite = .now
         emitter.yield(.sent(frame))
         wakeRoomWaiters()
         return nextOutgoing()
