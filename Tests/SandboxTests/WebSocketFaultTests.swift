@@ -16,9 +16,7 @@ import Testing
     @Test func aPeerThatNeverAnswersAPingCountsAsADropAndIsReconnected() async throws {
         let server = try SilentWebSocketServer()
         defer { server.stop() }
-        let transport = AsyncHTTPTransport()
-        let session = AuthSession(profile: .linku, builder: RequestBuilder(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!),
-                                  transport: transport, store: MemoryTokenStore())
+        let (session, transport) = linkUSession(on: server)
         var options = fastOptions(initialDelay: .milliseconds(50), attempts: 1)
         options.heartbeat = .milliseconds(200)
         let socket = WebSocketSession(address: .url("ws://127.0.0.1:\(server.port)/"), session: session, options: options)
@@ -47,6 +45,13 @@ import Testing
         await transport.shutdown()
     }
 
+    /// A LinkU session whose base URL is `server`, on a transport of its own (shut it down after).
+    private func linkUSession(on server: SilentWebSocketServer) -> (AuthSession, AsyncHTTPTransport) {
+        let transport = AsyncHTTPTransport()
+        let builder = RequestBuilder(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!)
+        return (AuthSession(profile: .linku, builder: builder, transport: transport, store: MemoryTokenStore()), transport)
+    }
+
     /// Sends 1 MiB frames to a peer that reads nothing until a send fails;
     /// the socket's buffers take a few before the queue fills.
     private func sendUntilRefused(_ socket: WebSocketSession) async -> WebSocketSendError? {
@@ -57,25 +62,21 @@ import Testing
         return nil
     }
 
-    private func silentPeerSession(_ server: SilentWebSocketServer, _ transport: AsyncHTTPTransport) -> AuthSession {
-        AuthSession(profile: .linku, builder: RequestBuilder(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!),
-                    transport: transport, store: MemoryTokenStore())
-    }
-
-    @Test func aPeerThatTakesNoFrameStallsTheSenderWithAnError() async throws {
+    /// Runs `body` with a socket open on a peer that reads nothing: a queue of
+    /// 2, no heartbeat, `sendTimeout` as given. Closes it after `body`.
+    private func withSocketOnAPeerThatReadsNothing(sendTimeout: Duration,
+                                                   _ body: (WebSocketSession) async throws -> Void) async throws {
         let server = try SilentWebSocketServer()
         defer { server.stop() }
-        let transport = AsyncHTTPTransport()
+        let (session, transport) = linkUSession(on: server)
         var options = fastOptions()
         options.heartbeat = nil
         options.queueLimit = 2
-        options.sendTimeout = .milliseconds(300)
+        options.sendTimeout = sendTimeout
         options.closeTimeout = .milliseconds(200)
         do {
-            let (socket, _) = try await openSocket(.url("ws://127.0.0.1:\(server.port)/"), silentPeerSession(server, transport), options)
-            let refusal = await sendUntilRefused(socket)
-            #expect(refusal == .stalled(waiting: 2, for: .milliseconds(300)))
-            #expect(refusal?.description == "the server has taken no frame for 0.3 s (2 waiting to be written); not sent")
+            let (socket, _) = try await openSocket(.url("ws://127.0.0.1:\(server.port)/"), session, options)
+            try await body(socket)
             await socket.close()
         } catch {
             Issue.record(error)
@@ -83,36 +84,29 @@ import Testing
         await transport.shutdown()
     }
 
+    @Test func aPeerThatTakesNoFrameStallsTheSenderWithAnError() async throws {
+        try await withSocketOnAPeerThatReadsNothing(sendTimeout: .milliseconds(300)) { socket in
+            let refusal = await sendUntilRefused(socket)
+            #expect(refusal == .stalled(waiting: 2, for: .milliseconds(300)))
+            #expect(refusal?.description == "the server has taken no frame for 0.3 s (2 waiting to be written); not sent")
+        }
+    }
+
     @Test func aSenderWaitingForRoomCanBeCancelled() async throws {
-        let server = try SilentWebSocketServer()
-        defer { server.stop() }
-        let transport = AsyncHTTPTransport()
-        var options = fastOptions()
-        options.heartbeat = nil
-        options.queueLimit = 2
-        options.sendTimeout = .seconds(30)
-        options.closeTimeout = .milliseconds(200)
-        do {
-            let (socket, _) = try await openSocket(.url("ws://127.0.0.1:\(server.port)/"), silentPeerSession(server, transport), options)
+        try await withSocketOnAPeerThatReadsNothing(sendTimeout: .seconds(30)) { socket in
             let sender = Task { await sendUntilRefused(socket) }
             // Long enough to fill the socket's buffers and the queue; far shorter than sendTimeout.
             while await socket.queuedCount < 2 { try await Task.sleep(for: .milliseconds(20)) }
             try await Task.sleep(for: .milliseconds(100))
             sender.cancel()
             #expect(await sender.value == .cancelled)
-            await socket.close()
-        } catch {
-            Issue.record(error)
         }
-        await transport.shutdown()
     }
 
     @Test func closingOnAPeerThatNeverAnswersTheCloseFrameEndsAfterTheCloseTimeout() async throws {
         let server = try SilentWebSocketServer()
         defer { server.stop() }
-        let transport = AsyncHTTPTransport()
-        let session = AuthSession(profile: .linku, builder: RequestBuilder(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!),
-                                  transport: transport, store: MemoryTokenStore())
+        let (session, transport) = linkUSession(on: server)
         var options = fastOptions()
         options.closeTimeout = .milliseconds(200)
         do {
