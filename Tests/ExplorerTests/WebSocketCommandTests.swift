@@ -102,12 +102,8 @@ import Testing
     }
 
     @Test func chatThroughTheInterpreterAndShowTheLastFrame() async throws {
-        let server = try await SandboxServer.start()
-        let transport = AsyncHTTPTransport()
-        let session = AuthSession(profile: .linku, builder: RequestBuilder(baseURL: server.baseURL), transport: transport, store: MemoryTokenStore())
-        let interpreter = Interpreter(session: session)
-        func run(_ line: String) async throws -> Outcome { await interpreter.execute(try interpreter.parser.parse(line)) }
-        do {
+        try await withSandboxInterpreter { interpreter, _ in
+            func run(_ line: String) async throws -> Outcome { await interpreter.execute(try interpreter.parser.parse(line)) }
             guard case let .failure(anonymous, _) = try await run("ws connect") else { throw SocketFailure("connected without a login") }
             #expect(anonymous.contains("not logged in"))
             _ = try await run("login alice@example.com alice123")
@@ -125,11 +121,7 @@ import Testing
             #expect(rejected.contains("401"))
             guard case let .failure(refused, _) = try await run("ws connect ws://127.0.0.1:1/") else { throw SocketFailure("opened") }
             #expect(refused == "connection refused: ws://127.0.0.1:1/")
-        } catch {
-            Issue.record(error)
         }
-        await transport.shutdown()
-        await server.stop()
     }
 }
 
@@ -191,22 +183,14 @@ extension WebSocketCommandTests {
 
     /// In a script (no listener) frames wait for `ws recv`, in order.
     @Test func inAScriptFramesWaitForRecv() async throws {
-        let server = try await SandboxServer.start()
-        let transport = AsyncHTTPTransport()
-        let session = AuthSession(profile: .linku, builder: RequestBuilder(baseURL: server.baseURL), transport: transport, store: MemoryTokenStore())
-        let interpreter = Interpreter(session: session)
-        func run(_ line: String) async throws -> Outcome { await interpreter.execute(try interpreter.parser.parse(line)) }
-        do {
+        try await withSandboxInterpreter { interpreter, _ in
+            func run(_ line: String) async throws -> Outcome { await interpreter.execute(try interpreter.parser.parse(line)) }
             _ = try await run("ws connect /__sandbox/echo")
             for n in 1...3 { _ = try await run(#"ws send {"n":\#(n)}"#) }
             guard case let .frames(frames) = try await run("ws recv 3 --timeout 10") else { throw SocketFailure("no frames") }
             #expect(frames.map(\.text) == [#"{"n":1}"#, #"{"n":2}"#, #"{"n":3}"#])
             _ = try await run("ws close")
-        } catch {
-            Issue.record(error)
         }
-        await transport.shutdown()
-        await server.stop()
     }
 }
 
