@@ -26,31 +26,20 @@ enum SpecSplit {
         init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
         mutating func split() -> [Data]? {
-            skipSpace()
-            guard take(UInt8(ascii: "{")) else { return nil }
             var paths: Range<Int>?
             var version: Range<Int>?
             var components: Range<Int>?
-            // The top level's members: find `paths` and `openapi`.
-            while true {
-                skipSpace()
-                if take(UInt8(ascii: "}")) { break }
-                guard let key = string() else { return nil }
-                skipSpace()
-                guard take(UInt8(ascii: ":")) else { return nil }
-                skipSpace()
-                let start = i
-                guard value() else { return nil }
-                let name = String(decoding: bytes[key], as: UTF8.self)
-                if name == "paths" { paths = start..<i }
-                if name == "openapi" { version = start..<i }
-                if name == "components" { components = start..<i }
-                skipSpace()
-                if take(UInt8(ascii: ",")) { continue }
-                guard take(UInt8(ascii: "}")) else { return nil }
-                break
+            // The top level's members: find `paths`, `openapi` and `components`.
+            let scanned = forEachMember { name, value in
+                switch name {
+                case "paths": paths = value
+                case "openapi": version = value
+                case "components": components = value
+                default: break
+                }
+                return true
             }
-            guard let paths, let version else { return nil }
+            guard scanned, let paths, let version else { return nil }
             var schemes: Range<Int>?
             if let components {
                 i = components.lowerBound
@@ -107,20 +96,33 @@ enum SpecSplit {
         /// In the object starting at `i`: where member `name`'s value is
         /// (`.some(nil)` when there is no such member; nil when the object does not scan).
         mutating func member(_ name: String) -> Range<Int>?? {
-            guard take(UInt8(ascii: "{")) else { return nil }
+            var found: Range<Int>?
+            let scanned = forEachMember { key, value in
+                if key == name { found = value }
+                return found == nil
+            }
+            return scanned ? .some(found) : nil
+        }
+
+        /// Scans the object starting at `i` (after any space), calling `each`
+        /// with every member's name and where its value is, until `each`
+        /// returns false. False when the object does not scan.
+        mutating func forEachMember(_ each: (String, Range<Int>) -> Bool) -> Bool {
+            skipSpace()
+            guard take(UInt8(ascii: "{")) else { return false }
             while true {
                 skipSpace()
-                if take(UInt8(ascii: "}")) { return .some(nil) }
-                guard let key = string() else { return nil }
+                if take(UInt8(ascii: "}")) { return true }
+                guard let key = string() else { return false }
                 skipSpace()
-                guard take(UInt8(ascii: ":")) else { return nil }
+                guard take(UInt8(ascii: ":")) else { return false }
                 skipSpace()
                 let start = i
-                guard value() else { return nil }
-                if String(decoding: bytes[key], as: UTF8.self) == name { return start..<i }
+                guard value() else { return false }
+                guard each(String(decoding: bytes[key], as: UTF8.self), start..<i) else { return true }
                 skipSpace()
                 if take(UInt8(ascii: ",")) { continue }
-                return take(UInt8(ascii: "}")) ? .some(nil) : nil
+                return take(UInt8(ascii: "}"))
             }
         }
 
