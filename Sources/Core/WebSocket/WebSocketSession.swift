@@ -418,7 +418,7 @@ public enum WebSocketSendError: Error, Equatable, Sendable, CustomStringConverti
         case .notConnected: return "no WebSocket (ws connect first)"
         case let .queueFull(limit): return "the outgoing queue is full (\(limit) messages wait for the socket); not sent"
         case let .stalled(waiting, duration):
-            return "the server has taken no frame for \(ConnectFailure.seconds(duration)) (\(waiting) waiting to be written); not sent"
+            return "the server has taken no frame for \(ConnectFailure.seconds(duration)) (\(waiting) waiting to be written); not sent (send again later, or ws close)"
         case .cancelled: return "interrupted; not sent"
         }
     }
