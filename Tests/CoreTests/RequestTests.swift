@@ -31,7 +31,8 @@ import Testing
 
     @Test func backslashEscapesASeparator() throws {
         #expect(try RequestItem.parse(#"a\=b=c"#) == .stringField(name: "a=b", value: "c"))
-        #expect(try RequestItem.parse(#"Header\:x:v"#) == .header(name: "Header:x", value: "v"))
+        #expect(try RequestItem.parse(#"a\:b=c"#) == .stringField(name: "a:b", value: "c"))
+        #expect(try RequestItem.parse(#"X-Note:a\:b"#) == .header(name: "X-Note", value: "a:b"))
     }
 
     @Test func invalidJSONSaysWhere() {
@@ -114,6 +115,28 @@ import Testing
             + Array("--BOUNDARY\r\nContent-Disposition: form-data; name=\"image\"; filename=\"photo.png\"\r\nContent-Type: image/png\r\n\r\n".utf8)
             + [0x89, 0x50, 0x4E, 0x47] + Array("\r\n--BOUNDARY--\r\n".utf8)
         #expect(body == expected)
+    }
+
+    /// Issue 11 #12: `@file` as the whole body sent no Content-Type, and `;type=` was ignored.
+    @Test func aFileAsTheWholeBodyIsTypedByItsExtensionOrTypeGiven() throws {
+        func sent(_ item: String) throws -> PreparedRequest {
+            try builder.build(method: "POST", path: "/", items: [try RequestItem.parse(item)])
+        }
+        let json = try sent("@meta.json")
+        #expect(json.header("Content-Type") == "application/json")
+        #expect(json.header("Accept") == "application/json, */*;q=0.5")
+        #expect(json.body == files["meta.json"])
+        #expect(try sent("@photo.png").header("Content-Type") == "image/png")
+        #expect(try sent("@bio.txt;type=text/markdown").header("Content-Type") == "text/markdown")
+        #expect(try sent("@bio.txt").header("Accept") == "*/*")
+        let chosen = try builder.build(method: "POST", path: "/", items: [.file(name: "", path: "meta.json", contentType: nil),
+                                                                          .header(name: "Content-Type", value: "application/vnd.api+json")])
+        #expect(chosen.headers.filter { $0.hasName("Content-Type") }.map(\.value) == ["application/vnd.api+json"], "a typed header wins")
+    }
+
+    @Test func aHeaderFromAFileMayNotSmuggleALine() {
+        let builder = RequestBuilder(baseURL: URL(string: "http://127.0.0.1:8080")!, readFile: { _ in Array("v\r\nX-Other: 1\n".utf8) })
+        #expect(throws: RequestBuilder.BuildError.self) { try builder.build(method: "GET", path: "/", items: [.headerFromFile(name: "X", path: "f")]) }
     }
 
     @Test func rawJSONCannotGoIntoMultipart() {

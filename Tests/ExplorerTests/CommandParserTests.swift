@@ -45,6 +45,46 @@ import Testing
         #expect(throws: CommandError("unknown option '--verbose' (HTTP commands take --offline)", column: 7)) { try parser.parse("get /x --verbose") }
     }
 
+    /// Issue 11 #7: a header name with a non-ASCII letter stopped the
+    /// process (NIO's precondition). Names are RFC 9110 tokens and values
+    /// hold no control characters: refused in the parser, with a caret.
+    @Test func headerNamesAndValuesAreCheckedBeforeAnythingIsSent() throws {
+        for (line, column, words) in [("get /api/tasks ß:v", 15, "'ß' cannot be in a header name"),
+                                      ("get /api/tasks X-ßig:v", 17, "'ß' cannot be in a header name"),
+                                      ("get /api/tasks \"Bad Name:v\"", 18, "' ' cannot be in a header name"),
+                                      ("get /api/tasks \"X-Empty;\" ü;", 26, "'ü' cannot be in a header name"),
+                                      ("post /x é:@file.txt", 8, "'é' cannot be in a header name"),
+                                      ("get /x --offline X:{{nul}}", 20, "a NUL byte cannot be in a header value")] {
+            do {
+                _ = try CommandParser(variables: ["nul": "a\u{0}b"]).parse(line)
+                Issue.record("parsed: \(line)")
+            } catch {
+                #expect(error.column == column, "\(line): \(error)")
+                #expect(error.message.contains(words), "\(line): \(error.message)")
+            }
+        }
+        #expect(throws: RequestItem.ParseError.self) { try RequestItem.parse("X-Evil:a\r\nHost: elsewhere") }
+        #expect(throws: RequestItem.ParseError.self) { try RequestItem.parse("X:a\u{7F}") }
+        #expect(try RequestItem.parse("X-Tab:a\tb") == .header(name: "X-Tab", value: "a\tb"))
+        #expect(try RequestItem.parse("X-Name:café") == .header(name: "X-Name", value: "café"), "obs-text is allowed in values")
+        #expect(try RequestItem.parse("!#$%&'*+-.^_`|~09aZ:v") == .header(name: "!#$%&'*+-.^_`|~09aZ", value: "v"))
+    }
+
+    /// Issue 11 #8: `ws recv --timeout inf` (or 1e19) overflowed a Duration
+    /// and stopped the process. Every duration is range-checked here.
+    @Test func durationsOutOfRangeAreRefused() throws {
+        for value in ["inf", "1e19", "-1", "nan", "3601", "x"] {
+            #expect(throws: CommandError.self, "\(value)") { try parser.parse("ws recv --timeout \(value)") }
+        }
+        #expect(throws: CommandError.self) { try parser.parse("ws recv 0") }
+        #expect(throws: CommandError.self) { try parser.parse("ws recv 99999999999999999999") }
+        #expect(try parser.parse("ws recv 2 --timeout 3600") == .ws(.recv(count: 2, timeout: 3600)))
+        #expect(try parser.parse("ws recv --timeout 0") == .ws(.recv(count: 1, timeout: 0)))
+        for flag in ["--backoff", "--heartbeat"] {
+            #expect(throws: CommandError.self, "\(flag)") { try parser.parse("ws connect \(flag) inf") }
+        }
+    }
+
     @Test func variablesAreReplacedOnceEachWherever() throws {
         let parser = CommandParser(variables: ["id": "3", "brace": "{{id}}", "city": "Zürich"])
         let word = { (text: String) throws(CommandError) -> String in try parser.substitute(LineTokenizer.Word(text: text, start: 0)) }

@@ -72,3 +72,54 @@ extension HTTPHeader {
         }
     }
 }
+
+extension HTTPHeader {
+    /// Where a header name stops being an RFC 9110 token (letters, digits and
+    /// ``!#$%&'*+-.^_`|~``), as a character offset; nil when it is one. An
+    /// empty name fails at 0. Checked before anything is sent: NIO stops the
+    /// process on a name that is not ASCII.
+    public static func invalidNameOffset(_ name: String) -> Int? {
+        guard !name.isEmpty else { return 0 }
+        for (offset, character) in name.enumerated() {
+            guard let ascii = character.asciiValue, isTokenByte(ascii) else { return offset }
+        }
+        return nil
+    }
+
+    /// Where a header value holds a control character (CR, LF, NUL and the
+    /// rest of C0, or DEL; a tab is allowed), as a character offset; nil when
+    /// it holds none. CR or LF would let a value start a header of its own.
+    public static func invalidValueOffset(_ value: String) -> Int? {
+        for (offset, character) in value.enumerated() {
+            for scalar in character.unicodeScalars where (scalar.value < 0x20 && scalar != "\t") || scalar.value == 0x7F {
+                return offset
+            }
+        }
+        return nil
+    }
+
+    /// The control character at `offset` of `value`, named for an error line.
+    public static func describeCharacter(at offset: Int, of value: String) -> String {
+        let character = value[value.index(value.startIndex, offsetBy: offset)]
+        switch character {
+        case "\r\n": return "a CR LF"
+        case "\r": return "a carriage return (CR)"
+        case "\n": return "a line feed (LF)"
+        case "\0": return "a NUL byte"
+        default:
+            let scalar = character.unicodeScalars.first!.value
+            return scalar < 0x20 || scalar == 0x7F ? "control character U+\(String(scalar, radix: 16, uppercase: true).leftPadded(4))" : "'\(character)'"
+        }
+    }
+
+    private static func isTokenByte(_ b: UInt8) -> Bool {
+        switch b {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): return true
+        default: return "!#$%&'*+-.^_`|~".utf8.contains(b)
+        }
+    }
+}
+
+private extension String {
+    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
+}

@@ -83,7 +83,7 @@ public struct RequestBuilder: Sendable {
         var userHeaders: [HTTPHeader] = []
         var fields: [(key: String, value: JSONValue)] = []
         var files: [(name: String, filename: String, contentType: String, data: [UInt8])] = []
-        var rawBody: [UInt8]?
+        var rawBody: (data: [UInt8], contentType: String)?
 
         func load(_ path: String) throws(BuildError) -> [UInt8] {
             do { return try readFile(path) } catch let error as BuildError { throw error } catch {
@@ -102,7 +102,11 @@ public struct RequestBuilder: Sendable {
                 if value.isEmpty { removedHeaders.append(name) } else { userHeaders.append(HTTPHeader(name: name, value: value)) }
             case let .emptyHeader(name): userHeaders.append(HTTPHeader(name: name, value: ""))
             case let .headerFromFile(name, path):
-                userHeaders.append(HTTPHeader(name: name, value: try text(path).trimmingCharacters(in: .newlines)))
+                let value = try text(path).trimmingCharacters(in: .newlines)
+                if let bad = HTTPHeader.invalidValueOffset(value) {
+                    throw BuildError("header \(name) from '\(path)': \(HTTPHeader.describeCharacter(at: bad, of: value)) cannot be in a header value")
+                }
+                userHeaders.append(HTTPHeader(name: name, value: value))
             case let .query(name, value): query.append((name, value))
             case let .queryFromFile(name, path): query.append((name, try text(path)))
             case let .stringField(name, value): fields.append((name, .string(value)))
@@ -115,7 +119,8 @@ public struct RequestBuilder: Sendable {
                 }
             case let .file(name, path, contentType):
                 if name.isEmpty {
-                    rawBody = try load(path)
+                    // The whole body: its type is the one given with `;type=`, else its extension's.
+                    rawBody = (try load(path), contentType ?? Self.guessContentType((path as NSString).lastPathComponent))
                 } else {
                     let data = try load(path)
                     let filename = (path as NSString).lastPathComponent
@@ -129,7 +134,11 @@ public struct RequestBuilder: Sendable {
             guard fields.isEmpty, files.isEmpty else {
                 throw BuildError("'@file' sends the file as the whole body; it cannot be combined with fields")
             }
-            body = rawBody
+            body = rawBody.data
+            headers.append(HTTPHeader(name: "Content-Type", value: rawBody.contentType))
+            if rawBody.contentType == "application/json" {
+                headers[1] = HTTPHeader(name: "Accept", value: "application/json, */*;q=0.5")
+            }
         } else if !files.isEmpty {
             if let raw = fields.first(where: { if case .string = $0.value { return false } else { return true } }) {
                 throw BuildError("'\(raw.key):=…' is a raw JSON field, but a file upload makes the body multipart form data, which carries only text fields (use \(raw.key)=…)")
@@ -191,6 +200,10 @@ public struct RequestBuilder: Sendable {
         case "webp": return "image/webp"
         case "json": return "application/json"
         case "txt": return "text/plain"
+        case "csv": return "text/csv"
+        case "html", "htm": return "text/html"
+        case "xml": return "application/xml"
+        case "yaml", "yml": return "application/yaml"
         case "pdf": return "application/pdf"
         default: return "application/octet-stream"
         }

@@ -42,12 +42,19 @@ public enum RequestItem: Sendable, Equatable {
     public static func parse(_ text: String) throws(ParseError) -> RequestItem {
         // Unescape, remembering which characters were escaped.
         var chars: [(Character, escaped: Bool)] = []
-        var iterator = Array(text).makeIterator()
-        while let c = iterator.next() {
-            if c == "\\", let next = iterator.next() {
-                chars.append((next, true))
+        // Where each unescaped character was typed, for the caret.
+        var typedAt: [Int] = []
+        let typed = Array(text)
+        var index = 0
+        while index < typed.count {
+            if typed[index] == "\\", index + 1 < typed.count {
+                chars.append((typed[index + 1], true))
+                typedAt.append(index + 1)
+                index += 2
             } else {
-                chars.append((c, false))
+                chars.append((typed[index], false))
+                typedAt.append(index)
+                index += 1
             }
         }
         var best: (position: Int, separator: String)?
@@ -70,6 +77,14 @@ public enum RequestItem: Sendable, Equatable {
         let value = String(chars[(position + separator.count)...].map(\.0))
         if name.isEmpty && separator != "@" {
             throw ParseError(item: text, offset: 0, reason: "'\(text)': missing name before '\(separator)'")
+        }
+        if [":", ";", ":@"].contains(separator), let bad = HTTPHeader.invalidNameOffset(name) {
+            throw ParseError(item: text, offset: typedAt[bad],
+                             reason: "'\(text)': \(HTTPHeader.describeCharacter(at: bad, of: name)) cannot be in a header name (letters, digits and !#$%&'*+-.^_`|~ can)")
+        }
+        if separator == ":", let bad = HTTPHeader.invalidValueOffset(value) {
+            throw ParseError(item: text, offset: typedAt[position + separator.count + bad],
+                             reason: "'\(text)': \(HTTPHeader.describeCharacter(at: bad, of: value)) cannot be in a header value")
         }
         switch separator {
         case ":": return .header(name: name, value: value)

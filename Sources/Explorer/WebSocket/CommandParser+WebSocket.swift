@@ -112,6 +112,10 @@ extension CommandParser {
         return .object(members)
     }
 
+    /// The longest any duration option waits: an hour. A bound keeps every
+    /// value a `Duration` can hold.
+    static let longestWait = 3600.0
+
     private func recv(_ words: [LineTokenizer.Word]) throws(CommandError) -> WebSocketAction {
         var count = 1
         var timeout = 5.0
@@ -119,15 +123,17 @@ extension CommandParser {
         while i < words.count {
             let word = words[i]
             if word.text == "--timeout" {
-                guard i + 1 < words.count, let seconds = Double(words[i + 1].text), seconds >= 0 else {
-                    throw CommandError("--timeout needs seconds, as in: ws recv 2 --timeout 10", column: word.start)
+                // `inf` and 1e19 parse as Doubles and then overflowed the Duration: a crash, not an error.
+                guard i + 1 < words.count, let seconds = Double(words[i + 1].text), (0...Self.longestWait).contains(seconds) else {
+                    throw CommandError("--timeout needs seconds from 0 to \(Int(Self.longestWait)), as in: ws recv 2 --timeout 10",
+                                       column: (i + 1 < words.count ? words[i + 1] : word).start)
                 }
                 timeout = seconds
                 i += 2
                 continue
             }
-            guard let n = Int(word.text), n >= 1 else {
-                throw CommandError("usage: ws recv [N] [--timeout S]", column: word.start)
+            guard let n = Int(word.text), (1...SocketState.inboxLimit).contains(n) else {
+                throw CommandError("usage: ws recv [N] [--timeout S], N from 1 to \(SocketState.inboxLimit)", column: word.start)
             }
             count = n
             i += 1
