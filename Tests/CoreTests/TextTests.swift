@@ -76,13 +76,23 @@ import Testing
 @Suite struct ProfileTests {
     @Test func publicEndpointsMatchExactly() {
         let linku = Profile.linku
-        #expect(linku.isPublic(path: "/api/secure-auth/login"))
-        #expect(linku.isPublic(path: "/api/banners"))
-        #expect(linku.isPublic(path: "/api/forum/posts?page=2"))
+        #expect(linku.isPublic(method: "POST", path: "/api/secure-auth/login"))
+        #expect(linku.isPublic(method: "GET", path: "/api/banners"))
+        #expect(linku.isPublic(method: "GET", path: "/api/forum/posts?page=2"))
+        #expect(linku.isPublic(method: "HEAD", path: "/api/forum/posts"))
         // 001's `endpoint.contains(public)` would make these public too.
-        #expect(!linku.isPublic(path: "/api/forum/posts/7/replies"))
-        #expect(!linku.isPublic(path: "/api/tasks"))
-        #expect(!linku.isPublic(path: "/api/secure-auth/refresh"))
+        #expect(!linku.isPublic(method: "GET", path: "/api/forum/posts/7/replies"))
+        #expect(!linku.isPublic(method: "GET", path: "/api/tasks"))
+        #expect(!linku.isPublic(method: "POST", path: "/api/secure-auth/refresh"))
+    }
+
+    /// Issue 11 #11: `GET /api/forum/posts` is public, so `POST` to the same
+    /// path went out without the token and got 401.
+    @Test func theMethodDecidesWhetherAPathIsPublic() {
+        let linku = Profile.linku
+        #expect(linku.isPublic(method: "get", path: "/api/forum/posts"))
+        #expect(!linku.isPublic(method: "POST", path: "/api/forum/posts"))
+        #expect(!linku.isPublic(method: "DELETE", path: "/api/banners"))
     }
 
     @Test func catalogHoldsBothSeedsEndpoints() {

@@ -85,7 +85,7 @@ import Testing
         try await withInterpreter { interpreter, server in
             _ = try await run(interpreter, "login alice@example.com alice123")
             let before = server.count("login")
-            guard case let .offline(request) = try await run(interpreter, "post /api/tasks title=x --offline") else { Issue.record("sent"); return }
+            guard case let .offline(request, _) = try await run(interpreter, "post /api/tasks title=x --offline") else { Issue.record("sent"); return }
             #expect(request.header("Authorization") == "Bearer <access_token>")
             guard case let .exchange(list, _) = try await run(interpreter, "get /api/tasks") else { Issue.record("no exchange"); return }
             #expect(list.response.json?["total"]?.intValue == 5)

@@ -73,7 +73,7 @@ import Testing
 
     @Test func offlineShowsTheWireFormat() throws {
         let request = try RequestBuilder(baseURL: URL(string: "http://127.0.0.1:8080")!).build(method: "POST", path: "/api/tasks", items: [.stringField(name: "title", value: "x"), .query(name: "a", value: "b c")])
-        #expect(plain.render(.offline(request)).out == """
+        #expect(plain.render(.offline(request, note: nil)).out == """
         POST /api/tasks?a=b%20c HTTP/1.1
         Host: 127.0.0.1:8080
         User-Agent: explorer/0.1

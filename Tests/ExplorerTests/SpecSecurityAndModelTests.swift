@@ -156,7 +156,7 @@ import Testing
         ])
         // --offline shows the same decision, with the token hidden.
         let offline = await interpreter.execute(try CommandParser().parse("get /admin/stats --offline"))
-        guard case let .offline(request) = offline else { Issue.record("not offline: \(offline)"); return }
+        guard case let .offline(request, _) = offline else { Issue.record("not offline: \(offline)"); return }
         #expect(request.header("X-API-Key") == "<access_token>" && request.header("Authorization") == nil)
     }
 

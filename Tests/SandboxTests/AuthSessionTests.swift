@@ -141,6 +141,77 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
         #expect(sent == [nil, nil, "Bearer secret-access", "Bearer mine"])
     }
 
+    /// Issue 11 #11: the public check ignored the method, so `POST
+    /// /api/forum/posts` went without the token because `GET` is public.
+    /// Every catalog path, asked with every method: the token goes unless an
+    /// endpoint with that very method and path is public.
+    @Test func everyMethodOnEveryCatalogPathCarriesTheTokenUnlessThatEndpointIsPublic() async throws {
+        for profile in Profile.builtIn.values {
+            let transport = RecordingTransport()
+            let store = MemoryTokenStore()
+            let builder = RequestBuilder(baseURL: URL(string: "http://127.0.0.1:9")!)
+            try store.save(key: "\(profile.name) http://127.0.0.1:9", tokens: Tokens(accessToken: "T0KEN", refreshToken: "r", userJSON: nil))
+            let auth = AuthSession(profile: profile, builder: builder, transport: transport, store: store)
+            let paths = Set(profile.endpoints.map(\.path))
+            for template in paths.sorted() {
+                let concrete = template.replacing(/\{[^}]*\}/, with: "7")
+                for method in ["GET", "POST", "PUT", "PATCH", "DELETE"] {
+                    let exchange = try await auth.send(builder.build(method: method, path: concrete, items: []))
+                    let listedPublic = profile.endpoints.contains { $0.method == method && $0.path == template && $0.isPublic }
+                    let sent = exchange.request.header("Authorization")
+                    #expect((sent == nil) == listedPublic, "\(profile.name) \(method) \(template): sent \(sent ?? "no token")")
+                }
+            }
+        }
+    }
+
+    /// Issue 11 #1: logged in, a full URL to another server got the token.
+    /// It goes only to the base URL's origin: scheme, host and port.
+    @Test func theTokenGoesOnlyToTheBackendsOrigin() async throws {
+        let transport = RecordingTransport()
+        let store = MemoryTokenStore()
+        let builder = RequestBuilder(baseURL: URL(string: "http://127.0.0.1:9/v1")!)
+        try store.save(key: "linku http://127.0.0.1:9/v1", tokens: Tokens(accessToken: "T0KEN", refreshToken: "r", userJSON: nil))
+        let auth = AuthSession(profile: .linku, builder: builder, transport: transport, store: store)
+        var withheld: [Bool] = []
+        for url in ["/api/tasks", "http://127.0.0.1:9/api/tasks", "HTTP://127.0.0.1:9/other",
+                    "http://127.0.0.1:10/api/tasks", "https://127.0.0.1:9/api/tasks", "http://localhost:9/api/tasks",
+                    "http://127.0.0.1.evil.example/api/tasks", "http://evil.example/?u=http://127.0.0.1:9"] {
+            let exchange = try await auth.send(builder.build(method: "GET", path: url, items: []))
+            withheld.append(exchange.tokenWithheld)
+        }
+        let sent = transport.requests.map { $0.header("Authorization") }
+        #expect(sent == ["Bearer T0KEN", "Bearer T0KEN", "Bearer T0KEN", nil, nil, nil, nil, nil])
+        #expect(withheld == [false, false, false, true, true, true, true, true])
+        // `--offline` asks the same question without sending.
+        #expect(await auth.tokenDecision(for: try builder.build(method: "GET", path: "/api/tasks", items: [])) == .attached)
+        #expect(await auth.tokenDecision(for: try builder.build(method: "GET", path: "http://127.0.0.1:10/", items: [])) == .withheld)
+        #expect(await auth.tokenDecision(for: try builder.build(method: "GET", path: "/api/banners", items: [])) == .none)
+    }
+
+    /// A 401 from another origin is not the backend saying the token expired:
+    /// no refresh, no retry.
+    @Test func aForeign401StartsNoRefresh() async throws {
+        final class Unauthorized: HTTPTransport, @unchecked Sendable {
+            let lock = NSLock()
+            var paths: [String] = []
+            var eventLoop: any EventLoop { Self.sharedLoop }
+            nonisolated(nonsending) func send(_ request: PreparedRequest) async throws(TransportError) -> ReceivedResponse {
+                lock.withLock { paths.append(request.url.absoluteString) }
+                return ReceivedResponse(status: 401, reason: "Unauthorized", headers: [], body: [])
+            }
+        }
+        let transport = Unauthorized()
+        let store = MemoryTokenStore()
+        let builder = RequestBuilder(baseURL: URL(string: "http://127.0.0.1:9")!)
+        try store.save(key: "linku http://127.0.0.1:9", tokens: Tokens(accessToken: "T0KEN", refreshToken: "r", userJSON: nil))
+        let auth = AuthSession(profile: .linku, builder: builder, transport: transport, store: store)
+        let exchange = try await auth.send(builder.build(method: "GET", path: "http://127.0.0.1:10/x", items: []))
+        #expect(exchange.tokenWithheld && !exchange.refreshed && !exchange.sessionExpired)
+        #expect(transport.paths == ["http://127.0.0.1:10/x"])
+        #expect(await auth.isLoggedIn)
+    }
+
     @Test func publicPathsAreRelativeToABasePathPrefix() throws {
         let builder = RequestBuilder(baseURL: URL(string: "https://api.example.com/v1/")!)
         let auth = AuthSession(profile: .linku, builder: builder, transport: RecordingTransport(), store: MemoryTokenStore())

@@ -10,16 +10,30 @@ public struct Exchange: Sendable {
     public var refreshed: Bool
     /// A 401 could not be cured by a refresh: the tokens were cleared.
     public var sessionExpired: Bool
+    /// The request would have carried the token, but it went to another
+    /// origin than the backend's, so it went without (`CredentialScope`).
+    public var tokenWithheld: Bool
     public var duration: Duration
 
     public init(request: PreparedRequest, response: ReceivedResponse, refreshed: Bool = false,
-                sessionExpired: Bool = false, duration: Duration = .zero) {
+                sessionExpired: Bool = false, tokenWithheld: Bool = false, duration: Duration = .zero) {
         self.request = request
         self.response = response
         self.refreshed = refreshed
         self.sessionExpired = sessionExpired
+        self.tokenWithheld = tokenWithheld
         self.duration = duration
     }
+}
+
+/// What the session does with its token for one request.
+public enum TokenDecision: Sendable, Equatable {
+    /// No token is due: a public endpoint, the user's own credentials header, or no login.
+    case none
+    /// The token goes with the request, to the backend's own origin.
+    case attached
+    /// The token is due but the request leaves the backend's origin: it goes without.
+    case withheld
 }
 
 /// Problems of the auth flow that are not transport failures.
@@ -37,6 +51,8 @@ public struct AuthError: Error, Equatable, Sendable, CustomStringConvertible {
 public actor AuthSession {
     public nonisolated let profile: Profile
     public nonisolated let builder: RequestBuilder
+    /// Where the tokens may go: the base URL's origin, nowhere else.
+    public nonisolated let scope: CredentialScope
     private let transport: any HTTPTransport
     private let store: any TokenStore
     private let storeKey: String
@@ -49,6 +65,7 @@ public actor AuthSession {
     public init(profile: Profile, builder: RequestBuilder, transport: any HTTPTransport, store: any TokenStore) {
         self.profile = profile
         self.builder = builder
+        scope = CredentialScope(baseURL: builder.baseURL)
         self.transport = transport
         eventLoop = transport.eventLoop
         self.store = store
@@ -67,40 +84,91 @@ public actor AuthSession {
     /// Logs in; on success keeps the tokens (and saves them in the store).
     public func login(email: String, password: String) async throws -> Exchange {
         let auth = profile.auth
-        let request = try builder.build(method: "POST", path: auth.loginPath, items: [
-            .stringField(name: auth.loginEmailField, value: email),
-            .stringField(name: auth.loginPasswordField, value: password),
-        ])
+        let request = try loginRequest(email: email, password: password)
         let start = ContinuousClock.now
         let response = try await transport.send(request)
         let exchange = Exchange(request: request, response: response, duration: ContinuousClock.now - start)
         guard (200..<300).contains(response.status) else { return exchange }
-        guard let body = response.json, case let .success(access) = auth.accessTokenPath.evaluate(body),
-              let accessToken = access.stringValue else {
+        guard let body = response.json, let tokens = Self.tokens(in: body, auth: auth, needsUser: false) else {
             throw AuthError("the login answer has no access token at \(auth.accessTokenPath)")
         }
-        let refresh = (try? auth.refreshTokenPath.evaluate(body).get())?.stringValue
-        let user = (try? auth.userPath.evaluate(body).get()).map(JSONPrinter.compact)
-        try setTokens(Tokens(accessToken: accessToken, refreshToken: refresh, userJSON: user))
+        try setTokens(tokens)
         return exchange
+    }
+
+    /// Logs in from any answer that carries the profile's tokens and user,
+    /// as a login answer does: a register, a login with an emailed code.
+    /// Only a 2xx from the backend's own origin counts. Says whether it did.
+    public func adoptTokens(from exchange: Exchange) throws -> Bool {
+        guard (200..<300).contains(exchange.response.status), scope.admits(exchange.request.url),
+              let body = exchange.response.json, let found = Self.tokens(in: body, auth: profile.auth, needsUser: true),
+              found != tokens else { return false }
+        try setTokens(found)
+        return true
+    }
+
+    /// The tokens a login-shaped answer carries; nil without an access token
+    /// (or, with `needsUser`, without a user: a refresh answer has tokens but
+    /// is not a login).
+    private static func tokens(in body: JSONValue, auth: AuthFlavour, needsUser: Bool) -> Tokens? {
+        guard case let .success(access) = auth.accessTokenPath.evaluate(body), let accessToken = access.stringValue else { return nil }
+        let user = try? auth.userPath.evaluate(body).get()
+        if needsUser {
+            guard case .object = user else { return nil }
+        }
+        let refresh = (try? auth.refreshTokenPath.evaluate(body).get())?.stringValue
+        return Tokens(accessToken: accessToken, refreshToken: refresh, userJSON: user.map(JSONPrinter.compact))
+    }
+
+    /// The request `login` sends (`--offline` shows it with the password hidden).
+    public nonisolated func loginRequest(email: String, password: String) throws(RequestBuilder.BuildError) -> PreparedRequest {
+        let auth = profile.auth
+        return try builder.build(method: "POST", path: auth.loginPath, items: [
+            .stringField(name: auth.loginEmailField, value: email),
+            .stringField(name: auth.loginPasswordField, value: password),
+        ])
+    }
+
+    /// The request `logout` sends, without its token; nil when the profile
+    /// has no logout endpoint or nobody is logged in.
+    public func logoutRequest() throws(RequestBuilder.BuildError) -> PreparedRequest? {
+        guard let path = profile.auth.logoutPath, let tokens else { return nil }
+        var items: [RequestItem] = []
+        if profile.auth.logoutSendsRefreshToken, let refresh = tokens.refreshToken { items.append(.stringField(name: profile.auth.refreshTokenField, value: refresh)) }
+        return try builder.build(method: "POST", path: path, items: items)
     }
 
     /// Tells the server (when the profile has a logout endpoint) and forgets the tokens.
     public func logout() async throws -> Exchange? {
         defer { try? setTokens(nil) }
-        guard let path = profile.auth.logoutPath, let tokens else { return nil }
-        var items: [RequestItem] = []
-        if profile.auth.logoutSendsRefreshToken, let refresh = tokens.refreshToken { items.append(.stringField(name: profile.auth.refreshTokenField, value: refresh)) }
-        return try await send(builder.build(method: "POST", path: path, items: items), isPublic: false, retry: false)
+        guard let request = try logoutRequest() else { return nil }
+        return try await send(request, isPublic: false, retry: false)
     }
 
     /// Forgets the tokens without telling the server.
     public func forget() throws { try setTokens(nil) }
 
-    /// Whether the profile lists the request's endpoint as public. The path is
-    /// taken relative to the base URL, which may carry a prefix such as `/v1`.
+    /// Whether the profile lists the request's endpoint (its method and
+    /// path) as public. The path is taken relative to the base URL, which may
+    /// carry a prefix such as `/v1`.
     public nonisolated func isPublic(_ request: PreparedRequest) -> Bool {
-        profile.isPublic(path: catalogPath(of: request))
+        profile.isPublic(method: request.method, path: catalogPath(of: request))
+    }
+
+    /// The token the session would attach to `request`, before the origin
+    /// rule: nil for a public endpoint, a request that brings its own
+    /// credentials header, or no login.
+    private func wantedToken(_ request: PreparedRequest, isPublic: Bool, placement: TokenPlacement) -> String? {
+        isPublic || request.header(placement.headerName) != nil ? nil : tokens?.accessToken
+    }
+
+    /// Whether the session would attach its token to `request` and where it
+    /// would go: `.attached` to the backend's origin, `.withheld` for another
+    /// origin, `.none` when no token is due. `--offline` shows this decision.
+    public func tokenDecision(for request: PreparedRequest, isPublic: Bool? = nil,
+                              token placement: TokenPlacement = .bearer) -> TokenDecision {
+        guard wantedToken(request, isPublic: isPublic ?? self.isPublic(request), placement: placement) != nil else { return .none }
+        return scope.admits(request.url) ? .attached : .withheld
     }
 
     /// The request's path as the catalog writes it: relative to the base
@@ -118,14 +186,14 @@ public actor AuthSession {
     /// A request that already carries that header is sent as is.
     public func send(_ request: PreparedRequest, isPublic: Bool? = nil, token placement: TokenPlacement = .bearer,
                      retry: Bool = true) async throws -> Exchange {
-        let isPublic = isPublic ?? self.isPublic(request)
-        let userAuthorization = request.header(placement.headerName) != nil
-        let usedToken = isPublic || userAuthorization ? nil : tokens?.accessToken
+        let wanted = wantedToken(request, isPublic: isPublic ?? self.isPublic(request), placement: placement)
+        let usedToken = scope.admits(request.url) ? wanted : nil
         let start = ContinuousClock.now
         let first = withToken(request, usedToken, placement)
         let response = try await transport.send(first)
         guard response.status == 401, retry, let usedToken else {
-            return Exchange(request: first, response: response, duration: ContinuousClock.now - start)
+            return Exchange(request: first, response: response, tokenWithheld: wanted != nil && usedToken == nil,
+                            duration: ContinuousClock.now - start)
         }
         guard try await refresh(after: usedToken), let fresh = tokens?.accessToken else {
             return Exchange(request: first, response: response, sessionExpired: true, duration: ContinuousClock.now - start)

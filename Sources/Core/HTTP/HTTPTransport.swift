@@ -31,7 +31,7 @@ private let sharedEventLoop = MultiThreadedEventLoopGroup.singleton.next()
 /// host and the cause.
 public struct TransportError: Error, Equatable, Sendable, CustomStringConvertible {
     public enum Kind: Sendable, Equatable {
-        case connectionRefused, timeout, tls, dns, cancelled, tooLarge, other
+        case connectionRefused, timeout, tls, dns, cancelled, tooLarge, offline, other
     }
     public let kind: Kind
     public let host: String
@@ -51,6 +51,7 @@ public struct TransportError: Error, Equatable, Sendable, CustomStringConvertibl
         case .dns: return "cannot resolve host \(host): \(detail)"
         case .cancelled: return "request to \(host) cancelled"
         case .tooLarge: return "response from \(host) is too large: \(detail)"
+        case .offline: return "nothing sent to \(host): \(detail)"
         case .other: return "request to \(host) failed: \(detail)"
         }
     }

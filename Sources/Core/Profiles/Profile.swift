@@ -37,14 +37,18 @@ public struct Profile: Sendable {
         self.webSocketReconcile = webSocketReconcile
     }
 
-    /// Whether a request to `path` goes without an Authorization header: the
-    /// path equals a public endpoint's path exactly. (001's `contains` check
-    /// would also make `/api/forum/posts/7/replies` public; we do not.)
-    public func isPublic(path: String) -> Bool {
+    /// Whether a `method` request to `path` goes without an Authorization
+    /// header: a public endpoint has that method and that path exactly.
+    /// The method matters: `GET /api/forum/posts` is public, `POST` to the
+    /// same path needs the token. (001's `contains` check would also make
+    /// `/api/forum/posts/7/replies` public; we do not.) HEAD is asked as GET.
+    public func isPublic(method: String, path: String) -> Bool {
         let bare = String(path.split(separator: "?", maxSplits: 1).first ?? "")
         let trimmed = bare.count > 1 && bare.hasSuffix("/") ? String(bare.dropLast()) : bare
         let concrete = Endpoint.segments(of: trimmed)
-        return endpoints.contains { $0.isPublic && $0.matches(segments: concrete) }
+        let upper = method.uppercased()
+        let asked = upper == "HEAD" ? "GET" : upper
+        return endpoints.contains { $0.isPublic && $0.method == asked && $0.matches(segments: concrete) }
     }
 
     /// Built-in profiles by name.

@@ -87,7 +87,19 @@ public enum Redactor {
         }
     }
 
-    static func hidden(_ secret: String) -> String { "<hidden: \(secret.count) characters>" }
+    /// What stands for a secret on screen: its length, never its text.
+    public static func hidden(_ secret: String) -> String { "<hidden: \(secret.count) characters>" }
+
+    /// A value that is a credential whatever it is called: a JWT, or a
+    /// credentials header's value (`Bearer …`, `Basic …`, `token …`).
+    public static func looksLikeCredential(_ value: String) -> Bool {
+        if looksLikeJWT(value) { return true }
+        let words = value.split(separator: " ", maxSplits: 1)
+        guard words.count == 2 else { return false }
+        return credentialSchemes.contains(words[0].lowercased())
+    }
+
+    private static let credentialSchemes: Set<String> = ["bearer", "basic", "token", "digest", "apikey", "api-key"]
 
     /// Three base64url parts, the first a JSON object (`eyJ` is `{"`).
     public static func looksLikeJWT(_ s: String) -> Bool {

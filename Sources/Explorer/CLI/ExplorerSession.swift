@@ -53,8 +53,10 @@ final class ExplorerSession {
             store = MemoryTokenStore()
         }
         let transport = AsyncHTTPTransport()
-        let session = AuthSession(profile: profile, builder: RequestBuilder(baseURL: baseURL), transport: transport, store: store)
-        let interpreter = Interpreter(session: session)
+        // `--offline` sends nothing, ever: not a login, not a refresh.
+        let sending: any HTTPTransport = options.offline ? OfflineTransport(eventLoop: transport.eventLoop) : transport
+        let session = AuthSession(profile: profile, builder: RequestBuilder(baseURL: baseURL), transport: sending, store: store)
+        let interpreter = Interpreter(session: session, offline: options.offline)
         if let spec { runBlocking { await interpreter.use(spec) } }
         let interactive = isatty(0) == 1
         let palette = Palette.choose(options.color, isTerminal: isatty(1) == 1, environment: environment)

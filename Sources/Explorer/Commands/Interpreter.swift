@@ -28,8 +28,13 @@ actor Interpreter {
     /// command and its requests run on one thread (`HTTPTransport.executor`).
     nonisolated var unownedExecutor: UnownedSerialExecutor { session.unownedExecutor }
 
-    init(session: AuthSession) {
+    /// `--offline`: every command shows what it would send and sends nothing
+    /// (the session's transport refuses too: `OfflineTransport`).
+    let offline: Bool
+
+    init(session: AuthSession, offline: Bool = false) {
         self.session = session
+        self.offline = offline
         builtIns = ["base_url": session.builder.baseURL.absoluteString, "profile": session.profile.name]
     }
 
@@ -114,23 +119,35 @@ actor Interpreter {
         case .exit: return .exit
         case let .http(method, path, items, offline):
             let request = try session.builder.build(method: method, path: path, items: items)
-            if offline { return .offline(await offlineView(of: request)) }
+            if offline || self.offline { return await offlineView(of: request) }
             let rule = access(for: request)
-            return remember(try await session.send(request, isPublic: rule?.isPublic, token: rule?.token ?? .bearer), note: nil)
+            let exchange = try await session.send(request, isPublic: rule?.isPublic, token: rule?.token ?? .bearer)
+            // A register or a code login answers with tokens: the session is then logged in, as after `login`.
+            guard try await session.adoptTokens(from: exchange) else { return remember(exchange, note: nil) }
+            return remember(exchange, note: "logged in as \(await session.userName ?? "the new user")")
         case let .login(email, password):
             guard let email, let password else {
                 return .failure("login needs an email and a password: login EMAIL PASSWORD", .usage)
+            }
+            if offline {
+                // The password is the user's, not the output's: shown hidden, as history keeps it.
+                return .offline(try session.loginRequest(email: email, password: Redactor.placeholder), note: nil)
             }
             let exchange = try await session.login(email: email, password: password)
             let note = (200..<300).contains(exchange.response.status) ? "logged in as \(await session.userName ?? email)" : nil
             return remember(exchange, note: note)
         case .logout:
             guard await session.isLoggedIn else { return .text("not logged in") }
+            if offline, let request = try await session.logoutRequest() { return await offlineView(of: request, isPublic: false) }
+            // The socket was opened with this login's token: it ends with it.
+            let closed = await closeSocketOfEndingLogin()
             let exchange = try await session.logout()
-            return exchange.map { remember($0, note: "logged out") } ?? .text("logged out")
+            let note = ["logged out", closed].compactMap { $0 }.joined(separator: "\n")
+            return exchange.map { remember($0, note: note) } ?? .text(note)
         case .whoami:
             guard await session.isLoggedIn else { return .failure("not logged in (try: login EMAIL)", .runtime) }
             let request = try session.builder.build(method: "GET", path: profile.auth.whoAmIPath, items: [])
+            if offline { return await offlineView(of: request) }
             return remember(try await session.send(request), note: nil)
         case let .set(name, value):
             variables[name] = value
@@ -142,7 +159,7 @@ actor Interpreter {
             return .nothing
         case .vars:
             let all = allVariables.sorted { $0.key < $1.key }
-            return .text(all.map { "\($0.key) = \($0.value)" }.joined(separator: "\n"))
+            return .text(all.map { "\($0.key) = \(Self.shown(variable: $0.key, $0.value))" }.joined(separator: "\n"))
         case let .show(path):
             guard let response = lastResponse else { return .failure("no response yet: send a request first", .usage) }
             guard let path else {
@@ -190,6 +207,7 @@ actor Interpreter {
         if exchange.sessionExpired { return .exchange(exchange, note: AuthError.sessionExpired.message) }
         // Drift from the catalog's model is said under the body, one line per problem.
         var lines = note.map { [$0] } ?? []
+        if exchange.tokenWithheld { lines.append(session.scope.withheldNote(for: exchange.request.url)) }
         if let body = lastBody, (200..<300).contains(exchange.response.status) {
             let path = session.catalogPath(of: exchange.request)
             let profile = profile
@@ -201,15 +219,27 @@ actor Interpreter {
     }
 
     /// The request as the session would send it, with the token shown as a
-    /// placeholder: tokens are never printed.
-    private func offlineView(of request: PreparedRequest) async -> PreparedRequest {
+    /// placeholder: tokens are never printed. A token the origin rule keeps
+    /// back is said under the request, as it is when sending.
+    private func offlineView(of request: PreparedRequest, isPublic: Bool? = nil) async -> Outcome {
         var shown = request
         let rule = access(for: request)
         let placement = rule?.token ?? .bearer
-        if request.header(placement.headerName) == nil, await session.isLoggedIn, !(rule?.isPublic ?? session.isPublic(request)) {
+        switch await session.tokenDecision(for: request, isPublic: isPublic ?? rule?.isPublic, token: placement) {
+        case .none: return .offline(shown, note: nil)
+        case .attached:
             shown.setHeader(placement.headerName, placement.headerValue("<access_token>"))
+            return .offline(shown, note: nil)
+        case .withheld: return .offline(shown, note: session.scope.withheldNote(for: request.url))
         }
-        return shown
+    }
+
+    /// A variable's value as `vars` prints it: a secret's (by its name, or a
+    /// value shaped like a token or a credentials header) as its length only,
+    /// as history and transcripts hide it.
+    static func shown(variable name: String, _ value: String) -> String {
+        guard !value.isEmpty, Redactor.isSecretName(name) || Redactor.looksLikeCredential(value) else { return value }
+        return Redactor.hidden(value)
     }
 
     /// With a loaded spec, its security decides whether a request is public

@@ -5,8 +5,9 @@ import Core
 enum Outcome: Sendable {
     /// A request and its answer; `note` is shown after it ("logged in as alice").
     case exchange(Exchange, note: String?)
-    /// `--offline`: the request that would have been sent.
-    case offline(PreparedRequest)
+    /// `--offline`: the request that would have been sent, and a note
+    /// (the token kept back from another origin).
+    case offline(PreparedRequest, note: String?)
     /// A JSON value picked by `show`.
     case value(JSONValue)
     /// Plain text (help, vars, messages).

@@ -16,7 +16,7 @@ struct Renderer: Sendable {
         case let .text(text): return (text.isEmpty ? "" : text + "\n", "")
         case let .value(value): return (JSONPrinter.pretty(Redactor.redact(json: value), style: palette.json) + "\n", "")
         case let .failure(message, _): return ("", palette.red("error: ") + message + "\n")
-        case let .offline(request): return (offline(request), "")
+        case let .offline(request, note): return (offline(request) + (note.map { palette.dim($0) + "\n" } ?? ""), "")
         case let .exchange(exchange, note): return exchangeText(exchange, note: note)
         case let .frames(notices): return (notices.map(notice).joined(), "")
         }

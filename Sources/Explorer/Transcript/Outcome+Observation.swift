@@ -13,10 +13,10 @@ extension Outcome {
             let values = notices.compactMap { try? JSONParser.parse($0.text) }
             return Observation(body: values.count == notices.count ? .json(.array(values)) : .text(notices.map(\.text)))
         case let .failure(message, _): return Observation(errors: Self.lines(message))
-        case let .offline(request):
+        case let .offline(request, note):
             // The Host line names this run's port; the rest is the request itself.
             let lines = Self.lines(renderer.offline(request)).filter { !$0.hasPrefix("Host: ") }
-            return Observation(body: .text(lines))
+            return Observation(body: .text(lines), notes: note.map(Self.lines) ?? [])
         case let .exchange(exchange, note):
             let response = exchange.response
             var observation = Observation(refreshed: exchange.refreshed, status: response.status, reason: response.reason,

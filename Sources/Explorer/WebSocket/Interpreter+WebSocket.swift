@@ -37,6 +37,8 @@ extension Interpreter {
 
     func webSocket(_ action: WebSocketAction) async -> Outcome {
         switch action {
+        case .connect where offline:
+            return .failure("not connected: explorer runs --offline, which sends nothing", .usage)
         case let .connect(target, settings): return await connect(target, settings.options)
         case let .send(value):
             guard let socket = sockets.socket else { return .failure(WebSocketSendError.notConnected.description, .usage) }
@@ -68,6 +70,16 @@ extension Interpreter {
         await socket.close()
         await sockets.pump?.value
         sockets.socket = nil
+    }
+
+    /// Closes the socket at logout, so that no later reconnect carries on
+    /// with whoever logs in next; says so, or nil when no socket was open.
+    /// (A login as someone else keeps the socket: a chat transcript listens
+    /// as bob while alice writes.)
+    func closeSocketOfEndingLogin() async -> String? {
+        guard let socket = sockets.socket, await socket.state != .closed else { return nil }
+        await closeSocket()
+        return "WebSocket closed: it was opened with that login"
     }
 
     private func connect(_ target: String?, _ options: WebSocketOptions) async -> Outcome {
