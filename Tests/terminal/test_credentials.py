@@ -1,0 +1,71 @@
+"""Credentials through the built binary, against a server nobody here wrote
+(Python's http.server, recording what reaches it): the access token goes
+only to the backend's origin, and `--offline` sends nothing at all.
+"""
+import http.server
+import os
+import pathlib
+import subprocess
+import threading
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+BINARY = os.environ.get("EXPLORER_BIN", str(ROOT / ".build" / "debug" / "explorer"))
+
+
+class Recorder(http.server.BaseHTTPRequestHandler):
+    seen = []
+
+    def answer(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length) if length else b""
+        Recorder.seen.append((self.command, self.path, dict(self.headers), body))
+        reply = b'{"ok": true}'
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(reply)))
+        self.end_headers()
+        self.wfile.write(reply)
+
+    do_GET = do_POST = do_PUT = do_DELETE = answer
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def stranger():
+    Recorder.seen = []
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Recorder)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def explorer(args, tmp_path, stdin=""):
+    env = dict(os.environ, HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state"),
+               XDG_CONFIG_HOME=str(tmp_path / "config"), NO_COLOR="1")
+    return subprocess.run([BINARY, *args], input=stdin, capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
+
+
+def test_offline_login_sends_nothing_and_shows_the_password_hidden(stranger, tmp_path):
+    result = explorer(["--offline", "--base-url", stranger, "-c", "login me@example.com s3cret"], tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert Recorder.seen == []
+    assert "POST /api/secure-auth/login HTTP/1.1" in result.stdout
+    assert '"password":"***"' in result.stdout
+    assert "s3cret" not in result.stdout + result.stderr
+
+
+def test_the_token_stays_with_the_backend_when_a_line_names_another_server(stranger, tmp_path):
+    result = explorer([], tmp_path, stdin=f"login alice@example.com alice123\nget {stranger}/steal\nget /api/tasks/1\n")
+    assert result.returncode == 0, result.stderr
+    assert [(method, path) for method, path, _, _ in Recorder.seen] == [("GET", "/steal")]
+    headers = {name.lower() for name in Recorder.seen[0][2]}
+    assert "authorization" not in headers
+    assert f"token not sent: {stranger} is not the backend's origin" in result.stdout
+    # The backend itself still gets it: the next line is answered, not refused.
+    assert '"title": "Pick up a parcel"' in result.stdout
