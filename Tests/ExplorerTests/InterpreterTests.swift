@@ -30,6 +30,17 @@ import Testing
         }
     }
 
+    /// Issue 11 #28: `set base_url=…` was kept, shown by vars, and changed nothing.
+    @Test func builtInVariablesCannotBeSet() async throws {
+        try await withInterpreter { interpreter, server in
+            guard case let .failure(message, status) = try await run(interpreter, "set base_url=http://127.0.0.1:1") else { Issue.record("set"); return }
+            #expect(message.contains("--base-url"))
+            #expect(status == .usage)
+            guard case let .text(vars) = try await run(interpreter, "vars") else { Issue.record("no text"); return }
+            #expect(vars.contains("base_url = \(server.baseURL.absoluteString)"))
+        }
+    }
+
     @Test func variablesFeedLaterLines() async throws {
         try await withInterpreter { interpreter, _ in
             _ = try await run(interpreter, "login bob@example.com bob12345")

@@ -150,6 +150,10 @@ actor Interpreter {
             if offline { return await offlineView(of: request) }
             return remember(try await session.send(request), note: nil)
         case let .set(name, value):
+            // `set base_url=…` used to be kept and shown by vars while every request still went to the old URL.
+            if builtIns[name] != nil {
+                return .failure("'\(name)' is fixed for the session: start explorer with --\(name == "base_url" ? "base-url URL" : "profile NAME") to change it", .usage)
+            }
             variables[name] = value
             return .nothing
         case let .unset(name):
