@@ -2,7 +2,7 @@ import Foundation
 
 /// A `multipart/form-data` body (RFC 7578) split into its parts, for
 /// backends that take file uploads. Hummingbird has no multipart support and
-/// the dependency list is kept short (DESIGN.md §9), hence this small parser.
+/// the dependency list is kept short, hence this small parser.
 struct MultipartForm {
     struct Part {
         /// The `name` of the part's Content-Disposition.

@@ -1,5 +1,5 @@
 /// A backend as data: how it authenticates, how its errors look, and its
-/// endpoint catalog. See DESIGN.md §4.
+/// endpoint catalog (docs/architecture.md, "A new profile field").
 public struct Profile: Sendable {
     public var name: String
     public var displayName: String

@@ -29,7 +29,7 @@ enum Outcome: Sendable {
     }
 }
 
-/// Exit statuses for scripted use (DESIGN.md §8).
+/// Exit statuses for scripted use (README, "Scripts and other ways in").
 enum ExitStatus: Int32, Sendable, Comparable {
     case ok = 0
     case usage = 1

@@ -58,7 +58,7 @@ struct Renderer: Sendable {
         guard !bytes.isEmpty else { return "" }
         let type = response.mediaType ?? "unknown type"
         do {
-            // Tokens are never printed (DESIGN.md §5): the renderer hides them.
+            // Tokens are never printed: the renderer hides them.
             let value = Redactor.redact(json: try JSONParser.parse(bytes))
             return preview(JSONPrinter.pretty(value, style: palette.json))
         } catch {

@@ -3,7 +3,7 @@ import Foundation
 import Sandbox
 
 /// Replays a transcript: each command line goes through the same
-/// `CommandParser` and `Interpreter` the REPL uses (DESIGN.md §2), and its
+/// `CommandParser` and `Interpreter` the REPL uses (docs/architecture.md), and its
 /// outcome is compared with what the transcript expects. Runs against the
 /// transcript's own base URL, a fresh in-process sandbox of its profile
 /// when it says `sandbox`, or `baseURL` when given. Returns data; prints nothing.
