@@ -69,3 +69,18 @@ def test_the_token_stays_with_the_backend_when_a_line_names_another_server(stran
     assert f"token not sent: {stranger} is not the backend's origin" in result.stdout
     # The backend itself still gets it: the next line is answered, not refused.
     assert '"title": "Pick up a parcel"' in result.stdout
+
+
+def test_offline_sends_nothing_whatever_the_command(stranger, tmp_path):
+    # Every command that can reach a server, in one offline session: the family
+    # of the offline-login leak. A new command that sends belongs in this list.
+    lines = [
+        "login me@example.com s3cret", "whoami", "logout", "get /api/tasks", "post /api/tasks title=x",
+        "put /api/tasks/1 title=y", "patch /api/tasks/1 title=z", "delete /api/tasks/1", "head /api/tasks",
+        "options /api/tasks", f"get {stranger}/full-url", "ws connect", f"ws connect {stranger.replace('http', 'ws')}/ws",
+        "ws send n:=1", "ws recv --timeout 0",
+    ]
+    result = explorer(["--offline", "--base-url", stranger], tmp_path, stdin="\n".join(lines) + "\n")
+    assert Recorder.seen == [], Recorder.seen
+    assert "s3cret" not in result.stdout + result.stderr
+    assert "explorer runs --offline" in result.stderr
