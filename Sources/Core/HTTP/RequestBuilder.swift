@@ -161,7 +161,10 @@ public struct RequestBuilder: Sendable {
             body = data
             headers.append(HTTPHeader(name: "Content-Type", value: "multipart/form-data; boundary=\(boundary)"))
         } else if !fields.isEmpty {
-            body = Array(JSONPrinter.compact(.object(fields)).utf8)
+            // Names are nested JSON paths (HTTPie's rules): `user[roles][]=admin`, a later item replaces an earlier one.
+            var nested = NestedJSON()
+            for field in fields { try nested.set(field.key, field.value) }
+            body = Array(JSONPrinter.compact(nested.value).utf8)
             headers[1] = HTTPHeader(name: "Accept", value: "application/json, */*;q=0.5")
             headers.append(HTTPHeader(name: "Content-Type", value: "application/json"))
         }

@@ -3,7 +3,9 @@
 ///
 /// The separator rule is HTTPie's: the separator that starts first wins, and
 /// of those starting at the same place the longest (`:=` beats `:`). A
-/// backslash makes the next character literal (`a\=b=c` has the key `a=b`).
+/// backslash makes a separator character literal (`a\=b=c` has the key
+/// `a=b`); before any other character it stays, as in HTTPie, so that a
+/// nested key can escape its brackets (`foo\[x\]=1`, `NestedJSON`).
 public enum RequestItem: Sendable, Equatable {
     /// `Name:value`; an empty value (`Name:`) removes a default header.
     case header(name: String, value: String)
@@ -34,6 +36,9 @@ public enum RequestItem: Sendable, Equatable {
         public var description: String { reason }
     }
 
+    /// What a backslash can make literal: the characters separators are made of.
+    private static let separatorCharacters: Set<Character> = [":", "=", "@", ";"]
+
     // Longest first, so that at equal positions the longer separator wins.
     private static let separators = [":=@", "==@", "=@", ":@", ":=", "==", "=", ":", ";", "@"]
 
@@ -47,7 +52,7 @@ public enum RequestItem: Sendable, Equatable {
         let typed = Array(text)
         var index = 0
         while index < typed.count {
-            if typed[index] == "\\", index + 1 < typed.count {
+            if typed[index] == "\\", index + 1 < typed.count, Self.separatorCharacters.contains(typed[index + 1]) {
                 chars.append((typed[index + 1], true))
                 typedAt.append(index + 1)
                 index += 2
@@ -85,6 +90,12 @@ public enum RequestItem: Sendable, Equatable {
         if separator == ":", let bad = HTTPHeader.invalidValueOffset(value) {
             throw ParseError(item: text, offset: typedAt[position + separator.count + bad],
                              reason: "'\(text)': \(HTTPHeader.describeCharacter(at: bad, of: value)) cannot be in a header value")
+        }
+        if ["=", "=@", ":=", ":=@"].contains(separator) {
+            // A data field's name is a nested JSON path: its syntax is checked here, with a caret.
+            do { _ = try NestedJSON.parse(name) } catch {
+                throw ParseError(item: text, offset: typedAt[min(error.offset, typedAt.count - 1)], reason: "'\(text)': \(error.reason)")
+            }
         }
         switch separator {
         case ":": return .header(name: name, value: value)

@@ -1,0 +1,241 @@
+/// HTTPie's nested JSON for data fields: `user[name]=alice`,
+/// `user[roles][]=admin`, `items[0][id]:=1`, `[]:=1` (a top-level array).
+/// Keys are paths: a first literal (or `[n]`, `[]`), then `[key]`, `[n]`
+/// (an index; missing places are filled with null) or `[]` (append). A
+/// backslash makes `[`, `]` or `\` literal (`foo\[x\]=1` has the key
+/// `foo[x]`), and `[\1]` is the key "1", not an index. A later item
+/// replaces an earlier one at the same place; an item that needs an
+/// object where an earlier one put a string or an array is an error.
+public struct NestedJSON: Sendable {
+    /// One step of a key path.
+    public enum Step: Sendable, Equatable {
+        case key(String)
+        case index(Int)
+        case append
+
+        var text: String {
+            switch self {
+            case let .key(name): return "[\(name)]"
+            case let .index(n): return "[\(n)]"
+            case .append: return "[]"
+            }
+        }
+    }
+
+    /// A key that is not a path, with the character offset of the problem.
+    public struct SyntaxError: Error, Equatable, Sendable {
+        public let offset: Int
+        public let reason: String
+    }
+
+    /// Parses a field name into its steps. A plain name is one `.key`.
+    public static func parse(_ name: String) throws(SyntaxError) -> [Step] {
+        let tokens = tokenize(name)
+        var steps: [Step] = []
+        var i = 0
+        func expectClose(after token: Token) throws(SyntaxError) {
+            guard i < tokens.count, case .close = tokens[i].kind else {
+                throw SyntaxError(offset: i < tokens.count ? tokens[i].start : name.count, reason: "expected ']' in '\(name)'")
+            }
+            i += 1
+        }
+        // The root: a literal, or [n], or [].
+        if let first = tokens.first {
+            switch first.kind {
+            case let .text(text, _): steps.append(.key(text)); i = 1
+            case .close: throw SyntaxError(offset: first.start, reason: "']' with no '[' before it in '\(name)'")
+            case .open: break
+            }
+        } else {
+            return [.key("")]
+        }
+        while i < tokens.count {
+            let token = tokens[i]
+            guard case .open = token.kind else {
+                throw SyntaxError(offset: token.start, reason: "expected '[' in '\(name)' (a backslash makes it literal: \\[)")
+            }
+            i += 1
+            guard i < tokens.count else { throw SyntaxError(offset: name.count, reason: "expected ']' at the end of '\(name)'") }
+            switch tokens[i].kind {
+            case .close:
+                steps.append(.append)
+                i += 1
+            case let .text(text, escaped):
+                i += 1
+                if !escaped, let n = Int(text) {
+                    guard n >= 0 else { throw SyntaxError(offset: tokens[i - 1].start, reason: "negative index [\(n)] in '\(name)': indexes start at 0") }
+                    steps.append(.index(n))
+                } else {
+                    steps.append(.key(text))
+                }
+                try expectClose(after: token)
+            case .open:
+                throw SyntaxError(offset: tokens[i].start, reason: "expected a key, a number or ']' in '\(name)'")
+            }
+        }
+        return steps
+    }
+
+    /// The body being built: nil until the first field.
+    private var root: Node?
+
+    public init() {}
+
+    /// Puts `value` at the place `name` says.
+    public mutating func set(_ name: String, _ value: JSONValue) throws(RequestBuilder.BuildError) {
+        let steps: [Step]
+        do { steps = try Self.parse(name) } catch { throw RequestBuilder.BuildError(error.reason) }
+        try Self.insert(value, into: &root, steps: steps[...], done: [], item: name)
+    }
+
+    /// The body: an object (empty without fields), or an array when the keys start with `[`.
+    public var value: JSONValue { root?.json ?? .object([]) }
+
+    // MARK: - Building
+
+    private indirect enum Node {
+        case object([(key: String, node: Node)])
+        case array([Node?])
+        case leaf(JSONValue)
+
+        var json: JSONValue {
+            switch self {
+            case let .object(members): return .object(members.map { ($0.key, $0.node.json) })
+            case let .array(items): return .array(items.map { $0?.json ?? .null })
+            case let .leaf(value): return value
+            }
+        }
+
+        var kindName: String {
+            switch self {
+            case .object: return "an object"
+            case .array: return "an array"
+            case let .leaf(value):
+                switch value {
+                case .string: return "a string"
+                case .number: return "a number"
+                case .bool: return "a boolean"
+                case .null: return "null"
+                case .array: return "an array"
+                case .object: return "an object"
+                }
+            }
+        }
+    }
+
+    private static func container(for step: Step) -> Node {
+        if case .key = step { return .object([]) }
+        return .array([])
+    }
+
+    private static func describe(_ done: [Step]) -> String {
+        guard let first = done.first else { return "the body" }
+        var text: String
+        switch first {
+        case let .key(name): text = name
+        default: text = first.text
+        }
+        for step in done.dropFirst() { text += step.text }
+        return "'\(text)'"
+    }
+
+    private static func insert(_ value: JSONValue, into slot: inout Node?, steps: ArraySlice<Step>, done: [Step],
+                               item: String) throws(RequestBuilder.BuildError) {
+        guard let step = steps.first else {
+            slot = .leaf(value)
+            return
+        }
+        if slot == nil { slot = container(for: step) }
+        let rest = steps.dropFirst()
+        let here = done + [step]
+        switch (slot!, step) {
+        case (.object(var members), let .key(name)):
+            slot = nil
+            if let at = members.firstIndex(where: { $0.key == name }) {
+                var child: Node? = members[at].node
+                if rest.isEmpty { child = nil }
+                try insert(value, into: &child, steps: rest, done: here, item: item)
+                members[at].node = child!
+            } else {
+                var child: Node?
+                try insert(value, into: &child, steps: rest, done: here, item: item)
+                members.append((name, child!))
+            }
+            slot = .object(members)
+        case (.array(var items), let .index(n)):
+            slot = nil
+            if items.count <= n { items += Array(repeating: nil, count: n - items.count + 1) }
+            var child = rest.isEmpty ? nil : items[n]
+            try insert(value, into: &child, steps: rest, done: here, item: item)
+            items[n] = child
+            slot = .array(items)
+        case (.array(var items), .append):
+            slot = nil
+            var child: Node?
+            try insert(value, into: &child, steps: rest, done: here, item: item)
+            items.append(child)
+            slot = .array(items)
+        case let (node, .key(name)):
+            throw RequestBuilder.BuildError("'\(item)': \(describe(done)) is \(node.kindName), so it has no key [\(name)]")
+        case let (node, .index(n)):
+            throw RequestBuilder.BuildError("'\(item)': \(describe(done)) is \(node.kindName), so it has no index [\(n)]")
+        case let (node, .append):
+            throw RequestBuilder.BuildError("'\(item)': \(describe(done)) is \(node.kindName), so [] cannot append to it")
+        }
+    }
+
+    // MARK: - Tokens
+
+    private struct Token {
+        enum Kind {
+            case open, close
+            /// Text, and whether a backslash was in it (then it is never a number).
+            case text(String, escaped: Bool)
+        }
+        let kind: Kind
+        let start: Int
+    }
+
+    private static func tokenize(_ source: String) -> [Token] {
+        let chars = Array(source)
+        var tokens: [Token] = []
+        var buffer = ""
+        var escaped = false
+        var bufferStart = 0
+        func flush(at end: Int) {
+            guard !buffer.isEmpty else { return }
+            var text = buffer
+            // `[\1]`: a number made a key by its backslash.
+            if !escaped, text.hasPrefix("\\"), Int(text.dropFirst()) != nil {
+                text.removeFirst()
+                escaped = true
+            }
+            tokens.append(Token(kind: .text(text, escaped: escaped), start: bufferStart))
+            buffer = ""
+            escaped = false
+        }
+        var i = 0
+        while i < chars.count {
+            let c = chars[i]
+            if c == "[" || c == "]" {
+                flush(at: i)
+                tokens.append(Token(kind: c == "[" ? .open : .close, start: i))
+            } else if c == "\\", i + 1 < chars.count {
+                if buffer.isEmpty { bufferStart = i }
+                if "[]\\".contains(chars[i + 1]) {
+                    escaped = true
+                } else {
+                    buffer.append(c)
+                }
+                buffer.append(chars[i + 1])
+                i += 1
+            } else {
+                if buffer.isEmpty { bufferStart = i }
+                buffer.append(c)
+            }
+            i += 1
+        }
+        flush(at: chars.count)
+        return tokens
+    }
+}

@@ -1,0 +1,61 @@
+import Core
+import Foundation
+import Testing
+
+/// HTTPie's nested JSON fields. Each expected body is what `http --offline`
+/// (HTTPie 3.2.4) sends for the same items.
+@Suite struct NestedJSONTests {
+    func body(_ items: String...) throws -> String {
+        let builder = RequestBuilder(baseURL: URL(string: "http://127.0.0.1:9")!)
+        let request = try builder.build(method: "POST", path: "/", items: try items.map { try RequestItem.parse($0) })
+        return String(decoding: request.body ?? [], as: UTF8.self)
+    }
+
+    @Test func bracketsBuildObjectsAndArrays() throws {
+        #expect(try body("user[name]=alice", "user[roles][]=admin", "user[roles][]=dev")
+            == #"{"user":{"name":"alice","roles":["admin","dev"]}}"#)
+        #expect(try body("items[0][id]:=1", "items[0][tags][]=x", "items[2]=z")
+            == #"{"items":[{"id":1,"tags":["x"]},null,"z"]}"#)
+    }
+
+    @Test func aKeyStartingWithABracketMakesATopLevelArray() throws {
+        #expect(try body("[]:=1", "[]=x", "[3][a]=b") == #"[1,"x",null,{"a":"b"}]"#)
+    }
+
+    /// Before, two items with one name made an object with the key twice.
+    @Test func aLaterItemReplacesAnEarlierOne() throws {
+        #expect(try body("a=1", "a=2", "b[c]=3", "b[c]=4") == #"{"a":"2","b":{"c":"4"}}"#)
+    }
+
+    @Test func backslashesMakeBracketsAndNumbersLiteral() throws {
+        #expect(try body(#"foo\[x\]=1"#, #"x[\1]=a"#, #"a\b=c"#, #"p=a\b"#) == #"{"foo[x]":"1","x":{"1":"a"},"a\\b":"c","p":"a\\b"}"#)
+    }
+
+    @Test func aTypeConflictIsOneLineNamingBothPlaces() {
+        do {
+            _ = try body("a[b]=1", "a[]=2")
+            Issue.record("built")
+        } catch {
+            #expect("\(error)" == "'a[]': 'a' is an object, so [] cannot append to it")
+        }
+        #expect(throws: RequestBuilder.BuildError.self) { try body("a=1", "a[b]=2") }
+        #expect(throws: RequestBuilder.BuildError.self) { try body("a=1", "[]=2") }
+    }
+
+    @Test func badPathsArePointedAtInTheParser() {
+        for (item, offset) in [("a]=1", 1), ("a[b]c=1", 4), ("a[-1]=1", 2), ("a[b=1", 3), ("a[[b]]=1", 2)] {
+            do {
+                _ = try RequestItem.parse(item)
+                Issue.record("parsed \(item)")
+            } catch {
+                #expect(error.offset == offset, "\(item): \(error.reason)")
+            }
+        }
+    }
+
+    @Test func formAndMultipartNamesStayFlat() throws {
+        let builder = RequestBuilder(baseURL: URL(string: "http://127.0.0.1:9")!, readFile: { _ in [1] }, boundary: { "B" })
+        let request = try builder.build(method: "POST", path: "/", items: [.stringField(name: "meta[a]", value: "x"), .file(name: "f", path: "p.png", contentType: nil)])
+        #expect(String(decoding: request.body ?? [], as: UTF8.self).contains(#"name="meta[a]""#))
+    }
+}
