@@ -32,7 +32,11 @@ public final class AsyncHTTPTransport: HTTPTransport {
 
     public init(options: Options = Options()) {
         var configuration = HTTPClient.Configuration()
-        configuration.timeout = .init(connect: options.connectTimeout, read: options.requestTimeout)
+        // No idle-read timeout: the per-request deadline bounds a request. With
+        // one, async-http-client 1.37 stops the process (a precondition in its
+        // IdleReadStateMachine) when a server answers before the request head is
+        // fully written, as servers do to a head they find too large.
+        configuration.timeout = .init(connect: options.connectTimeout)
         // Like HTTPie: show redirects rather than follow them.
         configuration.redirectConfiguration = .disallow
         configuration.decompression = .disabled
