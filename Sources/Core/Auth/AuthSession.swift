@@ -3,7 +3,8 @@ import NIOCore
 
 /// One request's round trip as the user sees it.
 public struct Exchange: Sendable {
-    /// The request as last sent (after a refresh, the retried one).
+    /// The request as last sent (after a refresh, the retried one; after
+    /// redirects, the last one), with the cookies and token it carried.
     public var request: PreparedRequest
     public var response: ReceivedResponse
     /// A 401 was answered by refreshing the tokens and retrying once.
@@ -14,9 +15,13 @@ public struct Exchange: Sendable {
     /// origin than the backend's, so it went without (`CredentialScope`).
     public var tokenWithheld: Bool
     public var duration: Duration
+    /// The redirects followed on the way (`--follow`), first to last: each
+    /// request and its 3xx answer. Empty when none was followed.
+    public var hops: [Exchange]
 
     public init(request: PreparedRequest, response: ReceivedResponse, refreshed: Bool = false,
-                sessionExpired: Bool = false, tokenWithheld: Bool = false, duration: Duration = .zero) {
+                sessionExpired: Bool = false, tokenWithheld: Bool = false, duration: Duration = .zero, hops: [Exchange] = []) {
+        self.hops = hops
         self.request = request
         self.response = response
         self.refreshed = refreshed
@@ -86,8 +91,8 @@ public actor AuthSession {
         let auth = profile.auth
         let request = try loginRequest(email: email, password: password)
         let start = ContinuousClock.now
-        let response = try await transport.send(request)
-        let exchange = Exchange(request: request, response: response, duration: ContinuousClock.now - start)
+        let (sent, response) = try await exchange(request)
+        let exchange = Exchange(request: sent, response: response, duration: ContinuousClock.now - start)
         guard (200..<300).contains(response.status) else { return exchange }
         guard let body = response.json, let tokens = Self.tokens(in: body, auth: auth, needsUser: false) else {
             throw AuthError("the login answer has no access token at \(auth.accessTokenPath)")
@@ -184,13 +189,45 @@ public actor AuthSession {
     /// Sends a request with the access token and the 401 rules above; the
     /// token goes where `token` says (`Authorization: Bearer` by default).
     /// A request that already carries that header is sent as is.
+    ///
+    /// With `follow`, a 3xx answer with a `Location` is followed (HTTPie's
+    /// `--follow`): 303, and 301/302 after a POST, become a GET without a
+    /// body; 307 and 308 keep method and body. A hop that leaves the
+    /// request's origin drops the Authorization and Cookie headers typed on
+    /// the line; the session's token and cookies follow their own rules.
     public func send(_ request: PreparedRequest, isPublic: Bool? = nil, token placement: TokenPlacement = .bearer,
-                     retry: Bool = true) async throws -> Exchange {
+                     retry: Bool = true, follow: RedirectPolicy? = nil) async throws -> Exchange {
+        let start = ContinuousClock.now
+        var current = request
+        var hops: [Exchange] = []
+        var publicHere = isPublic
+        while true {
+            var exchange = try await sendOnce(current, isPublic: publicHere, placement: placement, retry: retry)
+            guard let follow, let next = RedirectPolicy.next(after: exchange.response, to: current) else {
+                exchange.hops = hops
+                exchange.duration = ContinuousClock.now - start
+                return exchange
+            }
+            guard hops.count < follow.maximum else {
+                throw RedirectPolicy.TooMany(limit: follow.maximum, location: next.url.absoluteString)
+            }
+            hops.append(exchange)
+            let leaves = Origin(next.url) != Origin(current.url)
+            current = next
+            if leaves {
+                current.removeHeader("Authorization")
+                current.removeHeader("Cookie")
+                current.removeHeader(placement.headerName)
+            }
+            publicHere = nil
+        }
+    }
+
+    private func sendOnce(_ request: PreparedRequest, isPublic: Bool?, placement: TokenPlacement, retry: Bool) async throws -> Exchange {
         let wanted = wantedToken(request, isPublic: isPublic ?? self.isPublic(request), placement: placement)
         let usedToken = scope.admits(request.url) ? wanted : nil
         let start = ContinuousClock.now
-        let first = withToken(request, usedToken, placement)
-        let response = try await transport.send(first)
+        let (first, response) = try await exchange(withToken(request, usedToken, placement))
         guard response.status == 401, retry, let usedToken else {
             return Exchange(request: first, response: response, tokenWithheld: wanted != nil && usedToken == nil,
                             duration: ContinuousClock.now - start)
@@ -198,9 +235,26 @@ public actor AuthSession {
         guard try await refresh(after: usedToken), let fresh = tokens?.accessToken else {
             return Exchange(request: first, response: response, sessionExpired: true, duration: ContinuousClock.now - start)
         }
-        let second = withToken(request, fresh, placement)
-        let retried = try await transport.send(second)
+        let (second, retried) = try await exchange(withToken(request, fresh, placement))
         return Exchange(request: second, response: retried, refreshed: true, duration: ContinuousClock.now - start)
+    }
+
+    /// The session's cookies (RFC 6265 rules, in memory only): sent with
+    /// every request they match, unless the request sets `Cookie` itself.
+    public private(set) var cookies = CookieJar()
+
+    public func clearCookies() { cookies.removeAll() }
+
+    /// One request on the wire, with the session's cookies, keeping the
+    /// cookies the answer sets. What `send`, `login` and the refresh all use.
+    private func exchange(_ request: PreparedRequest) async throws(TransportError) -> (sent: PreparedRequest, response: ReceivedResponse) {
+        var outgoing = request
+        if outgoing.header("Cookie") == nil, let cookie = cookies.header(for: request.url) {
+            outgoing.setHeader("Cookie", cookie)
+        }
+        let response = try await transport.send(outgoing)
+        cookies.store(response.headers, from: request.url)
+        return (outgoing, response)
     }
 
     private func withToken(_ request: PreparedRequest, _ token: String?, _ placement: TokenPlacement) -> PreparedRequest {
@@ -237,7 +291,7 @@ public actor AuthSession {
             return .success(false)
         }
         let response: ReceivedResponse
-        do { response = try await transport.send(request) } catch { return .failure(error) }
+        do { response = try await exchange(request).response } catch { return .failure(error) }
         guard (200..<300).contains(response.status), let body = response.json,
               let access = (try? auth.refreshedAccessTokenPath.evaluate(body).get())?.stringValue else {
             try? setTokens(nil)

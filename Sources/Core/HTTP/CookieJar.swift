@@ -1,0 +1,133 @@
+import Foundation
+
+/// One stored cookie (RFC 6265 §5.3).
+public struct Cookie: Sendable, Equatable {
+    public var name: String
+    public var value: String
+    /// Lower-cased, without a leading dot.
+    public var domain: String
+    /// Sent only to `domain` itself, not its subdomains (no Domain attribute was given).
+    public var hostOnly: Bool
+    public var path: String
+    public var secure: Bool
+    public var httpOnly: Bool
+    /// Nil for a session cookie: it lives as long as the jar.
+    public var expires: Date?
+    public var created: Date
+}
+
+/// The session's cookies, kept in memory only, with RFC 6265's rules for
+/// which requests get which cookie: the domain (exactly, or a subdomain when
+/// the server named a Domain), the path prefix, `Secure` only over https,
+/// and expiry (`Max-Age` before `Expires`; zero or less deletes).
+///
+/// No public-suffix list ships here: a Domain attribute is accepted only if
+/// the request's host domain-matches it and it has at least one dot (or is
+/// the host itself), which refuses `Domain=com` but not `Domain=co.uk`.
+public struct CookieJar: Sendable {
+    public private(set) var cookies: [Cookie] = []
+
+    public init() {}
+
+    /// Keeps the cookies of a response's `Set-Cookie` headers. Malformed ones
+    /// and ones for another domain are ignored, as browsers ignore them.
+    public mutating func store(_ headers: [HTTPHeader], from url: URL, now: Date = Date()) {
+        for header in headers where header.hasName("Set-Cookie") {
+            guard let cookie = Self.parse(header.value, from: url, now: now) else { continue }
+            cookies.removeAll { $0.name == cookie.name && $0.domain == cookie.domain && $0.path == cookie.path }
+            if let expires = cookie.expires, expires <= now { continue }
+            cookies.append(cookie)
+        }
+    }
+
+    /// The `Cookie` header value for a request to `url`; nil when no cookie applies.
+    public mutating func header(for url: URL, now: Date = Date()) -> String? {
+        cookies.removeAll { $0.expires.map { $0 <= now } ?? false }
+        guard let host = url.host?.lowercased() else { return nil }
+        let path = url.path.isEmpty ? "/" : url.path
+        let https = url.scheme?.lowercased() == "https" || url.scheme?.lowercased() == "wss"
+        let matching = cookies.filter { cookie in
+            (cookie.hostOnly ? host == cookie.domain : Self.domainMatches(host, cookie.domain))
+                && Self.pathMatches(path, cookie.path) && (!cookie.secure || https)
+        }.sorted { a, b in a.path.count != b.path.count ? a.path.count > b.path.count : a.created < b.created }
+        guard !matching.isEmpty else { return nil }
+        return matching.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
+    }
+
+    public mutating func removeAll() { cookies.removeAll() }
+
+    // MARK: - RFC 6265 §5.2, §5.3
+
+    static func parse(_ text: String, from url: URL, now: Date) -> Cookie? {
+        guard let host = url.host?.lowercased(), !host.isEmpty else { return nil }
+        let parts = text.split(separator: ";", omittingEmptySubsequences: false).map { String($0) }
+        guard let pair = parts.first, let eq = pair.firstIndex(of: "=") else { return nil }
+        let name = pair[..<eq].trimmingCharacters(in: .whitespaces)
+        let value = pair[pair.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty else { return nil }
+        var cookie = Cookie(name: name, value: value, domain: host, hostOnly: true, path: defaultPath(url.path),
+                            secure: false, httpOnly: false, expires: nil, created: now)
+        var maxAge: Date?
+        var expires: Date?
+        for attribute in parts.dropFirst() {
+            let pieces = attribute.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let key = pieces.first?.lowercased() else { continue }
+            let argument = pieces.count > 1 ? pieces[1] : ""
+            switch key {
+            case "expires":
+                if let date = parseDate(argument) { expires = date }
+            case "max-age":
+                guard let seconds = Int(argument) else { continue }
+                maxAge = seconds <= 0 ? .distantPast : now.addingTimeInterval(Double(min(seconds, 400 * 86_400)))
+            case "domain":
+                var domain = argument.lowercased()
+                if domain.hasPrefix(".") { domain.removeFirst() }
+                guard !domain.isEmpty else { continue }
+                guard domainMatches(host, domain), domain == host || domain.contains(".") else { return nil }
+                cookie.domain = domain
+                cookie.hostOnly = false
+            case "path":
+                cookie.path = argument.hasPrefix("/") ? argument : defaultPath(url.path)
+            case "secure": cookie.secure = true
+            case "httponly": cookie.httpOnly = true
+            default: continue
+            }
+        }
+        cookie.expires = maxAge ?? expires
+        return cookie
+    }
+
+    /// RFC 6265 §5.1.3: the same host, or a subdomain of a domain (never of an IP address).
+    static func domainMatches(_ host: String, _ domain: String) -> Bool {
+        if host == domain { return true }
+        let isAddress = host.allSatisfy { $0.isNumber || $0 == "." } || host.contains(":")
+        return !isAddress && host.hasSuffix("." + domain)
+    }
+
+    /// RFC 6265 §5.1.4.
+    static func pathMatches(_ requestPath: String, _ cookiePath: String) -> Bool {
+        if requestPath == cookiePath { return true }
+        guard requestPath.hasPrefix(cookiePath) else { return false }
+        return cookiePath.hasSuffix("/") || requestPath.dropFirst(cookiePath.count).hasPrefix("/")
+    }
+
+    /// RFC 6265 §5.1.4's default-path: the request path up to its last `/`.
+    static func defaultPath(_ path: String) -> String {
+        guard path.hasPrefix("/"), let last = path.lastIndex(of: "/"), last != path.startIndex else { return "/" }
+        return String(path[..<last])
+    }
+
+    private static let dateFormats = ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE, dd-MMM-yyyy HH:mm:ss zzz",
+                                      "EEE MMM d HH:mm:ss yyyy"]
+
+    static func parseDate(_ text: String) -> Date? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        for format in dateFormats {
+            formatter.dateFormat = format
+            if let date = formatter.date(from: text) { return date }
+        }
+        return nil
+    }
+}

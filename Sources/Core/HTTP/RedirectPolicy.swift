@@ -1,0 +1,41 @@
+import Foundation
+
+/// Following redirects (`--follow`, off by default as in HTTPie): at most
+/// `maximum` hops (HTTPie's `--max-redirects`, 30 by default).
+public struct RedirectPolicy: Sendable, Equatable {
+    public var maximum: Int
+
+    public init(maximum: Int = 30) { self.maximum = maximum }
+
+    /// More redirects than allowed: said with where the last one pointed.
+    public struct TooMany: Error, Equatable, Sendable, CustomStringConvertible {
+        public let limit: Int
+        public let location: String
+        public var description: String {
+            "stopped after \(limit) redirect\(limit == 1 ? "" : "s") (--max-redirects \(limit)); the next went to \(location)"
+        }
+    }
+
+    /// The request a 3xx answer to `request` sends the client to, or nil
+    /// when the answer is not a redirect to follow (no `Location`, 304, 300).
+    /// `request` is the one typed, without the session's token and cookies:
+    /// those are added again for the new URL.
+    public static func next(after response: ReceivedResponse, to request: PreparedRequest) -> PreparedRequest? {
+        let status = response.status
+        guard [301, 302, 303, 307, 308].contains(status),
+              let location = response.header("Location")?.trimmingCharacters(in: .whitespaces), !location.isEmpty,
+              let target = URL(string: location, relativeTo: request.url)?.absoluteURL,
+              let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return nil }
+        var next = request
+        next.url = target
+        let method = next.method
+        // 303 always, and 301/302 after a POST, become a GET without a body (what browsers, curl -L and HTTPie do).
+        if (status == 303 && method != "HEAD") || ((status == 301 || status == 302) && method == "POST") {
+            next.method = "GET"
+            next.body = nil
+            next.removeHeader("Content-Type")
+            next.removeHeader("Content-Length")
+        }
+        return next
+    }
+}

@@ -1,0 +1,70 @@
+import Core
+import Foundation
+import Testing
+
+/// RFC 6265's rules for which request gets which cookie.
+@Suite struct CookieJarTests {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    func url(_ s: String) -> URL { URL(string: s)! }
+    func set(_ jar: inout CookieJar, _ from: String, _ values: String...) {
+        jar.store(values.map { HTTPHeader(name: "Set-Cookie", value: $0) }, from: url(from), now: now)
+    }
+
+    @Test func hostOnlyUnlessADomainIsGiven() {
+        var jar = CookieJar()
+        set(&jar, "https://api.example.com/login", "sid=1; Path=/", "wide=2; Domain=.example.com; Path=/")
+        #expect(jar.header(for: url("https://api.example.com/x"), now: now) == "sid=1; wide=2")
+        #expect(jar.header(for: url("https://cdn.example.com/x"), now: now) == "wide=2")
+        #expect(jar.header(for: url("https://example.com/x"), now: now) == "wide=2")
+        #expect(jar.header(for: url("https://evil-example.com/x"), now: now) == nil)
+        #expect(jar.header(for: url("https://other.test/x"), now: now) == nil)
+    }
+
+    @Test func aDomainTheHostDoesNotMatchOrATopLevelDomainIsRefused() {
+        var jar = CookieJar()
+        set(&jar, "https://api.example.com/", "a=1; Domain=other.com", "b=2; Domain=com", "c=3; Domain=api.example.com")
+        #expect(jar.cookies.map(\.name) == ["c"])
+        set(&jar, "http://127.0.0.1:8080/", "d=4; Domain=0.0.1")
+        #expect(!jar.cookies.contains { $0.name == "d" })
+    }
+
+    @Test func pathsMatchByPrefixAtASlash() {
+        var jar = CookieJar()
+        set(&jar, "https://h.test/api/auth/login", "def=1", "root=2; Path=/", "docs=3; Path=/docs")
+        #expect(jar.cookies.first { $0.name == "def" }?.path == "/api/auth")
+        #expect(jar.header(for: url("https://h.test/api/auth/me"), now: now) == "def=1; root=2")
+        #expect(jar.header(for: url("https://h.test/api/authx"), now: now) == "root=2")
+        #expect(jar.header(for: url("https://h.test/docs/a"), now: now) == "docs=3; root=2")
+        #expect(jar.header(for: url("https://h.test/docsx"), now: now) == "root=2")
+    }
+
+    @Test func secureCookiesGoOnlyOverHTTPS() {
+        var jar = CookieJar()
+        set(&jar, "https://h.test/", "s=1; Secure; HttpOnly; Path=/")
+        #expect(jar.header(for: url("http://h.test/"), now: now) == nil)
+        #expect(jar.header(for: url("https://h.test/"), now: now) == "s=1")
+    }
+
+    @Test func expiryMaxAgeFirstAndDeletion() {
+        var jar = CookieJar()
+        set(&jar, "https://h.test/", "a=1; Path=/; Max-Age=60; Expires=Wed, 21 Oct 2015 07:28:00 GMT",
+            "b=2; Path=/; Expires=Wed, 21 Oct 2015 07:28:00 GMT", "c=3; Path=/; Expires=Sat, 01 Jan 2050 00:00:00 GMT")
+        #expect(jar.header(for: url("https://h.test/"), now: now) == "a=1; c=3")
+        set(&jar, "https://h.test/", "c=; Path=/; Max-Age=0")
+        #expect(jar.header(for: url("https://h.test/"), now: now) == "a=1")
+        #expect(jar.header(for: url("https://h.test/"), now: now.addingTimeInterval(61)) == nil)
+    }
+
+    @Test func aLaterCookieReplacesTheSameNameDomainAndPath() {
+        var jar = CookieJar()
+        set(&jar, "https://h.test/", "a=1; Path=/", "a=2; Path=/", "a=3; Path=/x")
+        #expect(jar.header(for: url("https://h.test/x/y"), now: now) == "a=3; a=2")
+        #expect(jar.cookies.count == 2)
+    }
+
+    @Test func malformedCookiesAreIgnored() {
+        var jar = CookieJar()
+        set(&jar, "https://h.test/", "novalue", "=x", "; Path=/", "ok=1")
+        #expect(jar.cookies.map(\.name) == ["ok"])
+    }
+}

@@ -1,0 +1,123 @@
+import Core
+import Foundation
+import NIOCore
+import Testing
+
+/// Answers by URL from a table, and records what was sent.
+final class RoutedTransport: HTTPTransport, @unchecked Sendable {
+    private let lock = NSLock()
+    private var sent: [PreparedRequest] = []
+    private let route: @Sendable (PreparedRequest) -> ReceivedResponse
+    var requests: [PreparedRequest] { lock.withLock { sent } }
+    var eventLoop: any EventLoop { Self.sharedLoop }
+
+    init(_ route: @escaping @Sendable (PreparedRequest) -> ReceivedResponse) { self.route = route }
+
+    nonisolated(nonsending) func send(_ request: PreparedRequest) async throws(TransportError) -> ReceivedResponse {
+        lock.withLock { sent.append(request) }
+        return route(request)
+    }
+
+    static func answer(_ status: Int, _ headers: [String: String] = [:], _ body: String = "") -> ReceivedResponse {
+        ReceivedResponse(status: status, reason: "", headers: headers.sorted { $0.key < $1.key }.map { HTTPHeader(name: $0.key, value: $0.value) },
+                         body: Array(body.utf8))
+    }
+}
+
+@Suite struct RedirectTests {
+    let base = URL(string: "http://127.0.0.1:9")!
+
+    func session(_ transport: RoutedTransport, loggedIn: Bool = true) throws -> AuthSession {
+        let store = MemoryTokenStore()
+        if loggedIn { try store.save(key: "linku http://127.0.0.1:9", tokens: Tokens(accessToken: "T0KEN", refreshToken: "r", userJSON: nil)) }
+        return AuthSession(profile: .linku, builder: RequestBuilder(baseURL: base), transport: transport, store: store)
+    }
+
+    static func redirects(_ request: PreparedRequest) -> ReceivedResponse {
+        switch request.url.path {
+        case "/a": return RoutedTransport.answer(302, ["Location": "/b"])
+        case "/see-other": return RoutedTransport.answer(303, ["Location": "/b"])
+        case "/temporary": return RoutedTransport.answer(307, ["Location": "/b"])
+        case "/away": return RoutedTransport.answer(302, ["Location": "http://127.0.0.1:10/landing"])
+        case "/loop": return RoutedTransport.answer(302, ["Location": "/loop"])
+        default: return RoutedTransport.answer(200, [:], "{}")
+        }
+    }
+
+    @Test func withoutFollowA302IsTheAnswer() async throws {
+        let transport = RoutedTransport(Self.redirects)
+        let auth = try session(transport)
+        let exchange = try await auth.send(auth.builder.build(method: "GET", path: "/a", items: []))
+        #expect(exchange.response.status == 302)
+        #expect(transport.requests.count == 1)
+    }
+
+    @Test func followGoesToTheLocationAndKeepsTheHops() async throws {
+        let transport = RoutedTransport(Self.redirects)
+        let auth = try session(transport)
+        let exchange = try await auth.send(auth.builder.build(method: "GET", path: "/a", items: []), follow: RedirectPolicy())
+        #expect(exchange.response.status == 200)
+        #expect(exchange.request.url.absoluteString == "http://127.0.0.1:9/b")
+        #expect(exchange.hops.map(\.response.status) == [302])
+        #expect(transport.requests.map { $0.header("Authorization") } == ["Bearer T0KEN", "Bearer T0KEN"])
+    }
+
+    @Test func aPostBecomesAGetAfter303ButNotAfter307() async throws {
+        let transport = RoutedTransport(Self.redirects)
+        let auth = try session(transport)
+        let post = { (path: String) throws -> PreparedRequest in try auth.builder.build(method: "POST", path: path, items: [.stringField(name: "a", value: "1")]) }
+        _ = try await auth.send(post("/see-other"), follow: RedirectPolicy())
+        _ = try await auth.send(post("/temporary"), follow: RedirectPolicy())
+        let sent = transport.requests.map { "\($0.method) \($0.url.path) \($0.body.map { String(decoding: $0, as: UTF8.self) } ?? "-")" }
+        #expect(sent == [#"POST /see-other {"a":"1"}"#, "GET /b -", #"POST /temporary {"a":"1"}"#, #"POST /b {"a":"1"}"#])
+        #expect(transport.requests[1].header("Content-Type") == nil)
+    }
+
+    /// Issue 14: "the Authorization header and session credentials are
+    /// dropped when a redirect leaves the origin".
+    @Test func aRedirectToAnotherOriginCarriesNoCredentials() async throws {
+        let transport = RoutedTransport(Self.redirects)
+        let auth = try session(transport)
+        let typed = try auth.builder.build(method: "GET", path: "/away", items: [.header(name: "Cookie", value: "mine=1")])
+        let exchange = try await auth.send(typed, follow: RedirectPolicy())
+        #expect(exchange.request.url.absoluteString == "http://127.0.0.1:10/landing")
+        #expect(exchange.tokenWithheld)
+        let landing = try #require(transport.requests.last)
+        #expect(landing.header("Authorization") == nil && landing.header("Cookie") == nil)
+        let mine = try auth.builder.build(method: "GET", path: "/away", items: [.header(name: "Authorization", value: "Basic dXNlcjpwYXNz")])
+        _ = try await auth.send(mine, follow: RedirectPolicy())
+        #expect(transport.requests.last?.header("Authorization") == nil)
+        #expect(transport.requests.dropLast().last?.header("Authorization") == "Basic dXNlcjpwYXNz")
+    }
+
+    @Test func tooManyRedirectsIsOneLine() async throws {
+        let transport = RoutedTransport(Self.redirects)
+        let auth = try session(transport)
+        do {
+            _ = try await auth.send(auth.builder.build(method: "GET", path: "/loop", items: []), follow: RedirectPolicy(maximum: 3))
+            Issue.record("no error")
+        } catch let error as RedirectPolicy.TooMany {
+            #expect(error.description == "stopped after 3 redirects (--max-redirects 3); the next went to http://127.0.0.1:9/loop")
+        }
+        #expect(transport.requests.count == 4)
+    }
+}
+
+@Suite struct SessionCookieTests {
+    /// A cookie set by one answer goes with the next request to that host, not to another one.
+    @Test func cookiesFollowTheirOwnDomainRules() async throws {
+        let transport = RoutedTransport { request in
+            request.url.path == "/login" ? RoutedTransport.answer(200, ["Set-Cookie": "sid=abc; Path=/; HttpOnly"], "{}") : RoutedTransport.answer(200, [:], "{}")
+        }
+        let auth = AuthSession(profile: .linku, builder: RequestBuilder(baseURL: URL(string: "http://127.0.0.1:9")!), transport: transport, store: MemoryTokenStore())
+        _ = try await auth.send(auth.builder.build(method: "POST", path: "/login", items: []))
+        let me = try await auth.send(auth.builder.build(method: "GET", path: "/me", items: []))
+        #expect(me.request.header("Cookie") == "sid=abc")
+        _ = try await auth.send(auth.builder.build(method: "GET", path: "http://127.0.0.2:9/x", items: []))
+        #expect(transport.requests.last?.header("Cookie") == nil)
+        let typed = try await auth.send(auth.builder.build(method: "GET", path: "/me", items: [.header(name: "Cookie", value: "other=1")]))
+        #expect(typed.request.header("Cookie") == "other=1", "a Cookie typed on the line wins")
+        await auth.clearCookies()
+        #expect(try await auth.send(auth.builder.build(method: "GET", path: "/me", items: [])).request.header("Cookie") == nil)
+    }
+}
