@@ -68,3 +68,15 @@ import Testing
         #expect(jar.cookies.map(\.name) == ["ok"])
     }
 }
+
+extension CookieJarTests {
+    /// Stricter than RFC 6265 on purpose: one host's other port is another service.
+    @Test func aCookieGoesBackOnlyToThePortThatSetIt() {
+        var jar = CookieJar()
+        set(&jar, "http://127.0.0.1:8000/", "sid=1; Path=/")
+        #expect(jar.header(for: url("http://127.0.0.1:8000/x"), now: now) == "sid=1")
+        #expect(jar.header(for: url("http://127.0.0.1:9000/x"), now: now) == nil)
+        set(&jar, "https://api.example.com/", "t=2; Path=/")
+        #expect(jar.header(for: url("https://api.example.com:443/"), now: now) == "t=2")
+    }
+}

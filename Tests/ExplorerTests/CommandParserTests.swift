@@ -6,13 +6,13 @@ import Testing
     let parser = CommandParser(variables: ["id": "3", "city": "New York"])
 
     @Test func methodsAndBarePaths() throws {
-        #expect(try parser.parse("GET /api/tasks page==2") == .http(method: "GET", path: "/api/tasks", items: [.query(name: "page", value: "2")], offline: false))
-        #expect(try parser.parse("post /api/tasks title=x --offline") == .http(method: "POST", path: "/api/tasks", items: [.stringField(name: "title", value: "x")], offline: true))
-        #expect(try parser.parse("/api/tasks/{{id}}") == .http(method: "GET", path: "/api/tasks/3", items: [], offline: false))
+        #expect(try parser.parse("GET /api/tasks page==2") == .http(method: "GET", path: "/api/tasks", items: [.query(name: "page", value: "2")], options: RequestOptions()))
+        #expect(try parser.parse("post /api/tasks title=x --offline") == .http(method: "POST", path: "/api/tasks", items: [.stringField(name: "title", value: "x")], options: RequestOptions(offline: true)))
+        #expect(try parser.parse("/api/tasks/{{id}}") == .http(method: "GET", path: "/api/tasks/3", items: [], options: RequestOptions()))
     }
 
     @Test func variablesKeepSpacesInOneWord() throws {
-        #expect(try parser.parse("get /api/tasks city=={{city}}") == .http(method: "GET", path: "/api/tasks", items: [.query(name: "city", value: "New York")], offline: false))
+        #expect(try parser.parse("get /api/tasks city=={{city}}") == .http(method: "GET", path: "/api/tasks", items: [.query(name: "city", value: "New York")], options: RequestOptions()))
     }
 
     @Test func verbs() throws {
@@ -42,7 +42,33 @@ import Testing
             #expect(error.message.hasPrefix("'price:=2x': invalid JSON after ':='"))
         }
         #expect(throws: CommandError.self) { try parser.parse("get /x nonsense") }
-        #expect(throws: CommandError("unknown option '--verbose' (HTTP commands take --offline)", column: 7)) { try parser.parse("get /x --verbose") }
+        #expect(throws: CommandError("unknown option '--verbos'; did you mean '--verbose'? (help get lists the options)", column: 7)) { try parser.parse("get /x --verbos") }
+        #expect(throws: CommandError("unknown option '--nonsense' (help get lists the options)", column: 7)) { try parser.parse("get /x --nonsense") }
+    }
+
+    /// HTTPie's request-line options, anywhere after the method, with `=VALUE` or the next word.
+    @Test func requestOptions() throws {
+        guard case let .http(method, path, items, options) = try parser.parse("post -v /api/tasks --follow --max-redirects=5 title=x --timeout 2.5 -f") else {
+            Issue.record("not a request"); return
+        }
+        #expect(method == "POST" && path == "/api/tasks" && items == [.stringField(name: "title", value: "x")])
+        #expect(options == RequestOptions(follow: true, maxRedirects: 5, timeout: 2.5, form: true, print: .verbose))
+        guard case let .http(_, _, _, printed) = try parser.parse("/api/tasks -p Hh") else { Issue.record("not a request"); return }
+        #expect(printed.print == [.requestHeaders, .responseHeaders])
+        guard case let .http(_, _, _, raw) = try parser.parse(#"post /x --raw '{"a": 1}' X-Trace:1"#) else { Issue.record("not a request"); return }
+        #expect(raw.raw == #"{"a": 1}"#)
+        for (line, column, words) in [("get /x --timeout inf", 17, "--timeout needs seconds"), ("get /x --timeout", 7, "--timeout needs SECONDS"),
+                                      ("get /x -p Hx", 10, "--print takes letters"), ("get /x --folow", 7, "did you mean '--follow'"),
+                                      ("post /x --raw hi title=x", 17, "--raw sends its text"), ("get -v", 3, "GET needs a path"),
+                                      ("get /x --offline=yes", 7, "--offline takes no value"), ("get /x --max-redirects 1000", 23, "--max-redirects")] {
+            do {
+                _ = try parser.parse(line)
+                Issue.record("parsed: \(line)")
+            } catch {
+                #expect(error.column == column, "\(line): \(error)")
+                #expect(error.message.contains(words), "\(line): \(error.message)")
+            }
+        }
     }
 
     /// Issue 11 #7: a header name with a non-ASCII letter stopped the

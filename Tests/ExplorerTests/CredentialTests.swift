@@ -19,7 +19,7 @@ import Testing
         try await withSandboxInterpreter { interpreter, _ in
             _ = try await run(interpreter, "login alice@example.com alice123")
             let elsewhere = other.baseURL.absoluteString + "/api/tasks"
-            guard case let .exchange(exchange, note) = try await run(interpreter, "get \(elsewhere)") else { Issue.record("not sent"); return }
+            guard case let .exchange(exchange, note, _) = try await run(interpreter, "get \(elsewhere)") else { Issue.record("not sent"); return }
             #expect(exchange.request.header("Authorization") == nil)
             #expect(exchange.response.status == 401, "the other server saw no token")
             #expect(note?.contains("token not sent: \(Origin(other.baseURL)!) is not the backend's origin") == true, "\(note ?? "no note")")
@@ -27,7 +27,7 @@ import Testing
             #expect(shown.header("Authorization") == nil)
             #expect(offlineNote?.hasPrefix("token not sent") == true)
             // The backend's own origin, typed in full, still gets it.
-            guard case let .exchange(own, ownNote) = try await run(interpreter, "get {{base_url}}/api/tasks") else { Issue.record("not sent"); return }
+            guard case let .exchange(own, ownNote, _) = try await run(interpreter, "get {{base_url}}/api/tasks") else { Issue.record("not sent"); return }
             #expect(own.request.header("Authorization")?.hasPrefix("Bearer ") == true)
             #expect(own.response.status == 200)
             #expect(ownNote?.contains("token not sent") != true)
@@ -79,7 +79,7 @@ import Testing
             _ = try await run(interpreter, "login alice@example.com alice123")
             guard case .text = try await run(interpreter, "ws connect") else { Issue.record("no socket"); return }
             let out = try await run(interpreter, "logout")
-            guard case let .exchange(_, note) = out else { Issue.record("\(out)"); return }
+            guard case let .exchange(_, note, _) = out else { Issue.record("\(out)"); return }
             #expect(note?.contains("WebSocket closed") == true)
             guard case let .text(status) = try await run(interpreter, "ws status") else { Issue.record("no status"); return }
             #expect(!status.contains("open"), "\(status)")
@@ -91,10 +91,10 @@ import Testing
     @Test func anAnswerWithTokensLogsTheSessionIn() async throws {
         try await withSandboxInterpreter { interpreter, _ in
             let out = try await run(interpreter, "post /api/secure-auth/login email=bob@example.com password=bob12345")
-            guard case let .exchange(_, note) = out else { Issue.record("\(out)"); return }
+            guard case let .exchange(_, note, _) = out else { Issue.record("\(out)"); return }
             #expect(note == "logged in as bob")
             #expect(await interpreter.promptLabel() == "linku bob")
-            guard case let .exchange(me, _) = try await run(interpreter, "whoami") else { Issue.record("whoami"); return }
+            guard case let .exchange(me, _, _) = try await run(interpreter, "whoami") else { Issue.record("whoami"); return }
             #expect(me.response.status == 200)
         }
     }

@@ -47,7 +47,7 @@ import Testing
         let outcome = await interpreter.execute(try interpreter.parser.parse("get /api/banners"))
         await transport.shutdown()
         await server.stop()
-        guard case let .exchange(exchange, note) = outcome else { Issue.record("\(outcome)"); return }
+        guard case let .exchange(exchange, note, _) = outcome else { Issue.record("\(outcome)"); return }
         #expect(exchange.response.status == 200)
         #expect(note?.split(separator: "\n").first == "drift: .id: missing (integer)")
     }
@@ -81,8 +81,8 @@ import Testing
             }
             guard concrete.count == segments.count else { continue }
             let items = (Self.requiredQuery[endpoint.path] ?? []).map { RequestItem.query(name: $0.0, value: $0.1) }
-            let outcome = await interpreter.execute(.http(method: "GET", path: concrete.joined(separator: "/"), items: items, offline: false))
-            guard case let .exchange(exchange, note) = outcome else { Issue.record("GET \(endpoint.path): \(outcome)"); continue }
+            let outcome = await interpreter.execute(.http(method: "GET", path: concrete.joined(separator: "/"), items: items, options: RequestOptions()))
+            guard case let .exchange(exchange, note, _) = outcome else { Issue.record("GET \(endpoint.path): \(outcome)"); continue }
             #expect(exchange.response.status == 200, "GET \(concrete.joined(separator: "/"))")
             #expect(note?.contains("drift") != true, "GET \(endpoint.path): \(note ?? "")")
             checked += 1

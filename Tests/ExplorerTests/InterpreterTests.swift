@@ -18,7 +18,7 @@ import Testing
         try await withInterpreter { interpreter, _ in
             #expect(await interpreter.promptLabel() == "linku")
             let login = try await run(interpreter, "login alice@example.com alice123")
-            guard case let .exchange(_, note) = login else { Issue.record("\(login)"); return }
+            guard case let .exchange(_, note, _) = login else { Issue.record("\(login)"); return }
             #expect(note == "logged in as alice")
             #expect(await interpreter.promptLabel() == "linku alice")
             _ = try await run(interpreter, "get /api/tasks page_size==2")
@@ -45,7 +45,7 @@ import Testing
         try await withInterpreter { interpreter, _ in
             _ = try await run(interpreter, "login bob@example.com bob12345")
             _ = try await run(interpreter, "set id=4")
-            guard case let .exchange(exchange, _) = try await run(interpreter, "/api/tasks/{{id}}") else { Issue.record("no exchange"); return }
+            guard case let .exchange(exchange, _, _) = try await run(interpreter, "/api/tasks/{{id}}") else { Issue.record("no exchange"); return }
             #expect(exchange.response.json?["title"] == .string("Proofread an essay"))
             guard case let .text(vars) = try await run(interpreter, "vars") else { Issue.record("no text"); return }
             #expect(vars.contains("id = 4"))
@@ -58,9 +58,9 @@ import Testing
             guard case let .failure(notYet, _) = try await run(interpreter, "whoami") else { Issue.record("worked"); return }
             #expect(notYet == "not logged in (try: login EMAIL)")
             _ = try await run(interpreter, "login alice@example.com alice123")
-            guard case let .exchange(me, _) = try await run(interpreter, "whoami") else { Issue.record("no exchange"); return }
+            guard case let .exchange(me, _, _) = try await run(interpreter, "whoami") else { Issue.record("no exchange"); return }
             #expect(me.response.json?["username"] == .string("alice"))
-            guard case let .exchange(_, note) = try await run(interpreter, "logout") else { Issue.record("no exchange"); return }
+            guard case let .exchange(_, note, _) = try await run(interpreter, "logout") else { Issue.record("no exchange"); return }
             #expect(note == "logged out")
             #expect(await interpreter.promptLabel() == "linku")
         }
@@ -71,7 +71,7 @@ import Testing
             _ = try await run(interpreter, "login alice@example.com alice123")
             try await server.expireAccessTokens()
             let outcome = try await run(interpreter, "get /api/tasks/1")
-            guard case let .exchange(exchange, _) = outcome else { Issue.record("no exchange"); return }
+            guard case let .exchange(exchange, _, _) = outcome else { Issue.record("no exchange"); return }
             #expect(exchange.response.status == 200)
             #expect(exchange.refreshed)
             #expect(outcome.exitStatus == .ok)
@@ -85,7 +85,7 @@ import Testing
         await server.stop()
         let transport = AsyncHTTPTransport()
         let interpreter = Interpreter(session: AuthSession(profile: .linku, builder: RequestBuilder(baseURL: url), transport: transport, store: MemoryTokenStore()))
-        let outcome = await interpreter.execute(.http(method: "GET", path: "/api/tasks", items: [], offline: false))
+        let outcome = await interpreter.execute(.http(method: "GET", path: "/api/tasks", items: [], options: RequestOptions()))
         await transport.shutdown()
         guard case let .failure(message, status) = outcome else { Issue.record("\(outcome)"); return }
         #expect(message == "cannot connect to 127.0.0.1:\(url.port!): connection refused (is the server running?)")
@@ -98,7 +98,7 @@ import Testing
             let before = server.count("login")
             guard case let .offline(request, _) = try await run(interpreter, "post /api/tasks title=x --offline") else { Issue.record("sent"); return }
             #expect(request.header("Authorization") == "Bearer <access_token>")
-            guard case let .exchange(list, _) = try await run(interpreter, "get /api/tasks") else { Issue.record("no exchange"); return }
+            guard case let .exchange(list, _, _) = try await run(interpreter, "get /api/tasks") else { Issue.record("no exchange"); return }
             #expect(list.response.json?["total"]?.intValue == 5)
             #expect(server.count("login") == before)
         }

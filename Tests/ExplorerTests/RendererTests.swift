@@ -71,6 +71,50 @@ import Testing
         #expect(Palette.choose(mode, isTerminal: terminal, environment: environment).enabled == expected)
     }
 
+    /// `--print` letters choose the parts; credentials in headers and secret
+    /// fields in bodies are hidden wherever they are printed.
+    @Test func printPartsAndHiddenCredentials() {
+        var request = PreparedRequest(method: "POST", url: URL(string: "http://127.0.0.1:1/login")!,
+                                      headers: [HTTPHeader(name: "Authorization", value: "Bearer abc.def"), HTTPHeader(name: "Cookie", value: "a=1; b=22")],
+                                      body: Array(#"{"email":"a@b.c","password":"hunter2"}"#.utf8))
+        request.setHeader("Content-Type", "application/json")
+        let response = ReceivedResponse(status: 200, reason: "OK", headers: [HTTPHeader(name: "Set-Cookie", value: "sid=xyz; Path=/; HttpOnly"),
+                                                                          HTTPHeader(name: "Content-Type", value: "application/json")],
+                                        body: Array(#"{"ok":true}"#.utf8))
+        let exchange = Exchange(request: request, response: response, duration: .milliseconds(3))
+        let verbose = plain.render(.exchange(exchange, note: nil, view: .verbose)).out
+        #expect(verbose == """
+        POST /login HTTP/1.1
+        Host: 127.0.0.1:1
+        Authorization: Bearer <hidden: 7 characters>
+        Cookie: a=<hidden: 1 characters>; b=<hidden: 2 characters>
+        Content-Type: application/json
+        Content-Length: 38
+
+        {
+          "email": "a@b.c",
+          "password": "<hidden: 7 characters>"
+        }
+
+        HTTP/1.1 200 OK  3.0 ms
+        Set-Cookie: sid=<hidden: 3 characters>; Path=/; HttpOnly
+        Content-Type: application/json
+
+        {
+          "ok": true
+        }
+
+        """)
+        #expect(plain.render(.exchange(exchange, note: nil, view: .responseHeaders)).out == """
+        HTTP/1.1 200 OK  3.0 ms
+        Set-Cookie: sid=<hidden: 3 characters>; Path=/; HttpOnly
+        Content-Type: application/json
+
+        """)
+        let redirect = Exchange(request: request, response: ReceivedResponse(status: 302, reason: "Found", headers: [HTTPHeader(name: "Location", value: "/next")]))
+        #expect(plain.render(.exchange(redirect, note: nil)).out.contains("\nLocation: /next\n"), "a 3xx always shows where it points")
+    }
+
     @Test func offlineShowsTheWireFormat() throws {
         let request = try RequestBuilder(baseURL: URL(string: "http://127.0.0.1:8080")!).build(method: "POST", path: "/api/tasks", items: [.stringField(name: "title", value: "x"), .query(name: "a", value: "b c")])
         #expect(plain.render(.offline(request, note: nil)).out == """

@@ -17,7 +17,7 @@ import Testing
         let interpreter = Interpreter(session: session)
         var responses: [ReceivedResponse] = []
         for line in lines {
-            if case let .exchange(exchange, _) = await interpreter.execute(try await interpreter.parser.parse(line)) {
+            if case let .exchange(exchange, _, _) = await interpreter.execute(try await interpreter.parser.parse(line)) {
                 responses.append(exchange.response)
             }
         }

@@ -170,12 +170,12 @@ import Testing
         let builder = RequestBuilder(baseURL: URL(string: "http://127.0.0.1:9/v1")!)
         let interpreter = Interpreter(session: AuthSession(profile: .linku, builder: builder, transport: transport, store: MemoryTokenStore()))
         let before = await interpreter.execute(try CommandParser().parse("get /api/tasks"))
-        guard case let .exchange(_, builtIn) = before else { Issue.record("no exchange: \(before)"); return }
+        guard case let .exchange(_, builtIn, _) = before else { Issue.record("no exchange: \(before)"); return }
         #expect(builtIn?.contains("drift: ") == true, "LinkU's own models checked the first answer")
         let loaded = await interpreter.loadSpec(try Self.write(Self.json31, "json"))
         guard case .text = loaded else { Issue.record("not loaded: \(loaded)"); return }
         let after = await interpreter.execute(try CommandParser().parse("get /items/7"))
-        guard case let .exchange(_, note) = after else { Issue.record("no exchange: \(after)"); return }
+        guard case let .exchange(_, note, _) = after else { Issue.record("no exchange: \(after)"); return }
         #expect(note == "drift: .id: expected integer, found string")
     }
 
@@ -185,7 +185,7 @@ import Testing
             "/v1/items": #"[{"id": 1, "name": "a", "state": "new"}, {"id": 2, "state": "sold", "note": null}]"#,
         ])
         let one = await interpreter.execute(try CommandParser().parse("get /items/7"))
-        guard case let .exchange(_, note) = one else { Issue.record("no exchange: \(one)"); return }
+        guard case let .exchange(_, note, _) = one else { Issue.record("no exchange: \(one)"); return }
         #expect(note?.split(separator: "\n").sorted() == [
             "drift: .id: expected integer, found string",
             "drift: .name: missing (string)",
@@ -193,7 +193,7 @@ import Testing
             "drift: .state: unknown State value \"lost\"",
         ])
         let list = await interpreter.execute(try CommandParser().parse("get /items"))
-        guard case let .exchange(_, listNote) = list else { Issue.record("no exchange: \(list)"); return }
+        guard case let .exchange(_, listNote, _) = list else { Issue.record("no exchange: \(list)"); return }
         #expect(listNote == "drift: [1].name: missing (string)")
         let described = await interpreter.execute(try CommandParser().parse("describe GET /items"))
         guard case let .text(text) = described else { Issue.record("not described: \(described)"); return }

@@ -60,6 +60,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
     /// The whole body is collected on the loop and handed over once.
     public nonisolated(nonsending) func send(_ request: PreparedRequest) async throws(TransportError) -> ReceivedResponse {
         let host = request.hostHeader
+        let deadline = request.timeout.map(Self.timeAmount) ?? options.requestTimeout
         do {
             var headers = HTTPHeaders()
             for header in request.headers { headers.add(name: header.name, value: header.value) }
@@ -68,7 +69,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
             let task = client.execute(request: outgoing,
                                       delegate: ResponseAccumulator(request: outgoing, maxBodySize: options.maximumBodyBytes),
                                       eventLoop: .delegateAndChannel(on: eventLoop),
-                                      deadline: .now() + options.requestTimeout)
+                                      deadline: .now() + deadline)
             let response = try await Self.response(of: task, isolation: #isolation)
             var body = response.body ?? ByteBuffer()
             return ReceivedResponse(
@@ -78,7 +79,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
                 body: body.readBytes(length: body.readableBytes) ?? []
             )
         } catch {
-            throw Self.classify(error, host: host, limit: options.maximumBodyBytes)
+            throw Self.classify(error, host: host, limit: options.maximumBodyBytes, deadline: deadline)
         }
     }
 
@@ -97,13 +98,24 @@ public final class AsyncHTTPTransport: HTTPTransport {
         }, isolation: isolation)
     }
 
-    static func classify(_ error: any Error, host: String, limit: Int) -> TransportError {
+    static func seconds(_ amount: TimeAmount) -> String {
+        let ms = amount.nanoseconds / 1_000_000
+        return ms % 1000 == 0 ? "\(ms / 1000) s" : "\(Double(ms) / 1000) s"
+    }
+
+    static func timeAmount(_ duration: Duration) -> TimeAmount {
+        let (seconds, attoseconds) = duration.components
+        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+
+    static func classify(_ error: any Error, host: String, limit: Int, deadline: TimeAmount = .seconds(30)) -> TransportError {
         if error is CancellationError { return TransportError(kind: .cancelled, host: host, detail: "") }
         if let e = error as? HTTPClientError {
             switch e {
             case .cancelled: return TransportError(kind: .cancelled, host: host, detail: "")
             case .connectTimeout: return TransportError(kind: .timeout, host: host, detail: "connect timed out")
-            case .readTimeout, .deadlineExceeded: return TransportError(kind: .timeout, host: host, detail: "no response before the deadline")
+            case .readTimeout, .deadlineExceeded:
+                return TransportError(kind: .timeout, host: host, detail: "no complete answer within \(Self.seconds(deadline)) (--timeout changes it)")
             case .remoteConnectionClosed: return TransportError(kind: .other, host: host, detail: "the server closed the connection before answering")
             default: break
             }

@@ -14,12 +14,19 @@ public struct Cookie: Sendable, Equatable {
     /// Nil for a session cookie: it lives as long as the jar.
     public var expires: Date?
     public var created: Date
+    /// The port of the answer that set it: sent back only to that port.
+    public var port: Int
 }
 
 /// The session's cookies, kept in memory only, with RFC 6265's rules for
 /// which requests get which cookie: the domain (exactly, or a subdomain when
 /// the server named a Domain), the path prefix, `Secure` only over https,
 /// and expiry (`Max-Age` before `Expires`; zero or less deletes).
+///
+/// One rule is stricter than RFC 6265, which ignores ports: a cookie goes
+/// back only to the port that set it. Developers point this tool at several
+/// services on one host (`127.0.0.1:8000`, `:9000`), and a session cookie of
+/// one is a credential the others must not get.
 ///
 /// No public-suffix list ships here: a Domain attribute is accepted only if
 /// the request's host domain-matches it and it has at least one dot (or is
@@ -46,8 +53,9 @@ public struct CookieJar: Sendable {
         guard let host = url.host?.lowercased() else { return nil }
         let path = url.path.isEmpty ? "/" : url.path
         let https = url.scheme?.lowercased() == "https" || url.scheme?.lowercased() == "wss"
+        let port = Self.port(of: url)
         let matching = cookies.filter { cookie in
-            (cookie.hostOnly ? host == cookie.domain : Self.domainMatches(host, cookie.domain))
+            cookie.port == port && (cookie.hostOnly ? host == cookie.domain : Self.domainMatches(host, cookie.domain))
                 && Self.pathMatches(path, cookie.path) && (!cookie.secure || https)
         }.sorted { a, b in a.path.count != b.path.count ? a.path.count > b.path.count : a.created < b.created }
         guard !matching.isEmpty else { return nil }
@@ -66,7 +74,7 @@ public struct CookieJar: Sendable {
         let value = pair[pair.index(after: eq)...].trimmingCharacters(in: .whitespaces)
         guard !name.isEmpty else { return nil }
         var cookie = Cookie(name: name, value: value, domain: host, hostOnly: true, path: defaultPath(url.path),
-                            secure: false, httpOnly: false, expires: nil, created: now)
+                            secure: false, httpOnly: false, expires: nil, created: now, port: port(of: url))
         var maxAge: Date?
         var expires: Date?
         for attribute in parts.dropFirst() {
@@ -95,6 +103,10 @@ public struct CookieJar: Sendable {
         }
         cookie.expires = maxAge ?? expires
         return cookie
+    }
+
+    static func port(of url: URL) -> Int {
+        url.port ?? (["https", "wss"].contains(url.scheme?.lowercased() ?? "") ? 443 : 80)
     }
 
     /// RFC 6265 §5.1.3: the same host, or a subdomain of a domain (never of an IP address).

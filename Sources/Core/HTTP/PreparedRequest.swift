@@ -7,12 +7,15 @@ public struct PreparedRequest: Sendable, Equatable {
     /// Headers in the order they are sent. Names keep the user's spelling.
     public var headers: [HTTPHeader]
     public var body: [UInt8]?
+    /// How long the whole exchange may take (`--timeout`); nil: the transport's default.
+    public var timeout: Duration?
 
-    public init(method: String, url: URL, headers: [HTTPHeader] = [], body: [UInt8]? = nil) {
+    public init(method: String, url: URL, headers: [HTTPHeader] = [], body: [UInt8]? = nil, timeout: Duration? = nil) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
+        self.timeout = timeout
     }
 
     /// The first value of a header, by case-insensitive name.

@@ -72,8 +72,11 @@ public struct RequestBuilder: Sendable {
         return url
     }
 
-    /// Builds the request. `method` is upper-cased.
-    public func build(method: String, path: String, items: [RequestItem]) throws(BuildError) -> PreparedRequest {
+    /// Builds the request. `method` is upper-cased. With `form` (HTTPie's
+    /// `--form`), data fields make an `application/x-www-form-urlencoded`
+    /// body instead of JSON; `raw` (`--raw`) is the whole body as given.
+    public func build(method: String, path: String, items: [RequestItem], form: Bool = false,
+                      raw: String? = nil) throws(BuildError) -> PreparedRequest {
         var query: [(String, String)] = []
         var headers: [HTTPHeader] = [
             HTTPHeader(name: "User-Agent", value: Self.userAgent),
@@ -130,7 +133,14 @@ public struct RequestBuilder: Sendable {
         }
 
         var body: [UInt8]?
-        if let rawBody {
+        if let raw {
+            guard rawBody == nil, fields.isEmpty, files.isEmpty else {
+                throw BuildError("--raw sends its text as the whole body; it cannot be combined with fields or files")
+            }
+            body = Array(raw.utf8)
+            headers.append(HTTPHeader(name: "Content-Type", value: form ? Self.formType : "application/json"))
+            if !form { headers[1] = HTTPHeader(name: "Accept", value: "application/json, */*;q=0.5") }
+        } else if let rawBody {
             guard fields.isEmpty, files.isEmpty else {
                 throw BuildError("'@file' sends the file as the whole body; it cannot be combined with fields")
             }
@@ -160,6 +170,12 @@ public struct RequestBuilder: Sendable {
             append("--\(boundary)--\r\n")
             body = data
             headers.append(HTTPHeader(name: "Content-Type", value: "multipart/form-data; boundary=\(boundary)"))
+        } else if form, !fields.isEmpty {
+            if let json = fields.first(where: { if case .string = $0.value { return false } else { return true } }) {
+                throw BuildError("'\(json.key):=…' is a raw JSON field, but --form sends text fields only (use \(json.key)=…)")
+            }
+            body = Array(fields.map { Self.formEncode($0.key) + "=" + Self.formEncode($0.value.stringValue ?? "") }.joined(separator: "&").utf8)
+            headers.append(HTTPHeader(name: "Content-Type", value: Self.formType))
         } else if !fields.isEmpty {
             // Names are nested JSON paths (HTTPie's rules): `user[roles][]=admin`, a later item replaces an earlier one.
             var nested = NestedJSON()
@@ -173,6 +189,14 @@ public struct RequestBuilder: Sendable {
         for name in removedHeaders { request.removeHeader(name) }
         for header in userHeaders { request.setHeader(header.name, header.value) }
         return request
+    }
+
+    static let formType = "application/x-www-form-urlencoded; charset=utf-8"
+
+    /// `application/x-www-form-urlencoded` as browsers and HTTPie write it:
+    /// unreserved characters stay, a space is `+`, the rest is %-encoded.
+    static func formEncode(_ s: String) -> String {
+        percentEncode(s).replacingOccurrences(of: "%20", with: "+")
     }
 
     /// RFC 3986 unreserved characters stay; everything else is %-encoded, so a

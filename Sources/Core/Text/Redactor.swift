@@ -87,6 +87,36 @@ public enum Redactor {
         }
     }
 
+    /// A header as it may be shown: credentials hidden, their shape kept.
+    /// `Authorization: Bearer <hidden: 228 characters>`, `Cookie: sid=<hidden: …>`,
+    /// `Set-Cookie: sid=<hidden: …>; Path=/; HttpOnly`; a secret-named header's value whole.
+    public static func redact(header: HTTPHeader) -> HTTPHeader {
+        let name = header.name.lowercased()
+        let value = header.value
+        guard !value.isEmpty else { return header }
+        func hideValue(ofPair pair: Substring) -> String {
+            guard let eq = pair.firstIndex(of: "=") else { return String(pair) }
+            let secret = pair[pair.index(after: eq)...]
+            return secret.isEmpty ? String(pair) : pair[...eq] + hidden(String(secret))
+        }
+        switch name {
+        case "set-cookie":
+            var parts = value.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)
+            parts[0] = Substring(hideValue(ofPair: parts[0]))
+            return HTTPHeader(name: header.name, value: parts.joined(separator: ";"))
+        case "cookie":
+            let pairs = value.split(separator: ";").map { hideValue(ofPair: Substring($0.trimmingCharacters(in: .whitespaces))) }
+            return HTTPHeader(name: header.name, value: pairs.joined(separator: "; "))
+        case "authorization", "proxy-authorization":
+            let words = value.split(separator: " ", maxSplits: 1)
+            if words.count == 2 { return HTTPHeader(name: header.name, value: "\(words[0]) \(hidden(String(words[1])))") }
+            return HTTPHeader(name: header.name, value: hidden(value))
+        default:
+            guard isSecretName(header.name) || looksLikeCredential(value) else { return header }
+            return HTTPHeader(name: header.name, value: hidden(value))
+        }
+    }
+
     /// What stands for a secret on screen: its length, never its text.
     public static func hidden(_ secret: String) -> String { "<hidden: \(secret.count) characters>" }
 

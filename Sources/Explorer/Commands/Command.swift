@@ -2,7 +2,7 @@ import Core
 
 /// A parsed REPL line: the only shape the interpreter accepts.
 enum Command: Sendable, Equatable {
-    case http(method: String, path: String, items: [RequestItem], offline: Bool)
+    case http(method: String, path: String, items: [RequestItem], options: RequestOptions)
     case login(email: String?, password: String?)
     case logout
     case whoami

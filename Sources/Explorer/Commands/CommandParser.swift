@@ -23,13 +23,10 @@ struct CommandParser {
 
         if first.text.hasPrefix("/") || first.text.hasPrefix("http://") || first.text.hasPrefix("https://") {
             let path = LineTokenizer.Word(text: try substitute(first), start: first.start)
-            return try http(method: "GET", path: path, args: args)
+            return try http(method: "GET", path: path, args: args, end: first.start + first.text.count)
         }
         if Vocabulary.methods.contains(first.text.uppercased()) {
-            guard let path = args.first else {
-                throw CommandError("\(first.text.uppercased()) needs a path, as in: \(name) /api/tasks", column: first.start + first.text.count)
-            }
-            return try http(method: first.text.uppercased(), path: path, args: Array(args.dropFirst()))
+            return try http(method: first.text.uppercased(), path: nil, args: args, end: first.start + first.text.count)
         }
         switch name {
         case "login":
@@ -128,19 +125,38 @@ struct CommandParser {
         if let extra = args.first { throw CommandError("\(name) takes no arguments", column: extra.start) }
     }
 
-    private func http(method: String, path: LineTokenizer.Word, args: [LineTokenizer.Word]) throws(CommandError) -> Command {
+    /// A request line: flags anywhere (`RequestOptions`), the path first of
+    /// the other words unless the line began with it, then request items.
+    private func http(method: String, path given: LineTokenizer.Word?, args: [LineTokenizer.Word], end: Int) throws(CommandError) -> Command {
         var items: [RequestItem] = []
-        var offline = false
-        for arg in args {
-            if arg.text == "--offline" { offline = true; continue }
-            if arg.text.hasPrefix("--") {
-                throw CommandError("unknown option '\(arg.text)' (HTTP commands take --offline)", column: arg.start)
+        /// The words of body items (fields, files), which `--raw` excludes.
+        var dataWords: [LineTokenizer.Word] = []
+        var options = RequestOptions()
+        var path = given
+        var i = 0
+        while i < args.count {
+            let arg = args[i]
+            if arg.text.count > 1, arg.text.hasPrefix("-") {
+                i += try options.read(args, at: i)
+                continue
+            }
+            i += 1
+            if path == nil {
+                path = arg
+                continue
             }
             do { items.append(try RequestItem.parse(arg.text)) } catch {
                 throw CommandError(error.reason, column: arg.start + error.offset)
             }
+            if case .header = items.last! {} else if case .query = items.last! {} else { dataWords.append(arg) }
         }
-        return .http(method: method, path: path.text, items: items, offline: offline)
+        guard let path else {
+            throw CommandError("\(method) needs a path, as in: \(method.lowercased()) /api/tasks", column: end)
+        }
+        if options.raw != nil, let data = dataWords.first {
+            throw CommandError("--raw sends its text as the whole body; it cannot be combined with fields or files", column: data.start)
+        }
+        return .http(method: method, path: path.text, items: items, options: options)
     }
 
     /// Replaces `{{name}}` in a word. An unknown name is an error, not an empty string.

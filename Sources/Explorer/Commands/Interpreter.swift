@@ -106,6 +106,8 @@ actor Interpreter {
             return .failure(error.message, .usage)
         } catch let error as AuthError {
             return .failure(error.message, .runtime)
+        } catch let error as RedirectPolicy.TooMany {
+            return .failure(error.description, .runtime)
         } catch is CancellationError {
             return .failure(Self.cancelled, .runtime)
         } catch {
@@ -117,14 +119,17 @@ actor Interpreter {
         switch command {
         case .empty: return .nothing
         case .exit: return .exit
-        case let .http(method, path, items, offline):
-            let request = try session.builder.build(method: method, path: path, items: items)
-            if offline || self.offline { return await offlineView(of: request) }
+        case let .http(method, path, items, options):
+            var request = try session.builder.build(method: method, path: path, items: items, form: options.form, raw: options.raw)
+            request.timeout = options.timeout.map { .milliseconds(Int(($0 * 1000).rounded())) }
+            if options.offline || offline { return await offlineView(of: request) }
             let rule = access(for: request)
-            let exchange = try await session.send(request, isPublic: rule?.isPublic, token: rule?.token ?? .bearer)
+            let follow = options.follow == true ? RedirectPolicy(maximum: options.maxRedirects ?? RedirectPolicy().maximum) : nil
+            let exchange = try await session.send(request, isPublic: rule?.isPublic, token: rule?.token ?? .bearer, follow: follow)
+            let view = options.print ?? PrintParts.standard(for: method)
             // A register or a code login answers with tokens: the session is then logged in, as after `login`.
-            guard try await session.adoptTokens(from: exchange) else { return remember(exchange, note: nil) }
-            return remember(exchange, note: "logged in as \(await session.userName ?? "the new user")")
+            guard try await session.adoptTokens(from: exchange) else { return remember(exchange, note: nil, view: view) }
+            return remember(exchange, note: "logged in as \(await session.userName ?? "the new user")", view: view)
         case let .login(email, password):
             guard let email, let password else {
                 return .failure("login needs an email and a password: login EMAIL PASSWORD", .usage)
@@ -202,13 +207,13 @@ actor Interpreter {
         }
     }
 
-    private func remember(_ exchange: Exchange, note: String?) -> Outcome {
+    private func remember(_ exchange: Exchange, note: String?, view: PrintParts = .responseBody) -> Outcome {
         lastResponse = exchange.response
         lastBody = exchange.response.json
         if let body = lastBody, exchange.response.status < 400 {
             seenIDs.learn(from: body, path: exchange.request.url.path)
         }
-        if exchange.sessionExpired { return .exchange(exchange, note: AuthError.sessionExpired.message) }
+        if exchange.sessionExpired { return .exchange(exchange, note: AuthError.sessionExpired.message, view: view) }
         // Drift from the catalog's model is said under the body, one line per problem.
         var lines = note.map { [$0] } ?? []
         if exchange.tokenWithheld { lines.append(session.scope.withheldNote(for: exchange.request.url)) }
@@ -219,7 +224,7 @@ actor Interpreter {
             modelIndex = index
             lines += profile.drift(method: exchange.request.method, path: path, body: body, models: index).map { "drift: \($0)" }
         }
-        return .exchange(exchange, note: lines.isEmpty ? nil : lines.joined(separator: "\n"))
+        return .exchange(exchange, note: lines.isEmpty ? nil : lines.joined(separator: "\n"), view: view)
     }
 
     /// The request as the session would send it, with the token shown as a

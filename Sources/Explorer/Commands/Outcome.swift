@@ -3,8 +3,9 @@ import Core
 /// What a command produced: a value the renderer shows and the exit status
 /// is computed from. The interpreter never prints.
 enum Outcome: Sendable {
-    /// A request and its answer; `note` is shown after it ("logged in as alice").
-    case exchange(Exchange, note: String?)
+    /// A request and its answer; `note` is shown after it ("logged in as
+    /// alice"); `view` says which parts are printed (`--print`).
+    case exchange(Exchange, note: String?, view: PrintParts = .responseBody)
     /// `--offline`: the request that would have been sent, and a note
     /// (the token kept back from another origin).
     case offline(PreparedRequest, note: String?)
@@ -23,7 +24,7 @@ enum Outcome: Sendable {
     var exitStatus: ExitStatus {
         switch self {
         case let .failure(_, status): return status
-        case let .exchange(exchange, _): return exchange.response.status >= 400 || exchange.sessionExpired ? .runtime : .ok
+        case let .exchange(exchange, _, _): return exchange.response.status >= 400 || exchange.sessionExpired ? .runtime : .ok
         default: return .ok
         }
     }

@@ -11,14 +11,14 @@ enum Vocabulary {
     static let methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
 
     static let commands: [CommandInfo] = [
-        CommandInfo(name: "get", usage: "get PATH [ITEM…] [--offline]", summary: "send a GET request (a bare /path means GET too)",
+        CommandInfo(name: "get", usage: "get PATH [ITEM…] [OPTION…]", summary: "send a GET request (a bare /path means GET too)",
                     details: httpDetails),
-        CommandInfo(name: "post", usage: "post PATH [ITEM…] [--offline]", summary: "send a POST request", details: httpDetails),
-        CommandInfo(name: "put", usage: "put PATH [ITEM…] [--offline]", summary: "send a PUT request", details: httpDetails),
-        CommandInfo(name: "patch", usage: "patch PATH [ITEM…] [--offline]", summary: "send a PATCH request", details: httpDetails),
-        CommandInfo(name: "delete", usage: "delete PATH [ITEM…] [--offline]", summary: "send a DELETE request", details: httpDetails),
-        CommandInfo(name: "head", usage: "head PATH [ITEM…] [--offline]", summary: "send a HEAD request", details: httpDetails),
-        CommandInfo(name: "options", usage: "options PATH [ITEM…] [--offline]", summary: "send an OPTIONS request", details: httpDetails),
+        CommandInfo(name: "post", usage: "post PATH [ITEM…] [OPTION…]", summary: "send a POST request", details: httpDetails),
+        CommandInfo(name: "put", usage: "put PATH [ITEM…] [OPTION…]", summary: "send a PUT request", details: httpDetails),
+        CommandInfo(name: "patch", usage: "patch PATH [ITEM…] [OPTION…]", summary: "send a PATCH request", details: httpDetails),
+        CommandInfo(name: "delete", usage: "delete PATH [ITEM…] [OPTION…]", summary: "send a DELETE request", details: httpDetails),
+        CommandInfo(name: "head", usage: "head PATH [ITEM…] [OPTION…]", summary: "send a HEAD request", details: httpDetails),
+        CommandInfo(name: "options", usage: "options PATH [ITEM…] [OPTION…]", summary: "send an OPTIONS request", details: httpDetails),
         CommandInfo(name: "login", usage: "login [EMAIL] [PASSWORD]", summary: "log in and keep the tokens",
                     details: """
                     Logs in with the profile's login endpoint and keeps the access and refresh tokens.
@@ -99,19 +99,24 @@ enum Vocabulary {
         CommandInfo(name: "exit", usage: "exit", summary: "leave (Ctrl-D does too)", details: "Leaves the explorer."),
     ]
 
-    static let httpDetails = """
+    static var httpDetails: String { """
     Sends a request to PATH (relative to the base URL, or a full http:// URL). Items, as in HTTPie:
       name=value      JSON string field          name:=json     raw JSON field (number, bool, array…)
       Header:value    request header             name==value    query parameter (percent-encoded)
       name@file       multipart file upload      name=@file     string field read from a file
       Header:         remove a default header    @file          the file is the whole body
-    Fields make a JSON body; a file field makes it multipart/form-data. A backslash escapes a
-    separator (a\\=b=c has the key a=b). {{name}} is replaced by a variable.
-    --offline prints the exact request instead of sending it.
+    Fields make a JSON body (user[name]=x and tags[]=a nest, as in HTTPie); a file field makes it
+    multipart/form-data. A backslash escapes a separator (a\\=b=c has the key a=b) or a bracket.
+    {{name}} is replaced by a variable.
+    Options, anywhere on the line (HTTPie's names):
+    \(RequestOptions.flags.map { "  " + ($0.names.joined(separator: ", ") + ($0.value.map { " " + $0 } ?? "")).padding(toLength: 22, withPad: " ", startingAt: 0) + $0.help }.joined(separator: "\n"))
+    By default the status line and the body are printed (HEAD and OPTIONS: the headers too); a
+    redirect's Location is always shown. Credentials are hidden wherever they are printed.
     Examples:
       get /api/tasks page==1 page_size==5
       post /api/tasks title="Fix my bike" price:=25 city=London
-    """
+      get /old-path --follow -v
+    """ }
 
     static var commandNames: [String] { commands.map(\.name) + ["quit"] }
 

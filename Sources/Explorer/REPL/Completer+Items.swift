@@ -16,7 +16,8 @@ extension Completer {
             return files(String(word[word.index(after: at)...]), prefix: prefix, start: start, state: state)
         }
         if word.hasPrefix("-") {
-            return Completion(start: start, candidates: ["--offline"].filter { $0.hasPrefix(word) }.map { .init(text: $0, isFinal: true, hint: nil) })
+            let flags = RequestOptions.flags.filter { $0.names[0].hasPrefix(word) }
+            return Completion(start: start, candidates: flags.map { .init(text: $0.names[0], isFinal: $0.value == nil, hint: $0.help) })
         }
         let endpoint = endpoint(method: method, path: path, in: state.profile)
         if let colon = word.firstIndex(of: ":"), !word.contains("="), word.first?.isUppercase == true {

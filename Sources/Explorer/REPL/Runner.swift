@@ -74,8 +74,9 @@ final class Runner {
             whileRecording { try $0.comment(line) }
         }
         var forcedOffline = false
-        if case let .http(method, path, items, false) = command, offline {
-            command = .http(method: method, path: path, items: items, offline: true)
+        if case .http(let method, let path, let items, var options) = command, offline, !options.offline {
+            options.offline = true
+            command = .http(method: method, path: path, items: items, options: options)
             forcedOffline = true
         }
         if case let .login(email, password) = command, password == nil, let editor {

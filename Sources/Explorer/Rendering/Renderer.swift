@@ -17,27 +17,36 @@ struct Renderer: Sendable {
         case let .value(value): return (JSONPrinter.pretty(Redactor.redact(json: value), style: palette.json) + "\n", "")
         case let .failure(message, _): return ("", palette.red("error: ") + message + "\n")
         case let .offline(request, note): return (offline(request) + (note.map { palette.dim($0) + "\n" } ?? ""), "")
-        case let .exchange(exchange, note): return exchangeText(exchange, note: note)
+        case let .exchange(exchange, note, view): return exchangeText(exchange, note: note, view: view)
         case let .frames(notices): return (notices.map(notice).joined(), "")
         }
     }
 
-    private func exchangeText(_ exchange: Exchange, note: String?) -> (out: String, err: String) {
+    private func exchangeText(_ exchange: Exchange, note: String?, view: PrintParts) -> (out: String, err: String) {
         let response = exchange.response
         var out = ""
         var err = ""
+        // With -v, every redirect followed is shown as it happened.
+        if view.contains(.requestHeaders) {
+            for hop in exchange.hops {
+                out += sent(hop.request, view) + "\n" + statusLine(hop) + headerLines(hop.response.headers) + "\n"
+            }
+        }
+        if !view.isDisjoint(with: [.requestHeaders, .requestBody]) { out += sent(exchange.request, view) + "\n" }
         if exchange.refreshed {
             out += palette.dim("(access token refreshed; request retried)") + "\n"
         }
-        let statusText = "HTTP/1.1 \(response.status) \(response.reason)"
-        let colored: String
-        switch response.status {
-        case 200..<300: colored = palette.green(statusText)
-        case 300..<400: colored = palette.yellow(statusText)
-        default: colored = palette.red(statusText)
+        out += statusLine(exchange)
+        if view.contains(.responseHeaders) {
+            out += headerLines(response.headers)
+        } else if (300..<400).contains(response.status), let location = response.header("Location") {
+            // Where a redirect points is the point of it: always shown.
+            out += headerLines([HTTPHeader(name: "Location", value: location)])
         }
-        out += palette.bold(colored) + "  " + palette.dim(Self.milliseconds(exchange.duration)) + "\n"
-        out += body(response)
+        if view.contains(.responseBody) {
+            if view.contains(.responseHeaders), !response.body.isEmpty { out += "\n" }
+            out += body(response)
+        }
         if response.status >= 400 {
             err += palette.red("error: ") + errorSummary(response) + "\n"
         }
@@ -45,6 +54,47 @@ struct Renderer: Sendable {
             if exchange.sessionExpired { err += palette.red("error: ") + note + "\n" } else { out += palette.dim(note) + "\n" }
         }
         return (out, err)
+    }
+
+    private func statusLine(_ exchange: Exchange) -> String {
+        let response = exchange.response
+        let statusText = "HTTP/1.1 \(response.status) \(response.reason)"
+        let colored: String
+        switch response.status {
+        case 200..<300: colored = palette.green(statusText)
+        case 300..<400: colored = palette.yellow(statusText)
+        default: colored = palette.red(statusText)
+        }
+        return palette.bold(colored) + "  " + palette.dim(Self.milliseconds(exchange.duration)) + "\n"
+    }
+
+    /// Headers as `Name: value` lines, credentials hidden (`Redactor.redact(header:)`).
+    func headerLines(_ headers: [HTTPHeader]) -> String {
+        headers.map { header in
+            let shown = Redactor.redact(header: header)
+            return palette.cyan(shown.name) + ": " + shown.value + "\n"
+        }.joined()
+    }
+
+    /// The request as sent (`-v`, `-p H`/`B`): its line and headers with
+    /// credentials hidden, and its body with secret fields hidden.
+    private func sent(_ request: PreparedRequest, _ view: PrintParts) -> String {
+        var text = ""
+        if view.contains(.requestHeaders) {
+            text += palette.bold("\(request.method) \(request.target) HTTP/1.1") + "\n"
+            var headers = [HTTPHeader(name: "Host", value: request.hostHeader)] + request.headers
+            if let body = request.body { headers.append(HTTPHeader(name: "Content-Length", value: "\(body.count)")) }
+            text += headerLines(headers)
+        }
+        if view.contains(.requestBody), let body = request.body, !body.isEmpty {
+            if view.contains(.requestHeaders) { text += "\n" }
+            if let json = try? JSONParser.parse(body) {
+                text += JSONPrinter.pretty(Redactor.redact(json: json), style: palette.json) + "\n"
+            } else {
+                text += textOrBinary(body, type: request.header("Content-Type") ?? "unknown type")
+            }
+        }
+        return text
     }
 
     /// The one line under a 4xx or 5xx: the backend's envelope, or the status.

@@ -17,7 +17,7 @@ extension Outcome {
             // The Host line names this run's port; the rest is the request itself.
             let lines = Self.lines(renderer.offline(request)).filter { !$0.hasPrefix("Host: ") }
             return Observation(body: .text(lines), notes: note.map(Self.lines) ?? [])
-        case let .exchange(exchange, note):
+        case let .exchange(exchange, note, _):
             let response = exchange.response
             var observation = Observation(refreshed: exchange.refreshed, status: response.status, reason: response.reason,
                                           headers: response.headers, body: Self.body(response))

@@ -152,7 +152,7 @@ struct Replayer: Sendable {
                     let password = try resolver.value("password", email: email)
                     secrets.append(password)
                     let outcome = await interpreter.execute(.login(email: email, password: password))
-                    guard case let .exchange(exchange, _) = outcome, (200..<300).contains(exchange.response.status) else {
+                    guard case let .exchange(exchange, _, _) = outcome, (200..<300).contains(exchange.response.status) else {
                         failure = .runtime("\(path): the header says 'login: \(email)', but logging in failed: \(describe(outcome))")
                         return false
                     }

@@ -125,7 +125,7 @@ final class TranscriptRecorder {
     private func commandLine(_ line: String, command: Command?, outcome: Outcome) -> String? {
         if case let .login(email?, password?)? = command {
             var refused = false
-            if case let .exchange(exchange, _) = outcome, exchange.response.status >= 400 { refused = true }
+            if case let .exchange(exchange, _, _) = outcome, exchange.response.status >= 400 { refused = true }
             // A password kept in a secret-named variable (`set new_password=…`) keeps that name.
             let name = refused ? "wrong_password" : scrubber.name(of: password) ?? "password"
             scrubber.learn(password, name: name)

@@ -1,0 +1,143 @@
+import Core
+
+/// Which parts of an exchange are printed: HTTPie's `--print` letters.
+struct PrintParts: OptionSet, Sendable, Hashable {
+    let rawValue: Int
+    /// `H`: the request line and headers.
+    static let requestHeaders = PrintParts(rawValue: 1)
+    /// `B`: the request body.
+    static let requestBody = PrintParts(rawValue: 2)
+    /// `h`: the response's headers (the status line is always shown).
+    static let responseHeaders = PrintParts(rawValue: 4)
+    /// `b`: the response body.
+    static let responseBody = PrintParts(rawValue: 8)
+
+    /// `-v`: everything.
+    static let verbose: PrintParts = [.requestHeaders, .requestBody, .responseHeaders, .responseBody]
+
+    /// Parses `HBhb` letters; nil when a letter is not one of them.
+    init?(letters: String) {
+        var parts: PrintParts = []
+        for letter in letters {
+            switch letter {
+            case "H": parts.insert(.requestHeaders)
+            case "B": parts.insert(.requestBody)
+            case "h": parts.insert(.responseHeaders)
+            case "b": parts.insert(.responseBody)
+            default: return nil
+            }
+        }
+        guard !parts.isEmpty else { return nil }
+        self = parts
+    }
+
+    init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// What a line prints when it says nothing: the body, and the headers
+    /// too for HEAD and OPTIONS, whose answers are their headers.
+    static func standard(for method: String) -> PrintParts {
+        method == "HEAD" || method == "OPTIONS" ? [.responseHeaders, .responseBody] : [.responseBody]
+    }
+}
+
+/// The flags of a request line, HTTPie's names: `--offline`, `--follow`
+/// (`-F`), `--max-redirects N`, `--timeout SECONDS`, `--form` (`-f`),
+/// `--raw TEXT`, `--print WHAT` (`-p`), `--verbose` (`-v`), `--headers`
+/// (`-h`), `--body` (`-b`). Nil members mean "not said on this line".
+struct RequestOptions: Sendable, Equatable {
+    var offline = false
+    var follow: Bool?
+    var maxRedirects: Int?
+    /// Seconds, from 0.001 to 3600.
+    var timeout: Double?
+    var form = false
+    var raw: String?
+    var print: PrintParts?
+
+    /// Every flag with whether it takes a value, for the parser, help and TAB.
+    static let flags: [(names: [String], value: String?, help: String)] = [
+        (["--offline"], nil, "print the request instead of sending it"),
+        (["--follow", "-F"], nil, "follow redirects (3xx with a Location)"),
+        (["--max-redirects"], "N", "follow at most N redirects (30)"),
+        (["--timeout"], "SECONDS", "give up when the whole answer has not come in SECONDS (30)"),
+        (["--form", "-f"], nil, "send fields as application/x-www-form-urlencoded"),
+        (["--raw"], "TEXT", "send TEXT as the whole body"),
+        (["--print", "-p"], "WHAT", "print H request headers, B request body, h response headers, b response body"),
+        (["--verbose", "-v"], nil, "print the request and the whole response (-p HBhb)"),
+        (["--headers", "-h"], nil, "print the response headers only (-p h)"),
+        (["--body", "-b"], nil, "print the response body only (-p b)"),
+    ]
+
+    static var flagNames: [String] { flags.flatMap(\.names) }
+
+    /// Reads one flag (and its value, from `=VALUE` or the next word).
+    /// Returns how many words it took; throws with a column on a bad value.
+    mutating func read(_ words: [LineTokenizer.Word], at index: Int) throws(CommandError) -> Int {
+        let word = words[index]
+        let (name, inline) = Self.split(word.text)
+        guard let flag = Self.flags.first(where: { $0.names.contains(name) }) else {
+            var message = "unknown option '\(word.text)'"
+            if let near = Self.flagNames.min(by: { Vocabulary.editDistance(name, $0) < Vocabulary.editDistance(name, $1) }),
+               Vocabulary.editDistance(name, near) <= 2 {
+                message += "; did you mean '\(near)'?"
+            }
+            throw CommandError(message + " (help get lists the options)", column: word.start)
+        }
+        var taken = 1
+        var value: LineTokenizer.Word?
+        if flag.value != nil {
+            if let inline {
+                value = LineTokenizer.Word(text: inline, start: word.start + name.count + 1)
+            } else if index + 1 < words.count {
+                value = words[index + 1]
+                taken = 2
+            } else {
+                throw CommandError("\(name) needs \(flag.value!), as in: \(name) \(Self.example(name))", column: word.start)
+            }
+        } else if inline != nil {
+            throw CommandError("\(name) takes no value", column: word.start)
+        }
+        switch flag.names[0] {
+        case "--offline": offline = true
+        case "--follow": follow = true
+        case "--max-redirects":
+            guard let n = Int(value!.text), (0...100).contains(n) else {
+                throw CommandError("--max-redirects needs a whole number from 0 to 100", column: value!.start)
+            }
+            maxRedirects = n
+            follow = follow ?? true
+        case "--timeout":
+            guard let seconds = Double(value!.text), seconds >= 0.001, seconds <= 3600 else {
+                throw CommandError("--timeout needs seconds from 0.001 to 3600, as in: --timeout 2.5", column: value!.start)
+            }
+            timeout = seconds
+        case "--form": form = true
+        case "--raw": raw = value!.text
+        case "--print":
+            guard let parts = PrintParts(letters: value!.text) else {
+                throw CommandError("--print takes letters of HBhb (H request headers, B request body, h response headers, b response body)",
+                                   column: value!.start)
+            }
+            print = parts
+        case "--verbose": print = .verbose
+        case "--headers": print = .responseHeaders
+        case "--body": print = .responseBody
+        default: break
+        }
+        return taken
+    }
+
+    private static func split(_ text: String) -> (String, String?) {
+        guard text.hasPrefix("--"), let eq = text.firstIndex(of: "=") else { return (text, nil) }
+        return (String(text[..<eq]), String(text[text.index(after: eq)...]))
+    }
+
+    private static func example(_ name: String) -> String {
+        switch name {
+        case "--max-redirects": return "5"
+        case "--timeout": return "2.5"
+        case "--raw": return "'{\"a\": 1}'"
+        default: return "hb"
+        }
+    }
+}

@@ -1,0 +1,134 @@
+"""HTTPie's request-line options through the built binary, against a small
+server of Python's standard library that behaves as real ones do:
+redirects, cookies, a slow answer, a form.
+"""
+import http.server
+import json
+import os
+import pathlib
+import subprocess
+import threading
+import time
+import urllib.parse
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+BINARY = os.environ.get("EXPLORER_BIN", str(ROOT / ".build" / "debug" / "explorer"))
+
+
+class Backend(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    # (port, path, Cookie header) of every request: what reached the servers.
+    seen = []
+
+    def reply(self, status, body=b"", headers=()):
+        self.send_response(status)
+        for name, value in headers:
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def answer(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length) if length else b""
+        path = urllib.parse.urlsplit(self.path).path
+        Backend.seen.append((self.server.server_address[1], path, self.headers.get("Cookie")))
+        if path == "/old":
+            self.reply(302, b"moved", [("Location", "/new")])
+        elif path == "/elsewhere":
+            self.reply(307, b"", [("Location", self.headers["X-Other"] + "/landing")])
+        elif path == "/login":
+            self.reply(200, b'{"ok": true}', [("Content-Type", "application/json"), ("Set-Cookie", "sid=c00kie-s3cret; Path=/; HttpOnly")])
+        elif path == "/slow":
+            time.sleep(3)
+            self.reply(200, b"late")
+        else:
+            echo = {"method": self.command, "path": self.path, "cookie": self.headers.get("Cookie"),
+                    "authorization": self.headers.get("Authorization"),
+                    "content_type": self.headers.get("Content-Type"), "body": body.decode()}
+            self.reply(200, json.dumps(echo).encode(), [("Content-Type", "application/json")])
+
+    do_GET = do_POST = do_HEAD = answer
+
+    def log_message(self, *args):
+        pass
+
+
+def serve():
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Backend)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+@pytest.fixture
+def backend():
+    Backend.seen = []
+    server, other = serve(), serve()
+    yield f"http://127.0.0.1:{server.server_address[1]}", f"http://127.0.0.1:{other.server_address[1]}"
+    for s in (server, other):
+        s.shutdown()
+        s.server_close()
+
+
+def explorer(base, lines, tmp_path):
+    env = dict(os.environ, HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state"),
+               XDG_CONFIG_HOME=str(tmp_path / "config"), NO_COLOR="1")
+    return subprocess.run([BINARY, "--base-url", base], input="\n".join(lines) + "\n", capture_output=True, text=True,
+                          timeout=60, env=env, cwd=tmp_path)
+
+
+def test_a_redirect_is_shown_with_its_location_and_followed_on_request(backend, tmp_path):
+    base, _ = backend
+    result = explorer(base, ["get /old", "get /old --follow", "get /old -F -v"], tmp_path)
+    out = result.stdout
+    assert "HTTP/1.1 302 Found" in out and "Location: /new" in out
+    assert out.count('"path": "/new"') == 2
+    # -v shows each hop: the first request, its 302, then the request to /new.
+    verbose = out[out.rindex("GET /old HTTP/1.1"):]
+    assert verbose.index("HTTP/1.1 302") < verbose.index("GET /new HTTP/1.1")
+
+
+def test_cookies_are_kept_sent_back_and_hidden_on_screen(backend, tmp_path):
+    base, other = backend
+    result = explorer(base, ["post /login -h", "get /echo", f"get {other}/echo", "get /echo -v"], tmp_path)
+    out = result.stdout
+    assert "Set-Cookie: sid=<hidden: 13 characters>; Path=/; HttpOnly" in out
+    assert "Cookie: sid=<hidden: 13 characters>" in out
+    # The echoed header is a member named cookie: hidden too.
+    assert "c00kie-s3cret" not in out + result.stderr
+    assert [cookie for _, path, cookie in Backend.seen] == [None, "sid=c00kie-s3cret", None, "sid=c00kie-s3cret"]
+    assert Backend.seen[2][0] == int(other.rsplit(":", 1)[1]), "the other server got no cookie"
+
+
+def test_a_redirect_to_another_origin_drops_the_typed_authorization(backend, tmp_path):
+    base, other = backend
+    result = explorer(base, [f"get /elsewhere X-Other:{other} Authorization:'Basic dXNlcjpwdw==' --follow"], tmp_path)
+    assert '"path": "/landing"' in result.stdout
+    assert '"authorization": null' in result.stdout
+
+
+def test_timeout_is_one_line_and_the_session_goes_on(backend, tmp_path):
+    base, _ = backend
+    result = explorer(base, ["get /slow --timeout 0.5", "get /echo"], tmp_path)
+    assert "did not answer in time: no complete answer within 0.5 s" in result.stderr
+    assert '"path": "/echo"' in result.stdout
+    assert result.returncode == 3
+
+
+def test_form_and_raw_bodies(backend, tmp_path):
+    base, _ = backend
+    result = explorer(base, ['post /echo --form title="a b" n=1', "post /echo --raw 'plain words' Content-Type:text/plain"], tmp_path)
+    out = result.stdout
+    assert '"content_type": "application/x-www-form-urlencoded; charset=utf-8"' in out
+    assert '"body": "title=a+b&n=1"' in out
+    assert '"body": "plain words"' in out and '"content_type": "text/plain"' in out
+
+
+def test_head_shows_headers_by_default(backend, tmp_path):
+    base, _ = backend
+    result = explorer(base, ["head /echo"], tmp_path)
+    assert "Content-Type: application/json" in result.stdout
