@@ -122,6 +122,7 @@ import Testing
         Host: 127.0.0.1:8080
         User-Agent: explorer/0.1
         Accept: application/json, */*;q=0.5
+        Accept-Encoding: gzip, deflate
         Content-Type: application/json
         Content-Length: 13
 

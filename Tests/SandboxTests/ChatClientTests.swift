@@ -133,7 +133,9 @@ private func blockingRawHTTP(port: Int, _ request: String, headOnly: Bool) throw
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw SocketTimeout(description: "socket() failed") }
     defer { close(fd) }
-    var timeout = timeval(tv_sec: 5, tv_usec: 0)
+    // What should come at once is waited for up to 30 s, as elsewhere in the
+    // suite: 5 s failed twice on a machine busy with other builds.
+    var timeout = timeval(tv_sec: 30, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)

@@ -10,6 +10,7 @@ import subprocess
 import threading
 import time
 import urllib.parse
+import gzip
 
 import pytest
 
@@ -42,6 +43,11 @@ class Backend(http.server.BaseHTTPRequestHandler):
             self.reply(307, b"", [("Location", self.headers["X-Other"] + "/landing")])
         elif path == "/login":
             self.reply(200, b'{"ok": true}', [("Content-Type", "application/json"), ("Set-Cookie", "sid=c00kie-s3cret; Path=/; HttpOnly")])
+        elif path == "/gzip":
+            packed = gzip.compress(json.dumps({"accept_encoding": self.headers.get("Accept-Encoding"), "packed": True}).encode())
+            self.reply(200, packed, [("Content-Type", "application/json"), ("Content-Encoding", "gzip")])
+        elif path == "/br":
+            self.reply(200, bytes(range(40)), [("Content-Type", "application/json"), ("Content-Encoding", "br")])
         elif path == "/slow":
             time.sleep(3)
             self.reply(200, b"late")
@@ -132,3 +138,12 @@ def test_head_shows_headers_by_default(backend, tmp_path):
     base, _ = backend
     result = explorer(base, ["head /echo"], tmp_path)
     assert "Content-Type: application/json" in result.stdout
+
+
+def test_gzip_is_asked_for_and_decoded_and_brotli_is_named(backend, tmp_path):
+    base, _ = backend
+    result = explorer(base, ["get /gzip", "get /br"], tmp_path)
+    out = result.stdout
+    assert '"accept_encoding": "gzip, deflate"' in out and '"packed": true' in out
+    assert "body encoded as br, which explorer cannot decode: application/json, 40 B (not shown)" in out
+    assert "not valid JSON" not in out + result.stderr

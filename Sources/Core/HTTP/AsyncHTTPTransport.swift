@@ -39,7 +39,9 @@ public final class AsyncHTTPTransport: HTTPTransport {
         configuration.timeout = .init(connect: options.connectTimeout)
         // Like HTTPie: show redirects rather than follow them.
         configuration.redirectConfiguration = .disallow
-        configuration.decompression = .disabled
+        // gzip and deflate bodies are decoded (RequestBuilder asks for them, as
+        // HTTPie does), with the body cap applied to the decoded size.
+        configuration.decompression = .enabled(limit: .size(options.maximumBodyBytes))
         // By default the pool retries a refused connection with backoff until the
         // connect timeout (10 s of silence at the prompt); fail at once, like curl.
         configuration.connectionPool.retryConnectionEstablishment = false

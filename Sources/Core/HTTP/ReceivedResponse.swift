@@ -35,6 +35,14 @@ public struct ReceivedResponse: Sendable, Equatable {
         return type == "application/json" || type.hasSuffix("+json")
     }
 
+    /// A `Content-Encoding` the transport does not decode (it decodes gzip
+    /// and deflate), such as `br`: the body is still encoded. Nil otherwise.
+    public var undecodedEncoding: String? {
+        guard let value = header("Content-Encoding")?.trimmingCharacters(in: .whitespaces).lowercased(), !value.isEmpty else { return nil }
+        let codings = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        return codings.allSatisfy { ["gzip", "x-gzip", "deflate", "identity"].contains($0) } ? nil : value
+    }
+
     /// The body parsed as JSON, or nil when it is not JSON.
     public var json: JSONValue? { try? JSONParser.parse(body) }
 }

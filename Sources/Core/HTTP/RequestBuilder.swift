@@ -81,6 +81,7 @@ public struct RequestBuilder: Sendable {
         var headers: [HTTPHeader] = [
             HTTPHeader(name: "User-Agent", value: Self.userAgent),
             HTTPHeader(name: "Accept", value: "*/*"),
+            HTTPHeader(name: "Accept-Encoding", value: "gzip, deflate"),
         ]
         var removedHeaders: [String] = []
         var userHeaders: [HTTPHeader] = []

@@ -107,6 +107,9 @@ struct Renderer: Sendable {
         let bytes = response.body
         guard !bytes.isEmpty else { return "" }
         let type = response.mediaType ?? "unknown type"
+        if let encoding = response.undecodedEncoding {
+            return palette.dim("body encoded as \(encoding), which explorer cannot decode: \(type), \(Self.size(bytes.count)) (not shown)") + "\n"
+        }
         do {
             // Tokens are never printed: the renderer hides them.
             let value = Redactor.redact(json: try JSONParser.parse(bytes))
