@@ -100,13 +100,17 @@ def test_a_redirect_is_shown_with_its_location_and_followed_on_request(backend, 
 
 def test_cookies_are_kept_sent_back_and_hidden_on_screen(backend, tmp_path):
     base, other = backend
-    result = explorer(base, ["post /login -h", "get /echo", f"get {other}/echo", "get /echo -v"], tmp_path)
+    result = explorer(base, ["post /login -h", "get /echo", f"get {other}/echo", "get /echo -v", "cookies", "cookies clear",
+                             "get /echo"], tmp_path)
     out = result.stdout
     assert "Set-Cookie: sid=<hidden: 13 characters>; Path=/; HttpOnly" in out
     assert "Cookie: sid=<hidden: 13 characters>" in out
     # The echoed header is a member named cookie: hidden too.
     assert "c00kie-s3cret" not in out + result.stderr
-    assert [cookie for _, path, cookie in Backend.seen] == [None, "sid=c00kie-s3cret", None, "sid=c00kie-s3cret"]
+    assert [cookie for _, path, cookie in Backend.seen] == [None, "sid=c00kie-s3cret", None, "sid=c00kie-s3cret", None]
+    port = base.rsplit(":", 1)[1]
+    assert f"sid=<hidden: 13 characters>  127.0.0.1:{port}, path /, httponly, for the session" in out
+    assert "forgot 1 cookie" in out
     assert Backend.seen[2][0] == int(other.rsplit(":", 1)[1]), "the other server got no cookie"
 
 

@@ -9,6 +9,8 @@ enum Command: Sendable, Equatable {
     case set(name: String, value: String)
     case unset(name: String)
     case vars
+    /// `cookies`: the session's cookies, values hidden; `cookies clear` forgets them.
+    case cookies(clear: Bool)
     case show(path: JSONPath?)
     /// `capture NAME = PATH`: a value of the last response becomes `{{NAME}}`.
     case capture(name: String, path: JSONPath)

@@ -35,6 +35,11 @@ struct CommandParser {
         case "logout": try noArguments(name, args); return .logout
         case "whoami": try noArguments(name, args); return .whoami
         case "vars": try noArguments(name, args); return .vars
+        case "cookies":
+            guard args.count <= 1, args.first.map({ $0.text == "clear" }) ?? true else {
+                throw CommandError("usage: cookies [clear]", column: args.first?.start)
+            }
+            return .cookies(clear: !args.isEmpty)
         case "exit", "quit": try noArguments(name, args); return .exit
         case "set":
             var text = args.map(\.text)

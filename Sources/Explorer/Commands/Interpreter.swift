@@ -169,6 +169,15 @@ actor Interpreter {
         case .vars:
             let all = allVariables.sorted { $0.key < $1.key }
             return .text(all.map { "\($0.key) = \(Self.shown(variable: $0.key, $0.value))" }.joined(separator: "\n"))
+        case let .cookies(clear):
+            if clear {
+                let count = await session.cookies.cookies.count
+                await session.clearCookies()
+                return .text("forgot \(count) cookie\(count == 1 ? "" : "s")")
+            }
+            let cookies = await session.cookies.cookies
+            guard !cookies.isEmpty else { return .text("no cookies") }
+            return .text(cookies.map(Self.describe(cookie:)).joined(separator: "\n"))
         case let .show(path):
             guard let response = lastResponse else { return .failure("no response yet: send a request first", .usage) }
             guard let path else {
@@ -241,6 +250,15 @@ actor Interpreter {
             return .offline(shown, note: nil)
         case .withheld: return .offline(shown, note: session.scope.withheldNote(for: request.url))
         }
+    }
+
+    /// One line of `cookies`: never the value.
+    static func describe(cookie: Cookie) -> String {
+        var flags = [cookie.hostOnly ? "\(cookie.domain):\(cookie.port)" : "*.\(cookie.domain):\(cookie.port)", "path \(cookie.path)"]
+        if cookie.secure { flags.append("secure") }
+        if cookie.httpOnly { flags.append("httponly") }
+        flags.append(cookie.expires.map { "until \(ISO8601DateFormatter().string(from: $0))" } ?? "for the session")
+        return "\(cookie.name)=\(Redactor.hidden(cookie.value))  " + flags.joined(separator: ", ")
     }
 
     /// A variable's value as `vars` prints it: a secret's (by its name, or a

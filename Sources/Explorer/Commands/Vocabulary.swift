@@ -32,6 +32,12 @@ enum Vocabulary {
         CommandInfo(name: "set", usage: "set NAME=VALUE", summary: "set a variable, used as {{NAME}}",
                     details: "Sets a variable. {{NAME}} anywhere in a later line is replaced by VALUE.\nExample: set id=3, then get /api/tasks/{{id}}"),
         CommandInfo(name: "unset", usage: "unset NAME", summary: "remove a variable", details: "Removes a variable set with `set`."),
+        CommandInfo(name: "cookies", usage: "cookies [clear]", summary: "list the session's cookies (values hidden), or forget them",
+                    details: """
+                    Lists the cookies answers have set in this session: name, domain and port, path, and flags,
+                    with values hidden. They go back by RFC 6265's rules, only to the port that set them, and
+                    are kept in memory only. `cookies clear` forgets them all.
+                    """),
         CommandInfo(name: "vars", usage: "vars", summary: "list variables", details: "Lists variables, including the built-in base_url and profile."),
         CommandInfo(name: "show", usage: "show [PATH]", summary: "show the last response, or a value in it",
                     details: "Without PATH prints the last response body again. PATH picks a value: .tasks[0].id,\n.user.email, [\"odd key\"], [-1] for the last element."),
