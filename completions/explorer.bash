@@ -197,7 +197,7 @@ _explorer_repl() {
         return
         ;;
     '--profile')
-        __explorer_add_completions -W 'levelup'$'\n''linku'$'\n''nova'$'\n''posture'
+        __explorer_add_completions -W 'levelup'$'\n''linku'$'\n''nova'$'\n''posture'$'\n''generic'
         return
         ;;
     '--color')
@@ -231,7 +231,7 @@ _explorer_run() {
         return
         ;;
     '--profile')
-        __explorer_add_completions -W 'levelup'$'\n''linku'$'\n''nova'$'\n''posture'
+        __explorer_add_completions -W 'levelup'$'\n''linku'$'\n''nova'$'\n''posture'$'\n''generic'
         return
         ;;
     '--color')

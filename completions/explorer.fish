@@ -96,7 +96,7 @@ complete -c 'explorer' -n '__explorer_should_offer_completions_for_positional "e
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_positional "explorer" -eq 1' -fa 'test' -d 'Replay every transcript under the given folders (default sessions/) as a test suite.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_positional "explorer" -eq 1' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" base-url' -l 'base-url' -d 'Base URL of a backend, such as https://api.example.com. Without it the built-in sandbox starts.' -rfka ''
-complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" profile' -l 'profile' -d 'Backend profile (levelup, linku, nova, posture).' -rfka 'levelup linku nova posture'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" profile' -l 'profile' -d 'Backend profile (levelup, linku, nova, posture, generic). Default: linku for the sandbox, generic for --base-url or --spec.' -rfka 'levelup linku nova posture generic'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" offline' -l 'offline' -d 'Print each request instead of sending it.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" color' -l 'color' -d 'Colour output: auto (a terminal without NO_COLOR), always or never.' -rfka 'auto always never'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" record' -l 'record' -d 'Record the session, from the first line, as a transcript in this new file.' -rF
@@ -105,7 +105,7 @@ complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_opti
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" version' -l 'version' -d 'Show the version.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" base-url' -l 'base-url' -d 'Base URL of a backend, such as https://api.example.com. Without it the built-in sandbox starts.' -rfka ''
-complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" profile' -l 'profile' -d 'Backend profile (levelup, linku, nova, posture).' -rfka 'levelup linku nova posture'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" profile' -l 'profile' -d 'Backend profile (levelup, linku, nova, posture, generic). Default: linku for the sandbox, generic for --base-url or --spec.' -rfka 'levelup linku nova posture generic'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" offline' -l 'offline' -d 'Print each request instead of sending it.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" color' -l 'color' -d 'Colour output: auto (a terminal without NO_COLOR), always or never.' -rfka 'auto always never'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" record' -l 'record' -d 'Record the session, from the first line, as a transcript in this new file.' -rF

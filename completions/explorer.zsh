@@ -73,11 +73,11 @@ _explorer() {
 
 _explorer_repl() {
     local -i ret=1
-    local -ar ___profile=('levelup' 'linku' 'nova' 'posture')
+    local -ar ___profile=('levelup' 'linku' 'nova' 'posture' 'generic')
     local -ar ___color=('auto' 'always' 'never')
     local -ar arg_specs=(
         '--base-url[Base URL of a backend, such as https\://api.example.com. Without it the built-in sandbox starts.]:url:'
-        '--profile[Backend profile (levelup, linku, nova, posture).]:name:{__explorer_complete "${___profile[@]}"}'
+        '--profile[Backend profile (levelup, linku, nova, posture, generic). Default\: linku for the sandbox, generic for --base-url or --spec.]:name:{__explorer_complete "${___profile[@]}"}'
         '--offline[Print each request instead of sending it.]'
         '--color[Colour output\: auto (a terminal without NO_COLOR), always or never.]:color:{__explorer_complete "${___color[@]}"}'
         '--record[Record the session, from the first line, as a transcript in this new file.]:file:_files'
@@ -93,11 +93,11 @@ _explorer_repl() {
 
 _explorer_run() {
     local -i ret=1
-    local -ar ___profile=('levelup' 'linku' 'nova' 'posture')
+    local -ar ___profile=('levelup' 'linku' 'nova' 'posture' 'generic')
     local -ar ___color=('auto' 'always' 'never')
     local -ar arg_specs=(
         '--base-url[Base URL of a backend, such as https\://api.example.com. Without it the built-in sandbox starts.]:url:'
-        '--profile[Backend profile (levelup, linku, nova, posture).]:name:{__explorer_complete "${___profile[@]}"}'
+        '--profile[Backend profile (levelup, linku, nova, posture, generic). Default\: linku for the sandbox, generic for --base-url or --spec.]:name:{__explorer_complete "${___profile[@]}"}'
         '--offline[Print each request instead of sending it.]'
         '--color[Colour output\: auto (a terminal without NO_COLOR), always or never.]:color:{__explorer_complete "${___color[@]}"}'
         '--record[Record the session, from the first line, as a transcript in this new file.]:file:_files'

@@ -129,3 +129,23 @@ import Testing
         #expect(FileTokenStore.defaultURL(environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/home/u"]).path == "/home/u/.config/explorer/tokens.json")
     }
 }
+
+/// A backend without a profile: its error body said in one line, whatever framework made it.
+@Suite struct GenericErrorEnvelopeTests {
+    @Test(arguments: [
+        (#"{"type":"about:blank","title":"Not Found","detail":"no task 7","status":404}"#, "404: Not Found: no task 7"),
+        (#"{"detail":"Not authenticated"}"#, "404: Not authenticated"),
+        (#"{"message":"Validation failed","errors":[]}"#, "404: Validation failed"),
+        (#"{"error":"invalid_grant"}"#, "404: invalid_grant"),
+        (#"{"error":{"code":7,"message":"quota exceeded"}}"#, "404: quota exceeded"),
+        (#"{"errors":[{"message":"field x is required"}]}"#, "404: field x is required"),
+    ])
+    func commonShapes(body: String, line: String) throws {
+        #expect(ErrorEnvelope.generic.describe(status: 404, body: try JSONParser.parse(body)) == line)
+    }
+
+    @Test func otherBodiesAreNotEnvelopes() throws {
+        #expect(ErrorEnvelope.generic.describe(status: 500, body: try JSONParser.parse(#"{"ok":false}"#)) == nil)
+        #expect(ErrorEnvelope.generic.describe(status: 500, body: try JSONParser.parse("[1]")) == nil)
+    }
+}

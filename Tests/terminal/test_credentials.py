@@ -52,7 +52,7 @@ def explorer(args, tmp_path, stdin=""):
 
 
 def test_offline_login_sends_nothing_and_shows_the_password_hidden(stranger, tmp_path):
-    result = explorer(["--offline", "--base-url", stranger, "-c", "login me@example.com s3cret"], tmp_path)
+    result = explorer(["--offline", "--base-url", stranger, "--profile", "linku", "-c", "login me@example.com s3cret"], tmp_path)
     assert result.returncode == 0, result.stderr
     assert Recorder.seen == []
     assert "POST /api/secure-auth/login HTTP/1.1" in result.stdout
@@ -80,7 +80,7 @@ def test_offline_sends_nothing_whatever_the_command(stranger, tmp_path):
         "options /api/tasks", f"get {stranger}/full-url", "ws connect", f"ws connect {stranger.replace('http', 'ws')}/ws",
         "ws send n:=1", "ws recv --timeout 0",
     ]
-    result = explorer(["--offline", "--base-url", stranger], tmp_path, stdin="\n".join(lines) + "\n")
+    result = explorer(["--offline", "--base-url", stranger, "--profile", "linku"], tmp_path, stdin="\n".join(lines) + "\n")
     assert Recorder.seen == [], Recorder.seen
     assert "s3cret" not in result.stdout + result.stderr
     assert "explorer runs --offline" in result.stderr

@@ -151,3 +151,12 @@ def test_gzip_is_asked_for_and_decoded_and_brotli_is_named(backend, tmp_path):
     assert '"accept_encoding": "gzip, deflate"' in out and '"packed": true' in out
     assert "body encoded as br, which explorer cannot decode: application/json, 40 B (not shown)" in out
     assert "not valid JSON" not in out + result.stderr
+
+
+def test_a_server_named_on_the_command_line_is_not_linku(backend, tmp_path):
+    base, _ = backend
+    result = explorer(base, ["login me@example.com pw", "endpoints", "get /status"], tmp_path)
+    assert "has no login flow explorer knows" in result.stderr
+    assert "no catalog for HTTP API" in result.stderr
+    assert [path for _, path, _ in Backend.seen] == ["/status"], "login posted nothing anywhere"
+    assert "LinkU" not in result.stdout + result.stderr

@@ -81,14 +81,14 @@ public actor AuthSession {
     /// The logged-in user's display name from the login answer.
     public var userName: String? {
         guard let user = tokens?.user else { return nil }
-        return user[profile.auth.userNameField]?.plainText ?? user["email"]?.plainText
+        return profile.auth.flatMap { user[$0.userNameField]?.plainText } ?? user["email"]?.plainText
     }
 
     public var isLoggedIn: Bool { tokens != nil }
 
     /// Logs in; on success keeps the tokens (and saves them in the store).
     public func login(email: String, password: String) async throws -> Exchange {
-        let auth = profile.auth
+        let auth = try loginFlow()
         let request = try loginRequest(email: email, password: password)
         let start = ContinuousClock.now
         let (sent, response) = try await exchange(request)
@@ -106,7 +106,7 @@ public actor AuthSession {
     /// Only a 2xx from the backend's own origin counts. Says whether it did.
     public func adoptTokens(from exchange: Exchange) throws -> Bool {
         guard (200..<300).contains(exchange.response.status), scope.admits(exchange.request.url),
-              let body = exchange.response.json, let found = Self.tokens(in: body, auth: profile.auth, needsUser: true),
+              let auth = profile.auth, let body = exchange.response.json, let found = Self.tokens(in: body, auth: auth, needsUser: true),
               found != tokens else { return false }
         try setTokens(found)
         return true
@@ -125,9 +125,18 @@ public actor AuthSession {
         return Tokens(accessToken: accessToken, refreshToken: refresh, userJSON: user.map(JSONPrinter.compact))
     }
 
+    /// The profile's login flow, or why there is none.
+    public nonisolated func loginFlow() throws(AuthError) -> AuthFlavour {
+        guard let auth = profile.auth else {
+            throw AuthError("\(profile.displayName) has no login flow explorer knows: send credentials on a line "
+                            + "(Authorization:'Bearer TOKEN', X-Api-Key:KEY) or start with --profile NAME")
+        }
+        return auth
+    }
+
     /// The request `login` sends (`--offline` shows it with the password hidden).
-    public nonisolated func loginRequest(email: String, password: String) throws(RequestBuilder.BuildError) -> PreparedRequest {
-        let auth = profile.auth
+    public nonisolated func loginRequest(email: String, password: String) throws -> PreparedRequest {
+        let auth = try loginFlow()
         return try builder.build(method: "POST", path: auth.loginPath, items: [
             .stringField(name: auth.loginEmailField, value: email),
             .stringField(name: auth.loginPasswordField, value: password),
@@ -137,9 +146,9 @@ public actor AuthSession {
     /// The request `logout` sends, without its token; nil when the profile
     /// has no logout endpoint or nobody is logged in.
     public func logoutRequest() throws(RequestBuilder.BuildError) -> PreparedRequest? {
-        guard let path = profile.auth.logoutPath, let tokens else { return nil }
+        guard let auth = profile.auth, let path = auth.logoutPath, let tokens else { return nil }
         var items: [RequestItem] = []
-        if profile.auth.logoutSendsRefreshToken, let refresh = tokens.refreshToken { items.append(.stringField(name: profile.auth.refreshTokenField, value: refresh)) }
+        if auth.logoutSendsRefreshToken, let refresh = tokens.refreshToken { items.append(.stringField(name: auth.refreshTokenField, value: refresh)) }
         return try builder.build(method: "POST", path: path, items: items)
     }
 
@@ -278,11 +287,10 @@ public actor AuthSession {
     }
 
     private func performRefresh() async -> Result<Bool, TransportError> {
-        guard let refreshToken = tokens?.refreshToken else {
+        guard let refreshToken = tokens?.refreshToken, let auth = profile.auth else {
             try? setTokens(nil)
             return .success(false)
         }
-        let auth = profile.auth
         let request: PreparedRequest
         do {
             request = try builder.build(method: "POST", path: auth.refreshPath,

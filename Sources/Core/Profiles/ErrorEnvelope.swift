@@ -5,6 +5,11 @@ public enum ErrorEnvelope: Sendable {
     /// Nova (003's `ErrorResponse`): `{"code", "message"}`, optionally `details`.
     /// Level Up and posture use it too; their seeds leave the shape open.
     case codeMessage
+    /// A backend we know nothing of: the shapes common frameworks use —
+    /// RFC 9457 problem details (`title`, `detail`), `{"message"}`,
+    /// `{"error": "…"}` or `{"error": {"message"}}`, `{"detail"}` (FastAPI,
+    /// Django REST framework), `{"errors": [{"message"}]}`.
+    case generic
 
     /// One readable line for an error body, such as `403 FORBIDDEN: not your task`,
     /// or nil when the body is not this backend's envelope.
@@ -22,6 +27,16 @@ public enum ErrorEnvelope: Sendable {
                 line += " (\(fields))"
             }
             return line
+        case .generic:
+            if let detail = body["detail"]?.stringValue {
+                let title = body["title"]?.stringValue
+                return "\(status): " + (title.map { "\($0): \(detail)" } ?? detail)
+            }
+            let candidates: [JSONValue?] = [body["message"], body["error"], body["error"]?["message"], body["errors"]?[0]?["message"], body["title"]]
+            for candidate in candidates {
+                if let message = candidate?.stringValue, !message.isEmpty { return "\(status): \(message)" }
+            }
+            return nil
         case .codeMessage:
             guard let code = body["code"]?.stringValue, let message = body["message"]?.stringValue else { return nil }
             var line = "\(status) \(code): \(message)"

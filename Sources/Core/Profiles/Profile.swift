@@ -3,7 +3,9 @@
 public struct Profile: Sendable {
     public var name: String
     public var displayName: String
-    public var auth: AuthFlavour
+    /// How the backend logs in and refreshes; nil when unknown (`generic`):
+    /// `login` then says how to send credentials by hand.
+    public var auth: AuthFlavour?
     public var errorEnvelope: ErrorEnvelope
     public var endpoints: [Endpoint]
     /// Demo accounts the sandbox seeds (email, password).
@@ -23,7 +25,7 @@ public struct Profile: Sendable {
     /// profile's `models` in place of the built-in answers.
     public var importedModels: [Model]?
 
-    public init(name: String, displayName: String, auth: AuthFlavour, errorEnvelope: ErrorEnvelope,
+    public init(name: String, displayName: String, auth: AuthFlavour?, errorEnvelope: ErrorEnvelope,
                 endpoints: [Endpoint], demoAccounts: [(email: String, password: String)], webSocketTemplate: String? = nil,
                 webSocketReconcile: ReconcileEndpoints? = nil, secretFields: [String] = []) {
         self.secretFields = secretFields
@@ -51,8 +53,22 @@ public struct Profile: Sendable {
         return endpoints.contains { $0.isPublic && $0.method == asked && $0.matches(segments: concrete) }
     }
 
-    /// Built-in profiles by name.
+    /// Built-in profiles by name: the four backends the sandbox serves.
     public static let builtIn: [String: Profile] = ["linku": .linku, "nova": .nova, "levelup": .levelup, "posture": .posture]
+
+    /// A backend explorer knows nothing of: the profile of `--base-url` without
+    /// `--profile`. No login flow, no catalog (a `--spec` can bring one), the
+    /// error shapes common frameworks use. Any server is not LinkU.
+    public static let generic = Profile(name: "generic", displayName: "HTTP API", auth: nil, errorEnvelope: .generic,
+                                        endpoints: [], demoAccounts: [])
+
+    /// A profile by name: a built-in one or `generic`.
+    public static func named(_ name: String) -> Profile? {
+        name == generic.name ? generic : builtIn[name]
+    }
+
+    /// Every name `named` knows, for messages and completion.
+    public static var names: [String] { builtIn.keys.sorted() + [generic.name] }
 }
 
 /// How a backend logs in and refreshes. Paths are relative to the base URL;

@@ -48,9 +48,9 @@ struct ConnectionOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Base URL of a backend, such as https://api.example.com. Without it the built-in sandbox starts.", valueName: "url"))
     var baseURL: String?
 
-    @Option(name: .long, help: ArgumentHelp("Backend profile (\(Profile.builtIn.keys.sorted().joined(separator: ", "))).", valueName: "name"),
-            completion: .list(Profile.builtIn.keys.sorted()))
-    var profile = "linku"
+    @Option(name: .long, help: ArgumentHelp("Backend profile (\(Profile.names.joined(separator: ", "))). Default: linku for the sandbox, generic for --base-url or --spec.", valueName: "name"),
+            completion: .list(Profile.names))
+    var profile: String?
 
     @Flag(name: .long, help: "Print each request instead of sending it.")
     var offline = false
@@ -67,8 +67,13 @@ struct ConnectionOptions: ParsableArguments {
     var spec: String?
 
     func validate() throws {
-        guard Profile.builtIn[profile] != nil else {
-            throw ValidationError("unknown profile '\(profile)'; known: \(Profile.builtIn.keys.sorted().joined(separator: ", "))")
+        if let profile {
+            guard let known = Profile.named(profile) else {
+                throw ValidationError("unknown profile '\(profile)'; known: \(Profile.names.joined(separator: ", "))")
+            }
+            if Profile.builtIn[known.name] == nil, baseURL == nil, spec == nil {
+                throw ValidationError("the \(profile) profile needs --base-url URL (or --spec FILE): the sandbox serves \(Profile.builtIn.keys.sorted().joined(separator: ", "))")
+            }
         }
         if let baseURL {
             guard let url = URL(string: baseURL), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {

@@ -31,7 +31,9 @@ final class ExplorerSession {
 
     static func open(_ options: ConnectionOptions) throws -> ExplorerSession {
         let environment = ProcessInfo.processInfo.environment
-        let profile = Profile.builtIn[options.profile] ?? .linku
+        // A server named on the command line is not LinkU unless the user says so.
+        let chosen = options.profile.flatMap(Profile.named)
+        let profile = chosen ?? (options.baseURL != nil || options.spec != nil ? .generic : .linku)
         var sandbox: SandboxServer?
         let baseURL: URL
         let store: any TokenStore

@@ -88,10 +88,14 @@ actor Interpreter {
         CompletionState(profile: profile, variables: allVariables.keys.sorted(), lastBody: lastBody, seenIDs: seenIDs)
     }
 
-    /// `linku` or `linku alice`.
+    /// `linku` or `linku alice`; for a backend without a profile, its host
+    /// (`api.example.com`, `127.0.0.1:8080`).
     func promptLabel() async -> String {
-        if let name = await session.userName { return "\(profile.name) \(name)" }
-        return profile.name
+        let label = profile.name == Profile.generic.name ? session.builder.baseURL.host.map { host in
+            session.builder.baseURL.port.map { "\(host):\($0)" } ?? host
+        } ?? profile.name : profile.name
+        if let name = await session.userName { return "\(label) \(name)" }
+        return label
     }
 
     /// What a request cancelled with Ctrl-C says (and what a recording leaves out).
@@ -150,8 +154,9 @@ actor Interpreter {
             let note = ["logged out", closed].compactMap { $0 }.joined(separator: "\n")
             return exchange.map { remember($0, note: note) } ?? .text(note)
         case .whoami:
+            let flow = try session.loginFlow()
             guard await session.isLoggedIn else { return .failure("not logged in (try: login EMAIL)", .runtime) }
-            let request = try session.builder.build(method: "GET", path: profile.auth.whoAmIPath, items: [])
+            let request = try session.builder.build(method: "GET", path: flow.whoAmIPath, items: [])
             if offline { return await offlineView(of: request) }
             return remember(try await session.send(request), note: nil)
         case let .set(name, value):
@@ -199,6 +204,9 @@ actor Interpreter {
             case let .failure(error): return .failure(error.message, .usage)
             }
         case let .endpoints(filter):
+            guard !profile.endpoints.isEmpty else {
+                return .failure("no catalog for \(profile.displayName): load an OpenAPI document with spec load FILE, or start with --spec FILE or --profile NAME", .usage)
+            }
             let found = CatalogText.matching(filter, in: profile.endpoints)
             guard !found.isEmpty else { return .failure("no endpoint matches '\(filter ?? "")'", .usage) }
             return .text(CatalogText.list(found))

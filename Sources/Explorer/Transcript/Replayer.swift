@@ -36,8 +36,8 @@ struct Replayer: Sendable {
         }
         run.torn = transcript.torn
         let header = transcript.header
-        guard let profile = Profile.builtIn[header.profile] else {
-            run.failure = .broken("\(path):\(header.profileLine):\(header.profileColumn): unknown profile '\(header.profile)' (known: \(Profile.builtIn.keys.sorted().joined(separator: ", ")))")
+        guard let profile = Profile.named(header.profile) else {
+            run.failure = .broken("\(path):\(header.profileLine):\(header.profileColumn): unknown profile '\(header.profile)' (known: \(Profile.names.joined(separator: ", ")))")
             return
         }
         var sandbox: SandboxServer?
@@ -236,7 +236,7 @@ struct Replayer: Sendable {
         nonisolated(nonsending) private func sessionSecrets() async -> [String: String] {
             guard let tokens = await interpreter.session.tokens else { return [:] }
             var secrets: [String: String] = [:]
-            let auth = profile.auth
+            guard let auth = profile.auth else { return ["access_token": tokens.accessToken] }
             for (path, value) in [(auth.accessTokenPath, Optional(tokens.accessToken)), (auth.refreshTokenPath, tokens.refreshToken)] {
                 guard let value, case let .key(key)? = path.components.last else { continue }
                 secrets[ExpectedValue.secretName(key)] = value
