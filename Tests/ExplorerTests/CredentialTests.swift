@@ -98,4 +98,16 @@ import Testing
             #expect(me.response.status == 200)
         }
     }
+
+    /// A body the catalog knows is wrong is not sent; --force sends it.
+    @Test func aWronglyTypedBodyIsNotSentUnlessForced() async throws {
+        try await withSandboxInterpreter { interpreter, _ in
+            _ = try await run(interpreter, "login alice@example.com alice123")
+            guard case let .failure(message, status) = try await run(interpreter, "post /api/tasks title=x price=25") else { Issue.record("sent"); return }
+            #expect(message == #"price is a number in POST /api/tasks, but price=25 sends the string "25": use price:=25 (not sent; --force sends it anyway)"#)
+            #expect(status == .usage)
+            guard case let .exchange(forced, _, _) = try await run(interpreter, "post /api/tasks title=x price=25 --force") else { Issue.record("not sent"); return }
+            #expect(forced.request.body.map { String(decoding: $0, as: UTF8.self) } == #"{"title":"x","price":"25"}"#)
+        }
+    }
 }

@@ -126,6 +126,13 @@ actor Interpreter {
         case let .http(method, path, items, options):
             var request = try session.builder.build(method: method, path: path, items: items, form: options.form, raw: options.raw)
             request.timeout = options.timeout.map { .milliseconds(Int(($0 * 1000).rounded())) }
+            if !options.force, let endpoint = profile.endpoint(method: method, path: session.catalogPath(of: request)) {
+                // The catalog knows this body is wrong: say so rather than send it (--force sends it anyway).
+                let problems = endpoint.bodyProblems(in: items)
+                if !problems.isEmpty {
+                    return .failure(problems.joined(separator: "\n") + " (not sent; --force sends it anyway)", .usage)
+                }
+            }
             if options.offline || offline { return await offlineView(of: request) }
             let rule = access(for: request)
             let follow = options.follow == true ? RedirectPolicy(maximum: options.maxRedirects ?? RedirectPolicy().maximum) : nil

@@ -53,6 +53,8 @@ struct RequestOptions: Sendable, Equatable {
     var form = false
     var raw: String?
     var print: PrintParts?
+    /// Send even when the catalog says the body's types are wrong.
+    var force = false
 
     /// Every flag with whether it takes a value, for the parser, help and TAB.
     static let flags: [(names: [String], value: String?, help: String)] = [
@@ -66,6 +68,7 @@ struct RequestOptions: Sendable, Equatable {
         (["--verbose", "-v"], nil, "print the request and the whole response (-p HBhb)"),
         (["--headers", "-h"], nil, "print the response headers only (-p h)"),
         (["--body", "-b"], nil, "print the response body only (-p b)"),
+        (["--force"], nil, "send even when the catalog says a body field has the wrong type"),
     ]
 
     static var flagNames: [String] { flags.flatMap(\.names) }
@@ -122,6 +125,7 @@ struct RequestOptions: Sendable, Equatable {
         case "--verbose": print = .verbose
         case "--headers": print = .responseHeaders
         case "--body": print = .responseBody
+        case "--force": force = true
         default: break
         }
         return taken

@@ -1,0 +1,55 @@
+/// What the catalog knows is wrong with a request's body items before it is
+/// sent: a number, boolean, array or object field given as `name=value` (a
+/// JSON string), a string field given as `name:=json` with another kind of
+/// value, an enum field given a value it does not list. One line each, with
+/// the item that would fix it.
+extension Endpoint {
+    public func bodyProblems(in items: [RequestItem]) -> [String] {
+        guard let body else { return [] }
+        let fields = Dictionary(body.fields.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let operation = "\(method) \(path)"
+        var problems: [String] = []
+        for item in items {
+            switch item {
+            case let .stringField(name, value):
+                guard let field = fields[name] else { continue }
+                switch field.type {
+                case .integer, .number, .boolean, .array, .model:
+                    problems.append("\(name) is \(Self.article(field.type)) in \(operation), but \(name)=\(value) sends the string \"\(value)\": use \(name):=\(value)")
+                case let .enumeration(_, values) where !values.contains(value):
+                    problems.append("\(name) in \(operation) is one of \(values.joined(separator: "|")), not \"\(value)\"")
+                default: continue
+                }
+            case let .jsonField(name, value):
+                guard let field = fields[name], field.type.isString else { continue }
+                if case .string = value { continue }
+                if case .null = value, field.nullable { continue }
+                problems.append("\(name) is a string in \(operation), but \(name):=\(JSONPrinter.compact(value)) sends \(Self.kind(of: value)): use \(name)=\(value.plainText)")
+            default: continue
+            }
+        }
+        return problems
+    }
+
+    private static func article(_ type: FieldType) -> String {
+        switch type {
+        case .integer: return "an integer"
+        case .number: return "a number"
+        case .boolean: return "a boolean"
+        case .array: return "an array (\(type))"
+        case let .model(name): return "an object (\(name))"
+        default: return "\(type)"
+        }
+    }
+
+    private static func kind(of value: JSONValue) -> String {
+        switch value {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .number: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import Core
+import Testing
+
+/// The catalog's types, checked before a body is sent (issue 14, "Types before sending").
+@Suite struct BodyCheckTests {
+    let endpoint = Endpoint("POST", "/api/tasks", "Post a task", body: Model("TaskCreate", [
+        Field("title", .string), Field("price", .number), Field("urgent", .boolean, required: false),
+        Field("tags", .array(.string), required: false), Field("status", .enumeration("Status", ["open", "done"]), required: false),
+        .optional("note", .string),
+    ]))
+
+    @Test func stringsWhereTheCatalogWantsOtherKindsAreNamedWithTheFix() {
+        let problems = endpoint.bodyProblems(in: [.stringField(name: "price", value: "25"), .stringField(name: "urgent", value: "true"),
+                                                  .stringField(name: "tags", value: "a")])
+        #expect(problems == [
+            #"price is a number in POST /api/tasks, but price=25 sends the string "25": use price:=25"#,
+            #"urgent is a boolean in POST /api/tasks, but urgent=true sends the string "true": use urgent:=true"#,
+            #"tags is an array ([string]) in POST /api/tasks, but tags=a sends the string "a": use tags:=a"#,
+        ])
+    }
+
+    @Test func otherKindsWhereTheCatalogWantsAStringAndUnlistedEnumValues() {
+        #expect(endpoint.bodyProblems(in: [.jsonField(name: "title", value: .number("5")), .stringField(name: "status", value: "closed")]) == [
+            "title is a string in POST /api/tasks, but title:=5 sends a number: use title=5",
+            #"status in POST /api/tasks is one of open|done, not "closed""#,
+        ])
+    }
+
+    @Test func rightTypesUnknownFieldsAndNullWhereAllowedPass() {
+        #expect(endpoint.bodyProblems(in: [.stringField(name: "title", value: "x"), .jsonField(name: "price", value: .number("2")),
+                                           .stringField(name: "status", value: "open"), .jsonField(name: "note", value: .null),
+                                           .stringField(name: "unknown", value: "1"), .header(name: "X", value: "1")]).isEmpty)
+        #expect(Endpoint("GET", "/x", "no body").bodyProblems(in: [.stringField(name: "a", value: "1")]).isEmpty)
+    }
+}
