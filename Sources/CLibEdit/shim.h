@@ -12,7 +12,10 @@
 #include <histedit.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <langinfo.h>
 #include <locale.h>
+#include <strings.h>
+#include <sys/file.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -186,10 +189,24 @@ static inline void ex_set_prompt(const char *text) {
     free(old);
 }
 
+/// Reads characters as UTF-8 whatever the locale says: under LC_ALL=C
+/// (common in containers and CI) libedit took each byte of "café" for a
+/// character of its own and the line went out corrupted. The user's
+/// LC_CTYPE stays when it is already UTF-8.
+static inline void ex_use_utf8_ctype(void) {
+    setlocale(LC_CTYPE, "");
+    const char *codeset = nl_langinfo(CODESET);
+    if (codeset && (strcasecmp(codeset, "UTF-8") == 0 || strcasecmp(codeset, "utf8") == 0)) return;
+    const char *candidates[] = {"C.UTF-8", "C.utf8", "en_US.UTF-8", "en_US.utf8"};
+    for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; i++) {
+        if (setlocale(LC_CTYPE, candidates[i])) return;
+    }
+}
+
 /// Creates an editor on the process's stdin/stdout/stderr with emacs keys,
 /// our read function and prompt, and the user's ~/.editrc.
 static inline EditLine *ex_el_init(const char *program) {
-    setlocale(LC_CTYPE, "");
+    ex_use_utf8_ctype();
     EditLine *el = el_init(program, stdin, stdout, stderr);
     if (!el) return NULL;
     el_set(el, EL_EDITOR, "emacs");
@@ -233,6 +250,36 @@ static inline int ex_history_load(History *h, const char *path) {
 static inline int ex_history_save(History *h, const char *path) {
     HistEvent ev;
     return history(h, &ev, H_SAVE, path);
+}
+
+static inline void ex_history_clear(History *h) {
+    HistEvent ev;
+    history(h, &ev, H_CLEAR);
+}
+
+/// Adds `line` to the history file at `path` without losing what other
+/// sessions wrote there: under an exclusive lock on the file, reads it,
+/// adds the line, writes it back; then `h` becomes the file's history, so
+/// this session recalls the others' lines too. -1 when the file cannot be
+/// opened or locked.
+static inline int ex_history_append(History *h, int size, const char *path, const char *line) {
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0) return -1;
+    if (flock(fd, LOCK_EX) != 0) { close(fd); return -1; }
+    History *merged = ex_history_init(size);
+    int status = -1;
+    if (merged) {
+        HistEvent ev;
+        history(merged, &ev, H_LOAD, path);
+        history(merged, &ev, H_ENTER, line);
+        status = history(merged, &ev, H_SAVE, path) < 0 ? -1 : 0;
+        history_end(merged);
+    }
+    ex_history_clear(h);
+    ex_history_load(h, path);
+    flock(fd, LOCK_UN);
+    close(fd);
+    return status;
 }
 
 /// Number of columns of the terminal, or 80.

@@ -26,9 +26,48 @@ import Testing
 }
 
 @Suite struct RedactorTests {
+    /// Issue 11 #18: history kept `login bob@example.com ***`, and a recalled
+    /// line sent `***` as the password. It keeps the line without it, so a
+    /// recalled login asks for the password.
     @Test func dropsTheLoginPassword() {
-        #expect(Redactor.redact(line: "login alice@example.com alice123") == "login alice@example.com ***")
+        #expect(Redactor.redact(line: "login alice@example.com alice123") == "login alice@example.com")
+        #expect(Redactor.redact(line: "LOGIN alice@example.com 'pass word'") == "LOGIN alice@example.com")
         #expect(Redactor.redact(line: "login alice@example.com") == "login alice@example.com")
+    }
+
+    /// Issue 11 #3: `set token hunter2` reached the history file in clear
+    /// while `set token=hunter2` did not. Every form the parser accepts of
+    /// every command that can carry a secret, and that no secret is left.
+    @Test(arguments: [
+        ("set token hunter2", "set token ***"),
+        ("set token=hunter2", "set token=***"),
+        ("set auth 'Bearer hunter2'", "set auth ***"),
+        ("set header=\"token hunter2\"", "set header=***"),
+        ("set api_key hunter2", "set api_key ***"),
+        ("login bob@example.com hunter2", "login bob@example.com"),
+        ("post /login password=hunter2", "post /login password=***"),
+        ("post /login password:='\"hunter2\"'", "post /login 'password:=\"***\"'"),
+        ("get /x Authorization:'Bearer hunter2'", "get /x Authorization:***"),
+        ("get /x X-Api-Key:hunter2", "get /x X-Api-Key:***"),
+        ("get /x Cookie:sid=hunter2", "get /x Cookie:***"),
+        ("get /x api_key==hunter2", "get /x api_key==***"),
+        ("get /x?api_key=hunter2&page=2", "get /x?api_key=***&page=2"),
+        ("/x?access_token=hunter2", "/x?access_token=***"),
+        ("get https://h.example/x?token=hunter2", "get https://h.example/x?token=***"),
+        ("ws connect /ws/chat/1?token=hunter2", "ws connect /ws/chat/1?token=***"),
+        ("ws connect wss://h.example/ws?token=hunter2 --retries 2", "ws connect wss://h.example/ws?token=*** --retries 2"),
+        ("post /r refresh_token=hunter2 --follow", "post /r refresh_token=*** --follow"),
+    ])
+    func everyFormOfASecretIsHiddenInHistory(line: String, kept: String) {
+        let stored = Redactor.redact(line: line)
+        #expect(stored == kept)
+        #expect(stored?.contains("hunter2") != true)
+    }
+
+    @Test func variablesStandingForSecretsAreKeptAsTyped() {
+        #expect(Redactor.redact(line: "set token={{fresh}}") == "set token={{fresh}}")
+        #expect(Redactor.redact(line: "get /x?token={{t}}") == "get /x?token={{t}}")
+        #expect(Redactor.redact(line: "set city Leeds") == "set city Leeds")
     }
 
     @Test func hidesSecretItemsAndVariables() {

@@ -115,6 +115,16 @@ import Testing
         #expect(plain.render(.exchange(redirect, note: nil)).out.contains("\nLocation: /next\n"), "a 3xx always shows where it points")
     }
 
+    /// Issue 11: a Host or Content-Length set on the line was shown twice, though one of each is sent.
+    @Test func offlineShowsEachHeaderOnceAsSent() throws {
+        let request = try RequestBuilder(baseURL: URL(string: "http://127.0.0.1:8080")!).build(method: "POST", path: "/x", items: [
+            .header(name: "Host", value: "api.example.com"), .header(name: "Content-Length", value: "2"), .stringField(name: "a", value: "b"),
+        ])
+        let text = plain.render(.offline(request, note: nil)).out
+        #expect(text.components(separatedBy: "Host: ").count == 2 && text.contains("Host: api.example.com"))
+        #expect(text.components(separatedBy: "Content-Length: ").count == 2 && text.contains("Content-Length: 2"))
+    }
+
     @Test func offlineShowsTheWireFormat() throws {
         let request = try RequestBuilder(baseURL: URL(string: "http://127.0.0.1:8080")!).build(method: "POST", path: "/api/tasks", items: [.stringField(name: "title", value: "x"), .query(name: "a", value: "b c")])
         #expect(plain.render(.offline(request, note: nil)).out == """

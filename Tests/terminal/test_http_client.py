@@ -48,6 +48,8 @@ class Backend(http.server.BaseHTTPRequestHandler):
             self.reply(200, packed, [("Content-Type", "application/json"), ("Content-Encoding", "gzip")])
         elif path == "/br":
             self.reply(200, bytes(range(40)), [("Content-Type", "application/json"), ("Content-Encoding", "br")])
+        elif path == "/png":
+            self.reply(200, b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", [("Content-Type", "image/png")])
         elif path == "/slow":
             time.sleep(3)
             self.reply(200, b"late")
@@ -160,3 +162,22 @@ def test_a_server_named_on_the_command_line_is_not_linku(backend, tmp_path):
     assert "no catalog for HTTP API" in result.stderr
     assert [path for _, path, _ in Backend.seen] == ["/status"], "login posted nothing anywhere"
     assert "LinkU" not in result.stdout + result.stderr
+
+
+def test_show_after_a_binary_answer_prints_a_summary_not_bytes(backend, tmp_path):
+    # Issue 11 #24: show printed the raw bytes, cut at the first NUL.
+    base, _ = backend
+    result = explorer(base, ["get /png", "show"], tmp_path)
+    assert "binary body: image/png, 16 B (not shown)" in result.stdout
+    assert "binary body: image/png, 16 bytes (not shown)" in result.stdout
+    assert "PNG" not in result.stdout
+
+
+def test_a_nul_in_a_value_does_not_cut_the_output(tmp_path):
+    env = dict(os.environ, HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state"),
+               XDG_CONFIG_HOME=str(tmp_path / "config"), NO_COLOR="1")
+    result = subprocess.run([BINARY, "--offline", "--base-url", "http://127.0.0.1:9"], input=b"set a=x\0y\nset b=after\nvars\n",
+                            capture_output=True, timeout=60, env=env, cwd=tmp_path)
+    out = result.stdout.decode()
+    assert "a = x\\0y" in out, out
+    assert "b = after" in out

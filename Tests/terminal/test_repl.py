@@ -601,3 +601,59 @@ def test_piped_stdin_failing_command_exits_nonzero(env):
     assert "lgoin" in r.stderr
     assert "linku>" not in r.stdout and "linku>" not in r.stderr
     assert ESC not in r.stdout and ESC not in r.stderr
+
+
+def test_a_recalled_login_asks_for_the_password(spawn, env):
+    # Issue 11 #18: history kept "login … ***" and Enter on the recalled line sent "***".
+    x = spawn()
+    x.run("login alice@example.com alice123", prompt=ALICE_PROMPT)
+    x.run("logout", prompt=PROMPT)
+    x.send(UP)
+    x.send(UP)
+    x.wait_for_line(PROMPT + "login alice@example.com")
+    x.send(ENTER)
+    x.expect("password: ")
+    x.wait_for_secret_mode()
+    x.send("alice123" + ENTER)
+    assert "logged in as alice" in x.expect_prompt(ALICE_PROMPT)
+    assert "alice123" not in history_path(env).read_text()
+
+
+def test_set_with_a_space_keeps_the_secret_out_of_history(spawn, env):
+    # Issue 11 #3: the two-word form of set reached the file in clear.
+    x = spawn()
+    x.run("set token hunter2")
+    x.run("set api_key=hunter3")
+    x.send(CTRL_D)
+    assert x.expect_exit() == 0
+    text = history_path(env).read_text()
+    assert "hunter2" not in text and "hunter3" not in text
+    assert "set token ***" in history_lines(env)
+
+
+def test_two_sessions_keep_each_others_history(spawn, env):
+    # Issue 11 #17: each REPL rewrote the whole file from memory; the last to write won.
+    x = spawn()
+    y = spawn()
+    x.run("help whoami")
+    y.run("help vars")
+    x.run("help logout")
+    x.send(CTRL_D)
+    assert x.expect_exit() == 0
+    y.send(CTRL_D)
+    assert y.expect_exit() == 0
+    lines = history_lines(env)
+    for line in ["help whoami", "help vars", "help logout"]:
+        assert line in lines, lines
+    # A new session recalls the last line written by either.
+    z = spawn()
+    z.send(UP)
+    z.wait_for_line(PROMPT + "help logout")
+
+
+def test_non_ascii_typed_under_the_c_locale_goes_out_intact(spawn, env):
+    # Issue 11 #13: under LC_ALL=C, libedit read each byte as a character: "café 🚲" went out as "caf caf ".
+    c_locale = dict(env, LC_ALL="C", LANG="C")
+    x = spawn(env=c_locale)
+    out = x.run('post /api/tasks title="café 🚲" --offline')
+    assert '{"title":"café 🚲"}' in out, out

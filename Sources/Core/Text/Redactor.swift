@@ -7,13 +7,19 @@ public enum Redactor {
     static let secretWords = ["password", "passwd", "secret", "api_key", "apikey"]
     static let secretHeaders = ["authorization", "cookie", "proxy-authorization", "x-api-key"]
 
-    /// A command line as it may be stored: secrets replaced. A line that does
+    /// A command line as history keeps it: secrets replaced, and a `login`
+    /// line without its password (recalled, it asks for the password again,
+    /// where a stored `***` would be sent as the password). A line that does
     /// not split into words is kept only when it mentions nothing secret.
     public static func redact(line: String) -> String? {
         guard let words = try? LineTokenizer.split(line).map(\.text) else {
             let lower = line.lowercased()
-            let risky = ["login", "token"] + secretWords + secretHeaders
+            let risky = ["login", "token", "bearer", "basic "] + secretWords + secretHeaders
             return risky.contains { lower.contains($0) } ? nil : line
+        }
+        if words.first?.lowercased() == "login" {
+            let kept = Array(words.prefix(2))
+            return kept == words ? line : LineTokenizer.join(kept)
         }
         let redacted = redact(words: words)
         return redacted == words ? line : LineTokenizer.join(redacted)
@@ -43,12 +49,22 @@ public enum Redactor {
         if first.lowercased() == "login" {
             return Array(words.prefix(2)) + (words.count > 2 ? [hide("password")] : [])
         }
-        if first.lowercased() == "set", words.count >= 2, let eq = words[1].firstIndex(of: "="),
-           isSecretName(String(words[1][..<eq])) {
-            let name = String(words[1][..<eq])
-            return [first, name + "=" + hide(name)]
+        // `set NAME=VALUE` and `set NAME VALUE`: the parser takes both, so both are hidden.
+        if first.lowercased() == "set", words.count >= 2 {
+            if let eq = words[1].firstIndex(of: "=") {
+                let name = String(words[1][..<eq])
+                let value = String(words[1][words[1].index(after: eq)...])
+                if (isSecretName(name) || looksLikeCredential(value)) && !isReference(value) { return [first, name + "=" + hide(name)] }
+            } else if words.count >= 3 {
+                let name = words[1]
+                let value = words[2...].joined(separator: " ")
+                if (isSecretName(name) || looksLikeCredential(value)) && !isReference(value) { return [first, name, hide(name)] }
+            }
+            return words
         }
         return words.enumerated().map { index, word in
+            // A path or URL with a query: secret-named parameters hidden (`/ws?token=…`).
+            if let hidden = redactQuery(in: word, hide: hide) { return hidden }
             guard index > 0, let item = try? RequestItem.parse(word) else { return word }
             switch item {
             case let .header(_, value) where isReference(value), let .stringField(_, value) where isReference(value),
@@ -61,6 +77,23 @@ public enum Redactor {
             default: return word
             }
         }
+    }
+
+    /// A `/path?…` or URL word with its secret-named query values hidden;
+    /// nil when the word is not such a path or hides nothing.
+    static func redactQuery(in word: String, hide: (String) -> String) -> String? {
+        let lower = word.lowercased()
+        guard word.hasPrefix("/") || ["http://", "https://", "ws://", "wss://"].contains(where: { lower.hasPrefix($0) }),
+              let question = word.firstIndex(of: "?") else { return nil }
+        var changed = false
+        let pairs = word[word.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+            guard let eq = pair.firstIndex(of: "="), isSecretName(String(pair[..<eq])) else { return String(pair) }
+            let value = String(pair[pair.index(after: eq)...])
+            guard !value.isEmpty, !isReference(value) else { return String(pair) }
+            changed = true
+            return String(pair[...eq]) + hide(String(pair[..<eq]))
+        }
+        return changed ? String(word[...question]) + pairs.joined(separator: "&") : nil
     }
 
     /// `{{NAME}}` alone names a variable: the line holds no secret, the variable

@@ -194,7 +194,11 @@ actor Interpreter {
             guard let response = lastResponse else { return .failure("no response yet: send a request first", .usage) }
             guard let path else {
                 if let body = lastBody { return .value(body) }
-                return .text(String(decoding: response.body, as: UTF8.self))
+                // Raw bytes would reach the terminal (cut at the first NUL): summarised, as the first display does.
+                guard let text = String(validating: response.body, as: UTF8.self), !text.utf8.contains(0) else {
+                    return .text("binary body: \(response.mediaType ?? "unknown type"), \(response.body.count) bytes (not shown)")
+                }
+                return .text(text)
             }
             guard let body = lastBody else { return .failure("the last response is not JSON", .usage) }
             switch path.evaluate(body) {

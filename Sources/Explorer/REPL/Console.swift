@@ -8,12 +8,19 @@ struct Console: Sendable {
 
     func out(_ text: String) {
         guard !text.isEmpty else { return }
-        ex_write_stdout(text)
+        ex_write_stdout(Self.visible(text))
     }
 
     func err(_ text: String) {
         guard !text.isEmpty else { return }
         ex_flush_stdout()
-        FileHandle.standardError.write(Data(text.utf8))
+        FileHandle.standardError.write(Data(Self.visible(text).utf8))
+    }
+
+    /// A NUL byte ended the C string the text went out as, and the rest of
+    /// the output was lost (`set a=x<NUL>y`, then `vars`, printed `a = x`):
+    /// it is written as `\0`.
+    static func visible(_ text: String) -> String {
+        text.utf8.contains(0) ? text.replacingOccurrences(of: "\u{0}", with: "\\0") : text
     }
 }

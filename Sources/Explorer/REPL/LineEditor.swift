@@ -23,7 +23,7 @@ final class LineEditor {
     init?(historyURL: URL?, complete: @escaping (String) -> Completion) {
         guard ex_install_signal_handlers() == 0, let editor = ex_el_init("explorer") else { return nil }
         self.editor = editor
-        history = ex_history_init(1000)
+        history = ex_history_init(Self.historySize)
         self.historyURL = historyURL
         if let history {
             ex_el_set_history(editor, history)
@@ -65,22 +65,29 @@ final class LineEditor {
         return read(prompt: prompt)
     }
 
-    /// Adds a line (already free of secrets) to the history and saves the file, mode 0600.
+    /// Adds a line (already free of secrets) to the history and to the file,
+    /// mode 0600. The file is read, added to and written under a lock, so
+    /// two REPLs at once keep each other's lines (each used to rewrite the
+    /// whole file from its own memory), and what the others added since is
+    /// loaded here too.
     func remember(_ line: String) {
         guard let history, !line.trimmingCharacters(in: .whitespaces).isEmpty else { return }
-        _ = ex_history_enter(history, line)
-        guard let url = historyURL else { return }
+        guard let url = historyURL else {
+            _ = ex_history_enter(history, line)
+            return
+        }
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
-            if !FileManager.default.fileExists(atPath: url.path) {
-                FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
-            }
-            _ = ex_history_save(history, url.path)
         } catch {
             // History is a convenience: failing to save it must not stop the REPL.
         }
+        if ex_history_append(history, Self.historySize, url.path, line) != 0 {
+            _ = ex_history_enter(history, line)
+        }
     }
+
+    static let historySize: Int32 = 1000
 
     /// Ctrl-C presses since the last call (while a command runs).
     static func takeInterrupts() -> Int { Int(ex_take_interrupts()) }

@@ -82,9 +82,7 @@ struct Renderer: Sendable {
         var text = ""
         if view.contains(.requestHeaders) {
             text += palette.bold("\(request.method) \(request.target) HTTP/1.1") + "\n"
-            var headers = [HTTPHeader(name: "Host", value: request.hostHeader)] + request.headers
-            if let body = request.body { headers.append(HTTPHeader(name: "Content-Length", value: "\(body.count)")) }
-            text += headerLines(headers)
+            text += headerLines(Self.wireHeaders(request))
         }
         if view.contains(.requestBody), let body = request.body, !body.isEmpty {
             if view.contains(.requestHeaders) { text += "\n" }
@@ -95,6 +93,17 @@ struct Renderer: Sendable {
             }
         }
         return text
+    }
+
+    /// The headers as they go on the wire: `Host` and `Content-Length` added
+    /// unless the line set them, so each is shown once, as it is sent.
+    static func wireHeaders(_ request: PreparedRequest) -> [HTTPHeader] {
+        var headers = request.headers
+        if request.header("Host") == nil { headers.insert(HTTPHeader(name: "Host", value: request.hostHeader), at: 0) }
+        if let body = request.body, request.header("Content-Length") == nil {
+            headers.append(HTTPHeader(name: "Content-Length", value: "\(body.count)"))
+        }
+        return headers
     }
 
     /// The one line under a 4xx or 5xx: the backend's envelope, or the status.
@@ -141,9 +150,8 @@ struct Renderer: Sendable {
 
     /// The request line, headers and body, as they would go on the wire.
     func offline(_ request: PreparedRequest) -> String {
-        var lines = ["\(request.method) \(request.target) HTTP/1.1", "Host: \(request.hostHeader)"]
-        lines += request.headers.map { "\($0.name): \($0.value)" }
-        if let body = request.body { lines.append("Content-Length: \(body.count)") }
+        var lines = ["\(request.method) \(request.target) HTTP/1.1"]
+        lines += Self.wireHeaders(request).map { "\($0.name): \($0.value)" }
         var text = lines.joined(separator: "\n") + "\n"
         if let body = request.body, !body.isEmpty {
             text += "\n"
