@@ -116,6 +116,18 @@ import Testing
     }
 
     /// Issue 11: a Host or Content-Length set on the line was shown twice, though one of each is sent.
+    /// Issue 11 #25: the cut counted colour escape codes, so coloured output was cut earlier than plain.
+    @Test func colouredAndPlainOutputAreCutAtTheSameText() {
+        var plainCut = plain
+        plainCut.previewLimit = 200
+        var colourCut = Renderer(palette: Palette(enabled: true))
+        colourCut.previewLimit = 200
+        let body = Array(("[" + (0..<100).map { "{\"n\":\($0)}" }.joined(separator: ",") + "]").utf8)
+        let response = ReceivedResponse(status: 200, reason: "OK", headers: [HTTPHeader(name: "Content-Type", value: "application/json")], body: body)
+        let strip = { (s: String) in s.replacing(/\u{1B}\[[0-9;]*m/, with: "") }
+        #expect(strip(colourCut.body(response)) == plainCut.body(response))
+    }
+
     @Test func offlineShowsEachHeaderOnceAsSent() throws {
         let request = try RequestBuilder(baseURL: URL(string: "http://127.0.0.1:8080")!).build(method: "POST", path: "/x", items: [
             .header(name: "Host", value: "api.example.com"), .header(name: "Content-Length", value: "2"), .stringField(name: "a", value: "b"),

@@ -139,13 +139,44 @@ struct Renderer: Sendable {
         return palette.dim("binary body: \(type), \(Self.size(bytes.count)) (not shown)") + "\n"
     }
 
+    /// The text cut after `previewLimit` bytes of what shows: colour escape
+    /// codes do not count (they cut coloured output short before), and a cut
+    /// never splits a character or an escape; colour is reset after it.
     private func preview(_ text: String) -> String {
-        let utf8 = text.utf8
-        guard utf8.count > previewLimit else { return text.hasSuffix("\n") ? text : text + "\n" }
-        var end = utf8.index(utf8.startIndex, offsetBy: previewLimit)
-        while end > utf8.startIndex, !text.unicodeScalars.indices.contains(end) { end = utf8.index(before: end) }
-        let shown = String(text[..<end])
-        return shown + "\n" + palette.dim("… \(Self.size(utf8.count - previewLimit)) more not shown; `show` prints it all") + "\n"
+        let bytes = Array(text.utf8)
+        var visible = 0
+        var i = 0
+        while i < bytes.count, visible < previewLimit {
+            if bytes[i] == 0x1B, i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "[") {
+                i += 2
+                while i < bytes.count, !(0x40...0x7E).contains(bytes[i]) { i += 1 }
+                i += 1
+                continue
+            }
+            visible += 1
+            i += 1
+        }
+        while i < bytes.count, bytes[i] & 0xC0 == 0x80 { i += 1 }
+        guard i < bytes.count else { return text.hasSuffix("\n") ? text : text + "\n" }
+        let shown = String(decoding: bytes[..<i], as: UTF8.self) + (palette.enabled ? "\u{1B}[0m" : "")
+        return shown + "\n" + palette.dim("… \(Self.size(Self.visibleCount(bytes[i...]))) more not shown; `show` prints it all") + "\n"
+    }
+
+    /// Bytes of `bytes` that show: all but CSI escape sequences (`ESC [ … final`).
+    static func visibleCount(_ bytes: ArraySlice<UInt8>) -> Int {
+        var count = 0
+        var i = bytes.startIndex
+        while i < bytes.endIndex {
+            if bytes[i] == 0x1B, i + 1 < bytes.endIndex, bytes[i + 1] == UInt8(ascii: "[") {
+                i += 2
+                while i < bytes.endIndex, !(0x40...0x7E).contains(bytes[i]) { i += 1 }
+                i += 1
+            } else {
+                count += 1
+                i += 1
+            }
+        }
+        return count
     }
 
     /// The request line, headers and body, as they would go on the wire.
