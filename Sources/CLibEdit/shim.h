@@ -16,6 +16,7 @@
 #include <locale.h>
 #include <strings.h>
 #include <sys/file.h>
+#include <sys/ioctl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -118,6 +119,49 @@ static inline int ex_take_interrupts(void) {
     return n;
 }
 
+/// Columns the prompt takes on screen: its characters' widths, with colour
+/// escape sequences (ESC [ … final byte) left out.
+static int ex_visible_width(const char *text) {
+    if (!text) return 0;
+    mbstate_t state;
+    memset(&state, 0, sizeof state);
+    int width = 0;
+    const char *p = text;
+    size_t left = strlen(text);
+    while (left > 0) {
+        if (p[0] == 0x1b && left > 1 && p[1] == '[') {
+            p += 2; left -= 2;
+            while (left > 0 && !(*p >= 0x40 && *p <= 0x7e)) { p++; left--; }
+            if (left > 0) { p++; left--; }
+            continue;
+        }
+        wchar_t wc;
+        size_t n = mbrtowc(&wc, p, left, &state);
+        if (n == (size_t)-1 || n == (size_t)-2 || n == 0) { p++; left--; width++; memset(&state, 0, sizeof state); continue; }
+        int w = wcwidth(wc);
+        width += w > 0 ? w : 0;
+        p += n; left -= n;
+    }
+    return width;
+}
+
+/// The row of the cursor below the prompt's first row, when prompt and line
+/// wrap over several rows of the terminal.
+static int ex_cursor_row(EditLine *el) {
+    struct winsize size;
+    if (ioctl(1, TIOCGWINSZ, &size) != 0 || size.ws_col == 0) return 0;
+    int cols = size.ws_col;
+    const LineInfoW *line = el_wline(el);
+    int width = ex_visible_width(ex_prompt_text);
+    if (line) {
+        for (const wchar_t *c = line->buffer; c < line->cursor; c++) {
+            int w = wcwidth(*c);
+            width += w > 0 ? w : 0;
+        }
+    }
+    return width / cols;
+}
+
 /// libedit read function: reads one character from fd 0, but wakes up on
 /// Ctrl-C (returning EX_INTERRUPT_CHAR) and on window resizes.
 static int ex_getc(EditLine *el, wchar_t *out) {
@@ -145,7 +189,11 @@ static int ex_getc(EditLine *el, wchar_t *out) {
             char buf[64];
             while (read(ex_output_pipe[0], buf, sizeof buf) > 0) {}
             if (ex_output_hook) {
-                fputs("\r\x1b[K", stdout);
+                /* Back to the prompt's first row and clear to the end of the
+                   screen: a line that wraps left its first rows behind. */
+                int up = ex_cursor_row(el);
+                if (up > 0) fprintf(stdout, "\x1b[%dA", up);
+                fputs("\r\x1b[J", stdout);
                 ex_output_hook();
                 fflush(stdout);
                 el_set(el, EL_REFRESH);

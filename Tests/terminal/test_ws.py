@@ -284,3 +284,26 @@ def test_leaving_with_a_socket_open_closes_it_quietly(spawn):
     assert x.expect_exit() == 0
     after = x.transcript[x.mark:]
     assert "closed" not in after and "connection lost" not in after, after
+
+
+def test_a_frame_arriving_while_the_line_wraps_leaves_no_stale_row(spawn):
+    # Issue 11 #26: only the cursor's row was cleared, so the first row of a
+    # wrapped line stayed on screen above the frame.
+    x = spawn()
+    base = re.search(r"(http://127\.0\.0\.1:\d+)", x.welcome).group(1)
+    x.run("login alice@example.com alice123", prompt=ALICE_PROMPT)
+    assert "connected to ws://" in x.run("ws connect", prompt=ALICE_PROMPT)
+    cols = x.screen.cols
+    long_line = "get /api/tasks city==" + "a" * (cols + 10)  # wraps onto a second row
+    x.send(long_line)
+    x.wait_until(lambda: x.screen.line().endswith("a" * 10), "the long line to be typed")
+    bob = call(base, "POST", "/api/secure-auth/login", {"email": "bob@example.com", "password": "bob12345"})["access_token"]
+    call(base, "POST", "/api/users/messages/send", {"receiver_id": 1, "content": "while-wrapped"}, token=bob)
+    x.expect("while-wrapped")
+    x.settle()
+    rows = x.screen.text().rstrip().splitlines()
+    frame = [i for i, row in enumerate(rows) if re.match(r"^\d\d:\d\d:\d\d ← ", row)]
+    assert frame, rows
+    before = "\n".join(rows[:frame[-1]])
+    assert ALICE_PROMPT + "get /api/tasks city==" not in before, "a stale copy of the line's first row is above the frame:\n" + "\n".join(rows)
+    assert "".join(rows[-2:]).startswith(ALICE_PROMPT + "get /api/tasks city==")
