@@ -18,7 +18,8 @@ struct Renderer: Sendable {
         case let .failure(message, _): return ("", palette.red("error: ") + message + "\n")
         case let .offline(request): return (offline(request), "")
         case let .exchange(exchange, note): return exchangeText(exchange, note: note)
-        case let .frames(notices): return (notices.map(notice).joined(), "")
+        case let .frames(notices, shortfall):
+            return (notices.map(notice).joined(), shortfall.map { palette.red("error: ") + $0 + "\n" } ?? "")
         }
     }
 
