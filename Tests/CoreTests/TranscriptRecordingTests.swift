@@ -17,6 +17,32 @@ import Testing
                            body: .json(body), notes: ["logged in as alice"])
     }
 
+    /// An upload's stored name is random (32 hex digits): written literally,
+    /// a fresh recording of an upload could never replay (issue 11, #20).
+    @Test func generatedNamesBecomePatternsAndMatchTheNextOne() throws {
+        let seen = Observation(status: 201, reason: "Created", body: .json(.object([
+            ("url", .string("\(Self.base)/uploads/9f86d081884c7d659a2feaa0c55ad015.png")),
+            ("sha", .string("ABCDEF0123456789ABCDEF0123456789")),
+            ("order", .string("20250105123456")),
+            ("word", .string("deadbeefdeadbeefdeadbeefdeadbeefx")),
+        ])))
+        let step = TranscriptStep(command: "post /api/upload/image file@lamp.png", expectation: Expectation(recording: seen, baseURL: Self.base))
+        let text = TranscriptWriter.step(step)
+        #expect(text.contains(#""url": "{{base_url}}/uploads/{{/[0-9a-f]+/}}.png""#), "\(text)")
+        #expect(text.contains(#""sha": "{{/[0-9A-Fa-f]+/}}""#), "\(text)")
+        // Short digit runs (dates, ids) and hex inside a longer word stay as they are.
+        #expect(text.contains(#""order": "20250105123456""#) && text.contains(#""word": "deadbeefdeadbeefdeadbeefdeadbeefx""#), "\(text)")
+        var matcher = TranscriptMatcher()
+        matcher.variables = ["base_url": "http://127.0.0.1:5050"]
+        let next = Observation(status: 201, reason: "Created", body: .json(.object([
+            ("url", .string("http://127.0.0.1:5050/uploads/0123456789abcdef0123456789abcdef.png")),
+            ("sha", .string("0123456789ABCDEF0123456789ABCDEF")),
+            ("order", .string("20250105123456")),
+            ("word", .string("deadbeefdeadbeefdeadbeefdeadbeefx")),
+        ])))
+        #expect(matcher.match(step.expectation, next).isEmpty)
+    }
+
     @Test func volatileAndSecretValuesBecomePatterns() throws {
         let step = TranscriptStep(command: "login alice@example.com {{secret:password}}",
                                   expectation: Expectation(recording: Self.login, baseURL: Self.base))

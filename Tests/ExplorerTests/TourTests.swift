@@ -29,3 +29,26 @@ import Testing
             == "post /x avatar@s/a.png;type=image/png")
     }
 }
+
+/// Tours are found from any working directory: an installed binary looks
+/// beside itself, a built one in the checkout it came from (issue 11, #23).
+@Suite struct TourFolderTests {
+    @Test func anInstalledBinaryFindsTheToursBesideIt() {
+        let tours = Tours(environment: [:], executable: "/opt/explorer/bin/explorer",
+                          isFolder: { $0 == "/opt/explorer/share/explorer/sessions" })
+        #expect(tours.folder == "/opt/explorer/share/explorer/sessions")
+        let beside = Tours(environment: [:], executable: "/opt/tools/explorer", isFolder: { $0 == "/opt/tools/sessions" })
+        #expect(beside.folder == "/opt/tools/sessions")
+    }
+
+    @Test func withoutSessionsInTheWorkingDirectoryTheCheckoutsAreFound() {
+        // As from /tmp: no `sessions` here, no folder beside the binary.
+        let tours = Tours(environment: [:], executable: "/nowhere/bin/explorer", isFolder: { $0 != "sessions" && Tours.isFolder($0) })
+        #expect(tours.folder.hasSuffix("/sessions") && tours.folder.hasPrefix("/"))
+        #expect(tours.all.contains { $0.name == "linku/create-task" })
+    }
+
+    @Test func theEnvironmentStillWins() {
+        #expect(Tours(environment: ["EXPLORER_SESSIONS": "/x"], executable: nil, isFolder: { _ in true }).folder == "/x")
+    }
+}

@@ -110,7 +110,7 @@ import Testing
             guard case let .text(connected) = try await run("ws connect") else { throw SocketFailure("no connection") }
             #expect(connected.hasSuffix("/ws/chat/1?token=<access_token>"))
             _ = try await run("ws send type=message client_message_id=t-1 receiver_id:=2 content=hi")
-            guard case let .frames(frames) = try await run("ws recv --timeout 5") else { throw SocketFailure("no ack") }
+            guard case let .frames(frames, _) = try await run("ws recv --timeout 5") else { throw SocketFailure("no ack") }
             #expect(frames.map(\.kind) == [.received])
             guard case let .value(id) = try await run("show .message.client_message_id") else { throw SocketFailure("show") }
             #expect(id == .string("t-1"))
@@ -168,7 +168,7 @@ extension WebSocketCommandTests {
             let waiting = Task { await interpreter.execute(.ws(.recv(count: 1, timeout: 10))) }
             try await eventually("recv waiting") { await interpreter.sockets.wanted == 1 }
             _ = try await run(#"ws send {"n":2}"#)
-            guard case let .frames(frames) = await waiting.value else { throw SocketFailure("recv got nothing") }
+            guard case let .frames(frames, _) = await waiting.value else { throw SocketFailure("recv got nothing") }
             #expect(frames.map(\.text) == [#"{"n":2}"#])
             #expect(heard.received == [#"{"n":1}"#])
             _ = try await run("ws close")
@@ -187,7 +187,7 @@ extension WebSocketCommandTests {
             func run(_ line: String) async throws -> Outcome { await interpreter.execute(try interpreter.parser.parse(line)) }
             _ = try await run("ws connect /__sandbox/echo")
             for n in 1...3 { _ = try await run(#"ws send {"n":\#(n)}"#) }
-            guard case let .frames(frames) = try await run("ws recv 3 --timeout 10") else { throw SocketFailure("no frames") }
+            guard case let .frames(frames, _) = try await run("ws recv 3 --timeout 10") else { throw SocketFailure("no frames") }
             #expect(frames.map(\.text) == [#"{"n":1}"#, #"{"n":2}"#, #"{"n":3}"#])
             _ = try await run("ws close")
         }

@@ -22,6 +22,11 @@ final class SilentWebSocketServer: @unchecked Sendable {
         /// 7692 section 7.2.3.1's bytes, when the extension was agreed), then
         /// goes silent.
         case helloDeflated
+        /// Completes the handshake, waits for the client's first frame (so the
+        /// client is past its upgrade and reading frames), sends these bytes
+        /// (a broken frame), then reads the client's close frame and keeps
+        /// its code (`closeCodes`).
+        case sends([UInt8])
     }
 
     let port: Int
@@ -32,6 +37,10 @@ final class SilentWebSocketServer: @unchecked Sendable {
     private var accepted = 0
     private var stopped = false
     private let done = DispatchSemaphore(value: 0)
+
+    /// The codes of the close frames clients sent back (`.sends`), in order.
+    var closeCodes: [Int] { lock.withLock { codes } }
+    private var codes: [Int] = []
 
     /// Opening handshakes completed so far.
     var handshakes: Int { lock.withLock { accepted } }
@@ -98,6 +107,15 @@ final class SilentWebSocketServer: @unchecked Sendable {
                 ? [0xC1, 0x07, 0xF2, 0x48, 0xCD, 0xC9, 0xC9, 0x07, 0x00]  // FIN, RSV1, text; "Hello" deflated
                 : [0x81, 0x05] + Array("Hello".utf8)
             return send(client, frame, frame.count, 0) == frame.count
+        case let .sends(bytes):
+            var pending: [UInt8] = []
+            guard handshake(client), readFrame(client, &pending) != nil, send(client, bytes, bytes.count, 0) == bytes.count else { return false }
+            while let (opcode, payload) = readFrame(client, &pending) {
+                guard opcode == 0x8 else { continue }
+                lock.withLock { codes.append(payload.count >= 2 ? Int(payload[0]) << 8 | Int(payload[1]) : 1005) }
+                break
+            }
+            return true
         case .mute: return true
         case .plainHTTP:
             var buffer = [UInt8](repeating: 0, count: 4096)
@@ -105,6 +123,29 @@ final class SilentWebSocketServer: @unchecked Sendable {
             let bytes = Array("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8)
             _ = send(client, bytes, bytes.count, 0)
             return false
+        }
+    }
+
+    /// The next small frame the client sends (masked, as a client's frames
+    /// are): its opcode and unmasked payload; nil if none comes in 5 s.
+    /// `pending` keeps bytes read past it.
+    private func readFrame(_ client: Int32, _ pending: inout [UInt8]) -> (opcode: UInt8, payload: [UInt8])? {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            if pending.count >= 2 {
+                let length = Int(pending[1] & 0x7F)
+                guard length < 126 else { return nil }
+                if pending.count >= 6 + length {
+                    let mask = Array(pending[2..<6])
+                    let payload = pending[6..<(6 + length)].enumerated().map { $1 ^ mask[$0 % 4] }
+                    let opcode = pending[0] & 0x0F
+                    pending.removeFirst(6 + length)
+                    return (opcode, payload)
+                }
+            }
+            let n = recv(client, &buffer, buffer.count, 0)
+            guard n > 0 else { return nil }
+            pending += buffer[0..<n]
         }
     }
 

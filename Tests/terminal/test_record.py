@@ -156,3 +156,31 @@ def test_a_replay_inside_a_recorded_session_leaves_no_frames_behind(tmp_path):
     text = transcript.read_text()
     assert "\n> get /api/tasks/1\n" in text
     assert "←" not in text and "→" not in text and "> replay" not in text
+
+
+def test_a_secret_placeholder_typed_at_the_prompt_is_asked_for_without_echo(tmp_path):
+    """`{{secret:NAME}}` typed at the prompt: the demo password fills a tour's
+    login line as it is; a name no rule fills is asked for, not echoed, and
+    the recording keeps the placeholder, never the value (issue 11, #22)."""
+    transcript = tmp_path / "typed.transcript"
+    child = pexpect.spawn(BINARY, ["--record", str(transcript)], env=environment(tmp_path),
+                          dimensions=(40, 120), encoding="utf-8", timeout=15)
+    try:
+        child.expect_exact("linku> ")
+        child.sendline("login alice@example.com {{secret:password}}")
+        child.expect_exact("logged in as alice")
+        child.expect_exact("linku alice> ")
+        child.sendline("set api_key={{secret:api_key}}")
+        child.expect_exact("api_key: ")
+        child.sendline("k-9f2e77a1")
+        child.expect_exact("linku alice> ")
+        assert "k-9f2e77a1" not in child.before
+        child.sendline("exit")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    text = transcript.read_text()
+    assert "> login alice@example.com {{secret:password}}\nHTTP/1.1 200 OK\n" in text
+    assert "> set api_key={{secret:api_key}}\n" in text
+    assert "k-9f2e77a1" not in text
+    assert_no_secret(text)

@@ -6,6 +6,7 @@ import Foundation
 /// - secrets (members named like `*token`, `password`, `secret`; anything
 ///   shaped like a JWT) become `{{secret:NAME}}`;
 /// - ISO timestamps become `{{timestamp}}`, UUIDs `{{uuid}}`, also inside a string;
+///   so do generated names of 24 hex digits or more (`{{/[0-9a-f]+/}}`);
 /// - the base URL inside a string becomes `{{base_url}}`;
 /// - the value a `capture` step picked becomes a pattern of its kind.
 /// Of the headers only Content-Type is written; others can be added by hand.
@@ -92,6 +93,7 @@ extension ExpectedValue {
 /// A UUID anywhere in a text, as `TranscriptPattern.isUUID` accepts one whole.
 nonisolated(unsafe) private let uuidInText = #/[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}/#
 
+
 extension PatternText {
     /// A line or string as a recording writes it: the base URL as
     /// `{{base_url}}`, JWT-shaped words and the value of a secret-named
@@ -124,11 +126,34 @@ extension PatternText {
         func uuids(in w: String) {
             var rest = Substring(w)
             while let match = rest.firstMatch(of: uuidInText) {
-                literal(String(rest[..<match.range.lowerBound]))
+                generated(in: String(rest[..<match.range.lowerBound]))
                 pieces.append(.pattern(.init(.uuid)))
                 rest = rest[match.range.upperBound...]
             }
-            literal(String(rest))
+            generated(in: String(rest))
+        }
+        // So is a generated name: a run of 24 hex digits or more (96 random
+        // bits and up: `/uploads/<32 hex digits>.png`), not part of a longer
+        // word. No server hands out the same one twice.
+        func generated(in w: String) {
+            var run = ""
+            func endRun() {
+                if run.count >= 24, run.allSatisfy(\.isHexDigit) {
+                    pieces.append(.pattern(.init(.regex(run.contains(where: \.isUppercase) ? "[0-9A-Fa-f]+" : "[0-9a-f]+"))))
+                } else {
+                    literal(run)
+                }
+                run = ""
+            }
+            for c in w {
+                if c.isASCII, c.isLetter || c.isNumber {
+                    run.append(c)
+                } else {
+                    endRun()
+                    literal(String(c))
+                }
+            }
+            endRun()
         }
         func words(_ segment: String) {
             var current = ""

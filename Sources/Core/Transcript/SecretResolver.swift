@@ -5,6 +5,7 @@ import Foundation
 /// 1. the environment variable `EXPLORER_SECRET_NAME` (NAME upper-cased);
 /// 2. `password`: the password of the profile's demo account whose email
 ///    is on the same line (`login alice@example.com {{secret:password}}`);
+///    against a sandbox this comes first (`demoPasswordsFirst`);
 /// 3. `wrong_password`: a fresh random string, which no account has: the
 ///    recorder writes it for a login the server refused;
 /// 4. `new_…` (`new_password`): a value the replay invents, random but the
@@ -16,6 +17,11 @@ public struct SecretResolver: Sendable {
     public var demoAccounts: [(email: String, password: String)]
     /// Secrets of the replaying session by placeholder name (`access_token`), set before each step.
     public var session: [String: String] = [:]
+    /// The server is a sandbox, whose demo accounts have the passwords the
+    /// profile says: a demo login's `{{secret:password}}` takes the demo
+    /// password even when `EXPLORER_SECRET_PASSWORD` is set, which then
+    /// serves a variable named `password` (`set password={{secret:password}}`).
+    public var demoPasswordsFirst = false
     /// Makes the `new_…` values of this resolver: fixed per replay, new for the next.
     private let invention = UUID().uuidString.replacingOccurrences(of: "-", with: "")
 
@@ -37,15 +43,22 @@ public struct SecretResolver: Sendable {
     /// The line with its secrets filled in, re-quoted so a value with spaces
     /// stays one word, and the values used (to keep them out of reports).
     public func resolve(_ line: String) throws(Missing) -> (line: String, secrets: [String]) {
+        let (resolved, named) = try resolveNamed(line)
+        return (resolved, named.map(\.value))
+    }
+
+    /// As `resolve`, with each value under its placeholder's name (a
+    /// recording of a line typed at the prompt writes the names back).
+    public func resolveNamed(_ line: String) throws(Missing) -> (line: String, secrets: [(name: String, value: String)]) {
         guard line.contains("{{secret:"), let words = try? LineTokenizer.split(line).map(\.text) else { return (line, []) }
         let email = words.lazy.compactMap { word -> String? in
             let candidate = word.split(separator: "=", maxSplits: 1).last.map(String.init) ?? word
             return demoAccounts.first { $0.email.lowercased() == candidate.lowercased() }?.email
         }.first
-        var used: [String] = []
+        var used: [(name: String, value: String)] = []
         var resolved: [String] = []
         for word in words {
-            let (text, values) = try fill(word, email: email)
+            let (text, values) = try fillNamed(word, email: email)
             resolved.append(text)
             used += values
         }
@@ -54,13 +67,19 @@ public struct SecretResolver: Sendable {
 
     /// `text` with each `{{secret:NAME}}` replaced by its value, and the values used.
     public func fill(_ text: String, email: String?) throws(Missing) -> (text: String, secrets: [String]) {
+        let (filled, named) = try fillNamed(text, email: email)
+        return (filled, named.map(\.value))
+    }
+
+    private func fillNamed(_ text: String, email: String?) throws(Missing) -> (text: String, secrets: [(name: String, value: String)]) {
         var text = text
-        var used: [String] = []
+        var used: [(name: String, value: String)] = []
         var searchStart = text.startIndex
         while let open = text.range(of: "{{secret:", range: searchStart..<text.endIndex),
               let close = text.range(of: "}}", range: open.upperBound..<text.endIndex) {
-            let value = try value(String(text[open.upperBound..<close.lowerBound]), email: email)
-            used.append(value)
+            let name = String(text[open.upperBound..<close.lowerBound])
+            let value = try value(name, email: email)
+            used.append((name, value))
             text.replaceSubrange(open.lowerBound..<close.upperBound, with: value)
             searchStart = text.index(open.lowerBound, offsetBy: value.count)
         }
@@ -69,10 +88,10 @@ public struct SecretResolver: Sendable {
 
     /// One secret's value.
     public func value(_ name: String, email: String?) throws(Missing) -> String {
+        let demo = name == "password" ? email.flatMap { email in demoAccounts.first { $0.email.lowercased() == email.lowercased() } } : nil
+        if demoPasswordsFirst, let demo { return demo.password }
         if let value = environment[Self.environmentName(name)] { return value }
-        if name == "password", let email, let account = demoAccounts.first(where: { $0.email.lowercased() == email.lowercased() }) {
-            return account.password
-        }
+        if let demo { return demo.password }
         if name == "wrong_password" { return "wrong-" + UUID().uuidString }
         // Letters and digits, so that password rules that ask for both accept it.
         if name.hasPrefix("new_") { return "New1" + String(invention.prefix(20)) + name.dropFirst(4).filter(\.isLetter).prefix(8) }

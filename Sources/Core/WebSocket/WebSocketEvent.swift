@@ -7,6 +7,9 @@ public enum WebSocketEvent: Sendable, Equatable {
     /// The socket ended. `code` and `reason` come from the server's close
     /// frame; both are nil when the connection just went away (a drop).
     case closed(code: Int?, reason: String?)
+    /// The server broke the protocol, so this side closed the socket with
+    /// the RFC 6455 `code` (1002, 1007, 1009); `reason` says why in one line.
+    case broken(code: Int, reason: String)
     /// A reconnect is scheduled after this delay (the backoff schedule).
     case retrying(in: Duration, attempt: Int)
     /// The retries are used up; the session is over.

@@ -59,6 +59,10 @@ public actor WebSocketSession {
     private var nextRoomWaiter = 0
     /// When the writer last finished writing a frame.
     private var lastWrite: ContinuousClock.Instant?
+    /// Why this attempt's connection was closed by this side: the server
+    /// broke the protocol (a message too big, bytes that are no frame, a text
+    /// frame that is not UTF-8).
+    private var brokenThisAttempt: ProtocolBreach?
 
     public init(address: WebSocketAddress, session: AuthSession, options: WebSocketOptions = WebSocketOptions(),
                 reconciler: Reconciler? = nil) {
@@ -209,7 +213,12 @@ public actor WebSocketSession {
                 // Tries count consecutive failures; an open that carried
                 // nothing and soon dropped is one of them.
                 if healthy { attempt = 0 }
-                emitter.yield(.closed(code: closeFrame.map { Int(UInt16(webSocketErrorCode: $0.closeCode)) }, reason: closeFrame?.reason))
+                if let breach = brokenThisAttempt {
+                    emitter.yield(.broken(code: breach.code, reason: breach.reason))
+                } else {
+                    emitter.yield(.closed(code: closeFrame.map { Int(UInt16(webSocketErrorCode: $0.closeCode)) }, reason: closeFrame?.reason))
+                }
+                brokenThisAttempt = nil
                 // A normal close from the server (or ours) is the end, not a drop.
                 if userClosed || closeFrame?.closeCode == .normalClosure { break }
             } else if userClosed {
@@ -238,7 +247,9 @@ public actor WebSocketSession {
             // A compressed frame may inflate to no more than a message may be.
             extensions: options.deflate ? [.perMessageDeflate(maxDecompressedFrameSize: options.maximumMessageBytes)] : [],
             closeTimeout: options.closeTimeout,
-            autoPing: options.heartbeat.map { .enabled(timePeriod: $0) } ?? .disabled)
+            autoPing: options.heartbeat.map { .enabled(timePeriod: $0) } ?? .disabled,
+            // RFC 6455 §8.1: a text frame that is not UTF-8 fails the connection (1007).
+            validateUTF8: true)
         let (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         self.wake = wake
         let maximum = options.maximumMessageBytes
@@ -257,7 +268,7 @@ public actor WebSocketSession {
                         try? await outbound.close(.goingAway, reason: nil)
                         return
                     }
-                    await withThrowingTaskGroup(of: Void.self) { group in
+                    try await withThrowingTaskGroup(of: Void.self) { group in
                         group.addTask {
                             for await _ in wakeups {
                                 var next = await self.nextOutgoing()
@@ -278,7 +289,14 @@ public actor WebSocketSession {
                                 }
                             }
                         } catch {
-                            // The connection ended; the loop above decides what that means.
+                            // A breach of the protocol is thrown on, so the library closes
+                            // with its code (1002, 1007, 1009); any other end (a drop)
+                            // is for the loop above to judge.
+                            if let breach = ProtocolBreach(error, maximumMessageBytes: maximum) {
+                                await self.didBreak(breach, attempt: id)
+                                group.cancelAll()
+                                throw error
+                            }
                         }
                         group.cancelAll()
                     }
@@ -319,6 +337,11 @@ public actor WebSocketSession {
     private static let logger = Logger(label: "explorer.websocket") { _ in SwiftLogNoOpLogHandler() }
 
     // MARK: Called from the connection
+
+    private func didBreak(_ breach: ProtocolBreach, attempt id: Int) {
+        guard id == attemptNumber else { return }
+        brokenThisAttempt = breach
+    }
 
     /// False for an attempt already given up (it opened too late).
     private func didOpen(_ outbound: WebSocketOutboundWriter, attempt id: Int) -> Bool {

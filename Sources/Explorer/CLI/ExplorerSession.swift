@@ -94,6 +94,9 @@ final class ExplorerSession {
             lines.append(palette.bold(profile.displayName) + " at \(baseURL.absoluteString)")
         }
         lines.append("Type " + palette.bold("help") + " for commands; TAB completes; Ctrl-D leaves.")
+        if !Tours().tours(for: profile.name).isEmpty {
+            lines.append(palette.bold("tour") + " lists guided examples, tour NAME walks one.")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -187,6 +187,11 @@ struct CommandParser {
             guard close < bytes.count else { throw CommandError("unclosed '{{' in '\(word.text)'", column: word.start) }
             let name = String(decoding: bytes[(i + 2)..<close], as: UTF8.self).trimmingCharacters(in: .whitespaces)
             guard let value = variables[name] else {
+                if name.hasPrefix("secret:") {
+                    let secret = String(name.dropFirst(7))
+                    throw CommandError("{{\(name)}} is filled in from \(SecretResolver.environmentName(secret)), or asked for when the line is typed at the prompt",
+                                       column: word.start)
+                }
                 throw CommandError("unknown variable {{\(name)}} (set it with: set \(name)=VALUE; see vars)", column: word.start)
             }
             out += value.utf8

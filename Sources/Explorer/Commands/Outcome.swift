@@ -15,8 +15,9 @@ enum Outcome: Sendable {
     case text(String)
     /// A one-line failure and the exit status it maps to.
     case failure(String, ExitStatus)
-    /// WebSocket frames taken by `ws recv`.
-    case frames([SocketNotice])
+    /// WebSocket frames taken by `ws recv`; `shortfall` says why fewer came
+    /// than were asked for (`ws recv 12` that got 8), and makes it a failure.
+    case frames([SocketNotice], shortfall: String?)
     case exit
     case nothing
 
@@ -25,6 +26,7 @@ enum Outcome: Sendable {
         switch self {
         case let .failure(_, status): return status
         case let .exchange(exchange, _, _): return exchange.response.status >= 400 || exchange.sessionExpired ? .runtime : .ok
+        case .frames(_, shortfall: _?): return .runtime
         default: return .ok
         }
     }

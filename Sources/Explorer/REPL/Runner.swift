@@ -13,6 +13,13 @@ final class Runner {
     /// What a recording's header names as its backend.
     let target: TranscriptHeader.Target
     private(set) var recorder: TranscriptRecorder?
+    /// Variables a `replay FILE` or tour run bound (its captures, its `set`
+    /// steps) and nothing typed since: a recording started later leaves them
+    /// out of its header, since they hold that run's ids and invented secrets,
+    /// not anything a replay of the recording could start from.
+    var replayBound: Set<String> = []
+    /// Where `{{secret:NAME}}` in a typed line looks first (`EXPLORER_SECRET_NAME`).
+    var environment: [String: String] = ProcessInfo.processInfo.environment
 
     init(interpreter: Interpreter, renderer: Renderer, console: Console, offline: Bool, target: TranscriptHeader.Target) {
         self.interpreter = interpreter
@@ -48,9 +55,21 @@ final class Runner {
                          promptWidth: Int) -> Prepared {
         // Frames that came since the last step belong to it, not to this line.
         whileRecording { try $0.flushFrames() }
+        var filled = line
+        if parsed == nil, line.contains("{{secret:") {
+            do {
+                guard let resolved = try fillingSecrets(in: line, editor: editor) else { return .done(.ok) }
+                filled = resolved.line
+                whileRecording { recorder in resolved.secrets.forEach { recorder.learn($0.value, name: $0.name) } }
+            } catch {
+                let prefix = location.map { "\($0): " } ?? ""
+                console.err(prefix + renderer.palette.red("error: ") + error.message + "\n")
+                return .done(.runtime)
+            }
+        }
         var command: Command
         do {
-            command = try (parsed ?? Result { () throws(CommandError) in try interpreter.parser.parse(line) }).get()
+            command = try (parsed ?? Result { () throws(CommandError) in try interpreter.parser.parse(filled) }).get()
         } catch {
             if editor != nil, let column = error.column {
                 console.err(String(repeating: " ", count: promptWidth + column) + renderer.palette.red("^") + "\n")
@@ -90,6 +109,10 @@ final class Runner {
     private func finish(_ line: String, _ command: Command, _ outcome: Outcome, forcedOffline: Bool, location: String?) -> (ExitStatus, exit: Bool) {
         show(outcome, location: location)
         whileRecording { try $0.record(line: line, command: command, outcome: outcome, forcedOffline: forcedOffline) }
+        switch command {
+        case let .set(name, _), let .capture(name, _), let .unset(name): replayBound.remove(name)
+        default: break
+        }
         if case .exit = outcome { return (.ok, true) }
         return (outcome.exitStatus, false)
     }
@@ -104,12 +127,14 @@ final class Runner {
     // MARK: Recording
 
     /// Starts recording into `path` (`--record` and `record FILE`). The
-    /// header keeps the variables set so far and, when logged in, the email,
-    /// so that a replay starts where the recording did.
+    /// header keeps the variables set so far (not those a replay or tour
+    /// bound: `replayBound`) and, when logged in, the email, so that a
+    /// replay starts where the recording did.
     func startRecording(_ path: String) throws(TranscriptRecorder.Failure) {
-        let (variables, email) = runBlocking { [interpreter] in
+        let (all, email) = runBlocking { [interpreter] in
             (await interpreter.userVariables, await interpreter.session.tokens?.user?["email"]?.stringValue)
         }
+        let variables = all.filter { !replayBound.contains($0.key) }
         var secrets = SecretScrubber()
         let header = TranscriptHeader.make(
             profile: interpreter.session.profile.name, target: target,
@@ -244,6 +269,8 @@ final class Runner {
         var worst = ExitStatus.ok
         for index in lines.indices.dropFirst(from) {
             guard let line = scriptLine(lines[index]) else { continue }
+            // Its secrets are filled in by `runLine`, which may ask for them.
+            if line.contains("{{secret:") { return (worst, .here(index)) }
             let parsed = Result { () throws(CommandError) in try interpreter.parser.parse(line) }
             if case let .success(command) = parsed, Self.runsOnMainThread(command) { return (worst, .here(index)) }
             let location = "\(name):\(index + 1)"

@@ -18,7 +18,8 @@ struct Renderer: Sendable {
         case let .failure(message, _): return ("", palette.red("error: ") + message + "\n")
         case let .offline(request, note): return (offline(request) + (note.map { palette.dim($0) + "\n" } ?? ""), "")
         case let .exchange(exchange, note, view): return exchangeText(exchange, note: note, view: view)
-        case let .frames(notices): return (notices.map(notice).joined(), "")
+        case let .frames(notices, shortfall):
+            return (notices.map(notice).joined(), shortfall.map { palette.red("error: ") + $0 + "\n" } ?? "")
         }
     }
 

@@ -7,6 +7,11 @@ import Foundation
 /// or differs here exactly as it would there.
 extension Runner {
     func run(_ action: TranscriptAction, editor: LineEditor?) -> Outcome {
+        let before = runBlocking { [interpreter] in await interpreter.userVariables }
+        defer {
+            let after = runBlocking { [interpreter] in await interpreter.userVariables }
+            replayBound.formUnion(after.filter { before[$0.key] != $0.value }.keys)
+        }
         switch action {
         case let .replay(path):
             return replay(path)
@@ -50,10 +55,11 @@ extension Runner {
         guard transcript.header.profile == profile.name else {
             return .failure(.broken("\(path) is a \(transcript.header.profile) transcript and this session is \(profile.name): start explorer --profile \(transcript.header.profile)"))
         }
+        var resolver = SecretResolver(environment: environment, demoAccounts: profile.demoAccounts)
+        resolver.demoPasswordsFirst = target == .sandbox
         var steps = Replayer.Steps(path: path, interpreter: interpreter, transport: nil, profile: profile,
                                    baseURL: interpreter.session.builder.baseURL.absoluteString,
-                                   resolver: SecretResolver(environment: ProcessInfo.processInfo.environment, demoAccounts: profile.demoAccounts),
-                                   update: false)
+                                   resolver: resolver, update: false)
         steps.filesFolder = (path as NSString).deletingLastPathComponent
         return .success((transcript, steps))
     }
@@ -72,7 +78,7 @@ extension Runner {
         }
         // The replay is not recorded, so neither are the frames its steps sent and received.
         whileRecording { $0.dropFrames() }
-        var run = TranscriptRun(path: path, steps: steps.runs, failure: steps.failure, torn: transcript.torn)
+        var run = TranscriptRun(path: path, steps: steps.runs, failure: steps.failure, total: transcript.steps.count, torn: transcript.torn)
         run.duration = ContinuousClock.now - started
         let (out, err) = ReplayReport(palette: renderer.palette).detailed(run)
         console.out(out)

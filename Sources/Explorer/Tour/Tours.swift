@@ -17,8 +17,39 @@ struct Tours {
 
     var folder: String
 
-    init(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        folder = environment["EXPLORER_SESSIONS"] ?? "sessions"
+    /// `$EXPLORER_SESSIONS`, else the first of these that exists: `sessions`
+    /// in the working directory, `share/explorer/sessions` beside the
+    /// installed binary's `bin/`, `sessions` beside the binary, and the
+    /// source checkout it was built from. So `tour` works from any working
+    /// directory, not only the repository's root.
+    init(environment: [String: String] = ProcessInfo.processInfo.environment, executable: String? = Tours.executablePath,
+         isFolder: (String) -> Bool = Tours.isFolder) {
+        if let given = environment["EXPLORER_SESSIONS"] {
+            folder = given
+            return
+        }
+        var candidates = ["sessions"]
+        if let executable {
+            let bin = ((executable as NSString).resolvingSymlinksInPath as NSString).deletingLastPathComponent
+            candidates += [((bin as NSString).deletingLastPathComponent as NSString).appendingPathComponent("share/explorer/sessions"),
+                           (bin as NSString).appendingPathComponent("sessions")]
+        }
+        candidates.append(Self.checkoutSessions)
+        folder = candidates.first(where: isFolder) ?? "sessions"
+    }
+
+    /// `sessions/` of the checkout this file was compiled in.
+    static let checkoutSessions: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<4 { url.deleteLastPathComponent() }  // Tours.swift, Tour, Explorer, Sources
+        return url.appendingPathComponent("sessions").path
+    }()
+
+    static var executablePath: String? { Bundle.main.executablePath ?? CommandLine.arguments.first }
+
+    static func isFolder(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
     /// Every tour under the folder, in name order; files that do not parse are left out.

@@ -8,10 +8,12 @@ extension Outcome {
         case .nothing, .exit: return Observation()
         case let .value(value): return Observation(body: .json(value))
         case let .text(text): return Observation(body: text.isEmpty ? nil : .text(Self.lines(text)))
-        case let .frames(notices):
+        case let .frames(notices, shortfall):
             // JSON frames as a JSON array, so a transcript writes them with patterns and hides their secrets.
             let values = notices.compactMap { try? JSONParser.parse($0.text) }
-            return Observation(body: values.count == notices.count ? .json(.array(values)) : .text(notices.map(\.text)))
+            var observation = Observation(body: values.count == notices.count ? .json(.array(values)) : .text(notices.map(\.text)))
+            observation.errors = shortfall.map(Self.lines) ?? []
+            return observation
         case let .failure(message, _): return Observation(errors: Self.lines(message))
         case let .offline(request, note):
             // The Host line names this run's port; the rest is the request itself.

@@ -24,7 +24,8 @@ struct ReplayReport {
             }
         }
         let failed = run.failedSteps.count
-        out += "\(Self.count(run.steps.count, "step")): \(run.steps.count - failed) passed, \(failed) failed\n"
+        out += "\(Self.count(max(run.total, run.steps.count), "step")): \(run.steps.count - failed) passed, \(failed) failed"
+            + notRun(run) + "\n"
         if run.rewritten { out += rewritten(run) }
         return (out, problems(run))
     }
@@ -36,7 +37,8 @@ struct ReplayReport {
         switch run.failure {
         case let .broken(message)?: return (palette.red("BROKEN ") + " " + message + "\n", torn(run))
         case let .runtime(message)?:
-            return (palette.red("ERROR  ") + " " + run.path + "\n" + failedSteps(run) + "        " + message + "\n", torn(run))
+            return (palette.red("ERROR  ") + " " + run.path + "\n" + failedSteps(run) + "        " + message + "\n"
+                    + (run.notRun > 0 ? "        " + Self.count(run.notRun, "step") + " of \(run.total) did not run\n" : ""), torn(run))
         case nil:
             let failed = run.failedSteps.count
             if failed == 0 {
@@ -51,6 +53,11 @@ struct ReplayReport {
     static func summary(_ runs: [TranscriptRun]) -> String {
         let passed = runs.filter(\.passed).count
         return "\(passed) passed, \(runs.count - passed) failed"
+    }
+
+    /// `, 2 did not run` after a count, when a failure stopped the run early.
+    private func notRun(_ run: TranscriptRun) -> String {
+        run.notRun > 0 ? ", " + palette.red("\(run.notRun) did not run") : ""
     }
 
     private func failedSteps(_ run: TranscriptRun) -> String {

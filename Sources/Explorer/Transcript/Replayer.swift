@@ -35,6 +35,7 @@ struct Replayer: Sendable {
             return
         }
         run.torn = transcript.torn
+        run.total = transcript.steps.count
         let header = transcript.header
         guard let profile = Profile.named(header.profile) else {
             run.failure = .broken("\(path):\(header.profileLine):\(header.profileColumn): unknown profile '\(header.profile)' (known: \(Profile.names.joined(separator: ", ")))")
@@ -60,8 +61,10 @@ struct Replayer: Sendable {
         let builder = RequestBuilder(baseURL: url, readFile: Self.readFile(relativeTo: (path as NSString).deletingLastPathComponent))
         let interpreter = Interpreter(session: AuthSession(profile: profile, builder: builder,
                                                            transport: noting, store: MemoryTokenStore()))
+        var resolver = SecretResolver(environment: environment, demoAccounts: profile.demoAccounts)
+        resolver.demoPasswordsFirst = sandbox != nil
         var steps = Steps(path: path, interpreter: interpreter, transport: noting, profile: profile, baseURL: url.absoluteString,
-                          resolver: SecretResolver(environment: environment, demoAccounts: profile.demoAccounts), update: update)
+                          resolver: resolver, update: update)
         await Self.drive(&steps, header: header, transcript.steps, on: interpreter)
         await interpreter.closeSocket()
         await transport.shutdown()

@@ -57,6 +57,10 @@ final class TranscriptRecorder {
 
     deinit { close(descriptor) }
 
+    /// A secret filled in for `{{secret:NAME}}` in a typed line: hidden
+    /// under that name wherever it shows up (the line itself is written as typed).
+    func learn(_ value: String, name: String) { scrubber.learn(value, name: name) }
+
     /// A `#` line typed in the REPL or a script: kept as a comment before the next step.
     func comment(_ line: String) throws(Failure) {
         try flushFrames()
@@ -123,30 +127,37 @@ final class TranscriptRecorder {
     /// `wrong_password`, which a replay fills with a value no account has,
     /// and one set earlier in a secret-named variable under that variable's name.
     private func commandLine(_ line: String, command: Command?, outcome: Outcome) -> String? {
+        let typed = try? LineTokenizer.split(line).map(\.text)
         if case let .login(email?, password?)? = command {
             var refused = false
             if case let .exchange(exchange, _, _) = outcome, exchange.response.status >= 400 { refused = true }
             // A password kept in a secret-named variable (`set new_password=…`) keeps that name.
             let name = refused ? "wrong_password" : scrubber.name(of: password) ?? "password"
             scrubber.learn(password, name: name)
-            return LineTokenizer.join(["login", email]) + " " + TranscriptPattern(.secret(name)).description
+            // The email as typed: `{{email}}` stays a reference.
+            let typedEmail = typed.flatMap { $0.count > 1 && $0[1].contains("{{") ? $0[1] : nil } ?? email
+            return LineTokenizer.join(["login", typedEmail]) + " " + TranscriptPattern(.secret(name)).description
         }
         learnSecrets(in: command)
-        guard let typed = try? LineTokenizer.split(line).map(\.text) else { return Redactor.redact(line: line) }
+        guard let typed else { return Redactor.redact(line: line) }
         // The URL's port and token are this session's: keep the path, and the
-        // --flags (each takes a value) wherever they were typed.
-        if case .ws(.connect(let target?, _))? = command {
+        // --flags (each takes a value) wherever they were typed. The URL is
+        // the typed word, not the command's (whose `{{NAME}}` are filled in):
+        // a replay resolves the references against its own values.
+        if case .ws(.connect(_?, _))? = command {
             var index = 2
             while index < typed.count, typed[index].hasPrefix("--") { index += 2 }
             if index < typed.count {
                 var words = typed
-                words[index] = socketTarget(target)
+                words[index] = socketTarget(typed[index])
                 return LineTokenizer.join(words)
             }
         }
         let hide = { (name: String) in TranscriptPattern(.secret(ExpectedValue.secretName(name))).description }
         let redacted = Redactor.redact(words: typed, hide: hide).enumerated().map { index, word in
-            index > 0 ? hidingProfileFields(word, hide: hide) : word
+            // A typed `{{secret:NAME}}` holds no value: it stays, under the name it was given.
+            if index > 0, index < typed.count, typed[index].wholeMatch(of: Self.typedSecret) != nil { return typed[index] }
+            return index > 0 ? hidingProfileFields(word, hide: hide) : word
         }
         // Keep the line as typed (its quoting) unless something was hidden.
         return redacted == typed ? line : LineTokenizer.join(redacted)
@@ -195,6 +206,9 @@ final class TranscriptRecorder {
         }
     }
 
+    /// A word that is an item whose value is a secret placeholder (`password={{secret:new_password}}`), or the placeholder alone.
+    nonisolated(unsafe) private static let typedSecret = #/[^{}"']*"?\{\{secret:[A-Za-z0-9_]+\}\}"?/#
+
     nonisolated(unsafe) private static let reference = #/\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}/#
 
     /// `ws connect URL` as written: on this session's own server as the path
@@ -214,7 +228,8 @@ final class TranscriptRecorder {
             guard let eq = pair.firstIndex(of: "=") else { return String(pair) }
             let name = String(pair[..<eq])
             let value = String(pair[pair.index(after: eq)...])
-            guard !value.isEmpty, isSecret(name) || Redactor.looksLikeJWT(value) || scrubber.name(of: value) != nil else { return String(pair) }
+            // A typed reference (`{{secret:access_token}}`, `{{token}}`) is kept: it holds no value.
+            guard !value.isEmpty, !value.hasPrefix("{{"), isSecret(name) || Redactor.looksLikeJWT(value) || scrubber.name(of: value) != nil else { return String(pair) }
             let secret = scrubber.name(of: value) ?? scrubber.name(of: value.removingPercentEncoding ?? value) ?? ExpectedValue.secretName(name)
             return name + "=" + TranscriptPattern(.secret(secret)).description
         }

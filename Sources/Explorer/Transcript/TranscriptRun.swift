@@ -14,12 +14,18 @@ struct TranscriptRun: Sendable {
     var path: String
     var steps: [StepRun] = []
     var failure: Failure?
+    /// The steps the transcript has, run or not.
+    var total = 0
     var torn: TornStep?
     /// `--update` rewrote the file.
     var rewritten = false
     var duration: Duration = .zero
 
     var failedSteps: [StepRun] { steps.filter { !$0.passed } }
+
+    /// Steps a failure kept from running: a report says so, lest "4 passed,
+    /// 0 failed" read as a green run of a transcript that has 6.
+    var notRun: Int { failure == nil ? 0 : max(0, total - steps.count) }
 
     var passed: Bool { failure == nil && failedSteps.isEmpty }
 

@@ -23,6 +23,9 @@ struct SocketState {
     var waiter: AsyncStream<Void>.Continuation?
     /// The socket's events have ended: nothing more will arrive.
     var ended = false
+    /// How the server last closed the socket (`1008: token expired`), for
+    /// `ws recv` to say: a script has no listener to print the notice.
+    var closedBy: String?
 }
 
 struct ConnectFailed: Error {
@@ -135,7 +138,12 @@ extension Interpreter {
         case let .closed(code, reason):
             if sockets.closing { break }
             let text = code.map { "closed (\($0)" + (reason.map { ": \($0)" } ?? "") + ")" } ?? "connection lost"
+            sockets.closedBy = code.map { "the server closed the socket (\($0)" + (reason.map { ": \($0)" } ?? "") + ")" } ?? "the connection was lost"
             notices.append(.init(time: now, kind: .state, text: text))
+        case let .broken(code, reason):
+            let text = "closed the socket (\(code)): \(reason)"
+            sockets.closedBy = "the explorer " + text
+            notices.append(.init(time: now, kind: .problem, text: text))
         case let .retrying(delay, attempt):
             notices.append(.init(time: now, kind: .state, text: "retrying in \(Self.seconds(delay)) (try \(attempt) of \(sockets.options.reconnect.attempts))"))
         case .gaveUp:
@@ -195,9 +203,14 @@ extension Interpreter {
         sockets.wanted = 0
         let taken = Array(sockets.inbox.prefix(count))
         sockets.inbox.removeFirst(taken.count)
-        guard taken.isEmpty else { return .frames(taken) }
+        let why = sockets.ended ? (sockets.closedBy ?? "the socket is closed") : "none came within \(Self.seconds(limit))"
+        guard taken.isEmpty else {
+            if taken.count == count || Task.isCancelled { return .frames(taken, shortfall: nil) }
+            let missing = count - taken.count
+            return .frames(taken, shortfall: "got \(taken.count) of \(count) frames; the other \(missing) did not come: \(why)")
+        }
         if Task.isCancelled { return .failure(Interpreter.cancelled, .runtime) }
-        if sockets.ended { return .failure("no frame: the socket is closed", .runtime) }
+        if sockets.ended { return .failure("no frame: \(why)", .runtime) }
         return .failure("no frame within \(Self.seconds(limit))", .runtime)
     }
 

@@ -1,0 +1,37 @@
+import Core
+import Foundation
+
+/// `{{secret:NAME}}` in a line typed at the prompt, run from a script or
+/// replayed: one rule everywhere. The value comes as a replay's does
+/// (`SecretResolver`: `EXPLORER_SECRET_NAME`, a demo account's password,
+/// the session's own token, …); failing that the REPL asks for it without
+/// echo, and a script stops the line saying which variable to set. The
+/// parser never sees the placeholder, and a recording writes it back as typed.
+extension Runner {
+    /// Why a line's secrets could not be filled in, in one line.
+    struct MissingSecret: Error {
+        let message: String
+    }
+
+    /// The line with its secrets filled in, and each value by name (for the recorder).
+    /// Nil when the user cancelled the question (Ctrl-C, Ctrl-D).
+    func fillingSecrets(in line: String, editor: LineEditor?) throws(MissingSecret) -> (line: String, secrets: [(name: String, value: String)])? {
+        var resolver = SecretResolver(environment: environment, demoAccounts: interpreter.session.profile.demoAccounts)
+        resolver.demoPasswordsFirst = target == .sandbox
+        if let token = runBlocking({ [interpreter] in await interpreter.session.tokens?.accessToken }) {
+            resolver.session = ["access_token": token]
+        }
+        while true {
+            do {
+                return try resolver.resolveNamed(line)
+            } catch {
+                guard editor != nil else {
+                    throw MissingSecret(message: "no value for {{secret:\(error.name)}}: set \(SecretResolver.environmentName(error.name)) "
+                                        + "in the environment, or type the line at the prompt, which asks for it")
+                }
+                guard let typed = LineEditor.readSecret(prompt: "\(error.name): ") else { return nil }
+                resolver.environment[SecretResolver.environmentName(error.name)] = typed
+            }
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import Core
+import Foundation
+import Sandbox
+import Testing
+@testable import Explorer
+
+/// `ws recv N` that gets fewer than N frames says how many did not come and
+/// why, and fails the line; a server's close code reaches a script, which has
+/// no listener to print the notice (issue 11, #31).
+@Suite struct WebSocketRecvTests {
+    @Test func aShortRecvSaysHowManyFramesDidNotCome() async throws {
+        try await withSandboxInterpreter { interpreter, _ in
+            func run(_ line: String) async throws -> Outcome { await interpreter.execute(try interpreter.parser.parse(line)) }
+            guard case .text = try await run("ws connect /__sandbox/echo --heartbeat 0") else { throw SocketFailure("no connection") }
+            for n in 1...2 { _ = try await run(#"ws send {"n":\#(n)}"#) }
+            try await eventually("both echoes waiting") { await interpreter.sockets.inbox.count == 2 }
+            let outcome = try await run("ws recv 4 --timeout 0.1")
+            guard case let .frames(frames, shortfall) = outcome else { throw SocketFailure("no frames: \(outcome)") }
+            #expect(frames.map(\.text) == [#"{"n":1}"#, #"{"n":2}"#])
+            #expect(shortfall == "got 2 of 4 frames; the other 2 did not come: none came within 0.1 s")
+            #expect(outcome.exitStatus == .runtime)
+            let (out, err) = Renderer(palette: .plain).render(outcome)
+            #expect(out.contains(#"{"n":2}"#))
+            #expect(err == "error: got 2 of 4 frames; the other 2 did not come: none came within 0.1 s\n")
+            #expect(outcome.observation(renderer: Renderer(palette: .plain)).errors == [shortfall ?? ""])
+            _ = try await run("ws close")
+        }
+    }
+
+    @Test func aRecvAfterTheServerWentAwaySaysHow() async throws {
+        try await withSandboxInterpreter { interpreter, _ in
+            func run(_ line: String) async throws -> Outcome { await interpreter.execute(try interpreter.parser.parse(line)) }
+            _ = try await run("put /__sandbox/faults ws_drop_after:=1")
+            guard case .text = try await run("ws connect /__sandbox/echo --retries 0 --heartbeat 0") else { throw SocketFailure("no connection") }
+            _ = try await run(#"ws send {"n":1}"#)
+            let outcome = try await run("ws recv 3 --timeout 30")
+            let said: String
+            switch outcome {
+            case let .frames(_, shortfall?): said = shortfall
+            case let .failure(message, _): said = message
+            default: throw SocketFailure("recv: \(outcome)")
+            }
+            // The fault drops the connection before its close frame gets out: a drop, said as one.
+            #expect(said == "no frame: the connection was lost", "\(said)")
+            #expect(outcome.exitStatus == .runtime)
+        }
+    }
+}
