@@ -108,6 +108,10 @@ final class SilentWebSocketServer: @unchecked Sendable {
                 : [0x81, 0x05] + Array("Hello".utf8)
             return send(client, frame, frame.count, 0) == frame.count
         case let .sends(bytes):
+            // The client's answer to a broken frame is waited for as long as
+            // anything that should come at once (30 s): 5 s ran out on a busy machine.
+            var patient = timeval(tv_sec: 30, tv_usec: 0)
+            setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &patient, socklen_t(MemoryLayout<timeval>.size))
             var pending: [UInt8] = []
             guard handshake(client), readFrame(client, &pending) != nil, send(client, bytes, bytes.count, 0) == bytes.count else { return false }
             while let (opcode, payload) = readFrame(client, &pending) {

@@ -57,6 +57,7 @@ def test_a_file_mixing_batched_and_main_thread_lines_runs_each_once_in_order(tmp
     # Nothing after exit ran.
     assert '"id": 2' not in out
     transcript = (tmp_path / "rec.transcript").read_text()
-    assert re.search(r"\n> login alice@example.com \{\{secret:password\}\}\n", transcript), transcript
+    # Lines are written as typed, variables included (issue 11 #19); the password never is.
+    assert re.search(r"\n> login \{\{who\}\} \{\{secret:password\}\}\n", transcript), transcript
     assert "\n> get /api/tasks/1\n" in transcript
     assert "alice123" not in transcript and "eyJ" not in transcript
