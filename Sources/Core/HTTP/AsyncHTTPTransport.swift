@@ -23,6 +23,16 @@ public final class AsyncHTTPTransport: HTTPTransport {
         public var requestTimeout: TimeAmount = .seconds(30)
         /// Larger bodies are refused rather than filling memory.
         public var maximumBodyBytes = 64 * 1024 * 1024
+        /// Larger request heads (request line and headers) are refused before
+        /// anything is sent. async-http-client 1.37 kills the process when a
+        /// head followed by a body crosses NIO's 64 KiB write-buffer high-water
+        /// mark: the flush of the head turns the channel unwritable and writable
+        /// again, which sends the whole body and its end before the client marks
+        /// the head sent, and its idle-read timer then starts twice (a
+        /// `preconditionFailure`). Below the mark the channel never flips during
+        /// that flush. The 1 KiB under it is slack for anything the client adds.
+        /// Servers commonly refuse heads over 8 to 80 KiB anyway (431).
+        public var maximumHeadBytes = 63 * 1024
         public init() {}
     }
 
@@ -56,6 +66,11 @@ public final class AsyncHTTPTransport: HTTPTransport {
     /// The whole body is collected on the loop and handed over once.
     public nonisolated(nonsending) func send(_ request: PreparedRequest) async throws(TransportError) -> ReceivedResponse {
         let host = request.hostHeader
+        let headBytes = request.headByteCount
+        guard headBytes <= options.maximumHeadBytes else {
+            throw TransportError(kind: .notSent, host: host,
+                                 detail: "its request line and headers take \(Self.kibibytes(headBytes)), more than the \(Self.kibibytes(options.maximumHeadBytes)) explorer sends")
+        }
         do {
             var headers = HTTPHeaders()
             for header in request.headers { headers.add(name: header.name, value: header.value) }
@@ -91,6 +106,12 @@ public final class AsyncHTTPTransport: HTTPTransport {
         }, onCancel: {
             task.cancel()
         }, isolation: isolation)
+    }
+
+    /// `90 KiB`, `63 KiB`, `63.5 KiB`: one decimal only when it is not zero.
+    static func kibibytes(_ bytes: Int) -> String {
+        let tenths = (bytes * 10 + 512) / 1024
+        return tenths % 10 == 0 ? "\(tenths / 10) KiB" : "\(tenths / 10).\(tenths % 10) KiB"
     }
 
     static func classify(_ error: any Error, host: String, limit: Int) -> TransportError {

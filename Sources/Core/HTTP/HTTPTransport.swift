@@ -32,6 +32,8 @@ private let sharedEventLoop = MultiThreadedEventLoopGroup.singleton.next()
 public struct TransportError: Error, Equatable, Sendable, CustomStringConvertible {
     public enum Kind: Sendable, Equatable {
         case connectionRefused, timeout, tls, dns, cancelled, tooLarge, other
+        /// Refused before anything was sent (`detail` says why); the connection is untouched.
+        case notSent
     }
     public let kind: Kind
     public let host: String
@@ -52,6 +54,7 @@ public struct TransportError: Error, Equatable, Sendable, CustomStringConvertibl
         case .cancelled: return "request to \(host) cancelled"
         case .tooLarge: return "response from \(host) is too large: \(detail)"
         case .other: return "request to \(host) failed: \(detail)"
+        case .notSent: return "request to \(host) not sent: \(detail)"
         }
     }
 }
