@@ -1,4 +1,7 @@
+import AsyncHTTPClient
 import Foundation
+import NIOCore
+import NIOHTTP1
 import Testing
 @testable import Core
 
@@ -110,5 +113,108 @@ import Testing
                 }
             }
         }
+    }
+}
+
+/// Issue 11, messages: what a server that does not speak HTTP, or stops in
+/// the middle, does to a request is said in one line of plain words, with
+/// no library's names in it.
+@Suite struct TransportErrorWordingTests {
+    func failure(_ script: @escaping @Sendable (LocalHTTPServer.Peer) -> Void,
+                 _ request: (URL) -> PreparedRequest = { PreparedRequest(method: "GET", url: $0.appendingPathComponent("x")) }) async throws -> String {
+        let server = try LocalHTTPServer(script)
+        defer { server.stop() }
+        let transport = AsyncHTTPTransport()
+        do {
+            let answer = try await transport.send(request(server.baseURL))
+            await transport.shutdown()
+            return "answered \(answer.status)"
+        } catch {
+            await transport.shutdown()
+            return error.description.replacingOccurrences(of: "127.0.0.1:\(server.port)", with: "HOST")
+        }
+    }
+
+    static func replying(_ bytes: String) -> @Sendable (LocalHTTPServer.Peer) -> Void {
+        { peer in
+            peer.readRequest()
+            peer.write(bytes)
+        }
+    }
+
+    @Test func aReplyThatIsNotHTTPIsSaidSo() async throws {
+        #expect(try await failure(Self.replying("garbage\r\n\r\n"))
+            == "HOST sent an answer that is not valid HTTP: it does not begin with a status line such as 'HTTP/1.1 200 OK'")
+        #expect(try await failure(Self.replying("SSH-2.0-OpenSSH_9.6\r\n"))
+            == "HOST sent an answer that is not valid HTTP: it does not begin with a status line such as 'HTTP/1.1 200 OK'")
+        #expect(try await failure(Self.replying("HTTP/1.1 200 OK\r\nContent-Length: ten\r\n\r\n"))
+            == "HOST sent an answer that is not valid HTTP: its Content-Length is not a number")
+        #expect(try await failure(Self.replying("HTTP/1.1 2000 OK\r\nContent-Length: 0\r\n\r\n"))
+            == "HOST sent an answer that is not valid HTTP: its status code is not three digits")
+    }
+
+    @Test func aConnectionClosedEarlyIsSaidSo() async throws {
+        #expect(try await failure { $0.readRequest() } == "request to HOST failed: the server closed the connection before answering")
+        #expect(try await failure(Self.replying("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nabc"))
+            == "request to HOST failed: the server closed the connection in the middle of its answer")
+        #expect(try await failure(Self.replying("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nab"))
+            == "request to HOST failed: the server closed the connection in the middle of its answer")
+    }
+
+    @Test func aResetConnectionIsSaidSo() async throws {
+        let reset: @Sendable (LocalHTTPServer.Peer) -> Void = { peer in
+            peer.readRequest()
+            // SO_LINGER with a zero timeout: close() sends RST rather than FIN.
+            var lingering = linger(l_onoff: 1, l_linger: 0)
+            setsockopt(peer.fd, SOL_SOCKET, SO_LINGER, &lingering, socklen_t(MemoryLayout<linger>.size))
+            peer.write("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nabc")
+        }
+        let said = try await failure(reset)
+        // Whether the reset is seen before or after the first bytes depends on timing; both are plain.
+        #expect(["request to HOST failed: the server reset the connection",
+                 "request to HOST failed: the server closed the connection in the middle of its answer"].contains(said), "\(said)")
+    }
+
+    @Test func headersHTTPForbidsAreRefusedUnsentWithTheirName() async throws {
+        func with(_ name: String, _ value: String) -> (URL) -> PreparedRequest {
+            { PreparedRequest(method: "GET", url: $0, headers: [HTTPHeader(name: name, value: value)]) }
+        }
+        let answers = LocalHTTPServer.answersOK
+        #expect(try await failure(answers, with("ß", "v"))
+            == "request to HOST not sent: header name 'ß' has characters HTTP does not allow (letters, digits and !#$%&'*+-.^_`|~ only)")
+        #expect(try await failure(answers, with("X-A", "b\u{1}c"))
+            == "request to HOST not sent: the value of header X-A contains a control character (byte 0x01), which HTTP does not allow")
+        #expect(try await failure(answers, with("X-A", "b\rc")) == "request to HOST not sent: the value of header X-A contains a control character (CR), which HTTP does not allow")
+        #expect(try await failure(answers, with("X-A", "tab\tis fine")) == "answered 200")
+    }
+
+    /// Every error the libraries are known to report gets words of its own:
+    /// none of their type names or errno dumps in what the user reads.
+    @Test func knownLibraryErrorsAreWordedWithoutTheirNames() {
+        var errors: [any Error] = [
+            HTTPClientError.invalidHeaderFieldValues(["a\u{1}"]), HTTPClientError.invalidHeaderFieldNames(["ß"]),
+            HTTPClientError.unsupportedScheme("ftp"), HTTPClientError.remoteConnectionClosed, HTTPClientError.readTimeout,
+            HTTPClientError.connectTimeout, HTTPClientError.tlsHandshakeTimeout, HTTPClientError.writeTimeout,
+            HTTPClientError.emptyHost, HTTPClientError.invalidURL, HTTPClientError.bodyLengthMismatch,
+            HTTPClientError.httpEndReceivedAfterHeadWith1xx, HTTPClientError.incompatibleHeaders,
+            HTTPClientError.traceRequestWithBody, HTTPClientError.deadlineExceeded, HTTPClientError.alreadyShutdown,
+            IOError(errnoCode: ECONNRESET, reason: "read(descriptor:pointer:size:)"), IOError(errnoCode: EPIPE, reason: "write"),
+            IOError(errnoCode: EHOSTUNREACH, reason: "connect"), IOError(errnoCode: ECONNREFUSED, reason: "connect"),
+            ChannelError.ioOnClosedChannel, ChannelError.eof, ChannelError.connectTimeout(.seconds(1)),
+        ]
+        let parserErrors: [HTTPParserError] = [.invalidCharactersUsed, .trailingGarbage, .invalidEOFState, .headerOverflow, .closedConnection,
+                                               .invalidVersion, .invalidStatus, .invalidMethod, .invalidURL, .lfExpected, .invalidHeaderToken,
+                                               .invalidContentLength, .unexpectedContentLength, .invalidChunkSize, .invalidConstant,
+                                               .invalidInternalState, .strictModeAssertion, .paused, .unknown]
+        errors += parserErrors
+        for error in errors {
+            let line = AsyncHTTPTransport.classify(error, host: "h:1", limit: 1 << 20).description
+            #expect(!line.contains("Error") && !line.contains("errno") && !line.contains("(descriptor") && !line.contains("\n"), "\(error) -> \(line)")
+            #expect(line.hasPrefix("request to h:1 ") || line.hasPrefix("h:1 ") || line.hasPrefix("cannot connect to h:1"), "\(line)")
+        }
+        #expect(AsyncHTTPTransport.classify(HTTPClientError.invalidHeaderFieldValues(["x"]), host: "h:1", limit: 1).description
+            == "request to h:1 not sent: a header value contains a control character, which HTTP does not allow")
+        #expect(AsyncHTTPTransport.classify(IOError(errnoCode: ECONNRESET, reason: "read"), host: "h:1", limit: 1).description
+            == "request to h:1 failed: the server reset the connection")
     }
 }

@@ -66,10 +66,8 @@ public final class AsyncHTTPTransport: HTTPTransport {
     /// The whole body is collected on the loop and handed over once.
     public nonisolated(nonsending) func send(_ request: PreparedRequest) async throws(TransportError) -> ReceivedResponse {
         let host = request.hostHeader
-        let headBytes = request.headByteCount
-        guard headBytes <= options.maximumHeadBytes else {
-            throw TransportError(kind: .notSent, host: host,
-                                 detail: "its request line and headers take \(Self.kibibytes(headBytes)), more than the \(Self.kibibytes(options.maximumHeadBytes)) explorer sends")
+        if let reason = Self.refusal(of: request, maximumHeadBytes: options.maximumHeadBytes) {
+            throw TransportError(kind: .notSent, host: host, detail: reason)
         }
         do {
             var headers = HTTPHeaders()
@@ -108,42 +106,4 @@ public final class AsyncHTTPTransport: HTTPTransport {
         }, isolation: isolation)
     }
 
-    /// `90 KiB`, `63 KiB`, `63.5 KiB`: one decimal only when it is not zero.
-    static func kibibytes(_ bytes: Int) -> String {
-        let tenths = (bytes * 10 + 512) / 1024
-        return tenths % 10 == 0 ? "\(tenths / 10) KiB" : "\(tenths / 10).\(tenths % 10) KiB"
-    }
-
-    static func classify(_ error: any Error, host: String, limit: Int) -> TransportError {
-        if error is CancellationError { return TransportError(kind: .cancelled, host: host, detail: "") }
-        if let e = error as? HTTPClientError {
-            switch e {
-            case .cancelled: return TransportError(kind: .cancelled, host: host, detail: "")
-            case .connectTimeout: return TransportError(kind: .timeout, host: host, detail: "connect timed out")
-            case .readTimeout, .deadlineExceeded: return TransportError(kind: .timeout, host: host, detail: "no response before the deadline")
-            case .remoteConnectionClosed: return TransportError(kind: .other, host: host, detail: "the server closed the connection before answering")
-            default: break
-            }
-        }
-        if error is NIOTooManyBytesError || error is ResponseAccumulator.ResponseTooBigError {
-            return TransportError(kind: .tooLarge, host: host, detail: "body larger than \(limit / 1024 / 1024) MiB; stopped reading")
-        }
-        if let e = error as? IOError, e.errnoCode == ECONNREFUSED {
-            return TransportError(kind: .connectionRefused, host: host, detail: "")
-        }
-        let text = String(describing: error)
-        if text.contains("connectionRefused") || text.contains("Connection refused") || text.contains("ECONNREFUSED") {
-            return TransportError(kind: .connectionRefused, host: host, detail: "")
-        }
-        if text.localizedCaseInsensitiveContains("ssl") || text.localizedCaseInsensitiveContains("tls") || text.contains("handshake") {
-            return TransportError(kind: .tls, host: host, detail: text)
-        }
-        if text.contains("NXDOMAIN") || text.contains("unknownHost") || text.contains("resolve") || text.contains("getaddrinfo") {
-            return TransportError(kind: .dns, host: host, detail: text)
-        }
-        if text.lowercased().contains("timeout") || text.contains("timedOut") {
-            return TransportError(kind: .timeout, host: host, detail: text)
-        }
-        return TransportError(kind: .other, host: host, detail: text)
-    }
 }

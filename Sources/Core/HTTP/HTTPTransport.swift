@@ -34,6 +34,8 @@ public struct TransportError: Error, Equatable, Sendable, CustomStringConvertibl
         case connectionRefused, timeout, tls, dns, cancelled, tooLarge, other
         /// Refused before anything was sent (`detail` says why); the connection is untouched.
         case notSent
+        /// The server answered with bytes that are not an HTTP/1.1 answer (`detail` says what is wrong).
+        case badAnswer
     }
     public let kind: Kind
     public let host: String
@@ -55,6 +57,7 @@ public struct TransportError: Error, Equatable, Sendable, CustomStringConvertibl
         case .tooLarge: return "response from \(host) is too large: \(detail)"
         case .other: return "request to \(host) failed: \(detail)"
         case .notSent: return "request to \(host) not sent: \(detail)"
+        case .badAnswer: return "\(host) sent an answer that is not valid HTTP: \(detail)"
         }
     }
 }
