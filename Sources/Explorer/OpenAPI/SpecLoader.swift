@@ -38,7 +38,32 @@ enum SpecLoader {
         } catch let error as SpecError {
             throw SpecError(file: file, path: error.path, reason: error.reason)
         } catch {
+            if let syntax = syntaxProblem(error, in: data, isJSON: isJSON) { throw SpecError(file: file, path: "", reason: syntax) }
             throw SpecError(file: file, path: SpecImport31.codingPath(of: error), reason: SpecImport31.reason(of: error))
+        }
+    }
+
+    /// A document that is not JSON or YAML at all, said with where the parser
+    /// stopped ("not valid YAML: line 9, column 3: did not find expected node
+    /// content"), not OpenAPIKit's "Problem encountered when parsing
+    /// `[unknown object]`: The given data was not valid YAML.".
+    static func syntaxProblem(_ error: any Error, in data: Data, isJSON: Bool) -> String? {
+        guard case let .dataCorrupted(context) = error as? DecodingError, context.codingPath.isEmpty else { return nil }
+        let format = isJSON ? "JSON" : "YAML"
+        switch context.underlyingError {
+        case let .scanner(_, problem, mark, _)? as YamlError?, let .parser(_, problem, mark, _)? as YamlError?,
+             let .composer(_, problem, mark, _)? as YamlError?:
+            return "not valid YAML: line \(mark.line), column \(mark.column): \(problem)"
+        case let .reader(problem, _, _, _)? as YamlError?:
+            return "not valid YAML: \(problem)"
+        case let .duplicatedKeysInMapping(duplicates, _)? as YamlError?:
+            return "not valid YAML: a key appears twice in one mapping (\(duplicates.joined(separator: ", ")))"
+        default:
+            // Foundation's JSON errors say nothing of where (on Linux): the
+            // project's own parser, run again on this failure only, does.
+            guard isJSON else { return "not valid \(format)" }
+            do { _ = try JSONParser.parse(Array(data)) } catch { return "not valid JSON: \(error)" }
+            return "not valid JSON"
         }
     }
 
