@@ -66,7 +66,7 @@ public final class SandboxServer: Sendable {
             router: router,
             // Hummingbird's HTTP/1 + WebSocket channel with a handler in front
             // of each connection (see ConnectionRegistry for why).
-            server: SandboxChildChannel.builder(webSocketRouter: webSocketRouter, connections: state.connections),
+            server: SandboxChildChannel.builder(webSocketRouter: webSocketRouter, connections: state.connections, errorStyle: backend.errorStyle),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "explorer-sandbox"),
             onServerRunning: { channel in
                 portContinuation.yield(channel.localAddress?.port ?? 0)
