@@ -205,6 +205,25 @@ final class ManualClock: @unchecked Sendable {
         }
     }
 
+    /// Issue 11 #5: the database holds the token-signing key; it was created
+    /// 0644 (anyone on the machine could mint tokens). New files are 0600, an
+    /// older one is tightened, and SQLite's side files follow the database's mode.
+    @Test func aDatabaseFileIsReadableByItsOwnerOnly() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("sandbox-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        func mode(_ file: String) throws -> Int? { try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int }
+        try await withSandbox({ $0.databasePath = path }) { (server, http) async throws in
+            #expect(try mode(path) == 0o600)
+            // A write makes SQLite create its journal next to the database.
+            _ = try await http.login(server)
+            if FileManager.default.fileExists(atPath: path + "-journal") { #expect(try mode(path + "-journal") == 0o600) }
+        }
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
+        try await withSandbox({ $0.databasePath = path }) { (_, _) async throws in
+            #expect(try mode(path) == 0o600)
+        }
+    }
+
     @Test func aDatabaseFileSurvivesARestart() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("sandbox-\(UUID().uuidString).sqlite").path
         defer { try? FileManager.default.removeItem(atPath: path) }
