@@ -85,3 +85,16 @@ def test_sandbox_on_a_busy_port_says_so_in_one_line(tmp_path):
         result = subprocess.run([BINARY, "sandbox", "--port", str(port)], capture_output=True, text=True, timeout=60,
                                 env=env, cwd=tmp_path, stdin=subprocess.DEVNULL)
     assert (result.returncode, result.stdout, result.stderr) == (3, "", f"error: port {port} is in use on 127.0.0.1\n")
+
+
+def test_a_spec_that_cannot_be_used_is_one_line_not_the_usage(tmp_path):
+    # Issue 11 #30: --spec with a Swagger 2.0 document printed the whole usage and exited 64.
+    env = dict(os.environ, HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state"),
+               XDG_CONFIG_HOME=str(tmp_path / "config"), NO_COLOR="1")
+    spec = tmp_path / "swagger.json"
+    spec.write_text('{"swagger": "2.0", "info": {"title": "x", "version": "1"}, "paths": {}}')
+    result = subprocess.run([BINARY, "--spec", str(spec), "--offline", "-c", "vars"], capture_output=True, text=True,
+                            timeout=60, env=env, cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stderr == (f"error: {spec}: this is a Swagger 2.0 document; explorer reads OpenAPI 3.0 and 3.1 "
+                             "(convert it first, for example with 'npx swagger2openapi FILE')\n")

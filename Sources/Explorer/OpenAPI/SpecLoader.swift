@@ -78,12 +78,30 @@ enum SpecLoader {
     /// spec's load time.
     static func version(_ data: Data, isJSON: Bool) throws -> String {
         if !isJSON, let found = topLevelYAMLVersion(data) { return found }
-        return try decode(Version.self, data, isJSON: isJSON).openapi
+        do {
+            return try decode(Version.self, data, isJSON: isJSON).openapi
+        } catch DecodingError.keyNotFound(let key, _) where key.stringValue == "openapi" {
+            throw SpecError(file: "", path: "", reason: notOpenAPI(data, isJSON: isJSON))
+        }
+    }
+
+    private struct SwaggerVersion: Decodable { let swagger: String }
+
+    /// Why a document without `openapi` is not read: a Swagger 2.0 document
+    /// (OpenAPI's former name and version) is named as such, with what to do.
+    static func notOpenAPI(_ data: Data, isJSON: Bool) -> String {
+        let swagger = isJSON ? (try? decode(SwaggerVersion.self, data, isJSON: true))?.swagger
+            : topLevelYAMLVersion(data, key: "swagger:") ?? (try? decode(SwaggerVersion.self, data, isJSON: false))?.swagger
+        guard let swagger else {
+            return "no top-level 'openapi' version: not an OpenAPI document (explorer reads OpenAPI 3.0 and 3.1)"
+        }
+        return "this is a Swagger \(swagger) document; explorer reads OpenAPI 3.0 and 3.1 "
+            + "(convert it first, for example with 'npx swagger2openapi FILE')"
     }
 
     /// `openapi: 3.1.0` at the start of a line (only a top-level key starts there), quotes and comment dropped.
-    static func topLevelYAMLVersion(_ data: Data) -> String? {
-        let key = Array("openapi:".utf8)
+    static func topLevelYAMLVersion(_ data: Data, key name: String = "openapi:") -> String? {
+        let key = Array(name.utf8)
         var lineStart = data.startIndex
         while lineStart < data.endIndex {
             let lineEnd = data[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? data.endIndex
