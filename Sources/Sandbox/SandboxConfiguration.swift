@@ -67,7 +67,7 @@ public struct SandboxConfiguration: Sendable {
         if let seed = read(Environment.faultSeed, { UInt64($0) }, "an unsigned 64-bit integer") { faults.seed = seed }
     }
 
-    public struct InvalidConfiguration: Error, CustomStringConvertible {
+    public struct InvalidConfiguration: Error, Equatable, CustomStringConvertible {
         public let description: String
     }
 

@@ -63,10 +63,10 @@ public final class SandboxServer: Sendable {
         logger.logLevel = .critical
         let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let app = Application(
-            router: router,
+            router: HeadAsGet(router: router),
             // Hummingbird's HTTP/1 + WebSocket channel with a handler in front
             // of each connection (see ConnectionRegistry for why).
-            server: SandboxChildChannel.builder(webSocketRouter: webSocketRouter, connections: state.connections),
+            server: SandboxChildChannel.builder(webSocketRouter: webSocketRouter, connections: state.connections, errorStyle: backend.errorStyle),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "explorer-sandbox"),
             onServerRunning: { channel in
                 portContinuation.yield(channel.localAddress?.port ?? 0)
@@ -83,8 +83,14 @@ public final class SandboxServer: Sendable {
         var port = 0
         for await bound in portStream { port = bound }
         guard port > 0 else {
-            // The server stopped before it was running: surface why.
-            _ = try await runner.value
+            // The server stopped before it was running: surface why, in words.
+            do { _ = try await runner.value } catch let error as IOError where error.errnoCode == EADDRINUSE {
+                throw SandboxConfiguration.InvalidConfiguration(description: "port \(configuration.port) is in use on \(configuration.host)")
+            } catch let error as IOError where error.errnoCode == EACCES {
+                throw SandboxConfiguration.InvalidConfiguration(description: "port \(configuration.port) needs privileges to listen on")
+            } catch let error as IOError where error.errnoCode == EADDRNOTAVAIL {
+                throw SandboxConfiguration.InvalidConfiguration(description: "\(configuration.host) is not an address of this machine")
+            }
             throw SandboxConfiguration.InvalidConfiguration(description: "the sandbox could not bind \(configuration.host):\(configuration.port)")
         }
         return SandboxServer(port: port, host: configuration.host, profile: backend.profile, state: state, group: group, runner: runner)

@@ -1,5 +1,10 @@
 import Core
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import NIOCore
 import SQLiteNIO
 import VaporCSQLite
@@ -149,6 +154,7 @@ private struct SQLiteHandle: ~Copyable {
 
     init(path: String) throws {
         _ = Self.initialized
+        try Self.restrictToOwner(path)
         var handle: OpaquePointer?
         // The lock around this struct serializes every call, so SQLite's own
         // per-connection mutex would only be taken uncontended: NOMUTEX.
@@ -162,6 +168,30 @@ private struct SQLiteHandle: ~Copyable {
         // Another process holding a file database's lock: wait up to 5 s, then fail the request.
         sqlite_nio_sqlite3_busy_timeout(handle, 5_000)
         self.handle = handle
+    }
+
+    /// A database file holds the token-signing key: whoever reads it can mint
+    /// any user's token. It is created 0600 before SQLite opens it (SQLite
+    /// would make it 0644 under the usual umask), and one made before this
+    /// rule is tightened. SQLite gives its journal, -wal and -shm files the
+    /// database file's mode; any left from before are tightened too.
+    static func restrictToOwner(_ path: String) throws {
+        guard path != ":memory:", !path.isEmpty, !path.hasPrefix("file:") else { return }
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        if fd >= 0 {
+            #if canImport(Glibc)
+            _ = Glibc.close(fd)
+            #else
+            _ = Darwin.close(fd)
+            #endif
+        } else if errno != EEXIST {
+            throw StoreError(description: "cannot create the SQLite database at \(path): \(String(cString: strerror(errno)))")
+        }
+        for file in [path, path + "-journal", path + "-wal", path + "-shm"] {
+            var info = stat()
+            guard stat(file, &info) == 0, info.st_mode & 0o077 != 0, info.st_uid == geteuid() else { continue }
+            chmod(file, info.st_mode & 0o700)
+        }
     }
 
     deinit { Self.close(handle, statements) }

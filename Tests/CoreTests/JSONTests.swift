@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Core
 
@@ -123,5 +124,17 @@ import Testing
         #expect(throws: JSONPath.ParseError.self) { try JSONPath.parse(".tasks[") }
         #expect(throws: JSONPath.ParseError.self) { try JSONPath.parse(".a..b") }
         #expect(throws: JSONPath.ParseError.self) { try JSONPath.parse(".tasks[x]") }
+    }
+}
+
+/// `JSONValue` through Codable (issue 11 #16: error details of any shape).
+@Suite struct JSONValueCodableTests {
+    @Test func anyJSONRoundTripsThroughCodable() throws {
+        let text = #"{"a":[1,2.5,"x",true,null,{"b":-3}],"c":{}}"#
+        let value = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+        #expect(value == (try JSONParser.parse(text)))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        #expect(String(decoding: try encoder.encode(value), as: UTF8.self) == text)
     }
 }

@@ -162,6 +162,16 @@ import Testing
         #expect(store.load(key: "linku http://x") == nil)
     }
 
+    /// Issue 11 #5: a token folder made before (or by hand, 0755) stayed open to others.
+    @Test func anExistingOpenFolderIsClosedToOthers() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("explorer-tokens-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let folder = directory.appendingPathComponent("explorer")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        try FileTokenStore(url: folder.appendingPathComponent("tokens.json")).save(key: "k", tokens: Tokens(accessToken: "a", refreshToken: nil, userJSON: nil))
+        #expect(try FileManager.default.attributesOfItem(atPath: folder.path)[.posixPermissions] as? Int == 0o700)
+    }
+
     @Test func defaultPathFollowsXDG() {
         #expect(FileTokenStore.defaultURL(environment: ["XDG_CONFIG_HOME": "/cfg", "HOME": "/home/u"]).path == "/cfg/explorer/tokens.json")
         #expect(FileTokenStore.defaultURL(environment: ["HOME": "/home/u"]).path == "/home/u/.config/explorer/tokens.json")

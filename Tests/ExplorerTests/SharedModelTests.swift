@@ -38,6 +38,24 @@ import Testing
         #expect(try ModelDecoding.decode(LinkUErrorBody.self, from: r[5].body).errorCode == "TASK_NOT_FOUND")
     }
 
+    /// Issue 11 #16: `details` was `[String: String]`, so the sandbox's 429
+    /// (a number), 409 (a list) and 413 (a number) failed to decode; the test
+    /// above only decoded a 404, which has no details.
+    @Test func errorDetailsOfAnyShapeDecode() async throws {
+        let r = try await answers("linku", ["post /api/secure-auth/send-verification-code email=carol@example.com",
+                                            "post /api/secure-auth/send-verification-code email=carol@example.com"])
+        try #require(r.count == 2 && r[1].status == 429)
+        let limited = try ModelDecoding.decode(LinkUErrorBody.self, from: r[1].body)
+        #expect(limited.errorCode == "TOO_MANY_REQUESTS")
+        #expect(limited.details?["retryAfter"]?.intValue ?? 0 > 0, "keys come through the decoder's snake_case strategy")
+        let conflict = #"{"error":true,"message":"cannot accept","error_code":"INVALID_TASK_STATE","status_code":409,"details":{"status":"completed","allowed_from":["open","taken"]}}"#
+        #expect(try ModelDecoding.decode(LinkUErrorBody.self, from: Array(conflict.utf8)).details
+            == .object([("allowedFrom", .array([.string("open"), .string("taken")])), ("status", .string("completed"))]))
+        let tooLarge = #"{"code":"FILE_TOO_LARGE","message":"the image is larger than 10 MiB","details":{"max_bytes":10485760,"ratio":1.5,"ok":false,"none":null}}"#
+        #expect(try ModelDecoding.decode(CodeMessageErrorBody.self, from: Array(tooLarge.utf8)).details
+            == .object([("maxBytes", .number("10485760")), ("none", .null), ("ok", .bool(false)), ("ratio", .number("1.5"))]))
+    }
+
     struct FleaMarketItemPage: Decodable { var items: [LinkU.FleaMarketItem] }
     struct ConversationPage: Decodable { var conversations: [LinkU.Conversation] }
 

@@ -102,6 +102,38 @@ import Testing
         }
     }
 
+    /// Issue 11, messages: a file that is not YAML or JSON at all said
+    /// "Problem encountered when parsing `[unknown object]`: The given data
+    /// was not valid YAML.."; it now says where the parser stopped.
+    @Test func aSpecThatIsNotYAMLOrJSONSaysWhereItBreaks() throws {
+        let yaml = try write("openapi: 3.0.0\ninfo:\n  title: x\n  version: '1'\npaths:\n  /a: {get: {responses: {'200': {description: ok}}\n", "yaml")
+        #expect(throws: SpecError(file: yaml, path: "", reason: "not valid YAML: line 7, column 1: did not find expected ',' or '}'")) {
+            try SpecLoader.load(yaml)
+        }
+        let tab = try write("openapi: 3.0.0\ninfo:\n\ttitle: x\n", "yaml")
+        #expect(throws: SpecError(file: tab, path: "", reason: "not valid YAML: line 3, column 1: found character that cannot start any token")) {
+            try SpecLoader.load(tab)
+        }
+        let json = try write(#"{"openapi": "3.0.0", "info": {"title": "x", "version": "1"}, "paths": {"#, "json")
+        #expect(throws: SpecError(file: json, path: "", reason: "not valid JSON: expected a string key, found end of input at line 1, column 72")) {
+            try SpecLoader.load(json)
+        }
+    }
+
+    /// Issue 11 #30: a Swagger 2.0 document was refused with "Expected to find
+    /// `openapi` key but it is missing.": it is named, with what is read instead.
+    @Test func aSwaggerDocumentIsNamedAsSuch() throws {
+        let reason = "this is a Swagger 2.0 document; explorer reads OpenAPI 3.0 and 3.1 (convert it first, for example with 'npx swagger2openapi FILE')"
+        let json = try write(#"{"swagger": "2.0", "info": {"title": "x", "version": "1"}, "paths": {}}"#, "json")
+        #expect(throws: SpecError(file: json, path: "", reason: reason)) { try SpecLoader.load(json) }
+        let yaml = try write("swagger: '2.0'\ninfo: {title: x, version: '1'}\npaths: {}\n", "yaml")
+        #expect(throws: SpecError(file: yaml, path: "", reason: reason)) { try SpecLoader.load(yaml) }
+        let neither = try write(#"{"info": {"title": "x"}}"#, "json")
+        #expect(throws: SpecError(file: neither, path: "", reason: "no top-level 'openapi' version: not an OpenAPI document (explorer reads OpenAPI 3.0 and 3.1)")) {
+            try SpecLoader.load(neither)
+        }
+    }
+
     @Test func aYAMLVersionIsReadOffItsLine() {
         #expect(SpecLoader.topLevelYAMLVersion(Data("info: {title: x}\nopenapi: '3.1.0'  # current\npaths: {}\n".utf8)) == "3.1.0")
         #expect(SpecLoader.topLevelYAMLVersion(Data("openapi: 3.0.3\r\n".utf8)) == "3.0.3")

@@ -205,6 +205,51 @@ final class ManualClock: @unchecked Sendable {
         }
     }
 
+    /// Issue 11 #5: the database holds the token-signing key; it was created
+    /// 0644 (anyone on the machine could mint tokens). New files are 0600, an
+    /// older one is tightened, and SQLite's side files follow the database's mode.
+    /// Issue 11 #28: a busy port said "bind(descriptor:ptr:bytes:): Address already in use) (errno: 98)".
+    @Test func aBusyPortIsSaidInWords() async throws {
+        try await withSandbox { server, _ in
+            var configuration = SandboxConfiguration()
+            configuration.port = server.port
+            await #expect(throws: SandboxConfiguration.InvalidConfiguration(description: "port \(server.port) is in use on 127.0.0.1")) {
+                try await SandboxServer.start(configuration)
+            }
+        }
+    }
+
+    /// Issue 11 #28: HEAD on a GET route was a 404. It is the GET's status and
+    /// headers without the body, and the connection goes on.
+    @Test func headAnswersLikeGetWithoutTheBody() async throws {
+        try await withSandbox { server, http in
+            let get = try await http.call(server, "GET", "/api/banners")
+            let head = try await http.call(server, "HEAD", "/api/banners")
+            #expect(head.status == 200)
+            #expect(head.body.isEmpty)
+            #expect(head.header("Content-Length") == String(get.body.count))
+            #expect(head.header("Content-Type") == get.header("Content-Type"))
+            #expect(try await http.call(server, "HEAD", "/api/no-such-thing").status == 404)
+            #expect(try await http.call(server, "GET", "/api/banners").body == get.body)
+        }
+    }
+
+    @Test func aDatabaseFileIsReadableByItsOwnerOnly() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("sandbox-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        func mode(_ file: String) throws -> Int? { try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int }
+        try await withSandbox({ $0.databasePath = path }) { (server, http) async throws in
+            #expect(try mode(path) == 0o600)
+            // A write makes SQLite create its journal next to the database.
+            _ = try await http.login(server)
+            if FileManager.default.fileExists(atPath: path + "-journal") { #expect(try mode(path + "-journal") == 0o600) }
+        }
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
+        try await withSandbox({ $0.databasePath = path }) { (_, _) async throws in
+            #expect(try mode(path) == 0o600)
+        }
+    }
+
     @Test func aDatabaseFileSurvivesARestart() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("sandbox-\(UUID().uuidString).sqlite").path
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -61,3 +61,41 @@ def test_a_file_mixing_batched_and_main_thread_lines_runs_each_once_in_order(tmp
     assert re.search(r"\n> login \{\{who\}\} \{\{secret:password\}\}\n", transcript), transcript
     assert "\n> get /api/tasks/1\n" in transcript
     assert "alice123" not in transcript and "eyJ" not in transcript
+
+
+def test_a_file_that_cannot_be_read_is_one_line_and_status_2(tmp_path):
+    # Issue 11 #28: it printed the whole usage and exited 64, a status the README did not list.
+    env = dict(os.environ, HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state"),
+               XDG_CONFIG_HOME=str(tmp_path / "config"), NO_COLOR="1")
+    missing = tmp_path / "missing.txt"
+    result = subprocess.run([BINARY, "run", str(missing)], capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
+    assert (result.returncode, result.stdout, result.stderr) == (2, "", f"error: cannot read {missing}: no such file\n")
+    result = subprocess.run([BINARY, "run", str(tmp_path)], capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
+    assert (result.returncode, result.stderr) == (2, f"error: cannot read {tmp_path}: it is a directory\n")
+
+
+def test_sandbox_on_a_busy_port_says_so_in_one_line(tmp_path):
+    # Issue 11 #28: it said "bind(descriptor:ptr:bytes:): Address already in use) (errno: 98)".
+    import socket
+    env = dict(os.environ, HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state"),
+               XDG_CONFIG_HOME=str(tmp_path / "config"), NO_COLOR="1")
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(1)
+        port = busy.getsockname()[1]
+        result = subprocess.run([BINARY, "sandbox", "--port", str(port)], capture_output=True, text=True, timeout=60,
+                                env=env, cwd=tmp_path, stdin=subprocess.DEVNULL)
+    assert (result.returncode, result.stdout, result.stderr) == (3, "", f"error: port {port} is in use on 127.0.0.1\n")
+
+
+def test_a_spec_that_cannot_be_used_is_one_line_not_the_usage(tmp_path):
+    # Issue 11 #30: --spec with a Swagger 2.0 document printed the whole usage and exited 64.
+    env = dict(os.environ, HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state"),
+               XDG_CONFIG_HOME=str(tmp_path / "config"), NO_COLOR="1")
+    spec = tmp_path / "swagger.json"
+    spec.write_text('{"swagger": "2.0", "info": {"title": "x", "version": "1"}, "paths": {}}')
+    result = subprocess.run([BINARY, "--spec", str(spec), "--offline", "-c", "vars"], capture_output=True, text=True,
+                            timeout=60, env=env, cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stderr == (f"error: {spec}: this is a Swagger 2.0 document; explorer reads OpenAPI 3.0 and 3.1 "
+                             "(convert it first, for example with 'npx swagger2openapi FILE')\n")

@@ -63,6 +63,8 @@ public final class FileTokenStore: TokenStore, @unchecked Sendable {
             let directory = url.deletingLastPathComponent()
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
+            // A folder made before this rule (or by hand) may be open to others: close it.
+            chmod(directory.path, 0o700)
             // Write a 0600 temporary file and rename it over the old one, so the
             // tokens are never readable by others, not even for a moment.
             let temporary = directory.appendingPathComponent(".tokens.\(getpid()).tmp")

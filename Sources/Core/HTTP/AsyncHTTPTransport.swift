@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import CompressNIO
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -23,6 +24,16 @@ public final class AsyncHTTPTransport: HTTPTransport {
         public var requestTimeout: TimeAmount = .seconds(30)
         /// Larger bodies are refused rather than filling memory.
         public var maximumBodyBytes = 64 * 1024 * 1024
+        /// Larger request heads (request line and headers) are refused before
+        /// anything is sent. async-http-client 1.37 kills the process when a
+        /// head followed by a body crosses NIO's 64 KiB write-buffer high-water
+        /// mark: the flush of the head turns the channel unwritable and writable
+        /// again, which sends the whole body and its end before the client marks
+        /// the head sent, and its idle-read timer then starts twice (a
+        /// `preconditionFailure`). Below the mark the channel never flips during
+        /// that flush. The 1 KiB under it is slack for anything the client adds.
+        /// Servers commonly refuse heads over 8 to 80 KiB anyway (431).
+        public var maximumHeadBytes = 63 * 1024
         public init() {}
     }
 
@@ -39,9 +50,10 @@ public final class AsyncHTTPTransport: HTTPTransport {
         configuration.timeout = .init(connect: options.connectTimeout)
         // Like HTTPie: show redirects rather than follow them.
         configuration.redirectConfiguration = .disallow
-        // gzip and deflate bodies are decoded (RequestBuilder asks for them, as
-        // HTTPie does), with the body cap applied to the decoded size.
-        configuration.decompression = .enabled(limit: .size(options.maximumBodyBytes))
+        // gzip and deflate bodies are decoded here (`decoded(_:encoding:limit:)`),
+        // not by the client: its decompressor turned an early answer during an
+        // upload (a 413 before the body is read) into a failed request.
+        configuration.decompression = .disabled
         // By default the pool retries a refused connection with backoff until the
         // connect timeout (10 s of silence at the prompt); fail at once, like curl.
         configuration.connectionPool.retryConnectionEstablishment = false
@@ -49,6 +61,34 @@ public final class AsyncHTTPTransport: HTTPTransport {
         eventLoop = group.next()
         client = HTTPClient(eventLoopGroupProvider: .shared(group), configuration: configuration)
         self.options = options
+    }
+
+    /// A gzip or deflate body decoded, at most `limit` bytes of it; any other
+    /// encoding is left as it came (the renderer names it).
+    static func decoded(_ body: ByteBuffer, encoding: String?, limit: Int, host: String) throws(TransportError) -> ByteBuffer {
+        guard body.readableBytes > 0, let encoding = encoding?.trimmingCharacters(in: .whitespaces).lowercased() else { return body }
+        let algorithms: [CompressionAlgorithm]
+        switch encoding {
+        case "gzip", "x-gzip": algorithms = [.gzip()]
+        // RFC 9110's deflate is zlib-wrapped; some servers send it raw.
+        case "deflate": algorithms = [.zlib(), .deflate()]
+        default: return body
+        }
+        var failure: (any Error)?
+        for algorithm in algorithms {
+            var input = body
+            do {
+                let output = try input.decompress(with: algorithm, maxSize: limit)
+                // A stream cut short decodes to nothing rather than failing.
+                if output.readableBytes > 0 { return output }
+            } catch {
+                failure = error
+            }
+        }
+        if let failure, "\(failure)".contains("bufferOverflow") {
+            throw TransportError(kind: .tooLarge, host: host, detail: "body larger than \(limit / 1024 / 1024) MiB once decoded; not kept")
+        }
+        throw TransportError(kind: .badAnswer, host: host, detail: "its \(encoding) body does not decode")
     }
 
     /// Closes connections (the shared event loop goes on). Call once, not
@@ -63,6 +103,9 @@ public final class AsyncHTTPTransport: HTTPTransport {
     public nonisolated(nonsending) func send(_ request: PreparedRequest) async throws(TransportError) -> ReceivedResponse {
         let host = request.hostHeader
         let deadline = request.timeout.map(Self.timeAmount) ?? options.requestTimeout
+        if let reason = Self.refusal(of: request, maximumHeadBytes: options.maximumHeadBytes) {
+            throw TransportError(kind: .notSent, host: host, detail: reason)
+        }
         do {
             var headers = HTTPHeaders()
             for header in request.headers { headers.add(name: header.name, value: header.value) }
@@ -73,7 +116,8 @@ public final class AsyncHTTPTransport: HTTPTransport {
                                       eventLoop: .delegateAndChannel(on: eventLoop),
                                       deadline: .now() + deadline)
             let response = try await Self.response(of: task, isolation: #isolation)
-            var body = response.body ?? ByteBuffer()
+            var body = try Self.decoded(response.body ?? ByteBuffer(), encoding: response.headers.first(name: "Content-Encoding"),
+                                        limit: options.maximumBodyBytes, host: host)
             return ReceivedResponse(
                 status: Int(response.status.code),
                 reason: response.status.reasonPhrase,
@@ -108,39 +152,5 @@ public final class AsyncHTTPTransport: HTTPTransport {
     static func timeAmount(_ duration: Duration) -> TimeAmount {
         let (seconds, attoseconds) = duration.components
         return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-    }
-
-    static func classify(_ error: any Error, host: String, limit: Int, deadline: TimeAmount = .seconds(30)) -> TransportError {
-        if error is CancellationError { return TransportError(kind: .cancelled, host: host, detail: "") }
-        if let e = error as? HTTPClientError {
-            switch e {
-            case .cancelled: return TransportError(kind: .cancelled, host: host, detail: "")
-            case .connectTimeout: return TransportError(kind: .timeout, host: host, detail: "connect timed out")
-            case .readTimeout, .deadlineExceeded:
-                return TransportError(kind: .timeout, host: host, detail: "no complete answer within \(Self.seconds(deadline)) (--timeout changes it)")
-            case .remoteConnectionClosed: return TransportError(kind: .other, host: host, detail: "the server closed the connection before answering")
-            default: break
-            }
-        }
-        if error is NIOTooManyBytesError || error is ResponseAccumulator.ResponseTooBigError {
-            return TransportError(kind: .tooLarge, host: host, detail: "body larger than \(limit / 1024 / 1024) MiB; stopped reading")
-        }
-        if let e = error as? IOError, e.errnoCode == ECONNREFUSED {
-            return TransportError(kind: .connectionRefused, host: host, detail: "")
-        }
-        let text = String(describing: error)
-        if text.contains("connectionRefused") || text.contains("Connection refused") || text.contains("ECONNREFUSED") {
-            return TransportError(kind: .connectionRefused, host: host, detail: "")
-        }
-        if text.localizedCaseInsensitiveContains("ssl") || text.localizedCaseInsensitiveContains("tls") || text.contains("handshake") {
-            return TransportError(kind: .tls, host: host, detail: text)
-        }
-        if text.contains("NXDOMAIN") || text.contains("unknownHost") || text.contains("resolve") || text.contains("getaddrinfo") {
-            return TransportError(kind: .dns, host: host, detail: text)
-        }
-        if text.lowercased().contains("timeout") || text.contains("timedOut") {
-            return TransportError(kind: .timeout, host: host, detail: text)
-        }
-        return TransportError(kind: .other, host: host, detail: text)
     }
 }

@@ -32,6 +32,10 @@ private let sharedEventLoop = MultiThreadedEventLoopGroup.singleton.next()
 public struct TransportError: Error, Equatable, Sendable, CustomStringConvertible {
     public enum Kind: Sendable, Equatable {
         case connectionRefused, timeout, tls, dns, cancelled, tooLarge, offline, other
+        /// Refused before anything was sent (`detail` says why); the connection is untouched.
+        case notSent
+        /// The server answered with bytes that are not an HTTP/1.1 answer (`detail` says what is wrong).
+        case badAnswer
     }
     public let kind: Kind
     public let host: String
@@ -53,6 +57,8 @@ public struct TransportError: Error, Equatable, Sendable, CustomStringConvertibl
         case .tooLarge: return "response from \(host) is too large: \(detail)"
         case .offline: return "nothing sent to \(host): \(detail)"
         case .other: return "request to \(host) failed: \(detail)"
+        case .notSent: return "request to \(host) not sent: \(detail)"
+        case .badAnswer: return "\(host) sent an answer that is not valid HTTP: \(detail)"
         }
     }
 }

@@ -42,6 +42,24 @@ public struct PreparedRequest: Sendable, Equatable {
         return path
     }
 
+    /// Bytes of the request head as async-http-client writes it: the request
+    /// line, the headers (its own `Content-Length` in place of any framing
+    /// header given, none for a GET-like request without a body), `Host` when
+    /// missing, and the blank line. What the transport's limit on heads is
+    /// checked against (`AsyncHTTPTransport.Options.maximumHeadBytes`).
+    public var headByteCount: Int {
+        var count = method.utf8.count + 1 + target.utf8.count + " HTTP/1.1\r\n".utf8.count + 2
+        for header in headers where !header.hasName("Content-Length") && !header.hasName("Transfer-Encoding") {
+            count += header.name.utf8.count + 2 + header.value.utf8.count + 2
+        }
+        if header("Host") == nil { count += "Host: \r\n".utf8.count + hostHeader.utf8.count }
+        let length = body?.count ?? 0
+        if length > 0 || !["GET", "HEAD", "DELETE", "CONNECT", "TRACE"].contains(method) {
+            count += "Content-Length: \r\n".utf8.count + String(length).utf8.count
+        }
+        return count
+    }
+
     /// `host[:port]` for the Host header.
     public var hostHeader: String {
         let host = url.host ?? ""

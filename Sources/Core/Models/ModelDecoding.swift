@@ -23,12 +23,15 @@ public struct LinkUErrorBody: Codable, Sendable, Equatable {
     public var message: String
     public var errorCode: String
     public var statusCode: Int
-    public var details: [String: String]?
+    /// Any JSON: field messages (`{"title": "required"}`), but also the states
+    /// a task may move to (409) or a size limit and a wait in seconds (413, 429).
+    public var details: JSONValue?
 }
 
 /// Nova's `ErrorResponse` (seed 003), which Level Up and the posture sandbox share: `{"code", "message", "details"}`.
 public struct CodeMessageErrorBody: Codable, Sendable, Equatable {
     public var code: String
     public var message: String
-    public var details: [String: String]?
+    /// Any JSON, as in `LinkUErrorBody.details`.
+    public var details: JSONValue?
 }

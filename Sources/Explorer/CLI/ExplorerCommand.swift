@@ -121,17 +121,34 @@ struct Run: ParsableCommand {
     var file: String
 
     func run() throws {
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw ValidationError("cannot read '\(file)'")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw ValidationError("'\(file)' is not UTF-8 text")
+        // One line and exit status 2, as `replay` says of a file it cannot
+        // read; a ValidationError printed the whole usage and exited 64.
+        let text: String
+        switch Self.read(file) {
+        case let .success(read): text = read
+        case let .failure(problem):
+            Console(isInteractive: false).err("error: cannot read \(file): \(problem)\n")
+            throw ExitCode(ExitStatus.parse.rawValue)
         }
         let session = try ExplorerSession.open(connection)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0.hasSuffix("\r") ? $0.dropLast() : $0) }
         let status = session.runner.script(file: lines, name: file)
         session.close()
         throw ExitCode(status.rawValue)
+    }
+}
+
+extension Run {
+    struct Unreadable: Error, CustomStringConvertible { let description: String }
+
+    /// The file's text, or why it cannot be run, in a few words.
+    static func read(_ path: String) -> Result<String, Unreadable> {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return .failure(Unreadable(description: "no such file")) }
+        guard !isDirectory.boolValue else { return .failure(Unreadable(description: "it is a directory")) }
+        guard let data = FileManager.default.contents(atPath: path) else { return .failure(Unreadable(description: "permission denied")) }
+        guard let text = String(validating: [UInt8](data), as: UTF8.self) else { return .failure(Unreadable(description: "not UTF-8 text")) }
+        return .success(text)
     }
 }
 

@@ -39,7 +39,11 @@ final class ExplorerSession {
         let store: any TokenStore
         var spec: ImportedSpec?
         if let file = options.spec {
-            do { spec = try SpecLoader.load(file) } catch { throw ValidationError(error.description) }
+            // One line, not the whole usage: the document is wrong, not the command line.
+            do { spec = try SpecLoader.load(file) } catch {
+                Console(isInteractive: false).err("error: \(error.description)\n")
+                throw ExitCode(ExitStatus.usage.rawValue)
+            }
         }
         if let url = options.baseURL.flatMap(URL.init(string:)) ?? spec?.servers.first {
             baseURL = url

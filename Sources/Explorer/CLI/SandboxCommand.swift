@@ -35,8 +35,15 @@ struct SandboxCommand: ParsableCommand {
         configuration.log = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
         do { try configuration.validate() } catch { throw ValidationError("\(error)") }
 
-        let server = try runBlockingThrowing { [configuration] in try await SandboxServer.start(configuration) }
         let console = Console(isInteractive: false)
+        let server: SandboxServer
+        do {
+            server = try runBlockingThrowing { [configuration] in try await SandboxServer.start(configuration) }
+        } catch let error as SandboxConfiguration.InvalidConfiguration {
+            // A busy port or a database of another profile: one line, not the usage.
+            console.err("error: \(error)\n")
+            throw ExitCode(ExitStatus.runtime.rawValue)
+        }
         let accounts = server.profile.demoAccounts.map { "\($0.email) / \($0.password)" }.joined(separator: ", ")
         console.out("\(server.profile.displayName) sandbox listening on \(server.baseURL.absoluteString)\(db.map { " (data in \($0))" } ?? " (data in memory)")\n")
         console.out("Demo accounts: \(accounts). Ctrl-C stops.\n")

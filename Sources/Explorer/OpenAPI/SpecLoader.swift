@@ -38,7 +38,32 @@ enum SpecLoader {
         } catch let error as SpecError {
             throw SpecError(file: file, path: error.path, reason: error.reason)
         } catch {
+            if let syntax = syntaxProblem(error, in: data, isJSON: isJSON) { throw SpecError(file: file, path: "", reason: syntax) }
             throw SpecError(file: file, path: SpecImport31.codingPath(of: error), reason: SpecImport31.reason(of: error))
+        }
+    }
+
+    /// A document that is not JSON or YAML at all, said with where the parser
+    /// stopped ("not valid YAML: line 9, column 3: did not find expected node
+    /// content"), not OpenAPIKit's "Problem encountered when parsing
+    /// `[unknown object]`: The given data was not valid YAML.".
+    static func syntaxProblem(_ error: any Error, in data: Data, isJSON: Bool) -> String? {
+        guard case let .dataCorrupted(context) = error as? DecodingError, context.codingPath.isEmpty else { return nil }
+        let format = isJSON ? "JSON" : "YAML"
+        switch context.underlyingError {
+        case let .scanner(_, problem, mark, _)? as YamlError?, let .parser(_, problem, mark, _)? as YamlError?,
+             let .composer(_, problem, mark, _)? as YamlError?:
+            return "not valid YAML: line \(mark.line), column \(mark.column): \(problem)"
+        case let .reader(problem, _, _, _)? as YamlError?:
+            return "not valid YAML: \(problem)"
+        case let .duplicatedKeysInMapping(duplicates, _)? as YamlError?:
+            return "not valid YAML: a key appears twice in one mapping (\(duplicates.joined(separator: ", ")))"
+        default:
+            // Foundation's JSON errors say nothing of where (on Linux): the
+            // project's own parser, run again on this failure only, does.
+            guard isJSON else { return "not valid \(format)" }
+            do { _ = try JSONParser.parse(Array(data)) } catch { return "not valid JSON: \(error)" }
+            return "not valid JSON"
         }
     }
 
@@ -53,12 +78,30 @@ enum SpecLoader {
     /// spec's load time.
     static func version(_ data: Data, isJSON: Bool) throws -> String {
         if !isJSON, let found = topLevelYAMLVersion(data) { return found }
-        return try decode(Version.self, data, isJSON: isJSON).openapi
+        do {
+            return try decode(Version.self, data, isJSON: isJSON).openapi
+        } catch DecodingError.keyNotFound(let key, _) where key.stringValue == "openapi" {
+            throw SpecError(file: "", path: "", reason: notOpenAPI(data, isJSON: isJSON))
+        }
+    }
+
+    private struct SwaggerVersion: Decodable { let swagger: String }
+
+    /// Why a document without `openapi` is not read: a Swagger 2.0 document
+    /// (OpenAPI's former name and version) is named as such, with what to do.
+    static func notOpenAPI(_ data: Data, isJSON: Bool) -> String {
+        let swagger = isJSON ? (try? decode(SwaggerVersion.self, data, isJSON: true))?.swagger
+            : topLevelYAMLVersion(data, key: "swagger:") ?? (try? decode(SwaggerVersion.self, data, isJSON: false))?.swagger
+        guard let swagger else {
+            return "no top-level 'openapi' version: not an OpenAPI document (explorer reads OpenAPI 3.0 and 3.1)"
+        }
+        return "this is a Swagger \(swagger) document; explorer reads OpenAPI 3.0 and 3.1 "
+            + "(convert it first, for example with 'npx swagger2openapi FILE')"
     }
 
     /// `openapi: 3.1.0` at the start of a line (only a top-level key starts there), quotes and comment dropped.
-    static func topLevelYAMLVersion(_ data: Data) -> String? {
-        let key = Array("openapi:".utf8)
+    static func topLevelYAMLVersion(_ data: Data, key name: String = "openapi:") -> String? {
+        let key = Array(name.utf8)
         var lineStart = data.startIndex
         while lineStart < data.endIndex {
             let lineEnd = data[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? data.endIndex

@@ -1,0 +1,200 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// What async-http-client and NIO report, said in the user's terms: one line
+/// that names what happened (`TransportError`), never a library's type names
+/// (`HTTPClientError.invalidHeaderFieldValues(…)`, `invalid constant string`).
+extension AsyncHTTPTransport {
+    /// Why a request must not go out, or nil. Checked before the client sees
+    /// it: NIO stops the process on a non-ASCII header name (a precondition),
+    /// async-http-client refuses control characters with its own wording, and
+    /// a head over the limit kills the process (`Options.maximumHeadBytes`).
+    static func refusal(of request: PreparedRequest, maximumHeadBytes: Int) -> String? {
+        for header in request.headers {
+            if header.name.isEmpty || !header.name.utf8.allSatisfy(Self.isTokenByte) {
+                return "header name \(quoted(header.name)) has characters HTTP does not allow "
+                    + "(letters, digits and !#$%&'*+-.^_`|~ only)"
+            }
+            if let bad = header.value.utf8.first(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
+                return "the value of header \(header.name) contains a control character (\(byteName(bad))), which HTTP does not allow"
+            }
+        }
+        let headBytes = request.headByteCount
+        if headBytes > maximumHeadBytes {
+            return "its request line and headers take \(kibibytes(headBytes)), more than the \(kibibytes(maximumHeadBytes)) explorer sends"
+        }
+        return nil
+    }
+
+    /// RFC 9110 §5.6.2 `tchar`.
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
+    }
+
+    private static func quoted(_ text: String) -> String {
+        "'" + text.unicodeScalars.map { $0.value >= 0x20 && $0.value != 0x7F ? String($0) : $0.escaped(asASCII: true) }.joined() + "'"
+    }
+
+    private static func byteName(_ byte: UInt8) -> String {
+        switch byte {
+        case 0x0A: return "LF"
+        case 0x0D: return "CR"
+        case 0x00: return "NUL"
+        default: return String(format: "byte 0x%02X", byte)
+        }
+    }
+
+    /// `90 KiB`, `63 KiB`, `70.1 KiB`: one decimal, only when it is not zero.
+    static func kibibytes(_ bytes: Int) -> String {
+        let tenths = (bytes * 10 + 512) / 1024
+        return tenths % 10 == 0 ? "\(tenths / 10) KiB" : "\(tenths / 10).\(tenths % 10) KiB"
+    }
+
+    /// Every error async-http-client and NIO are known to report, in plain
+    /// words. Anything else keeps its own text, behind "failed:".
+    static func classify(_ error: any Error, host: String, limit: Int, deadline: TimeAmount = .seconds(30)) -> TransportError {
+        func make(_ kind: TransportError.Kind, _ detail: String = "") -> TransportError {
+            TransportError(kind: kind, host: host, detail: detail)
+        }
+        switch error {
+        case is CancellationError:
+            return make(.cancelled)
+        case is NIOTooManyBytesError, is ResponseAccumulator.ResponseTooBigError:
+            return make(.tooLarge, "body larger than \(limit / 1024 / 1024) MiB; stopped reading")
+        case let e as HTTPClientError:
+            if e == .readTimeout || e == .deadlineExceeded {
+                return make(.timeout, "no complete answer within \(seconds(deadline)) (--timeout changes it)")
+            }
+            return classify(e, make)
+        case let e as HTTPParserError:
+            return classify(e, make)
+        case let e as IOError:
+            return classify(errno: e.errnoCode, make)
+        case let e as ChannelError:
+            return classify(e, make)
+        case let e as NIOConnectionError:
+            // Name resolution failed only when no address was found at all.
+            if e.connectionErrors.isEmpty, let dns = e.dnsAError ?? e.dnsAAAAError {
+                return classify(dns, host: host, limit: limit, deadline: deadline)
+            }
+            if let first = e.connectionErrors.first?.error { return classify(first, host: host, limit: limit, deadline: deadline) }
+            return make(.other, "cannot connect")
+        case let e as SocketAddressError.UnknownHost:
+            return make(.dns, e.errorDescription.prefix(1).lowercased() + e.errorDescription.dropFirst())
+        default:
+            break
+        }
+        // Errors of libraries not imported here (NIOSSL's, say), by their text.
+        let text = String(describing: error)
+        if text.contains("connectionRefused") || text.contains("Connection refused") || text.contains("ECONNREFUSED") {
+            return make(.connectionRefused)
+        }
+        if text.contains("NXDOMAIN") || text.contains("unknownHost") || text.contains("getaddrinfo") {
+            return make(.dns, "the name is not known")
+        }
+        if text.localizedCaseInsensitiveContains("ssl") || text.localizedCaseInsensitiveContains("tls") || text.contains("handshake") {
+            return make(.tls, tlsReason(text))
+        }
+        return make(.other, text)
+    }
+
+    private static func classify(_ e: HTTPClientError, _ make: (TransportError.Kind, String) -> TransportError) -> TransportError {
+        switch e {
+        case .cancelled, .requestStreamCancelled: return make(.cancelled, "")
+        case .connectTimeout: return make(.timeout, "connect timed out")
+        case .tlsHandshakeTimeout: return make(.timeout, "the TLS handshake did not finish (is it an https server?)")
+        case .readTimeout, .deadlineExceeded, .getConnectionFromPoolTimeout: return make(.timeout, "no response before the deadline")
+        case .writeTimeout: return make(.timeout, "the request could not be sent before the deadline")
+        case .remoteConnectionClosed: return make(.other, "the server closed the connection before answering")
+        case .invalidURL, .emptyHost, .emptyScheme: return make(.notSent, "the URL has no host to send it to")
+        case .traceRequestWithBody: return make(.notSent, "a TRACE request cannot have a body")
+        case .incompatibleHeaders, .chunkedSpecifiedMultipleTimes, .identityCodingIncorrectlyPresent:
+            return make(.notSent, "its Transfer-Encoding header is not one the client can send (leave framing to the client)")
+        case .bodyLengthMismatch: return make(.other, "the body sent was not the length announced")
+        case .httpEndReceivedAfterHeadWith1xx: return make(.badAnswer, "it ended right after an interim 1xx status")
+        case .alreadyShutdown, .uncleanShutdown: return make(.other, "the HTTP client is already shut down")
+        case .redirectLimitReached, .redirectCycleDetected: return make(.other, "too many redirects")
+        default: break
+        }
+        // Cases with a value cannot be compared with ==; their short description names them.
+        switch e.shortDescription {
+        case "Unsupported scheme": return make(.notSent, "only http:// and https:// URLs can be sent")
+        case "Invalid header field names": return make(.notSent, "a header name has characters HTTP does not allow")
+        case "Invalid header field values": return make(.notSent, "a header value contains a control character, which HTTP does not allow")
+        case "Server offered unsupported application protocol": return make(.tls, "the server offered a protocol other than HTTP/1.1 or HTTP/2")
+        default: return make(.other, e.shortDescription.lowercased())
+        }
+    }
+
+    /// The answer's bytes broke HTTP/1.1's grammar (NIO's llhttp parser).
+    private static func classify(_ e: HTTPParserError, _ make: (TransportError.Kind, String) -> TransportError) -> TransportError {
+        switch e {
+        case .invalidEOFState:
+            return make(.other, "the server closed the connection in the middle of its answer")
+        case .invalidConstant, .invalidVersion, .invalidMethod, .invalidURL:
+            return make(.badAnswer, "it does not begin with a status line such as 'HTTP/1.1 200 OK'")
+        case .invalidStatus:
+            return make(.badAnswer, "its status code is not three digits")
+        case .headerOverflow:
+            return make(.badAnswer, "its headers are too large (over 80 KiB)")
+        case .invalidHeaderToken, .invalidCharactersUsed, .lfExpected, .strictModeAssertion:
+            return make(.badAnswer, "a header line is malformed")
+        case .invalidContentLength:
+            return make(.badAnswer, "its Content-Length is not a number")
+        case .unexpectedContentLength:
+            return make(.badAnswer, "it has both a Content-Length and a Transfer-Encoding, or two Content-Lengths")
+        case .invalidChunkSize:
+            return make(.badAnswer, "a chunk size of its chunked body is not a hexadecimal number")
+        case .closedConnection:
+            return make(.badAnswer, "it sent more after an answer that said 'Connection: close'")
+        case .trailingGarbage:
+            return make(.badAnswer, "unexpected bytes follow the end of the answer")
+        default:
+            return make(.badAnswer, "it could not be read")
+        }
+    }
+
+    private static func classify(errno: Int32, _ make: (TransportError.Kind, String) -> TransportError) -> TransportError {
+        switch errno {
+        case ECONNREFUSED: return make(.connectionRefused, "")
+        case ECONNRESET: return make(.other, "the server reset the connection")
+        case EPIPE: return make(.other, "the server closed the connection while the request was being sent")
+        case ETIMEDOUT: return make(.timeout, "the connection timed out")
+        case EHOSTUNREACH, ENETUNREACH: return make(.other, "no route to the host (is the network up?)")
+        case EADDRNOTAVAIL: return make(.other, "that address cannot be reached from this machine")
+        default: return make(.other, String(cString: strerror(errno)).lowercased())
+        }
+    }
+
+    private static func classify(_ e: ChannelError, _ make: (TransportError.Kind, String) -> TransportError) -> TransportError {
+        switch e {
+        case .connectTimeout: return make(.timeout, "connect timed out")
+        case .ioOnClosedChannel, .alreadyClosed, .eof, .outputClosed, .inputClosed:
+            return make(.other, "the connection closed before the answer was complete")
+        case .writeHostUnreachable: return make(.other, "no route to the host (is the network up?)")
+        default: return make(.other, "the connection failed")
+        }
+    }
+
+    /// The useful part of a TLS library's message.
+    private static func tlsReason(_ text: String) -> String {
+        if text.contains("WRONG_VERSION_NUMBER") || text.contains("HTTP_REQUEST") {
+            return "the server does not speak TLS on this port (try http://)"
+        }
+        if text.localizedCaseInsensitiveContains("certificate") || text.contains("CERTIFICATE_VERIFY_FAILED") {
+            return "the server's certificate is not trusted"
+        }
+        if text.contains("hostname") || text.contains("unableToValidateCertificate") {
+            return "the server's certificate does not name this host"
+        }
+        return "the TLS handshake failed"
+    }
+}

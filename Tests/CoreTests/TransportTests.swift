@@ -1,0 +1,249 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Testing
+@testable import Core
+
+/// The HTTP transport against servers that misbehave (`LocalHTTPServer`):
+/// whatever a server does, a request ends in an answer or in one
+/// `TransportError` line, and the next request goes out as usual.
+@Suite struct TransportTests {
+    func request(_ server: LocalHTTPServer, _ method: String = "GET", _ path: String = "/",
+                 headers: [HTTPHeader] = [], body: [UInt8]? = nil) -> PreparedRequest {
+        PreparedRequest(method: method, url: server.baseURL.appendingPathComponent(path), headers: headers, body: body)
+    }
+
+    func withTransport<T>(_ server: LocalHTTPServer, _ body: (AsyncHTTPTransport) async throws -> T) async throws -> T {
+        let transport = AsyncHTTPTransport()
+        defer { server.stop() }
+        do {
+            let result = try await body(transport)
+            await transport.shutdown()
+            return result
+        } catch {
+            await transport.shutdown()
+            throw error
+        }
+    }
+
+    /// Issue 11 #6: a 70 KiB head with a body, on a kept-alive connection,
+    /// killed the process inside async-http-client. It is now refused before
+    /// anything is sent, and the connection goes on serving.
+    @Test func aHeadOverTheLimitIsRefusedUnsentAndTheNextRequestGoesOut() async throws {
+        let server = try LocalHTTPServer(LocalHTTPServer.answersOK)
+        try await withTransport(server) { (transport) async throws in
+            #expect(try await transport.send(request(server)).status == 200)
+            let big = request(server, "POST", "/tasks", headers: [HTTPHeader(name: "X-Big", value: String(repeating: "a", count: 70 * 1024))],
+                              body: Array(#"{"title":"x"}"#.utf8))
+            let error = await #expect(throws: TransportError.self) { try await transport.send(big) }
+            #expect(error?.kind == .notSent)
+            #expect(error?.description == "request to 127.0.0.1:\(server.port) not sent: its request line and headers take 70.1 KiB, more than the 63 KiB explorer sends")
+            #expect(try await transport.send(request(server, "POST", "/tasks", body: [1])).status == 200)
+            // Only the two small requests reached the server.
+            #expect(server.receivedHeads.count == 3 - 1)
+        }
+    }
+
+    /// Heads up to the limit go out, on a kept-alive connection, with a body.
+    @Test func aHeadJustUnderTheLimitIsSent() async throws {
+        let server = try LocalHTTPServer(LocalHTTPServer.answersOK)
+        try await withTransport(server) { (transport) async throws in
+            #expect(try await transport.send(request(server)).status == 200)
+            var near = request(server, "POST", "/tasks", headers: [HTTPHeader(name: "X-Big", value: "")], body: Array("{}".utf8))
+            near.headers[0].value = String(repeating: "a", count: AsyncHTTPTransport.Options().maximumHeadBytes - near.headByteCount)
+            #expect(near.headByteCount == AsyncHTTPTransport.Options().maximumHeadBytes)
+            #expect(try await transport.send(near).status == 200)
+        }
+    }
+
+    /// `headByteCount` is what the client writes: the limit is checked against the real head.
+    @Test func theHeadCountIsTheBytesOnTheWire() async throws {
+        let server = try LocalHTTPServer(LocalHTTPServer.answersOK)
+        let requests = [
+            request(server),
+            request(server, "POST", "/a b/ü?q=1&r=é", headers: [HTTPHeader(name: "X-One", value: "1"), HTTPHeader(name: "Accept", value: "*/*")],
+                    body: Array("hello".utf8)),
+            request(server, "PUT", "/x", headers: [HTTPHeader(name: "Host", value: "example.test"), HTTPHeader(name: "Content-Length", value: "99")],
+                    body: Array("abc".utf8)),
+            request(server, "POST", "/empty"),
+            request(server, "DELETE", "/gone", headers: [HTTPHeader(name: "Transfer-Encoding", value: "chunked")]),
+        ]
+        try await withTransport(server) { (transport) async throws in
+            for request in requests { _ = try await transport.send(request) }
+        }
+        #expect(server.receivedHeads.map(\.count) == requests.map(\.headByteCount))
+    }
+
+    /// A server that answers once it has the head, without reading the body
+    /// (an early 413, as a proxy does for a body it will not take), while a
+    /// large body is still going out: the answer is shown, every time.
+    @Test func anAnswerBeforeTheBodyIsReadIsShown() async throws {
+        let server = try LocalHTTPServer { peer in
+            var head: [UInt8] = []
+            var byte: UInt8 = 0
+            while !head.suffix(4).elementsEqual([13, 10, 13, 10]), recv(peer.fd, &byte, 1, 0) == 1 { head.append(byte) }
+            peer.write("HTTP/1.1 413 Content Too Large\r\nContent-Length: 2\r\nConnection: close\r\n\r\nno")
+            peer.drain()
+        }
+        try await withTransport(server) { (transport) async throws in
+            let headers = [HTTPHeader(name: "X-Big", value: String(repeating: "a", count: 60 * 1024))]
+            for _ in 0..<3 {
+                let answer = try await transport.send(request(server, "POST", "/upload", headers: headers, body: Array(repeating: 1, count: 8 << 20)))
+                #expect(answer.status == 413)
+                #expect(answer.body == Array("no".utf8))
+            }
+        }
+    }
+
+    /// A server that speaks first, before any request: whatever the timing,
+    /// each request ends in the answer or in one plain line, and the process lives.
+    @Test func anAnswerBeforeAnyRequestEndsInAnAnswerOrOneLine() async throws {
+        let server = try LocalHTTPServer { peer in
+            peer.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")
+            peer.drain()
+        }
+        try await withTransport(server) { (transport) async throws in
+            for size in [0, 60 * 1024, 8 << 20] {
+                do {
+                    let answer = try await transport.send(request(server, "POST", "/upload", body: Array(repeating: 1, count: size)))
+                    #expect(answer.status == 200)
+                } catch {
+                    #expect("\(error)" == "request to 127.0.0.1:\(server.port) failed: the server closed the connection before answering")
+                }
+            }
+        }
+    }
+}
+
+/// Issue 11, messages: what a server that does not speak HTTP, or stops in
+/// the middle, does to a request is said in one line of plain words, with
+/// no library's names in it.
+@Suite struct TransportErrorWordingTests {
+    func failure(_ script: @escaping @Sendable (LocalHTTPServer.Peer) -> Void,
+                 _ request: (URL) -> PreparedRequest = { PreparedRequest(method: "GET", url: $0.appendingPathComponent("x")) }) async throws -> String {
+        let server = try LocalHTTPServer(script)
+        defer { server.stop() }
+        let transport = AsyncHTTPTransport()
+        do {
+            let answer = try await transport.send(request(server.baseURL))
+            await transport.shutdown()
+            return "answered \(answer.status)"
+        } catch {
+            await transport.shutdown()
+            return error.description.replacingOccurrences(of: "127.0.0.1:\(server.port)", with: "HOST")
+        }
+    }
+
+    static func replying(_ bytes: String) -> @Sendable (LocalHTTPServer.Peer) -> Void {
+        { peer in
+            peer.readRequest()
+            peer.write(bytes)
+        }
+    }
+
+    @Test func aReplyThatIsNotHTTPIsSaidSo() async throws {
+        #expect(try await failure(Self.replying("garbage\r\n\r\n"))
+            == "HOST sent an answer that is not valid HTTP: it does not begin with a status line such as 'HTTP/1.1 200 OK'")
+        #expect(try await failure(Self.replying("SSH-2.0-OpenSSH_9.6\r\n"))
+            == "HOST sent an answer that is not valid HTTP: it does not begin with a status line such as 'HTTP/1.1 200 OK'")
+        #expect(try await failure(Self.replying("HTTP/1.1 200 OK\r\nContent-Length: ten\r\n\r\n"))
+            == "HOST sent an answer that is not valid HTTP: its Content-Length is not a number")
+        #expect(try await failure(Self.replying("HTTP/1.1 2000 OK\r\nContent-Length: 0\r\n\r\n"))
+            == "HOST sent an answer that is not valid HTTP: its status code is not three digits")
+    }
+
+    @Test func aConnectionClosedEarlyIsSaidSo() async throws {
+        #expect(try await failure { $0.readRequest() } == "request to HOST failed: the server closed the connection before answering")
+        #expect(try await failure(Self.replying("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nabc"))
+            == "request to HOST failed: the server closed the connection in the middle of its answer")
+        #expect(try await failure(Self.replying("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nab"))
+            == "request to HOST failed: the server closed the connection in the middle of its answer")
+    }
+
+    @Test func aResetConnectionIsSaidSo() async throws {
+        let reset: @Sendable (LocalHTTPServer.Peer) -> Void = { peer in
+            peer.readRequest()
+            // SO_LINGER with a zero timeout: close() sends RST rather than FIN.
+            var lingering = linger(l_onoff: 1, l_linger: 0)
+            setsockopt(peer.fd, SOL_SOCKET, SO_LINGER, &lingering, socklen_t(MemoryLayout<linger>.size))
+            peer.write("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nabc")
+        }
+        let said = try await failure(reset)
+        // Whether the reset is seen before or after the first bytes depends on timing; both are plain.
+        #expect(["request to HOST failed: the server reset the connection",
+                 "request to HOST failed: the server closed the connection in the middle of its answer"].contains(said), "\(said)")
+    }
+
+    @Test func headersHTTPForbidsAreRefusedUnsentWithTheirName() async throws {
+        func with(_ name: String, _ value: String) -> (URL) -> PreparedRequest {
+            { PreparedRequest(method: "GET", url: $0, headers: [HTTPHeader(name: name, value: value)]) }
+        }
+        let answers = LocalHTTPServer.answersOK
+        #expect(try await failure(answers, with("ß", "v"))
+            == "request to HOST not sent: header name 'ß' has characters HTTP does not allow (letters, digits and !#$%&'*+-.^_`|~ only)")
+        #expect(try await failure(answers, with("X-A", "b\u{1}c"))
+            == "request to HOST not sent: the value of header X-A contains a control character (byte 0x01), which HTTP does not allow")
+        #expect(try await failure(answers, with("X-A", "b\rc")) == "request to HOST not sent: the value of header X-A contains a control character (CR), which HTTP does not allow")
+        #expect(try await failure(answers, with("X-A", "tab\tis fine")) == "answered 200")
+    }
+
+    /// Every error the libraries are known to report gets words of its own:
+    /// none of their type names or errno dumps in what the user reads.
+    @Test func knownLibraryErrorsAreWordedWithoutTheirNames() {
+        var errors: [any Error] = [
+            HTTPClientError.invalidHeaderFieldValues(["a\u{1}"]), HTTPClientError.invalidHeaderFieldNames(["ß"]),
+            HTTPClientError.unsupportedScheme("ftp"), HTTPClientError.remoteConnectionClosed, HTTPClientError.readTimeout,
+            HTTPClientError.connectTimeout, HTTPClientError.tlsHandshakeTimeout, HTTPClientError.writeTimeout,
+            HTTPClientError.emptyHost, HTTPClientError.invalidURL, HTTPClientError.bodyLengthMismatch,
+            HTTPClientError.httpEndReceivedAfterHeadWith1xx, HTTPClientError.incompatibleHeaders,
+            HTTPClientError.traceRequestWithBody, HTTPClientError.deadlineExceeded, HTTPClientError.alreadyShutdown,
+            IOError(errnoCode: ECONNRESET, reason: "read(descriptor:pointer:size:)"), IOError(errnoCode: EPIPE, reason: "write"),
+            IOError(errnoCode: EHOSTUNREACH, reason: "connect"), IOError(errnoCode: ECONNREFUSED, reason: "connect"),
+            ChannelError.ioOnClosedChannel, ChannelError.eof, ChannelError.connectTimeout(.seconds(1)),
+        ]
+        let parserErrors: [HTTPParserError] = [.invalidCharactersUsed, .trailingGarbage, .invalidEOFState, .headerOverflow, .closedConnection,
+                                               .invalidVersion, .invalidStatus, .invalidMethod, .invalidURL, .lfExpected, .invalidHeaderToken,
+                                               .invalidContentLength, .unexpectedContentLength, .invalidChunkSize, .invalidConstant,
+                                               .invalidInternalState, .strictModeAssertion, .paused, .unknown]
+        errors += parserErrors
+        for error in errors {
+            let line = AsyncHTTPTransport.classify(error, host: "h:1", limit: 1 << 20).description
+            #expect(!line.contains("Error") && !line.contains("errno") && !line.contains("(descriptor") && !line.contains("\n"), "\(error) -> \(line)")
+            #expect(line.hasPrefix("request to h:1 ") || line.hasPrefix("h:1 ") || line.hasPrefix("cannot connect to h:1"), "\(line)")
+        }
+        #expect(AsyncHTTPTransport.classify(HTTPClientError.invalidHeaderFieldValues(["x"]), host: "h:1", limit: 1).description
+            == "request to h:1 not sent: a header value contains a control character, which HTTP does not allow")
+        #expect(AsyncHTTPTransport.classify(IOError(errnoCode: ECONNRESET, reason: "read"), host: "h:1", limit: 1).description
+            == "request to h:1 failed: the server reset the connection")
+    }
+}
+
+/// gzip and deflate bodies are decoded by the transport, within the body cap.
+@Suite struct BodyDecodingTests {
+    let json = Array(#"{"a":1}"#.utf8)
+    func decode(_ bytes: [UInt8], _ encoding: String?, limit: Int = 1 << 20) throws(TransportError) -> [UInt8] {
+        var out = try AsyncHTTPTransport.decoded(ByteBuffer(bytes: bytes), encoding: encoding, limit: limit, host: "h")
+        return out.readBytes(length: out.readableBytes) ?? []
+    }
+
+    @Test func gzipZlibDeflateAndRawDeflateDecode() throws {
+        #expect(try decode([31, 139, 8, 0, 0, 0, 0, 0, 2, 3, 171, 86, 74, 84, 178, 50, 172, 5, 0, 175, 172, 27, 86, 7, 0, 0, 0], "gzip") == json)
+        #expect(try decode([120, 156, 171, 86, 74, 84, 178, 50, 172, 5, 0, 8, 42, 2, 9], "deflate") == json)
+        #expect(try decode([171, 86, 74, 84, 178, 50, 172, 5, 0], "Deflate") == json, "raw deflate, as some servers send it")
+        #expect(try decode(json, nil) == json)
+        #expect(try decode([1, 2, 3], "br") == [1, 2, 3], "an encoding not decoded is left for the renderer to name")
+    }
+
+    @Test func aCorruptOrOversizedBodyIsOneLine() {
+        #expect(throws: TransportError.self) { try decode([31, 139, 8, 0, 9, 9, 9], "gzip") }
+        #expect(throws: TransportError.self) { try decode([31, 139, 8, 0, 0, 0, 0, 0, 2, 3, 255, 255, 255, 255, 255], "gzip") }
+        #expect(throws: TransportError.self) { try decode(Array("not compressed at all".utf8), "deflate") }
+        do {
+            _ = try decode([31, 139, 8, 0, 0, 0, 0, 0, 2, 3, 171, 86, 74, 84, 178, 50, 172, 5, 0, 175, 172, 27, 86, 7, 0, 0, 0], "gzip", limit: 3)
+            Issue.record("decoded past the cap")
+        } catch {
+            #expect(error.kind == .tooLarge)
+        }
+    }
+}
