@@ -15,6 +15,13 @@ import Testing
         #expect(texts("").count == Vocabulary.commands.count + 1)
     }
 
+    /// Issue 11 #27: `describe POST /api/ta<TAB>` completed nothing.
+    @Test func describeWithAMethodCompletesThatMethodsPaths() {
+        #expect(texts("describe POST /api/ta") == ["/api/task-experts", "/api/tasks"])
+        #expect(texts("describe PO").contains("POST"))
+        #expect(texts("describe post /api/forum/po") == ["/api/forum/posts"])
+    }
+
     @Test func pathsSegmentBySegment() {
         let c = Completer.complete("get /api/ta", state: state)
         #expect(c.start == 4)

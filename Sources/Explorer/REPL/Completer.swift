@@ -106,7 +106,12 @@ enum Completer {
         case "describe" where previousWords.count == 1:
             let names = state.profile.models.map(\.name).filter { $0.hasPrefix(word) }
             if word.hasPrefix("/") { return paths(word, method: "", start: wordStart, state: state) }
-            return Completion(start: wordStart, candidates: names.map { .init(text: $0, isFinal: true, hint: "model") })
+            let methods = Vocabulary.methods.filter { $0.hasPrefix(word.uppercased()) && !word.isEmpty }
+            return Completion(start: wordStart, candidates: names.map { .init(text: $0, isFinal: true, hint: "model") }
+                + methods.map { .init(text: $0, isFinal: true, hint: nil) })
+        case "describe" where previousWords.count == 2 && Vocabulary.methods.contains(previousWords[1].uppercased()):
+            // `describe POST /api/ta` completes that method's paths.
+            return paths(word.isEmpty ? "/" : word, method: previousWords[1].uppercased(), start: wordStart, state: state)
         case "capture" where previousWords.count >= 2 && (word.hasPrefix(".") || word.hasPrefix("[")):
             return keys(word, start: wordStart, body: state.lastBody)
         case "show" where previousWords.count == 1:
