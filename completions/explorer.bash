@@ -267,6 +267,7 @@ _explorer_sandbox() {
     # Offer option value completions
     case "${prev}" in
     '--profile')
+        __explorer_add_completions -W 'levelup'$'\n''linku'$'\n''nova'$'\n''posture'
         return
         ;;
     '--host')

@@ -113,7 +113,7 @@ complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_opti
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_positional "explorer run" -eq 1' -F
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" version' -l 'version' -d 'Show the version.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer sandbox" profile' -l 'profile' -d 'Backend to serve: levelup, linku, nova, posture.' -rfka ''
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer sandbox" profile' -l 'profile' -d 'Backend to serve: levelup, linku, nova, posture.' -rfka 'levelup linku nova posture'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer sandbox" host' -l 'host' -d 'Loopback address to listen on.' -rfka ''
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer sandbox" port' -l 'port' -d 'Port to listen on (0 picks a free one).' -rfka ''
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer sandbox" db' -l 'db' -d 'Keep data in this SQLite file (default: in memory).' -rF

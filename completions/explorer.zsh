@@ -113,8 +113,9 @@ _explorer_run() {
 
 _explorer_sandbox() {
     local -i ret=1
+    local -ar ___profile=('levelup' 'linku' 'nova' 'posture')
     local -ar arg_specs=(
-        '--profile[Backend to serve\: levelup, linku, nova, posture.]:name:'
+        '--profile[Backend to serve\: levelup, linku, nova, posture.]:name:{__explorer_complete "${___profile[@]}"}'
         '--host[Loopback address to listen on.]:host:'
         '--port[Port to listen on (0 picks a free one).]:port:'
         '--db[Keep data in this SQLite file (default\: in memory).]:path:_files'

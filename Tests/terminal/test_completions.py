@@ -16,3 +16,13 @@ def test_completion_script_is_fresh(shell):
     committed = (ROOT / "completions" / f"explorer.{shell}").read_text()
     assert generated == committed, (
         f"completions/explorer.{shell} is stale; regenerate it (see completions/README.md)")
+
+
+def test_bash_offers_the_sandbox_profiles():
+    # Issue 11 #29: `explorer sandbox --profile <TAB>` offered nothing.
+    script = ROOT / "completions" / "explorer.bash"
+    probe = (f'source "{script}"; COMP_WORDS=(explorer sandbox --profile ""); COMP_CWORD=3; '
+             'COMP_LINE="explorer sandbox --profile "; COMP_POINT=${#COMP_LINE}; _explorer explorer "" --profile; '
+             'echo "${COMPREPLY[@]}"')
+    offered = subprocess.run(["bash", "-c", probe], capture_output=True, text=True, timeout=30).stdout.split()
+    assert sorted(offered) == ["levelup", "linku", "nova", "posture"]
