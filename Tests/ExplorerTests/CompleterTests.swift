@@ -15,6 +15,13 @@ import Testing
         #expect(texts("").count == Vocabulary.commands.count + 1)
     }
 
+    /// Issue 11 #27: `/api` stopped without its `/`, so every segment took two TABs.
+    @Test func aSegmentThatOnlyGoesOnGetsItsSlash() {
+        #expect(texts("get /ap") == ["/api/"])
+        #expect(texts("get /api") == ["/api/"])
+        #expect(texts("get /api/forum/po") == ["/api/forum/posts"], "an endpoint ends there: no slash forced")
+    }
+
     /// Issue 11 #27: `describe POST /api/ta<TAB>` completed nothing.
     @Test func describeWithAMethodCompletesThatMethodsPaths() {
         #expect(texts("describe POST /api/ta") == ["/api/task-experts", "/api/tasks"])

@@ -369,11 +369,12 @@ def login_with_prompt(x, email="alice@example.com", password="alice123"):
 
 def test_tab_completes_endpoint_paths_segment_by_segment(spawn):
     x = spawn()
-    # One candidate: the whole segment, no space (the path goes on).
+    # One candidate: the whole segment and its slash, no space (no endpoint
+    # ends at /api/users: the path goes on).
     x.type_visibly("get /api/us")
     x.send(TAB)
-    x.wait_for_line(PROMPT + "get /api/users")
-    assert x.screen.col == len(PROMPT + "get /api/users"), "cursor should sit after the completion, no space"
+    x.wait_for_line(PROMPT + "get /api/users/")
+    assert x.screen.col == len(PROMPT + "get /api/users/"), "cursor should sit after the completion, no space"
 
     # `tas` and `ta` match both /api/tasks and /api/task-experts: a single TAB
     # inserts only their common prefix, `task`, and goes no further.

@@ -166,6 +166,11 @@ enum Completer {
             let summary = summaries[text]
             candidates.append(.init(text: text, isFinal: summary != nil && !goesOn.contains(text), hint: summary))
         }
+        // The one candidate, a segment that only goes on, gets its `/`:
+        // `/api` completes to `/api/`, not to itself.
+        if candidates.count == 1, let only = texts.first, candidates[0].text == only, summaries[only] == nil, goesOn.contains(only) {
+            candidates[0].text += "/"
+        }
         return Completion(start: start, candidates: candidates.sorted { $0.text < $1.text })
     }
 
