@@ -658,3 +658,14 @@ def test_non_ascii_typed_under_the_c_locale_goes_out_intact(spawn, env):
     x = spawn(env=c_locale)
     out = x.run('post /api/tasks title="café 🚲" --offline')
     assert '{"title":"café 🚲"}' in out, out
+
+
+def test_the_tab_after_a_partial_completion_lists(spawn):
+    # Issue 11 #27: after TAB filled in a common prefix, listing took two more TABs.
+    x = spawn()
+    x.type_visibly("get /api/ta")
+    x.send(TAB)
+    x.wait_for_line(PROMPT + "get /api/task")
+    x.send(TAB)
+    listing = x.expect(PROMPT + "get /api/task")
+    assert "/api/task-experts" in listing and "/api/tasks" in listing, listing

@@ -139,7 +139,11 @@ enum LineEditorHooks {
             if prefix.count > typed.count {
                 el_deletestr(editor, typedScalars)
                 el_insertstr(editor, prefix)
-                lastTab = nil
+                // The next TAB lists the candidates, as after a TAB that
+                // added nothing: it took three before (issue 11 #27).
+                let after = String(whole.dropFirst(before.count))
+                let newBefore = String(before.dropLast(typed.count)) + prefix
+                lastTab = newBefore + after + "\u{0}\(newBefore.count)"
                 return UInt8(CC_REFRESH)
             }
             if secondTab {
