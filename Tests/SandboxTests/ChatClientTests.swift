@@ -116,7 +116,8 @@ final class TestSocket: Sendable {
 }
 
 /// One HTTP/1.1 exchange over a plain socket, read until the server closes
-/// (or 5 s pass), or with `headOnly` until the answer's head ends: for what
+/// (or 30 s pass: a bound, not a measure; at the start of the whole suite,
+/// with some 30 sandboxes starting on two cores, 5 s was not always enough), or with `headOnly` until the answer's head ends: for what
 /// HTTP clients hide, such as a WebSocket upgrade's status and headers or a
 /// body shorter than its Content-Length. The blocking calls run on a Dispatch
 /// thread: on a 2-core machine the two cooperative threads are needed by the

@@ -22,8 +22,8 @@ struct RawExchange {
 /// `requests` does with a body, on one connection: the first request's
 /// answer is read (head, then Content-Length bytes) before the next is
 /// written. Then reads until the server closes. Sends and reads give up
-/// after 5 s, so a server that stops reading fails the test rather than
-/// hanging it. The blocking calls run on a Dispatch thread.
+/// after 30 s (as `rawHTTP`), so a server that stops reading fails the test
+/// rather than hanging it. The blocking calls run on a Dispatch thread.
 func rawExchange(port: Int, _ requests: [[UInt8]]) async throws -> RawExchange {
     try await withCheckedThrowingContinuation { continuation in
         DispatchQueue.global().async {
@@ -36,7 +36,7 @@ private func blockingRawExchange(port: Int, _ requests: [[UInt8]]) throws -> Raw
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw SocketTimeout(description: "socket() failed") }
     defer { close(fd) }
-    var timeout = timeval(tv_sec: 5, tv_usec: 0)
+    var timeout = timeval(tv_sec: 30, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     var address = sockaddr_in()

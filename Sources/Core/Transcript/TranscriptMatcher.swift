@@ -12,11 +12,20 @@ import Foundation
 public struct TranscriptMatcher: Sendable {
     /// Captures bound so far, by name.
     public private(set) var captures: [String: Capture] = [:]
+    /// Capture names in the order they were bound: `captureOrder[n...]` are
+    /// those bound since there were `n`, found without walking every capture.
+    public private(set) var captureOrder: [String] = []
     /// Session variables (`base_url`, `set NAME=…`): what `{{name}}` means
     /// when no capture has that name.
     public var variables: [String: String]
+    /// Looked up after `variables`: names a replay adds for what a step
+    /// expects (`ws_base_url`). Kept apart so that `variables` can be the
+    /// session's own dictionary, shared, not a copy made at every step.
+    public var extraVariables: [String: String] = [:]
 
     public init(variables: [String: String] = [:]) { self.variables = variables }
+
+    private func variable(_ name: String) -> String? { variables[name] ?? extraVariables[name] }
 
     /// The differences for one step; captures the step binds are kept.
     public mutating func match(_ expected: Expectation, _ observed: Observation) -> [Mismatch] {
@@ -177,10 +186,10 @@ public struct TranscriptMatcher: Sendable {
     /// Matches a whole text and binds the captures it holds.
     mutating func matchText(_ text: PatternText, _ actual: String) -> Bool {
         let captures = self.captures
-        let variables = self.variables
-        guard let bound = text.match(actual, bound: { captures[$0]?.text ?? variables[$0] }) else { return false }
+        guard let bound = text.match(actual, bound: { captures[$0]?.text ?? variable($0) }) else { return false }
         for (name, value) in bound where self.captures[name] == nil {
             self.captures[name] = Capture(value: .string(value), fromText: true)
+            captureOrder.append(name)
         }
         return true
     }
@@ -198,7 +207,7 @@ public struct TranscriptMatcher: Sendable {
             if case let .reference(name) = pattern.kind {
                 if let capture = captures[name] {
                     if !capture.isEqual(to: actual) { differ("\(pattern) (\(Self.describe(capture.value)))") }
-                } else if let text = variables[name] {
+                } else if let text = variable(name) {
                     if actual.plainText != text || !Self.isScalar(actual) { differ("\(pattern) (\(JSONPrinter.quote(text)))") }
                 } else {
                     differ("\(pattern), but nothing is bound to '\(name)' yet")
@@ -211,6 +220,7 @@ public struct TranscriptMatcher: Sendable {
                 if !capture.isEqual(to: actual) { differ("\(pattern) (bound earlier to \(Self.describe(capture.value)))") }
             } else {
                 captures[name] = Capture(value: actual, fromText: false)
+                captureOrder.append(name)
             }
         case let .object(members, open):
             guard case let .object(live) = actual else { return differ(nil, "\(actual.kindName): \(Self.describe(actual))") }

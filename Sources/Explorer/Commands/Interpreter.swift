@@ -6,12 +6,14 @@ import Foundation
 /// rendering and terminal I/O are someone else's job.
 actor Interpreter {
     let session: AuthSession
-    private var variables: [String: String] = [:] {
-        didSet { published.replace(variables) }
-    }
-    /// The variables again, readable without a hop onto the actor: the
-    /// runner builds every line's parser from them, on the main thread.
-    private nonisolated let published = VariableSnapshot()
+    /// The user's variables live in `published` alone, changed in place one
+    /// at a time: a copy kept here and republished whole on every `set` cost
+    /// a copy of every variable per set, and a replay that captures at each
+    /// step grew with the square of its steps (issue 11 #9).
+    private var variables: [String: String] { published.user }
+    /// The variables, readable without a hop onto the actor: the runner
+    /// builds every line's parser from them, on the main thread.
+    private nonisolated let published: VariableSnapshot
     /// `base_url` and `profile`: fixed for a session.
     private nonisolated let builtIns: [String: String]
     /// The last response's body and the response (a received WebSocket frame counts: `show` shows it).
@@ -35,7 +37,9 @@ actor Interpreter {
     init(session: AuthSession, offline: Bool = false) {
         self.session = session
         self.offline = offline
-        builtIns = ["base_url": session.builder.baseURL.absoluteString, "profile": session.profile.name]
+        let builtIns = ["base_url": session.builder.baseURL.absoluteString, "profile": session.profile.name]
+        self.builtIns = builtIns
+        published = VariableSnapshot(builtIns: builtIns)
     }
 
     /// The session's profile, its catalog replaced by a loaded spec's.
@@ -73,9 +77,7 @@ actor Interpreter {
     }
 
     /// Variables a line may use: the user's plus the built-ins.
-    nonisolated var allVariables: [String: String] {
-        builtIns.merging(published.current) { _, user in user }
-    }
+    nonisolated var allVariables: [String: String] { published.all }
 
     /// Variables set with `set` or `capture` (a recording's header keeps them).
     var userVariables: [String: String] { variables }
@@ -171,10 +173,10 @@ actor Interpreter {
             if builtIns[name] != nil {
                 return .failure("'\(name)' is fixed for the session: start explorer with --\(name == "base_url" ? "base-url URL" : "profile NAME") to change it", .usage)
             }
-            variables[name] = value
+            published.set(name, value)
             return .nothing
         case let .unset(name):
-            guard variables.removeValue(forKey: name) != nil else {
+            guard published.remove(name) else {
                 return .failure(builtIns[name] != nil ? "'\(name)' is built in and cannot be unset" : "no variable '\(name)'", .usage)
             }
             return .nothing
@@ -210,7 +212,7 @@ actor Interpreter {
             guard let body = lastBody else { return .failure("the last response is not JSON", .usage) }
             switch path.evaluate(body) {
             case let .success(value):
-                variables[name] = value.plainText
+                published.set(name, value.plainText)
                 return .value(value)
             case let .failure(error): return .failure(error.message, .usage)
             }
@@ -336,10 +338,37 @@ actor Interpreter {
     }
 }
 
-/// A copy of the interpreter's variables behind a lock.
+/// The interpreter's variables behind a lock: the user's, and all of them
+/// (the built-ins under the user's), both kept up to date one change at a
+/// time, so reading either is a reference, not a merge. A reader that keeps
+/// what it read while a variable changes makes that change copy.
 final class VariableSnapshot: @unchecked Sendable {
     private let lock = NSLock()
-    private var values: [String: String] = [:]
-    var current: [String: String] { lock.withLock { values } }
-    func replace(_ new: [String: String]) { lock.withLock { values = new } }
+    private let builtIns: [String: String]
+    private var userValues: [String: String] = [:]
+    private var allValues: [String: String]
+
+    init(builtIns: [String: String] = [:]) {
+        self.builtIns = builtIns
+        allValues = builtIns
+    }
+
+    var user: [String: String] { lock.withLock { userValues } }
+    var all: [String: String] { lock.withLock { allValues } }
+
+    func set(_ name: String, _ value: String) {
+        lock.withLock {
+            userValues[name] = value
+            allValues[name] = value
+        }
+    }
+
+    /// Whether the user had set `name`; a built-in it hid shows again.
+    func remove(_ name: String) -> Bool {
+        lock.withLock {
+            guard userValues.removeValue(forKey: name) != nil else { return false }
+            allValues[name] = builtIns[name]
+            return true
+        }
+    }
 }

@@ -207,9 +207,14 @@ struct Replayer: Sendable {
                                                        received: step.expectation.frameCount(.received), timeout: wait)
                 observation.frameWait = wait
             }
+            // Shared with the interpreter, not copied: every copy or merge of
+            // all variables, or of all captures, at each step made a replay
+            // that captures at every step grow with the square of its steps
+            // (issue 11 #9). `before` is kept only when --update may roll back to it.
             matcher.variables = interpreter.allVariables
-            matcher.variables[PatternText.socketBaseVariable] = PatternText.socketURL(baseURL)
-            let before = matcher
+            matcher.extraVariables = [PatternText.socketBaseVariable: PatternText.socketURL(baseURL)]
+            let capturedBefore = matcher.captureOrder.count
+            let before = update ? matcher : nil
             let mismatches = matcher.match(step.expectation, observation).map(hidingSecrets)
             var run = StepRun(line: step.line, command: step.command, mismatches: mismatches, duration: ContinuousClock.now - started)
             var blessedStep = step
@@ -218,7 +223,7 @@ struct Replayer: Sendable {
                 failure = .runtime("\(path):\(step.line): \(problem)")
                 return nil
             }
-            if update, !mismatches.isEmpty {
+            if update, !mismatches.isEmpty, let before {
                 matcher = before
                 blessedStep.expectation = step.expectation.updated(with: observation, matcher: &matcher, baseURL: baseURL)
                 run.updated = true
@@ -228,7 +233,11 @@ struct Replayer: Sendable {
             runs.append(run)
             blessed.append(blessedStep)
             // Values this step captured feed later command lines as {{name}}.
-            for (name, capture) in matcher.captures where before.captures[name] == nil {
+            // The matcher lets go of the variables first, so that setting one
+            // changes the interpreter's dictionary in place instead of copying it.
+            matcher.variables = [:]
+            for name in matcher.captureOrder.dropFirst(capturedBefore) {
+                guard let capture = matcher.captures[name] else { continue }
                 _ = await interpreter.execute(.set(name: name, value: capture.text))
             }
             return outcome
