@@ -45,4 +45,20 @@ import Testing
             #expect(outcome.exitStatus == .runtime)
         }
     }
+
+    /// The echo sends back a 17 MB message, deflated to a few KB: over the
+    /// 16 MB a message may be, so the explorer closes with 1009, and a
+    /// script's next ws recv says so. (The library counted the compressed
+    /// bytes and let it through; recv then said nothing of any close.)
+    @Test func aMessageOverTheLimitIsClosedWith1009AndARecvSaysSo() async throws {
+        try await withSandboxInterpreter { interpreter, _ in
+            guard case .text = await interpreter.execute(try interpreter.parser.parse("ws connect /__sandbox/echo --retries 0 --heartbeat 0"))
+            else { throw SocketFailure("no connection") }
+            _ = await interpreter.execute(.ws(.send(.string(String(repeating: "a", count: 17 * 1024 * 1024)))))
+            let outcome = await interpreter.execute(try interpreter.parser.parse("ws recv --timeout 60"))
+            guard case let .failure(message, status) = outcome else { throw SocketFailure("recv: \(String(describing: outcome).prefix(200))") }
+            #expect(message == "no frame: the explorer closed the socket (1009): the server sent a message over 16 MB, the most one may be")
+            #expect(status == .runtime)
+        }
+    }
 }

@@ -283,6 +283,18 @@ public actor WebSocketSession {
                         }
                         do {
                             for try await message in inbound.messages(maxSize: maximum) {
+                                // The library counts a deflated message's compressed bytes
+                                // against the limit: a 17 MB message of one letter came through.
+                                let size: Int
+                                switch message {
+                                case let .text(text): size = text.utf8.count
+                                case let .binary(buffer): size = buffer.readableBytes
+                                }
+                                if size > maximum {
+                                    await self.didBreak(.tooBig(maximum), attempt: id)
+                                    try? await outbound.close(.messageTooLarge, reason: nil)
+                                    break
+                                }
                                 switch message {
                                 case let .text(text): await self.didReceive(.text(text))
                                 case let .binary(buffer): await self.didReceive(.binary(Array(buffer: buffer)))
