@@ -24,8 +24,8 @@ final class SilentWebSocketServer: @unchecked Sendable {
         case helloDeflated
         /// Completes the handshake, waits for the client's first frame (so the
         /// client is past its upgrade and reading frames), sends these bytes
-        /// (a broken frame), then reads the client's close frame and keeps
-        /// its code (`closeCodes`).
+        /// (a broken frame), then reads the client's close frame, keeps its
+        /// code (`closeCodes`) and answers it.
         case sends([UInt8])
     }
 
@@ -108,11 +108,19 @@ final class SilentWebSocketServer: @unchecked Sendable {
                 : [0x81, 0x05] + Array("Hello".utf8)
             return send(client, frame, frame.count, 0) == frame.count
         case let .sends(bytes):
+            // The client's frames may be slow on a loaded machine: wait as long as a test does.
+            var patient = timeval(tv_sec: 30, tv_usec: 0)
+            setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &patient, socklen_t(MemoryLayout<timeval>.size))
             var pending: [UInt8] = []
             guard handshake(client), readFrame(client, &pending) != nil, send(client, bytes, bytes.count, 0) == bytes.count else { return false }
             while let (opcode, payload) = readFrame(client, &pending) {
                 guard opcode == 0x8 else { continue }
                 lock.withLock { codes.append(payload.count >= 2 ? Int(payload[0]) << 8 | Int(payload[1]) : 1005) }
+                // Answer the close and end the connection, as a server does (RFC 6455
+                // §7.1.1): the client is done without waiting for its close timeout.
+                let answer: [UInt8] = [0x88, UInt8(min(payload.count, 2))] + payload.prefix(2)
+                _ = send(client, answer, answer.count, 0)
+                shutdown(client, Int32(SHUT_RDWR))
                 break
             }
             return true
@@ -127,7 +135,7 @@ final class SilentWebSocketServer: @unchecked Sendable {
     }
 
     /// The next small frame the client sends (masked, as a client's frames
-    /// are): its opcode and unmasked payload; nil if none comes in 5 s.
+    /// are): its opcode and unmasked payload; nil if none comes in time.
     /// `pending` keeps bytes read past it.
     private func readFrame(_ client: Int32, _ pending: inout [UInt8]) -> (opcode: UInt8, payload: [UInt8])? {
         var buffer = [UInt8](repeating: 0, count: 4096)
