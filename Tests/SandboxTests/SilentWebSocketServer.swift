@@ -108,7 +108,8 @@ final class SilentWebSocketServer: @unchecked Sendable {
                 : [0x81, 0x05] + Array("Hello".utf8)
             return send(client, frame, frame.count, 0) == frame.count
         case let .sends(bytes):
-            // The client's frames may be slow on a loaded machine: wait as long as a test does.
+            // The client's answer to a broken frame is waited for as long as
+            // anything that should come at once (30 s): 5 s ran out on a busy machine.
             var patient = timeval(tv_sec: 30, tv_usec: 0)
             setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &patient, socklen_t(MemoryLayout<timeval>.size))
             var pending: [UInt8] = []
@@ -135,7 +136,7 @@ final class SilentWebSocketServer: @unchecked Sendable {
     }
 
     /// The next small frame the client sends (masked, as a client's frames
-    /// are): its opcode and unmasked payload; nil if none comes in time.
+    /// are): its opcode and unmasked payload; nil if none comes in 5 s.
     /// `pending` keeps bytes read past it.
     private func readFrame(_ client: Int32, _ pending: inout [UInt8]) -> (opcode: UInt8, payload: [UInt8])? {
         var buffer = [UInt8](repeating: 0, count: 4096)

@@ -57,10 +57,11 @@ def test_a_file_mixing_batched_and_main_thread_lines_runs_each_once_in_order(tmp
     # Nothing after exit ran.
     assert '"id": 2' not in out
     transcript = (tmp_path / "rec.transcript").read_text()
-    # Written as typed, {{who}} included (issue 11, #19); a replay resolves it and the demo password.
+    # Lines are written as typed, variables included (issue 11 #19); the password never is.
     assert re.search(r"\n> login \{\{who\}\} \{\{secret:password\}\}\n", transcript), transcript
     assert "\n> get /api/tasks/1\n" in transcript
     assert "alice123" not in transcript and "eyJ" not in transcript
+    # A replay resolves {{who}}, and the demo password with it.
     replay = subprocess.run([BINARY, "replay", str(tmp_path / "rec.transcript")], capture_output=True, text=True, timeout=60,
                             env=dict(os.environ, HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state"),
                                      XDG_CONFIG_HOME=str(tmp_path / "config"), NO_COLOR="1"), cwd=tmp_path)
