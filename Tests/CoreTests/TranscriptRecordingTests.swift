@@ -119,6 +119,21 @@ import Testing
         #expect(Redactor.redact(words: ["set", "refreshToken=abc"], hide: hide) == ["set", "refreshToken={{secret:refreshtoken}}"])
     }
 
+    /// On a sandbox a demo login keeps its demo password when
+    /// EXPLORER_SECRET_PASSWORD is set for a variable named password (it
+    /// used to take the variable's value and fail); an email typed as a
+    /// variable still names the demo account (issue 11, #21).
+    @Test func onASandboxTheDemoPasswordComesBeforeTheEnvironment() throws {
+        var resolver = SecretResolver(environment: ["EXPLORER_SECRET_PASSWORD": "hunter2"], demoAccounts: [("alice@example.com", "alice123")])
+        #expect(try resolver.resolve("login alice@example.com {{secret:password}}").line == "login alice@example.com hunter2")
+        resolver.demoPasswordsFirst = true
+        #expect(try resolver.resolve("login alice@example.com {{secret:password}}").line == "login alice@example.com alice123")
+        #expect(try resolver.resolve("set password={{secret:password}}").line == "set password=hunter2")
+        resolver.variables = ["who": "alice@example.com"]
+        #expect(try resolver.resolve("login {{who}} {{secret:password}}").line == "login {{who}} alice123")
+        #expect(try resolver.resolveNamed("login {{who}} {{secret:password}}").secrets.map(\.name) == ["password"])
+    }
+
     @Test func replaySuppliesSecrets() throws {
         let resolver = SecretResolver(environment: ["EXPLORER_SECRET_API_KEY": "k 1"],
                                       demoAccounts: [("alice@example.com", "alice123")])

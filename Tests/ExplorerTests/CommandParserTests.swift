@@ -126,6 +126,9 @@ import Testing
 
     @Test func otherMistakes() {
         #expect(throws: CommandError("unknown variable {{nope}} (set it with: set nope=VALUE; see vars)", column: 4)) { try parser.parse("get {{nope}}") }
+        // Not 'set secret:password=VALUE', which is no variable name (issue 11, #22).
+        #expect(throws: CommandError("{{secret:password}} is filled in from EXPLORER_SECRET_PASSWORD, or asked for when the line is typed at the prompt",
+                                     column: 24)) { try parser.parse("login alice@example.com {{secret:password}}") }
         #expect(throws: CommandError("unterminated double quote", column: 14)) { try parser.parse(#"post /x title="oops"#) }
         #expect(throws: CommandError("POST needs a path, as in: post /api/tasks", column: 4)) { try parser.parse("post") }
         #expect(throws: CommandError.self) { try parser.parse("show .tasks[") }

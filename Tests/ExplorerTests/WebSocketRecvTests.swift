@@ -45,4 +45,22 @@ import Testing
             #expect(outcome.exitStatus == .runtime)
         }
     }
+
+    /// The echo sends back a 100 KB message of one letter, deflated to a few
+    /// hundred bytes: over the 64 KB this socket takes, so the explorer closes
+    /// with 1009, and a script's next ws recv says so. (The library counted
+    /// the compressed bytes and let such a message through, 17 MB past a 16
+    /// MB limit; recv said nothing of any close.)
+    @Test func aMessageOverTheLimitIsClosedWith1009AndARecvSaysSo() async throws {
+        try await withSandboxInterpreter { interpreter, _ in
+            let settings = ConnectSettings(retries: 0, heartbeat: 0, maximumMessageBytes: 64 * 1024)
+            guard case .text = await interpreter.execute(.ws(.connect(target: "/__sandbox/echo", settings: settings)))
+            else { throw SocketFailure("no connection") }
+            _ = await interpreter.execute(.ws(.send(.string(String(repeating: "a", count: 100 * 1024)))))
+            let outcome = await interpreter.execute(try interpreter.parser.parse("ws recv --timeout 60"))
+            guard case let .failure(message, status) = outcome else { throw SocketFailure("recv: \(String(describing: outcome).prefix(200))") }
+            #expect(message == "no frame: the explorer closed the socket (1009): the server sent a message over 64 KB, the most one may be")
+            #expect(status == .runtime)
+        }
+    }
 }

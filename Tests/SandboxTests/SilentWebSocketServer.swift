@@ -24,8 +24,8 @@ final class SilentWebSocketServer: @unchecked Sendable {
         case helloDeflated
         /// Completes the handshake, waits for the client's first frame (so the
         /// client is past its upgrade and reading frames), sends these bytes
-        /// (a broken frame), then reads the client's close frame and keeps
-        /// its code (`closeCodes`).
+        /// (a broken frame), then reads the client's close frame, keeps its
+        /// code (`closeCodes`) and answers it.
         case sends([UInt8])
     }
 
@@ -117,6 +117,11 @@ final class SilentWebSocketServer: @unchecked Sendable {
             while let (opcode, payload) = readFrame(client, &pending) {
                 guard opcode == 0x8 else { continue }
                 lock.withLock { codes.append(payload.count >= 2 ? Int(payload[0]) << 8 | Int(payload[1]) : 1005) }
+                // Answer the close and end the connection, as a server does (RFC 6455
+                // §7.1.1): the client is done without waiting for its close timeout.
+                let answer: [UInt8] = [0x88, UInt8(min(payload.count, 2))] + payload.prefix(2)
+                _ = send(client, answer, answer.count, 0)
+                shutdown(client, Int32(SHUT_RDWR))
                 break
             }
             return true

@@ -61,6 +61,11 @@ def test_a_file_mixing_batched_and_main_thread_lines_runs_each_once_in_order(tmp
     assert re.search(r"\n> login \{\{who\}\} \{\{secret:password\}\}\n", transcript), transcript
     assert "\n> get /api/tasks/1\n" in transcript
     assert "alice123" not in transcript and "eyJ" not in transcript
+    # A replay resolves {{who}}, and the demo password with it.
+    replay = subprocess.run([BINARY, "replay", str(tmp_path / "rec.transcript")], capture_output=True, text=True, timeout=60,
+                            env=dict(os.environ, HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state"),
+                                     XDG_CONFIG_HOME=str(tmp_path / "config"), NO_COLOR="1"), cwd=tmp_path)
+    assert replay.returncode == 0, replay.stdout + replay.stderr
 
 
 def test_a_file_that_cannot_be_read_is_one_line_and_status_2(tmp_path):

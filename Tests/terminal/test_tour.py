@@ -33,7 +33,8 @@ def test_tour_walks_two_steps_of_a_session(spawn, env):
     # Ctrl-C abandons the waiting line, and with it the tour.
     x.send(CTRL_C)
     x.expect("tour ended at step 3 of 5")
-    x.expect(ALICE_PROMPT)
+    # The tour ran on a sandbox of its own: the session is still logged out.
+    x.expect(PROMPT)
 
 
 def test_tour_alone_lists_the_tours_of_this_backend(spawn, env):
@@ -106,3 +107,22 @@ def test_the_chat_tour_walks_green_and_its_recording_replays(spawn, env, tmp_pat
     replay = subprocess.run([str(EXPLORER_BIN), "replay", str(transcript)], capture_output=True, text=True, timeout=60, env=env, cwd=REPO)
     assert replay.returncode == 0, replay.stdout + replay.stderr
     assert "12 steps: 12 passed, 0 failed" in replay.stdout
+
+
+def test_a_tour_in_a_session_that_has_data_runs_on_a_fresh_sandbox(spawn, env):
+    """A session that already made a task used to see "expected 6 got 7" on
+    a tour's own task: the tour now walks a fresh sandbox of its own and
+    leaves the session as it was (issue 11, #23)."""
+    env["EXPLORER_SESSIONS"] = str(REPO / "sessions")
+    x = spawn()
+    x.run("login alice@example.com alice123", prompt=ALICE_PROMPT)
+    x.run("post /api/tasks title=Mine price:=5 city=Leeds", prompt=ALICE_PROMPT)
+    x.send("tour linku/create-task" + ENTER)
+    x.expect("It runs on a fresh sandbox of its own; your session is left as it is.")
+    for step in range(1, 6):
+        x.expect(f"tour {step}/5> ")
+        x.settle()
+        x.send(ENTER)
+        x.expect("as the tour expected")
+    x.expect("tour finished: 5 of 5 steps as expected")
+    x.expect(ALICE_PROMPT)

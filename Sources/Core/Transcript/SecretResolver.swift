@@ -17,6 +17,9 @@ public struct SecretResolver: Sendable {
     public var demoAccounts: [(email: String, password: String)]
     /// Secrets of the replaying session by placeholder name (`access_token`), set before each step.
     public var session: [String: String] = [:]
+    /// The session's variables, set before each step: a demo email may be
+    /// typed as one (`login {{who}} {{secret:password}}`, written as typed).
+    public var variables: [String: String] = [:]
     /// The server is a sandbox, whose demo accounts have the passwords the
     /// profile says: a demo login's `{{secret:password}}` takes the demo
     /// password even when `EXPLORER_SECRET_PASSWORD` is set, which then
@@ -52,7 +55,10 @@ public struct SecretResolver: Sendable {
     public func resolveNamed(_ line: String) throws(Missing) -> (line: String, secrets: [(name: String, value: String)]) {
         guard line.contains("{{secret:"), let words = try? LineTokenizer.split(line).map(\.text) else { return (line, []) }
         let email = words.lazy.compactMap { word -> String? in
-            let candidate = word.split(separator: "=", maxSplits: 1).last.map(String.init) ?? word
+            var candidate = word.split(separator: "=", maxSplits: 1).last.map(String.init) ?? word
+            if candidate.hasPrefix("{{"), candidate.hasSuffix("}}"), let value = variables[String(candidate.dropFirst(2).dropLast(2))] {
+                candidate = value
+            }
             return demoAccounts.first { $0.email.lowercased() == candidate.lowercased() }?.email
         }.first
         var used: [(name: String, value: String)] = []

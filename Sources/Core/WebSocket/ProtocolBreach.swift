@@ -27,10 +27,9 @@ struct ProtocolBreach: Sendable, Equatable {
         } else {
             return nil
         }
-        let limit = Self.size(maximumMessageBytes)
         switch closeCode {
         case .messageTooLarge:
-            self.init(code: 1009, reason: "the server sent a message over \(limit), the most one may be")
+            self = .tooBig(maximumMessageBytes)
         case .dataInconsistentWithMessage:
             self.init(code: 1007, reason: "the server sent a text frame that is not valid UTF-8")
         case .protocolError:
@@ -38,6 +37,11 @@ struct ProtocolBreach: Sendable, Equatable {
         default:
             return nil
         }
+    }
+
+    /// A message over the limit (1009).
+    static func tooBig(_ maximumMessageBytes: Int) -> ProtocolBreach {
+        ProtocolBreach(code: 1009, reason: "the server sent a message over \(size(maximumMessageBytes)), the most one may be")
     }
 
     private static func size(_ bytes: Int) -> String {

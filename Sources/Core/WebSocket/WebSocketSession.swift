@@ -244,8 +244,11 @@ public actor WebSocketSession {
     private func connectOnce(_ url: String) async throws -> WebSocketCloseFrame? {
         let configuration = WebSocketClientConfiguration(
             maxFrameSize: options.maximumMessageBytes,
-            // A compressed frame may inflate to no more than a message may be.
-            extensions: options.deflate ? [.perMessageDeflate(maxDecompressedFrameSize: options.maximumMessageBytes)] : [],
+            // A compressed frame may inflate to four times what a message may be:
+            // past that the library closes with 1009 but keeps the reason to itself;
+            // up to it, the size check below closes with its reason.
+            extensions: options.deflate ? [.perMessageDeflate(maxDecompressedFrameSize: options.maximumMessageBytes.multipliedReportingOverflow(by: 4).overflow
+                                                              ? Int.max : options.maximumMessageBytes * 4)] : [],
             closeTimeout: options.closeTimeout,
             autoPing: options.heartbeat.map { .enabled(timePeriod: $0) } ?? .disabled,
             // RFC 6455 §8.1: a text frame that is not UTF-8 fails the connection (1007).
@@ -283,6 +286,18 @@ public actor WebSocketSession {
                         }
                         do {
                             for try await message in inbound.messages(maxSize: maximum) {
+                                // The library counts a deflated message's compressed bytes
+                                // against the limit: a 17 MB message of one letter came through.
+                                let size: Int
+                                switch message {
+                                case let .text(text): size = text.utf8.count
+                                case let .binary(buffer): size = buffer.readableBytes
+                                }
+                                if size > maximum {
+                                    await self.didBreak(.tooBig(maximum), attempt: id)
+                                    try? await outbound.close(.messageTooLarge, reason: nil)
+                                    break
+                                }
                                 switch message {
                                 case let .text(text): await self.didReceive(.text(text))
                                 case let .binary(buffer): await self.didReceive(.binary(Array(buffer: buffer)))

@@ -18,6 +18,7 @@ extension Runner {
     func fillingSecrets(in line: String, editor: LineEditor?) throws(MissingSecret) -> (line: String, secrets: [(name: String, value: String)])? {
         var resolver = SecretResolver(environment: environment, demoAccounts: interpreter.session.profile.demoAccounts)
         resolver.demoPasswordsFirst = target == .sandbox
+        resolver.variables = interpreter.allVariables
         if let token = runBlocking({ [interpreter] in await interpreter.session.tokens?.accessToken }) {
             resolver.session = ["access_token": token]
         }

@@ -1,5 +1,6 @@
 import Core
 import Foundation
+import Sandbox
 
 /// `replay FILE` and `tour [NAME]` inside the REPL: a transcript's steps run
 /// on this session's interpreter (its server, login and variables), through
@@ -43,7 +44,8 @@ extension Runner {
     }
 
     /// The transcript at `path`, parsed, and replay state on this session.
-    private func steps(_ path: String) -> Result<(Transcript, Replayer.Steps), TranscriptRun.Failure> {
+    private func steps(_ path: String, on interpreter: Interpreter? = nil) -> Result<(Transcript, Replayer.Steps), TranscriptRun.Failure> {
+        let interpreter = interpreter ?? self.interpreter
         let text: String
         switch TranscriptSource.read(path) {
         case let .failure(failure): return .failure(failure)
@@ -89,15 +91,29 @@ extension Runner {
     /// Walks a tour: each step's comment, then its command in the line
     /// editor; Enter runs it and the answer is followed by the verdict.
     private func walk(_ tour: Tours.Tour, editor: LineEditor) -> Outcome {
+        // On a sandbox, and unless recording (whose steps must all run on one
+        // server), the tour gets a fresh sandbox of its own: the data this
+        // session made (a 7th task, another login) would make it differ.
+        let own = target == .sandbox && recorder == nil ? TourSandbox.start(interpreter.session.profile) : nil
+        defer { own?.stop() }
+        if let own, AsyncOutput.shared.install() {
+            // Its socket's frames show as they come, as the session's do.
+            let renderer = renderer
+            runBlocking { [interpreter = own.interpreter] in
+                await interpreter.setSocketListener { notice in AsyncOutput.shared.post(renderer.notice(notice)) }
+            }
+        }
         let transcript: Transcript, prepared: Replayer.Steps
-        switch steps(tour.path) {
+        switch steps(tour.path, on: own?.interpreter) {
         case let .failure(.broken(message)), let .failure(.runtime(message)): return .failure(message, .parse)
         case let .success(loaded): (transcript, prepared) = loaded
         }
         let palette = renderer.palette
         let count = transcript.steps.count
+        let place = own != nil ? " It runs on a fresh sandbox of its own; your session is left as it is."
+            : " It runs in this session, whose data may make a step differ from what the tour expects."
         console.out(palette.bold("Tour \(tour.name)") + ": \(ReplayReport.count(count, "step")). Enter runs a step (edit it first if you like;"
-                    + " an empty line skips it). Ctrl-C ends the tour.\n")
+                    + " an empty line skips it). Ctrl-C ends the tour." + place + "\n")
         var steps = runBlocking { [prepared] in
             var steps = prepared
             _ = await steps.prepare(transcript.header)
@@ -150,6 +166,40 @@ extension Runner {
     private static func message(_ failure: TranscriptRun.Failure) -> String {
         switch failure {
         case let .broken(message), let .runtime(message): return message
+        }
+    }
+}
+
+/// A fresh in-process sandbox of a profile and an interpreter on it, for a
+/// tour to walk: what a replay starts from, so a step is as the tour expects
+/// whatever the session did before.
+final class TourSandbox: Sendable {
+    let interpreter: Interpreter
+    private let server: SandboxServer
+    private let transport: AsyncHTTPTransport
+
+    private init(interpreter: Interpreter, server: SandboxServer, transport: AsyncHTTPTransport) {
+        self.interpreter = interpreter
+        self.server = server
+        self.transport = transport
+    }
+
+    /// Nil when the sandbox cannot start (the tour then runs in the session).
+    static func start(_ profile: Profile) -> TourSandbox? {
+        var configuration = SandboxConfiguration()
+        configuration.profile = profile.name
+        guard let server = runBlocking({ [configuration] in try? await SandboxServer.start(configuration) }) else { return nil }
+        let transport = AsyncHTTPTransport()
+        let interpreter = Interpreter(session: AuthSession(profile: profile, builder: RequestBuilder(baseURL: server.baseURL),
+                                                           transport: transport, store: MemoryTokenStore()))
+        return TourSandbox(interpreter: interpreter, server: server, transport: transport)
+    }
+
+    func stop() {
+        runBlocking { [interpreter, transport, server] in
+            await interpreter.closeSocket()
+            await transport.shutdown()
+            await server.stop()
         }
     }
 }

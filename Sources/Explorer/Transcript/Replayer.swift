@@ -181,6 +181,7 @@ struct Replayer: Sendable {
             let started = ContinuousClock.now
             var line: String
             resolver.session = await sessionSecrets()
+            resolver.variables = interpreter.allVariables
             do {
                 let resolved = try resolver.resolve(typed ?? step.command)
                 line = resolved.line

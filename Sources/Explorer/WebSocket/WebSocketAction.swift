@@ -24,13 +24,18 @@ struct ConnectSettings: Sendable, Equatable {
     /// `--heartbeat S`: seconds between pings (0: no heartbeat).
     var heartbeat: Double?
 
+    /// The largest message taken (no flag: tests shrink it, so a message over
+    /// it need not be megabytes).
+    var maximumMessageBytes: Int?
+
     static let flags = ["--retries", "--backoff", "--heartbeat"]
     static let maximumRetries = 30
 
-    init(retries: Int? = nil, backoff: Double? = nil, heartbeat: Double? = nil) {
+    init(retries: Int? = nil, backoff: Double? = nil, heartbeat: Double? = nil, maximumMessageBytes: Int? = nil) {
         self.retries = retries
         self.backoff = backoff
         self.heartbeat = heartbeat
+        self.maximumMessageBytes = maximumMessageBytes
     }
 
     /// The session's options with these flags applied.
@@ -39,6 +44,7 @@ struct ConnectSettings: Sendable, Equatable {
         if let retries { options.reconnect.attempts = retries }
         if let backoff { options.reconnect.initialDelay = .milliseconds(Int((backoff * 1000).rounded())) }
         if let heartbeat { options.heartbeat = heartbeat == 0 ? nil : .milliseconds(Int((heartbeat * 1000).rounded())) }
+        if let maximumMessageBytes { options.maximumMessageBytes = maximumMessageBytes }
         return options
     }
 }
