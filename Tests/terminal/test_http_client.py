@@ -181,3 +181,17 @@ def test_a_nul_in_a_value_does_not_cut_the_output(tmp_path):
     out = result.stdout.decode()
     assert "a = x\\0y" in out, out
     assert "b = after" in out
+
+
+def test_output_and_save_write_the_body_byte_for_byte(backend, tmp_path):
+    base, _ = backend
+    png = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"
+    result = explorer(base, ["get /png -o first.png", "get /png -o first.png", "save second.png", "save second.png",
+                             "save second.png --force"], tmp_path)
+    out, err = result.stdout, result.stderr
+    assert (tmp_path / "first.png").read_bytes() == png and (tmp_path / "second.png").read_bytes() == png
+    assert oct((tmp_path / "first.png").stat().st_mode & 0o777) == "0o600"
+    assert out.count("saved 16 B to first.png") == 1 and "not saved: first.png exists" in out
+    assert "second.png exists; save second.png --force replaces it" in err
+    assert out.count("saved 16 B to second.png") == 2
+    assert "PNG" not in out, "-o prints no body"

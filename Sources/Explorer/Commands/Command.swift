@@ -12,6 +12,8 @@ enum Command: Sendable, Equatable {
     /// `cookies`: the session's cookies, values hidden; `cookies clear` forgets them.
     case cookies(clear: Bool)
     case show(path: JSONPath?)
+    /// `save FILE [--force]`: the last response's body, byte for byte.
+    case save(path: String, force: Bool)
     /// `capture NAME = PATH`: a value of the last response becomes `{{NAME}}`.
     case capture(name: String, path: JSONPath)
     case record(RecordAction)

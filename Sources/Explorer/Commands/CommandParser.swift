@@ -61,6 +61,11 @@ struct CommandParser {
             do { return .show(path: try JSONPath.parse(arg.text)) } catch {
                 throw CommandError("bad path '\(arg.text)': \(error.reason)", column: arg.start + error.offset)
             }
+        case "save":
+            let force = args.contains { $0.text == "--force" }
+            let files = args.filter { $0.text != "--force" }
+            guard files.count == 1 else { throw CommandError("usage: save FILE [--force]", column: files.dropFirst().first?.start ?? args.first?.start) }
+            return .save(path: files[0].text, force: force)
         case "capture":
             return try capture(args)
         case "endpoints":

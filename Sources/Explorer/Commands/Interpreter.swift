@@ -139,10 +139,19 @@ actor Interpreter {
             let rule = access(for: request)
             let follow = options.follow == true ? RedirectPolicy(maximum: options.maxRedirects ?? RedirectPolicy().maximum) : nil
             let exchange = try await session.send(request, isPublic: rule?.isPublic, token: rule?.token ?? .bearer, follow: follow)
-            let view = options.print ?? PrintParts.standard(for: method)
+            var view = options.print ?? PrintParts.standard(for: method)
+            var notes: [String] = []
+            if let file = options.output {
+                // -o: the body goes to the file, not the screen.
+                view.remove(.responseBody)
+                switch Self.write(exchange.response.body, to: file, force: false) {
+                case let .success(line): notes.append(line)
+                case let .failure(problem): notes.append("not saved: \(problem.message)")
+                }
+            }
             // A register or a code login answers with tokens: the session is then logged in, as after `login`.
-            guard try await session.adoptTokens(from: exchange) else { return remember(exchange, note: nil, view: view) }
-            return remember(exchange, note: "logged in as \(await session.userName ?? "the new user")", view: view)
+            if try await session.adoptTokens(from: exchange) { notes.append("logged in as \(await session.userName ?? "the new user")") }
+            return remember(exchange, note: notes.isEmpty ? nil : notes.joined(separator: "\n"), view: view)
         case let .login(email, password):
             guard let email, let password else {
                 return .failure("login needs an email and a password: login EMAIL PASSWORD", .usage)
@@ -206,6 +215,12 @@ actor Interpreter {
             switch path.evaluate(body) {
             case let .success(value): return .value(value)
             case let .failure(error): return .failure(error.message, .usage)
+            }
+        case let .save(file, force):
+            guard let response = lastResponse else { return .failure("no response yet: send a request first", .usage) }
+            switch Self.write(response.body, to: file, force: force) {
+            case let .success(line): return .text(line)
+            case let .failure(problem): return .failure(problem.message, .runtime)
             }
         case let .capture(name, path):
             guard lastResponse != nil else { return .failure("no response yet: send a request first", .usage) }
@@ -271,6 +286,33 @@ actor Interpreter {
             return .offline(shown, note: nil)
         case .withheld: return .offline(shown, note: session.scope.withheldNote(for: request.url))
         }
+    }
+
+    struct SaveProblem: Error { let message: String }
+
+    /// Writes a body byte for byte to a new file, mode 0600 (an answer may
+    /// hold tokens); an existing file is kept unless `force`.
+    static func write(_ body: [UInt8], to path: String, force: Bool) -> Result<String, SaveProblem> {
+        let expanded = (path as NSString).expandingTildeInPath
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: expanded, isDirectory: &isDirectory) {
+            if isDirectory.boolValue { return .failure(SaveProblem(message: "\(path) is a directory")) }
+            if !force { return .failure(SaveProblem(message: "\(path) exists; save \(path) --force replaces it")) }
+        }
+        let flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC
+        let fd = open(expanded, flags, 0o600)
+        guard fd >= 0 else { return .failure(SaveProblem(message: "cannot write \(path): \(String(cString: strerror(errno)))")) }
+        defer { close(fd) }
+        var rest = body[...]
+        while !rest.isEmpty {
+            let written = rest.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return .failure(SaveProblem(message: "cannot write \(path): \(String(cString: strerror(errno)))"))
+            }
+            rest = rest.dropFirst(written)
+        }
+        return .success("saved \(Renderer.size(body.count)) to \(path)")
     }
 
     /// One line of `cookies`: never the value.

@@ -55,6 +55,8 @@ struct RequestOptions: Sendable, Equatable {
     var print: PrintParts?
     /// Send even when the catalog says the body's types are wrong.
     var force = false
+    /// `-o FILE`: the answer's body goes to this file, not to the screen.
+    var output: String?
 
     /// Every flag with whether it takes a value, for the parser, help and TAB.
     static let flags: [(names: [String], value: String?, help: String)] = [
@@ -69,6 +71,7 @@ struct RequestOptions: Sendable, Equatable {
         (["--headers", "-h"], nil, "print the response headers only (-p h)"),
         (["--body", "-b"], nil, "print the response body only (-p b)"),
         (["--force"], nil, "send even when the catalog says a body field has the wrong type"),
+        (["--output", "-o"], "FILE", "save the answer's body in FILE (a new file) instead of printing it"),
     ]
 
     static var flagNames: [String] { flags.flatMap(\.names) }
@@ -126,6 +129,7 @@ struct RequestOptions: Sendable, Equatable {
         case "--headers": print = .responseHeaders
         case "--body": print = .responseBody
         case "--force": force = true
+        case "--output": output = value!.text
         default: break
         }
         return taken
@@ -141,6 +145,7 @@ struct RequestOptions: Sendable, Equatable {
         case "--max-redirects": return "5"
         case "--timeout": return "2.5"
         case "--raw": return "'{\"a\": 1}'"
+        case "--output": return "answer.json"
         default: return "hb"
         }
     }

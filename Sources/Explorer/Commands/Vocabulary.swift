@@ -41,6 +41,12 @@ enum Vocabulary {
         CommandInfo(name: "vars", usage: "vars", summary: "list variables", details: "Lists variables, including the built-in base_url and profile."),
         CommandInfo(name: "show", usage: "show [PATH]", summary: "show the last response, or a value in it",
                     details: "Without PATH prints the last response body again. PATH picks a value: .tasks[0].id,\n.user.email, [\"odd key\"], [-1] for the last element."),
+        CommandInfo(name: "save", usage: "save FILE [--force]", summary: "save the last response's body in FILE, byte for byte",
+                    details: """
+                    Writes the last response's body, exactly as it came (an image stays an image), to FILE,
+                    created readable by you only. An existing FILE is kept unless --force is given.
+                    On a request line, -o FILE does the same for that answer and prints no body.
+                    """),
         CommandInfo(name: "capture", usage: "capture NAME = PATH", summary: "keep a value of the last response as {{NAME}}",
                     details: """
                     Picks a value out of the last response, as `show PATH` does, and keeps it as the variable

@@ -101,7 +101,7 @@ enum Completer {
             return Completion(start: wordStart, candidates: words.map { .init(text: $0, isFinal: true, hint: nil) } + found)
         case "spec" where previousWords.count == 1:
             return Completion(start: wordStart, candidates: ["load"].filter { $0.hasPrefix(word) }.map { .init(text: $0, isFinal: true, hint: nil) })
-        case "spec" where previousWords.count == 2, "replay" where previousWords.count == 1:
+        case "spec" where previousWords.count == 2, "replay" where previousWords.count == 1, "save" where previousWords.count == 1:
             return files(word, prefix: "", start: wordStart, state: state)
         case "describe" where previousWords.count == 1:
             let names = state.profile.models.map(\.name).filter { $0.hasPrefix(word) }
