@@ -153,3 +153,15 @@ import Testing
         """)
     }
 }
+
+/// `--curl`: shell quoting with secrets as variables outside the quotes.
+@Suite struct CurlCommandTests {
+    @Test func quotesForAPOSIXShellWithSecretsAsVariables() {
+        #expect(CurlCommand.quote("plain") == "'plain'")
+        #expect(CurlCommand.quote("it's") == #"'it'\''s'"#)
+        #expect(CurlCommand.quote("") == "''")
+        #expect(CurlCommand.quote(#"{"password":"⟦PASSWORD⟧"}"#) == #"'{"password":"'"$PASSWORD"'"}'"#)
+        #expect(CurlCommand.quote("Bearer ⟦ACCESS_TOKEN⟧") == #"'Bearer '"$ACCESS_TOKEN""#)
+        #expect(CurlCommand.variable("X-Api-Key") == "X_API_KEY")
+    }
+}

@@ -195,3 +195,17 @@ def test_output_and_save_write_the_body_byte_for_byte(backend, tmp_path):
     assert "second.png exists; save second.png --force replaces it" in err
     assert out.count("saved 16 B to second.png") == 2
     assert "PNG" not in out, "-o prints no body"
+
+
+@pytest.mark.skipif(not __import__("shutil").which("curl"), reason="needs curl")
+def test_curl_prints_a_command_that_sends_the_same_request(backend, tmp_path):
+    base, _ = backend
+    result = explorer(base, ["post /echo title=\"it's\" password=s3cret X-Api-Key:k3y n:=1 --curl"], tmp_path)
+    command = result.stdout.strip()
+    assert command.startswith("curl -X POST ") and "s3cret" not in command and "k3y" not in command, command
+    assert Backend.seen == [], "--curl sends nothing"
+    sent = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=30,
+                          env=dict(os.environ, PASSWORD="s3cret", X_API_KEY="k3y"))
+    echo = json.loads(sent.stdout)
+    assert json.loads(echo["body"]) == {"title": "it's", "password": "s3cret", "n": 1}
+    assert echo["content_type"] == "application/json"

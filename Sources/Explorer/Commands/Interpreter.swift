@@ -135,6 +135,7 @@ actor Interpreter {
                     return .failure(problems.joined(separator: "\n") + " (not sent; --force sends it anyway)", .usage)
                 }
             }
+            if options.curl { return try await curlView(method: method, path: path, items: items, options: options) }
             if options.offline || offline { return await offlineView(of: request) }
             let rule = access(for: request)
             let follow = options.follow == true ? RedirectPolicy(maximum: options.maxRedirects ?? RedirectPolicy().maximum) : nil
@@ -322,6 +323,22 @@ actor Interpreter {
         if cookie.httpOnly { flags.append("httponly") }
         flags.append(cookie.expires.map { "until \(ISO8601DateFormatter().string(from: $0))" } ?? "for the session")
         return "\(cookie.name)=\(Redactor.hidden(cookie.value))  " + flags.joined(separator: ", ")
+    }
+
+    /// `--curl`: the request as a curl command, the token and secret-named
+    /// items as shell variables; nothing is sent.
+    private func curlView(method: String, path: String, items: [RequestItem], options: RequestOptions) async throws -> Outcome {
+        var request = try session.builder.build(method: method, path: path, items: CurlCommand.hidingSecrets(items),
+                                                form: options.form, raw: options.raw)
+        let rule = access(for: request)
+        let placement = rule?.token ?? .bearer
+        var note: String?
+        switch await session.tokenDecision(for: request, isPublic: rule?.isPublic, token: placement) {
+        case .none: break
+        case .attached: request.setHeader(placement.headerName, placement.headerValue(CurlCommand.placeholder("access_token")))
+        case .withheld: note = session.scope.withheldNote(for: request.url)
+        }
+        return .text(([CurlCommand.render(request)] + (note.map { ["# " + $0] } ?? [])).joined(separator: "\n"))
     }
 
     /// A variable's value as `vars` prints it: a secret's (by its name, or a

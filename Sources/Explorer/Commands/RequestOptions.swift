@@ -57,6 +57,8 @@ struct RequestOptions: Sendable, Equatable {
     var force = false
     /// `-o FILE`: the answer's body goes to this file, not to the screen.
     var output: String?
+    /// Print the request as a curl command instead of sending it.
+    var curl = false
 
     /// Every flag with whether it takes a value, for the parser, help and TAB.
     static let flags: [(names: [String], value: String?, help: String)] = [
@@ -72,6 +74,7 @@ struct RequestOptions: Sendable, Equatable {
         (["--body", "-b"], nil, "print the response body only (-p b)"),
         (["--force"], nil, "send even when the catalog says a body field has the wrong type"),
         (["--output", "-o"], "FILE", "save the answer's body in FILE (a new file) instead of printing it"),
+        (["--curl"], nil, "print the request as a curl command (secrets as $VARIABLES) instead of sending it"),
     ]
 
     static var flagNames: [String] { flags.flatMap(\.names) }
@@ -130,6 +133,7 @@ struct RequestOptions: Sendable, Equatable {
         case "--body": print = .responseBody
         case "--force": force = true
         case "--output": output = value!.text
+        case "--curl": curl = true
         default: break
         }
         return taken

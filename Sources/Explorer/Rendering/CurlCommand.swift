@@ -1,0 +1,83 @@
+import Core
+
+/// A request as a curl command line (`--curl`), to paste into a shell, a
+/// bug report or API docs. Secrets never appear: the access token and the
+/// values of secret-named items are shell variables (`"$ACCESS_TOKEN"`,
+/// `"$PASSWORD"`), set by whoever runs the command.
+enum CurlCommand {
+    /// Stands for a secret in a request until the command is quoted:
+    /// `⟦PASSWORD⟧` becomes `"$PASSWORD"` outside the single quotes.
+    static func placeholder(_ name: String) -> String { "⟦\(variable(name))⟧" }
+
+    /// `access_token` → `ACCESS_TOKEN`, `X-Api-Key` → `X_API_KEY`.
+    static func variable(_ name: String) -> String {
+        String(name.uppercased().map { $0.isLetter || $0.isNumber ? $0 : "_" })
+    }
+
+    /// Items with each secret value replaced by its placeholder.
+    static func hidingSecrets(_ items: [RequestItem]) -> [RequestItem] {
+        items.map { item in
+            switch item {
+            case let .header(name, value) where Redactor.isSecretName(name) && !value.isEmpty: return .header(name: name, value: placeholder(name))
+            case let .stringField(name, _) where Redactor.isSecretName(name): return .stringField(name: name, value: placeholder(name))
+            case let .jsonField(name, _) where Redactor.isSecretName(name): return .stringField(name: name, value: placeholder(name))
+            case let .query(name, _) where Redactor.isSecretName(name): return .query(name: name, value: placeholder(name))
+            default: return item
+            }
+        }
+    }
+
+    static func render(_ request: PreparedRequest) -> String {
+        var words = ["curl"]
+        if request.method == "HEAD" {
+            words.append("--head")
+        } else if request.method != "GET" || request.body != nil {
+            words += ["-X", request.method]
+        }
+        words.append(quote(request.url.absoluteString.removingPercentEncodingOfPlaceholders))
+        for header in request.headers {
+            if header.hasName("Accept-Encoding") {
+                words.append("--compressed")
+                continue
+            }
+            words += ["-H", quote("\(header.name): \(header.value)")]
+        }
+        if let body = request.body, !body.isEmpty {
+            if let text = String(validating: body, as: UTF8.self) {
+                words += ["--data-raw", quote(text)]
+            } else {
+                words += ["--data-binary", "@BODY_FILE"]
+            }
+        }
+        return words.joined(separator: " ")
+    }
+
+    /// Single-quoted for a POSIX shell, with each placeholder outside the
+    /// quotes as a double-quoted variable: `'{"password":"'"$PASSWORD"'"}'`.
+    static func quote(_ text: String) -> String {
+        var out = ""
+        var literal = ""
+        var rest = Substring(text)
+        func flushLiteral() {
+            guard !literal.isEmpty else { return }
+            out += "'" + literal.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+            literal = ""
+        }
+        while let open = rest.range(of: "⟦"), let close = rest[open.upperBound...].range(of: "⟧") {
+            literal += rest[..<open.lowerBound]
+            flushLiteral()
+            out += "\"$" + rest[open.upperBound..<close.lowerBound] + "\""
+            rest = rest[close.upperBound...]
+        }
+        literal += rest
+        flushLiteral()
+        return out.isEmpty ? "''" : out
+    }
+}
+
+private extension String {
+    /// URLs percent-encode the placeholder's brackets in a query: decoded back so `quote` finds them.
+    var removingPercentEncodingOfPlaceholders: String {
+        replacingOccurrences(of: "%E2%9F%A6", with: "⟦").replacingOccurrences(of: "%E2%9F%A7", with: "⟧")
+    }
+}
