@@ -57,6 +57,7 @@ import Testing
         ("ws connect /ws/chat/1?token=hunter2", "ws connect /ws/chat/1?token=***"),
         ("ws connect wss://h.example/ws?token=hunter2 --retries 2", "ws connect wss://h.example/ws?token=*** --retries 2"),
         ("post /r refresh_token=hunter2 --follow", "post /r refresh_token=*** --follow"),
+        ("header Authorization:'Bearer hunter2' X-Trace:1", "header Authorization:*** X-Trace:1"),
     ])
     func everyFormOfASecretIsHiddenInHistory(line: String, kept: String) {
         let stored = Redactor.redact(line: line)

@@ -121,3 +121,23 @@ final class RoutedTransport: HTTPTransport, @unchecked Sendable {
         #expect(try await auth.send(auth.builder.build(method: "GET", path: "/me", items: [])).request.header("Cookie") == nil)
     }
 }
+
+@Suite struct SessionHeaderTests {
+    /// Session headers follow the token's rule: the backend's origin only;
+    /// a header the line sets wins; a session Authorization keeps the login's token off.
+    @Test func sessionHeadersGoOnlyToTheBackendAndTheLineWins() async throws {
+        let transport = RoutedTransport { _ in RoutedTransport.answer(200, [:], "{}") }
+        let store = MemoryTokenStore()
+        try store.save(key: "linku http://127.0.0.1:9", tokens: Tokens(accessToken: "T0KEN", refreshToken: "r", userJSON: nil))
+        let auth = AuthSession(profile: .linku, builder: RequestBuilder(baseURL: URL(string: "http://127.0.0.1:9")!), transport: transport, store: store)
+        await auth.setSessionHeader("X-Api-Key", "k")
+        await auth.setSessionHeader("Authorization", "Basic dTpw")
+        _ = try await auth.send(auth.builder.build(method: "GET", path: "/api/tasks", items: []))
+        _ = try await auth.send(auth.builder.build(method: "GET", path: "http://127.0.0.1:10/x", items: []))
+        _ = try await auth.send(auth.builder.build(method: "GET", path: "/api/tasks", items: [.header(name: "X-Api-Key", value: "mine")]))
+        await auth.setSessionHeader("Authorization", "")
+        _ = try await auth.send(auth.builder.build(method: "GET", path: "/api/tasks", items: []))
+        let sent = transport.requests.map { [$0.header("X-Api-Key") ?? "-", $0.header("Authorization") ?? "-"] }
+        #expect(sent == [["k", "Basic dTpw"], ["-", "-"], ["mine", "Basic dTpw"], ["k", "Bearer T0KEN"]])
+    }
+}

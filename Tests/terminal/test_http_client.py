@@ -22,6 +22,8 @@ class Backend(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     # (port, path, Cookie header) of every request: what reached the servers.
     seen = []
+    # (port, path, Authorization header) of every request.
+    auth = []
 
     def reply(self, status, body=b"", headers=()):
         self.send_response(status)
@@ -37,6 +39,7 @@ class Backend(http.server.BaseHTTPRequestHandler):
         body = self.rfile.read(length) if length else b""
         path = urllib.parse.urlsplit(self.path).path
         Backend.seen.append((self.server.server_address[1], path, self.headers.get("Cookie")))
+        Backend.auth.append((self.server.server_address[1], path, self.headers.get("Authorization")))
         if path == "/old":
             self.reply(302, b"moved", [("Location", "/new")])
         elif path == "/elsewhere":
@@ -75,6 +78,7 @@ def serve():
 @pytest.fixture
 def backend():
     Backend.seen = []
+    Backend.auth = []
     server, other = serve(), serve()
     yield f"http://127.0.0.1:{server.server_address[1]}", f"http://127.0.0.1:{other.server_address[1]}"
     for s in (server, other):
@@ -209,3 +213,13 @@ def test_curl_prints_a_command_that_sends_the_same_request(backend, tmp_path):
     echo = json.loads(sent.stdout)
     assert json.loads(echo["body"]) == {"title": "it's", "password": "s3cret", "n": 1}
     assert echo["content_type"] == "application/json"
+
+
+def test_a_session_header_goes_to_the_backend_only_and_stays_hidden(backend, tmp_path):
+    base, other = backend
+    lines = ["header Authorization:'Bearer s3ss10n'", "get /echo", f"get {other}/echo", "get /echo Authorization:'Bearer line'",
+             "header", "header Authorization:", "get /echo"]
+    result = explorer(base, lines, tmp_path)
+    assert [a for _, _, a in Backend.auth] == ["Bearer s3ss10n", None, "Bearer line", None]
+    assert "Authorization: Bearer <hidden: 7 characters>" in result.stdout
+    assert "s3ss10n" not in result.stdout + result.stderr

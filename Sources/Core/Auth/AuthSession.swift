@@ -181,7 +181,7 @@ public actor AuthSession {
     /// origin, `.none` when no token is due. `--offline` shows this decision.
     public func tokenDecision(for request: PreparedRequest, isPublic: Bool? = nil,
                               token placement: TokenPlacement = .bearer) -> TokenDecision {
-        guard wantedToken(request, isPublic: isPublic ?? self.isPublic(request), placement: placement) != nil else { return .none }
+        guard wantedToken(withSessionHeaders(request), isPublic: isPublic ?? self.isPublic(request), placement: placement) != nil else { return .none }
         return scope.admits(request.url) ? .attached : .withheld
     }
 
@@ -232,7 +232,9 @@ public actor AuthSession {
         }
     }
 
-    private func sendOnce(_ request: PreparedRequest, isPublic: Bool?, placement: TokenPlacement, retry: Bool) async throws -> Exchange {
+    private func sendOnce(_ typed: PreparedRequest, isPublic: Bool?, placement: TokenPlacement, retry: Bool) async throws -> Exchange {
+        // A session header the user set (an Authorization of their own) counts as the request's own.
+        let request = withSessionHeaders(typed)
         let wanted = wantedToken(request, isPublic: isPublic ?? self.isPublic(request), placement: placement)
         let usedToken = scope.admits(request.url) ? wanted : nil
         let start = ContinuousClock.now
@@ -254,10 +256,33 @@ public actor AuthSession {
 
     public func clearCookies() { cookies.removeAll() }
 
-    /// One request on the wire, with the session's cookies, keeping the
-    /// cookies the answer sets. What `send`, `login` and the refresh all use.
-    private func exchange(_ request: PreparedRequest) async throws(TransportError) -> (sent: PreparedRequest, response: ReceivedResponse) {
+    /// Headers set for the session (`header Name:value`): sent with every
+    /// request to the backend's origin that does not set them itself, and to
+    /// no other origin, like the token (`CredentialScope`).
+    public private(set) var sessionHeaders: [HTTPHeader] = []
+
+    /// Sets a session header (replacing one of that name), or removes it for an empty value.
+    public func setSessionHeader(_ name: String, _ value: String) {
+        sessionHeaders.removeAll { $0.hasName(name) }
+        if !value.isEmpty { sessionHeaders.append(HTTPHeader(name: name, value: value)) }
+    }
+
+    public func clearSessionHeaders() { sessionHeaders.removeAll() }
+
+    /// `request` with the session headers it would carry: those it does not
+    /// set itself, when it goes to the backend's origin.
+    public func withSessionHeaders(_ request: PreparedRequest) -> PreparedRequest {
+        guard !sessionHeaders.isEmpty, scope.admits(request.url) else { return request }
         var outgoing = request
+        for header in sessionHeaders where outgoing.header(header.name) == nil { outgoing.headers.append(header) }
+        return outgoing
+    }
+
+    /// One request on the wire, with the session's headers and cookies,
+    /// keeping the cookies the answer sets. What `send`, `login` and the
+    /// refresh all use.
+    private func exchange(_ request: PreparedRequest) async throws(TransportError) -> (sent: PreparedRequest, response: ReceivedResponse) {
+        var outgoing = withSessionHeaders(request)
         if outgoing.header("Cookie") == nil, let cookie = cookies.header(for: request.url) {
             outgoing.setHeader("Cookie", cookie)
         }

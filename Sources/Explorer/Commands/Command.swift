@@ -12,6 +12,9 @@ enum Command: Sendable, Equatable {
     /// `cookies`: the session's cookies, values hidden; `cookies clear` forgets them.
     case cookies(clear: Bool)
     case show(path: JSONPath?)
+    /// `header`: list the session headers; `header Name:value …` sets,
+    /// `header Name:` removes one, `header clear` removes all.
+    case header(HeaderAction)
     /// `save FILE [--force]`: the last response's body, byte for byte.
     case save(path: String, force: Bool)
     /// `capture NAME = PATH`: a value of the last response becomes `{{NAME}}`.
@@ -30,6 +33,21 @@ enum Command: Sendable, Equatable {
     case help(topic: String?)
     case exit
     case empty
+}
+
+/// What `header` does with the session headers.
+enum HeaderAction: Sendable, Equatable {
+    case list
+    case set([(name: String, value: String)])
+    case clear
+
+    static func == (a: HeaderAction, b: HeaderAction) -> Bool {
+        switch (a, b) {
+        case (.list, .list), (.clear, .clear): return true
+        case let (.set(x), .set(y)): return x.map(\.name) == y.map(\.name) && x.map(\.value) == y.map(\.value)
+        default: return false
+        }
+    }
 }
 
 /// `record FILE`, `record stop`, `record status`: run by the `Runner`,

@@ -61,6 +61,22 @@ struct CommandParser {
             do { return .show(path: try JSONPath.parse(arg.text)) } catch {
                 throw CommandError("bad path '\(arg.text)': \(error.reason)", column: arg.start + error.offset)
             }
+        case "header", "headers":
+            guard let first = args.first else { return .header(.list) }
+            if first.text == "clear", args.count == 1 { return .header(.clear) }
+            var set: [(name: String, value: String)] = []
+            for arg in args {
+                let item: RequestItem
+                do { item = try RequestItem.parse(arg.text) } catch {
+                    throw CommandError(error.reason, column: arg.start + error.offset)
+                }
+                switch item {
+                case let .header(name, value): set.append((name, value))
+                case let .emptyHeader(name): set.append((name, ""))
+                default: throw CommandError("usage: header Name:value … | header Name: | header clear", column: arg.start)
+                }
+            }
+            return .header(.set(set))
         case "save":
             let force = args.contains { $0.text == "--force" }
             let files = args.filter { $0.text != "--force" }

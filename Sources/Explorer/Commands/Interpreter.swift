@@ -217,6 +217,20 @@ actor Interpreter {
             case let .success(value): return .value(value)
             case let .failure(error): return .failure(error.message, .usage)
             }
+        case let .header(action):
+            switch action {
+            case .clear:
+                await session.clearSessionHeaders()
+                return .text("no session headers")
+            case let .set(headers):
+                for header in headers { await session.setSessionHeader(header.name, header.value) }
+                fallthrough
+            case .list:
+                let headers = await session.sessionHeaders
+                guard !headers.isEmpty else { return .text("no session headers (header Name:value sets one)") }
+                let lines = headers.map { Redactor.redact(header: $0) }.map { "\($0.name): \($0.value)" }
+                return .text((lines + ["(sent only to \(session.scope.origin.map(\.description) ?? "the backend"))"]).joined(separator: "\n"))
+            }
         case let .save(file, force):
             guard let response = lastResponse else { return .failure("no response yet: send a request first", .usage) }
             switch Self.write(response.body, to: file, force: force) {
@@ -277,7 +291,9 @@ actor Interpreter {
     /// placeholder: tokens are never printed. A token the origin rule keeps
     /// back is said under the request, as it is when sending.
     private func offlineView(of request: PreparedRequest, isPublic: Bool? = nil) async -> Outcome {
-        var shown = request
+        // Session headers it would carry, credentials hidden: they are not the line's to show.
+        var shown = await session.withSessionHeaders(request)
+        for index in shown.headers.indices.dropFirst(request.headers.count) { shown.headers[index] = Redactor.redact(header: shown.headers[index]) }
         let rule = access(for: request)
         let placement = rule?.token ?? .bearer
         switch await session.tokenDecision(for: request, isPublic: isPublic ?? rule?.isPublic, token: placement) {
@@ -330,6 +346,11 @@ actor Interpreter {
     private func curlView(method: String, path: String, items: [RequestItem], options: RequestOptions) async throws -> Outcome {
         var request = try session.builder.build(method: method, path: path, items: CurlCommand.hidingSecrets(items),
                                                 form: options.form, raw: options.raw)
+        let typedCount = request.headers.count
+        request = await session.withSessionHeaders(request)
+        for index in request.headers.indices.dropFirst(typedCount) where Redactor.redact(header: request.headers[index]) != request.headers[index] {
+            request.headers[index].value = CurlCommand.placeholder(request.headers[index].name)
+        }
         let rule = access(for: request)
         let placement = rule?.token ?? .bearer
         var note: String?

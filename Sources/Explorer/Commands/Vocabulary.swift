@@ -41,6 +41,13 @@ enum Vocabulary {
         CommandInfo(name: "vars", usage: "vars", summary: "list variables", details: "Lists variables, including the built-in base_url and profile."),
         CommandInfo(name: "show", usage: "show [PATH]", summary: "show the last response, or a value in it",
                     details: "Without PATH prints the last response body again. PATH picks a value: .tasks[0].id,\n.user.email, [\"odd key\"], [-1] for the last element."),
+        CommandInfo(name: "header", usage: "header [Name:value…] | header Name: | header clear", summary: "headers sent with every request to the backend",
+                    details: """
+                    Sets headers for the session, as request items: header Authorization:'Bearer TOKEN', header
+                    X-Api-Key:KEY. They go with every request to the backend's own origin (scheme, host and port)
+                    that does not set them itself, and to no other origin. header Name: removes one, header clear
+                    all; header alone lists them, credentials hidden. History and transcripts hide their values.
+                    """),
         CommandInfo(name: "save", usage: "save FILE [--force]", summary: "save the last response's body in FILE, byte for byte",
                     details: """
                     Writes the last response's body, exactly as it came (an image stays an image), to FILE,
