@@ -223,3 +223,14 @@ def test_a_session_header_goes_to_the_backend_only_and_stays_hidden(backend, tmp
     assert [a for _, _, a in Backend.auth] == ["Bearer s3ss10n", None, "Bearer line", None]
     assert "Authorization: Bearer <hidden: 7 characters>" in result.stdout
     assert "s3ss10n" not in result.stdout + result.stderr
+
+
+def test_defaults_apply_to_every_later_line_until_cleared(backend, tmp_path):
+    base, _ = backend
+    result = explorer(base, ["defaults --follow -h", "get /old", "get /old -b", "defaults", "defaults --raw x", "defaults clear",
+                             "get /old"], tmp_path)
+    out = result.stdout
+    assert "every request line: --follow --print h" in out
+    assert [path for _, path, _ in Backend.seen] == ["/old", "/new", "/old", "/new", "/old"]
+    assert "--raw is for one line" in result.stderr
+    assert out.rstrip().endswith("moved"), "after clear, the 302 is shown, not followed"

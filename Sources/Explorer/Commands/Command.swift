@@ -15,6 +15,8 @@ enum Command: Sendable, Equatable {
     /// `header`: list the session headers; `header Name:value …` sets,
     /// `header Name:` removes one, `header clear` removes all.
     case header(HeaderAction)
+    /// `defaults [FLAG…] | defaults clear`: request options for every later line.
+    case defaults(RequestOptions?)
     /// `save FILE [--force]`: the last response's body, byte for byte.
     case save(path: String, force: Bool)
     /// `capture NAME = PATH`: a value of the last response becomes `{{NAME}}`.

@@ -61,6 +61,20 @@ struct CommandParser {
             do { return .show(path: try JSONPath.parse(arg.text)) } catch {
                 throw CommandError("bad path '\(arg.text)': \(error.reason)", column: arg.start + error.offset)
             }
+        case "defaults":
+            if args.map(\.text) == ["clear"] { return .defaults(nil) }
+            var options = RequestOptions()
+            var i = 0
+            while i < args.count {
+                let name = String(args[i].text.split(separator: "=", maxSplits: 1).first ?? "")
+                let canonical = RequestOptions.flags.first { $0.names.contains(name) }?.names[0] ?? name
+                guard args[i].text.hasPrefix("-"), RequestOptions.sessionFlags.contains(canonical) else {
+                    throw CommandError("defaults takes \(RequestOptions.sessionFlags.sorted().joined(separator: ", ")), or clear; \(args[i].text) is for one line",
+                                       column: args[i].start)
+                }
+                i += try options.read(args, at: i)
+            }
+            return .defaults(options)
         case "header", "headers":
             guard let first = args.first else { return .header(.list) }
             if first.text == "clear", args.count == 1 { return .header(.clear) }

@@ -30,6 +30,9 @@ actor Interpreter {
     /// command and its requests run on one thread (`HTTPTransport.executor`).
     nonisolated var unownedExecutor: UnownedSerialExecutor { session.unownedExecutor }
 
+    /// Request options every line gets unless it says otherwise (`defaults`).
+    private var defaults = RequestOptions()
+
     /// `--offline`: every command shows what it would send and sends nothing
     /// (the session's transport refuses too: `OfflineTransport`).
     let offline: Bool
@@ -125,7 +128,8 @@ actor Interpreter {
         switch command {
         case .empty: return .nothing
         case .exit: return .exit
-        case let .http(method, path, items, options):
+        case let .http(method, path, items, typed):
+            let options = typed.over(defaults)
             var request = try session.builder.build(method: method, path: path, items: items, form: options.form, raw: options.raw)
             request.timeout = options.timeout.map { .milliseconds(Int(($0 * 1000).rounded())) }
             if !options.force, let endpoint = profile.endpoint(method: method, path: session.catalogPath(of: request)) {
@@ -217,6 +221,14 @@ actor Interpreter {
             case let .success(value): return .value(value)
             case let .failure(error): return .failure(error.message, .usage)
             }
+        case let .defaults(options):
+            if let options, options != RequestOptions() {
+                defaults = options.over(defaults)
+            } else if options == nil {
+                defaults = RequestOptions()
+            }
+            let text = defaults.sessionFlagsText
+            return .text(text.isEmpty ? "no defaults (defaults --follow --timeout 5 -v sets some)" : "every request line: \(text)")
         case let .header(action):
             switch action {
             case .clear:

@@ -33,6 +33,12 @@ struct PrintParts: OptionSet, Sendable, Hashable {
 
     init(rawValue: Int) { self.rawValue = rawValue }
 
+    /// The `--print` letters for these parts.
+    var letters: String {
+        [(PrintParts.requestHeaders, "H"), (.requestBody, "B"), (.responseHeaders, "h"), (.responseBody, "b")]
+            .filter { contains($0.0) }.map(\.1).joined()
+    }
+
     /// What a line prints when it says nothing: the body, and the headers
     /// too for HEAD and OPTIONS, whose answers are their headers.
     static func standard(for method: String) -> PrintParts {
@@ -137,6 +143,31 @@ struct RequestOptions: Sendable, Equatable {
         default: break
         }
         return taken
+    }
+
+    /// Flags that make sense for a session (`defaults`): the others are about one line.
+    static let sessionFlags: Set<String> = ["--follow", "--max-redirects", "--timeout", "--form", "--print", "--verbose", "--headers", "--body"]
+
+    /// This line's options, with what it does not say taken from the session's defaults.
+    func over(_ defaults: RequestOptions) -> RequestOptions {
+        var merged = self
+        merged.follow = follow ?? defaults.follow
+        merged.maxRedirects = maxRedirects ?? defaults.maxRedirects
+        merged.timeout = timeout ?? defaults.timeout
+        merged.print = print ?? defaults.print
+        merged.form = form || defaults.form
+        return merged
+    }
+
+    /// The session flags set here, as they would be typed (`--follow --timeout 5 -p hb`).
+    var sessionFlagsText: String {
+        var words: [String] = []
+        if follow == true { words.append("--follow") }
+        if let maxRedirects { words.append("--max-redirects \(maxRedirects)") }
+        if let timeout { words.append("--timeout " + (timeout == timeout.rounded() ? "\(Int(timeout))" : "\(timeout)")) }
+        if form { words.append("--form") }
+        if let print { words.append("--print " + print.letters) }
+        return words.joined(separator: " ")
     }
 
     private static func split(_ text: String) -> (String, String?) {

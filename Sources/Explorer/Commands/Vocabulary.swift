@@ -41,6 +41,12 @@ enum Vocabulary {
         CommandInfo(name: "vars", usage: "vars", summary: "list variables", details: "Lists variables, including the built-in base_url and profile."),
         CommandInfo(name: "show", usage: "show [PATH]", summary: "show the last response, or a value in it",
                     details: "Without PATH prints the last response body again. PATH picks a value: .tasks[0].id,\n.user.email, [\"odd key\"], [-1] for the last element."),
+        CommandInfo(name: "defaults", usage: "defaults [FLAG…] | defaults clear", summary: "request options for every later line (--follow, --timeout, -v…)",
+                    details: """
+                    Sets request options that every later request line gets unless it says otherwise:
+                    --follow, --max-redirects N, --timeout SECONDS, --form, --print WHAT, -v, -h, -b.
+                    defaults alone shows them; defaults clear drops them. Example: defaults --follow --timeout 5
+                    """),
         CommandInfo(name: "header", usage: "header [Name:value…] | header Name: | header clear", summary: "headers sent with every request to the backend",
                     details: """
                     Sets headers for the session, as request items: header Authorization:'Bearer TOKEN', header
