@@ -136,3 +136,36 @@ import Testing
         #expect(throws: CommandError.self) { try parser.parse("logout now") }
     }
 }
+
+/// A curl command pasted at the prompt is read as the request it sends.
+@Suite struct CurlImportTests {
+    let parser = CommandParser()
+
+    @Test func devToolsStyleCommands() throws {
+        guard case let .http(method, path, items, options) = try parser.parse(
+            #"curl 'https://api.example.com/v1/tasks' -H 'content-type: application/json' -H 'authorization: Bearer abc' --data-raw '{"a":1}' --compressed -s"#
+        ) else { Issue.record("not a request"); return }
+        #expect(method == "POST" && path == "https://api.example.com/v1/tasks")
+        #expect(items == [.header(name: "content-type", value: "application/json"), .header(name: "authorization", value: "Bearer abc")])
+        #expect(options.raw == #"{"a":1}"# && options.form)
+        guard case let .http(getMethod, getPath, _, _) = try parser.parse("curl -G https://h.example/s -d q=a+b --data-urlencode 'r=x y'") else {
+            Issue.record("not a request"); return
+        }
+        #expect(getMethod == "GET" && getPath == "https://h.example/s?q=a+b&r=x+y")
+        guard case let .http(_, _, basic, follow) = try parser.parse("curl -L -u alice:pw -X PUT https://h.example/x") else { Issue.record("not a request"); return }
+        #expect(basic == [.header(name: "Authorization", value: "Basic YWxpY2U6cHc=")] && follow.follow == true)
+        guard case let .http(formMethod, _, form, _) = try parser.parse("curl -F name=x -F f=@a.png;type=image/png https://h.example/up") else { Issue.record("not a request"); return }
+        #expect(formMethod == "POST" && form == [.stringField(name: "name", value: "x"), .file(name: "f", path: "a.png", contentType: "image/png")])
+    }
+
+    @Test func whatIsNotReadIsSaidWithItsColumn() {
+        for (line, column) in [("curl --proxy http://p https://h", 5), ("curl -H 'NoColon' https://h", 5), ("curl -s", 5), ("curl ftp://h/x", 5)] {
+            do {
+                _ = try parser.parse(line)
+                Issue.record("parsed: \(line)")
+            } catch {
+                #expect(error.column == column, "\(line): \(error)")
+            }
+        }
+    }
+}

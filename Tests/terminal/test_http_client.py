@@ -234,3 +234,12 @@ def test_defaults_apply_to_every_later_line_until_cleared(backend, tmp_path):
     assert [path for _, path, _ in Backend.seen] == ["/old", "/new", "/old", "/new", "/old"]
     assert "--raw is for one line" in result.stderr
     assert out.rstrip().endswith("moved"), "after clear, the 302 is shown, not followed"
+
+
+def test_a_pasted_curl_command_runs_as_the_request_it_sends(backend, tmp_path):
+    base, _ = backend
+    line = f"curl -s '{base}/echo' -H 'content-type: application/json' -H 'Authorization: Bearer t0k3n' --data-raw '{{\"a\":1}}'"
+    result = explorer(base, [line], tmp_path)
+    assert '"body": "{\\"a\\":1}"' in result.stdout, result.stdout
+    assert [a for _, _, a in Backend.auth] == ["Bearer t0k3n"]
+    assert '"content_type": "application/json"' in result.stdout

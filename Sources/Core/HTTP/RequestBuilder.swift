@@ -196,7 +196,7 @@ public struct RequestBuilder: Sendable {
 
     /// `application/x-www-form-urlencoded` as browsers and HTTPie write it:
     /// unreserved characters stay, a space is `+`, the rest is %-encoded.
-    static func formEncode(_ s: String) -> String {
+    public static func formEncode(_ s: String) -> String {
         percentEncode(s).replacingOccurrences(of: "%20", with: "+")
     }
 

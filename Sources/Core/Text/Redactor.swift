@@ -49,6 +49,7 @@ public enum Redactor {
         if first.lowercased() == "login" {
             return Array(words.prefix(2)) + (words.count > 2 ? [hide("password")] : [])
         }
+        if first.lowercased() == "curl" { return redactCurl(words, hide: hide) }
         // `set NAME=VALUE` and `set NAME VALUE`: the parser takes both, so both are hidden.
         if first.lowercased() == "set", words.count >= 2 {
             if let eq = words[1].firstIndex(of: "=") {
@@ -77,6 +78,56 @@ public enum Redactor {
             default: return word
             }
         }
+    }
+
+    /// A pasted curl command: the value of `-u`/`--user` and `-b`/`--cookie`,
+    /// secret headers after `-H`, secret fields in `-d` bodies (JSON or form)
+    /// and secret query parameters in the URL.
+    static func redactCurl(_ words: [String], hide: (String) -> String) -> [String] {
+        var out: [String] = []
+        var previous = ""
+        for word in words {
+            defer { previous = word }
+            switch previous {
+            case "-u", "--user": out.append(hide("password")); continue
+            case "-b", "--cookie": out.append(hide("cookie")); continue
+            case "-H", "--header":
+                if let colon = word.firstIndex(of: ":"), isSecretName(word[..<colon].trimmingCharacters(in: .whitespaces)) {
+                    let name = word[..<colon].trimmingCharacters(in: .whitespaces)
+                    out.append(name + ": " + hide(name))
+                    continue
+                }
+            case "-d", "--data", "--data-raw", "--data-binary", "--data-ascii", "--json", "--data-urlencode":
+                out.append(redactBody(word, hide: hide))
+                continue
+            default: break
+            }
+            out.append(redactQuery(in: word, hide: hide) ?? word)
+        }
+        return out
+    }
+
+    /// A request body as typed: secret-named members of a JSON object, or
+    /// secret-named pairs of a form, hidden.
+    static func redactBody(_ text: String, hide: (String) -> String) -> String {
+        if let json = try? JSONParser.parse(text) {
+            func walk(_ value: JSONValue) -> JSONValue {
+                switch value {
+                case let .object(members):
+                    return .object(members.map { member in
+                        if isSecretName(member.key), case .string = member.value { return (member.key, .string(hide(member.key))) }
+                        return (member.key, walk(member.value))
+                    })
+                case let .array(items): return .array(items.map(walk))
+                default: return value
+                }
+            }
+            return JSONPrinter.compact(walk(json))
+        }
+        return text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+            guard let eq = pair.firstIndex(of: "="), isSecretName(String(pair[..<eq])) else { return String(pair) }
+            return String(pair[...eq]) + hide(String(pair[..<eq]))
+        }.joined(separator: "&")
     }
 
     /// A `/path?…` or URL word with its secret-named query values hidden;

@@ -61,6 +61,8 @@ struct CommandParser {
             do { return .show(path: try JSONPath.parse(arg.text)) } catch {
                 throw CommandError("bad path '\(arg.text)': \(error.reason)", column: arg.start + error.offset)
             }
+        case "curl":
+            return try CurlImport.parse(args)
         case "defaults":
             if args.map(\.text) == ["clear"] { return .defaults(nil) }
             var options = RequestOptions()

@@ -41,6 +41,13 @@ enum Vocabulary {
         CommandInfo(name: "vars", usage: "vars", summary: "list variables", details: "Lists variables, including the built-in base_url and profile."),
         CommandInfo(name: "show", usage: "show [PATH]", summary: "show the last response, or a value in it",
                     details: "Without PATH prints the last response body again. PATH picks a value: .tasks[0].id,\n.user.email, [\"odd key\"], [-1] for the last element."),
+        CommandInfo(name: "curl", usage: "curl [OPTION…] URL", summary: "run a pasted curl command as a request",
+                    details: """
+                    Reads a curl command, as browser dev tools and API docs give them, as the request it sends:
+                    -X, -H, -d/--data/--data-raw/--json, --data-urlencode, -G, -F, -u, -b, -A, -e, -L, -m, -I.
+                    Flags that change nothing here (-s, -i, -k, --compressed, -v) are skipped; others are refused
+                    by name. The token and session headers follow their usual rule: only to the backend's origin.
+                    """),
         CommandInfo(name: "defaults", usage: "defaults [FLAG…] | defaults clear", summary: "request options for every later line (--follow, --timeout, -v…)",
                     details: """
                     Sets request options that every later request line gets unless it says otherwise:

@@ -1,0 +1,138 @@
+import Core
+import Foundation
+
+/// A `curl …` command pasted at the prompt (from browser dev tools or API
+/// docs), read as the request it sends: `-X`, the URL, `-H`, `-d` and its
+/// kin, `--data-urlencode`, `-G`, `-F`, `-u`, `-L`, and the flags that change
+/// nothing here (`-s`, `-i`, `-k`, `--compressed`…). Anything else is refused
+/// by name, with its column, rather than guessed at.
+enum CurlImport {
+    static let ignored: Set<String> = ["-s", "--silent", "-S", "--show-error", "-i", "--include", "-k", "--insecure", "--compressed",
+                                       "-v", "--verbose", "-N", "--no-buffer", "--http1.1", "-#", "--progress-bar", "-f", "--fail"]
+
+    static func parse(_ words: [LineTokenizer.Word]) throws(CommandError) -> Command {
+        var method: String?
+        var url: LineTokenizer.Word?
+        var items: [RequestItem] = []
+        var data: [String] = []
+        var urlencoded: [String] = []
+        var getWithData = false
+        var options = RequestOptions()
+        var i = 0
+        func value(_ flag: LineTokenizer.Word) throws(CommandError) -> String {
+            i += 1
+            guard i < words.count else { throw CommandError("curl's \(flag.text) needs a value", column: flag.start) }
+            return words[i].text
+        }
+        while i < words.count {
+            let word = words[i]
+            var text = word.text
+            var inline: String?
+            // `--data=x`, `-XPOST`, `-HAccept:x`: a value joined to its flag.
+            if text.hasPrefix("--"), let eq = text.firstIndex(of: "=") {
+                inline = String(text[text.index(after: eq)...])
+                text = String(text[..<eq])
+            } else if text.count > 2, text.hasPrefix("-"), !text.hasPrefix("--"), "XHdFuo".contains(text[text.index(text.startIndex, offsetBy: 1)]) {
+                inline = String(text.dropFirst(2))
+                text = String(text.prefix(2))
+            }
+            func take() throws(CommandError) -> String {
+                if let inline { return inline }
+                return try value(word)
+            }
+            switch text {
+            case "-X", "--request": method = try take().uppercased()
+            case "-H", "--header":
+                let header = try take()
+                guard let colon = header.firstIndex(of: ":") else {
+                    throw CommandError("curl's -H needs 'Name: value', got '\(header)'", column: word.start)
+                }
+                let name = String(header[..<colon]).trimmingCharacters(in: .whitespaces)
+                let headerValue = String(header[header.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+                if let bad = HTTPHeader.invalidNameOffset(name) {
+                    throw CommandError("curl's -H '\(header)': \(HTTPHeader.describeCharacter(at: bad, of: name)) cannot be in a header name", column: word.start)
+                }
+                if let bad = HTTPHeader.invalidValueOffset(headerValue) {
+                    throw CommandError("curl's -H '\(header)': \(HTTPHeader.describeCharacter(at: bad, of: headerValue)) cannot be in a header value", column: word.start)
+                }
+                items.append(headerValue.isEmpty ? .emptyHeader(name: name) : .header(name: name, value: headerValue))
+            case "-d", "--data", "--data-raw", "--data-binary", "--data-ascii", "--json":
+                let body = try take()
+                if body.hasPrefix("@"), text != "--data-raw" {
+                    throw CommandError("curl's \(text) @FILE: use explorer's @FILE item for a file body", column: word.start)
+                }
+                data.append(body)
+                if text == "--json" {
+                    items.append(.header(name: "Content-Type", value: "application/json"))
+                    items.append(.header(name: "Accept", value: "application/json"))
+                }
+            case "--data-urlencode": urlencoded.append(try take())
+            case "-G", "--get": getWithData = true
+            case "-F", "--form":
+                let part = try take()
+                guard let eq = part.firstIndex(of: "=") else { throw CommandError("curl's -F needs name=value or name=@file", column: word.start) }
+                let name = String(part[..<eq])
+                let rest = String(part[part.index(after: eq)...])
+                if rest.hasPrefix("@") {
+                    var path = String(rest.dropFirst())
+                    var type: String?
+                    if let semicolon = path.range(of: ";type=") {
+                        type = String(path[semicolon.upperBound...])
+                        path = String(path[..<semicolon.lowerBound])
+                    }
+                    items.append(.file(name: name, path: path, contentType: type))
+                } else {
+                    items.append(.stringField(name: name, value: rest))
+                }
+            case "-u", "--user":
+                let credentials = try take()
+                items.append(.header(name: "Authorization", value: "Basic " + Data(credentials.utf8).base64EncodedString()))
+            case "-L", "--location": options.follow = true
+            case "-m", "--max-time":
+                guard let seconds = Double(try take()), seconds >= 0.001, seconds <= 3600 else {
+                    throw CommandError("curl's \(text) needs seconds from 0.001 to 3600", column: word.start)
+                }
+                options.timeout = seconds
+            case "-A", "--user-agent": items.append(.header(name: "User-Agent", value: try take()))
+            case "-e", "--referer": items.append(.header(name: "Referer", value: try take()))
+            case "-b", "--cookie": items.append(.header(name: "Cookie", value: try take()))
+            case "-I", "--head": method = "HEAD"
+            case "--url": url = LineTokenizer.Word(text: try take(), start: word.start)
+            // explorer's own: show the request instead of sending it.
+            case "--offline": options.offline = true
+            default:
+                if ignored.contains(text) { break }
+                if text.hasPrefix("-") {
+                    throw CommandError("curl's \(text) is not one explorer reads (it reads -X, -H, -d, --data-urlencode, -G, -F, -u, -L, -m)", column: word.start)
+                }
+                guard url == nil else { throw CommandError("a second URL: explorer runs one request at a time", column: word.start) }
+                url = word
+            }
+            i += 1
+        }
+        guard let url else { throw CommandError("curl command with no URL", column: words.first?.start) }
+        guard url.text.hasPrefix("http://") || url.text.hasPrefix("https://") || url.text.hasPrefix("/") else {
+            throw CommandError("'\(url.text)' is not an http:// or https:// URL", column: url.start)
+        }
+        let encoded = urlencoded.map(Self.urlencode)
+        var target = url.text
+        if getWithData {
+            // -G: the data goes on the URL's query as it is, as curl puts it there.
+            let query = (data + encoded).joined(separator: "&")
+            if !query.isEmpty { target += (target.contains("?") ? "&" : "?") + query }
+        } else if !data.isEmpty || !encoded.isEmpty {
+            options.raw = (data + encoded).joined(separator: "&")
+            // curl's type for -d is a form's; a -H or --json type given replaces it.
+            options.form = true
+        }
+        let hasFiles = items.contains { if case .file = $0 { return true }; return false }
+        let resolved = method ?? (options.raw != nil || hasFiles ? "POST" : "GET")
+        return .http(method: resolved, path: target, items: items, options: options)
+    }
+
+    /// `--data-urlencode name=value`: the value percent-encoded, as curl does.
+    private static func urlencode(_ text: String) -> String {
+        guard let eq = text.firstIndex(of: "=") else { return RequestBuilder.formEncode(text) }
+        return String(text[...eq]) + RequestBuilder.formEncode(String(text[text.index(after: eq)...]))
+    }
+}
