@@ -46,6 +46,10 @@ import Testing
         // Long: a close timeout that fires before the close frame is flushed
         // (a loaded machine) drops the frame. The server answers the close anyway.
         options.closeTimeout = patience
+        // The raw server answers no ping: on a loaded machine a heartbeat
+        // declared the socket dead (closing 1001) before the broken frame came.
+        options.heartbeat = nil
+        options.openTimeout = patience
         let socket = WebSocketSession(address: .url("ws://127.0.0.1:\(server.port)/"), session: session, options: options)
         let log = EventLog(socket)
         await socket.start()

@@ -110,15 +110,7 @@ public struct NestedJSON: Sendable {
             switch self {
             case .object: return "an object"
             case .array: return "an array"
-            case let .leaf(value):
-                switch value {
-                case .string: return "a string"
-                case .number: return "a number"
-                case .bool: return "a boolean"
-                case .null: return "null"
-                case .array: return "an array"
-                case .object: return "an object"
-                }
+            case let .leaf(value): return value.kindName
             }
         }
     }

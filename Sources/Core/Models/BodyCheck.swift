@@ -24,7 +24,7 @@ extension Endpoint {
                 guard let field = fields[name], field.type.isString else { continue }
                 if case .string = value { continue }
                 if case .null = value, field.nullable { continue }
-                problems.append("\(name) is a string in \(operation), but \(name):=\(JSONPrinter.compact(value)) sends \(Self.kind(of: value)): use \(name)=\(value.plainText)")
+                problems.append("\(name) is a string in \(operation), but \(name):=\(JSONPrinter.compact(value)) sends \(value.kindName): use \(name)=\(value.plainText)")
             default: continue
             }
         }
@@ -39,17 +39,6 @@ extension Endpoint {
         case .array: return "an array (\(type))"
         case let .model(name): return "an object (\(name))"
         default: return "\(type)"
-        }
-    }
-
-    private static func kind(of value: JSONValue) -> String {
-        switch value {
-        case .null: return "null"
-        case .bool: return "a boolean"
-        case .number: return "a number"
-        case .string: return "a string"
-        case .array: return "an array"
-        case .object: return "an object"
         }
     }
 }
