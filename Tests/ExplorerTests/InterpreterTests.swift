@@ -107,7 +107,7 @@ import Testing
     @Test func helpListsEveryCommand() async throws {
         try await withInterpreter { interpreter, _ in
             guard case let .text(text) = try await run(interpreter, "help") else { Issue.record("no text"); return }
-            for info in Vocabulary.commands { #expect(text.contains(info.usage)) }
+            for info in CommandTable.standard.specs { #expect(text.contains(info.usage)) }
             guard case let .text(get) = try await run(interpreter, "help get") else { Issue.record("no text"); return }
             #expect(get.contains("name:=json"))
             guard case let .failure(unknown, _) = try await run(interpreter, "help lgoin") else { Issue.record("no failure"); return }

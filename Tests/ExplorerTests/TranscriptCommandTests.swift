@@ -27,13 +27,13 @@ import Testing
         #expect(try parser.parse("record {{file}}") == .record(.start(path: "s.transcript")))
         #expect(try parser.parse("record stop") == .record(.stop))
         #expect(try parser.parse("record status") == .record(.status))
-        #expect(throws: CommandError("usage: record FILE | record stop | record status", column: 9)) { try parser.parse("record a b") }
+        #expect(throws: CommandError("usage: record FILE | stop | status", column: 9)) { try parser.parse("record a b") }
     }
 
     @Test func helpAndCompletionKnowThem() {
         let state = CompletionState(profile: .linku, variables: [], lastBody: try! JSONParser.parse(#"{"id": 6, "title": "x"}"#))
-        #expect(Vocabulary.info("record")?.usage == "record FILE | stop | status")
-        #expect(Vocabulary.info("capture")?.usage == "capture NAME = PATH")
+        #expect(CommandTable.standard.spec(named: "record")?.usage == "record FILE | stop | status")
+        #expect(CommandTable.standard.spec(named: "capture")?.usage == "capture NAME = PATH")
         #expect(Completer.complete("rec", state: state).candidates.map(\.text) == ["record"])
         #expect(Completer.complete("record st", state: state).candidates.map(\.text) == ["stop", "status"])
         #expect(Completer.complete("capture id = .", state: state).candidates.map(\.text) == [".id", ".title"])

@@ -37,9 +37,13 @@ actor Interpreter {
     /// (the session's transport refuses too: `OfflineTransport`).
     let offline: Bool
 
-    init(session: AuthSession, offline: Bool = false) {
+    /// The commands this interpreter parses, helps with and completes.
+    nonisolated let table: CommandTable
+
+    init(session: AuthSession, offline: Bool = false, table: CommandTable = .standard) {
         self.session = session
         self.offline = offline
+        self.table = table
         let builtIns = ["base_url": session.builder.baseURL.absoluteString, "profile": session.profile.name]
         self.builtIns = builtIns
         published = VariableSnapshot(builtIns: builtIns)
@@ -86,11 +90,11 @@ actor Interpreter {
     var userVariables: [String: String] { variables }
 
     /// The parser, with the current variables.
-    nonisolated var parser: CommandParser { CommandParser(variables: allVariables) }
+    nonisolated var parser: CommandParser { CommandParser(variables: allVariables, table: table) }
 
     /// What TAB completion needs to know right now.
     func completionState() -> CompletionState {
-        CompletionState(profile: profile, variables: allVariables.keys.sorted(), lastBody: lastBody, seenIDs: seenIDs)
+        CompletionState(profile: profile, variables: allVariables.keys.sorted(), lastBody: lastBody, seenIDs: seenIDs, table: table)
     }
 
     /// `linku` or `linku alice`; for a backend without a profile, its host
@@ -411,16 +415,16 @@ actor Interpreter {
 
     private func help(_ topic: String?) -> Outcome {
         if let topic {
-            guard let info = Vocabulary.info(topic) else {
+            guard let info = table.spec(named: topic) else {
                 var message = "no help for '\(topic)'"
-                if let near = Vocabulary.closest(to: topic) { message += "; did you mean '\(near)'?" }
+                if let near = table.closest(to: topic) { message += "; did you mean '\(near)'?" }
                 return .failure(message, .usage)
             }
             return .text("usage: \(info.usage)\n\n\(info.details)")
         }
-        let width = Vocabulary.commands.map(\.usage.count).max() ?? 20
+        let width = table.specs.map(\.usage.count).max() ?? 20
         var lines = ["Commands:"]
-        for info in Vocabulary.commands {
+        for info in table.specs {
             lines.append("  " + info.usage.padding(toLength: width + 2, withPad: " ", startingAt: 0) + info.summary)
         }
         lines.append("")

@@ -92,8 +92,8 @@ struct RequestOptions: Sendable, Equatable {
         let (name, inline) = Self.split(word.text)
         guard let flag = Self.flags.first(where: { $0.names.contains(name) }) else {
             var message = "unknown option '\(word.text)'"
-            if let near = Self.flagNames.min(by: { Vocabulary.editDistance(name, $0) < Vocabulary.editDistance(name, $1) }),
-               Vocabulary.editDistance(name, near) <= 2 {
+            if let near = Self.flagNames.min(by: { editDistance(name, $0) < editDistance(name, $1) }),
+               editDistance(name, near) <= 2 {
                 message += "; did you mean '\(near)'?"
             }
             throw CommandError(message + " (help get lists the options)", column: word.start)

@@ -7,6 +7,8 @@ struct CompletionState: Sendable {
     var lastBody: JSONValue?
     /// Ids seen in answers, offered for `{param}` path segments.
     var seenIDs = SeenIDs()
+    /// The commands: their names, and what each of their words is.
+    var table: CommandTable = .standard
     /// Lists a directory for `@file`, `record FILE` and `replay FILE`; tests pass a fake.
     var listDirectory: @Sendable (String) -> [String] = Completer.listDirectory
 }
@@ -63,61 +65,60 @@ enum Completer {
         guard let first = previousWords.first else {
             // The first word: a command, a method, or a bare path.
             if word.hasPrefix("/") { return paths(word, method: "GET", start: wordStart, state: state) }
-            let words = Vocabulary.commands.map(\.name) + ["quit"]
-            let matches = words.filter { $0.hasPrefix(word.lowercased()) }
-            return Completion(start: wordStart, candidates: matches.map { .init(text: $0, isFinal: true, hint: Vocabulary.info($0)?.summary) })
+            let matches = state.table.offeredNames.filter { $0.hasPrefix(word.lowercased()) }
+            return Completion(start: wordStart, candidates: matches.map {
+                .init(text: $0, isFinal: true, hint: state.table.spec(named: $0)?.summary)
+            })
         }
+        // A bare /path is a GET: its words are those of `get` after the path.
+        let spec = CommandParser.isTarget(first) ? state.table.spec(named: "get") : state.table.spec(named: first)
+        guard let spec else { return Completion(start: wordStart, candidates: []) }
+        let before = CommandParser.isTarget(first) ? previousWords : Array(previousWords.dropFirst())
+        return complete(word, as: spec.slot(before, word), before: before, start: wordStart, state: state)
+    }
 
-        let command = first.lowercased()
-        if first.hasPrefix("/") {
-            return items(word, method: "GET", path: first, used: Array(previousWords.dropFirst()), start: wordStart, state: state)
+    /// What to offer for a word of the kind `slot`.
+    static func complete(_ word: String, as slot: SlotKind, before: [String], start: Int, state: CompletionState) -> Completion {
+        /// Finished words that start with what was typed, in any case (`WS CON` too).
+        func words(_ texts: [String]) -> [Completion.Candidate] {
+            texts.filter { $0.hasPrefix(word.lowercased()) || $0.hasPrefix(word) }.map { .init(text: $0, isFinal: true, hint: nil) }
         }
-        if Vocabulary.methods.contains(command.uppercased()) {
-            if previousWords.count == 1 {
-                return paths(word.isEmpty ? "/" : word, method: command.uppercased(), start: wordStart, state: state)
-            }
-            return items(word, method: command.uppercased(), path: previousWords[1], used: Array(previousWords.dropFirst(2)),
-                         start: wordStart, state: state)
-        }
-        switch command {
-        case "help" where previousWords.count == 1:
-            let matches = Vocabulary.commands.map(\.name).filter { $0.hasPrefix(word.lowercased()) }
-            return Completion(start: wordStart, candidates: matches.map { .init(text: $0, isFinal: true, hint: nil) })
-        case "login" where previousWords.count == 1:
-            let emails = state.profile.demoAccounts.map(\.email).filter { $0.hasPrefix(word) }
-            return Completion(start: wordStart, candidates: emails.map { .init(text: $0, isFinal: true, hint: nil) })
-        case "unset" where previousWords.count == 1, "set" where previousWords.count == 1:
-            let names = state.variables.filter { $0.hasPrefix(word) }
-            return Completion(start: wordStart, candidates: names.map { .init(text: $0 + (command == "set" ? "=" : ""), isFinal: command == "unset", hint: nil) })
-        case "tour" where previousWords.count == 1:
+        switch slot {
+        case .none:
+            return Completion(start: start, candidates: [])
+        case .command:
+            return Completion(start: start, candidates: words(state.table.specs.map(\.name)))
+        case let .path(method):
+            return paths(word.isEmpty ? "/" : word, method: method, start: start, state: state)
+        case let .requestItems(method):
+            return items(word, method: method, path: before[0], used: Array(before.dropFirst()), start: start, state: state)
+        case .file:
+            return files(word, prefix: "", start: start, state: state)
+        case let .variable(assigning):
+            return Completion(start: start, candidates: state.variables.filter { $0.hasPrefix(word) }.map {
+                .init(text: $0 + (assigning ? "=" : ""), isFinal: !assigning, hint: nil)
+            })
+        case .jsonPath:
+            return keys(word, start: start, body: state.lastBody)
+        case .demoEmail:
+            return Completion(start: start, candidates: words(state.profile.demoAccounts.map(\.email)))
+        case .tour:
             // A tour's full name, or the part after its backend folder: `cr` offers `linku/create-task`.
             let tours = Tours().tours(for: state.profile.name).filter { $0.name.hasPrefix(word) || $0.shortName.hasPrefix(word) }
-            return Completion(start: wordStart, candidates: tours.map { .init(text: $0.name, isFinal: true, hint: $0.summary) })
-        case "ws":
-            return webSocket(word, previousWords: previousWords, start: wordStart)
-        case "record" where previousWords.count == 1:
-            let words = ["stop", "status"].filter { $0.hasPrefix(word) }
-            let found = files(word, prefix: "", start: wordStart, state: state).candidates
-            return Completion(start: wordStart, candidates: words.map { .init(text: $0, isFinal: true, hint: nil) } + found)
-        case "spec" where previousWords.count == 1:
-            return Completion(start: wordStart, candidates: ["load"].filter { $0.hasPrefix(word) }.map { .init(text: $0, isFinal: true, hint: nil) })
-        case "spec" where previousWords.count == 2, "replay" where previousWords.count == 1, "save" where previousWords.count == 1:
-            return files(word, prefix: "", start: wordStart, state: state)
-        case "describe" where previousWords.count == 1:
+            return Completion(start: start, candidates: tours.map { .init(text: $0.name, isFinal: true, hint: $0.summary) })
+        case .endpointOrModel:
+            if word.hasPrefix("/") { return paths(word, method: "", start: start, state: state) }
             let names = state.profile.models.map(\.name).filter { $0.hasPrefix(word) }
-            if word.hasPrefix("/") { return paths(word, method: "", start: wordStart, state: state) }
-            let methods = Vocabulary.methods.filter { $0.hasPrefix(word.uppercased()) && !word.isEmpty }
-            return Completion(start: wordStart, candidates: names.map { .init(text: $0, isFinal: true, hint: "model") }
+            let methods = word.isEmpty ? [] : CommandTable.methods.filter { $0.hasPrefix(word.uppercased()) }
+            return Completion(start: start, candidates: names.map { .init(text: $0, isFinal: true, hint: "model") }
                 + methods.map { .init(text: $0, isFinal: true, hint: nil) })
-        case "describe" where previousWords.count == 2 && Vocabulary.methods.contains(previousWords[1].uppercased()):
-            // `describe POST /api/ta` completes that method's paths.
-            return paths(word.isEmpty ? "/" : word, method: previousWords[1].uppercased(), start: wordStart, state: state)
-        case "capture" where previousWords.count >= 2 && (word.hasPrefix(".") || word.hasPrefix("[")):
-            return keys(word, start: wordStart, body: state.lastBody)
-        case "show" where previousWords.count == 1:
-            return keys(word, start: wordStart, body: state.lastBody)
-        default:
-            return Completion(start: wordStart, candidates: [])
+        case let .word(choices, orFile):
+            let found = orFile ? files(word, prefix: "", start: start, state: state).candidates : []
+            return Completion(start: start, candidates: words(choices) + found)
+        case let .flags(flags):
+            return Completion(start: start, candidates: flags.filter { $0.name.hasPrefix(word) }.map {
+                .init(text: $0.name, isFinal: true, hint: $0.hint)
+            })
         }
     }
 

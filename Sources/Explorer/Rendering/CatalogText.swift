@@ -7,7 +7,7 @@ enum CatalogText {
     /// those whose path or summary contain it (case-insensitive).
     static func matching(_ filter: String?, in endpoints: [Endpoint]) -> [Endpoint] {
         guard let filter = filter?.lowercased(), !filter.isEmpty else { return endpoints }
-        if Vocabulary.methods.contains(filter.uppercased()) { return endpoints.filter { $0.method == filter.uppercased() } }
+        if CommandTable.methods.contains(filter.uppercased()) { return endpoints.filter { $0.method == filter.uppercased() } }
         return endpoints.filter { $0.path.lowercased().contains(filter) || $0.summary.lowercased().contains(filter) }
     }
 

@@ -10,7 +10,7 @@ enum FilePaths {
     /// request lines have items: `login alice@example.com` is left alone.
     static func rebase(_ line: String, onto folder: String) -> String {
         guard line.contains("@"), let words = try? LineTokenizer.split(line).map(\.text), let first = words.first,
-              Vocabulary.methods.contains(first.uppercased()) || first.hasPrefix("/") else { return line }
+              CommandTable.methods.contains(first.uppercased()) || first.hasPrefix("/") else { return line }
         var changed = false
         let rebased = words.enumerated().map { index, word -> String in
             guard index > 0, let path = filePath(word), !path.hasPrefix("/"), !path.hasPrefix("~"),

@@ -32,7 +32,7 @@ extension CommandParser {
         }
     }
 
-    func webSocket(_ args: [LineTokenizer.Word]) throws(CommandError) -> Command {
+    static func webSocket(_ args: [LineTokenizer.Word]) throws(CommandError) -> Command {
         let usage = "usage: ws connect [URL|PATH] [--retries N] [--backoff S] [--heartbeat S] | send JSON | recv [N] [--timeout S] | status | close"
         guard let sub = args.first else { throw CommandError(usage) }
         let rest = Array(args.dropFirst())
@@ -53,7 +53,7 @@ extension CommandParser {
     }
 
     /// `ws connect [URL|PATH] [--retries N] [--backoff S] [--heartbeat S]`, flags anywhere.
-    private func connect(_ words: [LineTokenizer.Word]) throws(CommandError) -> WebSocketAction {
+    private static func connect(_ words: [LineTokenizer.Word]) throws(CommandError) -> WebSocketAction {
         let usage = "usage: ws connect [URL|PATH] [--retries N] [--backoff S] [--heartbeat S]"
         var target: String?
         var settings = ConnectSettings()
@@ -96,14 +96,10 @@ extension CommandParser {
     }
 
     /// `name=value` and `name:=json` items, as in an HTTP body.
-    private func jsonObject(_ words: [LineTokenizer.Word]) throws(CommandError) -> JSONValue {
+    private static func jsonObject(_ words: [LineTokenizer.Word]) throws(CommandError) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = []
         for word in words {
-            let item: RequestItem
-            do { item = try RequestItem.parse(word.text) } catch {
-                throw CommandError(error.reason, column: word.start + error.offset)
-            }
-            switch item {
+            switch try item(word) {
             case let .stringField(name, value): members.append((name, .string(value)))
             case let .jsonField(name, value): members.append((name, value))
             default: throw CommandError("ws send takes JSON, or fields: name=value, name:=json", column: word.start)
@@ -116,7 +112,7 @@ extension CommandParser {
     /// value a `Duration` can hold.
     static let longestWait = 3600.0
 
-    private func recv(_ words: [LineTokenizer.Word]) throws(CommandError) -> WebSocketAction {
+    private static func recv(_ words: [LineTokenizer.Word]) throws(CommandError) -> WebSocketAction {
         var count = 1
         var timeout = 5.0
         var i = 0

@@ -29,6 +29,12 @@ struct ConnectSettings: Sendable, Equatable {
     var maximumMessageBytes: Int?
 
     static let flags = ["--retries", "--backoff", "--heartbeat"]
+    /// The flags with what TAB says about each.
+    static let flagHints: [SlotKind.Flag] = [
+        .init(name: "--retries", hint: "N reconnect tries (0: never)"),
+        .init(name: "--backoff", hint: "S seconds before the first try, doubling"),
+        .init(name: "--heartbeat", hint: "S seconds between pings (0: none)"),
+    ]
     static let maximumRetries = 30
 
     init(retries: Int? = nil, backoff: Double? = nil, heartbeat: Double? = nil, maximumMessageBytes: Int? = nil) {

@@ -1,0 +1,203 @@
+import Core
+import Foundation
+
+/// Turns a line into a `Command`: the one place that rejects bad input.
+/// `{{name}}` is replaced from `variables` in each word after splitting, so a
+/// value with spaces stays one word; then the command's entry in the
+/// `CommandTable` reads the words.
+struct CommandParser {
+    var variables: [String: String] = [:]
+    var table: CommandTable = .standard
+
+    func parse(_ line: String) throws(CommandError) -> Command {
+        if let send = try webSocketSendJSON(line) { return send }
+        let words: [LineTokenizer.Word]
+        do { words = try LineTokenizer.split(line) } catch {
+            throw CommandError(error.reason, column: error.offset)
+        }
+        guard let first = words.first else { return .empty }
+        if first.text.hasPrefix("#") { return .empty }
+        var args: [LineTokenizer.Word] = []
+        for word in words.dropFirst() {
+            args.append(LineTokenizer.Word(text: try substitute(word), start: word.start))
+        }
+        // A bare /path or URL is a GET of it.
+        if Self.isTarget(first.text), let get = table.spec(named: "get") {
+            let path = LineTokenizer.Word(text: try substitute(first), start: first.start)
+            return try get.parse(CommandArguments(command: first, words: [path] + args, spec: get))
+        }
+        guard let spec = table.spec(named: first.text) else {
+            var message = "unknown command '\(first.text)'"
+            if let suggestion = table.closest(to: first.text) { message += "; did you mean '\(suggestion)'?" }
+            message += " (type help for the list)"
+            throw CommandError(message, column: first.start)
+        }
+        return try spec.parse(CommandArguments(command: first, words: args, spec: spec))
+    }
+
+    /// Whether a line's first word is a request target itself (`/api/tasks`, `https://…`).
+    static func isTarget(_ word: String) -> Bool {
+        word.hasPrefix("/") || word.hasPrefix("http://") || word.hasPrefix("https://")
+    }
+
+    /// `set NAME=VALUE`, and `set NAME VALUE`.
+    static func set(_ args: CommandArguments) throws(CommandError) -> Command {
+        var text = args.texts
+        if text.count == 2, !text[0].contains("=") { text = [text[0] + "=" + text[1]] }
+        guard text.count == 1, let eq = text[0].firstIndex(of: "="), eq != text[0].startIndex else {
+            throw args.usage(at: args.first)
+        }
+        let variable = String(text[0][..<eq])
+        guard isVariableName(variable) else {
+            throw CommandError("'\(variable)' is not a variable name: use letters, digits and _", column: args[0].start)
+        }
+        return .set(name: variable, value: String(text[0][text[0].index(after: eq)...]))
+    }
+
+    /// `header`, `header Name:value …`, `header Name:`, `header clear`.
+    static func header(_ args: CommandArguments) throws(CommandError) -> Command {
+        guard let first = args.first else { return .header(.list) }
+        if first.text == "clear", args.count == 1 { return .header(.clear) }
+        var set: [(name: String, value: String)] = []
+        for arg in args.words {
+            switch try item(arg) {
+            case let .header(name, value): set.append((name, value))
+            case let .emptyHeader(name): set.append((name, ""))
+            default: throw args.usage(at: arg)
+            }
+        }
+        return .header(.set(set))
+    }
+
+    /// `defaults FLAG…` (only the flags that make sense for every line), `defaults clear`.
+    static func defaults(_ args: CommandArguments) throws(CommandError) -> Command {
+        if args.texts == ["clear"] { return .defaults(nil) }
+        var options = RequestOptions()
+        var i = 0
+        while i < args.count {
+            let name = String(args[i].text.split(separator: "=", maxSplits: 1).first ?? "")
+            let canonical = RequestOptions.flags.first { $0.names.contains(name) }?.names[0] ?? name
+            guard args[i].text.hasPrefix("-"), RequestOptions.sessionFlags.contains(canonical) else {
+                throw CommandError("defaults takes \(RequestOptions.sessionFlags.sorted().joined(separator: ", ")), or clear; \(args[i].text) is for one line",
+                                   column: args[i].start)
+            }
+            i += try options.read(args.words, at: i)
+        }
+        return .defaults(options)
+    }
+
+    /// A JSON path word (`.tasks[0].id`), with the caret on what is wrong in it.
+    static func jsonPath(_ word: LineTokenizer.Word) throws(CommandError) -> JSONPath {
+        do { return try JSONPath.parse(word.text) } catch {
+            throw CommandError("bad path '\(word.text)': \(error.reason)", column: word.start + error.offset)
+        }
+    }
+
+    /// A request item word, with the caret on what is wrong in it.
+    static func item(_ word: LineTokenizer.Word) throws(CommandError) -> RequestItem {
+        do { return try RequestItem.parse(word.text) } catch {
+            throw CommandError(error.reason, column: word.start + error.offset)
+        }
+    }
+
+    /// `capture NAME = PATH`; `capture NAME=PATH` and `capture NAME PATH` too.
+    static func capture(_ arguments: CommandArguments) throws(CommandError) -> Command {
+        let args = arguments.words, usage = arguments.spec.usageMessage
+        var name: LineTokenizer.Word
+        var path: LineTokenizer.Word
+        switch args.count {
+        case 3 where args[1].text == "=":
+            (name, path) = (args[0], args[2])
+        case 2:
+            (name, path) = (args[0], args[1])
+            if name.text.hasSuffix("=") { name.text.removeLast() }
+        case 1 where args[0].text.contains("="):
+            let text = args[0].text
+            let eq = text.firstIndex(of: "=")!
+            name = LineTokenizer.Word(text: String(text[..<eq]), start: args[0].start)
+            path = LineTokenizer.Word(text: String(text[text.index(after: eq)...]), start: args[0].start + text.distance(from: text.startIndex, to: eq) + 1)
+        default:
+            throw CommandError(usage, column: args.first?.start)
+        }
+        guard isVariableName(name.text) else {
+            throw CommandError("'\(name.text)' is not a variable name: use letters, digits and _", column: name.start)
+        }
+        return .capture(name: name.text, path: try jsonPath(path))
+    }
+
+    /// A request line: flags anywhere (`RequestOptions`), the path first of
+    /// the other words unless the line began with it, then request items.
+    static func http(method: String, _ arguments: CommandArguments) throws(CommandError) -> Command {
+        let args = arguments.words
+        var items: [RequestItem] = []
+        /// The words of body items (fields, files), which `--raw` excludes.
+        var dataWords: [LineTokenizer.Word] = []
+        var options = RequestOptions()
+        var path: LineTokenizer.Word?
+        var i = 0
+        while i < args.count {
+            let arg = args[i]
+            if arg.text.count > 1, arg.text.hasPrefix("-") {
+                i += try options.read(args, at: i)
+                continue
+            }
+            i += 1
+            if path == nil {
+                path = arg
+                continue
+            }
+            items.append(try item(arg))
+            if case .header = items.last! {} else if case .query = items.last! {} else { dataWords.append(arg) }
+        }
+        guard let path else {
+            let command = arguments.command
+            throw CommandError("\(method) needs a path, as in: \(method.lowercased()) /api/tasks", column: command.start + command.text.count)
+        }
+        if options.raw != nil, let data = dataWords.first {
+            throw CommandError("--raw sends its text as the whole body; it cannot be combined with fields or files", column: data.start)
+        }
+        return .http(method: method, path: path.text, items: items, options: options)
+    }
+
+    /// Replaces `{{name}}` in a word. An unknown name is an error, not an empty string.
+    /// Replaces each `{{name}}` with the variable's value (a value is not
+    /// searched again). Works on UTF-8 bytes: Foundation's `range(of:)` made
+    /// this most of the cost of parsing a `ws send {…}` line.
+    func substitute(_ word: LineTokenizer.Word) throws(CommandError) -> String {
+        let bytes = Array(word.text.utf8)
+        let brace = UInt8(ascii: "{"), closing = UInt8(ascii: "}")
+        func pair(_ b: UInt8, at i: Int) -> Bool { i + 1 < bytes.count && bytes[i] == b && bytes[i + 1] == b }
+        guard bytes.indices.contains(where: { pair(brace, at: $0) }) else { return word.text }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var i = 0
+        while i < bytes.count {
+            guard pair(brace, at: i) else {
+                out.append(bytes[i])
+                i += 1
+                continue
+            }
+            var close = i + 2
+            while close < bytes.count, !pair(closing, at: close) { close += 1 }
+            guard close < bytes.count else { throw CommandError("unclosed '{{' in '\(word.text)'", column: word.start) }
+            let name = String(decoding: bytes[(i + 2)..<close], as: UTF8.self).trimmingCharacters(in: .whitespaces)
+            guard let value = variables[name] else {
+                if name.hasPrefix("secret:") {
+                    let secret = String(name.dropFirst(7))
+                    throw CommandError("{{\(name)}} is filled in from \(SecretResolver.environmentName(secret)), or asked for when the line is typed at the prompt",
+                                       column: word.start)
+                }
+                throw CommandError("unknown variable {{\(name)}} (set it with: set \(name)=VALUE; see vars)", column: word.start)
+            }
+            out += value.utf8
+            i = close + 2
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func isVariableName(_ s: String) -> Bool {
+        guard let first = s.first, first.isLetter || first == "_" else { return false }
+        return s.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
+    }
+}
+

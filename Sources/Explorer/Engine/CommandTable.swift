@@ -1,0 +1,331 @@
+import Core
+
+/// Every REPL command, in the order `help` lists them. The parser, `help`,
+/// "did you mean" and TAB read this and nothing else: see `CommandSpec`.
+struct CommandTable: Sendable {
+    var specs: [CommandSpec]
+
+    static let methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
+
+    /// The command named (or aliased) `name`, in any case.
+    func spec(named name: String) -> CommandSpec? {
+        let lower = name.lowercased()
+        return specs.first { $0.names.contains(lower) }
+    }
+
+    /// The names TAB offers for the first word: every name and word alias.
+    var offeredNames: [String] {
+        specs.flatMap { [$0.name] + $0.aliases.filter { $0.allSatisfy(\.isLetter) } }
+    }
+
+    /// The known command closest to `word`, when it is close enough to be a typo.
+    func closest(to word: String) -> String? {
+        let lower = word.lowercased()
+        let scored = offeredNames.map { ($0, editDistance(lower, $0)) }.min { $0.1 < $1.1 }
+        guard let (name, distance) = scored, distance <= max(1, name.count / 3) else { return nil }
+        return name
+    }
+
+    /// A table with one more command (tests; a plug-in one day).
+    func adding(_ spec: CommandSpec) -> CommandTable { CommandTable(specs: specs + [spec]) }
+}
+
+/// Optimal string alignment distance: insertions, deletions, substitutions
+/// and adjacent transpositions ("lgoin" is one edit from "login").
+func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a), b = Array(b)
+    guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
+    var d = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
+    for i in 0...a.count { d[i][0] = i }
+    for j in 0...b.count { d[0][j] = j }
+    for i in 1...a.count {
+        for j in 1...b.count {
+            let cost = a[i - 1] == b[j - 1] ? 0 : 1
+            d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+            if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+            }
+        }
+    }
+    return d[a.count][b.count]
+}
+
+extension CommandTable {
+    static let standard = CommandTable(specs: requests + session + responses + catalog + transcripts + [webSocket, help, exit])
+
+    /// `get PATH [ITEM…]` and the other methods; a bare /path is a GET (the parser's rule).
+    private static let requests: [CommandSpec] = methods.map { method in
+        let lower = method.lowercased()
+        let article = method == "OPTIONS" ? "an" : "a"
+        return CommandSpec(
+            name: lower, usage: "\(lower) PATH [ITEM…] [OPTION…]",
+            summary: "send \(article) \(method) request" + (method == "GET" ? " (a bare /path means GET too)" : ""),
+            details: httpDetails,
+            slot: { before, _ in before.isEmpty ? .path(method: method) : .requestItems(method: method) },
+            parse: { args throws(CommandError) in try CommandParser.http(method: method, args) })
+    }
+
+    private static let session: [CommandSpec] = [
+        CommandSpec(
+            name: "login", usage: "login [EMAIL] [PASSWORD]", summary: "log in and keep the tokens",
+            details: """
+            Logs in with the profile's login endpoint and keeps the access and refresh tokens.
+            Without PASSWORD the REPL asks for it without echo. History keeps the line without
+            the password. A 401 later is answered by one refresh and one retry.
+            """,
+            slot: SlotKind.positional(.demoEmail),
+            parse: { args throws(CommandError) in
+                try args.atMost(2)
+                return .login(email: args.first?.text, password: args.count > 1 ? args[1].text : nil)
+            }),
+        CommandSpec(
+            name: "logout", usage: "logout", summary: "log out and forget the tokens",
+            details: "Calls the profile's logout endpoint (revoking the refresh token) and forgets the tokens.",
+            parse: { args throws(CommandError) in try args.none(); return .logout }),
+        CommandSpec(
+            name: "whoami", usage: "whoami", summary: "show the logged-in user (asks the server)",
+            details: "Calls the profile's who-am-I endpoint with the current token.",
+            parse: { args throws(CommandError) in try args.none(); return .whoami }),
+        CommandSpec(
+            name: "set", usage: "set NAME=VALUE", summary: "set a variable, used as {{NAME}}",
+            details: "Sets a variable. {{NAME}} anywhere in a later line is replaced by VALUE.\nExample: set id=3, then get /api/tasks/{{id}}",
+            slot: SlotKind.positional(.variable(assigning: true)),
+            parse: { args throws(CommandError) in try CommandParser.set(args) }),
+        CommandSpec(
+            name: "unset", usage: "unset NAME", summary: "remove a variable", details: "Removes a variable set with `set`.",
+            slot: SlotKind.positional(.variable(assigning: false)),
+            parse: { args throws(CommandError) in
+                guard args.count == 1 else { throw args.usage(at: nil) }
+                return .unset(name: args[0].text)
+            }),
+        CommandSpec(
+            name: "vars", usage: "vars", summary: "list variables",
+            details: "Lists variables, including the built-in base_url and profile.",
+            parse: { args throws(CommandError) in try args.none(); return .vars }),
+        CommandSpec(
+            name: "cookies", usage: "cookies [clear]", summary: "list the session's cookies (values hidden), or forget them",
+            details: """
+            Lists the cookies answers have set in this session: name, domain and port, path, and flags,
+            with values hidden. They go back by RFC 6265's rules, only to the port that set them, and
+            are kept in memory only. `cookies clear` forgets them all.
+            """,
+            slot: SlotKind.positional(.word(["clear"])),
+            parse: { args throws(CommandError) in
+                guard args.count <= 1, args.first.map({ $0.text == "clear" }) ?? true else { throw args.usage(at: args.first) }
+                return .cookies(clear: !args.isEmpty)
+            }),
+        CommandSpec(
+            name: "header", aliases: ["headers"], usage: "header [Name:value…] | header Name: | header clear",
+            summary: "headers sent with every request to the backend",
+            details: """
+            Sets headers for the session, as request items: header Authorization:'Bearer TOKEN', header
+            X-Api-Key:KEY. They go with every request to the backend's own origin (scheme, host and port)
+            that does not set them itself, and to no other origin. header Name: removes one, header clear
+            all; header alone lists them, credentials hidden. History and transcripts hide their values.
+            """,
+            parse: { args throws(CommandError) in try CommandParser.header(args) }),
+        CommandSpec(
+            name: "defaults", usage: "defaults [FLAG…] | defaults clear",
+            summary: "request options for every later line (--follow, --timeout, -v…)",
+            details: """
+            Sets request options that every later request line gets unless it says otherwise:
+            --follow, --max-redirects N, --timeout SECONDS, --form, --print WHAT, -v, -h, -b.
+            defaults alone shows them; defaults clear drops them. Example: defaults --follow --timeout 5
+            """,
+            parse: { args throws(CommandError) in try CommandParser.defaults(args) }),
+        CommandSpec(
+            name: "curl", usage: "curl [OPTION…] URL", summary: "run a pasted curl command as a request",
+            details: """
+            Reads a curl command, as browser dev tools and API docs give them, as the request it sends:
+            -X, -H, -d/--data/--data-raw/--json, --data-urlencode, -G, -F, -u, -b, -A, -e, -L, -m, -I.
+            Flags that change nothing here (-s, -i, -k, --compressed, -v) are skipped; others are refused
+            by name. The token and session headers follow their usual rule: only to the backend's origin.
+            """,
+            parse: { args throws(CommandError) in try CurlImport.parse(args.words) }),
+    ]
+
+    private static let responses: [CommandSpec] = [
+        CommandSpec(
+            name: "show", usage: "show [PATH]", example: "show .tasks[0].id", summary: "show the last response, or a value in it",
+            details: "Without PATH prints the last response body again. PATH picks a value: .tasks[0].id,\n.user.email, [\"odd key\"], [-1] for the last element.",
+            slot: SlotKind.positional(.jsonPath),
+            parse: { args throws(CommandError) in
+                try args.atMost(1)
+                guard let word = args.first else { return .show(path: nil) }
+                return .show(path: try CommandParser.jsonPath(word))
+            }),
+        CommandSpec(
+            name: "save", usage: "save FILE [--force]", summary: "save the last response's body in FILE, byte for byte",
+            details: """
+            Writes the last response's body, exactly as it came (an image stays an image), to FILE,
+            created readable by you only. An existing FILE is kept unless --force is given.
+            On a request line, -o FILE does the same for that answer and prints no body.
+            """,
+            slot: SlotKind.positional(.file),
+            parse: { args throws(CommandError) in
+                let files = args.words.filter { $0.text != "--force" }
+                guard files.count == 1 else { throw args.usage(at: files.dropFirst().first ?? args.first) }
+                return .save(path: files[0].text, force: files.count < args.count)
+            }),
+        CommandSpec(
+            name: "capture", usage: "capture NAME = PATH", example: "capture task_id = .id",
+            summary: "keep a value of the last response as {{NAME}}",
+            details: """
+            Picks a value out of the last response, as `show PATH` does, and keeps it as the variable
+            NAME. Later lines use it as {{NAME}}. In a recording, the captured value is written as a
+            pattern of its kind, so a replay captures the live value instead.
+            Example: post /api/tasks title=x, then capture task_id = .id, then get /api/tasks/{{task_id}}
+            """,
+            slot: { before, word in !before.isEmpty && (word.hasPrefix(".") || word.hasPrefix("[")) ? .jsonPath : .none },
+            parse: { args throws(CommandError) in try CommandParser.capture(args) }),
+    ]
+
+    private static let catalog: [CommandSpec] = [
+        CommandSpec(
+            name: "endpoints", usage: "endpoints [FILTER]", summary: "list the backend's endpoints (method, path, auth, summary)",
+            details: "Lists the profile's endpoint catalog. FILTER is a method (endpoints post) or text that the path\nor summary contains (endpoints flea).",
+            parse: { args throws(CommandError) in
+                try args.atMost(1)
+                return .endpoints(filter: args.first?.text)
+            }),
+        CommandSpec(
+            name: "describe", usage: "describe ENDPOINT|MODEL", example: "describe /api/tasks",
+            summary: "show an endpoint's parameters and body, or a model's fields",
+            details: """
+            describe [METHOD] PATH shows the endpoint's path and query parameters, its body fields with
+            their types, and the model of its answer. describe MODEL shows a model's fields.
+            Examples: describe POST /api/tasks, describe /api/tasks/7, describe Task
+            """,
+            slot: { before, _ in
+                switch before.count {
+                case 0: return .endpointOrModel
+                // `describe POST /api/ta` completes that method's paths.
+                case 1 where methods.contains(before[0].uppercased()): return .path(method: before[0].uppercased())
+                default: return .none
+                }
+            },
+            parse: { args throws(CommandError) in
+                // `describe POST /api/tasks` names an endpoint by method and path.
+                guard (1...2).contains(args.count) else { throw args.usage(at: args.words.dropFirst(2).first) }
+                return .describe(args.texts.joined(separator: " "))
+            }),
+        CommandSpec(
+            name: "spec", usage: "spec load FILE", summary: "use an OpenAPI 3.0/3.1 document (JSON or YAML) as the catalog",
+            details: """
+            Reads an OpenAPI 3.0 or 3.1 document; its paths, parameters, request bodies and security
+            become the catalog that endpoints, describe and TAB use. What it cannot carry over is
+            said once. A broken document is reported with the file, a JSON path and the reason.
+            """,
+            slot: SlotKind.positional(.word(["load"]), .file),
+            parse: { args throws(CommandError) in
+                guard args.count == 2, args[0].text == "load" else { throw args.usage(at: args.first) }
+                return .specLoad(path: args[1].text)
+            }),
+    ]
+
+    private static let transcripts: [CommandSpec] = [
+        CommandSpec(
+            name: "record", usage: "record FILE | stop | status", summary: "record this session as a transcript",
+            details: """
+            record FILE starts writing every following command and its answer to FILE (which must be
+            new or empty); each step is flushed as it completes. record stop ends it; record status
+            says where it goes. Passwords and tokens are written as {{secret:NAME}}, never as values.
+            `explorer replay FILE` and `explorer test` run a transcript again and compare.
+            See docs/transcripts.md.
+            """,
+            slot: SlotKind.positional(.word(["stop", "status"], orFile: true)),
+            parse: { args throws(CommandError) in
+                guard args.count == 1 else { throw args.usage(at: args.words.dropFirst().first) }
+                switch args[0].text {
+                case "stop": return .record(.stop)
+                case "status": return .record(.status)
+                default: return .record(.start(path: args[0].text))
+                }
+            }),
+        CommandSpec(
+            name: "replay", usage: "replay FILE", summary: "run a transcript's steps in this session and compare",
+            details: """
+            Runs every step of the transcript FILE in this session (its server, login and variables),
+            and shows ok or the differences for each. The transcript must be for this backend.
+            `explorer replay FILE` does the same against a fresh sandbox.
+            """,
+            slot: SlotKind.positional(.file),
+            parse: { args throws(CommandError) in
+                guard args.count == 1 else { throw args.usage(at: args.words.dropFirst().first) }
+                return .transcript(.replay(path: args[0].text))
+            }),
+        CommandSpec(
+            name: "tour", usage: "tour [NAME]", summary: "walk a guided tour from sessions/, one step at a time",
+            details: """
+            tour lists the tours (the transcripts under sessions/, or $EXPLORER_SESSIONS) for this
+            backend; TAB completes NAME. tour NAME shows each step's comment and puts its command on
+            the line: Enter runs it (edit it first if you like; an empty line skips it), and the
+            answer is followed by what the tour expected. Ctrl-C ends the tour.
+            """,
+            slot: SlotKind.positional(.tour),
+            parse: { args throws(CommandError) in
+                try args.atMost(1)
+                return .transcript(.tour(name: args.first?.text))
+            }),
+    ]
+
+    private static let webSocket = CommandSpec(
+        name: "ws", usage: "ws connect|send|recv|status|close", summary: "a WebSocket: connect, send JSON, read frames",
+        details: """
+        ws connect [URL|PATH]      the profile's socket (LinkU's chat, with your token), a /path on
+                                   the base URL, or any ws:// or wss:// URL (wss:// needs a host
+                                   name, not an IP address); no answer within 10 s fails
+            --retries N            reconnect tries after a drop (default 5; 0: never reconnect)
+            --backoff S            seconds before the first try, doubling after (default 1)
+            --heartbeat S          seconds between pings (default 30; 0: none); a ping still
+                                   unanswered when the next is due counts as a drop
+        ws send JSON               one text frame: {"type":"ping"}, or fields as in an HTTP body:
+                                   ws send type=message receiver_id:=2 content=hi
+        ws recv [N] [--timeout S]  waits for the next N frames not shown yet (default 1, up to 5 s)
+        ws status, ws close
+        Each received frame is shown once. In the REPL frames and state changes print above the
+        prompt as they happen (← in, → out), so ws recv waits for new ones; in a script they
+        wait for ws recv. A dropped socket reconnects with a fresh token; messages sent
+        meanwhile wait in a queue. `show` shows the last frame received.
+        """,
+        slot: { before, word in
+            guard let sub = before.first else { return .word(WebSocketAction.subcommands) }
+            // `ws connect`'s flags, each once; none where a flag's value goes.
+            guard sub.lowercased() == "connect", word.isEmpty || word.hasPrefix("-"),
+                  let last = before.last, !ConnectSettings.flags.contains(last) else { return .none }
+            return .flags(ConnectSettings.flagHints.filter { !before.contains($0.name) })
+        },
+        parse: { args throws(CommandError) in try CommandParser.webSocket(args.words) })
+
+    private static let help = CommandSpec(
+        name: "help", aliases: ["?"], usage: "help [COMMAND]", summary: "list commands, or explain one",
+        details: "help COMMAND shows a command's usage and details.",
+        slot: SlotKind.positional(.command),
+        parse: { args throws(CommandError) in
+            guard args.count <= 1 else { throw args.usage(at: nil) }
+            return .help(topic: args.first?.text)
+        })
+
+    private static let exit = CommandSpec(
+        name: "exit", aliases: ["quit"], usage: "exit", summary: "leave (Ctrl-D does too)", details: "Leaves the explorer.",
+        parse: { args throws(CommandError) in try args.none(); return .exit })
+
+    static var httpDetails: String { """
+    Sends a request to PATH (relative to the base URL, or a full http:// URL). Items, as in HTTPie:
+      name=value      JSON string field          name:=json     raw JSON field (number, bool, array…)
+      Header:value    request header             name==value    query parameter (percent-encoded)
+      name@file       multipart file upload      name=@file     string field read from a file
+      Header:         remove a default header    @file          the file is the whole body
+    Fields make a JSON body (user[name]=x and tags[]=a nest, as in HTTPie); a file field makes it
+    multipart/form-data. A backslash escapes a separator (a\\=b=c has the key a=b) or a bracket.
+    {{name}} is replaced by a variable.
+    Options, anywhere on the line (HTTPie's names):
+    \(RequestOptions.flags.map { "  " + ($0.names.joined(separator: ", ") + ($0.value.map { " " + $0 } ?? "")).padding(toLength: 22, withPad: " ", startingAt: 0) + $0.help }.joined(separator: "\n"))
+    By default the status line and the body are printed (HEAD and OPTIONS: the headers too); a
+    redirect's Location is always shown. Credentials are hidden wherever they are printed.
+    Examples:
+      get /api/tasks page==1 page_size==5
+      post /api/tasks title="Fix my bike" price:=25 city=London
+      get /old-path --follow -v
+    """ }
+}

@@ -1,0 +1,77 @@
+import Core
+import Foundation
+import Testing
+@testable import Explorer
+
+/// The command table is the one list of commands: the parser, `help`, "did
+/// you mean" and TAB see an entry added to it and nothing else.
+@Suite struct CommandTableTests {
+    /// A command that exists only in this test's table.
+    static let ping = CommandSpec(
+        name: "ping", aliases: ["pong"], usage: "ping [loud|quiet]", summary: "answer with the variables",
+        details: "Only in this test.",
+        slot: SlotKind.positional(.word(["loud", "quiet"])),
+        parse: { args throws(CommandError) in
+            guard args.count <= 1, args.first.map({ ["loud", "quiet"].contains($0.text) }) ?? true else { throw args.usage(at: args.first) }
+            return .vars
+        })
+    let table = CommandTable.standard.adding(ping)
+
+    @Test func theParserTakesANewEntry() throws {
+        let parser = CommandParser(table: table)
+        #expect(try parser.parse("ping loud") == .vars)
+        #expect(try parser.parse("PONG") == .vars, "an alias, in any case")
+        #expect(throws: CommandError("usage: ping [loud|quiet]", column: 5)) { try parser.parse("ping soft") }
+        #expect(throws: CommandError("unknown command 'pimg'; did you mean 'ping'? (type help for the list)", column: 0)) {
+            try parser.parse("pimg")
+        }
+        // The standard table does not know it.
+        #expect(throws: CommandError.self) { try CommandParser().parse("ping") }
+    }
+
+    @Test func tabOffersANewEntryAndItsWords() {
+        let state = CompletionState(profile: .linku, variables: [], lastBody: nil, table: table)
+        #expect(Completer.complete("pi", state: state).candidates.map(\.text) == ["ping"])
+        #expect(Completer.complete("pi", state: state).candidates.first?.hint == "answer with the variables")
+        #expect(Completer.complete("ping ", state: state).candidates.map(\.text) == ["loud", "quiet"])
+        #expect(Completer.complete("pong q", state: state).candidates.map(\.text) == ["quiet"])
+        #expect(Completer.complete("help pi", state: state).candidates.map(\.text) == ["ping"])
+    }
+
+    @Test func helpListsAndExplainsANewEntry() async throws {
+        let transport = AsyncHTTPTransport()
+        let session = AuthSession(profile: .generic, builder: RequestBuilder(baseURL: URL(string: "http://127.0.0.1:9")!),
+                                  transport: transport, store: MemoryTokenStore())
+        let interpreter = Interpreter(session: session, table: table)
+        let list = await interpreter.execute(.help(topic: nil))
+        let one = await interpreter.execute(try interpreter.parser.parse("help pong"))
+        let typo = await interpreter.execute(.help(topic: "pnig"))
+        await transport.shutdown()
+        guard case let .text(text) = list, case let .text(details) = one, case let .failure(message, _) = typo else {
+            Issue.record("help answered \(list), \(one), \(typo)")
+            return
+        }
+        #expect(text.contains("ping [loud|quiet]") && text.contains("answer with the variables"))
+        #expect(details == "usage: ping [loud|quiet]\n\nOnly in this test.")
+        #expect(message == "no help for 'pnig'; did you mean 'ping'?")
+    }
+
+    /// Every usage error says the usage `help` shows: they cannot drift apart.
+    @Test func usageErrorsSayWhatHelpSays() {
+        let wrong = ["login a b c", "unset", "cookies now", "show a b", "save", "capture", "endpoints a b",
+                     "describe", "spec", "record", "replay", "tour a b", "help a b"]
+        for line in wrong {
+            let name = String(line.split(separator: " ")[0])
+            let spec = CommandTable.standard.spec(named: name)!
+            #expect(throws: CommandError.self) { try CommandParser().parse(line) }
+            do { _ = try CommandParser().parse(line) } catch {
+                #expect(error.message == spec.usageMessage, "\(line)")
+            }
+        }
+    }
+
+    @Test func namesAreUnique() {
+        let names = CommandTable.standard.specs.flatMap(\.names)
+        #expect(Set(names).count == names.count)
+    }
+}
