@@ -7,7 +7,7 @@ import Testing
 /// Recording a session against one sandbox and replaying it against a
 /// fresh one, through the same parser and interpreter.
 @Suite struct RecordReplayTests {
-    /// Records `lines` against a fresh LinkU sandbox, the way the Runner does.
+    /// Records `lines` against a fresh LinkU sandbox, the way the session controller does.
     static func record(_ lines: [String], comments: [Int: String] = [:]) async throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("record-\(UUID().uuidString).transcript").path
         try await withSandboxInterpreter { interpreter, server in

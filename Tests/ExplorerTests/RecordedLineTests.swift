@@ -50,7 +50,7 @@ import Testing
             if line.hasPrefix("ws send") {
                 _ = await interpreter.execute(try interpreter.parser.parse("ws connect"))
             }
-            // `{{secret:…}}` is filled in before the parser sees the line, as the Runner does.
+            // `{{secret:…}}` is filled in before the parser sees the line, as the session controller does.
             let run = line.replacingOccurrences(of: "{{secret:access_token}}", with: await interpreter.session.tokens?.accessToken ?? "")
             let command = try interpreter.parser.parse(run)
             try recorder.record(line: line.contains("{{secret:") ? line : run, command: command,

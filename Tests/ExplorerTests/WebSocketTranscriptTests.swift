@@ -9,7 +9,7 @@ import Testing
 /// disk) replays green against a fresh one; a frame that never comes fails
 /// with a clear difference.
 @Suite struct WebSocketTranscriptTests {
-    /// Records `lines` the way the Runner does: the frames that came since the
+    /// Records `lines` the way the session controller does: the frames that came since the
     /// last step are written before each line runs.
     static func record(_ lines: [String]) async throws -> (path: String, text: String, tokens: [String]) {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("ws-\(UUID().uuidString).transcript").path

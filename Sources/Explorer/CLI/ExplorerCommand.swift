@@ -95,15 +95,16 @@ struct Start: ParsableCommand {
     var command: String?
 
     func run() throws {
-        let session = try ExplorerSession.open(connection)
+        let session = try ExplorerSession.open(connection, interactive: command == nil)
+        let controller = session.controller
         let status: ExitStatus
         if let command {
-            status = session.runner.runLine(command).0
-        } else if session.console.isInteractive, let editor = LineEditor(historyURL: ExplorerSession.historyURL, complete: session.complete) {
-            session.console.out(session.welcome)
-            status = session.runner.repl(editor: editor)
+            status = controller.step(command).status
+        } else if controller.terminal.isInteractive {
+            controller.terminal.out(session.welcome)
+            status = controller.repl()
         } else {
-            status = session.runner.script(StandardInputLines(), name: "stdin")
+            status = controller.script(StandardInputLines(), name: "stdin")
         }
         session.close()
         throw ExitCode(status.rawValue)
@@ -127,12 +128,12 @@ struct Run: ParsableCommand {
         switch Self.read(file) {
         case let .success(read): text = read
         case let .failure(problem):
-            Console(isInteractive: false).err("error: cannot read \(file): \(problem)\n")
+            Console().err("error: cannot read \(file): \(problem)\n")
             throw ExitCode(ExitStatus.parse.rawValue)
         }
-        let session = try ExplorerSession.open(connection)
+        let session = try ExplorerSession.open(connection, interactive: false)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0.hasSuffix("\r") ? $0.dropLast() : $0) }
-        let status = session.runner.script(file: lines, name: file)
+        let status = session.controller.script(file: lines, name: file)
         session.close()
         throw ExitCode(status.rawValue)
     }

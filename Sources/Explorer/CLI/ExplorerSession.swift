@@ -4,13 +4,13 @@ import Foundation
 import Sandbox
 
 /// Everything a run needs: the backend (a started sandbox or a base URL),
-/// the HTTP transport, the interpreter, and how to write output.
+/// the HTTP transport, the interpreter, and the session controller with its
+/// terminal (libedit for the REPL, plain output for `-c`, pipes and files).
 final class ExplorerSession {
     let sandbox: SandboxServer?
     let transport: AsyncHTTPTransport
     let interpreter: Interpreter
-    let runner: Runner
-    let console: Console
+    let controller: SessionController
     let profile: Profile
     let baseURL: URL
 
@@ -18,18 +18,19 @@ final class ExplorerSession {
         XDG.stateHome(ProcessInfo.processInfo.environment).appendingPathComponent("explorer").appendingPathComponent("history")
     }
 
-    private init(sandbox: SandboxServer?, transport: AsyncHTTPTransport, interpreter: Interpreter, runner: Runner,
-                 console: Console, profile: Profile, baseURL: URL) {
+    private init(sandbox: SandboxServer?, transport: AsyncHTTPTransport, interpreter: Interpreter, controller: SessionController,
+                 profile: Profile, baseURL: URL) {
         self.sandbox = sandbox
         self.transport = transport
         self.interpreter = interpreter
-        self.runner = runner
-        self.console = console
+        self.controller = controller
         self.profile = profile
         self.baseURL = baseURL
     }
 
-    static func open(_ options: ConnectionOptions) throws -> ExplorerSession {
+    /// `interactive`: a REPL when standard input is a terminal and libedit
+    /// can drive it; otherwise lines come from a pipe, a file or `-c`.
+    static func open(_ options: ConnectionOptions, interactive: Bool) throws -> ExplorerSession {
         let environment = ProcessInfo.processInfo.environment
         // A server named on the command line is not LinkU unless the user says so.
         let chosen = options.profile.flatMap(Profile.named)
@@ -41,7 +42,7 @@ final class ExplorerSession {
         if let file = options.spec {
             // One line, not the whole usage: the document is wrong, not the command line.
             do { spec = try SpecLoader.load(file) } catch {
-                Console(isInteractive: false).err("error: \(error.description)\n")
+                Console().err("error: \(error.description)\n")
                 throw ExitCode(ExitStatus.usage.rawValue)
             }
         }
@@ -64,31 +65,34 @@ final class ExplorerSession {
         let session = AuthSession(profile: profile, builder: RequestBuilder(baseURL: baseURL), transport: sending, store: store)
         let interpreter = Interpreter(session: session, offline: options.offline)
         if let spec { runBlocking { await interpreter.use(spec) } }
-        let interactive = isatty(0) == 1
         let palette = Palette.choose(options.color, isTerminal: isatty(1) == 1, environment: environment)
-        let console = Console(isInteractive: interactive)
-        let runner = Runner(interpreter: interpreter, renderer: Renderer(palette: palette, envelope: profile.errorEnvelope),
-                            console: console, offline: options.offline,
-                            target: sandbox != nil ? .sandbox : .url(baseURL.absoluteString))
+        var terminal: any Terminal = PlainTerminal()
+        if interactive, isatty(0) == 1, let editor = LineEditor(historyURL: historyURL, complete: { complete($0, on: interpreter) }) {
+            terminal = EditorTerminal(editor: editor)
+        }
+        let controller = SessionController(interpreter: interpreter, renderer: Renderer(palette: palette, envelope: profile.errorEnvelope),
+                                           terminal: terminal, offline: options.offline,
+                                           target: sandbox != nil ? .sandbox : .url(baseURL.absoluteString))
         if let path = options.record {
-            do { try runner.startRecording(path) } catch {
+            do { try controller.startRecording(path) } catch {
                 let sandbox = sandbox
                 runBlocking { await transport.shutdown(); await sandbox?.stop() }
                 throw ValidationError(error.description)
             }
         }
-        return ExplorerSession(sandbox: sandbox, transport: transport, interpreter: interpreter, runner: runner,
-                               console: console, profile: profile, baseURL: baseURL)
+        return ExplorerSession(sandbox: sandbox, transport: transport, interpreter: interpreter, controller: controller,
+                               profile: profile, baseURL: baseURL)
     }
 
     /// TAB: complete against the interpreter's current state (variables, last response).
-    func complete(_ before: String) -> Completion {
-        let state = runBlocking(on: interpreter) { $0.completionState() }
-        return Completer.complete(before, state: state)
+    func complete(_ before: String) -> Completion { Self.complete(before, on: interpreter) }
+
+    private static func complete(_ before: String, on interpreter: Interpreter) -> Completion {
+        Completer.complete(before, state: runBlocking(on: interpreter) { $0.completionState() })
     }
 
     var welcome: String {
-        let palette = runner.renderer.palette
+        let palette = controller.renderer.palette
         var lines: [String] = []
         if sandbox != nil {
             lines.append(palette.bold("\(profile.displayName) sandbox") + " at \(baseURL.absoluteString) (in-process; its data is gone when you leave)")
@@ -106,7 +110,7 @@ final class ExplorerSession {
 
     func close() {
         // Frames that came after the last step are still written.
-        runner.finishRecording()
+        controller.finishRecording()
         let sandbox = sandbox
         let transport = transport
         let interpreter = interpreter

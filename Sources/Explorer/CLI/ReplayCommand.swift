@@ -17,7 +17,7 @@ struct ReplayCommand: ParsableCommand {
     var files: [String]
 
     func run() throws {
-        let console = Console(isInteractive: false)
+        let console = Console()
         let replayer = options.replayer
         let report = options.report
         var runs: [TranscriptRun] = []

@@ -36,7 +36,7 @@ struct SandboxCommand: ParsableCommand {
         configuration.log = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
         do { try configuration.validate() } catch { throw ValidationError("\(error)") }
 
-        let console = Console(isInteractive: false)
+        let console = Console()
         let server: SandboxServer
         do {
             server = try runBlockingThrowing { [configuration] in try await SandboxServer.start(configuration) }

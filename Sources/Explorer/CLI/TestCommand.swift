@@ -31,7 +31,7 @@ struct TestCommand: ParsableCommand {
     var paths: [String] = []
 
     func run() throws {
-        let console = Console(isInteractive: false)
+        let console = Console()
         let (files, empty) = TranscriptSource.files(in: paths.isEmpty ? ["sessions"] : paths)
         for folder in empty { console.err("warning: no *.\(TranscriptSource.fileExtension) files under \(folder)\n") }
         guard !files.isEmpty else {

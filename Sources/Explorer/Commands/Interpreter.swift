@@ -274,7 +274,7 @@ actor Interpreter {
         case let .specLoad(path):
             return loadSpec(path)
         case .record, .transcript:
-            // The Runner handles these in a session; a transcript being replayed cannot record or nest.
+            // The session controller handles these in a session; a transcript being replayed cannot record or nest.
             return .failure("record, replay and tour do not work inside a replayed transcript", .usage)
         case let .ws(action):
             return await webSocket(action)

@@ -24,7 +24,7 @@ enum Command: Sendable, Equatable {
     case record(RecordAction)
     /// `ws connect|send|recv|status|close`: the interpreter's WebSocket.
     case ws(WebSocketAction)
-    /// `replay FILE`, `tour [NAME]`: run by the `Runner`, like `record`.
+    /// `replay FILE`, `tour [NAME]`: run by the `SessionController`, like `record`.
     case transcript(TranscriptAction)
     /// `endpoints [FILTER]`: the catalog, or the endpoints matching FILTER.
     case endpoints(filter: String?)
@@ -52,7 +52,7 @@ enum HeaderAction: Sendable, Equatable {
     }
 }
 
-/// `record FILE`, `record stop`, `record status`: run by the `Runner`,
+/// `record FILE`, `record stop`, `record status`: run by the `SessionController`,
 /// which owns the recording, not by the interpreter.
 enum RecordAction: Sendable, Equatable {
     case start(path: String)

@@ -1,19 +1,20 @@
 import Dispatch
 
 /// Runs async work from the synchronous main thread (which owns the
-/// terminal) and waits. When `interruptible`, Ctrl-C cancels the work.
+/// terminal) and waits. `interrupts` (a `Terminal`'s Ctrl-C count), when
+/// given, is polled while waiting, and a press cancels the work.
 final class ResultBox<T>: @unchecked Sendable {
     var value: T?
 }
 
-func runBlocking<T: Sendable>(interruptible: Bool = false, _ body: @escaping @Sendable () async -> T) -> T {
+func runBlocking<T: Sendable>(interrupts: (() -> Int)? = nil, _ body: @escaping @Sendable () async -> T) -> T {
     let box = ResultBox<T>()
     let done = DispatchSemaphore(value: 0)
     let task = Task {
         box.value = await body()
         done.signal()
     }
-    wait(for: done, cancelling: task, interruptible: interruptible)
+    wait(for: done, cancelling: task, interrupts: interrupts)
     return box.value!
 }
 
@@ -22,14 +23,14 @@ func runBlocking<T: Sendable>(interruptible: Bool = false, _ body: @escaping @Se
 /// actor's executor, and the answer is handed back from there. A plain
 /// `Task` first woke a thread of the global pool and came back through it,
 /// two more thread hand-offs for every line of a script.
-func runBlocking<A: Actor, T: Sendable>(on actor: A, interruptible: Bool = false,
+func runBlocking<A: Actor, T: Sendable>(on actor: A, interrupts: (() -> Int)? = nil,
                                         _ body: @escaping @Sendable (isolated A) async -> T) -> T {
     let box = ResultBox<T>()
     let done = DispatchSemaphore(value: 0)
     let task = Task.immediate {
         await deliver(on: actor, body, into: box, done)
     }
-    wait(for: done, cancelling: task, interruptible: interruptible)
+    wait(for: done, cancelling: task, interrupts: interrupts)
     return box.value!
 }
 
@@ -39,11 +40,11 @@ private func deliver<A: Actor, T: Sendable>(on actor: isolated A, _ body: @Senda
     done.signal()
 }
 
-private func wait(for done: DispatchSemaphore, cancelling task: Task<Void, Never>, interruptible: Bool) {
-    if interruptible {
-        _ = LineEditor.takeInterrupts()
+private func wait(for done: DispatchSemaphore, cancelling task: Task<Void, Never>, interrupts: (() -> Int)?) {
+    if let interrupts {
+        _ = interrupts()
         while done.wait(timeout: .now() + .milliseconds(20)) == .timedOut {
-            if LineEditor.takeInterrupts() > 0 { task.cancel() }
+            if interrupts() > 0 { task.cancel() }
         }
     } else {
         done.wait()

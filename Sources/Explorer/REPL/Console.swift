@@ -4,8 +4,6 @@ import Foundation
 /// Where output goes. The REPL writes through C stdio, which libedit shares,
 /// so prompt and output never interleave out of order.
 struct Console: Sendable {
-    let isInteractive: Bool
-
     func out(_ text: String) {
         guard !text.isEmpty else { return }
         ex_write_stdout(Self.visible(text))

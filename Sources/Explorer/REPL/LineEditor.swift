@@ -9,12 +9,6 @@ import Foundation
 /// capture, so the completer and the "was interrupted" flag live in
 /// `LineEditorHooks`, used only from the thread that reads lines.
 final class LineEditor {
-    enum Input: Equatable {
-        case line(String)
-        case interrupted
-        case endOfInput
-    }
-
     private let editor: OpaquePointer
     private let history: OpaquePointer?
     let historyURL: URL?
@@ -41,7 +35,7 @@ final class LineEditor {
         el_end(editor)
     }
 
-    func read(prompt: String) -> Input {
+    func read(prompt: String) -> TerminalInput {
         ex_set_prompt(prompt)
         LineEditorHooks.interrupted = false
         LineEditorHooks.lastTab = nil
@@ -60,7 +54,7 @@ final class LineEditor {
     /// Reads a line whose buffer starts as `text`, for the user to run as it
     /// is or edit first (`tour`): libedit reads pushed characters before the
     /// terminal's, so the text appears as if typed.
-    func read(prompt: String, editing text: String) -> Input {
+    func read(prompt: String, editing text: String) -> TerminalInput {
         text.withCString { el_push(editor, $0) }
         return read(prompt: prompt)
     }

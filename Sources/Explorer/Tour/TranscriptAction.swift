@@ -1,4 +1,4 @@
-/// `replay FILE` and `tour [NAME]` in the REPL. Like `record`, the `Runner`
+/// `replay FILE` and `tour [NAME]` in the REPL. Like `record`, the `SessionController`
 /// runs them: they drive many lines through the session's interpreter and,
 /// for a tour, the line editor.
 enum TranscriptAction: Sendable, Equatable {

@@ -68,7 +68,7 @@ final class TranscriptRecorder {
     }
 
     /// Writes the frames that came since the last step was written. They are
-    /// appended below it, so they belong to it: the Runner calls this before
+    /// appended below it, so they belong to it: the session controller calls this before
     /// each line runs, so that a step's own frames are the ones during it.
     func flushFrames() throws(Failure) {
         guard let frames, steps > 0 else { return }

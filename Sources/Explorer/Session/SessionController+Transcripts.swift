@@ -6,8 +6,8 @@ import Sandbox
 /// on this session's interpreter (its server, login and variables), through
 /// the same `Replayer.Steps` that `explorer replay` uses, so a step passes
 /// or differs here exactly as it would there.
-extension Runner {
-    func run(_ action: TranscriptAction, editor: LineEditor?) -> Outcome {
+extension SessionController {
+    func run(_ action: TranscriptAction) -> Outcome {
         let before = runBlocking { [interpreter] in await interpreter.userVariables }
         defer {
             let after = runBlocking { [interpreter] in await interpreter.userVariables }
@@ -18,10 +18,10 @@ extension Runner {
             return replay(path)
         case let .tour(name?):
             guard let tour = Tours().find(name) else { return .failure("no tour named '\(name)' (tour lists them)", .usage) }
-            guard let editor else {
+            guard terminal.isInteractive else {
                 return .failure("a tour waits for Enter at each step, so it needs the REPL; replay \(tour.path) runs it in one go", .usage)
             }
-            return walk(tour, editor: editor)
+            return walk(tour)
         case .tour(nil):
             return .text(tourList())
         }
@@ -73,7 +73,7 @@ extension Runner {
         case let .failure(.broken(message)), let .failure(.runtime(message)): return .failure(message, .parse)
         case let .success(loaded): (transcript, prepared) = loaded
         }
-        let steps = runBlocking(interruptible: true) { [prepared] in
+        let steps = runBlocking(interrupts: interrupts) { [prepared] in
             var steps = prepared
             if await steps.prepare(transcript.header) { await steps.replay(transcript.steps) }
             return steps
@@ -83,25 +83,23 @@ extension Runner {
         var run = TranscriptRun(path: path, steps: steps.runs, failure: steps.failure, total: transcript.steps.count, torn: transcript.torn)
         run.duration = ContinuousClock.now - started
         let (out, err) = ReplayReport(palette: renderer.palette).detailed(run)
-        console.out(out)
-        console.err(err)
+        terminal.out(out)
+        terminal.err(err)
         return run.status == .ok ? .nothing : .failure("\(path) did not replay as written", run.status)
     }
 
     /// Walks a tour: each step's comment, then its command in the line
     /// editor; Enter runs it and the answer is followed by the verdict.
-    private func walk(_ tour: Tours.Tour, editor: LineEditor) -> Outcome {
+    private func walk(_ tour: Tours.Tour) -> Outcome {
         // On a sandbox, and unless recording (whose steps must all run on one
         // server), the tour gets a fresh sandbox of its own: the data this
         // session made (a 7th task, another login) would make it differ.
         let own = target == .sandbox && recorder == nil ? TourSandbox.start(interpreter.session.profile) : nil
         defer { own?.stop() }
-        if let own, AsyncOutput.shared.install() {
+        if let own, let post = terminal.asyncOutput() {
             // Its socket's frames show as they come, as the session's do.
             let renderer = renderer
-            runBlocking { [interpreter = own.interpreter] in
-                await interpreter.setSocketListener { notice in AsyncOutput.shared.post(renderer.notice(notice)) }
-            }
+            runBlocking { [interpreter = own.interpreter] in await interpreter.setSocketListener { post(renderer.notice($0)) } }
         }
         let transcript: Transcript, prepared: Replayer.Steps
         switch steps(tour.path, on: own?.interpreter) {
@@ -112,7 +110,7 @@ extension Runner {
         let count = transcript.steps.count
         let place = own != nil ? " It runs on a fresh sandbox of its own; your session is left as it is."
             : " It runs in this session, whose data may make a step differ from what the tour expects."
-        console.out(palette.bold("Tour \(tour.name)") + ": \(ReplayReport.count(count, "step")). Enter runs a step (edit it first if you like;"
+        terminal.out(palette.bold("Tour \(tour.name)") + ": \(ReplayReport.count(count, "step")). Enter runs a step (edit it first if you like;"
                     + " an empty line skips it). Ctrl-C ends the tour." + place + "\n")
         var steps = runBlocking { [prepared] in
             var steps = prepared
@@ -122,18 +120,18 @@ extension Runner {
         if let failure = steps.failure { return .failure(Self.message(failure), .runtime) }
         var expected = 0
         for (index, step) in transcript.steps.enumerated() {
-            console.out("\n")
-            for comment in step.comments where !comment.isEmpty { console.out(palette.dim(comment) + "\n") }
+            terminal.out("\n")
+            for comment in step.comments where !comment.isEmpty { terminal.out(palette.dim(comment) + "\n") }
             let typed: String
-            switch editor.read(prompt: "tour \(index + 1)/\(count)> ", editing: step.command) {
+            switch terminal.readLine(prompt: "tour \(index + 1)/\(count)> ", editing: step.command) {
             case .endOfInput, .interrupted:
                 return .text("tour ended at step \(index + 1) of \(count)")
             case let .line(line):
                 typed = line
             }
-            if let safe = Redactor.redact(line: typed) { editor.remember(safe) }
+            if let safe = Redactor.redact(line: typed) { terminal.remember(safe) }
             guard !typed.trimmingCharacters(in: .whitespaces).isEmpty else {
-                console.out(palette.dim("(skipped)") + "\n")
+                terminal.out(palette.dim("(skipped)") + "\n")
                 continue
             }
             // A recording takes the step as if it had been typed: its comments, then the line as run.
@@ -141,7 +139,7 @@ extension Runner {
                 try recorder.flushFrames()
                 for comment in step.comments where !comment.trimmingCharacters(in: .whitespaces).isEmpty { try recorder.comment(comment) }
             }
-            let (outcome, after) = runBlocking(interruptible: true) { [steps] in
+            let (outcome, after) = runBlocking(interrupts: interrupts) { [steps] in
                 var steps = steps
                 let outcome = await steps.run(step, typed: typed)
                 return (outcome, steps)
@@ -150,14 +148,14 @@ extension Runner {
             guard let outcome else { return .failure(steps.failure.map(Self.message) ?? "the tour stopped", .runtime) }
             whileRecording { try $0.record(line: typed, command: steps.lastCommand, outcome: outcome, forcedOffline: false) }
             let (out, err) = renderer.render(outcome)
-            console.out(out)
-            console.err(err)
+            terminal.out(out)
+            terminal.err(err)
             guard let run = steps.runs.last else { continue }
             if run.passed {
                 expected += 1
-                console.out(palette.green("✓ as the tour expected") + "\n")
+                terminal.out(palette.green("✓ as the tour expected") + "\n")
             } else {
-                console.out(palette.yellow("≠ the tour expected otherwise:") + "\n" + ReplayReport(palette: palette).differences(run, indent: "  "))
+                terminal.out(palette.yellow("≠ the tour expected otherwise:") + "\n" + ReplayReport(palette: palette).differences(run, indent: "  "))
             }
         }
         return .text("tour finished: \(expected) of \(ReplayReport.count(count, "step")) as expected")

@@ -2,13 +2,15 @@ import Core
 import Foundation
 import Sandbox
 
-/// Drives one interpreter from a line editor, a script, or a single line.
-/// The REPL, `run`, `-c` and piped stdin all go through `runLine`, and so
-/// does recording: each line's outcome is handed to the recorder, if any.
-final class Runner {
+/// One session's lines, one `step` at a time: parse (with the caret for
+/// an error), secrets, `--offline`, asking for login details, running the
+/// command on the interpreter, showing its outcome and recording it. It owns
+/// the recording, `replay` and tours too, and talks only to its `Terminal`:
+/// the REPL, `-c`, pipes, `explorer run` and the tests are loops over `step`.
+final class SessionController {
     let interpreter: Interpreter
     let renderer: Renderer
-    let console: Console
+    let terminal: any Terminal
     let offline: Bool
     /// What a recording's header names as its backend.
     let target: TranscriptHeader.Target
@@ -21,25 +23,36 @@ final class Runner {
     /// Where `{{secret:NAME}}` in a typed line looks first (`EXPLORER_SECRET_NAME`).
     var environment: [String: String] = ProcessInfo.processInfo.environment
 
-    init(interpreter: Interpreter, renderer: Renderer, console: Console, offline: Bool, target: TranscriptHeader.Target) {
+    init(interpreter: Interpreter, renderer: Renderer, terminal: any Terminal, offline: Bool, target: TranscriptHeader.Target) {
         self.interpreter = interpreter
         self.renderer = renderer
-        self.console = console
+        self.terminal = terminal
         self.offline = offline
         self.target = target
     }
 
-    /// Runs one line and returns its exit status. `editor` is set in the REPL,
-    /// where missing login details are asked for and Ctrl-C cancels.
-    func runLine(_ line: String, editor: LineEditor? = nil, location: String? = nil, promptWidth: Int = 0) -> (ExitStatus, exit: Bool) {
-        switch prepare(line, editor: editor, location: location, promptWidth: promptWidth) {
-        case let .done(status): return (status, false)
+    /// What a line did: its exit status, and whether it ended the session.
+    struct Step: Equatable {
+        var status: ExitStatus
+        var exit = false
+    }
+
+    /// Runs one line. `location` (`file:3`) prefixes its errors in a script;
+    /// `promptWidth` puts a parse error's caret under the typed line.
+    func step(_ line: String, location: String? = nil, promptWidth: Int = 0) -> Step {
+        switch prepare(line, location: location, promptWidth: promptWidth) {
+        case let .done(status): return Step(status: status)
         case let .execute(command, forcedOffline):
-            let outcome = runBlocking(on: interpreter, interruptible: editor != nil) { [command] interpreter in
+            let outcome = runBlocking(on: interpreter, interrupts: interrupts) { [command] interpreter in
                 await interpreter.execute(command)
             }
             return finish(line, command, outcome, forcedOffline: forcedOffline, location: location)
         }
+    }
+
+    /// Ctrl-C presses, where a person can press it.
+    var interrupts: (() -> Int)? {
+        terminal.isInteractive ? { [terminal] in terminal.takeInterrupts() } : nil
     }
 
     /// A line made ready for the interpreter, or run already.
@@ -51,19 +64,18 @@ final class Runner {
     /// Everything about a line before the interpreter runs it: parse errors,
     /// `record` and transcript commands (run here, on the calling thread),
     /// comments, `--offline`, and asking for login details in the REPL.
-    private func prepare(_ line: String, parsed: Result<Command, CommandError>? = nil, editor: LineEditor?, location: String?,
-                         promptWidth: Int) -> Prepared {
+    private func prepare(_ line: String, parsed: Result<Command, CommandError>? = nil, location: String?, promptWidth: Int) -> Prepared {
         // Frames that came since the last step belong to it, not to this line.
         whileRecording { try $0.flushFrames() }
         var filled = line
         if parsed == nil, line.contains("{{secret:") {
             do {
-                guard let resolved = try fillingSecrets(in: line, editor: editor) else { return .done(.ok) }
+                guard let resolved = try fillingSecrets(in: line) else { return .done(.ok) }
                 filled = resolved.line
                 whileRecording { recorder in resolved.secrets.forEach { recorder.learn($0.value, name: $0.name) } }
             } catch {
                 let prefix = location.map { "\($0): " } ?? ""
-                console.err(prefix + renderer.palette.red("error: ") + error.message + "\n")
+                terminal.err(prefix + renderer.palette.red("error: ") + error.message + "\n")
                 return .done(.runtime)
             }
         }
@@ -71,11 +83,11 @@ final class Runner {
         do {
             command = try (parsed ?? Result { () throws(CommandError) in try interpreter.parser.parse(filled) }).get()
         } catch {
-            if editor != nil, let column = error.column {
-                console.err(String(repeating: " ", count: promptWidth + column) + renderer.palette.red("^") + "\n")
+            if terminal.isInteractive, let column = error.column {
+                terminal.err(String(repeating: " ", count: promptWidth + column) + renderer.palette.red("^") + "\n")
             }
             let prefix = location.map { "\($0): " } ?? ""
-            console.err(prefix + renderer.palette.red("error: ") + error.message + "\n")
+            terminal.err(prefix + renderer.palette.red("error: ") + error.message + "\n")
             whileRecording { try $0.record(line: line, command: nil, outcome: .failure(error.message, .usage), forcedOffline: false) }
             return .done(.usage)
         }
@@ -85,7 +97,7 @@ final class Runner {
             return .done(outcome.exitStatus)
         }
         if case let .transcript(action) = command {
-            let outcome = run(action, editor: editor)
+            let outcome = run(action)
             show(outcome, location: location)
             return .done(outcome.exitStatus)
         }
@@ -98,30 +110,30 @@ final class Runner {
             command = .http(method: method, path: path, items: items, options: options)
             forcedOffline = true
         }
-        if case let .login(email, password) = command, password == nil, let editor {
-            guard let filled = askLogin(email: email, editor: editor) else { return .done(.ok) }
+        if case let .login(email, password) = command, password == nil, terminal.isInteractive {
+            guard let filled = askLogin(email: email) else { return .done(.ok) }
             command = filled
         }
         return .execute(command, forcedOffline: forcedOffline)
     }
 
     /// Shows and records what the interpreter answered.
-    private func finish(_ line: String, _ command: Command, _ outcome: Outcome, forcedOffline: Bool, location: String?) -> (ExitStatus, exit: Bool) {
+    private func finish(_ line: String, _ command: Command, _ outcome: Outcome, forcedOffline: Bool, location: String?) -> Step {
         show(outcome, location: location)
         whileRecording { try $0.record(line: line, command: command, outcome: outcome, forcedOffline: forcedOffline) }
         switch command {
         case let .set(name, _), let .capture(name, _), let .unset(name): replayBound.remove(name)
         default: break
         }
-        if case .exit = outcome { return (.ok, true) }
-        return (outcome.exitStatus, false)
+        if case .exit = outcome { return Step(status: .ok, exit: true) }
+        return Step(status: outcome.exitStatus)
     }
 
     private func show(_ outcome: Outcome, location: String?) {
         let (out, err) = renderer.render(outcome)
-        console.out(out)
-        if case .failure = outcome, let location { console.err("\(location): ") }
-        console.err(err)
+        terminal.out(out)
+        if case .failure = outcome, let location { terminal.err("\(location): ") }
+        terminal.err(err)
     }
 
     // MARK: Recording
@@ -181,36 +193,39 @@ final class Runner {
         guard let recorder else { return }
         do { try body(recorder) } catch {
             self.recorder = nil
-            console.err(renderer.palette.red("error: ") + "recording stopped: \(error)\n")
+            terminal.err(renderer.palette.red("error: ") + "recording stopped: \(error)\n")
         }
     }
 
-    private func askLogin(email: String?, editor: LineEditor) -> Command? {
+    private func askLogin(email: String?) -> Command? {
         var email = email
         if email == nil {
-            guard case let .line(typed) = editor.read(prompt: "email: "), !typed.isEmpty else { return nil }
+            guard case let .line(typed) = terminal.readLine(prompt: "email: ", editing: nil), !typed.isEmpty else { return nil }
             email = typed.trimmingCharacters(in: .whitespaces)
         }
-        guard let password = LineEditor.readSecret(prompt: "password: ") else { return nil }
+        guard let password = terminal.readSecret(prompt: "password: ") else { return nil }
         return .login(email: email, password: password)
     }
 
     /// The interactive loop: prompt, read, run, until Ctrl-D or `exit`.
-    func repl(editor: LineEditor) -> ExitStatus {
-        printSocketNoticesAsync()
+    /// WebSocket frames and state changes print above the prompt as they come.
+    func repl() -> ExitStatus {
+        if let post = terminal.asyncOutput() {
+            let renderer = renderer
+            runBlocking { [interpreter] in await interpreter.setSocketListener { post(renderer.notice($0)) } }
+        }
         while true {
             let label = runBlocking(on: interpreter) { await $0.promptLabel() }
             let prompt = label + "> "
-            switch editor.read(prompt: prompt) {
+            switch terminal.readLine(prompt: prompt, editing: nil) {
             case .endOfInput:
-                console.out("\n")
+                terminal.out("\n")
                 return .ok
             case .interrupted:
                 continue
             case let .line(line):
-                if let safe = Redactor.redact(line: line) { editor.remember(safe) }
-                let (_, exit) = runLine(line, editor: editor, promptWidth: prompt.count)
-                if exit { return .ok }
+                if let safe = Redactor.redact(line: line) { terminal.remember(safe) }
+                if step(line, promptWidth: prompt.count).exit { return .ok }
             }
         }
     }
@@ -221,9 +236,9 @@ final class Runner {
         var worst = ExitStatus.ok
         for (index, line) in lines.enumerated() {
             guard let line = scriptLine(line) else { continue }
-            let (status, exit) = runLine(line, location: "\(name):\(index + 1)")
-            worst = max(worst, status)
-            if exit { break }
+            let result = step(line, location: "\(name):\(index + 1)")
+            worst = max(worst, result.status)
+            if result.exit { break }
         }
         return worst
     }
@@ -234,22 +249,22 @@ final class Runner {
     /// cost): the lines run in batches on the interpreter's loop while this
     /// thread waits. A line that must run here (`record`, a transcript
     /// command: they wait on the loop themselves) ends a batch and runs
-    /// through `runLine`.
+    /// through `step`.
     func script(file lines: [String], name: String) -> ExitStatus {
         var worst = ExitStatus.ok
         var next = 0
         let handoff = Handoff(self)
         while next < lines.count {
             let (status, stop) = runBlocking(on: interpreter) { [from = next] interpreter in
-                await handoff.runner.batch(lines, from: from, name: name, interpreter)
+                await handoff.controller.batch(lines, from: from, name: name, interpreter)
             }
             worst = max(worst, status)
             switch stop {
             case .end, .exit: return worst
             case let .here(index):
-                let (status, exit) = runLine(lines[index], location: "\(name):\(index + 1)")
-                worst = max(worst, status)
-                if exit { return worst }
+                let result = step(lines[index], location: "\(name):\(index + 1)")
+                worst = max(worst, result.status)
+                if result.exit { return worst }
                 next = index + 1
             }
         }
@@ -264,23 +279,23 @@ final class Runner {
     }
 
     /// Runs script lines from `from` on the interpreter (its event loop)
-    /// until the end, `exit`, or a line for `runLine`.
+    /// until the end, `exit`, or a line for `step`.
     private func batch(_ lines: [String], from: Int, name: String, _ interpreter: isolated Interpreter) async -> (ExitStatus, BatchStop) {
         var worst = ExitStatus.ok
         for index in lines.indices.dropFirst(from) {
             guard let line = scriptLine(lines[index]) else { continue }
-            // Its secrets are filled in by `runLine`, which may ask for them.
+            // Its secrets are filled in by `step`, which may ask for them.
             if line.contains("{{secret:") { return (worst, .here(index)) }
             let parsed = Result { () throws(CommandError) in try interpreter.parser.parse(line) }
             if case let .success(command) = parsed, Self.runsOnMainThread(command) { return (worst, .here(index)) }
             let location = "\(name):\(index + 1)"
-            switch prepare(line, parsed: parsed, editor: nil, location: location, promptWidth: 0) {
+            switch prepare(line, parsed: parsed, location: location, promptWidth: 0) {
             case let .done(status):
                 worst = max(worst, status)
             case let .execute(command, forcedOffline):
-                let (status, exit) = finish(line, command, await interpreter.execute(command), forcedOffline: forcedOffline, location: location)
-                worst = max(worst, status)
-                if exit { return (worst, .exit) }
+                let result = finish(line, command, await interpreter.execute(command), forcedOffline: forcedOffline, location: location)
+                worst = max(worst, result.status)
+                if result.exit { return (worst, .exit) }
             }
         }
         return (worst, .end)
@@ -306,10 +321,10 @@ final class Runner {
     }
 }
 
-/// The runner, handed to the interpreter's loop for a batch of script lines.
-/// It belongs to the main thread, which waits in `runBlocking` until the
-/// batch ends: one thread uses it at a time.
+/// The controller, handed to the interpreter's loop for a batch of script
+/// lines. It belongs to the main thread, which waits in `runBlocking` until
+/// the batch ends: one thread uses it at a time.
 private struct Handoff: @unchecked Sendable {
-    let runner: Runner
-    init(_ runner: Runner) { self.runner = runner }
+    let controller: SessionController
+    init(_ controller: SessionController) { self.controller = controller }
 }

@@ -7,7 +7,7 @@ import Foundation
 /// the session's own token, …); failing that the REPL asks for it without
 /// echo, and a script stops the line saying which variable to set. The
 /// parser never sees the placeholder, and a recording writes it back as typed.
-extension Runner {
+extension SessionController {
     /// Why a line's secrets could not be filled in, in one line.
     struct MissingSecret: Error {
         let message: String
@@ -15,7 +15,7 @@ extension Runner {
 
     /// The line with its secrets filled in, and each value by name (for the recorder).
     /// Nil when the user cancelled the question (Ctrl-C, Ctrl-D).
-    func fillingSecrets(in line: String, editor: LineEditor?) throws(MissingSecret) -> (line: String, secrets: [(name: String, value: String)])? {
+    func fillingSecrets(in line: String) throws(MissingSecret) -> (line: String, secrets: [(name: String, value: String)])? {
         var resolver = SecretResolver(environment: environment, demoAccounts: interpreter.session.profile.demoAccounts)
         resolver.demoPasswordsFirst = target == .sandbox
         resolver.variables = interpreter.allVariables
@@ -26,11 +26,11 @@ extension Runner {
             do {
                 return try resolver.resolveNamed(line)
             } catch {
-                guard editor != nil else {
+                guard terminal.isInteractive else {
                     throw MissingSecret(message: "no value for {{secret:\(error.name)}}: set \(SecretResolver.environmentName(error.name)) "
                                         + "in the environment, or type the line at the prompt, which asks for it")
                 }
-                guard let typed = LineEditor.readSecret(prompt: "\(error.name): ") else { return nil }
+                guard let typed = terminal.readSecret(prompt: "\(error.name): ") else { return nil }
                 resolver.environment[SecretResolver.environmentName(error.name)] = typed
             }
         }

@@ -1,0 +1,71 @@
+import Foundation
+
+/// What a typed line came back as.
+enum TerminalInput: Equatable, Sendable {
+    case line(String)
+    /// Ctrl-C: the line is dropped.
+    case interrupted
+    /// Ctrl-D, or the end of a pipe.
+    case endOfInput
+}
+
+/// Everything a session says and hears goes through one of these: the
+/// user's terminal (libedit), a pipe or file of lines, or a test's fake. The
+/// `SessionController` touches no file descriptor and no global itself.
+protocol Terminal: AnyObject {
+    /// Whether a person is at the keyboard: then missing login details and
+    /// secrets are asked for, a parse error gets a caret under the prompt
+    /// line, tours can be walked, and Ctrl-C cancels a running command.
+    var isInteractive: Bool { get }
+    func out(_ text: String)
+    func err(_ text: String)
+    /// The next line typed at `prompt`; `editing` is on the line already, to
+    /// run as it is or edit first (a tour's step).
+    func readLine(prompt: String, editing: String?) -> TerminalInput
+    /// A secret typed without echo; nil when cancelled.
+    func readSecret(prompt: String) -> String?
+    /// Keeps a line, already free of secrets, in the history.
+    func remember(_ line: String)
+    /// Ctrl-C presses since the last call, checked while a command runs.
+    func takeInterrupts() -> Int
+    /// Where text that arrives while the user types (WebSocket frames) goes,
+    /// printed above the line being edited; nil where nothing can print
+    /// between lines (a script sees frames only through `ws recv`).
+    func asyncOutput() -> (@Sendable (String) -> Void)?
+}
+
+/// The REPL's terminal: libedit for lines, history and TAB; C stdio for output.
+final class EditorTerminal: Terminal {
+    let editor: LineEditor
+    let console = Console()
+
+    init(editor: LineEditor) { self.editor = editor }
+
+    var isInteractive: Bool { true }
+    func out(_ text: String) { console.out(text) }
+    func err(_ text: String) { console.err(text) }
+    func readLine(prompt: String, editing: String?) -> TerminalInput {
+        editing.map { editor.read(prompt: prompt, editing: $0) } ?? editor.read(prompt: prompt)
+    }
+    func readSecret(prompt: String) -> String? { LineEditor.readSecret(prompt: prompt) }
+    func remember(_ line: String) { editor.remember(line) }
+    func takeInterrupts() -> Int { LineEditor.takeInterrupts() }
+    func asyncOutput() -> (@Sendable (String) -> Void)? {
+        guard AsyncOutput.shared.install() else { return nil }
+        return { AsyncOutput.shared.post($0) }
+    }
+}
+
+/// `-c LINE`, a pipe, or `explorer run FILE`: output only; nobody to ask.
+final class PlainTerminal: Terminal {
+    let console = Console()
+
+    var isInteractive: Bool { false }
+    func out(_ text: String) { console.out(text) }
+    func err(_ text: String) { console.err(text) }
+    func readLine(prompt: String, editing: String?) -> TerminalInput { .endOfInput }
+    func readSecret(prompt: String) -> String? { nil }
+    func remember(_ line: String) {}
+    func takeInterrupts() -> Int { 0 }
+    func asyncOutput() -> (@Sendable (String) -> Void)? { nil }
+}

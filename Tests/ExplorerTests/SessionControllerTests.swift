@@ -1,0 +1,255 @@
+import Core
+import Foundation
+import Sandbox
+import Testing
+@testable import Explorer
+
+/// A session driven in-process through its `SessionController`, as the REPL,
+/// `explorer run` and a pipe drive one, with a `FakeTerminal` for the user:
+/// a REPL line, a parse error and its caret, Ctrl-C during a request, a
+/// recorded step, a replayed one and a tour's; `{{secret:NAME}}` typed in a
+/// line (issue 11, #22) and a recording started mid-session (#21).
+@Suite struct SessionControllerTests {
+    /// Runs `body` with a controller on a fresh LinkU sandbox, on a thread of
+    /// its own: the controller blocks its caller while the interpreter works.
+    static func withController<T: Sendable>(_ terminal: FakeTerminal = FakeTerminal(interactive: false),
+                                            configuration: SandboxConfiguration = SandboxConfiguration(),
+                                            environment: [String: String] = [:],
+                                            _ body: @escaping @Sendable (SessionController) throws -> T) async throws -> T {
+        let server = try await SandboxServer.start(configuration)
+        let transport = AsyncHTTPTransport()
+        let interpreter = Interpreter(session: AuthSession(profile: .linku, builder: RequestBuilder(baseURL: server.baseURL),
+                                                           transport: transport, store: MemoryTokenStore()))
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, any Error>, Never>) in
+            Thread {
+                let controller = SessionController(interpreter: interpreter, renderer: Renderer(palette: .plain, envelope: .linku),
+                                                   terminal: terminal, offline: false, target: .sandbox)
+                controller.environment = environment
+                let result = Result { try body(controller) }
+                controller.finishRecording()
+                continuation.resume(returning: result)
+            }.start()
+        }
+        await interpreter.closeSocket()
+        await transport.shutdown()
+        await server.stop()
+        return try result.get()
+    }
+
+    @Test func aREPLLineRunsShowsItsAnswerAndIsRememberedWithoutItsPassword() async throws {
+        let terminal = FakeTerminal(answers: [.type("login alice@example.com alice123"), .ctrlC, .type("get /api/tasks page_size==1"), .ctrlD])
+        let status = try await Self.withController(terminal) { $0.repl() }
+        #expect(status == .ok)
+        #expect(terminal.prompts == ["linku> ", "linku alice> ", "linku alice> ", "linku alice> "])
+        #expect(terminal.output.contains("logged in as alice"), "\(terminal.output)")
+        #expect(terminal.output.contains("HTTP/1.1 200 OK") && terminal.output.contains(#""page_size": 1"#), "\(terminal.output)")
+        #expect(terminal.history == ["login alice@example.com", "get /api/tasks page_size==1"])
+    }
+
+    @Test func aParseErrorGetsItsCaretUnderTheTypedLineAndTheREPLGoesOn() async throws {
+        let terminal = FakeTerminal(answers: [.type("get /api/tasks ß:v"), .type("whoami now"), .type("exit"), .type("never read")])
+        let status = try await Self.withController(terminal) { $0.repl() }
+        #expect(status == .ok)
+        // "linku> " is 7 wide; the header name starts at column 15 of the line.
+        let lines = terminal.errors.split(separator: "\n").map(String.init)
+        #expect(lines.count == 4, "\(terminal.errors)")
+        #expect(lines[0] == String(repeating: " ", count: 7 + 15) + "^")
+        #expect(lines[1].hasPrefix("error: ") && lines[1].contains("ß"))
+        #expect(lines[2] == String(repeating: " ", count: 7 + 7) + "^")
+        #expect(lines[3] == "error: whoami takes no arguments")
+        #expect(terminal.prompts.count == 3, "exit ends the loop")
+    }
+
+    @Test func aScriptLineNamesItsPlaceAndHasNoCaret() async throws {
+        let terminal = FakeTerminal(interactive: false)
+        let status = try await Self.withController(terminal) { $0.script(["vars", "lgoin x"], name: "my.script") }
+        #expect(status == .usage)
+        #expect(terminal.errors == "my.script:2: error: unknown command 'lgoin'; did you mean 'login'? (type help for the list)\n")
+    }
+
+    @Test func ctrlCDuringARequestCancelsItAndTheSessionGoesOn() async throws {
+        var slow = SandboxConfiguration()
+        slow.faults.latencyMilliseconds = 6_000
+        let terminal = FakeTerminal()
+        let (cancelled, waited, after) = try await Self.withController(terminal, configuration: slow) { controller in
+            terminal.pressCtrlC(after: .milliseconds(300))
+            let started = ContinuousClock.now
+            let cancelled = controller.step("get /api/tasks")
+            let waited = ContinuousClock.now - started
+            return (cancelled, waited, controller.step("set a=1"))
+        }
+        #expect(waited < .seconds(5), "the 6 s answer was not waited for")
+        #expect(cancelled.status == .runtime && !cancelled.exit)
+        #expect(terminal.errors.contains(Interpreter.cancelled), "\(terminal.errors)")
+        #expect(after.status == .ok)
+    }
+
+    @Test func aMissingPasswordIsAskedForWithoutEchoAtThePrompt() async throws {
+        let terminal = FakeTerminal(answers: [.type("alice@example.com")], secrets: ["alice123"])
+        let step = try await Self.withController(terminal) { $0.step("login") }
+        #expect(step.status == .ok)
+        #expect(terminal.prompts == ["email: ", "password: "])
+        #expect(terminal.output.contains("logged in as alice"))
+        #expect(!terminal.output.contains("alice123") && terminal.history.isEmpty)
+    }
+
+    @Test func aRecordedStepIsWrittenAsItCompletes() async throws {
+        let path = Self.temporary("recorded-step")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let terminal = FakeTerminal()
+        let written = try await Self.withController(terminal) { controller in
+            _ = controller.step("record \(path)")
+            _ = controller.step("login alice@example.com alice123")
+            // Written before the session ends: nothing recorded waits for `record stop`.
+            let written = try String(contentsOfFile: path, encoding: .utf8)
+            _ = controller.step("record stop")
+            return written
+        }
+        #expect(terminal.output.contains("recording to \(path)") && terminal.output.contains("recorded 1 step to \(path)"))
+        #expect(written.contains("\n> login alice@example.com {{secret:password}}\nHTTP/1.1 200 OK\n"), "\(written)")
+        #expect(!written.contains("alice123"))
+    }
+
+    @Test func aReplayedStepIsComparedInTheSession() async throws {
+        let path = Self.temporary("replayed")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try """
+        # explorer transcript v1
+        profile: linku
+        base-url: sandbox
+
+        > set greeting=hello
+
+        > get /api/tasks page_size==1
+        HTTP/1.1 401 Unauthorized
+        {{*}}
+        error: 401 UNAUTHORIZED: {{*}}
+
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        let terminal = FakeTerminal()
+        let (step, greeting) = try await Self.withController(terminal) { controller in
+            (controller.step("replay \(path)"), controller.interpreter.allVariables["greeting"])
+        }
+        #expect(step.status == .ok, "\(terminal.output)\(terminal.errors)")
+        #expect(greeting == "hello", "the replay's variables stay in the session")
+        #expect(terminal.output.contains("2 steps: 2 passed"), "\(terminal.output)")
+    }
+
+    @Test func aTourStepPutsItsCommandOnTheLineAndSaysWhetherItWentAsExpected() async throws {
+        let terminal = FakeTerminal(answers: [.accept, .type(""), .ctrlC])
+        let step = try await Self.withController(terminal) { $0.step("tour linku/login") }
+        #expect(step.status == .ok)
+        #expect(terminal.prompts.first?.hasPrefix("tour 1/") == true, "\(terminal.prompts)")
+        #expect(terminal.output.contains("Tour linku/login"))
+        #expect(terminal.output.contains("✓ as the tour expected"), "\(terminal.output)")
+        #expect(terminal.output.contains("(skipped)"))
+        #expect(terminal.output.contains("tour ended at step 3"), "\(terminal.output)")
+        #expect(terminal.history.first == "login alice@example.com", "history keeps no password, not even a placeholder")
+    }
+
+    @Test func aTourNeedsSomeoneAtTheKeyboard() async throws {
+        let terminal = FakeTerminal(interactive: false)
+        let step = try await Self.withController(terminal) { $0.step("tour linku/login") }
+        #expect(step.status == .usage)
+        #expect(terminal.errors.contains("needs the REPL"))
+    }
+
+    static func temporary(_ name: String) -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString).transcript").path
+    }
+
+    /// As tours show it: the demo password fills the placeholder, and a
+    /// recording writes the line as typed. Before, the parser took
+    /// `{{secret:password}}` for a variable and said to `set secret:password=…`,
+    /// which it then refused.
+    @Test func aSecretPlaceholderTypedInAScriptIsFilledInAsOnReplay() async throws {
+        let path = Self.temporary("typed-secret")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (status, loggedIn, missing) = try await Self.withController { controller in
+            try controller.startRecording(path)
+            let status = controller.script(["login alice@example.com {{secret:password}}"], name: "t")
+            let loggedIn = runBlocking { [interpreter = controller.interpreter] in await interpreter.session.tokens != nil }
+            let missing = controller.script(["get /api/tasks X-Api-Key:{{secret:api_key}}"], name: "t")
+            controller.finishRecording()
+            return (status, loggedIn, missing)
+        }
+        #expect(status == .ok && loggedIn)
+        // Nobody to ask in a script: the line fails, naming what to set.
+        #expect(missing == .runtime)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains("\n> login alice@example.com {{secret:password}}\nHTTP/1.1 200 OK\n"), "\(text)")
+        #expect(!text.contains("alice123") && !text.contains("X-Api-Key"))
+        #expect(await Replayer(environment: [:]).run(path).status == .ok)
+    }
+
+    /// The environment supplies a placeholder no rule fills.
+    @Test func aSecretPlaceholderComesFromTheEnvironment() async throws {
+        let status = try await Self.withController(environment: ["EXPLORER_SECRET_TITLE": "from the environment"]) { controller in
+            controller.script(["login alice@example.com {{secret:password}}", "post /api/tasks title={{secret:title}} price:=5 city=Leeds",
+                           "capture title = .title"], name: "t")
+        }
+        #expect(status == .ok)
+    }
+
+    /// A recording started after `set password=…` and after a replay that
+    /// bound its own variables: the header keeps what the user set, not what
+    /// the replay bound; `EXPLORER_SECRET_PASSWORD` supplies the variable and
+    /// leaves the demo login alone; the recording replays green.
+    @Test func aRecordingStartedMidSessionReplays() async throws {
+        let earlier = Self.temporary("earlier")
+        let path = Self.temporary("mid-session")
+        defer { [earlier, path].forEach { try? FileManager.default.removeItem(atPath: $0) } }
+        try """
+        # explorer transcript v1
+        profile: linku
+        base-url: sandbox
+
+        > set new_password={{secret:new_password}}
+
+        > post /api/tasks title=x price:=1 city=Leeds
+        HTTP/1.1 401 Unauthorized
+        {{*}}
+
+        """.write(toFile: earlier, atomically: true, encoding: .utf8)
+        try await Self.withController { controller in
+            _ = controller.script(["set city=Leeds", "set password=hunter2", "replay \(earlier)"], name: "t")
+            try controller.startRecording(path)
+            _ = controller.script(["login alice@example.com alice123", "get /api/tasks city=={{city}} page_size==1",
+                               "set password=hunter22"], name: "t")
+            controller.finishRecording()
+        }
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains("\nvar: city=Leeds\n") && text.contains("\nvar: password={{secret:password}}\n"), "\(text)")
+        #expect(!text.contains("new_password") && !text.contains("hunter2"), "\(text)")
+        let run = await Replayer(environment: ["EXPLORER_SECRET_PASSWORD": "hunter2"]).run(path)
+        let report = ReplayReport(palette: .plain).detailed(run)
+        #expect(run.status == .ok, "\(report.out)\(report.err)")
+    }
+
+    /// A run a failure stopped says how many steps did not run (it used to
+    /// say "4 passed, 0 failed" of a transcript with more), and fails.
+    @Test func aRunThatStopsEarlySaysHowManyStepsDidNotRun() async throws {
+        let path = Self.temporary("stops")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try """
+        # explorer transcript v1
+        profile: linku
+        base-url: sandbox
+
+        > set a=1
+
+        > set secret_thing={{secret:nobody_has_it}}
+
+        > set b=2
+
+        > set c=3
+
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        let run = await Replayer(environment: [:]).run(path)
+        #expect(run.status == .runtime)
+        #expect(run.notRun == 3)
+        let report = ReplayReport(palette: .plain)
+        #expect(report.detailed(run).out.hasSuffix("4 steps: 1 passed, 0 failed, 3 did not run\n"))
+        #expect(report.progress(run).out.contains("3 steps of 4 did not run"))
+    }
+}
