@@ -39,14 +39,11 @@ import Testing
     }
 
     @Test func helpListsAndExplainsANewEntry() async throws {
-        let transport = AsyncHTTPTransport()
-        let session = AuthSession(profile: .generic, builder: RequestBuilder(baseURL: URL(string: "http://127.0.0.1:9")!),
-                                  transport: transport, store: MemoryTokenStore())
-        let interpreter = Interpreter(session: session, table: table)
-        let list = await interpreter.execute(.help(topic: nil))
-        let one = await interpreter.execute(try interpreter.parser.parse("help pong"))
-        let typo = await interpreter.execute(.help(topic: "pnig"))
-        await transport.shutdown()
+        let (list, one, typo) = try await withLiveSession(profile: .generic, target: .url(nowhere), table: table) { live in
+            let interpreter = live.interpreter
+            return (await interpreter.execute(.help(topic: nil)), await interpreter.execute(try interpreter.parser.parse("help pong")),
+                    await interpreter.execute(.help(topic: "pnig")))
+        }
         guard case let .text(text) = list, case let .text(details) = one, case let .failure(message, _) = typo else {
             Issue.record("help answered \(list), \(one), \(typo)")
             return

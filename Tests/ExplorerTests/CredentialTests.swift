@@ -37,11 +37,8 @@ import Testing
     /// `--offline` sends nothing, ever: `login` shows the request it would
     /// send with the password hidden, and the server never hears of it.
     @Test func offlineLoginSendsNothingAndHidesThePassword() async throws {
-        let server = try await SandboxServer.start()
-        let transport = AsyncHTTPTransport()
-        let session = AuthSession(profile: .linku, builder: RequestBuilder(baseURL: server.baseURL),
-                                  transport: OfflineTransport(eventLoop: transport.eventLoop), store: MemoryTokenStore())
-        let interpreter = Interpreter(session: session, offline: true)
+        let live = try await LiveSession.open(profile: .linku, target: .sandbox(), offline: true)
+        let (interpreter, session, server) = (live.interpreter, await live.interpreter.session, try #require(live.sandbox))
         let login = try await run(interpreter, "login me@example.com s3cret")
         guard case let .offline(request, _) = login else { Issue.record("\(login)"); return }
         let body = String(decoding: request.body ?? [], as: UTF8.self)
@@ -54,8 +51,7 @@ import Testing
         // Under the commands, the transport refuses whatever gets through.
         await #expect(throws: TransportError.self) { try await session.login(email: "me@example.com", password: "s3cret") }
         #expect(server.count("login") == 0)
-        await transport.shutdown()
-        await server.stop()
+        await live.close()
     }
 
     /// `vars` hides what history and transcripts hide: secret-named

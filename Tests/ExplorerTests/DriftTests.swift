@@ -33,8 +33,6 @@ import Testing
     }
 
     @Test func theInterpreterShowsDriftUnderTheAnswer() async throws {
-        let server = try await SandboxServer.start()
-        let transport = AsyncHTTPTransport()
         var profile = Profile.linku
         // A catalog that expects a member the sandbox does not send.
         profile.endpoints = profile.endpoints.map { e in
@@ -42,11 +40,9 @@ import Testing
             if e.path == "/api/banners" { e.response = "Task" }
             return e
         }
-        let session = AuthSession(profile: profile, builder: RequestBuilder(baseURL: server.baseURL), transport: transport, store: MemoryTokenStore())
-        let interpreter = Interpreter(session: session)
-        let outcome = await interpreter.execute(try interpreter.parser.parse("get /api/banners"))
-        await transport.shutdown()
-        await server.stop()
+        let outcome = try await withLiveSession(profile: profile) { live in
+            await live.interpreter.execute(try live.interpreter.parser.parse("get /api/banners"))
+        }
         guard case let .exchange(exchange, note, _) = outcome else { Issue.record("\(outcome)"); return }
         #expect(exchange.response.status == 200)
         #expect(note?.split(separator: "\n").first == "drift: .id: missing (integer)")
@@ -59,13 +55,9 @@ import Testing
     /// taken from ids the earlier answers held, answers without drift.
     @Test(arguments: ["linku", "nova", "levelup", "posture"])
     func sandboxAnswersFollowTheModels(_ name: String) async throws {
-        var configuration = SandboxConfiguration()
-        configuration.profile = name
-        let server = try await SandboxServer.start(configuration)
-        let transport = AsyncHTTPTransport()
         let profile = try #require(Profile.builtIn[name])
-        let session = AuthSession(profile: profile, builder: RequestBuilder(baseURL: server.baseURL), transport: transport, store: MemoryTokenStore())
-        let interpreter = Interpreter(session: session)
+        let live = try await LiveSession.open(profile: profile, target: .sandbox())
+        let interpreter = live.interpreter
         var checked = 0
         _ = await interpreter.execute(.login(email: "alice@example.com", password: "alice123"))
         // Parameterless first, so their answers supply the ids.
@@ -87,8 +79,7 @@ import Testing
             #expect(note?.contains("drift") != true, "GET \(endpoint.path): \(note ?? "")")
             checked += 1
         }
-        await transport.shutdown()
-        await server.stop()
+        await live.close()
         #expect(checked >= 1)
     }
 }

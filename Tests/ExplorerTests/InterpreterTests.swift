@@ -83,10 +83,9 @@ import Testing
         let server = try await SandboxServer.start()
         let url = server.baseURL
         await server.stop()
-        let transport = AsyncHTTPTransport()
-        let interpreter = Interpreter(session: AuthSession(profile: .linku, builder: RequestBuilder(baseURL: url), transport: transport, store: MemoryTokenStore()))
-        let outcome = await interpreter.execute(.http(method: "GET", path: "/api/tasks", items: [], options: RequestOptions()))
-        await transport.shutdown()
+        let outcome = try await withLiveSession(target: .url(url)) { live in
+            await live.interpreter.execute(.http(method: "GET", path: "/api/tasks", items: [], options: RequestOptions()))
+        }
         guard case let .failure(message, status) = outcome else { Issue.record("\(outcome)"); return }
         #expect(message == "cannot connect to 127.0.0.1:\(url.port!): connection refused (is the server running?)")
         #expect(status == .runtime)

@@ -16,10 +16,8 @@ import Testing
                                             configuration: SandboxConfiguration = SandboxConfiguration(),
                                             environment: [String: String] = [:],
                                             _ body: @escaping @Sendable (SessionController) throws -> T) async throws -> T {
-        let server = try await SandboxServer.start(configuration)
-        let transport = AsyncHTTPTransport()
-        let interpreter = Interpreter(session: AuthSession(profile: .linku, builder: RequestBuilder(baseURL: server.baseURL),
-                                                           transport: transport, store: MemoryTokenStore()))
+        let live = try await LiveSession.open(profile: .linku, target: .sandbox(configuration))
+        let interpreter = live.interpreter
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, any Error>, Never>) in
             Thread {
                 let controller = SessionController(interpreter: interpreter, renderer: Renderer(palette: .plain, envelope: .linku),
@@ -30,9 +28,7 @@ import Testing
                 continuation.resume(returning: result)
             }.start()
         }
-        await interpreter.closeSocket()
-        await transport.shutdown()
-        await server.stop()
+        await live.close()
         return try result.get()
     }
 

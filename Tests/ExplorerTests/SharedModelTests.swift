@@ -8,22 +8,16 @@ import Testing
 /// app built on the seeds would, and fail on what drift reports.
 @Suite struct SharedModelTests {
     func answers(_ profile: String, _ lines: [String]) async throws -> [ReceivedResponse] {
-        var configuration = SandboxConfiguration()
-        configuration.profile = profile
-        let server = try await SandboxServer.start(configuration)
-        let transport = AsyncHTTPTransport()
-        let session = AuthSession(profile: try #require(Profile.builtIn[profile]), builder: RequestBuilder(baseURL: server.baseURL),
-                                  transport: transport, store: MemoryTokenStore())
-        let interpreter = Interpreter(session: session)
-        var responses: [ReceivedResponse] = []
-        for line in lines {
-            if case let .exchange(exchange, _, _) = await interpreter.execute(try await interpreter.parser.parse(line)) {
-                responses.append(exchange.response)
+        try await withLiveSession(profile: try #require(Profile.builtIn[profile])) { live in
+            let interpreter = live.interpreter
+            var responses: [ReceivedResponse] = []
+            for line in lines {
+                if case let .exchange(exchange, _, _) = await interpreter.execute(try interpreter.parser.parse(line)) {
+                    responses.append(exchange.response)
+                }
             }
+            return responses
         }
-        await transport.shutdown()
-        await server.stop()
-        return responses
     }
 
     @Test func linkuAnswersDecode() async throws {

@@ -142,14 +142,11 @@ import Testing
 
     @Test func specLoadReplacesTheInterpretersCatalog() async throws {
         let file = try write(Self.yaml30, "yaml")
-        let transport = AsyncHTTPTransport()
-        let session = AuthSession(profile: .linku, builder: RequestBuilder(baseURL: URL(string: "http://127.0.0.1:9")!),
-                                  transport: transport, store: MemoryTokenStore())
-        let interpreter = Interpreter(session: session)
-        let loaded = await interpreter.execute(try CommandParser().parse("spec load \(file)"))
-        let count = await interpreter.profile.endpoints.count
-        let missing = await interpreter.execute(.specLoad(path: "/nonexistent.yaml"))
-        await transport.shutdown()
+        let (loaded, count, missing) = try await withLiveSession(target: .url(nowhere)) { live in
+            let interpreter = live.interpreter
+            return (await interpreter.execute(try CommandParser().parse("spec load \(file)")), await interpreter.profile.endpoints.count,
+                    await interpreter.execute(.specLoad(path: "/nonexistent.yaml")))
+        }
         guard case let .text(text) = loaded else { Issue.record("not loaded: \(loaded)"); return }
         #expect(text.hasPrefix("loaded 3 endpoints from \(file)"))
         #expect(count == 3)

@@ -148,10 +148,8 @@ extension WebSocketCommandTests {
     /// In the REPL a frame is shown once: printed as it arrives, or, while
     /// `ws recv` waits, as recv's answer and not printed as well.
     @Test func aFrameIsShownOnceAsItArrivesOrByAWaitingRecv() async throws {
-        let server = try await SandboxServer.start()
-        let transport = AsyncHTTPTransport()
-        let session = AuthSession(profile: .linku, builder: RequestBuilder(baseURL: server.baseURL), transport: transport, store: MemoryTokenStore())
-        let interpreter = Interpreter(session: session)
+        let live = try await LiveSession.open(profile: .linku, target: .sandbox())
+        let interpreter = live.interpreter
         let heard = Heard()
         await interpreter.setSocketListener { heard.append($0) }
         func run(_ line: String) async throws -> Outcome { await interpreter.execute(try interpreter.parser.parse(line)) }
@@ -177,8 +175,7 @@ extension WebSocketCommandTests {
         } catch {
             Issue.record(error)
         }
-        await transport.shutdown()
-        await server.stop()
+        await live.close()
     }
 
     /// In a script (no listener) frames wait for `ws recv`, in order.

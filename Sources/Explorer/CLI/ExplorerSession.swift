@@ -3,29 +3,24 @@ import Core
 import Foundation
 import Sandbox
 
-/// Everything a run needs: the backend (a started sandbox or a base URL),
-/// the HTTP transport, the interpreter, and the session controller with its
-/// terminal (libedit for the REPL, plain output for `-c`, pipes and files).
+/// Everything a run needs: the backend and the stack on it (a `LiveSession`)
+/// and the session controller with its terminal (libedit for the REPL,
+/// plain output for `-c`, pipes and files).
 final class ExplorerSession {
-    let sandbox: SandboxServer?
-    let transport: AsyncHTTPTransport
-    let interpreter: Interpreter
+    let live: LiveSession
     let controller: SessionController
-    let profile: Profile
-    let baseURL: URL
+
+    var interpreter: Interpreter { live.interpreter }
+    var profile: Profile { live.profile }
+    var baseURL: URL { live.baseURL }
 
     static var historyURL: URL {
         XDG.stateHome(ProcessInfo.processInfo.environment).appendingPathComponent("explorer").appendingPathComponent("history")
     }
 
-    private init(sandbox: SandboxServer?, transport: AsyncHTTPTransport, interpreter: Interpreter, controller: SessionController,
-                 profile: Profile, baseURL: URL) {
-        self.sandbox = sandbox
-        self.transport = transport
-        self.interpreter = interpreter
+    private init(live: LiveSession, controller: SessionController) {
+        self.live = live
         self.controller = controller
-        self.profile = profile
-        self.baseURL = baseURL
     }
 
     /// `interactive`: a REPL when standard input is a terminal and libedit
@@ -35,9 +30,6 @@ final class ExplorerSession {
         // A server named on the command line is not LinkU unless the user says so.
         let chosen = options.profile.flatMap(Profile.named)
         let profile = chosen ?? (options.baseURL != nil || options.spec != nil ? .generic : .linku)
-        var sandbox: SandboxServer?
-        let baseURL: URL
-        let store: any TokenStore
         var spec: ImportedSpec?
         if let file = options.spec {
             // One line, not the whole usage: the document is wrong, not the command line.
@@ -46,24 +38,23 @@ final class ExplorerSession {
                 throw ExitCode(ExitStatus.usage.rawValue)
             }
         }
+        let target: LiveSession.Target
+        let store: any TokenStore
         if let url = options.baseURL.flatMap(URL.init(string:)) ?? spec?.servers.first {
-            baseURL = url
+            target = .url(url)
             store = FileTokenStore(url: FileTokenStore.defaultURL(environment: environment))
         } else {
             var configuration = SandboxConfiguration()
             configuration.apply(environment: environment)
-            configuration.profile = profile.name
-            let server = try runBlockingThrowing { [configuration] in try await SandboxServer.start(configuration) }
-            sandbox = server
-            baseURL = server.baseURL
+            target = .sandbox(configuration)
             // The sandbox's tokens die with it: keep them in memory, not on disk.
             store = MemoryTokenStore()
         }
-        let transport = AsyncHTTPTransport()
         // `--offline` sends nothing, ever: not a login, not a refresh.
-        let sending: any HTTPTransport = options.offline ? OfflineTransport(eventLoop: transport.eventLoop) : transport
-        let session = AuthSession(profile: profile, builder: RequestBuilder(baseURL: baseURL), transport: sending, store: store)
-        let interpreter = Interpreter(session: session, offline: options.offline)
+        let live = try runBlockingThrowing { [target, store, offline = options.offline] in
+            try await LiveSession.open(profile: profile, target: target, offline: offline, store: store)
+        }
+        let interpreter = live.interpreter
         if let spec { runBlocking { await interpreter.use(spec) } }
         let palette = Palette.choose(options.color, isTerminal: isatty(1) == 1, environment: environment)
         var terminal: any Terminal = PlainTerminal()
@@ -72,16 +63,14 @@ final class ExplorerSession {
         }
         let controller = SessionController(interpreter: interpreter, renderer: Renderer(palette: palette, envelope: profile.errorEnvelope),
                                            terminal: terminal, offline: options.offline,
-                                           target: sandbox != nil ? .sandbox : .url(baseURL.absoluteString))
+                                           target: live.sandbox != nil ? .sandbox : .url(live.baseURL.absoluteString))
         if let path = options.record {
             do { try controller.startRecording(path) } catch {
-                let sandbox = sandbox
-                runBlocking { await transport.shutdown(); await sandbox?.stop() }
+                runBlocking { await live.close() }
                 throw ValidationError(error.description)
             }
         }
-        return ExplorerSession(sandbox: sandbox, transport: transport, interpreter: interpreter, controller: controller,
-                               profile: profile, baseURL: baseURL)
+        return ExplorerSession(live: live, controller: controller)
     }
 
     /// TAB: complete against the interpreter's current state (variables, last response).
@@ -94,7 +83,7 @@ final class ExplorerSession {
     var welcome: String {
         let palette = controller.renderer.palette
         var lines: [String] = []
-        if sandbox != nil {
+        if live.sandbox != nil {
             lines.append(palette.bold("\(profile.displayName) sandbox") + " at \(baseURL.absoluteString) (in-process; its data is gone when you leave)")
             let accounts = profile.demoAccounts.map { "\($0.email) / \($0.password)" }.joined(separator: ", ")
             lines.append("Demo accounts: \(accounts)")
@@ -111,15 +100,7 @@ final class ExplorerSession {
     func close() {
         // Frames that came after the last step are still written.
         controller.finishRecording()
-        let sandbox = sandbox
-        let transport = transport
-        let interpreter = interpreter
-        runBlocking {
-            // Quietly: no "closed" notice after the user has left.
-            await interpreter.setSocketListener(nil)
-            await interpreter.closeSocket()
-            await transport.shutdown()
-            await sandbox?.stop()
-        }
+        // Quietly: no "closed" notice after the user has left.
+        runBlocking { [live] in await live.close() }
     }
 }

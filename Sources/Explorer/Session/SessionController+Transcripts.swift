@@ -95,7 +95,7 @@ extension SessionController {
         // server), the tour gets a fresh sandbox of its own: the data this
         // session made (a 7th task, another login) would make it differ.
         let own = target == .sandbox && recorder == nil ? TourSandbox.start(interpreter.session.profile) : nil
-        defer { own?.stop() }
+        defer { if let own { runBlocking { await own.close() } } }
         if let own, let post = terminal.asyncOutput() {
             // Its socket's frames show as they come, as the session's do.
             let renderer = renderer
@@ -171,33 +171,9 @@ extension SessionController {
 /// A fresh in-process sandbox of a profile and an interpreter on it, for a
 /// tour to walk: what a replay starts from, so a step is as the tour expects
 /// whatever the session did before.
-final class TourSandbox: Sendable {
-    let interpreter: Interpreter
-    private let server: SandboxServer
-    private let transport: AsyncHTTPTransport
-
-    private init(interpreter: Interpreter, server: SandboxServer, transport: AsyncHTTPTransport) {
-        self.interpreter = interpreter
-        self.server = server
-        self.transport = transport
-    }
-
+enum TourSandbox {
     /// Nil when the sandbox cannot start (the tour then runs in the session).
-    static func start(_ profile: Profile) -> TourSandbox? {
-        var configuration = SandboxConfiguration()
-        configuration.profile = profile.name
-        guard let server = runBlocking({ [configuration] in try? await SandboxServer.start(configuration) }) else { return nil }
-        let transport = AsyncHTTPTransport()
-        let interpreter = Interpreter(session: AuthSession(profile: profile, builder: RequestBuilder(baseURL: server.baseURL),
-                                                           transport: transport, store: MemoryTokenStore()))
-        return TourSandbox(interpreter: interpreter, server: server, transport: transport)
-    }
-
-    func stop() {
-        runBlocking { [interpreter, transport, server] in
-            await interpreter.closeSocket()
-            await transport.shutdown()
-            await server.stop()
-        }
+    static func start(_ profile: Profile) -> LiveSession? {
+        runBlocking { try? await LiveSession.open(profile: profile, target: .sandbox()) }
     }
 }

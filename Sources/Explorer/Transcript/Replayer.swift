@@ -41,34 +41,29 @@ struct Replayer: Sendable {
             run.failure = .broken("\(path):\(header.profileLine):\(header.profileColumn): unknown profile '\(header.profile)' (known: \(Profile.names.joined(separator: ", ")))")
             return
         }
-        var sandbox: SandboxServer?
-        let url: URL
+        let target: LiveSession.Target
         if let baseURL {
-            url = baseURL
+            target = .url(baseURL)
         } else if case let .url(text) = header.target, let given = URL(string: text) {
-            url = given
+            target = .url(given)
         } else {
-            var configuration = SandboxConfiguration()
-            configuration.profile = profile.name
-            do { sandbox = try await SandboxServer.start(configuration) } catch {
-                run.failure = .runtime("\(path): cannot start the \(profile.name) sandbox: \(error)")
-                return
-            }
-            url = sandbox!.baseURL
+            target = .sandbox()
         }
-        let transport = AsyncHTTPTransport()
-        let noting = FailureNotingTransport(transport)
-        let builder = RequestBuilder(baseURL: url, readFile: Self.readFile(relativeTo: (path as NSString).deletingLastPathComponent))
-        let interpreter = Interpreter(session: AuthSession(profile: profile, builder: builder,
-                                                           transport: noting, store: MemoryTokenStore()))
+        let live: LiveSession
+        do {
+            live = try await LiveSession.open(profile: profile, target: target,
+                                              readFile: Self.readFile(relativeTo: (path as NSString).deletingLastPathComponent),
+                                              sending: { FailureNotingTransport($0) })
+        } catch {
+            run.failure = .runtime("\(path): cannot start the \(profile.name) sandbox: \(error)")
+            return
+        }
         var resolver = SecretResolver(environment: environment, demoAccounts: profile.demoAccounts)
-        resolver.demoPasswordsFirst = sandbox != nil
-        var steps = Steps(path: path, interpreter: interpreter, transport: noting, profile: profile, baseURL: url.absoluteString,
-                          resolver: resolver, update: update)
-        await Self.drive(&steps, header: header, transcript.steps, on: interpreter)
-        await interpreter.closeSocket()
-        await transport.shutdown()
-        await sandbox?.stop()
+        resolver.demoPasswordsFirst = live.sandbox != nil
+        var steps = Steps(path: path, interpreter: live.interpreter, transport: live.sending as? FailureNotingTransport, profile: profile,
+                          baseURL: live.baseURL.absoluteString, resolver: resolver, update: update)
+        await Self.drive(&steps, header: header, transcript.steps, on: live.interpreter)
+        await live.close()
         run.steps = steps.runs
         run.failure = steps.failure
         guard update, run.failure == nil, steps.changed || transcript.torn != nil else { return }
