@@ -154,3 +154,18 @@ import Testing
         }
     }
 }
+
+/// A response's JSON is parsed once and kept; a changed body is parsed anew.
+@Suite struct ReceivedResponseJSONTests {
+    @Test func aChangedBodyIsParsedAgain() {
+        var response = ReceivedResponse(status: 200, body: Array(#"{"a":1}"#.utf8))
+        #expect(response.json?["a"]?.intValue == 1)
+        let copy = response
+        response.body = Array("[2]".utf8)
+        #expect(response.json == .array([.int(2)]))
+        #expect(copy.json?["a"]?.intValue == 1, "a copy keeps its own body's JSON")
+        response.body = Array("not json".utf8)
+        #expect(response.json == nil)
+        #expect(response == ReceivedResponse(status: 200, body: Array("not json".utf8)), "the kept parse is not part of equality")
+    }
+}

@@ -5,13 +5,21 @@ public struct ReceivedResponse: Sendable, Equatable {
     public var status: Int
     public var reason: String
     public var headers: [HTTPHeader]
-    public var body: [UInt8]
+    public var body: [UInt8] {
+        didSet { parsed = ParsedJSON() }
+    }
+    /// The body parsed once, on first use, for every reader of every copy.
+    private var parsed = ParsedJSON()
 
     public init(status: Int, reason: String = "", headers: [HTTPHeader] = [], body: [UInt8] = []) {
         self.status = status
         self.reason = reason
         self.headers = headers
         self.body = body
+    }
+
+    public static func == (a: ReceivedResponse, b: ReceivedResponse) -> Bool {
+        a.status == b.status && a.reason == b.reason && a.headers == b.headers && a.body == b.body
     }
 
     public func header(_ name: String) -> String? {
@@ -43,6 +51,22 @@ public struct ReceivedResponse: Sendable, Equatable {
         return codings.allSatisfy { ["gzip", "x-gzip", "deflate", "identity"].contains($0) } ? nil : value
     }
 
-    /// The body parsed as JSON, or nil when it is not JSON.
-    public var json: JSONValue? { try? JSONParser.parse(body) }
+    /// The body parsed as JSON, or nil when it is not JSON. Parsed once: the
+    /// interpreter, the renderer, the auth session and a recording all ask.
+    public var json: JSONValue? { parsed.value(of: body) }
+}
+
+/// A response body's JSON, kept after the first parse.
+private final class ParsedJSON: @unchecked Sendable {
+    private let lock = NSLock()
+    private var parsed: JSONValue??
+
+    func value(of body: [UInt8]) -> JSONValue? {
+        lock.withLock {
+            if let parsed { return parsed }
+            let value = try? JSONParser.parse(body)
+            parsed = .some(value)
+            return value
+        }
+    }
 }
