@@ -44,10 +44,12 @@ import Testing
             return (await interpreter.execute(.help(topic: nil)), await interpreter.execute(try interpreter.parser.parse("help pong")),
                     await interpreter.execute(.help(topic: "pnig")))
         }
-        guard case let .text(text) = list, case let .text(details) = one, case let .failure(message, _) = typo else {
+        guard case let .help(specs) = list, case let .commandHelp(spec) = one, case let .failure(message, _) = typo,
+              let text = list.shownText, let details = one.shownText else {
             Issue.record("help answered \(list), \(one), \(typo)")
             return
         }
+        #expect(specs.map(\.name).contains("ping") && spec.name == "ping")
         #expect(text.contains("ping [loud|quiet]") && text.contains("answer with the variables"))
         #expect(details == "usage: ping [loud|quiet]\n\nOnly in this test.")
         #expect(message == "no help for 'pnig'; did you mean 'ping'?")

@@ -61,7 +61,7 @@ import Testing
             for line in ["set token hunter2", #"set authorization="token T0KEN""#, #"set header="Bearer abc.def""#, "set city=Leeds"] {
                 _ = try await run(interpreter, line)
             }
-            guard case let .text(vars) = try await run(interpreter, "vars") else { Issue.record("no text"); return }
+            guard let vars = (try await run(interpreter, "vars")).shownText else { Issue.record("no text"); return }
             #expect(!vars.contains("hunter2") && !vars.contains("T0KEN") && !vars.contains("abc.def"), "\(vars)")
             #expect(vars.contains("token = <hidden: 7 characters>"))
             #expect(vars.contains("city = Leeds"))
@@ -73,11 +73,11 @@ import Testing
     @Test func logoutClosesTheSocket() async throws {
         try await withSandboxInterpreter { interpreter, _ in
             _ = try await run(interpreter, "login alice@example.com alice123")
-            guard case .text = try await run(interpreter, "ws connect") else { Issue.record("no socket"); return }
+            guard (try await run(interpreter, "ws connect")).shownText != nil else { Issue.record("no socket"); return }
             let out = try await run(interpreter, "logout")
             guard case let .exchange(_, note, _) = out else { Issue.record("\(out)"); return }
             #expect(note?.contains("WebSocket closed") == true)
-            guard case let .text(status) = try await run(interpreter, "ws status") else { Issue.record("no status"); return }
+            guard let status = (try await run(interpreter, "ws status")).shownText else { Issue.record("no status"); return }
             #expect(!status.contains("open"), "\(status)")
         }
     }

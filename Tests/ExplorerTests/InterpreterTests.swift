@@ -36,7 +36,7 @@ import Testing
             guard case let .failure(message, status) = try await run(interpreter, "set base_url=http://127.0.0.1:1") else { Issue.record("set"); return }
             #expect(message.contains("--base-url"))
             #expect(status == .usage)
-            guard case let .text(vars) = try await run(interpreter, "vars") else { Issue.record("no text"); return }
+            guard let vars = (try await run(interpreter, "vars")).shownText else { Issue.record("no text"); return }
             #expect(vars.contains("base_url = \(server.baseURL.absoluteString)"))
         }
     }
@@ -47,7 +47,7 @@ import Testing
             _ = try await run(interpreter, "set id=4")
             guard case let .exchange(exchange, _, _) = try await run(interpreter, "/api/tasks/{{id}}") else { Issue.record("no exchange"); return }
             #expect(exchange.response.json?["title"] == .string("Proofread an essay"))
-            guard case let .text(vars) = try await run(interpreter, "vars") else { Issue.record("no text"); return }
+            guard let vars = (try await run(interpreter, "vars")).shownText else { Issue.record("no text"); return }
             #expect(vars.contains("id = 4"))
             #expect(vars.contains("profile = linku"))
         }
@@ -105,9 +105,9 @@ import Testing
 
     @Test func helpListsEveryCommand() async throws {
         try await withInterpreter { interpreter, _ in
-            guard case let .text(text) = try await run(interpreter, "help") else { Issue.record("no text"); return }
+            guard let text = (try await run(interpreter, "help")).shownText else { Issue.record("no text"); return }
             for info in CommandTable.standard.specs { #expect(text.contains(info.usage)) }
-            guard case let .text(get) = try await run(interpreter, "help get") else { Issue.record("no text"); return }
+            guard let get = (try await run(interpreter, "help get")).shownText else { Issue.record("no text"); return }
             #expect(get.contains("name:=json"))
             guard case let .failure(unknown, _) = try await run(interpreter, "help lgoin") else { Issue.record("no failure"); return }
             #expect(unknown == "no help for 'lgoin'; did you mean 'login'?")

@@ -27,3 +27,9 @@ func withSandboxInterpreter<T>(_ body: (Interpreter, SandboxServer) async throws
 
 /// A URL nothing answers at, for sessions that never send.
 let nowhere = URL(string: "http://127.0.0.1:9")!
+
+extension Outcome {
+    /// The plain text a list or state outcome shows (help, vars, a message…);
+    /// nil for exchanges, values, frames and failures.
+    var shownText: String? { OutcomeText.plain(self) }
+}

@@ -147,7 +147,7 @@ import Testing
             return (await interpreter.execute(try CommandParser().parse("spec load \(file)")), await interpreter.profile.endpoints.count,
                     await interpreter.execute(.specLoad(path: "/nonexistent.yaml")))
         }
-        guard case let .text(text) = loaded else { Issue.record("not loaded: \(loaded)"); return }
+        guard let text = (loaded).shownText else { Issue.record("not loaded: \(loaded)"); return }
         #expect(text.hasPrefix("loaded 3 endpoints from \(file)"))
         #expect(count == 3)
         guard case let .failure(message, _) = missing else { Issue.record("loaded"); return }

@@ -137,7 +137,7 @@ import Testing
         try store.save(key: "linku http://127.0.0.1:9/v1", tokens: Tokens(accessToken: "secret-access", refreshToken: nil, userJSON: nil))
         let interpreter = Interpreter(session: AuthSession(profile: .linku, builder: builder, transport: transport, store: store))
         let loaded = await interpreter.loadSpec(try Self.write(sample.1, sample.2))
-        guard case .text = loaded else { throw SpecError(file: "", path: "", reason: "not loaded: \(loaded)") }
+        guard (loaded).shownText != nil else { throw SpecError(file: "", path: "", reason: "not loaded: \(loaded)") }
         return (interpreter, transport)
     }
 
@@ -173,7 +173,7 @@ import Testing
         guard case let .exchange(_, builtIn, _) = before else { Issue.record("no exchange: \(before)"); return }
         #expect(builtIn?.contains("drift: ") == true, "LinkU's own models checked the first answer")
         let loaded = await interpreter.loadSpec(try Self.write(Self.json31, "json"))
-        guard case .text = loaded else { Issue.record("not loaded: \(loaded)"); return }
+        guard (loaded).shownText != nil else { Issue.record("not loaded: \(loaded)"); return }
         let after = await interpreter.execute(try CommandParser().parse("get /items/7"))
         guard case let .exchange(_, note, _) = after else { Issue.record("no exchange: \(after)"); return }
         #expect(note == "drift: .id: expected integer, found string")
@@ -196,11 +196,11 @@ import Testing
         guard case let .exchange(_, listNote, _) = list else { Issue.record("no exchange: \(list)"); return }
         #expect(listNote == "drift: [1].name: missing (string)")
         let described = await interpreter.execute(try CommandParser().parse("describe GET /items"))
-        guard case let .text(text) = described else { Issue.record("not described: \(described)"); return }
+        guard let text = (described).shownText else { Issue.record("not described: \(described)"); return }
         #expect(text.contains("answer: [Item]"))
         #expect(text.contains("state") && text.contains("State (new|sold)"), "the answer's fields are listed")
         let model = await interpreter.execute(try CommandParser().parse("describe Owner"))
-        guard case let .text(owner) = model else { Issue.record("no model: \(model)"); return }
+        guard let owner = (model).shownText else { Issue.record("no model: \(model)"); return }
         #expect(owner.contains("favourite") && owner.contains("Item"))
     }
 }

@@ -107,7 +107,7 @@ import Testing
             guard case let .failure(anonymous, _) = try await run("ws connect") else { throw SocketFailure("connected without a login") }
             #expect(anonymous.contains("not logged in"))
             _ = try await run("login alice@example.com alice123")
-            guard case let .text(connected) = try await run("ws connect") else { throw SocketFailure("no connection") }
+            guard let connected = (try await run("ws connect")).shownText else { throw SocketFailure("no connection") }
             #expect(connected.hasSuffix("/ws/chat/1?token=<access_token>"))
             _ = try await run("ws send type=message client_message_id=t-1 receiver_id:=2 content=hi")
             guard case let .frames(frames, _) = try await run("ws recv --timeout 5") else { throw SocketFailure("no ack") }
@@ -116,7 +116,7 @@ import Testing
             #expect(id == .string("t-1"))
             guard case let .failure(none, _) = try await run("ws recv --timeout 0.1") else { throw SocketFailure("a frame") }
             #expect(none.hasPrefix("no frame within"))
-            guard case .text("closed") = try await run("ws close") else { throw SocketFailure("not closed") }
+            guard (try await run("ws close")).shownText == "closed" else { throw SocketFailure("not closed") }
             guard case let .failure(rejected, _) = try await run("ws connect /ws/chat/2") else { throw SocketFailure("opened") }
             #expect(rejected.contains("401"))
             guard case let .failure(refused, _) = try await run("ws connect ws://127.0.0.1:1/") else { throw SocketFailure("opened") }
@@ -154,8 +154,8 @@ extension WebSocketCommandTests {
         await interpreter.setSocketListener { heard.append($0) }
         func run(_ line: String) async throws -> Outcome { await interpreter.execute(try interpreter.parser.parse(line)) }
         do {
-            guard case .text = try await run("ws connect /__sandbox/echo --retries 2 --heartbeat 0") else { throw SocketFailure("no connection") }
-            guard case let .text(status) = try await run("ws status") else { throw SocketFailure("no status") }
+            guard (try await run("ws connect /__sandbox/echo --retries 2 --heartbeat 0")).shownText != nil else { throw SocketFailure("no connection") }
+            guard let status = (try await run("ws status")).shownText else { throw SocketFailure("no status") }
             #expect(status.contains("policy: no heartbeat; up to 2 reconnects, the first after 1 s"), "\(status)")
             _ = try await run(#"ws send {"n":1}"#)
             try await eventually("the echo printed") { heard.received == [#"{"n":1}"#] }

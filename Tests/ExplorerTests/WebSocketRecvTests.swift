@@ -11,7 +11,7 @@ import Testing
     @Test func aShortRecvSaysHowManyFramesDidNotCome() async throws {
         try await withSandboxInterpreter { interpreter, _ in
             func run(_ line: String) async throws -> Outcome { await interpreter.execute(try interpreter.parser.parse(line)) }
-            guard case .text = try await run("ws connect /__sandbox/echo --heartbeat 0") else { throw SocketFailure("no connection") }
+            guard (try await run("ws connect /__sandbox/echo --heartbeat 0")).shownText != nil else { throw SocketFailure("no connection") }
             for n in 1...2 { _ = try await run(#"ws send {"n":\#(n)}"#) }
             try await eventually("both echoes waiting") { await interpreter.sockets.inbox.count == 2 }
             let outcome = try await run("ws recv 4 --timeout 0.1")
@@ -31,7 +31,7 @@ import Testing
         try await withSandboxInterpreter { interpreter, _ in
             func run(_ line: String) async throws -> Outcome { await interpreter.execute(try interpreter.parser.parse(line)) }
             _ = try await run("put /__sandbox/faults ws_drop_after:=1")
-            guard case .text = try await run("ws connect /__sandbox/echo --retries 0 --heartbeat 0") else { throw SocketFailure("no connection") }
+            guard (try await run("ws connect /__sandbox/echo --retries 0 --heartbeat 0")).shownText != nil else { throw SocketFailure("no connection") }
             _ = try await run(#"ws send {"n":1}"#)
             let outcome = try await run("ws recv 3 --timeout 30")
             let said: String
@@ -54,7 +54,7 @@ import Testing
     @Test func aMessageOverTheLimitIsClosedWith1009AndARecvSaysSo() async throws {
         try await withSandboxInterpreter { interpreter, _ in
             let settings = ConnectSettings(retries: 0, heartbeat: 0, maximumMessageBytes: 64 * 1024)
-            guard case .text = await interpreter.execute(.ws(.connect(target: "/__sandbox/echo", settings: settings)))
+            guard case .message = await interpreter.execute(.ws(.connect(target: "/__sandbox/echo", settings: settings)))
             else { throw SocketFailure("no connection") }
             _ = await interpreter.execute(.ws(.send(.string(String(repeating: "a", count: 100 * 1024)))))
             let outcome = await interpreter.execute(try interpreter.parser.parse("ws recv --timeout 60"))

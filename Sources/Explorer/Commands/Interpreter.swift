@@ -77,7 +77,7 @@ actor Interpreter {
             let loaded = try SpecLoader.load(path)
             use(loaded)
             let lines = ["loaded \(loaded.endpoints.count) endpoints from \(path)"] + loaded.notes.map { "note: \($0)" }
-            return .text(lines.joined(separator: "\n"))
+            return .message(lines.joined(separator: "\n"))
         } catch {
             return .failure(error.description, .usage)
         }
@@ -173,13 +173,13 @@ actor Interpreter {
             let note = (200..<300).contains(exchange.response.status) ? "logged in as \(await session.userName ?? email)" : nil
             return remember(exchange, note: note)
         case .logout:
-            guard await session.isLoggedIn else { return .text("not logged in") }
+            guard await session.isLoggedIn else { return .message("not logged in") }
             if offline, let request = try await session.logoutRequest() { return await offlineView(of: request, isPublic: false) }
             // The socket was opened with this login's token: it ends with it.
             let closed = await closeSocketOfEndingLogin()
             let exchange = try await session.logout()
             let note = ["logged out", closed].compactMap { $0 }.joined(separator: "\n")
-            return exchange.map { remember($0, note: note) } ?? .text(note)
+            return exchange.map { remember($0, note: note) } ?? .message(note)
         case .whoami:
             let flow = try session.loginFlow()
             guard await session.isLoggedIn else { return .failure("not logged in (try: login EMAIL)", .runtime) }
@@ -200,25 +200,18 @@ actor Interpreter {
             return .nothing
         case .vars:
             let all = allVariables.sorted { $0.key < $1.key }
-            return .text(all.map { "\($0.key) = \(Self.shown(variable: $0.key, $0.value))" }.joined(separator: "\n"))
+            return .variables(all.map { Outcome.Variable(name: $0.key, shown: Self.shown(variable: $0.key, $0.value)) })
         case let .cookies(clear):
             if clear {
                 let count = await session.cookies.cookies.count
                 await session.clearCookies()
-                return .text("forgot \(count) cookie\(count == 1 ? "" : "s")")
+                return .message("forgot \(count) cookie\(count == 1 ? "" : "s")")
             }
-            let cookies = await session.cookies.cookies
-            guard !cookies.isEmpty else { return .text("no cookies") }
-            return .text(cookies.map(Self.describe(cookie:)).joined(separator: "\n"))
+            return .cookies(await session.cookies.cookies)
         case let .show(path):
             guard let response = lastResponse else { return .failure("no response yet: send a request first", .usage) }
             guard let path else {
-                if let body = lastBody { return .value(body) }
-                // Raw bytes would reach the terminal (cut at the first NUL): summarised, as the first display does.
-                guard let text = String(validating: response.body, as: UTF8.self), !text.utf8.contains(0) else {
-                    return .text("binary body: \(response.mediaType ?? "unknown type"), \(response.body.count) bytes (not shown)")
-                }
-                return .text(text)
+                return lastBody.map(Outcome.value) ?? .body(response)
             }
             guard let body = lastBody else { return .failure("the last response is not JSON", .usage) }
             switch path.evaluate(body) {
@@ -231,26 +224,22 @@ actor Interpreter {
             } else if options == nil {
                 defaults = RequestOptions()
             }
-            let text = defaults.sessionFlagsText
-            return .text(text.isEmpty ? "no defaults (defaults --follow --timeout 5 -v sets some)" : "every request line: \(text)")
+            return .defaults(defaults)
         case let .header(action):
             switch action {
             case .clear:
                 await session.clearSessionHeaders()
-                return .text("no session headers")
+                return .message("no session headers")
             case let .set(headers):
                 for header in headers { await session.setSessionHeader(header.name, header.value) }
                 fallthrough
             case .list:
-                let headers = await session.sessionHeaders
-                guard !headers.isEmpty else { return .text("no session headers (header Name:value sets one)") }
-                let lines = headers.map { Redactor.redact(header: $0) }.map { "\($0.name): \($0.value)" }
-                return .text((lines + ["(sent only to \(session.scope.origin.map(\.description) ?? "the backend"))"]).joined(separator: "\n"))
+                return .sessionHeaders(await session.sessionHeaders, origin: session.scope.origin.map(\.description) ?? "the backend")
             }
         case let .save(file, force):
             guard let response = lastResponse else { return .failure("no response yet: send a request first", .usage) }
             switch Self.write(response.body, to: file, force: force) {
-            case let .success(line): return .text(line)
+            case let .success(line): return .message(line)
             case let .failure(problem): return .failure(problem.message, .runtime)
             }
         case let .capture(name, path):
@@ -268,7 +257,7 @@ actor Interpreter {
             }
             let found = CatalogText.matching(filter, in: profile.endpoints)
             guard !found.isEmpty else { return .failure("no endpoint matches '\(filter ?? "")'", .usage) }
-            return .text(CatalogText.list(found))
+            return .endpoints(found)
         case let .describe(name):
             return describe(name)
         case let .specLoad(path):
@@ -349,14 +338,6 @@ actor Interpreter {
     }
 
     /// One line of `cookies`: never the value.
-    static func describe(cookie: Cookie) -> String {
-        var flags = [cookie.hostOnly ? "\(cookie.domain):\(cookie.port)" : "*.\(cookie.domain):\(cookie.port)", "path \(cookie.path)"]
-        if cookie.secure { flags.append("secure") }
-        if cookie.httpOnly { flags.append("httponly") }
-        flags.append(cookie.expires.map { "until \(ISO8601DateFormatter().string(from: $0))" } ?? "for the session")
-        return "\(cookie.name)=\(Redactor.hidden(cookie.value))  " + flags.joined(separator: ", ")
-    }
-
     /// `--curl`: the request as a curl command, the token and secret-named
     /// items as shell variables; nothing is sent.
     private func curlView(method: String, path: String, items: [RequestItem], options: RequestOptions) async throws -> Outcome {
@@ -375,7 +356,7 @@ actor Interpreter {
         case .attached: request.setHeader(placement.headerName, placement.headerValue(CurlCommand.placeholder("access_token")))
         case .withheld: note = session.scope.withheldNote(for: request.url)
         }
-        return .text(([CurlCommand.render(request)] + (note.map { ["# " + $0] } ?? [])).joined(separator: "\n"))
+        return .curl(request, note: note)
     }
 
     /// A variable's value as `vars` prints it: a secret's (by its name, or a
@@ -405,12 +386,12 @@ actor Interpreter {
                 (method == nil || e.method == method) && (e.path == path || e.matches(path: path))
             }
             guard !found.isEmpty else { return .failure("no endpoint \(name) (endpoints lists them)", .usage) }
-            return .text(found.map { CatalogText.describe($0, in: profile) }.joined(separator: "\n\n"))
+            return .endpointDetails(found, in: profile)
         }
         guard let model = profile.model(named: name) else {
             return .failure("no endpoint or model '\(name)'; models: " + profile.models.map(\.name).joined(separator: ", "), .usage)
         }
-        return .text(CatalogText.describe(model))
+        return .model(model)
     }
 
     private func help(_ topic: String?) -> Outcome {
@@ -420,17 +401,9 @@ actor Interpreter {
                 if let near = table.closest(to: topic) { message += "; did you mean '\(near)'?" }
                 return .failure(message, .usage)
             }
-            return .text("usage: \(info.usage)\n\n\(info.details)")
+            return .commandHelp(info)
         }
-        let width = table.specs.map(\.usage.count).max() ?? 20
-        var lines = ["Commands:"]
-        for info in table.specs {
-            lines.append("  " + info.usage.padding(toLength: width + 2, withPad: " ", startingAt: 0) + info.summary)
-        }
-        lines.append("")
-        lines.append("A bare /path is a GET. {{name}} uses a variable. TAB completes commands, paths and variables.")
-        lines.append("help COMMAND explains one command; `help get` explains request items.")
-        return .text(lines.joined(separator: "\n"))
+        return .help(table.specs)
     }
 }
 

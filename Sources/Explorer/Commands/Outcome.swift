@@ -1,7 +1,9 @@
 import Core
 
-/// What a command produced: a value the renderer shows and the exit status
-/// is computed from. The interpreter never prints.
+/// What a command produced: a value the renderer shows, a recording keeps
+/// and the exit status is computed from. The interpreter never prints and
+/// never formats: each case is data, and `OutcomeText` (plain lines) and
+/// `Renderer` (the terminal) turn it into text.
 enum Outcome: Sendable {
     /// A request and its answer; `note` is shown after it ("logged in as
     /// alice"); `view` says which parts are printed (`--print`).
@@ -9,10 +11,34 @@ enum Outcome: Sendable {
     /// `--offline`: the request that would have been sent, and a note
     /// (the token kept back from another origin).
     case offline(PreparedRequest, note: String?)
-    /// A JSON value picked by `show`.
+    /// `--curl`: the request as a curl command would send it, and a note.
+    case curl(PreparedRequest, note: String?)
+    /// A JSON value picked by `show` or `capture`.
     case value(JSONValue)
-    /// Plain text (help, vars, messages).
-    case text(String)
+    /// `show` of an answer that is not JSON: its text, or what its bytes are.
+    case body(ReceivedResponse)
+    /// A confirmation or a state in a few plain words ("recording to FILE",
+    /// "not logged in", "loaded 3 endpoints from FILE").
+    case message(String)
+    /// `vars`: every variable, secrets already hidden.
+    case variables([Variable])
+    /// `cookies`: the session's cookies (values hidden when shown).
+    case cookies([Cookie])
+    /// `header`: the session headers and the origin they go to.
+    case sessionHeaders([HTTPHeader], origin: String)
+    /// `defaults`: the options every request line gets.
+    case defaults(RequestOptions)
+    /// `endpoints`: the catalog entries that matched.
+    case endpoints([Endpoint])
+    /// `describe [METHOD] PATH`: the endpoints it names, with the profile their models come from.
+    case endpointDetails([Endpoint], in: Profile)
+    /// `describe MODEL`.
+    case model(Model)
+    /// `help`: every command; `help COMMAND`: one.
+    case help([CommandSpec])
+    case commandHelp(CommandSpec)
+    /// `ws status`.
+    case socketStatus(SocketStatus?)
     /// A one-line failure and the exit status it maps to.
     case failure(String, ExitStatus)
     /// WebSocket frames taken by `ws recv`; `shortfall` says why fewer came
@@ -20,6 +46,13 @@ enum Outcome: Sendable {
     case frames([SocketNotice], shortfall: String?)
     case exit
     case nothing
+
+    /// A variable as `vars` shows it.
+    struct Variable: Sendable, Equatable {
+        let name: String
+        /// The value, or `***` for a secret.
+        let shown: String
+    }
 
     /// Whether this outcome makes a script fail.
     var exitStatus: ExitStatus {
@@ -30,6 +63,17 @@ enum Outcome: Sendable {
         default: return .ok
         }
     }
+}
+
+/// `ws status`, as numbers and states.
+struct SocketStatus: Sendable, Equatable {
+    var state: String
+    var url: String?
+    var sent = 0, received = 0, duplicatesDropped = 0, queued = 0, reconnects = 0, notYetShown = 0
+    /// Seconds between pings; nil: no heartbeat.
+    var heartbeat: Duration?
+    var reconnectAttempts = 0
+    var firstReconnectDelay: Duration = .zero
 }
 
 /// Exit statuses for scripted use (README, "Scripts and other ways in").

@@ -13,13 +13,16 @@ struct Renderer: Sendable {
     func render(_ outcome: Outcome) -> (out: String, err: String) {
         switch outcome {
         case .nothing, .exit: return ("", "")
-        case let .text(text): return (text.isEmpty ? "" : text + "\n", "")
         case let .value(value): return (JSONPrinter.pretty(Redactor.redact(json: value), style: palette.json) + "\n", "")
         case let .failure(message, _): return ("", palette.red("error: ") + message + "\n")
         case let .offline(request, note): return (offline(request) + (note.map { palette.dim($0) + "\n" } ?? ""), "")
         case let .exchange(exchange, note, view): return exchangeText(exchange, note: note, view: view)
         case let .frames(notices, shortfall):
             return (notices.map(notice).joined(), shortfall.map { palette.red("error: ") + $0 + "\n" } ?? "")
+        case .message, .body, .variables, .cookies, .sessionHeaders, .defaults, .endpoints, .endpointDetails, .model,
+             .help, .commandHelp, .socketStatus, .curl:
+            let text = OutcomeText.plain(outcome) ?? ""
+            return (text.isEmpty ? "" : text + "\n", "")
         }
     }
 

@@ -23,7 +23,7 @@ extension SessionController {
             }
             return walk(tour)
         case .tour(nil):
-            return .text(tourList())
+            return .message(tourList())
         }
     }
 
@@ -125,7 +125,7 @@ extension SessionController {
             let typed: String
             switch terminal.readLine(prompt: "tour \(index + 1)/\(count)> ", editing: step.command) {
             case .endOfInput, .interrupted:
-                return .text("tour ended at step \(index + 1) of \(count)")
+                return .message("tour ended at step \(index + 1) of \(count)")
             case let .line(line):
                 typed = line
             }
@@ -158,7 +158,7 @@ extension SessionController {
                 terminal.out(palette.yellow("≠ the tour expected otherwise:") + "\n" + ReplayReport(palette: palette).differences(run, indent: "  "))
             }
         }
-        return .text("tour finished: \(expected) of \(ReplayReport.count(count, "step")) as expected")
+        return .message("tour finished: \(expected) of \(ReplayReport.count(count, "step")) as expected")
     }
 
     private static func message(_ failure: TranscriptRun.Failure) -> String {

@@ -168,14 +168,14 @@ final class SessionController {
         case let .start(path):
             if let recorder { return .failure("already recording to \(recorder.path) (record stop ends it)", .usage) }
             do { try startRecording(path) } catch { return .failure(error.description, .runtime) }
-            return .text("recording to \(path)")
+            return .message("recording to \(path)")
         case .stop:
-            guard let recorder else { return .text("not recording") }
+            guard let recorder else { return .message("not recording") }
             finishRecording()
-            return .text("recorded \(Self.steps(recorder.steps)) to \(recorder.path)")
+            return .message("recorded \(Self.steps(recorder.steps)) to \(recorder.path)")
         case .status:
-            guard let recorder else { return .text("not recording") }
-            return .text("recording to \(recorder.path): \(Self.steps(recorder.steps)) so far")
+            guard let recorder else { return .message("not recording") }
+            return .message("recording to \(recorder.path): \(Self.steps(recorder.steps)) so far")
         }
     }
 

@@ -7,7 +7,6 @@ extension Outcome {
         switch self {
         case .nothing, .exit: return Observation()
         case let .value(value): return Observation(body: .json(value))
-        case let .text(text): return Observation(body: text.isEmpty ? nil : .text(Self.lines(text)))
         case let .frames(notices, shortfall):
             // JSON frames as a JSON array, so a transcript writes them with patterns and hides their secrets.
             let values = notices.compactMap { try? JSONParser.parse($0.text) }
@@ -28,6 +27,10 @@ extension Outcome {
                 if exchange.sessionExpired { observation.errors += Self.lines(note) } else { observation.notes = Self.lines(note) }
             }
             return observation
+        case .message, .body, .variables, .cookies, .sessionHeaders, .defaults, .endpoints, .endpointDetails, .model,
+             .help, .commandHelp, .socketStatus, .curl:
+            let text = OutcomeText.plain(self) ?? ""
+            return Observation(body: text.isEmpty ? nil : .text(Self.lines(text)))
         }
     }
 

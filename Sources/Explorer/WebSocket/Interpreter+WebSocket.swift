@@ -48,17 +48,17 @@ extension Interpreter {
             do {
                 switch try await socket.send(.text(JSONPrinter.compact(value))) {
                 case .sending: return .nothing
-                case let .queued(waiting): return .text("queued until the socket is open (\(waiting) waiting)")
+                case let .queued(waiting): return .message("queued until the socket is open (\(waiting) waiting)")
                 }
             } catch {
                 return .failure(error.description, .runtime)
             }
         case let .recv(count, timeout): return await receive(count, timeout: timeout)
-        case .status: return .text(await status())
+        case .status: return .socketStatus(await status())
         case .close:
-            guard sockets.socket != nil else { return .text("no WebSocket") }
+            guard sockets.socket != nil else { return .message("no WebSocket") }
             await closeSocket()
-            return .text("closed")
+            return .message("closed")
         }
     }
 
@@ -103,7 +103,7 @@ extension Interpreter {
             return .failure(Task.isCancelled ? Interpreter.cancelled : "the connection ended before it opened", .runtime)
         }
         if case let .failure(failed) = sockets.firstResult { return .failure(failed.line, .runtime) }
-        return .text("connected to \(await socket.displayURL ?? "the socket")")
+        return .message("connected to \(await socket.displayURL ?? "the socket")")
     }
 
     /// Waits, without polling, until `done` holds, the socket's events end,
@@ -214,19 +214,15 @@ extension Interpreter {
         return .failure("no frame within \(Self.seconds(limit))", .runtime)
     }
 
-    private func status() async -> String {
-        guard let socket = sockets.socket else { return "no WebSocket (ws connect [URL|PATH])" }
-        var lines = ["state: \(await socket.state.rawValue)"]
-        if let url = await socket.displayURL { lines.append("url: \(url)") }
-        lines.append("sent: \(await socket.sentCount), received: \(await socket.receivedCount)"
-            + ", duplicates dropped: \(await socket.duplicateCount), queued: \(await socket.queuedCount)"
-            + ", reconnects: \(await socket.reconnectCount), not yet shown: \(sockets.inbox.count)")
+    private func status() async -> SocketStatus? {
+        guard let socket = sockets.socket else { return nil }
         let options = sockets.options
-        let heartbeat = options.heartbeat.map { "a ping every \(Self.seconds($0))" } ?? "no heartbeat"
-        let retries = options.reconnect.attempts == 0 ? "no reconnects"
-            : "up to \(options.reconnect.attempts) reconnect\(options.reconnect.attempts == 1 ? "" : "s"), the first after \(Self.seconds(options.reconnect.initialDelay))"
-        lines.append("policy: \(heartbeat); \(retries)")
-        return lines.joined(separator: "\n")
+        return SocketStatus(state: await socket.state.rawValue, url: await socket.displayURL,
+                            sent: await socket.sentCount, received: await socket.receivedCount,
+                            duplicatesDropped: await socket.duplicateCount, queued: await socket.queuedCount,
+                            reconnects: await socket.reconnectCount, notYetShown: sockets.inbox.count,
+                            heartbeat: options.heartbeat, reconnectAttempts: options.reconnect.attempts,
+                            firstReconnectDelay: options.reconnect.initialDelay)
     }
 
     private static func text(_ frame: SocketFrame) -> String {
@@ -236,8 +232,5 @@ extension Interpreter {
         }
     }
 
-    private static func seconds(_ duration: Duration) -> String {
-        let s = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        return s == s.rounded() ? "\(Int(s)) s" : String(format: "%.1f s", s)
-    }
+    private static func seconds(_ duration: Duration) -> String { OutcomeText.seconds(duration) }
 }

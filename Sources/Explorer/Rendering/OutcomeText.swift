@@ -1,0 +1,86 @@
+import Core
+import Foundation
+
+/// The plain text of the outcomes that are lists and states (help, `vars`,
+/// the catalog, cookies, socket status…): what the terminal shows of them,
+/// and what a transcript records and replays compare. Exchanges, values,
+/// frames and failures are the `Renderer`'s and the `Observation`'s own.
+enum OutcomeText {
+    /// The text, without a final newline; nil for the outcomes it does not cover.
+    static func plain(_ outcome: Outcome) -> String? {
+        switch outcome {
+        case let .message(text): return text
+        case let .body(response):
+            // Raw bytes would reach the terminal (cut at the first NUL): summarised, as the first display does.
+            guard let text = String(validating: response.body, as: UTF8.self), !text.utf8.contains(0) else {
+                return "binary body: \(response.mediaType ?? "unknown type"), \(response.body.count) bytes (not shown)"
+            }
+            return text
+        case let .variables(variables):
+            return variables.map { "\($0.name) = \($0.shown)" }.joined(separator: "\n")
+        case let .cookies(cookies):
+            return cookies.isEmpty ? "no cookies" : cookies.map(describe(cookie:)).joined(separator: "\n")
+        case let .sessionHeaders(headers, origin):
+            guard !headers.isEmpty else { return "no session headers (header Name:value sets one)" }
+            let lines = headers.map { Redactor.redact(header: $0) }.map { "\($0.name): \($0.value)" }
+            return (lines + ["(sent only to \(origin))"]).joined(separator: "\n")
+        case let .defaults(options):
+            let text = options.sessionFlagsText
+            return text.isEmpty ? "no defaults (defaults --follow --timeout 5 -v sets some)" : "every request line: \(text)"
+        case let .endpoints(endpoints):
+            return CatalogText.list(endpoints)
+        case let .endpointDetails(endpoints, profile):
+            return endpoints.map { CatalogText.describe($0, in: profile) }.joined(separator: "\n\n")
+        case let .model(model):
+            return CatalogText.describe(model)
+        case let .help(specs):
+            return help(specs)
+        case let .commandHelp(spec):
+            return "usage: \(spec.usage)\n\n\(spec.details)"
+        case let .socketStatus(status):
+            return status.map(describe(socket:)) ?? "no WebSocket (ws connect [URL|PATH])"
+        case let .curl(request, note):
+            return ([CurlCommand.render(request)] + (note.map { ["# " + $0] } ?? [])).joined(separator: "\n")
+        case .exchange, .offline, .value, .failure, .frames, .exit, .nothing:
+            return nil
+        }
+    }
+
+    static func help(_ specs: [CommandSpec]) -> String {
+        let width = specs.map(\.usage.count).max() ?? 20
+        var lines = ["Commands:"]
+        for spec in specs {
+            lines.append("  " + spec.usage.padding(toLength: width + 2, withPad: " ", startingAt: 0) + spec.summary)
+        }
+        lines.append("")
+        lines.append("A bare /path is a GET. {{name}} uses a variable. TAB completes commands, paths and variables.")
+        lines.append("help COMMAND explains one command; `help get` explains request items.")
+        return lines.joined(separator: "\n")
+    }
+
+    static func describe(cookie: Cookie) -> String {
+        var flags = [cookie.hostOnly ? "\(cookie.domain):\(cookie.port)" : "*.\(cookie.domain):\(cookie.port)", "path \(cookie.path)"]
+        if cookie.secure { flags.append("secure") }
+        if cookie.httpOnly { flags.append("httponly") }
+        flags.append(cookie.expires.map { "until \(ISO8601DateFormatter().string(from: $0))" } ?? "for the session")
+        return "\(cookie.name)=\(Redactor.hidden(cookie.value))  " + flags.joined(separator: ", ")
+    }
+
+    static func describe(socket status: SocketStatus) -> String {
+        var lines = ["state: \(status.state)"]
+        if let url = status.url { lines.append("url: \(url)") }
+        lines.append("sent: \(status.sent), received: \(status.received), duplicates dropped: \(status.duplicatesDropped)"
+            + ", queued: \(status.queued), reconnects: \(status.reconnects), not yet shown: \(status.notYetShown)")
+        let heartbeat = status.heartbeat.map { "a ping every \(seconds($0))" } ?? "no heartbeat"
+        let attempts = status.reconnectAttempts
+        let retries = attempts == 0 ? "no reconnects"
+            : "up to \(attempts) reconnect\(attempts == 1 ? "" : "s"), the first after \(seconds(status.firstReconnectDelay))"
+        lines.append("policy: \(heartbeat); \(retries)")
+        return lines.joined(separator: "\n")
+    }
+
+    static func seconds(_ duration: Duration) -> String {
+        let s = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return s == s.rounded() ? "\(Int(s)) s" : String(format: "%.1f s", s)
+    }
+}
