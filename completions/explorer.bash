@@ -173,13 +173,13 @@ _explorer() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    repl|run|sandbox|replay|test|help)
+    repl|run|sandbox|replay|test|profiles|help)
         # Offer subcommand argument completions
         "_explorer_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'repl run sandbox replay test help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'repl run sandbox replay test profiles help' -- "${cur}"))
         ;;
     esac
 }
@@ -188,7 +188,7 @@ _explorer_repl() {
     repeating_flags=()
     non_repeating_flags=(--offline --version -h --help)
     repeating_options=()
-    non_repeating_options=(--base-url --profile --color --record --spec -c)
+    non_repeating_options=(--base-url --profile --env --color --record --spec -c)
     __explorer_offer_flags_options 0
 
     # Offer option value completions
@@ -198,6 +198,9 @@ _explorer_repl() {
         ;;
     '--profile')
         __explorer_add_completions -W 'levelup'$'\n''linku'$'\n''nova'$'\n''posture'$'\n''generic'
+        return
+        ;;
+    '--env')
         return
         ;;
     '--color')
@@ -222,7 +225,7 @@ _explorer_run() {
     repeating_flags=()
     non_repeating_flags=(--offline --version -h --help)
     repeating_options=()
-    non_repeating_options=(--base-url --profile --color --record --spec)
+    non_repeating_options=(--base-url --profile --env --color --record --spec)
     __explorer_offer_flags_options 1
 
     # Offer option value completions
@@ -232,6 +235,9 @@ _explorer_run() {
         ;;
     '--profile')
         __explorer_add_completions -W 'levelup'$'\n''linku'$'\n''nova'$'\n''posture'$'\n''generic'
+        return
+        ;;
+    '--env')
         return
         ;;
     '--color')
@@ -360,6 +366,14 @@ _explorer_test() {
         return
         ;;
     esac
+}
+
+_explorer_profiles() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __explorer_offer_flags_options 0
 }
 
 _explorer_help() {

@@ -55,13 +55,14 @@ _explorer() {
             'sandbox:Run a backend'\''s sandbox alone in the foreground, for an app or another tool.'
             'replay:Replay transcripts step by step and show a diff for each step that differs.'
             'test:Replay every transcript under the given folders (default sessions/) as a test suite.'
+            'profiles:List the profiles --profile can name: built in, and files in .explorer/profiles/ or $XDG_CONFIG_HOME/explorer/profiles/.'
             'help:Show subcommand help information.'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        repl|run|sandbox|replay|test|help)
+        repl|run|sandbox|replay|test|profiles|help)
             "_explorer_${words[1]}" && ret=0
             ;;
         esac
@@ -77,7 +78,8 @@ _explorer_repl() {
     local -ar ___color=('auto' 'always' 'never')
     local -ar arg_specs=(
         '--base-url[Base URL of a backend, such as https\://api.example.com. Without it the built-in sandbox starts.]:url:'
-        '--profile[Backend profile (levelup, linku, nova, posture, generic). Default\: linku for the sandbox, generic for --base-url or --spec.]:name:{__explorer_complete "${___profile[@]}"}'
+        '--profile[Backend profile\: built in (levelup, linku, nova, posture, generic), a profile file'\''s name (explorer profiles lists them) or its path. Default\: linku for the sandbox, generic for --base-url or --spec.]:name|file:{__explorer_complete "${___profile[@]}"}'
+        '--env[The profile file'\''s environment whose base URL to use (default\: its default-environment).]:name:'
         '--offline[Print each request instead of sending it.]'
         '--color[Colour output\: auto (a terminal without NO_COLOR), always or never.]:color:{__explorer_complete "${___color[@]}"}'
         '--record[Record the session, from the first line, as a transcript in this new file.]:file:_files'
@@ -97,7 +99,8 @@ _explorer_run() {
     local -ar ___color=('auto' 'always' 'never')
     local -ar arg_specs=(
         '--base-url[Base URL of a backend, such as https\://api.example.com. Without it the built-in sandbox starts.]:url:'
-        '--profile[Backend profile (levelup, linku, nova, posture, generic). Default\: linku for the sandbox, generic for --base-url or --spec.]:name:{__explorer_complete "${___profile[@]}"}'
+        '--profile[Backend profile\: built in (levelup, linku, nova, posture, generic), a profile file'\''s name (explorer profiles lists them) or its path. Default\: linku for the sandbox, generic for --base-url or --spec.]:name|file:{__explorer_complete "${___profile[@]}"}'
+        '--env[The profile file'\''s environment whose base URL to use (default\: its default-environment).]:name:'
         '--offline[Print each request instead of sending it.]'
         '--color[Colour output\: auto (a terminal without NO_COLOR), always or never.]:color:{__explorer_complete "${___color[@]}"}'
         '--record[Record the session, from the first line, as a transcript in this new file.]:file:_files'
@@ -159,6 +162,17 @@ _explorer_test() {
         '--junit[Also write the results as JUnit XML to this file.]:file:_files'
         '--jobs[Replay this many transcripts at once, each against its own sandbox.]:n:'
         '*:path:_files'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_explorer_profiles() {
+    local -i ret=1
+    local -ar arg_specs=(
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

@@ -28,3 +28,25 @@ struct SecretNameTests {
         #expect(Redactor.looksLikeJWT(text) == jwt)
     }
 }
+
+/// A header a profile names as its credential is hidden whatever it is called.
+@Suite struct ProfileSecretHeaderTests {
+    @Test func aProfilesCredentialHeaderIsHiddenWhateverItsName() {
+        let plain = HTTPHeader(name: "X-Auth", value: "abc123")
+        #expect(Redactor.redact(header: plain) == plain, "nothing about it says secret")
+        #expect(Redactor.redact(header: plain, alsoSecret: ["x-auth"]).value == Redactor.hidden("abc123"))
+        #expect(Redactor.redact(header: HTTPHeader(name: "Authorization", value: "token T0KEN"), alsoSecret: ["Authorization"]).value
+            == "token " + Redactor.hidden("T0KEN"), "the scheme stays, as for any Authorization")
+        #expect(Redactor.redact(header: HTTPHeader(name: "Accept", value: "*/*"), alsoSecret: ["X-Auth"]).value == "*/*")
+    }
+
+    @Test func errorFieldsSumUpABodyInTheProfilesWords() throws {
+        let fields = ErrorFields(message: try JSONPath.parse(".error.text"), code: try JSONPath.parse(".error.kind"),
+                                 details: try JSONPath.parse(".error.fields"), codes: ["AUTH": "log in again"])
+        let body = try JSONParser.parse(#"{"error":{"text":"bad","kind":"INVALID","fields":["name is required","age < 0"]}}"#)
+        #expect(ErrorEnvelope.fields(fields).describe(status: 422, body: body) == "422 INVALID: bad (name is required; age < 0)")
+        let auth = try JSONParser.parse(#"{"error":{"text":"expired","kind":"AUTH"}}"#)
+        #expect(ErrorEnvelope.fields(fields).describe(status: 401, body: auth) == "401 AUTH: log in again")
+        #expect(ErrorEnvelope.fields(fields).describe(status: 500, body: try JSONParser.parse(#"{"other":1}"#)) == nil)
+    }
+}

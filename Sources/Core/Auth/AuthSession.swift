@@ -14,6 +14,9 @@ public struct Exchange: Sendable {
     /// The request would have carried the token, but it went to another
     /// origin than the backend's, so it went without (`CredentialScope`).
     public var tokenWithheld: Bool
+    /// The session has headers (`header`, a profile's credential), but the
+    /// request went to another origin, so it went without them.
+    public var headersWithheld = false
     public var duration: Duration
     /// The redirects followed on the way (`--follow`), first to last: each
     /// request and its 3xx answer. Empty when none was followed.
@@ -128,8 +131,11 @@ public actor AuthSession {
     /// The profile's login flow, or why there is none.
     public nonisolated func loginFlow() throws(AuthError) -> AuthFlavour {
         guard let auth = profile.auth else {
+            if let source = profile.credentialSource {
+                throw AuthError("\(profile.displayName) has no login: its profile sends \(source) with every request to the backend")
+            }
             throw AuthError("\(profile.displayName) has no login flow explorer knows: send credentials on a line "
-                            + "(Authorization:'Bearer TOKEN', X-Api-Key:KEY) or start with --profile NAME")
+                            + "(Authorization:'Bearer TOKEN', X-Api-Key:KEY), or describe the backend in a profile file: --profile FILE (docs/profiles.md)")
         }
         return auth
     }
@@ -240,8 +246,10 @@ public actor AuthSession {
         let start = ContinuousClock.now
         let (first, response) = try await exchange(withToken(request, usedToken, placement))
         guard response.status == 401, retry, let usedToken else {
-            return Exchange(request: first, response: response, tokenWithheld: wanted != nil && usedToken == nil,
-                            duration: ContinuousClock.now - start)
+            var exchange = Exchange(request: first, response: response, tokenWithheld: wanted != nil && usedToken == nil,
+                                    duration: ContinuousClock.now - start)
+            exchange.headersWithheld = !sessionHeaders.isEmpty && !scope.admits(request.url)
+            return exchange
         }
         guard try await refresh(after: usedToken), let fresh = tokens?.accessToken else {
             return Exchange(request: first, response: response, sessionExpired: true, duration: ContinuousClock.now - start)

@@ -47,9 +47,9 @@ public struct CredentialScope: Sendable, Equatable {
     }
 
     /// The line that says why credentials were left off a request to `url`.
-    public func withheldNote(for url: URL) -> String {
+    public func withheldNote(for url: URL, what: String = "token") -> String {
         let target = Origin(url).map(\.description) ?? url.absoluteString
         let own = origin.map(\.description) ?? "the backend"
-        return "token not sent: \(target) is not the backend's origin (\(own))"
+        return "\(what) not sent: \(target) is not the backend's origin (\(own))"
     }
 }

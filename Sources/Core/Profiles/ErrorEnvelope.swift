@@ -10,6 +10,9 @@ public enum ErrorEnvelope: Sendable {
     /// `{"error": "…"}` or `{"error": {"message"}}`, `{"detail"}` (FastAPI,
     /// Django REST framework), `{"errors": [{"message"}]}`.
     case generic
+    /// A profile file's `errors`: where the message, code and details are,
+    /// and friendly text for some codes.
+    case fields(ErrorFields)
 
     /// One readable line for an error body, such as `403 FORBIDDEN: not your task`,
     /// or nil when the body is not this backend's envelope.
@@ -37,6 +40,8 @@ public enum ErrorEnvelope: Sendable {
                 if let message = candidate?.stringValue, !message.isEmpty { return "\(status): \(message)" }
             }
             return nil
+        case let .fields(fields):
+            return fields.describe(status: status, body: body)
         case .codeMessage:
             guard let code = body["code"]?.stringValue, let message = body["message"]?.stringValue else { return nil }
             var line = "\(status) \(code): \(message)"
@@ -45,5 +50,43 @@ public enum ErrorEnvelope: Sendable {
             }
             return line
         }
+    }
+}
+
+/// Where a backend's error body keeps its parts (`errors` in a profile file).
+public struct ErrorFields: Sendable, Equatable {
+    public var message: JSONPath
+    public var code: JSONPath?
+    public var details: JSONPath?
+    /// Friendly text by code, shown instead of the body's message.
+    public var codes: [String: String]
+
+    public init(message: JSONPath, code: JSONPath? = nil, details: JSONPath? = nil, codes: [String: String] = [:]) {
+        self.message = message
+        self.code = code
+        self.details = details
+        self.codes = codes
+    }
+
+    /// `404 NOT_FOUND: no such repository (name: x)`; nil when the body has no message there.
+    func describe(status: Int, body: JSONValue) -> String? {
+        func value(_ path: JSONPath?) -> JSONValue? {
+            guard let path, case let .success(found) = path.evaluate(body), found != .null else { return nil }
+            return found
+        }
+        let code = value(code).map(\.plainText)
+        guard let message = code.flatMap({ codes[$0] }) ?? value(message).map(\.plainText), !message.isEmpty else { return nil }
+        var line = "\(status)" + (code.map { " \($0)" } ?? "") + ": \(message)"
+        switch value(details) {
+        case let .object(members)? where !members.isEmpty:
+            line += " (" + members.map { "\($0.key): \($0.value.plainText)" }.joined(separator: "; ") + ")"
+        case let .array(items)? where !items.isEmpty:
+            line += " (" + items.map(\.plainText).joined(separator: "; ") + ")"
+        case let .string(text)? where !text.isEmpty:
+            line += " (\(text))"
+        default:
+            break
+        }
+        return line
     }
 }

@@ -24,6 +24,13 @@ public struct Profile: Sendable {
     /// Models imported with an OpenAPI document: when set, they are the
     /// profile's `models` in place of the built-in answers.
     public var importedModels: [Model]?
+    /// Headers that carry this backend's credentials whatever their name
+    /// (a profile file's `auth: header`): always hidden where shown.
+    public var secretHeaders: [String] = []
+    /// How the backend authenticates when it is not a login flow, in a few
+    /// words (`the Authorization header, from EXPLORER_SECRET_TOKEN`):
+    /// what `login` and `whoami` say instead of posting anywhere.
+    public var credentialSource: String?
 
     public init(name: String, displayName: String, auth: AuthFlavour?, errorEnvelope: ErrorEnvelope,
                 endpoints: [Endpoint], demoAccounts: [(email: String, password: String)], webSocketTemplate: String? = nil,

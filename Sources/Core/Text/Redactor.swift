@@ -201,6 +201,14 @@ public enum Redactor {
         }
     }
 
+    /// `redact(header:)`, and the whole value of a header a profile names as
+    /// its credential (`auth: header` in a profile file), whatever its name.
+    public static func redact(header: HTTPHeader, alsoSecret names: [String]) -> HTTPHeader {
+        guard !header.value.isEmpty, names.contains(where: { header.hasName($0) }) else { return redact(header: header) }
+        let hiddenHere = redact(header: header)
+        return hiddenHere != header ? hiddenHere : HTTPHeader(name: header.name, value: hidden(header.value))
+    }
+
     /// What stands for a secret on screen: its length, never its text.
     public static func hidden(_ secret: String) -> String { "<hidden: \(secret.count) characters>" }
 

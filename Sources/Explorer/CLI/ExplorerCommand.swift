@@ -11,7 +11,7 @@ struct ExplorerCommand: ParsableCommand {
         commandName: "explorer",
         abstract: "Explore a REST backend from a REPL: log in, send requests, see pretty JSON.",
         usage: """
-        explorer [--base-url <url>] [--profile <name>] [--offline] [--color <mode>] [--record <file>] [-c <line>]
+        explorer [--base-url <url>] [--profile <name|file>] [--env <name>] [--offline] [--color <mode>] [--record <file>] [-c <line>]
           explorer run <file> [--base-url <url>] …
           explorer replay <file>… [--base-url <url>] [--update]
           explorer test [<path>…] [--junit <file>] [--update]
@@ -23,7 +23,7 @@ struct ExplorerCommand: ParsableCommand {
         `explorer help repl` lists the REPL's options; `help` inside the REPL lists its commands.
         """,
         version: "0.1.0",
-        subcommands: [Start.self, Run.self, SandboxCommand.self, ReplayCommand.self, TestCommand.self, SpecBenchCommand.self],
+        subcommands: [Start.self, Run.self, SandboxCommand.self, ReplayCommand.self, TestCommand.self, ProfilesCommand.self, SpecBenchCommand.self],
         defaultSubcommand: Start.self
     )
 
@@ -48,9 +48,12 @@ struct ConnectionOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Base URL of a backend, such as https://api.example.com. Without it the built-in sandbox starts.", valueName: "url"))
     var baseURL: String?
 
-    @Option(name: .long, help: ArgumentHelp("Backend profile (\(Profile.names.joined(separator: ", "))). Default: linku for the sandbox, generic for --base-url or --spec.", valueName: "name"),
+    @Option(name: .long, help: ArgumentHelp("Backend profile: built in (\(Profile.names.joined(separator: ", "))), a profile file's name (explorer profiles lists them) or its path. Default: linku for the sandbox, generic for --base-url or --spec.", valueName: "name|file"),
             completion: .list(Profile.names))
     var profile: String?
+
+    @Option(name: .long, help: ArgumentHelp("The profile file's environment whose base URL to use (default: its default-environment).", valueName: "name"))
+    var env: String?
 
     @Flag(name: .long, help: "Print each request instead of sending it.")
     var offline = false
@@ -67,10 +70,16 @@ struct ConnectionOptions: ParsableArguments {
     var spec: String?
 
     func validate() throws {
-        if let profile {
-            guard let known = Profile.named(profile) else {
-                throw ValidationError("unknown profile '\(profile)'; known: \(Profile.names.joined(separator: ", "))")
+        if let env, profile.map({ Profile.named($0) != nil }) ?? true {
+            throw ValidationError("--env \(env) picks an environment of a profile file: give --profile NAME|FILE too")
+        }
+        if let profile, Profile.named(profile) == nil {
+            guard ProfileLookup(environment: ProcessInfo.processInfo.environment).file(named: profile) != nil else {
+                throw ValidationError("unknown profile '\(profile)'; built in: \(Profile.names.joined(separator: ", ")); "
+                                      + "no file \(profile).yaml in .explorer/profiles/ or $XDG_CONFIG_HOME/explorer/profiles/ (explorer profiles lists them)")
             }
+        }
+        if let profile, let known = Profile.named(profile) {
             if Profile.builtIn[known.name] == nil, baseURL == nil, spec == nil {
                 throw ValidationError("the \(profile) profile needs --base-url URL (or --spec FILE): the sandbox serves \(Profile.builtIn.keys.sorted().joined(separator: ", "))")
             }

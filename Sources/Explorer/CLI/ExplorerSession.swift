@@ -27,11 +27,12 @@ final class ExplorerSession {
     /// can drive it; otherwise lines come from a pipe, a file or `-c`.
     static func open(_ options: ConnectionOptions, interactive: Bool) throws -> ExplorerSession {
         let environment = ProcessInfo.processInfo.environment
+        let file = try profileFile(options, environment: environment)
         // A server named on the command line is not LinkU unless the user says so.
-        let chosen = options.profile.flatMap(Profile.named)
+        let chosen = file?.document.profile ?? options.profile.flatMap(Profile.named)
         let profile = chosen ?? (options.baseURL != nil || options.spec != nil ? .generic : .linku)
         var spec: ImportedSpec?
-        if let file = options.spec {
+        if let file = options.spec ?? file?.document.spec {
             // One line, not the whole usage: the document is wrong, not the command line.
             do { spec = try SpecLoader.load(file) } catch {
                 Console().err("error: \(error.description)\n")
@@ -40,7 +41,7 @@ final class ExplorerSession {
         }
         let target: LiveSession.Target
         let store: any TokenStore
-        if let url = options.baseURL.flatMap(URL.init(string:)) ?? spec?.servers.first {
+        if let url = options.baseURL.flatMap(URL.init(string:)) ?? file?.environment.baseURL ?? spec?.servers.first {
             target = .url(url)
             store = FileTokenStore(url: FileTokenStore.defaultURL(environment: environment))
         } else {
@@ -56,12 +57,21 @@ final class ExplorerSession {
         }
         let interpreter = live.interpreter
         if let spec { runBlocking { await interpreter.use(spec) } }
+        if let file {
+            let label = file.environment.name == file.document.defaultEnvironment ? nil : file.environment.name
+            let credential = file.credential
+            runBlocking {
+                await interpreter.setEnvironmentLabel(label)
+                if let credential { await interpreter.session.setSessionHeader(credential.name, credential.value) }
+            }
+        }
         let palette = Palette.choose(options.color, isTerminal: isatty(1) == 1, environment: environment)
         var terminal: any Terminal = PlainTerminal()
         if interactive, isatty(0) == 1, let editor = LineEditor(historyURL: historyURL, complete: { complete($0, on: interpreter) }) {
             terminal = EditorTerminal(editor: editor)
         }
-        let controller = SessionController(interpreter: interpreter, renderer: Renderer(palette: palette, envelope: profile.errorEnvelope),
+        let renderer = Renderer(palette: palette, envelope: profile.errorEnvelope, secretHeaders: profile.secretHeaders)
+        let controller = SessionController(interpreter: interpreter, renderer: renderer,
                                            terminal: terminal, offline: options.offline,
                                            target: live.sandbox != nil ? .sandbox : .url(live.baseURL.absoluteString))
         if let path = options.record {
@@ -71,6 +81,34 @@ final class ExplorerSession {
             }
         }
         return ExplorerSession(live: live, controller: controller)
+    }
+
+    /// A profile file named by `--profile`, its environment, and its credential
+    /// header with the secrets filled in (from `EXPLORER_SECRET_NAME`, or asked
+    /// for without echo at a terminal). Every problem is one line and exit 2.
+    private static func profileFile(_ options: ConnectionOptions, environment: [String: String]) throws -> ChosenProfile? {
+        guard let given = options.profile, Profile.named(given) == nil,
+              let path = ProfileLookup(environment: environment).file(named: given) else { return nil }
+        func fail(_ message: String) -> ExitCode {
+            Console().err("error: \(message)\n")
+            return ExitCode(ExitStatus.parse.rawValue)
+        }
+        let document: ProfileFile
+        do { document = try ProfileFile.read(path) } catch { throw fail(error.description) }
+        guard let chosen = document.environment(named: options.env) else {
+            throw fail("\(path): no environment '\(options.env ?? "")'; there are " + document.environments.map(\.name).joined(separator: ", "))
+        }
+        guard let header = document.auth.header else { return ChosenProfile(document: document, environment: chosen, credential: nil) }
+        let filled = SecretTemplate.fill(header.template) { name in
+            if let value = environment[SecretResolver.environmentName(name)], !value.isEmpty { return value }
+            guard isatty(0) == 1 else { return nil }
+            return LineEditor.readSecret(prompt: "\(name) for \(document.displayName): ")
+        }
+        switch filled {
+        case let .success(value): return ChosenProfile(document: document, environment: chosen, credential: HTTPHeader(name: header.name, value: value))
+        case let .failure(missing):
+            throw fail("\(document.displayName) needs {{secret:\(missing.name)}} for its \(header.name) header: set \(SecretResolver.environmentName(missing.name))")
+        }
     }
 
     /// TAB: complete against the interpreter's current state (variables, last response).
@@ -103,4 +141,11 @@ final class ExplorerSession {
         // Quietly: no "closed" notice after the user has left.
         runBlocking { [live] in await live.close() }
     }
+}
+
+/// A profile file as a session uses it: the environment picked, the credential filled in.
+struct ChosenProfile: Sendable {
+    let document: ProfileFile
+    let environment: ProfileFile.Environment
+    let credential: HTTPHeader?
 }

@@ -97,12 +97,18 @@ actor Interpreter {
         CompletionState(profile: profile, variables: allVariables.keys.sorted(), lastBody: lastBody, seenIDs: seenIDs, table: table)
     }
 
-    /// `linku` or `linku alice`; for a backend without a profile, its host
-    /// (`api.example.com`, `127.0.0.1:8080`).
+    /// A profile file's environment when it is not the default one (`staging`): the prompt shows it.
+    private var environmentLabel: String?
+
+    func setEnvironmentLabel(_ label: String?) { environmentLabel = label }
+
+    /// `linku` or `linku alice`, `gitea staging`; for a backend without a
+    /// profile, its host (`api.example.com`, `127.0.0.1:8080`).
     func promptLabel() async -> String {
-        let label = profile.name == Profile.generic.name ? session.builder.baseURL.host.map { host in
+        var label = profile.name == Profile.generic.name ? session.builder.baseURL.host.map { host in
             session.builder.baseURL.port.map { "\(host):\($0)" } ?? host
         } ?? profile.name : profile.name
+        if let environmentLabel { label += " " + environmentLabel }
         if let name = await session.userName { return "\(label) \(name)" }
         return label
     }
@@ -162,6 +168,7 @@ actor Interpreter {
             if try await session.adoptTokens(from: exchange) { notes.append("logged in as \(await session.userName ?? "the new user")") }
             return remember(exchange, note: notes.isEmpty ? nil : notes.joined(separator: "\n"), view: view)
         case let .login(email, password):
+            _ = try session.loginFlow()
             guard let email, let password else {
                 return .failure("login needs an email and a password: login EMAIL PASSWORD", .usage)
             }
@@ -234,7 +241,8 @@ actor Interpreter {
                 for header in headers { await session.setSessionHeader(header.name, header.value) }
                 fallthrough
             case .list:
-                return .sessionHeaders(await session.sessionHeaders, origin: session.scope.origin.map(\.description) ?? "the backend")
+                let headers = await session.sessionHeaders.map { Redactor.redact(header: $0, alsoSecret: profile.secretHeaders) }
+                return .sessionHeaders(headers, origin: session.scope.origin.map(\.description) ?? "the backend")
             }
         case let .save(file, force):
             guard let response = lastResponse else { return .failure("no response yet: send a request first", .usage) }
@@ -282,6 +290,7 @@ actor Interpreter {
         // Drift from the catalog's model is said under the body, one line per problem.
         var lines = note.map { [$0] } ?? []
         if exchange.tokenWithheld { lines.append(session.scope.withheldNote(for: exchange.request.url)) }
+        if exchange.headersWithheld { lines.append(session.scope.withheldNote(for: exchange.request.url, what: "session headers")) }
         if let body = lastBody, (200..<300).contains(exchange.response.status) {
             let path = session.catalogPath(of: exchange.request)
             let profile = profile
@@ -298,15 +307,20 @@ actor Interpreter {
     private func offlineView(of request: PreparedRequest, isPublic: Bool? = nil) async -> Outcome {
         // Session headers it would carry, credentials hidden: they are not the line's to show.
         var shown = await session.withSessionHeaders(request)
-        for index in shown.headers.indices.dropFirst(request.headers.count) { shown.headers[index] = Redactor.redact(header: shown.headers[index]) }
+        let headersNote = await !session.sessionHeaders.isEmpty && !session.scope.admits(request.url)
+            ? session.scope.withheldNote(for: request.url, what: "session headers") : nil
+        for index in shown.headers.indices.dropFirst(request.headers.count) {
+            shown.headers[index] = Redactor.redact(header: shown.headers[index], alsoSecret: profile.secretHeaders)
+        }
         let rule = access(for: request)
         let placement = rule?.token ?? .bearer
         switch await session.tokenDecision(for: request, isPublic: isPublic ?? rule?.isPublic, token: placement) {
-        case .none: return .offline(shown, note: nil)
+        case .none: return .offline(shown, note: headersNote)
         case .attached:
             shown.setHeader(placement.headerName, placement.headerValue("<access_token>"))
-            return .offline(shown, note: nil)
-        case .withheld: return .offline(shown, note: session.scope.withheldNote(for: request.url))
+            return .offline(shown, note: headersNote)
+        case .withheld:
+            return .offline(shown, note: [session.scope.withheldNote(for: request.url), headersNote].compactMap { $0 }.joined(separator: "\n"))
         }
     }
 
@@ -337,7 +351,6 @@ actor Interpreter {
         return .success("saved \(Renderer.size(body.count)) to \(path)")
     }
 
-    /// One line of `cookies`: never the value.
     /// `--curl`: the request as a curl command, the token and secret-named
     /// items as shell variables; nothing is sent.
     private func curlView(method: String, path: String, items: [RequestItem], options: RequestOptions) async throws -> Outcome {
@@ -345,7 +358,8 @@ actor Interpreter {
                                                 form: options.form, raw: options.raw)
         let typedCount = request.headers.count
         request = await session.withSessionHeaders(request)
-        for index in request.headers.indices.dropFirst(typedCount) where Redactor.redact(header: request.headers[index]) != request.headers[index] {
+        for index in request.headers.indices.dropFirst(typedCount)
+            where Redactor.redact(header: request.headers[index], alsoSecret: profile.secretHeaders) != request.headers[index] {
             request.headers[index].value = CurlCommand.placeholder(request.headers[index].name)
         }
         let rule = access(for: request)

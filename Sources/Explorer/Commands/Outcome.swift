@@ -24,7 +24,7 @@ enum Outcome: Sendable {
     case variables([Variable])
     /// `cookies`: the session's cookies (values hidden when shown).
     case cookies([Cookie])
-    /// `header`: the session headers and the origin they go to.
+    /// `header`: the session headers, values already hidden, and the origin they go to.
     case sessionHeaders([HTTPHeader], origin: String)
     /// `defaults`: the options every request line gets.
     case defaults(RequestOptions)

@@ -22,7 +22,7 @@ enum OutcomeText {
             return cookies.isEmpty ? "no cookies" : cookies.map(describe(cookie:)).joined(separator: "\n")
         case let .sessionHeaders(headers, origin):
             guard !headers.isEmpty else { return "no session headers (header Name:value sets one)" }
-            let lines = headers.map { Redactor.redact(header: $0) }.map { "\($0.name): \($0.value)" }
+            let lines = headers.map { "\($0.name): \($0.value)" }
             return (lines + ["(sent only to \(origin))"]).joined(separator: "\n")
         case let .defaults(options):
             let text = options.sessionFlagsText

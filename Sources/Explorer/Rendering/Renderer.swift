@@ -8,6 +8,8 @@ struct Renderer: Sendable {
     var envelope: ErrorEnvelope = .linku
     /// Bodies longer than this are cut in the first display; `show` prints all.
     var previewLimit = 256 * 1024
+    /// Headers the profile names as credentials, hidden whatever they are called.
+    var secretHeaders: [String] = []
 
     /// Text for standard output, and for standard error (failures).
     func render(_ outcome: Outcome) -> (out: String, err: String) {
@@ -75,7 +77,7 @@ struct Renderer: Sendable {
     /// Headers as `Name: value` lines, credentials hidden (`Redactor.redact(header:)`).
     func headerLines(_ headers: [HTTPHeader]) -> String {
         headers.map { header in
-            let shown = Redactor.redact(header: header)
+            let shown = Redactor.redact(header: header, alsoSecret: secretHeaders)
             return palette.cyan(shown.name) + ": " + shown.value + "\n"
         }.joined()
     }

@@ -110,7 +110,8 @@ final class SessionController {
             command = .http(method: method, path: path, items: items, options: options)
             forcedOffline = true
         }
-        if case let .login(email, password) = command, password == nil, terminal.isInteractive {
+        // Asked only of a backend that has a login: otherwise `login` says how it authenticates.
+        if case let .login(email, password) = command, password == nil, terminal.isInteractive, interpreter.session.profile.auth != nil {
             guard let filled = askLogin(email: email) else { return .done(.ok) }
             command = filled
         }

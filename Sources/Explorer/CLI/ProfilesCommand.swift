@@ -1,0 +1,46 @@
+import ArgumentParser
+import Core
+import Foundation
+
+/// `explorer profiles`: every profile `--profile` can name, and where each comes from.
+struct ProfilesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "profiles",
+        abstract: "List the profiles --profile can name: built in, and files in .explorer/profiles/ or $XDG_CONFIG_HOME/explorer/profiles/.",
+        discussion: "A profile file describes a backend of your own: its environments, auth and error envelope (docs/profiles.md)."
+    )
+
+    func run() throws {
+        let lookup = ProfileLookup(environment: ProcessInfo.processInfo.environment)
+        var rows: [(name: String, what: String, source: String)] = []
+        for name in Profile.names {
+            let profile = Profile.named(name)!
+            rows.append((name, profile.displayName, name == Profile.generic.name ? "built in (any server)" : "built in (sandbox)"))
+        }
+        var broken = false
+        for file in lookup.files() {
+            switch Result(catching: { () throws(ProfileError) in try ProfileFile.read(file.path) }) {
+            case let .success(document):
+                let environments = document.environments.map { $0.name == document.defaultEnvironment ? "\($0.name)*" : $0.name }
+                rows.append((file.name, "\(document.displayName): \(environments.joined(separator: ", "))", "\(file.source): \(file.path)"))
+            case let .failure(error):
+                broken = true
+                rows.append((file.name, "unusable: \(error.reason)", "\(file.source): \(file.path)"))
+            }
+        }
+        let nameWidth = rows.map(\.name.count).max() ?? 0
+        let whatWidth = rows.map(\.what.count).max() ?? 0
+        var text = ""
+        for row in rows {
+            text += row.name.padding(toLength: nameWidth + 2, withPad: " ", startingAt: 0)
+                + row.what.padding(toLength: whatWidth + 2, withPad: " ", startingAt: 0) + row.source + "\n"
+        }
+        if lookup.files().isEmpty {
+            text += "No profile files: put NAME.yaml in \(lookup.folders.map(\.path).joined(separator: " or ")) (docs/profiles.md).\n"
+        } else {
+            text += "* the default environment (--env NAME picks another)\n"
+        }
+        Console().out(text)
+        if broken { throw ExitCode(ExitStatus.parse.rawValue) }
+    }
+}

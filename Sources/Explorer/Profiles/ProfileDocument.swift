@@ -1,0 +1,148 @@
+import Core
+import Foundation
+import Yams
+
+/// A profile file's tree, JSON or YAML, with each value's JSON path and,
+/// for YAML, its line: what a profile problem is reported with.
+struct ProfileDocument {
+    let root: Value
+
+    /// A value in the document and where it is.
+    struct Value {
+        let value: JSONValue
+        let path: String
+        let line: Int?
+        let file: String
+        /// The lines of YAML values, by JSON path.
+        let lines: [String: Int]
+
+        func problem(_ reason: String) -> ProfileError {
+            ProfileError(file: file, line: line, path: path, reason: reason)
+        }
+
+        private func child(_ key: String, _ value: JSONValue) -> Value {
+            let path = self.path + "." + key
+            return Value(value: value, path: path, line: lines[path] ?? line, file: file, lines: lines)
+        }
+
+        /// The members of an object, each a known key when `allowed` is given:
+        /// an unknown one is named, with the closest known key.
+        func object(_ allowed: [String]?) throws(ProfileError) -> [(key: String, value: Value)] {
+            guard case let .object(members) = value else { throw problem("expected a mapping of names to values, not \(kind)") }
+            if let allowed {
+                for (key, _) in members where !allowed.contains(key) {
+                    let near = allowed.min { editDistance(key, $0) < editDistance(key, $1) }
+                    let hint = near.flatMap { editDistance(key, $0) <= 3 ? "; did you mean \($0)?" : nil } ?? "; known: \(allowed.joined(separator: ", "))"
+                    throw child(key, .null).problem("unknown field '\(key)'" + hint)
+                }
+            }
+            return members.map { ($0.key, child($0.key, $0.value)) }
+        }
+
+        func member(_ key: String) throws(ProfileError) -> Value? {
+            guard case let .object(members) = value else { throw problem("expected a mapping of names to values, not \(kind)") }
+            return members.first { $0.key == key }.map { child($0.key, $0.value) }
+        }
+
+        func require(_ key: String) throws(ProfileError) -> Value {
+            guard let found = try member(key) else { throw problem("missing field '\(key)'") }
+            return found
+        }
+
+        func string() throws(ProfileError) -> String {
+            guard case let .string(text) = value else { throw problem("expected a string, not \(kind)") }
+            return text
+        }
+
+        func strings() throws(ProfileError) -> [String] {
+            guard case let .array(items) = value else { throw problem("expected a list of strings, not \(kind)") }
+            var out: [String] = []
+            for (index, item) in items.enumerated() {
+                let path = self.path + "[\(index)]"
+                guard case let .string(text) = item else {
+                    throw ProfileError(file: file, line: lines[path] ?? line, path: path, reason: "expected a string")
+                }
+                out.append(text)
+            }
+            return out
+        }
+
+        var kind: String {
+            switch value {
+            case .null: return "null"
+            case .bool: return "a boolean"
+            case .number: return "a number"
+            case .string: return "a string"
+            case .array: return "a list"
+            case .object: return "a mapping"
+            }
+        }
+    }
+
+    /// Parses JSON (a file starting with `{`) or YAML; a syntax error says where.
+    static func parse(_ text: String, file: String) throws(ProfileError) -> ProfileDocument {
+        if text.first(where: { !$0.isWhitespace }) == "{" {
+            do {
+                let value = try JSONParser.parse(text)
+                return ProfileDocument(root: Value(value: value, path: "$", line: nil, file: file, lines: [:]))
+            } catch {
+                let line = text.utf8.prefix(error.offset).filter { $0 == UInt8(ascii: "\n") }.count + 1
+                throw ProfileError(file: file, line: line, path: "", reason: "not valid JSON: \(error.reason)")
+            }
+        }
+        let node: Node?
+        do { node = try Yams.compose(yaml: text) } catch {
+            throw ProfileError(file: file, line: Self.line(of: error), path: "", reason: "not valid YAML: \(Self.reason(of: error))")
+        }
+        guard let node else { throw ProfileError(file: file, line: nil, path: "", reason: "the file is empty") }
+        var lines: [String: Int] = [:]
+        let value = try convert(node, path: "$", lines: &lines, file: file)
+        return ProfileDocument(root: Value(value: value, path: "$", line: lines["$"], file: file, lines: lines))
+    }
+
+    /// A YAML node as JSON: plain scalars typed as YAML 1.2's core schema
+    /// types them (`8080` a number, `true` a boolean), quoted ones strings.
+    private static func convert(_ node: Node, path: String, lines: inout [String: Int], file: String) throws(ProfileError) -> JSONValue {
+        if let mark = node.mark { lines[path] = mark.line }
+        switch node {
+        case let .scalar(scalar):
+            if scalar.style != .plain { return .string(scalar.string) }
+            if let value = Bool.construct(from: scalar) { return .bool(value) }
+            if Int.construct(from: scalar) != nil || Double.construct(from: scalar) != nil { return .number(scalar.string) }
+            if NSNull.construct(from: scalar) != nil { return .null }
+            return .string(scalar.string)
+        case let .mapping(mapping):
+            var members: [(key: String, value: JSONValue)] = []
+            for (key, value) in mapping {
+                guard case let .scalar(name) = key else {
+                    throw ProfileError(file: file, line: key.mark?.line, path: path, reason: "a key must be a plain name")
+                }
+                members.append((name.string, try convert(value, path: path + "." + name.string, lines: &lines, file: file)))
+            }
+            return .object(members)
+        case let .sequence(sequence):
+            var items: [JSONValue] = []
+            for (index, item) in sequence.enumerated() {
+                items.append(try convert(item, path: path + "[\(index)]", lines: &lines, file: file))
+            }
+            return .array(items)
+        case .alias:
+            throw ProfileError(file: file, line: node.mark?.line, path: path, reason: "YAML aliases are not supported in a profile")
+        }
+    }
+
+    private static func line(of error: any Error) -> Int? {
+        switch error as? YamlError {
+        case let .scanner(_, _, mark, _)?, let .parser(_, _, mark, _)?, let .composer(_, _, mark, _)?: return mark.line
+        default: return nil
+        }
+    }
+
+    private static func reason(of error: any Error) -> String {
+        switch error as? YamlError {
+        case let .scanner(_, problem, _, _)?, let .parser(_, problem, _, _)?, let .composer(_, problem, _, _)?: return problem
+        case let .duplicatedKeysInMapping(duplicates, _)?: return "a key appears twice in one mapping (\(duplicates.joined(separator: ", ")))"
+        default: return "\(error)"
+        }
+    }
+}

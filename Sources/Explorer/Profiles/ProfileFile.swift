@@ -1,0 +1,229 @@
+import Core
+import Foundation
+import Yams
+
+/// A backend of the user's own, described in a file (docs/profiles.md):
+/// its environments, how it authenticates, how its errors look, and where
+/// its OpenAPI document is. Read with every problem said in one line:
+/// the file, the line (YAML) and the JSON path, and what was expected.
+struct ProfileFile: Sendable, Equatable {
+    static let version = 1
+
+    var path: String
+    var name: String
+    var displayName: String
+    var environments: [Environment]
+    var defaultEnvironment: String
+    var auth: Auth
+    var errors: ErrorFields?
+    /// The OpenAPI document, as a path relative to the working directory.
+    var spec: String?
+    var secretFields: [String]
+
+    struct Environment: Sendable, Equatable {
+        var name: String
+        var baseURL: URL
+    }
+
+    /// How every request proves who sends it. Secret parts are templates
+    /// (`{{secret:token}}`): the value comes from `EXPLORER_SECRET_TOKEN` or
+    /// is asked for, never from the file.
+    enum Auth: Sendable, Equatable {
+        case none
+        /// `Authorization: Bearer <token>`.
+        case bearer(token: String)
+        /// Any header, with a value template (`token {{secret:token}}`).
+        case header(name: String, value: String)
+        /// `Authorization: Basic base64(username:password)`.
+        case basic(username: String, password: String)
+
+        /// The header it sets, before secrets are filled in.
+        var header: (name: String, template: String)? {
+            switch self {
+            case .none: return nil
+            case let .bearer(token): return ("Authorization", "Bearer " + token)
+            case let .header(name, value): return (name, value)
+            case let .basic(username, password): return ("Authorization", "Basic {{basic:\(username):\(password)}}")
+            }
+        }
+    }
+
+    func environment(named name: String?) -> Environment? {
+        environments.first { $0.name == (name ?? defaultEnvironment) }
+    }
+
+    /// The profile a session uses: no login flow, the file's error
+    /// envelope (or the common shapes), its credential header always hidden.
+    var profile: Profile {
+        var profile = Profile(name: name, displayName: displayName, auth: nil,
+                              errorEnvelope: errors.map(ErrorEnvelope.fields) ?? .generic, endpoints: [], demoAccounts: [],
+                              secretFields: secretFields)
+        if let header = auth.header {
+            profile.secretHeaders = [header.name]
+            let names = SecretTemplate.names(in: header.template)
+            profile.credentialSource = "the \(header.name) header (from " + names.map(SecretResolver.environmentName).joined(separator: " and ") + ")"
+        }
+        return profile
+    }
+}
+
+/// A profile file that cannot be used: where, and why, in one line.
+struct ProfileError: Error, Equatable, CustomStringConvertible {
+    var file: String
+    var line: Int?
+    var path: String
+    var reason: String
+
+    var description: String {
+        file + (line.map { ":\($0)" } ?? "") + ": " + (path.isEmpty ? "" : "at \(path): ") + reason
+    }
+}
+
+/// `{{secret:NAME}}` in a profile's credential values.
+enum SecretTemplate {
+    static func names(in text: String) -> [String] {
+        var names: [String] = []
+        var rest = Substring(text)
+        while let open = rest.range(of: "{{secret:"), let close = rest[open.upperBound...].range(of: "}}") {
+            names.append(String(rest[open.upperBound..<close.lowerBound]))
+            rest = rest[close.upperBound...]
+        }
+        return names
+    }
+
+    /// The template with each secret filled in by `value`; the first name
+    /// `value` has nothing for, when one is missing.
+    static func fill(_ template: String, _ value: (String) -> String?) -> Result<String, Missing> {
+        var out = template
+        for name in names(in: template) {
+            guard let secret = value(name) else { return .failure(Missing(name: name)) }
+            out = out.replacingOccurrences(of: "{{secret:\(name)}}", with: secret)
+        }
+        // `Basic` credentials: username:password, base64-encoded after the password is in.
+        if let open = out.range(of: "{{basic:"), let close = out.range(of: "}}", range: open.upperBound..<out.endIndex) {
+            let pair = String(out[open.upperBound..<close.lowerBound])
+            out.replaceSubrange(open.lowerBound..<close.upperBound, with: Data(pair.utf8).base64EncodedString())
+        }
+        return .success(out)
+    }
+
+    struct Missing: Error, Equatable { let name: String }
+}
+
+extension ProfileFile {
+    /// Reads and checks a profile file, JSON or YAML.
+    static func read(_ path: String) throws(ProfileError) -> ProfileFile {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ProfileError(file: path, line: nil, path: "", reason: "cannot read the file")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ProfileError(file: path, line: nil, path: "", reason: "not UTF-8 text")
+        }
+        let document = try ProfileDocument.parse(text, file: path)
+        return try ProfileFile(document, file: path)
+    }
+
+    private init(_ document: ProfileDocument, file: String) throws(ProfileError) {
+        path = file
+        let root = document.root
+        let top = try root.object(["explorer-profile", "name", "display-name", "environments", "default-environment", "auth",
+                                   "errors", "spec", "secret-fields"])
+        guard top.first?.key == "explorer-profile" else {
+            throw root.problem("the first field must be explorer-profile: \(Self.version), the version of this format")
+        }
+        let version = try root.member("explorer-profile")!
+        guard version.value.intValue == Self.version else {
+            throw version.problem("expected \(Self.version), the only version of this format so far")
+        }
+        let nameValue = try root.require("name")
+        name = try nameValue.string()
+        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+            throw nameValue.problem("a name is letters, digits, - and _ (it names the prompt and the token store)")
+        }
+        displayName = try root.member("display-name")?.string() ?? name
+
+        let environmentsValue = try root.require("environments")
+        environments = []
+        for (key, value) in try environmentsValue.object(nil) {
+            let members = try value.member("base-url")
+            _ = try value.object(["base-url"])
+            guard let urlValue = members else { throw value.problem("missing base-url, as in: base-url: https://api.example.com") }
+            let text = try urlValue.string()
+            guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
+                throw urlValue.problem("'\(text)' is not an http:// or https:// URL")
+            }
+            environments.append(Environment(name: key, baseURL: url))
+        }
+        guard let first = environments.first else {
+            throw environmentsValue.problem("at least one environment, as in: local: {base-url: http://127.0.0.1:8080}")
+        }
+        if let chosen = try root.member("default-environment") {
+            let wanted = try chosen.string()
+            let names = environments.map(\.name)
+            guard names.contains(wanted) else {
+                throw chosen.problem("no environment named '\(wanted)'; there are " + names.joined(separator: ", "))
+            }
+            defaultEnvironment = wanted
+        } else {
+            defaultEnvironment = first.name
+        }
+
+        if let value = try root.member("auth") { auth = try Self.auth(value) } else { auth = .none }
+        if let value = try root.member("errors") { errors = try Self.errors(value) } else { errors = nil }
+        if let specValue = try root.member("spec") {
+            let given = try specValue.string()
+            let folder = (file as NSString).deletingLastPathComponent
+            spec = given.hasPrefix("/") || folder.isEmpty ? given : (folder as NSString).appendingPathComponent(given)
+        }
+        secretFields = try root.member("secret-fields")?.strings() ?? []
+    }
+
+    private static func auth(_ value: ProfileDocument.Value) throws(ProfileError) -> Auth {
+        let kinds = ["none", "bearer", "header", "basic"]
+        let kindValue = try value.require("kind")
+        let kind = try kindValue.string()
+        /// A credential value: must name its secret, so the secret stays out of the file.
+        func secret(_ key: String, example: String) throws(ProfileError) -> String {
+            let member = try value.require(key)
+            let text = try member.string()
+            guard !SecretTemplate.names(in: text).isEmpty else {
+                throw member.problem("a credential comes from the environment or is asked for, never from the file: write \(example)")
+            }
+            return text
+        }
+        switch kind {
+        case "none":
+            _ = try value.object(["kind"])
+            return .none
+        case "bearer":
+            _ = try value.object(["kind", "token"])
+            return .bearer(token: try secret("token", example: "token: \"{{secret:token}}\""))
+        case "header":
+            _ = try value.object(["kind", "header", "value"])
+            let nameValue = try value.require("header")
+            let name = try nameValue.string()
+            guard HTTPHeader.invalidNameOffset(name) == nil else { throw nameValue.problem("'\(name)' is not a header name") }
+            return .header(name: name, value: try secret("value", example: "value: \"token {{secret:token}}\""))
+        case "basic":
+            _ = try value.object(["kind", "username", "password"])
+            return .basic(username: try value.require("username").string(), password: try secret("password", example: "password: \"{{secret:password}}\""))
+        default:
+            throw kindValue.problem("expected one of \(kinds.joined(separator: ", ")) (a login flow in a file is not supported yet)")
+        }
+    }
+
+    private static func errors(_ value: ProfileDocument.Value) throws(ProfileError) -> ErrorFields {
+        _ = try value.object(["message", "code", "details", "codes"])
+        func path(_ key: String) throws(ProfileError) -> JSONPath? {
+            guard let member = try value.member(key) else { return nil }
+            let text = try member.string()
+            do { return try JSONPath.parse(text) } catch { throw member.problem("'\(text)' is not a JSON path (\(error.reason)), as in: .error.message") }
+        }
+        guard let message = try path("message") else { throw value.problem("missing message, the JSON path of the error's message, as in: message: .message") }
+        var codes: [String: String] = [:]
+        if let table = try value.member("codes") {
+            for (code, text) in try table.object(nil) { codes[code] = try text.string() }
+        }
+        return ErrorFields(message: message, code: try path("code"), details: try path("details"), codes: codes)
+    }
+}

@@ -1,0 +1,51 @@
+import Core
+import Foundation
+
+/// Where profiles come from: built into the binary, a project's
+/// `./.explorer/profiles/`, or the user's `$XDG_CONFIG_HOME/explorer/profiles/`
+/// (found by name in that order: the project's own wins), or a file named
+/// on the command line.
+struct ProfileLookup {
+    var environment: [String: String]
+    var workingDirectory: String = FileManager.default.currentDirectoryPath
+
+    static let extensions = ["yaml", "yml", "json"]
+
+    /// The folders searched by name, with how `explorer profiles` names each.
+    var folders: [(path: String, source: String)] {
+        [((workingDirectory as NSString).appendingPathComponent(".explorer/profiles"), "project"),
+         (XDG.configHome(environment).appendingPathComponent("explorer/profiles").path, "user")]
+    }
+
+    /// Whether `--profile` names a file rather than a profile.
+    static func isPath(_ given: String) -> Bool {
+        given.contains("/") || extensions.contains { given.hasSuffix("." + $0) }
+    }
+
+    /// The file `--profile NAME` means, if any (built-in names are not looked up).
+    func file(named name: String) -> String? {
+        if Self.isPath(name) { return name }
+        for folder in folders {
+            for ext in Self.extensions {
+                let path = (folder.path as NSString).appendingPathComponent("\(name).\(ext)")
+                if FileManager.default.fileExists(atPath: path) { return path }
+            }
+        }
+        return nil
+    }
+
+    /// Every profile file in the folders, by name; a name in an earlier folder hides a later one.
+    func files() -> [(name: String, path: String, source: String)] {
+        var found: [(name: String, path: String, source: String)] = []
+        for folder in folders {
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            for entry in entries.sorted() {
+                let ext = (entry as NSString).pathExtension
+                let name = (entry as NSString).deletingPathExtension
+                guard Self.extensions.contains(ext), !found.contains(where: { $0.name == name }) else { continue }
+                found.append((name, (folder.path as NSString).appendingPathComponent(entry), folder.source))
+            }
+        }
+        return found
+    }
+}

@@ -1,0 +1,122 @@
+import Core
+import Foundation
+import Testing
+@testable import Explorer
+
+/// Profile files (docs/profiles.md): a backend of the user's own as data,
+/// and every mistake in one in one line, with where and what was expected.
+@Suite struct ProfileFileTests {
+    static let yaml = """
+    explorer-profile: 1
+    name: gitea
+    display-name: Gitea
+    environments:
+      local:
+        base-url: http://127.0.0.1:3000/api/v1
+      staging:
+        base-url: https://staging.example.com/api/v1
+    default-environment: staging
+    auth:
+      kind: header
+      header: Authorization
+      value: "token {{secret:token}}"
+    errors:
+      message: .message
+      code: .code
+      codes:
+        NOT_FOUND: no such thing here
+    spec: openapi.yaml
+    secret-fields: [sha]
+    """
+
+    func write(_ text: String, _ ext: String = "yaml") throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("profiles-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("p.\(ext)").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    func problem(_ text: String, _ ext: String = "yaml") throws -> String {
+        let path = try write(text, ext)
+        do {
+            _ = try ProfileFile.read(path)
+            Issue.record("read without a problem")
+            return ""
+        } catch {
+            #expect(error.file == path)
+            return String(error.description.dropFirst(path.count))
+        }
+    }
+
+    @Test func aYAMLProfileReadsWithItsEnvironmentsAuthErrorsAndSpec() throws {
+        let path = try write(Self.yaml)
+        let file = try ProfileFile.read(path)
+        #expect(file.name == "gitea" && file.displayName == "Gitea")
+        #expect(file.environments.map(\.name) == ["local", "staging"])
+        #expect(file.environment(named: nil)?.baseURL.absoluteString == "https://staging.example.com/api/v1")
+        #expect(file.environment(named: "local")?.baseURL.port == 3000)
+        #expect(file.environment(named: "prod") == nil)
+        #expect(file.auth == .header(name: "Authorization", value: "token {{secret:token}}"))
+        #expect(file.spec == ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent("openapi.yaml"))
+        let profile = file.profile
+        #expect(profile.auth == nil && profile.secretHeaders == ["Authorization"] && profile.secretFields == ["sha"])
+        #expect(profile.credentialSource == "the Authorization header (from EXPLORER_SECRET_TOKEN)")
+        let body = try JSONParser.parse(#"{"message":"raw","code":"NOT_FOUND"}"#)
+        #expect(profile.errorEnvelope.describe(status: 404, body: body) == "404 NOT_FOUND: no such thing here")
+    }
+
+    @Test func theSameProfileInJSON() throws {
+        let json = """
+        {"explorer-profile": 1, "name": "api", "environments": {"dev": {"base-url": "http://127.0.0.1:8080"}},
+         "auth": {"kind": "bearer", "token": "{{secret:api_token}}"}}
+        """
+        let file = try ProfileFile.read(try write(json, "json"))
+        #expect(file.defaultEnvironment == "dev" && file.displayName == "api")
+        #expect(file.auth.header?.name == "Authorization" && file.auth.header?.template == "Bearer {{secret:api_token}}")
+    }
+
+    @Test func secretsAreFilledFromOutsideTheFile() {
+        let basic = ProfileFile.Auth.basic(username: "alice", password: "{{secret:password}}").header!
+        #expect(SecretTemplate.fill(basic.template) { $0 == "password" ? "pw" : nil } == .success("Basic " + Data("alice:pw".utf8).base64EncodedString()))
+        #expect(SecretTemplate.fill("token {{secret:token}}") { _ in nil } == .failure(.init(name: "token")))
+    }
+
+    @Test func mistakesAreOneLineWithWhereAndWhatWasExpected() throws {
+        let good = Self.yaml
+        #expect(try problem(good.replacingOccurrences(of: "  kind: header", with: "  kind: [header")).hasPrefix(":12: not valid YAML: "))
+        #expect(try problem(good.replacingOccurrences(of: "display-name:", with: "displayname:"))
+            == ":3: at $.displayname: unknown field 'displayname'; did you mean display-name?")
+        #expect(try problem(good.replacingOccurrences(of: "name: gitea\n", with: "")) == ":1: at $: missing field 'name'")
+        #expect(try problem(good.replacingOccurrences(of: "base-url: http://127.0.0.1:3000/api/v1", with: "base-url: 3000"))
+            == ":6: at $.environments.local.base-url: expected a string, not a number")
+        #expect(try problem(good.replacingOccurrences(of: "\"token {{secret:token}}\"", with: "token abc123"))
+            == ":13: at $.auth.value: a credential comes from the environment or is asked for, never from the file: write value: \"token {{secret:token}}\"")
+        #expect(try problem(good.replacingOccurrences(of: "explorer-profile: 1\n", with: "") + "\nexplorer-profile: 1\n")
+            .hasSuffix("the first field must be explorer-profile: 1, the version of this format"))
+        #expect(try problem(good.replacingOccurrences(of: "explorer-profile: 1", with: "explorer-profile: 2"))
+            == ":1: at $.explorer-profile: expected 1, the only version of this format so far")
+        #expect(try problem(good.replacingOccurrences(of: "default-environment: staging", with: "default-environment: prod"))
+            == ":9: at $.default-environment: no environment named 'prod'; there are local, staging")
+        #expect(try problem(good.replacingOccurrences(of: "kind: header", with: "kind: oauth"))
+            .hasSuffix("expected one of none, bearer, header, basic (a login flow in a file is not supported yet)"))
+        #expect(try problem(#"{"explorer-profile": 1, "name": "x",}"#, "json").hasPrefix(":1: not valid JSON: "))
+        #expect(try problem("") == ": the file is empty")
+    }
+
+    @Test func profilesAreFoundByNameInTheProjectBeforeTheUser() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("lookup-\(UUID().uuidString)").path
+        let project = root + "/project/.explorer/profiles", user = root + "/config/explorer/profiles"
+        for folder in [project, user] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        try "x".write(toFile: project + "/shop.yaml", atomically: true, encoding: .utf8)
+        try "x".write(toFile: user + "/shop.json", atomically: true, encoding: .utf8)
+        try "x".write(toFile: user + "/blog.yml", atomically: true, encoding: .utf8)
+        let lookup = ProfileLookup(environment: ["XDG_CONFIG_HOME": root + "/config"], workingDirectory: root + "/project")
+        #expect(lookup.file(named: "shop") == project + "/shop.yaml")
+        #expect(lookup.file(named: "blog") == user + "/blog.yml")
+        #expect(lookup.file(named: "none") == nil)
+        #expect(lookup.file(named: "./here.yaml") == "./here.yaml", "a path is taken as it is")
+        #expect(lookup.files().map(\.name) == ["shop", "blog"])
+        #expect(lookup.files().map(\.source) == ["project", "user"])
+    }
+}

@@ -1,0 +1,169 @@
+"""A backend of the user's own, described in a profile file, through the
+built binary, against servers nobody here wrote (Python's http.server): its
+token comes from the environment or is asked for without echo, goes only to
+the environment's origin, and its error envelope makes the one-line summary.
+"""
+import http.server
+import json
+import os
+import pathlib
+import subprocess
+import threading
+
+import pexpect
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+BINARY = os.environ.get("EXPLORER_BIN", str(ROOT / ".build" / "debug" / "explorer"))
+
+
+def backend():
+    """A server that wants `Authorization: token T0KEN` and words errors its own way."""
+    seen = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            seen.append({"path": self.path, "authorization": self.headers.get("Authorization")})
+            if self.headers.get("Authorization") != "token T0KEN":
+                status, body = 401, {"fault": {"text": "bad token", "kind": "AUTH"}}
+            elif self.path == "/api/v1/user":
+                status, body = 200, {"login": "me"}
+            else:
+                status, body = 404, {"fault": {"text": "no such thing", "kind": "NOT_FOUND", "more": {"path": self.path}}}
+            data = json.dumps(body).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, seen
+
+
+@pytest.fixture
+def two_backends(tmp_path):
+    local, local_seen = backend()
+    staging, staging_seen = backend()
+    profile = tmp_path / "mine.yaml"
+    profile.write_text(f"""explorer-profile: 1
+name: mine
+display-name: My API
+environments:
+  local:
+    base-url: http://127.0.0.1:{local.server_address[1]}/api/v1
+  staging:
+    base-url: http://127.0.0.1:{staging.server_address[1]}/api/v1
+auth:
+  kind: header
+  header: Authorization
+  value: "token {{{{secret:token}}}}"
+errors:
+  message: .fault.text
+  code: .fault.kind
+  details: .fault.more
+  codes:
+    AUTH: your token is wrong or expired
+""")
+    yield profile, (local, local_seen), (staging, staging_seen)
+    local.shutdown()
+    staging.shutdown()
+
+
+def run(args, tmp_path, token="T0KEN"):
+    env = dict(os.environ, HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "config"),
+               XDG_STATE_HOME=str(tmp_path / "state"), NO_COLOR="1")
+    env.pop("EXPLORER_SECRET_TOKEN", None)
+    if token is not None:
+        env["EXPLORER_SECRET_TOKEN"] = token
+    return subprocess.run([BINARY] + args, capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL, timeout=30)
+
+
+def test_the_token_goes_to_the_environments_origin_only(two_backends, tmp_path):
+    profile, (local, local_seen), (staging, staging_seen) = two_backends
+    ok = run(["--profile", str(profile), "-c", "get /user"], tmp_path)
+    assert ok.returncode == 0, ok.stderr
+    assert '"login": "me"' in ok.stdout
+    assert local_seen[-1] == {"path": "/api/v1/user", "authorization": "token T0KEN"}
+
+    # Another origin, typed in full: no token, and the answer says so.
+    elsewhere = f"http://127.0.0.1:{staging.server_address[1]}/api/v1/user"
+    other = run(["--profile", str(profile), "-c", f"get {elsewhere}"], tmp_path)
+    assert staging_seen[-1]["authorization"] is None
+    assert "session headers not sent" in other.stdout
+    assert "T0KEN" not in other.stdout + other.stderr
+
+    # --env picks the other environment, which then gets it.
+    switched = run(["--profile", str(profile), "--env", "staging", "-c", "get /user"], tmp_path)
+    assert switched.returncode == 0, switched.stderr
+    assert staging_seen[-1] == {"path": "/api/v1/user", "authorization": "token T0KEN"}
+
+
+def test_errors_are_summed_up_in_the_profiles_words(two_backends, tmp_path):
+    profile, _, _ = two_backends
+    missing = run(["--profile", str(profile), "-c", "get /nope"], tmp_path)
+    assert missing.returncode == 3
+    assert "error: 404 NOT_FOUND: no such thing (path: /api/v1/nope)" in missing.stderr
+    wrong = run(["--profile", str(profile), "-c", "get /user"], tmp_path, token="nope")
+    assert "error: 401 AUTH: your token is wrong or expired" in wrong.stderr
+
+
+def test_a_missing_secret_or_environment_is_one_line_and_nothing_is_sent(two_backends, tmp_path):
+    profile, (local, local_seen), _ = two_backends
+    no_token = run(["--profile", str(profile), "-c", "get /user"], tmp_path, token=None)
+    assert no_token.returncode == 2
+    assert no_token.stderr.strip() == "error: My API needs {{secret:token}} for its Authorization header: set EXPLORER_SECRET_TOKEN"
+    no_env = run(["--profile", str(profile), "--env", "prod", "-c", "get /user"], tmp_path)
+    assert no_env.returncode == 2
+    assert no_env.stderr.strip() == f"error: {profile}: no environment 'prod'; there are local, staging"
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("explorer-profile: 1\nname: b\nenvironments:\n  dev:\n    base_url: http://127.0.0.1:1\n")
+    bad = run(["--profile", str(broken), "-c", "get /user"], tmp_path)
+    assert bad.returncode == 2
+    assert bad.stderr.strip() == f"error: {broken}:5: at $.environments.dev.base_url: unknown field 'base_url'; did you mean base-url?"
+    assert local_seen == []
+
+
+def test_profiles_are_found_by_name_and_listed(two_backends, tmp_path):
+    profile, _, _ = two_backends
+    folder = tmp_path / "config" / "explorer" / "profiles"
+    folder.mkdir(parents=True)
+    (folder / "mine.yaml").write_text(profile.read_text())
+    listed = run(["profiles"], tmp_path)
+    assert listed.returncode == 0, listed.stderr
+    line = next(l for l in listed.stdout.splitlines() if l.startswith("mine "))
+    assert "My API: local*, staging" in line and f"user: {folder / 'mine.yaml'}" in line
+    assert run(["--profile", "mine", "-c", "get /user"], tmp_path).returncode == 0
+    unknown = run(["--profile", "nosuch", "-c", "vars"], tmp_path)
+    assert unknown.returncode != 0 and "unknown profile 'nosuch'" in unknown.stderr
+
+
+def test_at_a_terminal_the_secret_is_asked_for_without_echo_and_the_prompt_names_the_environment(two_backends, tmp_path):
+    profile, _, (staging, staging_seen) = two_backends
+    env = dict(os.environ, HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "config"),
+               XDG_STATE_HOME=str(tmp_path / "state"), NO_COLOR="1", TERM="xterm")
+    env.pop("EXPLORER_SECRET_TOKEN", None)
+    child = pexpect.spawn(BINARY, ["--profile", str(profile), "--env", "staging"], env=env,
+                          dimensions=(40, 120), encoding="utf-8", timeout=15)
+    try:
+        child.expect_exact("token for My API: ")
+        child.sendline("T0KEN")
+        child.expect_exact("mine staging> ")
+        assert "T0KEN" not in child.before
+        child.sendline("get /user")
+        child.expect_exact("mine staging> ")
+        assert '"login": "me"' in child.before
+        assert staging_seen[-1]["authorization"] == "token T0KEN"
+        child.sendline("login")
+        child.expect_exact("mine staging> ")
+        assert "has no login: its profile sends the Authorization header" in child.before
+        child.sendline("exit")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    history = (tmp_path / "state" / "explorer" / "history").read_text()
+    assert "T0KEN" not in history
