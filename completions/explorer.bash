@@ -311,12 +311,15 @@ _explorer_replay() {
     repeating_flags=()
     non_repeating_flags=(--update --version -h --help)
     repeating_options=()
-    non_repeating_options=(--base-url --color)
+    non_repeating_options=(--base-url --env --color)
     __explorer_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
     '--base-url')
+        return
+        ;;
+    '--env')
         return
         ;;
     '--color')
@@ -338,12 +341,15 @@ _explorer_test() {
     repeating_flags=()
     non_repeating_flags=(--update --version -h --help)
     repeating_options=()
-    non_repeating_options=(--base-url --color --junit --jobs)
+    non_repeating_options=(--base-url --env --color --junit --jobs)
     __explorer_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
     '--base-url')
+        return
+        ;;
+    '--env')
         return
         ;;
     '--color')

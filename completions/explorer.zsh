@@ -141,6 +141,7 @@ _explorer_replay() {
     local -ar ___color=('auto' 'always' 'never')
     local -ar arg_specs=(
         '--base-url[Run against this server instead of each transcript'\''s own base URL or sandbox.]:url:'
+        '--env[Run against this environment of each transcript'\''s profile file instead of the one it names.]:name:'
         '--update[Re-bless\: give steps that differ new expectations (keeping patterns and comments that still fit) and rewrite the files.]'
         '--color[Colour output\: auto (a terminal without NO_COLOR), always or never.]:color:{__explorer_complete "${___color[@]}"}'
         '*:file:_files -g '\''*.transcript'\'''
@@ -157,6 +158,7 @@ _explorer_test() {
     local -ar ___color=('auto' 'always' 'never')
     local -ar arg_specs=(
         '--base-url[Run against this server instead of each transcript'\''s own base URL or sandbox.]:url:'
+        '--env[Run against this environment of each transcript'\''s profile file instead of the one it names.]:name:'
         '--update[Re-bless\: give steps that differ new expectations (keeping patterns and comments that still fit) and rewrite the files.]'
         '--color[Colour output\: auto (a terminal without NO_COLOR), always or never.]:color:{__explorer_complete "${___color[@]}"}'
         '--junit[Also write the results as JUnit XML to this file.]:file:_files'

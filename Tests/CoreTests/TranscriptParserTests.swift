@@ -93,9 +93,9 @@ import Testing
         ("# explorer transcript v1\nbase-url: sandbox\n", 2, 1, "the header has no 'profile:' field"),
         ("# explorer transcript v1\nprofile: linku\n", 2, 1, "the header has no 'base-url:' field ('sandbox' or a URL)"),
         ("# explorer transcript v1\nprofile: linku\nbase-url: ftp://x\n", 3, 11, "'base-url:' is 'sandbox' or an http:// or https:// URL, not 'ftp://x'"),
-        ("# explorer transcript v1\nprofile: linku\ncolour: red\n", 3, 1, "unknown header field 'colour' (known: profile, base-url, var, login)"),
+        ("# explorer transcript v1\nprofile: linku\ncolour: red\n", 3, 1, "unknown header field 'colour' (known: profile, env, base-url, var, login)"),
         ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\nstray text\n", 4, 1,
-         "expected a header field (profile:, base-url:, var:, login:), a # comment or a step ('> command')"),
+         "expected a header field (profile:, env:, base-url:, var:, login:), a # comment or a step ('> command')"),
         ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> \n", 4, 1, "'>' needs a command after it"),
         ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> get /x\nHTTP/1.1 2000 OK\n", 5, 10,
          "expected a status line such as 'HTTP/1.1 200 OK'"),
@@ -146,5 +146,18 @@ import Testing
             .json(.pattern(.init(.integer))), .json(.array([], contains: false)),
             .json(.text(PatternText([.literal("x"), .pattern(.init(.any))]))),
         ])
+    }
+}
+
+/// `env:` names the profile file's environment a recording ran against.
+@Suite struct TranscriptEnvironmentHeaderTests {
+    @Test func anEnvironmentIsReadAndWritten() throws {
+        let text = "# explorer transcript v1\nprofile: ../profiles/shop.yaml\nenv: staging\nbase-url: https://staging.example.com\n\n> get /x\nHTTP/1.1 200 OK\n"
+        let transcript = try TranscriptParser.parse(text)
+        #expect(transcript.header.profile == "../profiles/shop.yaml")
+        #expect(transcript.header.environment == "staging")
+        let made = TranscriptHeader.make(profile: "shop", environment: "staging", target: .url("https://staging.example.com"))
+        #expect(made.lines == ["profile: shop", "env: staging", "base-url: https://staging.example.com"])
+        #expect(throws: TranscriptParseError.self) { try TranscriptParser.parse(text.replacingOccurrences(of: "env: staging\n", with: "env: a\nenv: b\n")) }
     }
 }

@@ -17,6 +17,14 @@ import Testing
         #expect(tours.find("no-such-tour") == nil)
     }
 
+    /// A recording names the profile file it used relative to itself.
+    @Test func aPathIsSeenFromAFolder() {
+        #expect(FilePaths.relative("/p/profiles/shop.yaml", from: "/p/sessions") == "../profiles/shop.yaml")
+        #expect(FilePaths.relative("/p/sessions/shop.yaml", from: "/p/sessions") == "shop.yaml")
+        #expect(FilePaths.relative("/p/shop.yaml", from: "/p/a/b") == "../../shop.yaml")
+        #expect(FilePaths.relative("shop.yaml", from: "") == "shop.yaml")
+    }
+
     @Test func relativeFilePathsOfRequestLinesAreRebased() {
         #expect(FilePaths.rebase("post /api/upload/image file@../fixtures/lamp.png", onto: "sessions/linku")
             == "post /api/upload/image file@sessions/fixtures/lamp.png")

@@ -17,14 +17,14 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 BINARY = os.environ.get("EXPLORER_BIN", str(ROOT / ".build" / "debug" / "explorer"))
 
 
-def backend():
-    """A server that wants `Authorization: token T0KEN` and words errors its own way."""
+def backend(token="T0KEN"):
+    """A server that wants `Authorization: token <token>` and words errors its own way."""
     seen = []
 
     class Handler(http.server.BaseHTTPRequestHandler):
         def do_GET(self):
             seen.append({"path": self.path, "authorization": self.headers.get("Authorization")})
-            if self.headers.get("Authorization") != "token T0KEN":
+            if self.headers.get("Authorization") != "token " + token:
                 status, body = 401, {"fault": {"text": "bad token", "kind": "AUTH"}}
             elif self.path == "/api/v1/user":
                 status, body = 200, {"login": "me"}
@@ -48,7 +48,7 @@ def backend():
 @pytest.fixture
 def two_backends(tmp_path):
     local, local_seen = backend()
-    staging, staging_seen = backend()
+    staging, staging_seen = backend(token="0THER")
     profile = tmp_path / "mine.yaml"
     profile.write_text(f"""explorer-profile: 1
 name: mine
@@ -97,10 +97,10 @@ def test_the_token_goes_to_the_environments_origin_only(two_backends, tmp_path):
     assert "session headers not sent" in other.stdout
     assert "T0KEN" not in other.stdout + other.stderr
 
-    # --env picks the other environment, which then gets it.
-    switched = run(["--profile", str(profile), "--env", "staging", "-c", "get /user"], tmp_path)
+    # --env picks the other environment, which then gets its own token.
+    switched = run(["--profile", str(profile), "--env", "staging", "-c", "get /user"], tmp_path, token="0THER")
     assert switched.returncode == 0, switched.stderr
-    assert staging_seen[-1] == {"path": "/api/v1/user", "authorization": "token T0KEN"}
+    assert staging_seen[-1] == {"path": "/api/v1/user", "authorization": "token 0THER"}
 
 
 def test_errors_are_summed_up_in_the_profiles_words(two_backends, tmp_path):
@@ -151,13 +151,13 @@ def test_at_a_terminal_the_secret_is_asked_for_without_echo_and_the_prompt_names
                           dimensions=(40, 120), encoding="utf-8", timeout=15)
     try:
         child.expect_exact("token for My API: ")
-        child.sendline("T0KEN")
+        child.sendline("0THER")
         child.expect_exact("mine staging> ")
-        assert "T0KEN" not in child.before
+        assert "0THER" not in child.before
         child.sendline("get /user")
         child.expect_exact("mine staging> ")
         assert '"login": "me"' in child.before
-        assert staging_seen[-1]["authorization"] == "token T0KEN"
+        assert staging_seen[-1]["authorization"] == "token 0THER"
         child.sendline("login")
         child.expect_exact("mine staging> ")
         assert "has no login: its profile sends the Authorization header" in child.before
@@ -166,4 +166,29 @@ def test_at_a_terminal_the_secret_is_asked_for_without_echo_and_the_prompt_names
     finally:
         child.close(force=True)
     history = (tmp_path / "state" / "explorer" / "history").read_text()
-    assert "T0KEN" not in history
+    assert "0THER" not in history
+
+
+def test_a_recording_names_the_profile_file_and_replays_against_another_environment(two_backends, tmp_path):
+    profile, (local, _), (staging, staging_seen) = two_backends
+    folder = tmp_path / "sessions"
+    folder.mkdir()
+    transcript = folder / "mine.transcript"
+    env = dict(os.environ, HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "config"),
+               XDG_STATE_HOME=str(tmp_path / "state"), NO_COLOR="1", EXPLORER_SECRET_TOKEN="T0KEN")
+    recorded = subprocess.run([BINARY, "--profile", str(profile), "--record", str(transcript)], input="get /user\nget /nope\n",
+                              capture_output=True, text=True, env=env, timeout=30)
+    assert recorded.returncode == 3, recorded.stderr  # the 404 is an answer, recorded as such
+    text = transcript.read_text()
+    assert "profile: ../mine.yaml\n" in text
+    assert "T0KEN" not in text
+    # Green against the recorded environment, and against the other one with its own token.
+    again = run(["replay", str(transcript)], tmp_path)
+    assert again.returncode == 0, again.stdout + again.stderr
+    elsewhere = run(["replay", "--env", "staging", str(transcript)], tmp_path, token="0THER")
+    assert elsewhere.returncode == 0, elsewhere.stdout + elsewhere.stderr
+    assert staging_seen[-1] == {"path": "/api/v1/nope", "authorization": "token 0THER"}
+    # Without the secret: one line saying which variable to set, exit 3.
+    missing = run(["replay", str(transcript)], tmp_path, token=None)
+    assert missing.returncode == 3
+    assert "set EXPLORER_SECRET_TOKEN" in missing.stderr

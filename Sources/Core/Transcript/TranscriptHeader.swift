@@ -17,7 +17,11 @@ public struct TranscriptHeader: Sendable, Equatable {
         }
     }
 
+    /// A built-in profile's name, `none`, or a profile file (its name, or a
+    /// path relative to the transcript).
     public var profile: String
+    /// `env: NAME`: the profile file's environment the recording ran against.
+    public var environment: String?
     public var target: Target
     /// `var: NAME=VALUE`: set before the first step.
     public var variables: [Variable]
@@ -42,14 +46,18 @@ public struct TranscriptHeader: Sendable, Equatable {
     }
 
     /// The header of a new recording, fields in their usual order.
-    public static func make(profile: String, target: Target, variables: [Variable] = [], login: String? = nil) -> TranscriptHeader {
+    public static func make(profile: String, environment: String? = nil, target: Target, variables: [Variable] = [],
+                            login: String? = nil) -> TranscriptHeader {
         var lines = ["profile: \(profile)"]
+        if let environment { lines.append("env: \(environment)") }
         switch target {
         case .sandbox: lines.append("base-url: sandbox")
         case let .url(url): lines.append("base-url: \(url)")
         }
         lines += variables.map { "var: \($0.name)=\($0.value)" }
         if let login { lines.append("login: \(login)") }
-        return TranscriptHeader(profile: profile, target: target, variables: variables, login: login, lines: lines)
+        var header = TranscriptHeader(profile: profile, target: target, variables: variables, login: login, lines: lines)
+        header.environment = environment
+        return header
     }
 }

@@ -7,7 +7,7 @@ import Foundation
 public enum TranscriptParser {
     /// Written before the status line when a 401 was cured by a refresh.
     public static let refreshLine = "(access token refreshed; request retried)"
-    static let headerKeys = ["profile", "base-url", "var", "login"]
+    static let headerKeys = ["profile", "env", "base-url", "var", "login"]
 
     typealias Line = (number: Int, text: String)
 
@@ -107,6 +107,7 @@ public enum TranscriptParser {
         var target: TranscriptHeader.Target?
         var variables: [TranscriptHeader.Variable] = []
         var login: String?
+        var environment: String?
         var lastField = -1
         for (index, line) in lines.enumerated() where !isNoise(line.text) {
             lastField = index
@@ -127,6 +128,10 @@ public enum TranscriptParser {
                 guard profile == nil else { throw fail("a second 'profile:' field", column: 1) }
                 guard !value.isEmpty else { throw fail("'profile:' needs a profile name, such as linku") }
                 profile = (value, line.number, valueColumn)
+            case "env":
+                guard environment == nil else { throw fail("a second 'env:' field", column: 1) }
+                guard !value.isEmpty else { throw fail("'env:' needs the name of one of the profile's environments") }
+                environment = value
             case "base-url":
                 guard target == nil else { throw fail("a second 'base-url:' field", column: 1) }
                 if value == "sandbox" {
@@ -157,8 +162,9 @@ public enum TranscriptParser {
             throw TranscriptParseError(line: afterVersion, column: 1, message: "the header has no 'base-url:' field ('sandbox' or a URL)")
         }
         let fieldLines = lastField >= 0 ? lines[...lastField].map(\.text) : []
-        let header = TranscriptHeader(profile: profile.name, target: target, variables: variables, login: login,
+        var header = TranscriptHeader(profile: profile.name, target: target, variables: variables, login: login,
                                       profileLine: profile.line, profileColumn: profile.column, lines: fieldLines)
+        header.environment = environment
         return (header, trimBlank(lines[(lastField + 1)...].map(\.text)))
     }
 }

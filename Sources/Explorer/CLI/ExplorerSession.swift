@@ -57,14 +57,7 @@ final class ExplorerSession {
         }
         let interpreter = live.interpreter
         if let spec { runBlocking { await interpreter.use(spec) } }
-        if let file {
-            let label = file.environment.name == file.document.defaultEnvironment ? nil : file.environment.name
-            let credential = file.credential
-            runBlocking {
-                await interpreter.setEnvironmentLabel(label)
-                if let credential { await interpreter.session.setSessionHeader(credential.name, credential.value) }
-            }
-        }
+        if let file { runBlocking { await file.apply(to: interpreter) } }
         let palette = Palette.choose(options.color, isTerminal: isatty(1) == 1, environment: environment)
         var terminal: any Terminal = PlainTerminal()
         if interactive, isatty(0) == 1, let editor = LineEditor(historyURL: historyURL, complete: { complete($0, on: interpreter) }) {
@@ -74,6 +67,10 @@ final class ExplorerSession {
         let controller = SessionController(interpreter: interpreter, renderer: renderer,
                                            terminal: terminal, offline: options.offline,
                                            target: live.sandbox != nil ? .sandbox : .url(live.baseURL.absoluteString))
+        if let file, let given = options.profile {
+            controller.profileFile = (ProfileLookup(environment: environment).file(named: given) ?? given, file.document.name,
+                                      ProfileLookup.isPath(given), file.isOtherEnvironment ? file.environment.name : nil, file.secrets)
+        }
         if let path = options.record {
             do { try controller.startRecording(path) } catch {
                 runBlocking { await live.close() }
@@ -83,31 +80,17 @@ final class ExplorerSession {
         return ExplorerSession(live: live, controller: controller)
     }
 
-    /// A profile file named by `--profile`, its environment, and its credential
-    /// header with the secrets filled in (from `EXPLORER_SECRET_NAME`, or asked
-    /// for without echo at a terminal). Every problem is one line and exit 2.
+    /// The profile file `--profile` names, if it names one, resolved; a
+    /// problem with it is one line and exit 2, before anything starts.
     private static func profileFile(_ options: ConnectionOptions, environment: [String: String]) throws -> ChosenProfile? {
         guard let given = options.profile, Profile.named(given) == nil,
               let path = ProfileLookup(environment: environment).file(named: given) else { return nil }
-        func fail(_ message: String) -> ExitCode {
-            Console().err("error: \(message)\n")
-            return ExitCode(ExitStatus.parse.rawValue)
-        }
-        let document: ProfileFile
-        do { document = try ProfileFile.read(path) } catch { throw fail(error.description) }
-        guard let chosen = document.environment(named: options.env) else {
-            throw fail("\(path): no environment '\(options.env ?? "")'; there are " + document.environments.map(\.name).joined(separator: ", "))
-        }
-        guard let header = document.auth.header else { return ChosenProfile(document: document, environment: chosen, credential: nil) }
-        let filled = SecretTemplate.fill(header.template) { name in
-            if let value = environment[SecretResolver.environmentName(name)], !value.isEmpty { return value }
-            guard isatty(0) == 1 else { return nil }
-            return LineEditor.readSecret(prompt: "\(name) for \(document.displayName): ")
-        }
-        switch filled {
-        case let .success(value): return ChosenProfile(document: document, environment: chosen, credential: HTTPHeader(name: header.name, value: value))
-        case let .failure(missing):
-            throw fail("\(document.displayName) needs {{secret:\(missing.name)}} for its \(header.name) header: set \(SecretResolver.environmentName(missing.name))")
+        let ask: ((String) -> String?)? = isatty(0) == 1 ? { LineEditor.readSecret(prompt: $0) } : nil
+        switch ChosenProfile.resolve(path, environment: options.env, variables: environment, ask: ask) {
+        case let .success(chosen): return chosen
+        case let .failure(problem):
+            Console().err("error: \(problem)\n")
+            throw ExitCode(ExitStatus.parse.rawValue)
         }
     }
 
@@ -143,9 +126,3 @@ final class ExplorerSession {
     }
 }
 
-/// A profile file as a session uses it: the environment picked, the credential filled in.
-struct ChosenProfile: Sendable {
-    let document: ProfileFile
-    let environment: ProfileFile.Environment
-    let credential: HTTPHeader?
-}

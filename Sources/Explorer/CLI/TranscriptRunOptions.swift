@@ -6,6 +6,9 @@ struct TranscriptRunOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Run against this server instead of each transcript's own base URL or sandbox.", valueName: "url"))
     var baseURL: String?
 
+    @Option(name: .long, help: ArgumentHelp("Run against this environment of each transcript's profile file instead of the one it names.", valueName: "name"))
+    var env: String?
+
     @Flag(name: .long, help: "Re-bless: give steps that differ new expectations (keeping patterns and comments that still fit) and rewrite the files.")
     var update = false
 
@@ -20,7 +23,11 @@ struct TranscriptRunOptions: ParsableArguments {
         }
     }
 
-    var replayer: Replayer { Replayer(baseURL: baseURL.flatMap(URL.init(string:)), update: update) }
+    var replayer: Replayer {
+        var replayer = Replayer(baseURL: baseURL.flatMap(URL.init(string:)), update: update)
+        replayer.profileEnvironment = env
+        return replayer
+    }
 
     var report: ReplayReport {
         ReplayReport(palette: Palette.choose(color, isTerminal: isatty(1) == 1, environment: ProcessInfo.processInfo.environment))

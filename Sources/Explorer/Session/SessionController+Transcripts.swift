@@ -54,7 +54,7 @@ extension SessionController {
         let transcript: Transcript
         do { transcript = try TranscriptParser.parse(text) } catch { return .failure(.broken("\(path):\(error)")) }
         let profile = interpreter.session.profile
-        guard transcript.header.profile == profile.name else {
+        guard Self.names(transcript.header.profile, profile, transcriptFolder: (path as NSString).deletingLastPathComponent) else {
             return .failure(.broken("\(path) is a \(transcript.header.profile) transcript and this session is \(profile.name): start explorer --profile \(transcript.header.profile)"))
         }
         var resolver = SecretResolver(environment: environment, demoAccounts: profile.demoAccounts)
@@ -159,6 +159,17 @@ extension SessionController {
             }
         }
         return .message("tour finished: \(expected) of \(ReplayReport.count(count, "step")) as expected")
+    }
+
+    /// Whether a transcript's `profile:` is this session's profile: its
+    /// name, `none` for the generic one, or a profile file of that name.
+    static func names(_ written: String, _ profile: Profile, transcriptFolder: String) -> Bool {
+        if written == profile.name || (written == "none" && profile.name == Profile.generic.name) { return true }
+        guard Profile.named(written) == nil else { return false }
+        let path = ProfileLookup.isPath(written)
+            ? (written.hasPrefix("/") || transcriptFolder.isEmpty ? written : (transcriptFolder as NSString).appendingPathComponent(written))
+            : ProfileLookup(environment: ProcessInfo.processInfo.environment).file(named: written)
+        return path.flatMap { try? ProfileFile.read($0) }?.name == profile.name
     }
 
     private static func message(_ failure: TranscriptRun.Failure) -> String {

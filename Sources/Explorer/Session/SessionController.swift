@@ -20,6 +20,10 @@ final class SessionController {
     /// out of its header, since they hold that run's ids and invented secrets,
     /// not anything a replay of the recording could start from.
     var replayBound: Set<String> = []
+    /// The profile file in use, for a recording's header: the file, whether
+    /// it was named by path (then the header names it relative to the
+    /// transcript) or by name, and the environment when not the default.
+    var profileFile: (path: String, name: String, byPath: Bool, environment: String?, secrets: [String: String])?
     /// Where `{{secret:NAME}}` in a typed line looks first (`EXPLORER_SECRET_NAME`).
     var environment: [String: String] = ProcessInfo.processInfo.environment
 
@@ -149,8 +153,13 @@ final class SessionController {
         }
         let variables = all.filter { !replayBound.contains($0.key) }
         var secrets = SecretScrubber()
+        for (name, value) in profileFile?.secrets ?? [:] { secrets.learn(value, name: name) }
+        var profile = interpreter.session.profile.name
+        if let file = profileFile {
+            profile = file.byPath ? FilePaths.relative(file.path, from: (path as NSString).deletingLastPathComponent) : file.name
+        }
         let header = TranscriptHeader.make(
-            profile: interpreter.session.profile.name, target: target,
+            profile: profile, environment: profileFile?.environment, target: target,
             variables: variables.sorted { $0.key < $1.key }.map { name, value in
                 guard Redactor.isSecretName(name) else { return .init(name: name, value: value) }
                 secrets.learn(value, name: ExpectedValue.secretName(name))

@@ -22,6 +22,20 @@ enum FilePaths {
         return changed ? LineTokenizer.join(rebased) : line
     }
 
+    /// `path` as seen from `folder` (`../profiles/shop.yaml`), so a transcript
+    /// names a file the same from any working directory.
+    static func relative(_ path: String, from folder: String) -> String {
+        let cwd = FileManager.default.currentDirectoryPath
+        func absolute(_ p: String) -> [Substring] {
+            let full = p.hasPrefix("/") ? p : (cwd as NSString).appendingPathComponent(p)
+            return normalized(full).split(separator: "/")
+        }
+        let target = absolute(path), base = absolute(folder.isEmpty ? "." : folder)
+        let shared = zip(target, base).prefix { $0 == $1 }.count
+        let parts = Array(repeating: "..", count: base.count - shared) + target.dropFirst(shared).map(String.init)
+        return parts.isEmpty ? "." : parts.joined(separator: "/")
+    }
+
     /// `a/b/../c` as `a/c`: Foundation's `standardizingPath` keeps `..` in relative paths.
     static func normalized(_ path: String) -> String {
         var parts: [Substring] = []

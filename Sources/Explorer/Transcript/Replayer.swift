@@ -14,6 +14,8 @@ struct Replayer: Sendable {
     var update = false
     /// Where `EXPLORER_SECRET_*` values come from.
     var environment: [String: String] = ProcessInfo.processInfo.environment
+    /// `--env`: the profile file's environment to run against, instead of the transcript's.
+    var profileEnvironment: String?
 
     func run(_ path: String) async -> TranscriptRun {
         let started = ContinuousClock.now
@@ -37,13 +39,17 @@ struct Replayer: Sendable {
         run.torn = transcript.torn
         run.total = transcript.steps.count
         let header = transcript.header
-        guard let profile = Profile.named(header.profile) else {
-            run.failure = .broken("\(path):\(header.profileLine):\(header.profileColumn): unknown profile '\(header.profile)' (known: \(Profile.names.joined(separator: ", ")))")
-            return
+        let chosen: ChosenProfile?
+        switch profile(of: header, in: path) {
+        case let .failure(failure): run.failure = failure; return
+        case let .success(found): chosen = found
         }
+        let profile = chosen?.document.profile ?? Profile.named(header.profile == "none" ? Profile.generic.name : header.profile)!
         let target: LiveSession.Target
         if let baseURL {
             target = .url(baseURL)
+        } else if let chosen, profileEnvironment != nil || header.target == .sandbox {
+            target = .url(chosen.environment.baseURL)
         } else if case let .url(text) = header.target, let given = URL(string: text) {
             target = .url(given)
         } else {
@@ -58,6 +64,7 @@ struct Replayer: Sendable {
             run.failure = .runtime("\(path): cannot start the \(profile.name) sandbox: \(error)")
             return
         }
+        await chosen?.apply(to: live.interpreter)
         var resolver = SecretResolver(environment: environment, demoAccounts: profile.demoAccounts)
         resolver.demoPasswordsFirst = live.sandbox != nil
         var steps = Steps(path: path, interpreter: live.interpreter, transport: live.sending as? FailureNotingTransport, profile: profile,
@@ -75,6 +82,32 @@ struct Replayer: Sendable {
             run.rewritten = true
         } catch {
             run.failure = .runtime("\(path): cannot rewrite: \(error.localizedDescription)")
+        }
+    }
+
+    /// The profile a transcript's header names: a built-in one (nil here), or
+    /// a profile file, by name or by a path relative to the transcript, with
+    /// its environment (`--env`, else the header's `env:`) and credential.
+    private func profile(of header: TranscriptHeader, in path: String) -> Result<ChosenProfile?, TranscriptRun.Failure> {
+        let place = "\(path):\(header.profileLine):\(header.profileColumn)"
+        if Profile.named(header.profile) != nil || header.profile == "none" {
+            if let profileEnvironment {
+                return .failure(.broken("\(place): --env \(profileEnvironment) needs a profile file, and this transcript's profile is \(header.profile)"))
+            }
+            return .success(nil)
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        let lookup = ProfileLookup(environment: environment)
+        let file = ProfileLookup.isPath(header.profile)
+            ? (header.profile.hasPrefix("/") || folder.isEmpty ? header.profile : (folder as NSString).appendingPathComponent(header.profile))
+            : lookup.file(named: header.profile)
+        guard let file else {
+            return .failure(.broken("\(place): unknown profile '\(header.profile)': not built in (\(Profile.names.joined(separator: ", "))), "
+                                    + "and no \(header.profile).yaml in .explorer/profiles/ or $XDG_CONFIG_HOME/explorer/profiles/"))
+        }
+        switch ChosenProfile.resolve(file, environment: profileEnvironment ?? header.environment, variables: environment) {
+        case let .success(chosen): return .success(chosen)
+        case let .failure(problem): return .failure(.runtime("\(place): \(problem)"))
         }
     }
 

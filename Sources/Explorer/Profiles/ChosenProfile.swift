@@ -1,0 +1,55 @@
+import Core
+import Foundation
+
+/// A profile file as a session uses it: the environment picked and the
+/// credential header with its secrets filled in. The REPL (`--profile`),
+/// a recording's header and a replay all go through `resolve`.
+struct ChosenProfile: Sendable {
+    let document: ProfileFile
+    let environment: ProfileFile.Environment
+    let credential: HTTPHeader?
+    /// The secrets filled into it, by name: a recording writes them as `{{secret:NAME}}`.
+    var secrets: [String: String] = [:]
+
+    /// Whether the environment is not the file's default (the prompt and a recording name it).
+    var isOtherEnvironment: Bool { environment.name != document.defaultEnvironment }
+
+    /// Reads the profile file `path` and picks the environment `name` (its
+    /// default when nil); secrets come from `EXPLORER_SECRET_NAME`, or from
+    /// `ask` when given (a terminal). Every problem is one line.
+    static func resolve(_ path: String, environment name: String?, variables: [String: String],
+                        ask: ((String) -> String?)? = nil) -> Result<ChosenProfile, Problem> {
+        let document: ProfileFile
+        do { document = try ProfileFile.read(path) } catch { return .failure(Problem(description: error.description)) }
+        guard let chosen = document.environment(named: name) else {
+            return .failure(Problem(description: "\(path): no environment '\(name ?? "")'; there are "
+                                    + document.environments.map(\.name).joined(separator: ", ")))
+        }
+        guard let header = document.auth.header else { return .success(ChosenProfile(document: document, environment: chosen, credential: nil)) }
+        var secrets: [String: String] = [:]
+        let filled = SecretTemplate.fill(header.template) { secret in
+            let value = variables[SecretResolver.environmentName(secret)].flatMap { $0.isEmpty ? nil : $0 }
+                ?? ask?("\(secret) for \(document.displayName): ")
+            secrets[secret] = value
+            return value
+        }
+        switch filled {
+        case let .success(value):
+            return .success(ChosenProfile(document: document, environment: chosen, credential: HTTPHeader(name: header.name, value: value),
+                                          secrets: secrets))
+        case let .failure(missing):
+            return .failure(Problem(description: "\(document.displayName) needs {{secret:\(missing.name)}} for its \(header.name) header: "
+                                    + "set \(SecretResolver.environmentName(missing.name))"))
+        }
+    }
+
+    /// Puts the environment label and the credential on a session.
+    func apply(to interpreter: Interpreter) async {
+        await interpreter.setEnvironmentLabel(isOtherEnvironment ? environment.name : nil)
+        if let credential { await interpreter.session.setSessionHeader(credential.name, credential.value) }
+    }
+
+    struct Problem: Error, CustomStringConvertible {
+        let description: String
+    }
+}
