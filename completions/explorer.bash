@@ -173,13 +173,13 @@ _explorer() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    repl|run|sandbox|replay|test|profiles|help)
+    repl|run|sandbox|replay|test|profiles|profile|help)
         # Offer subcommand argument completions
         "_explorer_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'repl run sandbox replay test profiles help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'repl run sandbox replay test profiles profile help' -- "${cur}"))
         ;;
     esac
 }
@@ -380,6 +380,52 @@ _explorer_profiles() {
     repeating_options=()
     non_repeating_options=()
     __explorer_offer_flags_options 0
+}
+
+_explorer_profile() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __explorer_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    init)
+        # Offer subcommand argument completions
+        "_explorer_profile_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'init' -- "${cur}"))
+        ;;
+    esac
+}
+
+_explorer_profile_init() {
+    repeating_flags=()
+    non_repeating_flags=(--force --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--from-spec --base-url --output -o)
+    __explorer_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--from-spec')
+        __explorer_add_completions -f
+        return
+        ;;
+    '--base-url')
+        return
+        ;;
+    '--output'|'-o')
+        __explorer_add_completions -f
+        return
+        ;;
+    esac
 }
 
 _explorer_help() {

@@ -34,6 +34,12 @@ function __explorer_parse_tokens -S
             __explorer_parse_subcommand -r 1 'base-url=' 'env=' 'update' 'color=' 'junit=' 'jobs=' 'version' 'h/help'
         case 'profiles'
             __explorer_parse_subcommand 0 'version' 'h/help'
+        case 'profile'
+            __explorer_parse_subcommand 0 'version' 'h/help'
+            switch $unparsed_tokens[1]
+            case 'init'
+                __explorer_parse_subcommand 1 'from-spec=' 'base-url=' 'o/output=' 'force' 'version' 'h/help'
+            end
         case 'help'
             __explorer_parse_subcommand -r 1 'version'
         end
@@ -97,6 +103,7 @@ complete -c 'explorer' -n '__explorer_should_offer_completions_for_positional "e
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_positional "explorer" -eq 1' -fa 'replay' -d 'Replay transcripts step by step and show a diff for each step that differs.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_positional "explorer" -eq 1' -fa 'test' -d 'Replay every transcript under the given folders (default sessions/) as a test suite.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_positional "explorer" -eq 1' -fa 'profiles' -d 'List the profiles --profile can name: built in, and files in .explorer/profiles/ or $XDG_CONFIG_HOME/explorer/profiles/.'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_positional "explorer" -eq 1' -fa 'profile' -d 'Work with profile files (docs/profiles.md).'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_positional "explorer" -eq 1' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" base-url' -l 'base-url' -d 'Base URL of a backend, such as https://api.example.com. Without it the built-in sandbox starts.' -rfka ''
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" profile' -l 'profile' -d 'Backend profile: built in (levelup, linku, nova, posture, generic), a profile file\'s name (explorer profiles lists them) or its path. Default: linku for the sandbox, generic for --base-url or --spec.' -rfka 'levelup linku nova posture generic'
@@ -148,4 +155,13 @@ complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_opti
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer test" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer profiles" version' -l 'version' -d 'Show the version.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer profiles" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer profile" version' -l 'version' -d 'Show the version.'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer profile" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_positional "explorer profile" -eq 1' -fa 'init' -d 'Write a starting profile file for a backend of your own, to edit.'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer profile init" from-spec' -l 'from-spec' -d 'An OpenAPI 3.0/3.1 document (JSON or YAML).' -rF
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer profile init" base-url' -l 'base-url' -d 'A base URL, as an environment named local.' -rfka ''
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer profile init" o output' -l 'output' -s 'o' -d 'Where to write it (default: .explorer/profiles/NAME.yaml).' -rF
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer profile init" force' -l 'force' -d 'Replace an existing file.'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer profile init" version' -l 'version' -d 'Show the version.'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer profile init" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer help" version' -l 'version' -d 'Show the version.'

@@ -56,13 +56,14 @@ _explorer() {
             'replay:Replay transcripts step by step and show a diff for each step that differs.'
             'test:Replay every transcript under the given folders (default sessions/) as a test suite.'
             'profiles:List the profiles --profile can name: built in, and files in .explorer/profiles/ or $XDG_CONFIG_HOME/explorer/profiles/.'
+            'profile:Work with profile files (docs/profiles.md).'
             'help:Show subcommand help information.'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        repl|run|sandbox|replay|test|profiles|help)
+        repl|run|sandbox|replay|test|profiles|profile|help)
             "_explorer_${words[1]}" && ret=0
             ;;
         esac
@@ -175,6 +176,50 @@ _explorer_test() {
 _explorer_profiles() {
     local -i ret=1
     local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_explorer_profile() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'init:Write a starting profile file for a backend of your own, to edit.'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        init)
+            "_explorer_profile_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_explorer_profile_init() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':name:'
+        '--from-spec[An OpenAPI 3.0/3.1 document (JSON or YAML).]:file:_files'
+        '--base-url[A base URL, as an environment named local.]:url:'
+        '(--output -o)'{--output,-o}'[Where to write it (default\: .explorer/profiles/NAME.yaml).]:file:_files'
+        '--force[Replace an existing file.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

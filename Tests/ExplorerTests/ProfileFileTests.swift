@@ -120,3 +120,29 @@ import Testing
         #expect(lookup.files().map(\.source) == ["project", "user"])
     }
 }
+
+/// `explorer profile init`: a starting file that reads back as a profile.
+@Suite struct ProfileInitTests {
+    @Test func aSpecsServersBecomeEnvironmentsTheSafestFirstAndItsSchemeTheAuth() throws {
+        var spec = ImportedSpec(endpoints: [], models: [], servers: [URL(string: "https://api.shop.example.com/v1")!,
+                                                                     URL(string: "https://staging.shop.example.com/v1")!],
+                                notes: [], defaultAccess: SpecAccess(isPublic: false, token: .header("X-Api-Key")))
+        let text = ProfileInitCommand.text(name: "shop", baseURL: URL(string: "http://127.0.0.1:8080"), spec: spec, specPath: "../openapi.yaml")
+        #expect(text.environments == ["local", "staging", "production"])
+        #expect(text.auth == "header X-Api-Key")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("init-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("shop.yaml").path
+        try text.yaml.write(toFile: path, atomically: true, encoding: .utf8)
+        let file = try ProfileFile.read(path)
+        #expect(file.defaultEnvironment == "local")
+        #expect(file.auth == .header(name: "X-Api-Key", value: "{{secret:api_key}}"))
+        #expect(file.spec == folder.appendingPathComponent("../openapi.yaml").path)
+
+        spec.defaultAccess = SpecAccess(isPublic: false, token: .bearer)
+        let bearer = ProfileInitCommand.text(name: "shop", baseURL: nil, spec: spec, specPath: nil)
+        try bearer.yaml.write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(try ProfileFile.read(path).auth == .bearer(token: "{{secret:token}}"))
+        #expect(try ProfileFile.read(path).defaultEnvironment == "staging")
+    }
+}

@@ -23,7 +23,7 @@ struct ExplorerCommand: ParsableCommand {
         `explorer help repl` lists the REPL's options; `help` inside the REPL lists its commands.
         """,
         version: "0.1.0",
-        subcommands: [Start.self, Run.self, SandboxCommand.self, ReplayCommand.self, TestCommand.self, ProfilesCommand.self, SpecBenchCommand.self],
+        subcommands: [Start.self, Run.self, SandboxCommand.self, ReplayCommand.self, TestCommand.self, ProfilesCommand.self, ProfileCommand.self, SpecBenchCommand.self],
         defaultSubcommand: Start.self
     )
 

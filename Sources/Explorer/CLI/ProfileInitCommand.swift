@@ -1,0 +1,142 @@
+import ArgumentParser
+import Core
+import Foundation
+
+/// `explorer profile init NAME`: a starting profile file to edit, from an
+/// OpenAPI document (its servers become environments, its security scheme
+/// the auth) and/or a base URL.
+struct ProfileCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "profile",
+        abstract: "Work with profile files (docs/profiles.md).",
+        subcommands: [ProfileInitCommand.self]
+    )
+}
+
+struct ProfileInitCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "init",
+        abstract: "Write a starting profile file for a backend of your own, to edit.",
+        discussion: """
+        Writes .explorer/profiles/NAME.yaml (or --output FILE). With --from-spec, the OpenAPI document's \
+        servers become environments, its security scheme the auth, and the document the catalog; \
+        --base-url adds an environment named local. The file never holds a secret: it names it as \
+        {{secret:token}}, filled in from EXPLORER_SECRET_TOKEN or asked for.
+        """
+    )
+
+    @Argument(help: ArgumentHelp("The profile's name: letters, digits, - and _.", valueName: "name"))
+    var name: String
+
+    @Option(name: .customLong("from-spec"), help: ArgumentHelp("An OpenAPI 3.0/3.1 document (JSON or YAML).", valueName: "file"),
+            completion: .file())
+    var spec: String?
+
+    @Option(name: .long, help: ArgumentHelp("A base URL, as an environment named local.", valueName: "url"))
+    var baseURL: String?
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Where to write it (default: .explorer/profiles/NAME.yaml).", valueName: "file"),
+            completion: .file())
+    var output: String?
+
+    @Flag(name: .long, help: "Replace an existing file.")
+    var force = false
+
+    func validate() throws {
+        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+            throw ValidationError("'\(name)' is not a profile name: use letters, digits, - and _")
+        }
+        if let baseURL {
+            guard let url = URL(string: baseURL), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
+                throw ValidationError("'\(baseURL)' is not an http:// or https:// URL")
+            }
+        }
+        if spec == nil, baseURL == nil {
+            throw ValidationError("give --from-spec FILE, --base-url URL, or both: the profile needs at least one environment")
+        }
+    }
+
+    func run() throws {
+        let console = Console()
+        func fail(_ message: String, _ status: ExitStatus = .parse) -> ExitCode {
+            console.err("error: \(message)\n")
+            return ExitCode(status.rawValue)
+        }
+        var imported: ImportedSpec?
+        if let spec {
+            do { imported = try SpecLoader.load(spec) } catch { throw fail(error.description) }
+        }
+        let path = output ?? ".explorer/profiles/\(name).yaml"
+        if FileManager.default.fileExists(atPath: path), !force {
+            throw fail("\(path) exists; --force replaces it", .usage)
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        let text = Self.text(name: name, baseURL: baseURL.flatMap(URL.init(string:)), spec: imported,
+                             specPath: spec.map { FilePaths.relative($0, from: folder) })
+        guard !text.environments.isEmpty else {
+            throw fail("\(spec ?? "the document") names no server with an absolute URL: give --base-url URL too")
+        }
+        do {
+            if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+            try Data(text.yaml.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw fail("cannot write \(path): \(error.localizedDescription)", .runtime)
+        }
+        let named = output == nil ? name : path
+        console.out("wrote \(path): \(text.environments.count == 1 ? "1 environment" : "\(text.environments.count) environments")"
+                    + " (\(text.environments.joined(separator: ", "))), auth \(text.auth)\n"
+                    + "Edit it (docs/profiles.md), then: explorer --profile \(named)\n")
+    }
+
+    /// The file's text, and what it says, for the summary line.
+    static func text(name: String, baseURL: URL?, spec: ImportedSpec?, specPath: String?) -> (yaml: String, environments: [String], auth: String) {
+        var environments: [(name: String, url: String)] = []
+        if let baseURL { environments.append(("local", baseURL.absoluteString)) }
+        for server in spec?.servers ?? [] where server.host != nil && !environments.contains(where: { $0.url == server.absoluteString }) {
+            var label = environmentName(server)
+            var n = 2
+            while environments.contains(where: { $0.name == label }) {
+                label = environmentName(server) + "\(n)"
+                n += 1
+            }
+            environments.append((label, server.absoluteString))
+        }
+        // The safest first: the first environment is the default one.
+        let rank = ["local": 0, "dev": 1, "test": 1, "sandbox": 1, "qa": 1, "staging": 2]
+        environments = environments.enumerated().sorted { a, b in
+            let (x, y) = (rank[a.element.name.trimmingCharacters(in: .decimalDigits)] ?? 3, rank[b.element.name.trimmingCharacters(in: .decimalDigits)] ?? 3)
+            return x != y ? x < y : a.offset < b.offset
+        }.map(\.element)
+        var lines = ["explorer-profile: 1", "name: \(name)", "display-name: \(name)",
+                     "environments:                # the first is the default; --env NAME picks another"]
+        for environment in environments {
+            lines += ["  \(environment.name):", "    base-url: \(environment.url)"]
+        }
+        let auth: String
+        switch spec?.defaultAccess {
+        case let access? where !access.isPublic && access.token == .bearer:
+            auth = "bearer"
+            lines += ["auth:", "  kind: bearer", "  token: \"{{secret:token}}\"   # from EXPLORER_SECRET_TOKEN, or asked for"]
+        case let access? where !access.isPublic:
+            auth = "header \(access.token.headerName)"
+            lines += ["auth:", "  kind: header", "  header: \(access.token.headerName)",
+                      "  value: \"{{secret:api_key}}\"   # from EXPLORER_SECRET_API_KEY, or asked for"]
+        default:
+            auth = "none"
+            lines += ["auth:", "  kind: none   # or bearer (token:), header (header:, value:), basic (username:, password:)"]
+        }
+        lines += ["# errors:             # where an error body keeps its parts (JSON paths)",
+                  "#   message: .message",
+                  "#   code: .code"]
+        if let specPath { lines.append("spec: \(specPath)") }
+        return (lines.joined(separator: "\n") + "\n", environments.map(\.name), auth)
+    }
+
+    /// `local` for a loopback server, `staging` or `dev` when the host says so, else `production`.
+    static func environmentName(_ url: URL) -> String {
+        let host = url.host?.lowercased() ?? ""
+        if host == "localhost" || host == "127.0.0.1" || host == "::1" { return "local" }
+        for word in ["staging", "stage", "dev", "test", "sandbox", "qa"] where host.contains(word) { return word == "stage" ? "staging" : word }
+        return "production"
+    }
+}
