@@ -1,5 +1,6 @@
 import Core
 import Foundation
+import Sandbox
 import Testing
 @testable import Explorer
 
@@ -144,5 +145,52 @@ import Testing
         try bearer.yaml.write(toFile: path, atomically: true, encoding: .utf8)
         #expect(try ProfileFile.read(path).auth == .bearer(token: "{{secret:token}}"))
         #expect(try ProfileFile.read(path).defaultEnvironment == "staging")
+    }
+}
+
+/// `auth: kind: login`: a login flow described in a file works as a built-in one.
+@Suite struct ProfileLoginFlowTests {
+    static let linkuLike = """
+    explorer-profile: 1
+    name: mine
+    environments:
+      local: {base-url: "http://127.0.0.1:1"}
+    auth:
+      kind: login
+      login-path: /api/secure-auth/login
+      refresh-path: /api/secure-auth/refresh
+      refreshed-refresh-token: .refresh_token
+      logout-path: /api/secure-auth/logout
+      whoami-path: /api/users/profile/me
+    """
+
+    @Test func aLoginFlowReadsWithItsDefaultsFilledIn() throws {
+        let path = try ProfileFileTests().write(Self.linkuLike)
+        guard case let .login(flow) = try ProfileFile.read(path).auth else { Issue.record("not a login flow"); return }
+        #expect(flow == Profile.linku.auth, "LinkU's flow, with every field the defaults leave out")
+        let broken = try ProfileFileTests().write(Self.linkuLike.replacingOccurrences(of: "whoami-path: /api", with: "whoami-path: api"))
+        #expect(throws: ProfileError.self) { try ProfileFile.read(broken) }
+        let missing = try ProfileFileTests().write(Self.linkuLike.replacingOccurrences(of: "  refresh-path: /api/secure-auth/refresh\n", with: ""))
+        do { _ = try ProfileFile.read(missing) } catch { #expect(error.reason == "missing field 'refresh-path'" && error.path == "$.auth") }
+    }
+
+    /// Against a LinkU sandbox reached by URL, as any server would be: the
+    /// file's flow logs in, and the token goes with the next request.
+    @Test func itLogsInAndTheTokenGoesWithTheNextRequest() async throws {
+        let path = try ProfileFileTests().write(Self.linkuLike)
+        let profile = try ProfileFile.read(path).profile
+        let server = try await SandboxServer.start()
+        defer { Task { await server.stop() } }
+        try await withLiveSession(profile: profile, target: .url(server.baseURL)) { live in
+            let interpreter = live.interpreter
+            let login = await interpreter.execute(try interpreter.parser.parse("login alice@example.com alice123"))
+            guard case let .exchange(_, note, _) = login else { Issue.record("\(login)"); return }
+            #expect(note == "logged in as alice")
+            guard case let .exchange(tasks, _, _) = await interpreter.execute(try interpreter.parser.parse("get /api/tasks")) else {
+                Issue.record("not sent"); return
+            }
+            #expect(tasks.response.status == 200)
+            #expect(await interpreter.promptLabel() == "mine alice")
+        }
     }
 }

@@ -80,7 +80,7 @@ public struct Profile: Sendable {
 
 /// How a backend logs in and refreshes. Paths are relative to the base URL;
 /// token locations are JSON paths into the response bodies.
-public struct AuthFlavour: Sendable {
+public struct AuthFlavour: Sendable, Equatable {
     public var loginPath: String
     public var loginEmailField: String
     public var loginPasswordField: String
@@ -123,7 +123,7 @@ public struct AuthFlavour: Sendable {
 
 extension JSONPath {
     /// For paths written in source code, known to be valid.
-    static func known(_ text: String) -> JSONPath {
+    public static func known(_ text: String) -> JSONPath {
         do { return try JSONPath.parse(text) } catch { preconditionFailure("bad built-in path \(text): \(error)") }
     }
 }

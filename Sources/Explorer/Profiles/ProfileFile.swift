@@ -36,11 +36,14 @@ struct ProfileFile: Sendable, Equatable {
         case header(name: String, value: String)
         /// `Authorization: Basic base64(username:password)`.
         case basic(username: String, password: String)
+        /// A login endpoint that answers with tokens, refreshed on a 401:
+        /// `login EMAIL` asks for the password.
+        case login(AuthFlavour)
 
         /// The header it sets, before secrets are filled in.
         var header: (name: String, template: String)? {
             switch self {
-            case .none: return nil
+            case .none, .login: return nil
             case let .bearer(token): return ("Authorization", "Bearer " + token)
             case let .header(name, value): return (name, value)
             case let .basic(username, password): return ("Authorization", "Basic {{basic:\(username):\(password)}}")
@@ -55,7 +58,9 @@ struct ProfileFile: Sendable, Equatable {
     /// The profile a session uses: no login flow, the file's error
     /// envelope (or the common shapes), its credential header always hidden.
     var profile: Profile {
-        var profile = Profile(name: name, displayName: displayName, auth: nil,
+        var flow: AuthFlavour?
+        if case let .login(found) = auth { flow = found }
+        var profile = Profile(name: name, displayName: displayName, auth: flow,
                               errorEnvelope: errors.map(ErrorEnvelope.fields) ?? .generic, endpoints: [], demoAccounts: [],
                               secretFields: secretFields)
         if let header = auth.header {
@@ -179,7 +184,7 @@ extension ProfileFile {
     }
 
     private static func auth(_ value: ProfileDocument.Value) throws(ProfileError) -> Auth {
-        let kinds = ["none", "bearer", "header", "basic"]
+        let kinds = ["none", "bearer", "header", "basic", "login"]
         let kindValue = try value.require("kind")
         let kind = try kindValue.string()
         /// A credential value: must name its secret, so the secret stays out of the file.
@@ -207,9 +212,52 @@ extension ProfileFile {
         case "basic":
             _ = try value.object(["kind", "username", "password"])
             return .basic(username: try value.require("username").string(), password: try secret("password", example: "password: \"{{secret:password}}\""))
+        case "login":
+            return .login(try loginFlow(value))
         default:
-            throw kindValue.problem("expected one of \(kinds.joined(separator: ", ")) (a login flow in a file is not supported yet)")
+            throw kindValue.problem("expected one of \(kinds.joined(separator: ", "))")
         }
+    }
+
+    /// `kind: login`: where the login, refresh, logout and who-am-I
+    /// endpoints are, and where the tokens and the user are in their answers.
+    private static func loginFlow(_ value: ProfileDocument.Value) throws(ProfileError) -> AuthFlavour {
+        _ = try value.object(["kind", "login-path", "email-field", "password-field", "access-token", "refresh-token", "user", "user-name",
+                              "refresh-path", "refresh-token-field", "refreshed-access-token", "refreshed-refresh-token",
+                              "logout-path", "logout-sends-refresh-token", "whoami-path"])
+        func text(_ key: String, _ fallback: String? = nil) throws(ProfileError) -> String {
+            guard let member = try value.member(key) else {
+                guard let fallback else { throw value.problem("missing field '\(key)'") }
+                return fallback
+            }
+            return try member.string()
+        }
+        func path(_ key: String, _ fallback: String?) throws(ProfileError) -> JSONPath? {
+            guard let member = try value.member(key) else { return fallback.map(JSONPath.known) }
+            let written = try member.string()
+            do { return try JSONPath.parse(written) } catch { throw member.problem("'\(written)' is not a JSON path (\(error.reason)), as in: .tokens.access_token") }
+        }
+        func endpoint(_ key: String) throws(ProfileError) -> String {
+            let member = try value.require(key)
+            let written = try member.string()
+            guard written.hasPrefix("/") else { throw member.problem("a path on the base URL starts with /, as in: /auth/login") }
+            return written
+        }
+        var sendsRefreshToken = true
+        if let member = try value.member("logout-sends-refresh-token") {
+            guard case let .bool(flag) = member.value else { throw member.problem("expected true or false, not \(member.kind)") }
+            sendsRefreshToken = flag
+        }
+        return AuthFlavour(
+            loginPath: try endpoint("login-path"), loginEmailField: try text("email-field", "email"),
+            loginPasswordField: try text("password-field", "password"),
+            accessTokenPath: try path("access-token", ".access_token")!, refreshTokenPath: try path("refresh-token", ".refresh_token")!,
+            userPath: try path("user", ".user")!, userNameField: try text("user-name", "username"),
+            refreshPath: try endpoint("refresh-path"), refreshTokenField: try text("refresh-token-field", "refresh_token"),
+            refreshedAccessTokenPath: try path("refreshed-access-token", ".access_token")!,
+            refreshedRefreshTokenPath: try path("refreshed-refresh-token", nil),
+            logoutPath: try value.member("logout-path") != nil ? try endpoint("logout-path") : nil,
+            logoutSendsRefreshToken: sendsRefreshToken, whoAmIPath: try endpoint("whoami-path"))
     }
 
     private static func errors(_ value: ProfileDocument.Value) throws(ProfileError) -> ErrorFields {
