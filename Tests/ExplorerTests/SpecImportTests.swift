@@ -12,6 +12,18 @@ import Testing
         return url.path
     }
 
+    /// Issue 11 #30: a JSON document's catalog came out in a different order
+    /// on every run (Foundation's decoder keeps no member order); it is the
+    /// document's order, paths and each path's methods as written.
+    @Test func aJSONCatalogKeepsTheDocumentsOrder() throws {
+        let names = (0..<40).map { "/r\(($0 * 17) % 40)" }
+        let paths = names.map { #""\#($0)": {"post": {"responses": {"201": {"description": "x"}}}, "get": {"responses": {"200": {"description": "x"}}}}"# }
+        let text = #"{"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {"# + paths.joined(separator: ", ") + "}}"
+        let loaded = try SpecLoader.load(try write(text, "json"))
+        #expect(loaded.endpoints.map { "\($0.method) \($0.path)" } == names.flatMap { ["POST \($0)", "GET \($0)"] })
+        #expect(SpecSplit.operationOrder(Data(#"{"paths": {"\/a": {"get": {}}}}"#.utf8)) == ["GET /a": 0], "an escaped slash is a slash")
+    }
+
     static let yaml30 = """
     openapi: 3.0.3
     info: {title: Pets, version: "1"}

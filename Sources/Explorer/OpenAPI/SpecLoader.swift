@@ -32,15 +32,32 @@ enum SpecLoader {
         do {
             let version = try self.version(data, isJSON: isJSON)
             let parts = isJSON ? SpecSplit.parts(data) : [data]
-            if version.hasPrefix("3.1") { return try SpecImport31.load(parts, isJSON: isJSON) }
-            if version.hasPrefix("3.0") { return try SpecImport30.load(parts, isJSON: isJSON) }
-            throw SpecError(file: file, path: "openapi", reason: "version \(version) is not 3.0 or 3.1")
+            var spec: ImportedSpec
+            if version.hasPrefix("3.1") {
+                spec = try SpecImport31.load(parts, isJSON: isJSON)
+            } else if version.hasPrefix("3.0") {
+                spec = try SpecImport30.load(parts, isJSON: isJSON)
+            } else {
+                throw SpecError(file: file, path: "openapi", reason: "version \(version) is not 3.0 or 3.1")
+            }
+            if isJSON, let order = SpecSplit.operationOrder(data) { spec.endpoints = inDocumentOrder(spec.endpoints, order) }
+            return spec
         } catch let error as SpecError {
             throw SpecError(file: file, path: error.path, reason: error.reason)
         } catch {
             if let syntax = syntaxProblem(error, in: data, isJSON: isJSON) { throw SpecError(file: file, path: "", reason: syntax) }
             throw SpecError(file: file, path: SpecImport31.codingPath(of: error), reason: SpecImport31.reason(of: error))
         }
+    }
+
+    /// The endpoints in the order the document lists them (a stable sort:
+    /// one the order does not name keeps its place among the others).
+    static func inDocumentOrder(_ endpoints: [Endpoint], _ order: [String: Int]) -> [Endpoint] {
+        endpoints.enumerated().sorted { a, b in
+            let x = order["\(a.element.method) \(a.element.path)"] ?? Int.max
+            let y = order["\(b.element.method) \(b.element.path)"] ?? Int.max
+            return x != y ? x < y : a.offset < b.offset
+        }.map(\.element)
     }
 
     /// A document that is not JSON or YAML at all, said with where the parser

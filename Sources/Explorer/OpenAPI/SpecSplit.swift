@@ -19,11 +19,45 @@ enum SpecSplit {
         }
     }
 
+    /// Each operation's place in the document (`"GET /pets"` → 0, …): the
+    /// order of `paths` and of each path's methods as written. Foundation's
+    /// decoder hands OpenAPIKit a JSON object's members in no fixed order,
+    /// so a JSON spec's catalog came out differently from run to run; the
+    /// loader sorts by this. Nil when the document does not scan.
+    static func operationOrder(_ data: Data) -> [String: Int]? {
+        data.withUnsafeBytes { raw in
+            var scanner = Scanner(bytes: raw.bindMemory(to: UInt8.self))
+            return scanner.operationOrder()
+        }
+    }
+
     private struct Scanner {
         let bytes: UnsafeBufferPointer<UInt8>
         var i = 0
 
         init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+        mutating func operationOrder() -> [String: Int]? {
+            var paths: Range<Int>?
+            guard forEachMember({ name, value in
+                if name == "paths" { paths = value }
+                return paths == nil
+            }), let paths else { return nil }
+            i = paths.lowerBound
+            var items: [(String, Range<Int>)] = []
+            guard forEachMember({ name, value in items.append((name, value)); return true }) else { return nil }
+            var order: [String: Int] = [:]
+            for (written, item) in items {
+                // `"\/pets"` is `/pets` (some generators escape the slash).
+                let path = written.replacingOccurrences(of: "\\/", with: "/")
+                i = item.lowerBound
+                guard forEachMember({ method, _ in
+                    order["\(method.uppercased()) \(path)"] = order.count
+                    return true
+                }) else { return nil }
+            }
+            return order
+        }
 
         mutating func split() -> [Data]? {
             var paths: Range<Int>?
