@@ -100,7 +100,7 @@ import Testing
         #expect(try problem(good.replacingOccurrences(of: "default-environment: staging", with: "default-environment: prod"))
             == ":9: at $.default-environment: no environment named 'prod'; there are local, staging")
         #expect(try problem(good.replacingOccurrences(of: "kind: header", with: "kind: oauth"))
-            .hasSuffix("expected one of none, bearer, header, basic (a login flow in a file is not supported yet)"))
+            .hasSuffix("expected one of none, bearer, header, basic, login"))
         #expect(try problem(#"{"explorer-profile": 1, "name": "x",}"#, "json").hasPrefix(":1: not valid JSON: "))
         #expect(try problem("") == ": the file is empty")
     }
