@@ -164,8 +164,44 @@ import Testing
         #expect(mode == 0o600)
         let dirMode = try FileManager.default.attributesOfItem(atPath: url.deletingLastPathComponent().path)[.posixPermissions] as? Int
         #expect(dirMode == 0o700)
-        try store.save(key: "linku http://x", tokens: nil)
+        try store.save(key: "linku http://x", owner: "alice", tokens: nil)
         #expect(store.load(key: "linku http://x") == nil)
+    }
+
+    /// Two sessions logged in as different users against one backend: each
+    /// keeps its own login (a refresh saved one user's tokens over the
+    /// other's), the last saved is what a new session starts with, and a
+    /// logout forgets only its own.
+    @Test func twoUsersOfOneBackendKeepTheirOwnLogins() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("explorer-tokens-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("tokens.json")
+        let (a, b) = (FileTokenStore(url: url), FileTokenStore(url: url))
+        let alice = Tokens(accessToken: "a1", refreshToken: "ra", userJSON: #"{"email":"alice@example.com"}"#)
+        let bob = Tokens(accessToken: "b1", refreshToken: "rb", userJSON: #"{"email":"bob@example.com"}"#)
+        try a.save(key: "k", tokens: alice)
+        try b.save(key: "k", tokens: bob)
+        #expect(FileTokenStore(url: url).load(key: "k") == bob, "the last login")
+        var refreshed = alice
+        refreshed.accessToken = "a2"
+        try a.save(key: "k", tokens: refreshed)
+        #expect(FileTokenStore(url: url).load(key: "k") == refreshed)
+        try a.save(key: "k", owner: "alice@example.com", tokens: nil)
+        #expect(FileTokenStore(url: url).load(key: "k") == nil, "alice logged out; bob's login is not hers to resume")
+        try b.save(key: "k", tokens: bob)
+        #expect(FileTokenStore(url: url).load(key: "k") == bob, "bob's login was kept")
+    }
+
+    /// A version 1 file (one login per backend) still logs the user in.
+    @Test func aVersionOneFileIsRead() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("explorer-tokens-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let url = directory.appendingPathComponent("tokens.json")
+        try #"{"version": 1, "sessions": {"k": {"accessToken": "a", "refreshToken": "r", "userJSON": "{\"email\":\"x@y\"}"}}}"#
+            .write(to: url, atomically: true, encoding: .utf8)
+        #expect(FileTokenStore(url: url).load(key: "k")?.accessToken == "a")
+        #expect(FileTokenStore(url: url).load(key: "k")?.owner == "x@y")
     }
 
     /// Issue 11 #5: a token folder made before (or by hand, 0755) stayed open to others.

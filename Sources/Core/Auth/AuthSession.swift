@@ -343,8 +343,11 @@ public actor AuthSession {
         return .success(true)
     }
 
+    /// Keeps `new` and saves it under its owner; nil forgets this session's
+    /// own login (not another session's, saved since under another user).
     private func setTokens(_ new: Tokens?) throws {
+        let owner = (new ?? tokens)?.owner ?? ""
         tokens = new
-        try store.save(key: storeKey, tokens: new)
+        try store.save(key: storeKey, owner: owner, tokens: new)
     }
 }

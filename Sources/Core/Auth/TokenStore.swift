@@ -14,21 +14,58 @@ public struct Tokens: Sendable, Equatable, Codable {
     }
 
     public var user: JSONValue? { userJSON.flatMap { try? JSONParser.parse($0) } }
+
+    /// Who these tokens belong to, as the store files them: the user's
+    /// email, username or id, whichever the login answer has.
+    public var owner: String {
+        for key in ["email", "username", "id"] {
+            if let value = user?[key], value != .null { return value.plainText }
+        }
+        return ""
+    }
 }
 
-/// Where tokens are kept between runs, keyed by profile and base URL.
+/// Where tokens are kept between runs: by backend (`key`: profile and base
+/// URL) and, within it, by user, so two sessions logged in as different
+/// users against one backend keep each their own login. `load` gives the
+/// login saved last.
 public protocol TokenStore: Sendable {
     func load(key: String) -> Tokens?
-    func save(key: String, tokens: Tokens?) throws
+    /// Saves `owner`'s tokens, or forgets them (nil).
+    func save(key: String, owner: String, tokens: Tokens?) throws
+}
+
+extension TokenStore {
+    /// Saves tokens under their own owner.
+    public func save(key: String, tokens: Tokens) throws { try save(key: key, owner: tokens.owner, tokens: tokens) }
 }
 
 /// Keeps tokens for this process only (the sandbox: its tokens die with it).
 public final class MemoryTokenStore: TokenStore, @unchecked Sendable {
     private let lock = NSLock()
-    private var entries: [String: Tokens] = [:]
+    private var entries: [String: TokenShelf] = [:]
     public init() {}
-    public func load(key: String) -> Tokens? { lock.withLock { entries[key] } }
-    public func save(key: String, tokens: Tokens?) throws { lock.withLock { entries[key] = tokens } }
+    public func load(key: String) -> Tokens? { lock.withLock { entries[key]?.current } }
+    public func save(key: String, owner: String, tokens: Tokens?) throws {
+        lock.withLock { entries[key, default: TokenShelf()].put(owner, tokens) }
+    }
+}
+
+/// One backend's logins, by owner, and whose was saved last.
+struct TokenShelf: Codable, Equatable {
+    var users: [String: Tokens] = [:]
+    var last: String?
+
+    var current: Tokens? { last.flatMap { users[$0] } }
+
+    mutating func put(_ owner: String, _ tokens: Tokens?) {
+        users[owner] = tokens
+        if tokens != nil {
+            last = owner
+        } else if last == owner {
+            last = nil
+        }
+    }
 }
 
 /// A JSON file, mode 0600 in a 0700 directory, rewritten atomically; the
@@ -37,9 +74,16 @@ public final class FileTokenStore: TokenStore, @unchecked Sendable {
     public let url: URL
     private let lock = NSLock()
 
+    /// Version 2: each backend's logins by owner. A version 1 file (one
+    /// login per backend) is read as each backend's only, last login.
     private struct File: Codable {
-        var version = 1
-        var sessions: [String: Tokens] = [:]
+        var version = 2
+        var backends: [String: TokenShelf] = [:]
+    }
+
+    private struct FileV1: Codable {
+        var version: Int
+        var sessions: [String: Tokens]
     }
 
     public init(url: URL) { self.url = url }
@@ -50,19 +94,25 @@ public final class FileTokenStore: TokenStore, @unchecked Sendable {
     }
 
     public func load(key: String) -> Tokens? {
-        lock.withLock { read().sessions[key] }
+        lock.withLock { read().backends[key]?.current }
     }
 
-    public func save(key: String, tokens: Tokens?) throws {
+    public func save(key: String, owner: String, tokens: Tokens?) throws {
         try lock.withLock {
-            var file = read()
-            file.sessions[key] = tokens
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            let data = try encoder.encode(file)
             let directory = url.deletingLastPathComponent()
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
+            // Another process may save at the same moment: read, change and
+            // write under an exclusive lock on a file beside it, or one of the
+            // two saves would be lost.
+            let lockFD = open(directory.appendingPathComponent(".tokens.lock").path, O_RDWR | O_CREAT, 0o600)
+            if lockFD >= 0 { flock(lockFD, LOCK_EX) }
+            defer { if lockFD >= 0 { flock(lockFD, LOCK_UN); close(lockFD) } }
+            var file = read()
+            file.backends[key, default: TokenShelf()].put(owner, tokens)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            let data = try encoder.encode(file)
             // A folder made before this rule (or by hand) may be open to others: close it.
             chmod(directory.path, 0o700)
             // Write a 0600 temporary file and rename it over the old one, so the
@@ -82,8 +132,11 @@ public final class FileTokenStore: TokenStore, @unchecked Sendable {
     }
 
     private func read() -> File {
-        guard let data = FileManager.default.contents(atPath: url.path),
-              let file = try? JSONDecoder().decode(File.self, from: data), file.version == 1 else { return File() }
+        guard let data = FileManager.default.contents(atPath: url.path) else { return File() }
+        if let file = try? JSONDecoder().decode(File.self, from: data), file.version == 2 { return file }
+        guard let old = try? JSONDecoder().decode(FileV1.self, from: data), old.version == 1 else { return File() }
+        var file = File()
+        for (key, tokens) in old.sessions { file.backends[key, default: TokenShelf()].put(tokens.owner, tokens) }
         return file
     }
 }
