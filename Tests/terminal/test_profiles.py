@@ -154,6 +154,8 @@ def test_at_a_terminal_the_secret_is_asked_for_without_echo_and_the_prompt_names
         child.sendline("0THER")
         child.expect_exact("mine staging> ")
         assert "0THER" not in child.before
+        assert "My API, environment staging, at http://127.0.0.1:" in child.before
+        assert "(also: local; --env NAME)" in child.before
         child.sendline("get /user")
         child.expect_exact("mine staging> ")
         assert '"login": "me"' in child.before

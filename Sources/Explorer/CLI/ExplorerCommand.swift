@@ -13,13 +13,16 @@ struct ExplorerCommand: ParsableCommand {
         usage: """
         explorer [--base-url <url>] [--profile <name|file>] [--env <name>] [--offline] [--color <mode>] [--record <file>] [-c <line>]
           explorer run <file> [--base-url <url>] …
-          explorer replay <file>… [--base-url <url>] [--update]
+          explorer replay <file>… [--base-url <url>] [--env <name>] [--update]
           explorer test [<path>…] [--junit <file>] [--update]
           explorer sandbox [--port <port>] [--db <path>] [--token-ttl <seconds>]
+          explorer profiles
+          explorer profile init <name> [--from-spec <file>] [--base-url <url>]
         """,
         discussion: """
         With no arguments, explorer starts the built-in LinkU sandbox on 127.0.0.1 and opens the \
-        REPL against it. Give --base-url to talk to a real backend instead. \
+        REPL against it. Give --base-url to talk to a real backend instead, or --profile to one \
+        described in a profile file (docs/profiles.md). \
         `explorer help repl` lists the REPL's options; `help` inside the REPL lists its commands.
         """,
         version: "0.1.0",

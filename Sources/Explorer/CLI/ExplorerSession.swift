@@ -9,6 +9,8 @@ import Sandbox
 final class ExplorerSession {
     let live: LiveSession
     let controller: SessionController
+    /// The profile file in use, if any.
+    let chosen: ChosenProfile?
 
     var interpreter: Interpreter { live.interpreter }
     var profile: Profile { live.profile }
@@ -18,9 +20,10 @@ final class ExplorerSession {
         XDG.stateHome(ProcessInfo.processInfo.environment).appendingPathComponent("explorer").appendingPathComponent("history")
     }
 
-    private init(live: LiveSession, controller: SessionController) {
+    private init(live: LiveSession, controller: SessionController, chosen: ChosenProfile?) {
         self.live = live
         self.controller = controller
+        self.chosen = chosen
     }
 
     /// `interactive`: a REPL when standard input is a terminal and libedit
@@ -77,7 +80,7 @@ final class ExplorerSession {
                 throw ValidationError(error.description)
             }
         }
-        return ExplorerSession(live: live, controller: controller)
+        return ExplorerSession(live: live, controller: controller, chosen: file)
     }
 
     /// The profile file `--profile` names, if it names one, resolved; a
@@ -108,6 +111,10 @@ final class ExplorerSession {
             lines.append(palette.bold("\(profile.displayName) sandbox") + " at \(baseURL.absoluteString) (in-process; its data is gone when you leave)")
             let accounts = profile.demoAccounts.map { "\($0.email) / \($0.password)" }.joined(separator: ", ")
             lines.append("Demo accounts: \(accounts)")
+        } else if let chosen {
+            let others = chosen.document.environments.map(\.name).filter { $0 != chosen.environment.name }
+            lines.append(palette.bold(profile.displayName) + ", environment \(chosen.environment.name), at \(baseURL.absoluteString)"
+                         + (others.isEmpty ? "" : " (also: \(others.joined(separator: ", ")); --env NAME)"))
         } else {
             lines.append(palette.bold(profile.displayName) + " at \(baseURL.absoluteString)")
         }

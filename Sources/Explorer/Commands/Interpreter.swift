@@ -261,7 +261,7 @@ actor Interpreter {
             }
         case let .endpoints(filter):
             guard !profile.endpoints.isEmpty else {
-                return .failure("no catalog for \(profile.displayName): load an OpenAPI document with spec load FILE, or start with --spec FILE or --profile NAME", .usage)
+                return .failure("no catalog for \(profile.displayName): load an OpenAPI document with spec load FILE, name one with --spec FILE or in a profile file (spec:), or start with --profile NAME", .usage)
             }
             let found = CatalogText.matching(filter, in: profile.endpoints)
             guard !found.isEmpty else { return .failure("no endpoint matches '\(filter ?? "")'", .usage) }
