@@ -33,3 +33,32 @@ extension Outcome {
     /// nil for exchanges, values, frames and failures.
     var shownText: String? { OutcomeText.plain(self) }
 }
+
+/// A TCP port on 127.0.0.1 that takes connections (the kernel's backlog
+/// does) and never answers: a request to it waits until it is cancelled or
+/// times out. Closed when released.
+final class SilentListener: @unchecked Sendable {
+    let port: Int
+    private let fd: Int32
+
+    init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.fd = fd
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+                bind(fd, raw, length) == 0 && listen(fd, 16) == 0 && getsockname(fd, raw, &length) == 0
+            }
+        }
+        guard fd >= 0, bound else { throw CocoaError(.fileWriteUnknown) }
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    deinit { close(fd) }
+}
