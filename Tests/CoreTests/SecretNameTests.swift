@@ -40,6 +40,14 @@ struct SecretNameTests {
         #expect(Redactor.redact(header: HTTPHeader(name: "Accept", value: "*/*"), alsoSecret: ["X-Auth"]).value == "*/*")
     }
 
+    /// `-v` and `--offline` printed `GET /x?access_token=SECRET` in clear.
+    @Test func secretQueryValuesAreHiddenInARequestLine() {
+        #expect(Redactor.redact(target: "/x?access_token=abc&page=2") == "/x?access_token=\(Redactor.hidden("abc"))&page=2")
+        #expect(Redactor.redact(target: "/x?key=abc", alsoSecret: ["KEY"]) == "/x?key=\(Redactor.hidden("abc"))")
+        #expect(Redactor.redact(target: "/x?page=2&q=") == "/x?page=2&q=")
+        #expect(Redactor.redact(target: "/x") == "/x")
+    }
+
     @Test func errorFieldsSumUpABodyInTheProfilesWords() throws {
         let fields = ErrorFields(message: try JSONPath.parse(".error.text"), code: try JSONPath.parse(".error.kind"),
                                  details: try JSONPath.parse(".error.fields"), codes: ["AUTH": "log in again"])

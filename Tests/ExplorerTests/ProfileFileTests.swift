@@ -77,6 +77,22 @@ import Testing
         #expect(file.auth.header?.name == "Authorization" && file.auth.header?.template == "Bearer {{secret:api_token}}")
     }
 
+    @Test func aQueryParameterCredential() throws {
+        let json = """
+        {"explorer-profile": 1, "name": "keyed", "environments": {"dev": {"base-url": "http://127.0.0.1:8080"}},
+         "auth": {"kind": "query", "parameter": "api_key", "value": "{{secret:api_key}}"}}
+        """
+        let file = try ProfileFile.read(try write(json, "json"))
+        #expect(file.auth == .query(name: "api_key", value: "{{secret:api_key}}"))
+        #expect(file.profile.secretParameters == ["api_key"] && file.profile.secretHeaders.isEmpty)
+        #expect(file.profile.credentialSource == "the api_key query parameter (from EXPLORER_SECRET_API_KEY)")
+        guard case let .success(chosen) = ChosenProfile.resolve(try write(json, "json"), environment: nil, variables: ["EXPLORER_SECRET_API_KEY": "k"]) else {
+            Issue.record("not resolved"); return
+        }
+        #expect(chosen.parameter?.name == "api_key" && chosen.parameter?.value == "k" && chosen.credential == nil)
+        #expect(chosen.secrets == ["api_key": "k"], "a recording writes it as {{secret:api_key}}")
+    }
+
     @Test func secretsAreFilledFromOutsideTheFile() {
         let basic = ProfileFile.Auth.basic(username: "alice", password: "{{secret:password}}").header!
         #expect(SecretTemplate.fill(basic.template) { $0 == "password" ? "pw" : nil } == .success("Basic " + Data("alice:pw".utf8).base64EncodedString()))
@@ -100,7 +116,7 @@ import Testing
         #expect(try problem(good.replacingOccurrences(of: "default-environment: staging", with: "default-environment: prod"))
             == ":9: at $.default-environment: no environment named 'prod'; there are local, staging")
         #expect(try problem(good.replacingOccurrences(of: "kind: header", with: "kind: oauth"))
-            .hasSuffix("expected one of none, bearer, header, basic, login"))
+            .hasSuffix("expected one of none, bearer, header, basic, query, login"))
         #expect(try problem(#"{"explorer-profile": 1, "name": "x",}"#, "json").hasPrefix(":1: not valid JSON: "))
         #expect(try problem("") == ": the file is empty")
     }

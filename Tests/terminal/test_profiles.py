@@ -194,3 +194,32 @@ def test_a_recording_names_the_profile_file_and_replays_against_another_environm
     missing = run(["replay", str(transcript)], tmp_path, token=None)
     assert missing.returncode == 3
     assert "set EXPLORER_SECRET_TOKEN" in missing.stderr
+
+
+def test_a_query_parameter_credential_goes_to_its_origin_only_and_is_hidden(two_backends, tmp_path):
+    _, (local, local_seen), (staging, staging_seen) = two_backends
+    profile = tmp_path / "keyed.yaml"
+    profile.write_text(f"""explorer-profile: 1
+name: keyed
+environments:
+  local:
+    base-url: http://127.0.0.1:{local.server_address[1]}
+auth:
+  kind: query
+  parameter: api_key
+  value: "{{{{secret:api_key}}}}"
+""")
+    env = dict(os.environ, HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "config"), XDG_STATE_HOME=str(tmp_path / "state"),
+               NO_COLOR="1", EXPLORER_SECRET_API_KEY="k+1")
+    def explorer(line):
+        return subprocess.run([BINARY, "--profile", str(profile), "-c", line], capture_output=True, text=True, env=env,
+                              stdin=subprocess.DEVNULL, timeout=30)
+    shown = explorer("get /things page==2 -v")
+    assert local_seen[-1]["path"] == "/things?page=2&api_key=k%2B1"
+    assert "GET /things?page=2&api_key=<hidden: 3 characters> HTTP/1.1" in shown.stdout
+    assert "k+1" not in shown.stdout + shown.stderr and "k%2B1" not in shown.stdout
+    elsewhere = explorer(f"get http://127.0.0.1:{staging.server_address[1]}/things")
+    assert staging_seen[-1]["path"] == "/things"
+    assert "(the api_key parameter) not sent" in elsewhere.stdout
+    curl = explorer("get /things --curl")
+    assert '"$API_KEY"' in curl.stdout and "k+1" not in curl.stdout

@@ -248,7 +248,7 @@ public actor AuthSession {
         guard response.status == 401, retry, let usedToken else {
             var exchange = Exchange(request: first, response: response, tokenWithheld: wanted != nil && usedToken == nil,
                                     duration: ContinuousClock.now - start)
-            exchange.headersWithheld = !sessionHeaders.isEmpty && !scope.admits(request.url)
+            exchange.headersWithheld = hasSessionCredentials && !scope.admits(request.url)
             return exchange
         }
         guard try await refresh(after: usedToken), let fresh = tokens?.accessToken else {
@@ -277,12 +277,28 @@ public actor AuthSession {
 
     public func clearSessionHeaders() { sessionHeaders.removeAll() }
 
-    /// `request` with the session headers it would carry: those it does not
-    /// set itself, when it goes to the backend's origin.
+    /// A query parameter sent with every request to the backend's origin
+    /// that does not have it (a profile's `auth: query`, an API key).
+    public private(set) var sessionQuery: (name: String, value: String)?
+
+    public func setSessionQuery(_ name: String, _ value: String) { sessionQuery = (name, value) }
+
+    /// Whether the session has credentials of its own to add (headers, a query parameter).
+    var hasSessionCredentials: Bool { !sessionHeaders.isEmpty || sessionQuery != nil }
+
+    /// `request` with the session headers and query parameter it would
+    /// carry: those it does not set itself, when it goes to the backend's origin.
     public func withSessionHeaders(_ request: PreparedRequest) -> PreparedRequest {
-        guard !sessionHeaders.isEmpty, scope.admits(request.url) else { return request }
+        guard hasSessionCredentials, scope.admits(request.url) else { return request }
         var outgoing = request
         for header in sessionHeaders where outgoing.header(header.name) == nil { outgoing.headers.append(header) }
+        if let (name, value) = sessionQuery, var components = URLComponents(url: outgoing.url, resolvingAgainstBaseURL: false),
+           !(components.queryItems ?? []).contains(where: { $0.name == name }) {
+            components.queryItems = (components.queryItems ?? []) + [URLQueryItem(name: name, value: value)]
+            // `+` is a space to many servers: an API key with one must arrive as `+`.
+            components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+            if let url = components.url { outgoing.url = url }
+        }
         return outgoing
     }
 

@@ -27,6 +27,8 @@ public struct Profile: Sendable {
     /// Headers that carry this backend's credentials whatever their name
     /// (a profile file's `auth: header`): always hidden where shown.
     public var secretHeaders: [String] = []
+    /// Query parameters that carry its credentials (`auth: query`): always hidden where shown.
+    public var secretParameters: [String] = []
     /// How the backend authenticates when it is not a login flow, in a few
     /// words (`the Authorization header, from EXPLORER_SECRET_TOKEN`):
     /// what `login` and `whoami` say instead of posting anywhere.

@@ -132,6 +132,21 @@ public enum Redactor {
 
     /// A `/path?…` or URL word with its secret-named query values hidden;
     /// nil when the word is not such a path or hides nothing.
+    /// A request target (`/path?query`) as shown on screen: the values of
+    /// secret-named query parameters (and of those in `alsoSecret`) hidden,
+    /// as `/ws?token=<hidden: 24 characters>`.
+    public static func redact(target: String, alsoSecret names: [String] = []) -> String {
+        guard let question = target.firstIndex(of: "?") else { return target }
+        let pairs = target[target.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+            guard let eq = pair.firstIndex(of: "=") else { return String(pair) }
+            let name = String(pair[..<eq]), value = String(pair[pair.index(after: eq)...])
+            let decoded = name.removingPercentEncoding ?? name
+            guard !value.isEmpty, isSecretName(decoded) || names.contains(where: { $0.lowercased() == decoded.lowercased() }) else { return String(pair) }
+            return name + "=" + hidden(value.removingPercentEncoding ?? value)
+        }
+        return String(target[...question]) + pairs.joined(separator: "&")
+    }
+
     static func redactQuery(in word: String, hide: (String) -> String) -> String? {
         let lower = word.lowercased()
         guard word.hasPrefix("/") || ["http://", "https://", "ws://", "wss://"].contains(where: { lower.hasPrefix($0) }),

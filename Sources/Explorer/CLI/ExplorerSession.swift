@@ -66,7 +66,8 @@ final class ExplorerSession {
         if interactive, isatty(0) == 1, let editor = LineEditor(historyURL: historyURL, complete: { complete($0, on: interpreter) }) {
             terminal = EditorTerminal(editor: editor)
         }
-        let renderer = Renderer(palette: palette, envelope: profile.errorEnvelope, secretHeaders: profile.secretHeaders)
+        let renderer = Renderer(palette: palette, envelope: profile.errorEnvelope, secretHeaders: profile.secretHeaders,
+                                secretParameters: profile.secretParameters)
         let controller = SessionController(interpreter: interpreter, renderer: renderer,
                                            terminal: terminal, offline: options.offline,
                                            target: live.sandbox != nil ? .sandbox : .url(live.baseURL.absoluteString))

@@ -290,7 +290,7 @@ actor Interpreter {
         // Drift from the catalog's model is said under the body, one line per problem.
         var lines = note.map { [$0] } ?? []
         if exchange.tokenWithheld { lines.append(session.scope.withheldNote(for: exchange.request.url)) }
-        if exchange.headersWithheld { lines.append(session.scope.withheldNote(for: exchange.request.url, what: "session headers")) }
+        if exchange.headersWithheld { lines.append(session.scope.withheldNote(for: exchange.request.url, what: sessionCredentials)) }
         if let body = lastBody, (200..<300).contains(exchange.response.status) {
             let path = session.catalogPath(of: exchange.request)
             let profile = profile
@@ -307,8 +307,9 @@ actor Interpreter {
     private func offlineView(of request: PreparedRequest, isPublic: Bool? = nil) async -> Outcome {
         // Session headers it would carry, credentials hidden: they are not the line's to show.
         var shown = await session.withSessionHeaders(request)
-        let headersNote = await !session.sessionHeaders.isEmpty && !session.scope.admits(request.url)
-            ? session.scope.withheldNote(for: request.url, what: "session headers") : nil
+        let headers = await session.sessionHeaders, query = await session.sessionQuery
+        let carries = !headers.isEmpty || query != nil
+        let headersNote = carries && !session.scope.admits(request.url) ? session.scope.withheldNote(for: request.url, what: sessionCredentials) : nil
         for index in shown.headers.indices.dropFirst(request.headers.count) {
             shown.headers[index] = Redactor.redact(header: shown.headers[index], alsoSecret: profile.secretHeaders)
         }
@@ -351,13 +352,25 @@ actor Interpreter {
         return .success("saved \(Renderer.size(body.count)) to \(path)")
     }
 
+    /// What a request to another origin goes without, in a few words.
+    private var sessionCredentials: String {
+        profile.secretParameters.isEmpty ? "session headers" : "session credentials (the \(profile.secretParameters.joined(separator: ", ")) parameter)"
+    }
+
     /// `--curl`: the request as a curl command, the token and secret-named
     /// items as shell variables; nothing is sent.
     private func curlView(method: String, path: String, items: [RequestItem], options: RequestOptions) async throws -> Outcome {
         var request = try session.builder.build(method: method, path: path, items: CurlCommand.hidingSecrets(items),
                                                 form: options.form, raw: options.raw)
         let typedCount = request.headers.count
+        let typedURL = request.url
         request = await session.withSessionHeaders(request)
+        if request.url != typedURL, let (name, value) = await session.sessionQuery,
+           var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false) {
+            // The profile's query credential, as a shell variable like the token.
+            components.queryItems = components.queryItems?.map { $0.name == name && $0.value == value ? URLQueryItem(name: name, value: CurlCommand.placeholder(name)) : $0 }
+            if let url = components.url { request.url = url }
+        }
         for index in request.headers.indices.dropFirst(typedCount)
             where Redactor.redact(header: request.headers[index], alsoSecret: profile.secretHeaders) != request.headers[index] {
             request.headers[index].value = CurlCommand.placeholder(request.headers[index].name)

@@ -8,6 +8,8 @@ struct ChosenProfile: Sendable {
     let document: ProfileFile
     let environment: ProfileFile.Environment
     let credential: HTTPHeader?
+    /// `auth: query`: the parameter and its value, secrets filled in.
+    var parameter: (name: String, value: String)?
     /// The secrets filled into it, by name: a recording writes them as `{{secret:NAME}}`.
     var secrets: [String: String] = [:]
 
@@ -25,9 +27,18 @@ struct ChosenProfile: Sendable {
             return .failure(Problem(description: "\(path): no environment '\(name ?? "")'; there are "
                                     + document.environments.map(\.name).joined(separator: ", ")))
         }
-        guard let header = document.auth.header else { return .success(ChosenProfile(document: document, environment: chosen, credential: nil)) }
         var secrets: [String: String] = [:]
-        let filled = SecretTemplate.fill(header.template) { secret in
+        var queryName: String?
+        let credentialName: String
+        let template: String
+        if let header = document.auth.header {
+            (credentialName, template) = (header.name, header.template)
+        } else if case let .query(name, value) = document.auth {
+            (credentialName, template, queryName) = (name, value, name)
+        } else {
+            return .success(ChosenProfile(document: document, environment: chosen, credential: nil))
+        }
+        let filled = SecretTemplate.fill(template) { secret in
             let value = variables[SecretResolver.environmentName(secret)].flatMap { $0.isEmpty ? nil : $0 }
                 ?? ask?("\(secret) for \(document.displayName): ")
             secrets[secret] = value
@@ -35,10 +46,14 @@ struct ChosenProfile: Sendable {
         }
         switch filled {
         case let .success(value):
-            return .success(ChosenProfile(document: document, environment: chosen, credential: HTTPHeader(name: header.name, value: value),
+            if let queryName {
+                return .success(ChosenProfile(document: document, environment: chosen, credential: nil, parameter: (queryName, value), secrets: secrets))
+            }
+            return .success(ChosenProfile(document: document, environment: chosen, credential: HTTPHeader(name: credentialName, value: value),
                                           secrets: secrets))
         case let .failure(missing):
-            return .failure(Problem(description: "\(document.displayName) needs {{secret:\(missing.name)}} for its \(header.name) header: "
+            let what = queryName == nil ? "\(credentialName) header" : "\(credentialName) query parameter"
+            return .failure(Problem(description: "\(document.displayName) needs {{secret:\(missing.name)}} for its \(what): "
                                     + "set \(SecretResolver.environmentName(missing.name))"))
         }
     }
@@ -47,6 +62,7 @@ struct ChosenProfile: Sendable {
     func apply(to interpreter: Interpreter) async {
         await interpreter.setEnvironmentLabel(isOtherEnvironment ? environment.name : nil)
         if let credential { await interpreter.session.setSessionHeader(credential.name, credential.value) }
+        if let parameter { await interpreter.session.setSessionQuery(parameter.name, parameter.value) }
     }
 
     struct Problem: Error, CustomStringConvertible {

@@ -36,6 +36,8 @@ struct ProfileFile: Sendable, Equatable {
         case header(name: String, value: String)
         /// `Authorization: Basic base64(username:password)`.
         case basic(username: String, password: String)
+        /// A query parameter (`?api_key=…`), its value a template.
+        case query(name: String, value: String)
         /// A login endpoint that answers with tokens, refreshed on a 401:
         /// `login EMAIL` asks for the password.
         case login(AuthFlavour)
@@ -43,7 +45,7 @@ struct ProfileFile: Sendable, Equatable {
         /// The header it sets, before secrets are filled in.
         var header: (name: String, template: String)? {
             switch self {
-            case .none, .login: return nil
+            case .none, .login, .query: return nil
             case let .bearer(token): return ("Authorization", "Bearer " + token)
             case let .header(name, value): return (name, value)
             case let .basic(username, password): return ("Authorization", "Basic {{basic:\(username):\(password)}}")
@@ -63,10 +65,16 @@ struct ProfileFile: Sendable, Equatable {
         var profile = Profile(name: name, displayName: displayName, auth: flow,
                               errorEnvelope: errors.map(ErrorEnvelope.fields) ?? .generic, endpoints: [], demoAccounts: [],
                               secretFields: secretFields)
+        func from(_ template: String) -> String {
+            "(from " + SecretTemplate.names(in: template).map(SecretResolver.environmentName).joined(separator: " and ") + ")"
+        }
         if let header = auth.header {
             profile.secretHeaders = [header.name]
-            let names = SecretTemplate.names(in: header.template)
-            profile.credentialSource = "the \(header.name) header (from " + names.map(SecretResolver.environmentName).joined(separator: " and ") + ")"
+            profile.credentialSource = "the \(header.name) header \(from(header.template))"
+        }
+        if case let .query(name, value) = auth {
+            profile.secretParameters = [name]
+            profile.credentialSource = "the \(name) query parameter \(from(value))"
         }
         return profile
     }
@@ -184,7 +192,7 @@ extension ProfileFile {
     }
 
     private static func auth(_ value: ProfileDocument.Value) throws(ProfileError) -> Auth {
-        let kinds = ["none", "bearer", "header", "basic", "login"]
+        let kinds = ["none", "bearer", "header", "basic", "query", "login"]
         let kindValue = try value.require("kind")
         let kind = try kindValue.string()
         /// A credential value: must name its secret, so the secret stays out of the file.
@@ -212,6 +220,10 @@ extension ProfileFile {
         case "basic":
             _ = try value.object(["kind", "username", "password"])
             return .basic(username: try value.require("username").string(), password: try secret("password", example: "password: \"{{secret:password}}\""))
+        case "query":
+            _ = try value.object(["kind", "parameter", "value"])
+            let name = try value.require("parameter").string()
+            return .query(name: name, value: try secret("value", example: "value: \"{{secret:api_key}}\""))
         case "login":
             return .login(try loginFlow(value))
         default:

@@ -10,6 +10,8 @@ struct Renderer: Sendable {
     var previewLimit = 256 * 1024
     /// Headers the profile names as credentials, hidden whatever they are called.
     var secretHeaders: [String] = []
+    /// Query parameters the profile names as credentials, hidden in request lines.
+    var secretParameters: [String] = []
 
     /// Text for standard output, and for standard error (failures).
     func render(_ outcome: Outcome) -> (out: String, err: String) {
@@ -17,7 +19,7 @@ struct Renderer: Sendable {
         case .nothing, .exit: return ("", "")
         case let .value(value): return (JSONPrinter.pretty(Redactor.redact(json: value), style: palette.json) + "\n", "")
         case let .failure(message, _): return ("", palette.red("error: ") + message + "\n")
-        case let .offline(request, note): return (offline(request) + (note.map { palette.dim($0) + "\n" } ?? ""), "")
+        case let .offline(request, note): return (offline(request, hidingSecrets: true) + (note.map { palette.dim($0) + "\n" } ?? ""), "")
         case let .exchange(exchange, note, view): return exchangeText(exchange, note: note, view: view)
         case let .frames(notices, shortfall):
             return (notices.map(notice).joined(), shortfall.map { palette.red("error: ") + $0 + "\n" } ?? "")
@@ -87,7 +89,7 @@ struct Renderer: Sendable {
     private func sent(_ request: PreparedRequest, _ view: PrintParts) -> String {
         var text = ""
         if view.contains(.requestHeaders) {
-            text += palette.bold("\(request.method) \(request.target) HTTP/1.1") + "\n"
+            text += palette.bold("\(request.method) \(Redactor.redact(target: request.target, alsoSecret: secretParameters)) HTTP/1.1") + "\n"
             text += headerLines(Self.wireHeaders(request))
         }
         if view.contains(.requestBody), let body = request.body, !body.isEmpty {
@@ -185,9 +187,12 @@ struct Renderer: Sendable {
         return count
     }
 
-    /// The request line, headers and body, as they would go on the wire.
-    func offline(_ request: PreparedRequest) -> String {
-        var lines = ["\(request.method) \(request.target) HTTP/1.1"]
+    /// The request line, headers and body, as they would go on the wire;
+    /// on screen (`hidingSecrets`), secret query values hidden. A recording
+    /// takes it whole: its own scrubber writes them as `{{secret:NAME}}`.
+    func offline(_ request: PreparedRequest, hidingSecrets: Bool = false) -> String {
+        let target = hidingSecrets ? Redactor.redact(target: request.target, alsoSecret: secretParameters) : request.target
+        var lines = ["\(request.method) \(target) HTTP/1.1"]
         lines += Self.wireHeaders(request).map { "\($0.name): \($0.value)" }
         var text = lines.joined(separator: "\n") + "\n"
         if let body = request.body, !body.isEmpty {
