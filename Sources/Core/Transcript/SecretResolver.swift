@@ -78,18 +78,31 @@ public struct SecretResolver: Sendable {
     }
 
     private func fillNamed(_ text: String, email: String?) throws(Missing) -> (text: String, secrets: [(name: String, value: String)]) {
+        try Self.replacingPlaceholders(in: text) { name throws(Missing) in try value(name, email: email) }
+    }
+
+    /// `text` with each `{{secret:NAME}}` replaced by `value(NAME)`, and the
+    /// values used by name: the one scanner of secret placeholders (lines,
+    /// transcripts, profile files). A value is not searched again.
+    public static func replacingPlaceholders<E: Error>(in text: String, _ value: (String) throws(E) -> String) throws(E)
+        -> (text: String, secrets: [(name: String, value: String)]) {
         var text = text
         var used: [(name: String, value: String)] = []
         var searchStart = text.startIndex
         while let open = text.range(of: "{{secret:", range: searchStart..<text.endIndex),
               let close = text.range(of: "}}", range: open.upperBound..<text.endIndex) {
             let name = String(text[open.upperBound..<close.lowerBound])
-            let value = try value(name, email: email)
-            used.append((name, value))
-            text.replaceSubrange(open.lowerBound..<close.upperBound, with: value)
-            searchStart = text.index(open.lowerBound, offsetBy: value.count)
+            let filled = try value(name)
+            used.append((name, filled))
+            text.replaceSubrange(open.lowerBound..<close.upperBound, with: filled)
+            searchStart = text.index(open.lowerBound, offsetBy: filled.count)
         }
         return (text, used)
+    }
+
+    /// The names of the `{{secret:NAME}}` placeholders in `text`, in order.
+    public static func placeholderNames(in text: String) -> [String] {
+        replacingPlaceholders(in: text) { $0 }.secrets.map(\.name)
     }
 
     /// One secret's value.

@@ -92,25 +92,22 @@ struct ProfileError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// `{{secret:NAME}}` in a profile's credential values.
+/// `{{secret:NAME}}` in a profile's credential values, read by Core's one
+/// scanner of them (`SecretResolver.replacingPlaceholders`).
 enum SecretTemplate {
-    static func names(in text: String) -> [String] {
-        var names: [String] = []
-        var rest = Substring(text)
-        while let open = rest.range(of: "{{secret:"), let close = rest[open.upperBound...].range(of: "}}") {
-            names.append(String(rest[open.upperBound..<close.lowerBound]))
-            rest = rest[close.upperBound...]
-        }
-        return names
-    }
+    static func names(in text: String) -> [String] { SecretResolver.placeholderNames(in: text) }
 
     /// The template with each secret filled in by `value`; the first name
     /// `value` has nothing for, when one is missing.
     static func fill(_ template: String, _ value: (String) -> String?) -> Result<String, Missing> {
-        var out = template
-        for name in names(in: template) {
-            guard let secret = value(name) else { return .failure(Missing(name: name)) }
-            out = out.replacingOccurrences(of: "{{secret:\(name)}}", with: secret)
+        var out: String
+        do {
+            out = try SecretResolver.replacingPlaceholders(in: template) { name throws(Missing) in
+                guard let secret = value(name) else { throw Missing(name: name) }
+                return secret
+            }.text
+        } catch {
+            return .failure(error)
         }
         // `Basic` credentials: username:password, base64-encoded after the password is in.
         if let open = out.range(of: "{{basic:"), let close = out.range(of: "}}", range: open.upperBound..<out.endIndex) {
