@@ -223,3 +223,19 @@ auth:
     assert "(the api_key parameter) not sent" in elsewhere.stdout
     curl = explorer("get /things --curl")
     assert '"$API_KEY"' in curl.stdout and "k+1" not in curl.stdout
+
+
+def test_a_profile_that_cannot_be_used_says_why_in_one_line(tmp_path):
+    folder = tmp_path / "folder.yaml"
+    folder.mkdir()
+    spec_missing = tmp_path / "s.yaml"
+    spec_missing.write_text("explorer-profile: 1\nname: s\nenvironments:\n  l:\n    base-url: http://127.0.0.1:9\nspec: nope.yaml\n")
+    cases = [
+        (str(folder), f"error: {folder}: it is a directory"),
+        (str(tmp_path / "absent.yaml"), f"error: {tmp_path / 'absent.yaml'}: no such file"),
+        (str(spec_missing), f"error: {spec_missing}: spec: {tmp_path / 'nope.yaml'}: cannot read the file"),
+    ]
+    for given, expected in cases:
+        result = run(["--profile", given, "-c", "vars"], tmp_path)
+        assert result.returncode == 2, (given, result.stderr)
+        assert result.stderr.strip() == expected

@@ -35,11 +35,13 @@ final class ExplorerSession {
         let chosen = file?.document.profile ?? options.profile.flatMap(Profile.named)
         let profile = chosen ?? (options.baseURL != nil || options.spec != nil ? .generic : .linku)
         var spec: ImportedSpec?
-        if let file = options.spec ?? file?.document.spec {
+        if let path = options.spec ?? file?.document.spec {
             // One line, not the whole usage: the document is wrong, not the command line.
-            do { spec = try SpecLoader.load(file) } catch {
-                Console().err("error: \(error.description)\n")
-                throw ExitCode(ExitStatus.usage.rawValue)
+            do { spec = try SpecLoader.load(path) } catch {
+                // A profile file's `spec:` is the file's problem: said as one, exit 2.
+                let named = options.spec == nil ? file.map { "\($0.document.path): spec: " } : nil
+                Console().err("error: \(named ?? "")\(error.description)\n")
+                throw ExitCode((named == nil ? ExitStatus.usage : .parse).rawValue)
             }
         }
         let target: LiveSession.Target

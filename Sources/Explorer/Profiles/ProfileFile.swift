@@ -123,8 +123,13 @@ enum SecretTemplate {
 extension ProfileFile {
     /// Reads and checks a profile file, JSON or YAML.
     static func read(_ path: String) throws(ProfileError) -> ProfileFile {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ProfileError(file: path, line: nil, path: "", reason: "no such file")
+        }
+        guard !isDirectory.boolValue else { throw ProfileError(file: path, line: nil, path: "", reason: "it is a directory") }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw ProfileError(file: path, line: nil, path: "", reason: "cannot read the file")
+            throw ProfileError(file: path, line: nil, path: "", reason: "cannot read the file (permission denied?)")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw ProfileError(file: path, line: nil, path: "", reason: "not UTF-8 text")
