@@ -69,6 +69,13 @@ import Testing
         }
     }
 
+    @Test func envCompletesTheProfilesEnvironments() throws {
+        let state = CompletionState(profile: .linku, variables: [], lastBody: nil, environments: ["local", "staging"])
+        #expect(Completer.complete("env s", state: state).candidates.map(\.text) == ["staging"])
+        #expect(try CommandParser().parse("env staging") == .environment("staging"))
+        #expect(try CommandParser().parse("env") == .environment(nil))
+    }
+
     @Test func namesAreUnique() {
         let names = CommandTable.standard.specs.flatMap(\.names)
         #expect(Set(names).count == names.count)

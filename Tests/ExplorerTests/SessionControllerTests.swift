@@ -143,6 +143,13 @@ import Testing
         #expect(terminal.history.first == "login alice@example.com", "history keeps no password, not even a placeholder")
     }
 
+    @Test func envNeedsAProfileFile() async throws {
+        let terminal = FakeTerminal(interactive: false)
+        let step = try await Self.withController(terminal) { $0.step("env staging") }
+        #expect(step.status == .usage)
+        #expect(terminal.errors == "error: env moves between a profile file's environments: start with --profile FILE (docs/profiles.md)\n")
+    }
+
     @Test func aTourNeedsSomeoneAtTheKeyboard() async throws {
         let terminal = FakeTerminal(interactive: false)
         let step = try await Self.withController(terminal) { $0.step("tour linku/login") }

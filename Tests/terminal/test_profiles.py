@@ -239,3 +239,47 @@ def test_a_profile_that_cannot_be_used_says_why_in_one_line(tmp_path):
         result = run(["--profile", given, "-c", "vars"], tmp_path)
         assert result.returncode == 2, (given, result.stderr)
         assert result.stderr.strip() == expected
+
+
+def test_env_moves_the_session_to_another_environment_with_its_own_credential(two_backends, tmp_path):
+    profile, (local, local_seen), (staging, staging_seen) = two_backends
+    env = dict(os.environ, HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "config"),
+               XDG_STATE_HOME=str(tmp_path / "state"), NO_COLOR="1", TERM="xterm")
+    env.pop("EXPLORER_SECRET_TOKEN", None)
+    child = pexpect.spawn(BINARY, ["--profile", str(profile), "--env", "staging"], env=env,
+                          dimensions=(40, 120), encoding="utf-8", timeout=15)
+    try:
+        child.expect_exact("token for My API: ")
+        child.sendline("0THER")
+        child.expect_exact("mine staging> ")
+        child.sendline("set city=Leeds")
+        child.expect_exact("mine staging> ")
+        child.send("env lo\t")
+        child.expect_exact("cal ")  # TAB completed the environment's name
+        child.sendline("")
+        child.expect_exact("token for My API: ")  # each environment's secret is its own
+        child.sendline("T0KEN")
+        child.expect_exact("mine> ")
+        assert f"now on local (http://127.0.0.1:{local.server_address[1]}/api/v1)" in child.before
+        child.sendline("get /user")
+        child.expect_exact("mine> ")
+        assert local_seen[-1] == {"path": "/api/v1/user", "authorization": "token T0KEN"}
+        child.sendline("env")
+        child.expect_exact("mine> ")
+        assert "* local" in child.before and "  staging" in child.before
+        child.sendline("vars")
+        child.expect_exact("mine> ")
+        assert "city = Leeds" in child.before, "variables are kept"
+        child.sendline("env nowhere")
+        child.expect_exact("mine> ")
+        assert "no environment 'nowhere'; there are local, staging" in child.before
+        child.sendline(f"record {tmp_path / 'r.transcript'}")
+        child.expect_exact("mine> ")
+        child.sendline("env staging")
+        child.expect_exact("mine> ")
+        assert "a transcript runs against one environment" in child.before
+        child.sendline("exit")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert all(seen["authorization"] in (None, "token 0THER") for seen in staging_seen)

@@ -7,10 +7,16 @@ import Sandbox
 /// and the session controller with its terminal (libedit for the REPL,
 /// plain output for `-c`, pipes and files).
 final class ExplorerSession {
-    let live: LiveSession
+    private(set) var live: LiveSession
     let controller: SessionController
-    /// The profile file in use, if any.
-    let chosen: ChosenProfile?
+    /// The profile file in use, if any, and its path.
+    private(set) var chosen: ChosenProfile?
+    private var chosenPath: String?
+    /// The OpenAPI document the catalog came from, for an interpreter on another environment.
+    private var spec: ImportedSpec?
+    private let offline: Bool
+    /// The interpreter TAB completes against (another after `env NAME`).
+    private let completing: CurrentInterpreter
 
     var interpreter: Interpreter { live.interpreter }
     var profile: Profile { live.profile }
@@ -20,10 +26,15 @@ final class ExplorerSession {
         XDG.stateHome(ProcessInfo.processInfo.environment).appendingPathComponent("explorer").appendingPathComponent("history")
     }
 
-    private init(live: LiveSession, controller: SessionController, chosen: ChosenProfile?) {
+    private init(live: LiveSession, controller: SessionController, chosen: ChosenProfile?, chosenPath: String?, spec: ImportedSpec?,
+                 offline: Bool, completing: CurrentInterpreter) {
         self.live = live
         self.controller = controller
         self.chosen = chosen
+        self.chosenPath = chosenPath
+        self.spec = spec
+        self.offline = offline
+        self.completing = completing
     }
 
     /// `interactive`: a REPL when standard input is a terminal and libedit
@@ -65,7 +76,8 @@ final class ExplorerSession {
         if let file { runBlocking { await file.apply(to: interpreter) } }
         let palette = Palette.choose(options.color, isTerminal: isatty(1) == 1, environment: environment)
         var terminal: any Terminal = PlainTerminal()
-        if interactive, isatty(0) == 1, let editor = LineEditor(historyURL: historyURL, complete: { complete($0, on: interpreter) }) {
+        let completing = CurrentInterpreter(interpreter)
+        if interactive, isatty(0) == 1, let editor = LineEditor(historyURL: historyURL, complete: { complete($0, on: completing.value) }) {
             terminal = EditorTerminal(editor: editor)
         }
         let renderer = Renderer(palette: palette, envelope: profile.errorEnvelope, secretHeaders: profile.secretHeaders,
@@ -73,9 +85,13 @@ final class ExplorerSession {
         let controller = SessionController(interpreter: interpreter, renderer: renderer,
                                            terminal: terminal, offline: options.offline,
                                            target: live.sandbox != nil ? .sandbox : .url(live.baseURL.absoluteString))
+        var chosenPath: String?
         if let file, let given = options.profile {
-            controller.profileFile = (ProfileLookup(environment: environment).file(named: given) ?? given, file.document.name,
-                                      ProfileLookup.isPath(given), file.isOtherEnvironment ? file.environment.name : nil, file.secrets)
+            let path = ProfileLookup(environment: environment).file(named: given) ?? given
+            chosenPath = path
+            controller.profileFile = (path, file.document.name, ProfileLookup.isPath(given), file.isOtherEnvironment ? file.environment.name : nil,
+                                      file.secrets)
+            runBlocking { await interpreter.setEnvironments(file.document.environments.map(\.name)) }
         }
         if let path = options.record {
             do { try controller.startRecording(path) } catch {
@@ -83,7 +99,60 @@ final class ExplorerSession {
                 throw ValidationError(error.description)
             }
         }
-        return ExplorerSession(live: live, controller: controller, chosen: file)
+        let session = ExplorerSession(live: live, controller: controller, chosen: file, chosenPath: chosenPath, spec: spec,
+                                      offline: options.offline, completing: completing)
+        if file != nil, options.baseURL == nil {
+            controller.environments = EnvironmentSwitcher(list: { [unowned session] in session.environments },
+                                                          move: { [unowned session] in session.move(to: $0) })
+        }
+        return session
+    }
+
+    /// The profile file's environments, the one in use marked.
+    private var environments: [(name: String, url: String, current: Bool)] {
+        guard let chosen else { return [] }
+        return chosen.document.environments.map { ($0.name, $0.baseURL.absoluteString, $0.name == chosen.environment.name) }
+    }
+
+    /// `env NAME`: a new stack on that environment, its credential filled in
+    /// again, the user's variables carried over; the old one is closed.
+    private func move(to name: String) -> Result<(interpreter: Interpreter, url: String), ChosenProfile.Problem> {
+        guard let path = chosenPath else { return .failure(.init(description: "no profile file")) }
+        let environment = ProcessInfo.processInfo.environment
+        let ask: ((String) -> String?)? = isatty(0) == 1 ? { LineEditor.readSecret(prompt: $0) } : nil
+        let next: ChosenProfile
+        switch ChosenProfile.resolve(path, environment: name, variables: environment, ask: ask) {
+        case let .failure(problem): return .failure(problem)
+        case let .success(found): next = found
+        }
+        let old = live
+        let opened = runBlocking { [offline, spec] () -> Result<LiveSession, ChosenProfile.Problem> in
+            do {
+                let live = try await LiveSession.open(profile: next.document.profile, target: .url(next.environment.baseURL), offline: offline,
+                                                      store: FileTokenStore(url: FileTokenStore.defaultURL(environment: environment)))
+                if let spec { await live.interpreter.use(spec) }
+                await next.apply(to: live.interpreter)
+                await live.interpreter.setEnvironments(next.document.environments.map(\.name))
+                for (name, value) in await old.interpreter.userVariables {
+                    _ = await live.interpreter.execute(.set(name: name, value: value))
+                }
+                await old.close()
+                return .success(live)
+            } catch {
+                return .failure(.init(description: "cannot open \(next.environment.baseURL.absoluteString): \(error)"))
+            }
+        }
+        guard case let .success(live) = opened else {
+            if case let .failure(problem) = opened { return .failure(problem) }
+            return .failure(.init(description: "cannot move"))
+        }
+        self.live = live
+        chosen = next
+        completing.value = live.interpreter
+        controller.target = .url(next.environment.baseURL.absoluteString)
+        controller.profileFile?.environment = next.isOtherEnvironment ? name : nil
+        controller.profileFile?.secrets = next.secrets
+        return .success((live.interpreter, next.environment.baseURL.absoluteString))
     }
 
     /// The profile file `--profile` names, if it names one, resolved; a
@@ -136,3 +205,9 @@ final class ExplorerSession {
     }
 }
 
+
+/// The interpreter TAB completes against, which `env NAME` replaces.
+final class CurrentInterpreter: @unchecked Sendable {
+    var value: Interpreter
+    init(_ value: Interpreter) { self.value = value }
+}

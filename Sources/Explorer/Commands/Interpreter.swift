@@ -94,13 +94,18 @@ actor Interpreter {
 
     /// What TAB completion needs to know right now.
     func completionState() -> CompletionState {
-        CompletionState(profile: profile, variables: allVariables.keys.sorted(), lastBody: lastBody, seenIDs: seenIDs, table: table)
+        CompletionState(profile: profile, variables: allVariables.keys.sorted(), lastBody: lastBody, seenIDs: seenIDs, table: table, environments: environments)
     }
 
     /// A profile file's environment when it is not the default one (`staging`): the prompt shows it.
     private var environmentLabel: String?
 
     func setEnvironmentLabel(_ label: String?) { environmentLabel = label }
+
+    /// A profile file's environment names, for TAB after `env`.
+    private var environments: [String] = []
+
+    func setEnvironments(_ names: [String]) { environments = names }
 
     /// `linku` or `linku alice`, `gitea staging`; for a backend without a
     /// profile, its host (`api.example.com`, `127.0.0.1:8080`).
@@ -270,7 +275,7 @@ actor Interpreter {
             return describe(name)
         case let .specLoad(path):
             return loadSpec(path)
-        case .record, .transcript:
+        case .record, .transcript, .environment:
             // The session controller handles these in a session; a transcript being replayed cannot record or nest.
             return .failure("record, replay and tour do not work inside a replayed transcript", .usage)
         case let .ws(action):

@@ -24,6 +24,9 @@ enum Command: Sendable, Equatable {
     case record(RecordAction)
     /// `ws connect|send|recv|status|close`: the interpreter's WebSocket.
     case ws(WebSocketAction)
+    /// `env [NAME]`: list a profile file's environments, or move the session
+    /// to another (run by the `SessionController`, like `record`).
+    case environment(String?)
     /// `replay FILE`, `tour [NAME]`: run by the `SessionController`, like `record`.
     case transcript(TranscriptAction)
     /// `endpoints [FILTER]`: the catalog, or the endpoints matching FILTER.

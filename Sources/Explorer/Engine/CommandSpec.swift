@@ -47,6 +47,8 @@ enum SlotKind: Sendable, Equatable {
     case demoEmail
     /// A guided tour's name.
     case tour
+    /// One of the profile file's environments.
+    case environment
     /// `describe`'s first word: a model, a method, or an endpoint path.
     case endpointOrModel
     /// One of these words (a subcommand), or a file too when `orFile`.

@@ -125,6 +125,19 @@ extension CommandTable {
             """,
             parse: { args throws(CommandError) in try CommandParser.header(args) }),
         CommandSpec(
+            name: "env", usage: "env [NAME]", summary: "list the profile file's environments, or move to another",
+            details: """
+            env lists the environments of the profile file the session uses (docs/profiles.md), the one in
+            use marked. env NAME moves the session to that environment's base URL: logged out (tokens
+            belong to their environment; a login kept for it is resumed), its credential filled in again,
+            your variables kept. Not while recording: a transcript runs against one environment.
+            """,
+            slot: SlotKind.positional(.environment),
+            parse: { args throws(CommandError) in
+                try args.atMost(1)
+                return .environment(args.first?.text)
+            }),
+        CommandSpec(
             name: "defaults", usage: "defaults [FLAG…] | defaults clear",
             summary: "request options for every later line (--follow, --timeout, -v…)",
             details: """

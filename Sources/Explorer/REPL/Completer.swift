@@ -9,6 +9,8 @@ struct CompletionState: Sendable {
     var seenIDs = SeenIDs()
     /// The commands: their names, and what each of their words is.
     var table: CommandTable = .standard
+    /// A profile file's environments, for `env NAME`.
+    var environments: [String] = []
     /// Lists a directory for `@file`, `record FILE` and `replay FILE`; tests pass a fake.
     var listDirectory: @Sendable (String) -> [String] = Completer.listDirectory
 }
@@ -100,6 +102,8 @@ enum Completer {
             })
         case .jsonPath:
             return keys(word, start: start, body: state.lastBody)
+        case .environment:
+            return Completion(start: start, candidates: words(state.environments))
         case .demoEmail:
             return Completion(start: start, candidates: words(state.profile.demoAccounts.map(\.email)))
         case .tour:

@@ -8,12 +8,13 @@ import Sandbox
 /// the recording, `replay` and tours too, and talks only to its `Terminal`:
 /// the REPL, `-c`, pipes, `explorer run` and the tests are loops over `step`.
 final class SessionController {
-    let interpreter: Interpreter
+    /// The session's interpreter; another after `env NAME`.
+    private(set) var interpreter: Interpreter
     let renderer: Renderer
     let terminal: any Terminal
     let offline: Bool
-    /// What a recording's header names as its backend.
-    let target: TranscriptHeader.Target
+    /// What a recording's header names as its backend (another after `env NAME`).
+    var target: TranscriptHeader.Target
     private(set) var recorder: TranscriptRecorder?
     /// Variables a `replay FILE` or tour run bound (its captures, its `set`
     /// steps) and nothing typed since: a recording started later leaves them
@@ -24,6 +25,8 @@ final class SessionController {
     /// it was named by path (then the header names it relative to the
     /// transcript) or by name, and the environment when not the default.
     var profileFile: (path: String, name: String, byPath: Bool, environment: String?, secrets: [String: String])?
+    /// Moves the session to another environment of its profile file (`env`); nil without one.
+    var environments: EnvironmentSwitcher?
     /// Where `{{secret:NAME}}` in a typed line looks first (`EXPLORER_SECRET_NAME`).
     var environment: [String: String] = ProcessInfo.processInfo.environment
 
@@ -102,6 +105,11 @@ final class SessionController {
         }
         if case let .transcript(action) = command {
             let outcome = run(action)
+            show(outcome, location: location)
+            return .done(outcome.exitStatus)
+        }
+        if case let .environment(name) = command {
+            let outcome = environment(name)
             show(outcome, location: location)
             return .done(outcome.exitStatus)
         }
@@ -217,13 +225,44 @@ final class SessionController {
         return .login(email: email, password: password)
     }
 
+    /// `env`: the environments, the one in use marked; `env NAME`: the
+    /// session moves there (not while recording: a transcript has one).
+    private func environment(_ name: String?) -> Outcome {
+        guard let environments else {
+            return .failure("env moves between a profile file's environments: start with --profile FILE (docs/profiles.md)", .usage)
+        }
+        guard let name else {
+            let all = environments.list()
+            let width = all.map(\.name.count).max() ?? 0
+            return .message(all.map { ($0.current ? "* " : "  ") + $0.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.url }
+                .joined(separator: "\n"))
+        }
+        if let recorder { return .failure("recording to \(recorder.path): a transcript runs against one environment (record stop first)", .usage) }
+        switch environments.move(name) {
+        case let .failure(problem): return .failure(problem.description, .usage)
+        case let .success(next):
+            let socketsHeard = listensToSockets
+            interpreter = next.interpreter
+            if socketsHeard { listenToSockets() }
+            let login = interpreter.session.profile.auth != nil ? "; logged out there unless a login for it was kept" : ""
+            return .message("now on \(name) (\(next.url))\(login)")
+        }
+    }
+
+    /// Whether socket notices print above the prompt (the REPL's terminal can).
+    private var listensToSockets = false
+
+    private func listenToSockets() {
+        guard let post = terminal.asyncOutput() else { return }
+        listensToSockets = true
+        let renderer = renderer
+        runBlocking { [interpreter] in await interpreter.setSocketListener { post(renderer.notice($0)) } }
+    }
+
     /// The interactive loop: prompt, read, run, until Ctrl-D or `exit`.
     /// WebSocket frames and state changes print above the prompt as they come.
     func repl() -> ExitStatus {
-        if let post = terminal.asyncOutput() {
-            let renderer = renderer
-            runBlocking { [interpreter] in await interpreter.setSocketListener { post(renderer.notice($0)) } }
-        }
+        listenToSockets()
         while true {
             let label = runBlocking(on: interpreter) { await $0.promptLabel() }
             let prompt = label + "> "
@@ -315,7 +354,7 @@ final class SessionController {
     /// run on that loop, they would wait for ever.
     private static func runsOnMainThread(_ command: Command) -> Bool {
         switch command {
-        case .record, .transcript: return true
+        case .record, .transcript, .environment: return true
         default: return false
         }
     }
@@ -337,4 +376,11 @@ final class SessionController {
 private struct Handoff: @unchecked Sendable {
     let controller: SessionController
     init(_ controller: SessionController) { self.controller = controller }
+}
+
+/// What `env` needs of the session's owner: the profile file's environments,
+/// and a new interpreter on another one (the old one closed).
+struct EnvironmentSwitcher {
+    var list: () -> [(name: String, url: String, current: Bool)]
+    var move: (String) -> Result<(interpreter: Interpreter, url: String), ChosenProfile.Problem>
 }
