@@ -52,6 +52,37 @@ import Testing
         #expect(texts("post /api/tasks/7/applications/3/") == ["/api/tasks/7/applications/3/accept", "/api/tasks/7/applications/3/reject"])
     }
 
+    /// Issue 11 #27: `/api/tasks/` offered nothing, and said nothing, before an id was seen.
+    @Test func aParameterSegmentWithNoValueSaysWhatGoesThere() {
+        let fresh = CompletionState(profile: .linku, variables: [], lastBody: nil)
+        let c = Completer.complete("post /api/tasks/7/applications/", state: fresh)
+        #expect(c.candidates.isEmpty)
+        #expect(c.note?.hasPrefix("/api/tasks/7/applications/{applicationId}: type the value") == true, "\(c.note ?? "no note")")
+        // A literal beside a parameter (`profile/me` and `profile/{userId}`): both told.
+        let users = Completer.complete("get /api/users/profile/", state: fresh)
+        #expect(users.candidates.map(\.text) == ["/api/users/profile/me"])
+        #expect(users.note != nil)
+        // Typed characters are a value already: no note.
+        #expect(Completer.complete("get /api/tasks/4", state: fresh).note == nil)
+    }
+
+    /// Issue 11 #27: `status==` offered no values; a list filters on its items' own field.
+    @Test func queryParametersOfferTheirValues() {
+        #expect(texts("get /api/tasks status==") == ["status==open", "status==in_progress", "status==completed", "status==confirmed", "status==cancelled"])
+        #expect(texts("get /api/tasks status==c") == ["status==completed", "status==confirmed", "status==cancelled"])
+        #expect(texts("get /api/flea-market/items status==") == ["status==available", "status==sold", "status==removed"])
+        #expect(texts("get /api/tasks city==") == [], "a free-text field has no values to offer")
+        // An OpenAPI enum names the values; a boolean field offers true and false.
+        var spec = Profile.generic
+        var endpoint = Endpoint("GET", "/pets", "Pets", query: ["kind", "vaccinated"], response: "Pet", responseIsList: true)
+        endpoint.queryValues["kind"] = ["cat", "dog"]
+        spec.endpoints = [endpoint]
+        spec.importedModels = [Model("Pet", [Field("kind", .string), Field("vaccinated", .boolean)])]
+        let pets = CompletionState(profile: spec, variables: [], lastBody: nil)
+        #expect(Completer.complete("get /pets kind==d", state: pets).candidates.map(\.text) == ["kind==dog"])
+        #expect(Completer.complete("get /pets vaccinated==", state: pets).candidates.map(\.text) == ["vaccinated==true", "vaccinated==false"])
+    }
+
     @Test func variablesAfterBraces() {
         let c = Completer.complete("get /api/tasks/{{ta", state: state)
         #expect(c.candidates.map(\.text) == ["task_id}}"])

@@ -48,6 +48,7 @@ import Testing
           security: []
           parameters:
             - {name: limit, in: query, schema: {type: integer}}
+            - {name: kind, in: query, schema: {type: string, enum: [cat, dog]}}
             - {name: session, in: cookie, schema: {type: string}}
           responses: {"200": {description: ok}}
         post:
@@ -66,7 +67,8 @@ import Testing
 
     static let json31 = #"""
     {"openapi": "3.1.0", "info": {"title": "Notes", "version": "1"},
-     "paths": {"/notes": {"post": {"operationId": "createNote",
+     "paths": {"/notes": {"get": {"parameters": [{"name": "order", "in": "query", "schema": {"type": "string", "enum": ["new", "old"]}}],
+        "responses": {"200": {"description": "ok"}}}, "post": {"operationId": "createNote",
         "requestBody": {"content": {"application/json": {"schema": {"type": "object", "required": ["text"],
             "properties": {"text": {"type": "string"}, "pinned": {"type": "boolean"}, "tags": {"type": "array", "items": {"type": "string"}}}}}}},
         "responses": {"201": {"description": "created"}}}}}}
@@ -76,7 +78,8 @@ import Testing
         let spec = try SpecLoader.load(try write(Self.yaml30, "yaml"))
         #expect(spec.servers.map(\.absoluteString) == ["https://pets.example.com/v1"])
         let list = try #require(spec.endpoints.first { $0.method == "GET" && $0.path == "/pets" })
-        #expect(list.isPublic && list.query == ["limit"] && list.summary == "List pets")
+        #expect(list.isPublic && list.query == ["limit", "kind"] && list.summary == "List pets")
+        #expect(list.queryValues == ["kind": ["cat", "dog"]], "TAB offers an enum query parameter's values")
         let add = try #require(spec.endpoints.first { $0.method == "POST" })
         #expect(!add.isPublic)
         // A $ref's body keeps its component's name.
@@ -90,7 +93,8 @@ import Testing
 
     @Test func openAPI31JSONFillsTheCatalogAndCompletion() throws {
         let spec = try SpecLoader.load(try write(Self.json31, "json"))
-        let note = try #require(spec.endpoints.first)
+        #expect(spec.endpoints.first?.queryValues == ["order": ["new", "old"]])
+        let note = try #require(spec.endpoints.first { $0.method == "POST" })
         #expect(note.body?.name == "createNoteBody")
         var profile = Profile.linku
         profile.endpoints = spec.endpoints

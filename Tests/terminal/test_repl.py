@@ -421,6 +421,22 @@ def test_double_tab_lists_candidates(spawn):
     assert "HTTP/1.1 401" in x.expect_prompt()  # /api/tasks needs a login (and exists: not 404)
 
 
+def test_tab_names_a_path_parameter_before_any_id_is_seen_and_offers_query_values(spawn):
+    # Issue 11 #27: `/api/tasks/7/applications/` offered nothing and said
+    # nothing before an id was seen; `status==` offered no values.
+    x = spawn()
+    x.type_visibly("post /api/tasks/7/applications/")
+    x.send(TAB)
+    shown = x.expect(PROMPT + "post /api/tasks/7/applications/")
+    assert "{applicationId}: type the value" in shown, shown
+    x.wait_for_line(PROMPT + "post /api/tasks/7/applications/")
+    x.send("\x15")
+    x.wait_for_line(PROMPT)
+    x.type_visibly("get /api/tasks status==in")
+    x.send(TAB)
+    x.wait_for_line(PROMPT + "get /api/tasks status==in_progress ")
+
+
 def test_tab_completes_body_fields_and_seen_path_parameters(spawn):
     x = spawn()
     login_with_prompt(x)

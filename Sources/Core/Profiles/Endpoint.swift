@@ -13,6 +13,9 @@ public struct Endpoint: Sendable, Equatable {
     public var isPublic: Bool
     /// Query parameter names the endpoint reads (`page`, `city`…), for completion and `describe`.
     public var query: [String]
+    /// The values a query parameter takes when the catalog knows them (an
+    /// OpenAPI `enum`), offered by TAB after `name==`.
+    public var queryValues: [String: [String]] = [:]
     /// The JSON body it takes, when it takes one: completion offers its fields.
     public var body: Model?
     /// The name of the model its success answer follows, in the profile's `models`.

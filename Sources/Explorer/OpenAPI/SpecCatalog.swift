@@ -22,6 +22,8 @@ struct SpecOperation {
     var summary: String?
     var operationId: String?
     var query: [String] = []
+    /// Query parameters whose schema is a string `enum`, with its values.
+    var queryValues: [String: [String]] = [:]
     var body: Body?
     /// The schema of the first 2xx answer with JSON content.
     var answer: SpecSchema?
@@ -158,8 +160,10 @@ struct SpecCatalog {
         }
         let access = access(op.security ?? documentSecurity)
         let summary = op.summary ?? op.operationId ?? ""
-        return Endpoint(op.method, op.path, summary, isPublic: access.isPublic, query: op.query, body: body,
-                        response: response, responseIsList: isList, token: access.token)
+        var endpoint = Endpoint(op.method, op.path, summary, isPublic: access.isPublic, query: op.query, body: body,
+                                response: response, responseIsList: isList, token: access.token)
+        endpoint.queryValues = op.queryValues
+        return endpoint
     }
 
     /// The answer's model: a component's, or one made for an inline object;

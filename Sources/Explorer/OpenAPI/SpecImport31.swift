@@ -87,6 +87,10 @@ enum SpecImport31 {
             if !parameters.contains(where: { $0.name == parameter.name && $0.location == parameter.location }) { parameters.append(parameter) }
         }
         out.query = parameters.filter { $0.location == .query }.map(\.name)
+        for parameter in parameters where parameter.location == .query {
+            let values = parameter.schemaOrContent.schemaValue?.allowedValues?.compactMap { $0.value as? String } ?? []
+            if !values.isEmpty { out.queryValues[parameter.name] = values }
+        }
         if parameters.contains(where: { $0.location == .cookie }) { notes.insert("cookie parameters are not sent by the explorer") }
         if let entry = op.requestBody, let request = try? components.lookup(entry) {
             let json = request.content.first { $0.key.rawValue.contains("json") }.flatMap { try? components.lookup($0.value) }

@@ -26,6 +26,12 @@ extension Completer {
             let values = headerValues[name]?.filter { $0.hasPrefix(typed) } ?? []
             return Completion(start: start, candidates: values.map { .init(text: name + ":" + $0, isFinal: true, hint: nil) })
         }
+        if let query = word.range(of: "=="), let endpoint {
+            let name = String(word[..<query.lowerBound])
+            let typed = String(word[query.upperBound...])
+            let values = queryValues(name, of: endpoint, in: state.profile).filter { $0.hasPrefix(typed) }
+            return Completion(start: start, candidates: values.map { .init(text: name + "==" + $0, isFinal: true, hint: nil) })
+        }
         if let eq = word.firstIndex(of: "="), !word[eq...].hasPrefix("==") {
             let name = String(word[..<eq])
             let typed = String(word[word.index(after: eq)...])
@@ -48,6 +54,27 @@ extension Completer {
             candidates.append(.init(text: field.name + (field.type.isString ? "=" : ":="), isFinal: false, hint: hint))
         }
         return Completion(start: start, candidates: candidates.filter { $0.text.hasPrefix(word) })
+    }
+
+    /// The values a query parameter takes: the catalog's (an OpenAPI `enum`),
+    /// else those of the listed model's field of that name, a list filtering
+    /// on its own field (`status==` on `/api/tasks` takes a task's statuses).
+    static func queryValues(_ name: String, of endpoint: Endpoint, in profile: Profile) -> [String] {
+        if let values = endpoint.queryValues[name] { return values }
+        guard let response = endpoint.response.flatMap(profile.model(named:)) else { return [] }
+        // A page names its items in an array member: `{tasks: [Task], total, …}`.
+        let listed = response.fields.lazy.compactMap { field -> Model? in
+            guard case let .array(.model(element)) = field.type else { return nil }
+            return profile.model(named: element)
+        }.first
+        for model in [response, listed].compactMap(\.self) {
+            switch model.fields.first(where: { $0.name == name })?.type {
+            case let .enumeration(_, values)?: return values
+            case .boolean?: return ["true", "false"]
+            default: continue
+            }
+        }
+        return []
     }
 
     /// The catalog entry for a typed path (a template, or concrete ids and

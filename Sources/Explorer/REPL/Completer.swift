@@ -29,6 +29,9 @@ struct Completion: Equatable, Sendable {
 
     var start: Int
     var candidates: [Candidate]
+    /// Said when TAB lists, or when nothing can be inserted: what goes here
+    /// though no value is known yet (`{id}` before any id was seen).
+    var note: String? = nil
 
     /// The longest text every candidate starts with.
     var commonPrefix: String {
@@ -147,6 +150,8 @@ enum Completer {
         var texts: [String] = []
         var goesOn = Set<String>()
         var summaries: [String: String] = [:]
+        // `{param}` segments with no value to offer: named in the note.
+        var unknown: [String] = []
         for endpoint in all where useAll || endpoint.method == method {
             let segments = endpoint.segments
             guard segments.count >= depth,
@@ -159,6 +164,7 @@ enum Completer {
                 for value in values where seen.insert(head + value).inserted {
                     candidates.append(.init(text: head + value, isFinal: false, hint: String(next)))
                 }
+                if values.isEmpty, partial.isEmpty, !unknown.contains(String(next)) { unknown.append(String(next)) }
                 continue
             }
             guard next.hasPrefix(partial) else { continue }
@@ -176,7 +182,9 @@ enum Completer {
         if candidates.count == 1, let only = texts.first, candidates[0].text == only, summaries[only] == nil, goesOn.contains(only) {
             candidates[0].text += "/"
         }
-        return Completion(start: start, candidates: candidates.sorted { $0.text < $1.text })
+        let note = unknown.isEmpty ? nil
+            : unknown.map { head + $0 }.joined(separator: ", ") + ": type the value (none seen yet; a list answer's ids are offered here)"
+        return Completion(start: start, candidates: candidates.sorted { $0.text < $1.text }, note: note)
     }
 
     /// Values for the parameter at `index`: ids seen for its resource (`{userId}`

@@ -121,7 +121,14 @@ enum LineEditorHooks {
         switch completion.candidates.count {
         case 0:
             lastTab = nil
-            return UInt8(CC_REFRESH_BEEP)
+            guard let note = completion.note else { return UInt8(CC_REFRESH_BEEP) }
+            ex_write_stdout("\n" + note + "\n")
+            return UInt8(CC_REDISPLAY)
+        case 1 where completion.note != nil:
+            // `/api/users/` could be `me` or an `{id}`: list both, insert neither.
+            lastTab = nil
+            ex_write_stdout("\n" + CandidateList.format(completion.candidates, width: Int(ex_el_columns(editor))) + completion.note! + "\n")
+            return UInt8(CC_REDISPLAY)
         case 1:
             let candidate = completion.candidates[0]
             el_deletestr(editor, typedScalars)
@@ -141,7 +148,8 @@ enum LineEditorHooks {
                 return UInt8(CC_REFRESH)
             }
             if secondTab {
-                ex_write_stdout("\n" + CandidateList.format(completion.candidates, width: Int(ex_el_columns(editor))))
+                let note = completion.note.map { $0 + "\n" } ?? ""
+                ex_write_stdout("\n" + CandidateList.format(completion.candidates, width: Int(ex_el_columns(editor))) + note)
                 lastTab = nil
                 return UInt8(CC_REDISPLAY)
             }
