@@ -163,10 +163,39 @@ _explorer() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(--version -h --help)
+    local -a non_repeating_flags=(--offline --version -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=()
+    local -a non_repeating_options=(--base-url --profile --env --color --record --spec -c)
     __explorer_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--base-url')
+        return
+        ;;
+    '--profile')
+        __explorer_add_completions -W 'levelup'$'\n''linku'$'\n''nova'$'\n''posture'
+        return
+        ;;
+    '--env')
+        return
+        ;;
+    '--color')
+        __explorer_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--record')
+        __explorer_add_completions -f
+        return
+        ;;
+    '--spec')
+        __explorer_add_completions -f
+        return
+        ;;
+    '-c')
+        return
+        ;;
+    esac
 
     # Offer subcommand / subcommand argument completions
     local -r subcommand="${unparsed_words[0]}"
@@ -197,7 +226,7 @@ _explorer_repl() {
         return
         ;;
     '--profile')
-        __explorer_add_completions -W 'levelup'$'\n''linku'$'\n''nova'$'\n''posture'$'\n''generic'
+        __explorer_add_completions -W 'levelup'$'\n''linku'$'\n''nova'$'\n''posture'
         return
         ;;
     '--env')
@@ -234,7 +263,7 @@ _explorer_run() {
         return
         ;;
     '--profile')
-        __explorer_add_completions -W 'levelup'$'\n''linku'$'\n''nova'$'\n''posture'$'\n''generic'
+        __explorer_add_completions -W 'levelup'$'\n''linku'$'\n''nova'$'\n''posture'
         return
         ;;
     '--env')

@@ -20,7 +20,7 @@ function __explorer_parse_tokens -S
     set -l unparsed_tokens (__explorer_tokens -pc)
     switch $unparsed_tokens[1]
     case 'explorer'
-        __explorer_parse_subcommand 0 'version' 'h/help'
+        __explorer_parse_subcommand 0 'base-url=' 'profile=' 'env=' 'offline' 'color=' 'record=' 'spec=' 'c=' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'repl'
             __explorer_parse_subcommand 0 'base-url=' 'profile=' 'env=' 'offline' 'color=' 'record=' 'spec=' 'c=' 'version' 'h/help'
@@ -95,6 +95,14 @@ function __explorer_custom_completion
 end
 
 complete -c 'explorer' -f
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer" base-url' -l 'base-url' -d 'Base URL of a backend, such as https://api.example.com. Without it the built-in sandbox starts.' -rfka ''
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer" profile' -l 'profile' -d 'Backend profile: built in (levelup, linku, nova, posture, generic), a profile file\'s name (explorer profiles lists them) or its path. Default: linku for the sandbox, generic for --base-url or --spec.' -rfka 'levelup linku nova posture'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer" env' -l 'env' -d 'The profile file\'s environment whose base URL to use (default: its default-environment).' -rfka ''
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer" offline' -l 'offline' -d 'Print each request instead of sending it.'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer" color' -l 'color' -d 'Colour output: auto (a terminal without NO_COLOR, the default), always or never.' -rfka 'auto always never'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer" record' -l 'record' -d 'Record the session, from the first line, as a transcript in this new file.' -rF
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer" spec' -l 'spec' -d 'An OpenAPI 3.0/3.1 document (JSON or YAML) for the catalog; its first server is the base URL when --base-url is not given.' -rF
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer" c' -s 'c' -d 'Run one line and exit.' -rfka ''
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer" version' -l 'version' -d 'Show the version.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_positional "explorer" -eq 1' -fa 'repl' -d 'Open the REPL (the default), or run one line with -c.'
@@ -106,20 +114,20 @@ complete -c 'explorer' -n '__explorer_should_offer_completions_for_positional "e
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_positional "explorer" -eq 1' -fa 'profile' -d 'Work with profile files (docs/profiles.md).'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_positional "explorer" -eq 1' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" base-url' -l 'base-url' -d 'Base URL of a backend, such as https://api.example.com. Without it the built-in sandbox starts.' -rfka ''
-complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" profile' -l 'profile' -d 'Backend profile: built in (levelup, linku, nova, posture, generic), a profile file\'s name (explorer profiles lists them) or its path. Default: linku for the sandbox, generic for --base-url or --spec.' -rfka 'levelup linku nova posture generic'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" profile' -l 'profile' -d 'Backend profile: built in (levelup, linku, nova, posture, generic), a profile file\'s name (explorer profiles lists them) or its path. Default: linku for the sandbox, generic for --base-url or --spec.' -rfka 'levelup linku nova posture'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" env' -l 'env' -d 'The profile file\'s environment whose base URL to use (default: its default-environment).' -rfka ''
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" offline' -l 'offline' -d 'Print each request instead of sending it.'
-complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" color' -l 'color' -d 'Colour output: auto (a terminal without NO_COLOR), always or never.' -rfka 'auto always never'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" color' -l 'color' -d 'Colour output: auto (a terminal without NO_COLOR, the default), always or never.' -rfka 'auto always never'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" record' -l 'record' -d 'Record the session, from the first line, as a transcript in this new file.' -rF
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" spec' -l 'spec' -d 'An OpenAPI 3.0/3.1 document (JSON or YAML) for the catalog; its first server is the base URL when --base-url is not given.' -rF
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" c' -s 'c' -d 'Run one line and exit.' -rfka ''
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" version' -l 'version' -d 'Show the version.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" base-url' -l 'base-url' -d 'Base URL of a backend, such as https://api.example.com. Without it the built-in sandbox starts.' -rfka ''
-complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" profile' -l 'profile' -d 'Backend profile: built in (levelup, linku, nova, posture, generic), a profile file\'s name (explorer profiles lists them) or its path. Default: linku for the sandbox, generic for --base-url or --spec.' -rfka 'levelup linku nova posture generic'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" profile' -l 'profile' -d 'Backend profile: built in (levelup, linku, nova, posture, generic), a profile file\'s name (explorer profiles lists them) or its path. Default: linku for the sandbox, generic for --base-url or --spec.' -rfka 'levelup linku nova posture'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" env' -l 'env' -d 'The profile file\'s environment whose base URL to use (default: its default-environment).' -rfka ''
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" offline' -l 'offline' -d 'Print each request instead of sending it.'
-complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" color' -l 'color' -d 'Colour output: auto (a terminal without NO_COLOR), always or never.' -rfka 'auto always never'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" color' -l 'color' -d 'Colour output: auto (a terminal without NO_COLOR, the default), always or never.' -rfka 'auto always never'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" record' -l 'record' -d 'Record the session, from the first line, as a transcript in this new file.' -rF
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" spec' -l 'spec' -d 'An OpenAPI 3.0/3.1 document (JSON or YAML) for the catalog; its first server is the base URL when --base-url is not given.' -rF
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_positional "explorer run" -eq 1' -F
@@ -140,14 +148,14 @@ complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_opti
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer replay" base-url' -l 'base-url' -d 'Run against this server instead of each transcript\'s own base URL or sandbox.' -rfka ''
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer replay" env' -l 'env' -d 'Run against this environment of each transcript\'s profile file instead of the one it names.' -rfka ''
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer replay" update' -l 'update' -d 'Re-bless: give steps that differ new expectations (keeping patterns and comments that still fit) and rewrite the files.'
-complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer replay" color' -l 'color' -d 'Colour output: auto (a terminal without NO_COLOR), always or never.' -rfka 'auto always never'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer replay" color' -l 'color' -d 'Colour output: auto (a terminal without NO_COLOR, the default), always or never.' -rfka 'auto always never'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_positional "explorer replay" -ge 1' -fa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'transcript\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer replay" version' -l 'version' -d 'Show the version.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer replay" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer test" base-url' -l 'base-url' -d 'Run against this server instead of each transcript\'s own base URL or sandbox.' -rfka ''
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer test" env' -l 'env' -d 'Run against this environment of each transcript\'s profile file instead of the one it names.' -rfka ''
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer test" update' -l 'update' -d 'Re-bless: give steps that differ new expectations (keeping patterns and comments that still fit) and rewrite the files.'
-complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer test" color' -l 'color' -d 'Colour output: auto (a terminal without NO_COLOR), always or never.' -rfka 'auto always never'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer test" color' -l 'color' -d 'Colour output: auto (a terminal without NO_COLOR, the default), always or never.' -rfka 'auto always never'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer test" junit' -l 'junit' -d 'Also write the results as JUnit XML to this file.' -rF
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer test" jobs' -l 'jobs' -d 'Replay this many transcripts at once, each against its own sandbox.' -rfka ''
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_positional "explorer test" -ge 1' -F

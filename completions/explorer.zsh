@@ -40,7 +40,17 @@ _explorer() {
     local -ir current_word_index="$((CURRENT - 1))"
 
     local -i ret=1
+    local -ar ___profile=('levelup' 'linku' 'nova' 'posture')
+    local -ar ___color=('auto' 'always' 'never')
     local -ar arg_specs=(
+        '--base-url[Base URL of a backend, such as https\://api.example.com. Without it the built-in sandbox starts.]:url:'
+        '--profile[Backend profile\: built in (levelup, linku, nova, posture, generic), a profile file'\''s name (explorer profiles lists them) or its path. Default\: linku for the sandbox, generic for --base-url or --spec.]:name|file:{__explorer_complete "${___profile[@]}"}'
+        '--env[The profile file'\''s environment whose base URL to use (default\: its default-environment).]:name:'
+        '--offline[Print each request instead of sending it.]'
+        '--color[Colour output\: auto (a terminal without NO_COLOR, the default), always or never.]:color:{__explorer_complete "${___color[@]}"}'
+        '--record[Record the session, from the first line, as a transcript in this new file.]:file:_files'
+        '--spec[An OpenAPI 3.0/3.1 document (JSON or YAML) for the catalog; its first server is the base URL when --base-url is not given.]:file:_files'
+        '-c[Run one line and exit.]:line:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
         '(-): :->command'
@@ -75,14 +85,14 @@ _explorer() {
 
 _explorer_repl() {
     local -i ret=1
-    local -ar ___profile=('levelup' 'linku' 'nova' 'posture' 'generic')
+    local -ar ___profile=('levelup' 'linku' 'nova' 'posture')
     local -ar ___color=('auto' 'always' 'never')
     local -ar arg_specs=(
         '--base-url[Base URL of a backend, such as https\://api.example.com. Without it the built-in sandbox starts.]:url:'
         '--profile[Backend profile\: built in (levelup, linku, nova, posture, generic), a profile file'\''s name (explorer profiles lists them) or its path. Default\: linku for the sandbox, generic for --base-url or --spec.]:name|file:{__explorer_complete "${___profile[@]}"}'
         '--env[The profile file'\''s environment whose base URL to use (default\: its default-environment).]:name:'
         '--offline[Print each request instead of sending it.]'
-        '--color[Colour output\: auto (a terminal without NO_COLOR), always or never.]:color:{__explorer_complete "${___color[@]}"}'
+        '--color[Colour output\: auto (a terminal without NO_COLOR, the default), always or never.]:color:{__explorer_complete "${___color[@]}"}'
         '--record[Record the session, from the first line, as a transcript in this new file.]:file:_files'
         '--spec[An OpenAPI 3.0/3.1 document (JSON or YAML) for the catalog; its first server is the base URL when --base-url is not given.]:file:_files'
         '-c[Run one line and exit.]:line:'
@@ -96,14 +106,14 @@ _explorer_repl() {
 
 _explorer_run() {
     local -i ret=1
-    local -ar ___profile=('levelup' 'linku' 'nova' 'posture' 'generic')
+    local -ar ___profile=('levelup' 'linku' 'nova' 'posture')
     local -ar ___color=('auto' 'always' 'never')
     local -ar arg_specs=(
         '--base-url[Base URL of a backend, such as https\://api.example.com. Without it the built-in sandbox starts.]:url:'
         '--profile[Backend profile\: built in (levelup, linku, nova, posture, generic), a profile file'\''s name (explorer profiles lists them) or its path. Default\: linku for the sandbox, generic for --base-url or --spec.]:name|file:{__explorer_complete "${___profile[@]}"}'
         '--env[The profile file'\''s environment whose base URL to use (default\: its default-environment).]:name:'
         '--offline[Print each request instead of sending it.]'
-        '--color[Colour output\: auto (a terminal without NO_COLOR), always or never.]:color:{__explorer_complete "${___color[@]}"}'
+        '--color[Colour output\: auto (a terminal without NO_COLOR, the default), always or never.]:color:{__explorer_complete "${___color[@]}"}'
         '--record[Record the session, from the first line, as a transcript in this new file.]:file:_files'
         '--spec[An OpenAPI 3.0/3.1 document (JSON or YAML) for the catalog; its first server is the base URL when --base-url is not given.]:file:_files'
         ':file:_files'
@@ -144,7 +154,7 @@ _explorer_replay() {
         '--base-url[Run against this server instead of each transcript'\''s own base URL or sandbox.]:url:'
         '--env[Run against this environment of each transcript'\''s profile file instead of the one it names.]:name:'
         '--update[Re-bless\: give steps that differ new expectations (keeping patterns and comments that still fit) and rewrite the files.]'
-        '--color[Colour output\: auto (a terminal without NO_COLOR), always or never.]:color:{__explorer_complete "${___color[@]}"}'
+        '--color[Colour output\: auto (a terminal without NO_COLOR, the default), always or never.]:color:{__explorer_complete "${___color[@]}"}'
         '*:file:_files -g '\''*.transcript'\'''
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -161,7 +171,7 @@ _explorer_test() {
         '--base-url[Run against this server instead of each transcript'\''s own base URL or sandbox.]:url:'
         '--env[Run against this environment of each transcript'\''s profile file instead of the one it names.]:name:'
         '--update[Re-bless\: give steps that differ new expectations (keeping patterns and comments that still fit) and rewrite the files.]'
-        '--color[Colour output\: auto (a terminal without NO_COLOR), always or never.]:color:{__explorer_complete "${___color[@]}"}'
+        '--color[Colour output\: auto (a terminal without NO_COLOR, the default), always or never.]:color:{__explorer_complete "${___color[@]}"}'
         '--junit[Also write the results as JUnit XML to this file.]:file:_files'
         '--jobs[Replay this many transcripts at once, each against its own sandbox.]:n:'
         '*:path:_files'

@@ -26,3 +26,20 @@ def test_bash_offers_the_sandbox_profiles():
              'echo "${COMPREPLY[@]}"')
     offered = subprocess.run(["bash", "-c", probe], capture_output=True, text=True, timeout=30).stdout.split()
     assert sorted(offered) == ["levelup", "linku", "nova", "posture"]
+
+
+def test_bash_offers_the_repl_options_at_the_top_level():
+    # Issue 11 #29: `explorer --pro<TAB>` offered nothing: the REPL's options
+    # belonged to a default subcommand the generated scripts leave out.
+    script = ROOT / "completions" / "explorer.bash"
+
+    def offered(*words):
+        line = " ".join(("explorer",) + words)
+        probe = (f'source "{script}"; COMP_WORDS=(explorer {" ".join(repr(w) for w in words)}); COMP_CWORD={len(words)}; '
+                 f'COMP_LINE={line!r}; COMP_POINT=${{#COMP_LINE}}; _explorer explorer {words[-1]!r} {(("explorer",) + words)[-2]!r}; '
+                 'echo "${COMPREPLY[@]}"')
+        return subprocess.run(["bash", "-c", probe], capture_output=True, text=True, timeout=30).stdout.split()
+
+    assert offered("--pro") == ["--profile"]
+    assert offered("--profile", "") == ["levelup", "linku", "nova", "posture"]
+    assert offered("--offline", "r") == ["repl", "run", "replay"]

@@ -104,3 +104,25 @@ def test_a_spec_that_cannot_be_used_is_one_line_not_the_usage(tmp_path):
     assert result.returncode == 1
     assert result.stderr == (f"error: {spec}: this is a Swagger 2.0 document; explorer reads OpenAPI 3.0 and 3.1 "
                              "(convert it first, for example with 'npx swagger2openapi FILE')\n")
+
+
+def test_options_given_before_the_subcommand_apply_to_it(tmp_path):
+    # Issue 14: `explorer --base-url URL run FILE` was refused ("Unexpected
+    # argument"); the REPL's options belonged to a hidden default subcommand.
+    env = dict(os.environ, HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state"),
+               XDG_CONFIG_HOME=str(tmp_path / "config"), NO_COLOR="1")
+    script = tmp_path / "one.txt"
+    script.write_text("get /things a==1\n")
+    result = subprocess.run([BINARY, "--base-url", "http://127.0.0.1:9/v1", "--offline", "run", str(script)],
+                            capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("GET /v1/things?a=1 HTTP/1.1\nHost: 127.0.0.1:9\n"), result.stdout
+    # After the name, as before, and the one after the name wins.
+    result = subprocess.run([BINARY, "--base-url", "http://127.0.0.1:8/", "run", "--offline", "--base-url", "http://127.0.0.1:9/v1",
+                             str(script)], capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
+    assert "Host: 127.0.0.1:9\n" in result.stdout, result.stdout + result.stderr
+    # What replay cannot use is refused by name, not ignored.
+    transcript = ROOT / "sessions" / "linku" / "create-task.transcript"
+    result = subprocess.run([BINARY, "--offline", "replay", str(transcript)], capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
+    assert result.returncode == 64
+    assert "--offline is an option of the REPL and explorer run, not of explorer replay" in result.stderr

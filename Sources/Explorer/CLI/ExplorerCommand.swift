@@ -22,13 +22,26 @@ struct ExplorerCommand: ParsableCommand {
         discussion: """
         With no arguments, explorer starts the built-in LinkU sandbox on 127.0.0.1 and opens the \
         REPL against it. Give --base-url to talk to a real backend instead, or --profile to one \
-        described in a profile file (docs/profiles.md). \
-        `explorer help repl` lists the REPL's options; `help` inside the REPL lists its commands.
+        described in a profile file (docs/profiles.md). The options below are the REPL's; \
+        `explorer run` takes them too, before or after its name, and `replay` and `test` take \
+        --base-url, --env and --color there. `help` inside the REPL lists its commands.
         """,
         version: "0.1.0",
-        subcommands: [Start.self, Run.self, SandboxCommand.self, ReplayCommand.self, TestCommand.self, ProfilesCommand.self, ProfileCommand.self, SpecBenchCommand.self],
-        defaultSubcommand: Start.self
+        subcommands: [Start.self, Run.self, SandboxCommand.self, ReplayCommand.self, TestCommand.self, ProfilesCommand.self, ProfileCommand.self, SpecBenchCommand.self]
     )
+
+    // The REPL's options belong to `explorer` itself, not to a default
+    // subcommand: the shells' completion scripts offer them at the top level
+    // (`explorer --pro<TAB>`), and a subcommand reads those given before its
+    // name (`explorer --base-url URL run FILE`).
+    @OptionGroup var connection: ConnectionOptions
+
+    @Option(name: .customShort("c"), help: ArgumentHelp("Run one line and exit.", valueName: "line"))
+    var command: String?
+
+    func run() throws {
+        try Start.start(connection, command: command)
+    }
 
     /// Swift concurrency's jobs run on NIO's event loops, the ones the
     /// sandbox's server and the WebSocket client read and write on, instead
@@ -52,7 +65,11 @@ struct ConnectionOptions: ParsableArguments {
     var baseURL: String?
 
     @Option(name: .long, help: ArgumentHelp("Backend profile: built in (\(Profile.names.joined(separator: ", "))), a profile file's name (explorer profiles lists them) or its path. Default: linku for the sandbox, generic for --base-url or --spec.", valueName: "name|file"),
-            completion: .list(Profile.names))
+            // The built-ins alone (generic is what --base-url gets anyway): the
+            // generated bash script offers the top level's values for a
+            // subcommand's option of the same name, and `sandbox --profile`
+            // serves only these.
+            completion: .list(Profile.builtIn.keys.sorted()))
     var profile: String?
 
     @Option(name: .long, help: ArgumentHelp("The profile file's environment whose base URL to use (default: its default-environment).", valueName: "name"))
@@ -61,8 +78,8 @@ struct ConnectionOptions: ParsableArguments {
     @Flag(name: .long, help: "Print each request instead of sending it.")
     var offline = false
 
-    @Option(name: .long, help: "Colour output: auto (a terminal without NO_COLOR), always or never.")
-    var color: ColorMode = .auto
+    @Option(name: .long, help: "Colour output: auto (a terminal without NO_COLOR, the default), always or never.")
+    var color: ColorMode?
 
     @Option(name: .long, help: ArgumentHelp("Record the session, from the first line, as a transcript in this new file.", valueName: "file"),
             completion: .file())
@@ -72,7 +89,39 @@ struct ConnectionOptions: ParsableArguments {
             completion: .file())
     var spec: String?
 
+    /// These options, taking the ones given before the subcommand's name
+    /// (`explorer --base-url URL run FILE`) where none is given after it.
+    func given(over parent: ConnectionOptions) -> ConnectionOptions {
+        var merged = self
+        merged.baseURL = baseURL ?? parent.baseURL
+        merged.profile = profile ?? parent.profile
+        merged.env = env ?? parent.env
+        merged.offline = offline || parent.offline
+        merged.color = color ?? parent.color
+        merged.record = record ?? parent.record
+        merged.spec = spec ?? parent.spec
+        return merged
+    }
+
+    /// The options that mean nothing to `replay` and `test` (which run
+    /// transcripts against their own backends), named when given before them.
+    var meaningfulOnlyToTheREPL: [String] {
+        [profile.map { _ in "--profile" }, offline ? "--offline" : nil, record.map { _ in "--record" }, spec.map { _ in "--spec" }]
+            .compactMap { $0 }
+    }
+
     func validate() throws {
+        if let baseURL {
+            guard let url = URL(string: baseURL), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
+                throw ValidationError("'\(baseURL)' is not an http:// or https:// URL")
+            }
+        }
+    }
+
+    /// What only the options together can say (checked once those given
+    /// before a subcommand's name are merged in: `--env` alone means
+    /// something to `replay`).
+    func check() throws {
         if let env, profile.map({ Profile.named($0) != nil }) ?? true {
             throw ValidationError("--env \(env) picks an environment of a profile file: give --profile NAME|FILE too")
         }
@@ -87,11 +136,6 @@ struct ConnectionOptions: ParsableArguments {
                 throw ValidationError("the \(profile) profile needs --base-url URL (or --spec FILE): the sandbox serves \(Profile.builtIn.keys.sorted().joined(separator: ", "))")
             }
         }
-        if let baseURL {
-            guard let url = URL(string: baseURL), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
-                throw ValidationError("'\(baseURL)' is not an http:// or https:// URL")
-            }
-        }
     }
 }
 
@@ -101,12 +145,19 @@ struct Start: ParsableCommand {
         abstract: "Open the REPL (the default), or run one line with -c."
     )
 
+    @ParentCommand var root: ExplorerCommand
     @OptionGroup var connection: ConnectionOptions
 
     @Option(name: .customShort("c"), help: ArgumentHelp("Run one line and exit.", valueName: "line"))
     var command: String?
 
     func run() throws {
+        try Self.start(connection.given(over: root.connection), command: command ?? root.command)
+    }
+
+    /// The REPL, or one line with `-c`, or the lines of a pipe.
+    static func start(_ connection: ConnectionOptions, command: String?) throws {
+        try connection.check()
         let session = try ExplorerSession.open(connection, interactive: command == nil)
         let controller = session.controller
         let status: ExitStatus
@@ -128,6 +179,7 @@ struct Run: ParsableCommand {
         abstract: "Run the commands of a file, one per line (# starts a comment)."
     )
 
+    @ParentCommand var root: ExplorerCommand
     @OptionGroup var connection: ConnectionOptions
 
     @Argument(help: ArgumentHelp("File of commands.", valueName: "file"), completion: .file())
@@ -143,6 +195,9 @@ struct Run: ParsableCommand {
             Console().err("error: cannot read \(file): \(problem)\n")
             throw ExitCode(ExitStatus.parse.rawValue)
         }
+        if root.command != nil { throw ValidationError("-c runs one line in the REPL; explorer run runs a file's lines") }
+        let connection = connection.given(over: root.connection)
+        try connection.check()
         let session = try ExplorerSession.open(connection, interactive: false)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0.hasSuffix("\r") ? $0.dropLast() : $0) }
         let status = session.controller.script(file: lines, name: file)

@@ -74,7 +74,7 @@ final class ExplorerSession {
         let interpreter = live.interpreter
         if let spec { runBlocking { await interpreter.use(spec) } }
         if let file { runBlocking { await file.apply(to: interpreter) } }
-        let palette = Palette.choose(options.color, isTerminal: isatty(1) == 1, environment: environment)
+        let palette = Palette.choose(options.color ?? .auto, isTerminal: isatty(1) == 1, environment: environment)
         var terminal: any Terminal = PlainTerminal()
         let completing = CurrentInterpreter(interpreter)
         if interactive, isatty(0) == 1, let editor = LineEditor(historyURL: historyURL, complete: { complete($0, on: completing.value) }) {

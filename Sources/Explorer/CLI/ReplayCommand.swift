@@ -11,12 +11,14 @@ struct ReplayCommand: ParsableCommand {
         """
     )
 
-    @OptionGroup var options: TranscriptRunOptions
+    @ParentCommand var root: ExplorerCommand
+    @OptionGroup var given: TranscriptRunOptions
 
     @Argument(help: ArgumentHelp("Transcript files.", valueName: "file"), completion: .file(extensions: [TranscriptSource.fileExtension]))
     var files: [String]
 
     func run() throws {
+        let options = try given.given(over: root, command: "replay")
         let console = Console()
         let replayer = options.replayer
         let report = options.report

@@ -15,7 +15,8 @@ struct TestCommand: ParsableCommand {
         """
     )
 
-    @OptionGroup var options: TranscriptRunOptions
+    @ParentCommand var root: ExplorerCommand
+    @OptionGroup var given: TranscriptRunOptions
 
     @Option(name: .long, help: ArgumentHelp("Also write the results as JUnit XML to this file.", valueName: "file"), completion: .file())
     var junit: String?
@@ -31,6 +32,7 @@ struct TestCommand: ParsableCommand {
     var paths: [String] = []
 
     func run() throws {
+        let options = try given.given(over: root, command: "test")
         let console = Console()
         let (files, empty) = TranscriptSource.files(in: paths.isEmpty ? ["sessions"] : paths)
         for folder in empty { console.err("warning: no *.\(TranscriptSource.fileExtension) files under \(folder)\n") }

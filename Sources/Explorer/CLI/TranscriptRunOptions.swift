@@ -12,8 +12,8 @@ struct TranscriptRunOptions: ParsableArguments {
     @Flag(name: .long, help: "Re-bless: give steps that differ new expectations (keeping patterns and comments that still fit) and rewrite the files.")
     var update = false
 
-    @Option(name: .long, help: "Colour output: auto (a terminal without NO_COLOR), always or never.")
-    var color: ColorMode = .auto
+    @Option(name: .long, help: "Colour output: auto (a terminal without NO_COLOR, the default), always or never.")
+    var color: ColorMode?
 
     func validate() throws {
         if let baseURL {
@@ -23,6 +23,21 @@ struct TranscriptRunOptions: ParsableArguments {
         }
     }
 
+    /// These options, taking `--base-url`, `--env` and `--color` given before
+    /// the subcommand's name (`explorer --env staging replay FILE`); the REPL's
+    /// other options are refused there, by name, rather than ignored.
+    func given(over root: ExplorerCommand, command: String) throws -> TranscriptRunOptions {
+        let refused = root.connection.meaningfulOnlyToTheREPL + (root.command == nil ? [] : ["-c"])
+        if let first = refused.first {
+            throw ValidationError("\(first) is an option of the REPL and explorer run, not of explorer \(command) (a transcript names its own profile)")
+        }
+        var merged = self
+        merged.baseURL = baseURL ?? root.connection.baseURL
+        merged.env = env ?? root.connection.env
+        merged.color = color ?? root.connection.color
+        return merged
+    }
+
     var replayer: Replayer {
         var replayer = Replayer(baseURL: baseURL.flatMap(URL.init(string:)), update: update)
         replayer.profileEnvironment = env
@@ -30,7 +45,7 @@ struct TranscriptRunOptions: ParsableArguments {
     }
 
     var report: ReplayReport {
-        ReplayReport(palette: Palette.choose(color, isTerminal: isatty(1) == 1, environment: ProcessInfo.processInfo.environment))
+        ReplayReport(palette: Palette.choose(color ?? .auto, isTerminal: isatty(1) == 1, environment: ProcessInfo.processInfo.environment))
     }
 }
 
