@@ -240,3 +240,14 @@ import Testing
         #expect(ErrorEnvelope.generic.describe(status: 500, body: try JSONParser.parse("[1]")) == nil)
     }
 }
+
+/// A close frame's code is said with its reason, or with what RFC 6455 says it means.
+@Suite struct CloseCodeTests {
+    @Test func aCodeIsSaidWithItsReasonOrItsMeaning() {
+        #expect(CloseCode.describe(4003, reason: "token expired") == "4003: token expired")
+        #expect(CloseCode.describe(1011, reason: nil) == "1011, internal server error")
+        #expect(CloseCode.describe(1002, reason: "") == "1002, protocol error: a frame broke RFC 6455")
+        #expect(CloseCode.describe(4999, reason: nil) == "4999")
+        #expect(CloseCode.mayBeOurs(1002) && CloseCode.mayBeOurs(1007) && !CloseCode.mayBeOurs(1011))
+    }
+}

@@ -19,7 +19,7 @@ import urllib.request
 
 import pytest
 
-from test_repl import ALICE_PROMPT, CTRL_D, ENTER, PROMPT, TAB, Explorer, env, spawn  # noqa: F401
+from test_repl import ALICE_PROMPT, CTRL_D, ENTER, EXPLORER_BIN, PROMPT, TAB, Explorer, env, spawn  # noqa: F401
 
 
 def call(base, method, path, body, token=None):
@@ -307,3 +307,70 @@ def test_a_frame_arriving_while_the_line_wraps_leaves_no_stale_row(spawn):
     before = "\n".join(rows[:frame[-1]])
     assert ALICE_PROMPT + "get /api/tasks city==" not in before, "a stale copy of the line's first row is above the frame:\n" + "\n".join(rows)
     assert "".join(rows[-2:]).startswith(ALICE_PROMPT + "get /api/tasks city==")
+
+
+def close_frame(code, reason=b""):
+    """One unmasked server-to-client close frame."""
+    payload = code.to_bytes(2, "big") + reason
+    return bytes([0x88, len(payload)]) + payload
+
+
+def read_until_close(conn):
+    """Reads the client's frames until its close frame (opcode 8) or EOF."""
+    data = b""
+    conn.settimeout(10)
+    try:
+        while True:
+            chunk = conn.recv(4096)
+            if not chunk:
+                return data
+            data += chunk
+            # Client frames are masked: the first byte of a close frame is 0x88.
+            if b"\x88" in data:
+                return data
+    except OSError:
+        return data
+
+
+def script(env, base, lines):
+    """Runs lines through the explorer as a piped script (no terminal)."""
+    return subprocess.run([str(EXPLORER_BIN), "--base-url", base], input="\n".join(lines) + "\n",
+                          capture_output=True, text=True, timeout=60, env=env)
+
+
+def test_a_script_shows_the_servers_own_close_code_and_reason(env, servers):
+    # Issue 11 #31: in a script (no listener to print notices) a server's
+    # close code was never shown.
+    def closes(server, conn):
+        websocket_handshake(server, conn)
+        conn.sendall(text_frame(b'{"hello":1}') + close_frame(4003, b"token expired"))
+        read_until_close(conn)
+        conn.close()
+
+    server = servers(closes)
+    result = script(env, f"http://127.0.0.1:{server.port}",
+                    [f"ws connect ws://127.0.0.1:{server.port}/ --retries 0 --heartbeat 0", "ws recv 3 --timeout 10"])
+    said = result.stdout + result.stderr
+    assert '{"hello":1}' in said, said
+    assert "the server closed the socket (4003: token expired)" in said, said
+    assert result.returncode != 0
+
+
+def test_a_frame_with_a_broken_header_is_closed_with_1002_and_says_why(env, servers):
+    # Issue 11: a frame whose header alone is broken (here a reserved bit set
+    # with no extension agreed) closed with the right code but no reason shown.
+    got = {}
+
+    def broken(server, conn):
+        websocket_handshake(server, conn)
+        conn.sendall(bytes([0x81 | 0x20, 2]) + b"hi")  # RSV2 set
+        got["client"] = read_until_close(conn)
+        conn.sendall(close_frame(1002))  # a server answers a close with the code it got
+        conn.close()
+
+    server = servers(broken)
+    result = script(env, f"http://127.0.0.1:{server.port}",
+                    [f"ws connect ws://127.0.0.1:{server.port}/ --retries 0 --heartbeat 0", "ws recv --timeout 10"])
+    said = result.stdout + result.stderr
+    assert "client" in got and got["client"][:1] == b"\x88", "the explorer sends a close frame"
+    assert "no frame: the socket was closed (1002, protocol error: a frame broke RFC 6455)" in said, said

@@ -137,8 +137,12 @@ extension Interpreter {
             }
         case let .closed(code, reason):
             if sockets.closing { break }
-            let text = code.map { "closed (\($0)" + (reason.map { ": \($0)" } ?? "") + ")" } ?? "connection lost"
-            sockets.closedBy = code.map { "the server closed the socket (\($0)" + (reason.map { ": \($0)" } ?? "") + ")" } ?? "the connection was lost"
+            let said = code.map { CloseCode.describe($0, reason: reason) }
+            let text = said.map { "closed (\($0))" } ?? "connection lost"
+            // A 1002 or 1007 with no reason may be the library's own close over
+            // a frame it refused, echoed back: not said to be the server's.
+            let who = code.map { CloseCode.mayBeOurs($0) && (reason ?? "").isEmpty } == true ? "the socket was closed" : "the server closed the socket"
+            sockets.closedBy = said.map { "\(who) (\($0))" } ?? "the connection was lost"
             notices.append(.init(time: now, kind: .state, text: text))
         case let .broken(code, reason):
             let text = "closed the socket (\(code)): \(reason)"
