@@ -12,6 +12,8 @@ import subprocess
 
 import pexpect
 
+from test_repl import env  # noqa: F401  (the fixture)
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 BINARY = os.environ.get("EXPLORER_BIN", str(ROOT / ".build" / "debug" / "explorer"))
 
@@ -184,3 +186,42 @@ def test_a_secret_placeholder_typed_at_the_prompt_is_asked_for_without_echo(tmp_
     assert "> set api_key={{secret:api_key}}\n" in text
     assert "k-9f2e77a1" not in text
     assert_no_secret(text)
+
+
+SECRET_TRANSCRIPT = """# explorer transcript v1
+profile: linku
+base-url: sandbox
+
+> login alice@example.com {{secret:alice_pw}}
+HTTP/1.1 200 OK
+Content-Type: application/json; charset=utf-8
+{
+  "access_token": "{{secret:access_token}}",
+  "refresh_token": "{{secret:refresh_token}}",
+  "token_type": "bearer",
+  "expires_in": 900,
+  "user": {"id": 1, "email": "alice@example.com", "username": "alice", "phone": "{{*}}", "avatar": null,
+           "bio": "{{*}}", "city": "Manchester", "created_at": "{{timestamp}}"}
+}
+note: logged in as alice
+"""
+
+
+def test_replay_at_a_terminal_asks_for_a_secret_the_environment_lacks(tmp_path, env):
+    # Issue 11 #21/#22: a transcript's {{secret:NAME}} needed EXPLORER_SECRET_NAME
+    # to replay, while the REPL asks for it: at a terminal, replay asks too
+    # (without echo, once); a script still gets one line naming the variable.
+    from test_repl import Explorer
+    transcript = tmp_path / "alice.transcript"
+    transcript.write_text(SECRET_TRANSCRIPT)
+    x = Explorer(["replay", str(transcript)], env)
+    x.expect("{{secret:alice_pw}} for alice.transcript (EXPLORER_SECRET_ALICE_PW is not set): ")
+    x.wait_for_secret_mode()
+    x.child.send("alice123\r")
+    out = x.expect("1 passed")
+    assert "alice123" not in x.transcript, "the secret is neither echoed nor reported"
+    assert x.expect_exit() == 0, out
+    piped = subprocess.run([os.environ.get("EXPLORER_BIN", str(ROOT / ".build" / "debug" / "explorer")), "replay", str(transcript)],
+                           capture_output=True, text=True, timeout=60, env=env, stdin=subprocess.DEVNULL)
+    assert piped.returncode == 3, piped.stdout + piped.stderr
+    assert "no value for {{secret:alice_pw}}: set EXPLORER_SECRET_ALICE_PW" in piped.stdout + piped.stderr

@@ -11,7 +11,8 @@ import Foundation
 /// 4. `new_…` (`new_password`): a value the replay invents, random but the
 ///    same for every occurrence in one replay, for an account it registers;
 /// 5. the replay's own session secrets (`access_token`: its current access
-///    token), as in `ws connect /ws/chat/1?token={{secret:access_token}}`.
+///    token), as in `ws connect /ws/chat/1?token={{secret:access_token}}`;
+/// 6. `ask`, when someone is at a terminal to answer without echo.
 public struct SecretResolver: Sendable {
     public var environment: [String: String]
     public var demoAccounts: [(email: String, password: String)]
@@ -27,6 +28,9 @@ public struct SecretResolver: Sendable {
     public var demoPasswordsFirst = false
     /// Makes the `new_…` values of this resolver: fixed per replay, new for the next.
     private let invention = UUID().uuidString.replacingOccurrences(of: "-", with: "")
+    /// Asks for a secret nothing else supplies (a terminal, without echo);
+    /// nil when nobody is there to answer.
+    public var ask: (@Sendable (String) -> String?)?
 
     public init(environment: [String: String], demoAccounts: [(email: String, password: String)]) {
         self.environment = environment
@@ -115,6 +119,7 @@ public struct SecretResolver: Sendable {
         // Letters and digits, so that password rules that ask for both accept it.
         if name.hasPrefix("new_") { return "New1" + String(invention.prefix(20)) + name.dropFirst(4).filter(\.isLetter).prefix(8) }
         if let value = session[name] { return value }
+        if let value = ask?(name) { return value }
         throw Missing(name: name)
     }
 }

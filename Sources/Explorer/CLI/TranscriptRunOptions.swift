@@ -1,4 +1,5 @@
 import ArgumentParser
+import Core
 import Foundation
 
 /// Options shared by `explorer replay` and `explorer test`.
@@ -41,6 +42,12 @@ struct TranscriptRunOptions: ParsableArguments {
     var replayer: Replayer {
         var replayer = Replayer(baseURL: baseURL.flatMap(URL.init(string:)), update: update)
         replayer.profileEnvironment = env
+        // Someone at a terminal is asked for a secret the environment lacks,
+        // as the REPL asks; a script still needs EXPLORER_SECRET_NAME.
+        if isatty(0) == 1 {
+            let asked = AskedSecrets()
+            replayer.askSecret = { path, name in asked.value(name, path: path) }
+        }
         return replayer
     }
 
@@ -57,4 +64,22 @@ func combinedStatus(_ runs: [TranscriptRun]) -> ExitStatus {
         return status
     }
     return .ok
+}
+
+/// What someone at the terminal was asked for during one `replay` or `test`:
+/// each name once, whichever transcript needs it first, one question at a
+/// time (`--jobs` runs transcripts at once).
+final class AskedSecrets: @unchecked Sendable {
+    private let lock = NSLock()
+    private var answers: [String: String] = [:]
+
+    func value(_ name: String, path: String) -> String? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = answers[name] { return known }
+        let prompt = "{{secret:\(name)}} for \((path as NSString).lastPathComponent) (\(SecretResolver.environmentName(name)) is not set): "
+        guard let typed = LineEditor.readSecret(prompt: prompt) else { return nil }
+        answers[name] = typed
+        return typed
+    }
 }

@@ -16,6 +16,9 @@ struct Replayer: Sendable {
     var environment: [String: String] = ProcessInfo.processInfo.environment
     /// `--env`: the profile file's environment to run against, instead of the transcript's.
     var profileEnvironment: String?
+    /// Asks for a `{{secret:NAME}}` nothing supplies (`explorer replay` at a
+    /// terminal), given the transcript's path and the name.
+    var askSecret: (@Sendable (_ path: String, _ name: String) -> String?)?
 
     func run(_ path: String) async -> TranscriptRun {
         let started = ContinuousClock.now
@@ -67,6 +70,7 @@ struct Replayer: Sendable {
         await chosen?.apply(to: live.interpreter)
         var resolver = SecretResolver(environment: environment, demoAccounts: profile.demoAccounts)
         resolver.demoPasswordsFirst = live.sandbox != nil
+        if let askSecret { resolver.ask = { askSecret(path, $0) } }
         var steps = Steps(path: path, interpreter: live.interpreter, transport: live.sending as? FailureNotingTransport, profile: profile,
                           baseURL: live.baseURL.absoluteString, resolver: resolver, update: update)
         await Self.drive(&steps, header: header, transcript.steps, on: live.interpreter)
