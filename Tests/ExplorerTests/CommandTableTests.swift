@@ -81,3 +81,28 @@ import Testing
         #expect(Set(names).count == names.count)
     }
 }
+
+/// Issue 13: `auth …` and `header unset NAME`, sugar over session headers.
+@Suite struct AuthCommandTests {
+    let parser = CommandParser()
+
+    @Test func authSetsTheSessionCredentialAsAHeader() throws {
+        #expect(try parser.parse("auth bearer T0K") == .header(.set([("Authorization", "Bearer T0K")])))
+        #expect(try parser.parse("auth basic alice:pw") == .header(.set([("Authorization", "Basic YWxpY2U6cHc=")])))
+        #expect(try parser.parse("auth header X-Api-Key k1") == .header(.set([("X-Api-Key", "k1")])))
+        #expect(try parser.parse("auth none") == .header(.set([("Authorization", "")])))
+        #expect(try parser.parse("auth") == .header(.list))
+        #expect(try parser.parse("header unset X-Trace") == .header(.set([("X-Trace", "")])))
+    }
+
+    @Test func badAuthLinesAreRefusedWithACaret() {
+        #expect(throws: CommandError("auth basic takes USER:PASSWORD as typed (USER:{{secret:password}} asks for the password)", column: 11)) {
+            try parser.parse("auth basic alice")
+        }
+        #expect(throws: CommandError.self) { try parser.parse("auth header ß v") }
+        #expect(throws: CommandError.self) { try parser.parse("auth bearer 'a\rb'") }
+        #expect(throws: CommandError.self) { try parser.parse("auth digest x") }
+        #expect(throws: CommandError.self) { try parser.parse("auth bearer") }
+        #expect(Completer.complete("auth b", state: CompletionState(profile: .linku, variables: [], lastBody: nil)).candidates.map(\.text) == ["bearer", "basic"])
+    }
+}

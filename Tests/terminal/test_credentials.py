@@ -84,3 +84,19 @@ def test_offline_sends_nothing_whatever_the_command(stranger, tmp_path):
     assert Recorder.seen == [], Recorder.seen
     assert "s3cret" not in result.stdout + result.stderr
     assert "explorer runs --offline" in result.stderr
+
+
+def test_auth_sets_the_credential_for_the_backend_only_and_history_keeps_a_placeholder(stranger, tmp_path):
+    # Issue 13: `auth bearer|basic|header|none`, sugar over session headers,
+    # bound to the backend's origin; history keeps `{{secret:token}}`, so a
+    # recalled line asks for the token instead of sending `***`.
+    lines = ["auth bearer s3cr3t-t0k", "get /a", "auth basic alice:pw", "get /b", "auth header X-Api-Key k3y", "get /c",
+             f"get {stranger.replace('127.0.0.1', 'localhost')}/elsewhere", "auth none", "header unset X-Api-Key", "get /d", "auth"]
+    result = explorer(["--base-url", stranger], tmp_path, stdin="\n".join(lines) + "\n")
+    seen = {path: {k.lower(): v for k, v in headers.items()} for _, path, headers, _ in Recorder.seen}
+    assert seen["/a"]["authorization"] == "Bearer s3cr3t-t0k"
+    assert seen["/b"]["authorization"] == "Basic YWxpY2U6cHc="
+    assert seen["/c"]["x-api-key"] == "k3y" and seen["/c"]["authorization"] == "Basic YWxpY2U6cHc="
+    assert "authorization" not in seen["/elsewhere"] and "x-api-key" not in seen["/elsewhere"], "localhost is another origin"
+    assert "authorization" not in seen["/d"] and "x-api-key" not in seen["/d"]
+    assert "s3cr3t-t0k" not in result.stdout + result.stderr and "k3y" not in result.stdout

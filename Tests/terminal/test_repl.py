@@ -648,6 +648,24 @@ def test_set_with_a_space_keeps_the_secret_out_of_history(spawn, env):
     assert "set token ***" in history_lines(env)
 
 
+def test_a_recalled_auth_line_asks_for_its_secret(spawn, env):
+    # Issue 13: history keeps `auth bearer {{secret:token}}`; recalled, the
+    # prompt asks for the token (without echo) instead of sending `***`.
+    x = spawn()
+    x.run("auth bearer hunter2")
+    assert "auth bearer {{secret:token}}" in history_lines(env)
+    assert "hunter2" not in history_path(env).read_text()
+    x.send("\x1b[A")  # up: the line as history keeps it
+    x.wait_for_line(PROMPT + "auth bearer {{secret:token}}")
+    x.send(ENTER)
+    x.expect("token: ")
+    x.wait_for_secret_mode()
+    x.send("hunter4" + ENTER)
+    shown = x.expect_prompt()
+    assert "Authorization: Bearer <hidden: 7 characters>" in shown, shown
+    assert "hunter4" not in x.transcript
+
+
 def test_two_sessions_keep_each_others_history(spawn, env):
     # Issue 11 #17: each REPL rewrote the whole file from memory; the last to write won.
     x = spawn()

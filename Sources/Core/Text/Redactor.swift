@@ -21,7 +21,9 @@ public enum Redactor {
             let kept = Array(words.prefix(2))
             return kept == words ? line : LineTokenizer.join(kept)
         }
-        let redacted = redact(words: words)
+        // An `auth` line keeps its secret as a placeholder: recalled, the
+        // prompt asks for it (a stored `***` would be sent as the token).
+        let redacted = words.first?.lowercased() == "auth" ? redactAuth(words, hide: { "{{secret:\($0)}}" }) : redact(words: words)
         return redacted == words ? line : LineTokenizer.join(redacted)
     }
 
@@ -50,6 +52,7 @@ public enum Redactor {
             return Array(words.prefix(2)) + (words.count > 2 ? [hide("password")] : [])
         }
         if first.lowercased() == "curl" { return redactCurl(words, hide: hide) }
+        if first.lowercased() == "auth" { return redactAuth(words, hide: hide) }
         // `set NAME=VALUE` and `set NAME VALUE`: the parser takes both, so both are hidden.
         if first.lowercased() == "set", words.count >= 2 {
             if let eq = words[1].firstIndex(of: "=") {
@@ -77,6 +80,28 @@ public enum Redactor {
             case let .query(name, _) where isSecretName(name): return "\(name)==\(hide(name))"
             default: return word
             }
+        }
+    }
+
+    /// `auth bearer TOKEN`, `auth basic USER:PASSWORD`, `auth header NAME
+    /// VALUE`: the secret hidden (a `{{secret:NAME}}` placeholder kept), the
+    /// user of basic kept; any other shape hides every word past the kind.
+    static func redactAuth(_ words: [String], hide: (String) -> String) -> [String] {
+        guard words.count >= 3 else { return words }
+        func kept(_ value: String, _ name: String) -> String {
+            value.hasPrefix("{{secret:") && value.hasSuffix("}}") || isReference(value) ? value : hide(name)
+        }
+        switch (words[1].lowercased(), words.count) {
+        case ("bearer", 3):
+            return [words[0], words[1], kept(words[2], "token")]
+        case ("basic", 3):
+            guard let colon = words[2].firstIndex(of: ":") else { return [words[0], words[1], hide("password")] }
+            return [words[0], words[1], String(words[2][...colon]) + kept(String(words[2][words[2].index(after: colon)...]), "password")]
+        case ("header", 4):
+            let name = String(words[2].lowercased().map { $0.isLetter || $0.isNumber ? $0 : "_" })
+            return [words[0], words[1], words[2], kept(words[3], name)]
+        default:
+            return Array(words.prefix(2)) + words.dropFirst(2).map { _ in hide("secret") }
         }
     }
 

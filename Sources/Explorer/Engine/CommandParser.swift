@@ -58,6 +58,13 @@ struct CommandParser {
     static func header(_ args: CommandArguments) throws(CommandError) -> Command {
         guard let first = args.first else { return .header(.list) }
         if first.text == "clear", args.count == 1 { return .header(.clear) }
+        // `header unset NAME`: `header NAME:` in words.
+        if first.text == "unset", args.count == 2 {
+            switch try item(.init(text: args[1].text + ":", start: args[1].start)) {
+            case let .header(name, _), let .emptyHeader(name): return .header(.set([(name, "")]))
+            default: throw args.usage(at: args[1])
+            }
+        }
         var set: [(name: String, value: String)] = []
         for arg in args.words {
             switch try item(arg) {
@@ -67,6 +74,37 @@ struct CommandParser {
             }
         }
         return .header(.set(set))
+    }
+
+    /// `auth bearer TOKEN`, `auth basic USER:PASSWORD`, `auth header NAME
+    /// VALUE`, `auth none`: the session's credential, as a session header
+    /// (the same origin rule, the same hiding); `auth` alone lists them.
+    static func auth(_ args: CommandArguments) throws(CommandError) -> Command {
+        guard let kind = args.first else { return .header(.list) }
+        switch (kind.text.lowercased(), args.count) {
+        case ("none", 1):
+            return .header(.set([("Authorization", "")]))
+        case ("bearer", 2):
+            return try header("Authorization", "Bearer " + args[1].text, at: args[1])
+        case ("basic", 2):
+            let pair = args[1].text
+            guard pair.contains(":"), !pair.contains("{{") else {
+                throw CommandError("auth basic takes USER:PASSWORD as typed (USER:{{secret:password}} asks for the password)", column: args[1].start)
+            }
+            return try header("Authorization", "Basic " + Data(pair.utf8).base64EncodedString(), at: args[1])
+        case ("header", 3):
+            return try header(args[1].text, args[2].text, at: args[1])
+        default:
+            throw args.usage(at: args.count > 1 && ["none", "bearer", "basic", "header"].contains(kind.text.lowercased()) ? args[min(args.count - 1, 3)] : kind)
+        }
+    }
+
+    /// One session header, checked as the request item `NAME:VALUE` would be.
+    private static func header(_ name: String, _ value: String, at word: LineTokenizer.Word) throws(CommandError) -> Command {
+        guard case let .header(checkedName, checkedValue) = try item(.init(text: name + ":" + value, start: word.start)) else {
+            throw CommandError("\(name) is not a header name", column: word.start)
+        }
+        return .header(.set([(checkedName, checkedValue)]))
     }
 
     /// `defaults FLAG…` (only the flags that make sense for every line), `defaults clear`.

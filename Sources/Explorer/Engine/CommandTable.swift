@@ -115,15 +115,29 @@ extension CommandTable {
                 return .cookies(clear: !args.isEmpty)
             }),
         CommandSpec(
-            name: "header", aliases: ["headers"], usage: "header [Name:value…] | header Name: | header clear",
+            name: "header", aliases: ["headers"], usage: "header [Name:value…] | header Name: | header unset Name | header clear",
             summary: "headers sent with every request to the backend",
             details: """
             Sets headers for the session, as request items: header Authorization:'Bearer TOKEN', header
             X-Api-Key:KEY. They go with every request to the backend's own origin (scheme, host and port)
-            that does not set them itself, and to no other origin. header Name: removes one, header clear
-            all; header alone lists them, credentials hidden. History and transcripts hide their values.
+            that does not set them itself, and to no other origin. header Name: (or header unset Name)
+            removes one, header clear all; header alone lists them, credentials hidden. History and
+            transcripts hide their values.
             """,
             parse: { args throws(CommandError) in try CommandParser.header(args) }),
+        CommandSpec(
+            name: "auth", usage: "auth bearer TOKEN | auth basic USER:PASSWORD | auth header NAME VALUE | auth none",
+            summary: "the session's credential, sent only to the backend",
+            details: """
+            Sets the credential every request to the backend's own origin carries, as a session header:
+            auth bearer TOKEN sends Authorization: Bearer TOKEN; auth basic USER:PASSWORD sends HTTP basic
+            auth; auth header X-Api-Key KEY sends any header; auth none removes the Authorization header.
+            Give a secret as {{secret:NAME}} to be asked for it without echo (or to take it from
+            EXPLORER_SECRET_NAME). History keeps auth lines with the secret as {{secret:NAME}}, so a recalled
+            line asks again; transcripts write it the same way. auth alone lists the session headers.
+            """,
+            slot: SlotKind.positional(.word(["bearer", "basic", "header", "none"])),
+            parse: { args throws(CommandError) in try CommandParser.auth(args) }),
         CommandSpec(
             name: "env", usage: "env [NAME]", summary: "list the profile file's environments, or move to another",
             details: """
