@@ -136,18 +136,122 @@ import Testing
         }
     }
 
-    /// Issue 11 #30: a Swagger 2.0 document was refused with "Expected to find
-    /// `openapi` key but it is missing.": it is named, with what is read instead.
-    @Test func aSwaggerDocumentIsNamedAsSuch() throws {
-        let reason = "this is a Swagger 2.0 document; explorer reads OpenAPI 3.0 and 3.1 (convert it first, for example with 'npx swagger2openapi FILE')"
-        let json = try write(#"{"swagger": "2.0", "info": {"title": "x", "version": "1"}, "paths": {}}"#, "json")
+    /// Issue 11 #30: a Swagger document was refused with "Expected to find
+    /// `openapi` key but it is missing.": one that is not 2.0 is named, with what is read.
+    @Test func aSwaggerDocumentOtherThan2IsNamedAsSuch() throws {
+        let reason = "this is a Swagger 1.2 document; explorer reads Swagger 2.0 and OpenAPI 3.0 and 3.1"
+        let json = try write(#"{"swagger": "1.2", "info": {"title": "x", "version": "1"}, "paths": {}}"#, "json")
         #expect(throws: SpecError(file: json, path: "", reason: reason)) { try SpecLoader.load(json) }
-        let yaml = try write("swagger: '2.0'\ninfo: {title: x, version: '1'}\npaths: {}\n", "yaml")
+        let yaml = try write("swagger: '1.2'\ninfo: {title: x, version: '1'}\npaths: {}\n", "yaml")
         #expect(throws: SpecError(file: yaml, path: "", reason: reason)) { try SpecLoader.load(yaml) }
         let neither = try write(#"{"info": {"title": "x"}}"#, "json")
-        #expect(throws: SpecError(file: neither, path: "", reason: "no top-level 'openapi' version: not an OpenAPI document (explorer reads OpenAPI 3.0 and 3.1)")) {
+        #expect(throws: SpecError(file: neither, path: "", reason: "no top-level 'openapi' version: not an OpenAPI document (explorer reads OpenAPI 3.0 and 3.1, and Swagger 2.0)")) {
             try SpecLoader.load(neither)
         }
+    }
+
+    static let swagger2 = """
+    swagger: "2.0"
+    info: {title: Shop, version: "1"}
+    host: shop.example.com
+    basePath: /v2
+    schemes: [https, http]
+    consumes: [application/json]
+    produces: [application/json]
+    securityDefinitions:
+      key: {type: apiKey, name: X-Api-Key, in: header}
+      login: {type: basic}
+    security: [{key: []}]
+    parameters:
+      orderId: {name: orderId, in: path, required: true, type: integer}
+      pageSize: {name: page_size, in: query, type: integer, maximum: 100}
+    definitions:
+      NewOrder:
+        type: object
+        required: [item, quantity]
+        properties:
+          item: {type: string}
+          quantity: {type: integer}
+          gift: {type: boolean}
+          note: {type: string, x-nullable: true}
+          size: {type: string, enum: [S, M, L]}
+      Order:
+        allOf:
+          - $ref: "#/definitions/NewOrder"
+          - type: object
+            properties: {id: {type: integer}}
+    paths:
+      /orders:
+        get:
+          summary: |
+            List orders
+            (newest first)
+          security: []
+          parameters:
+            - $ref: "#/parameters/pageSize"
+            - {name: status, in: query, type: string, enum: [open, shipped]}
+            - {name: tags, in: query, type: array, items: {type: string}, collectionFormat: multi}
+          responses:
+            "200": {description: ok, schema: {type: array, items: {$ref: "#/definitions/Order"}}}
+        post:
+          summary: Place an order
+          parameters:
+            - {name: body, in: body, required: true, schema: {$ref: "#/definitions/NewOrder"}}
+          responses:
+            "201": {description: created, schema: {$ref: "#/definitions/Order"}}
+      /orders/{orderId}:
+        parameters:
+          - $ref: "#/parameters/orderId"
+        get:
+          summary: One order
+          responses:
+            "200": {description: ok, schema: {$ref: "#/definitions/Order"}}
+      /orders/{orderId}/receipt:
+        post:
+          summary: Upload a receipt
+          consumes: [multipart/form-data]
+          parameters:
+            - $ref: "#/parameters/orderId"
+            - {name: file, in: formData, type: file, required: true}
+            - {name: comment, in: formData, type: string}
+          responses:
+            "204": {description: stored}
+    """
+
+    /// Issue 13: a Swagger 2.0 document (Jupyter's REST API ships one) was
+    /// refused; it is converted to the OpenAPI 3.0 document it stands for.
+    @Test func aSwagger2DocumentFillsTheCatalog() throws {
+        let spec = try SpecLoader.load(try write(Self.swagger2, "yaml"))
+        #expect(spec.servers.map(\.absoluteString) == ["https://shop.example.com/v2", "http://shop.example.com/v2"])
+        #expect(spec.endpoints.map { "\($0.method) \($0.path)" } == ["GET /orders", "POST /orders", "GET /orders/{orderId}", "POST /orders/{orderId}/receipt"])
+        let list = spec.endpoints[0]
+        #expect(list.isPublic && list.summary == "List orders")
+        #expect(list.query == ["page_size", "status", "tags"] && list.queryValues == ["status": ["open", "shipped"]])
+        #expect(list.response == "Order" && list.responseIsList)
+        let place = spec.endpoints[1]
+        #expect(!place.isPublic && place.token == .header("X-Api-Key"))
+        #expect(place.body?.name == "NewOrder")
+        #expect(place.body?.fields.map(\.name) == ["item", "quantity", "gift", "note", "size"])
+        #expect(place.body?.fields.map(\.required) == [true, true, false, false, false])
+        #expect(place.body?.fields[1].type == .integer && place.body?.fields[2].type == .boolean)
+        #expect(place.body?.fields[4].type == .enumeration("enum", ["S", "M", "L"]))
+        #expect(place.body?.fields[3].nullable == true, "x-nullable is 3.0's nullable")
+        #expect(spec.endpoints[2].pathParameters == ["orderId"], "a path item's shared parameter")
+        #expect(spec.endpoints[3].body == nil, "a form body is not JSON: no field completion")
+        #expect(spec.notes.contains("a Swagger 2.0 document, read as the OpenAPI 3.0 one it converts to"))
+    }
+
+    @Test func aSwagger2JSONDocumentKeepsItsOrderAndTypes() throws {
+        let text = #"{"swagger": "2.0", "info": {"title": "t", "version": "1"}, "paths": {"/z": {"post": {"parameters": [{"in": "body", "name": "b", "schema": {"type": "object", "properties": {"n": {"type": "number"}, "on": {"type": "boolean"}}}}], "responses": {"200": {"description": "x"}}}}, "/a": {"get": {"responses": {"200": {"description": "x"}}}}}}"#
+        let spec = try SpecLoader.load(try write(text, "json"))
+        #expect(spec.endpoints.map { "\($0.method) \($0.path)" } == ["POST /z", "GET /a"])
+        #expect(spec.servers.isEmpty, "no host: the server is what --base-url says")
+        #expect(spec.endpoints[0].body?.fields.map(\.type) == [.number, .boolean])
+    }
+
+    @Test func aYAMLScalarIsTypedAsYAMLDecoderTypesIt() throws {
+        let tree = try Swagger2.tree(Data("a: true\nb: '2.0'\nc: 2\nd: 1.5\ne: ~\nf: text\ng: \"true\"\n".utf8), isJSON: false)
+        #expect(JSONPrinter.compact(tree) == #"{"a":true,"b":"2.0","c":2,"d":1.5,"e":null,"f":"text","g":"true"}"#)
     }
 
     @Test func aYAMLVersionIsReadOffItsLine() {

@@ -98,12 +98,11 @@ def test_a_spec_that_cannot_be_used_is_one_line_not_the_usage(tmp_path):
     env = dict(os.environ, HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state"),
                XDG_CONFIG_HOME=str(tmp_path / "config"), NO_COLOR="1")
     spec = tmp_path / "swagger.json"
-    spec.write_text('{"swagger": "2.0", "info": {"title": "x", "version": "1"}, "paths": {}}')
+    spec.write_text('{"swagger": "1.2", "info": {"title": "x", "version": "1"}, "paths": {}}')
     result = subprocess.run([BINARY, "--spec", str(spec), "--offline", "-c", "vars"], capture_output=True, text=True,
                             timeout=60, env=env, cwd=tmp_path)
     assert result.returncode == 1
-    assert result.stderr == (f"error: {spec}: this is a Swagger 2.0 document; explorer reads OpenAPI 3.0 and 3.1 "
-                             "(convert it first, for example with 'npx swagger2openapi FILE')\n")
+    assert result.stderr == f"error: {spec}: this is a Swagger 1.2 document; explorer reads Swagger 2.0 and OpenAPI 3.0 and 3.1\n"
 
 
 def test_options_given_before_the_subcommand_apply_to_it(tmp_path):

@@ -159,7 +159,8 @@ struct SpecCatalog {
             (response, isList) = responseModel(answer, owner: owner)
         }
         let access = access(op.security ?? documentSecurity)
-        let summary = op.summary ?? op.operationId ?? ""
+        // One line: a summary may run on over several.
+        let summary = Self.firstLine(op.summary) ?? op.operationId ?? ""
         var endpoint = Endpoint(op.method, op.path, summary, isPublic: access.isPublic, query: op.query, body: body,
                                 response: response, responseIsList: isList, token: access.token)
         endpoint.queryValues = op.queryValues

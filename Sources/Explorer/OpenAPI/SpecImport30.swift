@@ -1,6 +1,7 @@
 import Core
 import Foundation
 import OpenAPIKit30
+import Yams
 
 /// OpenAPI 3.0 documents (OpenAPIKit's `OpenAPIKit30` module) into a
 /// `SpecDocument`: the same steps as SpecImport31, on 3.0's types.
@@ -15,6 +16,12 @@ enum SpecImport30 {
             out.notes = notes
         }
         return SpecCatalog.build(out)
+    }
+
+    /// A document already in memory as a YAML node (a converted Swagger 2.0
+    /// one): decoded from the node, its order kept.
+    static func load(_ node: Node) throws -> ImportedSpec {
+        SpecCatalog.build(document(try YAMLDecoder().decode(OpenAPI.Document.self, from: node, userInfo: SpecLoader.withoutExtensions)))
     }
 
     /// For `bench-spec --phases`: the import's steps timed one by one (ms),

@@ -23,7 +23,8 @@ struct SpecError: Error, Equatable, CustomStringConvertible {
 }
 
 /// Reads an OpenAPI 3.0 or 3.1 document, JSON or YAML, and hands it to the
-/// importer of its version (OpenAPIKit has one module per version).
+/// importer of its version (OpenAPIKit has one module per version); a
+/// Swagger 2.0 document is converted to 3.0 first.
 enum SpecLoader {
     private struct Version: Decodable { let openapi: String }
 
@@ -31,6 +32,7 @@ enum SpecLoader {
         let (data, isJSON) = try read(file)
         do {
             let version = try self.version(data, isJSON: isJSON)
+            if version.hasPrefix(swaggerMark) { return try swagger(data, isJSON: isJSON) }
             let parts = isJSON ? SpecSplit.parts(data) : [data]
             var spec: ImportedSpec
             if version.hasPrefix("3.1") {
@@ -48,6 +50,18 @@ enum SpecLoader {
             if let syntax = syntaxProblem(error, in: data, isJSON: isJSON) { throw SpecError(file: file, path: "", reason: syntax) }
             throw SpecError(file: file, path: SpecImport31.codingPath(of: error), reason: SpecImport31.reason(of: error))
         }
+    }
+
+    /// What `version` says of a Swagger 2.0 document.
+    static let swaggerMark = "swagger "
+
+    /// A Swagger 2.0 document: converted to OpenAPI 3.0 (Swagger2), read by
+    /// the 3.0 importer, its notes joined by the conversion's.
+    static func swagger(_ data: Data, isJSON: Bool) throws -> ImportedSpec {
+        let (converted, notes) = try Swagger2.convert(data, isJSON: isJSON)
+        var spec = try SpecImport30.load(Swagger2.node(converted))
+        spec.notes = Array(Set(spec.notes).union(notes)).sorted()
+        return spec
     }
 
     /// The endpoints in the order the document lists them (a stable sort:
@@ -98,8 +112,15 @@ enum SpecLoader {
         do {
             return try decode(Version.self, data, isJSON: isJSON).openapi
         } catch DecodingError.keyNotFound(let key, _) where key.stringValue == "openapi" {
+            if let swagger = swaggerVersion(data, isJSON: isJSON), swagger.hasPrefix("2.") { return swaggerMark + swagger }
             throw SpecError(file: "", path: "", reason: notOpenAPI(data, isJSON: isJSON))
         }
+    }
+
+    /// The top-level `swagger` member, if there is one.
+    static func swaggerVersion(_ data: Data, isJSON: Bool) -> String? {
+        isJSON ? (try? decode(SwaggerVersion.self, data, isJSON: true))?.swagger
+            : topLevelYAMLVersion(data, key: "swagger:") ?? (try? decode(SwaggerVersion.self, data, isJSON: false))?.swagger
     }
 
     private struct SwaggerVersion: Decodable { let swagger: String }
@@ -107,13 +128,10 @@ enum SpecLoader {
     /// Why a document without `openapi` is not read: a Swagger 2.0 document
     /// (OpenAPI's former name and version) is named as such, with what to do.
     static func notOpenAPI(_ data: Data, isJSON: Bool) -> String {
-        let swagger = isJSON ? (try? decode(SwaggerVersion.self, data, isJSON: true))?.swagger
-            : topLevelYAMLVersion(data, key: "swagger:") ?? (try? decode(SwaggerVersion.self, data, isJSON: false))?.swagger
-        guard let swagger else {
-            return "no top-level 'openapi' version: not an OpenAPI document (explorer reads OpenAPI 3.0 and 3.1)"
+        guard let swagger = swaggerVersion(data, isJSON: isJSON) else {
+            return "no top-level 'openapi' version: not an OpenAPI document (explorer reads OpenAPI 3.0 and 3.1, and Swagger 2.0)"
         }
-        return "this is a Swagger \(swagger) document; explorer reads OpenAPI 3.0 and 3.1 "
-            + "(convert it first, for example with 'npx swagger2openapi FILE')"
+        return "this is a Swagger \(swagger) document; explorer reads Swagger 2.0 and OpenAPI 3.0 and 3.1"
     }
 
     /// `openapi: 3.1.0` at the start of a line (only a top-level key starts there), quotes and comment dropped.
@@ -136,7 +154,7 @@ enum SpecLoader {
 
     /// OpenAPIKit's vendor extensions (`x-…`) are not used, and reading them
     /// decodes every schema's whole subtree once more, at every level: off.
-    private static let withoutExtensions: [CodingUserInfoKey: any Sendable] = [
+    static let withoutExtensions: [CodingUserInfoKey: any Sendable] = [
         CodingUserInfoKey(rawValue: "vendor-extensions-enabled")!: false,
     ]
 
