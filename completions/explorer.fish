@@ -101,7 +101,7 @@ complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_opti
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer" offline' -l 'offline' -d 'Print each request instead of sending it.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer" color' -l 'color' -d 'Colour output: auto (a terminal without NO_COLOR, the default), always or never.' -rfka 'auto always never'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer" record' -l 'record' -d 'Record the session, from the first line, as a transcript in this new file.' -rF
-complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer" spec' -l 'spec' -d 'An OpenAPI 3.0/3.1 document (JSON or YAML) for the catalog; its first server is the base URL when --base-url is not given.' -rF
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer" spec' -l 'spec' -d 'An OpenAPI 3.0/3.1 or Swagger 2.0 document (JSON or YAML) for the catalog; its first server is the base URL when --base-url is not given.' -rF
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer" c' -s 'c' -d 'Run one line and exit.' -rfka ''
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer" version' -l 'version' -d 'Show the version.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer" h help' -s 'h' -l 'help' -d 'Show help information.'
@@ -119,7 +119,7 @@ complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_opti
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" offline' -l 'offline' -d 'Print each request instead of sending it.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" color' -l 'color' -d 'Colour output: auto (a terminal without NO_COLOR, the default), always or never.' -rfka 'auto always never'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" record' -l 'record' -d 'Record the session, from the first line, as a transcript in this new file.' -rF
-complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" spec' -l 'spec' -d 'An OpenAPI 3.0/3.1 document (JSON or YAML) for the catalog; its first server is the base URL when --base-url is not given.' -rF
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" spec' -l 'spec' -d 'An OpenAPI 3.0/3.1 or Swagger 2.0 document (JSON or YAML) for the catalog; its first server is the base URL when --base-url is not given.' -rF
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" c' -s 'c' -d 'Run one line and exit.' -rfka ''
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" version' -l 'version' -d 'Show the version.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" h help' -s 'h' -l 'help' -d 'Show help information.'
@@ -129,7 +129,7 @@ complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_opti
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" offline' -l 'offline' -d 'Print each request instead of sending it.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" color' -l 'color' -d 'Colour output: auto (a terminal without NO_COLOR, the default), always or never.' -rfka 'auto always never'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" record' -l 'record' -d 'Record the session, from the first line, as a transcript in this new file.' -rF
-complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" spec' -l 'spec' -d 'An OpenAPI 3.0/3.1 document (JSON or YAML) for the catalog; its first server is the base URL when --base-url is not given.' -rF
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" spec' -l 'spec' -d 'An OpenAPI 3.0/3.1 or Swagger 2.0 document (JSON or YAML) for the catalog; its first server is the base URL when --base-url is not given.' -rF
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_positional "explorer run" -eq 1' -F
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" version' -l 'version' -d 'Show the version.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" h help' -s 'h' -l 'help' -d 'Show help information.'
@@ -166,7 +166,7 @@ complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_opti
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer profile" version' -l 'version' -d 'Show the version.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer profile" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_positional "explorer profile" -eq 1' -fa 'init' -d 'Write a starting profile file for a backend of your own, to edit.'
-complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer profile init" from-spec' -l 'from-spec' -d 'An OpenAPI 3.0/3.1 document (JSON or YAML).' -rF
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer profile init" from-spec' -l 'from-spec' -d 'An OpenAPI 3.0/3.1 or Swagger 2.0 document (JSON or YAML).' -rF
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer profile init" base-url' -l 'base-url' -d 'A base URL, as an environment named local.' -rfka ''
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer profile init" o output' -l 'output' -s 'o' -d 'Where to write it (default: .explorer/profiles/NAME.yaml).' -rF
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer profile init" force' -l 'force' -d 'Replace an existing file.'

@@ -125,3 +125,25 @@ def test_options_given_before_the_subcommand_apply_to_it(tmp_path):
     result = subprocess.run([BINARY, "--offline", "replay", str(transcript)], capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
     assert result.returncode == 64
     assert "--offline is an option of the REPL and explorer run, not of explorer replay" in result.stderr
+
+
+def test_a_subcommands_option_named_like_the_repls_still_reaches_it(tmp_path):
+    # The argument parser reads explorer's own options anywhere on the line:
+    # `sandbox --profile nova` and `profile init --base-url` must still work,
+    # and a REPL option a subcommand has no use for is refused by name.
+    env = dict(os.environ, HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state"),
+               XDG_CONFIG_HOME=str(tmp_path / "config"), NO_COLOR="1")
+    sandbox = subprocess.Popen([BINARY, "sandbox", "--profile", "nova", "--port", "0"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+    try:
+        assert sandbox.stdout.readline().startswith("Nova sandbox listening on http://127.0.0.1:")
+    finally:
+        sandbox.terminate()
+        sandbox.communicate(timeout=30)
+    made = subprocess.run([BINARY, "profile", "init", "mine", "--base-url", "http://127.0.0.1:9/api", "-o", str(tmp_path / "mine.yaml")],
+                          capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    assert "http://127.0.0.1:9/api" in (tmp_path / "mine.yaml").read_text()
+    refused = subprocess.run([BINARY, "sandbox", "--offline"], capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
+    assert refused.returncode == 64
+    assert "--offline is an option of the REPL and explorer run, not of explorer sandbox" in refused.stderr

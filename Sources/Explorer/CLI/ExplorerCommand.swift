@@ -43,6 +43,15 @@ struct ExplorerCommand: ParsableCommand {
         try Start.start(connection, command: command)
     }
 
+    /// Refuses, by name, the REPL's options given to a subcommand that has
+    /// no use for them, rather than ignoring them.
+    func refuse(_ subcommand: String, except understood: Set<String> = []) throws {
+        let refused = connection.givenNames.filter { !understood.contains($0) } + (command == nil ? [] : ["-c"])
+        if let first = refused.first {
+            throw ValidationError("\(first) is an option of the REPL and explorer run, not of explorer \(subcommand)")
+        }
+    }
+
     /// Swift concurrency's jobs run on NIO's event loops, the ones the
     /// sandbox's server and the WebSocket client read and write on, instead
     /// of a pool of their own. A task woken by a socket then runs on the
@@ -85,7 +94,7 @@ struct ConnectionOptions: ParsableArguments {
             completion: .file())
     var record: String?
 
-    @Option(name: .long, help: ArgumentHelp("An OpenAPI 3.0/3.1 document (JSON or YAML) for the catalog; its first server is the base URL when --base-url is not given.", valueName: "file"),
+    @Option(name: .long, help: ArgumentHelp("An OpenAPI 3.0/3.1 or Swagger 2.0 document (JSON or YAML) for the catalog; its first server is the base URL when --base-url is not given.", valueName: "file"),
             completion: .file())
     var spec: String?
 
@@ -103,11 +112,14 @@ struct ConnectionOptions: ParsableArguments {
         return merged
     }
 
-    /// The options that mean nothing to `replay` and `test` (which run
-    /// transcripts against their own backends), named when given before them.
-    var meaningfulOnlyToTheREPL: [String] {
-        [profile.map { _ in "--profile" }, offline ? "--offline" : nil, record.map { _ in "--record" }, spec.map { _ in "--spec" }]
-            .compactMap { $0 }
+    /// The options given, by name. The argument parser reads `explorer`'s own
+    /// options anywhere on the line, also after a subcommand's name, so a
+    /// subcommand's option of the same name (`sandbox --profile`) arrives
+    /// here: each subcommand takes the ones it understands and refuses the
+    /// others by name (`refuse(_:except:)`).
+    var givenNames: [String] {
+        [baseURL.map { _ in "--base-url" }, profile.map { _ in "--profile" }, env.map { _ in "--env" }, offline ? "--offline" : nil,
+         color.map { _ in "--color" }, record.map { _ in "--record" }, spec.map { _ in "--spec" }].compactMap { $0 }
     }
 
     func validate() throws {

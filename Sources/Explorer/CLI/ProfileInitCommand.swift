@@ -28,7 +28,7 @@ struct ProfileInitCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The profile's name: letters, digits, - and _.", valueName: "name"))
     var name: String
 
-    @Option(name: .customLong("from-spec"), help: ArgumentHelp("An OpenAPI 3.0/3.1 document (JSON or YAML).", valueName: "file"),
+    @Option(name: .customLong("from-spec"), help: ArgumentHelp("An OpenAPI 3.0/3.1 or Swagger 2.0 document (JSON or YAML).", valueName: "file"),
             completion: .file())
     var spec: String?
 
@@ -51,12 +51,17 @@ struct ProfileInitCommand: ParsableCommand {
                 throw ValidationError("'\(baseURL)' is not an http:// or https:// URL")
             }
         }
+    }
+
+    @ParentCommand var root: ExplorerCommand
+
+    func run() throws {
+        // `--base-url` after `profile init` is read as explorer's own (see ConnectionOptions.givenNames).
+        try root.refuse("profile init", except: ["--base-url"])
+        let baseURL = self.baseURL ?? root.connection.baseURL
         if spec == nil, baseURL == nil {
             throw ValidationError("give --from-spec FILE, --base-url URL, or both: the profile needs at least one environment")
         }
-    }
-
-    func run() throws {
         let console = Console()
         func fail(_ message: String, _ status: ExitStatus = .parse) -> ExitCode {
             console.err("error: \(message)\n")

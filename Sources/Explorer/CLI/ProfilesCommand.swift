@@ -10,7 +10,10 @@ struct ProfilesCommand: ParsableCommand {
         discussion: "A profile file describes a backend of your own: its environments, auth and error envelope (docs/profiles.md)."
     )
 
+    @ParentCommand var root: ExplorerCommand
+
     func run() throws {
+        try root.refuse("profiles")
         let lookup = ProfileLookup(environment: ProcessInfo.processInfo.environment)
         var rows: [(name: String, what: String, source: String)] = []
         for name in Profile.names {

@@ -25,10 +25,14 @@ struct SandboxCommand: ParsableCommand {
     @OptionGroup(title: "Fault switches (all off by default; see docs/sandbox-faults.md)")
     var faults: SandboxFaultOptions
 
+    @ParentCommand var root: ExplorerCommand
+
     func run() throws {
+        // `--profile` after `sandbox` is read as explorer's own (see ConnectionOptions.givenNames).
+        try root.refuse("sandbox", except: ["--profile"])
         var configuration = SandboxConfiguration()
         configuration.apply(environment: ProcessInfo.processInfo.environment)
-        configuration.profile = profile
+        configuration.profile = root.connection.profile ?? profile
         configuration.host = host
         configuration.port = port
         configuration.databasePath = db

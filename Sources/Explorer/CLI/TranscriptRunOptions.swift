@@ -28,10 +28,7 @@ struct TranscriptRunOptions: ParsableArguments {
     /// the subcommand's name (`explorer --env staging replay FILE`); the REPL's
     /// other options are refused there, by name, rather than ignored.
     func given(over root: ExplorerCommand, command: String) throws -> TranscriptRunOptions {
-        let refused = root.connection.meaningfulOnlyToTheREPL + (root.command == nil ? [] : ["-c"])
-        if let first = refused.first {
-            throw ValidationError("\(first) is an option of the REPL and explorer run, not of explorer \(command) (a transcript names its own profile)")
-        }
+        try root.refuse(command, except: ["--base-url", "--env", "--color"])
         var merged = self
         merged.baseURL = baseURL ?? root.connection.baseURL
         merged.env = env ?? root.connection.env

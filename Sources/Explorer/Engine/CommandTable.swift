@@ -237,9 +237,9 @@ extension CommandTable {
                 return .describe(args.texts.joined(separator: " "))
             }),
         CommandSpec(
-            name: "spec", usage: "spec load FILE", summary: "use an OpenAPI 3.0/3.1 document (JSON or YAML) as the catalog",
+            name: "spec", usage: "spec load FILE", summary: "use an OpenAPI 3.0/3.1 or Swagger 2.0 document (JSON or YAML) as the catalog",
             details: """
-            Reads an OpenAPI 3.0 or 3.1 document; its paths, parameters, request bodies and security
+            Reads an OpenAPI 3.0 or 3.1 document (Swagger 2.0 converted to 3.0 first); its paths, parameters, request bodies and security
             become the catalog that endpoints, describe and TAB use. What it cannot carry over is
             said once. A broken document is reported with the file, a JSON path and the reason.
             """,
