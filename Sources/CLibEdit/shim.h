@@ -330,6 +330,13 @@ static inline int ex_history_append(History *h, int size, const char *path, cons
     return status;
 }
 
+/// The history's lines, oldest first, each given to `each` with `context`.
+static inline void ex_history_each(History *h, void (*each)(const char *, void *), void *context) {
+    HistEvent ev;
+    if (history(h, &ev, H_LAST) < 0) return;
+    do { each(ev.str, context); } while (history(h, &ev, H_PREV) >= 0);
+}
+
 /// Number of columns of the terminal, or 80.
 static inline int ex_el_columns(EditLine *el) {
     int cols = 0;

@@ -66,6 +66,7 @@ final class FakeTerminal: Terminal, @unchecked Sendable {
     }
 
     func remember(_ line: String) { lock.withLock { _history.append(line) } }
+    func pastLines() -> [String] { history }
 
     func takeInterrupts() -> Int {
         lock.withLock {

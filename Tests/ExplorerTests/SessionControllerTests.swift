@@ -143,6 +143,21 @@ import Testing
         #expect(terminal.history.first == "login alice@example.com", "history keeps no password, not even a placeholder")
     }
 
+    /// Issue 14: `history [N]` lists past lines, numbered, secrets hidden as history keeps them.
+    @Test func historyListsTheLastLinesWithSecretsHidden() async throws {
+        let terminal = FakeTerminal(interactive: true, answers: [.type("set city=Leeds"), .type("set token hunter2"),
+                                                                 .type("auth bearer hunter3"), .type("history 3"), .type("history x"), .ctrlD])
+        _ = try await Self.withController(terminal) { $0.repl() }
+        #expect(terminal.output.contains("2  set token ***\n3  auth bearer {{secret:token}}\n4  history 3\n"), "\(terminal.output)")
+        #expect(!terminal.output.contains("1  set city=Leeds"), "only the last 3")
+        #expect(!terminal.output.contains("hunter"))
+        #expect(terminal.errors.contains("history takes a number of lines, such as history 10"))
+        let script = FakeTerminal(interactive: false)
+        let step = try await Self.withController(script) { $0.step("history") }
+        #expect(step.status == .usage)
+        #expect(script.errors == "error: history is kept by the REPL at a terminal; a script has none\n")
+    }
+
     @Test func envNeedsAProfileFile() async throws {
         let terminal = FakeTerminal(interactive: false)
         let step = try await Self.withController(terminal) { $0.step("env staging") }

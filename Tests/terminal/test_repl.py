@@ -686,6 +686,19 @@ def test_two_sessions_keep_each_others_history(spawn, env):
     z.wait_for_line(PROMPT + "help logout")
 
 
+def test_history_lists_both_sessions_lines_numbered_with_secrets_hidden(spawn, env):
+    # Issue 14: `history [N]`, read from libedit's history (the file's lines,
+    # other sessions' included), as history keeps them: secrets hidden.
+    x = spawn()
+    y = spawn()
+    x.run("help whoami")
+    y.run("set token hunter2")
+    x.run("help vars")
+    listed = x.run("history 3")
+    assert listed.replace("\r", "").strip().split("\n") == ["2  set token ***", "3  help vars", "4  history 3"], listed
+    assert "1  help whoami" in x.run("history")
+
+
 def test_non_ascii_typed_under_the_c_locale_goes_out_intact(spawn, env):
     # Issue 11 #13: under LC_ALL=C, libedit read each byte as a character: "café 🚲" went out as "caf caf ".
     c_locale = dict(env, LC_ALL="C", LANG="C")

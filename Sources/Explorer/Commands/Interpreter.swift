@@ -275,9 +275,9 @@ actor Interpreter {
             return describe(name)
         case let .specLoad(path):
             return loadSpec(path)
-        case .record, .transcript, .environment:
+        case .record, .transcript, .environment, .history:
             // The session controller handles these in a session; a transcript being replayed cannot record or nest.
-            return .failure("record, replay and tour do not work inside a replayed transcript", .usage)
+            return .failure("record, replay, tour, env and history work at the prompt, not inside a replayed transcript", .usage)
         case let .ws(action):
             return await webSocket(action)
         case let .help(topic):

@@ -27,6 +27,8 @@ enum Command: Sendable, Equatable {
     /// `env [NAME]`: list a profile file's environments, or move the session
     /// to another (run by the `SessionController`, like `record`).
     case environment(String?)
+    /// `history [N]`: the last N lines of the history (secrets hidden when kept).
+    case history(Int?)
     /// `replay FILE`, `tour [NAME]`: run by the `SessionController`, like `record`.
     case transcript(TranscriptAction)
     /// `endpoints [FILTER]`: the catalog, or the endpoints matching FILTER.

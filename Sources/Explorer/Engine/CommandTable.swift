@@ -103,6 +103,21 @@ extension CommandTable {
             details: "Lists variables, including the built-in base_url and profile.",
             parse: { args throws(CommandError) in try args.none(); return .vars }),
         CommandSpec(
+            name: "history", usage: "history [N]", summary: "the lines typed before, secrets hidden (the last 25, or N)",
+            details: """
+            Lists the REPL's history, numbered, oldest first: the last 25 lines, or the last N. History keeps
+            every line with its secrets hidden (a login without its password, a token as *** or
+            {{secret:NAME}}), so that is what it shows. Up-arrow and Ctrl-R recall them. The history lives in
+            $XDG_STATE_HOME/explorer/history; two REPLs add to it line by line.
+            """,
+            parse: { args throws(CommandError) in
+                guard let word = args.first else { return .history(nil) }
+                guard args.count == 1, let count = Int(word.text), count > 0 else {
+                    throw CommandError("history takes a number of lines, such as history 10", column: word.start)
+                }
+                return .history(count)
+            }),
+        CommandSpec(
             name: "cookies", usage: "cookies [clear]", summary: "list the session's cookies (values hidden), or forget them",
             details: """
             Lists the cookies answers have set in this session: name, domain and port, path, and flags,

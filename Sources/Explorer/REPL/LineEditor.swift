@@ -83,6 +83,20 @@ final class LineEditor {
 
     static let historySize: Int32 = 1000
 
+    /// The lines history holds, oldest first: this session's and, since each
+    /// line is added under a lock to what the file holds, the other sessions'.
+    var pastLines: [String] {
+        guard let history else { return [] }
+        var lines: [String] = []
+        withUnsafeMutablePointer(to: &lines) { pointer in
+            ex_history_each(history, { line, context in
+                guard let line, let context else { return }
+                context.assumingMemoryBound(to: [String].self).pointee.append(String(cString: line))
+            }, pointer)
+        }
+        return lines
+    }
+
     /// Ctrl-C presses since the last call (while a command runs).
     static func takeInterrupts() -> Int { Int(ex_take_interrupts()) }
 

@@ -113,6 +113,11 @@ final class SessionController {
             show(outcome, location: location)
             return .done(outcome.exitStatus)
         }
+        if case let .history(count) = command {
+            let outcome = history(last: count ?? 25)
+            show(outcome, location: location)
+            return .done(outcome.exitStatus)
+        }
         if case .empty = command, line.trimmingCharacters(in: .whitespaces).hasPrefix("#") {
             whileRecording { try $0.comment(line) }
         }
@@ -249,6 +254,21 @@ final class SessionController {
         }
     }
 
+    /// `history [N]`: the last N lines, numbered as in the whole history.
+    private func history(last count: Int) -> Outcome {
+        let lines = terminal.pastLines()
+        guard !lines.isEmpty else {
+            return terminal.isInteractive ? .message("no history yet")
+                : .failure("history is kept by the REPL at a terminal; a script has none", .usage)
+        }
+        let first = max(lines.count - count, 0)
+        let width = String(lines.count).count
+        return .message(lines[first...].enumerated().map { offset, line in
+            let number = String(first + offset + 1)
+            return String(repeating: " ", count: width - number.count) + number + "  " + line
+        }.joined(separator: "\n"))
+    }
+
     /// Whether socket notices print above the prompt (the REPL's terminal can).
     private var listensToSockets = false
 
@@ -354,7 +374,7 @@ final class SessionController {
     /// run on that loop, they would wait for ever.
     private static func runsOnMainThread(_ command: Command) -> Bool {
         switch command {
-        case .record, .transcript, .environment: return true
+        case .record, .transcript, .environment, .history: return true
         default: return false
         }
     }

@@ -26,6 +26,8 @@ protocol Terminal: AnyObject {
     func readSecret(prompt: String) -> String?
     /// Keeps a line, already free of secrets, in the history.
     func remember(_ line: String)
+    /// The lines the history holds, oldest first (none without a line editor).
+    func pastLines() -> [String]
     /// Ctrl-C presses since the last call, checked while a command runs.
     func takeInterrupts() -> Int
     /// Where text that arrives while the user types (WebSocket frames) goes,
@@ -49,6 +51,7 @@ final class EditorTerminal: Terminal {
     }
     func readSecret(prompt: String) -> String? { LineEditor.readSecret(prompt: prompt) }
     func remember(_ line: String) { editor.remember(line) }
+    func pastLines() -> [String] { editor.pastLines }
     func takeInterrupts() -> Int { LineEditor.takeInterrupts() }
     func asyncOutput() -> (@Sendable (String) -> Void)? {
         guard AsyncOutput.shared.install() else { return nil }
@@ -66,6 +69,7 @@ final class PlainTerminal: Terminal {
     func readLine(prompt: String, editing: String?) -> TerminalInput { .endOfInput }
     func readSecret(prompt: String) -> String? { nil }
     func remember(_ line: String) {}
+    func pastLines() -> [String] { [] }
     func takeInterrupts() -> Int { 0 }
     func asyncOutput() -> (@Sendable (String) -> Void)? { nil }
 }
