@@ -19,6 +19,49 @@ import Testing
         #expect(try parser.parse("WS status") == .ws(.status))
     }
 
+    /// Issue 14: `ws send` sends what the user means: plain text, a JSON
+    /// file, a file's bytes as a binary frame.
+    @Test func sendTakesTextAFileOrBytes() throws {
+        #expect(try parser.parse(#"ws send --text PING  "as typed""#) == .ws(.sendText(#"PING  "as typed""#)))
+        #expect(try parser.parse("ws send @message.json") == .ws(.sendFile(path: "message.json", binary: false)))
+        #expect(try parser.parse("ws send --binary @photo.png") == .ws(.sendFile(path: "photo.png", binary: true)))
+        #expect(throws: CommandError("ws send --text needs the text to send, as in: ws send --text PING", column: 14)) { try parser.parse("ws send --text") }
+        #expect(throws: CommandError("ws send --binary takes one @file, whose bytes go as one binary frame", column: 17)) {
+            try parser.parse("ws send --binary photo.png")
+        }
+        #expect(throws: CommandError("unknown flag --json; ws send takes --text TEXT or --binary @file", column: 8)) { try parser.parse("ws send --json x") }
+    }
+
+    @Test func aPastedJSONThatGoesOnIsReadOn() {
+        #expect(SessionController.jsonGoesOn(#"ws send {"type": "ping","#))
+        #expect(SessionController.jsonGoesOn("ws send ["))
+        #expect(!SessionController.jsonGoesOn(#"ws send {"type": "ping"}"#))
+        #expect(!SessionController.jsonGoesOn(#"ws send {"a": 1, }"#), "an error before the end is an error, not more to come")
+        #expect(!SessionController.jsonGoesOn(#"post /x a={"#))
+    }
+
+    @Test func textFilesAndBytesGoOutAsTyped() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ws-send-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(#"{"type": "ping",\#n "n": 2}"#.utf8).write(to: folder.appendingPathComponent("ping.json"))
+        try Data([0, 1, 2, 255]).write(to: folder.appendingPathComponent("raw.bin"))
+        try Data("not json".utf8).write(to: folder.appendingPathComponent("bad.json"))
+        try await withSandboxInterpreter { interpreter, _ in
+            func run(_ line: String) async throws -> Outcome { await interpreter.execute(try interpreter.parser.parse(line)) }
+            guard (try await run("ws connect /__sandbox/echo --heartbeat 0")).shownText != nil else { throw SocketFailure("no connection") }
+            _ = try await run("ws send --text hello there")
+            _ = try await run("ws send @\(folder.path)/ping.json")
+            _ = try await run("ws send --binary @\(folder.path)/raw.bin")
+            guard case let .frames(frames, nil) = try await run("ws recv 3 --timeout 30") else { throw SocketFailure("no frames") }
+            #expect(frames.map(\.text) == ["hello there", #"{"type":"ping","n":2}"#, "binary frame, 4 B"])
+            let bad = try await run("ws send @\(folder.path)/bad.json")
+            guard case let .failure(message, status) = bad else { throw SocketFailure("sent: \(bad)") }
+            #expect(message.hasPrefix("\(folder.path)/bad.json is not JSON: ") && status == .usage)
+            _ = try await run("ws close")
+        }
+    }
+
     @Test func invalidJSONPointsAtTheProblemAndSendsNothing() {
         #expect(throws: CommandError("invalid JSON: expected a string key, found '}' (nothing sent)", column: 17)) {
             try parser.parse(#"ws send {"a": 1, }"#)

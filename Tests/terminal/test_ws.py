@@ -374,3 +374,22 @@ def test_a_frame_with_a_broken_header_is_closed_with_1002_and_says_why(env, serv
     said = result.stdout + result.stderr
     assert "client" in got and got["client"][:1] == b"\x88", "the explorer sends a close frame"
     assert "no frame: the socket was closed (1002, protocol error: a frame broke RFC 6455)" in said, said
+
+
+def test_json_pasted_over_several_lines_is_sent_as_one_frame(spawn, env):
+    # Issue 14: `ws send` with JSON pasted over several lines sent the first
+    # line alone and failed; the REPL now reads on at `... ` until it ends.
+    from test_repl import history_lines
+    x = spawn()
+    assert "connected to ws://" in x.run("ws connect /__sandbox/echo --heartbeat 0")
+    x.send('ws send {"type": "ping",' + ENTER)
+    x.expect("... ")
+    x.send('  "n": 2}' + ENTER)
+    x.expect('← {"type":"ping","n":2}')
+    x.expect(PROMPT)
+    assert 'ws send {"type": "ping",   "n": 2}' in history_lines(env)
+    # An empty line drops an unfinished one.
+    x.send("ws send [1," + ENTER)
+    x.expect("... ")
+    x.send(ENTER)
+    assert "ws send dropped: its JSON did not end (nothing sent)" in x.expect(PROMPT)

@@ -312,7 +312,7 @@ extension CommandTable {
     ]
 
     private static let webSocket = CommandSpec(
-        name: "ws", usage: "ws connect|send|recv|status|close", summary: "a WebSocket: connect, send JSON, read frames",
+        name: "ws", usage: "ws connect|send|recv|status|close", summary: "a WebSocket: connect, send JSON, text or bytes, read frames",
         details: """
         ws connect [URL|PATH]      the profile's socket (LinkU's chat, with your token), a /path on
                                    the base URL, or any ws:// or wss:// URL (wss:// needs a host
@@ -322,7 +322,11 @@ extension CommandTable {
             --heartbeat S          seconds between pings (default 30; 0: none); a ping still
                                    unanswered when the next is due counts as a drop
         ws send JSON               one text frame: {"type":"ping"}, or fields as in an HTTP body:
-                                   ws send type=message receiver_id:=2 content=hi
+                                   ws send type=message receiver_id:=2 content=hi; JSON pasted
+                                   over several lines is read on at ... until it ends
+        ws send @file.json         the file's JSON (checked first), as one text frame
+        ws send --text TEXT        the rest of the line as typed, for protocols that are not JSON
+        ws send --binary @file     the file's bytes as one binary frame
         ws recv [N] [--timeout S]  waits for the next N frames not shown yet (default 1, up to 5 s)
         ws status, ws close
         Each received frame is shown once. In the REPL frames and state changes print above the

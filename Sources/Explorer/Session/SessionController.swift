@@ -292,11 +292,37 @@ final class SessionController {
                 return .ok
             case .interrupted:
                 continue
-            case let .line(line):
+            case let .line(typed):
+                // JSON pasted over several lines (`ws send {` then its members): read on.
+                guard let line = whole(typed) else { continue }
                 if let safe = Redactor.redact(line: line) { terminal.remember(safe) }
                 if step(line, promptWidth: prompt.count).exit { return .ok }
             }
         }
+    }
+
+    /// The line with the rest of its JSON, when a `ws send {…` goes on past
+    /// the line's end: lines are read at `... ` until the JSON ends, and
+    /// joined with spaces (history and transcripts keep one line). An empty
+    /// line or Ctrl-C drops it: nil.
+    private func whole(_ first: String) -> String? {
+        var line = first
+        while Self.jsonGoesOn(line) {
+            guard case let .line(more) = terminal.readLine(prompt: "... ", editing: nil), !more.trimmingCharacters(in: .whitespaces).isEmpty else {
+                terminal.err("ws send dropped: its JSON did not end (nothing sent)\n")
+                return nil
+            }
+            line += " " + more
+        }
+        return line
+    }
+
+    /// Whether a `ws send {…` or `ws send […` line's JSON stops at the line's end unfinished.
+    static func jsonGoesOn(_ line: String) -> Bool {
+        guard let open = line.firstIndex(where: { $0 == "{" || $0 == "[" }),
+              line[..<open].split(whereSeparator: \.isWhitespace).map({ $0.lowercased() }) == ["ws", "send"] else { return false }
+        let text = Array(line[open...].utf8)
+        do { _ = try JSONParser.parse(text); return false } catch { return error.offset >= text.count }
     }
 
     /// Runs lines from a pipe, each as it comes; `#` lines are comments.

@@ -21,6 +21,12 @@ extension CommandParser {
         skipSpaces()
         guard word("send") else { return nil }
         skipSpaces()
+        // `--text` takes the rest of the line as it is, spaces and quotes included.
+        if word("--text") || String(chars[i...]) == "--text" {
+            if i < chars.count { i += 1 }
+            guard i < chars.count else { throw CommandError("ws send --text needs the text to send, as in: ws send --text PING", column: i) }
+            return .ws(.sendText(try substitute(LineTokenizer.Word(text: String(chars[i...]), start: i))))
+        }
         guard i < chars.count, chars[i] == "{" || chars[i] == "[" else { return nil }
         let start = i
         let text = try substitute(LineTokenizer.Word(text: String(chars[start...]), start: start))
@@ -33,14 +39,27 @@ extension CommandParser {
     }
 
     static func webSocket(_ args: [LineTokenizer.Word]) throws(CommandError) -> Command {
-        let usage = "usage: ws connect [URL|PATH] [--retries N] [--backoff S] [--heartbeat S] | send JSON | recv [N] [--timeout S] | status | close"
+        let usage = "usage: ws connect [URL|PATH] [--retries N] [--backoff S] [--heartbeat S] | send JSON|@file|--text TEXT|--binary @file | recv [N] [--timeout S] | status | close"
         guard let sub = args.first else { throw CommandError(usage) }
         let rest = Array(args.dropFirst())
         switch sub.text.lowercased() {
         case "connect":
             return .ws(try connect(rest))
         case "send":
-            guard !rest.isEmpty else { throw CommandError("usage: ws send JSON, or ws send name=value count:=3", column: sub.start + 4) }
+            guard !rest.isEmpty else { throw CommandError("usage: ws send JSON | name=value count:=3 | @file.json | --binary @file | --text TEXT", column: sub.start + 4) }
+            if rest.count == 1, rest[0].text.hasPrefix("@") {
+                guard rest[0].text.count > 1 else { throw CommandError("@ needs a file name, as in: ws send @message.json", column: rest[0].start) }
+                return .ws(.sendFile(path: String(rest[0].text.dropFirst()), binary: false))
+            }
+            if rest.first?.text == "--binary" {
+                guard rest.count == 2, rest[1].text.hasPrefix("@"), rest[1].text.count > 1 else {
+                    throw CommandError("ws send --binary takes one @file, whose bytes go as one binary frame", column: rest.count > 1 ? rest[1].start : rest[0].start)
+                }
+                return .ws(.sendFile(path: String(rest[1].text.dropFirst()), binary: true))
+            }
+            if let flag = rest.first(where: { $0.text.hasPrefix("--") }) {
+                throw CommandError("unknown flag \(flag.text); ws send takes --text TEXT or --binary @file", column: flag.start)
+            }
             return .ws(.send(try jsonObject(rest)))
         case "recv":
             return .ws(try recv(rest))

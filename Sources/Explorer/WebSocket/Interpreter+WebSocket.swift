@@ -38,20 +38,39 @@ extension Interpreter {
         sockets.listener = listener
     }
 
+    /// One frame out: sent, or queued while the socket is not open.
+    private func send(_ frame: SocketFrame) async -> Outcome {
+        guard let socket = sockets.socket else { return .failure(WebSocketSendError.notConnected.description, .usage) }
+        do {
+            switch try await socket.send(frame) {
+            case .sending: return .nothing
+            case let .queued(waiting): return .message("queued until the socket is open (\(waiting) waiting)")
+            }
+        } catch {
+            return .failure(error.description, .runtime)
+        }
+    }
+
     func webSocket(_ action: WebSocketAction) async -> Outcome {
         switch action {
         case .connect where offline:
             return .failure("not connected: explorer runs --offline, which sends nothing", .usage)
         case let .connect(target, settings): return await connect(target, settings.options)
         case let .send(value):
-            guard let socket = sockets.socket else { return .failure(WebSocketSendError.notConnected.description, .usage) }
+            return await send(.text(JSONPrinter.compact(value)))
+        case let .sendText(text):
+            return await send(.text(text))
+        case let .sendFile(path, binary):
+            guard sockets.socket != nil else { return .failure(WebSocketSendError.notConnected.description, .usage) }
+            let bytes: [UInt8]
+            do { bytes = try session.builder.readFile(path) } catch {
+                return .failure("\(error) (nothing sent)", .usage)
+            }
+            if binary { return await send(.binary(bytes)) }
             do {
-                switch try await socket.send(.text(JSONPrinter.compact(value))) {
-                case .sending: return .nothing
-                case let .queued(waiting): return .message("queued until the socket is open (\(waiting) waiting)")
-                }
+                return await send(.text(JSONPrinter.compact(try JSONParser.parse(bytes))))
             } catch {
-                return .failure(error.description, .runtime)
+                return .failure("\(path) is not JSON: \(error) (nothing sent; ws send --binary @\(path) sends its bytes as they are)", .usage)
             }
         case let .recv(count, timeout): return await receive(count, timeout: timeout)
         case .status: return .socketStatus(await status())

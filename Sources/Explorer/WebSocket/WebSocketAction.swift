@@ -7,6 +7,11 @@ enum WebSocketAction: Sendable, Equatable {
     case connect(target: String?, settings: ConnectSettings = ConnectSettings())
     /// A JSON frame, already validated (invalid JSON never gets this far).
     case send(JSONValue)
+    /// `ws send --text TEXT`: a text frame as typed, for protocols that are not JSON.
+    case sendText(String)
+    /// `ws send @file` (a JSON file, checked before sending) or `ws send
+    /// --binary @file` (a binary frame of the file's bytes).
+    case sendFile(path: String, binary: Bool)
     case recv(count: Int, timeout: Double)
     case status
     case close
