@@ -29,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/mattpolzin/OpenAPIKit.git", exact: "6.4.0", traits: []),
         // YAML specs, decoded into OpenAPIKit's Codable documents.
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        // HTTPFields for a WebSocket handshake's headers (swift-websocket's own dependency).
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
         .systemLibrary(
@@ -43,6 +45,7 @@ let package = Package(
                 .product(name: "WSClient", package: "swift-websocket"),
                 .product(name: "WSCompression", package: "swift-websocket"),
                 .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
         .target(

@@ -32,6 +32,20 @@ import Testing
         #expect(throws: CommandError("unknown flag --json; ws send takes --text TEXT or --binary @file", column: 8)) { try parser.parse("ws send --json x") }
     }
 
+    /// Issue 14: `ws connect URL Header:value`.
+    @Test func connectTakesHandshakeHeaders() throws {
+        var settings = ConnectSettings()
+        settings.headers = [HTTPHeader(name: "Authorization", value: "token T"), HTTPHeader(name: "X-Trace", value: "1")]
+        #expect(try parser.parse("ws connect ws://h.example/ws Authorization:'token T' X-Trace:1") == .ws(.connect(target: "ws://h.example/ws", settings: settings)))
+        var only = ConnectSettings()
+        only.headers = [HTTPHeader(name: "X-Trace", value: "1")]
+        #expect(try parser.parse("ws connect X-Trace:1") == .ws(.connect(target: nil, settings: only)), "the profile's socket, with a header")
+        #expect(throws: CommandError.self) { try parser.parse("ws connect /ws ß:1") }
+        #expect(throws: CommandError("ws connect takes a URL or /path, headers as Name:value, and --retries, --backoff, --heartbeat", column: 15)) {
+            try parser.parse("ws connect /ws a=1:2")
+        }
+    }
+
     @Test func aPastedJSONThatGoesOnIsReadOn() {
         #expect(SessionController.jsonGoesOn(#"ws send {"type": "ping","#))
         #expect(SessionController.jsonGoesOn("ws send ["))
@@ -101,7 +115,7 @@ import Testing
         #expect(throws: CommandError("unknown flag --ping; ws connect takes --retries, --backoff, --heartbeat", column: 11)) {
             try parser.parse("ws connect --ping 3")
         }
-        #expect(throws: CommandError("usage: ws connect [URL|PATH] [--retries N] [--backoff S] [--heartbeat S]", column: 14)) {
+        #expect(throws: CommandError("usage: ws connect [URL|PATH] [Name:value…] [--retries N] [--backoff S] [--heartbeat S]", column: 14)) {
             try parser.parse("ws connect /a /b")
         }
     }

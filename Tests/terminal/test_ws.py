@@ -393,3 +393,40 @@ def test_json_pasted_over_several_lines_is_sent_as_one_frame(spawn, env):
     x.expect("... ")
     x.send(ENTER)
     assert "ws send dropped: its JSON did not end (nothing sent)" in x.expect(PROMPT)
+
+
+def test_ws_connect_sends_typed_headers_and_session_headers_only_to_the_backend(spawn, servers, env):
+    # Issue 14: `ws connect URL Header:value`; the session's headers go with a
+    # handshake on the backend's origin, and not to another one.
+    seen = []
+
+    def record(server, conn):
+        request = b""
+        conn.settimeout(10)
+        while b"\r\n\r\n" not in request:
+            chunk = conn.recv(4096)
+            if not chunk:
+                return
+            request += chunk
+        seen.append({line.split(b":", 1)[0].strip().lower().decode(): line.split(b":", 1)[1].strip().decode()
+                     for line in request.split(b"\r\n")[1:] if b":" in line})
+        key = re.search(rb"(?im)^sec-websocket-key:\s*(\S+)", request).group(1)
+        accept = base64.b64encode(hashlib.sha1(key + b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11").digest())
+        conn.sendall(b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                     b"Sec-WebSocket-Accept: " + accept + b"\r\n\r\n")
+        read_until_close(conn)
+        conn.sendall(close_frame(1000))
+        conn.close()
+
+    server = servers(record)
+    base = f"http://127.0.0.1:{server.port}"
+    p = f"127.0.0.1:{server.port}> "
+    x = spawn("--base-url", base, prompt=p)
+    x.run("header X-Api-Key:k3y", prompt=p)
+    assert "connected to" in x.run(f"ws connect ws://127.0.0.1:{server.port}/ws X-Trace:7 --heartbeat 0", prompt=p)
+    x.run("ws close", prompt=p)
+    said = x.run(f"ws connect ws://localhost:{server.port}/ws X-Trace:8 --heartbeat 0", prompt=p)
+    assert f"session headers not sent: http://localhost:{server.port} is not the backend's origin" in said, said
+    x.run("ws close", prompt=p)
+    assert seen[0]["x-api-key"] == "k3y" and seen[0]["x-trace"] == "7"
+    assert "x-api-key" not in seen[1] and seen[1]["x-trace"] == "8"

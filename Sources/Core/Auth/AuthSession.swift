@@ -283,6 +283,12 @@ public actor AuthSession {
 
     public func setSessionQuery(_ name: String, _ value: String) { sessionQuery = (name, value) }
 
+    /// The session headers a connection to `url` carries: all of them on the
+    /// backend's origin, none elsewhere (a WebSocket handshake's rule too).
+    public func sessionHeaders(for url: URL) -> [HTTPHeader] {
+        scope.admits(url) ? sessionHeaders : []
+    }
+
     /// Whether the session has credentials of its own to add (headers, a query parameter).
     var hasSessionCredentials: Bool { !sessionHeaders.isEmpty || sessionQuery != nil }
 

@@ -2,6 +2,9 @@
 /// the delays so a reconnect does not take real seconds.
 public struct WebSocketOptions: Sendable {
     public var reconnect: ReconnectPolicy = .standard
+    /// Headers typed on `ws connect`, sent with every handshake (the
+    /// session's own headers join them on the backend's origin).
+    public var headers: [HTTPHeader] = []
     /// Protocol ping period. A ping still unanswered when the next one is due
     /// counts as a drop: the connection is closed and reconnected per
     /// `reconnect`, so a silent peer is noticed within two periods. Nil: no heartbeat.

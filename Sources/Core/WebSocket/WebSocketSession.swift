@@ -1,3 +1,5 @@
+import Foundation
+import HTTPTypes
 import Logging
 import NIOCore
 import NIOWebSocket
@@ -241,9 +243,27 @@ public actor WebSocketSession {
         emitter.finish()
     }
 
+    /// The handshake's headers: those typed on `ws connect`, then the
+    /// session's that they do not set, when the socket is on the backend's origin.
+    private func handshakeHeaders(for url: String) async -> HTTPFields {
+        var fields = HTTPFields()
+        var given = options.headers
+        if let target = URL(string: WebSocketAddress.httpScheme(url)) {
+            for header in await session.sessionHeaders(for: target) where !given.contains(where: { $0.hasName(header.name) }) {
+                given.append(header)
+            }
+        }
+        for header in given {
+            if let name = HTTPField.Name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
+        }
+        return fields
+    }
+
     private func connectOnce(_ url: String) async throws -> WebSocketCloseFrame? {
+        let headers = await handshakeHeaders(for: url)
         let configuration = WebSocketClientConfiguration(
             maxFrameSize: options.maximumMessageBytes,
+            additionalHeaders: headers,
             // A compressed frame may inflate to four times what a message may be:
             // past that the library closes with 1009 but keeps the reason to itself;
             // up to it, the size check below closes with its reason.

@@ -316,7 +316,9 @@ extension CommandTable {
         details: """
         ws connect [URL|PATH]      the profile's socket (LinkU's chat, with your token), a /path on
                                    the base URL, or any ws:// or wss:// URL (wss:// needs a host
-                                   name, not an IP address); no answer within 10 s fails
+                                   name, not an IP address); no answer within 10 s fails.
+                                   Name:value items are handshake headers; the session's
+                                   headers join them on the backend's origin only
             --retries N            reconnect tries after a drop (default 5; 0: never reconnect)
             --backoff S            seconds before the first try, doubling after (default 1)
             --heartbeat S          seconds between pings (default 30; 0: none); a ping still

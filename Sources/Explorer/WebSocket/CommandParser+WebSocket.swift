@@ -73,7 +73,7 @@ extension CommandParser {
 
     /// `ws connect [URL|PATH] [--retries N] [--backoff S] [--heartbeat S]`, flags anywhere.
     private static func connect(_ words: [LineTokenizer.Word]) throws(CommandError) -> WebSocketAction {
-        let usage = "usage: ws connect [URL|PATH] [--retries N] [--backoff S] [--heartbeat S]"
+        let usage = "usage: ws connect [URL|PATH] [Name:value…] [--retries N] [--backoff S] [--heartbeat S]"
         var target: String?
         var settings = ConnectSettings()
         var i = 0
@@ -105,6 +105,17 @@ extension CommandParser {
             default:
                 if word.text.hasPrefix("--") {
                     throw CommandError("unknown flag \(word.text); ws connect takes \(ConnectSettings.flags.joined(separator: ", "))", column: word.start)
+                }
+                // `Name:value` after the URL: a handshake header, checked as a request's.
+                if target != nil || !(word.text.hasPrefix("/") || word.text.contains("://")), word.text.contains(":") {
+                    switch try item(word) {
+                    case let .header(name, value):
+                        settings.headers.append(HTTPHeader(name: name, value: value))
+                        i += 1
+                        continue
+                    default:
+                        throw CommandError("ws connect takes a URL or /path, headers as Name:value, and \(ConnectSettings.flags.joined(separator: ", "))", column: word.start)
+                    }
                 }
                 guard target == nil else { throw CommandError(usage, column: word.start) }
                 target = word.text

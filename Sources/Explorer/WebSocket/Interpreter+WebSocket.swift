@@ -122,7 +122,12 @@ extension Interpreter {
             return .failure(Task.isCancelled ? Interpreter.cancelled : "the connection ended before it opened", .runtime)
         }
         if case let .failure(failed) = sockets.firstResult { return .failure(failed.line, .runtime) }
-        return .message("connected to \(await socket.displayURL ?? "the socket")")
+        let shown = await socket.displayURL ?? "the socket"
+        // Session headers go only to the backend's origin: said when a socket elsewhere goes without them.
+        if !(await session.sessionHeaders.isEmpty), let url = URL(string: WebSocketAddress.httpScheme(shown)), !session.scope.admits(url) {
+            return .message("connected to \(shown)\n" + session.scope.withheldNote(for: url, what: "session headers"))
+        }
+        return .message("connected to \(shown)")
     }
 
     /// Waits, without polling, until `done` holds, the socket's events end,

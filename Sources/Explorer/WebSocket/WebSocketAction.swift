@@ -28,6 +28,8 @@ struct ConnectSettings: Sendable, Equatable {
     var backoff: Double?
     /// `--heartbeat S`: seconds between pings (0: no heartbeat).
     var heartbeat: Double?
+    /// `Name:value` items: headers sent with the handshake.
+    var headers: [HTTPHeader] = []
 
     /// The largest message taken (no flag: tests shrink it, so a message over
     /// it need not be megabytes).
@@ -56,6 +58,7 @@ struct ConnectSettings: Sendable, Equatable {
         if let backoff { options.reconnect.initialDelay = .milliseconds(Int((backoff * 1000).rounded())) }
         if let heartbeat { options.heartbeat = heartbeat == 0 ? nil : .milliseconds(Int((heartbeat * 1000).rounded())) }
         if let maximumMessageBytes { options.maximumMessageBytes = maximumMessageBytes }
+        options.headers = headers
         return options
     }
 }
