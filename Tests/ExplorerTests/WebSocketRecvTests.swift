@@ -27,6 +27,39 @@ import Testing
         }
     }
 
+    /// Issue 14: `ws recv --until FILTER` waits for the frame that matters and
+    /// shows the frames before it; the ones after wait for the next recv.
+    @Test func recvUntilWaitsForTheFrameThatMatches() async throws {
+        try await withSandboxInterpreter { interpreter, _ in
+            func run(_ line: String) async throws -> Outcome { await interpreter.execute(try interpreter.parser.parse(line)) }
+            guard (try await run("ws connect /__sandbox/echo --heartbeat 0")).shownText != nil else { throw SocketFailure("no connection") }
+            for n in 1...3 { _ = try await run(#"ws send {"n":\#(n),"type":"t\#(n)"}"#) }
+            guard case let .frames(frames, nil) = try await run("ws recv --until '.type == t2'") else { throw SocketFailure("no match") }
+            #expect(frames.map(\.text) == [#"{"n":1,"type":"t1"}"#, #"{"n":2,"type":"t2"}"#])
+            guard case let .frames(rest, nil) = try await run("ws recv") else { throw SocketFailure("the third is kept") }
+            #expect(rest.map(\.text) == [#"{"n":3,"type":"t3"}"#])
+            _ = try await run(#"ws send {"n":4}"#)
+            let missed = try await run("ws recv --until '.n == 5' --timeout 0.3")
+            guard case let .frames(came, shortfall?) = missed else { throw SocketFailure("\(missed)") }
+            #expect(came.map(\.text) == [#"{"n":4}"#])
+            #expect(shortfall == "1 frame came, but no frame matched .n == 5: none came within 0.3 s")
+            #expect(missed.exitStatus == .runtime)
+            _ = try await run("ws close")
+        }
+    }
+
+    @Test func aFrameFilterIsAPathAndMaybeAComparison() throws {
+        #expect(try FrameFilter(".type").matches(#"{"type":"x"}"#))
+        #expect(try !FrameFilter(".type").matches(#"{"type":null}"#))
+        #expect(try FrameFilter(#".msg_type == "execute_result""#).matches(#"{"msg_type":"execute_result"}"#))
+        #expect(try FrameFilter(".content.status != ok").matches(#"{"content":{"status":"error"}}"#))
+        #expect(try FrameFilter(".n == 2").matches(#"{"n":2.0}"#))
+        #expect(try !FrameFilter(".n == 2").matches("not json"))
+        #expect(throws: CommandError("--until: nothing to compare with after ==", column: 21)) { try CommandParser().parse("ws recv --until '.a =='") }
+        #expect(throws: CommandError.self) { try CommandParser().parse("ws recv 3 --until .a") }
+        #expect(try CommandParser().parse("ws recv --until .a") == .ws(.recv(count: 1, timeout: 10, until: try FrameFilter(".a"))))
+    }
+
     @Test func aRecvAfterTheServerWentAwaySaysHow() async throws {
         try await withSandboxInterpreter { interpreter, _ in
             func run(_ line: String) async throws -> Outcome { await interpreter.execute(try interpreter.parser.parse(line)) }

@@ -330,6 +330,8 @@ extension CommandTable {
         ws send --text TEXT        the rest of the line as typed, for protocols that are not JSON
         ws send --binary @file     the file's bytes as one binary frame
         ws recv [N] [--timeout S]  waits for the next N frames not shown yet (default 1, up to 5 s)
+        ws recv --until FILTER     every frame up to the first that matches (up to 10 s):
+                                   '.msg_type == "execute_result"', '.ok != true', or a path alone
         ws status, ws close
         Each received frame is shown once. In the REPL frames and state changes print above the
         prompt as they happen (← in, → out), so ws recv waits for new ones; in a script they

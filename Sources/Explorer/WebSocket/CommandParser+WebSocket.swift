@@ -143,11 +143,22 @@ extension CommandParser {
     static let longestWait = 3600.0
 
     private static func recv(_ words: [LineTokenizer.Word]) throws(CommandError) -> WebSocketAction {
-        var count = 1
-        var timeout = 5.0
+        var count: Int?
+        var timeout: Double?
+        var until: FrameFilter?
         var i = 0
         while i < words.count {
             let word = words[i]
+            if word.text == "--until" {
+                guard i + 1 < words.count else {
+                    throw CommandError("--until needs a filter, as in: ws recv --until '.type == \"message\"'", column: word.start)
+                }
+                do { until = try FrameFilter(words[i + 1].text) } catch {
+                    throw CommandError("--until: \(error.reason)", column: words[i + 1].start + error.offset)
+                }
+                i += 2
+                continue
+            }
             if word.text == "--timeout" {
                 // `inf` and 1e19 parse as Doubles and then overflowed the Duration: a crash, not an error.
                 guard i + 1 < words.count, let seconds = Double(words[i + 1].text), (0...Self.longestWait).contains(seconds) else {
@@ -159,11 +170,15 @@ extension CommandParser {
                 continue
             }
             guard let n = Int(word.text), (1...SocketState.inboxLimit).contains(n) else {
-                throw CommandError("usage: ws recv [N] [--timeout S], N from 1 to \(SocketState.inboxLimit)", column: word.start)
+                throw CommandError("usage: ws recv [N | --until FILTER] [--timeout S], N from 1 to \(SocketState.inboxLimit)", column: word.start)
             }
             count = n
             i += 1
         }
-        return .recv(count: count, timeout: timeout)
+        if until != nil, let count, let word = words.first(where: { $0.text == String(count) }) {
+            throw CommandError("ws recv takes a count or --until, not both (--until shows every frame up to the one it waits for)", column: word.start)
+        }
+        // Waiting for a given frame takes longer than for the next one: 10 s by default.
+        return .recv(count: count ?? 1, timeout: timeout ?? (until == nil ? 5 : 10), until: until)
     }
 }

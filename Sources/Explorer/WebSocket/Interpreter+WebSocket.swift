@@ -72,7 +72,8 @@ extension Interpreter {
             } catch {
                 return .failure("\(path) is not JSON: \(error) (nothing sent; ws send --binary @\(path) sends its bytes as they are)", .usage)
             }
-        case let .recv(count, timeout): return await receive(count, timeout: timeout)
+        case let .recv(_, timeout, filter?): return await receive(until: filter, timeout: timeout)
+        case let .recv(count, timeout, nil): return await receive(count, timeout: timeout)
         case .status: return .socketStatus(await status())
         case .close:
             guard sockets.socket != nil else { return .message("no WebSocket") }
@@ -240,6 +241,23 @@ extension Interpreter {
         if Task.isCancelled { return .failure(Interpreter.cancelled, .runtime) }
         if sockets.ended { return .failure("no frame: \(why)", .runtime) }
         return .failure("no frame within \(Self.seconds(limit))", .runtime)
+    }
+
+    /// `ws recv --until FILTER`: the frames up to and including the first that
+    /// matches; those after it stay for the next `ws recv`.
+    private func receive(until filter: FrameFilter, timeout: Double) async -> Outcome {
+        guard sockets.socket != nil || !sockets.inbox.isEmpty else { return .failure(WebSocketSendError.notConnected.description, .usage) }
+        let limit = Duration.milliseconds(Int((timeout * 1000).rounded()))
+        sockets.wanted = SocketState.inboxLimit
+        _ = await wait(timeout: limit) { $0.inbox.contains { filter.matches($0.text) } }
+        sockets.wanted = 0
+        let match = sockets.inbox.firstIndex { filter.matches($0.text) }
+        let taken = Array(sockets.inbox.prefix(match.map { $0 + 1 } ?? sockets.inbox.count))
+        sockets.inbox.removeFirst(taken.count)
+        if match != nil || Task.isCancelled { return taken.isEmpty ? .failure(Interpreter.cancelled, .runtime) : .frames(taken, shortfall: nil) }
+        let why = sockets.ended ? (sockets.closedBy ?? "the socket is closed") : "none came within \(Self.seconds(limit))"
+        let said = "no frame matched \(filter.text): \(why)"
+        return taken.isEmpty ? .failure(said, .runtime) : .frames(taken, shortfall: "\(taken.count) frame\(taken.count == 1 ? "" : "s") came, but " + said)
     }
 
     private func status() async -> SocketStatus? {

@@ -12,7 +12,8 @@ enum WebSocketAction: Sendable, Equatable {
     /// `ws send @file` (a JSON file, checked before sending) or `ws send
     /// --binary @file` (a binary frame of the file's bytes).
     case sendFile(path: String, binary: Bool)
-    case recv(count: Int, timeout: Double)
+    /// `--until FILTER`: every frame up to the first that matches, `count` unused.
+    case recv(count: Int, timeout: Double, until: FrameFilter? = nil)
     case status
     case close
 
@@ -72,4 +73,68 @@ struct SocketNotice: Sendable, Equatable {
     var time: Date
     var kind: Kind
     var text: String
+}
+
+/// `ws recv --until '.msg_type == "execute_result"'`: the frame to wait for.
+/// A JSON path alone matches a frame where it leads to a value (not null);
+/// with `==` or `!=`, one whose value there is (or is not) the JSON given. A
+/// bare word on the right is a string (`.type == message`).
+struct FrameFilter: Sendable, Equatable {
+    enum Test: Sendable, Equatable {
+        case present
+        case equals(JSONValue)
+        case differs(JSONValue)
+    }
+
+    /// As typed, for messages.
+    let text: String
+    let path: JSONPath
+    let test: Test
+
+    static func == (a: FrameFilter, b: FrameFilter) -> Bool { a.text == b.text }
+
+    /// Why a filter does not parse, and where in it.
+    struct Problem: Error {
+        let offset: Int
+        let reason: String
+    }
+
+    init(_ text: String) throws(Problem) {
+        self.text = text
+        let comparison = [text.range(of: "=="), text.range(of: "!=")].compactMap { $0 }.min { $0.lowerBound < $1.lowerBound }
+        let pathText = comparison.map { String(text[..<$0.lowerBound]) } ?? text
+        let trimmed = pathText.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { throw Problem(offset: 0, reason: "the filter needs a JSON path first, as in .type == \"message\"") }
+        do { path = try JSONPath.parse(trimmed) } catch { throw Problem(offset: error.offset, reason: "\(error.reason) in the path") }
+        guard let comparison else {
+            test = .present
+            return
+        }
+        let valueText = text[comparison.upperBound...].trimmingCharacters(in: .whitespaces)
+        guard !valueText.isEmpty else {
+            throw Problem(offset: text.distance(from: text.startIndex, to: comparison.upperBound), reason: "nothing to compare with after \(text[comparison])")
+        }
+        let value: JSONValue
+        if let json = try? JSONParser.parse(Array(valueText.utf8)) {
+            value = json
+        } else if !valueText.contains(where: { $0 == " " || $0 == "\"" || $0 == "{" || $0 == "[" }) {
+            value = .string(valueText)
+        } else {
+            throw Problem(offset: text.distance(from: text.startIndex, to: comparison.upperBound), reason: "\(valueText) is not a JSON value")
+        }
+        test = text[comparison] == "==" ? .equals(value) : .differs(value)
+    }
+
+    /// Whether a received frame's text (JSON, or not: then never) matches.
+    func matches(_ frame: String) -> Bool {
+        guard let json = try? JSONParser.parse(Array(frame.utf8)), case let .success(found) = path.evaluate(json) else {
+            if case .differs = test, (try? JSONParser.parse(Array(frame.utf8))) != nil { return true }
+            return false
+        }
+        switch test {
+        case .present: return found != .null
+        case let .equals(value): return found == value
+        case let .differs(value): return found != value
+        }
+    }
 }
