@@ -78,6 +78,16 @@ import Testing
         #expect(request.header("Accept") == "application/json, */*;q=0.5")
     }
 
+    /// A header typed twice goes twice, as HTTPie sends it; one typed once
+    /// replaces the default of its name.
+    @Test func aHeaderTypedTwiceGoesTwice() throws {
+        let request = try builder.build(method: "GET", path: "/x", items: [
+            .header(name: "X-Many", value: "1"), .header(name: "accept", value: "text/plain"), .header(name: "X-Many", value: "2"),
+        ])
+        #expect(request.headers.filter { $0.hasName("X-Many") }.map(\.value) == ["1", "2"])
+        #expect(request.headers.filter { $0.hasName("Accept") }.map(\.value) == ["text/plain"])
+    }
+
     @Test func queryValuesArePercentEncoded() throws {
         let request = try builder.build(method: "GET", path: "/api/tasks?page=1", items: [
             .query(name: "keyword", value: "a b+c&d=é"), .query(name: "city", value: "London"),

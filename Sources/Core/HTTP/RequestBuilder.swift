@@ -188,7 +188,9 @@ public struct RequestBuilder: Sendable {
 
         var request = PreparedRequest(method: method.uppercased(), url: try url(for: path, query: query), headers: headers, body: body)
         for name in removedHeaders { request.removeHeader(name) }
-        for header in userHeaders { request.setHeader(header.name, header.value) }
+        // A typed header replaces the default of its name; typed twice, both go (as HTTPie sends them).
+        for header in userHeaders { request.removeHeader(header.name) }
+        request.headers += userHeaders
         return request
     }
 
