@@ -5,6 +5,22 @@ import Testing
 @Suite struct CommandParserTests {
     let parser = CommandParser(variables: ["id": "3", "city": "New York"])
 
+    /// Issue 14: HTTPie's TLS flags, checked in the parser (a file that cannot be read, with a caret).
+    @Test func tlsFlags() throws {
+        guard case let .http(_, _, _, options) = try CommandParser().parse("get https://h.example/ --verify no") else { throw CommandError("not http") }
+        #expect(options.tls == TLSOptions(verify: .none))
+        guard case let .http(_, _, _, trusted) = try CommandParser().parse("get https://h.example/ --verify /etc/hostname --cert /etc/hostname") else {
+            throw CommandError("not http")
+        }
+        #expect(trusted.tls == TLSOptions(verify: .authorities("/etc/hostname"), certificate: "/etc/hostname"))
+        #expect(throws: CommandError("--verify takes yes, no, or a CA file (PEM) that can be read; /nowhere.pem cannot", column: 32)) {
+            try CommandParser().parse("get https://h.example/ --verify /nowhere.pem")
+        }
+        #expect(throws: CommandError("--cert needs a PEM file that can be read; nope cannot", column: 30)) {
+            try CommandParser().parse("get https://h.example/ --cert nope")
+        }
+    }
+
     @Test func methodsAndBarePaths() throws {
         #expect(try parser.parse("GET /api/tasks page==2") == .http(method: "GET", path: "/api/tasks", items: [.query(name: "page", value: "2")], options: RequestOptions()))
         #expect(try parser.parse("post /api/tasks title=x --offline") == .http(method: "POST", path: "/api/tasks", items: [.stringField(name: "title", value: "x")], options: RequestOptions(offline: true)))

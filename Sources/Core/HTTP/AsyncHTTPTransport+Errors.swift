@@ -190,7 +190,7 @@ extension AsyncHTTPTransport {
             return "the server does not speak TLS on this port (try http://)"
         }
         if text.localizedCaseInsensitiveContains("certificate") || text.contains("CERTIFICATE_VERIFY_FAILED") {
-            return "the server's certificate is not trusted"
+            return "the server's certificate is not trusted (--verify CA_FILE trusts a private CA; --verify no checks nothing)"
         }
         if text.contains("hostname") || text.contains("unableToValidateCertificate") {
             return "the server's certificate does not name this host"

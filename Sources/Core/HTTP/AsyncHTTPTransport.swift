@@ -4,6 +4,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 
 /// `HTTPTransport` over async-http-client, with a connect timeout, a
 /// per-request deadline and a cap on how much of a body is read.
@@ -109,8 +110,11 @@ public final class AsyncHTTPTransport: HTTPTransport {
         do {
             var headers = HTTPHeaders()
             for header in request.headers { headers.add(name: header.name, value: header.value) }
-            let outgoing = try HTTPClient.Request(url: request.url, method: HTTPMethod(rawValue: request.method),
+            var outgoing = try HTTPClient.Request(url: request.url, method: HTTPMethod(rawValue: request.method),
                                                   headers: headers, body: request.body.map { .bytes($0) })
+            if let tls = request.tls, request.url.scheme?.lowercased() == "https" {
+                outgoing.tlsConfiguration = try Self.configuration(tls, host: host)
+            }
             let task = client.execute(request: outgoing,
                                       delegate: ResponseAccumulator(request: outgoing, maxBodySize: options.maximumBodyBytes),
                                       eventLoop: .delegateAndChannel(on: eventLoop),
@@ -127,6 +131,34 @@ public final class AsyncHTTPTransport: HTTPTransport {
         } catch {
             throw Self.classify(error, host: host, limit: options.maximumBodyBytes, deadline: deadline)
         }
+    }
+
+    /// NIO's TLS configuration for `--verify`, `--cert` and `--cert-key`; a
+    /// file that cannot be read or is not PEM is one line, nothing sent.
+    static func configuration(_ tls: TLSOptions, host: String) throws(TransportError) -> TLSConfiguration {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        func read<T>(_ what: String, _ path: String, _ load: () throws -> T) throws(TransportError) -> T {
+            guard FileManager.default.isReadableFile(atPath: path) else {
+                throw TransportError(kind: .notSent, host: host, detail: "cannot read the \(what) file \(path)")
+            }
+            do { return try load() } catch {
+                throw TransportError(kind: .notSent, host: host, detail: "the \(what) file \(path) is not PEM (\(error))")
+            }
+        }
+        switch tls.verify {
+        case .system: break
+        case .none: configuration.certificateVerification = .none
+        case let .authorities(path):
+            let roots = try read("CA", path) { try NIOSSLCertificate.fromPEMFile(path) }
+            configuration.trustRoots = .certificates(roots)
+        }
+        if let certificate = tls.certificate {
+            let chain = try read("certificate", certificate) { try NIOSSLCertificate.fromPEMFile(certificate) }
+            configuration.certificateChain = chain.map { .certificate($0) }
+            let keyFile = tls.key ?? certificate
+            configuration.privateKey = .privateKey(try read("key", keyFile) { try NIOSSLPrivateKey(file: keyFile, format: .pem) })
+        }
+        return configuration
     }
 
     /// Waits for the answer on the caller's actor. The isolated parameter, used

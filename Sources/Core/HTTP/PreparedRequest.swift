@@ -9,6 +9,9 @@ public struct PreparedRequest: Sendable, Equatable {
     public var body: [UInt8]?
     /// How long the whole exchange may take (`--timeout`); nil: the transport's default.
     public var timeout: Duration?
+    /// How an https request checks the server and shows itself (`--verify`,
+    /// `--cert`, `--cert-key`); nil: the system's trust store, no client certificate.
+    public var tls: TLSOptions?
 
     public init(method: String, url: URL, headers: [HTTPHeader] = [], body: [UInt8]? = nil, timeout: Duration? = nil) {
         self.method = method
@@ -143,4 +146,29 @@ extension HTTPHeader {
 
 private extension String {
     func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
+}
+
+/// HTTPie's TLS flags: which authorities the server's certificate must chain
+/// to (`--verify yes|no|CA_FILE`), and a client certificate (`--cert`,
+/// `--cert-key`, PEM files).
+public struct TLSOptions: Sendable, Equatable {
+    public enum Verify: Sendable, Equatable {
+        /// The system's trust store.
+        case system
+        /// No check at all (`--verify no`): a self-signed development server.
+        case none
+        /// The certificates in this PEM file (a private CA).
+        case authorities(String)
+    }
+
+    public var verify: Verify
+    public var certificate: String?
+    /// The certificate's private key; nil when `certificate` holds it too.
+    public var key: String?
+
+    public init(verify: Verify = .system, certificate: String? = nil, key: String? = nil) {
+        self.verify = verify
+        self.certificate = certificate
+        self.key = key
+    }
 }

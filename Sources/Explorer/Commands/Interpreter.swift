@@ -147,6 +147,7 @@ actor Interpreter {
             let options = typed.over(defaults)
             var request = try session.builder.build(method: method, path: path, items: items, form: options.form, raw: options.raw)
             request.timeout = options.timeout.map { .milliseconds(Int(($0 * 1000).rounded())) }
+            request.tls = options.tls
             if !options.force, let endpoint = profile.endpoint(method: method, path: session.catalogPath(of: request)) {
                 // The catalog knows this body is wrong: say so rather than send it (--force sends it anyway).
                 let problems = endpoint.bodyProblems(in: items)
@@ -380,6 +381,7 @@ actor Interpreter {
             where Redactor.redact(header: request.headers[index], alsoSecret: profile.secretHeaders) != request.headers[index] {
             request.headers[index].value = CurlCommand.placeholder(request.headers[index].name)
         }
+        request.tls = options.tls
         let rule = access(for: request)
         let placement = rule?.token ?? .bearer
         var note: String?

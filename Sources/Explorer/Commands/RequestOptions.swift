@@ -1,3 +1,4 @@
+import Foundation
 import Core
 
 /// Which parts of an exchange are printed: HTTPie's `--print` letters.
@@ -65,6 +66,17 @@ struct RequestOptions: Sendable, Equatable {
     var output: String?
     /// Print the request as a curl command instead of sending it.
     var curl = false
+    /// `--verify yes|no|CA_FILE`.
+    var verify: TLSOptions.Verify?
+    /// `--cert FILE`, `--cert-key FILE`: a client certificate (PEM).
+    var certificate: String?
+    var certificateKey: String?
+
+    /// The TLS flags as the transport takes them; nil when none was given.
+    var tls: TLSOptions? {
+        guard verify != nil || certificate != nil else { return nil }
+        return TLSOptions(verify: verify ?? .system, certificate: certificate, key: certificateKey)
+    }
 
     /// Every flag with whether it takes a value, for the parser, help and TAB.
     static let flags: [(names: [String], value: String?, help: String)] = [
@@ -81,6 +93,9 @@ struct RequestOptions: Sendable, Equatable {
         (["--force"], nil, "send even when the catalog says a body field has the wrong type"),
         (["--output", "-o"], "FILE", "save the answer's body in FILE (a new file) instead of printing it"),
         (["--curl"], nil, "print the request as a curl command (secrets as $VARIABLES) instead of sending it"),
+        (["--verify"], "yes|no|CA_FILE", "check the server's certificate against the system's CAs (yes), a CA file, or not at all (no)"),
+        (["--cert"], "FILE", "a client certificate (PEM), with its key unless --cert-key names another file"),
+        (["--cert-key"], "FILE", "the client certificate's private key (PEM)"),
     ]
 
     static var flagNames: [String] { flags.flatMap(\.names) }
@@ -140,13 +155,29 @@ struct RequestOptions: Sendable, Equatable {
         case "--force": force = true
         case "--output": output = value!.text
         case "--curl": curl = true
+        case "--verify":
+            switch value!.text.lowercased() {
+            case "yes", "true": verify = .system
+            case "no", "false": verify = TLSOptions.Verify.none
+            default:
+                guard FileManager.default.isReadableFile(atPath: Self.expanded(value!.text)) else {
+                    throw CommandError("--verify takes yes, no, or a CA file (PEM) that can be read; \(value!.text) cannot", column: value!.start)
+                }
+                verify = .authorities(Self.expanded(value!.text))
+            }
+        case "--cert", "--cert-key":
+            guard FileManager.default.isReadableFile(atPath: Self.expanded(value!.text)) else {
+                throw CommandError("\(name) needs a PEM file that can be read; \(value!.text) cannot", column: value!.start)
+            }
+            if flag.names[0] == "--cert" { certificate = Self.expanded(value!.text) } else { certificateKey = Self.expanded(value!.text) }
         default: break
         }
         return taken
     }
 
     /// Flags that make sense for a session (`defaults`): the others are about one line.
-    static let sessionFlags: Set<String> = ["--follow", "--max-redirects", "--timeout", "--form", "--print", "--verbose", "--headers", "--body"]
+    static let sessionFlags: Set<String> = ["--follow", "--max-redirects", "--timeout", "--form", "--print", "--verbose", "--headers", "--body",
+                                            "--verify", "--cert", "--cert-key"]
 
     /// This line's options, with what it does not say taken from the session's defaults.
     func over(_ defaults: RequestOptions) -> RequestOptions {
@@ -156,6 +187,9 @@ struct RequestOptions: Sendable, Equatable {
         merged.timeout = timeout ?? defaults.timeout
         merged.print = print ?? defaults.print
         merged.form = form || defaults.form
+        merged.verify = verify ?? defaults.verify
+        merged.certificate = certificate ?? defaults.certificate
+        merged.certificateKey = certificateKey ?? defaults.certificateKey
         return merged
     }
 
@@ -167,8 +201,19 @@ struct RequestOptions: Sendable, Equatable {
         if let timeout { words.append("--timeout " + (timeout == timeout.rounded() ? "\(Int(timeout))" : "\(timeout)")) }
         if form { words.append("--form") }
         if let print { words.append("--print " + print.letters) }
+        switch verify {
+        case .none?: words.append("--verify no")
+        case let .authorities(path)?: words.append("--verify " + path)
+        case .system?: words.append("--verify yes")
+        case nil: break
+        }
+        if let certificate { words.append("--cert " + certificate) }
+        if let certificateKey { words.append("--cert-key " + certificateKey) }
         return words.joined(separator: " ")
     }
+
+    /// `~/ca.pem` with the home folder.
+    private static func expanded(_ path: String) -> String { (path as NSString).expandingTildeInPath }
 
     private static func split(_ text: String) -> (String, String?) {
         guard text.hasPrefix("--"), let eq = text.firstIndex(of: "=") else { return (text, nil) }
@@ -181,6 +226,8 @@ struct RequestOptions: Sendable, Equatable {
         case "--timeout": return "2.5"
         case "--raw": return "'{\"a\": 1}'"
         case "--output": return "answer.json"
+        case "--verify": return "no"
+        case "--cert", "--cert-key": return "client.pem"
         default: return "hb"
         }
     }

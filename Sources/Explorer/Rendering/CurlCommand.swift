@@ -34,6 +34,13 @@ enum CurlCommand {
         } else if request.method != "GET" || request.body != nil {
             words += ["-X", request.method]
         }
+        switch request.tls?.verify {
+        case .none?: words.append("--insecure")
+        case let .authorities(path)?: words += ["--cacert", quote(path)]
+        default: break
+        }
+        if let certificate = request.tls?.certificate { words += ["--cert", quote(certificate)] }
+        if let key = request.tls?.key { words += ["--key", quote(key)] }
         words.append(quote(request.url.absoluteString.removingPercentEncodingOfPlaceholders))
         for header in request.headers {
             if header.hasName("Accept-Encoding") {
