@@ -258,3 +258,20 @@ import Testing
         }
     }
 }
+
+/// `HTTP_PROXY`, `HTTPS_PROXY` and `NO_PROXY`, read as curl reads them.
+@Suite struct ProxyRulesTests {
+    @Test func theEnvironmentNamesAProxyPerSchemeAndTheHostsThatGoStraight() throws {
+        let rules = try #require(ProxyRules(environment: ["HTTP_PROXY": "http://u:p%40ss@proxy.example:3128", "https_proxy": "proxy.example:8443",
+                                                          "NO_PROXY": "localhost, .internal.example, api.example.com:8080"]))
+        #expect(rules.http?.description == "http://proxy.example:3128" && rules.http?.user == "u" && rules.http?.password == "p@ss")
+        #expect(rules.proxy(for: URL(string: "https://api.example.com/x")!)?.port == 8443)
+        #expect(rules.proxy(for: URL(string: "http://api.example.com:8080/x")!) == nil, "a port-bound rule")
+        #expect(rules.proxy(for: URL(string: "http://api.example.com/x")!)?.port == 3128, "another port is not covered")
+        #expect(rules.proxy(for: URL(string: "http://a.internal.example/x")!) == nil)
+        #expect(rules.proxy(for: URL(string: "http://localhost:9/x")!) == nil)
+        #expect(ProxyRules(environment: ["NO_PROXY": "*"]) == nil, "no proxy named: none")
+        #expect(try #require(ProxyRules(environment: ["HTTP_PROXY": "http://p:1", "NO_PROXY": "*"])).proxy(for: URL(string: "http://x/")!) == nil)
+        #expect(ProxyRules(environment: ["HTTP_PROXY": "socks5://p:1"]) == nil, "only http:// proxies")
+    }
+}

@@ -35,10 +35,14 @@ public final class AsyncHTTPTransport: HTTPTransport {
         /// that flush. The 1 KiB under it is slack for anything the client adds.
         /// Servers commonly refuse heads over 8 to 80 KiB anyway (431).
         public var maximumHeadBytes = 63 * 1024
+        /// `HTTP_PROXY`, `HTTPS_PROXY`, `NO_PROXY`; nil: every request goes straight.
+        public var proxies: ProxyRules?
         public init() {}
     }
 
     private let client: HTTPClient
+    /// One client per proxy the rules name (async-http-client takes one proxy per client).
+    private let proxied: [ProxyRules.Proxy: HTTPClient]
     public let eventLoop: any EventLoop
     private let options: Options
 
@@ -61,6 +65,14 @@ public final class AsyncHTTPTransport: HTTPTransport {
         let group = MultiThreadedEventLoopGroup.singleton
         eventLoop = group.next()
         client = HTTPClient(eventLoopGroupProvider: .shared(group), configuration: configuration)
+        var proxied: [ProxyRules.Proxy: HTTPClient] = [:]
+        for proxy in Set([options.proxies?.http, options.proxies?.https].compactMap { $0 }) {
+            var through = configuration
+            let authorization = proxy.user.map { HTTPClient.Authorization.basic(username: $0, password: proxy.password ?? "") }
+            through.proxy = .server(host: proxy.host, port: proxy.port, authorization: authorization)
+            proxied[proxy] = HTTPClient(eventLoopGroupProvider: .shared(group), configuration: through)
+        }
+        self.proxied = proxied
         self.options = options
     }
 
@@ -96,6 +108,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
     /// from an actor that runs on `executor`.
     public func shutdown() async {
         try? await client.shutdown()
+        for other in proxied.values { try? await other.shutdown() }
     }
 
     /// Runs on the caller's executor (`nonisolated(nonsending)`): called from
@@ -115,7 +128,8 @@ public final class AsyncHTTPTransport: HTTPTransport {
             if let tls = request.tls, request.url.scheme?.lowercased() == "https" {
                 outgoing.tlsConfiguration = try Self.configuration(tls, host: host)
             }
-            let task = client.execute(request: outgoing,
+            let through = options.proxies?.proxy(for: request.url).flatMap { proxied[$0] } ?? client
+            let task = through.execute(request: outgoing,
                                       delegate: ResponseAccumulator(request: outgoing, maxBodySize: options.maximumBodyBytes),
                                       eventLoop: .delegateAndChannel(on: eventLoop),
                                       deadline: .now() + deadline)

@@ -39,7 +39,8 @@ final class LiveSession: Sendable {
     static func open(profile: Profile, target: Target, offline: Bool = false, store: any TokenStore = MemoryTokenStore(),
                      readFile: @escaping @Sendable (String) throws -> [UInt8] = RequestBuilder.readFileFromDisk,
                      sending: (AsyncHTTPTransport) -> any HTTPTransport = { $0 },
-                     table: CommandTable = .standard) async throws -> LiveSession {
+                     table: CommandTable = .standard,
+                     environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> LiveSession {
         var sandbox: SandboxServer?
         let url: URL
         switch target {
@@ -51,7 +52,10 @@ final class LiveSession: Sendable {
             sandbox = server
             url = server.baseURL
         }
-        let transport = AsyncHTTPTransport()
+        // A proxy the environment names serves a backend of the user's, never the in-process sandbox.
+        var transportOptions = AsyncHTTPTransport.Options()
+        if case .url = target { transportOptions.proxies = ProxyRules(environment: environment) }
+        let transport = AsyncHTTPTransport(options: transportOptions)
         let through: any HTTPTransport = offline ? OfflineTransport(eventLoop: transport.eventLoop) : sending(transport)
         let session = AuthSession(profile: profile, builder: RequestBuilder(baseURL: url, readFile: readFile),
                                   transport: through, store: store)
