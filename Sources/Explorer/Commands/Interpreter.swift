@@ -19,6 +19,8 @@ actor Interpreter {
     /// The last response's body and the response (a received WebSocket frame counts: `show` shows it).
     var lastBody: JSONValue?
     var lastResponse: ReceivedResponse?
+    /// The last GET, for `next`.
+    var lastList: Paging.Last?
     /// The `ws` socket, its unread frames and who hears about it (Interpreter+WebSocket.swift).
     var sockets = SocketState()
     /// Every frame the socket sends or receives, for a recording or a replay to follow.
@@ -143,7 +145,10 @@ actor Interpreter {
         switch command {
         case .empty: return .nothing
         case .exit: return .exit
+        case .next:
+            return try await nextPage()
         case let .http(method, path, items, typed):
+            if method == "GET", !typed.offline, !typed.curl { lastList = Paging.Last(path: path, items: items, options: typed) }
             let options = typed.over(defaults)
             var request = try session.builder.build(method: method, path: path, items: items, form: options.form, raw: options.raw)
             request.timeout = options.timeout.map { .milliseconds(Int(($0 * 1000).rounded())) }
@@ -361,6 +366,25 @@ actor Interpreter {
     /// What a request to another origin goes without, in a few words.
     private var sessionCredentials: String {
         profile.secretParameters.isEmpty ? "session headers" : "session credentials (the \(profile.secretParameters.joined(separator: ", ")) parameter)"
+    }
+
+    /// `next`: the page after the last GET's answer (Paging says how to ask for it).
+    private func nextPage() async throws -> Outcome {
+        guard let last = lastList, let response = lastResponse else {
+            return .failure("next follows a list: GET one first (get /api/tasks)", .usage)
+        }
+        guard (200..<300).contains(response.status) else { return .failure("the last answer was \(response.status): no page to go on from", .usage) }
+        var request = PreparedRequest(method: "GET", url: session.builder.baseURL)
+        if let built = try? session.builder.build(method: "GET", path: last.path, items: last.items) { request = built }
+        let query = profile.endpoint(method: "GET", path: session.catalogPath(of: request))?.query ?? []
+        switch Paging.next(after: last, response: response, endpointQuery: query) {
+        case let .end(reason): return .message(reason)
+        case let .request(path, items): return try await run(.http(method: "GET", path: path, items: items, options: last.options))
+        case let .url(url):
+            // A relative link is relative to the page it came from.
+            let target = url.hasPrefix("/") || url.contains("://") ? url : (URL(string: url, relativeTo: request.url)?.absoluteString ?? url)
+            return try await run(.http(method: "GET", path: target, items: [], options: last.options))
+        }
     }
 
     /// `--curl`: the request as a curl command, the token and secret-named

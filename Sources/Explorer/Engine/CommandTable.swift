@@ -103,6 +103,16 @@ extension CommandTable {
             details: "Lists variables, including the built-in base_url and profile.",
             parse: { args throws(CommandError) in try args.none(); return .vars }),
         CommandSpec(
+            name: "next", usage: "next", summary: "the next page of the last list",
+            details: """
+            Fetches the page after the last GET's answer, as the answer says: a Link header with
+            rel="next", a next URL in the body, a cursor (next_cursor, nextCursor, next_page_token, at the
+            top or under meta/pagination) sent back as the request's cursor parameter, or page==N+1 while
+            the total, a short page or an empty one does not say that was the last. The request's other
+            items and options stay.
+            """,
+            parse: { args throws(CommandError) in try args.none(); return .next }),
+        CommandSpec(
             name: "history", usage: "history [N]", summary: "the lines typed before, secrets hidden (the last 25, or N)",
             details: """
             Lists the REPL's history, numbered, oldest first: the last 25 lines, or the last N. History keeps

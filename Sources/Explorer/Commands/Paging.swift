@@ -1,0 +1,126 @@
+import Core
+import Foundation
+
+/// `next`: the request for the page after the last list answer, read off
+/// the answer the way backends say it, first that applies:
+/// 1. a `Link: <…>; rel="next"` header (RFC 8288, GitHub's style);
+/// 2. a `next` URL in the body (Django REST framework's style; null: the end);
+/// 3. a cursor (`next_cursor`, `nextCursor`, `next_page_token`, … at the top
+///    or under `meta`/`pagination`/`paging`), sent back in the query
+///    parameter the request or the endpoint uses for it (`cursor` else);
+/// 4. a page number: `page==` on the request (or in the endpoint's query)
+///    goes up by one, unless the answer's `total`, a short page or an empty
+///    one says that was the last.
+enum Paging {
+    /// The last GET whose answer may have a next page.
+    struct Last: Sendable, Equatable {
+        var path: String
+        var items: [RequestItem]
+        var options: RequestOptions
+    }
+
+    enum Next: Equatable {
+        /// The same request, its paging parameter changed.
+        case request(path: String, items: [RequestItem])
+        /// A URL the answer gave.
+        case url(String)
+        /// No next page, and why.
+        case end(String)
+    }
+
+    static let cursorFields = ["next_cursor", "nextCursor", "next_page_token", "nextPageToken", "end_cursor", "endCursor", "next_token", "nextToken"]
+    static let cursorParameters = ["cursor", "after", "page_token", "pageToken", "starting_after", "next_token", "continuation"]
+    static let sizeParameters = ["page_size", "per_page", "pageSize", "limit", "size"]
+
+    static func next(after last: Last, response: ReceivedResponse, endpointQuery: [String]) -> Next {
+        if let link = response.headers.first(where: { $0.hasName("Link") }).flatMap({ nextLink(in: $0.value) }) { return .url(link) }
+        let body = response.json
+        let members = object(body)
+        if let next = members.first(where: { $0.key == "next" })?.value {
+            switch next {
+            case let .string(url) where !url.isEmpty: return .url(url)
+            case .null: return .end("no next page: the answer's next is null")
+            default: break
+            }
+        }
+        let containers = [members] + ["meta", "pagination", "paging", "page_info", "pageInfo"].compactMap { key in
+            members.first { $0.key == key }.map { object($0.value) }
+        }
+        for container in containers {
+            guard let (field, value) = container.first(where: { cursorFields.contains($0.key) }).map({ ($0.key, $0.value) }) else { continue }
+            let cursor = value.plainText
+            guard value != .null, value != .bool(false), !cursor.isEmpty else {
+                return .end("no next page: the answer's \(field) is \(value == .null ? "null" : "empty")")
+            }
+            let typed = last.items.compactMap { item -> String? in
+                if case let .query(name, _) = item, cursorParameters.contains(name) { return name }
+                return nil
+            }.first
+            let parameter = typed ?? endpointQuery.first(where: cursorParameters.contains) ?? "cursor"
+            return .request(path: last.path, items: replacing(parameter, with: cursor, in: last.items))
+        }
+        let typedPage = last.items.compactMap { item -> String? in
+            if case let .query(name, value) = item, name == "page" { return value }
+            return nil
+        }.first
+        guard typedPage != nil || endpointQuery.contains("page") || members.contains(where: { $0.key == "page" }) else {
+            return .end("no next page: the answer names none (no Link header, next, next_cursor or page)")
+        }
+        let page = typedPage.flatMap { Int($0) } ?? number(members, "page") ?? 1
+        let size = last.items.compactMap { item -> Int? in
+            if case let .query(name, value) = item, sizeParameters.contains(name) { return Int(value) }
+            return nil
+        }.first ?? sizeParameters.lazy.compactMap { number(members, $0) }.first
+        let listed: [JSONValue]? = if case let .array(items)? = body { items } else {
+            members.lazy.compactMap { if case let .array(items) = $0.value { items } else { nil } }.first
+        }
+        if let total = number(members, "total") ?? number(members, "total_count") ?? number(members, "count"), let size, page * size >= total {
+            return .end("no next page: page \(page) of \(size) reaches the total, \(total)")
+        }
+        if let listed, listed.isEmpty { return .end("no next page: page \(page) is empty") }
+        if let listed, let size, listed.count < size { return .end("no next page: page \(page) has \(listed.count) of \(size)") }
+        return .request(path: last.path, items: replacing("page", with: String(page + 1), in: last.items))
+    }
+
+    /// The `rel="next"` target of a Link header.
+    static func nextLink(in header: String) -> String? {
+        for link in header.split(separator: ",") {
+            let parts = link.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let target = parts.first, target.hasPrefix("<"), target.hasSuffix(">") else { continue }
+            // `rel="next"`, `rel=next`, or `rel="last next"` (a space-separated list).
+            let isNext = parts.dropFirst().contains { part in
+                let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                guard pair.count == 2, pair[0].lowercased() == "rel" else { return false }
+                return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")).lowercased().split(separator: " ").contains("next")
+            }
+            if isNext { return String(target.dropFirst().dropLast()) }
+        }
+        return nil
+    }
+
+    /// The items with `name==value` in place of the query item of that name (or added).
+    static func replacing(_ name: String, with value: String, in items: [RequestItem]) -> [RequestItem] {
+        var replaced = false
+        var out: [RequestItem] = items.compactMap { item in
+            guard case .query(name, _) = item else { return item }
+            if replaced { return nil }
+            replaced = true
+            return .query(name: name, value: value)
+        }
+        if !replaced { out.append(.query(name: name, value: value)) }
+        return out
+    }
+
+    private static func object(_ value: JSONValue?) -> [(key: String, value: JSONValue)] {
+        if case let .object(members)? = value { members } else { [] }
+    }
+
+    private static func number(_ members: [(key: String, value: JSONValue)], _ key: String) -> Int? {
+        guard let value = members.first(where: { $0.key == key })?.value else { return nil }
+        switch value {
+        case let .number(text): return Int(text)
+        case let .string(text): return Int(text)
+        default: return nil
+        }
+    }
+}

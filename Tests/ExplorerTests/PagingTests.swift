@@ -1,0 +1,59 @@
+import Core
+import Testing
+@testable import Explorer
+
+/// Issue 14: `next` reads the next page off the answer, the way backends say it.
+@Suite struct PagingTests {
+    let last = Paging.Last(path: "/items", items: [.query(name: "q", value: "x")], options: RequestOptions())
+
+    func answer(_ body: String, headers: [HTTPHeader] = []) -> ReceivedResponse {
+        ReceivedResponse(status: 200, reason: "OK", headers: headers, body: Array(body.utf8))
+    }
+
+    @Test func aLinkHeaderWins() {
+        let link = HTTPHeader(name: "Link", value: #"<https://api.example.com/items?page=1>; rel="prev", <https://api.example.com/items?page=3>; rel="next""#)
+        #expect(Paging.next(after: last, response: answer(#"{"page": 2}"#, headers: [link]), endpointQuery: []) == .url("https://api.example.com/items?page=3"))
+        #expect(Paging.nextLink(in: #"</a?p=2>; rel="last next""#) == "/a?p=2")
+        #expect(Paging.nextLink(in: #"</a?p=1>; rel="prev""#) == nil)
+    }
+
+    @Test func aNextURLInTheBody() {
+        #expect(Paging.next(after: last, response: answer(#"{"next": "/items?page=2", "results": []}"#), endpointQuery: []) == .url("/items?page=2"))
+        #expect(Paging.next(after: last, response: answer(#"{"next": null, "results": [1]}"#), endpointQuery: []) == .end("no next page: the answer's next is null"))
+    }
+
+    @Test func aCursorGoesBackInTheRequestsOwnParameter() {
+        #expect(Paging.next(after: last, response: answer(#"{"posts": [1], "next_cursor": "abc"}"#), endpointQuery: ["cursor", "limit"])
+            == .request(path: "/items", items: [.query(name: "q", value: "x"), .query(name: "cursor", value: "abc")]))
+        let typed = Paging.Last(path: "/items", items: [.query(name: "after", value: "old")], options: RequestOptions())
+        #expect(Paging.next(after: typed, response: answer(#"{"meta": {"nextCursor": 42}}"#), endpointQuery: [])
+            == .request(path: "/items", items: [.query(name: "after", value: "42")]))
+        #expect(Paging.next(after: last, response: answer(#"{"next_cursor": null}"#), endpointQuery: []) == .end("no next page: the answer's next_cursor is null"))
+    }
+
+    @Test func aPageNumberGoesUpUntilTheTotalOrAShortPage() {
+        let paged = Paging.Last(path: "/api/tasks", items: [.query(name: "page", value: "2"), .query(name: "page_size", value: "2")], options: RequestOptions())
+        #expect(Paging.next(after: paged, response: answer(#"{"tasks": [1, 2], "total": 5, "page": 2}"#), endpointQuery: ["page"])
+            == .request(path: "/api/tasks", items: [.query(name: "page", value: "3"), .query(name: "page_size", value: "2")]))
+        #expect(Paging.next(after: paged, response: answer(#"{"tasks": [1, 2], "total": 4, "page": 2}"#), endpointQuery: ["page"])
+            == .end("no next page: page 2 of 2 reaches the total, 4"))
+        #expect(Paging.next(after: paged, response: answer(#"[1]"#), endpointQuery: []) == .end("no next page: page 2 has 1 of 2"))
+        #expect(Paging.next(after: last, response: answer(#"{"a": 1}"#), endpointQuery: [])
+            == .end("no next page: the answer names none (no Link header, next, next_cursor or page)"))
+    }
+
+    @Test func nextFollowsTheSandboxsPages() async throws {
+        try await withSandboxInterpreter { interpreter, _ in
+            func run(_ line: String) async throws -> Outcome { await interpreter.execute(try interpreter.parser.parse(line)) }
+            #expect(try await run("next").exitStatus == .usage, "nothing listed yet")
+            _ = try await run("login alice@example.com alice123")
+            _ = try await run("get /api/tasks page_size==2")
+            var pages = [await interpreter.lastBody?["page"]]
+            for _ in 0..<3 {
+                _ = try await run("next")
+                pages.append(await interpreter.lastBody?["page"])
+            }
+            #expect(pages == [.int(1), .int(2), .int(3), .int(3)], "the third page is the last: next says so and fetches nothing")
+        }
+    }
+}
