@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import CompressNIO
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -129,11 +130,16 @@ public final class AsyncHTTPTransport: HTTPTransport {
                 outgoing.tlsConfiguration = try Self.configuration(tls, host: host)
             }
             let through = options.proxies?.proxy(for: request.url).flatMap { proxied[$0] } ?? client
-            let task = through.execute(request: outgoing,
-                                      delegate: ResponseAccumulator(request: outgoing, maxBodySize: options.maximumBodyBytes),
-                                      eventLoop: .delegateAndChannel(on: eventLoop),
-                                      deadline: .now() + deadline)
-            let response = try await Self.response(of: task, isolation: #isolation)
+            let response: HTTPClient.Response
+            if let sink = request.stream {
+                response = try await streamed(outgoing, through: through, sink: sink, host: host, deadline: deadline)
+            } else {
+                let task = through.execute(request: outgoing,
+                                           delegate: ResponseAccumulator(request: outgoing, maxBodySize: options.maximumBodyBytes),
+                                           eventLoop: .delegateAndChannel(on: eventLoop),
+                                           deadline: .now() + deadline)
+                response = try await Self.response(of: task, isolation: #isolation)
+            }
             var body = try Self.decoded(response.body ?? ByteBuffer(), encoding: response.headers.first(name: "Content-Encoding"),
                                         limit: options.maximumBodyBytes, host: host)
             return ReceivedResponse(
@@ -173,6 +179,27 @@ public final class AsyncHTTPTransport: HTTPTransport {
             configuration.privateKey = .privateKey(try read("key", keyFile) { try NIOSSLPrivateKey(file: keyFile, format: .pem) })
         }
         return configuration
+    }
+
+    /// A request whose answer may stream: the deadline holds until the head
+    /// says the body streams, then only the server or Ctrl-C ends it.
+    private nonisolated(nonsending) func streamed(_ outgoing: HTTPClient.Request, through: HTTPClient, sink: StreamSink, host: String,
+                                                  deadline: TimeAmount) async throws -> HTTPClient.Response {
+        let collector = StreamingCollector(sink: sink, limit: options.maximumBodyBytes, host: host)
+        let task = through.execute(request: outgoing, delegate: collector, eventLoop: .delegateAndChannel(on: eventLoop), deadline: nil)
+        let timedOut = NIOLockedValueBox(false)
+        let timer = eventLoop.scheduleTask(in: deadline) {
+            guard !collector.isStreaming else { return }
+            timedOut.withLockedValue { $0 = true }
+            task.cancel()
+        }
+        defer { timer.cancel() }
+        do {
+            return try await Self.response(of: task, isolation: #isolation)
+        } catch {
+            if timedOut.withLockedValue({ $0 }) { throw HTTPClientError.deadlineExceeded }
+            throw error
+        }
     }
 
     /// Waits for the answer on the caller's actor. The isolated parameter, used

@@ -12,6 +12,8 @@ public struct PreparedRequest: Sendable, Equatable {
     /// How an https request checks the server and shows itself (`--verify`,
     /// `--cert`, `--cert-key`); nil: the system's trust store, no client certificate.
     public var tls: TLSOptions?
+    /// Takes a streamed answer's body as it comes (see `StreamSink`); nil: the body comes whole.
+    public var stream: StreamSink?
 
     public init(method: String, url: URL, headers: [HTTPHeader] = [], body: [UInt8]? = nil, timeout: Duration? = nil) {
         self.method = method

@@ -164,9 +164,30 @@ actor Interpreter {
             if options.offline || offline { return await offlineView(of: request) }
             let rule = access(for: request)
             let follow = options.follow == true ? RedirectPolicy(maximum: options.maxRedirects ?? RedirectPolicy().maximum) : nil
-            let exchange = try await session.send(request, isPublic: rule?.isPublic, token: rule?.token ?? .bearer, follow: follow)
+            // Someone watching (the REPL): a streamed answer is shown line by line as it comes.
+            var stream: StreamLines?
+            if let listener = sockets.listener, options.output == nil {
+                let lines = StreamLines { listener(SocketNotice(time: Date(), kind: .streamed, text: $0)) }
+                request.stream = StreamSink { lines.feed(contentType: $0, $1) }
+                stream = lines
+            }
+            let exchange: Exchange
+            do {
+                exchange = try await session.send(request, isPublic: rule?.isPublic, token: rule?.token ?? .bearer, follow: follow)
+            } catch let error as TransportError where error.kind == .cancelled && (stream?.shown ?? 0) > 0 {
+                // Ctrl-C is how a stream that never ends is left.
+                return .message("stopped: \(stream!.shown) \(stream!.shown == 1 ? "line" : "lines") streamed above")
+            }
             var view = options.print ?? PrintParts.standard(for: method)
             var notes: [String] = []
+            if let stream {
+                stream.finish()
+                if stream.shown > 0 {
+                    // Shown already: not again under the status line (`show` has it whole).
+                    view.remove(.responseBody)
+                    notes.append("\(stream.shown) \(stream.shown == 1 ? "line" : "lines") streamed above")
+                }
+            }
             if let file = options.output {
                 // -o: the body goes to the file, not the screen.
                 view.remove(.responseBody)

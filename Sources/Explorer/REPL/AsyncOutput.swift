@@ -6,11 +6,25 @@ import Foundation
 /// land in the middle of the line being edited. It waits here, a byte in
 /// libedit's output pipe wakes the read function, and that prints it above
 /// the line and redraws the prompt and the partial input (shim.h, `ex_getc`).
-/// Text posted while a command runs is printed when the next prompt is up.
+/// Text posted while a command runs (no line is being edited) is written at
+/// once: a streamed answer shows its lines as they come.
 final class AsyncOutput: @unchecked Sendable {
     static let shared = AsyncOutput()
     private let lock = NSLock()
     private var pending = ""
+    /// Whether no line is being edited (a command runs): text goes out at once.
+    private var direct = false
+
+    /// Called as the editor starts and stops reading a line.
+    func editing(_ isEditing: Bool) {
+        let text: String = lock.withLock {
+            direct = !isEditing
+            guard direct else { return "" }
+            defer { pending = "" }
+            return pending
+        }
+        if !text.isEmpty { ex_write_stdout(text) }
+    }
 
     /// Makes the pipe and the hook; returns false when the pipe cannot be made.
     func install() -> Bool {
@@ -21,8 +35,16 @@ final class AsyncOutput: @unchecked Sendable {
 
     /// Queues text (whole lines) and wakes the editor. Any thread.
     func post(_ text: String) {
-        lock.withLock { pending += text }
-        ex_output_wake()
+        // Written under the lock, so it cannot cross the switch back to editing.
+        let queued: Bool = lock.withLock {
+            if direct {
+                ex_write_stdout(text)
+                return false
+            }
+            pending += text
+            return true
+        }
+        if queued { ex_output_wake() }
     }
 
     private func take() -> String {

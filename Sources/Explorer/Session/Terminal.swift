@@ -47,9 +47,17 @@ final class EditorTerminal: Terminal {
     func out(_ text: String) { console.out(text) }
     func err(_ text: String) { console.err(text) }
     func readLine(prompt: String, editing: String?) -> TerminalInput {
-        editing.map { editor.read(prompt: prompt, editing: $0) } ?? editor.read(prompt: prompt)
+        AsyncOutput.shared.editing(true)
+        // Until the next prompt a command runs: what arrives meanwhile is written at once.
+        defer { AsyncOutput.shared.editing(false) }
+        return editing.map { editor.read(prompt: prompt, editing: $0) } ?? editor.read(prompt: prompt)
     }
-    func readSecret(prompt: String) -> String? { LineEditor.readSecret(prompt: prompt) }
+    func readSecret(prompt: String) -> String? {
+        // Nothing is written over a password prompt: it waits, as at the line prompt.
+        AsyncOutput.shared.editing(true)
+        defer { AsyncOutput.shared.editing(false) }
+        return LineEditor.readSecret(prompt: prompt)
+    }
     func remember(_ line: String) { editor.remember(line) }
     func pastLines() -> [String] { editor.pastLines }
     func takeInterrupts() -> Int { LineEditor.takeInterrupts() }

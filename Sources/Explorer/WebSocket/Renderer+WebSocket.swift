@@ -13,6 +13,7 @@ extension Renderer {
         case .sent: return "\(time) \(palette.green("→")) \(framePreview(notice.text))\n"
         case .state: return "\(time) \(palette.yellow("·")) \(palette.yellow(notice.text))\n"
         case .problem: return "\(time) \(palette.red("!")) \(palette.red(notice.text))\n"
+        case .streamed: return "\(time) \(palette.cyan("⇣")) \(framePreview(notice.text))\n"
         }
     }
 

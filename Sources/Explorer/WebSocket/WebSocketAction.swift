@@ -68,6 +68,8 @@ struct ConnectSettings: Sendable, Equatable {
 struct SocketNotice: Sendable, Equatable {
     enum Kind: Sendable, Equatable {
         case received, sent, state, problem
+        /// A line or event of a streamed HTTP answer.
+        case streamed
     }
 
     var time: Date

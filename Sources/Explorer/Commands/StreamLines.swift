@@ -1,0 +1,76 @@
+import Core
+import Foundation
+
+/// A streamed answer cut into what is shown as it comes: each line of JSON
+/// lines, each event of Server-Sent Events (its data lines joined, its
+/// name when not `message`, comments and ids left out). Parts arrive on the
+/// event loop; each finished line or event goes to `post` at once.
+final class StreamLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var pending: [UInt8] = []
+    private var event: (name: String?, data: [String]) = (nil, [])
+    private var isEvents = false
+    private(set) var count = 0
+    private let post: @Sendable (String) -> Void
+
+    init(post: @escaping @Sendable (String) -> Void) { self.post = post }
+
+    var shown: Int { lock.withLock { count } }
+
+    func feed(contentType: String, _ bytes: [UInt8]) {
+        let lines: [String] = lock.withLock {
+            isEvents = contentType.lowercased().hasPrefix("text/event-stream")
+            pending += bytes
+            var out: [String] = []
+            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                var line = Array(pending[..<newline])
+                pending.removeFirst(newline + 1)
+                if line.last == UInt8(ascii: "\r") { line.removeLast() }
+                if let shown = take(String(decoding: line, as: UTF8.self)) { out.append(shown) }
+            }
+            count += out.count
+            return out
+        }
+        lines.forEach(post)
+    }
+
+    /// What is left when the body ends: a last line with no newline, an event with no blank line.
+    func finish() {
+        let last: String? = lock.withLock {
+            var shown: String?
+            if !pending.isEmpty { shown = take(String(decoding: pending, as: UTF8.self)) }
+            pending = []
+            if shown == nil, isEvents { shown = take("") }
+            if shown != nil { count += 1 }
+            return shown
+        }
+        last.map(post)
+    }
+
+    /// The text a line completes, if any (called under the lock).
+    private func take(_ line: String) -> String? {
+        guard isEvents else { return line.trimmingCharacters(in: .whitespaces).isEmpty ? nil : line }
+        if line.isEmpty {
+            defer { event = (nil, []) }
+            guard !event.data.isEmpty else { return nil }
+            let data = event.data.joined(separator: "\n")
+            return event.name.map { $0 == "message" ? data : "\($0): \(data)" } ?? data
+        }
+        if line.hasPrefix(":") { return nil }
+        let (field, value) = Self.field(line)
+        switch field {
+        case "data": event.data.append(value)
+        case "event": event.name = value
+        default: break
+        }
+        return nil
+    }
+
+    /// `field: value` (one space after the colon dropped, as the spec says).
+    private static func field(_ line: String) -> (String, String) {
+        guard let colon = line.firstIndex(of: ":") else { return (line, "") }
+        var value = line[line.index(after: colon)...]
+        if value.first == " " { value = value.dropFirst() }
+        return (String(line[..<colon]), String(value))
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import Testing
+@testable import Explorer
+
+/// A streamed body cut as it is shown: JSON lines one by one, Server-Sent
+/// Events one event at a time, whatever the chunks' edges.
+@Suite struct StreamLinesTests {
+    final class Posted: @unchecked Sendable {
+        let lock = NSLock()
+        var lines: [String] = []
+        func add(_ line: String) { lock.withLock { lines.append(line) } }
+    }
+
+    @Test func jsonLinesAcrossChunkEdges() {
+        let posted = Posted()
+        let stream = StreamLines { posted.add($0) }
+        for chunk in [#"{"n":1}"#, "\n{\"n\"", ":2}\r\n\n", #"{"n":3}"#] { stream.feed(contentType: "application/x-ndjson", Array(chunk.utf8)) }
+        #expect(posted.lines == [#"{"n":1}"#, #"{"n":2}"#])
+        stream.finish()
+        #expect(posted.lines.last == #"{"n":3}"# && stream.shown == 3, "a last line with no newline still shows")
+    }
+
+    @Test func eventsJoinTheirDataAndNameTheirKind() {
+        let posted = Posted()
+        let stream = StreamLines { posted.add($0) }
+        let text = ": keep-alive\n\ndata: a\ndata:b\n\nevent: tick\nid: 7\ndata: {\"i\": 1}\n\nevent: message\ndata: plain\n\nretry: 10\ndata: last"
+        for byte in text.utf8 { stream.feed(contentType: "text/event-stream; charset=utf-8", [byte]) }
+        stream.finish()
+        #expect(posted.lines == ["a\nb", #"tick: {"i": 1}"#, "plain", "last"])
+    }
+}

@@ -1,0 +1,86 @@
+"""Streamed answers on a real terminal, from Python's http.server: JSON
+lines and Server-Sent Events are shown as they come (before the answer
+ends), an endless event stream is left with Ctrl-C and the REPL goes on,
+and the status line says how many lines were shown rather than showing the
+body again. Issue 14, "Streaming".
+"""
+import http.server
+import json
+import threading
+import time
+
+import pytest
+
+from test_repl import ENTER, env, spawn  # noqa: F401
+
+
+class Streams(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def chunk(self, data):
+        self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+        self.wfile.flush()
+
+    def do_GET(self):
+        self.send_response(200)
+        if self.path.startswith("/lines"):
+            self.send_header("Content-Type", "application/x-ndjson")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            for n in range(3):
+                self.chunk((json.dumps({"n": n}) + "\n").encode())
+                time.sleep(0.3)
+            # The last line comes after a pause long enough to see the others first.
+            time.sleep(1.5)
+            self.chunk(b'{"n": "last"}\n')
+            self.wfile.write(b"0\r\n\r\n")
+            return
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        n = 0
+        try:
+            while n < 200:
+                event = f"event: tick\nid: {n}\ndata: {{\"i\": {n}}}\n\n" if n % 2 else f": keep-alive\ndata: hello {n}\ndata: more\n\n"
+                self.chunk(event.encode())
+                n += 1
+                time.sleep(0.2)
+        except OSError:
+            pass
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def server():
+    s = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Streams)
+    threading.Thread(target=s.serve_forever, daemon=True).start()
+    yield s.server_address[1]
+    s.shutdown()
+    s.server_close()
+
+
+def test_json_lines_show_as_they_come(spawn, server):
+    prompt = f"127.0.0.1:{server}> "
+    x = spawn("--base-url", f"http://127.0.0.1:{server}", prompt=prompt)
+    x.send("get /lines" + ENTER)
+    x.expect('⇣ {"n":2}')
+    assert '"last"' not in x.transcript, "the first lines show before the answer ends"
+    after = x.expect(prompt, timeout=15)
+    assert '⇣ {"n":"last"}' in after and "HTTP/1.1 200 OK" in after and "4 lines streamed above" in after, after
+    assert after.count('"last"') == 1, "the body is not shown again"
+    assert '"n": "last"' in x.run("show", prompt=prompt)
+
+
+def test_an_endless_event_stream_stops_on_ctrl_c(spawn, server):
+    prompt = f"127.0.0.1:{server}> "
+    x = spawn("--base-url", f"http://127.0.0.1:{server}", prompt=prompt)
+    x.send("get /events" + ENTER)
+    x.expect("⇣ hello 0\\nmore")
+    x.expect('⇣ tick: {"i": 1}')
+    x.send("\x03")
+    stopped = x.expect(prompt)
+    assert "stopped: " in stopped and "lines streamed above" in stopped, stopped
+    assert "keep-alive" not in x.transcript and "id: " not in x.transcript
+    assert "usage: next" in x.run("help next", prompt=prompt)  # the REPL goes on
