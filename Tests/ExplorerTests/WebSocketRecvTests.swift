@@ -48,6 +48,28 @@ import Testing
         }
     }
 
+    /// Issue 14: long JSON frames can be shown indented, per recv or for the session.
+    @Test func framesCanBeShownIndented() async throws {
+        #expect(try CommandParser().parse("ws recv 2 --pretty") == .ws(.recv(count: 2, timeout: 5, pretty: true)))
+        #expect(try CommandParser().parse("ws pretty on") == .ws(.pretty(true)))
+        #expect(throws: CommandError("usage: ws pretty [on|off]", column: 10)) { try CommandParser().parse("ws pretty maybe") }
+        let notice = SocketNotice(time: Date(timeIntervalSince1970: 0), kind: .received, text: #"{"a":{"b":1},"access_token":"secret-value"}"#, pretty: true)
+        let shown = Renderer(palette: .plain).notice(notice)
+        #expect(shown.hasSuffix("← {\n             \"a\": {\n               \"b\": 1\n             },\n             \"access_token\": \"<hidden: 12 characters>\"\n           }\n"), "\(shown)")
+        try await withSandboxInterpreter { interpreter, _ in
+            func run(_ line: String) async throws -> Outcome { await interpreter.execute(try interpreter.parser.parse(line)) }
+            guard (try await run("ws connect /__sandbox/echo --heartbeat 0")).shownText != nil else { throw SocketFailure("no connection") }
+            _ = try await run(#"ws send {"n":1}"#)
+            guard case let .frames(frames, nil) = try await run("ws recv --pretty --timeout 30") else { throw SocketFailure("no frame") }
+            #expect(frames.map(\.pretty) == [true])
+            _ = try await run("ws pretty on")
+            _ = try await run(#"ws send {"n":2}"#)
+            guard case let .frames(later, nil) = try await run("ws recv --timeout 30") else { throw SocketFailure("no frame") }
+            #expect(later.map(\.pretty) == [true], "the session setting")
+            _ = try await run("ws close")
+        }
+    }
+
     @Test func aFrameFilterIsAPathAndMaybeAComparison() throws {
         #expect(try FrameFilter(".type").matches(#"{"type":"x"}"#))
         #expect(try !FrameFilter(".type").matches(#"{"type":null}"#))

@@ -21,6 +21,8 @@ actor Interpreter {
     var lastResponse: ReceivedResponse?
     /// The last GET, for `next`.
     var lastList: Paging.Last?
+    /// `ws pretty on`: JSON frames shown indented as they arrive.
+    var prettyFrames = false
     /// The `ws` socket, its unread frames and who hears about it (Interpreter+WebSocket.swift).
     var sockets = SocketState()
     /// Every frame the socket sends or receives, for a recording or a replay to follow.

@@ -322,7 +322,7 @@ extension CommandTable {
     ]
 
     private static let webSocket = CommandSpec(
-        name: "ws", usage: "ws connect|send|recv|status|close", summary: "a WebSocket: connect, send JSON, text or bytes, read frames",
+        name: "ws", usage: "ws connect|send|recv|status|close|pretty", summary: "a WebSocket: connect, send JSON, text or bytes, read frames",
         details: """
         ws connect [URL|PATH]      the profile's socket (LinkU's chat, with your token), a /path on
                                    the base URL, or any ws:// or wss:// URL (wss:// needs a host
@@ -342,6 +342,8 @@ extension CommandTable {
         ws recv [N] [--timeout S]  waits for the next N frames not shown yet (default 1, up to 5 s)
         ws recv --until FILTER     every frame up to the first that matches (up to 10 s):
                                    '.msg_type == "execute_result"', '.ok != true', or a path alone
+            --pretty               JSON frames indented over several lines
+        ws pretty [on|off]         JSON frames indented as they arrive too (off: one line each)
         ws status, ws close
         Each received frame is shown once. In the REPL frames and state changes print above the
         prompt as they happen (← in, → out), so ws recv waits for new ones; in a script they

@@ -63,6 +63,13 @@ extension CommandParser {
             return .ws(.send(try jsonObject(rest)))
         case "recv":
             return .ws(try recv(rest))
+        case "pretty":
+            switch rest.map({ $0.text.lowercased() }) {
+            case []: return .ws(.pretty(nil))
+            case ["on"]: return .ws(.pretty(true))
+            case ["off"]: return .ws(.pretty(false))
+            default: throw CommandError("usage: ws pretty [on|off]", column: rest[0].start)
+            }
         case "status", "close":
             if let extra = rest.first { throw CommandError("ws \(sub.text) takes no arguments", column: extra.start) }
             return .ws(sub.text.lowercased() == "status" ? .status : .close)
@@ -146,9 +153,15 @@ extension CommandParser {
         var count: Int?
         var timeout: Double?
         var until: FrameFilter?
+        var pretty = false
         var i = 0
         while i < words.count {
             let word = words[i]
+            if word.text == "--pretty" {
+                pretty = true
+                i += 1
+                continue
+            }
             if word.text == "--until" {
                 guard i + 1 < words.count else {
                     throw CommandError("--until needs a filter, as in: ws recv --until '.type == \"message\"'", column: word.start)
@@ -170,7 +183,7 @@ extension CommandParser {
                 continue
             }
             guard let n = Int(word.text), (1...SocketState.inboxLimit).contains(n) else {
-                throw CommandError("usage: ws recv [N | --until FILTER] [--timeout S], N from 1 to \(SocketState.inboxLimit)", column: word.start)
+                throw CommandError("usage: ws recv [N | --until FILTER] [--timeout S] [--pretty], N from 1 to \(SocketState.inboxLimit)", column: word.start)
             }
             count = n
             i += 1
@@ -179,6 +192,6 @@ extension CommandParser {
             throw CommandError("ws recv takes a count or --until, not both (--until shows every frame up to the one it waits for)", column: word.start)
         }
         // Waiting for a given frame takes longer than for the next one: 10 s by default.
-        return .recv(count: count ?? 1, timeout: timeout ?? (until == nil ? 5 : 10), until: until)
+        return .recv(count: count ?? 1, timeout: timeout ?? (until == nil ? 5 : 10), until: until, pretty: pretty)
     }
 }

@@ -72,8 +72,13 @@ extension Interpreter {
             } catch {
                 return .failure("\(path) is not JSON: \(error) (nothing sent; ws send --binary @\(path) sends its bytes as they are)", .usage)
             }
-        case let .recv(_, timeout, filter?): return await receive(until: filter, timeout: timeout)
-        case let .recv(count, timeout, nil): return await receive(count, timeout: timeout)
+        case let .recv(count, timeout, filter, pretty):
+            let outcome = if let filter { await receive(until: filter, timeout: timeout) } else { await receive(count, timeout: timeout) }
+            guard pretty, case let .frames(notices, shortfall) = outcome else { return outcome }
+            return .frames(notices.map { var shown = $0; shown.pretty = true; return shown }, shortfall: shortfall)
+        case let .pretty(on):
+            if let on { prettyFrames = on }
+            return .message("JSON frames are shown \(prettyFrames ? "indented (ws pretty off: one line each)" : "on one line each (ws pretty on: indented)")")
         case .status: return .socketStatus(await status())
         case .close:
             guard sockets.socket != nil else { return .message("no WebSocket") }
@@ -185,15 +190,15 @@ extension Interpreter {
         case let .received(frame):
             frameTap.post(.received, frame)
             remember(frame)
-            notices += deliver(SocketNotice(time: now, kind: .received, text: Self.text(frame)))
+            notices += deliver(SocketNotice(time: now, kind: .received, text: Self.text(frame), pretty: prettyFrames))
         case let .sent(frame):
             frameTap.post(.sent, frame)
-            notices.append(.init(time: now, kind: .sent, text: Self.text(frame)))
+            notices.append(.init(time: now, kind: .sent, text: Self.text(frame), pretty: prettyFrames))
         case let .reconciled(missed):
             notices.append(.init(time: now, kind: .state, text: "reconciled: \(missed.count) missed message\(missed.count == 1 ? "" : "s")"))
             for message in missed {
                 frameTap.post(ObservedFrame(.received, .json(message)))
-                notices += deliver(SocketNotice(time: now, kind: .received, text: JSONPrinter.compact(message)))
+                notices += deliver(SocketNotice(time: now, kind: .received, text: JSONPrinter.compact(message), pretty: prettyFrames))
             }
         case let .reconcileFailed(line):
             notices.append(.init(time: now, kind: .problem, text: "reconcile failed: \(line)"))

@@ -9,12 +9,19 @@ extension Renderer {
     func notice(_ notice: SocketNotice) -> String {
         let time = palette.dim(Self.clockTime(notice.time))
         switch notice.kind {
-        case .received: return "\(time) \(palette.cyan("←")) \(framePreview(notice.text))\n"
-        case .sent: return "\(time) \(palette.green("→")) \(framePreview(notice.text))\n"
+        case .received: return "\(time) \(palette.cyan("←")) \(notice.pretty ? indented(notice.text) : framePreview(notice.text))\n"
+        case .sent: return "\(time) \(palette.green("→")) \(notice.pretty ? indented(notice.text) : framePreview(notice.text))\n"
         case .state: return "\(time) \(palette.yellow("·")) \(palette.yellow(notice.text))\n"
         case .problem: return "\(time) \(palette.red("!")) \(palette.red(notice.text))\n"
         case .streamed: return "\(time) \(palette.cyan("⇣")) \(framePreview(notice.text))\n"
         }
+    }
+
+    /// A JSON frame indented, its lines under the first (after `HH:MM:SS ← `),
+    /// tokens hidden; one that is not JSON, or over 1 MiB, as a preview.
+    private func indented(_ text: String) -> String {
+        guard text.utf8.count <= 1 << 20, let json = try? JSONParser.parse(text) else { return framePreview(text) }
+        return JSONPrinter.pretty(Redactor.redact(json: json)).replacingOccurrences(of: "\n", with: "\n" + String(repeating: " ", count: 11))
     }
 
     /// A frame's text on one line, tokens hidden, cut after `framePreviewLimit`

@@ -13,11 +13,14 @@ enum WebSocketAction: Sendable, Equatable {
     /// --binary @file` (a binary frame of the file's bytes).
     case sendFile(path: String, binary: Bool)
     /// `--until FILTER`: every frame up to the first that matches, `count` unused.
-    case recv(count: Int, timeout: Double, until: FrameFilter? = nil)
+    /// `pretty`: JSON frames indented (`--pretty`).
+    case recv(count: Int, timeout: Double, until: FrameFilter? = nil, pretty: Bool = false)
+    /// `ws pretty [on|off]`: JSON frames indented as they arrive too; nil shows the setting.
+    case pretty(Bool?)
     case status
     case close
 
-    static let subcommands = ["connect", "send", "recv", "status", "close"]
+    static let subcommands = ["connect", "send", "recv", "status", "close", "pretty"]
 }
 
 /// `ws connect` flags; nil keeps the default (seed 000: 5 tries after
@@ -75,6 +78,8 @@ struct SocketNotice: Sendable, Equatable {
     var time: Date
     var kind: Kind
     var text: String
+    /// A JSON frame shown indented over several lines (`ws recv --pretty`, `ws pretty on`).
+    var pretty = false
 }
 
 /// `ws recv --until '.msg_type == "execute_result"'`: the frame to wait for.
