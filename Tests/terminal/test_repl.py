@@ -704,7 +704,7 @@ def test_non_ascii_typed_under_the_c_locale_goes_out_intact(spawn, env):
     c_locale = dict(env, LC_ALL="C", LANG="C")
     x = spawn(env=c_locale)
     out = x.run('post /api/tasks title="café 🚲" --offline')
-    assert '{"title":"café 🚲"}' in out, out
+    assert '"title": "café 🚲"' in out, out  # indented on a terminal, as HTTPie shows it
 
 
 def test_the_tab_after_a_partial_completion_lists(spawn):
@@ -716,3 +716,12 @@ def test_the_tab_after_a_partial_completion_lists(spawn):
     x.send(TAB)
     listing = x.expect(PROMPT + "get /api/task")
     assert "/api/task-experts" in listing and "/api/tasks" in listing, listing
+
+
+def test_offline_indents_a_json_body_on_a_terminal(spawn):
+    # Issue 14: `--offline` shows a JSON body as HTTPie does on a terminal
+    # (indented); piped, both print the compact bytes that would be sent.
+    x = spawn()
+    out = x.run("post /api/tasks title=Fix 'tags:=[1,2]' --offline")
+    assert '{\r\n  "title": "Fix",\r\n  "tags": [\r\n    1,\r\n    2\r\n  ]\r\n}' in out, out
+    assert "Content-Length: 28" in out, "the length of the compact bytes that would be sent"

@@ -80,8 +80,9 @@ final class ExplorerSession {
         if interactive, isatty(0) == 1, let editor = LineEditor(historyURL: historyURL, complete: { complete($0, on: completing.value) }) {
             terminal = EditorTerminal(editor: editor)
         }
-        let renderer = Renderer(palette: palette, envelope: profile.errorEnvelope, secretHeaders: profile.secretHeaders,
+        var renderer = Renderer(palette: palette, envelope: profile.errorEnvelope, secretHeaders: profile.secretHeaders,
                                 secretParameters: profile.secretParameters)
+        renderer.formatsOfflineJSON = isatty(1) == 1
         let controller = SessionController(interpreter: interpreter, renderer: renderer,
                                            terminal: terminal, offline: options.offline,
                                            target: live.sandbox != nil ? .sandbox : .url(live.baseURL.absoluteString))

@@ -12,6 +12,9 @@ struct Renderer: Sendable {
     var secretHeaders: [String] = []
     /// Query parameters the profile names as credentials, hidden in request lines.
     var secretParameters: [String] = []
+    /// `--offline` shows a JSON body indented, as HTTPie does on a terminal
+    /// (piped, both print the bytes as they would be sent).
+    var formatsOfflineJSON = false
 
     /// Text for standard output, and for standard error (failures).
     func render(_ outcome: Outcome) -> (out: String, err: String) {
@@ -19,7 +22,8 @@ struct Renderer: Sendable {
         case .nothing, .exit: return ("", "")
         case let .value(value): return (JSONPrinter.pretty(Redactor.redact(json: value), style: palette.json) + "\n", "")
         case let .failure(message, _): return ("", palette.red("error: ") + message + "\n")
-        case let .offline(request, note): return (offline(request, hidingSecrets: true) + (note.map { palette.dim($0) + "\n" } ?? ""), "")
+        case let .offline(request, note):
+            return (offline(request, hidingSecrets: true, formattingJSON: formatsOfflineJSON) + (note.map { palette.dim($0) + "\n" } ?? ""), "")
         case let .exchange(exchange, note, view): return exchangeText(exchange, note: note, view: view)
         case let .frames(notices, shortfall):
             return (notices.map(notice).joined(), shortfall.map { palette.red("error: ") + $0 + "\n" } ?? "")
@@ -190,14 +194,16 @@ struct Renderer: Sendable {
     /// The request line, headers and body, as they would go on the wire;
     /// on screen (`hidingSecrets`), secret query values hidden. A recording
     /// takes it whole: its own scrubber writes them as `{{secret:NAME}}`.
-    func offline(_ request: PreparedRequest, hidingSecrets: Bool = false) -> String {
+    func offline(_ request: PreparedRequest, hidingSecrets: Bool = false, formattingJSON: Bool = false) -> String {
         let target = hidingSecrets ? Redactor.redact(target: request.target, alsoSecret: secretParameters) : request.target
         var lines = ["\(request.method) \(target) HTTP/1.1"]
         lines += Self.wireHeaders(request).map { "\($0.name): \($0.value)" }
         var text = lines.joined(separator: "\n") + "\n"
         if let body = request.body, !body.isEmpty {
             text += "\n"
-            if let s = String(validating: body, as: UTF8.self) {
+            if formattingJSON, request.header("Content-Type")?.lowercased().contains("json") == true, let json = try? JSONParser.parse(body) {
+                text += JSONPrinter.pretty(json) + "\n"
+            } else if let s = String(validating: body, as: UTF8.self) {
                 text += s.hasSuffix("\n") ? s : s + "\n"
             } else {
                 text += "binary body, \(Self.size(body.count))\n"
