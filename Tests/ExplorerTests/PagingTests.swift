@@ -1,3 +1,4 @@
+import Foundation
 import Core
 import Testing
 @testable import Explorer
@@ -55,5 +56,16 @@ import Testing
             }
             #expect(pages == [.int(1), .int(2), .int(3), .int(3)], "the third page is the last: next says so and fetches nothing")
         }
+    }
+}
+
+/// `--download`'s file names, as HTTPie picks them.
+@Suite struct DownloadNameTests {
+    @Test func theAnswerNamesTheFileElseTheURL() {
+        let url = URL(string: "https://h.example/files/a%20b.pdf?x=1")!
+        #expect(Download.name(headers: [], url: url) == "a b.pdf")
+        #expect(Download.name(headers: [HTTPHeader(name: "Content-Disposition", value: #"attachment; filename="../etc/passwd""#)], url: url) == "passwd")
+        #expect(Download.name(headers: [HTTPHeader(name: "content-disposition", value: "inline; filename=..")], url: URL(string: "https://h.example/")!) == "download")
+        #expect(Download.filename(in: #"attachment; filename="x.csv"; filename*=UTF-8''r%C3%A9sum%C3%A9.csv"#) == "résumé.csv")
     }
 }

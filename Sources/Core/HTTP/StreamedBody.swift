@@ -12,9 +12,23 @@ import NIOHTTP1
 public final class StreamSink: Sendable, Equatable {
     /// The answer's Content-Type and a part of its body.
     public let deliver: @Sendable (_ contentType: String, _ bytes: [UInt8]) -> Void
+    /// A download (`--download`): every 2xx body is handed over, whatever its
+    /// type, and not kept in memory, so its size has no limit; `head` hears
+    /// the answer's status and headers first (the file's name may be there).
+    public let takesEveryBody: Bool
+    public let head: (@Sendable (_ status: Int, _ headers: [HTTPHeader]) -> Void)?
 
     public init(_ deliver: @escaping @Sendable (_ contentType: String, _ bytes: [UInt8]) -> Void) {
         self.deliver = deliver
+        takesEveryBody = false
+        head = nil
+    }
+
+    public init(download deliver: @escaping @Sendable (_ contentType: String, _ bytes: [UInt8]) -> Void,
+                head: @escaping @Sendable (_ status: Int, _ headers: [HTTPHeader]) -> Void) {
+        self.deliver = deliver
+        takesEveryBody = true
+        self.head = head
     }
 
     public static func == (a: StreamSink, b: StreamSink) -> Bool { a === b }
@@ -39,6 +53,8 @@ final class StreamingCollector: HTTPClientResponseDelegate, @unchecked Sendable 
     private let host: String
     private var head: HTTPResponseHead?
     private var body = ByteBuffer()
+    /// A download's body goes to the sink only.
+    private var keeps = true
     private let state = NIOLockedValueBox((streaming: false, headSeen: false))
 
     init(sink: StreamSink, limit: Int, host: String) {
@@ -53,14 +69,19 @@ final class StreamingCollector: HTTPClientResponseDelegate, @unchecked Sendable 
     func didReceiveHead(task: HTTPClient.Task<Response>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         self.head = head
         let encoding = head.headers.first(name: "Content-Encoding")?.lowercased()
-        let streams = StreamSink.streams(head.headers.first(name: "Content-Type")) && (encoding == nil || encoding == "identity")
+        let identity = encoding == nil || encoding == "identity"
+        let download = sink.takesEveryBody && (200..<300).contains(Int(head.status.code)) && identity
+        let streams = download || (StreamSink.streams(head.headers.first(name: "Content-Type")) && identity)
         state.withLockedValue { $0 = (streams, true) }
+        keeps = !download
+        if download { sink.head?(Int(head.status.code), head.headers.map { HTTPHeader(name: $0.name, value: $0.value) }) }
         return task.eventLoop.makeSucceededVoidFuture()
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<Response>, _ part: ByteBuffer) -> EventLoopFuture<Void> {
         let streaming = isStreaming
         if streaming { sink.deliver(head?.headers.first(name: "Content-Type") ?? "", Array(part.readableBytesView)) }
+        if !keeps { return task.eventLoop.makeSucceededVoidFuture() }
         if body.readableBytes + part.readableBytes > limit {
             // A stream keeps its first `limit` bytes; any other body that large is refused, as the accumulator does.
             if !streaming { return task.eventLoop.makeFailedFuture(ResponseAccumulator.ResponseTooBigError(maxBodySize: limit)) }

@@ -168,7 +168,14 @@ actor Interpreter {
             let follow = options.follow == true ? RedirectPolicy(maximum: options.maxRedirects ?? RedirectPolicy().maximum) : nil
             // Someone watching (the REPL): a streamed answer is shown line by line as it comes.
             var stream: StreamLines?
-            if let listener = sockets.listener, options.output == nil {
+            var download: Download?
+            if options.download {
+                // At a terminal the progress line is redrawn on standard error.
+                let progress: (@Sendable (String) -> Void)? = sockets.listener == nil ? nil : Self.writeToStandardError
+                let file = Download(chosen: options.output, url: request.url, progress: progress)
+                request.stream = StreamSink(download: { file.write($1) }, head: { file.begin(status: $0, headers: $1) })
+                download = file
+            } else if let listener = sockets.listener, options.output == nil {
                 let lines = StreamLines { listener(SocketNotice(time: Date(), kind: .streamed, text: $0)) }
                 request.stream = StreamSink { lines.feed(contentType: $0, $1) }
                 stream = lines
@@ -179,6 +186,9 @@ actor Interpreter {
             } catch let error as TransportError where error.kind == .cancelled && (stream?.shown ?? 0) > 0 {
                 // Ctrl-C is how a stream that never ends is left.
                 return .message("stopped: \(stream!.shown) \(stream!.shown == 1 ? "line" : "lines") streamed above")
+            } catch {
+                if let line = download?.finish(complete: false), download?.path != nil { return .failure(line, .runtime) }
+                throw error
             }
             var view = options.print ?? PrintParts.standard(for: method)
             var notes: [String] = []
@@ -190,7 +200,22 @@ actor Interpreter {
                     notes.append("\(stream.shown) \(stream.shown == 1 ? "line" : "lines") streamed above")
                 }
             }
-            if let file = options.output {
+            if let download {
+                if download.path != nil || download.problem != nil {
+                    view.remove(.responseBody)
+                    download.finish(complete: true).map { notes.append($0) }
+                } else if (200..<300).contains(exchange.response.status) {
+                    // An encoded body (gzip) came whole and decoded: written now, named the same way.
+                    view.remove(.responseBody)
+                    let name = options.output ?? Download.freeName(Download.name(headers: exchange.response.headers, url: exchange.request.url))
+                    switch Self.write(exchange.response.body, to: name, force: false) {
+                    case let .success(line): notes.append(line)
+                    case let .failure(problem): notes.append("not saved: \(problem.message)")
+                    }
+                } else {
+                    notes.append("not saved: the answer was \(exchange.response.status)")
+                }
+            } else if let file = options.output {
                 // -o: the body goes to the file, not the screen.
                 view.remove(.responseBody)
                 switch Self.write(exchange.response.body, to: file, force: false) {
@@ -389,6 +414,11 @@ actor Interpreter {
     /// What a request to another origin goes without, in a few words.
     private var sessionCredentials: String {
         profile.secretParameters.isEmpty ? "session headers" : "session credentials (the \(profile.secretParameters.joined(separator: ", ")) parameter)"
+    }
+
+    /// A progress line, redrawn in place on standard error.
+    @Sendable static func writeToStandardError(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
     }
 
     /// `next`: the page after the last GET's answer (Paging says how to ask for it).

@@ -66,6 +66,8 @@ struct RequestOptions: Sendable, Equatable {
     var output: String?
     /// Print the request as a curl command instead of sending it.
     var curl = false
+    /// `--download` (`-d`): the body to a file as it comes (named by `-o`, the answer or the URL).
+    var download = false
     /// `--verify yes|no|CA_FILE`.
     var verify: TLSOptions.Verify?
     /// `--cert FILE`, `--cert-key FILE`: a client certificate (PEM).
@@ -92,6 +94,7 @@ struct RequestOptions: Sendable, Equatable {
         (["--body", "-b"], nil, "print the response body only (-p b)"),
         (["--force"], nil, "send even when the catalog says a body field has the wrong type"),
         (["--output", "-o"], "FILE", "save the answer's body in FILE (a new file) instead of printing it"),
+        (["--download", "-d"], nil, "write the body to a file as it comes, any size, named by -o, the answer or the URL"),
         (["--curl"], nil, "print the request as a curl command (secrets as $VARIABLES) instead of sending it"),
         (["--verify"], "yes|no|CA_FILE", "check the server's certificate against the system's CAs (yes), a CA file, or not at all (no)"),
         (["--cert"], "FILE", "a client certificate (PEM), with its key unless --cert-key names another file"),
@@ -155,6 +158,7 @@ struct RequestOptions: Sendable, Equatable {
         case "--force": force = true
         case "--output": output = value!.text
         case "--curl": curl = true
+        case "--download": download = true
         case "--verify":
             switch value!.text.lowercased() {
             case "yes", "true": verify = .system

@@ -1,0 +1,133 @@
+import Core
+import Foundation
+
+/// `--download` (`-d`): a 2xx answer's body written to a file as it
+/// arrives, whatever its size (nothing of it is kept in memory), with a
+/// progress line at a terminal. The file is named as HTTPie names it: `-o
+/// FILE`, else the `filename` of Content-Disposition, else the URL's last
+/// segment; a name already taken gets `-1`, `-2`… before its extension.
+/// Created new, mode 0600 (an answer may hold what the account sees).
+final class Download: @unchecked Sendable {
+    private let lock = NSLock()
+    private let chosen: String?
+    private let url: URL
+    private let progress: (@Sendable (String) -> Void)?
+    private var descriptor: Int32 = -1
+    private var lastShown = ContinuousClock.now
+    private(set) var path: String?
+    private(set) var written = 0
+    private(set) var expected: Int?
+    private(set) var problem: String?
+
+    init(chosen: String?, url: URL, progress: (@Sendable (String) -> Void)?) {
+        self.chosen = chosen.map { ($0 as NSString).expandingTildeInPath }
+        self.url = url
+        self.progress = progress
+    }
+
+    /// The answer's head: the file is named and created.
+    func begin(status: Int, headers: [HTTPHeader]) {
+        lock.withLock {
+            expected = headers.first { $0.hasName("Content-Length") }.flatMap { Int($0.value) }
+            let name = chosen ?? Self.freeName(Self.name(headers: headers, url: url))
+            descriptor = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            if descriptor < 0 {
+                problem = errno == EEXIST ? "\(name) exists; give -o with a new name" : "cannot write \(name): \(String(cString: strerror(errno)))"
+            } else {
+                path = name
+            }
+        }
+    }
+
+    /// A part of the body, appended; the progress line redrawn now and then.
+    func write(_ bytes: [UInt8]) {
+        let line: String? = lock.withLock {
+            guard descriptor >= 0, problem == nil else { return nil }
+            var rest = bytes[...]
+            while !rest.isEmpty {
+                let count = rest.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    problem = "cannot write \(path ?? "the file"): \(String(cString: strerror(errno)))"
+                    return nil
+                }
+                rest = rest.dropFirst(count)
+                written += count
+            }
+            guard progress != nil, ContinuousClock.now - lastShown > .milliseconds(200) else { return nil }
+            lastShown = .now
+            return "\r\u{1B}[Kdownloading \(path ?? "") " + amount
+        }
+        if let line { progress?(line) }
+    }
+
+    /// `12.3 MiB of 40.0 MiB (31%)`, or the size so far when the total is unknown.
+    private var amount: String {
+        guard let expected, expected > 0 else { return Renderer.size(written) }
+        return "\(Renderer.size(written)) of \(Renderer.size(expected)) (\(written * 100 / expected)%)"
+    }
+
+    /// Closes the file; a download stopped or failed half-way is removed.
+    /// Returns the line to show.
+    func finish(complete: Bool) -> String? {
+        let (line, partial): (String?, String?) = lock.withLock {
+            if descriptor >= 0 { close(descriptor) }
+            descriptor = -1
+            guard let path else { return (problem.map { "not saved: \($0)" }, nil) }
+            if let problem { return ("not saved: \(problem); the partial file was removed", path) }
+            if !complete { return ("stopped after \(Renderer.size(written)); the partial file was removed", path) }
+            return ("saved \(Renderer.size(written)) to \(path)", nil)
+        }
+        if let partial { unlink(partial) }
+        progress?("\r\u{1B}[K")
+        return line
+    }
+
+    /// The name the answer or the URL gives, reduced to a plain file name.
+    static func name(headers: [HTTPHeader], url: URL) -> String {
+        if let disposition = headers.first(where: { $0.hasName("Content-Disposition") })?.value, let given = filename(in: disposition) {
+            let plain = plainName(given)
+            if !plain.isEmpty { return plain }
+        }
+        let last = plainName(url.lastPathComponent.removingPercentEncoding ?? url.lastPathComponent)
+        return last.isEmpty || last == "/" ? "download" : last
+    }
+
+    /// `filename*=UTF-8''r%C3%A9sum%C3%A9.pdf` (RFC 6266) first, else `filename="x.pdf"`.
+    static func filename(in disposition: String) -> String? {
+        var plain: String?
+        for part in disposition.split(separator: ";") {
+            let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard pair.count == 2 else { continue }
+            switch pair[0].lowercased() {
+            case "filename*":
+                let value = pair[1]
+                guard let quote = value.range(of: "''") else { continue }
+                if let decoded = value[quote.upperBound...].removingPercentEncoding { return decoded }
+            case "filename":
+                plain = pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            default: continue
+            }
+        }
+        return plain
+    }
+
+    /// The last component, with nothing that could leave the folder.
+    static func plainName(_ name: String) -> String {
+        let last = name.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
+        let cleaned = last.filter { !$0.isNewline && $0 != "\0" }
+        return cleaned == "." || cleaned == ".." ? "" : cleaned
+    }
+
+    /// `name`, or `name-1.ext`, `name-2.ext`… when it is taken.
+    static func freeName(_ name: String) -> String {
+        guard FileManager.default.fileExists(atPath: name) else { return name }
+        let stem = (name as NSString).deletingPathExtension
+        let ext = (name as NSString).pathExtension
+        for n in 1... {
+            let candidate = ext.isEmpty ? "\(stem)-\(n)" : "\(stem)-\(n).\(ext)"
+            if !FileManager.default.fileExists(atPath: candidate) { return candidate }
+        }
+        return name
+    }
+}
