@@ -102,3 +102,45 @@ def test_a_host_no_proxy_names_goes_straight(proxy, tmp_path):
     result = explorer(tmp_path, {"http_proxy": f"http://127.0.0.1:{proxy}", "NO_PROXY": "localhost,.test"}, "get /things")
     assert Proxy.seen == []
     assert result.returncode != 0 and "backend.test" in result.stderr, result.stderr
+
+
+def test_a_websocket_goes_through_the_proxy_too(proxy, tmp_path):
+    # The socket server stands behind the proxy at backend.test: a name only
+    # the proxy can resolve. It greets, then answers the client's close.
+    import base64 as b64
+    import hashlib
+    import re
+
+    def greet(conn):
+        request = b""
+        while b"\r\n\r\n" not in request:
+            request += conn.recv(4096)
+        key = re.search(rb"(?im)^sec-websocket-key:\s*(\S+)", request).group(1)
+        accept = b64.b64encode(hashlib.sha1(key + b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11").digest())
+        conn.sendall(b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                     b"Sec-WebSocket-Accept: " + accept + b"\r\n\r\n" + bytes([0x81, 9]) + b'{"hi":1}\n')
+        conn.settimeout(10)
+        try:
+            while conn.recv(4096):
+                conn.sendall(bytes([0x88, 2]) + (1000).to_bytes(2, "big"))
+                break
+        except OSError:
+            pass
+        conn.close()
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    Proxy.backend = listener.getsockname()[1]
+    threading.Thread(target=lambda: greet(listener.accept()[0]), daemon=True).start()
+    env = {k: v for k, v in os.environ.items() if "proxy" not in k.lower()}
+    env.update(HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state"), XDG_CONFIG_HOME=str(tmp_path / "config"), NO_COLOR="1",
+               HTTP_PROXY=f"http://me:s3cret@127.0.0.1:{proxy}")
+    result = subprocess.run([BINARY, "--base-url", "http://backend.test:9"],
+                            input="ws connect /socket --heartbeat 0 --retries 0\nws recv --timeout 10\nws close\n",
+                            capture_output=True, text=True, timeout=60, env=env)
+    said = result.stdout + result.stderr
+    assert "connected to ws://backend.test:9/socket" in said, said
+    assert '{"hi":1}' in said, said
+    assert Proxy.seen[0] == ("backend.test:9", "Basic " + base64.b64encode(b"me:s3cret").decode())
+    listener.close()

@@ -5,6 +5,8 @@ public struct WebSocketOptions: Sendable {
     /// Headers typed on `ws connect`, sent with every handshake (the
     /// session's own headers join them on the backend's origin).
     public var headers: [HTTPHeader] = []
+    /// The proxy the environment names (`HTTP_PROXY`, `HTTPS_PROXY`, `NO_PROXY`), as for requests.
+    public var proxies: ProxyRules?
     /// Protocol ping period. A ping still unanswered when the next one is due
     /// counts as a drop: the connection is closed and reconnected per
     /// `reconnect`, so a silent peer is noticed within two periods. Nil: no heartbeat.

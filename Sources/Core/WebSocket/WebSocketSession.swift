@@ -259,8 +259,20 @@ public actor WebSocketSession {
         return fields
     }
 
+    /// The proxy for a socket at `url`, with its credentials on the CONNECT request.
+    private func proxySettings(for url: String) -> WebSocketProxySettings? {
+        guard let target = URL(string: WebSocketAddress.httpScheme(url)), let proxy = options.proxies?.proxy(for: target) else { return nil }
+        var connectHeaders = HTTPFields()
+        if let user = proxy.user {
+            let credentials = Data("\(user):\(proxy.password ?? "")".utf8).base64EncodedString()
+            connectHeaders[.proxyAuthorization] = "Basic " + credentials
+        }
+        return WebSocketProxySettings(host: proxy.host, port: proxy.port, type: .http(connectHeaders: connectHeaders), timeout: options.openTimeout)
+    }
+
     private func connectOnce(_ url: String) async throws -> WebSocketCloseFrame? {
         let headers = await handshakeHeaders(for: url)
+        let proxy = proxySettings(for: url)
         let configuration = WebSocketClientConfiguration(
             maxFrameSize: options.maximumMessageBytes,
             additionalHeaders: headers,
@@ -285,8 +297,7 @@ public actor WebSocketSession {
         let (ends, end) = AsyncStream.makeStream(of: AttemptEnd.self)
         let connection = Task {
             do {
-                let closeFrame = try await WebSocketClient.connect(url: url, configuration: configuration, eventLoopGroup: self.eventLoop,
-                                                                   logger: Self.logger) { inbound, outbound, _ in
+                let handler: WebSocketDataHandler<WebSocketClient.Context> = { inbound, outbound, _ in
                     guard await self.didOpen(outbound, attempt: id) else {
                         try? await outbound.close(.goingAway, reason: nil)
                         return
@@ -336,6 +347,14 @@ public actor WebSocketSession {
                         group.cancelAll()
                     }
                 }
+                // Through the proxy the environment names, as requests go (a CONNECT tunnel).
+                let client = if let proxy {
+                    WebSocketClient(url: url, configuration: configuration, proxySettings: proxy, eventLoopGroup: self.eventLoop,
+                                    logger: Self.logger, handler: handler)
+                } else {
+                    WebSocketClient(url: url, configuration: configuration, eventLoopGroup: self.eventLoop, logger: Self.logger, handler: handler)
+                }
+                let closeFrame = try await client.run()
                 end.yield(.finished(.success(closeFrame)))
             } catch {
                 end.yield(.finished(.failure(error)))

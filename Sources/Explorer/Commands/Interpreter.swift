@@ -23,6 +23,10 @@ actor Interpreter {
     var lastList: Paging.Last?
     /// `ws pretty on`: JSON frames shown indented as they arrive.
     var prettyFrames = false
+    /// The proxies requests go through, for sockets too (set by `LiveSession.open`).
+    var proxies: ProxyRules?
+
+    func setProxies(_ rules: ProxyRules?) { proxies = rules }
     /// The `ws` socket, its unread frames and who hears about it (Interpreter+WebSocket.swift).
     var sockets = SocketState()
     /// Every frame the socket sends or receives, for a recording or a replay to follow.

@@ -59,8 +59,9 @@ final class LiveSession: Sendable {
         let through: any HTTPTransport = offline ? OfflineTransport(eventLoop: transport.eventLoop) : sending(transport)
         let session = AuthSession(profile: profile, builder: RequestBuilder(baseURL: url, readFile: readFile),
                                   transport: through, store: store)
-        return LiveSession(interpreter: Interpreter(session: session, offline: offline, table: table), sandbox: sandbox,
-                           transport: transport, sending: through)
+        let interpreter = Interpreter(session: session, offline: offline, table: table)
+        await interpreter.setProxies(transportOptions.proxies)
+        return LiveSession(interpreter: interpreter, sandbox: sandbox, transport: transport, sending: through)
     }
 
     /// Closes the socket quietly, then the transport and the sandbox.

@@ -55,7 +55,10 @@ extension Interpreter {
         switch action {
         case .connect where offline:
             return .failure("not connected: explorer runs --offline, which sends nothing", .usage)
-        case let .connect(target, settings): return await connect(target, settings.options)
+        case let .connect(target, settings):
+            var options = settings.options
+            options.proxies = proxies
+            return await connect(target, options)
         case let .send(value):
             return await send(.text(JSONPrinter.compact(value)))
         case let .sendText(text):
