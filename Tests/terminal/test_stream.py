@@ -31,7 +31,7 @@ class Streams(http.server.BaseHTTPRequestHandler):
                 self.chunk((json.dumps({"n": n}) + "\n").encode())
                 time.sleep(0.3)
             # The last line comes after a pause long enough to see the others first.
-            time.sleep(1.5)
+            time.sleep(3)
             self.chunk(b'{"n": "last"}\n')
             self.wfile.write(b"0\r\n\r\n")
             return
