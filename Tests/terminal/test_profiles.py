@@ -49,10 +49,39 @@ def backend(token="T0KEN"):
 def two_backends(tmp_path):
     local, local_seen = backend()
     staging, staging_seen = backend(token="0THER")
+    # The backend's own catalog, in Swagger 2.0 as many real ones still ship it.
+    (tmp_path / "swagger.yaml").write_text("""swagger: "2.0"
+info: {title: My API, version: "1"}
+basePath: /api/v1
+securityDefinitions:
+  token: {type: apiKey, in: header, name: Authorization}
+security: [{token: []}]
+definitions:
+  User:
+    type: object
+    required: [login]
+    properties:
+      login: {type: string}
+      plan: {type: string, enum: [free, pro]}
+paths:
+  /user:
+    get:
+      summary: The user the token belongs to
+      responses:
+        "200": {description: ok, schema: {$ref: "#/definitions/User"}}
+  /repos:
+    get:
+      summary: The user's repositories
+      parameters:
+        - {name: sort, in: query, type: string, enum: [created, updated]}
+      responses:
+        "200": {description: ok}
+""")
     profile = tmp_path / "mine.yaml"
     profile.write_text(f"""explorer-profile: 1
 name: mine
 display-name: My API
+spec: swagger.yaml
 environments:
   local:
     base-url: http://127.0.0.1:{local.server_address[1]}/api/v1
@@ -133,6 +162,8 @@ def test_profiles_are_found_by_name_and_listed(two_backends, tmp_path):
     folder = tmp_path / "config" / "explorer" / "profiles"
     folder.mkdir(parents=True)
     (folder / "mine.yaml").write_text(profile.read_text())
+    # Its spec: goes with it, relative to the file.
+    (folder / "swagger.yaml").write_text((profile.parent / "swagger.yaml").read_text())
     listed = run(["profiles"], tmp_path)
     assert listed.returncode == 0, listed.stderr
     line = next(l for l in listed.stdout.splitlines() if l.startswith("mine "))
@@ -194,6 +225,19 @@ def test_a_recording_names_the_profile_file_and_replays_against_another_environm
     missing = run(["replay", str(transcript)], tmp_path, token=None)
     assert missing.returncode == 3
     assert "set EXPLORER_SECRET_TOKEN" in missing.stderr
+
+
+def test_a_swagger_2_catalog_describes_the_backend(two_backends, tmp_path):
+    # Issue 13: the profile's catalog is a Swagger 2.0 document; its paths sit
+    # under the environment's /api/v1 without doubling it.
+    profile, (local, local_seen), _ = two_backends
+    listed = run(["--profile", str(profile), "-c", "endpoints"], tmp_path)
+    assert "GET    /user" in listed.stdout and "GET    /repos" in listed.stdout, listed.stdout + listed.stderr
+    described = run(["--profile", str(profile), "-c", "describe GET /user"], tmp_path)
+    assert "login" in described.stdout and "enum (free|pro)" in described.stdout, described.stdout
+    answered = run(["--profile", str(profile), "-c", "get /user"], tmp_path)
+    assert answered.returncode == 0 and "drift" not in answered.stdout, answered.stdout
+    assert local_seen[-1] == {"path": "/api/v1/user", "authorization": "token T0KEN"}
 
 
 def test_a_query_parameter_credential_goes_to_its_origin_only_and_is_hidden(two_backends, tmp_path):
