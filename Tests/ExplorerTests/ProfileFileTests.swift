@@ -125,13 +125,16 @@ import Testing
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("lookup-\(UUID().uuidString)").path
         let project = root + "/project/.explorer/profiles", user = root + "/config/explorer/profiles"
         for folder in [project, user] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-        try "x".write(toFile: project + "/shop.yaml", atomically: true, encoding: .utf8)
-        try "x".write(toFile: user + "/shop.json", atomically: true, encoding: .utf8)
-        try "x".write(toFile: user + "/blog.yml", atomically: true, encoding: .utf8)
+        try "explorer-profile: 1".write(toFile: project + "/shop.yaml", atomically: true, encoding: .utf8)
+        try #"{"explorer-profile": 1}"#.write(toFile: user + "/shop.json", atomically: true, encoding: .utf8)
+        try "explorer-profile: 1".write(toFile: user + "/blog.yml", atomically: true, encoding: .utf8)
+        // The Swagger document a profile's spec: names, kept beside it: not a profile.
+        try "swagger: '2.0'".write(toFile: user + "/api.yaml", atomically: true, encoding: .utf8)
         let lookup = ProfileLookup(environment: ["XDG_CONFIG_HOME": root + "/config"], workingDirectory: root + "/project")
         #expect(lookup.file(named: "shop") == project + "/shop.yaml")
         #expect(lookup.file(named: "blog") == user + "/blog.yml")
         #expect(lookup.file(named: "none") == nil)
+        #expect(lookup.file(named: "api") == nil, "a spec beside the profiles is not one")
         #expect(lookup.file(named: "./here.yaml") == "./here.yaml", "a path is taken as it is")
         #expect(lookup.files().map(\.name) == ["shop", "blog"])
         #expect(lookup.files().map(\.source) == ["project", "user"])

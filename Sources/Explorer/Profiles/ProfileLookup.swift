@@ -28,10 +28,22 @@ struct ProfileLookup {
         for folder in folders {
             for ext in Self.extensions {
                 let path = (folder.path as NSString).appendingPathComponent("\(name).\(ext)")
-                if FileManager.default.fileExists(atPath: path) { return path }
+                if FileManager.default.fileExists(atPath: path), Self.looksLikeProfile(path) { return path }
             }
         }
         return nil
+    }
+
+    /// Whether a file in a profiles folder is a profile file rather than
+    /// something kept beside one (the OpenAPI or Swagger document its `spec:`
+    /// names): a profile file says `explorer-profile` first, so a file that
+    /// does not mention it in its first 4 KiB is left alone. A file that does
+    /// and is broken is still found, and said to be broken.
+    static func looksLikeProfile(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return true }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 4096)) ?? Data()
+        return String(decoding: head, as: UTF8.self).contains("explorer-profile")
     }
 
     /// Every profile file in the folders, by name; a name in an earlier folder hides a later one.
@@ -42,8 +54,9 @@ struct ProfileLookup {
             for entry in entries.sorted() {
                 let ext = (entry as NSString).pathExtension
                 let name = (entry as NSString).deletingPathExtension
-                guard Self.extensions.contains(ext), !found.contains(where: { $0.name == name }) else { continue }
-                found.append((name, (folder.path as NSString).appendingPathComponent(entry), folder.source))
+                let path = (folder.path as NSString).appendingPathComponent(entry)
+                guard Self.extensions.contains(ext), !found.contains(where: { $0.name == name }), Self.looksLikeProfile(path) else { continue }
+                found.append((name, path, folder.source))
             }
         }
         return found
