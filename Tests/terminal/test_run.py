@@ -138,8 +138,11 @@ def test_a_subcommands_option_named_like_the_repls_still_reaches_it(tmp_path):
     try:
         assert sandbox.stdout.readline().startswith("Nova sandbox listening on http://127.0.0.1:")
     finally:
+        # Signalled as soon as it says it listens: it stops cleanly (a SIGTERM
+        # in the moment before its handler was set was lost, and it ran on).
         sandbox.terminate()
         sandbox.communicate(timeout=30)
+    assert sandbox.returncode == 0
     made = subprocess.run([BINARY, "profile", "init", "mine", "--base-url", "http://127.0.0.1:9/api", "-o", str(tmp_path / "mine.yaml")],
                           capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
     assert made.returncode == 0, made.stderr

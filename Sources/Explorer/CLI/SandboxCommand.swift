@@ -49,20 +49,22 @@ struct SandboxCommand: ParsableCommand {
             console.err("error: \(error)\n")
             throw ExitCode(ExitStatus.runtime.rawValue)
         }
-        let accounts = server.profile.demoAccounts.map { "\($0.email) / \($0.password)" }.joined(separator: ", ")
-        console.out("\(server.profile.displayName) sandbox listening on \(server.baseURL.absoluteString)\(db.map { " (data in \($0))" } ?? " (data in memory)")\n")
-        console.out("Demo accounts: \(accounts). Ctrl-C stops.\n")
-
         // Stop gracefully on Ctrl-C or SIGTERM: finish requests, close the database.
+        // Set up before saying it listens (a script may signal as soon as it reads
+        // that), the source listening before the default action is turned off:
+        // ignored first, a signal in between was lost and the sandbox ran on.
         let queue = DispatchQueue(label: "sandbox.signals")
         var sources: [any DispatchSourceSignal] = []
         for sig in [SIGINT, SIGTERM] {
-            signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
             source.setEventHandler { Task { await server.stop() } }
             source.resume()
+            signal(sig, SIG_IGN)
             sources.append(source)
         }
+        let accounts = server.profile.demoAccounts.map { "\($0.email) / \($0.password)" }.joined(separator: ", ")
+        console.out("\(server.profile.displayName) sandbox listening on \(server.baseURL.absoluteString)\(db.map { " (data in \($0))" } ?? " (data in memory)")\n")
+        console.out("Demo accounts: \(accounts). Ctrl-C stops.\n")
         try runBlockingThrowing { try await server.wait() }
         _ = sources
     }
