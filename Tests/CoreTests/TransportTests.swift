@@ -120,7 +120,10 @@ import Testing
                     let answer = try await transport.send(request(server, "POST", "/upload", body: Array(repeating: 1, count: size)))
                     #expect(answer.status == 200)
                 } catch {
-                    #expect("\(error)" == "request to 127.0.0.1:\(server.port) failed: the server closed the connection before answering")
+                    // Which one depends on how far the body got before the server closed: both are one plain line.
+                    #expect(["request to 127.0.0.1:\(server.port) failed: the server closed the connection before answering",
+                             "request to 127.0.0.1:\(server.port) failed: the connection closed before the answer was complete"].contains("\(error)"),
+                            "\(error)")
                 }
             }
         }
