@@ -49,10 +49,12 @@ import Testing
             #expect(try await run("next").exitStatus == .usage, "nothing listed yet")
             _ = try await run("login alice@example.com alice123")
             _ = try await run("get /api/tasks page_size==2")
-            var pages = [await interpreter.lastBody?["page"]]
+            // A command in between that is not a GET (whoami) does not change what next follows.
+            _ = try await run("whoami")
+            var pages = [(await interpreter.lastListResponse?.json)?["page"]]
             for _ in 0..<3 {
                 _ = try await run("next")
-                pages.append(await interpreter.lastBody?["page"])
+                pages.append((await interpreter.lastListResponse?.json)?["page"])
             }
             #expect(pages == [.int(1), .int(2), .int(3), .int(3)], "the third page is the last: next says so and fetches nothing")
         }

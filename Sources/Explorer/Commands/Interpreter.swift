@@ -19,8 +19,9 @@ actor Interpreter {
     /// The last response's body and the response (a received WebSocket frame counts: `show` shows it).
     var lastBody: JSONValue?
     var lastResponse: ReceivedResponse?
-    /// The last GET, for `next`.
+    /// The last GET and its answer, for `next` (a POST or a login since does not change them).
     var lastList: Paging.Last?
+    var lastListResponse: ReceivedResponse?
     /// `ws pretty on`: JSON frames shown indented as they arrive.
     var prettyFrames = false
     /// The proxies requests go through, for sockets too (set by `LiveSession.open`).
@@ -154,7 +155,7 @@ actor Interpreter {
         case .next:
             return try await nextPage()
         case let .http(method, path, items, typed):
-            if method == "GET", !typed.offline, !typed.curl { lastList = Paging.Last(path: path, items: items, options: typed) }
+            let listing = method == "GET" && !typed.offline && !typed.curl
             let options = typed.over(defaults)
             var request = try session.builder.build(method: method, path: path, items: items, form: options.form, raw: options.raw)
             request.timeout = options.timeout.map { .milliseconds(Int(($0 * 1000).rounded())) }
@@ -193,6 +194,10 @@ actor Interpreter {
             } catch {
                 if let line = download?.finish(complete: false), download?.path != nil { return .failure(line, .runtime) }
                 throw error
+            }
+            if listing {
+                lastList = Paging.Last(path: path, items: items, options: typed)
+                lastListResponse = exchange.response
             }
             var view = options.print ?? PrintParts.standard(for: method)
             var notes: [String] = []
@@ -427,7 +432,7 @@ actor Interpreter {
 
     /// `next`: the page after the last GET's answer (Paging says how to ask for it).
     private func nextPage() async throws -> Outcome {
-        guard let last = lastList, let response = lastResponse else {
+        guard let last = lastList, let response = lastListResponse else {
             return .failure("next follows a list: GET one first (get /api/tasks)", .usage)
         }
         guard (200..<300).contains(response.status) else { return .failure("the last answer was \(response.status): no page to go on from", .usage) }
