@@ -49,25 +49,37 @@ struct SandboxCommand: ParsableCommand {
             console.err("error: \(error)\n")
             throw ExitCode(ExitStatus.runtime.rawValue)
         }
-        // Stop gracefully on Ctrl-C or SIGTERM: finish requests, close the database.
-        // Set up before saying it listens (a script may signal as soon as it reads
-        // that), the source listening before the default action is turned off:
-        // ignored first, a signal in between was lost and the sandbox ran on.
-        let queue = DispatchQueue(label: "sandbox.signals")
-        var sources: [any DispatchSourceSignal] = []
-        for sig in [SIGINT, SIGTERM] {
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
-            source.setEventHandler { Task { await server.stop() } }
-            source.resume()
-            signal(sig, SIG_IGN)
-            sources.append(source)
-        }
+        // Stop gracefully on Ctrl-C or SIGTERM: finish requests, close the
+        // database. Set up before saying it listens, since a script may signal
+        // as soon as it reads that. Not with dispatch signal sources: on Linux
+        // they take a signal only on a thread that blocks it, and the event
+        // loops' threads did not, so about half the SIGTERMs sent at once were
+        // ignored and the sandbox ran on. A handler on whatever thread the
+        // signal lands writes a byte to a pipe; a thread waiting on it stops the server.
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw ExitCode(ExitStatus.runtime.rawValue) }
+        stopSignalDescriptor = ends[1]
+        signal(SIGINT, stopSignalHandler)
+        signal(SIGTERM, stopSignalHandler)
+        Thread { [reading = ends[0]] in
+            var byte: UInt8 = 0
+            while read(reading, &byte, 1) < 0, errno == EINTR {}
+            Task { await server.stop() }
+        }.start()
         let accounts = server.profile.demoAccounts.map { "\($0.email) / \($0.password)" }.joined(separator: ", ")
         console.out("\(server.profile.displayName) sandbox listening on \(server.baseURL.absoluteString)\(db.map { " (data in \($0))" } ?? " (data in memory)")\n")
         console.out("Demo accounts: \(accounts). Ctrl-C stops.\n")
         try runBlockingThrowing { try await server.wait() }
-        _ = sources
     }
+}
+
+/// The write end of the pipe a stop signal is passed through (set once, before the handlers).
+nonisolated(unsafe) private var stopSignalDescriptor: Int32 = -1
+
+/// SIGINT and SIGTERM: one byte down the pipe, all a signal handler may safely do.
+private let stopSignalHandler: @convention(c) (Int32) -> Void = { _ in
+    var byte: UInt8 = 1
+    _ = write(stopSignalDescriptor, &byte, 1)
 }
 
 /// The sandbox's fault switches as flags; each also has an environment
