@@ -150,3 +150,23 @@ def test_a_subcommands_option_named_like_the_repls_still_reaches_it(tmp_path):
     refused = subprocess.run([BINARY, "sandbox", "--offline"], capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
     assert refused.returncode == 64
     assert "--offline is an option of the REPL and explorer run, not of explorer sandbox" in refused.stderr
+
+
+def test_a_built_in_profile_names_its_deployments(tmp_path):
+    # Issue 13: the seeds list LinkU's and Nova's base URLs per environment
+    # (and posture's and Level Up's production); --env picks one. The
+    # catalogs' paths carry their prefix, so it is not doubled.
+    env = dict(os.environ, HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state"),
+               XDG_CONFIG_HOME=str(tmp_path / "config"), NO_COLOR="1")
+
+    def offline(*args):
+        return subprocess.run([BINARY, "--offline", *args], capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
+
+    staging = offline("--profile", "nova", "--env", "staging", "-c", "get /feed limit==2")
+    assert staging.stdout.startswith("GET /feed?limit=2 HTTP/1.1\nHost: api-staging.nova.social\n"), staging.stdout + staging.stderr
+    posture = offline("--profile", "posture", "--env", "production", "-c", "get /api/v1/postures/logs")
+    assert posture.stdout.startswith("GET /api/v1/postures/logs HTTP/1.1\nHost: api.beidao-posture.com\n"), posture.stdout
+    wrong = offline("--profile", "linku", "--env", "staging", "-c", "vars")
+    assert wrong.returncode == 64 and "the linku profile has no environment 'staging'; it has dev, test, production" in wrong.stderr
+    listed = subprocess.run([BINARY, "profiles"], capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
+    assert "LinkU: sandbox*, dev, test, production" in listed.stdout

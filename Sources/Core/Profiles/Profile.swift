@@ -1,3 +1,5 @@
+import Foundation
+
 /// A backend as data: how it authenticates, how its errors look, and its
 /// endpoint catalog (docs/architecture.md, "A new profile field").
 public struct Profile: Sendable {
@@ -33,6 +35,14 @@ public struct Profile: Sendable {
     /// words (`the Authorization header, from EXPLORER_SECRET_TOKEN`):
     /// what `login` and `whoami` say instead of posting anywhere.
     public var credentialSource: String?
+    /// The deployments the backend's documents name (`--env NAME`), by the
+    /// origin its catalog paths are joined to; the sandbox is the default.
+    public var environments: [(name: String, baseURL: String)] = []
+
+    /// The base URL of the environment `name`, if the profile has it.
+    public func environment(named name: String) -> URL? {
+        environments.first { $0.name == name }.flatMap { URL(string: $0.baseURL) }
+    }
 
     public init(name: String, displayName: String, auth: AuthFlavour?, errorEnvelope: ErrorEnvelope,
                 endpoints: [Endpoint], demoAccounts: [(email: String, password: String)], webSocketTemplate: String? = nil,
@@ -62,8 +72,21 @@ public struct Profile: Sendable {
         return endpoints.contains { $0.isPublic && $0.method == asked && $0.matches(segments: concrete) }
     }
 
-    /// Built-in profiles by name: the four backends the sandbox serves.
-    public static let builtIn: [String: Profile] = ["linku": .linku, "nova": .nova, "levelup": .levelup, "posture": .posture]
+    /// Built-in profiles by name: the four backends the sandbox serves, with
+    /// the deployments their seeds list. Those URLs are origins: the catalogs'
+    /// paths carry the prefix (`/api/v1/…` for posture, `/api/…` for Level Up),
+    /// so a seed's `https://api.beidao-posture.com/api/v1` is not doubled.
+    public static let builtIn: [String: Profile] = {
+        var linku = Profile.linku
+        linku.environments = [("dev", "https://dev-api.link2ur.com"), ("test", "https://test-api.link2ur.com"), ("production", "https://api.link2ur.com")]
+        var nova = Profile.nova
+        nova.environments = [("local", "http://localhost:8080"), ("staging", "https://api-staging.nova.social"), ("production", "https://api.nova.social")]
+        var levelup = Profile.levelup
+        levelup.environments = [("production", "https://www.levelupsolo.net")]
+        var posture = Profile.posture
+        posture.environments = [("production", "https://api.beidao-posture.com")]
+        return ["linku": linku, "nova": nova, "levelup": levelup, "posture": posture]
+    }()
 
     /// A backend explorer knows nothing of: the profile of `--base-url` without
     /// `--profile`. No login flow, no catalog (a `--spec` can bring one), the

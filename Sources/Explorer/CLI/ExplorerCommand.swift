@@ -134,8 +134,16 @@ struct ConnectionOptions: ParsableArguments {
     /// before a subcommand's name are merged in: `--env` alone means
     /// something to `replay`).
     func check() throws {
-        if let env, profile.map({ Profile.named($0) != nil }) ?? true {
-            throw ValidationError("--env \(env) picks an environment of a profile file: give --profile NAME|FILE too")
+        if let env {
+            guard let profile else { throw ValidationError("--env \(env) picks an environment of a profile: give --profile NAME|FILE too") }
+            if let known = Profile.builtIn[profile] {
+                guard known.environment(named: env) != nil else {
+                    throw ValidationError("the \(profile) profile has no environment '\(env)'; it has \(known.environments.map(\.name).joined(separator: ", "))")
+                }
+                if baseURL != nil { throw ValidationError("--env \(env) and --base-url both name the server: give one of them") }
+            } else if Profile.named(profile) != nil {
+                throw ValidationError("the \(profile) profile has no environments: give --base-url URL")
+            }
         }
         if let profile, Profile.named(profile) == nil {
             guard ProfileLookup(environment: ProcessInfo.processInfo.environment).file(named: profile) != nil else {

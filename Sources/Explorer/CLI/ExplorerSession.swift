@@ -57,7 +57,9 @@ final class ExplorerSession {
         }
         let target: LiveSession.Target
         let store: any TokenStore
-        if let url = options.baseURL.flatMap(URL.init(string:)) ?? file?.environment.baseURL ?? spec?.servers.first {
+        // A built-in profile's deployment, by --env (the seeds' dev, staging, production).
+        let deployment = options.env.flatMap { env in options.profile.flatMap { Profile.builtIn[$0] }?.environment(named: env) }
+        if let url = options.baseURL.flatMap(URL.init(string:)) ?? file?.environment.baseURL ?? deployment ?? spec?.servers.first {
             target = .url(url)
             store = FileTokenStore(url: FileTokenStore.defaultURL(environment: environment))
         } else {

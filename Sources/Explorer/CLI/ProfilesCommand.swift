@@ -18,7 +18,8 @@ struct ProfilesCommand: ParsableCommand {
         var rows: [(name: String, what: String, source: String)] = []
         for name in Profile.names {
             let profile = Profile.named(name)!
-            rows.append((name, profile.displayName, name == Profile.generic.name ? "built in (any server)" : "built in (sandbox)"))
+            let deployments = profile.environments.isEmpty ? "" : ": sandbox*, " + profile.environments.map(\.name).joined(separator: ", ")
+            rows.append((name, profile.displayName + deployments, name == Profile.generic.name ? "built in (any server)" : "built in (sandbox)"))
         }
         var broken = false
         for file in lookup.files() {
