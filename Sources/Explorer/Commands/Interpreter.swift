@@ -171,20 +171,7 @@ actor Interpreter {
             if options.offline || offline { return await offlineView(of: request) }
             let rule = access(for: request)
             let follow = options.follow == true ? RedirectPolicy(maximum: options.maxRedirects ?? RedirectPolicy().maximum) : nil
-            // Someone watching (the REPL): a streamed answer is shown line by line as it comes.
-            var stream: StreamLines?
-            var download: Download?
-            if options.download {
-                // At a terminal the progress line is redrawn on standard error.
-                let progress: (@Sendable (String) -> Void)? = sockets.listener == nil ? nil : Self.writeToStandardError
-                let file = Download(chosen: options.output, url: request.url, progress: progress)
-                request.stream = StreamSink(download: { file.write($1) }, head: { file.begin(status: $0, headers: $1) })
-                download = file
-            } else if let listener = sockets.listener, options.output == nil {
-                let lines = StreamLines { listener(SocketNotice(time: Date(), kind: .streamed, text: $0)) }
-                request.stream = StreamSink { lines.feed(contentType: $0, $1) }
-                stream = lines
-            }
+            let (stream, download) = takeBodyAsItComes(&request, options: options)
             let exchange: Exchange
             do {
                 exchange = try await session.send(request, isPublic: rule?.isPublic, token: rule?.token ?? .bearer, follow: follow)
@@ -201,29 +188,9 @@ actor Interpreter {
             }
             var view = options.print ?? PrintParts.standard(for: method)
             var notes: [String] = []
-            if let stream {
-                stream.finish()
-                if stream.shown > 0 {
-                    // Shown already: not again under the status line (`show` has it whole).
-                    view.remove(.responseBody)
-                    notes.append("\(stream.shown) \(stream.shown == 1 ? "line" : "lines") streamed above")
-                }
-            }
+            if let stream { notes += Self.settle(stream, view: &view) }
             if let download {
-                if download.path != nil || download.problem != nil {
-                    view.remove(.responseBody)
-                    download.finish(complete: true).map { notes.append($0) }
-                } else if (200..<300).contains(exchange.response.status) {
-                    // An encoded body (gzip) came whole and decoded: written now, named the same way.
-                    view.remove(.responseBody)
-                    let name = options.output ?? Download.freeName(Download.name(headers: exchange.response.headers, url: exchange.request.url))
-                    switch Self.write(exchange.response.body, to: name, force: false) {
-                    case let .success(line): notes.append(line)
-                    case let .failure(problem): notes.append("not saved: \(problem.message)")
-                    }
-                } else {
-                    notes.append("not saved: the answer was \(exchange.response.status)")
-                }
+                notes += Self.settle(download, exchange: exchange, chosen: options.output, view: &view)
             } else if let file = options.output {
                 // -o: the body goes to the file, not the screen.
                 view.remove(.responseBody)
@@ -423,6 +390,46 @@ actor Interpreter {
     /// What a request to another origin goes without, in a few words.
     private var sessionCredentials: String {
         profile.secretParameters.isEmpty ? "session headers" : "session credentials (the \(profile.secretParameters.joined(separator: ", ")) parameter)"
+    }
+
+    /// Where a body goes as it arrives, if anywhere: a `--download` file, or,
+    /// when someone watches (the REPL), the rows of a streamed answer.
+    private func takeBodyAsItComes(_ request: inout PreparedRequest, options: RequestOptions) -> (StreamLines?, Download?) {
+        if options.download {
+            // At a terminal the progress line is redrawn on standard error.
+            let progress: (@Sendable (String) -> Void)? = sockets.listener == nil ? nil : Self.writeToStandardError
+            let file = Download(chosen: options.output, url: request.url, progress: progress)
+            request.stream = StreamSink(download: { file.write($1) }, head: { file.begin(status: $0, headers: $1) })
+            return (nil, file)
+        }
+        guard let listener = sockets.listener, options.output == nil else { return (nil, nil) }
+        let lines = StreamLines { listener(SocketNotice(time: Date(), kind: .streamed, text: $0)) }
+        request.stream = StreamSink { lines.feed(contentType: $0, $1) }
+        return (lines, nil)
+    }
+
+    /// A streamed answer's rows were shown as they came: not again under the status line (`show` has it whole).
+    private static func settle(_ stream: StreamLines, view: inout PrintParts) -> [String] {
+        stream.finish()
+        guard stream.shown > 0 else { return [] }
+        view.remove(.responseBody)
+        return ["\(stream.shown) \(stream.shown == 1 ? "line" : "lines") streamed above"]
+    }
+
+    /// A download's line: saved, or why not. A body that came encoded (gzip)
+    /// came whole and decoded, and is written now, named the same way.
+    private static func settle(_ download: Download, exchange: Exchange, chosen: String?, view: inout PrintParts) -> [String] {
+        if download.path != nil || download.problem != nil {
+            view.remove(.responseBody)
+            return download.finish(complete: true).map { [$0] } ?? []
+        }
+        guard (200..<300).contains(exchange.response.status) else { return ["not saved: the answer was \(exchange.response.status)"] }
+        view.remove(.responseBody)
+        let name = chosen ?? Download.freeName(Download.name(headers: exchange.response.headers, url: exchange.request.url))
+        switch write(exchange.response.body, to: name, force: false) {
+        case let .success(line): return [line]
+        case let .failure(problem): return ["not saved: \(problem.message)"]
+        }
     }
 
     /// A progress line, redrawn in place on standard error.
