@@ -162,7 +162,7 @@ import Testing
         let terminal = FakeTerminal(interactive: false)
         let step = try await Self.withController(terminal) { $0.step("env staging") }
         #expect(step.status == .usage)
-        #expect(terminal.errors == "error: env moves between a profile file's environments: start with --profile FILE (docs/profiles.md)\n")
+        #expect(terminal.errors == "error: env moves between a profile's environments, and this session has one server: start with --profile NAME|FILE, without --base-url (docs/profiles.md)\n")
     }
 
     @Test func aTourNeedsSomeoneAtTheKeyboard() async throws {

@@ -170,3 +170,19 @@ def test_a_built_in_profile_names_its_deployments(tmp_path):
     assert wrong.returncode == 64 and "the linku profile has no environment 'staging'; it has dev, test, production" in wrong.stderr
     listed = subprocess.run([BINARY, "profiles"], capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
     assert "LinkU: sandbox*, dev, test, production" in listed.stdout
+
+
+def test_env_moves_a_built_in_session_between_the_sandbox_and_its_deployments(tmp_path):
+    # The built-in profiles' deployments are environments in the REPL too:
+    # env lists them (the sandbox first and the default), env NAME moves.
+    env = dict(os.environ, HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state"),
+               XDG_CONFIG_HOME=str(tmp_path / "config"), NO_COLOR="1")
+    lines = ["env", "env production", "get /api/banners", "env sandbox", "get /api/banners", "env nope"]
+    result = subprocess.run([BINARY, "--offline"], input="\n".join(lines) + "\n", capture_output=True, text=True,
+                            timeout=60, env=env, cwd=tmp_path)
+    out = result.stdout
+    assert out.startswith("* sandbox     a fresh in-process sandbox\n  dev         https://dev-api.link2ur.com\n"), out
+    assert "now on production (https://api.link2ur.com)" in out
+    assert "GET /api/banners HTTP/1.1\nHost: api.link2ur.com\n" in out
+    assert re.search(r"GET /api/banners HTTP/1.1\nHost: 127\.0\.0\.1:\d+\n", out), out
+    assert "the linku profile has no environment 'nope'; it has sandbox, dev, test, production" in result.stderr

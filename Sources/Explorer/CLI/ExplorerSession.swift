@@ -44,7 +44,7 @@ final class ExplorerSession {
         let file = try profileFile(options, environment: environment)
         // A server named on the command line is not LinkU unless the user says so.
         let chosen = file?.document.profile ?? options.profile.flatMap(Profile.named)
-        let profile = chosen ?? (options.baseURL != nil || options.spec != nil ? .generic : .linku)
+        let profile = chosen ?? (options.baseURL != nil || options.spec != nil ? .generic : Profile.builtIn["linku"]!)
         var spec: ImportedSpec?
         if let path = options.spec ?? file?.document.spec {
             // One line, not the whole usage: the document is wrong, not the command line.
@@ -107,8 +107,71 @@ final class ExplorerSession {
         if file != nil, options.baseURL == nil {
             controller.environments = EnvironmentSwitcher(list: { [unowned session] in session.environments },
                                                           move: { [unowned session] in session.move(to: $0) })
+        } else if file == nil, options.baseURL == nil, options.spec == nil, !profile.environments.isEmpty {
+            // A built-in profile: the sandbox and the deployments its seeds list.
+            session.deployment = options.env ?? Self.sandboxEnvironment
+            let names = [Self.sandboxEnvironment] + profile.environments.map(\.name)
+            runBlocking { await interpreter.setEnvironments(names) }
+            if let env = options.env { runBlocking { await interpreter.setEnvironmentLabel(env) } }
+            controller.environments = EnvironmentSwitcher(list: { [unowned session] in session.deployments },
+                                                          move: { [unowned session] in session.move(toDeployment: $0) })
         }
         return session
+    }
+
+    /// A built-in profile's environment now in use (`sandbox`, or one of
+    /// `Profile.environments`); nil for a profile file or `--base-url`.
+    private var deployment: String?
+    static let sandboxEnvironment = "sandbox"
+
+    /// The built-in profile's environments: the sandbox first, the one in use marked.
+    private var deployments: [(name: String, url: String, current: Bool)] {
+        [(Self.sandboxEnvironment, "a fresh in-process sandbox", deployment == Self.sandboxEnvironment)]
+            + profile.environments.map { ($0.name, $0.baseURL, $0.name == deployment) }
+    }
+
+    /// `env NAME` for a built-in profile: a new stack on that deployment (or a
+    /// fresh sandbox), the user's variables carried over; the old one is closed.
+    private func move(toDeployment name: String) -> Result<(interpreter: Interpreter, url: String), ChosenProfile.Problem> {
+        let environment = ProcessInfo.processInfo.environment
+        let target: LiveSession.Target
+        let store: any TokenStore
+        if name == Self.sandboxEnvironment {
+            var configuration = SandboxConfiguration()
+            configuration.apply(environment: environment)
+            target = .sandbox(configuration)
+            store = MemoryTokenStore()
+        } else if let url = profile.environment(named: name) {
+            target = .url(url)
+            store = FileTokenStore(url: FileTokenStore.defaultURL(environment: environment))
+        } else {
+            let names = ([Self.sandboxEnvironment] + profile.environments.map(\.name)).joined(separator: ", ")
+            return .failure(.init(description: "the \(profile.name) profile has no environment '\(name)'; it has \(names)"))
+        }
+        let old = live
+        let opened = runBlocking { [offline, profile] () -> Result<LiveSession, ChosenProfile.Problem> in
+            do {
+                let live = try await LiveSession.open(profile: profile, target: target, offline: offline, store: store)
+                await live.interpreter.setEnvironments([Self.sandboxEnvironment] + profile.environments.map(\.name))
+                await live.interpreter.setEnvironmentLabel(name == Self.sandboxEnvironment ? nil : name)
+                for (variable, value) in await old.interpreter.userVariables {
+                    _ = await live.interpreter.execute(.set(name: variable, value: value))
+                }
+                await old.close()
+                return .success(live)
+            } catch {
+                return .failure(.init(description: "cannot open \(name): \(error)"))
+            }
+        }
+        guard case let .success(live) = opened else {
+            if case let .failure(problem) = opened { return .failure(problem) }
+            return .failure(.init(description: "cannot move"))
+        }
+        self.live = live
+        deployment = name
+        completing.value = live.interpreter
+        controller.target = live.sandbox != nil ? .sandbox : .url(live.baseURL.absoluteString)
+        return .success((live.interpreter, live.baseURL.absoluteString))
     }
 
     /// The profile file's environments, the one in use marked.

@@ -234,7 +234,7 @@ final class SessionController {
     /// session moves there (not while recording: a transcript has one).
     private func environment(_ name: String?) -> Outcome {
         guard let environments else {
-            return .failure("env moves between a profile file's environments: start with --profile FILE (docs/profiles.md)", .usage)
+            return .failure("env moves between a profile's environments, and this session has one server: start with --profile NAME|FILE, without --base-url (docs/profiles.md)", .usage)
         }
         guard let name else {
             let all = environments.list()
