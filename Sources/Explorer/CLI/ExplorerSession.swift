@@ -134,6 +134,7 @@ final class ExplorerSession {
     /// fresh sandbox), the user's variables carried over; the old one is closed.
     private func move(toDeployment name: String) -> Result<(interpreter: Interpreter, url: String), ChosenProfile.Problem> {
         let environment = ProcessInfo.processInfo.environment
+        let names = [Self.sandboxEnvironment] + profile.environments.map(\.name)
         let target: LiveSession.Target
         let store: any TokenStore
         if name == Self.sandboxEnvironment {
@@ -145,33 +146,16 @@ final class ExplorerSession {
             target = .url(url)
             store = FileTokenStore(url: FileTokenStore.defaultURL(environment: environment))
         } else {
-            let names = ([Self.sandboxEnvironment] + profile.environments.map(\.name)).joined(separator: ", ")
-            return .failure(.init(description: "the \(profile.name) profile has no environment '\(name)'; it has \(names)"))
+            return .failure(.init(description: "the \(profile.name) profile has no environment '\(name)'; it has \(names.joined(separator: ", "))"))
         }
-        let old = live
-        let opened = runBlocking { [offline, profile] () -> Result<LiveSession, ChosenProfile.Problem> in
-            do {
-                let live = try await LiveSession.open(profile: profile, target: target, offline: offline, store: store)
-                await live.interpreter.setEnvironments([Self.sandboxEnvironment] + profile.environments.map(\.name))
-                await live.interpreter.setEnvironmentLabel(name == Self.sandboxEnvironment ? nil : name)
-                for (variable, value) in await old.interpreter.userVariables {
-                    _ = await live.interpreter.execute(.set(name: variable, value: value))
-                }
-                await old.close()
-                return .success(live)
-            } catch {
-                return .failure(.init(description: "cannot open \(name): \(error)"))
-            }
+        let opened = replaceLive(profile: profile, target: target, store: store, describing: name) { interpreter in
+            await interpreter.setEnvironments(names)
+            await interpreter.setEnvironmentLabel(name == Self.sandboxEnvironment ? nil : name)
         }
-        guard case let .success(live) = opened else {
-            if case let .failure(problem) = opened { return .failure(problem) }
-            return .failure(.init(description: "cannot move"))
+        return opened.map { live in
+            deployment = name
+            return (live.interpreter, live.baseURL.absoluteString)
         }
-        self.live = live
-        deployment = name
-        completing.value = live.interpreter
-        controller.target = live.sandbox != nil ? .sandbox : .url(live.baseURL.absoluteString)
-        return .success((live.interpreter, live.baseURL.absoluteString))
     }
 
     /// The profile file's environments, the one in use marked.
@@ -191,34 +175,46 @@ final class ExplorerSession {
         case let .failure(problem): return .failure(problem)
         case let .success(found): next = found
         }
+        let store = FileTokenStore(url: FileTokenStore.defaultURL(environment: environment))
+        let opened = replaceLive(profile: next.document.profile, target: .url(next.environment.baseURL), store: store,
+                                 describing: next.environment.baseURL.absoluteString) { [spec] interpreter in
+            if let spec { await interpreter.use(spec) }
+            await next.apply(to: interpreter)
+            await interpreter.setEnvironments(next.document.environments.map(\.name))
+        }
+        return opened.map { live in
+            chosen = next
+            controller.profileFile?.environment = next.isOtherEnvironment ? name : nil
+            controller.profileFile?.secrets = next.secrets
+            return (live.interpreter, next.environment.baseURL.absoluteString)
+        }
+    }
+
+    /// `env NAME`'s one way to move: a new stack on `target`, made ready by
+    /// `prepare`, the user's variables carried over, the old stack closed,
+    /// and TAB and recording pointed at the new one.
+    private func replaceLive(profile: Profile, target: LiveSession.Target, store: any TokenStore, describing place: String,
+                             prepare: @escaping @Sendable (Interpreter) async -> Void) -> Result<LiveSession, ChosenProfile.Problem> {
         let old = live
-        let opened = runBlocking { [offline, spec] () -> Result<LiveSession, ChosenProfile.Problem> in
+        let opened = runBlocking { [offline] () -> Result<LiveSession, ChosenProfile.Problem> in
             do {
-                let live = try await LiveSession.open(profile: next.document.profile, target: .url(next.environment.baseURL), offline: offline,
-                                                      store: FileTokenStore(url: FileTokenStore.defaultURL(environment: environment)))
-                if let spec { await live.interpreter.use(spec) }
-                await next.apply(to: live.interpreter)
-                await live.interpreter.setEnvironments(next.document.environments.map(\.name))
+                let live = try await LiveSession.open(profile: profile, target: target, offline: offline, store: store)
+                await prepare(live.interpreter)
                 for (name, value) in await old.interpreter.userVariables {
                     _ = await live.interpreter.execute(.set(name: name, value: value))
                 }
                 await old.close()
                 return .success(live)
             } catch {
-                return .failure(.init(description: "cannot open \(next.environment.baseURL.absoluteString): \(error)"))
+                return .failure(.init(description: "cannot open \(place): \(error)"))
             }
         }
-        guard case let .success(live) = opened else {
-            if case let .failure(problem) = opened { return .failure(problem) }
-            return .failure(.init(description: "cannot move"))
+        if case let .success(live) = opened {
+            self.live = live
+            completing.value = live.interpreter
+            controller.target = live.sandbox != nil ? .sandbox : .url(live.baseURL.absoluteString)
         }
-        self.live = live
-        chosen = next
-        completing.value = live.interpreter
-        controller.target = .url(next.environment.baseURL.absoluteString)
-        controller.profileFile?.environment = next.isOtherEnvironment ? name : nil
-        controller.profileFile?.secrets = next.secrets
-        return .success((live.interpreter, next.environment.baseURL.absoluteString))
+        return opened
     }
 
     /// The profile file `--profile` names, if it names one, resolved; a
