@@ -111,3 +111,24 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
         }.joined()
     }
 }
+
+extension JSONValue {
+    /// This value with `value` put at `path`, the objects on the way made as
+    /// needed (an answer a server of ours makes up: an error envelope, a
+    /// refresh answer). An index in the path, or a member that is not an
+    /// object, stops the walk there: the value is returned as it was.
+    public func setting(_ path: JSONPath, to value: JSONValue) -> JSONValue {
+        setting(path.components[...], to: value)
+    }
+
+    private func setting(_ path: ArraySlice<JSONPath.Component>, to value: JSONValue) -> JSONValue {
+        guard let first = path.first else { return value }
+        guard case let .key(key) = first, case var .object(members) = self else { return self }
+        if let at = members.firstIndex(where: { $0.key == key }) {
+            members[at].value = members[at].value.setting(path.dropFirst(), to: value)
+        } else {
+            members.append((key, JSONValue.object([]).setting(path.dropFirst(), to: value)))
+        }
+        return .object(members)
+    }
+}

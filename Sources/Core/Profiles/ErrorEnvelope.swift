@@ -90,3 +90,22 @@ public struct ErrorFields: Sendable, Equatable {
         return line
     }
 }
+
+extension ErrorEnvelope {
+    /// An error body in this envelope, for answers a server of ours makes up
+    /// (`explorer mock`): `describe` reads it back as `status code: message`.
+    public func body(status: Int, code: String, message: String) -> JSONValue {
+        switch self {
+        case .linku:
+            return .object([("error", .bool(true)), ("message", .string(message)), ("error_code", .string(code)), ("status_code", .int(status))])
+        case .codeMessage:
+            return .object([("code", .string(code)), ("message", .string(message))])
+        case .generic:
+            return .object([("error", .string(code)), ("message", .string(message))])
+        case let .fields(fields):
+            var body = JSONValue.object([])
+            if let path = fields.code { body = body.setting(path, to: .string(code)) }
+            return body.setting(fields.message, to: .string(message))
+        }
+    }
+}

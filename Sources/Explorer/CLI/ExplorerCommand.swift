@@ -27,7 +27,7 @@ struct ExplorerCommand: ParsableCommand {
         --base-url, --env and --color there. `help` inside the REPL lists its commands.
         """,
         version: "0.1.0",
-        subcommands: [Start.self, Run.self, SandboxCommand.self, ReplayCommand.self, TestCommand.self, ProfilesCommand.self, ProfileCommand.self, SpecBenchCommand.self]
+        subcommands: [Start.self, Run.self, SandboxCommand.self, MockCommand.self, ReplayCommand.self, TestCommand.self, ProfilesCommand.self, ProfileCommand.self, SpecBenchCommand.self]
     )
 
     // The REPL's options belong to `explorer` itself, not to a default

@@ -49,28 +49,33 @@ struct SandboxCommand: ParsableCommand {
             console.err("error: \(error)\n")
             throw ExitCode(ExitStatus.runtime.rawValue)
         }
-        // Stop gracefully on Ctrl-C or SIGTERM: finish requests, close the
-        // database. Set up before saying it listens, since a script may signal
-        // as soon as it reads that. Not with dispatch signal sources: on Linux
-        // they take a signal only on a thread that blocks it, and the event
-        // loops' threads did not, so about half the SIGTERMs sent at once were
-        // ignored and the sandbox ran on. A handler on whatever thread the
-        // signal lands writes a byte to a pipe; a thread waiting on it stops the server.
-        var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { throw ExitCode(ExitStatus.runtime.rawValue) }
-        stopSignalDescriptor = ends[1]
-        signal(SIGINT, stopSignalHandler)
-        signal(SIGTERM, stopSignalHandler)
-        Thread { [reading = ends[0]] in
-            var byte: UInt8 = 0
-            while read(reading, &byte, 1) < 0, errno == EINTR {}
-            Task { await server.stop() }
-        }.start()
+        // Stop gracefully on Ctrl-C or SIGTERM: finish requests, close the database.
+        try stopOnSignal { await server.stop() }
         let accounts = server.profile.demoAccounts.map { "\($0.email) / \($0.password)" }.joined(separator: ", ")
         console.out("\(server.profile.displayName) sandbox listening on \(server.baseURL.absoluteString)\(db.map { " (data in \($0))" } ?? " (data in memory)")\n")
         console.out("Demo accounts: \(accounts). Ctrl-C stops.\n")
         try runBlockingThrowing { try await server.wait() }
     }
+}
+
+/// Runs `stop` on Ctrl-C or SIGTERM (`explorer sandbox`, `explorer mock`).
+/// Not with dispatch signal sources: on Linux they take a signal only on a
+/// thread that blocks it, and the event loops' threads did not, so about half
+/// the SIGTERMs sent at once were ignored and the server ran on. A handler on
+/// whatever thread the signal lands writes a byte to a pipe; a thread waiting
+/// on it runs `stop`. Set up before saying the server listens, since a script
+/// may signal as soon as it reads that.
+func stopOnSignal(_ stop: @escaping @Sendable () async -> Void) throws {
+    var ends: [Int32] = [0, 0]
+    guard pipe(&ends) == 0 else { throw ExitCode(ExitStatus.runtime.rawValue) }
+    stopSignalDescriptor = ends[1]
+    signal(SIGINT, stopSignalHandler)
+    signal(SIGTERM, stopSignalHandler)
+    Thread { [reading = ends[0]] in
+        var byte: UInt8 = 0
+        while read(reading, &byte, 1) < 0, errno == EINTR {}
+        Task { await stop() }
+    }.start()
 }
 
 /// The write end of the pipe a stop signal is passed through (set once, before the handlers).

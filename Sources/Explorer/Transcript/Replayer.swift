@@ -92,7 +92,7 @@ struct Replayer: Sendable {
     /// The profile a transcript's header names: a built-in one (nil here), or
     /// a profile file, by name or by a path relative to the transcript, with
     /// its environment (`--env`, else the header's `env:`) and credential.
-    private func profile(of header: TranscriptHeader, in path: String) -> Result<ChosenProfile?, TranscriptRun.Failure> {
+    func profile(of header: TranscriptHeader, in path: String) -> Result<ChosenProfile?, TranscriptRun.Failure> {
         let place = "\(path):\(header.profileLine):\(header.profileColumn)"
         if Profile.named(header.profile) != nil || header.profile == "none" {
             if let profileEnvironment {

@@ -1,0 +1,127 @@
+import Foundation
+
+/// Matching read backwards: turns what a transcript expects into a value a
+/// server can send (`explorer mock`, docs/mock.md). A literal is itself; a
+/// pattern becomes a value of its kind; `{{name:=KIND}}` binds `name` on
+/// first sight and reuses it after; `{{name}}` is what `name` holds.
+///
+/// Generated values are **deterministic** for a step: they depend only on the
+/// step's seed and their order in it. So the request a later step makes with
+/// a captured id (`get /api/tasks/{{task_id}}`) is the same when the mock
+/// works out its steps as when a client sends it. Only timestamps and
+/// secrets (fresh tokens) differ between runs.
+public struct Materializer: Sendable {
+    /// Capture and variable values by name; bound captures are added.
+    public var bindings: [String: JSONValue]
+    /// What `{{base_url}}` stands for (and `{{ws_base_url}}`, derived from it).
+    public var baseURL: String
+    /// The value of `{{secret:NAME}}` and `{{jwt}}` (`jwt`), given the name.
+    public var secret: @Sendable (String) -> String
+    /// `{{timestamp}}`.
+    public var now: @Sendable () -> String
+    private let seed: Int
+    private var counter = 0
+
+    public init(seed: Int, bindings: [String: JSONValue] = [:], baseURL: String = "",
+                secret: @escaping @Sendable (String) -> String = { "mock-\($0)" },
+                now: @escaping @Sendable () -> String = Materializer.timestamp) {
+        self.seed = seed
+        self.bindings = bindings
+        self.baseURL = baseURL
+        self.secret = secret
+        self.now = now
+    }
+
+    /// The current time as RFC 3339 in UTC, whole seconds.
+    public static func timestamp() -> String {
+        ISO8601DateFormatter().string(from: Date())
+    }
+
+    /// A JSON value that `expected` matches.
+    public mutating func value(_ expected: ExpectedValue) -> JSONValue {
+        switch expected {
+        case let .literal(value): return value
+        case let .text(text): return .string(self.text(text))
+        case let .pattern(pattern): return value(pattern)
+        case let .object(members, _): return .object(members.map { ($0.key, value($0.value)) })
+        case let .array(items, _): return .array(items.map { value($0) })
+        }
+    }
+
+    /// A text that `text` matches.
+    public mutating func text(_ text: PatternText) -> String {
+        var out = ""
+        for piece in text.pieces {
+            switch piece {
+            case let .literal(literal): out += literal
+            case let .pattern(pattern): out += value(pattern, inText: true).plainText
+            }
+        }
+        return out
+    }
+
+    /// A value of the pattern's kind, bound to its capture name.
+    public mutating func value(_ pattern: TranscriptPattern, inText: Bool = false) -> JSONValue {
+        if let name = pattern.capture, let bound = bindings[name] { return bound }
+        let made = generate(pattern.kind, inText: inText)
+        if let name = pattern.capture { bindings[name] = made }
+        return made
+    }
+
+    private mutating func generate(_ kind: TranscriptPattern.Kind, inText: Bool) -> JSONValue {
+        counter += 1
+        let unique = seed * 100 + counter
+        switch kind {
+        case .any: return inText ? .string("") : .null
+        case .integer, .number: return .int(unique)
+        case .string: return .string("mock-\(unique)")
+        case .uuid: return .string(String(format: "00000000-0000-4000-8000-%012x", unique))
+        case .timestamp: return .string(now())
+        case .jwt: return .string(secret("jwt"))
+        case let .secret(name): return .string(secret(name))
+        case let .regex(source): return .string(Self.sample(of: source) ?? "")
+        case let .reference(name):
+            if let bound = bindings[name] { return bound }
+            if name == "base_url" { return .string(baseURL) }
+            if name == PatternText.socketBaseVariable { return .string(PatternText.socketURL(baseURL)) }
+            return inText ? .string("") : .null
+        }
+    }
+
+    /// A text a regular expression accepts, for the simple ones a
+    /// transcript writes (literals, escapes, classes such as `[0-9a-f]+`,
+    /// counts); nil when the guess does not match.
+    static func sample(of source: String) -> String? {
+        let branch = source.split(separator: "|", maxSplits: 1).first.map(String.init) ?? source
+        var out = ""
+        var last = ""
+        var characters = Array(branch)[...]
+        while let character = characters.popFirst() {
+            switch character {
+            case "^", "$", "(", ")": continue
+            case "\\":
+                guard let escaped = characters.popFirst() else { return nil }
+                last = escaped == "d" ? "0" : escaped == "w" ? "a" : escaped == "s" ? " " : String(escaped)
+            case ".": last = "a"
+            case "[":
+                guard let end = characters.firstIndex(of: "]") else { return nil }
+                let members = characters[..<end]
+                characters = characters[characters.index(after: end)...]
+                guard let first = members.first, first != "^" else { return nil }
+                last = String(first)
+            case "+", "*", "?": continue
+            case "{":
+                guard let end = characters.firstIndex(of: "}") else { return nil }
+                let bounds = String(characters[characters.startIndex..<end])
+                let count = Int(bounds.split(separator: ",").first.map(String.init) ?? "") ?? 1
+                characters = characters[characters.index(after: end)...]
+                out += String(repeating: last, count: max(count - 1, 0))
+                continue
+            default: last = String(character)
+            }
+            out += last
+        }
+        guard let regex = try? Regex(source), (try? regex.wholeMatch(in: out)) != nil else { return nil }
+        return out
+    }
+}

@@ -1,0 +1,87 @@
+import ArgumentParser
+import Core
+import Foundation
+import Sandbox
+
+/// `explorer mock [FILE|DIR …]`: a server that answers as the transcripts
+/// recorded (docs/mock.md).
+struct MockCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mock",
+        abstract: "Serve recorded transcripts as a mock backend (HTTP and WebSocket).",
+        discussion: """
+        Every request is answered from a recorded step: in match mode (the default) by the best fit of the same \
+        method and path; in scenario mode by the next step of each transcript, in order, per client session \
+        (the X-Mock-Session header; one shared session without it). GET /__mock/state shows where each session \
+        is; POST /__mock/reset starts over. A request nothing recorded gets a 404 that names the closest step.
+        """
+    )
+
+    @Argument(help: ArgumentHelp("Transcripts, or folders searched for *.transcript.", valueName: "file|dir"),
+              completion: .file(extensions: ["transcript"]))
+    var paths: [String] = ["sessions"]
+
+    @Option(help: "Loopback address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "Port to listen on (0 picks a free one).")
+    var port = 8090
+
+    @Option(help: ArgumentHelp("How a request finds its step: match or scenario.", valueName: "mode"),
+            completion: .list(MockMode.allCases.map(\.rawValue)))
+    var mode = "match"
+
+    @ParentCommand var root: ExplorerCommand
+
+    func validate() throws {
+        guard MockMode(rawValue: mode) != nil else { throw ValidationError("--mode must be match or scenario, not '\(mode)'") }
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
+    }
+
+    func run() throws {
+        try root.refuse("mock")
+        let console = Console()
+        let (files, empty) = TranscriptSource.files(in: paths)
+        for folder in empty { console.err("explorer mock: no *.transcript in \(folder)\n") }
+        let loaded = runBlocking { await Self.load(files) }
+        for problem in loaded.problems { console.err("skipped \(problem)\n") }
+        guard !loaded.scripts.isEmpty else {
+            console.err("error: no transcript could be served\n")
+            throw ExitCode(ExitStatus.parse.rawValue)
+        }
+        let server: MockServer
+        do {
+            server = try runBlockingThrowing { [host, port, mode] in
+                try await MockServer.start(loaded.scripts, mode: MockMode(rawValue: mode)!, host: host, port: port) { line in
+                    FileHandle.standardError.write(Data((line + "\n").utf8))
+                }
+            }
+        } catch {
+            console.err("error: \(error)\n")
+            throw ExitCode(ExitStatus.runtime.rawValue)
+        }
+        try stopOnSignal { await server.stop() }
+        console.out("Mock listening on \(server.baseURL.absoluteString) (\(mode) mode)\n")
+        for script in loaded.scripts {
+            let requests = script.steps.filter { if case .request = $0.trigger { true } else { false } }.count
+            let sockets = script.steps.count - requests
+            console.out("  \(script.file): \(requests) request step\(requests == 1 ? "" : "s")"
+                        + (sockets > 0 ? ", \(sockets) WebSocket step\(sockets == 1 ? "" : "s")" : "") + "\n")
+        }
+        console.out("Ctrl-C stops.\n")
+        try runBlockingThrowing { try await server.wait() }
+    }
+
+    /// The scripts of the transcripts that can be served, and why the others cannot.
+    static func load(_ files: [String]) async -> (scripts: [MockScript], problems: [String]) {
+        var scripts: [MockScript] = []
+        var problems: [String] = []
+        for file in files {
+            switch await MockDerivation.script(file) {
+            case let .success(script): scripts.append(script)
+            case let .failure(.broken(text)), let .failure(.runtime(text)): problems.append(text)
+            }
+        }
+        return (scripts, problems)
+    }
+}

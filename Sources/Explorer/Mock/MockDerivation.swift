@@ -1,0 +1,250 @@
+import Core
+import Foundation
+import NIOCore
+import Sandbox
+
+/// Works out what `explorer mock` serves from a transcript: the requests its
+/// steps make. A step holds a command line (`login alice@example.com …`,
+/// `post /api/tasks title=…`, `next`), not a request; only the interpreter
+/// knows the request it makes, with the profile's login flow, session headers
+/// and captured ids. So the transcript is replayed through the same `Replayer.Steps`
+/// against a transport that answers each step from its own recording
+/// (`RecordedAnswers`), and the requests it is sent are written down.
+/// Values the recording left as patterns are made up deterministically
+/// (`Materializer`), the same way the mock makes them up when it serves, so
+/// a request that uses a captured id is the request a client will send.
+enum MockDerivation {
+    /// Where the derivation's requests "go": never contacted.
+    static let placeholderBase = URL(string: "http://mock.invalid")!
+    /// What a secret of a command line becomes (a password): any value matches it.
+    static let anySecret = "mock-any-secret"
+
+    /// The script of one transcript, or why it cannot be served (`path:line: reason`).
+    static func script(_ path: String) async -> Result<MockScript, TranscriptRun.Failure> {
+        let text: String
+        switch TranscriptSource.read(path) {
+        case let .failure(failure): return .failure(failure)
+        case let .success(read): text = read
+        }
+        let transcript: Transcript
+        do { transcript = try TranscriptParser.parse(text) } catch { return .failure(.broken("\(path):\(error)")) }
+        let replayer = Replayer()
+        let chosen: ChosenProfile?
+        switch replayer.profile(of: transcript.header, in: path) {
+        case let .failure(failure): return .failure(failure)
+        case let .success(found): chosen = found
+        }
+        let header = transcript.header
+        let profile = chosen?.document.profile ?? Profile.named(header.profile == "none" ? Profile.generic.name : header.profile)!
+        var answers: RecordedAnswers?
+        let live: LiveSession
+        do {
+            live = try await LiveSession.open(profile: profile, target: .url(placeholderBase),
+                                              readFile: Replayer.readFile(relativeTo: (path as NSString).deletingLastPathComponent),
+                                              sending: { transport in
+                                                  let made = RecordedAnswers(profile: profile, eventLoop: transport.eventLoop)
+                                                  answers = made
+                                                  return made
+                                              })
+        } catch {
+            return .failure(.runtime("\(path): cannot work out its requests: \(error)"))
+        }
+        defer { Task { await live.close() } }
+        await chosen?.apply(to: live.interpreter)
+        guard let answers else { return .failure(.runtime("\(path): cannot work out its requests")) }
+        var resolver = SecretResolver(environment: [:], demoAccounts: [])
+        resolver.ask = { _ in anySecret }
+        var steps = Replayer.Steps(path: path, interpreter: live.interpreter, transport: nil, profile: profile,
+                                   baseURL: placeholderBase.absoluteString, resolver: resolver, update: false)
+        var served: [MockStep] = []
+        for step in transcript.steps {
+            let bindings = Self.bindings(live.interpreter.allVariables)
+            if case let .ws(action)? = try? live.interpreter.parser.parse(step.command) {
+                switch action {
+                case .recv:
+                    // Its frames follow the step before it.
+                    if !served.isEmpty { served[served.count - 1].pushes += step.expectation.frames.filter { $0.direction == .received } }
+                case .connect, .send, .sendText, .sendFile:
+                    guard let socket = socketStep(step, action, bindings: bindings) else { break }
+                    served.append(socket)
+                    // Ids its frames hand out feed later command lines, as a replay's would.
+                    var values = Materializer(seed: step.line, bindings: bindings, baseURL: placeholderBase.absoluteString)
+                    for frame in socket.expectation.frames where frame.direction == .received {
+                        if case let .json(expected) = frame.content { _ = values.value(expected) }
+                    }
+                    for (name, value) in values.bindings where bindings[name] == nil {
+                        _ = await live.interpreter.execute(.set(name: name, value: value.plainText))
+                    }
+                case .pretty, .status, .close:
+                    break
+                }
+                continue
+            }
+            var quiet = step
+            quiet.expectation.frames = []
+            answers.begin(step, bindings: bindings)
+            guard await steps.run(quiet) != nil else {
+                return .failure(.runtime(steps.failure.map(describe) ?? "\(path):\(step.line): cannot work out its request"))
+            }
+            guard let request = answers.finish() else { continue }
+            served.append(MockStep(line: step.line, command: step.command,
+                                   trigger: .request(mockRequest(request, command: step.command, secrets: Set(steps.secrets))),
+                                   expectation: step.expectation, bindings: bindings))
+        }
+        return .success(MockScript(file: path, profile: profile, steps: served))
+    }
+
+    private static func describe(_ failure: TranscriptRun.Failure) -> String {
+        switch failure {
+        case let .broken(text), let .runtime(text): return text
+        }
+    }
+
+    /// The session's variables as values; the base URL is left out, since it is the mock's own when it serves.
+    static func bindings(_ variables: [String: String]) -> [String: JSONValue] {
+        var values: [String: JSONValue] = [:]
+        let base = MockDerivation.base
+        for (name, text) in variables where name != "base_url" && name != PatternText.socketBaseVariable && name != "profile" {
+            values[name] = Int(text).map(JSONValue.int) ?? .string(text.replacingOccurrences(of: base, with: MockRequest.base))
+        }
+        return values
+    }
+
+    /// `ws connect` (the socket's path, from its `connected to` line) and
+    /// `ws send` (the frame it sent).
+    private static func socketStep(_ step: TranscriptStep, _ action: WebSocketAction, bindings: [String: JSONValue]) -> MockStep? {
+        if case .connect = action {
+            guard case let .text(lines)? = step.expectation.body else { return nil }
+            var values = Materializer(seed: step.line, bindings: bindings, baseURL: placeholderBase.absoluteString)
+            for line in lines {
+                let text = values.text(line)
+                guard let range = text.range(of: "connected to ") else { continue }
+                let url = String(text[range.upperBound...]).split(separator: " ").first.map(String.init) ?? ""
+                guard let path = URLComponents(string: url)?.path, !path.isEmpty else { continue }
+                return MockStep(line: step.line, command: step.command, trigger: .socket(path: path), expectation: step.expectation, bindings: bindings)
+            }
+            return nil
+        }
+        guard let sent = step.expectation.frames.first(where: { $0.direction == .sent }) else { return nil }
+        return MockStep(line: step.line, command: step.command, trigger: .frame(sent.content), expectation: step.expectation, bindings: bindings)
+    }
+
+    /// The recorded request as the mock compares it: the command line's
+    /// `{{name}}` path segments are variables; a hidden secret matches anything.
+    /// `secrets`: values the replay filled in for `{{secret:…}}` (a made-up wrong password).
+    static func mockRequest(_ request: PreparedRequest, command: String, secrets: Set<String> = []) -> MockRequest {
+        let concrete = MockRequest.split(request.url.path)
+        let words = ((try? LineTokenizer.split(command)) ?? []).map(\.text)
+        let typed = words.dropFirst().first { $0.hasPrefix("/") || $0.hasPrefix("{{") }
+        let written = typed.map { MockRequest.split(String($0.split(separator: "?", maxSplits: 1).first ?? "")) } ?? []
+        let segments: [MockRequest.Segment] = concrete.enumerated().map { n, part in
+            guard written.count == concrete.count, written[n].contains("{{") else {
+                return part.contains(anySecret) ? .variable(nil) : .literal(part)
+            }
+            let inner = written[n]
+            if inner.hasPrefix("{{"), inner.hasSuffix("}}"), !inner.dropFirst(2).contains("{{") {
+                let name = String(inner.dropFirst(2).dropLast(2)).trimmingCharacters(in: .whitespaces)
+                return .variable(name.hasPrefix("secret:") ? nil : name)
+            }
+            return .variable(nil)
+        }
+        let query = (URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? []).map { item in
+            MockRequest.Query(name: item.name, value: item.value.map { $0.contains(anySecret) ? nil : $0 } ?? "")
+        }
+        var body = MockRequest.Body.none
+        if let bytes = request.body, !bytes.isEmpty {
+            if let json = try? JSONParser.parse(bytes), (request.header("Content-Type") ?? "").contains("json") {
+                body = .json(hidingSecrets(json, secrets))
+            } else {
+                body = .other
+            }
+        }
+        return MockRequest(method: request.method, segments: segments, query: query, body: body)
+    }
+
+    private static let base = String(placeholderBase.absoluteString.dropLast(placeholderBase.absoluteString.hasSuffix("/") ? 1 : 0))
+
+    private static func hidingSecrets(_ value: JSONValue, _ secrets: Set<String>) -> JSONValue {
+        switch value {
+        case let .string(text) where text.contains(anySecret) || secrets.contains(text): return .string(MockRequest.any)
+        case let .string(text) where text.contains(base): return .string(text.replacingOccurrences(of: base, with: MockRequest.base))
+        case let .object(members): return .object(members.map { ($0.key, hidingSecrets($0.value, secrets)) })
+        case let .array(items): return .array(items.map { hidingSecrets($0, secrets) })
+        default: return value
+        }
+    }
+}
+
+/// The transport of a derivation: answers each request with what the
+/// current step recorded, and keeps the requests it is sent. A step recorded
+/// after a refresh is answered 401 first, then its refresh, then the
+/// recording, so the interpreter goes the way it went.
+final class RecordedAnswers: HTTPTransport, @unchecked Sendable {
+    let eventLoop: any EventLoop
+    private let profile: Profile
+    private let lock = NSLock()
+    private var step: TranscriptStep?
+    private var bindings: [String: JSONValue] = [:]
+    private var owesExpiry = false
+    private var requests: [PreparedRequest] = []
+
+    init(profile: Profile, eventLoop: any EventLoop) {
+        self.profile = profile
+        self.eventLoop = eventLoop
+    }
+
+    func begin(_ step: TranscriptStep, bindings: [String: JSONValue]) {
+        lock.withLock {
+            self.step = step
+            self.bindings = bindings
+            owesExpiry = step.expectation.refreshed
+            requests = []
+        }
+    }
+
+    /// The request the step's recorded answer answered, if it made one.
+    func finish() -> PreparedRequest? {
+        lock.withLock {
+            defer { step = nil }
+            return requests.last
+        }
+    }
+
+    nonisolated(nonsending) func send(_ request: PreparedRequest) async throws(TransportError) -> ReceivedResponse {
+        lock.withLock { answer(request) }
+    }
+
+    private func answer(_ request: PreparedRequest) -> ReceivedResponse {
+        let json = [HTTPHeader(name: "Content-Type", value: "application/json")]
+        if let auth = profile.auth, request.method == "POST", MockRequest.split(auth.refreshPath) == MockRequest.split(request.url.path) {
+            var body = JSONValue.object([]).setting(auth.refreshedAccessTokenPath, to: .string(MockDerivation.anySecret + "-access_token"))
+            if let path = auth.refreshedRefreshTokenPath { body = body.setting(path, to: .string(MockDerivation.anySecret + "-refresh_token")) }
+            return ReceivedResponse(status: 200, reason: "OK", headers: json, body: JSONPrinter.compactUTF8(body))
+        }
+        guard let step else {
+            return ReceivedResponse(status: 404, reason: "Not Found", headers: json, body: JSONPrinter.compactUTF8(
+                profile.errorEnvelope.body(status: 404, code: "NOT_RECORDED", message: "no step is running")))
+        }
+        if owesExpiry {
+            owesExpiry = false
+            return ReceivedResponse(status: 401, reason: "Unauthorized", headers: json, body: JSONPrinter.compactUTF8(
+                profile.errorEnvelope.body(status: 401, code: "TOKEN_EXPIRED", message: "access token expired")))
+        }
+        requests.append(request)
+        let expectation = step.expectation
+        var values = Materializer(seed: step.line, bindings: bindings, baseURL: MockDerivation.placeholderBase.absoluteString,
+                                  secret: { "\(MockDerivation.anySecret)-\($0)" })
+        var headers = expectation.headers.map { HTTPHeader(name: $0.name, value: values.text($0.value)) }
+        var body: [UInt8] = []
+        switch expectation.body {
+        case let .json(expected)?:
+            body = JSONPrinter.compactUTF8(values.value(expected))
+            if !headers.contains(where: { $0.hasName("Content-Type") }) { headers += json }
+        case let .text(lines)?:
+            body = Array(lines.map { values.text($0) }.joined(separator: "\n").utf8)
+        case .binary?, nil:
+            break
+        }
+        return ReceivedResponse(status: expectation.status ?? 200, reason: expectation.reason, headers: headers, body: body)
+    }
+}

@@ -1,0 +1,309 @@
+import Core
+import Crypto
+import Foundation
+
+/// How the mock picks the step that answers a request (docs/mock.md).
+public enum MockMode: String, Sendable, CaseIterable {
+    /// Any recorded step of the same method and path; the best fit answers.
+    case match
+    /// Each transcript in order, per client session: flows with state answer as recorded.
+    case scenario
+}
+
+/// The mock's state: which step answers a request, and what each client
+/// session has been handed so far (captured ids, tokens, refreshes owed,
+/// open sockets). One lock; every decision is a few comparisons.
+final class MockBook: @unchecked Sendable {
+    let scripts: [MockScript]
+    let mode: MockMode
+    private let signer = TokenSigner(key: SymmetricKey(size: .bits256))
+    private let lock = NSLock()
+    private var sessions: [String: Session] = [:]
+
+    /// One step of one script: `scripts[script].steps[step]`.
+    struct StepKey: Hashable, Sendable {
+        var script: Int
+        var step: Int
+    }
+
+    struct Session {
+        /// Per script, the index in `requestIndexes[script]` of the next request step (scenario).
+        var cursors: [Int]
+        /// Scripts this session still follows (scenario): those whose steps it has taken in order.
+        var following: Set<Int>
+        var bindings: [String: JSONValue] = [:]
+        /// Steps recorded as `(access token refreshed; request retried)` already answered 401 once.
+        var expired: Set<StepKey> = []
+        var sockets: [ObjectIdentifier: MockSocket] = [:]
+        /// Requests answered from a recording, for `/__mock/state`.
+        var answered = 0
+        /// `POST /__mock/reset?scenario=NAME`: the one transcript this session follows.
+        var pinned: Int?
+        /// The step answered last: among equal fits, the one after it in the same transcript wins (match).
+        var last: StepKey?
+    }
+
+    /// The indexes in `steps` of each script's request steps.
+    private let requestIndexes: [[Int]]
+
+    init(scripts: [MockScript], mode: MockMode) {
+        self.scripts = scripts
+        self.mode = mode
+        requestIndexes = scripts.map { script in
+            script.steps.indices.filter { if case .request = script.steps[$0].trigger { true } else { false } }
+        }
+    }
+
+    private func fresh(pinned: Int? = nil) -> Session {
+        Session(cursors: Array(repeating: 0, count: scripts.count), following: pinned.map { [$0] } ?? Set(scripts.indices), pinned: pinned)
+    }
+
+    /// What answers an HTTP request.
+    enum Decision {
+        case answer(StepKey, Materializer)
+        /// The first try of a step recorded after a refresh: 401, so the client refreshes.
+        case expired(StepKey)
+        /// A refresh the recording did not write: fresh tokens, in the profile's shape.
+        case refresh(Profile)
+        case unmatched(message: String, profile: Profile)
+    }
+
+    func decide(_ request: LiveRequest, session key: String, baseURL: String) -> Decision {
+        lock.withLock {
+            var session = sessions[key] ?? fresh()
+            defer { sessions[key] = session }
+            let candidates: [(StepKey, Fit)]
+            switch mode {
+            case .match:
+                candidates = fits(request, among: scripts.indices.flatMap { script in requestIndexes[script].map { StepKey(script: script, step: $0) } })
+            case .scenario:
+                var found = fits(request, among: next(in: session))
+                if !found.contains(where: { $0.1.fits }) {
+                    // Not the next step of any flow followed: maybe a new flow (a new login).
+                    let restarted = fits(request, among: next(in: fresh(pinned: session.pinned)))
+                    if restarted.contains(where: { $0.1.fits }) {
+                        var restarting = fresh(pinned: session.pinned)
+                        restarting.bindings = session.bindings
+                        restarting.sockets = session.sockets
+                        restarting.answered = session.answered
+                        session = restarting
+                        found = restarted
+                    }
+                }
+                candidates = found
+            }
+            if mode == .scenario, !candidates.contains(where: { $0.1.fits }) {
+                // A request the flow did not record in this place (a socket's
+                // catch-up call, a poll): answered by its best fit anywhere; the flow stays where it is.
+                let anywhere = allFits(request).filter { $0.1.fits }
+                if let best = anywhere.max(by: { $0.1.score < $1.1.score }) {
+                    let step = scripts[best.0.script].steps[best.0.step]
+                    session.bindings.merge(best.1.bound) { _, live in live }
+                    return .answer(best.0, materializer(for: step, bindings: session.bindings, baseURL: baseURL))
+                }
+            }
+            let fitting = candidates.filter { $0.1.fits }
+            let last = session.last
+            /// Equal fits go to the step after the last one answered, in its transcript: a flow read in order.
+            func rank(_ candidate: (StepKey, Fit)) -> (Int, Int, Int) {
+                guard let last, candidate.0.script == last.script else { return (candidate.1.score, 0, 0) }
+                let after = candidate.0.step > last.step
+                return (candidate.1.score, after ? 2 : 1, after ? -(candidate.0.step - last.step) : candidate.0.step - last.step)
+            }
+            guard let best = fitting.max(by: { rank($0) < rank($1) }) else {
+                if let profile = refreshing(request) { return .refresh(profile) }
+                return unmatched(request, candidates.isEmpty ? allFits(request) : candidates)
+            }
+            let step = scripts[best.0.script].steps[best.0.step]
+            if step.expectation.refreshed, !session.expired.contains(best.0) {
+                session.expired.insert(best.0)
+                return .expired(best.0)
+            }
+            if mode == .scenario {
+                let chosen = Set(fitting.map(\.0.script))
+                session.following = session.following.intersection(chosen)
+                for key in fitting { session.cursors[key.0.script] += 1 }
+            }
+            session.answered += 1
+            session.last = best.0
+            session.bindings.merge(best.1.bound) { _, live in live }
+            let materializer = self.materializer(for: step, bindings: session.bindings, baseURL: baseURL)
+            return .answer(best.0, materializer)
+        }
+    }
+
+    /// After an answer: the captures it bound, for later answers of the session.
+    func keep(_ bindings: [String: JSONValue], session key: String) {
+        lock.withLock { sessions[key, default: fresh()].bindings.merge(bindings) { _, new in new } }
+    }
+
+    private func next(in session: Session) -> [StepKey] {
+        session.following.sorted().compactMap { script in
+            let cursor = session.cursors[script]
+            guard cursor < requestIndexes[script].count else { return nil }
+            return StepKey(script: script, step: requestIndexes[script][cursor])
+        }
+    }
+
+    private func fits(_ request: LiveRequest, among keys: [StepKey]) -> [(StepKey, Fit)] {
+        keys.compactMap { key in
+            guard case let .request(recorded) = scripts[key.script].steps[key.step].trigger else { return nil }
+            return (key, recorded.fit(request))
+        }
+    }
+
+    private func allFits(_ request: LiveRequest) -> [(StepKey, Fit)] {
+        fits(request, among: scripts.indices.flatMap { script in requestIndexes[script].map { StepKey(script: script, step: $0) } })
+    }
+
+    /// A POST to a profile's refresh path that no step recorded.
+    private func refreshing(_ request: LiveRequest) -> Profile? {
+        guard request.method == "POST" else { return nil }
+        return scripts.first { script in
+            guard let path = script.profile.auth?.refreshPath else { return false }
+            return MockRequest.split(path) == request.segments
+        }?.profile
+    }
+
+    /// `no recorded step for POST /api/tasks: closest is line 27 of create-task.transcript, body .price expected a number`
+    private func unmatched(_ request: LiveRequest, _ candidates: [(StepKey, Fit)]) -> Decision {
+        let asked = "\(request.method) \(request.path)"
+        guard let closest = candidates.max(by: { $0.1.score < $1.1.score }) ?? allFits(request).max(by: { $0.1.score < $1.1.score }) else {
+            return .unmatched(message: "no recorded step for \(asked): the transcripts record no requests", profile: scripts.first?.profile ?? .generic)
+        }
+        let script = scripts[closest.0.script]
+        let step = script.steps[closest.0.step]
+        let file = (script.file as NSString).lastPathComponent
+        var message = "no recorded step for \(asked): closest is line \(step.line) of \(file)"
+        if let difference = closest.1.difference { message += ", \(difference)" }
+        if mode == .scenario, closest.1.fits == false { message += " (scenario: that is the next step of the flow)" }
+        return .unmatched(message: message, profile: script.profile)
+    }
+
+    func materializer(for step: MockStep, bindings: [String: JSONValue], baseURL: String) -> Materializer {
+        let signer = self.signer
+        // A value worked out before the mock had an address holds the base as a marker.
+        let recorded = step.bindings.mapValues { value in
+            guard case let .string(text) = value, text.contains(MockRequest.base) else { return value }
+            return JSONValue.string(text.replacingOccurrences(of: MockRequest.base, with: baseURL))
+        }
+        return Materializer(seed: step.line, bindings: recorded.merging(bindings) { _, session in session }, baseURL: baseURL,
+                            secret: { name in Self.secret(name, signer: signer) })
+    }
+
+    /// A token-like secret is a freshly signed JWT; any other is a plain stand-in.
+    static func secret(_ name: String, signer: TokenSigner) -> String {
+        let lower = name.lowercased()
+        guard lower.contains("token") || lower == "jwt" else { return "mock-\(name)" }
+        let kind = lower.contains("refresh") ? "refresh" : "access"
+        return signer.sign(.init(subject: "mock", kind: kind, expires: Date().timeIntervalSince1970 + 900, generation: 0,
+                                 id: UUID().uuidString.lowercased()))
+    }
+
+    /// Fresh tokens where the profile's refresh answer keeps them.
+    func refreshAnswer(_ profile: Profile) -> JSONValue {
+        var body = JSONValue.object([])
+        guard let auth = profile.auth else { return body }
+        body = body.setting(auth.refreshedAccessTokenPath, to: .string(Self.secret("access_token", signer: signer)))
+        if let path = auth.refreshedRefreshTokenPath { body = body.setting(path, to: .string(Self.secret("refresh_token", signer: signer))) }
+        return body
+    }
+
+    // MARK: sockets
+
+    /// The step a socket opened on `path` plays, if one was recorded.
+    func socketStep(path: String) -> StepKey? {
+        let asked = MockRequest.split(path)
+        for (n, script) in scripts.enumerated() {
+            for (m, step) in script.steps.enumerated() {
+                if case let .socket(recorded) = step.trigger, MockRequest.split(recorded) == asked { return StepKey(script: n, step: m) }
+            }
+        }
+        return nil
+    }
+
+    func open(_ socket: MockSocket, session key: String) {
+        lock.withLock { sessions[key, default: fresh()].sockets[ObjectIdentifier(socket)] = socket }
+    }
+
+    func close(_ socket: MockSocket, session key: String) {
+        lock.withLock { _ = sessions[key]?.sockets.removeValue(forKey: ObjectIdentifier(socket)) }
+    }
+
+    func sockets(session key: String) -> [MockSocket] {
+        lock.withLock { Array(sessions[key]?.sockets.values ?? [:].values) }
+    }
+
+    /// The recorded `ws send` step a client frame matches, and the materializer its answer uses.
+    func frameStep(_ frame: JSONValue?, text: String, session key: String, baseURL: String) -> (MockStep, Materializer)? {
+        lock.withLock {
+            let bindings = sessions[key]?.bindings ?? [:]
+            var matcher = TranscriptMatcher(variables: bindings.mapValues(\.plainText))
+            for script in scripts {
+                for step in script.steps {
+                    guard case let .frame(content) = step.trigger else { continue }
+                    let fits: Bool
+                    switch content {
+                    case let .json(expected): fits = frame.map { matcher.match(expected, $0).isEmpty } ?? false
+                    case let .text(pattern): fits = matcher.match(.text(pattern), .string(text)).isEmpty
+                    case .binary: fits = false
+                    }
+                    if fits { return (step, materializer(for: step, bindings: bindings, baseURL: baseURL)) }
+                }
+            }
+            return nil
+        }
+    }
+
+    // MARK: control
+
+    /// Every session starts over; or, given a scenario, the caller's session
+    /// starts over following that transcript alone. False for a name no
+    /// transcript has.
+    func reset(session key: String, scenario: String?) -> Bool {
+        lock.withLock {
+            guard let scenario else {
+                sessions = sessions.mapValues { old in var session = fresh(); session.sockets = old.sockets; return session }
+                return true
+            }
+            guard let found = scripts.firstIndex(where: { Self.names($0.file).contains(scenario) }) else { return false }
+            var session = fresh(pinned: found)
+            session.sockets = sessions[key]?.sockets ?? [:]
+            sessions[key] = session
+            return true
+        }
+    }
+
+    /// What a scenario can be called: the path as given, the file name with and without `.transcript`.
+    static func names(_ file: String) -> [String] {
+        let name = (file as NSString).lastPathComponent
+        return [file, name, (name as NSString).deletingPathExtension]
+    }
+
+    /// `/__mock/state`: where each session is in each transcript.
+    func state() -> JSONValue {
+        lock.withLock {
+            let shown = sessions.keys.sorted().map { key -> JSONValue in
+                let session = sessions[key]!
+                let flows: [JSONValue] = scripts.indices.map { n in
+                    let indexes = requestIndexes[n]
+                    let cursor = session.cursors[n]
+                    var members: [(key: String, value: JSONValue)] = [
+                        ("transcript", .string(scripts[n].file)),
+                        ("steps", .int(indexes.count)),
+                        ("done", .int(cursor)),
+                        ("following", .bool(session.following.contains(n))),
+                    ]
+                    if cursor < indexes.count {
+                        let step = scripts[n].steps[indexes[cursor]]
+                        members.append(("next", .string("line \(step.line): \(step.command)")))
+                    }
+                    return .object(members)
+                }
+                return .object([("session", .string(key.isEmpty ? "default" : key)), ("answered", .int(session.answered)),
+                                ("sockets", .int(session.sockets.count)), ("transcripts", .array(flows))])
+            }
+            return .object([("mode", .string(mode.rawValue)), ("sessions", .array(shown))])
+        }
+    }
+}

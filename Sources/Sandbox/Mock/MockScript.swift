@@ -1,0 +1,232 @@
+import Core
+
+/// What `explorer mock` serves from one transcript (docs/mock.md): its steps
+/// that a client sets off, each with the request (or socket, or frame) that
+/// sets it off and the answer it recorded. The explorer works the requests
+/// out by running the transcript through its own interpreter; this library
+/// only serves them.
+public struct MockScript: Sendable {
+    /// The transcript's path, as given, for messages.
+    public var file: String
+    /// Its profile: the error envelope of the mock's own errors, the refresh path.
+    public var profile: Profile
+    public var steps: [MockStep]
+
+    public init(file: String, profile: Profile, steps: [MockStep]) {
+        self.file = file
+        self.profile = profile
+        self.steps = steps
+    }
+
+    /// The steps an HTTP request sets off, in order.
+    var requestSteps: [MockStep] { steps.filter { if case .request = $0.trigger { true } else { false } } }
+}
+
+/// One recorded step the mock answers.
+public struct MockStep: Sendable {
+    public enum Trigger: Sendable {
+        /// An HTTP request, answered with the recorded status, headers and body.
+        case request(MockRequest)
+        /// `ws connect`: a socket opened on this path (query left out).
+        case socket(path: String)
+        /// `ws send`: a frame the client sends; the step's received frames answer it.
+        case frame(ExpectedFrame.Content)
+    }
+
+    /// 1-based line of the step's command in its transcript.
+    public var line: Int
+    public var command: String
+    public var trigger: Trigger
+    /// What was recorded: the answer, and frames the socket received.
+    public var expectation: Expectation
+    /// The session's variables when the step ran (a `capture` or `set` before
+    /// it), for the `{{name}}` of its answer.
+    public var bindings: [String: JSONValue]
+    /// Received frames of the `ws recv` steps right after it: sent once it is answered.
+    public var pushes: [ExpectedFrame]
+
+    public init(line: Int, command: String, trigger: Trigger, expectation: Expectation,
+                bindings: [String: JSONValue] = [:], pushes: [ExpectedFrame] = []) {
+        self.line = line
+        self.command = command
+        self.trigger = trigger
+        self.expectation = expectation
+        self.bindings = bindings
+        self.pushes = pushes
+    }
+
+    /// Frames the socket receives when the step is answered.
+    var receivedFrames: [ExpectedFrame] { expectation.frames.filter { $0.direction == .received } + pushes }
+}
+
+/// A request as a step made it, worked out when the mock starts.
+public struct MockRequest: Sendable, Equatable {
+    public enum Segment: Sendable, Equatable {
+        case literal(String)
+        /// A `{{name}}` of the command line (or a secret): any value, bound to `name`.
+        case variable(String?)
+    }
+
+    public enum Body: Sendable, Equatable {
+        case none
+        /// Members to compare; a string equal to `MockRequest.any` matches any value.
+        case json(JSONValue)
+        /// A body that is not JSON (a form, a file, multipart): not compared.
+        case other
+    }
+
+    /// Stands for a value the recording hid (a password, a token).
+    public static let any = "\u{0}any\u{0}"
+    /// Stands for the server's own base URL in a recorded value (an image URL
+    /// the mock handed out): the mock's, whatever its port.
+    public static let base = "\u{0}base\u{0}"
+
+    public var method: String
+    public var segments: [Segment]
+    /// Recorded query items; a nil value matches any value.
+    public var query: [Query]
+    public var body: Body
+
+    public struct Query: Sendable, Equatable {
+        public var name: String
+        public var value: String?
+        public init(name: String, value: String?) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    public init(method: String, segments: [Segment], query: [Query] = [], body: Body = .none) {
+        self.method = method
+        self.segments = segments
+        self.query = query
+        self.body = body
+    }
+
+    /// `/api/tasks/{{task_id}}`, as messages write the recorded path.
+    public var pathText: String {
+        "/" + segments.map { segment in
+            switch segment {
+            case let .literal(text): return text
+            case let .variable(name): return "{{\(name ?? "*")}}"
+            }
+        }.joined(separator: "/")
+    }
+
+    /// The path split as the mock compares it: no empty segments.
+    public static func split(_ path: String) -> [String] { path.split(separator: "/", omittingEmptySubsequences: true).map(String.init) }
+}
+
+/// A request as it reached the mock.
+struct LiveRequest: Sendable {
+    var method: String
+    var path: String
+    var query: [(name: String, value: String)]
+    var contentType: String?
+    var body: [UInt8]
+    /// `http://host:port` as the client reached the mock.
+    var base: String
+
+    var segments: [String] { MockRequest.split(path) }
+
+    /// The body as JSON when it says it is JSON (or looks like it).
+    var json: JSONValue? {
+        guard !body.isEmpty else { return nil }
+        return try? JSONParser.parse(body)
+    }
+}
+
+/// How well a live request fits a recorded one.
+struct Fit: Sendable {
+    /// Parts that are equal; the best fit of several answers.
+    var score: Int
+    /// The first part that differs, in words (`body .price expected a number`); nil when it fits.
+    var difference: String?
+    /// Values of the recorded path's `{{name}}` segments.
+    var bound: [String: JSONValue] = [:]
+
+    var fits: Bool { difference == nil }
+}
+
+extension MockRequest {
+    /// Compares in the order a reader would: method, path, query, body.
+    func fit(_ live: LiveRequest) -> Fit {
+        var fit = Fit(score: 0)
+        let method = live.method == "HEAD" ? "GET" : live.method
+        guard method == self.method || live.method == self.method else {
+            fit.difference = "method \(live.method), recorded \(self.method)"
+            return fit
+        }
+        fit.score += 1
+        let parts = live.segments
+        guard parts.count == segments.count else {
+            fit.difference = "path \(live.path), recorded \(pathText)"
+            return fit
+        }
+        for (part, segment) in zip(parts, segments) {
+            switch segment {
+            case let .literal(text) where text != part:
+                fit.difference = "path \(live.path), recorded \(pathText)"
+                return fit
+            case let .variable(name?):
+                fit.bound[name] = Int(part).map(JSONValue.int) ?? .string(part)
+            case .variable(nil):
+                break
+            case .literal:
+                // A literal segment says more than a variable one: `/api/tasks/4` over `/api/tasks/{{task_id}}`.
+                fit.score += 1
+            }
+            fit.score += 1
+        }
+        for item in query {
+            guard let found = live.query.first(where: { $0.name == item.name }) else {
+                fit.difference = "query \(item.name) missing"
+                return fit
+            }
+            if let value = item.value, value != Self.any, value != found.value {
+                // Live values are not written out: a query may carry a key.
+                fit.difference = "query \(item.name) differs (recorded \(value))"
+                return fit
+            }
+            fit.score += 1
+        }
+        guard case let .json(recorded) = body else { return fit }
+        guard let actual = live.json else {
+            fit.difference = live.body.isEmpty ? "no body, recorded a JSON body" : "body is not JSON, recorded a JSON body"
+            return fit
+        }
+        if let difference = Self.difference(recorded, actual, at: "body", base: live.base, score: &fit.score) { fit.difference = difference }
+        return fit
+    }
+
+    /// The first place `actual` differs from what was sent when recording.
+    /// Members the recording sent must be there; others are let through.
+    private static func difference(_ recorded: JSONValue, _ actual: JSONValue, at path: String, base: String, score: inout Int) -> String? {
+        switch (recorded, actual) {
+        case (.string(any), _) where any == Self.any:
+            score += 1
+            return nil
+        case let (.string(text), _) where text.contains(Self.base):
+            return difference(.string(text.replacingOccurrences(of: Self.base, with: base)), actual, at: path, base: base, score: &score)
+        case let (.object(members), .object(live)):
+            for member in members {
+                let place = path + " ." + member.key
+                guard let value = live.first(where: { $0.key == member.key })?.value else { return "\(place) missing" }
+                if let difference = difference(member.value, value, at: place, base: base, score: &score) { return difference }
+            }
+            return nil
+        case let (.array(items), .array(live)):
+            guard items.count == live.count else { return "\(path) has \(live.count) elements, recorded \(items.count)" }
+            for (n, (item, value)) in zip(items, live).enumerated() {
+                if let difference = difference(item, value, at: path + "[\(n)]", base: base, score: &score) { return difference }
+            }
+            return nil
+        default:
+            guard recorded.kindName == actual.kindName else { return "\(path) expected \(recorded.kindName), got \(actual.kindName)" }
+            // Live values are not written out: the member may be a password.
+            guard recorded == actual else { return "\(path) differs (recorded \(JSONPrinter.compact(recorded)))" }
+            score += 1
+            return nil
+        }
+    }
+}

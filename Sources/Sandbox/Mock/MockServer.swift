@@ -1,0 +1,271 @@
+import Core
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// A running `explorer mock`: an HTTP and WebSocket server on the sandbox's
+/// stack that answers from recorded transcripts (docs/mock.md). Prints
+/// nothing: what it has to say goes to `log`, one line at a time.
+public final class MockServer: Sendable {
+    public let port: Int
+    public let host: String
+    let book: MockBook
+    private let group: ServiceGroup
+    private let runner: Task<Void, any Error>
+
+    /// `http://127.0.0.1:PORT`
+    public var baseURL: URL { URL(string: "http://\(host.contains(":") ? "[\(host)]" : host):\(port)")! }
+
+    /// A request body larger than this is refused (413) before it is compared.
+    public static let maxBody = 8 << 20
+    /// The header that keeps clients' scenarios apart; without it, all share one.
+    public static let sessionHeader = "X-Mock-Session"
+
+    private init(port: Int, host: String, book: MockBook, group: ServiceGroup, runner: Task<Void, any Error>) {
+        self.port = port
+        self.host = host
+        self.book = book
+        self.group = group
+        self.runner = runner
+    }
+
+    /// Starts serving `scripts` and returns once it accepts connections.
+    public static func start(_ scripts: [MockScript], mode: MockMode = .match, host: String = "127.0.0.1", port: Int = 0,
+                             log: @escaping @Sendable (String) -> Void = { _ in }) async throws -> MockServer {
+        let book = MockBook(scripts: scripts, mode: mode)
+        let responder = MockResponder(book: book, log: log)
+        var logger = Logger(label: "explorer.mock")
+        logger.logLevel = .critical
+        let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        let app = Application(
+            responder: responder,
+            server: .http1WebSocketUpgrade { head, _, _ in MockSockets.upgrade(head, book: book, log: log) },
+            configuration: .init(address: .hostname(host, port: port), serverName: "explorer-mock"),
+            onServerRunning: { channel in
+                portContinuation.yield(channel.localAddress?.port ?? 0)
+                portContinuation.finish()
+            },
+            logger: logger
+        )
+        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
+        let runner = Task {
+            defer { portContinuation.finish() }
+            try await group.run()
+        }
+        var bound = 0
+        for await value in portStream { bound = value }
+        guard bound > 0 else {
+            do { _ = try await runner.value } catch let error as IOError where error.errnoCode == EADDRINUSE {
+                throw SandboxConfiguration.InvalidConfiguration(description: "port \(port) is in use on \(host)")
+            } catch let error as IOError where error.errnoCode == EADDRNOTAVAIL {
+                throw SandboxConfiguration.InvalidConfiguration(description: "\(host) is not an address of this machine")
+            }
+            throw SandboxConfiguration.InvalidConfiguration(description: "the mock could not bind \(host):\(port)")
+        }
+        return MockServer(port: bound, host: host, book: book, group: group, runner: runner)
+    }
+
+    public func stop() async {
+        await group.triggerGracefulShutdown()
+        _ = try? await runner.value
+    }
+
+    public func wait() async throws { try await runner.value }
+
+    /// What `GET /__mock/state` answers.
+    public var state: JSONValue { book.state() }
+}
+
+/// Answers HTTP requests: `/__mock/…` itself, the rest from the book.
+struct MockResponder: HTTPResponder {
+    typealias Context = BasicRequestContext
+    let book: MockBook
+    let log: @Sendable (String) -> Void
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        let session = request.headers[HTTPField.Name(MockServer.sessionHeader)!] ?? ""
+        let base = "http://" + (request.head.authority ?? "127.0.0.1")
+        let path = request.uri.path
+        if path == "/__mock/state", request.method == .get { return Self.json(.ok, book.state()) }
+        if path == "/__mock/reset", request.method == .post {
+            let scenario = request.uri.queryParameters.get("scenario")
+            guard book.reset(session: session, scenario: scenario) else {
+                let names = book.scripts.map { MockBook.names($0.file).last ?? $0.file }.joined(separator: ", ")
+                return Self.json(.notFound, (book.scripts.first?.profile ?? .generic).errorEnvelope.body(
+                    status: 404, code: "NO_SUCH_SCENARIO", message: "no transcript named \(scenario ?? ""): the mock serves \(names)"))
+            }
+            return Self.json(.ok, .object([("reset", .bool(true))] + (scenario.map { [("scenario", JSONValue.string($0))] } ?? [])))
+        }
+        let body: [UInt8]
+        do {
+            let buffer = try await request.body.collect(upTo: MockServer.maxBody)
+            body = Array(buffer.readableBytesView)
+        } catch {
+            let profile = book.scripts.first?.profile ?? .generic
+            log("\(request.method) \(path) → 413: the body is over \(MockServer.maxBody >> 20) MiB")
+            return Self.json(.contentTooLarge, profile.errorEnvelope.body(status: 413, code: "PAYLOAD_TOO_LARGE",
+                                                                          message: "request body over \(MockServer.maxBody >> 20) MiB"))
+        }
+        let live = LiveRequest(method: request.method.rawValue, path: path,
+                               query: request.uri.queryParameters.map { (String($0.key), String($0.value)) },
+                               contentType: request.headers[.contentType], body: body, base: base)
+        let response: Response
+        switch book.decide(live, session: session, baseURL: base) {
+        case let .answer(key, materializer):
+            response = answer(book.scripts[key.script].steps[key.step], materializer, session: session)
+        case let .expired(key):
+            let profile = book.scripts[key.script].profile
+            response = Self.json(.unauthorized, profile.errorEnvelope.body(
+                status: 401, code: "TOKEN_EXPIRED", message: "access token expired (the recording refreshed it here)"))
+        case let .refresh(profile):
+            response = Self.json(.ok, book.refreshAnswer(profile))
+        case let .unmatched(message, profile):
+            log("\(request.method) \(path) → 404 \(message)")
+            response = Self.json(.notFound, profile.errorEnvelope.body(status: 404, code: "NOT_RECORDED", message: message))
+        }
+        guard request.method == .head else { return response }
+        var headers = response.headers
+        if headers[.contentLength] == nil, let length = response.body.contentLength { headers[.contentLength] = String(length) }
+        return Response(status: response.status, headers: headers, body: ResponseBody())
+    }
+
+    /// The recorded answer, its patterns made values; its received frames go to the session's sockets.
+    private func answer(_ step: MockStep, _ materializer: Materializer, session: String) -> Response {
+        var values = materializer
+        let expectation = step.expectation
+        var headers = HTTPFields()
+        for header in expectation.headers {
+            guard let name = HTTPField.Name(header.name) else { continue }
+            headers.append(HTTPField(name: name, value: values.text(header.value)))
+        }
+        var bytes: [UInt8] = []
+        switch expectation.body {
+        case let .json(expected)?:
+            bytes = JSONPrinter.compactUTF8(values.value(expected))
+            if headers[.contentType] == nil { headers[.contentType] = "application/json; charset=utf-8" }
+        case let .text(lines)?:
+            bytes = Array(lines.map { values.text($0) }.joined(separator: "\n").utf8)
+            if headers[.contentType] == nil { headers[.contentType] = "text/plain; charset=utf-8" }
+        case let .binary(summary)?:
+            let (type, count) = Self.binary(summary)
+            bytes = [UInt8](repeating: 0, count: count)
+            if headers[.contentType] == nil, let type { headers[.contentType] = type }
+        case nil:
+            break
+        }
+        let frames = step.receivedFrames.map { MockSockets.outgoing($0.content, &values) }
+        book.keep(values.bindings, session: session)
+        for socket in book.sockets(session: session) {
+            for frame in frames { socket.send(frame) }
+        }
+        return Response(status: .init(code: expectation.status ?? 200), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// `image/png, 5120 bytes` → the type and the size.
+    static func binary(_ summary: String) -> (type: String?, count: Int) {
+        let parts = summary.components(separatedBy: ", ")
+        let count = parts.last.flatMap { Int($0.split(separator: " ").first ?? "") } ?? 0
+        let type = parts.count > 1 ? parts[0] : nil
+        return (type, min(count, MockServer.maxBody))
+    }
+
+    static func json(_ status: HTTPResponse.Status, _ value: JSONValue) -> Response {
+        Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
+                 body: .init(byteBuffer: ByteBuffer(bytes: JSONPrinter.compactUTF8(value))))
+    }
+}
+
+/// A socket the mock has open: frames to send reach it from any task.
+final class MockSocket: Sendable {
+    enum Outgoing: Sendable {
+        case text(String)
+        case binary(Int)
+        case close(String)
+    }
+
+    let stream: AsyncStream<Outgoing>
+    private let continuation: AsyncStream<Outgoing>.Continuation
+
+    init() { (stream, continuation) = AsyncStream.makeStream(of: Outgoing.self) }
+
+    func send(_ frame: Outgoing) { continuation.yield(frame) }
+    func finish() { continuation.finish() }
+}
+
+/// The mock's WebSocket side: a socket opens on a recorded path; a client
+/// frame that matches a recorded `ws send` is answered with that step's frames.
+enum MockSockets {
+    static let maxFrame = 1 << 20
+
+    static func upgrade(_ head: HTTPRequest, book: MockBook, log: @escaping @Sendable (String) -> Void)
+        -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> {
+        let path = String((head.path ?? "/").split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "/")
+        // Unrecorded paths are answered by the HTTP side: a 404 naming the closest step.
+        guard book.socketStep(path: path) != nil else { return .dontUpgrade }
+        let session = head.headerFields[HTTPField.Name(MockServer.sessionHeader)!] ?? ""
+        let base = "http://" + (head.authority ?? "127.0.0.1")
+        return .upgrade([:]) { inbound, outbound, _ in
+            let socket = MockSocket()
+            book.open(socket, session: session)
+            defer { book.close(socket, session: session) }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await frame in socket.stream {
+                        switch frame {
+                        case let .text(text): try await outbound.write(.text(text))
+                        case let .binary(count): try await outbound.write(.binary(ByteBuffer(repeating: 0, count: count)))
+                        case let .close(reason):
+                            try await outbound.close(.policyViolation, reason: String(reason.utf8.prefix(120)) ?? "no recorded frame matches")
+                            return
+                        }
+                    }
+                }
+                do {
+                    for try await message in inbound.messages(maxSize: maxFrame) {
+                        switch message {
+                        case let .text(text): received(text, socket: socket, path: path, session: session, base: base, book: book, log: log)
+                        case .binary:
+                            log("ws \(path): a binary frame matches no recorded frame; closing")
+                            socket.send(.close("no recorded frame matches a binary frame"))
+                        }
+                    }
+                } catch {
+                    log("ws \(path): \(error)")
+                }
+                socket.finish()
+                try await group.waitForAll()
+            }
+        }
+    }
+
+    private static func received(_ text: String, socket: MockSocket, path: String, session: String, base: String,
+                                 book: MockBook, log: @Sendable (String) -> Void) {
+        let frame = try? JSONParser.parse(text)
+        guard let (step, materializer) = book.frameStep(frame, text: text, session: session, baseURL: base) else {
+            // An application heartbeat is the client's business: answered, never a reason to close.
+            if let type = frame?["type"]?.stringValue, type == "ping" {
+                socket.send(.text(#"{"type":"pong"}"#))
+                return
+            }
+            log("ws \(path): no recorded frame matches \(text.prefix(200)); closing")
+            socket.send(.close("no recorded frame matches: \(text.prefix(60))"))
+            return
+        }
+        var values = materializer
+        let frames = step.receivedFrames.map { outgoing($0.content, &values) }
+        book.keep(values.bindings, session: session)
+        for frame in frames { socket.send(frame) }
+    }
+
+    static func outgoing(_ content: ExpectedFrame.Content, _ values: inout Materializer) -> MockSocket.Outgoing {
+        switch content {
+        case let .json(expected): return .text(JSONPrinter.compact(values.value(expected)))
+        case let .text(pattern): return .text(values.text(pattern))
+        case let .binary(summary): return .binary(MockResponder.binary(summary).count)
+        }
+    }
+}
