@@ -31,6 +31,9 @@ struct MockCommand: ParsableCommand {
             completion: .list(MockMode.allCases.map(\.rawValue)))
     var mode = "match"
 
+    @OptionGroup(title: "Fault switches, as the sandbox's (all off by default; see docs/sandbox-faults.md)")
+    var faults: SandboxFaultOptions
+
     @ParentCommand var root: ExplorerCommand
 
     func validate() throws {
@@ -49,10 +52,15 @@ struct MockCommand: ParsableCommand {
             console.err("error: no transcript could be served\n")
             throw ExitCode(ExitStatus.parse.rawValue)
         }
+        // The sandbox's flags and EXPLORER_SANDBOX_* variables, read the same way.
+        var configuration = SandboxConfiguration()
+        configuration.apply(environment: ProcessInfo.processInfo.environment)
+        faults.apply(to: &configuration)
         let server: MockServer
         do {
-            server = try runBlockingThrowing { [host, port, mode] in
-                try await MockServer.start(loaded.scripts, mode: MockMode(rawValue: mode)!, host: host, port: port) { line in
+            server = try runBlockingThrowing { [host, port, mode, configuration] in
+                try await MockServer.start(loaded.scripts, mode: MockMode(rawValue: mode)!, host: host, port: port,
+                                           faults: configuration.faults, tokenLifetime: configuration.accessTokenLifetime) { line in
                     FileHandle.standardError.write(Data((line + "\n").utf8))
                 }
             }

@@ -46,9 +46,13 @@ final class MockBook: @unchecked Sendable {
     /// The indexes in `steps` of each script's request steps.
     private let requestIndexes: [[Int]]
 
-    init(scripts: [MockScript], mode: MockMode) {
+    /// Seconds the tokens the mock signs live.
+    let tokenLifetime: Double
+
+    init(scripts: [MockScript], mode: MockMode, tokenLifetime: Double = 900) {
         self.scripts = scripts
         self.mode = mode
+        self.tokenLifetime = tokenLifetime
         requestIndexes = scripts.map { script in
             script.steps.indices.filter { if case .request = script.steps[$0].trigger { true } else { false } }
         }
@@ -119,13 +123,13 @@ final class MockBook: @unchecked Sendable {
                 session.expired.insert(best.0)
                 return .expired(best.0)
             }
+            session.last = best.0
             if mode == .scenario {
                 let chosen = Set(fitting.map(\.0.script))
                 session.following = session.following.intersection(chosen)
                 for key in fitting { session.cursors[key.0.script] += 1 }
             }
             session.answered += 1
-            session.last = best.0
             session.bindings.merge(best.1.bound) { _, live in live }
             let materializer = self.materializer(for: step, bindings: session.bindings, baseURL: baseURL)
             return .answer(best.0, materializer)
@@ -188,15 +192,15 @@ final class MockBook: @unchecked Sendable {
             return JSONValue.string(text.replacingOccurrences(of: MockRequest.base, with: baseURL))
         }
         return Materializer(seed: step.line, bindings: recorded.merging(bindings) { _, session in session }, baseURL: baseURL,
-                            secret: { name in Self.secret(name, signer: signer) })
+                            secret: { [tokenLifetime] name in Self.secret(name, signer: signer, lifetime: tokenLifetime) })
     }
 
     /// A token-like secret is a freshly signed JWT; any other is a plain stand-in.
-    static func secret(_ name: String, signer: TokenSigner) -> String {
+    static func secret(_ name: String, signer: TokenSigner, lifetime: Double = 900) -> String {
         let lower = name.lowercased()
         guard lower.contains("token") || lower == "jwt" else { return "mock-\(name)" }
         let kind = lower.contains("refresh") ? "refresh" : "access"
-        return signer.sign(.init(subject: "mock", kind: kind, expires: Date().timeIntervalSince1970 + 900, generation: 0,
+        return signer.sign(.init(subject: "mock", kind: kind, expires: Date().timeIntervalSince1970 + lifetime, generation: 0,
                                  id: UUID().uuidString.lowercased()))
     }
 
@@ -204,7 +208,7 @@ final class MockBook: @unchecked Sendable {
     func refreshAnswer(_ profile: Profile) -> JSONValue {
         var body = JSONValue.object([])
         guard let auth = profile.auth else { return body }
-        body = body.setting(auth.refreshedAccessTokenPath, to: .string(Self.secret("access_token", signer: signer)))
+        body = body.setting(auth.refreshedAccessTokenPath, to: .string(Self.secret("access_token", signer: signer, lifetime: tokenLifetime)))
         if let path = auth.refreshedRefreshTokenPath { body = body.setting(path, to: .string(Self.secret("refresh_token", signer: signer))) }
         return body
     }
@@ -285,10 +289,19 @@ final class MockBook: @unchecked Sendable {
         lock.withLock {
             let shown = sessions.keys.sorted().map { key -> JSONValue in
                 let session = sessions[key]!
+                var members: [(key: String, value: JSONValue)] = [
+                    ("session", .string(key.isEmpty ? "default" : key)), ("answered", .int(session.answered)), ("sockets", .int(session.sockets.count)),
+                ]
+                if let last = session.last {
+                    let step = scripts[last.script].steps[last.step]
+                    members.append(("last", .string("\(scripts[last.script].file):\(step.line): \(step.command)")))
+                }
+                // Where each flow is: scenario mode only, since match mode follows none.
+                guard mode == .scenario else { return .object(members) }
                 let flows: [JSONValue] = scripts.indices.map { n in
                     let indexes = requestIndexes[n]
                     let cursor = session.cursors[n]
-                    var members: [(key: String, value: JSONValue)] = [
+                    var flow: [(key: String, value: JSONValue)] = [
                         ("transcript", .string(scripts[n].file)),
                         ("steps", .int(indexes.count)),
                         ("done", .int(cursor)),
@@ -296,12 +309,12 @@ final class MockBook: @unchecked Sendable {
                     ]
                     if cursor < indexes.count {
                         let step = scripts[n].steps[indexes[cursor]]
-                        members.append(("next", .string("line \(step.line): \(step.command)")))
+                        flow.append(("next", .string("line \(step.line): \(step.command)")))
                     }
-                    return .object(members)
+                    return .object(flow)
                 }
-                return .object([("session", .string(key.isEmpty ? "default" : key)), ("answered", .int(session.answered)),
-                                ("sockets", .int(session.sockets.count)), ("transcripts", .array(flows))])
+                members.append(("transcripts", .array(flows)))
+                return .object(members)
             }
             return .object([("mode", .string(mode.rawValue)), ("sessions", .array(shown))])
         }

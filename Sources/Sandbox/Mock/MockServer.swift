@@ -6,6 +6,7 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import ServiceLifecycle
+import Synchronization
 
 /// A running `explorer mock`: an HTTP and WebSocket server on the sandbox's
 /// stack that answers from recorded transcripts (docs/mock.md). Prints
@@ -34,16 +35,25 @@ public final class MockServer: Sendable {
     }
 
     /// Starts serving `scripts` and returns once it accepts connections.
+    /// `faults`: the sandbox's fault switches (docs/sandbox-faults.md), here
+    /// for the mock's answers and sockets; `tokenLifetime`: seconds the tokens it signs live.
     public static func start(_ scripts: [MockScript], mode: MockMode = .match, host: String = "127.0.0.1", port: Int = 0,
+                             faults settings: FaultSettings = FaultSettings(), tokenLifetime: Double = 900,
                              log: @escaping @Sendable (String) -> Void = { _ in }) async throws -> MockServer {
-        let book = MockBook(scripts: scripts, mode: mode)
-        let responder = MockResponder(book: book, log: log)
+        if let problem = settings.problems().first {
+            throw SandboxConfiguration.InvalidConfiguration(description: "fault switch \(problem.key) \(problem.message)")
+        }
+        let faults = Faults(settings, accessTokenLifetime: tokenLifetime)
+        let book = MockBook(scripts: scripts, mode: mode, tokenLifetime: tokenLifetime)
+        let responder = MockResponder(book: book, faults: faults, log: log)
         var logger = Logger(label: "explorer.mock")
         logger.logLevel = .critical
         let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let app = Application(
             responder: responder,
-            server: .http1WebSocketUpgrade { head, _, _ in MockSockets.upgrade(head, book: book, log: log) },
+            server: .http1WebSocketUpgrade { head, channel, _ in
+                MockSockets.upgrade(head, channel: channel, book: book, dropAfter: faults.current.webSocketDropAfterFrames, log: log)
+            },
             configuration: .init(address: .hostname(host, port: port), serverName: "explorer-mock"),
             onServerRunning: { channel in
                 portContinuation.yield(channel.localAddress?.port ?? 0)
@@ -84,6 +94,7 @@ public final class MockServer: Sendable {
 struct MockResponder: HTTPResponder {
     typealias Context = BasicRequestContext
     let book: MockBook
+    let faults: Faults
     let log: @Sendable (String) -> Void
 
     func respond(to request: Request, context: Context) async throws -> Response {
@@ -100,6 +111,27 @@ struct MockResponder: HTTPResponder {
             }
             return Self.json(.ok, .object([("reset", .bool(true))] + (scenario.map { [("scenario", JSONValue.string($0))] } ?? [])))
         }
+        // The fault switches, as the sandbox's: never on /__mock/, so they can be read while on.
+        let latency = faults.current.latencyMilliseconds
+        if latency > 0 { try await Task.sleep(for: .milliseconds(latency)) }
+        switch faults.nextHTTPFault() {
+        case let .error(status)?:
+            log("\(request.method) \(path) → \(status) (error_rate fault)")
+            let profile = book.scripts.first?.profile ?? .generic
+            var response = Self.json(.init(code: status), profile.errorEnvelope.body(
+                status: status, code: status == 503 ? "SERVICE_UNAVAILABLE" : "INTERNAL_ERROR", message: "mock fault switch error_rate"))
+            if status == 503 { response.headers[.retryAfter] = "1" }
+            return response
+        case .cutBody?:
+            log("\(request.method) \(path): body cut (cut_body_rate fault)")
+            return FaultMiddleware<Context>.cut(try await answer(request, path: path, session: session, base: base))
+        case nil:
+            return try await answer(request, path: path, session: session, base: base)
+        }
+    }
+
+    /// The recorded answer to a request, or why there is none.
+    private func answer(_ request: Request, path: String, session: String, base: String) async throws -> Response {
         let body: [UInt8]
         do {
             let buffer = try await request.body.collect(upTo: MockServer.maxBody)
@@ -189,8 +221,24 @@ final class MockSocket: Sendable {
 
     let stream: AsyncStream<Outgoing>
     private let continuation: AsyncStream<Outgoing>.Continuation
+    private let dropAfter: Int
+    private let drop: @Sendable () -> Void
+    private let frames = Mutex(0)
 
-    init() { (stream, continuation) = AsyncStream.makeStream(of: Outgoing.self) }
+    init(dropAfter: Int = 0, drop: @escaping @Sendable () -> Void = {}) {
+        (stream, continuation) = AsyncStream.makeStream(of: Outgoing.self)
+        self.dropAfter = dropAfter
+        self.drop = drop
+    }
+
+    /// One more data frame went over the socket: the `ws_drop_after` fault drops it at the count.
+    func counted() {
+        let count = frames.withLock { value in
+            value += 1
+            return value
+        }
+        if dropAfter > 0, count == dropAfter { drop() }
+    }
 
     func send(_ frame: Outgoing) { continuation.yield(frame) }
     func finish() { continuation.finish() }
@@ -201,7 +249,8 @@ final class MockSocket: Sendable {
 enum MockSockets {
     static let maxFrame = 1 << 20
 
-    static func upgrade(_ head: HTTPRequest, book: MockBook, log: @escaping @Sendable (String) -> Void)
+    /// `dropAfter`: the socket is dropped (closed without a close frame) after this many frames; 0 never.
+    static func upgrade(_ head: HTTPRequest, channel: any Channel, book: MockBook, dropAfter: Int, log: @escaping @Sendable (String) -> Void)
         -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> {
         let path = String((head.path ?? "/").split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "/")
         // Unrecorded paths are answered by the HTTP side: a 404 naming the closest step.
@@ -209,15 +258,22 @@ enum MockSockets {
         let session = head.headerFields[HTTPField.Name(MockServer.sessionHeader)!] ?? ""
         let base = "http://" + (head.authority ?? "127.0.0.1")
         return .upgrade([:]) { inbound, outbound, _ in
-            let socket = MockSocket()
+            let socket = MockSocket(dropAfter: dropAfter) { [channel] in
+                log("ws \(path): dropped after \(dropAfter) frames (ws_drop_after fault)")
+                channel.close(promise: nil)
+            }
             book.open(socket, session: session)
             defer { book.close(socket, session: session) }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     for await frame in socket.stream {
                         switch frame {
-                        case let .text(text): try await outbound.write(.text(text))
-                        case let .binary(count): try await outbound.write(.binary(ByteBuffer(repeating: 0, count: count)))
+                        case let .text(text):
+                            try await outbound.write(.text(text))
+                            socket.counted()
+                        case let .binary(count):
+                            try await outbound.write(.binary(ByteBuffer(repeating: 0, count: count)))
+                            socket.counted()
                         case let .close(reason):
                             try await outbound.close(.policyViolation, reason: String(reason.utf8.prefix(120)) ?? "no recorded frame matches")
                             return
@@ -226,6 +282,7 @@ enum MockSockets {
                 }
                 do {
                     for try await message in inbound.messages(maxSize: maxFrame) {
+                        socket.counted()
                         switch message {
                         case let .text(text): received(text, socket: socket, path: path, session: session, base: base, book: book, log: log)
                         case .binary:

@@ -1,0 +1,54 @@
+import Testing
+@testable import Core
+
+/// The mock's values: what a transcript expects, made into something it matches.
+@Suite struct MaterializerTests {
+    func expected(_ text: String) throws -> ExpectedValue { try ExpectedJSONParser.parse(text) }
+
+    @Test func whatIsMadeMatchesWhatWasExpected() throws {
+        let body = try expected("""
+        {"id": {{task_id:=integer}}, "ref": "{{uuid}}", "when": "{{timestamp}}", "token": "{{secret:access_token}}",
+         "url": "{{base_url}}/uploads/{{/[0-9a-f]{8}/}}.png", "same": {{task_id}}, "any": {{*}}, "n": {{number}}, "tags": ["a", ...], ...}
+        """)
+        var values = Materializer(seed: 27, baseURL: "http://127.0.0.1:9000", secret: { "tok-\($0)" })
+        let made = values.value(body)
+        var matcher = TranscriptMatcher(variables: ["base_url": "http://127.0.0.1:9000"])
+        #expect(matcher.match(body, made).isEmpty, "\(JSONPrinter.compact(made))")
+        #expect(made["id"] == made["same"], "a capture is reused where it is referenced")
+        #expect(made["token"] == .string("tok-access_token"))
+        #expect(made["url"]?.stringValue == "http://127.0.0.1:9000/uploads/00000000.png")
+        #expect(values.bindings["task_id"] == made["id"])
+    }
+
+    @Test func theSameStepMakesTheSameValuesAndAnotherStepOthers() throws {
+        let body = try expected(#"{"id": {{integer}}, "key": "{{string}}", "ref": "{{uuid}}"}"#)
+        var one = Materializer(seed: 60)
+        var again = Materializer(seed: 60)
+        var other = Materializer(seed: 61)
+        let first = one.value(body)
+        #expect(first == again.value(body))
+        #expect(first["id"] != other.value(body)["id"])
+    }
+
+    @Test func aBoundCaptureKeepsItsValue() throws {
+        var values = Materializer(seed: 1, bindings: ["message_id": .int(77)])
+        #expect(values.value(try expected(#"{"id": {{message_id:=integer}}}"#)) == .object([("id", .int(77))]))
+        #expect(values.text(try PatternText.parse("/api/users/messages/{{message_id}}/read")) == "/api/users/messages/77/read")
+    }
+
+    @Test(arguments: [#"[0-9a-f]+"#, #"img-\d{3}\.png"#, #"^(yes|no)$"#, #"[A-Z]{2}-[0-9]{4}"#])
+    func aSimpleRegexGetsATextItAccepts(source: String) throws {
+        let sample = try #require(Materializer.sample(of: source))
+        #expect(try Regex(source).wholeMatch(in: sample) != nil, "\(sample)")
+    }
+
+    @Test func anErrorBodyInEachEnvelopeReadsBackAsOneLine() {
+        let envelopes: [ErrorEnvelope] = [.linku, .codeMessage, .generic,
+                                          .fields(ErrorFields(message: JSONPath(components: [.key("error"), .key("text")]),
+                                                              code: JSONPath(components: [.key("error"), .key("kind")])))]
+        for envelope in envelopes {
+            let body = envelope.body(status: 404, code: "NOT_RECORDED", message: "no recorded step")
+            #expect(envelope.describe(status: 404, body: body)?.contains("no recorded step") == true, "\(JSONPrinter.compact(body))")
+        }
+    }
+}

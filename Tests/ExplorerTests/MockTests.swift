@@ -1,0 +1,152 @@
+import Core
+import Foundation
+import Sandbox
+import Testing
+@testable import Explorer
+
+/// `explorer mock`: what it works out from a transcript, and how it answers.
+@Suite struct MockTests {
+    static let sessions = SessionsReplayTests.sessions
+    static let backends = ["linku", "nova", "levelup", "posture"]
+
+    /// Serves `paths` while `body` runs.
+    static func withMock<T>(_ paths: [String], mode: MockMode, _ body: (MockServer, [MockScript]) async throws -> T) async throws -> T {
+        let loaded = await MockCommand.load(TranscriptSource.files(in: paths).files)
+        #expect(loaded.problems.isEmpty, "\(loaded.problems)")
+        let server = try await MockServer.start(loaded.scripts, mode: mode)
+        do {
+            let result = try await body(server, loaded.scripts)
+            await server.stop()
+            return result
+        } catch {
+            await server.stop()
+            throw error
+        }
+    }
+
+    static func send(_ method: String, _ url: URL, body: String? = nil, headers: [HTTPHeader] = []) async throws -> ReceivedResponse {
+        let transport = AsyncHTTPTransport()
+        var request = PreparedRequest(method: method, url: url, headers: headers, body: body.map { Array($0.utf8) })
+        if body != nil { request.setHeader("Content-Type", "application/json") }
+        do {
+            let response = try await transport.send(request)
+            await transport.shutdown()
+            return response
+        } catch {
+            await transport.shutdown()
+            throw error
+        }
+    }
+
+    /// The acceptance test of issue 16: every transcript of a backend replays
+    /// green against the mock of its folder, in scenario mode, each pinned in turn.
+    @Test(arguments: backends)
+    func everySessionReplaysGreenAgainstTheMock(backend: String) async throws {
+        let folder = (Self.sessions as NSString).appendingPathComponent(backend)
+        try await Self.withMock([folder], mode: .scenario) { server, scripts in
+            #expect(!scripts.isEmpty)
+            for script in scripts {
+                let name = (script.file as NSString).lastPathComponent
+                let reset = try await Self.send("POST", server.baseURL.appendingPathComponent("__mock/reset").appending(queryItems: [.init(name: "scenario", value: name)]))
+                #expect(reset.status == 200)
+                let run = await Replayer(baseURL: server.baseURL, environment: [:]).run(script.file)
+                let report = ReplayReport(palette: .plain).detailed(run)
+                #expect(run.status == .ok, "\(name) against the mock:\n\(report.out)\(report.err)")
+            }
+        }
+    }
+
+    @Test func aRequestUsesTheIdTheMockHandedOut() async throws {
+        let file = (Self.sessions as NSString).appendingPathComponent("linku/chat.transcript")
+        try await Self.withMock([file], mode: .match) { server, scripts in
+            // The PUT was worked out with the id the ack's {{message_id:=integer}} made up.
+            let put = try #require(scripts[0].steps.first { $0.command.hasPrefix("put /api/users/messages/") })
+            guard case let .request(request) = put.trigger else { Issue.record("not a request step"); return }
+            #expect(request.segments == [.literal("api"), .literal("users"), .literal("messages"), .variable("message_id"), .literal("read")])
+            let answer = try await Self.send("PUT", server.baseURL.appendingPathComponent("api/users/messages/77/read"))
+            #expect(answer.status == 200)
+            // The path's {{message_id}} was bound from what the client sent.
+            #expect(try JSONParser.parse(answer.body)["id"] == .int(77))
+        }
+    }
+
+    @Test func anUnrecordedRequestIsAnsweredInTheEnvelopeNamingTheClosestStep() async throws {
+        let file = (Self.sessions as NSString).appendingPathComponent("linku/create-task.transcript")
+        try await Self.withMock([file], mode: .match) { server, _ in
+            let body = #"{"title": "Fix my bike", "description": "x", "price": "25", "city": "Leeds", "category": "repair"}"#
+            let answer = try await Self.send("POST", server.baseURL.appendingPathComponent("api/tasks"), body: body)
+            #expect(answer.status == 404)
+            let json = try JSONParser.parse(answer.body)
+            #expect(json["error_code"] == .string("NOT_RECORDED"))
+            #expect(json["message"]?.stringValue == "no recorded step for POST /api/tasks: closest is line 27 of create-task.transcript, body .description differs (recorded \"The rear wheel is buckled.\")")
+            let typed = #"{"title": "Fix my bike", "description": "The rear wheel is buckled.", "price": "25", "city": "Leeds", "category": "repair"}"#
+            let wrongType = try JSONParser.parse(try await Self.send("POST", server.baseURL.appendingPathComponent("api/tasks"), body: typed).body)
+            #expect(wrongType["message"]?.stringValue?.hasSuffix("body .price expected a number, got a string") == true)
+        }
+    }
+
+    @Test func aStepRecordedAfterARefreshAnswers401FirstThenAcceptsTheRefresh() async throws {
+        let file = (Self.sessions as NSString).appendingPathComponent("linku/expired-token.transcript")
+        try await Self.withMock([file], mode: .match) { server, _ in
+            let url = server.baseURL.appendingPathComponent("api/tasks/4")
+            let first = try await Self.send("GET", url)
+            #expect(first.status == 401)
+            #expect(try JSONParser.parse(first.body)["error_code"] == .string("TOKEN_EXPIRED"))
+            let refresh = try await Self.send("POST", server.baseURL.appendingPathComponent("api/secure-auth/refresh"), body: #"{"refresh_token": "x"}"#)
+            #expect(refresh.status == 200)
+            let token = try #require(try JSONParser.parse(refresh.body)["access_token"]?.stringValue)
+            #expect(token.split(separator: ".").count == 3, "a JWT-shaped token")
+            #expect(try await Self.send("GET", url).status == 200)
+        }
+    }
+
+    @Test func aLoginAnswersWithFreshlySignedTokens() async throws {
+        let file = (Self.sessions as NSString).appendingPathComponent("linku/login.transcript")
+        try await Self.withMock([file], mode: .match) { server, _ in
+            let body = #"{"email": "alice@example.com", "password": "anything"}"#
+            let one = try JSONParser.parse(try await Self.send("POST", server.baseURL.appendingPathComponent("api/secure-auth/login"), body: body).body)
+            let two = try JSONParser.parse(try await Self.send("POST", server.baseURL.appendingPathComponent("api/secure-auth/login"), body: body).body)
+            let token = try #require(one["access_token"]?.stringValue)
+            #expect(token.split(separator: ".").count == 3)
+            #expect(token != two["access_token"]?.stringValue, "each login hands out a new token")
+            #expect(one["user"]?["email"] == .string("alice@example.com"))
+        }
+    }
+
+    @Test func theInterpreterTalksToTheMockAsToTheBackend() async throws {
+        let file = (Self.sessions as NSString).appendingPathComponent("linku/create-task.transcript")
+        try await Self.withMock([file], mode: .match) { server, _ in
+            try await withLiveSession(target: .url(server.baseURL)) { live in
+                let interpreter = live.interpreter
+                _ = await interpreter.execute(.login(email: "alice@example.com", password: "whatever"))
+                #expect(await interpreter.session.tokens != nil)
+                let created = await interpreter.execute(try interpreter.parser.parse(
+                    #"post /api/tasks title="Fix my bike" description="The rear wheel is buckled." price:=25 city=Leeds category=repair"#))
+                guard case let .exchange(exchange, _, _) = created else { Issue.record("no exchange: \(created)"); return }
+                #expect(exchange.response.status == 201)
+                let id = try #require(try JSONParser.parse(exchange.response.body)["id"]?.intValue)
+                let read = await interpreter.execute(try interpreter.parser.parse("get /api/tasks/\(id)"))
+                guard case let .exchange(back, _, _) = read else { Issue.record("no exchange: \(read)"); return }
+                #expect(try JSONParser.parse(back.response.body)["title"] == .string("Fix my bike"))
+            }
+        }
+    }
+
+    @Test func stateAndResetSayWhereEachScenarioIs() async throws {
+        let folder = (Self.sessions as NSString).appendingPathComponent("linku")
+        try await Self.withMock([folder], mode: .scenario) { server, _ in
+            let unknown = try await Self.send("POST", server.baseURL.appendingPathComponent("__mock/reset").appending(queryItems: [.init(name: "scenario", value: "nope")]))
+            #expect(unknown.status == 404)
+            #expect(try JSONParser.parse(unknown.body)["message"]?.stringValue?.contains("create-task") == true)
+            _ = try await Self.send("POST", server.baseURL.appendingPathComponent("__mock/reset").appending(queryItems: [.init(name: "scenario", value: "login")]))
+            _ = try await Self.send("POST", server.baseURL.appendingPathComponent("api/secure-auth/login"), body: #"{"email": "alice@example.com", "password": "x"}"#)
+            let state = try JSONParser.parse(try await Self.send("GET", server.baseURL.appendingPathComponent("__mock/state")).body)
+            #expect(state["mode"] == .string("scenario"))
+            let flows = state["sessions"]?[0]?["transcripts"]
+            guard case let .array(items)? = flows else { Issue.record("no transcripts in \(state)"); return }
+            let login = try #require(items.first { $0["transcript"]?.stringValue?.hasSuffix("login.transcript") == true })
+            #expect(login["done"] == .int(1))
+            #expect(login["next"]?.stringValue == "line 29: whoami")
+        }
+    }
+}
