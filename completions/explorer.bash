@@ -202,13 +202,13 @@ _explorer() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    repl|run|sandbox|replay|test|profiles|profile|help)
+    repl|run|sandbox|mock|replay|test|profiles|profile|help)
         # Offer subcommand argument completions
         "_explorer_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'repl run sandbox replay test profiles profile help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'repl run sandbox mock replay test profiles profile help' -- "${cur}"))
         ;;
     esac
 }
@@ -331,6 +331,54 @@ _explorer_sandbox() {
         return
         ;;
     '--fault-seed')
+        return
+        ;;
+    esac
+}
+
+_explorer_mock() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--host --port --mode --token-ttl --latency --error-rate --cut-body-rate --ws-drop-after --fault-seed)
+    __explorer_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--host')
+        return
+        ;;
+    '--port')
+        return
+        ;;
+    '--mode')
+        __explorer_add_completions -W 'match'$'\n''scenario'
+        return
+        ;;
+    '--token-ttl')
+        return
+        ;;
+    '--latency')
+        return
+        ;;
+    '--error-rate')
+        return
+        ;;
+    '--cut-body-rate')
+        return
+        ;;
+    '--ws-drop-after')
+        return
+        ;;
+    '--fault-seed')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    *)
+        __explorer_add_completions -o plusdirs -fX '!*.@(transcript)'
         return
         ;;
     esac

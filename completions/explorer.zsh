@@ -63,6 +63,7 @@ _explorer() {
             'repl:Open the REPL (the default), or run one line with -c.'
             'run:Run the commands of a file, one per line (# starts a comment).'
             'sandbox:Run a backend'\''s sandbox alone in the foreground, for an app or another tool.'
+            'mock:Serve recorded transcripts as a mock backend (HTTP and WebSocket).'
             'replay:Replay transcripts step by step and show a diff for each step that differs.'
             'test:Replay every transcript under the given folders (default sessions/) as a test suite.'
             'profiles:List the profiles --profile can name: built in, and files in .explorer/profiles/ or $XDG_CONFIG_HOME/explorer/profiles/.'
@@ -73,7 +74,7 @@ _explorer() {
         ;;
     arg)
         case "${words[1]}" in
-        repl|run|sandbox|replay|test|profiles|profile|help)
+        repl|run|sandbox|mock|replay|test|profiles|profile|help)
             "_explorer_${words[1]}" && ret=0
             ;;
         esac
@@ -133,6 +134,28 @@ _explorer_sandbox() {
         '--host[Loopback address to listen on.]:host:'
         '--port[Port to listen on (0 picks a free one).]:port:'
         '--db[Keep data in this SQLite file (default\: in memory).]:path:_files'
+        '--token-ttl[Access-token lifetime in seconds (or EXPLORER_SANDBOX_TOKEN_TTL).]:seconds:'
+        '--latency[Milliseconds added to every HTTP response (or EXPLORER_SANDBOX_LATENCY_MS).]:ms:'
+        '--error-rate[Share (0-1) of requests answered 500 or 503 (or EXPLORER_SANDBOX_ERROR_RATE).]:share:'
+        '--cut-body-rate[Share (0-1) of responses cut mid-body (or EXPLORER_SANDBOX_CUT_BODY_RATE).]:share:'
+        '--ws-drop-after[Drop each WebSocket after this many frames; 0 never (or EXPLORER_SANDBOX_WS_DROP_AFTER).]:frames:'
+        '--fault-seed[Seed the random draws, for repeatable runs (or EXPLORER_SANDBOX_FAULT_SEED).]:n:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_explorer_mock() {
+    local -i ret=1
+    local -ar ___mode=('match' 'scenario')
+    local -ar arg_specs=(
+        '*:file|dir:_files -g '\''*.transcript'\'''
+        '--host[Loopback address to listen on.]:host:'
+        '--port[Port to listen on (0 picks a free one).]:port:'
+        '--mode[How a request finds its step\: match or scenario.]:mode:{__explorer_complete "${___mode[@]}"}'
         '--token-ttl[Access-token lifetime in seconds (or EXPLORER_SANDBOX_TOKEN_TTL).]:seconds:'
         '--latency[Milliseconds added to every HTTP response (or EXPLORER_SANDBOX_LATENCY_MS).]:ms:'
         '--error-rate[Share (0-1) of requests answered 500 or 503 (or EXPLORER_SANDBOX_ERROR_RATE).]:share:'
