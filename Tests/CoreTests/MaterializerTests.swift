@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Core
 
@@ -50,5 +51,13 @@ import Testing
             let body = envelope.body(status: 404, code: "NOT_RECORDED", message: "no recorded step")
             #expect(envelope.describe(status: 404, body: body)?.contains("no recorded step") == true, "\(JSONPrinter.compact(body))")
         }
+    }
+}
+
+extension MaterializerTests {
+    @Test func aTimestampIsRFC3339InUTC() throws {
+        let text = Materializer.timestamp()
+        #expect(try Regex(#"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z"#).wholeMatch(in: text) != nil, "\(text)")
+        #expect(ISO8601DateFormatter().date(from: text).map { abs($0.timeIntervalSinceNow) < 5 } == true)
     }
 }

@@ -150,3 +150,23 @@ import Testing
         }
     }
 }
+
+extension MockTests {
+    /// A recording begun while logged in (`login:` in its header) never
+    /// recorded the login's answer: the mock makes one up, and the replay logs in first through it.
+    @Test func aTranscriptBegunLoggedInIsServedWithAMadeUpLogin() async throws {
+        let source = try String(contentsOfFile: (Self.sessions as NSString).appendingPathComponent("linku/create-task.transcript"), encoding: .utf8)
+        let steps = try #require(source.range(of: "> post /api/tasks"))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mock-header-login-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("begun.transcript").path
+        try ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\nlogin: alice@example.com\n\n" + source[steps.lowerBound...])
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        try await Self.withMock([file], mode: .scenario) { server, scripts in
+            #expect(scripts[0].steps.first?.command == "login alice@example.com")
+            let run = await Replayer(baseURL: server.baseURL, environment: [:]).run(file)
+            #expect(run.status == .ok, "\(ReplayReport(palette: .plain).detailed(run).out)")
+        }
+    }
+}

@@ -49,14 +49,39 @@ enum MockDerivation {
         } catch {
             return .failure(.runtime("\(path): cannot work out its requests: \(error)"))
         }
-        defer { Task { await live.close() } }
         await chosen?.apply(to: live.interpreter)
-        guard let answers else { return .failure(.runtime("\(path): cannot work out its requests")) }
+        let result: Result<MockScript, TranscriptRun.Failure>
+        if let answers {
+            result = await steps(of: transcript, path: path, profile: profile, on: live, answers: answers)
+        } else {
+            result = .failure(.runtime("\(path): cannot work out its requests"))
+        }
+        await live.close()
+        return result
+    }
+
+    private static func steps(of transcript: Transcript, path: String, profile: Profile, on live: LiveSession,
+                              answers: RecordedAnswers) async -> Result<MockScript, TranscriptRun.Failure> {
         var resolver = SecretResolver(environment: [:], demoAccounts: [])
         resolver.ask = { _ in anySecret }
         var steps = Replayer.Steps(path: path, interpreter: live.interpreter, transport: nil, profile: profile,
                                    baseURL: placeholderBase.absoluteString, resolver: resolver, update: false)
         var served: [MockStep] = []
+        // `login: EMAIL` in the header: the recording began logged in, so a
+        // replay logs in first. Its answer was never recorded; the mock makes
+        // one up where the profile's login answer keeps the tokens.
+        if let email = transcript.header.login, let login = headerLogin(email, profile: profile) {
+            answers.begin(login, bindings: [:])
+            guard await steps.prepare(transcript.header) else {
+                return .failure(.runtime(steps.failure.map(describe) ?? "\(path): the header's login cannot be worked out"))
+            }
+            if let request = answers.finish() {
+                served.append(MockStep(line: login.line, command: login.command, trigger: .request(mockRequest(request, command: login.command)),
+                                       expectation: login.expectation))
+            }
+        } else if !(await steps.prepare(transcript.header)) {
+            return .failure(.runtime(steps.failure.map(describe) ?? "\(path): its header cannot be worked out"))
+        }
         for step in transcript.steps {
             let bindings = Self.bindings(live.interpreter.allVariables)
             if case let .ws(action)? = try? live.interpreter.parser.parse(step.command) {
@@ -92,6 +117,29 @@ enum MockDerivation {
                                    expectation: step.expectation, bindings: bindings))
         }
         return .success(MockScript(file: path, profile: profile, steps: served))
+    }
+
+    /// The step a header's `login: EMAIL` stands for: a login answered with
+    /// made-up tokens where the profile's login answer keeps them.
+    private static func headerLogin(_ email: String, profile: Profile) -> TranscriptStep? {
+        guard let auth = profile.auth else { return nil }
+        let marker = "\u{0}secret:"
+        var body = JSONValue.object([]).setting(auth.accessTokenPath, to: .string(marker + "access_token"))
+            .setting(auth.refreshTokenPath, to: .string(marker + "refresh_token"))
+        body = body.setting(auth.userPath, to: .object([("email", .string(email)), (auth.userNameField, .string(email))]))
+        /// The value with each marked string a `{{secret:NAME}}` pattern.
+        func expecting(_ value: JSONValue) -> ExpectedValue {
+            switch value {
+            case let .string(text) where text.hasPrefix(marker): return .pattern(TranscriptPattern(.secret(String(text.dropFirst(marker.count)))))
+            case let .object(members): return .object(members.map { .init($0.key, expecting($0.value)) }, open: false)
+            default: return .exactly(value)
+            }
+        }
+        let expected = expecting(body)
+        return TranscriptStep(command: "login \(email)", line: 3,
+                              expectation: Expectation(status: 200, reason: "OK",
+                                                       headers: [("Content-Type", .literal("application/json; charset=utf-8"))],
+                                                       body: .json(expected)))
     }
 
     private static func describe(_ failure: TranscriptRun.Failure) -> String {

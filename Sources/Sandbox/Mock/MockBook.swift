@@ -45,6 +45,10 @@ final class MockBook: @unchecked Sendable {
 
     /// The indexes in `steps` of each script's request steps.
     private let requestIndexes: [[Int]]
+    /// Request steps by method and exact path, for those whose path has no `{{name}}`…
+    private let byPath: [String: [StepKey]]
+    /// …and by method and number of segments, for those whose path has one.
+    private let templated: [String: [StepKey]]
 
     /// Seconds the tokens the mock signs live.
     let tokenLifetime: Double
@@ -56,6 +60,38 @@ final class MockBook: @unchecked Sendable {
         requestIndexes = scripts.map { script in
             script.steps.indices.filter { if case .request = script.steps[$0].trigger { true } else { false } }
         }
+        var byPath: [String: [StepKey]] = [:]
+        var templated: [String: [StepKey]] = [:]
+        for (n, script) in scripts.enumerated() {
+            for (m, step) in script.steps.enumerated() {
+                guard case let .request(request) = step.trigger else { continue }
+                let literal = request.segments.allSatisfy { if case .literal = $0 { true } else { false } }
+                if literal {
+                    byPath[Self.pathKey(request.method, request.segments.count, request.pathText), default: []].append(StepKey(script: n, step: m))
+                } else {
+                    templated[Self.shapeKey(request.method, request.segments.count), default: []].append(StepKey(script: n, step: m))
+                }
+            }
+        }
+        self.byPath = byPath
+        self.templated = templated
+    }
+
+    private static func shapeKey(_ method: String, _ count: Int) -> String { "\(method) \(count)" }
+    private static func pathKey(_ method: String, _ count: Int, _ path: String) -> String { "\(method) \(path)" }
+
+    /// The request steps that can fit: the same method, and the same path or
+    /// a template of as many segments, in file order. A thousand recorded
+    /// steps cost a lookup, not a thousand comparisons.
+    private func candidates(for request: LiveRequest) -> [StepKey] {
+        let segments = request.segments
+        let path = "/" + segments.joined(separator: "/")
+        var keys: [StepKey] = []
+        for method in request.method == "HEAD" ? ["HEAD", "GET"] : [request.method] {
+            keys += byPath[Self.pathKey(method, segments.count, path)] ?? []
+            keys += templated[Self.shapeKey(method, segments.count)] ?? []
+        }
+        return keys.sorted { ($0.script, $0.step) < ($1.script, $1.step) }
     }
 
     private func fresh(pinned: Int? = nil) -> Session {
@@ -79,7 +115,7 @@ final class MockBook: @unchecked Sendable {
             let candidates: [(StepKey, Fit)]
             switch mode {
             case .match:
-                candidates = fits(request, among: scripts.indices.flatMap { script in requestIndexes[script].map { StepKey(script: script, step: $0) } })
+                candidates = fits(request, among: self.candidates(for: request))
             case .scenario:
                 var found = fits(request, among: next(in: session))
                 if !found.contains(where: { $0.1.fits }) {
@@ -99,7 +135,7 @@ final class MockBook: @unchecked Sendable {
             if mode == .scenario, !candidates.contains(where: { $0.1.fits }) {
                 // A request the flow did not record in this place (a socket's
                 // catch-up call, a poll): answered by its best fit anywhere; the flow stays where it is.
-                let anywhere = allFits(request).filter { $0.1.fits }
+                let anywhere = fits(request, among: self.candidates(for: request)).filter { $0.1.fits }
                 if let best = anywhere.max(by: { $0.1.score < $1.1.score }) {
                     let step = scripts[best.0.script].steps[best.0.step]
                     session.bindings.merge(best.1.bound) { _, live in live }
@@ -235,7 +271,7 @@ final class MockBook: @unchecked Sendable {
     }
 
     func sockets(session key: String) -> [MockSocket] {
-        lock.withLock { Array(sessions[key]?.sockets.values ?? [:].values) }
+        lock.withLock { sessions[key].map { Array($0.sockets.values) } ?? [] }
     }
 
     /// The recorded `ws send` step a client frame matches, and the materializer its answer uses.

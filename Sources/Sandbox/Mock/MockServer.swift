@@ -308,8 +308,10 @@ enum MockSockets {
                 socket.send(.text(#"{"type":"pong"}"#))
                 return
             }
-            log("ws \(path): no recorded frame matches \(text.prefix(200)); closing")
-            socket.send(.close("no recorded frame matches: \(text.prefix(60))"))
+            // What the frame holds is not written out (it may carry a token): only its kind.
+            let kind = frame?["type"]?.stringValue.map { "a frame of type \($0)" } ?? (frame == nil ? "a text frame" : "a JSON frame")
+            log("ws \(path): no recorded frame matches \(kind); closing")
+            socket.send(.close("no recorded frame matches \(kind)"))
             return
         }
         var values = materializer
