@@ -45,13 +45,16 @@ struct MockCommand: ParsableCommand {
         try root.refuse("mock")
         let console = Console()
         let (files, empty) = TranscriptSource.files(in: paths)
-        for folder in empty { console.err("explorer mock: no *.transcript in \(folder)\n") }
         let loaded = runBlocking { await Self.load(files) }
-        for problem in loaded.problems { console.err("skipped \(problem)\n") }
         guard !loaded.scripts.isEmpty else {
-            console.err("error: no transcript could be served\n")
+            // One line when nothing was found; the files' own lines, then one, when none could be served.
+            for problem in loaded.problems { console.err("skipped \(problem)\n") }
+            console.err("error: " + (files.isEmpty ? "no *.transcript in \(empty.joined(separator: ", "))" : "no transcript could be served") + "\n")
             throw ExitCode(ExitStatus.parse.rawValue)
         }
+        for folder in empty { console.err("warning: no *.transcript in \(folder)\n") }
+        for problem in loaded.problems { console.err("skipped \(problem)\n") }
+        for note in loaded.notes { console.err("warning: \(note)\n") }
         // The sandbox's flags and EXPLORER_SANDBOX_* variables, read the same way.
         var configuration = SandboxConfiguration()
         configuration.apply(environment: ProcessInfo.processInfo.environment)
@@ -81,15 +84,19 @@ struct MockCommand: ParsableCommand {
     }
 
     /// The scripts of the transcripts that can be served, and why the others cannot.
-    static func load(_ files: [String]) async -> (scripts: [MockScript], problems: [String]) {
+    /// `notes`: what is served of a transcript, but not all of it (a torn last step).
+    static func load(_ files: [String]) async -> (scripts: [MockScript], problems: [String], notes: [String]) {
         var scripts: [MockScript] = []
         var problems: [String] = []
+        var notes: [String] = []
         for file in files {
             switch await MockDerivation.script(file) {
-            case let .success(script): scripts.append(script)
+            case let .success(script):
+                scripts.append(script)
+                if let torn = script.torn { notes.append("\(file):\(torn.line): the last step is torn (\(torn.reason)); it is not served") }
             case let .failure(.broken(text)), let .failure(.runtime(text)): problems.append(text)
             }
         }
-        return (scripts, problems)
+        return (scripts, problems, notes)
     }
 }

@@ -116,7 +116,7 @@ enum MockDerivation {
                                    trigger: .request(mockRequest(request, command: step.command, secrets: Set(steps.secrets))),
                                    expectation: step.expectation, bindings: bindings))
         }
-        return .success(MockScript(file: path, profile: profile, steps: served))
+        return .success(MockScript(file: path, profile: profile, steps: served, torn: transcript.torn))
     }
 
     /// The step a header's `login: EMAIL` stands for: a login answered with

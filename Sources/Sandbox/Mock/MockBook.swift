@@ -138,6 +138,7 @@ final class MockBook: @unchecked Sendable {
                 let anywhere = fits(request, among: self.candidates(for: request)).filter { $0.1.fits }
                 if let best = anywhere.max(by: { $0.1.score < $1.1.score }) {
                     let step = scripts[best.0.script].steps[best.0.step]
+                    session.answered += 1
                     session.bindings.merge(best.1.bound) { _, live in live }
                     return .answer(best.0, materializer(for: step, bindings: session.bindings, baseURL: baseURL))
                 }
@@ -152,7 +153,9 @@ final class MockBook: @unchecked Sendable {
             }
             guard let best = fitting.max(by: { rank($0) < rank($1) }) else {
                 if let profile = refreshing(request) { return .refresh(profile) }
-                return unmatched(request, candidates.isEmpty ? allFits(request) : candidates)
+                // Scenario mode names the closest step anywhere, and the one the flow expected.
+                let expected = mode == .scenario ? next(in: session).first : nil
+                return unmatched(request, mode == .scenario || candidates.isEmpty ? allFits(request) : candidates, expected: expected)
             }
             let step = scripts[best.0.script].steps[best.0.step]
             if step.expectation.refreshed, !session.expired.contains(best.0) {
@@ -206,7 +209,7 @@ final class MockBook: @unchecked Sendable {
     }
 
     /// `no recorded step for POST /api/tasks: closest is line 27 of create-task.transcript, body .price expected a number`
-    private func unmatched(_ request: LiveRequest, _ candidates: [(StepKey, Fit)]) -> Decision {
+    private func unmatched(_ request: LiveRequest, _ candidates: [(StepKey, Fit)], expected: StepKey? = nil) -> Decision {
         let asked = "\(request.method) \(request.path)"
         guard let closest = candidates.max(by: { $0.1.score < $1.1.score }) ?? allFits(request).max(by: { $0.1.score < $1.1.score }) else {
             return .unmatched(message: "no recorded step for \(asked): the transcripts record no requests", profile: scripts.first?.profile ?? .generic)
@@ -216,7 +219,10 @@ final class MockBook: @unchecked Sendable {
         let file = (script.file as NSString).lastPathComponent
         var message = "no recorded step for \(asked): closest is line \(step.line) of \(file)"
         if let difference = closest.1.difference { message += ", \(difference)" }
-        if mode == .scenario, closest.1.fits == false { message += " (scenario: that is the next step of the flow)" }
+        if let expected, expected != closest.0 {
+            let next = scripts[expected.script].steps[expected.step]
+            message += "; the flow expects line \(next.line) of \((scripts[expected.script].file as NSString).lastPathComponent) next: \(next.command)"
+        }
         return .unmatched(message: message, profile: script.profile)
     }
 
@@ -260,6 +266,17 @@ final class MockBook: @unchecked Sendable {
             }
         }
         return nil
+    }
+
+    /// The paths sockets were recorded on, for a message about another.
+    var socketPaths: [String] {
+        var paths: [String] = []
+        for script in scripts {
+            for step in script.steps {
+                if case let .socket(path) = step.trigger, !paths.contains(path) { paths.append(path) }
+            }
+        }
+        return paths
     }
 
     func open(_ socket: MockSocket, session key: String) {

@@ -11,11 +11,14 @@ public struct MockScript: Sendable {
     /// Its profile: the error envelope of the mock's own errors, the refresh path.
     public var profile: Profile
     public var steps: [MockStep]
+    /// A last step the file ends in the middle of: not served.
+    public var torn: TornStep?
 
-    public init(file: String, profile: Profile, steps: [MockStep]) {
+    public init(file: String, profile: Profile, steps: [MockStep], torn: TornStep? = nil) {
         self.file = file
         self.profile = profile
         self.steps = steps
+        self.torn = torn
     }
 
     /// The steps an HTTP request sets off, in order.

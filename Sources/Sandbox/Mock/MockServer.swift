@@ -132,11 +132,21 @@ struct MockResponder: HTTPResponder {
 
     /// The recorded answer to a request, or why there is none.
     private func answer(_ request: Request, path: String, session: String, base: String) async throws -> Response {
-        let body: [UInt8]
-        do {
-            let buffer = try await request.body.collect(upTo: MockServer.maxBody)
-            body = Array(buffer.readableBytesView)
-        } catch {
+        // Read to the end even past the limit: a client that sends the whole
+        // body before reading (and asked to close after) would wait forever
+        // for a server that stopped reading.
+        var body: [UInt8] = []
+        var tooLarge = false
+        for try await chunk in request.body {
+            guard !tooLarge else { continue }
+            if body.count + chunk.readableBytes > MockServer.maxBody {
+                tooLarge = true
+                body = []
+            } else {
+                body += chunk.readableBytesView
+            }
+        }
+        if tooLarge {
             let profile = book.scripts.first?.profile ?? .generic
             log("\(request.method) \(path) → 413: the body is over \(MockServer.maxBody >> 20) MiB")
             return Self.json(.contentTooLarge, profile.errorEnvelope.body(status: 413, code: "PAYLOAD_TOO_LARGE",
@@ -253,8 +263,16 @@ enum MockSockets {
     static func upgrade(_ head: HTTPRequest, channel: any Channel, book: MockBook, dropAfter: Int, log: @escaping @Sendable (String) -> Void)
         -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> {
         let path = String((head.path ?? "/").split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "/")
-        // Unrecorded paths are answered by the HTTP side: a 404 naming the closest step.
-        guard book.socketStep(path: path) != nil else { return .dontUpgrade }
+        guard book.socketStep(path: path) != nil else {
+            // Refusing the upgrade would get the client a bare 400 from the
+            // server stack; opened and closed at once, it gets a reason.
+            let recorded = book.socketPaths.joined(separator: ", ")
+            let reason = "no socket recorded on \(path)" + (recorded.isEmpty ? "" : "; recorded: \(recorded)")
+            log("ws \(path): \(reason); closing")
+            return .upgrade([:]) { _, outbound, _ in
+                try await outbound.close(.policyViolation, reason: Self.fitting(reason))
+            }
+        }
         let session = head.headerFields[HTTPField.Name(MockServer.sessionHeader)!] ?? ""
         let base = "http://" + (head.authority ?? "127.0.0.1")
         return .upgrade([:]) { inbound, outbound, _ in
@@ -275,7 +293,7 @@ enum MockSockets {
                             try await outbound.write(.binary(ByteBuffer(repeating: 0, count: count)))
                             socket.counted()
                         case let .close(reason):
-                            try await outbound.close(.policyViolation, reason: String(reason.utf8.prefix(120)) ?? "no recorded frame matches")
+                            try await outbound.close(.policyViolation, reason: fitting(reason))
                             return
                         }
                     }
@@ -297,6 +315,17 @@ enum MockSockets {
                 try await group.waitForAll()
             }
         }
+    }
+
+    /// A close reason cut to what a close frame holds (123 bytes), never inside a character.
+    static func fitting(_ reason: String) -> String {
+        guard reason.utf8.count > 123 else { return reason }
+        var cut = ""
+        for character in reason {
+            guard cut.utf8.count + character.utf8.count <= 120 else { break }
+            cut.append(character)
+        }
+        return cut + "…"
     }
 
     private static func received(_ text: String, socket: MockSocket, path: String, session: String, base: String,
