@@ -138,3 +138,43 @@ import Testing
         #expect(String(decoding: try encoder.encode(value), as: UTF8.self) == text)
     }
 }
+
+/// A large body's preview is printed only as far as it shows; the rest is never made.
+@Suite struct JSONPreviewTests {
+    static let samples: [String] = [
+        #"{"a": 1, "b": [true, false, null], "c": {"d": "e\"\\\n\u0001", "f": []}, "g": {}}"#,
+        #"[1, 2.50, "x", [[]], {"k": [{"z": "ünïcødé 🎉"}]}]"#,
+        #""just a string""#,
+        #"{"access_token": "abc", "list": ["eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl"], "password": ""}"#,
+    ]
+
+    @Test(arguments: samples)
+    func aCutPreviewIsTheStartOfTheWholeText(text: String) throws {
+        let value = try JSONParser.parse(text)
+        let whole = JSONPrinter.pretty(Redactor.redact(json: value), style: .plain)
+        for limit in [1, 5, 17, 40, 10_000] {
+            let (start, complete) = JSONPrinter.pretty(value, limit: limit, shown: Redactor.shown)
+            #expect(whole.hasPrefix(start))
+            #expect(complete == (start == whole))
+            if !complete { #expect(start.utf8.count >= limit) }
+        }
+    }
+
+    @Test func aBodyOfManyItemsStopsSoonAfterTheLimit() {
+        let big = JSONValue.array((0..<100_000).map { .object([("id", .int($0)), ("name", .string("item \($0)"))]) })
+        let (start, complete) = JSONPrinter.pretty(big, limit: 1_000)
+        #expect(!complete)
+        #expect(start.utf8.count < 1_100)
+    }
+}
+
+extension JSONPreviewTests {
+    @Test(arguments: samples)
+    func rememberingKeysHidesWhatShownHides(text: String) throws {
+        let value = try JSONParser.parse(text)
+        let remembering = Redactor.shownRememberingKeys()
+        for _ in 0..<2 {
+            #expect(JSONPrinter.pretty(value, limit: .max, shown: remembering).text == JSONPrinter.pretty(Redactor.redact(json: value)))
+        }
+    }
+}

@@ -48,6 +48,21 @@ import Testing
         #expect(out.count < 300)
     }
 
+    /// A large JSON answer is pretty-printed only as far as the preview goes,
+    /// with its secrets hidden there as in the whole.
+    @Test func aLongJSONBodyIsPrintedOnlyAsFarAsItShows() {
+        var small = plain
+        small.previewLimit = 200
+        let items = (0..<10_000).map { #"{"id": \#($0), "access_token": "t\#($0)", "name": "item \#($0)"}"# }
+        let body = Array(("[" + items.joined(separator: ",") + "]").utf8)
+        let (out, _) = small.render(exchange(200, "OK", type: "application/json", body: body))
+        #expect(out.contains("\"id\": 0,"))
+        #expect(!out.contains("\"t0\""), "a token is hidden in the preview")
+        #expect(out.contains("<hidden: 2 characters>"))
+        #expect(out.contains("… the rest of the \(Renderer.size(body.count)) body is not shown; `show` prints it all"))
+        #expect(out.count < 500)
+    }
+
     @Test func tokensAreNeverPrinted() {
         let body = #"{"access_token":"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig","refresh_token":"r-secret","token_type":"bearer"}"#
         let (out, _) = plain.render(exchange(200, "OK", type: "application/json", body: Array(body.utf8)))

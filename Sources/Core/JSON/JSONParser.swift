@@ -169,7 +169,21 @@ public struct JSONParser {
     private mutating func parseString() throws(JSONParseError) -> String {
         let open = index
         index += 1
-        var out: [UInt8] = []
+        // Most strings hold no escape: made from their bytes in one piece,
+        // not byte by byte (a fifth of parsing a large answer).
+        let start = index
+        var end = index
+        while end < bytes.count {
+            let b = bytes[end]
+            if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 { break }
+            end += 1
+        }
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+            index = end + 1
+            return String(decoding: bytes[start..<end], as: UTF8.self)
+        }
+        var out = Array(bytes[start..<end])
+        index = end
         while true {
             guard index < bytes.count else { throw error("unterminated string", at: open) }
             let b = bytes[index]

@@ -136,51 +136,105 @@ public enum JSONPrinter {
     }
 
     private static func write(_ value: JSONValue, into out: inout String, indent: String?, level: Int, style: JSONStyle) {
-        // Appended piece by piece: no temporary strings per token.
-        func decorated(_ text: String, _ decoration: (String, String)) {
-            out += decoration.0
-            out += text
-            out += decoration.1
+        var writer = PrettyWriter(out: out, indent: indent, style: style, limit: .max, shown: nil)
+        writer.write(value, key: nil, level: level)
+        out = writer.out
+    }
+
+    /// The first `limit` bytes or so of the pretty text (colour codes do not
+    /// count), for a preview of a large body: the rest is never made, so a
+    /// 60 MB answer costs its first screenfuls, not 60 MB of text. `shown`
+    /// sees each string (and the key of its member) and may hide it.
+    /// `complete` is false when the text stops short.
+    public static func pretty(_ value: JSONValue, indent: Int = 2, style: JSONStyle = .plain, limit: Int,
+                              shown: ((_ key: String?, _ text: String) -> String)? = nil) -> (text: String, complete: Bool) {
+        var writer = PrettyWriter(out: "", indent: String(repeating: " ", count: indent), style: style, limit: limit, shown: shown)
+        writer.write(value, key: nil, level: 0)
+        return (writer.out, !writer.stopped)
+    }
+
+    /// Writes pretty (or compact, with no indent) text piece by piece: no
+    /// temporary strings per token. Stops once `limit` visible bytes are out.
+    private struct PrettyWriter {
+        var out: String
+        let indent: String?
+        let style: JSONStyle
+        let limit: Int
+        let shown: ((_ key: String?, _ text: String) -> String)?
+        /// Bytes of colour codes in `out`: they do not count against `limit`.
+        var decoration = 0
+        private(set) var stopped = false
+
+        init(out: String, indent: String?, style: JSONStyle, limit: Int, shown: ((_ key: String?, _ text: String) -> String)?) {
+            self.out = out
+            self.indent = indent
+            self.style = style
+            self.limit = limit
+            self.shown = shown
         }
-        func punct(_ s: String) { decorated(s, style.punctuation) }
-        func newline(_ level: Int) {
+
+        private mutating func full() -> Bool {
+            if !stopped, out.utf8.count - decoration >= limit { stopped = true }
+            return stopped
+        }
+
+        private mutating func decorated(_ text: String, _ pair: (String, String)) {
+            out += pair.0
+            out += text
+            out += pair.1
+            decoration += pair.0.utf8.count + pair.1.utf8.count
+        }
+
+        private mutating func punct(_ s: String) { decorated(s, style.punctuation) }
+
+        private mutating func newline(_ level: Int) {
             guard let indent else { return }
             out += "\n"
             for _ in 0..<level { out += indent }
         }
-        switch value {
-        case .null: decorated("null", style.literal)
-        case let .bool(b): decorated(b ? "true" : "false", style.literal)
-        case let .number(n): decorated(n, style.number)
-        case let .string(s):
-            out += style.string.0
-            quote(s, into: &out)
-            out += style.string.1
-        case let .array(items):
-            if items.isEmpty { punct("[]"); return }
-            punct("[")
-            for (i, item) in items.enumerated() {
-                if i > 0 { punct(",") }
-                newline(level + 1)
-                write(item, into: &out, indent: indent, level: level + 1, style: style)
+
+        mutating func write(_ value: JSONValue, key: String?, level: Int) {
+            guard !full() else { return }
+            switch value {
+            case .null: decorated("null", style.literal)
+            case let .bool(b): decorated(b ? "true" : "false", style.literal)
+            case let .number(n): decorated(n, style.number)
+            case let .string(s):
+                out += style.string.0
+                quote(shown?(key, s) ?? s, into: &out)
+                out += style.string.1
+                decoration += style.string.0.utf8.count + style.string.1.utf8.count
+            case let .array(items):
+                if items.isEmpty { punct("[]"); return }
+                punct("[")
+                for (i, item) in items.enumerated() {
+                    if full() { return }
+                    if i > 0 { punct(",") }
+                    newline(level + 1)
+                    write(item, key: nil, level: level + 1)
+                    if stopped { return }
+                }
+                newline(level)
+                punct("]")
+            case let .object(members):
+                if members.isEmpty { punct("{}"); return }
+                punct("{")
+                for (i, member) in members.enumerated() {
+                    if full() { return }
+                    if i > 0 { punct(",") }
+                    newline(level + 1)
+                    out += style.key.0
+                    quote(member.key, into: &out)
+                    out += style.key.1
+                    decoration += style.key.0.utf8.count + style.key.1.utf8.count
+                    punct(":")
+                    if indent != nil { out += " " }
+                    write(member.value, key: member.key, level: level + 1)
+                    if stopped { return }
+                }
+                newline(level)
+                punct("}")
             }
-            newline(level)
-            punct("]")
-        case let .object(members):
-            if members.isEmpty { punct("{}"); return }
-            punct("{")
-            for (i, member) in members.enumerated() {
-                if i > 0 { punct(",") }
-                newline(level + 1)
-                out += style.key.0
-                quote(member.key, into: &out)
-                out += style.key.1
-                punct(":")
-                if indent != nil { out += " " }
-                write(member.value, into: &out, indent: indent, level: level + 1, style: style)
-            }
-            newline(level)
-            punct("}")
         }
     }
 }

@@ -9,6 +9,9 @@ import Core
 struct SeenIDs: Sendable, Equatable {
     /// How many ids each resource keeps.
     static let limit = 20
+    /// How many elements of a list are looked at: the first ones, which the
+    /// preview shows; a list of 100,000 cost a fifth of showing it.
+    static let elementsRead = 100
     private(set) var byResource: [String: [String]] = [:]
     /// Members that paths take although they are not ids (`/users/{username}`).
     static let namedKeys: Set<String> = ["username", "file_key"]
@@ -26,7 +29,7 @@ struct SeenIDs: Sendable, Equatable {
         guard depth < 6 else { return }
         switch value {
         case let .array(elements):
-            for element in elements { walk(element, resource: resource, depth: depth + 1) }
+            for element in elements.prefix(Self.elementsRead) { walk(element, resource: resource, depth: depth + 1) }
         case let .object(members):
             for (key, member) in members {
                 if key == "id", let resource, let id = Self.idText(member) { add(id, to: resource) }

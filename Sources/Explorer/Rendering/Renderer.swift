@@ -132,9 +132,11 @@ struct Renderer: Sendable {
             return palette.dim("body encoded as \(encoding), which explorer cannot decode: \(type), \(Self.size(bytes.count)) (not shown)") + "\n"
         }
         do {
-            // Tokens are never printed: the renderer hides them.
-            let value = Redactor.redact(json: try JSONParser.parse(bytes))
-            return preview(JSONPrinter.pretty(value, style: palette.json))
+            // Tokens are never printed: the renderer hides them. Only the
+            // preview is made: a large body is neither copied nor printed whole.
+            let value = try response.json ?? JSONParser.parse(bytes)
+            let (text, complete) = JSONPrinter.pretty(value, style: palette.json, limit: previewLimit + 1, shown: Redactor.shownRememberingKeys())
+            return preview(text, bodySize: complete ? nil : bytes.count)
         } catch {
             if response.claimsJSON {
                 let warning = palette.yellow("warning: ") + "the body says \(type) but is not valid JSON (\(error)); shown as text\n"
@@ -154,7 +156,10 @@ struct Renderer: Sendable {
     /// The text cut after `previewLimit` bytes of what shows: colour escape
     /// codes do not count (they cut coloured output short before), and a cut
     /// never splits a character or an escape; colour is reset after it.
-    private func preview(_ text: String) -> String {
+    /// `bodySize`: the size of the body when `text` is only the start of its
+    /// pretty form, which is not made whole (nor counted: that was a fifth of
+    /// showing a large answer).
+    private func preview(_ text: String, bodySize: Int? = nil) -> String {
         let bytes = Array(text.utf8)
         var visible = 0
         var i = 0
@@ -169,9 +174,14 @@ struct Renderer: Sendable {
             i += 1
         }
         while i < bytes.count, bytes[i] & 0xC0 == 0x80 { i += 1 }
-        guard i < bytes.count else { return text.hasSuffix("\n") ? text : text + "\n" }
-        let shown = String(decoding: bytes[..<i], as: UTF8.self) + (palette.enabled ? "\u{1B}[0m" : "")
-        return shown + "\n" + palette.dim("… \(Self.size(Self.visibleCount(bytes[i...]))) more not shown; `show` prints it all") + "\n"
+        guard i < bytes.count || bodySize != nil else { return text.hasSuffix("\n") ? text : text + "\n" }
+        // A cut after a line's indent would leave a line of spaces above the note.
+        var end = i
+        while end > 0, bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == UInt8(ascii: "\n") { end -= 1 }
+        let shown = String(decoding: bytes[..<end], as: UTF8.self) + (palette.enabled ? "\u{1B}[0m" : "")
+        let rest = bodySize.map { "the rest of the \(Self.size($0)) body is not shown" }
+            ?? "\(Self.size(Self.visibleCount(bytes[i...]))) more not shown"
+        return shown + "\n" + palette.dim("… \(rest); `show` prints it all") + "\n"
     }
 
     /// Bytes of `bytes` that show: all but CSI escape sequences (`ESC [ … final`).
