@@ -174,7 +174,7 @@ _explorer() {
         return
         ;;
     '--profile')
-        __explorer_add_completions -W 'levelup'$'\n''linku'$'\n''nova'$'\n''posture'
+        __explorer_add_completions -W "$(__explorer_custom_complete ---completion -- --profile "${COMP_CWORD}" "$(__explorer_cursor_index_in_current_word)")"
         return
         ;;
     '--env')
@@ -226,7 +226,7 @@ _explorer_repl() {
         return
         ;;
     '--profile')
-        __explorer_add_completions -W 'levelup'$'\n''linku'$'\n''nova'$'\n''posture'
+        __explorer_add_completions -W "$(__explorer_custom_complete ---completion repl -- --profile "${COMP_CWORD}" "$(__explorer_cursor_index_in_current_word)")"
         return
         ;;
     '--env')
@@ -263,7 +263,7 @@ _explorer_run() {
         return
         ;;
     '--profile')
-        __explorer_add_completions -W 'levelup'$'\n''linku'$'\n''nova'$'\n''posture'
+        __explorer_add_completions -W "$(__explorer_custom_complete ---completion run -- --profile "${COMP_CWORD}" "$(__explorer_cursor_index_in_current_word)")"
         return
         ;;
     '--env')

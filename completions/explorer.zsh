@@ -40,11 +40,10 @@ _explorer() {
     local -ir current_word_index="$((CURRENT - 1))"
 
     local -i ret=1
-    local -ar ___profile=('levelup' 'linku' 'nova' 'posture')
     local -ar ___color=('auto' 'always' 'never')
     local -ar arg_specs=(
         '--base-url[Base URL of a backend, such as https\://api.example.com. Without it the built-in sandbox starts.]:url:'
-        '--profile[Backend profile\: built in (levelup, linku, nova, posture, generic), a profile file'\''s name (explorer profiles lists them) or its path. Default\: linku for the sandbox, generic for --base-url or --spec.]:name|file:{__explorer_complete "${___profile[@]}"}'
+        '--profile[Backend profile\: built in (levelup, linku, nova, posture, generic), a profile file'\''s name (explorer profiles lists them) or its path. Default\: linku for the sandbox, generic for --base-url or --spec.]:name|file:{__explorer_custom_complete ---completion -- --profile "${current_word_index}" "$(__explorer_cursor_index_in_current_word)"}'
         '--env[The profile file'\''s environment whose base URL to use (default\: its default-environment).]:name:'
         '--offline[Print each request instead of sending it.]'
         '--color[Colour output\: auto (a terminal without NO_COLOR, the default), always or never.]:color:{__explorer_complete "${___color[@]}"}'
@@ -86,11 +85,10 @@ _explorer() {
 
 _explorer_repl() {
     local -i ret=1
-    local -ar ___profile=('levelup' 'linku' 'nova' 'posture')
     local -ar ___color=('auto' 'always' 'never')
     local -ar arg_specs=(
         '--base-url[Base URL of a backend, such as https\://api.example.com. Without it the built-in sandbox starts.]:url:'
-        '--profile[Backend profile\: built in (levelup, linku, nova, posture, generic), a profile file'\''s name (explorer profiles lists them) or its path. Default\: linku for the sandbox, generic for --base-url or --spec.]:name|file:{__explorer_complete "${___profile[@]}"}'
+        '--profile[Backend profile\: built in (levelup, linku, nova, posture, generic), a profile file'\''s name (explorer profiles lists them) or its path. Default\: linku for the sandbox, generic for --base-url or --spec.]:name|file:{__explorer_custom_complete ---completion repl -- --profile "${current_word_index}" "$(__explorer_cursor_index_in_current_word)"}'
         '--env[The profile file'\''s environment whose base URL to use (default\: its default-environment).]:name:'
         '--offline[Print each request instead of sending it.]'
         '--color[Colour output\: auto (a terminal without NO_COLOR, the default), always or never.]:color:{__explorer_complete "${___color[@]}"}'
@@ -107,11 +105,10 @@ _explorer_repl() {
 
 _explorer_run() {
     local -i ret=1
-    local -ar ___profile=('levelup' 'linku' 'nova' 'posture')
     local -ar ___color=('auto' 'always' 'never')
     local -ar arg_specs=(
         '--base-url[Base URL of a backend, such as https\://api.example.com. Without it the built-in sandbox starts.]:url:'
-        '--profile[Backend profile\: built in (levelup, linku, nova, posture, generic), a profile file'\''s name (explorer profiles lists them) or its path. Default\: linku for the sandbox, generic for --base-url or --spec.]:name|file:{__explorer_complete "${___profile[@]}"}'
+        '--profile[Backend profile\: built in (levelup, linku, nova, posture, generic), a profile file'\''s name (explorer profiles lists them) or its path. Default\: linku for the sandbox, generic for --base-url or --spec.]:name|file:{__explorer_custom_complete ---completion run -- --profile "${current_word_index}" "$(__explorer_cursor_index_in_current_word)"}'
         '--env[The profile file'\''s environment whose base URL to use (default\: its default-environment).]:name:'
         '--offline[Print each request instead of sending it.]'
         '--color[Colour output\: auto (a terminal without NO_COLOR, the default), always or never.]:color:{__explorer_complete "${___color[@]}"}'

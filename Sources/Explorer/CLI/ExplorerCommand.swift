@@ -74,12 +74,21 @@ struct ConnectionOptions: ParsableArguments {
     var baseURL: String?
 
     @Option(name: .long, help: ArgumentHelp("Backend profile: built in (\(Profile.names.joined(separator: ", "))), a profile file's name (explorer profiles lists them) or its path. Default: linku for the sandbox, generic for --base-url or --spec.", valueName: "name|file"),
-            // The built-ins alone (generic is what --base-url gets anyway): the
-            // generated bash script offers the top level's values for a
-            // subcommand's option of the same name, and `sandbox --profile`
-            // serves only these.
-            completion: .list(Profile.builtIn.keys.sorted()))
+            // Asked of the binary at TAB time: the built-ins (generic is what
+            // --base-url gets anyway) and the profile files `explorer profiles`
+            // finds. The generated bash script offers the top level's values
+            // for a subcommand's option of the same name, so after `sandbox`,
+            // which serves only the built-ins, the files are left out.
+            completion: .custom { words, _, _ in ConnectionOptions.profileNames(after: words) })
     var profile: String?
+
+    /// What TAB offers for `--profile`, given the words typed so far.
+    static func profileNames(after words: [String], lookup: ProfileLookup = ProfileLookup(environment: ProcessInfo.processInfo.environment)) -> [String] {
+        let builtIn = Profile.builtIn.keys.sorted()
+        guard !words.contains("sandbox") else { return builtIn }
+        let files = lookup.files().map(\.name).filter { !builtIn.contains($0) }
+        return builtIn + files
+    }
 
     @Option(name: .long, help: ArgumentHelp("The profile file's environment whose base URL to use (default: its default-environment).", valueName: "name"))
     var env: String?
