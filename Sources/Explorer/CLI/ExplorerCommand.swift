@@ -83,7 +83,7 @@ struct ConnectionOptions: ParsableArguments {
     var profile: String?
 
     /// What TAB offers for `--profile`, given the words typed so far.
-    static func profileNames(after words: [String], lookup: ProfileLookup = ProfileLookup(environment: ProcessInfo.processInfo.environment)) -> [String] {
+    static func profileNames(after words: [String], lookup: ProfileLookup = ProfileLookup(environment: Surroundings.current.environment)) -> [String] {
         let builtIn = Profile.builtIn.keys.sorted()
         guard !words.contains("sandbox") else { return builtIn }
         let files = lookup.files().map(\.name).filter { !builtIn.contains($0) }
@@ -155,7 +155,7 @@ struct ConnectionOptions: ParsableArguments {
             }
         }
         if let profile, Profile.named(profile) == nil {
-            guard ProfileLookup(environment: ProcessInfo.processInfo.environment).file(named: profile) != nil else {
+            guard ProfileLookup(environment: Surroundings.current.environment).file(named: profile) != nil else {
                 throw ValidationError("unknown profile '\(profile)'; built in: \(Profile.names.joined(separator: ", ")); "
                                       + "no file \(profile).yaml in .explorer/profiles/ or $XDG_CONFIG_HOME/explorer/profiles/ (explorer profiles lists them)")
             }

@@ -23,7 +23,7 @@ final class ExplorerSession {
     var baseURL: URL { live.baseURL }
 
     static var historyURL: URL {
-        XDG.stateHome(ProcessInfo.processInfo.environment).appendingPathComponent("explorer").appendingPathComponent("history")
+        XDG.stateHome(Surroundings.current.environment).appendingPathComponent("explorer").appendingPathComponent("history")
     }
 
     private init(live: LiveSession, controller: SessionController, chosen: ChosenProfile?, chosenPath: String?, spec: ImportedSpec?,
@@ -40,7 +40,7 @@ final class ExplorerSession {
     /// `interactive`: a REPL when standard input is a terminal and libedit
     /// can drive it; otherwise lines come from a pipe, a file or `-c`.
     static func open(_ options: ConnectionOptions, interactive: Bool) throws -> ExplorerSession {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = Surroundings.current.environment
         let file = try profileFile(options, environment: environment)
         // A server named on the command line is not LinkU unless the user says so.
         let chosen = file?.document.profile ?? options.profile.flatMap(Profile.named)
@@ -76,15 +76,15 @@ final class ExplorerSession {
         let interpreter = live.interpreter
         if let spec { runBlocking { await interpreter.use(spec) } }
         if let file { runBlocking { await file.apply(to: interpreter) } }
-        let palette = Palette.choose(options.color ?? .auto, isTerminal: isatty(1) == 1, environment: environment)
+        let palette = Palette.choose(options.color ?? .auto, isTerminal: Surroundings.current.outputIsTerminal, environment: environment)
         var terminal: any Terminal = PlainTerminal()
         let completing = CurrentInterpreter(interpreter)
-        if interactive, isatty(0) == 1, let editor = LineEditor(historyURL: historyURL, complete: { complete($0, on: completing.value) }) {
+        if interactive, Surroundings.current.inputIsTerminal, let editor = LineEditor(historyURL: historyURL, complete: { complete($0, on: completing.value) }) {
             terminal = EditorTerminal(editor: editor)
         }
         var renderer = Renderer(palette: palette, envelope: profile.errorEnvelope, secretHeaders: profile.secretHeaders,
                                 secretParameters: profile.secretParameters)
-        renderer.formatsOfflineJSON = isatty(1) == 1
+        renderer.formatsOfflineJSON = Surroundings.current.outputIsTerminal
         let controller = SessionController(interpreter: interpreter, renderer: renderer,
                                            terminal: terminal, offline: options.offline,
                                            target: live.sandbox != nil ? .sandbox : .url(live.baseURL.absoluteString))
@@ -133,7 +133,7 @@ final class ExplorerSession {
     /// `env NAME` for a built-in profile: a new stack on that deployment (or a
     /// fresh sandbox), the user's variables carried over; the old one is closed.
     private func move(toDeployment name: String) -> Result<(interpreter: Interpreter, url: String), ChosenProfile.Problem> {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = Surroundings.current.environment
         let names = [Self.sandboxEnvironment] + profile.environments.map(\.name)
         let target: LiveSession.Target
         let store: any TokenStore
@@ -168,8 +168,8 @@ final class ExplorerSession {
     /// again, the user's variables carried over; the old one is closed.
     private func move(to name: String) -> Result<(interpreter: Interpreter, url: String), ChosenProfile.Problem> {
         guard let path = chosenPath else { return .failure(.init(description: "no profile file")) }
-        let environment = ProcessInfo.processInfo.environment
-        let ask: ((String) -> String?)? = isatty(0) == 1 ? { LineEditor.readSecret(prompt: $0) } : nil
+        let environment = Surroundings.current.environment
+        let ask: ((String) -> String?)? = Surroundings.current.inputIsTerminal ? { LineEditor.readSecret(prompt: $0) } : nil
         let next: ChosenProfile
         switch ChosenProfile.resolve(path, environment: name, variables: environment, ask: ask) {
         case let .failure(problem): return .failure(problem)
@@ -222,7 +222,7 @@ final class ExplorerSession {
     private static func profileFile(_ options: ConnectionOptions, environment: [String: String]) throws -> ChosenProfile? {
         guard let given = options.profile, Profile.named(given) == nil,
               let path = ProfileLookup(environment: environment).file(named: given) else { return nil }
-        let ask: ((String) -> String?)? = isatty(0) == 1 ? { LineEditor.readSecret(prompt: $0) } : nil
+        let ask: ((String) -> String?)? = Surroundings.current.inputIsTerminal ? { LineEditor.readSecret(prompt: $0) } : nil
         switch ChosenProfile.resolve(path, environment: options.env, variables: environment, ask: ask) {
         case let .success(chosen): return chosen
         case let .failure(problem):

@@ -57,7 +57,7 @@ struct MockCommand: ParsableCommand {
         for note in loaded.notes { console.err("warning: \(note)\n") }
         // The sandbox's flags and EXPLORER_SANDBOX_* variables, read the same way.
         var configuration = SandboxConfiguration()
-        configuration.apply(environment: ProcessInfo.processInfo.environment)
+        configuration.apply(environment: Surroundings.current.environment)
         faults.apply(to: &configuration)
         let server: MockServer
         do {

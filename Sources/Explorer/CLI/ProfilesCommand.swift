@@ -14,7 +14,7 @@ struct ProfilesCommand: ParsableCommand {
 
     func run() throws {
         try root.refuse("profiles")
-        let lookup = ProfileLookup(environment: ProcessInfo.processInfo.environment)
+        let lookup = ProfileLookup(environment: Surroundings.current.environment)
         var rows: [(name: String, what: String, source: String)] = []
         for name in Profile.names {
             let profile = Profile.named(name)!

@@ -31,7 +31,7 @@ struct SandboxCommand: ParsableCommand {
         // `--profile` after `sandbox` is read as explorer's own (see ConnectionOptions.givenNames).
         try root.refuse("sandbox", except: ["--profile"])
         var configuration = SandboxConfiguration()
-        configuration.apply(environment: ProcessInfo.processInfo.environment)
+        configuration.apply(environment: Surroundings.current.environment)
         configuration.profile = root.connection.profile ?? profile
         configuration.host = host
         configuration.port = port

@@ -41,7 +41,7 @@ struct TranscriptRunOptions: ParsableArguments {
         replayer.profileEnvironment = env
         // Someone at a terminal is asked for a secret the environment lacks,
         // as the REPL asks; a script still needs EXPLORER_SECRET_NAME.
-        if isatty(0) == 1 {
+        if Surroundings.current.inputIsTerminal {
             let asked = AskedSecrets()
             replayer.askSecret = { path, name in asked.value(name, path: path) }
         }
@@ -49,7 +49,7 @@ struct TranscriptRunOptions: ParsableArguments {
     }
 
     var report: ReplayReport {
-        ReplayReport(palette: Palette.choose(color ?? .auto, isTerminal: isatty(1) == 1, environment: ProcessInfo.processInfo.environment))
+        ReplayReport(palette: Palette.choose(color ?? .auto, isTerminal: Surroundings.current.outputIsTerminal, environment: Surroundings.current.environment))
     }
 }
 

@@ -40,7 +40,7 @@ final class LiveSession: Sendable {
                      readFile: @escaping @Sendable (String) throws -> [UInt8] = RequestBuilder.readFileFromDisk,
                      sending: (AsyncHTTPTransport) -> any HTTPTransport = { $0 },
                      table: CommandTable = .standard,
-                     environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> LiveSession {
+                     environment: [String: String] = Surroundings.current.environment) async throws -> LiveSession {
         var sandbox: SandboxServer?
         let url: URL
         switch target {

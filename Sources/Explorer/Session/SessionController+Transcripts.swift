@@ -168,7 +168,7 @@ extension SessionController {
         guard Profile.named(written) == nil else { return false }
         let path = ProfileLookup.isPath(written)
             ? (written.hasPrefix("/") || transcriptFolder.isEmpty ? written : (transcriptFolder as NSString).appendingPathComponent(written))
-            : ProfileLookup(environment: ProcessInfo.processInfo.environment).file(named: written)
+            : ProfileLookup(environment: Surroundings.current.environment).file(named: written)
         return path.flatMap { try? ProfileFile.read($0) }?.name == profile.name
     }
 

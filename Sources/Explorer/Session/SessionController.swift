@@ -28,7 +28,7 @@ final class SessionController {
     /// Moves the session to another environment of its profile file (`env`); nil without one.
     var environments: EnvironmentSwitcher?
     /// Where `{{secret:NAME}}` in a typed line looks first (`EXPLORER_SECRET_NAME`).
-    var environment: [String: String] = ProcessInfo.processInfo.environment
+    var environment: [String: String] = Surroundings.current.environment
 
     init(interpreter: Interpreter, renderer: Renderer, terminal: any Terminal, offline: Bool, target: TranscriptHeader.Target) {
         self.interpreter = interpreter

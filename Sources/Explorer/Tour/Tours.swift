@@ -22,7 +22,7 @@ struct Tours {
     /// installed binary's `bin/`, `sessions` beside the binary, and the
     /// source checkout it was built from. So `tour` works from any working
     /// directory, not only the repository's root.
-    init(environment: [String: String] = ProcessInfo.processInfo.environment, executable: String? = Tours.executablePath,
+    init(environment: [String: String] = Surroundings.current.environment, executable: String? = Tours.executablePath,
          isFolder: (String) -> Bool = Tours.isFolder) {
         if let given = environment["EXPLORER_SESSIONS"] {
             folder = given

@@ -13,7 +13,7 @@ struct Replayer: Sendable {
     /// `--update`: steps that differ get new expectations and the file is rewritten.
     var update = false
     /// Where `EXPLORER_SECRET_*` values come from.
-    var environment: [String: String] = ProcessInfo.processInfo.environment
+    var environment: [String: String] = Surroundings.current.environment
     /// `--env`: the profile file's environment to run against, instead of the transcript's.
     var profileEnvironment: String?
     /// Asks for a `{{secret:NAME}}` nothing supplies (`explorer replay` at a

@@ -1,0 +1,16 @@
+import Foundation
+
+/// What the process was started with and into: its environment and whether
+/// its standard input and output are terminals. Read once, here, when first
+/// asked; everything else takes these values (as a default it can be given
+/// another for, in tests), so no code asks the process again.
+struct Surroundings: Sendable {
+    var environment: [String: String]
+    /// Standard input is a terminal: a REPL can run, a secret can be asked for without echo.
+    var inputIsTerminal: Bool
+    /// Standard output is a terminal: colour by default, JSON indented for a person.
+    var outputIsTerminal: Bool
+
+    static let current = Surroundings(environment: ProcessInfo.processInfo.environment,
+                                      inputIsTerminal: isatty(0) == 1, outputIsTerminal: isatty(1) == 1)
+}
