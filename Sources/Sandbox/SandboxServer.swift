@@ -11,24 +11,21 @@ import ServiceLifecycle
 /// `explorer` and the tests call.
 public final class SandboxServer: Sendable {
     /// The bound port (the real one when 0 was asked for).
-    public let port: Int
+    public var port: Int { server.port }
     public let host: String
     public let profile: Profile
     /// Internal so tests (`@testable`) can reach the store and switches.
     let state: SandboxState
-    private let group: ServiceGroup
-    private let runner: Task<Void, any Error>
+    private let server: BackgroundServer
 
     /// `http://127.0.0.1:PORT`
     public var baseURL: URL { URL(string: "http://\(host.contains(":") ? "[\(host)]" : host):\(port)")! }
 
-    private init(port: Int, host: String, profile: Profile, state: SandboxState, group: ServiceGroup, runner: Task<Void, any Error>) {
-        self.port = port
+    private init(host: String, profile: Profile, state: SandboxState, server: BackgroundServer) {
         self.host = host
         self.profile = profile
         self.state = state
-        self.group = group
-        self.runner = runner
+        self.server = server
     }
 
     /// Starts the server and returns once it accepts connections.
@@ -61,51 +58,26 @@ public final class SandboxServer: Sendable {
 
         var logger = Logger(label: "explorer.sandbox")
         logger.logLevel = .critical
-        let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let app = Application(
-            router: HeadAsGet(router: router),
-            // Hummingbird's HTTP/1 + WebSocket channel with a handler in front
-            // of each connection (see ConnectionRegistry for why).
-            server: SandboxChildChannel.builder(webSocketRouter: webSocketRouter, connections: state.connections, errorStyle: backend.errorStyle),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "explorer-sandbox"),
-            onServerRunning: { channel in
-                portContinuation.yield(channel.localAddress?.port ?? 0)
-                portContinuation.finish()
-            },
-            logger: logger
-        )
-        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
-        let runner = Task {
-            defer { portContinuation.finish() }
-            try await group.run()
-            store.close()
+        let server = try await BackgroundServer.start(host: configuration.host, port: configuration.port, what: "the sandbox", logger: logger,
+                                                      afterRun: { store.close() }) { onRunning in
+            Application(
+                router: HeadAsGet(router: router),
+                // Hummingbird's HTTP/1 + WebSocket channel with a handler in front
+                // of each connection (see ConnectionRegistry for why).
+                server: SandboxChildChannel.builder(webSocketRouter: webSocketRouter, connections: state.connections, errorStyle: backend.errorStyle),
+                configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "explorer-sandbox"),
+                onServerRunning: onRunning,
+                logger: logger
+            )
         }
-        var port = 0
-        for await bound in portStream { port = bound }
-        guard port > 0 else {
-            // The server stopped before it was running: surface why, in words.
-            do { _ = try await runner.value } catch let error as IOError where error.errnoCode == EADDRINUSE {
-                throw SandboxConfiguration.InvalidConfiguration(description: "port \(configuration.port) is in use on \(configuration.host)")
-            } catch let error as IOError where error.errnoCode == EACCES {
-                throw SandboxConfiguration.InvalidConfiguration(description: "port \(configuration.port) needs privileges to listen on")
-            } catch let error as IOError where error.errnoCode == EADDRNOTAVAIL {
-                throw SandboxConfiguration.InvalidConfiguration(description: "\(configuration.host) is not an address of this machine")
-            }
-            throw SandboxConfiguration.InvalidConfiguration(description: "the sandbox could not bind \(configuration.host):\(configuration.port)")
-        }
-        return SandboxServer(port: port, host: configuration.host, profile: backend.profile, state: state, group: group, runner: runner)
+        return SandboxServer(host: configuration.host, profile: backend.profile, state: state, server: server)
     }
 
     /// Stops accepting connections, finishes in-flight requests, closes the database.
-    public func stop() async {
-        await group.triggerGracefulShutdown()
-        _ = try? await runner.value
-    }
+    public func stop() async { await server.stop() }
 
     /// Waits until the server stops (for `explorer sandbox`).
-    public func wait() async throws {
-        try await runner.value
-    }
+    public func wait() async throws { try await server.wait() }
 
     /// How many times an endpoint family was called ("refresh", "login").
     public func count(_ name: String) -> Int { state.counters.value(name) }

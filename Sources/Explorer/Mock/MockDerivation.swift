@@ -21,13 +21,11 @@ enum MockDerivation {
 
     /// The script of one transcript, or why it cannot be served (`path:line: reason`).
     static func script(_ path: String) async -> Result<MockScript, TranscriptRun.Failure> {
-        let text: String
-        switch TranscriptSource.read(path) {
-        case let .failure(failure): return .failure(failure)
-        case let .success(read): text = read
-        }
         let transcript: Transcript
-        do { transcript = try TranscriptParser.parse(text) } catch { return .failure(.broken("\(path):\(error)")) }
+        switch TranscriptSource.parsed(path) {
+        case let .failure(failure): return .failure(failure)
+        case let .success(parsed): transcript = parsed
+        }
         let replayer = Replayer()
         let chosen: ChosenProfile?
         switch replayer.profile(of: transcript.header, in: path) {

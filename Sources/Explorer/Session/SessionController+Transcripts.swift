@@ -46,13 +46,11 @@ extension SessionController {
     /// The transcript at `path`, parsed, and replay state on this session.
     private func steps(_ path: String, on interpreter: Interpreter? = nil) -> Result<(Transcript, Replayer.Steps), TranscriptRun.Failure> {
         let interpreter = interpreter ?? self.interpreter
-        let text: String
-        switch TranscriptSource.read(path) {
-        case let .failure(failure): return .failure(failure)
-        case let .success(read): text = read
-        }
         let transcript: Transcript
-        do { transcript = try TranscriptParser.parse(text) } catch { return .failure(.broken("\(path):\(error)")) }
+        switch TranscriptSource.parsed(path) {
+        case let .failure(failure): return .failure(failure)
+        case let .success(parsed): transcript = parsed
+        }
         let profile = interpreter.session.profile
         guard Self.names(transcript.header.profile, profile, transcriptFolder: (path as NSString).deletingLastPathComponent) else {
             return .failure(.broken("\(path) is a \(transcript.header.profile) transcript and this session is \(profile.name): start explorer --profile \(transcript.header.profile)"))

@@ -29,15 +29,10 @@ struct Replayer: Sendable {
     }
 
     private func replay(_ path: String, into run: inout TranscriptRun) async {
-        let text: String
-        switch TranscriptSource.read(path) {
-        case let .failure(failure): run.failure = failure; return
-        case let .success(read): text = read
-        }
         let transcript: Transcript
-        do { transcript = try TranscriptParser.parse(text) } catch {
-            run.failure = .broken("\(path):\(error)")
-            return
+        switch TranscriptSource.parsed(path) {
+        case let .failure(failure): run.failure = failure; return
+        case let .success(parsed): transcript = parsed
         }
         run.torn = transcript.torn
         run.total = transcript.steps.count

@@ -1,3 +1,4 @@
+import Core
 import Foundation
 
 /// Finds transcripts and reads them, saying in one line why one cannot be read.
@@ -24,6 +25,14 @@ enum TranscriptSource {
             files += found
         }
         return (files, empty)
+    }
+
+    /// The file, parsed, or why it cannot be: unreadable, not text, or a line
+    /// that breaks the format (`path:line:column: reason`).
+    static func parsed(_ path: String) -> Result<Transcript, TranscriptRun.Failure> {
+        read(path).flatMap { text in
+            do { return .success(try TranscriptParser.parse(text)) } catch { return .failure(.broken("\(path):\(error)")) }
+        }
     }
 
     /// The file's text, or why it is not a transcript at all.

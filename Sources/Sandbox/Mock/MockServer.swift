@@ -12,11 +12,10 @@ import Synchronization
 /// stack that answers from recorded transcripts (docs/mock.md). Prints
 /// nothing: what it has to say goes to `log`, one line at a time.
 public final class MockServer: Sendable {
-    public let port: Int
+    public var port: Int { server.port }
     public let host: String
     let book: MockBook
-    private let group: ServiceGroup
-    private let runner: Task<Void, any Error>
+    private let server: BackgroundServer
 
     /// `http://127.0.0.1:PORT`
     public var baseURL: URL { URL(string: "http://\(host.contains(":") ? "[\(host)]" : host):\(port)")! }
@@ -26,12 +25,10 @@ public final class MockServer: Sendable {
     /// The header that keeps clients' scenarios apart; without it, all share one.
     public static let sessionHeader = "X-Mock-Session"
 
-    private init(port: Int, host: String, book: MockBook, group: ServiceGroup, runner: Task<Void, any Error>) {
-        self.port = port
+    private init(host: String, book: MockBook, server: BackgroundServer) {
         self.host = host
         self.book = book
-        self.group = group
-        self.runner = runner
+        self.server = server
     }
 
     /// Starts serving `scripts` and returns once it accepts connections.
@@ -48,43 +45,23 @@ public final class MockServer: Sendable {
         let responder = MockResponder(book: book, faults: faults, log: log)
         var logger = Logger(label: "explorer.mock")
         logger.logLevel = .critical
-        let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let app = Application(
-            responder: responder,
-            server: .http1WebSocketUpgrade { head, channel, _ in
-                MockSockets.upgrade(head, channel: channel, book: book, dropAfter: faults.current.webSocketDropAfterFrames, log: log)
-            },
-            configuration: .init(address: .hostname(host, port: port), serverName: "explorer-mock"),
-            onServerRunning: { channel in
-                portContinuation.yield(channel.localAddress?.port ?? 0)
-                portContinuation.finish()
-            },
-            logger: logger
-        )
-        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
-        let runner = Task {
-            defer { portContinuation.finish() }
-            try await group.run()
+        let server = try await BackgroundServer.start(host: host, port: port, what: "the mock", logger: logger) { onRunning in
+            Application(
+                responder: responder,
+                server: .http1WebSocketUpgrade { head, channel, _ in
+                    MockSockets.upgrade(head, channel: channel, book: book, dropAfter: faults.current.webSocketDropAfterFrames, log: log)
+                },
+                configuration: .init(address: .hostname(host, port: port), serverName: "explorer-mock"),
+                onServerRunning: onRunning,
+                logger: logger
+            )
         }
-        var bound = 0
-        for await value in portStream { bound = value }
-        guard bound > 0 else {
-            do { _ = try await runner.value } catch let error as IOError where error.errnoCode == EADDRINUSE {
-                throw SandboxConfiguration.InvalidConfiguration(description: "port \(port) is in use on \(host)")
-            } catch let error as IOError where error.errnoCode == EADDRNOTAVAIL {
-                throw SandboxConfiguration.InvalidConfiguration(description: "\(host) is not an address of this machine")
-            }
-            throw SandboxConfiguration.InvalidConfiguration(description: "the mock could not bind \(host):\(port)")
-        }
-        return MockServer(port: bound, host: host, book: book, group: group, runner: runner)
+        return MockServer(host: host, book: book, server: server)
     }
 
-    public func stop() async {
-        await group.triggerGracefulShutdown()
-        _ = try? await runner.value
-    }
+    public func stop() async { await server.stop() }
 
-    public func wait() async throws { try await runner.value }
+    public func wait() async throws { try await server.wait() }
 
     /// What `GET /__mock/state` answers.
     public var state: JSONValue { book.state() }
