@@ -2,53 +2,31 @@
 (Python's http.server, recording what reaches it): the access token goes
 only to the backend's origin, and `--offline` sends nothing at all.
 """
-import http.server
-import os
-import pathlib
-import subprocess
-import threading
-
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-BINARY = os.environ.get("EXPLORER_BIN", str(ROOT / ".build" / "debug" / "explorer"))
+from support import QuietHandler, base_url, isolated_env, run_explorer
 
 
-class Recorder(http.server.BaseHTTPRequestHandler):
+class Recorder(QuietHandler):
     seen = []
 
     def answer(self):
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
         Recorder.seen.append((self.command, self.path, dict(self.headers), body))
-        reply = b'{"ok": true}'
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(reply)))
-        self.end_headers()
-        self.wfile.write(reply)
+        self.reply(200, b'{"ok": true}', [("Content-Type", "application/json")])
 
     do_GET = do_POST = do_PUT = do_DELETE = answer
 
-    def log_message(self, *args):
-        pass
-
 
 @pytest.fixture
-def stranger():
+def stranger(http_server):
     Recorder.seen = []
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Recorder)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    return base_url(http_server(Recorder))
 
 
 def explorer(args, tmp_path, stdin=""):
-    env = dict(os.environ, HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state"),
-               XDG_CONFIG_HOME=str(tmp_path / "config"), NO_COLOR="1")
-    return subprocess.run([BINARY, *args], input=stdin, capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
+    return run_explorer(args, env=isolated_env(tmp_path), input=stdin, cwd=tmp_path)
 
 
 def test_offline_login_sends_nothing_and_shows_the_password_hidden(stranger, tmp_path):

@@ -2,37 +2,24 @@
 server of Python's standard library that behaves as real ones do:
 redirects, cookies, a slow answer, a form.
 """
-import http.server
 import json
 import os
-import pathlib
 import subprocess
-import threading
 import time
 import urllib.parse
 import gzip
 
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-BINARY = os.environ.get("EXPLORER_BIN", str(ROOT / ".build" / "debug" / "explorer"))
+from support import QuietHandler, base_url, isolated_env, run_explorer
 
 
-class Backend(http.server.BaseHTTPRequestHandler):
+class Backend(QuietHandler):
     protocol_version = "HTTP/1.1"
     # (port, path, Cookie header) of every request: what reached the servers.
     seen = []
     # (port, path, Authorization header) of every request.
     auth = []
-
-    def reply(self, status, body=b"", headers=()):
-        self.send_response(status)
-        for name, value in headers:
-            self.send_header(name, value)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(body)
 
     def answer(self):
         length = int(self.headers.get("Content-Length") or 0)
@@ -64,33 +51,16 @@ class Backend(http.server.BaseHTTPRequestHandler):
 
     do_GET = do_POST = do_HEAD = answer
 
-    def log_message(self, *args):
-        pass
-
-
-def serve():
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Backend)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
-
 
 @pytest.fixture
-def backend():
+def backend(http_server):
     Backend.seen = []
     Backend.auth = []
-    server, other = serve(), serve()
-    yield f"http://127.0.0.1:{server.server_address[1]}", f"http://127.0.0.1:{other.server_address[1]}"
-    for s in (server, other):
-        s.shutdown()
-        s.server_close()
+    return base_url(http_server(Backend)), base_url(http_server(Backend))
 
 
 def explorer(base, lines, tmp_path):
-    env = dict(os.environ, HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state"),
-               XDG_CONFIG_HOME=str(tmp_path / "config"), NO_COLOR="1")
-    return subprocess.run([BINARY, "--base-url", base], input="\n".join(lines) + "\n", capture_output=True, text=True,
-                          timeout=60, env=env, cwd=tmp_path)
+    return run_explorer(["--base-url", base], env=isolated_env(tmp_path), input="\n".join(lines) + "\n", cwd=tmp_path)
 
 
 def test_a_redirect_is_shown_with_its_location_and_followed_on_request(backend, tmp_path):
@@ -178,10 +148,8 @@ def test_show_after_a_binary_answer_prints_a_summary_not_bytes(backend, tmp_path
 
 
 def test_a_nul_in_a_value_does_not_cut_the_output(tmp_path):
-    env = dict(os.environ, HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state"),
-               XDG_CONFIG_HOME=str(tmp_path / "config"), NO_COLOR="1")
-    result = subprocess.run([BINARY, "--offline", "--base-url", "http://127.0.0.1:9"], input=b"set a=x\0y\nset b=after\nvars\n",
-                            capture_output=True, timeout=60, env=env, cwd=tmp_path)
+    result = run_explorer(["--offline", "--base-url", "http://127.0.0.1:9"], input=b"set a=x\0y\nset b=after\nvars\n",
+                          text=False, env=isolated_env(tmp_path), cwd=tmp_path)
     out = result.stdout.decode()
     assert "a = x\\0y" in out, out
     assert "b = after" in out

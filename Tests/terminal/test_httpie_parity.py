@@ -7,7 +7,6 @@ difference would be listed in README ("Request items").
 """
 import json
 import os
-import pathlib
 import shlex
 import shutil
 import subprocess
@@ -15,8 +14,8 @@ import urllib.parse
 
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-BINARY = os.environ.get("EXPLORER_BIN", str(ROOT / ".build" / "debug" / "explorer"))
+from support import run_explorer
+
 HTTP = shutil.which("http")
 
 CASES = [
@@ -79,8 +78,8 @@ def test_explorer_sends_what_httpie_sends(items, folder):
             flags.append(args.pop(0))
     httpie = subprocess.run([HTTP, "--ignore-stdin", "--offline", "--print=HB", *flags, "POST", "http://127.0.0.1:9/x", *args],
                             capture_output=True, text=True, timeout=60, cwd=folder)
-    ours = subprocess.run([BINARY, "--offline", "--base-url", "http://127.0.0.1:9", "-c", "post /x " + items],
-                          capture_output=True, text=True, timeout=60, cwd=folder, env=dict(os.environ, NO_COLOR="1"))
+    ours = run_explorer(["--offline", "--base-url", "http://127.0.0.1:9", "-c", "post /x " + items],
+                        cwd=folder, env=dict(os.environ, NO_COLOR="1"))
     assert httpie.returncode == 0, httpie.stderr
     assert ours.returncode == 0, ours.stderr
     theirs, mine = parse(httpie.stdout), parse(ours.stdout)

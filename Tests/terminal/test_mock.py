@@ -20,8 +20,6 @@ guards its fix.
 import base64
 import inspect
 import json
-import os
-import pathlib
 import re
 import shutil
 import signal
@@ -36,8 +34,8 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect as websocket_connect
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-BINARY = os.environ.get("EXPLORER_BIN", str(ROOT / ".build" / "debug" / "explorer"))
+from support import BINARY, ROOT, isolated_env
+
 LINKU = ROOT / "sessions" / "linku"
 MIB = 1 << 20
 SECRET = "hunter2-secret"
@@ -53,8 +51,7 @@ class Mock:
     """One `explorer mock` child: its port, and what it printed so far."""
 
     def __init__(self, args, tmp_path, cwd):
-        env = {k: v for k, v in os.environ.items() if not k.startswith("EXPLORER_SANDBOX_")}
-        env.update(HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state"), XDG_CONFIG_HOME=str(tmp_path / "config"), NO_COLOR="1")
+        env = isolated_env(tmp_path, drop_prefixes=("EXPLORER_SANDBOX_",))
         self.process = subprocess.Popen([BINARY, "mock", *args, "--port", "0", "--host", "127.0.0.1"], cwd=cwd, env=env,
                                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.out, self.err = [], []

@@ -3,25 +3,20 @@ built binary, against servers nobody here wrote (Python's http.server): its
 token comes from the environment or is asked for without echo, goes only to
 the environment's origin, and its error envelope makes the one-line summary.
 """
-import http.server
 import json
-import os
-import pathlib
 import subprocess
-import threading
 
 import pexpect
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-BINARY = os.environ.get("EXPLORER_BIN", str(ROOT / ".build" / "debug" / "explorer"))
+from support import QuietHandler, isolated_env, pty_explorer, run_explorer
 
 
-def backend(token="T0KEN"):
+def backend(http_server, token="T0KEN"):
     """A server that wants `Authorization: token <token>` and words errors its own way."""
     seen = []
 
-    class Handler(http.server.BaseHTTPRequestHandler):
+    class Handler(QuietHandler):
         def do_GET(self):
             seen.append({"path": self.path, "authorization": self.headers.get("Authorization")})
             if self.headers.get("Authorization") != "token " + token:
@@ -30,25 +25,15 @@ def backend(token="T0KEN"):
                 status, body = 200, {"login": "me"}
             else:
                 status, body = 404, {"fault": {"text": "no such thing", "kind": "NOT_FOUND", "more": {"path": self.path}}}
-            data = json.dumps(body).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
+            self.reply(status, json.dumps(body).encode(), [("Content-Type", "application/json")])
 
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, seen
+    return http_server(Handler), seen
 
 
 @pytest.fixture
-def two_backends(tmp_path):
-    local, local_seen = backend()
-    staging, staging_seen = backend(token="0THER")
+def two_backends(tmp_path, http_server):
+    local, local_seen = backend(http_server)
+    staging, staging_seen = backend(http_server, token="0THER")
     # The backend's own catalog, in Swagger 2.0 as many real ones still ship it.
     (tmp_path / "swagger.yaml").write_text("""swagger: "2.0"
 info: {title: My API, version: "1"}
@@ -98,18 +83,15 @@ errors:
   codes:
     AUTH: your token is wrong or expired
 """)
-    yield profile, (local, local_seen), (staging, staging_seen)
-    local.shutdown()
-    staging.shutdown()
+    return profile, (local, local_seen), (staging, staging_seen)
 
 
 def run(args, tmp_path, token="T0KEN"):
-    env = dict(os.environ, HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "config"),
-               XDG_STATE_HOME=str(tmp_path / "state"), NO_COLOR="1")
+    env = isolated_env(tmp_path)
     env.pop("EXPLORER_SECRET_TOKEN", None)
     if token is not None:
         env["EXPLORER_SECRET_TOKEN"] = token
-    return subprocess.run([BINARY] + args, capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL, timeout=30)
+    return run_explorer(args, env=env, stdin=subprocess.DEVNULL, timeout=30)
 
 
 def test_the_token_goes_to_the_environments_origin_only(two_backends, tmp_path):
@@ -175,11 +157,9 @@ def test_profiles_are_found_by_name_and_listed(two_backends, tmp_path):
 
 def test_at_a_terminal_the_secret_is_asked_for_without_echo_and_the_prompt_names_the_environment(two_backends, tmp_path):
     profile, _, (staging, staging_seen) = two_backends
-    env = dict(os.environ, HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "config"),
-               XDG_STATE_HOME=str(tmp_path / "state"), NO_COLOR="1", TERM="xterm")
+    env = isolated_env(tmp_path, TERM="xterm")
     env.pop("EXPLORER_SECRET_TOKEN", None)
-    child = pexpect.spawn(BINARY, ["--profile", str(profile), "--env", "staging"], env=env,
-                          dimensions=(40, 120), encoding="utf-8", timeout=15)
+    child = pty_explorer(["--profile", str(profile), "--env", "staging"], env, timeout=15)
     try:
         child.expect_exact("token for My API: ")
         child.sendline("0THER")
@@ -207,10 +187,8 @@ def test_a_recording_names_the_profile_file_and_replays_against_another_environm
     folder = tmp_path / "sessions"
     folder.mkdir()
     transcript = folder / "mine.transcript"
-    env = dict(os.environ, HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "config"),
-               XDG_STATE_HOME=str(tmp_path / "state"), NO_COLOR="1", EXPLORER_SECRET_TOKEN="T0KEN")
-    recorded = subprocess.run([BINARY, "--profile", str(profile), "--record", str(transcript)], input="get /user\nget /nope\n",
-                              capture_output=True, text=True, env=env, timeout=30)
+    recorded = run_explorer(["--profile", str(profile), "--record", str(transcript)], input="get /user\nget /nope\n",
+                            env=isolated_env(tmp_path, EXPLORER_SECRET_TOKEN="T0KEN"), timeout=30)
     assert recorded.returncode == 3, recorded.stderr  # the 404 is an answer, recorded as such
     text = transcript.read_text()
     assert "profile: ../mine.yaml\n" in text
@@ -253,11 +231,9 @@ auth:
   parameter: api_key
   value: "{{{{secret:api_key}}}}"
 """)
-    env = dict(os.environ, HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "config"), XDG_STATE_HOME=str(tmp_path / "state"),
-               NO_COLOR="1", EXPLORER_SECRET_API_KEY="k+1")
+    env = isolated_env(tmp_path, EXPLORER_SECRET_API_KEY="k+1")
     def explorer(line):
-        return subprocess.run([BINARY, "--profile", str(profile), "-c", line], capture_output=True, text=True, env=env,
-                              stdin=subprocess.DEVNULL, timeout=30)
+        return run_explorer(["--profile", str(profile), "-c", line], env=env, stdin=subprocess.DEVNULL, timeout=30)
     shown = explorer("get /things page==2 -v")
     assert local_seen[-1]["path"] == "/things?page=2&api_key=k%2B1"
     assert "GET /things?page=2&api_key=<hidden: 3 characters> HTTP/1.1" in shown.stdout
@@ -287,11 +263,9 @@ def test_a_profile_that_cannot_be_used_says_why_in_one_line(tmp_path):
 
 def test_env_moves_the_session_to_another_environment_with_its_own_credential(two_backends, tmp_path):
     profile, (local, local_seen), (staging, staging_seen) = two_backends
-    env = dict(os.environ, HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "config"),
-               XDG_STATE_HOME=str(tmp_path / "state"), NO_COLOR="1", TERM="xterm")
+    env = isolated_env(tmp_path, TERM="xterm")
     env.pop("EXPLORER_SECRET_TOKEN", None)
-    child = pexpect.spawn(BINARY, ["--profile", str(profile), "--env", "staging"], env=env,
-                          dimensions=(40, 120), encoding="utf-8", timeout=15)
+    child = pty_explorer(["--profile", str(profile), "--env", "staging"], env, timeout=15)
     try:
         child.expect_exact("token for My API: ")
         child.sendline("0THER")

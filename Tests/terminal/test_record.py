@@ -6,26 +6,21 @@ sandbox: every step written before the kill must parse and pass, and the file
 must hold neither the password typed at the prompt nor any token.
 """
 import os
-import pathlib
 import signal
 import subprocess
 
 import pexpect
 
+from support import ROOT, isolated_env, pty_explorer, run_explorer
 from test_repl import env  # noqa: F401  (the fixture)
-
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-BINARY = os.environ.get("EXPLORER_BIN", str(ROOT / ".build" / "debug" / "explorer"))
 
 
 def environment(tmp_path):
-    return dict(os.environ, HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state"),
-                XDG_CONFIG_HOME=str(tmp_path / "config"), NO_COLOR="1", TERM="xterm")
+    return isolated_env(tmp_path, TERM="xterm")
 
 
 def explorer(args, tmp_path, stdin=None):
-    return subprocess.run([BINARY, *args], input=stdin, capture_output=True, text=True, timeout=60,
-                          env=environment(tmp_path), cwd=tmp_path)
+    return run_explorer(args, env=environment(tmp_path), input=stdin, cwd=tmp_path)
 
 
 def assert_no_secret(text):
@@ -36,8 +31,7 @@ def assert_no_secret(text):
 
 def test_sigkill_while_recording_leaves_a_transcript_that_replays(tmp_path):
     transcript = tmp_path / "session.transcript"
-    child = pexpect.spawn(BINARY, ["--record", str(transcript)], env=environment(tmp_path),
-                          dimensions=(40, 120), encoding="utf-8", timeout=15)
+    child = pty_explorer(["--record", str(transcript)], environment(tmp_path), timeout=15)
     try:
         child.expect_exact("linku> ")
         child.sendline("# Alice logs in; the password is asked for.")
@@ -165,8 +159,7 @@ def test_a_secret_placeholder_typed_at_the_prompt_is_asked_for_without_echo(tmp_
     login line as it is; a name no rule fills is asked for, not echoed, and
     the recording keeps the placeholder, never the value (issue 11, #22)."""
     transcript = tmp_path / "typed.transcript"
-    child = pexpect.spawn(BINARY, ["--record", str(transcript)], env=environment(tmp_path),
-                          dimensions=(40, 120), encoding="utf-8", timeout=15)
+    child = pty_explorer(["--record", str(transcript)], environment(tmp_path), timeout=15)
     try:
         child.expect_exact("linku> ")
         child.sendline("login alice@example.com {{secret:password}}")
@@ -221,7 +214,6 @@ def test_replay_at_a_terminal_asks_for_a_secret_the_environment_lacks(tmp_path, 
     out = x.expect("1 passed")
     assert "alice123" not in x.transcript, "the secret is neither echoed nor reported"
     assert x.expect_exit() == 0, out
-    piped = subprocess.run([os.environ.get("EXPLORER_BIN", str(ROOT / ".build" / "debug" / "explorer")), "replay", str(transcript)],
-                           capture_output=True, text=True, timeout=60, env=env, stdin=subprocess.DEVNULL)
+    piped = run_explorer(["replay", str(transcript)], env=env, stdin=subprocess.DEVNULL)
     assert piped.returncode == 3, piped.stdout + piped.stderr
     assert "no value for {{secret:alice_pw}}: set EXPLORER_SECRET_ALICE_PW" in piped.stdout + piped.stderr

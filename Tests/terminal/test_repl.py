@@ -19,7 +19,6 @@ assertions can be made on what is on the screen, not on libedit's redraw bytes.
 import os
 import re
 import stat
-import subprocess
 import termios
 import time
 from pathlib import Path
@@ -27,10 +26,9 @@ from pathlib import Path
 import pexpect
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-EXPLORER_BIN = Path(os.environ.get("EXPLORER_BIN", REPO / ".build" / "debug" / "explorer"))
-if not EXPLORER_BIN.is_absolute():
-    EXPLORER_BIN = REPO / EXPLORER_BIN
+from support import BINARY, run_explorer
+
+EXPLORER_BIN = Path(BINARY)
 
 ROWS, COLS = 40, 120
 TIMEOUT = 10  # seconds, for every wait on the binary
@@ -596,8 +594,7 @@ def test_color_always_colours_output(spawn, env, no_color):
 
 
 def _piped(env, text):
-    return subprocess.run([str(EXPLORER_BIN)], input=text, capture_output=True, text=True,
-                          env=env, timeout=60)
+    return run_explorer([], input=text, env=env)
 
 
 def test_piped_stdin_success(env):

@@ -3,23 +3,18 @@ event loop; `record` and transcript commands end a batch and run on the main
 thread. A file that mixes them must run every line once, in order, with
 variables carried across, and stop at `exit`.
 """
-import os
-import pathlib
 import re
 import subprocess
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-BINARY = os.environ.get("EXPLORER_BIN", str(ROOT / ".build" / "debug" / "explorer"))
+from support import BINARY, ROOT, isolated_env, run_explorer
 
 
 def run(script, tmp_path):
     path = tmp_path / "mixed.txt"
     path.write_text(script)
-    env = dict(os.environ, HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state"),
-               XDG_CONFIG_HOME=str(tmp_path / "config"), NO_COLOR="1")
+    env = isolated_env(tmp_path)
     try:
-        return subprocess.run([BINARY, "run", str(path)], capture_output=True, text=True, timeout=60,
-                              env=env, cwd=tmp_path)
+        return run_explorer(["run", str(path)], env=env, cwd=tmp_path)
     finally:
         # It holds a demo password: scripts/test fails on any secret the suite leaves on disk.
         path.unlink()
@@ -62,45 +57,38 @@ def test_a_file_mixing_batched_and_main_thread_lines_runs_each_once_in_order(tmp
     assert "\n> get /api/tasks/1\n" in transcript
     assert "alice123" not in transcript and "eyJ" not in transcript
     # A replay resolves {{who}}, and the demo password with it.
-    replay = subprocess.run([BINARY, "replay", str(tmp_path / "rec.transcript")], capture_output=True, text=True, timeout=60,
-                            env=dict(os.environ, HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state"),
-                                     XDG_CONFIG_HOME=str(tmp_path / "config"), NO_COLOR="1"), cwd=tmp_path)
+    replay = run_explorer(["replay", str(tmp_path / "rec.transcript")], env=isolated_env(tmp_path), cwd=tmp_path)
     assert replay.returncode == 0, replay.stdout + replay.stderr
 
 
 def test_a_file_that_cannot_be_read_is_one_line_and_status_2(tmp_path):
     # Issue 11 #28: it printed the whole usage and exited 64, a status the README did not list.
-    env = dict(os.environ, HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state"),
-               XDG_CONFIG_HOME=str(tmp_path / "config"), NO_COLOR="1")
+    env = isolated_env(tmp_path)
     missing = tmp_path / "missing.txt"
-    result = subprocess.run([BINARY, "run", str(missing)], capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
+    result = run_explorer(["run", str(missing)], env=env, cwd=tmp_path)
     assert (result.returncode, result.stdout, result.stderr) == (2, "", f"error: cannot read {missing}: no such file\n")
-    result = subprocess.run([BINARY, "run", str(tmp_path)], capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
+    result = run_explorer(["run", str(tmp_path)], env=env, cwd=tmp_path)
     assert (result.returncode, result.stderr) == (2, f"error: cannot read {tmp_path}: it is a directory\n")
 
 
 def test_sandbox_on_a_busy_port_says_so_in_one_line(tmp_path):
     # Issue 11 #28: it said "bind(descriptor:ptr:bytes:): Address already in use) (errno: 98)".
     import socket
-    env = dict(os.environ, HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state"),
-               XDG_CONFIG_HOME=str(tmp_path / "config"), NO_COLOR="1")
+    env = isolated_env(tmp_path)
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen(1)
         port = busy.getsockname()[1]
-        result = subprocess.run([BINARY, "sandbox", "--port", str(port)], capture_output=True, text=True, timeout=60,
-                                env=env, cwd=tmp_path, stdin=subprocess.DEVNULL)
+        result = run_explorer(["sandbox", "--port", str(port)], env=env, cwd=tmp_path, stdin=subprocess.DEVNULL)
     assert (result.returncode, result.stdout, result.stderr) == (3, "", f"error: port {port} is in use on 127.0.0.1\n")
 
 
 def test_a_spec_that_cannot_be_used_is_one_line_not_the_usage(tmp_path):
     # Issue 11 #30: --spec with a Swagger 2.0 document printed the whole usage and exited 64.
-    env = dict(os.environ, HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state"),
-               XDG_CONFIG_HOME=str(tmp_path / "config"), NO_COLOR="1")
+    env = isolated_env(tmp_path)
     spec = tmp_path / "swagger.json"
     spec.write_text('{"swagger": "1.2", "info": {"title": "x", "version": "1"}, "paths": {}}')
-    result = subprocess.run([BINARY, "--spec", str(spec), "--offline", "-c", "vars"], capture_output=True, text=True,
-                            timeout=60, env=env, cwd=tmp_path)
+    result = run_explorer(["--spec", str(spec), "--offline", "-c", "vars"], env=env, cwd=tmp_path)
     assert result.returncode == 1
     assert result.stderr == f"error: {spec}: this is a Swagger 1.2 document; explorer reads Swagger 2.0 and OpenAPI 3.0 and 3.1\n"
 
@@ -108,21 +96,19 @@ def test_a_spec_that_cannot_be_used_is_one_line_not_the_usage(tmp_path):
 def test_options_given_before_the_subcommand_apply_to_it(tmp_path):
     # Issue 14: `explorer --base-url URL run FILE` was refused ("Unexpected
     # argument"); the REPL's options belonged to a hidden default subcommand.
-    env = dict(os.environ, HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state"),
-               XDG_CONFIG_HOME=str(tmp_path / "config"), NO_COLOR="1")
+    env = isolated_env(tmp_path)
     script = tmp_path / "one.txt"
     script.write_text("get /things a==1\n")
-    result = subprocess.run([BINARY, "--base-url", "http://127.0.0.1:9/v1", "--offline", "run", str(script)],
-                            capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
+    result = run_explorer(["--base-url", "http://127.0.0.1:9/v1", "--offline", "run", str(script)], env=env, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("GET /v1/things?a=1 HTTP/1.1\nHost: 127.0.0.1:9\n"), result.stdout
     # After the name, as before, and the one after the name wins.
-    result = subprocess.run([BINARY, "--base-url", "http://127.0.0.1:8/", "run", "--offline", "--base-url", "http://127.0.0.1:9/v1",
-                             str(script)], capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
+    result = run_explorer(["--base-url", "http://127.0.0.1:8/", "run", "--offline", "--base-url", "http://127.0.0.1:9/v1",
+                           str(script)], env=env, cwd=tmp_path)
     assert "Host: 127.0.0.1:9\n" in result.stdout, result.stdout + result.stderr
     # What replay cannot use is refused by name, not ignored.
     transcript = ROOT / "sessions" / "linku" / "create-task.transcript"
-    result = subprocess.run([BINARY, "--offline", "replay", str(transcript)], capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
+    result = run_explorer(["--offline", "replay", str(transcript)], env=env, cwd=tmp_path)
     assert result.returncode == 64
     assert "--offline is an option of the REPL and explorer run, not of explorer replay" in result.stderr
 
@@ -131,8 +117,7 @@ def test_a_subcommands_option_named_like_the_repls_still_reaches_it(tmp_path):
     # The argument parser reads explorer's own options anywhere on the line:
     # `sandbox --profile nova` and `profile init --base-url` must still work,
     # and a REPL option a subcommand has no use for is refused by name.
-    env = dict(os.environ, HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state"),
-               XDG_CONFIG_HOME=str(tmp_path / "config"), NO_COLOR="1")
+    env = isolated_env(tmp_path)
     sandbox = subprocess.Popen([BINARY, "sandbox", "--profile", "nova", "--port", "0"], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
     try:
@@ -143,11 +128,11 @@ def test_a_subcommands_option_named_like_the_repls_still_reaches_it(tmp_path):
         sandbox.terminate()
         sandbox.communicate(timeout=30)
     assert sandbox.returncode == 0
-    made = subprocess.run([BINARY, "profile", "init", "mine", "--base-url", "http://127.0.0.1:9/api", "-o", str(tmp_path / "mine.yaml")],
-                          capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
+    made = run_explorer(["profile", "init", "mine", "--base-url", "http://127.0.0.1:9/api", "-o", str(tmp_path / "mine.yaml")],
+                        env=env, cwd=tmp_path)
     assert made.returncode == 0, made.stderr
     assert "http://127.0.0.1:9/api" in (tmp_path / "mine.yaml").read_text()
-    refused = subprocess.run([BINARY, "sandbox", "--offline"], capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
+    refused = run_explorer(["sandbox", "--offline"], env=env, cwd=tmp_path)
     assert refused.returncode == 64
     assert "--offline is an option of the REPL and explorer run, not of explorer sandbox" in refused.stderr
 
@@ -156,11 +141,10 @@ def test_a_built_in_profile_names_its_deployments(tmp_path):
     # Issue 13: the seeds list LinkU's and Nova's base URLs per environment
     # (and posture's and Level Up's production); --env picks one. The
     # catalogs' paths carry their prefix, so it is not doubled.
-    env = dict(os.environ, HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state"),
-               XDG_CONFIG_HOME=str(tmp_path / "config"), NO_COLOR="1")
+    env = isolated_env(tmp_path)
 
     def offline(*args):
-        return subprocess.run([BINARY, "--offline", *args], capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
+        return run_explorer(["--offline", *args], env=env, cwd=tmp_path)
 
     staging = offline("--profile", "nova", "--env", "staging", "-c", "get /feed limit==2")
     assert staging.stdout.startswith("GET /feed?limit=2 HTTP/1.1\nHost: api-staging.nova.social\n"), staging.stdout + staging.stderr
@@ -168,18 +152,16 @@ def test_a_built_in_profile_names_its_deployments(tmp_path):
     assert posture.stdout.startswith("GET /api/v1/postures/logs HTTP/1.1\nHost: api.beidao-posture.com\n"), posture.stdout
     wrong = offline("--profile", "linku", "--env", "staging", "-c", "vars")
     assert wrong.returncode == 64 and "the linku profile has no environment 'staging'; it has dev, test, production" in wrong.stderr
-    listed = subprocess.run([BINARY, "profiles"], capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
+    listed = run_explorer(["profiles"], env=env, cwd=tmp_path)
     assert "LinkU: sandbox*, dev, test, production" in listed.stdout
 
 
 def test_env_moves_a_built_in_session_between_the_sandbox_and_its_deployments(tmp_path):
     # The built-in profiles' deployments are environments in the REPL too:
     # env lists them (the sandbox first and the default), env NAME moves.
-    env = dict(os.environ, HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state"),
-               XDG_CONFIG_HOME=str(tmp_path / "config"), NO_COLOR="1")
+    env = isolated_env(tmp_path)
     lines = ["env", "env production", "get /api/banners", "env sandbox", "get /api/banners", "env nope"]
-    result = subprocess.run([BINARY, "--offline"], input="\n".join(lines) + "\n", capture_output=True, text=True,
-                            timeout=60, env=env, cwd=tmp_path)
+    result = run_explorer(["--offline"], input="\n".join(lines) + "\n", env=env, cwd=tmp_path)
     out = result.stdout
     assert out.startswith("* sandbox     a fresh in-process sandbox\n  dev         https://dev-api.link2ur.com\n"), out
     assert "now on production (https://api.link2ur.com)" in out

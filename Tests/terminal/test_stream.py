@@ -4,17 +4,16 @@ ends), an endless event stream is left with Ctrl-C and the REPL goes on,
 and the status line says how many lines were shown rather than showing the
 body again. Issue 14, "Streaming".
 """
-import http.server
 import json
-import threading
 import time
 
 import pytest
 
+from support import QuietHandler
 from test_repl import ENTER, env, spawn  # noqa: F401
 
 
-class Streams(http.server.BaseHTTPRequestHandler):
+class Streams(QuietHandler):
     protocol_version = "HTTP/1.1"
 
     def chunk(self, data):
@@ -48,17 +47,10 @@ class Streams(http.server.BaseHTTPRequestHandler):
         except OSError:
             pass
 
-    def log_message(self, *args):
-        pass
-
 
 @pytest.fixture
-def server():
-    s = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Streams)
-    threading.Thread(target=s.serve_forever, daemon=True).start()
-    yield s.server_address[1]
-    s.shutdown()
-    s.server_close()
+def server(http_server):
+    return http_server(Streams).server_address[1]
 
 
 def test_json_lines_show_as_they_come(spawn, server):

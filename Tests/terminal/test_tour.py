@@ -5,13 +5,12 @@ The tour test types through a pty as a newcomer would: TAB completes the tour
 name, each step's command waits on the line, Enter runs it and the answer is
 followed by the verdict, Ctrl-C ends the tour and returns to the REPL prompt.
 """
-import subprocess
-
-from test_repl import ALICE_PROMPT, CTRL_C, ENTER, EXPLORER_BIN, PROMPT, REPO, TAB, Explorer, env, spawn  # noqa: F401
+from support import ROOT, run_explorer
+from test_repl import ALICE_PROMPT, CTRL_C, ENTER, PROMPT, TAB, Explorer, env, spawn  # noqa: F401
 
 
 def test_tour_walks_two_steps_of_a_session(spawn, env):
-    env["EXPLORER_SESSIONS"] = str(REPO / "sessions")
+    env["EXPLORER_SESSIONS"] = str(ROOT / "sessions")
     x = spawn()
     x.send("tour create-t" + TAB)
     x.wait_for_line(PROMPT + "tour linku/create-task ")
@@ -38,7 +37,7 @@ def test_tour_walks_two_steps_of_a_session(spawn, env):
 
 
 def test_tour_alone_lists_the_tours_of_this_backend(spawn, env):
-    env["EXPLORER_SESSIONS"] = str(REPO / "sessions")
+    env["EXPLORER_SESSIONS"] = str(ROOT / "sessions")
     x = spawn()
     out = x.run("tour")
     assert "linku/create-task" in out
@@ -46,14 +45,13 @@ def test_tour_alone_lists_the_tours_of_this_backend(spawn, env):
 
 
 def test_replay_runs_a_transcript_inside_the_session(env):
-    result = subprocess.run([str(EXPLORER_BIN), "-c", "replay sessions/linku/login.transcript"], capture_output=True,
-                            text=True, timeout=60, env=env, cwd=REPO)
+    result = run_explorer(["-c", "replay sessions/linku/login.transcript"], env=env, cwd=ROOT)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "passed, 0 failed" in result.stdout
 
 
 def test_a_tour_walked_while_recording_is_recorded_like_typed_lines(spawn, env, tmp_path):
-    env["EXPLORER_SESSIONS"] = str(REPO / "sessions")
+    env["EXPLORER_SESSIONS"] = str(ROOT / "sessions")
     transcript = tmp_path / "walked.transcript"
     x = spawn("--record", str(transcript))
     x.send("tour linku/create-task" + ENTER)
@@ -80,7 +78,7 @@ def test_a_tour_walked_while_recording_is_recorded_like_typed_lines(spawn, env, 
     assert "\n> capture task_id = .id\n{{integer}}\n" in text
     assert "tour linku/create-task" not in text
     # And the recording replays green.
-    replay = subprocess.run([str(EXPLORER_BIN), "replay", str(transcript)], capture_output=True, text=True, timeout=60, env=env, cwd=REPO)
+    replay = run_explorer(["replay", str(transcript)], env=env, cwd=ROOT)
     assert replay.returncode == 0, replay.stdout + replay.stderr
     assert "3 steps: 3 passed, 0 failed" in replay.stdout
 
@@ -89,7 +87,7 @@ def test_the_chat_tour_walks_green_and_its_recording_replays(spawn, env, tmp_pat
     """The WebSocket tour end to end in a terminal: frames show up as they
     come, each step is as the tour expected, and walking it under `record`
     gives a transcript that replays green on a fresh sandbox."""
-    env["EXPLORER_SESSIONS"] = str(REPO / "sessions")
+    env["EXPLORER_SESSIONS"] = str(ROOT / "sessions")
     transcript = tmp_path / "chat.transcript"
     x = spawn("--record", str(transcript))
     x.send("tour linku/chat" + ENTER)
@@ -104,7 +102,7 @@ def test_the_chat_tour_walks_green_and_its_recording_replays(spawn, env, tmp_pat
     text = transcript.read_text()
     assert "alice123" not in text and "bob12345" not in text and "eyJ" not in text
     assert '← {\n  "type": "read",\n' in text
-    replay = subprocess.run([str(EXPLORER_BIN), "replay", str(transcript)], capture_output=True, text=True, timeout=60, env=env, cwd=REPO)
+    replay = run_explorer(["replay", str(transcript)], env=env, cwd=ROOT)
     assert replay.returncode == 0, replay.stdout + replay.stderr
     assert "12 steps: 12 passed, 0 failed" in replay.stdout
 
@@ -113,7 +111,7 @@ def test_a_tour_in_a_session_that_has_data_runs_on_a_fresh_sandbox(spawn, env):
     """A session that already made a task used to see "expected 6 got 7" on
     a tour's own task: the tour now walks a fresh sandbox of its own and
     leaves the session as it was (issue 11, #23)."""
-    env["EXPLORER_SESSIONS"] = str(REPO / "sessions")
+    env["EXPLORER_SESSIONS"] = str(ROOT / "sessions")
     x = spawn()
     x.run("login alice@example.com alice123", prompt=ALICE_PROMPT)
     x.run("post /api/tasks title=Mine price:=5 city=Leeds", prompt=ALICE_PROMPT)

@@ -6,20 +6,16 @@ showing again what was printed. The misbehaving peers are written here on
 plain sockets, 127.0.0.1 and ephemeral ports (`localhost` where TLS needs a
 host name), every socket operation with a timeout.
 """
-import base64
-import hashlib
 import json
 import re
 import shutil
-import socket
 import ssl
-import subprocess
-import threading
 import urllib.request
 
 import pytest
 
-from test_repl import ALICE_PROMPT, CTRL_D, ENTER, EXPLORER_BIN, PROMPT, TAB, Explorer, env, spawn  # noqa: F401
+from support import close_frame, make_certificate, run_explorer, text_frame, websocket_accept
+from test_repl import ALICE_PROMPT, CTRL_D, ENTER, PROMPT, TAB, Explorer, env, spawn  # noqa: F401
 
 
 def call(base, method, path, body, token=None):
@@ -64,56 +60,10 @@ def test_ws_subcommands_complete_on_tab(spawn):
 
 
 # --------------------------------------------------------------------------
-# Peers that misbehave, written on plain sockets (127.0.0.1, ephemeral ports;
-# every socket operation has a timeout, the accept loop stops within 0.2 s).
+# Peers that misbehave, written on plain sockets (the `socket_server` fixture:
+# 127.0.0.1, ephemeral ports; every socket operation has a timeout, the
+# accept loop stops within 0.2 s).
 # --------------------------------------------------------------------------
-
-
-
-class RawServer:
-    """Accepts connections on 127.0.0.1 and hands each to `serve(conn)` on a
-    daemon thread; `stop()` closes everything."""
-
-    def __init__(self, serve, connections=None):
-        self.serve = serve
-        self.connections = connections  # then the listener closes: later connects are refused
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.listener.settimeout(0.2)
-        self.port = self.listener.getsockname()[1]
-        self.handshakes = 0
-        self.conns = []
-        self.stopped = threading.Event()
-        self.thread = threading.Thread(target=self._loop, daemon=True)
-        self.thread.start()
-
-    def _loop(self):
-        while not self.stopped.is_set():
-            try:
-                conn, _ = self.listener.accept()
-            except (socket.timeout, OSError):
-                continue
-            conn.settimeout(10)
-            self.conns.append(conn)
-            threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
-            if self.connections is not None and len(self.conns) >= self.connections:
-                self.listener.close()
-                return
-
-    def _serve(self, conn):
-        try:
-            self.serve(self, conn)
-        except (OSError, ssl.SSLError):
-            pass
-
-    def stop(self):
-        self.stopped.set()
-        self.thread.join(5)
-        for conn in self.conns:
-            try:
-                conn.close()
-            except OSError:
-                pass
-        self.listener.close()
 
 
 def websocket_handshake(server, conn):
@@ -124,43 +74,14 @@ def websocket_handshake(server, conn):
         if not chunk:
             raise OSError("closed before the request ended")
         request += chunk
-    key = re.search(rb"(?im)^sec-websocket-key:\s*(\S+)", request).group(1)
-    accept = base64.b64encode(hashlib.sha1(key + b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11").digest())
-    conn.sendall(b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                 b"Sec-WebSocket-Accept: " + accept + b"\r\n\r\n")
+    conn.sendall(websocket_accept(request))
     server.handshakes += 1
-
-
-def text_frame(payload):
-    """One unmasked server-to-client text frame."""
-    n = len(payload)
-    if n < 126:
-        head = bytes([0x81, n])
-    elif n < 1 << 16:
-        head = bytes([0x81, 126]) + n.to_bytes(2, "big")
-    else:
-        head = bytes([0x81, 127]) + n.to_bytes(8, "big")
-    return head + payload
-
-
-@pytest.fixture
-def servers():
-    started = []
-
-    def start(serve, connections=None):
-        s = RawServer(serve, connections)
-        started.append(s)
-        return s
-
-    yield start
-    for s in started:
-        s.stop()
 
 
 TEN_MB = 10 * 1024 * 1024
 
 
-def test_a_10_mb_frame_is_previewed_on_one_line_and_the_repl_stays_responsive(spawn, servers):
+def test_a_10_mb_frame_is_previewed_on_one_line_and_the_repl_stays_responsive(spawn, socket_server):
     big = b'{"type":"big","data":"' + b"x" * (TEN_MB - 25) + b'"}'
     assert len(big) == TEN_MB - 1
 
@@ -169,7 +90,7 @@ def test_a_10_mb_frame_is_previewed_on_one_line_and_the_repl_stays_responsive(sp
         conn.sendall(text_frame(big))
         server.stopped.wait(30)  # keep the socket open
 
-    server = servers(send_big)
+    server = socket_server(send_big)
     x = spawn()
     assert "connected to ws://" in x.run(f"ws connect ws://127.0.0.1:{server.port}/")
     x.expect("← ", timeout=60)
@@ -187,12 +108,12 @@ def test_a_10_mb_frame_is_previewed_on_one_line_and_the_repl_stays_responsive(sp
     assert x.run("show .type").strip() == '"big"'
 
 
-def test_a_silent_peer_is_dropped_by_the_heartbeat_and_retried_per_the_flags(spawn, servers):
+def test_a_silent_peer_is_dropped_by_the_heartbeat_and_retried_per_the_flags(spawn, socket_server):
     def silent(server, conn):
         websocket_handshake(server, conn)
         server.stopped.wait(30)  # never reads, never answers a ping
 
-    server = servers(silent, connections=1)  # the retry is refused
+    server = socket_server(silent, connections=1)  # the retry is refused
     x = spawn()
     url = f"ws://127.0.0.1:{server.port}/"
     assert "connected to " + url in x.run(f"ws connect {url} --heartbeat 0.2 --retries 1 --backoff 0.1")
@@ -207,13 +128,13 @@ def test_a_silent_peer_is_dropped_by_the_heartbeat_and_retried_per_the_flags(spa
     assert "policy: a ping every 0.2 s; up to 1 reconnect, the first after 0.1 s" in status, status
 
 
-def test_wss_to_a_plain_server_is_one_line(spawn, servers):
+def test_wss_to_a_plain_server_is_one_line(spawn, socket_server):
     def plain_http(server, conn):
         conn.recv(4096)
         conn.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
         conn.close()
 
-    server = servers(plain_http)
+    server = socket_server(plain_http)
     x = spawn()
     out = x.run(f"ws connect wss://localhost:{server.port}/")
     lines = [l for l in out.splitlines() if l.strip()]
@@ -222,11 +143,8 @@ def test_wss_to_a_plain_server_is_one_line(spawn, servers):
 
 
 @pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl is needed to make a self-signed certificate")
-def test_wss_to_a_self_signed_server_is_one_line(spawn, servers, tmp_path):
-    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                    "-keyout", str(key), "-out", str(cert), "-days", "1", "-subj", "/CN=localhost"],
-                   check=True, capture_output=True, timeout=30)
+def test_wss_to_a_self_signed_server_is_one_line(spawn, socket_server, tmp_path):
+    cert, key = make_certificate(tmp_path, "cert", "localhost", alt_names=None)
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(cert, key)
 
@@ -234,7 +152,7 @@ def test_wss_to_a_self_signed_server_is_one_line(spawn, servers, tmp_path):
         with context.wrap_socket(conn, server_side=True) as wrapped:
             websocket_handshake(server, wrapped)
 
-    server = servers(tls)
+    server = socket_server(tls)
     x = spawn()
     out = x.run(f"ws connect wss://localhost:{server.port}/")
     lines = [l for l in out.splitlines() if l.strip()]
@@ -261,12 +179,12 @@ def test_ws_recv_does_not_show_again_a_frame_printed_as_it_arrived(spawn):
     assert x.transcript.count('← {"n":"echo-once"}') == 1
 
 
-def test_ws_close_on_a_peer_that_never_answers_comes_back_to_the_prompt(spawn, servers):
+def test_ws_close_on_a_peer_that_never_answers_comes_back_to_the_prompt(spawn, socket_server):
     def silent(server, conn):
         websocket_handshake(server, conn)
         server.stopped.wait(30)  # never reads: no answer to the close frame
 
-    server = servers(silent, connections=1)
+    server = socket_server(silent, connections=1)
     x = spawn()
     url = f"ws://127.0.0.1:{server.port}/"
     assert "connected to " + url in x.run(f"ws connect {url} --heartbeat 0 --retries 0")
@@ -309,12 +227,6 @@ def test_a_frame_arriving_while_the_line_wraps_leaves_no_stale_row(spawn):
     assert "".join(rows[-2:]).startswith(ALICE_PROMPT + "get /api/tasks city==")
 
 
-def close_frame(code, reason=b""):
-    """One unmasked server-to-client close frame."""
-    payload = code.to_bytes(2, "big") + reason
-    return bytes([0x88, len(payload)]) + payload
-
-
 def read_until_close(conn):
     """Reads the client's frames until its close frame (opcode 8) or EOF."""
     data = b""
@@ -334,11 +246,10 @@ def read_until_close(conn):
 
 def script(env, base, lines):
     """Runs lines through the explorer as a piped script (no terminal)."""
-    return subprocess.run([str(EXPLORER_BIN), "--base-url", base], input="\n".join(lines) + "\n",
-                          capture_output=True, text=True, timeout=60, env=env)
+    return run_explorer(["--base-url", base], input="\n".join(lines) + "\n", env=env)
 
 
-def test_a_script_shows_the_servers_own_close_code_and_reason(env, servers):
+def test_a_script_shows_the_servers_own_close_code_and_reason(env, socket_server):
     # Issue 11 #31: in a script (no listener to print notices) a server's
     # close code was never shown.
     def closes(server, conn):
@@ -347,7 +258,7 @@ def test_a_script_shows_the_servers_own_close_code_and_reason(env, servers):
         read_until_close(conn)
         conn.close()
 
-    server = servers(closes)
+    server = socket_server(closes)
     result = script(env, f"http://127.0.0.1:{server.port}",
                     [f"ws connect ws://127.0.0.1:{server.port}/ --retries 0 --heartbeat 0", "ws recv 3 --timeout 10"])
     said = result.stdout + result.stderr
@@ -356,7 +267,7 @@ def test_a_script_shows_the_servers_own_close_code_and_reason(env, servers):
     assert result.returncode != 0
 
 
-def test_a_frame_with_a_broken_header_is_closed_with_1002_and_says_why(env, servers):
+def test_a_frame_with_a_broken_header_is_closed_with_1002_and_says_why(env, socket_server):
     # Issue 11: a frame whose header alone is broken (here a reserved bit set
     # with no extension agreed) closed with the right code but no reason shown.
     got = {}
@@ -368,7 +279,7 @@ def test_a_frame_with_a_broken_header_is_closed_with_1002_and_says_why(env, serv
         conn.sendall(close_frame(1002))  # a server answers a close with the code it got
         conn.close()
 
-    server = servers(broken)
+    server = socket_server(broken)
     result = script(env, f"http://127.0.0.1:{server.port}",
                     [f"ws connect ws://127.0.0.1:{server.port}/ --retries 0 --heartbeat 0", "ws recv --timeout 10"])
     said = result.stdout + result.stderr
@@ -395,7 +306,7 @@ def test_json_pasted_over_several_lines_is_sent_as_one_frame(spawn, env):
     assert "ws send dropped: its JSON did not end (nothing sent)" in x.expect(PROMPT)
 
 
-def test_ws_connect_sends_typed_headers_and_session_headers_only_to_the_backend(spawn, servers, env):
+def test_ws_connect_sends_typed_headers_and_session_headers_only_to_the_backend(spawn, socket_server, env):
     # Issue 14: `ws connect URL Header:value`; the session's headers go with a
     # handshake on the backend's origin, and not to another one.
     seen = []
@@ -410,15 +321,12 @@ def test_ws_connect_sends_typed_headers_and_session_headers_only_to_the_backend(
             request += chunk
         seen.append({line.split(b":", 1)[0].strip().lower().decode(): line.split(b":", 1)[1].strip().decode()
                      for line in request.split(b"\r\n")[1:] if b":" in line})
-        key = re.search(rb"(?im)^sec-websocket-key:\s*(\S+)", request).group(1)
-        accept = base64.b64encode(hashlib.sha1(key + b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11").digest())
-        conn.sendall(b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                     b"Sec-WebSocket-Accept: " + accept + b"\r\n\r\n")
+        conn.sendall(websocket_accept(request))
         read_until_close(conn)
         conn.sendall(close_frame(1000))
         conn.close()
 
-    server = servers(record)
+    server = socket_server(record)
     base = f"http://127.0.0.1:{server.port}"
     p = f"127.0.0.1:{server.port}> "
     x = spawn("--base-url", base, prompt=p)
