@@ -170,3 +170,45 @@ extension MockTests {
         }
     }
 }
+
+extension MockTests {
+    /// A socket that greets as it opens, and an id a greeting hands out used
+    /// by a later request: the mock sends the greeting, and works out the
+    /// request with the id it will hand out (a generic backend, not a sandbox).
+    @Test func aGreetingFrameIsSentAndItsIdFeedsALaterRequest() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mock-greeting-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("greeting.transcript").path
+        try """
+        # explorer transcript v1
+        profile: generic
+        base-url: http://127.0.0.1:9
+
+        > ws connect /socket
+        | connected to {{ws_base_url}}/socket
+        ← {
+          "type": "hello",
+          "room": {
+            "id": {{room_id:=integer}}
+          }
+        }
+
+        > get /rooms/{{room_id}}
+        HTTP/1.1 200 OK
+        Content-Type: application/json
+        {
+          "id": {{room_id}},
+          "name": "lobby"
+        }
+
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        try await Self.withMock([file], mode: .scenario) { server, scripts in
+            let get = try #require(scripts[0].steps.first { $0.command.hasPrefix("get ") })
+            guard case let .request(request) = get.trigger else { Issue.record("not a request step"); return }
+            #expect(request.segments == [.literal("rooms"), .variable("room_id")])
+            let run = await Replayer(baseURL: server.baseURL, environment: [:]).run(file)
+            #expect(run.status == .ok, "\(ReplayReport(palette: .plain).detailed(run).out)")
+        }
+    }
+}

@@ -90,14 +90,7 @@ enum MockDerivation {
                 case .connect, .send, .sendText, .sendFile:
                     guard let socket = socketStep(step, action, bindings: bindings) else { break }
                     served.append(socket)
-                    // Ids its frames hand out feed later command lines, as a replay's would.
-                    var values = Materializer(seed: step.line, bindings: bindings, baseURL: placeholderBase.absoluteString)
-                    for frame in socket.expectation.frames where frame.direction == .received {
-                        if case let .json(expected) = frame.content { _ = values.value(expected) }
-                    }
-                    for (name, value) in values.bindings where bindings[name] == nil {
-                        _ = await live.interpreter.execute(.set(name: name, value: value.plainText))
-                    }
+                    await bindFrameCaptures(of: step, afterBody: false, bindings: bindings, on: live.interpreter)
                 case .pretty, .status, .close:
                     break
                 }
@@ -110,11 +103,40 @@ enum MockDerivation {
                 return .failure(.runtime(steps.failure.map(describe) ?? "\(path):\(step.line): cannot work out its request"))
             }
             guard let request = answers.finish() else { continue }
+            // Its frames were left out of the replay (nothing sends them here).
+            await bindFrameCaptures(of: step, afterBody: true, bindings: bindings, on: live.interpreter)
             served.append(MockStep(line: step.line, command: step.command,
                                    trigger: .request(mockRequest(request, command: step.command, secrets: Set(steps.secrets))),
                                    expectation: step.expectation, bindings: bindings))
         }
         return .success(MockScript(file: path, profile: profile, steps: served, torn: transcript.torn))
+    }
+
+    /// Ids a step's received frames hand out (`{{message_id:=integer}}`) feed
+    /// later command lines, as in a replay. Made up in the order the mock
+    /// makes them when it answers the step (an HTTP step's body, then its
+    /// frames; a socket step's frames alone), so the values agree.
+    private static func bindFrameCaptures(of step: TranscriptStep, afterBody: Bool, bindings: [String: JSONValue],
+                                          on interpreter: Interpreter) async {
+        let frames = step.expectation.frames.filter { $0.direction == .received }
+        guard !frames.isEmpty else { return }
+        var values = Materializer(seed: step.line, bindings: bindings, baseURL: placeholderBase.absoluteString)
+        switch step.expectation.body {
+        case let .json(expected)? where afterBody: _ = values.value(expected)
+        case let .text(lines)? where afterBody: for line in lines { _ = values.text(line) }
+        default: break
+        }
+        for frame in frames {
+            switch frame.content {
+            case let .json(expected): _ = values.value(expected)
+            case let .text(pattern): _ = values.text(pattern)
+            case .binary: break
+            }
+        }
+        let known = interpreter.allVariables
+        for (name, value) in values.bindings where bindings[name] == nil && known[name] == nil {
+            _ = await interpreter.execute(.set(name: name, value: value.plainText))
+        }
     }
 
     /// The step a header's `login: EMAIL` stands for: a login answered with

@@ -287,6 +287,11 @@ final class MockBook: @unchecked Sendable {
         lock.withLock { _ = sessions[key]?.sockets.removeValue(forKey: ObjectIdentifier(socket)) }
     }
 
+    /// What the session has bound so far.
+    func bindings(session key: String) -> [String: JSONValue] {
+        lock.withLock { sessions[key]?.bindings ?? [:] }
+    }
+
     func sockets(session key: String) -> [MockSocket] {
         lock.withLock { sessions[key].map { Array($0.sockets.values) } ?? [] }
     }

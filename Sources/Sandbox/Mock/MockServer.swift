@@ -240,7 +240,7 @@ enum MockSockets {
     static func upgrade(_ head: HTTPRequest, channel: any Channel, book: MockBook, dropAfter: Int, log: @escaping @Sendable (String) -> Void)
         -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> {
         let path = String((head.path ?? "/").split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "/")
-        guard book.socketStep(path: path) != nil else {
+        guard let opened = book.socketStep(path: path) else {
             // Refusing the upgrade would get the client a bare 400 from the
             // server stack; opened and closed at once, it gets a reason.
             let recorded = book.socketPaths.joined(separator: ", ")
@@ -258,6 +258,14 @@ enum MockSockets {
                 channel.close(promise: nil)
             }
             book.open(socket, session: session)
+            // What the server sent as the socket opened (a greeting), if the recording has it.
+            let step = book.scripts[opened.script].steps[opened.step]
+            if !step.receivedFrames.isEmpty {
+                var values = book.materializer(for: step, bindings: book.bindings(session: session), baseURL: base)
+                let frames = step.receivedFrames.map { outgoing($0.content, &values) }
+                book.keep(values.bindings, session: session)
+                for frame in frames { socket.send(frame) }
+            }
             defer { book.close(socket, session: session) }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
