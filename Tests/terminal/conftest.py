@@ -1,8 +1,50 @@
 """Fixtures every terminal test module may use (helpers are in support.py):
-local servers on 127.0.0.1 and ephemeral ports, stopped after the test."""
+the REPL on a pseudo-terminal (`env`, `spawn`), and local servers on
+127.0.0.1 and ephemeral ports, stopped after the test."""
+import os
+
 import pytest
 
-from support import RawServer, start_http_server, stop_http_server
+from support import PROMPT, Explorer, RawServer, start_http_server, stop_http_server
+
+
+@pytest.fixture
+def env(tmp_path):
+    """The REPL's environment: HOME, XDG_STATE_HOME and XDG_CONFIG_HOME
+    under tmp_path, TERM=xterm, LANG=C.UTF-8, NO_COLOR=1, and none of the
+    user's XDG_*, EXPLORER_*, LC_*, COLUMNS or LINES. A test may change it
+    before it spawns."""
+    home = tmp_path / "home"
+    home.mkdir()
+    e = {k: v for k, v in os.environ.items() if not k.startswith(("XDG_", "EXPLORER_", "LC_", "NO_COLOR"))}
+    e.update(
+        HOME=str(home),
+        XDG_STATE_HOME=str(tmp_path / "state"),
+        XDG_CONFIG_HOME=str(tmp_path / "config"),
+        TERM="xterm",
+        LANG="C.UTF-8",
+        NO_COLOR="1",
+    )
+    e.pop("COLUMNS", None)
+    e.pop("LINES", None)
+    return e
+
+
+@pytest.fixture
+def spawn(env):
+    """spawn(*args, env=None) -> an Explorer at its first prompt."""
+    started = []
+
+    def start(*args, env=env, prompt=PROMPT):
+        x = Explorer(args, env)
+        started.append(x)
+        x.welcome = x.expect(prompt)
+        x.start = x.mark  # where the session proper begins (after the welcome)
+        return x
+
+    yield start
+    for x in started:
+        x.close()
 
 
 @pytest.fixture

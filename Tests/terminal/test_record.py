@@ -11,8 +11,7 @@ import subprocess
 
 import pexpect
 
-from support import ROOT, isolated_env, pty_explorer, run_explorer
-from test_repl import env  # noqa: F401  (the fixture)
+from support import ROOT, Explorer, isolated_env, pty_explorer, run_explorer
 
 
 def environment(tmp_path):
@@ -204,7 +203,6 @@ def test_replay_at_a_terminal_asks_for_a_secret_the_environment_lacks(tmp_path, 
     # Issue 11 #21/#22: a transcript's {{secret:NAME}} needed EXPLORER_SECRET_NAME
     # to replay, while the REPL asks for it: at a terminal, replay asks too
     # (without echo, once); a script still gets one line naming the variable.
-    from test_repl import Explorer
     transcript = tmp_path / "alice.transcript"
     transcript.write_text(SECRET_TRANSCRIPT)
     x = Explorer(["replay", str(transcript)], env)

@@ -9,8 +9,7 @@ import time
 
 import pytest
 
-from support import QuietHandler
-from test_repl import ENTER, env, spawn  # noqa: F401
+from support import ENTER, QuietHandler
 
 
 class Streams(QuietHandler):

@@ -5,8 +5,7 @@ The tour test types through a pty as a newcomer would: TAB completes the tour
 name, each step's command waits on the line, Enter runs it and the answer is
 followed by the verdict, Ctrl-C ends the tour and returns to the REPL prompt.
 """
-from support import ROOT, run_explorer
-from test_repl import ALICE_PROMPT, CTRL_C, ENTER, PROMPT, TAB, Explorer, env, spawn  # noqa: F401
+from support import ALICE_PROMPT, CTRL_C, ENTER, PROMPT, ROOT, TAB, run_explorer
 
 
 def test_tour_walks_two_steps_of_a_session(spawn, env):

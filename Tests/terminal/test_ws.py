@@ -14,8 +14,8 @@ import urllib.request
 
 import pytest
 
-from support import close_frame, make_certificate, run_explorer, text_frame, websocket_accept
-from test_repl import ALICE_PROMPT, CTRL_D, ENTER, PROMPT, TAB, Explorer, env, spawn  # noqa: F401
+from support import (ALICE_PROMPT, CTRL_D, ENTER, PROMPT, TAB, close_frame, history_lines, make_certificate, run_explorer,
+                     text_frame, websocket_accept)
 
 
 def call(base, method, path, body, token=None):
@@ -290,7 +290,6 @@ def test_a_frame_with_a_broken_header_is_closed_with_1002_and_says_why(env, sock
 def test_json_pasted_over_several_lines_is_sent_as_one_frame(spawn, env):
     # Issue 14: `ws send` with JSON pasted over several lines sent the first
     # line alone and failed; the REPL now reads on at `... ` until it ends.
-    from test_repl import history_lines
     x = spawn()
     assert "connected to ws://" in x.run("ws connect /__sandbox/echo --heartbeat 0")
     x.send('ws send {"type": "ping",' + ENTER)
