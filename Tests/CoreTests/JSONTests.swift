@@ -153,7 +153,7 @@ import Testing
         let value = try JSONParser.parse(text)
         let whole = JSONPrinter.pretty(Redactor.redact(json: value), style: .plain)
         for limit in [1, 5, 17, 40, 10_000] {
-            let (start, complete) = JSONPrinter.pretty(value, limit: limit, shown: Redactor.shown)
+            let (start, complete) = JSONPrinter.pretty(value, limit: limit, shown: Redactor.shownRememberingKeys())
             #expect(whole.hasPrefix(start))
             #expect(complete == (start == whole))
             if !complete { #expect(start.utf8.count >= limit) }

@@ -23,9 +23,7 @@ public struct JSONStyle: Sendable {
 public enum JSONPrinter {
     /// One line, no spaces: what goes on the wire.
     public static func compact(_ value: JSONValue) -> String {
-        var out = ""
-        write(value, into: &out, indent: nil, level: 0, style: .plain)
-        return out
+        written(value, indent: nil, style: .plain).text
     }
 
     /// `compact`'s text as UTF-8 bytes, written without building a String:
@@ -93,9 +91,7 @@ public enum JSONPrinter {
 
     /// Indented with `indent` spaces per level, as a person reads it.
     public static func pretty(_ value: JSONValue, indent: Int = 2, style: JSONStyle = .plain) -> String {
-        var out = ""
-        write(value, into: &out, indent: String(repeating: " ", count: indent), level: 0, style: style)
-        return out
+        written(value, indent: String(repeating: " ", count: indent), style: style).text
     }
 
     /// A JSON string literal for `text`, with the escapes RFC 8259 requires.
@@ -135,12 +131,6 @@ public enum JSONPrinter {
         out += "\""
     }
 
-    private static func write(_ value: JSONValue, into out: inout String, indent: String?, level: Int, style: JSONStyle) {
-        var writer = PrettyWriter(out: out, indent: indent, style: style, limit: .max, shown: nil)
-        writer.write(value, key: nil, level: level)
-        out = writer.out
-    }
-
     /// The first `limit` bytes or so of the pretty text (colour codes do not
     /// count), for a preview of a large body: the rest is never made, so a
     /// 60 MB answer costs its first screenfuls, not 60 MB of text. `shown`
@@ -148,7 +138,13 @@ public enum JSONPrinter {
     /// `complete` is false when the text stops short.
     public static func pretty(_ value: JSONValue, indent: Int = 2, style: JSONStyle = .plain, limit: Int,
                               shown: ((_ key: String?, _ text: String) -> String)? = nil) -> (text: String, complete: Bool) {
-        var writer = PrettyWriter(out: "", indent: String(repeating: " ", count: indent), style: style, limit: limit, shown: shown)
+        written(value, indent: String(repeating: " ", count: indent), style: style, limit: limit, shown: shown)
+    }
+
+    /// Every text above is this: `indent` nil for one line.
+    private static func written(_ value: JSONValue, indent: String?, style: JSONStyle, limit: Int = .max,
+                                shown: ((_ key: String?, _ text: String) -> String)? = nil) -> (text: String, complete: Bool) {
+        var writer = PrettyWriter(indent: indent, style: style, limit: limit, shown: shown)
         writer.write(value, key: nil, level: 0)
         return (writer.out, !writer.stopped)
     }
@@ -156,7 +152,7 @@ public enum JSONPrinter {
     /// Writes pretty (or compact, with no indent) text piece by piece: no
     /// temporary strings per token. Stops once `limit` visible bytes are out.
     private struct PrettyWriter {
-        var out: String
+        private(set) var out = ""
         let indent: String?
         let style: JSONStyle
         let limit: Int
@@ -165,8 +161,7 @@ public enum JSONPrinter {
         var decoration = 0
         private(set) var stopped = false
 
-        init(out: String, indent: String?, style: JSONStyle, limit: Int, shown: ((_ key: String?, _ text: String) -> String)?) {
-            self.out = out
+        init(indent: String?, style: JSONStyle, limit: Int, shown: ((_ key: String?, _ text: String) -> String)?) {
             self.indent = indent
             self.style = style
             self.limit = limit
@@ -185,6 +180,14 @@ public enum JSONPrinter {
             decoration += pair.0.utf8.count + pair.1.utf8.count
         }
 
+        /// A string or a key: quoted, inside its decoration.
+        private mutating func quoted(_ text: String, _ pair: (String, String)) {
+            out += pair.0
+            quote(text, into: &out)
+            out += pair.1
+            decoration += pair.0.utf8.count + pair.1.utf8.count
+        }
+
         private mutating func punct(_ s: String) { decorated(s, style.punctuation) }
 
         private mutating func newline(_ level: Int) {
@@ -199,11 +202,7 @@ public enum JSONPrinter {
             case .null: decorated("null", style.literal)
             case let .bool(b): decorated(b ? "true" : "false", style.literal)
             case let .number(n): decorated(n, style.number)
-            case let .string(s):
-                out += style.string.0
-                quote(shown?(key, s) ?? s, into: &out)
-                out += style.string.1
-                decoration += style.string.0.utf8.count + style.string.1.utf8.count
+            case let .string(s): quoted(shown?(key, s) ?? s, style.string)
             case let .array(items):
                 if items.isEmpty { punct("[]"); return }
                 punct("[")
@@ -223,10 +222,7 @@ public enum JSONPrinter {
                     if full() { return }
                     if i > 0 { punct(",") }
                     newline(level + 1)
-                    out += style.key.0
-                    quote(member.key, into: &out)
-                    out += style.key.1
-                    decoration += style.key.0.utf8.count + style.key.1.utf8.count
+                    quoted(member.key, style.key)
                     punct(":")
                     if indent != nil { out += " " }
                     write(member.value, key: member.key, level: level + 1)

@@ -152,3 +152,12 @@ extension JSONPath {
         do { return try JSONPath.parse(text) } catch { preconditionFailure("bad built-in path \(text): \(error)") }
     }
 }
+
+extension AuthFlavour {
+    /// A refresh answer in this backend's shape, the tokens where the
+    /// session reads them: for a server of ours that makes one up (`explorer mock`).
+    public func refreshAnswer(accessToken: String, refreshToken: String) -> JSONValue {
+        let body = JSONValue.object([]).setting(refreshedAccessTokenPath, to: .string(accessToken))
+        return refreshedRefreshTokenPath.map { body.setting($0, to: .string(refreshToken)) } ?? body
+    }
+}

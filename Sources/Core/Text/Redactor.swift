@@ -194,16 +194,11 @@ public enum Redactor {
         return value.dropFirst(2).dropLast(2).allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
     }
 
-    /// A string of a JSON value as `redact(json:)` leaves it, given the key
-    /// of its member (nil in an array): for printing a large value without
-    /// copying it first (`JSONPrinter.pretty(_:limit:shown:)`).
-    public static func shown(key: String?, string s: String) -> String {
-        if let key, isSecretName(key), !s.isEmpty { return hidden(s) }
-        return looksLikeJWT(s) ? hidden(s) : s
-    }
-
-    /// `shown(key:string:)` remembering which keys name secrets: a large
-    /// answer asks of the same few keys a million times.
+    /// What a string of a JSON value shows as `redact(json:)` leaves it,
+    /// given the key of its member (nil in an array): for printing a large
+    /// value without copying it first (`JSONPrinter.pretty(_:limit:shown:)`).
+    /// It remembers which keys name secrets: a large answer asks of the same
+    /// few keys a million times.
     public static func shownRememberingKeys() -> (_ key: String?, _ text: String) -> String {
         var secret: [String: Bool] = [:]
         return { key, text in

@@ -230,7 +230,8 @@ enum MockDerivation {
         return MockRequest(method: request.method, segments: segments, query: query, body: body)
     }
 
-    private static let base = String(placeholderBase.absoluteString.dropLast(placeholderBase.absoluteString.hasSuffix("/") ? 1 : 0))
+    /// The placeholder base as text (no trailing slash), as values hold it.
+    private static let base = placeholderBase.absoluteString
 
     private static func hidingSecrets(_ value: JSONValue, _ secrets: Set<String>) -> JSONValue {
         switch value {
@@ -285,8 +286,7 @@ final class RecordedAnswers: HTTPTransport, @unchecked Sendable {
     private func answer(_ request: PreparedRequest) -> ReceivedResponse {
         let json = [HTTPHeader(name: "Content-Type", value: "application/json")]
         if let auth = profile.auth, request.method == "POST", MockRequest.split(auth.refreshPath) == MockRequest.split(request.url.path) {
-            var body = JSONValue.object([]).setting(auth.refreshedAccessTokenPath, to: .string(MockDerivation.anySecret + "-access_token"))
-            if let path = auth.refreshedRefreshTokenPath { body = body.setting(path, to: .string(MockDerivation.anySecret + "-refresh_token")) }
+            let body = auth.refreshAnswer(accessToken: MockDerivation.anySecret + "-access_token", refreshToken: MockDerivation.anySecret + "-refresh_token")
             return ReceivedResponse(status: 200, reason: "OK", headers: json, body: JSONPrinter.compactUTF8(body))
         }
         guard let step else {

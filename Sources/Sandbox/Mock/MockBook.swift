@@ -248,11 +248,8 @@ final class MockBook: @unchecked Sendable {
 
     /// Fresh tokens where the profile's refresh answer keeps them.
     func refreshAnswer(_ profile: Profile) -> JSONValue {
-        var body = JSONValue.object([])
-        guard let auth = profile.auth else { return body }
-        body = body.setting(auth.refreshedAccessTokenPath, to: .string(Self.secret("access_token", signer: signer, lifetime: tokenLifetime)))
-        if let path = auth.refreshedRefreshTokenPath { body = body.setting(path, to: .string(Self.secret("refresh_token", signer: signer))) }
-        return body
+        profile.auth?.refreshAnswer(accessToken: Self.secret("access_token", signer: signer, lifetime: tokenLifetime),
+                                    refreshToken: Self.secret("refresh_token", signer: signer)) ?? .object([])
     }
 
     // MARK: sockets

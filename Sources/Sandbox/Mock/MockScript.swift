@@ -121,21 +121,27 @@ public struct MockRequest: Sendable, Equatable {
 }
 
 /// A request as it reached the mock.
+/// Its path and body are split and parsed once, here: a request is compared
+/// with every recorded step of its shape.
 struct LiveRequest: Sendable {
-    var method: String
-    var path: String
-    var query: [(name: String, value: String)]
-    var contentType: String?
-    var body: [UInt8]
+    let method: String
+    let path: String
+    let segments: [String]
+    let query: [(name: String, value: String)]
+    let body: [UInt8]
+    /// The body as JSON, when it parses.
+    let json: JSONValue?
     /// `http://host:port` as the client reached the mock.
-    var base: String
+    let base: String
 
-    var segments: [String] { MockRequest.split(path) }
-
-    /// The body as JSON when it says it is JSON (or looks like it).
-    var json: JSONValue? {
-        guard !body.isEmpty else { return nil }
-        return try? JSONParser.parse(body)
+    init(method: String, path: String, query: [(name: String, value: String)], body: [UInt8], base: String) {
+        self.method = method
+        self.path = path
+        segments = MockRequest.split(path)
+        self.query = query
+        self.body = body
+        json = body.isEmpty ? nil : try? JSONParser.parse(body)
+        self.base = base
     }
 }
 

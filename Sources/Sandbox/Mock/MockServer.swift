@@ -130,8 +130,7 @@ struct MockResponder: HTTPResponder {
                                                                           message: "request body over \(MockServer.maxBody >> 20) MiB"))
         }
         let live = LiveRequest(method: request.method.rawValue, path: path,
-                               query: request.uri.queryParameters.map { (String($0.key), String($0.value)) },
-                               contentType: request.headers[.contentType], body: body, base: base)
+                               query: request.uri.queryParameters.map { (String($0.key), String($0.value)) }, body: body, base: base)
         let response: Response
         switch book.decide(live, session: session, baseURL: base) {
         case let .answer(key, materializer):
