@@ -27,7 +27,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         // OpenAPI 3.0/3.1 import (`--spec`, `spec load`). `traits: []`: its default trait needs ~11 GB to build.
         .package(url: "https://github.com/mattpolzin/OpenAPIKit.git", exact: "6.4.0", traits: []),
-        // YAML specs, decoded into OpenAPIKit's Codable documents.
+        // YAML profile files and specs (specs decoded into OpenAPIKit's Codable documents).
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         // HTTPFields for a WebSocket handshake's headers (swift-websocket's own dependency).
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
@@ -46,6 +46,8 @@ let package = Package(
                 .product(name: "WSCompression", package: "swift-websocket"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                // Profile files, the built-in ones included (docs/profiles.md).
+                .product(name: "Yams", package: "Yams"),
             ]
         ),
         .target(

@@ -1,4 +1,3 @@
-import Core
 import Foundation
 import Yams
 
@@ -6,29 +5,29 @@ import Yams
 /// its environments, how it authenticates, how its errors look, and where
 /// its OpenAPI document is. Read with every problem said in one line:
 /// the file, the line (YAML) and the JSON path, and what was expected.
-struct ProfileFile: Sendable, Equatable {
-    static let version = 1
+public struct ProfileFile: Sendable, Equatable {
+    public static let version = 1
 
-    var path: String
-    var name: String
-    var displayName: String
-    var environments: [Environment]
-    var defaultEnvironment: String
-    var auth: Auth
-    var errors: ErrorFields?
+    public var path: String
+    public var name: String
+    public var displayName: String
+    public var environments: [Environment]
+    public var defaultEnvironment: String
+    public var auth: Auth
+    public var errors: ErrorFields?
     /// The OpenAPI document, as a path relative to the working directory.
-    var spec: String?
-    var secretFields: [String]
+    public var spec: String?
+    public var secretFields: [String]
 
-    struct Environment: Sendable, Equatable {
-        var name: String
-        var baseURL: URL
+    public struct Environment: Sendable, Equatable {
+        public var name: String
+        public var baseURL: URL
     }
 
     /// How every request proves who sends it. Secret parts are templates
     /// (`{{secret:token}}`): the value comes from `EXPLORER_SECRET_TOKEN` or
     /// is asked for, never from the file.
-    enum Auth: Sendable, Equatable {
+    public enum Auth: Sendable, Equatable {
         case none
         /// `Authorization: Bearer <token>`.
         case bearer(token: String)
@@ -43,7 +42,7 @@ struct ProfileFile: Sendable, Equatable {
         case login(AuthFlavour)
 
         /// The header it sets, before secrets are filled in.
-        var header: (name: String, template: String)? {
+        public var header: (name: String, template: String)? {
             switch self {
             case .none, .login, .query: return nil
             case let .bearer(token): return ("Authorization", "Bearer " + token)
@@ -53,13 +52,13 @@ struct ProfileFile: Sendable, Equatable {
         }
     }
 
-    func environment(named name: String?) -> Environment? {
+    public func environment(named name: String?) -> Environment? {
         environments.first { $0.name == (name ?? defaultEnvironment) }
     }
 
     /// The profile a session uses: no login flow, the file's error
     /// envelope (or the common shapes), its credential header always hidden.
-    var profile: Profile {
+    public var profile: Profile {
         var flow: AuthFlavour?
         if case let .login(found) = auth { flow = found }
         var profile = Profile(name: name, displayName: displayName, auth: flow,
@@ -81,25 +80,32 @@ struct ProfileFile: Sendable, Equatable {
 }
 
 /// A profile file that cannot be used: where, and why, in one line.
-struct ProfileError: Error, Equatable, CustomStringConvertible {
-    var file: String
-    var line: Int?
-    var path: String
-    var reason: String
+public struct ProfileError: Error, Equatable, CustomStringConvertible {
+    public var file: String
+    public var line: Int?
+    public var path: String
+    public var reason: String
 
-    var description: String {
+    public init(file: String, line: Int?, path: String, reason: String) {
+        self.file = file
+        self.line = line
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String {
         file + (line.map { ":\($0)" } ?? "") + ": " + (path.isEmpty ? "" : "at \(path): ") + reason
     }
 }
 
 /// `{{secret:NAME}}` in a profile's credential values, read by Core's one
 /// scanner of them (`SecretResolver.replacingPlaceholders`).
-enum SecretTemplate {
-    static func names(in text: String) -> [String] { SecretResolver.placeholderNames(in: text) }
+public enum SecretTemplate {
+    public static func names(in text: String) -> [String] { SecretResolver.placeholderNames(in: text) }
 
     /// The template with each secret filled in by `value`; the first name
     /// `value` has nothing for, when one is missing.
-    static func fill(_ template: String, _ value: (String) -> String?) -> Result<String, Missing> {
+    public static func fill(_ template: String, _ value: (String) -> String?) -> Result<String, Missing> {
         var out: String
         do {
             out = try SecretResolver.replacingPlaceholders(in: template) { name throws(Missing) in
@@ -117,12 +123,15 @@ enum SecretTemplate {
         return .success(out)
     }
 
-    struct Missing: Error, Equatable { let name: String }
+    public struct Missing: Error, Equatable {
+        public let name: String
+        public init(name: String) { self.name = name }
+    }
 }
 
 extension ProfileFile {
     /// Reads and checks a profile file, JSON or YAML.
-    static func read(_ path: String) throws(ProfileError) -> ProfileFile {
+    public static func read(_ path: String) throws(ProfileError) -> ProfileFile {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw ProfileError(file: path, line: nil, path: "", reason: "no such file")
