@@ -48,7 +48,9 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 // Profile files, the built-in ones included (docs/profiles.md).
                 .product(name: "Yams", package: "Yams"),
-            ]
+            ],
+            // The built-in profiles: profile files like a user's, compiled into the binary.
+            resources: ["linku", "nova", "levelup", "posture"].map { .embedInCode("Profiles/BuiltIn/\($0).yaml") }
         ),
         .target(
             name: "Sandbox",

@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test func anErrorBodyInEachEnvelopeReadsBackAsOneLine() {
-        let envelopes: [ErrorEnvelope] = [.linku, .codeMessage, .generic,
+        let envelopes: [ErrorEnvelope] = [Profile.linku.errorEnvelope, Profile.nova.errorEnvelope, .generic,
                                           .fields(ErrorFields(message: JSONPath(components: [.key("error"), .key("text")]),
                                                               code: JSONPath(components: [.key("error"), .key("kind")])))]
         for envelope in envelopes {

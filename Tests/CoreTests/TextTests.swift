@@ -118,17 +118,17 @@ import Testing
 @Suite struct ErrorEnvelopeTests {
     @Test func linkuEnvelopeIsOneLine() throws {
         let body = try JSONParser.parse(#"{"error":true,"message":"not your task","error_code":"FORBIDDEN","status_code":403}"#)
-        #expect(ErrorEnvelope.linku.describe(status: 403, body: body) == "403 FORBIDDEN: not your task")
+        #expect(Profile.linku.errorEnvelope.describe(status: 403, body: body) == "403 FORBIDDEN: not your task")
     }
 
     @Test func detailsAreListed() throws {
         let body = try JSONParser.parse(#"{"error":true,"message":"invalid","error_code":"VALIDATION_ERROR","status_code":422,"details":{"title":"required"}}"#)
-        #expect(ErrorEnvelope.linku.describe(status: 422, body: body) == "422 VALIDATION_ERROR: invalid (title: required)")
+        #expect(Profile.linku.errorEnvelope.describe(status: 422, body: body) == "422 VALIDATION_ERROR: invalid (title: required)")
     }
 
     @Test func otherBodiesAreNotEnvelopes() throws {
-        #expect(ErrorEnvelope.linku.describe(status: 500, body: try JSONParser.parse(#"{"detail":"x"}"#)) == nil)
-        #expect(ErrorEnvelope.linku.describe(status: 500, body: nil) == nil)
+        #expect(Profile.linku.errorEnvelope.describe(status: 500, body: try JSONParser.parse(#"{"detail":"x"}"#)) == nil)
+        #expect(Profile.linku.errorEnvelope.describe(status: 500, body: nil) == nil)
     }
 }
 

@@ -12,7 +12,7 @@ import Testing
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("record-\(UUID().uuidString).transcript").path
         try await withSandboxInterpreter { interpreter, server in
             let recorder = try TranscriptRecorder(path: path, header: .make(profile: "linku", target: .sandbox),
-                                                  renderer: Renderer(palette: .plain, envelope: .linku),
+                                                  renderer: Renderer(palette: .plain, envelope: Profile.linku.errorEnvelope),
                                                   baseURL: server.baseURL.absoluteString, secrets: SecretScrubber())
             for (n, line) in lines.enumerated() {
                 if let comment = comments[n] { try recorder.comment(comment) }

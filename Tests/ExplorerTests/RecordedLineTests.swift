@@ -40,7 +40,7 @@ import Testing
             let header = TranscriptHeader.make(profile: "linku", target: .sandbox,
                                                variables: Self.variables.sorted { $0.key < $1.key }.map { .init(name: $0.key, value: $0.value) })
             for (name, value) in Self.variables { _ = await interpreter.execute(.set(name: name, value: value)) }
-            let recorder = try TranscriptRecorder(path: path, header: header, renderer: Renderer(palette: .plain, envelope: .linku),
+            let recorder = try TranscriptRecorder(path: path, header: header, renderer: Renderer(palette: .plain, envelope: Profile.linku.errorEnvelope),
                                                   baseURL: server.baseURL.absoluteString, secrets: SecretScrubber(),
                                                   secretFields: SecretFields(Profile.linku.secretFields),
                                                   frames: interpreter.frameTap.subscribe(),

@@ -4,7 +4,7 @@ import Testing
 @testable import Explorer
 
 @Suite struct RendererTests {
-    let plain = Renderer(palette: .plain)
+    let plain = Renderer(palette: .plain, envelope: Profile.linku.errorEnvelope)
 
     func exchange(_ status: Int, _ reason: String, type: String?, body: [UInt8]) -> Outcome {
         let request = PreparedRequest(method: "GET", url: URL(string: "http://127.0.0.1:1/x")!)

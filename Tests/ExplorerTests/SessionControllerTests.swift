@@ -20,7 +20,7 @@ import Testing
         let interpreter = live.interpreter
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, any Error>, Never>) in
             Thread {
-                let controller = SessionController(interpreter: interpreter, renderer: Renderer(palette: .plain, envelope: .linku),
+                let controller = SessionController(interpreter: interpreter, renderer: Renderer(palette: .plain, envelope: Profile.linku.errorEnvelope),
                                                    terminal: terminal, offline: false, target: .sandbox)
                 controller.environment = environment
                 let result = Result { try body(controller) }

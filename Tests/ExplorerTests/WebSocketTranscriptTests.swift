@@ -15,7 +15,7 @@ import Testing
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("ws-\(UUID().uuidString).transcript").path
         let tokens = try await withSandboxInterpreter { interpreter, server in
             let recorder = try TranscriptRecorder(path: path, header: .make(profile: "linku", target: .sandbox),
-                                                  renderer: Renderer(palette: .plain, envelope: .linku),
+                                                  renderer: Renderer(palette: .plain, envelope: Profile.linku.errorEnvelope),
                                                   baseURL: server.baseURL.absoluteString, secrets: SecretScrubber(),
                                                   secretFields: SecretFields(Profile.linku.secretFields), frames: interpreter.frameTap.subscribe(),
                                                   variables: { [interpreter] in interpreter.allVariables })
@@ -146,7 +146,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         try await withSandboxInterpreter { interpreter, server in
             let recorder = try TranscriptRecorder(path: path, header: .make(profile: "linku", target: .sandbox),
-                                                  renderer: Renderer(palette: .plain, envelope: .linku),
+                                                  renderer: Renderer(palette: .plain, envelope: Profile.linku.errorEnvelope),
                                                   baseURL: server.baseURL.absoluteString, secrets: SecretScrubber(),
                                                   secretFields: SecretFields(["sid", "auth.pin"]))
             for line in ["get /api/tasks sid==k9 page_size==1", "post /api/tasks title=x pin:=1234 note={{city}}"] {

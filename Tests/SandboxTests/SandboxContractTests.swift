@@ -78,7 +78,7 @@ final class ManualClock: @unchecked Sendable {
         try await withSandbox { server, http in
             let response = try await http.call(server, "POST", "/api/secure-auth/login", [.stringField(name: "email", value: "alice@example.com"), .stringField(name: "password", value: "nope")])
             #expect(response.status == 401)
-            #expect(ErrorEnvelope.linku.describe(status: 401, body: response.json) == "401 INVALID_CREDENTIALS: incorrect email or password")
+            #expect(Profile.linku.errorEnvelope.describe(status: 401, body: response.json) == "401 INVALID_CREDENTIALS: incorrect email or password")
         }
     }
 

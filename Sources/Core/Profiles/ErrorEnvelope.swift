@@ -1,10 +1,5 @@
 /// How a backend reports errors in a body, and how to say one in one line.
 public enum ErrorEnvelope: Sendable {
-    /// LinkU (001): `{"error": true, "message", "error_code", "status_code", "details"}`.
-    case linku
-    /// Nova (003's `ErrorResponse`): `{"code", "message"}`, optionally `details`.
-    /// Level Up and posture use it too; their seeds leave the shape open.
-    case codeMessage
     /// A backend we know nothing of: the shapes common frameworks use —
     /// RFC 9457 problem details (`title`, `detail`), `{"message"}`,
     /// `{"error": "…"}` or `{"error": {"message"}}`, `{"detail"}` (FastAPI,
@@ -19,17 +14,6 @@ public enum ErrorEnvelope: Sendable {
     public func describe(status: Int, body: JSONValue?) -> String? {
         guard let body else { return nil }
         switch self {
-        case .linku:
-            guard body["error"]?.boolValue == true, let message = body["message"]?.stringValue else { return nil }
-            let code = body["status_code"]?.intValue ?? status
-            var line = "\(code)"
-            if let errorCode = body["error_code"]?.stringValue, !errorCode.isEmpty { line += " \(errorCode)" }
-            line += ": \(message)"
-            if case let .object(details)? = body["details"], !details.isEmpty {
-                let fields = details.map { "\($0.key): \($0.value.plainText)" }.joined(separator: "; ")
-                line += " (\(fields))"
-            }
-            return line
         case .generic:
             if let detail = body["detail"]?.stringValue {
                 let title = body["title"]?.stringValue
@@ -42,13 +26,6 @@ public enum ErrorEnvelope: Sendable {
             return nil
         case let .fields(fields):
             return fields.describe(status: status, body: body)
-        case .codeMessage:
-            guard let code = body["code"]?.stringValue, let message = body["message"]?.stringValue else { return nil }
-            var line = "\(status) \(code): \(message)"
-            if case let .object(details)? = body["details"], !details.isEmpty {
-                line += " (" + details.map { "\($0.key): \($0.value.plainText)" }.joined(separator: "; ") + ")"
-            }
-            return line
         }
     }
 }
@@ -61,11 +38,26 @@ public struct ErrorFields: Sendable, Equatable {
     /// Friendly text by code, shown instead of the body's message.
     public var codes: [String: String]
 
-    public init(message: JSONPath, code: JSONPath? = nil, details: JSONPath? = nil, codes: [String: String] = [:]) {
+    /// Where the body repeats the HTTP status (LinkU's `status_code`): the
+    /// number said, when the body has one.
+    public var status: JSONPath?
+    /// Members every error body has, with these values (LinkU's `"error": true`):
+    /// a body without them is not this envelope, and a made-up one has them.
+    public var fixed: [(key: String, value: JSONValue)]
+
+    public init(message: JSONPath, code: JSONPath? = nil, details: JSONPath? = nil, status: JSONPath? = nil,
+                fixed: [(key: String, value: JSONValue)] = [], codes: [String: String] = [:]) {
         self.message = message
         self.code = code
         self.details = details
+        self.status = status
+        self.fixed = fixed
         self.codes = codes
+    }
+
+    public static func == (a: ErrorFields, b: ErrorFields) -> Bool {
+        a.message == b.message && a.code == b.code && a.details == b.details && a.status == b.status && a.codes == b.codes
+            && a.fixed.map(\.key) == b.fixed.map(\.key) && a.fixed.map(\.value) == b.fixed.map(\.value)
     }
 
     /// `404 NOT_FOUND: no such repository (name: x)`; nil when the body has no message there.
@@ -74,9 +66,11 @@ public struct ErrorFields: Sendable, Equatable {
             guard let path, case let .success(found) = path.evaluate(body), found != .null else { return nil }
             return found
         }
-        let code = value(code).map(\.plainText)
+        guard fixed.allSatisfy({ body[$0.key] == $0.value }) else { return nil }
+        let code = value(code).map(\.plainText).flatMap { $0.isEmpty ? nil : $0 }
         guard let message = code.flatMap({ codes[$0] }) ?? value(message).map(\.plainText), !message.isEmpty else { return nil }
-        var line = "\(status)" + (code.map { " \($0)" } ?? "") + ": \(message)"
+        let said = value(self.status)?.intValue ?? status
+        var line = "\(said)" + (code.map { " \($0)" } ?? "") + ": \(message)"
         switch value(details) {
         case let .object(members)? where !members.isEmpty:
             line += " (" + members.map { "\($0.key): \($0.value.plainText)" }.joined(separator: "; ") + ")"
@@ -96,15 +90,12 @@ extension ErrorEnvelope {
     /// (`explorer mock`): `describe` reads it back as `status code: message`.
     public func body(status: Int, code: String, message: String) -> JSONValue {
         switch self {
-        case .linku:
-            return .object([("error", .bool(true)), ("message", .string(message)), ("error_code", .string(code)), ("status_code", .int(status))])
-        case .codeMessage:
-            return .object([("code", .string(code)), ("message", .string(message))])
         case .generic:
             return .object([("error", .string(code)), ("message", .string(message))])
         case let .fields(fields):
-            var body = JSONValue.object([])
+            var body = JSONValue.object(fields.fixed)
             if let path = fields.code { body = body.setting(path, to: .string(code)) }
+            if let path = fields.status { body = body.setting(path, to: .int(status)) }
             return body.setting(fields.message, to: .string(message))
         }
     }

@@ -23,6 +23,9 @@ public struct Profile: Sendable {
     /// Where REST tells what the socket missed, asked after a reconnect
     /// (`Reconciler`); nil when the backend has no such endpoints.
     public var webSocketReconcile: ReconcileEndpoints?
+    /// The models the profile declares (a profile file's `models`): the
+    /// answers its catalog names and the bodies it takes.
+    public var declaredModels: [Model] = []
     /// Models imported with an OpenAPI document: when set, they are the
     /// profile's `models` in place of the built-in answers.
     public var importedModels: [Model]?
@@ -72,21 +75,36 @@ public struct Profile: Sendable {
         return endpoints.contains { $0.isPublic && $0.method == asked && $0.matches(segments: concrete) }
     }
 
-    /// Built-in profiles by name: the four backends the sandbox serves, with
-    /// the deployments their seeds list. Those URLs are origins: the catalogs'
-    /// paths carry the prefix (`/api/v1/…` for posture, `/api/…` for Level Up),
-    /// so a seed's `https://api.beidao-posture.com/api/v1` is not doubled.
-    public static let builtIn: [String: Profile] = {
-        var linku = Profile.linku
-        linku.environments = [("dev", "https://dev-api.link2ur.com"), ("test", "https://test-api.link2ur.com"), ("production", "https://api.link2ur.com")]
-        var nova = Profile.nova
-        nova.environments = [("local", "http://localhost:8080"), ("staging", "https://api-staging.nova.social"), ("production", "https://api.nova.social")]
-        var levelup = Profile.levelup
-        levelup.environments = [("production", "https://www.levelupsolo.net")]
-        var posture = Profile.posture
-        posture.environments = [("production", "https://api.beidao-posture.com")]
-        return ["linku": linku, "nova": nova, "levelup": levelup, "posture": posture]
-    }()
+    /// Built-in profiles by name: the four backends the sandbox serves, read
+    /// from the profile files compiled into the binary (`BuiltIn/*.yaml`),
+    /// with the deployments their seeds list. Those URLs are origins: the
+    /// catalogs' paths carry the prefix (`/api/v1/…` for posture, `/api/…`
+    /// for Level Up), so a seed's `https://api.beidao-posture.com/api/v1` is not doubled.
+    ///
+    /// Each is read the first time it is asked for: a session against one
+    /// backend reads one file.
+    public static func builtIn(named name: String) -> Profile? {
+        switch name {
+        case "linku": linku
+        case "nova": nova
+        case "levelup": levelup
+        case "posture": posture
+        default: nil
+        }
+    }
+
+    /// The built-in profiles' names, in the order `explorer profiles` lists them.
+    public static let builtInNames = BuiltInProfiles.files.map(\.name)
+
+    /// Every built-in profile, by name.
+    public static var builtIn: [String: Profile] {
+        Dictionary(uniqueKeysWithValues: builtInNames.map { ($0, builtIn(named: $0)!) })
+    }
+
+    public static let linku = BuiltInProfiles.load("linku")
+    public static let nova = BuiltInProfiles.load("nova")
+    public static let levelup = BuiltInProfiles.load("levelup")
+    public static let posture = BuiltInProfiles.load("posture")
 
     /// A backend explorer knows nothing of: the profile of `--base-url` without
     /// `--profile`. No login flow, no catalog (a `--spec` can bring one), the
@@ -96,11 +114,11 @@ public struct Profile: Sendable {
 
     /// A profile by name: a built-in one or `generic`.
     public static func named(_ name: String) -> Profile? {
-        name == generic.name ? generic : builtIn[name]
+        name == generic.name ? generic : builtIn(named: name)
     }
 
     /// Every name `named` knows, for messages and completion.
-    public static var names: [String] { builtIn.keys.sorted() + [generic.name] }
+    public static var names: [String] { builtInNames.sorted() + [generic.name] }
 }
 
 /// How a backend logs in and refreshes. Paths are relative to the base URL;
@@ -143,6 +161,22 @@ public struct AuthFlavour: Sendable, Equatable {
         self.logoutPath = logoutPath
         self.logoutSendsRefreshToken = logoutSendsRefreshToken
         self.whoAmIPath = whoAmIPath
+    }
+}
+
+extension Profile {
+    /// The models of this profile, for `describe` and the drift check: a
+    /// loaded OpenAPI document's, or those it declares with the bodies its
+    /// catalog takes.
+    public var models: [Model] {
+        if let importedModels { return importedModels }
+        var seen = Set(declaredModels.map(\.name))
+        return declaredModels + endpoints.compactMap(\.body).filter { seen.insert($0.name).inserted }
+    }
+
+    /// A model by name, case-insensitively.
+    public func model(named name: String) -> Model? {
+        models.first { $0.name.lowercased() == name.lowercased() }
     }
 }
 

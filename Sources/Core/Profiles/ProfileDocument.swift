@@ -53,6 +53,26 @@ struct ProfileDocument {
             return text
         }
 
+        func bool() throws(ProfileError) -> Bool {
+            guard case let .bool(flag) = value else { throw problem("expected true or false, not \(kind)") }
+            return flag
+        }
+
+        /// A string, number or boolean as text (`page_size: 100`).
+        func scalar() throws(ProfileError) -> String {
+            switch value {
+            case .string, .number, .bool: return value.plainText
+            default: throw problem("expected a string or a number, not \(kind)")
+            }
+        }
+
+        /// The item `index` of a list.
+        func element(_ index: Int) -> Value {
+            let path = self.path + "[\(index)]"
+            guard case let .array(items) = value, items.indices.contains(index) else { return self }
+            return Value(value: items[index], path: path, line: lines[path] ?? line, file: file, lines: lines)
+        }
+
         func strings() throws(ProfileError) -> [String] {
             guard case let .array(items) = value else { throw problem("expected a list of strings, not \(kind)") }
             var out: [String] = []
@@ -102,7 +122,8 @@ struct ProfileDocument {
     /// A YAML node as JSON: plain scalars typed as YAML 1.2's core schema
     /// types them (`8080` a number, `true` a boolean), quoted ones strings.
     private static func convert(_ node: Node, path: String, lines: inout [String: Int], file: String) throws(ProfileError) -> JSONValue {
-        if let mark = node.mark { lines[path] = mark.line }
+        // A member's line is its key's (set by its mapping): where a problem with it is.
+        if lines[path] == nil, let mark = node.mark { lines[path] = mark.line }
         switch node {
         case let .scalar(scalar):
             if scalar.style != .plain { return .string(scalar.string) }
@@ -116,6 +137,7 @@ struct ProfileDocument {
                 guard case let .scalar(name) = key else {
                     throw ProfileError(file: file, line: key.mark?.line, path: path, reason: "a key must be a plain name")
                 }
+                if let mark = key.mark { lines[path + "." + name.string] = mark.line }
                 members.append((name.string, try convert(value, path: path + "." + name.string, lines: &lines, file: file)))
             }
             return .object(members)

@@ -18,6 +18,29 @@ public struct ProfileFile: Sendable, Equatable {
     /// The OpenAPI document, as a path relative to the working directory.
     public var spec: String?
     public var secretFields: [String]
+    /// The inline catalog (`enums`, `models`, `endpoints`), with or without a spec.
+    public var catalog = Catalog()
+    /// The socket (`websocket`), when the backend has one.
+    public var webSocket: WebSocket?
+    /// Accounts that exist on every deployment of the backend (its sandbox's
+    /// seeds): offered by TAB after `login`, their passwords filled in on replay.
+    public var demoAccounts: [DemoAccount] = []
+
+    public struct Catalog: Sendable, Equatable {
+        public var models: [Model] = []
+        public var endpoints: [Endpoint] = []
+    }
+
+    public struct WebSocket: Sendable, Equatable {
+        /// `/ws/chat/{userId}?token={accessToken}`: filled from the login.
+        public var path: String
+        public var reconcile: ReconcileEndpoints?
+    }
+
+    public struct DemoAccount: Sendable, Equatable {
+        public var email: String
+        public var password: String
+    }
 
     public struct Environment: Sendable, Equatable {
         public var name: String
@@ -62,8 +85,11 @@ public struct ProfileFile: Sendable, Equatable {
         var flow: AuthFlavour?
         if case let .login(found) = auth { flow = found }
         var profile = Profile(name: name, displayName: displayName, auth: flow,
-                              errorEnvelope: errors.map(ErrorEnvelope.fields) ?? .generic, endpoints: [], demoAccounts: [],
-                              secretFields: secretFields)
+                              errorEnvelope: errors.map(ErrorEnvelope.fields) ?? .generic, endpoints: catalog.endpoints,
+                              demoAccounts: demoAccounts.map { ($0.email, $0.password) }, webSocketTemplate: webSocket?.path,
+                              webSocketReconcile: webSocket?.reconcile, secretFields: secretFields)
+        profile.declaredModels = catalog.models
+        profile.environments = environments.map { ($0.name, $0.baseURL.absoluteString) }
         func from(_ template: String) -> String {
             "(from " + SecretTemplate.names(in: template).map(SecretResolver.environmentName).joined(separator: " and ") + ")"
         }
@@ -143,15 +169,20 @@ extension ProfileFile {
         guard let text = String(data: data, encoding: .utf8) else {
             throw ProfileError(file: path, line: nil, path: "", reason: "not UTF-8 text")
         }
-        let document = try ProfileDocument.parse(text, file: path)
-        return try ProfileFile(document, file: path)
+        return try parse(text, file: path)
+    }
+
+    /// Checks a profile file's text; `file` names it in problems and is
+    /// where a relative `spec:` is found from.
+    public static func parse(_ text: String, file: String) throws(ProfileError) -> ProfileFile {
+        try ProfileFile(ProfileDocument.parse(text, file: file), file: file)
     }
 
     private init(_ document: ProfileDocument, file: String) throws(ProfileError) {
         path = file
         let root = document.root
         let top = try root.object(["explorer-profile", "name", "display-name", "environments", "default-environment", "auth",
-                                   "errors", "spec", "secret-fields"])
+                                   "errors", "spec", "secret-fields", "enums", "models", "endpoints", "websocket", "demo-accounts"])
         guard top.first?.key == "explorer-profile" else {
             throw root.problem("the first field must be explorer-profile: \(Self.version), the version of this format")
         }
@@ -200,6 +231,9 @@ extension ProfileFile {
             spec = given.hasPrefix("/") || folder.isEmpty ? given : (folder as NSString).appendingPathComponent(given)
         }
         secretFields = try root.member("secret-fields")?.strings() ?? []
+        catalog = try Self.catalog(root)
+        webSocket = try root.member("websocket").map(Self.webSocket)
+        demoAccounts = try root.member("demo-accounts").map(Self.demoAccounts) ?? []
     }
 
     private static func auth(_ value: ProfileDocument.Value) throws(ProfileError) -> Auth {
@@ -284,7 +318,7 @@ extension ProfileFile {
     }
 
     private static func errors(_ value: ProfileDocument.Value) throws(ProfileError) -> ErrorFields {
-        _ = try value.object(["message", "code", "details", "codes"])
+        _ = try value.object(["message", "code", "details", "status", "fixed", "codes"])
         func path(_ key: String) throws(ProfileError) -> JSONPath? {
             guard let member = try value.member(key) else { return nil }
             let text = try member.string()
@@ -295,6 +329,11 @@ extension ProfileFile {
         if let table = try value.member("codes") {
             for (code, text) in try table.object(nil) { codes[code] = try text.string() }
         }
-        return ErrorFields(message: message, code: try path("code"), details: try path("details"), codes: codes)
+        var fixed: [(key: String, value: JSONValue)] = []
+        if let members = try value.member("fixed") {
+            fixed = try members.object(nil).map { ($0.key, $0.value.value) }
+        }
+        return ErrorFields(message: message, code: try path("code"), details: try path("details"), status: try path("status"),
+                           fixed: fixed, codes: codes)
     }
 }

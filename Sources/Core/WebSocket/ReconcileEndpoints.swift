@@ -5,7 +5,7 @@
 ///
 /// In query values, `{conversation}` and `{after}` are replaced by the
 /// conversation's id and the last message id seen.
-public struct ReconcileEndpoints: Sendable {
+public struct ReconcileEndpoints: Sendable, Equatable {
     public struct Query: Sendable, Equatable {
         public var name: String
         public var value: String
@@ -44,19 +44,4 @@ public struct ReconcileEndpoints: Sendable {
         self.messages = messages
         self.messageID = messageID
     }
-
-    /// LinkU (docs/sandbox-chat.md): conversations name their last message;
-    /// a conversation's messages after an id come with `after_id`, oldest
-    /// first with `order=asc`.
-    public static let linku = ReconcileEndpoints(
-        conversationsPath: "/api/users/conversations",
-        conversationsQuery: [Query("page_size", "100")],
-        conversations: .known(".conversations"),
-        conversationID: .known(".id"),
-        lastMessageID: .known(".last_message.id"),
-        messagesPath: "/api/users/messages",
-        messagesQuery: [Query("conversation_id", "{conversation}"), Query("after_id", "{after}"),
-                        Query("order", "asc"), Query("page_size", "100")],
-        messages: .known(".messages"),
-        messageID: .known(".id"))
 }

@@ -84,7 +84,7 @@ struct ConnectionOptions: ParsableArguments {
 
     /// What TAB offers for `--profile`, given the words typed so far.
     static func profileNames(after words: [String], lookup: ProfileLookup = ProfileLookup(environment: Surroundings.current.environment)) -> [String] {
-        let builtIn = Profile.builtIn.keys.sorted()
+        let builtIn = Profile.builtInNames.sorted()
         guard !words.contains("sandbox") else { return builtIn }
         let files = lookup.files().map(\.name).filter { !builtIn.contains($0) }
         return builtIn + files
@@ -145,7 +145,7 @@ struct ConnectionOptions: ParsableArguments {
     func check() throws {
         if let env {
             guard let profile else { throw ValidationError("--env \(env) picks an environment of a profile: give --profile NAME|FILE too") }
-            if let known = Profile.builtIn[profile] {
+            if let known = Profile.builtIn(named: profile) {
                 guard known.environment(named: env) != nil else {
                     throw ValidationError("the \(profile) profile has no environment '\(env)'; it has \(known.environments.map(\.name).joined(separator: ", "))")
                 }
@@ -161,8 +161,8 @@ struct ConnectionOptions: ParsableArguments {
             }
         }
         if let profile, let known = Profile.named(profile) {
-            if Profile.builtIn[known.name] == nil, baseURL == nil, spec == nil {
-                throw ValidationError("the \(profile) profile needs --base-url URL (or --spec FILE): the sandbox serves \(Profile.builtIn.keys.sorted().joined(separator: ", "))")
+            if Profile.builtIn(named: known.name) == nil, baseURL == nil, spec == nil {
+                throw ValidationError("the \(profile) profile needs --base-url URL (or --spec FILE): the sandbox serves \(Profile.builtInNames.sorted().joined(separator: ", "))")
             }
         }
     }

@@ -44,7 +44,7 @@ final class ExplorerSession {
         let file = try profileFile(options, environment: environment)
         // A server named on the command line is not LinkU unless the user says so.
         let chosen = file?.document.profile ?? options.profile.flatMap(Profile.named)
-        let profile = chosen ?? (options.baseURL != nil || options.spec != nil ? .generic : Profile.builtIn["linku"]!)
+        let profile = chosen ?? (options.baseURL != nil || options.spec != nil ? .generic : Profile.linku)
         var spec: ImportedSpec?
         if let path = options.spec ?? file?.document.spec {
             // One line, not the whole usage: the document is wrong, not the command line.
@@ -54,11 +54,13 @@ final class ExplorerSession {
                 Console().err("error: \(named ?? "")\(error.description)\n")
                 throw ExitCode((named == nil ? ExitStatus.usage : .parse).rawValue)
             }
+            // A profile file's own catalog is kept beside its document's.
+            if let file { spec = spec?.adding(file.document.profile) }
         }
         let target: LiveSession.Target
         let store: any TokenStore
         // A built-in profile's deployment, by --env (the seeds' dev, staging, production).
-        let deployment = options.env.flatMap { env in options.profile.flatMap { Profile.builtIn[$0] }?.environment(named: env) }
+        let deployment = options.env.flatMap { env in options.profile.flatMap { Profile.builtIn(named: $0) }?.environment(named: env) }
         if let url = options.baseURL.flatMap(URL.init(string:)) ?? file?.environment.baseURL ?? deployment ?? spec?.servers.first {
             target = .url(url)
             store = FileTokenStore(url: FileTokenStore.defaultURL(environment: environment))

@@ -9,8 +9,8 @@ struct SandboxCommand: ParsableCommand {
         abstract: "Run a backend's sandbox alone in the foreground, for an app or another tool."
     )
 
-    @Option(help: ArgumentHelp("Backend to serve: \(Profile.builtIn.keys.sorted().joined(separator: ", ")).", valueName: "name"),
-            completion: .list(Profile.builtIn.keys.sorted()))
+    @Option(help: ArgumentHelp("Backend to serve: \(Profile.builtInNames.sorted().joined(separator: ", ")).", valueName: "name"),
+            completion: .list(Profile.builtInNames.sorted()))
     var profile = "linku"
 
     @Option(help: "Loopback address to listen on.")

@@ -12,6 +12,15 @@ struct ImportedSpec: Sendable {
     var notes: [String]
     /// For a request that matches no operation: the document's own `security`.
     var defaultAccess: SpecAccess
+
+    /// This catalog with a profile file's own endpoints and models where the
+    /// document has none of that method and path, or of that name.
+    func adding(_ profile: Profile) -> ImportedSpec {
+        var merged = self
+        merged.endpoints += profile.endpoints.filter { own in !endpoints.contains { $0.method == own.method && $0.path == own.path } }
+        merged.models += profile.models.filter { own in !models.contains { $0.name == own.name } }
+        return merged
+    }
 }
 
 /// A spec that cannot be used: the file, where in it (a JSON path), and why.

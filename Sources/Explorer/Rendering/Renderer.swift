@@ -5,7 +5,7 @@ import Foundation
 struct Renderer: Sendable {
     var palette: Palette
     /// How the backend words errors, for the one-line summary under a 4xx or 5xx.
-    var envelope: ErrorEnvelope = .linku
+    var envelope: ErrorEnvelope = .generic
     /// Bodies longer than this are cut in the first display; `show` prints all.
     var previewLimit = 256 * 1024
     /// Headers the profile names as credentials, hidden whatever they are called.

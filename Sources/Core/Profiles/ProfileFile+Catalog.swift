@@ -1,0 +1,155 @@
+import Foundation
+
+// A profile file's own catalog (`enums`, `models`, `endpoints`), its socket
+// (`websocket`) and its demo accounts: what the four built-in profiles are
+// written with, and what a user's file may say without an OpenAPI document.
+extension ProfileFile {
+    static let methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
+
+    /// `enums` (name → values), `models` (name → field → type) and
+    /// `endpoints` ("METHOD /path" → summary, public, query, body, response).
+    /// A type names a model or an enum of the file, or is one of string,
+    /// integer, number, boolean, any; `Name (a|b)` is an enum written in
+    /// place, `T[]` a list, and `T | null` may be null. A field written `name?` may be absent.
+    static func catalog(_ root: ProfileDocument.Value) throws(ProfileError) -> Catalog {
+        var enums: [String: [String]] = [:]
+        if let value = try root.member("enums") {
+            for (name, values) in try value.object(nil) { enums[name] = try values.strings() }
+        }
+        var catalog = Catalog()
+        let modelsValue = try root.member("models")
+        let declared = try modelsValue?.object(nil) ?? []
+        let names = Set(declared.map(\.key))
+        let types = TypeNames(enums: enums, models: names)
+        for (name, fields) in declared {
+            var model = Model(name, [])
+            for (key, type) in try fields.object(nil) {
+                let required = !key.hasSuffix("?")
+                let (parsed, nullable) = try types.parse(type)
+                model.fields.append(Field(required ? key : String(key.dropLast()), parsed, required: required, nullable: nullable))
+            }
+            catalog.models.append(model)
+        }
+        guard let endpointsValue = try root.member("endpoints") else { return catalog }
+        for (key, value) in try endpointsValue.object(nil) {
+            let parts = key.split(separator: " ", omittingEmptySubsequences: true)
+            guard parts.count == 2, methods.contains(String(parts[0])), parts[1].hasPrefix("/") else {
+                throw value.problem("an endpoint is named by its method and path, as in: GET /users/{id}")
+            }
+            var endpoint = Endpoint(String(parts[0]), String(parts[1]), "")
+            if case .null = value.value {
+                catalog.endpoints.append(endpoint)
+                continue
+            }
+            _ = try value.object(["summary", "public", "query", "body", "response"])
+            endpoint.summary = try value.member("summary")?.string() ?? ""
+            endpoint.isPublic = try value.member("public")?.bool() ?? false
+            endpoint.query = try value.member("query")?.strings() ?? []
+            if let body = try value.member("body") {
+                let name = try body.string()
+                guard let model = catalog.models.first(where: { $0.name == name }) else { throw body.problem(types.unknown(name, models: true)) }
+                endpoint.body = model
+            }
+            if let response = try value.member("response") {
+                switch try types.parse(response).type {
+                case let .model(name): endpoint.response = name
+                case let .array(.model(name)): (endpoint.response, endpoint.responseIsList) = (name, true)
+                default: throw response.problem("an answer is a model of this file or a list of one, as in: Task or Task[]")
+                }
+            }
+            catalog.endpoints.append(endpoint)
+        }
+        return catalog
+    }
+
+    /// The type names a file may use, and how one is written.
+    struct TypeNames {
+        let enums: [String: [String]]
+        let models: Set<String>
+
+        func parse(_ value: ProfileDocument.Value) throws(ProfileError) -> (type: FieldType, nullable: Bool) {
+            var text = try value.string().trimmingCharacters(in: .whitespaces)
+            var nullable = false
+            if text.hasSuffix("| null") {
+                nullable = true
+                text = String(text.dropLast(6)).trimmingCharacters(in: .whitespaces)
+            }
+            guard let type = type(text) else { throw value.problem(unknown(text, models: false)) }
+            return (type, nullable)
+        }
+
+        private func type(_ text: String) -> FieldType? {
+            if text.hasSuffix("[]") { return type(String(text.dropLast(2))).map(FieldType.array) }
+            // `Status (open|closed)`: an enum written in place, as `describe` shows one.
+            if text.hasSuffix(")"), let open = text.firstIndex(of: "(") {
+                let name = text[..<open].trimmingCharacters(in: .whitespaces)
+                let values = text[text.index(after: open)..<text.index(before: text.endIndex)].split(separator: "|").map {
+                    $0.trimmingCharacters(in: .whitespaces)
+                }
+                guard !name.isEmpty, !values.contains(where: \.isEmpty) else { return nil }
+                return .enumeration(name, values)
+            }
+            switch text {
+            case "string": return .string
+            case "integer": return .integer
+            case "number": return .number
+            case "boolean": return .boolean
+            case "any": return .any
+            default:
+                if let values = enums[text] { return .enumeration(text, values) }
+                return models.contains(text) ? .model(text) : nil
+            }
+        }
+
+        func unknown(_ name: String, models only: Bool) -> String {
+            let known = models.sorted() + (only ? [] : enums.keys.sorted())
+            let near = known.min { editDistance(name, $0) < editDistance(name, $1) }.flatMap { editDistance(name, $0) <= 2 ? $0 : nil }
+            if only { return "no model named '\(name)' in models" + (near.map { "; did you mean \($0)?" } ?? "") }
+            return "unknown type '\(name)'" + (near.map { "; did you mean \($0)?" } ?? "")
+                + "; a type is string, integer, number, boolean, any, a model or enum of this file, Name (a|b) for an enum in place, T[] for a list, T | null"
+        }
+    }
+
+    /// `websocket: {path, reconcile}`.
+    static func webSocket(_ value: ProfileDocument.Value) throws(ProfileError) -> WebSocket {
+        _ = try value.object(["path", "reconcile"])
+        let path = try value.require("path")
+        let template = try path.string()
+        guard template.hasPrefix("/") else { throw path.problem("a path on the base URL starts with /, as in: /ws?token={accessToken}") }
+        return WebSocket(path: template, reconcile: try value.member("reconcile").map(reconcile))
+    }
+
+    /// Where REST tells what a socket missed: `ReconcileEndpoints`, field for field.
+    private static func reconcile(_ value: ProfileDocument.Value) throws(ProfileError) -> ReconcileEndpoints {
+        _ = try value.object(["conversations-path", "conversations-query", "conversations", "conversation-id", "last-message-id",
+                              "messages-path", "messages-query", "messages", "message-id"])
+        func path(_ key: String) throws(ProfileError) -> JSONPath {
+            let member = try value.require(key)
+            let written = try member.string()
+            do { return try JSONPath.parse(written) } catch { throw member.problem("'\(written)' is not a JSON path (\(error.reason)), as in: .items") }
+        }
+        func query(_ key: String) throws(ProfileError) -> [ReconcileEndpoints.Query] {
+            guard let member = try value.member(key) else { return [] }
+            var out: [ReconcileEndpoints.Query] = []
+            for (name, item) in try member.object(nil) { out.append(.init(name, try item.scalar())) }
+            return out
+        }
+        return ReconcileEndpoints(
+            conversationsPath: try value.require("conversations-path").string(), conversationsQuery: try query("conversations-query"),
+            conversations: try path("conversations"), conversationID: try path("conversation-id"), lastMessageID: try path("last-message-id"),
+            messagesPath: try value.require("messages-path").string(), messagesQuery: try query("messages-query"),
+            messages: try path("messages"), messageID: try path("message-id"))
+    }
+
+    /// `demo-accounts: [{email, password}]`.
+    static func demoAccounts(_ value: ProfileDocument.Value) throws(ProfileError) -> [DemoAccount] {
+        guard case let .array(items) = value.value else { throw value.problem("expected a list of {email, password}, not \(value.kind)") }
+        var accounts: [DemoAccount] = []
+        for index in items.indices {
+            let item = value.element(index)
+            _ = try item.object(["email", "password"])
+            accounts.append(DemoAccount(email: try item.require("email").string(), password: try item.require("password").string()))
+        }
+        return accounts
+    }
+}

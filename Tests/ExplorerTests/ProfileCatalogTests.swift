@@ -1,0 +1,144 @@
+import Core
+import Foundation
+import Testing
+@testable import Explorer
+
+/// A profile file's own catalog (`enums`, `models`, `endpoints`), socket and
+/// demo accounts, and the four built-in profiles, which are written in it
+/// and read by the same reader (docs/profiles.md, "A catalog in the file").
+@Suite struct ProfileCatalogTests {
+    static let yaml = """
+    explorer-profile: 1
+    name: shop
+    environments:
+      local: {base-url: "http://127.0.0.1:8080"}
+    enums:
+      OrderState: [open, paid, shipped]
+    models:
+      Order:
+        id: integer
+        state: OrderState
+        note?: string | null
+        lines: Line[]
+        tags?: string[]
+        kind: Kind (retail|wholesale)
+      Line:
+        sku: string
+        count: integer
+      OrderCreate:
+        lines: Line[]
+        note?: string
+    endpoints:
+      GET /orders:
+        summary: "List orders (page, state)"
+        query: [page, state]
+        response: Order[]
+      POST /orders:
+        summary: Place an order
+        body: OrderCreate
+        response: Order
+      GET /orders/{id}:
+        response: Order
+      GET /health:
+        public: true
+      GET /version:
+    websocket:
+      path: /ws?token={accessToken}
+    demo-accounts:
+      - {email: demo@shop.test, password: demo1234}
+    """
+
+    func read(_ text: String) throws(ProfileError) -> ProfileFile { try ProfileFile.parse(text, file: "shop.yaml") }
+
+    func problem(_ text: String) -> String {
+        do { _ = try read(text); return "read without a problem" } catch { return error.description }
+    }
+
+    @Test func endpointsModelsAndEnumsReadInFileOrder() throws {
+        let profile = try read(Self.yaml).profile
+        #expect(profile.endpoints.map { "\($0.method) \($0.path)" } == ["GET /orders", "POST /orders", "GET /orders/{id}", "GET /health", "GET /version"])
+        let list = profile.endpoints[0]
+        #expect(list.summary == "List orders (page, state)" && list.query == ["page", "state"])
+        #expect(list.response == "Order" && list.responseIsList)
+        #expect(profile.endpoints[1].body?.name == "OrderCreate" && profile.endpoints[1].response == "Order" && !profile.endpoints[1].responseIsList)
+        #expect(profile.isPublic(method: "GET", path: "/health") && !profile.isPublic(method: "GET", path: "/orders"))
+        let order = try #require(profile.model(named: "order"))
+        #expect(order.fields == [
+            Field("id", .integer), Field("state", .enumeration("OrderState", ["open", "paid", "shipped"])),
+            Field("note", .string, required: false, nullable: true), Field("lines", .array(.model("Line"))),
+            Field("tags", .array(.string), required: false), Field("kind", .enumeration("Kind", ["retail", "wholesale"])),
+        ])
+        #expect(profile.models.map(\.name) == ["Order", "Line", "OrderCreate"])
+        #expect(profile.webSocketTemplate == "/ws?token={accessToken}")
+        #expect(profile.demoAccounts.map(\.email) == ["demo@shop.test"])
+        // The models check answers: a wrong type in a list item is drift.
+        let answer = try JSONParser.parse(#"[{"id": 1, "state": "lost", "lines": [], "kind": "retail"}]"#)
+        #expect(Drift.check(answer, type: .array(.model("Order")), in: profile.models).map(\.path) == ["[0].state"])
+    }
+
+    @Test func catalogMistakesAreOneLineWithWhereAndWhatWasExpected() {
+        #expect(problem(Self.yaml.replacingOccurrences(of: "state: OrderState", with: "state: OrderStat"))
+            == "shop.yaml:10: at $.models.Order.state: unknown type 'OrderStat'; did you mean OrderState?; a type is string, integer, "
+            + "number, boolean, any, a model or enum of this file, Name (a|b) for an enum in place, T[] for a list, T | null")
+        #expect(problem(Self.yaml.replacingOccurrences(of: "body: OrderCreate", with: "body: OrderCreat"))
+            == "shop.yaml:28: at $.endpoints.POST /orders.body: no model named 'OrderCreat' in models; did you mean OrderCreate?")
+        #expect(problem(Self.yaml.replacingOccurrences(of: "GET /health:", with: "FETCH /health:"))
+            == "shop.yaml:32: at $.endpoints.FETCH /health: an endpoint is named by its method and path, as in: GET /users/{id}")
+        #expect(problem(Self.yaml.replacingOccurrences(of: "    public: true", with: "    public: yes please"))
+            == "shop.yaml:33: at $.endpoints.GET /health.public: expected true or false, not a string")
+        #expect(problem(Self.yaml.replacingOccurrences(of: "response: Order[]", with: "response: string"))
+            == "shop.yaml:25: at $.endpoints.GET /orders.response: an answer is a model of this file or a list of one, as in: Task or Task[]")
+        #expect(problem(Self.yaml.replacingOccurrences(of: "summary: Place an order", with: "sumary: Place an order"))
+            == "shop.yaml:27: at $.endpoints.POST /orders.sumary: unknown field 'sumary'; did you mean summary?")
+        #expect(problem(Self.yaml.replacingOccurrences(of: "path: /ws", with: "path: ws"))
+            == "shop.yaml:36: at $.websocket.path: a path on the base URL starts with /, as in: /ws?token={accessToken}")
+        #expect(problem(Self.yaml.replacingOccurrences(of: "  - {email: demo@shop.test, password: demo1234}", with: "  - demo@shop.test"))
+            == "shop.yaml:38: at $.demo-accounts[0]: expected a mapping of names to values, not a string")
+        #expect(problem(Self.yaml.replacingOccurrences(of: "  GET /version:", with: "  GET /orders:")).contains("a key appears twice"))
+    }
+
+    /// The built-in profiles are profile files compiled in: each reads
+    /// through `ProfileFile.parse` with what it had as Swift values.
+    @Test(arguments: [("linku", 73, 12, 39), ("nova", 31, 6, 29), ("levelup", 6, 2, 9), ("posture", 5, 2, 9)])
+    func theBuiltInProfilesAreProfileFiles(name: String, endpoints: Int, open: Int, models: Int) throws {
+        let profile = try #require(Profile.builtIn[name])
+        #expect(profile.name == name)
+        #expect(profile.endpoints.count == endpoints)
+        #expect(profile.endpoints.filter(\.isPublic).count == open)
+        #expect(profile.models.count == models)
+        if case .login = try ProfileFile.parse(Self.yaml, file: "x").auth { Issue.record("the test file has no login") }
+        #expect(profile.auth != nil && !profile.environments.isEmpty && !profile.demoAccounts.isEmpty)
+        // Every answer an endpoint names is a model of the profile.
+        for endpoint in profile.endpoints {
+            if let response = endpoint.response { #expect(profile.model(named: response) != nil, "\(endpoint.path): \(response)") }
+        }
+    }
+
+    @Test func linkuKeepsItsSocketReconcileAndEnvelope() throws {
+        let linku = Profile.linku
+        #expect(linku.webSocketTemplate == "/ws/chat/{userId}?token={accessToken}")
+        let reconcile = try #require(linku.webSocketReconcile)
+        #expect(reconcile.messagesQuery.map { "\($0.name)=\($0.value)" } == ["conversation_id={conversation}", "after_id={after}", "order=asc", "page_size=100"])
+        let body = try JSONParser.parse(#"{"error": true, "message": "gone", "error_code": "", "status_code": 410}"#)
+        #expect(linku.errorEnvelope.describe(status: 400, body: body) == "410: gone", "the body's status_code, an empty code left out")
+        #expect(linku.errorEnvelope.describe(status: 404, body: try JSONParser.parse(#"{"message": "no"}"#)) == nil,
+                "a body without \"error\": true is not LinkU's envelope")
+        #expect(linku.errorEnvelope.body(status: 404, code: "NOT_FOUND", message: "no").plainText
+                == #"{"error":true,"error_code":"NOT_FOUND","status_code":404,"message":"no"}"#)
+        #expect(linku.environment(named: "production")?.absoluteString == "https://api.link2ur.com")
+    }
+
+    /// A file with `spec:` and endpoints of its own: the document's catalog,
+    /// and the file's where the document has nothing for that method and path.
+    @Test func aFilesOwnEndpointsAreKeptBesideItsDocuments() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let document = #"{"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {"/orders": {"get": {"summary": "From the document", "responses": {"200": {"description": "ok"}}}}}}"#
+        try document.write(to: folder.appendingPathComponent("openapi.json"), atomically: true, encoding: .utf8)
+        let file = try ProfileFile.parse(Self.yaml + "\nspec: openapi.json\n", file: folder.appendingPathComponent("shop.yaml").path)
+        let spec = try SpecLoader.load(try #require(file.spec)).adding(file.profile)
+        #expect(spec.endpoints.map { "\($0.method) \($0.path) \($0.summary)" }.prefix(3)
+                == ["GET /orders From the document", "POST /orders Place an order", "GET /orders/{id} "])
+        #expect(spec.endpoints.count == 5 && spec.models.contains { $0.name == "OrderCreate" })
+    }
+}
