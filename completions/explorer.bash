@@ -164,8 +164,8 @@ _explorer() {
 
     local -a repeating_flags=()
     local -a non_repeating_flags=(--offline --version -h --help)
-    local -a repeating_options=()
-    local -a non_repeating_options=(--base-url --profile --env --color --record --spec -c)
+    local -a repeating_options=(-c)
+    local -a non_repeating_options=(--base-url --profile --env --color --record --spec)
     __explorer_offer_flags_options 0
 
     # Offer option value completions
@@ -216,8 +216,8 @@ _explorer() {
 _explorer_repl() {
     repeating_flags=()
     non_repeating_flags=(--offline --version -h --help)
-    repeating_options=()
-    non_repeating_options=(--base-url --profile --env --color --record --spec -c)
+    repeating_options=(-c)
+    non_repeating_options=(--base-url --profile --env --color --record --spec)
     __explorer_offer_flags_options 0
 
     # Offer option value completions

@@ -20,10 +20,10 @@ function __explorer_parse_tokens -S
     set -l unparsed_tokens (__explorer_tokens -pc)
     switch $unparsed_tokens[1]
     case 'explorer'
-        __explorer_parse_subcommand 0 'base-url=' 'profile=' 'env=' 'offline' 'color=' 'record=' 'spec=' 'c=' 'version' 'h/help'
+        __explorer_parse_subcommand 0 'base-url=' 'profile=' 'env=' 'offline' 'color=' 'record=' 'spec=' 'c=+' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'repl'
-            __explorer_parse_subcommand 0 'base-url=' 'profile=' 'env=' 'offline' 'color=' 'record=' 'spec=' 'c=' 'version' 'h/help'
+            __explorer_parse_subcommand 0 'base-url=' 'profile=' 'env=' 'offline' 'color=' 'record=' 'spec=' 'c=+' 'version' 'h/help'
         case 'run'
             __explorer_parse_subcommand 1 'base-url=' 'profile=' 'env=' 'offline' 'color=' 'record=' 'spec=' 'version' 'h/help'
         case 'sandbox'
@@ -104,7 +104,7 @@ complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_opti
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer" color' -l 'color' -d 'Colour output: auto (a terminal without NO_COLOR, the default), always or never.' -rfka 'auto always never'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer" record' -l 'record' -d 'Record the session, from the first line, as a transcript in this new file.' -rF
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer" spec' -l 'spec' -d 'An OpenAPI 3.0/3.1 or Swagger 2.0 document (JSON or YAML) for the catalog; its first server is the base URL when --base-url is not given.' -rF
-complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer" c' -s 'c' -d 'Run one line and exit.' -rfka ''
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer"' -s 'c' -d 'Run one line and exit; given again, the lines run in order, as a script\'s do.' -rfka ''
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer" version' -l 'version' -d 'Show the version.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_positional "explorer" -eq 1' -fa 'repl' -d 'Open the REPL (the default), or run one line with -c.'
@@ -123,7 +123,7 @@ complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_opti
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" color' -l 'color' -d 'Colour output: auto (a terminal without NO_COLOR, the default), always or never.' -rfka 'auto always never'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" record' -l 'record' -d 'Record the session, from the first line, as a transcript in this new file.' -rF
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" spec' -l 'spec' -d 'An OpenAPI 3.0/3.1 or Swagger 2.0 document (JSON or YAML) for the catalog; its first server is the base URL when --base-url is not given.' -rF
-complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" c' -s 'c' -d 'Run one line and exit.' -rfka ''
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl"' -s 'c' -d 'Run one line and exit; given again, the lines run in order, as a script\'s do.' -rfka ''
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" version' -l 'version' -d 'Show the version.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" base-url' -l 'base-url' -d 'Base URL of a backend, such as https://api.example.com. Without it the built-in sandbox starts.' -rfka ''

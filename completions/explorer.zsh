@@ -49,7 +49,7 @@ _explorer() {
         '--color[Colour output\: auto (a terminal without NO_COLOR, the default), always or never.]:color:{__explorer_complete "${___color[@]}"}'
         '--record[Record the session, from the first line, as a transcript in this new file.]:file:_files'
         '--spec[An OpenAPI 3.0/3.1 or Swagger 2.0 document (JSON or YAML) for the catalog; its first server is the base URL when --base-url is not given.]:file:_files'
-        '-c[Run one line and exit.]:line:'
+        '*-c[Run one line and exit; given again, the lines run in order, as a script'\''s do.]:line:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
         '(-): :->command'
@@ -94,7 +94,7 @@ _explorer_repl() {
         '--color[Colour output\: auto (a terminal without NO_COLOR, the default), always or never.]:color:{__explorer_complete "${___color[@]}"}'
         '--record[Record the session, from the first line, as a transcript in this new file.]:file:_files'
         '--spec[An OpenAPI 3.0/3.1 or Swagger 2.0 document (JSON or YAML) for the catalog; its first server is the base URL when --base-url is not given.]:file:_files'
-        '-c[Run one line and exit.]:line:'
+        '*-c[Run one line and exit; given again, the lines run in order, as a script'\''s do.]:line:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

@@ -129,6 +129,23 @@ def test_gzip_is_asked_for_and_decoded_and_brotli_is_named(backend, tmp_path):
     assert "not valid JSON" not in out + result.stderr
 
 
+def test_c_given_several_times_runs_each_line_in_order(backend, tmp_path):
+    base, _ = backend
+    result = run_explorer(["--base-url", base, "-c", "get /one", "-c", "no-such-command", "-c", "post /two a=1"],
+                          env=isolated_env(tmp_path), cwd=tmp_path)
+    assert [path for _, path, _ in Backend.seen] == ["/one", "/two"], "every line ran, in order"
+    assert "unknown command 'no-such-command'" in result.stderr
+    assert result.returncode == 1, "the worst status, as a script's"
+
+
+def test_a_profile_file_without_auth_says_where_auth_goes(backend, tmp_path):
+    base, _ = backend
+    (tmp_path / "shop.yaml").write_text(f"explorer-profile: 1\nname: shop\nenvironments:\n  local: {{base-url: \"{base}\"}}\n")
+    result = run_explorer(["--profile", str(tmp_path / "shop.yaml"), "-c", "login me@example.com pw"], env=isolated_env(tmp_path), cwd=tmp_path)
+    assert "shop's profile says no auth: give it an auth: section (docs/profiles.md" in result.stderr
+    assert Backend.seen == [], "login posted nothing anywhere"
+
+
 def test_a_server_named_on_the_command_line_is_not_linku(backend, tmp_path):
     base, _ = backend
     result = explorer(base, ["login me@example.com pw", "endpoints", "get /status"], tmp_path)

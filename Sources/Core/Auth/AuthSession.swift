@@ -134,8 +134,12 @@ public actor AuthSession {
             if let source = profile.credentialSource {
                 throw AuthError("\(profile.displayName) has no login: its profile sends \(source) with every request to the backend")
             }
-            throw AuthError("\(profile.displayName) has no login flow explorer knows: send credentials on a line "
-                            + "(Authorization:'Bearer TOKEN', X-Api-Key:KEY), or describe the backend in a profile file: --profile FILE (docs/profiles.md)")
+            let onALine = "send credentials on a line (Authorization:'Bearer TOKEN', X-Api-Key:KEY) or for the session (auth bearer TOKEN)"
+            guard profile.name == Profile.generic.name else {
+                throw AuthError("\(profile.displayName)'s profile says no auth: give it an auth: section (docs/profiles.md, \"Auth\"), or \(onALine)")
+            }
+            throw AuthError("\(profile.displayName) has no login flow explorer knows: \(onALine), "
+                            + "or describe the backend in a profile file: --profile FILE (docs/profiles.md)")
         }
         return auth
     }

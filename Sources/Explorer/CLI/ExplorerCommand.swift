@@ -36,17 +36,18 @@ struct ExplorerCommand: ParsableCommand {
     // name (`explorer --base-url URL run FILE`).
     @OptionGroup var connection: ConnectionOptions
 
-    @Option(name: .customShort("c"), help: ArgumentHelp("Run one line and exit.", valueName: "line"))
-    var command: String?
+    @Option(name: .customShort("c"), help: ArgumentHelp("Run one line and exit; given again, the lines run in order, as a script's do.",
+                                                       valueName: "line"))
+    var commands: [String] = []
 
     func run() throws {
-        try Start.start(connection, command: command)
+        try Start.start(connection, commands: commands)
     }
 
     /// Refuses, by name, the REPL's options given to a subcommand that has
     /// no use for them, rather than ignoring them.
     func refuse(_ subcommand: String, except understood: Set<String> = []) throws {
-        let refused = connection.givenNames.filter { !understood.contains($0) } + (command == nil ? [] : ["-c"])
+        let refused = connection.givenNames.filter { !understood.contains($0) } + (commands.isEmpty ? [] : ["-c"])
         if let first = refused.first {
             throw ValidationError("\(first) is an option of the REPL and explorer run, not of explorer \(subcommand)")
         }
@@ -177,21 +178,28 @@ struct Start: ParsableCommand {
     @ParentCommand var root: ExplorerCommand
     @OptionGroup var connection: ConnectionOptions
 
-    @Option(name: .customShort("c"), help: ArgumentHelp("Run one line and exit.", valueName: "line"))
-    var command: String?
+    @Option(name: .customShort("c"), help: ArgumentHelp("Run one line and exit; given again, the lines run in order, as a script's do.",
+                                                       valueName: "line"))
+    var commands: [String] = []
 
     func run() throws {
-        try Self.start(connection.given(over: root.connection), command: command ?? root.command)
+        try Self.start(connection.given(over: root.connection), commands: commands.isEmpty ? root.commands : commands)
     }
 
-    /// The REPL, or one line with `-c`, or the lines of a pipe.
-    static func start(_ connection: ConnectionOptions, command: String?) throws {
+    /// The REPL, or the lines of `-c` (in order, like a script's: each
+    /// runs, `exit` stops, the worst status is the exit status), or the
+    /// lines of a pipe.
+    static func start(_ connection: ConnectionOptions, commands: [String]) throws {
         try connection.check()
-        let session = try ExplorerSession.open(connection, interactive: command == nil)
+        let session = try ExplorerSession.open(connection, interactive: commands.isEmpty)
         let controller = session.controller
-        let status: ExitStatus
-        if let command {
-            status = controller.step(command).status
+        var status = ExitStatus.ok
+        if !commands.isEmpty {
+            for command in commands {
+                let result = controller.step(command)
+                status = max(status, result.status)
+                if result.exit { break }
+            }
         } else if controller.terminal.isInteractive {
             controller.terminal.out(session.welcome)
             status = controller.repl()
@@ -224,7 +232,7 @@ struct Run: ParsableCommand {
             Console().err("error: cannot read \(file): \(problem)\n")
             throw ExitCode(ExitStatus.parse.rawValue)
         }
-        if root.command != nil { throw ValidationError("-c runs one line in the REPL; explorer run runs a file's lines") }
+        if !root.commands.isEmpty { throw ValidationError("-c runs one line in the REPL; explorer run runs a file's lines") }
         let connection = connection.given(over: root.connection)
         try connection.check()
         let session = try ExplorerSession.open(connection, interactive: false)
