@@ -97,6 +97,18 @@ import Testing
         #expect(problem(Self.yaml.replacingOccurrences(of: "  GET /version:", with: "  GET /orders:")).contains("a key appears twice"))
     }
 
+    /// Plain scalars are typed by YAML 1.2's core schema: `no` and `on` are
+    /// strings (YAML 1.1 made them booleans), `1e3` a number, `~` null.
+    @Test func plainScalarsFollowYAML12() throws {
+        let base = "explorer-profile: 1\nname: x\nenvironments: {a: {base-url: \"http://127.0.0.1:1\"}}\n"
+        #expect(try read(base + "secret-fields: [no, on, yes, ~x, 1.2.3]").secretFields == ["no", "on", "yes", "~x", "1.2.3"])
+        for number in ["1e3", "-2", "+.5", "7.", "1E-2"] {
+            #expect(problem(base + "secret-fields: [\(number)]") == "shop.yaml:4: at $.secret-fields[0]: expected a string", "\(number)")
+        }
+        #expect(problem(base + "display-name: ~") == "shop.yaml:4: at $.display-name: expected a string, not null")
+        #expect(problem(base + "display-name: TRUE") == "shop.yaml:4: at $.display-name: expected a string, not a boolean")
+    }
+
     /// The built-in profiles are profile files compiled in: each reads
     /// through `ProfileFile.parse` with what it had as Swift values.
     @Test(arguments: [("linku", 73, 12, 39), ("nova", 31, 6, 29), ("levelup", 6, 2, 9), ("posture", 5, 2, 9)])

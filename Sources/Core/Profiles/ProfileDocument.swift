@@ -110,7 +110,9 @@ struct ProfileDocument {
             }
         }
         let node: Node?
-        do { node = try Yams.compose(yaml: text) } catch {
+        // The basic resolver tags no scalar: `convert` types them, without
+        // the default resolver's regular expressions (most of a load's time).
+        do { node = try Yams.compose(yaml: text, .basic) } catch {
             throw ProfileError(file: file, line: Self.line(of: error), path: "", reason: "not valid YAML: \(Self.reason(of: error))")
         }
         guard let node else { throw ProfileError(file: file, line: nil, path: "", reason: "the file is empty") }
@@ -126,11 +128,7 @@ struct ProfileDocument {
         if lines[path] == nil, let mark = node.mark { lines[path] = mark.line }
         switch node {
         case let .scalar(scalar):
-            if scalar.style != .plain { return .string(scalar.string) }
-            if let value = Bool.construct(from: scalar) { return .bool(value) }
-            if Int.construct(from: scalar) != nil || Double.construct(from: scalar) != nil { return .number(scalar.string) }
-            if NSNull.construct(from: scalar) != nil { return .null }
-            return .string(scalar.string)
+            return scalar.style == .plain ? plain(scalar.string) : .string(scalar.string)
         case let .mapping(mapping):
             var members: [(key: String, value: JSONValue)] = []
             for (key, value) in mapping {
@@ -150,6 +148,42 @@ struct ProfileDocument {
         case .alias:
             throw ProfileError(file: file, line: node.mark?.line, path: path, reason: "YAML aliases are not supported in a profile")
         }
+    }
+
+    /// A plain scalar by YAML 1.2's core schema: `null`, `~` or nothing;
+    /// `true`, `false`; a decimal number; anything else is a string
+    /// (`no` and `on` too, as YAML 1.2 has it).
+    static func plain(_ text: String) -> JSONValue {
+        switch text {
+        case "", "~", "null", "Null", "NULL": return .null
+        case "true", "True", "TRUE": return .bool(true)
+        case "false", "False", "FALSE": return .bool(false)
+        default: return isDecimal(text.utf8) ? .number(text) : .string(text)
+        }
+    }
+
+    /// `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`, the core schema's
+    /// int and float, without a regular expression.
+    private static func isDecimal(_ bytes: String.UTF8View) -> Bool {
+        var rest = bytes[...]
+        func digits() -> Int {
+            let count = rest.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }.count
+            rest = rest.dropFirst(count)
+            return count
+        }
+        if let sign = rest.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") { rest = rest.dropFirst() }
+        var mantissa = digits()
+        if rest.first == UInt8(ascii: ".") {
+            rest = rest.dropFirst()
+            mantissa += digits()
+        }
+        guard mantissa > 0 else { return false }
+        if let e = rest.first, e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
+            rest = rest.dropFirst()
+            if let sign = rest.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") { rest = rest.dropFirst() }
+            guard digits() > 0 else { return false }
+        }
+        return rest.isEmpty
     }
 
     private static func line(of error: any Error) -> Int? {
