@@ -153,4 +153,20 @@ import Testing
                 == ["GET /orders From the document", "POST /orders Place an order", "GET /orders/{id} "])
         #expect(spec.endpoints.count == 5 && spec.models.contains { $0.name == "OrderCreate" })
     }
+
+    /// An environment's `websocket-url`: sockets go there, REST to the base URL.
+    @Test func anEnvironmentsSocketsCanLiveElsewhere() async throws {
+        let text = Self.yaml.replacingOccurrences(of: "  local: {base-url: \"http://127.0.0.1:8080\"}",
+                                                  with: "  local: {base-url: \"http://127.0.0.1:8080/api\", websocket-url: \"ws://127.0.0.1:9090/rt\"}")
+        let file = try ProfileFile.parse(text, file: "shop.yaml")
+        let environment = try #require(file.environment(named: nil))
+        #expect(environment.webSocketURL?.absoluteString == "ws://127.0.0.1:9090/rt")
+        let chosen = ChosenProfile(document: file, environment: environment, credential: nil)
+        let session = AuthSession(profile: chosen.profile, builder: RequestBuilder(baseURL: environment.baseURL),
+                                  transport: ScriptedTransport(answers: [:]), store: MemoryTokenStore())
+        #expect(try await WebSocketAddress.url("/events").resolve(session: session) == "ws://127.0.0.1:9090/rt/events")
+        #expect(problem(Self.yaml.replacingOccurrences(of: "  local: {base-url: \"http://127.0.0.1:8080\"}",
+                                                       with: "  local: {base-url: \"http://127.0.0.1:8080\", websocket-url: \"http://x\"}"))
+                == "shop.yaml:4: at $.environments.local.websocket-url: 'http://x' is not a ws:// or wss:// URL")
+    }
 }

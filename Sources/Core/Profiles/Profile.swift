@@ -41,6 +41,9 @@ public struct Profile: Sendable {
     /// The deployments the backend's documents name (`--env NAME`), by the
     /// origin its catalog paths are joined to; the sandbox is the default.
     public var environments: [(name: String, baseURL: String)] = []
+    /// Where sockets connect when not beside the REST API (an environment's
+    /// `websocket-url`): the template's path is joined to it, not to the base URL.
+    public var webSocketBaseURL: URL?
 
     /// The base URL of the environment `name`, if the profile has it.
     public func environment(named name: String) -> URL? {

@@ -45,6 +45,8 @@ public struct ProfileFile: Sendable, Equatable {
     public struct Environment: Sendable, Equatable {
         public var name: String
         public var baseURL: URL
+        /// `websocket-url`, where it differs from the base URL's host (`wss://ws.example.com`).
+        public var webSocketURL: URL?
     }
 
     /// How every request proves who sends it. Secret parts are templates
@@ -201,13 +203,11 @@ extension ProfileFile {
         environments = []
         for (key, value) in try environmentsValue.object(nil) {
             let members = try value.member("base-url")
-            _ = try value.object(["base-url"])
+            _ = try value.object(["base-url", "websocket-url"])
             guard let urlValue = members else { throw value.problem("missing base-url, as in: base-url: https://api.example.com") }
-            let text = try urlValue.string()
-            guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
-                throw urlValue.problem("'\(text)' is not an http:// or https:// URL")
-            }
-            environments.append(Environment(name: key, baseURL: url))
+            let url = try Self.url(urlValue, schemes: ["http", "https"])
+            let socket = try value.member("websocket-url").map { value throws(ProfileError) in try Self.url(value, schemes: ["ws", "wss"]) }
+            environments.append(Environment(name: key, baseURL: url, webSocketURL: socket))
         }
         guard let first = environments.first else {
             throw environmentsValue.problem("at least one environment, as in: local: {base-url: http://127.0.0.1:8080}")
@@ -234,6 +234,15 @@ extension ProfileFile {
         catalog = try Self.catalog(root)
         webSocket = try root.member("websocket").map(Self.webSocket)
         demoAccounts = try root.member("demo-accounts").map(Self.demoAccounts) ?? []
+    }
+
+    /// An absolute URL with one of `schemes`.
+    private static func url(_ value: ProfileDocument.Value, schemes: [String]) throws(ProfileError) -> URL {
+        let text = try value.string()
+        guard let url = URL(string: text), let scheme = url.scheme, schemes.contains(scheme), url.host != nil else {
+            throw value.problem("'\(text)' is not a " + schemes.map { "\($0)://" }.joined(separator: " or ") + " URL")
+        }
+        return url
     }
 
     private static func auth(_ value: ProfileDocument.Value) throws(ProfileError) -> Auth {

@@ -18,7 +18,7 @@ public enum WebSocketAddress: Sendable, Equatable {
     /// and so is any token when `refresh` says the last handshake was refused
     /// (a server can revoke a token before its expiry).
     public func resolve(session: AuthSession, refresh: Bool = false) async throws -> String {
-        let base = session.builder.baseURL
+        let base = session.profile.webSocketBaseURL ?? session.builder.baseURL
         switch self {
         case let .url(text):
             if text.hasPrefix("ws://") || text.hasPrefix("wss://") { return text }

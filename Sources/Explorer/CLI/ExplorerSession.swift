@@ -43,7 +43,8 @@ final class ExplorerSession {
         let environment = Surroundings.current.environment
         let file = try profileFile(options, environment: environment)
         // A server named on the command line is not LinkU unless the user says so.
-        let chosen = file?.document.profile ?? options.profile.flatMap(Profile.named)
+        // `--base-url` moves the REST API and the sockets with it: the file's socket URL is for its environment.
+        let chosen = (options.baseURL == nil ? file?.profile : file?.document.profile) ?? options.profile.flatMap(Profile.named)
         let profile = chosen ?? (options.baseURL != nil || options.spec != nil ? .generic : Profile.linku)
         var spec: ImportedSpec?
         if let path = options.spec ?? file?.document.spec {
@@ -178,7 +179,7 @@ final class ExplorerSession {
         case let .success(found): next = found
         }
         let store = FileTokenStore(url: FileTokenStore.defaultURL(environment: environment))
-        let opened = replaceLive(profile: next.document.profile, target: .url(next.environment.baseURL), store: store,
+        let opened = replaceLive(profile: next.profile, target: .url(next.environment.baseURL), store: store,
                                  describing: next.environment.baseURL.absoluteString) { [spec] interpreter in
             if let spec { await interpreter.use(spec) }
             await next.apply(to: interpreter)

@@ -33,7 +33,7 @@ enum MockDerivation {
         case let .success(found): chosen = found
         }
         let header = transcript.header
-        let profile = chosen?.document.profile ?? Profile.named(header.profile == "none" ? Profile.generic.name : header.profile)!
+        let profile = chosen?.profile ?? Profile.named(header.profile == "none" ? Profile.generic.name : header.profile)!
         var answers: RecordedAnswers?
         let live: LiveSession
         do {

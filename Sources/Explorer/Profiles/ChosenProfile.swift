@@ -13,6 +13,13 @@ struct ChosenProfile: Sendable {
     /// The secrets filled into it, by name: a recording writes them as `{{secret:NAME}}`.
     var secrets: [String: String] = [:]
 
+    /// The session's profile: the file's, its sockets where the environment puts them.
+    var profile: Profile {
+        var profile = document.profile
+        profile.webSocketBaseURL = environment.webSocketURL
+        return profile
+    }
+
     /// Whether the environment is not the file's default (the prompt and a recording name it).
     var isOtherEnvironment: Bool { environment.name != document.defaultEnvironment }
 

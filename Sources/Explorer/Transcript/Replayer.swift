@@ -42,7 +42,7 @@ struct Replayer: Sendable {
         case let .failure(failure): run.failure = failure; return
         case let .success(found): chosen = found
         }
-        let profile = chosen?.document.profile ?? Profile.named(header.profile == "none" ? Profile.generic.name : header.profile)!
+        let profile = chosen?.profile ?? Profile.named(header.profile == "none" ? Profile.generic.name : header.profile)!
         let target: LiveSession.Target
         if let baseURL {
             target = .url(baseURL)
