@@ -71,3 +71,35 @@ import Testing
         #expect(Download.filename(in: #"attachment; filename="x.csv"; filename*=UTF-8''r%C3%A9sum%C3%A9.csv"#) == "résumé.csv")
     }
 }
+
+extension PagingTests {
+    /// A profile file's `pagination` is the rule, with its own names.
+    @Test func aDeclaredCursorIsReadWhereTheProfileSays() throws {
+        let text = "explorer-profile: 1\nname: x\nenvironments: {a: {base-url: \"http://127.0.0.1:1\"}}\n"
+            + "pagination: {style: cursor, next-cursor: .meta.after, cursor-parameter: from}\n"
+        let declared = try #require(try ProfileFile.parse(text, file: "x.yaml").profile.pagination)
+        // A next_cursor the guesses would take is not the declared one.
+        #expect(Paging.next(after: last, response: answer(#"{"data": [1], "next_cursor": "no", "meta": {"after": "c2"}}"#), endpointQuery: [], declared: declared)
+            == .request(path: "/items", items: [.query(name: "q", value: "x"), .query(name: "from", value: "c2")]))
+        #expect(Paging.next(after: last, response: answer(#"{"data": [1], "meta": {"after": null}}"#), endpointQuery: [], declared: declared)
+            == .end("no next page: the answer's .meta.after is null, empty or absent"))
+    }
+
+    @Test func aDeclaredPageNumberCountsInItsOwnParameters() throws {
+        let text = "explorer-profile: 1\nname: x\nenvironments: {a: {base-url: \"http://127.0.0.1:1\"}}\n"
+            + "pagination: {style: page, page-parameter: p, size-parameter: n, total: .meta.count}\n"
+        let declared = try #require(try ProfileFile.parse(text, file: "x.yaml").profile.pagination)
+        let second = Paging.Last(path: "/items", items: [.query(name: "p", value: "2"), .query(name: "n", value: "10")], options: RequestOptions())
+        let items = #"[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]"#
+        #expect(Paging.next(after: second, response: answer(#"{"rows": \#(items), "meta": {"count": 25}}"#), endpointQuery: [], declared: declared)
+            == .request(path: "/items", items: [.query(name: "p", value: "3"), .query(name: "n", value: "10")]))
+        #expect(Paging.next(after: second, response: answer(#"{"rows": \#(items), "meta": {"count": 20}}"#), endpointQuery: [], declared: declared)
+            == .end("no next page: page 2 of 10 reaches the total, 20"))
+        do {
+            _ = try ProfileFile.parse(text.replacingOccurrences(of: "style: page", with: "style: offset"), file: "x.yaml")
+            Issue.record("read an unknown style")
+        } catch {
+            #expect(error.description == "x.yaml:4: at $.pagination.style: expected cursor (a next cursor in the answer) or page (a page number in the query)")
+        }
+    }
+}

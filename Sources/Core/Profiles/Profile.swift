@@ -41,6 +41,9 @@ public struct Profile: Sendable {
     /// The deployments the backend's documents name (`--env NAME`), by the
     /// origin its catalog paths are joined to; the sandbox is the default.
     public var environments: [(name: String, baseURL: String)] = []
+    /// How a list says where its next page is (a profile file's
+    /// `pagination`); nil: `next` reads it off the answer as common APIs write it.
+    public var pagination: Pagination?
     /// Where sockets connect when not beside the REST API (an environment's
     /// `websocket-url`): the template's path is joined to it, not to the base URL.
     public var webSocketBaseURL: URL?
@@ -122,6 +125,16 @@ public struct Profile: Sendable {
 
     /// Every name `named` knows, for messages and completion.
     public static var names: [String] { builtInNames.sorted() + [generic.name] }
+}
+
+/// How a backend pages its lists, as a profile file declares it.
+public enum Pagination: Sendable, Equatable {
+    /// The answer's cursor at `next` goes back in the query parameter
+    /// `parameter`; null, empty or absent: the last page.
+    case cursor(next: JSONPath, parameter: String)
+    /// The query parameter `parameter` counts pages from 1; `size` names
+    /// the page size parameter and `total` where the answer has the count.
+    case page(parameter: String, size: String?, total: JSONPath?)
 }
 
 /// How a backend logs in and refreshes. Paths are relative to the base URL;

@@ -141,6 +141,29 @@ extension ProfileFile {
             messages: try path("messages"), messageID: try path("message-id"))
     }
 
+    /// `pagination: {style: cursor, next-cursor, cursor-parameter}` or
+    /// `{style: page, page-parameter, size-parameter, total}`.
+    static func pagination(_ value: ProfileDocument.Value) throws(ProfileError) -> Pagination {
+        let styleValue = try value.require("style")
+        func path(_ key: String) throws(ProfileError) -> JSONPath? {
+            guard let member = try value.member(key) else { return nil }
+            let written = try member.string()
+            do { return try JSONPath.parse(written) } catch { throw member.problem("'\(written)' is not a JSON path (\(error.reason)), as in: .meta.next") }
+        }
+        switch try styleValue.string() {
+        case "cursor":
+            _ = try value.object(["style", "next-cursor", "cursor-parameter"])
+            return .cursor(next: try path("next-cursor") ?? .known(".next_cursor"),
+                           parameter: try value.member("cursor-parameter")?.string() ?? "cursor")
+        case "page":
+            _ = try value.object(["style", "page-parameter", "size-parameter", "total"])
+            return .page(parameter: try value.member("page-parameter")?.string() ?? "page",
+                         size: try value.member("size-parameter")?.string() ?? "page_size", total: try path("total"))
+        default:
+            throw styleValue.problem("expected cursor (a next cursor in the answer) or page (a page number in the query)")
+        }
+    }
+
     /// `demo-accounts: [{email, password}]`.
     static func demoAccounts(_ value: ProfileDocument.Value) throws(ProfileError) -> [DemoAccount] {
         guard case let .array(items) = value.value else { throw value.problem("expected a list of {email, password}, not \(value.kind)") }

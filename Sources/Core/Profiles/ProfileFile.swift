@@ -25,6 +25,8 @@ public struct ProfileFile: Sendable, Equatable {
     /// Accounts that exist on every deployment of the backend (its sandbox's
     /// seeds): offered by TAB after `login`, their passwords filled in on replay.
     public var demoAccounts: [DemoAccount] = []
+    /// `pagination`: how `next` finds the next page, when the file says.
+    public var pagination: Pagination?
 
     public struct Catalog: Sendable, Equatable {
         public var models: [Model] = []
@@ -91,6 +93,7 @@ public struct ProfileFile: Sendable, Equatable {
                               demoAccounts: demoAccounts.map { ($0.email, $0.password) }, webSocketTemplate: webSocket?.path,
                               webSocketReconcile: webSocket?.reconcile, secretFields: secretFields)
         profile.declaredModels = catalog.models
+        profile.pagination = pagination
         profile.environments = environments.map { ($0.name, $0.baseURL.absoluteString) }
         func from(_ template: String) -> String {
             "(from " + SecretTemplate.names(in: template).map(SecretResolver.environmentName).joined(separator: " and ") + ")"
@@ -184,7 +187,7 @@ extension ProfileFile {
         path = file
         let root = document.root
         let top = try root.object(["explorer-profile", "name", "display-name", "environments", "default-environment", "auth",
-                                   "errors", "spec", "secret-fields", "enums", "models", "endpoints", "websocket", "demo-accounts"])
+                                   "errors", "spec", "secret-fields", "enums", "models", "endpoints", "websocket", "demo-accounts", "pagination"])
         guard top.first?.key == "explorer-profile" else {
             throw root.problem("the first field must be explorer-profile: \(Self.version), the version of this format")
         }
@@ -234,6 +237,7 @@ extension ProfileFile {
         catalog = try Self.catalog(root)
         webSocket = try root.member("websocket").map(Self.webSocket)
         demoAccounts = try root.member("demo-accounts").map(Self.demoAccounts) ?? []
+        pagination = try root.member("pagination").map(Self.pagination)
     }
 
     /// An absolute URL with one of `schemes`.

@@ -446,7 +446,7 @@ actor Interpreter {
         var request = PreparedRequest(method: "GET", url: session.builder.baseURL)
         if let built = try? session.builder.build(method: "GET", path: last.path, items: last.items) { request = built }
         let query = profile.endpoint(method: "GET", path: session.catalogPath(of: request))?.query ?? []
-        switch Paging.next(after: last, response: response, endpointQuery: query) {
+        switch Paging.next(after: last, response: response, endpointQuery: query, declared: profile.pagination) {
         case let .end(reason): return .message(reason)
         case let .request(path, items): return try await run(.http(method: "GET", path: path, items: items, options: last.options))
         case let .url(url):

@@ -32,7 +32,8 @@ enum Paging {
     static let cursorParameters = ["cursor", "after", "page_token", "pageToken", "starting_after", "next_token", "continuation"]
     static let sizeParameters = ["page_size", "per_page", "pageSize", "limit", "size"]
 
-    static func next(after last: Last, response: ReceivedResponse, endpointQuery: [String]) -> Next {
+    static func next(after last: Last, response: ReceivedResponse, endpointQuery: [String], declared: Pagination? = nil) -> Next {
+        if let declared { return next(after: last, body: response.json, declared: declared) }
         if let link = response.headers.first(where: { $0.hasName("Link") }).flatMap({ nextLink(in: $0.value) }) { return .url(link) }
         let body = response.json
         let members = object(body)
@@ -71,15 +72,51 @@ enum Paging {
             if case let .query(name, value) = item, sizeParameters.contains(name) { return Int(value) }
             return nil
         }.first ?? sizeParameters.lazy.compactMap { number(members, $0) }.first
+        let total = number(members, "total") ?? number(members, "total_count") ?? number(members, "count")
+        return pageAfter(page, size: size, total: total, body: body, parameter: "page", last: last)
+    }
+
+    /// The page after `page`, unless the total, an empty page or a short one says it was the last.
+    private static func pageAfter(_ page: Int, size: Int?, total: Int?, body: JSONValue?, parameter: String, last: Last) -> Next {
         let listed: [JSONValue]? = if case let .array(items)? = body { items } else {
-            members.lazy.compactMap { if case let .array(items) = $0.value { items } else { nil } }.first
+            object(body).lazy.compactMap { if case let .array(items) = $0.value { items } else { nil } }.first
         }
-        if let total = number(members, "total") ?? number(members, "total_count") ?? number(members, "count"), let size, page * size >= total {
+        if let total, let size, page * size >= total {
             return .end("no next page: page \(page) of \(size) reaches the total, \(total)")
         }
         if let listed, listed.isEmpty { return .end("no next page: page \(page) is empty") }
         if let listed, let size, listed.count < size { return .end("no next page: page \(page) has \(listed.count) of \(size)") }
-        return .request(path: last.path, items: replacing("page", with: String(page + 1), in: last.items))
+        return .request(path: last.path, items: replacing(parameter, with: String(page + 1), in: last.items))
+    }
+
+    /// The profile's own rule (a profile file's `pagination`), and no guessing.
+    private static func next(after last: Last, body: JSONValue?, declared: Pagination) -> Next {
+        func query(_ name: String) -> String? {
+            last.items.lazy.compactMap { item -> String? in
+                if case let .query(found, value) = item, found == name { return value }
+                return nil
+            }.first
+        }
+        func integer(_ value: JSONValue?) -> Int? {
+            switch value {
+            case let .number(text)?, let .string(text)?: Int(text)
+            default: nil
+            }
+        }
+        switch declared {
+        case let .cursor(field, parameter):
+            guard case let .success(value) = field.evaluate(body ?? .null), value != .null, !value.plainText.isEmpty else {
+                return .end("no next page: the answer's \(field) is null, empty or absent")
+            }
+            return .request(path: last.path, items: replacing(parameter, with: value.plainText, in: last.items))
+        case let .page(parameter, sizeParameter, totalField):
+            let page = query(parameter).flatMap { Int($0) } ?? 1
+            let size = sizeParameter.flatMap(query).flatMap { Int($0) }
+            let total = totalField.flatMap { path in
+                if case let .success(value) = path.evaluate(body ?? .null) { integer(value) } else { nil }
+            }
+            return pageAfter(page, size: size, total: total, body: body, parameter: parameter, last: last)
+        }
     }
 
     /// The `rel="next"` target of a Link header.
