@@ -169,4 +169,31 @@ import Testing
                                                        with: "  local: {base-url: \"http://127.0.0.1:8080\", websocket-url: \"http://x\"}"))
                 == "shop.yaml:4: at $.environments.local.websocket-url: 'http://x' is not a ws:// or wss:// URL")
     }
+
+    /// `refresh-token-header`: the refresh token goes in a header, not a body.
+    @Test func aRefreshCanSendItsTokenInAHeader() async throws {
+        let text = """
+        explorer-profile: 1
+        name: flask
+        environments: {local: {base-url: "http://127.0.0.1:1"}}
+        auth:
+          kind: login
+          login-path: /auth/login
+          refresh-path: /auth/refresh
+          refresh-token-header: Authorization
+          whoami-path: /me
+        """
+        let profile = try ProfileFile.parse(text, file: "flask.yaml").profile
+        let transport = ScriptedTransport(answers: ["/auth/login": #"{"access_token": "a1", "refresh_token": "r1", "user": {"username": "al"}}"#,
+                                                    "/auth/refresh": #"{"access_token": "a2"}"#])
+        let session = AuthSession(profile: profile, builder: RequestBuilder(baseURL: URL(string: "http://127.0.0.1:1")!),
+                                  transport: transport, store: MemoryTokenStore())
+        _ = try await session.login(email: "al@example.com", password: "pw")
+        #expect(try await session.refresh())
+        let refresh = try #require(transport.requests.last)
+        #expect(refresh.url.path == "/auth/refresh")
+        #expect(refresh.headers.filter { $0.hasName("Authorization") }.map(\.value) == ["Bearer r1"])
+        #expect(refresh.body == nil)
+        #expect(await session.tokens?.accessToken == "a2")
+    }
 }

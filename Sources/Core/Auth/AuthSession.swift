@@ -352,8 +352,12 @@ public actor AuthSession {
         }
         let request: PreparedRequest
         do {
-            request = try builder.build(method: "POST", path: auth.refreshPath,
-                                        items: [.stringField(name: auth.refreshTokenField, value: refreshToken)])
+            let items: [RequestItem] = if let header = auth.refreshTokenHeader {
+                [.header(name: header, value: header.lowercased() == "authorization" ? "Bearer \(refreshToken)" : refreshToken)]
+            } else {
+                [.stringField(name: auth.refreshTokenField, value: refreshToken)]
+            }
+            request = try builder.build(method: "POST", path: auth.refreshPath, items: items)
         } catch {
             return .success(false)
         }

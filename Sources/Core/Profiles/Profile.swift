@@ -151,6 +151,10 @@ public struct AuthFlavour: Sendable, Equatable {
     public var userNameField: String
     public var refreshPath: String
     public var refreshTokenField: String
+    /// When set, the refresh sends the refresh token in this header instead
+    /// of the body: `Authorization` as `Bearer <token>`, any other header as
+    /// the token alone (Flask-JWT-Extended and others read it there).
+    public var refreshTokenHeader: String?
     /// Where the new tokens are in the refresh answer.
     public var refreshedAccessTokenPath: JSONPath
     public var refreshedRefreshTokenPath: JSONPath?
@@ -162,7 +166,7 @@ public struct AuthFlavour: Sendable, Equatable {
     public init(loginPath: String, loginEmailField: String, loginPasswordField: String, accessTokenPath: JSONPath,
                 refreshTokenPath: JSONPath, userPath: JSONPath, userNameField: String, refreshPath: String,
                 refreshTokenField: String, refreshedAccessTokenPath: JSONPath, refreshedRefreshTokenPath: JSONPath?,
-                logoutPath: String?, logoutSendsRefreshToken: Bool = true, whoAmIPath: String) {
+                logoutPath: String?, logoutSendsRefreshToken: Bool = true, whoAmIPath: String, refreshTokenHeader: String? = nil) {
         self.loginPath = loginPath
         self.loginEmailField = loginEmailField
         self.loginPasswordField = loginPasswordField
@@ -177,6 +181,7 @@ public struct AuthFlavour: Sendable, Equatable {
         self.logoutPath = logoutPath
         self.logoutSendsRefreshToken = logoutSendsRefreshToken
         self.whoAmIPath = whoAmIPath
+        self.refreshTokenHeader = refreshTokenHeader
     }
 }
 

@@ -98,6 +98,7 @@ public struct ProfileFile: Sendable, Equatable {
         func from(_ template: String) -> String {
             "(from " + SecretTemplate.names(in: template).map(SecretResolver.environmentName).joined(separator: " and ") + ")"
         }
+        if let name = flow?.refreshTokenHeader { profile.secretHeaders.append(name) }
         if let header = auth.header {
             profile.secretHeaders = [header.name]
             profile.credentialSource = "the \(header.name) header \(from(header.template))"
@@ -293,7 +294,7 @@ extension ProfileFile {
     /// endpoints are, and where the tokens and the user are in their answers.
     private static func loginFlow(_ value: ProfileDocument.Value) throws(ProfileError) -> AuthFlavour {
         _ = try value.object(["kind", "login-path", "email-field", "password-field", "access-token", "refresh-token", "user", "user-name",
-                              "refresh-path", "refresh-token-field", "refreshed-access-token", "refreshed-refresh-token",
+                              "refresh-path", "refresh-token-field", "refresh-token-header", "refreshed-access-token", "refreshed-refresh-token",
                               "logout-path", "logout-sends-refresh-token", "whoami-path"])
         func text(_ key: String, _ fallback: String? = nil) throws(ProfileError) -> String {
             guard let member = try value.member(key) else {
@@ -313,6 +314,12 @@ extension ProfileFile {
             guard written.hasPrefix("/") else { throw member.problem("a path on the base URL starts with /, as in: /auth/login") }
             return written
         }
+        func refreshHeader() throws(ProfileError) -> String? {
+            guard let member = try value.member("refresh-token-header") else { return nil }
+            let name = try member.string()
+            guard HTTPHeader.invalidNameOffset(name) == nil else { throw member.problem("'\(name)' is not a header name") }
+            return name
+        }
         var sendsRefreshToken = true
         if let member = try value.member("logout-sends-refresh-token") {
             guard case let .bool(flag) = member.value else { throw member.problem("expected true or false, not \(member.kind)") }
@@ -327,7 +334,8 @@ extension ProfileFile {
             refreshedAccessTokenPath: try path("refreshed-access-token", ".access_token")!,
             refreshedRefreshTokenPath: try path("refreshed-refresh-token", nil),
             logoutPath: try value.member("logout-path") != nil ? try endpoint("logout-path") : nil,
-            logoutSendsRefreshToken: sendsRefreshToken, whoAmIPath: try endpoint("whoami-path"))
+            logoutSendsRefreshToken: sendsRefreshToken, whoAmIPath: try endpoint("whoami-path"),
+            refreshTokenHeader: try refreshHeader())
     }
 
     private static func errors(_ value: ProfileDocument.Value) throws(ProfileError) -> ErrorFields {
