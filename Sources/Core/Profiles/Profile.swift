@@ -41,6 +41,9 @@ public struct Profile: Sendable {
     /// The deployments the backend's documents name (`--env NAME`), by the
     /// origin its catalog paths are joined to; the sandbox is the default.
     public var environments: [(name: String, baseURL: String)] = []
+    /// The enums the profile declares (a profile file's `enums`), by name:
+    /// the one place their values are written, for the sandbox as for TAB.
+    public var enums: [String: [String]] = [:]
     /// How a list says where its next page is (a profile file's
     /// `pagination`); nil: `next` reads it off the answer as common APIs write it.
     public var pagination: Pagination?
@@ -193,6 +196,13 @@ extension Profile {
         if let importedModels { return importedModels }
         var seen = Set(declaredModels.map(\.name))
         return declaredModels + endpoints.compactMap(\.body).filter { seen.insert($0.name).inserted }
+    }
+
+    /// The values of a declared enum; a name the profile does not declare is
+    /// a defect of the caller (the sandbox asks for its own backend's).
+    public func values(of enumeration: String) -> [String] {
+        guard let values = enums[enumeration] else { preconditionFailure("the \(name) profile declares no enum \(enumeration)") }
+        return values
     }
 
     /// A model by name, case-insensitively.

@@ -16,7 +16,7 @@ extension ProfileFile {
         if let value = try root.member("enums") {
             for (name, values) in try value.object(nil) { enums[name] = try values.strings() }
         }
-        var catalog = Catalog()
+        var catalog = Catalog(enums: enums)
         let modelsValue = try root.member("models")
         let declared = try modelsValue?.object(nil) ?? []
         let names = Set(declared.map(\.key))

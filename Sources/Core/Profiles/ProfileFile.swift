@@ -29,6 +29,7 @@ public struct ProfileFile: Sendable, Equatable {
     public var pagination: Pagination?
 
     public struct Catalog: Sendable, Equatable {
+        public var enums: [String: [String]] = [:]
         public var models: [Model] = []
         public var endpoints: [Endpoint] = []
     }
@@ -94,6 +95,7 @@ public struct ProfileFile: Sendable, Equatable {
                               webSocketReconcile: webSocket?.reconcile, secretFields: secretFields)
         profile.declaredModels = catalog.models
         profile.pagination = pagination
+        profile.enums = catalog.enums
         profile.environments = environments.map { ($0.name, $0.baseURL.absoluteString) }
         func from(_ template: String) -> String {
             "(from " + SecretTemplate.names(in: template).map(SecretResolver.environmentName).joined(separator: " and ") + ")"

@@ -7,8 +7,8 @@ import SQLiteNIO
 /// camelCase: `{id, title, description, category, difficulty, expReward,
 /// completed, completedAt, createdAt}` (docs/sandbox-levelup.md).
 enum LevelUpTaskModel {
-    static let categories = ["habit", "daily", "todo"]
-    static let difficulties = ["easy", "medium", "hard"]
+    static let categories = Profile.levelup.values(of: "TaskCategory")
+    static let difficulties = Profile.levelup.values(of: "Difficulty")
     /// Experience a task gives when the client names none.
     static let defaultReward = ["easy": 10, "medium": 25, "hard": 50]
     static let rewardRange = 1...1000

@@ -6,7 +6,7 @@ import SQLiteNIO
 /// removed). Sold comes only from a purchase; the seller may remove an item
 /// and put it back. A removed item is visible to its seller only.
 enum LinkUFleaMarket {
-    static let statuses = ["available", "sold", "removed"]
+    static let statuses = Profile.linku.values(of: "FleaMarketItemStatus")
 
     static func register(on router: Router<BasicRequestContext>, state: SandboxState) {
         router.get("/api/flea-market/categories") { request, _ in

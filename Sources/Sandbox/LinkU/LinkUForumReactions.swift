@@ -11,7 +11,7 @@ enum LinkUForumReactions {
         router.post("/api/forum/likes") { request, _ in
             let userID = try await state.linkuUser(request)
             var fields = try await BodyFields.read(request)
-            let type = fields.choice("target_type", among: ["post", "reply"], required: true)
+            let type = fields.choice("target_type", among: Profile.linku.values(of: "LikeTarget"), required: true)
             let id = fields.id("target_id", required: true)
             try fields.check()
             let table = type == "post" ? "forum_posts" : "forum_replies"

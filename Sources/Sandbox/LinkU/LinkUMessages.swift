@@ -6,7 +6,7 @@ import SQLiteNIO
 /// models): the tables, the JSON, and the operations REST and the WebSocket
 /// share, so a message is the same row and the same JSON whichever way it came.
 enum LinkUMessages {
-    static let types = ["text", "image", "file"]
+    static let types = Profile.linku.values(of: "MessageType")
     static let maxContent = 5000
     static let maxClientMessageID = 100
 

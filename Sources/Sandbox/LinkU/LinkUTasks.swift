@@ -7,7 +7,7 @@ import SQLiteNIO
 enum LinkUTasks {
     /// Seed 000's TaskStatus plus `confirmed`: the poster's acknowledgement
     /// of a completed task (001's confirm_completion).
-    static let statuses = ["open", "in_progress", "completed", "confirmed", "cancelled"]
+    static let statuses = Profile.linku.values(of: "TaskStatus")
     static let columns = "id, title, description, category, city, price, status, poster_id, taker_id, images, created_at, updated_at"
 
     static func register(on router: Router<BasicRequestContext>, state: SandboxState) {

@@ -10,7 +10,7 @@ import NIOCore
 enum NovaUploads {
     static let maxBytes = 10 * 1024 * 1024
     static let lifetime = 900.0
-    static let types = ["image/jpeg", "image/png"]
+    static let types = Profile.nova.values(of: "ImageType")
 
     static func register(on router: Router<BasicRequestContext>, state: SandboxState) {
         router.post("/posts/upload-url") { request, _ in try await uploadURL(request, state) }

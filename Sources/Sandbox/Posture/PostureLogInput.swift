@@ -11,7 +11,7 @@ struct PostureLogInput {
     var deviceId: String
 
     /// 002's `PostureType` raw values.
-    static let types = ["normal", "hunched", "lean_left", "lean_right"]
+    static let types = Profile.posture.values(of: "PostureType")
     static let maxLogs = 1000
     static let maxDuration = 86_400.0
     static let deviceIdMax = 64
