@@ -196,4 +196,16 @@ import Testing
         #expect(refresh.body == nil)
         #expect(await session.tokens?.accessToken == "a2")
     }
+
+    /// Hostile files: nine aliases of nine aliases, and nesting past libyaml's limit.
+    @Test func anchorsAndDeepNestingAreRefusedAtOnce() {
+        let base = "explorer-profile: 1\nname: x\nenvironments: {a: {base-url: \"http://127.0.0.1:1\"}}\n"
+        var laughs = base + "a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
+        for (name, previous) in zip("bcdefghi", "abcdefgh") {
+            laughs += "\(name): &\(name) [" + Array(repeating: "*\(previous)", count: 9).joined(separator: ", ") + "]\n"
+        }
+        #expect(problem(laughs) == "shop.yaml:4: at $.a: YAML anchors and aliases are not supported in a profile")
+        let deep = base + "secret-fields: " + String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000)
+        #expect(problem(deep).hasSuffix("not valid YAML: nested more than 1000 levels deep"))
+    }
 }

@@ -109,15 +109,21 @@ struct ProfileDocument {
                 throw ProfileError(file: file, line: line, path: "", reason: "not valid JSON: \(error.reason)")
             }
         }
+        let parser: Parser
         let node: Node?
         // The basic resolver tags no scalar: `convert` types them, without
         // the default resolver's regular expressions (most of a load's time).
-        do { node = try Yams.compose(yaml: text, .basic) } catch {
+        do {
+            parser = try Parser(yaml: text, resolver: .basic)
+            node = try parser.singleRoot()
+        } catch {
             throw ProfileError(file: file, line: Self.line(of: error), path: "", reason: "not valid YAML: \(Self.reason(of: error))")
         }
         guard let node else { throw ProfileError(file: file, line: nil, path: "", reason: "the file is empty") }
         var lines: [String: Int] = [:]
-        let value = try convert(node, path: "$", lines: &lines, file: file)
+        // A node's anchor is weak, owned by the parser: kept alive while
+        // `convert` looks for anchors.
+        let value = try withExtendedLifetime(parser) { () throws(ProfileError) in try convert(node, path: "$", lines: &lines, file: file) }
         return ProfileDocument(root: Value(value: value, path: "$", line: lines["$"], file: file, lines: lines))
     }
 
@@ -126,6 +132,12 @@ struct ProfileDocument {
     private static func convert(_ node: Node, path: String, lines: inout [String: Int], file: String) throws(ProfileError) -> JSONValue {
         // A member's line is its key's (set by its mapping): where a problem with it is.
         if lines[path] == nil, let mark = node.mark { lines[path] = mark.line }
+        // Refused where the anchor is, before any alias is followed: nine
+        // aliases of nine aliases (the "billion laughs") would be walked
+        // 9^9 times.
+        if node.anchor != nil {
+            throw ProfileError(file: file, line: node.mark?.line, path: path, reason: "YAML anchors and aliases are not supported in a profile")
+        }
         switch node {
         case let .scalar(scalar):
             return scalar.style == .plain ? plain(scalar.string) : .string(scalar.string)
@@ -186,6 +198,9 @@ struct ProfileDocument {
         return rest.isEmpty
     }
 
+    /// libyaml's limit on nesting, which it reports as an error.
+    static let maxDepth = 1000
+
     private static func line(of error: any Error) -> Int? {
         switch error as? YamlError {
         case let .scanner(_, _, mark, _)?, let .parser(_, _, mark, _)?, let .composer(_, _, mark, _)?: return mark.line
@@ -195,7 +210,9 @@ struct ProfileDocument {
 
     private static func reason(of error: any Error) -> String {
         switch error as? YamlError {
-        case let .scanner(_, problem, _, _)?, let .parser(_, problem, _, _)?, let .composer(_, problem, _, _)?: return problem
+        case let .scanner(_, problem, _, _)?, let .parser(_, problem, _, _)?, let .composer(_, problem, _, _)?:
+            // libyaml's own words name one of its functions.
+            return problem.hasPrefix("Maximum nesting level") ? "nested more than \(maxDepth) levels deep" : problem
         case let .duplicatedKeysInMapping(duplicates, _)?: return "a key appears twice in one mapping (\(duplicates.joined(separator: ", ")))"
         default: return "\(error)"
         }
