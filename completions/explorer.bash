@@ -471,13 +471,13 @@ _explorer_profile() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    init)
+    init|show)
         # Offer subcommand argument completions
         "_explorer_profile_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'init' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'init show' -- "${cur}"))
         ;;
     esac
 }
@@ -500,6 +500,22 @@ _explorer_profile_init() {
         ;;
     '--output'|'-o')
         __explorer_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_explorer_profile_show() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __explorer_offer_flags_options 1
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __explorer_add_completions -W "$(__explorer_custom_complete ---completion profile show -- positional@0 "${COMP_CWORD}" "$(__explorer_cursor_index_in_current_word)")"
         return
         ;;
     esac

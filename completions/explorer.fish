@@ -41,6 +41,8 @@ function __explorer_parse_tokens -S
             switch $unparsed_tokens[1]
             case 'init'
                 __explorer_parse_subcommand 1 'from-spec=' 'base-url=' 'o/output=' 'force' 'version' 'h/help'
+            case 'show'
+                __explorer_parse_subcommand 1 'version' 'h/help'
             end
         case 'help'
             __explorer_parse_subcommand -r 1 'version'
@@ -181,10 +183,14 @@ complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_opti
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer profile" version' -l 'version' -d 'Show the version.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer profile" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_positional "explorer profile" -eq 1' -fa 'init' -d 'Write a starting profile file for a backend of your own, to edit.'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_positional "explorer profile" -eq 1' -fa 'show' -d 'Print a profile\'s file: a built-in one, or one found by name or path.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer profile init" from-spec' -l 'from-spec' -d 'An OpenAPI 3.0/3.1 or Swagger 2.0 document (JSON or YAML).' -rF
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer profile init" base-url' -l 'base-url' -d 'A base URL, as an environment named local.' -rfka ''
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer profile init" o output' -l 'output' -s 'o' -d 'Where to write it (default: .explorer/profiles/NAME.yaml).' -rF
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer profile init" force' -l 'force' -d 'Replace an existing file.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer profile init" version' -l 'version' -d 'Show the version.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer profile init" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_positional "explorer profile show" -eq 1' -fka '(__explorer_custom_completion ---completion profile show -- positional@0 (count (__explorer_tokens -pc)) (__explorer_tokens -tC))'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer profile show" version' -l 'version' -d 'Show the version.'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer profile show" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer help" version' -l 'version' -d 'Show the version.'

@@ -227,12 +227,13 @@ _explorer_profile() {
     command)
         local -ar subcommands=(
             'init:Write a starting profile file for a backend of your own, to edit.'
+            'show:Print a profile'\''s file: a built-in one, or one found by name or path.'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        init)
+        init|show)
             "_explorer_profile_${words[1]}" && ret=0
             ;;
         esac
@@ -250,6 +251,18 @@ _explorer_profile_init() {
         '--base-url[A base URL, as an environment named local.]:url:'
         '(--output -o)'{--output,-o}'[Where to write it (default\: .explorer/profiles/NAME.yaml).]:file:_files'
         '--force[Replace an existing file.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_explorer_profile_show() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':name|file:{__explorer_custom_complete ---completion profile show -- positional@0 "${current_word_index}" "$(__explorer_cursor_index_in_current_word)"}'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

@@ -301,3 +301,20 @@ def test_env_moves_the_session_to_another_environment_with_its_own_credential(tw
     finally:
         child.close(force=True)
     assert all(seen["authorization"] in (None, "token 0THER") for seen in staging_seen)
+
+
+def test_a_built_in_profile_is_a_file_to_start_ones_own_from(tmp_path):
+    env = isolated_env(tmp_path)
+    shown = run_explorer(["profile", "show", "linku"], env=env, cwd=tmp_path)
+    assert shown.returncode == 0 and shown.stdout.startswith("# LinkU")
+    folder = tmp_path / ".explorer" / "profiles"
+    folder.mkdir(parents=True)
+    (folder / "mine.yaml").write_text(shown.stdout.replace("name: linku\n", "name: mine\n"))
+    # LinkU's catalog and login flow, against LinkU's dev deployment (printed, not sent).
+    result = run_explorer(["--profile", "mine", "--offline", "-c", "endpoints", "-c", "post /api/tasks title=x price:=5"],
+                          env=env, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "POST   /api/secure-auth/login" in result.stdout
+    assert "POST https://dev-api.link2ur.com/api/tasks" in result.stdout or "Host: dev-api.link2ur.com" in result.stdout
+    missing = run_explorer(["profile", "show", "nope"], env=env, cwd=tmp_path)
+    assert missing.returncode == 2 and missing.stderr == "error: no profile 'nope'; there are levelup, linku, nova, posture, mine\n"

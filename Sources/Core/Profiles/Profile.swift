@@ -102,6 +102,12 @@ public struct Profile: Sendable {
         }
     }
 
+    /// The text of a built-in profile's file, as compiled in: where a
+    /// profile of one's own can start (`explorer profile show linku`).
+    public static func builtInFile(named name: String) -> String? {
+        BuiltInProfiles.files.first { $0.name == name }.map { String(decoding: $0.text, as: UTF8.self) }
+    }
+
     /// The built-in profiles' names, in the order `explorer profiles` lists them.
     public static let builtInNames = BuiltInProfiles.files.map(\.name)
 

@@ -9,8 +9,43 @@ struct ProfileCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "profile",
         abstract: "Work with profile files (docs/profiles.md).",
-        subcommands: [ProfileInitCommand.self]
+        subcommands: [ProfileInitCommand.self, ProfileShowCommand.self]
     )
+}
+
+/// `explorer profile show NAME`: a profile's file, built-in ones included,
+/// to read or to start one's own from.
+struct ProfileShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Print a profile's file: a built-in one, or one found by name or path.",
+        discussion: """
+        The built-in profiles are profile files compiled in; \
+        explorer profile show linku > .explorer/profiles/mine.yaml starts one of your own \
+        from LinkU's (give it another name: a built-in name is found first).
+        """
+    )
+
+    @Argument(help: ArgumentHelp("A profile name or a profile file.", valueName: "name|file"),
+              completion: .custom { words, _, _ in ConnectionOptions.profileNames(after: words) })
+    var name: String
+
+    @ParentCommand var root: ExplorerCommand
+
+    func run() throws {
+        try root.refuse("profile show")
+        if let text = Profile.builtInFile(named: name) {
+            Console().out(text.hasSuffix("\n") ? text : text + "\n")
+            return
+        }
+        let lookup = ProfileLookup(environment: Surroundings.current.environment)
+        guard let path = lookup.file(named: name), let data = FileManager.default.contents(atPath: path) else {
+            let known = Profile.builtInNames.sorted() + lookup.files().map(\.name)
+            Console().err("error: no profile '\(name)'; there are \(known.joined(separator: ", "))\n")
+            throw ExitCode(ExitStatus.parse.rawValue)
+        }
+        Console().out(String(decoding: data, as: UTF8.self))
+    }
 }
 
 struct ProfileInitCommand: ParsableCommand {
