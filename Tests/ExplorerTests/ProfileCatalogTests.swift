@@ -41,7 +41,7 @@ import Testing
         response: Order
       GET /health:
         public: true
-      GET /version:
+      get /version:
     websocket:
       path: /ws?token={accessToken}
     demo-accounts:
@@ -94,7 +94,9 @@ import Testing
             == "shop.yaml:36: at $.websocket.path: a path on the base URL starts with /, as in: /ws?token={accessToken}")
         #expect(problem(Self.yaml.replacingOccurrences(of: "  - {email: demo@shop.test, password: demo1234}", with: "  - demo@shop.test"))
             == "shop.yaml:38: at $.demo-accounts[0]: expected a mapping of names to values, not a string")
-        #expect(problem(Self.yaml.replacingOccurrences(of: "  GET /version:", with: "  GET /orders:")).contains("a key appears twice"))
+        #expect(problem(Self.yaml.replacingOccurrences(of: "  GET /health:", with: "  GET /orders:")).contains("a key appears twice"))
+        #expect(problem(Self.yaml.replacingOccurrences(of: "  get /version:", with: "  get /orders:"))
+            == "shop.yaml:34: at $.endpoints.get /orders: GET /orders is listed twice")
     }
 
     /// Plain scalars are typed by YAML 1.2's core schema: `no` and `on` are

@@ -33,10 +33,13 @@ extension ProfileFile {
         guard let endpointsValue = try root.member("endpoints") else { return catalog }
         for (key, value) in try endpointsValue.object(nil) {
             let parts = key.split(separator: " ", omittingEmptySubsequences: true)
-            guard parts.count == 2, methods.contains(String(parts[0])), parts[1].hasPrefix("/") else {
+            guard parts.count == 2, methods.contains(parts[0].uppercased()), parts[1].hasPrefix("/") else {
                 throw value.problem("an endpoint is named by its method and path, as in: GET /users/{id}")
             }
-            var endpoint = Endpoint(String(parts[0]), String(parts[1]), "")
+            var endpoint = Endpoint(parts[0].uppercased(), String(parts[1]), "")
+            guard !catalog.endpoints.contains(where: { $0.method == endpoint.method && $0.path == endpoint.path }) else {
+                throw value.problem("\(endpoint.method) \(endpoint.path) is listed twice")
+            }
             if case .null = value.value {
                 catalog.endpoints.append(endpoint)
                 continue
