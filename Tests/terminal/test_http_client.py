@@ -228,3 +228,19 @@ def test_a_pasted_curl_command_runs_as_the_request_it_sends(backend, tmp_path):
     assert '"body": "{\\"a\\":1}"' in result.stdout, result.stdout
     assert [a for _, _, a in Backend.auth] == ["Bearer t0k3n"]
     assert '"content_type": "application/json"' in result.stdout
+
+
+def test_a_port_out_of_range_is_one_line_wherever_it_is_typed(backend, tmp_path):
+    base, _ = backend
+    lines = ["get http://127.0.0.1:70000/x", "curl http://127.0.0.1:0/x", "ws connect ws://127.0.0.1:99999/x", "get /still-here"]
+    result = explorer(base, lines, tmp_path)
+    assert "'http://127.0.0.1:70000/x' has port 70000; a port is 1 to 65535" in result.stderr
+    assert "'http://127.0.0.1:0/x' has port 0" in result.stderr
+    assert "'ws://127.0.0.1:99999/x' has port 99999" in result.stderr
+    assert "Fatal error" not in result.stderr and [path for _, path, _ in Backend.seen] == ["/still-here"]
+    flag = run_explorer(["--base-url", "http://127.0.0.1:99999", "-c", "get /x"], env=isolated_env(tmp_path), cwd=tmp_path)
+    assert "'http://127.0.0.1:99999' has port 99999" in flag.stderr and "Fatal error" not in flag.stderr
+    (tmp_path / "p.yaml").write_text('explorer-profile: 1\nname: p\nenvironments:\n  local: {base-url: "http://127.0.0.1:99999"}\n')
+    profile = run_explorer(["--profile", str(tmp_path / "p.yaml"), "-c", "get /x"], env=isolated_env(tmp_path), cwd=tmp_path)
+    assert profile.returncode == 2
+    assert profile.stderr.endswith("p.yaml:4: at $.environments.local.base-url: 'http://127.0.0.1:99999' has port 99999; a port is 1 to 65535\n")

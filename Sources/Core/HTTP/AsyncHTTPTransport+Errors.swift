@@ -13,6 +13,7 @@ extension AsyncHTTPTransport {
     /// async-http-client refuses control characters with its own wording, and
     /// a head over the limit kills the process (`Options.maximumHeadBytes`).
     static func refusal(of request: PreparedRequest, maximumHeadBytes: Int) -> String? {
+        if let reason = URLCheck.problem(port: request.url) { return reason }
         for header in request.headers {
             if header.name.isEmpty || !header.name.utf8.allSatisfy(Self.isTokenByte) {
                 return "header name \(quoted(header.name)) has characters HTTP does not allow "

@@ -69,6 +69,7 @@ public struct RequestBuilder: Sendable {
             }
         }
         guard let url = components.url else { throw BuildError("cannot build a URL from '\(path)'") }
+        if let reason = URLCheck.problem(port: url) { throw BuildError(reason) }
         return url
     }
 

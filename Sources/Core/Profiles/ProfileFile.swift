@@ -246,10 +246,15 @@ extension ProfileFile {
     /// An absolute URL with one of `schemes`.
     private static func url(_ value: ProfileDocument.Value, schemes: [String]) throws(ProfileError) -> URL {
         let text = try value.string()
-        guard let url = URL(string: text), let scheme = url.scheme, schemes.contains(scheme), url.host != nil else {
-            throw value.problem("'\(text)' is not a " + schemes.map { "\($0)://" }.joined(separator: " or ") + " URL")
+        switch URLCheck.url(text, schemes: schemes) {
+        case let .failure(problem): throw value.problem(problem.description)
+        case let .success(url):
+            // A password in the file would be a secret on disk: auth says where credentials come from.
+            guard url.user == nil, url.password == nil else {
+                throw value.problem("a URL in a profile carries no user or password: give them in auth, as in: kind: basic")
+            }
+            return url
         }
-        return url
     }
 
     private static func auth(_ value: ProfileDocument.Value) throws(ProfileError) -> Auth {

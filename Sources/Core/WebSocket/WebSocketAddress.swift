@@ -18,6 +18,12 @@ public enum WebSocketAddress: Sendable, Equatable {
     /// and so is any token when `refresh` says the last handshake was refused
     /// (a server can revoke a token before its expiry).
     public func resolve(session: AuthSession, refresh: Bool = false) async throws -> String {
+        let resolved = try await unchecked(session: session, refresh: refresh)
+        if let url = URL(string: resolved), let reason = URLCheck.problem(port: url) { throw Failure(reason) }
+        return resolved
+    }
+
+    private func unchecked(session: AuthSession, refresh: Bool) async throws -> String {
         let base = session.profile.webSocketBaseURL ?? session.builder.baseURL
         switch self {
         case let .url(text):

@@ -134,9 +134,7 @@ struct ConnectionOptions: ParsableArguments {
 
     func validate() throws {
         if let baseURL {
-            guard let url = URL(string: baseURL), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
-                throw ValidationError("'\(baseURL)' is not an http:// or https:// URL")
-            }
+            if let reason = URLCheck.problem(baseURL) { throw ValidationError(reason) }
         }
     }
 

@@ -82,9 +82,7 @@ struct ProfileInitCommand: ParsableCommand {
             throw ValidationError("'\(name)' is not a profile name: use letters, digits, - and _")
         }
         if let baseURL {
-            guard let url = URL(string: baseURL), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
-                throw ValidationError("'\(baseURL)' is not an http:// or https:// URL")
-            }
+            if let reason = URLCheck.problem(baseURL) { throw ValidationError(reason) }
         }
     }
 

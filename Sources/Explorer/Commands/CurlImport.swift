@@ -111,9 +111,7 @@ enum CurlImport {
             i += 1
         }
         guard let url else { throw CommandError("curl command with no URL", column: words.first?.start) }
-        guard url.text.hasPrefix("http://") || url.text.hasPrefix("https://") || url.text.hasPrefix("/") else {
-            throw CommandError("'\(url.text)' is not an http:// or https:// URL", column: url.start)
-        }
+        if !url.text.hasPrefix("/"), let reason = URLCheck.problem(url.text) { throw CommandError(reason, column: url.start) }
         let encoded = urlencoded.map(Self.urlencode)
         var target = url.text
         if getWithData {

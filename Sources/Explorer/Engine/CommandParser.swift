@@ -194,6 +194,10 @@ struct CommandParser {
         if options.raw != nil, let data = dataWords.first {
             throw CommandError("--raw sends its text as the whole body; it cannot be combined with fields or files", column: data.start)
         }
+        // A full URL typed out: checked here, with a caret (`{{name}}` in it is filled in later, and checked then).
+        if path.text.lowercased().hasPrefix("http"), !path.text.contains("{{"), let reason = URLCheck.problem(path.text) {
+            throw CommandError(reason, column: path.start)
+        }
         return .http(method: method, path: path.text, items: items, options: options)
     }
 

@@ -1,0 +1,35 @@
+import Foundation
+
+/// Whether a URL is one explorer can connect to: an absolute URL with one
+/// of the schemes, a host, and a port TCP has (1 to 65535). One check for
+/// `--base-url`, a profile file's environments, a typed URL and one taken
+/// from an answer: a port out of range would otherwise reach the HTTP
+/// client, which stops the process on it.
+public enum URLCheck {
+    /// Why `text` is not such a URL, in one phrase; nil when it is one.
+    public static func problem(_ text: String, schemes: [String] = ["http", "https"]) -> String? {
+        let article = schemes.first?.hasPrefix("h") == true ? "an " : "a "  // "an http://", "a ws://"
+        let expected = "not " + article + schemes.map { "\($0)://" }.joined(separator: " or ") + " URL"
+        guard let url = URL(string: text), let scheme = url.scheme, schemes.contains(scheme),
+              let host = url.host, !host.isEmpty else {
+            return "'\(text)' is \(expected)"
+        }
+        return problem(port: url)
+    }
+
+    /// Why the URL's port is not one TCP has; nil when it has none or a good one.
+    public static func problem(port url: URL) -> String? {
+        guard let port = url.port, !(1...65535).contains(port) else { return nil }
+        return "'\(url.absoluteString)' has port \(port); a port is 1 to 65535"
+    }
+
+    /// The URL, or why not.
+    public static func url(_ text: String, schemes: [String] = ["http", "https"]) -> Result<URL, Problem> {
+        if let reason = problem(text, schemes: schemes) { return .failure(Problem(description: reason)) }
+        return .success(URL(string: text)!)
+    }
+
+    public struct Problem: Error, Equatable, CustomStringConvertible {
+        public let description: String
+    }
+}
