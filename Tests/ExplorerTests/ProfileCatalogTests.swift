@@ -210,4 +210,29 @@ import Testing
         let deep = base + "secret-fields: " + String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000)
         #expect(problem(deep).hasSuffix("not valid YAML: nested more than 1000 levels deep"))
     }
+
+    /// What a user's file can get wrong beyond a typo (each found by trying):
+    /// every one refused in one line, with where.
+    @Test func mistakesThatUsedToBeAccepted() {
+        func with(_ old: String, _ new: String) -> String { problem(Self.yaml.replacingOccurrences(of: old, with: new)) }
+        #expect(with("  GET /health:", "  GET /orders/{name}:")
+                == "shop.yaml:32: at $.endpoints.GET /orders/{name}: GET /orders/{name} is listed twice (as /orders/{id})")
+        #expect(with("  GET /health:", "  GET /health/{id:") == "shop.yaml:32: at $.endpoints.GET /health/{id: '{id' in the path: a parameter is a whole segment, as in: /users/{id}")
+        #expect(with("  GET /health:", "  GET /health?x=1:") == "shop.yaml:32: at $.endpoints.GET /health?x=1: an endpoint's path has no query: its parameters go in query:, as in: query: [page]")
+        #expect(with("    note?: string | null\n", "    note?: string | null\n    note: integer\n") == "shop.yaml:12: at $.models.Order.note: field 'note' is listed twice")
+        #expect(with("    tags?: string[]", "    tags??: string[]").hasSuffix("a field is a name, with ? after it when it may be absent, as in: note?"))
+        #expect(with("Kind (retail|wholesale)", "Kind (retail|)").contains("unknown type 'Kind (retail|)'"))
+        #expect(with("note?: string | null", "note?: string | null | null").contains("unknown type 'string | null | null'"))
+        #expect(with("  OrderState: [open, paid, shipped]", "  OrderState: []") == "shop.yaml:6: at $.enums.OrderState: an enum lists its values once each, none empty, as in: [open, closed]")
+        #expect(with("  OrderState: [open, paid, shipped]", "  OrderState: [open, paid, shipped]\n  Line: [a, b]") == "shop.yaml:16: at $.models.Line: 'Line' names both an enum and a model")
+        #expect(with("  Line:\n", "  string:\n    x: integer\n  Line:\n").hasSuffix("'string' cannot name a model: letters, digits, _, - and ., and not a plain type's name"))
+        #expect(with("path: /ws?token={accessToken}", "path: /ws/{nope}") == "shop.yaml:36: at $.websocket.path: '{nope}' is not filled in: a socket path knows {userId} and {accessToken}, from the login")
+        #expect(with("http://127.0.0.1:8080", "http://al:pw@127.0.0.1:8080")
+                == "shop.yaml:4: at $.environments.local.base-url: a URL in a profile carries no user or password: give them in auth, as in: kind: basic")
+        #expect(problem(Self.yaml + "\nauth: {kind: bearer, token: \"{{secret:my key}}\"}\n")
+                == "shop.yaml:39: at $.auth.token: '{{secret:my key}}': a secret's name is letters, digits and _, as in: {{secret:api_key}}")
+        #expect(problem(#"{"explorer-profile": 1, "name": "x", "name": "y", "environments": {"a": {"base-url": "http://127.0.0.1:1"}}}"#)
+                == "shop.yaml: at $.name: 'name' appears twice")
+        #expect(with("  get /version:", "  GET /orders:") == "shop.yaml:22: not valid YAML: a key appears twice in one mapping (GET /orders)")
+    }
 }

@@ -318,3 +318,18 @@ def test_a_built_in_profile_is_a_file_to_start_ones_own_from(tmp_path):
     assert "POST https://dev-api.link2ur.com/api/tasks" in result.stdout or "Host: dev-api.link2ur.com" in result.stdout
     missing = run_explorer(["profile", "show", "nope"], env=env, cwd=tmp_path)
     assert missing.returncode == 2 and missing.stderr == "error: no profile 'nope'; there are levelup, linku, nova, posture, mine\n"
+
+
+def test_a_file_that_is_no_profile_or_too_large_says_so_in_one_line(tmp_path):
+    env = isolated_env(tmp_path)
+    folder = tmp_path / ".explorer" / "profiles"
+    folder.mkdir(parents=True)
+    (folder / "notes.yaml").write_text("just: notes\n")
+    notes = run_explorer(["--profile", "notes", "-c", "vars"], env=env, cwd=tmp_path)
+    assert notes.returncode == 2
+    assert notes.stderr == ("error: unknown profile 'notes': " + str(folder / "notes.yaml")
+                            + " is not a profile file (its first field is not explorer-profile: 1)\n")
+    huge = tmp_path / "huge.yaml"
+    huge.write_text("explorer-profile: 1\nname: x\nenvironments: {a: {base-url: \"http://127.0.0.1:1\"}}\n" + "# padding\n" * 300_000)
+    big = run_explorer(["--profile", str(huge), "-c", "vars"], env=env, cwd=tmp_path, timeout=20)
+    assert big.returncode == 2 and "a profile file is at most 2 MiB" in big.stderr and big.stderr.count("\n") == 1

@@ -28,6 +28,9 @@ struct ProfileDocument {
         /// an unknown one is named, with the closest known key.
         func object(_ allowed: [String]?) throws(ProfileError) -> [(key: String, value: Value)] {
             guard case let .object(members) = value else { throw problem("expected a mapping of names to values, not \(kind)") }
+            // A JSON file can name a key twice; YAML's parser refuses it already.
+            var seen = Set<String>()
+            for (key, _) in members where !seen.insert(key).inserted { throw child(key, .null).problem("'\(key)' appears twice") }
             if let allowed {
                 for (key, _) in members where !allowed.contains(key) {
                     let near = allowed.min { editDistance(key, $0) < editDistance(key, $1) }
@@ -204,6 +207,7 @@ struct ProfileDocument {
     private static func line(of error: any Error) -> Int? {
         switch error as? YamlError {
         case let .scanner(_, _, mark, _)?, let .parser(_, _, mark, _)?, let .composer(_, _, mark, _)?: return mark.line
+        case let .duplicatedKeysInMapping(_, context)?: return context.mark.line
         default: return nil
         }
     }

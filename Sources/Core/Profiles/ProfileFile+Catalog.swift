@@ -14,7 +14,14 @@ extension ProfileFile {
     static func catalog(_ root: ProfileDocument.Value) throws(ProfileError) -> Catalog {
         var enums: [String: [String]] = [:]
         if let value = try root.member("enums") {
-            for (name, values) in try value.object(nil) { enums[name] = try values.strings() }
+            for (name, values) in try value.object(nil) {
+                try TypeNames.checkName(name, at: values, what: "an enum")
+                let list = try values.strings()
+                guard !list.isEmpty, !list.contains(""), Set(list).count == list.count else {
+                    throw values.problem("an enum lists its values once each, none empty, as in: [open, closed]")
+                }
+                enums[name] = list
+            }
         }
         var catalog = Catalog(enums: enums)
         let modelsValue = try root.member("models")
@@ -22,11 +29,16 @@ extension ProfileFile {
         let names = Set(declared.map(\.key))
         let types = TypeNames(enums: enums, models: names)
         for (name, fields) in declared {
+            try TypeNames.checkName(name, at: fields, what: "a model")
+            if enums[name] != nil { throw fields.problem("'\(name)' names both an enum and a model") }
             var model = Model(name, [])
             for (key, type) in try fields.object(nil) {
                 let required = !key.hasSuffix("?")
+                let field = required ? key : String(key.dropLast())
+                guard !field.isEmpty, !field.contains("?") else { throw type.problem("a field is a name, with ? after it when it may be absent, as in: note?") }
+                guard !model.fields.contains(where: { $0.name == field }) else { throw type.problem("field '\(field)' is listed twice") }
                 let (parsed, nullable) = try types.parse(type)
-                model.fields.append(Field(required ? key : String(key.dropLast()), parsed, required: required, nullable: nullable))
+                model.fields.append(Field(field, parsed, required: required, nullable: nullable))
             }
             catalog.models.append(model)
         }
@@ -37,8 +49,18 @@ extension ProfileFile {
                 throw value.problem("an endpoint is named by its method and path, as in: GET /users/{id}")
             }
             var endpoint = Endpoint(parts[0].uppercased(), String(parts[1]), "")
-            guard !catalog.endpoints.contains(where: { $0.method == endpoint.method && $0.path == endpoint.path }) else {
-                throw value.problem("\(endpoint.method) \(endpoint.path) is listed twice")
+            let badSegment = endpoint.segments.first { segment in
+                (segment.contains("{") || segment.contains("}")) && !(Endpoint.isParameter(segment) && segment.count > 2
+                    && segment.dropFirst().dropLast().allSatisfy { $0 != "{" && $0 != "}" })
+            }
+            if let badSegment { throw value.problem("'\(badSegment)' in the path: a parameter is a whole segment, as in: /users/{id}") }
+            if endpoint.path.contains("?") || endpoint.path.contains("#") {
+                throw value.problem("an endpoint's path has no query: its parameters go in query:, as in: query: [page]")
+            }
+            // `/x/{id}` and `/x/{name}` are one endpoint: a request cannot tell them apart.
+            let shape = { (found: Endpoint) in found.segments.map { Endpoint.isParameter($0) ? "{}" : $0 } }
+            if let twin = catalog.endpoints.first(where: { $0.method == endpoint.method && shape($0) == shape(endpoint) }) {
+                throw value.problem("\(endpoint.method) \(endpoint.path) is listed twice" + (twin.path == endpoint.path ? "" : " (as \(twin.path))"))
             }
             if case .null = value.value {
                 catalog.endpoints.append(endpoint)
@@ -71,14 +93,23 @@ extension ProfileFile {
         let models: Set<String>
 
         func parse(_ value: ProfileDocument.Value) throws(ProfileError) -> (type: FieldType, nullable: Bool) {
-            var text = try value.string().trimmingCharacters(in: .whitespaces)
+            let written = try value.string().trimmingCharacters(in: .whitespacesAndNewlines)
+            var text = written
             var nullable = false
             if text.hasSuffix("| null") {
                 nullable = true
                 text = String(text.dropLast(6)).trimmingCharacters(in: .whitespaces)
             }
-            guard let type = type(text) else { throw value.problem(unknown(text, models: false)) }
+            guard let type = type(text) else { throw value.problem(unknown(nullable && text.contains("|") ? written : text, models: false)) }
             return (type, nullable)
+        }
+
+        /// A model's or an enum's name: not one of the plain types, which it would hide.
+        static func checkName(_ name: String, at value: ProfileDocument.Value, what: String) throws(ProfileError) {
+            guard !["string", "integer", "number", "boolean", "any", "null"].contains(name), !name.isEmpty,
+                  name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "." }) else {
+                throw value.problem("'\(name)' cannot name \(what): letters, digits, _, - and ., and not a plain type's name")
+            }
         }
 
         private func type(_ text: String) -> FieldType? {
@@ -86,10 +117,10 @@ extension ProfileFile {
             // `Status (open|closed)`: an enum written in place, as `describe` shows one.
             if text.hasSuffix(")"), let open = text.firstIndex(of: "(") {
                 let name = text[..<open].trimmingCharacters(in: .whitespaces)
-                let values = text[text.index(after: open)..<text.index(before: text.endIndex)].split(separator: "|").map {
+                let values = text[text.index(after: open)..<text.index(before: text.endIndex)].split(separator: "|", omittingEmptySubsequences: false).map {
                     $0.trimmingCharacters(in: .whitespaces)
                 }
-                guard !name.isEmpty, !values.contains(where: \.isEmpty) else { return nil }
+                guard !name.isEmpty, !values.contains(where: \.isEmpty), Set(values).count == values.count else { return nil }
                 return .enumeration(name, values)
             }
             switch text {
@@ -119,6 +150,15 @@ extension ProfileFile {
         let path = try value.require("path")
         let template = try path.string()
         guard template.hasPrefix("/") else { throw path.problem("a path on the base URL starts with /, as in: /ws?token={accessToken}") }
+        var rest = Substring(template)
+        while let open = rest.firstIndex(of: "{") {
+            guard let close = rest[open...].firstIndex(of: "}") else { break }
+            let name = rest[rest.index(after: open)..<close]
+            guard name == "userId" || name == "accessToken" else {
+                throw path.problem("'{\(name)}' is not filled in: a socket path knows {userId} and {accessToken}, from the login")
+            }
+            rest = rest[rest.index(after: close)...]
+        }
         return WebSocket(path: template, reconcile: try value.member("reconcile").map(reconcile))
     }
 

@@ -164,6 +164,9 @@ public enum SecretTemplate {
 }
 
 extension ProfileFile {
+    /// The largest profile file read: LinkU's, with 73 endpoints, is 25 KiB.
+    public static let maximumBytes = 2 * 1024 * 1024
+
     /// Reads and checks a profile file, JSON or YAML.
     public static func read(_ path: String) throws(ProfileError) -> ProfileFile {
         var isDirectory: ObjCBool = false
@@ -171,6 +174,10 @@ extension ProfileFile {
             throw ProfileError(file: path, line: nil, path: "", reason: "no such file")
         }
         guard !isDirectory.boolValue else { throw ProfileError(file: path, line: nil, path: "", reason: "it is a directory") }
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > maximumBytes {
+            throw ProfileError(file: path, line: nil, path: "", reason: "\(size / 1024) KiB; a profile file is at most \(maximumBytes / 1024 / 1024) MiB "
+                               + "(a large catalog belongs in its OpenAPI document: spec:)")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ProfileError(file: path, line: nil, path: "", reason: "cannot read the file (permission denied?)")
         }
@@ -265,8 +272,13 @@ extension ProfileFile {
         func secret(_ key: String, example: String) throws(ProfileError) -> String {
             let member = try value.require(key)
             let text = try member.string()
-            guard !SecretTemplate.names(in: text).isEmpty else {
+            let names = SecretTemplate.names(in: text)
+            guard !names.isEmpty else {
                 throw member.problem("a credential comes from the environment or is asked for, never from the file: write \(example)")
+            }
+            // The name becomes EXPLORER_SECRET_NAME: a shell must be able to set it.
+            if let bad = names.first(where: { $0.isEmpty || !$0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") } }) {
+                throw member.problem("'{{secret:\(bad)}}': a secret's name is letters, digits and _, as in: {{secret:api_key}}")
             }
             return text
         }

@@ -154,7 +154,13 @@ struct ConnectionOptions: ParsableArguments {
             }
         }
         if let profile, Profile.named(profile) == nil {
-            guard ProfileLookup(environment: Surroundings.current.environment).file(named: profile) != nil else {
+            let lookup = ProfileLookup(environment: Surroundings.current.environment)
+            if lookup.file(named: profile) == nil, let other = lookup.notAProfile(named: profile) {
+                // There is such a file; it is something else (a spec kept beside the profiles, notes).
+                Console().err("error: unknown profile '\(profile)': \(other) is not a profile file (its first field is not explorer-profile: 1)\n")
+                throw ExitCode(ExitStatus.parse.rawValue)
+            }
+            guard lookup.file(named: profile) != nil else {
                 throw ValidationError("unknown profile '\(profile)'; built in: \(Profile.names.joined(separator: ", ")); "
                                       + "no file \(profile).yaml in .explorer/profiles/ or $XDG_CONFIG_HOME/explorer/profiles/ (explorer profiles lists them)")
             }

@@ -34,6 +34,18 @@ struct ProfileLookup {
         return nil
     }
 
+    /// A file `--profile NAME` would have meant, had it been a profile file.
+    func notAProfile(named name: String) -> String? {
+        guard !Self.isPath(name) else { return nil }
+        for folder in folders {
+            for ext in Self.extensions {
+                let path = (folder.path as NSString).appendingPathComponent("\(name).\(ext)")
+                if FileManager.default.fileExists(atPath: path), !Self.looksLikeProfile(path) { return path }
+            }
+        }
+        return nil
+    }
+
     /// Whether a file in a profiles folder is a profile file rather than
     /// something kept beside one (the OpenAPI or Swagger document its `spec:`
     /// names): a profile file says `explorer-profile` first, so a file that
