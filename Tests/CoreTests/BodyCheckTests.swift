@@ -11,11 +11,15 @@ import Testing
 
     @Test func stringsWhereTheCatalogWantsOtherKindsAreNamedWithTheFix() {
         let problems = endpoint.bodyProblems(in: [.stringField(name: "price", value: "25"), .stringField(name: "urgent", value: "true"),
-                                                  .stringField(name: "tags", value: "a")])
+                                                  .stringField(name: "tags", value: #"["a"]"#), .stringField(name: "tags", value: "a"),
+                                                  .stringField(name: "price", value: "abc")])
         #expect(problems == [
             #"price is a number in POST /api/tasks, but price=25 sends the string "25": use price:=25"#,
             #"urgent is a boolean in POST /api/tasks, but urgent=true sends the string "true": use urgent:=true"#,
-            #"tags is an array ([string]) in POST /api/tasks, but tags=a sends the string "a": use tags:=a"#,
+            #"tags is an array ([string]) in POST /api/tasks, but tags=["a"] sends the string "["a"]": use tags:=["a"]"#,
+            // `:=` is suggested only where it sends the right kind: `tags:=a` and `price:=abc` are not JSON.
+            #"tags is an array ([string]) in POST /api/tasks, but tags=a sends the string "a", and "a" is not one"#,
+            #"price is a number in POST /api/tasks, but price=abc sends the string "abc", and "abc" is not one"#,
         ])
     }
 

@@ -109,7 +109,7 @@ import Testing
         let redacted = Redactor.redact(json: body)
         #expect(redacted["access_token"] == .string("<hidden: 3 characters>"))
         #expect(redacted["token_type"] == .string("bearer"))
-        #expect(redacted["user"]?["password"] == .string("<hidden: 1 characters>"))
+        #expect(redacted["user"]?["password"] == .string("<hidden: 1 character>"))
         #expect(redacted["list"]?[0] == .string("<hidden: \(jwt.count) characters>"))
         #expect(!JSONPrinter.compact(redacted).contains("abc"))
     }

@@ -102,7 +102,7 @@ import Testing
         POST /login HTTP/1.1
         Host: 127.0.0.1:1
         Authorization: Bearer <hidden: 7 characters>
-        Cookie: a=<hidden: 1 characters>; b=<hidden: 2 characters>
+        Cookie: a=<hidden: 1 character>; b=<hidden: 2 characters>
         Content-Type: application/json
         Content-Length: 38
 

@@ -15,7 +15,9 @@ extension Endpoint {
                 guard let field = fields[name] else { continue }
                 switch field.type {
                 case .integer, .number, .boolean, .array, .model:
-                    problems.append("\(name) is \(Self.article(field.type)) in \(operation), but \(name)=\(value) sends the string \"\(value)\": use \(name):=\(value)")
+                    // `:=` only where it would send the right kind: `qty:=abc` is not JSON at all.
+                    let hint = Self.fits(value, field.type) ? ": use \(name):=\(value)" : ", and \"\(value)\" is not one"
+                    problems.append("\(name) is \(Self.article(field.type)) in \(operation), but \(name)=\(value) sends the string \"\(value)\"" + hint)
                 case let .enumeration(_, values) where !values.contains(value):
                     problems.append("\(name) in \(operation) is one of \(values.joined(separator: "|")), not \"\(value)\"")
                 default: continue
@@ -29,6 +31,16 @@ extension Endpoint {
             }
         }
         return problems
+    }
+
+    /// Whether `text`, read as JSON, is a value of `type`.
+    private static func fits(_ text: String, _ type: FieldType) -> Bool {
+        guard let value = try? JSONParser.parse(text) else { return false }
+        switch (type, value) {
+        case (.integer, .number): return Int(text) != nil
+        case (.number, .number), (.boolean, .bool), (.array, .array), (.model, .object): return true
+        default: return false
+        }
     }
 
     private static func article(_ type: FieldType) -> String {

@@ -270,7 +270,7 @@ public enum Redactor {
     }
 
     /// What stands for a secret on screen: its length, never its text.
-    public static func hidden(_ secret: String) -> String { "<hidden: \(secret.count) characters>" }
+    public static func hidden(_ secret: String) -> String { "<hidden: \(secret.count) character\(secret.count == 1 ? "" : "s")>" }
 
     /// A value that is a credential whatever it is called: a JWT, or a
     /// credentials header's value (`Bearer …`, `Basic …`, `token …`).

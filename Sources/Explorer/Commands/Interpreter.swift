@@ -440,7 +440,9 @@ actor Interpreter {
     /// `next`: the page after the last GET's answer (Paging says how to ask for it).
     private func nextPage() async throws -> Outcome {
         guard let last = lastList, let response = lastListResponse else {
-            return .failure("next follows a list: GET one first (get /api/tasks)", .usage)
+            // An example from this backend's own catalog, when it has a list to get.
+            let example = profile.endpoints.first { $0.method == "GET" && $0.pathParameters.isEmpty && ($0.responseIsList || $0.query.contains("page") || $0.query.contains("cursor")) }
+            return .failure("next follows a list: GET one first" + (example.map { " (get \($0.path))" } ?? ""), .usage)
         }
         guard (200..<300).contains(response.status) else { return .failure("the last answer was \(response.status): no page to go on from", .usage) }
         var request = PreparedRequest(method: "GET", url: session.builder.baseURL)
