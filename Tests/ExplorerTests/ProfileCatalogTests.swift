@@ -43,7 +43,7 @@ import Testing
         public: true
       get /version:
     websocket:
-      path: /ws?token={accessToken}
+      path: /ws/events
     demo-accounts:
       - {email: demo@shop.test, password: demo1234}
     """
@@ -69,7 +69,7 @@ import Testing
             Field("tags", .array(.string), required: false), Field("kind", .enumeration("Kind", ["retail", "wholesale"])),
         ])
         #expect(profile.models.map(\.name) == ["Order", "Line", "OrderCreate"])
-        #expect(profile.webSocketTemplate == "/ws?token={accessToken}")
+        #expect(profile.webSocketTemplate == "/ws/events")
         #expect(profile.demoAccounts.map(\.email) == ["demo@shop.test"])
         // The models check answers: a wrong type in a list item is drift.
         let answer = try JSONParser.parse(#"[{"id": 1, "state": "lost", "lines": [], "kind": "retail"}]"#)
@@ -226,7 +226,9 @@ import Testing
         #expect(with("  OrderState: [open, paid, shipped]", "  OrderState: []") == "shop.yaml:6: at $.enums.OrderState: an enum lists its values once each, none empty, as in: [open, closed]")
         #expect(with("  OrderState: [open, paid, shipped]", "  OrderState: [open, paid, shipped]\n  Line: [a, b]") == "shop.yaml:16: at $.models.Line: 'Line' names both an enum and a model")
         #expect(with("  Line:\n", "  string:\n    x: integer\n  Line:\n").hasSuffix("'string' cannot name a model: letters, digits, _, - and ., and not a plain type's name"))
-        #expect(with("path: /ws?token={accessToken}", "path: /ws/{nope}") == "shop.yaml:36: at $.websocket.path: '{nope}' is not filled in: a socket path knows {userId} and {accessToken}, from the login")
+        #expect(with("path: /ws/events", "path: /ws/{nope}") == "shop.yaml:36: at $.websocket.path: '{nope}' is not filled in: a socket path knows {userId} and {accessToken}, from the login")
+        #expect(with("path: /ws/events", "path: /ws/{userId}")
+                == "shop.yaml:36: at $.websocket.path: {userId} and {accessToken} come from a login, and this profile's auth is not kind: login")
         #expect(with("http://127.0.0.1:8080", "http://al:pw@127.0.0.1:8080")
                 == "shop.yaml:4: at $.environments.local.base-url: a URL in a profile carries no user or password: give them in auth, as in: kind: basic")
         #expect(problem(Self.yaml + "\nauth: {kind: bearer, token: \"{{secret:my key}}\"}\n")

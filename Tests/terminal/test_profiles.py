@@ -333,3 +333,39 @@ def test_a_file_that_is_no_profile_or_too_large_says_so_in_one_line(tmp_path):
     huge.write_text("explorer-profile: 1\nname: x\nenvironments: {a: {base-url: \"http://127.0.0.1:1\"}}\n" + "# padding\n" * 300_000)
     big = run_explorer(["--profile", str(huge), "-c", "vars"], env=env, cwd=tmp_path, timeout=20)
     assert big.returncode == 2 and "a profile file is at most 2 MiB" in big.stderr and big.stderr.count("\n") == 1
+
+
+def test_a_socket_elsewhere_gets_the_profiles_header_and_needs_no_login(tmp_path, http_server):
+    """An API key profile whose environment puts sockets on another port
+    (websocket-url): ws connect opens the profile's path there, with the key,
+    and no login."""
+    import threading
+    from websockets.sync.server import serve
+
+    keys = []
+
+    def handler(socket):
+        keys.append((socket.request.path, socket.request.headers.get("X-Api-Key")))
+        socket.send('{"hello": true}')
+        for _ in socket:
+            pass
+
+    server = serve(handler, "127.0.0.1", 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        port = server.socket.getsockname()[1]
+        (tmp_path / "rt.yaml").write_text(
+            "explorer-profile: 1\nname: rt\nenvironments:\n"
+            f"  local: {{base-url: \"http://127.0.0.1:9\", websocket-url: \"ws://127.0.0.1:{port}/rt\"}}\n"
+            "auth: {kind: header, header: X-Api-Key, value: \"{{secret:key}}\"}\n"
+            "websocket: {path: /events}\n")
+        env = isolated_env(tmp_path)
+        env["EXPLORER_SECRET_KEY"] = "k3y-s3cret"
+        lines = "ws connect\nws recv\nws close\n"
+        result = run_explorer(["--profile", str(tmp_path / "rt.yaml")], env=env, input=lines, cwd=tmp_path, timeout=30)
+        assert result.returncode == 0, result.stderr
+        assert '{"hello":true}' in result.stdout
+        assert keys == [("/rt/events", "k3y-s3cret")]
+        assert "k3y-s3cret" not in result.stdout + result.stderr
+    finally:
+        server.shutdown()

@@ -73,7 +73,7 @@ public actor AuthSession {
     public init(profile: Profile, builder: RequestBuilder, transport: any HTTPTransport, store: any TokenStore) {
         self.profile = profile
         self.builder = builder
-        scope = CredentialScope(baseURL: builder.baseURL)
+        scope = CredentialScope(baseURL: builder.baseURL, socketURL: profile.webSocketBaseURL)
         self.transport = transport
         eventLoop = transport.eventLoop
         self.store = store

@@ -37,13 +37,19 @@ public struct Origin: Sendable, Hashable, CustomStringConvertible {
 /// request goes to the origin the credentials belong to.
 public struct CredentialScope: Sendable, Equatable {
     public let origin: Origin?
+    /// Where the environment puts its sockets, when not at the base URL's
+    /// origin (a profile's `websocket-url`): the backend's too.
+    public let socketOrigin: Origin?
 
-    public init(baseURL: URL) { origin = Origin(baseURL) }
+    public init(baseURL: URL, socketURL: URL? = nil) {
+        origin = Origin(baseURL)
+        socketOrigin = socketURL.flatMap(Origin.init)
+    }
 
     /// Whether a request to `url` may carry the session's credentials.
     public func admits(_ url: URL) -> Bool {
         guard let origin, let target = Origin(url) else { return false }
-        return origin == target
+        return origin == target || socketOrigin == target
     }
 
     /// The line that says why credentials were left off a request to `url`.

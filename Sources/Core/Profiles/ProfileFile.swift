@@ -246,6 +246,11 @@ extension ProfileFile {
         secretFields = try root.member("secret-fields")?.strings() ?? []
         catalog = try Self.catalog(root)
         webSocket = try root.member("websocket").map(Self.webSocket)
+        if let path = webSocket?.path, path.contains("{userId}") || path.contains("{accessToken}") {
+            guard case .login = auth else {
+                throw try root.member("websocket")!.require("path").problem("{userId} and {accessToken} come from a login, and this profile's auth is not kind: login")
+            }
+        }
         demoAccounts = try root.member("demo-accounts").map(Self.demoAccounts) ?? []
         pagination = try root.member("pagination").map(Self.pagination)
     }

@@ -35,6 +35,9 @@ public enum WebSocketAddress: Sendable, Equatable {
             guard let template = session.profile.webSocketTemplate else {
                 throw Failure("the \(session.profile.name) profile has no WebSocket; give a URL: ws connect ws://HOST/PATH")
             }
+            // A socket that takes the session's own credentials (a header, a
+            // cookie) rather than the login's needs no login.
+            guard template.contains("{userId}") || template.contains("{accessToken}") else { return Self.join(base: base, path: template) }
             guard var tokens = await session.tokens else { throw Failure("not logged in (the socket needs a token: login EMAIL)") }
             let expired = JWTClaims.expiry(of: tokens.accessToken).map { $0 < Date().addingTimeInterval(5) } ?? false
             if refresh || expired {
