@@ -35,3 +35,18 @@ import Testing
         #expect(model.contains("TaskStatus (open|in_progress|completed|confirmed|cancelled)"))
     }
 }
+
+/// `describe ENUM`: an enum's values, the catalog's declaration (not a body's narrower one in place).
+@Suite struct DescribeEnumTests {
+    @Test func anEnumIsDescribedByItsValues() async throws {
+        let (declared, inPlace, none) = try await withLiveSession { live in
+            let run = { (line: String) async throws -> Outcome in await live.interpreter.execute(try live.interpreter.parser.parse(line)) }
+            return (try await run("describe taskstatus"), try await run("describe FleaMarketItemStatus"), try await run("describe Nope"))
+        }
+        guard case let .message(task) = declared, case let .message(item) = inPlace else { Issue.record("\(declared) \(inPlace)"); return }
+        #expect(task == "TaskStatus: one of open, in_progress, completed, confirmed, cancelled")
+        #expect(item == "FleaMarketItemStatus: one of available, sold, removed")
+        guard case let .failure(message, _) = none else { Issue.record("\(none)"); return }
+        #expect(message.hasPrefix("no endpoint or model 'Nope'; models: Session, "))
+    }
+}

@@ -84,7 +84,7 @@ import Testing
     }
 
     @Test func describeOffersModelsAndPaths() {
-        #expect(texts("describe Tas") == ["Task", "TaskListResponse", "TaskCreate", "TaskUpdate"])
+        #expect(texts("describe Tas") == ["Task", "TaskListResponse", "TaskCreate", "TaskUpdate", "TaskStatus"])
         #expect(texts("describe /api/ban") == ["/api/banners"])
     }
 

@@ -26,6 +26,7 @@ import Testing
     @Test func describeWithAMethodCompletesThatMethodsPaths() {
         #expect(texts("describe POST /api/ta") == ["/api/task-experts", "/api/tasks"])
         #expect(texts("describe PO").contains("POST"))
+        #expect(texts("describe Task") == ["Task", "TaskListResponse", "TaskCreate", "TaskUpdate", "TaskStatus"], "models, then the enums")
         #expect(texts("describe post /api/forum/po") == ["/api/forum/posts"])
     }
 

@@ -296,7 +296,11 @@ actor Interpreter {
             }
         case let .endpoints(filter):
             guard !profile.endpoints.isEmpty else {
-                return .failure("no catalog for \(profile.displayName): load an OpenAPI document with spec load FILE, name one with --spec FILE or in a profile file (spec:), or start with --profile NAME", .usage)
+                // A profile file of the user's own: its catalog goes in that file.
+                let own = profile.name != Profile.generic.name && Profile.builtIn(named: profile.name) == nil
+                let hint = own ? "list endpoints: in its profile file or name its document there (spec:; docs/profiles.md), or spec load FILE"
+                    : "load an OpenAPI document with spec load FILE, name one with --spec FILE or in a profile file (spec:), or start with --profile NAME"
+                return .failure("no catalog for \(profile.displayName): " + hint, .usage)
             }
             let found = CatalogText.matching(filter, in: profile.endpoints)
             guard !found.isEmpty else { return .failure("no endpoint matches '\(filter ?? "")'", .usage) }
@@ -518,9 +522,25 @@ actor Interpreter {
             return .endpointDetails(found, in: profile)
         }
         guard let model = profile.model(named: name) else {
-            return .failure("no endpoint or model '\(name)'; models: " + profile.models.map(\.name).joined(separator: ", "), .usage)
+            if let (enumName, values) = enumeration(named: name) { return .message("\(enumName): one of " + values.joined(separator: ", ")) }
+            let models = profile.models.map(\.name)
+            return .failure("no endpoint or model '\(name)'" + (models.isEmpty ? " (the catalog has no models)" : "; models: " + models.joined(separator: ", ")), .usage)
         }
         return .model(model)
+    }
+
+    /// An enum of the catalog by name, case-insensitively: declared, or written in place in a field.
+    private func enumeration(named name: String) -> (String, [String])? {
+        let lower = name.lowercased()
+        if let declared = profile.enums.first(where: { $0.key.lowercased() == lower }) { return (declared.key, declared.value) }
+        func find(_ type: FieldType) -> (String, [String])? {
+            switch type {
+            case let .enumeration(found, values) where found.lowercased() == lower: return (found, values)
+            case let .array(element): return find(element)
+            default: return nil
+            }
+        }
+        return profile.models.lazy.flatMap(\.fields).compactMap { find($0.type) }.first
     }
 
     private func help(_ topic: String?) -> Outcome {

@@ -221,12 +221,13 @@ extension CommandTable {
                 return .endpoints(filter: args.first?.text)
             }),
         CommandSpec(
-            name: "describe", usage: "describe ENDPOINT|MODEL", example: "describe /api/tasks",
-            summary: "show an endpoint's parameters and body, or a model's fields",
+            name: "describe", usage: "describe ENDPOINT|MODEL|ENUM", example: "describe /api/tasks",
+            summary: "show an endpoint's parameters and body, a model's fields or an enum's values",
             details: """
             describe [METHOD] PATH shows the endpoint's path and query parameters, its body fields with
-            their types, and the model of its answer. describe MODEL shows a model's fields.
-            Examples: describe POST /api/tasks, describe /api/tasks/7, describe Task
+            their types, and the model of its answer. describe MODEL shows a model's fields, describe ENUM
+            an enum's values.
+            Examples: describe POST /api/tasks, describe /api/tasks/7, describe Task, describe TaskStatus
             """,
             slot: { before, _ in
                 switch before.count {
