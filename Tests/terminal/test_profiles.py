@@ -369,3 +369,21 @@ def test_a_socket_elsewhere_gets_the_profiles_header_and_needs_no_login(tmp_path
         assert "k3y-s3cret" not in result.stdout + result.stderr
     finally:
         server.shutdown()
+
+
+def test_profiles_says_where_a_broken_file_is_wrong_and_which_files_are_hidden(tmp_path):
+    env = isolated_env(tmp_path)
+    project = tmp_path / ".explorer" / "profiles"
+    user = tmp_path / "config" / "explorer" / "profiles"
+    project.mkdir(parents=True)
+    user.mkdir(parents=True)
+    good = 'explorer-profile: 1\nname: shop\nenvironments:\n  a: {base-url: "http://127.0.0.1:1"}\n'
+    (project / "shop.yaml").write_text(good)
+    (user / "shop.yaml").write_text(good)
+    (project / "linku.yaml").write_text(good.replace("name: shop", "name: linku"))
+    (project / "broken.yaml").write_text(good.replace("base-url:", "heder: 1, base-url:"))
+    listed = run_explorer(["profiles"], env=env, cwd=tmp_path)
+    assert listed.returncode == 2
+    assert "unusable: line 4: at $.environments.a.heder: unknown field 'heder'" in listed.stdout
+    assert f"(hidden by the built-in one: --profile {project / 'linku.yaml'})" in listed.stdout
+    assert f"{user / 'shop.yaml'} is hidden by the project's shop profile" in listed.stdout

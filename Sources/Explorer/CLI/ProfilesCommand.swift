@@ -26,10 +26,13 @@ struct ProfilesCommand: ParsableCommand {
             switch Result(catching: { () throws(ProfileError) in try ProfileFile.read(file.path) }) {
             case let .success(document):
                 let environments = document.environments.map { $0.name == document.defaultEnvironment ? "\($0.name)*" : $0.name }
-                rows.append((file.name, "\(document.displayName): \(environments.joined(separator: ", "))", "\(file.source): \(file.path)"))
+                // --profile NAME finds a built-in profile first: such a file is reached by its path only.
+                let hidden = Profile.builtIn(named: file.name) != nil ? " (hidden by the built-in one: --profile \(file.path))" : ""
+                rows.append((file.name, "\(document.displayName): \(environments.joined(separator: ", "))", "\(file.source): \(file.path)\(hidden)"))
             case let .failure(error):
                 broken = true
-                rows.append((file.name, "unusable: \(error.reason)", "\(file.source): \(file.path)"))
+                let at = (error.line.map { "line \($0): " } ?? "") + (error.path.isEmpty ? "" : "at \(error.path): ")
+                rows.append((file.name, "unusable: \(at)\(error.reason)", "\(file.source): \(file.path)"))
             }
         }
         let nameWidth = rows.map(\.name.count).max() ?? 0
@@ -43,6 +46,10 @@ struct ProfilesCommand: ParsableCommand {
             text += "No profile files: put NAME.yaml in \(lookup.folders.map(\.path).joined(separator: " or ")) (docs/profiles.md).\n"
         } else {
             text += "* the default environment (--env NAME picks another)\n"
+        }
+        // A user's file under the name of a project's is never found by name.
+        for shadowed in lookup.shadowed() {
+            text += "\(shadowed.path) is hidden by the project's \(shadowed.name) profile (--profile \(shadowed.path) reaches it)\n"
         }
         Console().out(text)
         if broken { throw ExitCode(ExitStatus.parse.rawValue) }

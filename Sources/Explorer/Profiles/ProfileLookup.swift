@@ -58,6 +58,23 @@ struct ProfileLookup {
         return String(decoding: head, as: UTF8.self).contains("explorer-profile")
     }
 
+    /// Profile files a same-named file in an earlier folder hides.
+    func shadowed() -> [(name: String, path: String)] {
+        let found = files()
+        var out: [(name: String, path: String)] = []
+        for folder in folders.dropFirst() {
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            for entry in entries.sorted() {
+                let name = (entry as NSString).deletingPathExtension
+                let path = (folder.path as NSString).appendingPathComponent(entry)
+                guard Self.extensions.contains((entry as NSString).pathExtension), Self.looksLikeProfile(path),
+                      let winner = found.first(where: { $0.name == name }), winner.path != path else { continue }
+                out.append((name, path))
+            }
+        }
+        return out
+    }
+
     /// Every profile file in the folders, by name; a name in an earlier folder hides a later one.
     func files() -> [(name: String, path: String, source: String)] {
         var found: [(name: String, path: String, source: String)] = []
