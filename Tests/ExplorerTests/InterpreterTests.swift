@@ -22,7 +22,7 @@ import Testing
             #expect(note == "logged in as alice")
             #expect(await interpreter.promptLabel() == "linku alice")
             _ = try await run(interpreter, "get /api/tasks page_size==2")
-            guard case let .value(id) = try await run(interpreter, "show .tasks[1].id") else { Issue.record("no value"); return }
+            guard case let .value(id, _) = try await run(interpreter, "show .tasks[1].id") else { Issue.record("no value"); return }
             #expect(id == .int(2))
             guard case let .failure(message, status) = try await run(interpreter, "show .tasks[7]") else { Issue.record("found"); return }
             #expect(message == ".tasks has 2 elements, no index 7")

@@ -169,7 +169,7 @@ import Testing
             _ = try await run("ws send type=message client_message_id=t-1 receiver_id:=2 content=hi")
             guard case let .frames(frames, _) = try await run("ws recv --timeout 5") else { throw SocketFailure("no ack") }
             #expect(frames.map(\.kind) == [.received])
-            guard case let .value(id) = try await run("show .message.client_message_id") else { throw SocketFailure("show") }
+            guard case let .value(id, _) = try await run("show .message.client_message_id") else { throw SocketFailure("show") }
             #expect(id == .string("t-1"))
             guard case let .failure(none, _) = try await run("ws recv --timeout 0.1") else { throw SocketFailure("a frame") }
             #expect(none.hasPrefix("no frame within"))

@@ -5,13 +5,14 @@ the process with SIGKILL mid-session, then replays the file against a fresh
 sandbox: every step written before the kill must parse and pass, and the file
 must hold neither the password typed at the prompt nor any token.
 """
+import json
 import os
 import signal
 import subprocess
 
 import pexpect
 
-from support import ROOT, Explorer, isolated_env, pty_explorer, run_explorer
+from support import ROOT, Explorer, QuietHandler, base_url, isolated_env, pty_explorer, run_explorer
 
 
 def environment(tmp_path):
@@ -215,3 +216,31 @@ def test_replay_at_a_terminal_asks_for_a_secret_the_environment_lacks(tmp_path, 
     piped = run_explorer(["replay", str(transcript)], env=env, stdin=subprocess.DEVNULL)
     assert piped.returncode == 3, piped.stdout + piped.stderr
     assert "no value for {{secret:alice_pw}}: set EXPLORER_SECRET_ALICE_PW" in piped.stdout + piped.stderr
+
+
+class OpaqueTokens(QuietHandler):
+    """POST /login answers an opaque token one character longer each time."""
+    issued = 0
+
+    def do_POST(self):
+        OpaqueTokens.issued += 1
+        body = json.dumps({"session_token": "sess-tok-" + "x" * (10 + OpaqueTokens.issued), "user": "al"}).encode()
+        self.reply(200, body, [("Content-Type", "application/json")])
+
+
+def test_a_token_shown_or_captured_stays_hidden_and_vars_replays_with_another(tmp_path, http_server):
+    """show and capture of an opaque token print it hidden, as the body does;
+    vars in a transcript writes <hidden>, not the length of this session's
+    token, so a replay that gets a token of another length passes."""
+    base = base_url(http_server(OpaqueTokens))
+    path = tmp_path / "token.transcript"
+    lines = "post /login\nshow .session_token\ncapture session_token = .session_token\nvars\n"
+    recorded = explorer(["--base-url", base, "--record", str(path)], tmp_path, stdin=lines)
+    assert recorded.returncode == 0, recorded.stderr
+    assert "sess-tok-" not in recorded.stdout + recorded.stderr
+    assert recorded.stdout.count('"<hidden: 20 characters>"') == 3, recorded.stdout
+    text = path.read_text()
+    assert "sess-tok-" not in text
+    assert "session_token = <hidden>\n" in text
+    replayed = explorer(["replay", str(path), "--base-url", base], tmp_path)
+    assert replayed.returncode == 0, replayed.stdout + replayed.stderr

@@ -214,6 +214,17 @@ public enum Redactor {
         }
     }
 
+    /// A secret value as it may be shown: a string hidden whole, the strings
+    /// of a list or object hidden one by one (`show .tokens`, its parent secret).
+    public static func hiding(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case let .string(s) where !s.isEmpty: return .string(hidden(s))
+        case let .array(items): return .array(items.map(hiding))
+        case let .object(members): return .object(members.map { ($0.key, hiding($0.value)) })
+        default: return value
+        }
+    }
+
     /// A value with every secret string replaced by a placeholder that says
     /// what was hidden: members whose name says secret, and JWT-shaped strings.
     public static func redact(json value: JSONValue) -> JSONValue {

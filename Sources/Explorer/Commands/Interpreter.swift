@@ -242,7 +242,10 @@ actor Interpreter {
             return .nothing
         case .vars:
             let all = allVariables.sorted { $0.key < $1.key }
-            return .variables(all.map { Outcome.Variable(name: $0.key, shown: Self.shown(variable: $0.key, $0.value)) })
+            return .variables(all.map { variable in
+                let shown = Self.shown(variable: variable.key, variable.value)
+                return Outcome.Variable(name: variable.key, shown: shown, hidden: shown != variable.value)
+            })
         case let .cookies(clear):
             if clear {
                 let count = await session.cookies.cookies.count
@@ -253,11 +256,11 @@ actor Interpreter {
         case let .show(path):
             guard let response = lastResponse else { return .failure("no response yet: send a request first", .usage) }
             guard let path else {
-                return lastBody.map(Outcome.value) ?? .body(response)
+                return lastBody.map { .value($0) } ?? .body(response)
             }
             guard let body = lastBody else { return .failure("the last response is not JSON", .usage) }
             switch path.evaluate(body) {
-            case let .success(value): return .value(value)
+            case let .success(value): return .value(value, secret: isSecret(path))
             case let .failure(error): return .failure(error.message, .usage)
             }
         case let .defaults(options):
@@ -291,7 +294,7 @@ actor Interpreter {
             switch path.evaluate(body) {
             case let .success(value):
                 published.set(name, value.plainText)
-                return .value(value)
+                return .value(value, secret: isSecret(path) || Redactor.isSecretName(name))
             case let .failure(error): return .failure(error.message, .usage)
             }
         case let .endpoints(filter):
@@ -495,6 +498,13 @@ actor Interpreter {
     /// A variable's value as `vars` prints it: a secret's (by its name, or a
     /// value shaped like a token or a credentials header) as its length only,
     /// as history and transcripts hide it.
+    /// Whether a JSON path ends at a secret: a secret-named member
+    /// (`.tokens.access_token`) or one of the profile's secret fields.
+    private func isSecret(_ path: JSONPath) -> Bool {
+        guard let last = path.components.last(where: { if case .key = $0 { true } else { false } }), case let .key(name) = last else { return false }
+        return Redactor.isSecretName(name) || profile.secretFields.contains { $0 == name || $0.hasSuffix("." + name) }
+    }
+
     static func shown(variable name: String, _ value: String) -> String {
         guard !value.isEmpty, Redactor.isSecretName(name) || Redactor.looksLikeCredential(value) else { return value }
         return Redactor.hidden(value)

@@ -14,7 +14,9 @@ enum Outcome: Sendable {
     /// `--curl`: the request as a curl command would send it, and a note.
     case curl(PreparedRequest, note: String?)
     /// A JSON value picked by `show` or `capture`.
-    case value(JSONValue)
+    /// `secret`: the value of a secret-named member (`show .access_token`),
+    /// hidden where it is shown; a transcript's scrubber hides it there.
+    case value(JSONValue, secret: Bool = false)
     /// `show` of an answer that is not JSON: its text, or what its bytes are.
     case body(ReceivedResponse)
     /// A confirmation or a state in a few plain words ("recording to FILE",
@@ -50,8 +52,11 @@ enum Outcome: Sendable {
     /// A variable as `vars` shows it.
     struct Variable: Sendable, Equatable {
         let name: String
-        /// The value, or `***` for a secret.
+        /// The value, or `<hidden: N characters>` for a secret.
         let shown: String
+        /// Whether `shown` hides a secret: a transcript writes `<hidden>`,
+        /// whose length a replay's own secret need not share.
+        var hidden = false
     }
 
     /// Whether this outcome makes a script fail.

@@ -20,7 +20,9 @@ struct Renderer: Sendable {
     func render(_ outcome: Outcome) -> (out: String, err: String) {
         switch outcome {
         case .nothing, .exit: return ("", "")
-        case let .value(value): return (JSONPrinter.pretty(Redactor.redact(json: value), style: palette.json) + "\n", "")
+        case let .value(value, secret):
+            let shown = secret ? Redactor.hiding(value) : Redactor.redact(json: value)
+            return (JSONPrinter.pretty(shown, style: palette.json) + "\n", "")
         case let .failure(message, _): return ("", palette.red("error: ") + message + "\n")
         case let .offline(request, note):
             return (offline(request, hidingSecrets: true, formattingJSON: formatsOfflineJSON) + (note.map { palette.dim($0) + "\n" } ?? ""), "")

@@ -6,7 +6,10 @@ extension Outcome {
     func observation(renderer: Renderer) -> Observation {
         switch self {
         case .nothing, .exit: return Observation()
-        case let .value(value): return Observation(body: .json(value))
+        case let .value(value, _): return Observation(body: .json(value))
+        case let .variables(variables):
+            let text = variables.map { "\($0.name) = \($0.hidden ? "<hidden>" : $0.shown)" }.joined(separator: "\n")
+            return Observation(body: text.isEmpty ? nil : .text(Self.lines(text)))
         case let .frames(notices, shortfall):
             // JSON frames as a JSON array, so a transcript writes them with patterns and hides their secrets.
             let values = notices.compactMap { try? JSONParser.parse($0.text) }
@@ -27,7 +30,7 @@ extension Outcome {
                 if exchange.sessionExpired { observation.errors += Self.lines(note) } else { observation.notes = Self.lines(note) }
             }
             return observation
-        case .message, .body, .variables, .cookies, .sessionHeaders, .defaults, .endpoints, .endpointDetails, .model,
+        case .message, .body, .cookies, .sessionHeaders, .defaults, .endpoints, .endpointDetails, .model,
              .help, .commandHelp, .socketStatus, .curl:
             let text = OutcomeText.plain(self) ?? ""
             return Observation(body: text.isEmpty ? nil : .text(Self.lines(text)))
