@@ -122,6 +122,21 @@ import Testing
         #expect(transcript.torn?.reason.hasPrefix("the file ends inside this step") == true)
     }
 
+    /// A last step followed by its blank line was written whole: a body
+    /// missing its `}` there is a mistake to report, not a cut to forgive
+    /// (a test passed on such a typo, and --update deleted the step).
+    @Test func aBrokenLastBodyFollowedByItsBlankLineIsAnError() throws {
+        let text = "# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n\n> get /a\nHTTP/1.1 200 OK\n{\n  \"items\": [\n    1\n  ]\n"
+        #expect(try TranscriptParser.parse(text).torn?.line == 5, "no blank line after it: the file was cut there")
+        #expect(throws: TranscriptParseError.self) { try TranscriptParser.parse(text + "\n") }
+    }
+
+    @Test func aFileCutInsideItsHeaderIsAnError() {
+        #expect(throws: TranscriptParseError(line: 3, column: 27, message: "the file ends in the middle of its header")) {
+            try TranscriptParser.parse("# explorer transcript v1\nprofile: linku\nbase-url: http://127.0.0.1")
+        }
+    }
+
     @Test func aFileCutMidLineTearsTheLastStepOnly() throws {
         let text = "# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n\n> get /a\nHTTP/1.1 200 OK\n\n> get /b\nHTTP/1.1 20"
         let transcript = try TranscriptParser.parse(text)

@@ -26,6 +26,10 @@ public enum TranscriptParser {
         try checkVersion(first)
 
         let commandIndices = lines.indices.filter { $0 > 0 && isCommand(lines[$0].text) }
+        if commandIndices.isEmpty, !endsWithNewline, let last = lines.last {
+            // The writer ends every line: a header without its last newline was cut, and what it said may be too.
+            throw TranscriptParseError(line: last.number, column: last.text.count + 1, message: "the file ends in the middle of its header")
+        }
         let preludeEnd = commandIndices.first ?? lines.count
         let (header, firstComments) = try parseHeader(Array(lines[1..<preludeEnd]))
 
@@ -50,7 +54,8 @@ public enum TranscriptParser {
                     transcript.steps.append(step)
                 }
             } catch {
-                guard isLast, error.atEnd || cutInThisStep else { throw error.error }
+                // A step followed by its blank line was written whole: its mistake is a mistake, not a cut.
+                guard isLast, (error.atEnd && after.isEmpty) || cutInThisStep else { throw error.error }
                 transcript.torn = TornStep(line: command.number, reason: cutInThisStep ? "the file ends in the middle of a line"
                                            : "the file ends inside this step (\(error.error.message))")
             }
