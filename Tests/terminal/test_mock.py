@@ -550,3 +550,19 @@ def test_a_password_in_a_websocket_frame_is_not_logged_in_clear(start):
     mock.assert_serving()
     assert mock.stop() == 0
     assert SECRET not in "\n".join(mock.out + mock.err), mock.said()
+
+
+def test_a_transcript_of_an_api_key_backend_is_served_without_its_key(start, tmp_path):
+    """The mock checks no credential, so it needs no EXPLORER_SECRET_* to serve
+    a transcript whose profile file sends an API key."""
+    folder = tmp_path / "keyed"
+    folder.mkdir()
+    (folder / "shop.yaml").write_text(
+        "explorer-profile: 1\nname: shop\nenvironments:\n  local: {base-url: \"http://127.0.0.1:9\"}\n"
+        "auth: {kind: header, header: X-Api-Key, value: \"{{secret:api_key}}\"}\n")
+    (folder / "items.transcript").write_text(
+        "# explorer transcript v1\nprofile: shop.yaml\nbase-url: http://127.0.0.1:9\n\n"
+        "> get /items\nHTTP/1.1 200 OK\nContent-Type: application/json\n{\"items\": [{\"id\": 1}]}\n\n")
+    mock = start(str(folder / "items.transcript"))
+    status, body = mock.call("GET", "/items")
+    assert status == 200 and body == {"items": [{"id": 1}]}, mock.said()

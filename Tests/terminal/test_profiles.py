@@ -390,3 +390,18 @@ def test_profiles_says_where_a_broken_file_is_wrong_and_which_files_are_hidden(t
     assert "unusable: line 4: at $.environments.a.heder: unknown field 'heder'" in listed.stdout
     assert f"(hidden by the built-in one: --profile {project / 'linku.yaml'})" in listed.stdout
     assert f"{user / 'shop.yaml'} is hidden by the project's shop profile" in listed.stdout
+
+
+def test_a_transcript_naming_a_missing_profile_file_or_environment_is_broken_not_a_runtime_failure(tmp_path):
+    env = isolated_env(tmp_path)
+    missing = tmp_path / "missing.transcript"
+    missing.write_text("# explorer transcript v1\nprofile: ../nope/missing.yaml\nbase-url: http://127.0.0.1:9\n\n> get /x\nHTTP/1.1 200 OK\n\n")
+    replayed = run_explorer(["replay", str(missing)], env=env, cwd=tmp_path)
+    assert replayed.returncode == 2 and "missing.yaml: no such file" in replayed.stderr
+    tested = run_explorer(["test", str(missing)], env=env, cwd=tmp_path)
+    assert tested.stdout.startswith("BROKEN  ")
+    (tmp_path / "p.yaml").write_text('explorer-profile: 1\nname: p\nenvironments:\n  a: {base-url: "http://127.0.0.1:9"}\n')
+    named = tmp_path / "named.transcript"
+    named.write_text("# explorer transcript v1\nprofile: p.yaml\nbase-url: http://127.0.0.1:9\n\n> get /x\nHTTP/1.1 200 OK\n\n")
+    other = run_explorer(["replay", str(named), "--env", "nosuch"], env=env, cwd=tmp_path)
+    assert other.returncode == 2 and "no environment 'nosuch'" in other.stderr

@@ -61,7 +61,7 @@ struct ChosenProfile: Sendable {
         case let .failure(missing):
             let what = queryName == nil ? "\(credentialName) header" : "\(credentialName) query parameter"
             return .failure(Problem(description: "\(document.displayName) needs {{secret:\(missing.name)}} for its \(what): "
-                                    + "set \(SecretResolver.environmentName(missing.name))"))
+                                    + "set \(SecretResolver.environmentName(missing.name))", isMissingSecret: true))
         }
     }
 
@@ -74,5 +74,8 @@ struct ChosenProfile: Sendable {
 
     struct Problem: Error, CustomStringConvertible {
         let description: String
+        /// A secret not set (the environment's business, exit 3), rather than
+        /// a file or an environment that is not there (a mistake in what was named, exit 2).
+        var isMissingSecret = false
     }
 }

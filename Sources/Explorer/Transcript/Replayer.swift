@@ -14,6 +14,9 @@ struct Replayer: Sendable {
     var update = false
     /// Where `EXPLORER_SECRET_*` values come from.
     var environment: [String: String] = Surroundings.current.environment
+    /// A value for every secret a profile file's credential names, instead of
+    /// `EXPLORER_SECRET_*`: for `explorer mock`, which sends nothing anywhere.
+    var anySecret: String?
     /// `--env`: the profile file's environment to run against, instead of the transcript's.
     var profileEnvironment: String?
     /// Asks for a `{{secret:NAME}}` nothing supplies (`explorer replay` at a
@@ -104,9 +107,10 @@ struct Replayer: Sendable {
             return .failure(.broken("\(place): unknown profile '\(header.profile)': not built in (\(Profile.names.joined(separator: ", "))), "
                                     + "and no \(header.profile).yaml in .explorer/profiles/ or $XDG_CONFIG_HOME/explorer/profiles/"))
         }
-        switch ChosenProfile.resolve(file, environment: profileEnvironment ?? header.environment, variables: environment) {
+        let ask = anySecret.map { value in { (_: String) -> String? in value } }
+        switch ChosenProfile.resolve(file, environment: profileEnvironment ?? header.environment, variables: environment, ask: ask) {
         case let .success(chosen): return .success(chosen)
-        case let .failure(problem): return .failure(.runtime("\(place): \(problem)"))
+        case let .failure(problem): return .failure(problem.isMissingSecret ? .runtime("\(place): \(problem)") : .broken("\(place): \(problem)"))
         }
     }
 
