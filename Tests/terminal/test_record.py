@@ -244,3 +244,17 @@ def test_a_token_shown_or_captured_stays_hidden_and_vars_replays_with_another(tm
     assert "session_token = <hidden>\n" in text
     replayed = explorer(["replay", str(path), "--base-url", base], tmp_path)
     assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+
+
+def test_a_transcript_saved_with_a_bom_replays_and_a_huge_one_is_one_line(tmp_path):
+    bom = tmp_path / "bom.transcript"
+    bom.write_bytes(b"\xef\xbb\xbf# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n\n> get /api/banners\nHTTP/1.1 200 OK\n\n")
+    assert explorer(["replay", str(bom), "--update"], tmp_path).returncode == 0
+    huge = tmp_path / "huge.transcript"
+    with open(huge, "w") as out:
+        out.write("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n\n")
+        out.write("# a comment of one line\n" * 2_900_000)
+    result = explorer(["replay", str(huge)], tmp_path)
+    huge.unlink()
+    assert result.returncode == 2
+    assert result.stderr == f"error: {huge}: 67 MiB; a transcript is at most 64 MiB (split it: a folder runs as one suite)\n"

@@ -4,6 +4,9 @@ import Foundation
 /// Finds transcripts and reads them, saying in one line why one cannot be read.
 enum TranscriptSource {
     static let fileExtension = "transcript"
+    /// Parsing takes about 14 times a transcript's size in memory: 64 MiB is
+    /// far beyond what a session records, and well within what it can hold.
+    static let maximumBytes = 64 * 1024 * 1024
 
     /// The transcripts to run: files as given, directories searched for
     /// `*.transcript` at any depth, in path order. A path that does not exist
@@ -42,9 +45,14 @@ enum TranscriptSource {
             return .failure(.broken("\(path): no such file"))
         }
         guard !isDirectory.boolValue else { return .failure(.broken("\(path): is a directory")) }
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > maximumBytes {
+            return .failure(.broken("\(path): \((size + 1024 * 1024 - 1) / 1024 / 1024) MiB; a transcript is at most \(maximumBytes / 1024 / 1024) MiB (split it: a folder runs as one suite)"))
+        }
         guard let data = FileManager.default.contents(atPath: path) else { return .failure(.broken("\(path): cannot be read")) }
-        let bytes = [UInt8](data)
+        var bytes = [UInt8](data)
         guard !bytes.contains(0) else { return .failure(.broken("\(path): a binary file, not a transcript")) }
+        // An editor's byte order mark is not part of the first line.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         guard let text = String(validating: bytes, as: UTF8.self) else { return .failure(.broken("\(path): not UTF-8 text")) }
         return .success(text)
     }
