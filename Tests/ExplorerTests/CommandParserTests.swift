@@ -34,6 +34,11 @@ import Testing
     @Test func verbs() throws {
         #expect(try parser.parse("login alice@example.com alice123") == .login(email: "alice@example.com", password: "alice123"))
         #expect(try parser.parse("login alice@example.com") == .login(email: "alice@example.com", password: nil))
+        // A helper typed `login EMAIL --offline`: "--offline" went out as the password.
+        #expect(throws: CommandError("login takes no options: '--offline' would be sent as a password "
+                                     + "(one that starts with -- is typed at the prompt: login EMAIL)", column: 24)) {
+            try parser.parse("login alice@example.com --offline")
+        }
         #expect(try parser.parse("set token_id=42") == .set(name: "token_id", value: "42"))
         #expect(try parser.parse("set name Bob") == .set(name: "name", value: "Bob"))
         #expect(try parser.parse("show .tasks[0].id") == .show(path: try JSONPath.parse(".tasks[0].id")))

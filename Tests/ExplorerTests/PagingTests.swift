@@ -37,7 +37,7 @@ import Testing
         #expect(Paging.next(after: paged, response: answer(#"{"tasks": [1, 2], "total": 5, "page": 2}"#), endpointQuery: ["page"])
             == .request(path: "/api/tasks", items: [.query(name: "page", value: "3"), .query(name: "page_size", value: "2")]))
         #expect(Paging.next(after: paged, response: answer(#"{"tasks": [1, 2], "total": 4, "page": 2}"#), endpointQuery: ["page"])
-            == .end("no next page: page 2, 2 a page, reaches the total, 4"))
+            == .end("no next page: 2 pages of 2 cover the total, 4"))
         #expect(Paging.next(after: paged, response: answer(#"[1]"#), endpointQuery: []) == .end("no next page: page 2 has 1 of 2"))
         #expect(Paging.next(after: last, response: answer(#"{"a": 1}"#), endpointQuery: [])
             == .end("no next page: the answer names none (no Link header, next, next_cursor or page)"))
@@ -94,7 +94,7 @@ extension PagingTests {
         #expect(Paging.next(after: second, response: answer(#"{"rows": \#(items), "meta": {"count": 25}}"#), endpointQuery: [], declared: declared)
             == .request(path: "/items", items: [.query(name: "p", value: "3"), .query(name: "n", value: "10")]))
         #expect(Paging.next(after: second, response: answer(#"{"rows": \#(items), "meta": {"count": 20}}"#), endpointQuery: [], declared: declared)
-            == .end("no next page: page 2, 10 a page, reaches the total, 20"))
+            == .end("no next page: 2 pages of 10 cover the total, 20"))
         do {
             _ = try ProfileFile.parse(text.replacingOccurrences(of: "style: page", with: "style: offset"), file: "x.yaml")
             Issue.record("read an unknown style")

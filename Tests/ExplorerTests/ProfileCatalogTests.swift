@@ -237,4 +237,26 @@ import Testing
                 == "shop.yaml: at $.name: 'name' appears twice")
         #expect(with("  get /version:", "  GET /orders:") == "shop.yaml:22: not valid YAML: a key appears twice in one mapping (GET /orders)")
     }
+
+    /// docs/profiles.md's catalog example reads as it is written (its flow
+    /// mapping with `Line[]` once did not: `[` starts a YAML list there).
+    @Test func theDocumentedCatalogExampleReads() throws {
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../docs/profiles.md")
+        let text = try String(contentsOf: docs, encoding: .utf8)
+        let section = try #require(text.range(of: "## A catalog in the file"))
+        let open = try #require(text.range(of: "```yaml\n", range: section.upperBound..<text.endIndex))
+        let close = try #require(text.range(of: "```", range: open.upperBound..<text.endIndex))
+        let example = String(text[open.upperBound..<close.lowerBound])
+        let file = "explorer-profile: 1\nname: shop\nenvironments: {local: {base-url: \"http://127.0.0.1:1\"}}\n"
+            + "auth: {kind: login, login-path: /login, refresh-path: /refresh, whoami-path: /me}\n" + example
+        let profile = try ProfileFile.parse(file, file: "docs/profiles.md").profile
+        #expect(profile.endpoints.count == 4 && profile.model(named: "OrderCreate")?.fields.count == 2)
+    }
+
+    /// A profile without a login flow: `describe` does not send the user to `login`.
+    @Test func describeSaysWhatANonPublicEndpointNeeds() throws {
+        let keyed = try ProfileFile.parse(Self.yaml + "\nauth: {kind: header, header: X-Api-Key, value: \"{{secret:key}}\"}\n", file: "shop.yaml").profile
+        #expect(CatalogText.describe(keyed.endpoints[0], in: keyed).hasPrefix("GET /orders  (needs the profile's credentials)"))
+        #expect(CatalogText.describe(Profile.linku.endpoints[9], in: .linku).contains("(needs a login)"))
+    }
 }

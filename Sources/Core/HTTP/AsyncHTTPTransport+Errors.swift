@@ -69,7 +69,7 @@ extension AsyncHTTPTransport {
         case is CancellationError:
             return make(.cancelled)
         case is NIOTooManyBytesError, is ResponseAccumulator.ResponseTooBigError:
-            return make(.tooLarge, "body larger than \(limit / 1024 / 1024) MiB; stopped reading")
+            return make(.tooLarge, "body larger than \(limit / 1024 / 1024) MiB; stopped reading (--download writes a body of any size to a file)")
         case let e as HTTPClientError:
             if e == .readTimeout || e == .deadlineExceeded {
                 return make(.timeout, "no complete answer within \(seconds(deadline)) (--timeout changes it)")

@@ -448,7 +448,8 @@ actor Interpreter {
     private func nextPage() async throws -> Outcome {
         guard let last = lastList, let response = lastListResponse else {
             // An example from this backend's own catalog, when it has a list to get.
-            let example = profile.endpoints.first { $0.method == "GET" && $0.pathParameters.isEmpty && ($0.responseIsList || $0.query.contains("page") || $0.query.contains("cursor")) }
+            let example = profile.endpoints.filter { $0.method == "GET" && $0.pathParameters.isEmpty && ($0.responseIsList || $0.query.contains("page") || $0.query.contains("cursor")) }
+                .min { $0.path.count < $1.path.count }
             return .failure("next follows a list: GET one first" + (example.map { " (get \($0.path))" } ?? ""), .usage)
         }
         guard (200..<300).contains(response.status) else { return .failure("the last answer was \(response.status): no page to go on from", .usage) }

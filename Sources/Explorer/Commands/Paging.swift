@@ -82,7 +82,7 @@ enum Paging {
             object(body).lazy.compactMap { if case let .array(items) = $0.value { items } else { nil } }.first
         }
         if let total, let size, page * size >= total {
-            return .end("no next page: page \(page), \(size) a page, reaches the total, \(total)")
+            return .end("no next page: \(page) page\(page == 1 ? "" : "s") of \(size) cover the total, \(total)")
         }
         if let listed, listed.isEmpty { return .end("no next page: page \(page) is empty") }
         if let listed, let size, listed.count < size { return .end("no next page: page \(page) has \(listed.count) of \(size)") }

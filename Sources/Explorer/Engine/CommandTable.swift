@@ -55,6 +55,11 @@ extension CommandTable {
             """,
             slot: SlotKind.positional(.demoEmail),
             parse: { args throws(CommandError) in
+                // `login EMAIL --offline` sent "--offline" as the password: an option-shaped word is refused.
+                if let option = args.words.first(where: { $0.text.hasPrefix("--") }) {
+                    throw CommandError("login takes no options: '\(option.text)' would be sent as a password "
+                                       + "(one that starts with -- is typed at the prompt: login EMAIL)", column: option.start)
+                }
                 try args.atMost(2)
                 return .login(email: args.first?.text, password: args.count > 1 ? args[1].text : nil)
             }),

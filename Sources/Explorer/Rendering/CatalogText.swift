@@ -21,7 +21,9 @@ enum CatalogText {
 
     /// An endpoint's parameters, body fields, and its answer's model with its fields.
     static func describe(_ endpoint: Endpoint, in profile: Profile) -> String {
-        var lines = ["\(endpoint.method) \(endpoint.path)  (\(endpoint.isPublic ? "public" : "needs a login"))", endpoint.summary]
+        // Without a login flow the profile's credentials go with every request: "needs a login" would send the user to a dead end.
+        let access = endpoint.isPublic ? "public" : profile.auth == nil ? "needs the profile's credentials" : "needs a login"
+        var lines = ["\(endpoint.method) \(endpoint.path)  (\(access))", endpoint.summary]
         if !endpoint.pathParameters.isEmpty { lines.append("path: " + endpoint.pathParameters.map { "{\($0)}" }.joined(separator: " ")) }
         if !endpoint.query.isEmpty { lines.append("query: " + endpoint.query.map { "\($0)==" }.joined(separator: " ")) }
         if let body = endpoint.body {
