@@ -168,3 +168,12 @@ def test_env_moves_a_built_in_session_between_the_sandbox_and_its_deployments(tm
     assert "GET /api/banners HTTP/1.1\nHost: api.link2ur.com\n" in out
     assert re.search(r"GET /api/banners HTTP/1.1\nHost: 127\.0\.0\.1:\d+\n", out), out
     assert "the linku profile has no environment 'nope'; it has sandbox, dev, test, production" in result.stderr
+
+
+def test_env_says_it_closed_the_socket(tmp_path):
+    # Nothing is sent to production: moving opens no connection until a request.
+    lines = ["login alice@example.com alice123", "ws connect", "env production", "ws status"]
+    result = run_explorer([], input="\n".join(lines) + "\n", env=isolated_env(tmp_path), cwd=tmp_path, timeout=60)
+    assert "now on production (https://api.link2ur.com); logged out there unless a login for it was kept; " \
+           "the WebSocket was closed (ws connect opens one here)" in result.stdout, result.stdout + result.stderr
+    assert "no WebSocket" in result.stdout

@@ -243,6 +243,8 @@ final class SessionController {
                 .joined(separator: "\n"))
         }
         if let recorder { return .failure("recording to \(recorder.path): a transcript runs against one environment (record stop first)", .usage) }
+        // The move closes this environment's socket with its session: said, not left for `ws status` to find.
+        let hadSocket = runBlocking(on: interpreter) { await $0.hasSocket }
         switch environments.move(name) {
         case let .failure(problem): return .failure(problem.description, .usage)
         case let .success(next):
@@ -250,7 +252,7 @@ final class SessionController {
             interpreter = next.interpreter
             if socketsHeard { listenToSockets() }
             let login = interpreter.session.profile.auth != nil ? "; logged out there unless a login for it was kept" : ""
-            return .message("now on \(name) (\(next.url))\(login)")
+            return .message("now on \(name) (\(next.url))\(login)" + (hadSocket ? "; the WebSocket was closed (ws connect opens one here)" : ""))
         }
     }
 

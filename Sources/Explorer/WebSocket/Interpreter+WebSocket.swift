@@ -33,6 +33,9 @@ struct ConnectFailed: Error {
 }
 
 extension Interpreter {
+    /// Whether a WebSocket is open.
+    var hasSocket: Bool { sockets.socket != nil }
+
     /// Where notices go while the REPL waits for input.
     func setSocketListener(_ listener: (@Sendable (SocketNotice) -> Void)?) {
         sockets.listener = listener
