@@ -9,10 +9,11 @@ import json
 import os
 import signal
 import subprocess
+import time
 
 import pexpect
 
-from support import ROOT, Explorer, QuietHandler, base_url, isolated_env, pty_explorer, run_explorer
+from support import BINARY, ROOT, Explorer, QuietHandler, base_url, isolated_env, pty_explorer, run_explorer
 
 
 def environment(tmp_path):
@@ -258,3 +259,29 @@ def test_a_transcript_saved_with_a_bom_replays_and_a_huge_one_is_one_line(tmp_pa
     huge.unlink()
     assert result.returncode == 2
     assert result.stderr == f"error: {huge}: 67 MiB; a transcript is at most 64 MiB (split it: a folder runs as one suite)\n"
+
+
+class SlowSecond(QuietHandler):
+    def do_GET(self):
+        if self.path == "/slow":
+            time.sleep(3)
+        self.reply(200, b'{"ok": true}', [("Content-Type", "application/json")])
+
+
+def test_replay_prints_each_step_as_it_finishes(tmp_path, http_server):
+    """A long replay shows where it is, and a CI job stopped by its timeout keeps what ran."""
+    base = base_url(http_server(SlowSecond))
+    path = tmp_path / "slow.transcript"
+    path.write_text("# explorer transcript v1\nprofile: none\nbase-url: http://127.0.0.1:9\n\n"
+                    "> get /fast\nHTTP/1.1 200 OK\nContent-Type: application/json\n{\"ok\": true}\n\n"
+                    "> get /slow\nHTTP/1.1 200 OK\nContent-Type: application/json\n{\"ok\": true}\n\n")
+    process = subprocess.Popen([BINARY, "replay", str(path), "--base-url", base], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, env=environment(tmp_path), cwd=tmp_path)
+    try:
+        started = time.monotonic()
+        assert process.stdout.readline() == f"{path}\n"
+        assert process.stdout.readline() == "  ok      line  5  get /fast\n"
+        assert time.monotonic() - started < 2.5, "the first step's line came before the slow step ended"
+        assert process.wait(timeout=30) == 0
+    finally:
+        process.kill()

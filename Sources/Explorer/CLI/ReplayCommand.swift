@@ -20,12 +20,19 @@ struct ReplayCommand: ParsableCommand {
     func run() throws {
         let options = try given.given(over: root, command: "replay")
         let console = Console()
-        let replayer = options.replayer
+        var replayer = options.replayer
         let report = options.report
+        // Each step is printed as it finishes: a long transcript shows where it is,
+        // and a CI job stopped by its timeout keeps what ran.
+        replayer.onStep = { step, width in
+            console.out(report.step(step, lineWidth: width))
+            console.flush()
+        }
         var runs: [TranscriptRun] = []
         for file in files {
-            let run = runBlocking { await replayer.run(file) }
-            let (out, err) = report.detailed(run)
+            console.out(report.heading(file))
+            let run = runBlocking { [replayer] in await replayer.run(file) }
+            let (out, err) = report.ending(run)
             console.out(out)
             console.err(err)
             runs.append(run)

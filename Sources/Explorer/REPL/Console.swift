@@ -9,6 +9,9 @@ struct Console: Sendable {
         ex_write_stdout(Self.visible(text))
     }
 
+    /// Writes out what stdio holds: a pipe (a CI log) sees each line as it is printed.
+    func flush() { ex_flush_stdout() }
+
     func err(_ text: String) {
         guard !text.isEmpty else { return }
         ex_flush_stdout()

@@ -11,18 +11,29 @@ struct ReplayReport {
 
     /// `explorer replay`: each step's verdict, then a count.
     func detailed(_ run: TranscriptRun) -> (out: String, err: String) {
-        var out = palette.bold(run.path) + "\n"
+        var out = heading(run.path)
         let width = String(run.steps.map(\.line).max() ?? 0).count
-        for step in run.steps {
-            let line = "line " + String(step.line).leftPadded(to: width)
-            if step.updated {
-                out += "  " + palette.yellow("updated") + " \(line)  \(step.command)\n" + differences(step, indent: "          ")
-            } else if step.passed {
-                out += "  " + palette.green("ok     ") + " \(line)  \(step.command)\n"
-            } else {
-                out += "  " + palette.red("FAIL   ") + " \(line)  \(step.command)\n" + differences(step, indent: "          ")
-            }
+        for step in run.steps { out += self.step(step, lineWidth: width) }
+        let (end, err) = ending(run)
+        return (out + end, err)
+    }
+
+    /// `detailed` in three parts, for a replay printed as it goes: the path,
+    /// each step as it finishes, then the count and what went wrong.
+    func heading(_ path: String) -> String { palette.bold(path) + "\n" }
+
+    func step(_ step: StepRun, lineWidth width: Int) -> String {
+        let line = "line " + String(step.line).leftPadded(to: width)
+        if step.updated {
+            return "  " + palette.yellow("updated") + " \(line)  \(step.command)\n" + differences(step, indent: "          ")
+        } else if step.passed {
+            return "  " + palette.green("ok     ") + " \(line)  \(step.command)\n"
         }
+        return "  " + palette.red("FAIL   ") + " \(line)  \(step.command)\n" + differences(step, indent: "          ")
+    }
+
+    func ending(_ run: TranscriptRun) -> (out: String, err: String) {
+        var out = ""
         let failed = run.failedSteps.count
         out += "\(Self.count(max(run.total, run.steps.count), "step")): \(run.steps.count - failed) passed, \(failed) failed"
             + notRun(run) + "\n"

@@ -22,6 +22,9 @@ struct Replayer: Sendable {
     /// Asks for a `{{secret:NAME}}` nothing supplies (`explorer replay` at a
     /// terminal), given the transcript's path and the name.
     var askSecret: (@Sendable (_ path: String, _ name: String) -> String?)?
+    /// Each step as it finishes, with the width of the transcript's line
+    /// numbers: `explorer replay` prints a long transcript as it goes.
+    var onStep: (@Sendable (_ step: StepRun, _ lineWidth: Int) -> Void)?
 
     func run(_ path: String) async -> TranscriptRun {
         let started = ContinuousClock.now
@@ -71,6 +74,10 @@ struct Replayer: Sendable {
         if let askSecret { resolver.ask = { askSecret(path, $0) } }
         var steps = Steps(path: path, interpreter: live.interpreter, transport: live.sending as? FailureNotingTransport, profile: profile,
                           baseURL: live.baseURL.absoluteString, resolver: resolver, update: update)
+        if let onStep {
+            let width = String(transcript.steps.last?.line ?? 0).count
+            steps.onStep = { onStep($0, width) }
+        }
         await Self.drive(&steps, header: header, transcript.steps, on: live.interpreter)
         await live.close()
         run.steps = steps.runs
@@ -154,7 +161,10 @@ struct Replayer: Sendable {
         private(set) var lastCommand: Command?
         var matcher = TranscriptMatcher()
         var secrets: [String] = []
-        var runs: [StepRun] = []
+        var runs: [StepRun] = [] {
+            didSet { if runs.count > oldValue.count, let last = runs.last { onStep?(last) } }
+        }
+        var onStep: (@Sendable (StepRun) -> Void)?
         /// The steps as they should be written back (`--update`).
         var blessed: [TranscriptStep] = []
         var changed = false
