@@ -10,9 +10,9 @@ enum BuiltInProfiles {
     /// The profile `name` from its file; a file that does not read is a
     /// defect of this build, caught by the test suite, not a user's problem.
     static func load(_ name: String) -> Profile {
-        guard let text = files.first(where: { $0.name == name })?.text else { preconditionFailure("no built-in profile \(name)") }
+        guard let text = Profile.builtInFile(named: name) else { preconditionFailure("no built-in profile \(name)") }
         do {
-            return try ProfileFile.parse(String(decoding: text, as: UTF8.self), file: "built-in profile \(name).yaml").profile
+            return try ProfileFile.parse(text, file: "built-in profile \(name).yaml").profile
         } catch {
             preconditionFailure("\(error)")
         }

@@ -41,9 +41,10 @@ public struct ErrorFields: Sendable, Equatable {
     /// Where the body repeats the HTTP status (LinkU's `status_code`): the
     /// number said, when the body has one.
     public var status: JSONPath?
-    /// Members every error body has, with these values (LinkU's `"error": true`):
-    /// a body without them is not this envelope, and a made-up one has them.
-    public var fixed: [(key: String, value: JSONValue)]
+    /// An object of the members every error body has, with these values
+    /// (LinkU's `{"error": true}`): a body without them is not this envelope,
+    /// and a made-up one starts from them. A value, so equality stays derived.
+    public var fixed: JSONValue
 
     public init(message: JSONPath, code: JSONPath? = nil, details: JSONPath? = nil, status: JSONPath? = nil,
                 fixed: [(key: String, value: JSONValue)] = [], codes: [String: String] = [:]) {
@@ -51,13 +52,8 @@ public struct ErrorFields: Sendable, Equatable {
         self.code = code
         self.details = details
         self.status = status
-        self.fixed = fixed
+        self.fixed = .object(fixed)
         self.codes = codes
-    }
-
-    public static func == (a: ErrorFields, b: ErrorFields) -> Bool {
-        a.message == b.message && a.code == b.code && a.details == b.details && a.status == b.status && a.codes == b.codes
-            && a.fixed.map(\.key) == b.fixed.map(\.key) && a.fixed.map(\.value) == b.fixed.map(\.value)
     }
 
     /// `404 NOT_FOUND: no such repository (name: x)`; nil when the body has no message there.
@@ -66,7 +62,7 @@ public struct ErrorFields: Sendable, Equatable {
             guard let path, case let .success(found) = path.evaluate(body), found != .null else { return nil }
             return found
         }
-        guard fixed.allSatisfy({ body[$0.key] == $0.value }) else { return nil }
+        if case let .object(members) = fixed, !members.allSatisfy({ body[$0.key] == $0.value }) { return nil }
         let code = value(code).map(\.plainText).flatMap { $0.isEmpty ? nil : $0 }
         guard let message = code.flatMap({ codes[$0] }) ?? value(message).map(\.plainText), !message.isEmpty else { return nil }
         let said = value(self.status)?.intValue ?? status
@@ -93,7 +89,7 @@ extension ErrorEnvelope {
         case .generic:
             return .object([("error", .string(code)), ("message", .string(message))])
         case let .fields(fields):
-            var body = JSONValue.object(fields.fixed)
+            var body = fields.fixed
             if let path = fields.code { body = body.setting(path, to: .string(code)) }
             if let path = fields.status { body = body.setting(path, to: .int(status)) }
             return body.setting(fields.message, to: .string(message))

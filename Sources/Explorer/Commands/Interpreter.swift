@@ -496,16 +496,18 @@ actor Interpreter {
         return .curl(request, note: note)
     }
 
+    /// Whether a JSON path ends at a secret: a secret-named member
+    /// (`.tokens.access_token`) or one of the profile's secret fields, by the
+    /// rule a recording hides them with (`SecretFields`).
+    private func isSecret(_ path: JSONPath) -> Bool {
+        let keys = path.components.compactMap { if case let .key(name) = $0 { name } else { nil } }
+        guard let last = keys.last else { return false }
+        return Redactor.isSecretName(last) || SecretFields(profile.secretFields).contains(keys)
+    }
+
     /// A variable's value as `vars` prints it: a secret's (by its name, or a
     /// value shaped like a token or a credentials header) as its length only,
     /// as history and transcripts hide it.
-    /// Whether a JSON path ends at a secret: a secret-named member
-    /// (`.tokens.access_token`) or one of the profile's secret fields.
-    private func isSecret(_ path: JSONPath) -> Bool {
-        guard let last = path.components.last(where: { if case .key = $0 { true } else { false } }), case let .key(name) = last else { return false }
-        return Redactor.isSecretName(name) || profile.secretFields.contains { $0 == name || $0.hasSuffix("." + name) }
-    }
-
     static func shown(variable name: String, _ value: String) -> String {
         guard !value.isEmpty, Redactor.isSecretName(name) || Redactor.looksLikeCredential(value) else { return value }
         return Redactor.hidden(value)
