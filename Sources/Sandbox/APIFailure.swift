@@ -52,6 +52,11 @@ struct APIFailure: Error {
     static func badRequest(_ message: String) -> APIFailure {
         APIFailure(status: .badRequest, code: "BAD_REQUEST", message: message)
     }
+
+    /// 500: the sandbox's own mistake, never the caller's.
+    static func `internal`(_ message: String) -> APIFailure {
+        APIFailure(status: .internalServerError, code: "INTERNAL_ERROR", message: message)
+    }
 }
 
 /// How a backend words errors (the sandbox side of Core's `ErrorEnvelope`).

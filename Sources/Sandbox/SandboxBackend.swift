@@ -10,7 +10,7 @@ protocol SandboxBackend: Sendable {
     /// Creates this backend's tables and seed data in a new database. Each
     /// backend owns a `users` table with an `id` column (tokens name it).
     func migrate(_ store: SandboxStore) async throws
-    func register(on router: Router<BasicRequestContext>, state: SandboxState)
+    func register(on router: CatalogRouter, state: SandboxState)
     func registerWebSocket(on router: Router<BasicWebSocketRequestContext>, state: SandboxState)
 }
 

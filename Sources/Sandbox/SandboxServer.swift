@@ -49,7 +49,9 @@ public final class SandboxServer: Sendable {
         // middleware itself, and a cut body can be any answer's, errors included.
         router.add(middleware: FaultMiddleware(state: state))
         router.add(middleware: EnvelopeMiddleware(style: backend.errorStyle, log: configuration.log))
-        backend.register(on: router, state: state)
+        let routes = CatalogRouter(router, profile: backend.profile, state: state)
+        backend.register(on: routes, state: state)
+        try routes.finish()
         AdminRoutes.register(on: router, state: state)
 
         let webSocketRouter = Router(context: BasicWebSocketRequestContext.self)

@@ -60,6 +60,16 @@ public struct Endpoint: Sendable, Equatable {
         return true
     }
 
+    /// Whether `template` names this endpoint: the same literal segments, and
+    /// a `{parameter}` wherever this has one (the names may differ).
+    public func hasShape(of template: String) -> Bool {
+        let other = Endpoint.segments(of: template)
+        guard segments.count == other.count else { return false }
+        return zip(segments, other).allSatisfy { a, b in
+            Endpoint.isParameter(a) ? Endpoint.isParameter(b) : a == b
+        }
+    }
+
     /// A path's non-empty segments.
     public static func segments(of path: String) -> [Substring] {
         path.split(separator: "/", omittingEmptySubsequences: true)

@@ -22,7 +22,7 @@ struct LevelUpBackend: SandboxBackend {
         try await LevelUpSeed.insert(store)
     }
 
-    func register(on router: Router<BasicRequestContext>, state: SandboxState) {
+    func register(on router: CatalogRouter, state: SandboxState) {
         router.post("/api/auth/simple-login") { request, _ in
             let body = try await jsonObject(request)
             let userID = try await state.checkPassword(email: body["email"]?.stringValue ?? "", password: body["password"]?.stringValue ?? "")
@@ -36,7 +36,7 @@ struct LevelUpBackend: SandboxBackend {
             ]))
         }
         router.get("/api/auth/user") { request, _ in
-            JSONResponse.make(.ok, try await Self.user(try await state.authenticate(request), state, withOnboarding: true))
+            JSONResponse.make(.ok, try await Self.user(try Caller.user(), state, withOnboarding: true))
         }
         router.post("/api/auth/refresh") { request, _ in
             let body = try await jsonObject(request)

@@ -5,7 +5,7 @@ import SQLiteNIO
 /// `/api/tasks` (seed 004's "获取任务列表"): the logged-in user's tasks, and
 /// creating and updating (completing) them. Only the owner sees or changes a task.
 enum LevelUpTasks {
-    static func register(on router: Router<BasicRequestContext>, state: SandboxState) {
+    static func register(on router: CatalogRouter, state: SandboxState) {
         router.get("/api/tasks") { request, _ in try await list(request, state) }
         router.post("/api/tasks") { request, _ in try await create(request, state) }
         router.patch("/api/tasks/{id}") { request, context in try await update(request, context.parameters.get("id"), state) }
@@ -14,7 +14,7 @@ enum LevelUpTasks {
     /// A bare JSON array, oldest first: 004's client decodes `[Task]`, so a
     /// wrapper object would break it. Filters: `completed=true|false`, `category=`.
     static func list(_ request: Request, _ state: SandboxState) async throws -> Response {
-        let userID = try await state.authenticate(request)
+        let userID = try Caller.user()
         let query = request.uri.queryParameters
         var conditions = ["user_id = ?"]
         var binds: [SQLiteData] = [.text(userID)]
@@ -44,7 +44,7 @@ enum LevelUpTasks {
     /// 201 with the task. `category` defaults to `todo`, `difficulty` to
     /// `medium`, `expReward` to the difficulty's reward.
     static func create(_ request: Request, _ state: SandboxState) async throws -> Response {
-        let userID = try await state.authenticate(request)
+        let userID = try Caller.user()
         let input = try LevelUpTaskInput(try await jsonObject(request), creating: true)
         let difficulty = input.difficulty ?? "medium"
         let description = input.description ?? nil
@@ -61,7 +61,7 @@ enum LevelUpTasks {
     /// first time only, so a repeated PATCH keeps the original moment);
     /// `completed: false` clears it.
     static func update(_ request: Request, _ rawID: String?, _ state: SandboxState) async throws -> Response {
-        let userID = try await state.authenticate(request)
+        let userID = try Caller.user()
         guard let id = rawID.flatMap(Int.init),
               let owner = try state.store.query("SELECT user_id FROM tasks WHERE id = ?", [.integer(id)]).first?.text("user_id") else {
             throw APIFailure.notFound("task \(rawID ?? "") not found", code: "TASK_NOT_FOUND")

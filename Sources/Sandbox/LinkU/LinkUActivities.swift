@@ -8,7 +8,7 @@ import SQLiteNIO
 enum LinkUActivities {
     static let statuses = ["upcoming", "ongoing", "ended"]
 
-    static func register(on router: Router<BasicRequestContext>, state: SandboxState) {
+    static func register(on router: CatalogRouter, state: SandboxState) {
         router.get("/api/activities") { request, _ in
             _ = try await state.optionalLinkuUser(request)
             var query = ListQuery(request)
@@ -26,19 +26,19 @@ enum LinkUActivities {
             }
         }
         router.get("/api/activities/{id}") { request, context in
-            _ = try await state.linkuUser(request)
+            _ = try Caller.number()
             return JSONResponse.make(.ok, json(try await activity(try pathID(context, what: "activity"), state), state))
         }
         router.post("/api/activities/{id}/apply") { request, context in try await apply(request, try pathID(context, what: "activity"), state) }
         router.post("/api/activities/{id}/favorite") { request, context in
-            let userID = try await state.linkuUser(request)
+            let userID = try Caller.number()
             let id = try pathID(context, what: "activity")
             _ = try await activity(id, state)
             let favorited = try await state.toggle(table: "activity_favorites", key: [("activity_id", .integer(id)), ("user_id", .integer(userID))])
             return JSONResponse.make(.ok, .object([("activity_id", .int(id)), ("favorited", .bool(favorited))]))
         }
         router.get("/api/activities/{id}/favorite/status") { request, context in
-            let userID = try await state.linkuUser(request)
+            let userID = try Caller.number()
             let id = try pathID(context, what: "activity")
             _ = try await activity(id, state)
             let favorited = try !state.store.query("SELECT 1 FROM activity_favorites WHERE activity_id = ? AND user_id = ?",
@@ -83,7 +83,7 @@ enum LinkUActivities {
 
     /// Signs the caller up: 409 once it has started, when it is full, or when already signed up.
     static func apply(_ request: Request, _ id: Int, _ state: SandboxState) async throws -> Response {
-        let userID = try await state.linkuUser(request)
+        let userID = try Caller.number()
         let row = try await activity(id, state)
         let status = status(row, state)
         guard status == "upcoming" else {

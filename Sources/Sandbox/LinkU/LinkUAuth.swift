@@ -8,7 +8,7 @@ import NIOCore
 /// code, SMS code, registering) answers the same session object, so a client
 /// parses one shape.
 enum LinkUAuth {
-    static func register(on router: Router<BasicRequestContext>, state: SandboxState) {
+    static func register(on router: CatalogRouter, state: SandboxState) {
         router.post("/api/secure-auth/login") { request, _ in try await login(request, state) }
         router.post("/api/secure-auth/login-with-code") { request, _ in try await loginWithCode(request, state, .email) }
         router.post("/api/secure-auth/login-with-phone-code") { request, _ in try await loginWithCode(request, state, .phone) }
@@ -79,7 +79,7 @@ enum LinkUAuth {
 
     /// Revokes the given refresh token, or all of the user's when none is given.
     static func logout(_ request: Request, _ state: SandboxState) async throws -> Response {
-        let userID = try await state.authenticate(request)
+        let userID = try Caller.user()
         let buffer: ByteBuffer
         do { buffer = try await request.body.collect(upTo: 1 << 20) } catch is NIOTooManyBytesError { throw BodyFields.tooLarge }
         // Lenient on purpose: a body that is not JSON still logs out (every session).

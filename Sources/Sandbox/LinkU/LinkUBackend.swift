@@ -15,7 +15,7 @@ struct LinkUBackend: SandboxBackend {
         try await LinkUChat.create(store)
     }
 
-    func register(on router: Router<BasicRequestContext>, state: SandboxState) {
+    func register(on router: CatalogRouter, state: SandboxState) {
         LinkUAuth.register(on: router, state: state)
         LinkUVerificationCodes.register(on: router, state: state)
         LinkUUsers.register(on: router, state: state)
@@ -35,15 +35,5 @@ struct LinkUBackend: SandboxBackend {
 
     func registerWebSocket(on router: Router<BasicWebSocketRequestContext>, state: SandboxState) {
         LinkUChat.registerWebSocket(on: router, state: state)
-    }
-}
-
-/// The authenticated LinkU user's integer id.
-extension SandboxState {
-    func linkuUser(_ request: Request) async throws -> Int {
-        guard let id = Int(try await authenticate(request)) else {
-            throw APIFailure.unauthorized("invalid access token", code: "INVALID_TOKEN")
-        }
-        return id
     }
 }

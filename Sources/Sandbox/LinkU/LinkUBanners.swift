@@ -4,7 +4,7 @@ import Hummingbird
 /// Home-page banners (public, 001). Their images are seeded uploads, so the
 /// URLs work against this sandbox whatever port it runs on.
 enum LinkUBanners {
-    static func register(on router: Router<BasicRequestContext>, state: SandboxState) {
+    static func register(on router: CatalogRouter, state: SandboxState) {
         router.get("/api/banners") { request, _ in
             _ = try await state.optionalLinkuUser(request)
             let base = baseURL(of: request)

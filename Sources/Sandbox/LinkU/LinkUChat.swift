@@ -12,11 +12,11 @@ enum LinkUChat {
         try await LinkUMessages.seed(store)
     }
 
-    static func register(on router: Router<BasicRequestContext>, state: SandboxState) {
+    static func register(on router: CatalogRouter, state: SandboxState) {
         LinkUMessagesRoutes.register(on: router, state: state)
         // The channel fetched without an upgrade (`get /ws/chat/1` in the
         // explorer): the same 401/403 as the upgrade, else 426.
-        router.get("/ws/chat/{userId}") { request, context -> Response in
+        router.outsideCatalog(.get, "/ws/chat/{userId}") { request, context -> Response in
             let userID = try await LinkUChatSocket.authorize(request, channel: context.parameters.get("userId"), state)
             throw APIFailure(status: .upgradeRequired, code: "UPGRADE_REQUIRED",
                              message: "ws/chat/\(userID) is a WebSocket: connect with ws://…/ws/chat/\(userID)?token=<access_token>")

@@ -8,9 +8,9 @@ import SQLiteNIO
 enum LinkUFleaMarket {
     static let statuses = Profile.linku.values(of: "FleaMarketItemStatus")
 
-    static func register(on router: Router<BasicRequestContext>, state: SandboxState) {
+    static func register(on router: CatalogRouter, state: SandboxState) {
         router.get("/api/flea-market/categories") { request, _ in
-            _ = try await state.linkuUser(request)
+            _ = try Caller.number()
             var query = ListQuery(request)
             return try await query.respond(state, key: "categories", select: "id, name", from: "flea_market_categories", order: "sort_order") { row in
                 .object([("id", .string(row.text("id"))), ("name", .string(row.text("name")))])
@@ -19,7 +19,7 @@ enum LinkUFleaMarket {
         router.get("/api/flea-market/items") { request, _ in try await list(request, state) }
         router.post("/api/flea-market/items") { request, _ in try await create(request, state) }
         router.get("/api/flea-market/items/{id}") { request, context in
-            let viewer = try await state.linkuUser(request)
+            let viewer = try Caller.number()
             return JSONResponse.make(.ok, json(try await item(try pathID(context, what: "item"), viewer: viewer, state)))
         }
         router.put("/api/flea-market/items/{id}") { request, context in try await update(request, try pathID(context, what: "item"), state) }
@@ -78,7 +78,7 @@ enum LinkUFleaMarket {
     /// Removed items are never listed here (their sellers see them in
     /// `/api/users/flea-market/items`).
     static func list(_ request: Request, _ state: SandboxState) async throws -> Response {
-        let viewer = try await state.linkuUser(request)
+        let viewer = try Caller.number()
         var query = ListQuery(request)
         let status = query.choice("status", among: ["available", "sold"]) ?? "available"
         query.filter("i.status = ?", .text(status))
@@ -89,7 +89,7 @@ enum LinkUFleaMarket {
 
     /// The caller's items in every status.
     static func mine(_ request: Request, _ state: SandboxState) async throws -> Response {
-        let viewer = try await state.linkuUser(request)
+        let viewer = try Caller.number()
         var query = ListQuery(request)
         query.filter("i.seller_id = ?", .integer(viewer))
         if let status = query.choice("status", among: statuses) { query.filter("i.status = ?", .text(status)) }
@@ -116,7 +116,7 @@ enum LinkUFleaMarket {
     }
 
     static func create(_ request: Request, _ state: SandboxState) async throws -> Response {
-        let userID = try await state.linkuUser(request)
+        let userID = try Caller.number()
         var fields = try await BodyFields.read(request)
         let changes = try await changes(&fields, creating: true, state)
         try fields.check()
@@ -133,7 +133,7 @@ enum LinkUFleaMarket {
     /// PUT: the seller edits an item that is not sold; `status` may move
     /// between available and removed.
     static func update(_ request: Request, _ id: Int, _ state: SandboxState) async throws -> Response {
-        let userID = try await state.linkuUser(request)
+        let userID = try Caller.number()
         var fields = try await BodyFields.read(request)
         let current = try await item(id, viewer: userID, state)
         guard current.int("seller_id") == userID else { throw APIFailure.forbidden("only the seller can edit item \(id)") }

@@ -4,7 +4,7 @@ import SQLiteNIO
 
 /// Buying, bumping and favouriting flea-market items, and the lists they feed.
 enum LinkUFleaMarketTrade {
-    static func register(on router: Router<BasicRequestContext>, state: SandboxState) {
+    static func register(on router: CatalogRouter, state: SandboxState) {
         router.post("/api/flea-market/items/{id}/direct-purchase") { request, context in
             try await purchase(request, try pathID(context, what: "item"), state)
         }
@@ -13,7 +13,7 @@ enum LinkUFleaMarketTrade {
         }
         // Not in the seeds' tables, which list favourites but no way to add one; see docs/sandbox-linku.md.
         router.post("/api/flea-market/items/{id}/favorite") { request, context in
-            let userID = try await state.linkuUser(request)
+            let userID = try Caller.number()
             let id = try pathID(context, what: "item")
             _ = try await LinkUFleaMarket.item(id, viewer: userID, state)
             let favorited = try await state.toggle(table: "flea_market_favorites", key: [("user_id", .integer(userID)), ("item_id", .integer(id))])
@@ -22,7 +22,7 @@ enum LinkUFleaMarketTrade {
         }
         router.get("/api/flea-market/my-purchases") { request, _ in try await purchases(request, state) }
         router.get("/api/flea-market/favorites/items") { request, _ in
-            let userID = try await state.linkuUser(request)
+            let userID = try Caller.number()
             var query = ListQuery(request)
             query.filter("fav.user_id = ?", .integer(userID))
             query.filter("(i.status != 'removed' OR i.seller_id = ?)", .integer(userID))
@@ -36,7 +36,7 @@ enum LinkUFleaMarketTrade {
     /// purchase is recorded, the seller is notified. The status check and
     /// the sale are one UPDATE, so two buyers cannot both win.
     static func purchase(_ request: Request, _ id: Int, _ state: SandboxState) async throws -> Response {
-        let userID = try await state.linkuUser(request)
+        let userID = try Caller.number()
         let item = try await LinkUFleaMarket.item(id, viewer: userID, state)
         guard item.int("seller_id") != userID else { throw APIFailure.forbidden("you cannot buy your own item") }
         let now = state.timestamp
@@ -59,7 +59,7 @@ enum LinkUFleaMarketTrade {
 
     /// The seller bumps an available item to the top of the list.
     static func refresh(_ request: Request, _ id: Int, _ state: SandboxState) async throws -> Response {
-        let userID = try await state.linkuUser(request)
+        let userID = try Caller.number()
         let item = try await LinkUFleaMarket.item(id, viewer: userID, state)
         guard item.int("seller_id") == userID else { throw APIFailure.forbidden("only the seller can refresh item \(id)") }
         guard try !state.store.query("UPDATE flea_market_items SET refreshed_at = ? WHERE id = ? AND status = 'available' RETURNING id",
@@ -85,7 +85,7 @@ enum LinkUFleaMarketTrade {
 
     /// What the caller bought, newest first.
     static func purchases(_ request: Request, _ state: SandboxState) async throws -> Response {
-        let userID = try await state.linkuUser(request)
+        let userID = try Caller.number()
         var query = ListQuery(request)
         query.filter("p.buyer_id = ?", .integer(userID))
         return try await query.respond(state, key: "purchases", select: purchaseColumns, from: purchaseTables,

@@ -6,7 +6,7 @@ import SQLiteNIO
 /// a post, its replies, and writing need a token. Views are counted only by
 /// `POST …/view`, so reading a post twice in a client does not inflate it.
 enum LinkUForum {
-    static func register(on router: Router<BasicRequestContext>, state: SandboxState) {
+    static func register(on router: CatalogRouter, state: SandboxState) {
         router.get("/api/forum/forums/visible") { request, _ in
             _ = try await state.optionalLinkuUser(request)
             var query = ListQuery(request)
@@ -24,11 +24,11 @@ enum LinkUForum {
         router.get("/api/forum/posts") { request, _ in try await list(request, state) }
         router.post("/api/forum/posts") { request, _ in try await create(request, state) }
         router.get("/api/forum/posts/{id}") { request, context in
-            let viewer = try await state.linkuUser(request)
+            let viewer = try Caller.number()
             return JSONResponse.make(.ok, try await post(try pathID(context, what: "post"), viewer: viewer, state))
         }
         router.post("/api/forum/posts/{id}/view") { request, context in
-            _ = try await state.linkuUser(request)
+            _ = try Caller.number()
             let id = try pathID(context, what: "post")
             guard let row = try state.store.query(
                 "UPDATE forum_posts SET view_count = view_count + 1 WHERE id = ? RETURNING view_count", [.integer(id)]).first else {
@@ -96,7 +96,7 @@ enum LinkUForum {
     }
 
     static func create(_ request: Request, _ state: SandboxState) async throws -> Response {
-        let userID = try await state.linkuUser(request)
+        let userID = try Caller.number()
         var fields = try await BodyFields.read(request)
         let category = fields.id("category_id", required: true)
         let title = fields.text("title", required: true, max: 200)
@@ -133,7 +133,7 @@ enum LinkUForum {
 
     /// Oldest first, as a conversation reads.
     static func replies(_ request: Request, _ id: Int, _ state: SandboxState) async throws -> Response {
-        let viewer = try await state.linkuUser(request)
+        let viewer = try Caller.number()
         _ = try await post(id, viewer: viewer, state)
         var query = ListQuery(request)
         query.filter("r.post_id = ?", .integer(id))
@@ -143,7 +143,7 @@ enum LinkUForum {
 
     /// `{content, parent_reply_id?}`; the post's author is notified (unless replying to themselves).
     static func reply(_ request: Request, _ id: Int, _ state: SandboxState) async throws -> Response {
-        let userID = try await state.linkuUser(request)
+        let userID = try Caller.number()
         var fields = try await BodyFields.read(request)
         let content = fields.text("content", required: true, max: 5000)
         let parent = fields.id("parent_reply_id")

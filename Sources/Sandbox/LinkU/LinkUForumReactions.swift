@@ -6,10 +6,10 @@ import SQLiteNIO
 /// flips the state and the answer says where it landed (`liked`,
 /// `favorited`) with the new count, so a client never has to guess.
 enum LinkUForumReactions {
-    static func register(on router: Router<BasicRequestContext>, state: SandboxState) {
+    static func register(on router: CatalogRouter, state: SandboxState) {
         // `{target_type: "post" | "reply", target_id}`.
         router.post("/api/forum/likes") { request, _ in
-            let userID = try await state.linkuUser(request)
+            let userID = try Caller.number()
             var fields = try await BodyFields.read(request)
             let type = fields.choice("target_type", among: Profile.linku.values(of: "LikeTarget"), required: true)
             let id = fields.id("target_id", required: true)
@@ -27,7 +27,7 @@ enum LinkUForumReactions {
         }
         // `{post_id}`.
         router.post("/api/forum/favorites") { request, _ in
-            let userID = try await state.linkuUser(request)
+            let userID = try Caller.number()
             var fields = try await BodyFields.read(request)
             let id = fields.id("post_id", required: true)
             try fields.check()

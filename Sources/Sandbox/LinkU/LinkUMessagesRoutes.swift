@@ -6,12 +6,12 @@ import SQLiteNIO
 /// one conversation's messages, send, mark read. Sends and reads reach open
 /// chat sockets too, so REST and the socket never disagree.
 enum LinkUMessagesRoutes {
-    static func register(on router: Router<BasicRequestContext>, state: SandboxState) {
+    static func register(on router: CatalogRouter, state: SandboxState) {
         router.get("/api/users/conversations") { request, _ in try await conversations(request, state) }
         router.get("/api/users/messages") { request, _ in try await messages(request, state) }
         router.post("/api/users/messages/send") { request, _ in try await send(request, state) }
         router.put("/api/users/messages/{id}/read") { request, context in
-            let userID = try await state.linkuUser(request)
+            let userID = try Caller.number()
             guard let id = context.parameters.get("id", as: Int.self) else {
                 throw APIFailure.badRequest("message id must be an integer")
             }
@@ -46,7 +46,7 @@ enum LinkUMessagesRoutes {
     /// with the latest message first, each with the other user, the last
     /// message and how many messages the caller has not read.
     static func conversations(_ request: Request, _ state: SandboxState) async throws -> Response {
-        let me = try await state.linkuUser(request)
+        let me = try Caller.number()
         var problems: [(key: String, value: JSONValue)] = []
         let paging = Paging(request, problems: &problems)
         guard problems.isEmpty else { throw APIFailure.validation(problems) }
@@ -92,7 +92,7 @@ enum LinkUMessagesRoutes {
     /// chat screen opens), `order=asc` for oldest first; `after_id` keeps
     /// only later messages (catching up after a reconnect).
     static func messages(_ request: Request, _ state: SandboxState) async throws -> Response {
-        let me = try await state.linkuUser(request)
+        let me = try Caller.number()
         let query = request.uri.queryParameters
         var problems: [(key: String, value: JSONValue)] = []
         let paging = Paging(request, problems: &problems)
@@ -155,7 +155,7 @@ enum LinkUMessagesRoutes {
     /// 201 with the message; 200 with the stored one when `client_message_id`
     /// was already used by this sender (over REST or the socket).
     static func send(_ request: Request, _ state: SandboxState) async throws -> Response {
-        let me = try await state.linkuUser(request)
+        let me = try Caller.number()
         let outgoing = try LinkUMessages.outgoing(try await jsonObject(request), typeKey: "type", requireClientID: false)
         let sent = try await LinkUMessages.send(outgoing, from: me, state)
         if sent.created { await LinkUMessages.deliver(sent.message, state) }

@@ -7,11 +7,11 @@ import SQLiteNIO
 /// rejected, your task completed or confirmed or cancelled, your item sold,
 /// a reply to your post, an application for your expert service.
 enum LinkUNotifications {
-    static func register(on router: Router<BasicRequestContext>, state: SandboxState) {
+    static func register(on router: CatalogRouter, state: SandboxState) {
         router.get("/api/users/notifications") { request, _ in try await list(request, state, unreadOnly: false) }
         router.get("/api/users/notifications/unread") { request, _ in try await list(request, state, unreadOnly: true) }
         router.post("/api/users/notifications/{id}/read") { request, context in
-            let userID = try await state.linkuUser(request)
+            let userID = try Caller.number()
             let id = try pathID(context, what: "notification")
             // Someone else's notification is as unknown to you as a missing one.
             guard let row = try state.store.query(
@@ -21,7 +21,7 @@ enum LinkUNotifications {
             return JSONResponse.make(.ok, json(row))
         }
         router.post("/api/users/notifications/read-all") { request, _ in
-            let userID = try await state.linkuUser(request)
+            let userID = try Caller.number()
             let marked = try state.store.query(
                 "UPDATE notifications SET is_read = 1 WHERE user_id = ? AND is_read = 0 RETURNING id", [.integer(userID)])
             return JSONResponse.make(.ok, .object([
@@ -33,7 +33,7 @@ enum LinkUNotifications {
 
     /// Newest first; `/unread` keeps only unread ones (its `total` is the badge count).
     static func list(_ request: Request, _ state: SandboxState, unreadOnly: Bool) async throws -> Response {
-        let userID = try await state.linkuUser(request)
+        let userID = try Caller.number()
         var query = ListQuery(request)
         query.filter("user_id = ?", .integer(userID))
         if unreadOnly { query.filter("is_read = 0") }

@@ -10,7 +10,11 @@ extension SandboxState {
     /// that is present must still be valid (401 otherwise), so a client with a
     /// stale token learns to refresh instead of silently getting the anonymous view.
     func optionalLinkuUser(_ request: Request) async throws -> Int? {
-        request.headers[.authorization] == nil ? nil : try await linkuUser(request)
+        guard request.headers[.authorization] != nil else { return nil }
+        guard let id = Int(try await authenticate(request)) else {
+            throw APIFailure.unauthorized("invalid access token", code: "INVALID_TOKEN")
+        }
+        return id
     }
 
     /// Deletes the row named by `key`, or inserts it (with `created_at`)

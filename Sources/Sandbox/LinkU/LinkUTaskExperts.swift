@@ -6,20 +6,20 @@ import SQLiteNIO
 /// service (not their own) or apply to become an expert; both create a
 /// pending application, since the seeds describe no reviewing endpoints.
 enum LinkUTaskExperts {
-    static func register(on router: Router<BasicRequestContext>, state: SandboxState) {
+    static func register(on router: CatalogRouter, state: SandboxState) {
         router.get("/api/task-experts") { request, _ in
-            _ = try await state.linkuUser(request)
+            _ = try Caller.number()
             var query = ListQuery(request)
             query.equals("city", column: "e.city")
             query.keyword(in: ["e.bio", "e.specialties", "u.username"])
             return try await query.respond(state, key: "experts", select: columns, from: tables, order: "e.rating DESC, e.id", map: json)
         }
         router.get("/api/task-experts/{id}") { request, context in
-            _ = try await state.linkuUser(request)
+            _ = try Caller.number()
             return JSONResponse.make(.ok, json(try await expert(try pathID(context, what: "expert"), state)))
         }
         router.get("/api/task-experts/{id}/services") { request, context in
-            _ = try await state.linkuUser(request)
+            _ = try Caller.number()
             let id = try pathID(context, what: "expert")
             _ = try await expert(id, state)
             var query = ListQuery(request)
@@ -72,7 +72,7 @@ enum LinkUTaskExperts {
 
     /// `{message?}` → 201 pending application; the expert is notified.
     static func applyForService(_ request: Request, _ id: Int, _ state: SandboxState) async throws -> Response {
-        let userID = try await state.linkuUser(request)
+        let userID = try Caller.number()
         var fields = try await BodyFields.readOptional(request)
         let message = fields.text("message", max: 500) ?? ""
         guard let service = try state.store.query("""
@@ -104,7 +104,7 @@ enum LinkUTaskExperts {
     /// `{bio, specialties: [..], city?}` → 201 pending application. An
     /// expert, or someone with a pending application, gets 409.
     static func applyToBecomeExpert(_ request: Request, _ state: SandboxState) async throws -> Response {
-        let userID = try await state.linkuUser(request)
+        let userID = try Caller.number()
         var fields = try await BodyFields.read(request)
         let bio = fields.text("bio", required: true, min: 10, max: 1000)
         let specialties = fields.labels("specialties", required: true, maxCount: 10, maxLength: 30)

@@ -12,10 +12,10 @@ import SQLiteNIO
 /// one conditional UPDATE, so two racing requests cannot both move a task;
 /// an illegal move is a 409 INVALID_TASK_STATE naming the current status.
 enum LinkUTaskFlow {
-    static func register(on router: Router<BasicRequestContext>, state: SandboxState) {
+    static func register(on router: CatalogRouter, state: SandboxState) {
         // 000 says accept, 001 says apply: both ask to take the task.
         for path in ["/api/tasks/{id}/accept", "/api/tasks/{id}/apply"] {
-            router.post(RouterPath(path)) { request, context in try await apply(request, try pathID(context, what: "task"), state) }
+            router.post(path) { request, context in try await apply(request, try pathID(context, what: "task"), state) }
         }
         router.post("/api/tasks/{id}/applications/{applicationId}/accept") { request, context in
             try await decide(request, context, accept: true, state)
@@ -24,7 +24,7 @@ enum LinkUTaskFlow {
             try await decide(request, context, accept: false, state)
         }
         for path in ["/api/tasks/{id}/complete", "/api/users/tasks/{id}/complete"] {
-            router.post(RouterPath(path)) { request, context in try await complete(request, try pathID(context, what: "task"), state) }
+            router.post(path) { request, context in try await complete(request, try pathID(context, what: "task"), state) }
         }
         router.post("/api/tasks/{id}/confirm_completion") { request, context in
             try await confirm(request, try pathID(context, what: "task"), state)
@@ -64,7 +64,7 @@ enum LinkUTaskFlow {
     }
 
     static func apply(_ request: Request, _ id: Int, _ state: SandboxState) async throws -> Response {
-        let userID = try await state.linkuUser(request)
+        let userID = try Caller.number()
         var fields = try await BodyFields.readOptional(request)
         let message = fields.text("message", max: 500) ?? ""
         let task = try await LinkUTasks.row(id, state)
@@ -86,7 +86,7 @@ enum LinkUTaskFlow {
     /// The poster accepts one pending application (the task starts, every
     /// other pending application is rejected) or rejects one.
     static func decide(_ request: Request, _ context: BasicRequestContext, accept: Bool, _ state: SandboxState) async throws -> Response {
-        let userID = try await state.linkuUser(request)
+        let userID = try Caller.number()
         let id = try pathID(context, what: "task")
         let applicationID = try pathID(context, "applicationId", what: "application")
         let task = try await LinkUTasks.row(id, state)
@@ -122,7 +122,7 @@ enum LinkUTaskFlow {
 
     /// The taker says the work is done; the poster then confirms.
     static func complete(_ request: Request, _ id: Int, _ state: SandboxState) async throws -> Response {
-        let userID = try await state.linkuUser(request)
+        let userID = try Caller.number()
         let task = try await LinkUTasks.row(id, state)
         guard task.column("taker_id")?.integer.map({ Int($0) }) == userID else {
             let hint = task.int("poster_id") == userID ? "; as the poster, confirm with POST /api/tasks/\(id)/confirm_completion" : ""
@@ -136,7 +136,7 @@ enum LinkUTaskFlow {
     }
 
     static func confirm(_ request: Request, _ id: Int, _ state: SandboxState) async throws -> Response {
-        let userID = try await state.linkuUser(request)
+        let userID = try Caller.number()
         let task = try await LinkUTasks.row(id, state)
         try poster(task, is: userID, to: "confirm completion of")
         let confirmed = try await transition(id, from: ["completed"], to: "confirm completion of", state,
@@ -148,7 +148,7 @@ enum LinkUTaskFlow {
 
     /// Optional `{reason}`; the taker and pending applicants are told.
     static func cancel(_ request: Request, _ id: Int, _ state: SandboxState) async throws -> Response {
-        let userID = try await state.linkuUser(request)
+        let userID = try Caller.number()
         var fields = try await BodyFields.readOptional(request)
         let reason = fields.text("reason", max: 500)
         let task = try await LinkUTasks.row(id, state)
@@ -166,7 +166,7 @@ enum LinkUTaskFlow {
 
     /// Only open or cancelled tasks: once someone took one, its history stays.
     static func delete(_ request: Request, _ id: Int, _ state: SandboxState) async throws -> Response {
-        let userID = try await state.linkuUser(request)
+        let userID = try Caller.number()
         let task = try await LinkUTasks.row(id, state)
         try poster(task, is: userID, to: "delete")
         let told = try await involved(id, taker: task, state)
@@ -193,7 +193,7 @@ enum LinkUTaskFlow {
 
     /// The poster sees every application; an applicant sees their own; anyone else is refused.
     static func participants(_ request: Request, _ id: Int, _ state: SandboxState) async throws -> Response {
-        let userID = try await state.linkuUser(request)
+        let userID = try Caller.number()
         let task = try await LinkUTasks.row(id, state)
         var query = ListQuery(request)
         query.filter("a.task_id = ?", .integer(id))

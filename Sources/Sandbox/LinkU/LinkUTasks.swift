@@ -10,17 +10,17 @@ enum LinkUTasks {
     static let statuses = Profile.linku.values(of: "TaskStatus")
     static let columns = "id, title, description, category, city, price, status, poster_id, taker_id, images, created_at, updated_at"
 
-    static func register(on router: Router<BasicRequestContext>, state: SandboxState) {
+    static func register(on router: CatalogRouter, state: SandboxState) {
         router.get("/api/tasks") { request, _ in try await list(request, state) }
         router.post("/api/tasks") { request, _ in try await create(request, state) }
         router.get("/api/tasks/{id}") { request, context in
-            _ = try await state.linkuUser(request)
+            _ = try Caller.number()
             return JSONResponse.make(.ok, json(try await row(try pathID(context, what: "task"), state)))
         }
         router.put("/api/tasks/{id}") { request, context in try await update(request, try pathID(context, what: "task"), state) }
         // 000 and 001 name the same list differently.
         for path in ["/api/users/tasks", "/api/users/my-tasks"] {
-            router.get(RouterPath(path)) { request, _ in try await mine(request, state) }
+            router.get(path) { request, _ in try await mine(request, state) }
         }
     }
 
@@ -59,7 +59,7 @@ enum LinkUTasks {
 
     /// Oldest first, so pages stay put while new tasks are posted.
     static func list(_ request: Request, _ state: SandboxState) async throws -> Response {
-        _ = try await state.linkuUser(request)
+        _ = try Caller.number()
         var query = ListQuery(request)
         filters(&query)
         return try await query.respond(state, key: "tasks", select: columns, from: "tasks", order: "id", map: json)
@@ -69,7 +69,7 @@ enum LinkUTasks {
     /// applied (you applied); all three when absent. Each task carries
     /// `my_role` and, when you applied, `application_status`. Newest activity first.
     static func mine(_ request: Request, _ state: SandboxState) async throws -> Response {
-        let userID = try await state.linkuUser(request)
+        let userID = try Caller.number()
         var query = ListQuery(request)
         let me = SQLiteData.integer(userID)
         let applied = "EXISTS (SELECT 1 FROM task_applications a WHERE a.task_id = tasks.id AND a.applicant_id = ?)"
@@ -107,7 +107,7 @@ enum LinkUTasks {
     }
 
     static func create(_ request: Request, _ state: SandboxState) async throws -> Response {
-        let userID = try await state.linkuUser(request)
+        let userID = try Caller.number()
         var fields = try await BodyFields.read(request)
         let changes = changes(&fields, creating: true)
         try fields.check()
@@ -122,7 +122,7 @@ enum LinkUTasks {
 
     /// PUT: the poster edits an open task. Fields left out keep their value.
     static func update(_ request: Request, _ id: Int, _ state: SandboxState) async throws -> Response {
-        let userID = try await state.linkuUser(request)
+        let userID = try Caller.number()
         var fields = try await BodyFields.read(request)
         let task = try await row(id, state)
         guard task.int("poster_id") == userID else { throw APIFailure.forbidden("only the poster can edit task \(id)") }

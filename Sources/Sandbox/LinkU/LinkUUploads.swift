@@ -13,9 +13,9 @@ enum LinkUUploads {
     /// Room for the multipart framing and a few text fields around the image.
     static let maxBodyBytes = maxImageBytes + 64 * 1024
 
-    static func register(on router: Router<BasicRequestContext>, state: SandboxState) {
+    static func register(on router: CatalogRouter, state: SandboxState) {
         router.post("/api/upload/image") { request, _ in
-            let userID = try await state.linkuUser(request)
+            let userID = try Caller.number()
             let image = try await store(request, owner: userID, state)
             return JSONResponse.make(.created, .object([
                 ("url", .string(url(baseURL(of: request), image.name))),
@@ -25,8 +25,8 @@ enum LinkUUploads {
         }
         // 000 and 001 name the avatar upload differently; both answer the updated profile.
         for path in ["/api/users/avatar", "/api/users/profile/avatar"] {
-            router.post(RouterPath(path)) { request, _ in
-                let userID = try await state.linkuUser(request)
+            router.post(path) { request, _ in
+                let userID = try Caller.number()
                 let image = try await store(request, owner: userID, state)
                 try state.store.query("UPDATE users SET avatar = ? WHERE id = ?",
                                             [.text(url(baseURL(of: request), image.name)), .integer(userID)])

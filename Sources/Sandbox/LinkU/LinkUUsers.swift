@@ -5,13 +5,13 @@ import SQLiteNIO
 /// Profiles: the caller's own (with email and phone) and anyone's public
 /// one (without). Email and phone changes need a code sent to the new address.
 enum LinkUUsers {
-    static func register(on router: Router<BasicRequestContext>, state: SandboxState) {
+    static func register(on router: CatalogRouter, state: SandboxState) {
         router.get("/api/users/profile/me") { request, _ in
-            JSONResponse.make(.ok, try await profile(try await state.linkuUser(request), state))
+            JSONResponse.make(.ok, try await profile(try Caller.number(), state))
         }
         router.put("/api/users/profile/me") { request, _ in try await update(request, state) }
         router.get("/api/users/profile/{userId}") { request, context in
-            _ = try await state.linkuUser(request)
+            _ = try Caller.number()
             return JSONResponse.make(.ok, try await publicProfile(try pathID(context, "userId", what: "user"), state))
         }
     }
@@ -89,7 +89,7 @@ enum LinkUUsers {
     /// (codes from send-email-update-code / send-phone-update-code). Other
     /// fields are ignored, so a client may send back the profile it read.
     static func update(_ request: Request, _ state: SandboxState) async throws -> Response {
-        let userID = try await state.linkuUser(request)
+        let userID = try Caller.number()
         var fields = try await BodyFields.read(request)
         var changes: [(column: String, value: SQLiteData)] = []
         if let username = fields.text("username", required: fields.has("username"), min: 2, max: 30) { changes.append(("username", .text(username))) }

@@ -6,18 +6,18 @@ import HummingbirdBcrypt
 /// 003 "认证 API": register, login, refresh, logout. Email verification is in
 /// `NovaVerification`, the failed-login limit in `NovaFailureLimit`.
 enum NovaAuth {
-    static func register(on router: Router<BasicRequestContext>, state: SandboxState) {
+    static func register(on router: CatalogRouter, state: SandboxState) {
         router.post("/auth/register") { request, _ in try await signUp(request, state) }
         router.post("/auth/login") { request, _ in try await login(request, state) }
         router.post("/auth/refresh") { request, _ in try await refresh(request, state) }
         router.post("/auth/logout") { request, _ in
-            let userID = try await state.authenticate(request)
+            let userID = try Caller.user()
             // The client drops its tokens; every refresh token of the user stops working.
             try state.store.query("UPDATE refresh_tokens SET revoked = 1 WHERE user_id = ?", [.text(userID)])
             return Response(status: .noContent)
         }
         router.get("/users/me") { request, _ in
-            let userID = try await state.authenticate(request)
+            let userID = try Caller.user()
             return JSONResponse.make(.ok, try await NovaUsers.user(userID, viewer: userID, state))
         }
     }

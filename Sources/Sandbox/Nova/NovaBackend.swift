@@ -14,7 +14,7 @@ struct NovaBackend: SandboxBackend {
         try await NovaSeed.insert(store)
     }
 
-    func register(on router: Router<BasicRequestContext>, state: SandboxState) {
+    func register(on router: CatalogRouter, state: SandboxState) {
         NovaAuth.register(on: router, state: state)
         NovaVerification.register(on: router, state: state)
         NovaUploads.register(on: router, state: state)

@@ -4,9 +4,9 @@ import Hummingbird
 /// 003 "Comment API". Comments read oldest first, as a conversation does;
 /// the author of a comment or of its post may delete it.
 enum NovaComments {
-    static func register(on router: Router<BasicRequestContext>, state: SandboxState) {
+    static func register(on router: CatalogRouter, state: SandboxState) {
         router.get("/posts/{id}/comments") { request, context in
-            let viewer = try await state.authenticate(request)
+            let viewer = try Caller.user()
             let post = try await NovaPosts.post(context.parameters.get("id"), viewer: viewer, state).text("id")
             let page = try NovaCursorPage(request, list: "comments:\(post)")
             let rows = try state.store.query("\(NovaJSON.commentSelect) WHERE c.post_id = ? AND c.seq > ? ORDER BY c.seq LIMIT ?",
@@ -18,7 +18,7 @@ enum NovaComments {
             ]))
         }
         router.post("/posts/{id}/comments") { request, context in
-            let viewer = try await state.authenticate(request)
+            let viewer = try Caller.user()
             let post = try await NovaPosts.post(context.parameters.get("id"), viewer: viewer, state)
             var fields = BodyFields(try await jsonObject(request))
             let text = fields.required("text", max: NovaRules.commentMax)
@@ -36,7 +36,7 @@ enum NovaComments {
             return JSONResponse.make(.created, .object([("comment", NovaJSON.comment(row, viewer: viewer))]))
         }
         router.delete("/comments/{id}") { request, context in
-            let viewer = try await state.authenticate(request)
+            let viewer = try Caller.user()
             guard let id = NovaID.normalize(context.parameters.get("id")),
                   let row = try state.store.query("""
                       SELECT c.user_id, p.user_id AS post_author FROM comments c JOIN posts p ON p.id = c.post_id WHERE c.id = ?

@@ -5,9 +5,9 @@ import Hummingbird
 /// people they follow, newest first, by cursor. Explore is everyone else's
 /// posts, most liked first (newest first among equals), by page.
 enum NovaFeed {
-    static func register(on router: Router<BasicRequestContext>, state: SandboxState) {
+    static func register(on router: CatalogRouter, state: SandboxState) {
         router.get("/feed") { request, _ in
-            let viewer = try await state.authenticate(request)
+            let viewer = try Caller.user()
             let page = try NovaCursorPage(request, list: "feed")
             let rows = try state.store.query("""
                 \(NovaJSON.postSelect)
@@ -22,7 +22,7 @@ enum NovaFeed {
             ]))
         }
         router.get("/feed/explore") { request, _ in
-            let viewer = try await state.authenticate(request)
+            let viewer = try Caller.user()
             let query = request.uri.queryParameters
             var problems: [(key: String, value: JSONValue)] = []
             var page = 1

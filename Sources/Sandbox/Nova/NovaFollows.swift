@@ -4,7 +4,7 @@ import Hummingbird
 /// 003 "Follow API". Following twice is one follow; following yourself is a
 /// 422. Follower and following lists are newest follow first, by cursor.
 enum NovaFollows {
-    static func register(on router: Router<BasicRequestContext>, state: SandboxState) {
+    static func register(on router: CatalogRouter, state: SandboxState) {
         router.post("/users/{id}/follow") { request, context in try await follow(request, context.parameters.get("id"), on: true, state) }
         router.delete("/users/{id}/follow") { request, context in try await follow(request, context.parameters.get("id"), on: false, state) }
         router.get("/users/{id}/followers") { request, context in
@@ -17,7 +17,7 @@ enum NovaFollows {
 
     /// `{following, follower_count}` (the followee's count after the change).
     static func follow(_ request: Request, _ raw: String?, on: Bool, _ state: SandboxState) async throws -> Response {
-        let viewer = try await state.authenticate(request)
+        let viewer = try Caller.user()
         let target = try await NovaUsers.existing(raw, state)
         guard target != viewer else {
             throw APIFailure(status: .unprocessableContent, code: "CANNOT_FOLLOW_SELF", message: "you cannot follow or unfollow yourself")
@@ -40,7 +40,7 @@ enum NovaFollows {
 
     /// `{users, next_cursor}`: who follows the user, or whom the user follows.
     static func list(_ request: Request, _ raw: String?, of kind: String, _ state: SandboxState) async throws -> Response {
-        let viewer = try await state.authenticate(request)
+        let viewer = try Caller.user()
         let target = try await NovaUsers.existing(raw, state)
         let page = try NovaCursorPage(request, list: "\(kind):\(target)")
         let (match, show) = kind == "followers" ? ("followee_id", "follower_id") : ("follower_id", "followee_id")

@@ -5,15 +5,15 @@ import Hummingbird
 /// cursor, with the unread count; marking one or all read. Another user's
 /// notification answers 404, as if it did not exist.
 enum NovaNotifications {
-    static func register(on router: Router<BasicRequestContext>, state: SandboxState) {
+    static func register(on router: CatalogRouter, state: SandboxState) {
         router.get("/notifications") { request, _ in try await list(request, state) }
         router.put("/notifications/read-all") { request, _ in
-            let viewer = try await state.authenticate(request)
+            let viewer = try Caller.user()
             try state.store.query("UPDATE notifications SET is_read = 1 WHERE user_id = ?", [.text(viewer)])
             return Response(status: .noContent)
         }
         router.put("/notifications/{id}/read") { request, context in
-            let viewer = try await state.authenticate(request)
+            let viewer = try Caller.user()
             let id = NovaID.normalize(context.parameters.get("id")) ?? ""
             let updated = try state.store.query("UPDATE notifications SET is_read = 1 WHERE id = ? AND user_id = ? RETURNING id",
                                                       [.text(id), .text(viewer)])
@@ -23,7 +23,7 @@ enum NovaNotifications {
     }
 
     static func list(_ request: Request, _ state: SandboxState) async throws -> Response {
-        let viewer = try await state.authenticate(request)
+        let viewer = try Caller.user()
         let page = try NovaCursorPage(request, list: "notifications")
         let rows = try state.store.query("""
             SELECT n.seq, n.id, n.type, n.actor_id, n.post_id, n.is_read, n.created_at, \(NovaJSON.authorColumns)

@@ -6,15 +6,15 @@ import SQLiteNIO
 /// like and unlike. Counts are computed from the likes and comments
 /// themselves, so they cannot drift; liking twice is one like.
 enum NovaPosts {
-    static func register(on router: Router<BasicRequestContext>, state: SandboxState) {
+    static func register(on router: CatalogRouter, state: SandboxState) {
         router.post("/posts") { request, _ in try await create(request, state) }
         router.get("/posts/{id}") { request, context in
-            let viewer = try await state.authenticate(request)
+            let viewer = try Caller.user()
             let row = try await post(context.parameters.get("id"), viewer: viewer, state)
             return JSONResponse.make(.ok, .object([("post", NovaJSON.post(row, base: NovaJSON.base(request), viewer: viewer))]))
         }
         router.delete("/posts/{id}") { request, context in
-            let viewer = try await state.authenticate(request)
+            let viewer = try Caller.user()
             let row = try await post(context.parameters.get("id"), viewer: viewer, state)
             guard row.text("user_id") == viewer else {
                 throw APIFailure(status: .forbidden, code: "FORBIDDEN", message: "only the post's author can delete it")
@@ -39,7 +39,7 @@ enum NovaPosts {
     /// `{file_key, caption?}` → 201 `{post}`. The key must be one of the
     /// caller's upload URLs, already holding an image and not used by a post.
     static func create(_ request: Request, _ state: SandboxState) async throws -> Response {
-        let userID = try await state.authenticate(request)
+        let userID = try Caller.user()
         var fields = BodyFields(try await jsonObject(request))
         let rawKey = fields.required("file_key")
         let caption = fields.text("caption", trim: false)
@@ -75,7 +75,7 @@ enum NovaPosts {
     /// `{liked, like_count}`. Liking notifies the author once; unliking
     /// withdraws that notification.
     static func like(_ request: Request, _ raw: String?, liked: Bool, _ state: SandboxState) async throws -> Response {
-        let userID = try await state.authenticate(request)
+        let userID = try Caller.user()
         let row = try await post(raw, viewer: userID, state)
         let id = row.text("id")
         if liked {

@@ -12,7 +12,7 @@ enum NovaUploads {
     static let lifetime = 900.0
     static let types = Profile.nova.values(of: "ImageType")
 
-    static func register(on router: Router<BasicRequestContext>, state: SandboxState) {
+    static func register(on router: CatalogRouter, state: SandboxState) {
         router.post("/posts/upload-url") { request, _ in try await uploadURL(request, state) }
         router.put("/uploads/{key}") { request, context in try await put(request, key: context.parameters.get("key"), state) }
         router.get("/uploads/{key}") { _, context in
@@ -28,7 +28,7 @@ enum NovaUploads {
 
     /// The body may be empty; 003 sends `{content_type}`, which must then be JPEG or PNG.
     static func uploadURL(_ request: Request, _ state: SandboxState) async throws -> Response {
-        let userID = try await state.authenticate(request)
+        let userID = try Caller.user()
         let buffer = try await request.body.collect(upTo: 1 << 20)
         if buffer.readableBytes > 0 {
             guard let body = try? JSONParser.parse(Array(buffer.readableBytesView)), case .object = body else {

@@ -7,13 +7,13 @@ import Hummingbird
 enum NovaUsers {
     static let columns = "id, username, email, display_name, bio, avatar_url, is_verified, created_at"
 
-    static func register(on router: Router<BasicRequestContext>, state: SandboxState) {
+    static func register(on router: CatalogRouter, state: SandboxState) {
         router.put("/users/me") { request, _ in try await update(request, state) }
         router.get("/users/search") { request, _ in try await search(request, state) }
         // One capture name per position: the router does not backtrack between
         // differently named captures, so `{id}` here is a username.
         router.get("/users/{id}") { request, context in
-            let viewer = try await state.authenticate(request)
+            let viewer = try Caller.user()
             let name = context.parameters.get("id") ?? ""
             guard let row = try state.store.query("SELECT id FROM users WHERE username = ?", [.text(name)]).first else {
                 throw APIFailure.notFound("no user named \(name)", code: "USER_NOT_FOUND")
@@ -25,7 +25,7 @@ enum NovaUsers {
             ]))
         }
         router.get("/users/{id}/posts") { request, context in
-            let viewer = try await state.authenticate(request)
+            let viewer = try Caller.user()
             let id = try await existing(context.parameters.get("id"), state)
             let page = try NovaCursorPage(request, list: "user-posts:\(id)")
             let rows = try state.store.query("\(NovaJSON.postSelect) WHERE p.user_id = ? AND p.seq < ? ORDER BY p.seq DESC LIMIT ?",
@@ -76,7 +76,7 @@ enum NovaUsers {
     /// left out stay as they are; null or "" clears one. Any other member
     /// (username, email…) is refused rather than silently ignored.
     static func update(_ request: Request, _ state: SandboxState) async throws -> Response {
-        let userID = try await state.authenticate(request)
+        let userID = try Caller.user()
         let body = try await jsonObject(request)
         var fields = BodyFields(body)
         let editable = ["display_name": NovaRules.displayNameMax, "bio": NovaRules.bioMax, "avatar_url": 2048]
@@ -111,7 +111,7 @@ enum NovaUsers {
     /// names containing q, case-insensitively; an exact username first, then
     /// usernames starting with q, then the rest by username. 003 pages it by limit only.
     static func search(_ request: Request, _ state: SandboxState) async throws -> Response {
-        let viewer = try await state.authenticate(request)
+        let viewer = try Caller.user()
         let query = request.uri.queryParameters
         var problems: [(key: String, value: JSONValue)] = []
         let q = (query.get("q") ?? "").trimmingCharacters(in: .whitespacesAndNewlines)

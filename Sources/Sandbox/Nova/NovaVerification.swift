@@ -10,7 +10,7 @@ import Hummingbird
 enum NovaVerification {
     static let lifetime = 600.0
 
-    static func register(on router: Router<BasicRequestContext>, state: SandboxState) {
+    static func register(on router: CatalogRouter, state: SandboxState) {
         router.post("/auth/verify-email") { request, _ in try await verify(request, state) }
         router.get("/__sandbox/verification-codes") { request, _ in try await codes(request, state) }
     }
@@ -23,7 +23,7 @@ enum NovaVerification {
     }
 
     static func verify(_ request: Request, _ state: SandboxState) async throws -> Response {
-        let userID = try await state.authenticate(request)
+        let userID = try Caller.user()
         let limit = NovaFailureLimit.verification(userID)
         if let wait = try await limit.retryAfter(state) { throw NovaFailureLimit.tooMany(wait, "wrong codes") }
         var fields = BodyFields(try await jsonObject(request))

@@ -25,7 +25,7 @@ struct PostureBackend: SandboxBackend {
         try await PostureSeed.insert(store)
     }
 
-    func register(on router: Router<BasicRequestContext>, state: SandboxState) {
+    func register(on router: CatalogRouter, state: SandboxState) {
         router.post("/api/v1/auth/login") { request, _ in
             let body = try await jsonObject(request)
             let userID = try await state.checkPassword(email: body["email"]?.stringValue ?? "", password: body["password"]?.stringValue ?? "")
@@ -50,7 +50,7 @@ struct PostureBackend: SandboxBackend {
             ]))
         }
         router.get("/api/v1/users/me") { request, _ in
-            JSONResponse.make(.ok, try await Self.user(try await state.authenticate(request), state))
+            JSONResponse.make(.ok, try await Self.user(try Caller.user(), state))
         }
         PostureLogs.register(on: router, state: state)
     }

@@ -23,23 +23,16 @@ enum PostureLogs {
             UNIQUE (user_id, id))
         """
 
-    static func register(on router: Router<BasicRequestContext>, state: SandboxState) {
+    static func register(on router: CatalogRouter, state: SandboxState) {
         router.post("/api/v1/postures/logs") { request, _ in try await upload(request, state) }
         router.get("/api/v1/postures/logs") { request, _ in try await read(request, state) }
-    }
-
-    static func user(_ request: Request, _ state: SandboxState) async throws -> Int {
-        guard let id = Int(try await state.authenticate(request)) else {
-            throw APIFailure.unauthorized("invalid access token", code: "INVALID_TOKEN")
-        }
-        return id
     }
 
     /// 200 `{accepted, duplicates}`. A log whose `id` this user already sent
     /// (an upload retried after a lost answer) is not stored twice. One
     /// statement inserts them all, so an upload is stored whole or not at all.
     static func upload(_ request: Request, _ state: SandboxState) async throws -> Response {
-        let userID = try await user(request, state)
+        let userID = try Caller.number()
         let buffer: ByteBuffer
         do {
             buffer = try await request.body.collect(upTo: maxBody)
@@ -69,7 +62,7 @@ enum PostureLogs {
     /// oldest first. `from` is inclusive and `to` exclusive, so back-to-back
     /// windows never count a log twice.
     static func read(_ request: Request, _ state: SandboxState) async throws -> Response {
-        let userID = try await user(request, state)
+        let userID = try Caller.number()
         let query = request.uri.queryParameters
         var problems: [(key: String, value: JSONValue)] = []
         var conditions = ["user_id = ?"]
