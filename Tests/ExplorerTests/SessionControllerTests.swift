@@ -158,6 +158,18 @@ import Testing
         #expect(script.errors == "error: history is kept by the REPL at a terminal; a script has none\n")
     }
 
+    /// A field the profile marks secret is hidden in the history as the
+    /// usual names are (a transcript hides it too).
+    @Test func historyHidesTheProfilesSecretFields() async throws {
+        var profile = Profile.linku
+        profile.secretFields.append("session_key")
+        let terminal = FakeTerminal(interactive: true, answers: [.type("post /api/tasks title=x session_key=sk_abcdefghijk --offline"),
+                                                                 .type("history 1"), .ctrlD])
+        _ = try await Self.withController(terminal, profile: profile) { $0.repl() }
+        #expect(terminal.history.contains("post /api/tasks title=x session_key=*** --offline"), "\(terminal.history)")
+        #expect(!terminal.history.joined().contains("sk_abc"))
+    }
+
     @Test func envNeedsAProfileFile() async throws {
         let terminal = FakeTerminal(interactive: false)
         let step = try await Self.withController(terminal) { $0.step("env staging") }

@@ -11,7 +11,9 @@ public enum Redactor {
     /// line without its password (recalled, it asks for the password again,
     /// where a stored `***` would be sent as the password). A line that does
     /// not split into words is kept only when it mentions nothing secret.
-    public static func redact(line: String) -> String? {
+    /// `secretFields`: the profile's own secret fields, hidden as the
+    /// usual names are.
+    public static func redact(line: String, secretFields: SecretFields = .none) -> String? {
         guard let words = try? LineTokenizer.split(line).map(\.text) else {
             let lower = line.lowercased()
             let risky = ["login", "token", "bearer", "basic "] + secretWords + secretHeaders
@@ -23,7 +25,8 @@ public enum Redactor {
         }
         // An `auth` line keeps its secret as a placeholder: recalled, the
         // prompt asks for it (a stored `***` would be sent as the token).
-        let redacted = words.first?.lowercased() == "auth" ? redactAuth(words, hide: { "{{secret:\($0)}}" }) : redact(words: words)
+        let redacted = words.first?.lowercased() == "auth" ? redactAuth(words, hide: { "{{secret:\($0)}}" })
+            : redact(words: words, secretFields: secretFields)
         return redacted == words ? line : LineTokenizer.join(redacted)
     }
 
@@ -46,8 +49,10 @@ public enum Redactor {
     /// The words of a command line with secrets replaced. `hide` gives the
     /// text that stands for a secret, from its name (`password`,
     /// `authorization`): `***` for history, `{{secret:NAME}}` for transcripts.
-    public static func redact(words: [String], hide: (String) -> String = { _ in placeholder }) -> [String] {
+    public static func redact(words: [String], hide: (String) -> String = { _ in placeholder },
+                              secretFields: SecretFields = .none) -> [String] {
         guard let first = words.first else { return words }
+        func isSecretName(_ name: String) -> Bool { Self.isSecretName(name) || secretFields.containsName(name) }
         if first.lowercased() == "login" {
             return Array(words.prefix(2)) + (words.count > 2 ? [hide("password")] : [])
         }

@@ -127,7 +127,7 @@ extension SessionController {
             case let .line(line):
                 typed = line
             }
-            if let safe = Redactor.redact(line: typed) { terminal.remember(safe) }
+            remember(typed)
             guard !typed.trimmingCharacters(in: .whitespaces).isEmpty else {
                 terminal.out(palette.dim("(skipped)") + "\n")
                 continue

@@ -256,6 +256,13 @@ final class SessionController {
         }
     }
 
+    /// Keeps a typed line in the history, its secrets hidden (the profile's
+    /// own secret fields too), or leaves it out when it cannot be read.
+    func remember(_ line: String) {
+        let fields = SecretFields(interpreter.session.profile.secretFields)
+        if let safe = Redactor.redact(line: line, secretFields: fields) { terminal.remember(safe) }
+    }
+
     /// `history [N]`: the last N lines, numbered as in the whole history.
     private func history(last count: Int) -> Outcome {
         let lines = terminal.pastLines()
@@ -297,7 +304,7 @@ final class SessionController {
             case let .line(typed):
                 // JSON pasted over several lines (`ws send {` then its members): read on.
                 guard let line = whole(typed) else { continue }
-                if let safe = Redactor.redact(line: line) { terminal.remember(safe) }
+                remember(line)
                 if step(line, promptWidth: prompt.count).exit { return .ok }
             }
         }

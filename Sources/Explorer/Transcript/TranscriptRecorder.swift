@@ -139,7 +139,7 @@ final class TranscriptRecorder {
             return LineTokenizer.join(["login", typedEmail]) + " " + TranscriptPattern(.secret(name)).description
         }
         learnSecrets(in: command)
-        guard let typed else { return Redactor.redact(line: line) }
+        guard let typed else { return Redactor.redact(line: line, secretFields: secretFields) }
         // The URL's port and token are this session's: keep the path, and the
         // --flags (each takes a value) wherever they were typed. The URL is
         // the typed word, not the command's (whose `{{NAME}}` are filled in):
@@ -154,33 +154,13 @@ final class TranscriptRecorder {
             }
         }
         let hide = { (name: String) in TranscriptPattern(.secret(ExpectedValue.secretName(name))).description }
-        let redacted = Redactor.redact(words: typed, hide: hide).enumerated().map { index, word in
+        let redacted = Redactor.redact(words: typed, hide: hide, secretFields: secretFields).enumerated().map { index, word in
             // A typed `{{secret:NAME}}` holds no value: it stays, under the name it was given.
             if index > 0, index < typed.count, typed[index].wholeMatch(of: Self.typedSecret) != nil { return typed[index] }
-            return index > 0 ? hidingProfileFields(word, hide: hide) : word
+            return word
         }
         // Keep the line as typed (its quoting) unless something was hidden.
         return redacted == typed ? line : LineTokenizer.join(redacted)
-    }
-
-    /// A request item named as one of the profile's secret fields (the
-    /// name rule of `Redactor` knows only the usual names), its value hidden
-    /// however short; a bare `{{variable}}` value names a variable and stays.
-    private func hidingProfileFields(_ word: String, hide: (String) -> String) -> String {
-        guard !secretFields.paths.isEmpty, let item = try? RequestItem.parse(word) else { return word }
-        func isVariable(_ value: String) -> Bool { value.hasPrefix("{{") && value.hasSuffix("}}") && !value.contains(":") }
-        switch item {
-        case let .stringField(name, value) where secretFields.containsName(name) && !isVariable(value) && !value.isEmpty:
-            return "\(name)=\(hide(name))"
-        case let .jsonField(name, _) where secretFields.containsName(name):
-            return "\(name):=\"\(hide(name))\""
-        case let .query(name, value) where secretFields.containsName(name) && !isVariable(value) && !value.isEmpty:
-            return "\(name)==\(hide(name))"
-        case let .header(name, value) where secretFields.containsName(name) && !isVariable(value) && !value.isEmpty:
-            return "\(name):\(hide(name))"
-        default:
-            return word
-        }
     }
 
     /// `{{NAME}}` in a typed line as a replay of this file can resolve it.
