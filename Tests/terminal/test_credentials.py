@@ -2,6 +2,8 @@
 (Python's http.server, recording what reaches it): the access token goes
 only to the backend's origin, and `--offline` sends nothing at all.
 """
+import json
+
 import pytest
 
 from support import QuietHandler, base_url, isolated_env, run_explorer
@@ -78,3 +80,49 @@ def test_auth_sets_the_credential_for_the_backend_only_and_history_keeps_a_place
     assert "authorization" not in seen["/elsewhere"] and "x-api-key" not in seen["/elsewhere"], "localhost is another origin"
     assert "authorization" not in seen["/d"] and "x-api-key" not in seen["/d"]
     assert "s3cr3t-t0k" not in result.stdout + result.stderr and "k3y" not in result.stdout
+
+
+class Echo(QuietHandler):
+    """Answers with what the request carried, under names that say nothing
+    secret: {"you_sent": <Authorization>, "name": <the body's name>}."""
+
+    def answer(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        body = json.loads(self.rfile.read(length) or b"{}") if length else {}
+        echoed = {"you_sent": self.headers.get("Authorization", ""), "name": body.get("name", "")}
+        self.reply(200, json.dumps(echoed).encode(), [("Content-Type", "application/json")])
+
+    do_GET = do_POST = answer
+
+
+OPAQUE = "opaque-token-0123456789"
+
+
+def test_a_credential_the_server_echoes_is_hidden_on_screen_in_reports_and_in_updates(http_server, tmp_path):
+    url = base_url(http_server(Echo))
+    env = isolated_env(tmp_path, EXPLORER_SECRET_TOKEN=OPAQUE, EXPLORER_SECRET_API_KEY="MYAPIKEY-0123456789")
+    shown = run_explorer(["--base-url", url, "-c", f"auth bearer {OPAQUE}", "-c", "get /leak"], env=env, cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    assert '"you_sent": "<hidden: 30 characters>"' in shown.stdout
+    assert OPAQUE not in shown.stdout + shown.stderr
+
+    transcript = tmp_path / "echo.transcript"
+    recorded = run_explorer(["--base-url", url, "--record", str(transcript), "-c", "auth bearer {{secret:token}}",
+                             "-c", "get /leak", "-c", "post /items name={{secret:api_key}}"], env=env, cwd=tmp_path)
+    assert recorded.returncode == 0, recorded.stderr
+    text = transcript.read_text()
+    assert OPAQUE not in text and "MYAPIKEY" not in text
+    # The server's answers change: the report says so without the values.
+    transcript.write_text(text.replace('"you_sent": "Bearer {{secret:token}}"', '"you_sent": "Bearer old"')
+                          .replace('"name": "{{secret:api_key}}"', '"name": "old"'))
+    report = run_explorer(["test", str(transcript), "--junit", str(tmp_path / "report.xml")], env=env, cwd=tmp_path)
+    assert report.returncode == 4, report.stdout + report.stderr
+    assert "<hidden>" in report.stdout
+    for where in (report.stdout, report.stderr, (tmp_path / "report.xml").read_text()):
+        assert OPAQUE not in where and "MYAPIKEY" not in where
+    updated = run_explorer(["replay", "--update", str(transcript)], env=env, cwd=tmp_path)
+    assert updated.returncode == 0, updated.stdout + updated.stderr
+    text = transcript.read_text()
+    assert OPAQUE not in text and "MYAPIKEY" not in text
+    assert '"you_sent": "Bearer {{secret:token}}"' in text and '"name": "{{secret:api_key}}"' in text
+    assert run_explorer(["replay", str(transcript)], env=env, cwd=tmp_path).returncode == 0

@@ -75,10 +75,9 @@ public struct SecretResolver: Sendable {
         return (LineTokenizer.join(resolved), used)
     }
 
-    /// `text` with each `{{secret:NAME}}` replaced by its value, and the values used.
-    public func fill(_ text: String, email: String?) throws(Missing) -> (text: String, secrets: [String]) {
-        let (filled, named) = try fillNamed(text, email: email)
-        return (filled, named.map(\.value))
+    /// `text` with each `{{secret:NAME}}` replaced by its value, and the values used by name.
+    public func fill(_ text: String, email: String?) throws(Missing) -> (text: String, secrets: [(name: String, value: String)]) {
+        try fillNamed(text, email: email)
     }
 
     private func fillNamed(_ text: String, email: String?) throws(Missing) -> (text: String, secrets: [(name: String, value: String)]) {

@@ -40,12 +40,22 @@ public struct SecretScrubber: Sendable {
         }
     }
 
-    /// `text` with every known secret replaced, longest first, both as
-    /// written and as it looks inside a JSON string.
+    /// `text` with every known secret replaced by its `{{secret:NAME}}`,
+    /// longest first, both as written and as it looks inside a JSON string.
     public func scrub(_ text: String) -> String {
+        replacing(in: text) { TranscriptPattern(.secret($0)).description }
+    }
+
+    /// `text` with every known secret replaced by `<hidden>`: for reports.
+    public func hide(_ text: String) -> String {
+        replacing(in: text) { _ in "<hidden>" }
+    }
+
+    private func replacing(in text: String, with placeholderOf: (String) -> String) -> String {
+        guard !secrets.isEmpty else { return text }
         var text = text
         for (value, name) in secrets.sorted(by: { $0.key.count > $1.key.count }) {
-            let placeholder = TranscriptPattern(.secret(name)).description
+            let placeholder = placeholderOf(name)
             text = text.replacingOccurrences(of: value, with: placeholder)
             let escaped = String(JSONPrinter.quote(value).dropFirst().dropLast())
             if escaped != value { text = text.replacingOccurrences(of: escaped, with: placeholder) }

@@ -108,7 +108,7 @@ enum MockDerivation {
             // Its frames were left out of the replay (nothing sends them here).
             await bindFrameCaptures(of: step, afterBody: true, bindings: bindings, on: live.interpreter)
             served.append(MockStep(line: step.line, command: step.command,
-                                   trigger: .request(mockRequest(request, command: step.command, secrets: Set(steps.secrets))),
+                                   trigger: .request(mockRequest(request, command: step.command, secrets: steps.supplied)),
                                    expectation: step.expectation, bindings: bindings))
         }
         return .success(MockScript(file: path, profile: profile, steps: served, torn: transcript.torn))

@@ -51,15 +51,16 @@ struct Renderer: Sendable {
             out += palette.dim("(access token refreshed; request retried)") + "\n"
         }
         out += statusLine(exchange)
+        let carried = credentials(of: exchange.request)
         if view.contains(.responseHeaders) {
-            out += headerLines(response.headers)
+            out += headerLines(response.headers, hiding: carried)
         } else if (300..<400).contains(response.status), let location = response.header("Location") {
             // Where a redirect points is the point of it: always shown.
             out += headerLines([HTTPHeader(name: "Location", value: location)])
         }
         if view.contains(.responseBody) {
             if view.contains(.responseHeaders), !response.body.isEmpty { out += "\n" }
-            out += body(response)
+            out += body(response, hiding: carried)
         }
         if response.status >= 400 {
             err += palette.red("error: ") + errorSummary(response) + "\n"
@@ -83,11 +84,36 @@ struct Renderer: Sendable {
     }
 
     /// Headers as `Name: value` lines, credentials hidden (`Redactor.redact(header:)`).
-    func headerLines(_ headers: [HTTPHeader]) -> String {
+    /// `hiding`: credentials the request carried; a header that echoes one
+    /// back is hidden whatever it is called.
+    func headerLines(_ headers: [HTTPHeader], hiding carried: [String] = []) -> String {
         headers.map { header in
-            let shown = Redactor.redact(header: header, alsoSecret: secretHeaders)
+            var shown = Redactor.redact(header: header, alsoSecret: secretHeaders)
+            if shown.value == header.value, carried.contains(where: header.value.contains) { shown.value = Redactor.hidden(header.value) }
             return palette.cyan(shown.name) + ": " + shown.value + "\n"
         }.joined()
+    }
+
+    /// The credentials a request carried: its Authorization (and the token
+    /// after the scheme), its cookies' values and the headers the profile
+    /// names secret. A server that echoes one back (`"you_sent": "Bearer …"`)
+    /// must not have it printed: an opaque token looks like any other string.
+    func credentials(of request: PreparedRequest) -> [String] {
+        var values: [String] = []
+        for header in request.headers {
+            let name = header.name.lowercased()
+            if name == "cookie" {
+                for pair in header.value.split(separator: ";") {
+                    if let equals = pair.firstIndex(of: "=") { values.append(String(pair[pair.index(after: equals)...])) }
+                }
+            } else if Redactor.isSecretName(name) || secretHeaders.contains(where: { $0.lowercased() == name }) {
+                values.append(header.value)
+                if let space = header.value.firstIndex(of: " ") {
+                    values.append(header.value[header.value.index(after: space)...].trimmingCharacters(in: .whitespaces))
+                }
+            }
+        }
+        return values.filter { $0.count >= SecretScrubber.minimumLength }
     }
 
     /// The request as sent (`-v`, `-p H`/`B`): its line and headers with
@@ -103,7 +129,7 @@ struct Renderer: Sendable {
             if let json = try? JSONParser.parse(body) {
                 text += JSONPrinter.pretty(Redactor.redact(json: json), style: palette.json) + "\n"
             } else {
-                text += textOrBinary(body, type: request.header("Content-Type") ?? "unknown type")
+                text += textOrBinary(body, type: request.header("Content-Type") ?? "unknown type", hiding: [])
             }
         }
         return text
@@ -126,7 +152,7 @@ struct Renderer: Sendable {
     }
 
     /// A body: pretty JSON, text, or a one-line summary of binary data.
-    func body(_ response: ReceivedResponse) -> String {
+    func body(_ response: ReceivedResponse, hiding carried: [String] = []) -> String {
         let bytes = response.body
         guard !bytes.isEmpty else { return "" }
         let type = response.mediaType ?? "unknown type"
@@ -137,20 +163,25 @@ struct Renderer: Sendable {
             // Tokens are never printed: the renderer hides them. Only the
             // preview is made: a large body is neither copied nor printed whole.
             let value = try response.json ?? JSONParser.parse(bytes)
-            let (text, complete) = JSONPrinter.pretty(value, style: palette.json, limit: previewLimit + 1, shown: Redactor.shownRememberingKeys())
+            let named = Redactor.shownRememberingKeys()
+            let shown = carried.isEmpty ? named : { key, text in
+                let hidden = named(key, text)
+                return hidden == text && carried.contains(where: text.contains) ? Redactor.hidden(text) : hidden
+            }
+            let (text, complete) = JSONPrinter.pretty(value, style: palette.json, limit: previewLimit + 1, shown: shown)
             return preview(text, bodySize: complete ? nil : bytes.count)
         } catch {
             if response.claimsJSON {
                 let warning = palette.yellow("warning: ") + "the body says \(type) but is not valid JSON (\(error)); shown as text\n"
-                return warning + textOrBinary(bytes, type: type)
+                return warning + textOrBinary(bytes, type: type, hiding: carried)
             }
         }
-        return textOrBinary(bytes, type: type)
+        return textOrBinary(bytes, type: type, hiding: carried)
     }
 
-    private func textOrBinary(_ bytes: [UInt8], type: String) -> String {
+    private func textOrBinary(_ bytes: [UInt8], type: String, hiding carried: [String]) -> String {
         if let text = String(validating: bytes, as: UTF8.self), !text.contains("\u{0}") {
-            return preview(text)
+            return preview(carried.reduce(text) { $0.replacingOccurrences(of: $1, with: Redactor.hidden($1)) })
         }
         return palette.dim("binary body: \(type), \(Self.size(bytes.count)) (not shown)") + "\n"
     }

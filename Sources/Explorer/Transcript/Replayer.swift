@@ -87,7 +87,9 @@ struct Replayer: Sendable {
         rewritten.steps = steps.blessed
         rewritten.torn = nil
         do {
-            try Data(TranscriptWriter.transcript(rewritten).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            // What the server answered may hold a secret the run supplied or was handed: written by name.
+            let text = steps.secrets.scrub(TranscriptWriter.transcript(rewritten))
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
             run.rewritten = true
         } catch {
             run.failure = .runtime("\(path): cannot rewrite: \(error.localizedDescription)")
@@ -160,7 +162,12 @@ struct Replayer: Sendable {
         /// The last step's command as run (secrets filled in), for a recording of a tour.
         private(set) var lastCommand: Command?
         var matcher = TranscriptMatcher()
-        var secrets: [String] = []
+        /// Every secret this replay has held: the values it supplied for
+        /// `{{secret:NAME}}`, the session's tokens, the secrets answers
+        /// handed out. Reports show none of them; `--update` writes their names.
+        var secrets = SecretScrubber()
+        /// The values filled in for `{{secret:NAME}}`, however short (the mock leaves them out of what it matches).
+        var supplied: Set<String> = []
         var runs: [StepRun] = [] {
             didSet { if runs.count > oldValue.count, let last = runs.last { onStep?(last) } }
         }
@@ -189,12 +196,12 @@ struct Replayer: Sendable {
             do {
                 for variable in header.variables {
                     let (value, used) = try resolver.fill(variable.value, email: nil)
-                    secrets += used
+                    learn(supplied: used)
                     _ = await interpreter.execute(.set(name: variable.name, value: value))
                 }
                 if let email = header.login {
                     let password = try resolver.value("password", email: email)
-                    secrets.append(password)
+                    learn(supplied: [("password", password)])
                     let outcome = await interpreter.execute(.login(email: email, password: password))
                     guard case let .exchange(exchange, _, _) = outcome, (200..<300).contains(exchange.response.status) else {
                         failure = .runtime("\(path): the header says 'login: \(email)', but logging in failed: \(describe(outcome))")
@@ -224,9 +231,9 @@ struct Replayer: Sendable {
             resolver.session = await sessionSecrets()
             resolver.variables = interpreter.allVariables
             do {
-                let resolved = try resolver.resolve(typed ?? step.command)
+                let resolved = try resolver.resolveNamed(typed ?? step.command)
                 line = resolved.line
-                secrets += resolved.secrets
+                learn(supplied: resolved.secrets)
             } catch {
                 failure = .runtime("\(path):\(step.line): \(error)")
                 return nil
@@ -243,6 +250,7 @@ struct Replayer: Sendable {
                 outcome = .failure(error.message, .usage)
             }
             var observation = outcome.observation(renderer: Renderer(palette: .plain, envelope: profile.errorEnvelope))
+            await learnSecrets(from: observation)
             if !step.expectation.frames.isEmpty {
                 let wait = step.expectation.frameTimeout ?? Expectation.defaultFrameTimeout
                 observation.frames = await frames.take(sent: step.expectation.frameCount(.sent),
@@ -299,13 +307,31 @@ struct Replayer: Sendable {
             return secrets
         }
 
-        /// A mismatch as shown: any secret this replay supplied is hidden.
-        private func hidingSecrets(_ mismatch: Mismatch) -> Mismatch {
-            var shown = mismatch
-            for secret in secrets where secret.count >= 4 {
-                shown.expected = shown.expected.replacingOccurrences(of: secret, with: "<hidden>")
-                shown.actual = shown.actual.replacingOccurrences(of: secret, with: "<hidden>")
+        private mutating func learn(supplied values: [(name: String, value: String)]) {
+            for (name, value) in values {
+                secrets.learn(value, name: name)
+                supplied.insert(value)
             }
+        }
+
+        /// The session's tokens, and what an answer hands out as a recording
+        /// would learn it (secret-named members, the profile's secret fields,
+        /// JWTs): a server that echoes one back must not print it in a report.
+        nonisolated(nonsending) private mutating func learnSecrets(from observation: Observation) async {
+            for (name, value) in await sessionSecrets() { secrets.learn(value, name: name) }
+            if case let .json(body)? = observation.body, (observation.status ?? 200) < 400 {
+                secrets.learn(secretsIn: body, fields: SecretFields(profile.secretFields))
+            }
+        }
+
+        /// A mismatch as shown: any secret this replay has held is hidden.
+        private func hidingSecrets(_ mismatch: Mismatch) -> Mismatch {
+            func hide(_ text: String) -> String {
+                supplied.filter { $0.count >= 4 }.reduce(secrets.hide(text)) { $0.replacingOccurrences(of: $1, with: "<hidden>") }
+            }
+            var shown = mismatch
+            shown.expected = hide(shown.expected)
+            shown.actual = hide(shown.actual)
             return shown
         }
 
