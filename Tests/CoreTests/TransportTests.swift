@@ -265,7 +265,7 @@ import Testing
 /// `HTTP_PROXY`, `HTTPS_PROXY` and `NO_PROXY`, read as curl reads them.
 @Suite struct ProxyRulesTests {
     @Test func theEnvironmentNamesAProxyPerSchemeAndTheHostsThatGoStraight() throws {
-        let rules = try #require(ProxyRules(environment: ["HTTP_PROXY": "http://u:p%40ss@proxy.example:3128", "https_proxy": "proxy.example:8443",
+        let rules = try #require(try ProxyRules(environment: ["HTTP_PROXY": "http://u:p%40ss@proxy.example:3128", "https_proxy": "proxy.example:8443",
                                                           "NO_PROXY": "localhost, .internal.example, api.example.com:8080"]))
         #expect(rules.http?.description == "http://proxy.example:3128" && rules.http?.user == "u" && rules.http?.password == "p@ss")
         #expect(rules.proxy(for: URL(string: "https://api.example.com/x")!)?.port == 8443)
@@ -273,8 +273,19 @@ import Testing
         #expect(rules.proxy(for: URL(string: "http://api.example.com/x")!)?.port == 3128, "another port is not covered")
         #expect(rules.proxy(for: URL(string: "http://a.internal.example/x")!) == nil)
         #expect(rules.proxy(for: URL(string: "http://localhost:9/x")!) == nil)
-        #expect(ProxyRules(environment: ["NO_PROXY": "*"]) == nil, "no proxy named: none")
-        #expect(try #require(ProxyRules(environment: ["HTTP_PROXY": "http://p:1", "NO_PROXY": "*"])).proxy(for: URL(string: "http://x/")!) == nil)
-        #expect(ProxyRules(environment: ["HTTP_PROXY": "socks5://p:1"]) == nil, "only http:// proxies")
+        #expect(try ProxyRules(environment: ["NO_PROXY": "*"]) == nil, "no proxy named: none")
+        #expect(try #require(try ProxyRules(environment: ["HTTP_PROXY": "http://p:1", "NO_PROXY": "*"])).proxy(for: URL(string: "http://x/")!) == nil)
+        #expect(throws: ProxyRules.Unsupported(variable: "HTTP_PROXY", value: "socks5://u:***@p:1"), "only http:// proxies, and never around one") {
+            try ProxyRules(environment: ["HTTP_PROXY": "socks5://u:secret@p:1"])
+        }
+        #expect(throws: ProxyRules.Unsupported(variable: "https_proxy", value: "https://p:1")) { try ProxyRules(environment: ["https_proxy": "https://p:1"]) }
+        let ranges = try #require(try ProxyRules(environment: ["HTTP_PROXY": "http://p:1", "NO_PROXY": "127.0.0.0/8, fd00::/8, 192.168.1.7"]))
+        #expect(ranges.proxy(for: URL(string: "http://127.4.5.6:8080/")!) == nil, "an address in a range goes direct")
+        #expect(ranges.proxy(for: URL(string: "http://[fd12::1]/")!) == nil)
+        #expect(ranges.proxy(for: URL(string: "http://192.168.1.7/")!) == nil)
+        #expect(ranges.proxy(for: URL(string: "http://192.168.1.8/")!) != nil)
+        #expect(ranges.proxy(for: URL(string: "http://128.0.0.1/")!) != nil)
+        #expect(ranges.proxy(for: URL(string: "http://[fe80::1]/")!) != nil)
+        #expect(ranges.proxy(for: URL(string: "http://localhost/")!) != nil, "a name is not matched against a range")
     }
 }

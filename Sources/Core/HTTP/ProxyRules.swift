@@ -4,7 +4,8 @@ import Foundation
 /// it: `HTTP_PROXY` for http URLs, `HTTPS_PROXY` for https ones (lower-case
 /// names too, which win), none for a host `NO_PROXY` names. `NO_PROXY` is a
 /// comma-separated list of hosts, each covering its subdomains
-/// (`example.com`, `.example.com`), with an optional `:port`, or `*` for all.
+/// (`example.com`, `.example.com`), with an optional `:port`, of IP ranges
+/// (`10.0.0.0/8`, `fd00::/8`) covering the addresses in them, or `*` for all.
 public struct ProxyRules: Sendable, Equatable {
     /// A proxy's address, with the credentials its URL carries (`http://user:pass@proxy:3128`).
     public struct Proxy: Sendable, Hashable, CustomStringConvertible {
@@ -40,13 +41,36 @@ public struct ProxyRules: Sendable, Equatable {
         self.noProxy = noProxy
     }
 
+    /// A proxy variable names a proxy this client cannot use (`socks5://`,
+    /// `https://`): nothing is sent rather than sent around the proxy.
+    public struct Unsupported: Error, Equatable, CustomStringConvertible {
+        public let variable: String
+        public let value: String
+        public var description: String {
+            "\(variable)=\(value): only http:// proxies are supported, so nothing is sent (unset it to go direct)"
+        }
+    }
+
     /// The rules the environment sets; nil when it names no proxy.
-    public init?(environment: [String: String]) {
-        func value(_ name: String) -> String? { environment[name.lowercased()] ?? environment[name] }
-        http = value("HTTP_PROXY").flatMap(Proxy.init)
-        https = value("HTTPS_PROXY").flatMap(Proxy.init)
+    public init?(environment: [String: String]) throws(Unsupported) {
+        func proxy(_ name: String) throws(Unsupported) -> Proxy? {
+            let variable = environment[name.lowercased()] != nil ? name.lowercased() : name
+            guard let text = environment[variable], !text.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+            guard let proxy = Proxy(text) else {
+                // The value without any password it carries.
+                let shown = URLComponents(string: text).map { components -> String in
+                    var shown = components
+                    if shown.password != nil { shown.password = "***" }
+                    return shown.string ?? text
+                } ?? text
+                throw Unsupported(variable: variable, value: shown)
+            }
+            return proxy
+        }
+        http = try proxy("HTTP_PROXY")
+        https = try proxy("HTTPS_PROXY")
         guard http != nil || https != nil else { return nil }
-        noProxy = (value("NO_PROXY") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+        noProxy = (environment["no_proxy"] ?? environment["NO_PROXY"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
     }
 
     /// The proxy for a request to `url`, or nil to go straight there.
@@ -54,8 +78,13 @@ public struct ProxyRules: Sendable, Equatable {
         guard let host = url.host?.lowercased() else { return nil }
         let scheme = url.scheme?.lowercased()
         let port = url.port ?? (scheme == "https" ? 443 : 80)
+        let address = IPAddress(host)
         for rule in noProxy {
             if rule == "*" { return nil }
+            if let address, let range = IPAddress.Range(rule) {
+                if range.contains(address) { return nil }
+                continue
+            }
             var name = rule
             if let colon = name.lastIndex(of: ":"), !name.hasSuffix("]"), let rulePort = Int(name[name.index(after: colon)...]) {
                 guard rulePort == port else { continue }
@@ -67,5 +96,48 @@ public struct ProxyRules: Sendable, Equatable {
             if host == name || host.hasSuffix("." + name) { return nil }
         }
         return scheme == "https" ? https : http
+    }
+}
+
+/// An IPv4 or IPv6 address as its bytes, for `NO_PROXY` ranges.
+struct IPAddress: Equatable {
+    let bytes: [UInt8]
+
+    /// `10.1.2.3`, `::1`, `[::1]`; nil for a name.
+    init?(_ text: String) {
+        let bare = text.hasPrefix("[") && text.hasSuffix("]") ? String(text.dropFirst().dropLast()) : text
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        if inet_pton(AF_INET, bare, &v4) == 1 {
+            bytes = withUnsafeBytes(of: v4) { Array($0) }
+        } else if inet_pton(AF_INET6, bare, &v6) == 1 {
+            bytes = withUnsafeBytes(of: v6) { Array($0) }
+        } else {
+            return nil
+        }
+    }
+
+    /// `10.0.0.0/8`, `fd00::/8`, or one address (all its bits).
+    struct Range {
+        let network: IPAddress
+        let bits: Int
+
+        init?(_ text: String) {
+            let parts = text.split(separator: "/", maxSplits: 1).map(String.init)
+            guard let network = IPAddress(parts[0]) else { return nil }
+            let all = network.bytes.count * 8
+            guard let bits = parts.count == 2 ? Int(parts[1]) : all, (0...all).contains(bits) else { return nil }
+            self.network = network
+            self.bits = bits
+        }
+
+        func contains(_ address: IPAddress) -> Bool {
+            guard address.bytes.count == network.bytes.count else { return false }
+            for bit in 0..<bits {
+                let mask = UInt8(0x80) >> (bit % 8)
+                if address.bytes[bit / 8] & mask != network.bytes[bit / 8] & mask { return false }
+            }
+            return true
+        }
     }
 }

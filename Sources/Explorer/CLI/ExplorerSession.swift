@@ -73,8 +73,14 @@ final class ExplorerSession {
             store = MemoryTokenStore()
         }
         // `--offline` sends nothing, ever: not a login, not a refresh.
-        let live = try runBlockingThrowing { [target, store, offline = options.offline] in
-            try await LiveSession.open(profile: profile, target: target, offline: offline, store: store)
+        let live: LiveSession
+        do {
+            live = try runBlockingThrowing { [target, store, offline = options.offline] in
+                try await LiveSession.open(profile: profile, target: target, offline: offline, store: store)
+            }
+        } catch let unsupported as ProxyRules.Unsupported {
+            Console().err("error: \(unsupported)\n")
+            throw ExitCode(ExitStatus.usage.rawValue)
         }
         let interpreter = live.interpreter
         if let spec { runBlocking { await interpreter.use(spec) } }

@@ -54,7 +54,7 @@ final class LiveSession: Sendable {
         }
         // A proxy the environment names serves a backend of the user's, never the in-process sandbox.
         var transportOptions = AsyncHTTPTransport.Options()
-        if case .url = target { transportOptions.proxies = ProxyRules(environment: environment) }
+        if case .url = target { transportOptions.proxies = try ProxyRules(environment: environment) }
         let transport = AsyncHTTPTransport(options: transportOptions)
         let through: any HTTPTransport = offline ? OfflineTransport(eventLoop: transport.eventLoop) : sending(transport)
         let session = AuthSession(profile: profile, builder: RequestBuilder(baseURL: url, readFile: readFile),

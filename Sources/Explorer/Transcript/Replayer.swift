@@ -64,6 +64,9 @@ struct Replayer: Sendable {
             live = try await LiveSession.open(profile: profile, target: target,
                                               readFile: Self.readFile(relativeTo: (path as NSString).deletingLastPathComponent),
                                               sending: { FailureNotingTransport($0) })
+        } catch let unsupported as ProxyRules.Unsupported {
+            run.failure = .runtime("\(path): \(unsupported)")
+            return
         } catch {
             run.failure = .runtime("\(path): cannot start the \(profile.name) sandbox: \(error)")
             return
