@@ -112,6 +112,7 @@ def test_a_credential_the_server_echoes_is_hidden_on_screen_in_reports_and_in_up
     assert recorded.returncode == 0, recorded.stderr
     text = transcript.read_text()
     assert OPAQUE not in text and "MYAPIKEY" not in text
+    assert transcript.stat().st_mode & 0o777 == 0o600, "private, as the history and saved answers are"
     # The server's answers change: the report says so without the values.
     transcript.write_text(text.replace('"you_sent": "Bearer {{secret:token}}"', '"you_sent": "Bearer old"')
                           .replace('"name": "{{secret:api_key}}"', '"name": "old"'))

@@ -115,8 +115,10 @@ final class Download: @unchecked Sendable {
     /// The last component, with nothing that could leave the folder.
     static func plainName(_ name: String) -> String {
         let last = name.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
-        let cleaned = last.filter { !$0.isNewline && $0 != "\0" }
-        return cleaned == "." || cleaned == ".." ? "" : cleaned
+        // Control characters go, and leading dots too, as HTTPie does: a
+        // server does not get to write `.bashrc` or `.env` into the folder.
+        let cleaned = last.filter { !$0.isNewline && $0 != "\0" && !($0.asciiValue.map { $0 < 0x20 || $0 == 0x7F } ?? false) }
+        return String(cleaned.drop { $0 == "." })
     }
 
     /// `name`, or `name-1.ext`, `name-2.ext`… when it is taken.

@@ -36,7 +36,8 @@ final class TranscriptRecorder {
     init(path: String, header: TranscriptHeader, renderer: Renderer, baseURL: String, secrets: SecretScrubber,
          secretFields: SecretFields = .none, frames: FrameSubscription? = nil,
          variables: @escaping @Sendable () -> [String: String] = { [:] }) throws(Failure) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        // 0600, like the history and saved answers: a recording holds a session's answers.
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw Failure(description: "cannot record to \(path): \(String(cString: strerror(errno)))") }
         var info = stat()
         if fstat(descriptor, &info) == 0, info.st_size > 0 {
