@@ -63,6 +63,12 @@ import Testing
         ("curl https://h.example/login --data-raw '{\"email\":\"a\",\"password\":\"hunter2\"}'", "curl https://h.example/login --data-raw '{\"email\":\"a\",\"password\":\"***\"}'"),
         ("curl https://h.example/login -d 'user=a&password=hunter2'", "curl https://h.example/login -d user=a&password=***"),
         ("curl -b 'sid=hunter2' 'https://h.example/x?token=hunter2'", "curl -b *** https://h.example/x?token=***"),
+        // A URL's password, and the secrets of an inline body.
+        ("get http://alice:hunter2@h.example/x", "get http://alice:***@h.example/x"),
+        ("curl http://alice:hunter2@h.example:8080/x?q=1", "curl http://alice:***@h.example:8080/x?q=1"),
+        ("post /login --raw '{\"email\":\"a\",\"password\":\"hunter2\"}'", "post /login --raw '{\"email\":\"a\",\"password\":\"***\"}'"),
+        ("post /login --raw 'user=a&password=hunter2'", "post /login --raw user=a&password=***"),
+        ("post /login --raw=password=hunter2", "post /login --raw=password=***"),
         // `auth` keeps its secret as a placeholder: recalled, the prompt asks for it.
         ("auth bearer hunter2", "auth bearer {{secret:token}}"),
         ("auth basic alice:hunter2", "auth basic alice:{{secret:password}}"),

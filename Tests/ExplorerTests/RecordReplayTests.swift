@@ -131,6 +131,17 @@ import Testing
         #expect(await Replayer().run(path).status == .ok)
     }
 
+    /// A secret typed as one is hidden wherever the answer repeats it,
+    /// however short (values learned from answers need 6 characters).
+    @Test func aShortTypedSecretIsHiddenWhereTheAnswerEchoesIt() async throws {
+        let path = try await Self.record(["login alice@example.com alice123",
+                                          "post /api/tasks title='PIN 9876' city=Leeds price:=3 api_key=9876"])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(!text.contains("9876"), "\(text)")
+        #expect(text.contains("\"title\": \"PIN {{secret:api_key}}\""))
+    }
+
     @Test func aTornFileRunsTheStepsBeforeTheCut() async throws {
         let path = try await Self.record(["login alice@example.com alice123", "get /api/tasks/1"])
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -72,7 +72,12 @@ public enum Redactor {
             return words
         }
         return words.enumerated().map { index, word in
-            // A path or URL with a query: secret-named parameters hidden (`/ws?token=…`).
+            // The body of `--raw TEXT`: its secret-named members or form fields.
+            if index > 0, words[index - 1] == "--raw" { return redactBody(word, hide: hide, isSecret: isSecretName) }
+            if word.hasPrefix("--raw=") { return "--raw=" + redactBody(String(word.dropFirst(6)), hide: hide, isSecret: isSecretName) }
+            // A URL's password (`http://user:pw@host`), and a path or URL's
+            // secret-named query parameters (`/ws?token=…`).
+            let word = redactUserinfo(in: word, hide: hide)
             if let hidden = redactQuery(in: word, hide: hide) { return hidden }
             guard index > 0, let item = try? RequestItem.parse(word) else { return word }
             switch item {
@@ -132,6 +137,7 @@ public enum Redactor {
                 continue
             default: break
             }
+            let word = redactUserinfo(in: word, hide: hide)
             out.append(redactQuery(in: word, hide: hide) ?? word)
         }
         return out
@@ -139,25 +145,40 @@ public enum Redactor {
 
     /// A request body as typed: secret-named members of a JSON object, or
     /// secret-named pairs of a form, hidden.
-    static func redactBody(_ text: String, hide: (String) -> String) -> String {
+    /// An inline body (curl's `-d`, our `--raw`): a JSON value's
+    /// secret-named members, or a form's (`a=1&password=x`), hidden; the
+    /// text kept as typed when nothing is.
+    static func redactBody(_ text: String, hide: (String) -> String, isSecret: (String) -> Bool = isSecretName) -> String {
         if let json = try? JSONParser.parse(text) {
             func walk(_ value: JSONValue) -> JSONValue {
                 switch value {
                 case let .object(members):
                     return .object(members.map { member in
-                        if isSecretName(member.key), case .string = member.value { return (member.key, .string(hide(member.key))) }
-                        return (member.key, walk(member.value))
+                        switch member.value {
+                        case let .string(s) where isSecret(member.key) && !isReference(s):
+                            return (member.key, .string(hide(member.key)))
+                        case .number where isSecret(member.key):
+                            return (member.key, .string(hide(member.key)))
+                        default: return (member.key, walk(member.value))
+                        }
                     })
                 case let .array(items): return .array(items.map(walk))
                 default: return value
                 }
             }
-            return JSONPrinter.compact(walk(json))
+            let hidden = walk(json)
+            return hidden == json ? text : JSONPrinter.compact(hidden)
         }
-        return text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
-            guard let eq = pair.firstIndex(of: "="), isSecretName(String(pair[..<eq])) else { return String(pair) }
-            return String(pair[...eq]) + hide(String(pair[..<eq]))
-        }.joined(separator: "&")
+        var changed = false
+        let pairs = text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+            guard let eq = pair.firstIndex(of: "=") else { return String(pair) }
+            let name = String(pair[..<eq])
+            let value = pair[pair.index(after: eq)...]
+            guard isSecret(name.removingPercentEncoding ?? name), !value.isEmpty, !isReference(String(value)) else { return String(pair) }
+            changed = true
+            return String(pair[...eq]) + hide(name)
+        }
+        return changed ? pairs.joined(separator: "&") : text
     }
 
     /// A `/path?…` or URL word with its secret-named query values hidden;
@@ -175,6 +196,16 @@ public enum Redactor {
             return name + "=" + hidden(value.removingPercentEncoding ?? value)
         }
         return String(target[...question]) + pairs.joined(separator: "&")
+    }
+
+    /// `scheme://user:PASSWORD@host…` with the password hidden.
+    static func redactUserinfo(in word: String, hide: (String) -> String) -> String {
+        guard let scheme = word.range(of: "://") else { return word }
+        let authority = word[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return word }
+        let password = String(word[word.index(after: colon)..<at])
+        guard !password.isEmpty, !isReference(password), !password.hasPrefix("{{secret:") else { return word }
+        return String(word[...colon]) + hide("password") + String(word[at...])
     }
 
     static func redactQuery(in word: String, hide: (String) -> String) -> String? {

@@ -6,16 +6,19 @@ import Foundation
 /// structured rules of `Expectation(recording:)` come first; this catches a
 /// secret echoed somewhere no rule looks (inside a string, in an error).
 public struct SecretScrubber: Sendable {
-    /// Shorter values are not searched for: "1234" would also hide ids and prices.
+    /// Shorter values are not searched for: "1234" would also hide ids and
+    /// prices. A value typed as a secret (`password=PW123`) is searched for
+    /// from `typedMinimumLength`: the user said what it is.
     public static let minimumLength = 6
+    public static let typedMinimumLength = 4
 
     /// Live value → placeholder name.
     private var secrets: [String: String] = [:]
 
     public init() {}
 
-    public mutating func learn(_ value: String, name: String) {
-        guard value.count >= Self.minimumLength, secrets[value] == nil else { return }
+    public mutating func learn(_ value: String, name: String, typed: Bool = false) {
+        guard value.count >= (typed ? Self.typedMinimumLength : Self.minimumLength), secrets[value] == nil else { return }
         secrets[value] = name
     }
 

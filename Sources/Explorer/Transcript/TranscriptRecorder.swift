@@ -60,7 +60,7 @@ final class TranscriptRecorder {
 
     /// A secret filled in for `{{secret:NAME}}` in a typed line: hidden
     /// under that name wherever it shows up (the line itself is written as typed).
-    func learn(_ value: String, name: String) { scrubber.learn(value, name: name) }
+    func learn(_ value: String, name: String) { scrubber.learn(value, name: name, typed: true) }
 
     /// A `#` line typed in the REPL or a script: kept as a comment before the next step.
     func comment(_ line: String) throws(Failure) {
@@ -134,7 +134,7 @@ final class TranscriptRecorder {
             if case let .exchange(exchange, _, _) = outcome, exchange.response.status >= 400 { refused = true }
             // A password kept in a secret-named variable (`set new_password=…`) keeps that name.
             let name = refused ? "wrong_password" : scrubber.name(of: password) ?? "password"
-            scrubber.learn(password, name: name)
+            scrubber.learn(password, name: name, typed: true)
             // The email as typed: `{{email}}` stays a reference.
             let typedEmail = typed.flatMap { $0.count > 1 && $0[1].contains("{{") ? $0[1] : nil } ?? email
             return LineTokenizer.join(["login", typedEmail]) + " " + TranscriptPattern(.secret(name)).description
@@ -225,14 +225,14 @@ final class TranscriptRecorder {
             for item in items {
                 switch item {
                 case let .header(name, value), let .stringField(name, value), let .query(name, value):
-                    if isSecret(name) { scrubber.learn(value, name: ExpectedValue.secretName(name)) }
+                    if isSecret(name) { scrubber.learn(value, name: ExpectedValue.secretName(name), typed: true) }
                 case let .jsonField(name, value):
-                    if isSecret(name) { scrubber.learn(value.plainText, name: ExpectedValue.secretName(name)) }
+                    if isSecret(name) { scrubber.learn(value.plainText, name: ExpectedValue.secretName(name), typed: true) }
                 default: break
                 }
             }
         case let .set(name, value)? where isSecret(name):
-            scrubber.learn(value, name: ExpectedValue.secretName(name))
+            scrubber.learn(value, name: ExpectedValue.secretName(name), typed: true)
         case let .ws(.send(value))?:
             scrubber.learn(secretsIn: value, fields: secretFields)
         default: break
