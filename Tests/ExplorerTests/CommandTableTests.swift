@@ -87,10 +87,10 @@ import Testing
     let parser = CommandParser()
 
     @Test func authSetsTheSessionCredentialAsAHeader() throws {
-        #expect(try parser.parse("auth bearer T0K") == .header(.set([("Authorization", "Bearer T0K")])))
-        #expect(try parser.parse("auth basic alice:pw") == .header(.set([("Authorization", "Basic YWxpY2U6cHc=")])))
-        #expect(try parser.parse("auth header X-Api-Key k1") == .header(.set([("X-Api-Key", "k1")])))
-        #expect(try parser.parse("auth none") == .header(.set([("Authorization", "")])))
+        #expect(try parser.parse("auth bearer T0K") == .header(.credential(("Authorization", "Bearer T0K"))))
+        #expect(try parser.parse("auth basic alice:pw") == .header(.credential(("Authorization", "Basic YWxpY2U6cHc="))))
+        #expect(try parser.parse("auth header X-Api-Key k1") == .header(.credential(("X-Api-Key", "k1"))))
+        #expect(try parser.parse("auth none") == .header(.credential(nil)))
         #expect(try parser.parse("auth") == .header(.list))
         #expect(try parser.parse("header unset X-Trace") == .header(.set([("X-Trace", "")])))
     }

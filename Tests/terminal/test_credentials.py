@@ -76,7 +76,7 @@ def test_auth_sets_the_credential_for_the_backend_only_and_history_keeps_a_place
     seen = {path: {k.lower(): v for k, v in headers.items()} for _, path, headers, _ in Recorder.seen}
     assert seen["/a"]["authorization"] == "Bearer s3cr3t-t0k"
     assert seen["/b"]["authorization"] == "Basic YWxpY2U6cHc="
-    assert seen["/c"]["x-api-key"] == "k3y" and seen["/c"]["authorization"] == "Basic YWxpY2U6cHc="
+    assert seen["/c"]["x-api-key"] == "k3y" and "authorization" not in seen["/c"], "each auth line replaces the last"
     assert "authorization" not in seen["/elsewhere"] and "x-api-key" not in seen["/elsewhere"], "localhost is another origin"
     assert "authorization" not in seen["/d"] and "x-api-key" not in seen["/d"]
     assert "s3cr3t-t0k" not in result.stdout + result.stderr and "k3y" not in result.stdout
@@ -127,3 +127,17 @@ def test_a_credential_the_server_echoes_is_hidden_on_screen_in_reports_and_in_up
     assert OPAQUE not in text and "MYAPIKEY" not in text
     assert '"you_sent": "Bearer {{secret:token}}"' in text and '"name": "{{secret:api_key}}"' in text
     assert run_explorer(["replay", str(transcript)], env=env, cwd=tmp_path).returncode == 0
+
+
+def test_auth_header_is_a_secret_and_each_auth_line_replaces_the_last(stranger, tmp_path):
+    lines = ["auth header X-Auth HDRAUTH8", "get /one -v", "auth basic u:pw", "get /two", "auth none", "get /three", "auth"]
+    result = explorer(["--base-url", stranger, "--record", "auth.transcript", *sum((["-c", line] for line in lines), [])], tmp_path)
+    assert result.returncode == 0, result.stderr
+    sent = {path: {name.lower(): value for name, value in headers.items()} for _, path, headers, _ in Recorder.seen}
+    assert sent["/one"]["x-auth"] == "HDRAUTH8"
+    assert "x-auth" not in sent["/two"] and sent["/two"]["authorization"].startswith("Basic "), "auth basic replaced auth header"
+    assert "x-auth" not in sent["/three"] and "authorization" not in sent["/three"], "auth none left no credential"
+    assert "X-Auth: <hidden: 8 characters>" in result.stdout
+    assert "HDRAUTH8" not in result.stdout + result.stderr
+    recorded = (tmp_path / "auth.transcript").read_text()
+    assert "HDRAUTH8" not in recorded and "auth header X-Auth {{secret:x_auth}}" in recorded

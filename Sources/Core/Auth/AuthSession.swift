@@ -279,7 +279,22 @@ public actor AuthSession {
         if !value.isEmpty { sessionHeaders.append(HTTPHeader(name: name, value: value)) }
     }
 
-    public func clearSessionHeaders() { sessionHeaders.removeAll() }
+    public func clearSessionHeaders() {
+        sessionHeaders.removeAll()
+        credentialHeader = nil
+    }
+
+    /// The session header `auth` set, by name: the next `auth` replaces it.
+    public private(set) var credentialHeader: String?
+
+    /// Sets the session's credential (`auth …`): the one set before goes, and
+    /// so does any Authorization header; nil leaves none (`auth none`).
+    public func setCredential(_ header: HTTPHeader?) {
+        if let old = credentialHeader { setSessionHeader(old, "") }
+        setSessionHeader("Authorization", "")
+        credentialHeader = header?.name
+        if let header { setSessionHeader(header.name, header.value) }
+    }
 
     /// A query parameter sent with every request to the backend's origin
     /// that does not have it (a profile's `auth: query`, an API key).

@@ -58,9 +58,14 @@ actor Interpreter {
         published = VariableSnapshot(builtIns: builtIns)
     }
 
-    /// The session's profile, its catalog replaced by a loaded spec's.
+    /// The header `auth` set: a secret whatever it is called.
+    private(set) var credentialHeader: String?
+
+    /// The session's profile, its catalog replaced by a loaded spec's, and
+    /// the header `auth` set among its secret headers.
     var profile: Profile {
         var profile = session.profile
+        if let credentialHeader { profile.secretHeaders.append(credentialHeader) }
         if let spec {
             profile.endpoints = spec.endpoints
             profile.importedModels = spec.models
@@ -274,10 +279,18 @@ actor Interpreter {
             switch action {
             case .clear:
                 await session.clearSessionHeaders()
+                credentialHeader = nil
                 return .message("no session headers")
             case let .set(headers):
-                for header in headers { await session.setSessionHeader(header.name, header.value) }
-                fallthrough
+                for header in headers {
+                    await session.setSessionHeader(header.name, header.value)
+                    if header.name.lowercased() == credentialHeader?.lowercased(), header.value.isEmpty { credentialHeader = nil }
+                }
+                return await execute(.header(.list))
+            case let .credential(header):
+                await session.setCredential(header.map { HTTPHeader(name: $0.name, value: $0.value) })
+                credentialHeader = header?.name
+                return await execute(.header(.list))
             case .list:
                 let headers = await session.sessionHeaders.map { Redactor.redact(header: $0, alsoSecret: profile.secretHeaders) }
                 return .sessionHeaders(headers, origin: session.scope.origin.map(\.description) ?? "the backend")

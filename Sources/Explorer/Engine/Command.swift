@@ -49,11 +49,16 @@ enum HeaderAction: Sendable, Equatable {
     case list
     case set([(name: String, value: String)])
     case clear
+    /// `auth …`: the session's one credential header, replacing the one
+    /// set before (whatever its name); nil for `auth none`. Its value is
+    /// hidden wherever it shows, whatever the header is called.
+    case credential((name: String, value: String)?)
 
     static func == (a: HeaderAction, b: HeaderAction) -> Bool {
         switch (a, b) {
         case (.list, .list), (.clear, .clear): return true
         case let (.set(x), .set(y)): return x.map(\.name) == y.map(\.name) && x.map(\.value) == y.map(\.value)
+        case let (.credential(x), .credential(y)): return x?.name == y?.name && x?.value == y?.value
         default: return false
         }
     }

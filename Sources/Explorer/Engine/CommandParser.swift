@@ -83,7 +83,7 @@ struct CommandParser {
         guard let kind = args.first else { return .header(.list) }
         switch (kind.text.lowercased(), args.count) {
         case ("none", 1):
-            return .header(.set([("Authorization", "")]))
+            return .header(.credential(nil))
         case ("bearer", 2):
             return try header("Authorization", "Bearer " + args[1].text, at: args[1])
         case ("basic", 2):
@@ -99,12 +99,12 @@ struct CommandParser {
         }
     }
 
-    /// One session header, checked as the request item `NAME:VALUE` would be.
+    /// The session's credential header, checked as the request item `NAME:VALUE` would be.
     private static func header(_ name: String, _ value: String, at word: LineTokenizer.Word) throws(CommandError) -> Command {
         guard case let .header(checkedName, checkedValue) = try item(.init(text: name + ":" + value, start: word.start)) else {
             throw CommandError("\(name) is not a header name", column: word.start)
         }
-        return .header(.set([(checkedName, checkedValue)]))
+        return .header(.credential((checkedName, checkedValue)))
     }
 
     /// `defaults FLAG…` (only the flags that make sense for every line), `defaults clear`.

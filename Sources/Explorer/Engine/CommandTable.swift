@@ -141,7 +141,8 @@ extension CommandTable {
             details: """
             Sets the credential every request to the backend's own origin carries, as a session header:
             auth bearer TOKEN sends Authorization: Bearer TOKEN; auth basic USER:PASSWORD sends HTTP basic
-            auth; auth header X-Api-Key KEY sends any header; auth none removes the Authorization header.
+            auth; auth header X-Api-Key KEY sends any header, its value hidden wherever it shows. Each auth
+            line replaces the credential the one before set; auth none removes it.
             Give a secret as {{secret:NAME}} to be asked for it without echo (or to take it from
             EXPLORER_SECRET_NAME). History keeps auth lines with the secret as {{secret:NAME}}, so a recalled
             line asks again; transcripts write it the same way. auth alone lists the session headers.

@@ -68,7 +68,8 @@ struct ChosenProfile: Sendable {
     /// Puts the environment label and the credential on a session.
     func apply(to interpreter: Interpreter) async {
         await interpreter.setEnvironmentLabel(isOtherEnvironment ? environment.name : nil)
-        if let credential { await interpreter.session.setSessionHeader(credential.name, credential.value) }
+        // The session's credential, as `auth header` sets one: the next `auth` replaces it, `auth none` drops it.
+        if let credential { _ = await interpreter.execute(.header(.credential((credential.name, credential.value)))) }
         if let parameter { await interpreter.session.setSessionQuery(parameter.name, parameter.value) }
     }
 

@@ -10,7 +10,7 @@ import Sandbox
 final class SessionController {
     /// The session's interpreter; another after `env NAME`.
     private(set) var interpreter: Interpreter
-    let renderer: Renderer
+    private(set) var renderer: Renderer
     let terminal: any Terminal
     let offline: Bool
     /// What a recording's header names as its backend (another after `env NAME`).
@@ -137,6 +137,10 @@ final class SessionController {
 
     /// Shows and records what the interpreter answered.
     private func finish(_ line: String, _ command: Command, _ outcome: Outcome, forcedOffline: Bool, location: String?) -> Step {
+        if case .header = command {
+            // A header `auth` set is hidden from now on, whatever it is called.
+            renderer.secretHeaders = runBlocking(on: interpreter) { $0.profile.secretHeaders }
+        }
         show(outcome, location: location)
         whileRecording { try $0.record(line: line, command: command, outcome: outcome, forcedOffline: forcedOffline) }
         switch command {

@@ -32,7 +32,8 @@ extension Outcome {
             return observation
         case .message, .body, .cookies, .sessionHeaders, .defaults, .endpoints, .endpointDetails, .model,
              .help, .commandHelp, .socketStatus, .curl:
-            let text = OutcomeText.plain(self) ?? ""
+            // A hidden value's length is left out: a replay's secret may be another length.
+            let text = (OutcomeText.plain(self) ?? "").replacing(/<hidden: \d+ characters?>/, with: "<hidden>")
             return Observation(body: text.isEmpty ? nil : .text(Self.lines(text)))
         }
     }

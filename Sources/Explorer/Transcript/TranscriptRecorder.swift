@@ -231,6 +231,13 @@ final class TranscriptRecorder {
                 default: break
                 }
             }
+        case let .header(.credential(header?))?:
+            // As `auth` writes it back: bearer's token under `token`, another header under its own name.
+            if header.name.lowercased() == "authorization", header.value.lowercased().hasPrefix("bearer ") {
+                scrubber.learn(String(header.value.dropFirst(7)), name: "token", typed: true)
+            } else {
+                scrubber.learn(header.value, name: ExpectedValue.secretName(header.name), typed: true)
+            }
         case let .set(name, value)? where isSecret(name):
             scrubber.learn(value, name: ExpectedValue.secretName(name), typed: true)
         case let .ws(.send(value))?:
