@@ -27,6 +27,22 @@ import Testing
         #expect(other == "error: 502 Bad Gateway\n")
     }
 
+    /// A server's escape codes never drive the terminal: not from a text
+    /// body on a terminal, an error line of ours or a socket frame.
+    @Test func controlCharactersFromTheServerAreShownEscaped() {
+        var terminal = plain
+        terminal.escapesControls = true
+        let (out, _) = terminal.render(exchange(200, "OK", type: "text/plain", body: Array("a\r\nb\u{1B}[2J\u{1B}]0;PWN\u{7}\tc\n".utf8)))
+        #expect(out == "HTTP/1.1 200 OK  12 ms\na\nb\\u001b[2J\\u001b]0;PWN\\u0007\tc\n")
+        let (piped, _) = plain.render(exchange(200, "OK", type: "text/plain", body: Array("b\u{1B}[2J\n".utf8)))
+        #expect(piped.hasSuffix("b\u{1B}[2J\n"), "piped, a text body is passed on as sent, as HTTPie does")
+        let problem = #"{"title":"Boom","detail":"It \u001b[31mbroke"}"#
+        let (_, err) = Renderer(palette: .plain).render(exchange(500, "Internal Server Error", type: "application/problem+json", body: Array(problem.utf8)))
+        #expect(!err.contains("\u{1B}") && err.contains("\\u001b[31mbroke"), "\(err)")
+        let frame = plain.notice(SocketNotice(time: Date(timeIntervalSince1970: 0), kind: .received, text: "\u{1B}[2JRAW\u{1B}]0;TITLE\u{7}"))
+        #expect(!frame.contains("\u{1B}") && frame.contains("\\u001b[2JRAW"))
+    }
+
     @Test func brokenJSONIsShownRawWithAWarning() {
         let (out, _) = plain.render(exchange(200, "OK", type: "application/json", body: Array(#"{"a": 1"#.utf8)))
         #expect(out.contains("warning: the body says application/json but is not valid JSON"))

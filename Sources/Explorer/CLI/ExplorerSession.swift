@@ -94,6 +94,7 @@ final class ExplorerSession {
         var renderer = Renderer(palette: palette, envelope: profile.errorEnvelope, secretHeaders: profile.secretHeaders,
                                 secretParameters: profile.secretParameters)
         renderer.formatsOfflineJSON = Surroundings.current.outputIsTerminal
+        renderer.escapesControls = Surroundings.current.outputIsTerminal
         let controller = SessionController(interpreter: interpreter, renderer: renderer,
                                            terminal: terminal, offline: options.offline,
                                            target: live.sandbox != nil ? .sandbox : .url(live.baseURL.absoluteString))

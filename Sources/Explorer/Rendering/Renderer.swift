@@ -15,6 +15,10 @@ struct Renderer: Sendable {
     /// `--offline` shows a JSON body indented, as HTTPie does on a terminal
     /// (piped, both print the bytes as they would be sent).
     var formatsOfflineJSON = false
+    /// Text bodies have their control characters shown escaped (`\u001b`),
+    /// as on a terminal, where a server's escape codes would clear the
+    /// screen or set the title; piped, they are passed on as sent.
+    var escapesControls = false
 
     /// Text for standard output, and for standard error (failures).
     func render(_ outcome: Outcome) -> (out: String, err: String) {
@@ -148,7 +152,26 @@ struct Renderer: Sendable {
 
     /// The one line under a 4xx or 5xx: the backend's envelope, or the status.
     func errorSummary(_ response: ReceivedResponse) -> String {
-        envelope.describe(status: response.status, body: response.json) ?? "\(response.status) \(response.reason)"
+        Self.visible(envelope.describe(status: response.status, body: response.json) ?? "\(response.status) \(response.reason)")
+    }
+
+    /// `text` with its control characters escaped (`\u001b`), line breaks
+    /// and tabs aside (`keepingLines: false` escapes line breaks too; a
+    /// CR before a line feed goes): for what a server wrote, on a line of ours.
+    static func visible(_ text: some StringProtocol, keepingLines: Bool = true) -> String {
+        func isControl(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.value < 0x20 && !(keepingLines && (scalar == "\n" || scalar == "\t")) || (0x7F...0x9F).contains(scalar.value)
+        }
+        guard text.unicodeScalars.contains(where: isControl) else { return String(text) }
+        var out = String.UnicodeScalarView()
+        let scalars = Array(text.unicodeScalars)
+        for (index, scalar) in scalars.enumerated() {
+            if keepingLines, scalar == "\r", index + 1 < scalars.count, scalars[index + 1] == "\n" { continue }
+            guard isControl(scalar) else { out.append(scalar); continue }
+            let hex = String(scalar.value, radix: 16)
+            out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+        }
+        return String(out)
     }
 
     /// A body: pretty JSON, text, or a one-line summary of binary data.
@@ -181,7 +204,8 @@ struct Renderer: Sendable {
 
     private func textOrBinary(_ bytes: [UInt8], type: String, hiding carried: [String]) -> String {
         if let text = String(validating: bytes, as: UTF8.self), !text.contains("\u{0}") {
-            return preview(carried.reduce(text) { $0.replacingOccurrences(of: $1, with: Redactor.hidden($1)) })
+            let hidden = carried.reduce(text) { $0.replacingOccurrences(of: $1, with: Redactor.hidden($1)) }
+            return preview(escapesControls ? Self.visible(hidden) : hidden)
         }
         return palette.dim("binary body: \(type), \(Self.size(bytes.count)) (not shown)") + "\n"
     }

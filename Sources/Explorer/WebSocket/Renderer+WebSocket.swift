@@ -11,8 +11,8 @@ extension Renderer {
         switch notice.kind {
         case .received: return "\(time) \(palette.cyan("←")) \(notice.pretty ? indented(notice.text) : framePreview(notice.text))\n"
         case .sent: return "\(time) \(palette.green("→")) \(notice.pretty ? indented(notice.text) : framePreview(notice.text))\n"
-        case .state: return "\(time) \(palette.yellow("·")) \(palette.yellow(notice.text))\n"
-        case .problem: return "\(time) \(palette.red("!")) \(palette.red(notice.text))\n"
+        case .state: return "\(time) \(palette.yellow("·")) \(palette.yellow(Self.visible(notice.text, keepingLines: false)))\n"
+        case .problem: return "\(time) \(palette.red("!")) \(palette.red(Self.visible(notice.text, keepingLines: false)))\n"
         case .streamed: return "\(time) \(palette.cyan("⇣")) \(framePreview(notice.text))\n"
         }
     }
@@ -32,7 +32,8 @@ extension Renderer {
         // Tokens are hidden in JSON frames; parsing a huge one would stall the prompt, so those are only cut.
         if text.utf8.count <= 1 << 20, let json = try? JSONParser.parse(text) { shown = Substring(JSONPrinter.compact(Redactor.redact(json: json))) }
         let preview = shown.prefix(Self.framePreviewLimit)
-        let line = preview.replacingOccurrences(of: "\n", with: "\\n")
+        // One line, and nothing a server sent may drive the terminal (escape codes, a title).
+        let line = Self.visible(preview.replacingOccurrences(of: "\n", with: "\\n"), keepingLines: false)
         guard preview.endIndex < shown.endIndex else { return line }
         return line + palette.dim(" … \(Self.size(text.utf8.count)) in all; `show` prints it")
     }
