@@ -242,7 +242,7 @@ import Testing
 
         """.write(toFile: earlier, atomically: true, encoding: .utf8)
         try await Self.withController { controller in
-            _ = controller.script(["set city=Leeds", "set password=hunter2", "replay \(earlier)"], name: "t")
+            _ = controller.script(["set city=Leeds", "set password=hunter2", "set session='Bearer abc.def-ghi'", "replay \(earlier)"], name: "t")
             try controller.startRecording(path)
             _ = controller.script(["login alice@example.com alice123", "get /api/tasks city=={{city}} page_size==1",
                                "set password=hunter22"], name: "t")
@@ -250,8 +250,9 @@ import Testing
         }
         let text = try String(contentsOfFile: path, encoding: .utf8)
         #expect(text.contains("\nvar: city=Leeds\n") && text.contains("\nvar: password={{secret:password}}\n"), "\(text)")
-        #expect(!text.contains("new_password") && !text.contains("hunter2"), "\(text)")
-        let run = await Replayer(environment: ["EXPLORER_SECRET_PASSWORD": "hunter2"]).run(path)
+        #expect(text.contains("\nvar: session={{secret:session}}\n"), "a value that looks like a credential, as vars hides it")
+        #expect(!text.contains("new_password") && !text.contains("hunter2") && !text.contains("abc.def"), "\(text)")
+        let run = await Replayer(environment: ["EXPLORER_SECRET_PASSWORD": "hunter2", "EXPLORER_SECRET_SESSION": "Bearer x"]).run(path)
         let report = ReplayReport(palette: .plain).detailed(run)
         #expect(run.status == .ok, "\(report.out)\(report.err)")
     }

@@ -178,7 +178,8 @@ final class SessionController {
         let header = TranscriptHeader.make(
             profile: profile, environment: profileFile?.environment, target: target,
             variables: variables.sorted { $0.key < $1.key }.map { name, value in
-                guard Redactor.isSecretName(name) else { return .init(name: name, value: value) }
+                // Hidden as `vars` hides it: by its name, or because it looks like a credential (a JWT, `Bearer …`).
+                guard Interpreter.shown(variable: name, value) != value else { return .init(name: name, value: value) }
                 secrets.learn(value, name: ExpectedValue.secretName(name))
                 return .init(name: name, value: TranscriptPattern(.secret(ExpectedValue.secretName(name))).description)
             },
