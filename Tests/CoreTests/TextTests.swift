@@ -69,6 +69,7 @@ import Testing
         ("post /login --raw '{\"email\":\"a\",\"password\":\"hunter2\"}'", "post /login --raw '{\"email\":\"a\",\"password\":\"***\"}'"),
         ("post /login --raw 'user=a&password=hunter2'", "post /login --raw user=a&password=***"),
         ("post /login --raw=password=hunter2", "post /login --raw=password=***"),
+        ("ws send --text my token is eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.SIGSECRETXYZ", "ws send --text my token is ***"),
         // `auth` keeps its secret as a placeholder: recalled, the prompt asks for it.
         ("auth bearer hunter2", "auth bearer {{secret:token}}"),
         ("auth basic alice:hunter2", "auth basic alice:{{secret:password}}"),

@@ -141,6 +141,20 @@ import Testing
 
     /// A profile's secret field hides a typed item's value too, however
     /// short and whatever its name looks like to the name rule.
+    /// A text frame hides what its command line hides: `password=…` and
+    /// JWT-shaped words, on the line, in the frame sent and in its echo.
+    @Test func aTextFramesSecretsAreHiddenOnItsLineAndInItsFrames() async throws {
+        let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.SIGSECRETXYZ"
+        let recorded = try await Self.record(["ws connect /__sandbox/echo", "ws send --text password=PLAINSECRET7",
+                                              "ws send --text my token is \(jwt)"])
+        defer { try? FileManager.default.removeItem(atPath: recorded.path) }
+        for line in ["> ws send --text password={{secret:password}}", "→ (text) password={{secret:password}}",
+                     "> ws send --text my token is {{secret:jwt}}", "→ (text) my token is {{secret:jwt}}"] {
+            #expect(recorded.text.contains(line + "\n"), "\(recorded.text)")
+        }
+        #expect(!recorded.text.contains("PLAINSECRET7") && !recorded.text.contains("SIGSECRET"))
+    }
+
     @Test func typedItemsNamedAsAProfileSecretFieldAreHidden() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("fields-\(UUID().uuidString).transcript").path
         defer { try? FileManager.default.removeItem(atPath: path) }

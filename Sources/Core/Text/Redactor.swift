@@ -77,6 +77,8 @@ public enum Redactor {
             if word.hasPrefix("--raw=") { return "--raw=" + redactBody(String(word.dropFirst(6)), hide: hide, isSecret: isSecretName) }
             // A URL's password (`http://user:pw@host`), and a path or URL's
             // secret-named query parameters (`/ws?token=…`).
+            // A JWT is a token whatever stands before it (`ws send --text my token is eyJ…`).
+            if index > 0, looksLikeJWT(word) { return hide("jwt") }
             let word = redactUserinfo(in: word, hide: hide)
             if let hidden = redactQuery(in: word, hide: hide) { return hidden }
             guard index > 0, let item = try? RequestItem.parse(word) else { return word }
@@ -331,6 +333,14 @@ public enum Redactor {
     private static let credentialSchemes: Set<String> = ["bearer", "basic", "token", "digest", "apikey", "api-key"]
 
     /// Three base64url parts, the first a JSON object (`eyJ` is `{"`).
+    /// `text` with each word shaped like a JWT hidden (`<hidden: N characters>`):
+    /// a text frame as the screen shows it.
+    public static func hidingJWTs(in text: String) -> String {
+        guard text.contains("eyJ") else { return text }
+        return text.split(separator: " ", omittingEmptySubsequences: false)
+            .map { looksLikeJWT(String($0)) ? hidden(String($0)) : String($0) }.joined(separator: " ")
+    }
+
     public static func looksLikeJWT(_ s: String) -> Bool {
         // Most strings are rejected here, before any splitting.
         guard s.utf8.starts(with: "eyJ".utf8) else { return false }

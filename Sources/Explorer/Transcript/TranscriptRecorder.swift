@@ -242,6 +242,12 @@ final class TranscriptRecorder {
             scrubber.learn(value, name: ExpectedValue.secretName(name), typed: true)
         case let .ws(.send(value))?:
             scrubber.learn(secretsIn: value, fields: secretFields)
+        case let .ws(.sendText(text))?:
+            // `password=X` in a text frame, as the command line hides it.
+            for word in text.split(separator: " ") {
+                guard let equals = word.firstIndex(of: "="), isSecret(String(word[..<equals])) else { continue }
+                scrubber.learn(String(word[word.index(after: equals)...]), name: ExpectedValue.secretName(String(word[..<equals])), typed: true)
+            }
         default: break
         }
     }

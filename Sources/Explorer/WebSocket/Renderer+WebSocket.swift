@@ -31,7 +31,9 @@ extension Renderer {
         var shown = Substring(text)
         // Tokens are hidden in JSON frames; parsing a huge one would stall the prompt, so those are only cut.
         if text.utf8.count <= 1 << 20, let json = try? JSONParser.parse(text) { shown = Substring(JSONPrinter.compact(Redactor.redact(json: json))) }
-        let preview = shown.prefix(Self.framePreviewLimit)
+        var preview = shown.prefix(Self.framePreviewLimit)
+        // A text frame: its JWT-shaped words hidden, as in a JSON one.
+        if preview.contains("eyJ") { preview = Substring(Redactor.hidingJWTs(in: String(preview))) }
         // One line, and nothing a server sent may drive the terminal (escape codes, a title).
         let line = Self.visible(preview.replacingOccurrences(of: "\n", with: "\\n"), keepingLines: false)
         guard preview.endIndex < shown.endIndex else { return line }
