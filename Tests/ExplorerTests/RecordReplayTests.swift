@@ -142,7 +142,11 @@ import Testing
         #expect(text.contains("\"title\": \"PIN {{secret:api_key}}\""))
     }
 
-    @Test func aTornFileRunsTheStepsBeforeTheCut() async throws {
+    /// A torn last step (a recording cut mid-line) runs the steps before it
+    /// and fails the run; `--update` keeps its lines as comments, so nothing
+    /// is lost. A last step that reads whole without its final newline (an
+    /// editor's choice) is not torn: it runs.
+    @Test func aTornFileRunsTheStepsBeforeTheCutAndFails() async throws {
         let path = try await Self.record(["login alice@example.com alice123", "get /api/tasks/1"])
         defer { try? FileManager.default.removeItem(atPath: path) }
         let text = try String(contentsOfFile: path, encoding: .utf8)
@@ -150,11 +154,24 @@ import Testing
         try String(text[..<cut]).write(toFile: path, atomically: true, encoding: .utf8)
         let run = await Replayer().run(path)
         let line = Self.number(of: "> get /api/tasks/1", in: text)
-        #expect(run.status == .ok)
+        #expect(run.status == .parse)
         #expect(run.steps.count == 1)
         #expect(run.torn?.line == line)
-        #expect(ReplayReport(palette: .plain).detailed(run).err
-            == "warning: \(path):\(line): the last step is torn, the file ends in the middle of a line; it was not replayed\n")
+        #expect(ReplayReport(palette: .plain).detailed(run).err == "error: \(path):\(line): the last step is torn, the file ends in the middle "
+            + "of a line; it was not replayed (fix it, or --update keeps it as comments)\n")
+
+        let updated = await Replayer(update: true).run(path)
+        #expect(updated.status == .ok && updated.rewritten)
+        let kept = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(kept.contains("# > get /api/tasks/1\n# HTTP/1.1 200 OK\n"), "\(kept)")
+        #expect(kept.hasSuffix("#   \"title\": \n"))
+        #expect(await Replayer().run(path).status == .ok)
+
+        try String(text.dropLast()).write(toFile: path, atomically: true, encoding: .utf8)
+        let whole = await Replayer().run(path)
+        #expect(whole.torn == nil && whole.steps.count == 2 && whole.status == .ok, "no final newline, and nothing missing")
+        try text.dropLast().replacingOccurrences(of: "\"Pick up a parcel\"", with: "\"Pick up a letter\"").write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(await Replayer().run(path).status == .mismatch, "so a wrong last step fails")
     }
 
     @Test func brokenTranscriptsAreOneLineEach() async throws {

@@ -43,16 +43,14 @@ public enum TranscriptParser {
             let after = lastResponse.map { Array(region[($0 + 1)...]) } ?? region
             let isLast = n == commandIndices.count - 1
             let command = lines[start]
-            // The writer ends every line, so a last line without one was cut.
+            // The writer ends every line, so a last line without one may have
+            // been cut; if the step still reads whole, an editor left off the
+            // newline, and the step is kept.
             let cutInThisStep = isLast && !endsWithNewline && (response.last ?? command).number == lines.count
             do {
                 var step = try parseStep(command, response)
                 step.comments = leading
-                if cutInThisStep {
-                    transcript.torn = TornStep(line: command.number, reason: "the file ends in the middle of a line")
-                } else {
-                    transcript.steps.append(step)
-                }
+                transcript.steps.append(step)
             } catch {
                 // A step followed by its blank line was written whole: its mistake is a mistake, not a cut.
                 guard isLast, (error.atEnd && after.isEmpty) || cutInThisStep else { throw error.error }

@@ -52,6 +52,9 @@ struct ReplayReport {
                     + (run.notRun > 0 ? "        " + Self.count(run.notRun, "step") + " of \(run.total) did not run\n" : ""), torn(run))
         case nil:
             let failed = run.failedSteps.count
+            if failed == 0, run.torn != nil, !run.rewritten {
+                return (palette.red("BROKEN ") + " \(run.path)  \(Self.count(run.steps.count, "step")) passed, the last is torn  \(time)\n", torn(run))
+            }
             if failed == 0 {
                 let verdict = run.rewritten ? palette.yellow("UPDATED") : palette.green("PASS   ")
                 return (verdict + " \(run.path)  \(Self.count(run.steps.count, "step"))  \(time)\n" + (run.rewritten ? rewritten(run) : ""), torn(run))
@@ -92,7 +95,7 @@ struct ReplayReport {
         let lines = run.steps.filter(\.updated).map { String($0.line) }
         var text = "rewrote \(run.path)"
         if !lines.isEmpty { text += ": new expectations for the step\(lines.count == 1 ? "" : "s") at line\(lines.count == 1 ? "" : "s") \(lines.joined(separator: ", "))" }
-        if run.torn != nil { text += (lines.isEmpty ? ": " : "; ") + "dropped the torn last step" }
+        if run.torn != nil { text += (lines.isEmpty ? ": " : "; ") + "kept the torn last step as comments" }
         return text + "\n"
     }
 
@@ -107,7 +110,9 @@ struct ReplayReport {
 
     private func torn(_ run: TranscriptRun) -> String {
         guard let torn = run.torn else { return "" }
-        return palette.yellow("warning: ") + "\(run.path):\(torn.line): the last step is torn, \(torn.reason); it was not replayed\n"
+        if run.rewritten { return "" }
+        return palette.red("error: ") + "\(run.path):\(torn.line): the last step is torn, \(torn.reason); it was not replayed "
+            + "(fix it, or --update keeps it as comments)\n"
     }
 
     static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }

@@ -88,6 +88,12 @@ struct Replayer: Sendable {
         guard update, run.failure == nil, steps.changed || transcript.torn != nil else { return }
         var rewritten = transcript
         rewritten.steps = steps.blessed
+        if let torn = transcript.torn, let text = try? String(contentsOfFile: path, encoding: .utf8) {
+            // Nothing is lost: the torn step's lines stay, as comments, for a person to mend.
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(torn.line - 1)
+            rewritten.trailingComments += ["# The step below was torn and is not replayed; mend it and remove the #s."]
+                + lines.map { "# " + $0.trimmingCharacters(in: .init(charactersIn: "\r")) }.reversed().drop { $0 == "# " }.reversed()
+        }
         rewritten.torn = nil
         do {
             // What the server answered may hold a secret the run supplied or was handed: written by name.

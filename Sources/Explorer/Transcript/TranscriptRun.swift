@@ -27,13 +27,15 @@ struct TranscriptRun: Sendable {
     /// 0 failed" read as a green run of a transcript that has 6.
     var notRun: Int { failure == nil ? 0 : max(0, total - steps.count) }
 
-    var passed: Bool { failure == nil && failedSteps.isEmpty }
+    /// A torn last step fails the run until `--update` keeps it as a
+    /// comment: a typo at the end of a hand-written file is not a pass.
+    var passed: Bool { failure == nil && failedSteps.isEmpty && (torn == nil || rewritten) }
 
     var status: ExitStatus {
         switch failure {
         case .broken?: return .parse
         case .runtime?: return .runtime
-        case nil: return failedSteps.isEmpty ? .ok : .mismatch
+        case nil: return !failedSteps.isEmpty ? .mismatch : torn != nil && !rewritten ? .parse : .ok
         }
     }
 }
