@@ -43,6 +43,13 @@ import Testing
         #expect(!frame.contains("\u{1B}") && frame.contains("\\u001b[2JRAW"))
     }
 
+    /// A CRLF text answer is recorded a line per line: it was one line
+    /// holding "\r\n", which no transcript could read back.
+    @Test func aCRLFTextAnswerIsObservedLineByLine() {
+        let observation = exchange(200, "OK", type: "text/plain", body: Array("a\r\nb\r\n\r\nc\n".utf8)).observation(renderer: plain)
+        #expect(observation.body == .text(["a", "b", "", "c"]))
+    }
+
     @Test func brokenJSONIsShownRawWithAWarning() {
         let (out, _) = plain.render(exchange(200, "OK", type: "application/json", body: Array(#"{"a": 1"#.utf8)))
         #expect(out.contains("warning: the body says application/json but is not valid JSON"))

@@ -48,7 +48,8 @@ extension Outcome {
 
     /// Lines without their ends; a final newline does not make an empty last line.
     private static func lines(_ text: String) -> [String] {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? String($0.dropLast()) : String($0) }
+        // "\r\n" is one Character, which a split on "\n" does not see: CRLF text stayed one line.
+        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map(String.init)
         if lines.last == "" { lines.removeLast() }
         return lines
     }
