@@ -285,3 +285,16 @@ def test_replay_prints_each_step_as_it_finishes(tmp_path, http_server):
         assert process.wait(timeout=30) == 0
     finally:
         process.kill()
+
+
+def test_saved_files_of_a_replay_go_to_a_scratch_folder_so_it_replays_green_every_time(tmp_path):
+    # A step that saves (-o, save, --download) found the file its recording
+    # left and failed with "exists"; every replay then left files beside the suite.
+    lines = ["login alice@example.com alice123", "get /api/tasks/1 -o out1.json", "save out2.json", "get /api/tasks/2 -d"]
+    recorded = explorer(["--record", "o.transcript", *sum((["-c", line] for line in lines), [])], tmp_path)
+    assert recorded.returncode == 0, recorded.stdout + recorded.stderr
+    made = sorted(path.name for path in tmp_path.iterdir() if path.suffix == ".json" or path.name == "2")
+    for _ in range(2):
+        replayed = explorer(["replay", "o.transcript"], tmp_path)
+        assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+    assert sorted(path.name for path in tmp_path.iterdir() if path.suffix == ".json" or path.name == "2") == made

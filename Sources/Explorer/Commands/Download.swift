@@ -7,11 +7,27 @@ import Foundation
 /// FILE`, else the `filename` of Content-Disposition, else the URL's last
 /// segment; a name already taken gets `-1`, `-2`… before its extension.
 /// Created new, mode 0600 (an answer may hold what the account sees).
+/// Where `-o`, `save` and `--download` write a relative name: the working
+/// directory, or a replay's scratch folder (a transcript's `-o out.json`
+/// neither finds the file its recording left nor litters the suite).
+/// Messages name the file as typed either way, so a replay matches.
+struct OutputFolder: Sendable, Equatable {
+    var path: String?
+
+    /// Where `name` goes on disk.
+    func place(_ name: String) -> String {
+        let expanded = (name as NSString).expandingTildeInPath
+        guard let path, !expanded.hasPrefix("/") else { return expanded }
+        return (path as NSString).appendingPathComponent(expanded)
+    }
+}
+
 final class Download: @unchecked Sendable {
     private let lock = NSLock()
     private let chosen: String?
     private let url: URL
     private let progress: (@Sendable (String) -> Void)?
+    private let folder: OutputFolder
     private var descriptor: Int32 = -1
     private var lastShown = ContinuousClock.now
     private(set) var path: String?
@@ -19,18 +35,19 @@ final class Download: @unchecked Sendable {
     private(set) var expected: Int?
     private(set) var problem: String?
 
-    init(chosen: String?, url: URL, progress: (@Sendable (String) -> Void)?) {
+    init(chosen: String?, url: URL, progress: (@Sendable (String) -> Void)?, folder: OutputFolder = OutputFolder()) {
         self.chosen = chosen.map { ($0 as NSString).expandingTildeInPath }
         self.url = url
         self.progress = progress
+        self.folder = folder
     }
 
     /// The answer's head: the file is named and created.
     func begin(status: Int, headers: [HTTPHeader]) {
         lock.withLock {
             expected = headers.first { $0.hasName("Content-Length") }.flatMap { Int($0.value) }
-            let name = chosen ?? Self.freeName(Self.name(headers: headers, url: url))
-            descriptor = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            let name = chosen ?? Self.freeName(Self.name(headers: headers, url: url), in: folder)
+            descriptor = open(folder.place(name), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
             if descriptor < 0 {
                 problem = errno == EEXIST ? "\(name) exists; give -o with a new name" : "cannot write \(name): \(String(cString: strerror(errno)))"
             } else {
@@ -78,7 +95,7 @@ final class Download: @unchecked Sendable {
             if !complete { return ("stopped after \(Renderer.size(written)); the partial file was removed", path) }
             return ("saved \(Renderer.size(written)) to \(path)", nil)
         }
-        if let partial { unlink(partial) }
+        if let partial { unlink(folder.place(partial)) }
         progress?("\r\u{1B}[K")
         return line
     }
@@ -122,13 +139,13 @@ final class Download: @unchecked Sendable {
     }
 
     /// `name`, or `name-1.ext`, `name-2.ext`… when it is taken.
-    static func freeName(_ name: String) -> String {
-        guard FileManager.default.fileExists(atPath: name) else { return name }
+    static func freeName(_ name: String, in folder: OutputFolder = OutputFolder()) -> String {
+        guard FileManager.default.fileExists(atPath: folder.place(name)) else { return name }
         let stem = (name as NSString).deletingPathExtension
         let ext = (name as NSString).pathExtension
         for n in 1... {
             let candidate = ext.isEmpty ? "\(stem)-\(n)" : "\(stem)-\(n).\(ext)"
-            if !FileManager.default.fileExists(atPath: candidate) { return candidate }
+            if !FileManager.default.fileExists(atPath: folder.place(candidate)) { return candidate }
         }
         return name
     }

@@ -58,6 +58,11 @@ actor Interpreter {
         published = VariableSnapshot(builtIns: builtIns)
     }
 
+    /// Where `-o`, `save` and `--download` write (a replay's scratch folder).
+    private(set) var outputs = OutputFolder()
+
+    func setOutputFolder(_ folder: String?) { outputs = OutputFolder(path: folder) }
+
     /// The header `auth` set: a secret whatever it is called.
     private(set) var credentialHeader: String?
 
@@ -195,11 +200,11 @@ actor Interpreter {
             var notes: [String] = []
             if let stream { notes += Self.settle(stream, view: &view) }
             if let download {
-                notes += Self.settle(download, exchange: exchange, chosen: options.output, view: &view)
+                notes += Self.settle(download, exchange: exchange, chosen: options.output, view: &view, folder: outputs)
             } else if let file = options.output {
                 // -o: the body goes to the file, not the screen.
                 view.remove(.responseBody)
-                switch Self.write(exchange.response.body, to: file, force: false) {
+                switch Self.write(exchange.response.body, to: file, force: false, in: outputs) {
                 case let .success(line): notes.append(line)
                 case let .failure(problem): notes.append("not saved: \(problem.message)")
                 }
@@ -297,7 +302,7 @@ actor Interpreter {
             }
         case let .save(file, force):
             guard let response = lastResponse else { return .failure("no response yet: send a request first", .usage) }
-            switch Self.write(response.body, to: file, force: force) {
+            switch Self.write(response.body, to: file, force: force, in: outputs) {
             case let .success(line): return .message(line)
             case let .failure(problem): return .failure(problem.message, .runtime)
             }
@@ -384,8 +389,8 @@ actor Interpreter {
 
     /// Writes a body byte for byte to a new file, mode 0600 (an answer may
     /// hold tokens); an existing file is kept unless `force`.
-    static func write(_ body: [UInt8], to path: String, force: Bool) -> Result<String, SaveProblem> {
-        let expanded = (path as NSString).expandingTildeInPath
+    static func write(_ body: [UInt8], to path: String, force: Bool, in folder: OutputFolder = OutputFolder()) -> Result<String, SaveProblem> {
+        let expanded = folder.place(path)
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: expanded, isDirectory: &isDirectory) {
             if isDirectory.boolValue { return .failure(SaveProblem(message: "\(path) is a directory")) }
@@ -418,7 +423,7 @@ actor Interpreter {
         if options.download {
             // At a terminal the progress line is redrawn on standard error.
             let progress: (@Sendable (String) -> Void)? = sockets.listener == nil ? nil : Self.writeToStandardError
-            let file = Download(chosen: options.output, url: request.url, progress: progress)
+            let file = Download(chosen: options.output, url: request.url, progress: progress, folder: outputs)
             request.stream = StreamSink(download: { file.write($1) }, head: { file.begin(status: $0, headers: $1) })
             return (nil, file)
         }
@@ -438,15 +443,16 @@ actor Interpreter {
 
     /// A download's line: saved, or why not. A body that came encoded (gzip)
     /// came whole and decoded, and is written now, named the same way.
-    private static func settle(_ download: Download, exchange: Exchange, chosen: String?, view: inout PrintParts) -> [String] {
+    private static func settle(_ download: Download, exchange: Exchange, chosen: String?, view: inout PrintParts,
+                               folder: OutputFolder) -> [String] {
         if download.path != nil || download.problem != nil {
             view.remove(.responseBody)
             return download.finish(complete: true).map { [$0] } ?? []
         }
         guard (200..<300).contains(exchange.response.status) else { return ["not saved: the answer was \(exchange.response.status)"] }
         view.remove(.responseBody)
-        let name = chosen ?? Download.freeName(Download.name(headers: exchange.response.headers, url: exchange.request.url))
-        switch write(exchange.response.body, to: name, force: false) {
+        let name = chosen ?? Download.freeName(Download.name(headers: exchange.response.headers, url: exchange.request.url), in: folder)
+        switch write(exchange.response.body, to: name, force: false, in: folder) {
         case let .success(line): return [line]
         case let .failure(problem): return ["not saved: \(problem.message)"]
         }
