@@ -98,6 +98,11 @@ import Testing
         #expect(PatternText.recording("Authorization: <access_token>", baseURL: nil).description == "Authorization: <access_token>")
         #expect(PatternText.recording("token \"\(Self.jwt)\" seen", baseURL: nil).description == "token \"{{secret:jwt}}\" seen")
         #expect(PatternText.recording("a {{b}}", baseURL: nil).description == #"a {{/\{\{/}}b}}"#)
+        // Timestamps in a line of text, as in JSON: they differ on every run.
+        let row = PatternText.recording(#"{"t": "2026-11-25T20:40:43Z", "n": 1} at 2026-11-25T20:40:43.5+01:00."#, baseURL: nil)
+        #expect(row.description == #"{"t": "{{timestamp}}", "n": 1} at {{timestamp}}."#)
+        #expect(row.match(#"{"t": "2027-01-01T00:00:00Z", "n": 1} at 2027-01-01T00:00:00Z."#, bound: { _ in nil }) != nil)
+        #expect(PatternText.recording("version 2026-11-25", baseURL: nil).description == "version 2026-11-25", "a date alone is not volatile")
     }
 
     @Test func theScrubberHidesEverySecretItHasSeen() {

@@ -120,7 +120,17 @@ extension PatternText {
             }
         }
         func word(_ w: String) {
-            if Redactor.looksLikeJWT(w) { pieces.append(.pattern(.init(.secret("jwt")))) } else { uuids(in: w) }
+            if Redactor.looksLikeJWT(w) { pieces.append(.pattern(.init(.secret("jwt")))); return }
+            // A timestamp is as volatile in a line of text (`generated at …`, an NDJSON row) as in JSON;
+            // quotes and punctuation around it stay.
+            let core = w.drop { !$0.isNumber }.reversed().drop { !($0.isNumber || $0 == "Z") }.reversed()
+            if core.count >= 16, TranscriptPattern.isTimestamp(String(core)), let range = w.range(of: String(core)) {
+                literal(String(w[..<range.lowerBound]))
+                pieces.append(.pattern(.init(.timestamp)))
+                literal(String(w[range.upperBound...]))
+                return
+            }
+            uuids(in: w)
         }
         // A UUID inside a word (`/uploads/<uuid>`) is as volatile as one standing alone.
         func uuids(in w: String) {
