@@ -27,6 +27,9 @@ final class SilentWebSocketServer: @unchecked Sendable {
         /// (a broken frame), then reads the client's close frame, keeps its
         /// code (`closeCodes`) and answers it.
         case sends([UInt8])
+        /// Completes the handshake, sends one text frame, closes with `code`
+        /// at once and ends the connection: every time it is reached.
+        case greetsAndCloses(code: UInt16)
     }
 
     let port: Int
@@ -124,6 +127,15 @@ final class SilentWebSocketServer: @unchecked Sendable {
                 shutdown(client, Int32(SHUT_RDWR))
                 break
             }
+            return true
+        case let .greetsAndCloses(code):
+            guard handshake(client) else { return false }
+            let greeting: [UInt8] = [0x81, 0x0D] + Array(#"{"bye": true}"#.utf8)
+            let close: [UInt8] = [0x88, 0x02, UInt8(code >> 8), UInt8(code & 0xFF)]
+            _ = send(client, greeting + close, greeting.count + close.count, 0)
+            var pending: [UInt8] = []
+            _ = readFrame(client, &pending)
+            shutdown(client, Int32(SHUT_RDWR))
             return true
         case .mute: return true
         case .plainHTTP:

@@ -40,7 +40,9 @@ import Testing
         let transport = AsyncHTTPTransport()
         let builder = RequestBuilder(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!)
         let session = AuthSession(profile: .linku, builder: builder, transport: transport, store: MemoryTokenStore())
-        var options = fastOptions(attempts: 0)
+        // A breach the socket sees is not retried however many tries are
+        // allowed; one NIO's decoder catches looks like a drop (see below).
+        var options = fastOptions(attempts: breach.decoderCatchesIt ? 0 : 3)
         options.maximumMessageBytes = 16 * 1024
         options.deflate = false
         // Long: a close timeout that fires before the close frame is flushed
@@ -58,7 +60,8 @@ import Testing
             // The server sends its broken bytes once this comes: the client is reading frames by then.
             _ = try await socket.send(.text("ready"))
             let (_, event) = try await log.wait { if case .broken = $0 { true } else if case .closed = $0 { true } else { false } }
-            try await log.wait { $0 == .gaveUp }
+            // A broken protocol is not retried: the same frames would break it again.
+            try await log.wait { if case .ended = $0 { true } else { $0 == .gaveUp } }
             // The server reads the close frame on its own thread: on a busy machine it may not have yet.
             for _ in 0..<300 where server.closeCodes.isEmpty { try await Task.sleep(for: .milliseconds(100)) }
             #expect(server.closeCodes == [breach.code])
@@ -67,6 +70,36 @@ import Testing
             // wrong from its header the reason is not known here (yet).
             if !breach.decoderCatchesIt { #expect(event == .broken(code: breach.code, reason: breach.reason)) }
             #expect(await log.events.filter { if case .received = $0 { true } else { false } }.isEmpty)
+            #expect(await !log.events.contains(.connecting(attempt: 1)), "not retried")
+        } catch {
+            Issue.record(error)
+        }
+        await socket.close()
+        await transport.shutdown()
+    }
+
+    /// A server that greets and closes at once, every time: each short
+    /// connection counts as a failed try (it reset the count before, so the
+    /// client reconnected for ever, "try 1 of 5"); a close another try would
+    /// meet again (1008, a policy violation) ends the session at once.
+    @Test(arguments: [(UInt16(4001), false), (UInt16(1008), true)])
+    func aServerThatClosesAtOnceIsNotRetriedForEver(code: UInt16, final: Bool) async throws {
+        let server = try SilentWebSocketServer(.greetsAndCloses(code: code))
+        defer { server.stop() }
+        let transport = AsyncHTTPTransport()
+        let session = AuthSession(profile: .linku, builder: RequestBuilder(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!),
+                                  transport: transport, store: MemoryTokenStore())
+        var options = fastOptions(attempts: 3)
+        options.heartbeat = nil
+        let socket = WebSocketSession(address: .url("ws://127.0.0.1:\(server.port)/"), session: session, options: options)
+        let log = EventLog(socket)
+        await socket.start()
+        do {
+            try await log.wait { if case .ended = $0 { true } else { $0 == .gaveUp } }
+            let events = await log.events
+            #expect(events.contains(.closed(code: Int(code), reason: "")) || events.contains(.closed(code: Int(code), reason: nil)), "\(events)")
+            #expect(events.contains(.connecting(attempt: 3)) == !final, "\(events)")
+            #expect(!events.contains(.connecting(attempt: 4)))
         } catch {
             Issue.record(error)
         }

@@ -14,6 +14,9 @@ public enum WebSocketEvent: Sendable, Equatable {
     case retrying(in: Duration, attempt: Int)
     /// The retries are used up; the session is over.
     case gaveUp
+    /// The session is over without retrying: one line saying why (the
+    /// server closed with a code another try would meet again).
+    case ended(String)
     /// The first connection could not be made (refused, handshake rejected,
     /// TLS): one line saying why. The session is over.
     case failed(String)

@@ -199,7 +199,11 @@ public actor WebSocketSession {
                 failure = error
             }
             let opened = openedThisAttempt
-            let healthy = receivedThisAttempt || openedAt.map { ContinuousClock.now - $0 >= healthyAfter } ?? false
+            // Healthy: it stayed open a while, or carried frames and was not
+            // dropped at once (a server that greets and closes each time
+            // would otherwise reset the count and be tried for ever).
+            let lasted = openedAt.map { ContinuousClock.now - $0 } ?? .zero
+            let healthy = lasted >= healthyAfter || receivedThisAttempt && lasted >= Self.briefConnection
             receivedThisAttempt = false
             openedAt = nil
             // A refused handshake on a reconnect is most often a token the server
@@ -215,14 +219,25 @@ public actor WebSocketSession {
                 // Tries count consecutive failures; an open that carried
                 // nothing and soon dropped is one of them.
                 if healthy { attempt = 0 }
+                let broken = brokenThisAttempt != nil
+                let code = closeFrame.map { Int(UInt16(webSocketErrorCode: $0.closeCode)) }
                 if let breach = brokenThisAttempt {
                     emitter.yield(.broken(code: breach.code, reason: breach.reason))
                 } else {
-                    emitter.yield(.closed(code: closeFrame.map { Int(UInt16(webSocketErrorCode: $0.closeCode)) }, reason: closeFrame?.reason))
+                    emitter.yield(.closed(code: code, reason: closeFrame?.reason))
                 }
                 brokenThisAttempt = nil
                 // A normal close from the server (or ours) is the end, not a drop.
                 if userClosed || closeFrame?.closeCode == .normalClosure { break }
+                // So is a close that says trying again cannot help: the same frames would break it again.
+                if broken {
+                    emitter.yield(.ended("not reconnecting: the server's frames broke the protocol"))
+                    break
+                }
+                if let code, Self.finalCloseCodes.contains(code) {
+                    emitter.yield(.ended("not reconnecting: the server closed the socket with \(code), which another try would not change"))
+                    break
+                }
             } else if userClosed {
                 break
             } else if !hasOpened {
@@ -450,6 +465,14 @@ public actor WebSocketSession {
         }
         emitter.yield(.received(frame))
     }
+
+    /// A connection shorter than this that carried frames still counts as a failed try.
+    static let briefConnection: Duration = .seconds(5)
+
+    /// Close codes after which a reconnect would meet the same answer:
+    /// protocol error, unsupported data, bad payload, policy violation,
+    /// too big, a missing extension (RFC 6455 §7.4.1).
+    static let finalCloseCodes: Set<Int> = [1002, 1003, 1007, 1008, 1009, 1010]
 
     private var healthyAfter: Duration {
         options.healthyAfter ?? max(.seconds(60), (options.heartbeat ?? .zero) * 3)

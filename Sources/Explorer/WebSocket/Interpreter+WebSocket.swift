@@ -189,6 +189,8 @@ extension Interpreter {
         case .gaveUp:
             let tries = sockets.options.reconnect.attempts
             notices.append(.init(time: now, kind: .problem, text: tries == 0 ? "not reconnecting (--retries 0)" : "gave up reconnecting after \(tries) \(tries == 1 ? "try" : "tries")"))
+        case let .ended(line):
+            notices.append(.init(time: now, kind: .problem, text: line))
         case let .failed(line):
             if sockets.firstResult == nil { sockets.firstResult = .failure(ConnectFailed(line: line)) } else {
                 notices.append(.init(time: now, kind: .problem, text: line))
