@@ -4,6 +4,7 @@ file is named by Content-Disposition, the URL or -o, a taken name gets -1,
 and a 404 saves nothing. Issue 14, "Saving".
 """
 import hashlib
+import time
 import os
 
 import pytest
@@ -48,3 +49,21 @@ def test_download_writes_any_size_and_names_the_file_as_httpie_does(files, tmp_p
     assert (tmp_path / "big.bin").stat().st_mode & 0o777 == 0o600
     assert not (tmp_path.parent / "report 2026.csv").exists(), "a name from the server never leaves the folder"
     assert "saved 7 B to bashrc" in said and not (tmp_path / ".bashrc").exists(), "nor hides itself as a dotfile, as in HTTPie"
+
+
+def test_a_download_from_a_server_that_stops_sending_ends_after_the_timeout(socket_server, tmp_path):
+    # It hung for ever: the deadline is lifted once a download's body starts,
+    # so --timeout now bounds the silence between its parts instead.
+    def serve(server, connection):
+        connection.recv(65536)
+        connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: 100000\r\n\r\n" + b"x" * 1000)
+        time.sleep(20)
+
+    port = socket_server(serve).port
+    started = time.monotonic()
+    result = run_explorer(["--base-url", f"http://127.0.0.1:{port}", "-c", "get /stall --download --timeout 1"],
+                          env=isolated_env(tmp_path), cwd=tmp_path, timeout=15)
+    assert result.returncode == 3, result.stdout + result.stderr
+    assert time.monotonic() - started < 10
+    assert "it sent nothing for 1 s; stopped after 1000 B; the partial file was removed" in result.stderr
+    assert not (tmp_path / "stall").exists()

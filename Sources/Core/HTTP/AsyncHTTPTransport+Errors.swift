@@ -66,6 +66,8 @@ extension AsyncHTTPTransport {
             TransportError(kind: kind, host: host, detail: detail)
         }
         switch error {
+        case let said as TransportError:
+            return said
         case is CancellationError:
             return make(.cancelled)
         case is NIOTooManyBytesError, is ResponseAccumulator.ResponseTooBigError:

@@ -191,16 +191,27 @@ public final class AsyncHTTPTransport: HTTPTransport {
         let collector = StreamingCollector(sink: sink, limit: options.maximumBodyBytes, host: host)
         let task = through.execute(request: outgoing, delegate: collector, eventLoop: .delegateAndChannel(on: eventLoop), deadline: nil)
         let timedOut = NIOLockedValueBox(false)
+        let idle = NIOLockedValueBox(false)
         let timer = eventLoop.scheduleTask(in: deadline) {
             guard !collector.isStreaming else { return }
             timedOut.withLockedValue { $0 = true }
             task.cancel()
         }
-        defer { timer.cancel() }
+        // A download may take as long as it needs while bytes come; silence as long as the deadline ends it.
+        let watch = eventLoop.scheduleRepeatedTask(initialDelay: deadline, delay: min(deadline, .seconds(1))) { _ in
+            guard collector.downloadIdle(since: .now() - deadline) else { return }
+            idle.withLockedValue { $0 = true }
+            task.cancel()
+        }
+        defer {
+            timer.cancel()
+            watch.cancel()
+        }
         do {
             return try await Self.response(of: task, isolation: #isolation)
         } catch {
             if timedOut.withLockedValue({ $0 }) { throw HTTPClientError.deadlineExceeded }
+            if idle.withLockedValue({ $0 }) { throw TransportError(kind: .timeout, host: host, detail: "it sent nothing for \(Self.seconds(deadline))") }
             throw error
         }
     }

@@ -56,6 +56,8 @@ final class StreamingCollector: HTTPClientResponseDelegate, @unchecked Sendable 
     /// A download's body goes to the sink only.
     private var keeps = true
     private let state = NIOLockedValueBox((streaming: false, headSeen: false))
+    /// Whether the body goes to a file (`--download`), and when its last part came.
+    private let progress = NIOLockedValueBox((downloading: false, last: NIODeadline.now()))
 
     init(sink: StreamSink, limit: Int, host: String) {
         self.sink = sink
@@ -66,6 +68,13 @@ final class StreamingCollector: HTTPClientResponseDelegate, @unchecked Sendable 
     /// Whether the head came and says the body streams.
     var isStreaming: Bool { state.withLockedValue { $0.streaming } }
 
+    /// A download that has received nothing since `deadline` (the time
+    /// allowed is an idle time for it, as HTTPie's --timeout is): a script
+    /// must not hang on a server that stopped sending.
+    func downloadIdle(since deadline: NIODeadline) -> Bool {
+        progress.withLockedValue { $0.downloading && $0.last < deadline }
+    }
+
     func didReceiveHead(task: HTTPClient.Task<Response>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         self.head = head
         let encoding = head.headers.first(name: "Content-Encoding")?.lowercased()
@@ -74,12 +83,14 @@ final class StreamingCollector: HTTPClientResponseDelegate, @unchecked Sendable 
         let streams = download || (StreamSink.streams(head.headers.first(name: "Content-Type")) && identity)
         state.withLockedValue { $0 = (streams, true) }
         keeps = !download
+        progress.withLockedValue { $0 = (download, .now()) }
         if download { sink.head?(Int(head.status.code), head.headers.map { HTTPHeader(name: $0.name, value: $0.value) }) }
         return task.eventLoop.makeSucceededVoidFuture()
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<Response>, _ part: ByteBuffer) -> EventLoopFuture<Void> {
         let streaming = isStreaming
+        progress.withLockedValue { $0.last = .now() }
         if streaming { sink.deliver(head?.headers.first(name: "Content-Type") ?? "", Array(part.readableBytesView)) }
         if !keeps { return task.eventLoop.makeSucceededVoidFuture() }
         if body.readableBytes + part.readableBytes > limit {

@@ -189,7 +189,11 @@ actor Interpreter {
                 // Ctrl-C is how a stream that never ends is left.
                 return .message("stopped: \(stream!.shown) \(stream!.shown == 1 ? "line" : "lines") streamed above")
             } catch {
-                if let line = download?.finish(complete: false), download?.path != nil { return .failure(line, .runtime) }
+                if let line = download?.finish(complete: false), download?.path != nil {
+                    // Why it stopped, unless Ctrl-C stopped it: the person who pressed it knows.
+                    let why = (error as? TransportError).flatMap { $0.kind == .cancelled ? nil : $0.description }
+                    return .failure(why.map { "\($0); \(line)" } ?? line, .runtime)
+                }
                 throw error
             }
             if listing {
