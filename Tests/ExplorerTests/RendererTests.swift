@@ -50,6 +50,20 @@ import Testing
         #expect(observation.body == .text(["a", "b", "", "c"]))
     }
 
+    /// `-b` prints the body alone, so it pipes into jq; the status line
+    /// comes with `h` or when a line chooses nothing (HTTPie's rule).
+    @Test func theStatusLineComesWithTheHeadersOrByDefault() {
+        let body = Array(#"{"a":1}"#.utf8)
+        func shown(_ view: PrintParts) -> String {
+            guard case let .exchange(exchange, _, _) = exchange(200, "OK", type: "application/json", body: body) else { return "" }
+            return plain.render(.exchange(exchange, note: nil, view: view)).out
+        }
+        #expect(shown(.responseBody) == "{\n  \"a\": 1\n}\n")
+        #expect(shown(.plain) == "HTTP/1.1 200 OK  12 ms\n{\n  \"a\": 1\n}\n")
+        #expect(shown(.responseHeaders).hasPrefix("HTTP/1.1 200 OK  12 ms\nContent-Type: application/json\n"))
+        #expect(!shown(.requestHeaders).contains("200 OK"))
+    }
+
     @Test func brokenJSONIsShownRawWithAWarning() {
         let (out, _) = plain.render(exchange(200, "OK", type: "application/json", body: Array(#"{"a": 1"#.utf8)))
         #expect(out.contains("warning: the body says application/json but is not valid JSON"))

@@ -344,7 +344,7 @@ actor Interpreter {
         }
     }
 
-    private func remember(_ exchange: Exchange, note: String?, view: PrintParts = .responseBody) -> Outcome {
+    private func remember(_ exchange: Exchange, note: String?, view: PrintParts = .plain) -> Outcome {
         lastResponse = exchange.response
         lastBody = exchange.response.json
         if let body = lastBody, exchange.response.status < 400 {

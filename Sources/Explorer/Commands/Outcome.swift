@@ -7,7 +7,7 @@ import Core
 enum Outcome: Sendable {
     /// A request and its answer; `note` is shown after it ("logged in as
     /// alice"); `view` says which parts are printed (`--print`).
-    case exchange(Exchange, note: String?, view: PrintParts = .responseBody)
+    case exchange(Exchange, note: String?, view: PrintParts = .plain)
     /// `--offline`: the request that would have been sent, and a note
     /// (the token kept back from another origin).
     case offline(PreparedRequest, note: String?)

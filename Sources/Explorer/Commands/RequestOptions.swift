@@ -8,10 +8,17 @@ struct PrintParts: OptionSet, Sendable, Hashable {
     static let requestHeaders = PrintParts(rawValue: 1)
     /// `B`: the request body.
     static let requestBody = PrintParts(rawValue: 2)
-    /// `h`: the response's headers (the status line is always shown).
+    /// `h`: the response's status line and headers.
     static let responseHeaders = PrintParts(rawValue: 4)
     /// `b`: the response body.
     static let responseBody = PrintParts(rawValue: 8)
+    /// The status line alone (with the time taken): what a line shows above
+    /// the body when it does not choose its parts. No letter: `-p b` (`-b`)
+    /// prints the body alone, as HTTPie does, so it pipes into jq.
+    static let statusLine = PrintParts(rawValue: 16)
+
+    /// The status line and the body: what an answer shows unless a line says otherwise.
+    static let plain: PrintParts = [.statusLine, .responseBody]
 
     /// `-v`: everything.
     static let verbose: PrintParts = [.requestHeaders, .requestBody, .responseHeaders, .responseBody]
@@ -43,7 +50,7 @@ struct PrintParts: OptionSet, Sendable, Hashable {
     /// What a line prints when it says nothing: the body, and the headers
     /// too for HEAD and OPTIONS, whose answers are their headers.
     static func standard(for method: String) -> PrintParts {
-        method == "HEAD" || method == "OPTIONS" ? [.responseHeaders, .responseBody] : [.responseBody]
+        method == "HEAD" || method == "OPTIONS" ? [.responseHeaders, .responseBody] : .plain
     }
 }
 

@@ -54,7 +54,7 @@ struct Renderer: Sendable {
         if exchange.refreshed {
             out += palette.dim("(access token refreshed; request retried)") + "\n"
         }
-        out += statusLine(exchange)
+        if !view.isDisjoint(with: [.statusLine, .responseHeaders]) { out += statusLine(exchange) }
         let carried = credentials(of: exchange.request)
         if view.contains(.responseHeaders) {
             out += headerLines(response.headers, hiding: carried)
