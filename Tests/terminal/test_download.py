@@ -67,3 +67,13 @@ def test_a_download_from_a_server_that_stops_sending_ends_after_the_timeout(sock
     assert time.monotonic() - started < 10
     assert "it sent nothing for 1 s; stopped after 1000 B; the partial file was removed" in result.stderr
     assert not (tmp_path / "stall").exists()
+
+
+def test_a_body_that_could_not_be_saved_fails_the_line(files, tmp_path):
+    # It said "not saved" and exited 0, so a script went on without its file.
+    (tmp_path / "taken").write_text("mine\n")
+    for line in ["get /notes.txt -o taken", "get /notes.txt --download -o taken"]:
+        result = run_explorer(["--base-url", files, "-c", line], env=isolated_env(tmp_path), cwd=tmp_path)
+        assert result.returncode == 3, result.stdout + result.stderr
+        assert "error: not saved: taken exists" in result.stderr
+    assert (tmp_path / "taken").read_text() == "mine\n"

@@ -215,7 +215,12 @@ actor Interpreter {
             }
             // A register or a code login answers with tokens: the session is then logged in, as after `login`.
             if try await session.adoptTokens(from: exchange) { notes.append("logged in as \(await session.userName ?? "the new user")") }
-            return remember(exchange, note: notes.isEmpty ? nil : notes.joined(separator: "\n"), view: view)
+            let outcome = remember(exchange, note: notes.isEmpty ? nil : notes.joined(separator: "\n"), view: view)
+            // A body that was to be saved and was not fails the line: a script must not go on without its file.
+            if (200..<300).contains(exchange.response.status), let unsaved = notes.first(where: { $0.hasPrefix("not saved: ") }) {
+                return .failure(unsaved, .runtime)
+            }
+            return outcome
         case let .login(email, password):
             _ = try session.loginFlow()
             guard let email, let password else {
