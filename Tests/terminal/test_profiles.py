@@ -405,3 +405,18 @@ def test_a_transcript_naming_a_missing_profile_file_or_environment_is_broken_not
     named.write_text("# explorer transcript v1\nprofile: p.yaml\nbase-url: http://127.0.0.1:9\n\n> get /x\nHTTP/1.1 200 OK\n\n")
     other = run_explorer(["replay", str(named), "--env", "nosuch"], env=env, cwd=tmp_path)
     assert other.returncode == 2 and "no environment 'nosuch'" in other.stderr
+
+
+def test_a_recording_names_a_profile_by_the_name_it_was_found_by(two_backends, tmp_path):
+    # A file whose `name:` is not its file name was recorded under its
+    # `name:`, which no lookup finds: replay said "unknown profile".
+    profile, _, _ = two_backends
+    folder = tmp_path / ".explorer" / "profiles"
+    folder.mkdir(parents=True)
+    (folder / "b7.yaml").write_text(profile.read_text().replace("spec: swagger.yaml\n", ""))  # says `name: mine`
+    env = isolated_env(tmp_path, EXPLORER_SECRET_TOKEN="T0KEN")
+    recorded = run_explorer(["--profile", "b7", "--record", "b7.transcript", "-c", "get /user"], env=env, cwd=tmp_path, timeout=30)
+    assert recorded.returncode == 0, recorded.stderr
+    assert "\nprofile: b7\n" in (tmp_path / "b7.transcript").read_text()
+    replayed = run_explorer(["replay", "b7.transcript"], env=env, cwd=tmp_path, timeout=30)
+    assert replayed.returncode == 0, replayed.stdout + replayed.stderr

@@ -102,7 +102,10 @@ final class ExplorerSession {
         if let file, let given = options.profile {
             let path = ProfileLookup(environment: environment).file(named: given) ?? given
             chosenPath = path
-            controller.profileFile = (path, file.document.name, ProfileLookup.isPath(given), file.isOtherEnvironment ? file.environment.name : nil,
+            // A recording names the file as it was found: by the name given
+            // (`b7` for b7.yaml, whatever its `name:` says), or by its path.
+            let byPath = ProfileLookup.isPath(given)
+            controller.profileFile = (path, byPath ? file.document.name : given, byPath, file.isOtherEnvironment ? file.environment.name : nil,
                                       file.secrets)
             runBlocking { await interpreter.setEnvironments(file.document.environments.map(\.name)) }
         }
