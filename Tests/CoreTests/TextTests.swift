@@ -33,6 +33,9 @@ import Testing
         #expect(Redactor.redact(line: "login alice@example.com alice123") == "login alice@example.com")
         #expect(Redactor.redact(line: "LOGIN alice@example.com 'pass word'") == "LOGIN alice@example.com")
         #expect(Redactor.redact(line: "login alice@example.com") == "login alice@example.com")
+        // A transcript keeps every word's place: `login a b c` fails as typed, and on replay.
+        #expect(Redactor.redact(words: ["login", "a@example.com", "al", "ice123"], hide: { "{{secret:\($0)}}" })
+            == ["login", "a@example.com", "{{secret:password}}", "{{secret:password}}"])
     }
 
     /// Issue 11 #3: `set token hunter2` reached the history file in clear

@@ -54,7 +54,9 @@ public enum Redactor {
         guard let first = words.first else { return words }
         func isSecretName(_ name: String) -> Bool { Self.isSecretName(name) || secretFields.containsName(name) }
         if first.lowercased() == "login" {
-            return Array(words.prefix(2)) + (words.count > 2 ? [hide("password")] : [])
+            // Every word after the email hidden, none dropped: `login a b c`
+            // is a usage error, and its recording must stay one.
+            return Array(words.prefix(2)) + words.dropFirst(2).map { _ in hide("password") }
         }
         if first.lowercased() == "curl" { return redactCurl(words, hide: hide) }
         if first.lowercased() == "auth" { return redactAuth(words, hide: hide) }
