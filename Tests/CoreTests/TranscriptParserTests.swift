@@ -36,6 +36,18 @@ import Testing
 
     """
 
+    /// Stray trailing spaces on a status, header, note or error line are
+    /// not part of it (they failed with a difference no one could see); on
+    /// a text body's line they are the answer's and stay.
+    @Test func trailingSpacesAreDroppedButInText() throws {
+        let text = "# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n\n> get /a\nHTTP/1.1 200 OK  \nContent-Type: text/plain \t\n| a  \nnote: done  \n\n"
+        let step = try #require(try TranscriptParser.parse(text).steps.first)
+        #expect(step.expectation.reason == "OK")
+        #expect(step.expectation.headers.first?.value.description == "text/plain")
+        #expect(step.expectation.notes.map(\.description) == ["done"])
+        #expect(step.expectation.body == .text([PatternText.literal("a  ")]))
+    }
+
     @Test func readsHeaderStepsAndComments() throws {
         let transcript = try TranscriptParser.parse(Self.sample)
         let header = transcript.header

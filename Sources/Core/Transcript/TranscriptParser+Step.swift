@@ -26,7 +26,21 @@ extension TranscriptParser {
         var index = 0
         var comments: [String] = []
 
-        init(lines: [Line]) { self.lines = lines }
+        /// Trailing spaces are dropped from every line but a text body's and a
+        /// text frame's, where they may be the answer's: on a status, header,
+        /// `note:` or `error:` line an editor's stray spaces made a difference
+        /// no one could see.
+        init(lines: [Line]) {
+            self.lines = lines.map { line in
+                let text = line.text
+                guard text.last == " " || text.last == "\t", !text.hasPrefix("|"), !text.hasPrefix("→ (text)"), !text.hasPrefix("← (text)") else {
+                    return line
+                }
+                var trimmed = Substring(text)
+                while trimmed.last == " " || trimmed.last == "\t" { trimmed.removeLast() }
+                return (line.number, String(trimmed))
+            }
+        }
 
         private func fail(_ line: Line, _ column: Int, _ message: String, atEnd: Bool = false) -> StepFailure {
             StepFailure(error: TranscriptParseError(line: line.number, column: column, message: message), atEnd: atEnd)
