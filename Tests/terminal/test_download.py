@@ -22,6 +22,8 @@ class Files(QuietHandler):
             self.send_error(404)
             return
         body = Files.big if self.path.startswith("/big") else b"report\n"
+        if self.path.startswith("/encoding"):
+            body = (self.headers.get("Accept-Encoding") or "").encode()
         headers = [("Content-Type", "application/octet-stream")]
         if self.path.startswith("/dot"):
             headers.append(("Content-Disposition", 'attachment; filename=".bashrc"'))
@@ -38,7 +40,7 @@ def files(http_server):
 
 def test_download_writes_any_size_and_names_the_file_as_httpie_does(files, tmp_path):
     lines = ["get /big.bin --download", "get /export/1 -d", "get /export/1 -d", "get /notes.txt -d -o mine.txt", "get /missing -d",
-             "get /dot -d"]
+             "get /dot -d", "get /encoding -d"]
     result = run_explorer(["--base-url", files], env=isolated_env(tmp_path), input="\n".join(lines) + "\n", cwd=tmp_path, timeout=120)
     said = result.stdout + result.stderr
     assert "saved 70.0 MiB to big.bin" in said, said
@@ -48,6 +50,7 @@ def test_download_writes_any_size_and_names_the_file_as_httpie_does(files, tmp_p
     assert "not saved: the answer was 404" in said
     assert (tmp_path / "big.bin").stat().st_mode & 0o777 == 0o600
     assert not (tmp_path.parent / "report 2026.csv").exists(), "a name from the server never leaves the folder"
+    assert (tmp_path / "encoding").read_text() == "identity", "the bytes as sent, of any size: nothing to decode in memory"
     assert "saved 7 B to bashrc" in said and not (tmp_path / ".bashrc").exists(), "nor hides itself as a dotfile, as in HTTPie"
 
 

@@ -6,6 +6,8 @@ import Foundation
 /// URLs are built with `URLComponents`, never by concatenating strings.
 public struct RequestBuilder: Sendable {
     public static let userAgent = "explorer/0.1"
+    /// What every request accepts unless a line says otherwise: the transport decodes both.
+    public static let acceptEncoding = "gzip, deflate"
 
     /// Errors in building a request, each one line.
     public struct BuildError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -82,7 +84,7 @@ public struct RequestBuilder: Sendable {
         var headers: [HTTPHeader] = [
             HTTPHeader(name: "User-Agent", value: Self.userAgent),
             HTTPHeader(name: "Accept", value: "*/*"),
-            HTTPHeader(name: "Accept-Encoding", value: "gzip, deflate"),
+            HTTPHeader(name: "Accept-Encoding", value: Self.acceptEncoding),
         ]
         var removedHeaders: [String] = []
         var userHeaders: [HTTPHeader] = []

@@ -430,6 +430,9 @@ actor Interpreter {
     /// when someone watches (the REPL), the rows of a streamed answer.
     private func takeBodyAsItComes(_ request: inout PreparedRequest, options: RequestOptions) -> (StreamLines?, Download?) {
         if options.download {
+            // The file gets the bytes as sent, of any size, as HTTPie's --download
+            // asks: a gzip body would have to be decoded whole in memory first.
+            if request.header("Accept-Encoding") == RequestBuilder.acceptEncoding { request.setHeader("Accept-Encoding", "identity") }
             // At a terminal the progress line is redrawn on standard error.
             let progress: (@Sendable (String) -> Void)? = sockets.listener == nil ? nil : Self.writeToStandardError
             let file = Download(chosen: options.output, url: request.url, progress: progress, folder: outputs)
