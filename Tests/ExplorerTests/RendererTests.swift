@@ -64,6 +64,22 @@ import Testing
         #expect(!shown(.requestHeaders).contains("200 OK"))
     }
 
+    /// A body with NUL bytes is binary though it is valid UTF-8 (a tar, a
+    /// zeroed file): it printed a NUL per byte, and gigabytes for 100 MB.
+    @Test func aBodyWithNULBytesIsSummedUpAsBinary() {
+        var request = PreparedRequest(method: "POST", url: URL(string: "http://127.0.0.1:1/x")!)
+        request.body = [UInt8](repeating: 0, count: 2048)
+        #expect(plain.offline(request).hasSuffix("\nbinary body, 2.0 KiB\n"))
+        let (out, _) = plain.render(exchange(200, "OK", type: "application/x-tar", body: Array("name\u{0}\u{0}".utf8)))
+        #expect(out.hasSuffix("binary body: application/x-tar, 6 B (not shown)\n"))
+    }
+
+    /// A challenge says which `auth` the server wants: not hidden.
+    @Test func aChallengeIsShownAndACredentialHidden() {
+        #expect(Redactor.redact(header: HTTPHeader(name: "WWW-Authenticate", value: "Basic realm=\"Fake Realm\"")).value == "Basic realm=\"Fake Realm\"")
+        #expect(Redactor.redact(header: HTTPHeader(name: "Authorization", value: "Basic dTpw")).value == "Basic <hidden: 4 characters>")
+    }
+
     @Test func brokenJSONIsShownRawWithAWarning() {
         let (out, _) = plain.render(exchange(200, "OK", type: "application/json", body: Array(#"{"a": 1"#.utf8)))
         #expect(out.contains("warning: the body says application/json but is not valid JSON"))

@@ -302,6 +302,9 @@ public enum Redactor {
         case "cookie":
             let pairs = value.split(separator: ";").map { hideValue(ofPair: Substring($0.trimmingCharacters(in: .whitespaces))) }
             return HTTPHeader(name: header.name, value: pairs.joined(separator: "; "))
+        case "www-authenticate", "proxy-authenticate":
+            // A challenge (`Basic realm="…"`), not a credential: it says which `auth` the server wants.
+            return header
         case "authorization", "proxy-authorization":
             let words = value.split(separator: " ", maxSplits: 1)
             if words.count == 2 { return HTTPHeader(name: header.name, value: "\(words[0]) \(hidden(String(words[1])))") }

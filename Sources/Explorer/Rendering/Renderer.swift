@@ -203,7 +203,7 @@ struct Renderer: Sendable {
     }
 
     private func textOrBinary(_ bytes: [UInt8], type: String, hiding carried: [String]) -> String {
-        if let text = String(validating: bytes, as: UTF8.self), !text.contains("\u{0}") {
+        if !bytes.contains(0), let text = String(validating: bytes, as: UTF8.self) {
             let hidden = carried.reduce(text) { $0.replacingOccurrences(of: $1, with: Redactor.hidden($1)) }
             return preview(escapesControls ? Self.visible(hidden) : hidden)
         }
@@ -270,9 +270,10 @@ struct Renderer: Sendable {
             text += "\n"
             if formattingJSON, request.header("Content-Type")?.lowercased().contains("json") == true, let json = try? JSONParser.parse(body) {
                 text += JSONPrinter.pretty(json) + "\n"
-            } else if let s = String(validating: body, as: UTF8.self) {
+            } else if !body.contains(0), let s = String(validating: body, as: UTF8.self) {
                 text += s.hasSuffix("\n") ? s : s + "\n"
             } else {
+                // NUL bytes are binary though they are valid UTF-8 (a tar, a zeroed file), as HTTPie judges them.
                 text += "binary body, \(Self.size(body.count))\n"
             }
         }
