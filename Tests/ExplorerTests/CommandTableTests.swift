@@ -76,6 +76,14 @@ import Testing
         #expect(try CommandParser().parse("env") == .environment(nil))
     }
 
+    @Test func defaultsSaysWhyAFlagIsRefused() {
+        func message(_ line: String) -> String {
+            do { return "parsed: \(try CommandParser().parse(line))" } catch let error as CommandError { return error.message } catch { return "\(error)" }
+        }
+        #expect(message("defaults --bogus").hasPrefix("unknown option --bogus; defaults takes "))
+        #expect(message("defaults --raw x").hasPrefix("--raw is for one line; defaults takes "))
+    }
+
     @Test func namesAreUnique() {
         let names = CommandTable.standard.specs.flatMap(\.names)
         #expect(Set(names).count == names.count)

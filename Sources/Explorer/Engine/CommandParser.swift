@@ -116,7 +116,9 @@ struct CommandParser {
             let name = String(args[i].text.split(separator: "=", maxSplits: 1).first ?? "")
             let canonical = RequestOptions.flags.first { $0.names.contains(name) }?.names[0] ?? name
             guard args[i].text.hasPrefix("-"), RequestOptions.sessionFlags.contains(canonical) else {
-                throw CommandError("defaults takes \(RequestOptions.sessionFlags.sorted().joined(separator: ", ")), or clear; \(args[i].text) is for one line",
+                let known = RequestOptions.flags.contains { $0.names.contains(name) }
+                let what = !args[i].text.hasPrefix("-") ? "'\(args[i].text)' is not an option" : known ? "\(args[i].text) is for one line" : "unknown option \(args[i].text)"
+                throw CommandError("\(what); defaults takes \(RequestOptions.sessionFlags.sorted().joined(separator: ", ")), or clear",
                                    column: args[i].start)
             }
             i += try options.read(args.words, at: i)
