@@ -40,6 +40,8 @@ final class RoutedTransport: HTTPTransport, @unchecked Sendable {
         case "/temporary": return RoutedTransport.answer(307, ["Location": "/b"])
         case "/away": return RoutedTransport.answer(302, ["Location": "http://127.0.0.1:10/landing"])
         case "/loop": return RoutedTransport.answer(302, ["Location": "/loop"])
+        case "/file": return RoutedTransport.answer(302, ["Location": "file:///etc/passwd"])
+        case "/nowhere": return RoutedTransport.answer(301)
         default: return RoutedTransport.answer(200, [:], "{}")
         }
     }
@@ -100,6 +102,23 @@ final class RoutedTransport: HTTPTransport, @unchecked Sendable {
             #expect(error.description == "stopped after 3 redirects (--max-redirects 3); the next went to http://127.0.0.1:9/loop")
         }
         #expect(transport.requests.count == 4)
+    }
+
+    /// A redirect that cannot be followed is one line and an error: it was
+    /// a quiet stop with status 0 though --follow was asked for.
+    @Test(arguments: [("/file", "not following the 302 redirect: its Location file:///etc/passwd is not an http or https URL"),
+                      ("/nowhere", "not following the 301 redirect: the answer has no Location")])
+    func aRedirectThatCannotBeFollowedIsSaid(path: String, said: String) async throws {
+        let transport = RoutedTransport(Self.redirects)
+        let auth = try session(transport)
+        await #expect(throws: RedirectPolicy.Unfollowable.self) {
+            _ = try await auth.send(auth.builder.build(method: "GET", path: path, items: []), follow: RedirectPolicy())
+        }
+        do { _ = try await auth.send(auth.builder.build(method: "GET", path: path, items: []), follow: RedirectPolicy()) } catch {
+            #expect("\(error)" == said)
+        }
+        let unfollowed = try await auth.send(auth.builder.build(method: "GET", path: path, items: []))
+        #expect(unfollowed.response.status >= 301, "without --follow the 3xx is the answer")
     }
 }
 

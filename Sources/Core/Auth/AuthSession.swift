@@ -222,7 +222,7 @@ public actor AuthSession {
         var publicHere = isPublic
         while true {
             var exchange = try await sendOnce(current, isPublic: publicHere, placement: placement, retry: retry)
-            guard let follow, let next = RedirectPolicy.next(after: exchange.response, to: current) else {
+            guard let follow, let next = try RedirectPolicy.next(after: exchange.response, to: current) else {
                 exchange.hops = hops
                 exchange.duration = ContinuousClock.now - start
                 return exchange

@@ -16,16 +16,32 @@ public struct RedirectPolicy: Sendable, Equatable {
         }
     }
 
+    /// A redirect `--follow` was asked to follow and cannot: no `Location`,
+    /// one that is not a URL, or another scheme than http and https
+    /// (`file:`, `ftp:`). Said in one line, as HTTPie does, never a quiet stop.
+    public struct Unfollowable: Error, Equatable, Sendable, CustomStringConvertible {
+        public let status: Int
+        public let why: String
+        public var description: String { "not following the \(status) redirect: \(why)" }
+    }
+
     /// The request a 3xx answer to `request` sends the client to, or nil
-    /// when the answer is not a redirect to follow (no `Location`, 304, 300).
+    /// when the answer is not a redirect to follow (304, 300, not a 3xx).
     /// `request` is the one typed, without the session's token and cookies:
     /// those are added again for the new URL.
-    public static func next(after response: ReceivedResponse, to request: PreparedRequest) -> PreparedRequest? {
+    public static func next(after response: ReceivedResponse, to request: PreparedRequest) throws(Unfollowable) -> PreparedRequest? {
         let status = response.status
-        guard [301, 302, 303, 307, 308].contains(status),
-              let location = response.header("Location")?.trimmingCharacters(in: .whitespaces), !location.isEmpty,
-              let target = URL(string: location, relativeTo: request.url)?.absoluteURL,
-              let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return nil }
+        guard [301, 302, 303, 307, 308].contains(status) else { return nil }
+        guard let location = response.header("Location")?.trimmingCharacters(in: .whitespaces), !location.isEmpty else {
+            throw Unfollowable(status: status, why: "the answer has no Location")
+        }
+        guard let target = URL(string: location, relativeTo: request.url)?.absoluteURL else {
+            throw Unfollowable(status: status, why: "its Location '\(location)' is not a URL")
+        }
+        guard let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw Unfollowable(status: status, why: "its Location \(location) is not an http or https URL")
+        }
+        guard target.host != nil else { throw Unfollowable(status: status, why: "its Location '\(location)' is not a URL") }
         var next = request
         next.url = target
         let method = next.method
