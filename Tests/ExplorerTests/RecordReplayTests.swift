@@ -131,6 +131,19 @@ import Testing
         #expect(await Replayer().run(path).status == .ok)
     }
 
+    /// A CRLF file stays CRLF when --update rewrites it: a one-value change
+    /// was a diff of every line.
+    @Test func updateKeepsACRLFFileCRLF() async throws {
+        let path = try await Self.record(["login bob@example.com bob12345", "get /api/tasks/4"])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let original = try String(contentsOfFile: path, encoding: .utf8)
+        try original.replacingOccurrences(of: "\"Proofread an essay\"", with: "\"Proofread a poem\"")
+            .replacingOccurrences(of: "\n", with: "\r\n").write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(await Replayer(update: true).run(path).rewritten)
+        let rewritten = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(rewritten == original.replacingOccurrences(of: "\n", with: "\r\n"))
+    }
+
     /// A secret typed as one is hidden wherever the answer repeats it,
     /// however short (values learned from answers need 6 characters).
     @Test func aShortTypedSecretIsHiddenWhereTheAnswerEchoesIt() async throws {

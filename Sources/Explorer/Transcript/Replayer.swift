@@ -93,16 +93,19 @@ struct Replayer: Sendable {
         guard update, run.failure == nil, steps.changed || transcript.torn != nil else { return }
         var rewritten = transcript
         rewritten.steps = steps.blessed
-        if let torn = transcript.torn, let text = try? String(contentsOfFile: path, encoding: .utf8) {
+        let original = try? String(contentsOfFile: path, encoding: .utf8)
+        if let torn = transcript.torn, let text = original {
             // Nothing is lost: the torn step's lines stay, as comments, for a person to mend.
-            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(torn.line - 1)
+            let lines = text.components(separatedBy: "\n").dropFirst(torn.line - 1)
             rewritten.trailingComments += ["# The step below was torn and is not replayed; mend it and remove the #s."]
                 + lines.map { "# " + $0.trimmingCharacters(in: .init(charactersIn: "\r")) }.reversed().drop { $0 == "# " }.reversed()
         }
         rewritten.torn = nil
         do {
             // What the server answered may hold a secret the run supplied or was handed: written by name.
-            let text = steps.secrets.scrub(TranscriptWriter.transcript(rewritten))
+            var text = steps.secrets.scrub(TranscriptWriter.transcript(rewritten))
+            // A CRLF file stays CRLF: a one-value update is a one-line diff.
+            if original?.contains("\r\n") == true { text = text.replacingOccurrences(of: "\n", with: "\r\n") }
             try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
             run.rewritten = true
         } catch {
