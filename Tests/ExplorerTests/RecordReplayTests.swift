@@ -131,6 +131,15 @@ import Testing
         #expect(await Replayer().run(path).status == .ok)
     }
 
+    /// Steps are reported "updated" as they finish; a run that then stops
+    /// early writes nothing, and says so (it said nothing, exit 3).
+    @Test func anUpdateThatStoppedEarlySaysTheFileIsAsItWas() {
+        var updated = StepRun(line: 9, command: "get /a", mismatches: [Mismatch(.status, expected: "200", actual: "404")], duration: .zero)
+        updated.updated = true
+        let run = TranscriptRun(path: "s.transcript", steps: [updated], failure: .runtime("s.transcript:20: no value for {{secret:k}}"), total: 3)
+        #expect(ReplayReport(palette: .plain).ending(run).out.hasSuffix("not rewritten: the run stopped before its end, so s.transcript is as it was\n"))
+    }
+
     /// A CRLF file stays CRLF when --update rewrites it: a one-value change
     /// was a diff of every line.
     @Test func updateKeepsACRLFFileCRLF() async throws {

@@ -37,7 +37,12 @@ struct ReplayReport {
         let failed = run.failedSteps.count
         out += "\(Self.count(max(run.total, run.steps.count), "step")): \(run.steps.count - failed) passed, \(failed) failed"
             + notRun(run) + "\n"
-        if run.rewritten { out += rewritten(run) }
+        if run.rewritten {
+            out += rewritten(run)
+        } else if run.steps.contains(where: \.updated) {
+            // Steps are shown as they finish, before the run knows it will stop.
+            out += palette.yellow("not rewritten: ") + "the run stopped before its end, so \(run.path) is as it was\n"
+        }
         return (out, problems(run))
     }
 
