@@ -131,6 +131,20 @@ import Testing
         #expect(await Replayer().run(path).status == .ok)
     }
 
+    /// docs/transcripts.md's example of the format replays green as written.
+    @Test func theFormatsExampleInTheDocsReplays() async throws {
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../docs/transcripts.md")
+        let text = try String(contentsOf: docs, encoding: .utf8)
+        let section = try #require(text.range(of: "## The format, version 1"))
+        let open = try #require(text.range(of: "```\n", range: section.upperBound..<text.endIndex))
+        let close = try #require(text.range(of: "```", range: open.upperBound..<text.endIndex))
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("docs-\(UUID().uuidString).transcript").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try String(text[open.upperBound..<close.lowerBound]).write(toFile: path, atomically: true, encoding: .utf8)
+        let run = await Replayer().run(path)
+        #expect(run.status == .ok && run.steps.count == 3, "\(ReplayReport(palette: .plain).detailed(run).out)")
+    }
+
     /// Steps are reported "updated" as they finish; a run that then stops
     /// early writes nothing, and says so (it said nothing, exit 3).
     @Test func anUpdateThatStoppedEarlySaysTheFileIsAsItWas() {

@@ -185,7 +185,7 @@ extension CommandTable {
     private static let responses: [CommandSpec] = [
         CommandSpec(
             name: "show", usage: "show [PATH]", example: "show .tasks[0].id", summary: "show the last response, or a value in it",
-            details: "Without PATH prints the last response body again. PATH picks a value: .tasks[0].id,\n.user.email, [\"odd key\"], [-1] for the last element.",
+            details: "Without PATH prints the last response body again. PATH picks a value: .tasks[0].id,\n.user.email, '[\"odd key\"]' (quoted, so the line keeps its quotes), [-1] for the last element.",
             slot: SlotKind.positional(.jsonPath),
             parse: { args throws(CommandError) in
                 try args.atMost(1)
