@@ -142,6 +142,21 @@ def test_wss_to_a_plain_server_is_one_line(spawn, socket_server):
     assert "state: closed" in x.run("ws status")  # the REPL goes on
 
 
+def test_a_101_with_a_wrong_accept_key_is_one_line_in_words(spawn, socket_server):
+    # It was NIO's enum name: "upgraderDeniedUpgrade".
+    def wrong_accept(server, conn):
+        conn.recv(4096)
+        conn.sendall(b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                     b"Sec-WebSocket-Accept: bogus\r\n\r\n")
+
+    server = socket_server(wrong_accept)
+    x = spawn()
+    out = x.run(f"ws connect ws://127.0.0.1:{server.port}/")
+    lines = [l for l in out.splitlines() if l.strip()]
+    assert lines == [f"error: handshake refused: ws://127.0.0.1:{server.port}/ answered 101 with a Sec-WebSocket-Accept "
+                     "or Upgrade header that does not follow RFC 6455"], out
+
+
 @pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl is needed to make a self-signed certificate")
 def test_wss_to_a_self_signed_server_is_one_line(spawn, socket_server, tmp_path):
     cert, key = make_certificate(tmp_path, "cert", "localhost", alt_names=None)

@@ -23,6 +23,10 @@ enum ConnectFailure {
             return "connection refused: \(target)"
         }
         if let client = error as? WebSocketClientError { return "\(client) (\(target))" }
+        // NIO's upgrader refuses a 101 whose Sec-WebSocket-Accept (or Upgrade) is wrong by an enum name.
+        if text.contains("upgraderDeniedUpgrade") || text.contains("invalidUpgradeResponse") {
+            return "handshake refused: \(target) answered 101 with a Sec-WebSocket-Accept or Upgrade header that does not follow RFC 6455"
+        }
         return "could not connect to \(target): \(error)"
     }
 
