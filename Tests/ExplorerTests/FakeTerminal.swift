@@ -42,7 +42,22 @@ final class FakeTerminal: Terminal, @unchecked Sendable {
         lock.withLock { ctrlCAt = .now + delay }
     }
 
-    func out(_ text: String) { lock.withLock { _output += text } }
+    /// Ctrl-C is pressed once `writes` more writes to standard output have been made.
+    func pressCtrlC(afterWrites writes: Int) {
+        lock.withLock { ctrlCAfterWrites = writes }
+    }
+
+    private var ctrlCAfterWrites: Int?
+
+    func out(_ text: String) {
+        lock.withLock {
+            _output += text
+            if let left = ctrlCAfterWrites {
+                ctrlCAfterWrites = left > 1 ? left - 1 : nil
+                if left <= 1 { ctrlCAt = .now }
+            }
+        }
+    }
     func err(_ text: String) { lock.withLock { _errors += text } }
 
     func readLine(prompt: String, editing: String?) -> TerminalInput {

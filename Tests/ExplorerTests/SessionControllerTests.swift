@@ -80,6 +80,20 @@ import Testing
         #expect(after.status == .ok)
     }
 
+    /// Printing a long text to a terminal takes minutes: Ctrl-C stops it
+    /// after the block being written, and the session goes on.
+    @Test func ctrlCStopsALongOutput() async throws {
+        let terminal = FakeTerminal(interactive: true)
+        let body = String(repeating: "0123456789abcdef\n", count: 20_000)
+        let step = try await Self.withController(terminal) { controller in
+            terminal.pressCtrlC(afterWrites: 2)
+            return controller.step("post /x --raw '\(body)' --offline")
+        }
+        #expect(step.status == .ok)
+        #expect(terminal.output.hasSuffix("\n(stopped: Ctrl-C)\n"))
+        #expect(terminal.output.utf8.count < 200 * 1024, "two blocks of 64 KiB, not all 340 KB")
+    }
+
     @Test func aMissingPasswordIsAskedForWithoutEchoAtThePrompt() async throws {
         let terminal = FakeTerminal(answers: [.type("alice@example.com")], secrets: ["alice123"])
         let step = try await Self.withController(terminal) { $0.step("login") }

@@ -153,9 +153,29 @@ final class SessionController {
 
     private func show(_ outcome: Outcome, location: String?) {
         let (out, err) = renderer.render(outcome)
-        terminal.out(out)
+        write(out)
         if case .failure = outcome, let location { terminal.err("\(location): ") }
         terminal.err(err)
+    }
+
+    /// Text for standard output. At a terminal a long text (`show` of a
+    /// large answer) goes out a block of lines at a time, and Ctrl-C stops
+    /// it there: printing 20 MB to a terminal takes minutes.
+    private func write(_ text: String) {
+        let block = 64 * 1024
+        guard terminal.isInteractive, text.utf8.count > block else { return terminal.out(text) }
+        _ = terminal.takeInterrupts()
+        var start = text.startIndex
+        while start < text.endIndex {
+            var end = text.utf8.index(start, offsetBy: block, limitedBy: text.endIndex) ?? text.endIndex
+            if end < text.endIndex { end = text[end...].firstIndex(of: "\n").map { text.index(after: $0) } ?? text.endIndex }
+            terminal.out(String(text[start..<end]))
+            start = end
+            if start < text.endIndex, terminal.takeInterrupts() > 0 {
+                terminal.out(renderer.palette.dim("\n(stopped: Ctrl-C)") + "\n")
+                return
+            }
+        }
     }
 
     // MARK: Recording
