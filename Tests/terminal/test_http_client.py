@@ -180,7 +180,7 @@ def test_output_and_save_write_the_body_byte_for_byte(backend, tmp_path):
     out, err = result.stdout, result.stderr
     assert (tmp_path / "first.png").read_bytes() == png and (tmp_path / "second.png").read_bytes() == png
     assert oct((tmp_path / "first.png").stat().st_mode & 0o777) == "0o600"
-    assert out.count("saved 16 B to first.png") == 1 and "not saved: first.png exists" in out
+    assert out.count("saved 16 B to first.png") == 1 and "error: not saved: first.png exists" in err
     assert "second.png exists; save second.png --force replaces it" in err
     assert out.count("saved 16 B to second.png") == 2
     assert "PNG" not in out, "-o prints no body"
