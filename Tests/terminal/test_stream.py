@@ -74,4 +74,7 @@ def test_an_endless_event_stream_stops_on_ctrl_c(spawn, server):
     stopped = x.expect(prompt)
     assert "stopped: " in stopped and "lines streamed above" in stopped, stopped
     assert "keep-alive" not in x.transcript and "id: " not in x.transcript
+    # `show` has what came of the stopped stream, not an earlier answer or "no response yet".
+    shown = x.run("show", prompt=prompt)
+    assert "data: hello 0" in shown and "no response yet" not in shown, shown
     assert "usage: next" in x.run("help next", prompt=prompt)  # the REPL goes on

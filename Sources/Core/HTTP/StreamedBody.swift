@@ -18,10 +18,12 @@ public final class StreamSink: Sendable, Equatable {
     public let takesEveryBody: Bool
     public let head: (@Sendable (_ status: Int, _ headers: [HTTPHeader]) -> Void)?
 
-    public init(_ deliver: @escaping @Sendable (_ contentType: String, _ bytes: [UInt8]) -> Void) {
+    /// `head` hears the status and headers of an answer that streams.
+    public init(_ deliver: @escaping @Sendable (_ contentType: String, _ bytes: [UInt8]) -> Void,
+                head: (@Sendable (_ status: Int, _ headers: [HTTPHeader]) -> Void)? = nil) {
         self.deliver = deliver
         takesEveryBody = false
-        head = nil
+        self.head = head
     }
 
     public init(download deliver: @escaping @Sendable (_ contentType: String, _ bytes: [UInt8]) -> Void,
@@ -84,7 +86,7 @@ final class StreamingCollector: HTTPClientResponseDelegate, @unchecked Sendable 
         state.withLockedValue { $0 = (streams, true) }
         keeps = !download
         progress.withLockedValue { $0 = (download, .now()) }
-        if download { sink.head?(Int(head.status.code), head.headers.map { HTTPHeader(name: $0.name, value: $0.value) }) }
+        if download || streams && !sink.takesEveryBody { sink.head?(Int(head.status.code), head.headers.map { HTTPHeader(name: $0.name, value: $0.value) }) }
         return task.eventLoop.makeSucceededVoidFuture()
     }
 

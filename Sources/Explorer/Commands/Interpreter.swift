@@ -186,7 +186,11 @@ actor Interpreter {
             do {
                 exchange = try await session.send(request, isPublic: rule?.isPublic, token: rule?.token ?? .bearer, follow: follow)
             } catch let error as TransportError where error.kind == .cancelled && (stream?.shown ?? 0) > 0 {
-                // Ctrl-C is how a stream that never ends is left.
+                // Ctrl-C is how a stream that never ends is left; `show` then has what came.
+                if let partial = stream?.partial {
+                    lastResponse = partial
+                    lastBody = nil
+                }
                 return .message("stopped: \(stream!.shown) \(stream!.shown == 1 ? "line" : "lines") streamed above")
             } catch {
                 if let line = download?.finish(complete: false), download?.path != nil {
@@ -441,7 +445,7 @@ actor Interpreter {
         }
         guard let listener = sockets.listener, options.output == nil else { return (nil, nil) }
         let lines = StreamLines { listener(SocketNotice(time: Date(), kind: .streamed, text: $0)) }
-        request.stream = StreamSink { lines.feed(contentType: $0, $1) }
+        request.stream = StreamSink({ lines.feed(contentType: $0, $1) }, head: { lines.begin(status: $0, headers: $1) })
         return (lines, nil)
     }
 

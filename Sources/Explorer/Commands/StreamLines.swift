@@ -12,14 +12,28 @@ final class StreamLines: @unchecked Sendable {
     private var isEvents = false
     private(set) var count = 0
     private let post: @Sendable (String) -> Void
+    /// The answer as it came, for `show` after Ctrl-C stopped it (its first 64 MiB).
+    private var head: (status: Int, headers: [HTTPHeader])?
+    private var received: [UInt8] = []
+    static let kept = 64 << 20
 
     init(post: @escaping @Sendable (String) -> Void) { self.post = post }
 
     var shown: Int { lock.withLock { count } }
 
+    func begin(status: Int, headers: [HTTPHeader]) {
+        lock.withLock { head = (status, headers) }
+    }
+
+    /// What came of an answer stopped half-way, as an answer.
+    var partial: ReceivedResponse? {
+        lock.withLock { head.map { ReceivedResponse(status: $0.status, headers: $0.headers, body: received) } }
+    }
+
     func feed(contentType: String, _ bytes: [UInt8]) {
         let lines: [String] = lock.withLock {
             isEvents = contentType.lowercased().hasPrefix("text/event-stream")
+            if received.count < Self.kept { received += bytes.prefix(Self.kept - received.count) }
             pending += bytes
             var out: [String] = []
             while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
