@@ -22,6 +22,17 @@ import Testing
         #expect(try body("[]:=1", "[]=x", "[3][a]=b") == #"[1,"x",null,{"a":"b"}]"#)
     }
 
+    /// A path into a value given whole with := builds on it (it was refused
+    /// with "'a' is an array, so [] cannot append to it"); a path that starts
+    /// with [ must be an array's ([x]=1 made {"x": "1"}; HTTPie refuses it).
+    @Test func aPathBuildsOnAValueGivenWhole() throws {
+        #expect(try body("a:=[1]", "a[]=2") == #"{"a":[1,"2"]}"#)
+        #expect(try body("a:=[1]", "a[3]=2") == #"{"a":[1,null,null,"2"]}"#)
+        #expect(try body(#"a:={"x":1}"#, "a[y]=2", "a[x]=3") == #"{"a":{"x":"3","y":"2"}}"#)
+        #expect(throws: RequestBuilder.BuildError.self) { try body("a:=1", "a[]=2") }
+        #expect(throws: (any Error).self) { try body("[x]=1") }
+    }
+
     /// Before, two items with one name made an object with the key twice.
     @Test func aLaterItemReplacesAnEarlierOne() throws {
         #expect(try body("a=1", "a=2", "b[c]=3", "b[c]=4") == #"{"a":"2","b":{"c":"4"}}"#)

@@ -65,6 +65,9 @@ public struct NestedJSON: Sendable {
                 if !escaped, let n = Int(text) {
                     guard n >= 0 else { throw SyntaxError(offset: tokens[i - 1].start, reason: "negative index [\(n)] in '\(name)': indexes start at 0") }
                     steps.append(.index(n))
+                } else if steps.isEmpty {
+                    // A path that starts with `[` makes the body an array (HTTPie's rule).
+                    throw SyntaxError(offset: tokens[i - 1].start, reason: "'\(name)' starts with [ so the body is an array: expected a number or ']', as in [0] or []")
                 } else {
                     steps.append(.key(text))
                 }
@@ -138,6 +141,9 @@ public struct NestedJSON: Sendable {
             return
         }
         if slot == nil { slot = container(for: step) }
+        // A value given whole with := and a path into it (`a:='[1]' a[]=2`) build on it, as in HTTPie.
+        if case let .leaf(.array(items))? = slot { slot = .array(items.map { .leaf($0) }) }
+        if case let .leaf(.object(members))? = slot { slot = .object(members.map { ($0.key, .leaf($0.value)) }) }
         let rest = steps.dropFirst()
         let here = done + [step]
         switch (slot!, step) {
