@@ -142,17 +142,22 @@ def test_test_with_jobs_and_update_rewrites_only_what_differs(tmp_path):
     assert again.returncode == 0 and again.stdout.splitlines()[-1] == "3 passed, 0 failed"
 
 
-def test_a_replay_inside_a_recorded_session_leaves_no_frames_behind(tmp_path):
-    """`replay FILE` is not recorded; the frames its steps send and receive
-    must not land under the next recorded step either."""
+def test_a_replay_inside_a_recording_is_recorded_step_by_step(tmp_path):
+    """`replay FILE` while recording writes its steps as if typed, frames
+    under the step they came with: the lines after it depend on what it made,
+    and the recording must replay on a fresh sandbox (it was left out, so it
+    failed with a 404)."""
     transcript = tmp_path / "after-replay.transcript"
     chat = ROOT / "sessions" / "linku" / "chat.transcript"
     result = explorer(["--record", str(transcript)], tmp_path, stdin=f"replay {chat}\nget /api/tasks/1\n")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "12 steps: 12 passed, 0 failed" in result.stdout
     text = transcript.read_text()
-    assert "\n> get /api/tasks/1\n" in text
-    assert "←" not in text and "→" not in text and "> replay" not in text
+    assert "> replay" not in text and "\n> ws connect" in text and text.rstrip().endswith("}")
+    assert text.index("\n> get /api/tasks/1\n") > text.rindex("←"), "no frame lands under the next typed step"
+    assert_no_secret(text)
+    again = explorer(["replay", str(transcript)], tmp_path)
+    assert again.returncode == 0, again.stdout + again.stderr
 
 
 def test_a_secret_placeholder_typed_at_the_prompt_is_asked_for_without_echo(tmp_path):

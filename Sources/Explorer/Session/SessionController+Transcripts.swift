@@ -71,19 +71,53 @@ extension SessionController {
         case let .failure(.broken(message)), let .failure(.runtime(message)): return .failure(message, .parse)
         case let .success(loaded): (transcript, prepared) = loaded
         }
-        let steps = runBlocking(interrupts: interrupts) { [prepared] in
-            var steps = prepared
-            if await steps.prepare(transcript.header) { await steps.replay(transcript.steps) }
-            return steps
+        let steps: Replayer.Steps
+        if recorder == nil {
+            steps = runBlocking(interrupts: interrupts) { [prepared] in
+                var steps = prepared
+                if await steps.prepare(transcript.header) { await steps.replay(transcript.steps) }
+                return steps
+            }
+        } else {
+            steps = replayRecorded(transcript, prepared)
         }
-        // The replay is not recorded, so neither are the frames its steps sent and received.
-        whileRecording { $0.dropFrames() }
         var run = TranscriptRun(path: path, steps: steps.runs, failure: steps.failure, total: transcript.steps.count, torn: transcript.torn)
         run.duration = ContinuousClock.now - started
         let (out, err) = ReplayReport(palette: renderer.palette).detailed(run)
         terminal.out(out)
         terminal.err(err)
         return run.status == .ok ? .nothing : .failure("\(path) did not replay as written", run.status)
+    }
+
+    /// A replay while recording: each of its steps is written as if it had
+    /// been typed (the header's `set`s and login first), so the recording
+    /// holds what its later lines depend on and replays on a fresh server.
+    private func replayRecorded(_ transcript: Transcript, _ prepared: Replayer.Steps) -> Replayer.Steps {
+        var steps = runBlocking(interrupts: interrupts) { [prepared] in
+            var steps = prepared
+            _ = await steps.prepare(transcript.header)
+            return steps
+        }
+        for (line, command, outcome) in steps.headerSteps {
+            whileRecording { try $0.record(line: line, command: command, outcome: outcome, forcedOffline: false) }
+        }
+        guard steps.failure == nil else { return steps }
+        for step in transcript.steps {
+            whileRecording { recorder in
+                try recorder.flushFrames()
+                for comment in step.comments where !comment.trimmingCharacters(in: .whitespaces).isEmpty { try recorder.comment(comment) }
+            }
+            let (outcome, after) = runBlocking(interrupts: interrupts) { [steps] in
+                var steps = steps
+                let outcome = await steps.run(step)
+                return (outcome, steps)
+            }
+            steps = after
+            guard let outcome else { break }
+            whileRecording { try $0.record(line: step.command, command: steps.lastCommand, outcome: outcome, forcedOffline: false) }
+            if case .exit = outcome { break }
+        }
+        return steps
     }
 
     /// Walks a tour: each step's comment, then its command in the line

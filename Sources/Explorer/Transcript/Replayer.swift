@@ -208,18 +208,25 @@ struct Replayer: Sendable {
             frames = interpreter.frameTap.subscribe()
         }
 
+        /// What the header did (its `set`s and login), as lines a recording
+        /// of this replay writes before the steps.
+        var headerSteps: [(line: String, command: Command, outcome: Outcome)] = []
+
         /// Sets the header's variables and logs in when it says so.
         nonisolated(nonsending) mutating func prepare(_ header: TranscriptHeader) async -> Bool {
             do {
                 for variable in header.variables {
                     let (value, used) = try resolver.fill(variable.value, email: nil)
                     learn(supplied: used)
-                    _ = await interpreter.execute(.set(name: variable.name, value: value))
+                    let command = Command.set(name: variable.name, value: value)
+                    headerSteps.append(("set \(variable.name)=\(variable.value)", command, await interpreter.execute(command)))
                 }
                 if let email = header.login {
                     let password = try resolver.value("password", email: email)
                     learn(supplied: [("password", password)])
-                    let outcome = await interpreter.execute(.login(email: email, password: password))
+                    let command = Command.login(email: email, password: password)
+                    let outcome = await interpreter.execute(command)
+                    headerSteps.append(("login \(email) {{secret:password}}", command, outcome))
                     guard case let .exchange(exchange, _, _) = outcome, (200..<300).contains(exchange.response.status) else {
                         failure = .runtime("\(path): the header says 'login: \(email)', but logging in failed: \(describe(outcome))")
                         return false

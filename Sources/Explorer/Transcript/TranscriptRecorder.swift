@@ -78,10 +78,6 @@ final class TranscriptRecorder {
         try append(scrubber.scrub(TranscriptWriter.lateFrames(recorded(came))))
     }
 
-    /// Forgets the frames that came so far: those of a `replay FILE` run
-    /// inside the recorded session, which is itself not recorded.
-    func dropFrames() { _ = frames?.takeAll() }
-
     /// Frames as a recording writes them, their secrets learned first.
     private func recorded(_ frames: [ObservedFrame]) -> [ExpectedFrame] {
         for frame in frames {
