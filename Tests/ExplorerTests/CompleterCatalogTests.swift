@@ -73,6 +73,20 @@ import Testing
         #expect(texts("record st") == ["stop", "status"])
         #expect(texts("spec l") == ["load"])
         #expect(texts("spec load do") == ["docs/"])
+        #expect(texts("ws send @do") == ["@docs/"])
+        #expect(texts("ws send --binary @av") == ["@avatar.png"])
+    }
+
+    /// A name with a space is offered escaped, so the line keeps it one word
+    /// (it broke the line: "'file' is not a request item").
+    @Test func aFileNameWithASpaceIsOfferedEscaped() throws {
+        var state = Self.state()
+        state.listDirectory = { dir in dir == "files/" ? ["my file ü.txt", "it's.json"] : [] }
+        #expect(texts("post /api/tasks title=@files/my", state) == [#"title=@files/my\ file\ ü.txt"#])
+        #expect(texts(#"post /api/tasks title=@files/my\ fi"#, state) == [#"title=@files/my\ file\ ü.txt"#])
+        #expect(texts("post /api/tasks @files/it", state) == [#"@files/it\'s.json"#])
+        let words = try LineTokenizer.split(#"post /x title=@files/my\ file\ ü.txt"#).map(\.text)
+        #expect(words == ["post", "/x", "title=@files/my file ü.txt"])
     }
 
     @Test func replayOffersFilePathsLikeRecord() {

@@ -339,6 +339,8 @@ extension CommandTable {
         """,
         slot: { before, word in
             guard let sub = before.first else { return .word(WebSocketAction.subcommands) }
+            // `ws send @frame.json`, `ws send --binary @photo.png`.
+            if sub.lowercased() == "send", word.hasPrefix("@") { return .file }
             // `ws connect`'s flags, each once; none where a flag's value goes.
             guard sub.lowercased() == "connect", word.isEmpty || word.hasPrefix("-"),
                   let last = before.last, !ConnectSettings.flags.contains(last) else { return .none }

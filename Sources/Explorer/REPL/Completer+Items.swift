@@ -102,8 +102,21 @@ extension Completer {
         let partial = slash.map { String(typed[typed.index(after: $0)...]) } ?? typed
         let entries = state.listDirectory(directory).filter { $0.hasPrefix(partial) && (partial.hasPrefix(".") || !$0.hasPrefix(".")) }
         return Completion(start: start, candidates: entries.sorted().map { entry in
-            .init(text: prefix + directory + entry, isFinal: !entry.hasSuffix("/"), hint: nil)
+            .init(text: escaped(prefix + directory + entry), isFinal: !entry.hasSuffix("/"), hint: nil)
         })
+    }
+
+    /// A word as the line must hold it to stay one word: spaces, quotes and
+    /// backslashes escaped with a backslash (`my\ file.txt`), as the line's
+    /// tokenizer reads them.
+    static func escaped(_ word: String) -> String {
+        guard word.contains(where: { $0 == " " || $0 == "'" || $0 == "\"" || $0 == "\\" }) else { return word }
+        var out = ""
+        for c in word {
+            if c == " " || c == "'" || c == "\"" || c == "\\" { out.append("\\") }
+            out.append(c)
+        }
+        return out
     }
 
     /// The entries of a directory (`""` is the current one), directories with a trailing `/`.

@@ -52,11 +52,15 @@ enum Completer {
         // The word being typed starts after the last unquoted space.
         var wordStart = 0
         var quote: Character?
+        var escaped = false
         for (i, c) in chars.enumerated() {
+            if escaped { escaped = false; continue }
             if let q = quote { if c == q { quote = nil }; continue }
-            if c == "'" || c == "\"" { quote = c } else if c == " " || c == "\t" { wordStart = i + 1 }
+            if c == "\\" { escaped = true } else if c == "'" || c == "\"" { quote = c } else if c == " " || c == "\t" { wordStart = i + 1 }
         }
-        let word = String(chars[wordStart...])
+        // The word as the line will read it: `my\ fi` is `my fi` (a name with a space, escaped).
+        let raw = String(chars[wordStart...])
+        let word = raw.contains("\\") ? (try? LineTokenizer.split(raw))?.first?.text ?? raw : raw
         let previousWords = (try? LineTokenizer.split(String(chars[..<wordStart])))?.map(\.text) ?? []
 
         // {{variable: complete the name and close the braces.
@@ -98,6 +102,8 @@ enum Completer {
         case let .requestItems(method):
             return items(word, method: method, path: before[0], used: Array(before.dropFirst()), start: start, state: state)
         case .file:
+            // `@file` (`ws send @frame.json`): the path after the @.
+            if word.hasPrefix("@") { return files(String(word.dropFirst()), prefix: "@", start: start, state: state) }
             return files(word, prefix: "", start: start, state: state)
         case let .variable(assigning):
             return Completion(start: start, candidates: state.variables.filter { $0.hasPrefix(word) }.map {
