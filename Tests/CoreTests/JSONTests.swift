@@ -42,6 +42,33 @@ import Testing
         #expect((try? JSONParser.parse(fine)) != nil)
     }
 
+    /// A preview's parse keeps the values that start in its first bytes
+    /// and checks the rest: the same value when all fits, the same error
+    /// wherever the text is wrong, a shorter tree when not all fits.
+    @Test func aPrefixParseKeepsTheStartAndChecksTheRest() throws {
+        let items = (0..<50).map { #"{"id": \#($0), "name": "n\u00e9 \#($0)", "tags": ["a", {"b": [1, 2.5e3, true, null]}]}"# }
+        let text = "{\"items\": [" + items.joined(separator: ", ") + "], \"total\": 50}"
+        let bytes = Array(text.utf8)
+        let whole = try JSONParser.parse(bytes)
+        let all = try JSONParser.parsePrefix(bytes, keep: bytes.count)
+        #expect(all.complete && all.value == whole)
+        let start = try JSONParser.parsePrefix(bytes, keep: 300)
+        #expect(!start.complete)
+        guard case let .array(kept)? = start.value["items"] else { Issue.record("no items"); return }
+        #expect(kept.count >= 2 && kept.count < 10)
+        #expect(kept.first == whole["items"]?[0])
+        #expect(start.value["total"] == nil, "a member past the budget is left out")
+        for broken in [text + "x", text.replacingOccurrences(of: "\"total\": 50", with: "\"total\": 5O"),
+                       text.replacingOccurrences(of: "n\\u00e9 49", with: "n\\ud800 49"), String(text.dropLast(3))] {
+            let full = Result<JSONValue, JSONParseError> { () throws(JSONParseError) in try JSONParser.parse(broken) }
+            let prefix = Result<JSONValue, JSONParseError> { () throws(JSONParseError) in try JSONParser.parsePrefix(Array(broken.utf8), keep: 300).value }
+            guard case let .failure(expected) = full, case let .failure(got) = prefix else {
+                Issue.record("\(broken.suffix(20)) should fail both ways"); continue
+            }
+            #expect(got == expected)
+        }
+    }
+
     @Test func numbersCompareByValue() throws {
         #expect(try JSONParser.parse("1.0") == JSONParser.parse("1"))
         #expect(try JSONParser.parse("1.5") != JSONParser.parse("1"))

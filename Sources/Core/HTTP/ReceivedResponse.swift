@@ -53,20 +53,53 @@ public struct ReceivedResponse: Sendable, Equatable {
 
     /// The body parsed as JSON, or nil when it is not JSON. Parsed once: the
     /// interpreter, the renderer, the auth session and a recording all ask.
-    public var json: JSONValue? { parsed.value(of: body) }
+    public var json: JSONValue? { try? parsed.whole(of: body).get() }
+
+    /// The body's JSON as far as a preview needs it: whole when the body is
+    /// at most `keep` bytes or was parsed whole already, else the values that
+    /// start in its first `keep` bytes (`complete` false), the rest checked
+    /// but not kept, so a 20 MB answer shown cut is not built as a tree.
+    /// The parse error when the body is not JSON.
+    public func jsonPreview(keep: Int) -> Result<(value: JSONValue, complete: Bool), JSONParseError> {
+        parsed.preview(of: body, keep: keep)
+    }
+
+    /// What a preview's parse keeps by default: more than a 256 KiB preview
+    /// prints from it (pretty printing adds to the text).
+    public static let previewParseBytes = 512 * 1024
 }
 
 /// A response body's JSON, kept after the first parse.
 private final class ParsedJSON: @unchecked Sendable {
     private let lock = NSLock()
-    private var parsed: JSONValue??
+    private var parsed: Result<JSONValue, JSONParseError>?
+    private var start: Result<(value: JSONValue, complete: Bool), JSONParseError>?
 
-    func value(of body: [UInt8]) -> JSONValue? {
+    func whole(of body: [UInt8]) -> Result<JSONValue, JSONParseError> {
         lock.withLock {
             if let parsed { return parsed }
-            let value = try? JSONParser.parse(body)
-            parsed = .some(value)
-            return value
+            // A body found not to be JSON by a preview's parse is not parsed again.
+            if case let .failure(error)? = start { parsed = .failure(error); return .failure(error) }
+            let result = Result<JSONValue, JSONParseError> { () throws(JSONParseError) in try JSONParser.parse(body) }
+            parsed = result
+            return result
+        }
+    }
+
+    func preview(of body: [UInt8], keep: Int) -> Result<(value: JSONValue, complete: Bool), JSONParseError> {
+        lock.withLock {
+            if let parsed { return parsed.map { ($0, true) } }
+            if let start { return start }
+            guard body.count > keep else {
+                let result = Result<JSONValue, JSONParseError> { () throws(JSONParseError) in try JSONParser.parse(body) }
+                parsed = result
+                return result.map { ($0, true) }
+            }
+            let result = Result<(value: JSONValue, complete: Bool), JSONParseError> { () throws(JSONParseError) in
+                try JSONParser.parsePrefix(body, keep: keep)
+            }
+            start = result
+            return result
         }
     }
 }

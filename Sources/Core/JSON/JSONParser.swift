@@ -18,6 +18,10 @@ public struct JSONParser {
     private let bytes: [UInt8]
     private var index = 0
     private var depth = 0
+    /// Values that start past this offset are checked but not kept (`parsePrefix`).
+    private var keepUntil = Int.max
+    /// Whether some value was checked and not kept.
+    private var cut = false
 
     private init(_ bytes: [UInt8]) { self.bytes = bytes }
 
@@ -36,6 +40,22 @@ public struct JSONParser {
             throw parser.error("unexpected text after the JSON value")
         }
         return value
+    }
+
+    /// The start of a large document, for a preview: values that start past
+    /// the first `keep` bytes are checked to the end (an error anywhere still
+    /// throws) but not kept, so the tree holds about what a preview shows.
+    /// `complete` is false when something was left out.
+    public static func parsePrefix(_ bytes: [UInt8], keep: Int) throws(JSONParseError) -> (value: JSONValue, complete: Bool) {
+        var parser = JSONParser(bytes)
+        parser.keepUntil = keep
+        parser.skipWhitespace()
+        let value = try parser.parseValue()
+        parser.skipWhitespace()
+        if parser.index < bytes.count {
+            throw parser.error("unexpected text after the JSON value")
+        }
+        return (value, !parser.cut)
     }
 
     private func error(_ reason: String, at offset: Int? = nil) -> JSONParseError {
@@ -106,14 +126,21 @@ public struct JSONParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
                 throw error("expected a string key, found \(describeCurrent())")
             }
-            let key = try parseString()
+            let keep = index < keepUntil
+            let key = keep ? try parseString() : ""
+            if !keep { try skipString() }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
                 throw error("expected ':' after key, found \(describeCurrent())")
             }
             index += 1
             skipWhitespace()
-            members.append((key, try parseValue()))
+            if keep {
+                members.append((key, try parseValue()))
+            } else {
+                try skipValue()
+                cut = true
+            }
             skipWhitespace()
             guard index < bytes.count else { throw error("expected ',' or '}', found end of input") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
@@ -131,7 +158,12 @@ public struct JSONParser {
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
         while true {
             skipWhitespace()
-            items.append(try parseValue())
+            if index < keepUntil {
+                items.append(try parseValue())
+            } else {
+                try skipValue()
+                cut = true
+            }
             skipWhitespace()
             guard index < bytes.count else { throw error("expected ',' or ']', found end of input") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
@@ -142,6 +174,12 @@ public struct JSONParser {
 
     private mutating func parseNumber() throws(JSONParseError) -> JSONValue {
         let start = index
+        try scanNumber()
+        return .number(String(decoding: bytes[start..<index], as: UTF8.self))
+    }
+
+    /// Moves past a number, checking its grammar.
+    private mutating func scanNumber() throws(JSONParseError) {
         func digits(_ p: inout JSONParser) -> Int {
             let s = p.index
             while p.index < p.bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(p.bytes[p.index]) { p.index += 1 }
@@ -163,7 +201,86 @@ public struct JSONParser {
             if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
             if digits(&self) == 0 { throw error("expected digits in exponent, found \(describeCurrent())") }
         }
-        return .number(String(decoding: bytes[start..<index], as: UTF8.self))
+    }
+
+    // MARK: Checked, not kept (parsePrefix past its budget)
+
+    private mutating func skipValue() throws(JSONParseError) {
+        guard index < bytes.count else { throw error("expected a JSON value, found end of input") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): try skipContainer(close: UInt8(ascii: "}"), keyed: true)
+        case UInt8(ascii: "["): try skipContainer(close: UInt8(ascii: "]"), keyed: false)
+        case UInt8(ascii: "\""): try skipString()
+        case UInt8(ascii: "t"): try expectWord("true")
+        case UInt8(ascii: "f"): try expectWord("false")
+        case UInt8(ascii: "n"): try expectWord("null")
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try scanNumber()
+        default: throw error("expected a JSON value, found \(describeCurrent())")
+        }
+    }
+
+    private mutating func skipContainer(close: UInt8, keyed: Bool) throws(JSONParseError) {
+        try enter()
+        defer { depth -= 1 }
+        index += 1
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == close { index += 1; return }
+        while true {
+            skipWhitespace()
+            if keyed {
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                    throw error("expected a string key, found \(describeCurrent())")
+                }
+                try skipString()
+                skipWhitespace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                    throw error("expected ':' after key, found \(describeCurrent())")
+                }
+                index += 1
+                skipWhitespace()
+            }
+            try skipValue()
+            skipWhitespace()
+            guard index < bytes.count else { throw error("expected ',' or '\(Character(UnicodeScalar(close)))', found end of input") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == close { index += 1; return }
+            throw error("expected ',' or '\(Character(UnicodeScalar(close)))', found \(describeCurrent())")
+        }
+    }
+
+    /// Moves past a string, checking its escapes as `parseString` does.
+    private mutating func skipString() throws(JSONParseError) {
+        let open = index
+        index += 1
+        while true {
+            while index < bytes.count {
+                let b = bytes[index]
+                if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 { break }
+                index += 1
+            }
+            guard index < bytes.count else { throw error("unterminated string", at: open) }
+            switch bytes[index] {
+            case UInt8(ascii: "\""):
+                index += 1
+                return
+            case UInt8(ascii: "\\"):
+                index += 1
+                guard index < bytes.count else { throw error("unterminated string", at: open) }
+                let e = bytes[index]
+                index += 1
+                switch e {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                     UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    continue
+                case UInt8(ascii: "u"):
+                    _ = try escapedScalar()
+                default:
+                    throw error("invalid escape '\\\(Character(UnicodeScalar(e)))'", at: index - 2)
+                }
+            default:
+                throw error("control character in string (escape it)")
+            }
+        }
     }
 
     private mutating func parseString() throws(JSONParseError) -> String {
@@ -206,20 +323,7 @@ public struct JSONParser {
                 case UInt8(ascii: "r"): out.append(0x0D)
                 case UInt8(ascii: "t"): out.append(0x09)
                 case UInt8(ascii: "u"):
-                    var scalar = try parseHex4()
-                    if (0xD800...0xDBFF).contains(scalar) {
-                        // A high surrogate must be followed by \uDC00-\uDFFF.
-                        if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
-                            index += 2
-                            let low = try parseHex4()
-                            guard (0xDC00...0xDFFF).contains(low) else { throw error("invalid low surrogate in \\u escape", at: index - 6) }
-                            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                        } else {
-                            throw error("unpaired surrogate in \\u escape", at: index - 6)
-                        }
-                    } else if (0xDC00...0xDFFF).contains(scalar) {
-                        throw error("unpaired surrogate in \\u escape", at: index - 6)
-                    }
+                    let scalar = try escapedScalar()
                     out.append(contentsOf: Array(String(Character(Unicode.Scalar(scalar)!)).utf8))
                 default:
                     throw error("invalid escape '\\\(Character(UnicodeScalar(e)))'", at: index - 2)
@@ -231,6 +335,25 @@ public struct JSONParser {
                 index += 1
             }
         }
+    }
+
+    /// The scalar of a `\u` escape (past its `u`), a surrogate pair joined.
+    private mutating func escapedScalar() throws(JSONParseError) -> UInt32 {
+        var scalar = try parseHex4()
+        if (0xD800...0xDBFF).contains(scalar) {
+            // A high surrogate must be followed by \uDC00-\uDFFF.
+            if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+                index += 2
+                let low = try parseHex4()
+                guard (0xDC00...0xDFFF).contains(low) else { throw error("invalid low surrogate in \\u escape", at: index - 6) }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            } else {
+                throw error("unpaired surrogate in \\u escape", at: index - 6)
+            }
+        } else if (0xDC00...0xDFFF).contains(scalar) {
+            throw error("unpaired surrogate in \\u escape", at: index - 6)
+        }
+        return scalar
     }
 
     private mutating func parseHex4() throws(JSONParseError) -> UInt32 {

@@ -16,9 +16,17 @@ actor Interpreter {
     private nonisolated let published: VariableSnapshot
     /// `base_url` and `profile`: fixed for a session.
     private nonisolated let builtIns: [String: String]
-    /// The last response's body and the response (a received WebSocket frame counts: `show` shows it).
-    var lastBody: JSONValue?
+    /// The last response; its body's JSON is parsed when first asked for
+    /// (`show`, `capture`, TAB), not for every answer shown.
     var lastResponse: ReceivedResponse?
+    /// A WebSocket frame received since the last response (its JSON, or nil
+    /// for text that is not JSON): `show` shows it instead.
+    var lastFrame: JSONValue??
+    /// What `show` and `capture` read: the last frame's JSON, else the last response's.
+    var lastBody: JSONValue? {
+        if let frame = lastFrame { return frame }
+        return lastResponse?.json
+    }
     /// The last GET and its answer, for `next` (a POST or a login since does not change them).
     var lastList: Paging.Last?
     var lastListResponse: ReceivedResponse?
@@ -189,7 +197,7 @@ actor Interpreter {
                 // Ctrl-C is how a stream that never ends is left; `show` then has what came.
                 if let partial = stream?.partial {
                     lastResponse = partial
-                    lastBody = nil
+                    lastFrame = nil
                 }
                 return .message("stopped: \(stream!.shown) \(stream!.shown == 1 ? "line" : "lines") streamed above")
             } catch {
@@ -355,17 +363,20 @@ actor Interpreter {
 
     private func remember(_ exchange: Exchange, note: String?, view: PrintParts = .plain) -> Outcome {
         lastResponse = exchange.response
-        lastBody = exchange.response.json
-        if let body = lastBody, exchange.response.status < 400 {
-            seenIDs.learn(from: body, path: exchange.request.url.path)
+        lastFrame = nil
+        // Ids for TAB come from the first elements of lists, which the preview's parse has (a large answer is not parsed whole).
+        if exchange.response.status < 400, case let .success(start) = exchange.response.jsonPreview(keep: ReceivedResponse.previewParseBytes) {
+            seenIDs.learn(from: start.value, path: exchange.request.url.path)
         }
         if exchange.sessionExpired { return .exchange(exchange, note: AuthError.sessionExpired.message, view: view) }
         // Drift from the catalog's model is said under the body, one line per problem.
         var lines = note.map { [$0] } ?? []
         if exchange.tokenWithheld { lines.append(session.scope.withheldNote(for: exchange.request.url)) }
         if exchange.headersWithheld { lines.append(session.scope.withheldNote(for: exchange.request.url, what: sessionCredentials)) }
-        if let body = lastBody, (200..<300).contains(exchange.response.status) {
-            let path = session.catalogPath(of: exchange.request)
+        // Drift needs the whole body, and only where the catalog has a model for the answer.
+        let path = session.catalogPath(of: exchange.request)
+        if (200..<300).contains(exchange.response.status), profile.endpoint(method: exchange.request.method, path: path)?.response != nil,
+           let body = exchange.response.json {
             let profile = profile
             let index = modelIndex ?? Drift.index(profile.models)
             modelIndex = index

@@ -184,14 +184,19 @@ struct Renderer: Sendable {
         }
         do {
             // Tokens are never printed: the renderer hides them. Only the
-            // preview is made: a large body is neither copied nor printed whole.
-            let value = try response.json ?? JSONParser.parse(bytes)
+            // preview is made: a large body is neither copied nor printed
+            // whole, nor built whole as a tree (its start is: `jsonPreview`).
             let named = Redactor.shownRememberingKeys()
             let shown = carried.isEmpty ? named : { key, text in
                 let hidden = named(key, text)
                 return hidden == text && carried.contains(where: text.contains) ? Redactor.hidden(text) : hidden
             }
-            let (text, complete) = JSONPrinter.pretty(value, style: palette.json, limit: previewLimit + 1, shown: shown)
+            let start = try response.jsonPreview(keep: Self.previewParse(previewLimit)).get()
+            var (text, complete) = JSONPrinter.pretty(start.value, style: palette.json, limit: previewLimit + 1, shown: shown)
+            if complete, !start.complete, let whole = response.json {
+                // The start printed shorter than a preview (a body of escapes that print small): all of it, then.
+                (text, complete) = JSONPrinter.pretty(whole, style: palette.json, limit: previewLimit + 1, shown: shown)
+            }
             return preview(text, bodySize: complete ? nil : bytes.count)
         } catch {
             if response.claimsJSON {
@@ -209,6 +214,11 @@ struct Renderer: Sendable {
         }
         return palette.dim("binary body: \(type), \(Self.size(bytes.count)) (not shown)") + "\n"
     }
+
+    /// How much of a body a preview's parse keeps: more than a preview
+    /// prints from it in any usual case (pretty printing adds to the text),
+    /// and the interpreter's (its TAB ids read the same tree).
+    static func previewParse(_ previewLimit: Int) -> Int { max(2 * previewLimit, ReceivedResponse.previewParseBytes) }
 
     /// The text cut after `previewLimit` bytes of what shows: colour escape
     /// codes do not count (they cut coloured output short before), and a cut

@@ -231,7 +231,7 @@ extension Interpreter {
         case let .text(text): lastResponse = ReceivedResponse(status: 101, reason: "WebSocket frame", body: Array(text.utf8))
         case let .binary(bytes): lastResponse = ReceivedResponse(status: 101, reason: "WebSocket frame", body: bytes)
         }
-        lastBody = frame.json
+        lastFrame = .some(frame.json)
     }
 
     /// The next `count` frames not shown yet, waiting up to `timeout` seconds
