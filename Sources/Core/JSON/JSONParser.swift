@@ -265,18 +265,8 @@ public struct JSONParser {
                 return
             case UInt8(ascii: "\\"):
                 index += 1
-                guard index < bytes.count else { throw error("unterminated string", at: open) }
-                let e = bytes[index]
-                index += 1
-                switch e {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-                     UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-                    continue
-                case UInt8(ascii: "u"):
-                    _ = try escapedScalar()
-                default:
-                    throw error("invalid escape '\\\(Character(UnicodeScalar(e)))'", at: index - 2)
-                }
+                var nothing: [UInt8]?
+                try escape(openedAt: open, into: &nothing)
             default:
                 throw error("control character in string (escape it)")
             }
@@ -299,7 +289,7 @@ public struct JSONParser {
             index = end + 1
             return String(decoding: bytes[start..<end], as: UTF8.self)
         }
-        var out = Array(bytes[start..<end])
+        var out: [UInt8]? = Array(bytes[start..<end])
         index = end
         while true {
             guard index < bytes.count else { throw error("unterminated string", at: open) }
@@ -307,34 +297,43 @@ public struct JSONParser {
             switch b {
             case UInt8(ascii: "\""):
                 index += 1
-                return String(decoding: out, as: UTF8.self)
+                return String(decoding: out!, as: UTF8.self)
             case UInt8(ascii: "\\"):
                 index += 1
-                guard index < bytes.count else { throw error("unterminated string", at: open) }
-                let e = bytes[index]
-                index += 1
-                switch e {
-                case UInt8(ascii: "\""): out.append(0x22)
-                case UInt8(ascii: "\\"): out.append(0x5C)
-                case UInt8(ascii: "/"): out.append(0x2F)
-                case UInt8(ascii: "b"): out.append(0x08)
-                case UInt8(ascii: "f"): out.append(0x0C)
-                case UInt8(ascii: "n"): out.append(0x0A)
-                case UInt8(ascii: "r"): out.append(0x0D)
-                case UInt8(ascii: "t"): out.append(0x09)
-                case UInt8(ascii: "u"):
-                    let scalar = try escapedScalar()
-                    out.append(contentsOf: Array(String(Character(Unicode.Scalar(scalar)!)).utf8))
-                default:
-                    throw error("invalid escape '\\\(Character(UnicodeScalar(e)))'", at: index - 2)
-                }
+                try escape(openedAt: open, into: &out)
             case 0x00..<0x20:
                 throw error("control character in string (escape it)")
             default:
-                out.append(b)
+                out!.append(b)
                 index += 1
             }
         }
+    }
+
+    /// One escape, past its backslash: checked, and what it stands for
+    /// appended to `out` when there is one (`skipString` passes none).
+    private mutating func escape(openedAt open: Int, into out: inout [UInt8]?) throws(JSONParseError) {
+        guard index < bytes.count else { throw error("unterminated string", at: open) }
+        let e = bytes[index]
+        index += 1
+        let byte: UInt8
+        switch e {
+        case UInt8(ascii: "\""): byte = 0x22
+        case UInt8(ascii: "\\"): byte = 0x5C
+        case UInt8(ascii: "/"): byte = 0x2F
+        case UInt8(ascii: "b"): byte = 0x08
+        case UInt8(ascii: "f"): byte = 0x0C
+        case UInt8(ascii: "n"): byte = 0x0A
+        case UInt8(ascii: "r"): byte = 0x0D
+        case UInt8(ascii: "t"): byte = 0x09
+        case UInt8(ascii: "u"):
+            let scalar = try escapedScalar()
+            out?.append(contentsOf: Array(String(Character(Unicode.Scalar(scalar)!)).utf8))
+            return
+        default:
+            throw error("invalid escape '\\\(Character(UnicodeScalar(e)))'", at: index - 2)
+        }
+        out?.append(byte)
     }
 
     /// The scalar of a `\u` escape (past its `u`), a surrogate pair joined.
