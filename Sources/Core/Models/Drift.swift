@@ -94,7 +94,13 @@ extension Profile {
     /// when the catalog names no model for it.
     /// `models` is this profile's `Drift.index(models)`, when the caller keeps one.
     public func drift(method: String, path: String, body: JSONValue, models index: [String: Model]? = nil) -> [Drift] {
-        guard let endpoint = endpoint(method: method, path: path), let response = endpoint.response else { return [] }
+        guard let endpoint = endpoint(method: method, path: path) else { return [] }
+        return drift(of: endpoint, body: body, models: index)
+    }
+
+    /// The same for an endpoint already looked up.
+    public func drift(of endpoint: Endpoint, body: JSONValue, models index: [String: Model]? = nil) -> [Drift] {
+        guard let response = endpoint.response else { return [] }
         let type: FieldType = endpoint.responseIsList ? .array(.model(response)) : .model(response)
         return Drift.check(body, type: type, index: index ?? Drift.index(models))
     }

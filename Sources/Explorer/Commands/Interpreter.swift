@@ -374,13 +374,14 @@ actor Interpreter {
         if exchange.tokenWithheld { lines.append(session.scope.withheldNote(for: exchange.request.url)) }
         if exchange.headersWithheld { lines.append(session.scope.withheldNote(for: exchange.request.url, what: sessionCredentials)) }
         // Drift needs the whole body, and only where the catalog has a model for the answer.
-        let path = session.catalogPath(of: exchange.request)
-        if (200..<300).contains(exchange.response.status), profile.endpoint(method: exchange.request.method, path: path)?.response != nil,
-           let body = exchange.response.json {
+        if (200..<300).contains(exchange.response.status) {
             let profile = profile
-            let index = modelIndex ?? Drift.index(profile.models)
-            modelIndex = index
-            lines += profile.drift(method: exchange.request.method, path: path, body: body, models: index).map { "drift: \($0)" }
+            if let endpoint = profile.endpoint(method: exchange.request.method, path: session.catalogPath(of: exchange.request)),
+               endpoint.response != nil, let body = exchange.response.json {
+                let index = modelIndex ?? Drift.index(profile.models)
+                modelIndex = index
+                lines += profile.drift(of: endpoint, body: body, models: index).map { "drift: \($0)" }
+            }
         }
         return .exchange(exchange, note: lines.isEmpty ? nil : lines.joined(separator: "\n"), view: view)
     }

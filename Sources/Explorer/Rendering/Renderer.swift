@@ -187,9 +187,12 @@ struct Renderer: Sendable {
             // preview is made: a large body is neither copied nor printed
             // whole, nor built whole as a tree (its start is: `jsonPreview`).
             let named = Redactor.shownRememberingKeys()
+            // A credential is long (a token): most strings are shorter, and are not searched.
+            let shortest = carried.map(\.utf8.count).min() ?? .max
             let shown = carried.isEmpty ? named : { key, text in
                 let hidden = named(key, text)
-                return hidden == text && carried.contains(where: text.contains) ? Redactor.hidden(text) : hidden
+                guard hidden == text, text.utf8.count >= shortest else { return hidden }
+                return carried.contains(where: text.contains) ? Redactor.hidden(text) : hidden
             }
             let start = try response.jsonPreview(keep: Self.previewParse(previewLimit)).get()
             var (text, complete) = JSONPrinter.pretty(start.value, style: palette.json, limit: previewLimit + 1, shown: shown)
