@@ -75,6 +75,22 @@ def test_a_host_no_proxy_names_goes_straight(proxy, tmp_path):
     assert result.returncode != 0 and "backend.test" in result.stderr, result.stderr
 
 
+def test_a_proxy_that_is_down_is_named_and_one_we_cannot_use_stops_the_session(tmp_path):
+    # A refused proxy was reported as the backend ("is the server running?"),
+    # and a socks5:// one was ignored: the request went around it.
+    closed = socket.socket()
+    closed.bind(("127.0.0.1", 0))
+    port = closed.getsockname()[1]
+    closed.close()
+    down = explorer(tmp_path, {"HTTP_PROXY": f"http://127.0.0.1:{port}"}, "get /things")
+    assert down.returncode == 3
+    assert f"the proxy http://127.0.0.1:{port} (HTTP_PROXY/HTTPS_PROXY) refused the connection" in down.stderr, down.stderr
+    unusable = explorer(tmp_path, {"HTTP_PROXY": "socks5://me:s3cret@127.0.0.1:1"}, "get /things")
+    assert unusable.returncode == 1
+    assert unusable.stderr == ("error: HTTP_PROXY=socks5://me:***@127.0.0.1:1: only http:// proxies are supported, "
+                               "so nothing is sent (unset it to go direct)\n")
+
+
 def test_a_websocket_goes_through_the_proxy_too(proxy, tmp_path, socket_server):
     # The socket server stands behind the proxy at backend.test: a name only
     # the proxy can resolve. It greets, then answers the client's close.

@@ -155,7 +155,13 @@ public final class AsyncHTTPTransport: HTTPTransport {
             return ReceivedResponse(status: Int(head.status.code), reason: head.status.reasonPhrase,
                                     headers: head.headers.map { HTTPHeader(name: $0.name, value: $0.value) }, body: bytes)
         } catch {
-            throw Self.classify(error, host: host, limit: options.maximumBodyBytes, deadline: deadline)
+            let failure = Self.classify(error, host: host, limit: options.maximumBodyBytes, deadline: deadline)
+            // Through a proxy, a connection that cannot be made is the proxy's, not the backend's.
+            if let proxy = options.proxies?.proxy(for: request.url), [.connectionRefused, .dns].contains(failure.kind) {
+                throw TransportError(kind: .other, host: host, detail: "the proxy \(proxy) (HTTP_PROXY/HTTPS_PROXY) "
+                                     + (failure.kind == .dns ? "cannot be resolved" : "refused the connection"))
+            }
+            throw failure
         }
     }
 
