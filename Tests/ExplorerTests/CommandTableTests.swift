@@ -84,6 +84,15 @@ import Testing
         #expect(message("defaults --raw x").hasPrefix("--raw is for one line; defaults takes "))
     }
 
+    /// The usage column stays narrow: a long usage puts its summary on the
+    /// next line (the column was 83 wide, and every summary wrapped mid-word).
+    @Test func helpKeepsItsColumnNarrow() {
+        let text = OutcomeText.help(CommandTable.standard.specs)
+        let get = text.split(separator: "\n").first { $0.hasPrefix("  get ") }!
+        #expect(get.range(of: "send a GET request")!.lowerBound.utf16Offset(in: get) <= OutcomeText.helpColumn + 4)
+        #expect(text.contains("  header [Name:value…] | header Name: | header unset Name | header clear\n      "))
+    }
+
     @Test func namesAreUnique() {
         let names = CommandTable.standard.specs.flatMap(\.names)
         #expect(Set(names).count == names.count)

@@ -46,11 +46,22 @@ enum OutcomeText {
         }
     }
 
+    /// The widest usage that keeps its summary on its own line; a longer
+    /// one (`header`'s is 80 characters) puts its summary on the next line,
+    /// so the column stays narrow and an 80- or 120-column terminal does not
+    /// wrap every summary mid-word.
+    static let helpColumn = 34
+
     static func help(_ specs: [CommandSpec]) -> String {
-        let width = specs.map(\.usage.count).max() ?? 20
+        let width = specs.map(\.usage.count).filter { $0 <= helpColumn }.max() ?? helpColumn
         var lines = ["Commands:"]
         for spec in specs {
-            lines.append("  " + spec.usage.padding(toLength: width + 2, withPad: " ", startingAt: 0) + spec.summary)
+            if spec.usage.count > width {
+                lines.append("  " + spec.usage)
+                lines.append("  " + String(repeating: " ", count: width + 2) + spec.summary)
+            } else {
+                lines.append("  " + spec.usage.padding(toLength: width + 2, withPad: " ", startingAt: 0) + spec.summary)
+            }
         }
         lines.append("")
         lines.append("A bare /path is a GET. {{name}} uses a variable. TAB completes commands, paths and variables.")
