@@ -178,6 +178,9 @@ import Testing
             #expect(rejected.contains("401"))
             guard case let .failure(refused, _) = try await run("ws connect ws://127.0.0.1:1/") else { throw SocketFailure("opened") }
             #expect(refused == "connection refused: ws://127.0.0.1:1/")
+            // Nothing was open: ws close does not say it closed something.
+            #expect(try await run("ws close").shownText == "no WebSocket open (forgot the closed one)")
+            #expect(try await run("ws close").shownText == "no WebSocket")
         }
     }
 }

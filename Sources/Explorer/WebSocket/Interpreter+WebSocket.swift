@@ -87,9 +87,11 @@ extension Interpreter {
             return .message("JSON frames are shown \(prettyFrames ? "indented (ws pretty off: one line each)" : "on one line each (ws pretty on: indented)")")
         case .status: return .socketStatus(await status())
         case .close:
-            guard sockets.socket != nil else { return .message("no WebSocket") }
+            guard let socket = sockets.socket else { return .message("no WebSocket") }
+            // One that failed to connect, or that the server closed, is only forgotten.
+            let wasOpen = await socket.state != .closed
             await closeSocket()
-            return .message("closed")
+            return .message(wasOpen ? "closed" : "no WebSocket open (forgot the closed one)")
         }
     }
 
