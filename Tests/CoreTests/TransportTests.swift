@@ -167,6 +167,14 @@ import Testing
             == "HOST sent an answer that is not valid HTTP: its status code is not three digits")
     }
 
+    /// A body that does not decode as its head says is a body's problem,
+    /// not an answer that "is not valid HTTP"; said once, without a prefix
+    /// doubled by the error's classification.
+    @Test func aBodyThatDoesNotDecodeIsSaidInOneLine() async throws {
+        #expect(try await failure(Self.replying("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 9\r\n\r\nnot gzip!"))
+            == "HOST sent a body that does not decode: it says Content-Encoding: gzip")
+    }
+
     @Test func aConnectionClosedEarlyIsSaidSo() async throws {
         #expect(try await failure { $0.readRequest() } == "request to HOST failed: the server closed the connection before answering")
         #expect(try await failure(Self.replying("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nabc"))

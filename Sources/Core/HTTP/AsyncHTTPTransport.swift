@@ -105,7 +105,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
         if let failure, "\(failure)".contains("bufferOverflow") {
             throw TransportError(kind: .tooLarge, host: host, detail: "body larger than \(limit / 1024 / 1024) MiB once decoded; not kept")
         }
-        throw TransportError(kind: .badAnswer, host: host, detail: "its \(encoding) body does not decode")
+        throw TransportError(kind: .badBody, host: host, detail: "it says Content-Encoding: \(encoding)")
     }
 
     /// Closes connections (the shared event loop goes on). Call once, not
@@ -174,7 +174,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
                 throw TransportError(kind: .notSent, host: host, detail: "cannot read the \(what) file \(path)")
             }
             do { return try load() } catch {
-                throw TransportError(kind: .notSent, host: host, detail: "the \(what) file \(path) is not PEM (\(error))")
+                throw TransportError(kind: .notSent, host: host, detail: "the \(what) file \(path) is not PEM, or holds no \(what)")
             }
         }
         switch tls.verify {

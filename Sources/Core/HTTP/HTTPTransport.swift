@@ -36,6 +36,8 @@ public struct TransportError: Error, Equatable, Sendable, CustomStringConvertibl
         case notSent
         /// The server answered with bytes that are not an HTTP/1.1 answer (`detail` says what is wrong).
         case badAnswer
+        /// A valid answer whose body does not decode as its head says (`detail` says how it should have).
+        case badBody
     }
     public let kind: Kind
     public let host: String
@@ -59,6 +61,7 @@ public struct TransportError: Error, Equatable, Sendable, CustomStringConvertibl
         case .other: return "request to \(host) failed: \(detail)"
         case .notSent: return "request to \(host) not sent: \(detail)"
         case .badAnswer: return "\(host) sent an answer that is not valid HTTP: \(detail)"
+        case .badBody: return "\(host) sent a body that does not decode: \(detail)"
         }
     }
 }
