@@ -80,6 +80,14 @@ import Testing
         #expect(Redactor.redact(header: HTTPHeader(name: "Authorization", value: "Basic dTpw")).value == "Basic <hidden: 4 characters>")
     }
 
+    /// Text in the charset it declares: a Latin-1 page was "binary body".
+    @Test func textIsShownInItsDeclaredCharset() {
+        let (out, _) = plain.render(exchange(200, "OK", type: "text/plain; charset=ISO-8859-1", body: [0x63, 0x61, 0x66, 0xE9, 0x0A]))
+        #expect(out.hasSuffix("\ncafé\n"), "\(out)")
+        let (unknown, _) = plain.render(exchange(200, "OK", type: "text/plain; charset=x-unknown", body: [0x63, 0xE9]))
+        #expect(unknown.contains("binary body: text/plain, 2 B (not shown)"))
+    }
+
     @Test func brokenJSONIsShownRawWithAWarning() {
         let (out, _) = plain.render(exchange(200, "OK", type: "application/json", body: Array(#"{"a": 1"#.utf8)))
         #expect(out.contains("warning: the body says application/json but is not valid JSON"))

@@ -204,18 +204,41 @@ struct Renderer: Sendable {
         } catch {
             if response.claimsJSON {
                 let warning = palette.yellow("warning: ") + "the body says \(type) but is not valid JSON (\(error)); shown as text\n"
-                return warning + textOrBinary(bytes, type: type, hiding: carried)
+                return warning + textOrBinary(bytes, type: type, charset: Self.charset(of: response.header("Content-Type")), hiding: carried)
             }
         }
-        return textOrBinary(bytes, type: type, hiding: carried)
+        return textOrBinary(bytes, type: type, charset: Self.charset(of: response.header("Content-Type")), hiding: carried)
     }
 
-    private func textOrBinary(_ bytes: [UInt8], type: String, hiding carried: [String]) -> String {
-        if !bytes.contains(0), let text = String(validating: bytes, as: UTF8.self) {
+    private func textOrBinary(_ bytes: [UInt8], type: String, charset: String? = nil, hiding carried: [String]) -> String {
+        if !bytes.contains(0), let text = String(validating: bytes, as: UTF8.self) ?? Self.decode(bytes, charset: charset) {
             let hidden = carried.reduce(text) { $0.replacingOccurrences(of: $1, with: Redactor.hidden($1)) }
             return preview(escapesControls ? Self.visible(hidden) : hidden)
         }
         return palette.dim("binary body: \(type), \(Self.size(bytes.count)) (not shown)") + "\n"
+    }
+
+    /// Text in the charset its Content-Type declares, when it is not UTF-8
+    /// (a Latin-1 page was "binary body (not shown)"); nil for a charset
+    /// this Foundation does not know, or bytes that are not in it.
+    static func decode(_ bytes: [UInt8], charset: String?) -> String? {
+        guard let charset = charset?.lowercased() else { return nil }
+        let encodings: [String: String.Encoding] = [
+            "iso-8859-1": .isoLatin1, "iso_8859-1": .isoLatin1, "latin1": .isoLatin1, "l1": .isoLatin1,
+            "windows-1252": .windowsCP1252, "cp1252": .windowsCP1252, "shift_jis": .shiftJIS, "sjis": .shiftJIS,
+            "euc-jp": .japaneseEUC, "utf-16": .utf16, "utf-16le": .utf16LittleEndian, "utf-16be": .utf16BigEndian,
+        ]
+        return encodings[charset].flatMap { String(bytes: bytes, encoding: $0) }
+    }
+
+    /// `charset=` of a Content-Type, unquoted.
+    static func charset(of contentType: String?) -> String? {
+        guard let contentType else { return nil }
+        for parameter in contentType.split(separator: ";").dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if pair.count == 2, pair[0].lowercased() == "charset" { return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+        }
+        return nil
     }
 
     /// How much of a body a preview's parse keeps: more than a preview
