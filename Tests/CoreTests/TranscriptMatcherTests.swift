@@ -25,6 +25,13 @@ import Testing
         #expect(try mismatches(#"{"a": 1, "b": {"c": 2, "d": 3}}"#, #"{"b": {"d": 3, "c": 2}, "a": 1}"#).isEmpty)
     }
 
+    /// A key an answer has twice is recorded twice, and each is matched in
+    /// order (the second failed against the first that came).
+    @Test func aKeyGivenTwiceIsMatchedInOrder() throws {
+        #expect(try mismatches(#"{"a": 1, "a": 2}"#, #"{"a": 1, "a": 2}"#).isEmpty)
+        #expect(try mismatches(#"{"a": 1, "a": 3}"#, #"{"a": 1, "a": 2}"#) == ["body .a: expected 3, got 2"])
+    }
+
     @Test func extraKeysAreAMismatchUnlessTheObjectSaysSo() throws {
         #expect(try mismatches(#"{"a": 1}"#, #"{"a": 1, "b": 2}"#)
             == ["body .b: expected no such key (write ... in the object to allow extra keys), got 2"])

@@ -224,9 +224,15 @@ public struct TranscriptMatcher: Sendable {
             }
         case let .object(members, open):
             guard case let .object(live) = actual else { return differ(nil, "\(actual.kindName): \(Self.describe(actual))") }
+            // A key an answer has twice (`{"a": 1, "a": 2}`) is matched in order: the
+            // second written against the second that came, as a recording writes both.
+            var seen: [String: Int] = [:]
             for member in members {
                 let here = path.appending(.key(member.key))
-                guard let value = live.first(where: { $0.key == member.key })?.value else {
+                let ordinal = seen[member.key, default: 0]
+                seen[member.key] = ordinal + 1
+                let same = live.lazy.filter { $0.key == member.key }
+                guard let value = (same.dropFirst(ordinal).first ?? same.first)?.value else {
                     found.append(Mismatch(.body(here), expected: Self.describe(member.value), actual: "no such key"))
                     continue
                 }
