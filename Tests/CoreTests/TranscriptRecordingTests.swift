@@ -98,6 +98,10 @@ import Testing
         #expect(PatternText.recording("Authorization: <access_token>", baseURL: nil).description == "Authorization: <access_token>")
         #expect(PatternText.recording("token \"\(Self.jwt)\" seen", baseURL: nil).description == "token \"{{secret:jwt}}\" seen")
         #expect(PatternText.recording("a {{b}}", baseURL: nil).description == #"a {{/\{\{/}}b}}"#)
+        // The base URL's host:port alone (a cookie's domain) stands for any, so `--env` and the mock match it.
+        let cookie = PatternText.recording("sid=<hidden>  127.0.0.1:28571, path /", baseURL: "http://127.0.0.1:28571")
+        #expect(cookie.description == "sid=<hidden>  {{/[A-Za-z0-9.:_-]+/}}, path /")
+        #expect(cookie.match("sid=<hidden>  staging.example:8443, path /", bound: { _ in nil }) != nil)
         // Timestamps in a line of text, as in JSON: they differ on every run.
         let row = PatternText.recording(#"{"t": "2026-11-25T20:40:43Z", "n": 1} at 2026-11-25T20:40:43.5+01:00."#, baseURL: nil)
         #expect(row.description == #"{"t": "{{timestamp}}", "n": 1} at {{timestamp}}."#)

@@ -181,17 +181,26 @@ extension PatternText {
         // The base URL, and its ws:// form (a socket's URL), stand for this run's port.
         let base = baseURL.flatMap { $0.isEmpty ? nil : $0 }
         let socketBase = base.map(Self.socketURL)
+        // Its host:port alone (a cookie's domain in `cookies`, an echoed Host) is as much this run's.
+        let authority = base.flatMap { URLComponents(string: $0) }.flatMap { url in url.host.map { host in url.port.map { "\(host):\($0)" } ?? host } }
         let segments: [String] = base.map { text.components(separatedBy: $0) } ?? [text]
         for (n, segment) in segments.enumerated() {
             if n > 0 { pieces.append(.pattern(.init(.reference("base_url")))) }
             let parts: [String] = socketBase.map { segment.components(separatedBy: $0) } ?? [segment]
             for (m, part) in parts.enumerated() {
                 if m > 0 { pieces.append(.pattern(.init(.reference(Self.socketBaseVariable)))) }
-                words(part)
+                let spans: [String] = authority.map { part.components(separatedBy: $0) } ?? [part]
+                for (k, span) in spans.enumerated() {
+                    if k > 0 { pieces.append(.pattern(.init(.regex(Self.authorityPattern)))) }
+                    words(span)
+                }
             }
         }
         return PatternText(pieces)
     }
+
+    /// What a base URL's host:port is written as in a line of text: any host and port.
+    public static let authorityPattern = "[A-Za-z0-9.:_-]+"
 
     /// The variable a replay sets to the ws:// form of its base URL.
     public static let socketBaseVariable = "ws_base_url"
