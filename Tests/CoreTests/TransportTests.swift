@@ -175,6 +175,17 @@ import Testing
             == "HOST sent a body that does not decode: it says Content-Encoding: gzip")
     }
 
+    /// The status line is shown with the protocol the server named (an old
+    /// server's HTTP/1.0 was shown as HTTP/1.1).
+    @Test func theAnswersProtocolIsKept() async throws {
+        let server = try LocalHTTPServer(Self.replying("HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nok"))
+        defer { server.stop() }
+        let transport = AsyncHTTPTransport()
+        let answer = try await transport.send(PreparedRequest(method: "GET", url: server.baseURL.appendingPathComponent("x")))
+        await transport.shutdown()
+        #expect(answer.version == "HTTP/1.0" && answer.body == Array("ok".utf8))
+    }
+
     @Test func aConnectionClosedEarlyIsSaidSo() async throws {
         #expect(try await failure { $0.readRequest() } == "request to HOST failed: the server closed the connection before answering")
         #expect(try await failure(Self.replying("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nabc"))

@@ -133,11 +133,11 @@ public final class AsyncHTTPTransport: HTTPTransport {
                 outgoing.tlsConfiguration = try Self.configuration(tls, host: host)
             }
             let through = options.proxies?.proxy(for: request.url).flatMap { proxied[$0] } ?? client
-            let head: (status: HTTPResponseStatus, headers: HTTPHeaders)
+            let head: (status: HTTPResponseStatus, headers: HTTPHeaders, version: HTTPVersion)
             var bytes: [UInt8]
             if let sink = request.stream {
                 let response = try await streamed(outgoing, through: through, sink: sink, host: host, deadline: deadline)
-                head = (response.status, response.headers)
+                head = (response.status, response.headers, response.version)
                 var buffer = response.body ?? ByteBuffer()
                 bytes = buffer.readBytes(length: buffer.readableBytes) ?? []
             } else {
@@ -145,15 +145,17 @@ public final class AsyncHTTPTransport: HTTPTransport {
                 let task = through.execute(request: outgoing, delegate: collector, eventLoop: .delegateAndChannel(on: eventLoop),
                                            deadline: .now() + deadline)
                 let answer = try await Self.response(of: task, isolation: #isolation)
-                head = (answer.head.status, answer.head.headers)
+                head = (answer.head.status, answer.head.headers, answer.head.version)
                 bytes = answer.body
             }
             if let encoding = head.headers.first(name: "Content-Encoding"), !bytes.isEmpty {
                 var decoded = try Self.decoded(ByteBuffer(bytes: bytes), encoding: encoding, limit: options.maximumBodyBytes, host: host)
                 bytes = decoded.readBytes(length: decoded.readableBytes) ?? []
             }
-            return ReceivedResponse(status: Int(head.status.code), reason: head.status.reasonPhrase,
-                                    headers: head.headers.map { HTTPHeader(name: $0.name, value: $0.value) }, body: bytes)
+            var answer = ReceivedResponse(status: Int(head.status.code), reason: head.status.reasonPhrase,
+                                          headers: head.headers.map { HTTPHeader(name: $0.name, value: $0.value) }, body: bytes)
+            answer.version = "HTTP/\(head.version.major).\(head.version.minor)"
+            return answer
         } catch {
             let failure = Self.classify(error, host: host, limit: options.maximumBodyBytes, deadline: deadline)
             // Through a proxy, a connection that cannot be made is the proxy's, not the backend's.

@@ -4,6 +4,8 @@ import Foundation
 public struct ReceivedResponse: Sendable, Equatable {
     public var status: Int
     public var reason: String
+    /// The protocol the status line named (`HTTP/1.0` from an old server), shown as it came.
+    public var version = "HTTP/1.1"
     public var headers: [HTTPHeader]
     public var body: [UInt8] {
         didSet { parsed = ParsedJSON() }

@@ -77,7 +77,7 @@ struct Renderer: Sendable {
 
     private func statusLine(_ exchange: Exchange) -> String {
         let response = exchange.response
-        let statusText = "HTTP/1.1 \(response.status) \(response.reason)"
+        let statusText = "\(response.version) \(response.status) \(response.reason)"
         let colored: String
         switch response.status {
         case 200..<300: colored = palette.green(statusText)
