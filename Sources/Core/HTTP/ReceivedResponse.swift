@@ -39,6 +39,16 @@ public struct ReceivedResponse: Sendable, Equatable {
         return String(decoding: type.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 
+    /// The Content-Type's `charset=`, unquoted (`iso-8859-1`); nil without one.
+    public var charset: String? {
+        guard let value = header("Content-Type") else { return nil }
+        for parameter in value.split(separator: ";").dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if pair.count == 2, pair[0].lowercased() == "charset" { return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+        }
+        return nil
+    }
+
     /// Whether the server says the body is JSON (`application/json`, `+json`).
     public var claimsJSON: Bool {
         guard let type = mediaType else { return false }

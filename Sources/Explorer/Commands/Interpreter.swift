@@ -214,24 +214,28 @@ actor Interpreter {
             }
             var view = options.print ?? PrintParts.standard(for: method)
             var notes: [String] = []
+            /// Why a body that was to be saved was not.
+            var unsaved: String?
             if let stream { notes += Self.settle(stream, view: &view) }
             if let download {
-                notes += Self.settle(download, exchange: exchange, chosen: options.output, view: &view, folder: outputs)
+                let (line, failed) = Self.settle(download, exchange: exchange, chosen: options.output, view: &view, folder: outputs)
+                notes += line.map { [$0] } ?? []
+                if failed { unsaved = line }
             } else if let file = options.output {
                 // -o: the body goes to the file, not the screen.
                 view.remove(.responseBody)
                 switch Self.write(exchange.response.body, to: file, force: false, in: outputs) {
                 case let .success(line): notes.append(line)
-                case let .failure(problem): notes.append("not saved: \(problem.message)")
+                case let .failure(problem):
+                    unsaved = "not saved: \(problem.message)"
+                    notes.append(unsaved!)
                 }
             }
             // A register or a code login answers with tokens: the session is then logged in, as after `login`.
             if try await session.adoptTokens(from: exchange) { notes.append("logged in as \(await session.userName ?? "the new user")") }
             let outcome = remember(exchange, note: notes.isEmpty ? nil : notes.joined(separator: "\n"), view: view)
             // A body that was to be saved and was not fails the line: a script must not go on without its file.
-            if (200..<300).contains(exchange.response.status), let unsaved = notes.first(where: { $0.hasPrefix("not saved: ") }) {
-                return .failure(unsaved, .runtime)
-            }
+            if (200..<300).contains(exchange.response.status), let unsaved { return .failure(unsaved, .runtime) }
             return outcome
         case let .login(email, password):
             _ = try session.loginFlow()
@@ -469,20 +473,21 @@ actor Interpreter {
         return ["\(stream.shown) \(stream.shown == 1 ? "line" : "lines") streamed above"]
     }
 
-    /// A download's line: saved, or why not. A body that came encoded (gzip)
-    /// came whole and decoded, and is written now, named the same way.
+    /// A download's line: saved, or why not, and whether it failed to save
+    /// a body it should have (a 404 is not one). A body that came encoded
+    /// (gzip) came whole and decoded, and is written now, named the same way.
     private static func settle(_ download: Download, exchange: Exchange, chosen: String?, view: inout PrintParts,
-                               folder: OutputFolder) -> [String] {
+                               folder: OutputFolder) -> (line: String?, failed: Bool) {
         if download.path != nil || download.problem != nil {
             view.remove(.responseBody)
-            return download.finish(complete: true).map { [$0] } ?? []
+            return (download.finish(complete: true), download.problem != nil)
         }
-        guard (200..<300).contains(exchange.response.status) else { return ["not saved: the answer was \(exchange.response.status)"] }
+        guard (200..<300).contains(exchange.response.status) else { return ("not saved: the answer was \(exchange.response.status)", false) }
         view.remove(.responseBody)
         let name = chosen ?? Download.freeName(Download.name(headers: exchange.response.headers, url: exchange.request.url), in: folder)
         switch write(exchange.response.body, to: name, force: false, in: folder) {
-        case let .success(line): return [line]
-        case let .failure(problem): return ["not saved: \(problem.message)"]
+        case let .success(line): return (line, false)
+        case let .failure(problem): return ("not saved: \(problem.message)", true)
         }
     }
 

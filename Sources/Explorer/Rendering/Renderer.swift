@@ -182,6 +182,7 @@ struct Renderer: Sendable {
         if let encoding = response.undecodedEncoding {
             return palette.dim("body encoded as \(encoding), which explorer cannot decode: \(type), \(Self.size(bytes.count)) (not shown)") + "\n"
         }
+        let charset = response.charset
         do {
             // Tokens are never printed: the renderer hides them. Only the
             // preview is made: a large body is neither copied nor printed
@@ -204,10 +205,10 @@ struct Renderer: Sendable {
         } catch {
             if response.claimsJSON {
                 let warning = palette.yellow("warning: ") + "the body says \(type) but is not valid JSON (\(error)); shown as text\n"
-                return warning + textOrBinary(bytes, type: type, charset: Self.charset(of: response.header("Content-Type")), hiding: carried)
+                return warning + textOrBinary(bytes, type: type, charset: charset, hiding: carried)
             }
         }
-        return textOrBinary(bytes, type: type, charset: Self.charset(of: response.header("Content-Type")), hiding: carried)
+        return textOrBinary(bytes, type: type, charset: charset, hiding: carried)
     }
 
     private func textOrBinary(_ bytes: [UInt8], type: String, charset: String? = nil, hiding carried: [String]) -> String {
@@ -229,16 +230,6 @@ struct Renderer: Sendable {
             "euc-jp": .japaneseEUC, "utf-16": .utf16, "utf-16le": .utf16LittleEndian, "utf-16be": .utf16BigEndian,
         ]
         return encodings[charset].flatMap { String(bytes: bytes, encoding: $0) }
-    }
-
-    /// `charset=` of a Content-Type, unquoted.
-    static func charset(of contentType: String?) -> String? {
-        guard let contentType else { return nil }
-        for parameter in contentType.split(separator: ";").dropFirst() {
-            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            if pair.count == 2, pair[0].lowercased() == "charset" { return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
-        }
-        return nil
     }
 
     /// How much of a body a preview's parse keeps: more than a preview

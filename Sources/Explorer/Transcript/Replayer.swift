@@ -333,7 +333,8 @@ struct Replayer: Sendable {
 
         private mutating func learn(supplied values: [(name: String, value: String)]) {
             for (name, value) in values {
-                secrets.learn(value, name: name)
+                // Supplied as a secret, so hidden from 4 characters, as a typed one is when recording.
+                secrets.learn(value, name: name, typed: true)
                 supplied.insert(value)
             }
         }
@@ -350,12 +351,9 @@ struct Replayer: Sendable {
 
         /// A mismatch as shown: any secret this replay has held is hidden.
         private func hidingSecrets(_ mismatch: Mismatch) -> Mismatch {
-            func hide(_ text: String) -> String {
-                supplied.filter { $0.count >= 4 }.reduce(secrets.hide(text)) { $0.replacingOccurrences(of: $1, with: "<hidden>") }
-            }
             var shown = mismatch
-            shown.expected = hide(shown.expected)
-            shown.actual = hide(shown.actual)
+            shown.expected = secrets.hide(shown.expected)
+            shown.actual = secrets.hide(shown.actual)
             return shown
         }
 
