@@ -103,21 +103,30 @@ extension SessionController {
         }
         guard steps.failure == nil else { return steps }
         for step in transcript.steps {
-            whileRecording { recorder in
-                try recorder.flushFrames()
-                for comment in step.comments where !comment.trimmingCharacters(in: .whitespaces).isEmpty { try recorder.comment(comment) }
-            }
-            let (outcome, after) = runBlocking(interrupts: interrupts) { [steps] in
-                var steps = steps
-                let outcome = await steps.run(step)
-                return (outcome, steps)
-            }
-            steps = after
-            guard let outcome else { break }
-            whileRecording { try $0.record(line: step.command, command: steps.lastCommand, outcome: outcome, forcedOffline: false) }
+            guard let outcome = runStep(step, on: &steps) else { break }
             if case .exit = outcome { break }
         }
         return steps
+    }
+
+    /// Runs one of a transcript's steps (as `typed`, when a tour's user
+    /// edited it) on this session; a recording takes it as if it had been
+    /// typed: its comments, then the line as run. Nil when the run cannot go on.
+    private func runStep(_ step: TranscriptStep, typed: String? = nil, on steps: inout Replayer.Steps) -> Outcome? {
+        whileRecording { recorder in
+            try recorder.flushFrames()
+            for comment in step.comments where !comment.trimmingCharacters(in: .whitespaces).isEmpty { try recorder.comment(comment) }
+        }
+        let (outcome, after) = runBlocking(interrupts: interrupts) { [steps] in
+            var steps = steps
+            let outcome = await steps.run(step, typed: typed)
+            return (outcome, steps)
+        }
+        steps = after
+        if let outcome {
+            whileRecording { try $0.record(line: typed ?? step.command, command: after.lastCommand, outcome: outcome, forcedOffline: false) }
+        }
+        return outcome
     }
 
     /// Walks a tour: each step's comment, then its command in the line
@@ -166,19 +175,9 @@ extension SessionController {
                 terminal.out(palette.dim("(skipped)") + "\n")
                 continue
             }
-            // A recording takes the step as if it had been typed: its comments, then the line as run.
-            whileRecording { recorder in
-                try recorder.flushFrames()
-                for comment in step.comments where !comment.trimmingCharacters(in: .whitespaces).isEmpty { try recorder.comment(comment) }
+            guard let outcome = runStep(step, typed: typed, on: &steps) else {
+                return .failure(steps.failure.map(Self.message) ?? "the tour stopped", .runtime)
             }
-            let (outcome, after) = runBlocking(interrupts: interrupts) { [steps] in
-                var steps = steps
-                let outcome = await steps.run(step, typed: typed)
-                return (outcome, steps)
-            }
-            steps = after
-            guard let outcome else { return .failure(steps.failure.map(Self.message) ?? "the tour stopped", .runtime) }
-            whileRecording { try $0.record(line: typed, command: steps.lastCommand, outcome: outcome, forcedOffline: false) }
             let (out, err) = renderer.render(outcome)
             terminal.out(out)
             terminal.err(err)
