@@ -279,20 +279,14 @@ public actor AuthSession {
         if !value.isEmpty { sessionHeaders.append(HTTPHeader(name: name, value: value)) }
     }
 
-    public func clearSessionHeaders() {
-        sessionHeaders.removeAll()
-        credentialHeader = nil
-    }
+    public func clearSessionHeaders() { sessionHeaders.removeAll() }
 
-    /// The session header `auth` set, by name: the next `auth` replaces it.
-    public private(set) var credentialHeader: String?
-
-    /// Sets the session's credential (`auth …`): the one set before goes, and
-    /// so does any Authorization header; nil leaves none (`auth none`).
-    public func setCredential(_ header: HTTPHeader?) {
-        if let old = credentialHeader { setSessionHeader(old, "") }
+    /// Sets the session's credential (`auth …`): the header named `replacing`
+    /// (the one the last `auth` set) goes, and so does any Authorization
+    /// header; nil leaves none (`auth none`).
+    public func setCredential(_ header: HTTPHeader?, replacing old: String?) {
+        if let old { setSessionHeader(old, "") }
         setSessionHeader("Authorization", "")
-        credentialHeader = header?.name
         if let header { setSessionHeader(header.name, header.value) }
     }
 

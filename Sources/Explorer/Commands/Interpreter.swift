@@ -71,7 +71,7 @@ actor Interpreter {
 
     func setOutputFolder(_ folder: String?) { outputs = OutputFolder(path: folder) }
 
-    /// The header `auth` set: a secret whatever it is called.
+    /// The header `auth` set: a secret whatever it is called, and what the next `auth` replaces.
     private(set) var credentialHeader: String?
 
     /// The session's profile, its catalog replaced by a loaded spec's, and
@@ -318,7 +318,7 @@ actor Interpreter {
                 }
                 return await execute(.header(.list))
             case let .credential(header):
-                await session.setCredential(header.map { HTTPHeader(name: $0.name, value: $0.value) })
+                await session.setCredential(header.map { HTTPHeader(name: $0.name, value: $0.value) }, replacing: credentialHeader)
                 credentialHeader = header?.name
                 return await execute(.header(.list))
             case .list:
