@@ -22,6 +22,11 @@ public struct JSONParser {
     private var keepUntil = Int.max
     /// Whether some value was checked and not kept.
     private var cut = false
+    /// The bytes are the start of a longer text (`parsePrefix(_:keep:truncated:)`):
+    /// reaching their end stops the parse rather than failing it.
+    private var truncated = false
+    /// Whether the parse stopped at the end of truncated bytes.
+    private var stopped = false
 
     private init(_ bytes: [UInt8]) { self.bytes = bytes }
 
@@ -57,6 +62,26 @@ public struct JSONParser {
         }
         return (value, !parser.cut)
     }
+
+    /// The start of a text whose rest is elsewhere (a body spooled to disk
+    /// keeps its first bytes in memory): parsed as `parsePrefix` does, a
+    /// container the bytes end inside kept as far as it goes, a string, number
+    /// or word they cut left out. Whether the whole text is JSON is not known
+    /// here (`JSONChecker` reads all of it); an error near the end is taken
+    /// for the cut. Fails when the text's first value itself is cut.
+    public static func parsePrefix(_ bytes: [UInt8], keep: Int, truncated: Bool) throws(JSONParseError) -> (value: JSONValue, complete: Bool) {
+        guard truncated else { return try parsePrefix(bytes, keep: keep) }
+        var parser = JSONParser(bytes)
+        parser.keepUntil = keep
+        parser.truncated = true
+        parser.skipWhitespace()
+        let value = try parser.parseValue()
+        return (value, false)
+    }
+
+    /// Whether an error thrown now is the end of truncated bytes: the
+    /// longest lookahead (a surrogate pair's `\uXXXX`) is 6 bytes.
+    private var atCut: Bool { truncated && index + 8 >= bytes.count }
 
     private func error(_ reason: String, at offset: Int? = nil) -> JSONParseError {
         let offset = min(offset ?? index, bytes.count)
@@ -119,8 +144,18 @@ public struct JSONParser {
         defer { depth -= 1 }
         index += 1
         var members: [(key: String, value: JSONValue)] = []
+        do throws(JSONParseError) {
+            try objectMembers(into: &members)
+        } catch {
+            guard atCut || stopped else { throw error }
+            (stopped, cut) = (true, true)
+        }
+        return .object(members)
+    }
+
+    private mutating func objectMembers(into members: inout [(key: String, value: JSONValue)]) throws(JSONParseError) {
         skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return }
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
@@ -137,6 +172,7 @@ public struct JSONParser {
             skipWhitespace()
             if keep {
                 members.append((key, try parseValue()))
+                if stopped { return }
             } else {
                 try skipValue()
                 cut = true
@@ -144,7 +180,7 @@ public struct JSONParser {
             skipWhitespace()
             guard index < bytes.count else { throw error("expected ',' or '}', found end of input") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+            if bytes[index] == UInt8(ascii: "}") { index += 1; return }
             throw error("expected ',' or '}', found \(describeCurrent())")
         }
     }
@@ -154,12 +190,23 @@ public struct JSONParser {
         defer { depth -= 1 }
         index += 1
         var items: [JSONValue] = []
+        do throws(JSONParseError) {
+            try arrayItems(into: &items)
+        } catch {
+            guard atCut || stopped else { throw error }
+            (stopped, cut) = (true, true)
+        }
+        return .array(items)
+    }
+
+    private mutating func arrayItems(into items: inout [JSONValue]) throws(JSONParseError) {
         skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return }
         while true {
             skipWhitespace()
             if index < keepUntil {
                 items.append(try parseValue())
+                if stopped { return }
             } else {
                 try skipValue()
                 cut = true
@@ -167,7 +214,7 @@ public struct JSONParser {
             skipWhitespace()
             guard index < bytes.count else { throw error("expected ',' or ']', found end of input") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+            if bytes[index] == UInt8(ascii: "]") { index += 1; return }
             throw error("expected ',' or ']', found \(describeCurrent())")
         }
     }
@@ -175,6 +222,8 @@ public struct JSONParser {
     private mutating func parseNumber() throws(JSONParseError) -> JSONValue {
         let start = index
         try scanNumber()
+        // Digits up to the end of truncated bytes may go on past it.
+        if truncated, index == bytes.count { throw error("number cut") }
         return .number(String(decoding: bytes[start..<index], as: UTF8.self))
     }
 
@@ -356,9 +405,10 @@ public struct JSONParser {
     }
 
     private mutating func parseHex4() throws(JSONParseError) -> UInt32 {
-        guard index + 4 <= bytes.count else { throw error("expected 4 hex digits after \\u") }
         var value: UInt32 = 0
         for _ in 0..<4 {
+            // At the first byte that is not a digit, or the end: where `JSONChecker` finds it too.
+            guard index < bytes.count else { throw error("expected 4 hex digits after \\u") }
             let b = bytes[index]
             let digit: UInt32
             switch b {
