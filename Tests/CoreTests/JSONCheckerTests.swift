@@ -12,7 +12,7 @@ import Testing
             checker.feed(Array(bytes[start..<cut]))
             start = cut
         }
-        return checker.finish { Array(bytes[$0]) }
+        return checker.finish { String(decoding: bytes[$0], as: UTF8.self).count }
     }
 
     static func parserError(_ bytes: [UInt8]) -> JSONParseError? {

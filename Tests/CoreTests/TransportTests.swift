@@ -252,32 +252,97 @@ import Testing
     }
 }
 
-/// gzip and deflate bodies are decoded by the transport, within the body cap.
-@Suite struct BodyDecodingTests {
+/// A body as it arrives (`BodyGatherer`): gzip and deflate decoded part by
+/// part, kept in memory up to what is kept, past it on disk whole.
+@Suite struct BodyGatheringTests {
     let json = Array(#"{"a":1}"#.utf8)
-    func decode(_ bytes: [UInt8], _ encoding: String?, limit: Int = 1 << 20) throws(TransportError) -> [UInt8] {
-        var out = try AsyncHTTPTransport.decoded(ByteBuffer(bytes: bytes), encoding: encoding, limit: limit, host: "h")
-        return out.readBytes(length: out.readableBytes) ?? []
+    let gzipped: [UInt8] = [31, 139, 8, 0, 0, 0, 0, 0, 2, 3, 171, 86, 74, 84, 178, 50, 172, 5, 0, 175, 172, 27, 86, 7, 0, 0, 0]
+
+    /// `bytes` fed in pieces of `piece` bytes; the start kept and the spool.
+    func gather(_ bytes: [UInt8], _ encoding: String?, piece: Int = 3, keep: Int = 1 << 20) throws -> (start: [UInt8], spool: SpooledBody?) {
+        var gatherer = BodyGatherer(expected: encoding == nil ? bytes.count : nil, encoding: encoding, keep: keep)
+        for at in stride(from: 0, to: bytes.count, by: piece) {
+            try gatherer.append(ByteBuffer(bytes: bytes[at..<min(at + piece, bytes.count)]))
+        }
+        return try gatherer.finish()
     }
 
-    @Test func gzipZlibDeflateAndRawDeflateDecode() throws {
-        #expect(try decode([31, 139, 8, 0, 0, 0, 0, 0, 2, 3, 171, 86, 74, 84, 178, 50, 172, 5, 0, 175, 172, 27, 86, 7, 0, 0, 0], "gzip") == json)
-        #expect(try decode([120, 156, 171, 86, 74, 84, 178, 50, 172, 5, 0, 8, 42, 2, 9], "deflate") == json)
-        #expect(try decode([171, 86, 74, 84, 178, 50, 172, 5, 0], "Deflate") == json, "raw deflate, as some servers send it")
+    func decode(_ bytes: [UInt8], _ encoding: String?) throws -> [UInt8] { try gather(bytes, encoding).start }
+
+    @Test func gzipZlibDeflateAndRawDeflateDecodeInPieces() throws {
+        for piece in [1, 2, 5, 100] {
+            #expect(try gather(gzipped, "gzip", piece: piece).start == json)
+            #expect(try gather([120, 156, 171, 86, 74, 84, 178, 50, 172, 5, 0, 8, 42, 2, 9], "deflate", piece: piece).start == json)
+            #expect(try gather([171, 86, 74, 84, 178, 50, 172, 5, 0], "Deflate", piece: piece).start == json, "raw deflate, as some servers send it")
+        }
+        #expect(try decode(gzipped + [0, 1, 2], "gzip") == json, "what follows the compressed stream is not the body")
         #expect(try decode(json, nil) == json)
         #expect(try decode([1, 2, 3], "br") == [1, 2, 3], "an encoding not decoded is left for the renderer to name")
     }
 
-    @Test func aCorruptOrOversizedBodyIsOneLine() {
-        #expect(throws: TransportError.self) { try decode([31, 139, 8, 0, 9, 9, 9], "gzip") }
-        #expect(throws: TransportError.self) { try decode([31, 139, 8, 0, 0, 0, 0, 0, 2, 3, 255, 255, 255, 255, 255], "gzip") }
-        #expect(throws: TransportError.self) { try decode(Array("not compressed at all".utf8), "deflate") }
-        do {
-            _ = try decode([31, 139, 8, 0, 0, 0, 0, 0, 2, 3, 171, 86, 74, 84, 178, 50, 172, 5, 0, 175, 172, 27, 86, 7, 0, 0, 0], "gzip", limit: 3)
-            Issue.record("decoded past the cap")
-        } catch {
-            #expect(error.kind == .tooLarge)
+    @Test func aCorruptBodyIsOneLine() {
+        for (bytes, encoding) in [([31, 139, 8, 0, 9, 9, 9] as [UInt8], "gzip"), ([31, 139, 8, 0, 0, 0, 0, 0, 2, 3, 255, 255, 255, 255, 255], "gzip"),
+                                  (Array("not compressed at all".utf8), "deflate")] {
+            do {
+                _ = try decode(bytes, encoding)
+                Issue.record("\(encoding) \(bytes) decoded")
+            } catch let problem as BodyGatherer.Problem {
+                #expect(problem.transportError(host: "h:1").description == "h:1 sent a body that does not decode: it says Content-Encoding: \(encoding)")
+            } catch {
+                Issue.record("\(error)")
+            }
         }
+    }
+
+    @Test func aBodyPastWhatIsKeptGoesToDiskWholeAndIsCheckedOnTheWay() throws {
+        let items = (0..<2_000).map { #"{"id":\#($0),"name":"item \#($0)"}"# }
+        let body = Array(("[" + items.joined(separator: ",") + "]").utf8)
+        let (start, spool) = try gather(body, nil, piece: 1000, keep: 4096)
+        let file = try #require(spool)
+        #expect(start == Array(body.prefix(4096)))
+        #expect(file.size == body.count && file.bytes(0..<file.size) == body)
+        #expect(file.jsonError == nil)
+        // Broken past the start: the check on the way says where, as the parser would.
+        let broken = Array(body.dropLast())
+        let cut = try #require(try gather(broken, nil, piece: 777, keep: 4096).spool)
+        #expect(cut.jsonError?.description == (Result { try JSONParser.parse(broken) }.failure as? JSONParseError)?.description)
+        #expect(cut.jsonError?.reason == "expected ',' or ']', found end of input")
+        // Small bodies stay in memory.
+        #expect(try gather(body, nil, keep: body.count).spool == nil)
+    }
+
+    @Test func aGzipBodyDecodingPastWhatIsKeptIsSpooledDecoded() throws {
+        var buffer = ByteBuffer(bytes: Array(repeating: UInt8(ascii: "a"), count: 300_000))
+        let compressed = try buffer.compress(with: .gzip())
+        let (start, spool) = try gather(Array(compressed.readableBytesView), "gzip", piece: 500, keep: 10_000)
+        #expect(start.count == 10_000 && spool?.size == 300_000)
+        #expect(spool?.bytes(299_990..<300_000) == Array(repeating: UInt8(ascii: "a"), count: 10))
+        #expect(spool?.jsonError != nil, "not JSON, and said so without reading it back")
+    }
+
+    @Test func theSpoolFileIsNowhereOnDiskAndOnlyItsOwnersToRead() throws {
+        let spool = try #require(try gather(Array(repeating: 65, count: 50_000), nil, piece: 10_000, keep: 1000).spool)
+        var status = stat()
+        #expect(fstat(spool.file.descriptor, &status) == 0)
+        #expect(status.st_nlink == 0, "unlinked when made: no other process can open it, and nothing is left behind")
+        #expect(status.st_mode & 0o777 == 0o600)
+        #expect(status.st_size == 50_000)
+    }
+
+    @Test func aColumnIsCountedInPiecesAsTheParserCountsIt() throws {
+        let line = Array(String(repeating: "é😀a\u{301}b ", count: 400_000).utf8)
+        let file = try SpoolFile()
+        try SpooledBody.writeAll(file.descriptor, line[...])
+        for range in [0..<line.count, 3..<line.count - 5, 0..<0, 1_048_570..<2_100_000] {
+            #expect(SpooledBody.characters(in: file.descriptor, range) == String(decoding: line[range], as: UTF8.self).count, "\(range)")
+        }
+    }
+}
+
+extension Result {
+    var failure: Failure? {
+        if case let .failure(error) = self { return error }
+        return nil
     }
 }
 

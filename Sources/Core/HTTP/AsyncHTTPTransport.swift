@@ -1,5 +1,4 @@
 import AsyncHTTPClient
-import CompressNIO
 import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
@@ -24,7 +23,9 @@ public final class AsyncHTTPTransport: HTTPTransport {
     public struct Options: Sendable {
         public var connectTimeout: TimeAmount = .seconds(10)
         public var requestTimeout: TimeAmount = .seconds(30)
-        /// Larger bodies are refused rather than filling memory.
+        /// What is kept in memory of a streamed answer (Server-Sent Events,
+        /// JSON lines), which may not end; any other body past
+        /// `ReceivedResponse.keptBytes` goes to disk, whatever its size.
         public var maximumBodyBytes = 64 * 1024 * 1024
         /// Larger request heads (request line and headers) are refused before
         /// anything is sent. async-http-client 1.37 kills the process when a
@@ -56,7 +57,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
         configuration.timeout = .init(connect: options.connectTimeout)
         // Like HTTPie: show redirects rather than follow them.
         configuration.redirectConfiguration = .disallow
-        // gzip and deflate bodies are decoded here (`decoded(_:encoding:limit:)`),
+        // gzip and deflate bodies are decoded here, as they arrive (`BodyGatherer`),
         // not by the client: its decompressor turned an early answer during an
         // upload (a 413 before the body is read) into a failed request.
         configuration.decompression = .disabled
@@ -78,34 +79,6 @@ public final class AsyncHTTPTransport: HTTPTransport {
         }
         self.proxied = proxied
         self.options = options
-    }
-
-    /// A gzip or deflate body decoded, at most `limit` bytes of it; any other
-    /// encoding is left as it came (the renderer names it).
-    static func decoded(_ body: ByteBuffer, encoding: String?, limit: Int, host: String) throws(TransportError) -> ByteBuffer {
-        guard body.readableBytes > 0, let encoding = encoding?.trimmingCharacters(in: .whitespaces).lowercased() else { return body }
-        let algorithms: [CompressionAlgorithm]
-        switch encoding {
-        case "gzip", "x-gzip": algorithms = [.gzip()]
-        // RFC 9110's deflate is zlib-wrapped; some servers send it raw.
-        case "deflate": algorithms = [.zlib(), .deflate()]
-        default: return body
-        }
-        var failure: (any Error)?
-        for algorithm in algorithms {
-            var input = body
-            do {
-                let output = try input.decompress(with: algorithm, maxSize: limit)
-                // A stream cut short decodes to nothing rather than failing.
-                if output.readableBytes > 0 { return output }
-            } catch {
-                failure = error
-            }
-        }
-        if let failure, "\(failure)".contains("bufferOverflow") {
-            throw TransportError(kind: .tooLarge, host: host, detail: "body larger than \(limit / 1024 / 1024) MiB once decoded; not kept")
-        }
-        throw TransportError(kind: .badBody, host: host, detail: "it says Content-Encoding: \(encoding)")
     }
 
     /// Closes connections (the shared event loop goes on). Call once, not
@@ -133,27 +106,20 @@ public final class AsyncHTTPTransport: HTTPTransport {
                 outgoing.tlsConfiguration = try Self.configuration(tls, host: host)
             }
             let through = options.proxies?.proxy(for: request.url).flatMap { proxied[$0] } ?? client
-            let head: (status: HTTPResponseStatus, headers: HTTPHeaders, version: HTTPVersion)
-            var bytes: [UInt8]
+            let collected: CollectedAnswer
             if let sink = request.stream {
-                let response = try await streamed(outgoing, through: through, sink: sink, host: host, deadline: deadline)
-                head = (response.status, response.headers, response.version)
-                var buffer = response.body ?? ByteBuffer()
-                bytes = buffer.readBytes(length: buffer.readableBytes) ?? []
+                collected = try await streamed(outgoing, through: through, sink: sink, host: host, deadline: deadline,
+                                               reserves: request.method != "HEAD")
             } else {
-                let collector = BytesCollector(limit: options.maximumBodyBytes, reserves: request.method != "HEAD")
+                let collector = BytesCollector(host: host, reserves: request.method != "HEAD")
                 let task = through.execute(request: outgoing, delegate: collector, eventLoop: .delegateAndChannel(on: eventLoop),
                                            deadline: .now() + deadline)
-                let answer = try await Self.response(of: task, isolation: #isolation)
-                head = (answer.head.status, answer.head.headers, answer.head.version)
-                bytes = answer.body
+                collected = try await Self.response(of: task, isolation: #isolation)
             }
-            if let encoding = head.headers.first(name: "Content-Encoding"), !bytes.isEmpty {
-                var decoded = try Self.decoded(ByteBuffer(bytes: bytes), encoding: encoding, limit: options.maximumBodyBytes, host: host)
-                bytes = decoded.readBytes(length: decoded.readableBytes) ?? []
-            }
+            let head = collected.head
             var answer = ReceivedResponse(status: Int(head.status.code), reason: head.status.reasonPhrase,
-                                          headers: head.headers.map { HTTPHeader(name: $0.name, value: $0.value) }, body: bytes)
+                                          headers: head.headers.map { HTTPHeader(name: $0.name, value: $0.value) }, body: collected.body)
+            answer.spool = collected.spool
             answer.version = "HTTP/\(head.version.major).\(head.version.minor)"
             return answer
         } catch {
@@ -198,8 +164,8 @@ public final class AsyncHTTPTransport: HTTPTransport {
     /// A request whose answer may stream: the deadline holds until the head
     /// says the body streams, then only the server or Ctrl-C ends it.
     private nonisolated(nonsending) func streamed(_ outgoing: HTTPClient.Request, through: HTTPClient, sink: StreamSink, host: String,
-                                                  deadline: TimeAmount) async throws -> HTTPClient.Response {
-        let collector = StreamingCollector(sink: sink, limit: options.maximumBodyBytes, host: host)
+                                                  deadline: TimeAmount, reserves: Bool) async throws -> CollectedAnswer {
+        let collector = StreamingCollector(sink: sink, limit: options.maximumBodyBytes, host: host, reserves: reserves)
         let task = through.execute(request: outgoing, delegate: collector, eventLoop: .delegateAndChannel(on: eventLoop), deadline: nil)
         let timedOut = NIOLockedValueBox(false)
         let idle = NIOLockedValueBox(false)
@@ -253,48 +219,55 @@ public final class AsyncHTTPTransport: HTTPTransport {
     }
 }
 
-/// An answer's body gathered straight into the bytes the answer keeps, with
-/// room for its Content-Length made at once. async-http-client's
+/// An answer's head and body as a collector hands it over: the body whole,
+/// or its start and its spool (`BodyGatherer`).
+struct CollectedAnswer: Sendable {
+    var head: HTTPResponseHead
+    var body: [UInt8]
+    var spool: SpooledBody?
+}
+
+/// An answer's body gathered as it arrives (`BodyGatherer`): decoded, kept
+/// in memory up to `ReceivedResponse.keptBytes` with room for its
+/// Content-Length made at once, past that on disk. async-http-client's
 /// accumulator grew a buffer by doubling and the answer then copied it: 3 to
 /// 4 times the body at the peak, for a large answer.
 final class BytesCollector: HTTPClientResponseDelegate, @unchecked Sendable {
-    typealias Response = Answer
+    typealias Response = CollectedAnswer
 
-    struct Answer: Sendable {
-        var head: HTTPResponseHead
-        var body: [UInt8]
-    }
-
-    private let limit: Int
+    private let host: String
     /// A HEAD answer's Content-Length is the size of a body that does not come.
     private let reserves: Bool
     private var head: HTTPResponseHead?
-    private var body: [UInt8] = []
+    private var gatherer: BodyGatherer?
 
-    init(limit: Int, reserves: Bool) {
-        self.limit = limit
+    init(host: String, reserves: Bool) {
+        self.host = host
         self.reserves = reserves
     }
 
-    func didReceiveHead(task: HTTPClient.Task<Answer>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+    func didReceiveHead(task: HTTPClient.Task<Response>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         self.head = head
-        if reserves, let length = head.headers.first(name: "Content-Length").flatMap({ Int($0) }), length > 0 {
-            guard length <= limit else { return task.eventLoop.makeFailedFuture(ResponseAccumulator.ResponseTooBigError(maxBodySize: limit)) }
-            body.reserveCapacity(length)
+        gatherer = BodyGatherer(head: head, reserves: reserves)
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didReceiveBodyPart(task: HTTPClient.Task<Response>, _ part: ByteBuffer) -> EventLoopFuture<Void> {
+        do throws(BodyGatherer.Problem) {
+            try gatherer?.append(part)
+        } catch {
+            return task.eventLoop.makeFailedFuture(error.transportError(host: host))
         }
         return task.eventLoop.makeSucceededVoidFuture()
     }
 
-    func didReceiveBodyPart(task: HTTPClient.Task<Answer>, _ part: ByteBuffer) -> EventLoopFuture<Void> {
-        guard body.count + part.readableBytes <= limit else {
-            return task.eventLoop.makeFailedFuture(ResponseAccumulator.ResponseTooBigError(maxBodySize: limit))
+    func didFinishRequest(task: HTTPClient.Task<Response>) throws -> Response {
+        guard let head, var gatherer else { throw HTTPClientError.remoteConnectionClosed }
+        do throws(BodyGatherer.Problem) {
+            let (start, spool) = try gatherer.finish()
+            return CollectedAnswer(head: head, body: start, spool: spool)
+        } catch {
+            throw error.transportError(host: host)
         }
-        part.withUnsafeReadableBytes { body.append(contentsOf: $0) }
-        return task.eventLoop.makeSucceededVoidFuture()
-    }
-
-    func didFinishRequest(task: HTTPClient.Task<Answer>) throws -> Answer {
-        guard let head else { throw HTTPClientError.remoteConnectionClosed }
-        return Answer(head: head, body: body)
     }
 }

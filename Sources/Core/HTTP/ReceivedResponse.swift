@@ -7,7 +7,13 @@ public struct ReceivedResponse: Sendable, Equatable {
     /// The protocol the status line named (`HTTP/1.0` from an old server), shown as it came.
     public var version = "HTTP/1.1"
     public var headers: [HTTPHeader]
+    /// The body, or when it is spooled (`spool`), its first `keptBytes`.
     public var body: [UInt8] {
+        didSet { parsed = ParsedJSON() }
+    }
+    /// A body larger than `keptBytes`, on disk: `show`, `save` and the drift
+    /// check read it there; a preview is made from `body`, its start.
+    public var spool: SpooledBody? {
         didSet { parsed = ParsedJSON() }
     }
     /// The body parsed once, on first use, for every reader of every copy.
@@ -21,7 +27,26 @@ public struct ReceivedResponse: Sendable, Equatable {
     }
 
     public static func == (a: ReceivedResponse, b: ReceivedResponse) -> Bool {
-        a.status == b.status && a.reason == b.reason && a.headers == b.headers && a.body == b.body
+        a.status == b.status && a.reason == b.reason && a.headers == b.headers && a.body == b.body && a.spool === b.spool
+    }
+
+    /// Bodies larger than this are spooled to disk, this much of their start kept in memory.
+    public static let keptBytes = 1 << 20
+    /// The most of a spooled body read back into memory whole (for `show`,
+    /// `capture`, a recording, the drift check); `save` copies any size.
+    public static let wholeLimit = 64 << 20
+
+    /// The body's size, spooled or not.
+    public var bodySize: Int { spool?.size ?? body.count }
+
+    /// Whether `wholeBody` and `json` read the whole body: it is in memory, or spooled and at most `wholeLimit`.
+    public var isReadableWhole: Bool { (spool?.size ?? 0) <= Self.wholeLimit }
+
+    /// The whole body: in memory, or read from its spool; nil when it is
+    /// spooled and larger than `wholeLimit`.
+    public var wholeBody: [UInt8]? {
+        guard let spool else { return body }
+        return spool.size <= Self.wholeLimit ? spool.bytes(0..<spool.size) : nil
     }
 
     public func header(_ name: String) -> String? {
@@ -65,7 +90,12 @@ public struct ReceivedResponse: Sendable, Equatable {
 
     /// The body parsed as JSON, or nil when it is not JSON. Parsed once: the
     /// interpreter, the renderer, the auth session and a recording all ask.
-    public var json: JSONValue? { try? parsed.whole(of: body).get() }
+    public var json: JSONValue? {
+        guard let spool else { return try? parsed.whole(of: body).get() }
+        // Judged on its way to disk: a body that is not JSON is not read back.
+        guard spool.jsonError == nil, spool.size <= Self.wholeLimit else { return nil }
+        return try? parsed.whole(of: spool.bytes(0..<spool.size)).get()
+    }
 
     /// The body's JSON as far as a preview needs it: whole when the body is
     /// at most `keep` bytes or was parsed whole already, else the values that
@@ -73,7 +103,9 @@ public struct ReceivedResponse: Sendable, Equatable {
     /// but not kept, so a 20 MB answer shown cut is not built as a tree.
     /// The parse error when the body is not JSON.
     public func jsonPreview(keep: Int) -> Result<(value: JSONValue, complete: Bool), JSONParseError> {
-        parsed.preview(of: body, keep: keep)
+        guard let spool else { return parsed.preview(of: body, keep: keep) }
+        if let error = spool.jsonError { return .failure(error) }
+        return parsed.preview(ofStart: body, keep: keep)
     }
 
     /// What a preview's parse keeps by default: more than a 256 KiB preview
@@ -86,12 +118,14 @@ private final class ParsedJSON: @unchecked Sendable {
     private let lock = NSLock()
     private var parsed: Result<JSONValue, JSONParseError>?
     private var start: Result<(value: JSONValue, complete: Bool), JSONParseError>?
+    /// Whether `start` was parsed from a spooled body's start, which fails when its first value is cut.
+    private var startIsCut = false
 
     func whole(of body: [UInt8]) -> Result<JSONValue, JSONParseError> {
         lock.withLock {
             if let parsed { return parsed }
             // A body found not to be JSON by a preview's parse is not parsed again.
-            if case let .failure(error)? = start { parsed = .failure(error); return .failure(error) }
+            if case let .failure(error)? = start, !startIsCut { parsed = .failure(error); return .failure(error) }
             let result = Result<JSONValue, JSONParseError> { () throws(JSONParseError) in try JSONParser.parse(body) }
             parsed = result
             return result
@@ -111,6 +145,20 @@ private final class ParsedJSON: @unchecked Sendable {
                 try JSONParser.parsePrefix(body, keep: keep)
             }
             start = result
+            return result
+        }
+    }
+
+    /// The preview of a spooled body, from its start; the whole is JSON
+    /// (its check on the way to disk said so).
+    func preview(ofStart bytes: [UInt8], keep: Int) -> Result<(value: JSONValue, complete: Bool), JSONParseError> {
+        lock.withLock {
+            if let start { return start }
+            let result = Result<(value: JSONValue, complete: Bool), JSONParseError> { () throws(JSONParseError) in
+                try JSONParser.parsePrefix(bytes, keep: keep, truncated: true)
+            }
+            start = result
+            startIsCut = true
             return result
         }
     }

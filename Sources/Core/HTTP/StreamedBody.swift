@@ -43,28 +43,33 @@ public final class StreamSink: Sendable, Equatable {
     }
 }
 
-/// async-http-client's accumulator, plus the stream: a streamed body is
-/// handed to the sink part by part as well as kept (up to `limit`, the
-/// rest dropped: a stream may not end), and the head's verdict is reported
-/// so the caller can lift the deadline.
+/// `BytesCollector`, plus the stream: a streamed body is handed to the sink
+/// part by part as well as kept (up to `limit`, the rest dropped: a stream
+/// may not end), and the head's verdict is reported so the caller can lift
+/// the deadline. Any other body is gathered as `BytesCollector` gathers it.
 final class StreamingCollector: HTTPClientResponseDelegate, @unchecked Sendable {
-    typealias Response = HTTPClient.Response
+    typealias Response = CollectedAnswer
 
     private let sink: StreamSink
     private let limit: Int
     private let host: String
+    private let reserves: Bool
     private var head: HTTPResponseHead?
-    private var body = ByteBuffer()
+    /// A stream's first `limit` bytes.
+    private var body: [UInt8] = []
+    /// A body that does not stream.
+    private var gatherer: BodyGatherer?
     /// A download's body goes to the sink only.
     private var keeps = true
     private let state = NIOLockedValueBox((streaming: false, headSeen: false))
     /// Whether the body goes to a file (`--download`), and when its last part came.
     private let progress = NIOLockedValueBox((downloading: false, last: NIODeadline.now()))
 
-    init(sink: StreamSink, limit: Int, host: String) {
+    init(sink: StreamSink, limit: Int, host: String, reserves: Bool) {
         self.sink = sink
         self.limit = limit
         self.host = host
+        self.reserves = reserves
     }
 
     /// Whether the head came and says the body streams.
@@ -85,6 +90,7 @@ final class StreamingCollector: HTTPClientResponseDelegate, @unchecked Sendable 
         let streams = download || (StreamSink.streams(head.headers.first(name: "Content-Type")) && identity)
         state.withLockedValue { $0 = (streams, true) }
         keeps = !download
+        if !streams { gatherer = BodyGatherer(head: head, reserves: reserves) }
         progress.withLockedValue { $0 = (download, .now()) }
         if download || streams && !sink.takesEveryBody { sink.head?(Int(head.status.code), head.headers.map { HTTPHeader(name: $0.name, value: $0.value) }) }
         return task.eventLoop.makeSucceededVoidFuture()
@@ -95,18 +101,25 @@ final class StreamingCollector: HTTPClientResponseDelegate, @unchecked Sendable 
         progress.withLockedValue { $0.last = .now() }
         if streaming { sink.deliver(head?.headers.first(name: "Content-Type") ?? "", Array(part.readableBytesView)) }
         if !keeps { return task.eventLoop.makeSucceededVoidFuture() }
-        if body.readableBytes + part.readableBytes > limit {
-            // A stream keeps its first `limit` bytes; any other body that large is refused, as the accumulator does.
-            if !streaming { return task.eventLoop.makeFailedFuture(ResponseAccumulator.ResponseTooBigError(maxBodySize: limit)) }
-        } else {
-            var part = part
-            body.writeBuffer(&part)
+        if gatherer != nil {
+            do throws(BodyGatherer.Problem) { try gatherer!.append(part) } catch {
+                return task.eventLoop.makeFailedFuture(error.transportError(host: host))
+            }
+        } else if body.count < limit {
+            // A stream keeps its first `limit` bytes.
+            part.withUnsafeReadableBytes { body.append(contentsOf: $0.prefix(limit - body.count)) }
         }
         return task.eventLoop.makeSucceededVoidFuture()
     }
 
     func didFinishRequest(task: HTTPClient.Task<Response>) throws -> Response {
         guard let head else { throw HTTPClientError.remoteConnectionClosed }
-        return Response(host: host, status: head.status, version: head.version, headers: head.headers, body: body)
+        guard var gatherer else { return CollectedAnswer(head: head, body: body) }
+        do throws(BodyGatherer.Problem) {
+            let (start, spool) = try gatherer.finish()
+            return CollectedAnswer(head: head, body: start, spool: spool)
+        } catch {
+            throw error.transportError(host: host)
+        }
     }
 }

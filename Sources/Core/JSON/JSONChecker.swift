@@ -199,11 +199,12 @@ public struct JSONChecker: Sendable {
     }
 
     /// The end of the text: what was fed is JSON, or the first error, its
-    /// column counted from `reading(lineStart..<offset)`, the bytes of its line before it.
-    public mutating func finish(reading: (Range<Int>) -> [UInt8]) -> JSONParseError? {
+    /// column from `characters(lineStart..<offset)`, the count of characters
+    /// its line has before it (bytes the caller may have, and this does not).
+    public mutating func finish(characters: (Range<Int>) -> Int) -> JSONParseError? {
         if failure == nil { end() }
         guard let failure else { return nil }
-        let column = String(decoding: reading(failure.lineStart..<failure.offset), as: UTF8.self).count + 1
+        let column = characters(failure.lineStart..<failure.offset) + 1
         return JSONParseError(offset: failure.offset, line: failure.line, column: column, reason: failure.reason)
     }
 

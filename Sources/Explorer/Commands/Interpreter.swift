@@ -224,7 +224,7 @@ actor Interpreter {
             } else if let file = options.output {
                 // -o: the body goes to the file, not the screen.
                 view.remove(.responseBody)
-                switch Self.write(exchange.response.body, to: file, force: false, in: outputs) {
+                switch Self.write(exchange.response, to: file, force: false, in: outputs) {
                 case let .success(line): notes.append(line)
                 case let .failure(problem):
                     unsaved = "not saved: \(problem.message)"
@@ -291,9 +291,10 @@ actor Interpreter {
         case let .show(path):
             guard let response = lastResponse else { return .failure("no response yet: send a request first", .usage) }
             guard let path else {
-                return lastBody.map { .value($0) } ?? .body(response)
+                if let body = lastBody { return .value(body) }
+                return response.isReadableWhole ? .body(response) : .failure(OutcomeText.tooLargeToRead(response), .usage)
             }
-            guard let body = lastBody else { return .failure("the last response is not JSON", .usage) }
+            guard let body = lastBody else { return notJSON(response) }
             switch path.evaluate(body) {
             case let .success(value): return .value(value, secret: isSecret(path))
             case let .failure(error): return .failure(error.message, .usage)
@@ -327,13 +328,13 @@ actor Interpreter {
             }
         case let .save(file, force):
             guard let response = lastResponse else { return .failure("no response yet: send a request first", .usage) }
-            switch Self.write(response.body, to: file, force: force, in: outputs) {
+            switch Self.write(response, to: file, force: force, in: outputs) {
             case let .success(line): return .message(line)
             case let .failure(problem): return .failure(problem.message, .runtime)
             }
         case let .capture(name, path):
-            guard lastResponse != nil else { return .failure("no response yet: send a request first", .usage) }
-            guard let body = lastBody else { return .failure("the last response is not JSON", .usage) }
+            guard let response = lastResponse else { return .failure("no response yet: send a request first", .usage) }
+            guard let body = lastBody else { return notJSON(response) }
             switch path.evaluate(body) {
             case let .success(value):
                 published.set(name, value.plainText)
@@ -418,7 +419,24 @@ actor Interpreter {
 
     /// Writes a body byte for byte to a new file, mode 0600 (an answer may
     /// hold tokens); an existing file is kept unless `force`.
+    /// Why `show .path` or `capture` has no JSON to read.
+    private func notJSON(_ response: ReceivedResponse) -> Outcome {
+        if lastFrame == nil, !response.isReadableWhole { return .failure(OutcomeText.tooLargeToRead(response), .usage) }
+        return .failure("the last response is not JSON", .usage)
+    }
+
+    /// A response's whole body written to `path`: a spooled one copied from its file.
+    static func write(_ response: ReceivedResponse, to path: String, force: Bool, in folder: OutputFolder = OutputFolder()) -> Result<String, SaveProblem> {
+        guard let spool = response.spool else { return write(response.body, to: path, force: force, in: folder) }
+        return write(to: path, force: force, in: folder, size: spool.size) { descriptor throws(SpoolError) in try spool.copy(to: descriptor) }
+    }
+
     static func write(_ body: [UInt8], to path: String, force: Bool, in folder: OutputFolder = OutputFolder()) -> Result<String, SaveProblem> {
+        write(to: path, force: force, in: folder, size: body.count) { descriptor throws(SpoolError) in try SpooledBody.writeAll(descriptor, body[...]) }
+    }
+
+    private static func write(to path: String, force: Bool, in folder: OutputFolder, size: Int,
+                              _ fill: (Int32) throws(SpoolError) -> Void) -> Result<String, SaveProblem> {
         let expanded = folder.place(path)
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: expanded, isDirectory: &isDirectory) {
@@ -429,16 +447,10 @@ actor Interpreter {
         let fd = open(expanded, flags, 0o600)
         guard fd >= 0 else { return .failure(SaveProblem(message: "cannot write \(path): \(String(cString: strerror(errno)))")) }
         defer { close(fd) }
-        var rest = body[...]
-        while !rest.isEmpty {
-            let written = rest.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return .failure(SaveProblem(message: "cannot write \(path): \(String(cString: strerror(errno)))"))
-            }
-            rest = rest.dropFirst(written)
+        do throws(SpoolError) { try fill(fd) } catch {
+            return .failure(SaveProblem(message: "cannot write \(path): \(error.reason)"))
         }
-        return .success("saved \(Renderer.size(body.count)) to \(path)")
+        return .success("saved \(Renderer.size(size)) to \(path)")
     }
 
     /// What a request to another origin goes without, in a few words.
@@ -485,7 +497,7 @@ actor Interpreter {
         guard (200..<300).contains(exchange.response.status) else { return ("not saved: the answer was \(exchange.response.status)", false) }
         view.remove(.responseBody)
         let name = chosen ?? Download.freeName(Download.name(headers: exchange.response.headers, url: exchange.request.url), in: folder)
-        switch write(exchange.response.body, to: name, force: false, in: folder) {
+        switch write(exchange.response, to: name, force: false, in: folder) {
         case let .success(line): return (line, false)
         case let .failure(problem): return ("not saved: \(problem.message)", true)
         }

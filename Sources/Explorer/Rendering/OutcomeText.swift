@@ -6,14 +6,21 @@ import Foundation
 /// and what a transcript records and replays compare. Exchanges, values,
 /// frames and failures are the `Renderer`'s and the `Observation`'s own.
 enum OutcomeText {
+    /// Why `show` or `capture` does not read a body: spooled, and larger than they read into memory.
+    static func tooLargeToRead(_ response: ReceivedResponse) -> String {
+        "the body is \(Renderer.size(response.bodySize)), more than the \(ReceivedResponse.wholeLimit >> 20) MiB `show` and `capture` read; "
+            + "`save FILE` writes it whole"
+    }
+
     /// The text, without a final newline; nil for the outcomes it does not cover.
     static func plain(_ outcome: Outcome) -> String? {
         switch outcome {
         case let .message(text): return text
         case let .body(response):
+            guard let bytes = response.wholeBody else { return tooLargeToRead(response) }
             // Raw bytes would reach the terminal (cut at the first NUL): summarised, as the first display does.
-            guard let text = String(validating: response.body, as: UTF8.self), !text.utf8.contains(0) else {
-                return "binary body: \(response.mediaType ?? "unknown type"), \(response.body.count) bytes (not shown)"
+            guard let text = String(validating: bytes, as: UTF8.self), !text.utf8.contains(0) else {
+                return "binary body: \(response.mediaType ?? "unknown type"), \(bytes.count) bytes (not shown)"
             }
             return text
         case let .variables(variables):

@@ -133,7 +133,7 @@ struct Renderer: Sendable {
             if let json = try? JSONParser.parse(body) {
                 text += JSONPrinter.pretty(Redactor.redact(json: json), style: palette.json) + "\n"
             } else {
-                text += textOrBinary(body, type: request.header("Content-Type") ?? "unknown type", hiding: [])
+                text += textOrBinary(body[...], type: request.header("Content-Type") ?? "unknown type", hiding: [])
             }
         }
         return text
@@ -176,11 +176,13 @@ struct Renderer: Sendable {
 
     /// A body: pretty JSON, text, or a one-line summary of binary data.
     func body(_ response: ReceivedResponse, hiding carried: [String] = []) -> String {
+        // A spooled body's start: what a preview shows comes from it, its size from the spool.
         let bytes = response.body
-        guard !bytes.isEmpty else { return "" }
+        let size = response.bodySize
+        guard size > 0 else { return "" }
         let type = response.mediaType ?? "unknown type"
         if let encoding = response.undecodedEncoding {
-            return palette.dim("body encoded as \(encoding), which explorer cannot decode: \(type), \(Self.size(bytes.count)) (not shown)") + "\n"
+            return palette.dim("body encoded as \(encoding), which explorer cannot decode: \(type), \(Self.size(size)) (not shown)") + "\n"
         }
         let charset = response.charset
         do {
@@ -197,26 +199,44 @@ struct Renderer: Sendable {
             }
             let start = try response.jsonPreview(keep: Self.previewParse(previewLimit)).get()
             var (text, complete) = JSONPrinter.pretty(start.value, style: palette.json, limit: previewLimit + 1, shown: shown)
-            if complete, !start.complete, let whole = response.json {
+            if complete, !start.complete, response.spool == nil, let whole = response.json {
                 // The start printed shorter than a preview (a body of escapes that print small): all of it, then.
                 (text, complete) = JSONPrinter.pretty(whole, style: palette.json, limit: previewLimit + 1, shown: shown)
             }
-            return preview(text, bodySize: complete ? nil : bytes.count)
+            return preview(text, bodySize: complete ? nil : size)
         } catch {
             if response.claimsJSON {
                 let warning = palette.yellow("warning: ") + "the body says \(type) but is not valid JSON (\(error)); shown as text\n"
-                return warning + textOrBinary(bytes, type: type, charset: charset, hiding: carried)
+                return warning + textOrBinary(response, type: type, charset: charset, hiding: carried)
             }
         }
-        return textOrBinary(bytes, type: type, charset: charset, hiding: carried)
+        return textOrBinary(response, type: type, charset: charset, hiding: carried)
     }
 
-    private func textOrBinary(_ bytes: [UInt8], type: String, charset: String? = nil, hiding carried: [String]) -> String {
-        if !bytes.contains(0), let text = String(validating: bytes, as: UTF8.self) ?? Self.decode(bytes, charset: charset) {
+    private func textOrBinary(_ response: ReceivedResponse, type: String, charset: String? = nil, hiding carried: [String]) -> String {
+        // A spooled body's start may end inside a character.
+        guard let spool = response.spool else { return textOrBinary(response.body[...], type: type, charset: charset, hiding: carried) }
+        return textOrBinary(Self.wholeCharacters(response.body), type: type, charset: charset, hiding: carried, spooledSize: spool.size)
+    }
+
+    /// `spooledSize`: the whole body's size when `bytes` are only its start.
+    private func textOrBinary(_ bytes: ArraySlice<UInt8>, type: String, charset: String? = nil, hiding carried: [String], spooledSize: Int? = nil) -> String {
+        if !bytes.contains(0), let text = String(validating: bytes, as: UTF8.self) ?? Self.decode(Array(bytes), charset: charset) {
             let hidden = carried.reduce(text) { $0.replacingOccurrences(of: $1, with: Redactor.hidden($1)) }
-            return preview(escapesControls ? Self.visible(hidden) : hidden)
+            return preview(escapesControls ? Self.visible(hidden) : hidden, bodySize: spooledSize)
         }
-        return palette.dim("binary body: \(type), \(Self.size(bytes.count)) (not shown)") + "\n"
+        return palette.dim("binary body: \(type), \(Self.size(spooledSize ?? bytes.count)) (not shown)") + "\n"
+    }
+
+    /// `bytes` without a UTF-8 sequence cut at their end.
+    static func wholeCharacters(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
+        var lead = bytes.endIndex
+        // The last lead byte is at most 3 back; continuation bytes are 10xxxxxx.
+        while lead > bytes.startIndex, bytes.endIndex - lead < 4, bytes[lead - 1] & 0xC0 == 0x80 { lead -= 1 }
+        guard lead > bytes.startIndex else { return bytes[...] }
+        let first = bytes[lead - 1]
+        let length = first < 0x80 ? 1 : first >= 0xF0 ? 4 : first >= 0xE0 ? 3 : first >= 0xC0 ? 2 : 1
+        return bytes.endIndex - (lead - 1) < length ? bytes[..<(lead - 1)] : bytes[...]
     }
 
     /// Text in the charset its Content-Type declares, when it is not UTF-8
@@ -265,7 +285,9 @@ struct Renderer: Sendable {
         let shown = String(decoding: bytes[..<end], as: UTF8.self) + (palette.enabled ? "\u{1B}[0m" : "")
         let rest = bodySize.map { "the rest of the \(Self.size($0)) body is not shown" }
             ?? "\(Self.size(Self.visibleCount(bytes[i...]))) more not shown"
-        return shown + "\n" + palette.dim("… \(rest); `show` prints it all") + "\n"
+        // `show` reads a body into memory only up to a size; `save` writes any.
+        let whole = (bodySize ?? 0) > ReceivedResponse.wholeLimit ? "`save FILE` writes it all" : "`show` prints it all"
+        return shown + "\n" + palette.dim("… \(rest); \(whole)") + "\n"
     }
 
     /// Bytes of `bytes` that show: all but CSI escape sequences (`ESC [ … final`).

@@ -38,12 +38,13 @@ extension Outcome {
         }
     }
 
-    /// JSON when it parses (whatever the Content-Type says), else UTF-8 text, else a summary.
+    /// JSON when it parses (whatever the Content-Type says), else UTF-8 text,
+    /// else a summary (as for a spooled body too large to read back).
     private static func body(_ response: ReceivedResponse) -> Observation.Body? {
-        guard !response.body.isEmpty else { return nil }
+        guard response.bodySize > 0 else { return nil }
         if let json = response.json { return .json(json) }
-        if let text = String(validating: response.body, as: UTF8.self), !text.contains("\u{0}") { return .text(lines(text)) }
-        return .binary("\(response.mediaType ?? "unknown type"), \(response.body.count) bytes")
+        if let bytes = response.wholeBody, let text = String(validating: bytes, as: UTF8.self), !text.contains("\u{0}") { return .text(lines(text)) }
+        return .binary("\(response.mediaType ?? "unknown type"), \(response.bodySize) bytes")
     }
 
     /// Lines without their ends; a final newline does not make an empty last line.

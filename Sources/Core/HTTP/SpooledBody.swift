@@ -1,0 +1,279 @@
+import CompressNIO
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// A body too large to keep in memory, on disk: a private file made in the
+/// temporary folder and unlinked at once, so nobody else can open it and
+/// it is gone when the last answer holding it is, or the process ends
+/// however it ends. The answer keeps the first `ReceivedResponse.keptBytes`
+/// in memory for its preview; `show`, `save` and the drift check read here.
+public final class SpooledBody: Sendable {
+    /// The whole body's size in bytes.
+    public let size: Int
+    /// Whether the whole body is JSON, judged as it arrived (`JSONChecker`):
+    /// nil when it is, else the parser's first error.
+    public let jsonError: JSONParseError?
+    let file: SpoolFile
+    private var descriptor: Int32 { file.descriptor }
+
+    init(size: Int, jsonError: JSONParseError?, file: SpoolFile) {
+        self.size = size
+        self.jsonError = jsonError
+        self.file = file
+    }
+
+    /// Bytes `range` of the body (fewer if the file is shorter).
+    public func bytes(_ range: Range<Int>) -> [UInt8] {
+        Self.read(descriptor, range)
+    }
+
+    /// Copies the whole body to an open file.
+    public func copy(to output: Int32) throws(SpoolError) {
+        var offset = 0
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while offset < size {
+            let got = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, min($0.count, size - offset), off_t(offset)) }
+            if got < 0, errno == EINTR { continue }
+            guard got > 0 else { throw SpoolError(reason: got < 0 ? String(cString: strerror(errno)) : "the spooled body is shorter than it was") }
+            try Self.writeAll(output, chunk[..<got])
+            offset += got
+        }
+    }
+
+    /// The characters in bytes `range` of a file, as `String.count` counts
+    /// them, read a piece at a time: a minified body is one line, and an
+    /// error at its end must not read it all into memory to say its column.
+    static func characters(in descriptor: Int32, _ range: Range<Int>) -> Int {
+        var count = 0
+        var at = range.lowerBound
+        var carried: [UInt8] = []
+        while at < range.upperBound {
+            let piece = carried + read(descriptor, at..<min(at + (1 << 20), range.upperBound))
+            guard piece.count > carried.count else { break }
+            at += piece.count - carried.count
+            // Cut before an ASCII byte other than a line feed: no character spans that place.
+            var cut = piece.endIndex
+            if at < range.upperBound {
+                while cut > piece.startIndex, piece[cut - 1] >= 0x80 || piece[cut - 1] == 0x0A { cut -= 1 }
+                if cut > piece.startIndex { cut -= 1 }
+            }
+            count += String(decoding: piece[..<cut], as: UTF8.self).count
+            carried = Array(piece[cut...])
+        }
+        return count + (carried.isEmpty ? 0 : String(decoding: carried, as: UTF8.self).count)
+    }
+
+    static func read(_ descriptor: Int32, _ range: Range<Int>) -> [UInt8] {
+        guard !range.isEmpty else { return [] }
+        var out = [UInt8](repeating: 0, count: range.count)
+        var done = 0
+        while done < range.count {
+            let got = out.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, range.count - done, off_t(range.lowerBound + done)) }
+            if got < 0, errno == EINTR { continue }
+            guard got > 0 else { break }
+            done += got
+        }
+        return Array(out[..<done])
+    }
+
+    /// Writes all of `bytes` to an open file.
+    public static func writeAll(_ descriptor: Int32, _ bytes: ArraySlice<UInt8>) throws(SpoolError) {
+        try bytes.withUnsafeBytes { raw in Result { () throws(SpoolError) in try writeAll(descriptor, raw) } }.get()
+    }
+
+    static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws(SpoolError) {
+        var done = 0
+        while done < bytes.count {
+            let written = write(descriptor, bytes.baseAddress! + done, bytes.count - done)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw SpoolError(reason: String(cString: strerror(errno)))
+            }
+            done += written
+        }
+    }
+}
+
+/// The open, unlinked file under a spooled body; closed with its last holder.
+final class SpoolFile: Sendable {
+    let descriptor: Int32
+
+    /// A new file in the temporary folder, readable by this user only, unlinked at once.
+    init() throws(SpoolError) {
+        let folder = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array((folder.hasSuffix("/") ? folder : folder + "/").utf8CString.dropLast()) + Array("explorer-body.XXXXXX".utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { throw SpoolError(reason: "cannot make a file in \(folder) to keep it: \(String(cString: strerror(errno)))") }
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        self.descriptor = descriptor
+    }
+
+    deinit { close(descriptor) }
+}
+
+/// Why a body could not be kept on disk or read back.
+public struct SpoolError: Error, Equatable, Sendable {
+    public let reason: String
+}
+
+/// A body as it arrives: decoded when its Content-Encoding is gzip or
+/// deflate, kept in memory while it is at most `ReceivedResponse.keptBytes`,
+/// then written to a `SpooledBody` with only its start kept, and checked
+/// for JSON on the way. Memory is bounded by the start kept, whatever the
+/// body's size. Used on the event loop by one request at a time.
+struct BodyGatherer {
+    enum Problem: Error {
+        /// The body does not decode as its Content-Encoding says.
+        case undecodable(encoding: String)
+        case spool(SpoolError)
+
+        func transportError(host: String) -> TransportError {
+            switch self {
+            case let .undecodable(encoding): TransportError(kind: .badBody, host: host, detail: "it says Content-Encoding: \(encoding)")
+            case let .spool(error): TransportError(kind: .other, host: host, detail: "its body could not be kept on disk: \(error.reason)")
+            }
+        }
+    }
+
+    private let keep: Int
+    private var start: [UInt8] = []
+    private var file: SpoolFile?
+    private var size = 0
+    private var checker = JSONChecker()
+    private var decoder: StreamDecoder?
+
+    /// `expected`: the Content-Length, when it is the body's (not encoded);
+    /// `encoding`: the Content-Encoding.
+    init(expected: Int?, encoding: String?, keep: Int = ReceivedResponse.keptBytes) {
+        self.keep = keep
+        decoder = encoding.flatMap(StreamDecoder.init(encoding:))
+        if decoder == nil, let expected, expected > 0 { start.reserveCapacity(min(expected, keep)) }
+    }
+
+    /// For an answer's head; `reserves` false for a HEAD request's, whose Content-Length names a body that does not come.
+    init(head: HTTPResponseHead, reserves: Bool) {
+        self.init(expected: reserves ? head.headers.first(name: "Content-Length").flatMap { Int($0) } : nil,
+                  encoding: head.headers.first(name: "Content-Encoding"))
+    }
+
+    mutating func append(_ part: ByteBuffer) throws(Problem) {
+        guard var decoding = decoder else {
+            try part.withUnsafeReadableBytes { bytes in Result { () throws(Problem) in try take(bytes) } }.get()
+            return
+        }
+        var input = part
+        var failure: Problem?
+        decoding.decode(&input) { bytes in
+            guard failure == nil else { return }
+            do throws(Problem) { try take(bytes) } catch { failure = error }
+        }
+        decoder = decoding
+        if let failure { throw failure }
+        if decoding.failed { throw .undecodable(encoding: decoding.encoding) }
+    }
+
+    /// The body's start (all of it when it was small) and, when it was not, its spool.
+    mutating func finish() throws(Problem) -> (start: [UInt8], spool: SpooledBody?) {
+        if let decoder, decoder.producedNothing, decoder.consumed > 0 { throw .undecodable(encoding: decoder.encoding) }
+        guard let file else { return (start, nil) }
+        let error = checker.finish { SpooledBody.characters(in: file.descriptor, $0) }
+        return (start, SpooledBody(size: size, jsonError: error, file: file))
+    }
+
+    private mutating func take(_ bytes: UnsafeRawBufferPointer) throws(Problem) {
+        guard !bytes.isEmpty else { return }
+        guard let file else {
+            if start.count + bytes.count <= keep {
+                start.append(contentsOf: bytes)
+                size += bytes.count
+                return
+            }
+            // Past what is kept in memory: what came goes to disk, and from now on all of it.
+            do {
+                let made = try SpoolFile()
+                try SpooledBody.writeAll(made.descriptor, start[...])
+                self.file = made
+            } catch { throw .spool(error) }
+            start.withUnsafeBytes { checker.feed($0) }
+            try take(bytes)
+            return
+        }
+        let room = keep - start.count
+        if room > 0 { start.append(contentsOf: bytes.prefix(room)) }
+        do { try SpooledBody.writeAll(file.descriptor, bytes) } catch { throw .spool(error) }
+        checker.feed(bytes)
+        size += bytes.count
+    }
+}
+
+/// gzip or deflate undone as the parts come. RFC 9110's deflate is
+/// zlib-wrapped, but some servers send it raw: until the first byte comes
+/// out, the input is kept so a raw stream can be tried instead.
+struct StreamDecoder {
+    let encoding: String
+    private var decompressor: any NIODecompressor
+    private var fallback: CompressionAlgorithm?
+    private var held: ByteBuffer?
+    private(set) var consumed = 0
+    private(set) var producedNothing = true
+    private(set) var failed = false
+    private var ended = false
+
+    init?(encoding: String) {
+        let name = encoding.trimmingCharacters(in: .whitespaces).lowercased()
+        switch name {
+        case "gzip", "x-gzip": decompressor = CompressionAlgorithm.gzip().decompressor
+        case "deflate":
+            decompressor = CompressionAlgorithm.zlib().decompressor
+            fallback = .deflate()
+            held = ByteBuffer()
+        default: return nil
+        }
+        self.encoding = name
+        do { try decompressor.startStream() } catch { return nil }
+    }
+
+    mutating func decode(_ input: inout ByteBuffer, into emit: (UnsafeRawBufferPointer) -> Void) {
+        guard !ended, !failed else { return }
+        consumed += input.readableBytes
+        if producedNothing, held != nil { held!.writeImmutableBuffer(input) }
+        var output = ByteBuffer()
+        output.reserveCapacity(64 * 1024)
+        while input.readableBytes > 0 {
+            output.clear()
+            var done = false
+            do {
+                try decompressor.streamInflate(from: &input, to: &output)
+                // No error: the input is used up, or the compressed stream ended
+                // before it (what follows the end is not the body).
+                done = true
+                if input.readableBytes > 0 { ended = true }
+            } catch let error as CompressNIOError where error == .bufferOverflow {
+                // The output is full: give it and go on.
+            } catch let error as CompressNIOError where error == .inputBufferOverflow {
+                done = true
+            } catch {
+                if producedNothing, let algorithm = fallback, var again = held {
+                    fallback = nil
+                    held = nil
+                    decompressor = algorithm.decompressor
+                    guard (try? decompressor.startStream()) != nil else { failed = true; return }
+                    consumed -= again.readableBytes
+                    decode(&again, into: emit)
+                    return
+                }
+                failed = true
+                return
+            }
+            if output.readableBytes > 0 {
+                producedNothing = false
+                held = nil
+                output.withUnsafeReadableBytes(emit)
+            }
+            if done { break }
+        }
+        if ended { try? decompressor.finishStream() }
+    }
+}

@@ -1,0 +1,94 @@
+"""Large answers through the built binary against Python's http.server
+(issue 15, goal 1): a body past what is kept in memory is spooled to a
+private file, shown cut, and `save` writes it whole; past the 64 MiB that
+`show` reads, it still is, and `show` says why it will not. Before, a body
+over 64 MiB failed the request ("response ... is too large").
+"""
+import gzip
+import hashlib
+import json
+
+import pytest
+
+from support import QuietHandler, base_url, isolated_env, run_explorer
+
+
+def document(count):
+    """A JSON list of `count` items, about 100 bytes each."""
+    item = '{"id": %d, "title": "Task %d \u00e9", "notes": "a line of text, generated for the test"}'
+    return ('{"items": [' + ", ".join(item % (n, n) for n in range(count)) + '], "total": %d}' % count).encode()
+
+
+class Bodies(QuietHandler):
+    medium = b""
+    huge = b""
+    zipped = b""
+
+    def do_GET(self):
+        json_type = [("Content-Type", "application/json")]
+        if self.path == "/medium":
+            self.reply(200, Bodies.medium, json_type)
+        elif self.path == "/huge":
+            self.reply(200, Bodies.huge, json_type)
+        elif self.path == "/zipped":
+            self.reply(200, Bodies.zipped, json_type + [("Content-Encoding", "gzip")])
+        elif self.path == "/broken":
+            self.reply(200, Bodies.medium[:-3] + b"x}", json_type)
+        else:
+            self.send_error(404)
+
+
+@pytest.fixture(scope="module")
+def bodies():
+    Bodies.medium = document(30_000)          # about 2.6 MiB: spooled, read back whole by show
+    Bodies.huge = document(720_000)           # about 70 MiB: past what show reads
+    Bodies.zipped = gzip.compress(Bodies.huge, compresslevel=1)
+    return Bodies
+
+
+@pytest.fixture
+def server(http_server, bodies):
+    return base_url(http_server(Bodies))
+
+
+def mib(body):
+    return "%.1f MiB" % (len(body) / 1024 / 1024)
+
+
+def spool_files(folder):
+    return [p for p in folder.rglob("explorer-body.*")]
+
+
+def test_a_body_past_what_is_kept_is_shown_cut_and_read_back_whole(server, bodies, tmp_path):
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    lines = ["get /medium", "show .total", "capture last .items[29999].id", "save medium.json", "get /broken", "show .total"]
+    result = run_explorer(["--base-url", server], env=isolated_env(tmp_path, TMPDIR=str(temporary)),
+                          input="\n".join(lines) + "\n", cwd=tmp_path, timeout=120)
+    said = result.stdout + result.stderr
+    assert '"id": 0,' in said and '"title": "Task 0 é"' in said, said[:2000]
+    assert f"… the rest of the {mib(bodies.medium)} body is not shown; `show` prints it all" in said, said[-3000:]
+    assert "\n30000\n" in said and "\n29999\n" in said
+    assert (tmp_path / "medium.json").read_bytes() == bodies.medium
+    # Broken past the start kept in memory: found on the way to disk, where the parser would find it.
+    broken = bodies.medium[:-3] + b"x}"
+    column = len(broken.decode()) - 1
+    assert f"is not valid JSON (expected ',' or '}}', found 'x' at line 1, column {column}); shown as text" in said, said[-3000:]
+    assert "error: the last response is not JSON" in said
+    assert spool_files(tmp_path) == [], "the spool file never has a name on disk"
+
+
+def test_a_body_past_64_mib_is_no_longer_refused(server, bodies, tmp_path):
+    lines = ["get /huge", "show .total", "save huge.json", "get /zipped", "save unzipped.json"]
+    result = run_explorer(["--base-url", server], env=isolated_env(tmp_path), input="\n".join(lines) + "\n",
+                          cwd=tmp_path, timeout=240)
+    said = result.stdout + result.stderr
+    assert "too large" not in said, said[-2000:]
+    size = mib(bodies.huge)
+    assert f"… the rest of the {size} body is not shown; `save FILE` writes it all" in said, said[-2000:]
+    assert f"error: the body is {size}, more than the 64 MiB `show` and `capture` read; `save FILE` writes it whole" in said
+    assert f"saved {size} to huge.json" in said and f"saved {size} to unzipped.json" in said, said[-2000:]
+    digest = hashlib.sha256(bodies.huge).digest()
+    assert hashlib.sha256((tmp_path / "huge.json").read_bytes()).digest() == digest
+    assert hashlib.sha256((tmp_path / "unzipped.json").read_bytes()).digest() == digest, "gzip decoded as it came, whole"
+    assert json.loads((tmp_path / "huge.json").read_bytes())["total"] == 720_000
