@@ -1,6 +1,9 @@
 // swift-tools-version:6.2
 // 6.2 because Hummingbird 2.28 and hummingbird-websocket 2.8 need it in their own manifests.
 import PackageDescription
+#if canImport(Glibc)
+import Glibc
+#endif
 
 let package = Package(
     name: "explorer",
@@ -76,7 +79,8 @@ let package = Package(
                 .product(name: "OpenAPIKit", package: "OpenAPIKit"),
                 .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
                 .product(name: "Yams", package: "Yams"),
-            ]
+            ],
+            linkerSettings: leanLinking
         ),
         // Benchmark only (bench/ws): WebSocket round trips through Core's client, without the REPL.
         .executableTarget(name: "ws-bench", dependencies: [
@@ -92,3 +96,21 @@ let package = Package(
         .testTarget(name: "ExplorerTests", dependencies: ["Explorer", "Core", "Sandbox", .product(name: "NIOCore", package: "swift-nio")]),
     ]
 )
+
+/// How the executable is linked on Linux, for a smaller start (BENCHMARKS.md,
+/// "Start-up and memory: how the binary is linked"): lld instead of gold, the
+/// executable's own symbols not exported (the Swift runtime's static-link
+/// arguments export all 50,000 of them, which only a debugger reading the
+/// symbol table would use), and its 150,000 relative relocations packed
+/// (DT_RELR) where the C library's loader reads them: glibc 2.36 and later.
+var leanLinking: [LinkerSetting] {
+    var flags = ["-use-ld=lld", "-Xlinker", "--no-export-dynamic"]
+    #if canImport(Glibc)
+    // "glibc 2.36"
+    var text = [CChar](repeating: 0, count: 64)
+    _ = confstr(Int32(_CS_GNU_LIBC_VERSION), &text, text.count)
+    let version = String(cString: text).split(separator: " ").last?.split(separator: ".").compactMap { Int($0) } ?? []
+    if version.count >= 2, (version[0], version[1]) >= (2, 36) { flags += ["-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"] }
+    #endif
+    return [.unsafeFlags(flags, .when(platforms: [.linux]))]
+}

@@ -39,9 +39,15 @@ public struct JSONChecker: Sendable {
         case minus, zero, integer, dot, fraction, exponent, exponentSign, exponentDigits
     }
 
-    private static let words: [UInt8: [UInt8]] = [
-        UInt8(ascii: "t"): Array("true".utf8), UInt8(ascii: "f"): Array("false".utf8), UInt8(ascii: "n"): Array("null".utf8),
-    ]
+    /// "true", "false" or "null" by its first byte: its bytes packed, first
+    /// lowest, and its length (a table lookup per byte was a tenth of the check).
+    @inline(__always) private static func word(_ first: UInt8) -> (bytes: UInt64, count: Int) {
+        switch first {
+        case UInt8(ascii: "t"): (0x6575_7274, 4)
+        case UInt8(ascii: "f"): (0x65_736C_6166, 5)
+        default: (0x6C6C_756E, 4)
+        }
+    }
 
     private var state = State.value
     /// Open containers, innermost last: true for an object.
@@ -133,8 +139,8 @@ public struct JSONChecker: Sendable {
                 }
                 i += 1
             case let .word(first, matched):
-                let word = Self.words[first]!
-                guard b == word[matched] else {
+                let word = Self.word(first)
+                guard b == UInt8(truncatingIfNeeded: word.bytes >> (8 * matched)) else {
                     fail("expected a JSON value, found \(Self.describe(first))", at: tokenStart)
                     continue
                 }
@@ -173,21 +179,23 @@ public struct JSONChecker: Sendable {
                     }
                 case .exponentDigits:
                     guard digit else { state = .afterValue; continue }
+                    while i + 1 < n, bytes[i + 1] >= UInt8(ascii: "0"), bytes[i + 1] <= UInt8(ascii: "9") { i += 1 }
                 }
                 i += 1
             default:
                 // Between tokens: whitespace, counted by line, then a structural byte.
-                if b == 0x20 || b == 0x09 || b == 0x0D {
+                var c = b
+                while c == 0x20 || c == 0x09 || c == 0x0D || c == 0x0A {
+                    if c == 0x0A {
+                        line += 1
+                        lineStart = base + i + 1
+                    }
                     i += 1
-                    continue
+                    guard i < n else { break }
+                    c = bytes[i]
                 }
-                if b == 0x0A {
-                    line += 1
-                    lineStart = base + i + 1
-                    i += 1
-                    continue
-                }
-                structural(b, at: base + i)
+                guard i < n else { continue }
+                structural(c, at: base + i)
                 i += 1
             }
         }
@@ -233,7 +241,7 @@ public struct JSONChecker: Sendable {
     }
 
     /// A byte outside strings, numbers and words, not whitespace.
-    private mutating func structural(_ b: UInt8, at offset: Int) {
+    @inline(__always) private mutating func structural(_ b: UInt8, at offset: Int) {
         switch state {
         case .value, .valueOrClose:
             if case .valueOrClose = state, b == UInt8(ascii: "]") { close(); return }
@@ -263,7 +271,7 @@ public struct JSONChecker: Sendable {
         }
     }
 
-    private mutating func startValue(_ b: UInt8, at offset: Int) {
+    @inline(__always) private mutating func startValue(_ b: UInt8, at offset: Int) {
         switch b {
         case UInt8(ascii: "{"), UInt8(ascii: "["):
             guard stack.count < JSONParser.maximumDepth else {
@@ -286,7 +294,7 @@ public struct JSONChecker: Sendable {
         }
     }
 
-    private mutating func close() {
+    @inline(__always) private mutating func close() {
         stack.removeLast()
         state = stack.isEmpty ? .done : .afterValue
     }
