@@ -23,6 +23,7 @@ class Bodies(QuietHandler):
     medium = b""
     huge = b""
     zipped = b""
+    indented = b""
 
     def do_GET(self):
         json_type = [("Content-Type", "application/json")]
@@ -32,6 +33,8 @@ class Bodies(QuietHandler):
             self.reply(200, Bodies.huge, json_type)
         elif self.path == "/zipped":
             self.reply(200, Bodies.zipped, json_type + [("Content-Encoding", "gzip")])
+        elif self.path == "/indented":
+            self.reply(200, Bodies.indented, json_type)
         elif self.path == "/broken":
             self.reply(200, Bodies.medium[:-3] + b"x}", json_type)
         else:
@@ -43,6 +46,8 @@ def bodies():
     Bodies.medium = document(30_000)          # about 2.6 MiB: spooled, read back whole by show
     Bodies.huge = document(720_000)           # about 70 MiB: past what show reads
     Bodies.zipped = gzip.compress(Bodies.huge, compresslevel=1)
+    # Its first 1 MiB prints shorter than a preview: deep indents become two spaces.
+    Bodies.indented = json.dumps({"items": [{"id": n} for n in range(20_000)]}, indent=60).encode()
     return Bodies
 
 
@@ -62,7 +67,8 @@ def spool_files(folder):
 def test_a_body_past_what_is_kept_is_shown_cut_and_read_back_whole(server, bodies, tmp_path):
     temporary = tmp_path / "tmp"
     temporary.mkdir()
-    lines = ["get /medium", "show .total", "capture last .items[29999].id", "save medium.json", "get /broken", "show .total"]
+    lines = ["get /medium", "show .total", "capture last .items[29999].id", "save medium.json", "get /broken", "show .total",
+             "get /indented"]
     result = run_explorer(["--base-url", server], env=isolated_env(tmp_path, TMPDIR=str(temporary)),
                           input="\n".join(lines) + "\n", cwd=tmp_path, timeout=120)
     said = result.stdout + result.stderr
@@ -75,6 +81,8 @@ def test_a_body_past_what_is_kept_is_shown_cut_and_read_back_whole(server, bodie
     column = len(broken.decode()) - 1
     assert f"is not valid JSON (expected ',' or '}}', found 'x' at line 1, column {column}); shown as text" in said, said[-3000:]
     assert "error: the last response is not JSON" in said
+    assert result.stdout.rstrip().endswith(f"… the rest of the {mib(bodies.indented)} body is not shown; `show` prints it all"), \
+        "a spooled body's start is never shown as if it were the whole"
     assert spool_files(tmp_path) == [], "the spool file never has a name on disk"
 
 

@@ -203,7 +203,8 @@ struct Renderer: Sendable {
                 // The start printed shorter than a preview (a body of escapes that print small): all of it, then.
                 (text, complete) = JSONPrinter.pretty(whole, style: palette.json, limit: previewLimit + 1, shown: shown)
             }
-            return preview(text, bodySize: complete ? nil : size)
+            // A spooled body's tree is only its start, however short it prints.
+            return preview(text, bodySize: complete && response.spool == nil ? nil : size)
         } catch {
             if response.claimsJSON {
                 let warning = palette.yellow("warning: ") + "the body says \(type) but is not valid JSON (\(error)); shown as text\n"
