@@ -101,9 +101,12 @@ OPAQUE = "opaque-token-0123456789"
 def test_a_credential_the_server_echoes_is_hidden_on_screen_in_reports_and_in_updates(http_server, tmp_path):
     url = base_url(http_server(Echo))
     env = isolated_env(tmp_path, EXPLORER_SECRET_TOKEN=OPAQUE, EXPLORER_SECRET_API_KEY="MYAPIKEY-0123456789")
-    shown = run_explorer(["--base-url", url, "-c", f"auth bearer {OPAQUE}", "-c", "get /leak"], env=env, cwd=tmp_path)
+    shown = run_explorer(["--base-url", url, "-c", f"auth bearer {OPAQUE}", "-c", "get /leak", "-c", "show", "-c", "show .you_sent",
+                          "-c", "capture echo .you_sent"], env=env, cwd=tmp_path)
     assert shown.returncode == 0, shown.stderr
-    assert '"you_sent": "<hidden: 30 characters>"' in shown.stdout
+    # The answer, then `show`, `show .you_sent` and `capture` of it: hidden each time (show printed it in clear).
+    assert shown.stdout.count('"you_sent": "<hidden: 30 characters>"') == 2, shown.stdout
+    assert shown.stdout.count('"<hidden: 30 characters>"') == 4, shown.stdout
     assert OPAQUE not in shown.stdout + shown.stderr
 
     transcript = tmp_path / "echo.transcript"

@@ -265,6 +265,18 @@ public enum Redactor {
         }
     }
 
+    /// A value with every string that holds one of `credentials` (what the
+    /// request carried, echoed back by the server) hidden.
+    public static func hiding(credentials: [String], in value: JSONValue) -> JSONValue {
+        guard !credentials.isEmpty else { return value }
+        switch value {
+        case let .string(s) where credentials.contains(where: s.contains): return .string(hidden(s))
+        case let .array(items): return .array(items.map { hiding(credentials: credentials, in: $0) })
+        case let .object(members): return .object(members.map { ($0.key, hiding(credentials: credentials, in: $0.value)) })
+        default: return value
+        }
+    }
+
     /// A value with every secret string replaced by a placeholder that says
     /// what was hidden: members whose name says secret, and JWT-shaped strings.
     public static func redact(json value: JSONValue) -> JSONValue {

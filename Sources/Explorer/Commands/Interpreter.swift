@@ -19,6 +19,9 @@ actor Interpreter {
     /// The last response; its body's JSON is parsed when first asked for
     /// (`show`, `capture`, TAB), not for every answer shown.
     var lastResponse: ReceivedResponse?
+    /// The credentials the last request carried: `show` and `capture` hide
+    /// them where its answer echoes them, as the answer's display did.
+    private var lastCarried: [String] = []
     /// A WebSocket frame received since the last response (its JSON, or nil
     /// for text that is not JSON): `show` shows it instead.
     var lastFrame: JSONValue??
@@ -291,12 +294,12 @@ actor Interpreter {
         case let .show(path):
             guard let response = lastResponse else { return .failure("no response yet: send a request first", .usage) }
             guard let path else {
-                if let body = lastBody { return .value(body) }
-                return response.isReadableWhole ? .body(response) : .failure(OutcomeText.tooLargeToRead(response), .usage)
+                if let body = lastBody { return .value(hidingCarried(body)) }
+                return response.isReadableWhole ? .body(response, hiding: lastFrame == nil ? lastCarried : []) : .failure(OutcomeText.tooLargeToRead(response), .usage)
             }
             guard let body = lastBody else { return notJSON(response) }
             switch path.evaluate(body) {
-            case let .success(value): return .value(value, secret: isSecret(path))
+            case let .success(value): return .value(hidingCarried(value), secret: isSecret(path))
             case let .failure(error): return .failure(error.message, .usage)
             }
         case let .defaults(options):
@@ -338,7 +341,7 @@ actor Interpreter {
             switch path.evaluate(body) {
             case let .success(value):
                 published.set(name, value.plainText)
-                return .value(value, secret: isSecret(path) || Redactor.isSecretName(name))
+                return .value(hidingCarried(value), secret: isSecret(path) || Redactor.isSecretName(name))
             case let .failure(error): return .failure(error.message, .usage)
             }
         case let .endpoints(filter):
@@ -368,6 +371,7 @@ actor Interpreter {
 
     private func remember(_ exchange: Exchange, note: String?, view: PrintParts = .plain) -> Outcome {
         lastResponse = exchange.response
+        lastCarried = Renderer.credentials(of: exchange.request, secretHeaders: profile.secretHeaders)
         lastFrame = nil
         // Ids for TAB come from the first elements of lists, which the preview's parse has (a large answer is not parsed whole).
         if exchange.response.status < 400, case let .success(start) = exchange.response.jsonPreview(keep: ReceivedResponse.previewParseBytes) {
@@ -419,6 +423,11 @@ actor Interpreter {
 
     /// Writes a body byte for byte to a new file, mode 0600 (an answer may
     /// hold tokens); an existing file is kept unless `force`.
+    /// `value` from the last answer, the credentials its request carried hidden where it echoes them.
+    private func hidingCarried(_ value: JSONValue) -> JSONValue {
+        lastFrame == nil ? Redactor.hiding(credentials: lastCarried, in: value) : value
+    }
+
     /// Why `show .path` or `capture` has no JSON to read.
     private func notJSON(_ response: ReceivedResponse) -> Outcome {
         if lastFrame == nil, !response.isReadableWhole { return .failure(OutcomeText.tooLargeToRead(response), .usage) }

@@ -18,7 +18,8 @@ enum Outcome: Sendable {
     /// hidden where it is shown; a transcript's scrubber hides it there.
     case value(JSONValue, secret: Bool = false)
     /// `show` of an answer that is not JSON: its text, or what its bytes are.
-    case body(ReceivedResponse)
+    /// `hiding`: the credentials its request carried, hidden where the text echoes them.
+    case body(ReceivedResponse, hiding: [String] = [])
     /// A confirmation or a state in a few plain words ("recording to FILE",
     /// "not logged in", "loaded 3 endpoints from FILE").
     case message(String)

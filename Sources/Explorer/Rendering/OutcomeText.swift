@@ -16,13 +16,13 @@ enum OutcomeText {
     static func plain(_ outcome: Outcome) -> String? {
         switch outcome {
         case let .message(text): return text
-        case let .body(response):
+        case let .body(response, carried):
             guard let bytes = response.wholeBody else { return tooLargeToRead(response) }
             // Raw bytes would reach the terminal (cut at the first NUL): summarised, as the first display does.
             guard let text = String(validating: bytes, as: UTF8.self), !text.utf8.contains(0) else {
                 return "binary body: \(response.mediaType ?? "unknown type"), \(bytes.count) bytes (not shown)"
             }
-            return text
+            return carried.reduce(text) { $0.replacingOccurrences(of: $1, with: Redactor.hidden($1)) }
         case let .variables(variables):
             return variables.map { "\($0.name) = \($0.shown)" }.joined(separator: "\n")
         case let .cookies(cookies):

@@ -103,6 +103,10 @@ struct Renderer: Sendable {
     /// names secret. A server that echoes one back (`"you_sent": "Bearer …"`)
     /// must not have it printed: an opaque token looks like any other string.
     func credentials(of request: PreparedRequest) -> [String] {
+        Self.credentials(of: request, secretHeaders: secretHeaders)
+    }
+
+    static func credentials(of request: PreparedRequest, secretHeaders: [String]) -> [String] {
         var values: [String] = []
         for header in request.headers {
             let name = header.name.lowercased()
