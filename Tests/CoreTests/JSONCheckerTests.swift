@@ -111,10 +111,17 @@ import Testing
         }
     }
 
-    @Test func aNumberAtTheCutIsLeftOutAndTheFirstValueCutFails() throws {
+    @Test func aNumberAtTheCutIsLeftOutAndAStringKeptAsFarAsItCame() throws {
         let cut = try JSONParser.parsePrefix(Array("[1, 22, 333".utf8), keep: 100, truncated: true)
         #expect(cut.value == .array([.number("1"), .number("22")]))
-        #expect(throws: JSONParseError.self) { try JSONParser.parsePrefix(Array("\"a long string".utf8), keep: 100, truncated: true) }
+        #expect(throws: JSONParseError.self) { try JSONParser.parsePrefix(Array("123".utf8), keep: 100, truncated: true) }
+        // A value longer than the start (a file's base64) was left out, and the preview looked whole.
+        let file = try JSONParser.parsePrefix(Array(#"{"name": "report.pdf", "content": "JVBERi0xLjQK"#.utf8), keep: 100, truncated: true)
+        #expect(file.value == .object([("name", .string("report.pdf")), ("content", .string("JVBERi0xLjQK"))]))
+        #expect(try JSONParser.parsePrefix(Array("\"a long string".utf8), keep: 100, truncated: true).value == .string("a long string"))
+        // Cut inside an escape, or inside a character: what came whole.
+        #expect(try JSONParser.parsePrefix(Array(#"["\u00e9\u00e9\u00"#.utf8), keep: 100, truncated: true).value == .array([.string("éé")]))
+        #expect(try JSONParser.parsePrefix(Array("[\"aé".utf8).dropLast(), keep: 100, truncated: true).value == .array([.string("a")]))
         // An error well before the cut is still an error.
         #expect(throws: JSONParseError.self) {
             try JSONParser.parsePrefix(Array(("[1, x, " + String(repeating: "2, ", count: 20)).utf8), keep: 100, truncated: true)

@@ -341,7 +341,11 @@ public struct JSONParser {
         var out: [UInt8]? = Array(bytes[start..<end])
         index = end
         while true {
-            guard index < bytes.count else { throw error("unterminated string", at: open) }
+            guard index < bytes.count else {
+                // Truncated bytes end inside it: as much of it as came, and the parse stops.
+                if truncated { return stop(with: out!) }
+                throw error("unterminated string", at: open)
+            }
             let b = bytes[index]
             switch b {
             case UInt8(ascii: "\""):
@@ -349,7 +353,10 @@ public struct JSONParser {
                 return String(decoding: out!, as: UTF8.self)
             case UInt8(ascii: "\\"):
                 index += 1
-                try escape(openedAt: open, into: &out)
+                do throws(JSONParseError) { try escape(openedAt: open, into: &out) } catch {
+                    if atCut { return stop(with: out!) }
+                    throw error
+                }
             case 0x00..<0x20:
                 throw error("control character in string (escape it)")
             default:
@@ -357,6 +364,23 @@ public struct JSONParser {
                 index += 1
             }
         }
+    }
+
+    /// A string the end of truncated bytes cut: what came of it, without a
+    /// character cut in half; the parse stops there.
+    private mutating func stop(with bytes: [UInt8]) -> String {
+        (stopped, cut) = (true, true)
+        var end = bytes.endIndex
+        var back = 0
+        while end > 0, back < 3, bytes[end - 1] & 0xC0 == 0x80 { end -= 1; back += 1 }
+        if end > 0, bytes[end - 1] >= 0xC0 {
+            let lead = bytes[end - 1]
+            let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+            end = back + 1 < length ? end - 1 : bytes.endIndex
+        } else {
+            end = bytes.endIndex
+        }
+        return String(decoding: bytes[..<end], as: UTF8.self)
     }
 
     /// One escape, past its backslash: checked, and what it stands for

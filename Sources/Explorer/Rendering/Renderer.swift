@@ -210,7 +210,9 @@ struct Renderer: Sendable {
             // A spooled body's tree is only its start, however short it prints.
             return preview(text, bodySize: complete && response.spool == nil ? nil : size)
         } catch {
-            if response.claimsJSON {
+            // A spooled body found to be JSON on its way, whose start alone
+            // does not parse (its first value is longer): the start as text.
+            if response.claimsJSON, response.spool?.jsonError != nil || response.spool == nil {
                 let warning = palette.yellow("warning: ") + "the body says \(type) but is not valid JSON (\(error)); shown as text\n"
                 return warning + textOrBinary(response, type: type, charset: charset, hiding: carried)
             }
