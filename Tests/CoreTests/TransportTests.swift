@@ -320,6 +320,23 @@ import Testing
         #expect(spool?.jsonError != nil, "not JSON, and said so without reading it back")
     }
 
+    @Test func withoutATemporaryFolderABodyIsKeptInMemoryAsFarAsShowReads() throws {
+        var gatherer = BodyGatherer(expected: nil, encoding: nil, keep: 1000, folder: "/nonexistent/explorer-test")
+        let body = Array(repeating: UInt8(ascii: "a"), count: 50_000)
+        try gatherer.append(ByteBuffer(bytes: body))
+        let (start, spool) = try gatherer.finish()
+        #expect(spool == nil && start == body, "a missing TMPDIR failed every answer over the start kept")
+        var larger = BodyGatherer(expected: nil, encoding: nil, keep: 1000, folder: "/nonexistent/explorer-test")
+        let piece = ByteBuffer(bytes: Array(repeating: UInt8(ascii: "a"), count: 1 << 20))
+        do {
+            for _ in 0...(ReceivedResponse.wholeLimit >> 20) { try larger.append(piece) }
+            Issue.record("kept past the limit in memory")
+        } catch {
+            #expect(error.transportError(host: "h:1").description == "request to h:1 failed: its body is too large to keep in memory, "
+                + "and cannot make a file in /nonexistent/explorer-test (TMPDIR): No such file or directory")
+        }
+    }
+
     @Test func theSpoolFileIsNowhereOnDiskAndOnlyItsOwnersToRead() throws {
         let spool = try #require(try gather(Array(repeating: 65, count: 50_000), nil, piece: 10_000, keep: 1000).spool)
         var status = stat()

@@ -98,16 +98,25 @@ public final class SpooledBody: Sendable {
 /// The open, unlinked file under a spooled body; closed with its last holder.
 final class SpoolFile: Sendable {
     let descriptor: Int32
+    /// The temporary folder it is in, for a message.
+    let folder: String
 
-    /// A new file in the temporary folder, readable by this user only, unlinked at once.
-    init() throws(SpoolError) {
-        let folder = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    /// A new file in `folder` (by default TMPDIR's, else /tmp), readable by this user only, unlinked at once.
+    init(in chosen: String? = nil) throws(SpoolError) {
+        let folder = chosen ?? ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var template = Array((folder.hasSuffix("/") ? folder : folder + "/").utf8CString.dropLast()) + Array("explorer-body.XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw SpoolError(reason: "cannot make a file in \(folder) to keep it: \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw SpoolError(reason: "cannot make a file in \(folder) (TMPDIR): \(String(cString: strerror(errno)))") }
         _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         self.descriptor = descriptor
+        self.folder = folder
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws(SpoolError) {
+        do { try SpooledBody.writeAll(descriptor, bytes) } catch {
+            throw SpoolError(reason: "cannot write to a file in \(folder) (TMPDIR): \(error.reason)")
+        }
     }
 
     deinit { close(descriptor) }
@@ -132,7 +141,7 @@ struct BodyGatherer {
         func transportError(host: String) -> TransportError {
             switch self {
             case let .undecodable(encoding): TransportError(kind: .badBody, host: host, detail: "it says Content-Encoding: \(encoding)")
-            case let .spool(error): TransportError(kind: .other, host: host, detail: "its body could not be kept on disk: \(error.reason)")
+            case let .spool(error): TransportError(kind: .other, host: host, detail: "its body is too large to keep in memory, and \(error.reason)")
             }
         }
     }
@@ -140,14 +149,22 @@ struct BodyGatherer {
     private let keep: Int
     private var start: [UInt8] = []
     private var file: SpoolFile?
+    /// Why no file could be made: the body is then kept in memory, as far
+    /// as `ReceivedResponse.wholeLimit` (a missing or full TMPDIR failed
+    /// every answer over 1 MiB).
+    private var noFile: SpoolError?
     private var size = 0
     private var checker = JSONChecker()
     private var decoder: StreamDecoder?
 
+    /// Where spool files are made; nil: the temporary folder.
+    private let folder: String?
+
     /// `expected`: the Content-Length, when it is the body's (not encoded);
     /// `encoding`: the Content-Encoding.
-    init(expected: Int?, encoding: String?, keep: Int = ReceivedResponse.keptBytes) {
+    init(expected: Int?, encoding: String?, keep: Int = ReceivedResponse.keptBytes, folder: String? = nil) {
         self.keep = keep
+        self.folder = folder
         decoder = encoding.flatMap(StreamDecoder.init(encoding:))
         if decoder == nil, let expected, expected > 0 { start.reserveCapacity(min(expected, keep)) }
     }
@@ -185,24 +202,29 @@ struct BodyGatherer {
     private mutating func take(_ bytes: UnsafeRawBufferPointer) throws(Problem) {
         guard !bytes.isEmpty else { return }
         guard let file else {
-            if start.count + bytes.count <= keep {
+            if start.count + bytes.count <= (noFile == nil ? keep : ReceivedResponse.wholeLimit) {
                 start.append(contentsOf: bytes)
                 size += bytes.count
                 return
             }
+            if let noFile { throw .spool(noFile) }
             // Past what is kept in memory: what came goes to disk, and from now on all of it.
             do {
-                let made = try SpoolFile()
-                try SpooledBody.writeAll(made.descriptor, start[...])
+                let made = try SpoolFile(in: folder)
+                try start.withUnsafeBytes { raw in Result { () throws(SpoolError) in try made.write(raw) } }.get()
                 self.file = made
-            } catch { throw .spool(error) }
+            } catch {
+                noFile = error
+                try take(bytes)
+                return
+            }
             start.withUnsafeBytes { checker.feed($0) }
             try take(bytes)
             return
         }
         let room = keep - start.count
         if room > 0 { start.append(contentsOf: bytes.prefix(room)) }
-        do { try SpooledBody.writeAll(file.descriptor, bytes) } catch { throw .spool(error) }
+        do { try file.write(bytes) } catch { throw .spool(error) }
         checker.feed(bytes)
         size += bytes.count
     }
