@@ -108,7 +108,8 @@ public actor AuthSession {
     /// as a login answer does: a register, a login with an emailed code.
     /// Only a 2xx from the backend's own origin counts. Says whether it did.
     public func adoptTokens(from exchange: Exchange) throws -> Bool {
-        guard (200..<300).contains(exchange.response.status), scope.admits(exchange.request.url),
+        // A login's answer is small: a spooled one is not read back whole to look.
+        guard (200..<300).contains(exchange.response.status), scope.admits(exchange.request.url), exchange.response.spool == nil,
               let auth = profile.auth, let body = exchange.response.json, let found = Self.tokens(in: body, auth: auth, needsUser: true),
               found != tokens else { return false }
         try setTokens(found)

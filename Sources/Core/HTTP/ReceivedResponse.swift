@@ -97,6 +97,14 @@ public struct ReceivedResponse: Sendable, Equatable {
         return try? parsed.whole(of: spool.bytes(0..<spool.size)).get()
     }
 
+    /// The JSON an error envelope is read from: the whole body's when it is
+    /// in memory, its start's when it is spooled (a 60 MB error page was
+    /// read back and parsed whole, 500 MiB at the peak, to find its code).
+    public var leadingJSON: JSONValue? {
+        guard spool != nil else { return json }
+        return try? jsonPreview(keep: Self.previewParseBytes).get().value
+    }
+
     /// The body's JSON as far as a preview needs it: whole when the body is
     /// at most `keep` bytes or was parsed whole already, else the values that
     /// start in its first `keep` bytes (`complete` false), the rest checked

@@ -69,7 +69,7 @@ enum ConnectFailure {
               let exchange = try? await session.send(request, isPublic: true, retry: false) else { return nil }
         let response = exchange.response
         guard response.status >= 400 else { return "HTTP \(response.status) \(response.reason)" }
-        return session.profile.errorEnvelope.describe(status: response.status, body: response.json)
+        return session.profile.errorEnvelope.describe(status: response.status, body: response.leadingJSON)
             ?? "HTTP \(response.status) \(response.reason)"
     }
 }

@@ -156,7 +156,7 @@ struct Renderer: Sendable {
 
     /// The one line under a 4xx or 5xx: the backend's envelope, or the status.
     func errorSummary(_ response: ReceivedResponse) -> String {
-        Self.visible(envelope.describe(status: response.status, body: response.json) ?? "\(response.status) \(response.reason)")
+        Self.visible(envelope.describe(status: response.status, body: response.leadingJSON) ?? "\(response.status) \(response.reason)")
     }
 
     /// `text` with its control characters escaped (`\u001b`), line breaks
