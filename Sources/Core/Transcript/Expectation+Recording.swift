@@ -144,11 +144,13 @@ extension PatternText {
         }
         // So is a generated name: a run of 24 hex digits or more (96 random
         // bits and up: `/uploads/<32 hex digits>.png`), not part of a longer
-        // word. No server hands out the same one twice.
+        // word. No server hands out the same one twice. Up to 128 (a SHA-512):
+        // a longer run is data (a 3 MB "aaa…" became a pattern whose match
+        // took minutes, regex matching being quadratic on it).
         func generated(in w: String) {
             var run = ""
             func endRun() {
-                if run.count >= 24, run.allSatisfy(\.isHexDigit) {
+                if (24...128).contains(run.count), run.allSatisfy(\.isHexDigit) {
                     pieces.append(.pattern(.init(.regex(run.contains(where: \.isUppercase) ? "[0-9A-Fa-f]+" : "[0-9a-f]+"))))
                 } else {
                     literal(run)
