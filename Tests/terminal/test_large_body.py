@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from support import QuietHandler, base_url, isolated_env, run_explorer
+from support import BINARY, QuietHandler, base_url, isolated_env, run_explorer
 
 
 def document(count):
@@ -104,3 +104,41 @@ def test_a_body_past_64_mib_is_no_longer_refused(server, bodies, tmp_path):
     assert hashlib.sha256((tmp_path / "huge.json").read_bytes()).digest() == digest
     assert hashlib.sha256((tmp_path / "unzipped.json").read_bytes()).digest() == digest, "gzip decoded as it came, whole"
     assert json.loads((tmp_path / "huge.json").read_bytes())["total"] == 720_000
+
+
+class LongStream(QuietHandler):
+    """JSON lines, 1,100 of 65 KB: a stream longer than the 64 MiB kept of one."""
+    protocol_version = "HTTP/1.1"
+
+    def do_GET(self):
+        self.send_response(200)
+        self.send_header("Content-Type", "application/x-ndjson")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        for n in range(1100):
+            line = b'{"n": %d, "pad": "%s"}\n' % (n, b"x" * 65000)
+            self.wfile.write(b"%x\r\n%s\r\n" % (len(line), line))
+        self.wfile.write(b"0\r\n\r\n")
+
+
+def test_saving_a_stream_longer_than_what_is_kept_says_it_is_the_start(http_server, tmp_path):
+    # In the REPL a stream is shown as it comes and its first 64 MiB kept;
+    # `save` said "saved 64.0 MiB" of 71.6 MB as if that were all of it.
+    import pexpect
+
+    url = base_url(http_server(LongStream))
+    child = pexpect.spawn(BINARY, ["--base-url", url], env=isolated_env(tmp_path), cwd=str(tmp_path),
+                          encoding="utf-8", codec_errors="replace", timeout=120, maxread=1 << 20)
+    try:
+        child.expect("> ")
+        child.sendline("get /lines")
+        child.expect("1100 lines streamed above")
+        child.expect("> ")
+        child.sendline("save lines.ndjson")
+        child.expect("saved 64.0 MiB to lines.ndjson: the start of a streamed answer; the rest was shown as it came, not kept")
+        child.expect("> ")
+        child.sendline("exit")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert (tmp_path / "lines.ndjson").stat().st_size == 64 * 1024 * 1024

@@ -120,6 +120,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
             var answer = ReceivedResponse(status: Int(head.status.code), reason: head.status.reasonPhrase,
                                           headers: head.headers.map { HTTPHeader(name: $0.name, value: $0.value) }, body: collected.body)
             answer.spool = collected.spool
+            answer.streamCut = collected.streamCut
             answer.version = "HTTP/\(head.version.major).\(head.version.minor)"
             return answer
         } catch {
@@ -225,6 +226,8 @@ struct CollectedAnswer: Sendable {
     var head: HTTPResponseHead
     var body: [UInt8]
     var spool: SpooledBody?
+    /// A stream longer than what is kept of it: `body` is its start.
+    var streamCut = false
 }
 
 /// An answer's body gathered as it arrives (`BodyGatherer`): decoded, kept

@@ -16,6 +16,9 @@ public struct ReceivedResponse: Sendable, Equatable {
     public var spool: SpooledBody? {
         didSet { parsed = ParsedJSON() }
     }
+    /// A streamed answer (Server-Sent Events, JSON lines) longer than what
+    /// is kept of one: `body` is its start; the rest was shown as it came.
+    public var streamCut = false
     /// The body parsed once, on first use, for every reader of every copy.
     private var parsed = ParsedJSON()
 

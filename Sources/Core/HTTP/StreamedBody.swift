@@ -57,6 +57,8 @@ final class StreamingCollector: HTTPClientResponseDelegate, @unchecked Sendable 
     private var head: HTTPResponseHead?
     /// A stream's first `limit` bytes.
     private var body: [UInt8] = []
+    /// Whether a stream ran past `limit`.
+    private var cut = false
     /// A body that does not stream.
     private var gatherer: BodyGatherer?
     /// A download's body goes to the sink only.
@@ -105,16 +107,17 @@ final class StreamingCollector: HTTPClientResponseDelegate, @unchecked Sendable 
             do throws(BodyGatherer.Problem) { try gatherer!.append(part) } catch {
                 return task.eventLoop.makeFailedFuture(error.transportError(host: host))
             }
-        } else if body.count < limit {
-            // A stream keeps its first `limit` bytes.
-            part.withUnsafeReadableBytes { body.append(contentsOf: $0.prefix(limit - body.count)) }
+        } else {
+            // A stream keeps its first `limit` bytes (it may never end): the rest was shown, not kept.
+            if body.count + part.readableBytes > limit { cut = true }
+            if body.count < limit { part.withUnsafeReadableBytes { body.append(contentsOf: $0.prefix(limit - body.count)) } }
         }
         return task.eventLoop.makeSucceededVoidFuture()
     }
 
     func didFinishRequest(task: HTTPClient.Task<Response>) throws -> Response {
         guard let head else { throw HTTPClientError.remoteConnectionClosed }
-        guard var gatherer else { return CollectedAnswer(head: head, body: body) }
+        guard var gatherer else { return CollectedAnswer(head: head, body: body, streamCut: cut) }
         do throws(BodyGatherer.Problem) {
             let (start, spool) = try gatherer.finish()
             return CollectedAnswer(head: head, body: start, spool: spool)

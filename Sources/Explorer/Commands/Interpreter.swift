@@ -332,6 +332,9 @@ actor Interpreter {
         case let .save(file, force):
             guard let response = lastResponse else { return .failure("no response yet: send a request first", .usage) }
             switch Self.write(response, to: file, force: force, in: outputs) {
+            case let .success(line) where response.streamCut:
+                // It said "saved 64.0 MiB" of an 80 MB stream, as if that were all.
+                return .message(line + ": the start of a streamed answer; the rest was shown as it came, not kept")
             case let .success(line): return .message(line)
             case let .failure(problem): return .failure(problem.message, .runtime)
             }
