@@ -292,6 +292,26 @@ def test_replay_prints_each_step_as_it_finishes(tmp_path, http_server):
         process.kill()
 
 
+def test_a_replay_stopped_half_way_leaves_no_scratch_folder(tmp_path, http_server):
+    # The scratch folder for saved files was made before the first step, so
+    # a replay stopped by Ctrl-C or a CI timeout left one in TMPDIR each time.
+    base = base_url(http_server(SlowSecond))
+    path = tmp_path / "slow.transcript"
+    path.write_text("# explorer transcript v1\nprofile: none\nbase-url: http://127.0.0.1:9\n\n"
+                    "> get /slow\nHTTP/1.1 200 OK\nContent-Type: application/json\n{\"ok\": true}\n\n")
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    process = subprocess.Popen([BINARY, "replay", str(path), "--base-url", base], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, env=dict(environment(tmp_path), TMPDIR=str(temporary)), cwd=tmp_path)
+    try:
+        time.sleep(1)
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=30)
+    finally:
+        process.kill()
+    assert list(temporary.iterdir()) == []
+
+
 def test_saved_files_of_a_replay_go_to_a_scratch_folder_so_it_replays_green_every_time(tmp_path):
     # A step that saves (-o, save, --download) found the file its recording
     # left and failed with "exists"; every replay then left files beside the suite.

@@ -14,10 +14,12 @@ import Foundation
 struct OutputFolder: Sendable, Equatable {
     var path: String?
 
-    /// Where `name` goes on disk.
+    /// Where `name` goes on disk. The folder is made when first used (0700):
+    /// a replay that writes no file leaves none behind, even when stopped.
     func place(_ name: String) -> String {
         let expanded = (name as NSString).expandingTildeInPath
         guard let path, !expanded.hasPrefix("/") else { return expanded }
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         return (path as NSString).appendingPathComponent(expanded)
     }
 }

@@ -81,9 +81,9 @@ struct Replayer: Sendable {
             let width = String(transcript.steps.last?.line ?? 0).count
             steps.onStep = { onStep($0, width) }
         }
-        // Files the steps save go to a scratch folder, removed after the run.
+        // Files the steps save go to a scratch folder, made by the first
+        // (`OutputFolder.place`) and removed after the run.
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("explorer-replay-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         defer { try? FileManager.default.removeItem(at: scratch) }
         await live.interpreter.setOutputFolder(scratch.path)
         await Self.drive(&steps, header: header, transcript.steps, on: live.interpreter)
