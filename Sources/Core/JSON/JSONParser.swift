@@ -147,10 +147,16 @@ public struct JSONParser {
         do throws(JSONParseError) {
             try objectMembers(into: &members)
         } catch {
-            guard atCut || stopped else { throw error }
-            (stopped, cut) = (true, true)
+            try keepIfCut(error)
         }
         return .object(members)
+    }
+
+    /// An error inside a container: in truncated bytes, at their end, it is
+    /// the cut, and the container is kept as far as it went; else thrown.
+    private mutating func keepIfCut(_ error: JSONParseError) throws(JSONParseError) {
+        guard atCut || stopped else { throw error }
+        (stopped, cut) = (true, true)
     }
 
     private mutating func objectMembers(into members: inout [(key: String, value: JSONValue)]) throws(JSONParseError) {
@@ -193,8 +199,7 @@ public struct JSONParser {
         do throws(JSONParseError) {
             try arrayItems(into: &items)
         } catch {
-            guard atCut || stopped else { throw error }
-            (stopped, cut) = (true, true)
+            try keepIfCut(error)
         }
         return .array(items)
     }
@@ -370,17 +375,19 @@ public struct JSONParser {
     /// character cut in half; the parse stops there.
     private mutating func stop(with bytes: [UInt8]) -> String {
         (stopped, cut) = (true, true)
-        var end = bytes.endIndex
-        var back = 0
-        while end > 0, back < 3, bytes[end - 1] & 0xC0 == 0x80 { end -= 1; back += 1 }
-        if end > 0, bytes[end - 1] >= 0xC0 {
-            let lead = bytes[end - 1]
-            let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
-            end = back + 1 < length ? end - 1 : bytes.endIndex
-        } else {
-            end = bytes.endIndex
-        }
-        return String(decoding: bytes[..<end], as: UTF8.self)
+        return String(decoding: Self.wholeCharacters(bytes), as: UTF8.self)
+    }
+
+    /// `bytes` without a UTF-8 sequence cut at their end (the start of a
+    /// spooled body, a string the start cuts).
+    public static func wholeCharacters(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
+        var lead = bytes.endIndex
+        // The last lead byte is at most 3 back; continuation bytes are 10xxxxxx.
+        while lead > bytes.startIndex, bytes.endIndex - lead < 4, bytes[lead - 1] & 0xC0 == 0x80 { lead -= 1 }
+        guard lead > bytes.startIndex else { return bytes[...] }
+        let first = bytes[lead - 1]
+        let length = first < 0x80 ? 1 : first >= 0xF0 ? 4 : first >= 0xE0 ? 3 : first >= 0xC0 ? 2 : 1
+        return bytes.endIndex - (lead - 1) < length ? bytes[..<(lead - 1)] : bytes[...]
     }
 
     /// One escape, past its backslash: checked, and what it stands for

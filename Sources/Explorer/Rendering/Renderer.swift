@@ -223,7 +223,7 @@ struct Renderer: Sendable {
     private func textOrBinary(_ response: ReceivedResponse, type: String, charset: String? = nil, hiding carried: [String]) -> String {
         // A spooled body's start may end inside a character.
         guard let spool = response.spool else { return textOrBinary(response.body[...], type: type, charset: charset, hiding: carried) }
-        return textOrBinary(Self.wholeCharacters(response.body), type: type, charset: charset, hiding: carried, spooledSize: spool.size)
+        return textOrBinary(JSONParser.wholeCharacters(response.body), type: type, charset: charset, hiding: carried, spooledSize: spool.size)
     }
 
     /// `spooledSize`: the whole body's size when `bytes` are only its start.
@@ -233,17 +233,6 @@ struct Renderer: Sendable {
             return preview(escapesControls ? Self.visible(hidden) : hidden, bodySize: spooledSize)
         }
         return palette.dim("binary body: \(type), \(Self.size(spooledSize ?? bytes.count)) (not shown)") + "\n"
-    }
-
-    /// `bytes` without a UTF-8 sequence cut at their end.
-    static func wholeCharacters(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
-        var lead = bytes.endIndex
-        // The last lead byte is at most 3 back; continuation bytes are 10xxxxxx.
-        while lead > bytes.startIndex, bytes.endIndex - lead < 4, bytes[lead - 1] & 0xC0 == 0x80 { lead -= 1 }
-        guard lead > bytes.startIndex else { return bytes[...] }
-        let first = bytes[lead - 1]
-        let length = first < 0x80 ? 1 : first >= 0xF0 ? 4 : first >= 0xE0 ? 3 : first >= 0xC0 ? 2 : 1
-        return bytes.endIndex - (lead - 1) < length ? bytes[..<(lead - 1)] : bytes[...]
     }
 
     /// Text in the charset its Content-Type declares, when it is not UTF-8
