@@ -61,9 +61,30 @@ struct ExplorerCommand: ParsableCommand {
     /// from the main thread, before any task exists, as NIO requires. The
     /// REPL blocks only the main thread (in libedit and `runBlocking`),
     /// never a task, so no event loop waits on itself.
+    ///
+    /// The REPL's and `-c`'s command lines skip the argument parser (`QuickArguments`).
+    /// Either way the process ends here, with the status a command throws;
+    /// only errors go through the parser's report.
     static func main() {
         NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
-        main(nil)
+        do {
+            if let quick = QuickArguments(Array(CommandLine.arguments.dropFirst())) {
+                try Start.start(quick.connection, commands: quick.commands)
+            } else {
+                var command = try parseAsRoot()
+                try command.run()
+            }
+        } catch let status as ExitCode {
+            exit(status.rawValue)
+        } catch {
+            exit(withError: error)
+        }
+    }
+
+    /// Ends the process with `status`: what is printed is flushed, as the
+    /// argument parser's own exit does.
+    private static func exit(_ status: Int32) -> Never {
+        Foundation.exit(status)
     }
 }
 

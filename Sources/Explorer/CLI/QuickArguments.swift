@@ -1,0 +1,90 @@
+import ArgumentParser
+
+/// The command lines of the REPL and `-c` (`explorer`, `explorer --base-url
+/// URL -c 'get /x'`), read without the argument parser. Building its tree of
+/// nine subcommands and their options cost about a sixth of a whole `-c`
+/// request, mostly in the runtime's type lookups (BENCHMARKS.md, "Start-up:
+/// the common command lines read directly").
+///
+/// It takes only what it can read exactly as the parser would: the REPL's
+/// own options, each at most once (`-c` any number of times), as
+/// `--name value` or `--name=value`, with values that cannot be mistaken for
+/// an option, and that pass the parser's own checks (`validate()`). Anything
+/// else (a subcommand, `--help`, a typo, a repeated option, a bad URL) is
+/// left to the argument parser, which reads it or says what is wrong.
+/// `QuickArgumentsTests` holds the two to the same result.
+struct QuickArguments {
+    var connection: ConnectionOptions
+    var commands: [String]
+
+    /// The option that takes a text value, by its name.
+    private static func field(_ name: String) -> WritableKeyPath<ConnectionOptions, String?>? {
+        switch name {
+        case "--base-url": \.baseURL
+        case "--profile": \.profile
+        case "--env": \.env
+        case "--record": \.record
+        case "--spec": \.spec
+        default: nil
+        }
+    }
+
+    /// `arguments` without the program's name; nil when the argument parser should read them.
+    init?(_ arguments: [String]) {
+        var connection = ConnectionOptions.none
+        var commands: [String] = []
+        var seen: Set<String> = []
+        var rest = arguments[...]
+        while let word = rest.popFirst() {
+            guard word.hasPrefix("-") else { return nil }
+            var name = word
+            var value: String?
+            if word.hasPrefix("--"), let equals = word.firstIndex(of: "=") {
+                name = String(word[..<equals])
+                value = String(word[word.index(after: equals)...])
+            }
+            if name == "--offline" {
+                guard value == nil, seen.insert(name).inserted else { return nil }
+                connection.offline = true
+                continue
+            }
+            guard name == "-c" || name == "--color" || Self.field(name) != nil else { return nil }
+            if value == nil {
+                guard let next = rest.popFirst() else { return nil }
+                value = next
+            }
+            // A value the parser might take for an option: let it decide.
+            guard let value, !value.hasPrefix("-") else { return nil }
+            if name == "-c" {
+                commands.append(value)
+                continue
+            }
+            guard seen.insert(name).inserted else { return nil }
+            if name == "--color" {
+                guard let mode = ColorMode(rawValue: value) else { return nil }
+                connection.color = mode
+            } else if let field = Self.field(name) {
+                connection[keyPath: field] = value
+            }
+        }
+        guard (try? connection.validate()) != nil else { return nil }
+        self.connection = connection
+        self.commands = commands
+    }
+}
+
+extension ConnectionOptions {
+    /// No option given, every field set (a parsed value, not the parser's
+    /// definition of one, which cannot be read).
+    static var none: ConnectionOptions {
+        var options = ConnectionOptions()
+        options.baseURL = nil
+        options.profile = nil
+        options.env = nil
+        options.offline = false
+        options.color = nil
+        options.record = nil
+        options.spec = nil
+        return options
+    }
+}

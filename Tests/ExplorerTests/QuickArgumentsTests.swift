@@ -1,0 +1,84 @@
+import ArgumentParser
+import Testing
+@testable import Explorer
+
+/// `QuickArguments` reads the REPL's command lines without the argument
+/// parser. Whatever it takes, it must read as the parser does; whatever it
+/// cannot, it must leave to the parser.
+@Suite struct QuickArgumentsTests {
+    /// Each item is one option or word as a user might type it, well or badly.
+    static let items: [[String]] = [
+        ["--base-url", "http://127.0.0.1:8080"], ["--base-url=https://api.example.com/v1"], ["--base-url", "not a url"],
+        ["--base-url", "-c"], ["--base-url"], ["--base-url="],
+        ["--profile", "nova"], ["--profile=linku"], ["--profile", ""], ["--env", "staging"], ["--env=dev"],
+        ["--offline"], ["--offline=true"],
+        ["--color", "never"], ["--color=always"], ["--color", "purple"], ["--color", "auto"],
+        ["--record", "s.transcript"], ["--record=a=b.transcript"], ["--spec", "api.yaml"],
+        ["-c", "get /x"], ["-c", "login alice secret"], ["-c", "-v"], ["-c", ""], ["-c"], ["-c=get"], ["-cget"],
+        ["run"], ["run", "f.txt"], ["sandbox"], ["--help"], ["-h"], ["--version"], ["--"], ["get /x"], ["--bogus"],
+        ["-o", "x"], ["--BASE-URL", "http://h"], ["--base-url", "--offline"],
+    ]
+
+    /// What the argument parser makes of `arguments`: the REPL's options
+    /// and lines, or nil when it reads something else or refuses them.
+    static func parsed(_ arguments: [String]) -> Reading? {
+        guard let command = (try? ExplorerCommand.parseAsRoot(arguments)) as? ExplorerCommand else { return nil }
+        return Reading(command.connection, command.commands)
+    }
+
+    struct Reading: Equatable, CustomStringConvertible {
+        var fields: [String?]
+        var commands: [String]
+        init(_ options: ConnectionOptions, _ commands: [String]) {
+            fields = [options.baseURL, options.profile, options.env, options.offline ? "offline" : nil, options.color?.rawValue,
+                      options.record, options.spec]
+            self.commands = commands
+        }
+        var description: String { "\(fields) \(commands)" }
+    }
+
+    static var lines: [[String]] {
+        var lines: [[String]] = [[]]
+        for first in items {
+            lines.append(first)
+            for second in items { lines.append(first + second) }
+        }
+        // Three well-formed options together, in every order.
+        let wellFormed = items.filter { QuickArguments($0) != nil }
+        for first in wellFormed { for second in wellFormed { for third in wellFormed.prefix(4) { lines.append(first + second + third) } } }
+        return lines
+    }
+
+    @Test func whatItReadsTheParserReadsAlike() {
+        var taken = 0
+        for line in Self.lines {
+            guard let quick = QuickArguments(line) else { continue }
+            taken += 1
+            #expect(Self.parsed(line) == Reading(quick.connection, quick.commands), "\(line)")
+        }
+        // It is the common path, not a corner: most well-formed lines are its own.
+        #expect(taken > 1_000)
+    }
+
+    @Test(arguments: [
+        [], ["-c", "get /x"], ["--base-url", "http://127.0.0.1:8080", "-c", "get /x"], ["--base-url=http://127.0.0.1:8080"],
+        ["--profile", "nova", "--env", "staging", "-c", "a", "-c", "b"], ["--offline", "--color", "never", "--record", "r.transcript"],
+        ["--spec", "api.yaml"], ["-c", "login alice p=ss"],
+    ])
+    func theREPLsOwnLinesAreReadDirectly(_ line: [String]) throws {
+        let quick = try #require(QuickArguments(line))
+        #expect(Self.parsed(line) == Reading(quick.connection, quick.commands))
+    }
+
+    /// Left to the parser: subcommands, its own flags, anything it refuses or
+    /// would read its own way.
+    @Test(arguments: [
+        ["run", "f.txt"], ["sandbox"], ["--help"], ["-h"], ["--version"], ["--bogus"], ["get /x"], ["--"],
+        ["--base-url", "not a url"], ["--base-url"], ["--color", "purple"], ["--offline", "--offline"], ["--offline=true"],
+        ["--profile", "a", "--profile", "b"], ["-c", "-v"], ["--base-url", "--offline"], ["-cget"], ["-c=get"],
+        ["--generate-completion-script", "bash"],
+    ])
+    func theRestIsLeftToTheParser(_ line: [String]) {
+        #expect(QuickArguments(line) == nil)
+    }
+}
