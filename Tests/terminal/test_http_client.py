@@ -20,6 +20,12 @@ class Backend(QuietHandler):
     seen = []
     # (port, path, Authorization header) of every request.
     auth = []
+    # The client's address of every connection the servers accepted.
+    connections = []
+
+    def setup(self):
+        Backend.connections.append(self.client_address)
+        super().setup()
 
     def answer(self):
         length = int(self.headers.get("Content-Length") or 0)
@@ -56,11 +62,25 @@ class Backend(QuietHandler):
 def backend(http_server):
     Backend.seen = []
     Backend.auth = []
+    Backend.connections = []
     return base_url(http_server(Backend)), base_url(http_server(Backend))
 
 
 def explorer(base, lines, tmp_path):
     return run_explorer(["--base-url", base], env=isolated_env(tmp_path), input="\n".join(lines) + "\n", cwd=tmp_path)
+
+
+def test_requests_share_one_connection_and_open_no_other(backend, tmp_path):
+    # async-http-client, asked to keep a request's channel on one event loop,
+    # opened a second connection beside the first for every `-c` request.
+    result = explorer(backend[0], ["get /a", "get /b", "get /c"], tmp_path)
+    assert result.returncode == 0, result.stderr
+    one = run_explorer(["--base-url", backend[1], "-c", "get /one"], env=isolated_env(tmp_path), cwd=tmp_path)
+    assert one.returncode == 0, one.stderr
+    time.sleep(0.5)  # a connection the explorer opened and left is accepted late
+    ports = [port for _, port in Backend.connections]
+    assert len(ports) == 2, Backend.connections
+    assert [path for _, path, _ in Backend.seen] == ["/a", "/b", "/c", "/one"]
 
 
 def test_a_redirect_is_shown_with_its_location_and_followed_on_request(backend, tmp_path):

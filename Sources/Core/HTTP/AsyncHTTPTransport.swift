@@ -112,7 +112,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
                                                reserves: request.method != "HEAD")
             } else {
                 let collector = BytesCollector(host: host, reserves: request.method != "HEAD")
-                let task = through.execute(request: outgoing, delegate: collector, eventLoop: .delegateAndChannel(on: eventLoop),
+                let task = through.execute(request: outgoing, delegate: collector, eventLoop: .delegate(on: eventLoop),
                                            deadline: .now() + deadline)
                 collected = try await Self.response(of: task, isolation: #isolation)
             }
@@ -167,7 +167,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
     private nonisolated(nonsending) func streamed(_ outgoing: HTTPClient.Request, through: HTTPClient, sink: StreamSink, host: String,
                                                   deadline: TimeAmount, reserves: Bool) async throws -> CollectedAnswer {
         let collector = StreamingCollector(sink: sink, limit: options.maximumBodyBytes, host: host, reserves: reserves)
-        let task = through.execute(request: outgoing, delegate: collector, eventLoop: .delegateAndChannel(on: eventLoop), deadline: nil)
+        let task = through.execute(request: outgoing, delegate: collector, eventLoop: .delegate(on: eventLoop), deadline: nil)
         let timedOut = NIOLockedValueBox(false)
         let idle = NIOLockedValueBox(false)
         let timer = eventLoop.scheduleTask(in: deadline) {
