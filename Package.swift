@@ -41,6 +41,8 @@ let package = Package(
             pkgConfig: "libedit",
             providers: [.apt(["libedit-dev"])]
         ),
+        // Swift concurrency's global-executor hook, set directly (Explorer's `EventLoopExecutor`).
+        .target(name: "CConcurrencyHook"),
         .target(
             name: "Core",
             dependencies: [
@@ -73,6 +75,7 @@ let package = Package(
                 "Core",
                 "Sandbox",
                 "CLibEdit",
+                "CConcurrencyHook",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

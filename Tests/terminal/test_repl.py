@@ -24,8 +24,8 @@ from pathlib import Path
 
 import pytest
 
-from support import (ALICE_PROMPT, BINARY, CTRL_C, CTRL_D, ENTER, ESC, PROMPT, TAB, history_lines, history_path,
-                     run_explorer)
+from support import (ALICE_PROMPT, BINARY, CTRL_C, CTRL_D, ENTER, ESC, PROMPT, TAB, QuietHandler, history_lines,
+                     history_path, run_explorer)
 
 EXPLORER_BIN = Path(BINARY)
 
@@ -408,3 +408,24 @@ def test_offline_indents_a_json_body_on_a_terminal(spawn):
     out = x.run("post /api/tasks title=Fix 'tags:=[1,2]' --offline")
     assert '{\r\n  "title": "Fix",\r\n  "tags": [\r\n    1,\r\n    2\r\n  ]\r\n}' in out, out
     assert "Content-Length: 28" in out, "the length of the compact bytes that would be sent"
+
+
+class Banners(QuietHandler):
+    def do_GET(self):
+        self.reply(200, b'{"banners": []}', [("Content-Type", "application/json")])
+
+
+def test_tasks_run_on_the_event_loops_not_on_a_thread_pool(spawn, http_server):
+    # Swift concurrency's jobs go to NIO's event loops (EventLoopExecutor): a
+    # task woken by a socket runs on the thread that read it. When the
+    # runtime's hook was not found (the binary scripts/explorer builds, with
+    # the Swift runtime linked in), every task ran on Dispatch threads
+    # ("com.apple.root.user-initiated-qos"). Against a server of its own: the
+    # sandbox's timers (Task.sleep) still wake on Dispatch's.
+    port = http_server(Banners).server_address[1]
+    x = spawn("--base-url", f"http://127.0.0.1:{port}", prompt=f"127.0.0.1:{port}> ")
+    assert "200" in x.run("get /banners", prompt=f"127.0.0.1:{port}> ")
+    pid = x.child.pid
+    main = open(f"/proc/{pid}/comm").read().strip()
+    names = [open(f"/proc/{pid}/task/{task}/comm").read().strip() for task in os.listdir(f"/proc/{pid}/task")]
+    assert [name for name in names if name != main and not name.startswith("NIO-")] == [], names

@@ -53,20 +53,12 @@ struct ExplorerCommand: ParsableCommand {
         }
     }
 
-    /// Swift concurrency's jobs run on NIO's event loops, the ones the
-    /// sandbox's server and the WebSocket client read and write on, instead
-    /// of a pool of their own. A task woken by a socket then runs on the
-    /// thread that read it: a served request, or a frame reaching the REPL,
-    /// costs one thread switch instead of three (BENCHMARKS.md). Done first,
-    /// from the main thread, before any task exists, as NIO requires. The
-    /// REPL blocks only the main thread (in libedit and `runBlocking`),
-    /// never a task, so no event loop waits on itself.
-    ///
-    /// The REPL's and `-c`'s command lines skip the argument parser (`QuickArguments`).
+    /// Tasks run on NIO's event loops (`EventLoopExecutor`). The REPL's and
+    /// `-c`'s command lines skip the argument parser (`QuickArguments`).
     /// Either way the process ends here, with the status a command throws;
     /// only errors go through the parser's report.
     static func main() {
-        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        EventLoopExecutor.takeOverGlobalExecutor()
         do {
             if let quick = QuickArguments(Array(CommandLine.arguments.dropFirst())) {
                 try Start.start(quick.connection, commands: quick.commands)
