@@ -23,18 +23,16 @@ import Testing
     /// and lines, or nil when it reads something else or refuses them.
     static func parsed(_ arguments: [String]) -> Reading? {
         guard let command = (try? ExplorerCommand.parseAsRoot(arguments)) as? ExplorerCommand else { return nil }
-        return Reading(command.connection, command.commands)
+        return Reading(command.connection.settings, command.commands)
     }
 
-    struct Reading: Equatable, CustomStringConvertible {
-        var fields: [String?]
+    struct Reading: Equatable {
+        var settings: ConnectionSettings
         var commands: [String]
-        init(_ options: ConnectionOptions, _ commands: [String]) {
-            fields = [options.baseURL, options.profile, options.env, options.offline ? "offline" : nil, options.color?.rawValue,
-                      options.record, options.spec]
+        init(_ settings: ConnectionSettings, _ commands: [String]) {
+            self.settings = settings
             self.commands = commands
         }
-        var description: String { "\(fields) \(commands)" }
     }
 
     static var lines: [[String]] {

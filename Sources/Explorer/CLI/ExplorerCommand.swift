@@ -41,7 +41,7 @@ struct ExplorerCommand: ParsableCommand {
     var commands: [String] = []
 
     func run() throws {
-        try Start.start(connection, commands: commands)
+        try Start.start(connection.settings, commands: commands)
     }
 
     /// Refuses, by name, the REPL's options given to a subcommand that has
@@ -121,18 +121,17 @@ struct ConnectionOptions: ParsableArguments {
             completion: .file())
     var spec: String?
 
+    /// What these options say, as a value the rest of the program reads.
+    var settings: ConnectionSettings {
+        ConnectionSettings(baseURL: baseURL, profile: profile, env: env, offline: offline, color: color, record: record, spec: spec)
+    }
+
     /// These options, taking the ones given before the subcommand's name
     /// (`explorer --base-url URL run FILE`) where none is given after it.
-    func given(over parent: ConnectionOptions) -> ConnectionOptions {
-        var merged = self
-        merged.baseURL = baseURL ?? parent.baseURL
-        merged.profile = profile ?? parent.profile
-        merged.env = env ?? parent.env
-        merged.offline = offline || parent.offline
-        merged.color = color ?? parent.color
-        merged.record = record ?? parent.record
-        merged.spec = spec ?? parent.spec
-        return merged
+    func given(over parent: ConnectionOptions) -> ConnectionSettings {
+        ConnectionSettings(baseURL: baseURL ?? parent.baseURL, profile: profile ?? parent.profile, env: env ?? parent.env,
+                           offline: offline || parent.offline, color: color ?? parent.color, record: record ?? parent.record,
+                           spec: spec ?? parent.spec)
     }
 
     /// The options given, by name. The argument parser reads `explorer`'s own
@@ -146,9 +145,25 @@ struct ConnectionOptions: ParsableArguments {
     }
 
     func validate() throws {
-        if let baseURL {
-            if let reason = URLCheck.problem(baseURL) { throw ValidationError(reason) }
-        }
+        if let reason = settings.problem { throw ValidationError(reason) }
+    }
+}
+
+/// What the REPL's options say (`ConnectionOptions` as the argument parser
+/// reads them, `QuickArguments` for the common command lines).
+struct ConnectionSettings: Equatable {
+    var baseURL: String?
+    var profile: String?
+    var env: String?
+    var offline = false
+    var color: ColorMode?
+    var record: String?
+    var spec: String?
+
+    /// Why the options cannot be read as given, in one line: the argument
+    /// parser's `validate()`.
+    var problem: String? {
+        baseURL.flatMap { URLCheck.problem($0) }
     }
 
     /// What only the options together can say (checked once those given
@@ -206,7 +221,7 @@ struct Start: ParsableCommand {
     /// The REPL, or the lines of `-c` (in order, like a script's: each
     /// runs, `exit` stops, the worst status is the exit status), or the
     /// lines of a pipe.
-    static func start(_ connection: ConnectionOptions, commands: [String]) throws {
+    static func start(_ connection: ConnectionSettings, commands: [String]) throws {
         try connection.check()
         let session = try ExplorerSession.open(connection, interactive: commands.isEmpty)
         let controller = session.controller

@@ -39,7 +39,7 @@ final class ExplorerSession {
 
     /// `interactive`: a REPL when standard input is a terminal and libedit
     /// can drive it; otherwise lines come from a pipe, a file or `-c`.
-    static func open(_ options: ConnectionOptions, interactive: Bool) throws -> ExplorerSession {
+    static func open(_ options: ConnectionSettings, interactive: Bool) throws -> ExplorerSession {
         let environment = Surroundings.current.environment
         let file = try profileFile(options, environment: environment)
         // A server named on the command line is not LinkU unless the user says so.
@@ -232,7 +232,7 @@ final class ExplorerSession {
 
     /// The profile file `--profile` names, if it names one, resolved; a
     /// problem with it is one line and exit 2, before anything starts.
-    private static func profileFile(_ options: ConnectionOptions, environment: [String: String]) throws -> ChosenProfile? {
+    private static func profileFile(_ options: ConnectionSettings, environment: [String: String]) throws -> ChosenProfile? {
         guard let given = options.profile, Profile.named(given) == nil,
               let path = ProfileLookup(environment: environment).file(named: given) else { return nil }
         let ask: ((String) -> String?)? = Surroundings.current.inputIsTerminal ? { LineEditor.readSecret(prompt: $0) } : nil

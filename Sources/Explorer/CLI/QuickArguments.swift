@@ -1,5 +1,3 @@
-import ArgumentParser
-
 /// The command lines of the REPL and `-c` (`explorer`, `explorer --base-url
 /// URL -c 'get /x'`), read without the argument parser. Building its tree of
 /// nine subcommands and their options cost about a sixth of a whole `-c`
@@ -9,16 +7,16 @@ import ArgumentParser
 /// It takes only what it can read exactly as the parser would: the REPL's
 /// own options, each at most once (`-c` any number of times), as
 /// `--name value` or `--name=value`, with values that cannot be mistaken for
-/// an option, and that pass the parser's own checks (`validate()`). Anything
+/// an option, and that pass the parser's own checks (`ConnectionSettings.problem`). Anything
 /// else (a subcommand, `--help`, a typo, a repeated option, a bad URL) is
 /// left to the argument parser, which reads it or says what is wrong.
 /// `QuickArgumentsTests` holds the two to the same result.
 struct QuickArguments {
-    var connection: ConnectionOptions
+    var connection: ConnectionSettings
     var commands: [String]
 
     /// The option that takes a text value, by its name.
-    private static func field(_ name: String) -> WritableKeyPath<ConnectionOptions, String?>? {
+    private static func field(_ name: String) -> WritableKeyPath<ConnectionSettings, String?>? {
         switch name {
         case "--base-url": \.baseURL
         case "--profile": \.profile
@@ -31,7 +29,7 @@ struct QuickArguments {
 
     /// `arguments` without the program's name; nil when the argument parser should read them.
     init?(_ arguments: [String]) {
-        var connection = ConnectionOptions.none
+        var connection = ConnectionSettings()
         var commands: [String] = []
         var seen: Set<String> = []
         var rest = arguments[...]
@@ -67,24 +65,8 @@ struct QuickArguments {
                 connection[keyPath: field] = value
             }
         }
-        guard (try? connection.validate()) != nil else { return nil }
+        guard connection.problem == nil else { return nil }
         self.connection = connection
         self.commands = commands
-    }
-}
-
-extension ConnectionOptions {
-    /// No option given, every field set (a parsed value, not the parser's
-    /// definition of one, which cannot be read).
-    static var none: ConnectionOptions {
-        var options = ConnectionOptions()
-        options.baseURL = nil
-        options.profile = nil
-        options.env = nil
-        options.offline = false
-        options.color = nil
-        options.record = nil
-        options.spec = nil
-        return options
     }
 }

@@ -43,7 +43,7 @@ struct SpecBenchCommand: ParsableCommand {
             operations = loaded?.endpoints.count ?? 0
             loadTimes.append(Self.milliseconds(elapsed))
         }
-        let session = try ExplorerSession.open(connection, interactive: false)
+        let session = try ExplorerSession.open(connection.settings, interactive: false)
         defer { session.close() }
         for line in partial { _ = session.complete(line) }
         var tab: [Double] = []
