@@ -56,6 +56,23 @@ import Testing
     }
 
     /// Every usage error says the usage `help` shows: they cannot drift apart.
+    /// `help get` lists each request option with its help in a column apart,
+    /// however long the option (`--verify yes|no|CA_FILE` ran into its help).
+    @Test func everyRequestOptionStandsApartFromItsHelp() {
+        let lines = CommandTable.httpDetails.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        for flag in RequestOptions.flags {
+            let option = "  " + flag.names.joined(separator: ", ") + (flag.value.map { " " + $0 } ?? "")
+            guard let at = lines.firstIndex(where: { $0.hasPrefix(option + " ") || $0 == option }) else {
+                Issue.record("no line for \(option)")
+                continue
+            }
+            let rest = lines[at].dropFirst(option.count)
+            let help = rest.isEmpty ? lines[at + 1].drop(while: { $0 == " " }) : rest.drop(while: { $0 == " " })
+            #expect(rest.isEmpty || rest.hasPrefix("  "), "\(lines[at])")
+            #expect(help == flag.help[...], "\(option)")
+        }
+    }
+
     @Test func usageErrorsSayWhatHelpSays() {
         let wrong = ["login a b c", "unset", "cookies now", "show a b", "save", "capture", "endpoints a b",
                      "describe", "spec", "record", "replay", "tour a b", "help a b"]

@@ -39,8 +39,8 @@ struct ProfilesCommand: ParsableCommand {
         let whatWidth = rows.map(\.what.count).max() ?? 0
         var text = ""
         for row in rows {
-            text += row.name.padding(toLength: nameWidth + 2, withPad: " ", startingAt: 0)
-                + row.what.padding(toLength: whatWidth + 2, withPad: " ", startingAt: 0) + row.source + "\n"
+            text += row.name.padded(to: nameWidth + 2)
+                + row.what.padded(to: whatWidth + 2) + row.source + "\n"
         }
         if lookup.files().isEmpty {
             text += "No profile files: put NAME.yaml in \(lookup.folders.map(\.path).joined(separator: " or ")) (docs/profiles.md).\n"

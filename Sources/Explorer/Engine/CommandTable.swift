@@ -361,6 +361,14 @@ extension CommandTable {
         name: "exit", aliases: ["quit"], usage: "exit", summary: "leave (Ctrl-D does too)", details: "Leaves the explorer.",
         parse: { args throws(CommandError) in try args.none(); return .exit })
 
+    /// An option and its help, the help in a column of its own: on the next
+    /// line after an option too long for it (`--verify yes|no|CA_FILE`).
+    static func optionLine(_ option: String, _ help: String) -> String {
+        let column = 24
+        let option = "  " + option
+        return option.count < column ? option.padded(to: column) + help : option + "\n" + String(repeating: " ", count: column) + help
+    }
+
     static var httpDetails: String { """
     Sends a request to PATH (relative to the base URL, or a full http:// URL). Items, as in HTTPie:
       name=value      JSON string field          name:=json     raw JSON field (number, bool, array…)
@@ -371,7 +379,7 @@ extension CommandTable {
     multipart/form-data. A backslash escapes a separator (a\\=b=c has the key a=b) or a bracket.
     {{name}} is replaced by a variable.
     Options, anywhere on the line (HTTPie's names):
-    \(RequestOptions.flags.map { "  " + ($0.names.joined(separator: ", ") + ($0.value.map { " " + $0 } ?? "")).padding(toLength: 22, withPad: " ", startingAt: 0) + $0.help }.joined(separator: "\n"))
+    \(RequestOptions.flags.map { optionLine($0.names.joined(separator: ", ") + ($0.value.map { " " + $0 } ?? ""), $0.help) }.joined(separator: "\n"))
     By default the status line and the body are printed (HEAD and OPTIONS: the headers too); a
     redirect's Location is always shown. Credentials are hidden wherever they are printed.
     Examples:

@@ -180,7 +180,7 @@ enum CandidateList {
         if candidates.contains(where: { $0.hint != nil }), candidates.count <= 40 {
             return candidates.map { c in
                 guard let hint = c.hint else { return c.text }
-                let line = c.text.padding(toLength: longest + 2, withPad: " ", startingAt: 0) + hint
+                let line = c.text.padded(to: longest + 2) + hint
                 return line.count > width ? String(line.prefix(max(width - 1, longest))) : line
             }.joined(separator: "\n") + "\n"
         }
@@ -193,7 +193,7 @@ enum CandidateList {
             for c in 0..<columns {
                 let i = c * rows + r
                 guard i < candidates.count else { continue }
-                line += candidates[i].text.padding(toLength: columnWidth, withPad: " ", startingAt: 0)
+                line += candidates[i].text.padded(to: columnWidth)
             }
             lines.append(String(line.reversed().drop(while: { $0 == " " }).reversed()))
         }

@@ -51,6 +51,6 @@ enum CatalogText {
     }
 
     private static func pad(_ s: String, _ width: Int) -> String {
-        s.count >= width ? s + " " : s.padding(toLength: width, withPad: " ", startingAt: 0)
+        s.count >= width ? s + " " : s.padded(to: width)
     }
 }

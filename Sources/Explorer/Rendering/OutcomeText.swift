@@ -69,7 +69,7 @@ enum OutcomeText {
                 lines.append("  " + spec.usage)
                 lines.append("  " + String(repeating: " ", count: width + 2) + spec.summary)
             } else {
-                lines.append("  " + spec.usage.padding(toLength: width + 2, withPad: " ", startingAt: 0) + spec.summary)
+                lines.append("  " + spec.usage.padded(to: width + 2) + spec.summary)
             }
         }
         lines.append("")

@@ -35,7 +35,7 @@ extension SessionController {
         let mine = all.filter { $0.profile == profile }
         let width = mine.map(\.name.count).max() ?? 0
         var text = mine.isEmpty ? "no tours for \(profile)\n" : "Tours for \(profile) (tour NAME walks one; TAB completes NAME):\n"
-        for tour in mine { text += "  " + tour.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + tour.summary + "\n" }
+        for tour in mine { text += "  " + tour.name.padded(to: width) + "  " + tour.summary + "\n" }
         let others = Dictionary(grouping: all.filter { $0.profile != profile }, by: \.profile)
         for (other, tours) in others.sorted(by: { $0.key < $1.key }) {
             text += "\(other) (explorer --profile \(other)): " + tours.map(\.name).joined(separator: ", ") + "\n"

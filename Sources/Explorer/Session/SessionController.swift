@@ -264,7 +264,7 @@ final class SessionController {
         guard let name else {
             let all = environments.list()
             let width = all.map(\.name.count).max() ?? 0
-            return .message(all.map { ($0.current ? "* " : "  ") + $0.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.url }
+            return .message(all.map { ($0.current ? "* " : "  ") + $0.name.padded(to: width + 2) + $0.url }
                 .joined(separator: "\n"))
         }
         if let recorder { return .failure("recording to \(recorder.path): a transcript runs against one environment (record stop first)", .usage) }
