@@ -225,21 +225,20 @@ struct Start: ParsableCommand {
         try connection.check()
         let session = try ExplorerSession.open(connection, interactive: commands.isEmpty)
         let controller = session.controller
-        var status = ExitStatus.ok
-        if !commands.isEmpty {
-            for command in commands {
-                let result = controller.step(command)
-                status = max(status, result.status)
-                if result.exit { break }
-            }
-        } else if controller.terminal.isInteractive {
+        if commands.isEmpty, controller.terminal.isInteractive {
             controller.terminal.out(session.welcome)
-            status = controller.repl()
-        } else {
-            status = controller.script(StandardInputLines(), name: "stdin")
+            let status = controller.repl()
+            session.close()
+            throw ExitCode(status.rawValue)
         }
-        session.close()
-        throw ExitCode(status.rawValue)
+        guard !commands.isEmpty else { session.finish(controller.script(StandardInputLines(), name: "stdin")) }
+        var status = ExitStatus.ok
+        for command in commands {
+            let result = controller.step(command)
+            status = max(status, result.status)
+            if result.exit { break }
+        }
+        session.finish(status)
     }
 }
 
@@ -269,9 +268,7 @@ struct Run: ParsableCommand {
         try connection.check()
         let session = try ExplorerSession.open(connection, interactive: false)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0.hasSuffix("\r") ? $0.dropLast() : $0) }
-        let status = session.controller.script(file: lines, name: file)
-        session.close()
-        throw ExitCode(status.rawValue)
+        session.finish(session.controller.script(file: lines, name: file))
     }
 }
 

@@ -278,6 +278,19 @@ final class ExplorerSession {
         // Quietly: no "closed" notice after the user has left.
         runBlocking { [live] in await live.close() }
     }
+
+    /// Ends the process after a script's or `-c`'s lines, with `status`:
+    /// what `close()` does but shut the HTTP client down. Its connections are
+    /// closed by the end of the process as by a shutdown, which
+    /// async-http-client reports on a Dispatch queue: a thread started for
+    /// nothing else, 0.5 to 2 ms of a one-line `-c` (BENCHMARKS.md). The
+    /// REPL uses `close()`, which leaves its line editor to restore the
+    /// terminal.
+    func finish(_ status: ExitStatus) -> Never {
+        controller.finishRecording()
+        runBlocking { [live] in await live.close(leavingConnections: true) }
+        exit(status.rawValue)
+    }
 }
 
 

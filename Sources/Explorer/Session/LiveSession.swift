@@ -65,10 +65,12 @@ final class LiveSession: Sendable {
     }
 
     /// Closes the socket quietly, then the transport and the sandbox.
-    func close() async {
+    /// `leavingConnections`: not the transport, when the process ends at
+    /// once and closes its connections itself (`ExplorerSession.finish`).
+    func close(leavingConnections: Bool = false) async {
         await interpreter.setSocketListener(nil)
         await interpreter.closeSocket()
-        await transport.shutdown()
+        if !leavingConnections { await transport.shutdown() }
         await sandbox?.stop()
     }
 }
