@@ -10,10 +10,10 @@ import Testing
     static let items: [[String]] = [
         ["--base-url", "http://127.0.0.1:8080"], ["--base-url=https://api.example.com/v1"], ["--base-url", "not a url"],
         ["--base-url", "-c"], ["--base-url"], ["--base-url="],
-        ["--profile", "nova"], ["--profile=linku"], ["--profile", ""], ["--env", "staging"], ["--env=dev"],
+        ["--profile", "nova"], ["--profile=linku"], ["--profile", ""], ["--profile="], ["--env", "staging"], ["--env=dev"], ["--env="],
         ["--offline"], ["--offline=true"],
         ["--color", "never"], ["--color=always"], ["--color", "purple"], ["--color", "auto"],
-        ["--record", "s.transcript"], ["--record=a=b.transcript"], ["--spec", "api.yaml"],
+        ["--record", "s.transcript"], ["--record=a=b.transcript"], ["--record="], ["--spec", "api.yaml"], ["--spec="],
         ["-c", "get /x"], ["-c", "login alice secret"], ["-c", "-v"], ["-c", ""], ["-c"], ["-c=get"], ["-cget"],
         ["run"], ["run", "f.txt"], ["sandbox"], ["--help"], ["-h"], ["--version"], ["--"], ["get /x"], ["--bogus"],
         ["-o", "x"], ["--BASE-URL", "http://h"], ["--base-url", "--offline"],
@@ -43,7 +43,7 @@ import Testing
         }
         // Three well-formed options together, in every order.
         let wellFormed = items.filter { QuickArguments($0) != nil }
-        for first in wellFormed { for second in wellFormed { for third in wellFormed.prefix(4) { lines.append(first + second + third) } } }
+        for first in wellFormed { for second in wellFormed { for third in wellFormed.prefix(6) { lines.append(first + second + third) } } }
         return lines
     }
 

@@ -35,8 +35,8 @@ struct ProfilesCommand: ParsableCommand {
                 rows.append((file.name, "unusable: \(at)\(error.reason)", "\(file.source): \(file.path)"))
             }
         }
-        let nameWidth = rows.map(\.name.count).max() ?? 0
-        let whatWidth = rows.map(\.what.count).max() ?? 0
+        let nameWidth = rows.map(\.name.columns).max() ?? 0
+        let whatWidth = rows.map(\.what.columns).max() ?? 0
         var text = ""
         for row in rows {
             text += row.name.padded(to: nameWidth + 2)

@@ -6,10 +6,11 @@
 ///
 /// It takes only what it can read exactly as the parser would: the REPL's
 /// own options, each at most once (`-c` any number of times), as
-/// `--name value` or `--name=value`, with values that cannot be mistaken for
-/// an option, and that pass the parser's own checks (`ConnectionSettings.problem`). Anything
-/// else (a subcommand, `--help`, a typo, a repeated option, a bad URL) is
-/// left to the argument parser, which reads it or says what is wrong.
+/// `--name value` or `--name=value`, with values that cannot be mistaken
+/// for an option or a missing one and that pass the parser's own checks
+/// (`ConnectionSettings.problem`). Anything else (a subcommand, `--help`, a
+/// typo, a repeated option, an empty value, a bad URL) is left to the
+/// argument parser, which reads it or says what is wrong.
 /// `QuickArgumentsTests` holds the two to the same result.
 struct QuickArguments {
     var connection: ConnectionSettings
@@ -51,8 +52,9 @@ struct QuickArguments {
                 guard let next = rest.popFirst() else { return nil }
                 value = next
             }
-            // A value the parser might take for an option: let it decide.
-            guard let value, !value.hasPrefix("-") else { return nil }
+            // A value the parser might take for an option, or an empty one
+            // (`--spec=` is a missing value to it): let it decide.
+            guard let value, !value.isEmpty, !value.hasPrefix("-") else { return nil }
             if name == "-c" {
                 commands.append(value)
                 continue

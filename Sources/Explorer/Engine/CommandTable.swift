@@ -366,7 +366,7 @@ extension CommandTable {
     static func optionLine(_ option: String, _ help: String) -> String {
         let column = 24
         let option = "  " + option
-        return option.count < column ? option.padded(to: column) + help : option + "\n" + String(repeating: " ", count: column) + help
+        return option.columns < column ? option.padded(to: column) + help : option + "\n" + String(repeating: " ", count: column) + help
     }
 
     static var httpDetails: String { """

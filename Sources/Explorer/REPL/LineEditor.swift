@@ -176,7 +176,7 @@ enum LineEditorHooks {
 /// Candidates in columns, or one per line with hints when hints fit.
 enum CandidateList {
     static func format(_ candidates: [Completion.Candidate], width: Int) -> String {
-        let longest = candidates.map(\.text.count).max() ?? 0
+        let longest = candidates.map(\.text.columns).max() ?? 0
         if candidates.contains(where: { $0.hint != nil }), candidates.count <= 40 {
             return candidates.map { c in
                 guard let hint = c.hint else { return c.text }

@@ -43,7 +43,7 @@ enum CatalogText {
     }
 
     private static func fields(_ fields: [Field]) -> [String] {
-        let width = fields.map(\.name.count).max() ?? 0
+        let width = fields.map(\.name.columns).max() ?? 0
         return fields.map { f in
             let type = f.type.description + (f.nullable ? "?" : "")
             return "  " + pad(f.name, width + 2) + pad(type, 12) + (f.required ? " required" : " optional")
@@ -51,6 +51,6 @@ enum CatalogText {
     }
 
     private static func pad(_ s: String, _ width: Int) -> String {
-        s.count >= width ? s + " " : s.padded(to: width)
+        s.columns >= width ? s + " " : s.padded(to: width)
     }
 }

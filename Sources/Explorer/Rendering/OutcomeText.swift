@@ -62,10 +62,10 @@ enum OutcomeText {
     static let helpColumn = 34
 
     static func help(_ specs: [CommandSpec]) -> String {
-        let width = specs.map(\.usage.count).filter { $0 <= helpColumn }.max() ?? helpColumn
+        let width = specs.map(\.usage.columns).filter { $0 <= helpColumn }.max() ?? helpColumn
         var lines = ["Commands:"]
         for spec in specs {
-            if spec.usage.count > width {
+            if spec.usage.columns > width {
                 lines.append("  " + spec.usage)
                 lines.append("  " + String(repeating: " ", count: width + 2) + spec.summary)
             } else {

@@ -33,7 +33,7 @@ extension SessionController {
         guard !all.isEmpty else { return "no tours under \(tours.folder)/ (set EXPLORER_SESSIONS to the folder that has them)" }
         let profile = interpreter.session.profile.name
         let mine = all.filter { $0.profile == profile }
-        let width = mine.map(\.name.count).max() ?? 0
+        let width = mine.map(\.name.columns).max() ?? 0
         var text = mine.isEmpty ? "no tours for \(profile)\n" : "Tours for \(profile) (tour NAME walks one; TAB completes NAME):\n"
         for tour in mine { text += "  " + tour.name.padded(to: width) + "  " + tour.summary + "\n" }
         let others = Dictionary(grouping: all.filter { $0.profile != profile }, by: \.profile)

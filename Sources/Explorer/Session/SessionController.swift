@@ -263,7 +263,7 @@ final class SessionController {
         }
         guard let name else {
             let all = environments.list()
-            let width = all.map(\.name.count).max() ?? 0
+            let width = all.map(\.name.columns).max() ?? 0
             return .message(all.map { ($0.current ? "* " : "  ") + $0.name.padded(to: width + 2) + $0.url }
                 .joined(separator: "\n"))
         }

@@ -1,0 +1,36 @@
+import Core
+import Testing
+@testable import Explorer
+
+/// Tables (`describe`, `profiles`, `env`, TAB's list) line up in a terminal
+/// whatever script their text is in.
+@Suite struct ColumnsTests {
+    @Test(arguments: [
+        ("name", 4), ("", 0), ("名称", 4), ("ｆｕｌｌ", 8), ("한국", 4), ("🚀", 2), ("❤️", 2), ("👩‍💻", 2),
+        ("e\u{301}tape", 5), ("café", 4), ("a\u{200B}b", 2), ("Ω", 1),
+    ])
+    func aTerminalsColumns(_ text: String, _ columns: Int) {
+        #expect(text.columns == columns, "\(text)")
+    }
+
+    @Test func paddingCountsColumnsAndNeverCuts() {
+        #expect("id".padded(to: 6) == "id    ")
+        #expect("名称".padded(to: 6) == "名称  ")
+        #expect("e\u{301}".padded(to: 3) == "e\u{301}  ")
+        #expect("--verify yes|no|CA_FILE".padded(to: 10) == "--verify yes|no|CA_FILE")
+    }
+
+    @Test func aModelsFieldsLineUpInAnyScript() throws {
+        let model = Model("Post", [
+            Field("id", .integer), Field("标题", .string), Field("🚀", .string, required: false),
+            Field("e\u{301}tat", .boolean, required: false),
+        ])
+        let rows = CatalogText.describe(model).split(separator: "\n").dropFirst().map(String.init)
+        // Each type starts at the same column.
+        let starts = try rows.map { row in
+            let type = try #require(["integer", "string", "boolean"].first { row.contains($0) })
+            return String(row[..<row.range(of: type)!.lowerBound]).columns
+        }
+        #expect(Set(starts).count == 1, "\(rows)")
+    }
+}
