@@ -54,8 +54,11 @@ let package = Package(
                 // Profile files, the built-in ones included (docs/profiles.md).
                 .product(name: "Yams", package: "Yams"),
             ],
-            // The built-in profiles: profile files like a user's, compiled into the binary.
-            resources: ["linku", "nova", "levelup", "posture"].map { .embedInCode("Profiles/BuiltIn/\($0).yaml") }
+            // The built-in profiles: profile files like a user's, compiled into the
+            // binary, and their JSON twins, which are what a start reads (BuiltInProfiles).
+            resources: ["linku", "nova", "levelup", "posture"].flatMap {
+                [.embedInCode("Profiles/BuiltIn/\($0).yaml"), .embedInCode("Profiles/BuiltIn/\($0).json")]
+            }
         ),
         .target(
             name: "Sandbox",
