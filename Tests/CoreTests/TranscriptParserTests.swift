@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Core
 
@@ -186,5 +187,41 @@ import Testing
         let made = TranscriptHeader.make(profile: "shop", environment: "staging", target: .url("https://staging.example.com"))
         #expect(made.lines == ["profile: shop", "env: staging", "base-url: https://staging.example.com"])
         #expect(throws: TranscriptParseError.self) { try TranscriptParser.parse(text.replacingOccurrences(of: "env: staging\n", with: "env: a\nenv: b\n")) }
+    }
+}
+
+/// `prelude` reads a transcript's header and first comments without its
+/// steps (the REPL's tour list): the same as a whole parse says of them.
+@Suite struct TranscriptPreludeTests {
+    static var sessions: [String] {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../sessions").standardized
+        let walker = FileManager.default.enumerator(atPath: root.path)
+        return (walker?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".transcript") }.sorted().map { root.appendingPathComponent($0).path }
+    }
+
+    @Test func everySavedSessionsPreludeIsWhatItsParseSays() throws {
+        let paths = Self.sessions
+        #expect(paths.count > 10)
+        for path in paths {
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            let whole = try TranscriptParser.parse(text)
+            let prelude = try TranscriptParser.prelude(text)
+            #expect(prelude.header == whole.header, "\(path)")
+            #expect(prelude.comments == (whole.steps.first?.comments ?? []), "\(path)")
+        }
+    }
+
+    @Test func aBrokenStepDoesNotHideTheHeader() throws {
+        let text = "# explorer transcript v1\nprofile: nova\nbase-url: sandbox\n\n# A walk.\n> get /x\nHTTP/1.1 two hundred\n"
+        #expect(throws: TranscriptParseError.self) { try TranscriptParser.parse(text) }
+        let prelude = try TranscriptParser.prelude(text)
+        #expect(prelude.header.profile == "nova")
+        #expect(prelude.comments == ["# A walk."])
+    }
+
+    @Test func aBrokenHeaderIsStillRefused() {
+        #expect(throws: TranscriptParseError.self) { try TranscriptParser.prelude("# explorer transcript v1\nprofile:\n> get /x\n") }
+        #expect(throws: TranscriptParseError.self) { try TranscriptParser.prelude("not a transcript\n") }
+        #expect(throws: TranscriptParseError.self) { try TranscriptParser.prelude("") }
     }
 }

@@ -63,6 +63,24 @@ public enum TranscriptParser {
         return transcript
     }
 
+    /// The header and the comments before the first step, the steps left
+    /// unread: what a list of transcripts shows (the REPL's tours), without
+    /// parsing every step of every file at each start. A step's mistakes are
+    /// found when the file is run.
+    public static func prelude(_ text: String) throws(TranscriptParseError) -> (header: TranscriptHeader, comments: [String]) {
+        var lines: [Line] = []
+        for raw in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            let line = String(decoding: raw.last == UInt8(ascii: "\r") ? raw.dropLast() : raw, as: UTF8.self)
+            if !lines.isEmpty, isCommand(line) { break }
+            lines.append((lines.count + 1, line))
+        }
+        guard !text.isEmpty, let first = lines.first else {
+            throw TranscriptParseError(line: 1, column: 1, message: "empty file: a transcript starts with '\(Transcript.versionLine)'")
+        }
+        try checkVersion(first)
+        return try parseHeader(Array(lines.dropFirst()))
+    }
+
     private static func checkVersion(_ line: Line) throws(TranscriptParseError) {
         let text = line.text.trimmingCharacters(in: .whitespaces)
         if text == Transcript.versionLine { return }
