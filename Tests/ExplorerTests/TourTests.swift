@@ -56,6 +56,14 @@ import Testing
         #expect(tours.all.contains { $0.name == "linku/create-task" })
     }
 
+    /// The running binary, symlinks resolved: here, the test runner.
+    @Test func theExecutableIsTheRunningBinary() throws {
+        let path = try #require(Tours.executablePath)
+        let running = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        #expect(path.hasPrefix("/") && FileManager.default.isExecutableFile(atPath: path))
+        #expect(URL(fileURLWithPath: path).lastPathComponent == running.lastPathComponent)
+    }
+
     @Test func theEnvironmentStillWins() {
         #expect(Tours(environment: ["EXPLORER_SESSIONS": "/x"], executable: nil, isFolder: { _ in true }).folder == "/x")
     }

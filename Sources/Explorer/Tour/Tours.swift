@@ -45,7 +45,17 @@ struct Tours {
         return url.appendingPathComponent("sessions").path
     }()
 
-    static var executablePath: String? { Bundle.main.executablePath ?? CommandLine.arguments.first }
+    /// The running binary's path. On Linux read from `/proc/self/exe`, not
+    /// `Bundle.main`, whose set-up (an info dictionary looked for on disk) was
+    /// 4% of the REPL's start.
+    static var executablePath: String? {
+        #if os(Linux)
+        var path = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &path, path.count - 1)
+        if length > 0 { return String(decoding: path.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+        #endif
+        return Bundle.main.executablePath ?? CommandLine.arguments.first
+    }
 
     static func isFolder(_ path: String) -> Bool {
         var isDirectory: ObjCBool = false
