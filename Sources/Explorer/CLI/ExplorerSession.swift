@@ -283,7 +283,7 @@ final class ExplorerSession {
     /// what `close()` does but shut the HTTP client down. Its connections are
     /// closed by the end of the process as by a shutdown, which
     /// async-http-client reports on a Dispatch queue: a thread started for
-    /// nothing else, 0.5 to 2 ms of a one-line `-c` (BENCHMARKS.md). The
+    /// nothing else, 0.5 to 2.7 ms of a one-line `-c` (BENCHMARKS.md). The
     /// REPL uses `close()`, which leaves its line editor to restore the
     /// terminal.
     func finish(_ status: ExitStatus) -> Never {

@@ -2,7 +2,7 @@
 /// URL -c 'get /x'`), read without the argument parser. Building its tree of
 /// nine subcommands and their options cost about a sixth of a whole `-c`
 /// request, mostly in the runtime's type lookups (BENCHMARKS.md, "Start-up:
-/// the common command lines read directly").
+/// the parser skipped").
 ///
 /// It takes only what it can read exactly as the parser would: the REPL's
 /// own options, each at most once (`-c` any number of times), as

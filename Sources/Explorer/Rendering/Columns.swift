@@ -7,8 +7,8 @@ extension String {
         reduce(0) { $0 + $1.columns }
     }
 
-    /// The text followed by spaces up to `width` columns; text as wide or
-    /// wider as it is. (Foundation's `padding(toLength:withPad:startingAt:)`
+    /// The text followed by spaces up to `width` columns; text that wide or
+    /// wider is left as it is. (Foundation's `padding(toLength:withPad:startingAt:)`
     /// counts UTF-16 units, cuts longer text, and bridges through `NSString`:
     /// a few percent of a whole `-c` request, for the help text alone.)
     func padded(to width: Int) -> String {
