@@ -333,7 +333,8 @@ import Testing
             Issue.record("kept past the limit in memory")
         } catch {
             #expect(error.transportError(host: "h:1").description == "request to h:1 failed: its body is too large to keep in memory, "
-                + "and cannot make a file in /nonexistent/explorer-test (TMPDIR): No such file or directory")
+                + "and cannot make a file in /nonexistent/explorer-test (TMPDIR): No such file or directory; "
+                + "set TMPDIR to a writable folder with room")
         }
     }
 

@@ -106,7 +106,9 @@ final class SpoolFile: Sendable {
         let folder = chosen ?? ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var template = Array((folder.hasSuffix("/") ? folder : folder + "/").utf8CString.dropLast()) + Array("explorer-body.XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw SpoolError(reason: "cannot make a file in \(folder) (TMPDIR): \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else {
+            throw SpoolError(reason: "cannot make a file in \(folder) (TMPDIR): \(String(cString: strerror(errno))); \(SpoolError.remedy)")
+        }
         _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         self.descriptor = descriptor
@@ -115,7 +117,7 @@ final class SpoolFile: Sendable {
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(SpoolError) {
         do { try SpooledBody.writeAll(descriptor, bytes) } catch {
-            throw SpoolError(reason: "cannot write to a file in \(folder) (TMPDIR): \(error.reason)")
+            throw SpoolError(reason: "cannot write to a file in \(folder) (TMPDIR): \(error.reason); \(SpoolError.remedy)")
         }
     }
 
@@ -124,6 +126,8 @@ final class SpoolFile: Sendable {
 
 /// Why a body could not be kept on disk or read back.
 public struct SpoolError: Error, Equatable, Sendable {
+    /// What the user can do when no spool file can be made or written.
+    static let remedy = "set TMPDIR to a writable folder with room"
     public let reason: String
 }
 
