@@ -61,6 +61,19 @@ def test_a_file_mixing_batched_and_main_thread_lines_runs_each_once_in_order(tmp
     assert replay.returncode == 0, replay.stdout + replay.stderr
 
 
+def test_header_and_auth_lines_in_a_file_run_and_the_file_goes_on(tmp_path):
+    # `finish` reads the headers to hide after a header line, waiting on the
+    # interpreter's loop: run inside a batch on that loop, any header or auth
+    # line hung `explorer run` for ever.
+    script = tmp_path / "headers.txt"
+    script.write_text("header X-Trace:abc\nauth bearer s3cr3t-token\nget /api/banners\nheader clear\nget /api/banners\n")
+    result = run_explorer(["--offline", "run", str(script)], env=isolated_env(tmp_path), cwd=tmp_path, timeout=30)
+    assert result.returncode == 0, result.stdout + result.stderr
+    first, second = result.stdout.split("GET /api/banners")[1:3]
+    assert "X-Trace: abc" in first and "Authorization: Bearer" in first and "s3cr3t-token" not in result.stdout, result.stdout
+    assert "X-Trace" not in second, second
+
+
 def test_a_file_that_cannot_be_read_is_one_line_and_status_2(tmp_path):
     # Issue 11 #28: it printed the whole usage and exited 64, a status the README did not list.
     env = isolated_env(tmp_path)

@@ -430,11 +430,13 @@ final class SessionController {
         return (worst, .end)
     }
 
-    /// Commands `prepare` runs itself, waiting on the interpreter's loop:
-    /// run on that loop, they would wait for ever.
+    /// Commands `prepare` or `finish` run themselves, waiting on the
+    /// interpreter's loop: run on that loop, they would wait for ever (a
+    /// `header` or `auth` line hung `explorer run`: `finish` reads the
+    /// headers to hide from then on).
     private static func runsOnMainThread(_ command: Command) -> Bool {
         switch command {
-        case .record, .transcript, .environment, .history: return true
+        case .record, .transcript, .environment, .history, .header: return true
         default: return false
         }
     }
