@@ -213,6 +213,26 @@ import Testing
         #expect(text.components(separatedBy: "Content-Length: ").count == 2 && text.contains("Content-Length: 2"))
     }
 
+    /// `--offline` on screen hides what `-v` hides: a password in a JSON or
+    /// form body (it showed `"password":"hunter2"`, a helper found).
+    @Test func offlineHidesSecretFieldsOfTheBody() throws {
+        let builder = RequestBuilder(baseURL: URL(string: "http://127.0.0.1:8080")!)
+        let json = try builder.build(method: "POST", path: "/register", items: [.stringField(name: "email", value: "a@b.c"),
+                                                                                .stringField(name: "password", value: "hunter2")])
+        let form = try builder.build(method: "POST", path: "/login", items: [.stringField(name: "user", value: "a"),
+                                                                             .stringField(name: "password", value: "hunter2")], form: true)
+        var pretty = plain
+        pretty.formatsOfflineJSON = true
+        for shown in [plain.render(.offline(json, note: nil)).out, pretty.render(.offline(json, note: nil)).out,
+                      plain.render(.offline(form, note: nil)).out] {
+            #expect(!shown.contains("hunter2") && shown.contains("<hidden: 7 characters>"), "\(shown)")
+        }
+        #expect(plain.render(.offline(json, note: nil)).out.hasSuffix("\n{\"email\":\"a@b.c\",\"password\":\"<hidden: 7 characters>\"}\n"))
+        #expect(plain.render(.offline(form, note: nil)).out.hasSuffix("\nuser=a&password=<hidden: 7 characters>\n"))
+        // A recording takes the request whole; its scrubber names the secret.
+        #expect(plain.offline(form).contains("password=hunter2"))
+    }
+
     @Test func offlineShowsTheWireFormat() throws {
         let request = try RequestBuilder(baseURL: URL(string: "http://127.0.0.1:8080")!).build(method: "POST", path: "/api/tasks", items: [.stringField(name: "title", value: "x"), .query(name: "a", value: "b c")])
         #expect(plain.render(.offline(request, note: nil)).out == """

@@ -192,14 +192,23 @@ public enum Redactor {
     /// as `/ws?token=<hidden: 24 characters>`.
     public static func redact(target: String, alsoSecret names: [String] = []) -> String {
         guard let question = target.firstIndex(of: "?") else { return target }
-        let pairs = target[target.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+        return String(target[...question]) + redact(pairs: target[target.index(after: question)...], alsoSecret: names)
+    }
+
+    /// An `application/x-www-form-urlencoded` body as shown on screen: the
+    /// values of secret-named fields hidden, as a query's are.
+    public static func redact(form: String, alsoSecret names: [String] = []) -> String {
+        redact(pairs: form[...], alsoSecret: names)
+    }
+
+    private static func redact(pairs text: Substring, alsoSecret names: [String]) -> String {
+        text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
             guard let eq = pair.firstIndex(of: "=") else { return String(pair) }
             let name = String(pair[..<eq]), value = String(pair[pair.index(after: eq)...])
-            let decoded = name.removingPercentEncoding ?? name
+            let decoded = name.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? name
             guard !value.isEmpty, isSecretName(decoded) || names.contains(where: { $0.lowercased() == decoded.lowercased() }) else { return String(pair) }
             return name + "=" + hidden(value.removingPercentEncoding ?? value)
-        }
-        return String(target[...question]) + pairs.joined(separator: "&")
+        }.joined(separator: "&")
     }
 
     /// `scheme://user:PASSWORD@host…` with the password hidden.
@@ -279,13 +288,15 @@ public enum Redactor {
 
     /// A value with every secret string replaced by a placeholder that says
     /// what was hidden: members whose name says secret, and JWT-shaped strings.
+    /// A value already hidden (`placeholder`, as an offline `login` shows its
+    /// password) is left as it is, not counted as a three-character secret.
     public static func redact(json value: JSONValue) -> JSONValue {
         switch value {
         case let .string(s) where looksLikeJWT(s): return .string(hidden(s))
         case let .array(items): return .array(items.map { redact(json: $0) })
         case let .object(members):
             return .object(members.map { member in
-                if case let .string(s) = member.value, isSecretName(member.key), !s.isEmpty {
+                if case let .string(s) = member.value, isSecretName(member.key), !s.isEmpty, s != placeholder {
                     return (member.key, .string(hidden(s)))
                 }
                 return (member.key, redact(json: member.value))

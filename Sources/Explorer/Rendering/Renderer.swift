@@ -134,10 +134,13 @@ struct Renderer: Sendable {
         }
         if view.contains(.requestBody), let body = request.body, !body.isEmpty {
             if view.contains(.requestHeaders) { text += "\n" }
+            let type = request.header("Content-Type") ?? "unknown type"
             if let json = try? JSONParser.parse(body) {
                 text += JSONPrinter.pretty(Redactor.redact(json: json), style: palette.json) + "\n"
+            } else if type.lowercased().hasPrefix("application/x-www-form-urlencoded"), let form = String(validating: body, as: UTF8.self) {
+                text += preview(escapesControls ? Self.visible(Redactor.redact(form: form)) : Redactor.redact(form: form), bodySize: nil)
             } else {
-                text += textOrBinary(body[...], type: request.header("Content-Type") ?? "unknown type", hiding: [])
+                text += textOrBinary(body[...], type: type, hiding: [])
             }
         }
         return text
@@ -304,8 +307,10 @@ struct Renderer: Sendable {
     }
 
     /// The request line, headers and body, as they would go on the wire;
-    /// on screen (`hidingSecrets`), secret query values hidden. A recording
-    /// takes it whole: its own scrubber writes them as `{{secret:NAME}}`.
+    /// on screen (`hidingSecrets`), secret query values and the values of
+    /// secret-named fields of a JSON or form body hidden, as `-v` hides them.
+    /// A recording takes it whole: its own scrubber writes them as
+    /// `{{secret:NAME}}`.
     func offline(_ request: PreparedRequest, hidingSecrets: Bool = false, formattingJSON: Bool = false) -> String {
         let target = hidingSecrets ? Redactor.redact(target: request.target, alsoSecret: secretParameters) : request.target
         var lines = ["\(request.method) \(target) HTTP/1.1"]
@@ -313,9 +318,16 @@ struct Renderer: Sendable {
         var text = lines.joined(separator: "\n") + "\n"
         if let body = request.body, !body.isEmpty {
             text += "\n"
-            if formattingJSON, request.header("Content-Type")?.lowercased().contains("json") == true, let json = try? JSONParser.parse(body) {
-                text += JSONPrinter.pretty(json) + "\n"
-            } else if !body.contains(0), let s = String(validating: body, as: UTF8.self) {
+            let type = request.header("Content-Type")?.lowercased() ?? ""
+            let json = type.contains("json") ? try? JSONParser.parse(body) : nil
+            let shownJSON = hidingSecrets ? json.map(Redactor.redact(json:)) : json
+            if formattingJSON, let shownJSON {
+                text += JSONPrinter.pretty(shownJSON) + "\n"
+            } else if let json, let shownJSON, shownJSON != json {
+                // As sent, but for what is hidden.
+                text += JSONPrinter.compact(shownJSON) + "\n"
+            } else if !body.contains(0), var s = String(validating: body, as: UTF8.self) {
+                if hidingSecrets, type.hasPrefix("application/x-www-form-urlencoded") { s = Redactor.redact(form: s) }
                 text += s.hasSuffix("\n") ? s : s + "\n"
             } else {
                 // NUL bytes are binary though they are valid UTF-8 (a tar, a zeroed file), as HTTPie judges them.
