@@ -349,6 +349,14 @@ static inline int ex_el_columns(EditLine *el) {
 static inline int ex_read_secret(const char *prompt, char *buf, int size) {
     struct termios old, quiet;
     int tty = tcgetattr(0, &old) == 0;
+    // Ctrl-C cancels the prompt (read returns EINTR) instead of killing the
+    // process with echo still off: asked before the REPL installs its
+    // handlers (a profile's secret at start-up), nothing else catches it.
+    struct sigaction catching, previous;
+    memset(&catching, 0, sizeof catching);
+    catching.sa_handler = ex_on_signal;
+    sigemptyset(&catching.sa_mask);
+    int caught = sigaction(SIGINT, &catching, &previous) == 0;
     fputs(prompt, stdout);
     fflush(stdout);
     if (tty) {
@@ -372,6 +380,7 @@ static inline int ex_read_secret(const char *prompt, char *buf, int size) {
     }
     buf[len < size ? len : size - 1] = '\0';
     if (tty) tcsetattr(0, TCSANOW, &old);
+    if (caught) sigaction(SIGINT, &previous, NULL);
     if (result < 0) { ex_take_interrupts(); fputs("\n", stdout); fflush(stdout); }
     return result;
 }

@@ -182,6 +182,26 @@ def test_at_a_terminal_the_secret_is_asked_for_without_echo_and_the_prompt_names
     assert "0THER" not in history
 
 
+def test_ctrl_c_at_the_start_up_secret_prompt_cancels_and_gives_the_terminal_back(two_backends, tmp_path):
+    # Asked before the REPL installs its Ctrl-C handler, the prompt died by
+    # SIGINT with echo still off: the user's shell typed blind afterwards.
+    profile, _, _ = two_backends
+    env = isolated_env(tmp_path, TERM="xterm")
+    env.pop("EXPLORER_SECRET_TOKEN", None)
+    child = pty_explorer(["--profile", str(profile), "-c", "get /user"], env, timeout=15)
+    try:
+        child.expect_exact("token for My API: ")
+        assert not child.getecho()
+        child.sendintr()
+        child.expect(pexpect.EOF)
+        assert child.getecho(), "echo is back on"
+        child.close()
+        assert child.signalstatus is None and child.exitstatus != 0, (child.signalstatus, child.exitstatus)
+        assert "error:" in child.before and "EXPLORER_SECRET_TOKEN" in child.before, child.before
+    finally:
+        child.close(force=True)
+
+
 def test_a_recording_names_the_profile_file_and_replays_against_another_environment(two_backends, tmp_path):
     profile, (local, _), (staging, staging_seen) = two_backends
     folder = tmp_path / "sessions"
