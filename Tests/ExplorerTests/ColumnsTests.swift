@@ -20,6 +20,17 @@ import Testing
         #expect("--verify yes|no|CA_FILE".padded(to: 10) == "--verify yes|no|CA_FILE")
     }
 
+    /// TAB's list with hints is cut to the terminal's width in columns: a
+    /// Chinese summary cut by characters ran to 65 columns in a 40-column terminal.
+    @Test func aHintListFitsTheTerminalInAnyScript() {
+        let candidates = [Completion.Candidate(text: "linku/chat", isFinal: true, hint: "爱丽丝和鲍勃通过沙盒的套接字聊天，并通过接口读回聊天记录。"),
+                          Completion.Candidate(text: "linku/browse", isFinal: true, hint: "Bob browses the task list: pages, the city, category and status filters.")]
+        let lines = CandidateList.format(candidates, width: 40).split(separator: "\n").map(String.init)
+        #expect(lines.count == 2 && lines.allSatisfy { $0.columns < 40 }, "\(lines.map(\.columns))")
+        #expect(lines[0].hasPrefix("linku/chat    爱丽丝"))
+        #expect("名称abc".prefix(columns: 5) == "名称a" && "名称abc".prefix(columns: 3) == "名")
+    }
+
     @Test func aModelsFieldsLineUpInAnyScript() throws {
         let model = Model("Post", [
             Field("id", .integer), Field("标题", .string), Field("🚀", .string, required: false),

@@ -181,7 +181,7 @@ enum CandidateList {
             return candidates.map { c in
                 guard let hint = c.hint else { return c.text }
                 let line = c.text.padded(to: longest + 2) + hint
-                return line.count > width ? String(line.prefix(max(width - 1, longest))) : line
+                return line.columns > width ? line.prefix(columns: max(width - 1, longest)) : line
             }.joined(separator: "\n") + "\n"
         }
         let columnWidth = longest + 2

@@ -7,6 +7,15 @@ extension String {
         reduce(0) { $0 + $1.columns }
     }
 
+    /// The longest start of the text that fits in `width` columns.
+    func prefix(columns width: Int) -> String {
+        var used = 0
+        return String(prefix { character in
+            used += character.columns
+            return used <= width
+        })
+    }
+
     /// The text followed by spaces up to `width` columns; text that wide or
     /// wider is left as it is. (Foundation's `padding(toLength:withPad:startingAt:)`
     /// counts UTF-16 units, cuts longer text, and bridges through `NSString`:
