@@ -231,6 +231,14 @@ import Testing
         #expect(plain.render(.offline(form, note: nil)).out.hasSuffix("\nuser=a&password=<hidden: 7 characters>\n"))
         // A recording takes the request whole; its scrubber names the secret.
         #expect(plain.offline(form).contains("password=hunter2"))
+        // Multipart form data: the field hidden, the file part as it is.
+        let multipart = try RequestBuilder(baseURL: URL(string: "http://127.0.0.1:8080")!, readFile: { _ in Array("file text".utf8) },
+                                           boundary: { "B0UNDARY" })
+            .build(method: "POST", path: "/upload", items: [.stringField(name: "password", value: "hunter2"), .stringField(name: "note", value: "hi"),
+                                                           .file(name: "password_file", path: "f.txt", contentType: "text/plain")])
+        let shown = plain.render(.offline(multipart, note: nil)).out
+        #expect(!shown.contains("hunter2") && shown.contains("name=\"password\"\r\n\r\n<hidden: 7 characters>\r\n--B0UNDARY"), "\(shown)")
+        #expect(shown.contains("name=\"note\"\r\n\r\nhi\r\n") && shown.contains("filename=\"f.txt\"\r\nContent-Type: text/plain\r\n\r\nfile text\r\n"))
     }
 
     @Test func offlineShowsTheWireFormat() throws {

@@ -201,6 +201,23 @@ public enum Redactor {
         redact(pairs: form[...], alsoSecret: names)
     }
 
+    /// A `multipart/form-data` body as shown on screen: the value of each
+    /// secret-named text field hidden, files left as they are.
+    public static func redact(multipart text: String, boundary: String) -> String {
+        let delimiter = "--" + boundary
+        return text.split(separator: delimiter, omittingEmptySubsequences: false).map { part -> String in
+            guard let blank = part.firstRange(of: "\r\n\r\n") else { return String(part) }
+            let head = part[..<blank.lowerBound]
+            guard !head.contains("filename="), let start = head.firstRange(of: "name=\"") else { return String(part) }
+            guard isSecretName(String(head[start.upperBound...].prefix { $0 != "\"" })) else { return String(part) }
+            var value = part[blank.upperBound...]
+            let ending = value.hasSuffix("\r\n") ? "\r\n" : ""
+            value = value.dropLast(ending.count)
+            guard !value.isEmpty else { return String(part) }
+            return String(part[..<blank.upperBound]) + hidden(String(value)) + ending
+        }.joined(separator: delimiter)
+    }
+
     private static func redact(pairs text: Substring, alsoSecret names: [String]) -> String {
         text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
             guard let eq = pair.firstIndex(of: "=") else { return String(pair) }

@@ -137,13 +137,31 @@ struct Renderer: Sendable {
             let type = request.header("Content-Type") ?? "unknown type"
             if let json = try? JSONParser.parse(body) {
                 text += JSONPrinter.pretty(Redactor.redact(json: json), style: palette.json) + "\n"
-            } else if type.lowercased().hasPrefix("application/x-www-form-urlencoded"), let form = String(validating: body, as: UTF8.self) {
-                text += preview(escapesControls ? Self.visible(Redactor.redact(form: form)) : Redactor.redact(form: form), bodySize: nil)
+            } else if !body.contains(0), let fields = String(validating: body, as: UTF8.self), Self.carriesFields(type) {
+                let shown = Self.hidingFields(fields, type: type)
+                text += preview(escapesControls ? Self.visible(shown) : shown, bodySize: nil)
             } else {
                 text += textOrBinary(body[...], type: type, hiding: [])
             }
         }
         return text
+    }
+
+    /// Whether a body of this Content-Type is made of named fields (a form,
+    /// multipart form data) whose secret-named values are hidden on screen.
+    static func carriesFields(_ type: String) -> Bool {
+        let lower = type.lowercased()
+        return lower.hasPrefix("application/x-www-form-urlencoded") || lower.hasPrefix("multipart/form-data")
+    }
+
+    /// A form or multipart body as shown on screen: secret-named fields'
+    /// values hidden, as a JSON body's are (`Redactor.redact(json:)`).
+    static func hidingFields(_ body: String, type: String) -> String {
+        let lower = type.lowercased()
+        if lower.hasPrefix("application/x-www-form-urlencoded") { return Redactor.redact(form: body) }
+        guard lower.hasPrefix("multipart/form-data"), let at = type.range(of: "boundary=", options: .caseInsensitive) else { return body }
+        let boundary = type[at.upperBound...].prefix { $0 != ";" }.trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
+        return boundary.isEmpty ? body : Redactor.redact(multipart: body, boundary: boundary)
     }
 
     /// The headers as they go on the wire: `Host` and `Content-Length` added
@@ -327,7 +345,7 @@ struct Renderer: Sendable {
                 // As sent, but for what is hidden.
                 text += JSONPrinter.compact(shownJSON) + "\n"
             } else if !body.contains(0), var s = String(validating: body, as: UTF8.self) {
-                if hidingSecrets, type.hasPrefix("application/x-www-form-urlencoded") { s = Redactor.redact(form: s) }
+                if hidingSecrets { s = Self.hidingFields(s, type: request.header("Content-Type") ?? "") }
                 text += s.hasSuffix("\n") ? s : s + "\n"
             } else {
                 // NUL bytes are binary though they are valid UTF-8 (a tar, a zeroed file), as HTTPie judges them.
