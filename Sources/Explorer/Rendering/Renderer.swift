@@ -326,7 +326,8 @@ struct Renderer: Sendable {
 
     /// The request line, headers and body, as they would go on the wire;
     /// on screen (`hidingSecrets`), secret query values and the values of
-    /// secret-named fields of a JSON or form body hidden, as `-v` hides them.
+    /// secret-named fields of a JSON, form or multipart body hidden, as `-v`
+    /// hides them.
     /// A recording takes it whole: its own scrubber writes them as
     /// `{{secret:NAME}}`.
     func offline(_ request: PreparedRequest, hidingSecrets: Bool = false, formattingJSON: Bool = false) -> String {
