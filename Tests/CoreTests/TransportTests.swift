@@ -77,7 +77,8 @@ import Testing
 
     /// A server that answers once it has the head, without reading the body
     /// (an early 413, as a proxy does for a body it will not take), while a
-    /// large body is still going out: the answer is shown, every time.
+    /// large body is still going out: the answer, or at least its status, is
+    /// shown every time.
     @Test func anAnswerBeforeTheBodyIsReadIsShown() async throws {
         let server = try LocalHTTPServer { peer in
             var head: [UInt8] = []
@@ -88,22 +89,20 @@ import Testing
         }
         try await withTransport(server) { (transport) async throws in
             let headers = [HTTPHeader(name: "X-Big", value: String(repeating: "a", count: 60 * 1024))]
-            var shown = 0
-            for _ in 0..<3 {
-                // Whether the answer wins the race with the upload's end is the
-                // kernel's to say: on a loaded machine (the whole suite at once)
-                // one try in a few ends as "connection closed". Either is one
-                // plain line or the answer; most tries show the answer.
+            for _ in 0..<10 {
+                // When the request's end is still waiting to go out as the
+                // answer comes, async-http-client 1.37 loses the answer's body
+                // (on a loaded machine, one try in a few): the status is said.
                 do {
                     let answer = try await transport.send(request(server, "POST", "/upload", headers: headers, body: Array(repeating: 1, count: 8 << 20)))
                     #expect(answer.status == 413)
                     #expect(answer.body == Array("no".utf8))
-                    shown += 1
                 } catch {
-                    #expect(String(describing: error).hasSuffix("the connection closed before the answer was complete"))
+                    let said = "\(error)"
+                    #expect(said.hasPrefix("request to 127.0.0.1:\(server.port) failed: the server answered 413 "), "\(said)")
+                    #expect(said.hasSuffix(" before the upload ended, and the connection closed before the rest of its answer was read"), "\(said)")
                 }
             }
-            #expect(shown >= 2)
         }
     }
 

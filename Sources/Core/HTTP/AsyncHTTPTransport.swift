@@ -97,6 +97,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
         if let reason = Self.refusal(of: request, maximumHeadBytes: options.maximumHeadBytes) {
             throw TransportError(kind: .notSent, host: host, detail: reason)
         }
+        var collector: BytesCollector?
         do {
             var headers = HTTPHeaders()
             for header in request.headers { headers.add(name: header.name, value: header.value) }
@@ -111,8 +112,9 @@ public final class AsyncHTTPTransport: HTTPTransport {
                 collected = try await streamed(outgoing, through: through, sink: sink, host: host, deadline: deadline,
                                                reserves: request.method != "HEAD")
             } else {
-                let collector = BytesCollector(host: host, reserves: request.method != "HEAD")
-                let task = through.execute(request: outgoing, delegate: collector, eventLoop: .delegate(on: eventLoop),
+                let made = BytesCollector(host: host, reserves: request.method != "HEAD")
+                collector = made
+                let task = through.execute(request: outgoing, delegate: made, eventLoop: .delegate(on: eventLoop),
                                            deadline: .now() + deadline)
                 collected = try await Self.response(of: task, isolation: #isolation)
             }
@@ -124,6 +126,10 @@ public final class AsyncHTTPTransport: HTTPTransport {
             answer.version = "HTTP/\(head.version.major).\(head.version.minor)"
             return answer
         } catch {
+            if let early = collector?.earlyAnswer(lostTo: error) {
+                throw TransportError(kind: .other, host: host, detail: "the server answered \(early) before the upload ended, "
+                                     + "and the connection closed before the rest of its answer was read")
+            }
             let failure = Self.classify(error, host: host, limit: options.maximumBodyBytes, deadline: deadline)
             // Through a proxy, a connection that cannot be made is the proxy's, not the backend's.
             if let proxy = options.proxies?.proxy(for: request.url), [.connectionRefused, .dns].contains(failure.kind) {
@@ -262,6 +268,17 @@ final class BytesCollector: HTTPClientResponseDelegate, @unchecked Sendable {
             return task.eventLoop.makeFailedFuture(error.transportError(host: host))
         }
         return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    /// The status of an answer that came while the body was still going
+    /// out (a 413 at once, say) and was then lost, or nil. async-http-client
+    /// 1.37 closes such a connection before it hands the answer's end over;
+    /// when the request's end is still waiting to be written then, the close
+    /// fails that write (`ioOnClosedChannel`) and the request with it. The
+    /// head had come: the status is worth saying, not "connection closed".
+    func earlyAnswer(lostTo error: any Error) -> String? {
+        guard let head, head.status.code >= 300, let error = error as? ChannelError, error == .ioOnClosedChannel else { return nil }
+        return "\(head.status.code) \(head.status.reasonPhrase)"
     }
 
     func didFinishRequest(task: HTTPClient.Task<Response>) throws -> Response {
