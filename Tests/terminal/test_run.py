@@ -164,7 +164,11 @@ def test_a_built_in_profile_names_its_deployments(tmp_path):
     posture = offline("--profile", "posture", "--env", "production", "-c", "get /api/v1/postures/logs")
     assert posture.stdout.startswith("GET /api/v1/postures/logs HTTP/1.1\nHost: api.beidao-posture.com\n"), posture.stdout
     wrong = offline("--profile", "linku", "--env", "staging", "-c", "vars")
-    assert wrong.returncode == 64 and "the linku profile has no environment 'staging'; it has dev, test, production" in wrong.stderr
+    assert wrong.returncode == 64 and "the linku profile has no environment 'staging'; it has sandbox, dev, test, production" in wrong.stderr
+    # The sandbox is listed first by `env`, so --env takes it too: the default, named.
+    sandboxed = offline("--profile", "linku", "--env", "sandbox", "-c", "get /api/banners")
+    assert sandboxed.returncode == 0, sandboxed.stderr
+    assert re.search(r"^GET /api/banners HTTP/1.1\nHost: 127\.0\.0\.1:\d+\n", sandboxed.stdout), sandboxed.stdout
     listed = run_explorer(["profiles"], env=env, cwd=tmp_path)
     assert "LinkU: sandbox*, dev, test, production" in listed.stdout
 

@@ -173,8 +173,10 @@ struct ConnectionSettings: Equatable {
         if let env {
             guard let profile else { throw ValidationError("--env \(env) picks an environment of a profile: give --profile NAME|FILE too") }
             if let known = Profile.builtIn(named: profile) {
-                guard known.environment(named: env) != nil else {
-                    throw ValidationError("the \(profile) profile has no environment '\(env)'; it has \(known.environments.map(\.name).joined(separator: ", "))")
+                // `env` lists the in-process sandbox first, so it is one too.
+                let names = [ExplorerSession.sandboxEnvironment] + known.environments.map(\.name)
+                guard names.contains(env) else {
+                    throw ValidationError("the \(profile) profile has no environment '\(env)'; it has \(names.joined(separator: ", "))")
                 }
                 if baseURL != nil { throw ValidationError("--env \(env) and --base-url both name the server: give one of them") }
             } else if Profile.named(profile) != nil {

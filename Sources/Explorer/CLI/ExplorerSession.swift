@@ -125,7 +125,7 @@ final class ExplorerSession {
             session.deployment = options.env ?? Self.sandboxEnvironment
             let names = [Self.sandboxEnvironment] + profile.environments.map(\.name)
             runBlocking { await interpreter.setEnvironments(names) }
-            if let env = options.env { runBlocking { await interpreter.setEnvironmentLabel(env) } }
+            if let env = options.env, env != Self.sandboxEnvironment { runBlocking { await interpreter.setEnvironmentLabel(env) } }
             controller.environments = EnvironmentSwitcher(list: { [unowned session] in session.deployments },
                                                           move: { [unowned session] in session.move(toDeployment: $0) })
         }
