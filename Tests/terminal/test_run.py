@@ -150,6 +150,17 @@ def test_a_subcommands_option_named_like_the_repls_still_reaches_it(tmp_path):
     assert "--offline is an option of the REPL and explorer run, not of explorer sandbox" in refused.stderr
 
 
+def test_an_answer_that_fails_names_its_line_like_any_other_failure(tmp_path):
+    # A 4xx is a failure of the script (status 3), and its "error:" line says
+    # where it came from, as a mistyped command's does; a 2xx says nothing there.
+    result = run("get /api/banners\n# not logged in\nget /api/tasks/1\nnot-a-command\n", tmp_path)
+    path = tmp_path / "mixed.txt"
+    lines = result.stderr.splitlines()
+    assert len(lines) == 2, result.stderr
+    assert lines[0].startswith(f"{path}:3: error: 401"), result.stderr
+    assert lines[1] == f"{path}:4: error: unknown command 'not-a-command' (type help for the list)"
+
+
 def test_a_built_in_profile_names_its_deployments(tmp_path):
     # Issue 13: the seeds list LinkU's and Nova's base URLs per environment
     # (and posture's and Level Up's production); --env picks one. The

@@ -154,7 +154,9 @@ final class SessionController {
     private func show(_ outcome: Outcome, location: String?) {
         let (out, err) = renderer.render(outcome)
         write(out)
-        if case .failure = outcome, let location { terminal.err("\(location): ") }
+        // A script's failures name their line: a failed command's and an
+        // answer's "error: 401 …" alike.
+        if let location, !err.isEmpty, outcome.exitStatus != .ok { terminal.err("\(location): ") }
         terminal.err(err)
     }
 
