@@ -390,10 +390,34 @@ static inline void ex_flush_stdout(void) {
     fflush(stdout);
 }
 
-/// Writes text to stdout through C stdio (which libedit also uses), flushing.
-static inline void ex_write_stdout(const char *text) {
-    fputs(text, stdout);
-    fflush(stdout);
+/// Writes text to stdout through C stdio (which libedit also uses),
+/// flushing: 0, or the errno of a write that failed (a full disk, a reader
+/// that went away, a closed descriptor).
+static inline int ex_write_stdout(const char *text) {
+    errno = 0;
+    int failed = fputs(text, stdout) == EOF;
+    failed |= fflush(stdout) == EOF;
+    if (!failed) return 0;
+    int error = errno ? errno : EIO;
+    clearerr(stdout);
+    return error;
+}
+
+/// Writes bytes to stderr, unbuffered. A failure is dropped: there is
+/// nowhere left to say it (Foundation's FileHandle stopped the process).
+static inline void ex_write_stderr(const char *bytes, size_t count) {
+    while (count > 0) {
+        ssize_t written = write(2, bytes, count);
+        if (written < 0 && errno == EINTR) continue;
+        if (written <= 0) return;
+        bytes += written;
+        count -= (size_t)written;
+    }
+}
+
+/// Whether descriptor `fd` is open.
+static inline int ex_is_open(int fd) {
+    return fcntl(fd, F_GETFD) != -1 || errno != EBADF;
 }
 
 #endif

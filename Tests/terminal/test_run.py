@@ -6,7 +6,7 @@ variables carried across, and stop at `exit`.
 import re
 import subprocess
 
-from support import BINARY, ROOT, isolated_env, run_explorer
+from support import BINARY, ROOT, QuietHandler, base_url, isolated_env, run_explorer, start_http_server, stop_http_server
 
 
 def run(script, tmp_path):
@@ -205,3 +205,49 @@ def test_env_says_it_closed_the_socket(tmp_path):
     assert "now on production (https://api.link2ur.com); logged out there unless a login for it was kept; " \
            "the WebSocket was closed (ws connect opens one here)" in result.stdout, result.stdout + result.stderr
     assert "no WebSocket" in result.stdout
+
+
+def test_an_output_that_cannot_be_written_stops_the_script_and_says_so(tmp_path):
+    # Like curl and xh: a full disk is one line and a failed status, and the
+    # lines after it do not run unseen; a reader that went away (| head) is
+    # how a pipe ends, worth no word. Before, all of these exited 0 silently,
+    # and a standard error on a full disk stopped the process (SIGILL).
+    seen = []
+
+    class Handler(QuietHandler):
+        def do_GET(self):
+            seen.append(self.path)
+            self.reply(200, b'{"rows": "' + b"x" * 200_000 + b'"}', [("Content-Type", "application/json")])
+
+    server = start_http_server(Handler)
+    try:
+        env = isolated_env(tmp_path)
+        script = tmp_path / "two.txt"
+        script.write_text("get /one\nget /two\n")
+        url = base_url(server)
+        with open("/dev/full", "w") as full:
+            result = subprocess.run([BINARY, "--base-url", url, "run", str(script)], stdout=full, stderr=subprocess.PIPE,
+                                    text=True, env=env, cwd=tmp_path, timeout=60)
+        assert (result.returncode, result.stderr) == (3, "error: cannot write the output: no space left on device\n")
+        assert seen == ["/one"]
+
+        seen.clear()
+        reader = subprocess.Popen([BINARY, "--base-url", url, "-c", "get /one", "-c", "get /two"], stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, env=env, cwd=tmp_path)
+        reader.stdout.close()  # the reader goes away before anything is written
+        assert reader.wait(timeout=60) == 3
+        assert reader.stderr.read() == b""
+        reader.stderr.close()
+        assert seen == ["/one"]
+
+        closed = subprocess.run([BINARY, "--base-url", url, "-c", "vars"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                text=True, env=env, cwd=tmp_path, timeout=60, pass_fds=(), close_fds=True,
+                                preexec_fn=lambda: __import__("os").close(1))
+        assert (closed.returncode, closed.stderr) == (3, "error: cannot write the output: it is closed\n")
+
+        with open("/dev/full", "w") as full:
+            mistyped = subprocess.run([BINARY, "--base-url", url, "-c", "nope"], stdout=subprocess.PIPE, stderr=full,
+                                      text=True, env=env, cwd=tmp_path, timeout=60)
+        assert mistyped.returncode == 1, mistyped.stdout
+    finally:
+        stop_http_server(server)

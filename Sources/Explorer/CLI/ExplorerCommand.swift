@@ -58,6 +58,7 @@ struct ExplorerCommand: ParsableCommand {
     /// Either way the process ends here, with the status a command throws;
     /// only errors go through the parser's report.
     static func main() {
+        Console.guardStandardOutput()
         EventLoopExecutor.takeOverGlobalExecutor()
         do {
             if let quick = QuickArguments(Array(CommandLine.arguments.dropFirst())) {
@@ -76,7 +77,7 @@ struct ExplorerCommand: ParsableCommand {
     /// Ends the process with `status`: what is printed is flushed, as the
     /// argument parser's own exit does.
     private static func exit(_ status: Int32) -> Never {
-        Foundation.exit(status)
+        Foundation.exit(Console.exitStatus(status))
     }
 }
 

@@ -289,7 +289,7 @@ final class ExplorerSession {
     func finish(_ status: ExitStatus) -> Never {
         controller.finishRecording()
         runBlocking { [live] in await live.close(leavingConnections: true) }
-        exit(status.rawValue)
+        exit(Console.exitStatus(status.rawValue))
     }
 }
 

@@ -64,7 +64,7 @@ struct MockCommand: ParsableCommand {
             server = try runBlockingThrowing { [host, port, mode, configuration] in
                 try await MockServer.start(loaded.scripts, mode: MockMode(rawValue: mode)!, host: host, port: port,
                                            faults: configuration.faults, tokenLifetime: configuration.accessTokenLifetime) { line in
-                    FileHandle.standardError.write(Data((line + "\n").utf8))
+                    Console().err(line + "\n")
                 }
             }
         } catch {

@@ -37,7 +37,7 @@ struct SandboxCommand: ParsableCommand {
         configuration.port = port
         configuration.databasePath = db
         faults.apply(to: &configuration)
-        configuration.log = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+        configuration.log = { line in Console().err(line + "\n") }
         do { try configuration.validate() } catch { throw ValidationError("\(error)") }
 
         let console = Console()

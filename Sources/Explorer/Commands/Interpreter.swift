@@ -517,7 +517,7 @@ actor Interpreter {
 
     /// A progress line, redrawn in place on standard error.
     @Sendable static func writeToStandardError(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        Console().err(text)
     }
 
     /// `next`: the page after the last GET's answer (Paging says how to ask for it).

@@ -38,10 +38,12 @@ final class SessionController {
         self.target = target
     }
 
-    /// What a line did: its exit status, and whether it ended the session.
+    /// What a line did: its exit status, and whether it ended the session
+    /// (`exit`, or an output that can no longer be written: the reader of a
+    /// pipe went away, the disk is full, and the lines after it would run unseen).
     struct Step: Equatable {
         var status: ExitStatus
-        var exit = false
+        var exit = Console.outputFailed
     }
 
     /// Runs one line. `location` (`file:3`) prefixes its errors in a script;
@@ -155,7 +157,7 @@ final class SessionController {
         let (out, err) = renderer.render(outcome)
         write(out)
         // A script's failures name their line: a failed command's and an
-        // answer's "error: 401 …" alike.
+        // answer's "error: 404 …" alike.
         if let location, !err.isEmpty, outcome.exitStatus != .ok { terminal.err("\(location): ") }
         terminal.err(err)
     }
@@ -423,6 +425,7 @@ final class SessionController {
             switch prepare(line, parsed: parsed, location: location, promptWidth: 0) {
             case let .done(status):
                 worst = max(worst, status)
+                if Console.outputFailed { return (worst, .exit) }
             case let .execute(command, forcedOffline):
                 let result = finish(line, command, await interpreter.execute(command), forcedOffline: forcedOffline, location: location)
                 worst = max(worst, result.status)
