@@ -275,3 +275,20 @@ import Testing
         #expect(CloseCode.mayBeOurs(1002) && CloseCode.mayBeOurs(1007) && !CloseCode.mayBeOurs(1011))
     }
 }
+
+@Suite struct BlankTrimmingTests {
+    /// `trimmingBlanks()` is the hot path's stand-in for Foundation's
+    /// `trimmingCharacters(in: .whitespaces)`: it gives the same text, a
+    /// space before a combining mark and the zero-width space included.
+    @Test func trimsWhatFoundationTrims() {
+        let pieces = ["", " ", "\t", "\u{00A0}", "\u{3000}", "\u{2003}", "\n", "\r\n", "a", "Bearer", "é", "e\u{301}", "🙂", "x y", "\u{200B}", "\u{301}", "\u{FEFF}", "\u{85}"]
+        var checked = 0
+        for a in pieces { for b in pieces { for c in pieces {
+            let text = a + b + c
+            #expect(text.trimmingBlanks() == text.trimmingCharacters(in: .whitespaces), "\(Array(text.unicodeScalars))")
+            #expect(text[...].trimmingBlanks() == text.trimmingCharacters(in: .whitespaces))
+            checked += 1
+        } } }
+        #expect(checked == pieces.count * pieces.count * pieces.count)
+    }
+}

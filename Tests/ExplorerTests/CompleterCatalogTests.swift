@@ -25,8 +25,15 @@ import Testing
         #expect(seen.ids(for: "posts") == ["p1"])
         seen.learn(from: try JSONParser.parse(#"{"id":7,"title":"x"}"#), path: "/api/tasks/7")
         #expect(seen.ids(for: "tasks").first == "7")
+        // Seen again, an id moves to the front once.
+        seen.learn(from: try JSONParser.parse(#"{"id":1}"#), path: "/api/tasks/1")
+        #expect(seen.ids(for: "tasks") == ["1", "7", "2"])
+        // Text with a space or a slash is not an id a path takes.
+        seen.learn(from: try JSONParser.parse(#"[{"id":"a b"},{"id":"a/b"},{"id":"ab"}]"#), path: "/api/tags")
+        #expect(seen.ids(for: "tags") == ["ab"])
         for n in 100..<150 { seen.learn(from: .object([("id", .int(n))]), path: "/api/tasks") }
-        #expect(seen.ids(for: "tasks").count == SeenIDs.limit)
+        #expect(seen.ids(for: "tasks") == (130..<150).reversed().map(String.init))
+        #expect(SeenIDs.limit == 20)
     }
 
     @Test func pathParametersOfferSeenIDsAndMatchingVariables() {

@@ -71,8 +71,13 @@ public struct ReceivedResponse: Sendable, Equatable {
     public var charset: String? {
         guard let value = header("Content-Type") else { return nil }
         for parameter in value.split(separator: ";").dropFirst() {
-            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            if pair.count == 2, pair[0].lowercased() == "charset" { return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingBlanks() }
+            if pair.count == 2, pair[0].lowercased() == "charset" {
+                var value = pair[1][...]
+                while value.first == "\"" { value = value.dropFirst() }
+                while value.last == "\"" { value = value.dropLast() }
+                return String(value)
+            }
         }
         return nil
     }

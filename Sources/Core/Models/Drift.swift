@@ -83,11 +83,13 @@ extension Profile {
     public func endpoint(method: String, path: String) -> Endpoint? {
         let bare = String(path.split(separator: "?", maxSplits: 1).first ?? "")
         let concrete = Endpoint.segments(of: bare)
-        var best: Endpoint?
-        for endpoint in endpoints where endpoint.method == method && (endpoint.path == bare || endpoint.matches(segments: concrete)) {
-            if best == nil || endpoint.parameterCount < best!.parameterCount { best = endpoint }
+        // By index: a loop over the elements copied every endpoint, all its
+        // fields retained and released, for each answer shown.
+        var best: Int?
+        for i in endpoints.indices where endpoints[i].method == method && (endpoints[i].path == bare || endpoints[i].matches(segments: concrete)) {
+            if best.map({ endpoints[i].parameterCount < endpoints[$0].parameterCount }) ?? true { best = i }
         }
-        return best
+        return best.map { endpoints[$0] }
     }
 
     /// Drift of a success answer from its endpoint's response model; empty

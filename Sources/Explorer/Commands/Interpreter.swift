@@ -373,6 +373,7 @@ actor Interpreter {
     }
 
     private func remember(_ exchange: Exchange, note: String?, view: PrintParts = .plain) -> Outcome {
+        let profile = profile
         lastResponse = exchange.response
         lastCarried = Renderer.credentials(of: exchange.request, secretHeaders: profile.secretHeaders)
         lastFrame = nil
@@ -387,7 +388,6 @@ actor Interpreter {
         if exchange.headersWithheld { lines.append(session.scope.withheldNote(for: exchange.request.url, what: sessionCredentials)) }
         // Drift needs the whole body, and only where the catalog has a model for the answer.
         if (200..<300).contains(exchange.response.status) {
-            let profile = profile
             if let endpoint = profile.endpoint(method: exchange.request.method, path: session.catalogPath(of: exchange.request)),
                endpoint.response != nil, let body = exchange.response.json {
                 let index = modelIndex ?? Drift.index(profile.models)

@@ -46,16 +46,16 @@ struct SeenIDs: Sendable, Equatable {
     }
 
     private mutating func add(_ id: String, to resource: String) {
-        var list = byResource[resource] ?? []
-        list.removeAll { $0 == id }
-        list.insert(id, at: 0)
-        byResource[resource] = Array(list.prefix(Self.limit))
+        // In place: a copy out of the dictionary and back cost every answer an array.
+        byResource[resource, default: []].removeAll { $0 == id }
+        byResource[resource, default: []].insert(id, at: 0)
+        if byResource[resource, default: []].count > Self.limit { byResource[resource, default: []].removeLast() }
     }
 
     private static func idText(_ value: JSONValue) -> String? {
         switch value {
         case let .number(n) where Int(n) != nil: n
-        case let .string(s) where !s.isEmpty && s.count <= 64 && !s.contains(" ") && !s.contains("/"): s
+        case let .string(s) where !s.isEmpty && s.count <= 64 && !s.utf8.contains(where: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "/") }): s
         default: nil
         }
     }

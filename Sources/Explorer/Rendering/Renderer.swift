@@ -117,11 +117,12 @@ struct Renderer: Sendable {
             } else if Redactor.isSecretName(name) || secretHeaders.contains(where: { $0.lowercased() == name }) {
                 values.append(header.value)
                 if let space = header.value.firstIndex(of: " ") {
-                    values.append(header.value[header.value.index(after: space)...].trimmingCharacters(in: .whitespaces))
+                    values.append(header.value[header.value.index(after: space)...].trimmingBlanks())
                 }
             }
         }
-        return values.filter { $0.count >= SecretScrubber.minimumLength }
+        // Counts no further than it needs to: a token is long.
+        return values.filter { $0.dropFirst(SecretScrubber.minimumLength - 1).isEmpty == false }
     }
 
     /// The request as sent (`-v`, `-p H`/`B`): its line and headers with

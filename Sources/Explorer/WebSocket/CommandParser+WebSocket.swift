@@ -6,6 +6,9 @@ extension CommandParser {
     /// `ws send {…}` or `ws send […]`, read before the line is split into
     /// words; nil for every other line.
     func webSocketSendJSON(_ line: String) throws(CommandError) -> Command? {
+        // Every line is asked: most are not `ws …`, and are not made characters.
+        let lead = line.utf8.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        guard lead.prefix(2).elementsEqual("ws".utf8, by: { $0 | 0x20 == $1 }) else { return nil }
         let chars = Array(line)
         var i = 0
         func skipSpaces() { while i < chars.count, chars[i] == " " || chars[i] == "\t" { i += 1 } }
