@@ -86,6 +86,13 @@ import Testing
         #expect(out.hasSuffix("\ncafé\n"), "\(out)")
         let (unknown, _) = plain.render(exchange(200, "OK", type: "text/plain; charset=x-unknown", body: [0x63, 0xE9]))
         #expect(unknown.contains("binary body: text/plain, 2 B (not shown)"))
+        // `show` reads it as the first display did (it said "binary body"), a quoted charset too.
+        let latin = ReceivedResponse(status: 200, reason: "OK", headers: [HTTPHeader(name: "Content-Type", value: #"text/plain; Charset = "iso-8859-1""#)],
+                                     body: [0x63, 0x61, 0x66, 0xE9])
+        #expect(OutcomeText.plain(.body(latin)) == "café")
+        var unknownShown = latin
+        unknownShown.headers = [HTTPHeader(name: "Content-Type", value: "text/plain; charset=x-unknown")]
+        #expect(OutcomeText.plain(.body(unknownShown)) == "binary body: text/plain, 4 bytes (not shown)")
     }
 
     @Test func brokenJSONIsShownRawWithAWarning() {
