@@ -281,12 +281,13 @@ import Testing
     /// `trimmingCharacters(in: .whitespaces)`: it gives the same text, a
     /// space before a combining mark and the zero-width space included.
     @Test func trimsWhatFoundationTrims() {
-        let pieces = ["", " ", "\t", "\u{00A0}", "\u{3000}", "\u{2003}", "\n", "\r\n", "a", "Bearer", "é", "e\u{301}", "🙂", "x y", "\u{200B}", "\u{301}", "\u{FEFF}", "\u{85}"]
+        let pieces = ["", " ", "\t", "\u{00A0}", "\u{3000}", "\u{2003}", "\n", "\r\n", "a", "Bearer", "é", "e\u{301}", "🙂", "x y", "\u{200B}", "\u{301}", "\u{FEFF}", "\u{85}", "\u{0B}", "\u{2028}", "\u{2029}", "\r"]
         var checked = 0
         for a in pieces { for b in pieces { for c in pieces {
             let text = a + b + c
             #expect(text.trimmingBlanks() == text.trimmingCharacters(in: .whitespaces), "\(Array(text.unicodeScalars))")
             #expect(text[...].trimmingBlanks() == text.trimmingCharacters(in: .whitespaces))
+            #expect(text.trimmingBlanksAndNewlines() == text.trimmingCharacters(in: .whitespacesAndNewlines), "\(Array(text.unicodeScalars))")
             checked += 1
         } } }
         #expect(checked == pieces.count * pieces.count * pieces.count)

@@ -35,7 +35,7 @@ extension ProfileFile {
             for (key, type) in try fields.object(nil) {
                 let required = !key.hasSuffix("?")
                 let field = required ? key : String(key.dropLast())
-                guard !field.isEmpty, !field.contains("?") else { throw type.problem("a field is a name, with ? after it when it may be absent, as in: note?") }
+                guard !field.isEmpty, !field.contains("?" as Character) else { throw type.problem("a field is a name, with ? after it when it may be absent, as in: note?") }
                 guard !model.fields.contains(where: { $0.name == field }) else { throw type.problem("field '\(field)' is listed twice") }
                 let (parsed, nullable) = try types.parse(type)
                 model.fields.append(Field(field, parsed, required: required, nullable: nullable))
@@ -50,11 +50,11 @@ extension ProfileFile {
             }
             var endpoint = Endpoint(parts[0].uppercased(), String(parts[1]), "")
             let badSegment = endpoint.segments.first { segment in
-                (segment.contains("{") || segment.contains("}")) && !(Endpoint.isParameter(segment) && segment.count > 2
+                (segment.contains("{" as Character) || segment.contains("}" as Character)) && !(Endpoint.isParameter(segment) && segment.count > 2
                     && segment.dropFirst().dropLast().allSatisfy { $0 != "{" && $0 != "}" })
             }
             if let badSegment { throw value.problem("'\(badSegment)' in the path: a parameter is a whole segment, as in: /users/{id}") }
-            if endpoint.path.contains("?") || endpoint.path.contains("#") {
+            if endpoint.path.contains("?" as Character) || endpoint.path.contains("#" as Character) {
                 throw value.problem("an endpoint's path has no query: its parameters go in query:, as in: query: [page]")
             }
             // `/x/{id}` and `/x/{name}` are one endpoint: a request cannot tell them apart.
@@ -93,14 +93,14 @@ extension ProfileFile {
         let models: Set<String>
 
         func parse(_ value: ProfileDocument.Value) throws(ProfileError) -> (type: FieldType, nullable: Bool) {
-            let written = try value.string().trimmingCharacters(in: .whitespacesAndNewlines)
+            let written = try value.string().trimmingBlanksAndNewlines()
             var text = written
             var nullable = false
             if text.hasSuffix("| null") {
                 nullable = true
-                text = String(text.dropLast(6)).trimmingCharacters(in: .whitespaces)
+                text = text.dropLast(6).trimmingBlanks()
             }
-            guard let type = type(text) else { throw value.problem(unknown(nullable && text.contains("|") ? written : text, models: false)) }
+            guard let type = type(text) else { throw value.problem(unknown(nullable && text.contains("|" as Character) ? written : text, models: false)) }
             return (type, nullable)
         }
 
@@ -116,9 +116,9 @@ extension ProfileFile {
             if text.hasSuffix("[]") { return type(String(text.dropLast(2))).map(FieldType.array) }
             // `Status (open|closed)`: an enum written in place, as `describe` shows one.
             if text.hasSuffix(")"), let open = text.firstIndex(of: "(") {
-                let name = text[..<open].trimmingCharacters(in: .whitespaces)
+                let name = text[..<open].trimmingBlanks()
                 let values = text[text.index(after: open)..<text.index(before: text.endIndex)].split(separator: "|", omittingEmptySubsequences: false).map {
-                    $0.trimmingCharacters(in: .whitespaces)
+                    $0.trimmingBlanks()
                 }
                 guard !name.isEmpty, !values.contains(where: \.isEmpty), Set(values).count == values.count else { return nil }
                 return .enumeration(name, values)
