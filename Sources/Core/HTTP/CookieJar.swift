@@ -70,15 +70,15 @@ public struct CookieJar: Sendable {
         guard let host = url.host?.lowercased(), !host.isEmpty else { return nil }
         let parts = text.split(separator: ";", omittingEmptySubsequences: false).map { String($0) }
         guard let pair = parts.first, let eq = pair.firstIndex(of: "=") else { return nil }
-        let name = pair[..<eq].trimmingCharacters(in: .whitespaces)
-        let value = pair[pair.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+        let name = pair[..<eq].trimmingBlanks()
+        let value = pair[pair.index(after: eq)...].trimmingBlanks()
         guard !name.isEmpty else { return nil }
         var cookie = Cookie(name: name, value: value, domain: host, hostOnly: true, path: defaultPath(url.path),
                             secure: false, httpOnly: false, expires: nil, created: now, port: port(of: url))
         var maxAge: Date?
         var expires: Date?
         for attribute in parts.dropFirst() {
-            let pieces = attribute.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let pieces = attribute.split(separator: "=", maxSplits: 1).map { $0.trimmingBlanks() }
             guard let key = pieces.first?.lowercased() else { continue }
             let argument = pieces.count > 1 ? pieces[1] : ""
             switch key {

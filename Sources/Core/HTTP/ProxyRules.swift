@@ -16,7 +16,7 @@ public struct ProxyRules: Sendable, Equatable {
 
         /// An `http://` proxy URL (`host:port` alone is read as one); nil for what is not.
         public init?(_ text: String) {
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            let trimmed = text.trimmingBlanks()
             guard !trimmed.isEmpty else { return nil }
             let withScheme = trimmed.contains("://") ? trimmed : "http://" + trimmed
             guard let components = URLComponents(string: withScheme), components.scheme?.lowercased() == "http",
@@ -55,7 +55,7 @@ public struct ProxyRules: Sendable, Equatable {
     public init?(environment: [String: String]) throws(Unsupported) {
         func proxy(_ name: String) throws(Unsupported) -> Proxy? {
             let variable = environment[name.lowercased()] != nil ? name.lowercased() : name
-            guard let text = environment[variable], !text.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+            guard let text = environment[variable], !text.trimmingBlanks().isEmpty else { return nil }
             guard let proxy = Proxy(text) else {
                 // The value without any password it carries.
                 let shown = URLComponents(string: text).map { components -> String in
@@ -70,7 +70,7 @@ public struct ProxyRules: Sendable, Equatable {
         http = try proxy("HTTP_PROXY")
         https = try proxy("HTTPS_PROXY")
         guard http != nil || https != nil else { return nil }
-        noProxy = (environment["no_proxy"] ?? environment["NO_PROXY"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+        noProxy = (environment["no_proxy"] ?? environment["NO_PROXY"] ?? "").split(separator: ",").map { $0.trimmingBlanks().lowercased() }.filter { !$0.isEmpty }
     }
 
     /// The proxy for a request to `url`, or nil to go straight there.

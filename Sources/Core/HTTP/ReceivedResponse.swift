@@ -91,8 +91,8 @@ public struct ReceivedResponse: Sendable, Equatable {
     /// A `Content-Encoding` the transport does not decode (it decodes gzip
     /// and deflate), such as `br`: the body is still encoded. Nil otherwise.
     public var undecodedEncoding: String? {
-        guard let value = header("Content-Encoding")?.trimmingCharacters(in: .whitespaces).lowercased(), !value.isEmpty else { return nil }
-        let codings = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard let value = header("Content-Encoding")?.trimmingBlanks().lowercased(), !value.isEmpty else { return nil }
+        let codings = value.split(separator: ",").map { $0.trimmingBlanks() }
         return codings.allSatisfy { ["gzip", "x-gzip", "deflate", "identity"].contains($0) } ? nil : value
     }
 

@@ -32,7 +32,7 @@ public struct RedirectPolicy: Sendable, Equatable {
     public static func next(after response: ReceivedResponse, to request: PreparedRequest) throws(Unfollowable) -> PreparedRequest? {
         let status = response.status
         guard [301, 302, 303, 307, 308].contains(status) else { return nil }
-        guard let location = response.header("Location")?.trimmingCharacters(in: .whitespaces), !location.isEmpty else {
+        guard let location = response.header("Location")?.trimmingBlanks(), !location.isEmpty else {
             throw Unfollowable(status: status, why: "the answer has no Location")
         }
         guard let target = URL(string: location, relativeTo: request.url)?.absoluteURL else {

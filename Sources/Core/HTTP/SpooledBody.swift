@@ -248,7 +248,7 @@ struct StreamDecoder {
     private var ended = false
 
     init?(encoding: String) {
-        let name = encoding.trimmingCharacters(in: .whitespaces).lowercased()
+        let name = encoding.trimmingBlanks().lowercased()
         switch name {
         case "gzip", "x-gzip": decompressor = CompressionAlgorithm.gzip().decompressor
         case "deflate":

@@ -37,7 +37,7 @@ public final class StreamSink: Sendable, Equatable {
 
     /// Whether a Content-Type is one of the streamed kinds.
     public static func streams(_ contentType: String?) -> Bool {
-        guard let type = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() else { return false }
+        guard let type = contentType?.split(separator: ";").first?.trimmingBlanks().lowercased() else { return false }
         return ["text/event-stream", "application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonlines",
                 "application/stream+json", "application/json-seq"].contains(type)
     }

@@ -131,8 +131,8 @@ public enum Redactor {
             case "-u", "--user": out.append(hide("password")); continue
             case "-b", "--cookie": out.append(hide("cookie")); continue
             case "-H", "--header":
-                if let colon = word.firstIndex(of: ":"), isSecretName(word[..<colon].trimmingCharacters(in: .whitespaces)) {
-                    let name = word[..<colon].trimmingCharacters(in: .whitespaces)
+                if let colon = word.firstIndex(of: ":"), isSecretName(word[..<colon].trimmingBlanks()) {
+                    let name = word[..<colon].trimmingBlanks()
                     out.append(name + ": " + hide(name))
                     continue
                 }
@@ -340,7 +340,7 @@ public enum Redactor {
             parts[0] = Substring(hideValue(ofPair: parts[0]))
             return HTTPHeader(name: header.name, value: parts.joined(separator: ";"))
         case "cookie":
-            let pairs = value.split(separator: ";").map { hideValue(ofPair: Substring($0.trimmingCharacters(in: .whitespaces))) }
+            let pairs = value.split(separator: ";").map { hideValue(ofPair: Substring($0.trimmingBlanks())) }
             return HTTPHeader(name: header.name, value: pairs.joined(separator: "; "))
         case "www-authenticate", "proxy-authenticate":
             // A challenge (`Basic realm="…"`), not a credential: it says which `auth` the server wants.

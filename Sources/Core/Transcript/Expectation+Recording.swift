@@ -103,7 +103,7 @@ extension PatternText {
         for separator in [" = ", ": "] {
             guard let range = text.range(of: separator) else { continue }
             // `KEY`, or an indented `"KEY"` (a JSON member in an --offline body).
-            var key = String(text[..<range.lowerBound]).trimmingCharacters(in: .whitespaces)
+            var key = String(text[..<range.lowerBound]).trimmingBlanks()
             if key.count >= 2, key.hasPrefix("\""), key.hasSuffix("\"") { key = String(key.dropFirst().dropLast()) }
             let value = text[range.upperBound...]
             if !key.isEmpty, !key.contains(" "), Redactor.isSecretName(key), !value.isEmpty, !(value.hasPrefix("<") && value.hasSuffix(">")) {

@@ -294,7 +294,7 @@ public struct TranscriptMatcher: Sendable {
     }
 
     static func describe(_ value: ExpectedValue) -> String {
-        cut(value.pretty().split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " "))
+        cut(value.pretty().split(separator: "\n").map { $0.trimmingBlanks() }.joined(separator: " "))
     }
 
     static func describe(_ body: Expectation.Body?) -> String {
@@ -326,5 +326,5 @@ extension JSONPath {
 }
 
 private extension String {
-    var trimmed: String { trimmingCharacters(in: .whitespaces) }
+    var trimmed: String { trimmingBlanks() }
 }

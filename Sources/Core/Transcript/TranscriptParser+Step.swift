@@ -12,7 +12,7 @@ extension TranscriptParser {
     static func parseStep(_ command: Line, _ lines: [Line]) throws(StepFailure) -> TranscriptStep {
         var text = String(command.text.dropFirst())
         if text.hasPrefix(" ") { text.removeFirst() }
-        guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+        guard !text.trimmingBlanks().isEmpty else {
             throw StepFailure(error: TranscriptParseError(line: command.number, column: 1, message: "'>' needs a command after it"), atEnd: false)
         }
         var reader = ResponseReader(lines: lines)
@@ -48,7 +48,7 @@ extension TranscriptParser {
 
         private mutating func skipNoise() {
             while index < lines.count, isNoise(lines[index].text) {
-                if isComment(lines[index].text) { comments.append(lines[index].text.trimmingCharacters(in: .whitespaces)) }
+                if isComment(lines[index].text) { comments.append(lines[index].text.trimmingBlanks()) }
                 index += 1
             }
         }
@@ -158,7 +158,7 @@ extension TranscriptParser {
             var block = text.map { [$0] } ?? []
             while let line = current, !Self.isTrailer(line.text) {
                 block.append(isComment(line.text) ? "" : line.text)
-                if isComment(line.text) { comments.append(line.text.trimmingCharacters(in: .whitespaces)) }
+                if isComment(line.text) { comments.append(line.text.trimmingBlanks()) }
                 index += 1
             }
             let isLastLine = index == lines.count

@@ -82,7 +82,7 @@ public enum TranscriptParser {
     }
 
     private static func checkVersion(_ line: Line) throws(TranscriptParseError) {
-        let text = line.text.trimmingCharacters(in: .whitespaces)
+        let text = line.text.trimmingBlanks()
         if text == Transcript.versionLine { return }
         let prefix = "# explorer transcript v"
         if text.hasPrefix(prefix) {
@@ -98,7 +98,7 @@ public enum TranscriptParser {
     static func isNoise(_ text: String) -> Bool {
         for byte in text.utf8 where byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") {
             // Other Unicode spaces count as blank too: the slow path, for them only.
-            if byte >= 0x80 { return text.trimmingCharacters(in: .whitespaces).isEmpty || isComment(text) }
+            if byte >= 0x80 { return text.trimmingBlanks().isEmpty || isComment(text) }
             return byte == UInt8(ascii: "#")
         }
         return true
@@ -115,8 +115,8 @@ public enum TranscriptParser {
 
     private static func trimBlank(_ lines: [String]) -> [String] {
         var lines = lines
-        while let first = lines.first, first.trimmingCharacters(in: .whitespaces).isEmpty { lines.removeFirst() }
-        while let last = lines.last, last.trimmingCharacters(in: .whitespaces).isEmpty { lines.removeLast() }
+        while let first = lines.first, first.trimmingBlanks().isEmpty { lines.removeFirst() }
+        while let last = lines.last, last.trimmingBlanks().isEmpty { lines.removeLast() }
         return lines
     }
 
@@ -138,7 +138,7 @@ public enum TranscriptParser {
             }
             let key = String(line.text[..<colon])
             let valueStart = line.text.index(after: colon)
-            let value = line.text[valueStart...].trimmingCharacters(in: .whitespaces)
+            let value = line.text[valueStart...].trimmingBlanks()
             let valueColumn = line.text.distance(from: line.text.startIndex, to: valueStart) + 1
                 + (line.text[valueStart...].prefix { $0 == " " }.count)
             func fail(_ message: String, column: Int? = nil) -> TranscriptParseError {

@@ -40,13 +40,13 @@ public struct TranscriptPattern: Sendable, Equatable, CustomStringConvertible {
 
     /// Parses what stands between the braces, such as `task_id:=integer`.
     public static func parse(_ body: String) throws(SyntaxError) -> TranscriptPattern {
-        let text = body.trimmingCharacters(in: .whitespaces)
+        let text = body.trimmingBlanks()
         if let separator = text.range(of: ":=") {
-            let name = String(text[..<separator.lowerBound]).trimmingCharacters(in: .whitespaces)
+            let name = String(text[..<separator.lowerBound]).trimmingBlanks()
             guard isName(name), kindWords[name] == nil else {
                 throw SyntaxError(reason: "'\(name)' cannot be a capture name: use letters, digits and _, not a kind word")
             }
-            let kind = try parseKind(String(text[separator.upperBound...]).trimmingCharacters(in: .whitespaces))
+            let kind = try parseKind(String(text[separator.upperBound...]).trimmingBlanks())
             if case .secret = kind { throw SyntaxError(reason: "a secret cannot be captured") }
             return TranscriptPattern(kind, capture: name)
         }

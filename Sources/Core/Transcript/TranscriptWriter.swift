@@ -17,7 +17,7 @@ public enum TranscriptWriter {
 
     /// A comment line; `text` may or may not start with `#` already.
     public static func comment(_ text: String) -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingBlanks()
         return (trimmed.hasPrefix("#") ? trimmed : "# " + trimmed) + "\n"
     }
 

@@ -47,8 +47,8 @@ enum CurlImport {
                 guard let colon = header.firstIndex(of: ":") else {
                     throw CommandError("curl's -H needs 'Name: value', got '\(header)'", column: word.start)
                 }
-                let name = String(header[..<colon]).trimmingCharacters(in: .whitespaces)
-                let headerValue = String(header[header.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+                let name = String(header[..<colon]).trimmingBlanks()
+                let headerValue = String(header[header.index(after: colon)...]).trimmingBlanks()
                 if let bad = HTTPHeader.invalidNameOffset(name) {
                     throw CommandError("curl's -H '\(header)': \(HTTPHeader.describeCharacter(at: bad, of: name)) cannot be in a header name", column: word.start)
                 }

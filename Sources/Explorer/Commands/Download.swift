@@ -116,7 +116,7 @@ final class Download: @unchecked Sendable {
     static func filename(in disposition: String) -> String? {
         var plain: String?
         for part in disposition.split(separator: ";") {
-            let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingBlanks() }
             guard pair.count == 2 else { continue }
             switch pair[0].lowercased() {
             case "filename*":

@@ -122,11 +122,11 @@ enum Paging {
     /// The `rel="next"` target of a Link header.
     static func nextLink(in header: String) -> String? {
         for link in header.split(separator: ",") {
-            let parts = link.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            let parts = link.split(separator: ";").map { $0.trimmingBlanks() }
             guard let target = parts.first, target.hasPrefix("<"), target.hasSuffix(">") else { continue }
             // `rel="next"`, `rel=next`, or `rel="last next"` (a space-separated list).
             let isNext = parts.dropFirst().contains { part in
-                let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingBlanks() }
                 guard pair.count == 2, pair[0].lowercased() == "rel" else { return false }
                 return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")).lowercased().split(separator: " ").contains("next")
             }

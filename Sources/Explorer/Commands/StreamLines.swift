@@ -63,7 +63,7 @@ final class StreamLines: @unchecked Sendable {
 
     /// The text a line completes, if any (called under the lock).
     private func take(_ line: String) -> String? {
-        guard isEvents else { return line.trimmingCharacters(in: .whitespaces).isEmpty ? nil : line }
+        guard isEvents else { return line.trimmingBlanks().isEmpty ? nil : line }
         if line.isEmpty {
             defer { event = (nil, []) }
             guard !event.data.isEmpty else { return nil }

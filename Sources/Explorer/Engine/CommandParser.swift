@@ -224,7 +224,7 @@ struct CommandParser {
             var close = i + 2
             while close < bytes.count, !pair(closing, at: close) { close += 1 }
             guard close < bytes.count else { throw CommandError("unclosed '{{' in '\(word.text)'", column: word.start) }
-            let name = String(decoding: bytes[(i + 2)..<close], as: UTF8.self).trimmingCharacters(in: .whitespaces)
+            let name = String(decoding: bytes[(i + 2)..<close], as: UTF8.self).trimmingBlanks()
             guard let value = variables[name] else {
                 if name.hasPrefix("secret:") {
                     let secret = String(name.dropFirst(7))

@@ -213,7 +213,7 @@ enum MockDerivation {
             }
             let inner = written[n]
             if inner.hasPrefix("{{"), inner.hasSuffix("}}"), !inner.dropFirst(2).contains("{{") {
-                let name = String(inner.dropFirst(2).dropLast(2)).trimmingCharacters(in: .whitespaces)
+                let name = String(inner.dropFirst(2).dropLast(2)).trimmingBlanks()
                 return .variable(name.hasPrefix("secret:") ? nil : name)
             }
             return .variable(nil)

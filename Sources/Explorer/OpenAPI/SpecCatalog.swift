@@ -93,7 +93,7 @@ struct SpecCatalog {
     /// A description's first line, for the summary column when there is no summary.
     static func firstLine(_ text: String?) -> String? {
         guard let line = text?.split(whereSeparator: \.isNewline).first else { return nil }
-        return line.trimmingCharacters(in: .whitespaces)
+        return line.trimmingBlanks()
     }
 
     static func build(_ document: SpecDocument) -> ImportedSpec {

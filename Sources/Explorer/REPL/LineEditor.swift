@@ -65,7 +65,7 @@ final class LineEditor {
     /// whole file from its own memory), and what the others added since is
     /// loaded here too.
     func remember(_ line: String) {
-        guard let history, !line.trimmingCharacters(in: .whitespaces).isEmpty else { return }
+        guard let history, !line.trimmingBlanks().isEmpty else { return }
         guard let url = historyURL else {
             _ = ex_history_enter(history, line)
             return

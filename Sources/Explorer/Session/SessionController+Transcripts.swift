@@ -115,7 +115,7 @@ extension SessionController {
     private func runStep(_ step: TranscriptStep, typed: String? = nil, on steps: inout Replayer.Steps) -> Outcome? {
         whileRecording { recorder in
             try recorder.flushFrames()
-            for comment in step.comments where !comment.trimmingCharacters(in: .whitespaces).isEmpty { try recorder.comment(comment) }
+            for comment in step.comments where !comment.trimmingBlanks().isEmpty { try recorder.comment(comment) }
         }
         let (outcome, after) = runBlocking(interrupts: interrupts) { [steps] in
             var steps = steps
@@ -171,7 +171,7 @@ extension SessionController {
                 typed = line
             }
             remember(typed)
-            guard !typed.trimmingCharacters(in: .whitespaces).isEmpty else {
+            guard !typed.trimmingBlanks().isEmpty else {
                 terminal.out(palette.dim("(skipped)") + "\n")
                 continue
             }

@@ -120,7 +120,7 @@ final class SessionController {
             show(outcome, location: location)
             return .done(outcome.exitStatus)
         }
-        if case .empty = command, line.trimmingCharacters(in: .whitespaces).hasPrefix("#") {
+        if case .empty = command, line.trimmingBlanks().hasPrefix("#") {
             whileRecording { try $0.comment(line) }
         }
         var forcedOffline = false
@@ -253,7 +253,7 @@ final class SessionController {
         var email = email
         if email == nil {
             guard case let .line(typed) = terminal.readLine(prompt: "email: ", editing: nil), !typed.isEmpty else { return nil }
-            email = typed.trimmingCharacters(in: .whitespaces)
+            email = typed.trimmingBlanks()
         }
         guard let password = terminal.readSecret(prompt: "password: ") else { return nil }
         return .login(email: email, password: password)
@@ -346,7 +346,7 @@ final class SessionController {
     private func whole(_ first: String) -> String? {
         var line = first
         while Self.jsonGoesOn(line) {
-            guard case let .line(more) = terminal.readLine(prompt: "... ", editing: nil), !more.trimmingCharacters(in: .whitespaces).isEmpty else {
+            guard case let .line(more) = terminal.readLine(prompt: "... ", editing: nil), !more.trimmingBlanks().isEmpty else {
                 terminal.err("ws send dropped: its JSON did not end (nothing sent)\n")
                 return nil
             }
@@ -451,7 +451,7 @@ final class SessionController {
     private func scriptLine(_ line: String) -> String? {
         guard let first = line.first(where: { !$0.isWhitespace }) else { return nil }
         guard first == "#" else { return line }
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        let trimmed = line.trimmingBlanks()
         whileRecording { try $0.comment(trimmed) }
         return nil
     }

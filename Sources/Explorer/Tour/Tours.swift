@@ -73,8 +73,8 @@ struct Tours {
                   let prelude = try? TranscriptParser.prelude(text) else { return nil }
             let relative = String(path.dropFirst(folder.count)).trimmingCharacters(in: CharacterSet(charactersIn: "/"))
             let name = (relative as NSString).deletingPathExtension
-            let comment = prelude.comments.first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("#") } ?? ""
-            let summary = comment.trimmingCharacters(in: .whitespaces).dropFirst().trimmingCharacters(in: .whitespaces)
+            let comment = prelude.comments.first { $0.trimmingBlanks().hasPrefix("#") } ?? ""
+            let summary = comment.trimmingBlanks().dropFirst().trimmingBlanks()
             return Tour(name: name, path: path, profile: prelude.header.profile, summary: summary)
         }
     }

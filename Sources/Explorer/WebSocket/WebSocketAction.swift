@@ -110,14 +110,14 @@ struct FrameFilter: Sendable, Equatable {
         self.text = text
         let comparison = [text.range(of: "=="), text.range(of: "!=")].compactMap { $0 }.min { $0.lowerBound < $1.lowerBound }
         let pathText = comparison.map { String(text[..<$0.lowerBound]) } ?? text
-        let trimmed = pathText.trimmingCharacters(in: .whitespaces)
+        let trimmed = pathText.trimmingBlanks()
         guard !trimmed.isEmpty else { throw Problem(offset: 0, reason: "the filter needs a JSON path first, as in .type == \"message\"") }
         do { path = try JSONPath.parse(trimmed) } catch { throw Problem(offset: error.offset, reason: "\(error.reason) in the path") }
         guard let comparison else {
             test = .present
             return
         }
-        let valueText = text[comparison.upperBound...].trimmingCharacters(in: .whitespaces)
+        let valueText = text[comparison.upperBound...].trimmingBlanks()
         guard !valueText.isEmpty else {
             throw Problem(offset: text.distance(from: text.startIndex, to: comparison.upperBound), reason: "nothing to compare with after \(text[comparison])")
         }
