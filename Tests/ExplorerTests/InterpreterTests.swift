@@ -103,6 +103,19 @@ import Testing
         }
     }
 
+    /// Credentials typed on the line are hidden in --offline's request as
+    /// -v hides them (they were printed as typed); the rest as typed.
+    @Test func offlineHidesTheLinesOwnCredentials() async throws {
+        try await withInterpreter { interpreter, _ in
+            let line = #"get /api/banners Authorization:'Bearer abc-123-def' X-Api-Key:k-1234567 Cookie:sid=zzz9 X-Trace:t-1 --offline"#
+            guard case let .offline(request, _) = try await run(interpreter, line) else { Issue.record("sent"); return }
+            #expect(request.header("Authorization") == "Bearer <hidden: 11 characters>")
+            #expect(request.header("X-Api-Key") == "<hidden: 9 characters>")
+            #expect(request.header("Cookie") == "sid=<hidden: 4 characters>")
+            #expect(request.header("X-Trace") == "t-1")
+        }
+    }
+
     @Test func helpListsEveryCommand() async throws {
         try await withInterpreter { interpreter, _ in
             guard let text = (try await run(interpreter, "help")).shownText else { Issue.record("no text"); return }

@@ -402,12 +402,14 @@ actor Interpreter {
     /// placeholder: tokens are never printed. A token the origin rule keeps
     /// back is said under the request, as it is when sending.
     private func offlineView(of request: PreparedRequest, isPublic: Bool? = nil) async -> Outcome {
-        // Session headers it would carry, credentials hidden: they are not the line's to show.
+        // With the session headers it would carry. Every credential is hidden,
+        // those typed on the line too, as -v hides them: HTTPie's --offline
+        // prints them, but a screen (and a terminal's scrollback) is no place for them.
         var shown = await session.withSessionHeaders(request)
         let headers = await session.sessionHeaders, query = await session.sessionQuery
         let carries = !headers.isEmpty || query != nil
         let headersNote = carries && !session.scope.admits(request.url) ? session.scope.withheldNote(for: request.url, what: sessionCredentials) : nil
-        for index in shown.headers.indices.dropFirst(request.headers.count) {
+        for index in shown.headers.indices {
             shown.headers[index] = Redactor.redact(header: shown.headers[index], alsoSecret: profile.secretHeaders)
         }
         let rule = access(for: request)
