@@ -23,14 +23,17 @@ import Testing
         "ws connect --retries 0 /ws/chat/{{uid}}",
         #"ws send {"type":"message","client_message_id":"t-1","receiver_id":{{peer}},"content":"{{title}}"}"#,
         "ws close",
+        #"ws send {"type":"message","password":"pw5","receiver_id":{{peer}}}"#,
+        "ws close",
         "ws connect --retries 0 /ws/chat/{{uid}}?token={{secret:access_token}}",
         "ws close",
     ]
 
-    /// What each line is written as: the login's password becomes its
-    /// placeholder; everything else is kept as typed.
+    /// What each line is written as: the login's password and a socket
+    /// JSON's secret member become placeholders; everything else is kept as typed.
     static func written(_ line: String) -> String {
-        line == "login {{email}} alice123" ? "login {{email}} {{secret:password}}" : line
+        if line == "login {{email}} alice123" { return "login {{email}} {{secret:password}}" }
+        return line.replacingOccurrences(of: #""password":"pw5""#, with: #""password":"{{secret:password}}""#)
     }
 
     @Test(arguments: lines) func aLineIsWrittenAsTyped(_ line: String) async throws {

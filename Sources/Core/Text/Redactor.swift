@@ -14,6 +14,9 @@ public enum Redactor {
     /// `secretFields`: the profile's own secret fields, hidden as the
     /// usual names are.
     public static func redact(line: String, secretFields: SecretFields = .none) -> String? {
+        if let socket = redact(socketJSONLine: line, hide: { _ in placeholder }, isSecret: { isSecretName($0) || secretFields.containsName($0) }) {
+            return socket
+        }
         guard let words = try? LineTokenizer.split(line).map(\.text) else {
             let lower = line.lowercased()
             let risky = ["login", "token", "bearer", "basic "] + secretWords + secretHeaders
@@ -28,6 +31,48 @@ public enum Redactor {
         let redacted = words.first?.lowercased() == "auth" ? redactAuth(words, hide: { "{{secret:\($0)}}" })
             : redact(words: words, secretFields: secretFields)
         return redacted == words ? line : LineTokenizer.join(redacted)
+    }
+
+    /// `ws send {…}` or `ws send […]` with the JSON's secret-named members
+    /// hidden, the rest as typed (JSON that does not parse, all of it when it
+    /// mentions a secret); nil for any other line. Split into words, the
+    /// JSON lost its quotes, and a password in it went to history and
+    /// transcripts as typed.
+    public static func redact(socketJSONLine line: String, hide: (String) -> String, isSecret: (String) -> Bool = isSecretName) -> String? {
+        let words = line.split(maxSplits: 2, whereSeparator: { $0 == " " || $0 == "\t" })
+        guard words.count == 3, words[0].lowercased() == "ws", words[1].lowercased() == "send",
+              let first = words[2].first, first == "{" || first == "[" else { return nil }
+        // A `{{NAME}}` outside a string is not JSON until it is filled in:
+        // it stands in as a number of its own for the parse, and comes back.
+        var references: [String] = []
+        var json = ""
+        var inString = false, escaped = false
+        var rest = words[2][...]
+        while let c = rest.first {
+            if !inString, rest.hasPrefix("{{"), let close = rest.firstRange(of: "}}") {
+                json += "77770\(references.count)7777"
+                references.append(String(rest[..<close.upperBound]))
+                rest = rest[close.upperBound...]
+                continue
+            }
+            if inString { if escaped { escaped = false } else if c == "\\" { escaped = true } else if c == "\"" { inString = false } }
+            else if c == "\"" { inString = true }
+            json.append(c)
+            rest = rest.dropFirst()
+        }
+        guard (try? JSONParser.parse(json)) != nil else {
+            // Not JSON, so not sent: kept unless it may hold a secret.
+            let lower = json.lowercased()
+            let risky = ["token", "bearer"] + secretWords
+            return risky.contains { lower.contains($0) } ? String(line[..<words[2].startIndex]) + hide("secret") : line
+        }
+        var hidden = redactBody(json, hide: hide, isSecret: isSecret)
+        guard hidden != json else { return line }
+        // The last first: `7777017777` is the start of `77770177777`.
+        for (index, reference) in references.enumerated().reversed() {
+            hidden = hidden.replacingOccurrences(of: "77770\(index)7777", with: reference)
+        }
+        return String(line[..<words[2].startIndex]) + hidden
     }
 
     /// Whether a field or header name names a secret.

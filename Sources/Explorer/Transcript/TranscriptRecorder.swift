@@ -136,6 +136,10 @@ final class TranscriptRecorder {
             return LineTokenizer.join(["login", typedEmail]) + " " + TranscriptPattern(.secret(name)).description
         }
         learnSecrets(in: command)
+        let hide = { (name: String) in TranscriptPattern(.secret(ExpectedValue.secretName(name))).description }
+        if let socket = Redactor.redact(socketJSONLine: line, hide: hide, isSecret: { Redactor.isSecretName($0) || self.secretFields.containsName($0) }) {
+            return socket
+        }
         guard let typed else { return Redactor.redact(line: line, secretFields: secretFields) }
         // The URL's port and token are this session's: keep the path, and the
         // --flags (each takes a value) wherever they were typed. The URL is
@@ -150,7 +154,6 @@ final class TranscriptRecorder {
                 return LineTokenizer.join(words)
             }
         }
-        let hide = { (name: String) in TranscriptPattern(.secret(ExpectedValue.secretName(name))).description }
         let redacted = Redactor.redact(words: typed, hide: hide, secretFields: secretFields).enumerated().map { index, word in
             // A typed `{{secret:NAME}}` holds no value: it stays, under the name it was given.
             if index > 0, index < typed.count, typed[index].wholeMatch(of: Self.typedSecret) != nil { return typed[index] }
