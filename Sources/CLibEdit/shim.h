@@ -403,16 +403,18 @@ static inline int ex_write_stdout(const char *text) {
     return error;
 }
 
-/// Writes bytes to stderr, unbuffered. A failure is dropped: there is
-/// nowhere left to say it (Foundation's FileHandle stopped the process).
-static inline void ex_write_stderr(const char *bytes, size_t count) {
+/// Writes bytes to stderr, unbuffered: 0, or the errno of a write that
+/// failed (Foundation's FileHandle stopped the process on one).
+static inline int ex_write_stderr(const char *bytes, size_t count) {
     while (count > 0) {
         ssize_t written = write(2, bytes, count);
         if (written < 0 && errno == EINTR) continue;
-        if (written <= 0) return;
+        if (written < 0) return errno;
+        if (written == 0) return EIO;
         bytes += written;
         count -= (size_t)written;
     }
+    return 0;
 }
 
 /// Whether descriptor `fd` is open.

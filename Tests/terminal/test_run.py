@@ -245,9 +245,22 @@ def test_an_output_that_cannot_be_written_stops_the_script_and_says_so(tmp_path)
                                 preexec_fn=lambda: __import__("os").close(1))
         assert (closed.returncode, closed.stderr) == (3, "error: cannot write the output: it is closed\n")
 
+        # An error that cannot be said stops the script too; a closed standard
+        # error only once there is an error to say.
+        seen.clear()
         with open("/dev/full", "w") as full:
-            mistyped = subprocess.run([BINARY, "--base-url", url, "-c", "nope"], stdout=subprocess.PIPE, stderr=full,
-                                      text=True, env=env, cwd=tmp_path, timeout=60)
-        assert mistyped.returncode == 1, mistyped.stdout
+            mistyped = subprocess.run([BINARY, "--base-url", url, "-c", "get /one", "-c", "nope", "-c", "get /two"],
+                                      stdout=subprocess.DEVNULL, stderr=full, env=env, cwd=tmp_path, timeout=60)
+        assert (mistyped.returncode, seen) == (3, ["/one"])
+        seen.clear()
+        quiet = subprocess.run([BINARY, "--base-url", url, "-c", "get /one", "-c", "get /two"], stdout=subprocess.DEVNULL,
+                               env=env, cwd=tmp_path, timeout=60, preexec_fn=lambda: __import__("os").close(2))
+        assert (quiet.returncode, seen) == (0, ["/one", "/two"])
+
+        # A reader gone before anything was sent: no SIGPIPE (status 141) either.
+        offline = subprocess.Popen([BINARY, "--base-url", url, "--offline", "-c", "get /one"], stdout=subprocess.PIPE,
+                                   stderr=subprocess.DEVNULL, env=env, cwd=tmp_path)
+        offline.stdout.close()
+        assert offline.wait(timeout=60) == 3
     finally:
         stop_http_server(server)

@@ -58,7 +58,7 @@ struct ExplorerCommand: ParsableCommand {
     /// Either way the process ends here, with the status a command throws;
     /// only errors go through the parser's report.
     static func main() {
-        Console.guardStandardOutput()
+        Console.prepareStandardStreams()
         EventLoopExecutor.takeOverGlobalExecutor()
         do {
             if let quick = QuickArguments(Array(CommandLine.arguments.dropFirst())) {

@@ -11,22 +11,32 @@ struct Console: Sendable {
         if error != 0 { Self.failure.compareExchange(expected: 0, desired: error, ordering: .relaxed) }
     }
 
-    /// The errno of the first write to standard output that failed (a full
-    /// disk, a closed pipe), or 0. From then on nothing more is written;
-    /// a script stops after its line, and the process ends with `exitStatus`.
+    /// The errno of the first write to standard output or error that failed
+    /// (a full disk, a closed pipe), or 0. From then on nothing more goes to
+    /// standard output; a script stops after its line, and the process ends
+    /// with `exitStatus`.
     private static let failure = Atomic<Int32>(0)
 
     /// Whether standard output can no longer be written.
     static var outputFailed: Bool { failure.load(ordering: .relaxed) != 0 }
 
-    /// A standard output closed before the start (`explorer … >&-`) gets
-    /// /dev/null in its place, so no file or socket opened later takes its
-    /// number and receives the output, and counts as failed.
-    static func guardStandardOutput() {
-        guard ex_is_open(1) == 0 else { return }
-        let null = open("/dev/null", O_WRONLY)
-        if null >= 0, null != 1 { dup2(null, 1); close(null) }
-        failure.store(EBADF, ordering: .relaxed)
+    /// Whether standard error was closed at the start: its first error then fails.
+    private static let errorClosed = Atomic<Bool>(false)
+
+    /// A standard output or error closed before the start (`explorer … >&-`)
+    /// gets /dev/null in its place, so that no file or socket opened later
+    /// takes its number and receives the text. A closed output counts as
+    /// failed at once; a closed error when an error is to be said.
+    static func prepareStandardStreams() {
+        // A reader that went away is a failed write (EPIPE), said as others
+        // are, not a signal that ends the process mid-line: that lost a
+        // recording's last step, before NIO came to ignore it.
+        signal(SIGPIPE, SIG_IGN)
+        for descriptor: Int32 in [1, 2] where ex_is_open(descriptor) == 0 {
+            let null = open("/dev/null", O_WRONLY)
+            if null >= 0, null != descriptor { dup2(null, descriptor); close(null) }
+            if descriptor == 1 { failure.store(EBADF, ordering: .relaxed) } else { errorClosed.store(true, ordering: .relaxed) }
+        }
     }
 
     /// The exit status with a failed output counted, which is then said in
@@ -49,7 +59,9 @@ struct Console: Sendable {
         guard !text.isEmpty else { return }
         ex_flush_stdout()
         let visible = Self.visible(text)
-        ex_write_stderr(visible, visible.utf8.count)
+        let error = Self.errorClosed.load(ordering: .relaxed) ? EBADF : ex_write_stderr(visible, visible.utf8.count)
+        // An error that cannot be said stops a script as an output that cannot be written does.
+        if error != 0 { Self.failure.compareExchange(expected: 0, desired: error, ordering: .relaxed) }
     }
 
     /// A NUL byte ended the C string the text went out as, and the rest of
