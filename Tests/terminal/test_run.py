@@ -264,3 +264,13 @@ def test_an_output_that_cannot_be_written_stops_the_script_and_says_so(tmp_path)
         assert offline.wait(timeout=60) == 3
     finally:
         stop_http_server(server)
+
+
+def test_a_file_from_windows_runs_line_by_line(tmp_path):
+    # CRLF line ends and a byte order mark, as an editor on Windows writes
+    # them: the file was one line ("unknown option '-b\r\nget'").
+    path = tmp_path / "crlf.txt"
+    path.write_bytes("\ufeffset a=1\r\n# a comment\r\n\r\nset b=2\r\nvars\r\n".encode())
+    result = run_explorer(["run", str(path)], env=isolated_env(tmp_path), cwd=tmp_path)
+    assert (result.returncode, result.stderr) == (0, ""), result.stderr
+    assert "a = 1\nb = 2" in result.stdout, result.stdout

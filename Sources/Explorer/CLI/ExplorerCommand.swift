@@ -270,7 +270,7 @@ struct Run: ParsableCommand {
         let connection = connection.given(over: root.connection)
         try connection.check()
         let session = try ExplorerSession.open(connection, interactive: false)
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0.hasSuffix("\r") ? $0.dropLast() : $0) }
+        let lines = Self.lines(of: text)
         session.finish(session.controller.script(file: lines, name: file))
     }
 }
@@ -279,6 +279,13 @@ extension Run {
     struct Unreadable: Error, CustomStringConvertible { let description: String }
 
     /// The file's text, or why it cannot be run, in a few words.
+    /// A file's lines, ended by LF or CRLF (a file from Windows was one
+    /// line: "\r\n" is one Character, not a "\n"), without a UTF-8 byte order mark.
+    static func lines(of text: String) -> [String] {
+        let body = text.hasPrefix("\u{FEFF}") ? text.dropFirst() : text[...]
+        return body.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map(String.init)
+    }
+
     static func read(_ path: String) -> Result<String, Unreadable> {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return .failure(Unreadable(description: "no such file")) }
