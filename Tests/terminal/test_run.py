@@ -257,6 +257,16 @@ def test_an_output_that_cannot_be_written_stops_the_script_and_says_so(tmp_path)
                                env=env, cwd=tmp_path, timeout=60, preexec_fn=lambda: __import__("os").close(2))
         assert (quiet.returncode, seen) == (0, ["/one", "/two"])
 
+        # A replay stops at its first failed write too (its heading), before any step.
+        recorded = tmp_path / "three.transcript"
+        made = run_explorer(["--base-url", url, "--record", str(recorded), "-c", "get /one", "-c", "get /two"], env=env, cwd=tmp_path)
+        assert made.returncode == 0, made.stderr
+        seen.clear()
+        with open("/dev/full", "w") as full:
+            replayed = subprocess.run([BINARY, "replay", str(recorded)], stdout=full, stderr=subprocess.PIPE, text=True,
+                                      env=env, cwd=tmp_path, timeout=60)
+        assert (replayed.returncode, replayed.stderr, seen) == (3, "error: cannot write the output: no space left on device\n", [])
+
         # A reader gone before anything was sent: no SIGPIPE (status 141) either.
         offline = subprocess.Popen([BINARY, "--base-url", url, "--offline", "-c", "get /one"], stdout=subprocess.PIPE,
                                    stderr=subprocess.DEVNULL, env=env, cwd=tmp_path)

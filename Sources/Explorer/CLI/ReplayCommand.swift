@@ -29,7 +29,7 @@ struct ReplayCommand: ParsableCommand {
             console.flush()
         }
         var runs: [TranscriptRun] = []
-        for file in files {
+        for file in files where !Console.outputFailed {
             console.out(report.heading(file))
             let run = runBlocking { [replayer] in await replayer.run(file) }
             let (out, err) = report.ending(run)

@@ -240,7 +240,8 @@ struct Replayer: Sendable {
         }
 
         nonisolated(nonsending) mutating func replay(_ steps: [TranscriptStep]) async {
-            for step in steps {
+            // An output that cannot be written (a full disk, a closed pipe) ends it: the rest would run unseen.
+            for step in steps where !Console.outputFailed {
                 guard let outcome = await run(step) else { return }
                 if case .exit = outcome { return }
             }
