@@ -185,8 +185,15 @@ struct Replayer: Sendable {
         var secrets = SecretScrubber()
         /// The values filled in for `{{secret:NAME}}`, however short (the mock leaves them out of what it matches).
         var supplied: Set<String> = []
-        var runs: [StepRun] = [] {
-            didSet { if runs.count > oldValue.count, let last = runs.last { onStep?(last) } }
+        /// The verdicts so far; `record` adds one and tells `onStep`. (A
+        /// `didSet` that read `oldValue` copied the whole array at every
+        /// step: a replay grew with the square of its steps, a quarter of a
+        /// 5,000-step replay's CPU.)
+        private(set) var runs: [StepRun] = []
+
+        mutating func record(_ run: StepRun) {
+            runs.append(run)
+            onStep?(run)
         }
         var onStep: (@Sendable (StepRun) -> Void)?
         /// The steps as they should be written back (`--update`).
@@ -294,7 +301,7 @@ struct Replayer: Sendable {
             var run = StepRun(line: step.line, command: step.command, mismatches: mismatches, duration: ContinuousClock.now - started)
             var blessedStep = step
             if !mismatches.isEmpty, let problem = transport?.takeFailure() {
-                runs.append(run)
+                record(run)
                 failure = .runtime("\(path):\(step.line): \(problem)")
                 return nil
             }
@@ -305,7 +312,7 @@ struct Replayer: Sendable {
                 changed = true
             }
             _ = transport?.takeFailure()
-            runs.append(run)
+            record(run)
             blessed.append(blessedStep)
             // Values this step captured feed later command lines as {{name}}.
             // The matcher lets go of the variables first, so that setting one
