@@ -309,4 +309,14 @@ import Testing
         } } }
         #expect(checked == pieces.count * pieces.count * pieces.count)
     }
+
+    /// `includes(ascii:)` finds what Foundation's `contains` finds.
+    @Test func findsWhatFoundationFinds() {
+        let texts = ["", "{", "{{", "a{{b", "{ {", "é{{secret:x}}", "{{secre", "🙂{{", "x}}{{", "{{secret:"]
+        for text in texts {
+            #expect(text.includes(ascii: "{{") == text.contains("{{"), "\(text)")
+            #expect(text.includes(ascii: "{{secret:") == text.contains("{{secret:"), "\(text)")
+            #expect(text[...].includes(ascii: "}}") == text.contains("}}"), "\(text)")
+        }
+    }
 }

@@ -39,3 +39,12 @@ extension Unicode.Scalar {
         }
     }
 }
+
+extension StringProtocol {
+    /// Whether the ASCII text `needle` occurs, searched as UTF-8 bytes. A
+    /// String literal's `contains` resolves to Foundation's, an `NSString`
+    /// search through UTF-16 that showed in every profile of a replay.
+    public func includes(ascii needle: StaticString) -> Bool {
+        needle.withUTF8Buffer { utf8.firstRange(of: $0) != nil }
+    }
+}

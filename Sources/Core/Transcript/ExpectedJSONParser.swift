@@ -180,7 +180,7 @@ struct ExpectedJSONParser {
             guard case let .string(value) = parsed else { throw error("expected a string", at: start) }
             decoded = value
         }
-        guard allowPatterns, decoded.contains("{{") else { return .literal(.string(decoded)) }
+        guard allowPatterns, decoded.includes(ascii: "{{") else { return .literal(.string(decoded)) }
         do {
             let text = try PatternText.parse(decoded)
             return text.literalText.map { .literal(.string($0)) } ?? .text(text)

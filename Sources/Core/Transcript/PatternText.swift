@@ -27,7 +27,7 @@ public struct PatternText: Sendable, Equatable, CustomStringConvertible {
 
     public static func parse(_ text: String) throws(SyntaxError) -> PatternText {
         // Most text (headers, status lines, plain strings) holds no pattern.
-        guard text.contains("{{") else { return .literal(text) }
+        guard text.includes(ascii: "{{") else { return .literal(text) }
         // Walked as UTF-8: `{`, `}`, `/` and the rest of the syntax are ASCII.
         let bytes = Array(text.utf8)
         /// Offsets in errors count characters, as the caller shows them.

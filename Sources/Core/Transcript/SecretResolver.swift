@@ -57,7 +57,7 @@ public struct SecretResolver: Sendable {
     /// As `resolve`, with each value under its placeholder's name (a
     /// recording of a line typed at the prompt writes the names back).
     public func resolveNamed(_ line: String) throws(Missing) -> (line: String, secrets: [(name: String, value: String)]) {
-        guard line.contains("{{secret:"), let words = try? LineTokenizer.split(line).map(\.text) else { return (line, []) }
+        guard line.includes(ascii: "{{secret:"), let words = try? LineTokenizer.split(line).map(\.text) else { return (line, []) }
         let email = words.lazy.compactMap { word -> String? in
             var candidate = word.split(separator: "=", maxSplits: 1).last.map(String.init) ?? word
             if candidate.hasPrefix("{{"), candidate.hasSuffix("}}"), let value = variables[String(candidate.dropFirst(2).dropLast(2))] {

@@ -88,7 +88,7 @@ struct CommandParser {
             return try header("Authorization", "Bearer " + args[1].text, at: args[1])
         case ("basic", 2):
             let pair = args[1].text
-            guard pair.contains(":"), !pair.contains("{{") else {
+            guard pair.contains(":"), !pair.includes(ascii: "{{") else {
                 throw CommandError("auth basic takes USER:PASSWORD as typed (USER:{{secret:password}} asks for the password)", column: args[1].start)
             }
             return try header("Authorization", "Basic " + Data(pair.utf8).base64EncodedString(), at: args[1])
@@ -197,7 +197,7 @@ struct CommandParser {
             throw CommandError("--raw sends its text as the whole body; it cannot be combined with fields or files", column: data.start)
         }
         // A full URL typed out: checked here, with a caret (`{{name}}` in it is filled in later, and checked then).
-        if path.text.lowercased().hasPrefix("http"), !path.text.contains("{{"), let reason = URLCheck.problem(path.text) {
+        if path.text.lowercased().hasPrefix("http"), !path.text.includes(ascii: "{{"), let reason = URLCheck.problem(path.text) {
             throw CommandError(reason, column: path.start)
         }
         return .http(method: method, path: path.text, items: items, options: options)

@@ -208,11 +208,11 @@ enum MockDerivation {
         let typed = words.dropFirst().first { $0.hasPrefix("/") || $0.hasPrefix("{{") }
         let written = typed.map { MockRequest.split(String($0.split(separator: "?", maxSplits: 1).first ?? "")) } ?? []
         let segments: [MockRequest.Segment] = concrete.enumerated().map { n, part in
-            guard written.count == concrete.count, written[n].contains("{{") else {
+            guard written.count == concrete.count, written[n].includes(ascii: "{{") else {
                 return part.contains(anySecret) ? .variable(nil) : .literal(part)
             }
             let inner = written[n]
-            if inner.hasPrefix("{{"), inner.hasSuffix("}}"), !inner.dropFirst(2).contains("{{") {
+            if inner.hasPrefix("{{"), inner.hasSuffix("}}"), !inner.dropFirst(2).includes(ascii: "{{") {
                 let name = String(inner.dropFirst(2).dropLast(2)).trimmingBlanks()
                 return .variable(name.hasPrefix("secret:") ? nil : name)
             }

@@ -132,7 +132,7 @@ final class TranscriptRecorder {
             let name = refused ? "wrong_password" : scrubber.name(of: password) ?? "password"
             scrubber.learn(password, name: name, typed: true)
             // The email as typed: `{{email}}` stays a reference.
-            let typedEmail = typed.flatMap { $0.count > 1 && $0[1].contains("{{") ? $0[1] : nil } ?? email
+            let typedEmail = typed.flatMap { $0.count > 1 && $0[1].includes(ascii: "{{") ? $0[1] : nil } ?? email
             return LineTokenizer.join(["login", typedEmail]) + " " + TranscriptPattern(.secret(name)).description
         }
         learnSecrets(in: command)
@@ -169,7 +169,7 @@ final class TranscriptRecorder {
     /// itself; so does a name that is also a frame capture of another value.
     /// Secret-named variables are left alone: their values must not be written.
     private func references(in line: String) -> String {
-        guard line.contains("{{") else { return line }
+        guard line.includes(ascii: "{{") else { return line }
         let session = variables()
         return line.replacing(Self.reference) { match -> String in
             let name = String(match.output.1)
