@@ -188,5 +188,16 @@ import Testing
                 #expect(error.column == column, "\(line): \(error)")
             }
         }
+        // The refusal lists every option it reads: each of them parses.
+        do {
+            _ = try parser.parse("curl --proxy http://p https://h")
+        } catch {
+            let listed = error.message.split(separator: "(it reads ").last?.dropLast().split(separator: ", ").map(String.init) ?? []
+            #expect(listed.count == 14, "\(error.message)")
+            for option in listed {
+                let value = ["-I", "-G", "-L"].contains(option) ? "" : ["-F": " a=b", "-u": " a:b", "-H": " 'A: b'", "-m": " 5", "-X": " GET", "--url": ""][option] ?? " x"
+                #expect((try? parser.parse("curl \(option)\(value) https://h.example/x")) != nil, "\(option)")
+            }
+        }
     }
 }

@@ -103,7 +103,7 @@ enum CurlImport {
             default:
                 if ignored.contains(text) { break }
                 if text.hasPrefix("-") {
-                    throw CommandError("curl's \(text) is not one explorer reads (it reads -X, -H, -d, --data-urlencode, -G, -F, -u, -L, -m)", column: word.start)
+                    throw CommandError("curl's \(text) is not one explorer reads (it reads -X, -H, -d, --data-urlencode, -G, -F, -u, -L, -m, -A, -e, -b, -I, --url)", column: word.start)
                 }
                 guard url == nil else { throw CommandError("a second URL: explorer runs one request at a time", column: word.start) }
                 url = word
