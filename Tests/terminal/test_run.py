@@ -284,3 +284,17 @@ def test_a_file_from_windows_runs_line_by_line(tmp_path):
     result = run_explorer(["run", str(path)], env=isolated_env(tmp_path), cwd=tmp_path)
     assert (result.returncode, result.stderr) == (0, ""), result.stderr
     assert "a = 1\nb = 2" in result.stdout, result.stdout
+
+
+def test_replay_env_for_a_built_in_profile(tmp_path):
+    # --env sandbox replays a built-in profile's sandbox transcript, as env
+    # lists the sandbox; another name says what to do instead. Both were
+    # "--env NAME needs a profile file".
+    env = isolated_env(tmp_path)
+    transcript = str(ROOT / "sessions" / "linku" / "create-task.transcript")
+    sandboxed = run_explorer(["replay", "--env", "sandbox", transcript], env=env, cwd=tmp_path)
+    assert sandboxed.returncode == 0, sandboxed.stdout + sandboxed.stderr
+    elsewhere = run_explorer(["replay", "--env", "production", transcript], env=env, cwd=tmp_path)
+    assert elsewhere.returncode == 2
+    assert "this transcript's profile is the built-in linku, replayed where its header says " \
+           "(to replay it against dev, test, production, give --base-url URL)" in elsewhere.stderr, elsewhere.stderr

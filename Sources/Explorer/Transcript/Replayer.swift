@@ -119,8 +119,13 @@ struct Replayer: Sendable {
     func profile(of header: TranscriptHeader, in path: String) -> Result<ChosenProfile?, TranscriptRun.Failure> {
         let place = "\(path):\(header.profileLine):\(header.profileColumn)"
         if Profile.named(header.profile) != nil || header.profile == "none" {
-            if let profileEnvironment {
-                return .failure(.broken("\(place): --env \(profileEnvironment) needs a profile file, and this transcript's profile is \(header.profile)"))
+            // A built-in profile's transcript runs where its header says: the
+            // sandbox is the one environment that asks nothing more of it.
+            if let profileEnvironment, !(profileEnvironment == ExplorerSession.sandboxEnvironment && header.target == .sandbox) {
+                let deployments = Profile.builtIn(named: header.profile)?.environments ?? []
+                let elsewhere = deployments.isEmpty ? "" : " (to replay it against \(deployments.map(\.name).joined(separator: ", ")), give --base-url URL)"
+                return .failure(.broken("\(place): --env \(profileEnvironment) picks an environment of a profile file; "
+                                        + "this transcript's profile is the built-in \(header.profile), replayed where its header says\(elsewhere)"))
             }
             return .success(nil)
         }
