@@ -93,6 +93,12 @@ import Testing
         var unknownShown = latin
         unknownShown.headers = [HTTPHeader(name: "Content-Type", value: "text/plain; charset=x-unknown")]
         #expect(OutcomeText.plain(.body(unknownShown)) == "binary body: text/plain, 4 bytes (not shown)")
+        // UTF-16 has NUL bytes and is text; Latin-2 is known.
+        let utf16 = Array("zażółć".utf16).flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        let (wide, _) = plain.render(exchange(200, "OK", type: "text/plain; charset=utf-16be", body: utf16))
+        #expect(wide.hasSuffix("\nzażółć\n"), "\(wide)")
+        let (latin2, _) = plain.render(exchange(200, "OK", type: "text/plain; charset=ISO-8859-2", body: [0x7A, 0xB3, 0xF3, 0x77]))
+        #expect(latin2.hasSuffix("\nzłów\n"), "\(latin2)")
     }
 
     @Test func brokenJSONIsShownRawWithAWarning() {

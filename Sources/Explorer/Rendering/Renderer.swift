@@ -250,7 +250,10 @@ struct Renderer: Sendable {
 
     /// `spooledSize`: the whole body's size when `bytes` are only its start.
     private func textOrBinary(_ bytes: ArraySlice<UInt8>, type: String, charset: String? = nil, hiding carried: [String], spooledSize: Int? = nil) -> String {
-        if !bytes.contains(0), let text = String(validating: bytes, as: UTF8.self) ?? Self.decode(Array(bytes), charset: charset) {
+        // A NUL byte makes UTF-8 binary, as HTTPie judges it; in UTF-16 it is
+        // half of most characters (a UTF-16 answer was "shown as text", then "binary").
+        let utf8 = bytes.contains(0) ? nil : String(validating: bytes, as: UTF8.self)
+        if let text = utf8 ?? Self.decode(Array(bytes), charset: charset), !text.utf8.contains(0) {
             let hidden = carried.reduce(text) { $0.replacingOccurrences(of: $1, with: Redactor.hidden($1)) }
             return preview(escapesControls ? Self.visible(hidden) : hidden, bodySize: spooledSize)
         }
@@ -266,6 +269,8 @@ struct Renderer: Sendable {
             "iso-8859-1": .isoLatin1, "iso_8859-1": .isoLatin1, "latin1": .isoLatin1, "l1": .isoLatin1,
             "windows-1252": .windowsCP1252, "cp1252": .windowsCP1252, "shift_jis": .shiftJIS, "sjis": .shiftJIS,
             "euc-jp": .japaneseEUC, "utf-16": .utf16, "utf-16le": .utf16LittleEndian, "utf-16be": .utf16BigEndian,
+            "iso-8859-2": .isoLatin2, "latin2": .isoLatin2, "windows-1250": .windowsCP1250, "windows-1251": .windowsCP1251,
+            "windows-1253": .windowsCP1253, "windows-1254": .windowsCP1254, "us-ascii": .ascii,
         ]
         return encodings[charset].flatMap { String(bytes: bytes, encoding: $0) }
     }
