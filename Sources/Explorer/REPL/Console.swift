@@ -17,7 +17,8 @@ struct Console: Sendable {
     /// with `exitStatus`.
     private static let failure = Atomic<Int32>(0)
 
-    /// Whether standard output can no longer be written.
+    /// Whether a write to standard output or error has failed: what is
+    /// printed from now on is lost, so a script stops.
     static var outputFailed: Bool { failure.load(ordering: .relaxed) != 0 }
 
     /// Whether standard error was closed at the start: its first error then fails.
