@@ -77,7 +77,7 @@ final class SessionController {
         // Frames that came since the last step belong to it, not to this line.
         whileRecording { try $0.flushFrames() }
         var filled = line
-        if parsed == nil, line.utf8.firstRange(of: "{{secret:".utf8) != nil {
+        if parsed == nil, line.includes(ascii: "{{secret:") {
             do {
                 guard let resolved = try fillingSecrets(in: line) else { return .done(.ok) }
                 filled = resolved.line
@@ -418,7 +418,7 @@ final class SessionController {
         for index in lines.indices.dropFirst(from) {
             guard let line = scriptLine(lines[index]) else { continue }
             // Its secrets are filled in by `step`, which may ask for them.
-            if line.utf8.firstRange(of: "{{secret:".utf8) != nil { return (worst, .here(index)) }
+            if line.includes(ascii: "{{secret:") { return (worst, .here(index)) }
             let parsed = Result { () throws(CommandError) in try interpreter.parser.parse(line) }
             if case let .success(command) = parsed, Self.runsOnMainThread(command) { return (worst, .here(index)) }
             let location = "\(name):\(index + 1)"
