@@ -103,6 +103,10 @@ import Testing
         #expect(try prefixed.url(for: "api/tasks").absoluteString == "https://api.example.com/v1/api/tasks")
         #expect(try prefixed.url(for: "http://127.0.0.1:9/x").absoluteString == "http://127.0.0.1:9/x")
         #expect(try prefixed.url(for: "/a path/é").absoluteString == "https://api.example.com/v1/a%20path/%C3%A9")
+        // A `%XX` typed beside a character that needs encoding goes as typed, as HTTPie sends it (it went as `%257B`).
+        #expect(try prefixed.url(for: "/é%7Bx%7D?q=50%25").absoluteString == "https://api.example.com/v1/%C3%A9%7Bx%7D?q=50%25")
+        #expect(try prefixed.url(for: "https://h.example/é%20x").absoluteString == "https://h.example/%C3%A9%20x")
+        #expect(try prefixed.url(for: "/50%").absoluteString == "https://api.example.com/v1/50%25")
     }
 
     @Test func headersCanBeSetRemovedOrEmpty() throws {

@@ -43,7 +43,7 @@ public struct RequestBuilder: Sendable {
     public func url(for path: String, query: [(String, String)] = []) throws(BuildError) -> URL {
         var components: URLComponents
         if path.hasPrefix("http://") || path.hasPrefix("https://") {
-            guard let parsed = URLComponents(string: path) ?? URLComponents(string: Self.encodeInvalid(path)) else {
+            guard let parsed = Self.components(path) else {
                 throw BuildError("'\(path)' is not a valid URL")
             }
             components = parsed
@@ -52,7 +52,7 @@ public struct RequestBuilder: Sendable {
                 throw BuildError("base URL '\(baseURL)' is not valid")
             }
             let relative = path.hasPrefix("/") ? path : "/" + path
-            guard let typed = URLComponents(string: relative) ?? URLComponents(string: Self.encodeInvalid(relative)) else {
+            guard let typed = Self.components(relative) else {
                 throw BuildError("'\(path)' is not a valid path")
             }
             var basePath = base.percentEncodedPath
@@ -215,6 +215,15 @@ public struct RequestBuilder: Sendable {
 
     /// Encodes characters that cannot appear in a URL (spaces, non-ASCII),
     /// leaving `%XX` escapes and delimiters the user typed alone.
+    /// A typed URL or path read as components. Foundation encodes what is
+    /// not valid in it, but then a `%` too: `/é%7Bx%7D` went out as
+    /// `/%C3%A9%257Bx%257D`. Text with a `%` is encoded here first, which
+    /// leaves a `%XX` as typed (as HTTPie and curl send it).
+    private static func components(_ text: String) -> URLComponents? {
+        if text.includes(ascii: "%") { return URLComponents(string: encodeInvalid(text)) ?? URLComponents(string: text) }
+        return URLComponents(string: text) ?? URLComponents(string: encodeInvalid(text))
+    }
+
     private static func encodeInvalid(_ s: String) -> String {
         var allowed = CharacterSet.urlPathAllowed
         allowed.insert(charactersIn: "?&=%#:")
