@@ -1,4 +1,5 @@
 import Core
+import Foundation
 import Testing
 @testable import Explorer
 
@@ -43,6 +44,25 @@ import Testing
         #expect(texts("get /api/users/profile/") == ["/api/users/profile/1", "/api/users/profile/2", "/api/users/profile/me"])
         // An application id is not a task id.
         #expect(texts("post /api/tasks/7/applications/") == [])
+    }
+
+    /// An id is offered as a path segment takes it: `it's` completed to a
+    /// line that did not parse, `q?z#1` to a request for `q`.
+    @Test func seenIDsAreOfferedPercentEncodedWhereTheyMustBe() throws {
+        var seen = SeenIDs()
+        seen.learn(from: try JSONParser.parse(#"{"tasks":[{"id":"it's"},{"id":"q?z#1"},{"id":"50%"},{"id":"é{x}"}]}"#), path: "/api/tasks")
+        let state = CompletionState(profile: .linku, variables: ["task_id"], lastBody: nil, seenIDs: seen, listDirectory: { _ in [] })
+        let offered = texts("get /api/tasks/", state)
+        #expect(offered == ["/api/tasks/50%25", "/api/tasks/it%27s", "/api/tasks/q%3Fz%231", "/api/tasks/{{task_id}}", "/api/tasks/é%7Bx%7D"])
+        #expect(texts("get /api/tasks/q%3F", state) == ["/api/tasks/q%3Fz%231"])
+        // Each goes out as the id's own path segment.
+        let builder = RequestBuilder(baseURL: URL(string: "http://127.0.0.1:9")!)
+        for path in offered where !path.hasSuffix("{{task_id}}") {
+            let request = try builder.build(method: "GET", path: path, items: [])
+            #expect(request.url.absoluteString == "http://127.0.0.1:9" + path.replacingOccurrences(of: "é", with: "%C3%A9"), "\(path)")
+        }
+        let line = try CommandParser().parse("get /api/tasks/it%27s")
+        guard case .http = line else { Issue.record("not a request: \(line)"); return }
     }
 
     @Test func queryParametersAfterAPath() {

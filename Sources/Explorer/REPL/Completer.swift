@@ -167,7 +167,7 @@ enum Completer {
             if Endpoint.isParameter(next) {
                 // A `{param}` segment: the ids seen for its resource, and variables holding an id.
                 let full = [""] + segments.map(String.init)
-                let values = parameterValues(full, at: depth, state: state).filter { $0.hasPrefix(partial) }
+                let values = parameterValues(full, at: depth, state: state).map(pathSegment).filter { $0.hasPrefix(partial) }
                 for value in values where seen.insert(head + value).inserted {
                     candidates.append(.init(text: head + value, isFinal: false, hint: String(next)))
                 }
@@ -192,6 +192,23 @@ enum Completer {
         let note = unknown.isEmpty ? nil
             : unknown.map { head + $0 }.joined(separator: ", ") + ": type the value (none seen yet; a list answer's ids are offered here)"
         return Completion(start: start, candidates: candidates.sorted { $0.text < $1.text }, note: note)
+    }
+
+    /// A value as a path segment takes it: what the line or the URL would
+    /// read otherwise percent-encoded (`it's` completed to a line that did
+    /// not parse, `q?z#1` to a request for `q`); a `{{variable}}` as it is.
+    static func pathSegment(_ value: String) -> String {
+        if value.hasPrefix("{{"), value.hasSuffix("}}") { return value }
+        var out = ""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "%", "?", "#", "/", "'", "\"", "\\", "{", "}", " ", "\u{00}"..."\u{1F}", "\u{7F}":
+                out += "%" + String(format: "%02X", scalar.value)
+            default:
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     /// Values for the parameter at `index`: ids seen for its resource (`{userId}`
