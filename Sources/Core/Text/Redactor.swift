@@ -14,7 +14,7 @@ public enum Redactor {
     /// `secretFields`: the profile's own secret fields, hidden as the
     /// usual names are.
     public static func redact(line: String, secretFields: SecretFields = .none) -> String? {
-        if let socket = redact(socketJSONLine: line, hide: { _ in placeholder }, isSecret: { isSecretName($0) || secretFields.containsName($0) }) {
+        if let socket = redact(socketJSONLine: line, hide: { _ in placeholder }, secretFields: secretFields) {
             return socket
         }
         guard let words = try? LineTokenizer.split(line).map(\.text) else {
@@ -38,7 +38,7 @@ public enum Redactor {
     /// mentions a secret); nil for any other line. Split into words, the
     /// JSON lost its quotes, and a password in it went to history and
     /// transcripts as typed.
-    public static func redact(socketJSONLine line: String, hide: (String) -> String, isSecret: (String) -> Bool = isSecretName) -> String? {
+    public static func redact(socketJSONLine line: String, hide: (String) -> String, secretFields: SecretFields = .none) -> String? {
         let words = line.split(maxSplits: 2, whereSeparator: { $0 == " " || $0 == "\t" })
         guard words.count == 3, words[0].lowercased() == "ws", words[1].lowercased() == "send",
               let first = words[2].first, first == "{" || first == "[" else { return nil }
@@ -66,7 +66,7 @@ public enum Redactor {
             let risky = ["token", "bearer"] + secretWords
             return risky.contains { lower.contains($0) } ? String(line[..<words[2].startIndex]) + hide("secret") : line
         }
-        var hidden = redactBody(json, hide: hide, isSecret: isSecret)
+        var hidden = redactBody(json, hide: hide, isSecret: { isSecretName($0) || secretFields.containsName($0) })
         guard hidden != json else { return line }
         // The last first: `7777017777` is the start of `77770177777`.
         for (index, reference) in references.enumerated().reversed() {

@@ -278,7 +278,6 @@ struct Run: ParsableCommand {
 extension Run {
     struct Unreadable: Error, CustomStringConvertible { let description: String }
 
-    /// The file's text, or why it cannot be run, in a few words.
     /// A file's lines, ended by LF or CRLF (a file from Windows was one
     /// line: "\r\n" is one Character, not a "\n"), without a UTF-8 byte order mark.
     static func lines(of text: String) -> [String] {
@@ -286,6 +285,7 @@ extension Run {
         return body.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map(String.init)
     }
 
+    /// The file's text, or why it cannot be run, in a few words.
     static func read(_ path: String) -> Result<String, Unreadable> {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return .failure(Unreadable(description: "no such file")) }

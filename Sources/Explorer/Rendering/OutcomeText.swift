@@ -22,8 +22,7 @@ enum OutcomeText {
             guard let bytes = response.wholeBody else { return tooLargeToRead(response) }
             // Raw bytes would reach the terminal (cut at the first NUL): summarised, as the first display does.
             // Text in the charset its Content-Type names is text, as the first display shows it.
-            let utf8 = bytes.contains(0) ? nil : String(validating: bytes, as: UTF8.self)
-            guard let text = utf8 ?? Renderer.decode(bytes, charset: response.charset), !text.utf8.contains(0) else {
+            guard let text = Renderer.text(bytes, charset: response.charset) else {
                 return "binary body: \(response.mediaType ?? "unknown type"), \(bytes.count) bytes (not shown)"
             }
             return carried.reduce(text) { $0.replacingOccurrences(of: $1, with: Redactor.hidden($1)) }

@@ -250,20 +250,27 @@ struct Renderer: Sendable {
 
     /// `spooledSize`: the whole body's size when `bytes` are only its start.
     private func textOrBinary(_ bytes: ArraySlice<UInt8>, type: String, charset: String? = nil, hiding carried: [String], spooledSize: Int? = nil) -> String {
-        // A NUL byte makes UTF-8 binary, as HTTPie judges it; in UTF-16 it is
-        // half of most characters (a UTF-16 answer was "shown as text", then "binary").
-        let utf8 = bytes.contains(0) ? nil : String(validating: bytes, as: UTF8.self)
-        if let text = utf8 ?? Self.decode(Array(bytes), charset: charset), !text.utf8.contains(0) {
+        if let text = Self.text(bytes, charset: charset) {
             let hidden = carried.reduce(text) { $0.replacingOccurrences(of: $1, with: Redactor.hidden($1)) }
             return preview(escapesControls ? Self.visible(hidden) : hidden, bodySize: spooledSize)
         }
         return palette.dim("binary body: \(type), \(Self.size(spooledSize ?? bytes.count)) (not shown)") + "\n"
     }
 
+    /// A body as text, or nil when it is binary: UTF-8 without a NUL byte
+    /// (a NUL makes it binary, as HTTPie judges it), else the charset its
+    /// Content-Type declares, in which a NUL byte may be half a character
+    /// (UTF-16: an answer said "shown as text", then "binary body").
+    static func text(_ bytes: some Collection<UInt8>, charset: String?) -> String? {
+        let utf8 = bytes.contains(0) ? nil : String(validating: bytes, as: UTF8.self)
+        guard let text = utf8 ?? decode(Array(bytes), charset: charset), !text.utf8.contains(0) else { return nil }
+        return text
+    }
+
     /// Text in the charset its Content-Type declares, when it is not UTF-8
     /// (a Latin-1 page was "binary body (not shown)"); nil for a charset
     /// this Foundation does not know, or bytes that are not in it.
-    static func decode(_ bytes: [UInt8], charset: String?) -> String? {
+    private static func decode(_ bytes: [UInt8], charset: String?) -> String? {
         guard let charset = charset?.lowercased() else { return nil }
         let encodings: [String: String.Encoding] = [
             "iso-8859-1": .isoLatin1, "iso_8859-1": .isoLatin1, "latin1": .isoLatin1, "l1": .isoLatin1,

@@ -137,7 +137,7 @@ final class TranscriptRecorder {
         }
         learnSecrets(in: command)
         let hide = { (name: String) in TranscriptPattern(.secret(ExpectedValue.secretName(name))).description }
-        if let socket = Redactor.redact(socketJSONLine: line, hide: hide, isSecret: { Redactor.isSecretName($0) || self.secretFields.containsName($0) }) {
+        if let socket = Redactor.redact(socketJSONLine: line, hide: hide, secretFields: secretFields) {
             return socket
         }
         guard let typed else { return Redactor.redact(line: line, secretFields: secretFields) }
