@@ -21,8 +21,13 @@ final class LocalHTTPServer: @unchecked Sendable {
     private var heads: [[UInt8]] = []
     private let done = DispatchSemaphore(value: 0)
 
+    private var accepted = 0
+
     /// Every request head read so far, as bytes, blank line included.
     var receivedHeads: [[UInt8]] { lock.withLock { heads } }
+
+    /// How many connections clients have opened so far.
+    var acceptedConnections: Int { lock.withLock { accepted } }
 
     /// One accepted connection, as the script sees it.
     struct Peer {
@@ -117,7 +122,10 @@ final class LocalHTTPServer: @unchecked Sendable {
             guard client >= 0 else { continue }
             var timeout = timeval(tv_sec: 5, tv_usec: 0)
             setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            lock.withLock { peers.append(client) }
+            lock.withLock {
+                peers.append(client)
+                accepted += 1
+            }
             Thread { [self] in
                 script(Peer(fd: client, server: self))
                 // Closed here only if `stop()` has not closed it already.

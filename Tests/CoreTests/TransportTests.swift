@@ -14,8 +14,10 @@ import Testing
         PreparedRequest(method: method, url: server.baseURL.appendingPathComponent(path), headers: headers, body: body)
     }
 
-    func withTransport<T>(_ server: LocalHTTPServer, _ body: (AsyncHTTPTransport) async throws -> T) async throws -> T {
-        let transport = AsyncHTTPTransport()
+    func withTransport<T>(_ server: LocalHTTPServer, plain: Bool = true, _ body: (AsyncHTTPTransport) async throws -> T) async throws -> T {
+        var options = AsyncHTTPTransport.Options()
+        options.plainHTTP1 = plain
+        let transport = AsyncHTTPTransport(options: options)
         defer { server.stop() }
         do {
             let result = try await body(transport)
@@ -57,8 +59,8 @@ import Testing
         }
     }
 
-    /// `headByteCount` is what the client writes: the limit is checked against the real head.
-    @Test func theHeadCountIsTheBytesOnTheWire() async throws {
+    /// `headByteCount` is what the client writes, by either path: the limit is checked against the real head.
+    @Test(arguments: [true, false]) func theHeadCountIsTheBytesOnTheWire(plain: Bool) async throws {
         let server = try LocalHTTPServer(LocalHTTPServer.answersOK)
         let requests = [
             request(server),
@@ -69,7 +71,7 @@ import Testing
             request(server, "POST", "/empty"),
             request(server, "DELETE", "/gone", headers: [HTTPHeader(name: "Transfer-Encoding", value: "chunked")]),
         ]
-        try await withTransport(server) { (transport) async throws in
+        try await withTransport(server, plain: plain) { (transport) async throws in
             for request in requests { _ = try await transport.send(request) }
         }
         #expect(server.receivedHeads.map(\.count) == requests.map(\.headByteCount))
@@ -133,11 +135,23 @@ import Testing
 /// the middle, does to a request is said in one line of plain words, with
 /// no library's names in it.
 @Suite struct TransportErrorWordingTests {
-    func failure(_ script: @escaping @Sendable (LocalHTTPServer.Peer) -> Void,
+    /// What a request to a server that runs `script` ends in, the same by
+    /// `PlainHTTP1` and by async-http-client (`alike`: required to be).
+    func failure(_ script: @escaping @Sendable (LocalHTTPServer.Peer) -> Void, alike: Bool = true,
                  _ request: (URL) -> PreparedRequest = { PreparedRequest(method: "GET", url: $0.appendingPathComponent("x")) }) async throws -> String {
+        let plain = try await failure(script, plain: true, request)
+        let other = try await failure(script, plain: false, request)
+        if alike { #expect(plain == other, "PlainHTTP1 and async-http-client differ") }
+        return plain
+    }
+
+    private func failure(_ script: @escaping @Sendable (LocalHTTPServer.Peer) -> Void, plain: Bool,
+                         _ request: (URL) -> PreparedRequest) async throws -> String {
         let server = try LocalHTTPServer(script)
         defer { server.stop() }
-        let transport = AsyncHTTPTransport()
+        var options = AsyncHTTPTransport.Options()
+        options.plainHTTP1 = plain
+        let transport = AsyncHTTPTransport(options: options)
         do {
             let answer = try await transport.send(request(server.baseURL))
             await transport.shutdown()
@@ -201,7 +215,7 @@ import Testing
             setsockopt(peer.fd, SOL_SOCKET, SO_LINGER, &lingering, socklen_t(MemoryLayout<linger>.size))
             peer.write("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nabc")
         }
-        let said = try await failure(reset)
+        let said = try await failure(reset, alike: false)
         // Whether the reset is seen before or after the first bytes depends on timing; both are plain.
         #expect(["request to HOST failed: the server reset the connection",
                  "request to HOST failed: the server closed the connection in the middle of its answer"].contains(said), "\(said)")

@@ -39,10 +39,15 @@ public final class AsyncHTTPTransport: HTTPTransport {
         public var maximumHeadBytes = 63 * 1024
         /// `HTTP_PROXY`, `HTTPS_PROXY`, `NO_PROXY`; nil: every request goes straight.
         public var proxies: ProxyRules?
+        /// Plain `http://` requests with a small body or none, their answer
+        /// taken whole, go through `PlainHTTP1`; false: every request goes
+        /// through async-http-client (tests hold the two to the same bytes).
+        public var plainHTTP1 = true
         public init() {}
     }
 
     private let client: HTTPClient
+    private let plain: PlainHTTP1?
     /// One client per proxy the rules name (async-http-client takes one proxy per client).
     private let proxied: [ProxyRules.Proxy: HTTPClient]
     public let eventLoop: any EventLoop
@@ -79,11 +84,13 @@ public final class AsyncHTTPTransport: HTTPTransport {
         }
         self.proxied = proxied
         self.options = options
+        plain = options.plainHTTP1 ? PlainHTTP1(loop: eventLoop, connectTimeout: options.connectTimeout) : nil
     }
 
     /// Closes connections (the shared event loop goes on). Call once, not
     /// from an actor that runs on `executor`.
     public func shutdown() async {
+        await plain?.shutdown()
         try? await client.shutdown()
         for other in proxied.values { try? await other.shutdown() }
     }
@@ -99,24 +106,29 @@ public final class AsyncHTTPTransport: HTTPTransport {
         }
         var collector: BytesCollector?
         do {
-            var headers = HTTPHeaders()
-            for header in request.headers { headers.add(name: header.name, value: header.value) }
-            var outgoing = try HTTPClient.Request(url: request.url, method: HTTPMethod(rawValue: request.method),
-                                                  headers: headers, body: request.body.map { .bytes($0) })
-            if let tls = request.tls, request.url.scheme?.lowercased() == "https" {
-                outgoing.tlsConfiguration = try Self.configuration(tls, host: host)
-            }
-            let through = options.proxies?.proxy(for: request.url).flatMap { proxied[$0] } ?? client
+            let proxy = options.proxies?.proxy(for: request.url)
             let collected: CollectedAnswer
-            if let sink = request.stream {
-                collected = try await streamed(outgoing, through: through, sink: sink, host: host, deadline: deadline,
-                                               reserves: request.method != "HEAD")
+            if let plain, PlainHTTP1.takes(request, proxied: proxy != nil) {
+                collected = try await plain.send(request, host: host, deadline: deadline)
             } else {
-                let made = BytesCollector(host: host, reserves: request.method != "HEAD")
-                collector = made
-                let task = through.execute(request: outgoing, delegate: made, eventLoop: .delegate(on: eventLoop),
-                                           deadline: .now() + deadline)
-                collected = try await Self.response(of: task, isolation: #isolation)
+                var headers = HTTPHeaders()
+                for header in request.headers { headers.add(name: header.name, value: header.value) }
+                var outgoing = try HTTPClient.Request(url: request.url, method: HTTPMethod(rawValue: request.method),
+                                                      headers: headers, body: request.body.map { .bytes($0) })
+                if let tls = request.tls, request.url.scheme?.lowercased() == "https" {
+                    outgoing.tlsConfiguration = try Self.configuration(tls, host: host)
+                }
+                let through = proxy.flatMap { proxied[$0] } ?? client
+                if let sink = request.stream {
+                    collected = try await streamed(outgoing, through: through, sink: sink, host: host, deadline: deadline,
+                                                   reserves: request.method != "HEAD")
+                } else {
+                    let made = BytesCollector(host: host, reserves: request.method != "HEAD")
+                    collector = made
+                    let task = through.execute(request: outgoing, delegate: made, eventLoop: .delegate(on: eventLoop),
+                                               deadline: .now() + deadline)
+                    collected = try await Self.response(of: task, isolation: #isolation)
+                }
             }
             let head = collected.head
             var answer = ReceivedResponse(status: Int(head.status.code), reason: head.status.reasonPhrase,

@@ -1,0 +1,262 @@
+import AsyncHTTPClient
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// HTTP/1.1 over plain TCP for the common request: `http://`, no proxy, a
+/// small body or none, its answer taken whole. One channel per connection,
+/// with NIO's own codec and a handler that gathers the answer
+/// (`BodyGatherer`, as `BytesCollector` does for async-http-client), and idle
+/// connections kept per host for the next request.
+///
+/// Why not async-http-client for these too: its request bag, state machines
+/// and pool cost about as much CPU per request as the rest of the explorer
+/// (BENCHMARKS.md, "Per request: a plain HTTP/1.1 path"). Everything else
+/// (TLS, proxies, streamed answers, uploads) still goes through it, and what
+/// goes out is the same bytes: the same framing rules, `host` added last
+/// when missing, `Content-Length` after it.
+///
+/// Its state is touched only on `loop`, the transport's event loop.
+final class PlainHTTP1: @unchecked Sendable {
+    /// Bodies up to this size go in the request's one write; larger ones go
+    /// through async-http-client, which streams them and watches for an
+    /// answer that comes before the upload ends.
+    static let largestBody = 64 * 1024
+
+    private let loop: any EventLoop
+    private let connectTimeout: TimeAmount
+    /// Connections waiting for a request, by `host:port`; the last one in is the first out.
+    private var idle: [String: [Connection]] = [:]
+    private var shutDown = false
+
+    init(loop: any EventLoop, connectTimeout: TimeAmount) {
+        self.loop = loop
+        self.connectTimeout = connectTimeout
+    }
+
+    /// Whether this path sends `request`: plain http, no proxy for it, the
+    /// answer taken whole, a body small enough for one write, and nothing
+    /// async-http-client would treat in its own way (a TRACE, an `Expect`).
+    static func takes(_ request: PreparedRequest, proxied: Bool) -> Bool {
+        guard !proxied, request.stream == nil, request.url.scheme?.lowercased() == "http",
+              let host = request.url.host, !host.isEmpty, !host.contains(":"),
+              (request.body?.count ?? 0) <= largestBody, request.method != "TRACE", request.method != "CONNECT"
+        else { return false }
+        return request.header("Expect") == nil
+    }
+
+    /// Sends `request` and gathers its answer. Cancelling the task closes the connection.
+    nonisolated(nonsending) func send(_ request: PreparedRequest, host: String, deadline: TimeAmount) async throws -> CollectedAnswer {
+        let exchange = PendingAnswer(host: host, reserves: request.method != "HEAD", closeAfter: Self.asksToClose(request), promise: loop.makePromise())
+        let start = { [self] in begin(exchange, request: request, deadline: deadline) }
+        if loop.inEventLoop { start() } else { loop.execute(start) }
+        let future = exchange.promise.futureResult
+        return try await withTaskCancellationHandler(operation: {
+            try await future.get()
+        }, onCancel: { [loop] in
+            loop.execute { exchange.fail(CancellationError()) }
+        })
+    }
+
+    /// Closes the idle connections; later requests are refused. On any thread.
+    func shutdown() async {
+        let closing = loop.flatSubmit { [self] () -> EventLoopFuture<Void> in
+            shutDown = true
+            let channels = idle.values.flatMap { $0.map(\.channel) }
+            idle = [:]
+            return .andAllComplete(channels.map { $0.close() }, on: loop)
+        }
+        try? await closing.get()
+    }
+
+    // MARK: On the loop
+
+    private func begin(_ exchange: PendingAnswer, request: PreparedRequest, deadline: TimeAmount) {
+        guard !shutDown else { return exchange.fail(HTTPClientError.alreadyShutdown) }
+        let timer = loop.scheduleTask(in: deadline) { exchange.fail(HTTPClientError.deadlineExceeded) }
+        exchange.promise.futureResult.whenComplete { _ in timer.cancel() }
+        let host = request.url.host ?? ""
+        let port = request.url.port ?? 80
+        let key = "\(host):\(port)"
+        while let connection = idle[key]?.popLast() {
+            if connection.channel.isActive { return write(request, on: connection, exchange: exchange, key: key) }
+        }
+        let handler = AnswerHandler()
+        ClientBootstrap(group: loop)
+            .connectTimeout(connectTimeout)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    var encoding = HTTPRequestEncoder.Configuration()
+                    encoding.automaticallySetFramingHeaders = false
+                    let pipeline = channel.pipeline.syncOperations
+                    try pipeline.addHandler(HTTPRequestEncoder(configuration: encoding))
+                    try pipeline.addHandler(ByteToMessageHandler(HTTPResponseDecoder(leftOverBytesStrategy: .dropBytes)))
+                    try pipeline.addHandler(handler)
+                }
+            }
+            .connect(host: host, port: port)
+            .whenComplete { [self] result in
+                switch result {
+                case let .success(channel):
+                    let connection = Connection(channel: channel, handler: handler)
+                    // A connection that closes while it waits is forgotten.
+                    channel.closeFuture.whenComplete { [self] _ in idle[key]?.removeAll { $0.channel === channel } }
+                    write(request, on: connection, exchange: exchange, key: key)
+                case let .failure(error):
+                    exchange.fail(error)
+                }
+            }
+    }
+
+    private func write(_ request: PreparedRequest, on connection: Connection, exchange: PendingAnswer, key: String) {
+        // Failed or timed out while connecting: the connection is not needed.
+        guard !exchange.isSettled else { return park(connection, key: key) }
+        connection.handler.start(exchange, channel: connection.channel) { [self] reusable in
+            if reusable { park(connection, key: key) } else { connection.channel.close(promise: nil) }
+        }
+        let channel = connection.channel
+        channel.write(HTTPClientRequestPart.head(Self.head(of: request)), promise: nil)
+        if let body = request.body, !body.isEmpty {
+            channel.write(HTTPClientRequestPart.body(.byteBuffer(ByteBuffer(bytes: body))), promise: nil)
+        }
+        channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
+    }
+
+    private func park(_ connection: Connection, key: String) {
+        guard !shutDown, connection.channel.isActive else { return connection.channel.close(promise: nil) }
+        idle[key, default: []].append(connection)
+    }
+
+    /// The head as async-http-client writes it (`validateAndSetTransportFraming`,
+    /// `addHostIfNeeded`): the headers given, less any framing header; `host`
+    /// when none is given; then `Content-Length`, unless a method that takes
+    /// no body sends none.
+    static func head(of request: PreparedRequest) -> HTTPRequestHead {
+        var headers = HTTPHeaders()
+        for header in request.headers where !header.hasName("Content-Length") && !header.hasName("Transfer-Encoding") {
+            headers.add(name: header.name, value: header.value)
+        }
+        if request.header("Host") == nil { headers.add(name: "host", value: request.hostHeader) }
+        let length = request.body?.count ?? 0
+        if length > 0 || !["GET", "HEAD", "DELETE"].contains(request.method) {
+            headers.add(name: "Content-Length", value: String(length))
+        }
+        return HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: request.method), uri: request.target, headers: headers)
+    }
+
+    private static func asksToClose(_ request: PreparedRequest) -> Bool {
+        request.headers.contains { $0.hasName("Connection") && $0.value.lowercased().contains("close") }
+    }
+
+    private struct Connection {
+        let channel: any Channel
+        let handler: AnswerHandler
+    }
+}
+
+/// One request's wait for its answer. Settled once: by the answer, an
+/// error, the deadline or a cancel, whichever comes first; the connection
+/// is closed on any but the answer. Touched only on the loop.
+private final class PendingAnswer: @unchecked Sendable {
+    let host: String
+    let reserves: Bool
+    let closeAfter: Bool
+    let promise: EventLoopPromise<CollectedAnswer>
+    private(set) var isSettled = false
+    /// Closes the connection the request went on, once it has one.
+    var onFailure: (() -> Void)?
+
+    init(host: String, reserves: Bool, closeAfter: Bool, promise: EventLoopPromise<CollectedAnswer>) {
+        self.host = host
+        self.reserves = reserves
+        self.closeAfter = closeAfter
+        self.promise = promise
+    }
+
+    func fail(_ error: any Error) {
+        guard !isSettled else { return }
+        isSettled = true
+        onFailure?()
+        onFailure = nil
+        promise.fail(error)
+    }
+
+    func succeed(_ answer: CollectedAnswer) {
+        guard !isSettled else { return }
+        isSettled = true
+        onFailure = nil
+        promise.succeed(answer)
+    }
+}
+
+/// The last handler of a connection: gathers the answer to the request in
+/// flight, and says when it is done whether the connection can carry another.
+private final class AnswerHandler: ChannelInboundHandler, @unchecked Sendable {
+    typealias InboundIn = HTTPClientResponsePart
+
+    private var exchange: PendingAnswer?
+    private var head: HTTPResponseHead?
+    private var gatherer: BodyGatherer?
+    private var done: ((Bool) -> Void)?
+
+    func start(_ exchange: PendingAnswer, channel: any Channel, done: @escaping (Bool) -> Void) {
+        self.exchange = exchange
+        self.done = done
+        head = nil
+        gatherer = nil
+        exchange.onFailure = { channel.close(promise: nil) }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard let exchange, !exchange.isSettled else { return }
+        switch Self.unwrapInboundIn(data) {
+        case let .head(head):
+            self.head = head
+            gatherer = BodyGatherer(head: head, reserves: exchange.reserves)
+        case let .body(part):
+            do throws(BodyGatherer.Problem) {
+                try gatherer?.append(part)
+            } catch {
+                finish(failing: error.transportError(host: exchange.host))
+            }
+        case .end:
+            guard let head, var gatherer else { return finish(failing: HTTPClientError.remoteConnectionClosed) }
+            let answer: CollectedAnswer
+            do throws(BodyGatherer.Problem) {
+                let (start, spool) = try gatherer.finish()
+                answer = CollectedAnswer(head: head, body: start, spool: spool)
+            } catch {
+                return finish(failing: error.transportError(host: exchange.host))
+            }
+            let reusable = head.isKeepAlive && !exchange.closeAfter
+            let then = done
+            clear()
+            exchange.succeed(answer)
+            then?(reusable)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        finish(failing: error)
+        context.close(promise: nil)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        // Before the head: closed without an answer; after it: in the middle of one.
+        finish(failing: head == nil ? HTTPClientError.remoteConnectionClosed : ChannelError.eof)
+        context.fireChannelInactive()
+    }
+
+    private func finish(failing error: any Error) {
+        let exchange = exchange
+        clear()
+        exchange?.fail(error)
+    }
+
+    private func clear() {
+        exchange = nil
+        head = nil
+        gatherer = nil
+        done = nil
+    }
+}

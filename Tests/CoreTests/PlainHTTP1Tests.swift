@@ -1,0 +1,224 @@
+import Foundation
+import Testing
+@testable import Core
+
+/// The plain HTTP/1.1 path (`PlainHTTP1`): which requests take it, that
+/// they go out as the same bytes async-http-client sends, and how it keeps,
+/// drops and ends connections, against servers of our own (`LocalHTTPServer`).
+@Suite struct PlainHTTP1Tests {
+    func transport(plain: Bool = true) -> AsyncHTTPTransport {
+        var options = AsyncHTTPTransport.Options()
+        options.plainHTTP1 = plain
+        return AsyncHTTPTransport(options: options)
+    }
+
+    func get(_ server: LocalHTTPServer, _ path: String = "/x", method: String = "GET", timeout: Duration? = nil) -> PreparedRequest {
+        PreparedRequest(method: method, url: URL(string: "\(server.baseURL)\(path)")!, timeout: timeout)
+    }
+
+    /// Runs `body` with `transport`, shut down after it whatever happens.
+    func using(_ transport: AsyncHTTPTransport, _ body: (AsyncHTTPTransport) async throws -> Void) async throws {
+        do {
+            try await body(transport)
+            await transport.shutdown()
+        } catch {
+            await transport.shutdown()
+            throw error
+        }
+    }
+
+    @Test func onlyPlainSmallWholeAnswersTakeIt() {
+        let url = URL(string: "http://127.0.0.1:8080/x")!
+        func request(_ method: String = "GET", url: URL = url, body: Int = 0, headers: [HTTPHeader] = []) -> PreparedRequest {
+            PreparedRequest(method: method, url: url, headers: headers, body: body == 0 ? nil : [UInt8](repeating: 1, count: body))
+        }
+        #expect(PlainHTTP1.takes(request(), proxied: false))
+        #expect(PlainHTTP1.takes(request("POST", body: PlainHTTP1.largestBody), proxied: false))
+        #expect(PlainHTTP1.takes(request(url: URL(string: "HTTP://example.test/x")!), proxied: false))
+        #expect(!PlainHTTP1.takes(request(), proxied: true))
+        #expect(!PlainHTTP1.takes(request("POST", body: PlainHTTP1.largestBody + 1), proxied: false))
+        #expect(!PlainHTTP1.takes(request(url: URL(string: "https://example.test/x")!), proxied: false))
+        #expect(!PlainHTTP1.takes(request(url: URL(string: "http://[::1]:8080/x")!), proxied: false))
+        #expect(!PlainHTTP1.takes(request("TRACE"), proxied: false))
+        #expect(!PlainHTTP1.takes(request("POST", body: 10, headers: [HTTPHeader(name: "expect", value: "100-continue")]), proxied: false))
+        var streamed = request()
+        streamed.stream = StreamSink({ _, _ in })
+        #expect(!PlainHTTP1.takes(streamed, proxied: false))
+    }
+
+    /// Byte for byte the heads async-http-client writes: framing headers
+    /// given by the user dropped, `host` added last when missing,
+    /// `Content-Length` after it, and only for methods that carry a body.
+    @Test func theHeadsAreTheBytesAsyncHTTPClientSends() async throws {
+        let bodies: [(String, String, [HTTPHeader], String?)] = [
+            ("GET", "/", [], nil),
+            ("GET", "/a%20b/%C3%BC?q=1&r=%C3%A9", [HTTPHeader(name: "Accept", value: "*/*"), HTTPHeader(name: "X-Two", value: "a, b")], nil),
+            ("HEAD", "/h", [], nil),
+            ("DELETE", "/d", [HTTPHeader(name: "Transfer-Encoding", value: "chunked")], nil),
+            ("OPTIONS", "/o", [], nil),
+            ("POST", "/p", [HTTPHeader(name: "Content-Type", value: "application/json")], #"{"a":1}"#),
+            ("POST", "/empty", [], nil),
+            ("PATCH", "/p", [HTTPHeader(name: "content-length", value: "99")], "abc"),
+            ("PUT", "/x", [HTTPHeader(name: "Host", value: "example.test"), HTTPHeader(name: "X-Tab", value: "a\tb")], "é"),
+            ("DELETE", "/with-body", [], "gone"),
+            ("PURGE", "/cache", [HTTPHeader(name: "Connection", value: "close")], nil),
+        ]
+        var heads: [[String]] = []
+        for plain in [true, false] {
+            let server = try LocalHTTPServer { peer in
+                while let head = peer.readRequest() {
+                    peer.write(head.starts(with: Array("HEAD ".utf8)) ? "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n" : "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+                }
+            }
+            defer { server.stop() }
+            try await using(transport(plain: plain)) { (transport) async throws in
+                for (method, path, headers, body) in bodies {
+                    let request = PreparedRequest(method: method, url: URL(string: "\(server.baseURL)\(path)")!, headers: headers,
+                                                  body: body.map { Array($0.utf8) })
+                    #expect(try await transport.send(request).status == 200)
+                }
+            }
+            heads.append(server.receivedHeads.map { String(decoding: $0, as: UTF8.self).replacingOccurrences(of: ":\(server.port)", with: ":PORT") })
+        }
+        #expect(heads[0].count == bodies.count)
+        for (plain, other) in zip(heads[0], heads[1]) { #expect(plain == other) }
+    }
+
+    /// Requests one after another share one connection; a HEAD answer's
+    /// Content-Length does not make the next answer wait for a body.
+    @Test func aKeptAliveConnectionCarriesTheNextRequests() async throws {
+        let server = try LocalHTTPServer { peer in
+            while let head = peer.readRequest() {
+                let isHead = String(decoding: head, as: UTF8.self).hasPrefix("HEAD ")
+                peer.write("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n" + (isHead ? "" : "hello"))
+            }
+        }
+        defer { server.stop() }
+        try await using(transport()) { (transport) async throws in
+            let head = try await transport.send(get(server, method: "HEAD"))
+            #expect(head.status == 200 && head.body.isEmpty)
+            for _ in 0..<3 { #expect(try await transport.send(get(server)).body == Array("hello".utf8)) }
+        }
+        #expect(server.acceptedConnections == 1)
+    }
+
+    /// An answer that says `Connection: close`, or an HTTP/1.0 one, ends
+    /// its connection; a request that says it does too. The next request
+    /// opens another.
+    @Test func anAnswerOrARequestThatSaysCloseEndsItsConnection() async throws {
+        let server = try LocalHTTPServer { peer in
+            guard let head = peer.readRequest() else { return }
+            let text = String(decoding: head, as: UTF8.self)
+            if text.hasPrefix("GET /old ") {
+                peer.write("HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nok")
+            } else if text.contains("Connection: close") {
+                peer.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+            } else {
+                peer.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")
+            }
+            // A server that keeps the socket open after saying close: the client must not wait for it.
+            peer.drain()
+        }
+        defer { server.stop() }
+        try await using(transport()) { (transport) async throws in
+            var asking = get(server)
+            asking.headers = [HTTPHeader(name: "Connection", value: "close")]
+            for request in [get(server), get(server, "/old"), asking, get(server)] {
+                #expect(try await transport.send(request).body == Array("ok".utf8))
+            }
+        }
+        #expect(server.acceptedConnections == 4)
+    }
+
+    /// A connection the server closed while it waited is not used again:
+    /// the next request goes out on a new one and is answered.
+    @Test func aConnectionClosedWhileIdleIsNotReused() async throws {
+        let server = try LocalHTTPServer { peer in
+            peer.readRequest()
+            peer.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+        }
+        defer { server.stop() }
+        try await using(transport()) { (transport) async throws in
+            for _ in 0..<3 {
+                #expect(try await transport.send(get(server)).status == 200)
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        #expect(server.acceptedConnections == 3)
+    }
+
+    /// A body that ends with its connection (no Content-Length) comes whole;
+    /// an interim 100 before the answer is passed over.
+    @Test func bodiesFramedByTheCloseAndInterimAnswersAreRead() async throws {
+        let server = try LocalHTTPServer { peer in
+            guard let head = peer.readRequest() else { return }
+            if String(decoding: head, as: UTF8.self).hasPrefix("GET /eof ") {
+                peer.write("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nuntil the end")
+            } else {
+                peer.write("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 201 Created\r\nContent-Length: 3\r\nConnection: close\r\n\r\nnew")
+            }
+        }
+        defer { server.stop() }
+        try await using(transport()) { (transport) async throws in
+            #expect(try await transport.send(get(server, "/eof")).body == Array("until the end".utf8))
+            let created = try await transport.send(get(server, "/new", method: "POST"))
+            #expect(created.status == 201 && created.body == Array("new".utf8))
+        }
+    }
+
+    /// A server that reads the request and says nothing: the request's
+    /// deadline ends it in one line, and the next request goes out.
+    @Test func theDeadlineEndsASilentServerAndTheNextRequestGoesOut() async throws {
+        let server = try LocalHTTPServer { peer in
+            guard let head = peer.readRequest() else { return }
+            if String(decoding: head, as: UTF8.self).hasPrefix("GET /silent ") {
+                peer.drain()
+            } else {
+                peer.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+            }
+        }
+        defer { server.stop() }
+        try await using(transport()) { (transport) async throws in
+            let error = await #expect(throws: TransportError.self) {
+                try await transport.send(get(server, "/silent", timeout: .milliseconds(300)))
+            }
+            #expect(error?.description == "127.0.0.1:\(server.port) did not answer in time: no complete answer within 0.3 s (--timeout changes it)")
+            #expect(try await transport.send(get(server)).status == 200)
+        }
+    }
+
+    /// Cancelling the request's task (Ctrl-C) ends it at once as cancelled.
+    @Test func cancellingTheTaskEndsTheRequest() async throws {
+        let server = try LocalHTTPServer { peer in
+            peer.readRequest()
+            peer.drain()
+        }
+        defer { server.stop() }
+        try await using(transport()) { (transport) async throws in
+            let request = get(server)
+            let waiting = Task { try await transport.send(request) }
+            try await Task.sleep(for: .milliseconds(200))
+            waiting.cancel()
+            let result = await waiting.result
+            #expect(throws: TransportError(kind: .cancelled, host: "127.0.0.1:\(server.port)", detail: "")) { try result.get() }
+        }
+    }
+
+    /// Requests sent together each get their own connection and their own answer.
+    @Test func requestsAtOnceEachGetTheirAnswer() async throws {
+        let server = try LocalHTTPServer { peer in
+            while let head = peer.readRequest() {
+                let path = String(decoding: head, as: UTF8.self).split(separator: " ")[1]
+                peer.write("HTTP/1.1 200 OK\r\nContent-Length: \(path.utf8.count)\r\n\r\n\(path)")
+            }
+        }
+        defer { server.stop() }
+        try await using(transport()) { (transport) async throws in
+            let bodies = try await withThrowingTaskGroup(of: String.self) { group in
+                for index in 0..<8 { group.addTask { String(decoding: try await transport.send(get(server, "/\(index)")).body, as: UTF8.self) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(bodies.sorted() == (0..<8).map { "/\($0)" })
+        }
+    }
+}
