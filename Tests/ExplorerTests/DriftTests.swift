@@ -32,6 +32,29 @@ import Testing
         #expect(Profile.nova.endpoint(method: "GET", path: "/users/me")?.path == "/users/me")
     }
 
+    /// Lookups go by method and segment count (`EndpointLookup`), made on the
+    /// first lookup: a catalog changed after one is searched as it is now,
+    /// and a copy made before the change keeps its own catalog.
+    @Test func aCatalogChangedAfterALookupIsSearchedAsItIsNow() {
+        var profile = Profile(name: "t", displayName: "T", auth: nil, errorEnvelope: .generic, endpoints: [
+            Endpoint("GET", "/items/{id}", "one item", response: "Item"),
+            Endpoint("GET", "/health", "health", isPublic: true),
+        ], demoAccounts: [])
+        #expect(profile.endpoint(method: "GET", path: "/items/7?x=1")?.summary == "one item")
+        #expect(profile.endpoint(method: "POST", path: "/items/7") == nil)
+        #expect(profile.isPublic(method: "HEAD", path: "/health/") && !profile.isPublic(method: "GET", path: "/items/7"))
+        let before = profile
+        profile.endpoints.append(Endpoint("GET", "/items/latest", "the latest item"))
+        profile.endpoints.append(Endpoint("POST", "/items/{id}", "change an item", isPublic: true))
+        profile.endpoints[1].path = "/status"
+        #expect(profile.endpoint(method: "GET", path: "/items/latest")?.summary == "the latest item")
+        #expect(profile.endpoint(method: "GET", path: "/items/8")?.summary == "one item")
+        #expect(profile.isPublic(method: "POST", path: "/items/7") && profile.isPublic(method: "GET", path: "/status"))
+        #expect(!profile.isPublic(method: "GET", path: "/health"))
+        #expect(before.endpoint(method: "GET", path: "/items/latest")?.summary == "one item")
+        #expect(before.isPublic(method: "GET", path: "/health") && !before.isPublic(method: "POST", path: "/items/7"))
+    }
+
     @Test func theInterpreterShowsDriftUnderTheAnswer() async throws {
         var profile = Profile.linku
         // A catalog that expects a member the sandbox does not send.

@@ -83,10 +83,11 @@ extension Profile {
     public func endpoint(method: String, path: String) -> Endpoint? {
         let bare = String(path.split(separator: "?", maxSplits: 1).first ?? "")
         let concrete = Endpoint.segments(of: bare)
-        // By index: a loop over the elements copied every endpoint, all its
+        // By position: a loop over the elements copied every endpoint, all its
         // fields retained and released, for each answer shown.
         var best: Int?
-        for i in endpoints.indices where endpoints[i].method == method && (endpoints[i].path == bare || endpoints[i].matches(segments: concrete)) {
+        for i in lookup.candidates(method: method, segments: concrete.count, in: endpoints)
+        where endpoints[i].path == bare || endpoints[i].matches(segments: concrete) {
             if best.map({ endpoints[i].parameterCount < endpoints[$0].parameterCount }) ?? true { best = i }
         }
         return best.map { endpoints[$0] }

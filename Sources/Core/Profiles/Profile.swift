@@ -9,7 +9,11 @@ public struct Profile: Sendable {
     /// `login` then says how to send credentials by hand.
     public var auth: AuthFlavour?
     public var errorEnvelope: ErrorEnvelope
-    public var endpoints: [Endpoint]
+    public var endpoints: [Endpoint] {
+        didSet { lookup = EndpointLookup() }
+    }
+    /// `endpoints` by method and segment count, made when first asked.
+    private(set) var lookup = EndpointLookup()
     /// Demo accounts the sandbox seeds (email, password).
     public var demoAccounts: [(email: String, password: String)]
     /// The WebSocket path, relative to the base URL, with `{userId}` and
@@ -81,7 +85,9 @@ public struct Profile: Sendable {
         let concrete = Endpoint.segments(of: trimmed)
         let upper = method.uppercased()
         let asked = upper == "HEAD" ? "GET" : upper
-        return endpoints.contains { $0.isPublic && $0.method == asked && $0.matches(segments: concrete) }
+        return lookup.candidates(method: asked, segments: concrete.count, in: endpoints).contains {
+            endpoints[$0].isPublic && endpoints[$0].matches(segments: concrete)
+        }
     }
 
     /// Built-in profiles by name: the four backends the sandbox serves, read
