@@ -147,6 +147,27 @@ import Testing
         #expect(server.acceptedConnections == 3)
     }
 
+    /// A kept-alive connection the server closes as the next request
+    /// arrives (its idle timeout ran out then): an idempotent request goes
+    /// again on a new connection and is answered; a POST is not sent twice.
+    @Test func aRequestOnAConnectionClosedAsItArrivesGoesAgainOnlyIfIdempotent() async throws {
+        let server = try LocalHTTPServer { peer in
+            // Each connection answers one request, then drops the next unanswered.
+            guard peer.readRequest() != nil else { return }
+            peer.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+            peer.readRequest()
+        }
+        defer { server.stop() }
+        try await using(transport()) { (transport) async throws in
+            #expect(try await transport.send(get(server)).status == 200)
+            #expect(try await transport.send(get(server, method: "DELETE")).status == 200)
+            #expect(server.receivedHeads.count == 3 && server.acceptedConnections == 2)
+            let error = await #expect(throws: TransportError.self) { try await transport.send(get(server, method: "POST")) }
+            #expect(error?.description == "request to 127.0.0.1:\(server.port) failed: the server closed the connection before answering")
+            #expect(server.receivedHeads.count == 4 && server.acceptedConnections == 2)
+        }
+    }
+
     /// A body that ends with its connection (no Content-Length) comes whole;
     /// an interim 100 before the answer is passed over.
     @Test func bodiesFramedByTheCloseAndInterimAnswersAreRead() async throws {

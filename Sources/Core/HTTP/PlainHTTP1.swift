@@ -46,9 +46,27 @@ final class PlainHTTP1: @unchecked Sendable {
     }
 
     /// Sends `request` and gathers its answer. Cancelling the task closes the connection.
+    ///
+    /// A kept-alive connection the server closes just as a request goes out
+    /// on it (its idle timeout ran out then) ends without a byte of answer;
+    /// an idempotent request (RFC 9110 §9.2.2) then goes once more on a new
+    /// connection, as curl and browsers do. Others fail: the server may have
+    /// acted on them.
     nonisolated(nonsending) func send(_ request: PreparedRequest, host: String, deadline: TimeAmount) async throws -> CollectedAnswer {
+        do {
+            return try await attempt(request, host: host, deadline: deadline, reuse: true)
+        } catch let stale as StaleConnection {
+            guard Self.idempotent.contains(request.method) else { throw stale.error }
+            return try await attempt(request, host: host, deadline: deadline, reuse: false)
+        }
+    }
+
+    private static let idempotent: Set<String> = ["GET", "HEAD", "OPTIONS", "PUT", "DELETE"]
+
+    private nonisolated(nonsending) func attempt(_ request: PreparedRequest, host: String, deadline: TimeAmount,
+                                                 reuse: Bool) async throws -> CollectedAnswer {
         let exchange = PendingAnswer(host: host, reserves: request.method != "HEAD", closeAfter: Self.asksToClose(request), promise: loop.makePromise())
-        let start = { [self] in begin(exchange, request: request, deadline: deadline) }
+        let start = { [self] in begin(exchange, request: request, deadline: deadline, reuse: reuse) }
         if loop.inEventLoop { start() } else { loop.execute(start) }
         let future = exchange.promise.futureResult
         return try await withTaskCancellationHandler(operation: {
@@ -71,15 +89,17 @@ final class PlainHTTP1: @unchecked Sendable {
 
     // MARK: On the loop
 
-    private func begin(_ exchange: PendingAnswer, request: PreparedRequest, deadline: TimeAmount) {
+    private func begin(_ exchange: PendingAnswer, request: PreparedRequest, deadline: TimeAmount, reuse: Bool) {
         guard !shutDown else { return exchange.fail(HTTPClientError.alreadyShutdown) }
         let timer = loop.scheduleTask(in: deadline) { exchange.fail(HTTPClientError.deadlineExceeded) }
         exchange.promise.futureResult.whenComplete { _ in timer.cancel() }
         let host = request.url.host ?? ""
         let port = request.url.port ?? 80
         let key = "\(host):\(port)"
-        while let connection = idle[key]?.popLast() {
-            if connection.channel.isActive { return write(request, on: connection, exchange: exchange, key: key) }
+        while reuse, let connection = idle[key]?.popLast() {
+            guard connection.channel.isActive else { continue }
+            exchange.reused = true
+            return write(request, on: connection, exchange: exchange, key: key)
         }
         let handler = AnswerHandler()
         ClientBootstrap(group: loop)
@@ -163,6 +183,8 @@ private final class PendingAnswer: @unchecked Sendable {
     let closeAfter: Bool
     let promise: EventLoopPromise<CollectedAnswer>
     private(set) var isSettled = false
+    /// The request went out on a connection an earlier request used.
+    var reused = false
     /// Closes the connection the request went on, once it has one.
     var onFailure: (() -> Void)?
 
@@ -187,6 +209,11 @@ private final class PendingAnswer: @unchecked Sendable {
         onFailure = nil
         promise.succeed(answer)
     }
+}
+
+/// A kept-alive connection that closed before a byte of the answer came.
+private struct StaleConnection: Error {
+    let error: any Error
 }
 
 /// The last handler of a connection: gathers the answer to the request in
@@ -237,14 +264,21 @@ private final class AnswerHandler: ChannelInboundHandler, @unchecked Sendable {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        finish(failing: error)
+        finish(failing: error is IOError || error is ChannelError ? lost(error) : error)
         context.close(promise: nil)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
         // Before the head: closed without an answer; after it: in the middle of one.
-        finish(failing: head == nil ? HTTPClientError.remoteConnectionClosed : ChannelError.eof)
+        finish(failing: head == nil ? lost(HTTPClientError.remoteConnectionClosed) : ChannelError.eof)
         context.fireChannelInactive()
+    }
+
+    /// The connection closed or failed: before any answer on a reused one,
+    /// the request may go again (`PlainHTTP1.send`).
+    private func lost(_ error: any Error) -> any Error {
+        guard head == nil, exchange?.reused == true else { return error }
+        return StaleConnection(error: error)
     }
 
     private func finish(failing error: any Error) {
