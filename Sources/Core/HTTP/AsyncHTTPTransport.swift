@@ -46,10 +46,13 @@ public final class AsyncHTTPTransport: HTTPTransport {
         public init() {}
     }
 
-    private let client: HTTPClient
+    /// async-http-client's clients, made when a request first needs one:
+    /// one straight, one per proxy the rules name (it takes one proxy per
+    /// client). A script of plain requests never makes any (`PlainHTTP1`),
+    /// and making one was a measurable part of a one-GET process.
+    private let clients = NIOLockedValueBox<[ProxyRules.Proxy?: HTTPClient]>([:])
+    private let configuration: HTTPClient.Configuration
     private let plain: PlainHTTP1?
-    /// One client per proxy the rules name (async-http-client takes one proxy per client).
-    private let proxied: [ProxyRules.Proxy: HTTPClient]
     public let eventLoop: any EventLoop
     private let options: Options
 
@@ -72,27 +75,32 @@ public final class AsyncHTTPTransport: HTTPTransport {
         // No tracing spans: nothing here reads them, and making them (for the
         // no-op tracer bootstrapped by default) was about 5% of a request.
         configuration.tracing.tracer = nil
-        let group = MultiThreadedEventLoopGroup.singleton
-        eventLoop = group.next()
-        client = HTTPClient(eventLoopGroupProvider: .shared(group), configuration: configuration)
-        var proxied: [ProxyRules.Proxy: HTTPClient] = [:]
-        for proxy in Set([options.proxies?.http, options.proxies?.https].compactMap { $0 }) {
-            var through = configuration
-            let authorization = proxy.user.map { HTTPClient.Authorization.basic(username: $0, password: proxy.password ?? "") }
-            through.proxy = .server(host: proxy.host, port: proxy.port, authorization: authorization)
-            proxied[proxy] = HTTPClient(eventLoopGroupProvider: .shared(group), configuration: through)
-        }
-        self.proxied = proxied
+        self.configuration = configuration
+        eventLoop = MultiThreadedEventLoopGroup.singleton.next()
         self.options = options
         plain = options.plainHTTP1 ? PlainHTTP1(loop: eventLoop, connectTimeout: options.connectTimeout) : nil
+    }
+
+    /// The client that sends through `proxy` (nil: straight), made the first time it is asked for.
+    private func client(through proxy: ProxyRules.Proxy?) -> HTTPClient {
+        clients.withLockedValue { clients in
+            if let made = clients[proxy] { return made }
+            var configuration = configuration
+            if let proxy {
+                let authorization = proxy.user.map { HTTPClient.Authorization.basic(username: $0, password: proxy.password ?? "") }
+                configuration.proxy = .server(host: proxy.host, port: proxy.port, authorization: authorization)
+            }
+            let made = HTTPClient(eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup.singleton), configuration: configuration)
+            clients[proxy] = made
+            return made
+        }
     }
 
     /// Closes connections (the shared event loop goes on). Call once, not
     /// from an actor that runs on `executor`.
     public func shutdown() async {
         await plain?.shutdown()
-        try? await client.shutdown()
-        for other in proxied.values { try? await other.shutdown() }
+        for client in clients.withLockedValue({ $0.values }) { try? await client.shutdown() }
     }
 
     /// Runs on the caller's executor (`nonisolated(nonsending)`): called from
@@ -118,7 +126,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
                 if let tls = request.tls, request.url.scheme?.lowercased() == "https" {
                     outgoing.tlsConfiguration = try Self.configuration(tls, host: host)
                 }
-                let through = proxy.flatMap { proxied[$0] } ?? client
+                let through = client(through: proxy)
                 if let sink = request.stream {
                     collected = try await streamed(outgoing, through: through, sink: sink, host: host, deadline: deadline,
                                                    reserves: request.method != "HEAD")
