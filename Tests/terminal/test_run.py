@@ -184,6 +184,26 @@ def test_a_built_in_profile_names_its_deployments(tmp_path):
     assert "LinkU: sandbox*, dev, test, production" in listed.stdout
 
 
+def test_env_is_checked_alike_for_a_built_in_profile_and_a_profile_file(tmp_path):
+    # An unknown environment, or --env beside --base-url (both name the
+    # server), is a usage error in both cases: one line, exit 64, nothing sent.
+    # A profile file's used to exit 2, and let --base-url win silently.
+    env = isolated_env(tmp_path)
+    shop = tmp_path / "shop.yaml"
+    shop.write_text("explorer-profile: 1\nname: shop\nenvironments:\n  dev: {base-url: \"http://127.0.0.1:9\"}\n"
+                    "  prod: {base-url: \"https://api.example.com\"}\n")
+    for profile, known in [("linku", "the linku profile has no environment 'nope'; it has sandbox, dev, test, production"),
+                           (str(shop), f"{shop}: no environment 'nope'; there are dev, prod")]:
+        unknown = run_explorer(["--offline", "--profile", profile, "--env", "nope", "-c", "vars"], env=env, cwd=tmp_path)
+        assert unknown.returncode == 64 and unknown.stderr.startswith(f"Error: {known}\n"), unknown.stderr
+        both = run_explorer(["--offline", "--profile", profile, "--env", "prod" if profile != "linku" else "production",
+                             "--base-url", "http://127.0.0.1:9", "-c", "get /x"], env=env, cwd=tmp_path)
+        assert both.returncode == 64 and " and --base-url both name the server: give one of them" in both.stderr, both.stderr
+        assert both.stdout == ""
+    chosen = run_explorer(["--offline", "--profile", str(shop), "--env", "prod", "-c", "get /x"], env=env, cwd=tmp_path)
+    assert chosen.stdout.startswith("GET /x HTTP/1.1\nHost: api.example.com\n"), chosen.stdout + chosen.stderr
+
+
 def test_env_moves_a_built_in_session_between_the_sandbox_and_its_deployments(tmp_path):
     # The built-in profiles' deployments are environments in the REPL too:
     # env lists them (the sandbox first and the default), env NAME moves.

@@ -179,10 +179,14 @@ struct ConnectionSettings: Equatable {
                 guard names.contains(env) else {
                     throw ValidationError("the \(profile) profile has no environment '\(env)'; it has \(names.joined(separator: ", "))")
                 }
-                if baseURL != nil { throw ValidationError("--env \(env) and --base-url both name the server: give one of them") }
             } else if Profile.named(profile) != nil {
                 throw ValidationError("the \(profile) profile has no environments: give --base-url URL")
+            } else if let path = ProfileLookup(environment: Surroundings.current.environment).file(named: profile),
+                      let document = try? ProfileFile.read(path), document.environment(named: env) == nil {
+                // A file that cannot be read is said later, with its line.
+                throw ValidationError("\(path): no environment '\(env)'; there are \(document.environments.map(\.name).joined(separator: ", "))")
             }
+            if baseURL != nil { throw ValidationError("--env \(env) and --base-url both name the server: give one of them") }
         }
         if let profile, Profile.named(profile) == nil {
             let lookup = ProfileLookup(environment: Surroundings.current.environment)
