@@ -52,6 +52,9 @@ import Testing
         #expect(!SessionController.jsonGoesOn(#"ws send {"type": "ping"}"#))
         #expect(!SessionController.jsonGoesOn(#"ws send {"a": 1, }"#), "an error before the end is an error, not more to come")
         #expect(!SessionController.jsonGoesOn(#"post /x a={"#))
+        // A script file's lines: joined into the first, the others left empty so each keeps its number.
+        #expect(SessionController.scriptJoined(["get /x", "ws send {", #""a": [1,"#, "2]}", "ws send [", "", "ws recv"])
+            == ["get /x", #"ws send { "a": [1, 2]}"#, "", "", "ws send [", "", "ws recv"])
     }
 
     @Test func textFilesAndBytesGoOutAsTyped() async throws {

@@ -320,6 +320,25 @@ def test_json_pasted_over_several_lines_is_sent_as_one_frame(spawn, env):
     assert "ws send dropped: its JSON did not end (nothing sent)" in x.expect(PROMPT)
 
 
+def test_json_over_several_lines_is_one_frame_in_a_script_file_and_a_pipe(env, tmp_path):
+    # `ws send {` over several lines worked at the prompt only: a script sent
+    # the first line alone ("invalid JSON") and ran the rest as commands.
+    lines = ["ws connect /__sandbox/echo --heartbeat 0",
+             "ws send {", '  "type": "ping",', '  "n": [1,', "  2]", "}",
+             "ws recv",
+             'ws send {"a":', "",
+             "ws status"]
+    path = tmp_path / "multi.txt"
+    path.write_text("\n".join(lines) + "\n")
+    for result, name in [(run_explorer(["run", str(path)], env=env, cwd=tmp_path, timeout=60), str(path)),
+                         (run_explorer([], input="\n".join(lines) + "\n", env=env, cwd=tmp_path, timeout=60), "stdin")]:
+        assert '{"type":"ping","n":[1,2]}' in result.stdout, result.stdout + result.stderr
+        # An unfinished one is one error at its first line; the blank line ends it, and the script goes on.
+        assert f"{name}:8: error: invalid JSON: expected a JSON value, found end of input (nothing sent)" in result.stderr, result.stderr
+        assert "state: open" in result.stdout
+        assert result.returncode == 1
+
+
 def test_ws_connect_sends_typed_headers_and_session_headers_only_to_the_backend(spawn, socket_server, env):
     # Issue 14: `ws connect URL Header:value`; the session's headers go with a
     # handshake on the backend's origin, and not to another one.

@@ -274,7 +274,7 @@ struct Run: ParsableCommand {
         let connection = connection.given(over: root.connection)
         try connection.check()
         let session = try ExplorerSession.open(connection, interactive: false)
-        let lines = Self.lines(of: text)
+        let lines = SessionController.scriptJoined(Self.lines(of: text))
         session.finish(session.controller.script(file: lines, name: file))
     }
 }

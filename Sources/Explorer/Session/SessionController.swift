@@ -365,15 +365,45 @@ final class SessionController {
 
     /// Runs lines from a pipe, each as it comes; `#` lines are comments.
     /// Keeps going after a failure and returns the worst status.
+    /// A `ws send {…` whose JSON goes on is joined with the lines after it,
+    /// as the REPL reads it (`scriptJoined`).
     func script(_ lines: some Sequence<String>, name: String) -> ExitStatus {
         var worst = ExitStatus.ok
-        for (index, line) in lines.enumerated() {
+        var remaining = lines.makeIterator()
+        var number = 0
+        while var line = remaining.next() {
+            number += 1
+            let first = number
+            while Self.jsonGoesOn(line), let more = remaining.next() {
+                number += 1
+                if more.trimmingBlanks().isEmpty { break }
+                line += " " + more
+            }
             guard let line = scriptLine(line) else { continue }
-            let result = step(line, location: "\(name):\(index + 1)")
+            let result = step(line, location: "\(name):\(first)")
             worst = max(worst, result.status)
             if result.exit { break }
         }
         return worst
+    }
+
+    /// A script file's lines with each `ws send {…` whose JSON goes on past
+    /// its line joined with the lines that finish it, with spaces, as the
+    /// REPL reads a pasted one; a blank line ends the JSON, finished or not.
+    /// The lines taken are left empty, so every line keeps its number.
+    static func scriptJoined(_ lines: [String]) -> [String] {
+        var lines = lines
+        var index = 0
+        while index < lines.count {
+            var next = index + 1
+            while jsonGoesOn(lines[index]), next < lines.count, !lines[next].trimmingBlanks().isEmpty {
+                lines[index] += " " + lines[next]
+                lines[next] = ""
+                next += 1
+            }
+            index = next
+        }
+        return lines
     }
 
     /// Runs the lines of a file, as `script` does for a pipe, but without
