@@ -293,6 +293,22 @@ import Testing
         #expect(try decode([1, 2, 3], "br") == [1, 2, 3], "an encoding not decoded is left for the renderer to name")
     }
 
+    /// A valid stream of nothing (a 204's body, gzipped by a proxy) was
+    /// "a body that does not decode"; a gzip body of several members kept
+    /// only the first (RFC 1952 allows many; curl and Python read them all).
+    @Test func anEmptyStreamIsEmptyAndEveryGzipMemberIsRead() throws {
+        let emptyGzip: [UInt8] = [31, 139, 8, 0, 0, 0, 0, 0, 2, 255, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+        let secondMember: [UInt8] = [31, 139, 8, 0, 0, 0, 0, 0, 2, 3, 171, 86, 74, 82, 178, 50, 170, 5, 0, 188, 133, 150, 58, 7, 0, 0, 0]
+        for piece in [1, 3, 100] {
+            #expect(try gather(emptyGzip, "gzip", piece: piece).start.isEmpty)
+            #expect(try gather([120, 156, 3, 0, 0, 0, 0, 1], "deflate", piece: piece).start.isEmpty)
+            #expect(try gather(gzipped + secondMember, "gzip", piece: piece).start == json + Array(#"{"b":2}"#.utf8))
+            #expect(try gather(gzipped + emptyGzip + gzipped, "gzip", piece: piece).start == json + json)
+        }
+        // A stream of nothing cut before its end is still not one.
+        #expect(throws: BodyGatherer.Problem.self) { try decode(Array(emptyGzip.dropLast(4)), "gzip") }
+    }
+
     @Test func aCorruptBodyIsOneLine() {
         for (bytes, encoding) in [([31, 139, 8, 0, 9, 9, 9] as [UInt8], "gzip"), ([31, 139, 8, 0, 0, 0, 0, 0, 2, 3, 255, 255, 255, 255, 255], "gzip"),
                                   (Array("not compressed at all".utf8), "deflate")] {

@@ -197,7 +197,7 @@ struct BodyGatherer {
 
     /// The body's start (all of it when it was small) and, when it was not, its spool.
     mutating func finish() throws(Problem) -> (start: [UInt8], spool: SpooledBody?) {
-        if let decoder, decoder.producedNothing, decoder.consumed > 0 { throw .undecodable(encoding: decoder.encoding) }
+        if let decoder, decoder.producedNothing, decoder.consumed > 0, !decoder.streamEnded() { throw .undecodable(encoding: decoder.encoding) }
         guard let file else { return (start, nil) }
         let error = checker.finish { SpooledBody.characters(in: file.descriptor, $0) }
         return (start, SpooledBody(size: size, jsonError: error, file: file))
@@ -246,6 +246,9 @@ struct StreamDecoder {
     private(set) var producedNothing = true
     private(set) var failed = false
     private var ended = false
+    /// The start of what may be another gzip member, cut by the end of a part.
+    private var magicStart: [UInt8] = []
+    private static let gzipMagic: [UInt8] = [0x1F, 0x8B]
 
     init?(encoding: String) {
         let name = encoding.trimmingBlanks().lowercased()
@@ -263,6 +266,12 @@ struct StreamDecoder {
 
     mutating func decode(_ input: inout ByteBuffer, into emit: (UnsafeRawBufferPointer) -> Void) {
         guard !ended, !failed else { return }
+        if !magicStart.isEmpty {
+            var joined = ByteBuffer(bytes: magicStart)
+            joined.writeImmutableBuffer(input)
+            input = joined
+            magicStart = []
+        }
         consumed += input.readableBytes
         if producedNothing, held != nil { held!.writeImmutableBuffer(input) }
         var output = ByteBuffer()
@@ -273,7 +282,22 @@ struct StreamDecoder {
             do {
                 try decompressor.streamInflate(from: &input, to: &output)
                 // No error: the input is used up, or the compressed stream ended
-                // before it (what follows the end is not the body).
+                // before it. After a gzip member another may follow (RFC 1952
+                // 2.2; curl and Python read them all); anything else after the
+                // end is not the body.
+                if input.readableBytes > 0, encoding != "deflate" {
+                    if input.readableBytesView.starts(with: Self.gzipMagic) {
+                        if output.readableBytes > 0 { flush(output, into: emit) }
+                        output.clear()
+                        guard (try? decompressor.resetStream()) != nil else { failed = true; return }
+                        continue
+                    }
+                    if Self.gzipMagic.starts(with: input.readableBytesView) {
+                        // The next member's first byte ends this part: wait for the next.
+                        magicStart = Array(input.readableBytesView)
+                        input.moveReaderIndex(forwardBy: input.readableBytes)
+                    }
+                }
                 done = true
                 if input.readableBytes > 0 { ended = true }
             } catch let error as CompressNIOError where error == .bufferOverflow {
@@ -293,13 +317,32 @@ struct StreamDecoder {
                 failed = true
                 return
             }
-            if output.readableBytes > 0 {
-                producedNothing = false
-                held = nil
-                output.withUnsafeReadableBytes(emit)
-            }
+            if output.readableBytes > 0 { flush(output, into: emit) }
             if done { break }
         }
         if ended { try? decompressor.finishStream() }
+    }
+
+    private mutating func flush(_ output: ByteBuffer, into emit: (UnsafeRawBufferPointer) -> Void) {
+        producedNothing = false
+        held = nil
+        output.withUnsafeReadableBytes(emit)
+    }
+
+    /// Whether the compressed stream came to its end (a gzip or zlib
+    /// trailer): what tells a valid stream of nothing (20 bytes of gzip for
+    /// an empty body) from bytes that are not one. zlib answers a stream
+    /// that has ended, asked for more, with its end again; one that has not,
+    /// with a wait for input.
+    func streamEnded() -> Bool {
+        if ended { return true }
+        var nothing = ByteBufferAllocator().buffer(capacity: 16)
+        var output = ByteBufferAllocator().buffer(capacity: 16)
+        do {
+            try decompressor.streamInflate(from: &nothing, to: &output)
+            return output.readableBytes == 0
+        } catch {
+            return false
+        }
     }
 }
