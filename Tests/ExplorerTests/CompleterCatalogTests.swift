@@ -29,9 +29,9 @@ import Testing
         // Seen again, an id moves to the front once.
         seen.learn(from: try JSONParser.parse(#"{"id":1}"#), path: "/api/tasks/1")
         #expect(seen.ids(for: "tasks") == ["1", "7", "2"])
-        // Text with a space or a slash is not an id a path takes.
-        seen.learn(from: try JSONParser.parse(#"[{"id":"a b"},{"id":"a/b"},{"id":"ab"}]"#), path: "/api/tags")
-        #expect(seen.ids(for: "tags") == ["ab"])
+        // Text with a space or a slash is kept too: TAB offers it percent-encoded.
+        seen.learn(from: try JSONParser.parse(#"[{"id":"a b"},{"id":"a/b"},{"id":"ab"},{"id":""}]"#), path: "/api/tags")
+        #expect(seen.ids(for: "tags") == ["ab", "a/b", "a b"])
         for n in 100..<150 { seen.learn(from: .object([("id", .int(n))]), path: "/api/tasks") }
         #expect(seen.ids(for: "tasks") == (130..<150).reversed().map(String.init))
         #expect(SeenIDs.limit == 20)
@@ -47,13 +47,15 @@ import Testing
     }
 
     /// An id is offered as a path segment takes it: `it's` completed to a
-    /// line that did not parse, `q?z#1` to a request for `q`.
+    /// line that did not parse, `q?z#1` to a request for `q`; ids with a
+    /// space or a slash were not offered at all.
     @Test func seenIDsAreOfferedPercentEncodedWhereTheyMustBe() throws {
         var seen = SeenIDs()
-        seen.learn(from: try JSONParser.parse(#"{"tasks":[{"id":"it's"},{"id":"q?z#1"},{"id":"50%"},{"id":"é{x}"}]}"#), path: "/api/tasks")
+        seen.learn(from: try JSONParser.parse(#"{"tasks":[{"id":"it's"},{"id":"q?z#1"},{"id":"50%"},{"id":"é{x}"},{"id":"a b"},{"id":"x/y"}]}"#), path: "/api/tasks")
         let state = CompletionState(profile: .linku, variables: ["task_id"], lastBody: nil, seenIDs: seen, listDirectory: { _ in [] })
         let offered = texts("get /api/tasks/", state)
-        #expect(offered == ["/api/tasks/50%25", "/api/tasks/it%27s", "/api/tasks/q%3Fz%231", "/api/tasks/{{task_id}}", "/api/tasks/é%7Bx%7D"])
+        #expect(offered == ["/api/tasks/50%25", "/api/tasks/a%20b", "/api/tasks/it%27s", "/api/tasks/q%3Fz%231", "/api/tasks/x%2Fy",
+                            "/api/tasks/{{task_id}}", "/api/tasks/é%7Bx%7D"])
         #expect(texts("get /api/tasks/q%3F", state) == ["/api/tasks/q%3Fz%231"])
         // Each goes out as the id's own path segment.
         let builder = RequestBuilder(baseURL: URL(string: "http://127.0.0.1:9")!)

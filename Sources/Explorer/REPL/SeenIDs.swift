@@ -55,7 +55,8 @@ struct SeenIDs: Sendable, Equatable {
     private static func idText(_ value: JSONValue) -> String? {
         switch value {
         case let .number(n) where Int(n) != nil: n
-        case let .string(s) where !s.isEmpty && s.count <= 64 && !s.utf8.contains(where: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "/") }): s
+        // Any characters: TAB offers them percent-encoded (`Completer.pathSegment`).
+        case let .string(s) where !s.isEmpty && s.count <= 64: s
         default: nil
         }
     }
