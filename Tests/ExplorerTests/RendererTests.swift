@@ -101,6 +101,23 @@ import Testing
         #expect(latin2.hasSuffix("\nzłów\n"), "\(latin2)")
     }
 
+    /// JSON in the charset it declares: a Latin-1 `José` was shown
+    /// `Jos\u{FFFD}` (and `show .name` too), UTF-16 JSON was "not valid JSON".
+    @Test func jsonIsReadInItsDeclaredCharset() throws {
+        let latin = Array(#"{"name":"Jos"#.utf8) + [0xE9] + Array(#"","n":1}"#.utf8)
+        let (out, _) = plain.render(exchange(200, "OK", type: "application/json; charset=iso-8859-1", body: latin))
+        #expect(out.hasSuffix("{\n  \"name\": \"José\",\n  \"n\": 1\n}\n"), "\(out)")
+        var response = ReceivedResponse(status: 200, reason: "OK", headers: [HTTPHeader(name: "Content-Type", value: "application/json; charset=ISO-8859-1")],
+                                        body: latin)
+        #expect(try #require(response.json)["name"] == .string("José"))
+        let utf16: [UInt8] = [0xFE, 0xFF] + Array(#"{"a":"ł"}"#.utf16).flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        let (wide, _) = plain.render(exchange(200, "OK", type: "application/json; charset=utf-16", body: utf16))
+        #expect(!wide.contains("warning") && wide.hasSuffix("{\n  \"a\": \"ł\"\n}\n"), "\(wide)")
+        // Said UTF-8, or a charset not known: the bytes as they are.
+        response.headers = [HTTPHeader(name: "Content-Type", value: "application/json; charset=utf-8")]
+        #expect(try #require(response.json)["name"] == .string("Jos\u{FFFD}"))
+    }
+
     @Test func brokenJSONIsShownRawWithAWarning() {
         let (out, _) = plain.render(exchange(200, "OK", type: "application/json", body: Array(#"{"a": 1"#.utf8)))
         #expect(out.contains("warning: the body says application/json but is not valid JSON"))

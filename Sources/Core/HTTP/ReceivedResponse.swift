@@ -6,7 +6,10 @@ public struct ReceivedResponse: Sendable, Equatable {
     public var reason: String
     /// The protocol the status line named (`HTTP/1.0` from an old server), shown as it came.
     public var version = "HTTP/1.1"
-    public var headers: [HTTPHeader]
+    /// Their Content-Type's charset says how the body's JSON is read.
+    public var headers: [HTTPHeader] {
+        didSet { parsed = ParsedJSON() }
+    }
     /// The body, or when it is spooled (`spool`), its first `keptBytes`.
     public var body: [UInt8] {
         didSet { parsed = ParsedJSON() }
@@ -99,10 +102,10 @@ public struct ReceivedResponse: Sendable, Equatable {
     /// The body parsed as JSON, or nil when it is not JSON. Parsed once: the
     /// interpreter, the renderer, the auth session and a recording all ask.
     public var json: JSONValue? {
-        guard let spool else { return try? parsed.whole(of: body).get() }
+        guard let spool else { return try? parsed.whole(of: { jsonBytes }).get() }
         // Judged on its way to disk: a body that is not JSON is not read back.
         guard spool.jsonError == nil, spool.size <= Self.wholeLimit else { return nil }
-        return try? parsed.whole(of: spool.bytes(0..<spool.size)).get()
+        return try? parsed.whole(of: { spool.bytes(0..<spool.size) }).get()
     }
 
     /// The JSON an error envelope is read from: the whole body's when it is
@@ -119,9 +122,18 @@ public struct ReceivedResponse: Sendable, Equatable {
     /// but not kept, so a 20 MB answer shown cut is not built as a tree.
     /// The parse error when the body is not JSON.
     public func jsonPreview(keep: Int) -> Result<(value: JSONValue, complete: Bool), JSONParseError> {
-        guard let spool else { return parsed.preview(of: body, keep: keep) }
+        guard let spool else { return parsed.preview(of: { jsonBytes }, keep: keep) }
         if let error = spool.jsonError { return .failure(error) }
         return parsed.preview(ofStart: body, keep: keep)
+    }
+
+    /// The bytes the JSON parser reads: the body, in UTF-8 when its
+    /// Content-Type names another charset it is in (a Latin-1 `José` was
+    /// shown `Jos\u{FFFD}`, UTF-16 JSON was "not valid JSON"). A spooled
+    /// body is read as it is.
+    private var jsonBytes: [UInt8] {
+        guard let charset, !Charset.isUTF8(charset), let text = Charset.decode(body, charset: charset) else { return body }
+        return Array(text.utf8)
     }
 
     /// What a preview's parse keeps by default: more than a 256 KiB preview
@@ -137,21 +149,23 @@ private final class ParsedJSON: @unchecked Sendable {
     /// Whether `start` was parsed from a spooled body's start, which fails when its first value is cut.
     private var startIsCut = false
 
-    func whole(of body: [UInt8]) -> Result<JSONValue, JSONParseError> {
+    /// `body` is asked for only when there is no parse yet.
+    func whole(of body: () -> [UInt8]) -> Result<JSONValue, JSONParseError> {
         lock.withLock {
             if let parsed { return parsed }
             // A body found not to be JSON by a preview's parse is not parsed again.
             if case let .failure(error)? = start, !startIsCut { parsed = .failure(error); return .failure(error) }
-            let result = Result<JSONValue, JSONParseError> { () throws(JSONParseError) in try JSONParser.parse(body) }
+            let result = Result<JSONValue, JSONParseError> { () throws(JSONParseError) in try JSONParser.parse(body()) }
             parsed = result
             return result
         }
     }
 
-    func preview(of body: [UInt8], keep: Int) -> Result<(value: JSONValue, complete: Bool), JSONParseError> {
+    func preview(of body: () -> [UInt8], keep: Int) -> Result<(value: JSONValue, complete: Bool), JSONParseError> {
         lock.withLock {
             if let parsed { return parsed.map { ($0, true) } }
             if let start { return start }
+            let body = body()
             guard body.count > keep else {
                 let result = Result<JSONValue, JSONParseError> { () throws(JSONParseError) in try JSONParser.parse(body) }
                 parsed = result

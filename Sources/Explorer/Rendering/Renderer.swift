@@ -263,23 +263,8 @@ struct Renderer: Sendable {
     /// (UTF-16: an answer said "shown as text", then "binary body").
     static func text(_ bytes: some Collection<UInt8>, charset: String?) -> String? {
         let utf8 = bytes.contains(0) ? nil : String(validating: bytes, as: UTF8.self)
-        guard let text = utf8 ?? decode(Array(bytes), charset: charset), !text.utf8.contains(0) else { return nil }
+        guard let text = utf8 ?? charset.flatMap({ Charset.decode(Array(bytes), charset: $0) }), !text.utf8.contains(0) else { return nil }
         return text
-    }
-
-    /// Text in the charset its Content-Type declares, when it is not UTF-8
-    /// (a Latin-1 page was "binary body (not shown)"); nil for a charset
-    /// this Foundation does not know, or bytes that are not in it.
-    private static func decode(_ bytes: [UInt8], charset: String?) -> String? {
-        guard let charset = charset?.lowercased() else { return nil }
-        let encodings: [String: String.Encoding] = [
-            "iso-8859-1": .isoLatin1, "iso_8859-1": .isoLatin1, "latin1": .isoLatin1, "l1": .isoLatin1,
-            "windows-1252": .windowsCP1252, "cp1252": .windowsCP1252, "shift_jis": .shiftJIS, "sjis": .shiftJIS,
-            "euc-jp": .japaneseEUC, "utf-16": .utf16, "utf-16le": .utf16LittleEndian, "utf-16be": .utf16BigEndian,
-            "iso-8859-2": .isoLatin2, "latin2": .isoLatin2, "windows-1250": .windowsCP1250, "windows-1251": .windowsCP1251,
-            "windows-1253": .windowsCP1253, "windows-1254": .windowsCP1254, "us-ascii": .ascii,
-        ]
-        return encodings[charset].flatMap { String(bytes: bytes, encoding: $0) }
     }
 
     /// How much of a body a preview's parse keeps: more than a preview

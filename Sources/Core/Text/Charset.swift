@@ -1,0 +1,26 @@
+import Foundation
+
+/// Text in the charset a Content-Type declares (`charset=iso-8859-1`), for
+/// bodies that are not UTF-8: what the renderer shows as text, and what the
+/// JSON parser reads (RFC 8259 asks for UTF-8; older servers send Latin-1 or
+/// UTF-16 and say so).
+public enum Charset {
+    /// Whether `name` is UTF-8 itself, or says nothing UTF-8 does not.
+    public static func isUTF8(_ name: String) -> Bool {
+        ["utf-8", "utf8", "us-ascii", "ascii"].contains(name.lowercased())
+    }
+
+    /// `bytes` read in `charset`; nil for a charset this Foundation does not
+    /// know (koi8-r, gb2312), or bytes that are not in it.
+    public static func decode(_ bytes: [UInt8], charset: String) -> String? {
+        encodings[charset.lowercased()].flatMap { String(bytes: bytes, encoding: $0) }
+    }
+
+    private static let encodings: [String: String.Encoding] = [
+        "iso-8859-1": .isoLatin1, "iso_8859-1": .isoLatin1, "latin1": .isoLatin1, "l1": .isoLatin1,
+        "windows-1252": .windowsCP1252, "cp1252": .windowsCP1252, "shift_jis": .shiftJIS, "sjis": .shiftJIS,
+        "euc-jp": .japaneseEUC, "utf-16": .utf16, "utf-16le": .utf16LittleEndian, "utf-16be": .utf16BigEndian,
+        "iso-8859-2": .isoLatin2, "latin2": .isoLatin2, "windows-1250": .windowsCP1250, "windows-1251": .windowsCP1251,
+        "windows-1253": .windowsCP1253, "windows-1254": .windowsCP1254, "us-ascii": .ascii,
+    ]
+}
