@@ -175,7 +175,7 @@ def test_a_built_in_profile_names_its_deployments(tmp_path):
     posture = offline("--profile", "posture", "--env", "production", "-c", "get /api/v1/postures/logs")
     assert posture.stdout.startswith("GET /api/v1/postures/logs HTTP/1.1\nHost: api.beidao-posture.com\n"), posture.stdout
     wrong = offline("--profile", "linku", "--env", "staging", "-c", "vars")
-    assert wrong.returncode == 64 and "the linku profile has no environment 'staging'; it has sandbox, dev, test, production" in wrong.stderr
+    assert wrong.returncode == 2 and wrong.stderr == "error: the linku profile has no environment 'staging'; it has sandbox, dev, test, production\n"
     # The sandbox is listed first by `env`, so --env takes it too: the default, named.
     sandboxed = offline("--profile", "linku", "--env", "sandbox", "-c", "get /api/banners")
     assert sandboxed.returncode == 0, sandboxed.stderr
@@ -185,9 +185,10 @@ def test_a_built_in_profile_names_its_deployments(tmp_path):
 
 
 def test_env_is_checked_alike_for_a_built_in_profile_and_a_profile_file(tmp_path):
-    # An unknown environment, or --env beside --base-url (both name the
-    # server), is a usage error in both cases: one line, exit 64, nothing sent.
-    # A profile file's used to exit 2, and let --base-url win silently.
+    # An unknown environment is one line and exit 2, and --env beside
+    # --base-url (both name the server) a usage error, in both cases; nothing
+    # is sent. A built-in profile's unknown environment printed the whole
+    # usage (64), and a profile file let --base-url win silently.
     env = isolated_env(tmp_path)
     shop = tmp_path / "shop.yaml"
     shop.write_text("explorer-profile: 1\nname: shop\nenvironments:\n  dev: {base-url: \"http://127.0.0.1:9\"}\n"
@@ -195,7 +196,7 @@ def test_env_is_checked_alike_for_a_built_in_profile_and_a_profile_file(tmp_path
     for profile, known in [("linku", "the linku profile has no environment 'nope'; it has sandbox, dev, test, production"),
                            (str(shop), f"{shop}: no environment 'nope'; there are dev, prod")]:
         unknown = run_explorer(["--offline", "--profile", profile, "--env", "nope", "-c", "vars"], env=env, cwd=tmp_path)
-        assert unknown.returncode == 64 and unknown.stderr.startswith(f"Error: {known}\n"), unknown.stderr
+        assert unknown.returncode == 2 and unknown.stderr == f"error: {known}\n", unknown.stderr
         both = run_explorer(["--offline", "--profile", profile, "--env", "prod" if profile != "linku" else "production",
                              "--base-url", "http://127.0.0.1:9", "-c", "get /x"], env=env, cwd=tmp_path)
         assert both.returncode == 64 and " and --base-url both name the server: give one of them" in both.stderr, both.stderr

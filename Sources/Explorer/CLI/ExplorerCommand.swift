@@ -167,6 +167,13 @@ struct ConnectionSettings: Equatable {
         baseURL.flatMap { URLCheck.problem($0) }
     }
 
+    /// A name the profile does not have: one line, as a profile file's
+    /// other problems are, not the whole usage.
+    private static func unknown(_ what: String) -> ExitCode {
+        Console().err("error: \(what)\n")
+        return ExitCode(ExitStatus.parse.rawValue)
+    }
+
     /// What only the options together can say (checked once those given
     /// before a subcommand's name are merged in: `--env` alone means
     /// something to `replay`).
@@ -177,14 +184,14 @@ struct ConnectionSettings: Equatable {
                 // `env` lists the in-process sandbox first, so it is one too.
                 let names = [ExplorerSession.sandboxEnvironment] + known.environments.map(\.name)
                 guard names.contains(env) else {
-                    throw ValidationError("the \(profile) profile has no environment '\(env)'; it has \(names.joined(separator: ", "))")
+                    throw Self.unknown("the \(profile) profile has no environment '\(env)'; it has \(names.joined(separator: ", "))")
                 }
             } else if Profile.named(profile) != nil {
                 throw ValidationError("the \(profile) profile has no environments: give --base-url URL")
             } else if let path = ProfileLookup(environment: Surroundings.current.environment).file(named: profile),
                       let document = try? ProfileFile.read(path), document.environment(named: env) == nil {
                 // A file that cannot be read is said later, with its line.
-                throw ValidationError("\(path): no environment '\(env)'; there are \(document.environments.map(\.name).joined(separator: ", "))")
+                throw Self.unknown("\(path): no environment '\(env)'; there are \(document.environments.map(\.name).joined(separator: ", "))")
             }
             if baseURL != nil { throw ValidationError("--env \(env) and --base-url both name the server: give one of them") }
         }
