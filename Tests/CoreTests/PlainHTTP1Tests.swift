@@ -52,6 +52,8 @@ import Testing
     @Test func theHeadsAreTheBytesAsyncHTTPClientSends() async throws {
         let bodies: [(String, String, [HTTPHeader], String?)] = [
             ("GET", "/", [], nil),
+            ("GET", "/empty-query?", [], nil),
+            ("GET", "//double/x?y=1", [], nil),
             ("GET", "/a%20b/%C3%BC?q=1&r=%C3%A9", [HTTPHeader(name: "Accept", value: "*/*"), HTTPHeader(name: "X-Two", value: "a, b")], nil),
             ("HEAD", "/h", [], nil),
             ("DELETE", "/d", [HTTPHeader(name: "Transfer-Encoding", value: "chunked")], nil),
@@ -73,8 +75,8 @@ import Testing
             defer { server.stop() }
             try await using(transport(plain: plain)) { (transport) async throws in
                 for (method, path, headers, body) in bodies {
-                    let request = PreparedRequest(method: method, url: URL(string: "\(server.baseURL)\(path)")!, headers: headers,
-                                                  body: body.map { Array($0.utf8) })
+                    let url = try RequestBuilder(baseURL: server.baseURL).url(for: path)
+                    let request = PreparedRequest(method: method, url: url, headers: headers, body: body.map { Array($0.utf8) })
                     #expect(try await transport.send(request).status == 200)
                 }
             }

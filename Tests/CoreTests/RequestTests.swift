@@ -97,6 +97,21 @@ import Testing
         #expect(request.header("Accept") == "*/*")
     }
 
+    /// What goes on the request line and in Host, as curl writes them: an
+    /// empty query kept (`/p?`), a leading `//` a path and not a host (it
+    /// went to `/x` of the base URL), no port in Host when it is the scheme's own.
+    @Test func theTargetAndHostAreWhatWasTyped() throws {
+        #expect(try builder.build(method: "GET", path: "/p?", items: []).target == "/p?")
+        #expect(try builder.build(method: "GET", path: "/s?#", items: []).target == "/s?")
+        let double = try builder.build(method: "GET", path: "//double/x?y=1", items: [])
+        #expect(double.target == "//double/x?y=1" && double.url.host == builder.baseURL.host)
+        #expect(try builder.build(method: "GET", path: "/p", items: []).target == "/p")
+        for (url, host) in [("http://h:80/x", "h"), ("https://h:443/x", "h"), ("http://h:8080/x", "h:8080"), ("https://h:80/x", "h:80"),
+                            ("http://h/x", "h"), ("HTTP://H:80/x", "H")] {
+            #expect(PreparedRequest(method: "GET", url: URL(string: url)!).hostHeader == host, "\(url)")
+        }
+    }
+
     @Test func joinsOntoABasePathAndAcceptsFullURLs() throws {
         let prefixed = RequestBuilder(baseURL: URL(string: "https://api.example.com/v1/")!)
         #expect(try prefixed.url(for: "/api/tasks").absoluteString == "https://api.example.com/v1/api/tasks")

@@ -43,7 +43,8 @@ public struct PreparedRequest: Sendable, Equatable {
         let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         var path = components?.percentEncodedPath ?? "/"
         if path.isEmpty { path = "/" }
-        if let query = components?.percentEncodedQuery, !query.isEmpty { path += "?" + query }
+        // An empty query is sent as typed (`/p?`), as curl and async-http-client send it.
+        if let query = components?.percentEncodedQuery { path += "?" + query }
         return path
     }
 
@@ -65,11 +66,16 @@ public struct PreparedRequest: Sendable, Equatable {
         return count
     }
 
-    /// `host[:port]` for the Host header.
+    /// `host[:port]` for the Host header: no port when it is the scheme's
+    /// own (`http://h:80` is `h`), as curl and async-http-client write it;
+    /// a server's virtual hosts and a signature over the host see that.
     public var hostHeader: String {
         let host = url.host ?? ""
-        if let port = url.port { return "\(host):\(port)" }
-        return host
+        guard let port = url.port else { return host }
+        switch (url.scheme?.lowercased(), port) {
+        case ("http", 80), ("https", 443), ("ws", 80), ("wss", 443): return host
+        default: return "\(host):\(port)"
+        }
     }
 }
 

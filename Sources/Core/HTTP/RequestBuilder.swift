@@ -52,7 +52,8 @@ public struct RequestBuilder: Sendable {
                 throw BuildError("base URL '\(baseURL)' is not valid")
             }
             let relative = path.hasPrefix("/") ? path : "/" + path
-            guard let typed = Self.components(relative) else {
+            // `//x/y` alone would name a host `x`, dropped for the base URL's: read it as a path.
+            guard let typed = relative.hasPrefix("//") ? Self.components("http://h" + relative) : Self.components(relative) else {
                 throw BuildError("'\(path)' is not a valid path")
             }
             var basePath = base.percentEncodedPath
