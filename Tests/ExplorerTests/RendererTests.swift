@@ -118,6 +118,17 @@ import Testing
         #expect(try #require(response.json)["name"] == .string("Jos\u{FFFD}"))
     }
 
+    /// A status without a reason (NIO keeps none for a code it does not
+    /// know) is shown without a dangling space, on the status line and in the error.
+    @Test func aStatusWithoutAReasonEndsAtItsCode() {
+        let (out, err) = plain.render(exchange(599, "", type: "text/plain", body: Array("odd".utf8)))
+        #expect(out.hasPrefix("HTTP/1.1 599  "), "\(out)")
+        #expect(!out.hasPrefix("HTTP/1.1 599   "), "\(out)")
+        #expect(err.contains("error: 599\n"), "\(err)")
+        let (named, _) = plain.render(exchange(404, "Not Found", type: "text/plain", body: []))
+        #expect(named.hasPrefix("HTTP/1.1 404 Not Found  "), "\(named)")
+    }
+
     @Test func brokenJSONIsShownRawWithAWarning() {
         let (out, _) = plain.render(exchange(200, "OK", type: "application/json", body: Array(#"{"a": 1"#.utf8)))
         #expect(out.contains("warning: the body says application/json but is not valid JSON"))

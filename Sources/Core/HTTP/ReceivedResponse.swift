@@ -70,6 +70,13 @@ public struct ReceivedResponse: Sendable, Equatable {
         return String(decoding: type.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 
+    /// `404 Not Found`, or `999` alone when the answer gave no reason a
+    /// status line can show (it was `999 ` and `error: 999 `).
+    public var statusAndReason: String {
+        let reason = reason.trimmingBlanks()
+        return reason.isEmpty ? String(status) : "\(status) \(reason)"
+    }
+
     /// The Content-Type's `charset=`, unquoted (`iso-8859-1`); nil without one.
     public var charset: String? {
         guard let value = header("Content-Type") else { return nil }

@@ -77,7 +77,7 @@ struct Renderer: Sendable {
 
     private func statusLine(_ exchange: Exchange) -> String {
         let response = exchange.response
-        let statusText = "\(response.version) \(response.status) \(response.reason)"
+        let statusText = "\(response.version) \(response.statusAndReason)"
         let colored: String
         switch response.status {
         case 200..<300: colored = palette.green(statusText)
@@ -178,7 +178,7 @@ struct Renderer: Sendable {
 
     /// The one line under a 4xx or 5xx: the backend's envelope, or the status.
     func errorSummary(_ response: ReceivedResponse) -> String {
-        Self.visible(envelope.describe(status: response.status, body: response.leadingJSON) ?? "\(response.status) \(response.reason)")
+        Self.visible(envelope.describe(status: response.status, body: response.leadingJSON) ?? response.statusAndReason)
     }
 
     /// `text` with its control characters escaped (`\u001b`), line breaks
