@@ -92,7 +92,7 @@ struct RequestOptions: Sendable, Equatable {
         (["--offline"], nil, "print the request instead of sending it"),
         (["--follow", "-F"], nil, "follow redirects (3xx with a Location)"),
         (["--max-redirects"], "N", "follow at most N redirects (30)"),
-        (["--timeout"], "SECONDS", "give up when the whole answer has not come in SECONDS (30)"),
+        (["--timeout"], "SECONDS", "give up when the whole answer has not come in SECONDS (30); a download or a stream, when nothing comes for that long"),
         (["--form", "-f"], nil, "send fields as application/x-www-form-urlencoded"),
         (["--raw"], "TEXT", "send TEXT as the whole body"),
         (["--print", "-p"], "WHAT", "print H request headers, B request body, h response headers, b response body"),
