@@ -264,3 +264,23 @@ def test_a_port_out_of_range_is_one_line_wherever_it_is_typed(backend, tmp_path)
     profile = run_explorer(["--profile", str(tmp_path / "p.yaml"), "-c", "get /x"], env=isolated_env(tmp_path), cwd=tmp_path)
     assert profile.returncode == 2
     assert profile.stderr.endswith("p.yaml:4: at $.environments.local.base-url: 'http://127.0.0.1:99999' has port 99999; a port is 1 to 65535\n")
+
+
+def test_verbose_shows_a_request_that_got_no_answer(tmp_path):
+    # A helper found -v printing nothing of the request when it failed
+    # (refused, timed out): HTTPie prints it before sending, which is when
+    # it is wanted most. Its credentials are hidden as in any -v.
+    import socket
+    closed = socket.socket()
+    closed.bind(("127.0.0.1", 0))
+    port = closed.getsockname()[1]
+    closed.close()
+    base = f"http://127.0.0.1:{port}"
+    result = explorer(base, ["post /x a=1 -v X-Api-Key:k3y-s3cret-value", "get /y", "get /z -p H"], tmp_path)
+    assert result.stdout.startswith("POST /x HTTP/1.1\n"), result.stdout
+    assert "X-Api-Key: <hidden" in result.stdout and "k3y-s3cret-value" not in result.stdout + result.stderr
+    assert '\n\n{\n  "a": "1"\n}\n' in result.stdout, result.stdout
+    assert "GET /y" not in result.stdout, "without -v a failure is its line alone"
+    assert "GET /z HTTP/1.1\n" in result.stdout
+    refused = f"error: cannot connect to 127.0.0.1:{port}: connection refused (is the server running?)"
+    assert result.stderr.count(refused) == 3, result.stderr

@@ -269,6 +269,10 @@ public actor AuthSession {
 
     public func clearCookies() { cookies.removeAll() }
 
+    /// The last request put on the wire, as it went: what `-v` shows of a
+    /// request that got no answer.
+    public private(set) var lastSent: PreparedRequest?
+
     /// Headers set for the session (`header Name:value`): sent with every
     /// request to the backend's origin that does not set them itself, and to
     /// no other origin, like the token (`CredentialScope`).
@@ -330,6 +334,7 @@ public actor AuthSession {
         if outgoing.header("Cookie") == nil, let cookie = cookies.header(for: request.url) {
             outgoing.setHeader("Cookie", cookie)
         }
+        lastSent = outgoing
         let response = try await transport.send(outgoing)
         cookies.store(response.headers, from: request.url)
         return (outgoing, response)

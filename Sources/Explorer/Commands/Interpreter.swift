@@ -154,18 +154,21 @@ actor Interpreter {
     func execute(_ command: Command) async -> Outcome {
         do {
             return try await run(command)
-        } catch let error as TransportError {
-            return .failure(error.kind == .cancelled ? Self.cancelled : error.description, .runtime)
-        } catch let error as RequestBuilder.BuildError {
-            return .failure(error.message, .usage)
-        } catch let error as AuthError {
-            return .failure(error.message, .runtime)
-        } catch let error as RedirectPolicy.TooMany {
-            return .failure(error.description, .runtime)
-        } catch is CancellationError {
-            return .failure(Self.cancelled, .runtime)
         } catch {
-            return .failure("\(error)", .runtime)
+            let (message, status) = Self.failure(error)
+            return .failure(message, status)
+        }
+    }
+
+    /// What a command that threw says, in one line, and its exit status.
+    private static func failure(_ error: any Error) -> (String, ExitStatus) {
+        switch error {
+        case let error as TransportError: (error.kind == .cancelled ? cancelled : error.description, .runtime)
+        case let error as RequestBuilder.BuildError: (error.message, .usage)
+        case let error as AuthError: (error.message, .runtime)
+        case let error as RedirectPolicy.TooMany: (error.description, .runtime)
+        case is CancellationError: (cancelled, .runtime)
+        default: ("\(error)", .runtime)
         }
     }
 
@@ -208,6 +211,12 @@ actor Interpreter {
                     // Why it stopped, unless Ctrl-C stopped it: the person who pressed it knows.
                     let why = (error as? TransportError).flatMap { $0.kind == .cancelled ? nil : $0.description }
                     return .failure(why.map { "\($0); \(line)" } ?? line, .runtime)
+                }
+                // -v shows the request that got no answer, as it went out (Ctrl-C's needs no showing).
+                let view = options.print ?? PrintParts.standard(for: method)
+                let (message, status) = Self.failure(error)
+                if !view.isDisjoint(with: [.requestHeaders, .requestBody]), message != Self.cancelled {
+                    return .unanswered(await session.lastSent ?? request, view: view, failure: message, status)
                 }
                 throw error
             }

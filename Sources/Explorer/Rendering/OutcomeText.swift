@@ -51,7 +51,7 @@ enum OutcomeText {
             return status.map(describe(socket:)) ?? "no WebSocket (ws connect [URL|PATH])"
         case let .curl(request, note):
             return ([CurlCommand.render(request)] + (note.map { ["# " + $0] } ?? [])).joined(separator: "\n")
-        case .exchange, .offline, .value, .failure, .frames, .exit, .nothing:
+        case .exchange, .offline, .value, .failure, .unanswered, .frames, .exit, .nothing:
             return nil
         }
     }

@@ -28,6 +28,7 @@ struct Renderer: Sendable {
             let shown = secret ? Redactor.hiding(value) : Redactor.redact(json: value)
             return (JSONPrinter.pretty(shown, style: palette.json) + "\n", "")
         case let .failure(message, _): return ("", palette.red("error: ") + message + "\n")
+        case let .unanswered(request, view, message, _): return (sent(request, view) + "\n", palette.red("error: ") + message + "\n")
         case let .offline(request, note):
             return (offline(request, hidingSecrets: true, formattingJSON: formatsOfflineJSON) + (note.map { palette.dim($0) + "\n" } ?? ""), "")
         case let .exchange(exchange, note, view): return exchangeText(exchange, note: note, view: view)

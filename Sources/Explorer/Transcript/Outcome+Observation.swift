@@ -16,7 +16,7 @@ extension Outcome {
             var observation = Observation(body: values.count == notices.count ? .json(.array(values)) : .text(notices.map(\.text)))
             observation.errors = shortfall.map(Self.lines) ?? []
             return observation
-        case let .failure(message, _): return Observation(errors: Self.lines(message))
+        case let .failure(message, _), let .unanswered(_, _, message, _): return Observation(errors: Self.lines(message))
         case let .offline(request, note):
             // The Host line names this run's port; the rest is the request itself.
             let lines = Self.lines(renderer.offline(request)).filter { !$0.hasPrefix("Host: ") }
