@@ -251,7 +251,16 @@ import Testing
         ])
         let text = plain.render(.offline(request, note: nil)).out
         #expect(text.components(separatedBy: "Host: ").count == 2 && text.contains("Host: api.example.com"))
-        #expect(text.components(separatedBy: "Content-Length: ").count == 2 && text.contains("Content-Length: 2"))
+        // The client frames the body itself: the length sent is the body's, not the one typed.
+        #expect(text.components(separatedBy: "Content-Length: ").count == 2 && text.contains("Content-Length: \(request.body!.count)\n"))
+        // A method that takes a body goes with Content-Length: 0 without one; a GET without.
+        let options = try RequestBuilder(baseURL: URL(string: "http://127.0.0.1:8080")!).build(method: "OPTIONS", path: "/x", items: [])
+        #expect(plain.render(.offline(options, note: nil)).out.contains("Content-Length: 0\n"))
+        let get = try RequestBuilder(baseURL: URL(string: "http://127.0.0.1:8080")!).build(method: "GET", path: "/x", items: [
+            .header(name: "Transfer-Encoding", value: "chunked"),
+        ])
+        let shown = plain.render(.offline(get, note: nil)).out
+        #expect(!shown.contains("Content-Length") && !shown.contains("Transfer-Encoding"), "\(shown)")
     }
 
     /// `--offline` on screen hides what `-v` hides: a password in a JSON or

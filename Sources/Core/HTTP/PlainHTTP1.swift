@@ -157,10 +157,7 @@ final class PlainHTTP1: @unchecked Sendable {
             headers.add(name: header.name, value: header.value)
         }
         if request.header("Host") == nil { headers.add(name: "host", value: request.hostHeader) }
-        let length = request.body?.count ?? 0
-        if length > 0 || !["GET", "HEAD", "DELETE"].contains(request.method) {
-            headers.add(name: "Content-Length", value: String(length))
-        }
+        if let length = request.contentLength { headers.add(name: "Content-Length", value: String(length)) }
         return HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: request.method), uri: request.target, headers: headers)
     }
 

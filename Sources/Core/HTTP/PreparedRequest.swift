@@ -59,11 +59,17 @@ public struct PreparedRequest: Sendable, Equatable {
             count += header.name.utf8.count + 2 + header.value.utf8.count + 2
         }
         if header("Host") == nil { count += "Host: \r\n".utf8.count + hostHeader.utf8.count }
-        let length = body?.count ?? 0
-        if length > 0 || !["GET", "HEAD", "DELETE", "CONNECT", "TRACE"].contains(method) {
-            count += "Content-Length: \r\n".utf8.count + String(length).utf8.count
-        }
+        if let length = contentLength { count += "Content-Length: \r\n".utf8.count + String(length).utf8.count }
         return count
+    }
+
+    /// The Content-Length the client writes, in place of any framing header
+    /// given (async-http-client's rule, which `PlainHTTP1` follows): the
+    /// body's size, 0 for a method that takes a body and has none, nil for
+    /// one that takes none (GET, HEAD, DELETE, CONNECT, TRACE) and has none.
+    public var contentLength: Int? {
+        let length = body?.count ?? 0
+        return length > 0 || !["GET", "HEAD", "DELETE", "CONNECT", "TRACE"].contains(method) ? length : nil
     }
 
     /// `host[:port]` for the Host header: no port when it is the scheme's

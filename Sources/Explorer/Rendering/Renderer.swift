@@ -169,11 +169,10 @@ struct Renderer: Sendable {
     /// The headers as they go on the wire: `Host` and `Content-Length` added
     /// unless the line set them, so each is shown once, as it is sent.
     static func wireHeaders(_ request: PreparedRequest) -> [HTTPHeader] {
-        var headers = request.headers
+        // The client frames the body itself: a framing header given is not sent.
+        var headers = request.headers.filter { !$0.hasName("Content-Length") && !$0.hasName("Transfer-Encoding") }
         if request.header("Host") == nil { headers.insert(HTTPHeader(name: "Host", value: request.hostHeader), at: 0) }
-        if let body = request.body, request.header("Content-Length") == nil {
-            headers.append(HTTPHeader(name: "Content-Length", value: "\(body.count)"))
-        }
+        if let length = request.contentLength { headers.append(HTTPHeader(name: "Content-Length", value: "\(length)")) }
         return headers
     }
 
