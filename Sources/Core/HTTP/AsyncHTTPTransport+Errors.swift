@@ -160,6 +160,11 @@ extension AsyncHTTPTransport {
             return make(.badAnswer, "it sent more after an answer that said 'Connection: close'")
         case .trailingGarbage:
             return make(.badAnswer, "unexpected bytes follow the end of the answer")
+        case .unknown:
+            // What NIO's parser reports for a bare LF where CR LF belongs and for
+            // a Transfer-Encoding beside a Content-Length, among rarer things.
+            return make(.badAnswer, "it could not be read (a line that ends without CR, "
+                         + "or a Transfer-Encoding beside a Content-Length, are the usual causes)")
         default:
             return make(.badAnswer, "it could not be read")
         }
