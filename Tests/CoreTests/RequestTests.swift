@@ -144,6 +144,13 @@ import Testing
             + Array("--BOUNDARY\r\nContent-Disposition: form-data; name=\"image\"; filename=\"photo.png\"\r\nContent-Type: image/png\r\n\r\n".utf8)
             + [0x89, 0x50, 0x4E, 0x47] + Array("\r\n--BOUNDARY--\r\n".utf8)
         #expect(body == expected)
+        // The parts keep the order typed, as HTTPie's do (fields came first whatever the order).
+        let fileFirst = try builder.build(method: "POST", path: "/api/upload/image", items: [
+            .file(name: "image", path: "photo.png", contentType: nil), .stringField(name: "caption", value: "cat"),
+            .header(name: "X-A", value: "1"), .stringField(name: "alt", value: "a cat"),
+        ])
+        let names = String(decoding: fileFirst.body ?? [], as: UTF8.self).split(separator: "\r\n").filter { $0.hasPrefix("Content-Disposition") }
+        #expect(names.map { $0.split(separator: "name=\"")[1].prefix { $0 != "\"" } } == ["image", "caption", "alt"])
     }
 
     /// Issue 11 #12: `@file` as the whole body sent no Content-Type, and `;type=` was ignored.

@@ -91,6 +91,8 @@ public struct RequestBuilder: Sendable {
         var userHeaders: [HTTPHeader] = []
         var fields: [(key: String, value: JSONValue)] = []
         var files: [(name: String, filename: String, contentType: String, data: [UInt8])] = []
+        /// Fields and files in the order typed: a multipart body keeps it, as HTTPie's does.
+        var parts: [(isFile: Bool, index: Int)] = []
         var rawBody: (data: [UInt8], contentType: String)?
 
         func load(_ path: String) throws(BuildError) -> [UInt8] {
@@ -105,6 +107,7 @@ public struct RequestBuilder: Sendable {
         }
 
         for item in items {
+            if item.isField { parts.append((false, fields.count)) }
             switch item {
             case let .header(name, value):
                 if value.isEmpty { removedHeaders.append(name) } else { userHeaders.append(HTTPHeader(name: name, value: value)) }
@@ -132,6 +135,7 @@ public struct RequestBuilder: Sendable {
                 } else {
                     let data = try load(path)
                     let filename = (path as NSString).lastPathComponent
+                    parts.append((true, files.count))
                     files.append((name, filename, contentType ?? Self.guessContentType(filename), data))
                 }
             }
@@ -161,15 +165,17 @@ public struct RequestBuilder: Sendable {
             let boundary = boundary()
             var data: [UInt8] = []
             func append(_ s: String) { data.append(contentsOf: Array(s.utf8)) }
-            for field in fields {
-                append("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(Self.escapeQuoted(field.key))\"\r\n\r\n")
-                append(field.value.stringValue ?? "")
-                append("\r\n")
-            }
-            for file in files {
-                append("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(Self.escapeQuoted(file.name))\"; filename=\"\(Self.escapeQuoted(file.filename))\"\r\n")
-                append("Content-Type: \(file.contentType)\r\n\r\n")
-                data.append(contentsOf: file.data)
+            for part in parts {
+                if part.isFile {
+                    let file = files[part.index]
+                    append("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(Self.escapeQuoted(file.name))\"; filename=\"\(Self.escapeQuoted(file.filename))\"\r\n")
+                    append("Content-Type: \(file.contentType)\r\n\r\n")
+                    data.append(contentsOf: file.data)
+                } else {
+                    let field = fields[part.index]
+                    append("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(Self.escapeQuoted(field.key))\"\r\n\r\n")
+                    append(field.value.stringValue ?? "")
+                }
                 append("\r\n")
             }
             append("--\(boundary)--\r\n")
@@ -249,6 +255,16 @@ public struct RequestBuilder: Sendable {
         case "yaml", "yml": return "application/yaml"
         case "pdf": return "application/pdf"
         default: return "application/octet-stream"
+        }
+    }
+}
+
+private extension RequestItem {
+    /// Whether the item adds a body field (`name=value`, `name:=json`, from a file or not).
+    var isField: Bool {
+        switch self {
+        case .stringField, .stringFieldFromFile, .jsonField, .jsonFieldFromFile: true
+        default: false
         }
     }
 }
