@@ -170,6 +170,27 @@ import Testing
         }
     }
 
+    /// An answer no request asked for, sent to an idle connection (a 408 as
+    /// a server gives up on it), ends that connection (NIO's decoder calls
+    /// it unsolicited): the next request goes on a new one and gets its own
+    /// answer, not the stray one.
+    @Test func anAnswerToNoRequestEndsItsConnection() async throws {
+        let server = try LocalHTTPServer { peer in
+            guard peer.readRequest() != nil else { return }
+            peer.write("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nfirst")
+            peer.write("HTTP/1.1 408 Request Timeout\r\nContent-Length: 0\r\n\r\n")
+            while peer.readRequest() != nil { peer.write("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nlater") }
+        }
+        defer { server.stop() }
+        try await using(transport()) { (transport) async throws in
+            #expect(try await transport.send(get(server)).body == Array("first".utf8))
+            try await Task.sleep(for: .milliseconds(200))
+            let next = try await transport.send(get(server))
+            #expect(next.status == 200 && next.body == Array("first".utf8), "a new connection's first answer")
+            #expect(server.acceptedConnections == 2)
+        }
+    }
+
     /// A body that ends with its connection (no Content-Length) comes whole;
     /// an interim 100 before the answer is passed over.
     @Test func bodiesFramedByTheCloseAndInterimAnswersAreRead() async throws {
