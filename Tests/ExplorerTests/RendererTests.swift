@@ -116,6 +116,10 @@ import Testing
         // Said UTF-8, or a charset not known: the bytes as they are.
         response.headers = [HTTPHeader(name: "Content-Type", value: "application/json; charset=utf-8")]
         #expect(try #require(response.json)["name"] == .string("Jos\u{FFFD}"))
+        // UTF-8 labelled Latin-1, as servers often send it, is read as UTF-8: not `JosÃ©`.
+        let mislabelled = ReceivedResponse(status: 200, reason: "OK", headers: [HTTPHeader(name: "Content-Type", value: "application/json; charset=iso-8859-1")],
+                                           body: Array(#"{"name":"José"}"#.utf8))
+        #expect(try #require(mislabelled.json)["name"] == .string("José"))
     }
 
     /// A status without a reason (NIO keeps none for a code it does not

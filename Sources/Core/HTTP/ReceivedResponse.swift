@@ -135,11 +135,15 @@ public struct ReceivedResponse: Sendable, Equatable {
     }
 
     /// The bytes the JSON parser reads: the body, in UTF-8 when its
-    /// Content-Type names another charset it is in (a Latin-1 `José` was
-    /// shown `Jos\u{FFFD}`, UTF-16 JSON was "not valid JSON"). A spooled
-    /// body is read as it is.
+    /// Content-Type names another charset and the bytes are not UTF-8 (a
+    /// Latin-1 `José` was shown `Jos\u{FFFD}`, UTF-16 JSON was "not valid
+    /// JSON"). UTF-8 without a NUL byte is read as UTF-8 whatever the label
+    /// says, as the renderer reads text: JSON is UTF-8 (RFC 8259 defines no
+    /// charset for it), and servers that write it often label it Latin-1.
+    /// A spooled body is read as it is.
     private var jsonBytes: [UInt8] {
-        guard let charset, !Charset.isUTF8(charset), let text = Charset.decode(body, charset: charset) else { return body }
+        guard let charset, !Charset.isUTF8(charset), body.contains(0) || String(validating: body, as: UTF8.self) == nil,
+              let text = Charset.decode(body, charset: charset) else { return body }
         return Array(text.utf8)
     }
 
