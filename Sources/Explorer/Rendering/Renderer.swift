@@ -166,8 +166,9 @@ struct Renderer: Sendable {
         return boundary.isEmpty ? body : Redactor.redact(multipart: body, boundary: boundary)
     }
 
-    /// The headers as they go on the wire: `Host` and `Content-Length` added
-    /// unless the line set them, so each is shown once, as it is sent.
+    /// The headers as they go on the wire: `Host` added unless the line set
+    /// it, and the body's own `Content-Length` (`PreparedRequest.contentLength`)
+    /// in place of any framing header typed, so each is shown once, as sent.
     static func wireHeaders(_ request: PreparedRequest) -> [HTTPHeader] {
         // The client frames the body itself: a framing header given is not sent.
         var headers = request.headers.filter { !$0.hasName("Content-Length") && !$0.hasName("Transfer-Encoding") }
