@@ -98,6 +98,26 @@ import Testing
         #expect(Set(texts("show ")) == [".tasks", ".total"])
     }
 
+    /// Keys a dot cannot take (`@id`, `odd key`, `a.b`, quotes) were offered
+    /// as `.odd key`, a line that did not parse or picked something else;
+    /// they are offered as `'.["odd key"]'`, and each picks its own value.
+    @Test func showKeysThatAreNotNamesAreOfferedQuoted() throws {
+        let body = try JSONParser.parse(#"{"@id":1,"odd key":2,"a.b":3,"it's \"x\"":4,"back\\slash":5,"plain":6,"nest":{"x y":7}}"#)
+        let odd = CompletionState(profile: .linku, variables: [], lastBody: body)
+        let offered = Completer.complete("show ", state: odd).candidates.map(\.text)
+        #expect(offered.contains(".plain") && offered.contains(#"'.["@id"]'"#) && offered.contains(#"'.["odd key"]'"#))
+        let nested = Completer.complete("show .nest.", state: odd).candidates.map(\.text)
+        #expect(nested == [#"'.nest["x y"]'"#])
+        for candidate in offered + nested {
+            let words = try LineTokenizer.split("show " + candidate)
+            #expect(words.count == 2, "\(candidate)")
+            let picked = try JSONPath.parse(words[1].text).evaluate(body).get()
+            #expect(picked != nil, "\(candidate)")
+        }
+        let values = try (offered + nested).map { try JSONPath.parse(LineTokenizer.split($0)[0].text).evaluate(body).get() }
+        #expect(Set(values.compactMap { $0.intValue }) == [1, 2, 3, 4, 5, 6, 7])
+    }
+
     @Test func nothingToOfferIsEmpty() {
         #expect(texts("get /api/tasks zzz") == [])
         #expect(texts("frob ") == [])
