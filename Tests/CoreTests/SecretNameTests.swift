@@ -32,12 +32,29 @@ struct SecretNameTests {
 /// A header a profile names as its credential is hidden whatever it is called.
 @Suite struct ProfileSecretHeaderTests {
     @Test func aProfilesCredentialHeaderIsHiddenWhateverItsName() {
-        let plain = HTTPHeader(name: "X-Auth", value: "abc123")
+        let plain = HTTPHeader(name: "X-Shop-Sesame", value: "abc123")
         #expect(Redactor.redact(header: plain) == plain, "nothing about it says secret")
-        #expect(Redactor.redact(header: plain, alsoSecret: ["x-auth"]).value == Redactor.hidden("abc123"))
+        #expect(Redactor.redact(header: plain, alsoSecret: ["x-shop-sesame"]).value == Redactor.hidden("abc123"))
         #expect(Redactor.redact(header: HTTPHeader(name: "Authorization", value: "token T0KEN"), alsoSecret: ["Authorization"]).value
             == "token " + Redactor.hidden("T0KEN"), "the scheme stays, as for any Authorization")
         #expect(Redactor.redact(header: HTTPHeader(name: "Accept", value: "*/*"), alsoSecret: ["X-Auth"]).value == "*/*")
+    }
+
+    /// Names real APIs give their keys were shown and recorded in clear
+    /// (a helper found Azure's `api-key`, Google's `X-Goog-Api-Key` and
+    /// `?key=`, `Ocp-Apim-Subscription-Key`, `X-Auth`, `Authentication`).
+    @Test func theKeyNamesOfCommonAPIsAreSecrets() {
+        for name in ["api-key", "X-Goog-Api-Key", "Ocp-Apim-Subscription-Key", "X-Auth", "Authentication", "X-Authorization",
+                     "aws_secret_access_key", "private_key", "X-Access-Key"] {
+            #expect(Redactor.isSecretName(name), "\(name)")
+            #expect(Redactor.redact(header: HTTPHeader(name: name, value: "v4lue")).value == Redactor.hidden("v4lue"), "\(name)")
+        }
+        for name in ["key", "id", "file_key", "public_key", "keyword", "author", "x-author", "content-type"] {
+            #expect(!Redactor.isSecretName(name), "\(name)")
+        }
+        #expect(Redactor.redact(target: "/maps?key=AIzaSyA&q=x&sig=S1g") == "/maps?key=\(Redactor.hidden("AIzaSyA"))&q=x&sig=\(Redactor.hidden("S1g"))")
+        #expect(Redactor.redact(line: "get /x api-key:AZUREKEY1 key==QKEY5 keyword==cats") == "get /x api-key:*** key==*** keyword==cats")
+        #expect(Redactor.redact(line: "get /y?key=QKEY5&page=2") == "get /y?key=***&page=2")
     }
 
     /// `-v` and `--offline` printed `GET /x?access_token=SECRET` in clear.

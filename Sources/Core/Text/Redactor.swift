@@ -4,8 +4,20 @@
 public enum Redactor {
     public static let placeholder = "***"
 
-    static let secretWords = ["password", "passwd", "secret", "api_key", "apikey"]
-    static let secretHeaders = ["authorization", "cookie", "proxy-authorization", "x-api-key"]
+    /// Parts of a name that make it a secret's: `X-Goog-Api-Key`, Azure's
+    /// `api-key` and `Ocp-Apim-Subscription-Key`, `X-Authorization`.
+    static let secretWords = ["password", "passwd", "secret", "api_key", "apikey", "api-key", "subscription-key", "subscription_key",
+                              "access_key", "access-key", "private_key", "private-key", "authorization"]
+    /// Whole names that are secrets' (a word in other names: `cookie_policy` is not one).
+    static let secretHeaders = ["cookie", "x-api-key", "authentication", "x-auth"]
+    /// Whole names that are secrets' in a query, not elsewhere: Google's
+    /// `?key=`, a signed URL's `sig=` (a JSON member `key` is usually not one).
+    static let secretParameters: Set<String> = ["key", "sig", "signature"]
+
+    /// Whether a query parameter's name names a secret: a secret's name, or one of `secretParameters`.
+    public static func isSecretParameter(_ name: String) -> Bool {
+        isSecretName(name) || secretParameters.contains(name.lowercased())
+    }
 
     /// A command line as history keeps it: secrets replaced, and a `login`
     /// line without its password (recalled, it asks for the password again,
@@ -136,7 +148,7 @@ public enum Redactor {
             case let .header(name, value) where isSecretName(name) && !value.isEmpty: return "\(name):\(hide(name))"
             case let .stringField(name, _) where isSecretName(name): return "\(name)=\(hide(name))"
             case let .jsonField(name, _) where isSecretName(name): return "\(name):=\"\(hide(name))\""
-            case let .query(name, _) where isSecretName(name): return "\(name)==\(hide(name))"
+            case let .query(name, _) where isSecretName(name) || secretParameters.contains(name.lowercased()): return "\(name)==\(hide(name))"
             default: return word
             }
         }
@@ -268,7 +280,7 @@ public enum Redactor {
             guard let eq = pair.firstIndex(of: "=") else { return String(pair) }
             let name = String(pair[..<eq]), value = String(pair[pair.index(after: eq)...])
             let decoded = name.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? name
-            guard !value.isEmpty, isSecretName(decoded) || names.contains(where: { $0.lowercased() == decoded.lowercased() }) else { return String(pair) }
+            guard !value.isEmpty, isSecretParameter(decoded) || names.contains(where: { $0.lowercased() == decoded.lowercased() }) else { return String(pair) }
             return name + "=" + hidden(value.removingPercentEncoding ?? value)
         }.joined(separator: "&")
     }
@@ -289,7 +301,7 @@ public enum Redactor {
               let question = word.firstIndex(of: "?") else { return nil }
         var changed = false
         let pairs = word[word.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
-            guard let eq = pair.firstIndex(of: "="), isSecretName(String(pair[..<eq])) else { return String(pair) }
+            guard let eq = pair.firstIndex(of: "="), isSecretParameter(String(pair[..<eq])) else { return String(pair) }
             let value = String(pair[pair.index(after: eq)...])
             guard !value.isEmpty, !isReference(value) else { return String(pair) }
             changed = true

@@ -21,7 +21,7 @@ enum CurlCommand {
             case let .header(name, value) where Redactor.isSecretName(name) && !value.isEmpty: return .header(name: name, value: placeholder(name))
             case let .stringField(name, _) where Redactor.isSecretName(name): return .stringField(name: name, value: placeholder(name))
             case let .jsonField(name, _) where Redactor.isSecretName(name): return .stringField(name: name, value: placeholder(name))
-            case let .query(name, _) where Redactor.isSecretName(name): return .query(name: name, value: placeholder(name))
+            case let .query(name, _) where Redactor.isSecretParameter(name): return .query(name: name, value: placeholder(name))
             default: return item
             }
         }
