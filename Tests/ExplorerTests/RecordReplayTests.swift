@@ -62,6 +62,16 @@ import Testing
         #expect(run.status == .ok)
     }
 
+    /// An `--offline` step wrote its request line as sent: a secret in the
+    /// query (`?access_token=`, Google's `?key=`) went to disk in clear.
+    @Test func anOfflineStepHidesItsQuerysSecrets() async throws {
+        let path = try await Self.record(["get /api/banners?access_token=S3CRETVALUE&key=G00GLEKEY&page=2 --offline"])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(!text.contains("S3CRETVALUE") && !text.contains("G00GLEKEY"), "\(text)")
+        #expect(text.contains("| GET /api/banners?access_token=<hidden: 11 characters>&key=<hidden: 9 characters>&page=2 HTTP/1.1"), "\(text)")
+    }
+
     @Test func handWrittenCapturesFeedLaterCommandLines() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("captures-\(UUID().uuidString).transcript").path
         defer { try? FileManager.default.removeItem(atPath: path) }

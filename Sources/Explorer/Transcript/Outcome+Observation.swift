@@ -18,8 +18,12 @@ extension Outcome {
             return observation
         case let .failure(message, _), let .unanswered(_, _, message, _): return Observation(errors: Self.lines(message))
         case let .offline(request, note):
-            // The Host line names this run's port; the rest is the request itself.
-            let lines = Self.lines(renderer.offline(request)).filter { !$0.hasPrefix("Host: ") }
+            // The Host line names this run's port; the rest is the request itself,
+            // its query's secrets hidden (`?access_token=`, `?key=` were written in clear).
+            var lines = Self.lines(renderer.offline(request)).filter { !$0.hasPrefix("Host: ") }
+            if !lines.isEmpty {
+                lines[0] = "\(request.method) \(Redactor.redact(target: request.target, alsoSecret: renderer.secretParameters)) HTTP/1.1"
+            }
             return Observation(body: .text(lines), notes: note.map(Self.lines) ?? [])
         case let .exchange(exchange, note, _):
             let response = exchange.response
