@@ -52,6 +52,10 @@ import Testing
         #expect(!SessionController.jsonGoesOn(#"ws send {"type": "ping"}"#))
         #expect(!SessionController.jsonGoesOn(#"ws send {"a": 1, }"#), "an error before the end is an error, not more to come")
         #expect(!SessionController.jsonGoesOn(#"post /x a={"#))
+        // A variable is not the end of the JSON: `"b": {{v}},` goes on (it ended the frame there).
+        #expect(SessionController.jsonGoesOn(#"ws send { "a": "x", "b": {{v}},"#))
+        #expect(SessionController.jsonGoesOn(#"ws send { "a": "{{name}} and", "b": [{{v}}"#))
+        #expect(!SessionController.jsonGoesOn(#"ws send { "b": {{v}} }"#))
         // A script file's lines: joined into the first, the others left empty so each keeps its number.
         #expect(SessionController.scriptJoined(["get /x", "ws send {", #""a": [1,"#, "2]}", "ws send [", "", "ws recv"])
             == ["get /x", #"ws send { "a": [1, 2]}"#, "", "", "ws send [", "", "ws recv"])

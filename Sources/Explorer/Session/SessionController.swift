@@ -359,7 +359,14 @@ final class SessionController {
     static func jsonGoesOn(_ line: String) -> Bool {
         guard let open = line.firstIndex(where: { $0 == "{" || $0 == "[" }),
               line[..<open].split(whereSeparator: \.isWhitespace).map({ $0.lowercased() }) == ["ws", "send"] else { return false }
-        let text = Array(line[open...].utf8)
+        // A `{{NAME}}` is not JSON until it is filled in: a number stands in for it here.
+        var rest = line[open...]
+        var json = ""
+        while let start = rest.firstRange(of: "{{"), let end = rest[start.upperBound...].firstRange(of: "}}") {
+            json += rest[..<start.lowerBound] + "0"
+            rest = rest[end.upperBound...]
+        }
+        let text = Array((json + rest).utf8)
         do { _ = try JSONParser.parse(text); return false } catch { return error.offset >= text.count }
     }
 
