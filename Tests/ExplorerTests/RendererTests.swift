@@ -120,6 +120,12 @@ import Testing
         let mislabelled = ReceivedResponse(status: 200, reason: "OK", headers: [HTTPHeader(name: "Content-Type", value: "application/json; charset=iso-8859-1")],
                                            body: Array(#"{"name":"José"}"#.utf8))
         #expect(try #require(mislabelled.json)["name"] == .string("José"))
+        // A UTF-8 byte order mark is passed over (it was "not valid JSON … byte 0xef").
+        let marked = ReceivedResponse(status: 200, reason: "OK", headers: [HTTPHeader(name: "Content-Type", value: "application/json")],
+                                      body: [0xEF, 0xBB, 0xBF] + Array(#"{"a":1}"#.utf8))
+        #expect(try #require(marked.json)["a"] == .int(1))
+        let (shown, _) = plain.render(exchange(200, "OK", type: "application/json", body: marked.body))
+        #expect(!shown.contains("warning") && shown.hasSuffix("{\n  \"a\": 1\n}\n"), "\(shown)")
     }
 
     /// A status without a reason (NIO keeps none for a code it does not

@@ -140,8 +140,10 @@ public struct ReceivedResponse: Sendable, Equatable {
     /// JSON"). UTF-8 without a NUL byte is read as UTF-8 whatever the label
     /// says, as the renderer reads text: JSON is UTF-8 (RFC 8259 defines no
     /// charset for it), and servers that write it often label it Latin-1.
-    /// A spooled body is read as it is.
+    /// A UTF-8 byte order mark is passed over, as RFC 8259 lets a parser
+    /// do (HTTPie and xh show such JSON). A spooled body is read as it is.
     private var jsonBytes: [UInt8] {
+        if body.starts(with: [0xEF, 0xBB, 0xBF]) { return Array(body.dropFirst(3)) }
         guard let charset, !Charset.isUTF8(charset), body.contains(0) || String(validating: body, as: UTF8.self) == nil,
               let text = Charset.decode(body, charset: charset) else { return body }
         return Array(text.utf8)
