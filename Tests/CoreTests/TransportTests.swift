@@ -178,6 +178,11 @@ import Testing
             == "HOST sent an answer that is not valid HTTP: its Content-Length is not a number")
         #expect(try await failure(Self.replying("HTTP/1.1 2000 OK\r\nContent-Length: 0\r\n\r\n"))
             == "HOST sent an answer that is not valid HTTP: its status code is not three digits")
+        // Through the plain path only: async-http-client 1.37 stops the process on
+        // a status under 100 (it takes it for a 1xx, then finds the answer's end).
+        #expect(try await failure(Self.replying("HTTP/1.1 000 Zero\r\nContent-Length: 0\r\n\r\n"), plain: true,
+                                  { PreparedRequest(method: "GET", url: $0.appendingPathComponent("x")) })
+            == "HOST sent an answer that is not valid HTTP: its status code 0 is not one HTTP has (they run from 100)")
         // NIO's parser says no more than "unknown" for these two: the line names the usual causes.
         let usual = "HOST sent an answer that is not valid HTTP: it could not be read (a line that ends without CR, "
             + "or a Transfer-Encoding beside a Content-Length, are the usual causes)"

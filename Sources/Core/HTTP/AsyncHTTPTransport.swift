@@ -139,6 +139,10 @@ public final class AsyncHTTPTransport: HTTPTransport {
                 }
             }
             let head = collected.head
+            // `HTTP/1.1 000`: three digits, but no status (curl, HTTPie and xh refuse it too).
+            guard head.status.code >= 100 else {
+                throw TransportError(kind: .badAnswer, host: host, detail: "its status code \(head.status.code) is not one HTTP has (they run from 100)")
+            }
             var answer = ReceivedResponse(status: Int(head.status.code), reason: head.status.reasonPhrase,
                                           headers: head.headers.map { HTTPHeader(name: $0.name, value: $0.value) }, body: collected.body)
             answer.spool = collected.spool
