@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import Testing
 @testable import Core
 
@@ -27,7 +28,7 @@ import Testing
         }
     }
 
-    @Test func onlyPlainSmallWholeAnswersTakeIt() {
+    @Test func onlyPlainRequestsWithSmallBodiesTakeIt() {
         let url = URL(string: "http://127.0.0.1:8080/x")!
         func request(_ method: String = "GET", url: URL = url, body: Int = 0, headers: [HTTPHeader] = []) -> PreparedRequest {
             PreparedRequest(method: method, url: url, headers: headers, body: body == 0 ? nil : [UInt8](repeating: 1, count: body))
@@ -43,7 +44,7 @@ import Testing
         #expect(!PlainHTTP1.takes(request("POST", body: 10, headers: [HTTPHeader(name: "expect", value: "100-continue")]), proxied: false))
         var streamed = request()
         streamed.stream = StreamSink({ _, _ in })
-        #expect(!PlainHTTP1.takes(streamed, proxied: false))
+        #expect(PlainHTTP1.takes(streamed, proxied: false), "a streamed answer too (the REPL's)")
     }
 
     /// Byte for byte the heads async-http-client writes: framing headers
@@ -188,6 +189,41 @@ import Testing
             let next = try await transport.send(get(server))
             #expect(next.status == 200 && next.body == Array("first".utf8), "a new connection's first answer")
             #expect(server.acceptedConnections == 2)
+        }
+    }
+
+    /// A streamed answer (the REPL's SSE and JSON lines) goes to its sink
+    /// part by part as it comes, past the request's deadline, and is kept
+    /// up to the limit; the REPL's requests now take this path, where a
+    /// status under 100 is one line, not the end of the process (as it is
+    /// inside async-http-client).
+    @Test func aStreamGoesToItsSinkAsItComesAndPastTheDeadline() async throws {
+        let server = try LocalHTTPServer { peer in
+            guard let head = peer.readRequest() else { return }
+            if String(decoding: head, as: UTF8.self).hasPrefix("GET /zero ") {
+                return peer.write("HTTP/1.1 000 Zero\r\nContent-Length: 0\r\n\r\n")
+            }
+            peer.write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n")
+            for n in 1...3 {
+                peer.write("data: \(n)\n\n")
+                usleep(200_000)
+            }
+        }
+        defer { server.stop() }
+        let parts = NIOLockedValueBox<[String]>([])
+        let heads = NIOLockedValueBox<[Int]>([])
+        var request = get(server, "/events", timeout: .milliseconds(300))
+        request.stream = StreamSink({ _, bytes in parts.withLockedValue { $0.append(String(decoding: bytes, as: UTF8.self)) } },
+                                    head: { status, _ in heads.withLockedValue { $0.append(status) } })
+        try await using(transport()) { (transport) async throws in
+            let answer = try await transport.send(request)
+            #expect(answer.status == 200 && heads.withLockedValue { $0 } == [200])
+            #expect(parts.withLockedValue { $0.joined() } == "data: 1\n\ndata: 2\n\ndata: 3\n\n")
+            #expect(String(decoding: answer.body, as: UTF8.self) == "data: 1\n\ndata: 2\n\ndata: 3\n\n")
+            var zero = get(server, "/zero")
+            zero.stream = request.stream
+            let error = await #expect(throws: TransportError.self) { try await transport.send(zero) }
+            #expect(error?.kind == .badAnswer)
         }
     }
 

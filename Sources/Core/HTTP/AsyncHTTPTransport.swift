@@ -39,9 +39,9 @@ public final class AsyncHTTPTransport: HTTPTransport {
         public var maximumHeadBytes = 63 * 1024
         /// `HTTP_PROXY`, `HTTPS_PROXY`, `NO_PROXY`; nil: every request goes straight.
         public var proxies: ProxyRules?
-        /// Plain `http://` requests with a small body or none, their answer
-        /// taken whole, go through `PlainHTTP1`; false: every request goes
-        /// through async-http-client (tests hold the two to the same bytes).
+        /// Plain `http://` requests with a small body or none go through
+        /// `PlainHTTP1`; false: every request goes through async-http-client
+        /// (tests hold the two to the same bytes).
         public var plainHTTP1 = true
         public init() {}
     }
@@ -78,7 +78,8 @@ public final class AsyncHTTPTransport: HTTPTransport {
         self.configuration = configuration
         eventLoop = MultiThreadedEventLoopGroup.singleton.next()
         self.options = options
-        plain = options.plainHTTP1 ? PlainHTTP1(loop: eventLoop, connectTimeout: options.connectTimeout) : nil
+        plain = options.plainHTTP1
+            ? PlainHTTP1(loop: eventLoop, connectTimeout: options.connectTimeout, streamLimit: options.maximumBodyBytes) : nil
     }
 
     /// The client that sends through `proxy` (nil: straight), made the first time it is asked for.

@@ -4,15 +4,17 @@ import NIOHTTP1
 import NIOPosix
 
 /// HTTP/1.1 over plain TCP for the common request: `http://`, no proxy, a
-/// small body or none, its answer taken whole. One channel per connection,
-/// with NIO's own codec and a handler that gathers the answer
-/// (`BodyGatherer`, as `BytesCollector` does for async-http-client), and idle
-/// connections kept per host for the next request.
+/// small body or none. One channel per connection, with NIO's own codec and
+/// a handler that gathers the answer (`BodyGatherer`, as `BytesCollector`
+/// does for async-http-client) or hands a streamed one to its `StreamSink`
+/// (as `StreamingCollector` does), and idle connections kept per host for
+/// the next request.
 ///
 /// Why not async-http-client for these too: its request bag, state machines
 /// and pool cost about as much CPU per request as the rest of the explorer
-/// (BENCHMARKS.md, "Per request: a plain HTTP/1.1 path"). Everything else
-/// (TLS, proxies, streamed answers, uploads) still goes through it, and what
+/// (BENCHMARKS.md, "Per request: a plain HTTP/1.1 path"), and it stops the
+/// process on some answers a server should not send (a status under 100).
+/// Everything else (TLS, proxies, uploads) still goes through it, and what
 /// goes out is the same bytes: the same framing rules, `host` added last
 /// when missing, `Content-Length` after it.
 ///
@@ -25,20 +27,23 @@ final class PlainHTTP1: @unchecked Sendable {
 
     private let loop: any EventLoop
     private let connectTimeout: TimeAmount
+    /// What is kept in memory of a streamed answer (`Options.maximumBodyBytes`).
+    private let streamLimit: Int
     /// Connections waiting for a request, by `host:port`; the last one in is the first out.
     private var idle: [String: [Connection]] = [:]
     private var shutDown = false
 
-    init(loop: any EventLoop, connectTimeout: TimeAmount) {
+    init(loop: any EventLoop, connectTimeout: TimeAmount, streamLimit: Int) {
         self.loop = loop
         self.connectTimeout = connectTimeout
+        self.streamLimit = streamLimit
     }
 
-    /// Whether this path sends `request`: plain http, no proxy for it, the
-    /// answer taken whole, a body small enough for one write, and nothing
-    /// async-http-client would treat in its own way (a TRACE, an `Expect`).
+    /// Whether this path sends `request`: plain http, no proxy for it, a
+    /// body small enough for one write, and nothing async-http-client would
+    /// treat in its own way (a TRACE, an `Expect`).
     static func takes(_ request: PreparedRequest, proxied: Bool) -> Bool {
-        guard !proxied, request.stream == nil, request.url.scheme?.lowercased() == "http",
+        guard !proxied, request.url.scheme?.lowercased() == "http",
               let host = request.url.host, !host.isEmpty, !host.contains(":"),
               (request.body?.count ?? 0) <= largestBody, request.method != "TRACE", request.method != "CONNECT"
         else { return false }
@@ -65,15 +70,26 @@ final class PlainHTTP1: @unchecked Sendable {
 
     private nonisolated(nonsending) func attempt(_ request: PreparedRequest, host: String, deadline: TimeAmount,
                                                  reuse: Bool) async throws -> CollectedAnswer {
-        let exchange = PendingAnswer(host: host, reserves: request.method != "HEAD", closeAfter: Self.asksToClose(request), promise: loop.makePromise())
+        let exchange = PendingAnswer(host: host, reserves: request.method != "HEAD", closeAfter: Self.asksToClose(request),
+                                     sink: request.stream, streamLimit: streamLimit, promise: loop.makePromise())
         let start = { [self] in begin(exchange, request: request, deadline: deadline, reuse: reuse) }
         if loop.inEventLoop { start() } else { loop.execute(start) }
-        let future = exchange.promise.futureResult
-        return try await withTaskCancellationHandler(operation: {
-            try await future.get()
-        }, onCancel: { [loop] in
+        return try await Self.answer(to: exchange, on: loop, isolation: #isolation)
+    }
+
+    /// Waits for the answer on the caller's actor, as
+    /// `AsyncHTTPTransport.response(of:isolation:)` does: with a plain
+    /// `future.get()` the task resumed on the global executor, off the
+    /// event loops (a Dispatch thread in the REPL).
+    private static func answer(to exchange: PendingAnswer, on loop: any EventLoop,
+                               isolation: isolated (any Actor)?) async throws -> CollectedAnswer {
+        try await withTaskCancellationHandler(operation: {
+            try await withCheckedThrowingContinuation(isolation: isolation) { continuation in
+                exchange.promise.futureResult.whenComplete { continuation.resume(with: $0) }
+            }
+        }, onCancel: {
             loop.execute { exchange.fail(CancellationError()) }
-        })
+        }, isolation: isolation)
     }
 
     /// Closes the idle connections; later requests are refused. On any thread.
@@ -91,8 +107,20 @@ final class PlainHTTP1: @unchecked Sendable {
 
     private func begin(_ exchange: PendingAnswer, request: PreparedRequest, deadline: TimeAmount, reuse: Bool) {
         guard !shutDown else { return exchange.fail(HTTPClientError.alreadyShutdown) }
-        let timer = loop.scheduleTask(in: deadline) { exchange.fail(HTTPClientError.deadlineExceeded) }
-        exchange.promise.futureResult.whenComplete { _ in timer.cancel() }
+        // Once the head says the body streams, only the server or Ctrl-C ends
+        // it; a download may take as long as it needs while bytes come, and
+        // silence as long as the deadline ends it.
+        let timer = loop.scheduleTask(in: deadline) {
+            if !exchange.isStreaming { exchange.fail(HTTPClientError.deadlineExceeded) }
+        }
+        let watch = exchange.sink == nil ? nil : loop.scheduleRepeatedTask(initialDelay: deadline, delay: min(deadline, .seconds(1))) { _ in
+            guard exchange.isDownloading, exchange.lastPart < .now() - deadline else { return }
+            exchange.fail(TransportError(kind: .timeout, host: exchange.host, detail: "it sent nothing for \(AsyncHTTPTransport.seconds(deadline))"))
+        }
+        exchange.promise.futureResult.whenComplete { _ in
+            timer.cancel()
+            watch?.cancel()
+        }
         let host = request.url.host ?? ""
         let port = request.url.port ?? 80
         let key = "\(host):\(port)"
@@ -102,7 +130,7 @@ final class PlainHTTP1: @unchecked Sendable {
             return write(request, on: connection, exchange: exchange, key: key)
         }
         let handler = AnswerHandler()
-        ClientBootstrap(group: loop)
+        let bootstrap = ClientBootstrap(group: loop)
             .connectTimeout(connectTimeout)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -114,18 +142,21 @@ final class PlainHTTP1: @unchecked Sendable {
                     try pipeline.addHandler(handler)
                 }
             }
-            .connect(host: host, port: port)
-            .whenComplete { [self] result in
-                switch result {
-                case let .success(channel):
-                    let connection = Connection(channel: channel, handler: handler)
-                    // A connection that closes while it waits is forgotten.
-                    channel.closeFuture.whenComplete { [self] _ in idle[key]?.removeAll { $0.channel === channel } }
-                    write(request, on: connection, exchange: exchange, key: key)
-                case let .failure(error):
-                    exchange.fail(error)
-                }
+        // An address is connected to as it is; a name is looked up first (NIO
+        // does that on a Dispatch thread, as for async-http-client).
+        let connecting = (try? SocketAddress(ipAddress: host, port: port)).map { bootstrap.connect(to: $0) }
+            ?? bootstrap.connect(host: host, port: port)
+        connecting.whenComplete { [self] result in
+            switch result {
+            case let .success(channel):
+                let connection = Connection(channel: channel, handler: handler)
+                // A connection that closes while it waits is forgotten.
+                channel.closeFuture.whenComplete { [self] _ in idle[key]?.removeAll { $0.channel === channel } }
+                write(request, on: connection, exchange: exchange, key: key)
+            case let .failure(error):
+                exchange.fail(error)
             }
+        }
     }
 
     private func write(_ request: PreparedRequest, on connection: Connection, exchange: PendingAnswer, key: String) {
@@ -178,17 +209,27 @@ private final class PendingAnswer: @unchecked Sendable {
     let host: String
     let reserves: Bool
     let closeAfter: Bool
+    /// Where a streamed answer goes as it comes (the REPL, `--download`).
+    let sink: StreamSink?
+    let streamLimit: Int
     let promise: EventLoopPromise<CollectedAnswer>
     private(set) var isSettled = false
+    /// The head said the body streams (or goes to a download).
+    var isStreaming = false
+    var isDownloading = false
+    /// When the last part of the body came.
+    var lastPart = NIODeadline.now()
     /// The request went out on a connection an earlier request used.
     var reused = false
     /// Closes the connection the request went on, once it has one.
     var onFailure: (() -> Void)?
 
-    init(host: String, reserves: Bool, closeAfter: Bool, promise: EventLoopPromise<CollectedAnswer>) {
+    init(host: String, reserves: Bool, closeAfter: Bool, sink: StreamSink?, streamLimit: Int, promise: EventLoopPromise<CollectedAnswer>) {
         self.host = host
         self.reserves = reserves
         self.closeAfter = closeAfter
+        self.sink = sink
+        self.streamLimit = streamLimit
         self.promise = promise
     }
 
@@ -221,6 +262,11 @@ private final class AnswerHandler: ChannelInboundHandler, @unchecked Sendable {
     private var exchange: PendingAnswer?
     private var head: HTTPResponseHead?
     private var gatherer: BodyGatherer?
+    /// A streamed body's first `streamLimit` bytes, whether it ran past them,
+    /// and whether it is kept at all (a download's goes to its file only).
+    private var streamed: [UInt8] = []
+    private var streamCut = false
+    private var keepsStream = true
     private var done: ((Bool) -> Void)?
 
     func start(_ exchange: PendingAnswer, channel: any Channel, done: @escaping (Bool) -> Void) {
@@ -228,6 +274,9 @@ private final class AnswerHandler: ChannelInboundHandler, @unchecked Sendable {
         self.done = done
         head = nil
         gatherer = nil
+        streamed = []
+        streamCut = false
+        keepsStream = true
         exchange.onFailure = { channel.close(promise: nil) }
     }
 
@@ -236,21 +285,48 @@ private final class AnswerHandler: ChannelInboundHandler, @unchecked Sendable {
         switch Self.unwrapInboundIn(data) {
         case let .head(head):
             self.head = head
-            gatherer = BodyGatherer(head: head, reserves: exchange.reserves)
+            guard let sink = exchange.sink else { return gatherer = BodyGatherer(head: head, reserves: exchange.reserves) }
+            // As `StreamingCollector` decides: a stream, a download, or a body gathered whole.
+            let encoding = head.headers.first(name: "Content-Encoding")?.lowercased()
+            let identity = encoding == nil || encoding == "identity"
+            let download = sink.takesEveryBody && (200..<300).contains(Int(head.status.code)) && identity
+            let streams = download || (StreamSink.streams(head.headers.first(name: "Content-Type")) && identity)
+            exchange.isStreaming = streams
+            exchange.isDownloading = download
+            exchange.lastPart = .now()
+            keepsStream = !download
+            if !streams { gatherer = BodyGatherer(head: head, reserves: exchange.reserves) }
+            if download || streams && !sink.takesEveryBody {
+                sink.head?(Int(head.status.code), head.headers.map { HTTPHeader(name: $0.name, value: $0.value) })
+            }
         case let .body(part):
+            if exchange.isStreaming, let sink = exchange.sink {
+                exchange.lastPart = .now()
+                sink.deliver(head?.headers.first(name: "Content-Type") ?? "", Array(part.readableBytesView))
+                guard keepsStream else { return }
+                // A stream keeps its first bytes (it may never end): the rest was shown, not kept.
+                let room = exchange.streamLimit - streamed.count
+                if part.readableBytes > room { streamCut = true }
+                if room > 0 { streamed += part.readableBytesView.prefix(room) }
+                return
+            }
             do throws(BodyGatherer.Problem) {
                 try gatherer?.append(part)
             } catch {
                 finish(failing: error.transportError(host: exchange.host))
             }
         case .end:
-            guard let head, var gatherer else { return finish(failing: HTTPClientError.remoteConnectionClosed) }
+            guard let head else { return finish(failing: HTTPClientError.remoteConnectionClosed) }
             let answer: CollectedAnswer
-            do throws(BodyGatherer.Problem) {
-                let (start, spool) = try gatherer.finish()
-                answer = CollectedAnswer(head: head, body: start, spool: spool)
-            } catch {
-                return finish(failing: error.transportError(host: exchange.host))
+            if var gatherer {
+                do throws(BodyGatherer.Problem) {
+                    let (start, spool) = try gatherer.finish()
+                    answer = CollectedAnswer(head: head, body: start, spool: spool)
+                } catch {
+                    return finish(failing: error.transportError(host: exchange.host))
+                }
+            } else {
+                answer = CollectedAnswer(head: head, body: streamed, streamCut: streamCut)
             }
             let reusable = head.isKeepAlive && !exchange.closeAfter
             let then = done
@@ -288,6 +364,9 @@ private final class AnswerHandler: ChannelInboundHandler, @unchecked Sendable {
         exchange = nil
         head = nil
         gatherer = nil
+        streamed = []
+        streamCut = false
+        keepsStream = true
         done = nil
     }
 }
