@@ -83,7 +83,15 @@ final class LocalHTTPServer: @unchecked Sendable {
         }
     }
 
-    init(_ script: @escaping @Sendable (Peer) -> Void) throws {
+    /// How long a read waits before the script sees the client as gone (5 s).
+    private let patience: Int
+
+    /// `patience`: seconds a read waits. Longer for tests that count on
+    /// kept-alive connections: on a loaded machine a test paused for 5 s
+    /// between requests, the server closed the connection as the next
+    /// request went out on it, and a POST (rightly not sent twice) failed.
+    init(patience: Int = 5, _ script: @escaping @Sendable (Peer) -> Void) throws {
+        self.patience = patience
         self.script = script
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ServerError(description: "socket() failed") }
@@ -120,7 +128,7 @@ final class LocalHTTPServer: @unchecked Sendable {
             guard poll(&ready, 1, 100) > 0 else { continue }
             let client = accept(listener, nil, nil)
             guard client >= 0 else { continue }
-            var timeout = timeval(tv_sec: 5, tv_usec: 0)
+            var timeout = timeval(tv_sec: patience, tv_usec: 0)
             setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             lock.withLock {
                 peers.append(client)

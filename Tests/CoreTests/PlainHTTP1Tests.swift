@@ -68,7 +68,7 @@ import Testing
         ]
         var heads: [[String]] = []
         for plain in [true, false] {
-            let server = try LocalHTTPServer { peer in
+            let server = try LocalHTTPServer(patience: 60) { peer in
                 while let head = peer.readRequest() {
                     peer.write(head.starts(with: Array("HEAD ".utf8)) ? "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n" : "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
                 }
@@ -90,7 +90,7 @@ import Testing
     /// Requests one after another share one connection; a HEAD answer's
     /// Content-Length does not make the next answer wait for a body.
     @Test func aKeptAliveConnectionCarriesTheNextRequests() async throws {
-        let server = try LocalHTTPServer { peer in
+        let server = try LocalHTTPServer(patience: 60) { peer in
             while let head = peer.readRequest() {
                 let isHead = String(decoding: head, as: UTF8.self).hasPrefix("HEAD ")
                 peer.write("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n" + (isHead ? "" : "hello"))
@@ -176,7 +176,7 @@ import Testing
     /// it unsolicited): the next request goes on a new one and gets its own
     /// answer, not the stray one.
     @Test func anAnswerToNoRequestEndsItsConnection() async throws {
-        let server = try LocalHTTPServer { peer in
+        let server = try LocalHTTPServer(patience: 60) { peer in
             guard peer.readRequest() != nil else { return }
             peer.write("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nfirst")
             peer.write("HTTP/1.1 408 Request Timeout\r\nContent-Length: 0\r\n\r\n")
@@ -286,7 +286,7 @@ import Testing
 
     /// Requests sent together each get their own connection and their own answer.
     @Test func requestsAtOnceEachGetTheirAnswer() async throws {
-        let server = try LocalHTTPServer { peer in
+        let server = try LocalHTTPServer(patience: 60) { peer in
             while let head = peer.readRequest() {
                 let path = String(decoding: head, as: UTF8.self).split(separator: " ")[1]
                 peer.write("HTTP/1.1 200 OK\r\nContent-Length: \(path.utf8.count)\r\n\r\n\(path)")

@@ -61,7 +61,7 @@ import Testing
 
     /// `headByteCount` is what the client writes, by either path: the limit is checked against the real head.
     @Test(arguments: [true, false]) func theHeadCountIsTheBytesOnTheWire(plain: Bool) async throws {
-        let server = try LocalHTTPServer(LocalHTTPServer.answersOK)
+        let server = try LocalHTTPServer(patience: 60, LocalHTTPServer.answersOK)
         let requests = [
             request(server),
             request(server, "POST", "/a b/ü?q=1&r=é", headers: [HTTPHeader(name: "X-One", value: "1"), HTTPHeader(name: "Accept", value: "*/*")],
