@@ -201,6 +201,10 @@ def test_env_is_checked_alike_for_a_built_in_profile_and_a_profile_file(tmp_path
                              "--base-url", "http://127.0.0.1:9", "-c", "get /x"], env=env, cwd=tmp_path)
         assert both.returncode == 64 and " and --base-url both name the server: give one of them" in both.stderr, both.stderr
         assert both.stdout == ""
+    # replay and test too: the base URL won silently.
+    for command in (["replay", "x.transcript"], ["test", "x.transcript"]):
+        replayed = run_explorer([*command, "--env", "prod", "--base-url", "http://127.0.0.1:9"], env=env, cwd=tmp_path)
+        assert replayed.returncode == 64 and "--env prod and --base-url both name the server" in replayed.stderr, replayed.stderr
     chosen = run_explorer(["--offline", "--profile", str(shop), "--env", "prod", "-c", "get /x"], env=env, cwd=tmp_path)
     assert chosen.stdout.startswith("GET /x HTTP/1.1\nHost: api.example.com\n"), chosen.stdout + chosen.stderr
 

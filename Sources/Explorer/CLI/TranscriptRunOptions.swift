@@ -31,6 +31,10 @@ struct TranscriptRunOptions: ParsableArguments {
         merged.baseURL = baseURL ?? root.connection.baseURL
         merged.env = env ?? root.connection.env
         merged.color = color ?? root.connection.color
+        // As for the REPL: both name the server (the URL won silently).
+        if let env = merged.env, merged.baseURL != nil {
+            throw ValidationError("--env \(env) and --base-url both name the server: give one of them")
+        }
         return merged
     }
 
