@@ -153,9 +153,10 @@ extension CommandTable {
             name: "env", usage: "env [NAME]", summary: "list the profile's environments, or move to another",
             details: """
             env lists the environments of the session's profile (a profile file's, docs/profiles.md; a
-            built-in one's: the sandbox and the deployments its documents list), the one in use marked. env NAME moves the session to that environment's base URL: logged out (tokens
-            belong to their environment; a login kept for it is resumed), its credential filled in again,
-            your variables kept. Not while recording: a transcript runs against one environment.
+            built-in one's: the sandbox and the deployments its documents list), the one in use marked.
+            env NAME moves the session to that environment's base URL: logged out (tokens belong to
+            their environment; a login kept for it is resumed), its credential filled in again, your
+            variables kept. Not while recording: a transcript runs against one environment.
             """,
             slot: SlotKind.positional(.environment),
             parse: { args throws(CommandError) in
