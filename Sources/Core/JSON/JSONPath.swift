@@ -23,7 +23,7 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
         let chars = Array(text)
         var i = 0
         var components: [Component] = []
-        func isIdent(_ c: Character) -> Bool { c.isLetter || c.isNumber || c == "_" || c == "-" || c == "$" }
+        func isIdent(_ c: Character) -> Bool { isNameCharacter(c) }
         if i < chars.count, chars[i] != "." && chars[i] != "[" {
             // `tasks[0]` is accepted as `.tasks[0]`.
         } else if i < chars.count, chars[i] == "." {
@@ -99,13 +99,16 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
 
     public struct LookupError: Error, Equatable, Sendable { public let message: String }
 
+    /// Whether a key can follow a dot (`.name`); any other is written `["…"]`.
+    public static func isName(_ key: String) -> Bool { !key.isEmpty && key.allSatisfy(isNameCharacter) }
+
+    private static func isNameCharacter(_ c: Character) -> Bool { c.isLetter || c.isNumber || c == "_" || c == "-" || c == "$" }
+
     public var description: String {
         if components.isEmpty { return "." }
         return components.map { c -> String in
             switch c {
-            case let .key(k):
-                let plain = !k.isEmpty && k.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "$" }
-                return plain ? "." + k : "[" + JSONPrinter.quote(k) + "]"
+            case let .key(k): return Self.isName(k) ? "." + k : "[" + JSONPrinter.quote(k) + "]"
             case let .index(i): return "[\(i)]"
             }
         }.joined()

@@ -240,16 +240,11 @@ enum Completer {
         let base = text[cut] == "]" ? parentText + "." : String(text[...cut])
         let names = members.map(\.key).filter { $0.hasPrefix(partial) }
         return Completion(start: start, candidates: names.map { name in
-            guard !isPathName(name) else { return .init(text: base + name, isFinal: false, hint: nil) }
+            guard !JSONPath.isName(name) else { return .init(text: base + name, isFinal: false, hint: nil) }
             // `@id`, `odd key`, `a.b`: `["…"]`, the whole path in single quotes so the line keeps it one word.
-            let escaped = name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-            let path = (base == "." ? "." : String(base.dropLast())) + "[\"" + escaped + "\"]"
+            var path = JSONPath(components: parentPath.components + [.key(name)]).description
+            if path.hasPrefix("[") { path = "." + path }
             return .init(text: "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'", isFinal: true, hint: nil)
         })
-    }
-
-    /// Whether a key can follow a dot in a JSON path (`JSONPath`'s names).
-    private static func isPathName(_ key: String) -> Bool {
-        !key.isEmpty && key.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "$" }
     }
 }
