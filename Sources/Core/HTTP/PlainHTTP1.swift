@@ -184,7 +184,7 @@ final class PlainHTTP1: @unchecked Sendable {
     /// no body sends none.
     static func head(of request: PreparedRequest) -> HTTPRequestHead {
         var headers = HTTPHeaders()
-        for header in request.headers where !header.hasName("Content-Length") && !header.hasName("Transfer-Encoding") {
+        for header in request.headers where !header.isFraming {
             headers.add(name: header.name, value: header.value)
         }
         if request.header("Host") == nil { headers.add(name: "host", value: request.hostHeader) }
@@ -262,11 +262,8 @@ private final class AnswerHandler: ChannelInboundHandler, @unchecked Sendable {
     private var exchange: PendingAnswer?
     private var head: HTTPResponseHead?
     private var gatherer: BodyGatherer?
-    /// A streamed body's first `streamLimit` bytes, whether it ran past them,
-    /// and whether it is kept at all (a download's goes to its file only).
-    private var streamed: [UInt8] = []
-    private var streamCut = false
-    private var keepsStream = true
+    /// A streamed body's start, unless it is not kept at all (a download's goes to its file only).
+    private var streamed: StreamStart?
     private var done: ((Bool) -> Void)?
 
     func start(_ exchange: PendingAnswer, channel: any Channel, done: @escaping (Bool) -> Void) {
@@ -274,9 +271,7 @@ private final class AnswerHandler: ChannelInboundHandler, @unchecked Sendable {
         self.done = done
         head = nil
         gatherer = nil
-        streamed = []
-        streamCut = false
-        keepsStream = true
+        streamed = nil
         exchange.onFailure = { channel.close(promise: nil) }
     }
 
@@ -286,28 +281,18 @@ private final class AnswerHandler: ChannelInboundHandler, @unchecked Sendable {
         case let .head(head):
             self.head = head
             guard let sink = exchange.sink else { return gatherer = BodyGatherer(head: head, reserves: exchange.reserves) }
-            // As `StreamingCollector` decides: a stream, a download, or a body gathered whole.
-            let encoding = head.headers.first(name: "Content-Encoding")?.lowercased()
-            let identity = encoding == nil || encoding == "identity"
-            let download = sink.takesEveryBody && (200..<300).contains(Int(head.status.code)) && identity
-            let streams = download || (StreamSink.streams(head.headers.first(name: "Content-Type")) && identity)
+            let (streams, download) = sink.plan(for: head)
             exchange.isStreaming = streams
             exchange.isDownloading = download
             exchange.lastPart = .now()
-            keepsStream = !download
+            if streams, !download { streamed = StreamStart(limit: exchange.streamLimit) }
             if !streams { gatherer = BodyGatherer(head: head, reserves: exchange.reserves) }
-            if download || streams && !sink.takesEveryBody {
-                sink.head?(Int(head.status.code), head.headers.map { HTTPHeader(name: $0.name, value: $0.value) })
-            }
+            sink.announce(head, streams: streams, download: download)
         case let .body(part):
             if exchange.isStreaming, let sink = exchange.sink {
                 exchange.lastPart = .now()
                 sink.deliver(head?.headers.first(name: "Content-Type") ?? "", Array(part.readableBytesView))
-                guard keepsStream else { return }
-                // A stream keeps its first bytes (it may never end): the rest was shown, not kept.
-                let room = exchange.streamLimit - streamed.count
-                if part.readableBytes > room { streamCut = true }
-                if room > 0 { streamed += part.readableBytesView.prefix(room) }
+                streamed?.append(part)
                 return
             }
             do throws(BodyGatherer.Problem) {
@@ -326,7 +311,7 @@ private final class AnswerHandler: ChannelInboundHandler, @unchecked Sendable {
                     return finish(failing: error.transportError(host: exchange.host))
                 }
             } else {
-                answer = CollectedAnswer(head: head, body: streamed, streamCut: streamCut)
+                answer = CollectedAnswer(head: head, body: streamed?.bytes ?? [], streamCut: streamed?.cut ?? false)
             }
             let reusable = head.isKeepAlive && !exchange.closeAfter
             let then = done
@@ -364,9 +349,7 @@ private final class AnswerHandler: ChannelInboundHandler, @unchecked Sendable {
         exchange = nil
         head = nil
         gatherer = nil
-        streamed = []
-        streamCut = false
-        keepsStream = true
+        streamed = nil
         done = nil
     }
 }

@@ -55,7 +55,7 @@ public struct PreparedRequest: Sendable, Equatable {
     /// checked against (`AsyncHTTPTransport.Options.maximumHeadBytes`).
     public var headByteCount: Int {
         var count = method.utf8.count + 1 + target.utf8.count + " HTTP/1.1\r\n".utf8.count + 2
-        for header in headers where !header.hasName("Content-Length") && !header.hasName("Transfer-Encoding") {
+        for header in headers where !header.isFraming {
             count += header.name.utf8.count + 2 + header.value.utf8.count + 2
         }
         if header("Host") == nil { count += "Host: \r\n".utf8.count + hostHeader.utf8.count }
@@ -96,6 +96,10 @@ public struct HTTPHeader: Sendable, Equatable {
 }
 
 extension HTTPHeader {
+    /// `Content-Length` or `Transfer-Encoding`: the client frames a body
+    /// itself, and one given on a line is not sent (`PreparedRequest.contentLength`).
+    public var isFraming: Bool { hasName("Content-Length") || hasName("Transfer-Encoding") }
+
     /// Whether the header is called `other`. Names are ASCII tokens (RFC 9110
     /// §5.1), compared byte by byte ignoring ASCII case: this runs for every
     /// header lookup of every request and answer, and Foundation's

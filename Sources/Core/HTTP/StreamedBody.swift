@@ -43,6 +43,41 @@ public final class StreamSink: Sendable, Equatable {
     }
 }
 
+extension StreamSink {
+    /// What becomes of an answer with this head: a download (a 2xx to
+    /// `--download`, not encoded), a stream handed over as it comes (a
+    /// download, or a streamed Content-Type, not encoded), or neither (the
+    /// body gathered whole). Both clients decide by it.
+    func plan(for head: HTTPResponseHead) -> (streams: Bool, download: Bool) {
+        let encoding = head.headers.first(name: "Content-Encoding")?.lowercased()
+        let identity = encoding == nil || encoding == "identity"
+        let download = takesEveryBody && (200..<300).contains(Int(head.status.code)) && identity
+        return (download || (StreamSink.streams(head.headers.first(name: "Content-Type")) && identity), download)
+    }
+
+    /// Tells `head` of an answer that streams or downloads, as it asks.
+    func announce(_ head: HTTPResponseHead, streams: Bool, download: Bool) {
+        guard download || streams && !takesEveryBody else { return }
+        self.head?(Int(head.status.code), head.headers.map { HTTPHeader(name: $0.name, value: $0.value) })
+    }
+}
+
+/// A stream's start as both clients keep it: its first `limit` bytes (a
+/// stream may never end; the rest was shown, not kept), and whether it ran past them.
+struct StreamStart {
+    let limit: Int
+    private(set) var bytes: [UInt8] = []
+    private(set) var cut = false
+
+    init(limit: Int) { self.limit = limit }
+
+    mutating func append(_ part: ByteBuffer) {
+        let room = limit - bytes.count
+        if part.readableBytes > room { cut = true }
+        if room > 0 { bytes += part.readableBytesView.prefix(room) }
+    }
+}
+
 /// `BytesCollector`, plus the stream: a streamed body is handed to the sink
 /// part by part as well as kept (up to `limit`, the rest dropped: a stream
 /// may not end), and the head's verdict is reported so the caller can lift
@@ -51,14 +86,10 @@ final class StreamingCollector: HTTPClientResponseDelegate, @unchecked Sendable 
     typealias Response = CollectedAnswer
 
     private let sink: StreamSink
-    private let limit: Int
     private let host: String
     private let reserves: Bool
     private var head: HTTPResponseHead?
-    /// A stream's first `limit` bytes.
-    private var body: [UInt8] = []
-    /// Whether a stream ran past `limit`.
-    private var cut = false
+    private var start: StreamStart
     /// A body that does not stream.
     private var gatherer: BodyGatherer?
     /// A download's body goes to the sink only.
@@ -69,7 +100,7 @@ final class StreamingCollector: HTTPClientResponseDelegate, @unchecked Sendable 
 
     init(sink: StreamSink, limit: Int, host: String, reserves: Bool) {
         self.sink = sink
-        self.limit = limit
+        start = StreamStart(limit: limit)
         self.host = host
         self.reserves = reserves
     }
@@ -86,15 +117,12 @@ final class StreamingCollector: HTTPClientResponseDelegate, @unchecked Sendable 
 
     func didReceiveHead(task: HTTPClient.Task<Response>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         self.head = head
-        let encoding = head.headers.first(name: "Content-Encoding")?.lowercased()
-        let identity = encoding == nil || encoding == "identity"
-        let download = sink.takesEveryBody && (200..<300).contains(Int(head.status.code)) && identity
-        let streams = download || (StreamSink.streams(head.headers.first(name: "Content-Type")) && identity)
+        let (streams, download) = sink.plan(for: head)
         state.withLockedValue { $0 = (streams, true) }
         keeps = !download
         if !streams { gatherer = BodyGatherer(head: head, reserves: reserves) }
         progress.withLockedValue { $0 = (download, .now()) }
-        if download || streams && !sink.takesEveryBody { sink.head?(Int(head.status.code), head.headers.map { HTTPHeader(name: $0.name, value: $0.value) }) }
+        sink.announce(head, streams: streams, download: download)
         return task.eventLoop.makeSucceededVoidFuture()
     }
 
@@ -108,16 +136,14 @@ final class StreamingCollector: HTTPClientResponseDelegate, @unchecked Sendable 
                 return task.eventLoop.makeFailedFuture(error.transportError(host: host))
             }
         } else {
-            // A stream keeps its first `limit` bytes (it may never end): the rest was shown, not kept.
-            if body.count + part.readableBytes > limit { cut = true }
-            if body.count < limit { part.withUnsafeReadableBytes { body.append(contentsOf: $0.prefix(limit - body.count)) } }
+            start.append(part)
         }
         return task.eventLoop.makeSucceededVoidFuture()
     }
 
     func didFinishRequest(task: HTTPClient.Task<Response>) throws -> Response {
         guard let head else { throw HTTPClientError.remoteConnectionClosed }
-        guard var gatherer else { return CollectedAnswer(head: head, body: body, streamCut: cut) }
+        guard var gatherer else { return CollectedAnswer(head: head, body: start.bytes, streamCut: start.cut) }
         do throws(BodyGatherer.Problem) {
             let (start, spool) = try gatherer.finish()
             return CollectedAnswer(head: head, body: start, spool: spool)

@@ -171,7 +171,7 @@ struct Renderer: Sendable {
     /// in place of any framing header typed, so each is shown once, as sent.
     static func wireHeaders(_ request: PreparedRequest) -> [HTTPHeader] {
         // The client frames the body itself: a framing header given is not sent.
-        var headers = request.headers.filter { !$0.hasName("Content-Length") && !$0.hasName("Transfer-Encoding") }
+        var headers = request.headers.filter { !$0.isFraming }
         if request.header("Host") == nil { headers.insert(HTTPHeader(name: "Host", value: request.hostHeader), at: 0) }
         if let length = request.contentLength { headers.append(HTTPHeader(name: "Content-Length", value: "\(length)")) }
         return headers
