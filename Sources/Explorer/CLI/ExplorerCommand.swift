@@ -167,6 +167,11 @@ struct ConnectionSettings: Equatable {
         baseURL.flatMap { URLCheck.problem($0) }
     }
 
+    /// `--env` beside `--base-url`, here and for `replay` and `test`.
+    static func bothNameTheServer(_ env: String) -> ValidationError {
+        ValidationError("--env \(env) and --base-url both name the server: give one of them")
+    }
+
     /// A name the profile does not have: one line, as a profile file's
     /// other problems are, not the whole usage.
     private static func unknown(_ what: String) -> ExitCode {
@@ -193,7 +198,7 @@ struct ConnectionSettings: Equatable {
                 // A file that cannot be read is said later, with its line.
                 throw Self.unknown("\(path): no environment '\(env)'; there are \(document.environments.map(\.name).joined(separator: ", "))")
             }
-            if baseURL != nil { throw ValidationError("--env \(env) and --base-url both name the server: give one of them") }
+            if baseURL != nil { throw Self.bothNameTheServer(env) }
         }
         if let profile, Profile.named(profile) == nil {
             let lookup = ProfileLookup(environment: Surroundings.current.environment)

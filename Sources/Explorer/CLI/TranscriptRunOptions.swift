@@ -33,7 +33,7 @@ struct TranscriptRunOptions: ParsableArguments {
         merged.color = color ?? root.connection.color
         // As for the REPL: both name the server (the URL won silently).
         if let env = merged.env, merged.baseURL != nil {
-            throw ValidationError("--env \(env) and --base-url both name the server: give one of them")
+            throw ConnectionSettings.bothNameTheServer(env)
         }
         return merged
     }
