@@ -58,6 +58,12 @@ final class LocalHTTPServer: @unchecked Sendable {
             return head
         }
 
+        /// Reads whatever has come, up to 64 KiB, however it is framed.
+        func readSome() {
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            _ = recv(fd, &buffer, buffer.count, 0)
+        }
+
         func write(_ text: String) { write(Array(text.utf8)) }
 
         func write(_ bytes: [UInt8]) {

@@ -1,5 +1,6 @@
 import Foundation
 import NIOConcurrencyHelpers
+import NIOCore
 import Testing
 @testable import Core
 
@@ -28,7 +29,7 @@ import Testing
         }
     }
 
-    @Test func onlyPlainRequestsWithSmallBodiesTakeIt() {
+    @Test func onlyRequestsWithSmallBodiesAndNoProxyTakeIt() {
         let url = URL(string: "http://127.0.0.1:8080/x")!
         func request(_ method: String = "GET", url: URL = url, body: Int = 0, headers: [HTTPHeader] = []) -> PreparedRequest {
             PreparedRequest(method: method, url: url, headers: headers, body: body == 0 ? nil : [UInt8](repeating: 1, count: body))
@@ -38,7 +39,9 @@ import Testing
         #expect(PlainHTTP1.takes(request(url: URL(string: "HTTP://example.test/x")!), proxied: false))
         #expect(!PlainHTTP1.takes(request(), proxied: true))
         #expect(!PlainHTTP1.takes(request("POST", body: PlainHTTP1.largestBody + 1), proxied: false))
-        #expect(!PlainHTTP1.takes(request(url: URL(string: "https://example.test/x")!), proxied: false))
+        #expect(PlainHTTP1.takes(request(url: URL(string: "https://example.test/x")!), proxied: false))
+        #expect(!PlainHTTP1.takes(request(url: URL(string: "https://example.test/x")!), proxied: true))
+        #expect(!PlainHTTP1.takes(request(url: URL(string: "ftp://example.test/x")!), proxied: false))
         #expect(!PlainHTTP1.takes(request(url: URL(string: "http://[::1]:8080/x")!), proxied: false))
         #expect(!PlainHTTP1.takes(request("TRACE"), proxied: false))
         #expect(!PlainHTTP1.takes(request("POST", body: 10, headers: [HTTPHeader(name: "expect", value: "100-continue")]), proxied: false))
@@ -50,7 +53,7 @@ import Testing
     /// Byte for byte the heads async-http-client writes: framing headers
     /// given by the user dropped, `host` added last when missing,
     /// `Content-Length` after it, and only for methods that carry a body.
-    @Test func theHeadsAreTheBytesAsyncHTTPClientSends() async throws {
+    @Test(arguments: [false, true]) func theHeadsAreTheBytesAsyncHTTPClientSends(overTLS: Bool) async throws {
         let bodies: [(String, String, [HTTPHeader], String?)] = [
             ("GET", "/", [], nil),
             ("GET", "/empty-query?", [], nil),
@@ -74,14 +77,18 @@ import Testing
                 }
             }
             defer { server.stop() }
+            let front = overTLS ? try await TLSFront(for: server) : nil
             try await using(transport(plain: plain)) { (transport) async throws in
                 for (method, path, headers, body) in bodies {
-                    let url = try RequestBuilder(baseURL: server.baseURL).url(for: path)
-                    let request = PreparedRequest(method: method, url: url, headers: headers, body: body.map { Array($0.utf8) })
+                    let url = try RequestBuilder(baseURL: front?.baseURL ?? server.baseURL).url(for: path)
+                    var request = PreparedRequest(method: method, url: url, headers: headers, body: body.map { Array($0.utf8) })
+                    request.tls = front.map { TLSOptions(verify: .authorities($0.authority)) }
                     #expect(try await transport.send(request).status == 200)
                 }
             }
-            heads.append(server.receivedHeads.map { String(decoding: $0, as: UTF8.self).replacingOccurrences(of: ":\(server.port)", with: ":PORT") })
+            await front?.stop()
+            let port = front?.port ?? server.port
+            heads.append(server.receivedHeads.map { String(decoding: $0, as: UTF8.self).replacingOccurrences(of: ":\(port)", with: ":PORT") })
         }
         #expect(heads[0].count == bodies.count)
         for (plain, other) in zip(heads[0], heads[1]) { #expect(plain == other) }
@@ -299,6 +306,138 @@ import Testing
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             #expect(bodies.sorted() == (0..<8).map { "/\($0)" })
+        }
+    }
+}
+
+/// `PlainHTTP1` over TLS, through a `TLSFront` before servers of our own:
+/// connections kept and checked as they were made, what only async-http-
+/// client's path stopped the process on now one line, and TLS's own
+/// failures worded as before.
+@Suite struct PlainHTTPSTests {
+    func transport(connectTimeout: TimeAmount = .seconds(10)) -> AsyncHTTPTransport {
+        var options = AsyncHTTPTransport.Options()
+        options.connectTimeout = connectTimeout
+        return AsyncHTTPTransport(options: options)
+    }
+
+    func get(_ front: TLSFront, _ path: String = "/x", method: String = "GET", verify: TLSOptions.Verify? = nil) -> PreparedRequest {
+        var request = PreparedRequest(method: method, url: URL(string: "\(front.baseURL)\(path)")!)
+        request.tls = TLSOptions(verify: verify ?? .authorities(front.authority))
+        return request
+    }
+
+    func using(_ transport: AsyncHTTPTransport, _ body: (AsyncHTTPTransport) async throws -> Void) async throws {
+        do {
+            try await body(transport)
+            await transport.shutdown()
+        } catch {
+            await transport.shutdown()
+            throw error
+        }
+    }
+
+    /// One TLS connection carries request after request; a status under
+    /// 100 over https is one line (async-http-client stopped the process).
+    @Test func aTLSConnectionIsKeptAndAStatusUnder100IsOneLine() async throws {
+        let server = try LocalHTTPServer(patience: 60) { peer in
+            while let head = peer.readRequest() {
+                if String(decoding: head, as: UTF8.self).hasPrefix("GET /zero ") {
+                    peer.write("HTTP/1.1 000 Zero\r\nContent-Length: 0\r\n\r\n")
+                } else {
+                    peer.write("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello")
+                }
+            }
+        }
+        defer { server.stop() }
+        let front = try await TLSFront(for: server)
+        try await using(transport()) { (transport) async throws in
+            for _ in 0..<3 { #expect(try await transport.send(get(front)).body == Array("hello".utf8)) }
+            #expect(server.acceptedConnections == 1)
+            let error = await #expect(throws: TransportError.self) { try await transport.send(get(front, "/zero")) }
+            #expect(error?.description == "localhost:\(front.port) sent an answer that is not valid HTTP: "
+                    + "its status code 0 is not one HTTP has (they run from 100)")
+        }
+        await front.stop()
+    }
+
+    /// A connection made without checks (`--verify no`) never carries a
+    /// request that asked for them: that one makes its own connection, and
+    /// the untrusted certificate fails it.
+    @Test func aConnectionIsReusedOnlyUnderTheChecksItWasMadeWith() async throws {
+        let server = try LocalHTTPServer(patience: 60, LocalHTTPServer.answersOK)
+        defer { server.stop() }
+        let front = try await TLSFront(for: server)
+        try await using(transport()) { (transport) async throws in
+            #expect(try await transport.send(get(front, verify: TLSOptions.Verify.none)).status == 200)
+            let error = await #expect(throws: TransportError.self) { try await transport.send(get(front, verify: .system)) }
+            #expect(error?.kind == .tls)
+            #expect(error?.detail.hasPrefix("the server's certificate is not trusted") == true)
+            #expect(try await transport.send(get(front)).status == 200)
+            #expect(try await transport.send(get(front, verify: TLSOptions.Verify.none)).status == 200)
+            #expect(server.acceptedConnections == 3, "one for --verify no, used twice; one refused; one for the CA file")
+        }
+        await front.stop()
+    }
+
+    /// A kept-alive TLS connection the server closes as the next request
+    /// arrives: an idempotent request goes again and is answered.
+    @Test func aStaleTLSConnectionIsRetriedForAnIdempotentRequest() async throws {
+        let server = try LocalHTTPServer { peer in
+            guard peer.readRequest() != nil else { return }
+            peer.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+            peer.readRequest()
+        }
+        defer { server.stop() }
+        let front = try await TLSFront(for: server)
+        try await using(transport()) { (transport) async throws in
+            #expect(try await transport.send(get(front)).status == 200)
+            #expect(try await transport.send(get(front, method: "PUT")).status == 200)
+            #expect(server.acceptedConnections == 2)
+        }
+        await front.stop()
+    }
+
+    /// A body that ends with the connection comes whole when TLS closes
+    /// with its closing notice.
+    @Test func aBodyEndedByACleanTLSCloseIsWhole() async throws {
+        let server = try LocalHTTPServer { peer in
+            guard peer.readRequest() != nil else { return }
+            peer.write("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nuntil the end")
+        }
+        defer { server.stop() }
+        let front = try await TLSFront(for: server)
+        try await using(transport()) { (transport) async throws in
+            #expect(try await transport.send(get(front)).body == Array("until the end".utf8))
+        }
+        await front.stop()
+    }
+
+    /// A server that never answers the handshake: the connect timeout ends
+    /// it, in async-http-client's words. A plain HTTP server on an https
+    /// URL: one line that says so.
+    @Test func aSilentOrPlainServerOnAnHTTPSURLIsOneLine() async throws {
+        let silent = try LocalHTTPServer { peer in peer.drain() }
+        defer { silent.stop() }
+        let plain = try LocalHTTPServer { peer in
+            // What an HTTP server makes of a TLS hello: not a request line.
+            peer.readSome()
+            peer.write("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            peer.drain()
+        }
+        defer { plain.stop() }
+        try await using(transport(connectTimeout: .milliseconds(300))) { (transport) async throws in
+            let waited = await #expect(throws: TransportError.self) {
+                try await transport.send(PreparedRequest(method: "GET", url: URL(string: "https://127.0.0.1:\(silent.port)/")!))
+            }
+            #expect(waited?.kind == .timeout)
+            #expect(waited?.detail == "the TLS handshake did not finish (is it an https server?)")
+            let refused = await #expect(throws: TransportError.self) {
+                try await transport.send(PreparedRequest(method: "GET", url: URL(string: "https://127.0.0.1:\(plain.port)/")!))
+            }
+            #expect(refused?.kind == .tls)
+            #expect(refused?.detail == "the server does not speak TLS on this port (try http://)")
+
         }
     }
 }

@@ -55,3 +55,54 @@ def test_verify_and_client_certificates_work_as_in_httpie(https):
     assert '"client": "tester"' in lines, lines
     assert "--verify takes yes, no, or a CA file (PEM) that can be read; nowhere.pem cannot" in lines
     assert f"curl --cacert 'server.pem' --cert 'client.pem' '{base}/curl'" in lines, lines
+
+
+def test_https_answers_from_a_raw_tls_server_are_read_as_curl_reads_them(tmp_path, socket_server):
+    """Python's own TLS on plain sockets: requests share one connection; a
+    status under 100 is one line (async-http-client stopped the process
+    there before https took the lean path); a body that ends when the
+    server closes without TLS's closing notice is whole, as curl and HTTPie
+    read it; a body cut short of its Content-Length is one line."""
+    cert, key = make_certificate(tmp_path, "server", "localhost")
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+
+    def serve(server, raw):
+        conn = context.wrap_socket(raw, server_side=True)
+        pending = b""
+        while True:
+            while b"\r\n\r\n" not in pending:
+                data = conn.recv(65536)
+                if not data:
+                    return
+                pending += data
+            head, _, pending = pending.partition(b"\r\n\r\n")
+            path = head.split(b" ")[1]
+            if path == b"/zero":
+                conn.sendall(b"HTTP/1.1 000 Zero\r\nContent-Length: 0\r\n\r\n")
+            elif path == b"/until-close":
+                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nevery byte until the close")
+                return conn.close()  # no close_notify
+            elif path == b"/short":
+                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 20\r\n\r\nok")
+                return conn.close()
+            else:
+                body = b'{"path": "%s"}' % path
+                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(body) + body)
+
+    server = socket_server(serve)
+    base = f"https://localhost:{server.port}"
+    result = explorer(base, tmp_path, "\n".join([
+        "defaults --verify server.pem", "get /one", "get /two", "get /zero", "get /three",
+        "get /until-close", "get /short", "get /four",
+    ]) + "\n")
+    lines = result.stdout + result.stderr
+    assert result.returncode == 3, lines  # a failed request
+    for path in ["/one", "/two", "/three", "/four"]:
+        assert f'"path": "{path}"' in lines, lines
+    assert f"stdin:4: error: localhost:{server.port} sent an answer that is not valid HTTP: " \
+           "its status code 0 is not one HTTP has (they run from 100)" in lines, lines
+    assert "every byte until the close" in lines, lines
+    assert f"stdin:7: error: request to localhost:{server.port} failed: " \
+           "the server closed the connection in the middle of its answer" in lines, lines
+    assert len(server.conns) == 3, "one for /one to /until-close, one for /short, one for /four"

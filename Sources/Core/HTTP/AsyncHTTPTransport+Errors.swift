@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 
 /// What async-http-client and NIO report, said in the user's terms: one line
 /// that names what happened (`TransportError`), never a library's type names
@@ -90,12 +91,17 @@ extension AsyncHTTPTransport {
             }
             if let first = e.connectionErrors.first?.error { return classify(first, host: host, limit: limit, deadline: deadline) }
             return make(.other, "cannot connect")
+        case let e as NIOSSLError where e == .uncleanShutdown:
+            // async-http-client's refusal of an answer that ends at a close
+            // without the notice (`PlainHTTP1` takes it as whole, as curl does).
+            return make(.other, "the server closed the connection without TLS's closing notice, "
+                        + "and its answer has no length to check against: it may be cut short")
         case let e as SocketAddressError.UnknownHost:
             return make(.dns, e.errorDescription.prefix(1).lowercased() + e.errorDescription.dropFirst())
         default:
             break
         }
-        // Errors of libraries not imported here (NIOSSL's, say), by their text.
+        // Errors of other libraries (BoringSSL's, inside NIOSSL's), by their text.
         let text = String(describing: error)
         if text.contains("connectionRefused") || text.contains("Connection refused") || text.contains("ECONNREFUSED") {
             return make(.connectionRefused)

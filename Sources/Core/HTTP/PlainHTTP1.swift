@@ -1,10 +1,14 @@
 import AsyncHTTPClient
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
+import NIOTLS
 
-/// HTTP/1.1 over plain TCP for the common request: `http://`, no proxy, a
-/// small body or none. One channel per connection, with NIO's own codec and
+/// HTTP/1.1 for the common request: `http://` or `https://`, no proxy, a
+/// small body or none. One channel per connection, with NIO's own codec
+/// (behind NIOSSL's handler for https), and
 /// a handler that gathers the answer (`BodyGatherer`, as `BytesCollector`
 /// does for async-http-client) or hands a streamed one to its `StreamSink`
 /// (as `StreamingCollector` does), and idle connections kept per host for
@@ -14,9 +18,11 @@ import NIOPosix
 /// and pool cost about as much CPU per request as the rest of the explorer
 /// (BENCHMARKS.md, "Per request: a plain HTTP/1.1 path"), and it stops the
 /// process on some answers a server should not send (a status under 100).
-/// Everything else (TLS, proxies, uploads) still goes through it, and what
-/// goes out is the same bytes: the same framing rules, `host` added last
-/// when missing, `Content-Length` after it.
+/// Everything else (proxies, uploads over 64 KiB) still goes through it, and
+/// what goes out is the same bytes: the same framing rules, `host` added
+/// last when missing, `Content-Length` after it. Over TLS this path offers
+/// no ALPN, so it speaks HTTP/1.1 where async-http-client would have taken
+/// HTTP/2, as HTTPie does.
 ///
 /// Its state is touched only on `loop`, the transport's event loop.
 final class PlainHTTP1: @unchecked Sendable {
@@ -29,9 +35,23 @@ final class PlainHTTP1: @unchecked Sendable {
     private let connectTimeout: TimeAmount
     /// What is kept in memory of a streamed answer (`Options.maximumBodyBytes`).
     private let streamLimit: Int
-    /// Connections waiting for a request, by `host:port`; the last one in is the first out.
-    private var idle: [String: [Connection]] = [:]
+    /// Connections waiting for a request, by where they go and how they
+    /// were secured; the last one in is the first out.
+    private var idle: [Destination: [Connection]] = [:]
     private var shutDown = false
+    /// TLS contexts by the options they were made for: making one reads
+    /// the trust store and the certificate files. On any thread.
+    private let contexts = NIOLockedValueBox<[TLSOptions: NIOSSLContext]>([:])
+
+    /// What a kept-alive connection can be used again for: the same host
+    /// and port, and over TLS the same checks of the server and the same
+    /// client certificate. A connection opened with `--verify no` never
+    /// carries a request that asked for the usual checks.
+    private struct Destination: Hashable {
+        var host: String
+        var port: Int
+        var tls: TLSOptions?
+    }
 
     init(loop: any EventLoop, connectTimeout: TimeAmount, streamLimit: Int) {
         self.loop = loop
@@ -39,11 +59,11 @@ final class PlainHTTP1: @unchecked Sendable {
         self.streamLimit = streamLimit
     }
 
-    /// Whether this path sends `request`: plain http, no proxy for it, a
+    /// Whether this path sends `request`: http or https, no proxy for it, a
     /// body small enough for one write, and nothing async-http-client would
     /// treat in its own way (a TRACE, an `Expect`).
     static func takes(_ request: PreparedRequest, proxied: Bool) -> Bool {
-        guard !proxied, request.url.scheme?.lowercased() == "http",
+        guard !proxied, let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = request.url.host, !host.isEmpty, !host.contains(":"),
               (request.body?.count ?? 0) <= largestBody, request.method != "TRACE", request.method != "CONNECT"
         else { return false }
@@ -58,21 +78,35 @@ final class PlainHTTP1: @unchecked Sendable {
     /// connection, as curl and browsers do. Others fail: the server may have
     /// acted on them.
     nonisolated(nonsending) func send(_ request: PreparedRequest, host: String, deadline: TimeAmount) async throws -> CollectedAnswer {
+        let secure = request.url.scheme?.lowercased() == "https" ? try context(for: request.tls ?? TLSOptions(), host: host) : nil
         do {
-            return try await attempt(request, host: host, deadline: deadline, reuse: true)
+            return try await attempt(request, secure: secure, host: host, deadline: deadline, reuse: true)
         } catch let stale as StaleConnection {
             guard Self.idempotent.contains(request.method) else { throw stale.error }
-            return try await attempt(request, host: host, deadline: deadline, reuse: false)
+            return try await attempt(request, secure: secure, host: host, deadline: deadline, reuse: false)
         }
+    }
+
+    /// A request's TLS: the options it asked for and the context made of them.
+    private struct Secure {
+        let options: TLSOptions
+        let context: NIOSSLContext
+    }
+
+    private func context(for options: TLSOptions, host: String) throws -> Secure {
+        if let made = contexts.withLockedValue({ $0[options] }) { return Secure(options: options, context: made) }
+        let made = try NIOSSLContext(configuration: AsyncHTTPTransport.configuration(options, host: host))
+        contexts.withLockedValue { $0[options] = made }
+        return Secure(options: options, context: made)
     }
 
     private static let idempotent: Set<String> = ["GET", "HEAD", "OPTIONS", "PUT", "DELETE"]
 
-    private nonisolated(nonsending) func attempt(_ request: PreparedRequest, host: String, deadline: TimeAmount,
+    private nonisolated(nonsending) func attempt(_ request: PreparedRequest, secure: Secure?, host: String, deadline: TimeAmount,
                                                  reuse: Bool) async throws -> CollectedAnswer {
         let exchange = PendingAnswer(host: host, reserves: request.method != "HEAD", closeAfter: Self.asksToClose(request),
                                      sink: request.stream, streamLimit: streamLimit, promise: loop.makePromise())
-        let start = { [self] in begin(exchange, request: request, deadline: deadline, reuse: reuse) }
+        let start = { [self] in begin(exchange, request: request, secure: secure, deadline: deadline, reuse: reuse) }
         if loop.inEventLoop { start() } else { loop.execute(start) }
         return try await Self.answer(to: exchange, on: loop, isolation: #isolation)
     }
@@ -105,7 +139,7 @@ final class PlainHTTP1: @unchecked Sendable {
 
     // MARK: On the loop
 
-    private func begin(_ exchange: PendingAnswer, request: PreparedRequest, deadline: TimeAmount, reuse: Bool) {
+    private func begin(_ exchange: PendingAnswer, request: PreparedRequest, secure: Secure?, deadline: TimeAmount, reuse: Bool) {
         guard !shutDown else { return exchange.fail(HTTPClientError.alreadyShutdown) }
         // Once the head says the body streams, only the server or Ctrl-C ends
         // it; a download may take as long as it needs while bytes come, and
@@ -122,14 +156,19 @@ final class PlainHTTP1: @unchecked Sendable {
             watch?.cancel()
         }
         let host = request.url.host ?? ""
-        let port = request.url.port ?? 80
-        let key = "\(host):\(port)"
+        let port = request.url.port ?? (secure == nil ? 80 : 443)
+        let key = Destination(host: host, port: port, tls: secure?.options)
         while reuse, let connection = idle[key]?.popLast() {
             guard connection.channel.isActive else { continue }
             exchange.reused = true
             return write(request, on: connection, exchange: exchange, key: key)
         }
         let handler = AnswerHandler()
+        // An address is connected to as it is; a name is looked up first (NIO
+        // does that on a Dispatch thread, as for async-http-client). An
+        // address is never sent as the TLS server name (SNI); the certificate
+        // is checked against it all the same.
+        let address = try? SocketAddress(ipAddress: host, port: port)
         let bootstrap = ClientBootstrap(group: loop)
             .connectTimeout(connectTimeout)
             .channelInitializer { channel in
@@ -137,15 +176,15 @@ final class PlainHTTP1: @unchecked Sendable {
                     var encoding = HTTPRequestEncoder.Configuration()
                     encoding.automaticallySetFramingHeaders = false
                     let pipeline = channel.pipeline.syncOperations
+                    if let secure {
+                        try pipeline.addHandler(NIOSSLClientHandler(context: secure.context, serverHostname: address == nil ? host : nil))
+                    }
                     try pipeline.addHandler(HTTPRequestEncoder(configuration: encoding))
                     try pipeline.addHandler(ByteToMessageHandler(HTTPResponseDecoder(leftOverBytesStrategy: .dropBytes)))
                     try pipeline.addHandler(handler)
                 }
             }
-        // An address is connected to as it is; a name is looked up first (NIO
-        // does that on a Dispatch thread, as for async-http-client).
-        let connecting = (try? SocketAddress(ipAddress: host, port: port)).map { bootstrap.connect(to: $0) }
-            ?? bootstrap.connect(host: host, port: port)
+        let connecting = address.map { bootstrap.connect(to: $0) } ?? bootstrap.connect(host: host, port: port)
         connecting.whenComplete { [self] result in
             switch result {
             case let .success(channel):
@@ -153,13 +192,19 @@ final class PlainHTTP1: @unchecked Sendable {
                 // A connection that closes while it waits is forgotten.
                 channel.closeFuture.whenComplete { [self] _ in idle[key]?.removeAll { $0.channel === channel } }
                 write(request, on: connection, exchange: exchange, key: key)
+                // The handshake has as long as a connect (async-http-client's rule).
+                guard secure != nil else { return }
+                let handshake = loop.scheduleTask(in: connectTimeout) {
+                    if !handler.isSecured { exchange.fail(HTTPClientError.tlsHandshakeTimeout) }
+                }
+                exchange.promise.futureResult.whenComplete { _ in handshake.cancel() }
             case let .failure(error):
                 exchange.fail(error)
             }
         }
     }
 
-    private func write(_ request: PreparedRequest, on connection: Connection, exchange: PendingAnswer, key: String) {
+    private func write(_ request: PreparedRequest, on connection: Connection, exchange: PendingAnswer, key: Destination) {
         // Failed or timed out while connecting: the connection is not needed.
         guard !exchange.isSettled else { return park(connection, key: key) }
         connection.handler.start(exchange, channel: connection.channel) { [self] reusable in
@@ -173,7 +218,7 @@ final class PlainHTTP1: @unchecked Sendable {
         channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
     }
 
-    private func park(_ connection: Connection, key: String) {
+    private func park(_ connection: Connection, key: Destination) {
         guard !shutDown, connection.channel.isActive else { return connection.channel.close(promise: nil) }
         idle[key, default: []].append(connection)
     }
@@ -265,6 +310,8 @@ private final class AnswerHandler: ChannelInboundHandler, @unchecked Sendable {
     /// A streamed body's start, unless it is not kept at all (a download's goes to its file only).
     private var streamed: StreamStart?
     private var done: ((Bool) -> Void)?
+    /// Over TLS: the handshake has finished.
+    private(set) var isSecured = false
 
     func start(_ exchange: PendingAnswer, channel: any Channel, done: @escaping (Bool) -> Void) {
         self.exchange = exchange
@@ -321,7 +368,20 @@ private final class AnswerHandler: ChannelInboundHandler, @unchecked Sendable {
         }
     }
 
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case TLSUserEvent.handshakeCompleted = event { isSecured = true }
+        context.fireUserInboundEventTriggered(event)
+    }
+
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if let tls = error as? NIOSSLError, tls == .uncleanShutdown {
+            // A TLS connection closed without its closing notice, as many
+            // servers close. `channelInactive` and the parser say what it
+            // means: a stale connection, an answer cut short, or the end of
+            // one that ends at the close (curl and HTTPie take that as
+            // whole too; async-http-client refuses it).
+            return
+        }
         finish(failing: error is IOError || error is ChannelError ? lost(error) : error)
         context.close(promise: nil)
     }

@@ -169,8 +169,8 @@ private extension String {
 /// HTTPie's TLS flags: which authorities the server's certificate must chain
 /// to (`--verify yes|no|CA_FILE`), and a client certificate (`--cert`,
 /// `--cert-key`, PEM files).
-public struct TLSOptions: Sendable, Equatable {
-    public enum Verify: Sendable, Equatable {
+public struct TLSOptions: Sendable, Hashable {
+    public enum Verify: Sendable, Hashable {
         /// The system's trust store.
         case system
         /// No check at all (`--verify no`): a self-signed development server.
