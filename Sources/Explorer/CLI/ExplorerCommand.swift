@@ -306,7 +306,10 @@ extension Run {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return .failure(Unreadable(description: "no such file")) }
         guard !isDirectory.boolValue else { return .failure(Unreadable(description: "it is a directory")) }
-        guard let data = FileManager.default.contents(atPath: path) else { return .failure(Unreadable(description: "permission denied")) }
+        // Read to its end, not by its size: a pipe (`explorer run <(…)`, /dev/stdin) has none.
+        guard let handle = FileHandle(forReadingAtPath: path) else { return .failure(Unreadable(description: "permission denied")) }
+        defer { try? handle.close() }
+        guard let data = try? handle.readToEnd() ?? Data() else { return .failure(Unreadable(description: "it cannot be read")) }
         guard let text = String(validating: [UInt8](data), as: UTF8.self) else { return .failure(Unreadable(description: "not UTF-8 text")) }
         return .success(text)
     }
