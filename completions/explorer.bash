@@ -165,7 +165,7 @@ _explorer() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--offline --version -h --help)
     local -a repeating_options=(-c)
-    local -a non_repeating_options=(--base-url --profile --env --color --record --spec)
+    local -a non_repeating_options=(--base-url --profile --env --color --record --spec --verify --cert --cert-key)
     __explorer_offer_flags_options 0
 
     # Offer option value completions
@@ -189,6 +189,18 @@ _explorer() {
         return
         ;;
     '--spec')
+        __explorer_add_completions -f
+        return
+        ;;
+    '--verify')
+        __explorer_add_completions -f
+        return
+        ;;
+    '--cert')
+        __explorer_add_completions -f
+        return
+        ;;
+    '--cert-key')
         __explorer_add_completions -f
         return
         ;;
@@ -217,7 +229,7 @@ _explorer_repl() {
     repeating_flags=()
     non_repeating_flags=(--offline --version -h --help)
     repeating_options=(-c)
-    non_repeating_options=(--base-url --profile --env --color --record --spec)
+    non_repeating_options=(--base-url --profile --env --color --record --spec --verify --cert --cert-key)
     __explorer_offer_flags_options 0
 
     # Offer option value completions
@@ -244,6 +256,18 @@ _explorer_repl() {
         __explorer_add_completions -f
         return
         ;;
+    '--verify')
+        __explorer_add_completions -f
+        return
+        ;;
+    '--cert')
+        __explorer_add_completions -f
+        return
+        ;;
+    '--cert-key')
+        __explorer_add_completions -f
+        return
+        ;;
     '-c')
         return
         ;;
@@ -254,7 +278,7 @@ _explorer_run() {
     repeating_flags=()
     non_repeating_flags=(--offline --version -h --help)
     repeating_options=()
-    non_repeating_options=(--base-url --profile --env --color --record --spec)
+    non_repeating_options=(--base-url --profile --env --color --record --spec --verify --cert --cert-key)
     __explorer_offer_flags_options 1
 
     # Offer option value completions
@@ -278,6 +302,18 @@ _explorer_run() {
         return
         ;;
     '--spec')
+        __explorer_add_completions -f
+        return
+        ;;
+    '--verify')
+        __explorer_add_completions -f
+        return
+        ;;
+    '--cert')
+        __explorer_add_completions -f
+        return
+        ;;
+    '--cert-key')
         __explorer_add_completions -f
         return
         ;;
@@ -388,7 +424,7 @@ _explorer_replay() {
     repeating_flags=()
     non_repeating_flags=(--update --version -h --help)
     repeating_options=()
-    non_repeating_options=(--base-url --env --color)
+    non_repeating_options=(--base-url --env --color --verify --cert --cert-key)
     __explorer_offer_flags_options -1
 
     # Offer option value completions
@@ -401,6 +437,18 @@ _explorer_replay() {
         ;;
     '--color')
         __explorer_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--verify')
+        __explorer_add_completions -f
+        return
+        ;;
+    '--cert')
+        __explorer_add_completions -f
+        return
+        ;;
+    '--cert-key')
+        __explorer_add_completions -f
         return
         ;;
     esac
@@ -418,7 +466,7 @@ _explorer_test() {
     repeating_flags=()
     non_repeating_flags=(--update --version -h --help)
     repeating_options=()
-    non_repeating_options=(--base-url --env --color --junit --jobs)
+    non_repeating_options=(--base-url --env --color --verify --cert --cert-key --junit --jobs)
     __explorer_offer_flags_options -1
 
     # Offer option value completions
@@ -431,6 +479,18 @@ _explorer_test() {
         ;;
     '--color')
         __explorer_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--verify')
+        __explorer_add_completions -f
+        return
+        ;;
+    '--cert')
+        __explorer_add_completions -f
+        return
+        ;;
+    '--cert-key')
+        __explorer_add_completions -f
         return
         ;;
     '--junit')

@@ -20,20 +20,20 @@ function __explorer_parse_tokens -S
     set -l unparsed_tokens (__explorer_tokens -pc)
     switch $unparsed_tokens[1]
     case 'explorer'
-        __explorer_parse_subcommand 0 'base-url=' 'profile=' 'env=' 'offline' 'color=' 'record=' 'spec=' 'c=+' 'version' 'h/help'
+        __explorer_parse_subcommand 0 'base-url=' 'profile=' 'env=' 'offline' 'color=' 'record=' 'spec=' 'verify=' 'cert=' 'cert-key=' 'c=+' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'repl'
-            __explorer_parse_subcommand 0 'base-url=' 'profile=' 'env=' 'offline' 'color=' 'record=' 'spec=' 'c=+' 'version' 'h/help'
+            __explorer_parse_subcommand 0 'base-url=' 'profile=' 'env=' 'offline' 'color=' 'record=' 'spec=' 'verify=' 'cert=' 'cert-key=' 'c=+' 'version' 'h/help'
         case 'run'
-            __explorer_parse_subcommand 1 'base-url=' 'profile=' 'env=' 'offline' 'color=' 'record=' 'spec=' 'version' 'h/help'
+            __explorer_parse_subcommand 1 'base-url=' 'profile=' 'env=' 'offline' 'color=' 'record=' 'spec=' 'verify=' 'cert=' 'cert-key=' 'version' 'h/help'
         case 'sandbox'
             __explorer_parse_subcommand 0 'profile=' 'host=' 'port=' 'db=' 'token-ttl=' 'latency=' 'error-rate=' 'cut-body-rate=' 'ws-drop-after=' 'fault-seed=' 'version' 'h/help'
         case 'mock'
             __explorer_parse_subcommand -r 1 'host=' 'port=' 'mode=' 'token-ttl=' 'latency=' 'error-rate=' 'cut-body-rate=' 'ws-drop-after=' 'fault-seed=' 'version' 'h/help'
         case 'replay'
-            __explorer_parse_subcommand -r 1 'base-url=' 'env=' 'update' 'color=' 'version' 'h/help'
+            __explorer_parse_subcommand -r 1 'base-url=' 'env=' 'update' 'color=' 'verify=' 'cert=' 'cert-key=' 'version' 'h/help'
         case 'test'
-            __explorer_parse_subcommand -r 1 'base-url=' 'env=' 'update' 'color=' 'junit=' 'jobs=' 'version' 'h/help'
+            __explorer_parse_subcommand -r 1 'base-url=' 'env=' 'update' 'color=' 'verify=' 'cert=' 'cert-key=' 'junit=' 'jobs=' 'version' 'h/help'
         case 'profiles'
             __explorer_parse_subcommand 0 'version' 'h/help'
         case 'profile'
@@ -106,6 +106,9 @@ complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_opti
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer" color' -l 'color' -d 'Colour output: auto (a terminal without NO_COLOR, the default), always or never.' -rfka 'auto always never'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer" record' -l 'record' -d 'Record the session, from the first line, as a transcript in this new file.' -rF
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer" spec' -l 'spec' -d 'An OpenAPI 3.0/3.1 or Swagger 2.0 document (JSON or YAML) for the catalog; its first server is the base URL when --base-url is not given.' -rF
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer" verify' -l 'verify' -d 'Check https servers\' certificates against the system\'s CAs (yes, the default), a CA file (PEM), or not at all (no); for every request, as a line\'s --verify is for one.' -rF
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer" cert' -l 'cert' -d 'A client certificate (PEM) for https servers, with its key unless --cert-key names another file.' -rF
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer" cert-key' -l 'cert-key' -d 'The client certificate\'s private key (PEM).' -rF
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer"' -s 'c' -d 'Run one line and exit; given again, the lines run in order, as a script\'s do.' -rfka ''
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer" version' -l 'version' -d 'Show the version.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer" h help' -s 'h' -l 'help' -d 'Show help information.'
@@ -125,6 +128,9 @@ complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_opti
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" color' -l 'color' -d 'Colour output: auto (a terminal without NO_COLOR, the default), always or never.' -rfka 'auto always never'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" record' -l 'record' -d 'Record the session, from the first line, as a transcript in this new file.' -rF
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" spec' -l 'spec' -d 'An OpenAPI 3.0/3.1 or Swagger 2.0 document (JSON or YAML) for the catalog; its first server is the base URL when --base-url is not given.' -rF
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" verify' -l 'verify' -d 'Check https servers\' certificates against the system\'s CAs (yes, the default), a CA file (PEM), or not at all (no); for every request, as a line\'s --verify is for one.' -rF
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" cert' -l 'cert' -d 'A client certificate (PEM) for https servers, with its key unless --cert-key names another file.' -rF
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" cert-key' -l 'cert-key' -d 'The client certificate\'s private key (PEM).' -rF
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl"' -s 'c' -d 'Run one line and exit; given again, the lines run in order, as a script\'s do.' -rfka ''
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" version' -l 'version' -d 'Show the version.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" h help' -s 'h' -l 'help' -d 'Show help information.'
@@ -135,6 +141,9 @@ complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_opti
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" color' -l 'color' -d 'Colour output: auto (a terminal without NO_COLOR, the default), always or never.' -rfka 'auto always never'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" record' -l 'record' -d 'Record the session, from the first line, as a transcript in this new file.' -rF
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" spec' -l 'spec' -d 'An OpenAPI 3.0/3.1 or Swagger 2.0 document (JSON or YAML) for the catalog; its first server is the base URL when --base-url is not given.' -rF
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" verify' -l 'verify' -d 'Check https servers\' certificates against the system\'s CAs (yes, the default), a CA file (PEM), or not at all (no); for every request, as a line\'s --verify is for one.' -rF
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" cert' -l 'cert' -d 'A client certificate (PEM) for https servers, with its key unless --cert-key names another file.' -rF
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" cert-key' -l 'cert-key' -d 'The client certificate\'s private key (PEM).' -rF
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_positional "explorer run" -eq 1' -F
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" version' -l 'version' -d 'Show the version.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" h help' -s 'h' -l 'help' -d 'Show help information.'
@@ -166,6 +175,9 @@ complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_opti
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer replay" env' -l 'env' -d 'Run against this environment of each transcript\'s profile file instead of the one it names.' -rfka ''
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer replay" update' -l 'update' -d 'Re-bless: give steps that differ new expectations (keeping patterns and comments that still fit) and rewrite the files.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer replay" color' -l 'color' -d 'Colour output: auto (a terminal without NO_COLOR, the default), always or never.' -rfka 'auto always never'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer replay" verify' -l 'verify' -d 'Check https servers\' certificates against the system\'s CAs (yes, the default), a CA file (PEM), or not at all (no); for every request, as a line\'s --verify is for one.' -rF
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer replay" cert' -l 'cert' -d 'A client certificate (PEM) for https servers, with its key unless --cert-key names another file.' -rF
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer replay" cert-key' -l 'cert-key' -d 'The client certificate\'s private key (PEM).' -rF
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_positional "explorer replay" -ge 1' -fa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'transcript\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer replay" version' -l 'version' -d 'Show the version.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer replay" h help' -s 'h' -l 'help' -d 'Show help information.'
@@ -173,6 +185,9 @@ complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_opti
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer test" env' -l 'env' -d 'Run against this environment of each transcript\'s profile file instead of the one it names.' -rfka ''
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer test" update' -l 'update' -d 'Re-bless: give steps that differ new expectations (keeping patterns and comments that still fit) and rewrite the files.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer test" color' -l 'color' -d 'Colour output: auto (a terminal without NO_COLOR, the default), always or never.' -rfka 'auto always never'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer test" verify' -l 'verify' -d 'Check https servers\' certificates against the system\'s CAs (yes, the default), a CA file (PEM), or not at all (no); for every request, as a line\'s --verify is for one.' -rF
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer test" cert' -l 'cert' -d 'A client certificate (PEM) for https servers, with its key unless --cert-key names another file.' -rF
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer test" cert-key' -l 'cert-key' -d 'The client certificate\'s private key (PEM).' -rF
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer test" junit' -l 'junit' -d 'Also write the results as JUnit XML to this file.' -rF
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer test" jobs' -l 'jobs' -d 'Replay this many transcripts at once, each against its own sandbox.' -rfka ''
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_positional "explorer test" -ge 1' -F

@@ -106,3 +106,46 @@ def test_https_answers_from_a_raw_tls_server_are_read_as_curl_reads_them(tmp_pat
     assert f"stdin:7: error: request to localhost:{server.port} failed: " \
            "the server closed the connection in the middle of its answer" in lines, lines
     assert len(server.conns) == 3, "one for /one to /until-close, one for /short, one for /four"
+
+
+def test_tls_flags_on_explorers_own_command_line_cover_every_request(https):
+    """`--verify`, `--cert` and `--cert-key` before or after a subcommand
+    hold for every request of the REPL's lines, `run`, `replay` and `test`,
+    as `defaults` would; a session recorded against a private CA replays
+    against it with `--verify`; a CA file that cannot be read is refused
+    before anything starts."""
+    base, folder = https
+    env = isolated_env(folder)
+
+    def explorer_with(*args, stdin=None):
+        return run_explorer(list(args), env=env, input=stdin, cwd=folder)
+
+    recorded = explorer_with("--base-url", base, "--verify", "server.pem", "--cert", "client.pem",
+                             "--cert-key", "client-key.pem", "--record", "s.transcript", "-c", "get /who")
+    assert recorded.returncode == 0, recorded.stderr
+    assert '"client": "tester"' in recorded.stdout
+    shown = explorer_with("--base-url", base, "--verify", "server.pem", "--cert", "client.pem", "-c", "defaults")
+    assert "every request line: --verify server.pem --cert client.pem" in shown.stdout, shown.stdout
+
+    (folder / "lines.txt").write_text("get /from-a-file\n")
+    for args in [["run", "lines.txt", "--base-url", base, "--verify", "server.pem"],
+                 ["--verify", "server.pem", "run", "lines.txt", "--base-url", base]]:
+        ran = explorer_with(*args)
+        assert ran.returncode == 0 and '"client": null' in ran.stdout, (args, ran.stdout, ran.stderr)
+
+    untrusted = explorer_with("replay", "s.transcript")
+    assert untrusted.returncode == 3 and "the server's certificate is not trusted" in untrusted.stdout + untrusted.stderr
+    for args in [["replay", "s.transcript", "--verify", "server.pem", "--cert", "client.pem", "--cert-key", "client-key.pem"],
+                 ["--verify", "server.pem", "--cert", "client.pem", "--cert-key", "client-key.pem", "test", "s.transcript"]]:
+        replayed = explorer_with(*args)
+        assert replayed.returncode == 0, (args, replayed.stdout, replayed.stderr)
+    without_certificate = explorer_with("replay", "s.transcript", "--verify", "no")
+    assert without_certificate.returncode == 4, without_certificate.stdout  # a difference
+    assert 'expected "tester"' in without_certificate.stdout and "got      null" in without_certificate.stdout
+
+    refused = explorer_with("--base-url", base, "--verify", "nowhere.pem", "-c", "get /x")
+    assert refused.returncode == 64, refused.stderr
+    assert "--verify takes yes, no, or a CA file (PEM) that can be read; nowhere.pem cannot" in refused.stderr
+    sandbox = explorer_with("sandbox", "--verify", "no")
+    assert sandbox.returncode != 0
+    assert "--verify is an option of the REPL and explorer run, not of explorer sandbox" in sandbox.stderr

@@ -24,7 +24,8 @@ struct ExplorerCommand: ParsableCommand {
         REPL against it. Give --base-url to talk to a real backend instead, or --profile to one \
         described in a profile file (docs/profiles.md). The options below are the REPL's; \
         `explorer run` takes them too, before or after its name, and `replay` and `test` take \
-        --base-url, --env and --color there. `help` inside the REPL lists its commands.
+        --base-url, --env, --color, --verify, --cert and --cert-key there. `help` inside the REPL \
+        lists its commands.
         """,
         version: "0.1.0",
         subcommands: [Start.self, Run.self, SandboxCommand.self, MockCommand.self, ReplayCommand.self, TestCommand.self, ProfilesCommand.self, ProfileCommand.self, SpecBenchCommand.self]
@@ -122,9 +123,12 @@ struct ConnectionOptions: ParsableArguments {
             completion: .file())
     var spec: String?
 
+    @OptionGroup var tls: TLSFlags
+
     /// What these options say, as a value the rest of the program reads.
     var settings: ConnectionSettings {
-        ConnectionSettings(baseURL: baseURL, profile: profile, env: env, offline: offline, color: color, record: record, spec: spec)
+        ConnectionSettings(baseURL: baseURL, profile: profile, env: env, offline: offline, color: color, record: record, spec: spec,
+                           tls: tls.settings)
     }
 
     /// These options, taking the ones given before the subcommand's name
@@ -132,7 +136,7 @@ struct ConnectionOptions: ParsableArguments {
     func given(over parent: ConnectionOptions) -> ConnectionSettings {
         ConnectionSettings(baseURL: baseURL ?? parent.baseURL, profile: profile ?? parent.profile, env: env ?? parent.env,
                            offline: offline || parent.offline, color: color ?? parent.color, record: record ?? parent.record,
-                           spec: spec ?? parent.spec)
+                           spec: spec ?? parent.spec, tls: tls.settings.given(over: parent.tls.settings))
     }
 
     /// The options given, by name. The argument parser reads `explorer`'s own
@@ -142,7 +146,7 @@ struct ConnectionOptions: ParsableArguments {
     /// others by name (`refuse(_:except:)`).
     var givenNames: [String] {
         [baseURL.map { _ in "--base-url" }, profile.map { _ in "--profile" }, env.map { _ in "--env" }, offline ? "--offline" : nil,
-         color.map { _ in "--color" }, record.map { _ in "--record" }, spec.map { _ in "--spec" }].compactMap { $0 }
+         color.map { _ in "--color" }, record.map { _ in "--record" }, spec.map { _ in "--spec" }].compactMap { $0 } + tls.settings.givenNames
     }
 
     func validate() throws {
@@ -160,12 +164,16 @@ struct ConnectionSettings: Equatable {
     var color: ColorMode?
     var record: String?
     var spec: String?
+    var tls = TLSSettings()
 
     /// Why the options cannot be read as given, in one line: the argument
     /// parser's `validate()`.
     var problem: String? {
-        baseURL.flatMap { URLCheck.problem($0) }
+        baseURL.flatMap { URLCheck.problem($0) } ?? tls.problem
     }
+
+    /// What the TLS flags make of every request line, as `defaults` would; nil without any.
+    var requestDefaults: RequestOptions? { tls.requestDefaults }
 
     /// `--env` beside `--base-url`, here and for `replay` and `test`.
     static func bothNameTheServer(_ env: String) -> ValidationError {
@@ -317,4 +325,66 @@ extension Run {
 
 struct StandardInputLines: Sequence, IteratorProtocol {
     mutating func next() -> String? { readLine(strippingNewline: true) }
+}
+
+/// `--verify`, `--cert` and `--cert-key` on explorer's command line, for
+/// the REPL, `run`, `replay` and `test`: what each request line's flags of
+/// the same names say (`RequestOptions`), for every request of the run, as
+/// HTTPie's do. A staging server with a private CA replays with
+/// `--verify ca.pem`.
+struct TLSFlags: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Check https servers' certificates against the system's CAs (yes, the default), a CA file (PEM), or not at all (no); for every request, as a line's --verify is for one.",
+                                            valueName: "yes|no|file"), completion: .file())
+    var verify: String?
+
+    @Option(name: .long, help: ArgumentHelp("A client certificate (PEM) for https servers, with its key unless --cert-key names another file.", valueName: "file"),
+            completion: .file())
+    var cert: String?
+
+    @Option(name: .customLong("cert-key"), help: ArgumentHelp("The client certificate's private key (PEM).", valueName: "file"), completion: .file())
+    var certKey: String?
+
+    var settings: TLSSettings { TLSSettings(verify: verify, cert: cert, certKey: certKey) }
+
+    func validate() throws {
+        if let problem = settings.problem { throw ValidationError(problem) }
+    }
+}
+
+/// What `TLSFlags` say, as a value the rest of the program reads.
+struct TLSSettings: Equatable {
+    var verify: String?
+    var cert: String?
+    var certKey: String?
+
+    var givenNames: [String] {
+        [verify.map { _ in "--verify" }, cert.map { _ in "--cert" }, certKey.map { _ in "--cert-key" }].compactMap { $0 }
+    }
+
+    /// These flags, taking each one given before the subcommand's name where none is given after it.
+    func given(over parent: TLSSettings) -> TLSSettings {
+        TLSSettings(verify: verify ?? parent.verify, cert: cert ?? parent.cert, certKey: certKey ?? parent.certKey)
+    }
+
+    private func read() -> Result<RequestOptions?, RequestOptions.TLSFlagProblem> {
+        guard !givenNames.isEmpty else { return .success(nil) }
+        var options = RequestOptions()
+        do throws(RequestOptions.TLSFlagProblem) {
+            if let verify { try options.setTLS("--verify", verify) }
+            if let cert { try options.setTLS("--cert", cert) }
+            if let certKey { try options.setTLS("--cert-key", certKey) }
+        } catch {
+            return .failure(error)
+        }
+        return .success(options)
+    }
+
+    /// Why a value cannot be taken (a CA file that cannot be read), or nil.
+    var problem: String? {
+        if case let .failure(problem) = read() { return problem.message }
+        return nil
+    }
+
+    /// The flags as `defaults` would take them; nil when none is given.
+    var requestDefaults: RequestOptions? { try? read().get() }
 }

@@ -84,6 +84,8 @@ final class ExplorerSession {
         }
         let interpreter = live.interpreter
         if let spec { runBlocking { await interpreter.use(spec) } }
+        // `--verify`, `--cert`, `--cert-key` on explorer's command line: as if `defaults` had said them.
+        if let preset = options.requestDefaults { runBlocking { _ = await interpreter.execute(.defaults(preset)) } }
         if let file { runBlocking { await file.apply(to: interpreter) } }
         let palette = Palette.choose(options.color ?? .auto, isTerminal: Surroundings.current.outputIsTerminal, environment: environment)
         var terminal: any Terminal = PlainTerminal()
@@ -204,7 +206,7 @@ final class ExplorerSession {
     }
 
     /// `env NAME`'s one way to move: a new stack on `target`, made ready by
-    /// `prepare`, the user's variables carried over, the old stack closed,
+    /// `prepare`, the user's variables and `defaults` carried over, the old stack closed,
     /// and TAB and recording pointed at the new one.
     private func replaceLive(profile: Profile, target: LiveSession.Target, store: any TokenStore, describing place: String,
                              prepare: @escaping @Sendable (Interpreter) async -> Void) -> Result<LiveSession, ChosenProfile.Problem> {
@@ -216,6 +218,7 @@ final class ExplorerSession {
                 for (name, value) in await old.interpreter.userVariables {
                     _ = await live.interpreter.execute(.set(name: name, value: value))
                 }
+                _ = await live.interpreter.execute(.defaults(await old.interpreter.requestDefaults))
                 await old.close()
                 return .success(live)
             } catch {

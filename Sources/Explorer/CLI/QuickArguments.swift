@@ -24,6 +24,9 @@ struct QuickArguments {
         case "--env": \.env
         case "--record": \.record
         case "--spec": \.spec
+        case "--verify": \.tls.verify
+        case "--cert": \.tls.cert
+        case "--cert-key": \.tls.certKey
         default: nil
         }
     }

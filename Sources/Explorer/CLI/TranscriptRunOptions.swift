@@ -16,18 +16,23 @@ struct TranscriptRunOptions: ParsableArguments {
     @Option(name: .long, help: "Colour output: auto (a terminal without NO_COLOR, the default), always or never.")
     var color: ColorMode?
 
+    @OptionGroup var tls: TLSFlags
+
     func validate() throws {
         if let baseURL {
             if let reason = URLCheck.problem(baseURL) { throw ValidationError(reason) }
         }
     }
 
-    /// These options, taking `--base-url`, `--env` and `--color` given before
-    /// the subcommand's name (`explorer --env staging replay FILE`); the REPL's
-    /// other options are refused there, by name, rather than ignored.
+    /// These options, taking `--base-url`, `--env`, `--color` and the TLS
+    /// flags given before the subcommand's name (`explorer --env staging
+    /// replay FILE`); the REPL's other options are refused there, by name,
+    /// rather than ignored.
     func given(over root: ExplorerCommand, command: String) throws -> TranscriptRunOptions {
-        try root.refuse(command, except: ["--base-url", "--env", "--color"])
+        try root.refuse(command, except: ["--base-url", "--env", "--color", "--verify", "--cert", "--cert-key"])
         var merged = self
+        let tlsGiven = tls.settings.given(over: root.connection.tls.settings)
+        (merged.tls.verify, merged.tls.cert, merged.tls.certKey) = (tlsGiven.verify, tlsGiven.cert, tlsGiven.certKey)
         merged.baseURL = baseURL ?? root.connection.baseURL
         merged.env = env ?? root.connection.env
         merged.color = color ?? root.connection.color
@@ -41,6 +46,7 @@ struct TranscriptRunOptions: ParsableArguments {
     var replayer: Replayer {
         var replayer = Replayer(baseURL: baseURL.flatMap(URL.init(string:)), update: update)
         replayer.profileEnvironment = env
+        replayer.requestDefaults = tls.settings.requestDefaults
         // Someone at a terminal is asked for a secret the environment lacks,
         // as the REPL asks; a script still needs EXPLORER_SECRET_NAME.
         if Surroundings.current.inputIsTerminal {

@@ -119,6 +119,9 @@ actor Interpreter {
     /// Variables set with `set` or `capture` (a recording's header keeps them).
     var userVariables: [String: String] { variables }
 
+    /// The request options every line gets unless it says otherwise (`defaults`).
+    var requestDefaults: RequestOptions { defaults }
+
     /// The parser, with the current variables.
     nonisolated var parser: CommandParser { CommandParser(variables: allVariables, table: table) }
 

@@ -166,24 +166,42 @@ struct RequestOptions: Sendable, Equatable {
         case "--output": output = value!.text
         case "--curl": curl = true
         case "--download": download = true
-        case "--verify":
-            switch value!.text.lowercased() {
-            case "yes", "true": verify = .system
-            case "no", "false": verify = TLSOptions.Verify.none
-            default:
-                guard FileManager.default.isReadableFile(atPath: Self.expanded(value!.text)) else {
-                    throw CommandError("--verify takes yes, no, or a CA file (PEM) that can be read; \(value!.text) cannot", column: value!.start)
-                }
-                verify = .authorities(Self.expanded(value!.text))
+        case "--verify", "--cert", "--cert-key":
+            do throws(TLSFlagProblem) {
+                try setTLS(flag.names[0], value!.text)
+            } catch {
+                throw CommandError(error.message, column: value!.start)
             }
-        case "--cert", "--cert-key":
-            guard FileManager.default.isReadableFile(atPath: Self.expanded(value!.text)) else {
-                throw CommandError("\(name) needs a PEM file that can be read; \(value!.text) cannot", column: value!.start)
-            }
-            if flag.names[0] == "--cert" { certificate = Self.expanded(value!.text) } else { certificateKey = Self.expanded(value!.text) }
         default: break
         }
         return taken
+    }
+
+    /// Why a TLS flag's value cannot be taken: what it should be.
+    struct TLSFlagProblem: Error {
+        let message: String
+    }
+
+    /// `--verify`, `--cert` or `--cert-key` with its value, here and on
+    /// explorer's own command line (`ConnectionSettings.requestDefaults`).
+    mutating func setTLS(_ name: String, _ value: String) throws(TLSFlagProblem) {
+        let path = Self.expanded(value)
+        if name == "--verify" {
+            switch value.lowercased() {
+            case "yes", "true": verify = .system
+            case "no", "false": verify = TLSOptions.Verify.none
+            default:
+                guard FileManager.default.isReadableFile(atPath: path) else {
+                    throw TLSFlagProblem(message: "--verify takes yes, no, or a CA file (PEM) that can be read; \(value) cannot")
+                }
+                verify = .authorities(path)
+            }
+            return
+        }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw TLSFlagProblem(message: "\(name) needs a PEM file that can be read; \(value) cannot")
+        }
+        if name == "--cert" { certificate = path } else { certificateKey = path }
     }
 
     /// Flags that make sense for a session (`defaults`): the others are about one line.

@@ -19,6 +19,9 @@ struct Replayer: Sendable {
     var anySecret: String?
     /// `--env`: the profile file's environment to run against, instead of the transcript's.
     var profileEnvironment: String?
+    /// Options every request line gets unless it says otherwise, as
+    /// `defaults` gives them (`--verify`, `--cert`, `--cert-key`).
+    var requestDefaults: RequestOptions?
     /// Asks for a `{{secret:NAME}}` nothing supplies (`explorer replay` at a
     /// terminal), given the transcript's path and the name.
     var askSecret: (@Sendable (_ path: String, _ name: String) -> String?)?
@@ -72,6 +75,7 @@ struct Replayer: Sendable {
             return
         }
         await chosen?.apply(to: live.interpreter)
+        if let requestDefaults { _ = await live.interpreter.execute(.defaults(requestDefaults)) }
         var resolver = SecretResolver(environment: environment, demoAccounts: profile.demoAccounts)
         resolver.demoPasswordsFirst = live.sandbox != nil
         if let askSecret { resolver.ask = { askSecret(path, $0) } }
