@@ -37,7 +37,10 @@ final class LocalHTTPServer: @unchecked Sendable {
         /// Reads one request head (up to and including the blank line) and the
         /// body its Content-Length announces; nil when the client closed.
         @discardableResult
-        func readRequest() -> [UInt8]? {
+        func readRequest() -> [UInt8]? { readRequest(keepingBody: false)?.head }
+
+        /// `readRequest()`, with the body kept when `keepingBody`.
+        func readRequest(keepingBody: Bool) -> (head: [UInt8], body: [UInt8])? {
             var head: [UInt8] = []
             var byte: UInt8 = 0
             while !head.ends(with: [13, 10, 13, 10]) {
@@ -45,6 +48,7 @@ final class LocalHTTPServer: @unchecked Sendable {
                 head.append(byte)
             }
             server.lock.withLock { server.heads.append(head) }
+            var body: [UInt8] = []
             let text = String(decoding: head, as: UTF8.self).lowercased()
             if let line = text.split(separator: "\r\n").first(where: { $0.hasPrefix("content-length:") }),
                var remaining = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) {
@@ -52,10 +56,11 @@ final class LocalHTTPServer: @unchecked Sendable {
                 while remaining > 0 {
                     let n = recv(fd, &buffer, min(buffer.count, remaining), 0)
                     guard n > 0 else { return nil }
+                    if keepingBody { body += buffer[..<n] }
                     remaining -= n
                 }
             }
-            return head
+            return (head, body)
         }
 
         /// Reads whatever has come, up to 64 KiB, however it is framed.

@@ -29,16 +29,15 @@ import Testing
         }
     }
 
-    @Test func onlyRequestsWithSmallBodiesAndNoProxyTakeIt() {
+    @Test func requestsThatGoStraightTakeIt() {
         let url = URL(string: "http://127.0.0.1:8080/x")!
         func request(_ method: String = "GET", url: URL = url, body: Int = 0, headers: [HTTPHeader] = []) -> PreparedRequest {
             PreparedRequest(method: method, url: url, headers: headers, body: body == 0 ? nil : [UInt8](repeating: 1, count: body))
         }
         #expect(PlainHTTP1.takes(request(), proxied: false))
-        #expect(PlainHTTP1.takes(request("POST", body: PlainHTTP1.largestBody), proxied: false))
+        #expect(PlainHTTP1.takes(request("POST", body: 8 << 20), proxied: false), "an upload of any size")
         #expect(PlainHTTP1.takes(request(url: URL(string: "HTTP://example.test/x")!), proxied: false))
         #expect(!PlainHTTP1.takes(request(), proxied: true))
-        #expect(!PlainHTTP1.takes(request("POST", body: PlainHTTP1.largestBody + 1), proxied: false))
         #expect(PlainHTTP1.takes(request(url: URL(string: "https://example.test/x")!), proxied: false))
         #expect(!PlainHTTP1.takes(request(url: URL(string: "https://example.test/x")!), proxied: true))
         #expect(!PlainHTTP1.takes(request(url: URL(string: "ftp://example.test/x")!), proxied: false))
@@ -288,6 +287,39 @@ import Testing
             waiting.cancel()
             let result = await waiting.result
             #expect(throws: TransportError(kind: .cancelled, host: "127.0.0.1:\(server.port)", detail: "")) { try result.get() }
+        }
+    }
+
+    /// An upload larger than the socket takes at once goes out whole, and
+    /// its connection carries the next request; an answer that comes
+    /// before the upload ends is read, and its connection is not used again.
+    @Test func anUploadGoesOutWholeAndAnEarlyAnswerEndsItsConnection() async throws {
+        let server = try LocalHTTPServer(patience: 60) { peer in
+            while let head = peer.readRequest(keepingBody: true) {
+                let text = String(decoding: head.head, as: UTF8.self)
+                if text.hasPrefix("POST /refuse ") {
+                    return peer.write("HTTP/1.1 413 Content Too Large\r\nContent-Length: 2\r\n\r\nno")
+                }
+                let sum = head.body.reduce(0) { ($0 &+ Int($1)) & 0xFFFF_FFFF }
+                let answer = "\(head.body.count) \(sum)"
+                peer.write("HTTP/1.1 200 OK\r\nContent-Length: \(answer.utf8.count)\r\n\r\n\(answer)")
+            }
+        }
+        defer { server.stop() }
+        let body = (0..<(6 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        let sum = body.reduce(0) { ($0 &+ Int($1)) & 0xFFFF_FFFF }
+        try await using(transport()) { (transport) async throws in
+            for _ in 0..<2 {
+                let answer = try await transport.send(PreparedRequest(method: "PUT", url: URL(string: "\(server.baseURL)/up")!, body: body))
+                #expect(String(decoding: answer.body, as: UTF8.self) == "\(body.count) \(sum)")
+            }
+            #expect(server.acceptedConnections == 1)
+            let refused = try await transport.send(PreparedRequest(method: "POST", url: URL(string: "\(server.baseURL)/refuse")!,
+                                                                   headers: [HTTPHeader(name: "Content-Type", value: "application/octet-stream")],
+                                                                   body: Array(body.prefix(100 << 10))))
+            #expect(refused.status == 413)
+            #expect(try await transport.send(get(server)).status == 200)
+            #expect(server.acceptedConnections == 2, "the refused upload's connection is not used again")
         }
     }
 

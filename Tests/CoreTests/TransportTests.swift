@@ -81,7 +81,7 @@ import Testing
     /// (an early 413, as a proxy does for a body it will not take), while a
     /// large body is still going out: the answer, or at least its status, is
     /// shown every time.
-    @Test func anAnswerBeforeTheBodyIsReadIsShown() async throws {
+    @Test(arguments: [true, false]) func anAnswerBeforeTheBodyIsReadIsShown(plain: Bool) async throws {
         let server = try LocalHTTPServer { peer in
             var head: [UInt8] = []
             var byte: UInt8 = 0
@@ -89,7 +89,7 @@ import Testing
             peer.write("HTTP/1.1 413 Content Too Large\r\nContent-Length: 2\r\nConnection: close\r\n\r\nno")
             peer.drain()
         }
-        try await withTransport(server) { (transport) async throws in
+        try await withTransport(server, plain: plain) { (transport) async throws in
             let headers = [HTTPHeader(name: "X-Big", value: String(repeating: "a", count: 60 * 1024))]
             for _ in 0..<4 {
                 // When the request's end is still waiting to go out as the
@@ -110,12 +110,12 @@ import Testing
 
     /// A server that speaks first, before any request: whatever the timing,
     /// each request ends in the answer or in one plain line, and the process lives.
-    @Test func anAnswerBeforeAnyRequestEndsInAnAnswerOrOneLine() async throws {
+    @Test(arguments: [true, false]) func anAnswerBeforeAnyRequestEndsInAnAnswerOrOneLine(plain: Bool) async throws {
         let server = try LocalHTTPServer { peer in
             peer.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")
             peer.drain()
         }
-        try await withTransport(server) { (transport) async throws in
+        try await withTransport(server, plain: plain) { (transport) async throws in
             for size in [0, 60 * 1024, 8 << 20] {
                 do {
                     let answer = try await transport.send(request(server, "POST", "/upload", body: Array(repeating: 1, count: size)))

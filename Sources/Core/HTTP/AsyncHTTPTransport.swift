@@ -151,10 +151,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
             answer.version = "HTTP/\(head.version.major).\(head.version.minor)"
             return answer
         } catch {
-            if let early = collector?.earlyAnswer(lostTo: error) {
-                throw TransportError(kind: .other, host: host, detail: "the server answered \(early) before the upload ended, "
-                                     + "and the connection closed before the rest of its answer was read")
-            }
+            if let early = collector?.earlyAnswer(lostTo: error) { throw Self.lostEarlyAnswer(early, host: host) }
             let failure = Self.classify(error, host: host, limit: options.maximumBodyBytes, deadline: deadline)
             // Through a proxy, a connection that cannot be made is the proxy's, not the backend's.
             if let proxy = options.proxies?.proxy(for: request.url), [.connectionRefused, .dns].contains(failure.kind) {
@@ -240,6 +237,13 @@ public final class AsyncHTTPTransport: HTTPTransport {
         }, isolation: isolation)
     }
 
+    /// An answer whose head came while the body was still going out, and
+    /// whose rest the closing connection took with it.
+    static func lostEarlyAnswer(_ head: HTTPResponseHead, host: String) -> TransportError {
+        TransportError(kind: .other, host: host, detail: "the server answered \(head.status.code) \(head.status.reasonPhrase) before the upload ended, "
+                       + "and the connection closed before the rest of its answer was read")
+    }
+
     static func seconds(_ amount: TimeAmount) -> String {
         let ms = amount.nanoseconds / 1_000_000
         return ms % 1000 == 0 ? "\(ms / 1000) s" : "\(Double(ms) / 1000) s"
@@ -295,15 +299,15 @@ final class BytesCollector: HTTPClientResponseDelegate, @unchecked Sendable {
         return task.eventLoop.makeSucceededVoidFuture()
     }
 
-    /// The status of an answer that came while the body was still going
+    /// The head of an answer that came while the body was still going
     /// out (a 413 at once, say) and was then lost, or nil. async-http-client
     /// 1.37 closes such a connection before it hands the answer's end over;
     /// when the request's end is still waiting to be written then, the close
     /// fails that write (`ioOnClosedChannel`) and the request with it. The
     /// head had come: the status is worth saying, not "connection closed".
-    func earlyAnswer(lostTo error: any Error) -> String? {
+    func earlyAnswer(lostTo error: any Error) -> HTTPResponseHead? {
         guard let head, head.status.code >= 300, let error = error as? ChannelError, error == .ioOnClosedChannel else { return nil }
-        return "\(head.status.code) \(head.status.reasonPhrase)"
+        return head
     }
 
     func didFinishRequest(task: HTTPClient.Task<Response>) throws -> Response {

@@ -6,8 +6,8 @@ import NIOPosix
 import NIOSSL
 import NIOTLS
 
-/// HTTP/1.1 for the common request: `http://` or `https://`, no proxy, a
-/// small body or none. One channel per connection, with NIO's own codec
+/// HTTP/1.1 for every request that goes straight to its server, `http://`
+/// or `https://`, whatever its body. One channel per connection, with NIO's own codec
 /// (behind NIOSSL's handler for https), and
 /// a handler that gathers the answer (`BodyGatherer`, as `BytesCollector`
 /// does for async-http-client) or hands a streamed one to its `StreamSink`
@@ -18,19 +18,14 @@ import NIOTLS
 /// and pool cost about as much CPU per request as the rest of the explorer
 /// (BENCHMARKS.md, "Per request: a plain HTTP/1.1 path"), and it stops the
 /// process on some answers a server should not send (a status under 100).
-/// Everything else (proxies, uploads over 64 KiB) still goes through it, and
-/// what goes out is the same bytes: the same framing rules, `host` added
+/// Requests through a proxy still go through it, and what goes out is the
+/// same bytes: the same framing rules, `host` added
 /// last when missing, `Content-Length` after it. Over TLS this path offers
 /// no ALPN, so it speaks HTTP/1.1 where async-http-client would have taken
 /// HTTP/2, as HTTPie does.
 ///
 /// Its state is touched only on `loop`, the transport's event loop.
 final class PlainHTTP1: @unchecked Sendable {
-    /// Bodies up to this size go in the request's one write; larger ones go
-    /// through async-http-client, which streams them and watches for an
-    /// answer that comes before the upload ends.
-    static let largestBody = 64 * 1024
-
     private let loop: any EventLoop
     private let connectTimeout: TimeAmount
     /// What is kept in memory of a streamed answer (`Options.maximumBodyBytes`).
@@ -59,13 +54,13 @@ final class PlainHTTP1: @unchecked Sendable {
         self.streamLimit = streamLimit
     }
 
-    /// Whether this path sends `request`: http or https, no proxy for it, a
-    /// body small enough for one write, and nothing async-http-client would
-    /// treat in its own way (a TRACE, an `Expect`).
+    /// Whether this path sends `request`: http or https, no proxy for it,
+    /// and nothing async-http-client would treat in its own way (a TRACE,
+    /// an `Expect`).
     static func takes(_ request: PreparedRequest, proxied: Bool) -> Bool {
         guard !proxied, let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = request.url.host, !host.isEmpty, !host.contains(":"),
-              (request.body?.count ?? 0) <= largestBody, request.method != "TRACE", request.method != "CONNECT"
+              request.method != "TRACE", request.method != "CONNECT"
         else { return false }
         return request.header("Expect") == nil
     }
@@ -213,9 +208,13 @@ final class PlainHTTP1: @unchecked Sendable {
         let channel = connection.channel
         channel.write(HTTPClientRequestPart.head(Self.head(of: request)), promise: nil)
         if let body = request.body, !body.isEmpty {
+            // The whole body in one write: NIO sends it as the socket takes
+            // it, and the answer is read meanwhile (a 413 before the upload ends).
             channel.write(HTTPClientRequestPart.body(.byteBuffer(ByteBuffer(bytes: body))), promise: nil)
         }
-        channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
+        let sent = loop.makePromise(of: Void.self)
+        sent.futureResult.whenSuccess { exchange.isSent = true }
+        channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: sent)
     }
 
     private func park(_ connection: Connection, key: Destination) {
@@ -266,6 +265,10 @@ private final class PendingAnswer: @unchecked Sendable {
     var lastPart = NIODeadline.now()
     /// The request went out on a connection an earlier request used.
     var reused = false
+    /// The whole request has been written. An answer that comes before
+    /// (a 413 during an upload) ends the connection: the rest of the body
+    /// would be read as the next request.
+    var isSent = false
     /// Closes the connection the request went on, once it has one.
     var onFailure: (() -> Void)?
 
@@ -360,7 +363,7 @@ private final class AnswerHandler: ChannelInboundHandler, @unchecked Sendable {
             } else {
                 answer = CollectedAnswer(head: head, body: streamed?.bytes ?? [], streamCut: streamed?.cut ?? false)
             }
-            let reusable = head.isKeepAlive && !exchange.closeAfter
+            let reusable = head.isKeepAlive && !exchange.closeAfter && exchange.isSent
             let then = done
             clear()
             exchange.succeed(answer)
@@ -388,13 +391,19 @@ private final class AnswerHandler: ChannelInboundHandler, @unchecked Sendable {
 
     func channelInactive(context: ChannelHandlerContext) {
         // Before the head: closed without an answer; after it: in the middle of one.
-        finish(failing: head == nil ? lost(HTTPClientError.remoteConnectionClosed) : ChannelError.eof)
+        finish(failing: head == nil ? lost(HTTPClientError.remoteConnectionClosed) : lost(ChannelError.eof))
         context.fireChannelInactive()
     }
 
     /// The connection closed or failed: before any answer on a reused one,
-    /// the request may go again (`PlainHTTP1.send`).
+    /// the request may go again (`PlainHTTP1.send`); after the head of an
+    /// answer that came while the body was still going out, the status is
+    /// worth saying (the server usually closes at once, and the reset can
+    /// take the rest of its answer with it).
     private func lost(_ error: any Error) -> any Error {
+        if let head, let exchange, !exchange.isSent {
+            return AsyncHTTPTransport.lostEarlyAnswer(head, host: exchange.host)
+        }
         guard head == nil, exchange?.reused == true else { return error }
         return StaleConnection(error: error)
     }
