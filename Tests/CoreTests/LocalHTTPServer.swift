@@ -80,6 +80,43 @@ final class LocalHTTPServer: @unchecked Sendable {
             }
         }
 
+        /// Connects to 127.0.0.1:`port` and copies bytes both ways until
+        /// either side closes: a proxy's tunnel, once it has said 200.
+        func relay(to port: Int) {
+            let upstream = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = UInt16(port).bigEndian
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(upstream, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            }
+            guard connected else {
+                close(upstream)
+                return
+            }
+            @Sendable func copy(_ from: Int32, _ to: Int32) {
+                var buffer = [UInt8](repeating: 0, count: 65536)
+                while true {
+                    let n = recv(from, &buffer, buffer.count, 0)
+                    guard n > 0 else { break }
+                    guard buffer[..<n].withUnsafeBytes({ send(to, $0.baseAddress, n, noSignal) }) == n else { break }
+                }
+                shutdown(to, Int32(SHUT_WR))
+            }
+            var timeout = timeval(tv_sec: 5, tv_usec: 0)
+            setsockopt(upstream, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            let backDone = DispatchSemaphore(value: 0)
+            Thread {
+                copy(upstream, fd)
+                backDone.signal()
+            }.start()
+            copy(fd, upstream)
+            // The other way ends when the backend closes (or after 5 s of silence).
+            _ = backDone.wait(timeout: .now() + 6)
+            close(upstream)
+        }
+
         /// Reads and drops whatever comes until the client closes (or 5 s of silence).
         func drain() {
             var buffer = [UInt8](repeating: 0, count: 65536)

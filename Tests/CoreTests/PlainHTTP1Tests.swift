@@ -34,19 +34,17 @@ import Testing
         func request(_ method: String = "GET", url: URL = url, body: Int = 0, headers: [HTTPHeader] = []) -> PreparedRequest {
             PreparedRequest(method: method, url: url, headers: headers, body: body == 0 ? nil : [UInt8](repeating: 1, count: body))
         }
-        #expect(PlainHTTP1.takes(request(), proxied: false))
-        #expect(PlainHTTP1.takes(request("POST", body: 8 << 20), proxied: false), "an upload of any size")
-        #expect(PlainHTTP1.takes(request(url: URL(string: "HTTP://example.test/x")!), proxied: false))
-        #expect(!PlainHTTP1.takes(request(), proxied: true))
-        #expect(PlainHTTP1.takes(request(url: URL(string: "https://example.test/x")!), proxied: false))
-        #expect(!PlainHTTP1.takes(request(url: URL(string: "https://example.test/x")!), proxied: true))
-        #expect(!PlainHTTP1.takes(request(url: URL(string: "ftp://example.test/x")!), proxied: false))
-        #expect(!PlainHTTP1.takes(request(url: URL(string: "http://[::1]:8080/x")!), proxied: false))
-        #expect(!PlainHTTP1.takes(request("TRACE"), proxied: false))
-        #expect(!PlainHTTP1.takes(request("POST", body: 10, headers: [HTTPHeader(name: "expect", value: "100-continue")]), proxied: false))
+        #expect(PlainHTTP1.takes(request()))
+        #expect(PlainHTTP1.takes(request("POST", body: 8 << 20)), "an upload of any size")
+        #expect(PlainHTTP1.takes(request(url: URL(string: "HTTP://example.test/x")!)))
+        #expect(PlainHTTP1.takes(request(url: URL(string: "https://example.test/x")!)))
+        #expect(!PlainHTTP1.takes(request(url: URL(string: "ftp://example.test/x")!)))
+        #expect(!PlainHTTP1.takes(request(url: URL(string: "http://[::1]:8080/x")!)))
+        #expect(!PlainHTTP1.takes(request("TRACE")))
+        #expect(!PlainHTTP1.takes(request("POST", body: 10, headers: [HTTPHeader(name: "expect", value: "100-continue")])))
         var streamed = request()
         streamed.stream = StreamSink({ _, _ in })
-        #expect(PlainHTTP1.takes(streamed, proxied: false), "a streamed answer too (the REPL's)")
+        #expect(PlainHTTP1.takes(streamed), "a streamed answer too (the REPL's)")
     }
 
     /// Byte for byte the heads async-http-client writes: framing headers
@@ -470,6 +468,105 @@ import Testing
             #expect(refused?.kind == .tls)
             #expect(refused?.detail == "the server does not speak TLS on this port (try http://)")
 
+        }
+    }
+}
+
+/// `PlainHTTP1` through an HTTP proxy's CONNECT tunnel (`ProxyTunnel`), the
+/// proxy a `LocalHTTPServer` of our own: the request inside is the bytes it
+/// is without a proxy, the tunnel is kept for the next request, and a proxy
+/// that says no is one line that names it.
+@Suite struct ProxyTunnelTests {
+    /// A proxy that records each CONNECT head, answers it with `answer`,
+    /// and on a 2xx tunnels to 127.0.0.1:`backend`.
+    func proxy(to backend: Int, answer: String = "HTTP/1.1 200 Connection established\r\n\r\n") throws -> LocalHTTPServer {
+        try LocalHTTPServer { peer in
+            guard peer.readRequest() != nil else { return }
+            peer.write(answer)
+            if answer.hasPrefix("HTTP/1.1 2") { peer.relay(to: backend) }
+        }
+    }
+
+    func transport(through proxy: LocalHTTPServer, user: String? = nil) -> AsyncHTTPTransport {
+        var options = AsyncHTTPTransport.Options()
+        let address = user.map { "http://\($0)@127.0.0.1:\(proxy.port)" } ?? "http://127.0.0.1:\(proxy.port)"
+        options.proxies = ProxyRules(http: ProxyRules.Proxy(address), https: ProxyRules.Proxy(address))
+        return AsyncHTTPTransport(options: options)
+    }
+
+    func using(_ transport: AsyncHTTPTransport, _ body: (AsyncHTTPTransport) async throws -> Void) async throws {
+        do {
+            try await body(transport)
+            await transport.shutdown()
+        } catch {
+            await transport.shutdown()
+            throw error
+        }
+    }
+
+    @Test func requestsGoThroughOneTunnelAsTheyWouldGoStraight() async throws {
+        let backend = try LocalHTTPServer(patience: 60) { peer in
+            while let head = peer.readRequest() {
+                if String(decoding: head, as: UTF8.self).hasPrefix("GET /zero ") {
+                    peer.write("HTTP/1.1 000 Zero\r\nContent-Length: 0\r\n\r\n")
+                } else {
+                    peer.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+                }
+            }
+        }
+        defer { backend.stop() }
+        let proxy = try proxy(to: backend.port)
+        defer { proxy.stop() }
+        let url = URL(string: "http://backend.test:\(backend.port)/a?b=1")!
+        try await using(transport(through: proxy, user: "me:s%40cret")) { (transport) async throws in
+            for method in ["GET", "POST", "GET"] {
+                let answer = try await transport.send(PreparedRequest(method: method, url: url, body: method == "POST" ? Array("{}".utf8) : nil))
+                #expect(answer.body == Array("ok".utf8))
+            }
+            let error = await #expect(throws: TransportError.self) {
+                try await transport.send(PreparedRequest(method: "GET", url: URL(string: "http://backend.test:\(backend.port)/zero")!))
+            }
+            #expect(error?.kind == .badAnswer, "a status under 100 through a proxy is one line too")
+        }
+        let connects = proxy.receivedHeads.map { String(decoding: $0, as: UTF8.self) }
+        #expect(connects == ["CONNECT backend.test:\(backend.port) HTTP/1.1\r\nHost: backend.test:\(backend.port)\r\n"
+                             + "Proxy-Authorization: Basic \(Data("me:s@cret".utf8).base64EncodedString())\r\n\r\n"])
+        #expect(backend.receivedHeads.first.map { String(decoding: $0, as: UTF8.self) }
+                == "GET /a?b=1 HTTP/1.1\r\nhost: backend.test:\(backend.port)\r\n\r\n")
+        #expect(backend.receivedHeads.count == 4)
+    }
+
+    @Test func httpsGoesThroughTheTunnel() async throws {
+        let backend = try LocalHTTPServer(LocalHTTPServer.answersOK)
+        defer { backend.stop() }
+        let front = try await TLSFront(for: backend)
+        let proxy = try proxy(to: front.port)
+        defer { proxy.stop() }
+        try await using(transport(through: proxy)) { (transport) async throws in
+            var request = PreparedRequest(method: "GET", url: front.baseURL.appendingPathComponent("x"))
+            request.tls = TLSOptions(verify: .authorities(front.authority))
+            #expect(try await transport.send(request).body == Array("ok".utf8))
+        }
+        await front.stop()
+        #expect(proxy.receivedHeads.map { String(decoding: $0, as: UTF8.self) }
+                == ["CONNECT localhost:\(front.port) HTTP/1.1\r\nHost: localhost:\(front.port)\r\n\r\n"])
+    }
+
+    @Test(arguments: [
+        ("HTTP/1.1 407 Proxy Authentication Required\r\nContent-Length: 0\r\n\r\n",
+         "it asks for credentials (407); give them in its URL, http://user:password@host:port"),
+        ("HTTP/1.1 502 Bad Gateway\r\nContent-Length: 5\r\n\r\nnope!", "it would not open a tunnel to backend.test:9: 502 Bad Gateway"),
+        ("SSH-2.0-OpenSSH_9.2\r\n\r\n", "its answer to CONNECT is not HTTP"),
+        ("", "it closed the connection before opening a tunnel"),
+    ])
+    func aProxyThatSaysNoIsOneLine(answer: String, said: String) async throws {
+        let proxy = try proxy(to: 9, answer: answer)
+        defer { proxy.stop() }
+        try await using(transport(through: proxy)) { (transport) async throws in
+            let error = await #expect(throws: TransportError.self) {
+                try await transport.send(PreparedRequest(method: "GET", url: URL(string: "http://backend.test:9/x")!))
+            }
+            #expect(error?.description == "request to backend.test:9 failed: the proxy http://127.0.0.1:\(proxy.port) (HTTP_PROXY/HTTPS_PROXY): \(said)")
         }
     }
 }

@@ -117,8 +117,8 @@ public final class AsyncHTTPTransport: HTTPTransport {
         do {
             let proxy = options.proxies?.proxy(for: request.url)
             let collected: CollectedAnswer
-            if let plain, PlainHTTP1.takes(request, proxied: proxy != nil) {
-                collected = try await plain.send(request, host: host, deadline: deadline)
+            if let plain, PlainHTTP1.takes(request) {
+                collected = try await plain.send(request, through: proxy, host: host, deadline: deadline)
             } else {
                 var headers = HTTPHeaders()
                 for header in request.headers { headers.add(name: header.name, value: header.value) }

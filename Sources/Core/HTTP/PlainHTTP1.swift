@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
@@ -6,8 +7,9 @@ import NIOPosix
 import NIOSSL
 import NIOTLS
 
-/// HTTP/1.1 for every request that goes straight to its server, `http://`
-/// or `https://`, whatever its body. One channel per connection, with NIO's own codec
+/// HTTP/1.1 for every `http://` or `https://` request, whatever its body,
+/// straight or through an HTTP proxy's CONNECT tunnel (`ProxyTunnel`). One
+/// channel per connection, with NIO's own codec
 /// (behind NIOSSL's handler for https), and
 /// a handler that gathers the answer (`BodyGatherer`, as `BytesCollector`
 /// does for async-http-client) or hands a streamed one to its `StreamSink`
@@ -18,8 +20,7 @@ import NIOTLS
 /// and pool cost about as much CPU per request as the rest of the explorer
 /// (BENCHMARKS.md, "Per request: a plain HTTP/1.1 path"), and it stops the
 /// process on some answers a server should not send (a status under 100).
-/// Requests through a proxy still go through it, and what goes out is the
-/// same bytes: the same framing rules, `host` added
+/// What goes out is the bytes async-http-client sent: the same framing rules, `host` added
 /// last when missing, `Content-Length` after it. Over TLS this path offers
 /// no ALPN, so it speaks HTTP/1.1 where async-http-client would have taken
 /// HTTP/2, as HTTPie does.
@@ -46,6 +47,7 @@ final class PlainHTTP1: @unchecked Sendable {
         var host: String
         var port: Int
         var tls: TLSOptions?
+        var proxy: ProxyRules.Proxy?
     }
 
     init(loop: any EventLoop, connectTimeout: TimeAmount, streamLimit: Int) {
@@ -54,11 +56,10 @@ final class PlainHTTP1: @unchecked Sendable {
         self.streamLimit = streamLimit
     }
 
-    /// Whether this path sends `request`: http or https, no proxy for it,
-    /// and nothing async-http-client would treat in its own way (a TRACE,
-    /// an `Expect`).
-    static func takes(_ request: PreparedRequest, proxied: Bool) -> Bool {
-        guard !proxied, let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+    /// Whether this path sends `request`: http or https, and nothing
+    /// async-http-client would treat in its own way (a TRACE, an `Expect`).
+    static func takes(_ request: PreparedRequest) -> Bool {
+        guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = request.url.host, !host.isEmpty, !host.contains(":"),
               request.method != "TRACE", request.method != "CONNECT"
         else { return false }
@@ -72,14 +73,22 @@ final class PlainHTTP1: @unchecked Sendable {
     /// an idempotent request (RFC 9110 §9.2.2) then goes once more on a new
     /// connection, as curl and browsers do. Others fail: the server may have
     /// acted on them.
-    nonisolated(nonsending) func send(_ request: PreparedRequest, host: String, deadline: TimeAmount) async throws -> CollectedAnswer {
+    nonisolated(nonsending) func send(_ request: PreparedRequest, through proxy: ProxyRules.Proxy?, host: String,
+                                      deadline: TimeAmount) async throws -> CollectedAnswer {
         let secure = request.url.scheme?.lowercased() == "https" ? try context(for: request.tls ?? TLSOptions(), host: host) : nil
+        let route = Route(secure: secure, proxy: proxy)
         do {
-            return try await attempt(request, secure: secure, host: host, deadline: deadline, reuse: true)
+            return try await attempt(request, route: route, host: host, deadline: deadline, reuse: true)
         } catch let stale as StaleConnection {
             guard Self.idempotent.contains(request.method) else { throw stale.error }
-            return try await attempt(request, secure: secure, host: host, deadline: deadline, reuse: false)
+            return try await attempt(request, route: route, host: host, deadline: deadline, reuse: false)
         }
+    }
+
+    /// How a request's connection is made: over TLS or not, through a proxy or not.
+    private struct Route {
+        let secure: Secure?
+        let proxy: ProxyRules.Proxy?
     }
 
     /// A request's TLS: the options it asked for and the context made of them.
@@ -97,11 +106,11 @@ final class PlainHTTP1: @unchecked Sendable {
 
     private static let idempotent: Set<String> = ["GET", "HEAD", "OPTIONS", "PUT", "DELETE"]
 
-    private nonisolated(nonsending) func attempt(_ request: PreparedRequest, secure: Secure?, host: String, deadline: TimeAmount,
+    private nonisolated(nonsending) func attempt(_ request: PreparedRequest, route: Route, host: String, deadline: TimeAmount,
                                                  reuse: Bool) async throws -> CollectedAnswer {
         let exchange = PendingAnswer(host: host, reserves: request.method != "HEAD", closeAfter: Self.asksToClose(request),
                                      sink: request.stream, streamLimit: streamLimit, promise: loop.makePromise())
-        let start = { [self] in begin(exchange, request: request, secure: secure, deadline: deadline, reuse: reuse) }
+        let start = { [self] in begin(exchange, request: request, route: route, deadline: deadline, reuse: reuse) }
         if loop.inEventLoop { start() } else { loop.execute(start) }
         return try await Self.answer(to: exchange, on: loop, isolation: #isolation)
     }
@@ -134,7 +143,7 @@ final class PlainHTTP1: @unchecked Sendable {
 
     // MARK: On the loop
 
-    private func begin(_ exchange: PendingAnswer, request: PreparedRequest, secure: Secure?, deadline: TimeAmount, reuse: Bool) {
+    private func begin(_ exchange: PendingAnswer, request: PreparedRequest, route: Route, deadline: TimeAmount, reuse: Bool) {
         guard !shutDown else { return exchange.fail(HTTPClientError.alreadyShutdown) }
         // Once the head says the body streams, only the server or Ctrl-C ends
         // it; a download may take as long as it needs while bytes come, and
@@ -151,8 +160,9 @@ final class PlainHTTP1: @unchecked Sendable {
             watch?.cancel()
         }
         let host = request.url.host ?? ""
+        let secure = route.secure
         let port = request.url.port ?? (secure == nil ? 80 : 443)
-        let key = Destination(host: host, port: port, tls: secure?.options)
+        let key = Destination(host: host, port: port, tls: secure?.options, proxy: route.proxy)
         while reuse, let connection = idle[key]?.popLast() {
             guard connection.channel.isActive else { continue }
             exchange.reused = true
@@ -163,7 +173,9 @@ final class PlainHTTP1: @unchecked Sendable {
         // does that on a Dispatch thread, as for async-http-client). An
         // address is never sent as the TLS server name (SNI); the certificate
         // is checked against it all the same.
-        let address = try? SocketAddress(ipAddress: host, port: port)
+        let isAddress = (try? SocketAddress(ipAddress: host, port: port)) != nil
+        let (peer, peerPort) = route.proxy.map { ($0.host, $0.port) } ?? (host, port)
+        let tunnel = route.proxy.map { ProxyTunnel(to: host, port: port, through: $0, for: exchange.host) }
         let bootstrap = ClientBootstrap(group: loop)
             .connectTimeout(connectTimeout)
             .channelInitializer { channel in
@@ -171,15 +183,17 @@ final class PlainHTTP1: @unchecked Sendable {
                     var encoding = HTTPRequestEncoder.Configuration()
                     encoding.automaticallySetFramingHeaders = false
                     let pipeline = channel.pipeline.syncOperations
+                    if let tunnel { try pipeline.addHandler(tunnel) }
                     if let secure {
-                        try pipeline.addHandler(NIOSSLClientHandler(context: secure.context, serverHostname: address == nil ? host : nil))
+                        try pipeline.addHandler(NIOSSLClientHandler(context: secure.context, serverHostname: isAddress ? nil : host))
                     }
                     try pipeline.addHandler(HTTPRequestEncoder(configuration: encoding))
                     try pipeline.addHandler(ByteToMessageHandler(HTTPResponseDecoder(leftOverBytesStrategy: .dropBytes)))
                     try pipeline.addHandler(handler)
                 }
             }
-        let connecting = address.map { bootstrap.connect(to: $0) } ?? bootstrap.connect(host: host, port: port)
+        let connecting = (try? SocketAddress(ipAddress: peer, port: peerPort)).map { bootstrap.connect(to: $0) }
+            ?? bootstrap.connect(host: peer, port: peerPort)
         connecting.whenComplete { [self] result in
             switch result {
             case let .success(channel):
@@ -187,10 +201,16 @@ final class PlainHTTP1: @unchecked Sendable {
                 // A connection that closes while it waits is forgotten.
                 channel.closeFuture.whenComplete { [self] _ in idle[key]?.removeAll { $0.channel === channel } }
                 write(request, on: connection, exchange: exchange, key: key)
-                // The handshake has as long as a connect (async-http-client's rule).
-                guard secure != nil else { return }
+                // The tunnel and the handshake have as long as a connect
+                // (async-http-client's rule), from when the TCP connection is made.
+                guard tunnel != nil || secure != nil else { return }
                 let handshake = loop.scheduleTask(in: connectTimeout) {
-                    if !handler.isSecured { exchange.fail(HTTPClientError.tlsHandshakeTimeout) }
+                    if let tunnel, !tunnel.isOpen {
+                        exchange.fail(TransportError(kind: .timeout, host: exchange.host,
+                                                     detail: "the proxy \(tunnel.proxy) did not open a tunnel within \(AsyncHTTPTransport.seconds(self.connectTimeout))"))
+                    } else if secure != nil, !handler.isSecured {
+                        exchange.fail(HTTPClientError.tlsHandshakeTimeout)
+                    }
                 }
                 exchange.promise.futureResult.whenComplete { _ in handshake.cancel() }
             case let .failure(error):
@@ -420,5 +440,112 @@ private final class AnswerHandler: ChannelInboundHandler, @unchecked Sendable {
         gatherer = nil
         streamed = nil
         done = nil
+    }
+}
+
+/// The first handler of a connection to an HTTP proxy: asks it for a tunnel
+/// (`CONNECT host:port`, with the proxy URL's credentials as basic auth),
+/// holds back what the handlers after it write (a TLS hello, a request)
+/// until the proxy says yes, then steps out of the way. A proxy that says
+/// anything but 2xx fails the request in one line that names it.
+private final class ProxyTunnel: ChannelDuplexHandler, RemovableChannelHandler, @unchecked Sendable {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+    typealias OutboundIn = NIOAny
+    typealias OutboundOut = ByteBuffer
+
+    let proxy: ProxyRules.Proxy
+    private let target: String
+    /// The request's `host:port`, for the line that says what went wrong.
+    private let host: String
+    private(set) var isOpen = false
+    private var answer: ByteBuffer?
+    /// What the handlers after this one wrote before the tunnel opened, as they wrote it.
+    private var held: [(NIOAny, EventLoopPromise<Void>?)] = []
+
+    /// The most of a proxy's answer head read before giving up on it.
+    private static let largestHead = 16 * 1024
+
+    init(to targetHost: String, port: Int, through proxy: ProxyRules.Proxy, for host: String) {
+        self.proxy = proxy
+        target = "\(targetHost.contains(":") ? "[\(targetHost)]" : targetHost):\(port)"
+        self.host = host
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        var head = "CONNECT \(target) HTTP/1.1\r\nHost: \(target)\r\n"
+        if let user = proxy.user {
+            head += "Proxy-Authorization: Basic \(Data("\(user):\(proxy.password ?? "")".utf8).base64EncodedString())\r\n"
+        }
+        context.writeAndFlush(Self.wrapOutboundOut(ByteBuffer(string: head + "\r\n")), promise: nil)
+        context.fireChannelActive()
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        guard isOpen else { return held.append((data, promise)) }
+        context.write(data, promise: promise)
+    }
+
+    func flush(context: ChannelHandlerContext) {
+        if isOpen { context.flush() }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !isOpen else { return context.fireChannelRead(data) }
+        var part = Self.unwrapInboundIn(data)
+        answer.setOrWriteBuffer(&part)
+        guard var answer else { return }
+        let bytes = answer.readableBytesView
+        guard let end = bytes.firstRange(of: [13, 10, 13, 10]) else {
+            if bytes.count > Self.largestHead { refuse(context, "its answer to CONNECT does not end") }
+            return
+        }
+        // The status line, up to its CR or LF (as bytes: "\r\n" is one Character).
+        let lineEnd = bytes[..<end.lowerBound].firstIndex { $0 == 13 || $0 == 10 } ?? end.lowerBound
+        let words = String(decoding: bytes[..<lineEnd], as: UTF8.self).split(separator: " ", maxSplits: 2)
+        guard words.count >= 2, words[0].hasPrefix("HTTP/1."), let status = Int(words[1]) else {
+            return refuse(context, "its answer to CONNECT is not HTTP")
+        }
+        guard (200..<300).contains(status) else {
+            let said = words.count > 2 ? "\(status) \(words[2])" : "\(status)"
+            if status == 407 {
+                return refuse(context, proxy.user == nil
+                    ? "it asks for credentials (407); give them in its URL, http://user:password@host:port"
+                    : "it refused the credentials in its URL (407)")
+            }
+            return refuse(context, "it would not open a tunnel to \(target): \(said)")
+        }
+        isOpen = true
+        answer.moveReaderIndex(forwardBy: end.upperBound - bytes.startIndex)
+        self.answer = nil
+        for (data, promise) in held { context.write(data, promise: promise) }
+        held = []
+        context.flush()
+        if answer.readableBytes > 0 { context.fireChannelRead(Self.wrapInboundOut(answer)) }
+        context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if !isOpen {
+            context.fireErrorCaught(failure("it closed the connection before opening a tunnel"))
+        }
+        failHeld(ChannelError.ioOnClosedChannel)
+        context.fireChannelInactive()
+    }
+
+    private func refuse(_ context: ChannelHandlerContext, _ reason: String) {
+        failHeld(ChannelError.ioOnClosedChannel)
+        context.fireErrorCaught(failure(reason))
+        context.close(promise: nil)
+    }
+
+    private func failure(_ reason: String) -> TransportError {
+        TransportError(kind: .other, host: host, detail: "the proxy \(proxy) (HTTP_PROXY/HTTPS_PROXY): \(reason)")
+    }
+
+    private func failHeld(_ error: any Error) {
+        let failing = held
+        held = []
+        for (_, promise) in failing { promise?.fail(error) }
     }
 }
