@@ -137,6 +137,26 @@ import Testing
         #expect(server.acceptedConnections == 4)
     }
 
+    /// A 101 to a request that asked for no upgrade is shown, and its
+    /// connection, now in another protocol, is not used again: the next
+    /// request waited on it until the server closed it.
+    @Test func aConnectionSwitchedTo101IsNotReused() async throws {
+        let server = try LocalHTTPServer(patience: 60) { peer in
+            guard let head = peer.readRequest() else { return }
+            if String(decoding: head, as: UTF8.self).hasPrefix("GET /switch ") {
+                peer.write("HTTP/1.1 101 Switching Protocols\r\nUpgrade: something\r\nConnection: upgrade\r\n\r\n")
+                return peer.drain()
+            }
+            peer.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+        }
+        defer { server.stop() }
+        try await using(transport()) { (transport) async throws in
+            #expect(try await transport.send(get(server, "/switch")).status == 101)
+            #expect(try await transport.send(get(server, timeout: .seconds(3))).status == 200)
+            #expect(server.acceptedConnections == 2)
+        }
+    }
+
     /// A connection the server closed while it waited is not used again:
     /// the next request goes out on a new one and is answered.
     @Test func aConnectionClosedWhileIdleIsNotReused() async throws {

@@ -383,7 +383,8 @@ private final class AnswerHandler: ChannelInboundHandler, @unchecked Sendable {
             } else {
                 answer = CollectedAnswer(head: head, body: streamed?.bytes ?? [], streamCut: streamed?.cut ?? false)
             }
-            let reusable = head.isKeepAlive && !exchange.closeAfter && exchange.isSent
+            // After a 101 the connection speaks another protocol, whatever the request asked.
+            let reusable = head.isKeepAlive && !exchange.closeAfter && exchange.isSent && head.status != .switchingProtocols
             let then = done
             clear()
             exchange.succeed(answer)
