@@ -246,6 +246,28 @@ import Testing
 
     /// Every error the libraries are known to report gets words of its own:
     /// none of their type names or errno dumps in what the user reads.
+    /// BoringSSL's and NIOSSL's texts as they came from real handshakes
+    /// (a helper's servers): each names its own cause. A client certificate
+    /// a server asked for was "the server's certificate is not trusted",
+    /// even with --verify no; a wrong name was too.
+    @Test(arguments: [
+        ("sslError([Error: 268436572 error:1000045c:SSL routines:OPENSSL_internal:TLSV1_ALERT_CERTIFICATE_REQUIRED at tls_record.cc:491])",
+         "the server asks for a client certificate (--cert FILE)"),
+        ("handshakeFailed(NIOSSL.BoringSSLError.sslError([Error: 268436496 error:10000410:SSL routines:OPENSSL_internal:SSLV3_ALERT_HANDSHAKE_FAILURE at tls_record.cc:491]))",
+         "the server ended the handshake: it may want a client certificate (--cert FILE), or share no TLS version or cipher with explorer"),
+        ("handshakeFailed(NIOSSL.BoringSSLError.sslError([Error: 268435581 error:1000007d:SSL routines:OPENSSL_internal:CERTIFICATE_VERIFY_FAILED at handshake.cc:320]))",
+         "the server's certificate could not be verified: not signed by a CA explorer trusts, expired or not yet valid "
+         + "(--verify CA_FILE trusts a private CA; --verify no checks nothing)"),
+        ("NIOSSLExtraError.failedToValidateHostname: Couldn't find localhost in certificate from peer", "the server's certificate does not name this host"),
+        ("handshakeFailed(NIOSSL.BoringSSLError.sslError([Error: 268435703 error:100000f7:SSL routines:OPENSSL_internal:WRONG_VERSION_NUMBER at tls_record.cc:127]))",
+         "the server does not speak TLS on this port (try http://)"),
+        ("sslError([Error: 268436498 error:10000412:SSL routines:OPENSSL_internal:SSLV3_ALERT_BAD_CERTIFICATE at tls_record.cc:491])",
+         "the server refused the client certificate (--cert)"),
+    ])
+    func tlsFailuresNameTheirCause(text: String, said: String) {
+        #expect(AsyncHTTPTransport.tlsReason(text) == said)
+    }
+
     @Test func knownLibraryErrorsAreWordedWithoutTheirNames() {
         var errors: [any Error] = [
             HTTPClientError.invalidHeaderFieldValues(["a\u{1}"]), HTTPClientError.invalidHeaderFieldNames(["ß"]),

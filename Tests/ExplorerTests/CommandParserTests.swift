@@ -9,10 +9,22 @@ import Testing
     @Test func tlsFlags() throws {
         guard case let .http(_, _, _, options) = try CommandParser().parse("get https://h.example/ --verify no") else { throw CommandError("not http") }
         #expect(options.tls == TLSOptions(verify: .none))
-        guard case let .http(_, _, _, trusted) = try CommandParser().parse("get https://h.example/ --verify /etc/hostname --cert /etc/hostname") else {
+        let files = TestCertificates.files
+        guard case let .http(_, _, _, trusted) = try CommandParser().parse("get https://h.example/ --verify \(files.certificate) --cert \(files.combined)") else {
             throw CommandError("not http")
         }
-        #expect(trusted.tls == TLSOptions(verify: .authorities("/etc/hostname"), certificate: "/etc/hostname"))
+        #expect(trusted.tls == TLSOptions(verify: .authorities(files.certificate), certificate: files.combined))
+        // Read as NIOSSL reads them: a file that is not PEM, or a certificate without its key, is refused with a caret.
+        #expect(throws: CommandError("the CA file /etc/hostname is not PEM, or holds no CA", column: 23)) {
+            try CommandParser().parse("get https://h.example/ --verify /etc/hostname")
+        }
+        #expect(throws: CommandError("the certificate file \(files.certificate) holds no private key; give it with --cert-key FILE", column: 23)) {
+            try CommandParser().parse("get https://h.example/ --cert \(files.certificate) --verify no")
+        }
+        guard case let .http(_, _, _, apart) = try CommandParser().parse("get https://h.example/ --cert \(files.certificate) --cert-key \(files.key)") else {
+            throw CommandError("not http")
+        }
+        #expect(apart.tls == TLSOptions(verify: .system, certificate: files.certificate, key: files.key))
         #expect(throws: CommandError("--verify takes yes, no, or a CA file (PEM) that can be read; /nowhere.pem cannot", column: 32)) {
             try CommandParser().parse("get https://h.example/ --verify /nowhere.pem")
         }

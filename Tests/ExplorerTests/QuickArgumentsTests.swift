@@ -17,7 +17,7 @@ import Testing
         ["-c", "get /x"], ["-c", "login alice secret"], ["-c", "-v"], ["-c", ""], ["-c"], ["-c=get"], ["-cget"],
         ["run"], ["run", "f.txt"], ["sandbox"], ["--help"], ["-h"], ["--version"], ["--"], ["get /x"], ["--bogus"],
         ["-o", "x"], ["--BASE-URL", "http://h"], ["--base-url", "--offline"],
-        ["--verify", "no"], ["--verify", "/no/such/ca.pem"], ["--cert-key=/dev/null"],
+        ["--verify", "no"], ["--verify", "/no/such/ca.pem"], ["--verify", TestCertificates.files.certificate],
     ]
 
     /// What the argument parser makes of `arguments`: the REPL's options
@@ -68,8 +68,8 @@ import Testing
     @Test(arguments: [
         [], ["-c", "get /x"], ["--base-url", "http://127.0.0.1:8080", "-c", "get /x"], ["--base-url=http://127.0.0.1:8080"],
         ["--profile", "nova", "--env", "staging", "-c", "a", "-c", "b"], ["--offline", "--color", "never", "--record", "r.transcript"],
-        ["--spec", "api.yaml"], ["-c", "login alice p=ss"], ["--verify", "no", "--cert", "/dev/null", "--cert-key", "/dev/null"],
-        ["--verify=YES"], ["--verify", "/dev/null"],
+        ["--spec", "api.yaml"], ["-c", "login alice p=ss"], ["--verify", "no", "--cert", TestCertificates.files.certificate, "--cert-key", TestCertificates.files.key],
+        ["--verify=YES"], ["--cert=" + TestCertificates.files.combined],
     ])
     func theREPLsOwnLinesAreReadDirectly(_ line: [String]) throws {
         let quick = try #require(QuickArguments(line))
@@ -83,6 +83,7 @@ import Testing
         ["--base-url", "not a url"], ["--base-url"], ["--color", "purple"], ["--offline", "--offline"], ["--offline=true"],
         ["--profile", "a", "--profile", "b"], ["-c", "-v"], ["--base-url", "--offline"], ["-cget"], ["-c=get"],
         ["--generate-completion-script", "bash"], ["--verify", "/no/such/ca.pem"], ["--cert", "/no/such/client.pem"], ["--verify="],
+        ["--verify", "/dev/null"], ["--cert", TestCertificates.files.certificate], ["--cert-key", TestCertificates.files.key],
     ])
     func theRestIsLeftToTheParser(_ line: [String]) {
         #expect(QuickArguments(line) == nil)

@@ -6,6 +6,7 @@ same with curl's flags. Certificates are made with openssl, for localhost.
 """
 import json
 import ssl
+import subprocess
 
 import pytest
 
@@ -44,17 +45,18 @@ def test_verify_and_client_certificates_work_as_in_httpie(https):
         "get /trusted --verify server.pem",
         "get /client --verify server.pem --cert client.pem --cert-key client-key.pem",
         "get /missing --verify nowhere.pem",
-        "get /curl --verify server.pem --cert client.pem --curl",
+        "get /curl --verify server.pem --cert client.pem --cert-key client-key.pem --curl",
         "defaults --verify server.pem",
         "get /session",
     ]) + "\n")
     lines = result.stdout + result.stderr
-    assert f"stdin:1: error: TLS failure with localhost:{base.rsplit(':', 1)[1]}: the server's certificate is not trusted " \
+    assert f"stdin:1: error: TLS failure with localhost:{base.rsplit(':', 1)[1]}: the server's certificate could not be verified: " \
+           "not signed by a CA explorer trusts, expired or not yet valid " \
            "(--verify CA_FILE trusts a private CA; --verify no checks nothing)" in lines, lines
     assert lines.count('"client": null') == 3, lines  # insecure, trusted, session
     assert '"client": "tester"' in lines, lines
     assert "--verify takes yes, no, or a CA file (PEM) that can be read; nowhere.pem cannot" in lines
-    assert f"curl --cacert 'server.pem' --cert 'client.pem' '{base}/curl'" in lines, lines
+    assert f"curl --cacert 'server.pem' --cert 'client.pem' --key 'client-key.pem' '{base}/curl'" in lines, lines
 
 
 def test_https_answers_from_a_raw_tls_server_are_read_as_curl_reads_them(tmp_path, socket_server):
@@ -124,8 +126,9 @@ def test_tls_flags_on_explorers_own_command_line_cover_every_request(https):
                              "--cert-key", "client-key.pem", "--record", "s.transcript", "-c", "get /who")
     assert recorded.returncode == 0, recorded.stderr
     assert '"client": "tester"' in recorded.stdout
-    shown = explorer_with("--base-url", base, "--verify", "server.pem", "--cert", "client.pem", "-c", "defaults")
-    assert "every request line: --verify server.pem --cert client.pem" in shown.stdout, shown.stdout
+    shown = explorer_with("--base-url", base, "--verify", "server.pem", "--cert", "client.pem", "--cert-key", "client-key.pem",
+                          "-c", "defaults")
+    assert "every request line: --verify server.pem --cert client.pem --cert-key client-key.pem" in shown.stdout, shown.stdout
 
     (folder / "lines.txt").write_text("get /from-a-file\n")
     for args in [["run", "lines.txt", "--base-url", base, "--verify", "server.pem"],
@@ -134,7 +137,7 @@ def test_tls_flags_on_explorers_own_command_line_cover_every_request(https):
         assert ran.returncode == 0 and '"client": null' in ran.stdout, (args, ran.stdout, ran.stderr)
 
     untrusted = explorer_with("replay", "s.transcript")
-    assert untrusted.returncode == 3 and "the server's certificate is not trusted" in untrusted.stdout + untrusted.stderr
+    assert untrusted.returncode == 3 and "the server's certificate could not be verified" in untrusted.stdout + untrusted.stderr
     for args in [["replay", "s.transcript", "--verify", "server.pem", "--cert", "client.pem", "--cert-key", "client-key.pem"],
                  ["--verify", "server.pem", "--cert", "client.pem", "--cert-key", "client-key.pem", "test", "s.transcript"]]:
         replayed = explorer_with(*args)
@@ -148,4 +151,52 @@ def test_tls_flags_on_explorers_own_command_line_cover_every_request(https):
     assert "--verify takes yes, no, or a CA file (PEM) that can be read; nowhere.pem cannot" in refused.stderr
     sandbox = explorer_with("sandbox", "--verify", "no")
     assert sandbox.returncode != 0
-    assert "--verify is an option of the REPL and explorer run, not of explorer sandbox" in sandbox.stderr
+    assert "--verify is an option of the REPL, explorer run, replay and test, not of explorer sandbox" in sandbox.stderr
+
+
+def test_tls_files_are_checked_before_anything_is_sent_and_handshake_refusals_say_why(tmp_path, http_server):
+    """A CA file that is not PEM, a directory, an encrypted key, a key that
+    is not the certificate's, a certificate file without its key and a
+    --cert-key without --cert are each one line before anything is sent,
+    on a line and on explorer's command line; a server that asks for a
+    client certificate none was given for says so."""
+    server_cert, server_key = make_certificate(tmp_path, "server", "localhost")
+    client_cert, client_key = make_certificate(tmp_path, "client", "tester")
+    other_cert, other_key = make_certificate(tmp_path, "other", "someone")
+    subprocess.run(["openssl", "pkey", "-in", str(client_key), "-aes256", "-passout", "pass:x", "-out", str(tmp_path / "locked.pem")],
+                   check=True, capture_output=True, timeout=30)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.minimum_version = ssl.TLSVersion.TLSv1_3
+    context.load_cert_chain(server_cert, server_key)
+    context.load_verify_locations(client_cert)
+    context.verify_mode = ssl.CERT_REQUIRED
+    base = base_url(http_server(Answer, tls=context), "https", "localhost")
+    (tmp_path / "notes.txt").write_text("not a certificate\n")
+    (tmp_path / "folder").mkdir()
+    result = explorer(base, tmp_path, "\n".join([
+        "get /a --verify notes.txt",
+        "get /b --verify folder",
+        "get /c --verify server.pem --cert client.pem --cert-key locked.pem",
+        "get /d --verify server.pem --cert client.pem --cert-key other-key.pem",
+        "get /e --verify server.pem --cert client.pem",
+        "get /f --verify server.pem --cert-key client-key.pem",
+        "get /g --verify server.pem",
+        "get /h --verify server.pem --cert client.pem --cert-key client-key.pem",
+    ]) + "\n")
+    errors = result.stderr.splitlines()
+    assert errors == [
+        "stdin:1: error: the CA file notes.txt is not PEM, or holds no CA",
+        "stdin:2: error: the CA file folder is a directory",
+        "stdin:3: error: the key file locked.pem is encrypted; explorer reads only a key without a passphrase "
+        "(openssl pkey -in locked.pem -out key.pem writes one)",
+        "stdin:4: error: the key other-key.pem does not belong to the certificate client.pem",
+        "stdin:5: error: the certificate file client.pem holds no private key; give it with --cert-key FILE",
+        "stdin:6: error: --cert-key client-key.pem is the key of a client certificate: give --cert FILE too (not sent)",
+        f"stdin:7: error: TLS failure with localhost:{base.rsplit(':', 1)[1]}: the server asks for a client certificate (--cert FILE)",
+    ], result.stderr
+    assert '"client": "tester"' in result.stdout, result.stdout
+    for flags, said in [(["--verify", "notes.txt"], "the CA file notes.txt is not PEM, or holds no CA"),
+                        (["--cert", "client.pem", "--cert-key", "other-key.pem"], "the key other-key.pem does not belong to the certificate client.pem"),
+                        (["--cert-key", "client-key.pem"], "--cert-key names the key of a client certificate: give --cert FILE too")]:
+        refused = run_explorer(["--base-url", base, *flags, "-c", "get /x"], env=isolated_env(tmp_path), cwd=tmp_path)
+        assert refused.returncode == 64 and said in refused.stderr, (flags, refused.stderr)

@@ -198,16 +198,32 @@ extension AsyncHTTPTransport {
         }
     }
 
-    /// The useful part of a TLS library's message.
-    private static func tlsReason(_ text: String) -> String {
+    /// The useful part of a TLS library's message (BoringSSL's reason
+    /// codes, NIOSSL's own errors), in the order a person would check.
+    static func tlsReason(_ text: String) -> String {
         if text.contains("WRONG_VERSION_NUMBER") || text.contains("HTTP_REQUEST") {
             return "the server does not speak TLS on this port (try http://)"
         }
-        if text.localizedCaseInsensitiveContains("certificate") || text.contains("CERTIFICATE_VERIFY_FAILED") {
-            return "the server's certificate is not trusted (--verify CA_FILE trusts a private CA; --verify no checks nothing)"
-        }
-        if text.contains("hostname") || text.contains("unableToValidateCertificate") {
+        if text.contains("failedToValidateHostname") || text.contains("unableToValidateCertificate") {
             return "the server's certificate does not name this host"
+        }
+        if text.contains("CERTIFICATE_REQUIRED") {
+            return "the server asks for a client certificate (--cert FILE)"
+        }
+        if text.contains("ALERT_BAD_CERTIFICATE") || text.contains("ALERT_UNKNOWN_CA") || text.contains("ALERT_CERTIFICATE_UNKNOWN")
+            || text.contains("ALERT_UNSUPPORTED_CERTIFICATE") || text.contains("ALERT_CERTIFICATE_EXPIRED") || text.contains("ALERT_ACCESS_DENIED") {
+            return "the server refused the client certificate (--cert)"
+        }
+        if text.contains("CERTIFICATE_VERIFY_FAILED") || text.localizedCaseInsensitiveContains("certificate") {
+            return "the server's certificate could not be verified: not signed by a CA explorer trusts, expired or not yet valid "
+                + "(--verify CA_FILE trusts a private CA; --verify no checks nothing)"
+        }
+        if text.contains("ALERT_HANDSHAKE_FAILURE") {
+            return "the server ended the handshake: it may want a client certificate (--cert FILE), "
+                + "or share no TLS version or cipher with explorer"
+        }
+        if text.contains("ALERT_PROTOCOL_VERSION") || text.contains("UNSUPPORTED_PROTOCOL") {
+            return "the server and explorer share no TLS version (explorer speaks TLS 1.2 and 1.3)"
         }
         return "the TLS handshake failed"
     }

@@ -163,31 +163,9 @@ public final class AsyncHTTPTransport: HTTPTransport {
     }
 
     /// NIO's TLS configuration for `--verify`, `--cert` and `--cert-key`; a
-    /// file that cannot be read or is not PEM is one line, nothing sent.
+    /// file that cannot be used is one line, nothing sent.
     static func configuration(_ tls: TLSOptions, host: String) throws(TransportError) -> TLSConfiguration {
-        var configuration = TLSConfiguration.makeClientConfiguration()
-        func read<T>(_ what: String, _ path: String, _ load: () throws -> T) throws(TransportError) -> T {
-            guard FileManager.default.isReadableFile(atPath: path) else {
-                throw TransportError(kind: .notSent, host: host, detail: "cannot read the \(what) file \(path)")
-            }
-            do { return try load() } catch {
-                throw TransportError(kind: .notSent, host: host, detail: "the \(what) file \(path) is not PEM, or holds no \(what)")
-            }
-        }
-        switch tls.verify {
-        case .system: break
-        case .none: configuration.certificateVerification = .none
-        case let .authorities(path):
-            let roots = try read("CA", path) { try NIOSSLCertificate.fromPEMFile(path) }
-            configuration.trustRoots = .certificates(roots)
-        }
-        if let certificate = tls.certificate {
-            let chain = try read("certificate", certificate) { try NIOSSLCertificate.fromPEMFile(certificate) }
-            configuration.certificateChain = chain.map { .certificate($0) }
-            let keyFile = tls.key ?? certificate
-            configuration.privateKey = .privateKey(try read("key", keyFile) { try NIOSSLPrivateKey(file: keyFile, format: .pem) })
-        }
-        return configuration
+        do { return try tls.configuration() } catch { throw TransportError(kind: .notSent, host: host, detail: error.description) }
     }
 
     /// A request whose answer may stream: the deadline holds until the head

@@ -97,9 +97,10 @@ final class PlainHTTP1: @unchecked Sendable {
         let context: NIOSSLContext
     }
 
-    private func context(for options: TLSOptions, host: String) throws -> Secure {
+    private func context(for options: TLSOptions, host: String) throws(TransportError) -> Secure {
         if let made = contexts.withLockedValue({ $0[options] }) { return Secure(options: options, context: made) }
-        let made = try NIOSSLContext(configuration: AsyncHTTPTransport.configuration(options, host: host))
+        let made: NIOSSLContext
+        do { made = try options.context() } catch { throw TransportError(kind: .notSent, host: host, detail: error.description) }
         contexts.withLockedValue { $0[options] = made }
         return Secure(options: options, context: made)
     }

@@ -50,9 +50,13 @@ struct ExplorerCommand: ParsableCommand {
     func refuse(_ subcommand: String, except understood: Set<String> = []) throws {
         let refused = connection.givenNames.filter { !understood.contains($0) } + (commands.isEmpty ? [] : ["-c"])
         if let first = refused.first {
-            throw ValidationError("\(first) is an option of the REPL and explorer run, not of explorer \(subcommand)")
+            let takers = Self.transcriptOptions.contains(first) ? "the REPL, explorer run, replay and test" : "the REPL and explorer run"
+            throw ValidationError("\(first) is an option of \(takers), not of explorer \(subcommand)")
         }
     }
+
+    /// The REPL's options that `replay` and `test` take too (`TranscriptRunOptions`).
+    static let transcriptOptions: Set<String> = ["--base-url", "--env", "--color", "--verify", "--cert", "--cert-key"]
 
     /// Tasks run on NIO's event loops (`EventLoopExecutor`). The REPL's and
     /// `-c`'s command lines skip the argument parser (`QuickArguments`).
@@ -376,6 +380,10 @@ struct TLSSettings: Equatable {
         } catch {
             return .failure(error)
         }
+        if certKey != nil, cert == nil {
+            return .failure(.init(message: "--cert-key names the key of a client certificate: give --cert FILE too"))
+        }
+        if let problem = options.tlsProblem { return .failure(.init(message: problem)) }
         return .success(options)
     }
 

@@ -29,7 +29,7 @@ struct TranscriptRunOptions: ParsableArguments {
     /// replay FILE`); the REPL's other options are refused there, by name,
     /// rather than ignored.
     func given(over root: ExplorerCommand, command: String) throws -> TranscriptRunOptions {
-        try root.refuse(command, except: ["--base-url", "--env", "--color", "--verify", "--cert", "--cert-key"])
+        try root.refuse(command, except: ExplorerCommand.transcriptOptions)
         var merged = self
         let tlsGiven = tls.settings.given(over: root.connection.tls.settings)
         (merged.tls.verify, merged.tls.cert, merged.tls.certKey) = (tlsGiven.verify, tlsGiven.cert, tlsGiven.certKey)

@@ -184,6 +184,9 @@ actor Interpreter {
         case let .http(method, path, items, typed):
             let listing = method == "GET" && !typed.offline && !typed.curl
             let options = typed.over(defaults)
+            if let key = options.certificateKey, options.certificate == nil {
+                return .failure("--cert-key \(key) is the key of a client certificate: give --cert FILE too (not sent)", .usage)
+            }
             var request = try session.builder.build(method: method, path: path, items: items, form: options.form, raw: options.raw)
             request.timeout = options.timeout.map { .milliseconds(Int(($0 * 1000).rounded())) }
             request.tls = options.tls

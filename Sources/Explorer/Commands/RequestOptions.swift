@@ -204,6 +204,17 @@ struct RequestOptions: Sendable, Equatable {
         if name == "--cert" { certificate = path } else { certificateKey = path }
     }
 
+    /// Why the TLS flags of one line (or of `defaults`) cannot be used, or
+    /// nil: each file read as NIOSSL will read it, and the key checked
+    /// against its certificate. A `--cert-key` alone is left to the
+    /// request: the certificate may be in the session's `defaults`.
+    var tlsProblem: String? { tls?.problem }
+
+    /// Where the first TLS flag of `words` is, for the caret under `tlsProblem`.
+    static func tlsFlagColumn(in words: [LineTokenizer.Word]) -> Int? {
+        words.first { word in ["--verify", "--cert", "--cert-key"].contains(split(word.text).0) }?.start
+    }
+
     /// Flags that make sense for a session (`defaults`): the others are about one line.
     static let sessionFlags: Set<String> = ["--follow", "--max-redirects", "--timeout", "--form", "--print", "--verbose", "--headers", "--body",
                                             "--verify", "--cert", "--cert-key"]

@@ -123,6 +123,7 @@ struct CommandParser {
             }
             i += try options.read(args.words, at: i)
         }
+        if let problem = options.tlsProblem { throw CommandError(problem, column: RequestOptions.tlsFlagColumn(in: args.words)) }
         return .defaults(options)
     }
 
@@ -193,6 +194,7 @@ struct CommandParser {
             let command = arguments.command
             throw CommandError("\(method) needs a path, as in: \(method.lowercased()) /api/tasks", column: command.start + command.text.count)
         }
+        if let problem = options.tlsProblem { throw CommandError(problem, column: RequestOptions.tlsFlagColumn(in: args)) }
         if options.raw != nil, let data = dataWords.first {
             throw CommandError("--raw sends its text as the whole body; it cannot be combined with fields or files", column: data.start)
         }
