@@ -200,3 +200,18 @@ def test_tls_files_are_checked_before_anything_is_sent_and_handshake_refusals_sa
                         (["--cert-key", "client-key.pem"], "--cert-key names the key of a client certificate: give --cert FILE too")]:
         refused = run_explorer(["--base-url", base, *flags, "-c", "get /x"], env=isolated_env(tmp_path), cwd=tmp_path)
         assert refused.returncode == 64 and said in refused.stderr, (flags, refused.stderr)
+
+
+def test_curls_tls_flags_are_read_as_explorers(https):
+    """A pasted curl command's -k, --cacert, -E and --key do what they do in
+    curl: they were skipped (-k) or refused."""
+    base, folder = https
+    result = explorer(base, folder, "\n".join([
+        f"curl -k {base}/insecure",
+        f"curl --cacert server.pem -E client.pem --key client-key.pem {base}/client",
+        f"curl {base}/untrusted",
+        f"curl --cacert nowhere.pem {base}/missing",
+    ]) + "\n")
+    assert result.stdout.count('"client": null') == 1 and '"client": "tester"' in result.stdout, result.stdout
+    assert f"stdin:3: error: TLS failure with localhost:{base.rsplit(':', 1)[1]}: the server's certificate could not be verified" in result.stderr
+    assert "stdin:4: error: curl's --cacert: --verify takes yes, no, or a CA file (PEM) that can be read; nowhere.pem cannot" in result.stderr

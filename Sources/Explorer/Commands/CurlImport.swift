@@ -3,11 +3,12 @@ import Foundation
 
 /// A `curl …` command pasted at the prompt (from browser dev tools or API
 /// docs), read as the request it sends: `-X`, the URL, `-H`, `-d` and its
-/// kin, `--data-urlencode`, `-G`, `-F`, `-u`, `-L`, and the flags that change
-/// nothing here (`-s`, `-i`, `-k`, `--compressed`…). Anything else is refused
-/// by name, with its column, rather than guessed at.
+/// kin, `--data-urlencode`, `-G`, `-F`, `-u`, `-L`, the TLS flags (`-k`,
+/// `--cacert`, `-E`, `--key`), and the flags that change nothing here (`-s`,
+/// `-i`, `--compressed`…). Anything else is refused by name, with its
+/// column, rather than guessed at.
 enum CurlImport {
-    static let ignored: Set<String> = ["-s", "--silent", "-S", "--show-error", "-i", "--include", "-k", "--insecure", "--compressed",
+    static let ignored: Set<String> = ["-s", "--silent", "-S", "--show-error", "-i", "--include", "--compressed",
                                        "-v", "--verbose", "-N", "--no-buffer", "--http1.1", "-#", "--progress-bar", "-f", "--fail"]
 
     static func parse(_ words: [LineTokenizer.Word]) throws(CommandError) -> Command {
@@ -32,7 +33,7 @@ enum CurlImport {
             if text.hasPrefix("--"), let eq = text.firstIndex(of: "=") {
                 inline = String(text[text.index(after: eq)...])
                 text = String(text[..<eq])
-            } else if text.count > 2, text.hasPrefix("-"), !text.hasPrefix("--"), "XHdFuo".contains(text[text.index(text.startIndex, offsetBy: 1)]) {
+            } else if text.count > 2, text.hasPrefix("-"), !text.hasPrefix("--"), "XHdFuoE".contains(text[text.index(text.startIndex, offsetBy: 1)]) {
                 inline = String(text.dropFirst(2))
                 text = String(text.prefix(2))
             }
@@ -98,12 +99,26 @@ enum CurlImport {
             case "-b", "--cookie": items.append(.header(name: "Cookie", value: try take()))
             case "-I", "--head": method = "HEAD"
             case "--url": url = LineTokenizer.Word(text: try take(), start: word.start)
+            // curl's TLS flags, as explorer's --verify, --cert and --cert-key.
+            case "-k", "--insecure", "--cacert", "-E", "--cert", "--key":
+                let (flag, given) = switch text {
+                case "-k", "--insecure": ("--verify", "no")
+                case "--cacert": ("--verify", try take())
+                case "-E", "--cert": ("--cert", try take())
+                default: ("--cert-key", try take())
+                }
+                do throws(RequestOptions.TLSFlagProblem) {
+                    try options.setTLS(flag, given)
+                } catch {
+                    throw CommandError("curl's \(text): \(error.message)", column: word.start)
+                }
             // explorer's own: show the request instead of sending it.
             case "--offline": options.offline = true
             default:
                 if ignored.contains(text) { break }
                 if text.hasPrefix("-") {
-                    throw CommandError("curl's \(text) is not one explorer reads (it reads -X, -H, -d, --data-urlencode, -G, -F, -u, -L, -m, -A, -e, -b, -I, --url)", column: word.start)
+                    throw CommandError("curl's \(text) is not one explorer reads (it reads -X, -H, -d, --data-urlencode, -G, -F, -u, -L, -m, -A, -e, -b, -I, "
+                                       + "-k, --cacert, -E, --key, --url)", column: word.start)
                 }
                 guard url == nil else { throw CommandError("a second URL: explorer runs one request at a time", column: word.start) }
                 url = word
@@ -111,6 +126,9 @@ enum CurlImport {
             i += 1
         }
         guard let url else { throw CommandError("curl command with no URL", column: words.first?.start) }
+        if let problem = options.tlsProblem {
+            throw CommandError(problem, column: words.first { ["-k", "--insecure", "--cacert", "-E", "--cert", "--key"].contains($0.text) }?.start)
+        }
         if !url.text.hasPrefix("/"), let reason = URLCheck.problem(url.text) { throw CommandError(reason, column: url.start) }
         let encoded = urlencoded.map(Self.urlencode)
         var target = url.text

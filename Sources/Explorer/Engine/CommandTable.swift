@@ -168,7 +168,8 @@ extension CommandTable {
             summary: "request options for every later line (--follow, --timeout, -v…)",
             details: """
             Sets request options that every later request line gets unless it says otherwise:
-            --follow, --max-redirects N, --timeout SECONDS, --form, --print WHAT, -v, -h, -b.
+            --follow, --max-redirects N, --timeout SECONDS, --form, --print WHAT, -v, -h, -b,
+            --verify yes|no|CA_FILE, --cert FILE, --cert-key FILE.
             defaults alone shows them; defaults clear drops them. Example: defaults --follow --timeout 5
             """,
             parse: { args throws(CommandError) in try CommandParser.defaults(args) }),
@@ -176,8 +177,9 @@ extension CommandTable {
             name: "curl", usage: "curl [OPTION…] URL", summary: "run a pasted curl command as a request",
             details: """
             Reads a curl command, as browser dev tools and API docs give them, as the request it sends:
-            -X, -H, -d/--data/--data-raw/--json, --data-urlencode, -G, -F, -u, -b, -A, -e, -L, -m, -I.
-            Flags that change nothing here (-s, -i, -k, --compressed, -v) are skipped; others are refused
+            -X, -H, -d/--data/--data-raw/--json, --data-urlencode, -G, -F, -u, -b, -A, -e, -L, -m, -I,
+            and -k/--insecure, --cacert, -E/--cert, --key as --verify no, --verify, --cert, --cert-key.
+            Flags that change nothing here (-s, -i, --compressed, -v) are skipped; others are refused
             by name. The token and session headers follow their usual rule: only to the backend's origin.
             """,
             parse: { args throws(CommandError) in try CurlImport.parse(args.words) }),
