@@ -463,8 +463,9 @@ import Testing
         await front.stop()
     }
 
-    /// A server that never answers the handshake: the connect timeout ends
-    /// it, in async-http-client's words. A plain HTTP server on an https
+    /// A server that never answers the handshake: the request's deadline
+    /// ends it, in a line that says the handshake did not finish (it was a
+    /// fixed 10 s, whatever --timeout said). A plain HTTP server on an https
     /// URL: one line that says so.
     @Test func aSilentOrPlainServerOnAnHTTPSURLIsOneLine() async throws {
         let silent = try LocalHTTPServer { peer in peer.drain() }
@@ -476,12 +477,12 @@ import Testing
             peer.drain()
         }
         defer { plain.stop() }
-        try await using(transport(connectTimeout: .milliseconds(300))) { (transport) async throws in
+        try await using(transport()) { (transport) async throws in
             let waited = await #expect(throws: TransportError.self) {
-                try await transport.send(PreparedRequest(method: "GET", url: URL(string: "https://127.0.0.1:\(silent.port)/")!))
+                try await transport.send(PreparedRequest(method: "GET", url: URL(string: "https://127.0.0.1:\(silent.port)/")!, timeout: .milliseconds(300)))
             }
             #expect(waited?.kind == .timeout)
-            #expect(waited?.detail == "the TLS handshake did not finish (is it an https server?)")
+            #expect(waited?.detail == "the TLS handshake did not finish within 0.3 s (is it an https server? --timeout changes it)")
             let refused = await #expect(throws: TransportError.self) {
                 try await transport.send(PreparedRequest(method: "GET", url: URL(string: "https://127.0.0.1:\(plain.port)/")!))
             }
@@ -580,6 +581,26 @@ import Testing
         ("", "it closed the connection before opening a tunnel"),
     ])
     func aProxyThatSaysNoIsOneLine(answer: String, said: String) async throws {
+        try await refused(answer: answer, said: said)
+    }
+
+    /// A proxy that says nothing: the request's deadline names the tunnel.
+    @Test func aSilentProxyIsOneLineAtTheDeadline() async throws {
+        let proxy = try LocalHTTPServer { peer in
+            peer.readRequest()
+            peer.drain()
+        }
+        defer { proxy.stop() }
+        try await using(transport(through: proxy)) { (transport) async throws in
+            let error = await #expect(throws: TransportError.self) {
+                try await transport.send(PreparedRequest(method: "GET", url: URL(string: "http://backend.test:9/x")!, timeout: .milliseconds(300)))
+            }
+            #expect(error?.description == "backend.test:9 did not answer in time: the proxy http://127.0.0.1:\(proxy.port) "
+                    + "did not open a tunnel within 0.3 s (--timeout changes it)")
+        }
+    }
+
+    func refused(answer: String, said: String) async throws {
         let proxy = try proxy(to: 9, answer: answer)
         defer { proxy.stop() }
         try await using(transport(through: proxy)) { (transport) async throws in

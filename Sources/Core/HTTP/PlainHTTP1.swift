@@ -149,8 +149,12 @@ final class PlainHTTP1: @unchecked Sendable {
         // Once the head says the body streams, only the server or Ctrl-C ends
         // it; a download may take as long as it needs while bytes come, and
         // silence as long as the deadline ends it.
+        // The deadline covers the proxy's tunnel and the TLS handshake too, as
+        // curl's --max-time does: a handshake that takes 12 s works with
+        // --timeout 60. Running out before either is done says which.
         let timer = loop.scheduleTask(in: deadline) {
-            if !exchange.isStreaming { exchange.fail(HTTPClientError.deadlineExceeded) }
+            guard !exchange.isStreaming else { return }
+            exchange.fail(exchange.stuck?(deadline) ?? HTTPClientError.deadlineExceeded)
         }
         let watch = exchange.sink == nil ? nil : loop.scheduleRepeatedTask(initialDelay: deadline, delay: min(deadline, .seconds(1))) { _ in
             guard exchange.isDownloading, exchange.lastPart < .now() - deadline else { return }
@@ -202,18 +206,18 @@ final class PlainHTTP1: @unchecked Sendable {
                 // A connection that closes while it waits is forgotten.
                 channel.closeFuture.whenComplete { [self] _ in idle[key]?.removeAll { $0.channel === channel } }
                 write(request, on: connection, exchange: exchange, key: key)
-                // The tunnel and the handshake have as long as a connect
-                // (async-http-client's rule), from when the TCP connection is made.
-                guard tunnel != nil || secure != nil else { return }
-                let handshake = loop.scheduleTask(in: connectTimeout) {
+                exchange.stuck = { deadline in
+                    let within = AsyncHTTPTransport.seconds(deadline)
                     if let tunnel, !tunnel.isOpen {
-                        exchange.fail(TransportError(kind: .timeout, host: exchange.host,
-                                                     detail: "the proxy \(tunnel.proxy) did not open a tunnel within \(AsyncHTTPTransport.seconds(self.connectTimeout))"))
-                    } else if secure != nil, !handler.isSecured {
-                        exchange.fail(HTTPClientError.tlsHandshakeTimeout)
+                        return TransportError(kind: .timeout, host: exchange.host,
+                                              detail: "the proxy \(tunnel.proxy) did not open a tunnel within \(within) (--timeout changes it)")
                     }
+                    if secure != nil, !handler.isSecured {
+                        return TransportError(kind: .timeout, host: exchange.host,
+                                              detail: "the TLS handshake did not finish within \(within) (is it an https server? --timeout changes it)")
+                    }
+                    return nil
                 }
-                exchange.promise.futureResult.whenComplete { _ in handshake.cancel() }
             case let .failure(error):
                 exchange.fail(error)
             }
@@ -292,6 +296,9 @@ private final class PendingAnswer: @unchecked Sendable {
     var isSent = false
     /// Closes the connection the request went on, once it has one.
     var onFailure: (() -> Void)?
+    /// Once connected: why the deadline ran out before the answer could
+    /// start (the tunnel or the handshake unfinished), or nil.
+    var stuck: ((TimeAmount) -> TransportError?)?
 
     init(host: String, reserves: Bool, closeAfter: Bool, sink: StreamSink?, streamLimit: Int, promise: EventLoopPromise<CollectedAnswer>) {
         self.host = host
@@ -307,6 +314,7 @@ private final class PendingAnswer: @unchecked Sendable {
         isSettled = true
         onFailure?()
         onFailure = nil
+        stuck = nil
         promise.fail(error)
     }
 
@@ -314,6 +322,7 @@ private final class PendingAnswer: @unchecked Sendable {
         guard !isSettled else { return }
         isSettled = true
         onFailure = nil
+        stuck = nil
         promise.succeed(answer)
     }
 }
