@@ -41,7 +41,7 @@ import Testing
         only.headers = [HTTPHeader(name: "X-Trace", value: "1")]
         #expect(try parser.parse("ws connect X-Trace:1") == .ws(.connect(target: nil, settings: only)), "the profile's socket, with a header")
         #expect(throws: CommandError.self) { try parser.parse("ws connect /ws ß:1") }
-        #expect(throws: CommandError("ws connect takes a URL or /path, headers as Name:value, and --retries, --backoff, --heartbeat", column: 15)) {
+        #expect(throws: CommandError("ws connect takes a URL or /path, headers as Name:value, and --retries, --backoff, --heartbeat, --verify, --cert, --cert-key", column: 15)) {
             try parser.parse("ws connect /ws a=1:2")
         }
     }
@@ -119,10 +119,10 @@ import Testing
         #expect(throws: CommandError("--heartbeat needs seconds from 0.1 to 3600, or 0 for no pings", column: 14)) {
             try parser.parse("ws connect /x --heartbeat 0.01")
         }
-        #expect(throws: CommandError("unknown flag --ping; ws connect takes --retries, --backoff, --heartbeat", column: 11)) {
+        #expect(throws: CommandError("unknown flag --ping; ws connect takes --retries, --backoff, --heartbeat, --verify, --cert, --cert-key", column: 11)) {
             try parser.parse("ws connect --ping 3")
         }
-        #expect(throws: CommandError("usage: ws connect [URL|PATH] [Name:value…] [--retries N] [--backoff S] [--heartbeat S]", column: 14)) {
+        #expect(throws: CommandError("usage: ws connect [URL|PATH] [Name:value…] [--retries N] [--backoff S] [--heartbeat S] [--verify yes|no|CA_FILE] [--cert FILE] [--cert-key FILE]", column: 14)) {
             try parser.parse("ws connect /a /b")
         }
     }
@@ -132,7 +132,7 @@ import Testing
         func candidates(_ line: String) -> [String] { Completer.complete(line, state: state).candidates.map(\.text) }
         #expect(candidates("ws connect ") == ConnectSettings.flags)
         #expect(candidates("ws connect /__sandbox/echo --h") == ["--heartbeat"])
-        #expect(candidates("ws connect --retries 2 --") == ["--backoff", "--heartbeat"])
+        #expect(candidates("ws connect --retries 2 --") == ["--backoff", "--heartbeat", "--verify", "--cert", "--cert-key"])
         // Where a flag's value goes, and after other subcommands, nothing.
         #expect(candidates("ws connect --retries ").isEmpty)
         #expect(candidates("ws send --").isEmpty)

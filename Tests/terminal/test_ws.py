@@ -14,8 +14,8 @@ import urllib.request
 
 import pytest
 
-from support import (ALICE_PROMPT, CTRL_D, ENTER, PROMPT, TAB, close_frame, history_lines, make_certificate, run_explorer,
-                     text_frame, websocket_accept)
+from support import (ALICE_PROMPT, CTRL_D, ENTER, PROMPT, TAB, close_frame, history_lines, isolated_env, make_certificate,
+                     run_explorer, text_frame, websocket_accept)
 
 
 def call(base, method, path, body, token=None):
@@ -175,6 +175,36 @@ def test_wss_to_a_self_signed_server_is_one_line(spawn, socket_server, tmp_path)
                      "(self-signed, expired, or from an unknown issuer)"], out
     assert server.handshakes == 0
     assert "state: closed" in x.run("ws status")  # the REPL goes on
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl is needed to make a self-signed certificate")
+def test_wss_takes_verify_from_its_line_and_from_defaults(socket_server, tmp_path):
+    """`ws connect --verify FILE`, and `defaults --verify FILE` before a
+    plain `ws connect`, trust a private CA for wss:// as for requests; the
+    socket ignored both and refused every self-signed server."""
+    cert, key = make_certificate(tmp_path, "cert", "localhost")
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+
+    def tls(server, conn):
+        with context.wrap_socket(conn, server_side=True) as wrapped:
+            websocket_handshake(server, wrapped)
+            wrapped.recv(4096)  # the client's close frame, answered
+            wrapped.sendall(close_frame(1000))
+
+    server = socket_server(tls)
+    url = f"wss://localhost:{server.port}/"
+    result = run_explorer(["--base-url", f"https://localhost:{server.port}"], cwd=tmp_path, input="\n".join([
+        f"ws connect {url} --retries 0 --verify cert.pem",
+        "ws close",
+        "defaults --verify cert.pem",
+        f"ws connect {url} --retries 0",
+        "ws close",
+        f"ws connect {url} --retries 0 --verify nowhere.pem",
+    ]) + "\n", env=isolated_env(tmp_path))
+    assert result.stdout.count(f"connected to {url}") == 2, result.stdout + result.stderr
+    assert server.handshakes == 2
+    assert "stdin:6: error: --verify takes yes, no, or a CA file (PEM) that can be read; nowhere.pem cannot" in result.stderr
 
 
 def test_ws_connect_flags_complete_on_tab(spawn):

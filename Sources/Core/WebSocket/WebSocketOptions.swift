@@ -7,6 +7,9 @@ public struct WebSocketOptions: Sendable {
     public var headers: [HTTPHeader] = []
     /// The proxy the environment names (`HTTP_PROXY`, `HTTPS_PROXY`, `NO_PROXY`), as for requests.
     public var proxies: ProxyRules?
+    /// `--verify`, `--cert`, `--cert-key` for a `wss://` socket, as for
+    /// requests; nil: the system's CAs, no client certificate.
+    public var tls: TLSOptions?
     /// Protocol ping period. A ping still unanswered when the next one is due
     /// counts as a drop: the connection is closed and reconnected per
     /// `reconnect`, so a silent peer is noticed within two periods. Nil: no heartbeat.

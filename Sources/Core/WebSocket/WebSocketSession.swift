@@ -287,6 +287,8 @@ public actor WebSocketSession {
 
     private func connectOnce(_ url: String) async throws -> WebSocketCloseFrame? {
         let headers = await handshakeHeaders(for: url)
+        // A file that cannot be used fails the attempt in its own words (`TLSOptions.FileProblem`).
+        let tls = try options.tls?.configuration()
         let proxy = proxySettings(for: url)
         let configuration = WebSocketClientConfiguration(
             maxFrameSize: options.maximumMessageBytes,
@@ -364,10 +366,11 @@ public actor WebSocketSession {
                 }
                 // Through the proxy the environment names, as requests go (a CONNECT tunnel).
                 let client = if let proxy {
-                    WebSocketClient(url: url, configuration: configuration, proxySettings: proxy, eventLoopGroup: self.eventLoop,
-                                    logger: Self.logger, handler: handler)
+                    WebSocketClient(url: url, configuration: configuration, tlsConfiguration: tls, proxySettings: proxy,
+                                    eventLoopGroup: self.eventLoop, logger: Self.logger, handler: handler)
                 } else {
-                    WebSocketClient(url: url, configuration: configuration, eventLoopGroup: self.eventLoop, logger: Self.logger, handler: handler)
+                    WebSocketClient(url: url, configuration: configuration, tlsConfiguration: tls, eventLoopGroup: self.eventLoop,
+                                    logger: Self.logger, handler: handler)
                 }
                 let closeFrame = try await client.run()
                 end.yield(.finished(.success(closeFrame)))

@@ -323,6 +323,8 @@ extension CommandTable {
             --backoff S            seconds before the first try, doubling after (default 1)
             --heartbeat S          seconds between pings (default 30; 0: none); a ping still
                                    unanswered when the next is due counts as a drop
+            --verify, --cert, --cert-key  a wss:// server's certificate and a client one, as
+                                   for requests (default: the session's defaults)
         ws send JSON               one text frame: {"type":"ping"}, or fields as in an HTTP body:
                                    ws send type=message receiver_id:=2 content=hi; JSON pasted
                                    over several lines is read on at ... until it ends

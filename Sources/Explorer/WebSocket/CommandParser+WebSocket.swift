@@ -81,9 +81,9 @@ extension CommandParser {
         }
     }
 
-    /// `ws connect [URL|PATH] [--retries N] [--backoff S] [--heartbeat S]`, flags anywhere.
+    /// `ws connect [URL|PATH] [--retries N] [--backoff S] [--heartbeat S] [--verify …] [--cert …] [--cert-key …]`, flags anywhere.
     private static func connect(_ words: [LineTokenizer.Word]) throws(CommandError) -> WebSocketAction {
-        let usage = "usage: ws connect [URL|PATH] [Name:value…] [--retries N] [--backoff S] [--heartbeat S]"
+        let usage = "usage: ws connect [URL|PATH] [Name:value…] [--retries N] [--backoff S] [--heartbeat S] [--verify yes|no|CA_FILE] [--cert FILE] [--cert-key FILE]"
         var target: String?
         var settings = ConnectSettings()
         var i = 0
@@ -112,6 +112,14 @@ extension CommandParser {
                 }
                 settings.heartbeat = s
                 i += 2
+            case "--verify", "--cert", "--cert-key":
+                let given = try value(word, "\(word.text) \(word.text == "--verify" ? "no" : "client.pem")")
+                do throws(RequestOptions.TLSFlagProblem) {
+                    try settings.tls.setTLS(word.text, given)
+                } catch {
+                    throw CommandError(error.message, column: words[i + 1].start)
+                }
+                i += 2
             default:
                 if word.text.hasPrefix("--") {
                     throw CommandError("unknown flag \(word.text); ws connect takes \(ConnectSettings.flags.joined(separator: ", "))", column: word.start)
@@ -132,6 +140,7 @@ extension CommandParser {
                 i += 1
             }
         }
+        if let problem = settings.tls.tlsProblem { throw CommandError(problem, column: RequestOptions.tlsFlagColumn(in: words)) }
         return .connect(target: target, settings: settings)
     }
 

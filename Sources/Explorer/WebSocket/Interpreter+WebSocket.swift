@@ -61,6 +61,12 @@ extension Interpreter {
         case let .connect(target, settings):
             var options = settings.options
             options.proxies = proxies
+            // wss:// checks the server as requests do: this line's flags, else the session's `defaults`.
+            let tls = settings.tls.over(requestDefaults)
+            if let key = tls.certificateKey, tls.certificate == nil {
+                return .failure("--cert-key \(key) is the key of a client certificate: give --cert FILE too (not connected)", .usage)
+            }
+            options.tls = tls.tls
             return await connect(target, options)
         case let .send(value):
             return await send(.text(JSONPrinter.compact(value)))

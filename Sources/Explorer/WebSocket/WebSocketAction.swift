@@ -34,17 +34,23 @@ struct ConnectSettings: Sendable, Equatable {
     var heartbeat: Double?
     /// `Name:value` items: headers sent with the handshake.
     var headers: [HTTPHeader] = []
+    /// `--verify`, `--cert`, `--cert-key` for a wss:// socket (only those
+    /// members are set); the session's `defaults` fill in the rest.
+    var tls = RequestOptions()
 
     /// The largest message taken (no flag: tests shrink it, so a message over
     /// it need not be megabytes).
     var maximumMessageBytes: Int?
 
-    static let flags = ["--retries", "--backoff", "--heartbeat"]
+    static let flags = ["--retries", "--backoff", "--heartbeat", "--verify", "--cert", "--cert-key"]
     /// The flags with what TAB says about each.
     static let flagHints: [SlotKind.Flag] = [
         .init(name: "--retries", hint: "N reconnect tries (0: never)"),
         .init(name: "--backoff", hint: "S seconds before the first try, doubling"),
         .init(name: "--heartbeat", hint: "S seconds between pings (0: none)"),
+        .init(name: "--verify", hint: "yes|no|CA_FILE check a wss:// server's certificate"),
+        .init(name: "--cert", hint: "FILE client certificate (PEM)"),
+        .init(name: "--cert-key", hint: "FILE the client certificate's key (PEM)"),
     ]
     static let maximumRetries = 30
 
