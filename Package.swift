@@ -16,7 +16,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
-        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        // TLS for https and wss (Core's own HTTP/1.1 client, swift-websocket's).
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         // `traits: []` drops full Foundation and ICU from Hummingbird: smaller binary, faster start-up.
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: []),
         // Only the HummingbirdBcrypt product is used (the sandbox's password hashes).
@@ -46,7 +47,12 @@ let package = Package(
         .target(
             name: "Core",
             dependencies: [
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "WSClient", package: "swift-websocket"),
                 .product(name: "WSCompression", package: "swift-websocket"),
                 .product(name: "CompressNIO", package: "compress-nio"),
@@ -93,7 +99,12 @@ let package = Package(
             "Core", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "WSClient", package: "swift-websocket"),
         ], path: "bench/ws-bench"),
-        .testTarget(name: "CoreTests", dependencies: ["Core"]),
+        .testTarget(name: "CoreTests", dependencies: [
+            "Core",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        ]),
         .testTarget(name: "SandboxTests", dependencies: [
             "Sandbox", "Core",
             .product(name: "WSClient", package: "swift-websocket"),

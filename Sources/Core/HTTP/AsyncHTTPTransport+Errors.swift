@@ -1,18 +1,17 @@
-import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
 
-/// What async-http-client and NIO report, said in the user's terms: one line
-/// that names what happened (`TransportError`), never a library's type names
-/// (`HTTPClientError.invalidHeaderFieldValues(…)`, `invalid constant string`).
+/// What NIO, NIOSSL and `PlainHTTP1` report, said in the user's terms: one
+/// line that names what happened (`TransportError`), never a library's type
+/// names (`HTTPParserError.invalidConstant`, `failedToLoadPrivateKey`).
 extension AsyncHTTPTransport {
     /// Why a request must not go out, or nil. Checked before the client sees
     /// it: NIO stops the process on a non-ASCII header name (a precondition),
-    /// async-http-client refuses control characters with its own wording, and
-    /// a head over the limit kills the process (`Options.maximumHeadBytes`).
+    /// a control character in a value would split the head, and a head over
+    /// the limit is refused (`Options.maximumHeadBytes`).
     static func refusal(of request: PreparedRequest, maximumHeadBytes: Int) -> String? {
         if let reason = URLCheck.problem(port: request.url) { return reason }
         for header in request.headers {
@@ -23,6 +22,12 @@ extension AsyncHTTPTransport {
             if let bad = header.value.utf8.first(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
                 return "the value of header \(header.name) contains a control character (\(byteName(bad))), which HTTP does not allow"
             }
+        }
+        if request.method == "CONNECT" {
+            return "CONNECT opens a tunnel through a proxy; it is not a request explorer sends"
+        }
+        if request.method == "TRACE", !(request.body ?? []).isEmpty {
+            return "a TRACE request cannot have a body"
         }
         let headBytes = request.headByteCount
         if headBytes > maximumHeadBytes {
@@ -60,7 +65,7 @@ extension AsyncHTTPTransport {
         return tenths % 10 == 0 ? "\(tenths / 10) KiB" : "\(tenths / 10).\(tenths % 10) KiB"
     }
 
-    /// Every error async-http-client and NIO are known to report, in plain
+    /// Every error NIO, NIOSSL and `PlainHTTP1` are known to report, in plain
     /// words. Anything else keeps its own text, behind "failed:".
     static func classify(_ error: any Error, host: String, limit: Int, deadline: TimeAmount = .seconds(30)) -> TransportError {
         func make(_ kind: TransportError.Kind, _ detail: String = "") -> TransportError {
@@ -71,13 +76,14 @@ extension AsyncHTTPTransport {
             return said
         case is CancellationError:
             return make(.cancelled)
-        case is NIOTooManyBytesError, is ResponseAccumulator.ResponseTooBigError:
+        case is NIOTooManyBytesError:
             return make(.tooLarge, "body larger than \(limit / 1024 / 1024) MiB; stopped reading (--download writes a body of any size to a file)")
-        case let e as HTTPClientError:
-            if e == .readTimeout || e == .deadlineExceeded {
-                return make(.timeout, "no complete answer within \(seconds(deadline)) (--timeout changes it)")
+        case let e as ExchangeFailure:
+            switch e {
+            case .deadline: return make(.timeout, "no complete answer within \(seconds(deadline)) (--timeout changes it)")
+            case .closedBeforeAnswer: return make(.other, "the server closed the connection before answering")
+            case .shutDown: return make(.other, "the HTTP client is already shut down")
             }
-            return classify(e, make)
         case let e as HTTPParserError:
             return classify(e, make)
         case let e as IOError:
@@ -91,11 +97,6 @@ extension AsyncHTTPTransport {
             }
             if let first = e.connectionErrors.first?.error { return classify(first, host: host, limit: limit, deadline: deadline) }
             return make(.other, "cannot connect")
-        case let e as NIOSSLError where e == .uncleanShutdown:
-            // async-http-client's refusal of an answer that ends at a close
-            // without the notice (`PlainHTTP1` takes it as whole, as curl does).
-            return make(.other, "the server closed the connection without TLS's closing notice, "
-                        + "and its answer has no length to check against: it may be cut short")
         case let e as SocketAddressError.UnknownHost:
             return make(.dns, e.errorDescription.prefix(1).lowercased() + e.errorDescription.dropFirst())
         default:
@@ -113,34 +114,6 @@ extension AsyncHTTPTransport {
             return make(.tls, tlsReason(text))
         }
         return make(.other, text)
-    }
-
-    private static func classify(_ e: HTTPClientError, _ make: (TransportError.Kind, String) -> TransportError) -> TransportError {
-        switch e {
-        case .cancelled, .requestStreamCancelled: return make(.cancelled, "")
-        case .connectTimeout: return make(.timeout, "connect timed out")
-        case .tlsHandshakeTimeout: return make(.timeout, "the TLS handshake did not finish (is it an https server?)")
-        case .readTimeout, .deadlineExceeded, .getConnectionFromPoolTimeout: return make(.timeout, "no response before the deadline")
-        case .writeTimeout: return make(.timeout, "the request could not be sent before the deadline")
-        case .remoteConnectionClosed: return make(.other, "the server closed the connection before answering")
-        case .invalidURL, .emptyHost, .emptyScheme: return make(.notSent, "the URL has no host to send it to")
-        case .traceRequestWithBody: return make(.notSent, "a TRACE request cannot have a body")
-        case .incompatibleHeaders, .chunkedSpecifiedMultipleTimes, .identityCodingIncorrectlyPresent:
-            return make(.notSent, "its Transfer-Encoding header is not one the client can send (leave framing to the client)")
-        case .bodyLengthMismatch: return make(.other, "the body sent was not the length announced")
-        case .httpEndReceivedAfterHeadWith1xx: return make(.badAnswer, "it ended right after an interim 1xx status")
-        case .alreadyShutdown, .uncleanShutdown: return make(.other, "the HTTP client is already shut down")
-        case .redirectLimitReached, .redirectCycleDetected: return make(.other, "too many redirects")
-        default: break
-        }
-        // Cases with a value cannot be compared with ==; their short description names them.
-        switch e.shortDescription {
-        case "Unsupported scheme": return make(.notSent, "only http:// and https:// URLs can be sent")
-        case "Invalid header field names": return make(.notSent, "a header name has characters HTTP does not allow")
-        case "Invalid header field values": return make(.notSent, "a header value contains a control character, which HTTP does not allow")
-        case "Server offered unsupported application protocol": return make(.tls, "the server offered a protocol other than HTTP/1.1 or HTTP/2")
-        default: return make(.other, e.shortDescription.lowercased())
-        }
     }
 
     /// The answer's bytes broke HTTP/1.1's grammar (NIO's llhttp parser).

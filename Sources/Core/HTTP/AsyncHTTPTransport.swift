@@ -1,13 +1,12 @@
-import AsyncHTTPClient
 import Foundation
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import NIOSSL
 
-/// `HTTPTransport` over async-http-client, with a connect timeout, a
-/// per-request deadline and a cap on how much of a body is read.
+/// `HTTPTransport` over SwiftNIO: every request goes through `PlainHTTP1`
+/// (HTTP/1.1 on NIO's own codec, over TLS for https, through an HTTP
+/// proxy's tunnel when the environment names one), with a connect timeout,
+/// a per-request deadline and a cap on how much of a body is kept.
 ///
 /// The transport sends on one of NIO's shared event loops, and its `executor`
 /// is that loop: the actors that send through it (`AuthSession`, the
@@ -19,6 +18,12 @@ import NIOSSL
 /// went to a shared loop and back (two thread switches); with Swift's default
 /// executor it crossed threads about a dozen times (BENCHMARKS.md, "Replay
 /// throughput").
+///
+/// It was built on async-http-client until 2026-11: that client stopped the
+/// process on answers a server should not send (a status under 100, an
+/// answer before the head was written), and its pool and state machines cost
+/// as much CPU a request as the rest of the explorer (BENCHMARKS.md, "Per
+/// request: a plain HTTP/1.1 path").
 public final class AsyncHTTPTransport: HTTPTransport {
     public struct Options: Sendable {
         public var connectTimeout: TimeAmount = .seconds(10)
@@ -28,80 +33,28 @@ public final class AsyncHTTPTransport: HTTPTransport {
         /// `ReceivedResponse.keptBytes` goes to disk, whatever its size.
         public var maximumBodyBytes = 64 * 1024 * 1024
         /// Larger request heads (request line and headers) are refused before
-        /// anything is sent. async-http-client 1.37 kills the process when a
-        /// head followed by a body crosses NIO's 64 KiB write-buffer high-water
-        /// mark: the flush of the head turns the channel unwritable and writable
-        /// again, which sends the whole body and its end before the client marks
-        /// the head sent, and its idle-read timer then starts twice (a
-        /// `preconditionFailure`). Below the mark the channel never flips during
-        /// that flush. The 1 KiB under it is slack for anything the client adds.
-        /// Servers commonly refuse heads over 8 to 80 KiB anyway (431).
+        /// anything is sent: servers commonly refuse heads over 8 to 80 KiB
+        /// (431), and a head this large is a mistake (a file pasted as a header).
         public var maximumHeadBytes = 63 * 1024
         /// `HTTP_PROXY`, `HTTPS_PROXY`, `NO_PROXY`; nil: every request goes straight.
         public var proxies: ProxyRules?
-        /// Plain `http://` requests with a small body or none go through
-        /// `PlainHTTP1`; false: every request goes through async-http-client
-        /// (tests hold the two to the same bytes).
-        public var plainHTTP1 = true
         public init() {}
     }
 
-    /// async-http-client's clients, made when a request first needs one:
-    /// one straight, one per proxy the rules name (it takes one proxy per
-    /// client). A script of plain requests never makes any (`PlainHTTP1`),
-    /// and making one was a measurable part of a one-GET process.
-    private let clients = NIOLockedValueBox<[ProxyRules.Proxy?: HTTPClient]>([:])
-    private let configuration: HTTPClient.Configuration
-    private let plain: PlainHTTP1?
+    private let plain: PlainHTTP1
     public let eventLoop: any EventLoop
     private let options: Options
 
     public init(options: Options = Options()) {
-        var configuration = HTTPClient.Configuration()
-        // No idle-read timeout: the per-request deadline bounds a request. With
-        // one, async-http-client 1.37 stops the process (a precondition in its
-        // IdleReadStateMachine) when a server answers before the request head is
-        // fully written, as servers do to a head they find too large.
-        configuration.timeout = .init(connect: options.connectTimeout)
-        // Like HTTPie: show redirects rather than follow them.
-        configuration.redirectConfiguration = .disallow
-        // gzip and deflate bodies are decoded here, as they arrive (`BodyGatherer`),
-        // not by the client: its decompressor turned an early answer during an
-        // upload (a 413 before the body is read) into a failed request.
-        configuration.decompression = .disabled
-        // By default the pool retries a refused connection with backoff until the
-        // connect timeout (10 s of silence at the prompt); fail at once, like curl.
-        configuration.connectionPool.retryConnectionEstablishment = false
-        // No tracing spans: nothing here reads them, and making them (for the
-        // no-op tracer bootstrapped by default) was about 5% of a request.
-        configuration.tracing.tracer = nil
-        self.configuration = configuration
         eventLoop = MultiThreadedEventLoopGroup.singleton.next()
         self.options = options
-        plain = options.plainHTTP1
-            ? PlainHTTP1(loop: eventLoop, connectTimeout: options.connectTimeout, streamLimit: options.maximumBodyBytes) : nil
-    }
-
-    /// The client that sends through `proxy` (nil: straight), made the first time it is asked for.
-    private func client(through proxy: ProxyRules.Proxy?) -> HTTPClient {
-        clients.withLockedValue { clients in
-            if let made = clients[proxy] { return made }
-            var configuration = configuration
-            if let proxy {
-                let authorization = proxy.user.map { HTTPClient.Authorization.basic(username: $0, password: proxy.password ?? "") }
-                configuration.proxy = .server(host: proxy.host, port: proxy.port, authorization: authorization)
-            }
-            let made = HTTPClient(eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup.singleton), configuration: configuration)
-            clients[proxy] = made
-            return made
-        }
+        plain = PlainHTTP1(loop: eventLoop, connectTimeout: options.connectTimeout, streamLimit: options.maximumBodyBytes)
     }
 
     /// Closes connections (the shared event loop goes on). Call once, not
     /// from an actor that runs on `executor`.
     public func shutdown() async {
-        await plain?.shutdown()
-        for client in clients.withLockedValue({ $0.values }) { try? await client.shutdown() }
+        await plain.shutdown()
     }
 
     /// Runs on the caller's executor (`nonisolated(nonsending)`): called from
@@ -113,32 +66,8 @@ public final class AsyncHTTPTransport: HTTPTransport {
         if let reason = Self.refusal(of: request, maximumHeadBytes: options.maximumHeadBytes) {
             throw TransportError(kind: .notSent, host: host, detail: reason)
         }
-        var collector: BytesCollector?
         do {
-            let proxy = options.proxies?.proxy(for: request.url)
-            let collected: CollectedAnswer
-            if let plain, PlainHTTP1.takes(request) {
-                collected = try await plain.send(request, through: proxy, host: host, deadline: deadline)
-            } else {
-                var headers = HTTPHeaders()
-                for header in request.headers { headers.add(name: header.name, value: header.value) }
-                var outgoing = try HTTPClient.Request(url: request.url, method: HTTPMethod(rawValue: request.method),
-                                                      headers: headers, body: request.body.map { .bytes($0) })
-                if let tls = request.tls, request.url.scheme?.lowercased() == "https" {
-                    outgoing.tlsConfiguration = try Self.configuration(tls, host: host)
-                }
-                let through = client(through: proxy)
-                if let sink = request.stream {
-                    collected = try await streamed(outgoing, through: through, sink: sink, host: host, deadline: deadline,
-                                                   reserves: request.method != "HEAD")
-                } else {
-                    let made = BytesCollector(host: host, reserves: request.method != "HEAD")
-                    collector = made
-                    let task = through.execute(request: outgoing, delegate: made, eventLoop: .delegate(on: eventLoop),
-                                               deadline: .now() + deadline)
-                    collected = try await Self.response(of: task, isolation: #isolation)
-                }
-            }
+            let collected = try await plain.send(request, through: options.proxies?.proxy(for: request.url), host: host, deadline: deadline)
             let head = collected.head
             // `HTTP/1.1 000`: three digits, but no status (curl, HTTPie and xh refuse it too).
             guard head.status.code >= 100 else {
@@ -151,7 +80,6 @@ public final class AsyncHTTPTransport: HTTPTransport {
             answer.version = "HTTP/\(head.version.major).\(head.version.minor)"
             return answer
         } catch {
-            if let early = collector?.earlyAnswer(lostTo: error) { throw Self.lostEarlyAnswer(early, host: host) }
             let failure = Self.classify(error, host: host, limit: options.maximumBodyBytes, deadline: deadline)
             // Through a proxy, a connection that cannot be made is the proxy's, not the backend's.
             if let proxy = options.proxies?.proxy(for: request.url), [.connectionRefused, .dns].contains(failure.kind) {
@@ -160,59 +88,6 @@ public final class AsyncHTTPTransport: HTTPTransport {
             }
             throw failure
         }
-    }
-
-    /// NIO's TLS configuration for `--verify`, `--cert` and `--cert-key`; a
-    /// file that cannot be used is one line, nothing sent.
-    static func configuration(_ tls: TLSOptions, host: String) throws(TransportError) -> TLSConfiguration {
-        do { return try tls.configuration() } catch { throw TransportError(kind: .notSent, host: host, detail: error.description) }
-    }
-
-    /// A request whose answer may stream: the deadline holds until the head
-    /// says the body streams, then only the server or Ctrl-C ends it.
-    private nonisolated(nonsending) func streamed(_ outgoing: HTTPClient.Request, through: HTTPClient, sink: StreamSink, host: String,
-                                                  deadline: TimeAmount, reserves: Bool) async throws -> CollectedAnswer {
-        let collector = StreamingCollector(sink: sink, limit: options.maximumBodyBytes, host: host, reserves: reserves)
-        let task = through.execute(request: outgoing, delegate: collector, eventLoop: .delegate(on: eventLoop), deadline: nil)
-        let timedOut = NIOLockedValueBox(false)
-        let idle = NIOLockedValueBox(false)
-        let timer = eventLoop.scheduleTask(in: deadline) {
-            guard !collector.isStreaming else { return }
-            timedOut.withLockedValue { $0 = true }
-            task.cancel()
-        }
-        // A download may take as long as it needs while bytes come; silence as long as the deadline ends it.
-        let watch = eventLoop.scheduleRepeatedTask(initialDelay: deadline, delay: min(deadline, .seconds(1))) { _ in
-            guard collector.downloadIdle(since: .now() - deadline) else { return }
-            idle.withLockedValue { $0 = true }
-            task.cancel()
-        }
-        defer {
-            timer.cancel()
-            watch.cancel()
-        }
-        do {
-            return try await Self.response(of: task, isolation: #isolation)
-        } catch {
-            if timedOut.withLockedValue({ $0 }) { throw HTTPClientError.deadlineExceeded }
-            if idle.withLockedValue({ $0 }) { throw TransportError(kind: .timeout, host: host, detail: "it sent nothing for \(Self.seconds(deadline))") }
-            throw error
-        }
-    }
-
-    /// Waits for the answer on the caller's actor. The isolated parameter, used
-    /// inside both closures, is what keeps them on it: a closure literal does
-    /// not inherit `nonisolated(nonsending)`, and without this the answer was
-    /// resumed on the global executor and hopped back (perf: `swift_task_enqueueGlobal`).
-    private static func response<Answer: Sendable>(of task: HTTPClient.Task<Answer>,
-                                                   isolation: isolated (any Actor)?) async throws -> Answer {
-        try await withTaskCancellationHandler(operation: {
-            try await withCheckedThrowingContinuation(isolation: isolation) { continuation in
-                task.futureResult.whenComplete { continuation.resume(with: $0) }
-            }
-        }, onCancel: {
-            task.cancel()
-        }, isolation: isolation)
     }
 
     /// An answer whose head came while the body was still going out, and
@@ -233,7 +108,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
     }
 }
 
-/// An answer's head and body as a collector hands it over: the body whole,
+/// An answer's head and body as `PlainHTTP1` hands it over: the body whole,
 /// or its start and its spool (`BodyGatherer`).
 struct CollectedAnswer: Sendable {
     var head: HTTPResponseHead
@@ -241,60 +116,4 @@ struct CollectedAnswer: Sendable {
     var spool: SpooledBody?
     /// A stream longer than what is kept of it: `body` is its start.
     var streamCut = false
-}
-
-/// An answer's body gathered as it arrives (`BodyGatherer`): decoded, kept
-/// in memory up to `ReceivedResponse.keptBytes` with room for its
-/// Content-Length made at once, past that on disk. async-http-client's
-/// accumulator grew a buffer by doubling and the answer then copied it: 3 to
-/// 4 times the body at the peak, for a large answer.
-final class BytesCollector: HTTPClientResponseDelegate, @unchecked Sendable {
-    typealias Response = CollectedAnswer
-
-    private let host: String
-    /// A HEAD answer's Content-Length is the size of a body that does not come.
-    private let reserves: Bool
-    private var head: HTTPResponseHead?
-    private var gatherer: BodyGatherer?
-
-    init(host: String, reserves: Bool) {
-        self.host = host
-        self.reserves = reserves
-    }
-
-    func didReceiveHead(task: HTTPClient.Task<Response>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
-        self.head = head
-        gatherer = BodyGatherer(head: head, reserves: reserves)
-        return task.eventLoop.makeSucceededVoidFuture()
-    }
-
-    func didReceiveBodyPart(task: HTTPClient.Task<Response>, _ part: ByteBuffer) -> EventLoopFuture<Void> {
-        do throws(BodyGatherer.Problem) {
-            try gatherer?.append(part)
-        } catch {
-            return task.eventLoop.makeFailedFuture(error.transportError(host: host))
-        }
-        return task.eventLoop.makeSucceededVoidFuture()
-    }
-
-    /// The head of an answer that came while the body was still going
-    /// out (a 413 at once, say) and was then lost, or nil. async-http-client
-    /// 1.37 closes such a connection before it hands the answer's end over;
-    /// when the request's end is still waiting to be written then, the close
-    /// fails that write (`ioOnClosedChannel`) and the request with it. The
-    /// head had come: the status is worth saying, not "connection closed".
-    func earlyAnswer(lostTo error: any Error) -> HTTPResponseHead? {
-        guard let head, head.status.code >= 300, let error = error as? ChannelError, error == .ioOnClosedChannel else { return nil }
-        return head
-    }
-
-    func didFinishRequest(task: HTTPClient.Task<Response>) throws -> Response {
-        guard let head, var gatherer else { throw HTTPClientError.remoteConnectionClosed }
-        do throws(BodyGatherer.Problem) {
-            let (start, spool) = try gatherer.finish()
-            return CollectedAnswer(head: head, body: start, spool: spool)
-        } catch {
-            throw error.transportError(host: host)
-        }
-    }
 }

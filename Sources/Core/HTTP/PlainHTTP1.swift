@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
@@ -7,23 +6,17 @@ import NIOPosix
 import NIOSSL
 import NIOTLS
 
-/// HTTP/1.1 for every `http://` or `https://` request, whatever its body,
-/// straight or through an HTTP proxy's CONNECT tunnel (`ProxyTunnel`). One
-/// channel per connection, with NIO's own codec
-/// (behind NIOSSL's handler for https), and
-/// a handler that gathers the answer (`BodyGatherer`, as `BytesCollector`
-/// does for async-http-client) or hands a streamed one to its `StreamSink`
-/// (as `StreamingCollector` does), and idle connections kept per host for
-/// the next request.
+/// HTTP/1.1 for every request (`AsyncHTTPTransport`), `http://` or
+/// `https://`, whatever its body, straight or through an HTTP proxy's
+/// CONNECT tunnel (`ProxyTunnel`). One channel per connection, with NIO's
+/// own codec (behind NIOSSL's handler for https), and a handler that
+/// gathers the answer (`BodyGatherer`) or hands a streamed one to its
+/// `StreamSink`, and idle connections kept per host for the next request.
 ///
-/// Why not async-http-client for these too: its request bag, state machines
-/// and pool cost about as much CPU per request as the rest of the explorer
-/// (BENCHMARKS.md, "Per request: a plain HTTP/1.1 path"), and it stops the
-/// process on some answers a server should not send (a status under 100).
-/// What goes out is the bytes async-http-client sent: the same framing rules, `host` added
-/// last when missing, `Content-Length` after it. Over TLS this path offers
-/// no ALPN, so it speaks HTTP/1.1 where async-http-client would have taken
-/// HTTP/2, as HTTPie does.
+/// The head is `PreparedRequest.wireHeaders`, what `-v` shows: `Host`
+/// first when not given, framing headers given by the user dropped, then
+/// `Content-Length`. Over TLS no ALPN is offered, so it speaks HTTP/1.1, as
+/// HTTPie does.
 ///
 /// Its state is touched only on `loop`, the transport's event loop.
 final class PlainHTTP1: @unchecked Sendable {
@@ -54,16 +47,6 @@ final class PlainHTTP1: @unchecked Sendable {
         self.loop = loop
         self.connectTimeout = connectTimeout
         self.streamLimit = streamLimit
-    }
-
-    /// Whether this path sends `request`: http or https, and nothing
-    /// async-http-client would treat in its own way (a TRACE, an `Expect`).
-    static func takes(_ request: PreparedRequest) -> Bool {
-        guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = request.url.host, !host.isEmpty, !host.contains(":"),
-              request.method != "TRACE", request.method != "CONNECT"
-        else { return false }
-        return request.header("Expect") == nil
     }
 
     /// Sends `request` and gathers its answer. Cancelling the task closes the connection.
@@ -145,7 +128,7 @@ final class PlainHTTP1: @unchecked Sendable {
     // MARK: On the loop
 
     private func begin(_ exchange: PendingAnswer, request: PreparedRequest, route: Route, deadline: TimeAmount, reuse: Bool) {
-        guard !shutDown else { return exchange.fail(HTTPClientError.alreadyShutdown) }
+        guard !shutDown else { return exchange.fail(ExchangeFailure.shutDown) }
         // Once the head says the body streams, only the server or Ctrl-C ends
         // it; a download may take as long as it needs while bytes come, and
         // silence as long as the deadline ends it.
@@ -154,7 +137,7 @@ final class PlainHTTP1: @unchecked Sendable {
         // --timeout 60. Running out before either is done says which.
         let timer = loop.scheduleTask(in: deadline) {
             guard !exchange.isStreaming else { return }
-            exchange.fail(exchange.stuck?(deadline) ?? HTTPClientError.deadlineExceeded)
+            exchange.fail(exchange.stuck?(deadline) ?? ExchangeFailure.deadline)
         }
         let watch = exchange.sink == nil ? nil : loop.scheduleRepeatedTask(initialDelay: deadline, delay: min(deadline, .seconds(1))) { _ in
             guard exchange.isDownloading, exchange.lastPart < .now() - deadline else { return }
@@ -175,7 +158,7 @@ final class PlainHTTP1: @unchecked Sendable {
         }
         let handler = AnswerHandler()
         // An address is connected to as it is; a name is looked up first (NIO
-        // does that on a Dispatch thread, as for async-http-client). An
+        // does that on a Dispatch thread). An
         // address is never sent as the TLS server name (SNI); the certificate
         // is checked against it all the same.
         let isAddress = (try? SocketAddress(ipAddress: host, port: port)) != nil
@@ -247,17 +230,10 @@ final class PlainHTTP1: @unchecked Sendable {
         idle[key, default: []].append(connection)
     }
 
-    /// The head as async-http-client writes it (`validateAndSetTransportFraming`,
-    /// `addHostIfNeeded`): the headers given, less any framing header; `host`
-    /// when none is given; then `Content-Length`, unless a method that takes
-    /// no body sends none.
+    /// The head as `-v` shows it (`PreparedRequest.wireHeaders`).
     static func head(of request: PreparedRequest) -> HTTPRequestHead {
         var headers = HTTPHeaders()
-        for header in request.headers where !header.isFraming {
-            headers.add(name: header.name, value: header.value)
-        }
-        if request.header("Host") == nil { headers.add(name: "host", value: request.hostHeader) }
-        if let length = request.contentLength { headers.add(name: "Content-Length", value: String(length)) }
+        for header in request.wireHeaders { headers.add(name: header.name, value: header.value) }
         return HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: request.method), uri: request.target, headers: headers)
     }
 
@@ -327,6 +303,16 @@ private final class PendingAnswer: @unchecked Sendable {
     }
 }
 
+/// What went wrong in an exchange that no library names (`AsyncHTTPTransport.classify` words it).
+enum ExchangeFailure: Error {
+    /// The transport was shut down (the session is closing).
+    case shutDown
+    /// The request's deadline ran out before the whole answer came.
+    case deadline
+    /// The connection closed before the head of an answer came.
+    case closedBeforeAnswer
+}
+
 /// A kept-alive connection that closed before a byte of the answer came.
 private struct StaleConnection: Error {
     let error: any Error
@@ -381,7 +367,7 @@ private final class AnswerHandler: ChannelInboundHandler, @unchecked Sendable {
                 finish(failing: error.transportError(host: exchange.host))
             }
         case .end:
-            guard let head else { return finish(failing: HTTPClientError.remoteConnectionClosed) }
+            guard let head else { return finish(failing: ExchangeFailure.closedBeforeAnswer) }
             let answer: CollectedAnswer
             if var gatherer {
                 do throws(BodyGatherer.Problem) {
@@ -413,7 +399,7 @@ private final class AnswerHandler: ChannelInboundHandler, @unchecked Sendable {
             // servers close. `channelInactive` and the parser say what it
             // means: a stale connection, an answer cut short, or the end of
             // one that ends at the close (curl and HTTPie take that as
-            // whole too; async-http-client refuses it).
+            // whole too).
             return
         }
         finish(failing: error is IOError || error is ChannelError ? lost(error) : error)
@@ -422,7 +408,7 @@ private final class AnswerHandler: ChannelInboundHandler, @unchecked Sendable {
 
     func channelInactive(context: ChannelHandlerContext) {
         // Before the head: closed without an answer; after it: in the middle of one.
-        finish(failing: head == nil ? lost(HTTPClientError.remoteConnectionClosed) : lost(ChannelError.eof))
+        finish(failing: head == nil ? lost(ExchangeFailure.closedBeforeAnswer) : lost(ChannelError.eof))
         context.fireChannelInactive()
     }
 

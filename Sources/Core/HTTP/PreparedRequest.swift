@@ -43,40 +43,47 @@ public struct PreparedRequest: Sendable, Equatable {
         let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         var path = components?.percentEncodedPath ?? "/"
         if path.isEmpty { path = "/" }
-        // An empty query is sent as typed (`/p?`), as curl and async-http-client send it.
+        // An empty query is sent as typed (`/p?`), as curl sends it.
         if let query = components?.percentEncodedQuery { path += "?" + query }
         return path
     }
 
-    /// Bytes of the request head as async-http-client writes it: the request
-    /// line, the headers (its own `Content-Length` in place of any framing
-    /// header given, none for a GET-like request without a body), `Host` when
-    /// missing, and the blank line. What the transport's limit on heads is
-    /// checked against (`AsyncHTTPTransport.Options.maximumHeadBytes`).
+    /// The headers as they go on the wire, and as `-v` shows them: `Host`
+    /// first when none is given (as curl and HTTPie write it), the headers
+    /// given less any framing header (the client frames the body itself),
+    /// then `Content-Length` when the request has one (`contentLength`).
+    public var wireHeaders: [HTTPHeader] {
+        var wire = header("Host") == nil ? [HTTPHeader(name: "Host", value: hostHeader)] : []
+        wire += headers.filter { !$0.isFraming }
+        if let length = contentLength { wire.append(HTTPHeader(name: "Content-Length", value: String(length))) }
+        return wire
+    }
+
+    /// Bytes of the request head as the client writes it: the request line,
+    /// `wireHeaders`, and the blank line. What the transport's limit on heads
+    /// is checked against (`AsyncHTTPTransport.Options.maximumHeadBytes`).
     public var headByteCount: Int {
-        var count = method.utf8.count + 1 + target.utf8.count + " HTTP/1.1\r\n".utf8.count + 2
-        for header in headers where !header.isFraming {
-            count += header.name.utf8.count + 2 + header.value.utf8.count + 2
+        wireHeaders.reduce(method.utf8.count + 1 + target.utf8.count + " HTTP/1.1\r\n".utf8.count + 2) {
+            $0 + $1.name.utf8.count + 2 + $1.value.utf8.count + 2
         }
-        if header("Host") == nil { count += "Host: \r\n".utf8.count + hostHeader.utf8.count }
-        if let length = contentLength { count += "Content-Length: \r\n".utf8.count + String(length).utf8.count }
-        return count
     }
 
     /// The Content-Length the client writes, in place of any framing header
-    /// given (async-http-client's rule, which `PlainHTTP1` follows): the
-    /// body's size, 0 for a method that takes a body and has none, nil for
-    /// one that takes none (GET, HEAD, DELETE, CONNECT, TRACE) and has none.
+    /// given: the body's size, 0 for a method that takes a body and has
+    /// none, nil for one that takes none (GET, HEAD, DELETE, CONNECT, TRACE)
+    /// and has none.
     public var contentLength: Int? {
         let length = body?.count ?? 0
         return length > 0 || !["GET", "HEAD", "DELETE", "CONNECT", "TRACE"].contains(method) ? length : nil
     }
 
     /// `host[:port]` for the Host header: no port when it is the scheme's
-    /// own (`http://h:80` is `h`), as curl and async-http-client write it;
-    /// a server's virtual hosts and a signature over the host see that.
+    /// own (`http://h:80` is `h`), as curl writes it; a server's virtual
+    /// hosts and a signature over the host see that. An IPv6 address is in
+    /// brackets (`[::1]:8080`).
     public var hostHeader: String {
-        let host = url.host ?? ""
+        let name = url.host ?? ""
+        let host = name.contains(":") ? "[\(name)]" : name
         guard let port = url.port else { return host }
         switch (url.scheme?.lowercased(), port) {
         case ("http", 80), ("https", 443), ("ws", 80), ("wss", 443): return host

@@ -1,5 +1,3 @@
-import AsyncHTTPClient
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 
@@ -47,7 +45,7 @@ extension StreamSink {
     /// What becomes of an answer with this head: a download (a 2xx to
     /// `--download`, not encoded), a stream handed over as it comes (a
     /// download, or a streamed Content-Type, not encoded), or neither (the
-    /// body gathered whole). Both clients decide by it.
+    /// body gathered whole).
     func plan(for head: HTTPResponseHead) -> (streams: Bool, download: Bool) {
         let encoding = head.headers.first(name: "Content-Encoding")?.lowercased()
         let identity = encoding == nil || encoding == "identity"
@@ -62,7 +60,7 @@ extension StreamSink {
     }
 }
 
-/// A stream's start as both clients keep it: its first `limit` bytes (a
+/// A stream's start as it is kept: its first `limit` bytes (a
 /// stream may never end; the rest was shown, not kept), and whether it ran past them.
 struct StreamStart {
     let limit: Int
@@ -75,80 +73,5 @@ struct StreamStart {
         let room = limit - bytes.count
         if part.readableBytes > room { cut = true }
         if room > 0 { bytes += part.readableBytesView.prefix(room) }
-    }
-}
-
-/// `BytesCollector`, plus the stream: a streamed body is handed to the sink
-/// part by part as well as kept (up to `limit`, the rest dropped: a stream
-/// may not end), and the head's verdict is reported so the caller can lift
-/// the deadline. Any other body is gathered as `BytesCollector` gathers it.
-final class StreamingCollector: HTTPClientResponseDelegate, @unchecked Sendable {
-    typealias Response = CollectedAnswer
-
-    private let sink: StreamSink
-    private let host: String
-    private let reserves: Bool
-    private var head: HTTPResponseHead?
-    private var start: StreamStart
-    /// A body that does not stream.
-    private var gatherer: BodyGatherer?
-    /// A download's body goes to the sink only.
-    private var keeps = true
-    private let state = NIOLockedValueBox((streaming: false, headSeen: false))
-    /// Whether the body goes to a file (`--download`), and when its last part came.
-    private let progress = NIOLockedValueBox((downloading: false, last: NIODeadline.now()))
-
-    init(sink: StreamSink, limit: Int, host: String, reserves: Bool) {
-        self.sink = sink
-        start = StreamStart(limit: limit)
-        self.host = host
-        self.reserves = reserves
-    }
-
-    /// Whether the head came and says the body streams.
-    var isStreaming: Bool { state.withLockedValue { $0.streaming } }
-
-    /// A download that has received nothing since `deadline` (the time
-    /// allowed is an idle time for it, as HTTPie's --timeout is): a script
-    /// must not hang on a server that stopped sending.
-    func downloadIdle(since deadline: NIODeadline) -> Bool {
-        progress.withLockedValue { $0.downloading && $0.last < deadline }
-    }
-
-    func didReceiveHead(task: HTTPClient.Task<Response>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
-        self.head = head
-        let (streams, download) = sink.plan(for: head)
-        state.withLockedValue { $0 = (streams, true) }
-        keeps = !download
-        if !streams { gatherer = BodyGatherer(head: head, reserves: reserves) }
-        progress.withLockedValue { $0 = (download, .now()) }
-        sink.announce(head, streams: streams, download: download)
-        return task.eventLoop.makeSucceededVoidFuture()
-    }
-
-    func didReceiveBodyPart(task: HTTPClient.Task<Response>, _ part: ByteBuffer) -> EventLoopFuture<Void> {
-        let streaming = isStreaming
-        progress.withLockedValue { $0.last = .now() }
-        if streaming { sink.deliver(head?.headers.first(name: "Content-Type") ?? "", Array(part.readableBytesView)) }
-        if !keeps { return task.eventLoop.makeSucceededVoidFuture() }
-        if gatherer != nil {
-            do throws(BodyGatherer.Problem) { try gatherer!.append(part) } catch {
-                return task.eventLoop.makeFailedFuture(error.transportError(host: host))
-            }
-        } else {
-            start.append(part)
-        }
-        return task.eventLoop.makeSucceededVoidFuture()
-    }
-
-    func didFinishRequest(task: HTTPClient.Task<Response>) throws -> Response {
-        guard let head else { throw HTTPClientError.remoteConnectionClosed }
-        guard var gatherer else { return CollectedAnswer(head: head, body: start.bytes, streamCut: start.cut) }
-        do throws(BodyGatherer.Problem) {
-            let (start, spool) = try gatherer.finish()
-            return CollectedAnswer(head: head, body: start, spool: spool)
-        } catch {
-            throw error.transportError(host: host)
-        }
     }
 }

@@ -284,11 +284,10 @@ final class ExplorerSession {
 
     /// Ends the process after a script's or `-c`'s lines, with `status`:
     /// what `close()` does but shut the HTTP client down. Its connections are
-    /// closed by the end of the process as by a shutdown, which
-    /// async-http-client reports on a Dispatch queue: a thread started for
-    /// nothing else, 0.5 to 2.7 ms of a one-line `-c` (BENCHMARKS.md). The
-    /// REPL uses `close()`, which leaves its line editor to restore the
-    /// terminal.
+    /// closed by the end of the process as by a shutdown, which cost a
+    /// one-line `-c` 0.5 to 2.7 ms when it went through async-http-client
+    /// (BENCHMARKS.md). The REPL uses `close()`, which leaves its line editor
+    /// to restore the terminal.
     func finish(_ status: ExitStatus) -> Never {
         controller.finishRecording()
         runBlocking { [live] in await live.close(leavingConnections: true) }

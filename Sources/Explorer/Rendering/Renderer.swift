@@ -132,7 +132,7 @@ struct Renderer: Sendable {
         var text = ""
         if view.contains(.requestHeaders) {
             text += palette.bold("\(request.method) \(Redactor.redact(target: request.target, alsoSecret: secretParameters)) HTTP/1.1") + "\n"
-            text += headerLines(Self.wireHeaders(request))
+            text += headerLines(request.wireHeaders)
         }
         if view.contains(.requestBody), let body = request.body, !body.isEmpty {
             if view.contains(.requestHeaders) { text += "\n" }
@@ -164,17 +164,6 @@ struct Renderer: Sendable {
         guard lower.hasPrefix("multipart/form-data"), let at = type.range(of: "boundary=", options: .caseInsensitive) else { return body }
         let boundary = type[at.upperBound...].prefix { $0 != ";" }.trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
         return boundary.isEmpty ? body : Redactor.redact(multipart: body, boundary: boundary)
-    }
-
-    /// The headers as they go on the wire: `Host` added unless the line set
-    /// it, and the body's own `Content-Length` (`PreparedRequest.contentLength`)
-    /// in place of any framing header typed, so each is shown once, as sent.
-    static func wireHeaders(_ request: PreparedRequest) -> [HTTPHeader] {
-        // The client frames the body itself: a framing header given is not sent.
-        var headers = request.headers.filter { !$0.isFraming }
-        if request.header("Host") == nil { headers.insert(HTTPHeader(name: "Host", value: request.hostHeader), at: 0) }
-        if let length = request.contentLength { headers.append(HTTPHeader(name: "Content-Length", value: "\(length)")) }
-        return headers
     }
 
     /// The one line under a 4xx or 5xx: the backend's envelope, or the status.
@@ -332,7 +321,7 @@ struct Renderer: Sendable {
     func offline(_ request: PreparedRequest, hidingSecrets: Bool = false, formattingJSON: Bool = false) -> String {
         let target = hidingSecrets ? Redactor.redact(target: request.target, alsoSecret: secretParameters) : request.target
         var lines = ["\(request.method) \(target) HTTP/1.1"]
-        lines += Self.wireHeaders(request).map { "\($0.name): \($0.value)" }
+        lines += request.wireHeaders.map { "\($0.name): \($0.value)" }
         var text = lines.joined(separator: "\n") + "\n"
         if let body = request.body, !body.isEmpty {
             text += "\n"
