@@ -85,14 +85,18 @@ def test_a_file_that_cannot_be_read_is_one_line_and_status_2(tmp_path):
 
 
 def test_a_file_from_a_pipe_runs(tmp_path):
-    """`explorer run <(…)` and `run /dev/stdin` read a pipe to its end: it
-    has no size, and reading by the size said "permission denied"."""
+    """`explorer run <(…)`, `run /dev/stdin` and `run -` read a pipe to its
+    end: it has no size, and reading by the size said "permission denied"."""
     env = isolated_env(tmp_path)
     result = subprocess.run(["bash", "-c", f"'{BINARY}' --offline run <(printf 'get /from-a-pipe\\n')"],
                             env=env, cwd=tmp_path, capture_output=True, text=True, timeout=30)
     assert result.returncode == 0 and "GET /from-a-pipe" in result.stdout, result.stdout + result.stderr
     result = run_explorer(["--offline", "run", "/dev/stdin"], env=env, cwd=tmp_path, input="get /from-stdin\n")
     assert result.returncode == 0 and "GET /from-stdin" in result.stdout, result.stdout + result.stderr
+    # `-` is standard input, as most tools read it; a failing line is named stdin:N.
+    result = run_explorer(["--offline", "run", "-"], env=env, cwd=tmp_path, input="get /from-dash\nget\n")
+    assert "GET /from-dash" in result.stdout, result.stdout + result.stderr
+    assert result.returncode == 1 and result.stderr.startswith("stdin:2: error: GET needs a path"), result.stderr
 
 
 def test_sandbox_on_a_busy_port_says_so_in_one_line(tmp_path):

@@ -281,7 +281,7 @@ struct Run: ParsableCommand {
     @ParentCommand var root: ExplorerCommand
     @OptionGroup var connection: ConnectionOptions
 
-    @Argument(help: ArgumentHelp("File of commands.", valueName: "file"), completion: .file())
+    @Argument(help: ArgumentHelp("File of commands; - reads them from standard input.", valueName: "file"), completion: .file())
     var file: String
 
     func run() throws {
@@ -299,7 +299,7 @@ struct Run: ParsableCommand {
         try connection.check()
         let session = try ExplorerSession.open(connection, interactive: false)
         let lines = SessionController.scriptJoined(Self.lines(of: text))
-        session.finish(session.controller.script(file: lines, name: file))
+        session.finish(session.controller.script(file: lines, name: file == "-" ? "stdin" : file))
     }
 }
 
@@ -313,14 +313,20 @@ extension Run {
         return body.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map(String.init)
     }
 
-    /// The file's text, or why it cannot be run, in a few words.
+    /// The file's text, or why it cannot be run, in a few words. `-` is
+    /// standard input, as for curl's `-d @-` and most tools that take a file.
     static func read(_ path: String) -> Result<String, Unreadable> {
+        if path == "-" { return text(of: FileHandle.standardInput) }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return .failure(Unreadable(description: "no such file")) }
         guard !isDirectory.boolValue else { return .failure(Unreadable(description: "it is a directory")) }
         // Read to its end, not by its size: a pipe (`explorer run <(…)`, /dev/stdin) has none.
         guard let handle = FileHandle(forReadingAtPath: path) else { return .failure(Unreadable(description: "permission denied")) }
         defer { try? handle.close() }
+        return text(of: handle)
+    }
+
+    private static func text(of handle: FileHandle) -> Result<String, Unreadable> {
         guard let data = try? handle.readToEnd() ?? Data() else { return .failure(Unreadable(description: "it cannot be read")) }
         guard let text = String(validating: [UInt8](data), as: UTF8.self) else { return .failure(Unreadable(description: "not UTF-8 text")) }
         return .success(text)
