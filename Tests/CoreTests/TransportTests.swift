@@ -13,8 +13,8 @@ import Testing
         PreparedRequest(method: method, url: server.baseURL.appendingPathComponent(path), headers: headers, body: body)
     }
 
-    func withTransport<T>(_ server: LocalHTTPServer, _ body: (AsyncHTTPTransport) async throws -> T) async throws -> T {
-        let transport = AsyncHTTPTransport()
+    func withTransport<T>(_ server: LocalHTTPServer, _ body: (LiveTransport) async throws -> T) async throws -> T {
+        let transport = LiveTransport()
         defer { server.stop() }
         do {
             let result = try await body(transport)
@@ -50,8 +50,8 @@ import Testing
         try await withTransport(server) { (transport) async throws in
             #expect(try await transport.send(request(server)).status == 200)
             var near = request(server, "POST", "/tasks", headers: [HTTPHeader(name: "X-Big", value: "")], body: Array("{}".utf8))
-            near.headers[0].value = String(repeating: "a", count: AsyncHTTPTransport.Options().maximumHeadBytes - near.headByteCount)
-            #expect(near.headByteCount == AsyncHTTPTransport.Options().maximumHeadBytes)
+            near.headers[0].value = String(repeating: "a", count: LiveTransport.Options().maximumHeadBytes - near.headByteCount)
+            #expect(near.headByteCount == LiveTransport.Options().maximumHeadBytes)
             #expect(try await transport.send(near).status == 200)
         }
     }
@@ -136,7 +136,7 @@ import Testing
                  _ request: (URL) -> PreparedRequest = { PreparedRequest(method: "GET", url: $0.appendingPathComponent("x")) }) async throws -> String {
         let server = try LocalHTTPServer(script)
         defer { server.stop() }
-        let transport = AsyncHTTPTransport()
+        let transport = LiveTransport()
         do {
             let answer = try await transport.send(request(server.baseURL))
             await transport.shutdown()
@@ -186,7 +186,7 @@ import Testing
     @Test func theAnswersProtocolIsKept() async throws {
         let server = try LocalHTTPServer(Self.replying("HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nok"))
         defer { server.stop() }
-        let transport = AsyncHTTPTransport()
+        let transport = LiveTransport()
         let answer = try await transport.send(PreparedRequest(method: "GET", url: server.baseURL.appendingPathComponent("x")))
         await transport.shutdown()
         #expect(answer.version == "HTTP/1.0" && answer.body == Array("ok".utf8))
@@ -248,7 +248,7 @@ import Testing
          "the server refused the client certificate (--cert)"),
     ])
     func tlsFailuresNameTheirCause(text: String, said: String) {
-        #expect(AsyncHTTPTransport.tlsReason(text) == said)
+        #expect(LiveTransport.tlsReason(text) == said)
     }
 
     @Test func knownLibraryErrorsAreWordedWithoutTheirNames() {
@@ -264,13 +264,13 @@ import Testing
                                                .invalidInternalState, .strictModeAssertion, .paused, .unknown]
         errors += parserErrors
         for error in errors {
-            let line = AsyncHTTPTransport.classify(error, host: "h:1", limit: 1 << 20).description
+            let line = LiveTransport.classify(error, host: "h:1", limit: 1 << 20).description
             #expect(!line.contains("Error") && !line.contains("errno") && !line.contains("(descriptor") && !line.contains("\n"), "\(error) -> \(line)")
             #expect(line.hasPrefix("request to h:1 ") || line.hasPrefix("h:1 ") || line.hasPrefix("cannot connect to h:1"), "\(line)")
         }
-        #expect(AsyncHTTPTransport.classify(ExchangeFailure.deadline, host: "h:1", limit: 1, deadline: .seconds(3)).description
+        #expect(LiveTransport.classify(ExchangeFailure.deadline, host: "h:1", limit: 1, deadline: .seconds(3)).description
             == "h:1 did not answer in time: no complete answer within 3 s (--timeout changes it)")
-        #expect(AsyncHTTPTransport.classify(IOError(errnoCode: ECONNRESET, reason: "read"), host: "h:1", limit: 1).description
+        #expect(LiveTransport.classify(IOError(errnoCode: ECONNRESET, reason: "read"), host: "h:1", limit: 1).description
             == "request to h:1 failed: the server reset the connection")
     }
 }

@@ -25,7 +25,7 @@ import Testing
     }
 
     static func send(_ method: String, _ url: URL, body: String? = nil, headers: [HTTPHeader] = []) async throws -> ReceivedResponse {
-        let transport = AsyncHTTPTransport()
+        let transport = LiveTransport()
         var request = PreparedRequest(method: method, url: url, headers: headers, body: body.map { Array($0.utf8) })
         if body != nil { request.setHeader("Content-Type", "application/json") }
         do {

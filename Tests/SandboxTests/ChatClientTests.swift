@@ -173,7 +173,7 @@ func parseRaw(_ text: String) -> (status: Int, body: JSONValue?) {
     return (status, try? JSONParser.parse(String(text[split.upperBound...])))
 }
 
-extension AsyncHTTPTransport {
+extension LiveTransport {
     func loginBoth(_ server: SandboxServer) async throws -> (alice: String, bob: String) {
         (try await login(server).access, try await login(server, "bob@example.com", "bob12345").access)
     }

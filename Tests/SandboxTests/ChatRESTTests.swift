@@ -16,7 +16,7 @@ import Testing
         return try #require(try await store.query("SELECT id FROM users WHERE email = 'carol.chat@example.com'").first?.int("id"))
     }
 
-    func send(_ http: AsyncHTTPTransport, _ server: SandboxServer, to receiver: Int, _ content: String, type: String? = nil,
+    func send(_ http: LiveTransport, _ server: SandboxServer, to receiver: Int, _ content: String, type: String? = nil,
               token: String) async throws -> ReceivedResponse {
         var items: [RequestItem] = [.jsonField(name: "receiver_id", value: .int(receiver)), .stringField(name: "content", value: content)]
         if let type { items.append(.stringField(name: "type", value: type)) }

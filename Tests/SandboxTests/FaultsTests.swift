@@ -6,7 +6,7 @@ import Testing
 /// The fault switches: off by default, set at start or through the admin
 /// endpoint, deterministic with a seed.
 @Suite struct FaultsTests {
-    func setFaults(_ http: AsyncHTTPTransport, _ server: SandboxServer, _ json: String) async throws -> ReceivedResponse {
+    func setFaults(_ http: LiveTransport, _ server: SandboxServer, _ json: String) async throws -> ReceivedResponse {
         try await http.send(PreparedRequest(method: "PUT", url: server.baseURL.appendingPathComponent("__sandbox/faults"),
                                             headers: [HTTPHeader(name: "Content-Type", value: "application/json")], body: Array(json.utf8)))
     }

@@ -5,7 +5,7 @@ import Testing
 
 /// Level Up Solo's tasks (seed 004 asks for them; the shape is the sandbox's).
 @Suite struct LevelUpTasksTests {
-    func login(_ http: AsyncHTTPTransport, _ server: SandboxServer, _ email: String = "demo@levelupsolo.net", _ password: String = "demo1234") async throws -> String {
+    func login(_ http: LiveTransport, _ server: SandboxServer, _ email: String = "demo@levelupsolo.net", _ password: String = "demo1234") async throws -> String {
         let response = try await http.call(server, "POST", "/api/auth/simple-login", [.stringField(name: "email", value: email), .stringField(name: "password", value: password)])
         try #require(response.status == 200)
         return try #require(response.json?["accessToken"]?.stringValue)

@@ -6,7 +6,7 @@ import Testing
 /// Registration with an emailed code, code logins, and the code rules
 /// (10-minute life, single use, one per minute, 5 tries).
 @Suite struct LinkUAuthTests {
-    func latestCode(_ http: AsyncHTTPTransport, _ server: SandboxServer, _ address: (String, String)) async throws -> String {
+    func latestCode(_ http: LiveTransport, _ server: SandboxServer, _ address: (String, String)) async throws -> String {
         let listed = try await http.call(server, "GET", "/__sandbox/verification-codes", [query(address.0, address.1)])
         return try #require(listed.json?["codes"]?[0]?["code"]?.stringValue)
     }

@@ -6,7 +6,7 @@ import Testing
 /// The task state machine: open → in_progress → completed → confirmed,
 /// cancelled from open or in_progress, who may do what, and the 409s.
 @Suite struct LinkUTaskFlowTests {
-    func post(_ http: AsyncHTTPTransport, _ server: SandboxServer, token: String) async throws -> Int {
+    func post(_ http: LiveTransport, _ server: SandboxServer, token: String) async throws -> Int {
         let created = try await http.call(server, "POST", "/api/tasks", [field("title", "Hang a mirror"), raw("price", "15")], token: token)
         return try #require(created.json?["id"]?.intValue)
     }

@@ -9,7 +9,7 @@ func field(_ name: String, _ value: String) -> RequestItem { .stringField(name: 
 func raw(_ name: String, _ json: String) -> RequestItem { .jsonField(name: name, value: try! JSONParser.parse(json)) }
 func query(_ name: String, _ value: String) -> RequestItem { .query(name: name, value: value) }
 
-extension AsyncHTTPTransport {
+extension LiveTransport {
     func alice(_ server: SandboxServer) async throws -> String { try await login(server).access }
     func bob(_ server: SandboxServer) async throws -> String { try await login(server, "bob@example.com", "bob12345").access }
 

@@ -5,7 +5,7 @@ import Testing
 
 /// Nova's auth (seed 003 "认证 API") over real sockets.
 @Suite struct NovaAuthTests {
-    func register(_ http: AsyncHTTPTransport, _ server: SandboxServer, email: String = "carol@example.com",
+    func register(_ http: LiveTransport, _ server: SandboxServer, email: String = "carol@example.com",
                   username: String = "carol", password: String = "carolpass1") async throws -> ReceivedResponse {
         try await http.call(server, "POST", "/auth/register", [
             .stringField(name: "email", value: email), .stringField(name: "username", value: username), .stringField(name: "password", value: password),

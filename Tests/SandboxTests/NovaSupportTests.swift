@@ -5,7 +5,7 @@ import Testing
 
 /// Helpers for the Nova suites: log in with 003's shapes, send raw bodies,
 /// post an image, walk a cursor list to its end.
-extension AsyncHTTPTransport {
+extension LiveTransport {
     func novaLogin(_ server: SandboxServer, _ email: String = "alice@example.com", _ password: String = "alice123") async throws -> (access: String, refresh: String) {
         let response = try await call(server, "POST", "/auth/login", [.stringField(name: "email", value: email), .stringField(name: "password", value: password)])
         try #require(response.status == 200)

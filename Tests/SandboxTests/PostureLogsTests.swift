@@ -5,12 +5,12 @@ import Testing
 
 /// The posture backend's log upload and read-back (seed 002 "网络请求规范").
 @Suite struct PostureLogsTests {
-    func login(_ http: AsyncHTTPTransport, _ server: SandboxServer, _ email: String = "alice@example.com", _ password: String = "alice123") async throws -> String {
+    func login(_ http: LiveTransport, _ server: SandboxServer, _ email: String = "alice@example.com", _ password: String = "alice123") async throws -> String {
         let response = try await http.call(server, "POST", "/api/v1/auth/login", [.stringField(name: "email", value: email), .stringField(name: "password", value: password)])
         return try #require(response.json?["access_token"]?.stringValue)
     }
 
-    func upload(_ http: AsyncHTTPTransport, _ server: SandboxServer, _ logs: JSONValue, token: String?) async throws -> ReceivedResponse {
+    func upload(_ http: LiveTransport, _ server: SandboxServer, _ logs: JSONValue, token: String?) async throws -> ReceivedResponse {
         try await http.raw(server, "POST", "/api/v1/postures/logs", body: Array(JSONPrinter.compact(logs).utf8), contentType: "application/json", token: token)
     }
 

@@ -5,11 +5,11 @@ import Testing
 
 /// Starts a sandbox on 127.0.0.1 with an ephemeral port for one test.
 func withSandbox<T>(_ configure: (inout SandboxConfiguration) -> Void = { _ in },
-                    _ body: (SandboxServer, AsyncHTTPTransport) async throws -> T) async throws -> T {
+                    _ body: (SandboxServer, LiveTransport) async throws -> T) async throws -> T {
     var configuration = SandboxConfiguration()
     configure(&configuration)
     let server = try await SandboxServer.start(configuration)
-    let transport = AsyncHTTPTransport()
+    let transport = LiveTransport()
     do {
         let result = try await body(server, transport)
         await transport.shutdown()
@@ -22,7 +22,7 @@ func withSandbox<T>(_ configure: (inout SandboxConfiguration) -> Void = { _ in }
     }
 }
 
-extension AsyncHTTPTransport {
+extension LiveTransport {
     func call(_ server: SandboxServer, _ method: String, _ path: String, _ items: [RequestItem] = [], token: String? = nil) async throws -> ReceivedResponse {
         var request = try RequestBuilder(baseURL: server.baseURL).build(method: method, path: path, items: items)
         if let token { request.setHeader("Authorization", "Bearer \(token)") }

@@ -37,7 +37,7 @@ import Testing
     @Test(arguments: cases) func aBrokenServerIsClosedWithTheRFCsCodeAndAReason(_ breach: Case) async throws {
         let server = try SilentWebSocketServer(.sends(breach.bytes))
         defer { server.stop() }
-        let transport = AsyncHTTPTransport()
+        let transport = LiveTransport()
         let builder = RequestBuilder(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!)
         let session = AuthSession(profile: .linku, builder: builder, transport: transport, store: MemoryTokenStore())
         // A breach the socket sees is not retried however many tries are
@@ -86,7 +86,7 @@ import Testing
     func aServerThatClosesAtOnceIsNotRetriedForEver(code: UInt16, final: Bool) async throws {
         let server = try SilentWebSocketServer(.greetsAndCloses(code: code))
         defer { server.stop() }
-        let transport = AsyncHTTPTransport()
+        let transport = LiveTransport()
         let session = AuthSession(profile: .linku, builder: RequestBuilder(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!),
                                   transport: transport, store: MemoryTokenStore())
         var options = fastOptions(attempts: 3)

@@ -46,7 +46,7 @@ extension WebSocketEvent {
 }
 
 /// A logged-in LinkU session for the sandbox.
-func loggedIn(_ server: SandboxServer, _ http: AsyncHTTPTransport, _ email: String, _ password: String) async throws -> AuthSession {
+func loggedIn(_ server: SandboxServer, _ http: LiveTransport, _ email: String, _ password: String) async throws -> AuthSession {
     let session = AuthSession(profile: .linku, builder: RequestBuilder(baseURL: server.baseURL), transport: http, store: MemoryTokenStore())
     let login = try await session.login(email: email, password: password)
     #expect(login.response.status == 200)

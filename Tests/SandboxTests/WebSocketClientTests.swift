@@ -177,7 +177,7 @@ import Testing
             #expect(try await failure(.profileTemplate, anonymous).contains("not logged in"))
         }
         let closedPort = try await withSandbox { server, _ in server.port }
-        let transport = AsyncHTTPTransport()
+        let transport = LiveTransport()
         let nobody = AuthSession(profile: .linku, builder: RequestBuilder(baseURL: URL(string: "http://127.0.0.1:\(closedPort)")!),
                                  transport: transport, store: MemoryTokenStore())
         let refused = try await failure(.url("/__sandbox/echo"), nobody)

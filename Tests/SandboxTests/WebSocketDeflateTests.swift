@@ -6,7 +6,7 @@ import Testing
 /// permessage-deflate (RFC 7692): the Core client offers it and reads
 /// compressed frames; the sandbox agrees to it when offered.
 @Suite struct WebSocketDeflateTests {
-    func session(port: Int, _ transport: AsyncHTTPTransport) -> AuthSession {
+    func session(port: Int, _ transport: LiveTransport) -> AuthSession {
         AuthSession(profile: .linku, builder: RequestBuilder(baseURL: URL(string: "http://127.0.0.1:\(port)")!),
                     transport: transport, store: MemoryTokenStore())
     }
@@ -14,7 +14,7 @@ import Testing
     @Test func theClientOffersDeflateAndReadsACompressedFrame() async throws {
         let server = try SilentWebSocketServer(.helloDeflated)
         defer { server.stop() }
-        let transport = AsyncHTTPTransport()
+        let transport = LiveTransport()
         var options = fastOptions()
         options.closeTimeout = .milliseconds(300)  // the server never answers the close frame
         let (socket, log) = try await openSocket(.url("ws://127.0.0.1:\(server.port)/"), session(port: server.port, transport), options)
@@ -33,7 +33,7 @@ import Testing
     @Test func withDeflateOffNothingIsOffered() async throws {
         let server = try SilentWebSocketServer(.helloDeflated)
         defer { server.stop() }
-        let transport = AsyncHTTPTransport()
+        let transport = LiveTransport()
         var options = fastOptions()
         options.closeTimeout = .milliseconds(300)
         options.deflate = false

@@ -46,8 +46,8 @@ import Testing
     }
 
     /// A LinkU session whose base URL is `server`, on a transport of its own (shut it down after).
-    private func linkUSession(on server: SilentWebSocketServer) -> (AuthSession, AsyncHTTPTransport) {
-        let transport = AsyncHTTPTransport()
+    private func linkUSession(on server: SilentWebSocketServer) -> (AuthSession, LiveTransport) {
+        let transport = LiveTransport()
         let builder = RequestBuilder(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!)
         return (AuthSession(profile: .linku, builder: builder, transport: transport, store: MemoryTokenStore()), transport)
     }
@@ -147,7 +147,7 @@ import Testing
             plain.stop()
             mute.stop()
         }
-        let transport = AsyncHTTPTransport()
+        let transport = LiveTransport()
         let session = AuthSession(profile: .linku, builder: RequestBuilder(baseURL: URL(string: "http://127.0.0.1:\(plain.port)")!),
                                   transport: transport, store: MemoryTokenStore())
         // The TLS failures come at once on their own; under the whole suite's

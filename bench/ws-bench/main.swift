@@ -86,7 +86,7 @@ func pipelined(_ socket: WebSocketSession, _ events: inout Events, _ n: Int) asy
 }
 
 func run() async {
-    let transport = AsyncHTTPTransport()
+    let transport = LiveTransport()
     let session = AuthSession(profile: .linku, builder: RequestBuilder(baseURL: URL(string: "http://127.0.0.1/")!),
                               transport: transport, store: MemoryTokenStore())
     var options = WebSocketOptions()

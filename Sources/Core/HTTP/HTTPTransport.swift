@@ -1,7 +1,7 @@
 import NIOCore
 import NIOPosix
 
-/// Sends prepared requests. The real one is `AsyncHTTPTransport`; tests can
+/// Sends prepared requests. The real one is `LiveTransport`; tests can
 /// count or fake calls through this protocol.
 public protocol HTTPTransport: Sendable {
     /// Runs on the caller's executor, so an actor on `executor` stays on it.

@@ -61,7 +61,7 @@ public struct PreparedRequest: Sendable, Equatable {
 
     /// Bytes of the request head as the client writes it: the request line,
     /// `wireHeaders`, and the blank line. What the transport's limit on heads
-    /// is checked against (`AsyncHTTPTransport.Options.maximumHeadBytes`).
+    /// is checked against (`LiveTransport.Options.maximumHeadBytes`).
     public var headByteCount: Int {
         wireHeaders.reduce(method.utf8.count + 1 + target.utf8.count + " HTTP/1.1\r\n".utf8.count + 2) {
             $0 + $1.name.utf8.count + 2 + $1.value.utf8.count + 2

@@ -17,14 +17,14 @@ final class LiveSession: Sendable {
     let interpreter: Interpreter
     /// The sandbox started for this session; nil for a URL.
     let sandbox: SandboxServer?
-    let transport: AsyncHTTPTransport
+    let transport: LiveTransport
     /// What requests go through: the transport, or what `open` was told to wrap it in.
     let sending: any HTTPTransport
 
     var profile: Profile { interpreter.session.profile }
     var baseURL: URL { interpreter.session.builder.baseURL }
 
-    private init(interpreter: Interpreter, sandbox: SandboxServer?, transport: AsyncHTTPTransport, sending: any HTTPTransport) {
+    private init(interpreter: Interpreter, sandbox: SandboxServer?, transport: LiveTransport, sending: any HTTPTransport) {
         self.interpreter = interpreter
         self.sandbox = sandbox
         self.transport = transport
@@ -38,7 +38,7 @@ final class LiveSession: Sendable {
     /// - `sending`: what requests go through, given the transport (a replay notes failures).
     static func open(profile: Profile, target: Target, offline: Bool = false, store: any TokenStore = MemoryTokenStore(),
                      readFile: @escaping @Sendable (String) throws -> [UInt8] = RequestBuilder.readFileFromDisk,
-                     sending: (AsyncHTTPTransport) -> any HTTPTransport = { $0 },
+                     sending: (LiveTransport) -> any HTTPTransport = { $0 },
                      table: CommandTable = .standard,
                      environment: [String: String] = Surroundings.current.environment) async throws -> LiveSession {
         var sandbox: SandboxServer?
@@ -53,9 +53,9 @@ final class LiveSession: Sendable {
             url = server.baseURL
         }
         // A proxy the environment names serves a backend of the user's, never the in-process sandbox.
-        var transportOptions = AsyncHTTPTransport.Options()
+        var transportOptions = LiveTransport.Options()
         if case .url = target { transportOptions.proxies = try ProxyRules(environment: environment) }
-        let transport = AsyncHTTPTransport(options: transportOptions)
+        let transport = LiveTransport(options: transportOptions)
         let through: any HTTPTransport = offline ? OfflineTransport(eventLoop: transport.eventLoop) : sending(transport)
         let session = AuthSession(profile: profile, builder: RequestBuilder(baseURL: url, readFile: readFile),
                                   transport: through, store: store)

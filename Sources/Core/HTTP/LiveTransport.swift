@@ -3,7 +3,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 
-/// `HTTPTransport` over SwiftNIO: every request goes through `PlainHTTP1`
+/// `HTTPTransport` over SwiftNIO: every request goes through `HTTP1Client`
 /// (HTTP/1.1 on NIO's own codec, over TLS for https, through an HTTP
 /// proxy's tunnel when the environment names one), with a connect timeout,
 /// a per-request deadline and a cap on how much of a body is kept.
@@ -24,7 +24,7 @@ import NIOPosix
 /// answer before the head was written), and its pool and state machines cost
 /// as much CPU a request as the rest of the explorer (BENCHMARKS.md, "Per
 /// request: a plain HTTP/1.1 path").
-public final class AsyncHTTPTransport: HTTPTransport {
+public final class LiveTransport: HTTPTransport {
     public struct Options: Sendable {
         public var connectTimeout: TimeAmount = .seconds(10)
         public var requestTimeout: TimeAmount = .seconds(30)
@@ -41,20 +41,20 @@ public final class AsyncHTTPTransport: HTTPTransport {
         public init() {}
     }
 
-    private let plain: PlainHTTP1
+    private let client: HTTP1Client
     public let eventLoop: any EventLoop
     private let options: Options
 
     public init(options: Options = Options()) {
         eventLoop = MultiThreadedEventLoopGroup.singleton.next()
         self.options = options
-        plain = PlainHTTP1(loop: eventLoop, connectTimeout: options.connectTimeout, streamLimit: options.maximumBodyBytes)
+        client = HTTP1Client(loop: eventLoop, connectTimeout: options.connectTimeout, streamLimit: options.maximumBodyBytes)
     }
 
     /// Closes connections (the shared event loop goes on). Call once, not
     /// from an actor that runs on `executor`.
     public func shutdown() async {
-        await plain.shutdown()
+        await client.shutdown()
     }
 
     /// Runs on the caller's executor (`nonisolated(nonsending)`): called from
@@ -67,7 +67,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
             throw TransportError(kind: .notSent, host: host, detail: reason)
         }
         do {
-            let collected = try await plain.send(request, through: options.proxies?.proxy(for: request.url), host: host, deadline: deadline)
+            let collected = try await client.send(request, through: options.proxies?.proxy(for: request.url), host: host, deadline: deadline)
             let head = collected.head
             // `HTTP/1.1 000`: three digits, but no status (curl, HTTPie and xh refuse it too).
             guard head.status.code >= 100 else {
@@ -108,7 +108,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
     }
 }
 
-/// An answer's head and body as `PlainHTTP1` hands it over: the body whole,
+/// An answer's head and body as `HTTP1Client` hands it over: the body whole,
 /// or its start and its spool (`BodyGatherer`).
 struct CollectedAnswer: Sendable {
     var head: HTTPResponseHead

@@ -6,7 +6,7 @@ import NIOPosix
 import NIOSSL
 import NIOTLS
 
-/// HTTP/1.1 for every request (`AsyncHTTPTransport`), `http://` or
+/// HTTP/1.1 for every request (`LiveTransport`), `http://` or
 /// `https://`, whatever its body, straight or through an HTTP proxy's
 /// CONNECT tunnel (`ProxyTunnel`). One channel per connection, with NIO's
 /// own codec (behind NIOSSL's handler for https), and a handler that
@@ -19,7 +19,7 @@ import NIOTLS
 /// HTTPie does.
 ///
 /// Its state is touched only on `loop`, the transport's event loop.
-final class PlainHTTP1: @unchecked Sendable {
+final class HTTP1Client: @unchecked Sendable {
     private let loop: any EventLoop
     private let connectTimeout: TimeAmount
     /// What is kept in memory of a streamed answer (`Options.maximumBodyBytes`).
@@ -100,7 +100,7 @@ final class PlainHTTP1: @unchecked Sendable {
     }
 
     /// Waits for the answer on the caller's actor, as
-    /// `AsyncHTTPTransport.response(of:isolation:)` does: with a plain
+    /// `LiveTransport.response(of:isolation:)` does: with a plain
     /// `future.get()` the task resumed on the global executor, off the
     /// event loops (a Dispatch thread in the REPL).
     private static func answer(to exchange: PendingAnswer, on loop: any EventLoop,
@@ -141,7 +141,7 @@ final class PlainHTTP1: @unchecked Sendable {
         }
         let watch = exchange.sink == nil ? nil : loop.scheduleRepeatedTask(initialDelay: deadline, delay: min(deadline, .seconds(1))) { _ in
             guard exchange.isDownloading, exchange.lastPart < .now() - deadline else { return }
-            exchange.fail(TransportError(kind: .timeout, host: exchange.host, detail: "it sent nothing for \(AsyncHTTPTransport.seconds(deadline))"))
+            exchange.fail(TransportError(kind: .timeout, host: exchange.host, detail: "it sent nothing for \(LiveTransport.seconds(deadline))"))
         }
         exchange.promise.futureResult.whenComplete { _ in
             timer.cancel()
@@ -190,7 +190,7 @@ final class PlainHTTP1: @unchecked Sendable {
                 channel.closeFuture.whenComplete { [self] _ in idle[key]?.removeAll { $0.channel === channel } }
                 write(request, on: connection, exchange: exchange, key: key)
                 exchange.stuck = { deadline in
-                    let within = AsyncHTTPTransport.seconds(deadline)
+                    let within = LiveTransport.seconds(deadline)
                     if let tunnel, !tunnel.isOpen {
                         return TransportError(kind: .timeout, host: exchange.host,
                                               detail: "the proxy \(tunnel.proxy) did not open a tunnel within \(within) (--timeout changes it)")
@@ -303,7 +303,7 @@ private final class PendingAnswer: @unchecked Sendable {
     }
 }
 
-/// What went wrong in an exchange that no library names (`AsyncHTTPTransport.classify` words it).
+/// What went wrong in an exchange that no library names (`LiveTransport.classify` words it).
 enum ExchangeFailure: Error {
     /// The transport was shut down (the session is closing).
     case shutDown
@@ -413,13 +413,13 @@ private final class AnswerHandler: ChannelInboundHandler, @unchecked Sendable {
     }
 
     /// The connection closed or failed: before any answer on a reused one,
-    /// the request may go again (`PlainHTTP1.send`); after the head of an
+    /// the request may go again (`HTTP1Client.send`); after the head of an
     /// answer that came while the body was still going out, the status is
     /// worth saying (the server usually closes at once, and the reset can
     /// take the rest of its answer with it).
     private func lost(_ error: any Error) -> any Error {
         if let head, let exchange, !exchange.isSent {
-            return AsyncHTTPTransport.lostEarlyAnswer(head, host: exchange.host)
+            return LiveTransport.lostEarlyAnswer(head, host: exchange.host)
         }
         guard head == nil, exchange?.reused == true else { return error }
         return StaleConnection(error: error)

@@ -4,18 +4,18 @@ import NIOCore
 import Testing
 @testable import Core
 
-/// The HTTP/1.1 client (`PlainHTTP1`): that requests go out as the bytes
+/// The HTTP/1.1 client (`HTTP1Client`): that requests go out as the bytes
 /// `-v` shows, and how it keeps, drops and ends connections, against
 /// servers of our own (`LocalHTTPServer`).
-@Suite struct PlainHTTP1Tests {
-    func transport() -> AsyncHTTPTransport { AsyncHTTPTransport() }
+@Suite struct HTTP1ClientTests {
+    func transport() -> LiveTransport { LiveTransport() }
 
     func get(_ server: LocalHTTPServer, _ path: String = "/x", method: String = "GET", timeout: Duration? = nil) -> PreparedRequest {
         PreparedRequest(method: method, url: URL(string: "\(server.baseURL)\(path)")!, timeout: timeout)
     }
 
     /// Runs `body` with `transport`, shut down after it whatever happens.
-    func using(_ transport: AsyncHTTPTransport, _ body: (AsyncHTTPTransport) async throws -> Void) async throws {
+    func using(_ transport: LiveTransport, _ body: (LiveTransport) async throws -> Void) async throws {
         do {
             try await body(transport)
             await transport.shutdown()
@@ -345,15 +345,15 @@ import Testing
     }
 }
 
-/// `PlainHTTP1` over TLS, through a `TLSFront` before servers of our own:
+/// `HTTP1Client` over TLS, through a `TLSFront` before servers of our own:
 /// connections kept and checked as they were made, what only async-http-
 /// client's path stopped the process on now one line, and TLS's own
 /// failures worded as before.
-@Suite struct PlainHTTPSTests {
-    func transport(connectTimeout: TimeAmount = .seconds(10)) -> AsyncHTTPTransport {
-        var options = AsyncHTTPTransport.Options()
+@Suite struct HTTPSClientTests {
+    func transport(connectTimeout: TimeAmount = .seconds(10)) -> LiveTransport {
+        var options = LiveTransport.Options()
         options.connectTimeout = connectTimeout
-        return AsyncHTTPTransport(options: options)
+        return LiveTransport(options: options)
     }
 
     func get(_ front: TLSFront, _ path: String = "/x", method: String = "GET", verify: TLSOptions.Verify? = nil) -> PreparedRequest {
@@ -362,7 +362,7 @@ import Testing
         return request
     }
 
-    func using(_ transport: AsyncHTTPTransport, _ body: (AsyncHTTPTransport) async throws -> Void) async throws {
+    func using(_ transport: LiveTransport, _ body: (LiveTransport) async throws -> Void) async throws {
         do {
             try await body(transport)
             await transport.shutdown()
@@ -478,7 +478,7 @@ import Testing
     }
 }
 
-/// `PlainHTTP1` through an HTTP proxy's CONNECT tunnel (`ProxyTunnel`), the
+/// `HTTP1Client` through an HTTP proxy's CONNECT tunnel (`ProxyTunnel`), the
 /// proxy a `LocalHTTPServer` of our own: the request inside is the bytes it
 /// is without a proxy, the tunnel is kept for the next request, and a proxy
 /// that says no is one line that names it.
@@ -493,14 +493,14 @@ import Testing
         }
     }
 
-    func transport(through proxy: LocalHTTPServer, user: String? = nil) -> AsyncHTTPTransport {
-        var options = AsyncHTTPTransport.Options()
+    func transport(through proxy: LocalHTTPServer, user: String? = nil) -> LiveTransport {
+        var options = LiveTransport.Options()
         let address = user.map { "http://\($0)@127.0.0.1:\(proxy.port)" } ?? "http://127.0.0.1:\(proxy.port)"
         options.proxies = ProxyRules(http: ProxyRules.Proxy(address), https: ProxyRules.Proxy(address))
-        return AsyncHTTPTransport(options: options)
+        return LiveTransport(options: options)
     }
 
-    func using(_ transport: AsyncHTTPTransport, _ body: (AsyncHTTPTransport) async throws -> Void) async throws {
+    func using(_ transport: LiveTransport, _ body: (LiveTransport) async throws -> Void) async throws {
         do {
             try await body(transport)
             await transport.shutdown()

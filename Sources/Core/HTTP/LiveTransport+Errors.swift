@@ -4,10 +4,10 @@ import NIOHTTP1
 import NIOPosix
 import NIOSSL
 
-/// What NIO, NIOSSL and `PlainHTTP1` report, said in the user's terms: one
+/// What NIO, NIOSSL and `HTTP1Client` report, said in the user's terms: one
 /// line that names what happened (`TransportError`), never a library's type
 /// names (`HTTPParserError.invalidConstant`, `failedToLoadPrivateKey`).
-extension AsyncHTTPTransport {
+extension LiveTransport {
     /// Why a request must not go out, or nil. Checked before the client sees
     /// it: NIO stops the process on a non-ASCII header name (a precondition),
     /// a control character in a value would split the head, and a head over
@@ -65,7 +65,7 @@ extension AsyncHTTPTransport {
         return tenths % 10 == 0 ? "\(tenths / 10) KiB" : "\(tenths / 10).\(tenths % 10) KiB"
     }
 
-    /// Every error NIO, NIOSSL and `PlainHTTP1` are known to report, in plain
+    /// Every error NIO, NIOSSL and `HTTP1Client` are known to report, in plain
     /// words. Anything else keeps its own text, behind "failed:".
     static func classify(_ error: any Error, host: String, limit: Int, deadline: TimeAmount = .seconds(30)) -> TransportError {
         func make(_ kind: TransportError.Kind, _ detail: String = "") -> TransportError {
