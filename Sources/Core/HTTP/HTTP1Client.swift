@@ -99,10 +99,11 @@ final class HTTP1Client: @unchecked Sendable {
         return try await Self.answer(to: exchange, on: loop, isolation: #isolation)
     }
 
-    /// Waits for the answer on the caller's actor, as
-    /// `LiveTransport.response(of:isolation:)` does: with a plain
+    /// Waits for the answer on the caller's actor. The isolated parameter,
+    /// used inside both closures, is what keeps them on it: a closure
+    /// literal does not inherit `nonisolated(nonsending)`, and with a plain
     /// `future.get()` the task resumed on the global executor, off the
-    /// event loops (a Dispatch thread in the REPL).
+    /// event loops (a Dispatch thread in the REPL), and hopped back.
     private static func answer(to exchange: PendingAnswer, on loop: any EventLoop,
                                isolation: isolated (any Actor)?) async throws -> CollectedAnswer {
         try await withTaskCancellationHandler(operation: {
@@ -158,9 +159,8 @@ final class HTTP1Client: @unchecked Sendable {
         }
         let handler = AnswerHandler()
         // An address is connected to as it is; a name is looked up first (NIO
-        // does that on a Dispatch thread). An
-        // address is never sent as the TLS server name (SNI); the certificate
-        // is checked against it all the same.
+        // does that on a Dispatch thread). An address is never sent as the
+        // TLS server name (SNI); the certificate is checked against it all the same.
         let isAddress = (try? SocketAddress(ipAddress: host, port: port)) != nil
         let (peer, peerPort) = route.proxy.map { ($0.host, $0.port) } ?? (host, port)
         let tunnel = route.proxy.map { ProxyTunnel(to: host, port: port, through: $0, for: exchange.host) }
@@ -189,6 +189,8 @@ final class HTTP1Client: @unchecked Sendable {
                 // A connection that closes while it waits is forgotten.
                 channel.closeFuture.whenComplete { [self] _ in idle[key]?.removeAll { $0.channel === channel } }
                 write(request, on: connection, exchange: exchange, key: key)
+                // Cleared when the exchange settles (it holds the exchange).
+                guard !exchange.isSettled else { return }
                 exchange.stuck = { deadline in
                     let within = LiveTransport.seconds(deadline)
                     if let tunnel, !tunnel.isOpen {
