@@ -104,8 +104,12 @@ import Testing
         #expect(PatternText.recording("a {{b}}", baseURL: nil).description == #"a {{/\{\{/}}b}}"#)
         // The base URL's host:port alone (a cookie's domain) stands for any, so `--env` and the mock match it.
         let cookie = PatternText.recording("sid=<hidden>  127.0.0.1:28571, path /", baseURL: "http://127.0.0.1:28571")
-        #expect(cookie.description == "sid=<hidden>  {{/[A-Za-z0-9.:_-]+/}}, path /")
+        #expect(cookie.description == #"sid=<hidden>  {{/[A-Za-z0-9.:_\[\]-]+/}}, path /"#)
         #expect(cookie.match("sid=<hidden>  staging.example:8443, path /", bound: { _ in nil }) != nil)
+        // An IPv6 base URL's authority, brackets and all, records and matches itself (found by a helper).
+        let v6 = PatternText.recording("Host: [::1]:19081", baseURL: "http://[::1]:19081")
+        #expect(v6.description == #"Host: {{/[A-Za-z0-9.:_\[\]-]+/}}"#)
+        #expect(v6.match("Host: [::1]:19081", bound: { _ in nil }) != nil)
         // Timestamps in a line of text, as in JSON: they differ on every run.
         let row = PatternText.recording(#"{"t": "2026-11-25T20:40:43Z", "n": 1} at 2026-11-25T20:40:43.5+01:00."#, baseURL: nil)
         #expect(row.description == #"{"t": "{{timestamp}}", "n": 1} at {{timestamp}}."#)

@@ -225,10 +225,11 @@ import Testing
             == "request to HOST not sent: the value of header X-A contains a control character (byte 0x01), which HTTP does not allow")
         #expect(try await failure(answers, with("X-A", "b\rc")) == "request to HOST not sent: the value of header X-A contains a control character (CR), which HTTP does not allow")
         #expect(try await failure(answers, with("X-A", "tab\tis fine")) == "answered 200")
+        // A method with a space or a CR LF in it split the request in two on the wire (found by a helper).
+        #expect(try await failure(answers, { PreparedRequest(method: "GET / HTTP/1.1\r\nX-Inject: 1\r\n\r\nGET", url: $0) })
+            == #"request to HOST not sent: the method 'GET / HTTP/1.1\r\nX-Inject: 1\r\n\r\nGET' has characters HTTP does not allow (letters, digits and !#$%&'*+-.^_`|~ only)"#)
     }
 
-    /// Every error the libraries are known to report gets words of its own:
-    /// none of their type names or errno dumps in what the user reads.
     /// BoringSSL's and NIOSSL's texts as they came from real handshakes
     /// (a helper's servers): each names its own cause. A client certificate
     /// a server asked for was "the server's certificate is not trusted",
@@ -251,6 +252,8 @@ import Testing
         #expect(LiveTransport.tlsReason(text) == said)
     }
 
+    /// Every error the libraries are known to report gets words of its own:
+    /// none of their type names or errno dumps in what the user reads.
     @Test func knownLibraryErrorsAreWordedWithoutTheirNames() {
         var errors: [any Error] = [
             ExchangeFailure.shutDown, ExchangeFailure.deadline, ExchangeFailure.closedBeforeAnswer,
@@ -428,5 +431,8 @@ extension Result {
         #expect(ranges.proxy(for: URL(string: "http://128.0.0.1/")!) != nil)
         #expect(ranges.proxy(for: URL(string: "http://[fe80::1]/")!) != nil)
         #expect(ranges.proxy(for: URL(string: "http://localhost/")!) != nil, "a name is not matched against a range")
+        // An IPv6 proxy: its address without brackets (the socket's), with them where it is shown.
+        let v6 = try #require(ProxyRules.Proxy("http://[::1]:3128"))
+        #expect(v6.host == "::1" && v6.port == 3128 && v6.description == "http://[::1]:3128")
     }
 }

@@ -192,7 +192,8 @@ import Testing
     }
 
     @Test func whatIsNotReadIsSaidWithItsColumn() {
-        for (line, column) in [("curl --proxy http://p https://h", 5), ("curl -H 'NoColon' https://h", 5), ("curl -s", 5), ("curl ftp://h/x", 5)] {
+        for (line, column) in [("curl --proxy http://p https://h", 5), ("curl -H 'NoColon' https://h", 5), ("curl -s", 5), ("curl ftp://h/x", 5),
+                               ("curl -X 'GET /x HTTP/1.1' https://h", 5), ("curl -X '' https://h", 5)] {
             do {
                 _ = try parser.parse(line)
                 Issue.record("parsed: \(line)")

@@ -14,6 +14,10 @@ extension LiveTransport {
     /// the limit is refused (`Options.maximumHeadBytes`).
     static func refusal(of request: PreparedRequest, maximumHeadBytes: Int) -> String? {
         if let reason = URLCheck.problem(port: request.url) { return reason }
+        // A space or a CR LF in the method would split the request line (and the request).
+        if request.method.isEmpty || !request.method.utf8.allSatisfy(Self.isTokenByte) {
+            return "the method \(quoted(request.method)) has characters HTTP does not allow (letters, digits and !#$%&'*+-.^_`|~ only)"
+        }
         for header in request.headers {
             if header.name.isEmpty || !header.name.utf8.allSatisfy(Self.isTokenByte) {
                 return "header name \(quoted(header.name)) has characters HTTP does not allow "

@@ -20,8 +20,9 @@ public struct ProxyRules: Sendable, Equatable {
             guard !trimmed.isEmpty else { return nil }
             let withScheme = trimmed.contains("://") ? trimmed : "http://" + trimmed
             guard let components = URLComponents(string: withScheme), components.scheme?.lowercased() == "http",
-                  let host = components.host, !host.isEmpty else { return nil }
-            self.host = host
+                  let bracketed = components.host, !bracketed.isEmpty else { return nil }
+            // `http://[::1]:3128`: the address without its brackets, as a socket takes it.
+            host = bracketed.hasPrefix("[") && bracketed.hasSuffix("]") ? String(bracketed.dropFirst().dropLast()) : bracketed
             port = components.port ?? 80
             user = components.user.flatMap { $0.removingPercentEncoding }
             password = components.password.flatMap { $0.removingPercentEncoding }

@@ -201,8 +201,9 @@ extension PatternText {
         return PatternText(pieces)
     }
 
-    /// What a base URL's host:port is written as in a line of text: any host and port.
-    public static let authorityPattern = "[A-Za-z0-9.:_-]+"
+    /// What a base URL's host:port is written as in a line of text: any host
+    /// and port, an IPv6 address in its brackets too (`[::1]:8080`).
+    public static let authorityPattern = #"[A-Za-z0-9.:_\[\]-]+"#
 
     /// The variable a replay sets to the ws:// form of its base URL.
     public static let socketBaseVariable = "ws_base_url"

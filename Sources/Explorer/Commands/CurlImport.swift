@@ -42,7 +42,13 @@ enum CurlImport {
                 return try value(word)
             }
             switch text {
-            case "-X", "--request": method = try take().uppercased()
+            case "-X", "--request":
+                let given = try take()
+                // A method is a token: a space or a CR LF in it would split the request line.
+                if given.isEmpty || HTTPHeader.invalidNameOffset(given) != nil {
+                    throw CommandError("curl's \(text) '\(given)' is not an HTTP method (letters, digits and !#$%&'*+-.^_`|~ only)", column: word.start)
+                }
+                method = given.uppercased()
             case "-H", "--header":
                 let header = try take()
                 guard let colon = header.firstIndex(of: ":") else {
