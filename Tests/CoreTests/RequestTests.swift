@@ -107,9 +107,27 @@ import Testing
         #expect(double.target == "//double/x?y=1" && double.url.host == builder.baseURL.host)
         #expect(try builder.build(method: "GET", path: "/p", items: []).target == "/p")
         for (url, host) in [("http://h:80/x", "h"), ("https://h:443/x", "h"), ("http://h:8080/x", "h:8080"), ("https://h:80/x", "h:80"),
-                            ("http://h/x", "h"), ("HTTP://H:80/x", "H")] {
+                            ("http://h/x", "h"), ("HTTP://H:80/x", "H"), ("http://[::1]:8080/x", "[::1]:8080"), ("http://[::1]/x", "[::1]")] {
             #expect(PreparedRequest(method: "GET", url: URL(string: url)!).hostHeader == host, "\(url)")
         }
+    }
+
+    /// Credentials in a URL, typed or in the base URL, go as basic auth, as
+    /// curl and HTTPie send them, and the URL goes without them; a typed
+    /// Authorization wins, and `Authorization:` alone sends none. They were
+    /// dropped without a word (found by a helper).
+    @Test func credentialsInTheURLAreSentAsBasicAuth() throws {
+        let builder = RequestBuilder(baseURL: URL(string: "http://127.0.0.1:8080")!)
+        let typed = try builder.build(method: "GET", path: "http://u:p%40ss@h.example/basic-auth", items: [])
+        #expect(typed.header("Authorization") == "Basic " + Data("u:p@ss".utf8).base64EncodedString())
+        #expect(typed.url.absoluteString == "http://h.example/basic-auth")
+        let mine = try builder.build(method: "GET", path: "http://u:p@h.example/x", items: [.header(name: "Authorization", value: "Bearer t")])
+        #expect(mine.header("Authorization") == "Bearer t" && mine.headers.filter { $0.hasName("Authorization") }.count == 1)
+        #expect(try builder.build(method: "GET", path: "http://u:p@h.example/x", items: [.header(name: "Authorization", value: "")]).header("Authorization") == nil)
+        let based = RequestBuilder(baseURL: URL(string: "https://me@api.example.com/v1")!)
+        let request = try based.build(method: "GET", path: "/tasks", items: [])
+        #expect(request.header("Authorization") == "Basic " + Data("me:".utf8).base64EncodedString())
+        #expect(request.url.absoluteString == "https://api.example.com/v1/tasks")
     }
 
     @Test func joinsOntoABasePathAndAcceptsFullURLs() throws {

@@ -197,6 +197,18 @@ public struct RequestBuilder: Sendable {
         }
 
         var request = PreparedRequest(method: method.uppercased(), url: try url(for: path, query: query), headers: headers, body: body)
+        // `http://user:password@host/…` (typed, or in the base URL): basic auth,
+        // as curl and HTTPie send it, unless an Authorization is typed; the
+        // URL goes without them. They were dropped without a word.
+        if var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false), let user = components.user {
+            let password = components.password ?? ""
+            components.percentEncodedUser = nil
+            components.percentEncodedPassword = nil
+            if let bare = components.url { request.url = bare }
+            if !userHeaders.contains(where: { $0.hasName("Authorization") }) {
+                request.headers.append(HTTPHeader(name: "Authorization", value: "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()))
+            }
+        }
         for name in removedHeaders { request.removeHeader(name) }
         // A typed header replaces the default of its name; typed twice, both go (as HTTPie sends them).
         for header in userHeaders { request.removeHeader(header.name) }
