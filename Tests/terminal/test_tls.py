@@ -215,3 +215,27 @@ def test_curls_tls_flags_are_read_as_explorers(https):
     assert result.stdout.count('"client": null') == 1 and '"client": "tester"' in result.stdout, result.stdout
     assert f"stdin:3: error: TLS failure with localhost:{base.rsplit(':', 1)[1]}: the server's certificate could not be verified" in result.stderr
     assert "stdin:4: error: curl's --cacert: --verify takes yes, no, or a CA file (PEM) that can be read; nowhere.pem cannot" in result.stderr
+
+
+class LoginAnswer(Answer):
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        body = json.dumps({"access_token": "tok-1", "refresh_token": "ref-1", "token_type": "Bearer", "expires_in": 900,
+                           "user": {"id": 1, "email": "alice@example.com", "name": "Alice"}}).encode()
+        self.reply(200, body, [("Content-Type", "application/json")])
+
+
+def test_login_checks_the_server_as_request_lines_do(tmp_path, http_server):
+    """`login` (and the session's other own requests) take the session's
+    --verify: it went out with the system's CAs, so a staging server behind
+    a private CA could be sent requests but not logged in to."""
+    server_cert, server_key = make_certificate(tmp_path, "server", "localhost")
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(server_cert, server_key)
+    base = base_url(http_server(LoginAnswer, tls=context), "https", "localhost")
+    for flags, lines in [(["--verify", "server.pem"], ["login alice@example.com alice123"]),
+                         ([], ["defaults --verify server.pem", "login alice@example.com alice123"])]:
+        result = run_explorer(["--profile", "linku", "--base-url", base, *flags], env=isolated_env(tmp_path), cwd=tmp_path,
+                              input="\n".join(lines) + "\n")
+        assert result.returncode == 0, (flags, result.stdout, result.stderr)
+        assert "TLS failure" not in result.stderr

@@ -286,6 +286,14 @@ public actor AuthSession {
 
     public func clearSessionHeaders() { sessionHeaders.removeAll() }
 
+    /// The session's `--verify`, `--cert` and `--cert-key` (`defaults`,
+    /// explorer's own flags): every request that gives none gets them, the
+    /// session's own too (login, refresh), so a server behind a private CA
+    /// can be logged in to.
+    public private(set) var tls: TLSOptions?
+
+    public func setTLS(_ options: TLSOptions?) { tls = options }
+
     /// Sets the session's credential (`auth …`): the header named `replacing`
     /// (the one the last `auth` set) goes, and so does any Authorization
     /// header; nil leaves none (`auth none`).
@@ -331,6 +339,7 @@ public actor AuthSession {
     /// refresh all use.
     private func exchange(_ request: PreparedRequest) async throws(TransportError) -> (sent: PreparedRequest, response: ReceivedResponse) {
         var outgoing = withSessionHeaders(request)
+        if outgoing.tls == nil { outgoing.tls = tls }
         if outgoing.header("Cookie") == nil, let cookie = cookies.header(for: request.url) {
             outgoing.setHeader("Cookie", cookie)
         }

@@ -323,6 +323,8 @@ actor Interpreter {
             } else if options == nil {
                 defaults = RequestOptions()
             }
+            // The session's own requests (login, refresh) check the server as the lines do.
+            await session.setTLS(defaults.tls)
             return .defaults(defaults)
         case let .header(action):
             switch action {
