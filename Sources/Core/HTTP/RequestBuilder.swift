@@ -200,7 +200,7 @@ public struct RequestBuilder: Sendable {
         // `http://user:password@host/…` (typed, or in the base URL): basic auth,
         // as curl and HTTPie send it, unless an Authorization is typed; the
         // URL goes without them. They were dropped without a word.
-        if var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false), let user = components.user {
+        if request.url.user != nil, var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false), let user = components.user {
             let password = components.password ?? ""
             components.percentEncodedUser = nil
             components.percentEncodedPassword = nil
