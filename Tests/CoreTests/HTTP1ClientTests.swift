@@ -7,22 +7,37 @@ import Testing
 /// The HTTP/1.1 client (`HTTP1Client`): that requests go out as the bytes
 /// `-v` shows, and how it keeps, drops and ends connections, against
 /// servers of our own (`LocalHTTPServer`).
+/// Runs `body` with `transport`, shut down after it whatever happens.
+func using(_ transport: LiveTransport, _ body: (LiveTransport) async throws -> Void) async throws {
+    do {
+        try await body(transport)
+        await transport.shutdown()
+    } catch {
+        await transport.shutdown()
+        throw error
+    }
+}
+
+/// Answers `HTTP/1.1 000` to `GET /zero` and `200` with `body` to anything
+/// else, on a kept-alive connection: a status under 100 stopped the process
+/// inside async-http-client.
+func answersZeroOr(_ body: String) -> @Sendable (LocalHTTPServer.Peer) -> Void {
+    { peer in
+        while let head = peer.readRequest() {
+            if String(decoding: head, as: UTF8.self).hasPrefix("GET /zero ") {
+                peer.write("HTTP/1.1 000 Zero\r\nContent-Length: 0\r\n\r\n")
+            } else {
+                peer.write("HTTP/1.1 200 OK\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+            }
+        }
+    }
+}
+
 @Suite struct HTTP1ClientTests {
     func transport() -> LiveTransport { LiveTransport() }
 
     func get(_ server: LocalHTTPServer, _ path: String = "/x", method: String = "GET", timeout: Duration? = nil) -> PreparedRequest {
         PreparedRequest(method: method, url: URL(string: "\(server.baseURL)\(path)")!, timeout: timeout)
-    }
-
-    /// Runs `body` with `transport`, shut down after it whatever happens.
-    func using(_ transport: LiveTransport, _ body: (LiveTransport) async throws -> Void) async throws {
-        do {
-            try await body(transport)
-            await transport.shutdown()
-        } catch {
-            await transport.shutdown()
-            throw error
-        }
     }
 
     /// The head on the wire is what `-v` shows (`PreparedRequest.wireHeaders`),
@@ -350,11 +365,7 @@ import Testing
 /// client's path stopped the process on now one line, and TLS's own
 /// failures worded as before.
 @Suite struct HTTPSClientTests {
-    func transport(connectTimeout: TimeAmount = .seconds(10)) -> LiveTransport {
-        var options = LiveTransport.Options()
-        options.connectTimeout = connectTimeout
-        return LiveTransport(options: options)
-    }
+    func transport() -> LiveTransport { LiveTransport() }
 
     func get(_ front: TLSFront, _ path: String = "/x", method: String = "GET", verify: TLSOptions.Verify? = nil) -> PreparedRequest {
         var request = PreparedRequest(method: method, url: URL(string: "\(front.baseURL)\(path)")!)
@@ -362,28 +373,10 @@ import Testing
         return request
     }
 
-    func using(_ transport: LiveTransport, _ body: (LiveTransport) async throws -> Void) async throws {
-        do {
-            try await body(transport)
-            await transport.shutdown()
-        } catch {
-            await transport.shutdown()
-            throw error
-        }
-    }
-
     /// One TLS connection carries request after request; a status under
     /// 100 over https is one line (async-http-client stopped the process).
     @Test func aTLSConnectionIsKeptAndAStatusUnder100IsOneLine() async throws {
-        let server = try LocalHTTPServer(patience: 60) { peer in
-            while let head = peer.readRequest() {
-                if String(decoding: head, as: UTF8.self).hasPrefix("GET /zero ") {
-                    peer.write("HTTP/1.1 000 Zero\r\nContent-Length: 0\r\n\r\n")
-                } else {
-                    peer.write("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello")
-                }
-            }
-        }
+        let server = try LocalHTTPServer(patience: 60, answersZeroOr("hello"))
         defer { server.stop() }
         let front = try await TLSFront(for: server)
         try await using(transport()) { (transport) async throws in
@@ -500,26 +493,8 @@ import Testing
         return LiveTransport(options: options)
     }
 
-    func using(_ transport: LiveTransport, _ body: (LiveTransport) async throws -> Void) async throws {
-        do {
-            try await body(transport)
-            await transport.shutdown()
-        } catch {
-            await transport.shutdown()
-            throw error
-        }
-    }
-
     @Test func requestsGoThroughOneTunnelAsTheyWouldGoStraight() async throws {
-        let backend = try LocalHTTPServer(patience: 60) { peer in
-            while let head = peer.readRequest() {
-                if String(decoding: head, as: UTF8.self).hasPrefix("GET /zero ") {
-                    peer.write("HTTP/1.1 000 Zero\r\nContent-Length: 0\r\n\r\n")
-                } else {
-                    peer.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
-                }
-            }
-        }
+        let backend = try LocalHTTPServer(patience: 60, answersZeroOr("ok"))
         defer { backend.stop() }
         let proxy = try proxy(to: backend.port)
         defer { proxy.stop() }
