@@ -51,6 +51,10 @@ import Testing
         #expect(SessionController.jsonGoesOn("ws send ["))
         #expect(!SessionController.jsonGoesOn(#"ws send {"type": "ping"}"#))
         #expect(!SessionController.jsonGoesOn(#"ws send {"a": 1, }"#), "an error before the end is an error, not more to come")
+        // A mistake while a brace is still open: the lines after it are the rest of the JSON, one error in all.
+        #expect(SessionController.jsonGoesOn(#"ws send {"a": 1,, "s": "}{\"]""#))
+        #expect(SessionController.scriptJoined(["ws send {", #""a": 1,,"#, #""b": 2"#, "}", "ws recv"])
+            == [#"ws send { "a": 1,, "b": 2 }"#, "", "", "", "ws recv"])
         #expect(!SessionController.jsonGoesOn(#"post /x a={"#))
         // A variable is not the end of the JSON: `"b": {{v}},` goes on (it ended the frame there).
         #expect(SessionController.jsonGoesOn(#"ws send { "a": "x", "b": {{v}},"#))

@@ -355,7 +355,11 @@ final class SessionController {
         return line
     }
 
-    /// Whether a `ws send {…` or `ws send […` line's JSON stops at the line's end unfinished.
+    /// Whether a `ws send {…` or `ws send […` line's JSON stops at the line's
+    /// end unfinished: the parse ran out of text, or a mistake came before
+    /// the end while a brace or bracket is still open. The lines after such a
+    /// mistake are the rest of the same JSON: read on, the whole is one error
+    /// (it was one, then each of those lines an unknown command).
     static func jsonGoesOn(_ line: String) -> Bool {
         guard let open = line.firstIndex(where: { $0 == "{" || $0 == "[" }),
               line[..<open].split(whereSeparator: \.isWhitespace).map({ $0.lowercased() }) == ["ws", "send"] else { return false }
@@ -367,7 +371,27 @@ final class SessionController {
             rest = rest[end.upperBound...]
         }
         let text = Array((json + rest).utf8)
-        do { _ = try JSONParser.parse(text); return false } catch { return error.offset >= text.count }
+        do { _ = try JSONParser.parse(text); return false } catch { return error.offset >= text.count || opened(text) > 0 }
+    }
+
+    /// Braces and brackets opened and not closed, outside strings.
+    private static func opened(_ json: [UInt8]) -> Int {
+        var depth = 0
+        var inString = false
+        var escaped = false
+        for byte in json {
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
+            default: break
+            }
+        }
+        return depth
     }
 
     /// Runs lines from a pipe, each as it comes; `#` lines are comments.
