@@ -251,6 +251,35 @@ func answersZeroOr(_ body: String) -> @Sendable (LocalHTTPServer.Peer) -> Void {
         }
     }
 
+    /// An event stream in gzip (a proxy compressed it) goes to its sink
+    /// decoded, part by part as it comes and past the deadline, as one
+    /// uncompressed does; it was gathered whole and timed out.
+    @Test func aGzippedStreamIsDecodedAsItComes() async throws {
+        // Three events, each gzip-compressed and sync-flushed (Python's zlib), so each decodes on arrival.
+        let parts: [[UInt8]] = [
+            [31, 139, 8, 0, 0, 0, 0, 0, 0, 3, 74, 73, 44, 73, 180, 82, 48, 228, 226, 2, 0, 0, 0, 255, 255],
+            [74, 1, 51, 140, 184, 184, 0, 0, 0, 0, 255, 255],
+            [130, 48, 140, 185, 184, 0, 0, 0, 0, 255, 255, 3, 0, 160, 177, 115, 169, 27, 0, 0, 0],
+        ]
+        let server = try LocalHTTPServer { peer in
+            guard peer.readRequest() != nil else { return }
+            peer.write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Encoding: gzip\r\nConnection: close\r\n\r\n")
+            for part in parts {
+                peer.write(part)
+                usleep(200_000)
+            }
+        }
+        defer { server.stop() }
+        let received = NIOLockedValueBox<[String]>([])
+        var request = get(server, "/events", timeout: .milliseconds(300))
+        request.stream = StreamSink({ _, bytes in received.withLockedValue { $0.append(String(decoding: bytes, as: UTF8.self)) } })
+        try await using(transport()) { (transport) async throws in
+            let answer = try await transport.send(request)
+            #expect(received.withLockedValue { $0 } == ["data: 1\n\n", "data: 2\n\n", "data: 3\n\n"])
+            #expect(String(decoding: answer.body, as: UTF8.self) == "data: 1\n\ndata: 2\n\ndata: 3\n\n")
+        }
+    }
+
     /// A body that ends with its connection (no Content-Length) comes whole;
     /// an interim 100 before the answer is passed over.
     @Test func bodiesFramedByTheCloseAndInterimAnswersAreRead() async throws {

@@ -330,6 +330,8 @@ private final class AnswerHandler: ChannelInboundHandler, @unchecked Sendable {
     private var gatherer: BodyGatherer?
     /// A streamed body's start, unless it is not kept at all (a download's goes to its file only).
     private var streamed: StreamStart?
+    /// A streamed body in gzip or deflate (an event stream a proxy compressed), undone as it comes.
+    private var streamDecoder: StreamDecoder?
     private var done: ((Bool) -> Void)?
     /// Over TLS: the handshake has finished.
     private(set) var isSecured = false
@@ -340,6 +342,7 @@ private final class AnswerHandler: ChannelInboundHandler, @unchecked Sendable {
         head = nil
         gatherer = nil
         streamed = nil
+        streamDecoder = nil
         exchange.onFailure = { channel.close(promise: nil) }
     }
 
@@ -353,14 +356,28 @@ private final class AnswerHandler: ChannelInboundHandler, @unchecked Sendable {
             exchange.isStreaming = streams
             exchange.isDownloading = download
             exchange.lastPart = .now()
-            if streams, !download { streamed = StreamStart(limit: exchange.streamLimit) }
+            if streams, !download {
+                streamed = StreamStart(limit: exchange.streamLimit)
+                streamDecoder = head.headers.first(name: "Content-Encoding").flatMap(StreamDecoder.init(encoding:))
+            }
             if !streams { gatherer = BodyGatherer(head: head, reserves: exchange.reserves) }
             sink.announce(head, streams: streams, download: download)
         case let .body(part):
             if exchange.isStreaming, let sink = exchange.sink {
                 exchange.lastPart = .now()
-                sink.deliver(head?.headers.first(name: "Content-Type") ?? "", Array(part.readableBytesView))
-                streamed?.append(part)
+                var bytes = Array(part.readableBytesView)
+                if var decoder = streamDecoder {
+                    var input = part
+                    bytes = []
+                    decoder.decode(&input) { bytes += $0 }
+                    streamDecoder = decoder
+                    if decoder.failed {
+                        return finish(failing: BodyGatherer.Problem.undecodable(encoding: decoder.encoding).transportError(host: exchange.host))
+                    }
+                }
+                guard !bytes.isEmpty else { return }
+                sink.deliver(head?.headers.first(name: "Content-Type") ?? "", bytes)
+                streamed?.append(bytes)
                 return
             }
             do throws(BodyGatherer.Problem) {
@@ -438,6 +455,7 @@ private final class AnswerHandler: ChannelInboundHandler, @unchecked Sendable {
         head = nil
         gatherer = nil
         streamed = nil
+        streamDecoder = nil
         done = nil
     }
 }

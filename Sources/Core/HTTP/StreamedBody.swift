@@ -44,13 +44,15 @@ public final class StreamSink: Sendable, Equatable {
 extension StreamSink {
     /// What becomes of an answer with this head: a download (a 2xx to
     /// `--download`, not encoded), a stream handed over as it comes (a
-    /// download, or a streamed Content-Type, not encoded), or neither (the
-    /// body gathered whole).
+    /// download, or a streamed Content-Type, not encoded or in gzip or
+    /// deflate, decoded as it comes: `HTTP1Client`), or neither (the body
+    /// gathered whole).
     func plan(for head: HTTPResponseHead) -> (streams: Bool, download: Bool) {
-        let encoding = head.headers.first(name: "Content-Encoding")?.lowercased()
-        let identity = encoding == nil || encoding == "identity"
+        let encoding = head.headers.first(name: "Content-Encoding")
+        let identity = encoding == nil || encoding?.lowercased() == "identity"
         let download = takesEveryBody && (200..<300).contains(Int(head.status.code)) && identity
-        return (download || (StreamSink.streams(head.headers.first(name: "Content-Type")) && identity), download)
+        let decodable = identity || encoding.flatMap(StreamDecoder.init(encoding:)) != nil
+        return (download || (StreamSink.streams(head.headers.first(name: "Content-Type")) && decodable), download)
     }
 
     /// Tells `head` of an answer that streams or downloads, as it asks.
@@ -69,9 +71,9 @@ struct StreamStart {
 
     init(limit: Int) { self.limit = limit }
 
-    mutating func append(_ part: ByteBuffer) {
+    mutating func append(_ part: some Collection<UInt8>) {
         let room = limit - bytes.count
-        if part.readableBytes > room { cut = true }
-        if room > 0 { bytes += part.readableBytesView.prefix(room) }
+        if part.count > room { cut = true }
+        if room > 0 { bytes += part.prefix(room) }
     }
 }
