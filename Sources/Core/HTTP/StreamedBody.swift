@@ -51,7 +51,8 @@ extension StreamSink {
         let encoding = head.headers.first(name: "Content-Encoding")
         let identity = encoding == nil || encoding?.lowercased() == "identity"
         let download = takesEveryBody && (200..<300).contains(Int(head.status.code)) && identity
-        let decodable = identity || encoding.flatMap(StreamDecoder.init(encoding:)) != nil
+        // A download writes the bytes as they came: only the REPL's rows decode them.
+        let decodable = identity || (!takesEveryBody && encoding.flatMap(StreamDecoder.init(encoding:)) != nil)
         return (download || (StreamSink.streams(head.headers.first(name: "Content-Type")) && decodable), download)
     }
 
