@@ -167,7 +167,7 @@ import Testing
         do {
             // TLS spoken to a server that answers in plain HTTP.
             #expect(try await failure("wss://localhost:\(plain.port)/")
-                == "TLS failure with wss://localhost:\(plain.port)/: the server answered, but not TLS (a ws:// server?)")
+                == "TLS failure with wss://localhost:\(plain.port)/: the server does not speak TLS on this port (try ws://)")
             // WSClient sends the host as SNI, which NIOSSL refuses for an IP address: say so.
             #expect(try await failure("wss://127.0.0.1:\(plain.port)/").hasPrefix(
                 "TLS failure with wss://127.0.0.1:\(plain.port)/: this client sends the host as the TLS server name"))

@@ -138,7 +138,7 @@ def test_wss_to_a_plain_server_is_one_line(spawn, socket_server):
     x = spawn()
     out = x.run(f"ws connect wss://localhost:{server.port}/")
     lines = [l for l in out.splitlines() if l.strip()]
-    assert lines == [f"error: TLS failure with wss://localhost:{server.port}/: the server answered, but not TLS (a ws:// server?)"], out
+    assert lines == [f"error: TLS failure with wss://localhost:{server.port}/: the server does not speak TLS on this port (try ws://)"], out
     assert "state: closed" in x.run("ws status")  # the REPL goes on
 
 
@@ -171,8 +171,9 @@ def test_wss_to_a_self_signed_server_is_one_line(spawn, socket_server, tmp_path)
     x = spawn()
     out = x.run(f"ws connect wss://localhost:{server.port}/")
     lines = [l for l in out.splitlines() if l.strip()]
-    assert lines == [f"error: TLS failure with wss://localhost:{server.port}/: its certificate is not trusted "
-                     "(self-signed, expired, or from an unknown issuer)"], out
+    assert lines == [f"error: TLS failure with wss://localhost:{server.port}/: the server's certificate could not be verified: "
+                     "not signed by a CA explorer trusts, expired or not yet valid "
+                     "(--verify CA_FILE trusts a private CA; --verify no checks nothing)"], out
     assert server.handshakes == 0
     assert "state: closed" in x.run("ws status")  # the REPL goes on
 
@@ -205,6 +206,23 @@ def test_wss_takes_verify_from_its_line_and_from_defaults(socket_server, tmp_pat
     assert result.stdout.count(f"connected to {url}") == 2, result.stdout + result.stderr
     assert server.handshakes == 2
     assert "stdin:6: error: --verify takes yes, no, or a CA file (PEM) that can be read; nowhere.pem cannot" in result.stderr
+
+    # A server that asks for a client certificate: said in the words requests get
+    # (it was BoringSSL's own error-stack line).
+    strict = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    strict.minimum_version = ssl.TLSVersion.TLSv1_3
+    strict.load_cert_chain(cert, key)
+    strict.load_verify_locations(cert)
+    strict.verify_mode = ssl.CERT_REQUIRED
+
+    def demanding(server, conn):
+        with strict.wrap_socket(conn, server_side=True) as wrapped:
+            websocket_handshake(server, wrapped)
+
+    other = socket_server(demanding)
+    asked = run_explorer(["--base-url", f"https://localhost:{other.port}"], cwd=tmp_path, env=isolated_env(tmp_path),
+                         input=f"ws connect wss://localhost:{other.port}/ --retries 0 --verify cert.pem\n")
+    assert f"TLS failure with wss://localhost:{other.port}/: the server asks for a client certificate (--cert FILE)" in asked.stderr, asked.stderr
 
 
 def test_ws_connect_flags_complete_on_tab(spawn):

@@ -176,10 +176,12 @@ extension LiveTransport {
     }
 
     /// The useful part of a TLS library's message (BoringSSL's reason
-    /// codes, NIOSSL's own errors), in the order a person would check.
-    static func tlsReason(_ text: String) -> String {
-        if text.contains("WRONG_VERSION_NUMBER") || text.contains("HTTP_REQUEST") {
-            return "the server does not speak TLS on this port (try http://)"
+    /// codes, NIOSSL's own errors), in the order a person would check; for
+    /// requests and sockets alike (`ConnectFailure.tlsReason`). `plain` is
+    /// the scheme without TLS to suggest.
+    static func tlsReason(_ text: String, plain: String = "http") -> String {
+        if text.contains("WRONG_VERSION_NUMBER") || text.contains("HTTP_REQUEST") || text.contains("UNKNOWN_PROTOCOL") {
+            return "the server does not speak TLS on this port (try \(plain)://)"
         }
         if text.contains("failedToValidateHostname") || text.contains("unableToValidateCertificate") {
             return "the server's certificate does not name this host"

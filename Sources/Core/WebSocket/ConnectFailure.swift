@@ -36,29 +36,21 @@ enum ConnectFailure {
         return s == s.rounded() ? "\(Int(s)) s" : "\(s) s"
     }
 
-    /// Why a TLS handshake failed, in words, or nil when `error` is not about TLS.
-    /// BoringSSL's own text is a list of error-stack entries; the usual causes
-    /// are named, anything else is cut to its first line.
+    /// Why a TLS handshake failed, in words, or nil when `error` is not
+    /// about TLS: what swift-websocket's client alone runs into, then the
+    /// words requests get for the rest (`LiveTransport.tlsReason`: not TLS,
+    /// wrong name, a client certificate asked for or refused, not verified).
+    /// A raw BoringSSL line (a client certificate asked for) was shown here.
     static func tlsReason(_ error: any Error) -> String? {
         let text = String(reflecting: error)
         guard error is NIOSSLError || text.contains("SSL") else { return nil }
         if text.contains("cannotUseIPAddressInSNI") {
             return "this client sends the host as the TLS server name, which cannot be an IP address; use a host name (wss://localhost:…)"
         }
-        if text.contains("WRONG_VERSION_NUMBER") || text.contains("HTTP_REQUEST") || text.contains("UNKNOWN_PROTOCOL") {
-            return "the server answered, but not TLS (a ws:// server?)"
-        }
-        if text.contains("CERTIFICATE_VERIFY_FAILED") || text.contains("certificate verify failed") {
-            return "its certificate is not trusted (self-signed, expired, or from an unknown issuer)"
-        }
-        if text.contains("failedToValidateHostname") || text.contains("hostname") {
-            return "its certificate is for another host name"
-        }
         if text.contains("uncleanShutdown") {
             return "the server closed the connection during the TLS handshake"
         }
-        let line = text.split(separator: "\n").first.map(String.init) ?? text
-        return line.count > 200 ? String(line.prefix(200)) + "…" : line
+        return LiveTransport.tlsReason(text, plain: "ws")
     }
 
     /// WSClient reports a refused upgrade without its status, so the same
