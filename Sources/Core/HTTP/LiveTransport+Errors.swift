@@ -15,11 +15,11 @@ extension LiveTransport {
     static func refusal(of request: PreparedRequest, maximumHeadBytes: Int) -> String? {
         if let reason = URLCheck.problem(port: request.url) { return reason }
         // A space or a CR LF in the method would split the request line (and the request).
-        if request.method.isEmpty || !request.method.utf8.allSatisfy(Self.isTokenByte) {
+        if request.method.isEmpty || !request.method.utf8.allSatisfy(HTTPHeader.isTokenByte) {
             return "the method \(quoted(request.method)) has characters HTTP does not allow (letters, digits and !#$%&'*+-.^_`|~ only)"
         }
         for header in request.headers {
-            if header.name.isEmpty || !header.name.utf8.allSatisfy(Self.isTokenByte) {
+            if header.name.isEmpty || !header.name.utf8.allSatisfy(HTTPHeader.isTokenByte) {
                 return "header name \(quoted(header.name)) has characters HTTP does not allow "
                     + "(letters, digits and !#$%&'*+-.^_`|~ only)"
             }
@@ -38,16 +38,6 @@ extension LiveTransport {
             return "its request line and headers take \(kibibytes(headBytes)), more than the \(kibibytes(maximumHeadBytes)) explorer sends"
         }
         return nil
-    }
-
-    /// RFC 9110 §5.6.2 `tchar`.
-    static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return true
-        default:
-            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
-        }
     }
 
     private static func quoted(_ text: String) -> String {

@@ -161,7 +161,8 @@ extension HTTPHeader {
         }
     }
 
-    private static func isTokenByte(_ b: UInt8) -> Bool {
+    /// RFC 9110 §5.6.2 `tchar`: what a header name and a method are made of.
+    static func isTokenByte(_ b: UInt8) -> Bool {
         switch b {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): return true
         default: return "!#$%&'*+-.^_`|~".utf8.contains(b)
