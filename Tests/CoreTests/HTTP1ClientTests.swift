@@ -176,7 +176,9 @@ func answersZeroOr(_ body: String) -> @Sendable (LocalHTTPServer.Peer) -> Void {
 
     /// A kept-alive connection the server closes as the next request
     /// arrives (its idle timeout ran out then): an idempotent request goes
-    /// again on a new connection and is answered; a POST is not sent twice.
+    /// again on a new connection and is answered; a POST is not sent twice,
+    /// in a line that says why and what to do, unless it has an
+    /// `Idempotency-Key` header.
     @Test func aRequestOnAConnectionClosedAsItArrivesGoesAgainOnlyIfIdempotent() async throws {
         let server = try LocalHTTPServer { peer in
             // Each connection answers one request, then drops the next unanswered.
@@ -190,8 +192,32 @@ func answersZeroOr(_ body: String) -> @Sendable (LocalHTTPServer.Peer) -> Void {
             #expect(try await transport.send(get(server, method: "DELETE")).status == 200)
             #expect(server.receivedHeads.count == 3 && server.acceptedConnections == 2)
             let error = await #expect(throws: TransportError.self) { try await transport.send(get(server, method: "POST")) }
-            #expect(error?.description == "request to 127.0.0.1:\(server.port) failed: the server closed the connection before answering")
+            #expect(error?.description == "request to 127.0.0.1:\(server.port) failed: the server closed its kept-alive connection "
+                + "as the request went out on it; a POST is not sent twice unasked (the server may have acted on it): "
+                + "send it again, or give it an Idempotency-Key header")
             #expect(server.receivedHeads.count == 4 && server.acceptedConnections == 2)
+            #expect(try await transport.send(get(server)).status == 200)
+            var keyed = get(server, method: "POST")
+            keyed.headers = [HTTPHeader(name: "Idempotency-Key", value: "8e03978e")]
+            #expect(try await transport.send(keyed).status == 200)
+            #expect(server.receivedHeads.count == 7 && server.acceptedConnections == 4)
+        }
+    }
+
+    /// A server that says how long it keeps an idle connection
+    /// (`Keep-Alive: timeout=N`, as Node and Apache do) is not sent a
+    /// request on one in its last second, when it may be closing it: with
+    /// `timeout=1` every request goes on a new connection; with 30 they share one.
+    @Test(arguments: [(1, 3), (30, 1)]) func theIdleTimeAServerAnnouncesIsKept(timeout: Int, connections: Int) async throws {
+        let server = try LocalHTTPServer(patience: 60) { peer in
+            while peer.readRequest() != nil {
+                peer.write("HTTP/1.1 200 OK\r\nKeep-Alive: max=100, timeout=\(timeout)\r\nContent-Length: 2\r\n\r\nok")
+            }
+        }
+        defer { server.stop() }
+        try await using(transport()) { (transport) async throws in
+            for _ in 1...3 { #expect(try await transport.send(get(server, method: "POST")).status == 200) }
+            #expect(server.acceptedConnections == connections)
         }
     }
 

@@ -53,17 +53,18 @@ final class HTTP1Client: @unchecked Sendable {
     ///
     /// A kept-alive connection the server closes just as a request goes out
     /// on it (its idle timeout ran out then) ends without a byte of answer;
-    /// an idempotent request (RFC 9110 §9.2.2) then goes once more on a new
-    /// connection, as curl and browsers do. Others fail: the server may have
-    /// acted on them.
+    /// an idempotent request (RFC 9110 §9.2.2), or one with an
+    /// `Idempotency-Key` header, then goes once more on a new connection, as
+    /// Go's client does. Others fail in a line that says so: the server may
+    /// have acted on them (RFC 9112 §9.3.1).
     nonisolated(nonsending) func send(_ request: PreparedRequest, through proxy: ProxyRules.Proxy?, host: String,
                                       deadline: TimeAmount) async throws -> CollectedAnswer {
         let secure = request.url.scheme?.lowercased() == "https" ? try context(for: request.tls ?? TLSOptions(), host: host) : nil
         let route = Route(secure: secure, proxy: proxy)
         do {
             return try await attempt(request, route: route, host: host, deadline: deadline, reuse: true)
-        } catch let stale as StaleConnection {
-            guard Self.idempotent.contains(request.method) else { throw stale.error }
+        } catch is StaleConnection {
+            guard Self.mayGoAgain(request) else { throw ExchangeFailure.closedOnReuse(method: request.method) }
             return try await attempt(request, route: route, host: host, deadline: deadline, reuse: false)
         }
     }
@@ -89,6 +90,13 @@ final class HTTP1Client: @unchecked Sendable {
     }
 
     private static let idempotent: Set<String> = ["GET", "HEAD", "OPTIONS", "PUT", "DELETE"]
+
+    /// Whether a request may go twice: its method says so, or its
+    /// `Idempotency-Key` header does (draft-ietf-httpapi-idempotency-key-header:
+    /// the server acts on one key once).
+    private static func mayGoAgain(_ request: PreparedRequest) -> Bool {
+        idempotent.contains(request.method) || request.headers.contains { $0.hasName("Idempotency-Key") || $0.hasName("X-Idempotency-Key") }
+    }
 
     private nonisolated(nonsending) func attempt(_ request: PreparedRequest, route: Route, host: String, deadline: TimeAmount,
                                                  reuse: Bool) async throws -> CollectedAnswer {
@@ -154,6 +162,11 @@ final class HTTP1Client: @unchecked Sendable {
         let key = Destination(host: host, port: port, tls: secure?.options, proxy: route.proxy)
         while reuse, let connection = idle[key]?.popLast() {
             guard connection.channel.isActive else { continue }
+            // Past the idle time the server announced, it may be closing it now.
+            if let until = connection.until, until <= .now() {
+                connection.channel.close(promise: nil)
+                continue
+            }
             exchange.reused = true
             return write(request, on: connection, exchange: exchange, key: key)
         }
@@ -212,8 +225,11 @@ final class HTTP1Client: @unchecked Sendable {
     private func write(_ request: PreparedRequest, on connection: Connection, exchange: PendingAnswer, key: Destination) {
         // Failed or timed out while connecting: the connection is not needed.
         guard !exchange.isSettled else { return park(connection, key: key) }
-        connection.handler.start(exchange, channel: connection.channel) { [self] reusable in
-            if reusable { park(connection, key: key) } else { connection.channel.close(promise: nil) }
+        connection.handler.start(exchange, channel: connection.channel) { [self] reusable, idleFor in
+            guard reusable else { return connection.channel.close(promise: nil) }
+            var connection = connection
+            connection.until = idleFor.map { .now() + $0 }
+            park(connection, key: key)
         }
         let channel = connection.channel
         channel.write(HTTPClientRequestPart.head(Self.head(of: request)), promise: nil)
@@ -246,6 +262,8 @@ final class HTTP1Client: @unchecked Sendable {
     private struct Connection {
         let channel: any Channel
         let handler: AnswerHandler
+        /// Until when the server keeps it open while idle, when it said (`Keep-Alive: timeout=`).
+        var until: NIODeadline?
     }
 }
 
@@ -313,6 +331,9 @@ enum ExchangeFailure: Error {
     case deadline
     /// The connection closed before the head of an answer came.
     case closedBeforeAnswer
+    /// A kept-alive connection closed before a byte of the answer to a
+    /// request that is not sent twice unasked (a POST).
+    case closedOnReuse(method: String)
 }
 
 /// A kept-alive connection that closed before a byte of the answer came.
@@ -332,11 +353,13 @@ private final class AnswerHandler: ChannelInboundHandler, @unchecked Sendable {
     private var streamed: StreamStart?
     /// A streamed body in gzip or deflate (an event stream a proxy compressed), undone as it comes.
     private var streamDecoder: StreamDecoder?
-    private var done: ((Bool) -> Void)?
+    /// Called with whether the connection can carry another request, and
+    /// for how long at most while idle, when the server said.
+    private var done: ((Bool, TimeAmount?) -> Void)?
     /// Over TLS: the handshake has finished.
     private(set) var isSecured = false
 
-    func start(_ exchange: PendingAnswer, channel: any Channel, done: @escaping (Bool) -> Void) {
+    func start(_ exchange: PendingAnswer, channel: any Channel, done: @escaping (Bool, TimeAmount?) -> Void) {
         self.exchange = exchange
         self.done = done
         head = nil
@@ -399,12 +422,29 @@ private final class AnswerHandler: ChannelInboundHandler, @unchecked Sendable {
                 answer = CollectedAnswer(head: head, body: streamed?.bytes ?? [], streamCut: streamed?.cut ?? false)
             }
             // After a 101 the connection speaks another protocol, whatever the request asked.
+            let idleFor = Self.idleTime(head.headers)
             let reusable = head.isKeepAlive && !exchange.closeAfter && exchange.isSent && head.status != .switchingProtocols
+                && idleFor.map { $0 > .zero } ?? true
             let then = done
             clear()
             exchange.succeed(answer)
-            then?(reusable)
+            then?(reusable, idleFor)
         }
+    }
+
+    /// How long an idle connection is used again for, when the server said
+    /// how long it keeps one (`Keep-Alive: timeout=5`, as Node and Apache
+    /// say): a second less, so that a request does not go out as the
+    /// server closes it (undici's margin). Nil when it did not say.
+    static func idleTime(_ headers: HTTPHeaders) -> TimeAmount? {
+        // NIO splits the value at its commas: `timeout=5`, `max=100`.
+        for parameter in headers[canonicalForm: "Keep-Alive"] {
+            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingBlanks().lowercased() }
+            if pair.count == 2, pair[0] == "timeout", let seconds = Int(pair[1]), seconds >= 0 {
+                return .seconds(Int64(min(seconds, 24 * 3600)) - 1)
+            }
+        }
+        return nil
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
