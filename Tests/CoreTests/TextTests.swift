@@ -312,11 +312,16 @@ import Testing
 
     /// `includes(ascii:)` finds what Foundation's `contains` finds.
     @Test func findsWhatFoundationFinds() {
-        let texts = ["", "{", "{{", "a{{b", "{ {", "é{{secret:x}}", "{{secre", "🙂{{", "x}}{{", "{{secret:"]
+        let texts = ["", "{", "{{", "a{{b", "{ {", "é{{secret:x}}", "{{secre", "🙂{{", "x}}{{", "{{secret:", "{{{secret:",
+                     "{{secret{{secret:", "get /a {{secre", "}", "x}", "a}}", "}{}"]
         for text in texts {
             #expect(text.includes(ascii: "{{") == text.contains("{{"), "\(text)")
             #expect(text.includes(ascii: "{{secret:") == text.contains("{{secret:"), "\(text)")
             #expect(text[...].includes(ascii: "}}") == text.contains("}}"), "\(text)")
+            // A piece of a longer text: only its own bytes are searched.
+            let inner = text.dropFirst().dropLast()
+            #expect(inner.includes(ascii: "{{") == String(inner).contains("{{"), "\(inner)")
+            #expect(inner.includes(ascii: "}}") == String(inner).contains("}}"), "\(inner)")
         }
     }
 }
