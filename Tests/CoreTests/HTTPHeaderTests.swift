@@ -27,4 +27,19 @@ struct HTTPHeaderTests {
         request.setHeader("AUTHORIZATION", "y")
         #expect(request.headers == [HTTPHeader(name: "AUTHORIZATION", value: "y")])
     }
+
+    /// The charset a Content-Type names, read over bytes, is what splitting
+    /// it into Strings at `;` and `=` gives: a parameter named `charset` in
+    /// any case, its value without blanks or quotes at its ends.
+    @Test(arguments: [
+        ("application/json", nil), ("application/json; charset=utf-8", "utf-8"), ("text/plain;charset=ISO-8859-1", "ISO-8859-1"),
+        ("text/plain ; CharSet = \"latin1\" ", "latin1"), ("text/plain; format=flowed; charset=koi8-r", "koi8-r"),
+        ("text/plain; charset=", nil), ("text/plain; =utf-8", nil), ("text/plain; charset=\"\"", ""), ("text/plain; charset= ", ""),
+        ("text/plain; charsetx=a; charset=b", "b"), ("text/plain; x=charset; charset=c=d", "c=d"), ("charset=utf-8", nil),
+        ("text/plain;;charset=utf-16", "utf-16"), ("text/plain; charset=a; charset=b", "a"), ("text/plain; chars\u{e9}t=a", nil),
+        ("text/plain; CHARSET\t=\tutf-8", "utf-8"), ("text/plain; charset", nil),
+    ] as [(String, String?)])
+    func theCharsetIsReadAsSplittingWouldReadIt(type: String, charset: String?) {
+        #expect(ReceivedResponse(status: 200, headers: [HTTPHeader(name: "Content-Type", value: type)]).charset == charset)
+    }
 }

@@ -78,18 +78,35 @@ public struct ReceivedResponse: Sendable, Equatable {
     }
 
     /// The Content-Type's `charset=`, unquoted (`iso-8859-1`); nil without one.
+    /// Over UTF-8, as `mediaType`: asked before every answer's JSON is read
+    /// (splitting Strings was 4% of a scripted GET's CPU).
     public var charset: String? {
         guard let value = header("Content-Type") else { return nil }
-        for parameter in value.split(separator: ";").dropFirst() {
-            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingBlanks() }
-            if pair.count == 2, pair[0].lowercased() == "charset" {
-                var value = pair[1][...]
-                while value.first == "\"" { value = value.dropFirst() }
-                while value.last == "\"" { value = value.dropLast() }
-                return String(value)
-            }
+        let semicolon = UInt8(ascii: ";"), equals = UInt8(ascii: "="), quote = UInt8(ascii: "\"")
+        var rest = value.utf8[...]
+        guard let first = rest.firstIndex(of: semicolon) else { return nil }
+        rest = rest[rest.index(after: first)...]
+        while !rest.isEmpty {
+            let end = rest.firstIndex(of: semicolon) ?? rest.endIndex
+            let parameter = rest[..<end]
+            rest = end == rest.endIndex ? rest[end...] : rest[rest.index(after: end)...]
+            guard let middle = parameter.firstIndex(of: equals), middle != parameter.startIndex,
+                  parameter.index(after: middle) != parameter.endIndex,
+                  Self.unpadded(parameter[..<middle]).elementsEqual("charset".utf8, by: { ($0 | 0x20) == $1 }) else { continue }
+            var value = Self.unpadded(parameter[parameter.index(after: middle)...])
+            while value.first == quote { value = value.dropFirst() }
+            while value.last == quote { value = value.dropLast() }
+            return String(Substring(value))
         }
         return nil
+    }
+
+    /// Without the spaces and tabs at its ends.
+    private static func unpadded(_ text: Substring.UTF8View) -> Substring.UTF8View {
+        var text = text
+        while let first = text.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { text = text.dropFirst() }
+        while let last = text.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { text = text.dropLast() }
+        return text
     }
 
     /// Whether the server says the body is JSON (`application/json`, `+json`).
