@@ -110,6 +110,13 @@ import Testing
                             ("http://h/x", "h"), ("HTTP://H:80/x", "H"), ("http://[::1]:8080/x", "[::1]:8080"), ("http://[::1]/x", "[::1]")] {
             #expect(PreparedRequest(method: "GET", url: URL(string: url)!).hostHeader == host, "\(url)")
         }
+        // The target read from the URL is what its components say.
+        for url in ["http://h", "http://h/", "http://h?", "http://h/p?", "http://h/a%20b/%C3%A9?q=50%25&r=a+b#f", "http://h//x//y?z",
+                    "http://u:p@h:81/x;y=1?a=1&a=2", "http://[::1]:8080/x?", "https://h/%7Bid%7D?#"] {
+            let components = URLComponents(string: url)!
+            let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+            #expect(PreparedRequest(method: "GET", url: URL(string: url)!).target == path + (components.percentEncodedQuery.map { "?" + $0 } ?? ""), "\(url)")
+        }
     }
 
     /// Credentials in a URL, typed or in the base URL, go as basic auth, as
@@ -140,6 +147,26 @@ import Testing
         #expect(try prefixed.url(for: "/é%7Bx%7D?q=50%25").absoluteString == "https://api.example.com/v1/%C3%A9%7Bx%7D?q=50%25")
         #expect(try prefixed.url(for: "https://h.example/é%20x").absoluteString == "https://h.example/%C3%A9%20x")
         #expect(try prefixed.url(for: "/50%").absoluteString == "https://api.example.com/v1/50%25")
+    }
+
+    /// A plain path is joined to the base as text: the URL is the one URL
+    /// components make, for every base (path, trailing slashes, userinfo,
+    /// port, query, IPv6) and path (relative, `//`, every `pchar`).
+    @Test func aPlainPathJoinedAsTextIsTheURLComponentsMake() throws {
+        let bases = ["http://127.0.0.1:8080", "https://api.example.com/v1/", "https://api.example.com/v1//", "http://me:pw@h.example:81/a/b",
+                     "https://h.example/base?x=1#frag", "http://[::1]:8080/", "http://h.example", "http://h.example/%7Euser/"]
+        let paths = ["/api/tasks/1", "api/tasks", "/", "", "//x/y", "/a;b=c,d/e:f@g!$&'()*+~._-", "/x/", "/A-Z/0-9"]
+        for base in bases {
+            let builder = RequestBuilder(baseURL: URL(string: base)!)
+            for path in paths {
+                #expect(RequestBuilder.isPlainPath(path) == !path.hasPrefix("//"), "\(path)")
+                #expect(try builder.url(for: path) == builder.urlFromComponents(for: path), "\(base) + \(path)")
+            }
+        }
+        var moved = RequestBuilder(baseURL: URL(string: "http://a.example/v1")!)
+        moved.baseURL = URL(string: "http://b.example/v2/")!
+        #expect(try moved.url(for: "/x").absoluteString == "http://b.example/v2/x")
+        for typed in ["/a b", "/é", "/50%", "/x?y=1", "/x#y", "/x\"y", "/{id}", "/a|b", "http://h.example:9/x", "https://h.example"] { #expect(!RequestBuilder.isPlainPath(typed), "\(typed)") }
     }
 
     @Test func headersCanBeSetRemovedOrEmpty() throws {

@@ -16,7 +16,12 @@ public struct RequestBuilder: Sendable {
         public var description: String { message }
     }
 
-    public var baseURL: URL
+    public var baseURL: URL {
+        didSet { prefix = Self.prefix(of: baseURL) }
+    }
+    /// The base URL up to its path, without the path's trailing slashes,
+    /// its query or fragment: what a plain path is joined to.
+    private var prefix: String?
     /// Reads a file named by an `@` item. Injected so tests need no files.
     public var readFile: @Sendable (String) throws -> [UInt8]
     /// Multipart boundary; random unless a test fixes it.
@@ -28,6 +33,7 @@ public struct RequestBuilder: Sendable {
         self.baseURL = baseURL
         self.readFile = readFile
         self.boundary = boundary
+        prefix = Self.prefix(of: baseURL)
     }
 
     public static let readFileFromDisk: @Sendable (String) throws -> [UInt8] = { path in
@@ -41,6 +47,46 @@ public struct RequestBuilder: Sendable {
     /// Joins `path` (which may carry its own `?query`, or be a full http(s) URL)
     /// onto the base URL and appends `query` items, percent-encoded.
     public func url(for path: String, query: [(String, String)] = []) throws(BuildError) -> URL {
+        // Most lines name a plain path (`/api/tasks/1`): joined to the base as
+        // text, it is the URL the components below make, in one parse instead of
+        // three (they were 6% of a scripted GET's CPU).
+        guard query.isEmpty, let prefix, Self.isPlainPath(path),
+              let url = URL(string: prefix + (path.hasPrefix("/") ? path : "/" + path)) else {
+            return try urlFromComponents(for: path, query: query)
+        }
+        if let reason = URLCheck.problem(port: url) { throw BuildError(reason) }
+        return url
+    }
+
+    /// Bytes a path may hold as they are (RFC 3986 `pchar` and `/`), with
+    /// nothing that makes it a query, a fragment, an escape, a host (`//`)
+    /// or a URL of its own.
+    static func isPlainPath(_ path: String) -> Bool {
+        let bytes = path.utf8
+        guard !bytes.starts(with: "//".utf8), !path.hasPrefix("http://"), !path.hasPrefix("https://") else { return false }
+        return bytes.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+            case UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "!"),
+                 UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"),
+                 UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "@"): true
+            default: false
+            }
+        }
+    }
+
+    private static func prefix(of base: URL) -> String? {
+        guard var components = URLComponents(url: base, resolvingAgainstBaseURL: false) else { return nil }
+        var path = components.percentEncodedPath
+        while path.hasSuffix("/") { path.removeLast() }
+        components.percentEncodedPath = path
+        components.percentEncodedQuery = nil
+        components.fragment = nil
+        return components.string
+    }
+
+    /// `url(for:query:)` by URL components, for any path or URL typed.
+    func urlFromComponents(for path: String, query: [(String, String)] = []) throws(BuildError) -> URL {
         var components: URLComponents
         if path.hasPrefix("http://") || path.hasPrefix("https://") {
             guard let parsed = Self.components(path) else {
