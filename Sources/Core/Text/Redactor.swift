@@ -89,19 +89,33 @@ public enum Redactor {
 
     /// Whether a field or header name names a secret.
     public static func isSecretName(_ name: String) -> Bool {
-        // Asked of every string member of every answer shown: ASCII-folded
-        // bytes and byte searches, not lower-cased Strings and Foundation.
-        let lower = name.utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }
+        // Asked of every string member of every answer shown and every header
+        // sent: compared in place, ASCII-folded, with nothing allocated.
+        name.utf8.withContiguousStorageIfAvailable(isSecretName(bytes:)) ?? isSecretName(bytes: Array(name.utf8))
+    }
+
+    private static func isSecretName(bytes name: some RandomAccessCollection<UInt8>) -> Bool {
+        func folded(_ byte: UInt8) -> UInt8 { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte }
+        func holds(_ word: [UInt8], at start: Int) -> Bool {
+            var position = name.index(name.startIndex, offsetBy: start)
+            for byte in word {
+                guard folded(name[position]) == byte else { return false }
+                position = name.index(after: position)
+            }
+            return true
+        }
         func has(_ word: [UInt8]) -> Bool {
-            guard word.count <= lower.count else { return false }
-            return (0...(lower.count - word.count)).contains { lower[$0..<$0 + word.count].elementsEqual(word) }
+            word.count <= name.count && (0...(name.count - word.count)).contains { holds(word, at: $0) }
         }
         // `access_token`, `refreshToken`, `token` are secrets; `token_type` is not.
-        return secretHeaderBytes.contains(lower) || lower.suffix(5).elementsEqual("token".utf8) || secretWordBytes.contains(where: has)
+        return secretHeaderBytes.contains { $0.count == name.count && holds($0, at: 0) }
+            || name.count >= 5 && holds(tokenBytes, at: name.count - 5)
+            || secretWordBytes.contains(where: has)
     }
 
     private static let secretWordBytes = secretWords.map { Array($0.utf8) }
     private static let secretHeaderBytes = secretHeaders.map { Array($0.utf8) }
+    private static let tokenBytes = Array("token".utf8)
 
     /// The words of a command line with secrets replaced. `hide` gives the
     /// text that stands for a secret, from its name (`password`,

@@ -110,12 +110,11 @@ struct Renderer: Sendable {
     static func credentials(of request: PreparedRequest, secretHeaders: [String]) -> [String] {
         var values: [String] = []
         for header in request.headers {
-            let name = header.name.lowercased()
-            if name == "cookie" {
+            if header.hasName("Cookie") {
                 for pair in header.value.split(separator: ";") {
                     if let equals = pair.firstIndex(of: "=") { values.append(String(pair[pair.index(after: equals)...])) }
                 }
-            } else if Redactor.isSecretName(name) || secretHeaders.contains(where: { $0.lowercased() == name }) {
+            } else if Redactor.isSecretName(header.name) || secretHeaders.contains(where: header.hasName) {
                 values.append(header.value)
                 if let space = header.value.firstIndex(of: " ") {
                     values.append(header.value[header.value.index(after: space)...].trimmingBlanks())
