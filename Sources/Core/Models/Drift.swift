@@ -81,7 +81,7 @@ extension Profile {
     /// The catalog entry a request went to: the method's, a literal segment
     /// preferred to a parameter (`/users/me` is not `/users/{username}`).
     public func endpoint(method: String, path: String) -> Endpoint? {
-        let bare = String(path.split(separator: "?", maxSplits: 1).first ?? "")
+        let bare = Endpoint.bare(path)
         let concrete = Endpoint.segments(of: bare)
         // By position: a loop over the elements copied every endpoint, all its
         // fields retained and released, for each answer shown.

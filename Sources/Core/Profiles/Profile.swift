@@ -80,8 +80,8 @@ public struct Profile: Sendable {
     /// same path needs the token. (001's `contains` check would also make
     /// `/api/forum/posts/7/replies` public; we do not.) HEAD is asked as GET.
     public func isPublic(method: String, path: String) -> Bool {
-        let bare = String(path.split(separator: "?", maxSplits: 1).first ?? "")
-        let trimmed = bare.count > 1 && bare.hasSuffix("/") ? String(bare.dropLast()) : bare
+        let bare = Endpoint.bare(path)
+        let trimmed = bare.utf8.count > 1 && bare.hasSuffix("/") ? String(bare.dropLast()) : bare
         let concrete = Endpoint.segments(of: trimmed)
         let upper = method.uppercased()
         let asked = upper == "HEAD" ? "GET" : upper

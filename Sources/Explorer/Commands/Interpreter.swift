@@ -75,11 +75,17 @@ actor Interpreter {
     func setOutputFolder(_ folder: String?) { outputs = OutputFolder(path: folder) }
 
     /// The header `auth` set: a secret whatever it is called, and what the next `auth` replaces.
-    private(set) var credentialHeader: String?
+    private(set) var credentialHeader: String? {
+        didSet { profile = madeProfile() }
+    }
 
     /// The session's profile, its catalog replaced by a loaded spec's, and
-    /// the header `auth` set among its secret headers.
-    var profile: Profile {
+    /// the header `auth` set among its secret headers. Made again when either
+    /// changes, not for each use: a spec's catalog was indexed again for
+    /// every answer (`Profile.endpoints` drops its index).
+    private(set) lazy var profile = madeProfile()
+
+    private func madeProfile() -> Profile {
         var profile = session.profile
         if let credentialHeader { profile.secretHeaders.append(credentialHeader) }
         if let spec {
@@ -90,7 +96,9 @@ actor Interpreter {
     }
 
     /// The OpenAPI document loaded with `--spec` or `spec load`.
-    private var spec: ImportedSpec?
+    private var spec: ImportedSpec? {
+        didSet { profile = madeProfile() }
+    }
 
     func use(_ loaded: ImportedSpec) {
         spec = loaded
@@ -390,7 +398,6 @@ actor Interpreter {
     }
 
     private func remember(_ exchange: Exchange, note: String?, view: PrintParts = .plain) -> Outcome {
-        let profile = profile
         lastResponse = exchange.response
         lastCarried = Renderer.credentials(of: exchange.request, secretHeaders: profile.secretHeaders)
         lastFrame = nil
