@@ -1,24 +1,26 @@
-extension StringProtocol {
+extension StringProtocol where SubSequence == Substring {
     /// The text without the spaces and tabs (and other Unicode spaces) at
     /// its ends: what Foundation's `trimmingCharacters(in: .whitespaces)`
     /// gives, scalar by scalar, without its trip through `NSString` and
     /// UTF-16, which made it most of the cost of showing an answer (a
     /// request's token was trimmed twice for every answer shown) and a
     /// tenth of reading a profile's catalog.
-    public func trimmingBlanks() -> String { trimming(\.isBlank) }
+    /// (As a Substring, to a function that is not generic: this extension
+    /// is, and is not specialized where it is called.)
+    public func trimmingBlanks() -> String { trimming(self[...], \.isBlank) }
 
     /// The same for `.whitespacesAndNewlines`: line breaks go too.
-    public func trimmingBlanksAndNewlines() -> String { trimming { $0.isBlank || $0.isLineBreak } }
+    public func trimmingBlanksAndNewlines() -> String { trimming(self[...]) { $0.isBlank || $0.isLineBreak } }
+}
 
-    private func trimming(_ trimmed: (Unicode.Scalar) -> Bool) -> String {
-        let scalars = unicodeScalars
-        var start = scalars.startIndex, end = scalars.endIndex
-        while start < end, trimmed(scalars[start]) { start = scalars.index(after: start) }
-        while start < end, trimmed(scalars[scalars.index(before: end)]) { end = scalars.index(before: end) }
-        if start == scalars.startIndex, end == scalars.endIndex { return String(self) }
-        // Scalar boundaries are UTF-8 boundaries: the bytes are copied at once.
-        return String(decoding: utf8[start..<end], as: UTF8.self)
-    }
+private func trimming(_ text: Substring, _ trimmed: (Unicode.Scalar) -> Bool) -> String {
+    let scalars = text.unicodeScalars
+    var start = scalars.startIndex, end = scalars.endIndex
+    while start < end, trimmed(scalars[start]) { start = scalars.index(after: start) }
+    while start < end, trimmed(scalars[scalars.index(before: end)]) { end = scalars.index(before: end) }
+    if start == scalars.startIndex, end == scalars.endIndex { return String(text) }
+    // Scalar boundaries are UTF-8 boundaries: the bytes are copied at once.
+    return String(decoding: text.utf8[start..<end], as: UTF8.self)
 }
 
 extension Unicode.Scalar {
@@ -41,26 +43,27 @@ extension Unicode.Scalar {
 }
 
 extension StringProtocol {
-    /// Whether the ASCII text `needle` occurs, searched as UTF-8 bytes. A
-    /// String literal's `contains` resolves to Foundation's, an `NSString`
-    /// search through UTF-16 that showed in every profile of a replay.
-    /// The search is by hand: the standard library's generic
-    /// `firstRange(of:)` cost a script more than running its lines' requests
-    /// took to parse (6% of a scripted GET's CPU, for one 9-byte search).
+    /// Whether the ASCII text `needle` occurs, searched as UTF-8 bytes by
+    /// hand. A String literal's `contains` resolves to Foundation's, an
+    /// `NSString` search through UTF-16; the standard library's
+    /// `firstRange(of:)`, generic and not specialized for a caller of this
+    /// generic extension, went through a protocol witness for every byte.
+    /// Either was several percent of a scripted GET's CPU, for one search
+    /// of a short line.
     public func includes(ascii needle: StaticString) -> Bool {
         needle.withUTF8Buffer { needle in
-            utf8.withContiguousStorageIfAvailable { Self.search(needle, in: $0) } ?? Self.search(needle, in: Array(utf8))
+            utf8.withContiguousStorageIfAvailable { search(needle, in: $0) } ?? Array(utf8).withUnsafeBufferPointer { search(needle, in: $0) }
         }
     }
+}
 
-    private static func search(_ needle: UnsafeBufferPointer<UInt8>, in text: some Collection<UInt8>) -> Bool {
-        guard let first = needle.first else { return true }
-        var rest = text[...]
-        while let start = rest.firstIndex(of: first) {
-            rest = rest[start...]
-            if rest.starts(with: needle) { return true }
-            rest = rest.dropFirst()
-        }
-        return false
+private func search(_ needle: UnsafeBufferPointer<UInt8>, in text: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let first = needle.first else { return true }
+    guard needle.count <= text.count else { return false }
+    var start = 0
+    while start <= text.count - needle.count {
+        if text[start] == first, UnsafeBufferPointer(rebasing: text[start..<start + needle.count]).elementsEqual(needle) { return true }
+        start += 1
     }
+    return false
 }
