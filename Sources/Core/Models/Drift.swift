@@ -83,12 +83,16 @@ extension Profile {
     public func endpoint(method: String, path: String) -> Endpoint? {
         let bare = Endpoint.bare(path)
         let concrete = Endpoint.segments(of: bare)
-        // By position: a loop over the elements copied every endpoint, all its
-        // fields retained and released, for each answer shown.
-        var best: Int?
-        for i in lookup.candidates(method: method, segments: concrete.count, in: endpoints)
-        where endpoints[i].path == bare || endpoints[i].matches(segments: concrete) {
-            if best.map({ endpoints[i].parameterCount < endpoints[$0].parameterCount }) ?? true { best = i }
+        // Through the array's buffer: a loop over the elements, or by index
+        // through the property, copied each endpoint looked at, all its fields
+        // retained and released, three times for each request.
+        let candidates = lookup.candidates(method: method, segments: concrete.count, in: endpoints)
+        let best: Int? = endpoints.withUnsafeBufferPointer { endpoints in
+            var best: Int?
+            for i in candidates where endpoints[i].path == bare || endpoints[i].matches(segments: concrete) {
+                if best.map({ endpoints[i].parameterCount < endpoints[$0].parameterCount }) ?? true { best = i }
+            }
+            return best
         }
         return best.map { endpoints[$0] }
     }

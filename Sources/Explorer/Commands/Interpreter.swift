@@ -76,7 +76,7 @@ actor Interpreter {
 
     /// The header `auth` set: a secret whatever it is called, and what the next `auth` replaces.
     private(set) var credentialHeader: String? {
-        didSet { profile = madeProfile() }
+        didSet { remakeProfile() }
     }
 
     /// The session's profile, its catalog replaced by a loaded spec's, and
@@ -84,6 +84,22 @@ actor Interpreter {
     /// changes, not for each use: a spec's catalog was indexed again for
     /// every answer (`Profile.endpoints` drops its index).
     private(set) lazy var profile = madeProfile()
+
+    private func remakeProfile() {
+        profile = madeProfile()
+        lastLookup = nil
+    }
+
+    /// The last catalog lookup, kept: a line's body check, its access and
+    /// its answer's drift check ask for the same endpoint.
+    private var lastLookup: (method: String, path: String, endpoint: Endpoint?)?
+
+    private func endpoint(method: String, path: String) -> Endpoint? {
+        if let last = lastLookup, last.method == method, last.path == path { return last.endpoint }
+        let found = profile.endpoint(method: method, path: path)
+        lastLookup = (method, path, found)
+        return found
+    }
 
     private func madeProfile() -> Profile {
         var profile = session.profile
@@ -97,7 +113,7 @@ actor Interpreter {
 
     /// The OpenAPI document loaded with `--spec` or `spec load`.
     private var spec: ImportedSpec? {
-        didSet { profile = madeProfile() }
+        didSet { remakeProfile() }
     }
 
     func use(_ loaded: ImportedSpec) {
@@ -198,7 +214,7 @@ actor Interpreter {
             var request = try session.builder.build(method: method, path: path, items: items, form: options.form, raw: options.raw)
             request.timeout = options.timeout.map { .milliseconds(Int(($0 * 1000).rounded())) }
             request.tls = options.tls
-            if !options.force, let endpoint = profile.endpoint(method: method, path: session.catalogPath(of: request)) {
+            if !options.force, let endpoint = endpoint(method: method, path: session.catalogPath(of: request)) {
                 // The catalog knows this body is wrong: say so rather than send it (--force sends it anyway).
                 let problems = endpoint.bodyProblems(in: items)
                 if !problems.isEmpty {
@@ -412,7 +428,7 @@ actor Interpreter {
         if exchange.headersWithheld { lines.append(session.scope.withheldNote(for: exchange.request.url, what: sessionCredentials)) }
         // Drift needs the whole body, and only where the catalog has a model for the answer.
         if (200..<300).contains(exchange.response.status) {
-            if let endpoint = profile.endpoint(method: exchange.request.method, path: session.catalogPath(of: exchange.request)),
+            if let endpoint = endpoint(method: exchange.request.method, path: session.catalogPath(of: exchange.request)),
                endpoint.response != nil, let body = exchange.response.json {
                 let index = modelIndex ?? Drift.index(profile.models)
                 modelIndex = index
@@ -557,7 +573,7 @@ actor Interpreter {
         guard (200..<300).contains(response.status) else { return .failure("the last answer was \(response.status): no page to go on from", .usage) }
         var request = PreparedRequest(method: "GET", url: session.builder.baseURL)
         if let built = try? session.builder.build(method: "GET", path: last.path, items: last.items) { request = built }
-        let query = profile.endpoint(method: "GET", path: session.catalogPath(of: request))?.query ?? []
+        let query = endpoint(method: "GET", path: session.catalogPath(of: request))?.query ?? []
         switch Paging.next(after: last, response: response, endpointQuery: query, declared: profile.pagination) {
         case let .end(reason): return .message(reason)
         case let .request(path, items): return try await run(.http(method: "GET", path: path, items: items, options: last.options))
@@ -621,7 +637,7 @@ actor Interpreter {
     private func access(for request: PreparedRequest) -> (isPublic: Bool, token: TokenPlacement)? {
         guard let spec else { return nil }
         let path = session.catalogPath(of: request)
-        if let endpoint = profile.endpoint(method: request.method, path: path) { return (endpoint.isPublic, endpoint.token) }
+        if let endpoint = endpoint(method: request.method, path: path) { return (endpoint.isPublic, endpoint.token) }
         return (spec.defaultAccess.isPublic, spec.defaultAccess.token)
     }
 
