@@ -159,6 +159,8 @@ public enum JSONPrinter {
         let shown: ((_ key: String?, _ text: String) -> String)?
         /// Bytes of colour codes in `out`: they do not count against `limit`.
         var decoration = 0
+        /// No colours (a pipe, `NO_COLOR`): tokens go out without them.
+        let isPlain: Bool
         private(set) var stopped = false
 
         init(indent: String?, style: JSONStyle, limit: Int, shown: ((_ key: String?, _ text: String) -> String)?) {
@@ -166,6 +168,7 @@ public enum JSONPrinter {
             self.style = style
             self.limit = limit
             self.shown = shown
+            isPlain = [style.key, style.string, style.number, style.literal, style.punctuation].allSatisfy { $0.0.isEmpty && $0.1.isEmpty }
         }
 
         private mutating func full() -> Bool {
@@ -174,6 +177,7 @@ public enum JSONPrinter {
         }
 
         private mutating func decorated(_ text: String, _ pair: (String, String)) {
+            guard !isPlain else { return out += text }
             out += pair.0
             out += text
             out += pair.1
@@ -182,6 +186,7 @@ public enum JSONPrinter {
 
         /// A string or a key: quoted, inside its decoration.
         private mutating func quoted(_ text: String, _ pair: (String, String)) {
+            guard !isPlain else { return quote(text, into: &out) }
             out += pair.0
             quote(text, into: &out)
             out += pair.1
