@@ -20,7 +20,7 @@ struct SeenIDs: Sendable, Equatable {
 
     /// Learns the ids in an answer to a request for `path` (no query).
     mutating func learn(from body: JSONValue, path: String) {
-        let resource = path.split(separator: "/").last { Int($0) == nil && !Self.looksLikeUUID(String($0)) }.map(String.init)
+        let resource = Endpoint.segments(of: path).last { Int($0) == nil && !Self.looksLikeUUID(String($0)) }.map(String.init)
         walk(body, resource: resource, depth: 0)
     }
 
@@ -33,7 +33,7 @@ struct SeenIDs: Sendable, Equatable {
         case let .object(members):
             for (key, member) in members {
                 if key == "id", let resource, let id = Self.idText(member) { add(id, to: resource) }
-                if key.hasSuffix("_id"), key.count > 3, let id = Self.idText(member) { add(id, to: String(key.dropLast(3)) + "s") }
+                if key.hasSuffix("_id"), key.utf8.count > 3, let id = Self.idText(member) { add(id, to: String(key.dropLast(3)) + "s") }
                 if Self.namedKeys.contains(key), let id = Self.idText(member) { add(id, to: key + "s") }
                 switch member {
                 case .array: walk(member, resource: key, depth: depth + 1)
