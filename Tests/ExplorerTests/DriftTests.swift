@@ -74,6 +74,19 @@ import Testing
     /// Query parameters without which these answer 422.
     static let requiredQuery: [String: [(String, String)]] = ["/users/search": [("q", "a")], "/api/users/messages": [("conversation_id", "1")]]
 
+    /// Ids are learnt from answers only where there is TAB to offer them
+    /// (the REPL asks, `learnIDs()`): a script and a replay do not walk each answer.
+    @Test func idsAreLearntOnlyWhenAsked() async throws {
+        for learns in [false, true] {
+            let live = try await LiveSession.open(profile: .linku, target: .sandbox())
+            if learns { await live.interpreter.learnIDs() }
+            _ = await live.interpreter.execute(.http(method: "GET", path: "/api/banners", items: [], options: RequestOptions()))
+            let ids = await live.interpreter.completionState().seenIDs.ids(for: "banners")
+            #expect(ids.isEmpty != learns, "\(ids)")
+            await live.close()
+        }
+    }
+
     /// Every GET of every catalog that names a model, with its path parameters
     /// taken from ids the earlier answers held, answers without drift.
     @Test(arguments: ["linku", "nova", "levelup", "posture"])
@@ -81,6 +94,7 @@ import Testing
         let profile = try #require(Profile.builtIn[name])
         let live = try await LiveSession.open(profile: profile, target: .sandbox())
         let interpreter = live.interpreter
+        await interpreter.learnIDs()
         var checked = 0
         _ = await interpreter.execute(.login(email: "alice@example.com", password: "alice123"))
         // Parameterless first, so their answers supply the ids.

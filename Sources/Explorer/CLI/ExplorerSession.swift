@@ -92,6 +92,7 @@ final class ExplorerSession {
         let completing = CurrentInterpreter(interpreter)
         if interactive, Surroundings.current.inputIsTerminal, let editor = LineEditor(historyURL: historyURL, complete: { complete($0, on: completing.value) }) {
             terminal = EditorTerminal(editor: editor)
+            runBlocking { await interpreter.learnIDs() }
         }
         var renderer = Renderer(palette: palette, envelope: profile.errorEnvelope, secretHeaders: profile.secretHeaders,
                                 secretParameters: profile.secretParameters)
@@ -219,6 +220,7 @@ final class ExplorerSession {
                     _ = await live.interpreter.execute(.set(name: name, value: value))
                 }
                 _ = await live.interpreter.execute(.defaults(await old.interpreter.requestDefaults))
+                if await old.interpreter.learnsIDs { await live.interpreter.learnIDs() }
                 await old.close()
                 return .success(live)
             } catch {

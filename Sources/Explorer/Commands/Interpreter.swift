@@ -43,8 +43,17 @@ actor Interpreter {
     var sockets = SocketState()
     /// Every frame the socket sends or receives, for a recording or a replay to follow.
     nonisolated let frameTap = FrameTap()
-    /// Ids from answers so far, for TAB on `{id}` segments.
-    private var seenIDs = SeenIDs()
+    /// Ids from answers so far, for TAB on `{id}` segments: learnt only
+    /// where there is TAB (`learnIDs()`). A script or a replay has no use
+    /// for them, and walking each answer for them was 6% of a replay's CPU.
+    private var seenIDs: SeenIDs?
+
+    /// From now on, ids in answers are learnt for TAB.
+    func learnIDs() {
+        if seenIDs == nil { seenIDs = SeenIDs() }
+    }
+
+    var learnsIDs: Bool { seenIDs != nil }
 
     /// The session's executor, which is the HTTP transport's event loop: a
     /// command and its requests run on one thread (`HTTPTransport.executor`).
@@ -151,7 +160,7 @@ actor Interpreter {
 
     /// What TAB completion needs to know right now.
     func completionState() -> CompletionState {
-        CompletionState(profile: profile, variables: allVariables.keys.sorted(), lastBody: lastBody, seenIDs: seenIDs, table: table, environments: environments)
+        CompletionState(profile: profile, variables: allVariables.keys.sorted(), lastBody: lastBody, seenIDs: seenIDs ?? SeenIDs(), table: table, environments: environments)
     }
 
     /// A profile file's environment when it is not the default one (`staging`): the prompt shows it.
@@ -418,8 +427,9 @@ actor Interpreter {
         lastCarried = Renderer.credentials(of: exchange.request, secretHeaders: profile.secretHeaders)
         lastFrame = nil
         // Ids for TAB come from the first elements of lists, which the preview's parse has (a large answer is not parsed whole).
-        if exchange.response.status < 400, case let .success(start) = exchange.response.jsonPreview(keep: ReceivedResponse.previewParseBytes) {
-            seenIDs.learn(from: start.value, path: exchange.request.url.path)
+        if seenIDs != nil, exchange.response.status < 400,
+           case let .success(start) = exchange.response.jsonPreview(keep: ReceivedResponse.previewParseBytes) {
+            seenIDs?.learn(from: start.value, path: exchange.request.url.path)
         }
         if exchange.sessionExpired { return .exchange(exchange, note: AuthError.sessionExpired.message, view: view) }
         // Drift from the catalog's model is said under the body, one line per problem.
