@@ -55,8 +55,16 @@ extension TranscriptParser {
 
         private var current: Line? { index < lines.count ? lines[index] : nil }
 
+        /// Asked of every line of every body: its first byte first (a JSON
+        /// line starts with a blank, a bracket or a quote).
         private static func isTrailer(_ text: String) -> Bool {
-            text.hasPrefix("error: ") || text.hasPrefix("note: ") || isFrameLine(text) || text.hasPrefix("(frames ")
+            switch text.utf8.first {
+            case UInt8(ascii: "e"): text.hasPrefix("error: ")
+            case UInt8(ascii: "n"): text.hasPrefix("note: ")
+            case UInt8(ascii: "("): text.hasPrefix("(frames ")
+            case 0xE2: isFrameLine(text)  // the first byte of → and ←
+            default: false
+            }
         }
 
         /// `→ …` or `← …`: the first line of a frame.
