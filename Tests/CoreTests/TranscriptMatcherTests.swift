@@ -30,6 +30,10 @@ import Testing
     @Test func aKeyGivenTwiceIsMatchedInOrder() throws {
         #expect(try mismatches(#"{"a": 1, "a": 2}"#, #"{"a": 1, "a": 2}"#).isEmpty)
         #expect(try mismatches(#"{"a": 1, "a": 3}"#, #"{"a": 1, "a": 2}"#) == ["body .a: expected 3, got 2"])
+        // In another order than the answer's, from the first key that differs on.
+        #expect(try mismatches(#"{"a": 1, "b": 2, "a": 3}"#, #"{"a": 1, "a": 3, "b": 2}"#).isEmpty)
+        #expect(try mismatches(#"{"a": 1, "a": 2, "b": 3}"#, #"{"a": 1, "b": 3, "a": 2}"#).isEmpty)
+        #expect(try mismatches(#"{"x": {"a": 1, "b": 2, "a": 4}}"#, #"{"x": {"a": 1, "a": 3, "b": 2}}"#) == ["body .x.a: expected 4, got 3"])
     }
 
     @Test func extraKeysAreAMismatchUnlessTheObjectSaysSo() throws {

@@ -152,7 +152,8 @@ public struct TranscriptMatcher: Sendable {
     /// The differences between an expected JSON value and a live one, from `path` down.
     public mutating func match(_ expected: ExpectedValue, _ actual: JSONValue, at path: JSONPath = JSONPath(components: [])) -> [Mismatch] {
         var found: [Mismatch] = []
-        match(expected, actual, at: path, into: &found)
+        var here = path.components
+        match(expected, actual, at: &here, into: &found)
         return found
     }
 
@@ -160,7 +161,9 @@ public struct TranscriptMatcher: Sendable {
         let root = Mismatch.Place.body(JSONPath(components: []))
         switch (expected, observed) {
         case (nil, nil): return
-        case let (.json(value)?, .json(actual)?): match(value, actual, at: JSONPath(components: []), into: &found)
+        case let (.json(value)?, .json(actual)?):
+            var path: [JSONPath.Component] = []
+            match(value, actual, at: &path, into: &found)
         case let (.text(lines)?, .text(actual)?): matchLines(lines, actual, place: Mismatch.Place.line, into: &found)
         case let (.binary(summary)?, .binary(actual)?) where summary == actual: return
         default: found.append(Mismatch(root, expected: Self.describe(expected), actual: Self.describe(observed)))
@@ -194,9 +197,14 @@ public struct TranscriptMatcher: Sendable {
         return true
     }
 
-    private mutating func match(_ expected: ExpectedValue, _ actual: JSONValue, at path: JSONPath, into found: inout [Mismatch]) {
+    /// `path` is where the values are, grown and shrunk as the match goes
+    /// down and up: a path made for every member of every answer was most
+    /// of a matching replay's allocations. It becomes a `JSONPath` only in a mismatch.
+    private mutating func match(_ expected: ExpectedValue, _ actual: JSONValue, at path: inout [JSONPath.Component],
+                                into found: inout [Mismatch]) {
         func differ(_ expectedText: String? = nil, _ actualText: String? = nil) {
-            found.append(Mismatch(.body(path), expected: expectedText ?? Self.describe(expected), actual: actualText ?? Self.describe(actual)))
+            found.append(Mismatch(.body(JSONPath(components: path)), expected: expectedText ?? Self.describe(expected),
+                                  actual: actualText ?? Self.describe(actual)))
         }
         switch expected {
         case let .literal(value):
@@ -227,22 +235,39 @@ public struct TranscriptMatcher: Sendable {
             // A key an answer has twice (`{"a": 1, "a": 2}`) is matched in order: the
             // second written against the second that came, as a recording writes both.
             var seen: [String: Int] = [:]
-            for member in members {
-                let here = path.appending(.key(member.key))
-                let ordinal = seen[member.key, default: 0]
-                seen[member.key] = ordinal + 1
-                let same = live.lazy.filter { $0.key == member.key }
-                guard let value = (same.dropFirst(ordinal).first ?? same.first)?.value else {
-                    found.append(Mismatch(.body(here), expected: Self.describe(member.value), actual: "no such key"))
+            // While the live keys so far are the expected ones in order (as an
+            // answer and its recording have them), the member at the same place
+            // is the one: no search, and nothing counted until they part.
+            var aligned = true
+            for (position, member) in members.enumerated() {
+                let value: JSONValue?
+                if aligned, position < live.count, live[position].key == member.key {
+                    value = live[position].value
+                } else {
+                    if aligned {
+                        aligned = false
+                        for earlier in members[..<position] { seen[earlier.key, default: 0] += 1 }
+                    }
+                    let ordinal = seen[member.key, default: 0]
+                    seen[member.key] = ordinal + 1
+                    let same = live.lazy.filter { $0.key == member.key }
+                    value = (same.dropFirst(ordinal).first ?? same.first)?.value
+                }
+                path.append(.key(member.key))
+                defer { path.removeLast() }
+                guard let value else {
+                    found.append(Mismatch(.body(JSONPath(components: path)), expected: Self.describe(member.value), actual: "no such key"))
                     continue
                 }
-                match(member.value, value, at: here, into: &found)
+                match(member.value, value, at: &path, into: &found)
             }
             guard !open else { return }
+            // The same keys in the same order have none extra.
+            if live.count == members.count, zip(live, members).allSatisfy({ $0.key == $1.key }) { return }
             let listed = Set(members.map(\.key))
             for member in live where !listed.contains(member.key) {
-                found.append(Mismatch(.body(path.appending(.key(member.key))), expected: "no such key (write ... in the object to allow extra keys)",
-                                      actual: Self.describe(member.value)))
+                found.append(Mismatch(.body(JSONPath(components: path + [.key(member.key)])),
+                                      expected: "no such key (write ... in the object to allow extra keys)", actual: Self.describe(member.value)))
             }
         case let .array(items, contains):
             guard case let .array(live) = actual else { return differ(nil, "\(actual.kindName): \(Self.describe(actual))") }
@@ -251,7 +276,9 @@ public struct TranscriptMatcher: Sendable {
                 differ("\(items.count) element\(items.count == 1 ? "" : "s")", "\(live.count)")
             }
             for (n, (item, value)) in zip(items, live).enumerated() {
-                match(item, value, at: path.appending(.index(n)), into: &found)
+                path.append(.index(n))
+                match(item, value, at: &path, into: &found)
+                path.removeLast()
             }
         }
     }
@@ -259,7 +286,8 @@ public struct TranscriptMatcher: Sendable {
     /// `[a, b, ...]`: each listed element matches a different live element.
     /// Elements are taken in order, each by the first free live element it
     /// matches; a trial that fails binds nothing.
-    private mutating func matchContains(_ items: [ExpectedValue], _ live: [JSONValue], at path: JSONPath, into found: inout [Mismatch]) {
+    private mutating func matchContains(_ items: [ExpectedValue], _ live: [JSONValue], at path: [JSONPath.Component], into found: inout [Mismatch]) {
+        let path = JSONPath(components: path)
         var used = Set<Int>()
         for (n, item) in items.enumerated() {
             var matched = false
