@@ -1,3 +1,5 @@
+import NIOConcurrencyHelpers
+
 /// Removes secrets from command lines before they reach disk (history now,
 /// transcripts later): the password of `login EMAIL PASSWORD`, values of
 /// request items whose name says secret, and Authorization/Cookie headers.
@@ -89,10 +91,19 @@ public enum Redactor {
 
     /// Whether a field or header name names a secret.
     public static func isSecretName(_ name: String) -> Bool {
-        // Asked of every string member of every answer shown and every header
-        // sent: compared in place, ASCII-folded, with nothing allocated.
-        name.utf8.withContiguousStorageIfAvailable(isSecretName(bytes:)) ?? isSecretName(bytes: Array(name.utf8))
+        // Asked of every header of every request, twice, and of every key of
+        // every answer shown: the same few names, so the answers are kept.
+        if let known = judged.withLockedValue({ $0[name] }) { return known }
+        let secret = name.utf8.withContiguousStorageIfAvailable(isSecretName(bytes:)) ?? isSecretName(bytes: Array(name.utf8))
+        judged.withLockedValue { judged in
+            if judged.count >= 4096 { judged.removeAll(keepingCapacity: true) }
+            judged[name] = secret
+        }
+        return secret
     }
+
+    /// Names judged so far (a few thousand at most: answers with generated keys are not kept for ever).
+    private static let judged = NIOLockedValueBox<[String: Bool]>([:])
 
     private static func isSecretName(bytes name: some RandomAccessCollection<UInt8>) -> Bool {
         func folded(_ byte: UInt8) -> UInt8 { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte }
