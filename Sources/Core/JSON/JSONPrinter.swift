@@ -146,14 +146,16 @@ public enum JSONPrinter {
                                 shown: ((_ key: String?, _ text: String) -> String)? = nil) -> (text: String, complete: Bool) {
         var writer = PrettyWriter(indent: indent, style: style, limit: limit, shown: shown)
         writer.write(value, key: nil, level: 0)
-        return (writer.out, !writer.stopped)
+        return (String(decoding: writer.out, as: UTF8.self), !writer.stopped)
     }
 
-    /// Writes pretty (or compact, with no indent) text piece by piece: no
-    /// temporary strings per token. Stops once `limit` visible bytes are out.
+    /// Writes pretty (or compact, with no indent) text piece by piece, as
+    /// UTF-8 bytes (appending to a String checked and grew it at every
+    /// token): no temporary strings per token. Stops once `limit` visible
+    /// bytes are out.
     private struct PrettyWriter {
-        private(set) var out = ""
-        let indent: String?
+        private(set) var out: [UInt8] = []
+        let indent: [UInt8]?
         let style: JSONStyle
         let limit: Int
         let shown: ((_ key: String?, _ text: String) -> String)?
@@ -164,32 +166,33 @@ public enum JSONPrinter {
         private(set) var stopped = false
 
         init(indent: String?, style: JSONStyle, limit: Int, shown: ((_ key: String?, _ text: String) -> String)?) {
-            self.indent = indent
+            self.indent = indent.map { Array($0.utf8) }
             self.style = style
             self.limit = limit
             self.shown = shown
             isPlain = [style.key, style.string, style.number, style.literal, style.punctuation].allSatisfy { $0.0.isEmpty && $0.1.isEmpty }
+            out.reserveCapacity(1024)
         }
 
         private mutating func full() -> Bool {
-            if !stopped, out.utf8.count - decoration >= limit { stopped = true }
+            if !stopped, out.count - decoration >= limit { stopped = true }
             return stopped
         }
 
         private mutating func decorated(_ text: String, _ pair: (String, String)) {
-            guard !isPlain else { return out += text }
-            out += pair.0
-            out += text
-            out += pair.1
+            guard !isPlain else { return out.append(contentsOf: text.utf8) }
+            out.append(contentsOf: pair.0.utf8)
+            out.append(contentsOf: text.utf8)
+            out.append(contentsOf: pair.1.utf8)
             decoration += pair.0.utf8.count + pair.1.utf8.count
         }
 
         /// A string or a key: quoted, inside its decoration.
         private mutating func quoted(_ text: String, _ pair: (String, String)) {
-            guard !isPlain else { return quote(text, into: &out) }
-            out += pair.0
-            quote(text, into: &out)
-            out += pair.1
+            guard !isPlain else { return quoteUTF8(text, into: &out) }
+            out.append(contentsOf: pair.0.utf8)
+            quoteUTF8(text, into: &out)
+            out.append(contentsOf: pair.1.utf8)
             decoration += pair.0.utf8.count + pair.1.utf8.count
         }
 
@@ -197,8 +200,8 @@ public enum JSONPrinter {
 
         private mutating func newline(_ level: Int) {
             guard let indent else { return }
-            out += "\n"
-            for _ in 0..<level { out += indent }
+            out.append(UInt8(ascii: "\n"))
+            for _ in 0..<level { out.append(contentsOf: indent) }
         }
 
         mutating func write(_ value: JSONValue, key: String?, level: Int) {
@@ -229,7 +232,7 @@ public enum JSONPrinter {
                     newline(level + 1)
                     quoted(member.key, style.key)
                     punct(":")
-                    if indent != nil { out += " " }
+                    if indent != nil { out.append(UInt8(ascii: " ")) }
                     write(member.value, key: member.key, level: level + 1)
                     if stopped { return }
                 }
