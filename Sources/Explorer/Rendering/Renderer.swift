@@ -116,8 +116,9 @@ struct Renderer: Sendable {
                 }
             } else if Redactor.isSecretName(header.name) || secretHeaders.contains(where: header.hasName) {
                 values.append(header.value)
-                if let space = header.value.firstIndex(of: " ") {
-                    values.append(header.value[header.value.index(after: space)...].trimmingBlanks())
+                // Over UTF-8: a space is one byte, and a search by Character breaks graphemes.
+                if let space = header.value.utf8.firstIndex(of: UInt8(ascii: " ")) {
+                    values.append(header.value[header.value.utf8.index(after: space)...].trimmingBlanks())
                 }
             }
         }
