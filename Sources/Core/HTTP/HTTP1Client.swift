@@ -232,15 +232,19 @@ final class HTTP1Client: @unchecked Sendable {
             park(connection, key: key)
         }
         let channel = connection.channel
-        channel.write(HTTPClientRequestPart.head(Self.head(of: request)), promise: nil)
-        if let body = request.body, !body.isEmpty {
-            // The whole body in one write: NIO sends it as the socket takes
-            // it, and the answer is read meanwhile (a 413 before the upload ends).
-            channel.write(HTTPClientRequestPart.body(.byteBuffer(ByteBuffer(bytes: body))), promise: nil)
-        }
+        // The request is sent when its last part is: the body is never
+        // chunked (it has a Content-Length), so the end writes nothing, and
+        // with no promise NIO's encoder writes no empty buffer for it either.
         let sent = loop.makePromise(of: Void.self)
         sent.futureResult.whenSuccess { exchange.isSent = true }
-        channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: sent)
+        let body = request.body.flatMap { $0.isEmpty ? nil : $0 }
+        channel.write(HTTPClientRequestPart.head(Self.head(of: request)), promise: body == nil ? sent : nil)
+        if let body {
+            // The whole body in one write: NIO sends it as the socket takes
+            // it, and the answer is read meanwhile (a 413 before the upload ends).
+            channel.write(HTTPClientRequestPart.body(.byteBuffer(ByteBuffer(bytes: body))), promise: sent)
+        }
+        channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
     }
 
     private func park(_ connection: Connection, key: Destination) {
