@@ -322,6 +322,27 @@ import Testing
         #expect(throws: BodyGatherer.Problem.self) { try decode(Array(emptyGzip.dropLast(4)), "gzip") }
     }
 
+    /// Codings applied one after the other (`Content-Encoding: deflate, gzip`)
+    /// are undone in turn, the last first, as curl and HTTPie undo them;
+    /// `identity` in the list is no coding. Each was shown as "not valid JSON"
+    /// and then as "binary body".
+    @Test func aListOfCodingsIsUndoneInTurn() throws {
+        let zlibbed: [UInt8] = [120, 156, 171, 86, 74, 84, 178, 50, 172, 5, 0, 8, 42, 2, 9]
+        func gzip(_ bytes: [UInt8]) throws -> [UInt8] {
+            var buffer = ByteBuffer(bytes: bytes)
+            return Array(try buffer.compress(with: .gzip()).readableBytesView)
+        }
+        for piece in [1, 4, 100] {
+            #expect(try gather(try gzip(zlibbed), "deflate, gzip", piece: piece).start == json)
+            #expect(try gather(try gzip(gzipped), "gzip,gzip", piece: piece).start == json)
+            #expect(try gather(gzipped, "gzip, identity", piece: piece).start == json)
+            #expect(try gather(gzipped, "identity, GZIP", piece: piece).start == json)
+        }
+        #expect(try decode(json, "identity") == json)
+        #expect(try decode(try gzip(zlibbed), "br, gzip") == (try gzip(zlibbed)), "a list with a coding not decoded is left whole for the renderer to name")
+        #expect(throws: BodyGatherer.Problem.self) { try decode(try gzip(gzipped), "deflate, gzip") }
+    }
+
     @Test func aCorruptBodyIsOneLine() {
         for (bytes, encoding) in [([31, 139, 8, 0, 9, 9, 9] as [UInt8], "gzip"), ([31, 139, 8, 0, 0, 0, 0, 0, 2, 3, 255, 255, 255, 255, 255], "gzip"),
                                   (Array("not compressed at all".utf8), "deflate")] {

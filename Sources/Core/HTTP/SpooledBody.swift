@@ -234,10 +234,53 @@ struct BodyGatherer {
     }
 }
 
+/// A body's Content-Encoding undone as the parts come: one coding, or a
+/// list of them (`deflate, gzip`, applied in that order, so undone gzip
+/// first), as curl and HTTPie undo them; `identity` in a list is no coding.
+struct StreamDecoder {
+    /// The Content-Encoding, as the lines that name it say it.
+    let encoding: String
+    /// One for each coding, in the order they are undone.
+    private var stages: [OneDecoder]
+
+    /// Nil when the value names no coding, or one that is not gzip or deflate.
+    init?(encoding: String) {
+        let codings = encoding.split(separator: ",").map { $0.trimmingBlanks().lowercased() }.filter { !$0.isEmpty && $0 != "identity" }
+        var stages: [OneDecoder] = []
+        for coding in codings.reversed() {
+            guard let stage = OneDecoder(encoding: coding) else { return nil }
+            stages.append(stage)
+        }
+        guard !stages.isEmpty else { return nil }
+        self.stages = stages
+        self.encoding = codings.joined(separator: ", ")
+    }
+
+    /// Bytes of the body as it came that were decoded.
+    var consumed: Int { stages[0].consumed }
+    /// No byte of the decoded body has come out yet.
+    var producedNothing: Bool { stages[stages.count - 1].producedNothing }
+    var failed: Bool { stages.contains(where: \.failed) }
+
+    mutating func decode(_ input: inout ByteBuffer, into emit: (UnsafeRawBufferPointer) -> Void) {
+        decode(&input, from: 0, into: emit)
+    }
+
+    private mutating func decode(_ input: inout ByteBuffer, from stage: Int, into emit: (UnsafeRawBufferPointer) -> Void) {
+        guard stage < stages.count - 1 else { return stages[stage].decode(&input, into: emit) }
+        var undone = ByteBuffer()
+        stages[stage].decode(&input) { undone.writeBytes($0) }
+        if undone.readableBytes > 0 { decode(&undone, from: stage + 1, into: emit) }
+    }
+
+    /// Whether every coding's stream came to its end.
+    func streamEnded() -> Bool { stages.allSatisfy { $0.streamEnded() } }
+}
+
 /// gzip or deflate undone as the parts come. RFC 9110's deflate is
 /// zlib-wrapped, but some servers send it raw: until the first byte comes
 /// out, the input is kept so a raw stream can be tried instead.
-struct StreamDecoder {
+private struct OneDecoder {
     let encoding: String
     private var decompressor: any NIODecompressor
     private var fallback: CompressionAlgorithm?
