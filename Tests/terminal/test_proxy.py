@@ -116,3 +116,24 @@ def test_a_websocket_goes_through_the_proxy_too(proxy, tmp_path, socket_server):
     assert "connected to ws://backend.test:9/socket" in said, said
     assert '{"hi":1}' in said, said
     assert Proxy.seen[0] == ("backend.test:9", "Basic " + base64.b64encode(b"me:s3cret").decode())
+
+
+class RefusingProxy(QuietHandler):
+    """A proxy that asks for credentials it never accepts."""
+    def do_CONNECT(self):
+        self.send_response(407, "Proxy Authentication Required")
+        self.send_header("Proxy-Authenticate", 'Basic realm="proxy"')
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+
+def test_a_websocket_a_proxy_refuses_says_what_the_proxy_answered(http_server, tmp_path):
+    # swift-websocket says only "Proxy handshake failed"; a request says 407.
+    port = http_server(RefusingProxy).server_address[1]
+    for proxy_url, said in [(f"http://127.0.0.1:{port}", "it asks for credentials (407); give them in its URL"),
+                            (f"http://me:wrong@127.0.0.1:{port}", "it refused the credentials in its URL (407)")]:
+        env = isolated_env(tmp_path, no_proxy=True, HTTP_PROXY=proxy_url)
+        result = run_explorer(["--base-url", "http://backend.test:9"], input="ws connect /socket --heartbeat 0 --retries 0\n", env=env)
+        out = result.stdout + result.stderr
+        assert f"could not connect to ws://backend.test:9/socket: the proxy http://127.0.0.1:{port} (HTTP_PROXY/HTTPS_PROXY): {said}" in out, out
+        assert "Proxy handshake failed" not in out and "wrong" not in out, out

@@ -14,6 +14,9 @@ enum ConnectFailure {
         if let client = error as? WebSocketClientError, client == .webSocketUpgradeFailed {
             return "handshake rejected by \(target): " + (await rejection(url: url, session: session) ?? "no 101 Switching Protocols")
         }
+        if let client = error as? WebSocketClientError, client == .proxyHandshakeFailed || client == .proxyHandshakeInvalidResponse {
+            return "could not connect to \(target): " + (await proxyRefusal(url: url, session: session) ?? "the proxy would not open a tunnel")
+        }
         if let timeout = error as? OpenTimeout {
             return "no answer from \(target) within \(seconds(timeout.limit)) (TCP connected; no TLS or WebSocket handshake)"
         }
@@ -51,6 +54,22 @@ enum ConnectFailure {
             return "the server closed the connection during the TLS handshake"
         }
         return LiveTransport.tlsReason(text, plain: "ws")
+    }
+
+    /// WSClient reports a proxy's refusal without its answer ("Proxy
+    /// handshake failed"), so the same URL is asked for through the same
+    /// proxy with a plain GET, whose tunnel (`ProxyTunnel`) says what the
+    /// proxy answered: credentials asked for (407) or refused, a 502, not HTTP.
+    private static func proxyRefusal(url: String?, session: AuthSession) async -> String? {
+        guard let url, let request = try? session.builder.build(method: "GET", path: WebSocketAddress.httpScheme(url), items: []) else { return nil }
+        do {
+            _ = try await session.send(request, isPublic: true, retry: false)
+            return nil
+        } catch let error as TransportError {
+            return error.detail
+        } catch {
+            return nil
+        }
     }
 
     /// WSClient reports a refused upgrade without its status, so the same
