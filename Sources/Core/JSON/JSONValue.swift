@@ -10,11 +10,23 @@ public enum JSONValue: Sendable, Equatable {
     /// Members in their original order. Duplicate keys are kept as sent.
     case object([(key: String, value: JSONValue)])
 
+    /// An integer literal of more digits than a double holds exactly (JSON
+    /// writes no leading zeros, so equal ones are written alike).
+    private static func isLongInteger(_ text: String) -> Bool {
+        let digits = text.utf8.drop { $0 == UInt8(ascii: "-") }
+        return digits.count > 15 && digits.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+    }
+
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
         case let (.bool(a), .bool(b)): return a == b
-        case let (.number(a), .number(b)): return a == b || (Double(a) != nil && Double(a) == Double(b))
+        case let (.number(a), .number(b)):
+            if a == b { return true }
+            // Two integers past a double's 53 bits (64-bit ids) are told apart
+            // by their digits: as doubles, 12345678901234567891 was 12345678901234567890.
+            if Self.isLongInteger(a), Self.isLongInteger(b) { return false }
+            return Double(a) != nil && Double(a) == Double(b)
         case let (.string(a), .string(b)): return a == b
         case let (.array(a), .array(b)): return a == b
         case let (.object(a), .object(b)):
