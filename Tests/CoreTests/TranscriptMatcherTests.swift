@@ -34,6 +34,32 @@ import Testing
         #expect(try mismatches(#"{"a": 1, "b": 2, "a": 3}"#, #"{"a": 1, "a": 3, "b": 2}"#).isEmpty)
         #expect(try mismatches(#"{"a": 1, "a": 2, "b": 3}"#, #"{"a": 1, "b": 3, "a": 2}"#).isEmpty)
         #expect(try mismatches(#"{"x": {"a": 1, "b": 2, "a": 4}}"#, #"{"x": {"a": 1, "a": 3, "b": 2}}"#) == ["body .x.a: expected 4, got 3"])
+        // A key the answer has twice and the recording once: the second is one too many.
+        #expect(try mismatches(#"{"k": 1}"#, #"{"k": 1, "k": 2}"#)
+            == ["body .k: expected no such key (write ... in the object to allow extra keys), got 2"])
+        #expect(try mismatches(#"{"k": 1, ...}"#, #"{"k": 1, "k": 2}"#).isEmpty)
+    }
+
+    /// A live value under a secret's name is hidden in a mismatch however
+    /// short it is (a 3-letter password was shown; longer ones were hidden
+    /// by the scrubber's length rule).
+    @Test func aSecretInAMismatchIsHiddenWhateverItsLength() throws {
+        let live = #"{"access_token": "abc", "user": {"password": "p", "api_key": 42, "name": "al"}, "refreshToken": {"v": "x"}}"#
+        let said = try mismatches(#"{"access_token": "ZZ", "user": {"password": "q", "api_key": 1, "name": "bo"}, "refreshToken": 1}"#, live)
+        #expect(said == [#"body .access_token: expected "ZZ", got "<hidden: 3 characters>""#,
+                         #"body .user.password: expected "q", got "<hidden: 1 character>""#,
+                         "body .user.api_key: expected 1, got <hidden: 2 characters>", #"body .user.name: expected "bo", got "al""#,
+                         #"body .refreshToken: expected 1, got {"v":"<hidden: 1 character>"}"#])
+        #expect(try mismatches(#"{"a": 1}"#, #"{"a": 1, "password": "pw"}"#)
+            == [#"body .password: expected no such key (write ... in the object to allow extra keys), got "<hidden: 2 characters>""#])
+    }
+
+    /// Integers past a double's precision (64-bit ids) are compared by their digits.
+    @Test func longIntegersAreComparedExactly() throws {
+        #expect(try mismatches(#"{"big": 12345678901234567891}"#, #"{"big": 12345678901234567890}"#)
+            == ["body .big: expected 12345678901234567891, got 12345678901234567890"])
+        #expect(try mismatches(#"{"big": 12345678901234567890, "n": 8}"#, #"{"big": 12345678901234567890, "n": 8.0}"#).isEmpty)
+        #expect(try mismatches("[-9007199254740993]", "[-9007199254740992]").count == 1)
     }
 
     @Test func extraKeysAreAMismatchUnlessTheObjectSaysSo() throws {

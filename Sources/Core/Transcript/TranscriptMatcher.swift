@@ -202,9 +202,13 @@ public struct TranscriptMatcher: Sendable {
     /// of a matching replay's allocations. It becomes a `JSONPath` only in a mismatch.
     private mutating func match(_ expected: ExpectedValue, _ actual: JSONValue, at path: inout [JSONPath.Component],
                                 into found: inout [Mismatch]) {
+        // A live value under a key that names a secret is not shown, however
+        // short (a 3-letter password was, where the scrubber's length ends).
+        let secret = if case let .key(key)? = path.last { Redactor.isSecretName(key) } else { false }
+        func shown(_ value: JSONValue) -> String { secret ? Self.hiddenDescription(value) : Self.describe(value) }
         func differ(_ expectedText: String? = nil, _ actualText: String? = nil) {
             found.append(Mismatch(.body(JSONPath(components: path)), expected: expectedText ?? Self.describe(expected),
-                                  actual: actualText ?? Self.describe(actual)))
+                                  actual: actualText ?? shown(actual)))
         }
         switch expected {
         case let .literal(value):
@@ -214,7 +218,7 @@ public struct TranscriptMatcher: Sendable {
         case let .pattern(pattern):
             if case let .reference(name) = pattern.kind {
                 if let capture = captures[name] {
-                    if !capture.isEqual(to: actual) { differ("\(pattern) (\(Self.describe(capture.value)))") }
+                    if !capture.isEqual(to: actual) { differ("\(pattern) (\(shown(capture.value)))") }
                 } else if let text = variable(name) {
                     if actual.plainText != text || !Self.isScalar(actual) { differ("\(pattern) (\(JSONPrinter.quote(text)))") }
                 } else {
@@ -225,13 +229,13 @@ public struct TranscriptMatcher: Sendable {
             guard pattern.accepts(actual) else { return differ() }
             guard let name = pattern.capture else { return }
             if let capture = captures[name] {
-                if !capture.isEqual(to: actual) { differ("\(pattern) (bound earlier to \(Self.describe(capture.value)))") }
+                if !capture.isEqual(to: actual) { differ("\(pattern) (bound earlier to \(shown(capture.value)))") }
             } else {
                 captures[name] = Capture(value: actual, fromText: false)
                 captureOrder.append(name)
             }
         case let .object(members, open):
-            guard case let .object(live) = actual else { return differ(nil, "\(actual.kindName): \(Self.describe(actual))") }
+            guard case let .object(live) = actual else { return differ(nil, "\(actual.kindName): \(shown(actual))") }
             // A key an answer has twice (`{"a": 1, "a": 2}`) is matched in order: the
             // second written against the second that came, as a recording writes both.
             var seen: [String: Int] = [:]
@@ -264,13 +268,21 @@ public struct TranscriptMatcher: Sendable {
             guard !open else { return }
             // The same keys in the same order have none extra.
             if live.count == members.count, zip(live, members).allSatisfy({ $0.key == $1.key }) { return }
-            let listed = Set(members.map(\.key))
-            for member in live where !listed.contains(member.key) {
+            // Counted, not listed: a key the answer has twice and the recording
+            // once has one member too many (it passed as matched).
+            var listed: [String: Int] = [:]
+            for member in members { listed[member.key, default: 0] += 1 }
+            for member in live {
+                if let left = listed[member.key], left > 0 {
+                    listed[member.key] = left - 1
+                    continue
+                }
+                let shown = Redactor.isSecretName(member.key) ? Self.hiddenDescription(member.value) : Self.describe(member.value)
                 found.append(Mismatch(.body(JSONPath(components: path + [.key(member.key)])),
-                                      expected: "no such key (write ... in the object to allow extra keys)", actual: Self.describe(member.value)))
+                                      expected: "no such key (write ... in the object to allow extra keys)", actual: shown))
             }
         case let .array(items, contains):
-            guard case let .array(live) = actual else { return differ(nil, "\(actual.kindName): \(Self.describe(actual))") }
+            guard case let .array(live) = actual else { return differ(nil, "\(actual.kindName): \(shown(actual))") }
             if contains { return matchContains(items, live, at: path, into: &found) }
             if items.count != live.count {
                 differ("\(items.count) element\(items.count == 1 ? "" : "s")", "\(live.count)")
@@ -319,6 +331,13 @@ public struct TranscriptMatcher: Sendable {
     /// A live value on one line with its secrets hidden, cut when long.
     public static func describe(_ value: JSONValue) -> String {
         cut(JSONPrinter.compact(Redactor.redact(json: value)))
+    }
+
+    /// A value under a key that names a secret: a string or a number
+    /// hidden whatever its length, the strings of a list or an object one by one.
+    static func hiddenDescription(_ value: JSONValue) -> String {
+        if case let .number(digits) = value { return Redactor.hidden(digits) }
+        return cut(JSONPrinter.compact(Redactor.hiding(value)))
     }
 
     static func describe(_ value: ExpectedValue) -> String {
