@@ -252,6 +252,18 @@ def test_a_token_shown_or_captured_stays_hidden_and_vars_replays_with_another(tm
     assert replayed.returncode == 0, replayed.stdout + replayed.stderr
 
 
+def test_a_variable_captured_from_a_secret_is_hidden_by_vars_whatever_its_name(tmp_path, http_server):
+    # `capture t = .session_token` then `vars` printed the token in clear:
+    # `t` is no secret's name, and an opaque token has no credential's shape.
+    base = base_url(http_server(OpaqueTokens))
+    lines = "post /login\ncapture t = .session_token\ncapture who = .user\nvars\nset t=plain\nvars\n"
+    result = explorer(["--base-url", base], tmp_path, stdin=lines)
+    out = result.stdout + result.stderr
+    assert result.returncode == 0, out
+    assert "sess-tok-" not in out, out
+    assert "t = <hidden: " in out and "who = al" in out and "t = plain" in out, out
+
+
 def test_a_transcript_saved_with_a_bom_replays_and_a_huge_one_is_one_line(tmp_path):
     bom = tmp_path / "bom.transcript"
     bom.write_bytes(b"\xef\xbb\xbf# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n\n> get /api/banners\nHTTP/1.1 200 OK\n\n")

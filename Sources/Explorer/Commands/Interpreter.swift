@@ -43,6 +43,10 @@ actor Interpreter {
     var sockets = SocketState()
     /// Every frame the socket sends or receives, for a recording or a replay to follow.
     nonisolated let frameTap = FrameTap()
+    /// Variables captured from a secret (`capture t = .access_token`): `vars`
+    /// hides them whatever they are called.
+    private var secretVariables: Set<String> = []
+
     /// Ids from answers so far, for TAB on `{id}` segments: learnt only
     /// where there is TAB (`learnIDs()`). A script or a replay has no use
     /// for them, and walking each answer for them was 6% of a replay's CPU.
@@ -320,8 +324,10 @@ actor Interpreter {
                 return .failure("'\(name)' is fixed for the session: start explorer with --\(name == "base_url" ? "base-url URL" : "profile NAME") to change it", .usage)
             }
             published.set(name, value)
+            secretVariables.remove(name)
             return .nothing
         case let .unset(name):
+            secretVariables.remove(name)
             guard published.remove(name) else {
                 return .failure(builtIns[name] != nil ? "'\(name)' is built in and cannot be unset" : "no variable '\(name)'", .usage)
             }
@@ -329,7 +335,8 @@ actor Interpreter {
         case .vars:
             let all = allVariables.sorted { $0.key < $1.key }
             return .variables(all.map { variable in
-                let shown = Self.shown(variable: variable.key, variable.value)
+                let shown = secretVariables.contains(variable.key) && !variable.value.isEmpty
+                    ? Redactor.hidden(variable.value) : Self.shown(variable: variable.key, variable.value)
                 return Outcome.Variable(name: variable.key, shown: shown, hidden: shown != variable.value)
             })
         case let .cookies(clear):
@@ -394,7 +401,9 @@ actor Interpreter {
             switch path.evaluate(body) {
             case let .success(value):
                 published.set(name, value.plainText)
-                return .value(hidingCarried(value), secret: isSecret(path) || Redactor.isSecretName(name))
+                let secret = isSecret(path) || Redactor.isSecretName(name)
+                if secret { secretVariables.insert(name) } else { secretVariables.remove(name) }
+                return .value(hidingCarried(value), secret: secret)
             case let .failure(error): return .failure(error.message, .usage)
             }
         case let .endpoints(filter):
