@@ -74,6 +74,19 @@ import Testing
         #expect(out.hasSuffix("binary body: application/x-tar, 6 B (not shown)\n"))
     }
 
+    /// A body the Content-Type calls binary is binary whatever its bytes:
+    /// random bytes that happened to be UTF-8 (or digits) were text, and a
+    /// recording of a random-bytes endpoint failed its replay now and then.
+    @Test func aBodyCalledBinaryIsBinaryWhateverItsBytes() {
+        for (type, binary) in [("application/octet-stream", true), ("image/png", true), ("audio/mpeg", true), ("font/woff2", true),
+                               ("application/pdf", true), ("image/svg+xml", false), ("text/plain", false), ("application/json", false)] {
+            let outcome = exchange(200, "OK", type: type, body: Array("12345678".utf8))
+            #expect(plain.render(outcome).out.hasSuffix("binary body: \(type), 8 B (not shown)\n") == binary, "\(type)")
+            let body = outcome.observation(renderer: plain).body
+            #expect((body == .binary("\(type), 8 bytes")) == binary, "\(type): \(String(describing: body))")
+        }
+    }
+
     /// A challenge says which `auth` the server wants: not hidden.
     @Test func aChallengeIsShownAndACredentialHidden() {
         #expect(Redactor.redact(header: HTTPHeader(name: "WWW-Authenticate", value: "Basic realm=\"Fake Realm\"")).value == "Basic realm=\"Fake Realm\"")

@@ -115,6 +115,17 @@ public struct ReceivedResponse: Sendable, Equatable {
         return type == "application/json" || type.hasSuffix("+json")
     }
 
+    /// Whether the server says the body is binary (`application/octet-stream`,
+    /// an image, audio, video, a font, a PDF or an archive): it is shown and
+    /// recorded as binary whatever its bytes, so random bytes that happen to
+    /// be UTF-8 (or digits, which parse as JSON) are not text in one run and
+    /// binary in the next. SVG (`image/svg+xml`) is text.
+    public var claimsBinary: Bool {
+        guard let type = mediaType else { return false }
+        if ["application/octet-stream", "application/pdf", "application/zip", "application/gzip"].contains(type) { return true }
+        return ["image/", "audio/", "video/", "font/"].contains(where: type.hasPrefix) && !type.hasSuffix("+xml")
+    }
+
     /// A `Content-Encoding` the transport does not decode (it decodes gzip
     /// and deflate), such as `br`: the body is still encoded. Nil otherwise.
     public var undecodedEncoding: String? {

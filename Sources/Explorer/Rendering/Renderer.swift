@@ -200,6 +200,7 @@ struct Renderer: Sendable {
         if let encoding = response.undecodedEncoding {
             return palette.dim("body encoded as \(encoding), which explorer cannot decode: \(type), \(Self.size(size)) (not shown)") + "\n"
         }
+        if response.claimsBinary { return palette.dim("binary body: \(type), \(Self.size(size)) (not shown)") + "\n" }
         let charset = response.charset
         do {
             // Tokens are never printed: the renderer hides them. Only the

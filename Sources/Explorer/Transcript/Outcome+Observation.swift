@@ -43,9 +43,11 @@ extension Outcome {
     }
 
     /// JSON when it parses (whatever the Content-Type says), else UTF-8 text,
-    /// else a summary (as for a spooled body too large to read back).
+    /// else a summary (as for a spooled body too large to read back); a
+    /// summary too when the Content-Type says binary (`claimsBinary`).
     private static func body(_ response: ReceivedResponse) -> Observation.Body? {
         guard response.bodySize > 0 else { return nil }
+        if response.claimsBinary { return .binary("\(response.mediaType ?? "unknown type"), \(response.bodySize) bytes") }
         if let json = response.json { return .json(json) }
         if let bytes = response.wholeBody, let text = String(validating: bytes, as: UTF8.self), !text.contains("\u{0}") { return .text(lines(text)) }
         return .binary("\(response.mediaType ?? "unknown type"), \(response.bodySize) bytes")
