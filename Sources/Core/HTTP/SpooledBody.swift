@@ -238,7 +238,7 @@ struct BodyGatherer {
 /// list of them (`deflate, gzip`, applied in that order, so undone gzip
 /// first), as curl and HTTPie undo them; `identity` in a list is no coding.
 struct StreamDecoder {
-    /// The Content-Encoding, as the lines that name it say it.
+    /// The codings, as a line that names them says them (`deflate, gzip`).
     let encoding: String
     /// One for each coding, in the order they are undone.
     private var stages: [OneDecoder]

@@ -204,8 +204,11 @@ public struct TranscriptMatcher: Sendable {
                                 into found: inout [Mismatch]) {
         // A live value under a key that names a secret is not shown, however
         // short (a 3-letter password was, where the scrubber's length ends).
-        let secret = if case let .key(key)? = path.last { Redactor.isSecretName(key) } else { false }
-        func shown(_ value: JSONValue) -> String { secret ? Self.hiddenDescription(value) : Self.describe(value) }
+        // Asked only of a mismatch: a match that passes names nothing.
+        func shown(_ value: JSONValue) -> String {
+            if case let .key(key)? = path.last, Redactor.isSecretName(key) { return Self.hiddenDescription(value) }
+            return Self.describe(value)
+        }
         func differ(_ expectedText: String? = nil, _ actualText: String? = nil) {
             found.append(Mismatch(.body(JSONPath(components: path)), expected: expectedText ?? Self.describe(expected),
                                   actual: actualText ?? shown(actual)))
