@@ -262,6 +262,13 @@ def test_a_variable_captured_from_a_secret_is_hidden_by_vars_whatever_its_name(t
     assert result.returncode == 0, out
     assert "sess-tok-" not in out, out
     assert "t = <hidden: " in out and "who = al" in out and "t = plain" in out, out
+    # `env NAME` carries the variables over, and that they are secrets.
+    profile = tmp_path / "two.yaml"
+    profile.write_text(f"explorer-profile: 1\nname: two\nenvironments:\n  a:\n    base-url: {base}\n  b:\n    base-url: {base}\n")
+    moved = explorer(["--profile", str(profile), "--env", "a"], tmp_path, stdin="post /login\ncapture t = .session_token\nenv b\nvars\n")
+    out = moved.stdout + moved.stderr
+    assert moved.returncode == 0 and "now on b" in out, out
+    assert "sess-tok-" not in out and "t = <hidden: " in out, out
 
 
 def test_a_transcript_saved_with_a_bom_replays_and_a_huge_one_is_one_line(tmp_path):

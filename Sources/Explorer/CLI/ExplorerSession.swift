@@ -219,6 +219,7 @@ final class ExplorerSession {
                 for (name, value) in await old.interpreter.userVariables {
                     _ = await live.interpreter.execute(.set(name: name, value: value))
                 }
+                await live.interpreter.holdSecret(await old.interpreter.secretVariables)
                 _ = await live.interpreter.execute(.defaults(await old.interpreter.requestDefaults))
                 if await old.interpreter.learnsIDs { await live.interpreter.learnIDs() }
                 await old.close()

@@ -45,7 +45,12 @@ actor Interpreter {
     nonisolated let frameTap = FrameTap()
     /// Variables captured from a secret (`capture t = .access_token`): `vars`
     /// hides them whatever they are called.
-    private var secretVariables: Set<String> = []
+    private(set) var secretVariables: Set<String> = []
+
+    /// Variables another interpreter held as secrets (`env NAME` carries them over).
+    func holdSecret(_ names: Set<String>) {
+        secretVariables.formUnion(names.filter { allVariables[$0] != nil })
+    }
 
     /// Ids from answers so far, for TAB on `{id}` segments: learnt only
     /// where there is TAB (`learnIDs()`). A script or a replay has no use
