@@ -198,9 +198,12 @@ func answersZeroOr(_ body: String) -> @Sendable (LocalHTTPServer.Peer) -> Void {
             #expect(server.receivedHeads.count == 4 && server.acceptedConnections == 2)
             #expect(try await transport.send(get(server)).status == 200)
             var keyed = get(server, method: "POST")
+            keyed.headers = [HTTPHeader(name: "Idempotency-Key", value: "")]
+            await #expect(throws: TransportError.self, "an empty key is none") { try await transport.send(keyed) }
+            #expect(try await transport.send(get(server)).status == 200)
             keyed.headers = [HTTPHeader(name: "Idempotency-Key", value: "8e03978e")]
             #expect(try await transport.send(keyed).status == 200)
-            #expect(server.receivedHeads.count == 7 && server.acceptedConnections == 4)
+            #expect(server.receivedHeads.count == 9 && server.acceptedConnections == 5)
         }
     }
 

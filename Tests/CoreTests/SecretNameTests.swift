@@ -40,6 +40,16 @@ struct SecretNameTests {
         #expect(Redactor.redact(header: HTTPHeader(name: "Accept", value: "*/*"), alsoSecret: ["X-Auth"]).value == "*/*")
     }
 
+    /// A cookie with no name is all value (RFC 6265bis), and was shown in
+    /// clear; a Set-Cookie's attributes after it are not secrets.
+    @Test func aCookieWithNoNameIsHidden() {
+        #expect(Redactor.redact(header: HTTPHeader(name: "Set-Cookie", value: "s3cr3t; Path=/; HttpOnly")).value
+            == Redactor.hidden("s3cr3t") + "; Path=/; HttpOnly")
+        #expect(Redactor.redact(header: HTTPHeader(name: "Cookie", value: "sid=abc; s3cr3t")).value
+            == "sid=" + Redactor.hidden("abc") + "; " + Redactor.hidden("s3cr3t"))
+        #expect(Redactor.redact(header: HTTPHeader(name: "Set-Cookie", value: "sid=; Path=/")).value == "sid=; Path=/")
+    }
+
     /// Names real APIs give their keys were shown and recorded in clear
     /// (a helper found Azure's `api-key`, Google's `X-Goog-Api-Key` and
     /// `?key=`, `Ocp-Apim-Subscription-Key`, `X-Auth`, `Authentication`).

@@ -93,9 +93,11 @@ final class HTTP1Client: @unchecked Sendable {
 
     /// Whether a request may go twice: its method says so, or its
     /// `Idempotency-Key` header does (draft-ietf-httpapi-idempotency-key-header:
-    /// the server acts on one key once).
+    /// the server acts on one key once). An empty key is none.
     private static func mayGoAgain(_ request: PreparedRequest) -> Bool {
-        idempotent.contains(request.method) || request.headers.contains { $0.hasName("Idempotency-Key") || $0.hasName("X-Idempotency-Key") }
+        idempotent.contains(request.method) || request.headers.contains { header in
+            (header.hasName("Idempotency-Key") || header.hasName("X-Idempotency-Key")) && !header.value.trimmingBlanks().isEmpty
+        }
     }
 
     private nonisolated(nonsending) func attempt(_ request: PreparedRequest, route: Route, host: String, deadline: TimeAmount,

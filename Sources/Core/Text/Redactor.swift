@@ -412,7 +412,8 @@ public enum Redactor {
         let value = header.value
         guard !value.isEmpty else { return header }
         func hideValue(ofPair pair: Substring) -> String {
-            guard let eq = pair.firstIndex(of: "=") else { return String(pair) }
+            // A cookie with no name (`Set-Cookie: s3cr3t`) is all value, as a browser takes it (RFC 6265bis).
+            guard let eq = pair.firstIndex(of: "=") else { return pair.trimmingBlanks().isEmpty ? String(pair) : hidden(String(pair)) }
             let secret = pair[pair.index(after: eq)...]
             return secret.isEmpty ? String(pair) : pair[...eq] + hidden(String(secret))
         }
