@@ -40,6 +40,14 @@ struct SecretNameTests {
         #expect(Redactor.redact(header: HTTPHeader(name: "Accept", value: "*/*"), alsoSecret: ["X-Auth"]).value == "*/*")
     }
 
+    /// A nested field is judged by the key it sets: `user[pin_token]=77` was
+    /// kept in history and transcripts in clear.
+    @Test func aNestedFieldIsJudgedByItsKey() {
+        #expect(Redactor.redact(line: "post /x user[pin_token]=77 user[name]=al items[0][password]:=12 tags[]=a")
+            == #"post /x user[pin_token]=*** user[name]=al 'items[0][password]:="***"' tags[]=a"#)
+        #expect(Redactor.leaf(of: "a[b][0]") == "a[b][0]" && Redactor.leaf(of: "a[token]") == "token" && Redactor.leaf(of: "token") == "token")
+    }
+
     /// A cookie with no name is all value (RFC 6265bis), and was shown in
     /// clear; a Set-Cookie's attributes after it are not secrets.
     @Test func aCookieWithNoNameIsHidden() {

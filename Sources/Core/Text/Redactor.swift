@@ -131,6 +131,14 @@ public enum Redactor {
     /// The words of a command line with secrets replaced. `hide` gives the
     /// text that stands for a secret, from its name (`password`,
     /// `authorization`): `***` for history, `{{secret:NAME}}` for transcripts.
+    /// The key a nested field name sets: `pin_token` of `user[pin_token]`,
+    /// `password` of `users[0][password]`; the name itself when it nests nothing.
+    static func leaf(of name: String) -> String {
+        guard name.hasSuffix("]"), let open = name.lastIndex(of: "[") else { return name }
+        let key = String(name[name.index(after: open)..<name.index(before: name.endIndex)])
+        return key.isEmpty || Int(key) != nil ? name : key
+    }
+
     public static func redact(words: [String], hide: (String) -> String = { _ in placeholder },
                               secretFields: SecretFields = .none) -> [String] {
         guard let first = words.first else { return words }
@@ -171,8 +179,9 @@ public enum Redactor {
                  let .query(_, value) where isReference(value):
                 return word
             case let .header(name, value) where isSecretName(name) && !value.isEmpty: return "\(name):\(hide(name))"
-            case let .stringField(name, _) where isSecretName(name): return "\(name)=\(hide(name))"
-            case let .jsonField(name, _) where isSecretName(name): return "\(name):=\"\(hide(name))\""
+            case let .stringField(name, _) where isSecretName(name) || isSecretName(leaf(of: name)): return "\(name)=\(hide(leaf(of: name)))"
+            case let .jsonField(name, _) where isSecretName(name) || isSecretName(leaf(of: name)):
+                return "\(name):=\"\(hide(leaf(of: name)))\""
             case let .query(name, _) where isSecretName(name) || secretParameters.contains(name.lowercased()): return "\(name)==\(hide(name))"
             default: return word
             }
