@@ -87,6 +87,18 @@ import Testing
         }
     }
 
+    /// An offline request's JSON body is recorded with its secret-named
+    /// fields hidden however short they are (the scrubber finds values of
+    /// four characters or more: `password=abc` went to disk in clear).
+    @Test func anOfflineBodyIsRecordedWithItsSecretsHidden() throws {
+        var request = PreparedRequest(method: "POST", url: URL(string: "http://127.0.0.1:1/x")!,
+                                      headers: [HTTPHeader(name: "Content-Type", value: "application/json")])
+        request.body = Array(#"{"password":"abc","pin":7,"user":{"api_key":"k","name":"al"},"api_keys":["t1","t2"]}"#.utf8)
+        let lines = try #require(Outcome.offline(request, note: nil).observation(renderer: plain).body)
+        guard case let .text(text) = lines else { Issue.record("\(lines)"); return }
+        #expect(text.last == #"{"password":"<hidden>","pin":7,"user":{"api_key":"<hidden>","name":"al"},"api_keys":["<hidden>","<hidden>"]}"#)
+    }
+
     /// A challenge says which `auth` the server wants: not hidden.
     @Test func aChallengeIsShownAndACredentialHidden() {
         #expect(Redactor.redact(header: HTTPHeader(name: "WWW-Authenticate", value: "Basic realm=\"Fake Realm\"")).value == "Basic realm=\"Fake Realm\"")

@@ -24,6 +24,13 @@ extension Outcome {
             if !lines.isEmpty {
                 lines[0] = "\(request.method) \(Redactor.redact(target: request.target, alsoSecret: renderer.secretParameters)) HTTP/1.1"
             }
+            // A JSON body's secret-named fields hidden, however short: the
+            // scrubber finds only values of four characters or more, and
+            // `password=abc` was written in clear. A replay hides them alike.
+            if let body = request.body, let json = try? JSONParser.parse(body), let last = lines.indices.last,
+               lines[last] == JSONPrinter.compact(json) {
+                lines[last] = JSONPrinter.compact(Self.hidingSecrets(json, key: nil))
+            }
             return Observation(body: .text(lines), notes: note.map(Self.lines) ?? [])
         case let .exchange(exchange, note, _):
             let response = exchange.response
@@ -51,6 +58,19 @@ extension Outcome {
         if let json = response.json { return .json(json) }
         if let bytes = response.wholeBody, let text = String(validating: bytes, as: UTF8.self), !text.contains("\u{0}") { return .text(lines(text)) }
         return .binary("\(response.mediaType ?? "unknown type"), \(response.bodySize) bytes")
+    }
+
+    /// `value` with each string or number under a key that names a secret
+    /// as `<hidden>`, without its length (a replay's secret may be another).
+    static func hidingSecrets(_ value: JSONValue, key: String?) -> JSONValue {
+        let secret = key.map(Redactor.isSecretName) ?? false
+        switch value {
+        case .string where secret: return .string("<hidden>")
+        case .number where secret: return .number("<hidden>")
+        case let .array(items): return .array(items.map { hidingSecrets($0, key: key) })
+        case let .object(members): return .object(members.map { ($0.key, hidingSecrets($0.value, key: $0.key)) })
+        default: return value
+        }
     }
 
     /// Lines without their ends; a final newline does not make an empty last line.
