@@ -173,6 +173,7 @@ import Testing
         #"[1, 2.50, "x", [[]], {"k": [{"z": "ünïcødé 🎉"}]}]"#,
         #""just a string""#,
         #"{"access_token": "abc", "list": ["eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl"], "password": ""}"#,
+        #"{"api_key": 12345, "pin_code": 7, "passcode": 0, "n": [1, {"secret": -2.5}]}"#,
     ]
 
     @Test(arguments: samples)

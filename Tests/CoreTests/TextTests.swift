@@ -139,6 +139,9 @@ import Testing
         #expect(redacted["user"]?["password"] == .string("<hidden: 1 character>"))
         #expect(redacted["list"]?[0] == .string("<hidden: \(jwt.count) characters>"))
         #expect(!JSONPrinter.compact(redacted).contains("abc"))
+        // A numeric secret is one too (`api_key:=12345` was shown).
+        let numbers = Redactor.redact(json: try JSONParser.parse(#"{"api_key": 12345, "id": 7}"#))
+        #expect(numbers["api_key"] == .string("<hidden: 5 characters>") && numbers["id"] == .number("7"))
     }
 }
 

@@ -209,7 +209,9 @@ public enum JSONPrinter {
             switch value {
             case .null: decorated("null", style.literal)
             case let .bool(b): decorated(b ? "true" : "false", style.literal)
-            case let .number(n): decorated(n, style.number)
+            case let .number(n):
+                // A number `shown` hides (a numeric key or PIN) prints as the string that stands for it.
+                if let shown, case let text = shown(key, n), text != n { quoted(text, style.string) } else { decorated(n, style.number) }
             case let .string(s): quoted(shown?(key, s) ?? s, style.string)
             case let .array(items):
                 if items.isEmpty { punct("[]"); return }

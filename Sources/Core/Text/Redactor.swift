@@ -407,6 +407,10 @@ public enum Redactor {
                 if case let .string(s) = member.value, isSecretName(member.key), !s.isEmpty, s != placeholder {
                     return (member.key, .string(hidden(s)))
                 }
+                // A PIN or a numeric key (`api_key:=12345`) is a secret too: shown as one.
+                if case let .number(digits) = member.value, isSecretName(member.key) {
+                    return (member.key, .string(hidden(digits)))
+                }
                 return (member.key, redact(json: member.value))
             })
         default: return value
