@@ -33,6 +33,14 @@ func answersZeroOr(_ body: String) -> @Sendable (LocalHTTPServer.Peer) -> Void {
     }
 }
 
+/// Answers the first request of each connection and drops the next one
+/// unanswered, as a server whose idle timeout runs out as a request arrives.
+func answersOnceThenDropsTheNext(_ peer: LocalHTTPServer.Peer) {
+    guard peer.readRequest() != nil else { return }
+    peer.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+    peer.readRequest()
+}
+
 @Suite struct HTTP1ClientTests {
     func transport() -> LiveTransport { LiveTransport() }
 
@@ -180,12 +188,7 @@ func answersZeroOr(_ body: String) -> @Sendable (LocalHTTPServer.Peer) -> Void {
     /// in a line that says why and what to do, unless it has an
     /// `Idempotency-Key` header.
     @Test func aRequestOnAConnectionClosedAsItArrivesGoesAgainOnlyIfIdempotent() async throws {
-        let server = try LocalHTTPServer { peer in
-            // Each connection answers one request, then drops the next unanswered.
-            guard peer.readRequest() != nil else { return }
-            peer.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
-            peer.readRequest()
-        }
+        let server = try LocalHTTPServer(answersOnceThenDropsTheNext)
         defer { server.stop() }
         try await using(transport()) { (transport) async throws in
             #expect(try await transport.send(get(server)).status == 200)
@@ -469,11 +472,7 @@ func answersZeroOr(_ body: String) -> @Sendable (LocalHTTPServer.Peer) -> Void {
     /// A kept-alive TLS connection the server closes as the next request
     /// arrives: an idempotent request goes again and is answered.
     @Test func aStaleTLSConnectionIsRetriedForAnIdempotentRequest() async throws {
-        let server = try LocalHTTPServer { peer in
-            guard peer.readRequest() != nil else { return }
-            peer.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
-            peer.readRequest()
-        }
+        let server = try LocalHTTPServer(answersOnceThenDropsTheNext)
         defer { server.stop() }
         let front = try await TLSFront(for: server)
         try await using(transport()) { (transport) async throws in
