@@ -131,12 +131,14 @@ public enum Redactor {
     /// The words of a command line with secrets replaced. `hide` gives the
     /// text that stands for a secret, from its name (`password`,
     /// `authorization`): `***` for history, `{{secret:NAME}}` for transcripts.
-    /// The key a nested field name sets: `pin_token` of `user[pin_token]`,
-    /// `password` of `users[0][password]`; the name itself when it nests nothing.
+    /// The key a nested field name sets, read as the request builder reads
+    /// it (`NestedJSON`, HTTPie's rules): `pin_token` of `user[pin_token]`,
+    /// `password` of `users[0][password]`, `token` of `user[token][0]`; the
+    /// name itself when it sets no key of its own.
     static func leaf(of name: String) -> String {
-        guard name.hasSuffix("]"), let open = name.lastIndex(of: "[") else { return name }
-        let key = String(name[name.index(after: open)..<name.index(before: name.endIndex)])
-        return key.isEmpty || Int(key) != nil ? name : key
+        guard let steps = try? NestedJSON.parse(name) else { return name }
+        for case let .key(key) in steps.reversed() { return key }
+        return name
     }
 
     public static func redact(words: [String], hide: (String) -> String = { _ in placeholder },
