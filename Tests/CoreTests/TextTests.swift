@@ -50,6 +50,7 @@ import Testing
         ("login bob@example.com hunter2", "login bob@example.com"),
         ("post /login password=hunter2", "post /login password=***"),
         ("post /login password:='\"hunter2\"'", "post /login 'password:=\"***\"'"),
+        ("post /login api_key:=12345", "post /login api_key:=***"),
         ("get /x Authorization:'Bearer hunter2'", "get /x Authorization:***"),
         ("get /x X-Api-Key:hunter2", "get /x X-Api-Key:***"),
         ("get /x Cookie:sid=hunter2", "get /x Cookie:***"),

@@ -134,6 +134,22 @@ import Testing
         #expect(Redactor.redact(words: ["get", "/x", "Authorization:Bearer x", "X-API-Key:k", "page==1"], hide: hide)
             == ["get", "/x", "Authorization:{{secret:authorization}}", "X-API-Key:{{secret:x_api_key}}", "page==1"])
         #expect(Redactor.redact(words: ["set", "refreshToken=abc"], hide: hide) == ["set", "refreshToken={{secret:refreshtoken}}"])
+        // A JSON item keeps its type: a string's placeholder is quoted, a number's is not.
+        #expect(Redactor.redact(words: ["post", "/x", "api_key:=12345", "password:=\"12\"", "user[token]:=7"], hide: hide)
+            == ["post", "/x", "api_key:={{secret:api_key}}", "password:=\"{{secret:password}}\"", "user[token]:={{secret:token}}"])
+    }
+
+    /// `api_key:=12345` was recorded as `'api_key:="{{secret:api_key}}"'`,
+    /// so its replay sent the string "12345". The placeholder of a number
+    /// is filled in as JSON; a value that is not JSON goes as a string.
+    @Test func aSecretInAJSONItemKeepsItsType() throws {
+        var resolver = SecretResolver(environment: ["EXPLORER_SECRET_API_KEY": "12345", "EXPLORER_SECRET_PIN": "s3 cr\"t"], demoAccounts: [])
+        #expect(try resolver.resolve("post /x api_key:={{secret:api_key}} n:=1").line == "post /x api_key:=12345 n:=1")
+        #expect(try resolver.resolve("post /x pin:={{secret:pin}}").line == #"post /x 'pin:="s3 cr\"t"'"#)
+        #expect(try resolver.resolve("post /x 'pin:=\"{{secret:api_key}}\"'").line == #"post /x 'pin:="12345"'"#)
+        resolver.environment["EXPLORER_SECRET_API_KEY"] = #"{"k":[1,true]}"#
+        let word = try LineTokenizer.split(resolver.resolve("post /x user[key]:={{secret:api_key}}").line)[2].text
+        #expect(try RequestItem.parse(word) == .jsonField(name: "user[key]", value: .object([("k", .array([.int(1), .bool(true)]))])))
     }
 
     /// On a sandbox a demo login keeps its demo password when

@@ -170,7 +170,7 @@ import Testing
         }
         let text = try String(contentsOfFile: path, encoding: .utf8)
         #expect(text.contains("\n> get /api/tasks sid=={{secret:sid}} page_size==1\n"))
-        #expect(text.contains("\n> post /api/tasks title=x 'pin:=\"{{secret:pin}}\"' note={{city}}\n"))
+        #expect(text.contains("\n> post /api/tasks title=x pin:={{secret:pin}} note={{city}}\n"))
         #expect(!text.contains("k9") && !text.contains("1234"))
     }
 }

@@ -182,8 +182,11 @@ public enum Redactor {
                 return word
             case let .header(name, value) where isSecretName(name) && !value.isEmpty: return "\(name):\(hide(name))"
             case let .stringField(name, _) where isSecretName(name) || isSecretName(leaf(of: name)): return "\(name)=\(hide(leaf(of: name)))"
-            case let .jsonField(name, _) where isSecretName(name) || isSecretName(leaf(of: name)):
-                return "\(name):=\"\(hide(leaf(of: name)))\""
+            case let .jsonField(name, value) where isSecretName(name) || isSecretName(leaf(of: name)):
+                // A string stays a string; a number (`pin:=1234`) or any other
+                // JSON is filled in as typed, so a replay sends the same type.
+                if case .string = value { return "\(name):=\"\(hide(leaf(of: name)))\"" }
+                return "\(name):=\(hide(leaf(of: name)))"
             case let .query(name, _) where isSecretName(name) || secretParameters.contains(name.lowercased()): return "\(name)==\(hide(name))"
             default: return word
             }

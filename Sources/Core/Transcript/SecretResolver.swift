@@ -68,7 +68,7 @@ public struct SecretResolver: Sendable {
         var used: [(name: String, value: String)] = []
         var resolved: [String] = []
         for word in words {
-            let (text, values) = try fillNamed(word, email: email)
+            let (text, values) = try fillItem(word, email: email)
             resolved.append(text)
             used += values
         }
@@ -82,6 +82,25 @@ public struct SecretResolver: Sendable {
 
     private func fillNamed(_ text: String, email: String?) throws(Missing) -> (text: String, secrets: [(name: String, value: String)]) {
         try Self.replacingPlaceholders(in: text) { name throws(Missing) in try value(name, email: email) }
+    }
+
+    /// `pin:={{secret:pin}}` takes its value as JSON (`1234`); a value that
+    /// is not JSON (`s3cr3t`) goes as a string, never as a broken item.
+    /// Any other word has each placeholder replaced by its value.
+    private func fillItem(_ word: String, email: String?) throws(Missing) -> (text: String, secrets: [(name: String, value: String)]) {
+        guard let item = Self.jsonItemSecret(word) else { return try fillNamed(word, email: email) }
+        let filled = try value(item.name, email: email)
+        let json = (try? JSONParser.parse(Array(filled.utf8))) != nil ? filled : JSONPrinter.compact(.string(filled))
+        return (String(item.prefix) + json, [(item.name, filled)])
+    }
+
+    /// `NAME:={{secret:SECRET}}`, a JSON item whose whole value is one
+    /// placeholder: the text up to the value (`NAME:=`) and the secret's name.
+    private static func jsonItemSecret(_ word: String) -> (prefix: Substring, name: String)? {
+        guard word.hasSuffix("}}"), let open = word.range(of: ":={{secret:") else { return nil }
+        let name = word[open.upperBound..<word.index(word.endIndex, offsetBy: -2)]
+        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return nil }
+        return (word[..<word.index(open.lowerBound, offsetBy: 2)], String(name))
     }
 
     /// `text` with each `{{secret:NAME}}` replaced by `value(NAME)`, and the
