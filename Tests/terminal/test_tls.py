@@ -110,6 +110,48 @@ def test_https_answers_from_a_raw_tls_server_are_read_as_curl_reads_them(tmp_pat
     assert len(server.conns) == 3, "one for /one to /until-close, one for /short, one for /four"
 
 
+class Redirecting(Answer):
+    def do_GET(self):
+        if self.path.startswith("/hop"):
+            target = self.path.split("to=", 1)[1]
+            self.reply(302, b"", [("Location", target)])
+        else:
+            super().do_GET()
+
+
+def test_the_sessions_client_certificate_goes_only_to_the_backends_origin(tmp_path, http_server):
+    """A certificate given for the session (explorer's own --cert, `defaults
+    --cert`) is the backend's credential, as its token is: a request to
+    another origin (here the same server as 127.0.0.1), a redirect that
+    leaves the origin and a --curl line for elsewhere go without it, and
+    the line says so; one typed on the line goes where the line goes. It
+    was shown to every https host the session talked to."""
+    server_cert, server_key = make_certificate(tmp_path, "server", "localhost")
+    make_certificate(tmp_path, "client", "tester")
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(server_cert, server_key)
+    context.load_verify_locations(tmp_path / "client.pem")
+    context.verify_mode = ssl.CERT_OPTIONAL
+    server = http_server(Redirecting, tls=context)
+    base = base_url(server, "https", "localhost")
+    other = base_url(server, "https", "127.0.0.1")
+    flags = ["--verify", "server.pem", "--cert", "client.pem", "--cert-key", "client-key.pem"]
+    result = run_explorer(["--base-url", base] + flags, env=isolated_env(tmp_path), cwd=tmp_path, input="\n".join([
+        "get /own",
+        f"get {other}/elsewhere",
+        f"get {other}/typed --cert client.pem --cert-key client-key.pem",
+        f"get /hop?to={other}/landed --follow",
+        f"get {other}/curl --curl",
+    ]) + "\n")
+    assert result.returncode == 0, result.stderr
+    answers = [line for line in result.stdout.splitlines() if '"client"' in line]
+    assert answers == ['  "client": "tester"', '  "client": null', '  "client": "tester"', '  "client": null'], result.stdout
+    note = f"client certificate not sent: {other} is not the backend's origin ({base})"
+    assert result.stdout.count(note) == 2, result.stdout  # /elsewhere and the --curl line
+    curl = next(line for line in result.stdout.splitlines() if line.startswith("curl "))
+    assert "--cert" not in curl and "--key" not in curl and "--cacert 'server.pem'" in curl, curl
+
+
 def test_tls_flags_on_explorers_own_command_line_cover_every_request(https):
     """`--verify`, `--cert` and `--cert-key` before or after a subcommand
     hold for every request of the REPL's lines, `run`, `replay` and `test`,

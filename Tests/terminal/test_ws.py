@@ -225,6 +225,40 @@ def test_wss_takes_verify_from_its_line_and_from_defaults(socket_server, tmp_pat
     assert f"TLS failure with wss://localhost:{other.port}/: the server asks for a client certificate (--cert FILE)" in asked.stderr, asked.stderr
 
 
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl is needed to make a self-signed certificate")
+def test_wss_shows_the_sessions_client_certificate_only_to_the_backends_origin(socket_server, tmp_path):
+    """`defaults --cert` is the backend's credential: a socket on another
+    origin (another port) opens without it, and the line says so; one typed
+    on `ws connect` goes where the line goes."""
+    cert, key = make_certificate(tmp_path, "cert", "localhost")
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    context.load_verify_locations(cert)
+    context.verify_mode = ssl.CERT_OPTIONAL
+    seen = []
+
+    def tls(server, conn):
+        with context.wrap_socket(conn, server_side=True) as wrapped:
+            seen.append(bool(wrapped.getpeercert()))
+            websocket_handshake(server, wrapped)
+            wrapped.recv(4096)  # the client's close frame, answered
+            wrapped.sendall(close_frame(1000))
+
+    server = socket_server(tls)
+    url = f"wss://localhost:{server.port}/"
+
+    def connect(base, *lines):
+        return run_explorer(["--base-url", base], cwd=tmp_path, env=isolated_env(tmp_path), input="\n".join(
+            ["defaults --verify cert.pem --cert cert.pem --cert-key cert-key.pem"] + list(lines)) + "\n")
+
+    own = connect(f"https://localhost:{server.port}", f"ws connect {url} --retries 0", "ws close")
+    elsewhere = connect("https://localhost:9", f"ws connect {url} --retries 0", "ws close",
+                        f"ws connect {url} --retries 0 --cert cert.pem --cert-key cert-key.pem", "ws close")
+    assert seen == [True, False, True], own.stdout + own.stderr + elsewhere.stdout + elsewhere.stderr
+    note = f"client certificate not sent: https://localhost:{server.port} is not the backend's origin (https://localhost:9)"
+    assert elsewhere.stdout.count(note) == 1 and "not sent" not in own.stdout, elsewhere.stdout
+
+
 def test_ws_connect_flags_complete_on_tab(spawn):
     x = spawn()
     x.send("ws connect --h" + TAB)

@@ -214,7 +214,8 @@ public actor AuthSession {
     /// `--follow`): 303, and 301/302 after a POST, become a GET without a
     /// body; 307 and 308 keep method and body. A hop that leaves the
     /// request's origin drops the Authorization and Cookie headers typed on
-    /// the line; the session's token and cookies follow their own rules.
+    /// the line, and the client certificate; the session's token and cookies
+    /// follow their own rules.
     public func send(_ request: PreparedRequest, isPublic: Bool? = nil, token placement: TokenPlacement = .bearer,
                      retry: Bool = true, follow: RedirectPolicy? = nil) async throws -> Exchange {
         let start = ContinuousClock.now
@@ -238,6 +239,7 @@ public actor AuthSession {
                 current.removeHeader("Authorization")
                 current.removeHeader("Cookie")
                 current.removeHeader(placement.headerName)
+                current.tls = current.tls?.withoutCertificate
             }
             publicHere = nil
         }
@@ -339,7 +341,7 @@ public actor AuthSession {
     /// refresh all use.
     private func exchange(_ request: PreparedRequest) async throws(TransportError) -> (sent: PreparedRequest, response: ReceivedResponse) {
         var outgoing = withSessionHeaders(request)
-        if outgoing.tls == nil { outgoing.tls = tls }
+        if outgoing.tls == nil { outgoing.tls = scope.admits(request.url) ? tls : tls?.withoutCertificate }
         if outgoing.header("Cookie") == nil, let cookie = cookies.header(for: request.url) {
             outgoing.setHeader("Cookie", cookie)
         }

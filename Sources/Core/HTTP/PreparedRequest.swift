@@ -198,4 +198,8 @@ public struct TLSOptions: Sendable, Hashable {
         self.certificate = certificate
         self.key = key
     }
+
+    /// The same check of the server, with no client certificate shown: a
+    /// certificate is a credential of the origin it was given for.
+    public var withoutCertificate: TLSOptions { TLSOptions(verify: verify) }
 }

@@ -10,6 +10,9 @@ public struct WebSocketOptions: Sendable {
     /// `--verify`, `--cert`, `--cert-key` for a `wss://` socket, as for
     /// requests; nil: the system's CAs, no client certificate.
     public var tls: TLSOptions?
+    /// Where `tls`'s client certificate may be shown: a certificate of the
+    /// session's goes only to the backend's origin. Nil: wherever the socket goes.
+    public var certificateScope: CredentialScope?
     /// Protocol ping period. A ping still unanswered when the next one is due
     /// counts as a drop: the connection is closed and reconnected per
     /// `reconnect`, so a silent peer is noticed within two periods. Nil: no heartbeat.

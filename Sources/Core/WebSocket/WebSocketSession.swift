@@ -288,7 +288,11 @@ public actor WebSocketSession {
     private func connectOnce(_ url: String) async throws -> WebSocketCloseFrame? {
         let headers = await handshakeHeaders(for: url)
         // A file that cannot be used fails the attempt in its own words (`TLSOptions.FileProblem`).
-        let tls = try options.tls?.configuration()
+        var shown = options.tls
+        if let scope = options.certificateScope, !(URL(string: WebSocketAddress.httpScheme(url)).map(scope.admits) ?? false) {
+            shown = shown?.withoutCertificate
+        }
+        let tls = try shown?.configuration()
         let proxy = proxySettings(for: url)
         let configuration = WebSocketClientConfiguration(
             maxFrameSize: options.maximumMessageBytes,

@@ -232,6 +232,7 @@ actor Interpreter {
             var request = try session.builder.build(method: method, path: path, items: items, form: options.form, raw: options.raw)
             request.timeout = options.timeout.map { .milliseconds(Int(($0 * 1000).rounded())) }
             request.tls = options.tls
+            let certificateNote = withholdingSessionCertificate(from: &request, typed: typed)
             if !options.force, let endpoint = endpoint(method: method, path: session.catalogPath(of: request)) {
                 // The catalog knows this body is wrong: say so rather than send it (--force sends it anyway).
                 let problems = endpoint.bodyProblems(in: items)
@@ -239,8 +240,8 @@ actor Interpreter {
                     return .failure(problems.joined(separator: "\n") + " (not sent; --force sends it anyway)", .usage)
                 }
             }
-            if options.curl { return try await curlView(method: method, path: path, items: items, options: options) }
-            if options.offline || offline { return await offlineView(of: request) }
+            if options.curl { return try await curlView(method: method, path: path, items: items, options: options, typed: typed) }
+            if options.offline || offline { return await offlineView(of: request, also: certificateNote) }
             let rule = access(for: request)
             let follow = options.follow == true ? RedirectPolicy(maximum: options.maxRedirects ?? RedirectPolicy().maximum) : nil
             let (stream, download) = takeBodyAsItComes(&request, options: options)
@@ -273,7 +274,7 @@ actor Interpreter {
                 lastListResponse = exchange.response
             }
             var view = options.print ?? PrintParts.standard(for: method)
-            var notes: [String] = []
+            var notes = certificateNote.map { [$0] } ?? []
             /// Why a body that was to be saved was not.
             var unsaved: String?
             if let stream { notes += Self.settle(stream, view: &view) }
@@ -465,14 +466,16 @@ actor Interpreter {
     /// The request as the session would send it, with the token shown as a
     /// placeholder: tokens are never printed. A token the origin rule keeps
     /// back is said under the request, as it is when sending.
-    private func offlineView(of request: PreparedRequest, isPublic: Bool? = nil) async -> Outcome {
+    private func offlineView(of request: PreparedRequest, isPublic: Bool? = nil, also certificateNote: String? = nil) async -> Outcome {
         // With the session headers it would carry. Every credential is hidden,
         // those typed on the line too, as -v hides them: HTTPie's --offline
         // prints them, but a screen (and a terminal's scrollback) is no place for them.
         var shown = await session.withSessionHeaders(request)
         let headers = await session.sessionHeaders, query = await session.sessionQuery
         let carries = !headers.isEmpty || query != nil
-        let headersNote = carries && !session.scope.admits(request.url) ? session.scope.withheldNote(for: request.url, what: sessionCredentials) : nil
+        let sessionNote = carries && !session.scope.admits(request.url) ? session.scope.withheldNote(for: request.url, what: sessionCredentials) : nil
+        let notes = [sessionNote, certificateNote].compactMap { $0 }
+        let headersNote = notes.isEmpty ? nil : notes.joined(separator: "\n")
         for index in shown.headers.indices {
             shown.headers[index] = Redactor.redact(header: shown.headers[index], alsoSecret: profile.secretHeaders)
         }
@@ -486,6 +489,17 @@ actor Interpreter {
         case .withheld:
             return .offline(shown, note: [session.scope.withheldNote(for: request.url), headersNote].compactMap { $0 }.joined(separator: "\n"))
         }
+    }
+
+    /// A client certificate of the session's (`defaults --cert`, explorer's
+    /// own `--cert`) is the backend's credential: a request to another
+    /// origin goes without it, and the line says so. One typed on the line
+    /// goes where the line goes.
+    func withholdingSessionCertificate(from request: inout PreparedRequest, typed: RequestOptions) -> String? {
+        guard typed.certificate == nil, defaults.certificate != nil, !session.scope.admits(request.url) else { return nil }
+        request.tls = request.tls?.withoutCertificate
+        // Plain http shows no certificate anyway.
+        return request.url.scheme == "https" ? session.scope.withheldNote(for: request.url, what: "client certificate") : nil
     }
 
     struct SaveProblem: Error { let message: String }
@@ -610,7 +624,7 @@ actor Interpreter {
 
     /// `--curl`: the request as a curl command, the token and secret-named
     /// items as shell variables; nothing is sent.
-    private func curlView(method: String, path: String, items: [RequestItem], options: RequestOptions) async throws -> Outcome {
+    private func curlView(method: String, path: String, items: [RequestItem], options: RequestOptions, typed: RequestOptions) async throws -> Outcome {
         var request = try session.builder.build(method: method, path: path, items: CurlCommand.hidingSecrets(items),
                                                 form: options.form, raw: options.raw)
         let typedCount = request.headers.count
@@ -627,15 +641,15 @@ actor Interpreter {
             request.headers[index].value = CurlCommand.placeholder(request.headers[index].name)
         }
         request.tls = options.tls
+        var notes = withholdingSessionCertificate(from: &request, typed: typed).map { [$0] } ?? []
         let rule = access(for: request)
         let placement = rule?.token ?? .bearer
-        var note: String?
         switch await session.tokenDecision(for: request, isPublic: rule?.isPublic, token: placement) {
         case .none: break
         case .attached: request.setHeader(placement.headerName, placement.headerValue(CurlCommand.placeholder("access_token")))
-        case .withheld: note = session.scope.withheldNote(for: request.url)
+        case .withheld: notes.insert(session.scope.withheldNote(for: request.url), at: 0)
         }
-        return .curl(request, note: note)
+        return .curl(request, note: notes.isEmpty ? nil : notes.joined(separator: "\n"))
     }
 
     /// Whether a JSON path ends at a secret: a secret-named member

@@ -67,6 +67,8 @@ extension Interpreter {
                 return .failure("--cert-key \(key) is the key of a client certificate: give --cert FILE too (not connected)", .usage)
             }
             options.tls = tls.tls
+            // The session's client certificate goes only to the backend's origin; one typed on the line, where the line goes.
+            if settings.tls.certificate == nil, requestDefaults.certificate != nil { options.certificateScope = session.scope }
             return await connect(target, options)
         case let .send(value):
             return await send(.text(JSONPrinter.compact(value)))
@@ -143,11 +145,13 @@ extension Interpreter {
         }
         if case let .failure(failed) = sockets.firstResult { return .failure(failed.line, .runtime) }
         let shown = await socket.displayURL ?? "the socket"
-        // Session headers go only to the backend's origin: said when a socket elsewhere goes without them.
-        if !(await session.sessionHeaders.isEmpty), let url = URL(string: WebSocketAddress.httpScheme(shown)), !session.scope.admits(url) {
-            return .message("connected to \(shown)\n" + session.scope.withheldNote(for: url, what: "session headers"))
+        // Session headers and certificate go only to the backend's origin: said when a socket elsewhere goes without them.
+        var lines = ["connected to \(shown)"]
+        if let url = URL(string: WebSocketAddress.httpScheme(shown)), !session.scope.admits(url) {
+            if !(await session.sessionHeaders.isEmpty) { lines.append(session.scope.withheldNote(for: url, what: "session headers")) }
+            if options.certificateScope != nil, url.scheme == "https" { lines.append(session.scope.withheldNote(for: url, what: "client certificate")) }
         }
-        return .message("connected to \(shown)")
+        return .message(lines.joined(separator: "\n"))
     }
 
     /// Waits, without polling, until `done` holds, the socket's events end,
