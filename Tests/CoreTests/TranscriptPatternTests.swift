@@ -100,4 +100,29 @@ import Testing
         #expect(twice.match("2+2", bound: { _ in nil }) == ["x": "2"])
         #expect(twice.match("2+3", bound: { _ in nil }) == nil)
     }
+
+    /// Texts whose every pattern is already bound are compared whole (the
+    /// replay's common case); a bound value the pattern does not accept
+    /// still fails, and a last pattern still takes the rest of the text.
+    @Test func boundPatternsAndALastPatternMatchAsTheSearchDid() throws {
+        let bound = ["id": "12", "word": "abc", "base_url": "http://h:1"]
+        let cases: [(pattern: String, text: String, captures: [String: String]?)] = [
+            ("{{base_url}}/uploads/a.png", "http://h:1/uploads/a.png", [:]),
+            ("{{base_url}}/uploads/a.png", "http://h:1/uploads/b.png", nil),
+            ("{{base_url}}/uploads/a.png", "http://h:1/uploads/a.png/", nil),
+            ("/tasks/{{id:=integer}}", "/tasks/12", [:]),
+            ("/tasks/{{id:=integer}}", "/tasks/13", nil),
+            ("/tasks/{{word:=integer}}", "/tasks/abc", nil),
+            ("/tasks/{{word:=/[a-c]+/}}", "/tasks/abc", [:]),
+            ("/tasks/{{word:=/[x-z]+/}}", "/tasks/abc", nil),
+            ("/tasks/{{n:=integer}}", "/tasks/12345", ["n": "12345"]),
+            ("/tasks/{{n:=integer}}", "/tasks/12a", nil),
+            ("at {{timestamp}}", "at 2026-11-26T10:00:00Z", [:]),
+            ("{{/[A-Za-z0-9.:-]+/}}", "127.0.0.1:8080", [:]),
+            ("{{/[A-Za-z0-9.:-]+/}}", "127.0.0.1 8080", nil),
+        ]
+        for (pattern, text, captures) in cases {
+            #expect(try PatternText.parse(pattern).match(text, bound: { bound[$0] }) == captures, "\(pattern) against \(text)")
+        }
+    }
 }

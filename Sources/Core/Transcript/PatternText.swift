@@ -116,6 +116,9 @@ public struct PatternText: Sendable, Equatable, CustomStringConvertible {
     /// binds none), or nil when it does not match. A capture takes the
     /// shortest text that lets the rest match.
     public func match(_ text: String, bound: (String) -> String?) -> [String: String]? {
+        // Most texts are literals and values already held (`{{base_url}}/a.png`):
+        // put together, they are compared whole, without the search below.
+        if let whole = fixedText(bound: bound) { return whole == text ? [:] : nil }
         let chars = Array(text)
         // Compiled once per match, not once per candidate end position.
         let regexes = pieces.map { piece -> Regex<AnyRegexOutput>? in
@@ -142,7 +145,8 @@ public struct PatternText: Sendable, Equatable, CustomStringConvertible {
                     return matchFixed(fixed, index, position, local)
                 }
                 if case .reference = pattern.kind { return nil }
-                for end in position...chars.count {
+                // The last piece can only end where the text does.
+                for end in (index == pieces.count - 1 ? chars.count : position)...chars.count {
                     let candidate = String(chars[position..<end])
                     guard accepts(pattern, index, candidate) else { continue }
                     var next = local
@@ -159,5 +163,21 @@ public struct PatternText: Sendable, Equatable, CustomStringConvertible {
             return go(index + 1, position + expected.count, local)
         }
         return go(0, 0, [:])
+    }
+
+    /// The whole text when every piece is a literal or a value already held
+    /// that its pattern accepts; nil when some piece is left to search for.
+    private func fixedText(bound: (String) -> String?) -> String? {
+        var whole = ""
+        for piece in pieces {
+            switch piece {
+            case let .literal(s): whole += s
+            case let .pattern(pattern):
+                let name: String? = if case let .reference(n) = pattern.kind { n } else { pattern.capture }
+                guard let name, let fixed = bound(name), pattern.accepts(text: fixed) else { return nil }
+                whole += fixed
+            }
+        }
+        return whole
     }
 }
