@@ -42,4 +42,15 @@ struct HTTPHeaderTests {
     func theCharsetIsReadAsSplittingWouldReadIt(type: String, charset: String?) {
         #expect(ReceivedResponse(status: 200, headers: [HTTPHeader(name: "Content-Type", value: type)]).charset == charset)
     }
+
+    /// Which Content-Types say a body is bytes whatever they hold.
+    @Test(arguments: [
+        ("application/octet-stream", true), ("Application/PDF; x=1", true), ("application/zip", true), ("application/gzip", true),
+        ("image/png", true), (" IMAGE/JPEG ", true), ("audio/mpeg", true), ("video/mp4", true), ("font/woff2", true),
+        ("image/svg+xml", false), ("image", false), ("images/png", false), ("imag/png", false), ("fonts/x", false),
+        ("application/json", false), ("text/plain", false), ("application/zip+json", false), ("", false),
+    ])
+    func binaryTypesAreKnownByTheirName(type: String, binary: Bool) {
+        #expect(ReceivedResponse(status: 200, headers: [HTTPHeader(name: "Content-Type", value: type)]).claimsBinary == binary)
+    }
 }

@@ -122,8 +122,16 @@ public struct ReceivedResponse: Sendable, Equatable {
     /// binary in the next. SVG (`image/svg+xml`) is text.
     public var claimsBinary: Bool {
         guard let type = mediaType else { return false }
-        if ["application/octet-stream", "application/pdf", "application/zip", "application/gzip"].contains(type) { return true }
-        return ["image/", "audio/", "video/", "font/"].contains(where: type.hasPrefix) && !type.hasSuffix("+xml")
+        switch type {
+        case "application/octet-stream", "application/pdf", "application/zip", "application/gzip": return true
+        default:
+            // Asked of every answer: no array made for the question.
+            let top = type.utf8.prefix { $0 != UInt8(ascii: "/") }
+            switch Substring(top) {
+            case "image", "audio", "video", "font": return top.count < type.utf8.count && !type.hasSuffix("+xml")
+            default: return false
+            }
+        }
     }
 
     /// A `Content-Encoding` the transport does not decode (it decodes gzip

@@ -222,6 +222,7 @@ struct Replayer: Sendable {
             self.resolver = resolver
             self.update = update
             frames = interpreter.frameTap.subscribe()
+            matcher.extraVariables = [PatternText.socketBaseVariable: PatternText.socketURL(baseURL)]
         }
 
         /// What the header did (its `set`s and login), as lines a recording
@@ -303,7 +304,6 @@ struct Replayer: Sendable {
             // that captures at every step grow with the square of its steps
             // (issue 11 #9). `before` is kept only when --update may roll back to it.
             matcher.variables = interpreter.allVariables
-            matcher.extraVariables = [PatternText.socketBaseVariable: PatternText.socketURL(baseURL)]
             let capturedBefore = matcher.captureOrder.count
             let before = update ? matcher : nil
             let mismatches = matcher.match(step.expectation, observation).map(hidingSecrets)
