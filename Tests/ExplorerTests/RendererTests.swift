@@ -185,6 +185,29 @@ import Testing
         #expect(out.count < 300)
     }
 
+    /// Piped, `-b` alone is the whole body for a program to read, its
+    /// secrets hidden as in the preview; with the status line it is the
+    /// preview still; a binary body is summarised.
+    @Test func theBodyAloneIntoAPipeIsWhole() throws {
+        var piped = plain
+        piped.previewLimit = 200
+        piped.printsWholeBodies = true
+        let items = (0..<2_000).map { #"{"id": \#($0), "access_token": "t\#($0)"}"# }
+        let body = Array(("[" + items.joined(separator: ",") + "]").utf8)
+        func rendered(_ type: String, _ body: [UInt8], _ view: PrintParts) -> (out: String, err: String) {
+            guard case let .exchange(exchange, _, _) = exchange(200, "OK", type: type, body: body) else { return ("", "") }
+            return piped.render(.exchange(exchange, note: nil, view: view))
+        }
+        let (out, err) = rendered("application/json", body, [.responseBody])
+        guard case let .array(parsed) = try JSONParser.parse(out) else { Issue.record("not a JSON array"); return }
+        #expect(parsed.count == 2_000 && err.isEmpty)
+        #expect(!out.contains("\"t1999\"") && out.contains("\"access_token\": \"<hidden: 5 characters>\""))
+        #expect(rendered("application/json", body, PrintParts.standard(for: "GET")).out.contains("body is not shown"))
+        let text = Array(String(repeating: "line of text\n", count: 100).utf8)
+        #expect(rendered("text/plain", text, [.responseBody]) == (String(decoding: text, as: UTF8.self), ""))
+        #expect(rendered("image/png", text, [.responseBody]).out.hasPrefix("binary body: image/png"))
+    }
+
     /// A large JSON answer is pretty-printed only as far as the preview goes,
     /// with its secrets hidden there as in the whole.
     @Test func aLongJSONBodyIsPrintedOnlyAsFarAsItShows() {

@@ -106,6 +106,24 @@ def test_a_body_past_64_mib_is_no_longer_refused(server, bodies, tmp_path):
     assert json.loads((tmp_path / "huge.json").read_bytes())["total"] == 720_000
 
 
+def test_the_body_alone_into_a_pipe_is_whole_for_a_program_to_read(server, bodies, tmp_path):
+    """`-b` piped (`explorer -c 'get /x -b' | jq`) is for a program: the
+    whole body, as `show` reads it, where the terminal's preview cut it
+    after 256 KiB and jq read a broken JSON. Secrets stay hidden; past the
+    64 MiB `show` reads, the preview, with its note on standard error."""
+    env = isolated_env(tmp_path)
+    whole = run_explorer(["--base-url", server, "-c", "get /medium -b"], env=env, cwd=tmp_path, timeout=120)
+    assert whole.returncode == 0, whole.stderr
+    assert json.loads(whole.stdout) == json.loads(bodies.medium), whole.stdout[-300:]
+    assert "not shown" not in whole.stdout + whole.stderr
+    # Not alone, the body is the terminal's preview still.
+    shown = run_explorer(["--base-url", server, "-c", "get /medium"], env=env, cwd=tmp_path, timeout=120)
+    assert f"… the rest of the {mib(bodies.medium)} body is not shown" in shown.stdout
+    huge = run_explorer(["--base-url", server, "-c", "get /huge -b"], env=env, cwd=tmp_path, timeout=240)
+    assert huge.stdout.startswith('{\n  "items": [') and "not shown" not in huge.stdout, huge.stdout[-300:]
+    assert huge.stderr == f"… the rest of the {mib(bodies.huge)} body is not shown; `save FILE` writes it all\n", huge.stderr
+
+
 class LongStream(QuietHandler):
     """JSON lines, 1,100 of 65 KB: a stream longer than the 64 MiB kept of one."""
     protocol_version = "HTTP/1.1"

@@ -98,6 +98,7 @@ final class ExplorerSession {
                                 secretParameters: profile.secretParameters)
         renderer.formatsOfflineJSON = Surroundings.current.outputIsTerminal
         renderer.escapesControls = Surroundings.current.outputIsTerminal
+        renderer.printsWholeBodies = !Surroundings.current.outputIsTerminal
         let controller = SessionController(interpreter: interpreter, renderer: renderer,
                                            terminal: terminal, offline: options.offline,
                                            target: live.sandbox != nil ? .sandbox : .url(live.baseURL.absoluteString))

@@ -19,6 +19,9 @@ struct Renderer: Sendable {
     /// as on a terminal, where a server's escape codes would clear the
     /// screen or set the title; piped, they are passed on as sent.
     var escapesControls = false
+    /// Piped, `-b` alone prints the whole body (`| jq`), not a terminal's
+    /// preview: see `wholeBody`.
+    var printsWholeBodies = false
 
     /// Text for standard output, and for standard error (failures).
     func render(_ outcome: Outcome) -> (out: String, err: String) {
@@ -65,7 +68,13 @@ struct Renderer: Sendable {
         }
         if view.contains(.responseBody) {
             if view.contains(.responseHeaders), !response.body.isEmpty { out += "\n" }
-            out += body(response, hiding: carried)
+            if printsWholeBodies, view == [.responseBody] {
+                let (text, cut) = wholeBody(response, hiding: carried)
+                out += text
+                err += cut
+            } else {
+                out += body(response, hiding: carried)
+            }
         }
         if response.status >= 400 {
             err += palette.red("error: ") + errorSummary(response) + "\n"
@@ -206,14 +215,7 @@ struct Renderer: Sendable {
             // Tokens are never printed: the renderer hides them. Only the
             // preview is made: a large body is neither copied nor printed
             // whole, nor built whole as a tree (its start is: `jsonPreview`).
-            let named = Redactor.shownRememberingKeys()
-            // A credential is long (a token): most strings are shorter, and are not searched.
-            let shortest = carried.map(\.utf8.count).min() ?? .max
-            let shown = carried.isEmpty ? named : { key, text in
-                let hidden = named(key, text)
-                guard hidden == text, text.utf8.count >= shortest else { return hidden }
-                return carried.contains(where: text.contains) ? Redactor.hidden(text) : hidden
-            }
+            let shown = Self.shown(hiding: carried)
             let start = try response.jsonPreview(keep: Self.previewParse(previewLimit)).get()
             var (text, complete) = JSONPrinter.pretty(start.value, style: palette.json, limit: previewLimit + 1, shown: shown)
             if complete, !start.complete, response.spool == nil, let whole = response.json {
@@ -231,6 +233,42 @@ struct Renderer: Sendable {
             }
         }
         return textOrBinary(response, type: type, charset: charset, hiding: carried)
+    }
+
+    /// How a JSON body's strings are shown: secret-named members hidden,
+    /// and any string holding a credential the request carried.
+    private static func shown(hiding carried: [String]) -> (_ key: String?, _ text: String) -> String {
+        let named = Redactor.shownRememberingKeys()
+        // A credential is long (a token): most strings are shorter, and are not searched.
+        let shortest = carried.map(\.utf8.count).min() ?? .max
+        return carried.isEmpty ? named : { key, text in
+            let hidden = named(key, text)
+            guard hidden == text, text.utf8.count >= shortest else { return hidden }
+            return carried.contains(where: text.contains) ? Redactor.hidden(text) : hidden
+        }
+    }
+
+    /// The body for a program to read (`explorer -c 'get /big -b' | jq`):
+    /// whole, as `show` reads it (up to 64 MiB), pretty and with its
+    /// secrets hidden as on a terminal, where the preview cut it after 256
+    /// KiB and jq read a broken JSON. Past what `show` reads, or binary,
+    /// it is the preview, and the line saying what is left out goes to
+    /// standard error, out of the program's way.
+    private func wholeBody(_ response: ReceivedResponse, hiding carried: [String]) -> (out: String, err: String) {
+        if response.isReadableWhole, response.undecodedEncoding == nil, !response.claimsBinary {
+            if let value = response.json {
+                let (text, _) = JSONPrinter.pretty(value, style: palette.json, limit: .max, shown: Self.shown(hiding: carried))
+                return (text.hasSuffix("\n") ? text : text + "\n", "")
+            }
+            if !response.claimsJSON, let bytes = response.wholeBody, let text = Self.text(bytes, charset: response.charset) {
+                let hidden = carried.reduce(text) { $0.replacingOccurrences(of: $1, with: Redactor.hidden($1)) }
+                return (hidden.isEmpty || hidden.hasSuffix("\n") ? hidden : hidden + "\n", "")
+            }
+        }
+        let text = body(response, hiding: carried)
+        // The preview's last line says what is not shown: for a person, on standard error.
+        guard let marker = text.range(of: "\n" + palette.dim("… "), options: .backwards), text.hasSuffix("\n") else { return (text, "") }
+        return (String(text[...marker.lowerBound]), String(text[text.index(after: marker.lowerBound)...]))
     }
 
     private func textOrBinary(_ response: ReceivedResponse, type: String, charset: String? = nil, hiding carried: [String]) -> String {
