@@ -124,6 +124,15 @@ import Testing
         #expect(wide.hasSuffix("\nzażółć\n"), "\(wide)")
         let (latin2, _) = plain.render(exchange(200, "OK", type: "text/plain; charset=ISO-8859-2", body: [0x7A, 0xB3, 0xF3, 0x77]))
         #expect(latin2.hasSuffix("\nzłów\n"), "\(latin2)")
+        // Chinese, Korean and Cyrillic pages, which were "binary body"; bytes not in the charset still are.
+        for (charset, bytes, text) in [("gb2312", [0xC4, 0xE3, 0xBA, 0xC3], "你好"), ("GBK", [0xC4, 0xE3, 0x41], "你A"),
+                                       ("gb18030", [0x81, 0x30, 0x81, 0x30], "\u{80}"), ("big5", [0xA4, 0xA4, 0xA4, 0xE5], "中文"),
+                                       ("euc-kr", [0xBE, 0xC8, 0xB3, 0xE7], "안녕"), ("koi8-r", [0xF0, 0xD2, 0xC9, 0xD7, 0xC5, 0xD4], "Привет")] as [(String, [UInt8], String)] {
+            let (page, _) = plain.render(exchange(502, "Bad Gateway", type: "text/html; charset=\(charset)", body: bytes))
+            #expect(page.hasSuffix("\n\(text)\n"), "\(charset): \(page)")
+        }
+        let (broken, _) = plain.render(exchange(200, "OK", type: "text/plain; charset=gbk", body: [0x41, 0xFF, 0xFF]))
+        #expect(broken.contains("binary body: text/plain, 3 B (not shown)"), "\(broken)")
     }
 
     /// JSON in the charset it declares: a Latin-1 `José` was shown

@@ -11,7 +11,7 @@ public enum Charset {
     }
 
     /// `bytes` read in `charset`; nil for a charset this Foundation does not
-    /// know (koi8-r, gb2312), or bytes that are not in it.
+    /// know, or bytes that are not in it.
     public static func decode(_ bytes: [UInt8], charset: String) -> String? {
         encodings[charset.lowercased()].flatMap { String(bytes: bytes, encoding: $0) }
     }
@@ -22,5 +22,15 @@ public enum Charset {
         "euc-jp": .japaneseEUC, "utf-16": .utf16, "utf-16le": .utf16LittleEndian, "utf-16be": .utf16BigEndian,
         "iso-8859-2": .isoLatin2, "latin2": .isoLatin2, "windows-1250": .windowsCP1250, "windows-1251": .windowsCP1251,
         "windows-1253": .windowsCP1253, "windows-1254": .windowsCP1254, "us-ascii": .ascii,
+        // Chinese, Korean and Cyrillic pages (an nginx error page of a
+        // Chinese deployment is often GBK): Foundation reads them through
+        // Core Foundation's encodings. As the WHATWG Encoding Standard
+        // reads them, gb2312 and gbk are read as GB 18030, which holds both.
+        "gb2312": cf(0x0632), "gbk": cf(0x0632), "x-gbk": cf(0x0632), "cp936": cf(0x0632), "gb18030": cf(0x0632),
+        "big5": cf(0x0A06), "big5-hkscs": cf(0x0A06), "euc-kr": cf(0x0422), "cp949": cf(0x0422),
+        "koi8-r": cf(0x0A02), "koi8-u": cf(0x0A08),
     ]
+
+    /// The Foundation encoding of a Core Foundation one (`kCFStringEncodingGB_18030_2000` is 0x0632).
+    private static func cf(_ encoding: UInt) -> String.Encoding { String.Encoding(rawValue: 0x8000_0000 | encoding) }
 }
