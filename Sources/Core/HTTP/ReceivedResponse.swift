@@ -60,9 +60,22 @@ public struct ReceivedResponse: Sendable, Equatable {
     }
 
     /// The media type without parameters, lower-cased (`application/json`).
-    public var mediaType: String? {
-        guard let value = header("Content-Type") else { return nil }
-        // Over UTF-8: asked several times for every answer shown.
+    /// Read once, with `charset`: asked several times of every answer shown
+    /// (binary? JSON? which charset?), each a search of the headers.
+    public var mediaType: String? { contentType.mediaType }
+
+    /// The Content-Type's `charset=`, unquoted (`iso-8859-1`); nil without one.
+    public var charset: String? { contentType.charset }
+
+    private var contentType: (mediaType: String?, charset: String?) {
+        parsed.contentType {
+            let value = header("Content-Type")
+            return (value.map(Self.mediaType(of:)), value.flatMap(Self.charset(of:)))
+        }
+    }
+
+    private static func mediaType(of value: String) -> String {
+        // Over UTF-8.
         let bytes = value.utf8
         var type = bytes[..<(bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.endIndex)]
         while let first = type.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { type = type.dropFirst() }
@@ -77,11 +90,9 @@ public struct ReceivedResponse: Sendable, Equatable {
         return reason.isEmpty ? String(status) : "\(status) \(reason)"
     }
 
-    /// The Content-Type's `charset=`, unquoted (`iso-8859-1`); nil without one.
     /// Over UTF-8, as `mediaType`: asked before every answer's JSON is read
     /// (splitting Strings was 4% of a scripted GET's CPU).
-    public var charset: String? {
-        guard let value = header("Content-Type") else { return nil }
+    private static func charset(of value: String) -> String? {
         let semicolon = UInt8(ascii: ";"), equals = UInt8(ascii: "="), quote = UInt8(ascii: "\"")
         var rest = value.utf8[...]
         guard let first = rest.firstIndex(of: semicolon) else { return nil }
@@ -92,8 +103,8 @@ public struct ReceivedResponse: Sendable, Equatable {
             rest = end == rest.endIndex ? rest[end...] : rest[rest.index(after: end)...]
             guard let middle = parameter.firstIndex(of: equals), middle != parameter.startIndex,
                   parameter.index(after: middle) != parameter.endIndex,
-                  Self.unpadded(parameter[..<middle]).elementsEqual("charset".utf8, by: { ($0 | 0x20) == $1 }) else { continue }
-            var value = Self.unpadded(parameter[parameter.index(after: middle)...])
+                  unpadded(parameter[..<middle]).elementsEqual("charset".utf8, by: { ($0 | 0x20) == $1 }) else { continue }
+            var value = unpadded(parameter[parameter.index(after: middle)...])
             while value.first == quote { value = value.dropFirst() }
             while value.last == quote { value = value.dropLast() }
             return String(Substring(value))
@@ -193,6 +204,20 @@ public struct ReceivedResponse: Sendable, Equatable {
 /// A response body's JSON, kept after the first parse.
 private final class ParsedJSON: @unchecked Sendable {
     private let lock = NSLock()
+    /// The Content-Type's media type and charset, read once too; under a
+    /// lock of their own, as a parse reads the charset.
+    private var contentType: (mediaType: String?, charset: String?)?
+    private let typeLock = NSLock()
+
+    func contentType(of read: () -> (mediaType: String?, charset: String?)) -> (mediaType: String?, charset: String?) {
+        typeLock.withLock {
+            if let contentType { return contentType }
+            let read = read()
+            contentType = read
+            return read
+        }
+    }
+
     private var parsed: Result<JSONValue, JSONParseError>?
     private var start: Result<(value: JSONValue, complete: Bool), JSONParseError>?
     /// Whether `start` was parsed from a spooled body's start, which fails when its first value is cut.

@@ -19,9 +19,13 @@ actor Interpreter {
     /// The last response; its body's JSON is parsed when first asked for
     /// (`show`, `capture`, TAB), not for every answer shown.
     var lastResponse: ReceivedResponse?
-    /// The credentials the last request carried: `show` and `capture` hide
-    /// them where its answer echoes them, as the answer's display did.
-    private var lastCarried: [String] = []
+    /// The request the last response answered: `show` and `capture` hide
+    /// the credentials it carried where its answer echoes them, as the
+    /// answer's display did. Worked out when asked, not for every answer.
+    private var lastRequest: PreparedRequest?
+    private var lastCarried: [String] {
+        lastRequest.map { Renderer.credentials(of: $0, secretHeaders: profile.secretHeaders) } ?? []
+    }
     /// A WebSocket frame received since the last response (its JSON, or nil
     /// for text that is not JSON): `show` shows it instead.
     var lastFrame: JSONValue??
@@ -439,7 +443,7 @@ actor Interpreter {
 
     private func remember(_ exchange: Exchange, note: String?, view: PrintParts = .plain) -> Outcome {
         lastResponse = exchange.response
-        lastCarried = Renderer.credentials(of: exchange.request, secretHeaders: profile.secretHeaders)
+        lastRequest = exchange.request
         lastFrame = nil
         // Ids for TAB come from the first elements of lists, which the preview's parse has (a large answer is not parsed whole).
         if seenIDs != nil, exchange.response.status < 400,
