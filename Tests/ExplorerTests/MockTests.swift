@@ -211,4 +211,41 @@ extension MockTests {
             #expect(run.status == .ok, "\(ReplayReport(palette: .plain).detailed(run).out)")
         }
     }
+
+    /// A Latin-1 answer is recorded as text; the mock served it as UTF-8
+    /// under its Latin-1 header, so a client read `JosÃ©`. It is served in
+    /// the charset its header names, and its replay passes.
+    @Test func anAnswerRecordedInAnotherCharsetIsServedInIt() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mock-latin-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("latin.transcript").path
+        try """
+        # explorer transcript v1
+        profile: generic
+        base-url: http://127.0.0.1:9
+
+        > get /people/1
+        HTTP/1.1 200 OK
+        Content-Type: application/json; charset=iso-8859-1
+        {
+          "name": "José"
+        }
+
+        > get /page
+        HTTP/1.1 200 OK
+        Content-Type: text/plain; charset=koi8-r
+        | Привет
+
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        try await Self.withMock([file], mode: .scenario) { server, _ in
+            let person = try await Self.send("GET", server.baseURL.appendingPathComponent("people/1"))
+            #expect(person.body == Array(#"{"name":"Jos"#.utf8) + [0xE9] + Array(#""}"#.utf8))
+            let page = try await Self.send("GET", server.baseURL.appendingPathComponent("page"))
+            #expect(page.body == [0xF0, 0xD2, 0xC9, 0xD7, 0xC5, 0xD4])
+            _ = try await Self.send("POST", server.baseURL.appendingPathComponent("__mock/reset"))
+            let run = await Replayer(baseURL: server.baseURL, environment: [:]).run(file)
+            #expect(run.status == .ok, "\(ReplayReport(palette: .plain).detailed(run).out)")
+        }
+    }
 }

@@ -16,6 +16,12 @@ public enum Charset {
         encodings[charset.lowercased()].flatMap { String(bytes: bytes, encoding: $0) }
     }
 
+    /// `text` written in `charset`; nil for UTF-8 and a charset not known
+    /// (the text's own bytes serve), or text the charset cannot hold.
+    public static func encode(_ text: String, charset: String) -> [UInt8]? {
+        encodings[charset.lowercased()].flatMap { text.data(using: $0) }.map { [UInt8]($0) }
+    }
+
     private static let encodings: [String: String.Encoding] = [
         "iso-8859-1": .isoLatin1, "iso_8859-1": .isoLatin1, "latin1": .isoLatin1, "l1": .isoLatin1,
         "windows-1252": .windowsCP1252, "cp1252": .windowsCP1252, "shift_jis": .shiftJIS, "sjis": .shiftJIS,

@@ -49,14 +49,15 @@ extension Outcome {
         }
     }
 
-    /// JSON when it parses (whatever the Content-Type says), else UTF-8 text,
-    /// else a summary (as for a spooled body too large to read back); a
-    /// summary too when the Content-Type says binary (`claimsBinary`).
+    /// JSON when it parses (whatever the Content-Type says), else text (UTF-8,
+    /// or the charset the Content-Type names, as the display reads it), else
+    /// a summary (as for a spooled body too large to read back); a summary
+    /// too when the Content-Type says binary (`claimsBinary`).
     private static func body(_ response: ReceivedResponse) -> Observation.Body? {
         guard response.bodySize > 0 else { return nil }
         if response.claimsBinary { return .binary("\(response.mediaType ?? "unknown type"), \(response.bodySize) bytes") }
         if let json = response.json { return .json(json) }
-        if let bytes = response.wholeBody, let text = String(validating: bytes, as: UTF8.self), !text.contains("\u{0}") { return .text(lines(text)) }
+        if let bytes = response.wholeBody, let text = Renderer.text(bytes, charset: response.charset) { return .text(lines(text)) }
         return .binary("\(response.mediaType ?? "unknown type"), \(response.bodySize) bytes")
     }
 

@@ -175,6 +175,16 @@ struct MockResponder: HTTPResponder {
         case nil:
             break
         }
+        switch expectation.body {
+        case .json?, .text?:
+            // An answer recorded in another charset (a Latin-1 page, read as
+            // text when it was recorded) is served in it again, as its header says.
+            if let type = headers[.contentType], let charset = ReceivedResponse.charset(of: type),
+               let encoded = Charset.encode(String(decoding: bytes, as: UTF8.self), charset: charset) {
+                bytes = encoded
+            }
+        default: break
+        }
         let frames = step.receivedFrames.map { MockSockets.outgoing($0.content, &values) }
         book.keep(values.bindings, session: session)
         for socket in book.sockets(session: session) {
