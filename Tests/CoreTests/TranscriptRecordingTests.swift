@@ -76,6 +76,24 @@ import Testing
         #expect(!text.contains(Self.jwt) && !text.contains("r-123456789") && !text.contains("sid=1"))
     }
 
+    /// A number under a secret's name (a PIN, an echoed `api_key:=7`) was
+    /// written as it came; it is a secret as a string is, in a body and in
+    /// a frame, and its recording matches the next number there.
+    @Test func aNumberUnderASecretNameIsWrittenAsASecret() throws {
+        let body = try JSONParser.parse(#"{"pin_token": 7, "n": 7, "user": {"password": 12}, "ids": [1]}"#)
+        let expectation = Expectation(recording: Observation(status: 200, body: .json(body)), baseURL: nil)
+        let text = TranscriptWriter.step(TranscriptStep(command: "get /x", expectation: expectation))
+        #expect(text.contains(#""pin_token": {{secret:pin_token}},"#) && text.contains(#""password": {{secret:password}}"#), "\(text)")
+        #expect(text.contains(#""n": 7,"#))
+        let parsed = try TranscriptParser.parse("\(Transcript.versionLine)\nprofile: generic\nbase-url: sandbox\n\n" + text)
+        let other = try JSONParser.parse(#"{"pin_token": 8123, "n": 7, "user": {"password": 99}, "ids": [1]}"#)
+        var matcher = TranscriptMatcher()
+        #expect(matcher.match(parsed.steps[0].expectation, Observation(status: 200, body: .json(other))).isEmpty)
+        var captures = FrameCaptures()
+        let frame = ExpectedFrame.recording(ObservedFrame(.sent, .json(try JSONParser.parse(#"{"api_key": 12345}"#))), baseURL: nil, captures: &captures)
+        #expect(frame.content == ExpectedFrame.Content.json(.object([.init("api_key", .pattern(.init(.secret("api_key"))))], open: false)))
+    }
+
     @Test func whatIsRecordedMatchesWhatWasSeenAndParsesBack() throws {
         let header = TranscriptHeader.make(profile: "linku", target: .sandbox)
         let step = TranscriptStep(command: "login alice@example.com {{secret:password}}",

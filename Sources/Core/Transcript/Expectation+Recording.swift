@@ -62,6 +62,12 @@ extension ExpectedValue {
             if let typed = typedPattern(s) { return .text(PatternText([.pattern(typed)])) }
             let text = PatternText.recording(s, baseURL: baseURL)
             return text.literalText.map { .literal(.string($0)) } ?? .text(text)
+        case .number:
+            // A PIN or a numeric key is as secret as a string one (it was written as it came).
+            if secretKeys, let key, Redactor.isSecretName(key) || secretFields.contains(keys) {
+                return .pattern(.init(.secret(secretName(key))))
+            }
+            return .literal(value)
         default:
             return .literal(value)
         }
