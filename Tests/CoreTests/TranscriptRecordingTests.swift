@@ -165,6 +165,8 @@ import Testing
         #expect(try resolver.resolve("post /x api_key:={{secret:api_key}} n:=1").line == "post /x api_key:=12345 n:=1")
         #expect(try resolver.resolve("post /x pin:={{secret:pin}}").line == #"post /x 'pin:="s3 cr\"t"'"#)
         #expect(try resolver.resolve("post /x 'pin:=\"{{secret:api_key}}\"'").line == #"post /x 'pin:="12345"'"#)
+        // In a string, the value is its content, escaped: `s3 cr"t` was `"s3 cr"t"`, broken JSON.
+        #expect(try resolver.resolve("post /x 'pin:=\"{{secret:pin}}\"'").line == #"post /x 'pin:="s3 cr\"t"'"#)
         resolver.environment["EXPLORER_SECRET_API_KEY"] = #"{"k":[1,true]}"#
         let word = try LineTokenizer.split(resolver.resolve("post /x user[key]:={{secret:api_key}}").line)[2].text
         #expect(try RequestItem.parse(word) == .jsonField(name: "user[key]", value: .object([("k", .array([.int(1), .bool(true)]))])))

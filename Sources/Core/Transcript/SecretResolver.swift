@@ -86,21 +86,25 @@ public struct SecretResolver: Sendable {
 
     /// `pin:={{secret:pin}}` takes its value as JSON (`1234`); a value that
     /// is not JSON (`s3cr3t`) goes as a string, never as a broken item.
+    /// `password:="{{secret:password}}"` takes it as a string's content,
+    /// escaped (`a"b` was `"a"b"`: an error that quoted the password).
     /// Any other word has each placeholder replaced by its value.
     private func fillItem(_ word: String, email: String?) throws(Missing) -> (text: String, secrets: [(name: String, value: String)]) {
         guard let item = Self.jsonItemSecret(word) else { return try fillNamed(word, email: email) }
         let filled = try value(item.name, email: email)
-        let json = (try? JSONParser.parse(Array(filled.utf8))) != nil ? filled : JSONPrinter.compact(.string(filled))
+        let json = !item.quoted && (try? JSONParser.parse(Array(filled.utf8))) != nil ? filled : JSONPrinter.compact(.string(filled))
         return (String(item.prefix) + json, [(item.name, filled)])
     }
 
-    /// `NAME:={{secret:SECRET}}`, a JSON item whose whole value is one
-    /// placeholder: the text up to the value (`NAME:=`) and the secret's name.
-    private static func jsonItemSecret(_ word: String) -> (prefix: Substring, name: String)? {
-        guard word.hasSuffix("}}"), let open = word.range(of: ":={{secret:") else { return nil }
-        let name = word[open.upperBound..<word.index(word.endIndex, offsetBy: -2)]
+    /// `NAME:={{secret:SECRET}}` or `NAME:="{{secret:SECRET}}"`, a JSON item
+    /// whose whole value is one placeholder: the text up to the value
+    /// (`NAME:=`), the secret's name, and whether it stands in a string.
+    private static func jsonItemSecret(_ word: String) -> (prefix: Substring, name: String, quoted: Bool)? {
+        let quoted = word.hasSuffix("}}\"")
+        guard quoted || word.hasSuffix("}}"), let open = word.range(of: quoted ? ":=\"{{secret:" : ":={{secret:") else { return nil }
+        let name = word[open.upperBound..<word.index(word.endIndex, offsetBy: quoted ? -3 : -2)]
         guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return nil }
-        return (word[..<word.index(open.lowerBound, offsetBy: 2)], String(name))
+        return (word[..<word.index(open.lowerBound, offsetBy: 2)], String(name), quoted)
     }
 
     /// `text` with each `{{secret:NAME}}` replaced by `value(NAME)`, and the

@@ -44,7 +44,9 @@ public struct SecretScrubber: Sendable {
     }
 
     /// `text` with every known secret replaced by its `{{secret:NAME}}`,
-    /// longest first, both as written and as it looks inside a JSON string.
+    /// longest first, as written, as it looks inside a JSON string, and
+    /// inside a JSON string inside one (an echo's `"data"` of the JSON
+    /// sent, as a report quotes it).
     public func scrub(_ text: String) -> String {
         replacing(in: text) { TranscriptPattern(.secret($0)).description }
     }
@@ -61,7 +63,9 @@ public struct SecretScrubber: Sendable {
             let placeholder = placeholderOf(name)
             text = text.replacingOccurrences(of: value, with: placeholder)
             let escaped = String(JSONPrinter.quote(value).dropFirst().dropLast())
-            if escaped != value { text = text.replacingOccurrences(of: escaped, with: placeholder) }
+            guard escaped != value else { continue }
+            let twice = String(JSONPrinter.quote(escaped).dropFirst().dropLast())
+            text = text.replacingOccurrences(of: twice, with: placeholder).replacingOccurrences(of: escaped, with: placeholder)
         }
         return text
     }

@@ -366,11 +366,18 @@ struct Replayer: Sendable {
             }
         }
 
-        /// A mismatch as shown: any secret this replay has held is hidden.
+        /// A mismatch as shown: any secret this replay has held is hidden,
+        /// and a value it supplied however short (the scrubber, which also
+        /// rewrites files, leaves short ones: a 3-letter password was shown
+        /// in an echo's `got`).
         private func hidingSecrets(_ mismatch: Mismatch) -> Mismatch {
             var shown = mismatch
             shown.expected = secrets.hide(shown.expected)
             shown.actual = secrets.hide(shown.actual)
+            for value in supplied where value.count >= 3 && value.count < SecretScrubber.typedMinimumLength {
+                shown.expected = shown.expected.replacingOccurrences(of: value, with: "<hidden>")
+                shown.actual = shown.actual.replacingOccurrences(of: value, with: "<hidden>")
+            }
             return shown
         }
 
