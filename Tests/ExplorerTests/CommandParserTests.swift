@@ -37,6 +37,9 @@ import Testing
         #expect(try parser.parse("GET /api/tasks page==2") == .http(method: "GET", path: "/api/tasks", items: [.query(name: "page", value: "2")], options: RequestOptions()))
         #expect(try parser.parse("post /api/tasks title=x --offline") == .http(method: "POST", path: "/api/tasks", items: [.stringField(name: "title", value: "x")], options: RequestOptions(offline: true)))
         #expect(try parser.parse("/api/tasks/{{id}}") == .http(method: "GET", path: "/api/tasks/3", items: [], options: RequestOptions()))
+        // A scheme in any case (it was "not an http:// or https:// URL"); the rest as typed.
+        #expect(try parser.parse("get HTTPS://H.example/A") == .http(method: "GET", path: "https://H.example/A", items: [], options: RequestOptions()))
+        #expect(try parser.parse("get Http://h.example/") == .http(method: "GET", path: "http://h.example/", items: [], options: RequestOptions()))
     }
 
     @Test func variablesKeepSpacesInOneWord() throws {

@@ -209,14 +209,18 @@ def test_output_and_save_write_the_body_byte_for_byte(backend, tmp_path):
 @pytest.mark.skipif(not __import__("shutil").which("curl"), reason="needs curl")
 def test_curl_prints_a_command_that_sends_the_same_request(backend, tmp_path):
     base, _ = backend
-    result = explorer(base, ["post /echo title=\"it's\" password=s3cret X-Api-Key:k3y n:=1 --curl"], tmp_path)
+    # A nested secret field is named by its key (it was printed in clear), and a
+    # number secret stays a number; --follow and --timeout are curl's -L and -m.
+    result = explorer(base, ["post /echo title=\"it's\" password=s3cret X-Api-Key:k3y n:=1 user[token]=t0k3n pin_token:=1234 "
+                             "--follow --max-redirects 3 --timeout 2.5 --curl"], tmp_path)
     command = result.stdout.strip()
-    assert command.startswith("curl -X POST ") and "s3cret" not in command and "k3y" not in command, command
+    assert command.startswith("curl -X POST -L --max-redirs 3 -m 2.5 "), command
+    assert not any(secret in command for secret in ["s3cret", "k3y", "t0k3n", "1234"]), command
     assert Backend.seen == [], "--curl sends nothing"
     sent = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=30,
-                          env=dict(os.environ, PASSWORD="s3cret", X_API_KEY="k3y"))
+                          env=dict(os.environ, PASSWORD="s3cret", X_API_KEY="k3y", TOKEN="t0k3n", PIN_TOKEN="1234"))
     echo = json.loads(sent.stdout)
-    assert json.loads(echo["body"]) == {"title": "it's", "password": "s3cret", "n": 1}
+    assert json.loads(echo["body"]) == {"title": "it's", "password": "s3cret", "n": 1, "user": {"token": "t0k3n"}, "pin_token": 1234}
     assert echo["content_type"] == "application/json"
 
 

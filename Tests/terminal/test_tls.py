@@ -148,6 +148,7 @@ def test_the_sessions_client_certificate_goes_only_to_the_backends_origin(tmp_pa
     assert answers == ['  "client": "tester"', '  "client": null', '  "client": "tester"', '  "client": null'], result.stdout
     note = f"client certificate not sent: {other} is not the backend's origin ({base})"
     assert result.stdout.count(note) == 2, result.stdout  # /elsewhere and the --curl line
+    assert f"client certificate not sent to {other}: the redirect left {base}" in result.stdout, result.stdout
     curl = next(line for line in result.stdout.splitlines() if line.startswith("curl "))
     assert "--cert" not in curl and "--key" not in curl and "--cacert 'server.pem'" in curl, curl
 

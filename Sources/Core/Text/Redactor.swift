@@ -135,7 +135,7 @@ public enum Redactor {
     /// it (`NestedJSON`, HTTPie's rules): `pin_token` of `user[pin_token]`,
     /// `password` of `users[0][password]`, `token` of `user[token][0]`; the
     /// name itself when it sets no key of its own.
-    static func leaf(of name: String) -> String {
+    public static func leaf(of name: String) -> String {
         guard let steps = try? NestedJSON.parse(name) else { return name }
         for case let .key(key) in steps.reversed() { return key }
         return name

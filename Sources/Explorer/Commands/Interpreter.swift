@@ -279,6 +279,11 @@ actor Interpreter {
             }
             var view = options.print ?? PrintParts.standard(for: method)
             var notes = certificateNote.map { [$0] } ?? []
+            // A redirect that left the origin went on without the certificate (`AuthSession.send`).
+            if request.tls?.certificate != nil, exchange.request.tls?.certificate == nil,
+               let from = Origin(request.url), let to = Origin(exchange.request.url) {
+                notes.append("client certificate not sent to \(to): the redirect left \(from)")
+            }
             /// Why a body that was to be saved was not.
             var unsaved: String?
             if let stream { notes += Self.settle(stream, view: &view) }
@@ -645,6 +650,7 @@ actor Interpreter {
             request.headers[index].value = CurlCommand.placeholder(request.headers[index].name)
         }
         request.tls = options.tls
+        request.timeout = options.timeout.map { .milliseconds(Int(($0 * 1000).rounded())) }
         var notes = withholdingSessionCertificate(from: &request, typed: typed).map { [$0] } ?? []
         let rule = access(for: request)
         let placement = rule?.token ?? .bearer
@@ -653,7 +659,8 @@ actor Interpreter {
         case .attached: request.setHeader(placement.headerName, placement.headerValue(CurlCommand.placeholder("access_token")))
         case .withheld: notes.insert(session.scope.withheldNote(for: request.url), at: 0)
         }
-        return .curl(request, note: notes.isEmpty ? nil : notes.joined(separator: "\n"))
+        let follow = options.follow == true ? options.maxRedirects ?? RedirectPolicy().maximum : nil
+        return .curl(request, follow: follow, note: notes.isEmpty ? nil : notes.joined(separator: "\n"))
     }
 
     /// Whether a JSON path ends at a secret: a secret-named member

@@ -12,7 +12,8 @@ enum Outcome: Sendable {
     /// (the token kept back from another origin).
     case offline(PreparedRequest, note: String?)
     /// `--curl`: the request as a curl command would send it, and a note.
-    case curl(PreparedRequest, note: String?)
+    /// `follow`: the most redirects the line follows, nil when it follows none.
+    case curl(PreparedRequest, follow: Int?, note: String?)
     /// A JSON value picked by `show` or `capture`.
     /// `secret`: the value of a secret-named member (`show .access_token`),
     /// hidden where it is shown; a transcript's scrubber hides it there.

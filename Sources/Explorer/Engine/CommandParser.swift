@@ -199,10 +199,15 @@ struct CommandParser {
             throw CommandError("--raw sends its text as the whole body; it cannot be combined with fields or files", column: data.start)
         }
         // A full URL typed out: checked here, with a caret (`{{name}}` in it is filled in later, and checked then).
-        if path.text.lowercased().hasPrefix("http"), !path.text.includes(ascii: "{{"), let reason = URLCheck.problem(path.text) {
+        // A scheme is read in any case (RFC 3986 3.1): `HTTPS://` is https.
+        var target = path.text
+        for scheme in ["https://", "http://"] where target.lowercased().hasPrefix(scheme) {
+            target = scheme + target.dropFirst(scheme.count)
+        }
+        if target.hasPrefix("http"), !target.includes(ascii: "{{"), let reason = URLCheck.problem(target) {
             throw CommandError(reason, column: path.start)
         }
-        return .http(method: method, path: path.text, items: items, options: options)
+        return .http(method: method, path: target, items: items, options: options)
     }
 
     /// Replaces `{{name}}` in a word. An unknown name is an error, not an empty string.

@@ -14,25 +14,43 @@ enum CurlCommand {
         String(name.uppercased().map { $0.isLetter || $0.isNumber ? $0 : "_" })
     }
 
-    /// Items with each secret value replaced by its placeholder.
+    /// Items with each secret value replaced by its placeholder. A nested
+    /// field is judged, and its variable named, by the key it sets
+    /// (`user[token]` is `$TOKEN`); a JSON item that is not a string stays
+    /// bare in the body (`{"pin":'"$PIN"'}`), so the command sends a number.
     static func hidingSecrets(_ items: [RequestItem]) -> [RequestItem] {
-        items.map { item in
+        func secret(_ name: String) -> String? {
+            if Redactor.isSecretName(name) { return name }
+            let leaf = Redactor.leaf(of: name)
+            return Redactor.isSecretName(leaf) ? leaf : nil
+        }
+        return items.map { item in
             switch item {
             case let .header(name, value) where Redactor.isSecretName(name) && !value.isEmpty: return .header(name: name, value: placeholder(name))
-            case let .stringField(name, _) where Redactor.isSecretName(name): return .stringField(name: name, value: placeholder(name))
-            case let .jsonField(name, _) where Redactor.isSecretName(name): return .stringField(name: name, value: placeholder(name))
+            case let .stringField(name, _):
+                return secret(name).map { .stringField(name: name, value: placeholder(Redactor.leaf(of: $0))) } ?? item
+            case let .jsonField(name, value):
+                guard let secret = secret(name) else { return item }
+                if case .string = value { return .stringField(name: name, value: placeholder(Redactor.leaf(of: secret))) }
+                return .jsonField(name: name, value: .number(placeholder(Redactor.leaf(of: secret))))
             case let .query(name, _) where Redactor.isSecretParameter(name): return .query(name: name, value: placeholder(name))
             default: return item
             }
         }
     }
 
-    static func render(_ request: PreparedRequest) -> String {
+    /// `follow`: the most redirects the line follows (`--follow`), nil when it follows none.
+    static func render(_ request: PreparedRequest, follow: Int? = nil) -> String {
         var words = ["curl"]
         if request.method == "HEAD" {
             words.append("--head")
         } else if request.method != "GET" || request.body != nil {
             words += ["-X", request.method]
+        }
+        if let follow { words += ["-L", "--max-redirs", String(follow)] }
+        if let timeout = request.timeout {
+            let (seconds, attoseconds) = timeout.components
+            words += ["-m", attoseconds == 0 ? String(seconds) : String(Double(seconds) + Double(attoseconds) / 1e18)]
         }
         switch request.tls?.verify {
         case .none?: words.append("--insecure")

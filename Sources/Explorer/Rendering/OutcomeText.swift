@@ -49,8 +49,8 @@ enum OutcomeText {
             return "usage: \(spec.usage)\n\n\(spec.details)"
         case let .socketStatus(status):
             return status.map(describe(socket:)) ?? "no WebSocket (ws connect [URL|PATH])"
-        case let .curl(request, note):
-            return ([CurlCommand.render(request)] + (note.map { ["# " + $0] } ?? [])).joined(separator: "\n")
+        case let .curl(request, follow, note):
+            return ([CurlCommand.render(request, follow: follow)] + (note.map { ["# " + $0] } ?? [])).joined(separator: "\n")
         case .exchange, .offline, .value, .failure, .unanswered, .frames, .exit, .nothing:
             return nil
         }
