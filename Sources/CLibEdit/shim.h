@@ -403,6 +403,18 @@ static inline int ex_write_stdout(const char *text) {
     return error;
 }
 
+/// Writes bytes to stdout through C stdio, NUL bytes and all, flushing: 0,
+/// or the errno of a write that failed.
+static inline int ex_write_stdout_bytes(const unsigned char *bytes, size_t count) {
+    errno = 0;
+    int failed = fwrite(bytes, 1, count, stdout) != count;
+    failed |= fflush(stdout) == EOF;
+    if (!failed) return 0;
+    int error = errno ? errno : EIO;
+    clearerr(stdout);
+    return error;
+}
+
 /// Writes bytes to stderr, unbuffered: 0, or the errno of a write that
 /// failed (Foundation's FileHandle stopped the process on one).
 static inline int ex_write_stderr(const char *bytes, size_t count) {

@@ -58,6 +58,7 @@ final class FakeTerminal: Terminal, @unchecked Sendable {
             }
         }
     }
+    func out(bytes: [UInt8]) { out(String(decoding: bytes, as: UTF8.self)) }
     func err(_ text: String) { lock.withLock { _errors += text } }
 
     func readLine(prompt: String, editing: String?) -> TerminalInput {

@@ -215,6 +215,14 @@ import Testing
         let text = Array(String(repeating: "line of text\n", count: 100).utf8)
         #expect(rendered("text/plain", text, [.responseBody]) == (String(decoding: text, as: UTF8.self), ""))
         #expect(rendered("image/png", text, [.responseBody]).out.hasPrefix("binary body: image/png"))
+        // What is not text goes out as its bytes; text and JSON are rendered.
+        func written(_ type: String, _ body: [UInt8], _ view: PrintParts = [.responseBody]) -> Renderer.PipedBody? {
+            guard case let .exchange(exchange, _, _) = exchange(200, "OK", type: type, body: body) else { return nil }
+            return piped.pipedBody(.exchange(exchange, note: nil, view: view))
+        }
+        #expect(written("image/png", text) == .bytes(text) && written("application/octet-stream", [0, 1, 2]) == .bytes([0, 1, 2]))
+        #expect(written("text/plain", text) == nil && written("application/json", body) == nil)
+        #expect(written("image/png", text, [.statusLine, .responseBody]) == nil)
     }
 
     /// A large JSON answer is pretty-printed only as far as the preview goes,

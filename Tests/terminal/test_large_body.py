@@ -7,6 +7,7 @@ over 64 MiB failed the request ("response ... is too large").
 import gzip
 import hashlib
 import json
+import subprocess
 
 import pytest
 
@@ -24,6 +25,7 @@ class Bodies(QuietHandler):
     huge = b""
     zipped = b""
     indented = b""
+    picture = b"\x89PNG\r\n\x1a\n\x00\x00" + bytes(range(256)) * 40
 
     def do_GET(self):
         json_type = [("Content-Type", "application/json")]
@@ -37,6 +39,8 @@ class Bodies(QuietHandler):
             self.reply(500, b'{"code": "EXPORT_FAILED", "message": "the export broke", "partial": ' + Bodies.medium + b"}", json_type)
         elif self.path == "/indented":
             self.reply(200, Bodies.indented, json_type)
+        elif self.path == "/picture":
+            self.reply(200, Bodies.picture, [("Content-Type", "image/png")])
         elif self.path == "/broken":
             self.reply(200, Bodies.medium[:-3] + b"x}", json_type)
         else:
@@ -109,8 +113,10 @@ def test_a_body_past_64_mib_is_no_longer_refused(server, bodies, tmp_path):
 def test_the_body_alone_into_a_pipe_is_whole_for_a_program_to_read(server, bodies, tmp_path):
     """`-b` piped (`explorer -c 'get /x -b' | jq`) is for a program: the
     whole body, as `show` reads it, where the terminal's preview cut it
-    after 256 KiB and jq read a broken JSON. Secrets stay hidden; past the
-    64 MiB `show` reads, the preview, with its note on standard error."""
+    after 256 KiB and jq read a broken JSON. Secrets stay hidden; a binary
+    body is its bytes (`> photo.png`), as curl and HTTPie write them; past
+    the 64 MiB `show` reads, nothing, and an error (half a document with a
+    success status would mislead the program)."""
     env = isolated_env(tmp_path)
     whole = run_explorer(["--base-url", server, "-c", "get /medium -b"], env=env, cwd=tmp_path, timeout=120)
     assert whole.returncode == 0, whole.stderr
@@ -120,8 +126,12 @@ def test_the_body_alone_into_a_pipe_is_whole_for_a_program_to_read(server, bodie
     shown = run_explorer(["--base-url", server, "-c", "get /medium"], env=env, cwd=tmp_path, timeout=120)
     assert f"… the rest of the {mib(bodies.medium)} body is not shown" in shown.stdout
     huge = run_explorer(["--base-url", server, "-c", "get /huge -b"], env=env, cwd=tmp_path, timeout=240)
-    assert huge.stdout.startswith('{\n  "items": [') and "not shown" not in huge.stdout, huge.stdout[-300:]
-    assert huge.stderr == f"… the rest of the {mib(bodies.huge)} body is not shown; `save FILE` writes it all\n", huge.stderr
+    assert huge.returncode == 3 and huge.stdout == "", huge.stdout[-300:]
+    assert huge.stderr == f"error: the body is {mib(bodies.huge)}, more than the 64 MiB printed whole into a pipe; " \
+                          "-o FILE or `save FILE` writes it (nothing written)\n", huge.stderr
+    picture = subprocess.run([BINARY, "--base-url", server, "-c", "get /picture -b"], env=env, cwd=tmp_path,
+                             capture_output=True, timeout=60)
+    assert picture.returncode == 0 and picture.stdout == Bodies.picture and picture.stderr == b"", picture.stderr
 
 
 class LongStream(QuietHandler):

@@ -11,6 +11,13 @@ struct Console: Sendable {
         if error != 0 { Self.failure.compareExchange(expected: 0, desired: error, ordering: .relaxed) }
     }
 
+    /// Bytes as they are, not text: a binary body piped with `-b`.
+    func out(bytes: [UInt8]) {
+        guard !bytes.isEmpty, Self.failure.load(ordering: .relaxed) == 0 else { return }
+        let error = bytes.withUnsafeBufferPointer { ex_write_stdout_bytes($0.baseAddress, $0.count) }
+        if error != 0 { Self.failure.compareExchange(expected: 0, desired: error, ordering: .relaxed) }
+    }
+
     /// The errno of the first write to standard output or error that failed
     /// (a full disk, a closed pipe), or 0. From then on nothing more goes to
     /// standard output; a script stops after its line, and the process ends

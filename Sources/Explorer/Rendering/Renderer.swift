@@ -251,9 +251,8 @@ struct Renderer: Sendable {
     /// The body for a program to read (`explorer -c 'get /big -b' | jq`):
     /// whole, as `show` reads it (up to 64 MiB), pretty and with its
     /// secrets hidden as on a terminal, where the preview cut it after 256
-    /// KiB and jq read a broken JSON. Past what `show` reads, or binary,
-    /// it is the preview, and the line saying what is left out goes to
-    /// standard error, out of the program's way.
+    /// KiB and jq read a broken JSON. A binary body, and one past what
+    /// `show` reads, are `pipedBody`'s.
     private func wholeBody(_ response: ReceivedResponse, hiding carried: [String]) -> (out: String, err: String) {
         if response.isReadableWhole, response.undecodedEncoding == nil, !response.claimsBinary {
             if let value = response.json {
@@ -265,10 +264,30 @@ struct Renderer: Sendable {
                 return (hidden.isEmpty || hidden.hasSuffix("\n") ? hidden : hidden + "\n", "")
             }
         }
-        let text = body(response, hiding: carried)
-        // The preview's last line says what is not shown: for a person, on standard error.
-        guard let marker = text.range(of: "\n" + palette.dim("… "), options: .backwards), text.hasSuffix("\n") else { return (text, "") }
-        return (String(text[...marker.lowerBound]), String(text[text.index(after: marker.lowerBound)...]))
+        return (body(response, hiding: carried), "")
+    }
+
+    /// What `-b` alone into a pipe writes that is not text.
+    enum PipedBody: Equatable {
+        /// A binary body's bytes, as curl and HTTPie write them (`> photo.png`).
+        case bytes([UInt8])
+        /// Why nothing is written: a body past what is read whole (half a
+        /// JSON document, with a success status, would mislead a program).
+        case refused(String)
+    }
+
+    /// Nil where the body is text (`render` prints it) or nothing is piped.
+    func pipedBody(_ outcome: Outcome) -> PipedBody? {
+        guard printsWholeBodies, case let .exchange(exchange, _, view) = outcome, view == [.responseBody] else { return nil }
+        let response = exchange.response
+        guard response.bodySize > 0, response.undecodedEncoding == nil else { return nil }
+        guard response.isReadableWhole else {
+            return .refused("the body is \(Self.size(response.bodySize)), more than the \(ReceivedResponse.wholeLimit >> 20) MiB "
+                            + "printed whole into a pipe; -o FILE or `save FILE` writes it (nothing written)")
+        }
+        guard let bytes = response.wholeBody else { return nil }
+        if response.claimsBinary || response.json == nil && Self.text(bytes, charset: response.charset) == nil { return .bytes(bytes) }
+        return nil
     }
 
     private func textOrBinary(_ response: ReceivedResponse, type: String, charset: String? = nil, hiding carried: [String]) -> String {

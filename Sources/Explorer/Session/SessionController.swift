@@ -143,23 +143,37 @@ final class SessionController {
             // A header `auth` set is hidden from now on, whatever it is called.
             renderer.secretHeaders = runBlocking(on: interpreter) { $0.profile.secretHeaders }
         }
-        show(outcome, location: location)
+        let shownWhole = show(outcome, location: location)
         whileRecording { try $0.record(line: line, command: command, outcome: outcome, forcedOffline: forcedOffline) }
         switch command {
         case let .set(name, _), let .capture(name, _), let .unset(name): replayBound.remove(name)
         default: break
         }
         if case .exit = outcome { return Step(status: .ok, exit: true) }
-        return Step(status: outcome.exitStatus)
+        return Step(status: shownWhole ? outcome.exitStatus : .runtime)
     }
 
-    private func show(_ outcome: Outcome, location: String?) {
-        let (out, err) = renderer.render(outcome)
+    /// Whether all that was asked for went out (`-b` into a pipe of a body
+    /// too large to read whole did not).
+    @discardableResult
+    private func show(_ outcome: Outcome, location: String?) -> Bool {
+        var (out, err) = renderer.render(outcome)
+        switch renderer.pipedBody(outcome) {
+        case let .bytes(bytes)?:
+            terminal.out(bytes: bytes)
+            out = ""
+        case let .refused(reason)?:
+            terminal.err((location.map { "\($0): " } ?? "") + renderer.palette.red("error: ") + reason + "\n")
+            return false
+        case nil:
+            break
+        }
         write(out)
         // A script's failures name their line: a failed command's and an
         // answer's "error: 404 …" alike.
         if let location, !err.isEmpty, outcome.exitStatus != .ok { terminal.err("\(location): ") }
         terminal.err(err)
+        return true
     }
 
     /// Text for standard output. At a terminal a long text (`show` of a

@@ -18,6 +18,8 @@ protocol Terminal: AnyObject {
     /// line, tours can be walked, and Ctrl-C cancels a running command.
     var isInteractive: Bool { get }
     func out(_ text: String)
+    /// Bytes as they are (a binary body piped with `-b`).
+    func out(bytes: [UInt8])
     func err(_ text: String)
     /// The next line typed at `prompt`; `editing` is on the line already, to
     /// run as it is or edit first (a tour's step).
@@ -45,6 +47,7 @@ final class EditorTerminal: Terminal {
 
     var isInteractive: Bool { true }
     func out(_ text: String) { console.out(text) }
+    func out(bytes: [UInt8]) { console.out(bytes: bytes) }
     func err(_ text: String) { console.err(text) }
     func readLine(prompt: String, editing: String?) -> TerminalInput {
         AsyncOutput.shared.editing(true)
@@ -73,6 +76,7 @@ final class PlainTerminal: Terminal {
 
     var isInteractive: Bool { false }
     func out(_ text: String) { console.out(text) }
+    func out(bytes: [UInt8]) { console.out(bytes: bytes) }
     func err(_ text: String) { console.err(text) }
     func readLine(prompt: String, editing: String?) -> TerminalInput { .endOfInput }
     func readSecret(prompt: String) -> String? { nil }
