@@ -160,6 +160,15 @@ import Testing
         #expect(try #require(marked.json)["a"] == .int(1))
         let (shown, _) = plain.render(exchange(200, "OK", type: "application/json", body: marked.body))
         #expect(!shown.contains("warning") && shown.hasSuffix("{\n  \"a\": 1\n}\n"), "\(shown)")
+        // Bytes in no charset it names (GBK labelled as nothing) are said, not shown as U+FFFD silently.
+        let gbk: [UInt8] = Array(#"{"msg":""#.utf8) + [0xC4, 0xE3] + Array(#""}"#.utf8)
+        let (misread, _) = plain.render(exchange(200, "OK", type: "application/json", body: gbk))
+        #expect(misread.contains("warning: the body is not UTF-8 (nor in a charset its Content-Type names); \u{FFFD} stands for each byte that is not\n"))
+        let (named, _) = plain.render(exchange(200, "OK", type: "application/json; charset=gbk", body: gbk))
+        #expect(!named.contains("warning") && named.contains("\"msg\": \"你\""), "\(named)")
+        // Not JSON and not text: one word for it, not "shown as text" then "binary body".
+        let (neither, _) = plain.render(exchange(200, "OK", type: "application/json; charset=big5", body: Array(#"{"a": "#.utf8) + [0xFF, 0xFE]))
+        #expect(neither.contains("is not valid JSON (") && !neither.contains("shown as text") && neither.contains("binary body"), "\(neither)")
     }
 
     /// A status without a reason (NIO keeps none for a code it does not

@@ -197,6 +197,16 @@ public struct ReceivedResponse: Sendable, Equatable {
         return Array(text.utf8)
     }
 
+    /// Whether the body is neither UTF-8 nor text in a charset its
+    /// Content-Type names: read as UTF-8 all the same (JSON), the bytes
+    /// that are not come out as U+FFFD. Of a spooled body, its start.
+    public var readsWithReplacements: Bool {
+        let bytes = spool == nil ? body[...] : JSONParser.wholeCharacters(body)
+        if String(validating: bytes, as: UTF8.self) != nil { return false }
+        if let charset, !Charset.isUTF8(charset), Charset.decode(Array(bytes), charset: charset) != nil { return false }
+        return true
+    }
+
     /// What a preview's parse keeps by default: more than a 256 KiB preview
     /// prints from it (pretty printing adds to the text).
     public static let previewParseBytes = 512 * 1024

@@ -222,14 +222,20 @@ struct Renderer: Sendable {
                 // The start printed shorter than a preview (a body of escapes that print small): all of it, then.
                 (text, complete) = JSONPrinter.pretty(whole, style: palette.json, limit: previewLimit + 1, shown: shown)
             }
+            // Bytes that are not UTF-8 (GBK labelled as nothing) were read as U+FFFD: said, not silently.
+            let misread = response.readsWithReplacements
+                ? palette.yellow("warning: ") + "the body is not UTF-8 (nor in a charset its Content-Type names); "
+                    + "\u{FFFD} stands for each byte that is not\n" : ""
             // A spooled body's tree is only its start, however short it prints.
-            return preview(text, bodySize: complete && response.spool == nil ? nil : size)
+            return misread + preview(text, bodySize: complete && response.spool == nil ? nil : size)
         } catch {
             // A spooled body found to be JSON on its way, whose start alone
             // does not parse (its first value is longer): the start as text.
             if response.claimsJSON, response.spool?.jsonError != nil || response.spool == nil {
-                let warning = palette.yellow("warning: ") + "the body says \(type) but is not valid JSON (\(error)); shown as text\n"
-                return warning + textOrBinary(response, type: type, charset: charset, hiding: carried)
+                let shown = textOrBinary(response, type: type, charset: charset, hiding: carried)
+                let binary = shown.hasPrefix(palette.dim("binary body: "))
+                let warning = palette.yellow("warning: ") + "the body says \(type) but is not valid JSON (\(error))\(binary ? "" : "; shown as text")\n"
+                return warning + shown
             }
         }
         return textOrBinary(response, type: type, charset: charset, hiding: carried)
