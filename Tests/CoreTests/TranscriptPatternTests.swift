@@ -44,12 +44,13 @@ import Testing
     }
 
     @Test(arguments: ["2025-01-05T09:00:00Z", "2025-01-05T09:00Z", "2025-01-05 09:00:00.123+01:00", "2025-01-05T09:00:00,5-0800",
-                      "2025-01-05T09:00:00"])
+                      "2025-01-05T09:00:00", "2025-01-05t09:00:00z", "2016-12-31T23:59:60Z", "2025-12-31T00:00:00Z"])
     func timestamps(text: String) {
         #expect(TranscriptPattern(.timestamp).accepts(text: text))
     }
 
-    @Test(arguments: ["2025-01-05", "2025-1-05T09:00:00Z", "2025-01-05T09:00:00+1", "yesterday", "2025-01-05T09:00:00ZZ"])
+    @Test(arguments: ["2025-01-05", "2025-1-05T09:00:00Z", "2025-01-05T09:00:00+1", "yesterday", "2025-01-05T09:00:00ZZ",
+                      "2025-13-45T99:99:99Z", "2025-00-05T09:00:00Z", "2025-01-32T09:00:00Z", "2025-01-05T24:00:00Z", "2025-01-05T09:60:00Z"])
     func notTimestamps(text: String) {
         #expect(!TranscriptPattern(.timestamp).accepts(text: text))
     }

@@ -140,14 +140,17 @@ public struct TranscriptPattern: Sendable, Equatable, CustomStringConvertible {
 
     /// ISO 8601 date and time: `2025-01-05T09:00:00Z`, with optional seconds,
     /// fraction and offset (`+01:00`, `+0100`); a space may stand for the `T`.
+    /// RFC 3339 (its `T` and `Z` in either case, or a space for the `T`),
+    /// with each field in its range: `2025-13-45T99:99:99Z` is no time.
     static func isTimestamp(_ text: String) -> Bool {
         let c = Array(text)
         func digits(_ range: Range<Int>) -> Bool { range.upperBound <= c.count && c[range].allSatisfy { $0.isASCII && $0.isNumber } }
-        guard c.count >= 16, digits(0..<4), c[4] == "-", digits(5..<7), c[7] == "-", digits(8..<10),
-              c[10] == "T" || c[10] == " ", digits(11..<13), c[13] == ":", digits(14..<16) else { return false }
+        func value(_ range: Range<Int>, in bounds: ClosedRange<Int>) -> Bool { digits(range) && bounds.contains(Int(String(c[range]))!) }
+        guard c.count >= 16, digits(0..<4), c[4] == "-", value(5..<7, in: 1...12), c[7] == "-", value(8..<10, in: 1...31),
+              c[10] == "T" || c[10] == "t" || c[10] == " ", value(11..<13, in: 0...23), c[13] == ":", value(14..<16, in: 0...59) else { return false }
         var i = 16
         if i < c.count, c[i] == ":" {
-            guard digits(i + 1..<i + 3) else { return false }
+            guard value(i + 1..<i + 3, in: 0...60) else { return false }
             i += 3
             if i < c.count, c[i] == "." || c[i] == "," {
                 let start = i + 1
@@ -157,7 +160,7 @@ public struct TranscriptPattern: Sendable, Equatable, CustomStringConvertible {
             }
         }
         let zone = String(c[i...])
-        if zone.isEmpty || zone == "Z" { return true }
+        if zone.isEmpty || zone == "Z" || zone == "z" { return true }
         let z = Array(zone)
         guard z[0] == "+" || z[0] == "-" else { return false }
         let rest = String(z.dropFirst()).replacingOccurrences(of: ":", with: "")
