@@ -9,7 +9,8 @@ import NIOTLS
 /// HTTP/1.1 for every request (`LiveTransport`), `http://` or
 /// `https://`, whatever its body, straight or through an HTTP proxy's
 /// CONNECT tunnel (`ProxyTunnel`). One channel per connection, with NIO's
-/// own codec (behind NIOSSL's handler for https), and a handler that
+/// own request encoder and an answer decoder of our own that reads answers
+/// as curl does (`ResponseDecoder`), behind NIOSSL's handler for https, and a handler that
 /// gathers the answer (`BodyGatherer`) or hands a streamed one to its
 /// `StreamSink`, and idle connections kept per host for the next request.
 ///
@@ -191,7 +192,7 @@ final class HTTP1Client: @unchecked Sendable {
                         try pipeline.addHandler(NIOSSLClientHandler(context: secure.context, serverHostname: isAddress ? nil : host))
                     }
                     try pipeline.addHandler(HTTPRequestEncoder(configuration: encoding))
-                    try pipeline.addHandler(ByteToMessageHandler(HTTPResponseDecoder(leftOverBytesStrategy: .dropBytes)))
+                    try pipeline.addHandler(ResponseDecoder())
                     try pipeline.addHandler(handler)
                 }
             }
@@ -429,7 +430,7 @@ private final class AnswerHandler: ChannelInboundHandler, @unchecked Sendable {
             }
             // After a 101 the connection speaks another protocol, whatever the request asked.
             let idleFor = Self.idleTime(head.headers)
-            let reusable = head.isKeepAlive && !exchange.closeAfter && exchange.isSent && head.status != .switchingProtocols
+            let reusable = head.isKeepAlive && !exchange.closeAfter && exchange.isSent && head.status.code != 101
                 && idleFor.map { $0 > .zero } ?? true
             let then = done
             clear()

@@ -81,7 +81,7 @@ extension LiveTransport {
                     + "not sent twice unasked (the server may have acted on it): send it again, or give it an Idempotency-Key header")
             case .shutDown: return make(.other, "the HTTP client is already shut down")
             }
-        case let e as HTTPParserError:
+        case let e as ResponseDecoder.Malformed:
             return classify(e, make)
         case let e as IOError:
             return classify(errno: e.errnoCode, make)
@@ -113,36 +113,18 @@ extension LiveTransport {
         return make(.other, text)
     }
 
-    /// The answer's bytes broke HTTP/1.1's grammar (NIO's llhttp parser).
-    private static func classify(_ e: HTTPParserError, _ make: (TransportError.Kind, String) -> TransportError) -> TransportError {
+    /// The answer's bytes broke HTTP/1's grammar, even read as curl reads it (`ResponseDecoder`).
+    private static func classify(_ e: ResponseDecoder.Malformed, _ make: (TransportError.Kind, String) -> TransportError) -> TransportError {
         switch e {
-        case .invalidEOFState:
-            return make(.other, "the server closed the connection in the middle of its answer")
-        case .invalidConstant, .invalidVersion, .invalidMethod, .invalidURL:
-            return make(.badAnswer, "it does not begin with a status line such as 'HTTP/1.1 200 OK'")
-        case .invalidStatus:
-            return make(.badAnswer, "its status code is not three digits")
-        case .headerOverflow:
-            return make(.badAnswer, "its headers are too large (over 80 KiB)")
-        case .invalidHeaderToken, .invalidCharactersUsed, .lfExpected, .strictModeAssertion:
-            return make(.badAnswer, "a header line is malformed")
-        case .invalidContentLength:
-            return make(.badAnswer, "its Content-Length is not a number")
-        case .unexpectedContentLength:
-            return make(.badAnswer, "it has both a Content-Length and a Transfer-Encoding, or two Content-Lengths")
-        case .invalidChunkSize:
-            return make(.badAnswer, "a chunk size of its chunked body is not a hexadecimal number")
-        case .closedConnection:
-            return make(.badAnswer, "it sent more after an answer that said 'Connection: close'")
-        case .trailingGarbage:
-            return make(.badAnswer, "unexpected bytes follow the end of the answer")
-        case .unknown:
-            // What NIO's parser reports for a bare LF where CR LF belongs and for
-            // a Transfer-Encoding beside a Content-Length, among rarer things.
-            return make(.badAnswer, "it could not be read (a line that ends without CR, "
-                         + "or a Transfer-Encoding beside a Content-Length, are the usual causes)")
-        default:
-            return make(.badAnswer, "it could not be read")
+        case .notAStatusLine: make(.badAnswer, "it does not begin with a status line such as 'HTTP/1.1 200 OK'")
+        case .statusCode: make(.badAnswer, "its status code is not three digits")
+        case .headTooLarge: make(.badAnswer, "its headers are too large (over \(ResponseDecoder.maximumHeadBytes / 1024) KiB)")
+        case .headerLine: make(.badAnswer, "a header line is malformed")
+        case .contentLength: make(.badAnswer, "its Content-Length is not a number")
+        case .contentLengths: make(.badAnswer, "it has two Content-Lengths that differ")
+        case .chunkSize: make(.badAnswer, "a chunk size of its chunked body is not a hexadecimal number")
+        case .unasked: make(.badAnswer, "it answered a request it was not sent")
+        case .cutShort: make(.other, "the server closed the connection in the middle of its answer")
         }
     }
 
