@@ -24,6 +24,16 @@ import Testing
         }
     }
 
+    /// Runs `body` with the path of a transcript holding `text`, in a folder of its own removed after.
+    static func withTranscript(_ name: String, _ text: String, _ body: (String) async throws -> Void) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mock-\(name)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("\(name).transcript").path
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        try await body(file)
+    }
+
     static func send(_ method: String, _ url: URL, body: String? = nil, headers: [HTTPHeader] = []) async throws -> ReceivedResponse {
         let transport = LiveTransport()
         var request = PreparedRequest(method: method, url: url, headers: headers, body: body.map { Array($0.utf8) })
@@ -157,16 +167,13 @@ extension MockTests {
     @Test func aTranscriptBegunLoggedInIsServedWithAMadeUpLogin() async throws {
         let source = try String(contentsOfFile: (Self.sessions as NSString).appendingPathComponent("linku/create-task.transcript"), encoding: .utf8)
         let steps = try #require(source.range(of: "> post /api/tasks"))
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mock-header-login-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("begun.transcript").path
-        try ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\nlogin: alice@example.com\n\n" + source[steps.lowerBound...])
-            .write(toFile: file, atomically: true, encoding: .utf8)
-        try await Self.withMock([file], mode: .scenario) { server, scripts in
-            #expect(scripts[0].steps.first?.command == "login alice@example.com")
-            let run = await Replayer(baseURL: server.baseURL, environment: [:]).run(file)
-            #expect(run.status == .ok, "\(ReplayReport(palette: .plain).detailed(run).out)")
+        let text = "# explorer transcript v1\nprofile: linku\nbase-url: sandbox\nlogin: alice@example.com\n\n" + source[steps.lowerBound...]
+        try await Self.withTranscript("begun", text) { file in
+            try await Self.withMock([file], mode: .scenario) { server, scripts in
+                #expect(scripts[0].steps.first?.command == "login alice@example.com")
+                let run = await Replayer(baseURL: server.baseURL, environment: [:]).run(file)
+                #expect(run.status == .ok, "\(ReplayReport(palette: .plain).detailed(run).out)")
+            }
         }
     }
 }
@@ -176,11 +183,7 @@ extension MockTests {
     /// by a later request: the mock sends the greeting, and works out the
     /// request with the id it will hand out (a generic backend, not a sandbox).
     @Test func aGreetingFrameIsSentAndItsIdFeedsALaterRequest() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mock-greeting-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("greeting.transcript").path
-        try """
+        let text = """
         # explorer transcript v1
         profile: generic
         base-url: http://127.0.0.1:9
@@ -202,13 +205,15 @@ extension MockTests {
           "name": "lobby"
         }
 
-        """.write(toFile: file, atomically: true, encoding: .utf8)
-        try await Self.withMock([file], mode: .scenario) { server, scripts in
-            let get = try #require(scripts[0].steps.first { $0.command.hasPrefix("get ") })
-            guard case let .request(request) = get.trigger else { Issue.record("not a request step"); return }
-            #expect(request.segments == [.literal("rooms"), .variable("room_id")])
-            let run = await Replayer(baseURL: server.baseURL, environment: [:]).run(file)
-            #expect(run.status == .ok, "\(ReplayReport(palette: .plain).detailed(run).out)")
+        """
+        try await Self.withTranscript("greeting", text) { file in
+            try await Self.withMock([file], mode: .scenario) { server, scripts in
+                let get = try #require(scripts[0].steps.first { $0.command.hasPrefix("get ") })
+                guard case let .request(request) = get.trigger else { Issue.record("not a request step"); return }
+                #expect(request.segments == [.literal("rooms"), .variable("room_id")])
+                let run = await Replayer(baseURL: server.baseURL, environment: [:]).run(file)
+                #expect(run.status == .ok, "\(ReplayReport(palette: .plain).detailed(run).out)")
+            }
         }
     }
 
@@ -216,11 +221,7 @@ extension MockTests {
     /// under its Latin-1 header, so a client read `JosÃ©`. It is served in
     /// the charset its header names, and its replay passes.
     @Test func anAnswerRecordedInAnotherCharsetIsServedInIt() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mock-latin-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("latin.transcript").path
-        try """
+        let text = """
         # explorer transcript v1
         profile: generic
         base-url: http://127.0.0.1:9
@@ -237,15 +238,17 @@ extension MockTests {
         Content-Type: text/plain; charset=koi8-r
         | Привет
 
-        """.write(toFile: file, atomically: true, encoding: .utf8)
-        try await Self.withMock([file], mode: .scenario) { server, _ in
-            let person = try await Self.send("GET", server.baseURL.appendingPathComponent("people/1"))
-            #expect(person.body == Array(#"{"name":"Jos"#.utf8) + [0xE9] + Array(#""}"#.utf8))
-            let page = try await Self.send("GET", server.baseURL.appendingPathComponent("page"))
-            #expect(page.body == [0xF0, 0xD2, 0xC9, 0xD7, 0xC5, 0xD4])
-            _ = try await Self.send("POST", server.baseURL.appendingPathComponent("__mock/reset"))
-            let run = await Replayer(baseURL: server.baseURL, environment: [:]).run(file)
-            #expect(run.status == .ok, "\(ReplayReport(palette: .plain).detailed(run).out)")
+        """
+        try await Self.withTranscript("latin", text) { file in
+            try await Self.withMock([file], mode: .scenario) { server, _ in
+                let person = try await Self.send("GET", server.baseURL.appendingPathComponent("people/1"))
+                #expect(person.body == Array(#"{"name":"Jos"#.utf8) + [0xE9] + Array(#""}"#.utf8))
+                let page = try await Self.send("GET", server.baseURL.appendingPathComponent("page"))
+                #expect(page.body == [0xF0, 0xD2, 0xC9, 0xD7, 0xC5, 0xD4])
+                _ = try await Self.send("POST", server.baseURL.appendingPathComponent("__mock/reset"))
+                let run = await Replayer(baseURL: server.baseURL, environment: [:]).run(file)
+                #expect(run.status == .ok, "\(ReplayReport(palette: .plain).detailed(run).out)")
+            }
         }
     }
 }
