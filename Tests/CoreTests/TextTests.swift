@@ -86,6 +86,13 @@ import Testing
         ("auth header X-Trace hunter2", "auth header X-Trace {{secret:x_trace}}"),
         ("auth bearer hunter2 extra", "auth bearer {{secret:secret}} {{secret:secret}}"),
         ("auth basic hunter2", "auth basic {{secret:password}}"),
+        // A placeholder holds no value: kept, so that a recalled line asks for it again (`***` was sent).
+        ("post /x password={{secret:password}}", "post /x password={{secret:password}}"),
+        ("post /x 'password:=\"{{secret:password}}\"'", "post /x 'password:=\"{{secret:password}}\"'"),
+        ("set token={{secret:token}}", "set token={{secret:token}}"),
+        // An object typed whole, and a number in a raw body (bare, as the number stood).
+        ("post /x data:='{\"password\":\"SECRET30\",\"n\":1}'", "post /x 'data:={\"password\":\"***\",\"n\":1}'"),
+        ("post /x --raw '{\"pin_token\":12}'", "post /x --raw '{\"pin_token\":***}'"),
     ])
     func everyFormOfASecretIsHiddenInHistory(line: String, kept: String) {
         let stored = Redactor.redact(line: line)

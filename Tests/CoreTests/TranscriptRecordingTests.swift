@@ -167,6 +167,14 @@ import Testing
         #expect(try resolver.resolve("post /x 'pin:=\"{{secret:api_key}}\"'").line == #"post /x 'pin:="12345"'"#)
         // In a string, the value is its content, escaped: `s3 cr"t` was `"s3 cr"t"`, broken JSON.
         #expect(try resolver.resolve("post /x 'pin:=\"{{secret:pin}}\"'").line == #"post /x 'pin:="s3 cr\"t"'"#)
+        // In JSON typed whole (`ws send`, `--raw`, an object item), each placeholder as it stands there.
+        #expect(try resolver.resolve(#"ws send {"a":"{{secret:pin}}","n":{{secret:api_key}},"m":["x{{secret:pin}}"]}"#).line
+            == #"ws send {"a":"s3 cr\"t","n":12345,"m":["xs3 cr\"t"]}"#)
+        #expect(try resolver.resolve(#"post /x --raw '{"p":"{{secret:pin}}","n":{{secret:api_key}}}'"#).line
+            == #"post /x --raw '{"p":"s3 cr\"t","n":12345}'"#)
+        #expect(try resolver.resolve(#"post /x 'user:={"token":"{{secret:pin}}","pin":{{secret:api_key}}}'"#).line
+            == #"post /x 'user:={"token":"s3 cr\"t","pin":12345}'"#)
+        #expect(try resolver.resolve("post /x 'a\\:=b={{secret:api_key}}'").line == #"post /x 'a\:=b=12345'"#)
         resolver.environment["EXPLORER_SECRET_API_KEY"] = #"{"k":[1,true]}"#
         let word = try LineTokenizer.split(resolver.resolve("post /x user[key]:={{secret:api_key}}").line)[2].text
         #expect(try RequestItem.parse(word) == .jsonField(name: "user[key]", value: .object([("k", .array([.int(1), .bool(true)]))])))

@@ -182,11 +182,22 @@ public enum Redactor {
                 return word
             case let .header(name, value) where isSecretName(name) && !value.isEmpty: return "\(name):\(hide(name))"
             case let .stringField(name, _) where isSecretName(name) || isSecretName(leaf(of: name)): return "\(name)=\(hide(leaf(of: name)))"
+            case let .jsonField(_, .string(value)) where isReference(value):
+                return word
             case let .jsonField(name, value) where isSecretName(name) || isSecretName(leaf(of: name)):
                 // A string stays a string; a number (`pin:=1234`) or any other
                 // JSON is filled in as typed, so a replay sends the same type.
                 if case .string = value { return "\(name):=\"\(hide(leaf(of: name)))\"" }
                 return "\(name):=\(hide(leaf(of: name)))"
+            case let .jsonField(name, value):
+                // An object or list typed whole: its secret-named members (`data:='{"password":"…"}'`).
+                switch value {
+                case .object, .array:
+                    let text = JSONPrinter.compact(value)
+                    let hidden = redactBody(text, hide: hide, isSecret: isSecretName)
+                    return hidden == text ? word : "\(name):=\(hidden)"
+                default: return word
+                }
             case let .query(name, _) where isSecretName(name) || secretParameters.contains(name.lowercased()): return "\(name)==\(hide(name))"
             default: return word
             }
@@ -258,7 +269,8 @@ public enum Redactor {
                         case let .string(s) where isSecret(member.key) && !isReference(s):
                             return (member.key, .string(hide(member.key)))
                         case .number where isSecret(member.key):
-                            return (member.key, .string(hide(member.key)))
+                            // Bare, as the number stood: a replay fills a number in.
+                            return (member.key, .number(hide(member.key)))
                         default: return (member.key, walk(member.value))
                         }
                     })
@@ -351,9 +363,14 @@ public enum Redactor {
 
     /// `{{NAME}}` alone names a variable: the line holds no secret, the variable
     /// may (and `set` hides it), so `password={{new_password}}` is kept as typed.
+    /// `{{NAME}}` or `{{secret:NAME}}`: a value that holds none, kept as
+    /// typed (recalled from history, the secret is asked for again, where a
+    /// stored `***` was sent as the value).
     static func isReference(_ value: String) -> Bool {
         guard value.hasPrefix("{{"), value.hasSuffix("}}"), value.count > 4 else { return false }
-        return value.dropFirst(2).dropLast(2).allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+        var name = value.dropFirst(2).dropLast(2)
+        if name.hasPrefix("secret:") { name = name.dropFirst(7) }
+        return !name.isEmpty && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
     }
 
     /// What a string of a JSON value shows as `redact(json:)` leaves it,

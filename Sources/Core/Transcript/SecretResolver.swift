@@ -57,7 +57,13 @@ public struct SecretResolver: Sendable {
     /// As `resolve`, with each value under its placeholder's name (a
     /// recording of a line typed at the prompt writes the names back).
     public func resolveNamed(_ line: String) throws(Missing) -> (line: String, secrets: [(name: String, value: String)]) {
-        guard line.includes(ascii: "{{secret:"), let words = try? LineTokenizer.split(line).map(\.text) else { return (line, []) }
+        guard line.includes(ascii: "{{secret:") else { return (line, []) }
+        // `ws send {…}` is JSON as typed: split into words, it lost its quotes.
+        if let json = Self.socketJSON(line) {
+            let (text, used) = try Self.fillingJSON(String(line[json...])) { name throws(Missing) in try value(name, email: nil) }
+            return (String(line[..<json]) + text, used)
+        }
+        guard let words = try? LineTokenizer.split(line).map(\.text) else { return (line, []) }
         let email = words.lazy.compactMap { word -> String? in
             var candidate = word.split(separator: "=", maxSplits: 1).last.map(String.init) ?? word
             if candidate.hasPrefix("{{"), candidate.hasSuffix("}}"), let value = variables[String(candidate.dropFirst(2).dropLast(2))] {
@@ -67,8 +73,21 @@ public struct SecretResolver: Sendable {
         }.first
         var used: [(name: String, value: String)] = []
         var resolved: [String] = []
-        for word in words {
-            let (text, values) = try fillItem(word, email: email)
+        for (index, word) in words.enumerated() {
+            let fill = { (name: String) throws(Missing) -> String in try value(name, email: email) }
+            let (text, values): (String, [(name: String, value: String)])
+            if let json = Self.jsonItemValue(word) {
+                // `pin:={{secret:pin}}` takes the value as JSON (`1234`), or as a
+                // string when it is not JSON; `'password:="{{secret:password}}"'`
+                // as a string's content, escaped (`a"b` made broken JSON, whose
+                // error quoted the password).
+                let filled = try Self.fillingJSON(String(word[json...]), fill)
+                (text, values) = (String(word[..<json]) + filled.text, filled.secrets)
+            } else if index > 0, words[index - 1] == "--raw", word.first == "{" || word.first == "[" {
+                (text, values) = try Self.fillingJSON(word, fill)
+            } else {
+                (text, values) = try Self.replacingPlaceholders(in: word, fill)
+            }
             resolved.append(text)
             used += values
         }
@@ -77,34 +96,91 @@ public struct SecretResolver: Sendable {
 
     /// `text` with each `{{secret:NAME}}` replaced by its value, and the values used by name.
     public func fill(_ text: String, email: String?) throws(Missing) -> (text: String, secrets: [(name: String, value: String)]) {
-        try fillNamed(text, email: email)
-    }
-
-    private func fillNamed(_ text: String, email: String?) throws(Missing) -> (text: String, secrets: [(name: String, value: String)]) {
         try Self.replacingPlaceholders(in: text) { name throws(Missing) in try value(name, email: email) }
     }
 
-    /// `pin:={{secret:pin}}` takes its value as JSON (`1234`); a value that
-    /// is not JSON (`s3cr3t`) goes as a string, never as a broken item.
-    /// `password:="{{secret:password}}"` takes it as a string's content,
-    /// escaped (`a"b` was `"a"b"`: an error that quoted the password).
-    /// Any other word has each placeholder replaced by its value.
-    private func fillItem(_ word: String, email: String?) throws(Missing) -> (text: String, secrets: [(name: String, value: String)]) {
-        guard let item = Self.jsonItemSecret(word) else { return try fillNamed(word, email: email) }
-        let filled = try value(item.name, email: email)
-        let json = !item.quoted && (try? JSONParser.parse(Array(filled.utf8))) != nil ? filled : JSONPrinter.compact(.string(filled))
-        return (String(item.prefix) + json, [(item.name, filled)])
+    /// Where the JSON of a `ws send {…}` or `ws send […]` line starts.
+    private static func socketJSON(_ line: String) -> String.Index? {
+        let words = line.split(maxSplits: 2, whereSeparator: { $0 == " " || $0 == "\t" })
+        guard words.count == 3, words[0].lowercased() == "ws", words[1].lowercased() == "send",
+              let first = words[2].first, first == "{" || first == "[" else { return nil }
+        return words[2].startIndex
     }
 
-    /// `NAME:={{secret:SECRET}}` or `NAME:="{{secret:SECRET}}"`, a JSON item
-    /// whose whole value is one placeholder: the text up to the value
-    /// (`NAME:=`), the secret's name, and whether it stands in a string.
-    private static func jsonItemSecret(_ word: String) -> (prefix: Substring, name: String, quoted: Bool)? {
-        let quoted = word.hasSuffix("}}\"")
-        guard quoted || word.hasSuffix("}}"), let open = word.range(of: quoted ? ":=\"{{secret:" : ":={{secret:") else { return nil }
-        let name = word[open.upperBound..<word.index(word.endIndex, offsetBy: quoted ? -3 : -2)]
-        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return nil }
-        return (word[..<word.index(open.lowerBound, offsetBy: 2)], String(name), quoted)
+    /// Where the value of a `NAME:=JSON` item starts: after its first
+    /// separator, when that is `:=` (not `:=@`, a file). HTTPie's escapes
+    /// (`a\:=b`) are skipped over.
+    private static func jsonItemValue(_ word: String) -> String.Index? {
+        var index = word.startIndex
+        while index < word.endIndex {
+            let c = word[index]
+            if c == "\\" {
+                index = word.index(after: index)
+                if index < word.endIndex { index = word.index(after: index) }
+                continue
+            }
+            if c == "=" || c == "@" { return nil }
+            if c == ":" {
+                let next = word.index(after: index)
+                guard next < word.endIndex, word[next] == "=" else { return nil }
+                let value = word.index(after: next)
+                return value < word.endIndex && word[value] == "@" ? nil : value
+            }
+            index = word.index(after: index)
+        }
+        return nil
+    }
+
+    /// JSON text with each placeholder filled in as JSON: inside a string,
+    /// the value's characters escaped; elsewhere the value itself when it is
+    /// JSON (`1234`, `true`), else a string of it.
+    public static func fillingJSON<E: Error>(_ text: String, _ value: (String) throws(E) -> String) throws(E)
+        -> (text: String, secrets: [(name: String, value: String)]) {
+        let bytes = Array(text.utf8)
+        let open = Array("{{secret:".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var used: [(name: String, value: String)] = []
+        var inString = false
+        var i = 0
+        while i < bytes.count {
+            let byte = bytes[i]
+            if inString, byte == UInt8(ascii: "\\"), i + 1 < bytes.count {
+                out += bytes[i...i + 1]
+                i += 2
+                continue
+            }
+            if byte == UInt8(ascii: "\"") { inString.toggle() }
+            if byte == UInt8(ascii: "{"), bytes[i...].starts(with: open), let close = closing(bytes, from: i + open.count) {
+                let name = String(decoding: bytes[(i + open.count)..<close], as: UTF8.self)
+                let filled = try value(name)
+                used.append((name, filled))
+                let quoted = JSONPrinter.quote(filled)
+                if inString {
+                    out += Array(quoted.utf8).dropFirst().dropLast()
+                } else {
+                    out += (try? JSONParser.parse(Array(filled.utf8))) != nil ? Array(filled.utf8) : Array(quoted.utf8)
+                }
+                i = close + 2
+                continue
+            }
+            out.append(byte)
+            i += 1
+        }
+        return (String(decoding: out, as: UTF8.self), used)
+    }
+
+    /// Where the `}}` closing a placeholder's name is, when the name is one.
+    private static func closing(_ bytes: [UInt8], from start: Int) -> Int? {
+        var j = start
+        while j < bytes.count, bytes[j] != UInt8(ascii: "}") {
+            let c = bytes[j]
+            guard (c >= UInt8(ascii: "a") && c <= UInt8(ascii: "z")) || (c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z"))
+                || (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) || c == UInt8(ascii: "_") else { return nil }
+            j += 1
+        }
+        guard j > start, j + 1 < bytes.count, bytes[j + 1] == UInt8(ascii: "}") else { return nil }
+        return j
     }
 
     /// `text` with each `{{secret:NAME}}` replaced by `value(NAME)`, and the

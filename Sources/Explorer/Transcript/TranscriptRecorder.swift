@@ -226,7 +226,11 @@ final class TranscriptRecorder {
                 case let .header(name, value), let .stringField(name, value), let .query(name, value):
                     if isSecret(name) { scrubber.learn(value, name: ExpectedValue.secretName(name), typed: true) }
                 case let .jsonField(name, value):
-                    if isSecret(name) { scrubber.learn(value.plainText, name: ExpectedValue.secretName(name), typed: true) }
+                    // `true`, `false` and `null` are no secret to search for: every equal value in the step was hidden.
+                    switch value {
+                    case .bool, .null: break
+                    default: if isSecret(name) { scrubber.learn(value.plainText, name: ExpectedValue.secretName(name), typed: true) }
+                    }
                 default: break
                 }
             }
