@@ -402,4 +402,17 @@ import Testing
         #expect(CurlCommand.quote("Bearer ⟦ACCESS_TOKEN⟧") == #"'Bearer '"$ACCESS_TOKEN""#)
         #expect(CurlCommand.variable("X-Api-Key") == "X_API_KEY")
     }
+
+    /// Following redirects, a POST with a body goes without `-X POST` (with
+    /// it curl POSTs again after a 303); a form body's placeholders, which
+    /// the encoding percent-encoded, become variables all the same.
+    @Test func aFollowedPostAndAFormBodyAreWhatExplorerSends() {
+        let url = URL(string: "http://h.example/a")!
+        let post = PreparedRequest(method: "POST", url: url, headers: [], body: Array("token=%E2%9F%A6TOKEN%E2%9F%A7&n=1".utf8))
+        #expect(CurlCommand.render(post, follow: 5) == #"curl -L --max-redirs 5 'http://h.example/a' --data-raw 'token='"$TOKEN"'&n=1'"#)
+        #expect(CurlCommand.render(post).hasPrefix("curl -X POST 'http://h.example/a'"))
+        var put = post
+        put.method = "PUT"
+        #expect(CurlCommand.render(put, follow: 5).hasPrefix("curl -X PUT -L --max-redirs 5 "))
+    }
 }

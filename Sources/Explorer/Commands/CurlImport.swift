@@ -95,6 +95,13 @@ enum CurlImport {
                 let credentials = try take()
                 items.append(.header(name: "Authorization", value: "Basic " + Data(credentials.utf8).base64EncodedString()))
             case "-L", "--location": options.follow = true
+            case "--max-redirs":
+                // curl's -1 is no limit: explorer's own (30) then.
+                let given = try take()
+                guard let n = Int(given), (-1...100).contains(n) else {
+                    throw CommandError("curl's --max-redirs needs a whole number from -1 to 100", column: word.start)
+                }
+                options.maxRedirects = n < 0 ? nil : n
             case "-m", "--max-time":
                 guard let seconds = Double(try take()), seconds >= 0.001, seconds <= 3600 else {
                     throw CommandError("curl's \(text) needs seconds from 0.001 to 3600", column: word.start)
@@ -123,7 +130,7 @@ enum CurlImport {
             default:
                 if ignored.contains(text) { break }
                 if text.hasPrefix("-") {
-                    throw CommandError("curl's \(text) is not one explorer reads (it reads -X, -H, -d, --data-urlencode, -G, -F, -u, -L, -m, -A, -e, -b, -I, "
+                    throw CommandError("curl's \(text) is not one explorer reads (it reads -X, -H, -d, --data-urlencode, -G, -F, -u, -L, --max-redirs, -m, -A, -e, -b, -I, "
                                        + "-k, --cacert, -E, --key, --url)", column: word.start)
                 }
                 guard url == nil else { throw CommandError("a second URL: explorer runs one request at a time", column: word.start) }

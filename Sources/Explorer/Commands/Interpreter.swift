@@ -645,8 +645,10 @@ actor Interpreter {
             components.queryItems = components.queryItems?.map { $0.name == name && $0.value == value ? URLQueryItem(name: name, value: CurlCommand.placeholder(name)) : $0 }
             if let url = components.url { request.url = url }
         }
-        for index in request.headers.indices.dropFirst(typedCount)
-            where Redactor.redact(header: request.headers[index], alsoSecret: profile.secretHeaders) != request.headers[index] {
+        // The session's secret headers, and an Authorization made of the URL's `user:password@`.
+        for index in request.headers.indices
+            where (index >= typedCount || !request.headers[index].value.contains("⟦"))
+                && Redactor.redact(header: request.headers[index], alsoSecret: profile.secretHeaders) != request.headers[index] {
             request.headers[index].value = CurlCommand.placeholder(request.headers[index].name)
         }
         request.tls = options.tls

@@ -44,6 +44,9 @@ enum CurlCommand {
         var words = ["curl"]
         if request.method == "HEAD" {
             words.append("--head")
+        } else if follow != nil, request.method == "POST", request.body != nil {
+            // --data-raw makes it a POST; with -X POST curl would POST again
+            // after a 303 (and a 301 or 302), where explorer follows with a GET.
         } else if request.method != "GET" || request.body != nil {
             words += ["-X", request.method]
         }
@@ -69,7 +72,8 @@ enum CurlCommand {
         }
         if let body = request.body, !body.isEmpty {
             if let text = String(validating: body, as: UTF8.self) {
-                words += ["--data-raw", quote(text)]
+                // A form body percent-encodes the placeholders' brackets.
+                words += ["--data-raw", quote(text.removingPercentEncodingOfPlaceholders)]
             } else {
                 words += ["--data-binary", "@BODY_FILE"]
             }
