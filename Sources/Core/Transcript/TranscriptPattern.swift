@@ -146,8 +146,13 @@ public struct TranscriptPattern: Sendable, Equatable, CustomStringConvertible {
         let c = Array(text)
         func digits(_ range: Range<Int>) -> Bool { range.upperBound <= c.count && c[range].allSatisfy { $0.isASCII && $0.isNumber } }
         func value(_ range: Range<Int>, in bounds: ClosedRange<Int>) -> Bool { digits(range) && bounds.contains(Int(String(c[range]))!) }
-        guard c.count >= 16, digits(0..<4), c[4] == "-", value(5..<7, in: 1...12), c[7] == "-", value(8..<10, in: 1...31),
+        guard c.count >= 16, digits(0..<4), c[4] == "-", value(5..<7, in: 1...12), c[7] == "-", digits(8..<10),
               c[10] == "T" || c[10] == "t" || c[10] == " ", value(11..<13, in: 0...23), c[13] == ":", value(14..<16, in: 0...59) else { return false }
+        // The day within its month: 2025-02-30 is no day.
+        let year = Int(String(c[0..<4]))!, month = Int(String(c[5..<7]))!
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+        guard value(8..<10, in: 1...days) else { return false }
         var i = 16
         if i < c.count, c[i] == ":" {
             guard value(i + 1..<i + 3, in: 0...60) else { return false }
@@ -163,7 +168,9 @@ public struct TranscriptPattern: Sendable, Equatable, CustomStringConvertible {
         if zone.isEmpty || zone == "Z" || zone == "z" { return true }
         let z = Array(zone)
         guard z[0] == "+" || z[0] == "-" else { return false }
-        let rest = String(z.dropFirst()).replacingOccurrences(of: ":", with: "")
-        return rest.count == 4 && rest.allSatisfy { $0.isASCII && $0.isNumber }
+        let rest = Array(String(z.dropFirst()).replacingOccurrences(of: ":", with: ""))
+        guard rest.count == 4, rest.allSatisfy({ $0.isASCII && $0.isNumber }) else { return false }
+        // An offset of at most 23:59 (`+25:00` is none).
+        return Int(String(rest[0..<2]))! <= 23 && Int(String(rest[2..<4]))! <= 59
     }
 }
