@@ -232,6 +232,14 @@ import Testing
         #expect(written("image/png", text) == .bytes(text) && written("application/octet-stream", [0, 1, 2]) == .bytes([0, 1, 2]))
         #expect(written("text/plain", text) == nil && written("application/json", body) == nil)
         #expect(written("image/png", text, [.statusLine, .responseBody]) == nil)
+        // What is said about the answer goes to standard error, out of the program's way; text goes as it came.
+        guard case let .exchange(small, _, _) = exchange(200, "OK", type: "application/json", body: Array(#"{"a":1}"#.utf8)) else { return }
+        let noted = piped.render(.exchange(small, note: "token not sent: elsewhere", view: [.responseBody]))
+        #expect(noted == ("{\n  \"a\": 1\n}\n", "token not sent: elsewhere\n"))
+        #expect(rendered("text/plain", Array("no line end".utf8), [.responseBody]) == ("no line end", ""))
+        let (broken, said) = rendered("application/json", Array("{oops".utf8), [.responseBody])
+        #expect(broken == "{oops" && said.hasPrefix("warning: the body says application/json but is not valid JSON"))
+        #expect(written("application/json", [0x1F, 0x8B], [.responseBody]) == .bytes([0x1F, 0x8B]), "neither JSON nor text: its bytes")
     }
 
     /// A large JSON answer is pretty-printed only as far as the preview goes,

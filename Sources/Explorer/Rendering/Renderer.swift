@@ -55,8 +55,11 @@ struct Renderer: Sendable {
             }
         }
         if !view.isDisjoint(with: [.requestHeaders, .requestBody]) { out += sent(exchange.request, view) + "\n" }
+        // The body alone into a pipe is for a program: what is said about it goes to standard error.
+        let piped = printsWholeBodies && view == [.responseBody]
         if exchange.refreshed {
-            out += palette.dim("(access token refreshed; request retried)") + "\n"
+            let line = palette.dim("(access token refreshed; request retried)") + "\n"
+            if piped { err += line } else { out += line }
         }
         if !view.isDisjoint(with: [.statusLine, .responseHeaders]) { out += statusLine(exchange) }
         let carried = credentials(of: exchange.request)
@@ -64,14 +67,15 @@ struct Renderer: Sendable {
             out += headerLines(response.headers, hiding: carried)
         } else if (300..<400).contains(response.status), let location = response.header("Location") {
             // Where a redirect points is the point of it: always shown.
-            out += headerLines([HTTPHeader(name: "Location", value: location)])
+            let line = headerLines([HTTPHeader(name: "Location", value: location)])
+            if piped { err += line } else { out += line }
         }
         if view.contains(.responseBody) {
             if view.contains(.responseHeaders), !response.body.isEmpty { out += "\n" }
-            if printsWholeBodies, view == [.responseBody] {
-                let (text, cut) = wholeBody(response, hiding: carried)
+            if piped {
+                let (text, said) = wholeBody(response, hiding: carried)
                 out += text
-                err += cut
+                err += said
             } else {
                 out += body(response, hiding: carried)
             }
@@ -80,7 +84,7 @@ struct Renderer: Sendable {
             err += palette.red("error: ") + errorSummary(response) + "\n"
         }
         if let note {
-            if exchange.sessionExpired { err += palette.red("error: ") + note + "\n" } else { out += palette.dim(note) + "\n" }
+            if exchange.sessionExpired { err += palette.red("error: ") + note + "\n" } else if piped { err += palette.dim(note) + "\n" } else { out += palette.dim(note) + "\n" }
         }
         return (out, err)
     }
@@ -263,13 +267,20 @@ struct Renderer: Sendable {
         if response.isReadableWhole, response.undecodedEncoding == nil, !response.claimsBinary {
             if let value = response.json {
                 let (text, _) = JSONPrinter.pretty(value, style: palette.json, limit: .max, shown: Self.shown(hiding: carried))
-                return (text.hasSuffix("\n") ? text : text + "\n", "")
+                let misread = response.readsWithReplacements
+                    ? palette.yellow("warning: ") + "the body is not UTF-8 (nor in a charset its Content-Type names); "
+                        + "\u{FFFD} stands for each byte that is not\n" : ""
+                return (text.hasSuffix("\n") ? text : text + "\n", misread)
             }
-            if !response.claimsJSON, let bytes = response.wholeBody, let text = Self.text(bytes, charset: response.charset) {
+            if let bytes = response.wholeBody, let text = Self.text(bytes, charset: response.charset) {
+                // Text as it came: no line end added (a 64 MiB text stays 64 MiB).
                 let hidden = carried.reduce(text) { $0.replacingOccurrences(of: $1, with: Redactor.hidden($1)) }
-                return (hidden.isEmpty || hidden.hasSuffix("\n") ? hidden : hidden + "\n", "")
+                let warning = response.claimsJSON
+                    ? palette.yellow("warning: ") + "the body says \(response.mediaType ?? "JSON") but is not valid JSON; written as it came\n" : ""
+                return (hidden, warning)
             }
         }
+        // Binary or still encoded: `pipedBody` writes its bytes instead.
         return (body(response, hiding: carried), "")
     }
 
@@ -286,13 +297,15 @@ struct Renderer: Sendable {
     func pipedBody(_ outcome: Outcome) -> PipedBody? {
         guard printsWholeBodies, case let .exchange(exchange, _, view) = outcome, view == [.responseBody] else { return nil }
         let response = exchange.response
-        guard response.bodySize > 0, response.undecodedEncoding == nil else { return nil }
+        guard response.bodySize > 0 else { return nil }
         guard response.isReadableWhole else {
             return .refused("the body is \(Self.size(response.bodySize)), more than the \(ReceivedResponse.wholeLimit >> 20) MiB "
                             + "printed whole into a pipe; -o FILE or `save FILE` writes it (nothing written)")
         }
         guard let bytes = response.wholeBody else { return nil }
-        if response.claimsBinary || response.json == nil && Self.text(bytes, charset: response.charset) == nil { return .bytes(bytes) }
+        // Still encoded (brotli): the bytes as they came, as curl writes them without --compressed.
+        if response.undecodedEncoding != nil || response.claimsBinary { return .bytes(bytes) }
+        if response.json == nil && Self.text(bytes, charset: response.charset) == nil { return .bytes(bytes) }
         return nil
     }
 
