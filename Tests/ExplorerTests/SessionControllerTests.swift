@@ -227,12 +227,16 @@ import Testing
     }
 
     /// The environment supplies a placeholder no rule fills.
+    /// The answer echoes it (the task's title): shown hidden, as a carried credential is.
     @Test func aSecretPlaceholderComesFromTheEnvironment() async throws {
-        let status = try await Self.withController(environment: ["EXPLORER_SECRET_TITLE": "from the environment"]) { controller in
+        let terminal = FakeTerminal(interactive: false)
+        let status = try await Self.withController(terminal, environment: ["EXPLORER_SECRET_TITLE": "from the environment"]) { controller in
             controller.script(["login alice@example.com {{secret:password}}", "post /api/tasks title={{secret:title}} price:=5 city=Leeds",
                            "capture title = .title"], name: "t")
         }
         #expect(status == .ok)
+        #expect(!terminal.output.contains("from the environment") && terminal.output.contains("\"title\": \"<hidden: 20 characters>\""),
+                "\(terminal.output)")
     }
 
     /// A recording started after `set password=…` and after a replay that

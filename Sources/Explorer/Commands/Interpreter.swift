@@ -24,8 +24,15 @@ actor Interpreter {
     /// answer's display did. Worked out when asked, not for every answer.
     private var lastRequest: PreparedRequest?
     private var lastCarried: [String] {
-        lastRequest.map { Renderer.credentials(of: $0, secretHeaders: profile.secretHeaders) } ?? []
+        (lastRequest.map { Renderer.credentials(of: $0, secretHeaders: profile.secretHeaders) } ?? []) + lastSupplied
     }
+    /// Values filled in for the coming line's `{{secret:NAME}}` (from the
+    /// environment, or typed without echo); `lastSupplied`, those of the
+    /// line the last response answered: hidden where it echoes them.
+    private var supplied: [String] = []
+    private var lastSupplied: [String] = []
+
+    func supplying(_ secrets: [String]) { supplied = secrets }
     /// A WebSocket frame received since the last response (its JSON, or nil
     /// for text that is not JSON): `show` shows it instead.
     var lastFrame: JSONValue??
@@ -449,6 +456,7 @@ actor Interpreter {
     private func remember(_ exchange: Exchange, note: String?, view: PrintParts = .plain) -> Outcome {
         lastResponse = exchange.response
         lastRequest = exchange.request
+        lastSupplied = supplied
         lastFrame = nil
         // Ids for TAB come from the first elements of lists, which the preview's parse has (a large answer is not parsed whole).
         if seenIDs != nil, exchange.response.status < 400,

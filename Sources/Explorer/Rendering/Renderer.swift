@@ -19,6 +19,9 @@ struct Renderer: Sendable {
     /// as on a terminal, where a server's escape codes would clear the
     /// screen or set the title; piped, they are passed on as sent.
     var escapesControls = false
+    /// Values filled in for the line's `{{secret:NAME}}`: hidden where the
+    /// answer echoes them, as the credentials the request carried are.
+    var alsoHidden: [String] = []
     /// Piped, `-b` alone prints the whole body (`| jq`), not a terminal's
     /// preview: see `wholeBody`.
     var printsWholeBodies = false
@@ -62,7 +65,7 @@ struct Renderer: Sendable {
             if piped { err += line } else { out += line }
         }
         if !view.isDisjoint(with: [.statusLine, .responseHeaders]) { out += statusLine(exchange) }
-        let carried = credentials(of: exchange.request)
+        let carried = credentials(of: exchange.request) + alsoHidden
         if view.contains(.responseHeaders) {
             out += headerLines(response.headers, hiding: carried)
         } else if (300..<400).contains(response.status), let location = response.header("Location") {

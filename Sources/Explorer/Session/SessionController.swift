@@ -77,10 +77,19 @@ final class SessionController {
         // Frames that came since the last step belong to it, not to this line.
         whileRecording { try $0.flushFrames() }
         var filled = line
+        var supplied: [String] = []
+        defer {
+            // A value typed without echo, or from the environment, stays hidden where the answer echoes it.
+            if !supplied.isEmpty || !renderer.alsoHidden.isEmpty {
+                renderer.alsoHidden = supplied
+                runBlocking { [interpreter, supplied] in await interpreter.supplying(supplied) }
+            }
+        }
         if parsed == nil, line.includes(ascii: "{{secret:") {
             do {
                 guard let resolved = try fillingSecrets(in: line) else { return .done(.ok) }
                 filled = resolved.line
+                supplied = resolved.secrets.map(\.value).filter { $0.count >= 3 }
                 whileRecording { recorder in resolved.secrets.forEach { recorder.learn($0.value, name: $0.name) } }
             } catch {
                 let prefix = location.map { "\($0): " } ?? ""
