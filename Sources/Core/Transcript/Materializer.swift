@@ -83,7 +83,9 @@ public struct Materializer: Sendable {
         case .uuid: return .string(String(format: "00000000-0000-4000-8000-%012x", unique))
         case .timestamp: return .string(now())
         case .jwt: return .string(secret("jwt"))
-        case let .secret(name): return .string(secret(name))
+        // A bare secret stood for a number (a recording writes a string's as
+        // "{{secret:NAME}}", in quotes): a number it is again.
+        case let .secret(name): return inText ? .string(secret(name)) : .int(unique)
         case let .regex(source): return .string(Self.sample(of: source) ?? "")
         case let .reference(name):
             if let bound = bindings[name] { return bound }

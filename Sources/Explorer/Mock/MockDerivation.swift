@@ -152,7 +152,9 @@ enum MockDerivation {
         /// The value with each marked string a `{{secret:NAME}}` pattern.
         func expecting(_ value: JSONValue) -> ExpectedValue {
             switch value {
-            case let .string(text) where text.hasPrefix(marker): return .pattern(TranscriptPattern(.secret(String(text.dropFirst(marker.count)))))
+            // In quotes, as a recording writes a string's secret.
+            case let .string(text) where text.hasPrefix(marker):
+                return .text(PatternText([.pattern(TranscriptPattern(.secret(String(text.dropFirst(marker.count)))))]))
             case let .object(members): return .object(members.map { .init($0.key, expecting($0.value)) }, open: false)
             default: return .exactly(value)
             }
