@@ -94,6 +94,17 @@ import Testing
         #expect(frame.content == ExpectedFrame.Content.json(.object([.init("api_key", .pattern(.init(.secret("api_key"))))], open: false)))
     }
 
+    /// JSON in a line of text (an event stream's `data:`, an echo of the JSON
+    /// sent in a string): its secret-named members were written in clear.
+    @Test func secretMembersOfJSONInATextAreHidden() throws {
+        let line = #"data: {"n":0,"token":"secrettokenvalue0","pin_token":7,"password":"","ok":true,"s":"a "q" b"}"#
+        let written = PatternText.recording(line, baseURL: nil)
+        #expect(written.description == #"data: {"n":0,"token":"{{secret:token}}","pin_token":{{secret:pin_token}},"password":"","ok":true,"s":"a "q" b"}"#)
+        let other = #"data: {"n":0,"token":"another-one","pin_token":81,"password":"","ok":true,"s":"a "q" b"}"#
+        #expect(written.match(other, bound: { _ in nil }) != nil)
+        #expect(PatternText.recording("no JSON: here", baseURL: nil).description == "no JSON: here")
+    }
+
     @Test func whatIsRecordedMatchesWhatWasSeenAndParsesBack() throws {
         let header = TranscriptHeader.make(profile: "linku", target: .sandbox)
         let step = TranscriptStep(command: "login alice@example.com {{secret:password}}",

@@ -363,6 +363,20 @@ public enum Redactor {
 
     /// `{{NAME}}` alone names a variable: the line holds no secret, the variable
     /// may (and `set` hides it), so `password={{new_password}}` is kept as typed.
+    /// A text with the values of secret-named members of JSON written in it
+    /// hidden (an event stream's `data: {"token":"…"}`), as a JSON body's are.
+    public static func hidingSecretMembers(in text: String) -> String {
+        let members = PatternText.secretMembers(in: text)
+        guard !members.isEmpty else { return text }
+        var out = ""
+        var cursor = text.startIndex
+        for member in members {
+            out += text[cursor..<member.value.lowerBound] + hidden(String(text[member.value]))
+            cursor = member.value.upperBound
+        }
+        return out + text[cursor...]
+    }
+
     /// `{{NAME}}` or `{{secret:NAME}}`: a value that holds none, kept as
     /// typed (recalled from history, the secret is asked for again, where a
     /// stored `***` was sent as the value).

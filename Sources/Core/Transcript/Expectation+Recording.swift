@@ -174,6 +174,17 @@ extension PatternText {
             endRun()
         }
         func words(_ segment: String) {
+            // JSON in a line (`data: {"token":"…"}` of an event stream, an echo
+            // of the JSON sent): its secret-named members' values, however short.
+            var cursor = segment.startIndex
+            for member in Self.secretMembers(in: segment) {
+                plainWords(String(segment[cursor..<member.value.lowerBound]))
+                pieces.append(.pattern(.init(.secret(ExpectedValue.secretName(member.key)))))
+                cursor = member.value.upperBound
+            }
+            plainWords(String(segment[cursor...]))
+        }
+        func plainWords(_ segment: String) {
             var current = ""
             for c in segment {
                 if c == " " || c == "\"" || c == "'" {
@@ -205,6 +216,54 @@ extension PatternText {
             }
         }
         return PatternText(pieces)
+    }
+
+    /// The values of secret-named members of JSON written in `text` (a
+    /// string's content between its quotes, or a number), with their keys.
+    /// Read as JSON's grammar is, loosely: a text that is not JSON has none.
+    static func secretMembers(in text: String) -> [(key: String, value: Range<String.Index>)] {
+        guard text.includes(ascii: "\":") || text.includes(ascii: "\" :") else { return [] }
+        let utf8 = text.utf8
+        var found: [(key: String, value: Range<String.Index>)] = []
+        var i = utf8.startIndex
+        /// The end of the string that starts at `start` (its closing quote), or nil.
+        func stringEnd(from start: String.Index) -> String.Index? {
+            var j = utf8.index(after: start)
+            while j < utf8.endIndex {
+                switch utf8[j] {
+                case UInt8(ascii: "\\"): j = utf8.index(after: j); if j < utf8.endIndex { j = utf8.index(after: j) }
+                case UInt8(ascii: "\""): return j
+                default: j = utf8.index(after: j)
+                }
+            }
+            return nil
+        }
+        func skipBlanks(_ j: inout String.Index) {
+            while j < utf8.endIndex, utf8[j] == UInt8(ascii: " ") || utf8[j] == UInt8(ascii: "\t") { j = utf8.index(after: j) }
+        }
+        while i < utf8.endIndex {
+            guard utf8[i] == UInt8(ascii: "\""), let end = stringEnd(from: i) else { i = utf8.index(after: i); continue }
+            let key = String(text[utf8.index(after: i)..<end])
+            var j = utf8.index(after: end)
+            skipBlanks(&j)
+            guard j < utf8.endIndex, utf8[j] == UInt8(ascii: ":"), Redactor.isSecretName(key) else { i = utf8.index(after: end); continue }
+            j = utf8.index(after: j)
+            skipBlanks(&j)
+            guard j < utf8.endIndex else { break }
+            if utf8[j] == UInt8(ascii: "\""), let valueEnd = stringEnd(from: j) {
+                let start = utf8.index(after: j)
+                if start < valueEnd { found.append((key, start..<valueEnd)) }
+                i = utf8.index(after: valueEnd)
+            } else {
+                var k = j
+                while k < utf8.endIndex, utf8[k] == UInt8(ascii: "-") || utf8[k] == UInt8(ascii: ".") || utf8[k] == UInt8(ascii: "+")
+                        || (0x30...0x39).contains(utf8[k]) || utf8[k] == UInt8(ascii: "e") || utf8[k] == UInt8(ascii: "E") { k = utf8.index(after: k) }
+                // A number (true, false and null are no secret).
+                if k > j, (0x30...0x39).contains(utf8[utf8.index(before: k)]) { found.append((key, j..<k)) }
+                i = k > j ? k : utf8.index(after: j)
+            }
+        }
+        return found
     }
 
     /// What a base URL's host:port is written as in a line of text: any host

@@ -277,7 +277,7 @@ struct Renderer: Sendable {
             }
             if let bytes = response.wholeBody, let text = Self.text(bytes, charset: response.charset) {
                 // Text as it came: no line end added (a 64 MiB text stays 64 MiB).
-                let hidden = carried.reduce(text) { $0.replacingOccurrences(of: $1, with: Redactor.hidden($1)) }
+                let hidden = carried.reduce(Redactor.hidingSecretMembers(in: text)) { $0.replacingOccurrences(of: $1, with: Redactor.hidden($1)) }
                 let warning = response.claimsJSON
                     ? palette.yellow("warning: ") + "the body says \(response.mediaType ?? "JSON") but is not valid JSON; written as it came\n" : ""
                 return (hidden, warning)
@@ -321,7 +321,7 @@ struct Renderer: Sendable {
     /// `spooledSize`: the whole body's size when `bytes` are only its start.
     private func textOrBinary(_ bytes: ArraySlice<UInt8>, type: String, charset: String? = nil, hiding carried: [String], spooledSize: Int? = nil) -> String {
         if let text = Self.text(bytes, charset: charset) {
-            let hidden = carried.reduce(text) { $0.replacingOccurrences(of: $1, with: Redactor.hidden($1)) }
+            let hidden = carried.reduce(Redactor.hidingSecretMembers(in: text)) { $0.replacingOccurrences(of: $1, with: Redactor.hidden($1)) }
             return preview(escapesControls ? Self.visible(hidden) : hidden, bodySize: spooledSize)
         }
         return palette.dim("binary body: \(type), \(Self.size(spooledSize ?? bytes.count)) (not shown)") + "\n"
