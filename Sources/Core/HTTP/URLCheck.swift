@@ -6,11 +6,20 @@ import Foundation
 /// from an answer: a port out of range would otherwise reach the HTTP
 /// client, which stops the process on it.
 public enum URLCheck {
+    /// `text` with its scheme in lower case (`HTTPS://h` is `https://h`):
+    /// a scheme has no case (RFC 3986 3.1), and the rest of explorer reads
+    /// schemes as written in lower case.
+    public static func lowercasingScheme(_ text: String) -> String {
+        guard let colon = text.firstIndex(of: ":"), text[colon...].hasPrefix("://"),
+              text[..<colon].allSatisfy({ $0.isASCII && $0.isLetter }), text[..<colon].contains(where: \.isUppercase) else { return text }
+        return text[..<colon].lowercased() + text[colon...]
+    }
+
     /// Why `text` is not such a URL, in one phrase; nil when it is one.
     public static func problem(_ text: String, schemes: [String] = ["http", "https"]) -> String? {
         let article = schemes.first?.hasPrefix("h") == true ? "an " : "a "  // "an http://", "a ws://"
         let expected = "not " + article + schemes.map { "\($0)://" }.joined(separator: " or ") + " URL"
-        guard let url = URL(string: text), let scheme = url.scheme, schemes.contains(scheme),
+        guard let url = URL(string: lowercasingScheme(text)), let scheme = url.scheme, schemes.contains(scheme),
               let host = url.host, !host.isEmpty else {
             return "'\(text)' is \(expected)"
         }
@@ -26,7 +35,7 @@ public enum URLCheck {
     /// The URL, or why not.
     public static func url(_ text: String, schemes: [String] = ["http", "https"]) -> Result<URL, Problem> {
         if let reason = problem(text, schemes: schemes) { return .failure(Problem(description: reason)) }
-        return .success(URL(string: text)!)
+        return .success(URL(string: lowercasingScheme(text))!)
     }
 
     public struct Problem: Error, Equatable, CustomStringConvertible {

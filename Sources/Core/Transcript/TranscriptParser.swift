@@ -158,6 +158,7 @@ public enum TranscriptParser {
                 if value == "sandbox" {
                     target = .sandbox
                 } else {
+                    let value = URLCheck.lowercasingScheme(value)
                     guard let url = URL(string: value), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
                         throw fail("'base-url:' is 'sandbox' or an http:// or https:// URL, not '\(value)'")
                     }

@@ -44,7 +44,7 @@ struct TranscriptRunOptions: ParsableArguments {
     }
 
     var replayer: Replayer {
-        var replayer = Replayer(baseURL: baseURL.flatMap(URL.init(string:)), update: update)
+        var replayer = Replayer(baseURL: baseURL.flatMap { URL(string: URLCheck.lowercasingScheme($0)) }, update: update)
         replayer.profileEnvironment = env
         replayer.requestDefaults = tls.settings.requestDefaults
         // Someone at a terminal is asked for a secret the environment lacks,

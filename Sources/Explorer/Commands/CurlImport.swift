@@ -144,7 +144,7 @@ enum CurlImport {
         }
         if !url.text.hasPrefix("/"), let reason = URLCheck.problem(url.text) { throw CommandError(reason, column: url.start) }
         let encoded = urlencoded.map(Self.urlencode)
-        var target = url.text
+        var target = URLCheck.lowercasingScheme(url.text)
         if getWithData {
             // -G: the data goes on the URL's query as it is, as curl puts it there.
             let query = (data + encoded).joined(separator: "&")

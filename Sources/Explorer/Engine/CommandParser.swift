@@ -200,10 +200,7 @@ struct CommandParser {
         }
         // A full URL typed out: checked here, with a caret (`{{name}}` in it is filled in later, and checked then).
         // A scheme is read in any case (RFC 3986 3.1): `HTTPS://` is https.
-        var target = path.text
-        for scheme in ["https://", "http://"] where target.lowercased().hasPrefix(scheme) {
-            target = scheme + target.dropFirst(scheme.count)
-        }
+        let target = URLCheck.lowercasingScheme(path.text)
         if target.hasPrefix("http"), !target.includes(ascii: "{{"), let reason = URLCheck.problem(target) {
             throw CommandError(reason, column: path.start)
         }

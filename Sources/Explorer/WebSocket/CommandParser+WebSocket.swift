@@ -136,7 +136,7 @@ extension CommandParser {
                     }
                 }
                 guard target == nil else { throw CommandError(usage, column: word.start) }
-                target = word.text
+                target = URLCheck.lowercasingScheme(word.text)
                 i += 1
             }
         }
