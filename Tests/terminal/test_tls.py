@@ -142,6 +142,7 @@ def test_the_sessions_client_certificate_goes_only_to_the_backends_origin(tmp_pa
         f"get {other}/typed --cert client.pem --cert-key client-key.pem",
         f"get /hop?to={other}/landed --follow",
         f"get {other}/curl --curl",
+        "get /hop --follow --curl",
     ]) + "\n")
     assert result.returncode == 0, result.stderr
     answers = [line for line in result.stdout.splitlines() if '"client"' in line]
@@ -149,6 +150,8 @@ def test_the_sessions_client_certificate_goes_only_to_the_backends_origin(tmp_pa
     note = f"client certificate not sent: {other} is not the backend's origin ({base})"
     assert result.stdout.count(note) == 2, result.stdout  # /elsewhere and the --curl line
     assert f"client certificate not sent to {other}: the redirect left {base}" in result.stdout, result.stdout
+    # curl cannot drop it at a redirect: the command says so.
+    assert "# with -L curl shows the client certificate to every host a redirect leads to" in result.stdout, result.stdout
     curl = next(line for line in result.stdout.splitlines() if line.startswith("curl "))
     assert "--cert" not in curl and "--key" not in curl and "--cacert 'server.pem'" in curl, curl
 

@@ -670,6 +670,10 @@ actor Interpreter {
         case .withheld: notes.insert(session.scope.withheldNote(for: request.url), at: 0)
         }
         let follow = options.follow == true ? options.maxRedirects ?? RedirectPolicy().maximum : nil
+        if follow != nil, request.tls?.certificate != nil {
+            // Explorer drops it where a redirect leaves the origin; curl cannot be told to.
+            notes.append("with -L curl shows the client certificate to every host a redirect leads to")
+        }
         return .curl(request, follow: follow, note: notes.isEmpty ? nil : notes.joined(separator: "\n"))
     }
 

@@ -8,10 +8,13 @@ import Foundation
 enum OutcomeText {
     /// Why `show` or `capture` does not read a body: spooled, and larger than they read into memory.
     static func tooLargeToRead(_ response: ReceivedResponse) -> String {
-        let limit = "\(ReceivedResponse.wholeLimit >> 20) MiB"
-        // "64.0 MiB, more than the 64 MiB" for a body a few bytes over.
-        let size = Renderer.size(response.bodySize) == "\(ReceivedResponse.wholeLimit >> 20).0 MiB" ? "just over \(limit)" : Renderer.size(response.bodySize)
-        return "the body is \(size), more than the \(limit) `show` and `capture` read; `save FILE` writes it whole"
+        "the body is \(sizeBeyondLimit(response)), more than the \(ReceivedResponse.wholeLimit >> 20) MiB `show` and `capture` read; `save FILE` writes it whole"
+    }
+
+    /// The size of a body past what is read whole: not "64.0 MiB, more than the 64 MiB" for one a few bytes over.
+    static func sizeBeyondLimit(_ response: ReceivedResponse) -> String {
+        let size = Renderer.size(response.bodySize)
+        return size == "\(ReceivedResponse.wholeLimit >> 20).0 MiB" ? "just over \(ReceivedResponse.wholeLimit >> 20) MiB" : size
     }
 
     /// The text, without a final newline; nil for the outcomes it does not cover.

@@ -302,7 +302,7 @@ struct Renderer: Sendable {
         let response = exchange.response
         guard response.bodySize > 0 else { return nil }
         guard response.isReadableWhole else {
-            return .refused("the body is \(Self.size(response.bodySize)), more than the \(ReceivedResponse.wholeLimit >> 20) MiB "
+            return .refused("the body is \(OutcomeText.sizeBeyondLimit(response)), more than the \(ReceivedResponse.wholeLimit >> 20) MiB "
                             + "printed whole into a pipe; -o FILE or `save FILE` writes it (nothing written)")
         }
         guard let bytes = response.wholeBody else { return nil }
