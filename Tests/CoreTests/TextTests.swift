@@ -93,6 +93,8 @@ import Testing
         // An object typed whole, and a number in a raw body (bare, as the number stood).
         ("post /x data:='{\"password\":\"SECRET30\",\"n\":1}'", "post /x 'data:={\"password\":\"***\",\"n\":1}'"),
         ("post /x --raw '{\"pin_token\":12}'", "post /x --raw '{\"pin_token\":***}'"),
+        // true, false and null hold no secret, whatever the name.
+        ("post /x has_password:=true password:=null", "post /x has_password:=true password:=null"),
     ])
     func everyFormOfASecretIsHiddenInHistory(line: String, kept: String) {
         let stored = Redactor.redact(line: line)

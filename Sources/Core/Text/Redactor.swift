@@ -184,6 +184,9 @@ public enum Redactor {
             case let .stringField(name, _) where isSecretName(name) || isSecretName(leaf(of: name)): return "\(name)=\(hide(leaf(of: name)))"
             case let .jsonField(_, .string(value)) where isReference(value):
                 return word
+            case .jsonField(_, .bool), .jsonField(_, .null):
+                // `has_password:=true` holds no secret.
+                return word
             case let .jsonField(name, value) where isSecretName(name) || isSecretName(leaf(of: name)):
                 // A string stays a string; a number (`pin:=1234`) or any other
                 // JSON is filled in as typed, so a replay sends the same type.
