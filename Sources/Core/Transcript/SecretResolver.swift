@@ -134,7 +134,7 @@ public struct SecretResolver: Sendable {
     /// JSON text with each placeholder filled in as JSON: inside a string,
     /// the value's characters escaped; elsewhere the value itself when it is
     /// JSON (`1234`, `true`), else a string of it.
-    public static func fillingJSON<E: Error>(_ text: String, _ value: (String) throws(E) -> String) throws(E)
+    static func fillingJSON<E: Error>(_ text: String, _ value: (String) throws(E) -> String) throws(E)
         -> (text: String, secrets: [(name: String, value: String)]) {
         let bytes = Array(text.utf8)
         let open = Array("{{secret:".utf8)

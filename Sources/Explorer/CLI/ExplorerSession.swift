@@ -62,7 +62,8 @@ final class ExplorerSession {
         let store: any TokenStore
         // A built-in profile's deployment, by --env (the seeds' dev, staging, production).
         let deployment = options.env.flatMap { env in options.profile.flatMap { Profile.builtIn(named: $0) }?.environment(named: env) }
-        if let url = options.baseURL.flatMap({ URL(string: URLCheck.lowercasingScheme($0)) }) ?? file?.environment.baseURL ?? deployment ?? spec?.servers.first {
+        let given = options.baseURL.flatMap { URL(string: URLCheck.lowercasingScheme($0)) }
+        if let url = given ?? file?.environment.baseURL ?? deployment ?? spec?.servers.first {
             target = .url(url)
             store = FileTokenStore(url: FileTokenStore.defaultURL(environment: environment))
         } else {

@@ -87,7 +87,13 @@ struct Renderer: Sendable {
             err += palette.red("error: ") + errorSummary(response) + "\n"
         }
         if let note {
-            if exchange.sessionExpired { err += palette.red("error: ") + note + "\n" } else if piped { err += palette.dim(note) + "\n" } else { out += palette.dim(note) + "\n" }
+            if exchange.sessionExpired {
+                err += palette.red("error: ") + note + "\n"
+            } else if piped {
+                err += palette.dim(note) + "\n"
+            } else {
+                out += palette.dim(note) + "\n"
+            }
         }
         return (out, err)
     }
