@@ -512,7 +512,7 @@ actor Interpreter {
     /// own `--cert`) is the backend's credential: a request to another
     /// origin goes without it, and the line says so. One typed on the line
     /// goes where the line goes.
-    func withholdingSessionCertificate(from request: inout PreparedRequest, typed: RequestOptions) -> String? {
+    private func withholdingSessionCertificate(from request: inout PreparedRequest, typed: RequestOptions) -> String? {
         guard typed.certificate == nil, defaults.certificate != nil, !session.scope.admits(request.url) else { return nil }
         request.tls = request.tls?.withoutCertificate
         // Plain http shows no certificate anyway.
