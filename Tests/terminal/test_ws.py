@@ -255,7 +255,7 @@ def test_wss_shows_the_sessions_client_certificate_only_to_the_backends_origin(s
     elsewhere = connect("https://localhost:9", f"ws connect {url} --retries 0", "ws close",
                         f"ws connect {url} --retries 0 --cert cert.pem --cert-key cert-key.pem", "ws close")
     assert seen == [True, False, True], own.stdout + own.stderr + elsewhere.stdout + elsewhere.stderr
-    note = f"client certificate not sent: https://localhost:{server.port} is not the backend's origin (https://localhost:9)"
+    note = f"client certificate not sent: wss://localhost:{server.port} is not the backend's origin (https://localhost:9)"
     assert elsewhere.stdout.count(note) == 1 and "not sent" not in own.stdout, elsewhere.stdout
 
 
@@ -449,7 +449,7 @@ def test_ws_connect_sends_typed_headers_and_session_headers_only_to_the_backend(
     assert "connected to" in x.run(f"ws connect ws://127.0.0.1:{server.port}/ws X-Trace:7 --heartbeat 0", prompt=p)
     x.run("ws close", prompt=p)
     said = x.run(f"ws connect ws://localhost:{server.port}/ws X-Trace:8 --heartbeat 0", prompt=p)
-    assert f"session headers not sent: http://localhost:{server.port} is not the backend's origin" in said, said
+    assert f"session headers not sent: ws://localhost:{server.port} is not the backend's origin" in said, said
     x.run("ws close", prompt=p)
     assert seen[0]["x-api-key"] == "k3y" and seen[0]["x-trace"] == "7"
     assert "x-api-key" not in seen[1] and seen[1]["x-trace"] == "8"

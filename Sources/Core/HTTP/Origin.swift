@@ -53,8 +53,10 @@ public struct CredentialScope: Sendable, Equatable {
     }
 
     /// The line that says why credentials were left off a request to `url`.
-    public func withheldNote(for url: URL, what: String = "token") -> String {
-        let target = Origin(url).map(\.description) ?? url.absoluteString
+    /// `socket`: the target named as a socket's (`wss://host:port`).
+    public func withheldNote(for url: URL, what: String = "token", socket: Bool = false) -> String {
+        var target = Origin(url).map(\.description) ?? url.absoluteString
+        if socket { target = PatternText.socketURL(target) }
         let own = origin.map(\.description) ?? "the backend"
         return "\(what) not sent: \(target) is not the backend's origin (\(own))"
     }

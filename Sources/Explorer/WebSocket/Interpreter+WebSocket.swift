@@ -148,8 +148,10 @@ extension Interpreter {
         // Session headers and certificate go only to the backend's origin: said when a socket elsewhere goes without them.
         var lines = ["connected to \(shown)"]
         if let url = URL(string: WebSocketAddress.httpScheme(shown)), !session.scope.admits(url) {
-            if !(await session.sessionHeaders.isEmpty) { lines.append(session.scope.withheldNote(for: url, what: "session headers")) }
-            if options.certificateScope != nil, url.scheme == "https" { lines.append(session.scope.withheldNote(for: url, what: "client certificate")) }
+            if !(await session.sessionHeaders.isEmpty) { lines.append(session.scope.withheldNote(for: url, what: "session headers", socket: true)) }
+            if options.certificateScope != nil, url.scheme == "https" {
+                lines.append(session.scope.withheldNote(for: url, what: "client certificate", socket: true))
+            }
         }
         return .message(lines.joined(separator: "\n"))
     }
