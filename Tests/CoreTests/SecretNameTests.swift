@@ -40,6 +40,17 @@ struct SecretNameTests {
         #expect(Redactor.redact(header: HTTPHeader(name: "Accept", value: "*/*"), alsoSecret: ["X-Auth"]).value == "*/*")
     }
 
+    /// A number under a secret path is hidden where a string is (`show
+    /// .pin_token` printed it); what is hidden already is not hidden again
+    /// (its placeholder's length was shown).
+    @Test func hiddenValuesAreNumbersTooAndNeverTwice() {
+        #expect(Redactor.hiding(.number("98765432")) == .string("<hidden: 8 characters>"))
+        #expect(Redactor.hiding(.string("<hidden: 15 characters>")) == .string("<hidden: 15 characters>"))
+        let once = JSONValue.object([("token", .string("<hidden: 15 characters>"))])
+        #expect(Redactor.redact(json: once) == once)
+        #expect(Redactor.shownRememberingKeys()("token", "<hidden: 15 characters>") == "<hidden: 15 characters>")
+    }
+
     /// A nested field is judged by the key it sets: `user[pin_token]=77` was
     /// kept in history and transcripts in clear.
     @Test func aNestedFieldIsJudgedByItsKey() {

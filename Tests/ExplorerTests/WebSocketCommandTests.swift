@@ -167,6 +167,9 @@ import Testing
         let renderer = Renderer(palette: .plain)
         let line = renderer.notice(SocketNotice(time: Date(), kind: .sent, text: #"{"access_token":"secret-value"}"#))
         #expect(!line.contains("secret-value"))
+        // A named event's row (`done: {…}`) is no JSON as a whole: its members are hidden all the same.
+        let event = renderer.notice(SocketNotice(time: Date(), kind: .streamed, text: #"done: {"password":"hunter2hunter2","n":1}"#))
+        #expect(event.contains(#"done: {"password":"<hidden: 14 characters>","n":1}"#), "\(event)")
     }
 
     @Test func chatThroughTheInterpreterAndShowTheLastFrame() async throws {

@@ -398,7 +398,7 @@ public enum Redactor {
     public static func shownRememberingKeys() -> (_ key: String?, _ text: String) -> String {
         var secret: [String: Bool] = [:]
         return { key, text in
-            if let key, !text.isEmpty {
+            if let key, !text.isEmpty, !isHidden(text) {
                 let named: Bool
                 if let known = secret[key] { named = known } else {
                     named = isSecretName(key)
@@ -414,7 +414,9 @@ public enum Redactor {
     /// of a list or object hidden one by one (`show .tokens`, its parent secret).
     public static func hiding(_ value: JSONValue) -> JSONValue {
         switch value {
-        case let .string(s) where !s.isEmpty: return .string(hidden(s))
+        case let .string(s) where !s.isEmpty && !isHidden(s): return .string(hidden(s))
+        // A PIN or a numeric key is as secret (`show .pin_token` printed it).
+        case let .number(digits): return .string(hidden(digits))
         case let .array(items): return .array(items.map(hiding))
         case let .object(members): return .object(members.map { ($0.key, hiding($0.value)) })
         default: return value
@@ -443,7 +445,7 @@ public enum Redactor {
         case let .array(items): return .array(items.map { redact(json: $0) })
         case let .object(members):
             return .object(members.map { member in
-                if case let .string(s) = member.value, isSecretName(member.key), !s.isEmpty, s != placeholder {
+                if case let .string(s) = member.value, isSecretName(member.key), !s.isEmpty, s != placeholder, !isHidden(s) {
                     return (member.key, .string(hidden(s)))
                 }
                 // A PIN or a numeric key (`api_key:=12345`) is a secret too: shown as one.
@@ -500,6 +502,11 @@ public enum Redactor {
 
     /// What stands for a secret on screen: its length, never its text.
     public static func hidden(_ secret: String) -> String { "<hidden: \(secret.count) character\(secret.count == 1 ? "" : "s")>" }
+
+    /// Whether `text` is what `hidden` made: hidden again, it would count the placeholder's characters.
+    static func isHidden(_ text: String) -> Bool {
+        text.hasPrefix("<hidden: ") && text.hasSuffix(" characters>") || text == "<hidden: 1 character>"
+    }
 
     /// A value that is a credential whatever it is called: a JWT, or a
     /// credentials header's value (`Bearer …`, `Basic …`, `token …`).

@@ -30,7 +30,12 @@ extension Renderer {
     private func framePreview(_ text: String) -> String {
         var shown = Substring(text)
         // Tokens are hidden in JSON frames; parsing a huge one would stall the prompt, so those are only cut.
-        if text.utf8.count <= 1 << 20, let json = try? JSONParser.parse(text) { shown = Substring(JSONPrinter.compact(Redactor.redact(json: json))) }
+        if text.utf8.count <= 1 << 20, let json = try? JSONParser.parse(text) {
+            shown = Substring(JSONPrinter.compact(Redactor.redact(json: json)))
+        } else if text.utf8.count <= 1 << 20 {
+            // JSON within a line (a named event's `done: {"password":…}`): its secret members.
+            shown = Substring(Redactor.hidingSecretMembers(in: text))
+        }
         var preview = shown.prefix(Self.framePreviewLimit)
         // A text frame: its JWT-shaped words hidden, as in a JSON one.
         if preview.contains("eyJ") { preview = Substring(Redactor.hidingJWTs(in: String(preview))) }
