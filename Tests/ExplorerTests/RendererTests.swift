@@ -411,6 +411,13 @@ import Testing
         #expect(CurlCommand.variable("X-Api-Key") == "X_API_KEY")
     }
 
+    /// An object typed whole (`user:='{"token":…}'`) had its secrets printed:
+    /// its secret-named members are variables, a number's bare.
+    @Test func secretMembersOfATypedObjectAreVariables() {
+        let items = CurlCommand.hidingSecrets([.jsonField(name: "user", value: .object([("token", .string("t0k")), ("pin_token", .int(5)), ("n", .int(1))]))])
+        #expect(items == [.jsonField(name: "user", value: .object([("token", .string("⟦TOKEN⟧")), ("pin_token", .number("⟦PIN_TOKEN⟧")), ("n", .int(1))]))])
+    }
+
     /// Following redirects, a POST with a body goes without `-X POST` (with
     /// it curl POSTs again after a 303); a form body's placeholders, which
     /// the encoding percent-encoded, become variables all the same.

@@ -262,7 +262,7 @@ public enum Redactor {
     /// An inline body (curl's `-d`, our `--raw`): a JSON value's
     /// secret-named members, or a form's (`a=1&password=x`), hidden; the
     /// text kept as typed when nothing is.
-    static func redactBody(_ text: String, hide: (String) -> String, isSecret: (String) -> Bool = isSecretName) -> String {
+    public static func redactBody(_ text: String, hide: (String) -> String, isSecret: (String) -> Bool = isSecretName) -> String {
         if let json = try? JSONParser.parse(text) {
             func walk(_ value: JSONValue) -> JSONValue {
                 switch value {

@@ -643,7 +643,7 @@ actor Interpreter {
     /// items as shell variables; nothing is sent.
     private func curlView(method: String, path: String, items: [RequestItem], options: RequestOptions, typed: RequestOptions) async throws -> Outcome {
         var request = try session.builder.build(method: method, path: path, items: CurlCommand.hidingSecrets(items),
-                                                form: options.form, raw: options.raw)
+                                                form: options.form, raw: options.raw.map { Redactor.redactBody($0, hide: CurlCommand.placeholder) })
         let typedCount = request.headers.count
         let typedURL = request.url
         request = await session.withSessionHeaders(request)
