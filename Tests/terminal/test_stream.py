@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from support import ENTER, QuietHandler
+from support import ENTER, QuietHandler, isolated_env, run_explorer
 
 
 class Streams(QuietHandler):
@@ -52,9 +52,10 @@ def server(http_server):
     return http_server(Streams).server_address[1]
 
 
-def test_json_lines_show_as_they_come(spawn, server):
+def test_json_lines_show_as_they_come(spawn, server, tmp_path):
     prompt = f"127.0.0.1:{server}> "
-    x = spawn("--base-url", f"http://127.0.0.1:{server}", prompt=prompt)
+    recorded = tmp_path / "lines.transcript"
+    x = spawn("--base-url", f"http://127.0.0.1:{server}", "--record", str(recorded), prompt=prompt)
     x.send("get /lines" + ENTER)
     x.expect('⇣ {"n":2}')
     assert '"last"' not in x.transcript, "the first lines show before the answer ends"
@@ -62,6 +63,11 @@ def test_json_lines_show_as_they_come(spawn, server):
     assert '⇣ {"n":"last"}' in after and "HTTP/1.1 200 OK" in after and "4 lines streamed above" in after, after
     assert after.count('"last"') == 1, "the body is not shown again"
     assert '"n": "last"' in x.run("show", prompt=prompt)
+    x.close()
+    # How the terminal showed it is not recorded: a replay, which shows the body whole, passes.
+    assert "streamed above" not in recorded.read_text(), recorded.read_text()
+    replayed = run_explorer(["replay", str(recorded)], env=isolated_env(tmp_path), timeout=60)
+    assert replayed.returncode == 0, replayed.stdout + replayed.stderr
 
 
 def test_an_endless_event_stream_stops_on_ctrl_c(spawn, server):
