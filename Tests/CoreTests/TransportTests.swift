@@ -169,7 +169,7 @@ import Testing
         #expect(try await failure(Self.replying("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\nok"))
             == "HOST sent an answer that is not valid HTTP: it has two Content-Lengths that differ")
         #expect(try await failure(Self.replying("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nok\r\n0\r\n\r\n"))
-            == "HOST sent an answer that is not valid HTTP: a chunk size of its chunked body is not a hexadecimal number")
+            == "HOST sent an answer that is not valid HTTP: a chunk size of its chunked body is not a hexadecimal number (of 15 digits at most)")
         #expect(try await failure(Self.replying("HTTP/1.1 200 OK\r\nno colon here\r\n\r\n"))
             == "HOST sent an answer that is not valid HTTP: a header line is malformed")
     }
@@ -210,6 +210,19 @@ import Testing
         let headAnswer = try await transport.send(PreparedRequest(method: "HEAD", url: head.baseURL.appendingPathComponent("x")))
         await transport.shutdown()
         #expect(headAnswer.status == 200 && headAnswer.body.isEmpty)
+    }
+
+    /// A reason phrase that is not UTF-8 is ISO 8859-1 (it showed `Tr\u{FFFD}s bien`).
+    @Test func aLatin1ReasonPhraseIsRead() async throws {
+        let server = try LocalHTTPServer { peer in
+            peer.readRequest()
+            peer.write(Array("HTTP/1.1 200 Tr".utf8) + [0xE8] + Array("s bien\r\nContent-Length: 2\r\n\r\nok".utf8))
+        }
+        defer { server.stop() }
+        let transport = LiveTransport()
+        let answer = try await transport.send(PreparedRequest(method: "GET", url: server.baseURL.appendingPathComponent("x")))
+        await transport.shutdown()
+        #expect(answer.reason == "Très bien")
     }
 
     /// A body that does not decode as its head says is a body's problem,

@@ -122,7 +122,7 @@ extension LiveTransport {
         case .headerLine: make(.badAnswer, "a header line is malformed")
         case .contentLength: make(.badAnswer, "its Content-Length is not a number")
         case .contentLengths: make(.badAnswer, "it has two Content-Lengths that differ")
-        case .chunkSize: make(.badAnswer, "a chunk size of its chunked body is not a hexadecimal number")
+        case .chunkSize: make(.badAnswer, "a chunk size of its chunked body is not a hexadecimal number (of 15 digits at most)")
         case .unasked: make(.badAnswer, "it answered a request it was not sent")
         case .cutShort: make(.other, "the server closed the connection in the middle of its answer")
         }

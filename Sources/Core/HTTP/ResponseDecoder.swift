@@ -278,7 +278,9 @@ final class ResponseDecoder: ChannelDuplexHandler, RemovableChannelHandler {
         guard digits.count == 3, digits.allSatisfy({ (0x30...0x39).contains($0) }), let code = Int(String(decoding: digits, as: UTF8.self)) else {
             throw .statusCode
         }
-        let reason = String(decoding: trimmed(rest.dropFirst(3)), as: UTF8.self)
+        // A phrase that is not UTF-8 is ISO 8859-1, as HTTP/1.1 first had it (`Très bien` was `Tr\u{FFFD}s bien`).
+        let phrase = trimmed(rest.dropFirst(3))
+        let reason = String(validating: phrase, as: UTF8.self) ?? String(phrase.map { Character(Unicode.Scalar($0)) })
         let standard = HTTPResponseStatus(statusCode: code)
         let status = standard.reasonPhrase == reason ? standard : .custom(code: UInt(code), reasonPhrase: reason)
         return (HTTPVersion(major: major, minor: minor), status)

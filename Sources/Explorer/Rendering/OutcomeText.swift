@@ -28,7 +28,7 @@ enum OutcomeText {
             guard let text = Renderer.text(bytes, charset: response.charset) else {
                 return "binary body: \(response.mediaType ?? "unknown type"), \(bytes.count) bytes (not shown)"
             }
-            return carried.reduce(Redactor.hidingSecretMembers(in: text)) { $0.replacingOccurrences(of: $1, with: Redactor.hidden($1)) }
+            return Renderer.hidingSecrets(in: text, carried: carried)
         case let .variables(variables):
             return variables.map { "\($0.name) = \($0.shown)" }.joined(separator: "\n")
         case let .cookies(cookies):

@@ -235,12 +235,8 @@ struct Renderer: Sendable {
                 // The start printed shorter than a preview (a body of escapes that print small): all of it, then.
                 (text, complete) = JSONPrinter.pretty(whole, style: palette.json, limit: previewLimit + 1, shown: shown)
             }
-            // Bytes that are not UTF-8 (GBK labelled as nothing) were read as U+FFFD: said, not silently.
-            let misread = response.readsWithReplacements
-                ? palette.yellow("warning: ") + "the body is not UTF-8 (nor in a charset its Content-Type names); "
-                    + "\u{FFFD} stands for each byte that is not\n" : ""
             // A spooled body's tree is only its start, however short it prints.
-            return misread + preview(text, bodySize: complete && response.spool == nil ? nil : size)
+            return misreadWarning(response) + preview(text, bodySize: complete && response.spool == nil ? nil : size)
         } catch {
             // A spooled body found to be JSON on its way, whose start alone
             // does not parse (its first value is longer): the start as text.
@@ -252,6 +248,18 @@ struct Renderer: Sendable {
             }
         }
         return textOrBinary(response, type: type, charset: charset, hiding: carried)
+    }
+
+    /// Bytes that are not UTF-8 (GBK labelled as nothing) read as U+FFFD: said, not silently.
+    private func misreadWarning(_ response: ReceivedResponse) -> String {
+        guard response.readsWithReplacements else { return "" }
+        return palette.yellow("warning: ") + "the body is not UTF-8 (nor in a charset its Content-Type names); \u{FFFD} stands for each byte that is not\n"
+    }
+
+    /// A text body as shown: the secret members of JSON written in it, and
+    /// the credentials the request carried where it echoes them, hidden.
+    static func hidingSecrets(in text: String, carried: [String]) -> String {
+        carried.reduce(Redactor.hidingSecretMembers(in: text)) { $0.replacingOccurrences(of: $1, with: Redactor.hidden($1)) }
     }
 
     /// How a JSON body's strings are shown: secret-named members hidden,
@@ -276,14 +284,11 @@ struct Renderer: Sendable {
         if response.isReadableWhole, response.undecodedEncoding == nil, !response.claimsBinary {
             if let value = response.json {
                 let (text, _) = JSONPrinter.pretty(value, style: palette.json, limit: .max, shown: Self.shown(hiding: carried))
-                let misread = response.readsWithReplacements
-                    ? palette.yellow("warning: ") + "the body is not UTF-8 (nor in a charset its Content-Type names); "
-                        + "\u{FFFD} stands for each byte that is not\n" : ""
-                return (text.hasSuffix("\n") ? text : text + "\n", misread)
+                return (text.hasSuffix("\n") ? text : text + "\n", misreadWarning(response))
             }
             if let bytes = response.wholeBody, let text = Self.text(bytes, charset: response.charset) {
                 // Text as it came: no line end added (a 64 MiB text stays 64 MiB).
-                let hidden = carried.reduce(Redactor.hidingSecretMembers(in: text)) { $0.replacingOccurrences(of: $1, with: Redactor.hidden($1)) }
+                let hidden = Self.hidingSecrets(in: text, carried: carried)
                 let warning = response.claimsJSON
                     ? palette.yellow("warning: ") + "the body says \(response.mediaType ?? "JSON") but is not valid JSON; written as it came\n" : ""
                 return (hidden, warning)
@@ -327,7 +332,7 @@ struct Renderer: Sendable {
     /// `spooledSize`: the whole body's size when `bytes` are only its start.
     private func textOrBinary(_ bytes: ArraySlice<UInt8>, type: String, charset: String? = nil, hiding carried: [String], spooledSize: Int? = nil) -> String {
         if let text = Self.text(bytes, charset: charset) {
-            let hidden = carried.reduce(Redactor.hidingSecretMembers(in: text)) { $0.replacingOccurrences(of: $1, with: Redactor.hidden($1)) }
+            let hidden = Self.hidingSecrets(in: text, carried: carried)
             return preview(escapesControls ? Self.visible(hidden) : hidden, bodySize: spooledSize)
         }
         return palette.dim("binary body: \(type), \(Self.size(spooledSize ?? bytes.count)) (not shown)") + "\n"
