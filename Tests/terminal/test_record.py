@@ -305,6 +305,9 @@ def test_short_and_quoted_secrets_replay_as_typed_and_are_never_shown(tmp_path, 
     assert replayed.returncode == 4, report
     assert "body .n" in report and "xyz" not in report and "invalid JSON" not in report, report
     assert re.search(r'b\\+c', report) is None, report  # the password, however escaped
+    # On screen, the echo of what was sent (`data`, the JSON as text) hides it escaped too.
+    shown = run_explorer(["--base-url", base, "-c", "post /echo 'password:=\"{{secret:password}}\"'"], env=env, cwd=tmp_path)
+    assert shown.returncode == 0 and re.search(r'b\\+c', shown.stdout) is None and "<hidden: " in shown.stdout, shown.stdout
     # The short ones are not searched for in a string's text (the data echo): a pass needs the same ones.
     env.update(EXPLORER_SECRET_PIN_TOKEN="7", EXPLORER_SECRET_TOKEN="abc")
     Echo.n = 1

@@ -89,7 +89,11 @@ final class SessionController {
             do {
                 guard let resolved = try fillingSecrets(in: line) else { return .done(.ok) }
                 filled = resolved.line
-                supplied = resolved.secrets.map(\.value).filter { $0.count >= 3 }
+                // As typed, and as a JSON string holds it (an echo of the JSON sent: `tok\"en`).
+                supplied = resolved.secrets.map(\.value).filter { $0.count >= 3 }.flatMap { value in
+                    let escaped = String(JSONPrinter.quote(value).dropFirst().dropLast())
+                    return escaped == value ? [value] : [value, escaped]
+                }
                 whileRecording { recorder in resolved.secrets.forEach { recorder.learn($0.value, name: $0.name) } }
             } catch {
                 let prefix = location.map { "\($0): " } ?? ""
