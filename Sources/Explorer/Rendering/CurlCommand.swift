@@ -40,7 +40,6 @@ enum CurlCommand {
         }
     }
 
-    /// `follow`: the most redirects the line follows (`--follow`), nil when it follows none.
     /// JSON with its secret-named members' strings and numbers as placeholders (a number's bare).
     static func hidingMembers(_ value: JSONValue) -> JSONValue {
         switch value {
@@ -58,6 +57,7 @@ enum CurlCommand {
         }
     }
 
+    /// `follow`: the most redirects the line follows (`--follow`), nil when it follows none.
     static func render(_ request: PreparedRequest, follow: Int? = nil) -> String {
         var words = ["curl"]
         if request.method == "HEAD" {
