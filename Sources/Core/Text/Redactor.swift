@@ -47,21 +47,29 @@ public enum Redactor {
         return redacted == words ? line : LineTokenizer.join(redacted)
     }
 
+    /// Where the JSON of a `ws send {…}` or `ws send […]` line starts; nil
+    /// for any other line. Such a line is JSON as typed: split into words,
+    /// it loses its quotes.
+    public static func socketJSONStart(_ line: String) -> String.Index? {
+        let words = line.split(maxSplits: 2, whereSeparator: { $0 == " " || $0 == "\t" })
+        guard words.count == 3, words[0].lowercased() == "ws", words[1].lowercased() == "send",
+              let first = words[2].first, first == "{" || first == "[" else { return nil }
+        return words[2].startIndex
+    }
+
     /// `ws send {…}` or `ws send […]` with the JSON's secret-named members
     /// hidden, the rest as typed (JSON that does not parse, all of it when it
     /// mentions a secret); nil for any other line. Split into words, the
     /// JSON lost its quotes, and a password in it went to history and
     /// transcripts as typed.
     public static func redact(socketJSONLine line: String, hide: (String) -> String, secretFields: SecretFields = .none) -> String? {
-        let words = line.split(maxSplits: 2, whereSeparator: { $0 == " " || $0 == "\t" })
-        guard words.count == 3, words[0].lowercased() == "ws", words[1].lowercased() == "send",
-              let first = words[2].first, first == "{" || first == "[" else { return nil }
+        guard let start = socketJSONStart(line) else { return nil }
         // A `{{NAME}}` outside a string is not JSON until it is filled in:
         // it stands in as a number of its own for the parse, and comes back.
         var references: [String] = []
         var json = ""
         var inString = false, escaped = false
-        var rest = words[2][...]
+        var rest = line[start...]
         while let c = rest.first {
             if !inString, rest.hasPrefix("{{"), let close = rest.firstRange(of: "}}") {
                 json += "77770\(references.count)7777"
@@ -78,7 +86,7 @@ public enum Redactor {
             // Not JSON, so not sent: kept unless it may hold a secret.
             let lower = json.lowercased()
             let risky = ["token", "bearer"] + secretWords
-            return risky.contains { lower.contains($0) } ? String(line[..<words[2].startIndex]) + hide("secret") : line
+            return risky.contains { lower.contains($0) } ? String(line[..<start]) + hide("secret") : line
         }
         var hidden = redactBody(json, hide: hide, isSecret: { isSecretName($0) || secretFields.containsName($0) })
         guard hidden != json else { return line }
@@ -86,7 +94,7 @@ public enum Redactor {
         for (index, reference) in references.enumerated().reversed() {
             hidden = hidden.replacingOccurrences(of: "77770\(index)7777", with: reference)
         }
-        return String(line[..<words[2].startIndex]) + hidden
+        return String(line[..<start]) + hidden
     }
 
     /// Whether a field or header name names a secret.
@@ -264,24 +272,7 @@ public enum Redactor {
     /// text kept as typed when nothing is.
     public static func redactBody(_ text: String, hide: (String) -> String, isSecret: (String) -> Bool = isSecretName) -> String {
         if let json = try? JSONParser.parse(text) {
-            func walk(_ value: JSONValue) -> JSONValue {
-                switch value {
-                case let .object(members):
-                    return .object(members.map { member in
-                        switch member.value {
-                        case let .string(s) where isSecret(member.key) && !isReference(s):
-                            return (member.key, .string(hide(member.key)))
-                        case .number where isSecret(member.key):
-                            // Bare, as the number stood: a replay fills a number in.
-                            return (member.key, .number(hide(member.key)))
-                        default: return (member.key, walk(member.value))
-                        }
-                    })
-                case let .array(items): return .array(items.map(walk))
-                default: return value
-                }
-            }
-            let hidden = walk(json)
+            let hidden = hidingMembers(of: json, hide: hide, isSecret: isSecret)
             return hidden == json ? text : JSONPrinter.compact(hidden)
         }
         var changed = false
@@ -294,6 +285,25 @@ public enum Redactor {
             return String(pair[...eq]) + hide(name)
         }
         return changed ? pairs.joined(separator: "&") : text
+    }
+
+    /// JSON with the strings and numbers of its secret-named members replaced
+    /// by `hide(NAME)` (a number's bare, as it stood: a replay or a shell
+    /// fills a number in); a `{{NAME}}` reference is kept.
+    public static func hidingMembers(of value: JSONValue, hide: (String) -> String,
+                                     isSecret: (String) -> Bool = isSecretName) -> JSONValue {
+        switch value {
+        case let .object(members):
+            return .object(members.map { member in
+                switch member.value {
+                case let .string(s) where isSecret(member.key) && !isReference(s): return (member.key, .string(hide(member.key)))
+                case .number where isSecret(member.key): return (member.key, .number(hide(member.key)))
+                default: return (member.key, hidingMembers(of: member.value, hide: hide, isSecret: isSecret))
+                }
+            })
+        case let .array(items): return .array(items.map { hidingMembers(of: $0, hide: hide, isSecret: isSecret) })
+        default: return value
+        }
     }
 
     /// A `/path?…` or URL word with its secret-named query values hidden;

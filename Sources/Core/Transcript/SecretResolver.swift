@@ -59,7 +59,7 @@ public struct SecretResolver: Sendable {
     public func resolveNamed(_ line: String) throws(Missing) -> (line: String, secrets: [(name: String, value: String)]) {
         guard line.includes(ascii: "{{secret:") else { return (line, []) }
         // `ws send {…}` is JSON as typed: split into words, it lost its quotes.
-        if let json = Self.socketJSON(line) {
+        if let json = Redactor.socketJSONStart(line) {
             let (text, used) = try Self.fillingJSON(String(line[json...])) { name throws(Missing) in try value(name, email: nil) }
             return (String(line[..<json]) + text, used)
         }
@@ -97,14 +97,6 @@ public struct SecretResolver: Sendable {
     /// `text` with each `{{secret:NAME}}` replaced by its value, and the values used by name.
     public func fill(_ text: String, email: String?) throws(Missing) -> (text: String, secrets: [(name: String, value: String)]) {
         try Self.replacingPlaceholders(in: text) { name throws(Missing) in try value(name, email: email) }
-    }
-
-    /// Where the JSON of a `ws send {…}` or `ws send […]` line starts.
-    private static func socketJSON(_ line: String) -> String.Index? {
-        let words = line.split(maxSplits: 2, whereSeparator: { $0 == " " || $0 == "\t" })
-        guard words.count == 3, words[0].lowercased() == "ws", words[1].lowercased() == "send",
-              let first = words[2].first, first == "{" || first == "[" else { return nil }
-        return words[2].startIndex
     }
 
     /// Where the value of a `NAME:=JSON` item starts: after its first

@@ -241,7 +241,7 @@ actor Interpreter {
                 return .failure("--cert-key \(key) is the key of a client certificate: give --cert FILE too (not sent)", .usage)
             }
             var request = try session.builder.build(method: method, path: path, items: items, form: options.form, raw: options.raw)
-            request.timeout = options.timeout.map { .milliseconds(Int(($0 * 1000).rounded())) }
+            request.timeout = options.timeoutDuration
             request.tls = options.tls
             let certificateNote = withholdingSessionCertificate(from: &request, typed: typed)
             if !options.force, let endpoint = endpoint(method: method, path: session.catalogPath(of: request)) {
@@ -265,7 +265,7 @@ actor Interpreter {
                     lastResponse = partial
                     lastFrame = nil
                 }
-                return .message("stopped: \(stream!.shown) \(stream!.shown == 1 ? "line" : "lines") streamed above")
+                return .message("stopped: " + Self.streamedNote(stream!.shown))
             } catch {
                 if let line = download?.finish(complete: false), download?.path != nil {
                     // Why it stopped, unless Ctrl-C stopped it: the person who pressed it knows.
@@ -591,7 +591,16 @@ actor Interpreter {
         stream.finish()
         guard stream.shown > 0 else { return [] }
         view.remove(.responseBody)
-        return ["\(stream.shown) \(stream.shown == 1 ? "line" : "lines") streamed above"]
+        return [streamedNote(stream.shown)]
+    }
+
+    /// How a terminal showed a body as it came: said on screen, not recorded
+    /// (a replay, a script, shows the body whole and says nothing).
+    static func streamedNote(_ count: Int) -> String { "\(count) \(count == 1 ? "line" : "lines") streamed above" }
+
+    static func isStreamedNote(_ line: String) -> Bool {
+        guard let count = Int(line.prefix { $0.isNumber }) else { return false }
+        return line == streamedNote(count)
     }
 
     /// A download's line: saved, or why not, and whether it failed to save
@@ -660,7 +669,7 @@ actor Interpreter {
             request.headers[index].value = CurlCommand.placeholder(request.headers[index].name)
         }
         request.tls = options.tls
-        request.timeout = options.timeout.map { .milliseconds(Int(($0 * 1000).rounded())) }
+        request.timeout = options.timeoutDuration
         var notes = withholdingSessionCertificate(from: &request, typed: typed).map { [$0] } ?? []
         let rule = access(for: request)
         let placement = rule?.token ?? .bearer

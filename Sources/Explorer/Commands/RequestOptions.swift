@@ -64,6 +64,9 @@ struct RequestOptions: Sendable, Equatable {
     var maxRedirects: Int?
     /// Seconds, from 0.001 to 3600.
     var timeout: Double?
+
+    /// `timeout` as the transport takes it.
+    var timeoutDuration: Duration? { timeout.map { .milliseconds(Int(($0 * 1000).rounded())) } }
     var form = false
     var raw: String?
     var print: PrintParts?

@@ -31,29 +31,12 @@ enum CurlCommand {
                 return secret(name).map { .stringField(name: name, value: placeholder(Redactor.leaf(of: $0))) } ?? item
             case let .jsonField(name, value):
                 // An object or list typed whole: its secret-named members.
-                guard let secret = secret(name) else { return .jsonField(name: name, value: hidingMembers(value)) }
+                guard let secret = secret(name) else { return .jsonField(name: name, value: Redactor.hidingMembers(of: value, hide: placeholder)) }
                 if case .string = value { return .stringField(name: name, value: placeholder(Redactor.leaf(of: secret))) }
                 return .jsonField(name: name, value: .number(placeholder(Redactor.leaf(of: secret))))
             case let .query(name, _) where Redactor.isSecretParameter(name): return .query(name: name, value: placeholder(name))
             default: return item
             }
-        }
-    }
-
-    /// JSON with its secret-named members' strings and numbers as placeholders (a number's bare).
-    static func hidingMembers(_ value: JSONValue) -> JSONValue {
-        switch value {
-        case let .object(members):
-            return .object(members.map { member in
-                guard Redactor.isSecretName(member.key) else { return (member.key, hidingMembers(member.value)) }
-                switch member.value {
-                case .string: return (member.key, .string(placeholder(member.key)))
-                case .number: return (member.key, .number(placeholder(member.key)))
-                default: return (member.key, hidingMembers(member.value))
-                }
-            })
-        case let .array(items): return .array(items.map(hidingMembers))
-        default: return value
         }
     }
 

@@ -43,7 +43,7 @@ extension Outcome {
                 } else {
                     // "4 lines streamed above" says how a terminal showed the body (the body
                     // itself is recorded): a replay, a script, shows it whole and says nothing.
-                    observation.notes = Self.lines(note).filter { !Self.isStreamedNote($0) }
+                    observation.notes = Self.lines(note).filter { !Interpreter.isStreamedNote($0) }
                 }
             }
             return observation
@@ -53,11 +53,6 @@ extension Outcome {
             let text = (OutcomeText.plain(self) ?? "").replacing(/<hidden: \d+ characters?>/, with: "<hidden>")
             return Observation(body: text.isEmpty ? nil : .text(Self.lines(text)))
         }
-    }
-
-    /// `Interpreter.settle`'s line for a body shown as it came.
-    private static func isStreamedNote(_ line: String) -> Bool {
-        (line.hasSuffix(" lines streamed above") || line.hasSuffix(" line streamed above")) && line.first?.isNumber == true
     }
 
     /// JSON when it parses (whatever the Content-Type says), else text (UTF-8,
