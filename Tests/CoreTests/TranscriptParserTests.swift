@@ -106,10 +106,13 @@ import Testing
         ("# explorer transcript v1\nbase-url: sandbox\n", 2, 1, "the header has no 'profile:' field"),
         ("# explorer transcript v1\nprofile: linku\n", 2, 1, "the header has no 'base-url:' field ('sandbox' or a URL)"),
         ("# explorer transcript v1\nprofile: linku\nbase-url: ftp://x\n", 3, 11, "'base-url:' is 'sandbox' or an http:// or https:// URL, not 'ftp://x'"),
-        ("# explorer transcript v1\nprofile: linku\ncolour: red\n", 3, 1, "unknown header field 'colour' (known: profile, env, base-url, var, login)"),
+        ("# explorer transcript v1\nprofile: linku\ncolour: red\n", 3, 1, "unknown header field 'colour' (known: profile, env, base-url, var, login, frames)"),
         ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\nstray text\n", 4, 1,
-         "expected a header field (profile:, env:, base-url:, var:, login:), a # comment or a step ('> command')"),
+         "expected a header field (profile:, env:, base-url:, var:, login:, frames:), a # comment or a step ('> command')"),
         ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> \n", 4, 1, "'>' needs a command after it"),
+        ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\nframes: shown\n", 4, 9,
+         "'frames:' is 'live' (frames were shown as they came, in the REPL) or 'kept' (they waited for ws recv), not 'shown'"),
+        ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\nframes: live\nframes: kept\n", 5, 1, "a second 'frames:' field"),
         ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> get /x\nHTTP/1.1 2000 OK\n", 5, 10,
          "expected a status line such as 'HTTP/1.1 200 OK'"),
         ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> get /x\nHTTP/1.1 200 OK\n{\n  \"a\": tru\n}\n\n> get /y\n", 7, 8,
@@ -187,6 +190,16 @@ import Testing
         let made = TranscriptHeader.make(profile: "shop", environment: "staging", target: .url("https://staging.example.com"))
         #expect(made.lines == ["profile: shop", "env: staging", "base-url: https://staging.example.com"])
         #expect(throws: TranscriptParseError.self) { try TranscriptParser.parse(text.replacingOccurrences(of: "env: staging\n", with: "env: a\nenv: b\n")) }
+    }
+
+    @Test func howFramesWereTakenIsReadAndWritten() throws {
+        let start = "# explorer transcript v1\nprofile: generic\nbase-url: http://127.0.0.1:8000\n"
+        #expect(try TranscriptParser.parse(start + "frames: live\n").header.framesLive)
+        #expect(try !TranscriptParser.parse(start + "frames: kept\n").header.framesLive)
+        #expect(try !TranscriptParser.parse(start).header.framesLive)
+        let made = TranscriptHeader.make(profile: "generic", target: .url("http://127.0.0.1:8000"), framesLive: true)
+        #expect(made.lines == ["profile: generic", "base-url: http://127.0.0.1:8000", "frames: live"])
+        #expect(try TranscriptParser.parse(TranscriptWriter.start(made)).header == made)
     }
 }
 

@@ -225,7 +225,9 @@ extension WebSocketCommandTests {
         let live = try await LiveSession.open(profile: .linku, target: .sandbox())
         let interpreter = live.interpreter
         let heard = Heard()
+        // As the REPL listens: frames print as they come, and that is their showing.
         await interpreter.setSocketListener { heard.append($0) }
+        await interpreter.setFramesLive(true)
         func run(_ line: String) async throws -> Outcome { await interpreter.execute(try interpreter.parser.parse(line)) }
         do {
             guard (try await run("ws connect /__sandbox/echo --retries 2 --heartbeat 0")).shownText != nil else { throw SocketFailure("no connection") }
@@ -250,6 +252,22 @@ extension WebSocketCommandTests {
             Issue.record(error)
         }
         await live.close()
+    }
+
+    /// A tour of a script's transcript in the REPL: frames print as they
+    /// come and still wait for `ws recv`, as the transcript expects.
+    @Test func framesKeptForRecvArePrintedTooWhenSomeoneListens() async throws {
+        try await withSandboxInterpreter { interpreter, _ in
+            let heard = Heard()
+            await interpreter.setSocketListener { heard.append($0) }
+            func run(_ line: String) async throws -> Outcome { await interpreter.execute(try interpreter.parser.parse(line)) }
+            _ = try await run("ws connect /__sandbox/echo --heartbeat 0")
+            _ = try await run(#"ws send {"n":1}"#)
+            try await eventually("the echo printed") { heard.received == [#"{"n":1}"#] }
+            guard case let .frames(frames, _) = try await run("ws recv --timeout 10") else { throw SocketFailure("not kept") }
+            #expect(frames.map(\.text) == [#"{"n":1}"#])
+            _ = try await run("ws close")
+        }
     }
 
     /// In a script (no listener) frames wait for `ws recv`, in order.

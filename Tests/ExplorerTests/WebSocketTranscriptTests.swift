@@ -11,10 +11,17 @@ import Testing
 @Suite struct WebSocketTranscriptTests {
     /// Records `lines` the way the session controller does: the frames that came since the
     /// last step are written before each line runs.
-    static func record(_ lines: [String]) async throws -> (path: String, text: String, tokens: [String]) {
+    /// `live`: as the REPL records, frames shown as they come (`frames: live`);
+    /// the line `!ack` waits until the socket has received a frame.
+    static func record(_ lines: [String], live: Bool = false) async throws -> (path: String, text: String, tokens: [String]) {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("ws-\(UUID().uuidString).transcript").path
         let tokens = try await withSandboxInterpreter { interpreter, server in
-            let recorder = try TranscriptRecorder(path: path, header: .make(profile: "linku", target: .sandbox),
+            if live {
+                await interpreter.setSocketListener { _ in }
+                await interpreter.setFramesLive(true)
+            }
+            let arrivals = interpreter.frameTap.subscribe()
+            let recorder = try TranscriptRecorder(path: path, header: .make(profile: "linku", target: .sandbox, framesLive: live),
                                                   renderer: Renderer(palette: .plain, envelope: Profile.linku.errorEnvelope),
                                                   baseURL: server.baseURL.absoluteString, secrets: SecretScrubber(),
                                                   secretFields: SecretFields(Profile.linku.secretFields), frames: interpreter.frameTap.subscribe(),
@@ -26,6 +33,12 @@ import Testing
                 let token = await interpreter.session.tokens?.accessToken ?? ""
                 let line = template.replacingOccurrences(of: "{{TOKEN}}", with: token)
                     .replacingOccurrences(of: "{{WS}}", with: PatternText.socketURL(server.baseURL.absoluteString))
+                if line == "!ack" {
+                    if !arrivals.takeAll().contains(where: { $0.direction == .received }) {
+                        _ = await arrivals.take(sent: 0, received: 1, timeout: 5)
+                    }
+                    continue
+                }
                 // `!set NAME=VALUE` sets a variable without recording it, as a tour's replay does with its captures.
                 if line.hasPrefix("!set "), let eq = line.firstIndex(of: "=") {
                     _ = await interpreter.execute(.set(name: String(line[line.index(line.startIndex, offsetBy: 5)..<eq]), value: String(line[line.index(after: eq)...])))
@@ -78,6 +91,24 @@ import Testing
         let report = ReplayReport(palette: .plain).detailed(run)
         #expect(run.status == .ok, "\(report.out)\(report.err)\n\(text)")
         #expect(run.steps.count == Self.chat.count)
+    }
+
+    /// In the REPL a frame shows as it comes, so a later `ws recv` waits for
+    /// another and the recording says none came; the header's `frames: live`
+    /// makes the replay take frames the same way. Without it (a script's way)
+    /// the `ws recv` would get the ack, which the recording says it did not.
+    @Test func aREPLsRecvAfterAFrameShownAsItCameReplaysAsRecorded() async throws {
+        let lines = Array(Self.chat.prefix(3)) + ["!ack", "ws recv --timeout 0.3"]
+        let (path, text, _) = try await Self.record(lines, live: true)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(text.contains("base-url: sandbox\nframes: live\n"))
+        #expect(text.hasSuffix("> ws recv --timeout 0.3\nerror: no frame within 0.3 s\n\n"), "\(text)")
+        let run = await Replayer(environment: [:]).run(path)
+        #expect(run.status == .ok, "\(ReplayReport(palette: .plain).detailed(run).out)\n\(text)")
+
+        try text.replacingOccurrences(of: "frames: live\n", with: "").write(toFile: path, atomically: true, encoding: .utf8)
+        let kept = await Replayer(environment: [:]).run(path)
+        #expect(kept.failedSteps.map(\.command) == ["ws recv --timeout 0.3"])
     }
 
     @Test func aFrameThatNeverComesIsADifferenceSaidPlainly() async throws {

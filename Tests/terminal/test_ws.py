@@ -265,8 +265,9 @@ def test_ws_connect_flags_complete_on_tab(spawn):
     x.wait_for_line(PROMPT + "ws connect --heartbeat ")
 
 
-def test_ws_recv_does_not_show_again_a_frame_printed_as_it_arrived(spawn):
-    x = spawn()
+def test_ws_recv_does_not_show_again_a_frame_printed_as_it_arrived_and_its_recording_replays(spawn, env, tmp_path):
+    path = tmp_path / "echo.transcript"
+    x = spawn("--record", str(path))
     assert "connected to ws://" in x.run("ws connect /__sandbox/echo")
     x.send('ws send {"n":"echo-once"}' + ENTER)
     x.expect('← {"n":"echo-once"}')
@@ -274,6 +275,14 @@ def test_ws_recv_does_not_show_again_a_frame_printed_as_it_arrived(spawn):
     out = x.run("ws recv --timeout 0.3")
     assert "no frame within 0.3 s" in out, out
     assert x.transcript.count('← {"n":"echo-once"}') == 1
+    x.send(CTRL_D)
+    x.expect_exit()
+    # The echo shown above the prompt is written under `ws send`; the replay
+    # (frames: live) does not hand it to `ws recv`, which got nothing here.
+    text = path.read_text()
+    assert "frames: live\n" in text and "> ws recv --timeout 0.3\nerror: no frame within 0.3 s\n" in text, text
+    replay = run_explorer(["replay", str(path)], env=env, cwd=tmp_path, timeout=60)
+    assert replay.returncode == 0 and "3 steps: 3 passed" in replay.stdout, replay.stdout + replay.stderr + text
 
 
 def test_ws_close_on_a_peer_that_never_answers_comes_back_to_the_prompt(spawn, socket_server):

@@ -27,6 +27,10 @@ public struct TranscriptHeader: Sendable, Equatable {
     public var variables: [Variable]
     /// `login: EMAIL`: recording began while logged in, so replay logs in first.
     public var login: String?
+    /// `frames: live`: recorded in the REPL, where a WebSocket frame is shown
+    /// as it comes and a later `ws recv` waits for frames not shown yet; without
+    /// it (a script), frames wait for `ws recv`. A replay takes them the same way.
+    public var framesLive = false
     /// Line and column of the profile's name, for messages about it.
     public var profileLine: Int
     public var profileColumn: Int
@@ -47,7 +51,7 @@ public struct TranscriptHeader: Sendable, Equatable {
 
     /// The header of a new recording, fields in their usual order.
     public static func make(profile: String, environment: String? = nil, target: Target, variables: [Variable] = [],
-                            login: String? = nil) -> TranscriptHeader {
+                            login: String? = nil, framesLive: Bool = false) -> TranscriptHeader {
         var lines = ["profile: \(profile)"]
         if let environment { lines.append("env: \(environment)") }
         switch target {
@@ -56,8 +60,10 @@ public struct TranscriptHeader: Sendable, Equatable {
         }
         lines += variables.map { "var: \($0.name)=\($0.value)" }
         if let login { lines.append("login: \(login)") }
+        if framesLive { lines.append("frames: live") }
         var header = TranscriptHeader(profile: profile, target: target, variables: variables, login: login, lines: lines)
         header.environment = environment
+        header.framesLive = framesLive
         return header
     }
 }

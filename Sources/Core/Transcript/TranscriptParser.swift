@@ -7,7 +7,7 @@ import Foundation
 public enum TranscriptParser {
     /// Written before the status line when a 401 was cured by a refresh.
     public static let refreshLine = "(access token refreshed; request retried)"
-    static let headerKeys = ["profile", "env", "base-url", "var", "login"]
+    static let headerKeys = ["profile", "env", "base-url", "var", "login", "frames"]
 
     typealias Line = (number: Int, text: String)
 
@@ -129,6 +129,7 @@ public enum TranscriptParser {
         var variables: [TranscriptHeader.Variable] = []
         var login: String?
         var environment: String?
+        var framesLive: Bool?
         var lastField = -1
         for (index, line) in lines.enumerated() where !isNoise(line.text) {
             lastField = index
@@ -172,6 +173,13 @@ public enum TranscriptParser {
             case "login":
                 guard !value.isEmpty else { throw fail("'login:' needs the email the session was logged in as") }
                 login = value
+            case "frames":
+                guard framesLive == nil else { throw fail("a second 'frames:' field", column: 1) }
+                switch value {
+                case "live": framesLive = true
+                case "kept": framesLive = false
+                default: throw fail("'frames:' is 'live' (frames were shown as they came, in the REPL) or 'kept' (they waited for ws recv), not '\(value)'")
+                }
             default:
                 throw fail("unknown header field '\(key)' (known: \(headerKeys.joined(separator: ", ")))", column: 1)
             }
@@ -187,6 +195,7 @@ public enum TranscriptParser {
         var header = TranscriptHeader(profile: profile.name, target: target, variables: variables, login: login,
                                       profileLine: profile.line, profileColumn: profile.column, lines: fieldLines)
         header.environment = environment
+        header.framesLive = framesLive ?? false
         return (header, trimBlank(lines[(lastField + 1)...].map(\.text)))
     }
 }

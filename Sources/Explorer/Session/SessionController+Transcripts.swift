@@ -10,7 +10,11 @@ extension SessionController {
     func run(_ action: TranscriptAction) -> Outcome {
         let before = runBlocking { [interpreter] in await interpreter.userVariables }
         defer {
-            let after = runBlocking { [interpreter] in await interpreter.userVariables }
+            let after = runBlocking { [interpreter, listensToSockets] in
+                // The transcript's way of taking frames (`frames:`) was this session's while it ran.
+                await interpreter.setFramesLive(listensToSockets)
+                return await interpreter.userVariables
+            }
             replayBound.formUnion(after.filter { before[$0.key] != $0.value }.keys)
         }
         switch action {

@@ -234,7 +234,8 @@ final class SessionController {
                 secrets.learn(value, name: ExpectedValue.secretName(name))
                 return .init(name: name, value: TranscriptPattern(.secret(ExpectedValue.secretName(name))).description)
             },
-            login: email)
+            // The REPL shows frames as they come (`repl` listens; `--record` starts before it).
+            login: email, framesLive: terminal.isInteractive)
         recorder = try TranscriptRecorder(path: path, header: header, renderer: renderer,
                                           baseURL: interpreter.session.builder.baseURL.absoluteString, secrets: secrets,
                                           secretFields: SecretFields(interpreter.session.profile.secretFields),
@@ -335,13 +336,16 @@ final class SessionController {
     }
 
     /// Whether socket notices print above the prompt (the REPL's terminal can).
-    private var listensToSockets = false
+    private(set) var listensToSockets = false
 
     private func listenToSockets() {
         guard let post = terminal.asyncOutput() else { return }
         listensToSockets = true
         let renderer = renderer
-        runBlocking { [interpreter] in await interpreter.setSocketListener { post(renderer.notice($0)) } }
+        runBlocking { [interpreter] in
+            await interpreter.setSocketListener { post(renderer.notice($0)) }
+            await interpreter.setFramesLive(true)
+        }
     }
 
     /// The interactive loop: prompt, read, run, until Ctrl-D or `exit`.

@@ -231,6 +231,8 @@ struct Replayer: Sendable {
 
         /// Sets the header's variables and logs in when it says so.
         nonisolated(nonsending) mutating func prepare(_ header: TranscriptHeader) async -> Bool {
+            // Frames are taken as the recording took them: shown as they came (the REPL), or kept for `ws recv`.
+            await interpreter.setFramesLive(header.framesLive)
             do {
                 for variable in header.variables {
                     let (value, used) = try resolver.fill(variable.value, email: nil)

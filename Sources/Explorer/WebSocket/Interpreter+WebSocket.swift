@@ -5,14 +5,19 @@ import Foundation
 struct SocketState {
     var socket: WebSocketSession?
     var pump: Task<Void, Never>?
-    /// Received frames not yet shown: kept for `ws recv`, the oldest go first past `inboxLimit`.
-    /// In the REPL a frame is shown once, either as it arrives or by a waiting `ws recv`.
+    /// Received frames not yet taken: kept for `ws recv`, the oldest go first past `inboxLimit`.
+    /// When `live` (the REPL) a frame is shown once, either as it arrives or by a waiting `ws recv`.
     var inbox: [SocketNotice] = []
     static let inboxLimit = 1000
     /// How the first connection went: nil while connecting, then nil (open) or a failure line.
     var firstResult: Result<Void, ConnectFailed>?
     /// Hears every notice as it happens (the REPL prints them above the line); nil in scripts.
     var listener: (@Sendable (SocketNotice) -> Void)?
+    /// Whether a frame no `ws recv` waits for counts as shown as it arrives
+    /// (the REPL), rather than kept for the next `ws recv` (a script). A
+    /// replay takes it from its transcript (`frames: live`), so a REPL's
+    /// `ws recv` that waited for a frame not shown yet replays the same.
+    var live = false
     var options = WebSocketOptions()
     /// `ws close` is under way: its own answer says so, the notice would repeat it.
     var closing = false
@@ -40,6 +45,13 @@ extension Interpreter {
     func setSocketListener(_ listener: (@Sendable (SocketNotice) -> Void)?) {
         sockets.listener = listener
     }
+
+    /// Whether frames nobody waits for are shown as they come rather than kept (`SocketState.live`).
+    func setFramesLive(_ live: Bool) {
+        sockets.live = live
+    }
+
+    var framesLive: Bool { sockets.live }
 
     /// One frame out: sent, or queued while the socket is not open.
     private func send(_ frame: SocketFrame) async -> Outcome {
@@ -133,7 +145,7 @@ extension Interpreter {
         let address: WebSocketAddress = target.map { .url($0) } ?? .profileTemplate
         let socket = WebSocketSession(address: address, session: session, options: options,
                                       reconciler: target == nil ? Reconciler.forProfile(session) : nil)
-        sockets = SocketState(socket: socket, listener: sockets.listener, options: options)
+        sockets = SocketState(socket: socket, listener: sockets.listener, live: sockets.live, options: options)
         sockets.pump = Task {
             for await event in socket.events where sockets.socket === socket { self.handle(event) }
             if sockets.socket === socket { ended() }
@@ -229,14 +241,16 @@ extension Interpreter {
         sockets.waiter?.yield()
     }
 
-    /// A received frame is shown once: it waits in the inbox for `ws recv` in
-    /// a script, or while a `ws recv` waits for it; otherwise (the REPL) it is
-    /// returned to be printed as it arrives.
+    /// A received frame goes to a waiting `ws recv`; else, live (the REPL),
+    /// it is returned to be printed as it arrives, and that is its showing;
+    /// else (a script) it waits in the inbox for the next `ws recv`, and is
+    /// returned too, for a listener (a tour of a script's transcript) to print.
     private func deliver(_ notice: SocketNotice) -> [SocketNotice] {
-        guard sockets.listener == nil || sockets.inbox.count < sockets.wanted else { return [notice] }
+        let awaited = sockets.inbox.count < sockets.wanted
+        guard awaited || !sockets.live else { return [notice] }
         sockets.inbox.append(notice)
         if sockets.inbox.count > SocketState.inboxLimit { sockets.inbox.removeFirst() }
-        return []
+        return awaited ? [] : [notice]
     }
 
     /// A received frame becomes what `show` and `capture` look at.
