@@ -72,6 +72,25 @@ import Testing
     }
 }
 
+extension DownloadNameTests {
+    /// A name taken where it was recorded (`x-1.txt`) is free in a replay's
+    /// own folder: the recording lets the `-N` be there or not.
+    @Test func aRenamedDownloadIsRecordedWithItsNumberOptional() throws {
+        let renamed = try #require(TranscriptRecorder.renamedDownload(.literal("saved 3 B to x-12.txt"), intended: "x.txt"))
+        #expect(renamed.description == "saved 3 B to x{{/(-[0-9]+)?/}}.txt")
+        func matches(_ name: String) -> Bool { renamed.match("saved 3 B to \(name)", bound: { _ in nil }) != nil }
+        for name in ["x.txt", "x-1.txt", "x-12.txt"] { #expect(matches(name), "\(name)") }
+        for name in ["x-a.txt", "y.txt", "x.txt.txt"] { #expect(!matches(name), "\(name)") }
+        #expect(TranscriptRecorder.renamedDownload(.literal("saved 3 B to archive-2"), intended: "archive")?.description
+                == "saved 3 B to archive{{/(-[0-9]+)?/}}")
+        // Not renamed, another name (-o), or not a save: as it was.
+        for (note, intended) in [("saved 3 B to x.txt", "x.txt"), ("saved 3 B to report-2024.csv", "report-2024.csv"),
+                                 ("saved 3 B to mine-1.txt", "x.txt"), ("not saved: the answer was 404", "x.txt")] {
+            #expect(TranscriptRecorder.renamedDownload(.literal(note), intended: intended) == nil, "\(note)")
+        }
+    }
+}
+
 extension PagingTests {
     /// A profile file's `pagination` is the rule, with its own names.
     @Test func aDeclaredCursorIsReadWhereTheProfileSays() throws {

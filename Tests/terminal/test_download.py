@@ -54,6 +54,19 @@ def test_download_writes_any_size_and_names_the_file_as_httpie_does(files, tmp_p
     assert "saved 7 B to bashrc" in said and not (tmp_path / ".bashrc").exists(), "nor hides itself as a dotfile, as in HTTPie"
 
 
+def test_a_download_renamed_because_its_name_was_taken_replays(files, tmp_path):
+    # Recorded as notes-1.txt (notes.txt was there), it replayed as notes.txt
+    # (a replay saves into a folder of its own) and failed.
+    (tmp_path / "notes.txt").write_text("mine\n")
+    env = isolated_env(tmp_path)
+    run_explorer(["--base-url", files, "--record", "dl.transcript"], env=env, input="get /notes.txt -d\nget /notes.txt -d\n", cwd=tmp_path, timeout=60)
+    text = (tmp_path / "dl.transcript").read_text()
+    assert text.count("note: saved 7 B to notes{{/(-[0-9]+)?/}}.txt\n") == 2, text
+    assert (tmp_path / "notes.txt").read_text() == "mine\n" and (tmp_path / "notes-2.txt").read_bytes() == b"report\n"
+    replay = run_explorer(["replay", "dl.transcript"], env=env, cwd=tmp_path, timeout=60)
+    assert replay.returncode == 0, replay.stdout + replay.stderr + text
+
+
 def test_a_download_from_a_server_that_stops_sending_ends_after_the_timeout(socket_server, tmp_path):
     # It hung for ever: the deadline is lifted once a download's body starts,
     # so --timeout now bounds the silence between its parts instead.

@@ -114,8 +114,27 @@ final class TranscriptRecorder {
         if case .capture? = command { isCapture = true }
         var expectation = Expectation(recording: observation, baseURL: baseURL, volatileBody: isCapture, secretFields: secretFields)
         expectation.frames = recorded(frames?.takeAll() ?? [])
+        if case let .http(_, _, _, options)? = command, options.download, options.output == nil, case let .exchange(exchange, _, _) = outcome {
+            let intended = Download.name(headers: exchange.response.headers, url: exchange.request.url)
+            expectation.notes = expectation.notes.map { Self.renamedDownload($0, intended: intended) ?? $0 }
+        }
         try append(scrubber.scrub(TranscriptWriter.step(TranscriptStep(command: written, expectation: expectation))))
         steps += 1
+    }
+
+    /// A `--download` saved under `NAME-1.EXT` because `NAME.EXT` was taken
+    /// where it was recorded: `saved 3 B to NAME{{/(-[0-9]+)?/}}.EXT`, since a
+    /// replay saves into a folder of its own, where the name is free.
+    static func renamedDownload(_ note: PatternText, intended: String) -> PatternText? {
+        guard let text = note.literalText, text.hasPrefix("saved "), let to = text.range(of: " to ", options: .backwards) else { return nil }
+        let name = String(text[to.upperBound...])
+        let stem = (intended as NSString).deletingPathExtension
+        let ext = (intended as NSString).pathExtension
+        let suffix = ext.isEmpty ? "" : "." + ext
+        guard name != intended, name.hasPrefix(stem + "-"), name.hasSuffix(suffix),
+              case let number = name.dropFirst(stem.count + 1).dropLast(suffix.count), !number.isEmpty, number.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return PatternText([.literal(text[..<to.upperBound] + stem), .pattern(TranscriptPattern(.regex("(-[0-9]+)?")))]
+                           + (suffix.isEmpty ? [] : [.literal(suffix)]))
     }
 
     /// The line as a transcript writes it: secrets as `{{secret:NAME}}`.
