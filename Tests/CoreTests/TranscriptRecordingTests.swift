@@ -155,6 +155,10 @@ import Testing
         #expect(scrubber.scrub(text) == "echo {{secret:password}} and {{secret:access_token}} and \"pa\\\"ss\" and abc")
         scrubber.learn("pa\"ss99", name: "quoted")
         #expect(scrubber.scrub(#"{"p": "pa\"ss99"}"#) == #"{"p": "{{secret:quoted}}"}"#)
+        // As a URL or a form carries it: httpbin's `"url"` echo of a query was written in clear.
+        scrubber.learn("hunter 2&x", name: "pw")
+        #expect(scrubber.scrub(#""url": "http://h/get?q=hunter%202%26x", "data": "q=hunter+2%26x""#)
+                == #""url": "http://h/get?q={{secret:pw}}", "data": "q={{secret:pw}}""#)
     }
 
     @Test func commandLinesGetNamedPlaceholders() {

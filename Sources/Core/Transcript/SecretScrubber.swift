@@ -14,12 +14,31 @@ public struct SecretScrubber: Sendable {
 
     /// Live value → placeholder name.
     private var secrets: [String: String] = [:]
+    /// Each secret as it may be written (`forms(of:)`) and its name, the longest first.
+    private var written: [(text: String, name: String)] = []
 
     public init() {}
 
     public mutating func learn(_ value: String, name: String, typed: Bool = false) {
         guard value.count >= (typed ? Self.typedMinimumLength : Self.minimumLength), secrets[value] == nil else { return }
         secrets[value] = name
+        for form in Self.forms(of: value) where !written.contains(where: { $0.text == form }) { written.append((form, name)) }
+        written.sort { $0.text.count > $1.text.count }
+    }
+
+    /// A value as written, as it looks inside a JSON string and inside a
+    /// JSON string inside one (an echo's `"data"` of the JSON sent, as a
+    /// report quotes it), and as a URL or a form carries it (`a%20b`, `a+b`:
+    /// an echo's `"url"`).
+    static func forms(of value: String) -> [String] {
+        let escaped = String(JSONPrinter.quote(value).dropFirst().dropLast())
+        let twice = String(JSONPrinter.quote(escaped).dropFirst().dropLast())
+        var forms: [String] = []
+        for form in [value, escaped, twice, RequestBuilder.percentEncode(value), RequestBuilder.formEncode(value),
+                     value.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? value] where !forms.contains(form) {
+            forms.append(form)
+        }
+        return forms
     }
 
     /// The placeholder name a value was learned under, if any.
@@ -43,10 +62,8 @@ public struct SecretScrubber: Sendable {
         }
     }
 
-    /// `text` with every known secret replaced by its `{{secret:NAME}}`,
-    /// longest first, as written, as it looks inside a JSON string, and
-    /// inside a JSON string inside one (an echo's `"data"` of the JSON
-    /// sent, as a report quotes it).
+    /// `text` with every known secret, in each of its `forms`, replaced by
+    /// its `{{secret:NAME}}`, longest first.
     public func scrub(_ text: String) -> String {
         replacing(in: text) { TranscriptPattern(.secret($0)).description }
     }
@@ -57,16 +74,6 @@ public struct SecretScrubber: Sendable {
     }
 
     private func replacing(in text: String, with placeholderOf: (String) -> String) -> String {
-        guard !secrets.isEmpty else { return text }
-        var text = text
-        for (value, name) in secrets.sorted(by: { $0.key.count > $1.key.count }) {
-            let placeholder = placeholderOf(name)
-            text = text.replacingOccurrences(of: value, with: placeholder)
-            let escaped = String(JSONPrinter.quote(value).dropFirst().dropLast())
-            guard escaped != value else { continue }
-            let twice = String(JSONPrinter.quote(escaped).dropFirst().dropLast())
-            text = text.replacingOccurrences(of: twice, with: placeholder).replacingOccurrences(of: escaped, with: placeholder)
-        }
-        return text
+        written.reduce(text) { $0.replacingOccurrences(of: $1.text, with: placeholderOf($1.name)) }
     }
 }

@@ -24,15 +24,14 @@ actor Interpreter {
     /// answer's display did. Worked out when asked, not for every answer.
     private var lastRequest: PreparedRequest?
     private var lastCarried: [String] {
-        (lastRequest.map { Renderer.credentials(of: $0, secretHeaders: profile.secretHeaders) } ?? []) + lastSupplied
+        (lastRequest.map { Renderer.credentials(of: $0, secretHeaders: profile.secretHeaders) } ?? []) + supplied.shown
     }
-    /// Values filled in for the coming line's `{{secret:NAME}}` (from the
-    /// environment, or typed without echo); `lastSupplied`, those of the
-    /// line the last response answered: hidden where it echoes them.
-    private var supplied: [String] = []
-    private var lastSupplied: [String] = []
+    /// Values the session filled in for `{{secret:NAME}}` so far (from the
+    /// environment, or typed without echo): hidden where an answer echoes
+    /// them, shell variables in `--curl`.
+    private var supplied = SuppliedSecrets()
 
-    func supplying(_ secrets: [String]) { supplied = secrets }
+    func supplying(_ secrets: SuppliedSecrets) { supplied = secrets }
     /// A WebSocket frame received since the last response (its JSON, or nil
     /// for text that is not JSON): `show` shows it instead.
     var lastFrame: JSONValue??
@@ -456,7 +455,6 @@ actor Interpreter {
     private func remember(_ exchange: Exchange, note: String?, view: PrintParts = .plain) -> Outcome {
         lastResponse = exchange.response
         lastRequest = exchange.request
-        lastSupplied = supplied
         lastFrame = nil
         // Ids for TAB come from the first elements of lists, which the preview's parse has (a large answer is not parsed whole).
         if seenIDs != nil, exchange.response.status < 400,
@@ -651,8 +649,9 @@ actor Interpreter {
     /// `--curl`: the request as a curl command, the token and secret-named
     /// items as shell variables; nothing is sent.
     private func curlView(method: String, path: String, items: [RequestItem], options: RequestOptions, typed: RequestOptions) async throws -> Outcome {
-        var request = try session.builder.build(method: method, path: path, items: CurlCommand.hidingSecrets(items),
-                                                form: options.form, raw: options.raw.map { Redactor.redactBody($0, hide: CurlCommand.placeholder) })
+        var request = try session.builder.build(method: method, path: CurlCommand.hiding(supplied.named, in: path),
+                                                items: CurlCommand.hidingSecrets(items, supplied: supplied.named), form: options.form,
+                                                raw: options.raw.map { CurlCommand.hiding(supplied.named, in: Redactor.redactBody($0, hide: CurlCommand.placeholder)) })
         let typedCount = request.headers.count
         let typedURL = request.url
         request = await session.withSessionHeaders(request)

@@ -18,7 +18,40 @@ enum CurlCommand {
     /// field is judged, and its variable named, by the key it sets
     /// (`user[token]` is `$TOKEN`); a JSON item that is not a string stays
     /// bare in the body (`{"pin":'"$PIN"'}`), so the command sends a number.
-    static func hidingSecrets(_ items: [RequestItem]) -> [RequestItem] {
+    /// A value filled in for `{{secret:NAME}}` (`supplied`) is `"$NAME"`
+    /// wherever an item holds it, whatever the item's name.
+    static func hidingSecrets(_ items: [RequestItem], supplied: [SuppliedSecrets.Secret] = []) -> [RequestItem] {
+        let named = hidingSecretNamed(items)
+        guard !supplied.isEmpty else { return named }
+        let secrets = supplied.sorted { $0.value.count > $1.value.count }
+        func hide(_ text: String) -> String { hiding(secrets, in: text) }
+        func hide(_ value: JSONValue) -> JSONValue {
+            switch value {
+            case let .string(s): return .string(hide(s))
+            case let .number(digits): return secrets.first { $0.value == digits }.map { .number(placeholder($0.name)) } ?? value
+            case let .array(items): return .array(items.map(hide))
+            case let .object(members): return .object(members.map { ($0.key, hide($0.value)) })
+            default: return value
+            }
+        }
+        return named.map { item in
+            switch item {
+            case let .header(name, value): return .header(name: name, value: hide(value))
+            case let .stringField(name, value): return .stringField(name: name, value: hide(value))
+            case let .jsonField(name, value): return .jsonField(name: name, value: hide(value))
+            case let .query(name, value): return .query(name: name, value: hide(value))
+            default: return item
+            }
+        }
+    }
+
+    /// `text` with each supplied value as its placeholder, the longest
+    /// first (a value holding a shorter one is replaced whole).
+    static func hiding(_ supplied: [SuppliedSecrets.Secret], in text: String) -> String {
+        supplied.sorted { $0.value.count > $1.value.count }.reduce(text) { $0.replacingOccurrences(of: $1.value, with: placeholder($1.name)) }
+    }
+
+    private static func hidingSecretNamed(_ items: [RequestItem]) -> [RequestItem] {
         func secret(_ name: String) -> String? {
             if Redactor.isSecretName(name) { return name }
             let leaf = Redactor.leaf(of: name)

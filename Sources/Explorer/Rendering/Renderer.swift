@@ -19,7 +19,7 @@ struct Renderer: Sendable {
     /// as on a terminal, where a server's escape codes would clear the
     /// screen or set the title; piped, they are passed on as sent.
     var escapesControls = false
-    /// Values filled in for the line's `{{secret:NAME}}`: hidden where the
+    /// Values the session filled in for `{{secret:NAME}}`: hidden where an
     /// answer echoes them, as the credentials the request carried are.
     var alsoHidden: [String] = []
     /// Piped, `-b` alone prints the whole body (`| jq`), not a terminal's
@@ -153,19 +153,19 @@ struct Renderer: Sendable {
     private func sent(_ request: PreparedRequest, _ view: PrintParts) -> String {
         var text = ""
         if view.contains(.requestHeaders) {
-            text += palette.bold("\(request.method) \(Redactor.redact(target: request.target, alsoSecret: secretParameters)) HTTP/1.1") + "\n"
-            text += headerLines(request.wireHeaders)
+            text += palette.bold("\(request.method) \(hidingSupplied(in: Redactor.redact(target: request.target, alsoSecret: secretParameters))) HTTP/1.1") + "\n"
+            text += headerLines(request.wireHeaders, hiding: alsoHidden)
         }
         if view.contains(.requestBody), let body = request.body, !body.isEmpty {
             if view.contains(.requestHeaders) { text += "\n" }
             let type = request.header("Content-Type") ?? "unknown type"
             if let json = try? JSONParser.parse(body) {
-                text += JSONPrinter.pretty(Redactor.redact(json: json), style: palette.json) + "\n"
+                text += JSONPrinter.pretty(Redactor.hiding(credentials: alsoHidden, in: Redactor.redact(json: json)), style: palette.json) + "\n"
             } else if !body.contains(0), let fields = String(validating: body, as: UTF8.self), Self.carriesFields(type) {
-                let shown = Self.hidingFields(fields, type: type)
+                let shown = hidingSupplied(in: Self.hidingFields(fields, type: type))
                 text += preview(escapesControls ? Self.visible(shown) : shown, bodySize: nil)
             } else {
-                text += textOrBinary(body[...], type: type, hiding: [])
+                text += textOrBinary(body[...], type: type, hiding: alsoHidden)
             }
         }
         return text
@@ -254,6 +254,12 @@ struct Renderer: Sendable {
     private func misreadWarning(_ response: ReceivedResponse) -> String {
         guard response.readsWithReplacements else { return "" }
         return palette.yellow("warning: ") + "the body is not UTF-8 (nor in a charset its Content-Type names); \u{FFFD} stands for each byte that is not\n"
+    }
+
+    /// `text` (a request line, a header, a form) with the values filled in
+    /// for `{{secret:NAME}}` hidden.
+    private func hidingSupplied(in text: String) -> String {
+        alsoHidden.reduce(text) { $0.replacingOccurrences(of: $1, with: Redactor.hidden($1)) }
     }
 
     /// A text body as shown: the secret members of JSON written in it, and
@@ -410,22 +416,22 @@ struct Renderer: Sendable {
     /// A recording takes it whole: its own scrubber writes them as
     /// `{{secret:NAME}}`.
     func offline(_ request: PreparedRequest, hidingSecrets: Bool = false, formattingJSON: Bool = false) -> String {
-        let target = hidingSecrets ? Redactor.redact(target: request.target, alsoSecret: secretParameters) : request.target
+        let target = hidingSecrets ? hidingSupplied(in: Redactor.redact(target: request.target, alsoSecret: secretParameters)) : request.target
         var lines = ["\(request.method) \(target) HTTP/1.1"]
-        lines += request.wireHeaders.map { "\($0.name): \($0.value)" }
+        lines += request.wireHeaders.map { "\($0.name): \(hidingSecrets ? hidingSupplied(in: $0.value) : $0.value)" }
         var text = lines.joined(separator: "\n") + "\n"
         if let body = request.body, !body.isEmpty {
             text += "\n"
             let type = request.header("Content-Type")?.lowercased() ?? ""
             let json = type.contains("json") ? try? JSONParser.parse(body) : nil
-            let shownJSON = hidingSecrets ? json.map(Redactor.redact(json:)) : json
+            let shownJSON = hidingSecrets ? json.map { Redactor.hiding(credentials: alsoHidden, in: Redactor.redact(json: $0)) } : json
             if formattingJSON, let shownJSON {
                 text += JSONPrinter.pretty(shownJSON) + "\n"
             } else if let json, let shownJSON, shownJSON != json {
                 // As sent, but for what is hidden.
                 text += JSONPrinter.compact(shownJSON) + "\n"
             } else if !body.contains(0), var s = String(validating: body, as: UTF8.self) {
-                if hidingSecrets { s = Self.hidingFields(s, type: request.header("Content-Type") ?? "") }
+                if hidingSecrets { s = hidingSupplied(in: Self.hidingFields(s, type: request.header("Content-Type") ?? "")) }
                 text += s.hasSuffix("\n") ? s : s + "\n"
             } else {
                 // NUL bytes are binary though they are valid UTF-8 (a tar, a zeroed file), as HTTPie judges them.

@@ -77,23 +77,12 @@ final class SessionController {
         // Frames that came since the last step belong to it, not to this line.
         whileRecording { try $0.flushFrames() }
         var filled = line
-        var supplied: [String] = []
-        defer {
-            // A value typed without echo, or from the environment, stays hidden where the answer echoes it.
-            if !supplied.isEmpty || !renderer.alsoHidden.isEmpty {
-                renderer.alsoHidden = supplied
-                runBlocking { [interpreter, supplied] in await interpreter.supplying(supplied) }
-            }
-        }
         if parsed == nil, line.includes(ascii: "{{secret:") {
             do {
                 guard let resolved = try fillingSecrets(in: line) else { return .done(.ok) }
                 filled = resolved.line
-                // As typed, and as a JSON string holds it (an echo of the JSON sent: `tok\"en`).
-                supplied = resolved.secrets.map(\.value).filter { $0.count >= 3 }.flatMap { value in
-                    let escaped = String(JSONPrinter.quote(value).dropFirst().dropLast())
-                    return escaped == value ? [value] : [value, escaped]
-                }
+                // Hidden where this answer, or a later one, echoes them; `$NAME` in --curl.
+                if supplied.add(resolved.secrets) { shareSuppliedSecrets() }
                 whileRecording { recorder in resolved.secrets.forEach { recorder.learn($0.value, name: $0.name) } }
             } catch {
                 let prefix = location.map { "\($0): " } ?? ""
@@ -308,6 +297,7 @@ final class SessionController {
             let socketsHeard = listensToSockets
             interpreter = next.interpreter
             if socketsHeard { listenToSockets() }
+            if !supplied.isEmpty { shareSuppliedSecrets() }
             let login = interpreter.session.profile.auth != nil ? "; logged out there unless a login for it was kept" : ""
             return .message("now on \(name) (\(next.url))\(login)" + (hadSocket ? "; the WebSocket was closed (ws connect opens one here)" : ""))
         }
@@ -337,6 +327,16 @@ final class SessionController {
 
     /// Whether socket notices print above the prompt (the REPL's terminal can).
     private(set) var listensToSockets = false
+
+    /// Every value this session filled in for a `{{secret:NAME}}`: the
+    /// renderer hides them on screen, the interpreter in `show` and
+    /// `capture` and as shell variables in `--curl`.
+    private var supplied = SuppliedSecrets()
+
+    private func shareSuppliedSecrets() {
+        renderer.alsoHidden = supplied.shown
+        runBlocking { [interpreter, supplied] in await interpreter.supplying(supplied) }
+    }
 
     private func listenToSockets() {
         guard let post = terminal.asyncOutput() else { return }
