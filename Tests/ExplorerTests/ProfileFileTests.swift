@@ -193,6 +193,16 @@ import Testing
         do { _ = try ProfileFile.read(missing) } catch { #expect(error.reason == "missing field 'refresh-path'" && error.path == "$.auth") }
     }
 
+    /// Where the flow finds the tokens is secret whatever the fields are
+    /// called: `show`, `vars`, the screen and recordings hide them.
+    @Test func theFlowsTokenFieldsAreSecretFields() throws {
+        let text = Self.linkuLike.replacingOccurrences(of: "  refreshed-refresh-token: .refresh_token\n",
+                                                       with: "  access-token: .data.tokens.access\n  refresh-token: .data.tokens.refresh\n  refreshed-access-token: .data.access\n")
+        let profile = try ProfileFile.read(try ProfileFileTests().write(text + "\nsecret-fields: [session_key]\n")).profile
+        #expect(profile.secretFields == ["session_key", "data.tokens.access", "data.tokens.refresh", "data.access", "refresh_token"])
+        #expect(SecretFields(profile.secretFields).contains(["data", "tokens", "refresh"]))
+    }
+
     /// Against a LinkU sandbox reached by URL, as any server would be: the
     /// file's flow logs in, and the token goes with the next request.
     @Test func itLogsInAndTheTokenGoesWithTheNextRequest() async throws {

@@ -440,3 +440,42 @@ def test_a_recording_names_a_profile_by_the_name_it_was_found_by(two_backends, t
     assert "\nprofile: b7\n" in (tmp_path / "b7.transcript").read_text()
     replayed = run_explorer(["replay", "b7.transcript"], env=env, cwd=tmp_path, timeout=30)
     assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+
+
+def test_tokens_at_the_fields_a_login_profile_names_are_never_shown_or_recorded(tmp_path, http_server):
+    # Opaque tokens under names no rule calls secret (`access`, `refresh`)
+    # were printed in the login's answer, by `show` and by `vars`.
+    access, refresh = "acc_7ce5a1b2c3d4e5f60718", "ref_0617a1b2c3d4e5f60718"
+
+    class Handler(QuietHandler):
+        def do_POST(self):
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            body = {"data": {"tokens": {"access": access, "refresh": refresh}, "user": {"handle": "dev"}}}
+            self.reply(200, json.dumps(body).encode(), [("Content-Type", "application/json")])
+
+    server = http_server(Handler)
+    profile = tmp_path / "acme.yaml"
+    profile.write_text(f"""explorer-profile: 1
+name: acme
+environments:
+  dev: {{base-url: "http://127.0.0.1:{server.server_address[1]}/api"}}
+auth:
+  kind: login
+  login-path: /auth/login
+  access-token: .data.tokens.access
+  refresh-token: .data.tokens.refresh
+  user: .data.user
+  user-name: handle
+  refresh-path: /auth/refresh
+  refreshed-access-token: .data.access
+  whoami-path: /me
+""")
+    result = run_explorer(["--profile", str(profile), "--record", str(tmp_path / "login.transcript"),
+                           "-c", "login dev@acme.test pw-123456", "-c", "show .data.tokens", "-c", "capture t = .data.tokens.access", "-c", "vars"],
+                          env=isolated_env(tmp_path), stdin=subprocess.DEVNULL, timeout=30)
+    said = result.stdout + result.stderr
+    assert result.returncode == 0, said
+    assert '"access": "<hidden: 24 characters>"' in said and "t = <hidden: 24 characters>" in said, said
+    text = (tmp_path / "login.transcript").read_text()
+    for token in (access, refresh):
+        assert token not in said and token not in text, said + text

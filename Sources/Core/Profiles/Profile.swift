@@ -63,7 +63,9 @@ public struct Profile: Sendable {
     public init(name: String, displayName: String, auth: AuthFlavour?, errorEnvelope: ErrorEnvelope,
                 endpoints: [Endpoint], demoAccounts: [(email: String, password: String)], webSocketTemplate: String? = nil,
                 webSocketReconcile: ReconcileEndpoints? = nil, secretFields: [String] = []) {
-        self.secretFields = secretFields
+        // Where the login and the refresh put the tokens is secret whatever
+        // the fields are called (`.data.tokens.access`): hidden as `access_token` is.
+        self.secretFields = secretFields + (auth?.tokenFields ?? []).filter { !secretFields.contains($0) }
         self.name = name
         self.displayName = displayName
         self.auth = auth
@@ -177,6 +179,19 @@ public struct AuthFlavour: Sendable, Equatable {
     /// Whether logout sends `{refreshTokenField: token}` (LinkU) or only the header (Nova).
     public var logoutSendsRefreshToken: Bool
     public var whoAmIPath: String
+
+    /// The token fields as `secretFields` names them (`data.tokens.access`):
+    /// the login's and the refresh's answers, and the refresh's request field.
+    public var tokenFields: [String] {
+        var fields: [String] = []
+        for path in [accessTokenPath, refreshTokenPath, refreshedAccessTokenPath] + (refreshedRefreshTokenPath.map { [$0] } ?? []) {
+            let keys = path.components.compactMap { if case let .key(name) = $0 { name } else { nil } }
+            let field = keys.joined(separator: ".")
+            if !keys.isEmpty, !fields.contains(field) { fields.append(field) }
+        }
+        if !refreshTokenField.isEmpty, !fields.contains(refreshTokenField) { fields.append(refreshTokenField) }
+        return fields
+    }
 
     public init(loginPath: String, loginEmailField: String, loginPasswordField: String, accessTokenPath: JSONPath,
                 refreshTokenPath: JSONPath, userPath: JSONPath, userNameField: String, refreshPath: String,

@@ -405,13 +405,14 @@ public enum Redactor {
     /// value without copying it first (`JSONPrinter.pretty(_:limit:shown:)`).
     /// It remembers which keys name secrets: a large answer asks of the same
     /// few keys a million times.
-    public static func shownRememberingKeys() -> (_ key: String?, _ text: String) -> String {
+    /// `alsoSecret`: names a profile marks secret (`Profile.secretFields`' last keys).
+    public static func shownRememberingKeys(alsoSecret: Set<String> = []) -> (_ key: String?, _ text: String) -> String {
         var secret: [String: Bool] = [:]
         return { key, text in
             if let key, !text.isEmpty, !isHidden(text) {
                 let named: Bool
                 if let known = secret[key] { named = known } else {
-                    named = isSecretName(key)
+                    named = isSecretName(key) || alsoSecret.contains(key)
                     secret[key] = named
                 }
                 if named { return hidden(text) }
@@ -449,20 +450,22 @@ public enum Redactor {
     /// what was hidden: members whose name says secret, and JWT-shaped strings.
     /// A value already hidden (`placeholder`, as an offline `login` shows its
     /// password) is left as it is, not counted as a three-character secret.
-    public static func redact(json value: JSONValue) -> JSONValue {
+    /// `alsoSecret`: names a profile marks secret (`Profile.secretFields`' last keys).
+    public static func redact(json value: JSONValue, alsoSecret: Set<String> = []) -> JSONValue {
         switch value {
         case let .string(s) where looksLikeJWT(s): return .string(hidden(s))
-        case let .array(items): return .array(items.map { redact(json: $0) })
+        case let .array(items): return .array(items.map { redact(json: $0, alsoSecret: alsoSecret) })
         case let .object(members):
             return .object(members.map { member in
-                if case let .string(s) = member.value, isSecretName(member.key), !s.isEmpty, s != placeholder, !isHidden(s) {
+                let secret = isSecretName(member.key) || alsoSecret.contains(member.key)
+                if case let .string(s) = member.value, secret, !s.isEmpty, s != placeholder, !isHidden(s) {
                     return (member.key, .string(hidden(s)))
                 }
                 // A PIN or a numeric key (`api_key:=12345`) is a secret too: shown as one.
-                if case let .number(digits) = member.value, isSecretName(member.key) {
+                if case let .number(digits) = member.value, secret {
                     return (member.key, .string(hidden(digits)))
                 }
-                return (member.key, redact(json: member.value))
+                return (member.key, redact(json: member.value, alsoSecret: alsoSecret))
             })
         default: return value
         }

@@ -97,6 +97,7 @@ final class ExplorerSession {
         }
         var renderer = Renderer(palette: palette, envelope: profile.errorEnvelope, secretHeaders: profile.secretHeaders,
                                 secretParameters: profile.secretParameters)
+        renderer.secretNames = Set(SecretFields(profile.secretFields).paths.compactMap(\.last))
         renderer.formatsOfflineJSON = Surroundings.current.outputIsTerminal
         renderer.escapesControls = Surroundings.current.outputIsTerminal
         renderer.printsWholeBodies = !Surroundings.current.outputIsTerminal

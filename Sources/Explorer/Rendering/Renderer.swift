@@ -12,6 +12,9 @@ struct Renderer: Sendable {
     var secretHeaders: [String] = []
     /// Query parameters the profile names as credentials, hidden in request lines.
     var secretParameters: [String] = []
+    /// Body fields the profile names as secrets (`Profile.secretFields`, its
+    /// token fields included), by their own name: hidden wherever JSON shows.
+    var secretNames: Set<String> = []
     /// `--offline` shows a JSON body indented, as HTTPie does on a terminal
     /// (piped, both print the bytes as they would be sent).
     var formatsOfflineJSON = false
@@ -31,7 +34,7 @@ struct Renderer: Sendable {
         switch outcome {
         case .nothing, .exit: return ("", "")
         case let .value(value, secret):
-            let shown = secret ? Redactor.hiding(value) : Redactor.redact(json: value)
+            let shown = secret ? Redactor.hiding(value) : Redactor.redact(json: value, alsoSecret: secretNames)
             return (JSONPrinter.pretty(shown, style: palette.json) + "\n", "")
         case let .failure(message, _): return ("", palette.red("error: ") + message + "\n")
         case let .unanswered(request, view, message, _): return (sent(request, view) + "\n", palette.red("error: ") + message + "\n")
@@ -160,7 +163,7 @@ struct Renderer: Sendable {
             if view.contains(.requestHeaders) { text += "\n" }
             let type = request.header("Content-Type") ?? "unknown type"
             if let json = try? JSONParser.parse(body) {
-                text += JSONPrinter.pretty(Redactor.hiding(credentials: alsoHidden, in: Redactor.redact(json: json)), style: palette.json) + "\n"
+                text += JSONPrinter.pretty(Redactor.hiding(credentials: alsoHidden, in: Redactor.redact(json: json, alsoSecret: secretNames)), style: palette.json) + "\n"
             } else if !body.contains(0), let fields = String(validating: body, as: UTF8.self), Self.carriesFields(type) {
                 let shown = hidingSupplied(in: Self.hidingFields(fields, type: type))
                 text += preview(escapesControls ? Self.visible(shown) : shown, bodySize: nil)
@@ -228,7 +231,7 @@ struct Renderer: Sendable {
             // Tokens are never printed: the renderer hides them. Only the
             // preview is made: a large body is neither copied nor printed
             // whole, nor built whole as a tree (its start is: `jsonPreview`).
-            let shown = Self.shown(hiding: carried)
+            let shown = Self.shown(hiding: carried, secretNames: secretNames)
             let start = try response.jsonPreview(keep: Self.previewParse(previewLimit)).get()
             var (text, complete) = JSONPrinter.pretty(start.value, style: palette.json, limit: previewLimit + 1, shown: shown)
             if complete, !start.complete, response.spool == nil, let whole = response.json {
@@ -270,8 +273,8 @@ struct Renderer: Sendable {
 
     /// How a JSON body's strings are shown: secret-named members hidden,
     /// and any string holding a credential the request carried.
-    private static func shown(hiding carried: [String]) -> (_ key: String?, _ text: String) -> String {
-        let named = Redactor.shownRememberingKeys()
+    private static func shown(hiding carried: [String], secretNames: Set<String>) -> (_ key: String?, _ text: String) -> String {
+        let named = Redactor.shownRememberingKeys(alsoSecret: secretNames)
         // A credential is long (a token): most strings are shorter, and are not searched.
         let shortest = carried.map(\.utf8.count).min() ?? .max
         return carried.isEmpty ? named : { key, text in
@@ -289,7 +292,7 @@ struct Renderer: Sendable {
     private func wholeBody(_ response: ReceivedResponse, hiding carried: [String]) -> (out: String, err: String) {
         if response.isReadableWhole, response.undecodedEncoding == nil, !response.claimsBinary {
             if let value = response.json {
-                let (text, _) = JSONPrinter.pretty(value, style: palette.json, limit: .max, shown: Self.shown(hiding: carried))
+                let (text, _) = JSONPrinter.pretty(value, style: palette.json, limit: .max, shown: Self.shown(hiding: carried, secretNames: secretNames))
                 return (text.hasSuffix("\n") ? text : text + "\n", misreadWarning(response))
             }
             if let bytes = response.wholeBody, let text = Self.text(bytes, charset: response.charset) {
@@ -424,7 +427,7 @@ struct Renderer: Sendable {
             text += "\n"
             let type = request.header("Content-Type")?.lowercased() ?? ""
             let json = type.contains("json") ? try? JSONParser.parse(body) : nil
-            let shownJSON = hidingSecrets ? json.map { Redactor.hiding(credentials: alsoHidden, in: Redactor.redact(json: $0)) } : json
+            let shownJSON = hidingSecrets ? json.map { Redactor.hiding(credentials: alsoHidden, in: Redactor.redact(json: $0, alsoSecret: secretNames)) } : json
             if formattingJSON, let shownJSON {
                 text += JSONPrinter.pretty(shownJSON) + "\n"
             } else if let json, let shownJSON, shownJSON != json {
