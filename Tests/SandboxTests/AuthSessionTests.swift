@@ -212,6 +212,51 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
         #expect(await auth.isLoggedIn)
     }
 
+    /// A refresh the server fails (a 503, an answer that is not JSON, a
+    /// connection dropped) is said as such, and the login is kept for the
+    /// next try; one it refuses (401) ends the login. All of them ended it,
+    /// said "session expired", and deleted the stored tokens.
+    @Test func aRefreshThatFailsKeepsTheLoginAndOneRefusedEndsIt() async throws {
+        final class Refreshes: HTTPTransport, @unchecked Sendable {
+            let lock = NSLock()
+            var refresh: Result<ReceivedResponse, TransportError> = .success(ReceivedResponse(status: 503, reason: "Service Unavailable", headers: [], body: []))
+            var eventLoop: any EventLoop { Self.sharedLoop }
+            nonisolated(nonsending) func send(_ request: PreparedRequest) async throws(TransportError) -> ReceivedResponse {
+                guard request.url.path.hasSuffix("/refresh") else { return ReceivedResponse(status: 401, reason: "Unauthorized", headers: [], body: []) }
+                return try lock.withLock { refresh }.get()
+            }
+        }
+        let transport = Refreshes()
+        let store = MemoryTokenStore()
+        let builder = RequestBuilder(baseURL: URL(string: "http://127.0.0.1:9")!)
+        try store.save(key: "linku http://127.0.0.1:9", tokens: Tokens(accessToken: "T0KEN", refreshToken: "r", userJSON: nil))
+        let auth = AuthSession(profile: .linku, builder: builder, transport: transport, store: store)
+        let still = "; still logged in (the next request tries again)"
+        let failures: [(Result<ReceivedResponse, TransportError>, String)] = [
+            (.success(ReceivedResponse(status: 503, reason: "Service Unavailable", headers: [], body: [])),
+             "/api/secure-auth/refresh answered 503 Service Unavailable"),
+            (.success(ReceivedResponse(status: 200, reason: "OK", headers: [], body: Array("<html>".utf8))), "the answer of /api/secure-auth/refresh is not JSON"),
+            (.success(ReceivedResponse(status: 200, reason: "OK", headers: [], body: Array(#"{"token":"x"}"#.utf8))),
+             "the answer of /api/secure-auth/refresh has no access token at .access_token (the profile's refreshed-access-token)"),
+            (.failure(TransportError(kind: .closedOnReuse, host: "127.0.0.1:9", detail: "…")),
+             "the server closed the connection as /api/secure-auth/refresh went out"),
+            (.failure(TransportError(kind: .connectionRefused, host: "127.0.0.1:9", detail: "")),
+             "cannot connect to 127.0.0.1:9: connection refused (is the server running?)"),
+        ]
+        for (answer, why) in failures {
+            transport.lock.withLock { transport.refresh = answer }
+            await #expect(throws: AuthError.refreshFailed(why)) { try await auth.send(builder.build(method: "GET", path: "/api/users/profile/me", items: [])) }
+            #expect(AuthError.refreshFailed(why).message == "token refresh failed: " + why + still)
+            #expect(await auth.tokens?.accessToken == "T0KEN")
+            #expect(store.load(key: "linku http://127.0.0.1:9")?.accessToken == "T0KEN")
+        }
+        transport.lock.withLock { transport.refresh = .success(ReceivedResponse(status: 401, reason: "Unauthorized", headers: [], body: [])) }
+        let refused = try await auth.send(builder.build(method: "GET", path: "/api/users/profile/me", items: []))
+        let loggedIn = await auth.isLoggedIn
+        #expect(refused.sessionExpired && !loggedIn)
+        #expect(store.load(key: "linku http://127.0.0.1:9") == nil)
+    }
+
     @Test func publicPathsAreRelativeToABasePathPrefix() throws {
         let builder = RequestBuilder(baseURL: URL(string: "https://api.example.com/v1/")!)
         let auth = AuthSession(profile: .linku, builder: builder, transport: RecordingTransport(), store: MemoryTokenStore())

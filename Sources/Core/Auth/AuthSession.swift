@@ -50,12 +50,19 @@ public struct AuthError: Error, Equatable, Sendable, CustomStringConvertible {
     public init(_ message: String) { self.message = message }
     public var description: String { message }
     public static let sessionExpired = AuthError("session expired, please log in")
+
+    /// A refresh that neither worked nor was refused (the server failed, the
+    /// answer had no token where the profile says): the login is kept.
+    public static func refreshFailed(_ why: String) -> AuthError {
+        AuthError("token refresh failed: \(why); still logged in (the next request tries again)")
+    }
 }
 
 /// Tokens and the rules for using them (seed 000, "401 handling"): attach the
 /// access token unless the endpoint is public; on a 401 refresh once and retry
 /// the request once; while one refresh is in flight, every other 401 waits for
-/// it instead of starting its own; a failed refresh clears the tokens.
+/// it instead of starting its own; a refused refresh clears the tokens (one
+/// that failed otherwise keeps them).
 public actor AuthSession {
     public nonisolated let profile: Profile
     public nonisolated let builder: RequestBuilder
@@ -65,7 +72,7 @@ public actor AuthSession {
     private let store: any TokenStore
     private let storeKey: String
     public private(set) var tokens: Tokens?
-    private var refreshing: Task<Result<Bool, TransportError>, Never>?
+    private var refreshing: Task<Result<Bool, any Error>, Never>?
     /// The transport's event loop, this actor's executor: see `HTTPTransport.eventLoop`.
     public nonisolated let eventLoop: any EventLoop
     public nonisolated var unownedExecutor: UnownedSerialExecutor { eventLoop.executor.asUnownedSerialExecutor() }
@@ -360,7 +367,10 @@ public actor AuthSession {
 
     /// Refreshes unless someone already did since `failedToken` was used.
     /// Concurrent callers share one refresh call. Returns false when the
-    /// server refused it (the tokens are then cleared).
+    /// server refused it (400, 401, 403, 422: the tokens are then cleared);
+    /// throws `AuthError.refreshFailed` when it failed otherwise (a 5xx, a
+    /// dropped connection, no token where the profile says), keeping the
+    /// tokens: a backend's bad minute does not cost the login.
     public func refresh(after failedToken: String? = nil) async throws -> Bool {
         if let failedToken, let current = tokens?.accessToken, current != failedToken { return true }
         if let refreshing { return try await refreshing.value.get() }
@@ -371,7 +381,10 @@ public actor AuthSession {
         return try result.get()
     }
 
-    private func performRefresh() async -> Result<Bool, TransportError> {
+    /// How a server refuses a refresh token (expired, revoked, rotated away).
+    private static let refusals: Set<Int> = [400, 401, 403, 422]
+
+    private func performRefresh() async -> Result<Bool, any Error> {
         guard let refreshToken = tokens?.refreshToken, let auth = profile.auth else {
             try? setTokens(nil)
             return .success(false)
@@ -388,11 +401,24 @@ public actor AuthSession {
             return .success(false)
         }
         let response: ReceivedResponse
-        do { response = try await exchange(request).response } catch { return .failure(error) }
-        guard (200..<300).contains(response.status), let body = response.json,
-              let access = (try? auth.refreshedAccessTokenPath.evaluate(body).get())?.stringValue else {
+        do { response = try await exchange(request).response } catch {
+            switch error.kind {
+            case .cancelled: return .failure(error)
+            case .closedOnReuse: return .failure(AuthError.refreshFailed("the server closed the connection as \(auth.refreshPath) went out"))
+            default: return .failure(AuthError.refreshFailed(error.description))
+            }
+        }
+        guard (200..<300).contains(response.status) else {
+            guard Self.refusals.contains(response.status) else {
+                return .failure(AuthError.refreshFailed("\(auth.refreshPath) answered \(response.statusAndReason)"))
+            }
             try? setTokens(nil)
             return .success(false)
+        }
+        guard let body = response.json, let access = (try? auth.refreshedAccessTokenPath.evaluate(body).get())?.stringValue else {
+            let answer = response.json == nil ? "is not JSON"
+                : "has no access token at \(auth.refreshedAccessTokenPath) (the profile's refreshed-access-token)"
+            return .failure(AuthError.refreshFailed("the answer of \(auth.refreshPath) \(answer)"))
         }
         let newRefresh = auth.refreshedRefreshTokenPath.flatMap { (try? $0.evaluate(body).get())?.stringValue } ?? refreshToken
         try? setTokens(Tokens(accessToken: access, refreshToken: newRefresh, userJSON: tokens?.userJSON))

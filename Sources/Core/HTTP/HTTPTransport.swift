@@ -32,6 +32,8 @@ private let sharedEventLoop = MultiThreadedEventLoopGroup.singleton.next()
 public struct TransportError: Error, Equatable, Sendable, CustomStringConvertible {
     public enum Kind: Sendable, Equatable {
         case connectionRefused, timeout, tls, dns, cancelled, tooLarge, offline, other
+        /// A kept-alive connection closed as a request that may not go twice went out on it.
+        case closedOnReuse
         /// Refused before anything was sent (`detail` says why); the connection is untouched.
         case notSent
         /// The server answered with bytes that are not an HTTP/1.1 answer (`detail` says what is wrong).
@@ -58,7 +60,7 @@ public struct TransportError: Error, Equatable, Sendable, CustomStringConvertibl
         case .cancelled: return "request to \(host) cancelled"
         case .tooLarge: return "response from \(host) is too large: \(detail)"
         case .offline: return "nothing sent to \(host): \(detail)"
-        case .other: return "request to \(host) failed: \(detail)"
+        case .other, .closedOnReuse: return "request to \(host) failed: \(detail)"
         case .notSent: return "request to \(host) not sent: \(detail)"
         case .badAnswer: return "\(host) sent an answer that is not valid HTTP: \(detail)"
         case .badBody: return "\(host) sent a body that does not decode: \(detail)"

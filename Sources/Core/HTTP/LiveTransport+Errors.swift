@@ -77,7 +77,7 @@ extension LiveTransport {
             case .deadline: return make(.timeout, "no complete answer within \(seconds(deadline)) (--timeout changes it)")
             case .closedBeforeAnswer: return make(.other, "the server closed the connection before answering")
             case let .closedOnReuse(method):
-                return make(.other, "the server closed its kept-alive connection as the request went out on it; a \(method) is "
+                return make(.closedOnReuse, "the server closed its kept-alive connection as the request went out on it; a \(method) is "
                     + "not sent twice unasked (the server may have acted on it): send it again, or give it an Idempotency-Key header")
             case .shutDown: return make(.other, "the HTTP client is already shut down")
             }
