@@ -73,6 +73,26 @@ import Testing
         }
     }
 
+    /// Two processes on one login (a REPL and a script): the one whose
+    /// token expired takes the tokens the other refreshed and saved, rather
+    /// than refreshing with a refresh token the rotation made void, which the
+    /// server refused, and which then deleted the other's new tokens too.
+    @Test func aLoginRefreshedByAnotherProcessIsTakenNotRefreshedAgain() async throws {
+        try await withSandbox { server, http in
+            let store = MemoryTokenStore()
+            let repl = session(server, http, store: store)
+            _ = try await repl.login(email: "alice@example.com", password: "alice123")
+            let script = session(server, http, store: store)
+            try await server.expireAccessTokens()
+            #expect(try await get(script, "/api/users/profile/me").refreshed)
+            let me = try await get(repl, "/api/users/profile/me")
+            #expect(me.response.status == 200 && me.refreshed)
+            #expect(server.count("refresh") == 1)
+            let (mine, theirs) = (await repl.tokens, await script.tokens)
+            #expect(mine == theirs && store.load(key: "linku \(server.baseURL.absoluteString)") == mine)
+        }
+    }
+
     @Test func aRejectedRefreshClearsTheTokens() async throws {
         try await withSandbox { server, http in
             let store = MemoryTokenStore()

@@ -373,6 +373,8 @@ public actor AuthSession {
     /// tokens: a backend's bad minute does not cost the login.
     public func refresh(after failedToken: String? = nil) async throws -> Bool {
         if let failedToken, let current = tokens?.accessToken, current != failedToken { return true }
+        // Another process with this login (a script beside the REPL) may have refreshed since: its tokens, not a refresh.
+        if adoptSavedTokens() { return true }
         if let refreshing { return try await refreshing.value.get() }
         let task = Task { await self.performRefresh() }
         refreshing = task
@@ -412,6 +414,10 @@ public actor AuthSession {
             guard Self.refusals.contains(response.status) else {
                 return .failure(AuthError.refreshFailed("\(auth.refreshPath) answered \(response.statusAndReason)"))
             }
+            // Refused because another process refreshed first (the token rotated)? Its save may come a moment after.
+            if adoptSavedTokens() { return .success(true) }
+            try? await Task.sleep(for: .milliseconds(300))
+            if adoptSavedTokens() { return .success(true) }
             try? setTokens(nil)
             return .success(false)
         }
@@ -423,6 +429,15 @@ public actor AuthSession {
         let newRefresh = auth.refreshedRefreshTokenPath.flatMap { (try? $0.evaluate(body).get())?.stringValue } ?? refreshToken
         try? setTokens(Tokens(accessToken: access, refreshToken: newRefresh, userJSON: tokens?.userJSON))
         return .success(true)
+    }
+
+    /// Takes this login's tokens as saved now when another process has
+    /// saved newer ones (it refreshed them); says whether it did.
+    private func adoptSavedTokens() -> Bool {
+        guard let current = tokens, let saved = store.load(key: storeKey, owner: current.owner),
+              saved.accessToken != current.accessToken else { return false }
+        tokens = saved
+        return true
     }
 
     /// Keeps `new` and saves it under its owner; nil forgets this session's

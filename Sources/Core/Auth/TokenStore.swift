@@ -31,6 +31,8 @@ public struct Tokens: Sendable, Equatable, Codable {
 /// login saved last.
 public protocol TokenStore: Sendable {
     func load(key: String) -> Tokens?
+    /// `owner`'s tokens as saved now (another process may have refreshed them).
+    func load(key: String, owner: String) -> Tokens?
     /// Saves `owner`'s tokens, or forgets them (nil).
     func save(key: String, owner: String, tokens: Tokens?) throws
 }
@@ -46,6 +48,7 @@ public final class MemoryTokenStore: TokenStore, @unchecked Sendable {
     private var entries: [String: TokenShelf] = [:]
     public init() {}
     public func load(key: String) -> Tokens? { lock.withLock { entries[key]?.current } }
+    public func load(key: String, owner: String) -> Tokens? { lock.withLock { entries[key]?.users[owner] } }
     public func save(key: String, owner: String, tokens: Tokens?) throws {
         lock.withLock { entries[key, default: TokenShelf()].put(owner, tokens) }
     }
@@ -95,6 +98,10 @@ public final class FileTokenStore: TokenStore, @unchecked Sendable {
 
     public func load(key: String) -> Tokens? {
         lock.withLock { read().backends[key]?.current }
+    }
+
+    public func load(key: String, owner: String) -> Tokens? {
+        lock.withLock { read().backends[key]?.users[owner] }
     }
 
     public func save(key: String, owner: String, tokens: Tokens?) throws {
