@@ -62,7 +62,9 @@ import Testing
         ("ws connect wss://h.example/ws?token=hunter2 --retries 2", "ws connect wss://h.example/ws?token=*** --retries 2"),
         ("post /r refresh_token=hunter2 --follow", "post /r refresh_token=*** --follow"),
         ("header Authorization:'Bearer hunter2' X-Trace:1", "header Authorization:*** X-Trace:1"),
-        ("curl -u alice:hunter2 https://h.example/x", "curl -u *** https://h.example/x"),
+        // The user stays: a replay must log in as alice (it sent `Basic base64(PASSWORD)`).
+        ("curl -u alice:hunter2 https://h.example/x", "curl -u alice:*** https://h.example/x"),
+        ("curl --user alice:{{secret:pw}} -u bob https://h.example/x", "curl --user alice:{{secret:pw}} -u bob https://h.example/x"),
         ("curl -H 'Authorization: Bearer hunter2' -H 'Accept: */*' https://h.example/x", "curl -H 'Authorization: ***' -H 'Accept: */*' https://h.example/x"),
         ("curl https://h.example/login --data-raw '{\"email\":\"a\",\"password\":\"hunter2\"}'", "curl https://h.example/login --data-raw '{\"email\":\"a\",\"password\":\"***\"}'"),
         ("curl https://h.example/login -d 'user=a&password=hunter2'", "curl https://h.example/login -d user=a&password=***"),

@@ -144,3 +144,28 @@ def test_auth_header_is_a_secret_and_each_auth_line_replaces_the_last(stranger, 
     assert "HDRAUTH8" not in result.stdout + result.stderr
     recorded = (tmp_path / "auth.transcript").read_text()
     assert "HDRAUTH8" not in recorded and "auth header X-Auth {{secret:x_auth}}" in recorded
+
+
+def test_a_pasted_curl_u_is_recorded_with_its_user_and_replays(http_server, tmp_path):
+    # `curl -u devon:PW URL` was written `curl -u {{secret:password}} URL`: its
+    # replay sent Basic base64(PW), no user and no colon, and was refused.
+    import base64
+
+    class BasicAuth(QuietHandler):
+        def do_GET(self):
+            expected = "Basic " + base64.b64encode(b"devon:pw-123456").decode()
+            ok = self.headers.get("Authorization") == expected
+            body = {"authenticated": ok, "path": self.path}
+            self.reply(200 if ok else 401, json.dumps(body).encode(), [("Content-Type", "application/json")])
+
+    base = base_url(http_server(BasicAuth))
+    env = isolated_env(tmp_path)
+    path = tmp_path / "basic.transcript"
+    recorded = run_explorer(["--base-url", base, "--record", str(path), "-c", f"curl -u devon:pw-123456 {base}/basic/devon/pw-123456"],
+                            env=env, timeout=30)
+    assert recorded.returncode == 0, recorded.stdout + recorded.stderr
+    text = path.read_text()
+    assert f"> curl -u devon:{{{{secret:password}}}} {base}/basic/devon/{{{{secret:password}}}}\n" in text, text
+    assert "pw-123456" not in text, text
+    replay = run_explorer(["replay", str(path)], env={**env, "EXPLORER_SECRET_PASSWORD": "pw-123456"}, timeout=30)
+    assert replay.returncode == 0, replay.stdout + replay.stderr + text

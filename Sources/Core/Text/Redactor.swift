@@ -246,7 +246,13 @@ public enum Redactor {
         for word in words {
             defer { previous = word }
             switch previous {
-            case "-u", "--user": out.append(hide("password")); continue
+            case "-u", "--user":
+                // The user stays (a replay must log in as them); the password goes.
+                if let colon = word.firstIndex(of: ":") {
+                    let password = String(word[word.index(after: colon)...])
+                    out.append(word[...colon] + (password.isEmpty || isReference(password) ? password : hide("password")))
+                    continue
+                }
             case "-b", "--cookie": out.append(hide("cookie")); continue
             case "-H", "--header":
                 if let colon = word.firstIndex(of: ":"), isSecretName(word[..<colon].trimmingBlanks()) {

@@ -244,6 +244,12 @@ final class TranscriptRecorder {
                 switch item {
                 case let .header(name, value), let .stringField(name, value), let .query(name, value):
                     if isSecret(name) { scrubber.learn(value, name: ExpectedValue.secretName(name), typed: true) }
+                    // `curl -u USER:PASSWORD`, written `-u USER:{{secret:password}}`: its password wherever it shows.
+                    if name.lowercased() == "authorization", value.hasPrefix("Basic "),
+                       let decoded = Data(base64Encoded: String(value.dropFirst(6))).flatMap({ String(data: $0, encoding: .utf8) }),
+                       let colon = decoded.firstIndex(of: ":") {
+                        scrubber.learn(String(decoded[decoded.index(after: colon)...]), name: "password", typed: true)
+                    }
                 case let .jsonField(name, value):
                     // `true`, `false` and `null` are no secret to search for: every equal value in the step was hidden.
                     switch value {
