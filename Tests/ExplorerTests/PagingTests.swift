@@ -16,6 +16,23 @@ import Testing
         #expect(Paging.next(after: last, response: answer(#"{"page": 2}"#, headers: [link]), endpointQuery: []) == .url("https://api.example.com/items?page=3"))
         #expect(Paging.nextLink(in: #"</a?p=2>; rel="last next""#) == "/a?p=2")
         #expect(Paging.nextLink(in: #"</a?p=1>; rel="prev""#) == nil)
+        // The last page's Link has no next: the end, not a guessed `page=4` (page 3 was shown again).
+        let lastLink = HTTPHeader(name: "Link", value: #"<https://api.example.com/items?page=2>; rel="prev""#)
+        let third = Paging.Last(path: "/items", items: [.query(name: "page", value: "3")], options: RequestOptions())
+        #expect(Paging.next(after: third, response: answer("[1]", headers: [lastLink]), endpointQuery: ["page"])
+            == .end(#"no next page: the Link header has no rel="next""#))
+    }
+
+    /// A page (or cursor) typed in the path's query is the one that moves on:
+    /// `/items?page=2&per_page=5` went out as `…&page=2` again, with `page==3` beside it.
+    @Test func aPageTypedInThePathMovesOn() {
+        let typed = Paging.Last(path: "/items?page=2&per_page=2&q=a%20b", items: [.query(name: "tag", value: "x")], options: RequestOptions())
+        #expect(Paging.next(after: typed, response: answer("[1, 2]"), endpointQuery: [])
+            == .request(path: "/items", items: [.query(name: "page", value: "3"), .query(name: "per_page", value: "2"),
+                                                .query(name: "q", value: "a b"), .query(name: "tag", value: "x")]))
+        let cursor = Paging.Last(path: "https://h.example/feed?after=old", items: [], options: RequestOptions())
+        #expect(Paging.next(after: cursor, response: answer(#"{"next_cursor": "n2"}"#), endpointQuery: [])
+            == .request(path: "https://h.example/feed", items: [.query(name: "after", value: "n2")]))
     }
 
     @Test func aNextURLInTheBody() {

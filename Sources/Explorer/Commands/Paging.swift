@@ -3,7 +3,8 @@ import Foundation
 
 /// `next`: the request for the page after the last list answer, read off
 /// the answer the way backends say it, first that applies:
-/// 1. a `Link: <…>; rel="next"` header (RFC 8288, GitHub's style);
+/// 1. a `Link: <…>; rel="next"` header (RFC 8288, GitHub's style; a Link
+///    header without one: the last page);
 /// 2. a `next` URL in the body (Django REST framework's style; null: the end);
 /// 3. a cursor (`next_cursor`, `nextCursor`, `next_page_token`, … at the top
 ///    or under `meta`/`pagination`/`paging`), sent back in the query
@@ -17,6 +18,23 @@ enum Paging {
         var path: String
         var items: [RequestItem]
         var options: RequestOptions
+
+        /// `get /items?page=2` read as `get /items page==2`: a page or a
+        /// cursor in the path's query is the one `next` moves on (it was
+        /// sent again beside a second `page==3`, which servers ignore).
+        var queryAsItems: Last {
+            guard let mark = path.firstIndex(of: "?") else { return self }
+            let query = path[path.index(after: mark)...].prefix { $0 != "#" }
+            let pairs: [RequestItem] = query.split(separator: "&").map { pair in
+                let (name, value) = pair.firstIndex(of: "=").map { (pair[..<$0], pair[pair.index(after: $0)...]) } ?? (pair[...], "")
+                func decoded(_ text: Substring) -> String {
+                    let plain = text.replacingOccurrences(of: "+", with: " ")
+                    return plain.removingPercentEncoding ?? plain
+                }
+                return .query(name: decoded(name), value: decoded(value))
+            }
+            return Last(path: String(path[..<mark]), items: pairs + items, options: options)
+        }
     }
 
     enum Next: Equatable {
@@ -32,9 +50,13 @@ enum Paging {
     static let cursorParameters = ["cursor", "after", "page_token", "pageToken", "starting_after", "next_token", "continuation"]
     static let sizeParameters = ["page_size", "per_page", "pageSize", "limit", "size"]
 
-    static func next(after last: Last, response: ReceivedResponse, endpointQuery: [String], declared: Pagination? = nil) -> Next {
+    static func next(after typed: Last, response: ReceivedResponse, endpointQuery: [String], declared: Pagination? = nil) -> Next {
+        let last = typed.queryAsItems
         if let declared { return next(after: last, body: response.json, declared: declared) }
-        if let link = response.headers.first(where: { $0.hasName("Link") }).flatMap({ nextLink(in: $0.value) }) { return .url(link) }
+        if let link = response.headers.first(where: { $0.hasName("Link") }) {
+            // A Link header without rel="next" is the last page's (GitHub's way), not a reason to guess a page number.
+            return nextLink(in: link.value).map { .url($0) } ?? .end("no next page: the Link header has no rel=\"next\"")
+        }
         let body = response.json
         let members = object(body)
         if let next = members.first(where: { $0.key == "next" })?.value {
