@@ -240,10 +240,11 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
         final class Refreshes: HTTPTransport, @unchecked Sendable {
             let lock = NSLock()
             var refresh: Result<ReceivedResponse, TransportError> = .success(ReceivedResponse(status: 503, reason: "Service Unavailable", headers: [], body: []))
+            var refreshTimeouts: [Duration?] = []
             var eventLoop: any EventLoop { Self.sharedLoop }
             nonisolated(nonsending) func send(_ request: PreparedRequest) async throws(TransportError) -> ReceivedResponse {
                 guard request.url.path.hasSuffix("/refresh") else { return ReceivedResponse(status: 401, reason: "Unauthorized", headers: [], body: []) }
-                return try lock.withLock { refresh }.get()
+                return try lock.withLock { refreshTimeouts.append(request.timeout); return refresh }.get()
             }
         }
         let transport = Refreshes()
@@ -270,6 +271,11 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
             #expect(await auth.tokens?.accessToken == "T0KEN")
             #expect(store.load(key: "linku http://127.0.0.1:9")?.accessToken == "T0KEN")
         }
+        // A line's --timeout bounds its refresh too (it waited the default 30 s).
+        var timed = try builder.build(method: "GET", path: "/api/users/profile/me", items: [])
+        timed.timeout = .seconds(2)
+        _ = try? await auth.send(timed)
+        #expect(transport.lock.withLock { transport.refreshTimeouts.last } == .seconds(2))
         transport.lock.withLock { transport.refresh = .success(ReceivedResponse(status: 401, reason: "Unauthorized", headers: [], body: [])) }
         let refused = try await auth.send(builder.build(method: "GET", path: "/api/users/profile/me", items: []))
         let loggedIn = await auth.isLoggedIn

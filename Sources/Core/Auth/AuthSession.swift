@@ -265,7 +265,8 @@ public actor AuthSession {
             exchange.headersWithheld = hasSessionCredentials && !scope.admits(request.url)
             return exchange
         }
-        guard try await refresh(after: usedToken), let fresh = tokens?.accessToken else {
+        // The line's --timeout bounds its refresh too.
+        guard try await refresh(after: usedToken, timeout: typed.timeout), let fresh = tokens?.accessToken else {
             return Exchange(request: first, response: response, sessionExpired: true, duration: ContinuousClock.now - start)
         }
         let (second, retried) = try await exchange(withToken(request, fresh, placement))
@@ -371,12 +372,12 @@ public actor AuthSession {
     /// throws `AuthError.refreshFailed` when it failed otherwise (a 5xx, a
     /// dropped connection, no token where the profile says), keeping the
     /// tokens: a backend's bad minute does not cost the login.
-    public func refresh(after failedToken: String? = nil) async throws -> Bool {
+    public func refresh(after failedToken: String? = nil, timeout: Duration? = nil) async throws -> Bool {
         if let failedToken, let current = tokens?.accessToken, current != failedToken { return true }
         // Another process with this login (a script beside the REPL) may have refreshed since: its tokens, not a refresh.
         if adoptSavedTokens() { return true }
         if let refreshing { return try await refreshing.value.get() }
-        let task = Task { await self.performRefresh() }
+        let task = Task { await self.performRefresh(timeout: timeout) }
         refreshing = task
         let result = await task.value
         refreshing = nil
@@ -386,12 +387,12 @@ public actor AuthSession {
     /// How a server refuses a refresh token (expired, revoked, rotated away).
     private static let refusals: Set<Int> = [400, 401, 403, 422]
 
-    private func performRefresh() async -> Result<Bool, any Error> {
+    private func performRefresh(timeout: Duration?) async -> Result<Bool, any Error> {
         guard let refreshToken = tokens?.refreshToken, let auth = profile.auth else {
             try? setTokens(nil)
             return .success(false)
         }
-        let request: PreparedRequest
+        var request: PreparedRequest
         do {
             let items: [RequestItem] = if let header = auth.refreshTokenHeader {
                 [.header(name: header, value: header.lowercased() == "authorization" ? "Bearer \(refreshToken)" : refreshToken)]
@@ -399,6 +400,7 @@ public actor AuthSession {
                 [.stringField(name: auth.refreshTokenField, value: refreshToken)]
             }
             request = try builder.build(method: "POST", path: auth.refreshPath, items: items)
+            request.timeout = timeout
         } catch {
             return .success(false)
         }
