@@ -279,6 +279,9 @@ public actor AuthSession {
 
     public func clearCookies() { cookies.removeAll() }
 
+    /// The `Cookie` header a request to `url` would carry from the jar.
+    public func cookieHeader(for url: URL) -> String? { cookies.header(for: url) }
+
     /// The last request put on the wire, as it went: what `-v` shows of a
     /// request that got no answer.
     public private(set) var lastSent: PreparedRequest?

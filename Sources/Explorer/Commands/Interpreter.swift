@@ -667,6 +667,13 @@ actor Interpreter {
                 && Redactor.redact(header: request.headers[index], alsoSecret: profile.secretHeaders) != request.headers[index] {
             request.headers[index].value = CurlCommand.placeholder(request.headers[index].name)
         }
+        // The session's cookies go as the request would carry them, each value a shell variable of its name (`sid='"$SID"'`).
+        if request.header("Cookie") == nil, let jar = await session.cookieHeader(for: request.url) {
+            request.setHeader("Cookie", jar.split(separator: ";").map { pair in
+                let cookie = pair.trimmingBlanks()
+                return cookie.firstIndex(of: "=").map { cookie[..<$0] + "=" + CurlCommand.placeholder(String(cookie[..<$0])) } ?? cookie
+            }.joined(separator: "; "))
+        }
         request.tls = options.tls
         request.timeout = options.timeoutDuration
         var notes = withholdingSessionCertificate(from: &request, typed: typed).map { [$0] } ?? []
