@@ -283,6 +283,21 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
         #expect(store.load(key: "linku http://127.0.0.1:9") == nil)
     }
 
+    /// A login answered with a page (a proxy's, a wrong login-path's) says so,
+    /// not that the token is missing at the profile's path.
+    @Test func aLoginAnsweredWithoutJSONSaysSo() async throws {
+        final class Page: HTTPTransport, @unchecked Sendable {
+            var eventLoop: any EventLoop { Self.sharedLoop }
+            nonisolated(nonsending) func send(_ request: PreparedRequest) async throws(TransportError) -> ReceivedResponse {
+                ReceivedResponse(status: 200, reason: "OK", headers: [HTTPHeader(name: "Content-Type", value: "text/html")], body: Array("<html></html>".utf8))
+            }
+        }
+        let auth = AuthSession(profile: .linku, builder: RequestBuilder(baseURL: URL(string: "http://127.0.0.1:9")!), transport: Page(), store: MemoryTokenStore())
+        await #expect(throws: AuthError("the login answer is not JSON (text/html, 13 bytes): not logged in")) {
+            try await auth.login(email: "a@b.c", password: "pw")
+        }
+    }
+
     @Test func publicPathsAreRelativeToABasePathPrefix() throws {
         let builder = RequestBuilder(baseURL: URL(string: "https://api.example.com/v1/")!)
         let auth = AuthSession(profile: .linku, builder: builder, transport: RecordingTransport(), store: MemoryTokenStore())

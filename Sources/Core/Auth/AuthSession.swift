@@ -104,7 +104,10 @@ public actor AuthSession {
         let (sent, response) = try await exchange(request)
         let exchange = Exchange(request: sent, response: response, duration: ContinuousClock.now - start)
         guard (200..<300).contains(response.status) else { return exchange }
-        guard let body = response.json, let tokens = Self.tokens(in: body, auth: auth, needsUser: false) else {
+        guard let body = response.json else {
+            throw AuthError("the login answer is not JSON (\(response.mediaType ?? "no Content-Type"), \(response.body.count) bytes): not logged in")
+        }
+        guard let tokens = Self.tokens(in: body, auth: auth, needsUser: false) else {
             throw AuthError("the login answer has no access token at \(auth.accessTokenPath)")
         }
         try setTokens(tokens)
