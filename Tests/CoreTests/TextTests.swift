@@ -286,6 +286,12 @@ import Testing
         (#"{"error":"invalid_grant"}"#, "404: invalid_grant"),
         (#"{"error":{"code":7,"message":"quota exceeded"}}"#, "404: quota exceeded"),
         (#"{"errors":[{"message":"field x is required"}]}"#, "404: field x is required"),
+        // A code in words is said, as a profile's envelope says it; a number or a sentence is not a code.
+        (#"{"code":"TOKEN_EXPIRED","message":"access token expired"}"#, "404 TOKEN_EXPIRED: access token expired"),
+        (#"{"error":{"code":"NOT_FOUND","message":"no task 7"}}"#, "404 NOT_FOUND: no task 7"),
+        (#"{"error_code":"E42","error":"boom"}"#, "404 E42: boom"),
+        (#"{"code":"404","message":"gone"}"#, "404: gone"),
+        (#"{"code":"bad thing","message":"gone"}"#, "404: gone"),
     ])
     func commonShapes(body: String, line: String) throws {
         #expect(ErrorEnvelope.generic.describe(status: 404, body: try JSONParser.parse(body)) == line)

@@ -79,7 +79,7 @@ def test_a_body_past_what_is_kept_is_shown_cut_and_read_back_whole(server, bodie
                           input="\n".join(lines) + "\n", cwd=tmp_path, timeout=120)
     said = result.stdout + result.stderr
     # A large error page's envelope is read from its start, not the whole read back and parsed.
-    assert "error: 500: the export broke" in said, said[:3000]
+    assert "error: 500 EXPORT_FAILED: the export broke" in said, said[:3000]
     assert '"id": 0,' in said and '"title": "Task 0 é"' in said, said[:2000]
     assert f"… the rest of the {mib(bodies.medium)} body is not shown; `show` prints it all" in said, said[-3000:]
     assert "\n30000\n" in said and "\n29999\n" in said

@@ -3,7 +3,8 @@ public enum ErrorEnvelope: Sendable {
     /// A backend we know nothing of: the shapes common frameworks use —
     /// RFC 9457 problem details (`title`, `detail`), `{"message"}`,
     /// `{"error": "…"}` or `{"error": {"message"}}`, `{"detail"}` (FastAPI,
-    /// Django REST framework), `{"errors": [{"message"}]}`.
+    /// Django REST framework), `{"errors": [{"message"}]}`; a `code` in
+    /// words beside the message is said too (`401 TOKEN_EXPIRED: …`).
     case generic
     /// A profile file's `errors`: where the message, code and details are,
     /// and friendly text for some codes.
@@ -20,8 +21,11 @@ public enum ErrorEnvelope: Sendable {
                 return "\(status): " + (title.map { "\($0): \(detail)" } ?? detail)
             }
             let candidates: [JSONValue?] = [body["message"], body["error"], body["error"]?["message"], body["errors"]?[0]?["message"], body["title"]]
+            // A code in words beside the message (`{"code": "TOKEN_EXPIRED", "message": …}`), as a profile's envelope says it.
+            let code = [body["code"], body["error_code"], body["error"]?["code"]].lazy.compactMap { $0?.stringValue }
+                .first { !$0.isEmpty && !$0.contains(" ") && Int($0) == nil }
             for candidate in candidates {
-                if let message = candidate?.stringValue, !message.isEmpty { return "\(status): \(message)" }
+                if let message = candidate?.stringValue, !message.isEmpty, message != code { return "\(status)\(code.map { " \($0)" } ?? ""): \(message)" }
             }
             return nil
         case let .fields(fields):
