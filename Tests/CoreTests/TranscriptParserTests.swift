@@ -160,6 +160,11 @@ import Testing
         #expect(transcript.torn == TornStep(line: 8, reason: "the file ends in the middle of a line"))
         // The same text, whole, is two steps.
         #expect(try TranscriptParser.parse(text + "0 OK\n").steps.count == 2)
+        // A command line cut short reads whole, and was run: `delete /items/12` cut to `delete /items/1`.
+        let cutCommand = try TranscriptParser.parse("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n\n> get /a\nHTTP/1.1 200 OK\n\n> delete /items/1")
+        #expect(cutCommand.steps.map(\.command) == ["get /a"])
+        #expect(cutCommand.torn?.line == 8)
+        #expect(cutCommand.torn?.reason.hasPrefix("the file ends in the middle of this command line") == true)
     }
 
     @Test func aBrokenBodyBeforeTheLastStepIsAnError() {

@@ -47,6 +47,12 @@ public enum TranscriptParser {
             // been cut; if the step still reads whole, an editor left off the
             // newline, and the step is kept.
             let cutInThisStep = isLast && !endsWithNewline && (response.last ?? command).number == lines.count
+            // A cut command line reads whole (`delete /items/12` cut to `delete /items/1`): it is never run.
+            if cutInThisStep, response.isEmpty {
+                transcript.torn = TornStep(line: command.number, reason: "the file ends in the middle of this command line (no newline after it; if the line is whole, end the file with a newline)")
+                leading = []
+                break
+            }
             do {
                 var step = try parseStep(command, response)
                 step.comments = leading
