@@ -111,6 +111,23 @@ import Testing
         #expect(kept.failedSteps.map(\.command) == ["ws recv --timeout 0.3"])
     }
 
+    /// Secrets typed in a socket's URL and in `auth basic` were hidden on
+    /// their own line only: the connected line, an echo, a path holding
+    /// them wrote them in clear.
+    @Test func secretsTypedInASocketURLOrAuthBasicAreHiddenWhereverTheyShow() async throws {
+        let (path, text, _) = try await Self.record([
+            "ws connect {{WS}}/__sandbox/echo?api_key=K3y-Secret-77&room=1",
+            "ws close",
+            "auth basic bob:pw-98765",
+            "get /api/tasks/pw-98765",
+            "get /api/tasks note==K3y-Secret-77",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(!text.contains("K3y-Secret-77") && !text.contains("pw-98765"), "\(text)")
+        #expect(text.contains("| connected to {{ws_base_url}}/__sandbox/echo?api_key=<api_key>&room=1\n"), "\(text)")
+        #expect(text.contains("> get /api/tasks/{{secret:password}}\n"), "\(text)")
+    }
+
     @Test func aFrameThatNeverComesIsADifferenceSaidPlainly() async throws {
         let (path, text, _) = try await Self.record(Array(Self.chat.prefix(4)))
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -81,11 +81,11 @@ public enum WebSocketAddress: Sendable, Equatable {
         return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
     }
 
-    /// The URL with its `token` query value hidden, for status lines and events.
+    /// The URL with its secret query values hidden, for status lines and
+    /// events: `token=<access_token>` (what a profile's socket carries there),
+    /// any other as its name (`api_key=<api_key>`).
     public static func redacted(_ url: String) -> String {
-        guard let range = url.range(of: "token=") else { return url }
-        let end = url[range.upperBound...].firstIndex(of: "&") ?? url.endIndex
-        return url.replacingCharacters(in: range.upperBound..<end, with: "<access_token>")
+        Redactor.redactQuery(in: url) { $0.lowercased() == "token" ? "<access_token>" : "<\($0)>" } ?? url
     }
 }
 

@@ -237,19 +237,27 @@ final class TranscriptRecorder {
 
     /// Values typed for secret-named items and variables, so the scrubber
     /// finds them if the server echoes them somewhere.
+    /// The password of a `Basic` credential, under `password` as the line writes it.
+    private func learnBasicPassword(_ value: String) {
+        guard value.hasPrefix("Basic "), let decoded = Data(base64Encoded: String(value.dropFirst(6))).flatMap({ String(data: $0, encoding: .utf8) }),
+              let colon = decoded.firstIndex(of: ":") else { return }
+        scrubber.learn(String(decoded[decoded.index(after: colon)...]), name: "password", typed: true)
+    }
+
     private func learnSecrets(in command: Command?) {
         switch command {
+        case let .ws(.connect(target?, _))?:
+            // `ws connect …?token=…&api_key=…`: the line writes them as placeholders; the connected line and echoes, by value.
+            for item in URLComponents(string: target)?.queryItems ?? [] where Redactor.isSecretParameter(item.name) {
+                if let value = item.value, !value.includes(ascii: "{{") { scrubber.learn(value, name: ExpectedValue.secretName(item.name), typed: true) }
+            }
         case let .http(_, _, items, _)?:
             for item in items {
                 switch item {
                 case let .header(name, value), let .stringField(name, value), let .query(name, value):
                     if isSecret(name) { scrubber.learn(value, name: ExpectedValue.secretName(name), typed: true) }
                     // `curl -u USER:PASSWORD`, written `-u USER:{{secret:password}}`: its password wherever it shows.
-                    if name.lowercased() == "authorization", value.hasPrefix("Basic "),
-                       let decoded = Data(base64Encoded: String(value.dropFirst(6))).flatMap({ String(data: $0, encoding: .utf8) }),
-                       let colon = decoded.firstIndex(of: ":") {
-                        scrubber.learn(String(decoded[decoded.index(after: colon)...]), name: "password", typed: true)
-                    }
+                    if name.lowercased() == "authorization" { learnBasicPassword(value) }
                 case let .jsonField(name, value):
                     // `true`, `false` and `null` are no secret to search for: every equal value in the step was hidden.
                     switch value {
@@ -264,6 +272,8 @@ final class TranscriptRecorder {
             if header.name.lowercased() == "authorization", header.value.lowercased().hasPrefix("bearer ") {
                 scrubber.learn(String(header.value.dropFirst(7)), name: "token", typed: true)
             } else {
+                // `auth basic USER:PASSWORD`: the password wherever it shows (`/basic-auth/USER/PASSWORD`).
+                if header.name.lowercased() == "authorization" { learnBasicPassword(header.value) }
                 scrubber.learn(header.value, name: ExpectedValue.secretName(header.name), typed: true)
             }
         case let .set(name, value)? where isSecret(name):
