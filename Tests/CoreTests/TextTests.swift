@@ -53,6 +53,9 @@ import Testing
         ("post /login api_key:=12345", "post /login api_key:=***"),
         ("get /x Authorization:'Bearer hunter2'", "get /x Authorization:***"),
         ("get /x X-Api-Key:hunter2", "get /x X-Api-Key:***"),
+        // A captured token by reference holds no secret: kept, so each replay sends its own capture.
+        ("get /me 'Authorization:Bearer {{tok}}'", "get /me 'Authorization:Bearer {{tok}}'"),
+        ("get /me 'Authorization:Bearer hunter2'", "get /me Authorization:***"),
         ("get /x Cookie:sid=hunter2", "get /x Cookie:***"),
         ("get /x api_key==hunter2", "get /x api_key==***"),
         ("get /x?api_key=hunter2&page=2", "get /x?api_key=***&page=2"),

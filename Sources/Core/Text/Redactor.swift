@@ -185,8 +185,8 @@ public enum Redactor {
             if let hidden = redactQuery(in: word, hide: hide) { return hidden }
             guard index > 0, let item = try? RequestItem.parse(word) else { return word }
             switch item {
-            case let .header(_, value) where isReference(value), let .stringField(_, value) where isReference(value),
-                 let .query(_, value) where isReference(value):
+            case let .header(_, value) where isReference(value) || isSchemeAndReference(value),
+                 let .stringField(_, value) where isReference(value), let .query(_, value) where isReference(value):
                 return word
             case let .header(name, value) where isSecretName(name) && !value.isEmpty: return "\(name):\(hide(name))"
             case let .stringField(name, _) where isSecretName(name) || isSecretName(leaf(of: name)): return "\(name)=\(hide(leaf(of: name)))"
@@ -399,6 +399,13 @@ public enum Redactor {
     /// `{{NAME}}` or `{{secret:NAME}}`: a value that holds none, kept as
     /// typed (recalled from history, the secret is asked for again, where a
     /// stored `***` was sent as the value).
+    /// `Bearer {{tok}}`: a credential's scheme and a reference, no secret
+    /// (a captured token, which each replay captures anew).
+    static func isSchemeAndReference(_ value: String) -> Bool {
+        let parts = value.split(separator: " ", omittingEmptySubsequences: true)
+        return parts.count == 2 && parts[0].allSatisfy { $0.isLetter } && isReference(String(parts[1]))
+    }
+
     static func isReference(_ value: String) -> Bool {
         guard value.hasPrefix("{{"), value.hasSuffix("}}"), value.count > 4 else { return false }
         var name = value.dropFirst(2).dropLast(2)
