@@ -479,3 +479,38 @@ auth:
     text = (tmp_path / "login.transcript").read_text()
     for token in (access, refresh):
         assert token not in said and token not in text, said + text
+
+
+def test_a_recording_started_after_a_login_whose_answer_names_no_user_logs_in_on_replay(tmp_path, http_server):
+    # The header's `login:` came from the user object's email only: a login
+    # answer with a token alone gave none, and the replay was not logged in.
+    class Handler(QuietHandler):
+        def do_POST(self):
+            body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
+            ok = body.get("password") == "pw-123456"
+            self.reply(200 if ok else 401, json.dumps({"access_token": "tok-" + body.get("email", "")} if ok else {"message": "no"}).encode(),
+                       [("Content-Type", "application/json")])
+
+        def do_GET(self):
+            ok = (self.headers.get("Authorization") or "").startswith("Bearer tok-")
+            self.reply(200 if ok else 401, json.dumps({"me": ok}).encode(), [("Content-Type", "application/json")])
+
+    server = http_server(Handler)
+    profile = tmp_path / "plain.yaml"
+    profile.write_text(f"""explorer-profile: 1
+name: plain
+environments:
+  dev: {{base-url: "http://127.0.0.1:{server.server_address[1]}"}}
+auth:
+  kind: login
+  login-path: /auth/login
+  refresh-path: /auth/refresh
+  whoami-path: /me
+""")
+    env = isolated_env(tmp_path)
+    result = run_explorer(["--profile", str(profile)], env=env, input="login dev@acme.test pw-123456\nrecord mid.transcript\nget /me\nrecord stop\n",
+                          cwd=tmp_path, timeout=30)
+    text = (tmp_path / "mid.transcript").read_text()
+    assert "login: dev@acme.test\n" in text, result.stdout + result.stderr + text
+    replay = run_explorer(["replay", "mid.transcript"], env={**env, "EXPLORER_SECRET_PASSWORD": "pw-123456"}, cwd=tmp_path, timeout=30)
+    assert replay.returncode == 0, replay.stdout + replay.stderr + text

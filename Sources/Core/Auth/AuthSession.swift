@@ -107,9 +107,10 @@ public actor AuthSession {
         guard let body = response.json else {
             throw AuthError("the login answer is not JSON (\(response.mediaType ?? "no Content-Type"), \(response.body.count) bytes): not logged in")
         }
-        guard let tokens = Self.tokens(in: body, auth: auth, needsUser: false) else {
+        guard var tokens = Self.tokens(in: body, auth: auth, needsUser: false) else {
             throw AuthError("the login answer has no access token at \(auth.accessTokenPath)")
         }
+        tokens.email = email
         try setTokens(tokens)
         return exchange
     }
@@ -435,7 +436,7 @@ public actor AuthSession {
             return .failure(AuthError.refreshFailed("the answer of \(auth.refreshPath) \(answer)"))
         }
         let newRefresh = auth.refreshedRefreshTokenPath.flatMap { (try? $0.evaluate(body).get())?.stringValue } ?? refreshToken
-        try? setTokens(Tokens(accessToken: access, refreshToken: newRefresh, userJSON: tokens?.userJSON))
+        try? setTokens(Tokens(accessToken: access, refreshToken: newRefresh, userJSON: tokens?.userJSON, email: tokens?.email))
         return .success(true)
     }
 

@@ -6,23 +6,31 @@ public struct Tokens: Sendable, Equatable, Codable {
     public var refreshToken: String?
     /// The user object from the login answer, as compact JSON.
     public var userJSON: String?
+    /// The email `login` was given, for an answer whose user has none
+    /// (a recording's `login:` header names it).
+    public var email: String?
 
-    public init(accessToken: String, refreshToken: String?, userJSON: String?) {
+    public init(accessToken: String, refreshToken: String?, userJSON: String?, email: String? = nil) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
         self.userJSON = userJSON
+        self.email = email
     }
 
     public var user: JSONValue? { userJSON.flatMap { try? JSONParser.parse($0) } }
 
     /// Who these tokens belong to, as the store files them: the user's
-    /// email, username or id, whichever the login answer has.
+    /// email, username or id, whichever the login answer has, else the
+    /// email the login was given.
     public var owner: String {
         for key in ["email", "username", "id"] {
             if let value = user?[key], value != .null { return value.plainText }
         }
-        return ""
+        return email ?? ""
     }
+
+    /// The email to log in as again: the user's, else the one the login was given.
+    public var loginEmail: String? { user?["email"]?.stringValue ?? email }
 }
 
 /// Where tokens are kept between runs: by backend (`key`: profile and base

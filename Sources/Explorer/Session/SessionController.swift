@@ -206,7 +206,7 @@ final class SessionController {
     /// replay starts where the recording did.
     func startRecording(_ path: String) throws(TranscriptRecorder.Failure) {
         let (all, email) = runBlocking { [interpreter] in
-            (await interpreter.userVariables, await interpreter.session.tokens?.user?["email"]?.stringValue)
+            (await interpreter.userVariables, await interpreter.session.tokens?.loginEmail)
         }
         let variables = all.filter { !replayBound.contains($0.key) }
         var secrets = SecretScrubber()
