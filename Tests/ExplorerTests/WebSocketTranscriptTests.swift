@@ -128,6 +128,21 @@ import Testing
         #expect(text.contains("> get /api/tasks/{{secret:password}}\n"), "\(text)")
     }
 
+    /// A socket nothing answers stops the run as an unreachable HTTP server
+    /// does (exit 3, the rest did not run), at once: it was a difference,
+    /// and every later step waited 5 s for frames.
+    @Test func aSocketThatCannotBeReachedStopsTheRunAtOnce() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ws-down-\(UUID().uuidString).transcript").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let text = "# explorer transcript v1\nprofile: generic\nbase-url: \(nowhere.absoluteString)\n\n> ws connect /x --retries 0\n| connected to {{ws_base_url}}/x\n← {\"hello\": 1}\n\n> ws recv\n{\"n\": 1}\n\n> ws close\n| closed\n"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let run = await Replayer(environment: [:]).run(path)
+        #expect(run.status == .runtime && run.steps.count == 1)
+        #expect(run.failure == .runtime("\(path):5: connection refused: ws://127.0.0.1:9/x"))
+        // Its frame was not waited for: "no such frame", not "no frame within 5 s".
+        #expect(run.steps.first?.mismatches.last?.actual == "no such frame", "\(run.steps)")
+    }
+
     @Test func aFrameThatNeverComesIsADifferenceSaidPlainly() async throws {
         let (path, text, _) = try await Self.record(Array(Self.chat.prefix(4)))
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -258,6 +258,16 @@ struct Replayer: Sendable {
             return true
         }
 
+        /// A socket that could not be reached (nothing listens, no answer): the
+        /// run stops there as it does when an HTTP server cannot be reached
+        /// (exit 3, "did not run"), not as a difference, each later step
+        /// waiting for frames from a socket that never opened.
+        static func unreachableSocket(_ command: Command?, _ outcome: Outcome) -> String? {
+            guard case .ws(.connect)? = command, case let .failure(line, _) = outcome else { return nil }
+            let unreachable = ["connection refused: ", "could not connect to ", "no answer from ", "cannot resolve host "].contains { line.hasPrefix($0) }
+            return unreachable ? line : nil
+        }
+
         nonisolated(nonsending) mutating func replay(_ steps: [TranscriptStep]) async {
             // An output that cannot be written (a full disk, a closed pipe) ends it: the rest would run unseen.
             for step in steps where !Console.outputFailed {
@@ -295,7 +305,8 @@ struct Replayer: Sendable {
             }
             var observation = outcome.observation(renderer: Renderer(palette: .plain, envelope: profile.errorEnvelope))
             await learnSecrets(from: observation)
-            if !step.expectation.frames.isEmpty {
+            let unreachable = Self.unreachableSocket(lastCommand, outcome)
+            if !step.expectation.frames.isEmpty, unreachable == nil {
                 let wait = step.expectation.frameTimeout ?? Expectation.defaultFrameTimeout
                 observation.frames = await frames.take(sent: step.expectation.frameCount(.sent),
                                                        received: step.expectation.frameCount(.received), timeout: wait)
@@ -311,7 +322,7 @@ struct Replayer: Sendable {
             let mismatches = matcher.match(step.expectation, observation).map(hidingSecrets)
             var run = StepRun(line: step.line, command: step.command, mismatches: mismatches, duration: ContinuousClock.now - started)
             var blessedStep = step
-            if !mismatches.isEmpty, let problem = transport?.takeFailure() {
+            if !mismatches.isEmpty, let problem = transport.flatMap({ $0.takeFailure()?.description }) ?? unreachable {
                 record(run)
                 failure = .runtime("\(path):\(step.line): \(problem)")
                 return nil
