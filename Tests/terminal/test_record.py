@@ -110,8 +110,9 @@ def test_recording_refuses_a_file_that_has_content(tmp_path):
     existing = tmp_path / "notes.transcript"
     existing.write_text("keep me\n")
     result = explorer(["--record", str(existing), "-c", "get /api/tasks"], tmp_path)
-    assert result.returncode != 0
-    assert "already exists and is not empty" in result.stderr
+    # One line, not the usage text under it (exit 64); the status a file that cannot be written gets.
+    assert result.returncode == 3
+    assert result.stderr == f"error: {existing} already exists and is not empty; record into a new file\n", result.stderr
     assert existing.read_text() == "keep me\n"
 
 

@@ -117,8 +117,10 @@ final class ExplorerSession {
         }
         if let path = options.record {
             do { try controller.startRecording(path) } catch {
+                // One line, as `record FILE` says it: the file is the problem, not the command line.
                 runBlocking { await live.close() }
-                throw ValidationError(error.description)
+                Console().err("error: \(error.description)\n")
+                throw ExitCode(ExitStatus.runtime.rawValue)
             }
         }
         let session = ExplorerSession(live: live, controller: controller, chosen: file, chosenPath: chosenPath, spec: spec,
