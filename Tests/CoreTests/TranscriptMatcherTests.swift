@@ -100,6 +100,9 @@ import Testing
         #expect(try mismatches(#"{"id": {{task_id}}}"#, #"{"id": 7}"#, matcher: &matcher) == ["body .id: expected {{task_id}} (6), got 7"])
         #expect(try mismatches(#"{"id": {{other}}}"#, #"{"id": 7}"#, matcher: &matcher)
             == ["body .id: expected {{other}}, but nothing is bound to 'other' yet, got 7"])
+        // A kind word's typo is a reference nothing binds: said with the word it was likely meant to be.
+        #expect(try mismatches(#"{"id": {{intger}}}"#, #"{"id": 7}"#, matcher: &matcher)
+            == ["body .id: expected {{intger}}, but nothing is bound to 'intger' yet (did you mean {{integer}}?), got 7"])
     }
 
     @Test func aCaptureFromTextEqualsTheSameNumberLater() throws {

@@ -124,6 +124,9 @@ import Testing
         ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> get /x\n| text\nmore text\n", 6, 1,
          "expected 'error: …', 'note: …' or a frame ('→ …', '← …') after the body; a text body's lines start with '| '"),
         ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> get /x\n{\"a\": {{id:=secret:x}}}\n", 5, 7, "a secret cannot be captured"),
+        // A typo in a capture's kind was read as a reference, and failed at run time in other words.
+        ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> get /x\n{\"a\": {{id:=intger}}}\n", 5, 7,
+         "'intger' is not a kind: use *, integer, number, string, uuid, timestamp, jwt or /regex/ (did you mean integer?)"),
     ])
     func syntaxErrorsSayLineAndColumn(text: String, line: Int, column: Int, message: String) {
         #expect(throws: TranscriptParseError(line: line, column: column, message: message)) { try TranscriptParser.parse(text) }

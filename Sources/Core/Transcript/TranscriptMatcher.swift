@@ -225,7 +225,7 @@ public struct TranscriptMatcher: Sendable {
                 } else if let text = variable(name) {
                     if actual.plainText != text || !Self.isScalar(actual) { differ("\(pattern) (\(JSONPrinter.quote(text)))") }
                 } else {
-                    differ("\(pattern), but nothing is bound to '\(name)' yet")
+                    differ("\(pattern), but nothing is bound to '\(name)' yet" + (TranscriptPattern.nearestKindWord(name).map { " (did you mean {{\($0)}}?)" } ?? ""))
                 }
                 return
             }

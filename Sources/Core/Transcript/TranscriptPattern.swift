@@ -48,6 +48,10 @@ public struct TranscriptPattern: Sendable, Equatable, CustomStringConvertible {
             }
             let kind = try parseKind(String(text[separator.upperBound...]).trimmingBlanks())
             if case .secret = kind { throw SyntaxError(reason: "a secret cannot be captured") }
+            if case let .reference(word) = kind {
+                throw SyntaxError(reason: "'\(word)' is not a kind: use *, integer, number, string, uuid, timestamp, jwt or /regex/"
+                                  + (nearestKindWord(word).map { " (did you mean \($0)?)" } ?? ""))
+            }
             return TranscriptPattern(kind, capture: name)
         }
         return TranscriptPattern(try parseKind(text))
@@ -69,6 +73,22 @@ public struct TranscriptPattern: Sendable, Equatable, CustomStringConvertible {
             throw SyntaxError(reason: "'\(text)' is not a pattern: use *, integer, number, string, uuid, timestamp, jwt, /regex/, secret:NAME, NAME:=KIND or NAME")
         }
         return .reference(text)
+    }
+
+    /// The kind word `word` is one typo away from (`intger`, `uuidd`), if any.
+    public static func nearestKindWord(_ word: String) -> String? {
+        let lower = Array(word.lowercased())
+        func distance(_ other: String) -> Int {
+            let b = Array(other)
+            var row = Array(0...b.count)
+            for (i, x) in lower.enumerated() {
+                var next = [i + 1]
+                for (j, y) in b.enumerated() { next.append(min(row[j] + (x == y ? 0 : 1), row[j + 1] + 1, next[j] + 1)) }
+                row = next
+            }
+            return row[b.count]
+        }
+        return kindWords.keys.filter { $0 != "*" && lower != Array($0) && distance($0) <= 2 }.min { distance($0) < distance($1) }
     }
 
     static func isName(_ s: String) -> Bool {
