@@ -14,6 +14,19 @@ import Testing
         return try mismatches(expectedText, actualText, matcher: &matcher)
     }
 
+    /// `{{*}}` as the body accepts any body, as the docs say: a text one and
+    /// none were differences ("expected a JSON body: {{*}}").
+    @Test func aStarBodyAcceptsAnyBody() throws {
+        let star = Expectation(status: 200, body: .json(try ExpectedJSONParser.parse("{{*}}")))
+        var matcher = TranscriptMatcher()
+        for body: Observation.Body? in [.json(.int(1)), .text(["<html>", "</html>"]), .binary("image/png, 3 B"), nil] {
+            #expect(matcher.match(star, Observation(status: 200, body: body)).isEmpty, "\(String(describing: body))")
+        }
+        // A capture of the whole body is still of JSON.
+        let captured = Expectation(status: 200, body: .json(try ExpectedJSONParser.parse("{{all:=*}}")))
+        #expect(!matcher.match(captured, Observation(status: 200, body: .text(["x"]))).isEmpty)
+    }
+
     @Test func literalsCompareAsJSON() throws {
         #expect(try mismatches(#"{"price": 8, "ok": true, "none": null}"#, #"{"price": 8.0, "ok": true, "none": null}"#).isEmpty)
         #expect(try mismatches(#"{"title": "Fix my bike"}"#, #"{"title": "Fix bike"}"#)
