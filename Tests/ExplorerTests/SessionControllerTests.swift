@@ -226,6 +226,28 @@ import Testing
         #expect(await Replayer(environment: [:]).run(path).status == .ok)
     }
 
+    /// Two logins with two passwords were both written `{{secret:password}}`,
+    /// so a replay against a real server gave bob alice's. The second gets
+    /// a name of its own; on a sandbox the demo accounts still supply both.
+    @Test func aSecondLoginsPasswordIsRecordedUnderANameOfItsOwn() async throws {
+        let path = Self.temporary("two-logins")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        _ = try await Self.withController { controller in
+            try controller.startRecording(path)
+            _ = controller.script(["login alice@example.com alice123", "login bob@example.com bob12345", "login alice@example.com alice123"], name: "t")
+            controller.finishRecording()
+        }
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let logins = text.split(separator: "\n").filter { $0.hasPrefix("> login") }
+        #expect(logins == ["> login alice@example.com {{secret:password}}", "> login bob@example.com {{secret:password_2}}",
+                           "> login alice@example.com {{secret:password}}"], "\(text)")
+        #expect(await Replayer(environment: [:]).run(path).status == .ok)
+        var resolver = SecretResolver(environment: ["EXPLORER_SECRET_PASSWORD_2": "from-env"], demoAccounts: [])
+        resolver.demoPasswordsFirst = false
+        #expect(try resolver.value("password_2", email: "bob@example.com") == "from-env")
+        #expect(try SecretResolver(environment: [:], demoAccounts: [("bob@example.com", "bob12345")]).value("password_2", email: "bob@example.com") == "bob12345")
+    }
+
     /// The environment supplies a placeholder no rule fills.
     /// The answer echoes it (the task's title): shown hidden, as a carried credential is.
     /// Sent again in later lines (a captured copy, under a name that is not

@@ -199,9 +199,15 @@ public struct SecretResolver: Sendable {
         replacingPlaceholders(in: text) { $0 }.secrets.map(\.name)
     }
 
+    /// `password`, or `password_2`…: what a recording names the second
+    /// login's password, a demo account's as much as the first's.
+    static func isPasswordName(_ name: String) -> Bool {
+        name == "password" || (name.hasPrefix("password_") && name.dropFirst(9).allSatisfy(\.isNumber) && name.count > 9)
+    }
+
     /// One secret's value.
     public func value(_ name: String, email: String?) throws(Missing) -> String {
-        let demo = name == "password" ? email.flatMap { email in demoAccounts.first { $0.email.lowercased() == email.lowercased() } } : nil
+        let demo = Self.isPasswordName(name) ? email.flatMap { email in demoAccounts.first { $0.email.lowercased() == email.lowercased() } } : nil
         if demoPasswordsFirst, let demo { return demo.password }
         if let value = environment[Self.environmentName(name)] { return value }
         if let demo { return demo.password }

@@ -44,6 +44,15 @@ public struct SecretScrubber: Sendable {
     /// The placeholder name a value was learned under, if any.
     public func name(of value: String) -> String? { secrets[value] }
 
+    /// `base` when no other value holds it, else `base_2`, `base_3`…: a
+    /// second login's password gets a name of its own, so that a replay
+    /// can be given each (`EXPLORER_SECRET_PASSWORD_2`).
+    public func freeName(_ base: String, for value: String) -> String {
+        let taken = Set(secrets.filter { $0.key != value }.values)
+        guard taken.contains(base) else { return base }
+        return (2...).lazy.map { "\(base)_\($0)" }.first { !taken.contains($0) }!
+    }
+
     /// Learns the secret-named string members, the profile's secret fields
     /// and the JWT-shaped strings in a body.
     public mutating func learn(secretsIn value: JSONValue, key: String? = nil, fields: SecretFields = .none) {

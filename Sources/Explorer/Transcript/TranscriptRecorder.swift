@@ -148,7 +148,7 @@ final class TranscriptRecorder {
             var refused = false
             if case let .exchange(exchange, _, _) = outcome, exchange.response.status >= 400 { refused = true }
             // A password kept in a secret-named variable (`set new_password=…`) keeps that name.
-            let name = refused ? "wrong_password" : scrubber.name(of: password) ?? "password"
+            let name = refused ? "wrong_password" : scrubber.name(of: password) ?? scrubber.freeName("password", for: password)
             scrubber.learn(password, name: name, typed: true)
             // The email as typed: `{{email}}` stays a reference.
             let typedEmail = typed.flatMap { $0.count > 1 && $0[1].includes(ascii: "{{") ? $0[1] : nil } ?? email
