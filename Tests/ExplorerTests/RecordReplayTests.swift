@@ -13,7 +13,8 @@ import Testing
         try await withSandboxInterpreter { interpreter, server in
             let recorder = try TranscriptRecorder(path: path, header: .make(profile: "linku", target: .sandbox),
                                                   renderer: Renderer(palette: .plain, envelope: Profile.linku.errorEnvelope),
-                                                  baseURL: server.baseURL.absoluteString, secrets: SecretScrubber())
+                                                  baseURL: server.baseURL.absoluteString, secrets: SecretScrubber(),
+                                                  variables: { [interpreter] in interpreter.allVariables })
             for (n, line) in lines.enumerated() {
                 if let comment = comments[n] { try recorder.comment(comment) }
                 do {
@@ -54,6 +55,9 @@ import Testing
         #expect(text.contains("# Log in as alice.\n> login alice@example.com {{secret:password}}\n"))
         #expect(text.contains("> login alice@example.com {{secret:wrong_password}}\n"))
         #expect(text.contains("> capture task_id = .id\n{{integer}}\n"))
+        // The answer after the capture holds the captured id: written as the capture, which a replay binds anew.
+        #expect(text.contains("> get /api/tasks/{{task_id}}\nHTTP/1.1 200 OK\nContent-Type: application/json; charset=utf-8\n{\n  \"id\": {{task_id}},\n"), "\(text)")
+        #expect(!text.contains("\"poster_id\": {{task_id}}"))
         #expect(text.contains("> whoami\n(access token refreshed; request retried)\nHTTP/1.1 200 OK\n"))
         let run = await Replayer().run(path)
         #expect(run.failure == nil)

@@ -26,6 +26,9 @@ final class TranscriptRecorder {
     private var replayNames: Set<String>
     /// Steps written so far.
     private(set) var steps = 0
+    /// Variables `capture` set, and the keys whose values later answers
+    /// write as a reference to them (the captured member's key, the name).
+    private var captured: [String: Set<String>] = [:]
 
     /// Why a recording could not start or go on, in one line.
     struct Failure: Error, CustomStringConvertible {
@@ -113,6 +116,13 @@ final class TranscriptRecorder {
         var isCapture = false
         if case .capture? = command { isCapture = true }
         var expectation = Expectation(recording: observation, baseURL: baseURL, volatileBody: isCapture, secretFields: secretFields)
+        if !isCapture, case let .json(body)? = expectation.body { expectation.body = .json(referencingCaptures(in: body)) }
+        switch command {
+        case let .capture(name, path)?:
+            captured[name] = Set([name] + path.components.suffix(1).compactMap { if case let .key(key) = $0 { key } else { nil } })
+        case let .set(name, _)?, let .unset(name)?: captured[name] = nil
+        default: break
+        }
         expectation.frames = recorded(frames?.takeAll() ?? [])
         if case let .http(_, _, _, options)? = command, options.download, options.output == nil, case let .exchange(exchange, _, _) = outcome {
             let intended = Download.name(headers: exchange.response.headers, url: exchange.request.url)
@@ -120,6 +130,39 @@ final class TranscriptRecorder {
         }
         try append(scrubber.scrub(TranscriptWriter.step(TranscriptStep(command: written, expectation: expectation))))
         steps += 1
+    }
+
+    /// An answer after `capture item_id = .id` whose `"id"` (or `"item_id"`)
+    /// holds the captured value writes `{{item_id}}` there: a replay
+    /// captures anew, and the later answers must agree with it (`"id": 619`
+    /// failed against any fresh server, and `--update` only swapped numbers).
+    private func referencingCaptures(in value: ExpectedValue) -> ExpectedValue {
+        guard !captured.isEmpty else { return value }
+        let values = variables()
+        func walk(_ value: ExpectedValue) -> ExpectedValue {
+            switch value {
+            case let .object(members, open):
+                return .object(members.map { member in
+                    if case let .literal(literal) = member.value, Self.isScalarID(literal),
+                       let name = captured.keys.sorted().first(where: { captured[$0]!.contains(member.key) && values[$0] == literal.plainText }) {
+                        return ExpectedValue.Member(member.key, .pattern(TranscriptPattern(.reference(name))))
+                    }
+                    return ExpectedValue.Member(member.key, walk(member.value))
+                }, open: open)
+            case let .array(items, contains): return .array(items.map(walk), contains: contains)
+            default: return value
+            }
+        }
+        return walk(value)
+    }
+
+    /// A number, or a string that is not empty: what an id is.
+    private static func isScalarID(_ value: JSONValue) -> Bool {
+        switch value {
+        case .number: true
+        case let .string(text): !text.isEmpty
+        default: false
+        }
     }
 
     /// A `--download` saved under `NAME-1.EXT` because `NAME.EXT` was taken
