@@ -442,6 +442,21 @@ def test_a_recording_names_a_profile_by_the_name_it_was_found_by(two_backends, t
     assert replayed.returncode == 0, replayed.stdout + replayed.stderr
 
 
+def login_profile(tmp_path, server, name, base_path="", auth=""):
+    """A profile file with a login flow (`auth` adds its fields) for `server`."""
+    profile = tmp_path / f"{name}.yaml"
+    profile.write_text(f"""explorer-profile: 1
+name: {name}
+environments:
+  dev: {{base-url: "http://127.0.0.1:{server.server_address[1]}{base_path}"}}
+auth:
+  kind: login
+  login-path: /auth/login
+  refresh-path: /auth/refresh
+  whoami-path: /me""" + (auth.rstrip("\n") if auth else "") + "\n")
+    return profile
+
+
 def test_tokens_at_the_fields_a_login_profile_names_are_never_shown_or_recorded(tmp_path, http_server):
     # Opaque tokens under names no rule calls secret (`access`, `refresh`)
     # were printed in the login's answer, by `show` and by `vars`.
@@ -453,22 +468,12 @@ def test_tokens_at_the_fields_a_login_profile_names_are_never_shown_or_recorded(
             body = {"data": {"tokens": {"access": access, "refresh": refresh}, "user": {"handle": "dev"}}}
             self.reply(200, json.dumps(body).encode(), [("Content-Type", "application/json")])
 
-    server = http_server(Handler)
-    profile = tmp_path / "acme.yaml"
-    profile.write_text(f"""explorer-profile: 1
-name: acme
-environments:
-  dev: {{base-url: "http://127.0.0.1:{server.server_address[1]}/api"}}
-auth:
-  kind: login
-  login-path: /auth/login
+    profile = login_profile(tmp_path, http_server(Handler), "acme", base_path="/api", auth="""
   access-token: .data.tokens.access
   refresh-token: .data.tokens.refresh
   user: .data.user
   user-name: handle
-  refresh-path: /auth/refresh
   refreshed-access-token: .data.access
-  whoami-path: /me
 """)
     result = run_explorer(["--profile", str(profile), "--record", str(tmp_path / "login.transcript"),
                            "-c", "login dev@acme.test pw-123456", "-c", "show .data.tokens", "-c", "capture t = .data.tokens.access", "-c", "vars"],
@@ -495,18 +500,7 @@ def test_a_recording_started_after_a_login_whose_answer_names_no_user_logs_in_on
             ok = (self.headers.get("Authorization") or "").startswith("Bearer tok-")
             self.reply(200 if ok else 401, json.dumps({"me": ok}).encode(), [("Content-Type", "application/json")])
 
-    server = http_server(Handler)
-    profile = tmp_path / "plain.yaml"
-    profile.write_text(f"""explorer-profile: 1
-name: plain
-environments:
-  dev: {{base-url: "http://127.0.0.1:{server.server_address[1]}"}}
-auth:
-  kind: login
-  login-path: /auth/login
-  refresh-path: /auth/refresh
-  whoami-path: /me
-""")
+    profile = login_profile(tmp_path, http_server(Handler), "plain")
     env = isolated_env(tmp_path)
     result = run_explorer(["--profile", str(profile)], env=env, input="login dev@acme.test pw-123456\nrecord mid.transcript\nget /me\nrecord stop\n",
                           cwd=tmp_path, timeout=30)
