@@ -17,13 +17,15 @@ final class AsyncOutput: @unchecked Sendable {
 
     /// Called as the editor starts and stops reading a line.
     func editing(_ isEditing: Bool) {
-        let text: String = lock.withLock {
+        // Written under the lock: a frame posted straight out (`direct`) the
+        // moment after must not pass the ones still waiting (it did: the echo
+        // of a second frame showed before the first's).
+        lock.withLock {
             direct = !isEditing
-            guard direct else { return "" }
-            defer { pending = "" }
-            return pending
+            guard direct, !pending.isEmpty else { return }
+            ex_write_stdout(pending)
+            pending = ""
         }
-        if !text.isEmpty { ex_write_stdout(text) }
     }
 
     /// Makes the pipe and the hook; returns false when the pipe cannot be made.
