@@ -328,7 +328,22 @@ def test_set_with_a_space_keeps_the_secret_out_of_history(spawn, env):
     assert x.expect_exit() == 0
     text = history_path(env).read_text()
     assert "hunter2" not in text and "hunter3" not in text
-    assert "set token ***" in history_lines(env)
+    assert "set token {{secret:token}}" in history_lines(env)
+
+
+def test_a_recalled_set_of_a_secret_asks_for_it_again(spawn, env):
+    # A helper's trial: history kept `set token=***`, and the recalled line
+    # set the token to `***` without a word; `X-Api-Key:***` was sent as the key.
+    x = spawn()
+    x.run("set token=abcdefgh")
+    x.send("\x1b[A")
+    x.wait_for_line(PROMPT + "set token={{secret:token}}")
+    x.send(ENTER)
+    x.expect("token: ")
+    x.wait_for_secret_mode()
+    x.send("secondvalue" + ENTER)
+    x.expect(PROMPT)
+    assert "token = <hidden: 11 characters>" in x.run("vars")
 
 
 def test_a_recalled_auth_line_asks_for_its_secret(spawn, env):
@@ -378,7 +393,7 @@ def test_history_lists_both_sessions_lines_numbered_with_secrets_hidden(spawn, e
     y.run("set token hunter2")
     x.run("help vars")
     listed = x.run("history 3")
-    assert listed.replace("\r", "").strip().split("\n") == ["2  set token ***", "3  help vars", "4  history 3"], listed
+    assert listed.replace("\r", "").strip().split("\n") == ["2  set token {{secret:token}}", "3  help vars", "4  history 3"], listed
     assert "1  help whoami" in x.run("history")
 
 

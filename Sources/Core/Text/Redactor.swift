@@ -27,8 +27,11 @@ public enum Redactor {
     /// not split into words is kept only when it mentions nothing secret.
     /// `secretFields`: the profile's own secret fields, hidden as the
     /// usual names are.
-    public static func redact(line: String, secretFields: SecretFields = .none) -> String? {
-        if let socket = redact(socketJSONLine: line, hide: { _ in placeholder }, secretFields: secretFields) {
+    /// `hide`: what a secret becomes (`***`; history's `{{secret:NAME}}`,
+    /// which a recalled line asks for again instead of sending `***`).
+    public static func redact(line: String, secretFields: SecretFields = .none,
+                              hide: (String) -> String = { _ in placeholder }) -> String? {
+        if let socket = redact(socketJSONLine: line, hide: hide, secretFields: secretFields) {
             return socket
         }
         guard let words = try? LineTokenizer.split(line).map(\.text) else {
@@ -43,7 +46,7 @@ public enum Redactor {
         // An `auth` line keeps its secret as a placeholder: recalled, the
         // prompt asks for it (a stored `***` would be sent as the token).
         let redacted = words.first?.lowercased() == "auth" ? redactAuth(words, hide: { "{{secret:\($0)}}" })
-            : redact(words: words, secretFields: secretFields)
+            : redact(words: words, hide: hide, secretFields: secretFields)
         return redacted == words ? line : LineTokenizer.join(redacted)
     }
 

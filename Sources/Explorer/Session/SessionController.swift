@@ -307,7 +307,9 @@ final class SessionController {
     /// own secret fields too), or leaves it out when it cannot be read.
     func remember(_ line: String) {
         let fields = SecretFields(interpreter.session.profile.secretFields)
-        if let safe = Redactor.redact(line: line, secretFields: fields) { terminal.remember(safe) }
+        // A secret is kept as `{{secret:NAME}}`: recalled, the line asks for it again (a stored `***` was sent as the value).
+        let placeholder = { (name: String) in TranscriptPattern(.secret(ExpectedValue.secretName(name))).description }
+        if let safe = Redactor.redact(line: line, secretFields: fields, hide: placeholder) { terminal.remember(safe) }
     }
 
     /// `history [N]`: the last N lines, numbered as in the whole history.
