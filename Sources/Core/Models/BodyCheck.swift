@@ -25,7 +25,11 @@ extension Endpoint {
             case let .jsonField(name, value):
                 guard let field = fields[name], field.type.isString else { continue }
                 if case .string = value { continue }
-                if case .null = value, field.nullable { continue }
+                if case .null = value {
+                    // `name=null` would send the string "null": no such advice.
+                    if !field.nullable { problems.append("\(name) in \(operation) is a string the catalog does not say may be null (--force sends null anyway)") }
+                    continue
+                }
                 problems.append("\(name) is a string in \(operation), but \(name):=\(JSONPrinter.compact(value)) sends \(value.kindName): use \(name)=\(value.plainText)")
             default: continue
             }
