@@ -444,3 +444,15 @@ def test_tasks_run_on_the_event_loops_not_on_a_thread_pool(spawn, http_server):
     main = open(f"/proc/{pid}/comm").read().strip()
     names = [open(f"/proc/{pid}/task/{task}/comm").read().strip() for task in os.listdir(f"/proc/{pid}/task")]
     assert [name for name in names if name != main and not name.startswith("NIO-")] == [], names
+
+
+def test_ctrl_left_and_right_move_by_word(spawn):
+    # Unbound, they typed ";5D" into the line.
+    x = spawn()
+    x.send("help vars")
+    x.wait_for_line(PROMPT + "help vars")
+    x.send("\x1b[1;5D")
+    x.send("X")
+    x.wait_for_line(PROMPT + "help Xvars")
+    x.send("\x1b[1;5C" + "Y")
+    x.wait_for_line(PROMPT + "help XvarsY")

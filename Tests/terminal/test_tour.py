@@ -123,3 +123,13 @@ def test_a_tour_in_a_session_that_has_data_runs_on_a_fresh_sandbox(spawn, env):
         x.expect("as the tour expected")
     x.expect("tour finished: 5 of 5 steps as expected")
     x.expect(ALICE_PROMPT)
+
+
+def test_a_short_tour_name_two_backends_share_is_this_backends(spawn, env):
+    # `tour errors` said "no tour named 'errors'": linku and nova both have one.
+    env["EXPLORER_SESSIONS"] = str(ROOT / "sessions")
+    x = spawn("--profile", "nova", prompt="nova> ")
+    x.send("tour errors" + ENTER)
+    x.expect("Tour nova/errors")
+    x.send(CTRL_C)
+    x.expect("nova> ")

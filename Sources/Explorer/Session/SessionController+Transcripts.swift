@@ -21,7 +21,9 @@ extension SessionController {
         case let .replay(path):
             return replay(path)
         case let .tour(name?):
-            guard let tour = Tours().find(name) else { return .failure("no tour named '\(name)' (tour lists them)", .usage) }
+            guard let tour = Tours().find(name, profile: interpreter.session.profile.name) else {
+                return .failure("no tour named '\(name)' (tour lists them)", .usage)
+            }
             guard terminal.isInteractive else {
                 return .failure("a tour waits for Enter at each step, so it needs the REPL; replay \(tour.path) runs it in one go", .usage)
             }

@@ -82,11 +82,15 @@ struct Tours {
     /// The tours for one backend profile.
     func tours(for profile: String) -> [Tour] { all.filter { $0.profile == profile } }
 
-    /// The tour called `name`: its full name, or the last part of it when only one tour has that.
-    func find(_ name: String) -> Tour? {
+    /// The tour called `name`: its full name, or the last part of it when
+    /// only one tour has that, or only one of `profile`'s (`tour errors` on
+    /// Nova is nova/errors, though linku has an `errors` too).
+    func find(_ name: String, profile: String? = nil) -> Tour? {
         let tours = all
         if let exact = tours.first(where: { $0.name == name }) { return exact }
         let short = tours.filter { $0.shortName == name }
-        return short.count == 1 ? short[0] : nil
+        if short.count == 1 { return short[0] }
+        let own = short.filter { $0.profile == profile }
+        return own.count == 1 ? own[0] : nil
     }
 }
