@@ -338,3 +338,28 @@ def test_replay_env_for_a_built_in_profile(tmp_path):
     assert elsewhere.returncode == 2
     assert "this transcript's profile is the built-in linku, replayed where its header says " \
            "(to replay it against dev, test, production, give --base-url URL)" in elsewhere.stderr, elsewhere.stderr
+
+
+def test_a_command_continued_with_backslashes_is_one_line_in_a_file_a_pipe_and_at_the_prompt(tmp_path, spawn):
+    # A curl copied from a browser's dev tools or API docs spans lines ending
+    # in `\`: each line ran alone ("a second URL", "unknown command '-H'").
+    lines = ["curl {base}/api/banners \\", "  -H 'X-Trace: t-1' \\", "  -H 'X-Other: 2'", "get /api/banners \\", "", "vars"]
+    from support import PROMPT
+    x = spawn()
+    base = re.search(r"(http://127\.0\.0\.1:\d+)", x.welcome).group(1)
+    text = "\n".join(lines).replace("{base}", base) + "\n"
+    path = tmp_path / "continued.txt"
+    path.write_text(text)
+    env = isolated_env(tmp_path)
+    for result in (run_explorer(["run", str(path)], env=env, cwd=tmp_path, timeout=60),
+                   run_explorer([], input=text, env=env, cwd=tmp_path, timeout=60)):
+        said = result.stdout + result.stderr
+        assert "unknown command" not in said and "a second URL" not in said, said
+        assert result.stdout.count("HTTP/1.1 200 OK") == 2 and "profile = linku" in result.stdout, said
+    x.send(lines[0].replace("{base}", base) + "\r")
+    x.expect("... ")
+    x.send(lines[1] + "\r")
+    x.expect("... ")
+    x.send(lines[2] + "\r")
+    x.expect("HTTP/1.1 200 OK")
+    x.expect(PROMPT)

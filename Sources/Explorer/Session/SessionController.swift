@@ -376,16 +376,42 @@ final class SessionController {
     /// the line's end: lines are read at `... ` until the JSON ends, and
     /// joined with spaces (history and transcripts keep one line). An empty
     /// line or Ctrl-C drops it: nil.
+    /// A line ending in a backslash (`curl URL \`, as browsers' "copy as
+    /// cURL" and API docs write one) goes on the same way; an empty line
+    /// ends it.
     private func whole(_ first: String) -> String? {
         var line = first
-        while Self.jsonGoesOn(line) {
+        while Self.goesOn(line) {
+            let backslash = Self.backslashGoesOn(line)
             guard case let .line(more) = terminal.readLine(prompt: "... ", editing: nil), !more.trimmingBlanks().isEmpty else {
+                if backslash { return Self.joined(line, "") }
                 terminal.err("ws send dropped: its JSON did not end (nothing sent)\n")
                 return nil
             }
-            line += " " + more
+            line = Self.joined(line, more)
         }
         return line
+    }
+
+    /// Whether the next line is part of this one: JSON that goes on, or a backslash at the end.
+    static func goesOn(_ line: String) -> Bool { backslashGoesOn(line) || jsonGoesOn(line) }
+
+    /// A shell's line continuation: a backslash last (not an escaped one, `\\`).
+    static func backslashGoesOn(_ line: String) -> Bool {
+        let text = withoutTrailingBlanks(line)
+        return text.hasSuffix("\\") && !text.hasSuffix("\\\\")
+    }
+
+    private static func withoutTrailingBlanks(_ text: String) -> String {
+        String(text[..<(text.lastIndex { $0 != " " && $0 != "\t" }.map(text.index(after:)) ?? text.startIndex)])
+    }
+
+    /// `line` with `more` after it, a space between: a continuation's backslash left out.
+    static func joined(_ line: String, _ more: String) -> String {
+        guard backslashGoesOn(line) else { return line + " " + more }
+        let kept = withoutTrailingBlanks(String(withoutTrailingBlanks(line).dropLast()))
+        let next = more.trimmingBlanks()
+        return next.isEmpty ? kept : kept + " " + next
     }
 
     /// Whether a `ws send {…` or `ws send […` line's JSON stops at the line's
@@ -438,11 +464,12 @@ final class SessionController {
         while var line = remaining.next() {
             number += 1
             let first = number
-            while Self.jsonGoesOn(line), let more = remaining.next() {
+            while Self.goesOn(line), let more = remaining.next() {
                 number += 1
                 if more.trimmingBlanks().isEmpty { break }
-                line += " " + more
+                line = Self.joined(line, more)
             }
+            if Self.backslashGoesOn(line) { line = Self.joined(line, "") }
             guard let line = scriptLine(line) else { continue }
             let result = step(line, location: "\(name):\(first)")
             worst = max(worst, result.status)
@@ -460,11 +487,12 @@ final class SessionController {
         var index = 0
         while index < lines.count {
             var next = index + 1
-            while jsonGoesOn(lines[index]), next < lines.count, !lines[next].trimmingBlanks().isEmpty {
-                lines[index] += " " + lines[next]
+            while goesOn(lines[index]), next < lines.count, !lines[next].trimmingBlanks().isEmpty {
+                lines[index] = joined(lines[index], lines[next])
                 lines[next] = ""
                 next += 1
             }
+            if backslashGoesOn(lines[index]) { lines[index] = joined(lines[index], "") }
             index = next
         }
         return lines
