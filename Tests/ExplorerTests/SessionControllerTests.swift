@@ -43,17 +43,20 @@ import Testing
     }
 
     @Test func aParseErrorGetsItsCaretUnderTheTypedLineAndTheREPLGoesOn() async throws {
-        let terminal = FakeTerminal(answers: [.type("get /api/tasks ß:v"), .type("whoami now"), .type("exit"), .type("never read")])
+        let terminal = FakeTerminal(answers: [.type("get /api/tasks ß:v"), .type("whoami now"), .type("post /api/tasks title=修自行车 city='伦敦"),
+                                              .type("exit"), .type("never read")])
         let status = try await Self.withController(terminal) { $0.repl() }
         #expect(status == .ok)
         // "linku> " is 7 wide; the header name starts at column 15 of the line.
         let lines = terminal.errors.split(separator: "\n").map(String.init)
-        #expect(lines.count == 4, "\(terminal.errors)")
+        #expect(lines.count == 6, "\(terminal.errors)")
         #expect(lines[0] == String(repeating: " ", count: 7 + 15) + "^")
         #expect(lines[1].hasPrefix("error: ") && lines[1].contains("ß"))
         #expect(lines[2] == String(repeating: " ", count: 7 + 7) + "^")
         #expect(lines[3] == "error: whoami takes no arguments")
-        #expect(terminal.prompts.count == 3, "exit ends the loop")
+        // Under the open quote, counting each Chinese character as the two columns it takes (it was 4 columns left).
+        #expect(lines[4] == String(repeating: " ", count: 7 + "post /api/tasks title=".count + 8 + " city=".count) + "^", "\(terminal.errors)")
+        #expect(terminal.prompts.count == 4, "exit ends the loop")
     }
 
     @Test func aScriptLineNamesItsPlaceAndHasNoCaret() async throws {

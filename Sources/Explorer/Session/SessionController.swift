@@ -95,7 +95,9 @@ final class SessionController {
             command = try (parsed ?? Result { () throws(CommandError) in try interpreter.parser.parse(filled) }).get()
         } catch {
             if terminal.isInteractive, let column = error.column {
-                terminal.err(String(repeating: " ", count: promptWidth + column) + renderer.palette.red("^") + "\n")
+                // Under the character, in display columns: a CJK character or an emoji before it takes two.
+                let width = filled == line ? String(line.prefix(column)).columns : column
+                terminal.err(String(repeating: " ", count: promptWidth + width) + renderer.palette.red("^") + "\n")
             }
             let prefix = location.map { "\($0): " } ?? ""
             terminal.err(prefix + renderer.palette.red("error: ") + error.message + "\n")
