@@ -33,6 +33,10 @@ import Testing
                 let token = await interpreter.session.tokens?.accessToken ?? ""
                 let line = template.replacingOccurrences(of: "{{TOKEN}}", with: token)
                     .replacingOccurrences(of: "{{WS}}", with: PatternText.socketURL(server.baseURL.absoluteString))
+                if line == "!pause" {
+                    try await Task.sleep(for: .milliseconds(500))
+                    continue
+                }
                 if line == "!ack" {
                     if !arrivals.takeAll().contains(where: { $0.direction == .received }) {
                         _ = await arrivals.take(sent: 0, received: 1, timeout: 5)
@@ -141,6 +145,19 @@ import Testing
         #expect(run.failure == .runtime("\(path):5: connection refused: ws://127.0.0.1:9/x"))
         // Its frame was not waited for: "no such frame", not "no frame within 5 s".
         #expect(run.steps.first?.mismatches.last?.actual == "no such frame", "\(run.steps)")
+    }
+
+    /// The pong to a typed ping is shown above the prompt and never
+    /// written (heartbeat frames are not); a replay that ran `ws recv` the
+    /// moment `ws send` returned handed the pong to it. A person types
+    /// between the two: the replay of a REPL recording pauses as one would.
+    @Test func aPongShownInTheREPLIsNotHandedToTheRecvAfterIt() async throws {
+        let lines = [Self.chat[0], Self.chat[1], #"ws send {"type":"ping"}"#, "!pause", "ws recv --timeout 0.3"]
+        let (path, text, _) = try await Self.record(lines, live: true)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(text.hasSuffix("> ws recv --timeout 0.3\nerror: no frame within 0.3 s\n\n"), "\(text)")
+        let run = await Replayer(environment: [:]).run(path)
+        #expect(run.status == .ok, "\(ReplayReport(palette: .plain).detailed(run).out)\n\(text)")
     }
 
     @Test func aFrameThatNeverComesIsADifferenceSaidPlainly() async throws {

@@ -258,6 +258,10 @@ struct Replayer: Sendable {
             return true
         }
 
+        /// How long a replay of a REPL recording (`frames: live`) lets frames
+        /// come before a `ws recv`, as a person typing it would have.
+        static let typingPause = Duration.milliseconds(250)
+
         /// A socket that could not be reached (nothing listens, no answer): the
         /// run stops there as it does when an HTTP server cannot be reached
         /// (exit 3, "did not run"), not as a difference, each later step
@@ -299,6 +303,11 @@ struct Replayer: Sendable {
             do {
                 let command = try parser.parse(line)
                 lastCommand = command
+                if case .ws(.recv) = command, await interpreter.framesLive {
+                    // In the REPL this `ws recv` came after someone typed it: what arrived by then
+                    // (a pong to the ping just sent) was shown above the prompt, not handed to it.
+                    try? await Task.sleep(for: Self.typingPause)
+                }
                 outcome = await interpreter.execute(command)
             } catch {
                 outcome = .failure(error.message, .usage)
