@@ -14,6 +14,10 @@ import Testing
             == .ws(.send(.object([("type", .string("ping")), ("n", .array([.int(1), .int(2)]))]))))
         #expect(try parser.parse("ws send type=message receiver_id:=2")
             == .ws(.send(.object([("type", .string("message")), ("receiver_id", .int(2))]))))
+        // Fields nest as in an HTTP body (they made a "b[c]" member).
+        #expect(try parser.parse("ws send a=1 b[c]:=2 tags[]=x")
+            == .ws(.send(.object([("a", .string("1")), ("b", .object([("c", .int(2))])), ("tags", .array([.string("x")]))]))))
+        #expect(throws: CommandError.self) { try parser.parse("ws send a=1 a[b]=2") }
         #expect(try parser.parse("ws recv 3 --timeout 0.5") == .ws(.recv(count: 3, timeout: 0.5)))
         #expect(try parser.parse("ws connect /__sandbox/echo") == .ws(.connect(target: "/__sandbox/echo")))
         #expect(try parser.parse("WS status") == .ws(.status))

@@ -145,16 +145,20 @@ extension CommandParser {
     }
 
     /// `name=value` and `name:=json` items, as in an HTTP body.
+    /// Fields nest as in an HTTP body (`b[c]:=2 tags[]=x`, HTTPie's rules,
+    /// `NestedJSON`): the same items make the same JSON (they made `"b[c]"`).
     private static func jsonObject(_ words: [LineTokenizer.Word]) throws(CommandError) -> JSONValue {
-        var members: [(key: String, value: JSONValue)] = []
+        var nested = NestedJSON()
         for word in words {
+            let (name, value): (String, JSONValue)
             switch try item(word) {
-            case let .stringField(name, value): members.append((name, .string(value)))
-            case let .jsonField(name, value): members.append((name, value))
+            case let .stringField(field, text): (name, value) = (field, .string(text))
+            case let .jsonField(field, json): (name, value) = (field, json)
             default: throw CommandError("ws send takes JSON, or fields: name=value, name:=json", column: word.start)
             }
+            do { try nested.set(name, value) } catch { throw CommandError(error.message, column: word.start) }
         }
-        return .object(members)
+        return nested.value
     }
 
     /// The longest any duration option waits: an hour. A bound keeps every
