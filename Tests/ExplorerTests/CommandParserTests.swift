@@ -160,7 +160,7 @@ import Testing
         #expect(throws: CommandError("unclosed '{{' in '{{'", column: 0)) { try word("{{") }
     }
 
-    @Test func otherMistakes() {
+    @Test func otherMistakes() throws {
         #expect(throws: CommandError("unknown variable {{nope}} (set it with: set nope=VALUE; see vars)", column: 4)) { try parser.parse("get {{nope}}") }
         // Not 'set secret:password=VALUE', which is no variable name (issue 11, #22).
         #expect(throws: CommandError("{{secret:password}} is filled in from EXPLORER_SECRET_PASSWORD, or asked for when the line is typed at the prompt",
@@ -170,6 +170,14 @@ import Testing
         #expect(throws: CommandError.self) { try parser.parse("show .tasks[") }
         #expect(throws: CommandError.self) { try parser.parse("set 1x=2") }
         #expect(throws: CommandError.self) { try parser.parse("logout now") }
+        // Another scheme, or a typo of one, was sent to the backend as the path `/ftp://…`.
+        #expect(throws: CommandError("ftp:// is not a scheme explorer sends requests to: use http:// or https://", column: 4)) {
+            try parser.parse("get ftp://127.0.0.1/x")
+        }
+        #expect(throws: CommandError("htps:// is not a scheme explorer sends requests to: use http:// or https://", column: 5)) {
+            try parser.parse("post htps://h.example/x a=1")
+        }
+        #expect(try parser.parse("get /x next==http://a") == .http(method: "GET", path: "/x", items: [.query(name: "next", value: "http://a")], options: RequestOptions()))
     }
 }
 
