@@ -22,7 +22,8 @@ def test_ctrl_c_cancels_a_request_in_flight(tmp_path, socket_server):
         time.sleep(0.8)
         assert server.conns, "the request never reached the server"
         child.sendcontrol("c")
-        child.expect_exact("request cancelled")
+        # On a line of its own, not after the echoed ^C.
+        child.expect_exact("\r\nerror: request cancelled")
         child.expect_exact(prompt)
         # Well before the 30 s request timeout: the cancel did it.
         assert time.monotonic() - started < 8

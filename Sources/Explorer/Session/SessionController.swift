@@ -173,6 +173,8 @@ final class SessionController {
             break
         }
         write(out)
+        // The terminal echoed `^C` where the cursor was: the line goes under it, not after it.
+        if terminal.isInteractive, case .failure(Interpreter.cancelled, _) = outcome { terminal.err("\n") }
         // A script's failures name their line: a failed command's and an
         // answer's "error: 404 …" alike.
         if let location, !err.isEmpty, outcome.exitStatus != .ok { terminal.err("\(location): ") }
