@@ -157,7 +157,9 @@ import Testing
         #expect(try word(#"{"a":{"b":{{id}}}}"#) == #"{"a":{"b":3}}"#)
         #expect(try word("plain {text} only") == "plain {text} only")
         #expect(throws: CommandError("unclosed '{{' in 'x{{id}'", column: 0)) { try word("x{{id}") }
-        #expect(throws: CommandError("unclosed '{{' in '{{'", column: 0)) { try word("{{") }
+        // `{{ id }}` typed with spaces splits into words, the first ending in `{{`.
+        #expect(throws: CommandError("unclosed '{{' in '{{' (a variable is written {{name}}, without spaces)", column: 0)) { try word("{{") }
+        #expect(throws: CommandError("'{{}}' names no variable: write {{name}} (vars lists them)", column: 0)) { try word("a{{}}") }
     }
 
     @Test func otherMistakes() throws {

@@ -233,8 +233,13 @@ struct CommandParser {
             }
             var close = i + 2
             while close < bytes.count, !pair(closing, at: close) { close += 1 }
-            guard close < bytes.count else { throw CommandError("unclosed '{{' in '\(word.text)'", column: word.start) }
+            // `{{ id }}` typed with spaces is split into words: its first word has no `}}`.
+            guard close < bytes.count else {
+                let spaced = word.text.hasSuffix("{{") ? " (a variable is written {{name}}, without spaces)" : ""
+                throw CommandError("unclosed '{{' in '\(word.text)'" + spaced, column: word.start)
+            }
             let name = String(decoding: bytes[(i + 2)..<close], as: UTF8.self).trimmingBlanks()
+            guard !name.isEmpty else { throw CommandError("'{{}}' names no variable: write {{name}} (vars lists them)", column: word.start) }
             guard let value = variables[name] else {
                 if name.hasPrefix("secret:") {
                     let secret = String(name.dropFirst(7))
