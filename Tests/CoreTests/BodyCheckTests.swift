@@ -33,6 +33,20 @@ import Testing
             == ["title in POST /api/tasks is a string the catalog does not say may be null (--force sends null anyway)"])
     }
 
+    /// `:=` values of another kind than the catalog's: `expReward:=2.5` for an integer was sent, and refused there.
+    @Test func jsonValuesOfAnotherKindAreNamed() {
+        let counted = Endpoint("PATCH", "/api/tasks/{id}", "Edit", body: Model("TaskEdit", [
+            .optional("reward", .integer), .optional("urgent", .boolean), .optional("price", .number), .optional("tags", .array(.string)),
+        ]))
+        #expect(counted.bodyProblems(in: [.jsonField(name: "reward", value: .number("2.5")), .jsonField(name: "urgent", value: .number("1")),
+                                          .jsonField(name: "tags", value: .object([])), .jsonField(name: "reward", value: .number("3")),
+                                          .jsonField(name: "price", value: .number("2.5")), .jsonField(name: "reward", value: .null)]) == [
+            "reward is an integer in PATCH /api/tasks/{id}, but reward:=2.5 sends a number that is not whole",
+            "urgent is a boolean in PATCH /api/tasks/{id}, but urgent:=1 sends a number",
+            "tags is an array ([string]) in PATCH /api/tasks/{id}, but tags:={} sends an object",
+        ])
+    }
+
     @Test func rightTypesUnknownFieldsAndNullWhereAllowedPass() {
         #expect(endpoint.bodyProblems(in: [.stringField(name: "title", value: "x"), .jsonField(name: "price", value: .number("2")),
                                            .stringField(name: "status", value: "open"), .jsonField(name: "note", value: .null),

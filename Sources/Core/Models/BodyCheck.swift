@@ -23,7 +23,15 @@ extension Endpoint {
                 default: continue
                 }
             case let .jsonField(name, value):
-                guard let field = fields[name], field.type.isString else { continue }
+                guard let field = fields[name] else { continue }
+                if !field.type.isString {
+                    // `expReward:=2.5` where the catalog says integer: sent, and refused by the server.
+                    if case .null = value { continue }
+                    if !Self.isKind(value, field.type) {
+                        problems.append("\(name) is \(Self.article(field.type)) in \(operation), but \(name):=\(JSONPrinter.compact(value)) sends \(Self.kindOf(value))")
+                    }
+                    continue
+                }
                 if case .string = value { continue }
                 if case .null = value {
                     // `name=null` would send the string "null": no such advice.
@@ -35,6 +43,23 @@ extension Endpoint {
             }
         }
         return problems
+    }
+
+    /// Whether a JSON value is of `type`, where the catalog says that much
+    /// (an array's or an object's members are not looked into).
+    private static func isKind(_ value: JSONValue, _ type: FieldType) -> Bool {
+        switch (type, value) {
+        case let (.integer, .number(text)): return Int(text) != nil || Double(text).map { $0 == $0.rounded() && !text.contains(".") } == true
+        case (.number, .number), (.boolean, .bool), (.array, .array), (.model, .object): return true
+        case (.integer, _), (.number, _), (.boolean, _), (.array, _), (.model, _): return false
+        default: return true
+        }
+    }
+
+    /// `a number with a fraction`, `a boolean`: what a value is, said of one that does not fit.
+    private static func kindOf(_ value: JSONValue) -> String {
+        if case let .number(text) = value, Int(text) == nil { return "a number that is not whole" }
+        return value.kindName
     }
 
     /// Whether `text`, read as JSON, is a value of `type`.
