@@ -205,7 +205,7 @@ struct CommandParser {
             throw CommandError(reason, column: path.start)
         }
         // `ftp://…`, `htps://…`: another scheme, or a typo of one, went to the backend as the path `/ftp://…`.
-        if let scheme = target.firstRange(of: "://").map({ target[..<$0.lowerBound] }), !scheme.isEmpty,
+        if !target.hasPrefix("/"), let scheme = target.firstRange(of: "://").map({ target[..<$0.lowerBound] }), !scheme.isEmpty,
            scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+.-".contains($0)) }), scheme != "http", scheme != "https" {
             let hint = ["ws", "wss"].contains(scheme) ? " (a WebSocket: ws connect \(target))" : ""
             throw CommandError("\(scheme):// is not a scheme explorer sends requests to: use http:// or https://" + hint, column: path.start)
