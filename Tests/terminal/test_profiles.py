@@ -153,6 +153,9 @@ def test_profiles_are_found_by_name_and_listed(two_backends, tmp_path):
     assert run(["--profile", "mine", "-c", "get /user"], tmp_path).returncode == 0
     unknown = run(["--profile", "nosuch", "-c", "vars"], tmp_path)
     assert unknown.returncode != 0 and "unknown profile 'nosuch'" in unknown.stderr
+    # A typo of a built-in name: one line naming it, not the usage text under it.
+    typo = run(["--profile", "link", "-c", "vars"], tmp_path)
+    assert typo.returncode == 2 and typo.stderr.count("\n") == 1 and "did you mean linku?" in typo.stderr, typo.stderr
 
 
 def test_at_a_terminal_the_secret_is_asked_for_without_echo_and_the_prompt_names_the_environment(two_backends, tmp_path):

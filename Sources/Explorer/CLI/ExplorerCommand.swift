@@ -220,8 +220,11 @@ struct ConnectionSettings: Equatable {
                 throw ExitCode(ExitStatus.parse.rawValue)
             }
             guard lookup.file(named: profile) != nil else {
-                throw ValidationError("unknown profile '\(profile)'; built in: \(Profile.names.joined(separator: ", ")); "
-                                      + "no file \(profile).yaml in .explorer/profiles/ or $XDG_CONFIG_HOME/explorer/profiles/ (explorer profiles lists them)")
+                // One line, with the built-in name it is likely a typo of (`link`, `Nova`), not the usage text under it.
+                let near = Profile.names.min { editDistance(profile.lowercased(), $0) < editDistance(profile.lowercased(), $1) }
+                    .flatMap { editDistance(profile.lowercased(), $0) <= 2 ? "did you mean \($0)? " : nil } ?? ""
+                throw Self.unknown("unknown profile '\(profile)'; \(near)built in: \(Profile.names.joined(separator: ", ")); "
+                                   + "no file \(profile).yaml in .explorer/profiles/ or $XDG_CONFIG_HOME/explorer/profiles/ (explorer profiles lists them)")
             }
         }
         if let profile, let known = Profile.named(profile) {
