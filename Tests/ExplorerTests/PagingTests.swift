@@ -69,11 +69,16 @@ import Testing
             // A command in between that is not a GET (whoami) does not change what next follows.
             _ = try await run("whoami")
             var pages = [(await interpreter.lastListResponse?.json)?["page"]]
-            for _ in 0..<3 {
-                _ = try await run("next")
+            var views: [PrintParts?] = []
+            for line in ["next -b", "next", "next"] {
+                let outcome = try await run(line)
+                if case let .exchange(_, _, view) = outcome { views.append(view) } else { views.append(nil) }
                 pages.append((await interpreter.lastListResponse?.json)?["page"])
             }
             #expect(pages == [.int(1), .int(2), .int(3), .int(3)], "the third page is the last: next says so and fetches nothing")
+            // `next -b` shows its page so, and the list's own options stay for the next `next`.
+            #expect(views == [[.responseBody], PrintParts.standard(for: "GET"), nil])
+            #expect(throws: CommandError.self) { try interpreter.parser.parse("next page==3") }
         }
     }
 }

@@ -231,8 +231,8 @@ actor Interpreter {
         switch command {
         case .empty: return .nothing
         case .exit: return .exit
-        case .next:
-            return try await nextPage()
+        case let .next(print):
+            return try await nextPage(print: print)
         case let .http(method, path, items, typed):
             let listing = method == "GET" && !typed.offline && !typed.curl
             let options = typed.over(defaults)
@@ -625,7 +625,7 @@ actor Interpreter {
     }
 
     /// `next`: the page after the last GET's answer (Paging says how to ask for it).
-    private func nextPage() async throws -> Outcome {
+    private func nextPage(print: PrintParts?) async throws -> Outcome {
         guard let last = lastList, let response = lastListResponse else {
             // An example from this backend's own catalog, when it has a list to get.
             let example = profile.endpoints.filter { $0.method == "GET" && $0.pathParameters.isEmpty && ($0.responseIsList || $0.query.contains("page") || $0.query.contains("cursor")) }
@@ -636,14 +636,20 @@ actor Interpreter {
         var request = PreparedRequest(method: "GET", url: session.builder.baseURL)
         if let built = try? session.builder.build(method: "GET", path: last.path, items: last.items) { request = built }
         let query = endpoint(method: "GET", path: session.catalogPath(of: request))?.query ?? []
+        // `next -b` shows this page so; the list's own options stay for the next `next`.
+        var options = last.options
+        if let print { options.print = print }
+        let outcome: Outcome
         switch Paging.next(after: last, response: response, endpointQuery: query, declared: profile.pagination) {
         case let .end(reason): return .message(reason)
-        case let .request(path, items): return try await run(.http(method: "GET", path: path, items: items, options: last.options))
+        case let .request(path, items): outcome = try await run(.http(method: "GET", path: path, items: items, options: options))
         case let .url(url):
             // A relative link is relative to the page it came from.
             let target = url.hasPrefix("/") || url.contains("://") ? url : (URL(string: url, relativeTo: request.url)?.absoluteString ?? url)
-            return try await run(.http(method: "GET", path: target, items: [], options: last.options))
+            outcome = try await run(.http(method: "GET", path: target, items: [], options: options))
         }
+        lastList?.options.print = last.options.print
+        return outcome
     }
 
     /// `--curl`: the request as a curl command, the token and secret-named

@@ -29,8 +29,9 @@ enum Command: Sendable, Equatable {
     case environment(String?)
     /// `history [N]`: the last N lines of the history (secrets hidden when kept).
     case history(Int?)
-    /// `next`: the page after the last list answer.
-    case next
+    /// `next`: the page after the last list answer; `print` (`-b`, `-v`,
+    /// `-h`, `-p WHAT`) shows this page so, the list's other options kept.
+    case next(print: PrintParts?)
     /// `replay FILE`, `tour [NAME]`: run by the `SessionController`, like `record`.
     case transcript(TranscriptAction)
     /// `endpoints [FILTER]`: the catalog, or the endpoints matching FILTER.

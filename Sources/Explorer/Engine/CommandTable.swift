@@ -88,7 +88,7 @@ extension CommandTable {
             details: "Lists variables, including the built-in base_url and profile.",
             parse: { args throws(CommandError) in try args.none(); return .vars }),
         CommandSpec(
-            name: "next", usage: "next", summary: "the next page of the last list",
+            name: "next", usage: "next [-b|-h|-v|-p WHAT]", summary: "the next page of the last list",
             details: """
             Fetches the page after the last GET's answer, as the answer says: a Link header with
             rel="next", a next URL in the body, a cursor (next_cursor, nextCursor, next_page_token, at the
@@ -96,7 +96,18 @@ extension CommandTable {
             the total, a short page or an empty one does not say that was the last. The request's other
             items and options stay.
             """,
-            parse: { args throws(CommandError) in try args.none(); return .next }),
+            parse: { args throws(CommandError) in
+                var options = RequestOptions()
+                var i = 0
+                while i < args.count {
+                    let name = String(args[i].text.split(separator: "=", maxSplits: 1).first ?? "")
+                    guard ["-b", "--body", "-h", "--headers", "-v", "--verbose", "-p", "--print"].contains(name) else {
+                        throw CommandError("next takes -b, -h, -v or -p WHAT; the rest of the request is the last list's", column: args[i].start)
+                    }
+                    i += try options.read(args.words, at: i)
+                }
+                return .next(print: options.print)
+            }),
         CommandSpec(
             name: "history", usage: "history [N]", summary: "the lines typed before, secrets hidden (the last 25, or N)",
             details: """
