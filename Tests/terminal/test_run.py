@@ -363,3 +363,9 @@ def test_a_command_continued_with_backslashes_is_one_line_in_a_file_a_pipe_and_a
     x.send(lines[2] + "\r")
     x.expect("HTTP/1.1 200 OK")
     x.expect(PROMPT)
+    # Ctrl-C at `... ` drops the unfinished command: it was sent.
+    x.send("post /api/tasks title=abandoned \\\r")
+    x.expect("... ")
+    x.send("\x03")
+    x.expect("(nothing sent)")
+    x.expect(PROMPT)

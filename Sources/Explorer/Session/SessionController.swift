@@ -387,8 +387,11 @@ final class SessionController {
         var line = first
         while Self.goesOn(line) {
             let backslash = Self.backslashGoesOn(line)
-            guard case let .line(more) = terminal.readLine(prompt: "... ", editing: nil), !more.trimmingBlanks().isEmpty else {
-                if backslash { return Self.joined(line, "") }
+            let read = terminal.readLine(prompt: "... ", editing: nil)
+            guard case let .line(more) = read, !more.trimmingBlanks().isEmpty else {
+                // An empty line ends a continued command; Ctrl-C or Ctrl-D drops it, unsent.
+                if backslash, case .line = read { return Self.joined(line, "") }
+                if backslash { terminal.err("dropped: the line went on with \\ and was not finished (nothing sent)\n"); return nil }
                 terminal.err("ws send dropped: its JSON did not end (nothing sent)\n")
                 return nil
             }
