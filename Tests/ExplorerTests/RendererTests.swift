@@ -324,6 +324,34 @@ import Testing
         #expect(plain.render(.exchange(redirect, note: nil)).out.contains("\nLocation: /next\n"), "a 3xx always shows where it points")
     }
 
+    /// A value filled in for `{{secret:NAME}}`, or a credential the request
+    /// carried, echoed where no body is: in the one-line error summary, in
+    /// the `Location` a 3xx always shows (the rest of it kept: where it
+    /// points is the point), and in a WebSocket frame, sent or received.
+    @Test func aSuppliedSecretIsHiddenInTheErrorLineALocationAndFrames() {
+        var renderer = Renderer(palette: .plain)
+        renderer.alsoHidden = ["s3cr3t-value"]
+        let request = PreparedRequest(method: "GET", url: URL(string: "http://127.0.0.1:1/x")!,
+                                      headers: [HTTPHeader(name: "Authorization", value: "Bearer tok-abcdef")])
+        let json = [HTTPHeader(name: "Content-Type", value: "application/json")]
+        let refused = Exchange(request: request, response: ReceivedResponse(status: 401, reason: "Unauthorized", headers: json,
+                                                                             body: Array(#"{"message":"key s3cr3t-value revoked; tok-abcdef expired"}"#.utf8)))
+        let err = renderer.render(.exchange(refused, note: nil)).err
+        #expect(err == "error: 401: key <hidden: 12 characters> revoked; <hidden: 10 characters> expired\n", "\(err)")
+        let redirect = Exchange(request: request, response: ReceivedResponse(status: 302, reason: "Found",
+                                                                              headers: [HTTPHeader(name: "Location", value: "/cb?key=s3cr3t-value&next=/home")]))
+        let out = renderer.render(.exchange(redirect, note: nil)).out
+        #expect(out.contains("\nLocation: /cb?key=<hidden: 12 characters>&next=/home\n"), "\(out)")
+        for kind in [SocketNotice.Kind.sent, .received] {
+            for text in [#"{"note":"s3cr3t-value"}"#, "plain s3cr3t-value text"] {
+                let line = renderer.notice(SocketNotice(time: Date(timeIntervalSince1970: 0), kind: kind, text: text))
+                #expect(!line.contains("s3cr3t") && line.contains("<hidden: 12 characters>"), "\(line)")
+                let pretty = renderer.notice(SocketNotice(time: Date(timeIntervalSince1970: 0), kind: kind, text: text, pretty: true))
+                #expect(!pretty.contains("s3cr3t") && pretty.contains("<hidden: 12 characters>"), "\(pretty)")
+            }
+        }
+    }
+
     /// Issue 11: a Host or Content-Length set on the line was shown twice, though one of each is sent.
     /// Issue 11 #25: the cut counted colour escape codes, so coloured output was cut earlier than plain.
     @Test func colouredAndPlainOutputAreCutAtTheSameText() {

@@ -256,19 +256,20 @@ import Testing
     /// Sent again in later lines (a captured copy, under a name that is not
     /// secret) it stays hidden: in their answers, in the request `-v` and
     /// `--offline` show (a query's `from%20the%20environment` too), and as
-    /// `"$TITLE"` in `--curl`.
+    /// `"$TITLE"` in `--curl`; `vars` hides the captured copy.
     @Test func aSecretPlaceholderComesFromTheEnvironment() async throws {
         let terminal = FakeTerminal(interactive: false)
         let status = try await Self.withController(terminal, environment: ["EXPLORER_SECRET_TITLE": "from the environment"]) { controller in
             controller.script(["login alice@example.com {{secret:password}}", "post /api/tasks title={{secret:title}} price:=5 city=Leeds",
                                "capture title = .title", "post /api/tasks title={{title}} price:=5 city=Leeds -v",
-                               "get /api/tasks q=={{title}} X-Note:{{title}} --offline", "post /api/tasks title={{title}} q=={{title}} --curl"], name: "t")
+                               "get /api/tasks q=={{title}} X-Note:{{title}} --offline", "post /api/tasks title={{title}} q=={{title}} --curl", "vars"], name: "t")
         }
         #expect(status == .ok)
         let out = terminal.output
         #expect(!out.contains("from the environment") && !out.contains("from%20the%20environment") && !out.contains("from+the+environment"), "\(out)")
         #expect(out.components(separatedBy: "\"title\": \"<hidden: 20 characters>\"").count == 4, "\(out)")
         #expect(out.contains("X-Note: <hidden: 20 characters>"), "\(out)")
+        #expect(out.contains("\ntitle = <hidden: 20 characters>\n"), "vars: a captured copy is the secret too: \(out)")
         #expect(out.contains(#"--data-raw '{"title":"'"$TITLE"'"}'"#) && out.contains(#"?q='"$TITLE""#), "\(out)")
     }
 

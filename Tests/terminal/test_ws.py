@@ -285,6 +285,26 @@ def test_ws_recv_does_not_show_again_a_frame_printed_as_it_arrived_and_its_recor
     assert replay.returncode == 0 and "3 steps: 3 passed" in replay.stdout, replay.stdout + replay.stderr + text
 
 
+def test_a_supplied_secret_is_hidden_in_frames_shown_as_they_arrive(spawn, env, tmp_path):
+    # The frames above the prompt were printed by a copy of the renderer
+    # taken when the socket was opened: a secret supplied later was shown in
+    # clear in the frame sent and in its echo.
+    env["EXPLORER_SECRET_NOTE"] = "note-value-xyz"
+    path = tmp_path / "secret-echo.transcript"
+    x = spawn("--record", str(path), env=env)
+    assert "connected to ws://" in x.run("ws connect /__sandbox/echo")
+    x.send('ws send {"n":"{{secret:note}}"}' + ENTER)
+    x.expect('← {"n":"<hidden: 14 characters>"}')
+    x.expect(PROMPT)
+    out = x.run("ws recv --timeout 0.3")
+    assert "no frame within 0.3 s" in out, out
+    x.send(CTRL_D)
+    x.expect_exit()
+    assert "note-value-xyz" not in x.transcript, x.transcript
+    text = path.read_text()
+    assert "note-value-xyz" not in text and '{"n":"{{secret:note}}"}' in text, text
+
+
 def test_ws_close_on_a_peer_that_never_answers_comes_back_to_the_prompt(spawn, socket_server):
     def silent(server, conn):
         websocket_handshake(server, conn)

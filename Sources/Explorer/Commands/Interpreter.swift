@@ -356,8 +356,9 @@ actor Interpreter {
         case .vars:
             let all = allVariables.sorted { $0.key < $1.key }
             return .variables(all.map { variable in
-                let shown = secretVariables.contains(variable.key) && !variable.value.isEmpty
-                    ? Redactor.hidden(variable.value) : Self.shown(variable: variable.key, variable.value)
+                // A value captured from an answer that echoed a supplied secret is that secret.
+                let secret = secretVariables.contains(variable.key) || supplied.shown.contains(where: variable.value.contains)
+                let shown = secret && !variable.value.isEmpty ? Redactor.hidden(variable.value) : Self.shown(variable: variable.key, variable.value)
                 return Outcome.Variable(name: variable.key, shown: shown, hidden: shown != variable.value)
             })
         case let .cookies(clear):
@@ -519,11 +520,10 @@ actor Interpreter {
 
     struct SaveProblem: Error { let message: String }
 
-    /// Writes a body byte for byte to a new file, mode 0600 (an answer may
-    /// hold tokens); an existing file is kept unless `force`.
     /// `value` from the last answer, the credentials its request carried hidden where it echoes them.
     private func hidingCarried(_ value: JSONValue) -> JSONValue {
-        lastFrame == nil ? Redactor.hiding(credentials: lastCarried, in: value) : value
+        // A frame carried no request's credentials, but may echo a supplied secret.
+        Redactor.hiding(credentials: lastFrame == nil ? lastCarried : supplied.shown, in: value)
     }
 
     /// Why `show .path` or `capture` has no JSON to read.
@@ -532,7 +532,9 @@ actor Interpreter {
         return .failure("the last response is not JSON", .usage)
     }
 
-    /// A response's whole body written to `path`: a spooled one copied from its file.
+    /// A response's whole body written to `path`, byte for byte, to a new
+    /// file of mode 0600 (an answer may hold tokens); an existing file is
+    /// kept unless `force`. A spooled body is copied from its file.
     static func write(_ response: ReceivedResponse, to path: String, force: Bool, in folder: OutputFolder = OutputFolder()) -> Result<String, SaveProblem> {
         guard let spool = response.spool else { return write(response.body, to: path, force: force, in: folder) }
         return write(to: path, force: force, in: folder, size: spool.size) { descriptor throws(SpoolError) in try spool.copy(to: descriptor) }

@@ -73,7 +73,7 @@ struct Renderer: Sendable {
             out += headerLines(response.headers, hiding: carried)
         } else if (300..<400).contains(response.status), let location = response.header("Location") {
             // Where a redirect points is the point of it: always shown.
-            let line = headerLines([HTTPHeader(name: "Location", value: location)])
+            let line = headerLines([HTTPHeader(name: "Location", value: Self.hiding(carried, in: location))])
             if piped { err += line } else { out += line }
         }
         if view.contains(.responseBody) {
@@ -87,7 +87,7 @@ struct Renderer: Sendable {
             }
         }
         if response.status >= 400 {
-            err += palette.red("error: ") + errorSummary(response) + "\n"
+            err += palette.red("error: ") + Self.hiding(carried, in: errorSummary(response)) + "\n"
         }
         if let note {
             if exchange.sessionExpired {
@@ -261,14 +261,21 @@ struct Renderer: Sendable {
 
     /// `text` (a request line, a header, a form) with the values filled in
     /// for `{{secret:NAME}}` hidden.
-    private func hidingSupplied(in text: String) -> String {
-        alsoHidden.reduce(text) { $0.replacingOccurrences(of: $1, with: Redactor.hidden($1)) }
+    func hidingSupplied(in text: String) -> String {
+        Self.hiding(alsoHidden, in: text)
+    }
+
+    /// `text` with each of `values` in it hidden, the longest first (a
+    /// carried `Bearer abc` whole, not `Bearer ` and a hidden `abc`).
+    static func hiding(_ values: [String], in text: String) -> String {
+        guard !values.isEmpty else { return text }
+        return values.sorted { $0.utf8.count > $1.utf8.count }.reduce(text) { $0.replacingOccurrences(of: $1, with: Redactor.hidden($1)) }
     }
 
     /// A text body as shown: the secret members of JSON written in it, and
     /// the credentials the request carried where it echoes them, hidden.
     static func hidingSecrets(in text: String, carried: [String]) -> String {
-        carried.reduce(Redactor.hidingSecretMembers(in: text)) { $0.replacingOccurrences(of: $1, with: Redactor.hidden($1)) }
+        hiding(carried, in: Redactor.hidingSecretMembers(in: text))
     }
 
     /// How a JSON body's strings are shown: secret-named members hidden,

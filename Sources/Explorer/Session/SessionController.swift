@@ -10,7 +10,13 @@ import Sandbox
 final class SessionController {
     /// The session's interpreter; another after `env NAME`.
     private(set) var interpreter: Interpreter
-    private(set) var renderer: Renderer
+    private(set) var renderer: Renderer {
+        didSet { frameRenderer.set(renderer) }
+    }
+    /// The renderer frames shown above the prompt are printed with: the
+    /// session's as it is now, read on the socket's thread (a copy taken when
+    /// the listener was set missed secrets supplied and headers made secret later).
+    private let frameRenderer: Shared<Renderer>
     let terminal: any Terminal
     let offline: Bool
     /// What a recording's header names as its backend (another after `env NAME`).
@@ -33,6 +39,7 @@ final class SessionController {
     init(interpreter: Interpreter, renderer: Renderer, terminal: any Terminal, offline: Bool, target: TranscriptHeader.Target) {
         self.interpreter = interpreter
         self.renderer = renderer
+        frameRenderer = Shared(renderer)
         self.terminal = terminal
         self.offline = offline
         self.target = target
@@ -347,9 +354,8 @@ final class SessionController {
     private func listenToSockets() {
         guard let post = terminal.asyncOutput() else { return }
         listensToSockets = true
-        let renderer = renderer
-        runBlocking { [interpreter] in
-            await interpreter.setSocketListener { post(renderer.notice($0)) }
+        runBlocking { [interpreter, frameRenderer] in
+            await interpreter.setSocketListener { post(frameRenderer.value.notice($0)) }
             await interpreter.setFramesLive(true)
         }
     }

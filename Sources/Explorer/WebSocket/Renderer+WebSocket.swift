@@ -21,7 +21,7 @@ extension Renderer {
     /// tokens hidden; one that is not JSON, or over 1 MiB, as a preview.
     private func indented(_ text: String) -> String {
         guard text.utf8.count <= 1 << 20, let json = try? JSONParser.parse(text) else { return framePreview(text) }
-        return JSONPrinter.pretty(Redactor.redact(json: json, alsoSecret: secretNames)).replacingOccurrences(of: "\n", with: "\n" + String(repeating: " ", count: 11))
+        return JSONPrinter.pretty(Redactor.hiding(credentials: alsoHidden, in: Redactor.redact(json: json, alsoSecret: secretNames))).replacingOccurrences(of: "\n", with: "\n" + String(repeating: " ", count: 11))
     }
 
     /// A frame's text on one line, tokens hidden, cut after `framePreviewLimit`
@@ -31,10 +31,11 @@ extension Renderer {
         var shown = Substring(text)
         // Tokens are hidden in JSON frames; parsing a huge one would stall the prompt, so those are only cut.
         if text.utf8.count <= 1 << 20, let json = try? JSONParser.parse(text) {
-            shown = Substring(JSONPrinter.compact(Redactor.redact(json: json, alsoSecret: secretNames)))
+            shown = Substring(JSONPrinter.compact(Redactor.hiding(credentials: alsoHidden, in: Redactor.redact(json: json, alsoSecret: secretNames))))
         } else if text.utf8.count <= 1 << 20 {
-            // JSON within a line (a named event's `done: {"password":…}`): its secret members.
-            shown = Substring(Redactor.hidingSecretMembers(in: text))
+            // JSON within a line (a named event's `done: {"password":…}`): its secret members,
+            // and the values filled in for `{{secret:NAME}}`.
+            shown = Substring(hidingSupplied(in: Redactor.hidingSecretMembers(in: text)))
         }
         var preview = shown.prefix(Self.framePreviewLimit)
         // A text frame: its JWT-shaped words hidden, as in a JSON one.
