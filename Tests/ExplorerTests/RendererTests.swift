@@ -446,6 +446,24 @@ import Testing
         #expect(items == [.jsonField(name: "user", value: .object([("token", .string("⟦TOKEN⟧")), ("pin_token", .number("⟦PIN_TOKEN⟧")), ("n", .int(1))]))])
     }
 
+    /// A supplied secret is its own variable, whatever the item is called
+    /// (`X-Api-Key` was `$X_API_KEY`, not the `$TOK` the user set), and a
+    /// credential header keeps its scheme (`Bearer "$TOKEN"`, not `"$AUTHORIZATION"`).
+    @Test func suppliedSecretsKeepTheirNamesAndCredentialsTheirSchemes() {
+        let supplied = [SuppliedSecrets.Secret(name: "tok", value: "v4lue")]
+        let items = CurlCommand.hidingSecrets([.header(name: "X-Api-Key", value: "v4lue"), .header(name: "Authorization", value: "Bearer v4lue"),
+                                               .stringField(name: "password", value: "v4lue"), .query(name: "api_key", value: "v4lue"),
+                                               .header(name: "Authorization", value: "Token typed"), .header(name: "X-Auth-Token", value: "typed")],
+                                              supplied: supplied)
+        #expect(items == [.header(name: "X-Api-Key", value: "⟦TOK⟧"), .header(name: "Authorization", value: "Bearer ⟦TOK⟧"),
+                          .stringField(name: "password", value: "⟦TOK⟧"), .query(name: "api_key", value: "⟦TOK⟧"),
+                          .header(name: "Authorization", value: "Token ⟦TOKEN⟧"), .header(name: "X-Auth-Token", value: "⟦X_AUTH_TOKEN⟧")])
+        #expect(CurlCommand.hidingCredential(named: "Authorization", "Basic Ym9iOng=") == "Basic ⟦CREDENTIALS⟧")
+        #expect(CurlCommand.hidingCredential(named: "Authorization", "opaque-token") == "⟦AUTHORIZATION⟧")
+        let request = PreparedRequest(method: "GET", url: URL(string: "http://bob:%E2%9F%A6PW%E2%9F%A7@h.example/a")!)
+        #expect(CurlCommand.render(request) == #"curl -u 'bob:'"$PW" 'http://h.example/a'"#)
+    }
+
     /// Following redirects, a POST with a body goes without `-X POST` (with
     /// it curl POSTs again after a 303); a form body's placeholders, which
     /// the encoding percent-encoded, become variables all the same.

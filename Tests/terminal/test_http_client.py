@@ -2,12 +2,13 @@
 server of Python's standard library that behaves as real ones do:
 redirects, cookies, a slow answer, a form.
 """
+import base64
+import gzip
 import json
 import os
 import subprocess
 import time
 import urllib.parse
-import gzip
 
 import pytest
 
@@ -224,6 +225,30 @@ def test_curl_prints_a_command_that_sends_the_same_request(backend, tmp_path):
     echo = json.loads(sent.stdout)
     assert json.loads(echo["body"]) == {"title": "it's", "password": "s3cret", "n": 1, "user": {"token": "t0k3n"}, "pin_token": 1234}
     assert echo["content_type"] == "application/json"
+
+
+@pytest.mark.skipif(not __import__("shutil").which("curl"), reason="needs curl")
+def test_curl_names_supplied_secrets_keeps_schemes_and_users_and_sends_the_same_credentials(backend, tmp_path):
+    base, _ = backend
+    # `X-Api-Key:{{secret:tok}}` was `"$X_API_KEY"` (the variable the user had
+    # set was TOK), a typed `Bearer …` and `auth basic bob:…` were a bare
+    # `"$AUTHORIZATION"` (whose value had to be built by hand, in base64).
+    env = isolated_env(tmp_path, EXPLORER_SECRET_TOK="t0k-supplied")
+    lines = ["get /echo X-Api-Key:{{secret:tok}} --curl", "get /echo Authorization:'Bearer typed-t0k' --curl",
+             "auth basic bob:pa55-w0rd", "get /echo --curl"]
+    result = run_explorer(["--base-url", base], env=env, input="\n".join(lines) + "\n", cwd=tmp_path)
+    commands = [line for line in result.stdout.splitlines() if line.startswith("curl ")]
+    assert len(commands) == 3, result.stdout + result.stderr
+    assert """-H 'X-Api-Key: '"$TOK\"""" in commands[0], commands[0]
+    assert """-H 'Authorization: Bearer '"$TOKEN\"""" in commands[1], commands[1]
+    assert commands[2].startswith("""curl -u 'bob:'"$PASSWORD" """) and "Authorization" not in commands[2], commands[2]
+    assert not any(secret in result.stdout for secret in ["t0k-supplied", "typed-t0k", "pa55-w0rd"]), result.stdout
+    assert Backend.auth == [], "--curl sends nothing"
+    variables = dict(os.environ, TOK="t0k-supplied", TOKEN="typed-t0k", PASSWORD="pa55-w0rd")
+    for command in commands:
+        sent = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=30, env=variables)
+        assert sent.returncode == 0, sent.stderr
+    assert [auth for _, _, auth in Backend.auth] == [None, "Bearer typed-t0k", "Basic " + base64.b64encode(b"bob:pa55-w0rd").decode()]
 
 
 def test_a_session_header_goes_to_the_backend_only_and_stays_hidden(backend, tmp_path):

@@ -252,7 +252,7 @@ public struct RequestBuilder: Sendable {
             components.percentEncodedPassword = nil
             if let bare = components.url { request.url = bare }
             if !userHeaders.contains(where: { $0.hasName("Authorization") }) {
-                request.headers.append(HTTPHeader(name: "Authorization", value: "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()))
+                request.headers.append(HTTPHeader(name: "Authorization", value: BasicCredentials(user: user, password: password).authorization))
             }
         }
         for name in removedHeaders { request.removeHeader(name) }

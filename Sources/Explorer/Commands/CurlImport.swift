@@ -93,7 +93,9 @@ enum CurlImport {
                 }
             case "-u", "--user":
                 let credentials = try take()
-                items.append(.header(name: "Authorization", value: "Basic " + Data(credentials.utf8).base64EncodedString()))
+                // No colon: an empty password (curl would ask for one).
+                let pair = BasicCredentials(pair: credentials) ?? BasicCredentials(user: credentials, password: "")
+                items.append(.header(name: "Authorization", value: pair.authorization))
             case "-L", "--location": options.follow = true
             case "--max-redirs":
                 // curl's -1 is no limit: explorer's own (30) then.

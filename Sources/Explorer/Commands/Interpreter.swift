@@ -669,11 +669,23 @@ actor Interpreter {
             components.queryItems = components.queryItems?.map { $0.name == name && $0.value == value ? URLQueryItem(name: name, value: CurlCommand.placeholder(name)) : $0 }
             if let url = components.url { request.url = url }
         }
-        // The session's secret headers, and an Authorization made of the URL's `user:password@`.
+        // Basic credentials (typed, `auth basic`, a URL's `user:password@`) go as curl's `-u 'bob:'"$PASSWORD"`:
+        // the user kept, the password a variable (`render` takes them from the URL).
+        if let index = request.headers.firstIndex(where: { $0.hasName("Authorization") }),
+           let credentials = BasicCredentials(authorization: request.headers[index].value),
+           var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false) {
+            components.user = credentials.user
+            components.password = CurlCommand.placeholder(supplied.named.first { $0.value == credentials.password }?.name ?? "password")
+            if let url = components.url {
+                request.url = url
+                request.headers.remove(at: index)
+            }
+        }
+        // The session's secret headers.
         for index in request.headers.indices
             where (index >= typedCount || !request.headers[index].value.contains("⟦"))
                 && Redactor.redact(header: request.headers[index], alsoSecret: profile.secretHeaders) != request.headers[index] {
-            request.headers[index].value = CurlCommand.placeholder(request.headers[index].name)
+            request.headers[index].value = CurlCommand.hidingCredential(named: request.headers[index].name, request.headers[index].value)
         }
         // The session's cookies go as the request would carry them, each value a shell variable of its name (`sid='"$SID"'`).
         if request.header("Cookie") == nil, let jar = await session.cookieHeader(for: request.url) {

@@ -88,10 +88,10 @@ struct CommandParser {
             return try header("Authorization", "Bearer " + args[1].text, at: args[1])
         case ("basic", 2):
             let pair = args[1].text
-            guard pair.contains(":"), !pair.includes(ascii: "{{") else {
+            guard let credentials = BasicCredentials(pair: pair), !pair.includes(ascii: "{{") else {
                 throw CommandError("auth basic takes USER:PASSWORD as typed (USER:{{secret:password}} asks for the password)", column: args[1].start)
             }
-            return try header("Authorization", "Basic " + Data(pair.utf8).base64EncodedString(), at: args[1])
+            return try header("Authorization", credentials.authorization, at: args[1])
         case ("header", 3):
             return try header(args[1].text, args[2].text, at: args[1])
         default:

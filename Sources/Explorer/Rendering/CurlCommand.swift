@@ -1,4 +1,5 @@
 import Core
+import Foundation
 
 /// A request as a curl command line (`--curl`), to paste into a shell, a
 /// bug report or API docs. Secrets never appear: the access token and the
@@ -19,10 +20,14 @@ enum CurlCommand {
     /// (`user[token]` is `$TOKEN`); a JSON item that is not a string stays
     /// bare in the body (`{"pin":'"$PIN"'}`), so the command sends a number.
     /// A value filled in for `{{secret:NAME}}` (`supplied`) is `"$NAME"`
-    /// wherever an item holds it, whatever the item's name.
+    /// wherever an item holds it, whatever the item's name (`X-Api-Key:
+    /// {{secret:tok}}` is `"$TOK"`, and `Bearer {{secret:tok}}` keeps its scheme).
     static func hidingSecrets(_ items: [RequestItem], supplied: [SuppliedSecrets.Secret] = []) -> [RequestItem] {
-        let named = hidingSecretNamed(items)
-        guard !supplied.isEmpty else { return named }
+        hidingSecretNamed(hidingSupplied(items, supplied))
+    }
+
+    private static func hidingSupplied(_ items: [RequestItem], _ supplied: [SuppliedSecrets.Secret]) -> [RequestItem] {
+        guard !supplied.isEmpty else { return items }
         let secrets = supplied.sorted { $0.value.count > $1.value.count }
         func hide(_ text: String) -> String { hiding(secrets, in: text) }
         func hide(_ value: JSONValue) -> JSONValue {
@@ -34,7 +39,7 @@ enum CurlCommand {
             default: return value
             }
         }
-        return named.map { item in
+        return items.map { item in
             switch item {
             case let .header(name, value): return .header(name: name, value: hide(value))
             case let .stringField(name, value): return .stringField(name: name, value: hide(value))
@@ -51,6 +56,7 @@ enum CurlCommand {
         supplied.sorted { $0.value.count > $1.value.count }.reduce(text) { $0.replacingOccurrences(of: $1.value, with: placeholder($1.name)) }
     }
 
+    /// Items a secret name makes secret, unless a supplied value already stands as its variable.
     private static func hidingSecretNamed(_ items: [RequestItem]) -> [RequestItem] {
         func secret(_ name: String) -> String? {
             if Redactor.isSecretName(name) { return name }
@@ -59,18 +65,32 @@ enum CurlCommand {
         }
         return items.map { item in
             switch item {
-            case let .header(name, value) where Redactor.isSecretName(name) && !value.isEmpty: return .header(name: name, value: placeholder(name))
+            case let .header(name, value) where Redactor.isSecretName(name) && !value.isEmpty && !value.contains("⟦"):
+                return .header(name: name, value: hidingCredential(named: name, value))
+            case let .stringField(_, value) where value.contains("⟦"): return item
             case let .stringField(name, _):
                 return secret(name).map { .stringField(name: name, value: placeholder(Redactor.leaf(of: $0))) } ?? item
+            case .jsonField(_, .string(let text)) where text.contains("⟦"), .jsonField(_, .number(let text)) where text.contains("⟦"):
+                return item
             case let .jsonField(name, value):
                 // An object or list typed whole: its secret-named members.
                 guard let secret = secret(name) else { return .jsonField(name: name, value: Redactor.hidingMembers(of: value, hide: placeholder)) }
                 if case .string = value { return .stringField(name: name, value: placeholder(Redactor.leaf(of: secret))) }
                 return .jsonField(name: name, value: .number(placeholder(Redactor.leaf(of: secret))))
-            case let .query(name, _) where Redactor.isSecretParameter(name): return .query(name: name, value: placeholder(name))
+            case let .query(name, value) where Redactor.isSecretParameter(name) && !value.contains("⟦"): return .query(name: name, value: placeholder(name))
             default: return item
             }
         }
+    }
+
+    /// A credential header's value as its variable: after its scheme, if it
+    /// has one (`Bearer "$TOKEN"`), so the command still says what it sends;
+    /// whole otherwise (`"$X_API_KEY"`).
+    static func hidingCredential(named name: String, _ value: String) -> String {
+        let words = value.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
+        guard name.lowercased() == "authorization", words.count == 2, !words[0].isEmpty, !words[1].isEmpty,
+              words[0].allSatisfy({ $0.isLetter || $0 == "-" }) else { return placeholder(name) }
+        return words[0] + " " + placeholder(words[0].lowercased() == "basic" ? "credentials" : "token")
     }
 
     /// `follow`: the most redirects the line follows (`--follow`), nil when it follows none.
@@ -96,7 +116,15 @@ enum CurlCommand {
         }
         if let certificate = request.tls?.certificate { words += ["--cert", quote(certificate)] }
         if let key = request.tls?.key { words += ["--key", quote(key)] }
-        words.append(quote(request.url.absoluteString.removingPercentEncodingOfPlaceholders))
+        // Basic credentials as curl's own `-u 'user:'"$PASSWORD"` (`Interpreter.curlView` puts them in the URL).
+        var url = request.url
+        if let user = url.user(percentEncoded: false), var components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
+            words += ["-u", quote(user + ":" + (components.password ?? ""))]
+            components.percentEncodedUser = nil
+            components.percentEncodedPassword = nil
+            url = components.url ?? url
+        }
+        words.append(quote(url.absoluteString.removingPercentEncodingOfPlaceholders))
         for header in request.headers {
             if header.hasName("Accept-Encoding") {
                 words.append("--compressed")

@@ -278,15 +278,14 @@ final class TranscriptRecorder {
         return String(url[...question]) + query.joined(separator: "&")
     }
 
-    /// Values typed for secret-named items and variables, so the scrubber
-    /// finds them if the server echoes them somewhere.
     /// The password of a `Basic` credential, under `password` as the line writes it.
     private func learnBasicPassword(_ value: String) {
-        guard value.hasPrefix("Basic "), let decoded = Data(base64Encoded: String(value.dropFirst(6))).flatMap({ String(data: $0, encoding: .utf8) }),
-              let colon = decoded.firstIndex(of: ":") else { return }
-        scrubber.learn(String(decoded[decoded.index(after: colon)...]), name: "password", typed: true)
+        guard let credentials = BasicCredentials(authorization: value) else { return }
+        scrubber.learn(credentials.password, name: "password", typed: true)
     }
 
+    /// Values typed for secret-named items and variables, so the scrubber
+    /// finds them if the server echoes them somewhere.
     private func learnSecrets(in command: Command?) {
         switch command {
         case let .ws(.connect(target?, _))?:
