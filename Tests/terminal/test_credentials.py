@@ -169,3 +169,31 @@ def test_a_pasted_curl_u_is_recorded_with_its_user_and_replays(http_server, tmp_
     assert "pw-123456" not in text, text
     replay = run_explorer(["replay", str(path)], env={**env, "EXPLORER_SECRET_PASSWORD": "pw-123456"}, timeout=30)
     assert replay.returncode == 0, replay.stdout + replay.stderr + text
+
+
+def test_two_basic_passwords_are_two_secrets_and_replay(http_server, tmp_path):
+    # A second `auth basic` with another password was written
+    # `{{secret:password}}` too: its replay sent the first password twice.
+    import base64
+
+    accepted = {"Basic " + base64.b64encode(pair).decode() for pair in [b"bob:first-pw", b"eve:second-pw"]}
+
+    class BasicAuth(QuietHandler):
+        def do_GET(self):
+            ok = self.headers.get("Authorization") in accepted
+            self.reply(200 if ok else 401, json.dumps({"ok": ok}).encode(), [("Content-Type", "application/json")])
+
+    base = base_url(http_server(BasicAuth))
+    env = isolated_env(tmp_path)
+    path = tmp_path / "two-basic.transcript"
+    recorded = run_explorer(["--base-url", base, "--record", str(path), "-c", "auth basic bob:first-pw", "-c", "get /a",
+                             "-c", "auth basic eve:second-pw", "-c", "get /b", "-c", "auth basic bob:first-pw", "-c", "get /c"],
+                            env=env, timeout=30)
+    assert recorded.returncode == 0, recorded.stdout + recorded.stderr
+    text = path.read_text()
+    assert [line for line in text.splitlines() if line.startswith("> auth")] == [
+        "> auth basic bob:{{secret:password}}", "> auth basic eve:{{secret:password_2}}", "> auth basic bob:{{secret:password}}"], text
+    assert "first-pw" not in text and "second-pw" not in text, text
+    secrets = {"EXPLORER_SECRET_PASSWORD": "first-pw", "EXPLORER_SECRET_PASSWORD_2": "second-pw"}
+    replay = run_explorer(["replay", str(path)], env={**env, **secrets}, timeout=30)
+    assert replay.returncode == 0, replay.stdout + replay.stderr + text

@@ -197,8 +197,11 @@ final class TranscriptRecorder {
             let typedEmail = typed.flatMap { $0.count > 1 && $0[1].includes(ascii: "{{") ? $0[1] : nil } ?? email
             return LineTokenizer.join(["login", typedEmail]) + " " + TranscriptPattern(.secret(name)).description
         }
-        learnSecrets(in: command)
-        let hide = { (name: String) in TranscriptPattern(.secret(ExpectedValue.secretName(name))).description }
+        let basicPassword = learnSecrets(in: command)
+        let hide = { (name: String) in
+            // A second Basic password (`auth basic bob:…` after another) is `password_2`, as a second login's is.
+            TranscriptPattern(.secret(name == "password" ? basicPassword ?? name : ExpectedValue.secretName(name))).description
+        }
         if let socket = Redactor.redact(socketJSONLine: line, hide: hide, secretFields: secretFields) {
             return socket
         }
@@ -278,15 +281,20 @@ final class TranscriptRecorder {
         return String(url[...question]) + query.joined(separator: "&")
     }
 
-    /// The password of a `Basic` credential, under `password` as the line writes it.
-    private func learnBasicPassword(_ value: String) {
-        guard let credentials = BasicCredentials(authorization: value) else { return }
-        scrubber.learn(credentials.password, name: "password", typed: true)
+    /// The password of a `Basic` credential, under `password` as the line
+    /// writes it, or `password_2` when another value has that name already.
+    private func learnBasicPassword(_ value: String) -> String? {
+        guard let credentials = BasicCredentials(authorization: value) else { return nil }
+        let name = scrubber.name(of: credentials.password) ?? scrubber.freeName("password", for: credentials.password)
+        scrubber.learn(credentials.password, name: name, typed: true)
+        return name
     }
 
     /// Values typed for secret-named items and variables, so the scrubber
-    /// finds them if the server echoes them somewhere.
-    private func learnSecrets(in command: Command?) {
+    /// finds them if the server echoes them somewhere. Returns the name of
+    /// a Basic credential's password, if the line has one.
+    private func learnSecrets(in command: Command?) -> String? {
+        var basicPassword: String?
         switch command {
         case let .ws(.connect(target?, _))?:
             // `ws connect …?token=…&api_key=…`: the line writes them as placeholders; the connected line and echoes, by value.
@@ -299,7 +307,7 @@ final class TranscriptRecorder {
                 case let .header(name, value), let .stringField(name, value), let .query(name, value):
                     if isSecret(name) { scrubber.learn(value, name: ExpectedValue.secretName(name), typed: true) }
                     // `curl -u USER:PASSWORD`, written `-u USER:{{secret:password}}`: its password wherever it shows.
-                    if name.lowercased() == "authorization" { learnBasicPassword(value) }
+                    if name.lowercased() == "authorization" { basicPassword = learnBasicPassword(value) }
                 case let .jsonField(name, value):
                     // `true`, `false` and `null` are no secret to search for: every equal value in the step was hidden.
                     switch value {
@@ -315,7 +323,7 @@ final class TranscriptRecorder {
                 scrubber.learn(String(header.value.dropFirst(7)), name: "token", typed: true)
             } else {
                 // `auth basic USER:PASSWORD`: the password wherever it shows (`/basic-auth/USER/PASSWORD`).
-                if header.name.lowercased() == "authorization" { learnBasicPassword(header.value) }
+                if header.name.lowercased() == "authorization" { basicPassword = learnBasicPassword(header.value) }
                 scrubber.learn(header.value, name: ExpectedValue.secretName(header.name), typed: true)
             }
         case let .set(name, value)? where isSecret(name):
@@ -330,6 +338,7 @@ final class TranscriptRecorder {
             }
         default: break
         }
+        return basicPassword
     }
 
     private func isSecret(_ name: String) -> Bool { Redactor.isSecretName(name) || secretFields.containsName(name) }
