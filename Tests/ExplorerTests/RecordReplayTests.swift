@@ -224,6 +224,32 @@ import Testing
         #expect(await Replayer().run(path).status == .mismatch, "so a wrong last step fails")
     }
 
+    /// A recording cut right after its last command line's newline: a
+    /// request with nothing under it was sent (a `delete` whose answer was
+    /// never written, deleted again). It is torn now, unless `--update` is
+    /// asked to write its answer; a last `set` with nothing under it (an
+    /// editor trimmed the blank line) still runs.
+    @Test func aFileCutRightAfterItsLastRequestLineDoesNotSendIt() async throws {
+        let path = try await Self.record(["login alice@example.com alice123", "delete /api/tasks/1"])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let command = text.range(of: "> delete /api/tasks/1\n")!
+        try String(text[..<command.upperBound]).write(toFile: path, atomically: true, encoding: .utf8)
+        let run = await Replayer().run(path)
+        #expect(run.status == .parse && run.steps.count == 1, "\(run)")
+        #expect(run.torn?.reason == "the file ends right after this command line, before its answer")
+
+        let updated = await Replayer(update: true).run(path)
+        #expect(updated.status == .ok && updated.rewritten && updated.steps.count == 2)
+        let written = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(written.contains("> delete /api/tasks/1\nHTTP/1.1 404 Not Found\n") && written.hasSuffix("\n\n"),
+                "--update wrote the answer under it: \(written.suffix(200))")
+
+        try (text[..<command.lowerBound] + "> set a=1\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let setLast = await Replayer().run(path)
+        #expect(setLast.torn == nil && setLast.steps.count == 2 && setLast.status == .ok)
+    }
+
     @Test func brokenTranscriptsAreOneLineEach() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("broken-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -43,6 +43,21 @@ enum Command: Sendable, Equatable {
     case help(topic: String?)
     case exit
     case empty
+
+    /// Whether running the line sends something to the server: a request
+    /// (`--offline` and `--curl` aside), a login, a page, a frame.
+    var sends: Bool {
+        switch self {
+        case let .http(_, _, _, options): return !options.offline && !options.curl
+        case .login, .logout, .next: return true
+        case let .ws(action):
+            switch action {
+            case .connect, .send, .sendText, .sendFile, .close: return true
+            case .recv, .pretty, .status: return false
+            }
+        default: return false
+        }
+    }
 }
 
 /// What `header` does with the session headers.

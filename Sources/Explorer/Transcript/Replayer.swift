@@ -39,7 +39,7 @@ struct Replayer: Sendable {
 
     private func replay(_ path: String, into run: inout TranscriptRun) async {
         let transcript: Transcript
-        switch TranscriptSource.parsed(path) {
+        switch TranscriptSource.parsed(path, update: update) {
         case let .failure(failure): run.failure = failure; return
         case let .success(parsed): transcript = parsed
         }

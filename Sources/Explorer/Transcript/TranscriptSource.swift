@@ -31,11 +31,34 @@ enum TranscriptSource {
     }
 
     /// The file, parsed, or why it cannot be: unreadable, not text, or a line
-    /// that breaks the format (`path:line:column: reason`).
-    static func parsed(_ path: String) -> Result<Transcript, TranscriptRun.Failure> {
+    /// that breaks the format (`path:line:column: reason`). `update`: the
+    /// run will write answers (`--update`), so a last request with none is
+    /// one to fill in, not a recording cut short (`tearingUnanswered`).
+    static func parsed(_ path: String, update: Bool = false) -> Result<Transcript, TranscriptRun.Failure> {
         read(path).flatMap { text in
-            do { return .success(try TranscriptParser.parse(text)) } catch { return .failure(.broken("\(path):\(error)")) }
+            do {
+                let transcript = try TranscriptParser.parse(text)
+                return .success(update ? transcript : tearingUnanswered(transcript, text: text))
+            } catch {
+                return .failure(.broken("\(path):\(error)"))
+            }
         }
+    }
+
+    /// A file that ends right after a last command line that sends something
+    /// was cut before its answer: the writer puts an answer (and a blank line)
+    /// under every step that sends, so that step is torn and not run (a
+    /// `delete` whose answer was never written would be sent again). A last
+    /// `set` or `auth` line with nothing under it runs: an editor that trims
+    /// the final blank line leaves one. `--update` runs it and writes its answer.
+    static func tearingUnanswered(_ parsed: Transcript, text: String) -> Transcript {
+        guard parsed.torn == nil, let last = parsed.steps.last, text.hasSuffix("\n"),
+              last.line == text.utf8.count(where: { $0 == UInt8(ascii: "\n") }),
+              (try? CommandParser().parse(last.command))?.sends == true else { return parsed }
+        var transcript = parsed
+        transcript.steps.removeLast()
+        transcript.torn = TornStep(line: last.line, reason: "the file ends right after this command line, before its answer")
+        return transcript
     }
 
     /// The file's text, or why it is not a transcript at all.
