@@ -209,6 +209,14 @@ import Testing
         #expect(run.torn?.line == line)
         #expect(ReplayReport(palette: .plain).detailed(run).err == "error: \(path):\(line): the last step is torn, the file ends in the middle "
             + "of a line; it was not replayed (fix it, or --update keeps it as comments)\n")
+        // Torn and differing is exit 2, as the docs order them (it was 4, FAIL).
+        try String(text[..<cut]).replacingOccurrences(of: "\"token_type\": \"bearer\"", with: "\"token_type\": \"other\"")
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let both = await Replayer().run(path)
+        #expect(both.status == .parse && both.failedSteps.count == 1)
+        #expect(ReplayReport(palette: .plain).progress(both).out.hasPrefix("BROKEN  \(path)  1 of 1 step differ, the last is torn"),
+                "\(ReplayReport(palette: .plain).progress(both).out)")
+        try String(text[..<cut]).write(toFile: path, atomically: true, encoding: .utf8)
 
         let updated = await Replayer(update: true).run(path)
         #expect(updated.status == .ok && updated.rewritten)

@@ -64,7 +64,9 @@ struct ReplayReport {
                 let verdict = run.rewritten ? palette.yellow("UPDATED") : palette.green("PASS   ")
                 return (verdict + " \(run.path)  \(Self.count(run.steps.count, "step"))  \(time)\n" + (run.rewritten ? rewritten(run) : ""), torn(run))
             }
-            return (palette.red("FAIL   ") + " \(run.path)  \(failed) of \(Self.count(run.steps.count, "step")) differ  \(time)\n" + failedSteps(run), torn(run))
+            let isTorn = run.torn != nil && !run.rewritten
+            return (palette.red(isTorn ? "BROKEN " : "FAIL   ") + " \(run.path)  \(failed) of \(Self.count(run.steps.count, "step")) differ"
+                    + (isTorn ? ", the last is torn" : "") + "  \(time)\n" + failedSteps(run), torn(run))
         }
     }
 

@@ -35,7 +35,8 @@ struct TranscriptRun: Sendable {
         switch failure {
         case .broken?: return .parse
         case .runtime?: return .runtime
-        case nil: return !failedSteps.isEmpty ? .mismatch : torn != nil && !rewritten ? .parse : .ok
+        // Torn and differing: the file's fault comes first, as 2 comes before 4 everywhere else.
+        case nil: return torn != nil && !rewritten ? .parse : !failedSteps.isEmpty ? .mismatch : .ok
         }
     }
 }
