@@ -27,6 +27,13 @@ public struct TranscriptPattern: Sendable, Equatable, CustomStringConvertible {
         self.capture = capture
     }
 
+    /// `{{secret:NAME}}` for a secret an item, header or variable called
+    /// `name` holds (`X-Api-Key` → `{{secret:x_api_key}}`): how a recording,
+    /// its header's variables and the history write one.
+    public static func secretPlaceholder(forItem name: String) -> String {
+        TranscriptPattern(.secret(ExpectedValue.secretName(name))).description
+    }
+
     /// Why the text between `{{` and `}}` is not a pattern.
     public struct SyntaxError: Error, Equatable, Sendable {
         public let reason: String

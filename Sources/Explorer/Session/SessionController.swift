@@ -232,7 +232,7 @@ final class SessionController {
                 // Hidden as `vars` hides it: by its name, or because it looks like a credential (a JWT, `Bearer …`).
                 guard Interpreter.shown(variable: name, value) != value else { return .init(name: name, value: value) }
                 secrets.learn(value, name: ExpectedValue.secretName(name))
-                return .init(name: name, value: TranscriptPattern(.secret(ExpectedValue.secretName(name))).description)
+                return .init(name: name, value: TranscriptPattern.secretPlaceholder(forItem: name))
             },
             // The REPL shows frames as they come (`repl` listens; `--record` starts before it).
             login: email, framesLive: terminal.isInteractive)
@@ -319,7 +319,7 @@ final class SessionController {
     func remember(_ line: String) {
         let fields = SecretFields(interpreter.session.profile.secretFields)
         // A secret is kept as `{{secret:NAME}}`: recalled, the line asks for it again (a stored `***` was sent as the value).
-        let placeholder = { (name: String) in TranscriptPattern(.secret(ExpectedValue.secretName(name))).description }
+        let placeholder = TranscriptPattern.secretPlaceholder(forItem:)
         if let safe = Redactor.redact(line: line, secretFields: fields, hide: placeholder) { terminal.remember(safe) }
     }
 

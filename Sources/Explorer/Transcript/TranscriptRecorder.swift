@@ -200,7 +200,7 @@ final class TranscriptRecorder {
         let basicPassword = learnSecrets(in: command)
         let hide = { (name: String) in
             // A second Basic password (`auth basic bob:…` after another) is `password_2`, as a second login's is.
-            TranscriptPattern(.secret(name == "password" ? basicPassword ?? name : ExpectedValue.secretName(name))).description
+            TranscriptPattern.secretPlaceholder(forItem: name == "password" ? basicPassword ?? name : name)
         }
         if let socket = Redactor.redact(socketJSONLine: line, hide: hide, secretFields: secretFields) {
             return socket
