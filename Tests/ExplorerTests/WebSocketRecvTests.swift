@@ -79,7 +79,7 @@ import Testing
         #expect(try FrameFilter(".content.status != ok").matches(#"{"content":{"status":"error"}}"#))
         #expect(try FrameFilter(".n == 2").matches(#"{"n":2.0}"#))
         #expect(try !FrameFilter(".n == 2").matches("not json"))
-        #expect(throws: CommandError("--until: nothing to compare with after ==", column: 21)) { try CommandParser().parse("ws recv --until '.a =='") }
+        #expect(throws: CommandError("--until: nothing to compare with after ==", column: 22)) { try CommandParser().parse("ws recv --until '.a =='") }
         #expect(throws: CommandError.self) { try CommandParser().parse("ws recv 3 --until .a") }
         #expect(try CommandParser().parse("ws recv --until .a") == .ws(.recv(count: 1, timeout: 10, until: try FrameFilter(".a"))))
     }

@@ -8,9 +8,29 @@ public enum LineTokenizer {
         public var text: String
         /// Character offset of the word's first character in the line.
         public var start: Int
-        public init(text: String, start: Int) {
+        /// Where each character of `text` stands in the line, when quotes or
+        /// backslashes make that differ from `start` plus its offset; else empty.
+        public var positions: [Int] = []
+
+        public init(text: String, start: Int, positions: [Int] = []) {
             self.text = text
             self.start = start
+            self.positions = positions
+        }
+
+        /// The word from its character at `offset` on, where it stands in the
+        /// line (the value of `--timeout=5`, the path of `capture id=.id`).
+        public func dropping(_ offset: Int) -> Word {
+            let text = String(text.dropFirst(offset))
+            return Word(text: text, start: column(at: offset), positions: positions.isEmpty ? [] : Array(positions.dropFirst(offset)))
+        }
+
+        /// The line's column of the character at `offset` in `text` (a caret
+        /// under `tru` in `n:='{"a":tru}'`, past the quote); past the end, after the last.
+        public func column(at offset: Int) -> Int {
+            guard !positions.isEmpty else { return start + offset }
+            if offset < positions.count { return positions[max(0, offset)] }
+            return positions[positions.count - 1] + 1 + (offset - positions.count)
         }
     }
 
@@ -23,6 +43,8 @@ public enum LineTokenizer {
     public static func split(_ line: String) throws(ParseError) -> [Word] {
         var words: [Word] = []
         var current = ""
+        var positions: [Int] = []
+        var shifted = false
         var start: Int?
         var quote: Character?
         var quoteStart = 0
@@ -35,14 +57,18 @@ public enum LineTokenizer {
                     quote = nil
                 } else if q == "\"", c == "\\", i + 1 < chars.count, chars[i + 1] == "\"" || chars[i + 1] == "\\" {
                     current.append(chars[i + 1])
+                    positions.append(i + 1)
                     i += 1
                 } else {
                     current.append(c)
+                    positions.append(i)
                 }
             } else if c == " " || c == "\t" {
                 if let s = start {
-                    words.append(Word(text: current, start: s))
+                    words.append(Word(text: current, start: s, positions: shifted ? positions : []))
                     current = ""
+                    positions = []
+                    shifted = false
                     start = nil
                 }
             } else {
@@ -50,11 +76,15 @@ public enum LineTokenizer {
                 if c == "'" || c == "\"" {
                     quote = c
                     quoteStart = i
+                    shifted = true
                 } else if c == "\\", i + 1 < chars.count, [" ", "\t", "'", "\"", "\\"].contains(chars[i + 1]) {
                     current.append(chars[i + 1])
+                    positions.append(i + 1)
+                    shifted = true
                     i += 1
                 } else {
                     current.append(c)
+                    positions.append(i)
                 }
             }
             i += 1
@@ -62,7 +92,7 @@ public enum LineTokenizer {
         if quote != nil {
             throw ParseError(offset: quoteStart, reason: "unterminated \(quote == "'" ? "single" : "double") quote")
         }
-        if let s = start { words.append(Word(text: current, start: s)) }
+        if let s = start { words.append(Word(text: current, start: s, positions: shifted ? positions : [])) }
         return words
     }
 

@@ -130,7 +130,7 @@ struct RequestOptions: Sendable, Equatable {
         var value: LineTokenizer.Word?
         if flag.value != nil {
             if let inline {
-                value = LineTokenizer.Word(text: inline, start: word.start + name.count + 1)
+                value = word.dropping(name.count + 1)
             } else if index + 1 < words.count {
                 value = words[index + 1]
                 taken = 2

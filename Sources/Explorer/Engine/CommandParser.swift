@@ -19,11 +19,11 @@ struct CommandParser {
         if first.text.hasPrefix("#") { return .empty }
         var args: [LineTokenizer.Word] = []
         for word in words.dropFirst() {
-            args.append(LineTokenizer.Word(text: try substitute(word), start: word.start))
+            args.append(try substituted(word))
         }
         // A bare /path or URL is a GET of it.
         if Self.isTarget(first.text), let get = table.spec(named: "get") {
-            let path = LineTokenizer.Word(text: try substitute(first), start: first.start)
+            let path = try substituted(first)
             return try get.parse(CommandArguments(command: first, words: [path] + args, spec: get))
         }
         guard let spec = table.spec(named: first.text) else {
@@ -130,14 +130,14 @@ struct CommandParser {
     /// A JSON path word (`.tasks[0].id`), with the caret on what is wrong in it.
     static func jsonPath(_ word: LineTokenizer.Word) throws(CommandError) -> JSONPath {
         do { return try JSONPath.parse(word.text) } catch {
-            throw CommandError("bad path '\(word.text)': \(error.reason)", column: word.start + error.offset)
+            throw CommandError("bad path '\(word.text)': \(error.reason)", column: word.column(at: error.offset))
         }
     }
 
     /// A request item word, with the caret on what is wrong in it.
     static func item(_ word: LineTokenizer.Word) throws(CommandError) -> RequestItem {
         do { return try RequestItem.parse(word.text) } catch {
-            throw CommandError(error.reason, column: word.start + error.offset)
+            throw CommandError(error.reason, column: word.column(at: error.offset))
         }
     }
 
@@ -156,7 +156,7 @@ struct CommandParser {
             let text = args[0].text
             let eq = text.firstIndex(of: "=")!
             name = LineTokenizer.Word(text: String(text[..<eq]), start: args[0].start)
-            path = LineTokenizer.Word(text: String(text[text.index(after: eq)...]), start: args[0].start + text.distance(from: text.startIndex, to: eq) + 1)
+            path = args[0].dropping(text.distance(from: text.startIndex, to: eq) + 1)
         default:
             throw CommandError(usage, column: args.first?.start)
         }
@@ -211,6 +211,13 @@ struct CommandParser {
             throw CommandError("\(scheme):// is not a scheme explorer sends requests to: use http:// or https://" + hint, column: path.start)
         }
         return .http(method: method, path: target, items: items, options: options)
+    }
+
+    /// The word with its variables filled in; where it stands in the line
+    /// kept while nothing was filled in (a value's length is not the name's).
+    func substituted(_ word: LineTokenizer.Word) throws(CommandError) -> LineTokenizer.Word {
+        let text = try substitute(word)
+        return text == word.text ? word : LineTokenizer.Word(text: text, start: word.start)
     }
 
     /// Replaces `{{name}}` in a word. An unknown name is an error, not an empty string.

@@ -183,7 +183,7 @@ extension CommandParser {
                     throw CommandError("--until needs a filter, as in: ws recv --until '.type == \"message\"'", column: word.start)
                 }
                 do { until = try FrameFilter(words[i + 1].text) } catch {
-                    throw CommandError("--until: \(error.reason)", column: words[i + 1].start + error.offset)
+                    throw CommandError("--until: \(error.reason)", column: words[i + 1].column(at: error.offset))
                 }
                 i += 2
                 continue
