@@ -122,6 +122,11 @@ import Testing
             for info in CommandTable.standard.specs { #expect(text.contains(info.usage)) }
             guard let get = (try await run(interpreter, "help get")).shownText else { Issue.record("no text"); return }
             #expect(get.contains("name:=json"))
+            // An 80-column terminal wrapped a third of the lines mid-word.
+            for spec in CommandTable.standard.specs {
+                guard let shown = (try await run(interpreter, "help \(spec.name)")).shownText else { Issue.record("no help for \(spec.name)"); continue }
+                for line in (shown + "\n" + text).split(separator: "\n") { #expect(String(line).columns <= 80, "\(spec.name): \(line)") }
+            }
             guard case let .failure(unknown, _) = try await run(interpreter, "help lgoin") else { Issue.record("no failure"); return }
             #expect(unknown == "no help for 'lgoin'; did you mean 'login'?")
         }

@@ -147,7 +147,7 @@ extension CommandTable {
             """,
             parse: { args throws(CommandError) in try CommandParser.header(args) }),
         CommandSpec(
-            name: "auth", usage: "auth bearer TOKEN | auth basic USER:PASSWORD | auth header NAME VALUE | auth none",
+            name: "auth", usage: "auth bearer TOKEN | basic USER:PASSWORD | header NAME VALUE | none",
             summary: "the session's credential, sent only to the backend",
             details: """
             Sets the credential every request to the backend's own origin carries, as a session header:
@@ -334,7 +334,8 @@ extension CommandTable {
             --backoff S            seconds before the first try, doubling after (default 1)
             --heartbeat S          seconds between pings (default 30; 0: none); a ping still
                                    unanswered when the next is due counts as a drop
-            --verify, --cert, --cert-key  a wss:// server's certificate and a client one, as
+            --verify, --cert, --cert-key
+                                   a wss:// server's certificate and a client one, as
                                    for requests (default: the session's defaults)
         ws send JSON               one text frame: {"type":"ping"}, or fields as in an HTTP body:
                                    ws send type=message receiver_id:=2 content=hi; JSON pasted
@@ -386,18 +387,23 @@ extension CommandTable {
     }
 
     static var httpDetails: String { """
-    Sends a request to PATH (relative to the base URL, or a full http:// URL). Items, as in HTTPie:
-      name=value      JSON string field          name:=json     raw JSON field (number, bool, array…)
-      Header:value    request header             name==value    query parameter (percent-encoded)
-      name@file       multipart file upload      name=@file     string field read from a file
-      Header:         remove a default header    @file          the file is the whole body
-    Fields make a JSON body (user[name]=x and tags[]=a nest, as in HTTPie); a file field makes it
-    multipart/form-data. A backslash escapes a separator (a\\=b=c has the key a=b) or a bracket.
-    {{name}} is replaced by a variable.
+    Sends a request to PATH (relative to the base URL, or a full http:// URL).
+    Items, as in HTTPie:
+      name=value      JSON string field
+      name:=json      raw JSON field (number, bool, array…)
+      Header:value    request header (Header: removes a default one)
+      name==value     query parameter (percent-encoded)
+      name@file       multipart file upload
+      name=@file      string field read from a file
+      @file           the file is the whole body
+    Fields make a JSON body (user[name]=x and tags[]=a nest, as in HTTPie); a
+    file field makes it multipart/form-data. A backslash escapes a separator
+    (a\\=b=c has the key a=b) or a bracket. {{name}} is replaced by a variable.
     Options, anywhere on the line (HTTPie's names):
     \(RequestOptions.flags.map { optionLine($0.names.joined(separator: ", ") + ($0.value.map { " " + $0 } ?? ""), $0.help) }.joined(separator: "\n"))
-    By default the status line and the body are printed (HEAD and OPTIONS: the headers too); a
-    redirect's Location is always shown. Credentials are hidden wherever they are printed.
+    By default the status line and the body are printed (HEAD and OPTIONS: the
+    headers too); a redirect's Location is always shown. Credentials are hidden
+    wherever they are printed.
     Examples:
       get /api/tasks page==1 page_size==5
       post /api/tasks title="Fix my bike" price:=25 city=London

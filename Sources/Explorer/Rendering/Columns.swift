@@ -16,6 +16,68 @@ extension String {
         })
     }
 
+    /// Each line that is wider than `width` columns broken between words, its
+    /// later lines indented as far as its text starts: after the gap of two
+    /// or more spaces that starts a table's last column (`  --timeout S   give
+    /// up…`), else after its own indent. A word wider than the room left
+    /// stands alone on its line. Text hard-wrapped wider is one paragraph
+    /// again: after a line over `width`, the lines indented as far as its
+    /// text (prose at its indent, a table row's at its last column).
+    func wrapped(width: Int = 80) -> String {
+        var paragraphs: [String] = []
+        for line in split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            let indent = line.prefix { $0 == " " }.count
+            if let last = paragraphs.last, last.columns > width, indent < line.count,
+               indent == Self.hangingIndent(of: last, below: width / 2), Self.hangingIndent(of: line, below: width / 2) == indent {
+                paragraphs[paragraphs.count - 1] = last + " " + line.dropFirst(indent)
+            } else {
+                paragraphs.append(line)
+            }
+        }
+        return paragraphs.map { line -> String in
+            guard line.columns > width else { return line }
+            let hang = Self.hangingIndent(of: line, below: width / 2)
+            let head = String(line.prefix(hang))
+            let room = width - head.columns
+            var lines: [String] = []
+            var current = ""
+            for word in line.dropFirst(hang).split(separator: " ") {
+                if !current.isEmpty, current.columns + 1 + String(word).columns > room {
+                    lines.append(current)
+                    current = ""
+                }
+                current += (current.isEmpty ? "" : " ") + word
+            }
+            if !current.isEmpty { lines.append(current) }
+            let indent = String(repeating: " ", count: head.columns)
+            return lines.enumerated().map { ($0.offset == 0 ? head : indent) + $0.element }.joined(separator: "\n")
+        }.joined(separator: "\n")
+    }
+
+    /// Characters before the text a wrapped line's continuation lines up
+    /// under: the end of the last run of two or more spaces that ends before
+    /// column `limit` and follows some text, else the line's leading spaces.
+    private static func hangingIndent(of line: String, below limit: Int) -> Int {
+        let characters = Array(line)
+        let leading = characters.prefix { $0 == " " }.count
+        var hang = leading
+        var index = leading
+        var column = leading
+        while index < characters.count, column < limit {
+            if characters[index] == " ", index + 1 < characters.count, characters[index + 1] == " " {
+                var end = index
+                while end < characters.count, characters[end] == " " { end += 1 }
+                if String(characters[index..<end]).columns + column < limit { hang = end }
+                column += end - index
+                index = end
+                continue
+            }
+            column += characters[index].columns
+            index += 1
+        }
+        return hang
+    }
+
     /// The text followed by spaces up to `width` columns; text that wide or
     /// wider is left as it is. (Foundation's `padding(toLength:withPad:startingAt:)`
     /// counts UTF-16 units, cuts longer text, and bridges through `NSString`:

@@ -47,9 +47,9 @@ enum OutcomeText {
         case let .model(model):
             return CatalogText.describe(model)
         case let .help(specs):
-            return help(specs)
+            return help(specs).wrapped()
         case let .commandHelp(spec):
-            return "usage: \(spec.usage)\n\n\(spec.details)"
+            return "usage: \(spec.usage)\n\n\(spec.details)".wrapped()
         case let .socketStatus(status):
             return status.map(describe(socket:)) ?? "no WebSocket (ws connect [URL|PATH])"
         case let .curl(request, follow, note):
