@@ -260,12 +260,14 @@ static inline EditLine *ex_el_init(const char *program) {
     el_set(el, EL_EDITOR, "emacs");
     el_set(el, EL_PROMPT, ex_prompt);
     el_set(el, EL_GETCFN, ex_getc);
-    // Ctrl-Left and Ctrl-Right (xterm's and rxvt's sequences) move by word;
-    // unbound, they typed ";5D" into the line.
+    // Ctrl-Left and Ctrl-Right (xterm's, rxvt's, and screen's or PuTTY's
+    // sequences) move by word; unbound, they typed ";5D" or "5D" into the line.
     el_set(el, EL_BIND, "\033[1;5D", "ed-prev-word", NULL);
     el_set(el, EL_BIND, "\033[1;5C", "em-next-word", NULL);
     el_set(el, EL_BIND, "\033Od", "ed-prev-word", NULL);
     el_set(el, EL_BIND, "\033Oc", "em-next-word", NULL);
+    el_set(el, EL_BIND, "\033[5D", "ed-prev-word", NULL);
+    el_set(el, EL_BIND, "\033[5C", "em-next-word", NULL);
     el_source(el, NULL);
     return el;
 }

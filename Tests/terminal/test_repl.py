@@ -456,3 +456,8 @@ def test_ctrl_left_and_right_move_by_word(spawn):
     x.wait_for_line(PROMPT + "help Xvars")
     x.send("\x1b[1;5C" + "Y")
     x.wait_for_line(PROMPT + "help XvarsY")
+    # screen's and PuTTY's Ctrl-Left and Ctrl-Right.
+    x.send("\x1b[5D" + "Z")
+    x.wait_for_line(PROMPT + "help ZXvarsY")
+    x.send("\x1b[5C" + "W")
+    x.wait_for_line(PROMPT + "help ZXvarsYW")
