@@ -94,6 +94,30 @@ import Testing
         #expect(frame.content == ExpectedFrame.Content.json(.object([.init("api_key", .pattern(.init(.secret("api_key"))))], open: false)))
     }
 
+    /// Times in the other shapes servers send them were written as they came,
+    /// so the next run's answer differed: an HTTP date is a `{{timestamp}}`,
+    /// seconds or milliseconds since 1970 under a member named for a time
+    /// an `{{integer}}`. A ten-digit id under another name is kept.
+    @Test func httpDatesAndEpochTimesAreVolatile() throws {
+        let body = try JSONParser.parse(#"""
+        {"date": "Thu, 26 Nov 2026 21:00:07 GMT", "updated_at": 1764190000, "serverTime": 1764190000123, "exp": 1764190900,
+         "id": 1764190000, "expires_in": 900, "ts": 12, "bad_date": "Thu, 31 Nov 2026 25:00:07 GMT"}
+        """#)
+        let expectation = Expectation(recording: Observation(status: 200, body: .json(body)), baseURL: nil)
+        let text = TranscriptWriter.step(TranscriptStep(command: "get /x", expectation: expectation))
+        for member in [#""date": "{{timestamp}}""#, #""updated_at": {{integer}}"#, #""serverTime": {{integer}}"#, #""exp": {{integer}}"#,
+                       #""id": 1764190000"#, #""expires_in": 900"#, #""ts": 12"#, #""bad_date": "Thu, 31 Nov 2026 25:00:07 GMT""#] {
+            #expect(text.contains(member), "\(member) in \(text)")
+        }
+        let parsed = try TranscriptParser.parse("\(Transcript.versionLine)\nprofile: generic\nbase-url: sandbox\n\n" + text)
+        let later = try JSONParser.parse(#"""
+        {"date": "Fri, 27 Nov 2026 08:49:37 GMT", "updated_at": 1764199999, "serverTime": 1764199999999, "exp": 1764200000,
+         "id": 1764190000, "expires_in": 900, "ts": 12, "bad_date": "Thu, 31 Nov 2026 25:00:07 GMT"}
+        """#)
+        var matcher = TranscriptMatcher()
+        #expect(matcher.match(parsed.steps[0].expectation, Observation(status: 200, body: .json(later))).isEmpty)
+    }
+
     /// JSON in a line of text (an event stream's `data:`, an echo of the JSON
     /// sent in a string): its secret-named members were written in clear.
     @Test func secretMembersOfJSONInATextAreHidden() throws {

@@ -5,7 +5,8 @@ import Foundation
 /// (docs/transcripts.md, "What the recorder writes"):
 /// - secrets (members named like `*token`, `password`, `secret`; anything
 ///   shaped like a JWT) become `{{secret:NAME}}`;
-/// - ISO timestamps become `{{timestamp}}`, UUIDs `{{uuid}}`, also inside a string;
+/// - ISO timestamps and HTTP dates become `{{timestamp}}`, UUIDs `{{uuid}}`,
+///   also inside a string; seconds since 1970 under a time's name `{{integer}}`;
 ///   so do generated names of 24 hex digits or more (`{{/[0-9a-f]+/}}`);
 /// - the base URL inside a string becomes `{{base_url}}`;
 /// - the value a `capture` step picked becomes a pattern of its kind.
@@ -67,6 +68,7 @@ extension ExpectedValue {
             if secretKeys, let key, Redactor.isSecretName(key) || secretFields.contains(keys) {
                 return .pattern(.init(.secret(secretName(key))))
             }
+            if let key, isEpochTime(value, key: key) { return .pattern(.init(.integer)) }
             return .literal(value)
         default:
             return .literal(value)
@@ -80,6 +82,22 @@ extension ExpectedValue {
         case let .string(s): return .pattern(typedPattern(s) ?? .init(.string))
         default: return .pattern(.init(.any))
         }
+    }
+
+    /// A time as seconds or milliseconds since 1970 (`"updated_at": 1764190000`,
+    /// `"ts": 1764190000123`): an integer between 2001 and 2100 under a
+    /// member whose name says time. It is written `{{integer}}`, as volatile
+    /// as an ISO timestamp; an id of ten digits under another name is kept.
+    static func isEpochTime(_ value: JSONValue, key: String) -> Bool {
+        guard let number = value.intValue, (1_000_000_000...4_102_444_800).contains(number)
+                || (1_000_000_000_000...4_102_444_800_000).contains(number) else { return false }
+        let name = key.lowercased()
+        let words = name.split { !$0.isLetter }.map(String.init)
+        let timeWords: Set<String> = ["ts", "time", "timestamp", "date", "iat", "exp", "nbf", "expires", "expiry", "created", "updated",
+                                      "modified", "now", "epoch", "at", "since", "until", "seen", "sent"]
+        if let last = words.last, timeWords.contains(last) { return true }
+        // camelCase: `createdAt`, `serverTime`, `lastSeen`.
+        return ["At", "Time", "Timestamp", "Date", "Ts"].contains { key.hasSuffix($0) && key.count > $0.count }
     }
 
     static func typedPattern(_ s: String) -> TranscriptPattern? {

@@ -159,6 +159,20 @@ public struct TranscriptPattern: Sendable, Equatable, CustomStringConvertible {
         return !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber }
     }
 
+    static let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+    static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    /// `Sun, 06 Nov 1994 08:49:37 GMT`, each field in its range.
+    static func isHTTPDate(_ text: String) -> Bool {
+        let parts = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 6, parts[0].count == 4, parts[0].hasSuffix(","), weekdays.contains(String(parts[0].dropLast())),
+              parts[1].count == 2, let day = Int(parts[1]), (1...31).contains(day), months.contains(parts[2]),
+              parts[3].count == 4, Int(parts[3]) != nil, parts[5] == "GMT" else { return false }
+        let time = parts[4].split(separator: ":", omittingEmptySubsequences: false)
+        guard time.count == 3, time.allSatisfy({ $0.count == 2 && $0.allSatisfy { $0.isASCII && $0.isNumber } }) else { return false }
+        return Int(time[0])! <= 23 && Int(time[1])! <= 59 && Int(time[2])! <= 60
+    }
+
     /// 8-4-4-4-12 hexadecimal digits, either case.
     static func isUUID(_ text: String) -> Bool {
         let groups = text.split(separator: "-", omittingEmptySubsequences: false)
@@ -169,7 +183,9 @@ public struct TranscriptPattern: Sendable, Equatable, CustomStringConvertible {
     /// fraction and offset (`+01:00`, `+0100`); a space may stand for the `T`.
     /// RFC 3339 (its `T` and `Z` in either case, or a space for the `T`),
     /// with each field in its range: `2025-13-45T99:99:99Z` is no time.
+    /// Or an HTTP date (RFC 9110's IMF-fixdate): `Sun, 06 Nov 1994 08:49:37 GMT`.
     static func isTimestamp(_ text: String) -> Bool {
+        if text.utf8.count == 29, text.hasSuffix(" GMT") { return isHTTPDate(text) }
         let c = Array(text)
         func digits(_ range: Range<Int>) -> Bool { range.upperBound <= c.count && c[range].allSatisfy { $0.isASCII && $0.isNumber } }
         func value(_ range: Range<Int>, in bounds: ClosedRange<Int>) -> Bool { digits(range) && bounds.contains(Int(String(c[range]))!) }
