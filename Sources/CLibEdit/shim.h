@@ -191,9 +191,16 @@ static int ex_getc(EditLine *el, wchar_t *out) {
             if (ex_output_hook) {
                 /* Back to the prompt's first row and clear to the end of the
                    screen: a line that wraps left its first rows behind. */
-                int up = ex_cursor_row(el);
-                if (up > 0) fprintf(stdout, "\x1b[%dA", up);
-                fputs("\r\x1b[J", stdout);
+                const char *term = getenv("TERM");
+                if (!term || !*term || strcmp(term, "dumb") == 0) {
+                    /* A dumb terminal (an editor's shell buffer) prints escape
+                       codes as text: the output goes on a line of its own. */
+                    fputs("\n", stdout);
+                } else {
+                    int up = ex_cursor_row(el);
+                    if (up > 0) fprintf(stdout, "\x1b[%dA", up);
+                    fputs("\r\x1b[J", stdout);
+                }
                 ex_output_hook();
                 fflush(stdout);
                 el_set(el, EL_REFRESH);

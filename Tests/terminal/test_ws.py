@@ -482,3 +482,18 @@ def test_ws_connect_sends_typed_headers_and_session_headers_only_to_the_backend(
     x.run("ws close", prompt=p)
     assert seen[0]["x-api-key"] == "k3y" and seen[0]["x-trace"] == "7"
     assert "x-api-key" not in seen[1] and seen[1]["x-trace"] == "8"
+
+
+def test_on_a_dumb_terminal_a_frame_arriving_is_printed_without_escape_codes(spawn, env):
+    # An editor's shell buffer (TERM=dumb) showed "^[[J" before each frame.
+    env["TERM"] = "dumb"
+    x = spawn(env=env)
+    base = re.search(r"(http://127\.0\.0\.1:\d+)", x.welcome).group(1)
+    x.run("login alice@example.com alice123", prompt=ALICE_PROMPT)
+    assert "connected to ws://" in x.run("ws connect", prompt=ALICE_PROMPT)
+    start = len(x.transcript)
+    bob = call(base, "POST", "/api/secure-auth/login", {"email": "bob@example.com", "password": "bob12345"})["access_token"]
+    call(base, "POST", "/api/users/messages/send", {"receiver_id": 1, "content": "to-a-dumb-terminal"}, token=bob)
+    x.expect("to-a-dumb-terminal")
+    x.expect(ALICE_PROMPT)
+    assert "\x1b[" not in x.transcript[start:], repr(x.transcript[start:])
