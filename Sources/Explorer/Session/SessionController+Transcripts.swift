@@ -46,7 +46,8 @@ extension SessionController {
         for (other, tours) in others.sorted(by: { $0.key < $1.key }) {
             text += "\(other) (explorer --profile \(other)): " + tours.map(\.name).joined(separator: ", ") + "\n"
         }
-        return text
+        // Summaries under their column on an 80-column terminal, not broken mid-word.
+        return text.wrapped()
     }
 
     /// The transcript at `path`, parsed, and replay state on this session.
