@@ -273,6 +273,23 @@ import Testing
         #expect(out.contains(#"--data-raw '{"title":"'"$TITLE"'"}'"#) && out.contains(#"?q='"$TITLE""#), "\(out)")
     }
 
+    /// A secret holding `{{` was read as a variable: `ab{{zz}}cd` went out as
+    /// `abNOcd`, and `ab{{cd` failed with "unclosed '{{' in 'note=ab{{cd'",
+    /// the secret on the screen. A parse error quoting a word never shows one.
+    @Test func aSecretHoldingBracesIsSentAsItIs() async throws {
+        let terminal = FakeTerminal(interactive: false)
+        _ = try await Self.withController(terminal, profile: .generic, target: .url(URL(string: "http://127.0.0.1:9")!), environment: ["EXPLORER_SECRET_PW": "ab{{zz}}cd"]) { controller in
+            controller.script(["set zz=NO", "post /x note={{secret:pw}} --offline -p B"], name: "t")
+        }
+        #expect(terminal.output.contains(#"{"note":"<hidden: 10 characters>"}"#) && !terminal.output.contains("NO"), "\(terminal.output)")
+        let broken = FakeTerminal(interactive: false)
+        let status = try await Self.withController(broken, profile: .generic, target: .url(URL(string: "http://127.0.0.1:9")!), environment: ["EXPLORER_SECRET_PW": #"ab"cdef"#]) { controller in
+            controller.script([#"post /x 'n:=["{{secret:pw}}' --offline"#], name: "t")
+        }
+        #expect(status == .usage)
+        #expect(broken.errors.contains("invalid JSON after ':='") && !broken.errors.contains("cdef"), "\(broken.errors)")
+    }
+
     /// A recording started after `set password=…` and after a replay that
     /// bound its own variables: the header keeps what the user set, not what
     /// the replay bound; `EXPLORER_SECRET_PASSWORD` supplies the variable and

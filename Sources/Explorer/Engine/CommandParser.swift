@@ -8,6 +8,10 @@ import Foundation
 struct CommandParser {
     var variables: [String: String] = [:]
     var table: CommandTable = .standard
+    /// Values filled in for `{{secret:NAME}}` before the line got here: a
+    /// `{{` in one of them is part of the secret, not a variable (it was
+    /// filled as one, or its error quoted the secret).
+    var literals: [String] = []
 
     func parse(_ line: String) throws(CommandError) -> Command {
         if let send = try webSocketSendJSON(line) { return send }
@@ -229,10 +233,29 @@ struct CommandParser {
         let brace = UInt8(ascii: "{"), closing = UInt8(ascii: "}")
         func pair(_ b: UInt8, at i: Int) -> Bool { i + 1 < bytes.count && bytes[i] == b && bytes[i + 1] == b }
         guard bytes.indices.contains(where: { pair(brace, at: $0) }) else { return word.text }
+        // Where a secret's own `{{` stands: copied as it is.
+        var literalEnds: [Int: Int] = [:]
+        for literal in literals where literal.includes(ascii: "{{") {
+            let needle = Array(literal.utf8)
+            var start = 0
+            while start + needle.count <= bytes.count {
+                if bytes[start..<(start + needle.count)].elementsEqual(needle) {
+                    literalEnds[start] = start + needle.count
+                    start += needle.count
+                } else {
+                    start += 1
+                }
+            }
+        }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var i = 0
         while i < bytes.count {
+            if let end = literalEnds[i] {
+                out += bytes[i..<end]
+                i = end
+                continue
+            }
             guard pair(brace, at: i) else {
                 out.append(bytes[i])
                 i += 1

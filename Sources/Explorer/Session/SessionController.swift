@@ -84,10 +84,12 @@ final class SessionController {
         // Frames that came since the last step belong to it, not to this line.
         whileRecording { try $0.flushFrames() }
         var filled = line
+        var parser = interpreter.parser
         if parsed == nil, line.includes(ascii: "{{secret:") {
             do {
                 guard let resolved = try fillingSecrets(in: line) else { return .done(.ok) }
                 filled = resolved.line
+                parser.literals = resolved.secrets.map(\.value)
                 // Hidden where this answer, or a later one, echoes them; `$NAME` in --curl.
                 if supplied.add(resolved.secrets) { shareSuppliedSecrets() }
                 whileRecording { recorder in resolved.secrets.forEach { recorder.learn($0.value, name: $0.name) } }
@@ -99,7 +101,7 @@ final class SessionController {
         }
         var command: Command
         do {
-            command = try (parsed ?? Result { () throws(CommandError) in try interpreter.parser.parse(filled) }).get()
+            command = try (parsed ?? Result { () throws(CommandError) in try parser.parse(filled) }).get()
         } catch {
             if terminal.isInteractive, let column = error.column {
                 // Under the character, in display columns: a CJK character or an emoji before it takes two.
@@ -107,7 +109,8 @@ final class SessionController {
                 terminal.err(String(repeating: " ", count: promptWidth + width) + renderer.palette.red("^") + "\n")
             }
             let prefix = location.map { "\($0): " } ?? ""
-            terminal.err(prefix + renderer.palette.red("error: ") + error.message + "\n")
+            // A message that quotes the word (bad JSON after `:=`) must not show the secret filled into it.
+            terminal.err(prefix + renderer.palette.red("error: ") + renderer.hidingSupplied(in: error.message) + "\n")
             whileRecording { try $0.record(line: line, command: nil, outcome: .failure(error.message, .usage), forcedOffline: false) }
             return .done(.usage)
         }
