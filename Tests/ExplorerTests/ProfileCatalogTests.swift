@@ -76,6 +76,21 @@ import Testing
         #expect(Drift.check(answer, type: .array(.model("Order")), in: profile.models).map(\.path) == ["[0].state"])
     }
 
+    /// An upload of many (`body: OrderCreate[]`, posture's logs): `describe`
+    /// says the body is a list and how to send one, TAB offers no fields,
+    /// and fields on the line, which would make an object, are refused.
+    @Test func aBodyMayBeAListOfAModel() throws {
+        let profile = try read(Self.yaml.replacingOccurrences(of: "body: OrderCreate", with: "body: OrderCreate[]")).profile
+        let post = try #require(profile.endpoints.first { $0.method == "POST" })
+        #expect(post.bodyIsList && post.body?.name == "OrderCreate")
+        #expect(CatalogText.describe(post, in: profile).contains("body: [OrderCreate] (send the list with --raw '[…]' or @file.json)"))
+        #expect(post.bodyProblems(in: [.stringField(name: "note", value: "x")])
+            == ["POST /orders takes a JSON list of OrderCreate, but note… makes an object: send the list with --raw '[{…}]' or @file.json"])
+        #expect(post.bodyProblems(in: [.header(name: "X-Trace", value: "1")]).isEmpty)
+        #expect(problem(Self.yaml.replacingOccurrences(of: "body: OrderCreate", with: "body: OrderCreat[]"))
+            == "shop.yaml:28: at $.endpoints.POST /orders.body: no model named 'OrderCreat' in models; did you mean OrderCreate?")
+    }
+
     @Test func catalogMistakesAreOneLineWithWhereAndWhatWasExpected() {
         #expect(problem(Self.yaml.replacingOccurrences(of: "state: OrderState", with: "state: OrderStat"))
             == "shop.yaml:10: at $.models.Order.state: unknown type 'OrderStat'; did you mean OrderState?; a type is string, integer, "
@@ -113,7 +128,7 @@ import Testing
 
     /// The built-in profiles are profile files compiled in: each reads
     /// through `ProfileFile.parse` with what it had as Swift values.
-    @Test(arguments: [("linku", 73, 12, 39), ("nova", 31, 6, 29), ("levelup", 6, 2, 9), ("posture", 5, 2, 9)])
+    @Test(arguments: [("linku", 73, 12, 39), ("nova", 31, 6, 29), ("levelup", 6, 2, 9), ("posture", 5, 2, 10)])
     func theBuiltInProfilesAreProfileFiles(name: String, endpoints: Int, open: Int, models: Int) throws {
         let profile = try #require(Profile.builtIn[name])
         #expect(profile.name == name)

@@ -6,8 +6,19 @@
 extension Endpoint {
     public func bodyProblems(in items: [RequestItem]) -> [String] {
         guard let body else { return [] }
-        let fields = Dictionary(body.fields.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let operation = "\(method) \(path)"
+        if bodyIsList {
+            // Fields make an object; this endpoint reads a list.
+            let named = items.compactMap { item -> String? in
+                switch item {
+                case let .stringField(name, _), let .jsonField(name, _), let .stringFieldFromFile(name, _), let .jsonFieldFromFile(name, _): name
+                default: nil
+                }
+            }
+            guard let first = named.first else { return [] }
+            return ["\(operation) takes a JSON list of \(body.name), but \(first)… makes an object: send the list with --raw '[{…}]' or @file.json"]
+        }
+        let fields = Dictionary(body.fields.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var problems: [String] = []
         for item in items {
             switch item {

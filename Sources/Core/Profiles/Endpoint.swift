@@ -18,6 +18,9 @@ public struct Endpoint: Sendable, Equatable {
     public var queryValues: [String: [String]] = [:]
     /// The JSON body it takes, when it takes one: completion offers its fields.
     public var body: Model?
+    /// The body is a JSON array of `body` models (an upload of many), which
+    /// request fields cannot make: `--raw` or `@file` sends one.
+    public var bodyIsList = false
     /// The name of the model its success answer follows, in the profile's `models`.
     public var response: String?
     /// The success answer is a JSON array of `response` models (a list endpoint).

@@ -71,7 +71,12 @@ extension ProfileFile {
             endpoint.isPublic = try value.member("public")?.bool() ?? false
             endpoint.query = try value.member("query")?.strings() ?? []
             if let body = try value.member("body") {
-                let name = try body.string()
+                // A model of this file, or a list of one (`LogEntry[]`: an upload of many).
+                var name = try body.string().trimmingBlanksAndNewlines()
+                if name.hasSuffix("[]") {
+                    name = String(name.dropLast(2)).trimmingBlanksAndNewlines()
+                    endpoint.bodyIsList = true
+                }
                 guard let model = catalog.models.first(where: { $0.name == name }) else { throw body.problem(types.unknown(name, models: true)) }
                 endpoint.body = model
             }

@@ -49,7 +49,8 @@ extension Completer {
         var candidates: [Completion.Candidate] = endpoint.query.filter { !usedNames.contains($0) }.map {
             .init(text: $0 + "==", isFinal: false, hint: "query")
         }
-        for field in endpoint.body?.fields ?? [] where !usedNames.contains(field.name) {
+        // A list body is not made of fields (`--raw` or `@file` sends it): none are offered.
+        for field in endpoint.bodyIsList ? [] : endpoint.body?.fields ?? [] where !usedNames.contains(field.name) {
             let hint = "\(field.type)" + (field.required ? ", required" : "")
             candidates.append(.init(text: field.name + (field.type.isString ? "=" : ":="), isFinal: false, hint: hint))
         }
