@@ -93,6 +93,50 @@ import Testing
         }
     }
 
+    /// The tokens another process saved had expired too by the time they
+    /// were taken (it refreshed a while ago): the retry got a 401 again and
+    /// the line said "(access token refreshed; request retried)" over a
+    /// TOKEN_EXPIRED though no refresh was sent. Now that process's newer
+    /// refresh token is used for a refresh of this session's own.
+    @Test func aTakenLoginThatExpiredTooIsRefreshed() async throws {
+        try await withSandbox { server, http in
+            let store = MemoryTokenStore()
+            let repl = session(server, http, store: store)
+            _ = try await repl.login(email: "alice@example.com", password: "alice123")
+            let script = session(server, http, store: store)
+            try await server.expireAccessTokens()
+            #expect(try await get(script, "/api/users/profile/me").refreshed)
+            try await server.expireAccessTokens()
+            let me = try await get(repl, "/api/users/profile/me")
+            #expect(me.response.status == 200 && me.refreshed && !me.sessionExpired)
+            #expect(server.count("refresh") == 2)
+            #expect(await repl.tokens == store.load(key: "linku \(server.baseURL.absoluteString)"))
+        }
+    }
+
+    /// A server that rotates refresh tokens, under a profile that does not
+    /// say where the refresh answer has the new one: it was not taken, so
+    /// the second refresh sent the used token and lost the login. It is read
+    /// where the login's was; a refused refresh says the server's reason.
+    @Test func aRotatedRefreshTokenIsTakenWithoutTheProfileSayingWhere() async throws {
+        try await withSandbox { server, http in
+            var profile = Profile.linku
+            profile.auth?.refreshedRefreshTokenPath = nil
+            let auth = AuthSession(profile: profile, builder: RequestBuilder(baseURL: server.baseURL), transport: http, store: MemoryTokenStore())
+            _ = try await auth.login(email: "alice@example.com", password: "alice123")
+            for _ in 0..<2 {
+                try await server.expireAccessTokens()
+                let me = try await get(auth, "/api/users/profile/me")
+                #expect(me.response.status == 200 && me.refreshed)
+            }
+            let refresh = try #require(await auth.tokens?.refreshToken)
+            _ = try await http.call(server, "POST", "/api/secure-auth/refresh", [.stringField(name: "refresh_token", value: refresh)])
+            try await server.expireAccessTokens()
+            let expired = try await get(auth, "/api/users/profile/me")
+            #expect(expired.sessionExpired && expired.refreshRefusal?.hasPrefix("401 ") == true, "\(expired.refreshRefusal ?? "no reason")")
+        }
+    }
+
     @Test func aRejectedRefreshClearsTheTokens() async throws {
         try await withSandbox { server, http in
             let store = MemoryTokenStore()

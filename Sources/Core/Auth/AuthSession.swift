@@ -11,6 +11,8 @@ public struct Exchange: Sendable {
     public var refreshed: Bool
     /// A 401 could not be cured by a refresh: the tokens were cleared.
     public var sessionExpired: Bool
+    /// How the server worded its refusal of that refresh (`401 INVALID_REFRESH: …`), if it said.
+    public var refreshRefusal: String?
     /// The request would have carried the token, but it went to another
     /// origin than the backend's, so it went without (`CredentialScope`).
     public var tokenWithheld: Bool
@@ -72,7 +74,13 @@ public actor AuthSession {
     private let store: any TokenStore
     private let storeKey: String
     public private(set) var tokens: Tokens?
-    private var refreshing: Task<Result<Bool, any Error>, Never>?
+    private var refreshing: Task<Result<Renewal, any Error>, Never>?
+
+    /// How a refresh came out: new tokens from the server, newer tokens
+    /// another process had saved (no request made), or none (refused).
+    enum Renewal {
+        case refreshed, adopted, none
+    }
     /// The transport's event loop, this actor's executor: see `HTTPTransport.eventLoop`.
     public nonisolated let eventLoop: any EventLoop
     public nonisolated var unownedExecutor: UnownedSerialExecutor { eventLoop.executor.asUnownedSerialExecutor() }
@@ -270,10 +278,25 @@ public actor AuthSession {
             return exchange
         }
         // The line's --timeout bounds its refresh too.
-        guard try await refresh(after: usedToken, timeout: typed.timeout), let fresh = tokens?.accessToken else {
-            return Exchange(request: first, response: response, sessionExpired: true, duration: ContinuousClock.now - start)
+        var renewal = try await renew(after: usedToken, timeout: typed.timeout)
+        guard renewal != .none, var fresh = tokens?.accessToken else {
+            var expired = Exchange(request: first, response: response, sessionExpired: true, duration: ContinuousClock.now - start)
+            expired.refreshRefusal = lastRefusal
+            return expired
         }
-        let (second, retried) = try await exchange(withToken(request, fresh, placement))
+        var (second, retried) = try await exchange(withToken(request, fresh, placement))
+        if retried.status == 401, renewal == .adopted {
+            // Another process's newer token had expired too (it refreshed a while ago):
+            // a refresh of this session's own, with that process's newer refresh token.
+            renewal = try await renew(after: fresh, timeout: typed.timeout)
+            guard renewal != .none, let renewed = tokens?.accessToken else {
+                var expired = Exchange(request: second, response: retried, sessionExpired: true, duration: ContinuousClock.now - start)
+                expired.refreshRefusal = lastRefusal
+                return expired
+            }
+            fresh = renewed
+            (second, retried) = try await exchange(withToken(request, fresh, placement))
+        }
         return Exchange(request: second, response: retried, refreshed: true, duration: ContinuousClock.now - start)
     }
 
@@ -380,9 +403,14 @@ public actor AuthSession {
     /// dropped connection, no token where the profile says), keeping the
     /// tokens: a backend's bad minute does not cost the login.
     public func refresh(after failedToken: String? = nil, timeout: Duration? = nil) async throws -> Bool {
-        if let failedToken, let current = tokens?.accessToken, current != failedToken { return true }
+        try await renew(after: failedToken, timeout: timeout) != .none
+    }
+
+    private func renew(after failedToken: String?, timeout: Duration?) async throws -> Renewal {
+        lastRefusal = nil
+        if let failedToken, let current = tokens?.accessToken, current != failedToken { return .refreshed }
         // Another process with this login (a script beside the REPL) may have refreshed since: its tokens, not a refresh.
-        if adoptSavedTokens() { return true }
+        if adoptSavedTokens() { return .adopted }
         if let refreshing { return try await refreshing.value.get() }
         let task = Task { await self.performRefresh(timeout: timeout) }
         refreshing = task
@@ -391,13 +419,16 @@ public actor AuthSession {
         return try result.get()
     }
 
+    /// How the server worded the last refresh it refused (`401 INVALID_REFRESH: …`).
+    private var lastRefusal: String?
+
     /// How a server refuses a refresh token (expired, revoked, rotated away).
     private static let refusals: Set<Int> = [400, 401, 403, 422]
 
-    private func performRefresh(timeout: Duration?) async -> Result<Bool, any Error> {
+    private func performRefresh(timeout: Duration?) async -> Result<Renewal, any Error> {
         guard let refreshToken = tokens?.refreshToken, let auth = profile.auth else {
             try? setTokens(nil)
-            return .success(false)
+            return .success(.none)
         }
         var request: PreparedRequest
         do {
@@ -409,7 +440,7 @@ public actor AuthSession {
             request = try builder.build(method: "POST", path: auth.refreshPath, items: items)
             request.timeout = timeout
         } catch {
-            return .success(false)
+            return .success(.none)
         }
         let response: ReceivedResponse
         do { response = try await exchange(request).response } catch {
@@ -424,20 +455,23 @@ public actor AuthSession {
                 return .failure(AuthError.refreshFailed("\(auth.refreshPath) answered \(response.statusAndReason)"))
             }
             // Refused because another process refreshed first (the token rotated)? Its save may come a moment after.
-            if adoptSavedTokens() { return .success(true) }
+            if adoptSavedTokens() { return .success(.adopted) }
             try? await Task.sleep(for: .milliseconds(300))
-            if adoptSavedTokens() { return .success(true) }
+            if adoptSavedTokens() { return .success(.adopted) }
             try? setTokens(nil)
-            return .success(false)
+            lastRefusal = profile.errorEnvelope.describe(status: response.status, body: response.leadingJSON) ?? response.statusAndReason
+            return .success(.none)
         }
         guard let body = response.json, let access = (try? auth.refreshedAccessTokenPath.evaluate(body).get())?.stringValue else {
             let answer = response.json == nil ? "is not JSON"
                 : "has no access token at \(auth.refreshedAccessTokenPath) (the profile's refreshed-access-token)"
             return .failure(AuthError.refreshFailed("the answer of \(auth.refreshPath) \(answer)"))
         }
-        let newRefresh = auth.refreshedRefreshTokenPath.flatMap { (try? $0.evaluate(body).get())?.stringValue } ?? refreshToken
+        // A server that rotates refresh tokens hands out a new one; without `refreshed-refresh-token` it is
+        // looked for where the login's was (the second refresh sent the used one and lost the login).
+        let newRefresh = (try? (auth.refreshedRefreshTokenPath ?? auth.refreshTokenPath).evaluate(body).get())?.stringValue ?? refreshToken
         try? setTokens(Tokens(accessToken: access, refreshToken: newRefresh, userJSON: tokens?.userJSON, email: tokens?.email))
-        return .success(true)
+        return .success(.refreshed)
     }
 
     /// Takes this login's tokens as saved now when another process has

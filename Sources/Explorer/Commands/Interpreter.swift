@@ -462,7 +462,11 @@ actor Interpreter {
            case let .success(start) = exchange.response.jsonPreview(keep: ReceivedResponse.previewParseBytes) {
             seenIDs?.learn(from: start.value, path: exchange.request.url.path)
         }
-        if exchange.sessionExpired { return .exchange(exchange, note: AuthError.sessionExpired.message, view: view) }
+        if exchange.sessionExpired {
+            // The refresh's own refusal says why (a rotated refresh token used twice), not the request's 401.
+            let why = exchange.refreshRefusal.map { " (the refresh was refused: \($0))" } ?? ""
+            return .exchange(exchange, note: "session expired\(why), please log in", view: view)
+        }
         // Drift from the catalog's model is said under the body, one line per problem.
         var lines = note.map { [$0] } ?? []
         if exchange.tokenWithheld { lines.append(session.scope.withheldNote(for: exchange.request.url)) }
