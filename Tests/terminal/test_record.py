@@ -387,3 +387,44 @@ def test_saved_files_of_a_replay_go_to_a_scratch_folder_so_it_replays_green_ever
         replayed = explorer(["replay", "o.transcript"], tmp_path)
         assert replayed.returncode == 0, replayed.stdout + replayed.stderr
     assert sorted(path.name for path in tmp_path.iterdir() if path.suffix == ".json" or path.name == "2") == made
+
+
+class RandomIds(QuietHandler):
+    """A backend whose ids are random, as most real ones are: each POST makes
+    a note `n_<8 hex>`; a deleted note's GET is a 404 that names its id."""
+    protocol_version = "HTTP/1.1"
+    notes = {}
+
+    def answer(self, status, value):
+        self.reply(status, json.dumps(value).encode(), [("Content-Type", "application/json")])
+
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        note = {"id": "n_" + os.urandom(4).hex(), "title": "Shopping"}
+        RandomIds.notes[note["id"]] = note
+        self.answer(201, note)
+
+    def do_GET(self):
+        key = self.path.rsplit("/", 1)[1]
+        note = RandomIds.notes.get(key)
+        self.answer(200, note) if note else self.answer(404, {"message": f"note {key} not found", "id": key})
+
+    def do_DELETE(self):
+        RandomIds.notes.pop(self.path.rsplit("/", 1)[1], None)
+        self.reply(204)
+
+
+def test_a_post_then_capture_of_a_random_id_replays_against_a_server_that_makes_another(tmp_path, http_server):
+    # The POST's answer was written with this run's id, and the 404 that names
+    # it in a message and in the error line too: no replay could pass.
+    base = base_url(http_server(RandomIds))
+    path = tmp_path / "notes.transcript"
+    lines = ["post /notes title=Shopping", "capture note_id = .id", "get /notes/{{note_id}}",
+             "delete /notes/{{note_id}}", "get /notes/{{note_id}}"]
+    recorded = explorer(["--base-url", base, "--record", str(path)], tmp_path, stdin="\n".join(lines) + "\n")
+    assert recorded.returncode == 3, recorded.stdout + recorded.stderr  # the last GET is a 404
+    text = path.read_text()
+    assert '"message": "note {{note_id}} not found"' in text and "error: 404: note {{note_id}} not found" in text, text
+    for _ in range(2):
+        replayed = explorer(["replay", str(path), "--base-url", base], tmp_path)
+        assert replayed.returncode == 0 and "5 steps: 5 passed" in replayed.stdout, replayed.stdout + replayed.stderr + text

@@ -274,10 +274,25 @@ struct Replayer: Sendable {
 
         nonisolated(nonsending) mutating func replay(_ steps: [TranscriptStep]) async {
             // An output that cannot be written (a full disk, a closed pipe) ends it: the rest would run unseen.
-            for step in steps where !Console.outputFailed {
+            for step in Self.leavingCapturedValues(steps) where !Console.outputFailed {
                 guard let outcome = await run(step) else { return }
                 if case .exit = outcome { return }
             }
+        }
+
+        /// Each answer's value that the next step captures (`post /notes …`
+        /// then `capture note_id = .id`) expected as a value of its kind: a
+        /// server that makes random ids answers with another, which the
+        /// capture takes, and later steps use. Written as recorded, it failed
+        /// every replay against any server but the sandbox.
+        static func leavingCapturedValues(_ steps: [TranscriptStep]) -> [TranscriptStep] {
+            var steps = steps
+            for index in steps.indices.dropLast() {
+                guard steps[index + 1].command.hasPrefix("capture"), case let .json(body)? = steps[index].expectation.body,
+                      case let .capture(_, path)? = try? CommandParser().parse(steps[index + 1].command) else { continue }
+                steps[index].expectation.body = .json(body.loosening(at: path.components[...]))
+            }
+            return steps
         }
 
         /// Runs one step and records its verdict in `runs`. `typed` replaces
