@@ -136,6 +136,11 @@ extension PagingTests {
             == .request(path: "/items", items: [.query(name: "p", value: "3"), .query(name: "n", value: "10")]))
         #expect(Paging.next(after: second, response: answer(#"{"rows": \#(items), "meta": {"count": 20}}"#), endpointQuery: [], declared: declared)
             == .end("no next page: 2 pages of 10 cover the total, 20"))
+        // One object, not a list (`get /notes/n_001` then `next`): page 2 of it fetched the same object again.
+        #expect(Paging.next(after: second, response: answer(#"{"id": "n_001", "title": "x"}"#), endpointQuery: [], declared: declared)
+            == .end("no next page: the last answer is not a list (next pages through a list answer)"))
+        #expect(Paging.next(after: second, response: answer(#"{"data": {"rows": \#(items)}}"#), endpointQuery: [], declared: declared)
+            == .request(path: "/items", items: [.query(name: "p", value: "3"), .query(name: "n", value: "10")]), "a list one level down")
         do {
             _ = try ProfileFile.parse(text.replacingOccurrences(of: "style: page", with: "style: offset"), file: "x.yaml")
             Issue.record("read an unknown style")

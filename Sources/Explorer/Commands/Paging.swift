@@ -103,12 +103,28 @@ enum Paging {
         let listed: [JSONValue]? = if case let .array(items)? = body { items } else {
             object(body).lazy.compactMap { if case let .array(items) = $0.value { items } else { nil } }.first
         }
+        // One object with no list in it (`get /notes/n_001`) has no next page: page==2 of it fetched the same object.
+        if let body, listed == nil, !holdsList(body) { return .end("no next page: the last answer is not a list (next pages through a list answer)") }
         if let total, let size, page * size >= total {
             return .end("no next page: \(page) page\(page == 1 ? "" : "s") of \(size) cover the total, \(total)")
         }
         if let listed, listed.isEmpty { return .end("no next page: page \(page) is empty") }
         if let listed, let size, listed.count < size { return .end("no next page: page \(page) has \(listed.count) of \(size)") }
         return .request(path: last.path, items: replacing(parameter, with: String(page + 1), in: last.items))
+    }
+
+    /// Whether a list is in the answer, at its top or one level down (`{"data": {"items": […]}}`).
+    private static func holdsList(_ body: JSONValue) -> Bool {
+        switch body {
+        case .array: return true
+        case let .object(members):
+            return members.contains { member in
+                if case .array = member.value { return true }
+                if case let .object(inner) = member.value { return inner.contains { if case .array = $0.value { true } else { false } } }
+                return false
+            }
+        default: return false
+        }
     }
 
     /// The profile's own rule (a profile file's `pagination`), and no guessing.
