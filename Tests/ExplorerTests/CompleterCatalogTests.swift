@@ -35,6 +35,11 @@ import Testing
         for n in 100..<150 { seen.learn(from: .object([("id", .int(n))]), path: "/api/tasks") }
         #expect(seen.ids(for: "tasks") == (130..<150).reversed().map(String.init))
         #expect(SeenIDs.limit == 20)
+        // A list under a wrapper that does not name its resource (`items`, `data`…) holds the path's:
+        // TAB after `get /notes/` offered nothing after `get /notes` answered {"items": […]}.
+        seen.learn(from: try JSONParser.parse(#"{"items":[{"id":"n_001"}],"page":1}"#), path: "/notes")
+        seen.learn(from: try JSONParser.parse(#"{"data":{"results":[{"id":"o-7"}]}}"#), path: "/api/orders")
+        #expect(seen.ids(for: "notes") == ["n_001"] && seen.ids(for: "orders") == ["o-7"] && seen.ids(for: "items").isEmpty)
     }
 
     @Test func pathParametersOfferSeenIDsAndMatchingVariables() {

@@ -15,6 +15,10 @@ struct SeenIDs: Sendable, Equatable {
     private(set) var byResource: [String: [String]] = [:]
     /// Members that paths take although they are not ids (`/users/{username}`).
     static let namedKeys: Set<String> = ["username", "file_key"]
+    /// Members that wrap a list or an answer without naming what it holds
+    /// (`{"items": […]}` from `/notes`): what is in them is the path's resource.
+    static let wrappers: Set<String> = ["items", "data", "results", "result", "records", "rows", "list", "content", "entries",
+                                        "hits", "nodes", "objects", "values", "elements", "page", "payload"]
 
     func ids(for resource: String) -> [String] { byResource[resource] ?? [] }
 
@@ -35,7 +39,9 @@ struct SeenIDs: Sendable, Equatable {
                 if key == "id", let resource, let id = Self.idText(member) { add(id, to: resource) }
                 if key.hasSuffix("_id"), key.utf8.count > 3, let id = Self.idText(member) { add(id, to: String(key.dropLast(3)) + "s") }
                 if Self.namedKeys.contains(key), let id = Self.idText(member) { add(id, to: key + "s") }
+                let wrapped = Self.wrappers.contains(key) && resource != nil
                 switch member {
+                case .array where wrapped, .object where wrapped: walk(member, resource: resource, depth: depth + 1)
                 case .array: walk(member, resource: key, depth: depth + 1)
                 case .object: walk(member, resource: key.hasSuffix("s") ? key : key + "s", depth: depth + 1)
                 default: break
