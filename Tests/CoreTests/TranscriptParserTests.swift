@@ -168,6 +168,10 @@ import Testing
         #expect(cutCommand.steps.map(\.command) == ["get /a"])
         #expect(cutCommand.torn?.line == 8)
         #expect(cutCommand.torn?.reason.hasPrefix("the file ends in the middle of this command line") == true)
+        // Cut in the indent of a line after an unfinished body (`head -c`): torn, not a broken file whose steps all fail to run.
+        let cutIndent = try TranscriptParser.parse("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n\n> get /a\nHTTP/1.1 200 OK\n\n"
+                                                   + "> get /b\nHTTP/1.1 200 OK\n[\n  {\n    \"id\": 1\n  }\n  ")
+        #expect(cutIndent.steps.map(\.command) == ["get /a"] && cutIndent.torn?.line == 8, "\(cutIndent)")
     }
 
     @Test func aBrokenBodyBeforeTheLastStepIsAnError() {

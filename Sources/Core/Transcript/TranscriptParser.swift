@@ -59,7 +59,8 @@ public enum TranscriptParser {
                 transcript.steps.append(step)
             } catch {
                 // A step followed by its blank line was written whole: its mistake is a mistake, not a cut.
-                guard isLast, (error.atEnd && after.isEmpty) || cutInThisStep else { throw error.error }
+                // A last line without its newline, even one of spaces after the body, is a cut.
+                guard isLast, (error.atEnd && after.isEmpty) || cutInThisStep || (!endsWithNewline && error.atEnd) else { throw error.error }
                 transcript.torn = TornStep(line: command.number, reason: cutInThisStep ? "the file ends in the middle of a line"
                                            : "the file ends inside this step (\(error.error.message))")
             }
