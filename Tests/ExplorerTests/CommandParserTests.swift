@@ -174,6 +174,10 @@ import Testing
 
     @Test func otherMistakes() throws {
         #expect(throws: CommandError("unknown variable {{nope}} (set it with: set nope=VALUE; see vars)", column: 4)) { try parser.parse("get {{nope}}") }
+        // A typo of a variable there is, as a hand-edited transcript has one.
+        #expect(throws: CommandError("unknown variable {{note_idd}}; did you mean {{note_id}}?", column: 4)) {
+            try CommandParser(variables: ["note_id": "n_1", "base_url": "x"]).parse("get /notes/{{note_idd}}")
+        }
         // Not 'set secret:password=VALUE', which is no variable name (issue 11, #22).
         #expect(throws: CommandError("{{secret:password}} is filled in from EXPLORER_SECRET_PASSWORD, or asked for when the line is typed at the prompt",
                                      column: 24)) { try parser.parse("login alice@example.com {{secret:password}}") }

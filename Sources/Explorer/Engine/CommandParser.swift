@@ -276,6 +276,11 @@ struct CommandParser {
                     throw CommandError("{{\(name)}} is filled in from \(SecretResolver.environmentName(secret)), or asked for when the line is typed at the prompt",
                                        column: word.start)
                 }
+                // A typo of a variable there is (`{{note_idd}}`), most often in a hand-edited transcript.
+                let near = variables.keys.filter { !$0.hasPrefix("secret:") }.sorted().min { editDistance(name, $0) < editDistance(name, $1) }
+                if let near, editDistance(name, near) <= max(1, min(2, name.count / 3)) {
+                    throw CommandError("unknown variable {{\(name)}}; did you mean {{\(near)}}?", column: word.start)
+                }
                 throw CommandError("unknown variable {{\(name)}} (set it with: set \(name)=VALUE; see vars)", column: word.start)
             }
             out += value.utf8

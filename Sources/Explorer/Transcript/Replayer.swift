@@ -343,7 +343,13 @@ struct Replayer: Sendable {
             matcher.variables = interpreter.allVariables
             let capturedBefore = matcher.captureOrder.count
             let before = update ? matcher : nil
-            let mismatches = matcher.match(step.expectation, observation).map(hidingSecrets)
+            var mismatches = matcher.match(step.expectation, observation).map(hidingSecrets)
+            if observation.status == nil, step.expectation.status != nil, lastCommand == nil {
+                // The line did not run here (`unknown variable {{note_idd}}`): its error is the cause, said first.
+                let (cause, rest) = (mismatches.filter { if case .error = $0.place { true } else { false } },
+                                     mismatches.filter { if case .error = $0.place { false } else { true } })
+                mismatches = cause + rest
+            }
             var run = StepRun(line: step.line, command: step.command, mismatches: mismatches, duration: ContinuousClock.now - started)
             var blessedStep = step
             if !mismatches.isEmpty, let problem = transport.flatMap({ $0.takeFailure()?.description }) ?? unreachable {
