@@ -23,6 +23,8 @@ class Backend(QuietHandler):
     auth = []
     # The client's address of every connection the servers accepted.
     connections = []
+    # (port, path, {name: value}) of the credential-like headers typed in the tests.
+    typed = []
 
     def setup(self):
         Backend.connections.append(self.client_address)
@@ -34,6 +36,8 @@ class Backend(QuietHandler):
         path = urllib.parse.urlsplit(self.path).path
         Backend.seen.append((self.server.server_address[1], path, self.headers.get("Cookie")))
         Backend.auth.append((self.server.server_address[1], path, self.headers.get("Authorization")))
+        Backend.typed.append((self.server.server_address[1], path,
+                              {name: self.headers[name] for name in ("X-Api-Key", "X-Note", "Proxy-Authorization", "X-Trace") if name in self.headers}))
         if path == "/old":
             self.reply(302, b"moved", [("Location", "/new")])
         elif path == "/elsewhere":
@@ -64,6 +68,7 @@ def backend(http_server):
     Backend.seen = []
     Backend.auth = []
     Backend.connections = []
+    Backend.typed = []
     return base_url(http_server(Backend)), base_url(http_server(Backend))
 
 
@@ -118,6 +123,19 @@ def test_a_redirect_to_another_origin_drops_the_typed_authorization(backend, tmp
     result = explorer(base, [f"get /elsewhere X-Other:{other} Authorization:'Basic dXNlcjpwdw==' --follow"], tmp_path)
     assert '"path": "/landing"' in result.stdout
     assert '"authorization": null' in result.stdout
+
+
+def test_a_redirect_to_another_origin_drops_every_credential_typed_on_the_line(backend, tmp_path):
+    # X-Api-Key, Proxy-Authorization and a header holding a {{secret:}} went on to the other origin.
+    base, other = backend
+    env = isolated_env(tmp_path, EXPLORER_SECRET_TOK="tok-s3cret-xyz")
+    line = (f"get /elsewhere X-Other:{other} X-Api-Key:k3y-typed X-Note:{{{{secret:tok}}}} "
+            "Proxy-Authorization:'Basic eHg6eXk=' X-Trace:t-1 --follow")
+    result = run_explorer(["--base-url", base], env=env, input=line + "\n", cwd=tmp_path)
+    assert '"path": "/landing"' in result.stdout, result.stdout + result.stderr
+    first, landing = Backend.typed
+    assert first[2] == {"X-Api-Key": "k3y-typed", "X-Note": "tok-s3cret-xyz", "Proxy-Authorization": "Basic eHg6eXk=", "X-Trace": "t-1"}
+    assert landing[1] == "/landing" and landing[2] == {"X-Trace": "t-1"}, landing
 
 
 def test_timeout_is_one_line_and_the_session_goes_on(backend, tmp_path):

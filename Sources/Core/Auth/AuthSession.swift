@@ -258,6 +258,13 @@ public actor AuthSession {
                 current.removeHeader("Authorization")
                 current.removeHeader("Cookie")
                 current.removeHeader(placement.headerName)
+                // Any credential typed on the line (X-Api-Key, X-Auth-Token, Proxy-Authorization, a profile's
+                // secret header, one holding a {{secret:}}): the origin they were typed for is the one left.
+                current.headers.removeAll { header in
+                    Redactor.isSecretName(header.name) || header.hasName("Proxy-Authorization")
+                        || profile.secretHeaders.contains(where: header.hasName)
+                        || current.secretHeaderNames.contains { header.hasName($0) }
+                }
                 current.tls = current.tls?.withoutCertificate
             }
             publicHere = nil

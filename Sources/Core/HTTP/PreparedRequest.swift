@@ -14,6 +14,9 @@ public struct PreparedRequest: Sendable, Equatable {
     public var tls: TLSOptions?
     /// Takes a streamed answer's body as it comes (see `StreamSink`); nil: the body comes whole.
     public var stream: StreamSink?
+    /// Headers typed with a secret in them (`X-Note:{{secret:tok}}`): like
+    /// the credential-named ones, they go to no other origin a redirect leads to.
+    public var secretHeaderNames: Set<String> = []
 
     public init(method: String, url: URL, headers: [HTTPHeader] = [], body: [UInt8]? = nil, timeout: Duration? = nil) {
         self.method = method

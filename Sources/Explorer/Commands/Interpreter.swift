@@ -242,6 +242,9 @@ actor Interpreter {
             var request = try session.builder.build(method: method, path: path, items: items, form: options.form, raw: options.raw)
             request.timeout = options.timeoutDuration
             request.tls = options.tls
+            if !supplied.isEmpty {
+                request.secretHeaderNames = Set(request.headers.filter { header in supplied.shown.contains(where: header.value.contains) }.map(\.name))
+            }
             let certificateNote = withholdingSessionCertificate(from: &request, typed: typed)
             if !options.force, let endpoint = endpoint(method: method, path: session.catalogPath(of: request)) {
                 // The catalog knows this body is wrong: say so rather than send it (--force sends it anyway).
