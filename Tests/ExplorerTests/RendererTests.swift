@@ -352,6 +352,34 @@ import Testing
         }
     }
 
+    /// What a request carried that an echo of it showed in clear: a secret
+    /// query value (a profile's query credential too), a password typed in
+    /// the body, a Basic credential decoded; a supplied secret in base64 or
+    /// in HTML, in a failure's message, and in a redirect hop's Location (-v).
+    @Test func everyCredentialARequestCarriedIsHiddenInItsEcho() {
+        var renderer = Renderer(palette: .plain)
+        renderer.secretParameters = ["qk"]
+        var supplied = SuppliedSecrets()
+        _ = supplied.add([(name: "tok", value: #"tok<S&"ecret"#)])
+        renderer.alsoHidden = supplied.shown
+        var request = PreparedRequest(method: "POST", url: URL(string: "http://127.0.0.1:1/echo?qk=qkSECRET555&api_key=a%20key9")!,
+                                      headers: [HTTPHeader(name: "Authorization", value: BasicCredentials(user: "bob", password: "simplePW1").authorization)],
+                                      body: Array(#"{"user": {"password": "hunter22"}, "n": 1}"#.utf8))
+        request.setHeader("Content-Type", "application/json")
+        let echo = #"{"path": "/echo?qk=qkSECRET555&api_key=a key9", "seen": "pw hunter22", "decoded": "bob:simplePW1", "b64": "dG9rPFMmImVjcmV0", "html": "tok&lt;S&amp;&quot;ecret"}"#
+        let answer = Exchange(request: request, response: ReceivedResponse(status: 200, reason: "OK", headers: [HTTPHeader(name: "Content-Type", value: "application/json")],
+                                                                             body: Array(echo.utf8)))
+        let out = renderer.render(.exchange(answer, note: nil)).out
+        for secret in ["qkSECRET555", "a key9", "hunter22", "simplePW1", "dG9rPFMmImVjcmV0", "&lt;S&amp;"] { #expect(!out.contains(secret), "\(secret) in \(out)") }
+        #expect(!renderer.render(.failure(#"no route /p?x=tok<S&"ecret"#, .runtime)).err.contains("ecret"))
+        var hop = Exchange(request: PreparedRequest(method: "GET", url: URL(string: "http://127.0.0.1:1/redir?api_key=a%20key9")!),
+                           response: ReceivedResponse(status: 302, reason: "Found", headers: [HTTPHeader(name: "Location", value: "/landing?got=a%20key9")]))
+        hop.hops = []
+        var followed = answer
+        followed.hops = [hop]
+        #expect(!renderer.render(.exchange(followed, note: nil, view: .verbose)).out.contains("/landing?got=a%20key9"))
+    }
+
     /// Issue 11: a Host or Content-Length set on the line was shown twice, though one of each is sent.
     /// Issue 11 #25: the cut counted colour escape codes, so coloured output was cut earlier than plain.
     @Test func colouredAndPlainOutputAreCutAtTheSameText() {

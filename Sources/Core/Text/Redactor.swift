@@ -296,6 +296,25 @@ public enum Redactor {
         return changed ? pairs.joined(separator: "&") : text
     }
 
+    /// The values of the secret-named members in JSON (`alsoSecret`: names a
+    /// profile marks secret): what a request's body carried that an echo of
+    /// it must not show.
+    public static func secretStrings(in value: JSONValue, alsoSecret: Set<String> = []) -> [String] {
+        switch value {
+        case let .object(members):
+            return members.flatMap { member -> [String] in
+                let secret = isSecretName(member.key) || alsoSecret.contains(member.key)
+                switch member.value {
+                case let .string(s) where secret && !isReference(s): return [s]
+                case let .number(n) where secret: return [n]
+                default: return secretStrings(in: member.value, alsoSecret: alsoSecret)
+                }
+            }
+        case let .array(items): return items.flatMap { secretStrings(in: $0, alsoSecret: alsoSecret) }
+        default: return []
+        }
+    }
+
     /// JSON with the strings and numbers of its secret-named members replaced
     /// by `hide(NAME)` (a number's bare, as it stood: a replay or a shell
     /// fills a number in); a `{{NAME}}` reference is kept.
@@ -315,8 +334,6 @@ public enum Redactor {
         }
     }
 
-    /// A `/path?…` or URL word with its secret-named query values hidden;
-    /// nil when the word is not such a path or hides nothing.
     /// A request target (`/path?query`) as shown on screen: the values of
     /// secret-named query parameters (and of those in `alsoSecret`) hidden,
     /// as `/ws?token=<hidden: 24 characters>`.

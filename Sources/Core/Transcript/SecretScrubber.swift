@@ -30,15 +30,26 @@ public struct SecretScrubber: Sendable {
     /// JSON string inside one (an echo's `"data"` of the JSON sent, as a
     /// report quotes it), and as a URL or a form carries it (`a%20b`, `a+b`:
     /// an echo's `"url"`).
-    static func forms(of value: String) -> [String] {
+    public static func forms(of value: String) -> [String] {
         let escaped = String(JSONPrinter.quote(value).dropFirst().dropLast())
         let twice = String(JSONPrinter.quote(escaped).dropFirst().dropLast())
-        var forms: [String] = []
-        for form in [value, escaped, twice, RequestBuilder.percentEncode(value), RequestBuilder.formEncode(value),
-                     value.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? value] where !forms.contains(form) {
-            forms.append(form)
+        var candidates = [value, escaped, twice, RequestBuilder.percentEncode(value), RequestBuilder.formEncode(value),
+                          value.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? value, htmlEscaped(value)]
+        // An echo in base64 (a server that signs or stores what it got); a short value's base64 could be anything's.
+        if value.utf8.count >= 6 {
+            let base64 = Data(value.utf8).base64EncodedString()
+            candidates += [base64, String(base64.prefix { $0 != "=" })]
         }
+        var forms: [String] = []
+        for form in candidates where !forms.contains(form) { forms.append(form) }
         return forms
+    }
+
+    /// As an HTML page writes the value (`&lt;`, `&amp;`, `&quot;`, `&#39;`).
+    static func htmlEscaped(_ value: String) -> String {
+        guard value.contains(where: { "<>&\"'".contains($0) }) else { return value }
+        return value.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: "'", with: "&#39;")
     }
 
     /// The placeholder name a value was learned under, if any.

@@ -24,7 +24,8 @@ actor Interpreter {
     /// answer's display did. Worked out when asked, not for every answer.
     private var lastRequest: PreparedRequest?
     private var lastCarried: [String] {
-        (lastRequest.map { Renderer.credentials(of: $0, secretHeaders: profile.secretHeaders) } ?? []) + supplied.shown
+        (lastRequest.map { Renderer.credentials(of: $0, secretHeaders: profile.secretHeaders, secretParameters: profile.secretParameters) } ?? [])
+            + supplied.shown
     }
     /// Values the session filled in for `{{secret:NAME}}` so far (from the
     /// environment, or typed without echo): hidden where an answer echoes

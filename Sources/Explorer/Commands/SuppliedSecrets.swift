@@ -14,8 +14,9 @@ struct SuppliedSecrets: Sendable, Equatable {
 
     private(set) var named: [Secret] = []
     /// What the screen hides: each value of 3 characters or more, as typed,
-    /// as a JSON string holds it (an echo of the JSON sent: `tok\"en`), and
-    /// as a URL or a form carries it (`a%20b`, `a+b`: an echo of the URL).
+    /// as a JSON string holds it (an echo of the JSON sent: `tok\"en`), as a
+    /// URL or a form carries it (`a%20b`, `a+b`: an echo of the URL), as an
+    /// HTML page writes it, and in base64 (`SecretScrubber.forms`).
     private(set) var shown: [String] = []
 
     var isEmpty: Bool { named.isEmpty }
@@ -27,9 +28,8 @@ struct SuppliedSecrets: Sendable, Equatable {
             named.append(Secret(name: name, value: value))
             added = true
             guard value.count >= 3 else { continue }
-            let forms = [value, String(JSONPrinter.quote(value).dropFirst().dropLast()), RequestBuilder.percentEncode(value),
-                         RequestBuilder.formEncode(value), value.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? value]
-            for form in forms where !shown.contains(form) { shown.append(form) }
+            // As the recorder finds them: typed, JSON-escaped, URL- and form-encoded, in HTML, in base64.
+            for form in SecretScrubber.forms(of: value) where !shown.contains(form) { shown.append(form) }
         }
         return added
     }

@@ -36,13 +36,15 @@ struct Renderer: Sendable {
         case let .value(value, secret):
             let shown = secret ? Redactor.hiding(value) : Redactor.redact(json: value, alsoSecret: secretNames)
             return (JSONPrinter.pretty(shown, style: palette.json) + "\n", "")
-        case let .failure(message, _): return ("", palette.red("error: ") + message + "\n")
-        case let .unanswered(request, view, message, _): return (sent(request, view) + "\n", palette.red("error: ") + message + "\n")
+        // A failure may quote what was typed or sent (a socket's URL, a header's value): supplied secrets hidden.
+        case let .failure(message, _): return ("", palette.red("error: ") + hidingSupplied(in: message) + "\n")
+        case let .unanswered(request, view, message, _):
+            return (sent(request, view) + "\n", palette.red("error: ") + hidingSupplied(in: message) + "\n")
         case let .offline(request, note):
             return (offline(request, hidingSecrets: true, formattingJSON: formatsOfflineJSON) + (note.map { palette.dim($0) + "\n" } ?? ""), "")
         case let .exchange(exchange, note, view): return exchangeText(exchange, note: note, view: view)
         case let .frames(notices, shortfall):
-            return (notices.map(notice).joined(), shortfall.map { palette.red("error: ") + $0 + "\n" } ?? "")
+            return (notices.map(notice).joined(), shortfall.map { palette.red("error: ") + hidingSupplied(in: $0) + "\n" } ?? "")
         case .message, .body, .variables, .cookies, .sessionHeaders, .defaults, .endpoints, .endpointDetails, .model,
              .help, .commandHelp, .socketStatus, .curl:
             let text = OutcomeText.plain(outcome) ?? ""
@@ -57,7 +59,7 @@ struct Renderer: Sendable {
         // With -v, every redirect followed is shown as it happened.
         if view.contains(.requestHeaders) {
             for hop in exchange.hops {
-                out += sent(hop.request, view) + "\n" + statusLine(hop) + headerLines(hop.response.headers) + "\n"
+                out += sent(hop.request, view) + "\n" + statusLine(hop) + headerLines(hop.response.headers, hiding: credentials(of: hop.request) + alsoHidden) + "\n"
             }
         }
         if !view.isDisjoint(with: [.requestHeaders, .requestBody]) { out += sent(exchange.request, view) + "\n" }
@@ -129,11 +131,38 @@ struct Renderer: Sendable {
     /// names secret. A server that echoes one back (`"you_sent": "Bearer …"`)
     /// must not have it printed: an opaque token looks like any other string.
     func credentials(of request: PreparedRequest) -> [String] {
-        Self.credentials(of: request, secretHeaders: secretHeaders)
+        Self.credentials(of: request, secretHeaders: secretHeaders, secretParameters: secretParameters, secretNames: secretNames)
     }
 
-    static func credentials(of request: PreparedRequest, secretHeaders: [String]) -> [String] {
+    /// Also the values of secret query parameters (`?api_key=…`, a profile's
+    /// query credential) and of a body's secret-named fields (`password=…`
+    /// typed on the line), and a Basic credential's password: a server that
+    /// echoes the request (`"path": "/echo?api_key=…"`) showed them.
+    static func credentials(of request: PreparedRequest, secretHeaders: [String], secretParameters: [String] = [],
+                            secretNames: Set<String> = []) -> [String] {
         var values: [String] = []
+        if let query = request.url.query(percentEncoded: true) {
+            for pair in query.split(separator: "&") {
+                guard let equals = pair.firstIndex(of: "=") else { continue }
+                let name = String(pair[..<equals]).removingPercentEncoding ?? String(pair[..<equals])
+                guard Redactor.isSecretParameter(name) || secretParameters.contains(name) else { continue }
+                let value = String(pair[pair.index(after: equals)...])
+                values.append(value)
+                if let decoded = value.replacingOccurrences(of: "+", with: " ").removingPercentEncoding, decoded != value { values.append(decoded) }
+            }
+        }
+        if let body = request.body, !body.isEmpty, body.count <= 64 * 1024 {
+            if let json = try? JSONParser.parse(body) {
+                values += Redactor.secretStrings(in: json, alsoSecret: secretNames)
+            } else if request.header("Content-Type")?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true,
+                      let form = String(validating: body, as: UTF8.self) {
+                for pair in form.split(separator: "&") {
+                    guard let equals = pair.firstIndex(of: "="), Redactor.isSecretName(String(pair[..<equals]).removingPercentEncoding ?? "") else { continue }
+                    let value = String(pair[pair.index(after: equals)...])
+                    values.append(value.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? value)
+                }
+            }
+        }
         for header in request.headers {
             if header.hasName("Cookie") {
                 for pair in header.value.split(separator: ";") {
@@ -144,6 +173,10 @@ struct Renderer: Sendable {
                 // Over UTF-8: a space is one byte, and a search by Character breaks graphemes.
                 if let space = header.value.utf8.firstIndex(of: UInt8(ascii: " ")) {
                     values.append(header.value[header.value.utf8.index(after: space)...].trimmingBlanks())
+                }
+                // `bob:simplePW1` echoed decoded (httpbin's /basic-auth, a page that greets the user).
+                if header.hasName("Authorization"), let basic = BasicCredentials(authorization: header.value) {
+                    values += [basic.user + ":" + basic.password, basic.password]
                 }
             }
         }
