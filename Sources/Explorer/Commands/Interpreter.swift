@@ -693,7 +693,10 @@ actor Interpreter {
         for index in request.headers.indices
             where (index >= typedCount || !request.headers[index].value.contains("⟦"))
                 && Redactor.redact(header: request.headers[index], alsoSecret: profile.secretHeaders) != request.headers[index] {
-            request.headers[index].value = CurlCommand.hidingCredential(named: request.headers[index].name, request.headers[index].value)
+            // `auth bearer {{secret:tok}}` is `Bearer "$TOK"`, the name the user gave it.
+            let value = request.headers[index].value
+            let byName = CurlCommand.hiding(supplied.named, in: value)
+            request.headers[index].value = byName != value ? byName : CurlCommand.hidingCredential(named: request.headers[index].name, value)
         }
         // The session's cookies go as the request would carry them, each value a shell variable of its name (`sid='"$SID"'`).
         if request.header("Cookie") == nil, let jar = await session.cookieHeader(for: request.url) {
