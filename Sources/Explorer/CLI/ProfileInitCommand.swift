@@ -161,7 +161,12 @@ struct ProfileInitCommand: ParsableCommand {
                       "  value: \"{{secret:api_key}}\"   # from EXPLORER_SECRET_API_KEY, or asked for"]
         default:
             auth = "none"
-            lines += ["auth:", "  kind: none   # or bearer (token:), header (header:, value:), basic (username:, password:)"]
+            lines += ["auth:", "  kind: none   # or bearer (token:), header (header:, value:), basic (username:, password:), login (below)",
+                      "# auth:               # an email and password login that hands out access and refresh tokens (docs/profiles.md)",
+                      "#   kind: login",
+                      "#   login-path: /auth/login",
+                      "#   refresh-path: /auth/refresh",
+                      "#   whoami-path: /users/me"]
         }
         lines += ["# errors:             # where an error body keeps its parts (JSON paths)",
                   "#   message: .message",
