@@ -246,6 +246,10 @@ import Testing
 
     @Test func aConnectionClosedEarlyIsSaidSo() async throws {
         #expect(try await failure { $0.readRequest() } == "request to HOST failed: the server closed the connection before answering")
+        // A POST is not sent again unasked: the line says it may have been acted on.
+        #expect(try await failure({ $0.readRequest() }, { PreparedRequest(method: "POST", url: $0.appendingPathComponent("x"), body: Array("{}".utf8)) })
+            == "request to HOST failed: the server closed the connection before answering; the POST may have been acted on all the same "
+            + "(look before sending it again, or give it an Idempotency-Key header)")
         #expect(try await failure(Self.replying("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nabc"))
             == "request to HOST failed: the server closed the connection in the middle of its answer")
         #expect(try await failure(Self.replying("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nab"))

@@ -67,6 +67,8 @@ final class HTTP1Client: @unchecked Sendable {
         } catch is StaleConnection {
             guard Self.mayGoAgain(request) else { throw ExchangeFailure.closedOnReuse(method: request.method) }
             return try await attempt(request, route: route, host: host, deadline: deadline, reuse: false)
+        } catch ExchangeFailure.closedBeforeAnswer where !Self.mayGoAgain(request) {
+            throw ExchangeFailure.closedBeforeAnswering(method: request.method)
         }
     }
 
@@ -338,6 +340,8 @@ enum ExchangeFailure: Error {
     case deadline
     /// The connection closed before the head of an answer came.
     case closedBeforeAnswer
+    /// So, to a request that is not sent twice unasked (a POST): the server may have acted on it.
+    case closedBeforeAnswering(method: String)
     /// A kept-alive connection closed before a byte of the answer to a
     /// request that is not sent twice unasked (a POST).
     case closedOnReuse(method: String)

@@ -76,6 +76,9 @@ extension LiveTransport {
             switch e {
             case .deadline: return make(.timeout, "no complete answer within \(seconds(deadline)) (--timeout changes it)")
             case .closedBeforeAnswer: return make(.other, "the server closed the connection before answering")
+            case let .closedBeforeAnswering(method):
+                return make(.other, "the server closed the connection before answering; the \(method) may have been acted on all the same "
+                    + "(look before sending it again, or give it an Idempotency-Key header)")
             case let .closedOnReuse(method):
                 return make(.closedOnReuse, "the server closed its kept-alive connection as the request went out on it; a \(method) is "
                     + "not sent twice unasked (the server may have acted on it): send it again, or give it an Idempotency-Key header")
