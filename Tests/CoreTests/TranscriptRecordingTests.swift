@@ -183,6 +183,12 @@ import Testing
         scrubber.learn("hunter 2&x", name: "pw")
         #expect(scrubber.scrub(#""url": "http://h/get?q=hunter%202%26x", "data": "q=hunter+2%26x""#)
                 == #""url": "http://h/get?q={{secret:pw}}", "data": "q={{secret:pw}}""#)
+        // In base64 and in HTML, as a server may echo it.
+        scrubber.learn("tok<S&\"ecret", name: "tok")
+        #expect(scrubber.scrub("b64 dG9rPFMmImVjcmV0 html tok&lt;S&amp;&quot;ecret") == "b64 {{secret:tok}} html {{secret:tok}}")
+        // A secret in a member's name named its placeholder, lower-cased: `{{secret:k_toksecretxyz123}}` went to disk.
+        scrubber.learn("tokSECRETxyz123", name: "x_api_key")
+        #expect(scrubber.scrub(#""k_{{secret:x_api_key}}": {{secret:k_toksecretxyz123}}"#) == #""k_{{secret:x_api_key}}": {{secret:k_hidden}}"#)
     }
 
     @Test func commandLinesGetNamedPlaceholders() {

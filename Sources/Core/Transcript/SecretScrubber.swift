@@ -85,7 +85,14 @@ public struct SecretScrubber: Sendable {
     /// `text` with every known secret, in each of its `forms`, replaced by
     /// its `{{secret:NAME}}`, longest first.
     public func scrub(_ text: String) -> String {
-        replacing(in: text) { TranscriptPattern(.secret($0)).description }
+        let scrubbed = replacing(in: text) { TranscriptPattern(.secret($0)).description }
+        // A secret inside a member's name (`{"k_<token>": 1}`) names its placeholder too, lower-cased
+        // (`{{secret:k_<token>}}`), which no search for the secret finds: that name goes as well.
+        return secrets.keys.reduce(scrubbed) { text, value in
+            guard value.count >= Self.minimumLength else { return text }
+            let named = String(value.lowercased().map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "_" })
+            return named == value ? text : text.replacingOccurrences(of: named, with: "hidden")
+        }
     }
 
     /// `text` with every known secret replaced by `<hidden>`: for reports.
