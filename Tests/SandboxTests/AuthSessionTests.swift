@@ -73,18 +73,26 @@ import Testing
         }
     }
 
+    /// A REPL and a script on one login (one token store), after the
+    /// script met an expired token and refreshed.
+    func replAndScriptAfterTheScriptRefreshed(_ server: SandboxServer, _ http: any HTTPTransport) async throws
+        -> (repl: AuthSession, script: AuthSession, store: MemoryTokenStore) {
+        let store = MemoryTokenStore()
+        let repl = session(server, http, store: store)
+        _ = try await repl.login(email: "alice@example.com", password: "alice123")
+        let script = session(server, http, store: store)
+        try await server.expireAccessTokens()
+        #expect(try await get(script, "/api/users/profile/me").refreshed)
+        return (repl, script, store)
+    }
+
     /// Two processes on one login (a REPL and a script): the one whose
     /// token expired takes the tokens the other refreshed and saved, rather
     /// than refreshing with a refresh token the rotation made void, which the
     /// server refused, and which then deleted the other's new tokens too.
     @Test func aLoginRefreshedByAnotherProcessIsTakenNotRefreshedAgain() async throws {
         try await withSandbox { server, http in
-            let store = MemoryTokenStore()
-            let repl = session(server, http, store: store)
-            _ = try await repl.login(email: "alice@example.com", password: "alice123")
-            let script = session(server, http, store: store)
-            try await server.expireAccessTokens()
-            #expect(try await get(script, "/api/users/profile/me").refreshed)
+            let (repl, script, store) = try await replAndScriptAfterTheScriptRefreshed(server, http)
             let me = try await get(repl, "/api/users/profile/me")
             #expect(me.response.status == 200 && me.refreshed)
             #expect(server.count("refresh") == 1)
@@ -100,12 +108,7 @@ import Testing
     /// refresh token is used for a refresh of this session's own.
     @Test func aTakenLoginThatExpiredTooIsRefreshed() async throws {
         try await withSandbox { server, http in
-            let store = MemoryTokenStore()
-            let repl = session(server, http, store: store)
-            _ = try await repl.login(email: "alice@example.com", password: "alice123")
-            let script = session(server, http, store: store)
-            try await server.expireAccessTokens()
-            #expect(try await get(script, "/api/users/profile/me").refreshed)
+            let (repl, _, store) = try await replAndScriptAfterTheScriptRefreshed(server, http)
             try await server.expireAccessTokens()
             let me = try await get(repl, "/api/users/profile/me")
             #expect(me.response.status == 200 && me.refreshed && !me.sessionExpired)

@@ -27,6 +27,12 @@ def call(base, method, path, body, token=None):
         return json.loads(response.read())
 
 
+def bob_sends_alice(base, content):
+    """Bob logs in over REST and sends alice (user 1) a chat message."""
+    bob = call(base, "POST", "/api/secure-auth/login", {"email": "bob@example.com", "password": "bob12345"})["access_token"]
+    call(base, "POST", "/api/users/messages/send", {"receiver_id": 1, "content": content}, token=bob)
+
+
 def test_a_frame_arriving_mid_line_prints_above_it_and_keeps_the_line(spawn):
     x = spawn()
     base = re.search(r"(http://127\.0\.0\.1:\d+)", x.welcome).group(1)
@@ -34,8 +40,7 @@ def test_a_frame_arriving_mid_line_prints_above_it_and_keeps_the_line(spawn):
     assert "connected to ws://" in x.run("ws connect", prompt=ALICE_PROMPT)
 
     x.type_visibly("get /api/ta", prompt=ALICE_PROMPT)
-    bob = call(base, "POST", "/api/secure-auth/login", {"email": "bob@example.com", "password": "bob12345"})["access_token"]
-    call(base, "POST", "/api/users/messages/send", {"receiver_id": 1, "content": "hello-while-you-type"}, token=bob)
+    bob_sends_alice(base, "hello-while-you-type")
 
     x.expect("hello-while-you-type")
     x.wait_for_line(ALICE_PROMPT + "get /api/ta")
@@ -341,8 +346,7 @@ def test_a_frame_arriving_while_the_line_wraps_leaves_no_stale_row(spawn):
     long_line = "get /api/tasks city==" + "a" * (cols + 10)  # wraps onto a second row
     x.send(long_line)
     x.wait_until(lambda: x.screen.line().endswith("a" * 10), "the long line to be typed")
-    bob = call(base, "POST", "/api/secure-auth/login", {"email": "bob@example.com", "password": "bob12345"})["access_token"]
-    call(base, "POST", "/api/users/messages/send", {"receiver_id": 1, "content": "while-wrapped"}, token=bob)
+    bob_sends_alice(base, "while-wrapped")
     x.expect("while-wrapped")
     x.settle()
     rows = x.screen.text().rstrip().splitlines()
@@ -492,8 +496,7 @@ def test_on_a_dumb_terminal_a_frame_arriving_is_printed_without_escape_codes(spa
     x.run("login alice@example.com alice123", prompt=ALICE_PROMPT)
     assert "connected to ws://" in x.run("ws connect", prompt=ALICE_PROMPT)
     start = len(x.transcript)
-    bob = call(base, "POST", "/api/secure-auth/login", {"email": "bob@example.com", "password": "bob12345"})["access_token"]
-    call(base, "POST", "/api/users/messages/send", {"receiver_id": 1, "content": "to-a-dumb-terminal"}, token=bob)
+    bob_sends_alice(base, "to-a-dumb-terminal")
     x.expect("to-a-dumb-terminal")
     x.expect(ALICE_PROMPT)
     assert "\x1b[" not in x.transcript[start:], repr(x.transcript[start:])
