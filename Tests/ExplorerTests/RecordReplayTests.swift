@@ -253,6 +253,12 @@ import Testing
         #expect(written.contains("> delete /api/tasks/1\nHTTP/1.1 404 Not Found\n") && written.hasSuffix("\n\n"),
                 "--update wrote the answer under it: \(written.suffix(200))")
 
+        // A line whose variables or secrets are not filled in yet is judged as written (it did not parse, and was sent).
+        for line in ["delete /api/tasks/{{task_id}}", "login alice@example.com {{secret:password}}", "/api/tasks", "ws send {\"a\":1}", "whoami"] {
+            let cut = String(text[..<command.lowerBound]) + "> \(line)\n"
+            #expect(TranscriptSource.tearingUnanswered(try TranscriptParser.parse(cut), text: cut).torn != nil, "\(line)")
+        }
+        for line in ["set a=1", "capture x = .id", "ws recv", "show"] { #expect(!Command.sends(line: line), "\(line)") }
         try (text[..<command.lowerBound] + "> set a=1\n").write(toFile: path, atomically: true, encoding: .utf8)
         let setLast = await Replayer().run(path)
         #expect(setLast.torn == nil && setLast.steps.count == 2 && setLast.status == .ok)

@@ -44,19 +44,14 @@ enum Command: Sendable, Equatable {
     case exit
     case empty
 
-    /// Whether running the line sends something to the server: a request
-    /// (`--offline` and `--curl` aside), a login, a page, a frame.
-    var sends: Bool {
-        switch self {
-        case let .http(_, _, _, options): return !options.offline && !options.curl
-        case .login, .logout, .next: return true
-        case let .ws(action):
-            switch action {
-            case .connect, .send, .sendText, .sendFile, .close: return true
-            case .recv, .pretty, .status: return false
-            }
-        default: return false
-        }
+    /// Whether a line, as written (its `{{variables}}` and secrets not
+    /// filled in, which a parse would need), is one that sends something to
+    /// the server: a request, a pasted curl, a login or logout, a page, a frame.
+    static func sends(line: String) -> Bool {
+        guard let words = try? LineTokenizer.split(line).map(\.text), let first = words.first else { return false }
+        if first.hasPrefix("/") || first.lowercased().hasPrefix("http") { return true }
+        if CommandTable.methods.contains(first.uppercased()) || ["curl", "login", "logout", "whoami", "next"].contains(first) { return true }
+        return first == "ws" && words.count > 1 && ["connect", "send", "close"].contains(words[1])
     }
 }
 

@@ -53,8 +53,7 @@ enum TranscriptSource {
     /// the final blank line leaves one. `--update` runs it and writes its answer.
     static func tearingUnanswered(_ parsed: Transcript, text: String) -> Transcript {
         guard parsed.torn == nil, let last = parsed.steps.last, text.hasSuffix("\n"),
-              last.line == text.utf8.count(where: { $0 == UInt8(ascii: "\n") }),
-              (try? CommandParser().parse(last.command))?.sends == true else { return parsed }
+              last.line == text.utf8.count(where: { $0 == UInt8(ascii: "\n") }), Command.sends(line: last.command) else { return parsed }
         var transcript = parsed
         transcript.steps.removeLast()
         transcript.torn = TornStep(line: last.line, reason: "the file ends right after this command line, before its answer")
