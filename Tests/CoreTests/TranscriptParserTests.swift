@@ -172,6 +172,9 @@ import Testing
         let cutIndent = try TranscriptParser.parse("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n\n> get /a\nHTTP/1.1 200 OK\n\n"
                                                    + "> get /b\nHTTP/1.1 200 OK\n[\n  {\n    \"id\": 1\n  }\n  ")
         #expect(cutIndent.steps.map(\.command) == ["get /a"] && cutIndent.torn?.line == 8, "\(cutIndent)")
+        let cutIndentLine = try TranscriptParser.parse("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n\n> get /a\nHTTP/1.1 200 OK\n\n"
+                                                       + "> get /b\nHTTP/1.1 200 OK\n[\n  {\n    \"id\": 1\n  }\n    \n")
+        #expect(cutIndentLine.steps.map(\.command) == ["get /a"] && cutIndentLine.torn?.line == 8, "a line of spaces, then its newline")
     }
 
     @Test func aBrokenBodyBeforeTheLastStepIsAnError() {

@@ -7,7 +7,8 @@ public struct Exchange: Sendable {
     /// redirects, the last one), with the cookies and token it carried.
     public var request: PreparedRequest
     public var response: ReceivedResponse
-    /// A 401 was answered by refreshing the tokens and retrying once.
+    /// A 401 was answered by refreshing the tokens and retrying once (not
+    /// when the retry took tokens another process had refreshed).
     public var refreshed: Bool
     /// A 401 could not be cured by a refresh: the tokens were cleared.
     public var sessionExpired: Bool
@@ -304,7 +305,9 @@ public actor AuthSession {
             fresh = renewed
             (second, retried) = try await exchange(withToken(request, fresh, placement))
         }
-        return Exchange(request: second, response: retried, refreshed: true, duration: ContinuousClock.now - start)
+        // Taking the tokens another process refreshed is no refresh of this one's: not said, nor
+        // recorded (its replay would wait for a refresh that has no cause there).
+        return Exchange(request: second, response: retried, refreshed: renewal == .refreshed, duration: ContinuousClock.now - start)
     }
 
     /// The session's cookies (RFC 6265 rules, in memory only): sent with

@@ -59,8 +59,11 @@ public enum TranscriptParser {
                 transcript.steps.append(step)
             } catch {
                 // A step followed by its blank line was written whole: its mistake is a mistake, not a cut.
-                // A last line without its newline, even one of spaces after the body, is a cut.
-                guard isLast, (error.atEnd && after.isEmpty) || cutInThisStep || (!endsWithNewline && error.atEnd) else { throw error.error }
+                // A last line without its newline, even one of spaces after the body, is a cut; so is a
+                // body unfinished at the end with no blank line after it (the writer ends each step with one).
+                guard isLast, (error.atEnd && !after.contains { $0.text.isEmpty }) || cutInThisStep || (!endsWithNewline && error.atEnd) else {
+                    throw error.error
+                }
                 transcript.torn = TornStep(line: command.number, reason: cutInThisStep ? "the file ends in the middle of a line"
                                            : "the file ends inside this step (\(error.error.message))")
             }
