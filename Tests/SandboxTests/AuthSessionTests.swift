@@ -104,6 +104,28 @@ import Testing
         }
     }
 
+    /// Two explorers whose tokens ran out together (four scripts started at
+    /// once) each sent the same single-use refresh token: one refresh was
+    /// accepted and the others refused, which a server that detects reuse
+    /// answers by revoking the login. The store's refresh lock makes it one
+    /// refresh; the other takes what it saved.
+    @Test func twoProcessesWhoseTokensRanOutTogetherSendOneRefresh() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("refresh-lock-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("tokens.json")
+        try await withSandbox { server, http in
+            let first = session(server, http, store: FileTokenStore(url: url))
+            _ = try await first.login(email: "alice@example.com", password: "alice123")
+            let second = session(server, http, store: FileTokenStore(url: url))
+            try await server.expireAccessTokens()
+            async let a = get(first, "/api/users/profile/me")
+            async let b = get(second, "/api/users/profile/me")
+            let (one, two) = try await (a, b)
+            #expect(one.response.status == 200 && two.response.status == 200)
+            #expect(server.count("refresh") == 1)
+        }
+    }
+
     /// The tokens another process saved had expired too by the time they
     /// were taken (it refreshed a while ago): the retry got a 401 again and
     /// the line said "(access token refreshed; request retried)" over a

@@ -197,3 +197,36 @@ def test_two_basic_passwords_are_two_secrets_and_replay(http_server, tmp_path):
     secrets = {"EXPLORER_SECRET_PASSWORD": "first-pw", "EXPLORER_SECRET_PASSWORD_2": "second-pw"}
     replay = run_explorer(["replay", str(path)], env={**env, **secrets}, timeout=30)
     assert replay.returncode == 0, replay.stdout + replay.stderr + text
+
+
+def test_scripts_whose_tokens_ran_out_together_send_one_refresh(tmp_path):
+    # Four scripts started at once after the tokens ran out each sent the
+    # same single-use refresh token: one was accepted and three refused (a
+    # server that detects reuse revokes the login then). The token store's
+    # refresh lock makes it one refresh; the others take what it saved.
+    import re
+    import subprocess
+    import urllib.request
+
+    from support import BINARY
+
+    env = isolated_env(tmp_path)
+    sandbox = subprocess.Popen([BINARY, "sandbox", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               stdin=subprocess.DEVNULL, text=True, env=env, cwd=tmp_path)
+    try:
+        base = re.search(r"(http://127\.0\.0\.1:\d+)", sandbox.stdout.readline()).group(1)
+        args = ["--profile", "linku", "--base-url", base]
+        assert run_explorer(args + ["-c", "login alice@example.com alice123"], env=env, cwd=tmp_path).returncode == 0
+        urllib.request.urlopen(urllib.request.Request(base + "/__sandbox/expire-access-tokens", method="POST"), timeout=10).read()
+        # A slow server: the scripts' refreshes overlap, as on a real one far away.
+        urllib.request.urlopen(urllib.request.Request(base + "/__sandbox/faults", data=b'{"latency_ms": 300}', method="PUT",
+                                                      headers={"Content-Type": "application/json"}), timeout=10).read()
+        scripts = [subprocess.Popen([BINARY] + args + ["-c", "whoami"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                    stdin=subprocess.DEVNULL, text=True, env=env, cwd=tmp_path) for _ in range(4)]
+        results = [script.communicate(timeout=60) for script in scripts]
+        assert all(script.returncode == 0 for script in scripts), results
+        stats = json.loads(urllib.request.urlopen(base + "/__sandbox/stats", timeout=10).read())
+        assert stats.get("refresh") == 1, stats
+    finally:
+        sandbox.terminate()
+        sandbox.communicate(timeout=30)

@@ -436,6 +436,10 @@ public actor AuthSession {
     private static let refusals: Set<Int> = [400, 401, 403, 422]
 
     private func performRefresh(timeout: Duration?) async -> Result<Renewal, any Error> {
+        // Another explorer on this login may be refreshing it now: one refresh between them, whose tokens this one takes.
+        let lock = await refreshLock()
+        defer { lock?.release() }
+        if adoptSavedTokens() { return .success(.adopted) }
         guard let refreshToken = tokens?.refreshToken, let auth = profile.auth else {
             try? setTokens(nil)
             return .success(.none)
@@ -482,6 +486,17 @@ public actor AuthSession {
         let newRefresh = (try? (auth.refreshedRefreshTokenPath ?? auth.refreshTokenPath).evaluate(body).get())?.stringValue ?? refreshToken
         try? setTokens(Tokens(accessToken: access, refreshToken: newRefresh, userJSON: tokens?.userJSON, email: tokens?.email))
         return .success(.refreshed)
+    }
+
+    /// The store's refresh lock, waited for while another process holds it
+    /// (a refresh takes a moment); after 10 s, none: a stuck process does
+    /// not stop this one refreshing.
+    private func refreshLock() async -> RefreshLock? {
+        for _ in 0..<200 {
+            if let lock = store.lockForRefresh(key: storeKey) { return lock }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return nil
     }
 
     /// Takes this login's tokens as saved now when another process has

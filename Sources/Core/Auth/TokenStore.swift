@@ -43,6 +43,37 @@ public protocol TokenStore: Sendable {
     func load(key: String, owner: String) -> Tokens?
     /// Saves `owner`'s tokens, or forgets them (nil).
     func save(key: String, owner: String, tokens: Tokens?) throws
+    /// The right to refresh `key`'s tokens, across processes, or nil while
+    /// another holds it (never waits): see `RefreshLock`.
+    func lockForRefresh(key: String) -> RefreshLock?
+}
+
+/// Held while one explorer refreshes a login, so that two whose tokens ran
+/// out together send one refresh between them: the second waits, then takes
+/// what the first saved. A single-use refresh token sent twice is, to a
+/// server that detects reuse, a stolen one, and the whole login is revoked.
+public final class RefreshLock: @unchecked Sendable {
+    private let descriptor: Int32
+    private let lock = NSLock()
+    private var held = true
+
+    init(descriptor: Int32) { self.descriptor = descriptor }
+
+    /// A lock that only this process knows (its tokens are nowhere else).
+    public static var local: RefreshLock { RefreshLock(descriptor: -1) }
+
+    public func release() {
+        lock.withLock {
+            guard held else { return }
+            held = false
+            if descriptor >= 0 {
+                flock(descriptor, LOCK_UN)
+                close(descriptor)
+            }
+        }
+    }
+
+    deinit { release() }
 }
 
 extension TokenStore {
@@ -57,6 +88,7 @@ public final class MemoryTokenStore: TokenStore, @unchecked Sendable {
     public init() {}
     public func load(key: String) -> Tokens? { lock.withLock { entries[key]?.current } }
     public func load(key: String, owner: String) -> Tokens? { lock.withLock { entries[key]?.users[owner] } }
+    public func lockForRefresh(key: String) -> RefreshLock? { .local }
     public func save(key: String, owner: String, tokens: Tokens?) throws {
         lock.withLock { entries[key, default: TokenShelf()].put(owner, tokens) }
     }
@@ -110,6 +142,20 @@ public final class FileTokenStore: TokenStore, @unchecked Sendable {
 
     public func load(key: String, owner: String) -> Tokens? {
         lock.withLock { read().backends[key]?.users[owner] }
+    }
+
+    public func lockForRefresh(key: String) -> RefreshLock? {
+        let directory = url.deletingLastPathComponent()
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        // One lock file for every login: refreshes are rare, and a name made from the key would be a path.
+        let descriptor = open(directory.appendingPathComponent(".refresh.lock").path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        // Unlockable (a read-only folder): refresh as before, unguarded.
+        guard descriptor >= 0 else { return .local }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            close(descriptor)
+            return nil
+        }
+        return RefreshLock(descriptor: descriptor)
     }
 
     public func save(key: String, owner: String, tokens: Tokens?) throws {
