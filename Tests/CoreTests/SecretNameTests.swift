@@ -10,6 +10,9 @@ struct SecretNameTests {
         ("Authorization", true), ("cookie", true), ("Proxy-Authorization", true),
         ("access_token", true), ("refreshToken", true), ("token", true), ("accessTOKEN", true),
         ("token_type", false), ("title", false), ("tokens", false), ("pass", false), ("", false), ("ток", false),
+        // About a secret, not one: their values (8, "strong", 2) were hidden, numbers as strings.
+        ("password_min_length", false), ("password_policy", false), ("passwordUpdatedAt", false), ("secret_version", false),
+        ("token_expires_at", false), ("password_reset_url", true),
     ])
     func secretNames(name: String, secret: Bool) {
         #expect(Redactor.isSecretName(name) == secret)

@@ -378,6 +378,13 @@ import Testing
         var followed = answer
         followed.hops = [hop]
         #expect(!renderer.render(.exchange(followed, note: nil, view: .verbose)).out.contains("/landing?got=a%20key9"))
+        // A socket's URL in `connected to …` and `ws status`, a download named after the secret.
+        #expect(!renderer.render(.message(#"connected to ws://h/p?x=tok<S&"ecret"#)).out.contains("ecret"))
+        // The request line under -v: a redirect's target carrying the request's own Authorization.
+        let landing = PreparedRequest(method: "GET", url: URL(string: "http://127.0.0.1:1/landing?got=Bearer%20sessBEAR4242")!,
+                                      headers: [HTTPHeader(name: "Authorization", value: "Bearer sessBEAR4242")])
+        let landed = Exchange(request: landing, response: ReceivedResponse(status: 204, reason: "No Content"))
+        #expect(!renderer.render(.exchange(landed, note: nil, view: .verbose)).out.contains("sessBEAR4242"))
     }
 
     /// Issue 11: a Host or Content-Length set on the line was shown twice, though one of each is sent.

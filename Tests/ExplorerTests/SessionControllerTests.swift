@@ -273,6 +273,18 @@ import Testing
         #expect(out.contains(#"--data-raw '{"title":"'"$TITLE"'"}'"#) && out.contains(#"?q='"$TITLE""#), "\(out)")
     }
 
+    /// `set apikey=…` is hidden by `vars`, but a line that sent it on
+    /// (`title={{apikey}}`) had it echoed in clear, and `--curl` printed it.
+    @Test func aSecretNamedVariableIsHiddenWhereverItGoes() async throws {
+        let terminal = FakeTerminal(interactive: false)
+        _ = try await Self.withController(terminal) { controller in
+            controller.script(["login alice@example.com alice123", "set apikey=litVAR12345",
+                               "post /api/tasks title={{apikey}} price:=5 city=Leeds", "get /api/tasks q=={{apikey}} --curl"], name: "t")
+        }
+        #expect(!terminal.output.contains("litVAR12345"), "\(terminal.output)")
+        #expect(terminal.output.contains(#""title": "<hidden: 11 characters>""#) && terminal.output.contains(#"q='"$APIKEY""#), "\(terminal.output)")
+    }
+
     /// A secret holding `{{` was read as a variable: `ab{{zz}}cd` went out as
     /// `abNOcd`, and `ab{{cd` failed with "unclosed '{{' in 'note=ab{{cd'",
     /// the secret on the screen. A parse error quoting a word never shows one.

@@ -25,6 +25,8 @@ class Backend(QuietHandler):
     connections = []
     # (port, path, {name: value}) of the credential-like headers typed in the tests.
     typed = []
+    # (port, path, query) of every request.
+    queries = []
 
     def setup(self):
         Backend.connections.append(self.client_address)
@@ -36,10 +38,14 @@ class Backend(QuietHandler):
         path = urllib.parse.urlsplit(self.path).path
         Backend.seen.append((self.server.server_address[1], path, self.headers.get("Cookie")))
         Backend.auth.append((self.server.server_address[1], path, self.headers.get("Authorization")))
+        Backend.queries.append((self.server.server_address[1], path, urllib.parse.urlsplit(self.path).query))
         Backend.typed.append((self.server.server_address[1], path,
                               {name: self.headers[name] for name in ("X-Api-Key", "X-Note", "Proxy-Authorization", "X-Trace") if name in self.headers}))
         if path == "/old":
             self.reply(302, b"moved", [("Location", "/new")])
+        elif path == "/elsewhere-with-query":
+            # A server that copies the request's query into the Location (the profile's api_key with it).
+            self.reply(302, b"", [("Location", self.headers["X-Other"] + "/landing?" + urllib.parse.urlsplit(self.path).query)])
         elif path == "/elsewhere":
             self.reply(307, b"", [("Location", self.headers["X-Other"] + "/landing")])
         elif path == "/login":
@@ -69,6 +75,7 @@ def backend(http_server):
     Backend.auth = []
     Backend.connections = []
     Backend.typed = []
+    Backend.queries = []
     return base_url(http_server(Backend)), base_url(http_server(Backend))
 
 
@@ -269,6 +276,27 @@ def test_curl_names_supplied_secrets_keeps_schemes_and_users_and_sends_the_same_
         assert sent.returncode == 0, sent.stderr
     assert [auth for _, _, auth in Backend.auth] == [None, "Bearer typed-t0k", "Basic " + base64.b64encode(b"bob:pa55-w0rd").decode(),
                                                      "Bearer t0k-supplied"]
+
+
+def test_a_profiles_query_credential_that_a_redirect_copies_to_another_origin_stays_behind(backend, tmp_path):
+    base, other = backend
+    (tmp_path / "qp.yaml").write_text(f"""explorer-profile: 1
+name: qp
+environments:
+  local:
+    base-url: {base}
+auth:
+  kind: query
+  parameter: api_key
+  value: "{{{{secret:qk}}}}"
+""")
+    env = isolated_env(tmp_path, EXPLORER_SECRET_QK="qk-s3cret-555")
+    result = run_explorer(["--profile", str(tmp_path / "qp.yaml"), "-c", f"get /elsewhere-with-query page==2 X-Other:{other} --follow"],
+                          env=env, cwd=tmp_path)
+    assert '"path": "/landing?page=2"' in result.stdout, result.stdout + result.stderr
+    assert "qk-s3cret-555" not in result.stdout + result.stderr
+    assert [(path, query) for _, path, query in Backend.queries] == [("/elsewhere-with-query", "page=2&api_key=qk-s3cret-555"),
+                                                                      ("/landing", "page=2")]
 
 
 def test_a_session_header_goes_to_the_backend_only_and_stays_hidden(backend, tmp_path):

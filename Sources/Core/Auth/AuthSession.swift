@@ -266,6 +266,13 @@ public actor AuthSession {
                         || profile.secretHeaders.contains(where: header.hasName)
                         || current.secretHeaderNames.contains { header.hasName($0) }
                 }
+                // The profile's query credential, copied into the Location by the server (`?api_key=…`), stays behind too.
+                if let (name, value) = sessionQuery, var components = URLComponents(url: current.url, resolvingAgainstBaseURL: false),
+                   let items = components.queryItems, items.contains(where: { $0.name == name && $0.value == value }) {
+                    let kept = items.filter { !($0.name == name && $0.value == value) }
+                    components.queryItems = kept.isEmpty ? nil : kept
+                    if let url = components.url { current.url = url }
+                }
                 current.tls = current.tls?.withoutCertificate
             }
             publicHere = nil

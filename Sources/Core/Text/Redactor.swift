@@ -105,12 +105,24 @@ public enum Redactor {
         // Asked of every header of every request, twice, and of every key of
         // every answer shown: the same few names, so the answers are kept.
         if let known = judged.withLockedValue({ $0[name] }) { return known }
-        let secret = name.utf8.withContiguousStorageIfAvailable(isSecretName(bytes:)) ?? isSecretName(bytes: Array(name.utf8))
+        let secret = !describesASecret(name)
+            && (name.utf8.withContiguousStorageIfAvailable(isSecretName(bytes:)) ?? isSecretName(bytes: Array(name.utf8)))
         judged.withLockedValue { judged in
             if judged.count >= 4096 { judged.removeAll(keepingCapacity: true) }
             judged[name] = secret
         }
         return secret
+    }
+
+    /// A name about a secret, not holding one: `password_min_length`, `passwordUpdatedAt`,
+    /// `secret_version` (their values were hidden, numbers as strings). An id is
+    /// kept secret (`api_key_id`, `aws_access_key_id` are half a credential).
+    private static func describesASecret(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        if ["_length", "_policy", "_version", "_at", "_count", "_required", "_hint", "_strength",
+            "_enabled", "_changed", "_rules"].contains(where: lower.hasSuffix) { return true }
+        return ["Length", "Policy", "Version", "At", "Count", "Required", "Hint", "Strength", "Enabled", "Changed", "Rules"]
+            .contains { name.hasSuffix($0) && name.count > $0.count && name.dropLast($0.count).last?.isLowercase == true }
     }
 
     /// Names judged so far (a few thousand at most: answers with generated keys are not kept for ever).

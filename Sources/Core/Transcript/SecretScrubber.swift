@@ -38,7 +38,9 @@ public struct SecretScrubber: Sendable {
         // An echo in base64 (a server that signs or stores what it got); a short value's base64 could be anything's.
         if value.utf8.count >= 6 {
             let base64 = Data(value.utf8).base64EncodedString()
-            candidates += [base64, String(base64.prefix { $0 != "=" })]
+            let unpadded = String(base64.prefix { $0 != "=" })
+            // And as a URL or a JWT carries base64 (`-` and `_` for `+` and `/`).
+            candidates += [base64, unpadded, unpadded.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")]
         }
         var forms: [String] = []
         for form in candidates where !forms.contains(form) { forms.append(form) }

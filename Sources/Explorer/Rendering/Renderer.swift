@@ -47,7 +47,8 @@ struct Renderer: Sendable {
             return (notices.map(notice).joined(), shortfall.map { palette.red("error: ") + hidingSupplied(in: $0) + "\n" } ?? "")
         case .message, .body, .variables, .cookies, .sessionHeaders, .defaults, .endpoints, .endpointDetails, .model,
              .help, .commandHelp, .socketStatus, .curl:
-            let text = OutcomeText.plain(outcome) ?? ""
+            // A socket's URL (`connected to ws://…?x=…`, `ws status`), a download's name: supplied secrets hidden.
+            let text = hidingSupplied(in: OutcomeText.plain(outcome) ?? "")
             return (text.isEmpty ? "" : text + "\n", "")
         }
     }
@@ -189,7 +190,9 @@ struct Renderer: Sendable {
     private func sent(_ request: PreparedRequest, _ view: PrintParts) -> String {
         var text = ""
         if view.contains(.requestHeaders) {
-            text += palette.bold("\(request.method) \(hidingSupplied(in: Redactor.redact(target: request.target, alsoSecret: secretParameters))) HTTP/1.1") + "\n"
+            // A redirect's target may carry what the request did (`/landing?got=Bearer%20…`).
+            let target = Self.hiding(credentials(of: request) + alsoHidden, in: Redactor.redact(target: request.target, alsoSecret: secretParameters))
+            text += palette.bold("\(request.method) \(target) HTTP/1.1") + "\n"
             text += headerLines(request.wireHeaders, hiding: alsoHidden)
         }
         if view.contains(.requestBody), let body = request.body, !body.isEmpty {

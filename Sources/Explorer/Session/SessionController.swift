@@ -157,6 +157,10 @@ final class SessionController {
             // A header `auth` set is hidden from now on, whatever it is called.
             renderer.secretHeaders = runBlocking(on: interpreter) { $0.profile.secretHeaders }
         }
+        if case let .set(name, value) = command, Redactor.isSecretName(name), case .nothing = outcome {
+            // `set apikey=…` then `X-Foo:{{apikey}}`: an echo of it is hidden as a supplied secret's is, and `--curl` says "$APIKEY".
+            if supplied.add([(name: name, value: value)]) { shareSuppliedSecrets() }
+        }
         let shownWhole = show(outcome, location: location)
         whileRecording { try $0.record(line: line, command: command, outcome: outcome, forcedOffline: forcedOffline) }
         switch command {
