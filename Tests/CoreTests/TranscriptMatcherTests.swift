@@ -116,6 +116,11 @@ import Testing
         // A kind word's typo is a reference nothing binds: said with the word it was likely meant to be.
         #expect(try mismatches(#"{"id": {{intger}}}"#, #"{"id": 7}"#, matcher: &matcher)
             == ["body .id: expected {{intger}}, but nothing is bound to 'intger' yet (did you mean {{integer}}?), got 7"])
+        // A capture's typo, alone or inside a text: said with the capture it was likely meant to be.
+        #expect(try mismatches(#"{"id": {{task_idd}}}"#, #"{"id": 6}"#, matcher: &matcher)
+            == ["body .id: expected {{task_idd}}, but nothing is bound to 'task_idd' yet (did you mean {{task_id}}?), got 6"])
+        #expect(try mismatches(#"{"m": "task {{task_idd}} not found"}"#, #"{"m": "task 6 not found"}"#, matcher: &matcher)
+            == [#"body .m: expected "task {{task_idd}} not found", but nothing is bound to 'task_idd' yet (did you mean {{task_id}}?), got "task 6 not found""#])
     }
 
     @Test func aCaptureFromTextEqualsTheSameNumberLater() throws {

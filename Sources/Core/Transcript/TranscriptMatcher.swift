@@ -27,6 +27,16 @@ public struct TranscriptMatcher: Sendable {
 
     private func variable(_ name: String) -> String? { variables[name] ?? extraVariables[name] }
 
+    /// " (did you mean {{note_id}}?)": a capture or variable near the name, else a kind word.
+    private func nearest(_ name: String) -> String {
+        let names = Array(captures.keys) + variables.keys.filter { !$0.hasPrefix("secret:") }
+        if let near = names.sorted().min(by: { editDistance(name, $0) < editDistance(name, $1) }),
+           editDistance(name, near) <= max(1, min(2, name.count / 3)) {
+            return " (did you mean {{\(near)}}?)"
+        }
+        return TranscriptPattern.nearestKindWord(name).map { " (did you mean {{\($0)}}?)" } ?? ""
+    }
+
     /// The differences for one step; captures the step binds are kept.
     public mutating func match(_ expected: Expectation, _ observed: Observation) -> [Mismatch] {
         var found: [Mismatch] = []
@@ -220,7 +230,17 @@ public struct TranscriptMatcher: Sendable {
         case let .literal(value):
             if value != actual { differ() }
         case let .text(text):
-            guard case let .string(s) = actual, matchText(text, s) else { return differ() }
+            guard case let .string(s) = actual, matchText(text, s) else {
+                // `"note {{note_idd}} not found"`: a reference to nothing bound is the likelier fault than the text.
+                var unbound: String?
+                for piece in text.pieces {
+                    if case let .pattern(pattern) = piece, case let .reference(name) = pattern.kind, captures[name] == nil, variable(name) == nil {
+                        unbound = name
+                        break
+                    }
+                }
+                return differ(unbound.map { Self.describe(expected) + ", but nothing is bound to '\($0)' yet" + nearest($0) })
+            }
         case let .pattern(pattern):
             if case let .reference(name) = pattern.kind {
                 if let capture = captures[name] {
@@ -228,7 +248,7 @@ public struct TranscriptMatcher: Sendable {
                 } else if let text = variable(name) {
                     if actual.plainText != text || !Self.isScalar(actual) { differ("\(pattern) (\(JSONPrinter.quote(text)))") }
                 } else {
-                    differ("\(pattern), but nothing is bound to '\(name)' yet" + (TranscriptPattern.nearestKindWord(name).map { " (did you mean {{\($0)}}?)" } ?? ""))
+                    differ("\(pattern), but nothing is bound to '\(name)' yet" + nearest(name))
                 }
                 return
             }
