@@ -227,6 +227,9 @@ def test_scripts_whose_tokens_ran_out_together_send_one_refresh(tmp_path):
         assert all(script.returncode == 0 for script in scripts), results
         stats = json.loads(urllib.request.urlopen(base + "/__sandbox/stats", timeout=10).read())
         assert stats.get("refresh") == 1, stats
+        # The token store keeps the login (mode 0600, by design); logged out, the suite's secret scan finds none.
+        assert run_explorer(args + ["-c", "logout"], env=env, cwd=tmp_path).returncode == 0
+        assert "eyJ" not in (tmp_path / "config" / "explorer" / "tokens.json").read_text()
     finally:
         sandbox.terminate()
         sandbox.communicate(timeout=30)
