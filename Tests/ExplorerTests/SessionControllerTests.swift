@@ -285,6 +285,20 @@ import Testing
         #expect(terminal.output.contains(#""title": "<hidden: 11 characters>""#) && terminal.output.contains(#"q='"$APIKEY""#), "\(terminal.output)")
     }
 
+    /// A secret typed as one (an `X-Api-Key:` item, `?token=` on a socket)
+    /// was hidden in its own line's echo but not in a later one that sent it
+    /// under another name, nor in frames.
+    @Test func aSecretTypedAsOneIsHiddenWhereverItIsEchoedLater() async throws {
+        let terminal = FakeTerminal(interactive: false)
+        _ = try await Self.withController(terminal) { controller in
+            controller.script(["login alice@example.com alice123", "get /api/tasks page_size==1 X-Api-Key:litKEY12345",
+                               "post /api/tasks title=litKEY12345 price:=5 city=Leeds", "get /api/tasks q==litKEY12345 --curl",
+                               "ws connect /__sandbox/echo?token=litTOK12345", #"ws send {"n":"litTOK12345"}"#, "ws recv"], name: "t")
+        }
+        #expect(!terminal.output.contains("litKEY12345") && !terminal.output.contains("litTOK12345"), "\(terminal.output)")
+        #expect(terminal.output.contains(#"q='"$X_API_KEY""#), "\(terminal.output)")
+    }
+
     /// A secret holding `{{` was read as a variable: `ab{{zz}}cd` went out as
     /// `abNOcd`, and `ab{{cd` failed with "unclosed '{{' in 'note=ab{{cd'",
     /// the secret on the screen. A parse error quoting a word never shows one.
