@@ -371,6 +371,8 @@ import Testing
                                                                              body: Array(echo.utf8)))
         let out = renderer.render(.exchange(answer, note: nil)).out
         for secret in ["qkSECRET555", "a key9", "hunter22", "simplePW1", "dG9rPFMmImVjcmV0", "&lt;S&amp;"] { #expect(!out.contains(secret), "\(secret) in \(out)") }
+        // Only the credential: the rest of a string says where it was.
+        #expect(out.contains(#""path": "/echo?qk=<hidden: 11 characters>&api_key=<hidden: 6 characters>""#), "\(out)")
         #expect(!renderer.render(.failure(#"no route /p?x=tok<S&"ecret"#, .runtime)).err.contains("ecret"))
         var hop = Exchange(request: PreparedRequest(method: "GET", url: URL(string: "http://127.0.0.1:1/redir?api_key=a%20key9")!),
                            response: ReceivedResponse(status: 302, reason: "Found", headers: [HTTPHeader(name: "Location", value: "/landing?got=a%20key9")]))

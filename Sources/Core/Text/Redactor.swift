@@ -308,6 +308,13 @@ public enum Redactor {
         return changed ? pairs.joined(separator: "&") : text
     }
 
+    /// `text` with each of `values` in it hidden, the longest first (a
+    /// carried `Bearer abc` whole, not `Bearer ` and a hidden `abc`).
+    public static func hiding(_ values: [String], inText text: String) -> String {
+        guard !values.isEmpty else { return text }
+        return values.sorted { $0.utf8.count > $1.utf8.count }.reduce(text) { $0.replacingOccurrences(of: $1, with: hidden($1)) }
+    }
+
     /// The values of the secret-named members in JSON (`alsoSecret`: names a
     /// profile marks secret): what a request's body carried that an echo of
     /// it must not show.
@@ -484,7 +491,8 @@ public enum Redactor {
     public static func hiding(credentials: [String], in value: JSONValue) -> JSONValue {
         guard !credentials.isEmpty else { return value }
         switch value {
-        case let .string(s) where credentials.contains(where: s.contains): return .string(hidden(s))
+        // Only the credential: the rest of the string says where it was (`/echo?api_key=<hidden: 11 characters>`).
+        case let .string(s) where credentials.contains(where: s.contains): return .string(hiding(credentials, inText: s))
         case let .array(items): return .array(items.map { hiding(credentials: credentials, in: $0) })
         case let .object(members): return .object(members.map { ($0.key, hiding(credentials: credentials, in: $0.value)) })
         default: return value

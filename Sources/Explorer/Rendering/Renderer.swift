@@ -304,8 +304,7 @@ struct Renderer: Sendable {
     /// `text` with each of `values` in it hidden, the longest first (a
     /// carried `Bearer abc` whole, not `Bearer ` and a hidden `abc`).
     static func hiding(_ values: [String], in text: String) -> String {
-        guard !values.isEmpty else { return text }
-        return values.sorted { $0.utf8.count > $1.utf8.count }.reduce(text) { $0.replacingOccurrences(of: $1, with: Redactor.hidden($1)) }
+        Redactor.hiding(values, inText: text)
     }
 
     /// A text body as shown: the secret members of JSON written in it, and
@@ -323,7 +322,7 @@ struct Renderer: Sendable {
         return carried.isEmpty ? named : { key, text in
             let hidden = named(key, text)
             guard hidden == text, text.utf8.count >= shortest else { return hidden }
-            return carried.contains(where: text.contains) ? Redactor.hidden(text) : hidden
+            return carried.contains(where: text.contains) ? Redactor.hiding(carried, inText: text) : hidden
         }
     }
 
