@@ -5,7 +5,8 @@ import Foundation
 /// `EXPLORER_SECRET_*`, or typed without echo). Once supplied, a value is
 /// the session's secret: hidden wherever an answer or a request shown
 /// holds it (a captured copy sent again in another line included), and a
-/// shell variable of its name in `--curl`.
+/// shell variable of its name in `--curl`. So is a value typed under a
+/// secret's name (`typed(in:outcome:)`).
 struct SuppliedSecrets: Sendable, Equatable {
     struct Secret: Sendable, Equatable {
         let name: String
@@ -32,5 +33,45 @@ struct SuppliedSecrets: Sendable, Equatable {
             for form in SecretScrubber.forms(of: value) where !shown.contains(form) { shown.append(form) }
         }
         return added
+    }
+
+    /// The values a line typed under a secret's name, 6 characters or more
+    /// (a shorter one would hide bits of ordinary text, as the recorder's
+    /// scrubber judges it): a variable set, a request's items and the query
+    /// of its path, a socket URL's query.
+    static func typed(in command: Command, outcome: Outcome) -> [(name: String, value: String)] {
+        var found: [(name: String, value: String)] = []
+        func query(_ target: String) {
+            for item in URLComponents(string: target)?.queryItems ?? [] where Redactor.isSecretParameter(item.name) {
+                if let value = item.value { found.append((item.name, value)) }
+            }
+        }
+        switch command {
+        case let .set(name, value):
+            if Redactor.isSecretName(name), case .nothing = outcome { found.append((name, value)) }
+        case let .http(_, path, items, _):
+            if path.contains("?") { query(path) }
+            for item in items {
+                switch item {
+                case let .header(name, value) where Redactor.isSecretName(name):
+                    // `Bearer …`: the credential after its scheme, named as --curl names it; Basic is --curl's `-u` (left alone).
+                    let words = value.split(separator: " ", maxSplits: 1)
+                    if words.count == 2, words[0].allSatisfy(\.isLetter) {
+                        if words[0].lowercased() != "basic" { found.append(("token", String(words[1]))) }
+                    } else {
+                        found.append((name, value))
+                    }
+                case let .stringField(name, value) where Redactor.isSecretName(Redactor.leaf(of: name)): found.append((Redactor.leaf(of: name), value))
+                case let .jsonField(name, .string(value)) where Redactor.isSecretName(Redactor.leaf(of: name)): found.append((Redactor.leaf(of: name), value))
+                case let .query(name, value) where Redactor.isSecretParameter(name): found.append((name, value))
+                default: break
+                }
+            }
+        case let .ws(.connect(target?, _)):
+            query(target)
+        default:
+            break
+        }
+        return found.filter { $0.value.count >= SecretScrubber.minimumLength }
     }
 }

@@ -159,7 +159,7 @@ final class SessionController {
         }
         // A secret typed as such (`set apikey=…` then `X-Foo:{{apikey}}`, `password=…`, `ws connect …?token=…`) is the
         // session's from then on, as a supplied one is: hidden wherever an answer or a frame echoes it, "$APIKEY" in --curl.
-        if supplied.add(Self.typedSecrets(in: command, outcome: outcome)) { shareSuppliedSecrets() }
+        if supplied.add(SuppliedSecrets.typed(in: command, outcome: outcome)) { shareSuppliedSecrets() }
         let shownWhole = show(outcome, location: location)
         whileRecording { try $0.record(line: line, command: command, outcome: outcome, forcedOffline: forcedOffline) }
         switch command {
@@ -318,46 +318,6 @@ final class SessionController {
             let login = interpreter.session.profile.auth != nil ? "; logged out there unless a login for it was kept" : ""
             return .message("now on \(name) (\(next.url))\(login)" + (hadSocket ? "; the WebSocket was closed (ws connect opens one here)" : ""))
         }
-    }
-
-    /// The values a line typed under a secret's name, 6 characters or more
-    /// (a shorter one would hide bits of ordinary text, as the recorder's
-    /// scrubber judges it): a variable set, a request's items and the query
-    /// of its path, a socket URL's query.
-    static func typedSecrets(in command: Command, outcome: Outcome) -> [(name: String, value: String)] {
-        var found: [(name: String, value: String)] = []
-        func query(_ target: String) {
-            for item in URLComponents(string: target)?.queryItems ?? [] where Redactor.isSecretParameter(item.name) {
-                if let value = item.value { found.append((item.name, value)) }
-            }
-        }
-        switch command {
-        case let .set(name, value):
-            if Redactor.isSecretName(name), case .nothing = outcome { found.append((name, value)) }
-        case let .http(_, path, items, _):
-            if path.contains("?") { query(path) }
-            for item in items {
-                switch item {
-                case let .header(name, value) where Redactor.isSecretName(name):
-                    // `Bearer …`: the credential after its scheme, named as --curl names it; Basic is --curl's `-u` (left alone).
-                    let words = value.split(separator: " ", maxSplits: 1)
-                    if words.count == 2, words[0].allSatisfy(\.isLetter) {
-                        if words[0].lowercased() != "basic" { found.append(("token", String(words[1]))) }
-                    } else {
-                        found.append((name, value))
-                    }
-                case let .stringField(name, value) where Redactor.isSecretName(Redactor.leaf(of: name)): found.append((Redactor.leaf(of: name), value))
-                case let .jsonField(name, .string(value)) where Redactor.isSecretName(Redactor.leaf(of: name)): found.append((Redactor.leaf(of: name), value))
-                case let .query(name, value) where Redactor.isSecretParameter(name): found.append((name, value))
-                default: break
-                }
-            }
-        case let .ws(.connect(target?, _)):
-            query(target)
-        default:
-            break
-        }
-        return found.filter { $0.value.count >= SecretScrubber.minimumLength }
     }
 
     /// Keeps a typed line in the history, its secrets hidden (the profile's
