@@ -224,10 +224,11 @@ struct CommandParser {
         return text == word.text ? word : LineTokenizer.Word(text: text, start: word.start)
     }
 
-    /// Replaces `{{name}}` in a word. An unknown name is an error, not an empty string.
-    /// Replaces each `{{name}}` with the variable's value (a value is not
-    /// searched again). Works on UTF-8 bytes: Foundation's `range(of:)` made
-    /// this most of the cost of parsing a `ws send {…}` line.
+    /// Replaces each `{{name}}` in a word with the variable's value (a value
+    /// is not searched again, nor is a supplied secret's own `{{`); an
+    /// unknown name is an error, not an empty string. Works on UTF-8 bytes:
+    /// Foundation's `range(of:)` made this most of the cost of parsing a
+    /// `ws send {…}` line.
     func substitute(_ word: LineTokenizer.Word) throws(CommandError) -> String {
         let bytes = Array(word.text.utf8)
         let brace = UInt8(ascii: "{"), closing = UInt8(ascii: "}")
