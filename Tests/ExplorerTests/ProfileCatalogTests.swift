@@ -160,8 +160,7 @@ import Testing
     /// A file with `spec:` and endpoints of its own: the document's catalog,
     /// and the file's where the document has nothing for that method and path.
     @Test func aFilesOwnEndpointsAreKeptBesideItsDocuments() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Scratch.folder("catalog")
         let document = #"{"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {"/orders": {"get": {"summary": "From the document", "responses": {"200": {"description": "ok"}}}}}}"#
         try document.write(to: folder.appendingPathComponent("openapi.json"), atomically: true, encoding: .utf8)
         let file = try ProfileFile.parse(Self.yaml + "\nspec: openapi.json\n", file: folder.appendingPathComponent("shop.yaml").path)

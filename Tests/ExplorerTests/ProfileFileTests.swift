@@ -31,8 +31,7 @@ import Testing
     """
 
     func write(_ text: String, _ ext: String = "yaml") throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("profiles-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Scratch.folder("profiles")
         let path = folder.appendingPathComponent("p.\(ext)").path
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
@@ -122,7 +121,7 @@ import Testing
     }
 
     @Test func profilesAreFoundByNameInTheProjectBeforeTheUser() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("lookup-\(UUID().uuidString)").path
+        let root = try Scratch.folder("lookup").path
         let project = root + "/project/.explorer/profiles", user = root + "/config/explorer/profiles"
         for folder in [project, user] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
         try "explorer-profile: 1".write(toFile: project + "/shop.yaml", atomically: true, encoding: .utf8)
@@ -150,8 +149,7 @@ import Testing
         let text = ProfileInitCommand.text(name: "shop", baseURL: URL(string: "http://127.0.0.1:8080"), spec: spec, specPath: "../openapi.yaml")
         #expect(text.environments == ["local", "staging", "production"])
         #expect(text.auth == "header X-Api-Key")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("init-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Scratch.folder("init")
         let path = folder.appendingPathComponent("shop.yaml").path
         try text.yaml.write(toFile: path, atomically: true, encoding: .utf8)
         let file = try ProfileFile.read(path)

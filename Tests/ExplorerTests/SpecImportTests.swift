@@ -7,7 +7,7 @@ import Testing
 /// what is not carried over is noted once; a broken spec names where and why.
 @Suite struct SpecImportTests {
     func write(_ text: String, _ ext: String) throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("spec-\(UUID().uuidString).\(ext)")
+        let url = Scratch.file("spec", extension: ext)
         try text.write(to: url, atomically: true, encoding: .utf8)
         return url.path
     }

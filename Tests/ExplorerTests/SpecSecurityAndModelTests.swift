@@ -83,7 +83,7 @@ import Testing
     static let samples = [("3.0 YAML", yaml30, "yaml"), ("3.1 JSON", json31, "json")]
 
     static func write(_ text: String, _ ext: String) throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("spec-\(UUID().uuidString).\(ext)")
+        let url = Scratch.file("spec", extension: ext)
         try text.write(to: url, atomically: true, encoding: .utf8)
         return url.path
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A self-signed certificate and its key, made with openssl once per test
-/// run in a private temporary folder, removed when the run ends: the TLS
+/// run in the tests' scratch folder, removed when the run ends: the TLS
 /// flags read and check their files (`TLSOptions.problem`), so tests need real ones.
 enum TestCertificates {
     struct Files {
@@ -11,12 +11,8 @@ enum TestCertificates {
         let combined: String
     }
 
-    private static let folder = FileManager.default.temporaryDirectory.appendingPathComponent("explorer-test-certificates-\(UUID().uuidString)")
-
     static let files: Files = {
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        // Swift Testing has no hook for the end of a run; the process's exit is one.
-        atexit { try? FileManager.default.removeItem(at: TestCertificates.folder) }
+        let folder = (try? Scratch.folder("certificates")) ?? FileManager.default.temporaryDirectory
         let certificate = folder.appendingPathComponent("cert.pem").path
         let key = folder.appendingPathComponent("key.pem").path
         let process = Process()
