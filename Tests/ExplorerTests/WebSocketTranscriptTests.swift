@@ -235,6 +235,21 @@ import Testing
         #expect(!recorded.text.contains("PLAINSECRET7") && !recorded.text.contains("SIGSECRET"))
     }
 
+    /// A `ws send` returned before its frame was written, so a script's
+    /// recording wrote the frame under the next step, or the one after (two
+    /// runs in three): each sent frame is under its own step.
+    @Test func eachSentFrameIsWrittenUnderItsOwnStep() async throws {
+        for _ in 0..<3 {
+            let recorded = try await Self.record(["ws connect /__sandbox/echo --heartbeat 0", #"ws send {"n":1}"#, #"ws send {"n":2}"#, #"ws send {"n":3}"#])
+            defer { try? FileManager.default.removeItem(atPath: recorded.path) }
+            let steps = recorded.text.components(separatedBy: "\n> ")
+            for n in 1...3 {
+                let step = steps.first { $0.hasPrefix("ws send {\"n\":\(n)}\n") }
+                #expect(step?.contains("→ {\n  \"n\": \(n)\n}\n") == true, "\(recorded.text)")
+            }
+        }
+    }
+
     @Test func typedItemsNamedAsAProfileSecretFieldAreHidden() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("fields-\(UUID().uuidString).transcript").path
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -125,7 +125,7 @@ public actor WebSocketSession {
         queue.append(frame)
         if writable {
             wake?.yield()
-            return .sending
+            return .sending(ordinal: sentCount + queue.count)
         }
         return .queued(waiting: queue.count)
     }
@@ -516,7 +516,9 @@ public enum WebSocketSendError: Error, Equatable, Sendable, CustomStringConverti
 
     /// What happened to an accepted frame.
     public enum Disposition: Equatable, Sendable {
-        case sending
+        /// Being written: the `ordinal`-th frame the session writes (from 1,
+        /// as `sentCount` counts), which its `.sent` event will say is written.
+        case sending(ordinal: Int)
         case queued(waiting: Int)
     }
 

@@ -31,6 +31,9 @@ struct SocketState {
     /// How the server last closed the socket (`1008: token expired`), for
     /// `ws recv` to say: a script has no listener to print the notice.
     var closedBy: String?
+    /// How many `.sent` events have been handled: a `ws send` waits for its
+    /// own, so that a recording writes the frame under its step.
+    var sentSeen = 0
 }
 
 struct ConnectFailed: Error {
@@ -58,7 +61,10 @@ extension Interpreter {
         guard let socket = sockets.socket else { return .failure(WebSocketSendError.notConnected.description, .usage) }
         do {
             switch try await socket.send(frame) {
-            case .sending: return .nothing
+            case let .sending(ordinal):
+                // Written in microseconds; a peer that takes nothing does not hold the line up.
+                _ = await wait(timeout: .seconds(2), until: { $0.sentSeen >= ordinal })
+                return .nothing
             case let .queued(waiting): return .message("queued until the socket is open (\(waiting) waiting)")
             }
         } catch {
@@ -226,6 +232,7 @@ extension Interpreter {
             remember(frame)
             notices += deliver(SocketNotice(time: now, kind: .received, text: Self.text(frame), pretty: prettyFrames))
         case let .sent(frame):
+            sockets.sentSeen += 1
             frameTap.post(.sent, frame)
             notices.append(.init(time: now, kind: .sent, text: Self.text(frame), pretty: prettyFrames))
         case let .reconciled(missed):
