@@ -299,6 +299,19 @@ import Testing
         #expect(terminal.output.contains(#"q='"$X_API_KEY""#), "\(terminal.output)")
     }
 
+    /// A password typed in a frame (`--text password=…`, a JSON frame's
+    /// secret member) was hidden in the transcript but shown in the echo of
+    /// a later frame that carried it in other words.
+    @Test func aSecretTypedInAFrameIsHiddenInLaterFrames() async throws {
+        let terminal = FakeTerminal(interactive: false)
+        _ = try await Self.withController(terminal) { controller in
+            controller.script(["ws connect /__sandbox/echo --heartbeat 0", "ws send --text password=litPW12345", #"ws send {"user":{"api_key":"litAK12345"}}"#,
+                               "ws send --text again litPW12345 and litAK12345", "ws recv 3"], name: "t")
+        }
+        #expect(!terminal.output.contains("litPW12345") && !terminal.output.contains("litAK12345"), "\(terminal.output)")
+        #expect(terminal.output.contains("again <hidden: 10 characters> and <hidden: 10 characters>"), "\(terminal.output)")
+    }
+
     /// A secret holding `{{` was read as a variable: `ab{{zz}}cd` went out as
     /// `abNOcd`, and `ab{{cd` failed with "unclosed '{{' in 'note=ab{{cd'",
     /// the secret on the screen. A parse error quoting a word never shows one.

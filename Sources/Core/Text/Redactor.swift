@@ -319,18 +319,34 @@ public enum Redactor {
     /// profile marks secret): what a request's body carried that an echo of
     /// it must not show.
     public static func secretStrings(in value: JSONValue, alsoSecret: Set<String> = []) -> [String] {
+        secretMembers(in: value, alsoSecret: alsoSecret).map(\.value)
+    }
+
+    /// The secret-named members in JSON whose values are strings or numbers,
+    /// with their names, at any depth; a `{{NAME}}` reference is none.
+    public static func secretMembers(in value: JSONValue, alsoSecret: Set<String> = []) -> [(name: String, value: String)] {
         switch value {
         case let .object(members):
-            return members.flatMap { member -> [String] in
+            return members.flatMap { member -> [(name: String, value: String)] in
                 let secret = isSecretName(member.key) || alsoSecret.contains(member.key)
                 switch member.value {
-                case let .string(s) where secret && !isReference(s): return [s]
-                case let .number(n) where secret: return [n]
-                default: return secretStrings(in: member.value, alsoSecret: alsoSecret)
+                case let .string(s) where secret && !isReference(s): return [(member.key, s)]
+                case let .number(n) where secret: return [(member.key, n)]
+                default: return secretMembers(in: member.value, alsoSecret: alsoSecret)
                 }
             }
-        case let .array(items): return items.flatMap { secretStrings(in: $0, alsoSecret: alsoSecret) }
+        case let .array(items): return items.flatMap { secretMembers(in: $0, alsoSecret: alsoSecret) }
         default: return []
+        }
+    }
+
+    /// The `NAME=VALUE` words of a plain text whose name is a secret's
+    /// (`login password=hunter2` typed as a text frame), with their names.
+    public static func secretAssignments(inText text: String, isSecret: (String) -> Bool = isSecretName) -> [(name: String, value: String)] {
+        text.split(whereSeparator: \.isWhitespace).compactMap { word in
+            guard let equals = word.firstIndex(of: "="), equals > word.startIndex, isSecret(String(word[..<equals])) else { return nil }
+            let value = word[word.index(after: equals)...]
+            return value.isEmpty ? nil : (String(word[..<equals]), String(value))
         }
     }
 

@@ -38,8 +38,9 @@ struct SuppliedSecrets: Sendable, Equatable {
     /// The values a line typed under a secret's name, 6 characters or more
     /// (a shorter one would hide bits of ordinary text, as the recorder's
     /// scrubber judges it): a variable set, a request's items and the query
-    /// of its path, a socket URL's query.
-    static func typed(in command: Command, outcome: Outcome) -> [(name: String, value: String)] {
+    /// of its path, a socket URL's query, a frame's secret members or
+    /// `password=…` words. A line that fails has typed them all the same.
+    static func typed(in command: Command) -> [(name: String, value: String)] {
         var found: [(name: String, value: String)] = []
         func query(_ target: String) {
             for item in URLComponents(string: target)?.queryItems ?? [] where Redactor.isSecretParameter(item.name) {
@@ -48,7 +49,7 @@ struct SuppliedSecrets: Sendable, Equatable {
         }
         switch command {
         case let .set(name, value):
-            if Redactor.isSecretName(name), case .nothing = outcome { found.append((name, value)) }
+            if Redactor.isSecretName(name) { found.append((name, value)) }
         case let .http(_, path, items, _):
             if path.contains("?") { query(path) }
             for item in items {
@@ -69,6 +70,10 @@ struct SuppliedSecrets: Sendable, Equatable {
             }
         case let .ws(.connect(target?, _)):
             query(target)
+        case let .ws(.send(value)):
+            found += Redactor.secretMembers(in: value)
+        case let .ws(.sendText(text)):
+            found += Redactor.secretAssignments(inText: text)
         default:
             break
         }

@@ -148,6 +148,10 @@ final class SessionController {
             guard let filled = askLogin(email: email) else { return .done(.ok) }
             command = filled
         }
+        // A secret typed as such (`set apikey=…` then `X-Foo:{{apikey}}`, `password=…`, `ws connect …?token=…`) is the
+        // session's from then on, as a supplied one is: hidden wherever an answer or a frame echoes it, "$APIKEY" in --curl.
+        // Learned before the line runs: a socket's echo of `ws send` may show while it does.
+        if supplied.add(SuppliedSecrets.typed(in: command)) { shareSuppliedSecrets() }
         return .execute(command, forcedOffline: forcedOffline)
     }
 
@@ -157,9 +161,6 @@ final class SessionController {
             // A header `auth` set is hidden from now on, whatever it is called.
             renderer.secretHeaders = runBlocking(on: interpreter) { $0.profile.secretHeaders }
         }
-        // A secret typed as such (`set apikey=…` then `X-Foo:{{apikey}}`, `password=…`, `ws connect …?token=…`) is the
-        // session's from then on, as a supplied one is: hidden wherever an answer or a frame echoes it, "$APIKEY" in --curl.
-        if supplied.add(SuppliedSecrets.typed(in: command, outcome: outcome)) { shareSuppliedSecrets() }
         let shownWhole = show(outcome, location: location)
         whileRecording { try $0.record(line: line, command: command, outcome: outcome, forcedOffline: forcedOffline) }
         switch command {

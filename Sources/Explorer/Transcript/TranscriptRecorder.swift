@@ -388,9 +388,8 @@ final class TranscriptRecorder {
             scrubber.learn(secretsIn: value, fields: secretFields)
         case let .ws(.sendText(text))?:
             // `password=X` in a text frame, as the command line hides it.
-            for word in text.split(separator: " ") {
-                guard let equals = word.firstIndex(of: "="), isSecret(String(word[..<equals])) else { continue }
-                scrubber.learn(String(word[word.index(after: equals)...]), name: ExpectedValue.secretName(String(word[..<equals])), typed: true)
+            for (name, value) in Redactor.secretAssignments(inText: text, isSecret: isSecret) {
+                scrubber.learn(value, name: ExpectedValue.secretName(name), typed: true)
             }
         default: break
         }
