@@ -127,6 +127,10 @@ extension LiveTransport {
         case .contentLengths: make(.badAnswer, "it has two Content-Lengths that differ")
         case .chunkSize: make(.badAnswer, "a chunk size of its chunked body is not a hexadecimal number (of 15 digits at most)")
         case .unasked: make(.badAnswer, "it answered a request it was not sent")
+        case let .cutShort(status?, received, expected):
+            // The status had come: a 201 to a POST says it was acted on.
+            make(.other, "the server closed the connection in the middle of its answer (\(status), "
+                + (expected.map { "\(received) of its \($0) bytes" } ?? "\(received) bytes of its chunked body") + " came)")
         case .cutShort: make(.other, "the server closed the connection in the middle of its answer")
         }
     }

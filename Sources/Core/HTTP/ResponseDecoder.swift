@@ -32,8 +32,10 @@ final class ResponseDecoder: ChannelDuplexHandler, RemovableChannelHandler {
         case chunkSize
         /// An answer while no request waits for one (a 408 to an idle connection).
         case unasked
-        /// The connection closed inside an answer framed by its length or chunks.
-        case cutShort
+        /// The connection closed inside an answer framed by its length or
+        /// chunks: its status line (`201 Created`; nil inside the head), the
+        /// body bytes that came, and the Content-Length (nil when chunked).
+        case cutShort(status: String?, received: Int, expected: Int?)
     }
 
     /// Longest head read (status line and headers), as NIO's decoder allowed.
@@ -62,6 +64,9 @@ final class ResponseDecoder: ChannelDuplexHandler, RemovableChannelHandler {
     private var buffer: ByteBuffer?
     /// The methods of the requests sent and not yet answered, oldest first.
     private var methods: [HTTPMethod] = []
+    /// The answer being read: its status line, the body bytes read so far
+    /// and its Content-Length, for the error when it is cut short.
+    private var answer: (status: String, received: Int, expected: Int?)?
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if case let .head(head) = unwrapOutboundIn(data) { methods.append(head.method) }
@@ -95,8 +100,9 @@ final class ResponseDecoder: ChannelDuplexHandler, RemovableChannelHandler {
             // Between answers: the handler after this one says what a close means then.
             break
         case .head, .length, .chunkSize, .chunkData, .chunkEnd, .trailers:
+            let inBody = if case .head = state { false } else { true }
             state = .done
-            context.fireErrorCaught(Malformed.cutShort)
+            context.fireErrorCaught(Malformed.cutShort(status: inBody ? answer?.status : nil, received: answer?.received ?? 0, expected: answer?.expected))
         }
         context.fireChannelInactive()
     }
@@ -111,6 +117,7 @@ final class ResponseDecoder: ChannelDuplexHandler, RemovableChannelHandler {
             return try begin(head, context: context)
         case let .length(left):
             let count = min(left, bytes.readableBytes)
+            answer?.received += count
             if count > 0 { context.fireChannelRead(wrapInboundOut(.body(bytes.readSlice(length: count)!))) }
             if left - count == 0 {
                 finish(context: context, trailers: nil)
@@ -128,6 +135,7 @@ final class ResponseDecoder: ChannelDuplexHandler, RemovableChannelHandler {
             return true
         case let .chunkData(left):
             let count = min(left, bytes.readableBytes)
+            answer?.received += count
             context.fireChannelRead(wrapInboundOut(.body(bytes.readSlice(length: count)!)))
             state = left - count == 0 ? .chunkEnd : .chunkData(left - count)
             return bytes.readableBytes > 0
@@ -168,6 +176,7 @@ final class ResponseDecoder: ChannelDuplexHandler, RemovableChannelHandler {
         if (100..<200).contains(code), code != 101 { return true }
         guard !methods.isEmpty else { throw .unasked }
         let method = methods.removeFirst()
+        answer = (status: "\(code) \(head.status.reasonPhrase)", received: 0, expected: nil)
         context.fireChannelRead(wrapInboundOut(.head(head)))
         if code == 101 {
             // The connection speaks another protocol now: nothing more is HTTP.
@@ -194,6 +203,7 @@ final class ResponseDecoder: ChannelDuplexHandler, RemovableChannelHandler {
         guard lengths.allSatisfy({ $0 == first }) else { throw .contentLengths }
         guard first.utf8.count <= 18, first.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let length = Int(first) else { throw .contentLength }
         state = .length(length)
+        answer?.expected = length
         return true
     }
 
