@@ -29,6 +29,42 @@ public enum TranscriptWriter {
         return text
     }
 
+    /// `text` (a transcript file) with `steps` written anew, each in place of
+    /// the lines of the step at its `line`: its command to its last response
+    /// line. Every other byte stays as it was (comments, blank lines,
+    /// indentation, a byte-order mark, CRLF line ends), so `--update`
+    /// changes only the steps it names. A `torn` step's lines, to the end,
+    /// become comments for a person to mend. `scrub` is applied to each
+    /// line written anew (it hides the secrets a server answered).
+    public static func rewriting(_ text: String, steps: [TranscriptStep], torn: TornStep? = nil,
+                                 scrub: (String) -> String = { $0 }) -> String {
+        // Split on UTF-8 newlines: "\r\n" is one Character, which never equals "\n".
+        var lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        let crlf = lines.first?.utf8.last == UInt8(ascii: "\r")
+        let endsWithNewline = lines.last == ""
+        if endsWithNewline { lines.removeLast() }
+        func bare(_ index: Int) -> String { lines[index].hasSuffix("\r") ? String(lines[index].dropLast()) : lines[index] }
+        var replacements: [(range: Range<Int>, with: [String])] = []
+        if let torn, torn.line >= 1, torn.line <= lines.count {
+            let cut = (torn.line - 1)..<lines.count
+            let commented = cut.map { "# " + bare($0) }.reversed().drop { $0.trimmingBlanks() == "#" }.reversed()
+            replacements.append((cut, ["# The step below was torn and is not replayed; mend it and remove the #s."] + commented))
+        }
+        for step in steps where step.line >= 1 && step.line <= lines.count {
+            let start = step.line - 1
+            var end = start + 1
+            while end < lines.count, !TranscriptParser.isCommand(bare(end)), end != (torn?.line ?? 0) - 1 { end += 1 }
+            while end > start + 1, TranscriptParser.isNoise(bare(end - 1)) { end -= 1 }
+            // A step that ended the file gets the blank line the writer ends every step with.
+            let after = end == lines.count ? [""] : []
+            replacements.append((start..<end, (["> " + step.command] + step.innerComments + response(step.expectation)).map(scrub) + after))
+        }
+        for (range, written) in replacements.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
+            lines.replaceSubrange(range, with: crlf ? written.map { $0 + "\r" } : written)
+        }
+        return lines.joined(separator: "\n") + (endsWithNewline || torn != nil ? "\n" : "")
+    }
+
     /// The lines after the command, in the order the parser expects them.
     public static func response(_ expectation: Expectation) -> [String] {
         var lines: [String] = []

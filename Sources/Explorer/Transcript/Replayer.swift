@@ -94,22 +94,15 @@ struct Replayer: Sendable {
         await live.close()
         run.steps = steps.runs
         run.failure = steps.failure
-        guard update, run.failure == nil, steps.changed || transcript.torn != nil else { return }
-        var rewritten = transcript
-        rewritten.steps = steps.blessed
-        let original = try? String(contentsOfFile: path, encoding: .utf8)
-        if let torn = transcript.torn, let text = original {
-            // Nothing is lost: the torn step's lines stay, as comments, for a person to mend.
-            let lines = text.components(separatedBy: "\n").dropFirst(torn.line - 1)
-            rewritten.trailingComments += ["# The step below was torn and is not replayed; mend it and remove the #s."]
-                + lines.map { "# " + $0.trimmingCharacters(in: .init(charactersIn: "\r")) }.reversed().drop { $0 == "# " }.reversed()
+        guard update, run.failure == nil, !steps.updated.isEmpty || transcript.torn != nil else { return }
+        guard let original = try? String(contentsOfFile: path, encoding: .utf8) else {
+            run.failure = .runtime("\(path): cannot read it again to rewrite it")
+            return
         }
-        rewritten.torn = nil
         do {
-            // What the server answered may hold a secret the run supplied or was handed: written by name.
-            var text = steps.secrets.scrub(TranscriptWriter.transcript(rewritten))
-            // A CRLF file stays CRLF: a one-value update is a one-line diff.
-            if original?.contains("\r\n") == true { text = text.replacingOccurrences(of: "\n", with: "\r\n") }
+            // Only the steps that differed are written anew, and what the server answered may hold
+            // a secret the run supplied or was handed: written by name. Every other byte stays.
+            let text = TranscriptWriter.rewriting(original, steps: steps.updated, torn: transcript.torn, scrub: steps.secrets.scrub)
             try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
             run.rewritten = true
         } catch {
@@ -205,9 +198,8 @@ struct Replayer: Sendable {
             onStep?(run)
         }
         var onStep: (@Sendable (StepRun) -> Void)?
-        /// The steps as they should be written back (`--update`).
-        var blessed: [TranscriptStep] = []
-        var changed = false
+        /// The steps that differed, as they should be written back (`--update`).
+        var updated: [TranscriptStep] = []
         var failure: TranscriptRun.Failure?
         /// Relative `@file` paths of command lines are read from this folder.
         var filesFolder: String?
@@ -351,7 +343,6 @@ struct Replayer: Sendable {
                 mismatches = cause + rest
             }
             var run = StepRun(line: step.line, command: step.command, mismatches: mismatches, duration: ContinuousClock.now - started)
-            var blessedStep = step
             if !mismatches.isEmpty, let problem = transport.flatMap({ $0.takeFailure()?.description }) ?? unreachable {
                 record(run)
                 failure = .runtime("\(path):\(step.line): \(problem)")
@@ -359,13 +350,13 @@ struct Replayer: Sendable {
             }
             if update, !mismatches.isEmpty, let before {
                 matcher = before
-                blessedStep.expectation = step.expectation.updated(with: observation, matcher: &matcher, baseURL: baseURL)
+                var blessed = step
+                blessed.expectation = step.expectation.updated(with: observation, matcher: &matcher, baseURL: baseURL)
+                updated.append(blessed)
                 run.updated = true
-                changed = true
             }
             _ = transport?.takeFailure()
             record(run)
-            blessed.append(blessedStep)
             // Values this step captured feed later command lines as {{name}}.
             // The matcher lets go of the variables first, so that setting one
             // changes the interpreter's dictionary in place instead of copying it.
