@@ -279,6 +279,34 @@ import Testing
             == .object([.init("b", .literal(.int(1))), .init("a", .literal(.int(3)))], open: true))
     }
 
+    /// A list written `[{…}, ...]` was written anew whole when one member
+    /// changed, losing the capture in it (the next step then failed with
+    /// "unknown variable", and --update wrote that down); a capture whose
+    /// kind changed was written as a literal, binding nothing.
+    @Test func updateMergesAContainsListAndKeepsItsCaptures() throws {
+        let old = try ExpectedJSONParser.parse(#"[{"id": {{first_id:=integer}}, "name": "{{/[a-z]+/}}", ...}, ...]"#)
+        let live = try JSONParser.parse(#"[{"id": "7", "title": "apple", "n": 1}, {"id": "8", "title": "pear", "n": 2}]"#)
+        var matcher = TranscriptMatcher()
+        let updated = old.updated(with: live, key: nil, matcher: &matcher, baseURL: nil)
+        #expect(updated.pretty() == """
+        [
+          {
+            "id": {{first_id:=string}},
+            ...
+          },
+          ...
+        ]
+        """)
+        #expect(matcher.captures["first_id"]?.text == "7")
+        var check = TranscriptMatcher()
+        #expect(check.match(updated, live).isEmpty)
+        // A listed element that still matches a live one keeps it; the other is merged with one left.
+        let two = try ExpectedJSONParser.parse(#"[{"id": 8, "n": 2}, {"id": 7, "n": 0}, ...]"#)
+        var again = TranscriptMatcher()
+        #expect(two.updated(with: try JSONParser.parse(#"[{"id": 7, "n": 1}, {"id": 8, "n": 2}, {"id": 9, "n": 3}]"#), key: nil, matcher: &again, baseURL: nil).pretty()
+            == "[\n  {\n    \"id\": 8,\n    \"n\": 2\n  },\n  {\n    \"id\": 7,\n    \"n\": 1\n  },\n  ...\n]")
+    }
+
     @Test func updatingAStepKeepsItsHeadersAndLines() throws {
         let expectation = Expectation(status: 200, reason: "OK", headers: [("Content-Type", try PatternText.parse("application/{{*}}"))],
                                       body: .text([try PatternText.parse("n = {{integer}}"), .literal("old")]), errors: [.literal("x")])

@@ -99,6 +99,37 @@ extension ExpectedValue {
                               : .recording(value, key: key, baseURL: baseURL))
             }
             return .array(merged, contains: false)
+        case let (.array(items, true), .array(live)):
+            // `[a, b, ...]`: each listed element keeps the live element it
+            // matches; one that matches none is merged with the element in
+            // its place (else the first one left), as an ordered array's is.
+            var used = Set<Int>()
+            var merged: [ExpectedValue?] = Array(repeating: nil, count: items.count)
+            for (n, item) in items.enumerated() {
+                for (i, value) in live.enumerated() where !used.contains(i) {
+                    var trial = matcher
+                    guard trial.match(item, value).isEmpty else { continue }
+                    matcher = trial
+                    used.insert(i)
+                    merged[n] = item
+                    break
+                }
+            }
+            for (n, item) in items.enumerated() where merged[n] == nil {
+                guard let i = used.contains(n) || n >= live.count ? live.indices.first(where: { !used.contains($0) }) : n else { continue }
+                used.insert(i)
+                merged[n] = item.updated(with: live[i], key: key, matcher: &matcher, baseURL: baseURL)
+            }
+            return .array(merged.compactMap { $0 }, contains: true)
+        case let (.pattern(pattern), _) where pattern.capture != nil:
+            // A capture stays one: the steps after it use what it binds. Of
+            // the live value's kind now (an id that became a string).
+            guard case let .pattern(kind) = ExpectedValue.kind(of: actual) else { fallthrough }
+            let loosened = ExpectedValue.pattern(TranscriptPattern(kind.kind, capture: pattern.capture))
+            var trial = matcher
+            guard trial.match(loosened, actual).isEmpty else { fallthrough }
+            matcher = trial
+            return loosened
         default:
             return .recording(actual, key: key, baseURL: baseURL)
         }
