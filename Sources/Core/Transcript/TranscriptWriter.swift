@@ -55,8 +55,8 @@ public enum TranscriptWriter {
             var end = start + 1
             while end < lines.count, !TranscriptParser.isCommand(bare(end)), end != (torn?.line ?? 0) - 1 { end += 1 }
             while end > start + 1, TranscriptParser.isNoise(bare(end - 1)) { end -= 1 }
-            // A step that ended the file gets the blank line the writer ends every step with.
-            let after = end == lines.count ? [""] : []
+            // A command that ended the file, its answer never written, gets the blank line the writer ends a step with.
+            let after = end == lines.count && end == start + 1 ? [""] : []
             replacements.append((start..<end, (["> " + step.command] + step.innerComments + response(step.expectation)).map(scrub) + after))
         }
         for (range, written) in replacements.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {

@@ -200,6 +200,8 @@ struct Replayer: Sendable {
         var onStep: (@Sendable (StepRun) -> Void)?
         /// The steps that differed, as they should be written back (`--update`).
         var updated: [TranscriptStep] = []
+        /// What `capture` lines have set so far, for the steps `--update` writes anew.
+        private var captured = CaptureReferences()
         var failure: TranscriptRun.Failure?
         /// Relative `@file` paths of command lines are read from this folder.
         var filesFolder: String?
@@ -336,8 +338,10 @@ struct Replayer: Sendable {
             let capturedBefore = matcher.captureOrder.count
             let before = update ? matcher : nil
             var mismatches = matcher.match(step.expectation, observation).map(hidingSecrets)
-            if observation.status == nil, step.expectation.status != nil, lastCommand == nil {
-                // The line did not run here (`unknown variable {{note_idd}}`): its error is the cause, said first.
+            // The line did not run here (`unknown variable {{note_idd}}`): its error is the cause, said first,
+            // and `--update` does not write it down as what the step expects (the mistake is the line's, or an earlier step's).
+            let didNotRun = observation.status == nil && step.expectation.status != nil && lastCommand == nil
+            if didNotRun {
                 let (cause, rest) = (mismatches.filter { if case .error = $0.place { true } else { false } },
                                      mismatches.filter { if case .error = $0.place { false } else { true } })
                 mismatches = cause + rest
@@ -348,13 +352,16 @@ struct Replayer: Sendable {
                 failure = .runtime("\(path):\(step.line): \(problem)")
                 return nil
             }
-            if update, !mismatches.isEmpty, let before {
+            if update, !mismatches.isEmpty, !didNotRun, let before {
                 matcher = before
                 var blessed = step
-                blessed.expectation = step.expectation.updated(with: observation, matcher: &matcher, baseURL: baseURL)
+                // As a recording writes it: a value the transcript captured earlier is `{{name}}`, not its number.
+                blessed.expectation = captured.referencing(in: step.expectation.updated(with: observation, matcher: &matcher, baseURL: baseURL),
+                                                           values: interpreter.allVariables)
                 updated.append(blessed)
                 run.updated = true
             }
+            captured.note(lastCommand)
             _ = transport?.takeFailure()
             record(run)
             // Values this step captured feed later command lines as {{name}}.

@@ -26,9 +26,8 @@ final class TranscriptRecorder {
     private var replayNames: Set<String>
     /// Steps written so far.
     private(set) var steps = 0
-    /// Variables `capture` set, and the keys whose values later answers
-    /// write as a reference to them (the captured member's key, the name).
-    private var captured: [String: Set<String>] = [:]
+    /// Variables `capture` set: later answers holding their values write `{{name}}`.
+    private var captured = CaptureReferences()
 
     /// Why a recording could not start or go on, in one line.
     struct Failure: Error, CustomStringConvertible {
@@ -116,20 +115,8 @@ final class TranscriptRecorder {
         var isCapture = false
         if case .capture? = command { isCapture = true }
         var expectation = Expectation(recording: observation, baseURL: baseURL, volatileBody: isCapture, secretFields: secretFields)
-        if !isCapture, case let .json(body)? = expectation.body { expectation.body = .json(referencingCaptures(in: body)) }
-        if !isCapture, !captured.isEmpty {
-            // `error: 404 NOT_FOUND: note n_ac699c39 not found`: the id is the capture's in the summary too.
-            let distinctive = distinctiveCaptures(variables())
-            expectation.errors = expectation.errors.map { Self.referencing(distinctive, in: $0) }
-            if case let .text(lines)? = expectation.body { expectation.body = .text(lines.map { Self.referencing(distinctive, in: $0) }) }
-            expectation.notes = expectation.notes.map { Self.referencing(distinctive, in: $0) }
-        }
-        switch command {
-        case let .capture(name, path)?:
-            captured[name] = Set([name] + path.components.suffix(1).compactMap { if case let .key(key) = $0 { key } else { nil } })
-        case let .set(name, _)?, let .unset(name)?: captured[name] = nil
-        default: break
-        }
+        if !isCapture { expectation = captured.referencing(in: expectation, values: variables()) }
+        captured.note(command)
         expectation.frames = recorded(frames?.takeAll() ?? [])
         if case let .http(_, _, _, options)? = command, options.download, options.output == nil, case let .exchange(exchange, _, _) = outcome {
             let intended = Download.name(headers: exchange.response.headers, url: exchange.request.url)
@@ -137,88 +124,6 @@ final class TranscriptRecorder {
         }
         try append(scrubber.scrub(TranscriptWriter.step(TranscriptStep(command: written, expectation: expectation))))
         steps += 1
-    }
-
-    /// An answer after `capture item_id = .id` whose `"id"` (or `"item_id"`)
-    /// holds the captured value writes `{{item_id}}` there: a replay
-    /// captures anew, and the later answers must agree with it (`"id": 619`
-    /// failed against any fresh server, and `--update` only swapped numbers).
-    /// A distinctive captured value inside a string (`"note n_ac699c39 not
-    /// found"`) is written as the reference too.
-    private func referencingCaptures(in value: ExpectedValue) -> ExpectedValue {
-        guard !captured.isEmpty else { return value }
-        let values = variables()
-        let distinctive = distinctiveCaptures(values)
-        func walk(_ value: ExpectedValue) -> ExpectedValue {
-            switch value {
-            case let .object(members, open):
-                return .object(members.map { member in
-                    if case let .literal(literal) = member.value, Self.isScalarID(literal),
-                       let name = captured.keys.sorted().first(where: { captured[$0]!.contains(member.key) && values[$0] == literal.plainText }) {
-                        return ExpectedValue.Member(member.key, .pattern(TranscriptPattern(.reference(name))))
-                    }
-                    return ExpectedValue.Member(member.key, walk(member.value))
-                }, open: open)
-            case let .array(items, contains): return .array(items.map(walk), contains: contains)
-            case let .literal(.string(text)):
-                let referenced = Self.referencing(distinctive, in: .literal(text))
-                return referenced.literalText == text ? value : .text(referenced)
-            case let .text(text): return .text(Self.referencing(distinctive, in: text))
-            default: return value
-            }
-        }
-        return walk(value)
-    }
-
-    /// Captured values long or mixed enough that finding one inside a text
-    /// is finding that id (`n_ac699c39`, `1764190003`), not a number that
-    /// happens to be there (`7`, `2025`); the longest first.
-    private func distinctiveCaptures(_ values: [String: String]) -> [(name: String, value: String)] {
-        captured.keys.sorted().compactMap { name -> (name: String, value: String)? in
-            guard let value = values[name] else { return nil }
-            let mixed = value.contains(where: \.isLetter) && value.contains(where: { !$0.isLetter })
-            return value.count >= 6 || (value.count >= 4 && mixed) ? (name, value) : nil
-        }.sorted { $0.value.count > $1.value.count }
-    }
-
-    /// `text` with each captured value standing as a word of its own in its
-    /// literal pieces written as `{{name}}`.
-    static func referencing(_ captures: [(name: String, value: String)], in text: PatternText) -> PatternText {
-        guard !captures.isEmpty else { return text }
-        var pieces: [PatternText.Piece] = []
-        for piece in text.pieces {
-            guard case var .literal(rest) = piece else { pieces.append(piece); continue }
-            while !rest.isEmpty {
-                var found: (range: Range<String.Index>, name: String)?
-                for capture in captures {
-                    var from = rest.startIndex
-                    while let range = rest.range(of: capture.value, range: from..<rest.endIndex) {
-                        let before = range.lowerBound == rest.startIndex ? nil : rest[rest.index(before: range.lowerBound)]
-                        let after = range.upperBound == rest.endIndex ? nil : rest[range.upperBound]
-                        let word = { (c: Character?) in c.map { $0.isLetter || $0.isNumber } ?? false }
-                        if !word(before), !word(after) {
-                            if found == nil || range.lowerBound < found!.range.lowerBound { found = (range, capture.name) }
-                            break
-                        }
-                        from = range.upperBound
-                    }
-                }
-                guard let (range, name) = found else { pieces.append(.literal(rest)); break }
-                if range.lowerBound > rest.startIndex { pieces.append(.literal(String(rest[..<range.lowerBound]))) }
-                pieces.append(.pattern(TranscriptPattern(.reference(name))))
-                rest = String(rest[range.upperBound...])
-            }
-        }
-        return PatternText(pieces)
-    }
-
-    /// A number, or a string that is not empty: what an id is.
-    private static func isScalarID(_ value: JSONValue) -> Bool {
-        switch value {
-        case .number: true
-        case let .string(text): !text.isEmpty
-        default: false
-        }
     }
 
     /// A `--download` saved under `NAME-1.EXT` because `NAME.EXT` was taken

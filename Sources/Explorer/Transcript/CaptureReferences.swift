@@ -1,0 +1,111 @@
+import Core
+
+/// The variables `capture` set, and how an answer recorded after them
+/// refers to their values. After `capture item_id = .id`, an answer whose
+/// `"id"` (or `"item_id"`) holds the captured value is written `{{item_id}}`
+/// there: a replay captures anew, and the later answers must agree with it
+/// (`"id": 619` failed against any fresh server). A distinctive captured
+/// value inside a string, an error or a note line (`note n_ac699c39 not
+/// found`) is written as the reference too. The recorder writes answers
+/// this way, and so does `--update` for the steps it writes anew.
+struct CaptureReferences {
+    /// Each captured name, with the keys whose values later answers write
+    /// as a reference to it (the captured member's key, the name).
+    private var captured: [String: Set<String>] = [:]
+
+    /// Follows a step's command: a `capture` adds its name; `set` and `unset` take it away.
+    mutating func note(_ command: Command?) {
+        switch command {
+        case let .capture(name, path)?:
+            captured[name] = Set([name] + path.components.suffix(1).compactMap { if case let .key(key) = $0 { key } else { nil } })
+        case let .set(name, _)?, let .unset(name)?: captured[name] = nil
+        default: break
+        }
+    }
+
+    /// `expectation` with the captured `values` (the session's variables) written as references.
+    func referencing(in expectation: Expectation, values: [String: String]) -> Expectation {
+        guard !captured.isEmpty else { return expectation }
+        var expectation = expectation
+        let distinctive = distinctiveCaptures(values)
+        switch expectation.body {
+        case let .json(body)?: expectation.body = .json(referencing(in: body, values: values, distinctive: distinctive))
+        case let .text(lines)?: expectation.body = .text(lines.map { Self.referencing(distinctive, in: $0) })
+        default: break
+        }
+        // `error: 404 NOT_FOUND: note n_ac699c39 not found`: the id is the capture's in the summary too.
+        expectation.errors = expectation.errors.map { Self.referencing(distinctive, in: $0) }
+        expectation.notes = expectation.notes.map { Self.referencing(distinctive, in: $0) }
+        return expectation
+    }
+
+    private func referencing(in value: ExpectedValue, values: [String: String], distinctive: [(name: String, value: String)]) -> ExpectedValue {
+        switch value {
+        case let .object(members, open):
+            return .object(members.map { member in
+                if case let .literal(literal) = member.value, Self.isScalarID(literal),
+                   let name = captured.keys.sorted().first(where: { captured[$0]!.contains(member.key) && values[$0] == literal.plainText }) {
+                    return ExpectedValue.Member(member.key, .pattern(TranscriptPattern(.reference(name))))
+                }
+                return ExpectedValue.Member(member.key, referencing(in: member.value, values: values, distinctive: distinctive))
+            }, open: open)
+        case let .array(items, contains): return .array(items.map { referencing(in: $0, values: values, distinctive: distinctive) }, contains: contains)
+        case let .literal(.string(text)):
+            let referenced = Self.referencing(distinctive, in: .literal(text))
+            return referenced.literalText == text ? value : .text(referenced)
+        case let .text(text): return .text(Self.referencing(distinctive, in: text))
+        default: return value
+        }
+    }
+
+    /// Captured values long or mixed enough that finding one inside a text
+    /// is finding that id (`n_ac699c39`, `1764190003`), not a number that
+    /// happens to be there (`7`, `2025`); the longest first.
+    private func distinctiveCaptures(_ values: [String: String]) -> [(name: String, value: String)] {
+        captured.keys.sorted().compactMap { name -> (name: String, value: String)? in
+            guard let value = values[name] else { return nil }
+            let mixed = value.contains(where: \.isLetter) && value.contains(where: { !$0.isLetter })
+            return value.count >= 6 || (value.count >= 4 && mixed) ? (name, value) : nil
+        }.sorted { $0.value.count > $1.value.count }
+    }
+
+    /// `text` with each captured value standing as a word of its own in its
+    /// literal pieces written as `{{name}}`.
+    static func referencing(_ captures: [(name: String, value: String)], in text: PatternText) -> PatternText {
+        guard !captures.isEmpty else { return text }
+        var pieces: [PatternText.Piece] = []
+        for piece in text.pieces {
+            guard case var .literal(rest) = piece else { pieces.append(piece); continue }
+            while !rest.isEmpty {
+                var found: (range: Range<String.Index>, name: String)?
+                for capture in captures {
+                    var from = rest.startIndex
+                    while let range = rest.range(of: capture.value, range: from..<rest.endIndex) {
+                        let before = range.lowerBound == rest.startIndex ? nil : rest[rest.index(before: range.lowerBound)]
+                        let after = range.upperBound == rest.endIndex ? nil : rest[range.upperBound]
+                        let word = { (c: Character?) in c.map { $0.isLetter || $0.isNumber } ?? false }
+                        if !word(before), !word(after) {
+                            if found == nil || range.lowerBound < found!.range.lowerBound { found = (range, capture.name) }
+                            break
+                        }
+                        from = range.upperBound
+                    }
+                }
+                guard let (range, name) = found else { pieces.append(.literal(rest)); break }
+                if range.lowerBound > rest.startIndex { pieces.append(.literal(String(rest[..<range.lowerBound]))) }
+                pieces.append(.pattern(TranscriptPattern(.reference(name))))
+                rest = String(rest[range.upperBound...])
+            }
+        }
+        return PatternText(pieces)
+    }
+
+    /// A number, or a string that is not empty: what an id is.
+    private static func isScalarID(_ value: JSONValue) -> Bool {
+        switch value {
+        case .number: true
+        case let .string(text): !text.isEmpty
+        default: false
+        }
+    }
+}
