@@ -175,6 +175,16 @@ import Testing
         let cutIndentLine = try TranscriptParser.parse("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n\n> get /a\nHTTP/1.1 200 OK\n\n"
                                                        + "> get /b\nHTTP/1.1 200 OK\n[\n  {\n    \"id\": 1\n  }\n    \n")
         #expect(cutIndentLine.steps.map(\.command) == ["get /a"] && cutIndentLine.torn?.line == 8, "a line of spaces, then its newline")
+        // Cut in a header line, or after the status line: it reads whole, and checks less than was recorded.
+        let head = "# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n\n> get /a\nHTTP/1.1 200 OK\n\n> get /b\nHTTP/1.1 200 OK"
+        for cut in [head + "\nContent-Type: applicatio", head, head + "\n| some tex"] {
+            let torn = try TranscriptParser.parse(cut)
+            #expect(torn.steps.map(\.command) == ["get /a"] && torn.torn?.line == 8, "\(cut)")
+            #expect(torn.torn?.reason.hasSuffix("if the step is whole, end the file with a newline)") == true)
+            #expect(try TranscriptParser.parse(cut + "\n").steps.count == 2)
+        }
+        // A body's closing bracket without its newline: an editor left it off.
+        #expect(try TranscriptParser.parse(head + "\n{\n  \"id\": 1\n}").torn == nil)
     }
 
     @Test func aBrokenBodyBeforeTheLastStepIsAnError() {

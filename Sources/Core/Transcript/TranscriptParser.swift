@@ -55,6 +55,14 @@ public enum TranscriptParser {
             }
             do {
                 var step = try parseStep(command, response)
+                // Whole but for its newline: kept only when its last line closes a JSON body. A header
+                // or text line reads whole cut anywhere (`Content-Type: applicatio`), and a cut after
+                // any line drops the lines after it, so the step would check less than was recorded.
+                if cutInThisStep, let last = response.last?.text.trimmingBlanks(), last != "}", last != "]" {
+                    transcript.torn = TornStep(line: command.number, reason: "the file ends in the middle of a line (no newline after it; if the step is whole, end the file with a newline)")
+                    leading = []
+                    break
+                }
                 step.comments = leading
                 transcript.steps.append(step)
             } catch {
