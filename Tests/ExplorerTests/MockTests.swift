@@ -217,6 +217,43 @@ extension MockTests {
         }
     }
 
+    /// A script's recording often writes the echo of one `ws send` under the
+    /// next, before that step's own frame: the mock answered the first frame
+    /// with nothing, and the second with both echoes.
+    @Test func anEchoRecordedUnderTheNextSendAnswersItsOwnSend() async throws {
+        let text = """
+        # explorer transcript v1
+        profile: generic
+        base-url: http://127.0.0.1:9
+
+        > ws connect /socket
+        | connected to {{ws_base_url}}/socket
+
+        > ws send {"n":1}
+        → {
+          "n": 1
+        }
+
+        > ws send {"n":2}
+        ← {
+          "echo": 1
+        }
+        → {
+          "n": 2
+        }
+        ← {
+          "echo": 2
+        }
+
+        """
+        try await Self.withTranscript("echoes", text) { file in
+            try await Self.withMock([file], mode: .scenario) { _, scripts in
+                let sends = scripts[0].steps.filter { $0.command.hasPrefix("ws send") }
+                #expect(sends.map { TranscriptWriter.frames(($0.expectation.frames + $0.pushes).filter { $0.direction == .received }).joined() } == [#"← {  "echo": 1}"#, #"← {  "echo": 2}"#])
+            }
+        }
+    }
+
     /// A Latin-1 answer is recorded as text; the mock served it as UTF-8
     /// under its Latin-1 header, so a client read `JosÃ©`. It is served in
     /// the charset its header names, and its replay passes.

@@ -90,6 +90,13 @@ enum MockDerivation {
                     // Its frames follow the step before it.
                     if !served.isEmpty { served[served.count - 1].pushes += step.expectation.frames.filter { $0.direction == .received } }
                 case .connect, .send, .sendText, .sendFile:
+                    var step = step
+                    if let firstSent = step.expectation.frames.firstIndex(where: { $0.direction == .sent }), firstSent > 0, !served.isEmpty {
+                        // Frames that came before this step sent anything answer the step before it: in a
+                        // script, the echo of one `ws send` often comes while the next line runs.
+                        served[served.count - 1].pushes += step.expectation.frames[..<firstSent].filter { $0.direction == .received }
+                        step.expectation.frames.removeFirst(firstSent)
+                    }
                     guard let socket = socketStep(step, action, bindings: bindings) else { break }
                     served.append(socket)
                     await bindFrameCaptures(of: step, afterBody: false, bindings: bindings, on: live.interpreter)
