@@ -7,7 +7,8 @@ struct ReplayCommand: ParsableCommand {
         abstract: "Replay transcripts step by step and show a diff for each step that differs.",
         discussion: """
         Exit status: 0 every step matched, 2 a transcript could not be read or parsed, \
-        3 a runtime failure (no answer from the server, no sandbox, a missing secret), 4 a difference.
+        3 a runtime failure (no answer from the server, no sandbox, a missing secret), 4 a difference, \
+        64 a wrong command line (an unknown option, no file named).
         """
     )
 

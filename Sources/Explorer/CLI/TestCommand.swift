@@ -11,7 +11,8 @@ struct TestCommand: ParsableCommand {
         Folders are searched for *.\(TranscriptSource.fileExtension) files. Each transcript that says \
         `base-url: sandbox` gets a fresh in-process sandbox; --jobs N runs N at once, and results are \
         still printed in path order. Exit status: 0 all passed, 2 a transcript \
-        could not be read or parsed, 3 a runtime failure, 4 a difference.
+        could not be read or parsed, 3 a runtime failure, 4 a difference, 64 a wrong command line \
+        (an unknown option, --jobs 0).
         """
     )
 
