@@ -20,6 +20,14 @@ import Testing
         #expect(jar.header(for: url("https://other.test/x"), now: now) == nil)
     }
 
+    /// A cookie holding an escape code was kept and sent back in every
+    /// Cookie header, which HTTP refuses: every request after it failed.
+    @Test func aCookieWithAControlCharacterIsIgnored() {
+        var jar = CookieJar()
+        set(&jar, "http://127.0.0.1:8080/", "sid=v\u{1B}[31m; Path=/", "ok=1; Path=/", "tab=a\tb")
+        #expect(jar.cookies.map(\.name) == ["ok", "tab"])
+    }
+
     @Test func aDomainTheHostDoesNotMatchOrATopLevelDomainIsRefused() {
         var jar = CookieJar()
         set(&jar, "https://api.example.com/", "a=1; Domain=other.com", "b=2; Domain=com", "c=3; Domain=api.example.com")

@@ -41,6 +41,14 @@ import Testing
         #expect(!err.contains("\u{1B}") && err.contains("\\u001b[31mbroke"), "\(err)")
         let frame = plain.notice(SocketNotice(time: Date(timeIntervalSince1970: 0), kind: .received, text: "\u{1B}[2JRAW\u{1B}]0;TITLE\u{7}"))
         #expect(!frame.contains("\u{1B}") && frame.contains("\\u001b[2JRAW"))
+        // A reason phrase and a header were printed raw: a header could clear the screen and set its title.
+        let hostile = ReceivedResponse(status: 200, reason: "OK\u{1B}]0;T\u{7}", headers: [HTTPHeader(name: "X-Evil", value: "a\u{1B}[2Jb")],
+                                       body: Array(#"{"a":"x\#u{9B}31m"}"#.utf8))
+        let (shown, _) = Renderer(palette: .plain).render(.exchange(Exchange(request: PreparedRequest(method: "GET", url: URL(string: "http://127.0.0.1:1/x")!),
+                                                                             response: hostile, duration: .milliseconds(12)),
+                                                                    note: nil, view: [.statusLine, .responseHeaders, .responseBody]))
+        #expect(!shown.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x9B }, "\(shown)")
+        #expect(shown.contains("200 OK\\u001b]0;T\\u0007") && shown.contains("X-Evil: a\\u001b[2Jb") && shown.contains(#""a": "x\u009b31m""#), "\(shown)")
     }
 
     /// A CRLF text answer is recorded a line per line: it was one line

@@ -64,14 +64,26 @@ public enum JSONPrinter {
     /// UTF-8 continuation and lead bytes, copied as they are).
     private static func quoteUTF8(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        let needsEscape = text.utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+        let needsEscape = text.utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == 0x7F || $0 == 0xC2 }
         guard needsEscape else {
             out.append(contentsOf: text.utf8)
             out.append(UInt8(ascii: "\""))
             return
         }
         let hexDigits = Array("0123456789abcdef".utf8)
-        for byte in text.utf8 {
+        let bytes = Array(text.utf8)
+        var skip = false
+        for (index, byte) in bytes.enumerated() {
+            if skip { skip = false; continue }
+            // DEL and the C1 controls (U+0080 to U+009F: 0xC2 0x80…0x9F), escaped as C0 ones are:
+            // U+009B is CSI to some terminals, so a server's string must not reach one raw.
+            if byte == 0x7F || (byte == 0xC2 && index + 1 < bytes.count && (0x80...0x9F).contains(bytes[index + 1])) {
+                let value = byte == 0x7F ? 0x7F : bytes[index + 1]
+                out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                        hexDigits[Int(value >> 4)], hexDigits[Int(value & 0xF)]])
+                skip = byte == 0xC2
+                continue
+            }
             switch byte {
             case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
             case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
@@ -105,7 +117,7 @@ public enum JSONPrinter {
     /// copied whole after one pass over their bytes (appending scalar by
     /// scalar was a tenth of the sandbox's time per request).
     static func quote(_ text: String, into out: inout String) {
-        let needsEscape = text.utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+        let needsEscape = text.utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == 0x7F || $0 == 0xC2 }
         guard needsEscape else {
             out += "\""
             out += text
@@ -122,7 +134,7 @@ public enum JSONPrinter {
             case "\t": out += "\\t"
             case "\u{08}": out += "\\b"
             case "\u{0C}": out += "\\f"
-            case let s where s.value < 0x20:
+            case let s where s.value < 0x20 || (0x7F...0x9F).contains(s.value):
                 let hex = String(s.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: out.unicodeScalars.append(scalar)

@@ -106,7 +106,7 @@ struct Renderer: Sendable {
 
     private func statusLine(_ exchange: Exchange) -> String {
         let response = exchange.response
-        let statusText = "\(response.version) \(response.statusAndReason)"
+        let statusText = Self.visible("\(response.version) \(response.statusAndReason)", keepingLines: false)
         let colored: String
         switch response.status {
         case 200..<300: colored = palette.green(statusText)
@@ -123,7 +123,8 @@ struct Renderer: Sendable {
         headers.map { header in
             var shown = Redactor.redact(header: header, alsoSecret: secretHeaders)
             if shown.value == header.value, carried.contains(where: header.value.contains) { shown.value = Redactor.hidden(header.value) }
-            return palette.cyan(shown.name) + ": " + shown.value + "\n"
+            // A server's header may hold escape codes (a title, a cleared screen): shown escaped, as bodies are.
+            return palette.cyan(Self.visible(shown.name, keepingLines: false)) + ": " + Self.visible(shown.value, keepingLines: false) + "\n"
         }.joined()
     }
 

@@ -89,8 +89,9 @@ struct ReplayReport {
         var text = ""
         for mismatch in step.mismatches.prefix(shownMismatches) {
             text += indent + palette.bold(mismatch.place.description) + "\n"
-            text += indent + "  expected " + mismatch.expected + "\n"
-            text += indent + "  got      " + palette.red(mismatch.actual) + "\n"
+            // What a server sent may hold escape codes (a reason phrase, a header): shown escaped.
+            text += indent + "  expected " + Renderer.visible(mismatch.expected, keepingLines: false) + "\n"
+            text += indent + "  got      " + palette.red(Renderer.visible(mismatch.actual, keepingLines: false)) + "\n"
         }
         if step.mismatches.count > shownMismatches {
             text += indent + "… and \(step.mismatches.count - shownMismatches) more\n"
