@@ -9,7 +9,9 @@ struct SecretNameTests {
         ("client_secret", true), ("X-Api-Key", true), ("apikey", true), ("api_key_id", true),
         ("Authorization", true), ("cookie", true), ("Proxy-Authorization", true),
         ("access_token", true), ("refreshToken", true), ("token", true), ("accessTOKEN", true),
-        ("token_type", false), ("title", false), ("tokens", false), ("pass", false), ("", false), ("ток", false),
+        ("token_type", false), ("title", false), ("tokens", false), ("passport", false), ("", false), ("ток", false),
+        // Short for a password, as whole names only (`set pw=…` was shown by `vars`).
+        ("pass", true), ("pw", true), ("PWD", true), ("passphrase", true), ("pwd_hint", false), ("compass", false),
         // About a secret, not one: their values (8, "strong", 2) were hidden, numbers as strings.
         ("password_min_length", false), ("password_policy", false), ("passwordUpdatedAt", false), ("secret_version", false),
         ("token_expires_at", false), ("password_reset_url", true),

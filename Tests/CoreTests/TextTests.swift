@@ -58,6 +58,12 @@ import Testing
         ("get /me 'Authorization:Bearer hunter2'", "get /me Authorization:***"),
         ("get /x Cookie:sid=hunter2", "get /x Cookie:***"),
         ("get /x api_key==hunter2", "get /x api_key==***"),
+        // HTTPie's -a: the password went to history in clear, the line refused or not.
+        ("get /x -a bob:hunter2", "get /x -a bob:***"),
+        ("get /x --auth=bob:hunter2", "get /x --auth=bob:***"),
+        ("get /x -A bearer -a hunter2", "get /x -A bearer -a ***"),
+        ("set pw=hunter2", "set pw=***"),
+        ("set pass hunter2", "set pass ***"),
         ("get /x?api_key=hunter2&page=2", "get /x?api_key=***&page=2"),
         ("/x?access_token=hunter2", "/x?access_token=***"),
         ("get https://h.example/x?token=hunter2", "get https://h.example/x?token=***"),

@@ -92,6 +92,25 @@ import Testing
         #expect(throws: CommandError("unknown option '--nonsense' (help get lists the options)", column: 7)) { try parser.parse("get /x --nonsense") }
     }
 
+    /// HTTPie's `-a USER:PASSWORD` and `-A bearer -a TOKEN`: the line's own
+    /// Authorization header (it was refused as an unknown option).
+    @Test func authOnTheLineIsItsAuthorizationHeader() throws {
+        guard case let .http(_, _, items, options) = try parser.parse("get /x -a bob:pa:ss") else { Issue.record("not a request"); return }
+        #expect(items == [.header(name: "Authorization", value: "Basic Ym9iOnBhOnNz")])
+        #expect(options == RequestOptions(), "taken out of the options")
+        guard case let .http(_, _, bearer, _) = try parser.parse("get /x --auth-type=bearer --auth tok123") else { Issue.record("not a request"); return }
+        #expect(bearer == [.header(name: "Authorization", value: "Bearer tok123")])
+        for (line, column, words) in [("get /x -a bob", 10, "--auth takes USER:PASSWORD"), ("get /x -A digest -a b:c", 10, "basic or bearer"),
+                                      ("get /x -A bearer", 7, "give -a USER:PASSWORD"), ("get /x -a", 7, "-a needs USER:PASSWORD, as in: -a alice:PASSWORD")] {
+            do {
+                _ = try parser.parse(line)
+                Issue.record("parsed: \(line)")
+            } catch {
+                #expect(error.column == column && error.message.contains(words), "\(line): \(error.message)")
+            }
+        }
+    }
+
     /// HTTPie's request-line options, anywhere after the method, with `=VALUE` or the next word.
     @Test func requestOptions() throws {
         guard case let .http(method, path, items, options) = try parser.parse("post -v /api/tasks --follow --max-redirects=5 title=x --timeout 2.5 -f") else {

@@ -10,8 +10,9 @@ public enum Redactor {
     /// `api-key` and `Ocp-Apim-Subscription-Key`, `X-Authorization`.
     static let secretWords = ["password", "passwd", "secret", "api_key", "apikey", "api-key", "subscription-key", "subscription_key",
                               "access_key", "access-key", "private_key", "private-key", "authorization"]
-    /// Whole names that are secrets' (a word in other names: `cookie_policy` is not one).
-    static let secretHeaders = ["cookie", "x-api-key", "authentication", "x-auth"]
+    /// Whole names that are secrets' (a word in other names: `cookie_policy`,
+    /// `passport`, `pwd_hint` are not one); `pw` and `pass` are short for a password.
+    static let secretHeaders = ["cookie", "x-api-key", "authentication", "x-auth", "pw", "pwd", "pass", "passphrase"]
     /// Whole names that are secrets' in a query, not elsewhere: Google's
     /// `?key=`, a signed URL's `sig=` (a JSON member `key` is usually not one).
     static let secretParameters: Set<String> = ["key", "sig", "signature"]
@@ -189,6 +190,9 @@ public enum Redactor {
             return words
         }
         return words.enumerated().map { index, word in
+            // HTTPie's `-a USER:PASSWORD` / `--auth`: the password hidden, the user kept.
+            if index > 0, ["-a", "--auth"].contains(words[index - 1]) { return redactCredentialPair(word, hide: hide) }
+            if word.hasPrefix("--auth=") { return "--auth=" + redactCredentialPair(String(word.dropFirst(7)), hide: hide) }
             // The body of `--raw TEXT`: its secret-named members or form fields.
             if index > 0, words[index - 1] == "--raw" { return redactBody(word, hide: hide, isSecret: isSecretName) }
             if word.hasPrefix("--raw=") { return "--raw=" + redactBody(String(word.dropFirst(6)), hide: hide, isSecret: isSecretName) }
@@ -228,6 +232,16 @@ public enum Redactor {
             default: return word
             }
         }
+    }
+
+    /// `USER:PASSWORD` with the password hidden; a word without a colon (a
+    /// token, HTTPie's `-A bearer -a TOKEN`) hidden whole.
+    static func redactCredentialPair(_ word: String, hide: (String) -> String) -> String {
+        guard !isReference(word), !(word.hasPrefix("{{secret:") && word.hasSuffix("}}")) else { return word }
+        guard let colon = word.firstIndex(of: ":") else { return hide("token") }
+        let password = word[word.index(after: colon)...]
+        if password.hasPrefix("{{secret:") && password.hasSuffix("}}") || isReference(String(password)) { return word }
+        return String(word[..<colon]) + ":" + hide("password")
     }
 
     /// `auth bearer TOKEN`, `auth basic USER:PASSWORD`, `auth header NAME

@@ -78,6 +78,11 @@ struct RequestOptions: Sendable, Equatable {
     var curl = false
     /// `--download` (`-d`): the body to a file as it comes (named by `-o`, the answer or the URL).
     var download = false
+    /// `--auth USER:PASSWORD` (`-a`), HTTPie's: the line's credential, sent
+    /// as Basic, or as a bearer token with `--auth-type bearer` (`-A`). The
+    /// parser turns it into the line's `Authorization` header.
+    var auth: LineTokenizer.Word?
+    var authType: String?
     /// `--verify yes|no|CA_FILE`.
     var verify: TLSOptions.Verify?
     /// `--cert FILE`, `--cert-key FILE`: a client certificate (PEM).
@@ -106,6 +111,8 @@ struct RequestOptions: Sendable, Equatable {
         (["--output", "-o"], "FILE", "save the answer's body in FILE (a new file) instead of printing it"),
         (["--download", "-d"], nil, "write the body to a file as it comes, any size, named by -o, the answer or the URL"),
         (["--curl"], nil, "print the request as a curl command (secrets as $VARIABLES) instead of sending it"),
+        (["--auth", "-a"], "USER:PASSWORD", "send Basic authentication (with -A bearer, a TOKEN), to this line's host only"),
+        (["--auth-type", "-A"], "basic|bearer", "how --auth is sent: basic (the default) or bearer"),
         (["--verify"], "yes|no|CA_FILE", "check the server's certificate against the system's CAs (yes), a CA file, or not at all (no)"),
         (["--cert"], "FILE", "a client certificate (PEM), with its key unless --cert-key names another file"),
         (["--cert-key"], "FILE", "the client certificate's private key (PEM)"),
@@ -135,7 +142,7 @@ struct RequestOptions: Sendable, Equatable {
                 value = words[index + 1]
                 taken = 2
             } else {
-                throw CommandError("\(name) needs \(flag.value!), as in: \(name) \(Self.example(name))", column: word.start)
+                throw CommandError("\(name) needs \(flag.value!), as in: \(name) \(Self.example(flag.names[0]))", column: word.start)
             }
         } else if inline != nil {
             throw CommandError("\(name) takes no value", column: word.start)
@@ -169,6 +176,13 @@ struct RequestOptions: Sendable, Equatable {
         case "--output": output = value!.text
         case "--curl": curl = true
         case "--download": download = true
+        case "--auth": auth = value!
+        case "--auth-type":
+            let type = value!.text.lowercased()
+            guard ["basic", "bearer"].contains(type) else {
+                throw CommandError("--auth-type takes basic or bearer, not '\(value!.text)'", column: value!.start)
+            }
+            authType = type
         case "--verify", "--cert", "--cert-key":
             do throws(TLSFlagProblem) {
                 try setTLS(flag.names[0], value!.text)
@@ -178,6 +192,25 @@ struct RequestOptions: Sendable, Equatable {
         default: break
         }
         return taken
+    }
+
+    /// The `Authorization` header `--auth` and `--auth-type` make, taking
+    /// them out of the options; nil when the line has no `--auth`.
+    mutating func takeAuthorization(line: [LineTokenizer.Word]) throws(CommandError) -> RequestItem? {
+        defer { auth = nil; authType = nil }
+        guard let word = auth else {
+            if authType != nil {
+                throw CommandError("--auth-type says how --auth is sent: give -a USER:PASSWORD (or -A bearer -a TOKEN)",
+                                   column: line.first { ["-A", "--auth-type"].contains(Self.split($0.text).0) }?.start ?? 0)
+            }
+            return nil
+        }
+        if authType == "bearer" { return .header(name: "Authorization", value: "Bearer " + word.text) }
+        guard let credentials = BasicCredentials(pair: word.text) else {
+            throw CommandError("--auth takes USER:PASSWORD (or -A bearer -a TOKEN); the explorer does not ask for a password here",
+                               column: word.start)
+        }
+        return .header(name: "Authorization", value: credentials.authorization)
     }
 
     /// Why a TLS flag's value cannot be taken: what it should be.
@@ -267,6 +300,8 @@ struct RequestOptions: Sendable, Equatable {
         switch name {
         case "--max-redirects": return "5"
         case "--timeout": return "2.5"
+        case "--auth": return "alice:PASSWORD"
+        case "--auth-type": return "bearer"
         case "--raw": return "'{\"a\": 1}'"
         case "--output": return "answer.json"
         case "--verify": return "no"

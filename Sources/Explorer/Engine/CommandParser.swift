@@ -199,6 +199,8 @@ struct CommandParser {
             throw CommandError("\(method) needs a path, as in: \(method.lowercased()) /api/tasks", column: command.start + command.text.count)
         }
         if let problem = options.tlsProblem { throw CommandError(problem, column: RequestOptions.tlsFlagColumn(in: args)) }
+        // `-a USER:PASSWORD`: the line's own Authorization header, sent where the line goes.
+        if let authorization = try options.takeAuthorization(line: args) { items.append(authorization) }
         if options.raw != nil, let data = dataWords.first {
             throw CommandError("--raw sends its text as the whole body; it cannot be combined with fields or files", column: data.start)
         }

@@ -64,6 +64,11 @@ enum CurlCommand {
             return Redactor.isSecretName(leaf) ? leaf : nil
         }
         return items.map { item in
+            // A typed Basic credential (`-a bob:PASSWORD`) keeps its user: the command says `-u 'bob:'"$PASSWORD"`.
+            if case let .header(name, value) = item, name.lowercased() == "authorization", !value.contains("⟦"),
+               let credentials = BasicCredentials(authorization: value) {
+                return .header(name: name, value: BasicCredentials(user: credentials.user, password: placeholder("password")).authorization)
+            }
             switch item {
             case let .header(name, value) where Redactor.isSecretName(name) && !value.isEmpty && !value.contains("⟦"):
                 return .header(name: name, value: hidingCredential(named: name, value))
