@@ -299,6 +299,17 @@ import Testing
         #expect(terminal.output.contains(#"q='"$X_API_KEY""#), "\(terminal.output)")
     }
 
+    /// `auth bearer X` then `login`: the header auth set went over the
+    /// login's token, and every request got a 401 under "logged in as".
+    @Test func aLoginDropsTheAuthorizationAuthSet() async throws {
+        let terminal = FakeTerminal(interactive: false)
+        let status = try await Self.withController(terminal) { controller in
+            controller.script(["auth bearer stale-token-123", "login alice@example.com alice123", "whoami", "get /api/tasks page_size==1"], name: "t")
+        }
+        #expect(status == .ok, "\(terminal.errors)")
+        #expect(terminal.output.contains("logged in as alice; the Authorization header auth set is dropped"), "\(terminal.output)")
+    }
+
     /// A password typed in a frame (`--text password=…`, a JSON frame's
     /// secret member) was hidden in the transcript but shown in the echo of
     /// a later frame that carried it in other words.

@@ -327,7 +327,15 @@ actor Interpreter {
                 return .offline(try session.loginRequest(email: email, password: Redactor.placeholder), note: nil)
             }
             let exchange = try await session.login(email: email, password: password)
-            let note = (200..<300).contains(exchange.response.status) ? "logged in as \(await session.userName ?? email)" : nil
+            guard (200..<300).contains(exchange.response.status) else { return remember(exchange, note: nil) }
+            var note = "logged in as \(await session.userName ?? email)"
+            if credentialHeader?.lowercased() == "authorization" {
+                // `auth bearer X` then `login`: the Authorization header auth set went with every request, over
+                // the login's token, and each got a 401 under "logged in as".
+                await session.setCredential(nil, replacing: credentialHeader)
+                credentialHeader = nil
+                note += "; the Authorization header auth set is dropped (requests carry this login's token)"
+            }
             return remember(exchange, note: note)
         case .logout:
             guard await session.isLoggedIn else { return .message("not logged in") }
