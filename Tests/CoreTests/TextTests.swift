@@ -19,6 +19,16 @@ import Testing
         }
     }
 
+    /// Bash's `$'…'`, as browsers' "Copy as cURL" writes a body with a
+    /// newline or a quote: its `$` was sent, its escapes were not read.
+    @Test func ansiCQuotesAreReadAsBashReadsThem() throws {
+        let words = try LineTokenizer.split(#"curl --data-raw $'{"a":"x\ny","b":"it\'s"}' $'\x41\101\u00e9\q' pre$'\t'"#)
+        #expect(words.map(\.text) == ["curl", "--data-raw", "{\"a\":\"x\ny\",\"b\":\"it's\"}", #"AAé\q"#, "pre\t"])
+        #expect(words[2].column(at: 0) == 18, "the caret stands under the body's first character")
+        #expect(throws: LineTokenizer.ParseError(offset: 5, reason: "unterminated $' quote")) { try LineTokenizer.split("curl $'abc") }
+        #expect(try LineTokenizer.split("price=$5 a$b").map(\.text) == ["price=$5", "a$b"], "a $ alone is kept")
+    }
+
     @Test(arguments: [["a b", "c"], ["it's", #"q"uote"#], [#"back\slash"#, ""], ["plain"]])
     func joinRoundTrips(words: [String]) throws {
         #expect(try LineTokenizer.split(LineTokenizer.join(words)).map(\.text) == words)

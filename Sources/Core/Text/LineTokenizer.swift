@@ -73,6 +73,16 @@ public enum LineTokenizer {
                 }
             } else {
                 if start == nil { start = i }
+                if c == "$", i + 1 < chars.count, chars[i + 1] == "'" {
+                    // Bash's ANSI-C quoting, `$'{"a":"x\ny"}'`: how browsers' "Copy as cURL" writes a body
+                    // holding a newline or a quote. Its `$` was sent, and its escapes were not read.
+                    let (text, at, end) = try ansiQuoted(chars, from: i + 2)
+                    current += text
+                    positions += at
+                    shifted = true
+                    i = end + 1
+                    continue
+                }
                 if c == "'" || c == "\"" {
                     quote = c
                     quoteStart = i
@@ -94,6 +104,66 @@ public enum LineTokenizer {
         }
         if let s = start { words.append(Word(text: current, start: s, positions: shifted ? positions : [])) }
         return words
+    }
+
+    /// The text of a `$'…'` quote whose first character is at `from`, each
+    /// character's position, and where its closing quote is. Its escapes are
+    /// bash's: `\n`, `\t`, `\r`, `\\`, `\'`, `\"`, `\e`, `\a`, `\b`, `\f`,
+    /// `\v`, `\xHH`, `\uHHHH`, `\UHHHHHHHH`, octal `\NNN`; another is kept as written.
+    static func ansiQuoted(_ chars: [Character], from: Int) throws(ParseError) -> (String, [Int], Int) {
+        var text = ""
+        var positions: [Int] = []
+        var i = from
+        func digits(_ count: Int, radix: Int) -> (Unicode.Scalar, Int)? {
+            var j = i + 1
+            var value: UInt32 = 0
+            while j < chars.count, j - i - 1 < count, let digit = chars[j].hexDigitValue, digit < radix {
+                value = value * UInt32(radix) + UInt32(digit)
+                j += 1
+            }
+            guard j > i + 1, let scalar = Unicode.Scalar(value) else { return nil }
+            return (scalar, j - 1)
+        }
+        while i < chars.count {
+            let c = chars[i]
+            if c == "'" { return (text, positions, i) }
+            guard c == "\\", i + 1 < chars.count else {
+                text.append(c)
+                positions.append(i)
+                i += 1
+                continue
+            }
+            let at = i
+            let simple: [Character: Character] = ["n": "\n", "t": "\t", "r": "\r", "\\": "\\", "'": "'", "\"": "\"", "?": "?",
+                                                  "e": "\u{1B}", "E": "\u{1B}", "a": "\u{07}", "b": "\u{08}", "f": "\u{0C}", "v": "\u{0B}"]
+            let next = chars[i + 1]
+            if let plain = simple[next] {
+                text.append(plain)
+                i += 1
+            } else if ["x", "u", "U"].contains(next) {
+                i += 1
+                guard let (scalar, end) = digits(next == "x" ? 2 : next == "u" ? 4 : 8, radix: 16) else {
+                    text += "\\" + String(next)
+                    positions.append(at)
+                    positions.append(i)
+                    i += 1
+                    continue
+                }
+                text.unicodeScalars.append(scalar)
+                i = end
+            } else if let octal = next.wholeNumberValue, octal < 8 {
+                guard let (scalar, end) = digits(3, radix: 8) else { i += 1; continue }
+                text.unicodeScalars.append(scalar)
+                i = end
+            } else {
+                text += "\\" + String(next)
+                positions.append(at)
+                i += 1
+            }
+            positions.append(at)
+            i += 1
+        }
+        throw ParseError(offset: from - 2, reason: "unterminated $' quote")
     }
 
     /// Joins words back into a line that splits into the same words.
