@@ -43,7 +43,7 @@ import Testing
     }
 
     @Test func aParseErrorGetsItsCaretUnderTheTypedLineAndTheREPLGoesOn() async throws {
-        let terminal = FakeTerminal(answers: [.type("get /api/tasks ß:v"), .type("whoami now"), .type("post /api/tasks title=修自行车 city='伦敦"),
+        let terminal = FakeTerminal(answers: [.type("get /api/tasks ß:v"), .type("whoami now"), .type("post /api/tasks title=修自行车 --folow"),
                                               .type("exit"), .type("never read")])
         let status = try await Self.withController(terminal) { $0.repl() }
         #expect(status == .ok)
@@ -54,8 +54,8 @@ import Testing
         #expect(lines[1].hasPrefix("error: ") && lines[1].contains("ß"))
         #expect(lines[2] == String(repeating: " ", count: 7 + 7) + "^")
         #expect(lines[3] == "error: whoami takes no arguments")
-        // Under the open quote, counting each Chinese character as the two columns it takes (it was 4 columns left).
-        #expect(lines[4] == String(repeating: " ", count: 7 + "post /api/tasks title=".count + 8 + " city=".count) + "^", "\(terminal.errors)")
+        // Under the unknown option, counting each Chinese character as the two columns it takes (it was 4 columns left).
+        #expect(lines[4] == String(repeating: " ", count: 7 + "post /api/tasks title=".count + 8 + " ".count) + "^", "\(terminal.errors)")
         #expect(terminal.prompts.count == 4, "exit ends the loop")
     }
 

@@ -369,3 +369,30 @@ def test_a_command_continued_with_backslashes_is_one_line_in_a_file_a_pipe_and_a
     x.send("\x03")
     x.expect("(nothing sent)")
     x.expect(PROMPT)
+
+
+def test_an_open_quote_reads_on_at_the_prompt_but_not_in_a_script(tmp_path, spawn):
+    # A body pasted over lines (`--data-raw '{` from a browser's "Copy as
+    # cURL") ran each line alone: "unterminated single quote", then each
+    # member an unknown command.
+    from support import PROMPT
+    x = spawn()
+    x.send("post /api/tasks --offline --raw '{\r")
+    x.expect("... ")
+    x.send('  "title": "pasted"\r')
+    x.expect("... ")
+    x.send("}'\r")
+    before = x.expect('"title": "pasted"')
+    x.expect(PROMPT)
+    assert "unknown command" not in before
+    # A stray apostrophe waits too, as a shell does; an empty line drops it.
+    x.send("post /api/tasks title=Bob's bike\r")
+    x.expect("... ")
+    x.send("\r")
+    x.expect("dropped: a quote was left open (nothing sent)")
+    x.expect(PROMPT)
+    # In a script the quote does not take the lines after it.
+    path = tmp_path / "quote.txt"
+    path.write_text("post /api/tasks title=Bob's bike --offline\nvars\n")
+    result = run_explorer(["run", str(path)], env=isolated_env(tmp_path), cwd=tmp_path, timeout=60)
+    assert "unterminated single quote" in result.stderr and "profile = linku" in result.stdout, result.stdout + result.stderr

@@ -396,21 +396,38 @@ final class SessionController {
     /// A line ending in a backslash (`curl URL \`, as browsers' "copy as
     /// cURL" and API docs write one) goes on the same way; an empty line
     /// ends it.
+    /// A quote left open goes on too, as in a shell (a body pasted over
+    /// several lines, `--data-raw '{` then its members); in the REPL only: a
+    /// script's stray quote would take the commands after it into its text.
     private func whole(_ first: String) -> String? {
         var line = first
-        while Self.goesOn(line) {
+        while Self.goesOn(line) || Self.quoteGoesOn(line) {
             let backslash = Self.backslashGoesOn(line)
+            let quote = !backslash && !Self.jsonGoesOn(line)
             let read = terminal.readLine(prompt: "... ", editing: nil)
             guard case let .line(more) = read, !more.trimmingBlanks().isEmpty else {
                 // An empty line ends a continued command; Ctrl-C or Ctrl-D drops it, unsent.
                 if backslash, case .line = read { return Self.joined(line, "") }
-                if backslash { terminal.err("dropped: the line went on with \\ and was not finished (nothing sent)\n"); return nil }
-                terminal.err("ws send dropped: its JSON did not end (nothing sent)\n")
+                // After `^D` the cursor is still on the line.
+                let start = read == .endOfInput ? "\n" : ""
+                if backslash { terminal.err(start + "dropped: the line went on with \\ and was not finished (nothing sent)\n"); return nil }
+                if quote { terminal.err(start + "dropped: a quote was left open (nothing sent)\n"); return nil }
+                terminal.err(start + "ws send dropped: its JSON did not end (nothing sent)\n")
                 return nil
             }
             line = Self.joined(line, more)
         }
         return line
+    }
+
+    /// Whether the line ends inside a quote (`'`, `"` or `$'`) it opened.
+    static func quoteGoesOn(_ line: String) -> Bool {
+        do {
+            _ = try LineTokenizer.split(line)
+            return false
+        } catch {
+            return error.reason.hasPrefix("unterminated")
+        }
     }
 
     /// Whether the next line is part of this one: JSON that goes on, or a backslash at the end.
