@@ -418,6 +418,29 @@ static inline int ex_write_stdout(const char *text) {
     return error;
 }
 
+/// Writes `text` (a TAB's candidates) below the whole line, then has libedit
+/// draw prompt and line again under it. CC_REDISPLAY first moved up the rows
+/// it thought the cursor was below the prompt's first, onto the text just
+/// written: with a line wrapped at a narrow window, the last candidate was
+/// drawn over. EL_REFRESH draws from where the cursor is.
+static inline int ex_write_below_line(EditLine *el, const char *text) {
+    struct winsize size;
+    int cols = ioctl(1, TIOCGWINSZ, &size) == 0 && size.ws_col > 0 ? size.ws_col : 0;
+    const LineInfoW *line = el_wline(el);
+    if (cols > 0 && line) {
+        int width = ex_visible_width(ex_prompt_text);
+        for (const wchar_t *c = line->buffer; c < line->lastchar; c++) {
+            int w = wcwidth(*c);
+            width += w > 0 ? w : 0;
+        }
+        int below = width / cols - ex_cursor_row(el);
+        if (below > 0) fprintf(stdout, "\x1b[%dB", below);
+    }
+    int failed = ex_write_stdout(text);
+    el_set(el, EL_REFRESH);
+    return failed;
+}
+
 /// Writes bytes to stdout through C stdio, NUL bytes and all, flushing: 0,
 /// or the errno of a write that failed.
 static inline int ex_write_stdout_bytes(const unsigned char *bytes, size_t count) {

@@ -461,3 +461,22 @@ def test_ctrl_left_and_right_move_by_word(spawn):
     x.wait_for_line(PROMPT + "help ZXvarsY")
     x.send("\x1b[5C" + "W")
     x.wait_for_line(PROMPT + "help ZXvarsYW")
+
+
+def test_tab_lists_every_candidate_when_the_line_wraps_in_a_narrow_window(spawn):
+    # libedit redrew the prompt from the row it thought the cursor was on,
+    # one up for a wrapped line: over the last candidate listed, which was lost.
+    from support import Screen
+    x = spawn()
+    x.send("login bob@example.com bob12345" + ENTER)
+    x.expect("logged in as bob")
+    x.child.setwinsize(40, 30)
+    x.screen = Screen(40, 30)
+    x.send("\x0c")  # Ctrl-L: a cleared screen the emulator and the terminal agree on
+    x.settle()
+    x.send("get /api/flea-market/" + TAB + TAB)
+    x.settle()
+    shown = x.screen.text()
+    for candidate in ("categories", "favorites", "items", "my-purchases"):
+        assert f"/api/flea-market/{candidate}" in shown, shown
+    assert shown.rstrip().endswith("linku bob> get /api/flea-marke\nt/"), shown

@@ -136,13 +136,13 @@ enum LineEditorHooks {
         case 0:
             lastTab = nil
             guard let note = completion.note else { return UInt8(CC_REFRESH_BEEP) }
-            ex_write_stdout("\n" + note + "\n")
-            return UInt8(CC_REDISPLAY)
+            ex_write_below_line(editor, "\n" + note + "\n")
+            return UInt8(CC_NORM)
         case 1 where completion.note != nil:
             // `/api/users/` could be `me` or an `{id}`: list both, insert neither.
             lastTab = nil
-            ex_write_stdout("\n" + CandidateList.format(completion.candidates, width: Int(ex_el_columns(editor))) + completion.note! + "\n")
-            return UInt8(CC_REDISPLAY)
+            ex_write_below_line(editor, "\n" + CandidateList.format(completion.candidates, width: Int(ex_el_columns(editor))) + completion.note! + "\n")
+            return UInt8(CC_NORM)
         case 1:
             let candidate = completion.candidates[0]
             el_deletestr(editor, typedScalars)
@@ -163,9 +163,9 @@ enum LineEditorHooks {
             }
             if secondTab {
                 let note = completion.note.map { $0 + "\n" } ?? ""
-                ex_write_stdout("\n" + CandidateList.format(completion.candidates, width: Int(ex_el_columns(editor))) + note)
+                ex_write_below_line(editor, "\n" + CandidateList.format(completion.candidates, width: Int(ex_el_columns(editor))) + note)
                 lastTab = nil
-                return UInt8(CC_REDISPLAY)
+                return UInt8(CC_NORM)
             }
             lastTab = whole + "\u{0}\(before.count)"
             return UInt8(CC_REFRESH_BEEP)
