@@ -33,6 +33,18 @@ struct Completion: Equatable, Sendable {
     /// though no value is known yet (`{id}` before any id was seen).
     var note: String? = nil
 
+    /// The candidates as words in `quote` (unescaped, a final one closed);
+    /// nil when one holds that quote, which it cannot hold.
+    func quoted(_ quote: Character) -> Completion? {
+        var quoted = self
+        for (index, candidate) in candidates.enumerated() {
+            let text = candidate.text.contains("\\") ? (try? LineTokenizer.split(candidate.text))?.first?.text ?? candidate.text : candidate.text
+            guard !text.contains(quote) else { return nil }
+            quoted.candidates[index].text = String(quote) + text + (candidate.isFinal ? String(quote) : "")
+        }
+        return quoted
+    }
+
     /// The longest text every candidate starts with.
     var commonPrefix: String {
         guard var prefix = candidates.first?.text else { return "" }
@@ -57,6 +69,14 @@ enum Completer {
             if escaped { escaped = false; continue }
             if let q = quote { if c == q { quote = nil }; continue }
             if c == "\\" { escaped = true } else if c == "'" || c == "\"" { quote = c } else if c == " " || c == "\t" { wordStart = i + 1 }
+        }
+        // A word opened with a quote (`'@files/w`): completed as the same word unquoted, and kept in
+        // its quote (a name's space was escaped, and the quote itself: `\'@files/with\ space.txt`).
+        if let q = quote, wordStart < chars.count, chars[wordStart] == q {
+            let inner = String(chars[(wordStart + 1)...])
+            let unquoted = complete(String(chars[..<wordStart]) + Completer.escaped(inner), state: state)
+            // A name holding the quote itself cannot stay in it: offered escaped, the quote dropped.
+            if unquoted.start == wordStart { return unquoted.quoted(q) ?? unquoted }
         }
         // The word as the line will read it: `my\ fi` is `my fi` (a name with a space, escaped).
         let raw = String(chars[wordStart...])
