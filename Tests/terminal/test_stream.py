@@ -79,6 +79,7 @@ def test_an_endless_event_stream_stops_on_ctrl_c(spawn, server):
     x.send("\x03")
     stopped = x.expect(prompt)
     assert "stopped: " in stopped and "lines streamed above" in stopped, stopped
+    assert "^Cstopped" not in x.transcript, "on a line of its own, not after the echoed ^C"
     assert "keep-alive" not in x.transcript and "id: " not in x.transcript
     # `show` has what came of the stopped stream, not an earlier answer or "no response yet".
     shown = x.run("show", prompt=prompt)

@@ -65,6 +65,12 @@ enum Outcome: Sendable {
     }
 
     /// Whether this outcome makes a script fail.
+    /// A line Ctrl-C stopped before it had anything to show.
+    var isCancellation: Bool {
+        if case .failure(Interpreter.cancelled, _) = self { return true }
+        return false
+    }
+
     var exitStatus: ExitStatus {
         switch self {
         case let .failure(_, status), let .unanswered(_, _, _, status): return status

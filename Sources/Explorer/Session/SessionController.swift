@@ -59,12 +59,17 @@ final class SessionController {
         switch prepare(line, location: location, promptWidth: promptWidth) {
         case let .done(status): return Step(status: status)
         case let .execute(command, forcedOffline):
-            let outcome = runBlocking(on: interpreter, interrupts: interrupts) { [command] interpreter in
+            // Whether Ctrl-C stopped the line: the terminal echoed `^C` where the cursor was.
+            let pressed = interrupts.map { take in { [self] in let n = take(); if n > 0 { interruptedLine = true }; return n } }
+            let outcome = runBlocking(on: interpreter, interrupts: pressed) { [command] interpreter in
                 await interpreter.execute(command)
             }
             return finish(line, command, outcome, forcedOffline: forcedOffline, location: location)
         }
     }
+
+    /// Ctrl-C was pressed while the line ran (what it shows goes under the `^C`).
+    private var interruptedLine = false
 
     /// Ctrl-C presses, where a person can press it.
     var interrupts: (() -> Int)? {
@@ -186,9 +191,11 @@ final class SessionController {
         case nil:
             break
         }
+        // The terminal echoed `^C` where the cursor was: what the line says goes under it, not after it
+        // (a stream's "stopped: …", the frames a `ws recv` got).
+        if terminal.isInteractive, interruptedLine || outcome.isCancellation { terminal.err("\n") }
+        interruptedLine = false
         write(out)
-        // The terminal echoed `^C` where the cursor was: the line goes under it, not after it.
-        if terminal.isInteractive, case .failure(Interpreter.cancelled, _) = outcome { terminal.err("\n") }
         // A script's failures name their line: a failed command's and an
         // answer's "error: 404 …" alike.
         if let location, !err.isEmpty, outcome.exitStatus != .ok { terminal.err("\(location): ") }

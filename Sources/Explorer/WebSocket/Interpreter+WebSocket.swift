@@ -282,7 +282,8 @@ extension Interpreter {
         sockets.inbox.removeFirst(taken.count)
         let why = sockets.ended ? (sockets.closedBy ?? "the socket is closed") : "none came within \(Self.seconds(limit))"
         guard taken.isEmpty else {
-            if taken.count == count || Task.isCancelled { return .frames(taken, shortfall: nil) }
+            if taken.count == count { return .frames(taken, shortfall: nil) }
+            if Task.isCancelled { return .frames(taken, shortfall: "stopped: got \(taken.count) of \(count) frames") }
             let missing = count - taken.count
             return .frames(taken, shortfall: "got \(taken.count) of \(count) frames; the other \(missing) did not come: \(why)")
         }
