@@ -162,10 +162,59 @@ static int ex_cursor_row(EditLine *el) {
     return width / cols;
 }
 
+/// Bytes read ahead after an ESC that were not an arrow key: handed out
+/// one by one before anything else is read.
+EX_SHARED unsigned char ex_pending[16] = {0};
+EX_SHARED int ex_pending_count = 0;
+EX_SHARED int ex_pending_next = 0;
+
+/// One more byte of an escape sequence, if it comes within a moment (a
+/// terminal sends a key's sequence at once; a lone ESC is followed by nothing).
+static int ex_read_soon(unsigned char *byte) {
+    struct pollfd fd = {0, POLLIN, 0};
+    if (poll(&fd, 1, 50) <= 0 || !(fd.revents & POLLIN)) return 0;
+    return read(0, byte, 1) == 1;
+}
+
+/// After an ESC: the arrow, Home and End keys as the emacs keys that do the
+/// same (^P ^N ^F ^B ^A ^E), any other sequence kept to be read as it came.
+/// libedit's Ctrl-R search ends on an ESC and then typed the rest of an
+/// arrow's sequence into the line (`[Cws status`, saved to history); a
+/// control key ends the search and then does its work, as in readline.
+static wchar_t ex_after_escape(void) {
+    unsigned char seq[8];
+    int n = 0;
+    if (!ex_read_soon(&seq[n])) return 0x1b;
+    n++;
+    if (seq[0] == '[' || seq[0] == 'O') {
+        while (n < (int)sizeof seq && ex_read_soon(&seq[n])) {
+            n++;
+            if (seq[n - 1] >= 0x40 && seq[n - 1] <= 0x7e) break;
+        }
+        char key[9] = {0};
+        memcpy(key, seq + 1, n - 1);
+        const struct { const char *key; wchar_t as; } keys[] = {
+            {"A", 0x10}, {"B", 0x0e}, {"C", 0x06}, {"D", 0x02},
+            {"H", 0x01}, {"F", 0x05}, {"1~", 0x01}, {"7~", 0x01}, {"4~", 0x05}, {"8~", 0x05},
+        };
+        for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+            if (strcmp(key, keys[i].key) == 0) return keys[i].as;
+        }
+    }
+    memcpy(ex_pending, seq, n);
+    ex_pending_count = n;
+    ex_pending_next = 0;
+    return 0x1b;
+}
+
 /// libedit read function: reads one character from fd 0, but wakes up on
 /// Ctrl-C (returning EX_INTERRUPT_CHAR) and on window resizes.
 static int ex_getc(EditLine *el, wchar_t *out) {
     static mbstate_t state;
+    if (ex_pending_next < ex_pending_count) {
+        *out = (wchar_t)ex_pending[ex_pending_next++];
+        return 1;
+    }
     for (;;) {
         if (ex_interrupts > 0) {
             ex_take_interrupts();
@@ -226,7 +275,7 @@ static int ex_getc(EditLine *el, wchar_t *out) {
             memset(&state, 0, sizeof state);
             wc = (wchar_t)(unsigned char)byte;
         }
-        *out = wc;
+        *out = wc == 0x1b ? ex_after_escape() : wc;
         return 1;
     }
 }

@@ -480,3 +480,20 @@ def test_tab_lists_every_candidate_when_the_line_wraps_in_a_narrow_window(spawn)
     for candidate in ("categories", "favorites", "items", "my-purchases"):
         assert f"/api/flea-market/{candidate}" in shown, shown
     assert shown.rstrip().endswith("linku bob> get /api/flea-marke\nt/"), shown
+
+
+def test_an_arrow_key_ends_a_ctrl_r_search_and_moves(spawn, env):
+    # The search ended on the arrow's ESC, and "[C" was typed into the line
+    # (`[Cwhoami`), then run and saved to history.
+    x = spawn()
+    x.send("whoami" + ENTER)
+    x.expect(PROMPT)
+    x.send("\x12" + "who")
+    x.settle()
+    x.send("\x1b[C" + "\x1b[D" + "\x1b[F" + "!")
+    x.wait_for_line(PROMPT + "whoami!")
+    x.send("\x1b[H" + "#")
+    x.wait_for_line(PROMPT + "#whoami!")
+    x.send("\x15" + "exit" + ENTER)
+    x.expect_exit()
+    assert not any("[C" in line or "[D" in line for line in history_lines(env)), history_lines(env)
