@@ -343,10 +343,18 @@ import Testing
             TranscriptRun(path: "s/two.transcript", failure: .broken("s/two.transcript:1:1: not a transcript")),
         ]
         let xml = JUnitReport.xml(runs)
-        #expect(xml.contains(#"<testsuites name="explorer test" tests="3" failures="1" errors="1""#))
+        #expect(xml.contains(#"<testsuites name="explorer test" tests="3" failures="1" errors="1" skipped="0""#))
         #expect(xml.contains(#"<testcase classname="s/one.transcript" name="line 5: login a {{secret:password}}" time="0.012"/>"#))
         #expect(xml.contains(#"name="line 9: get /a&amp;b""#))
         #expect(xml.contains(#"<failure message="1 difference">status: expected 200, got 404 &lt;x&gt;</failure>"#))
         #expect(xml.contains(#"<error message="s/two.transcript:1:1: not a transcript"/>"#))
+        // A server that went away: the steps after it were missing (2 cases for a file of 4 steps).
+        var stopped = TranscriptRun(path: "s/three.transcript", steps: [StepRun(line: 5, command: "get /a", mismatches: [], duration: .zero)],
+                                    failure: .runtime("s/three.transcript:9: connection refused"), total: 3)
+        stopped.planned = [(5, "get /a"), (9, "get /b"), (13, "get /c")]
+        let down = JUnitReport.xml([stopped])
+        #expect(down.contains(#"<testsuite name="s/three.transcript" tests="4" failures="0" errors="1" skipped="2""#), "\(down)")
+        #expect(down.contains(#"name="line 9: get /b" time="0.000"><skipped message="did not run: the transcript stopped before it"/></testcase>"#))
+        #expect(down.contains(#"name="line 13: get /c""#))
     }
 }

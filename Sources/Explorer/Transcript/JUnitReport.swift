@@ -3,16 +3,19 @@ import Foundation
 
 /// JUnit XML for CI (`explorer test --junit FILE`): one test suite per
 /// transcript, one test case per step. A transcript that could not run is
-/// a suite with one errored case, so CI shows why.
+/// a suite with one errored case, so CI shows why, and the steps it kept
+/// from running are skipped cases.
 enum JUnitReport {
     static func xml(_ runs: [TranscriptRun]) -> String {
         let failures = runs.reduce(0) { $0 + $1.failedSteps.count }
         let errors = runs.filter { $0.failure != nil }.count
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<testsuites name=\"explorer test\" tests=\"\(runs.reduce(0) { $0 + cases($1) })\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(seconds(runs.reduce(.zero) { $0 + $1.duration }))\">\n"
+        xml += "<testsuites name=\"explorer test\" tests=\"\(runs.reduce(0) { $0 + cases($1) })\" failures=\"\(failures)\" errors=\"\(errors)\" "
+            + "skipped=\"\(runs.reduce(0) { $0 + $1.stepsNotRun.count })\" time=\"\(seconds(runs.reduce(.zero) { $0 + $1.duration }))\">\n"
         for run in runs {
             let failed = run.failedSteps.count
-            xml += "  <testsuite name=\"\(escape(run.path))\" tests=\"\(cases(run))\" failures=\"\(failed)\" errors=\"\(run.failure == nil ? 0 : 1)\" time=\"\(seconds(run.duration))\">\n"
+            xml += "  <testsuite name=\"\(escape(run.path))\" tests=\"\(cases(run))\" failures=\"\(failed)\" errors=\"\(run.failure == nil ? 0 : 1)\" "
+                + "skipped=\"\(run.stepsNotRun.count)\" time=\"\(seconds(run.duration))\">\n"
             for step in run.steps {
                 xml += "    <testcase classname=\"\(escape(run.path))\" name=\"\(escape("line \(step.line): \(step.command)"))\" time=\"\(seconds(step.duration))\""
                 if step.passed {
@@ -25,6 +28,11 @@ enum JUnitReport {
             switch run.failure {
             case let .broken(message)?, let .runtime(message)?:
                 xml += "    <testcase classname=\"\(escape(run.path))\" name=\"\(escape(run.path))\"><error message=\"\(escape(message))\"/></testcase>\n"
+                // The steps the failure kept from running: skipped, so CI counts the transcript's every step.
+                for step in run.stepsNotRun {
+                    xml += "    <testcase classname=\"\(escape(run.path))\" name=\"\(escape("line \(step.line): \(step.command)"))\" time=\"0.000\">"
+                        + "<skipped message=\"did not run: the transcript stopped before it\"/></testcase>\n"
+                }
             case nil: break
             }
             xml += "  </testsuite>\n"
@@ -32,8 +40,8 @@ enum JUnitReport {
         return xml + "</testsuites>\n"
     }
 
-    /// A case per step, and one more for a failure that stopped the transcript.
-    private static func cases(_ run: TranscriptRun) -> Int { run.steps.count + (run.failure == nil ? 0 : 1) }
+    /// A case per step, run or skipped, and one more for a failure that stopped the transcript.
+    private static func cases(_ run: TranscriptRun) -> Int { run.steps.count + run.stepsNotRun.count + (run.failure == nil ? 0 : 1) }
 
     private static func seconds(_ duration: Duration) -> String {
         let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18

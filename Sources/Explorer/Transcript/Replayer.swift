@@ -45,6 +45,7 @@ struct Replayer: Sendable {
         }
         run.torn = transcript.torn
         run.total = transcript.steps.count
+        run.planned = transcript.steps.map { ($0.line, $0.command) }
         let header = transcript.header
         let chosen: ChosenProfile?
         switch profile(of: header, in: path) {

@@ -16,6 +16,8 @@ struct TranscriptRun: Sendable {
     var failure: Failure?
     /// The steps the transcript has, run or not.
     var total = 0
+    /// Their lines and commands, for a report that names those a failure kept from running.
+    var planned: [(line: Int, command: String)] = []
     var torn: TornStep?
     /// `--update` rewrote the file.
     var rewritten = false
@@ -26,6 +28,9 @@ struct TranscriptRun: Sendable {
     /// Steps a failure kept from running: a report says so, lest "4 passed,
     /// 0 failed" read as a green run of a transcript that has 6.
     var notRun: Int { failure == nil ? 0 : max(0, total - steps.count) }
+
+    /// Those steps, where the transcript's steps are known.
+    var stepsNotRun: [(line: Int, command: String)] { failure == nil ? [] : Array(planned.dropFirst(steps.count)) }
 
     /// A torn last step fails the run until `--update` keeps it as a
     /// comment: a typo at the end of a hand-written file is not a pass.
