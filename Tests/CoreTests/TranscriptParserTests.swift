@@ -194,6 +194,15 @@ import Testing
         }
     }
 
+    /// An indented command line was read as a line of the step above it,
+    /// and said "expected 'error: …', 'note: …' or a frame after the body".
+    @Test func anIndentedCommandLineIsSaidToBeIndented() {
+        let text = "# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n\n> get /a\nHTTP/1.1 200 OK\n{}\n\n  > get /b\nHTTP/1.1 200 OK\n\n"
+        #expect(throws: TranscriptParseError(line: 9, column: 3, message: "a command line starts with '> ' at the start of the line; this one is indented")) {
+            try TranscriptParser.parse(text)
+        }
+    }
+
     @Test func bareScalarsPatternsAndEmptyContainers() throws {
         let text = "# explorer transcript v1\nprofile: linku\nbase-url: https://api.example.com/v1\n> show .id\n{{integer}}\n\n> show .a\n[]\n\n> show .b\n\"x{{*}}\"\n"
         let transcript = try TranscriptParser.parse(text)

@@ -15,6 +15,13 @@ extension TranscriptParser {
         guard !text.trimmingBlanks().isEmpty else {
             throw StepFailure(error: TranscriptParseError(line: command.number, column: 1, message: "'>' needs a command after it"), atEnd: false)
         }
+        // No response line starts with `>` (JSON, `| ` text, headers, frames): an indented command
+        // line, read as part of the step above, whose body then "had text after it".
+        if let indented = lines.first(where: { [" ", "\t"].contains($0.text.first) && $0.text.trimmingBlanks().hasPrefix(">") }) {
+            let column = indented.text.prefix { $0 == " " || $0 == "\t" }.count + 1
+            throw StepFailure(error: TranscriptParseError(line: indented.number, column: column,
+                                                          message: "a command line starts with '> ' at the start of the line; this one is indented"), atEnd: false)
+        }
         var reader = ResponseReader(lines: lines)
         let expectation = try reader.read()
         return TranscriptStep(command: text, line: command.number, expectation: expectation, innerComments: reader.comments)
