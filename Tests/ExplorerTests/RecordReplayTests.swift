@@ -335,6 +335,30 @@ import Testing
         #expect(run.failure == .runtime("\(path):5: no value for {{secret:password}}: set EXPLORER_SECRET_PASSWORD"))
     }
 
+    /// A replay of a profile file's transcript ignored the file's `spec:`:
+    /// a line the REPL had refused (`quantity is an integer …, not sent`)
+    /// went out, and created what the recording never had.
+    @Test func aReplayChecksLinesAgainstTheProfilesSpecAsTheREPLDid() async throws {
+        let folder = try Scratch.folder("spec-replay")
+        try #"{"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {"/items": {"post": {"requestBody": {"content": {"application/json": {"schema": {"type": "object", "properties": {"quantity": {"type": "integer"}}}}}}, "responses": {"201": {"description": "ok"}}}}}}"#
+            .write(toFile: folder.appendingPathComponent("openapi.json").path, atomically: true, encoding: .utf8)
+        // Nothing listens on port 9: a request sent fails the run at once.
+        try "explorer-profile: 1\nname: inv\nenvironments:\n  local:\n    base-url: http://127.0.0.1:9\nspec: openapi.json\n"
+            .write(toFile: folder.appendingPathComponent("inv.yaml").path, atomically: true, encoding: .utf8)
+        let path = folder.appendingPathComponent("refused.transcript").path
+        try """
+        # explorer transcript v1
+        profile: inv.yaml
+        base-url: http://127.0.0.1:9
+
+        > post /items quantity=3
+        error: quantity is an integer in POST /items, but quantity=3 sends the string "3": use quantity:=3 (not sent; --force sends it anyway)
+
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        let run = await Replayer().run(path)
+        #expect(run.status == .ok && run.steps.count == 1, "\(ReplayReport(palette: .plain).detailed(run).out)\(run.failure.map { "\($0)" } ?? "")")
+    }
+
     @Test func junitHasASuitePerTranscriptAndACasePerStep() {
         var failing = StepRun(line: 9, command: "get /a&b", mismatches: [Mismatch(.status, expected: "200", actual: "404 <x>")], duration: .zero)
         failing.updated = false

@@ -50,6 +50,12 @@ enum MockDerivation {
             return .failure(.runtime("\(path): cannot work out its requests: \(error)"))
         }
         await chosen?.apply(to: live.interpreter)
+        do throws(ChosenProfile.Problem) {
+            if let spec = try chosen?.catalog() { await live.interpreter.use(spec) }
+        } catch {
+            await live.close()
+            return .failure(.broken(error.description))
+        }
         let result: Result<MockScript, TranscriptRun.Failure>
         if let answers {
             result = await steps(of: transcript, path: path, profile: profile, on: live, answers: answers)

@@ -73,6 +73,17 @@ struct ChosenProfile: Sendable {
         if let parameter { await interpreter.session.setSessionQuery(parameter.name, parameter.value) }
     }
 
+    /// The catalog of the file's `spec:` document, the file's own endpoints
+    /// kept beside it; nil when it names none. A replay and the mock take it
+    /// as the REPL does: without it a replay sent what the REPL had refused
+    /// (`quantity is an integer … not sent`).
+    func catalog() throws(Problem) -> ImportedSpec? {
+        guard let path = document.spec else { return nil }
+        do { return try SpecLoader.load(path).adding(document.profile) } catch {
+            throw Problem(description: "\(document.path): spec: \(error.description)")
+        }
+    }
+
     struct Problem: Error, CustomStringConvertible {
         let description: String
         /// A secret not set (the environment's business, exit 3), rather than

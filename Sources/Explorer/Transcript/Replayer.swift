@@ -76,6 +76,13 @@ struct Replayer: Sendable {
             return
         }
         await chosen?.apply(to: live.interpreter)
+        do throws(ChosenProfile.Problem) {
+            if let spec = try chosen?.catalog() { await live.interpreter.use(spec) }
+        } catch {
+            await live.close()
+            run.failure = .broken(error.description)
+            return
+        }
         if let requestDefaults { _ = await live.interpreter.execute(.defaults(requestDefaults)) }
         var resolver = SecretResolver(environment: environment, demoAccounts: profile.demoAccounts)
         resolver.demoPasswordsFirst = live.sandbox != nil
