@@ -24,6 +24,20 @@ import Testing
         #expect(SpecSplit.operationOrder(Data(#"{"paths": {"\/a": {"get": {}}}}"#.utf8)) == ["GET /a": 0], "an escaped slash is a slash")
     }
 
+    /// A model's fields came out in another order on every run (describe,
+    /// TAB): they are the document's, for component schemas and inline bodies.
+    @Test func aJSONModelKeepsTheDocumentsFieldOrder() throws {
+        let names = (0..<12).map { "f\(($0 * 5) % 12)" }
+        let properties = names.map { #""\#($0)": {"type": "string"}"# }.joined(separator: ", ")
+        let text = #"{"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {"/a": {"post": {"requestBody": {"content": {"application/json": {"schema": {"type": "object", "properties": {"# + properties.replacingOccurrences(of: "\"f", with: "\"g") + #"}}}}}, "responses": {"200": {"description": "x"}}}}}, "components": {"schemas": {"Thing": {"type": "object", "properties": {"# + properties + "}}}}}"
+        let path = try write(text, "json")
+        for _ in 0..<3 {
+            let loaded = try SpecLoader.load(path)
+            #expect(loaded.models.first { $0.name == "Thing" }?.fields.map(\.name) == names)
+            #expect(loaded.endpoints.first?.body?.fields.map(\.name) == names.map { "g" + $0.dropFirst() })
+        }
+    }
+
     static let yaml30 = """
     openapi: 3.0.3
     info: {title: Pets, version: "1"}

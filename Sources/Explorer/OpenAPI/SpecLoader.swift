@@ -13,6 +13,21 @@ struct ImportedSpec: Sendable {
     /// For a request that matches no operation: the document's own `security`.
     var defaultAccess: SpecAccess
 
+    /// Each model's fields (the catalog's and each body's) in the order the
+    /// JSON document `data` writes its properties.
+    mutating func inDocumentFieldOrder(_ data: Data) {
+        let orders = SpecLoader.propertyOrders(data)
+        guard !orders.isEmpty else { return }
+        func ordered(_ model: Model) -> Model {
+            guard let order = orders[Set(model.fields.map(\.name))] else { return model }
+            var model = model
+            model.fields.sort { (order.firstIndex(of: $0.name) ?? .max) < (order.firstIndex(of: $1.name) ?? .max) }
+            return model
+        }
+        models = models.map(ordered)
+        for index in endpoints.indices { endpoints[index].body = endpoints[index].body.map(ordered) }
+    }
+
     /// This catalog with a profile file's own endpoints and models where the
     /// document has none of that method and path, or of that name.
     func adding(_ profile: Profile) -> ImportedSpec {
@@ -52,6 +67,7 @@ enum SpecLoader {
                 throw SpecError(file: file, path: "openapi", reason: "version \(version) is not 3.0 or 3.1")
             }
             if isJSON, let order = SpecSplit.operationOrder(data) { spec.endpoints = inDocumentOrder(spec.endpoints, order) }
+            if isJSON { spec.inDocumentFieldOrder(data) }
             return spec
         } catch let error as SpecError {
             throw SpecError(file: file, path: error.path, reason: error.reason)
@@ -75,6 +91,31 @@ enum SpecLoader {
 
     /// The endpoints in the order the document lists them (a stable sort:
     /// one the order does not name keeps its place among the others).
+    /// The order of each `properties` object's members in a JSON document,
+    /// read by our parser, which keeps it (Foundation's decoder does not: a
+    /// model's fields came out in another order on every run). Keyed by the
+    /// set of names, which is how a model is matched to the object it came from.
+    static func propertyOrders(_ data: Data) -> [Set<String>: [String]] {
+        guard let document = try? JSONParser.parse(Array(data)) else { return [:] }
+        var orders: [Set<String>: [String]] = [:]
+        func walk(_ value: JSONValue) {
+            switch value {
+            case let .object(members):
+                for member in members {
+                    if member.key == "properties", case let .object(properties) = member.value {
+                        let names = properties.map(\.key)
+                        orders[Set(names)] = orders[Set(names)] ?? names
+                    }
+                    walk(member.value)
+                }
+            case let .array(items): items.forEach(walk)
+            default: break
+            }
+        }
+        walk(document)
+        return orders
+    }
+
     static func inDocumentOrder(_ endpoints: [Endpoint], _ order: [String: Int]) -> [Endpoint] {
         endpoints.enumerated().sorted { a, b in
             let x = order["\(a.element.method) \(a.element.path)"] ?? Int.max

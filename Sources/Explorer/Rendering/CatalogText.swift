@@ -44,9 +44,11 @@ enum CatalogText {
 
     private static func fields(_ fields: [Field]) -> [String] {
         let width = fields.map(\.name.columns).max() ?? 0
-        return fields.map { f in
-            let type = f.type.description + (f.nullable ? "?" : "")
-            return "  " + pad(f.name, width + 2) + pad(type, 12) + (f.required ? " required" : " optional")
+        let types = fields.map { $0.type.description + ($0.nullable ? "?" : "") }
+        // As wide as the longest type (an enum's values are long): `required` stays in one column.
+        let typeWidth = max(12, types.map(\.columns).max() ?? 0)
+        return zip(fields, types).map { f, type in
+            "  " + pad(f.name, width + 2) + type.padded(to: typeWidth) + (f.required ? " required" : " optional")
         }
     }
 
