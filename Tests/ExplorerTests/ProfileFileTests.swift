@@ -162,6 +162,15 @@ import Testing
         try bearer.yaml.write(toFile: path, atomically: true, encoding: .utf8)
         #expect(try ProfileFile.read(path).auth == .bearer(token: "{{secret:token}}"))
         #expect(try ProfileFile.read(path).defaultEnvironment == "staging")
+
+        // FastAPI writes `security` on each operation and none on the document: it was `auth none`.
+        spec.defaultAccess = SpecAccess(isPublic: true, token: .bearer)
+        spec.endpoints = [Endpoint("POST", "/auth/login", "", isPublic: true), Endpoint("GET", "/items", ""), Endpoint("POST", "/items", "")]
+        #expect(ProfileInitCommand.text(name: "inv", baseURL: nil, spec: spec, specPath: nil).auth == "bearer")
+        spec.endpoints = [Endpoint("GET", "/items", "", token: .header("X-Key")), Endpoint("GET", "/x", "", token: .header("X-Key")), Endpoint("GET", "/y", "")]
+        #expect(ProfileInitCommand.text(name: "inv", baseURL: nil, spec: spec, specPath: nil).auth == "header X-Key", "the scheme most of them name")
+        spec.endpoints = [Endpoint("GET", "/open", "", isPublic: true)]
+        #expect(ProfileInitCommand.text(name: "inv", baseURL: nil, spec: spec, specPath: nil).auth == "none")
     }
 }
 

@@ -127,6 +127,19 @@ struct ProfileInitCommand: ParsableCommand {
     }
 
     /// The file's text, and what it says, for the summary line.
+    /// How the document's requests authenticate: its own `security`, else
+    /// the scheme most of its secured operations name (FastAPI writes
+    /// `security` on each operation, none on the document: that was `auth none`).
+    static func access(of spec: ImportedSpec) -> SpecAccess {
+        guard spec.defaultAccess.isPublic else { return spec.defaultAccess }
+        let placements = spec.endpoints.filter { !$0.isPublic }.map(\.token)
+        let counted = placements.reduce(into: [(TokenPlacement, Int)]()) { counts, token in
+            if let index = counts.firstIndex(where: { $0.0 == token }) { counts[index].1 += 1 } else { counts.append((token, 1)) }
+        }
+        guard let common = counted.max(by: { $0.1 < $1.1 })?.0 else { return spec.defaultAccess }
+        return SpecAccess(isPublic: false, token: common)
+    }
+
     static func text(name: String, baseURL: URL?, spec: ImportedSpec?, specPath: String?) -> (yaml: String, environments: [String], auth: String) {
         var environments: [(name: String, url: String)] = []
         if let baseURL { environments.append(("local", baseURL.absoluteString)) }
@@ -151,7 +164,7 @@ struct ProfileInitCommand: ParsableCommand {
             lines += ["  \(environment.name):", "    base-url: \(environment.url)"]
         }
         let auth: String
-        switch spec?.defaultAccess {
+        switch spec.map(Self.access) {
         case let access? where !access.isPublic && access.token == .bearer:
             auth = "bearer"
             lines += ["auth:", "  kind: bearer", "  token: \"{{secret:token}}\"   # from EXPLORER_SECRET_TOKEN, or asked for"]
