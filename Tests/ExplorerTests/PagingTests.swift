@@ -136,6 +136,16 @@ extension PagingTests {
             == .request(path: "/items", items: [.query(name: "p", value: "3"), .query(name: "n", value: "10")]))
         #expect(Paging.next(after: second, response: answer(#"{"rows": \#(items), "meta": {"count": 20}}"#), endpointQuery: [], declared: declared)
             == .end("no next page: 2 pages of 10 cover the total, 20"))
+        // No size typed: the one the answer says it used. Without it the total was never reached,
+        // and `next` fetched an empty page 4 of a total of 7 in pages of 3.
+        let untyped = try #require(try ProfileFile.parse("explorer-profile: 1\nname: x\nenvironments: {a: {base-url: \"http://127.0.0.1:1\"}}\n"
+            + "pagination: {style: page, total: .total}\n", file: "x.yaml").profile.pagination)
+        let third = Paging.Last(path: "/items", items: [.query(name: "page", value: "3")], options: RequestOptions())
+        #expect(Paging.next(after: third, response: answer(#"{"items": [7], "page": 3, "page_size": 3, "total": 7}"#), endpointQuery: [], declared: untyped)
+            == .end("no next page: 3 pages of 3 cover the total, 7"))
+        let first = Paging.Last(path: "/items", items: [], options: RequestOptions())
+        #expect(Paging.next(after: first, response: answer(#"{"items": [1, 2], "page_size": 2, "total": 2}"#), endpointQuery: [], declared: untyped)
+            == .end("no next page: 1 page of 2 covers the total, 2"))
         // One object, not a list (`get /notes/n_001` then `next`): page 2 of it fetched the same object again.
         #expect(Paging.next(after: second, response: answer(#"{"id": "n_001", "title": "x"}"#), endpointQuery: [], declared: declared)
             == .end("no next page: the last answer is not a list (next pages through a list answer)"))

@@ -106,7 +106,7 @@ enum Paging {
         // One object with no list in it (`get /notes/n_001`) has no next page: page==2 of it fetched the same object.
         if let body, listed == nil, !holdsList(body) { return .end("no next page: the last answer is not a list (next pages through a list answer)") }
         if let total, let size, page * size >= total {
-            return .end("no next page: \(page) page\(page == 1 ? "" : "s") of \(size) cover the total, \(total)")
+            return .end("no next page: \(page) page\(page == 1 ? "" : "s") of \(size) cover\(page == 1 ? "s" : "") the total, \(total)")
         }
         if let listed, listed.isEmpty { return .end("no next page: page \(page) is empty") }
         if let listed, let size, listed.count < size { return .end("no next page: page \(page) has \(listed.count) of \(size)") }
@@ -149,7 +149,11 @@ enum Paging {
             return .request(path: last.path, items: replacing(parameter, with: value.plainText, in: last.items))
         case let .page(parameter, sizeParameter, totalField):
             let page = query(parameter).flatMap { Int($0) } ?? 1
+            // Not typed: the size the answer says it used (`"page_size": 3`). Without it the total
+            // was never reached, and `next` fetched an empty page after the last.
+            let members = object(body)
             let size = sizeParameter.flatMap(query).flatMap { Int($0) }
+                ?? ((sizeParameter.map { [$0] } ?? []) + sizeParameters).lazy.compactMap { number(members, $0) }.first
             let total = totalField.flatMap { path in
                 if case let .success(value) = path.evaluate(body ?? .null) { integer(value) } else { nil }
             }
