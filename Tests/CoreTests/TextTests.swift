@@ -187,8 +187,17 @@ import Testing
         #expect(Profile.linku.errorEnvelope.describe(status: 422, body: body) == "422 VALIDATION_ERROR: invalid (title: required)")
     }
 
+    /// A profile's envelope that does not fit the body (a framework's own 422)
+    /// falls back on the common shapes: it said only the status.
+    @Test func aProfilesEnvelopeFallsBackOnTheCommonShapes() throws {
+        let envelope = ErrorEnvelope.fields(ErrorFields(message: try JSONPath.parse(".error.message")))
+        #expect(envelope.describe(status: 422, body: try JSONParser.parse(#"{"detail":[{"loc":["body","name"],"msg":"Field required"}]}"#))
+            == "422: body.name: Field required")
+        #expect(envelope.describe(status: 404, body: try JSONParser.parse(#"{"error":{"message":"no item 3"}}"#)) == "404: no item 3")
+    }
+
     @Test func otherBodiesAreNotEnvelopes() throws {
-        #expect(Profile.linku.errorEnvelope.describe(status: 500, body: try JSONParser.parse(#"{"detail":"x"}"#)) == nil)
+        #expect(Profile.linku.errorEnvelope.describe(status: 500, body: try JSONParser.parse(#"{"ok":false}"#)) == nil)
         #expect(Profile.linku.errorEnvelope.describe(status: 500, body: nil) == nil)
     }
 }
@@ -311,9 +320,22 @@ import Testing
         (#"{"error_code":"E42","error":"boom"}"#, "404 E42: boom"),
         (#"{"code":"404","message":"gone"}"#, "404: gone"),
         (#"{"code":"bad thing","message":"gone"}"#, "404: gone"),
+        // FastAPI's validation errors: each field's place and message (it was "422 Unprocessable Entity").
+        (#"{"detail":[{"type":"missing","loc":["body","quantity"],"msg":"Field required","input":{}}]}"#, "404: body.quantity: Field required"),
+        (#"{"detail":[{"loc":["body","a"],"msg":"x"},{"loc":["query",0],"msg":"y"},{"msg":"z"},{"loc":["b"],"msg":"w"},{"loc":["c"],"msg":"v"}]}"#,
+         "404: body.a: x; query.0: y; z (and 2 more)"),
     ])
     func commonShapes(body: String, line: String) throws {
         #expect(ErrorEnvelope.generic.describe(status: 404, body: try JSONParser.parse(body)) == line)
+    }
+
+    /// A profile's envelope that does not fit the body (a framework's own 422)
+    /// falls back on the common shapes: it said only the status.
+    @Test func aProfilesEnvelopeFallsBackOnTheCommonShapes() throws {
+        let envelope = ErrorEnvelope.fields(ErrorFields(message: try JSONPath.parse(".error.message")))
+        #expect(envelope.describe(status: 422, body: try JSONParser.parse(#"{"detail":[{"loc":["body","name"],"msg":"Field required"}]}"#))
+            == "422: body.name: Field required")
+        #expect(envelope.describe(status: 404, body: try JSONParser.parse(#"{"error":{"message":"no item 3"}}"#)) == "404: no item 3")
     }
 
     @Test func otherBodiesAreNotEnvelopes() throws {

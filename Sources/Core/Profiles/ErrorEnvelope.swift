@@ -20,6 +20,7 @@ public enum ErrorEnvelope: Sendable {
                 let title = body["title"]?.stringValue
                 return "\(status): " + (title.map { "\($0): \(detail)" } ?? detail)
             }
+            if case let .array(problems)? = body["detail"], let said = Self.validationProblems(problems) { return "\(status): \(said)" }
             let candidates: [JSONValue?] = [body["message"], body["error"], body["error"]?["message"], body["errors"]?[0]?["message"], body["title"]]
             // A code in words beside the message (`{"code": "TOKEN_EXPIRED", "message": …}`), as a profile's envelope says it.
             let code = [body["code"], body["error_code"], body["error"]?["code"]].lazy.compactMap { $0?.stringValue }
@@ -29,8 +30,22 @@ public enum ErrorEnvelope: Sendable {
             }
             return nil
         case let .fields(fields):
-            return fields.describe(status: status, body: body)
+            // A body not in the profile's envelope (a framework's own 422) still gets its line.
+            return fields.describe(status: status, body: body) ?? ErrorEnvelope.generic.describe(status: status, body: body)
         }
+    }
+
+    /// FastAPI's and pydantic's validation errors, `[{"loc": ["body", "quantity"],
+    /// "msg": "Field required"}, …]`, as `body.quantity: Field required; …`
+    /// (three at most, then how many more); nil when they are not that shape.
+    static func validationProblems(_ problems: [JSONValue]) -> String? {
+        let said = problems.compactMap { problem -> String? in
+            guard let message = problem["msg"]?.stringValue ?? problem["message"]?.stringValue else { return nil }
+            guard case let .array(place)? = problem["loc"], !place.isEmpty else { return message }
+            return place.map(\.plainText).joined(separator: ".") + ": " + message
+        }
+        guard !said.isEmpty else { return nil }
+        return said.prefix(3).joined(separator: "; ") + (said.count > 3 ? " (and \(said.count - 3) more)" : "")
     }
 }
 
