@@ -132,6 +132,17 @@ import Testing
         }
     }
 
+    /// Valid YAML missing a member was called "not valid YAML", with no
+    /// place; OpenAPIKit's own text came on four lines, in Markdown.
+    @Test func aMissingMemberIsNamedWhereItIsMissing() throws {
+        let yaml = try write("openapi: 3.0.0\ninfo: {title: x, version: \"1\"}\npaths:\n  /a:\n    get:\n      responses:\n        \"200\":\n          content: {}\n", "yaml")
+        #expect(throws: SpecError(file: yaml, path: #".paths["/a"].get.responses.200"#, reason: "`description` is missing.")) { try SpecLoader.load(yaml) }
+        let noVersion = try write(#"{"openapi": "3.1.0", "info": {"title": "x"}, "paths": {}}"#, "json")
+        #expect(throws: SpecError(file: noVersion, path: ".info", reason: "`version` is missing.")) { try SpecLoader.load(noVersion) }
+        let empty = try write("\n", "json")
+        #expect(throws: SpecError(file: empty, path: "", reason: "the file is empty")) { try SpecLoader.load(empty) }
+    }
+
     /// Issue 11, messages: a file that is not YAML or JSON at all said
     /// "Problem encountered when parsing `[unknown object]`: The given data
     /// was not valid YAML.."; it now says where the parser stopped.
@@ -286,5 +297,13 @@ import Testing
         #expect(count == 3)
         guard case let .failure(message, _) = missing else { Issue.record("loaded"); return }
         #expect(message == "/nonexistent.yaml: cannot read the file")
+        // A document with no operations: `endpoints` said to load one, as if none had been.
+        let bare = try write("openapi: 3.0.0\ninfo: {title: x, version: \"1\"}\npaths: {}\n", "yaml")
+        let listed = try await withLiveSession(target: .url(nowhere)) { live in
+            _ = await live.interpreter.execute(.specLoad(path: bare))
+            return await live.interpreter.execute(.endpoints(filter: nil))
+        }
+        guard case let .failure(said, _) = listed else { Issue.record("listed: \(listed)"); return }
+        #expect(said == "the catalog is empty: the OpenAPI document lists no operations under paths")
     }
 }

@@ -164,6 +164,22 @@ enum SpecImport31 {
     }
 
     static func reason(of error: Error) -> String {
-        OpenAPI.Error(from: error).localizedDescription
+        plainly(OpenAPI.Error(from: error).localizedDescription)
+    }
+
+    /// OpenAPIKit's text on one line, in words: its cause (after "could not
+    /// be decoded because:"), its Markdown (`**GET**`) gone, a missing key as
+    /// "`description` is missing".
+    static func plainly(_ text: String) -> String {
+        var said = text
+        if let because = said.range(of: "could not be decoded because:", options: .backwards) { said = String(said[because.upperBound...]) }
+        said = said.replacingOccurrences(of: "**", with: "")
+        if let missing = said.firstMatch(of: /Expected to find `([^`]+)` key(?: in [^ ]+)? but it is missing\.?/) {
+            said.replaceSubrange(missing.range, with: "`\(missing.1)` is missing.")
+        }
+        said = said.replacingOccurrences(of: "Expected value to be parsable as Mapping but it was not", with: "expected an object (a mapping) here")
+        said = said.split(whereSeparator: \.isNewline).map { $0.trimmingBlanks() }.filter { !$0.isEmpty }.joined(separator: " ")
+        while said.hasSuffix("..") { said.removeLast() }
+        return said.trimmingBlanks()
     }
 }

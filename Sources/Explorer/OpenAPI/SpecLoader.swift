@@ -54,6 +54,7 @@ enum SpecLoader {
 
     static func load(_ file: String) throws(SpecError) -> ImportedSpec {
         let (data, isJSON) = try read(file)
+        if !data.contains(where: { !" \n\r\t".utf8.contains($0) }) { throw SpecError(file: file, path: "", reason: "the file is empty") }
         do {
             let version = try self.version(data, isJSON: isJSON)
             if version.hasPrefix(swaggerMark) { return try swagger(data, isJSON: isJSON) }
@@ -142,7 +143,8 @@ enum SpecLoader {
         default:
             // Foundation's JSON errors say nothing of where (on Linux): the
             // project's own parser, run again on this failure only, does.
-            guard isJSON else { return "not valid \(format)" }
+            // YAML that parses was decoded wrong (a member missing): not a syntax problem.
+            guard isJSON else { return (try? Yams.load(yaml: String(decoding: data, as: UTF8.self))) != nil ? nil : "not valid \(format)" }
             do { _ = try JSONParser.parse(Array(data)) } catch { return "not valid JSON: \(error)" }
             return "not valid JSON"
         }
