@@ -41,9 +41,11 @@ import Testing
         let (interpreter, session, server) = (live.interpreter, await live.interpreter.session, try #require(live.sandbox))
         let login = try await run(interpreter, "login me@example.com s3cret")
         guard case let .offline(request, _) = login else { Issue.record("\(login)"); return }
-        let body = String(decoding: request.body ?? [], as: UTF8.self)
         #expect(request.url.path == "/api/secure-auth/login")
-        #expect(body.contains("me@example.com") && !body.contains("s3cret") && body.contains(Redactor.placeholder))
+        // Shown hidden, with the Content-Length of the body it would send (it was the hidden body's).
+        let shown = Renderer(palette: .plain).render(login).out
+        #expect(shown.contains("me@example.com") && !shown.contains("s3cret") && shown.contains(#""password":"<hidden: 6 characters>""#), "\(shown)")
+        #expect(shown.contains("Content-Length: \(request.body?.count ?? 0)\n") && request.body?.count == #"{"email":"me@example.com","password":"s3cret"}"#.utf8.count)
         let get = try await run(interpreter, "get /api/tasks")
         guard case .offline = get else { Issue.record("a plain line was sent: \(get)"); return }
         guard case let .failure(socket, _) = try await run(interpreter, "ws connect") else { Issue.record("a socket opened"); return }

@@ -323,8 +323,8 @@ actor Interpreter {
                 return .failure("login needs an email and a password: login EMAIL PASSWORD", .usage)
             }
             if offline {
-                // The password is the user's, not the output's: shown hidden, as history keeps it.
-                return .offline(try session.loginRequest(email: email, password: Redactor.placeholder), note: nil)
+                // The request as it would go, its Content-Length the real body's; the password is hidden where it is shown.
+                return .offline(try session.loginRequest(email: email, password: password), note: nil)
             }
             let exchange = try await session.login(email: email, password: password)
             guard (200..<300).contains(exchange.response.status) else { return remember(exchange, note: nil) }
