@@ -92,6 +92,21 @@ import Testing
         #expect(throws: CommandError("unknown option '--nonsense' (help get lists the options)", column: 7)) { try parser.parse("get /x --nonsense") }
     }
 
+    /// `/items/{item_id}` pasted from the catalog went out as the literal `{item_id}`.
+    @Test func aCatalogPlaceholderInAPathIsRefusedWithACaret() throws {
+        #expect(throws: CommandError("{id} is the catalog's placeholder: put a value in its place (/api/tasks/7/participants), or a {{variable}}", column: 15)) {
+            try parser.parse("get /api/tasks/{id}/participants")
+        }
+        #expect(throws: CommandError("{x} is the catalog's placeholder: put a value in its place (http://h.example/a/7), or a {{variable}}", column: 23)) {
+            try parser.parse("get http://h.example/a/{x}")
+        }
+        // A query's braces are the server's business, and so is a segment that is not only a placeholder.
+        guard case let .http(_, query, _, _) = try parser.parse("get /a?q={x}"), case let .http(_, segment, _, _) = try parser.parse("get /a/{x}y") else {
+            Issue.record("not requests"); return
+        }
+        #expect(query == "/a?q={x}" && segment == "/a/{x}y")
+    }
+
     /// HTTPie's `-a USER:PASSWORD` and `-A bearer -a TOKEN`: the line's own
     /// Authorization header (it was refused as an unknown option).
     @Test func authOnTheLineIsItsAuthorizationHeader() throws {

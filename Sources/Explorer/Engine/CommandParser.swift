@@ -172,6 +172,20 @@ struct CommandParser {
 
     /// A request line: flags anywhere (`RequestOptions`), the path first of
     /// the other words unless the line began with it, then request items.
+    /// A whole path segment written `{name}` (not a `{{variable}}`), and where it starts.
+    static func catalogPlaceholder(in path: String) -> (name: String, offset: Int)? {
+        let bare = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        var offset = 0
+        for segment in bare.split(separator: "/", omittingEmptySubsequences: false) {
+            if segment.count > 2, segment.hasPrefix("{"), segment.hasSuffix("}"), !segment.hasPrefix("{{"),
+               !segment.dropFirst().dropLast().contains(where: { "{}".contains($0) }) {
+                return (String(segment), offset)
+            }
+            offset += segment.count + 1
+        }
+        return nil
+    }
+
     static func http(method: String, _ arguments: CommandArguments) throws(CommandError) -> Command {
         let args = arguments.words
         var items: [RequestItem] = []
@@ -203,6 +217,13 @@ struct CommandParser {
         if let authorization = try options.takeAuthorization(line: args) { items.append(authorization) }
         if options.raw != nil, let data = dataWords.first {
             throw CommandError("--raw sends its text as the whole body; it cannot be combined with fields or files", column: data.start)
+        }
+        // `/items/{item_id}` pasted from the catalog or docs: it went out as the literal `{item_id}`.
+        if let placeholder = Self.catalogPlaceholder(in: path.text) {
+            let example = path.text.replacingCharacters(in: path.text.index(path.text.startIndex, offsetBy: placeholder.offset)
+                                                        ..< path.text.index(path.text.startIndex, offsetBy: placeholder.offset + placeholder.name.count), with: "7")
+            throw CommandError("\(placeholder.name) is the catalog's placeholder: put a value in its place (\(example)), or a {{variable}}",
+                               column: path.column(at: placeholder.offset))
         }
         // A full URL typed out: checked here, with a caret (`{{name}}` in it is filled in later, and checked then).
         // A scheme is read in any case (RFC 3986 3.1): `HTTPS://` is https.
