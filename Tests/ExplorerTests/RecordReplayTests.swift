@@ -310,7 +310,8 @@ import Testing
         ])
         #expect(runs.allSatisfy { $0.status == .parse })
         #expect(combinedStatus(runs + [TranscriptRun(path: "x", failure: .runtime("down"))]) == .parse)
-        #expect(ReplayReport.summary(runs) == "0 passed, 4 failed")
+        #expect(ReplayReport.summary(runs) == "0 passed, 0 failed, 4 broken")
+        #expect(ReplayReport.summary(runs + [TranscriptRun(path: "x", failure: .runtime("down")), TranscriptRun(path: "y")]) == "1 passed, 0 failed, 1 could not run, 4 broken")
         #expect(TranscriptSource.files(in: [directory.path]).files == [binary, profile, syntax])
     }
 

@@ -103,7 +103,7 @@ def test_every_way_in_records_and_the_suite_runs_them(tmp_path):
     suite = explorer(["test"], tmp_path)
     assert suite.returncode == 2
     assert f"BROKEN  {os.path.join('sessions', 'broken.transcript')}:3:11: 'base-url:' is 'sandbox' or an http:// or https:// URL, not 'nowhere'" in suite.stdout
-    assert suite.stdout.splitlines()[-1] == "3 passed, 1 failed"
+    assert suite.stdout.splitlines()[-1] == "3 passed, 0 failed, 1 broken"
 
 
 def test_recording_refuses_a_file_that_has_content(tmp_path):

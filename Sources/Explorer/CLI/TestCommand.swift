@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 
 /// `explorer test [DIR|FILE…]`: the regression suite. One line per
-/// transcript as it finishes, then `N passed, N failed`.
+/// transcript as it finishes, then `N passed, N failed` (and any that could not run or be read).
 struct TestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "test",

@@ -71,9 +71,14 @@ struct ReplayReport {
     }
 
     /// The final line of `explorer test`.
+    /// Those that could not run (`ERROR`) and could not be read (`BROKEN`) are
+    /// counted as such, not as failed: they were "0 passed, 2 failed".
     static func summary(_ runs: [TranscriptRun]) -> String {
-        let passed = runs.filter(\.passed).count
-        return "\(passed) passed, \(runs.count - passed) failed"
+        let count = { (status: ExitStatus) in runs.filter { $0.status == status }.count }
+        var parts = ["\(count(.ok)) passed", "\(count(.mismatch)) failed"]
+        if count(.runtime) > 0 { parts.append("\(count(.runtime)) could not run") }
+        if count(.parse) > 0 { parts.append("\(count(.parse)) broken") }
+        return parts.joined(separator: ", ")
     }
 
     /// `, 2 did not run` after a count, when a failure stopped the run early.
