@@ -38,6 +38,8 @@
 #define EX_SHARED __attribute__((weak))
 EX_SHARED volatile sig_atomic_t ex_interrupts = 0;
 EX_SHARED volatile sig_atomic_t ex_winch = 0;
+/// Set by SIGCONT: the REPL was stopped (Ctrl-Z) and `fg` brought it back.
+EX_SHARED volatile sig_atomic_t ex_continued = 0;
 EX_SHARED int ex_pipe[2] = {-1, -1};
 EX_SHARED char *ex_prompt_text = NULL;
 /// Written to (one byte) when output is waiting to be printed above the line
@@ -50,6 +52,8 @@ static void ex_on_signal(int sig) {
     int saved = errno;
     if (sig == SIGWINCH) {
         ex_winch = 1;
+    } else if (sig == SIGCONT) {
+        ex_continued = 1;
     } else {
         ex_interrupts++;
     }
@@ -77,6 +81,7 @@ static inline int ex_install_signal_handlers(void) {
     sa.sa_flags = 0;
     if (sigaction(SIGINT, &sa, NULL) != 0) return -1;
     if (sigaction(SIGWINCH, &sa, NULL) != 0) return -1;
+    if (sigaction(SIGCONT, &sa, NULL) != 0) return -1;
     return 0;
 }
 
@@ -225,6 +230,19 @@ static int ex_getc(EditLine *el, wchar_t *out) {
             ex_winch = 0;
             ex_drain_pipe();
             el_resize(el);
+        }
+        if (ex_continued) {
+            /* Back from Ctrl-Z: the shell left the terminal cooked (keys echoed
+               twice, arrows as ^[[D, TAB inert) and the line unshown. Raw mode
+               again, and prompt and line drawn where the cursor is. */
+            ex_continued = 0;
+            ex_drain_pipe();
+            el_set(el, EL_PREP_TERM, 0);
+            el_set(el, EL_PREP_TERM, 1);
+            const char *term = getenv("TERM");
+            fputs(!term || !*term || strcmp(term, "dumb") == 0 ? "\r" : "\r\x1b[J", stdout);
+            fflush(stdout);
+            el_set(el, EL_REFRESH);
         }
         struct pollfd fds[3] = {{0, POLLIN, 0}, {ex_pipe[0], POLLIN, 0}, {ex_output_pipe[0], POLLIN, 0}};
         int n = poll(fds, 3, -1);

@@ -497,3 +497,22 @@ def test_an_arrow_key_ends_a_ctrl_r_search_and_moves(spawn, env):
     x.send("\x15" + "exit" + ENTER)
     x.expect_exit()
     assert not any("[C" in line or "[D" in line for line in history_lines(env)), history_lines(env)
+
+
+def test_the_line_comes_back_whole_after_ctrl_z_and_fg(spawn):
+    # After Ctrl-Z the shell leaves the terminal cooked: back with `fg`, keys
+    # were echoed twice, arrows typed ^[[D and TAB did nothing until Enter.
+    import signal
+    import termios
+    x = spawn()
+    x.type_visibly("get /api/tas")
+    os.kill(x.child.pid, signal.SIGSTOP)
+    # What a shell does while it has the terminal: canonical mode and echo on.
+    attributes = termios.tcgetattr(x.child.child_fd)
+    attributes[3] |= termios.ICANON | termios.ECHO
+    termios.tcsetattr(x.child.child_fd, termios.TCSANOW, attributes)
+    os.kill(x.child.pid, signal.SIGCONT)
+    x.wait_for_line(PROMPT + "get /api/tas")
+    x.send("\x1b[D" + "k" + "\x05" + TAB)
+    x.wait_for_line(PROMPT + "get /api/taks")
+    assert "^[[D" not in x.transcript
