@@ -383,3 +383,24 @@ import Testing
         #expect(down.contains(#"name="line 13: get /c""#))
     }
 }
+
+/// How an answer after `capture` refers to the captured value.
+@Suite struct CaptureReferencesTests {
+    /// A server whose ids are three digits: `no item 553` was written as it
+    /// came and failed against a fresh server (`no item 554`). In a message
+    /// the id is the capture's, but not an error line's status, nor a
+    /// number in a text body.
+    @Test func aShortIdInAMessageIsTheCaptures() throws {
+        var references = CaptureReferences()
+        references.note(.capture(name: "item_id", path: try JSONPath.parse(".id")))
+        let recorded = Expectation(status: 404, body: .json(.object([.init("message", .literal(.string("no item 553")))], open: false)),
+                                   errors: [.literal("553 NOT_FOUND: no item 553")], notes: [.literal("deleted 553")])
+        let written = references.referencing(in: recorded, values: ["item_id": "553"])
+        #expect(TranscriptWriter.response(written) == ["HTTP/1.1 404", "{", #"  "message": "no item {{item_id}}""#, "}",
+                                                       "error: 553 NOT_FOUND: no item {{item_id}}", "note: deleted {{item_id}}"])
+        let text = references.referencing(in: Expectation(body: .text([.literal("Content-Length: 553")])), values: ["item_id": "553"])
+        #expect(TranscriptWriter.response(text) == ["| Content-Length: 553"])
+        let two = references.referencing(in: Expectation(errors: [.literal("no item 55")]), values: ["item_id": "55"])
+        #expect(TranscriptWriter.response(two) == ["error: no item 55"], "two digits are any number")
+    }
+}

@@ -28,14 +28,19 @@ struct CaptureReferences {
         guard !captured.isEmpty else { return expectation }
         var expectation = expectation
         let distinctive = distinctiveCaptures(values)
+        // In a message (a JSON string, an error or note line) an id of three digits or more is the
+        // capture's too (`no item 553`): a message says what it is about. A text body's numbers are not
+        // (a Content-Length that happens to equal it).
+        let inMessages = distinctiveCaptures(values, numbersFrom: 3)
         switch expectation.body {
-        case let .json(body)?: expectation.body = .json(referencing(in: body, values: values, distinctive: distinctive))
+        case let .json(body)?: expectation.body = .json(referencing(in: body, values: values, distinctive: inMessages))
         case let .text(lines)?: expectation.body = .text(lines.map { Self.referencing(distinctive, in: $0) })
         default: break
         }
-        // `error: 404 NOT_FOUND: note n_ac699c39 not found`: the id is the capture's in the summary too.
-        expectation.errors = expectation.errors.map { Self.referencing(distinctive, in: $0) }
-        expectation.notes = expectation.notes.map { Self.referencing(distinctive, in: $0) }
+        // `error: 404 NOT_FOUND: note n_ac699c39 not found`: the id is the capture's in the summary too
+        // (not the status before it, were the id 404).
+        expectation.errors = expectation.errors.map { Self.referencing(inMessages, in: $0, keepingLeadingNumber: true) }
+        expectation.notes = expectation.notes.map { Self.referencing(inMessages, in: $0) }
         return expectation
     }
 
@@ -61,21 +66,27 @@ struct CaptureReferences {
     /// Captured values long or mixed enough that finding one inside a text
     /// is finding that id (`n_ac699c39`, `1764190003`), not a number that
     /// happens to be there (`7`, `2025`); the longest first.
-    private func distinctiveCaptures(_ values: [String: String]) -> [(name: String, value: String)] {
+    private func distinctiveCaptures(_ values: [String: String], numbersFrom digits: Int = 6) -> [(name: String, value: String)] {
         captured.keys.sorted().compactMap { name -> (name: String, value: String)? in
             guard let value = values[name] else { return nil }
             let mixed = value.contains(where: \.isLetter) && value.contains(where: { !$0.isLetter })
-            return value.count >= 6 || (value.count >= 4 && mixed) ? (name, value) : nil
+            let number = value.count >= digits && value.allSatisfy { $0.isASCII && $0.isNumber }
+            return value.count >= 6 || (value.count >= 4 && mixed) || number ? (name, value) : nil
         }.sorted { $0.value.count > $1.value.count }
     }
 
     /// `text` with each captured value standing as a word of its own in its
     /// literal pieces written as `{{name}}`.
-    static func referencing(_ captures: [(name: String, value: String)], in text: PatternText) -> PatternText {
+    static func referencing(_ captures: [(name: String, value: String)], in text: PatternText, keepingLeadingNumber: Bool = false) -> PatternText {
         guard !captures.isEmpty else { return text }
         var pieces: [PatternText.Piece] = []
-        for piece in text.pieces {
+        for (index, piece) in text.pieces.enumerated() {
             guard case var .literal(rest) = piece else { pieces.append(piece); continue }
+            if keepingLeadingNumber, index == 0, let status = rest.prefixMatch(of: /[0-9]+/) {
+                // An error line's status (`404 NOT_FOUND: …`) stays as it is.
+                pieces.append(.literal(String(status.output)))
+                rest = String(rest[status.range.upperBound...])
+            }
             while !rest.isEmpty {
                 var found: (range: Range<String.Index>, name: String)?
                 for capture in captures {
@@ -97,7 +108,14 @@ struct CaptureReferences {
                 rest = String(rest[range.upperBound...])
             }
         }
-        return PatternText(pieces)
+        // Adjacent literals as one, as the parser reads them back.
+        return PatternText(pieces.reduce(into: [PatternText.Piece]()) { merged, piece in
+            if case let .literal(next) = piece, case let .literal(previous)? = merged.last {
+                merged[merged.count - 1] = .literal(previous + next)
+            } else {
+                merged.append(piece)
+            }
+        })
     }
 
     /// A number, or a string that is not empty: what an id is.
