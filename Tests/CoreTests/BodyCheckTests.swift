@@ -23,6 +23,23 @@ import Testing
         ])
     }
 
+    /// Nested items were not checked: `dims[width]=3` sent "3" to an integer, `tags[]:=5` a number into strings.
+    @Test func nestedItemsAreCheckedAgainstTheFieldTheirPathLeadsTo() {
+        let dimensions = Model("Dimensions", [Field("width", .integer), Field("unit", .enumeration("Unit", ["cm", "in"]))])
+        let item = Endpoint("POST", "/items", "", body: Model("ItemCreate", [Field("dims", .model("Dimensions")), Field("tags", .array(.string)),
+                                                                             Field("rows", .array(.model("Dimensions")))]))
+        let problems = item.bodyProblems(in: [.stringField(name: "dims[width]", value: "3"), .jsonField(name: "tags[]", value: .number("5")),
+                                              .stringField(name: "rows[0][unit]", value: "mm"), .jsonField(name: "dims[width]", value: .number("3")),
+                                              .stringField(name: "tags[0]", value: "ok"), .stringField(name: "dims[other]", value: "x")],
+                                         models: { $0 == "Dimensions" ? dimensions : nil })
+        #expect(problems == [
+            #"dims[width] is an integer in POST /items, but dims[width]=3 sends the string "3": use dims[width]:=3"#,
+            "tags[] is a string in POST /items, but tags[]:=5 sends a number: use tags[]=5",
+            #"rows[0][unit] in POST /items is one of cm|in, not "mm""#,
+        ])
+        #expect(item.bodyProblems(in: [.stringField(name: "dims[width]", value: "3")]).isEmpty, "a model it cannot find: not checked")
+    }
+
     @Test func otherKindsWhereTheCatalogWantsAStringAndUnlistedEnumValues() {
         #expect(endpoint.bodyProblems(in: [.jsonField(name: "title", value: .number("5")), .stringField(name: "status", value: "closed")]) == [
             "title is a string in POST /api/tasks, but title:=5 sends a number: use title=5",

@@ -4,7 +4,9 @@
 /// value, an enum field given a value it does not list. One line each, with
 /// the item that would fix it.
 extension Endpoint {
-    public func bodyProblems(in items: [RequestItem]) -> [String] {
+    /// `models` finds the models a field's type names, for nested items
+    /// (`dims[width]=3`, `tags[]:=5`): the field the path leads to is checked.
+    public func bodyProblems(in items: [RequestItem], models: (String) -> Model? = { _ in nil }) -> [String] {
         guard let body else { return [] }
         let operation = "\(method) \(path)"
         if bodyIsList {
@@ -19,11 +21,29 @@ extension Endpoint {
             return ["\(operation) takes a JSON list of \(body.name), but \(first)… makes an object: send the list with --raw '[{…}]' or @file.json"]
         }
         let fields = Dictionary(body.fields.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        /// The field an item's name leads to: itself, or down a nested path through models and lists.
+        func field(_ name: String) -> Field? {
+            if let plain = fields[name] { return plain }
+            guard name.contains("["), let steps = try? NestedJSON.parse(name), case let .key(first)? = steps.first,
+                  var current = fields[first] else { return nil }
+            for step in steps.dropFirst() {
+                switch (step, current.type) {
+                case let (.key(key), .model(model)):
+                    guard let next = models(model)?.fields.first(where: { $0.name == key }) else { return nil }
+                    current = next
+                case let (.index, .array(element)), let (.append, .array(element)):
+                    current = Field(name, element, required: true, nullable: false)
+                default:
+                    return nil
+                }
+            }
+            return current
+        }
         var problems: [String] = []
         for item in items {
             switch item {
             case let .stringField(name, value):
-                guard let field = fields[name] else { continue }
+                guard let field = field(name) else { continue }
                 switch field.type {
                 case .integer, .number, .boolean, .array, .model:
                     // `:=` only where it would send the right kind: `qty:=abc` is not JSON at all.
@@ -34,7 +54,7 @@ extension Endpoint {
                 default: continue
                 }
             case let .jsonField(name, value):
-                guard let field = fields[name] else { continue }
+                guard let field = field(name) else { continue }
                 if !field.type.isString {
                     // `expReward:=2.5` where the catalog says integer: sent, and refused by the server.
                     if case .null = value { continue }

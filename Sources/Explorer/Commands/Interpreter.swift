@@ -249,7 +249,7 @@ actor Interpreter {
             let certificateNote = withholdingSessionCertificate(from: &request, typed: typed)
             if !options.force, let endpoint = endpoint(method: method, path: session.catalogPath(of: request)) {
                 // The catalog knows this body is wrong: say so rather than send it (--force sends it anyway).
-                let problems = endpoint.bodyProblems(in: items)
+                let problems = endpoint.bodyProblems(in: items, models: profile.model(named:))
                 if !problems.isEmpty {
                     return .failure(problems.joined(separator: "\n") + " (not sent; --force sends it anyway)", .usage)
                 }
