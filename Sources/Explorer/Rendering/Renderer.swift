@@ -76,7 +76,7 @@ struct Renderer: Sendable {
             out += headerLines(response.headers, hiding: carried)
         } else if (300..<400).contains(response.status), let location = response.header("Location") {
             // Where a redirect points is the point of it: always shown.
-            let line = headerLines([HTTPHeader(name: "Location", value: Self.hiding(carried, in: location))])
+            let line = headerLines([HTTPHeader(name: "Location", value: Redactor.hiding(carried, inText: location))])
             if piped { err += line } else { out += line }
         }
         if view.contains(.responseBody) {
@@ -90,7 +90,7 @@ struct Renderer: Sendable {
             }
         }
         if response.status >= 400 {
-            err += palette.red("error: ") + Self.hiding(carried, in: errorSummary(response)) + "\n"
+            err += palette.red("error: ") + Redactor.hiding(carried, inText: errorSummary(response)) + "\n"
         }
         if let note {
             if exchange.sessionExpired {
@@ -192,7 +192,7 @@ struct Renderer: Sendable {
         var text = ""
         if view.contains(.requestHeaders) {
             // A redirect's target may carry what the request did (`/landing?got=Bearer%20…`).
-            let target = Self.hiding(credentials(of: request) + alsoHidden, in: Redactor.redact(target: request.target, alsoSecret: secretParameters))
+            let target = Redactor.hiding(credentials(of: request) + alsoHidden, inText: Redactor.redact(target: request.target, alsoSecret: secretParameters))
             text += palette.bold("\(request.method) \(target) HTTP/1.1") + "\n"
             text += headerLines(request.wireHeaders, hiding: alsoHidden)
         }
@@ -299,19 +299,13 @@ struct Renderer: Sendable {
     /// `text` (a request line, a header, a form) with the values filled in
     /// for `{{secret:NAME}}` hidden.
     func hidingSupplied(in text: String) -> String {
-        Self.hiding(alsoHidden, in: text)
-    }
-
-    /// `text` with each of `values` in it hidden, the longest first (a
-    /// carried `Bearer abc` whole, not `Bearer ` and a hidden `abc`).
-    static func hiding(_ values: [String], in text: String) -> String {
-        Redactor.hiding(values, inText: text)
+        Redactor.hiding(alsoHidden, inText: text)
     }
 
     /// A text body as shown: the secret members of JSON written in it, and
     /// the credentials the request carried where it echoes them, hidden.
     static func hidingSecrets(in text: String, carried: [String]) -> String {
-        hiding(carried, in: Redactor.hidingSecretMembers(in: text))
+        Redactor.hiding(carried, inText: Redactor.hidingSecretMembers(in: text))
     }
 
     /// How a JSON body's strings are shown: secret-named members hidden,
