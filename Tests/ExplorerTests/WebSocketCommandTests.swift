@@ -223,8 +223,9 @@ func eventually(_ what: String, _ check: () async -> Bool) async throws {
 }
 
 extension WebSocketCommandTests {
-    /// In the REPL a frame is shown once: printed as it arrives, or, while
-    /// `ws recv` waits, as recv's answer and not printed as well.
+    /// In the REPL a frame is shown once, as it arrives: while `ws recv`
+    /// waits too (it showed nothing until the last had come), and recv's
+    /// answer does not print it again.
     @Test func aFrameIsShownOnceAsItArrivesOrByAWaitingRecv() async throws {
         let live = try await LiveSession.open(profile: .linku, target: .sandbox())
         let interpreter = live.interpreter
@@ -242,13 +243,15 @@ extension WebSocketCommandTests {
             // Already shown: recv does not show it again; it waits for a new frame.
             guard case let .failure(none, _) = try await run("ws recv --timeout 0.2") else { throw SocketFailure("a frame again") }
             #expect(none == "no frame within 0.2 s")
-            // A waiting recv gets the next frame, and it is not printed as well.
+            // A waiting recv gets the next frame, printed as it came and not again by its answer.
             let waiting = Task { await interpreter.execute(.ws(.recv(count: 1, timeout: 10))) }
             try await eventually("recv waiting") { await interpreter.sockets.wanted == 1 }
             _ = try await run(#"ws send {"n":2}"#)
-            guard case let .frames(frames, _) = await waiting.value else { throw SocketFailure("recv got nothing") }
-            #expect(frames.map(\.text) == [#"{"n":2}"#])
-            #expect(heard.received == [#"{"n":1}"#])
+            let answer = await waiting.value
+            guard case let .frames(frames, _) = answer else { throw SocketFailure("recv got nothing") }
+            #expect(frames.map(\.text) == [#"{"n":2}"#] && frames.allSatisfy(\.shownAsItCame))
+            #expect(heard.received == [#"{"n":1}"#, #"{"n":2}"#])
+            #expect(!Renderer(palette: .plain).render(answer).out.contains(#"{"n":2}"#))
             _ = try await run("ws close")
             guard case let .failure(closed, _) = try await run("ws recv --timeout 5") else { throw SocketFailure("a frame after close") }
             #expect(closed == WebSocketSendError.notConnected.description)

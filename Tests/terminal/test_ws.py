@@ -500,3 +500,26 @@ def test_on_a_dumb_terminal_a_frame_arriving_is_printed_without_escape_codes(spa
     x.expect("to-a-dumb-terminal")
     x.expect(ALICE_PROMPT)
     assert "\x1b[" not in x.transcript[start:], repr(x.transcript[start:])
+
+
+def test_a_waiting_ws_recv_shows_each_frame_as_it_comes_and_once(spawn, env, tmp_path):
+    # `ws recv 2` showed nothing until the second frame had come, then both.
+    path = tmp_path / "recv.transcript"
+    x = spawn("--record", str(path))
+    base = re.search(r"(http://127\.0\.0\.1:\d+)", x.welcome).group(1)
+    x.run("login alice@example.com alice123", prompt=ALICE_PROMPT)
+    assert "connected to ws://" in x.run("ws connect", prompt=ALICE_PROMPT)
+    x.send("ws recv 2 --timeout 20" + ENTER)
+    x.settle()
+    bob_sends_alice(base, "first-of-two")
+    x.expect("first-of-two")
+    assert "second-of-two" not in x.transcript
+    bob_sends_alice(base, "second-of-two")
+    x.expect(ALICE_PROMPT)
+    assert x.transcript.count("first-of-two") == 1 and x.transcript.count("second-of-two") == 1, x.transcript
+    x.send(CTRL_D)
+    x.expect_exit()
+    # The recording has both under the `ws recv`, as before.
+    text = path.read_text()
+    step = text.split("> ws recv 2 --timeout 20\n")[1]
+    assert "first-of-two" in step and "second-of-two" in step, text

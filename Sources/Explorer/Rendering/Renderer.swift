@@ -44,7 +44,7 @@ struct Renderer: Sendable {
             return (offline(request, hidingSecrets: true, formattingJSON: formatsOfflineJSON) + (note.map { palette.dim($0) + "\n" } ?? ""), "")
         case let .exchange(exchange, note, view): return exchangeText(exchange, note: note, view: view)
         case let .frames(notices, shortfall):
-            return (notices.map(notice).joined(), shortfall.map { palette.red("error: ") + hidingSupplied(in: $0) + "\n" } ?? "")
+            return (notices.filter { !$0.shownAsItCame }.map(notice).joined(), shortfall.map { palette.red("error: ") + hidingSupplied(in: $0) + "\n" } ?? "")
         case .message, .body, .variables, .cookies, .sessionHeaders, .defaults, .endpoints, .endpointDetails, .model,
              .help, .commandHelp, .socketStatus, .curl:
             // A socket's URL (`connected to ws://…?x=…`, `ws status`), a download's name: supplied secrets hidden.

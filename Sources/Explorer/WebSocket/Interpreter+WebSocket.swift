@@ -105,7 +105,11 @@ extension Interpreter {
                 return .failure("\(path) is not JSON: \(error) (nothing sent; ws send --binary @\(path) sends its bytes as they are)", .usage)
             }
         case let .recv(count, timeout, filter, pretty):
+            // `--pretty`: the frames shown as they come at the REPL are indented too.
+            let wasPretty = prettyFrames
+            if pretty { prettyFrames = true }
             let outcome = if let filter { await receive(until: filter, timeout: timeout) } else { await receive(count, timeout: timeout) }
+            prettyFrames = wasPretty
             guard pretty, case let .frames(notices, shortfall) = outcome else { return outcome }
             return .frames(notices.map { var shown = $0; shown.pretty = true; return shown }, shortfall: shortfall)
         case let .pretty(on):
@@ -255,9 +259,14 @@ extension Interpreter {
     private func deliver(_ notice: SocketNotice) -> [SocketNotice] {
         let awaited = sockets.inbox.count < sockets.wanted
         guard awaited || !sockets.live else { return [notice] }
-        sockets.inbox.append(notice)
+        // A `ws recv` waiting at the REPL shows each frame as it comes (nothing showed until the
+        // last had come, or Ctrl-C), and its answer then does not show it again.
+        let showNow = awaited && sockets.live && sockets.listener != nil
+        var kept = notice
+        kept.shownAsItCame = showNow
+        sockets.inbox.append(kept)
         if sockets.inbox.count > SocketState.inboxLimit { sockets.inbox.removeFirst() }
-        return awaited ? [] : [notice]
+        return awaited && !showNow ? [] : [notice]
     }
 
     /// A received frame becomes what `show` and `capture` look at.

@@ -86,6 +86,9 @@ struct SocketNotice: Sendable, Equatable {
     var text: String
     /// A JSON frame shown indented over several lines (`ws recv --pretty`, `ws pretty on`).
     var pretty = false
+    /// Printed as it came, while a `ws recv` at the REPL waited for it: the
+    /// answer of that `ws recv` does not print it again.
+    var shownAsItCame = false
 }
 
 /// `ws recv --until '.msg_type == "execute_result"'`: the frame to wait for.
