@@ -36,7 +36,7 @@ def test_offline_login_sends_nothing_and_shows_the_password_hidden(stranger, tmp
     assert result.returncode == 0, result.stderr
     assert Recorder.seen == []
     assert "POST /api/secure-auth/login HTTP/1.1" in result.stdout
-    assert '"password":"***"' in result.stdout
+    assert '"password":"<hidden: 6 characters>"' in result.stdout and "Content-Length: 46" in result.stdout, result.stdout
     assert "s3cret" not in result.stdout + result.stderr
 
 
