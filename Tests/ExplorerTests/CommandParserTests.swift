@@ -115,6 +115,8 @@ import Testing
         #expect(options == RequestOptions(), "taken out of the options")
         guard case let .http(_, _, bearer, _) = try parser.parse("get /x --auth-type=bearer --auth tok123") else { Issue.record("not a request"); return }
         #expect(bearer == [.header(name: "Authorization", value: "Bearer tok123")])
+        guard case let .http(_, _, both, _) = try parser.parse("get /x Authorization:'Bearer item' -a bob:pa:ss X-Trace:1") else { Issue.record("not a request"); return }
+        #expect(both == [.header(name: "X-Trace", value: "1"), .header(name: "Authorization", value: "Basic Ym9iOnBhOnNz")], "-a replaces it, as HTTPie's does")
         for (line, column, words) in [("get /x -a bob", 10, "--auth takes USER:PASSWORD"), ("get /x -A digest -a b:c", 10, "basic or bearer"),
                                       ("get /x -A bearer", 7, "give -a USER:PASSWORD"), ("get /x -a", 7, "-a needs USER:PASSWORD, as in: -a alice:PASSWORD")] {
             do {

@@ -214,7 +214,11 @@ struct CommandParser {
         }
         if let problem = options.tlsProblem { throw CommandError(problem, column: RequestOptions.tlsFlagColumn(in: args)) }
         // `-a USER:PASSWORD`: the line's own Authorization header, sent where the line goes.
-        if let authorization = try options.takeAuthorization(line: args) { items.append(authorization) }
+        if let authorization = try options.takeAuthorization(line: args) {
+            // It replaces an Authorization typed as an item, as HTTPie's -a does: two went out.
+            items.removeAll { if case let .header(name, _) = $0 { name.lowercased() == "authorization" } else { false } }
+            items.append(authorization)
+        }
         if options.raw != nil, let data = dataWords.first {
             throw CommandError("--raw sends its text as the whole body; it cannot be combined with fields or files", column: data.start)
         }
