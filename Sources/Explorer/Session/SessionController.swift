@@ -429,6 +429,8 @@ final class SessionController {
 
     /// Whether the line ends inside a quote (`'`, `"` or `$'`) it opened.
     static func quoteGoesOn(_ line: String) -> Bool {
+        // A comment's apostrophe opens nothing (`# Alice's tasks` took the lines after it).
+        if line.trimmingBlanks().hasPrefix("#") { return false }
         do {
             _ = try LineTokenizer.split(line)
             return false
