@@ -12,6 +12,7 @@ struct SecretNameTests {
         ("token_type", false), ("title", false), ("tokens", false), ("passport", false), ("", false), ("ток", false),
         // Short for a password, as whole names only (`set pw=…` was shown by `vars`).
         ("pass", true), ("pw", true), ("PWD", true), ("passphrase", true), ("pwd_hint", false), ("compass", false),
+        ("db_pw", true), ("user-pass", true), ("adminPwd", true), ("bypass", false), ("mypw", false),
         // About a secret, not one: their values (8, "strong", 2) were hidden, numbers as strings.
         ("password_min_length", false), ("password_policy", false), ("passwordUpdatedAt", false), ("secret_version", false),
         ("token_expires_at", false), ("password_reset_url", true),

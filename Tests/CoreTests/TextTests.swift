@@ -98,6 +98,8 @@ import Testing
         // A socket's JSON, whose quotes the word split dropped: they went to history as typed.
         (#"ws send {"type":"login","password":"hunter2","n":1}"#, #"ws send {"type":"login","password":"***","n":1}"#),
         (#"WS  send [{"access_token":"hunter2"}]"#, #"WS  send [{"access_token":"***"}]"#),
+        // JSON sent as a text frame: it went to history with its password.
+        (#"ws send --text {"password":"hunter2"}"#, #"ws send --text {"password":"***"}"#),
         (#"ws send {"to":{{peer}},"password":"hunter2","n":[{{a}},{{b}}],"s":"{{c}}"}"#,
          #"ws send {"to":{{peer}},"password":"***","n":[{{a}},{{b}}],"s":"{{c}}"}"#),
         // `auth` keeps its secret as a placeholder: recalled, the prompt asks for it.

@@ -55,9 +55,15 @@ public enum Redactor {
     /// for any other line. Such a line is JSON as typed: split into words,
     /// it loses its quotes.
     public static func socketJSONStart(_ line: String) -> String.Index? {
-        let words = line.split(maxSplits: 2, whereSeparator: { $0 == " " || $0 == "\t" })
-        guard words.count == 3, words[0].lowercased() == "ws", words[1].lowercased() == "send",
-              let first = words[2].first, first == "{" || first == "[" else { return nil }
+        var words = line.split(maxSplits: 2, whereSeparator: { $0 == " " || $0 == "\t" })
+        guard words.count == 3, words[0].lowercased() == "ws", words[1].lowercased() == "send" else { return nil }
+        // `ws send --text {"password":…}`: JSON sent as a text frame, as typed too (history kept its password).
+        if words[2].hasPrefix("--text ") || words[2].hasPrefix("--text\t") {
+            words = words[2].split(maxSplits: 1, whereSeparator: { $0 == " " || $0 == "\t" })
+            guard words.count == 2 else { return nil }
+            words.insert("", at: 0)
+        }
+        guard let first = words[2].first, first == "{" || first == "[" else { return nil }
         return words[2].startIndex
     }
 
@@ -107,12 +113,25 @@ public enum Redactor {
         // every answer shown: the same few names, so the answers are kept.
         if let known = judged.withLockedValue({ $0[name] }) { return known }
         let secret = !describesASecret(name)
-            && (name.utf8.withContiguousStorageIfAvailable(isSecretName(bytes:)) ?? isSecretName(bytes: Array(name.utf8)))
+            && (name.utf8.withContiguousStorageIfAvailable(isSecretName(bytes:)) ?? isSecretName(bytes: Array(name.utf8))
+                || endsInAShortSecretWord(name))
         judged.withLockedValue { judged in
             if judged.count >= 4096 { judged.removeAll(keepingCapacity: true) }
             judged[name] = secret
         }
         return secret
+    }
+
+    /// `db_pw`, `user-pass`, `adminPwd`: a short word for a password ending
+    /// a name after a separator or a capital (whole, `pw` and `pass` are
+    /// `secretHeaders`); `bypass` and `compass` are not.
+    private static func endsInAShortSecretWord(_ name: String) -> Bool {
+        ["pw", "pwd", "pass"].contains { word in
+            let lower = name.lowercased()
+            guard name.count > word.count, lower.hasSuffix(word) else { return false }
+            let before = name.dropLast(word.count)
+            return before.last == "_" || before.last == "-" || name.dropFirst(before.count).first?.isUppercase == true
+        }
     }
 
     /// A name about a secret, not holding one: `password_min_length`, `passwordUpdatedAt`,
