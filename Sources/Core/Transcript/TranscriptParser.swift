@@ -58,7 +58,7 @@ public enum TranscriptParser {
                 // Whole but for its newline: kept only when its last line closes a JSON body. A header
                 // or text line reads whole cut anywhere (`Content-Type: applicatio`), and a cut after
                 // any line drops the lines after it, so the step would check less than was recorded.
-                if cutInThisStep, let last = response.last?.text.trimmingBlanks(), last != "}", last != "]" {
+                if cutInThisStep, let last = response.last?.text.trimmingBlanks(), !last.hasSuffix("}"), !last.hasSuffix("]") {
                     transcript.torn = TornStep(line: command.number, reason: "the file ends in the middle of a line (no newline after it; if the step is whole, end the file with a newline)")
                     leading = []
                     break
