@@ -183,8 +183,10 @@ import Testing
             #expect(torn.torn?.reason.hasSuffix("if the step is whole, end the file with a newline)") == true)
             #expect(try TranscriptParser.parse(cut + "\n").steps.count == 2)
         }
-        // A body's closing bracket without its newline: an editor left it off.
+        // A body's closing bracket without its newline: an editor left it off (a one-line body, a frame too).
         #expect(try TranscriptParser.parse(head + "\n{\n  \"id\": 1\n}").torn == nil)
+        #expect(try TranscriptParser.parse(head + "\n{\"error\": {\"code\": 1}}").torn == nil)
+        #expect(try TranscriptParser.parse(head + "\n← {\"n\": 1}").torn == nil)
     }
 
     @Test func aBrokenBodyBeforeTheLastStepIsAnError() {
@@ -294,6 +296,17 @@ import Testing
         #expect(TranscriptWriter.rewriting(Self.text, steps: []) == Self.text)
         #expect(TranscriptWriter.rewriting(Self.text, steps: [second], scrub: { $0.replacingOccurrences(of: "3", with: "{{secret:n}}") })
             .contains("\"n\": {{secret:n}}\n"))
+    }
+
+    /// A whole file without its last newline, its last step rewritten: the
+    /// step's new last line had no newline, and the next run took the file for torn.
+    @Test func aStepRewrittenAtTheEndOfAFileWithoutItsNewlineGetsOne() throws {
+        let text = "# explorer transcript v1\nprofile: generic\nbase-url: http://127.0.0.1:9\n\n> get /a\nHTTP/1.1 200 OK\n{\n  \"n\": 1\n}"
+        var step = try TranscriptParser.parse(text).steps[0]
+        step.expectation.errors = [.literal("oops")]
+        let rewritten = TranscriptWriter.rewriting(text, steps: [step])
+        #expect(rewritten.hasSuffix("error: oops\n"))
+        #expect(try TranscriptParser.parse(rewritten).torn == nil)
     }
 
     @Test func aTornStepBecomesComments() {

@@ -59,10 +59,13 @@ public enum TranscriptWriter {
             let after = end == lines.count && end == start + 1 ? [""] : []
             replacements.append((start..<end, (["> " + step.command] + step.innerComments + response(step.expectation)).map(scrub) + after))
         }
+        // A step written anew at the end of a file without its last newline gets one: without it, the
+        // next run took the file for cut in that step's last line (and a second --update commented it out).
+        let rewritesTheEnd = replacements.contains { $0.range.upperBound == lines.count }
         for (range, written) in replacements.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
             lines.replaceSubrange(range, with: crlf ? written.map { $0 + "\r" } : written)
         }
-        return lines.joined(separator: "\n") + (endsWithNewline || torn != nil ? "\n" : "")
+        return lines.joined(separator: "\n") + (endsWithNewline || rewritesTheEnd ? "\n" : "")
     }
 
     /// The lines after the command, in the order the parser expects them.
