@@ -381,6 +381,12 @@ import Testing
         #expect(down.contains(#"<testsuite name="s/three.transcript" tests="4" failures="0" errors="1" skipped="2""#), "\(down)")
         #expect(down.contains(#"name="line 9: get /b" time="0.000"><skipped message="did not run: the transcript stopped before it"/></testcase>"#))
         #expect(down.contains(#"name="line 13: get /c""#))
+        // A torn last step: BROKEN, exit 2; the XML said all was well.
+        let torn = TranscriptRun(path: "s/four.transcript", steps: [StepRun(line: 5, command: "get /a", mismatches: [], duration: .zero)],
+                                 total: 1, torn: TornStep(line: 9, reason: "the file ends in the middle of a line"))
+        let cut = JUnitReport.xml([torn])
+        #expect(cut.contains(#"<testsuite name="s/four.transcript" tests="2" failures="0" errors="1""#), "\(cut)")
+        #expect(cut.contains(#"<error message="the last step is torn, the file ends in the middle of a line"/>"#))
     }
 }
 

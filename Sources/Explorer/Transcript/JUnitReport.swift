@@ -8,13 +8,13 @@ import Foundation
 enum JUnitReport {
     static func xml(_ runs: [TranscriptRun]) -> String {
         let failures = runs.reduce(0) { $0 + $1.failedSteps.count }
-        let errors = runs.filter { $0.failure != nil }.count
+        let errors = runs.filter { $0.failure != nil || isTorn($0) }.count
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml += "<testsuites name=\"explorer test\" tests=\"\(runs.reduce(0) { $0 + cases($1) })\" failures=\"\(failures)\" errors=\"\(errors)\" "
             + "skipped=\"\(runs.reduce(0) { $0 + $1.stepsNotRun.count })\" time=\"\(seconds(runs.reduce(.zero) { $0 + $1.duration }))\">\n"
         for run in runs {
             let failed = run.failedSteps.count
-            xml += "  <testsuite name=\"\(escape(run.path))\" tests=\"\(cases(run))\" failures=\"\(failed)\" errors=\"\(run.failure == nil ? 0 : 1)\" "
+            xml += "  <testsuite name=\"\(escape(run.path))\" tests=\"\(cases(run))\" failures=\"\(failed)\" errors=\"\(run.failure == nil && !isTorn(run) ? 0 : 1)\" "
                 + "skipped=\"\(run.stepsNotRun.count)\" time=\"\(seconds(run.duration))\">\n"
             for step in run.steps {
                 xml += "    <testcase classname=\"\(escape(run.path))\" name=\"\(escape("line \(step.line): \(step.command)"))\" time=\"\(seconds(step.duration))\""
@@ -35,13 +35,23 @@ enum JUnitReport {
                 }
             case nil: break
             }
+            // A torn last step fails the run (exit 2, BROKEN): CI reading the XML must see it too.
+            if let torn = run.torn, isTorn(run) {
+                xml += "    <testcase classname=\"\(escape(run.path))\" name=\"\(escape("line \(torn.line): the last step"))\" time=\"0.000\">"
+                    + "<error message=\"\(escape("the last step is torn, \(torn.reason)"))\"/></testcase>\n"
+            }
             xml += "  </testsuite>\n"
         }
         return xml + "</testsuites>\n"
     }
 
     /// A case per step, run or skipped, and one more for a failure that stopped the transcript.
-    private static func cases(_ run: TranscriptRun) -> Int { run.steps.count + run.stepsNotRun.count + (run.failure == nil ? 0 : 1) }
+    private static func cases(_ run: TranscriptRun) -> Int {
+        run.steps.count + run.stepsNotRun.count + (run.failure == nil ? 0 : 1) + (isTorn(run) ? 1 : 0)
+    }
+
+    /// A torn last step that `--update` did not turn into comments.
+    private static func isTorn(_ run: TranscriptRun) -> Bool { run.failure == nil && run.torn != nil && !run.rewritten }
 
     private static func seconds(_ duration: Duration) -> String {
         let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
