@@ -360,6 +360,32 @@ import Testing
         #expect(run.status == .ok && run.steps.count == 1, "\(ReplayReport(palette: .plain).detailed(run).out)\(run.failure.map { "\($0)" } ?? "")")
     }
 
+    /// A session started with `--spec` recorded no spec: its replay sent
+    /// the lines the session had refused. The header names the document,
+    /// and `spec load FILE` in a step is read beside the transcript.
+    @Test func aRecordingsSpecHeaderChecksItsReplayAndSpecLoadIsReadBesideIt() async throws {
+        let folder = try Scratch.folder("spec-header")
+        try #"{"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {"/items": {"post": {"requestBody": {"content": {"application/json": {"schema": {"type": "object", "properties": {"quantity": {"type": "integer"}}}}}}, "responses": {"201": {"description": "ok"}}}}}}"#
+            .write(toFile: folder.appendingPathComponent("openapi.json").path, atomically: true, encoding: .utf8)
+        let path = folder.appendingPathComponent("refused.transcript").path
+        try """
+        # explorer transcript v1
+        profile: generic
+        base-url: http://127.0.0.1:9
+        spec: openapi.json
+
+        > post /items quantity=3
+        error: quantity is an integer in POST /items, but quantity=3 sends the string "3": use quantity:=3 (not sent; --force sends it anyway)
+
+        > spec load openapi.json
+        | loaded 1 endpoint from openapi.json
+
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        let run = await Replayer().run(path)
+        #expect(run.status == .ok && run.steps.count == 2, "\(ReplayReport(palette: .plain).detailed(run).out)\(run.failure.map { "\($0)" } ?? "")")
+        #expect(try TranscriptParser.parse(String(contentsOfFile: path, encoding: .utf8)).header.spec == "openapi.json")
+    }
+
     @Test func junitHasASuitePerTranscriptAndACasePerStep() {
         var failing = StepRun(line: 9, command: "get /a&b", mismatches: [Mismatch(.status, expected: "200", actual: "404 <x>")], duration: .zero)
         failing.updated = false

@@ -31,6 +31,10 @@ public struct TranscriptHeader: Sendable, Equatable {
     /// as it comes and a later `ws recv` waits for frames not shown yet; without
     /// it (a script), frames wait for `ws recv`. A replay takes them the same way.
     public var framesLive = false
+    /// `spec: FILE`: the OpenAPI document the session's catalog came from
+    /// (`--spec`, `spec load`), relative to the transcript: a replay checks
+    /// lines against it as the REPL did, and sends none the REPL refused.
+    public var spec: String?
     /// Line and column of the profile's name, for messages about it.
     public var profileLine: Int
     public var profileColumn: Int
@@ -51,7 +55,7 @@ public struct TranscriptHeader: Sendable, Equatable {
 
     /// The header of a new recording, fields in their usual order.
     public static func make(profile: String, environment: String? = nil, target: Target, variables: [Variable] = [],
-                            login: String? = nil, framesLive: Bool = false) -> TranscriptHeader {
+                            login: String? = nil, framesLive: Bool = false, spec: String? = nil) -> TranscriptHeader {
         var lines = ["profile: \(profile)"]
         if let environment { lines.append("env: \(environment)") }
         switch target {
@@ -61,9 +65,11 @@ public struct TranscriptHeader: Sendable, Equatable {
         lines += variables.map { "var: \($0.name)=\($0.value)" }
         if let login { lines.append("login: \(login)") }
         if framesLive { lines.append("frames: live") }
+        if let spec { lines.append("spec: \(spec)") }
         var header = TranscriptHeader(profile: profile, target: target, variables: variables, login: login, lines: lines)
         header.environment = environment
         header.framesLive = framesLive
+        header.spec = spec
         return header
     }
 }

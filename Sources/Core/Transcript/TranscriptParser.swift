@@ -7,7 +7,7 @@ import Foundation
 public enum TranscriptParser {
     /// Written before the status line when a 401 was cured by a refresh.
     public static let refreshLine = "(access token refreshed; request retried)"
-    static let headerKeys = ["profile", "env", "base-url", "var", "login", "frames"]
+    static let headerKeys = ["profile", "env", "base-url", "var", "login", "frames", "spec"]
 
     typealias Line = (number: Int, text: String)
 
@@ -148,6 +148,7 @@ public enum TranscriptParser {
         var login: String?
         var environment: String?
         var framesLive: Bool?
+        var spec: String?
         var lastField = -1
         for (index, line) in lines.enumerated() where !isNoise(line.text) {
             lastField = index
@@ -191,6 +192,10 @@ public enum TranscriptParser {
             case "login":
                 guard !value.isEmpty else { throw fail("'login:' needs the email the session was logged in as") }
                 login = value
+            case "spec":
+                guard spec == nil else { throw fail("a second 'spec:' field", column: 1) }
+                guard !value.isEmpty else { throw fail("'spec:' needs the OpenAPI document's file, relative to the transcript") }
+                spec = value
             case "frames":
                 guard framesLive == nil else { throw fail("a second 'frames:' field", column: 1) }
                 switch value {
@@ -214,6 +219,7 @@ public enum TranscriptParser {
                                       profileLine: profile.line, profileColumn: profile.column, lines: fieldLines)
         header.environment = environment
         header.framesLive = framesLive ?? false
+        header.spec = spec
         return (header, trimBlank(lines[(lastField + 1)...].map(\.text)))
     }
 }

@@ -112,7 +112,7 @@ final class ExplorerSession {
             // (`b7` for b7.yaml, whatever its `name:` says), or by its path.
             let byPath = ProfileLookup.isPath(given)
             controller.profileFile = (path, byPath ? file.document.name : given, byPath, file.isOtherEnvironment ? file.environment.name : nil,
-                                      file.secrets)
+                                      file.secrets, file.document.spec)
             runBlocking { await interpreter.setEnvironments(file.document.environments.map(\.name)) }
         }
         if let path = options.record {

@@ -145,6 +145,9 @@ actor Interpreter {
         didSet { remakeProfile() }
     }
 
+    /// The file of the OpenAPI document the catalog came from (`--spec`, `spec load`), if any.
+    var specSource: String? { spec?.source }
+
     func use(_ loaded: ImportedSpec) {
         spec = loaded
         modelIndex = nil
@@ -159,7 +162,7 @@ actor Interpreter {
         do {
             let loaded = try SpecLoader.load(path)
             use(loaded)
-            let lines = ["loaded \(loaded.endpoints.count) endpoints from \(path)"] + loaded.notes.map { "note: \($0)" }
+            let lines = ["loaded \(loaded.endpoints.count) endpoint\(loaded.endpoints.count == 1 ? "" : "s") from \(path)"] + loaded.notes.map { "note: \($0)" }
             return .message(lines.joined(separator: "\n"))
         } catch {
             return .failure(error.description, .usage)

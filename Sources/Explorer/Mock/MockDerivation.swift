@@ -51,10 +51,12 @@ enum MockDerivation {
         }
         await chosen?.apply(to: live.interpreter)
         do throws(ChosenProfile.Problem) {
-            if let spec = try chosen?.catalog() { await live.interpreter.use(spec) }
+            var catalog = try chosen?.catalog()
+            if catalog == nil { catalog = try Replayer.headerCatalog(transcript.header, of: path) }
+            if let catalog { await live.interpreter.use(catalog) }
         } catch {
             await live.close()
-            return .failure(.broken(error.description))
+            return .failure(.broken("\(path): \(error.description)"))
         }
         let result: Result<MockScript, TranscriptRun.Failure>
         if let answers {

@@ -12,6 +12,8 @@ struct ImportedSpec: Sendable {
     var notes: [String]
     /// For a request that matches no operation: the document's own `security`.
     var defaultAccess: SpecAccess
+    /// The file it was read from (a recording names it in its header).
+    var source: String?
 
     /// Each model's fields (the catalog's and each body's) in the order the
     /// JSON document `data` writes its properties.
@@ -69,6 +71,7 @@ enum SpecLoader {
             }
             if isJSON, let order = SpecSplit.operationOrder(data) { spec.endpoints = inDocumentOrder(spec.endpoints, order) }
             if isJSON { spec.inDocumentFieldOrder(data) }
+            spec.source = file
             return spec
         } catch let error as SpecError {
             throw SpecError(file: file, path: error.path, reason: error.reason)

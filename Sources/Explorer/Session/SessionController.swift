@@ -30,7 +30,7 @@ final class SessionController {
     /// The profile file in use, for a recording's header: the file, whether
     /// it was named by path (then the header names it relative to the
     /// transcript) or by name, and the environment when not the default.
-    var profileFile: (path: String, name: String, byPath: Bool, environment: String?, secrets: [String: String])?
+    var profileFile: (path: String, name: String, byPath: Bool, environment: String?, secrets: [String: String], spec: String?)?
     /// Moves the session to another environment of its profile file (`env`); nil without one.
     var environments: EnvironmentSwitcher?
     /// Where `{{secret:NAME}}` in a typed line looks first (`EXPLORER_SECRET_NAME`).
@@ -230,9 +230,13 @@ final class SessionController {
     /// bound: `replayBound`) and, when logged in, the email, so that a
     /// replay starts where the recording did.
     func startRecording(_ path: String) throws(TranscriptRecorder.Failure) {
-        let (all, email) = runBlocking { [interpreter] in
-            (await interpreter.userVariables, await interpreter.session.tokens?.loginEmail)
+        let (all, email, specSource) = runBlocking { [interpreter] in
+            (await interpreter.userVariables, await interpreter.session.tokens?.loginEmail, await interpreter.specSource)
         }
+        // A document the profile file does not name (`--spec`, `spec load`): the header names it, so a
+        // replay checks lines against it as this session does (it sent lines this one had refused).
+        let folder = (path as NSString).deletingLastPathComponent
+        let spec = specSource.flatMap { $0 == profileFile?.spec ? nil : FilePaths.relative($0, from: folder) }
         let variables = all.filter { !replayBound.contains($0.key) }
         var secrets = SecretScrubber()
         for (name, value) in profileFile?.secrets ?? [:] { secrets.learn(value, name: name) }
@@ -249,7 +253,7 @@ final class SessionController {
                 return .init(name: name, value: TranscriptPattern.secretPlaceholder(forItem: name))
             },
             // The REPL shows frames as they come (`repl` listens; `--record` starts before it).
-            login: email, framesLive: terminal.isInteractive)
+            login: email, framesLive: terminal.isInteractive, spec: spec)
         recorder = try TranscriptRecorder(path: path, header: header, renderer: renderer,
                                           baseURL: interpreter.session.builder.baseURL.absoluteString, secrets: secrets,
                                           secretFields: SecretFields(interpreter.session.profile.secretFields),

@@ -77,10 +77,12 @@ struct Replayer: Sendable {
         }
         await chosen?.apply(to: live.interpreter)
         do throws(ChosenProfile.Problem) {
-            if let spec = try chosen?.catalog() { await live.interpreter.use(spec) }
+            var catalog = try chosen?.catalog()
+            if catalog == nil { catalog = try Self.headerCatalog(header, of: path) }
+            if let catalog { await live.interpreter.use(catalog) }
         } catch {
             await live.close()
-            run.failure = .broken(error.description)
+            run.failure = .broken("\(path): \(error.description)")
             return
         }
         if let requestDefaults { _ = await live.interpreter.execute(.defaults(requestDefaults)) }
@@ -115,6 +117,15 @@ struct Replayer: Sendable {
             run.rewritten = true
         } catch {
             run.failure = .runtime("\(path): cannot rewrite: \(error.localizedDescription)")
+        }
+    }
+
+    /// The catalog of the document a header's `spec:` names, relative to the transcript at `path`.
+    static func headerCatalog(_ header: TranscriptHeader, of path: String) throws(ChosenProfile.Problem) -> ImportedSpec? {
+        guard let file = header.spec else { return nil }
+        let located = file.hasPrefix("/") ? file : FilePaths.normalized(((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(file))
+        do { return try SpecLoader.load(located) } catch {
+            throw ChosenProfile.Problem(description: "spec: \(error.description)")
         }
     }
 
@@ -315,10 +326,16 @@ struct Replayer: Sendable {
             }
             if let filesFolder { line = FilePaths.rebase(line, onto: filesFolder) }
             let parser = interpreter.parser
-            let outcome: Outcome
+            var outcome: Outcome
             lastCommand = nil
             do {
-                let command = try parser.parse(line)
+                var command = try parser.parse(line)
+                // `spec load FILE` names a file beside the transcript, as `@file` does; what it says names it as typed.
+                var located: (path: String, typed: String)?
+                if case let .specLoad(file) = command, !file.hasPrefix("/"), !file.hasPrefix("~") {
+                    located = (FilePaths.normalized(((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(file)), file)
+                    command = .specLoad(path: located!.path)
+                }
                 lastCommand = command
                 if case .ws(.recv) = command, await interpreter.framesLive {
                     // In the REPL this `ws recv` came after someone typed it: what arrived by then
@@ -326,6 +343,13 @@ struct Replayer: Sendable {
                     try? await Task.sleep(for: Self.typingPause)
                 }
                 outcome = await interpreter.execute(command)
+                if let located {
+                    switch outcome {
+                    case let .message(text): outcome = .message(text.replacingOccurrences(of: located.path, with: located.typed))
+                    case let .failure(text, status): outcome = .failure(text.replacingOccurrences(of: located.path, with: located.typed), status)
+                    default: break
+                    }
+                }
             } catch {
                 outcome = .failure(error.message, .usage)
             }
