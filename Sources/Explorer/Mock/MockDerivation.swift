@@ -94,8 +94,8 @@ enum MockDerivation {
             let bindings = Self.bindings(live.interpreter.allVariables)
             if case let .ws(action)? = try? live.interpreter.parser.parse(step.command) {
                 switch action {
-                case .recv:
-                    // Its frames follow the step before it.
+                case .recv, .pretty, .status, .close:
+                    // Its frames follow the step before it (a script's echoes are often written under `ws close`).
                     if !served.isEmpty { served[served.count - 1].pushes += step.expectation.frames.filter { $0.direction == .received } }
                 case .connect, .send, .sendText, .sendFile:
                     var step = step
@@ -108,8 +108,6 @@ enum MockDerivation {
                     guard let socket = socketStep(step, action, bindings: bindings) else { break }
                     served.append(socket)
                     await bindFrameCaptures(of: step, afterBody: false, bindings: bindings, on: live.interpreter)
-                case .pretty, .status, .close:
-                    break
                 }
                 continue
             }
