@@ -189,6 +189,13 @@ import Testing
         let written = try String(contentsOfFile: path, encoding: .utf8)
         #expect(written.contains("> get /api/tasks/{{task_id}}\nHTTP/1.1 200 OK\n{\n  \"id\": {{task_id}},\n"), "\(written)")
         #expect(written.components(separatedBy: "\n> ").last == steps[5])
+
+        // A capture step that differs is written as a pattern of its kind (the id's number was written).
+        var capture = written.components(separatedBy: "\n> ")
+        capture[3] = "capture task_id = .id\n\"a string\"\n"
+        try capture.joined(separator: "\n> ").write(toFile: path, atomically: true, encoding: .utf8)
+        _ = await Replayer(update: true).run(path)
+        #expect(try String(contentsOfFile: path, encoding: .utf8).contains("> capture task_id = .id\n{{integer}}\n"))
     }
 
     /// A CRLF file stays CRLF when --update rewrites it: a one-value change
