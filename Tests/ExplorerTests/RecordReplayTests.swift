@@ -204,11 +204,12 @@ import Testing
         let path = try await Self.record(["login bob@example.com bob12345", "get /api/tasks/4"])
         defer { try? FileManager.default.removeItem(atPath: path) }
         let original = try String(contentsOfFile: path, encoding: .utf8)
-        try original.replacingOccurrences(of: "\"Proofread an essay\"", with: "\"Proofread a poem\"")
-            .replacingOccurrences(of: "\n", with: "\r\n").write(toFile: path, atomically: true, encoding: .utf8)
+        // With a byte-order mark too: it was dropped.
+        try Data(("\u{FEFF}" + original.replacingOccurrences(of: "\"Proofread an essay\"", with: "\"Proofread a poem\"")
+            .replacingOccurrences(of: "\n", with: "\r\n")).utf8).write(to: URL(fileURLWithPath: path))
         #expect(await Replayer(update: true).run(path).rewritten)
-        let rewritten = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(rewritten == original.replacingOccurrences(of: "\n", with: "\r\n"))
+        let rewritten = String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
+        #expect(rewritten == "\u{FEFF}" + original.replacingOccurrences(of: "\n", with: "\r\n"))
     }
 
     /// A secret typed as one is hidden wherever the answer repeats it,

@@ -105,7 +105,8 @@ struct Replayer: Sendable {
         run.steps = steps.runs
         run.failure = steps.failure
         guard update, run.failure == nil, !steps.updated.isEmpty || transcript.torn != nil else { return }
-        guard let original = try? String(contentsOfFile: path, encoding: .utf8) else {
+        // Read as bytes: Foundation's UTF-8 reading drops a byte-order mark, which the rewrite keeps.
+        guard let bytes = FileManager.default.contents(atPath: path), let original = String(validating: bytes, as: UTF8.self) else {
             run.failure = .runtime("\(path): cannot read it again to rewrite it")
             return
         }
