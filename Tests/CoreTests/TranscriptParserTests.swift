@@ -203,6 +203,10 @@ import Testing
         #expect(throws: TranscriptParseError(line: 9, column: 3, message: "a command line starts with '> ' at the start of the line; this one is indented")) {
             try TranscriptParser.parse(text)
         }
+        // The first step, right after the header, was "expected a header field".
+        #expect(throws: TranscriptParseError(line: 5, column: 2, message: "a command line starts with '> ' at the start of the line; this one is indented")) {
+            try TranscriptParser.parse("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n\n\t> get /a\nHTTP/1.1 200 OK\n")
+        }
     }
 
     @Test func bareScalarsPatternsAndEmptyContainers() throws {

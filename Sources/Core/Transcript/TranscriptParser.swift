@@ -152,6 +152,10 @@ public enum TranscriptParser {
         var lastField = -1
         for (index, line) in lines.enumerated() where !isNoise(line.text) {
             lastField = index
+            if [" ", "\t"].contains(line.text.first), line.text.trimmingBlanks().hasPrefix(">") {
+                throw TranscriptParseError(line: line.number, column: line.text.prefix { $0 == " " || $0 == "\t" }.count + 1,
+                                           message: "a command line starts with '> ' at the start of the line; this one is indented")
+            }
             guard let colon = line.text.firstIndex(of: ":") else {
                 throw TranscriptParseError(line: line.number, column: 1,
                                            message: "expected a header field (\(headerKeys.map { $0 + ":" }.joined(separator: ", "))), a # comment or a step ('> command')")
