@@ -300,6 +300,11 @@ import Testing
         #expect(matcher.captures["first_id"]?.text == "7")
         var check = TranscriptMatcher()
         #expect(check.match(updated, live).isEmpty)
+        // Reordered, and no longer matching (the id became a string): merged with the element most like it.
+        let apple = try ExpectedJSONParser.parse(#"[{"id": {{a:=integer}}, "name": "apple", ...}, ...]"#)
+        var reordered = TranscriptMatcher()
+        _ = apple.updated(with: try JSONParser.parse(#"[{"id": "9", "name": "cherry"}, {"id": "7", "name": "apple"}]"#), key: nil, matcher: &reordered, baseURL: nil)
+        #expect(reordered.captures["a"]?.text == "7", "apple's id, not cherry's")
         // A listed element that still matches a live one keeps it; the other is merged with one left.
         let two = try ExpectedJSONParser.parse(#"[{"id": 8, "n": 2}, {"id": 7, "n": 0}, ...]"#)
         var again = TranscriptMatcher()

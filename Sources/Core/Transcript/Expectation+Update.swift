@@ -116,7 +116,12 @@ extension ExpectedValue {
                 }
             }
             for (n, item) in items.enumerated() where merged[n] == nil {
-                guard let i = used.contains(n) || n >= live.count ? live.indices.first(where: { !used.contains($0) }) : n else { continue }
+                // The element most like it (the most literal members equal: `"name": "apple"`), else the one in its
+                // place: by place alone, a reordered list gave apple's capture to cherry's id.
+                let free = live.indices.filter { !used.contains($0) }
+                let best = free.max { Self.likeness(item, live[$0]) < Self.likeness(item, live[$1]) }
+                guard let i = best.flatMap({ Self.likeness(item, live[$0]) > 0 ? $0 : nil })
+                        ?? (free.contains(n) ? n : free.first) else { continue }
                 used.insert(i)
                 merged[n] = item.updated(with: live[i], key: key, matcher: &matcher, baseURL: baseURL)
             }
@@ -132,6 +137,17 @@ extension ExpectedValue {
             return loosened
         default:
             return .recording(actual, key: key, baseURL: baseURL)
+        }
+    }
+}
+
+extension ExpectedValue {
+    /// How many of an object's literal members a live object has, equal.
+    static func likeness(_ expected: ExpectedValue, _ live: JSONValue) -> Int {
+        guard case let .object(members, _) = expected, case let .object(liveMembers) = live else { return 0 }
+        return members.count { member in
+            guard case let .literal(value) = member.value else { return false }
+            return liveMembers.first { $0.key == member.key }?.value == value
         }
     }
 }
