@@ -68,9 +68,9 @@ public struct CookieJar: Sendable {
 
     static func parse(_ text: String, from url: URL, now: Date) -> Cookie? {
         guard let host = url.host?.lowercased(), !host.isEmpty else { return nil }
-        // A control character (other than a tab) makes the whole line ignored, as browsers do
+        // A control character (other than a tab; C1 too) makes the whole line ignored, as browsers do
         // (RFC 6265bis 5.6): kept, it went back in every Cookie header, which HTTP refuses to send.
-        guard !text.utf8.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) else { return nil }
+        guard !text.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\t") || (0x7F...0x9F).contains($0.value) }) else { return nil }
         let parts = text.split(separator: ";", omittingEmptySubsequences: false).map { String($0) }
         guard let pair = parts.first, let eq = pair.firstIndex(of: "=") else { return nil }
         let name = pair[..<eq].trimmingBlanks()
