@@ -307,7 +307,7 @@ import Testing
             controller.script(["auth bearer stale-token-123", "login alice@example.com alice123", "whoami", "get /api/tasks page_size==1"], name: "t")
         }
         #expect(status == .ok, "\(terminal.errors)")
-        #expect(terminal.output.contains("logged in as alice; the Authorization header auth set is dropped"), "\(terminal.output)")
+        #expect(terminal.output.contains("logged in as alice; the session's Authorization header is dropped"), "\(terminal.output)")
     }
 
     /// A password typed in a frame (`--text password=…`, a JSON frame's
@@ -321,6 +321,12 @@ import Testing
         }
         #expect(!terminal.output.contains("litPW12345") && !terminal.output.contains("litAK12345"), "\(terminal.output)")
         #expect(terminal.output.contains("again <hidden: 10 characters> and <hidden: 10 characters>"), "\(terminal.output)")
+        // A short one is no session secret, but its own `password=X` is hidden wherever the frame shows.
+        let short = FakeTerminal(interactive: false)
+        _ = try await Self.withController(short) { controller in
+            controller.script(["ws connect /__sandbox/echo --heartbeat 0", "ws send --text password=abcde", "ws recv 1"], name: "t")
+        }
+        #expect(!short.output.contains("abcde") && short.output.contains("password=<hidden: 5 characters>"), "\(short.output)")
     }
 
     /// A secret holding `{{` was read as a variable: `ab{{zz}}cd` went out as

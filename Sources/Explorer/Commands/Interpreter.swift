@@ -337,7 +337,7 @@ actor Interpreter {
                 // the login's token, and each got a 401 under "logged in as".
                 await session.setCredential(nil, replacing: credentialHeader)
                 credentialHeader = nil
-                note += "; the Authorization header auth set is dropped (requests carry this login's token)"
+                note += "; the session's Authorization header is dropped (requests carry this login's token)"
             }
             return remember(exchange, note: note)
         case .logout:

@@ -34,8 +34,13 @@ extension Renderer {
             shown = Substring(JSONPrinter.compact(Redactor.hiding(credentials: alsoHidden, in: Redactor.redact(json: json, alsoSecret: secretNames))))
         } else if text.utf8.count <= 1 << 20 {
             // JSON within a line (a named event's `done: {"password":…}`): its secret members,
-            // and the values filled in for `{{secret:NAME}}`.
-            shown = Substring(hidingSupplied(in: Redactor.hidingSecretMembers(in: text)))
+            // the values filled in for `{{secret:NAME}}`, and `password=X` words of any length
+            // (a short one is no session secret, so it showed in its own frame's echo).
+            var hidden = hidingSupplied(in: Redactor.hidingSecretMembers(in: text))
+            for (_, value) in Redactor.secretAssignments(inText: hidden) where !value.hasPrefix("<hidden") {
+                hidden = hidden.replacingOccurrences(of: "=" + value, with: "=" + Redactor.hidden(value))
+            }
+            shown = Substring(hidden)
         }
         var preview = shown.prefix(Self.framePreviewLimit)
         // A text frame: its JWT-shaped words hidden, as in a JSON one.
