@@ -196,6 +196,9 @@ import Testing
         #expect(envelope.describe(status: 422, body: try JSONParser.parse(#"{"detail":[{"loc":["body","name"],"msg":"Field required"}]}"#))
             == "422: body.name: Field required")
         #expect(envelope.describe(status: 404, body: try JSONParser.parse(#"{"error":{"message":"no item 3"}}"#)) == "404: no item 3")
+        // `message: .detail` pointing at FastAPI's list: said as problems, not dumped as JSON.
+        let detail = ErrorEnvelope.fields(ErrorFields(message: try JSONPath.parse(".detail")))
+        #expect(detail.describe(status: 422, body: try JSONParser.parse(#"{"detail":[{"loc":["body","q"],"msg":"Field required"}]}"#)) == "422: body.q: Field required")
     }
 
     @Test func otherBodiesAreNotEnvelopes() throws {
@@ -326,6 +329,8 @@ import Testing
         (#"{"detail":[{"type":"missing","loc":["body","quantity"],"msg":"Field required","input":{}}]}"#, "404: body.quantity: Field required"),
         (#"{"detail":[{"loc":["body","a"],"msg":"x"},{"loc":["query",0],"msg":"y"},{"msg":"z"},{"loc":["b"],"msg":"w"},{"loc":["c"],"msg":"v"}]}"#,
          "404: body.a: x; query.0: y; z (and 2 more)"),
+        // Django REST framework's: each field's first message.
+        (#"{"email":["Enter a valid email address."],"non_field_errors":["Unable to log in."]}"#, "404: email: Enter a valid email address.; Unable to log in."),
     ])
     func commonShapes(body: String, line: String) throws {
         #expect(ErrorEnvelope.generic.describe(status: 404, body: try JSONParser.parse(body)) == line)
@@ -338,6 +343,9 @@ import Testing
         #expect(envelope.describe(status: 422, body: try JSONParser.parse(#"{"detail":[{"loc":["body","name"],"msg":"Field required"}]}"#))
             == "422: body.name: Field required")
         #expect(envelope.describe(status: 404, body: try JSONParser.parse(#"{"error":{"message":"no item 3"}}"#)) == "404: no item 3")
+        // `message: .detail` pointing at FastAPI's list: said as problems, not dumped as JSON.
+        let detail = ErrorEnvelope.fields(ErrorFields(message: try JSONPath.parse(".detail")))
+        #expect(detail.describe(status: 422, body: try JSONParser.parse(#"{"detail":[{"loc":["body","q"],"msg":"Field required"}]}"#)) == "422: body.q: Field required")
     }
 
     @Test func otherBodiesAreNotEnvelopes() throws {

@@ -21,6 +21,7 @@ public enum ErrorEnvelope: Sendable {
                 return "\(status): " + (title.map { "\($0): \(detail)" } ?? detail)
             }
             if case let .array(problems)? = body["detail"], let said = Self.validationProblems(problems) { return "\(status): \(said)" }
+            if let said = Self.fieldMessages(body) { return "\(status): \(said)" }
             let candidates: [JSONValue?] = [body["message"], body["error"], body["error"]?["message"], body["errors"]?[0]?["message"], body["title"]]
             // A code in words beside the message (`{"code": "TOKEN_EXPIRED", "message": …}`), as a profile's envelope says it.
             let code = [body["code"], body["error_code"], body["error"]?["code"]].lazy.compactMap { $0?.stringValue }
@@ -33,6 +34,20 @@ public enum ErrorEnvelope: Sendable {
             // A body not in the profile's envelope (a framework's own 422) still gets its line.
             return fields.describe(status: status, body: body) ?? ErrorEnvelope.generic.describe(status: status, body: body)
         }
+    }
+
+    /// Django REST framework's validation errors, `{"email": ["Enter a valid
+    /// email address."], "non_field_errors": […]}`: each field's first message
+    /// (three at most); nil unless every member is a list of strings.
+    static func fieldMessages(_ body: JSONValue) -> String? {
+        guard case let .object(members) = body, !members.isEmpty else { return nil }
+        let said = members.compactMap { member -> String? in
+            guard case let .array(messages) = member.value, let first = messages.first?.stringValue,
+                  messages.allSatisfy({ $0.stringValue != nil }) else { return nil }
+            return member.key == "non_field_errors" ? first : "\(member.key): \(first)"
+        }
+        guard said.count == members.count else { return nil }
+        return said.prefix(3).joined(separator: "; ") + (said.count > 3 ? " (and \(said.count - 3) more)" : "")
     }
 
     /// FastAPI's and pydantic's validation errors, `[{"loc": ["body", "quantity"],
@@ -83,7 +98,12 @@ public struct ErrorFields: Sendable, Equatable {
         }
         if case let .object(members) = fixed, !members.allSatisfy({ body[$0.key] == $0.value }) { return nil }
         let code = value(code).map(\.plainText).flatMap { $0.isEmpty ? nil : $0 }
-        guard let message = code.flatMap({ codes[$0] }) ?? value(message).map(\.plainText), !message.isEmpty else { return nil }
+        // `message: .detail` of FastAPI: a list of validation problems is said as such, not as its JSON.
+        let read = value(message).map { found -> String in
+            if case let .array(problems) = found, let said = ErrorEnvelope.validationProblems(problems) { return said }
+            return found.plainText
+        }
+        guard let message = code.flatMap({ codes[$0] }) ?? read, !message.isEmpty else { return nil }
         let said = value(self.status)?.intValue ?? status
         var line = "\(said)" + (code.map { " \($0)" } ?? "") + ": \(message)"
         switch value(details) {
