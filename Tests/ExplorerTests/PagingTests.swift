@@ -146,6 +146,14 @@ extension PagingTests {
         let first = Paging.Last(path: "/items", items: [], options: RequestOptions())
         #expect(Paging.next(after: first, response: answer(#"{"items": [1, 2], "page_size": 2, "total": 2}"#), endpointQuery: [], declared: untyped)
             == .end("no next page: 1 page of 2 covers the total, 2"))
+        // A server that caps the size: the size it says it used, not the one asked for.
+        let capped = Paging.Last(path: "/items", items: [.query(name: "page_size", value: "5")], options: RequestOptions())
+        let sized = try #require(try ProfileFile.parse("explorer-profile: 1\nname: x\nenvironments: {a: {base-url: \"http://127.0.0.1:1\"}}\n"
+            + "pagination: {style: page, size-parameter: page_size, total: .total}\n", file: "x.yaml").profile.pagination)
+        #expect(Paging.next(after: capped, response: answer(#"{"items": [1, 2, 3], "page_size": 3, "total": 7}"#), endpointQuery: [], declared: sized)
+            == .request(path: "/items", items: [.query(name: "page_size", value: "5"), .query(name: "page", value: "2")]))
+        #expect(Paging.next(after: first, response: answer(#"{"items": [], "total": 0}"#), endpointQuery: [], declared: untyped)
+            == .end("no next page: the total is 0"))
         // One object, not a list (`get /notes/n_001` then `next`): page 2 of it fetched the same object again.
         #expect(Paging.next(after: second, response: answer(#"{"id": "n_001", "title": "x"}"#), endpointQuery: [], declared: declared)
             == .end("no next page: the last answer is not a list (next pages through a list answer)"))

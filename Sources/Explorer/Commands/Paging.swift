@@ -105,6 +105,7 @@ enum Paging {
         }
         // One object with no list in it (`get /notes/n_001`) has no next page: page==2 of it fetched the same object.
         if let body, listed == nil, !holdsList(body) { return .end("no next page: the last answer is not a list (next pages through a list answer)") }
+        if total == 0 { return .end("no next page: the total is 0") }
         if let total, let size, page * size >= total {
             return .end("no next page: \(page) page\(page == 1 ? "" : "s") of \(size) cover\(page == 1 ? "s" : "") the total, \(total)")
         }
@@ -152,8 +153,10 @@ enum Paging {
             // Not typed: the size the answer says it used (`"page_size": 3`). Without it the total
             // was never reached, and `next` fetched an empty page after the last.
             let members = object(body)
-            let size = sizeParameter.flatMap(query).flatMap { Int($0) }
-                ?? ((sizeParameter.map { [$0] } ?? []) + sizeParameters).lazy.compactMap { number(members, $0) }.first
+            // The size the answer says it used comes first: a server that caps page_size at 3 answered a
+            // page_size of 5 with 3, and `next` took that page for the last.
+            let size = ((sizeParameter.map { [$0] } ?? []) + sizeParameters).lazy.compactMap { number(members, $0) }.first
+                ?? sizeParameter.flatMap(query).flatMap { Int($0) }
             let total = totalField.flatMap { path in
                 if case let .success(value) = path.evaluate(body ?? .null) { integer(value) } else { nil }
             }
