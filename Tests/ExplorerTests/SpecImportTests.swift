@@ -36,6 +36,13 @@ import Testing
             #expect(loaded.models.first { $0.name == "Thing" }?.fields.map(\.name) == names)
             #expect(loaded.endpoints.first?.body?.fields.map(\.name) == names.map { "g" + $0.dropFirst() })
         }
+        // Merged by allOf, its fields held by no one object: each in its first place in the document.
+        let merged = try write(#"{"openapi": "3.0.3", "info": {"title": "o", "version": "1"}, "paths": {}, "components": {"schemas": {"#
+            + #""Base": {"type": "object", "properties": {"zname": {"type": "string"}, "age": {"type": "integer"}, "mid": {"type": "string"}}}, "#
+            + ##""Z": {"allOf": [{"$ref": "#/components/schemas/Base"}, {"type": "object", "properties": {"yy": {"type": "string"}, "bb": {"type": "string"}}}]}}}}"##, "json")
+        for _ in 0..<3 {
+            #expect(try SpecLoader.load(merged).models.first { $0.name == "Z" }?.fields.map(\.name) == ["zname", "age", "mid", "yy", "bb"])
+        }
     }
 
     static let yaml30 = """

@@ -18,12 +18,16 @@ struct ImportedSpec: Sendable {
     /// Each model's fields (the catalog's and each body's) in the order the
     /// JSON document `data` writes its properties.
     mutating func inDocumentFieldOrder(_ data: Data) {
-        let orders = SpecLoader.propertyOrders(data)
+        let (orders, firstSeen) = SpecLoader.propertyOrders(data)
         guard !orders.isEmpty else { return }
         func ordered(_ model: Model) -> Model {
-            guard let order = orders[Set(model.fields.map(\.name))] else { return model }
             var model = model
-            model.fields.sort { (order.firstIndex(of: $0.name) ?? .max) < (order.firstIndex(of: $1.name) ?? .max) }
+            if let order = orders[Set(model.fields.map(\.name))] {
+                model.fields.sort { (order.firstIndex(of: $0.name) ?? .max) < (order.firstIndex(of: $1.name) ?? .max) }
+            } else {
+                // Merged from several objects: by each name's first place in the document, then by name.
+                model.fields.sort { (firstSeen[$0.name] ?? .max, $0.name) < (firstSeen[$1.name] ?? .max, $1.name) }
+            }
             return model
         }
         models = models.map(ordered)
@@ -99,9 +103,12 @@ enum SpecLoader {
     /// read by our parser, which keeps it (Foundation's decoder does not: a
     /// model's fields came out in another order on every run). Keyed by the
     /// set of names, which is how a model is matched to the object it came from.
-    static func propertyOrders(_ data: Data) -> [Set<String>: [String]] {
-        guard let document = try? JSONParser.parse(Array(data)) else { return [:] }
+    static func propertyOrders(_ data: Data) -> (bySet: [Set<String>: [String]], firstSeen: [String: Int]) {
+        guard let document = try? JSONParser.parse(Array(data)) else { return ([:], [:]) }
         var orders: [Set<String>: [String]] = [:]
+        // Each name's first place in the document: the order of a model merged from several
+        // objects (`allOf`), which no one `properties` holds whole.
+        var firstSeen: [String: Int] = [:]
         func walk(_ value: JSONValue) {
             switch value {
             case let .object(members):
@@ -109,6 +116,7 @@ enum SpecLoader {
                     if member.key == "properties", case let .object(properties) = member.value {
                         let names = properties.map(\.key)
                         orders[Set(names)] = orders[Set(names)] ?? names
+                        for name in names where firstSeen[name] == nil { firstSeen[name] = firstSeen.count }
                     }
                     walk(member.value)
                 }
@@ -117,7 +125,7 @@ enum SpecLoader {
             }
         }
         walk(document)
-        return orders
+        return (orders, firstSeen)
     }
 
     static func inDocumentOrder(_ endpoints: [Endpoint], _ order: [String: Int]) -> [Endpoint] {
