@@ -94,10 +94,10 @@ import Testing
 
     /// `/items/{item_id}` pasted from the catalog went out as the literal `{item_id}`.
     @Test func aCatalogPlaceholderInAPathIsRefusedWithACaret() throws {
-        #expect(throws: CommandError("{id} is the catalog's placeholder: put a value in its place (/api/tasks/7/participants), or a {{variable}}", column: 15)) {
+        #expect(throws: CommandError("{id} is a placeholder: put a value in its place (/api/tasks/7/participants), or a {{variable}}", column: 15)) {
             try parser.parse("get /api/tasks/{id}/participants")
         }
-        #expect(throws: CommandError("{x} is the catalog's placeholder: put a value in its place (http://h.example/a/7), or a {{variable}}", column: 23)) {
+        #expect(throws: CommandError("{x} is a placeholder: put a value in its place (http://h.example/a/7), or a {{variable}}", column: 23)) {
             try parser.parse("get http://h.example/a/{x}")
         }
         // A query's braces are the server's business, and so is a segment that is not only a placeholder.

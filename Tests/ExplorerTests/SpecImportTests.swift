@@ -148,6 +148,10 @@ import Testing
         #expect(throws: SpecError(file: noVersion, path: ".info", reason: "`version` is missing.")) { try SpecLoader.load(noVersion) }
         let empty = try write("\n", "json")
         #expect(throws: SpecError(file: empty, path: "", reason: "the file is empty")) { try SpecLoader.load(empty) }
+        let comments = try write("# nothing yet\n", "yaml")
+        #expect(throws: SpecError(file: comments, path: "", reason: "the file holds no document (only comments)")) { try SpecLoader.load(comments) }
+        let nullPaths = try write("openapi: 3.0.0\ninfo: {title: x, version: \"1\"}\npaths:\n", "yaml")
+        #expect(throws: SpecError(file: nullPaths, path: ".paths", reason: "`paths` should be an object (a mapping), and is not.")) { try SpecLoader.load(nullPaths) }
     }
 
     /// Issue 11, messages: a file that is not YAML or JSON at all said

@@ -226,7 +226,7 @@ struct CommandParser {
         if let placeholder = Self.catalogPlaceholder(in: path.text) {
             let example = path.text.replacingCharacters(in: path.text.index(path.text.startIndex, offsetBy: placeholder.offset)
                                                         ..< path.text.index(path.text.startIndex, offsetBy: placeholder.offset + placeholder.name.count), with: "7")
-            throw CommandError("\(placeholder.name) is the catalog's placeholder: put a value in its place (\(example)), or a {{variable}}",
+            throw CommandError("\(placeholder.name) is a placeholder: put a value in its place (\(example)), or a {{variable}}",
                                column: path.column(at: placeholder.offset))
         }
         // A full URL typed out: checked here, with a caret (`{{name}}` in it is filled in later, and checked then).

@@ -178,6 +178,9 @@ enum SpecImport31 {
             said.replaceSubrange(missing.range, with: "`\(missing.1)` is missing.")
         }
         said = said.replacingOccurrences(of: "Expected value to be parsable as Mapping but it was not", with: "expected an object (a mapping) here")
+        if let kind = said.firstMatch(of: /Expected `([^`]+)` value in .*? to be parsable as (\w+) but it was not\.?/) {
+            said.replaceSubrange(kind.range, with: "`\(kind.1)` should be \(kind.2 == "Mapping" ? "an object (a mapping)" : String(kind.2).lowercased()), and is not.")
+        }
         said = said.split(whereSeparator: \.isNewline).map { $0.trimmingBlanks() }.filter { !$0.isEmpty }.joined(separator: " ")
         while said.hasSuffix("..") { said.removeLast() }
         return said.trimmingBlanks()

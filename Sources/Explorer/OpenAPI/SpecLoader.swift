@@ -81,8 +81,15 @@ enum SpecLoader {
             throw SpecError(file: file, path: error.path, reason: error.reason)
         } catch {
             if let syntax = syntaxProblem(error, in: data, isJSON: isJSON) { throw SpecError(file: file, path: "", reason: syntax) }
+            // Comments alone are no document (OpenAPIKit: "Expected value to be parsable as Mapping").
+            if !isJSON, Self.holdsNoDocument(data) { throw SpecError(file: file, path: "", reason: "the file holds no document (only comments)") }
             throw SpecError(file: file, path: SpecImport31.codingPath(of: error), reason: SpecImport31.reason(of: error))
         }
+    }
+
+    /// YAML that parses to nothing: comments and blank lines only.
+    static func holdsNoDocument(_ data: Data) -> Bool {
+        do { return try Yams.load(yaml: String(decoding: data, as: UTF8.self)) == nil } catch { return false }
     }
 
     /// What `version` says of a Swagger 2.0 document.
@@ -154,8 +161,12 @@ enum SpecLoader {
         default:
             // Foundation's JSON errors say nothing of where (on Linux): the
             // project's own parser, run again on this failure only, does.
-            // YAML that parses was decoded wrong (a member missing): not a syntax problem.
-            guard isJSON else { return (try? Yams.load(yaml: String(decoding: data, as: UTF8.self))) != nil ? nil : "not valid \(format)" }
+            // YAML that parses was decoded wrong (a member missing): not a syntax problem. Comments alone are no document.
+            guard isJSON else {
+                do { return try Yams.load(yaml: String(decoding: data, as: UTF8.self)) == nil ? "the file holds no document (only comments)" : nil } catch {
+                    return "not valid \(format)"
+                }
+            }
             do { _ = try JSONParser.parse(Array(data)) } catch { return "not valid JSON: \(error)" }
             return "not valid JSON"
         }
