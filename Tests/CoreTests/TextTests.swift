@@ -189,18 +189,6 @@ import Testing
         #expect(Profile.linku.errorEnvelope.describe(status: 422, body: body) == "422 VALIDATION_ERROR: invalid (title: required)")
     }
 
-    /// A profile's envelope that does not fit the body (a framework's own 422)
-    /// falls back on the common shapes: it said only the status.
-    @Test func aProfilesEnvelopeFallsBackOnTheCommonShapes() throws {
-        let envelope = ErrorEnvelope.fields(ErrorFields(message: try JSONPath.parse(".error.message")))
-        #expect(envelope.describe(status: 422, body: try JSONParser.parse(#"{"detail":[{"loc":["body","name"],"msg":"Field required"}]}"#))
-            == "422: body.name: Field required")
-        #expect(envelope.describe(status: 404, body: try JSONParser.parse(#"{"error":{"message":"no item 3"}}"#)) == "404: no item 3")
-        // `message: .detail` pointing at FastAPI's list: said as problems, not dumped as JSON.
-        let detail = ErrorEnvelope.fields(ErrorFields(message: try JSONPath.parse(".detail")))
-        #expect(detail.describe(status: 422, body: try JSONParser.parse(#"{"detail":[{"loc":["body","q"],"msg":"Field required"}]}"#)) == "422: body.q: Field required")
-    }
-
     @Test func otherBodiesAreNotEnvelopes() throws {
         #expect(Profile.linku.errorEnvelope.describe(status: 500, body: try JSONParser.parse(#"{"ok":false}"#)) == nil)
         #expect(Profile.linku.errorEnvelope.describe(status: 500, body: nil) == nil)
