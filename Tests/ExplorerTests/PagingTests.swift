@@ -154,6 +154,11 @@ extension PagingTests {
             == .request(path: "/items", items: [.query(name: "page_size", value: "5"), .query(name: "page", value: "2")]))
         #expect(Paging.next(after: first, response: answer(#"{"items": [], "total": 0}"#), endpointQuery: [], declared: untyped)
             == .end("no next page: the total is 0"))
+        // A size that cannot be: a first page of 2 that "had 100" of 7, or 0.
+        for claimed in ["100", "0"] {
+            #expect(Paging.next(after: first, response: answer(#"{"items": [0, 1], "page": 1, "page_size": \#(claimed), "total": 7}"#), endpointQuery: [], declared: untyped)
+                    == .request(path: "/items", items: [.query(name: "page", value: "2")]), "\(claimed)")
+        }
         // One object, not a list (`get /notes/n_001` then `next`): page 2 of it fetched the same object again.
         #expect(Paging.next(after: second, response: answer(#"{"id": "n_001", "title": "x"}"#), endpointQuery: [], declared: declared)
             == .end("no next page: the last answer is not a list (next pages through a list answer)"))

@@ -392,6 +392,12 @@ import Testing
         let run = await Replayer().run(path)
         #expect(run.status == .ok && run.steps.count == 2, "\(ReplayReport(palette: .plain).detailed(run).out)\(run.failure.map { "\($0)" } ?? "")")
         #expect(try TranscriptParser.parse(String(contentsOfFile: path, encoding: .utf8)).header.spec == "openapi.json")
+        // A spec load that cannot find its file stops the run: the lines after it would go unchecked (one went out).
+        let lost = folder.appendingPathComponent("lost.transcript").path
+        try "# explorer transcript v1\nprofile: generic\nbase-url: http://127.0.0.1:9\n\n> spec load ../elsewhere/openapi.json\n| loaded 1 endpoint from ../elsewhere/openapi.json\n\n> post /items quantity=3\nerror: quantity is an integer in POST /items, but quantity=3 sends the string \"3\": use quantity:=3 (not sent; --force sends it anyway)\n\n"
+            .write(toFile: lost, atomically: true, encoding: .utf8)
+        let stopped = await Replayer().run(lost)
+        #expect(stopped.status == .runtime && stopped.steps.count == 1 && stopped.notRun == 1, "\(stopped)")
     }
 
     @Test func junitHasASuitePerTranscriptAndACasePerStep() {

@@ -103,6 +103,9 @@ enum Paging {
         let listed: [JSONValue]? = if case let .array(items)? = body { items } else {
             object(body).lazy.compactMap { if case let .array(items) = $0.value { items } else { nil } }.first
         }
+        // A size that cannot be (0, or a first page of 2 that "had 100" of a total of 7): the first page's own length.
+        var size = size.flatMap { $0 > 0 ? $0 : nil }
+        if page == 1, let total, let listed, !listed.isEmpty, let claimed = size, listed.count < claimed, listed.count < total { size = listed.count }
         // One object with no list in it (`get /notes/n_001`) has no next page: page==2 of it fetched the same object.
         if let body, listed == nil, !holdsList(body) { return .end("no next page: the last answer is not a list (next pages through a list answer)") }
         if total == 0 { return .end("no next page: the total is 0") }

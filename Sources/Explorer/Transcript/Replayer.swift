@@ -380,6 +380,12 @@ struct Replayer: Sendable {
                 mismatches = cause + rest
             }
             var run = StepRun(line: step.line, command: step.command, mismatches: mismatches, duration: ContinuousClock.now - started)
+            if case .specLoad? = lastCommand, case let .failure(message, _) = outcome, !mismatches.isEmpty {
+                // The steps after it would be checked against another catalog: a line the REPL refused would go out.
+                record(run)
+                failure = .runtime("\(path):\(step.line): \(message); the steps after it are not run (a spec load FILE in a transcript names a file beside it)")
+                return nil
+            }
             if !mismatches.isEmpty, let problem = transport.flatMap({ $0.takeFailure()?.description }) ?? unreachable {
                 record(run)
                 failure = .runtime("\(path):\(step.line): \(problem)")
