@@ -439,6 +439,9 @@ static inline int ex_read_secret(const char *prompt, char *buf, int size) {
     catching.sa_handler = ex_on_signal;
     sigemptyset(&catching.sa_mask);
     int caught = sigaction(SIGINT, &catching, &previous) == 0;
+    // Back from Ctrl-Z the shell has turned echo on again: the password showed as it was typed.
+    struct sigaction continuing;
+    int caughtCont = sigaction(SIGCONT, &catching, &continuing) == 0;
     fputs(prompt, stdout);
     fflush(stdout);
     if (tty) {
@@ -454,6 +457,13 @@ static inline int ex_read_secret(const char *prompt, char *buf, int size) {
         ssize_t r = read(0, &c, 1);
         if (r < 0 && errno == EINTR) {
             if ((int)ex_interrupts != before) { result = -1; break; }
+            if (ex_continued) {
+                ex_continued = 0;
+                ex_drain_pipe();
+                if (tty) tcsetattr(0, TCSANOW, &quiet);
+                fputs(prompt, stdout);
+                fflush(stdout);
+            }
             continue;
         }
         if (r <= 0) { result = len > 0 ? len : -1; break; }
@@ -463,6 +473,7 @@ static inline int ex_read_secret(const char *prompt, char *buf, int size) {
     buf[len < size ? len : size - 1] = '\0';
     if (tty) tcsetattr(0, TCSANOW, &old);
     if (caught) sigaction(SIGINT, &previous, NULL);
+    if (caughtCont) sigaction(SIGCONT, &continuing, NULL);
     if (result < 0) { ex_take_interrupts(); fputs("\n", stdout); fflush(stdout); }
     return result;
 }
