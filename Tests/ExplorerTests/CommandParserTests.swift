@@ -92,6 +92,11 @@ import Testing
         #expect(throws: CommandError("unknown option '--nonsense' (help get lists the options)", column: 7)) { try parser.parse("get /x --nonsense") }
     }
 
+    @Test func aCommentsQuotesAreNotRead() throws {
+        #expect(try parser.parse("# Alice's tasks") == .empty)
+        #expect(try parser.parse(#"   # say "hi"#) == .empty)
+    }
+
     /// `/items/{item_id}` pasted from the catalog went out as the literal `{item_id}`.
     @Test func aCatalogPlaceholderInAPathIsRefusedWithACaret() throws {
         #expect(throws: CommandError("{id} is a placeholder: put a value in its place (/api/tasks/7/participants), or a {{variable}}", column: 15)) {

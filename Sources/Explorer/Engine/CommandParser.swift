@@ -15,6 +15,8 @@ struct CommandParser {
 
     func parse(_ line: String) throws(CommandError) -> Command {
         if let send = try webSocketSendJSON(line) { return send }
+        // A comment is not split into words: its apostrophe is no quote (`# Alice's tasks` was an error).
+        if line.trimmingBlanks().hasPrefix("#") { return .empty }
         let words: [LineTokenizer.Word]
         do { words = try LineTokenizer.split(line) } catch {
             throw CommandError(error.reason, column: error.offset)
