@@ -100,6 +100,8 @@ import Testing
         (#"WS  send [{"access_token":"hunter2"}]"#, #"WS  send [{"access_token":"***"}]"#),
         // JSON sent as a text frame: it went to history with its password.
         (#"ws send --text {"password":"hunter2"}"#, #"ws send --text {"password":"***"}"#),
+        ("ws send --text user=bob&password=hunter2&x=1", "ws send --text user=bob&password=***&x=1"),
+        ("ws send --text my password=hunter2 now", "ws send --text my password=*** now"),
         (#"ws send {"to":{{peer}},"password":"hunter2","n":[{{a}},{{b}}],"s":"{{c}}"}"#,
          #"ws send {"to":{{peer}},"password":"***","n":[{{a}},{{b}}],"s":"{{c}}"}"#),
         // `auth` keeps its secret as a placeholder: recalled, the prompt asks for it.

@@ -194,6 +194,15 @@ public enum Redactor {
             return Array(words.prefix(2)) + words.dropFirst(2).map { _ in hide("password") }
         }
         if first.lowercased() == "curl" { return redactCurl(words, hide: hide) }
+        if first.lowercased() == "ws", words.count > 3, words[1].lowercased() == "send", words[2] == "--text" {
+            // A text frame's `password=X` words, a form's (`user=bob&password=X`) too, and JWTs.
+            return Array(words.prefix(3)) + words.dropFirst(3).map { word in
+                if looksLikeJWT(word) { return hide("jwt") }
+                return secretAssignments(inText: word, isSecret: isSecretName).reduce(word) { word, secret in
+                    word.replacingOccurrences(of: secret.name + "=" + secret.value, with: secret.name + "=" + hide(ExpectedValue.secretName(secret.name)))
+                }
+            }
+        }
         if first.lowercased() == "auth" { return redactAuth(words, hide: hide) }
         // `set NAME=VALUE` and `set NAME VALUE`: the parser takes both, so both are hidden.
         if first.lowercased() == "set", words.count >= 2 {
@@ -376,7 +385,8 @@ public enum Redactor {
     /// The `NAME=VALUE` words of a plain text whose name is a secret's
     /// (`login password=hunter2` typed as a text frame), with their names.
     public static func secretAssignments(inText text: String, isSecret: (String) -> Bool = isSecretName) -> [(name: String, value: String)] {
-        text.split(whereSeparator: \.isWhitespace).compactMap { word in
+        // `user=bob&password=x` too: a form written as a text frame.
+        text.split(whereSeparator: { $0.isWhitespace || $0 == "&" }).compactMap { word in
             guard let equals = word.firstIndex(of: "="), equals > word.startIndex, isSecret(String(word[..<equals])) else { return nil }
             let value = word[word.index(after: equals)...]
             return value.isEmpty ? nil : (String(word[..<equals]), String(value))
