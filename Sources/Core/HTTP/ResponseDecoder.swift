@@ -66,7 +66,7 @@ final class ResponseDecoder: ChannelDuplexHandler, RemovableChannelHandler {
     private var methods: [HTTPMethod] = []
     /// The answer being read: its status line, the body bytes read so far
     /// and its Content-Length, for the error when it is cut short.
-    private var answer: (status: String, received: Int, expected: Int?)?
+    private var answer: (status: HTTPResponseStatus, received: Int, expected: Int?)?
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if case let .head(head) = unwrapOutboundIn(data) { methods.append(head.method) }
@@ -102,7 +102,9 @@ final class ResponseDecoder: ChannelDuplexHandler, RemovableChannelHandler {
         case .head, .length, .chunkSize, .chunkData, .chunkEnd, .trailers:
             let inBody = if case .head = state { false } else { true }
             state = .done
-            context.fireErrorCaught(Malformed.cutShort(status: inBody ? answer?.status : nil, received: answer?.received ?? 0, expected: answer?.expected))
+            // Its status line in words only now: made for every answer, it was a cost of every request.
+            let status = inBody ? answer.map { "\($0.status.code) \($0.status.reasonPhrase)" } : nil
+            context.fireErrorCaught(Malformed.cutShort(status: status, received: answer?.received ?? 0, expected: answer?.expected))
         }
         context.fireChannelInactive()
     }
@@ -176,7 +178,7 @@ final class ResponseDecoder: ChannelDuplexHandler, RemovableChannelHandler {
         if (100..<200).contains(code), code != 101 { return true }
         guard !methods.isEmpty else { throw .unasked }
         let method = methods.removeFirst()
-        answer = (status: "\(code) \(head.status.reasonPhrase)", received: 0, expected: nil)
+        answer = (status: head.status, received: 0, expected: nil)
         context.fireChannelRead(wrapInboundOut(.head(head)))
         if code == 101 {
             // The connection speaks another protocol now: nothing more is HTTP.

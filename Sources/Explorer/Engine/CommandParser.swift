@@ -16,7 +16,7 @@ struct CommandParser {
     func parse(_ line: String) throws(CommandError) -> Command {
         if let send = try webSocketSendJSON(line) { return send }
         // A comment is not split into words: its apostrophe is no quote (`# Alice's tasks` was an error).
-        if line.trimmingBlanks().hasPrefix("#") { return .empty }
+        if line.utf8.first(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) == UInt8(ascii: "#") { return .empty }
         let words: [LineTokenizer.Word]
         do { words = try LineTokenizer.split(line) } catch {
             throw CommandError(error.reason, column: error.offset)
@@ -225,7 +225,7 @@ struct CommandParser {
             throw CommandError("--raw sends its text as the whole body; it cannot be combined with fields or files", column: data.start)
         }
         // `/items/{item_id}` pasted from the catalog or docs: it went out as the literal `{item_id}`.
-        if let placeholder = Self.catalogPlaceholder(in: path.text) {
+        if path.text.utf8.contains(UInt8(ascii: "{")), let placeholder = Self.catalogPlaceholder(in: path.text) {
             let example = path.text.replacingCharacters(in: path.text.index(path.text.startIndex, offsetBy: placeholder.offset)
                                                         ..< path.text.index(path.text.startIndex, offsetBy: placeholder.offset + placeholder.name.count), with: "7")
             throw CommandError("\(placeholder.name) is a placeholder: put a value in its place (\(example)), or a {{variable}}",
