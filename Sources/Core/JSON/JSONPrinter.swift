@@ -71,17 +71,23 @@ public enum JSONPrinter {
             return
         }
         let hexDigits = Array("0123456789abcdef".utf8)
-        let bytes = Array(text.utf8)
-        var skip = false
-        for (index, byte) in bytes.enumerated() {
-            if skip { skip = false; continue }
-            // DEL and the C1 controls (U+0080 to U+009F: 0xC2 0x80…0x9F), escaped as C0 ones are:
-            // U+009B is CSI to some terminals, so a server's string must not reach one raw.
-            if byte == 0x7F || (byte == 0xC2 && index + 1 < bytes.count && (0x80...0x9F).contains(bytes[index + 1])) {
-                let value = byte == 0x7F ? 0x7F : bytes[index + 1]
-                out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                        hexDigits[Int(value >> 4)], hexDigits[Int(value & 0xF)]])
-                skip = byte == 0xC2
+        // DEL and the C1 controls (U+0080 to U+009F: 0xC2 0x80…0x9F) are escaped as C0 ones are:
+        // U+009B is CSI to some terminals, so a server's string must not reach one raw. A 0xC2
+        // waits for the byte after it (the bytes are walked once, not copied).
+        var afterC2 = false
+        for byte in text.utf8 {
+            if afterC2 {
+                afterC2 = false
+                if (0x80...0x9F).contains(byte) {
+                    out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                            hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
+                    continue
+                }
+                out.append(0xC2)
+            }
+            if byte == 0xC2 { afterC2 = true; continue }
+            if byte == 0x7F {
+                out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), UInt8(ascii: "7"), UInt8(ascii: "f")])
                 continue
             }
             switch byte {
