@@ -21,7 +21,9 @@ public enum TranscriptWriter {
         return (trimmed.hasPrefix("#") ? trimmed : "# " + trimmed) + "\n"
     }
 
-    /// A whole file (re-blessing rewrites it). A torn last step is dropped.
+    /// A whole file in the writer's form, which the parser reads back (a
+    /// torn last step is dropped). `--update` does not use it: it rewrites
+    /// only the steps that differ (`rewriting`).
     public static func transcript(_ transcript: Transcript) -> String {
         var text = start(transcript.header)
         for step in transcript.steps { text += self.step(step) }
