@@ -299,6 +299,16 @@ import Testing
         #expect(terminal.output.contains(#"q='"$X_API_KEY""#), "\(terminal.output)")
     }
 
+    /// A quote left open reads on at `... `; an apostrophe the parser takes
+    /// as typed (a comment, a text frame) does not.
+    @Test func onlyAQuoteTheParserLeavesOpenReadsOn() {
+        #expect(SessionController.quoteGoesOn("post /x --raw '{"))
+        #expect(SessionController.quoteGoesOn(#"post /x title="abc"#))
+        #expect(!SessionController.quoteGoesOn("ws send --text it's fine"))
+        #expect(!SessionController.quoteGoesOn("# Alice's tasks"))
+        #expect(!SessionController.quoteGoesOn("get /api/tasks q=='x y'"))
+    }
+
     /// `auth bearer X` then `login`: the header auth set went over the
     /// login's token, and every request got a 401 under "logged in as".
     @Test func aLoginDropsTheAuthorizationAuthSet() async throws {

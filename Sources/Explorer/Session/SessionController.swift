@@ -432,14 +432,15 @@ final class SessionController {
     }
 
     /// Whether the line ends inside a quote (`'`, `"` or `$'`) it opened.
+    /// Asked of the parser, which reads a line as it will run: a comment's
+    /// apostrophe opens nothing, nor does one in `ws send --text it's fine`,
+    /// whose text is taken as typed (split into words, both took the lines after them).
     static func quoteGoesOn(_ line: String) -> Bool {
-        // A comment's apostrophe opens nothing (`# Alice's tasks` took the lines after it).
-        if line.trimmingBlanks().hasPrefix("#") { return false }
         do {
-            _ = try LineTokenizer.split(line)
+            _ = try CommandParser().parse(line)
             return false
         } catch {
-            return error.reason.hasPrefix("unterminated")
+            return error.message.hasPrefix("unterminated")
         }
     }
 
