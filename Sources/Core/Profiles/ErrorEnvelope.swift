@@ -47,7 +47,7 @@ public enum ErrorEnvelope: Sendable {
             return member.key == "non_field_errors" ? first : "\(member.key): \(first)"
         }
         guard said.count == members.count else { return nil }
-        return said.prefix(3).joined(separator: "; ") + (said.count > 3 ? " (and \(said.count - 3) more)" : "")
+        return firstThree(said)
     }
 
     /// FastAPI's and pydantic's validation errors, `[{"loc": ["body", "quantity"],
@@ -60,7 +60,12 @@ public enum ErrorEnvelope: Sendable {
             return place.map(\.plainText).joined(separator: ".") + ": " + message
         }
         guard !said.isEmpty else { return nil }
-        return said.prefix(3).joined(separator: "; ") + (said.count > 3 ? " (and \(said.count - 3) more)" : "")
+        return firstThree(said)
+    }
+
+    /// `a; b; c (and 2 more)`: a list of problems on one line.
+    private static func firstThree(_ said: [String]) -> String {
+        said.prefix(3).joined(separator: "; ") + (said.count > 3 ? " (and \(said.count - 3) more)" : "")
     }
 }
 
