@@ -142,10 +142,36 @@ import Testing
 
 /// `explorer profile init`: a starting file that reads back as a profile.
 @Suite struct ProfileInitTests {
+    /// A spec's text: `schemes` under components, `security` on the document
+    /// when given, and operations (`get /a: [key]` secured by `key`).
+    static func spec(schemes: String, security: String? = nil, operations: [(String, String?)] = [("/a", nil)]) throws -> ImportedSpec {
+        var text = """
+        openapi: 3.0.3
+        info: {title: t, version: "1"}
+        servers: [{url: "https://api.shop.example.com/v1"}, {url: "https://staging.shop.example.com/v1"}]
+
+        """
+        if let security { text += "security: \(security)\n" }
+        text += "paths:\n"
+        for (path, secured) in operations {
+            text += "  \(path):\n    get:\n" + (secured.map { "      security: \($0)\n" } ?? "") + "      responses: {'200': {description: ok}}\n"
+        }
+        text += "components:\n  securitySchemes:\n" + schemes.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n") + "\n"
+        let url = Scratch.file("spec", extension: "yaml")
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        return try SpecLoader.load(url.path)
+    }
+
+    /// The profile `text` writes, read back.
+    static func profile(_ spec: ImportedSpec, baseURL: URL? = nil, specPath: String? = nil) throws -> (file: ProfileFile, auth: String) {
+        let text = ProfileInitCommand.text(name: "shop", baseURL: baseURL, spec: spec, specPath: specPath)
+        let path = try Scratch.folder("init").appendingPathComponent("shop.yaml").path
+        try text.yaml.write(toFile: path, atomically: true, encoding: .utf8)
+        return (try ProfileFile.read(path), text.auth)
+    }
+
     @Test func aSpecsServersBecomeEnvironmentsTheSafestFirstAndItsSchemeTheAuth() throws {
-        var spec = ImportedSpec(endpoints: [], models: [], servers: [URL(string: "https://api.shop.example.com/v1")!,
-                                                                     URL(string: "https://staging.shop.example.com/v1")!],
-                                notes: [], defaultAccess: SpecAccess(isPublic: false, token: .header("X-Api-Key")))
+        let spec = try Self.spec(schemes: "key: {type: apiKey, in: header, name: X-Api-Key}", security: "[{key: []}]")
         let text = ProfileInitCommand.text(name: "shop", baseURL: URL(string: "http://127.0.0.1:8080"), spec: spec, specPath: "../openapi.yaml")
         #expect(text.environments == ["local", "staging", "production"])
         #expect(text.auth == "header X-Api-Key")
@@ -157,20 +183,39 @@ import Testing
         #expect(file.auth == .header(name: "X-Api-Key", value: "{{secret:api_key}}"))
         #expect(file.spec == folder.appendingPathComponent("../openapi.yaml").path)
 
-        spec.defaultAccess = SpecAccess(isPublic: false, token: .bearer)
-        let bearer = ProfileInitCommand.text(name: "shop", baseURL: nil, spec: spec, specPath: nil)
-        try bearer.yaml.write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(try ProfileFile.read(path).auth == .bearer(token: "{{secret:token}}"))
-        #expect(try ProfileFile.read(path).defaultEnvironment == "staging")
+        let bearer = try Self.profile(Self.spec(schemes: "jwt: {type: http, scheme: bearer}", security: "[{jwt: []}]"))
+        #expect(bearer.file.auth == .bearer(token: "{{secret:token}}"))
+        #expect(bearer.file.defaultEnvironment == "staging")
+        let kubernetes = try Self.profile(Self.spec(schemes: "k: {type: apiKey, in: header, name: authorization}", security: "[{k: []}]"))
+        #expect(kubernetes.file.auth == .bearer(token: "{{secret:token}}"), "an API key named Authorization is a bearer token")
 
         // FastAPI writes `security` on each operation and none on the document: it was `auth none`.
-        spec.defaultAccess = SpecAccess(isPublic: true, token: .bearer)
-        spec.endpoints = [Endpoint("POST", "/auth/login", "", isPublic: true), Endpoint("GET", "/items", ""), Endpoint("POST", "/items", "")]
-        #expect(ProfileInitCommand.text(name: "inv", baseURL: nil, spec: spec, specPath: nil).auth == "bearer")
-        spec.endpoints = [Endpoint("GET", "/items", "", token: .header("X-Key")), Endpoint("GET", "/x", "", token: .header("X-Key")), Endpoint("GET", "/y", "")]
-        #expect(ProfileInitCommand.text(name: "inv", baseURL: nil, spec: spec, specPath: nil).auth == "header X-Key", "the scheme most of them name")
-        spec.endpoints = [Endpoint("GET", "/open", "", isPublic: true)]
-        #expect(ProfileInitCommand.text(name: "inv", baseURL: nil, spec: spec, specPath: nil).auth == "none")
+        let perOperation = try Self.spec(schemes: "jwt: {type: http, scheme: bearer}\nkey: {type: apiKey, in: header, name: X-Key}",
+                                         operations: [("/login", nil), ("/items", "[{jwt: []}]"), ("/x", "[{key: []}]"), ("/y", "[{key: []}]")])
+        #expect(try Self.profile(perOperation).auth == "header X-Key", "the scheme most of them name")
+        let open = try Self.spec(schemes: "jwt: {type: http, scheme: bearer}")
+        #expect(try Self.profile(open).auth == "none")
+    }
+
+    /// HTTP Basic and an API key in the query were written `kind: bearer`:
+    /// every request went with `Authorization: Bearer` the server refused.
+    @Test func basicAndQuerySchemesBecomeBasicAndQueryAuth() throws {
+        let basic = try Self.profile(Self.spec(schemes: "b: {type: http, scheme: basic}", security: "[{b: []}]"))
+        #expect(basic.auth == "basic")
+        #expect(basic.file.auth == .basic(username: "{{secret:username}}", password: "{{secret:password}}"))
+        let header = try #require(basic.file.auth.header)
+        let filled = SecretTemplate.fill(header.template) { ["username": "alice", "password": "s3cret"][$0] }
+        #expect(filled == .success("Basic " + Data("alice:s3cret".utf8).base64EncodedString()), "the user name is filled in before the pair is encoded")
+
+        let query = try Self.profile(Self.spec(schemes: "q: {type: apiKey, in: query, name: api_key}",
+                                               operations: [("/a", "[{q: []}]"), ("/b", "[{q: []}]")]))
+        #expect(query.auth == "query api_key")
+        #expect(query.file.auth == .query(name: "api_key", value: "{{secret:api_key}}"))
+
+        // A cookie key cannot be sent by a profile: none, not a bearer token the server never asked for.
+        let cookie = try Self.spec(schemes: "c: {type: apiKey, in: cookie, name: sid}", security: "[{c: []}]")
+        #expect(try Self.profile(cookie).auth == "none")
+        #expect(cookie.notes.contains(SpecScheme.unsupportedNote))
     }
 }
 

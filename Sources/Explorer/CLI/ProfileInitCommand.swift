@@ -127,19 +127,6 @@ struct ProfileInitCommand: ParsableCommand {
     }
 
     /// The file's text, and what it says, for the summary line.
-    /// How the document's requests authenticate: its own `security`, else
-    /// the scheme most of its secured operations name (FastAPI writes
-    /// `security` on each operation, none on the document: that was `auth none`).
-    static func access(of spec: ImportedSpec) -> SpecAccess {
-        guard spec.defaultAccess.isPublic else { return spec.defaultAccess }
-        let placements = spec.endpoints.filter { !$0.isPublic }.map(\.token)
-        let counted = placements.reduce(into: [(TokenPlacement, Int)]()) { counts, token in
-            if let index = counts.firstIndex(where: { $0.0 == token }) { counts[index].1 += 1 } else { counts.append((token, 1)) }
-        }
-        guard let common = counted.max(by: { $0.1 < $1.1 })?.0 else { return spec.defaultAccess }
-        return SpecAccess(isPublic: false, token: common)
-    }
-
     static func text(name: String, baseURL: URL?, spec: ImportedSpec?, specPath: String?) -> (yaml: String, environments: [String], auth: String) {
         var environments: [(name: String, url: String)] = []
         if let baseURL { environments.append(("local", baseURL.absoluteString)) }
@@ -164,15 +151,27 @@ struct ProfileInitCommand: ParsableCommand {
             lines += ["  \(environment.name):", "    base-url: \(environment.url)"]
         }
         let auth: String
-        switch spec.map(Self.access) {
-        case let access? where !access.isPublic && access.token == .bearer:
+        var credential = spec?.credential
+        // An API key named Authorization (Kubernetes' BearerToken) means "Bearer <token>" in practice.
+        if case let .apiKeyHeader(header)? = credential, header.lowercased() == "authorization" { credential = .bearer }
+        switch credential {
+        case .bearer?:
             auth = "bearer"
             lines += ["auth:", "  kind: bearer", "  token: \"{{secret:token}}\"   # from EXPLORER_SECRET_TOKEN, or asked for"]
-        case let access? where !access.isPublic:
-            auth = "header \(access.token.headerName)"
-            lines += ["auth:", "  kind: header", "  header: \(access.token.headerName)",
+        case let .apiKeyHeader(header)?:
+            auth = "header \(header)"
+            lines += ["auth:", "  kind: header", "  header: \(header)",
                       "  value: \"{{secret:api_key}}\"   # from EXPLORER_SECRET_API_KEY, or asked for"]
-        default:
+        case .basic?:
+            auth = "basic"
+            lines += ["auth:", "  kind: basic",
+                      "  username: \"{{secret:username}}\"   # from EXPLORER_SECRET_USERNAME, or asked for; or write the name itself",
+                      "  password: \"{{secret:password}}\"   # from EXPLORER_SECRET_PASSWORD, or asked for"]
+        case let .apiKeyQuery(parameter)?:
+            auth = "query \(parameter)"
+            lines += ["auth:", "  kind: query", "  parameter: \(parameter)",
+                      "  value: \"{{secret:api_key}}\"   # from EXPLORER_SECRET_API_KEY, or asked for"]
+        case .unsupported?, nil:
             auth = "none"
             lines += ["auth:", "  kind: none   # or bearer (token:), header (header:, value:), basic (username:, password:), login (below)",
                       "# auth:               # an email and password login that hands out access and refresh tokens (docs/profiles.md)",

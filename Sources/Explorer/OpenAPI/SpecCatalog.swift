@@ -37,10 +37,14 @@ struct SpecOperation {
 }
 
 /// A security scheme as far as the explorer can send it.
-enum SpecScheme {
+enum SpecScheme: Sendable, Equatable {
     /// `Authorization: Bearer` (http bearer, OAuth 2, OpenID Connect).
     case bearer
     case apiKeyHeader(String)
+    /// HTTP Basic: a user name and a password (a profile's `auth: basic`).
+    case basic
+    /// An API key as a query parameter (a profile's `auth: query`).
+    case apiKeyQuery(String)
     /// What the explorer cannot send; the note says what it is.
     case unsupported(String)
 }
@@ -100,7 +104,8 @@ struct SpecCatalog {
         var catalog = SpecCatalog(document)
         let endpoints = document.operations.map { catalog.endpoint($0, documentSecurity: document.security) }
         return ImportedSpec(endpoints: endpoints, models: catalog.models, servers: document.servers,
-                            notes: catalog.notes.sorted(), defaultAccess: catalog.access(document.security))
+                            notes: catalog.notes.sorted(), defaultAccess: catalog.access(document.security),
+                            credential: catalog.credential(document))
     }
 
     private init(_ document: SpecDocument) {
@@ -195,12 +200,41 @@ struct SpecCatalog {
                 case let .apiKeyHeader(header):
                     // An API key named Authorization (Kubernetes' BearerToken) means "Bearer <token>" in practice.
                     return SpecAccess(isPublic: false, token: header.lowercased() == "authorization" ? .bearer : .header(header))
+                case .basic, .apiKeyQuery:
+                    // Sent by the session's credential (a profile's basic or query auth); a login's token would be a bearer one.
+                    return SpecAccess(isPublic: false, token: .bearer)
                 case .unsupported, nil: continue
                 }
             }
         }
         // Only schemes the explorer cannot send (noted when read): the bearer token is its best try.
         return SpecAccess(isPublic: optional, token: .bearer)
+    }
+
+    /// The scheme a credential for these requirements is sent by: the first
+    /// the explorer can send; nil when none is needed or none can be sent.
+    func credential(_ requirements: [[String]]) -> SpecScheme? {
+        for name in requirements.joined() {
+            switch schemes[name] {
+            case .unsupported, nil: continue
+            case let scheme?: return scheme
+            }
+        }
+        return nil
+    }
+
+    /// The document's own `security`'s scheme; without one, the scheme most
+    /// of its operations name (FastAPI writes `security` on each operation,
+    /// none on the document), the first named on a tie.
+    func credential(_ document: SpecDocument) -> SpecScheme? {
+        if let scheme = credential(document.security) { return scheme }
+        var counted: [(scheme: SpecScheme, count: Int)] = []
+        for operation in document.operations {
+            guard let scheme = credential(operation.security ?? []) else { continue }
+            if let index = counted.firstIndex(where: { $0.scheme == scheme }) { counted[index].count += 1 } else { counted.append((scheme, 1)) }
+        }
+        // `max` keeps the last of equals: the first named wins a tie through the reversal.
+        return counted.reversed().max { $0.count < $1.count }?.scheme
     }
 
     // MARK: Schemas
@@ -279,5 +313,5 @@ struct SpecCatalog {
 }
 
 extension SpecScheme {
-    static let unsupportedNote = "security schemes other than bearer, OAuth 2, OpenID Connect and API keys in a header are not sent: those operations get Authorization: Bearer"
+    static let unsupportedNote = "security schemes other than bearer, OAuth 2, OpenID Connect, HTTP Basic and API keys in a header or the query are not sent: those operations get Authorization: Bearer"
 }

@@ -114,7 +114,9 @@ enum SpecImport30 {
     static func scheme(_ type: OpenAPI.SecurityScheme.SecurityType, notes: inout Set<String>) -> SpecScheme {
         switch type {
         case let .apiKey(name, location) where location == .header: return .apiKeyHeader(name)
+        case let .apiKey(name, location) where location == .query: return .apiKeyQuery(name)
         case let .http(scheme, _) where scheme.lowercased() == "bearer": return .bearer
+        case let .http(scheme, _) where scheme.lowercased() == "basic": return .basic
         case .oauth2, .openIdConnect: return .bearer
         default:
             notes.insert(SpecScheme.unsupportedNote)

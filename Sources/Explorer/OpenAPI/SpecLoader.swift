@@ -12,6 +12,9 @@ struct ImportedSpec: Sendable {
     var notes: [String]
     /// For a request that matches no operation: the document's own `security`.
     var defaultAccess: SpecAccess
+    /// The scheme a session's credential is sent by (`profile init` writes
+    /// it as the auth); nil when none is needed or none can be sent.
+    var credential: SpecScheme? = nil
     /// The file it was read from (a recording names it in its header).
     var source: String?
 
