@@ -446,7 +446,10 @@ actor Interpreter {
         case let .endpoints(filter):
             guard !profile.endpoints.isEmpty else {
                 // A document was loaded, and has nothing: loading one is not the answer.
-                if spec != nil { return .failure("the catalog is empty: the OpenAPI document lists no operations under paths", .usage) }
+                if let spec {
+                    let file = spec.source ?? "the OpenAPI document"
+                    return .failure("the catalog is empty: \(file) lists no operations under paths; add some, then spec load \(spec.source ?? "FILE") again", .usage)
+                }
                 // A profile file of the user's own: its catalog goes in that file.
                 let own = profile.name != Profile.generic.name && Profile.builtIn(named: profile.name) == nil
                 let hint = own ? "list endpoints: in its profile file or name its document there (spec:; docs/profiles.md), or spec load FILE"
