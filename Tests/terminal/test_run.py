@@ -74,6 +74,19 @@ def test_header_and_auth_lines_in_a_file_run_and_the_file_goes_on(tmp_path):
     assert "X-Trace" not in second, second
 
 
+def test_lines_that_type_a_secret_in_a_file_run_and_the_file_goes_on(tmp_path):
+    # A line typing a secret of 6 characters or more (`password=…`, `set
+    # password=…`, `X-Api-Key:…`) shares it with the interpreter, waiting on
+    # its loop: inside a batch on that loop, `explorer run` hung for ever.
+    script = tmp_path / "secrets.txt"
+    script.write_text("set password=abcdef\npost /api/login password=s3cretPassw0rd\n"
+                      "get /api/banners X-Api-Key:abcdefgh\nget /api/after\n")
+    result = run_explorer(["--offline", "run", str(script)], env=isolated_env(tmp_path), cwd=tmp_path, timeout=30)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "POST /api/login" in result.stdout and "GET /api/banners" in result.stdout and "GET /api/after" in result.stdout
+    assert "s3cretPassw0rd" not in result.stdout and "abcdefgh" not in result.stdout, result.stdout
+
+
 def test_a_file_that_cannot_be_read_is_one_line_and_status_2(tmp_path):
     # Issue 11 #28: it printed the whole usage and exited 64, a status the README did not list.
     env = isolated_env(tmp_path)

@@ -22,6 +22,11 @@ struct SuppliedSecrets: Sendable, Equatable {
 
     var isEmpty: Bool { named.isEmpty }
 
+    /// Whether `add` would take any of `secrets` (a value not held yet).
+    func wouldAdd(_ secrets: [(name: String, value: String)]) -> Bool {
+        secrets.contains { secret in !secret.value.isEmpty && !named.contains { $0.value == secret.value } }
+    }
+
     /// Adds the values not held yet; says whether any was new.
     mutating func add(_ secrets: [(name: String, value: String)]) -> Bool {
         var added = false

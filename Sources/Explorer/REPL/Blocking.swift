@@ -1,4 +1,5 @@
 import Dispatch
+import NIOPosix
 
 /// Runs async work from the synchronous main thread (which owns the
 /// terminal) and waits. `interrupts` (a `Terminal`'s Ctrl-C count), when
@@ -8,6 +9,7 @@ final class ResultBox<T>: @unchecked Sendable {
 }
 
 func runBlocking<T: Sendable>(interrupts: (() -> Int)? = nil, _ body: @escaping @Sendable () async -> T) -> T {
+    refuseOnAnEventLoop()
     let box = ResultBox<T>()
     let done = DispatchSemaphore(value: 0)
     let task = Task {
@@ -25,6 +27,7 @@ func runBlocking<T: Sendable>(interrupts: (() -> Int)? = nil, _ body: @escaping 
 /// two more thread hand-offs for every line of a script.
 func runBlocking<A: Actor, T: Sendable>(on actor: A, interrupts: (() -> Int)? = nil,
                                         _ body: @escaping @Sendable (isolated A) async -> T) -> T {
+    refuseOnAnEventLoop()
     let box = ResultBox<T>()
     let done = DispatchSemaphore(value: 0)
     let task = Task.immediate {
@@ -32,6 +35,13 @@ func runBlocking<A: Actor, T: Sendable>(on actor: A, interrupts: (() -> Int)? = 
     }
     wait(for: done, cancelling: task, interrupts: interrupts)
     return box.value!
+}
+
+/// Tasks run on NIO's event loops (`EventLoopExecutor`): one that waits here
+/// waits for work queued behind it on its own loop, for ever. Stopped with
+/// a message instead (a line that typed a secret hung `explorer run`).
+private func refuseOnAnEventLoop() {
+    precondition(MultiThreadedEventLoopGroup.currentEventLoop == nil, "runBlocking called on an event loop: it would wait for ever")
 }
 
 private func deliver<A: Actor, T: Sendable>(on actor: isolated A, _ body: @Sendable (isolated A) async -> T,

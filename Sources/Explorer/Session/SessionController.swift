@@ -593,7 +593,10 @@ final class SessionController {
             // Its secrets are filled in by `step`, which may ask for them.
             if line.includes(ascii: "{{secret:") { return (worst, .here(index)) }
             let parsed = Result { () throws(CommandError) in try interpreter.parser.parse(line) }
-            if case let .success(command) = parsed, Self.runsOnMainThread(command) { return (worst, .here(index)) }
+            // A line that types a new secret shares it with the interpreter, waiting on its loop: not from this loop.
+            if case let .success(command) = parsed, Self.runsOnMainThread(command) || supplied.wouldAdd(SuppliedSecrets.typed(in: command)) {
+                return (worst, .here(index))
+            }
             let location = "\(name):\(index + 1)"
             switch prepare(line, parsed: parsed, location: location, promptWidth: 0) {
             case let .done(status):
@@ -611,7 +614,8 @@ final class SessionController {
     /// Commands `prepare` or `finish` run themselves, waiting on the
     /// interpreter's loop: run on that loop, they would wait for ever (a
     /// `header` or `auth` line hung `explorer run`: `finish` reads the
-    /// headers to hide from then on).
+    /// headers to hide from then on; so did a line typing a secret,
+    /// `password=…`, which `prepare` shares, and `batch` sends here too).
     private static func runsOnMainThread(_ command: Command) -> Bool {
         switch command {
         case .record, .transcript, .environment, .history, .header: return true
