@@ -132,6 +132,25 @@ import Testing
         #expect(text.contains("> get /api/tasks/{{secret:password}}\n"), "\(text)")
     }
 
+    /// A secret-named session header (`header X-CSRFToken:…`) was hidden on
+    /// its own line only: a path or an echo holding it was written in clear;
+    /// and a second value under the same name got the same placeholder, so a
+    /// replay sent one value for both.
+    @Test func aSecretSessionHeaderIsHiddenWhereverItShowsAndASecondValueIsNumbered() async throws {
+        let (path, text, _) = try await Self.record([
+            "header X-CSRFToken:Csrf-Val-1234",
+            "get /api/tasks/Csrf-Val-1234",
+            "get /api/banners X-CSRFToken:Other-Val-5678",
+            "get /api/tasks note==Other-Val-5678",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(!text.contains("Csrf-Val-1234") && !text.contains("Other-Val-5678"), "\(text)")
+        #expect(text.contains("> header X-CSRFToken:{{secret:x_csrftoken}}\n"), "\(text)")
+        #expect(text.contains("> get /api/tasks/{{secret:x_csrftoken}}\n"), "\(text)")
+        #expect(text.contains("> get /api/banners X-CSRFToken:{{secret:x_csrftoken_2}}\n"), "\(text)")
+        #expect(text.contains("> get /api/tasks note=={{secret:x_csrftoken_2}}\n"), "\(text)")
+    }
+
     /// A socket nothing answers stops the run as an unreachable HTTP server
     /// does (exit 3, the rest did not run), at once: it was a difference,
     /// and every later step waited 5 s for frames.

@@ -158,10 +158,12 @@ final class TranscriptRecorder {
             let typedEmail = typed.flatMap { $0.count > 1 && $0[1].includes(ascii: "{{") ? $0[1] : nil } ?? email
             return LineTokenizer.join(["login", typedEmail]) + " " + TranscriptPattern(.secret(name)).description
         }
-        let basicPassword = learnSecrets(in: command)
-        let hide = { (name: String) in
-            // A second Basic password (`auth basic bob:…` after another) is `password_2`, as a second login's is.
-            TranscriptPattern.secretPlaceholder(forItem: name == "password" ? basicPassword ?? name : name)
+        let names = learnSecrets(in: command)
+        let hide = { (item: String) in
+            // A second value under one name (`auth basic bob:…` after another, `X-CSRFToken:…` after a `header` of
+            // another) is `password_2`, `x_csrftoken_2`, as a second login's password is: a replay is given each.
+            let name = ExpectedValue.secretName(item)
+            return TranscriptPattern(.secret(names[name] ?? name)).description
         }
         if let socket = Redactor.redact(socketJSONLine: line, hide: hide, secretFields: secretFields) {
             return socket
@@ -244,61 +246,70 @@ final class TranscriptRecorder {
 
     /// The password of a `Basic` credential, under `password` as the line
     /// writes it, or `password_2` when another value has that name already.
-    private func learnBasicPassword(_ value: String) -> String? {
-        guard let credentials = BasicCredentials(authorization: value) else { return nil }
-        let name = scrubber.name(of: credentials.password) ?? scrubber.freeName("password", for: credentials.password)
-        scrubber.learn(credentials.password, name: name, typed: true)
-        return name
-    }
-
-    /// Values typed for secret-named items and variables, so the scrubber
-    /// finds them if the server echoes them somewhere. Returns the name of
-    /// a Basic credential's password, if the line has one.
-    private func learnSecrets(in command: Command?) -> String? {
-        var basicPassword: String?
+    /// Values typed for secret-named items, headers and variables, so the
+    /// scrubber finds them if the server echoes them somewhere. Each is
+    /// learned under its item's name, or that name numbered when another
+    /// value holds it (`x_csrftoken_2`); returns those renamed, by the
+    /// item's name (a Basic credential's password under `password`).
+    private func learnSecrets(in command: Command?) -> [String: String] {
+        var names: [String: String] = [:]
+        func learn(_ value: String, as item: String, numbered: Bool = true) {
+            let base = ExpectedValue.secretName(item)
+            let name = scrubber.name(of: value) ?? (numbered ? scrubber.freeName(base, for: value) : base)
+            scrubber.learn(value, name: name, typed: true)
+            if name != base { names[base] = name }
+        }
+        /// `Authorization: Basic …`, whose password is written `-u USER:{{secret:password}}` by curl, `/basic-auth/USER/PASSWORD` by echoes.
+        func learnBasic(_ value: String) {
+            guard let credentials = BasicCredentials(authorization: value) else { return }
+            learn(credentials.password, as: "password")
+        }
+        /// A header the session sends from now on (`auth`, `header`): bearer's token under `token`, another under its own name.
+        func learnHeader(_ header: (name: String, value: String)) {
+            if header.name.lowercased() == "authorization", header.value.lowercased().hasPrefix("bearer ") {
+                learn(String(header.value.dropFirst(7)), as: "token")
+            } else {
+                if header.name.lowercased() == "authorization" { learnBasic(header.value) }
+                learn(header.value, as: header.name)
+            }
+        }
         switch command {
         case let .ws(.connect(target?, _))?:
             // `ws connect …?token=…&api_key=…`: the line writes them as placeholders; the connected line and echoes, by value.
             for item in URLComponents(string: target)?.queryItems ?? [] where Redactor.isSecretParameter(item.name) {
-                if let value = item.value, !value.includes(ascii: "{{") { scrubber.learn(value, name: ExpectedValue.secretName(item.name), typed: true) }
+                if let value = item.value, !value.includes(ascii: "{{") { learn(value, as: item.name) }
             }
         case let .http(_, _, items, _)?:
             for item in items {
                 switch item {
                 case let .header(name, value), let .stringField(name, value), let .query(name, value):
-                    if isSecret(name) { scrubber.learn(value, name: ExpectedValue.secretName(name), typed: true) }
-                    // `curl -u USER:PASSWORD`, written `-u USER:{{secret:password}}`: its password wherever it shows.
-                    if name.lowercased() == "authorization" { basicPassword = learnBasicPassword(value) }
+                    if isSecret(name) { learn(value, as: name) }
+                    if name.lowercased() == "authorization" { learnBasic(value) }
                 case let .jsonField(name, value):
                     // `true`, `false` and `null` are no secret to search for: every equal value in the step was hidden.
                     switch value {
                     case .bool, .null: break
-                    default: if isSecret(name) { scrubber.learn(value.plainText, name: ExpectedValue.secretName(name), typed: true) }
+                    default: if isSecret(name) { learn(value.plainText, as: name) }
                     }
                 default: break
                 }
             }
         case let .header(.credential(header?))?:
-            // As `auth` writes it back: bearer's token under `token`, another header under its own name.
-            if header.name.lowercased() == "authorization", header.value.lowercased().hasPrefix("bearer ") {
-                scrubber.learn(String(header.value.dropFirst(7)), name: "token", typed: true)
-            } else {
-                // `auth basic USER:PASSWORD`: the password wherever it shows (`/basic-auth/USER/PASSWORD`).
-                if header.name.lowercased() == "authorization" { basicPassword = learnBasicPassword(header.value) }
-                scrubber.learn(header.value, name: ExpectedValue.secretName(header.name), typed: true)
-            }
+            learnHeader(header)
+        case let .header(.set(headers))?:
+            // `header X-CSRFToken:…`: written as a placeholder, so hidden wherever an answer echoes it too.
+            for header in headers where isSecret(header.name) { learnHeader(header) }
         case let .set(name, value)? where isSecret(name):
-            scrubber.learn(value, name: ExpectedValue.secretName(name), typed: true)
+            // A variable set again keeps its name: `{{secret:password}}` is what the replay's variable holds.
+            learn(value, as: name, numbered: false)
         case let .ws(.send(value))?:
             scrubber.learn(secretsIn: value, fields: secretFields)
         case let .ws(.sendText(text))?:
             // `password=X` in a text frame, as the command line hides it.
-            for (name, value) in Redactor.secretAssignments(inText: text, isSecret: isSecret) {
-                scrubber.learn(value, name: ExpectedValue.secretName(name), typed: true)
-            }
+            for (name, value) in Redactor.secretAssignments(inText: text, isSecret: isSecret) { learn(value, as: name) }
         default: break
         }
-        return basicPassword
+        return names
     }
 
     private func isSecret(_ name: String) -> Bool { Redactor.isSecretName(name) || secretFields.containsName(name) }
