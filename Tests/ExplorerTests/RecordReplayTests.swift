@@ -335,6 +335,22 @@ import Testing
         #expect(run.steps.count == 1)
     }
 
+    /// `--base-url http://host:port/` (CI variables often end in `/`) made
+    /// `{{base_url}}` end in a slash the origin a credential goes to does
+    /// not: every replayed `auth` line differed.
+    @Test func aBaseURLTypedWithATrailingSlashReplaysAsWithout() async throws {
+        let path = try await Self.record(["auth bearer s3cret-token-value", "get /api/banners", "get {{base_url}}/api/banners"])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let server = try await SandboxServer.start()
+        let run = await Replayer(baseURL: URL(string: server.baseURL.absoluteString + "/")!,
+                                 environment: ["EXPLORER_SECRET_TOKEN": "s3cret-token-value"]).run(path)
+        await server.stop()
+        let report = ReplayReport(palette: .plain).detailed(run)
+        #expect(run.status == .ok, "\(report.out)\(report.err)")
+        #expect(RequestBuilder(baseURL: URL(string: "http://h:1/api//")!).baseURL.absoluteString == "http://h:1/api")
+        #expect(RequestBuilder(baseURL: URL(string: "http://h:1/?v=2")!).baseURL.absoluteString == "http://h:1?v=2")
+    }
+
     @Test func aMissingSecretIsARuntimeFailure() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("secret-\(UUID().uuidString).transcript").path
         defer { try? FileManager.default.removeItem(atPath: path) }

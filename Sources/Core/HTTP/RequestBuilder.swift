@@ -30,7 +30,7 @@ public struct RequestBuilder: Sendable {
     public init(baseURL: URL,
                 readFile: @escaping @Sendable (String) throws -> [UInt8] = RequestBuilder.readFileFromDisk,
                 boundary: @escaping @Sendable () -> String = { UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased() }) {
-        self.baseURL = baseURL
+        self.baseURL = Self.trimmingTrailingSlashes(baseURL)
         self.readFile = readFile
         self.boundary = boundary
         prefix = Self.prefix(of: baseURL)
@@ -73,6 +73,18 @@ public struct RequestBuilder: Sendable {
             default: false
             }
         }
+    }
+
+    /// `base` without its path's trailing slashes: `http://h:1/` is
+    /// `http://h:1`, `…/api/` is `…/api`, so `{{base_url}}` and the origin a
+    /// credential goes to read the same however the URL was typed (a CI
+    /// variable ending in `/` failed every replayed `auth` line).
+    public static func trimmingTrailingSlashes(_ base: URL) -> URL {
+        guard var components = URLComponents(url: base, resolvingAgainstBaseURL: false), components.percentEncodedPath.hasSuffix("/") else { return base }
+        var path = components.percentEncodedPath
+        while path.hasSuffix("/") { path.removeLast() }
+        components.percentEncodedPath = path
+        return components.url ?? base
     }
 
     private static func prefix(of base: URL) -> String? {
