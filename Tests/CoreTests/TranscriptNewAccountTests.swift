@@ -15,6 +15,10 @@ import Testing
         // The environment still wins.
         let given = SecretResolver(environment: ["EXPLORER_SECRET_NEW_PASSWORD": "given1"], demoAccounts: [])
         #expect(try given.value("new_password", email: nil) == "given1")
+        // An empty variable is an unset one (as CI hands over a secret it does not have): missing, not "".
+        let error = #expect(throws: SecretResolver.Missing.self) { try SecretResolver(environment: ["EXPLORER_SECRET_TOKEN": ""], demoAccounts: []).value("token", email: nil) }
+        #expect(error?.description == "no value for {{secret:token}}: set EXPLORER_SECRET_TOKEN")
+        #expect(try SecretResolver(environment: ["EXPLORER_SECRET_NEW_PASSWORD": ""], demoAccounts: []).value("new_password", email: nil) != "")
     }
 
     @Test func aVariableReferenceIsNotASecret() {

@@ -209,7 +209,9 @@ public struct SecretResolver: Sendable {
     public func value(_ name: String, email: String?) throws(Missing) -> String {
         let demo = Self.isPasswordName(name) ? email.flatMap { email in demoAccounts.first { $0.email.lowercased() == email.lowercased() } } : nil
         if demoPasswordsFirst, let demo { return demo.password }
-        if let value = environment[Self.environmentName(name)] { return value }
+        // Empty is unset: CI systems hand an unset secret over as "" (it logged in with an empty password, a
+        // backend's failure where the run's was).
+        if let value = environment[Self.environmentName(name)], !value.isEmpty { return value }
         if let demo { return demo.password }
         if name == "wrong_password" { return "wrong-" + UUID().uuidString }
         // Letters and digits, so that password rules that ask for both accept it.
