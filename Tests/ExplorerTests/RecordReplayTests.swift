@@ -333,6 +333,10 @@ import Testing
         #expect(run.status == .runtime)
         #expect(run.failure == .runtime("\(path):5: cannot connect to 127.0.0.1:\(url.port!): connection refused (is the server running?)"))
         #expect(run.steps.count == 1)
+        // `explorer test` names the step and why, not "got no HTTP response" under each of its parts.
+        let said = ReplayReport(palette: .plain).progress(run).out
+        #expect(said == "ERROR   \(path)\n        line 5: login alice@example.com {{secret:password}}\n        \(path):5: cannot connect to 127.0.0.1:\(url.port!): "
+                + "connection refused (is the server running?)\n        1 step of 2 did not run\n", "\(said)")
     }
 
     /// `--base-url http://host:port/` (CI variables often end in `/`) made
@@ -427,7 +431,8 @@ import Testing
         #expect(xml.contains(#"<testsuites name="explorer test" tests="3" failures="1" errors="1" skipped="0""#))
         #expect(xml.contains(#"<testcase classname="s/one.transcript" name="line 5: login a {{secret:password}}" time="0.012"/>"#))
         #expect(xml.contains(#"name="line 9: get /a&amp;b""#))
-        #expect(xml.contains(#"<failure message="1 difference">status: expected 200, got 404 &lt;x&gt;</failure>"#))
+        // The message is the first difference, which is what CI dashboards show (it was "1 difference").
+        #expect(xml.contains(#"<failure message="status: expected 200, got 404 &lt;x&gt;">status: expected 200, got 404 &lt;x&gt;</failure>"#))
         #expect(xml.contains(#"<error message="s/two.transcript:1:1: not a transcript"/>"#))
         // A server that went away: the steps after it were missing (2 cases for a file of 4 steps).
         var stopped = TranscriptRun(path: "s/three.transcript", steps: [StepRun(line: 5, command: "get /a", mismatches: [], duration: .zero)],
@@ -437,6 +442,20 @@ import Testing
         #expect(down.contains(#"<testsuite name="s/three.transcript" tests="4" failures="0" errors="1" skipped="2""#), "\(down)")
         #expect(down.contains(#"name="line 9: get /b" time="0.000"><skipped message="did not run: the transcript stopped before it"/></testcase>"#))
         #expect(down.contains(#"name="line 13: get /c""#))
+        // The server went away at a step: that step is the error, with the differences its missing answer made;
+        // it was a failure and an error both, and a case more than the file has steps, without a time.
+        let gone = [Mismatch(.status, expected: "200 OK", actual: "no HTTP response"), Mismatch(.status, expected: "x", actual: "y")]
+        var unreachable = TranscriptRun(path: "s/five.transcript", steps: [StepRun(line: 5, command: "get /a", mismatches: [], duration: .zero),
+                                                                          StepRun(line: 9, command: "get /b", mismatches: gone, duration: .zero)],
+                                        failure: .runtime("s/five.transcript:9: connection refused"), total: 3)
+        unreachable.planned = [(5, "get /a"), (9, "get /b"), (13, "get /c")]
+        let refused = JUnitReport.xml([unreachable])
+        #expect(refused.contains(#"<testsuite name="s/five.transcript" tests="3" failures="0" errors="1" skipped="1""#), "\(refused)")
+        #expect(refused.contains(#"name="line 9: get /b" time="0.000">"# + "\n" + #"      <error message="s/five.transcript:9: connection refused">status: expected 200 OK"#), "\(refused)")
+        #expect(!refused.contains("<failure") && !refused.contains(#"classname="s/five.transcript" name="s/five.transcript""#), "\(refused)")
+        var twice = failing
+        twice.mismatches = gone
+        #expect(JUnitReport.xml([TranscriptRun(path: "s/six.transcript", steps: [twice])]).contains(#"<failure message="status: expected 200 OK, got no HTTP response (and 1 more)">"#))
         // A torn last step: BROKEN, exit 2; the XML said all was well.
         let torn = TranscriptRun(path: "s/four.transcript", steps: [StepRun(line: 5, command: "get /a", mismatches: [], duration: .zero)],
                                  total: 1, torn: TornStep(line: 9, reason: "the file ends in the middle of a line"))

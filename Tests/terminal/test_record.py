@@ -97,6 +97,13 @@ def test_every_way_in_records_and_the_suite_runs_them(tmp_path):
     assert suite.returncode == 0, suite.stdout + suite.stderr
     assert suite.stdout.splitlines()[-1] == "3 passed, 0 failed"
     assert "<testsuites name=\"explorer test\"" in (tmp_path / "junit.xml").read_text()
+    # A report's folder is made, as pytest's --junitxml makes it; a folder named as the report is said
+    # before the suite runs (it ran, then said "NSCocoaErrorDomain error 512").
+    suite = explorer(["test", "--junit", str(tmp_path / "reports" / "ci" / "junit.xml")], tmp_path)
+    assert suite.returncode == 0 and (tmp_path / "reports" / "ci" / "junit.xml").exists(), suite.stdout + suite.stderr
+    suite = explorer(["test", "--junit", str(tmp_path / "reports")], tmp_path)
+    assert (suite.returncode, suite.stdout) == (64, ""), suite.stdout + suite.stderr
+    assert suite.stderr == f"error: cannot write --junit {tmp_path / 'reports'}: it is a folder: name a file in it (--junit {tmp_path / 'reports' / 'report.xml'})\n"
 
     # A broken transcript is one line, exit status 2, and the others still run.
     (sessions / "broken.transcript").write_text("# explorer transcript v1\nprofile: linku\nbase-url: nowhere\n")

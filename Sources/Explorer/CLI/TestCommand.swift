@@ -35,6 +35,11 @@ struct TestCommand: ParsableCommand {
     func run() throws {
         let options = try given.given(over: root, command: "test")
         let console = Console()
+        // Checked before the suite runs: a report that cannot be written was said only after it all ran.
+        if let junit, let problem = Self.problem(writing: junit) {
+            console.err("error: cannot write --junit \(junit): \(problem)\n")
+            throw ExitCode.validationFailure
+        }
         let (files, empty) = TranscriptSource.files(in: paths.isEmpty ? ["sessions"] : paths)
         for folder in empty { console.err("warning: no *.\(TranscriptSource.fileExtension) files under \(folder)\n") }
         guard !files.isEmpty else {
@@ -53,10 +58,30 @@ struct TestCommand: ParsableCommand {
         console.out(ReplayReport.summary(runs) + "\n")
         if let junit {
             do { try Data(JUnitReport.xml(runs).utf8).write(to: URL(fileURLWithPath: junit)) } catch {
-                console.err("error: cannot write \(junit): \(error.localizedDescription)\n")
+                console.err("error: cannot write \(junit): \(Self.problem(writing: junit) ?? "the file could not be written")\n")
                 throw ExitCode(ExitStatus.runtime.rawValue)
             }
         }
         throw ExitCode(combinedStatus(runs).rawValue)
+    }
+
+    /// Why a report cannot be written at `path`, in words, or nil; its
+    /// folder is made if missing, as test runners' report options do
+    /// (`pytest --junitxml reports/x.xml`).
+    static func problem(writing path: String) -> String? {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            return "it is a folder: name a file in it (--junit \((path as NSString).appendingPathComponent("report.xml")))"
+        }
+        let folder = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+        if !FileManager.default.fileExists(atPath: folder) {
+            do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+                return "cannot make its folder \(folder)"
+            }
+        }
+        if FileManager.default.fileExists(atPath: path) ? access(path, W_OK) != 0 : access(folder, W_OK) != 0 {
+            return "permission denied"
+        }
+        return nil
     }
 }

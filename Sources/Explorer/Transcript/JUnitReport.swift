@@ -3,18 +3,20 @@ import Foundation
 
 /// JUnit XML for CI (`explorer test --junit FILE`): one test suite per
 /// transcript, one test case per step. A transcript that could not run is
-/// a suite with one errored case, so CI shows why, and the steps it kept
-/// from running are skipped cases.
+/// a suite with one errored case, so CI shows why (the step it stopped at,
+/// when that ran: an unreachable server's), and the steps it kept from
+/// running are skipped cases. A failure's message is its first difference,
+/// which is what CI dashboards show.
 enum JUnitReport {
     static func xml(_ runs: [TranscriptRun]) -> String {
-        let failures = runs.reduce(0) { $0 + $1.failedSteps.count }
+        let failures = runs.reduce(0) { $0 + failed($1).count }
         let errors = runs.filter { $0.failure != nil || isTorn($0) }.count
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml += "<testsuites name=\"explorer test\" tests=\"\(runs.reduce(0) { $0 + cases($1) })\" failures=\"\(failures)\" errors=\"\(errors)\" "
             + "skipped=\"\(runs.reduce(0) { $0 + $1.stepsNotRun.count })\" time=\"\(seconds(runs.reduce(.zero) { $0 + $1.duration }))\">\n"
         for run in runs {
-            let failed = run.failedSteps.count
-            xml += "  <testsuite name=\"\(escape(run.path))\" tests=\"\(cases(run))\" failures=\"\(failed)\" errors=\"\(run.failure == nil && !isTorn(run) ? 0 : 1)\" "
+            let stopping = run.stoppingStep
+            xml += "  <testsuite name=\"\(escape(run.path))\" tests=\"\(cases(run))\" failures=\"\(failed(run).count)\" errors=\"\(run.failure == nil && !isTorn(run) ? 0 : 1)\" "
                 + "skipped=\"\(run.stepsNotRun.count)\" time=\"\(seconds(run.duration))\">\n"
             for step in run.steps {
                 xml += "    <testcase classname=\"\(escape(run.path))\" name=\"\(escape("line \(step.line): \(step.command)"))\" time=\"\(seconds(step.duration))\""
@@ -22,18 +24,18 @@ enum JUnitReport {
                     xml += "/>\n"
                 } else {
                     let details = step.mismatches.map(\.description).joined(separator: "\n")
-                    xml += ">\n      <failure message=\"\(escape("\(step.mismatches.count) difference\(step.mismatches.count == 1 ? "" : "s")"))\">\(escape(details))</failure>\n    </testcase>\n"
+                    let (element, message) = step.line == stopping?.line ? ("error", failureText(run.failure)) : ("failure", summary(step.mismatches))
+                    xml += ">\n      <\(element) message=\"\(escape(message))\">\(escape(details))</\(element)>\n    </testcase>\n"
                 }
             }
-            switch run.failure {
-            case let .broken(message)?, let .runtime(message)?:
-                xml += "    <testcase classname=\"\(escape(run.path))\" name=\"\(escape(run.path))\"><error message=\"\(escape(message))\"/></testcase>\n"
-                // The steps the failure kept from running: skipped, so CI counts the transcript's every step.
-                for step in run.stepsNotRun {
-                    xml += "    <testcase classname=\"\(escape(run.path))\" name=\"\(escape("line \(step.line): \(step.command)"))\" time=\"0.000\">"
-                        + "<skipped message=\"did not run: the transcript stopped before it\"/></testcase>\n"
-                }
-            case nil: break
+            // A failure before any step it names (a secret nobody supplied) is a case of its own.
+            if let failure = run.failure, stopping == nil {
+                xml += "    <testcase classname=\"\(escape(run.path))\" name=\"\(escape(run.path))\" time=\"0.000\"><error message=\"\(escape(failureText(failure)))\"/></testcase>\n"
+            }
+            // The steps the failure kept from running: skipped, so CI counts the transcript's every step.
+            for step in run.stepsNotRun {
+                xml += "    <testcase classname=\"\(escape(run.path))\" name=\"\(escape("line \(step.line): \(step.command)"))\" time=\"0.000\">"
+                    + "<skipped message=\"did not run: the transcript stopped before it\"/></testcase>\n"
             }
             // A torn last step fails the run (exit 2, BROKEN): CI reading the XML must see it too.
             if let torn = run.torn, isTorn(run) {
@@ -45,9 +47,30 @@ enum JUnitReport {
         return xml + "</testsuites>\n"
     }
 
-    /// A case per step, run or skipped, and one more for a failure that stopped the transcript.
+    /// A case per step, run or skipped, and one more for a failure that
+    /// stopped the transcript before a step it names.
     private static func cases(_ run: TranscriptRun) -> Int {
-        run.steps.count + run.stepsNotRun.count + (run.failure == nil ? 0 : 1) + (isTorn(run) ? 1 : 0)
+        run.steps.count + run.stepsNotRun.count + (run.failure == nil || run.stoppingStep != nil ? 0 : 1) + (isTorn(run) ? 1 : 0)
+    }
+
+    /// The steps that differ, not the one a failure stopped at (an error).
+    private static func failed(_ run: TranscriptRun) -> [StepRun] {
+        let stopping = run.stoppingStep?.line
+        return run.failedSteps.filter { $0.line != stopping }
+    }
+
+    /// The first difference's first line, and how many more: what a CI
+    /// dashboard shows of a failure (it was "3 differences").
+    private static func summary(_ mismatches: [Mismatch]) -> String {
+        guard let first = mismatches.first?.description.split(separator: "\n", omittingEmptySubsequences: false).first else { return "differs" }
+        return String(first) + (mismatches.count > 1 ? " (and \(mismatches.count - 1) more)" : "")
+    }
+
+    private static func failureText(_ failure: TranscriptRun.Failure?) -> String {
+        switch failure {
+        case let .broken(text)?, let .runtime(text)?: text
+        case nil: ""
+        }
     }
 
     /// A torn last step that `--update` did not turn into comments.

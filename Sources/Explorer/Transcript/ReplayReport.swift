@@ -86,8 +86,12 @@ struct ReplayReport {
         run.notRun > 0 ? ", " + palette.red("\(run.notRun) did not run") : ""
     }
 
+    /// The steps that differ, each with its differences; the one a failure
+    /// stopped at with none (an unreachable server's "got no HTTP response"
+    /// under every part): the failure's line under it says why.
     private func failedSteps(_ run: TranscriptRun) -> String {
-        run.failedSteps.map { "        line \($0.line): \($0.command)\n" + differences($0, indent: "          ") }.joined()
+        let stopping = run.stoppingStep?.line
+        return run.failedSteps.map { "        line \($0.line): \($0.command)\n" + ($0.line == stopping ? "" : differences($0, indent: "          ")) }.joined()
     }
 
     func differences(_ step: StepRun, indent: String) -> String {

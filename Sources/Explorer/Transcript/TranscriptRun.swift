@@ -25,6 +25,15 @@ struct TranscriptRun: Sendable {
 
     var failedSteps: [StepRun] { steps.filter { !$0.passed } }
 
+    /// The step the failure stopped the run at, when it ran: an unreachable
+    /// server's step differs only by having had no answer, and the failure
+    /// says why (a report shows it as that step's error, not a difference).
+    var stoppingStep: StepRun? {
+        guard let failure, let last = steps.last, !last.passed else { return nil }
+        let message = switch failure { case let .broken(text), let .runtime(text): text }
+        return message.hasPrefix("\(path):\(last.line): ") ? last : nil
+    }
+
     /// Steps a failure kept from running: a report says so, lest "4 passed,
     /// 0 failed" read as a green run of a transcript that has 6.
     var notRun: Int { failure == nil ? 0 : max(0, total - steps.count) }
