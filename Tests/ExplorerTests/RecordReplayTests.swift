@@ -471,6 +471,23 @@ import Testing
     /// came and failed against a fresh server (`no item 554`). In a message
     /// the id is the capture's, but not an error line's status, nor a
     /// number in a text body.
+    /// A captured UUID was written `{{uuid}}` in the answers after it (the
+    /// recording makes every UUID a pattern before captures are looked
+    /// for): a replay never checked it was the same item. The answer says
+    /// which `{{uuid}}` held it.
+    @Test func aCapturedUUIDIsTheCapturesWhereverItShows() throws {
+        var references = CaptureReferences()
+        references.note(.capture(name: "item_id", path: try JSONPath.parse(".id")))
+        let item = "3f2b8c1e-9a4d-4c2b-8f6e-1d2c3b4a5e6f", other = "aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee"
+        let observed = Observation(status: 200, body: .json(.object([("id", .string(item)), ("owner", .string(other)),
+                                                                      ("message", .string("item \(item) moved from \(other)"))])),
+                                   notes: ["saved \(item)"])
+        let recorded = Expectation(recording: observed, baseURL: nil)
+        let written = references.referencing(in: recorded, values: ["item_id": item], observed: observed)
+        #expect(TranscriptWriter.response(written) == ["HTTP/1.1 200", "{", #"  "id": {{item_id}},"#, #"  "owner": "{{uuid}}","#,
+                                                       #"  "message": "item {{item_id}} moved from {{uuid}}""#, "}", "note: saved {{item_id}}"])
+    }
+
     @Test func aShortIdInAMessageIsTheCaptures() throws {
         var references = CaptureReferences()
         references.note(.capture(name: "item_id", path: try JSONPath.parse(".id")))

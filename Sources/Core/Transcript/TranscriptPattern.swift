@@ -174,7 +174,7 @@ public struct TranscriptPattern: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// 8-4-4-4-12 hexadecimal digits, either case.
-    static func isUUID(_ text: String) -> Bool {
+    public static func isUUID(_ text: String) -> Bool {
         let groups = text.split(separator: "-", omittingEmptySubsequences: false)
         return groups.map(\.count) == [8, 4, 4, 4, 12] && groups.allSatisfy { $0.allSatisfy(\.isHexDigit) }
     }

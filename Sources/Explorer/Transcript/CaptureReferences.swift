@@ -23,8 +23,11 @@ struct CaptureReferences {
         }
     }
 
-    /// `expectation` with the captured `values` (the session's variables) written as references.
-    func referencing(in expectation: Expectation, values: [String: String]) -> Expectation {
+    /// `expectation` with the captured `values` (the session's variables)
+    /// written as references. `observed` is what the expectation was
+    /// written from: a captured UUID was already written `{{uuid}}` there,
+    /// and the answer says which `{{uuid}}` held it.
+    func referencing(in expectation: Expectation, values: [String: String], observed: Observation? = nil) -> Expectation {
         guard !captured.isEmpty else { return expectation }
         var expectation = expectation
         let distinctive = distinctiveCaptures(values)
@@ -32,36 +35,78 @@ struct CaptureReferences {
         // capture's too (`no item 553`): a message says what it is about. A text body's numbers are not
         // (a Content-Length that happens to equal it).
         let inMessages = distinctiveCaptures(values, numbersFrom: 3)
+        var seen: JSONValue?
+        if case let .json(value)? = observed?.body { seen = value }
         switch expectation.body {
-        case let .json(body)?: expectation.body = .json(referencing(in: body, values: values, distinctive: inMessages))
+        case let .json(body)?: expectation.body = .json(referencing(in: body, observed: seen, values: values, distinctive: inMessages))
         case let .text(lines)?: expectation.body = .text(lines.map { Self.referencing(distinctive, in: $0) })
         default: break
         }
         // `error: 404 NOT_FOUND: note n_ac699c39 not found`: the id is the capture's in the summary too
         // (not the status before it, were the id 404).
-        expectation.errors = expectation.errors.map { Self.referencing(inMessages, in: $0, keepingLeadingNumber: true) }
-        expectation.notes = expectation.notes.map { Self.referencing(inMessages, in: $0) }
+        let errors = observed.map(\.errors) ?? [], notes = observed.map(\.notes) ?? []
+        expectation.errors = expectation.errors.enumerated().map { index, line in
+            Self.referencing(inMessages, in: Self.referencingUUIDs(inMessages, in: line, observed: errors.count == expectation.errors.count ? errors[index] : nil),
+                             keepingLeadingNumber: true)
+        }
+        expectation.notes = expectation.notes.enumerated().map { index, line in
+            Self.referencing(inMessages, in: Self.referencingUUIDs(inMessages, in: line, observed: notes.count == expectation.notes.count ? notes[index] : nil))
+        }
         return expectation
     }
 
-    private func referencing(in value: ExpectedValue, values: [String: String], distinctive: [(name: String, value: String)]) -> ExpectedValue {
+    private func referencing(in value: ExpectedValue, observed: JSONValue?, values: [String: String],
+                             distinctive: [(name: String, value: String)]) -> ExpectedValue {
         switch value {
         case let .object(members, open):
+            var seen: [(key: String, value: JSONValue)] = []
+            if case let .object(found)? = observed { seen = found.map { ($0.key, $0.value) } }
             return .object(members.map { member in
-                if case let .literal(literal) = member.value, Self.isScalarID(literal),
-                   let name = captured.keys.sorted().first(where: { captured[$0]!.contains(member.key) && values[$0] == literal.plainText }) {
+                let live = seen.first { $0.key == member.key }?.value
+                // The value as it came: a literal, or a captured UUID the recording wrote `{{uuid}}`.
+                var value: JSONValue?
+                if case let .literal(literal) = member.value { value = literal }
+                if case let .text(text) = member.value, text.pieces == [.pattern(TranscriptPattern(.uuid))], case .string? = live { value = live }
+                if let value, Self.isScalarID(value),
+                   let name = captured.keys.sorted().first(where: { captured[$0]!.contains(member.key) && values[$0] == value.plainText }) {
                     return ExpectedValue.Member(member.key, .pattern(TranscriptPattern(.reference(name))))
                 }
-                return ExpectedValue.Member(member.key, referencing(in: member.value, values: values, distinctive: distinctive))
+                return ExpectedValue.Member(member.key, referencing(in: member.value, observed: live, values: values, distinctive: distinctive))
             }, open: open)
-        case let .array(items, contains): return .array(items.map { referencing(in: $0, values: values, distinctive: distinctive) }, contains: contains)
+        case let .array(items, contains):
+            var seen: [JSONValue] = []
+            if case let .array(found)? = observed, found.count == items.count { seen = found }
+            return .array(items.enumerated().map { index, item in
+                referencing(in: item, observed: seen.isEmpty ? nil : seen[index], values: values, distinctive: distinctive)
+            }, contains: contains)
         case let .literal(.string(text)):
             let referenced = Self.referencing(distinctive, in: .literal(text))
             return referenced.literalText == text ? value : .text(referenced)
-        case let .text(text): return .text(Self.referencing(distinctive, in: text))
+        case let .text(text):
+            var live: String?
+            if case let .string(found)? = observed { live = found }
+            return .text(Self.referencing(distinctive, in: Self.referencingUUIDs(distinctive, in: text, observed: live)))
         default: return value
         }
     }
+
+    /// `text`, written from `observed`, with each `{{uuid}}` that stands for
+    /// a captured UUID written as its reference (`item {{item_id}} not
+    /// found`): the recording made every UUID in a text `{{uuid}}`, in order.
+    static func referencingUUIDs(_ captures: [(name: String, value: String)], in text: PatternText, observed: String?) -> PatternText {
+        guard let observed, captures.contains(where: { TranscriptPattern.isUUID($0.value) }) else { return text }
+        let found = observed.matches(of: uuidInText).map { String($0.output) }
+        let slots = text.pieces.filter { $0 == .pattern(TranscriptPattern(.uuid)) }.count
+        guard slots == found.count, found.contains(where: { uuid in captures.contains { $0.value == uuid } }) else { return text }
+        var next = 0
+        return PatternText(text.pieces.map { piece in
+            guard piece == .pattern(TranscriptPattern(.uuid)) else { return piece }
+            defer { next += 1 }
+            return captures.first { $0.value == found[next] }.map { .pattern(TranscriptPattern(.reference($0.name))) } ?? piece
+        })
+    }
+
+    nonisolated(unsafe) private static let uuidInText = #/[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}/#
 
     /// Captured values long or mixed enough that finding one inside a text
     /// is finding that id (`n_ac699c39`, `1764190003`), not a number that

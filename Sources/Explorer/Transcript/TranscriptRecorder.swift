@@ -115,7 +115,7 @@ final class TranscriptRecorder {
         var isCapture = false
         if case .capture? = command { isCapture = true }
         var expectation = Expectation(recording: observation, baseURL: baseURL, volatileBody: isCapture, secretFields: secretFields)
-        if !isCapture { expectation = captured.referencing(in: expectation, values: variables()) }
+        if !isCapture { expectation = captured.referencing(in: expectation, values: variables(), observed: observation) }
         captured.note(command)
         expectation.frames = recorded(frames?.takeAll() ?? [])
         if case let .http(_, _, _, options)? = command, options.download, options.output == nil, case let .exchange(exchange, _, _) = outcome {
