@@ -355,6 +355,25 @@ import Testing
         #expect(RequestBuilder(baseURL: URL(string: "http://h:1/?v=2")!).baseURL.absoluteString == "http://h:1?v=2")
     }
 
+    /// A test of a bad credential (a bogus refresh token, answered 401) was
+    /// written `{{secret:refresh_token}}`, which a replay fills with its live
+    /// refresh token: the refresh succeeded and the step failed. A value the
+    /// server refused with a 401, not seen before, is `wrong_NAME`.
+    @Test func aCredentialTheServerRefusedReplaysAsAWrongOne() async throws {
+        let path = try await Self.record(["login alice@example.com alice123",
+                                          "post /api/secure-auth/refresh refresh_token=bogus-refresh-value-123",
+                                          "post /api/secure-auth/login email=alice@example.com password=not-hers-456",
+                                          "get /api/users/profile/me"])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        // The refresh endpoint's 401 is its answer: the session does not refresh its own tokens and send the bogus one again.
+        #expect(text.contains("> post /api/secure-auth/refresh refresh_token={{secret:wrong_refresh_token}}\nHTTP/1.1 401"), "\(text)")
+        #expect(text.contains("> post /api/secure-auth/login email=alice@example.com password={{secret:wrong_password}}\nHTTP/1.1 401"), "\(text)")
+        let run = await Replayer().run(path)
+        let report = ReplayReport(palette: .plain).detailed(run)
+        #expect(run.status == .ok, "\(report.out)\(report.err)\n\(text)")
+    }
+
     @Test func aMissingSecretIsARuntimeFailure() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("secret-\(UUID().uuidString).transcript").path
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -277,7 +277,8 @@ import Testing
                                                   renderer: Renderer(palette: .plain, envelope: Profile.linku.errorEnvelope),
                                                   baseURL: server.baseURL.absoluteString, secrets: SecretScrubber(),
                                                   secretFields: SecretFields(["sid", "auth.pin"]))
-            for line in ["get /api/tasks sid==k9 page_size==1", "post /api/tasks title=x pin:=1234 note={{city}}"] {
+            // Logged in: a value typed in a line the server answered 401 would be `wrong_NAME`.
+            for line in ["login alice@example.com alice123", "get /api/tasks sid==k9 page_size==1", "post /api/tasks title=x pin:=1234 note={{city}}"] {
                 let command = try CommandParser(variables: ["city": "Leeds"]).parse(line)
                 try recorder.record(line: line, command: command, outcome: await interpreter.execute(command), forcedOffline: false)
             }

@@ -200,6 +200,13 @@ public actor AuthSession {
         profile.isPublic(method: request.method, path: catalogPath(of: request))
     }
 
+    /// Whether `request` goes to the login flow's own login or refresh path.
+    private nonisolated func isAuthEndpoint(_ request: PreparedRequest) -> Bool {
+        guard let auth = profile.auth, request.method.uppercased() == "POST" else { return false }
+        let path = catalogPath(of: request)
+        return path == auth.loginPath || path == auth.refreshPath
+    }
+
     /// The token the session would attach to `request`, before the origin
     /// rule: nil for a public endpoint, a request that brings its own
     /// credentials header, or no login.
@@ -286,7 +293,9 @@ public actor AuthSession {
         let usedToken = scope.admits(request.url) ? wanted : nil
         let start = ContinuousClock.now
         let (first, response) = try await exchange(withToken(request, usedToken, placement))
-        guard response.status == 401, retry, let usedToken else {
+        // A 401 from the login or refresh endpoint is about the credentials it was sent, not an expired
+        // session: refreshing then sent a bogus refresh token twice, and rotated the session's own tokens.
+        guard response.status == 401, retry, let usedToken, !isAuthEndpoint(request) else {
             var exchange = Exchange(request: first, response: response, tokenWithheld: wanted != nil && usedToken == nil,
                                     duration: ContinuousClock.now - start)
             exchange.headersWithheld = hasSessionCredentials && !scope.admits(request.url)

@@ -6,8 +6,9 @@ import Foundation
 /// 2. `password`: the password of the profile's demo account whose email
 ///    is on the same line (`login alice@example.com {{secret:password}}`);
 ///    against a sandbox this comes first (`demoPasswordsFirst`);
-/// 3. `wrong_password`: a fresh random string, which no account has: the
-///    recorder writes it for a login the server refused;
+/// 3. `wrong_…` (`wrong_password`, `wrong_refresh_token`): a fresh random
+///    string, which no account has: the recorder writes it for a value the
+///    server refused (a login's password, a secret a 401 answered);
 /// 4. `new_…` (`new_password`): a value the replay invents, random but the
 ///    same for every occurrence in one replay, for an account it registers;
 /// 5. the replay's own session secrets (`access_token`: its current access
@@ -213,7 +214,7 @@ public struct SecretResolver: Sendable {
         // backend's failure where the run's was).
         if let value = environment[Self.environmentName(name)], !value.isEmpty { return value }
         if let demo { return demo.password }
-        if name == "wrong_password" { return "wrong-" + UUID().uuidString }
+        if name.hasPrefix("wrong_") { return "wrong-" + UUID().uuidString }
         // Letters and digits, so that password rules that ask for both accept it.
         if name.hasPrefix("new_") { return "New1" + String(invention.prefix(20)) + name.dropFirst(4).filter(\.isLetter).prefix(8) }
         if let value = session[name] { return value }

@@ -158,7 +158,10 @@ final class TranscriptRecorder {
             let typedEmail = typed.flatMap { $0.count > 1 && $0[1].includes(ascii: "{{") ? $0[1] : nil } ?? email
             return LineTokenizer.join(["login", typedEmail]) + " " + TranscriptPattern(.secret(name)).description
         }
-        let names = learnSecrets(in: command)
+        var refused = false
+        // 401, not 403: a key that is good but not allowed there is the key a replay must send.
+        if case let .exchange(exchange, _, _) = outcome, exchange.response.status == 401 { refused = true }
+        let names = learnSecrets(in: command, refused: refused)
         let hide = { (item: String) in
             // A second value under one name (`auth basic bob:…` after another, `X-CSRFToken:…` after a `header` of
             // another) is `password_2`, `x_csrftoken_2`, as a second login's password is: a replay is given each.
@@ -250,12 +253,17 @@ final class TranscriptRecorder {
     /// scrubber finds them if the server echoes them somewhere. Each is
     /// learned under its item's name, or that name numbered when another
     /// value holds it (`x_csrftoken_2`); returns those renamed, by the
-    /// item's name (a Basic credential's password under `password`).
-    private func learnSecrets(in command: Command?) -> [String: String] {
+    /// item's name (a Basic credential's password under `password`). In a
+    /// request the server `refused` (a 401), a value not seen before is
+    /// `wrong_NAME`, which a replay fills with one no server accepts: filled
+    /// with the live refresh token, a test of a bogus one passed, and failed.
+    private func learnSecrets(in command: Command?, refused: Bool = false) -> [String: String] {
         var names: [String: String] = [:]
         func learn(_ value: String, as item: String, numbered: Bool = true) {
             let base = ExpectedValue.secretName(item)
-            let name = scrubber.name(of: value) ?? (numbered ? scrubber.freeName(base, for: value) : base)
+            // Not an Authorization header: its placeholder stands for `Bearer …` whole, which an invented value is not.
+            let wrong = refused && scrubber.name(of: value) == nil && base != "authorization"
+            let name = scrubber.name(of: value) ?? (wrong ? "wrong_" + base : numbered ? scrubber.freeName(base, for: value) : base)
             scrubber.learn(value, name: name, typed: true)
             if name != base { names[base] = name }
         }
