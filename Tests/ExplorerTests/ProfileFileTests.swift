@@ -137,6 +137,15 @@ import Testing
         #expect(lookup.file(named: "./here.yaml") == "./here.yaml", "a path is taken as it is")
         #expect(lookup.files().map(\.name) == ["shop", "blog"])
         #expect(lookup.files().map(\.source) == ["project", "user"])
+        // A transcript's profile is found in its own project, from any working directory, before the user's.
+        let sessions = root + "/project/sessions/ci"
+        try FileManager.default.createDirectory(atPath: sessions, withIntermediateDirectories: true)
+        let elsewhere = ProfileLookup(environment: ["XDG_CONFIG_HOME": root + "/config"], workingDirectory: root)
+        #expect(elsewhere.file(named: "shop") == user + "/shop.json")
+        #expect(elsewhere.file(named: "shop", near: sessions) == project + "/shop.yaml")
+        #expect(elsewhere.file(named: "shop", near: "project/sessions/ci") == project + "/shop.yaml", "relative to the working directory")
+        #expect(elsewhere.file(named: "blog", near: sessions) == user + "/blog.yml")
+        #expect(elsewhere.file(named: "none", near: sessions) == nil)
     }
 }
 

@@ -312,7 +312,7 @@ import Testing
         let runs = await [Replayer().run(syntax), Replayer().run(profile), Replayer().run(binary), Replayer().run(missing)]
         #expect(runs.map(\.failure) == [
             .broken("\(syntax):5:7: 'nope' is not a JSON value"),
-            .broken("\(profile):2:10: unknown profile 'myspace': not built in (levelup, linku, nova, posture, generic), and no myspace.yaml in .explorer/profiles/ or $XDG_CONFIG_HOME/explorer/profiles/"),
+            .broken("\(profile):2:10: unknown profile 'myspace': not built in (levelup, linku, nova, posture, generic), and no myspace.yaml in a .explorer/profiles/ beside the transcript or above it, in the working directory's or in $XDG_CONFIG_HOME/explorer/profiles/"),
             .broken("\(binary): a binary file, not a transcript"),
             .broken("\(missing): no such file"),
         ])

@@ -34,6 +34,25 @@ struct ProfileLookup {
         return nil
     }
 
+    /// `NAME`'s profile file in the `.explorer/profiles/` of `folder` or of
+    /// the nearest folder above it (a transcript's project, wherever the
+    /// suite is run from: `explorer test work/ci` from elsewhere found no
+    /// profile), then as `file(named:)` finds it.
+    func file(named name: String, near folder: String) -> String? {
+        guard !Self.isPath(name) else { return name }
+        var current = FilePaths.normalized(folder.hasPrefix("/") ? folder : (workingDirectory as NSString).appendingPathComponent(folder.isEmpty ? "." : folder))
+        while true {
+            for ext in Self.extensions {
+                let path = ((current as NSString).appendingPathComponent(".explorer/profiles") as NSString).appendingPathComponent("\(name).\(ext)")
+                if FileManager.default.fileExists(atPath: path), Self.looksLikeProfile(path) { return path }
+            }
+            let parent = (current as NSString).deletingLastPathComponent
+            if parent == current || parent.isEmpty { break }
+            current = parent
+        }
+        return file(named: name)
+    }
+
     /// A file `--profile NAME` would have meant, had it been a profile file.
     func notAProfile(named name: String) -> String? {
         guard !Self.isPath(name) else { return nil }

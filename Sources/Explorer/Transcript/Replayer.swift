@@ -150,10 +150,11 @@ struct Replayer: Sendable {
         let lookup = ProfileLookup(environment: environment)
         let file = ProfileLookup.isPath(header.profile)
             ? (header.profile.hasPrefix("/") || folder.isEmpty ? header.profile : (folder as NSString).appendingPathComponent(header.profile))
-            : lookup.file(named: header.profile)
+            : lookup.file(named: header.profile, near: folder)
         guard let file else {
             return .failure(.broken("\(place): unknown profile '\(header.profile)': not built in (\(Profile.names.joined(separator: ", "))), "
-                                    + "and no \(header.profile).yaml in .explorer/profiles/ or $XDG_CONFIG_HOME/explorer/profiles/"))
+                                    + "and no \(header.profile).yaml in a .explorer/profiles/ beside the transcript or above it, "
+                                    + "in the working directory's or in $XDG_CONFIG_HOME/explorer/profiles/"))
         }
         let ask = anySecret.map { value in { (_: String) -> String? in value } }
         switch ChosenProfile.resolve(file, environment: profileEnvironment ?? header.environment, variables: environment, ask: ask) {
