@@ -439,6 +439,21 @@ import Testing
         #expect(stopped.status == .runtime && stopped.steps.count == 1 && stopped.notRun == 1, "\(stopped)")
     }
 
+    /// `--update` against a backend that answered 500 wrote the 500 down as
+    /// what the step expects, said "UPDATED" and exited 0: an outage became
+    /// a passing suite. It is blessed still (that is what was asked), and said.
+    @Test func anUpdateThatBlessesAServerErrorSaysSo() {
+        var step = StepRun(line: 9, command: "get /items", mismatches: [Mismatch(.status, expected: "200 OK", actual: "500 Internal Server Error")], duration: .zero)
+        step.updated = true
+        var fine = StepRun(line: 14, command: "get /other", mismatches: [Mismatch(.status, expected: "200 OK", actual: "201 Created")], duration: .zero)
+        fine.updated = true
+        var run = TranscriptRun(path: "ci/items.transcript", steps: [step, fine])
+        run.rewritten = true
+        let said = ReplayReport(palette: .plain).progress(run).out
+        #expect(said.hasSuffix("rewrote ci/items.transcript: new expectations for the steps at lines 9, 14\n"
+                               + "warning: line 9 now expects 500 Internal Server Error, a server error: check that it is meant before committing ci/items.transcript\n"), "\(said)")
+    }
+
     @Test func junitHasASuitePerTranscriptAndACasePerStep() {
         var failing = StepRun(line: 9, command: "get /a&b", mismatches: [Mismatch(.status, expected: "200", actual: "404 <x>")], duration: .zero)
         failing.updated = false

@@ -113,7 +113,14 @@ struct ReplayReport {
         var text = "rewrote \(run.path)"
         if !lines.isEmpty { text += ": new expectations for the step\(lines.count == 1 ? "" : "s") at line\(lines.count == 1 ? "" : "s") \(lines.joined(separator: ", "))" }
         if run.torn != nil { text += (lines.isEmpty ? ": " : "; ") + "kept the torn last step as comments" }
-        return text + "\n"
+        text += "\n"
+        // A server error written down as what a step expects turns an outage into a passing suite: said.
+        for step in run.steps where step.updated {
+            guard let status = step.mismatches.first(where: { $0.place == .status })?.actual, status.hasPrefix("5") else { continue }
+            text += palette.yellow("warning: ") + "line \(step.line) now expects \(Renderer.visible(status, keepingLines: false)), a server error: "
+                + "check that it is meant before committing \(run.path)\n"
+        }
+        return text
     }
 
     private func problems(_ run: TranscriptRun) -> String {
