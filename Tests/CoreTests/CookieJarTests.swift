@@ -22,6 +22,23 @@ import Testing
 
     /// A cookie holding an escape code was kept and sent back in every
     /// Cookie header, which HTTP refuses: every request after it failed.
+    /// `__Host-` and `__Secure-` cookies without what their names promise
+    /// were kept and sent (RFC 6265bis 4.1.3; browsers and curl ignore them).
+    @Test func prefixedCookiesKeepTheirPromiseOrAreIgnored() {
+        var jar = CookieJar()
+        set(&jar, "https://api.example.com/a/b", "__Host-ok=1; Secure; Path=/", "__Host-nosecure=1; Path=/", "__Host-path=1; Secure; Path=/a",
+            "__Host-domain=1; Secure; Path=/; Domain=api.example.com", "__host-lower=1; Path=/", "__Secure-ok=1; Secure", "__Secure-no=1")
+        #expect(jar.cookies.map(\.name) == ["__Host-ok", "__Secure-ok"])
+    }
+
+    /// `Domain=127.0.0.1` is that address alone: listed as `*.127.0.0.1`, as if it had subdomains.
+    @Test func anAddressGivenAsTheDomainIsThatHostAlone() {
+        var jar = CookieJar()
+        set(&jar, "http://127.0.0.1:8080/", "sid=1; Domain=127.0.0.1; Path=/")
+        #expect(jar.cookies.first?.hostOnly == true)
+        #expect(jar.header(for: url("http://127.0.0.1:8080/x"), now: now) == "sid=1")
+    }
+
     @Test func aCookieWithAControlCharacterIsIgnored() {
         var jar = CookieJar()
         set(&jar, "http://127.0.0.1:8080/", "sid=v\u{1B}[31m; Path=/", "ok=1; Path=/", "tab=a\tb", "c1=x\u{85}y")

@@ -80,6 +80,7 @@ public struct CookieJar: Sendable {
                             secure: false, httpOnly: false, expires: nil, created: now, port: port(of: url))
         var maxAge: Date?
         var expires: Date?
+        var givenDomain = false
         for attribute in parts.dropFirst() {
             let pieces = attribute.split(separator: "=", maxSplits: 1).map { $0.trimmingBlanks() }
             guard let key = pieces.first?.lowercased() else { continue }
@@ -96,7 +97,9 @@ public struct CookieJar: Sendable {
                 guard !domain.isEmpty else { continue }
                 guard domainMatches(host, domain), domain == host || domain.contains(".") else { return nil }
                 cookie.domain = domain
-                cookie.hostOnly = false
+                // An address has no subdomains: `Domain=127.0.0.1` is that host alone (it was listed `*.127.0.0.1`).
+                cookie.hostOnly = isAddress(domain)
+                givenDomain = true
             case "path":
                 cookie.path = argument.hasPrefix("/") ? argument : defaultPath(url.path)
             case "secure": cookie.secure = true
@@ -105,6 +108,11 @@ public struct CookieJar: Sendable {
             }
         }
         cookie.expires = maxAge ?? expires
+        // RFC 6265bis 4.1.3: a `__Secure-` cookie must say Secure; a `__Host-` one Secure, Path=/ and no
+        // Domain. Ignored otherwise, as browsers and curl ignore them: the names promise what was not kept.
+        let lower = name.lowercased()
+        if lower.hasPrefix("__secure-"), !cookie.secure { return nil }
+        if lower.hasPrefix("__host-"), !cookie.secure || givenDomain || cookie.path != "/" { return nil }
         return cookie
     }
 
@@ -115,8 +123,12 @@ public struct CookieJar: Sendable {
     /// RFC 6265 §5.1.3: the same host, or a subdomain of a domain (never of an IP address).
     static func domainMatches(_ host: String, _ domain: String) -> Bool {
         if host == domain { return true }
-        let isAddress = host.allSatisfy { $0.isNumber || $0 == "." } || host.contains(":")
-        return !isAddress && host.hasSuffix("." + domain)
+        return !isAddress(host) && host.hasSuffix("." + domain)
+    }
+
+    /// An IPv4 or IPv6 address rather than a name.
+    static func isAddress(_ host: String) -> Bool {
+        host.allSatisfy { $0.isNumber || $0 == "." } || host.contains(":")
     }
 
     /// RFC 6265 §5.1.4.
