@@ -511,7 +511,7 @@ import Testing
     /// which `{{uuid}}` held it.
     @Test func aCapturedUUIDIsTheCapturesWhereverItShows() throws {
         var references = CaptureReferences()
-        references.note(.capture(name: "item_id", path: try JSONPath.parse(".id")))
+        references.note(.capture(name: "item_id", from: .body(try JSONPath.parse(".id"))))
         let item = "3f2b8c1e-9a4d-4c2b-8f6e-1d2c3b4a5e6f", other = "aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee"
         let observed = Observation(status: 200, body: .json(.object([("id", .string(item)), ("owner", .string(other)),
                                                                       ("message", .string("item \(item) moved from \(other)"))])),
@@ -524,7 +524,7 @@ import Testing
 
     @Test func aShortIdInAMessageIsTheCaptures() throws {
         var references = CaptureReferences()
-        references.note(.capture(name: "item_id", path: try JSONPath.parse(".id")))
+        references.note(.capture(name: "item_id", from: .body(try JSONPath.parse(".id"))))
         let recorded = Expectation(status: 404, body: .json(.object([.init("message", .literal(.string("no item 553")))], open: false)),
                                    errors: [.literal("553 NOT_FOUND: no item 553")], notes: [.literal("deleted 553")])
         let written = references.referencing(in: recorded, values: ["item_id": "553"])

@@ -7,12 +7,20 @@ import Testing
     let parser = CommandParser(variables: ["file": "s.transcript"])
 
     @Test func captureTakesANameAndAPath() throws {
-        let expected = Command.capture(name: "task_id", path: try JSONPath.parse(".id"))
+        let expected = Command.capture(name: "task_id", from: .body(try JSONPath.parse(".id")))
         #expect(try parser.parse("capture task_id = .id") == expected)
         #expect(try parser.parse("capture task_id=.id") == expected)
         #expect(try parser.parse("capture task_id .id") == expected)
         #expect(try parser.parse("capture task_id= .id") == expected)
-        #expect(try parser.parse("capture first .tasks[0].id") == .capture(name: "first", path: try JSONPath.parse(".tasks[0].id")))
+        #expect(try parser.parse("capture first .tasks[0].id") == .capture(name: "first", from: .body(try JSONPath.parse(".tasks[0].id"))))
+    }
+
+    @Test func captureTakesAHeaderOrACookie() throws {
+        #expect(try parser.parse("capture next = header:Location") == .capture(name: "next", from: .header("Location")))
+        #expect(try parser.parse("capture csrf cookie:csrftoken") == .capture(name: "csrf", from: .cookie("csrftoken")))
+        #expect(throws: CommandError("cookie: takes a cookie name: capture csrf = cookie:csrftoken", column: 15)) { try parser.parse("capture csrf = cookie:") }
+        // Such a line holds no value: it is written as typed, not as a Cookie header's secret.
+        #expect(Redactor.redact(words: ["capture", "csrf", "=", "cookie:sid"]) == ["capture", "csrf", "=", "cookie:sid"])
     }
 
     @Test func captureSaysWhatIsWrong() {

@@ -5,6 +5,7 @@ redirects, cookies, a slow answer, a form.
 import base64
 import gzip
 import json
+import re
 import os
 import subprocess
 import time
@@ -40,7 +41,7 @@ class Backend(QuietHandler):
         Backend.auth.append((self.server.server_address[1], path, self.headers.get("Authorization")))
         Backend.queries.append((self.server.server_address[1], path, urllib.parse.urlsplit(self.path).query))
         Backend.typed.append((self.server.server_address[1], path,
-                              {name: self.headers[name] for name in ("X-Api-Key", "X-Note", "Proxy-Authorization", "X-Trace") if name in self.headers}))
+                              {name: self.headers[name] for name in ("X-Api-Key", "X-Note", "Proxy-Authorization", "X-Trace", "X-CSRFToken") if name in self.headers}))
         if path == "/old":
             self.reply(302, b"moved", [("Location", "/new")])
         elif path == "/elsewhere-with-query":
@@ -123,6 +124,31 @@ def test_cookies_are_kept_sent_back_and_hidden_on_screen(backend, tmp_path):
     assert f"sid=<hidden: 13 characters>  127.0.0.1:{port}, path /, httponly, for the session" in out
     assert "forgot 1 cookie" in out
     assert Backend.seen[2][0] == int(other.rsplit(":", 1)[1]), "the other server got no cookie"
+
+
+def test_a_cookie_or_a_header_is_captured_sent_back_hidden_and_replayed(backend, tmp_path):
+    # Django and Rails want the csrftoken cookie back in a header; a 302 names where to go: neither could be
+    # captured (capture read only JSON bodies), so a recorded CSRF flow failed against a fresh server.
+    base, _ = backend
+    record = tmp_path / "csrf.transcript"
+    result = run_explorer(["--base-url", base, "--record", str(record)], env=isolated_env(tmp_path), cwd=tmp_path,
+                          input="post /login\ncapture csrf = cookie:sid\nget /old\ncapture next = header:Location\n"
+                                "post /echo X-CSRFToken:{{csrf}} went={{next}}\ncapture nope = header:X-Missing\nvars\n")
+    out = result.stdout + result.stderr
+    assert "c00kie-s3cret" not in out, out
+    assert "error: the last response has no X-Missing header (it has " in out, out
+    # A cookie's value is a credential: hidden in vars as a typed secret is.
+    assert re.search(r"csrf\s+=?\s*<hidden: 13 characters>", out), out
+    # What reached the server: the cookie's value in the header, the Location in the body.
+    assert [typed for _, path, typed in Backend.typed if path == "/echo"] == [{"X-CSRFToken": "c00kie-s3cret"}], Backend.typed
+    assert [cookie for _, path, cookie in Backend.seen if path == "/echo"] == ["sid=c00kie-s3cret"], Backend.seen
+    text = record.read_text()
+    assert "c00kie-s3cret" not in text, text
+    assert "> capture csrf = cookie:sid\n" in text and "> capture next = header:Location\n" in text, text
+    assert "> post /echo X-CSRFToken:{{csrf}} went={{next}}\n" in text, text
+    replay = run_explorer(["replay", str(record), "--base-url", base], env=isolated_env(tmp_path), cwd=tmp_path)
+    assert replay.returncode == 0 and "7 steps: 7 passed" in replay.stdout, replay.stdout + replay.stderr
+    assert [typed for _, path, typed in Backend.typed if path == "/echo"][-1] == {"X-CSRFToken": "c00kie-s3cret"}, Backend.typed
 
 
 def test_a_redirect_to_another_origin_drops_the_typed_authorization(backend, tmp_path):

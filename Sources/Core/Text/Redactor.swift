@@ -194,6 +194,8 @@ public enum Redactor {
             return Array(words.prefix(2)) + words.dropFirst(2).map { _ in hide("password") }
         }
         if first.lowercased() == "curl" { return redactCurl(words, hide: hide) }
+        // `capture csrf = cookie:sid` names where a value is, and holds none (it is no `cookie:` header item).
+        if first.lowercased() == "capture" { return words }
         if first.lowercased() == "ws", words.count > 3, words[1].lowercased() == "send", words[2] == "--text" {
             // A text frame's `password=X` words, a form's (`user=bob&password=X`) too, and JWTs.
             return Array(words.prefix(3)) + words.dropFirst(3).map { word in

@@ -432,17 +432,31 @@ actor Interpreter {
             case let .success(line): return .message(line)
             case let .failure(problem): return .failure(problem.message, .runtime)
             }
-        case let .capture(name, path):
+        case let .capture(name, .body(path)):
             guard let response = lastResponse else { return .failure("no response yet: send a request first", .usage) }
             guard let body = lastBody else { return notJSON(response) }
             switch path.evaluate(body) {
             case let .success(value):
-                published.set(name, value.plainText)
-                let secret = isSecret(path) || Redactor.isSecretName(name)
-                if secret { secretVariables.insert(name) } else { secretVariables.remove(name) }
-                return .value(hidingCarried(value), secret: secret)
+                return captured(name, value, secret: isSecret(path))
             case let .failure(error): return .failure(error.message, .usage)
             }
+        case let .capture(name, .header(header)):
+            guard let response = lastResponse, lastFrame == nil else { return .failure("no response yet: send a request first", .usage) }
+            guard let value = response.header(header) else {
+                let names = response.headers.map(\.name).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+                return .failure("the last response has no \(header) header" + (names.isEmpty ? "" : " (it has \(names.joined(separator: ", ")))"), .usage)
+            }
+            return captured(name, .string(value), secret: Redactor.isSecretName(header) || header.lowercased() == "set-cookie")
+        case let .capture(name, .cookie(cookie)):
+            // The one the backend would be sent, when cookies of that name are held for several hosts.
+            let held = await session.cookies.cookies.filter { $0.name == cookie }
+            let host = session.builder.baseURL.host?.lowercased()
+            guard let found = held.first(where: { $0.domain == host }) ?? held.first else {
+                let names = await session.cookies.cookies.map(\.name)
+                return .failure("no cookie named \(cookie)" + (names.isEmpty ? ": the session holds none" : " (the session holds \(names.joined(separator: ", ")))"), .usage)
+            }
+            // A cookie's value is a credential, whatever it is called.
+            return captured(name, .string(found.value), secret: true)
         case let .endpoints(filter):
             guard !profile.endpoints.isEmpty else {
                 // A document was loaded, and has nothing: loading one is not the answer.
@@ -545,6 +559,15 @@ actor Interpreter {
     struct SaveProblem: Error { let message: String }
 
     /// `value` from the last answer, the credentials its request carried hidden where it echoes them.
+    /// `capture`'s value kept as `{{name}}`; a secret one (by its source or
+    /// the variable's name) hidden wherever variables are shown.
+    private func captured(_ name: String, _ value: JSONValue, secret: Bool) -> Outcome {
+        published.set(name, value.plainText)
+        let secret = secret || Redactor.isSecretName(name)
+        if secret { secretVariables.insert(name) } else { secretVariables.remove(name) }
+        return .value(hidingCarried(value), secret: secret)
+    }
+
     private func hidingCarried(_ value: JSONValue) -> JSONValue {
         // A frame carried no request's credentials, but may echo a supplied secret.
         Redactor.hiding(credentials: lastFrame == nil ? lastCarried : supplied.shown, in: value)

@@ -19,8 +19,9 @@ enum Command: Sendable, Equatable {
     case defaults(RequestOptions?)
     /// `save FILE [--force]`: the last response's body, byte for byte.
     case save(path: String, force: Bool)
-    /// `capture NAME = PATH`: a value of the last response becomes `{{NAME}}`.
-    case capture(name: String, path: JSONPath)
+    /// `capture NAME = PATH | header:NAME | cookie:NAME`: a value of the last
+    /// response, or a cookie the session holds, becomes `{{NAME}}`.
+    case capture(name: String, from: CaptureSource)
     case record(RecordAction)
     /// `ws connect|send|recv|status|close`: the interpreter's WebSocket.
     case ws(WebSocketAction)
@@ -56,6 +57,23 @@ enum Command: Sendable, Equatable {
 }
 
 /// What `header` does with the session headers.
+/// Where `capture` takes its value.
+enum CaptureSource: Sendable, Equatable {
+    /// `.id`: a value in the last response's JSON.
+    case body(JSONPath)
+    /// `header:Location`: a header of the last response.
+    case header(String)
+    /// `cookie:csrftoken`: a cookie the session holds for the backend (a
+    /// CSRF token sent back in a header, as Django and Rails ask).
+    case cookie(String)
+
+    /// The path into the body, for a body capture.
+    var path: JSONPath? {
+        if case let .body(path) = self { return path }
+        return nil
+    }
+}
+
 enum HeaderAction: Sendable, Equatable {
     case list
     case set([(name: String, value: String)])

@@ -147,7 +147,8 @@ struct CommandParser {
         }
     }
 
-    /// `capture NAME = PATH`; `capture NAME=PATH` and `capture NAME PATH` too.
+    /// `capture NAME = PATH`; `capture NAME=PATH` and `capture NAME PATH`
+    /// too; PATH may be `header:NAME` or `cookie:NAME`.
     static func capture(_ arguments: CommandArguments) throws(CommandError) -> Command {
         let args = arguments.words, usage = arguments.spec.usageMessage
         var name: LineTokenizer.Word
@@ -169,7 +170,15 @@ struct CommandParser {
         guard isVariableName(name.text) else {
             throw CommandError("'\(name.text)' is not a variable name: use letters, digits and _", column: name.start)
         }
-        return .capture(name: name.text, path: try jsonPath(path))
+        for (prefix, make) in [("header:", CaptureSource.header), ("cookie:", CaptureSource.cookie)] where path.text.lowercased().hasPrefix(prefix) {
+            let named = String(path.text.dropFirst(prefix.count))
+            guard !named.isEmpty, !named.contains(where: { $0.isWhitespace || $0 == ":" }) else {
+                throw CommandError("\(prefix) takes a \(prefix.dropLast()) name: capture \(name.text) = \(prefix)\(prefix == "header:" ? "Location" : "csrftoken")",
+                                   column: path.start)
+            }
+            return .capture(name: name.text, from: make(named))
+        }
+        return .capture(name: name.text, from: .body(try jsonPath(path)))
     }
 
     /// A request line: flags anywhere (`RequestOptions`), the path first of

@@ -224,9 +224,12 @@ extension CommandTable {
             summary: "keep a value of the last response as {{NAME}}",
             details: """
             Picks a value out of the last response, as `show PATH` does, and keeps it as the variable
-            NAME. Later lines use it as {{NAME}}. In a recording, the captured value is written as a
-            pattern of its kind, so a replay captures the live value instead.
+            NAME. Later lines use it as {{NAME}}. PATH may also be header:NAME (a header of the last
+            response: header:Location) or cookie:NAME (a cookie the session holds, kept secret). In a
+            recording, the captured value is written as a pattern of its kind, so a replay captures the
+            live value instead.
             Example: post /api/tasks title=x, then capture task_id = .id, then get /api/tasks/{{task_id}}
+            Example: get /login, then capture csrf = cookie:csrftoken, then post /notes X-CSRFToken:{{csrf}} text=hi
             """,
             slot: { before, word in !before.isEmpty && (word.hasPrefix(".") || word.hasPrefix("[")) ? .jsonPath : .none },
             parse: { args throws(CommandError) in try CommandParser.capture(args) }),

@@ -16,8 +16,9 @@ struct CaptureReferences {
     /// Follows a step's command: a `capture` adds its name; `set` and `unset` take it away.
     mutating func note(_ command: Command?) {
         switch command {
-        case let .capture(name, path)?:
-            captured[name] = Set([name] + path.components.suffix(1).compactMap { if case let .key(key) = $0 { key } else { nil } })
+        case let .capture(name, source)?:
+            let keys: [String] = source.path?.components.suffix(1).compactMap { if case let .key(key) = $0 { key } else { nil } } ?? []
+            captured[name] = Set([name] + keys)
         case let .set(name, _)?, let .unset(name)?: captured[name] = nil
         default: break
         }

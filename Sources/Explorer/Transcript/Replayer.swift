@@ -304,7 +304,7 @@ struct Replayer: Sendable {
             var steps = steps
             for index in steps.indices.dropLast() {
                 guard steps[index + 1].command.hasPrefix("capture"), case let .json(body)? = steps[index].expectation.body,
-                      case let .capture(_, path)? = try? CommandParser().parse(steps[index + 1].command) else { continue }
+                      case let .capture(_, .body(path))? = try? CommandParser().parse(steps[index + 1].command) else { continue }
                 steps[index].expectation.body = .json(body.loosening(at: path.components[...]))
             }
             return steps
