@@ -140,6 +140,9 @@ import Testing
         }
         #expect(method == "POST" && path == "/api/tasks" && items == [.stringField(name: "title", value: "x")])
         #expect(options == RequestOptions(follow: true, maxRedirects: 5, timeout: 2.5, form: true, print: .verbose))
+        // --max-redirects alone follows nothing, as in HTTPie, xh and curl (it followed).
+        guard case let .http(_, _, _, counted) = try parser.parse("get /old --max-redirects 2") else { Issue.record("not a request"); return }
+        #expect(counted == RequestOptions(maxRedirects: 2))
         guard case let .http(_, _, _, printed) = try parser.parse("/api/tasks -p Hh") else { Issue.record("not a request"); return }
         #expect(printed.print == [.requestHeaders, .responseHeaders])
         guard case let .http(_, _, _, raw) = try parser.parse(#"post /x --raw '{"a": 1}' X-Trace:1"#) else { Issue.record("not a request"); return }

@@ -151,6 +151,15 @@ def test_a_cookie_or_a_header_is_captured_sent_back_hidden_and_replayed(backend,
     assert [typed for _, path, typed in Backend.typed if path == "/echo"][-1] == {"X-CSRFToken": "c00kie-s3cret"}, Backend.typed
 
 
+def test_max_redirects_alone_follows_nothing_and_says_so(backend, tmp_path):
+    # It followed: HTTPie, xh and curl count the redirects --follow follows, and follow none without it.
+    base, _ = backend
+    out = explorer(base, ["get /old --max-redirects 3", "get /old --follow --max-redirects 3"], tmp_path).stdout
+    first, second = out.split("HTTP/1.1 ")[1:3]
+    assert first.startswith("302 Found") and "not followed: --max-redirects counts the redirects --follow follows" in first, out
+    assert "/new" in second and "not followed" not in second, out
+
+
 def test_a_redirect_to_another_origin_drops_the_typed_authorization(backend, tmp_path):
     base, other = backend
     result = explorer(base, [f"get /elsewhere X-Other:{other} Authorization:'Basic dXNlcjpwdw==' --follow"], tmp_path)

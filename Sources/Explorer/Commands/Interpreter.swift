@@ -292,6 +292,10 @@ actor Interpreter {
             }
             var view = options.print ?? PrintParts.standard(for: method)
             var notes = certificateNote.map { [$0] } ?? []
+            if options.follow != true, options.maxRedirects != nil, (300..<400).contains(exchange.response.status),
+               exchange.response.header("Location") != nil {
+                notes.append("not followed: --max-redirects counts the redirects --follow follows")
+            }
             // A redirect that left the origin went on without the certificate (`AuthSession.send`).
             if request.tls?.certificate != nil, exchange.request.tls?.certificate == nil,
                let from = Origin(request.url), let to = Origin(exchange.request.url) {

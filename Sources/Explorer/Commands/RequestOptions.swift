@@ -154,8 +154,8 @@ struct RequestOptions: Sendable, Equatable {
             guard let n = Int(value!.text), (0...100).contains(n) else {
                 throw CommandError("--max-redirects needs a whole number from 0 to 100", column: value!.start)
             }
+            // Counts the redirects --follow follows; alone it follows none (HTTPie, xh and curl's --max-redirs alike).
             maxRedirects = n
-            follow = follow ?? true
         case "--timeout":
             guard let seconds = Double(value!.text), seconds >= 0.001, seconds <= 3600 else {
                 throw CommandError("--timeout needs seconds from 0.001 to 3600, as in: --timeout 2.5", column: value!.start)
