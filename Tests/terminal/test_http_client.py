@@ -111,8 +111,10 @@ def test_a_redirect_is_shown_with_its_location_and_followed_on_request(backend, 
 def test_cookies_are_kept_sent_back_and_hidden_on_screen(backend, tmp_path):
     base, other = backend
     result = explorer(base, ["post /login -h", "get /echo", f"get {other}/echo", "get /echo -v", "get /echo --curl", f"get {other}/echo --curl",
-                             "cookies", "cookies clear", "get /echo"], tmp_path)
+                             "cookies", "logout", "cookies clear", "get /echo"], tmp_path)
     out = result.stdout
+    # A cookie login has no login of explorer's for logout to end: it says how the cookies go.
+    assert "not logged in; the session holds 1 cookie (cookies clear forgets them)" in out, out
     # --curl sends the cookies the request would carry (it left them out), each value a shell variable.
     assert out.count("-H 'Cookie: sid='\"$SID\"") == 1, out
     assert "Set-Cookie: sid=<hidden: 13 characters>; Path=/; HttpOnly" in out

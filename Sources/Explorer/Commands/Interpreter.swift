@@ -345,7 +345,12 @@ actor Interpreter {
             }
             return remember(exchange, note: note)
         case .logout:
-            guard await session.isLoggedIn else { return .message("not logged in") }
+            guard await session.isLoggedIn else {
+                // A backend that logs in by cookie (a form post, then a session cookie): logout has no login of
+                // explorer's to end, and the cookies stay; how to drop them is said.
+                let held = await session.cookies.cookies.count
+                return .message("not logged in" + (held == 0 ? "" : "; the session holds \(held) cookie\(held == 1 ? "" : "s") (cookies clear forgets them)"))
+            }
             if offline, let request = try await session.logoutRequest() { return await offlineView(of: request, isPublic: false) }
             // The socket was opened with this login's token: it ends with it.
             let closed = await closeSocketOfEndingLogin()
