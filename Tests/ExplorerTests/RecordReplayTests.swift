@@ -374,6 +374,17 @@ import Testing
         #expect(run.status == .ok, "\(report.out)\(report.err)\n\(text)")
     }
 
+    /// A pasted `curl http://127.0.0.1:8000/items` was written with its URL:
+    /// a replay with another `--base-url` went to the recording's server.
+    @Test func aFullURLToTheSessionsServerIsWrittenAsBaseURL() {
+        let base = "http://127.0.0.1:8000"
+        #expect(TranscriptRecorder.templating(baseURL: base, in: "curl -d 'a=1' http://127.0.0.1:8000/items") == "curl -d 'a=1' {{base_url}}/items")
+        #expect(TranscriptRecorder.templating(baseURL: base + "/", in: "get 'http://127.0.0.1:8000?x=1' http://127.0.0.1:8000")
+                == "get '{{base_url}}?x=1' {{base_url}}")
+        #expect(TranscriptRecorder.templating(baseURL: base, in: "get http://127.0.0.1:80001/x") == "get http://127.0.0.1:80001/x", "another port")
+        #expect(TranscriptRecorder.templating(baseURL: base, in: "get https://other.example/x") == "get https://other.example/x")
+    }
+
     @Test func aMissingSecretIsARuntimeFailure() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("secret-\(UUID().uuidString).transcript").path
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -104,6 +104,7 @@ final class TranscriptRecorder {
         }
         if forcedOffline, case .http? = command, !written.hasSuffix(" --offline") { written += " --offline" }
         written = references(in: written)
+        if case .http? = command { written = Self.templating(baseURL: baseURL, in: written) }
         switch command {
         case let .set(name, _)?, let .capture(name, _)?: replayNames.insert(name)
         case let .unset(name)?: replayNames.remove(name)
@@ -192,6 +193,23 @@ final class TranscriptRecorder {
         }
         // Keep the line as typed (its quoting) unless something was hidden.
         return redacted == typed ? line : LineTokenizer.join(redacted)
+    }
+
+    /// A full URL to the session's own server as `{{base_url}}/…` (a pasted
+    /// `curl http://127.0.0.1:8000/items`): kept as typed, a replay with
+    /// another `--base-url` still went to the recording's server.
+    static func templating(baseURL: String, in line: String) -> String {
+        let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        guard !base.isEmpty, line.contains(base) else { return line }
+        var out = "", rest = Substring(line)
+        while let range = rest.range(of: base) {
+            let next = rest[range.upperBound...].first
+            out += rest[..<range.lowerBound]
+            // The URL must end there or go on with its path or query: `:80801` is another port.
+            out += next == nil || "/?#'\" ".contains(next!) ? "{{base_url}}" : String(rest[range])
+            rest = rest[range.upperBound...]
+        }
+        return out + rest
     }
 
     /// `{{NAME}}` in a typed line as a replay of this file can resolve it.
