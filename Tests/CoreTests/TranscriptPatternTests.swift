@@ -2,6 +2,22 @@ import Testing
 @testable import Core
 
 @Suite struct TranscriptPatternTests {
+    /// A server's escape codes in a text body or an error line were written
+    /// into the transcript as they came: `cat` of the file cleared the screen
+    /// and set the window's title. They are written as patterns that match
+    /// them; a reason phrase (never compared) as `\u{1B}`.
+    @Test func controlCharactersAreWrittenAsPatternsThatMatchThem() throws {
+        let live = "\u{1B}[31mred\u{1B}[0m\tand \u{1B}]0;title\u{07} \u{9B}x {{"
+        let written = PatternText.literal(live).description
+        #expect(!written.unicodeScalars.contains { PatternText.isControl($0) })
+        #expect(written == #"{{/\x{1B}/}}[31mred{{/\x{1B}/}}[0m"# + "\t" + #"and {{/\x{1B}/}}]0;title{{/\x{7}/}} {{/\x{9B}/}}x {{/\{\{/}}"#)
+        #expect(try PatternText.parse(written).match(live, bound: { _ in nil }) != nil)
+        #expect(try PatternText.parse(written).match(live.replacingOccurrences(of: "\u{1B}", with: "^["), bound: { _ in nil }) == nil)
+        #expect(Materializer.sample(of: #"\x{1B}"#) == "\u{1B}", "the mock sends the character back")
+        let line = TranscriptWriter.response(Expectation(status: 200, reason: "O\u{1B}[2JK"))
+        #expect(line == [#"HTTP/1.1 200 O\u{1B}[2JK"#])
+    }
+
     @Test(arguments: [
         ("*", TranscriptPattern(.any)), ("integer", TranscriptPattern(.integer)), ("number", TranscriptPattern(.number)),
         ("string", TranscriptPattern(.string)), ("uuid", TranscriptPattern(.uuid)), ("timestamp", TranscriptPattern(.timestamp)),

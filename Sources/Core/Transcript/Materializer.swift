@@ -108,7 +108,15 @@ public struct Materializer: Sendable {
             case "^", "$", "(", ")": continue
             case "\\":
                 guard let escaped = characters.popFirst() else { return nil }
-                last = escaped == "d" ? "0" : escaped == "w" ? "a" : escaped == "s" ? " " : String(escaped)
+                if escaped == "x" || escaped == "u", characters.first == "{", let close = characters.firstIndex(of: "}") {
+                    // `\x{1B}`: a control character a recording wrote as a pattern.
+                    guard let value = UInt32(String(characters[characters.index(after: characters.startIndex)..<close]), radix: 16),
+                          let scalar = Unicode.Scalar(value) else { return nil }
+                    last = String(scalar)
+                    characters = characters[characters.index(after: close)...]
+                } else {
+                    last = escaped == "d" ? "0" : escaped == "w" ? "a" : escaped == "s" ? " " : String(escaped)
+                }
             case ".": last = "a"
             case "[":
                 guard let end = characters.firstIndex(of: "]") else { return nil }

@@ -87,13 +87,33 @@ public struct PatternText: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The text as written in a transcript, with any literal `{{` escaped.
+    /// The text as a transcript writes it. A control character (a server's
+    /// escape codes in a text body, an error line) is written as the regex
+    /// pattern that matches it (`{{/\x{1B}/}}`): in the file as it came, it
+    /// cleared the screen of whoever read the transcript with `cat`.
     public var description: String {
         pieces.map { piece in
             switch piece {
-            case let .literal(text): return text.replacingOccurrences(of: "{{", with: Self.escapedBraces.description)
+            case let .literal(text):
+                let braced = text.replacingOccurrences(of: "{{", with: Self.escapedBraces.description)
+                guard braced.unicodeScalars.contains(where: Self.isControl) else { return braced }
+                var out = ""
+                for scalar in braced.unicodeScalars {
+                    if Self.isControl(scalar) {
+                        out += TranscriptPattern(.regex("\\x{" + String(scalar.value, radix: 16, uppercase: true) + "}")).description
+                    } else {
+                        out.unicodeScalars.append(scalar)
+                    }
+                }
+                return out
             case let .pattern(pattern): return pattern.description
             }
         }.joined()
+    }
+
+    /// C0 (but a tab), DEL and C1: what a terminal takes for a command.
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        (scalar.value < 0x20 && scalar != "\t") || (0x7F...0x9F).contains(scalar.value)
     }
 
     /// The text when it holds no pattern.
