@@ -181,16 +181,27 @@ static int ex_read_soon(unsigned char *byte) {
     return read(0, byte, 1) == 1;
 }
 
+/// Control keys for what has no emacs control key of its own: bound in
+/// `ex_el_init` to word moves and delete, and what Ctrl-Left, Ctrl-Right,
+/// Delete, Alt-b and Alt-f are read as.
+#define EX_KEY_PREV_WORD 0x1d   /* ^] */
+#define EX_KEY_NEXT_WORD 0x1e   /* ^^ */
+#define EX_KEY_DELETE 0x1f      /* ^_ */
+
 /// After an ESC: the arrow, Home and End keys as the emacs keys that do the
-/// same (^P ^N ^F ^B ^A ^E), any other sequence kept to be read as it came.
-/// libedit's Ctrl-R search ends on an ESC and then typed the rest of an
-/// arrow's sequence into the line (`[Cws status`, saved to history); a
-/// control key ends the search and then does its work, as in readline.
+/// same (^P ^N ^F ^B ^A ^E), Ctrl-Left, Ctrl-Right, Delete, Alt-b and Alt-f
+/// as the control keys bound to theirs; any other sequence kept to be read
+/// as it came. libedit's Ctrl-R search ends on an ESC and then typed the
+/// rest of the sequence into the line (`[Cws status`, `;5D`, `3~`, saved to
+/// history); a control key ends the search and then does its work, as in
+/// readline.
 static wchar_t ex_after_escape(void) {
     unsigned char seq[8];
     int n = 0;
     if (!ex_read_soon(&seq[n])) return 0x1b;
     n++;
+    if (seq[0] == 'b') return EX_KEY_PREV_WORD;
+    if (seq[0] == 'f') return EX_KEY_NEXT_WORD;
     if (seq[0] == '[' || seq[0] == 'O') {
         while (n < (int)sizeof seq && ex_read_soon(&seq[n])) {
             n++;
@@ -201,6 +212,10 @@ static wchar_t ex_after_escape(void) {
         const struct { const char *key; wchar_t as; } keys[] = {
             {"A", 0x10}, {"B", 0x0e}, {"C", 0x06}, {"D", 0x02},
             {"H", 0x01}, {"F", 0x05}, {"1~", 0x01}, {"7~", 0x01}, {"4~", 0x05}, {"8~", 0x05},
+            /* Ctrl-Left and Ctrl-Right: xterm's, screen's and PuTTY's; rxvt's are ESC O d and ESC O c. */
+            {"1;5D", EX_KEY_PREV_WORD}, {"1;5C", EX_KEY_NEXT_WORD}, {"5D", EX_KEY_PREV_WORD}, {"5C", EX_KEY_NEXT_WORD},
+            {"d", EX_KEY_PREV_WORD}, {"c", EX_KEY_NEXT_WORD},
+            {"3~", EX_KEY_DELETE},
         };
         for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
             if (strcmp(key, keys[i].key) == 0) return keys[i].as;
@@ -335,13 +350,12 @@ static inline EditLine *ex_el_init(const char *program) {
     el_set(el, EL_PROMPT, ex_prompt);
     el_set(el, EL_GETCFN, ex_getc);
     // Ctrl-Left and Ctrl-Right (xterm's, rxvt's, and screen's or PuTTY's
-    // sequences) move by word; unbound, they typed ";5D" or "5D" into the line.
-    el_set(el, EL_BIND, "\033[1;5D", "ed-prev-word", NULL);
-    el_set(el, EL_BIND, "\033[1;5C", "em-next-word", NULL);
-    el_set(el, EL_BIND, "\033Od", "ed-prev-word", NULL);
-    el_set(el, EL_BIND, "\033Oc", "em-next-word", NULL);
-    el_set(el, EL_BIND, "\033[5D", "ed-prev-word", NULL);
-    el_set(el, EL_BIND, "\033[5C", "em-next-word", NULL);
+    // sequences), Alt-b and Alt-f move by word, Delete deletes: `ex_getc`
+    // reads them as these control keys (unbound, they typed ";5D" or "5D"
+    // into the line; as sequences, they typed it after a Ctrl-R search).
+    el_set(el, EL_BIND, "^]", "ed-prev-word", NULL);
+    el_set(el, EL_BIND, "^^", "em-next-word", NULL);
+    el_set(el, EL_BIND, "^_", "ed-delete-next-char", NULL);
     el_source(el, NULL);
     return el;
 }

@@ -499,6 +499,27 @@ def test_an_arrow_key_ends_a_ctrl_r_search_and_moves(spawn, env):
     assert not any("[C" in line or "[D" in line for line in history_lines(env)), history_lines(env)
 
 
+def test_word_moves_and_delete_end_a_ctrl_r_search_and_do_their_work(spawn, env):
+    # Only arrows, Home and End were read as keys after a search: Ctrl-Left
+    # typed ";5D", Delete "3~" and Alt-b "b" into the line, and history kept it.
+    # A search leaves the cursor at what it found ("vars" of "help vars").
+    x = spawn()
+    x.send("help vars" + ENTER)
+    x.expect(PROMPT)
+    for keys, typed, line in [("\x1b[1;5D", "X", "Xhelp vars"), ("\x1b[3~", "", "help ars"), ("\x1bb", "Y", "Yhelp vars"),
+                              ("\x1b[1;5C", "Z", "help varsZ"), ("\x1bf", "W", "help varsW")]:
+        x.send("\x12" + "vars")
+        x.settle()
+        x.send(keys + typed)
+        x.wait_for_line(PROMPT + line)
+        # Ctrl-C: a new line, read with the history from its end again.
+        x.send("\x03")
+        x.expect(PROMPT)
+    x.send("exit" + ENTER)
+    x.expect_exit()
+    assert not any(";5" in line or "3~" in line for line in history_lines(env)), history_lines(env)
+
+
 def test_the_line_comes_back_whole_after_ctrl_z_and_fg(spawn):
     # After Ctrl-Z the shell leaves the terminal cooked: back with `fg`, keys
     # were echoed twice, arrows typed ^[[D and TAB did nothing until Enter.
