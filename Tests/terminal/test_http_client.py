@@ -135,22 +135,29 @@ def test_a_cookie_or_a_header_is_captured_sent_back_hidden_and_replayed(backend,
     record = tmp_path / "csrf.transcript"
     result = run_explorer(["--base-url", base, "--record", str(record)], env=isolated_env(tmp_path), cwd=tmp_path,
                           input="post /login\ncapture csrf = cookie:sid\nget /old\ncapture next = header:Location\n"
-                                "post /echo X-CSRFToken:{{csrf}} went={{next}}\ncapture nope = header:X-Missing\nvars\n")
+                                "post /echo X-CSRFToken:{{csrf}} went={{next}}\ncapture nope = header:X-Missing\nvars\n"
+                                "post /echo note={{csrf}} -v\nset copy={{csrf}}\nvars\n")
     out = result.stdout + result.stderr
     assert "c00kie-s3cret" not in out, out
     assert "error: the last response has no X-Missing header (it has " in out, out
     # A cookie's value is a credential: hidden in vars as a typed secret is.
     assert re.search(r"csrf\s+=?\s*<hidden: 13 characters>", out), out
     # What reached the server: the cookie's value in the header, the Location in the body.
-    assert [typed for _, path, typed in Backend.typed if path == "/echo"] == [{"X-CSRFToken": "c00kie-s3cret"}], Backend.typed
-    assert [cookie for _, path, cookie in Backend.seen if path == "/echo"] == ["sid=c00kie-s3cret"], Backend.seen
+    assert [typed for _, path, typed in Backend.typed if path == "/echo"] == [{"X-CSRFToken": "c00kie-s3cret"}, {}], Backend.typed
+    assert [cookie for _, path, cookie in Backend.seen if path == "/echo"] == ["sid=c00kie-s3cret"] * 2, Backend.seen
     text = record.read_text()
     assert "c00kie-s3cret" not in text, text
     assert "> capture csrf = cookie:sid\n" in text and "> capture next = header:Location\n" in text, text
     assert "> post /echo X-CSRFToken:{{csrf}} went={{next}}\n" in text, text
     replay = run_explorer(["replay", str(record), "--base-url", base], env=isolated_env(tmp_path), cwd=tmp_path)
-    assert replay.returncode == 0 and "7 steps: 7 passed" in replay.stdout, replay.stdout + replay.stderr
-    assert [typed for _, path, typed in Backend.typed if path == "/echo"][-1] == {"X-CSRFToken": "c00kie-s3cret"}, Backend.typed
+    assert replay.returncode == 0 and "10 steps: 10 passed" in replay.stdout, replay.stdout + replay.stderr
+    # A replay that differs where the captured value shows says so without showing it.
+    text = record.read_text()
+    assert '"body": "{\\"note\\":\\"{{csrf}}\\"}"' in text, text
+    record.write_text(text.replace('"body": "{\\"note\\":\\"{{csrf}}\\"}"', '"body": "nope"'))
+    replay = run_explorer(["replay", str(record), "--base-url", base], env=isolated_env(tmp_path), cwd=tmp_path)
+    assert replay.returncode == 4 and "c00kie-s3cret" not in replay.stdout + replay.stderr, replay.stdout + replay.stderr
+    assert [typed for _, path, typed in Backend.typed if path == "/echo"][-2] == {"X-CSRFToken": "c00kie-s3cret"}, Backend.typed
 
 
 def test_max_redirects_alone_follows_nothing_and_says_so(backend, tmp_path):

@@ -234,7 +234,7 @@ public enum Redactor {
             if let hidden = redactQuery(in: word, hide: hide) { return hidden }
             guard index > 0, let item = try? RequestItem.parse(word) else { return word }
             switch item {
-            case let .header(_, value) where isReference(value) || isSchemeAndReference(value),
+            case let .header(_, value) where isReference(value) || isSchemeAndReference(value) || isCookiesOfReferences(value),
                  let .stringField(_, value) where isReference(value), let .query(_, value) where isReference(value):
                 return word
             case let .header(name, value) where isSecretName(name) && !value.isEmpty: return "\(name):\(hide(name))"
@@ -312,10 +312,18 @@ public enum Redactor {
                     out.append(word[...colon] + (password.isEmpty || isReference(password) ? password : hide("password")))
                     continue
                 }
-            case "-b", "--cookie": out.append(hide("cookie")); continue
+            case "-b", "--cookie":
+                // `-b 'csrftoken={{csrf}}'` holds a variable, which a replay fills in: kept.
+                out.append(isCookiesOfReferences(word) ? word : hide("cookie"))
+                continue
             case "-H", "--header":
                 if let colon = word.firstIndex(of: ":"), isSecretName(word[..<colon].trimmingBlanks()) {
                     let name = word[..<colon].trimmingBlanks()
+                    let value = word[word.index(after: colon)...].trimmingBlanks()
+                    if isReference(value) || isSchemeAndReference(value) || (name.lowercased() == "cookie" && isCookiesOfReferences(value)) {
+                        out.append(word)
+                        continue
+                    }
                     out.append(name + ": " + hide(name))
                     continue
                 }
@@ -504,6 +512,15 @@ public enum Redactor {
     static func isSchemeAndReference(_ value: String) -> Bool {
         let parts = value.split(separator: " ", omittingEmptySubsequences: true)
         return parts.count == 2 && parts[0].allSatisfy { $0.isLetter } && isReference(String(parts[1]))
+    }
+
+    /// `a={{x}}; b={{y}}`: a Cookie header whose every value is a variable.
+    static func isCookiesOfReferences(_ value: String) -> Bool {
+        let pairs = value.split(separator: ";").map { $0.trimmingBlanks() }.filter { !$0.isEmpty }
+        return !pairs.isEmpty && pairs.allSatisfy { pair in
+            guard let eq = pair.firstIndex(of: "=") else { return false }
+            return isReference(String(pair[pair.index(after: eq)...]))
+        }
     }
 
     static func isReference(_ value: String) -> Bool {

@@ -574,6 +574,9 @@ actor Interpreter {
         published.set(name, value.plainText)
         let secret = secret || Redactor.isSecretName(name)
         if secret { secretVariables.insert(name) } else { secretVariables.remove(name) }
+        // The session's from now on, as a typed secret is: hidden wherever an answer echoes it (the session controller
+        // adds it to its copy, which the screen hides).
+        if secret { _ = supplied.add([(name, value.plainText)]) }
         return .value(hidingCarried(value), secret: secret)
     }
 

@@ -162,6 +162,12 @@ final class SessionController {
 
     /// Shows and records what the interpreter answered.
     private func finish(_ line: String, _ command: Command, _ outcome: Outcome, forcedOffline: Bool, location: String?) -> Step {
+        // A captured secret (`capture csrf = cookie:csrftoken`) is the session's, as a typed one is: the interpreter
+        // took it, and the screen hides it from now on (it showed in `-v`, an echo, a `set x={{csrf}}`).
+        if case let .capture(name, _) = command, case .value(_, secret: true) = outcome, let value = interpreter.allVariables[name],
+           supplied.add([(name, value)]) {
+            renderer.alsoHidden = supplied.shown
+        }
         if case .header = command {
             // A header `auth` set is hidden from now on, whatever it is called.
             renderer.secretHeaders = runBlocking(on: interpreter) { $0.profile.secretHeaders }

@@ -110,6 +110,10 @@ final class TranscriptRecorder {
         case let .unset(name)?: replayNames.remove(name)
         default: break
         }
+        // A captured secret (a cookie's value): wherever a later answer echoes it, written as its placeholder.
+        if case let .capture(name, _)? = command, case .value(_, secret: true) = outcome, let value = variables()[name] {
+            scrubber.learn(value, name: ExpectedValue.secretName(name), typed: true)
+        }
         let observation = outcome.observation(renderer: renderer)
         // Only a successful answer hands out secrets; an error's `details.password` is a message.
         if case let .json(body)? = observation.body, (observation.status ?? 200) < 400 { scrubber.learn(secretsIn: body, fields: secretFields) }
