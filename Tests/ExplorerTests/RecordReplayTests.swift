@@ -128,6 +128,22 @@ import Testing
         #expect(report.hasSuffix("2 steps: 1 passed, 1 failed\n"))
     }
 
+    /// `test --update` with a stale password rewrote the suite to expect the
+    /// refused login and every 401 after it, and said nothing. A refusal
+    /// where a success was expected stops the update, which rewrites nothing.
+    @Test func updateDoesNotWriteARefusalDownAsExpected() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("refused-\(UUID().uuidString).transcript").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let text = "# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n\n> get /api/banners\nHTTP/1.1 201 Created\n{{*}}\n\n"
+            + "> get /api/users/profile/me\nHTTP/1.1 200 OK\n{{*}}\n"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let run = await Replayer(update: true).run(path)
+        #expect(run.status == .runtime)
+        #expect(run.failure == .runtime("\(path):9: answered 401 where 200 was expected; --update does not write a refusal down as what a step expects "
+                                        + "(is a secret wrong or stale?), and rewrote nothing"), "\(String(describing: run.failure))")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == text, "nothing rewritten, not even the step before it")
+    }
+
     @Test func updateRewritesDifferencesAndKeepsCommentsAndPatterns() async throws {
         let path = try await Self.record(["login bob@example.com bob12345", "get /api/tasks/4"], comments: [1: "# Bob's essay."])
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -65,8 +65,9 @@ struct ReplayReport {
                 return (verdict + " \(run.path)  \(Self.count(run.steps.count, "step"))  \(time)\n" + (run.rewritten ? rewritten(run) : ""), torn(run))
             }
             let isTorn = run.torn != nil && !run.rewritten
+            // Steps --update could not write (a line that did not run) fail it; those it wrote are said, as for a pass.
             return (palette.red(isTorn ? "BROKEN " : "FAIL   ") + " \(run.path)  \(failed) of \(Self.count(run.steps.count, "step")) differ"
-                    + (isTorn ? ", the last is torn" : "") + "  \(time)\n" + failedSteps(run), torn(run))
+                    + (isTorn ? ", the last is torn" : "") + "  \(time)\n" + failedSteps(run) + (run.rewritten ? rewritten(run) : ""), torn(run))
         }
     }
 

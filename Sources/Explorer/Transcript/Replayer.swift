@@ -397,6 +397,15 @@ struct Replayer: Sendable {
                 failure = .runtime("\(path):\(step.line): \(problem)")
                 return nil
             }
+            // A refusal where the file expects success is a wrong or stale secret far more often than a change of the
+            // backend's: written down, a CI job with an old password turned the suite into one that expects 401s.
+            if update, !mismatches.isEmpty, let expected = step.expectation.status, expected < 400,
+               let got = observation.status, got == 401 || got == 403 {
+                record(run)
+                failure = .runtime("\(path):\(step.line): answered \(got) where \(expected) was expected; --update does not write a refusal "
+                                   + "down as what a step expects (is a secret wrong or stale?), and rewrote nothing")
+                return nil
+            }
             if update, !mismatches.isEmpty, !didNotRun, let before {
                 matcher = before
                 var blessed = step
