@@ -104,6 +104,11 @@ def test_every_way_in_records_and_the_suite_runs_them(tmp_path):
     suite = explorer(["test", "--junit", str(tmp_path / "reports")], tmp_path)
     assert (suite.returncode, suite.stdout) == (64, ""), suite.stdout + suite.stderr
     assert suite.stderr == f"error: cannot write --junit {tmp_path / 'reports'}: it is a folder: name a file in it (--junit {tmp_path / 'reports' / 'report.xml'})\n"
+    # Nor over a transcript the suite runs (it was overwritten, and BROKEN the next time).
+    kept = (sessions / "run.transcript").read_text()
+    suite = explorer(["test", "--junit", os.path.join("sessions", "run.transcript")], tmp_path)
+    assert suite.returncode == 64 and "it is one of the transcripts under test" in suite.stderr, suite.stdout + suite.stderr
+    assert (sessions / "run.transcript").read_text() == kept
 
     # A broken transcript is one line, exit status 2, and the others still run.
     (sessions / "broken.transcript").write_text("# explorer transcript v1\nprofile: linku\nbase-url: nowhere\n")
@@ -231,6 +236,13 @@ def test_replay_at_a_terminal_asks_for_a_secret_the_environment_lacks(tmp_path, 
     piped = run_explorer(["replay", str(transcript)], env=env, stdin=subprocess.DEVNULL)
     assert piped.returncode == 3, piped.stdout + piped.stderr
     assert "no value for {{secret:alice_pw}}: set EXPLORER_SECRET_ALICE_PW" in piped.stdout + piped.stderr
+    # Enter alone is no answer: it went out as an empty password, and the steps failed (exit 4).
+    x = Explorer(["replay", str(transcript)], env)
+    x.expect("{{secret:alice_pw}} for alice.transcript (EXPLORER_SECRET_ALICE_PW is not set): ")
+    x.wait_for_secret_mode()
+    x.child.send("\r")
+    x.expect("no value for {{secret:alice_pw}}: set EXPLORER_SECRET_ALICE_PW")
+    assert x.expect_exit() == 3
 
 
 class OpaqueTokens(QuietHandler):

@@ -41,6 +41,11 @@ struct TestCommand: ParsableCommand {
             throw ExitCode.validationFailure
         }
         let (files, empty) = TranscriptSource.files(in: paths.isEmpty ? ["sessions"] : paths)
+        // The report written over a transcript it reports on (`--junit sessions/a.transcript`) broke the suite.
+        if let junit, files.contains(where: { FilePaths.normalized(Self.absolute($0)) == FilePaths.normalized(Self.absolute(junit)) }) {
+            console.err("error: cannot write --junit \(junit): it is one of the transcripts under test\n")
+            throw ExitCode.validationFailure
+        }
         for folder in empty { console.err("warning: no *.\(TranscriptSource.fileExtension) files under \(folder)\n") }
         guard !files.isEmpty else {
             console.err("error: no transcripts to run\n")
@@ -65,10 +70,15 @@ struct TestCommand: ParsableCommand {
         throw ExitCode(combinedStatus(runs).rawValue)
     }
 
+    private static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(path)
+    }
+
     /// Why a report cannot be written at `path`, in words, or nil; its
     /// folder is made if missing, as test runners' report options do
     /// (`pytest --junitxml reports/x.xml`).
     static func problem(writing path: String) -> String? {
+        if path.isEmpty { return "name a file (--junit report.xml)" }
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
             return "it is a folder: name a file in it (--junit \((path as NSString).appendingPathComponent("report.xml")))"

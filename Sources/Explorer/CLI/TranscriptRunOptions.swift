@@ -83,7 +83,9 @@ final class AskedSecrets: @unchecked Sendable {
         defer { lock.unlock() }
         if let known = answers[name] { return known }
         let prompt = "{{secret:\(name)}} for \((path as NSString).lastPathComponent) (\(SecretResolver.environmentName(name)) is not set): "
-        guard let typed = LineEditor.readSecret(prompt: prompt) else { return nil }
+        // Enter alone is no answer: an empty password went out, and every step after the login failed (exit 4),
+        // where a missing secret stops the run (exit 3), as an empty EXPLORER_SECRET_* does.
+        guard let typed = LineEditor.readSecret(prompt: prompt), !typed.isEmpty else { return nil }
         answers[name] = typed
         return typed
     }
