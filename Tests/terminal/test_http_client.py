@@ -111,7 +111,7 @@ def test_a_redirect_is_shown_with_its_location_and_followed_on_request(backend, 
 def test_cookies_are_kept_sent_back_and_hidden_on_screen(backend, tmp_path):
     base, other = backend
     result = explorer(base, ["post /login -h", "get /echo", f"get {other}/echo", "get /echo -v", "get /echo --curl", f"get {other}/echo --curl",
-                             "cookies", "logout", "cookies clear", "get /echo"], tmp_path)
+                             "cookies", "get /echo --offline", "logout", "cookies clear", "get /echo"], tmp_path)
     out = result.stdout
     # A cookie login has no login of explorer's for logout to end: it says how the cookies go.
     assert "not logged in; the session holds 1 cookie (cookies clear forgets them)" in out, out
@@ -119,6 +119,8 @@ def test_cookies_are_kept_sent_back_and_hidden_on_screen(backend, tmp_path):
     assert out.count("-H 'Cookie: sid='\"$SID\"") == 1, out
     assert "Set-Cookie: sid=<hidden: 13 characters>; Path=/; HttpOnly" in out
     assert "Cookie: sid=<hidden: 13 characters>" in out
+    # --offline shows the cookies the request would carry, as -v does (it left them out).
+    assert out.split("GET /echo HTTP/1.1")[-1].count("Cookie: sid=<hidden: 13 characters>") == 1, out
     # The echoed header is a member named cookie: hidden too.
     assert "c00kie-s3cret" not in out + result.stderr
     assert [cookie for _, path, cookie in Backend.seen] == [None, "sid=c00kie-s3cret", None, "sid=c00kie-s3cret", None]

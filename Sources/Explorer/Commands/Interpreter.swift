@@ -534,6 +534,8 @@ actor Interpreter {
         // those typed on the line too, as -v hides them: HTTPie's --offline
         // prints them, but a screen (and a terminal's scrollback) is no place for them.
         var shown = await session.withSessionHeaders(request)
+        // And the cookies it would carry (a CSRF-protected post sends its csrftoken), hidden below as -v hides them.
+        if shown.header("Cookie") == nil, let cookie = await session.cookieHeader(for: request.url) { shown.setHeader("Cookie", cookie) }
         let headers = await session.sessionHeaders, query = await session.sessionQuery
         let carries = !headers.isEmpty || query != nil
         let sessionNote = carries && !session.scope.admits(request.url) ? session.scope.withheldNote(for: request.url, what: sessionCredentials) : nil
