@@ -16,6 +16,9 @@ struct SecretNameTests {
         // About a secret, not one: their values (8, "strong", 2) were hidden, numbers as strings.
         ("password_min_length", false), ("password_policy", false), ("passwordUpdatedAt", false), ("secret_version", false),
         ("token_expires_at", false), ("password_reset_url", true),
+        // A session's id and a CSRF token, as frameworks name them (`set sessionid=…` showed in vars and transcripts).
+        ("sessionid", true), ("X-Session-Id", true), ("session_key", true), ("connect.sid", true), ("JSESSIONID", true),
+        ("csrf", true), ("csrftoken", true), ("X-CSRF", true), ("session", false), ("session_count", false), ("sid", false), ("session_id", false),
     ])
     func secretNames(name: String, secret: Bool) {
         #expect(Redactor.isSecretName(name) == secret)

@@ -11,8 +11,13 @@ public enum Redactor {
     static let secretWords = ["password", "passwd", "secret", "api_key", "apikey", "api-key", "subscription-key", "subscription_key",
                               "access_key", "access-key", "private_key", "private-key", "authorization"]
     /// Whole names that are secrets' (a word in other names: `cookie_policy`,
-    /// `passport`, `pwd_hint` are not one); `pw` and `pass` are short for a password.
-    static let secretHeaders = ["cookie", "x-api-key", "authentication", "x-auth", "pw", "pwd", "pass", "passphrase"]
+    /// `passport`, `pwd_hint` are not one); `pw` and `pass` are short for a
+    /// password; a session's id and a CSRF token are credentials, under the
+    /// names frameworks give them (Django's `sessionid`, Express's `connect.sid`;
+    /// not `session_id`, which is as often a workout's or a chat's).
+    static let secretHeaders = ["cookie", "x-api-key", "authentication", "x-auth", "pw", "pwd", "pass", "passphrase",
+                                "sessionid", "x-session-id", "session_key", "sessionkey", "jsessionid",
+                                "phpsessid", "connect.sid", "laravel_session", "csrf", "xsrf", "x-csrf", "x-xsrf"]
     /// Whole names that are secrets' in a query, not elsewhere: Google's
     /// `?key=`, a signed URL's `sig=` (a JSON member `key` is usually not one).
     static let secretParameters: Set<String> = ["key", "sig", "signature"]
