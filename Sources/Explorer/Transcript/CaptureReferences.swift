@@ -40,7 +40,14 @@ struct CaptureReferences {
         if case let .json(value)? = observed?.body { seen = value }
         switch expectation.body {
         case let .json(body)?: expectation.body = .json(referencing(in: body, observed: seen, values: values, distinctive: inMessages))
-        case let .text(lines)?: expectation.body = .text(lines.map { Self.referencing(distinctive, in: $0) })
+        case let .text(lines)?: expectation.body = .text(lines.map { line in
+            // `vars`' line for a captured variable is its value, however short (`note_id = 756`).
+            if let text = line.literalText, let eq = text.range(of: " = "), case let name = String(text[..<eq.lowerBound]),
+               captured[name] != nil, let value = values[name], text[eq.upperBound...] == value {
+                return PatternText([.literal(name + " = "), .pattern(TranscriptPattern(.reference(name)))])
+            }
+            return Self.referencing(distinctive, in: line)
+        })
         default: break
         }
         // `error: 404 NOT_FOUND: note n_ac699c39 not found`: the id is the capture's in the summary too
