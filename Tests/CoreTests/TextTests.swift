@@ -19,6 +19,16 @@ import Testing
         }
     }
 
+    /// A recorded curl line whose body had a secret hidden was joined without
+    /// its quotes (`--data-raw username=alice&password=…`): pasted into a
+    /// shell, the `&` ended it. Other lines are quoted as our own reader needs.
+    @Test func aCurlLineIsJoinedForAShell() throws {
+        let words = ["curl", "--data-raw", "a=1&b={{secret:password}}", "http://h/x?y=1", "-H", "X-A: b"]
+        #expect(LineTokenizer.join(words) == "curl --data-raw 'a=1&b={{secret:password}}' 'http://h/x?y=1' -H 'X-A: b'")
+        #expect(try LineTokenizer.split(LineTokenizer.join(words)).map(\.text) == words)
+        #expect(LineTokenizer.join(["post", "/x?y=1", "a=1&b=2"]) == "post /x?y=1 a=1&b=2")
+    }
+
     /// Bash's `$'…'`, as browsers' "Copy as cURL" writes a body with a
     /// newline or a quote: its `$` was sent, its escapes were not read.
     @Test func ansiCQuotesAreReadAsBashReadsThem() throws {
@@ -82,15 +92,15 @@ import Testing
         ("post /r refresh_token=hunter2 --follow", "post /r refresh_token=*** --follow"),
         ("header Authorization:'Bearer hunter2' X-Trace:1", "header Authorization:*** X-Trace:1"),
         // The user stays: a replay must log in as alice (it sent `Basic base64(PASSWORD)`).
-        ("curl -u alice:hunter2 https://h.example/x", "curl -u alice:*** https://h.example/x"),
+        ("curl -u alice:hunter2 https://h.example/x", "curl -u 'alice:***' https://h.example/x"),
         ("curl --user alice:{{secret:pw}} -u bob https://h.example/x", "curl --user alice:{{secret:pw}} -u bob https://h.example/x"),
         ("curl -H 'Authorization: Bearer hunter2' -H 'Accept: */*' https://h.example/x", "curl -H 'Authorization: ***' -H 'Accept: */*' https://h.example/x"),
         ("curl https://h.example/login --data-raw '{\"email\":\"a\",\"password\":\"hunter2\"}'", "curl https://h.example/login --data-raw '{\"email\":\"a\",\"password\":\"***\"}'"),
-        ("curl https://h.example/login -d 'user=a&password=hunter2'", "curl https://h.example/login -d user=a&password=***"),
-        ("curl -b 'sid=hunter2' 'https://h.example/x?token=hunter2'", "curl -b *** https://h.example/x?token=***"),
+        ("curl https://h.example/login -d 'user=a&password=hunter2'", "curl https://h.example/login -d 'user=a&password=***'"),
+        ("curl -b 'sid=hunter2' 'https://h.example/x?token=hunter2'", "curl -b '***' 'https://h.example/x?token=***'"),
         // A URL's password, and the secrets of an inline body.
         ("get http://alice:hunter2@h.example/x", "get http://alice:***@h.example/x"),
-        ("curl http://alice:hunter2@h.example:8080/x?q=1", "curl http://alice:***@h.example:8080/x?q=1"),
+        ("curl http://alice:hunter2@h.example:8080/x?q=1", "curl 'http://alice:***@h.example:8080/x?q=1'"),
         ("post /login --raw '{\"email\":\"a\",\"password\":\"hunter2\"}'", "post /login --raw '{\"email\":\"a\",\"password\":\"***\"}'"),
         ("post /login --raw 'user=a&password=hunter2'", "post /login --raw user=a&password=***"),
         ("post /login --raw=password=hunter2", "post /login --raw=password=***"),

@@ -167,14 +167,18 @@ public enum LineTokenizer {
     }
 
     /// Joins words back into a line that splits into the same words.
+    /// `words` as one line. A `curl` line is quoted for a shell too (`-d
+    /// 'a=1&b=2'`): it is pasted into one, where an unquoted `&` ends it.
     public static func join(_ words: [String]) -> String {
-        words.map(quote).joined(separator: " ")
+        let forShell = words.first == "curl"
+        return words.map { quote($0, forShell: forShell) }.joined(separator: " ")
     }
 
-    /// A word quoted only when it needs to be.
-    public static func quote(_ word: String) -> String {
+    /// A word quoted only when it needs to be (for a shell too: its `&`, `;`, `|`, `$`…).
+    public static func quote(_ word: String, forShell: Bool = false) -> String {
         if word.isEmpty { return "''" }
-        let special: Set<Character> = [" ", "\t", "'", "\"", "\\"]
+        let special: Set<Character> = forShell ? [" ", "\t", "'", "\"", "\\", "&", ";", "|", "<", ">", "(", ")", "$", "`", "*", "?", "[", "]", "#", "~", "!"]
+            : [" ", "\t", "'", "\"", "\\"]
         guard word.contains(where: { special.contains($0) }) else { return word }
         if !word.contains("'") { return "'" + word + "'" }
         return "\"" + word.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
