@@ -165,7 +165,8 @@ def test_a_pasted_curl_u_is_recorded_with_its_user_and_replays(http_server, tmp_
                             env=env, timeout=30)
     assert recorded.returncode == 0, recorded.stdout + recorded.stderr
     text = path.read_text()
-    assert f"> curl -u devon:{{{{secret:password}}}} {base}/basic/devon/{{{{secret:password}}}}\n" in text, text
+    # The URL of the session's own server as {{base_url}}, so a replay elsewhere goes there.
+    assert "> curl -u devon:{{secret:password}} {{base_url}}/basic/devon/{{secret:password}}\n" in text, text
     assert "pw-123456" not in text, text
     replay = run_explorer(["replay", str(path)], env={**env, "EXPLORER_SECRET_PASSWORD": "pw-123456"}, timeout=30)
     assert replay.returncode == 0, replay.stdout + replay.stderr + text
