@@ -450,7 +450,8 @@ actor Interpreter {
             case let .failure(error): return .failure(error.message, .usage)
             }
         case let .capture(name, .header(header)):
-            guard let response = lastResponse, lastFrame == nil else { return .failure("no response yet: send a request first", .usage) }
+            guard let response = lastResponse else { return .failure("no response yet: send a request first", .usage) }
+            guard lastFrame == nil else { return .failure("the last thing received is a WebSocket frame, which has no headers", .usage) }
             guard let value = response.header(header) else {
                 let names = response.headers.map(\.name).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
                 return .failure("the last response has no \(header) header" + (names.isEmpty ? "" : " (it has \(names.joined(separator: ", ")))"), .usage)
@@ -569,7 +570,6 @@ actor Interpreter {
 
     struct SaveProblem: Error { let message: String }
 
-    /// `value` from the last answer, the credentials its request carried hidden where it echoes them.
     /// `capture`'s value kept as `{{name}}`; a secret one (by its source or
     /// the variable's name) hidden wherever variables are shown.
     private func captured(_ name: String, _ value: JSONValue, secret: Bool) -> Outcome {
@@ -582,6 +582,7 @@ actor Interpreter {
         return .value(hidingCarried(value), secret: secret)
     }
 
+    /// `value` from the last answer, the credentials its request carried hidden where it echoes them.
     private func hidingCarried(_ value: JSONValue) -> JSONValue {
         // A frame carried no request's credentials, but may echo a supplied secret.
         Redactor.hiding(credentials: lastFrame == nil ? lastCarried : supplied.shown, in: value)

@@ -269,8 +269,6 @@ final class TranscriptRecorder {
         return String(url[...question]) + query.joined(separator: "&")
     }
 
-    /// The password of a `Basic` credential, under `password` as the line
-    /// writes it, or `password_2` when another value has that name already.
     /// Values typed for secret-named items, headers and variables, so the
     /// scrubber finds them if the server echoes them somewhere. Each is
     /// learned under its item's name, or that name numbered when another
