@@ -47,7 +47,23 @@ import Testing
         ])
         // Null where the catalog does not allow it: said, without advising `title=null` (the string "null").
         #expect(endpoint.bodyProblems(in: [.jsonField(name: "title", value: .null)])
-            == ["title in POST /api/tasks is a string the catalog does not say may be null (--force sends null anyway)"])
+            == ["title in POST /api/tasks is a string the catalog does not say may be null"])
+    }
+
+    /// `price:=null` for a number, `tags:='[1]'` for a list of strings: sent,
+    /// where only a string's null and an array's own kind were looked at.
+    @Test func nullOfAnyTypeAndTheElementsOfAnArrayAreChecked() {
+        let typed = Endpoint("POST", "/books", "Add", body: Model("Book", [
+            Field("price", .number, required: true, nullable: false), Field("tags", .array(.string), required: false, nullable: false),
+            Field("ids", .array(.integer), required: false, nullable: false),
+        ]))
+        #expect(typed.bodyProblems(in: [.jsonField(name: "price", value: .null), .jsonField(name: "tags", value: .array([.string("a"), .number("1")])),
+                                        .jsonField(name: "ids", value: .array([.number("1"), .number("2.5")])),
+                                        .jsonField(name: "tags", value: .array([.string("a")]))]) == [
+            "price in POST /books is a number the catalog does not say may be null",
+            #"tags is an array ([string]) in POST /books, but tags:=["a",1] holds a number"#,
+            "ids is an array ([integer]) in POST /books, but ids:=[1,2.5] holds a number that is not whole",
+        ])
     }
 
     /// `:=` values of another kind than the catalog's: `expReward:=2.5` for an integer was sent, and refused there.

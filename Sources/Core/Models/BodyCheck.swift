@@ -55,20 +55,23 @@ extension Endpoint {
                 }
             case let .jsonField(name, value):
                 guard let field = field(name) else { continue }
+                if case .null = value {
+                    // Of any type (`price:=null` for a number was sent); `name=null` would send the string "null": no such advice.
+                    if !field.nullable { problems.append("\(name) in \(operation) is \(Self.article(field.type)) the catalog does not say may be null") }
+                    continue
+                }
                 if !field.type.isString {
                     // `expReward:=2.5` where the catalog says integer: sent, and refused by the server.
-                    if case .null = value { continue }
                     if !Self.isKind(value, field.type) {
                         problems.append("\(name) is \(Self.article(field.type)) in \(operation), but \(name):=\(JSONPrinter.compact(value)) sends \(Self.kindOf(value))")
+                    } else if case let .array(element) = field.type, case let .array(elements) = value,
+                              let wrong = elements.first(where: { !Self.isElement($0, element) }) {
+                        // `tags:='[1]'` for a list of strings.
+                        problems.append("\(name) is \(Self.article(field.type)) in \(operation), but \(name):=\(JSONPrinter.compact(value)) holds \(Self.kindOf(wrong))")
                     }
                     continue
                 }
                 if case .string = value { continue }
-                if case .null = value {
-                    // `name=null` would send the string "null": no such advice.
-                    if !field.nullable { problems.append("\(name) in \(operation) is a string the catalog does not say may be null (--force sends null anyway)") }
-                    continue
-                }
                 problems.append("\(name) is a string in \(operation), but \(name):=\(JSONPrinter.compact(value)) sends \(value.kindName): use \(name)=\(value.plainText)")
             default: continue
             }
@@ -85,6 +88,15 @@ extension Endpoint {
         case (.integer, _), (.number, _), (.boolean, _), (.array, _), (.model, _): return false
         default: return true
         }
+    }
+
+    /// Whether an element of an array is of the array's element type (a
+    /// string for a string or an enumeration; null where the catalog says
+    /// no more).
+    private static func isElement(_ value: JSONValue, _ type: FieldType) -> Bool {
+        if type.isString { if case .string = value { return true } else { return false } }
+        if case .null = value { return false }
+        return isKind(value, type)
     }
 
     /// `a number with a fraction`, `a boolean`: what a value is, said of one that does not fit.
@@ -110,6 +122,8 @@ extension Endpoint {
         case .boolean: return "a boolean"
         case .array: return "an array (\(type))"
         case let .model(name): return "an object (\(name))"
+        case .string: return "a string"
+        case let .enumeration(name, _): return "a \(name)"
         default: return "\(type)"
         }
     }
