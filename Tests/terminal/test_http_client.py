@@ -345,6 +345,30 @@ auth:
                                                                       ("/landing", "page=2")]
 
 
+def test_a_profiles_query_credential_is_listed_and_dropped_as_a_session_header_is(backend, tmp_path):
+    # `auth none`, `header clear` and `auth bearer` left the profile's ?api_key= on every request, and `header`
+    # said "no session headers" (docs/profiles.md: it is a session header, listed and dropped as one).
+    base, _ = backend
+    (tmp_path / "qp.yaml").write_text(f"""explorer-profile: 1
+name: qp
+environments:
+  local:
+    base-url: {base}
+auth:
+  kind: query
+  parameter: api_key
+  value: "{{{{secret:qk}}}}"
+""")
+    env = isolated_env(tmp_path, EXPLORER_SECRET_QK="qk-s3cret-555")
+    for drop in ["auth none", "header clear", "auth bearer tok-123456"]:
+        Backend.queries = []
+        result = run_explorer(["--profile", str(tmp_path / "qp.yaml"), "-c", "header", "-c", "get /a", "-c", drop, "-c", "get /b"],
+                              env=env, cwd=tmp_path)
+        assert "?api_key=<hidden: 13 characters> (in the query; header clear or auth none drops it)" in result.stdout, result.stdout
+        assert "qk-s3cret-555" not in result.stdout + result.stderr
+        assert [(path, query) for _, path, query in Backend.queries] == [("/a", "api_key=qk-s3cret-555"), ("/b", "")], (drop, Backend.queries)
+
+
 def test_a_session_header_goes_to_the_backend_only_and_stays_hidden(backend, tmp_path):
     base, other = backend
     lines = ["header Authorization:'Bearer s3ss10n'", "get /echo", f"get {other}/echo", "get /echo Authorization:'Bearer line'",

@@ -350,7 +350,11 @@ public actor AuthSession {
         if !value.isEmpty { sessionHeaders.append(HTTPHeader(name: name, value: value)) }
     }
 
-    public func clearSessionHeaders() { sessionHeaders.removeAll() }
+    /// `header clear`: every session credential goes, a profile's query parameter too.
+    public func clearSessionHeaders() {
+        sessionHeaders.removeAll()
+        sessionQuery = nil
+    }
 
     /// The session's `--verify`, `--cert` and `--cert-key` (`defaults`,
     /// explorer's own flags): every request that gives none gets them, the
@@ -361,9 +365,11 @@ public actor AuthSession {
     public func setTLS(_ options: TLSOptions?) { tls = options }
 
     /// Sets the session's credential (`auth …`): the header named `replacing`
-    /// (the one the last `auth` set) goes, and so does any Authorization
-    /// header; nil leaves none (`auth none`).
+    /// (the one the last `auth` set) goes, and so do any Authorization
+    /// header and a profile's query parameter (`auth none` left an
+    /// `?api_key=` on every request); nil leaves none (`auth none`).
     public func setCredential(_ header: HTTPHeader?, replacing old: String?) {
+        sessionQuery = nil
         if let old { setSessionHeader(old, "") }
         setSessionHeader("Authorization", "")
         if let header { setSessionHeader(header.name, header.value) }

@@ -430,7 +430,8 @@ actor Interpreter {
                 return await execute(.header(.list))
             case .list:
                 let headers = await session.sessionHeaders.map { Redactor.redact(header: $0, alsoSecret: profile.secretHeaders) }
-                return .sessionHeaders(headers, origin: session.scope.origin.map(\.description) ?? "the backend")
+                let query = await session.sessionQuery.map { "?\($0.name)=" + Redactor.hidden($0.value) }
+                return .sessionHeaders(headers, query: query, origin: session.scope.origin.map(\.description) ?? "the backend")
             }
         case let .save(file, force):
             guard let response = lastResponse else { return .failure("no response yet: send a request first", .usage) }

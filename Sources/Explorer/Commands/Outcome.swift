@@ -29,7 +29,8 @@ enum Outcome: Sendable {
     /// `cookies`: the session's cookies (values hidden when shown).
     case cookies([Cookie])
     /// `header`: the session headers, values already hidden, and the origin they go to.
-    case sessionHeaders([HTTPHeader], origin: String)
+    /// `header`: the session's headers, and its query parameter (`?api_key=<hidden>`) when a profile gives one.
+    case sessionHeaders([HTTPHeader], query: String?, origin: String)
     /// `defaults`: the options every request line gets.
     case defaults(RequestOptions)
     /// `endpoints`: the catalog entries that matched.

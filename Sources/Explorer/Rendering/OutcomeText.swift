@@ -33,9 +33,9 @@ enum OutcomeText {
             return variables.map { "\($0.name) = \($0.shown)" }.joined(separator: "\n")
         case let .cookies(cookies):
             return cookies.isEmpty ? "no cookies" : cookies.map(describe(cookie:)).joined(separator: "\n")
-        case let .sessionHeaders(headers, origin):
-            guard !headers.isEmpty else { return "no session headers (header Name:value sets one)" }
-            let lines = headers.map { "\($0.name): \($0.value)" }
+        case let .sessionHeaders(headers, query, origin):
+            guard !headers.isEmpty || query != nil else { return "no session headers (header Name:value sets one)" }
+            let lines = headers.map { "\($0.name): \($0.value)" } + (query.map { ["\($0) (in the query; header clear or auth none drops it)"] } ?? [])
             return (lines + ["(sent only to \(origin))"]).joined(separator: "\n")
         case let .defaults(options):
             let text = options.sessionFlagsText
