@@ -299,13 +299,13 @@ struct SpecCatalog {
             return .model(owner)
         case .allOf:
             guard isInlineObject(schema) else {
-                notes.insert("allOf, oneOf, anyOf and not are described as any")
+                notes.insert("oneOf, anyOf (but X or null), not, and an allOf of what is not an object are described as any")
                 return .any
             }
             add(Model(owner, fields(of: schema, owner: owner)))
             return .model(owner)
         case .combination:
-            notes.insert("allOf, oneOf, anyOf and not are described as any")
+            notes.insert("oneOf, anyOf (but X or null), not, and an allOf of what is not an object are described as any")
             return .any
         case .any: return .any
         }
