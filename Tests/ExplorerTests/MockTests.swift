@@ -110,6 +110,22 @@ import Testing
         }
     }
 
+    /// A step that posts a bogus refresh token itself, answered 401 where it
+    /// was recorded, was served 200 and fresh tokens: the refresh path was
+    /// always the session's own refresh, and a transcript failed against
+    /// its own mock.
+    @Test func aRefusedRefreshThatWasRecordedIsServedAsRecorded() async throws {
+        let path = try await RecordReplayTests.record(["login alice@example.com alice123",
+                                                       "post /api/secure-auth/refresh refresh_token=bogus-refresh-value-123"])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try await Self.withMock([path], mode: .match) { server, scripts in
+            #expect(scripts.first?.steps.count == 2, "both steps are request steps")
+            let refused = try await Self.send("POST", server.baseURL.appendingPathComponent("api/secure-auth/refresh"),
+                                              body: #"{"refresh_token": "anything-else"}"#)
+            #expect(refused.status == 401)
+        }
+    }
+
     @Test func aLoginAnswersWithFreshlySignedTokens() async throws {
         let file = (Self.sessions as NSString).appendingPathComponent("linku/login.transcript")
         try await Self.withMock([file], mode: .match) { server, _ in

@@ -272,6 +272,8 @@ final class RecordedAnswers: HTTPTransport, @unchecked Sendable {
     private var step: TranscriptStep?
     private var bindings: [String: JSONValue] = [:]
     private var owesExpiry = false
+    /// The 401 of a step recorded after a refresh was sent: the refresh that follows is the session's own.
+    private var owesRefresh = false
     private var requests: [PreparedRequest] = []
 
     init(profile: Profile, eventLoop: any EventLoop) {
@@ -284,6 +286,7 @@ final class RecordedAnswers: HTTPTransport, @unchecked Sendable {
             self.step = step
             self.bindings = bindings
             owesExpiry = step.expectation.refreshed
+            owesRefresh = false
             requests = []
         }
     }
@@ -302,7 +305,10 @@ final class RecordedAnswers: HTTPTransport, @unchecked Sendable {
 
     private func answer(_ request: PreparedRequest) -> ReceivedResponse {
         let json = [HTTPHeader(name: "Content-Type", value: "application/json")]
-        if let auth = profile.auth, request.method == "POST", MockRequest.split(auth.refreshPath) == MockRequest.split(request.url.path) {
+        // The session's own refresh, after the 401 below; a step that posts to the refresh path itself (a test of
+        // a bogus refresh token, answered 401) is answered as recorded (it got fresh tokens).
+        if owesRefresh, let auth = profile.auth, request.method == "POST", MockRequest.split(auth.refreshPath) == MockRequest.split(request.url.path) {
+            owesRefresh = false
             let body = auth.refreshAnswer(accessToken: MockDerivation.anySecret + "-access_token", refreshToken: MockDerivation.anySecret + "-refresh_token")
             return ReceivedResponse(status: 200, reason: "OK", headers: json, body: JSONPrinter.compactUTF8(body))
         }
@@ -312,6 +318,7 @@ final class RecordedAnswers: HTTPTransport, @unchecked Sendable {
         }
         if owesExpiry {
             owesExpiry = false
+            owesRefresh = true
             return ReceivedResponse(status: 401, reason: "Unauthorized", headers: json, body: JSONPrinter.compactUTF8(
                 profile.errorEnvelope.body(status: 401, code: "TOKEN_EXPIRED", message: "access token expired")))
         }
