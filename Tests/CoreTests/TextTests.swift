@@ -101,6 +101,8 @@ import Testing
         // A URL's password, and the secrets of an inline body.
         ("get http://alice:hunter2@h.example/x", "get http://alice:***@h.example/x"),
         ("curl http://alice:hunter2@h.example:8080/x?q=1", "curl 'http://alice:***@h.example:8080/x?q=1'"),
+        // A copy in the path (httpbin's /basic-auth/USER/PASSWORD) went to history in clear; the transcript hid it.
+        ("get http://admin:s3cret-pw@h.example/basic-auth/admin/s3cret-pw", "get http://admin:***@h.example/basic-auth/admin/***"),
         ("post /login --raw '{\"email\":\"a\",\"password\":\"hunter2\"}'", "post /login --raw '{\"email\":\"a\",\"password\":\"***\"}'"),
         ("post /login --raw 'user=a&password=hunter2'", "post /login --raw user=a&password=***"),
         ("post /login --raw=password=hunter2", "post /login --raw=password=***"),

@@ -475,7 +475,10 @@ public enum Redactor {
         guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return word }
         let password = String(word[word.index(after: colon)..<at])
         guard !password.isEmpty, !isReference(password), !password.hasPrefix("{{secret:") else { return word }
-        return String(word[...colon]) + hide("password") + String(word[at...])
+        // A copy of it further on (`/basic-auth/admin/PASSWORD`, httpbin's way) goes too, as the transcript hides it.
+        var rest = String(word[at...])
+        if password.count >= 3 { rest = rest.replacingOccurrences(of: password, with: hide("password")) }
+        return String(word[...colon]) + hide("password") + rest
     }
 
     static func redactQuery(in word: String, hide: (String) -> String) -> String? {
