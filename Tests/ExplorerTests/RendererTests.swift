@@ -444,6 +444,12 @@ import Testing
         }
         #expect(plain.render(.offline(json, note: nil)).out.hasSuffix("\n{\"email\":\"a@b.c\",\"password\":\"<hidden: 7 characters>\"}\n"))
         #expect(plain.render(.offline(form, note: nil)).out.hasSuffix("\nuser=a&password=<hidden: 7 characters>\n"))
+        // JSON sent under another type (curl's -d is a form's; `--raw … Content-Type:text/plain`): printed in clear.
+        let raw = try builder.build(method: "POST", path: "/login", items: [.header(name: "Content-Type", value: "text/plain")],
+                                    raw: #"{"password":"hunter2"}"#)
+        for shown in [plain.render(.offline(raw, note: nil)).out, pretty.render(.offline(raw, note: nil)).out] {
+            #expect(shown.hasSuffix("\n{\"password\":\"<hidden: 7 characters>\"}\n"), "\(shown)")
+        }
         // A recording takes the request whole; its scrubber names the secret.
         #expect(plain.offline(form).contains("password=hunter2"))
         // Multipart form data: the field hidden, the file part as it is.

@@ -463,9 +463,11 @@ struct Renderer: Sendable {
         if let body = request.body, !body.isEmpty {
             text += "\n"
             let type = request.header("Content-Type")?.lowercased() ?? ""
-            let json = type.contains("json") ? try? JSONParser.parse(body) : nil
+            // JSON sent under another type (curl's -d is a form's, `--raw` with Content-Type:text/plain) has its secrets
+            // hidden too, as -v hides them: its password was printed in clear.
+            let json = type.contains("json") || hidingSecrets ? try? JSONParser.parse(body) : nil
             let shownJSON = hidingSecrets ? json.map { Redactor.hiding(credentials: alsoHidden, in: Redactor.redact(json: $0, alsoSecret: secretNames)) } : json
-            if formattingJSON, let shownJSON {
+            if formattingJSON, type.contains("json"), let shownJSON {
                 text += JSONPrinter.pretty(shownJSON) + "\n"
             } else if let json, let shownJSON, shownJSON != json {
                 // As sent, but for what is hidden.
