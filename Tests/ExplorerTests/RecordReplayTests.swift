@@ -401,6 +401,25 @@ import Testing
         #expect(TranscriptRecorder.templating(baseURL: base, in: "get https://other.example/x") == "get https://other.example/x")
     }
 
+    /// A file item is read beside the transcript on replay, but was written
+    /// as typed, relative to the working directory: `record rec/s.transcript`
+    /// then `image@rec/photo.png` replayed as `rec/rec/photo.png`, and failed.
+    @Test func aFileItemIsRecordedRelativeToTheTranscript() async throws {
+        let folder = try Scratch.folder("files")
+        let photo = folder.appendingPathComponent("photo.png")
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3]).write(to: photo)
+        let typed = FilePaths.relative(photo.path, from: FileManager.default.currentDirectoryPath)
+        #expect(!typed.hasPrefix("/"))
+        let path = try await Self.record(["login alice@example.com alice123", "post /api/upload/image image@\(typed)"])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let written = FilePaths.relative(photo.path, from: (path as NSString).deletingLastPathComponent)
+        #expect(text.contains("> post /api/upload/image image@\(written)\n"), "\(text)")
+        let run = await Replayer().run(path)
+        let report = ReplayReport(palette: .plain).detailed(run)
+        #expect(run.status == .ok, "\(report.out)\(report.err)")
+    }
+
     @Test func aMissingSecretIsARuntimeFailure() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("secret-\(UUID().uuidString).transcript").path
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -9,15 +9,22 @@ enum FilePaths {
     /// (`file@../fixtures/a.png` → `file@sessions/fixtures/a.png`). Only
     /// request lines have items: `login alice@example.com` is left alone.
     static func rebase(_ line: String, onto folder: String) -> String {
+        rebase(line) { normalized((folder as NSString).appendingPathComponent($0)) }
+    }
+
+    /// `line` with each relative path of a file item (absolute and `~` ones
+    /// stay) as `move` makes it.
+    static func rebase(_ line: String, _ move: (String) -> String) -> String {
         guard line.contains("@"), let words = try? LineTokenizer.split(line).map(\.text), let first = words.first,
               CommandTable.methods.contains(first.uppercased()) || first.hasPrefix("/") else { return line }
         var changed = false
         let rebased = words.enumerated().map { index, word -> String in
-            guard index > 0, let path = filePath(word), !path.hasPrefix("/"), !path.hasPrefix("~"),
+            guard index > 0, let path = filePath(word), !path.hasPrefix("/"), !path.hasPrefix("~"), !path.contains("{{"),
                   let at = word.range(of: "@" + path) else { return word }
+            let moved = move(path)
+            guard moved != path else { return word }
             changed = true
-            let joined = normalized((folder as NSString).appendingPathComponent(path))
-            return word.replacingCharacters(in: at, with: "@" + joined)
+            return word.replacingCharacters(in: at, with: "@" + moved)
         }
         return changed ? LineTokenizer.join(rebased) : line
     }

@@ -104,7 +104,13 @@ final class TranscriptRecorder {
         }
         if forcedOffline, case .http? = command, !written.hasSuffix(" --offline") { written += " --offline" }
         written = references(in: written)
-        if case .http? = command { written = Self.templating(baseURL: baseURL, in: written) }
+        if case .http? = command {
+            written = Self.templating(baseURL: baseURL, in: written)
+            // A transcript reads its files beside it (docs/transcripts.md, "Files"): `@rec/photo.png` typed in the
+            // folder above `rec/` is written `@photo.png` (as typed, its replay looked for rec/rec/photo.png).
+            let folder = (path as NSString).deletingLastPathComponent
+            written = FilePaths.rebase(written) { FilePaths.relative($0, from: folder) }
+        }
         switch command {
         case let .set(name, _)?, let .capture(name, _)?: replayNames.insert(name)
         case let .unset(name)?: replayNames.remove(name)
