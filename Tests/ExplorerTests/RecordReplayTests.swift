@@ -337,6 +337,10 @@ import Testing
         #expect(ReplayReport.summary(runs) == "0 passed, 0 failed, 4 broken")
         #expect(ReplayReport.summary(runs + [TranscriptRun(path: "x", failure: .runtime("down")), TranscriptRun(path: "y")]) == "1 passed, 0 failed, 1 could not run, 4 broken")
         #expect(TranscriptSource.files(in: [directory.path]).files == [binary, profile, syntax])
+        // A folder named through a symlink (`ln -s …/sessions sessions`): no transcripts were found in it.
+        let link = try Scratch.folder("link").appendingPathComponent("sessions").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: directory.path)
+        #expect(TranscriptSource.files(in: [link]).files == ["binary", "profile", "syntax"].map { "\(link)/\($0).transcript" })
     }
 
     @Test func aServerThatDoesNotAnswerIsARuntimeFailure() async throws {

@@ -25,7 +25,10 @@ struct Tours {
     init(environment: [String: String] = Surroundings.current.environment, executable: String? = Tours.executablePath,
          isFolder: (String) -> Bool = Tours.isFolder) {
         if let given = environment["EXPLORER_SESSIONS"] {
-            folder = given
+            // `…/sessions/` said "no tours under …/sessions//".
+            var trimmed = given
+            while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
+            folder = trimmed
             return
         }
         var candidates = ["sessions"]

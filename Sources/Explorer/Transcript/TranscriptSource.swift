@@ -20,7 +20,9 @@ enum TranscriptSource {
                 files.append(path)
                 continue
             }
-            let found = (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? [])
+            // A folder named through a symlink (`ln -s ../shared/sessions sessions`) is read where it points:
+            // the enumerator does not go into a symlink, and found nothing.
+            let found = (FileManager.default.enumerator(atPath: URL(fileURLWithPath: path).resolvingSymlinksInPath().path)?.allObjects as? [String] ?? [])
                 .filter { ($0 as NSString).pathExtension == fileExtension }
                 .sorted()
                 .map { (path as NSString).appendingPathComponent($0) }
