@@ -118,6 +118,13 @@ def test_every_way_in_records_and_the_suite_runs_them(tmp_path):
     assert suite.stdout.splitlines()[-1] == "3 passed, 0 failed, 1 broken"
 
 
+def test_record_says_a_missing_folder_and_a_name_test_will_not_find(tmp_path):
+    # "No such file or directory" of a file about to be made; `record my` taken, and never found by `explorer test`.
+    result = explorer([], tmp_path, stdin="record nope/s1.transcript\nrecord mine\nrecord stop\n")
+    assert "error: cannot record to nope/s1.transcript: there is no folder nope (make it first: mkdir -p nope)" in result.stderr, result.stderr
+    assert "recording to mine (explorer test and tour look for *.transcript files: this one is not found by them)" in result.stdout, result.stdout
+
+
 def test_recording_refuses_a_file_that_has_content(tmp_path):
     existing = tmp_path / "notes.transcript"
     existing.write_text("keep me\n")

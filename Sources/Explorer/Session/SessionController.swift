@@ -272,7 +272,9 @@ final class SessionController {
         case let .start(path):
             if let recorder { return .failure("already recording to \(recorder.path) (record stop ends it)", .usage) }
             do { try startRecording(path) } catch { return .failure(error.description, .runtime) }
-            return .message("recording to \(path)")
+            // `record my` was taken, and `explorer test` never found the file.
+            let ext = "." + TranscriptSource.fileExtension
+            return .message("recording to \(path)" + (path.hasSuffix(ext) ? "" : " (explorer test and tour look for *\(ext) files: this one is not found by them)"))
         case .stop:
             guard let recorder else { return .message("not recording") }
             finishRecording()

@@ -40,7 +40,15 @@ final class TranscriptRecorder {
          variables: @escaping @Sendable () -> [String: String] = { [:] }) throws(Failure) {
         // 0600, like the history and saved answers: a recording holds a session's answers.
         let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw Failure(description: "cannot record to \(path): \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else {
+            let reason = String(cString: strerror(errno))
+            let folder = (path as NSString).deletingLastPathComponent
+            // "No such file or directory" of a file about to be made means its folder.
+            if errno == ENOENT, !folder.isEmpty {
+                throw Failure(description: "cannot record to \(path): there is no folder \(folder) (make it first: mkdir -p \(folder))")
+            }
+            throw Failure(description: "cannot record to \(path): \(reason)")
+        }
         var info = stat()
         if fstat(descriptor, &info) == 0, info.st_size > 0 {
             close(descriptor)
