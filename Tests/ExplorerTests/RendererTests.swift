@@ -34,6 +34,13 @@ import Testing
         terminal.escapesControls = true
         let (out, _) = terminal.render(exchange(200, "OK", type: "text/plain", body: Array("a\r\nb\u{1B}[2J\u{1B}]0;PWN\u{7}\tc\n".utf8)))
         #expect(out == "HTTP/1.1 200 OK  12 ms\na\nb\\u001b[2J\\u001b]0;PWN\\u0007\tc\n")
+        // Shown again (`show` of the body, `vars` of a captured value, an error quoting it): escaped too; they were raw.
+        let again = ReceivedResponse(status: 200, reason: "OK", headers: [HTTPHeader(name: "Content-Type", value: "text/plain")],
+                                     body: Array("x\u{1B}[2Jy".utf8))
+        #expect(terminal.render(.body(again)).out == "x\\u001b[2Jy\n")
+        #expect(terminal.render(.message("z = \u{1B}]0;pwned\u{7}")).out == "z = \\u001b]0;pwned\\u0007\n")
+        #expect(terminal.render(.failure("no \u{1B}[2J here", .usage)).err == "error: no \\u001b[2J here\n")
+        #expect(plain.render(.body(again)).out == "x\u{1B}[2Jy\n", "piped, as it came")
         let (piped, _) = plain.render(exchange(200, "OK", type: "text/plain", body: Array("b\u{1B}[2J\n".utf8)))
         #expect(piped.hasSuffix("b\u{1B}[2J\n"), "piped, a text body is passed on as sent, as HTTPie does")
         let problem = #"{"title":"Boom","detail":"It \u001b[31mbroke"}"#

@@ -29,6 +29,12 @@ struct Renderer: Sendable {
     /// preview: see `wholeBody`.
     var printsWholeBodies = false
 
+    /// `text` with its control characters escaped on a terminal (a server's
+    /// text quoted again: `show`, `vars`, an error naming what was sent).
+    private func shownSafely(_ text: String) -> String {
+        escapesControls ? Self.visible(text) : text
+    }
+
     /// Text for standard output, and for standard error (failures).
     func render(_ outcome: Outcome) -> (out: String, err: String) {
         switch outcome {
@@ -37,9 +43,9 @@ struct Renderer: Sendable {
             let shown = secret ? Redactor.hiding(value) : Redactor.redact(json: value, alsoSecret: secretNames)
             return (JSONPrinter.pretty(shown, style: palette.json) + "\n", "")
         // A failure may quote what was typed or sent (a socket's URL, a header's value): supplied secrets hidden.
-        case let .failure(message, _): return ("", palette.red("error: ") + hidingSupplied(in: message) + "\n")
+        case let .failure(message, _): return ("", palette.red("error: ") + shownSafely(hidingSupplied(in: message)) + "\n")
         case let .unanswered(request, view, message, _):
-            return (sent(request, view) + "\n", palette.red("error: ") + hidingSupplied(in: message) + "\n")
+            return (sent(request, view) + "\n", palette.red("error: ") + shownSafely(hidingSupplied(in: message)) + "\n")
         case let .offline(request, note):
             return (offline(request, hidingSecrets: true, formattingJSON: formatsOfflineJSON) + (note.map { palette.dim($0) + "\n" } ?? ""), "")
         case let .exchange(exchange, note, view): return exchangeText(exchange, note: note, view: view)
@@ -48,7 +54,9 @@ struct Renderer: Sendable {
         case .message, .body, .variables, .cookies, .sessionHeaders, .defaults, .endpoints, .endpointDetails, .model,
              .help, .commandHelp, .socketStatus, .curl:
             // A socket's URL (`connected to ws://…?x=…`, `ws status`), a download's name: supplied secrets hidden.
-            let text = hidingSupplied(in: OutcomeText.plain(outcome) ?? "")
+            // On a terminal, a server's escape codes shown again (`show` of a text body, `vars` of a captured value)
+            // are escaped as the first display escapes them: they cleared the screen and set the window title.
+            let text = shownSafely(hidingSupplied(in: OutcomeText.plain(outcome) ?? ""))
             return (text.isEmpty ? "" : text + "\n", "")
         }
     }
