@@ -424,6 +424,22 @@ import Testing
         #expect(run.status == .ok, "\(report.out)\(report.err)")
     }
 
+    /// A stream stopped with Ctrl-C was written as a step whose body was our
+    /// own "stopped: 1 line streamed above", without a status: its replay
+    /// waited 30 s for it, failed, and the steps after it did not run.
+    @Test func aStreamStoppedWithCtrlCIsLeftOutOfARecording() throws {
+        let path = Scratch.file("stopped", extension: "transcript").path
+        let recorder = try TranscriptRecorder(path: path, header: .make(profile: "generic", target: .url(nowhere.absoluteString)),
+                                              renderer: Renderer(palette: .plain, envelope: .generic), baseURL: nowhere.absoluteString,
+                                              secrets: SecretScrubber())
+        let command = try CommandParser().parse("get /events")
+        try recorder.record(line: "get /events", command: command, outcome: .message(Interpreter.streamStopped + "1 line streamed above"),
+                            forcedOffline: false)
+        try recorder.record(line: "get /events", command: command, outcome: .failure(Interpreter.cancelled, .runtime), forcedOffline: false)
+        #expect(recorder.steps == 0)
+        #expect(!(try String(contentsOfFile: path, encoding: .utf8)).contains("> get /events"))
+    }
+
     @Test func aMissingSecretIsARuntimeFailure() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("secret-\(UUID().uuidString).transcript").path
         defer { try? FileManager.default.removeItem(atPath: path) }

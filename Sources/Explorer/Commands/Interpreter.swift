@@ -209,6 +209,8 @@ actor Interpreter {
 
     /// What a request cancelled with Ctrl-C says (and what a recording leaves out).
     static let cancelled = "request cancelled"
+    /// How a stream Ctrl-C stopped begins (`stopped: 12 lines streamed above`).
+    static let streamStopped = "stopped: "
 
     func execute(_ command: Command) async -> Outcome {
         do {
@@ -271,7 +273,7 @@ actor Interpreter {
                     lastResponse = partial
                     lastFrame = nil
                 }
-                return .message("stopped: " + Self.streamedNote(stream!.shown))
+                return .message(Self.streamStopped + Self.streamedNote(stream!.shown))
             } catch {
                 if let line = download?.finish(complete: false), download?.path != nil {
                     // Why it stopped, unless Ctrl-C stopped it: the person who pressed it knows.

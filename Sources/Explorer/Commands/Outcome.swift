@@ -65,13 +65,23 @@ enum Outcome: Sendable {
         var hidden = false
     }
 
-    /// Whether this outcome makes a script fail.
     /// A line Ctrl-C stopped before it had anything to show.
     var isCancellation: Bool {
         if case .failure(Interpreter.cancelled, _) = self { return true }
         return false
     }
 
+    /// A line Ctrl-C stopped, before anything showed or in the middle of a
+    /// stream: a recording leaves it out (a replay could not expect it; a
+    /// stopped stream was written as a body "stopped: 1 line streamed
+    /// above", which its replay waited 30 s for and failed).
+    var isStoppedByUser: Bool {
+        if isCancellation { return true }
+        if case let .message(text) = self, text.hasPrefix(Interpreter.streamStopped) { return true }
+        return false
+    }
+
+    /// Whether this outcome makes a script fail.
     var exitStatus: ExitStatus {
         switch self {
         case let .failure(_, status), let .unanswered(_, _, _, status): return status

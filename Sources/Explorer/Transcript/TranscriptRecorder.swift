@@ -98,15 +98,15 @@ final class TranscriptRecorder {
 
     /// Writes one step. `command` is nil when the line did not parse (the
     /// step then expects the same error). Nothing is written for `exit`,
-    /// blank lines, `record` itself and a request cancelled with Ctrl-C (a
-    /// replay could not expect anything of it), nor for a line that cannot
+    /// blank lines, `record` itself and a request or a stream stopped with
+    /// Ctrl-C (a replay could not expect anything of it), nor for a line that cannot
     /// be split into words and mentions something secret (`Redactor` drops it).
     func record(line: String, command: Command?, outcome: Outcome, forcedOffline: Bool) throws(Failure) {
         switch command {
         case .exit?, .empty?, .record?: return
         default: break
         }
-        if case .failure(Interpreter.cancelled, _) = outcome { return }
+        if outcome.isStoppedByUser { return }
         guard var written = commandLine(line, command: command, outcome: outcome) else {
             return try append(TranscriptWriter.comment("(a line that could not be read, and may hold a secret, was left out)"))
         }
