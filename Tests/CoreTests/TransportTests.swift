@@ -212,17 +212,20 @@ import Testing
         #expect(headAnswer.status == 200 && headAnswer.body.isEmpty)
     }
 
-    /// A reason phrase that is not UTF-8 is ISO 8859-1 (it showed `Tr\u{FFFD}s bien`).
+    /// A reason phrase or a header value that is not UTF-8 is ISO 8859-1
+    /// (they showed `Tr\u{FFFD}s bien`, `caf\u{FFFD}`; xh reads `café`).
     @Test func aLatin1ReasonPhraseIsRead() async throws {
         let server = try LocalHTTPServer { peer in
             peer.readRequest()
-            peer.write(Array("HTTP/1.1 200 Tr".utf8) + [0xE8] + Array("s bien\r\nContent-Length: 2\r\n\r\nok".utf8))
+            peer.write(Array("HTTP/1.1 200 Tr".utf8) + [0xE8] + Array("s bien\r\nX-Name: caf".utf8) + [0xE9]
+                       + Array("\r\nX-Utf8: caf\u{E9}\r\nContent-Length: 2\r\n\r\nok".utf8))
         }
         defer { server.stop() }
         let transport = LiveTransport()
         let answer = try await transport.send(PreparedRequest(method: "GET", url: server.baseURL.appendingPathComponent("x")))
         await transport.shutdown()
         #expect(answer.reason == "Très bien")
+        #expect(answer.header("X-Name") == "café" && answer.header("X-Utf8") == "café")
     }
 
     /// A body that does not decode as its head says is a body's problem,

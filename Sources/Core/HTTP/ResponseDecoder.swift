@@ -304,7 +304,10 @@ final class ResponseDecoder: ChannelDuplexHandler, RemovableChannelHandler {
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex else { return nil }
         let name = line[..<colon]
         guard name.allSatisfy(isTokenByte) else { return nil }
-        return (String(decoding: name, as: UTF8.self), String(decoding: trimmed(line[(colon + 1)...]), as: UTF8.self))
+        // A value that is not UTF-8 is ISO 8859-1, as HTTP/1.1 first had it and the reason phrase is read
+        // (`caf\xe9` was `caf\u{FFFD}`; xh shows `café`).
+        let value = trimmed(line[(colon + 1)...])
+        return (String(decoding: name, as: UTF8.self), String(validating: value, as: UTF8.self) ?? String(value.map { Character(Unicode.Scalar($0)) }))
     }
 
     /// RFC 9110 5.6.2's tchar.
