@@ -117,7 +117,8 @@ final class TranscriptRecorder {
             // A transcript reads its files beside it (docs/transcripts.md, "Files"): `@rec/photo.png` typed in the
             // folder above `rec/` is written `@photo.png` (as typed, its replay looked for rec/rec/photo.png).
             let folder = (path as NSString).deletingLastPathComponent
-            written = FilePaths.rebase(written) { FilePaths.relative($0, from: folder) }
+            // A path made of a variable (`@{{photo}}`) is the variable's business: left as typed.
+            written = FilePaths.rebase(written) { $0.contains("{{") ? $0 : FilePaths.relative($0, from: folder) }
         }
         switch command {
         case let .set(name, _)?, let .capture(name, _)?: replayNames.insert(name)
