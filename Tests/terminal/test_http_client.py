@@ -324,8 +324,8 @@ def test_curl_names_supplied_secrets_keeps_schemes_and_users_and_sends_the_same_
                                                      "Bearer t0k-supplied"]
 
 
-def test_a_profiles_query_credential_that_a_redirect_copies_to_another_origin_stays_behind(backend, tmp_path):
-    base, other = backend
+def query_key_profile(tmp_path, base):
+    """Writes tmp_path/qp.yaml, a profile whose credential is ?api_key= (the secret qk-s3cret-555); returns the env."""
     (tmp_path / "qp.yaml").write_text(f"""explorer-profile: 1
 name: qp
 environments:
@@ -336,7 +336,12 @@ auth:
   parameter: api_key
   value: "{{{{secret:qk}}}}"
 """)
-    env = isolated_env(tmp_path, EXPLORER_SECRET_QK="qk-s3cret-555")
+    return isolated_env(tmp_path, EXPLORER_SECRET_QK="qk-s3cret-555")
+
+
+def test_a_profiles_query_credential_that_a_redirect_copies_to_another_origin_stays_behind(backend, tmp_path):
+    base, other = backend
+    env = query_key_profile(tmp_path, base)
     result = run_explorer(["--profile", str(tmp_path / "qp.yaml"), "-c", f"get /elsewhere-with-query page==2 X-Other:{other} --follow"],
                           env=env, cwd=tmp_path)
     assert '"path": "/landing?page=2"' in result.stdout, result.stdout + result.stderr
@@ -349,17 +354,7 @@ def test_a_profiles_query_credential_is_listed_and_dropped_as_a_session_header_i
     # `auth none`, `header clear` and `auth bearer` left the profile's ?api_key= on every request, and `header`
     # said "no session headers" (docs/profiles.md: it is a session header, listed and dropped as one).
     base, _ = backend
-    (tmp_path / "qp.yaml").write_text(f"""explorer-profile: 1
-name: qp
-environments:
-  local:
-    base-url: {base}
-auth:
-  kind: query
-  parameter: api_key
-  value: "{{{{secret:qk}}}}"
-""")
-    env = isolated_env(tmp_path, EXPLORER_SECRET_QK="qk-s3cret-555")
+    env = query_key_profile(tmp_path, base)
     for drop in ["auth none", "header clear", "auth bearer tok-123456"]:
         Backend.queries = []
         result = run_explorer(["--profile", str(tmp_path / "qp.yaml"), "-c", "header", "-c", "get /a", "-c", drop, "-c", "get /b"],

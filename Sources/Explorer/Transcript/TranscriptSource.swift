@@ -20,7 +20,7 @@ enum TranscriptSource {
                 files.append(path)
                 continue
             }
-            // A folder named through a symlink (`ln -s ../shared/sessions sessions`) is read where it points:
+            // A folder named through a symlink (`ln -s ~/suites/api sessions`) is read where it points:
             // the enumerator does not go into a symlink, and found nothing.
             let found = (FileManager.default.enumerator(atPath: URL(fileURLWithPath: path).resolvingSymlinksInPath().path)?.allObjects as? [String] ?? [])
                 .filter { ($0 as NSString).pathExtension == fileExtension }
