@@ -22,6 +22,15 @@ struct SuppliedSecrets: Sendable, Equatable {
 
     var isEmpty: Bool { named.isEmpty }
 
+    /// The secret a `capture` line took (`capture csrf = cookie:csrftoken`),
+    /// by the variable's name, from the `variables` it was kept in: the
+    /// session's secret from then on, as a typed one is (the screen, the
+    /// recorder and a replay's reports hide it).
+    static func captured(by command: Command?, outcome: Outcome, variables: [String: String]) -> (name: String, value: String)? {
+        guard case let .capture(name, _)? = command, case .value(_, secret: true) = outcome, let value = variables[name] else { return nil }
+        return (name, value)
+    }
+
     /// Whether `add` would take any of `secrets` (a value not held yet).
     func wouldAdd(_ secrets: [(name: String, value: String)]) -> Bool {
         secrets.contains { secret in !secret.value.isEmpty && !named.contains { $0.value == secret.value } }

@@ -164,8 +164,8 @@ final class SessionController {
     private func finish(_ line: String, _ command: Command, _ outcome: Outcome, forcedOffline: Bool, location: String?) -> Step {
         // A captured secret (`capture csrf = cookie:csrftoken`) is the session's, as a typed one is: the interpreter
         // took it, and the screen hides it from now on (it showed in `-v`, an echo, a `set x={{csrf}}`).
-        if case let .capture(name, _) = command, case .value(_, secret: true) = outcome, let value = interpreter.allVariables[name],
-           supplied.add([(name, value)]) {
+        if let secret = SuppliedSecrets.captured(by: command, outcome: outcome, variables: interpreter.allVariables),
+           supplied.add([secret]) {
             renderer.alsoHidden = supplied.shown
         }
         if case .header = command {

@@ -358,9 +358,9 @@ struct Replayer: Sendable {
             var observation = outcome.observation(renderer: Renderer(palette: .plain, envelope: profile.errorEnvelope))
             await learnSecrets(from: observation)
             // A captured secret (`capture csrf = cookie:csrftoken`): hidden in what the report shows, as the REPL hides it.
-            if case let .capture(name, _)? = lastCommand, case .value(_, secret: true) = outcome, let value = interpreter.allVariables[name] {
-                secrets.learn(value, name: ExpectedValue.secretName(name))
-                supplied.insert(value)
+            if let secret = SuppliedSecrets.captured(by: lastCommand, outcome: outcome, variables: interpreter.allVariables) {
+                secrets.learn(secret.value, name: ExpectedValue.secretName(secret.name))
+                supplied.insert(secret.value)
             }
             let unreachable = Self.unreachableSocket(lastCommand, outcome)
             if !step.expectation.frames.isEmpty, unreachable == nil {

@@ -126,8 +126,8 @@ final class TranscriptRecorder {
         default: break
         }
         // A captured secret (a cookie's value): wherever a later answer echoes it, written as its placeholder.
-        if case let .capture(name, _)? = command, case .value(_, secret: true) = outcome, let value = variables()[name] {
-            scrubber.learn(value, name: ExpectedValue.secretName(name), typed: true)
+        if let secret = SuppliedSecrets.captured(by: command, outcome: outcome, variables: variables()) {
+            scrubber.learn(secret.value, name: ExpectedValue.secretName(secret.name), typed: true)
         }
         let observation = outcome.observation(renderer: renderer)
         // Only a successful answer hands out secrets; an error's `details.password` is a message.
