@@ -150,6 +150,25 @@ import Testing
         #expect(broken.contains("binary body: text/plain, 3 B (not shown)"), "\(broken)")
     }
 
+    /// Text that names no charset and is not UTF-8 (an old server's
+    /// `text/html` in Latin-1) is read as Windows-1252, as browsers read it:
+    /// it was "binary body" on screen, in `show` and in a recording.
+    @Test func textWithoutACharsetIsReadAsWindows1252() {
+        let page: [UInt8] = [0x63, 0x61, 0x66, 0xE9, 0x20, 0x80, 0x35, 0x0A]
+        let (out, _) = plain.render(exchange(200, "OK", type: "text/html", body: page))
+        #expect(out.hasSuffix("\ncafé €5\n"), "\(out)")
+        let response = ReceivedResponse(status: 200, reason: "OK", headers: [HTTPHeader(name: "Content-Type", value: "text/plain")], body: page)
+        #expect(OutcomeText.plain(.body(response)) == "café €5\n")
+        #expect(exchange(200, "OK", type: "text/plain", body: page).observation(renderer: plain).body == .text(["café €5"]))
+        // A byte Windows-1252 leaves undefined is Latin-1's control, as the WHATWG reads it.
+        #expect(Charset.decode([0x41, 0x81], charset: Charset.textDefault) == "A\u{81}")
+        // Not text by its type, or with a NUL byte: still binary.
+        let (octets, _) = plain.render(exchange(200, "OK", type: "application/x-thing", body: page))
+        #expect(octets.contains("binary body: application/x-thing, 8 B (not shown)"), "\(octets)")
+        let (nul, _) = plain.render(exchange(200, "OK", type: "text/plain", body: [0x41, 0x00, 0xE9]))
+        #expect(nul.contains("binary body: text/plain, 3 B (not shown)"), "\(nul)")
+    }
+
     /// JSON in the charset it declares: a Latin-1 `José` was shown
     /// `Jos\u{FFFD}` (and `show .name` too), UTF-16 JSON was "not valid JSON".
     @Test func jsonIsReadInItsDeclaredCharset() throws {

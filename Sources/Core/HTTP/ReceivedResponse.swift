@@ -67,6 +67,13 @@ public struct ReceivedResponse: Sendable, Equatable {
     /// The Content-Type's `charset=`, unquoted (`iso-8859-1`); nil without one.
     public var charset: String? { contentType.charset }
 
+    /// The charset a body shown as text is read in when it is not UTF-8:
+    /// the Content-Type's, else `Charset.textDefault` for a `text/*` type.
+    public var textCharset: String? {
+        if let charset { return charset }
+        return mediaType?.hasPrefix("text/") == true ? Charset.textDefault : nil
+    }
+
     private var contentType: (mediaType: String?, charset: String?) {
         parsed.contentType {
             let value = header("Content-Type")

@@ -13,8 +13,18 @@ public enum Charset {
     /// `bytes` read in `charset`; nil for a charset this Foundation does not
     /// know, or bytes that are not in it.
     public static func decode(_ bytes: [UInt8], charset: String) -> String? {
-        encodings[charset.lowercased()].flatMap { String(bytes: bytes, encoding: $0) }
+        guard let encoding = encodings[charset.lowercased()] else { return nil }
+        if let text = String(bytes: bytes, encoding: encoding) { return text }
+        // The five bytes Windows-1252 leaves undefined are the C1 controls
+        // of Latin-1 to the WHATWG Encoding Standard (Foundation refuses them).
+        return encoding == .windowsCP1252 ? String(bytes: bytes, encoding: .isoLatin1) : nil
     }
+
+    /// What text without a `charset=` that is not UTF-8 is read in: Windows-1252,
+    /// as browsers read it (the WHATWG default, a superset of the ISO 8859-1
+    /// of RFC 2616's text/* default). An old Apache or IIS page says
+    /// `text/html` alone and writes Latin-1; it was called a binary body.
+    public static let textDefault = "windows-1252"
 
     /// `text` written in `charset`; nil for UTF-8 and a charset not known
     /// (the text's own bytes serve), or text the charset cannot hold.

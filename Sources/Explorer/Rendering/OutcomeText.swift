@@ -25,7 +25,7 @@ enum OutcomeText {
             guard let bytes = response.wholeBody else { return tooLargeToRead(response) }
             // Raw bytes would reach the terminal (cut at the first NUL): summarised, as the first display does.
             // Text in the charset its Content-Type names is text, as the first display shows it.
-            guard let text = Renderer.text(bytes, charset: response.charset) else {
+            guard let text = Renderer.text(bytes, charset: response.textCharset) else {
                 return "binary body: \(response.mediaType ?? "unknown type"), \(bytes.count) bytes (not shown)"
             }
             return Renderer.hidingSecrets(in: text, carried: carried)

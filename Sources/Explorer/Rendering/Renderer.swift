@@ -271,7 +271,7 @@ struct Renderer: Sendable {
             return palette.dim("body encoded as \(encoding), which explorer cannot decode: \(type), \(Self.size(size)) (not shown)") + "\n"
         }
         if response.claimsBinary { return palette.dim("binary body: \(type), \(Self.size(size)) (not shown)") + "\n" }
-        let charset = response.charset
+        let charset = response.textCharset
         do {
             // Tokens are never printed: the renderer hides them. Only the
             // preview is made: a large body is neither copied nor printed
@@ -340,7 +340,7 @@ struct Renderer: Sendable {
                 let (text, _) = JSONPrinter.pretty(value, style: palette.json, limit: .max, shown: Self.shown(hiding: carried, secretNames: secretNames))
                 return (text.hasSuffix("\n") ? text : text + "\n", misreadWarning(response))
             }
-            if let bytes = response.wholeBody, let text = Self.text(bytes, charset: response.charset) {
+            if let bytes = response.wholeBody, let text = Self.text(bytes, charset: response.textCharset) {
                 // Text as it came: no line end added (a 64 MiB text stays 64 MiB).
                 let hidden = Self.hidingSecrets(in: text, carried: carried)
                 let warning = response.claimsJSON
@@ -373,7 +373,7 @@ struct Renderer: Sendable {
         guard let bytes = response.wholeBody else { return nil }
         // Still encoded (brotli): the bytes as they came, as curl writes them without --compressed.
         if response.undecodedEncoding != nil || response.claimsBinary { return .bytes(bytes) }
-        if response.json == nil && Self.text(bytes, charset: response.charset) == nil { return .bytes(bytes) }
+        if response.json == nil && Self.text(bytes, charset: response.textCharset) == nil { return .bytes(bytes) }
         return nil
     }
 

@@ -63,7 +63,7 @@ extension Outcome {
         guard response.bodySize > 0 else { return nil }
         if response.claimsBinary { return .binary("\(response.mediaType ?? "unknown type"), \(response.bodySize) bytes") }
         if let json = response.json { return .json(json) }
-        if let bytes = response.wholeBody, let text = Renderer.text(bytes, charset: response.charset) { return .text(lines(text)) }
+        if let bytes = response.wholeBody, let text = Renderer.text(bytes, charset: response.textCharset) { return .text(lines(text)) }
         return .binary("\(response.mediaType ?? "unknown type"), \(response.bodySize) bytes")
     }
 
