@@ -129,6 +129,20 @@ import Testing
         #expect(PatternText.recording("no JSON: here", baseURL: nil).description == "no JSON: here")
     }
 
+    /// An old server's `HTTP/1.0` was written `HTTP/1.1`; like the reason,
+    /// the protocol is kept for the reader and not compared.
+    @Test func theStatusLineKeepsTheServersProtocol() throws {
+        var observed = Observation(status: 200, reason: "OK")
+        observed.version = "HTTP/1.0"
+        let text = TranscriptWriter.step(TranscriptStep(command: "get /x", expectation: Expectation(recording: observed, baseURL: nil)))
+        #expect(text.contains("\nHTTP/1.0 200 OK\n"), "\(text)")
+        let parsed = try TranscriptParser.parse("\(Transcript.versionLine)\nprofile: generic\nbase-url: sandbox\n\n" + text)
+        #expect(parsed.steps[0].expectation.version == "HTTP/1.0")
+        #expect(TranscriptWriter.response(parsed.steps[0].expectation).first == "HTTP/1.0 200 OK")
+        var matcher = TranscriptMatcher()
+        #expect(matcher.match(parsed.steps[0].expectation, Observation(status: 200, reason: "OK")).isEmpty)
+    }
+
     @Test func whatIsRecordedMatchesWhatWasSeenAndParsesBack() throws {
         let header = TranscriptHeader.make(profile: "linku", target: .sandbox)
         let step = TranscriptStep(command: "login alice@example.com {{secret:password}}",

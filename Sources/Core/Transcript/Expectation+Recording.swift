@@ -14,6 +14,7 @@ import Foundation
 extension Expectation {
     public init(recording observed: Observation, baseURL: String?, volatileBody: Bool = false, secretFields: SecretFields = .none) {
         self.init(refreshed: observed.refreshed, status: observed.status, reason: observed.reason)
+        version = observed.version
         if observed.status != nil, let type = observed.headers.first(where: { $0.name.lowercased() == "content-type" }) {
             headers = [("Content-Type", .literal(type.value))]
         }

@@ -11,6 +11,7 @@ extension Expectation {
         if status != observed.status {
             next.status = observed.status
             next.reason = observed.reason
+            next.version = observed.version
         }
         next.headers = headers.compactMap { header in
             let values = observed.headers.filter { $0.name.lowercased() == header.name.lowercased() }.map(\.value)

@@ -14,6 +14,8 @@ public struct Expectation: Sendable, Equatable {
     public var status: Int?
     /// The reason phrase, for the reader: it is not compared (HTTP/2 has none).
     public var reason: String
+    /// The status line's protocol (`HTTP/1.0` of an old server), for the reader too.
+    public var version = "HTTP/1.1"
     /// Only the headers written are compared; names ignore case.
     public var headers: [(name: String, value: PatternText)]
     /// Nil means no body: a live body is then a mismatch.
@@ -47,7 +49,7 @@ public struct Expectation: Sendable, Equatable {
     }
 
     public static func == (a: Expectation, b: Expectation) -> Bool {
-        a.refreshed == b.refreshed && a.status == b.status && a.reason == b.reason
+        a.refreshed == b.refreshed && a.status == b.status && a.reason == b.reason && a.version == b.version
             && a.headers.count == b.headers.count
             && zip(a.headers, b.headers).allSatisfy { $0.name == $1.name && $0.value == $1.value }
             && a.body == b.body && a.errors == b.errors && a.notes == b.notes

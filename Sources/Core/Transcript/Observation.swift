@@ -14,6 +14,8 @@ public struct Observation: Sendable, Equatable {
     /// The HTTP status, when the step sent a request.
     public var status: Int?
     public var reason: String
+    /// The status line's protocol, as the server wrote it.
+    public var version = "HTTP/1.1"
     public var headers: [HTTPHeader]
     public var body: Body?
     /// One-line errors (`404 TASK_NOT_FOUND: task 99 not found`).

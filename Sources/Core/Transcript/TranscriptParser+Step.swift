@@ -92,6 +92,7 @@ extension TranscriptParser {
                 }
                 expectation.status = code
                 expectation.reason = parts.count > 2 ? String(parts[2]) : ""
+                expectation.version = String(parts[0])
                 index += 1
                 skipNoise()
                 while let line = current, let header = try header(line) {

@@ -77,7 +77,7 @@ public enum TranscriptWriter {
         if let status = expectation.status {
             // A reason is never compared: its control characters are written as `\u{1B}`, not as themselves.
             let reason = String(expectation.reason.unicodeScalars.map { PatternText.isControl($0) ? "\\u{\(String($0.value, radix: 16, uppercase: true))}" : String($0) }.joined())
-            lines.append(reason.isEmpty ? "HTTP/1.1 \(status)" : "HTTP/1.1 \(status) \(reason)")
+            lines.append(reason.isEmpty ? "\(expectation.version) \(status)" : "\(expectation.version) \(status) \(reason)")
         }
         lines += expectation.headers.map { "\($0.name): \($0.value)" }
         switch expectation.body {

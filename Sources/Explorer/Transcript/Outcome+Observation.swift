@@ -36,6 +36,7 @@ extension Outcome {
             let response = exchange.response
             var observation = Observation(refreshed: exchange.refreshed, status: response.status, reason: response.reason,
                                           headers: response.headers, body: Self.body(response))
+            observation.version = response.version
             if response.status >= 400 { observation.errors = Self.lines(renderer.errorSummary(response)) }
             if let note {
                 if exchange.sessionExpired {
