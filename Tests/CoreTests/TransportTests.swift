@@ -445,6 +445,31 @@ import Testing
         #expect(spool?.jsonError != nil, "not JSON, and said so without reading it back")
     }
 
+    /// A gzip bomb (zeros compress 1000 times) was spooled to disk for as
+    /// long as the timeout let it run: past a floor, a body decoding to more
+    /// than 100 times what came is stopped, in one line. One that compresses
+    /// as JSON does, past the same floor, is not.
+    @Test func aCompressionBombIsStoppedPastItsFloor() throws {
+        var zeros = ByteBuffer(bytes: Array(repeating: UInt8(0), count: 4_000_000))
+        let bomb = Array(try zeros.compress(with: .gzip()).readableBytesView)
+        var gatherer = BodyGatherer(expected: nil, encoding: "gzip", keep: 10_000, bombFloor: 1 << 20)
+        do {
+            for at in stride(from: 0, to: bomb.count, by: 1000) { try gatherer.append(ByteBuffer(bytes: bomb[at..<min(at + 1000, bomb.count)])) }
+            Issue.record("a body decoding to \(4_000_000 / bomb.count) times its size was kept")
+        } catch {
+            let line = error.transportError(host: "h:1").description
+            #expect(line.hasPrefix("response from h:1 is too large: its gzip body decodes to over 1 MiB, more than 100 times the "), "\(line)")
+            #expect(line.hasSuffix(" KiB sent (a compression bomb?); stopped there"), "\(line)")
+        }
+        let items = (0..<40_000).map { #"{"id":\#($0),"name":"item \#($0)","done":false}"# }
+        var list = ByteBuffer(bytes: Array(("[" + items.joined(separator: ",") + "]").utf8))
+        let size = list.readableBytes
+        let json = Array(try list.compress(with: .gzip()).readableBytesView)
+        var kept = BodyGatherer(expected: nil, encoding: "gzip", keep: 10_000, bombFloor: 1 << 20)
+        for at in stride(from: 0, to: json.count, by: 1000) { try kept.append(ByteBuffer(bytes: json[at..<min(at + 1000, json.count)])) }
+        #expect(try kept.finish().spool?.size == size)
+    }
+
     @Test func withoutATemporaryFolderABodyIsKeptInMemoryAsFarAsShowReads() throws {
         var gatherer = BodyGatherer(expected: nil, encoding: nil, keep: 1000, folder: "/nonexistent/explorer-test")
         let body = Array(repeating: UInt8(ascii: "a"), count: 50_000)

@@ -141,10 +141,16 @@ struct BodyGatherer {
         /// The body does not decode as its Content-Encoding says.
         case undecodable(encoding: String)
         case spool(SpoolError)
+        /// The body decodes to more than `floor` bytes, and more than
+        /// `BodyGatherer.bombRatio` times the `sent` bytes it came in.
+        case bomb(encoding: String, sent: Int, floor: Int)
 
         func transportError(host: String) -> TransportError {
             switch self {
             case let .undecodable(encoding): TransportError(kind: .badBody, host: host, detail: "it says Content-Encoding: \(encoding)")
+            case let .bomb(encoding, sent, floor):
+                TransportError(kind: .tooLarge, host: host, detail: "its \(encoding) body decodes to over \(floor >= 1 << 30 ? "\(floor >> 30) GiB" : "\(floor >> 20) MiB"), "
+                               + "more than \(BodyGatherer.bombRatio) times the \((sent + 1023) / 1024) KiB sent (a compression bomb?); stopped there")
             case let .spool(error): TransportError(kind: .other, host: host, detail: "its body is too large to keep in memory, and \(error.reason)")
             }
         }
@@ -164,11 +170,21 @@ struct BodyGatherer {
     /// Where spool files are made; nil: the temporary folder.
     private let folder: String?
 
+    /// A decoded body past this size, and past `bombRatio` times what
+    /// came on the wire, is stopped: 1 MiB of gzip can decode to 1 GiB of
+    /// spool file, 10 MiB to 10 GiB, filling TMPDIR within the timeout.
+    /// Usual JSON and text compress 5 to 50 times; zeros, 1000 times.
+    static let bombFloor = 1 << 30
+    static let bombRatio = 100
+    /// The floor a test lowers.
+    private let bombFloor: Int
+
     /// `expected`: the Content-Length, when it is the body's (not encoded);
     /// `encoding`: the Content-Encoding.
-    init(expected: Int?, encoding: String?, keep: Int = ReceivedResponse.keptBytes, folder: String? = nil) {
+    init(expected: Int?, encoding: String?, keep: Int = ReceivedResponse.keptBytes, folder: String? = nil, bombFloor: Int = Self.bombFloor) {
         self.keep = keep
         self.folder = folder
+        self.bombFloor = bombFloor
         decoder = encoding.flatMap(StreamDecoder.init(encoding:))
         if decoder == nil, let expected, expected > 0 { start.reserveCapacity(min(expected, keep)) }
     }
@@ -186,9 +202,14 @@ struct BodyGatherer {
         }
         var input = part
         var failure: Problem?
+        // What has come on the wire with this part (the decoder cannot be asked inside its own call).
+        let sent = decoding.consumed + input.readableBytes, encoding = decoding.encoding
         decoding.decode(&input) { bytes in
             guard failure == nil else { return }
             do throws(Problem) { try take(bytes) } catch { failure = error }
+            if failure == nil, size > bombFloor, size / Self.bombRatio > sent {
+                failure = .bomb(encoding: encoding, sent: sent, floor: bombFloor)
+            }
         }
         decoder = decoding
         if let failure { throw failure }
