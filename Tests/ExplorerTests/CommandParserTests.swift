@@ -262,6 +262,16 @@ import Testing
         #expect(formMethod == "POST" && form == [.stringField(name: "name", value: "x"), .file(name: "f", path: "a.png", contentType: "image/png")])
     }
 
+    /// curl's -i and -v show what curl shows (they were accepted and ignored).
+    @Test func includeAndVerboseShowTheHeads() throws {
+        guard case let .http(_, _, _, include) = try parser.parse("curl -i https://h.example/x"),
+              case let .http(_, _, _, verbose) = try parser.parse("curl --verbose -s https://h.example/x"),
+              case let .http(_, _, _, quiet) = try parser.parse("curl -s --compressed https://h.example/x") else { Issue.record("not a request"); return }
+        #expect(include.print == [.responseHeaders, .responseBody])
+        #expect(verbose.print == .verbose)
+        #expect(quiet.print == nil)
+    }
+
     @Test func whatIsNotReadIsSaidWithItsColumn() {
         for (line, column) in [("curl --proxy http://p https://h", 5), ("curl -H 'NoColon' https://h", 5), ("curl -s", 5), ("curl ftp://h/x", 5),
                                ("curl -X 'GET /x HTTP/1.1' https://h", 5), ("curl -X '' https://h", 5)] {
@@ -277,10 +287,10 @@ import Testing
             _ = try parser.parse("curl --proxy http://p https://h")
         } catch {
             let listed = error.message.split(separator: "(it reads ").last?.dropLast().split(separator: ", ").map(String.init) ?? []
-            #expect(listed.count == 19, "\(error.message)")
+            #expect(listed.count == 21, "\(error.message)")
             // The TLS flags read files: tried with real ones through the binary (test_tls.py).
             for option in listed where !["--cacert", "-E", "--key"].contains(option) {
-                let value = ["-I", "-G", "-L", "-k"].contains(option) ? "" : ["-F": " a=b", "-u": " a:b", "-H": " 'A: b'", "-m": " 5", "--max-redirs": " 3", "-X": " GET", "--url": ""][option] ?? " x"
+                let value = ["-I", "-G", "-L", "-k", "-i", "-v"].contains(option) ? "" : ["-F": " a=b", "-u": " a:b", "-H": " 'A: b'", "-m": " 5", "--max-redirs": " 3", "-X": " GET", "--url": ""][option] ?? " x"
                 #expect((try? parser.parse("curl \(option)\(value) https://h.example/x")) != nil, "\(option)")
             }
         }

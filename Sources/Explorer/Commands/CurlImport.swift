@@ -4,12 +4,12 @@ import Foundation
 /// A `curl …` command pasted at the prompt (from browser dev tools or API
 /// docs), read as the request it sends: `-X`, the URL, `-H`, `-d` and its
 /// kin, `--data-urlencode`, `-G`, `-F`, `-u`, `-L`, the TLS flags (`-k`,
-/// `--cacert`, `-E`, `--key`), and the flags that change nothing here (`-s`,
-/// `-i`, `--compressed`…). Anything else is refused by name, with its
-/// column, rather than guessed at.
+/// `--cacert`, `-E`, `--key`), `-i` and `-v` as explorer's `-p hb` and `-v`,
+/// and the flags that change nothing here (`-s`, `--compressed`…). Anything
+/// else is refused by name, with its column, rather than guessed at.
 enum CurlImport {
-    static let ignored: Set<String> = ["-s", "--silent", "-S", "--show-error", "-i", "--include", "--compressed",
-                                       "-v", "--verbose", "-N", "--no-buffer", "--http1.1", "-#", "--progress-bar", "-f", "--fail"]
+    static let ignored: Set<String> = ["-s", "--silent", "-S", "--show-error", "--compressed",
+                                       "-N", "--no-buffer", "--http1.1", "-#", "--progress-bar", "-f", "--fail"]
 
     static func parse(_ words: [LineTokenizer.Word]) throws(CommandError) -> Command {
         var method: String?
@@ -113,6 +113,9 @@ enum CurlImport {
             case "-e", "--referer": items.append(.header(name: "Referer", value: try take()))
             case "-b", "--cookie": items.append(.header(name: "Cookie", value: try take()))
             case "-I", "--head": method = "HEAD"
+            // What curl shows: the answer's head too (-i), and the request's (-v); they were ignored.
+            case "-i", "--include": options.print = (options.print ?? []).union([.responseHeaders, .responseBody])
+            case "-v", "--verbose": options.print = .verbose
             case "--url": url = LineTokenizer.Word(text: try take(), start: word.start)
             // curl's TLS flags, as explorer's --verify, --cert and --cert-key.
             case "-k", "--insecure", "--cacert", "-E", "--cert", "--key":
@@ -133,7 +136,7 @@ enum CurlImport {
                 if ignored.contains(text) { break }
                 if text.hasPrefix("-") {
                     throw CommandError("curl's \(text) is not one explorer reads (it reads -X, -H, -d, --data-urlencode, -G, -F, -u, -L, --max-redirs, -m, -A, -e, -b, -I, "
-                                       + "-k, --cacert, -E, --key, --url)", column: word.start)
+                                       + "-i, -v, -k, --cacert, -E, --key, --url)", column: word.start)
                 }
                 guard url == nil else { throw CommandError("a second URL: explorer runs one request at a time", column: word.start) }
                 url = word
