@@ -239,6 +239,19 @@ import Testing
         #expect(text.contains("\"title\": \"PIN {{secret:api_key}}\""))
     }
 
+    /// A transcript that cannot be read or parsed is its error alone: a
+    /// count of "0 steps: 0 passed, 0 failed" came first, as if it had run.
+    @Test func aTranscriptNotReadIsItsErrorAlone() async throws {
+        let missing = NSTemporaryDirectory() + "explorer-missing-\(UUID().uuidString).transcript"
+        let absent = ReplayReport(palette: .plain).detailed(await Replayer().run(missing))
+        #expect(absent.out == "\(missing)\n" && absent.err == "error: \(missing): no such file\n", "\(absent)")
+        let broken = NSTemporaryDirectory() + "explorer-broken-\(UUID().uuidString).transcript"
+        defer { try? FileManager.default.removeItem(atPath: broken) }
+        try "\(Transcript.versionLine)\nprofile: generic\nbase-url: sandbox\n\n> get /x\nHTTP/1.1 2x0 OK\n".write(toFile: broken, atomically: true, encoding: .utf8)
+        let parsed = ReplayReport(palette: .plain).detailed(await Replayer().run(broken))
+        #expect(parsed.out == "\(broken)\n" && parsed.err.hasPrefix("error: \(broken):6:10: expected a status line"), "\(parsed)")
+    }
+
     /// A torn last step (a recording cut mid-line) runs the steps before it
     /// and fails the run; `--update` keeps its lines as comments, so nothing
     /// is lost. A last step that reads whole without its final newline (an

@@ -33,6 +33,8 @@ struct ReplayReport {
     }
 
     func ending(_ run: TranscriptRun) -> (out: String, err: String) {
+        // Not read at all: the error alone ("0 steps: 0 passed, 0 failed" came first).
+        if case .broken? = run.failure, run.steps.isEmpty { return ("", problems(run)) }
         var out = ""
         let failed = run.failedSteps.count
         out += "\(Self.count(max(run.total, run.steps.count), "step")): \(run.steps.count - failed) passed, \(failed) failed"
