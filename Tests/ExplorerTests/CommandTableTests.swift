@@ -52,7 +52,7 @@ import Testing
         #expect(specs.map(\.name).contains("ping") && spec.name == "ping")
         #expect(text.contains("ping [loud|quiet]") && text.contains("answer with the variables"))
         #expect(details == "usage: ping [loud|quiet]\n\nOnly in this test.")
-        #expect(message == "no help for 'pnig'; did you mean 'ping'?")
+        #expect(message == "no help for 'pnig'; did you mean 'ping'? (type help for the list)")
     }
 
     /// Every usage error says the usage `help` shows: they cannot drift apart.

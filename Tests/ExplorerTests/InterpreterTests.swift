@@ -128,7 +128,9 @@ import Testing
                 for line in (shown + "\n" + text).split(separator: "\n") { #expect(String(line).columns <= 80, "\(spec.name): \(line)") }
             }
             guard case let .failure(unknown, _) = try await run(interpreter, "help lgoin") else { Issue.record("no failure"); return }
-            #expect(unknown == "no help for 'lgoin'; did you mean 'login'?")
+            #expect(unknown == "no help for 'lgoin'; did you mean 'login'? (type help for the list)")
+            guard case let .failure(nothing, _) = try await run(interpreter, "help zzzzzz") else { Issue.record("no failure"); return }
+            #expect(nothing == "no help for 'zzzzzz' (type help for the list)")
         }
     }
 }

@@ -845,7 +845,8 @@ actor Interpreter {
             guard let info = table.spec(named: topic) else {
                 var message = "no help for '\(topic)'"
                 if let near = table.closest(to: topic) { message += "; did you mean '\(near)'?" }
-                return .failure(message, .usage)
+                // As an unknown command says: where the list is.
+                return .failure(message + " (type help for the list)", .usage)
             }
             return .commandHelp(info)
         }
