@@ -35,3 +35,25 @@ def test_ctrl_c_cancels_a_request_in_flight(tmp_path, socket_server):
         child.expect(pexpect.EOF)
     finally:
         child.close(force=True)
+
+
+def test_ctrl_c_in_ws_recv_before_any_frame_stops_the_wait(tmp_path):
+    # The sandbox's chat socket sends nothing unasked: `ws recv` waits.
+    child = pty_explorer([], isolated_env(tmp_path, TERM="xterm"), timeout=15)
+    try:
+        child.expect_exact("linku> ")
+        child.sendline("login alice@example.com alice123")
+        child.expect_exact("linku alice> ")
+        child.sendline("ws connect")
+        child.expect_exact("linku alice")
+        child.sendline("ws recv --timeout 20")
+        time.sleep(0.8)
+        child.sendcontrol("c")
+        # No request was in flight: it said "request cancelled".
+        child.expect_exact("\r\nerror: stopped waiting: no frame came")
+        child.expect_exact("linku alice")
+        child.sendline("exit")
+        child.expect(pexpect.EOF)
+        assert "request cancelled" not in child.before
+    finally:
+        child.close(force=True)

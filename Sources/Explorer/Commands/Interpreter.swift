@@ -209,6 +209,8 @@ actor Interpreter {
 
     /// What a request cancelled with Ctrl-C says (and what a recording leaves out).
     static let cancelled = "request cancelled"
+    /// What `ws recv` stopped with Ctrl-C before any frame came says: no request was cancelled.
+    static let waitCancelled = "stopped waiting: no frame came"
     /// How a stream Ctrl-C stopped begins (`stopped: 12 lines streamed above`).
     static let streamStopped = "stopped: "
 

@@ -67,7 +67,7 @@ enum Outcome: Sendable {
 
     /// A line Ctrl-C stopped before it had anything to show.
     var isCancellation: Bool {
-        if case .failure(Interpreter.cancelled, _) = self { return true }
+        if case let .failure(text, _) = self { return text == Interpreter.cancelled || text == Interpreter.waitCancelled }
         return false
     }
 

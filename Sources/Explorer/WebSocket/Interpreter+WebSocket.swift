@@ -296,7 +296,7 @@ extension Interpreter {
             let missing = count - taken.count
             return .frames(taken, shortfall: "got \(taken.count) of \(count) frames; the other \(missing) did not come: \(why)")
         }
-        if Task.isCancelled { return .failure(Interpreter.cancelled, .runtime) }
+        if Task.isCancelled { return .failure(Interpreter.waitCancelled, .runtime) }
         if sockets.ended { return .failure("no frame: \(why)", .runtime) }
         return .failure("no frame within \(Self.seconds(limit))", .runtime)
     }
@@ -312,7 +312,7 @@ extension Interpreter {
         let match = sockets.inbox.firstIndex { filter.matches($0.text) }
         let taken = Array(sockets.inbox.prefix(match.map { $0 + 1 } ?? sockets.inbox.count))
         sockets.inbox.removeFirst(taken.count)
-        if match != nil || Task.isCancelled { return taken.isEmpty ? .failure(Interpreter.cancelled, .runtime) : .frames(taken, shortfall: nil) }
+        if match != nil || Task.isCancelled { return taken.isEmpty ? .failure(Interpreter.waitCancelled, .runtime) : .frames(taken, shortfall: nil) }
         let why = sockets.ended ? (sockets.closedBy ?? "the socket is closed") : "none came within \(Self.seconds(limit))"
         let said = "no frame matched \(filter.text): \(why)"
         return taken.isEmpty ? .failure(said, .runtime) : .frames(taken, shortfall: "\(taken.count) frame\(taken.count == 1 ? "" : "s") came, but " + said)
