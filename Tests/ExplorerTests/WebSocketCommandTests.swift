@@ -201,6 +201,22 @@ import Testing
             #expect(try await run("ws close").shownText == "no WebSocket")
         }
     }
+
+    /// A socket opened as alice goes on as alice after `login bob…` (to
+    /// watch bob's side of a chat): said, as it went unsaid. Logging in
+    /// again as alice says nothing.
+    @Test func loggingInAsAnotherUserSaysTheSocketIsTheFirstsStill() async throws {
+        try await withSandboxInterpreter { interpreter, _ in
+            func run(_ line: String) async throws -> Outcome { await interpreter.execute(try interpreter.parser.parse(line)) }
+            _ = try await run("login alice@example.com alice123")
+            _ = try await run("ws connect")
+            guard case let .exchange(_, same?, _) = try await run("login alice@example.com alice123") else { throw SocketFailure("no login") }
+            #expect(same == "logged in as alice")
+            guard case let .exchange(_, other?, _) = try await run("login bob@example.com bob12345") else { throw SocketFailure("no login") }
+            #expect(other == "logged in as bob\nthe WebSocket is still open as alice (ws close, then ws connect, opens it as bob)")
+            #expect(try await run("ws close").shownText == "closed")
+        }
+    }
 }
 
 /// Notices the REPL would have printed as they arrived.

@@ -337,9 +337,16 @@ actor Interpreter {
                 // The request as it would go, its Content-Length the real body's; the password is hidden where it is shown.
                 return .offline(try session.loginRequest(email: email, password: password), note: nil)
             }
+            let before = await session.userName
             let exchange = try await session.login(email: email, password: password)
             guard (200..<300).contains(exchange.response.status) else { return remember(exchange, note: nil) }
-            var note = "logged in as \(await session.userName ?? email)"
+            let user = await session.userName ?? email
+            var note = "logged in as \(user)"
+            // A socket opened as another user goes on as that user (to watch what
+            // this one does, as a chat's other side): said, as it went unsaid.
+            if let before, before != user, let socket = sockets.socket, await socket.state != .closed {
+                note += "\nthe WebSocket is still open as \(before) (ws close, then ws connect, opens it as \(user))"
+            }
             if credentialHeader?.lowercased() == "authorization" {
                 // `auth bearer X` then `login`: the Authorization header auth set went with every request, over
                 // the login's token, and each got a 401 under "logged in as".
