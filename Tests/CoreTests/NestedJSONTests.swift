@@ -70,3 +70,42 @@ import Testing
         #expect(String(decoding: request.body ?? [], as: UTF8.self).contains(#"name="meta[a]""#))
     }
 }
+
+/// Paths that asked for more than a body can hold: 2,500 `[b]` overflowed
+/// the stack (SIGSEGV, the REPL's session lost), `a[99999999999]` asked for
+/// 800 GB of nulls (an abort). Each is refused, with its place, before anything is built.
+@Suite struct NestedJSONLimitTests {
+    @Test func aPathDeeperThanJSONMayNestIsRefused() throws {
+        let deepest = "a" + String(repeating: "[b]", count: NestedJSON.maximumDepth - 1)
+        #expect(try NestedJSON.parse(deepest).count == NestedJSON.maximumDepth)
+        let deeper = "a" + String(repeating: "[b]", count: 2_500)
+        do {
+            _ = try NestedJSON.parse(deeper)
+            Issue.record("parsed")
+        } catch {
+            #expect(error.offset == 1 + 3 * (NestedJSON.maximumDepth - 1))
+            #expect(error.reason == "'\(deeper.prefix(60))…' nests deeper than 512 levels, the most a JSON body may")
+        }
+        let appends = "a" + String(repeating: "[]", count: 3_000) + "=1"
+        #expect(throws: RequestItem.ParseError.self) { try RequestItem.parse(appends) }
+    }
+
+    @Test func anIndexPastTheLimitIsRefusedAndOneOfManyDigitsIsAnIndex() throws {
+        #expect(try NestedJSON.parse("a[10000]") == [.key("a"), .index(10_000)])
+        do {
+            _ = try NestedJSON.parse("a[99999999999]")
+            Issue.record("parsed")
+        } catch {
+            #expect(error.offset == 2 && error.reason == "index [99999999999] in 'a[99999999999]' is past 10000, the most explorer fills with null up to")
+        }
+        // Too many digits for an Int was a key ({"a": {"9999…": "1"}}); HTTPie reads an index.
+        #expect(throws: NestedJSON.SyntaxError.self) { try NestedJSON.parse("a[999999999999999999999999]") }
+        #expect(try NestedJSON.parse(#"a[\999999999999999999999999]"#) == [.key("a"), .key("999999999999999999999999")], "escaped, a key")
+        do {
+            _ = try RequestItem.parse("a[300000000]=1")
+            Issue.record("parsed")
+        } catch {
+            #expect(error.offset == 2)
+        }
+    }
+}

@@ -28,6 +28,16 @@ public struct NestedJSON: Sendable {
         public let reason: String
     }
 
+    /// The deepest a path may go, as deep as a JSON value may nest
+    /// (`JSONParser`): 2,500 `[b]` overflowed the stack as the body was built.
+    public static let maximumDepth = 512
+    /// The largest index a path may name: the places before it are filled
+    /// with null, and `a[99999999999]=1` asked for 800 GB of them.
+    public static let maximumIndex = 10_000
+
+    /// A long name as a message quotes it: its start.
+    private static func shortened(_ name: String) -> String { name.count > 60 ? name.prefix(60) + "…" : name }
+
     /// Parses a field name into its steps. A plain name is one `.key`.
     public static func parse(_ name: String) throws(SyntaxError) -> [Step] {
         let tokens = tokenize(name)
@@ -35,7 +45,7 @@ public struct NestedJSON: Sendable {
         var i = 0
         func expectClose(after token: Token) throws(SyntaxError) {
             guard i < tokens.count, case .close = tokens[i].kind else {
-                throw SyntaxError(offset: i < tokens.count ? tokens[i].start : name.count, reason: "expected ']' in '\(name)'")
+                throw SyntaxError(offset: i < tokens.count ? tokens[i].start : name.count, reason: "expected ']' in '\(shortened(name))'")
             }
             i += 1
         }
@@ -43,7 +53,7 @@ public struct NestedJSON: Sendable {
         if let first = tokens.first {
             switch first.kind {
             case let .text(text, _): steps.append(.key(text)); i = 1
-            case .close: throw SyntaxError(offset: first.start, reason: "']' with no '[' before it in '\(name)'")
+            case .close: throw SyntaxError(offset: first.start, reason: "']' with no '[' before it in '\(shortened(name))'")
             case .open: break
             }
         } else {
@@ -51,11 +61,14 @@ public struct NestedJSON: Sendable {
         }
         while i < tokens.count {
             let token = tokens[i]
+            guard steps.count < maximumDepth else {
+                throw SyntaxError(offset: token.start, reason: "'\(shortened(name))' nests deeper than \(maximumDepth) levels, the most a JSON body may")
+            }
             guard case .open = token.kind else {
-                throw SyntaxError(offset: token.start, reason: "expected '[' in '\(name)' (a backslash makes it literal: \\[)")
+                throw SyntaxError(offset: token.start, reason: "expected '[' in '\(shortened(name))' (a backslash makes it literal: \\[)")
             }
             i += 1
-            guard i < tokens.count else { throw SyntaxError(offset: name.count, reason: "expected ']' at the end of '\(name)'") }
+            guard i < tokens.count else { throw SyntaxError(offset: name.count, reason: "expected ']' at the end of '\(shortened(name))'") }
             switch tokens[i].kind {
             case .close:
                 steps.append(.append)
@@ -63,17 +76,23 @@ public struct NestedJSON: Sendable {
             case let .text(text, escaped):
                 i += 1
                 if !escaped, let n = Int(text) {
-                    guard n >= 0 else { throw SyntaxError(offset: tokens[i - 1].start, reason: "negative index [\(n)] in '\(name)': indexes start at 0") }
+                    guard n >= 0 else { throw SyntaxError(offset: tokens[i - 1].start, reason: "negative index [\(n)] in '\(shortened(name))': indexes start at 0") }
+                    guard n <= maximumIndex else {
+                        throw SyntaxError(offset: tokens[i - 1].start, reason: "index [\(n)] in '\(shortened(name))' is past \(maximumIndex), the most explorer fills with null up to")
+                    }
                     steps.append(.index(n))
+                } else if !escaped, !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }) {
+                    // Too many digits for an Int: an index all the same, not a key.
+                    throw SyntaxError(offset: tokens[i - 1].start, reason: "index [\(text.count > 20 ? text.prefix(20) + "…" : text)] in '\(shortened(name))' is past \(maximumIndex), the most explorer fills with null up to")
                 } else if steps.isEmpty {
                     // A path that starts with `[` makes the body an array (HTTPie's rule).
-                    throw SyntaxError(offset: tokens[i - 1].start, reason: "'\(name)' starts with [ so the body is an array: expected a number or ']', as in [0] or []")
+                    throw SyntaxError(offset: tokens[i - 1].start, reason: "'\(shortened(name))' starts with [ so the body is an array: expected a number or ']', as in [0] or []")
                 } else {
                     steps.append(.key(text))
                 }
                 try expectClose(after: token)
             case .open:
-                throw SyntaxError(offset: tokens[i].start, reason: "expected a key, a number or ']' in '\(name)'")
+                throw SyntaxError(offset: tokens[i].start, reason: "expected a key, a number or ']' in '\(shortened(name))'")
             }
         }
         return steps
@@ -247,7 +266,7 @@ public struct NestedJSON: Sendable {
             guard !buffer.isEmpty else { return }
             var text = buffer
             // `[\1]`: a number made a key by its backslash.
-            if !escaped, text.hasPrefix("\\"), Int(text.dropFirst()) != nil {
+            if !escaped, text.hasPrefix("\\"), text.count > 1, text.dropFirst().allSatisfy({ $0.isASCII && $0.isNumber }) {
                 text.removeFirst()
                 escaped = true
             }

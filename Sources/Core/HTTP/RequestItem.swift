@@ -94,7 +94,7 @@ public enum RequestItem: Sendable, Equatable {
         if ["=", "=@", ":=", ":=@"].contains(separator) {
             // A data field's name is a nested JSON path: its syntax is checked here, with a caret.
             do { _ = try NestedJSON.parse(name) } catch {
-                throw ParseError(item: text, offset: typedAt[min(error.offset, typedAt.count - 1)], reason: "'\(text)': \(error.reason)")
+                throw ParseError(item: text, offset: typedAt[min(error.offset, typedAt.count - 1)], reason: error.reason)
             }
         }
         switch separator {
