@@ -239,6 +239,20 @@ import Testing
         #expect(text.contains("\"title\": \"PIN {{secret:api_key}}\""))
     }
 
+    /// A secret in a path's query (`?token=`) or a URL's userinfo was written
+    /// as a placeholder on its line, and in clear where an answer echoed it.
+    @Test func aSecretInAPathsQueryIsHiddenWhereAnAnswerEchoesIt() async throws {
+        let path = try await Self.record(["login alice@example.com alice123",
+                                          "post /api/tasks?token=litTOK98765 title=litTOK98765 price:=5 city=Leeds",
+                                          "post /api/tasks?x=1&api_key=litKEY98765 title=litKEY98765 price:=5 city=Leeds"])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(!text.contains("litTOK98765") && !text.contains("litKEY98765"), "\(text)")
+        #expect(text.contains("> post /api/tasks?token={{secret:token}} title={{secret:token}} price:=5 city=Leeds\n"), "\(text)")
+        #expect(text.contains(#""title": "{{secret:token}}""#) && text.contains(#""title": "{{secret:api_key}}""#), "\(text)")
+        #expect(Redactor.secretsInTarget("http://me:pw1@h/a?x=1&token=t&key={{k}}#f").map { "\($0.name)=\($0.value)" } == ["password=pw1", "token=t"])
+    }
+
     /// A transcript that cannot be read or parsed is its error alone: a
     /// count of "0 steps: 0 passed, 0 failed" came first, as if it had run.
     @Test func aTranscriptNotReadIsItsErrorAlone() async throws {

@@ -481,6 +481,30 @@ public enum Redactor {
         return String(word[...colon]) + hide("password") + rest
     }
 
+    /// The secret parameters of a path's or URL's query (`/a?token=X`), and a
+    /// URL's userinfo password as `password`, with their values as typed:
+    /// what a recording hides wherever an answer echoes them (`"path":
+    /// "/a?token=X"` was written in clear). References (`{{token}}`) are left out.
+    public static func secretsInTarget(_ target: String) -> [(name: String, value: String)] {
+        var found: [(name: String, value: String)] = []
+        if let scheme = target.range(of: "://") {
+            let authority = target[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+            if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
+                let password = String(target[target.index(after: colon)..<at])
+                if !password.isEmpty, !password.contains("{{") { found.append(("password", password)) }
+            }
+        }
+        guard let question = target.firstIndex(of: "?") else { return found }
+        let query = target[target.index(after: question)...].prefix { $0 != "#" }
+        for pair in query.split(separator: "&") {
+            guard let eq = pair.firstIndex(of: "="), isSecretParameter(String(pair[..<eq])) else { continue }
+            let value = String(pair[pair.index(after: eq)...])
+            guard !value.isEmpty, !value.contains("{{") else { continue }
+            found.append((String(pair[..<eq]), value))
+        }
+        return found
+    }
+
     static func redactQuery(in word: String, hide: (String) -> String) -> String? {
         let lower = word.lowercased()
         guard word.hasPrefix("/") || ["http://", "https://", "ws://", "wss://"].contains(where: { lower.hasPrefix($0) }),

@@ -319,10 +319,10 @@ final class TranscriptRecorder {
         switch command {
         case let .ws(.connect(target?, _))?:
             // `ws connect …?token=…&api_key=…`: the line writes them as placeholders; the connected line and echoes, by value.
-            for item in URLComponents(string: target)?.queryItems ?? [] where Redactor.isSecretParameter(item.name) {
-                if let value = item.value, !value.includes(ascii: "{{") { learn(value, as: item.name) }
-            }
-        case let .http(_, _, items, _)?:
+            for (name, value) in Redactor.secretsInTarget(target) { learn(value, as: name) }
+        case let .http(_, target, items, _)?:
+            // `get /a?token=…`, `get http://u:PASSWORD@h/…`: so too (an echo's `"path"` kept them in clear).
+            for (name, value) in Redactor.secretsInTarget(target) { learn(value, as: name) }
             for item in items {
                 switch item {
                 case let .header(name, value), let .stringField(name, value), let .query(name, value):
