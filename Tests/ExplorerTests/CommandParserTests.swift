@@ -181,6 +181,15 @@ import Testing
         }
         #expect(throws: RequestItem.ParseError.self) { try RequestItem.parse("X-Evil:a\r\nHost: elsewhere") }
         #expect(throws: RequestItem.ParseError.self) { try RequestItem.parse("X:a\u{7F}") }
+        // A credential's value is not shown back in the error (the screen showed the token).
+        for line in ["auth bearer 'tok-secret-99\r\nX-Inj: 2'", "get /x 'Authorization:Bearer tok-secret-99\u{1}'", "get /x 'X-Api-Key:tok-secret-99\u{1}'"] {
+            do {
+                _ = try CommandParser().parse(line)
+                Issue.record("parsed: \(line)")
+            } catch {
+                #expect(!error.message.contains("tok-secret-99") && error.message.contains("<hidden"), "\(line): \(error.message)")
+            }
+        }
         #expect(try RequestItem.parse("X-Tab:a\tb") == .header(name: "X-Tab", value: "a\tb"))
         #expect(try RequestItem.parse("X-Name:café") == .header(name: "X-Name", value: "café"), "obs-text is allowed in values")
         #expect(try RequestItem.parse("!#$%&'*+-.^_`|~09aZ:v") == .header(name: "!#$%&'*+-.^_`|~09aZ", value: "v"))

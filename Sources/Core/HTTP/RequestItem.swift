@@ -88,8 +88,10 @@ public enum RequestItem: Sendable, Equatable {
                              reason: "'\(text)': \(HTTPHeader.describeCharacter(at: bad, of: name)) cannot be in a header name (letters, digits and !#$%&'*+-.^_`|~ can)")
         }
         if separator == ":", let bad = HTTPHeader.invalidValueOffset(value) {
+            // A credential is not shown back in the error (`Authorization:Bearer tok⏎…` was).
+            let shown = Redactor.redact(header: HTTPHeader(name: name, value: value)).value
             throw ParseError(item: text, offset: typedAt[position + separator.count + bad],
-                             reason: "'\(text)': \(HTTPHeader.describeCharacter(at: bad, of: value)) cannot be in a header value")
+                             reason: "'\(name):\(shown)': \(HTTPHeader.describeCharacter(at: bad, of: value)) cannot be in a header value")
         }
         if ["=", "=@", ":=", ":=@"].contains(separator) {
             // A data field's name is a nested JSON path: its syntax is checked here, with a caret.
