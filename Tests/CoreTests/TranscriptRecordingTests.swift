@@ -231,6 +231,8 @@ import Testing
             == #"ws send {"a":"s3 cr\"t","n":12345,"m":["xs3 cr\"t"]}"#)
         #expect(try resolver.resolve(#"post /x --raw '{"p":"{{secret:pin}}","n":{{secret:api_key}}}'"#).line
             == #"post /x --raw '{"p":"s3 cr\"t","n":12345}'"#)
+        // A raw body that is a placeholder alone is the value as it is: it was quoted as a JSON string.
+        #expect(try resolver.resolve("post /x --raw {{secret:pin}}").line == #"post /x --raw 's3 cr"t'"#)
         #expect(try resolver.resolve(#"post /x 'user:={"token":"{{secret:pin}}","pin":{{secret:api_key}}}'"#).line
             == #"post /x 'user:={"token":"s3 cr\"t","pin":12345}'"#)
         #expect(try resolver.resolve("post /x 'a\\:=b={{secret:api_key}}'").line == #"post /x 'a\:=b=12345'"#)

@@ -84,7 +84,8 @@ public struct SecretResolver: Sendable {
                 // error quoted the password).
                 let filled = try Self.fillingJSON(String(word[json...]), fill)
                 (text, values) = (String(word[..<json]) + filled.text, filled.secrets)
-            } else if index > 0, words[index - 1] == "--raw", word.first == "{" || word.first == "[" {
+            } else if index > 0, words[index - 1] == "--raw", (word.first == "{" && !word.hasPrefix("{{")) || word.first == "[" {
+                // JSON typed whole; a raw body that is a placeholder (`--raw {{secret:key}}`) is its value as it is (it was quoted).
                 (text, values) = try Self.fillingJSON(word, fill)
             } else {
                 (text, values) = try Self.replacingPlaceholders(in: word, fill)
