@@ -144,6 +144,24 @@ import Testing
         #expect(try String(contentsOfFile: path, encoding: .utf8) == text, "nothing rewritten, not even the step before it")
     }
 
+    /// `test --update` while a dead upstream behind a proxy answered every
+    /// step 502 rewrote the suite to expect the proxy's page, its captures
+    /// gone, so it could not pass again. A server error where none was
+    /// expected stops the update, which rewrites nothing.
+    @Test func updateDoesNotWriteAServerErrorDownAsExpected() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("outage-\(UUID().uuidString).transcript").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let text = "# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n\n> put /__sandbox/faults error_rate:=1\nHTTP/1.1 200 OK\n{{*}}\n\n"
+            + "> get /api/banners\nHTTP/1.1 201 Created\n{{*}}\n"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let run = await Replayer(update: true).run(path)
+        #expect(run.status == .runtime)
+        guard case let .runtime(message)? = run.failure else { Issue.record("\(String(describing: run.failure))"); return }
+        #expect(message.hasPrefix("\(path):9: answered 50") && message.hasSuffix(" where 201 was expected; --update does not write a server error down as "
+                                                                                  + "what a step expects (is the server, or a proxy in front of it, down?), and rewrote nothing"), "\(message)")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == text)
+    }
+
     @Test func updateRewritesDifferencesAndKeepsCommentsAndPatterns() async throws {
         let path = try await Self.record(["login bob@example.com bob12345", "get /api/tasks/4"], comments: [1: "# Bob's essay."])
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -159,6 +177,24 @@ import Testing
         #expect(rewritten.contains("# Bob's essay.\n> get /api/tasks/4\n# price next\nHTTP/1.1 200 OK\n"))
         #expect(rewritten.replacingOccurrences(of: "# price next\n", with: "") == original)
         #expect(await Replayer().run(path).status == .ok)
+    }
+
+    /// `--update` kept neither a recording's 0600 (it became 0644) nor a
+    /// symlink (replaced by a file, its target left stale).
+    @Test func updateKeepsTheFilesModeAndWritesThroughASymlink() async throws {
+        let path = try await Self.record(["login bob@example.com bob12345", "get /api/tasks/4"])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let stale = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "\"Proofread an essay\"", with: "\"Proofread a poem\"")
+        try stale.write(toFile: path, atomically: false, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+        let link = path + "-link.transcript"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
+        defer { try? FileManager.default.removeItem(atPath: link) }
+        let run = await Replayer(update: true).run(link)
+        #expect(run.status == .ok && run.rewritten)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == path, "still a link")
+        #expect(try String(contentsOfFile: path, encoding: .utf8).contains("\"Proofread an essay\""), "the target rewritten")
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o600)
     }
 
     /// docs/transcripts.md's example of the format replays green as written.

@@ -114,11 +114,21 @@ struct Replayer: Sendable {
             // Only the steps that differed are written anew, and what the server answered may hold
             // a secret the run supplied or was handed: written by name. Every other byte stays.
             let text = TranscriptWriter.rewriting(original, steps: steps.updated, torn: transcript.torn, scrub: steps.secrets.scrub)
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try Self.rewrite(path, with: text)
             run.rewritten = true
         } catch {
             run.failure = .runtime("\(path): cannot rewrite: \(error.localizedDescription)")
         }
+    }
+
+    /// Writes `text` over the file at `path` atomically, keeping its
+    /// permissions (a recording's 0600 became 0644) and writing through a
+    /// symlink to its target (the link was replaced by a file, the target left stale).
+    static func rewrite(_ path: String, with text: String) throws {
+        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath()
+        let mode = try? FileManager.default.attributesOfItem(atPath: target.path)[.posixPermissions]
+        try Data(text.utf8).write(to: target, options: .atomic)
+        if let mode { try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: target.path) }
     }
 
     /// The catalog of the document a header's `spec:` names, relative to the transcript at `path`.
@@ -404,6 +414,14 @@ struct Replayer: Sendable {
                 record(run)
                 failure = .runtime("\(path):\(step.line): answered \(got) where \(expected) was expected; --update does not write a refusal "
                                    + "down as what a step expects (is a secret wrong or stale?), and rewrote nothing")
+                return nil
+            }
+            // So is a server error where none was: a dead upstream behind a proxy answers every step 502, and
+            // the suite was rewritten to expect its page (its captures gone, so it could not pass again).
+            if update, !mismatches.isEmpty, let expected = step.expectation.status, expected < 500, let got = observation.status, got >= 500 {
+                record(run)
+                failure = .runtime("\(path):\(step.line): answered \(got) where \(expected) was expected; --update does not write a server error "
+                                   + "down as what a step expects (is the server, or a proxy in front of it, down?), and rewrote nothing")
                 return nil
             }
             if update, !mismatches.isEmpty, !didNotRun, let before {
