@@ -175,6 +175,17 @@ import Testing
         #expect(script.errors == "error: history is kept by the REPL at a terminal; a script has none\n")
     }
 
+    /// A value the session holds as a secret, typed again where no syntax
+    /// says so, was kept in clear in the history while the screen and the
+    /// transcript hid it (`?token=X` then `ws send {"t":"X"}`).
+    @Test func historyHidesAValueTheSessionHoldsAsASecretWhereverItIsTypedAgain() async throws {
+        let terminal = FakeTerminal(interactive: true, answers: [.type("set token=sk-live-SECRET123456"), .type("get /api/banners q==sk-live-SECRET123456"),
+                                                                 .type(#"ws send {"t":"sk-live-SECRET123456"}"#), .ctrlD])
+        _ = try await Self.withController(terminal) { $0.repl() }
+        #expect(terminal.history == ["set token={{secret:token}}", "get /api/banners q=={{secret:token}}", #"ws send {"t":"{{secret:token}}"}"#],
+                "\(terminal.history)")
+    }
+
     /// A field the profile marks secret is hidden in the history as the
     /// usual names are (a transcript hides it too).
     @Test func historyHidesTheProfilesSecretFields() async throws {

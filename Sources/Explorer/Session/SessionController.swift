@@ -346,7 +346,13 @@ final class SessionController {
         let fields = SecretFields(interpreter.session.profile.secretFields)
         // A secret is kept as `{{secret:NAME}}`: recalled, the line asks for it again (a stored `***` was sent as the value).
         let placeholder = TranscriptPattern.secretPlaceholder(forItem:)
-        if let safe = Redactor.redact(line: line, secretFields: fields, hide: placeholder) { terminal.remember(safe) }
+        guard var safe = Redactor.redact(line: line, secretFields: fields, hide: placeholder) else { return }
+        // A value the session holds as a secret, typed again where no syntax says so (`?token=X`, then
+        // `ws send {"t":"X"}`), was kept in clear, while the screen and the transcript hid it.
+        for secret in supplied.named where secret.value.count >= SecretScrubber.typedMinimumLength {
+            safe = safe.replacingOccurrences(of: secret.value, with: "{{secret:\(secret.name)}}")
+        }
+        terminal.remember(safe)
     }
 
     /// `history [N]`: the last N lines, numbered as in the whole history.
