@@ -523,3 +523,38 @@ def test_a_waiting_ws_recv_shows_each_frame_as_it_comes_and_once(spawn, env, tmp
     text = path.read_text()
     step = text.split("> ws recv 2 --timeout 20\n")[1]
     assert "first-of-two" in step and "second-of-two" in step, text
+
+
+def test_a_refused_handshake_says_the_refusals_own_status_and_reason(tmp_path, socket_server):
+    # A server that wants a subprotocol: its refusal of the upgrade is 400 with a reason; a plain GET it
+    # answers 426. The status was the plain GET's (explorer asked again without the upgrade's headers).
+    requests = []
+
+    def picky(server, conn):
+        request = b""
+        while b"\r\n\r\n" not in request:
+            chunk = conn.recv(4096)
+            if not chunk:
+                return
+            request += chunk
+        requests.append(request.decode("latin-1"))
+        upgrade = b"upgrade: websocket" in request.lower()
+        body = b"missing subprotocol\n" if upgrade else b"upgrade required\n"
+        status = b"400 Bad Request" if upgrade else b"426 Upgrade Required"
+        conn.sendall(b"HTTP/1.1 " + status + b"\r\nContent-Type: text/plain\r\nContent-Length: %d\r\nConnection: close\r\n\r\n" % len(body) + body)
+        conn.close()
+
+    server = socket_server(picky)
+    result = run_explorer(["--base-url", f"http://127.0.0.1:{server.port}", "-c",
+                           f"ws connect ws://127.0.0.1:{server.port}/chat X-Trace:7 --retries 0"], env=isolated_env(tmp_path))
+    assert result.returncode == 3, result
+    assert result.stderr == f"error: handshake rejected by ws://127.0.0.1:{server.port}/chat: HTTP 400 Bad Request: missing subprotocol\n", result.stderr
+    assert requests and all("upgrade: websocket" in r.lower() and "x-trace: 7" in r.lower() for r in requests), requests
+    assert all(r.lower().count("\norigin:") == 1 for r in requests), requests
+
+
+def test_an_origin_header_on_ws_connect_is_refused_with_why(tmp_path):
+    result = run_explorer(["--base-url", "http://127.0.0.1:9", "-c", "ws connect ws://127.0.0.1:9/ Origin:http://app.example.com"],
+                          env=isolated_env(tmp_path))
+    assert result.returncode == 1, result  # a usage error in a script line, as any other
+    assert "always sends Origin: ws://HOST" in result.stderr, result.stderr

@@ -63,7 +63,9 @@ final class HTTP1Client: @unchecked Sendable {
         let secure = request.url.scheme?.lowercased() == "https" ? try context(for: request.tls ?? TLSOptions(), host: host) : nil
         let route = Route(secure: secure, proxy: proxy)
         do {
-            return try await attempt(request, route: route, host: host, deadline: deadline, reuse: true)
+            // An upgrade (a WebSocket handshake asked again to hear its refusal) goes on a new
+            // connection, as browsers open one: Hummingbird answers one on a used connection 307.
+            return try await attempt(request, route: route, host: host, deadline: deadline, reuse: !request.headers.contains { $0.hasName("Upgrade") })
         } catch is StaleConnection {
             guard Self.mayGoAgain(request) else { throw ExchangeFailure.closedOnReuse(method: request.method) }
             return try await attempt(request, route: route, host: host, deadline: deadline, reuse: false)

@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import NIOSSL
 import WSClient
@@ -5,14 +6,15 @@ import WSClient
 /// One line for a first connection that failed: refused, handshake
 /// rejected (with the status and the backend's error envelope), TLS.
 enum ConnectFailure {
-    /// `url` is the attempt's full URL (the token is hidden in what is said).
-    static func describe(_ error: (any Error)?, url: String?, session: AuthSession) async -> String {
+    /// `url` is the attempt's full URL (the token is hidden in what is said);
+    /// `handshake`, the headers its upgrade request carried.
+    static func describe(_ error: (any Error)?, url: String?, handshake: [HTTPHeader] = [], session: AuthSession) async -> String {
         guard let error else { return "the connection ended before it opened" }
         let target = url.map(WebSocketAddress.redacted) ?? "the server"
         if let failure = error as? WebSocketAddress.Failure { return failure.description }
         if let auth = error as? AuthError { return auth.message }
         if let client = error as? WebSocketClientError, client == .webSocketUpgradeFailed {
-            return "handshake rejected by \(target): " + (await rejection(url: url, session: session) ?? "no 101 Switching Protocols")
+            return "handshake rejected by \(target): " + (await rejection(url: url, handshake: handshake, session: session) ?? "no 101 Switching Protocols")
         }
         if let client = error as? WebSocketClientError, client == .proxyHandshakeFailed || client == .proxyHandshakeInvalidResponse {
             return "could not connect to \(target): " + (await proxyRefusal(url: url, session: session) ?? "the proxy would not open a tunnel")
@@ -72,15 +74,32 @@ enum ConnectFailure {
         }
     }
 
-    /// WSClient reports a refused upgrade without its status, so the same
-    /// URL is fetched with a plain GET, which a server answers the same way
-    /// (the sandbox documents that its 401/403/404 match the upgrade's).
-    private static func rejection(url: String?, session: AuthSession) async -> String? {
-        guard let url, let request = try? session.builder.build(method: "GET", path: WebSocketAddress.httpScheme(url), items: []),
-              let exchange = try? await session.send(request, isPublic: true, retry: false) else { return nil }
+    /// WSClient reports a refused upgrade without its status, so the
+    /// upgrade is asked for again with the same headers over the HTTP
+    /// client, which keeps the answer: its status and what its body says.
+    /// (A plain GET was sent before: a server that wants a subprotocol or
+    /// a header-borne token answered it 426 or 401, whatever its reason.)
+    static func rejection(url: String?, handshake: [HTTPHeader], session: AuthSession) async -> String? {
+        guard let url, var request = try? session.builder.build(method: "GET", path: WebSocketAddress.httpScheme(url), items: []) else { return nil }
+        let key = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+        // As WSClient writes them: its Origin, then the headers given.
+        var fields = [("Upgrade", "websocket"), ("Connection", "Upgrade"), ("Sec-WebSocket-Version", "13"), ("Sec-WebSocket-Key", key)]
+        if let origin = origin(of: url) { fields.append(("Origin", origin)) }
+        for (name, value) in fields { request.setHeader(name, value) }
+        for header in handshake { request.headers.append(header) }
+        guard let exchange = try? await session.send(request, isPublic: true, retry: false) else { return nil }
         let response = exchange.response
-        guard response.status >= 400 else { return "HTTP \(response.status) \(response.reason)" }
-        return session.profile.errorEnvelope.describe(status: response.status, body: response.leadingJSON)
-            ?? "HTTP \(response.status) \(response.reason)"
+        guard response.status >= 400 else { return "HTTP \(response.statusAndReason)" }
+        if let described = session.profile.errorEnvelope.describe(status: response.status, body: response.leadingJSON) { return described }
+        // A text answer's first line says why (`missing subprotocol`), when it is short.
+        let first = String(decoding: response.body.prefix(300), as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init)?.trimmingBlanks()
+        guard response.mediaType?.hasPrefix("text/plain") == true, let first, !first.isEmpty, first.count <= 200 else { return "HTTP \(response.statusAndReason)" }
+        return "HTTP \(response.statusAndReason): \(Redactor.hidingJWTs(in: first))"
+    }
+
+    /// The Origin WSClient sends: the URL's scheme and host, without the port.
+    static func origin(of url: String) -> String? {
+        guard let parts = URLComponents(string: url), let scheme = parts.scheme, let host = parts.host else { return nil }
+        return "\(scheme)://\(host)"
     }
 }

@@ -241,7 +241,7 @@ public actor WebSocketSession {
             } else if userClosed {
                 break
             } else if !hasOpened {
-                emitter.yield(.failed(await ConnectFailure.describe(failure, url: url, session: session)))
+                emitter.yield(.failed(await ConnectFailure.describe(failure, url: url, handshake: url == nil ? [] : await handshakeHeaderList(for: url!), session: session)))
                 break
             }
             attempt += 1
@@ -259,16 +259,22 @@ public actor WebSocketSession {
     }
 
     /// The handshake's headers: those typed on `ws connect`, then the
-    /// session's that they do not set, when the socket is on the backend's origin.
-    private func handshakeHeaders(for url: String) async -> HTTPFields {
-        var fields = HTTPFields()
+    /// session's that they do not set, when the socket is on the backend's
+    /// origin. Not an `Origin`: WSClient sends its own (`ws://HOST`) and
+    /// would send a second one, which servers refuse ("multiple values").
+    func handshakeHeaderList(for url: String) async -> [HTTPHeader] {
         var given = options.headers
         if let target = URL(string: WebSocketAddress.httpScheme(url)) {
             for header in await session.sessionHeaders(for: target) where !given.contains(where: { $0.hasName(header.name) }) {
                 given.append(header)
             }
         }
-        for header in given {
+        return given.filter { !$0.hasName("Origin") }
+    }
+
+    private func handshakeHeaders(for url: String) async -> HTTPFields {
+        var fields = HTTPFields()
+        for header in await handshakeHeaderList(for: url) {
             if let name = HTTPField.Name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
         }
         return fields

@@ -128,6 +128,11 @@ extension CommandParser {
                 if target != nil || !(word.text.hasPrefix("/") || word.text.contains("://")), word.text.contains(":") {
                     switch try item(word) {
                     case let .header(name, value):
+                        // WSClient writes its own Origin and would add this one beside it: servers refuse the two.
+                        if name.lowercased() == "origin" {
+                            throw CommandError("the WebSocket client (swift-websocket) always sends Origin: ws://HOST of the URL and cannot send another; "
+                                               + "a server that checks the Origin's host against its own accepts it", column: word.start)
+                        }
                         settings.headers.append(HTTPHeader(name: name, value: value))
                         i += 1
                         continue
