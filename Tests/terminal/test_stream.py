@@ -36,6 +36,11 @@ class Streams(QuietHandler):
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Transfer-Encoding", "chunked")
         self.end_headers()
+        if self.path.startswith("/quiet"):
+            # One event, then silence.
+            self.chunk(b"data: only one\n\n")
+            time.sleep(20)
+            return
         n = 0
         try:
             while n < 200:
@@ -84,4 +89,17 @@ def test_an_endless_event_stream_stops_on_ctrl_c(spawn, server):
     # `show` has what came of the stopped stream, not an earlier answer or "no response yet".
     shown = x.run("show", prompt=prompt)
     assert "data: hello 0" in shown and "no response yet" not in shown, shown
+    assert "usage: next" in x.run("help next", prompt=prompt)  # the REPL goes on
+
+
+def test_a_stream_that_goes_silent_ends_after_the_timeout_given(spawn, server):
+    # It waited for ever: the head and one event came, then nothing, and --timeout 1 did not apply.
+    prompt = f"127.0.0.1:{server}> "
+    x = spawn("--base-url", f"http://127.0.0.1:{server}", prompt=prompt)
+    started = time.monotonic()
+    x.send("get /quiet --timeout 1" + ENTER)
+    x.expect("⇣ only one")
+    said = x.expect(prompt, timeout=10)
+    assert "did not answer in time: it sent nothing for 1 s" in said, said
+    assert time.monotonic() - started < 8
     assert "usage: next" in x.run("help next", prompt=prompt)  # the REPL goes on

@@ -109,6 +109,9 @@ final class HTTP1Client: @unchecked Sendable {
                                                  reuse: Bool) async throws -> CollectedAnswer {
         let exchange = PendingAnswer(host: host, reserves: request.method != "HEAD", closeAfter: Self.asksToClose(request),
                                      sink: request.stream, streamLimit: streamLimit, promise: loop.makePromise())
+        // A timeout given for the line (or the session) ends a stream that goes silent that long too:
+        // `--timeout 2` on a stream that sent its head and then nothing waited for ever.
+        exchange.silenceEndsStream = request.timeout != nil
         let start = { [self] in begin(exchange, request: request, route: route, deadline: deadline, reuse: reuse) }
         if loop.inEventLoop { start() } else { loop.execute(start) }
         return try await Self.answer(to: exchange, on: loop, isolation: #isolation)
@@ -145,9 +148,10 @@ final class HTTP1Client: @unchecked Sendable {
 
     private func begin(_ exchange: PendingAnswer, request: PreparedRequest, route: Route, deadline: TimeAmount, reuse: Bool) {
         guard !shutDown else { return exchange.fail(ExchangeFailure.shutDown) }
-        // Once the head says the body streams, only the server or Ctrl-C ends
-        // it; a download may take as long as it needs while bytes come, and
-        // silence as long as the deadline ends it.
+        // Once the head says the body streams, only the server, Ctrl-C or
+        // a silence as long as a --timeout given ends it; a download may take
+        // as long as it needs while bytes come, and silence as long as the
+        // deadline ends it.
         // The deadline covers the proxy's tunnel and the TLS handshake too, as
         // curl's --max-time does: a handshake that takes 12 s works with
         // --timeout 60. Running out before either is done says which.
@@ -156,7 +160,7 @@ final class HTTP1Client: @unchecked Sendable {
             exchange.fail(exchange.stuck?(deadline) ?? ExchangeFailure.deadline)
         }
         let watch = exchange.sink == nil ? nil : loop.scheduleRepeatedTask(initialDelay: deadline, delay: min(deadline, .seconds(1))) { _ in
-            guard exchange.isDownloading, exchange.lastPart < .now() - deadline else { return }
+            guard exchange.isDownloading || (exchange.isStreaming && exchange.silenceEndsStream), exchange.lastPart < .now() - deadline else { return }
             exchange.fail(TransportError(kind: .timeout, host: exchange.host, detail: "it sent nothing for \(LiveTransport.seconds(deadline))"))
         }
         exchange.promise.futureResult.whenComplete { _ in
@@ -293,6 +297,8 @@ private final class PendingAnswer: @unchecked Sendable {
     /// The head said the body streams (or goes to a download).
     var isStreaming = false
     var isDownloading = false
+    /// A stream that sends nothing for the deadline is ended (a timeout was given for it).
+    var silenceEndsStream = false
     /// When the last part of the body came.
     var lastPart = NIODeadline.now()
     /// The request went out on a connection an earlier request used.
