@@ -36,6 +36,21 @@ struct SecretNameTests {
     func jwtShapes(text: String, jwt: Bool) {
         #expect(Redactor.looksLikeJWT(text) == jwt)
     }
+
+    /// A JWT inside a text (an event's `data:`, an echo's `"tok eyJ…"`) was
+    /// hidden only between spaces, and in a JSON string not at all.
+    @Test func aJWTInATextIsHiddenWhereverItStands() {
+        let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln"
+        let hidden = Redactor.hidden(jwt)
+        #expect(Redactor.hidingJWTs(in: "data: my token is \(jwt) ok") == "data: my token is \(hidden) ok")
+        #expect(Redactor.hidingJWTs(in: "token=\(jwt)&x=1") == "token=\(hidden)&x=1")
+        #expect(Redactor.hidingJWTs(in: "\"Bearer \(jwt)\". It was \(jwt).") == "\"Bearer \(hidden)\". It was \(hidden).")
+        #expect(Redactor.hidingJWTs(in: "x\(jwt)") == "x\(jwt)", "inside a longer word: not one")
+        #expect(Redactor.hidingJWTs(in: "Zürich eyJ only") == "Zürich eyJ only")
+        let shown = Redactor.shownRememberingKeys()
+        #expect(shown("body", "tok \(jwt)") == "tok \(hidden)")
+        #expect(shown("body", jwt) == hidden)
+    }
 }
 
 /// A header a profile names as its credential is hidden whatever it is called.

@@ -579,7 +579,9 @@ public enum Redactor {
                 }
                 if named { return hidden(text) }
             }
-            return looksLikeJWT(text) ? hidden(text) : text
+            if looksLikeJWT(text) { return hidden(text) }
+            // One inside a string (`"tok eyJ…"`, `"Bearer eyJ…"`), as a text body's is hidden.
+            return mayHoldJWT(text) ? hidingJWTs(in: text) : text
         }
     }
 
@@ -698,10 +700,48 @@ public enum Redactor {
     /// Three base64url parts, the first a JSON object (`eyJ` is `{"`).
     /// `text` with each word shaped like a JWT hidden (`<hidden: N characters>`):
     /// a text frame as the screen shows it.
+    /// `text` with each JWT in it hidden, wherever it stands: after a
+    /// space, a `=`, a quote (`token=eyJ…`, `"Bearer eyJ…"`).
     public static func hidingJWTs(in text: String) -> String {
-        guard text.contains("eyJ") else { return text }
-        return text.split(separator: " ", omittingEmptySubsequences: false)
-            .map { looksLikeJWT(String($0)) ? hidden(String($0)) : String($0) }.joined(separator: " ")
+        guard mayHoldJWT(text) else { return text }
+        let bytes = Array(text.utf8)
+        func isPart(_ b: UInt8) -> Bool {
+            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2D || b == 0x5F || b == 0x2E
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var i = 0
+        while i < bytes.count {
+            // A run of a JWT's characters, starting where one may (not inside a longer word).
+            guard isPart(bytes[i]), i == 0 || !isPart(bytes[i - 1]) else {
+                out.append(bytes[i])
+                i += 1
+                continue
+            }
+            var end = i
+            while end < bytes.count, isPart(bytes[end]) { end += 1 }
+            let run = String(decoding: bytes[i..<end], as: UTF8.self)
+            if looksLikeJWT(run) {
+                out += Array(hidden(run).utf8)
+            } else if run.hasSuffix("."), looksLikeJWT(String(run.dropLast())) {
+                // A sentence's full stop after it is not part of it.
+                out += Array(hidden(String(run.dropLast())).utf8) + [0x2E]
+            } else {
+                out += bytes[i..<end]
+            }
+            i = end
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Whether `text` holds `eyJ`, the start of every JWT: a byte search, asked of every string shown.
+    public static func mayHoldJWT(_ text: String) -> Bool {
+        let utf8 = text.utf8
+        return utf8.withContiguousStorageIfAvailable { bytes in
+            guard bytes.count >= 3 else { return false }
+            for i in 0..<(bytes.count - 2) where bytes[i] == 0x65 && bytes[i + 1] == 0x79 && bytes[i + 2] == 0x4A { return true }
+            return false
+        } ?? text.contains("eyJ")
     }
 
     public static func looksLikeJWT(_ s: String) -> Bool {

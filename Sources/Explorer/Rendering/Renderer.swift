@@ -313,7 +313,7 @@ struct Renderer: Sendable {
     /// A text body as shown: the secret members of JSON written in it, and
     /// the credentials the request carried where it echoes them, hidden.
     static func hidingSecrets(in text: String, carried: [String]) -> String {
-        Redactor.hiding(carried, inText: Redactor.hidingSecretMembers(in: text))
+        Redactor.hidingJWTs(in: Redactor.hiding(carried, inText: Redactor.hidingSecretMembers(in: text)))
     }
 
     /// How a JSON body's strings are shown: secret-named members hidden,
