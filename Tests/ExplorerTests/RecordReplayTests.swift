@@ -289,6 +289,18 @@ import Testing
         #expect(Redactor.secretsInTarget("http://me:pw1@h/a?x=1&token=t&key={{k}}#f").map { "\($0.name)=\($0.value)" } == ["password=pw1", "token=t"])
     }
 
+    /// A nested field's secret after a login (`user[password]=X`) was written
+    /// `{{secret:password}}`, the login's name, so its replay sent the
+    /// login's password; it is a second password, as a form's is.
+    @Test func aNestedFieldsSecretIsNamedApartFromTheLogins() async throws {
+        let path = try await Self.record(["login alice@example.com alice123",
+                                          "post /api/tasks title=x price:=5 city=Leeds extra[password]=nestedpw12345 more[api_key]:=12345678"])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains("> post /api/tasks title=x price:=5 city=Leeds extra[password]={{secret:password_2}} more[api_key]:={{secret:api_key}}\n"), "\(text)")
+        #expect(!text.contains("nestedpw12345") && !text.contains("12345678"))
+    }
+
     /// A transcript that cannot be read or parsed is its error alone: a
     /// count of "0 steps: 0 passed, 0 failed" came first, as if it had run.
     @Test func aTranscriptNotReadIsItsErrorAlone() async throws {

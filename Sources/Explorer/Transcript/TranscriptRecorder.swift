@@ -325,14 +325,18 @@ final class TranscriptRecorder {
             for (name, value) in Redactor.secretsInTarget(target) { learn(value, as: name) }
             for item in items {
                 switch item {
-                case let .header(name, value), let .stringField(name, value), let .query(name, value):
+                case let .header(name, value), let .query(name, value):
                     if isSecret(name) { learn(value, as: name) }
                     if name.lowercased() == "authorization" { learnBasic(value) }
+                case let .stringField(name, value):
+                    // By the key it sets, as the line's placeholder is named: `user[password]=X` after a login
+                    // was `{{secret:password}}`, the login's, and its replay sent the login's password.
+                    if isSecret(name) { learn(value, as: Redactor.leaf(of: name)) }
                 case let .jsonField(name, value):
                     // `true`, `false` and `null` are no secret to search for: every equal value in the step was hidden.
                     switch value {
                     case .bool, .null: break
-                    default: if isSecret(name) { learn(value.plainText, as: name) }
+                    default: if isSecret(name) { learn(value.plainText, as: Redactor.leaf(of: name)) }
                     }
                 default: break
                 }
