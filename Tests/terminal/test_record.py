@@ -154,7 +154,8 @@ def test_test_with_jobs_and_update_rewrites_only_what_differs(tmp_path):
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.splitlines()[-1] == "3 passed, 0 failed"
     assert f"UPDATED {suite / 'chat.transcript'}" in result.stdout
-    assert f"rewrote {suite / 'chat.transcript'}: new expectations for the step at line 100" in result.stdout
+    line = next(n for n, text in enumerate(originals["chat"].splitlines(), 1) if text.startswith("> ws send") and "I can come at 10." in text)
+    assert f"rewrote {suite / 'chat.transcript'}: new expectations for the step at line {line}" in result.stdout
     # Only the frame that differed was rewritten; the others are as they were, byte for byte.
     assert (suite / "chat.transcript").read_text() == originals["chat"]
     for name in ["create-task", "login"]:
