@@ -467,19 +467,23 @@ static inline int ex_read_secret(const char *prompt, char *buf, int size) {
     int len = 0, result = 0;
     int before = (int)ex_interrupts;
     for (;;) {
+        // The signal may go to another thread (a replay asks from a worker while
+        // the main thread waits): the read is not interrupted, so stdin is
+        // polled and the count of Ctrl-C presses looked at in between.
+        if ((int)ex_interrupts != before) { result = -2; break; }
+        if (ex_continued) {
+            ex_continued = 0;
+            ex_drain_pipe();
+            if (tty) tcsetattr(0, TCSANOW, &quiet);
+            fputs(prompt, stdout);
+            fflush(stdout);
+        }
+        struct pollfd waiting = { .fd = 0, .events = POLLIN, .revents = 0 };
+        int ready = poll(&waiting, 1, 100);
+        if (ready == 0 || (ready < 0 && errno == EINTR)) continue;
         char c;
         ssize_t r = read(0, &c, 1);
-        if (r < 0 && errno == EINTR) {
-            if ((int)ex_interrupts != before) { result = -1; break; }
-            if (ex_continued) {
-                ex_continued = 0;
-                ex_drain_pipe();
-                if (tty) tcsetattr(0, TCSANOW, &quiet);
-                fputs(prompt, stdout);
-                fflush(stdout);
-            }
-            continue;
-        }
+        if (r < 0 && errno == EINTR) continue;
         if (r <= 0) { result = len > 0 ? len : -1; break; }
         if (c == '\n' || c == '\r') { result = len; break; }
         if (len < size - 1) buf[len++] = c;

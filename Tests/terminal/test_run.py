@@ -409,3 +409,33 @@ def test_an_open_quote_reads_on_at_the_prompt_but_not_in_a_script(tmp_path, spaw
     path.write_text("post /api/tasks title=Bob's bike --offline\nvars\n")
     result = run_explorer(["run", str(path)], env=isolated_env(tmp_path), cwd=tmp_path, timeout=60)
     assert "unterminated single quote" in result.stderr and "profile = linku" in result.stdout, result.stdout + result.stderr
+
+
+def test_ctrl_c_at_a_replays_secret_prompt_stops_the_run(tmp_path):
+    # It did nothing (the signal went to another thread than the one reading), and `explorer test`
+    # asked again for the next transcript.
+    import time
+
+    from support import pty_explorer
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.transcript").write_text(
+            "# explorer transcript v1\nprofile: generic\nbase-url: http://127.0.0.1:9\n\n> get /x?token={{secret:token}}\nHTTP/1.1 200 OK\n")
+    env = isolated_env(tmp_path, drop_prefixes=("EXPLORER_SECRET_",))
+    for command in (["replay", str(tmp_path / "a.transcript")], ["test", str(tmp_path)]):
+        child = pty_explorer(command, env, timeout=15)
+        try:
+            child.expect_exact("(EXPLORER_SECRET_TOKEN is not set): ")
+            time.sleep(0.3)
+            pressed = time.monotonic()
+            child.sendcontrol("c")
+            child.expect(pexpect_eof())
+            child.close()
+            assert child.exitstatus == 130, (command, child.exitstatus, child.before)
+            assert time.monotonic() - pressed < 5
+        finally:
+            child.close(force=True)
+
+
+def pexpect_eof():
+    import pexpect
+    return pexpect.EOF

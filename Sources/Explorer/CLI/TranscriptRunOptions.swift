@@ -85,7 +85,10 @@ final class AskedSecrets: @unchecked Sendable {
         let prompt = "{{secret:\(name)}} for \((path as NSString).lastPathComponent) (\(SecretResolver.environmentName(name)) is not set): "
         // Enter alone is no answer: an empty password went out, and every step after the login failed (exit 4),
         // where a missing secret stops the run (exit 3), as an empty EXPLORER_SECRET_* does.
-        guard let typed = LineEditor.readSecret(prompt: prompt), !typed.isEmpty else { return nil }
+        let answer = LineEditor.askSecret(prompt: prompt)
+        // Ctrl-C stops the run, as it would have before the prompt (it did nothing; then each transcript asked again).
+        if answer == .interrupted { Foundation.exit(130) }
+        guard case let .typed(typed) = answer, !typed.isEmpty else { return nil }
         answers[name] = typed
         return typed
     }

@@ -100,12 +100,27 @@ final class LineEditor {
     /// Ctrl-C presses since the last call (while a command runs).
     static func takeInterrupts() -> Int { Int(ex_take_interrupts()) }
 
-    /// Asks for a secret without echo; nil when cancelled.
+    /// Asks for a secret without echo; nil when cancelled (Ctrl-C or Ctrl-D).
     static func readSecret(prompt: String) -> String? {
+        if case let .typed(text) = askSecret(prompt: prompt) { return text }
+        return nil
+    }
+
+    enum SecretAnswer: Equatable {
+        case typed(String)
+        /// Ctrl-D, or the input ended.
+        case ended
+        /// Ctrl-C.
+        case interrupted
+    }
+
+    /// Asks for a secret without echo, saying how a prompt with no answer ended.
+    static func askSecret(prompt: String) -> SecretAnswer {
         var buffer = [CChar](repeating: 0, count: 1024)
         let n = ex_read_secret(prompt, &buffer, Int32(buffer.count))
-        guard n >= 0 else { return nil }
-        return String(cString: buffer)
+        if n == -2 { return .interrupted }
+        guard n >= 0 else { return .ended }
+        return .typed(String(cString: buffer))
     }
 }
 
