@@ -195,6 +195,14 @@ import Testing
         #expect(try RequestItem.parse("!#$%&'*+-.^_`|~09aZ:v") == .header(name: "!#$%&'*+-.^_`|~09aZ", value: "v"))
     }
 
+    /// Two whole-body files: the second replaced the first without a word.
+    @Test func aSecondWholeBodyFileIsRefusedWithItsColumn() throws {
+        #expect(throws: CommandError("'@f.json': @f.txt is already the whole body; a request has one body", column: 15)) {
+            try CommandParser().parse("post /x @f.txt @f.json")
+        }
+        _ = try CommandParser().parse("post /x @f.txt --offline")
+    }
+
     /// Issue 11 #8: `ws recv --timeout inf` (or 1e19) overflowed a Duration
     /// and stopped the process. Every duration is range-checked here.
     @Test func durationsOutOfRangeAreRefused() throws {

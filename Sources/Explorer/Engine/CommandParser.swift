@@ -216,8 +216,14 @@ struct CommandParser {
                 path = arg
                 continue
             }
-            items.append(try item(arg))
-            if case .header = items.last! {} else if case .query = items.last! {} else { dataWords.append(arg) }
+            let parsed = try item(arg)
+            // A second whole-body file replaced the first, unsaid (HTTPie refuses it too).
+            if case .file("", _, _) = parsed, let first = items.first(where: { if case .file("", _, _) = $0 { true } else { false } }),
+               case let .file(_, path, _) = first {
+                throw CommandError("'\(arg.text)': @\(path) is already the whole body; a request has one body", column: arg.start)
+            }
+            items.append(parsed)
+            if case .header = parsed {} else if case .query = parsed {} else { dataWords.append(arg) }
         }
         guard let path else {
             let command = arguments.command
