@@ -424,7 +424,7 @@ _explorer_replay() {
     repeating_flags=()
     non_repeating_flags=(--update --version -h --help)
     repeating_options=()
-    non_repeating_options=(--base-url --env --color --verify --cert --cert-key)
+    non_repeating_options=(--base-url --env --color --verify --cert --cert-key --timeout)
     __explorer_offer_flags_options -1
 
     # Offer option value completions
@@ -449,6 +449,9 @@ _explorer_replay() {
         ;;
     '--cert-key')
         __explorer_add_completions -f
+        return
+        ;;
+    '--timeout')
         return
         ;;
     esac
@@ -466,7 +469,7 @@ _explorer_test() {
     repeating_flags=()
     non_repeating_flags=(--update --version -h --help)
     repeating_options=()
-    non_repeating_options=(--base-url --env --color --verify --cert --cert-key --junit --jobs)
+    non_repeating_options=(--base-url --env --color --verify --cert --cert-key --timeout --junit --jobs)
     __explorer_offer_flags_options -1
 
     # Offer option value completions
@@ -491,6 +494,9 @@ _explorer_test() {
         ;;
     '--cert-key')
         __explorer_add_completions -f
+        return
+        ;;
+    '--timeout')
         return
         ;;
     '--junit')

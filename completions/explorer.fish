@@ -31,9 +31,9 @@ function __explorer_parse_tokens -S
         case 'mock'
             __explorer_parse_subcommand -r 1 'host=' 'port=' 'mode=' 'token-ttl=' 'latency=' 'error-rate=' 'cut-body-rate=' 'ws-drop-after=' 'fault-seed=' 'version' 'h/help'
         case 'replay'
-            __explorer_parse_subcommand -r 1 'base-url=' 'env=' 'update' 'color=' 'verify=' 'cert=' 'cert-key=' 'version' 'h/help'
+            __explorer_parse_subcommand -r 1 'base-url=' 'env=' 'update' 'color=' 'verify=' 'cert=' 'cert-key=' 'timeout=' 'version' 'h/help'
         case 'test'
-            __explorer_parse_subcommand -r 1 'base-url=' 'env=' 'update' 'color=' 'verify=' 'cert=' 'cert-key=' 'junit=' 'jobs=' 'version' 'h/help'
+            __explorer_parse_subcommand -r 1 'base-url=' 'env=' 'update' 'color=' 'verify=' 'cert=' 'cert-key=' 'timeout=' 'junit=' 'jobs=' 'version' 'h/help'
         case 'profiles'
             __explorer_parse_subcommand 0 'version' 'h/help'
         case 'profile'
@@ -178,6 +178,7 @@ complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_opti
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer replay" verify' -l 'verify' -d 'Check https servers\' certificates against the system\'s CAs (yes, the default), a CA file (PEM), or not at all (no); for every request, as a line\'s --verify is for one.' -rF
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer replay" cert' -l 'cert' -d 'A client certificate (PEM) for https servers, with its key unless --cert-key names another file.' -rF
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer replay" cert-key' -l 'cert-key' -d 'The client certificate\'s private key (PEM).' -rF
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer replay" timeout' -l 'timeout' -d 'Give up on a step\'s answer after this many seconds (30 by default), as a line\'s --timeout does; a line\'s own wins.' -rfka ''
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_positional "explorer replay" -ge 1' -fa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'transcript\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer replay" version' -l 'version' -d 'Show the version.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer replay" h help' -s 'h' -l 'help' -d 'Show help information.'
@@ -188,6 +189,7 @@ complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_opti
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer test" verify' -l 'verify' -d 'Check https servers\' certificates against the system\'s CAs (yes, the default), a CA file (PEM), or not at all (no); for every request, as a line\'s --verify is for one.' -rF
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer test" cert' -l 'cert' -d 'A client certificate (PEM) for https servers, with its key unless --cert-key names another file.' -rF
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer test" cert-key' -l 'cert-key' -d 'The client certificate\'s private key (PEM).' -rF
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer test" timeout' -l 'timeout' -d 'Give up on a step\'s answer after this many seconds (30 by default), as a line\'s --timeout does; a line\'s own wins.' -rfka ''
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer test" junit' -l 'junit' -d 'Also write the results as JUnit XML to this file.' -rF
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer test" jobs' -l 'jobs' -d 'Replay this many transcripts at once, each against its own sandbox.' -rfka ''
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_positional "explorer test" -ge 1' -F

@@ -439,3 +439,29 @@ def test_ctrl_c_at_a_replays_secret_prompt_stops_the_run(tmp_path):
 def pexpect_eof():
     import pexpect
     return pexpect.EOF
+
+
+def test_replay_and_test_take_a_timeout_for_every_step(tmp_path):
+    # A step slower than 30 s said "--timeout changes it", and replay refused --timeout.
+    import time
+
+    class Slow(QuietHandler):
+        def do_GET(self):
+            time.sleep(1.5 if self.path == "/slow" else 0)
+            self.reply(200, b'{"ok": true}', [("Content-Type", "application/json")])
+
+    server = start_http_server(Slow)
+    try:
+        path = tmp_path / "slow.transcript"
+        path.write_text(f"# explorer transcript v1\nprofile: generic\nbase-url: {base_url(server)}\n\n"
+                        "> get /fast\nHTTP/1.1 200 OK\n{\"ok\": true}\n\n> get /slow\nHTTP/1.1 200 OK\n{\"ok\": true}\n")
+        env = isolated_env(tmp_path)
+        for command in ("replay", "test"):
+            result = run_explorer([command, "--timeout", "0.5", str(path)], env=env)
+            assert result.returncode == 3, (command, result)
+            assert "did not answer in time: no complete answer within 0.5 s" in result.stdout + result.stderr, (command, result)
+        assert run_explorer(["replay", "--timeout", "5", str(path)], env=env).returncode == 0
+        refused = run_explorer(["test", "--timeout", "0", str(path)], env=env)
+        assert refused.returncode == 64 and "--timeout takes seconds from 0.001 to 3600" in refused.stderr, refused
+    finally:
+        stop_http_server(server)

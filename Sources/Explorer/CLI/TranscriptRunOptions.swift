@@ -18,10 +18,16 @@ struct TranscriptRunOptions: ParsableArguments {
 
     @OptionGroup var tls: TLSFlags
 
+    @Option(name: .long, help: ArgumentHelp("Give up on a step's answer after this many seconds (30 by default), as a line's --timeout does; a line's own wins.",
+                                            valueName: "seconds"))
+    var timeout: Double?
+
     func validate() throws {
         if let baseURL {
             if let reason = URLCheck.problem(baseURL) { throw ValidationError(reason) }
         }
+        // The range a line's --timeout takes: a step slower than 30 s said "--timeout changes it", which replay refused.
+        if let timeout, !(0.001...3600).contains(timeout) { throw ValidationError("--timeout takes seconds from 0.001 to 3600") }
     }
 
     /// These options, taking `--base-url`, `--env`, `--color` and the TLS
@@ -47,6 +53,11 @@ struct TranscriptRunOptions: ParsableArguments {
         var replayer = Replayer(baseURL: baseURL.flatMap { URL(string: URLCheck.lowercasingScheme($0)) }, update: update)
         replayer.profileEnvironment = env
         replayer.requestDefaults = tls.settings.requestDefaults
+        if let timeout {
+            var defaults = replayer.requestDefaults ?? RequestOptions()
+            defaults.timeout = timeout
+            replayer.requestDefaults = defaults
+        }
         // Someone at a terminal is asked for a secret the environment lacks,
         // as the REPL asks; a script still needs EXPLORER_SECRET_NAME.
         if Surroundings.current.inputIsTerminal {
