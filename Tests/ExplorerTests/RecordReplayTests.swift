@@ -238,6 +238,8 @@ import Testing
         let run = await Replayer(update: true).run(path)
         #expect(run.rewritten && run.status == .mismatch, "\(run)")
         #expect(run.steps.map(\.updated) == [false, false, false, true, false])
+        // Its cause alone is said: the missing status, headers and body followed from it.
+        #expect(run.steps.last?.mismatches.map(\.actual) == ["unknown variable {{task_idd}}; did you mean {{task_id}}?"], "\(run.steps.last!.mismatches)")
         let written = try String(contentsOfFile: path, encoding: .utf8)
         #expect(written.contains("> get /api/tasks/{{task_id}}\nHTTP/1.1 200 OK\n{\n  \"id\": {{task_id}},\n"), "\(written)")
         #expect(written.components(separatedBy: "\n> ").last == steps[5])

@@ -391,9 +391,9 @@ struct Replayer: Sendable {
             // and `--update` does not write it down as what the step expects (the mistake is the line's, or an earlier step's).
             let didNotRun = observation.status == nil && step.expectation.status != nil && lastCommand == nil
             if didNotRun {
-                let (cause, rest) = (mismatches.filter { if case .error = $0.place { true } else { false } },
-                                     mismatches.filter { if case .error = $0.place { false } else { true } })
-                mismatches = cause + rest
+                // The cause alone: the missing status, headers and body followed from it, three blocks more to read past.
+                let cause = mismatches.filter { if case .error = $0.place { true } else { false } }
+                if !cause.isEmpty { mismatches = cause }
             }
             var run = StepRun(line: step.line, command: step.command, mismatches: mismatches, duration: ContinuousClock.now - started)
             if case .specLoad? = lastCommand, case let .failure(message, _) = outcome, !mismatches.isEmpty {
