@@ -523,7 +523,44 @@ import Testing
         try "# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n\n> login carol@example.com {{secret:password}}\nHTTP/1.1 200 OK\n\n"
             .write(toFile: path, atomically: true, encoding: .utf8)
         let run = await Replayer(environment: [:]).run(path)
-        #expect(run.failure == .runtime("\(path):5: no value for {{secret:password}}: set EXPLORER_SECRET_PASSWORD"))
+        #expect(run.failure == .runtime("\(path):5: no value for {{secret:password}}: set EXPLORER_SECRET_PASSWORD; nothing was run"))
+    }
+
+    /// A secret missing for a later step stopped the run there, after the
+    /// steps before it had changed the server: every line's secret is
+    /// looked for before any step runs. The session's token is not.
+    @Test func aSecretMissingForALaterStepStopsTheRunBeforeItsFirstStep() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("late-\(UUID().uuidString).transcript").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try """
+        # explorer transcript v1
+        profile: linku
+        base-url: sandbox
+
+        > login alice@example.com {{secret:password}}
+        note: logged in as alice
+
+        > post /api/tasks title=x price:=5 city=Leeds
+        HTTP/1.1 201 Created
+
+        > ws connect /ws/chat/1?token={{secret:access_token}}
+
+        > get /api/tasks X-Api-Key:{{secret:api_key}}
+        HTTP/1.1 200 OK
+
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        let run = await Replayer(environment: [:]).run(path)
+        #expect(run.failure == .runtime("\(path):13: no value for {{secret:api_key}}: set EXPLORER_SECRET_API_KEY; nothing was run"))
+        #expect(run.steps.isEmpty && run.notRun == 4)
+        final class Asked: @unchecked Sendable {
+            let lock = NSLock()
+            var names: [String] = []
+        }
+        let asked = Asked()
+        var replayer = Replayer(environment: [:])
+        replayer.askSecret = { _, name in asked.lock.withLock { asked.names.append(name) }; return nil }
+        _ = await replayer.run(path)
+        #expect(asked.lock.withLock { asked.names } == ["api_key"], "the demo password and the session's token are not asked for")
     }
 
     /// A replay of a profile file's transcript ignored the file's `spec:`:

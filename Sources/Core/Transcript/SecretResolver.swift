@@ -65,13 +65,7 @@ public struct SecretResolver: Sendable {
             return (String(line[..<json]) + text, used)
         }
         guard let words = try? LineTokenizer.split(line).map(\.text) else { return (line, []) }
-        let email = words.lazy.compactMap { word -> String? in
-            var candidate = word.split(separator: "=", maxSplits: 1).last.map(String.init) ?? word
-            if candidate.hasPrefix("{{"), candidate.hasSuffix("}}"), let value = variables[String(candidate.dropFirst(2).dropLast(2))] {
-                candidate = value
-            }
-            return demoAccounts.first { $0.email.lowercased() == candidate.lowercased() }?.email
-        }.first
+        let email = demoEmail(in: words)
         var used: [(name: String, value: String)] = []
         var resolved: [String] = []
         for (index, word) in words.enumerated() {
@@ -95,6 +89,22 @@ public struct SecretResolver: Sendable {
         }
         return (LineTokenizer.join(resolved), used)
     }
+
+    /// The demo account's email a line's words name (`login alice@…`,
+    /// `email=alice@…`, `{{who}}` holding one), whose password fills its
+    /// `{{secret:password}}`.
+    public func demoEmail(in words: [String]) -> String? {
+        words.lazy.compactMap { word -> String? in
+            var candidate = word.split(separator: "=", maxSplits: 1).last.map(String.init) ?? word
+            if candidate.hasPrefix("{{"), candidate.hasSuffix("}}"), let value = variables[String(candidate.dropFirst(2).dropLast(2))] {
+                candidate = value
+            }
+            return demoAccounts.first { $0.email.lowercased() == candidate.lowercased() }?.email
+        }.first
+    }
+
+    /// Whether `name` is a password's, which a demo account's email on its line fills.
+    public static func isPassword(_ name: String) -> Bool { isPasswordName(name) }
 
     /// `text` with each `{{secret:NAME}}` replaced by its value, and the values used by name.
     public func fill(_ text: String, email: String?) throws(Missing) -> (text: String, secrets: [(name: String, value: String)]) {

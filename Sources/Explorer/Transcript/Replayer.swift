@@ -89,6 +89,13 @@ struct Replayer: Sendable {
         var resolver = SecretResolver(environment: environment, demoAccounts: profile.demoAccounts)
         resolver.demoPasswordsFirst = live.sandbox != nil
         if let askSecret { resolver.ask = { askSecret(path, $0) } }
+        // Every secret a line names, before any step runs: one missing was found at its step, after the
+        // steps before it had changed the server (5 ran, then the run stopped).
+        if let (line, missing) = Self.firstMissingSecret(transcript.steps, resolver: resolver, profile: profile) {
+            await live.close()
+            run.failure = .runtime("\(path):\(line): \(missing); nothing was run")
+            return
+        }
         var steps = Steps(path: path, interpreter: live.interpreter, transport: live.sending as? FailureNotingTransport, profile: profile,
                           baseURL: live.baseURL.absoluteString, resolver: resolver, update: update)
         if let onStep {
@@ -119,6 +126,45 @@ struct Replayer: Sendable {
         } catch {
             run.failure = .runtime("\(path): cannot rewrite: \(error.localizedDescription)")
         }
+    }
+
+    /// The first `{{secret:NAME}}` of a step's line that neither the
+    /// environment, a demo account, nor the person at the terminal (asked
+    /// now, each name once) supplies, with its step's line. The session's
+    /// tokens (`access_token`, filled in as the replay logs in) are left
+    /// for their step.
+    static func firstMissingSecret(_ steps: [TranscriptStep], resolver: SecretResolver, profile: Profile) -> (line: Int, missing: SecretResolver.Missing)? {
+        var sessions: Set<String> = ["access_token", "refresh_token"]
+        if let auth = profile.auth {
+            for path in [auth.accessTokenPath, auth.refreshTokenPath] {
+                if case let .key(key)? = path.components.last { sessions.insert(ExpectedValue.secretName(key)) }
+            }
+        }
+        var checked: Set<String> = []
+        for step in steps where step.command.contains("{{secret:") {
+            let words = (try? LineTokenizer.split(step.command).map(\.text)) ?? []
+            let email = resolver.demoEmail(in: words)
+            // A variable may hold the demo account's email (`login {{who}} …`): known only at its step.
+            let unknownEmail = email == nil && words.contains { $0.contains("{{") && !$0.contains("{{secret:") }
+            for name in secretNames(in: step.command) where !sessions.contains(name) {
+                if unknownEmail, SecretResolver.isPassword(name) { continue }
+                guard checked.insert(name + "\u{0}" + (email ?? "")).inserted else { continue }
+                do { _ = try resolver.value(name, email: email) } catch { return (step.line, error) }
+            }
+        }
+        return nil
+    }
+
+    /// The NAMEs of the `{{secret:NAME}}` in a line, in order.
+    private static func secretNames(in line: String) -> [String] {
+        var names: [String] = []
+        var rest = line[...]
+        while let open = rest.range(of: "{{secret:") {
+            guard let close = rest[open.upperBound...].range(of: "}}") else { break }
+            names.append(String(rest[open.upperBound..<close.lowerBound]))
+            rest = rest[close.upperBound...]
+        }
+        return names
     }
 
     /// Writes `text` over the file at `path` atomically, keeping its
