@@ -278,6 +278,35 @@ extension MockTests {
         }
     }
 
+    /// A recorded event stream was served without its last line end, so
+    /// its last event had no blank line after it, and EventSource (as the
+    /// WHATWG rules say) dropped it: an app never got its `[DONE]`.
+    @Test func aTextAnswerIsServedWithEachLinesEnd() async throws {
+        let text = """
+        # explorer transcript v1
+        profile: generic
+        base-url: http://127.0.0.1:9
+
+        > get /events
+        HTTP/1.1 200 OK
+        Content-Type: text/event-stream
+        | data: a
+        |
+        | data: [DONE]
+        |
+
+        """
+        try await Self.withTranscript("events", text) { file in
+            try await Self.withMock([file], mode: .scenario) { server, _ in
+                let events = try await Self.send("GET", server.baseURL.appendingPathComponent("events"))
+                #expect(String(decoding: events.body, as: UTF8.self) == "data: a\n\ndata: [DONE]\n\n")
+                _ = try await Self.send("POST", server.baseURL.appendingPathComponent("__mock/reset"))
+                let run = await Replayer(baseURL: server.baseURL, environment: [:]).run(file)
+                #expect(run.status == .ok, "\(ReplayReport(palette: .plain).detailed(run).out)")
+            }
+        }
+    }
+
     /// A Latin-1 answer is recorded as text; the mock served it as UTF-8
     /// under its Latin-1 header, so a client read `JosÃ©`. It is served in
     /// the charset its header names, and its replay passes.
@@ -305,7 +334,7 @@ extension MockTests {
                 let person = try await Self.send("GET", server.baseURL.appendingPathComponent("people/1"))
                 #expect(person.body == Array(#"{"name":"Jos"#.utf8) + [0xE9] + Array(#""}"#.utf8))
                 let page = try await Self.send("GET", server.baseURL.appendingPathComponent("page"))
-                #expect(page.body == [0xF0, 0xD2, 0xC9, 0xD7, 0xC5, 0xD4])
+                #expect(page.body == [0xF0, 0xD2, 0xC9, 0xD7, 0xC5, 0xD4, 0x0A])
                 _ = try await Self.send("POST", server.baseURL.appendingPathComponent("__mock/reset"))
                 let run = await Replayer(baseURL: server.baseURL, environment: [:]).run(file)
                 #expect(run.status == .ok, "\(ReplayReport(palette: .plain).detailed(run).out)")

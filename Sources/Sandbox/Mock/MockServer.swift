@@ -166,7 +166,9 @@ struct MockResponder: HTTPResponder {
             bytes = JSONPrinter.compactUTF8(values.value(expected))
             if headers[.contentType] == nil { headers[.contentType] = "application/json; charset=utf-8" }
         case let .text(lines)?:
-            bytes = Array(lines.map { values.text($0) }.joined(separator: "\n").utf8)
+            // Each line as it came, its line end too: a recording keeps lines, and an event stream's
+            // last event is only whole with its blank line (EventSource dropped `[DONE]`).
+            bytes = Array(lines.map { values.text($0) + "\n" }.joined().utf8)
             if headers[.contentType] == nil { headers[.contentType] = "text/plain; charset=utf-8" }
         case let .binary(summary)?:
             let (type, count) = Self.binary(summary)
