@@ -238,6 +238,12 @@ public actor WebSocketSession {
                     emitter.yield(.ended("not reconnecting: the server closed the socket with \(code), which another try would not change"))
                     break
                 }
+                // 4000-4999 are the application's own (RFC 6455 §7.4.2): `4001 session expired`, graphql-ws's
+                // 4401/4429. What they ask for is the application's to say; retrying one replayed the same close 5 times.
+                if let code, (4000...4999).contains(code) {
+                    emitter.yield(.ended("not reconnecting: the server closed the socket with its application's own code \(code) (ws connect tries again)"))
+                    break
+                }
             } else if userClosed {
                 break
             } else if !hasOpened {
