@@ -45,6 +45,7 @@ def test_verify_and_client_certificates_work_as_in_httpie(https):
         "get /trusted --verify server.pem",
         "get /client --verify server.pem --cert client.pem --cert-key client-key.pem",
         "get /missing --verify nowhere.pem",
+        "get /other-ca --verify client.pem",
         "get /curl --verify server.pem --cert client.pem --cert-key client-key.pem --curl",
         "defaults --verify server.pem",
         "get /session",
@@ -53,6 +54,9 @@ def test_verify_and_client_certificates_work_as_in_httpie(https):
     assert f"stdin:1: error: TLS failure with localhost:{base.rsplit(':', 1)[1]}: the server's certificate could not be verified: " \
            "not signed by a CA explorer trusts, expired or not yet valid " \
            "(--verify CA_FILE trusts a private CA; --verify no checks nothing)" in lines, lines
+    # A CA file given that did not sign it: the file is named, not --verify CA_FILE suggested again.
+    assert f"stdin:6: error: TLS failure with localhost:{base.rsplit(':', 1)[1]}: the server's certificate could not be verified " \
+           "against client.pem: not signed by a CA in it, or expired or not yet valid (--verify no checks nothing)" in lines, lines
     assert lines.count('"client": null') == 3, lines  # insecure, trusted, session
     assert '"client": "tester"' in lines, lines
     assert "--verify takes yes, no, or a CA file (PEM) that can be read; nowhere.pem cannot" in lines

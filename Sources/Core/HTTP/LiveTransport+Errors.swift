@@ -61,7 +61,8 @@ extension LiveTransport {
 
     /// Every error NIO, NIOSSL and `HTTP1Client` are known to report, in plain
     /// words. Anything else keeps its own text, behind "failed:".
-    static func classify(_ error: any Error, host: String, limit: Int, deadline: TimeAmount = .seconds(30)) -> TransportError {
+    /// `authorities`: the CA file the request trusts instead of the system's (`--verify FILE`).
+    static func classify(_ error: any Error, host: String, limit: Int, deadline: TimeAmount = .seconds(30), authorities: String? = nil) -> TransportError {
         func make(_ kind: TransportError.Kind, _ detail: String = "") -> TransportError {
             TransportError(kind: kind, host: host, detail: detail)
         }
@@ -93,9 +94,9 @@ extension LiveTransport {
         case let e as NIOConnectionError:
             // Name resolution failed only when no address was found at all.
             if e.connectionErrors.isEmpty, let dns = e.dnsAError ?? e.dnsAAAAError {
-                return classify(dns, host: host, limit: limit, deadline: deadline)
+                return classify(dns, host: host, limit: limit, deadline: deadline, authorities: authorities)
             }
-            if let first = e.connectionErrors.first?.error { return classify(first, host: host, limit: limit, deadline: deadline) }
+            if let first = e.connectionErrors.first?.error { return classify(first, host: host, limit: limit, deadline: deadline, authorities: authorities) }
             return make(.other, "cannot connect")
         case let e as SocketAddressError.UnknownHost:
             return make(.dns, e.errorDescription.prefix(1).lowercased() + e.errorDescription.dropFirst())
@@ -111,7 +112,7 @@ extension LiveTransport {
             return make(.dns, "the name is not known")
         }
         if text.localizedCaseInsensitiveContains("ssl") || text.localizedCaseInsensitiveContains("tls") || text.contains("handshake") {
-            return make(.tls, tlsReason(text))
+            return make(.tls, tlsReason(text, authorities: authorities))
         }
         return make(.other, text)
     }
@@ -161,7 +162,7 @@ extension LiveTransport {
     /// codes, NIOSSL's own errors), in the order a person would check; for
     /// requests and sockets alike (`ConnectFailure.tlsReason`). `plain` is
     /// the scheme without TLS to suggest.
-    static func tlsReason(_ text: String, plain: String = "http") -> String {
+    static func tlsReason(_ text: String, plain: String = "http", authorities: String? = nil) -> String {
         if text.contains("WRONG_VERSION_NUMBER") || text.contains("HTTP_REQUEST") || text.contains("UNKNOWN_PROTOCOL") {
             return "the server does not speak TLS on this port (try \(plain)://)"
         }
@@ -176,6 +177,12 @@ extension LiveTransport {
             return "the server refused the client certificate (--cert)"
         }
         if text.contains("CERTIFICATE_VERIFY_FAILED") || text.localizedCaseInsensitiveContains("certificate") {
+            // With a CA file given, the file is the one that did not sign it (or the certificate is out of date):
+            // sending the user to --verify CA_FILE again misled.
+            if let authorities {
+                return "the server's certificate could not be verified against \(authorities): not signed by a CA in it, "
+                    + "or expired or not yet valid (--verify no checks nothing)"
+            }
             return "the server's certificate could not be verified: not signed by a CA explorer trusts, expired or not yet valid "
                 + "(--verify CA_FILE trusts a private CA; --verify no checks nothing)"
         }

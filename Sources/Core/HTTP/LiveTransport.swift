@@ -80,7 +80,9 @@ public final class LiveTransport: HTTPTransport {
             answer.version = "HTTP/\(head.version.major).\(head.version.minor)"
             return answer
         } catch {
-            let failure = Self.classify(error, host: host, limit: options.maximumBodyBytes, deadline: deadline)
+            var authorities: String?
+            if case let .authorities(file)? = request.tls?.verify { authorities = file }
+            let failure = Self.classify(error, host: host, limit: options.maximumBodyBytes, deadline: deadline, authorities: authorities)
             // Through a proxy, a connection that cannot be made is the proxy's, not the backend's.
             if let proxy = options.proxies?.proxy(for: request.url), [.connectionRefused, .dns].contains(failure.kind) {
                 throw TransportError(kind: .other, host: host, detail: "the proxy \(proxy) (HTTP_PROXY/HTTPS_PROXY) "
