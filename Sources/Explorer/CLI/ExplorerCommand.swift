@@ -88,6 +88,15 @@ struct ExplorerCommand: ParsableCommand {
 
 extension ColorMode: ExpressibleByArgument {}
 
+/// An option's value that cannot be used (a file that cannot be read, a
+/// number out of range, two options naming the server): its one line and
+/// the usage status, 64, without the usage text under it, which said
+/// nothing more (a missing --cert-key file printed nine lines).
+func refusedOption(_ message: String) -> ExitCode {
+    Console().err("error: \(message)\n")
+    return ExitCode.validationFailure
+}
+
 /// Options shared by every command that talks to a backend.
 struct ConnectionOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Base URL of a backend, such as https://api.example.com. Without it the built-in sandbox starts.", valueName: "url"))
@@ -154,7 +163,7 @@ struct ConnectionOptions: ParsableArguments {
     }
 
     func validate() throws {
-        if let reason = settings.problem { throw ValidationError(reason) }
+        if let reason = settings.problem { throw refusedOption(reason) }
     }
 }
 
@@ -180,8 +189,8 @@ struct ConnectionSettings: Equatable {
     var requestDefaults: RequestOptions? { tls.requestDefaults }
 
     /// `--env` beside `--base-url`, here and for `replay` and `test`.
-    static func bothNameTheServer(_ env: String) -> ValidationError {
-        ValidationError("--env \(env) and --base-url both name the server: give one of them")
+    static func bothNameTheServer(_ env: String) -> ExitCode {
+        refusedOption("--env \(env) and --base-url both name the server: give one of them")
     }
 
     /// A name the profile does not have: one line, as a profile file's
@@ -360,7 +369,7 @@ struct TLSFlags: ParsableArguments {
     var settings: TLSSettings { TLSSettings(verify: verify, cert: cert, certKey: certKey) }
 
     func validate() throws {
-        if let problem = settings.problem { throw ValidationError(problem) }
+        if let problem = settings.problem { throw refusedOption(problem) }
     }
 }
 

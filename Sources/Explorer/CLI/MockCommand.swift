@@ -37,8 +37,8 @@ struct MockCommand: ParsableCommand {
     @ParentCommand var root: ExplorerCommand
 
     func validate() throws {
-        guard MockMode(rawValue: mode) != nil else { throw ValidationError("--mode must be match or scenario, not '\(mode)'") }
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
+        guard MockMode(rawValue: mode) != nil else { throw refusedOption("--mode must be match or scenario, not '\(mode)'") }
+        guard (0...65535).contains(port) else { throw refusedOption("--port must be from 0 to 65535") }
     }
 
     func run() throws {

@@ -110,11 +110,11 @@ struct SandboxFaultOptions: ParsableArguments {
     var faultSeed: UInt64?
 
     func validate() throws {
-        if let tokenTTL, !(tokenTTL > 0) { throw ValidationError("--token-ttl must be a positive number of seconds") }
-        if let latency, !(0...60_000).contains(latency) { throw ValidationError("--latency must be from 0 to 60000 ms") }
-        if let errorRate, !(0...1).contains(errorRate) { throw ValidationError("--error-rate must be a share from 0 to 1") }
-        if let cutBodyRate, !(0...1).contains(cutBodyRate) { throw ValidationError("--cut-body-rate must be a share from 0 to 1") }
-        if let wsDropAfter, wsDropAfter < 0 { throw ValidationError("--ws-drop-after must be 0 or more frames") }
+        if let tokenTTL, !(tokenTTL > 0) { throw refusedOption("--token-ttl must be a positive number of seconds") }
+        if let latency, !(0...60_000).contains(latency) { throw refusedOption("--latency must be from 0 to 60000 ms") }
+        if let errorRate, !(0...1).contains(errorRate) { throw refusedOption("--error-rate must be a share from 0 to 1") }
+        if let cutBodyRate, !(0...1).contains(cutBodyRate) { throw refusedOption("--cut-body-rate must be a share from 0 to 1") }
+        if let wsDropAfter, wsDropAfter < 0 { throw refusedOption("--ws-drop-after must be 0 or more frames") }
     }
 
     /// Flags win over the environment.

@@ -22,11 +22,12 @@ struct TestCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Also write the results as JUnit XML to this file.", valueName: "file"), completion: .file())
     var junit: String?
 
-    @Option(name: .long, help: ArgumentHelp("Replay this many transcripts at once, each against its own sandbox.", valueName: "n"))
+    // Unconditional: `--jobs -1` was read as an option, "Missing value for '--jobs <n>'".
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Replay this many transcripts at once, each against its own sandbox.", valueName: "n"))
     var jobs = 1
 
     func validate() throws {
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        guard jobs >= 1 else { throw refusedOption("--jobs must be at least 1") }
     }
 
     @Argument(help: ArgumentHelp("Transcript files and folders (default: sessions).", valueName: "path"), completion: .file())
