@@ -310,6 +310,24 @@ import Testing
         #expect(terminal.output.contains(#"q='"$X_API_KEY""#), "\(terminal.output)")
     }
 
+    /// A recording begun partway through a session wrote a variable holding
+    /// a secret of the session's in clear in its header (`var: note=… key`),
+    /// and an answer's echo of the session's refresh token: it knows the
+    /// session's secrets so far.
+    @Test func aRecordingBegunMidSessionKnowsTheSessionsSecretsSoFar() async throws {
+        let path = Self.temporary("midway")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let terminal = FakeTerminal(interactive: false)
+        _ = try await Self.withController(terminal) { controller in
+            controller.script(["login alice@example.com alice123", "set token=sk-live-SECRET123456", "set note=\"the key is sk-live-SECRET123456\"",
+                               "set city=Leeds", "record \(path)",
+                               "post /api/tasks title=sk-live-SECRET123456 price:=5 city=Leeds"], name: "t")
+        }
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains("var: note={{secret:note}}\n") && text.contains("var: token={{secret:token}}\n") && text.contains("var: city=Leeds\n"), "\(text)")
+        #expect(!text.contains("sk-live-SECRET123456") && !text.contains("eyJ"), "\(text)")
+    }
+
     /// A quote left open reads on at `... `; an apostrophe the parser takes
     /// as typed (a comment, a text frame) does not.
     @Test func onlyAQuoteTheParserLeavesOpenReadsOn() {

@@ -236,8 +236,9 @@ final class SessionController {
     /// bound: `replayBound`) and, when logged in, the email, so that a
     /// replay starts where the recording did.
     func startRecording(_ path: String) throws(TranscriptRecorder.Failure) {
-        let (all, email, specSource) = runBlocking { [interpreter] in
-            (await interpreter.userVariables, await interpreter.session.tokens?.loginEmail, await interpreter.specSource)
+        let (all, email, specSource, secretVariables, tokens) = runBlocking { [interpreter] in
+            (await interpreter.userVariables, await interpreter.session.tokens?.loginEmail, await interpreter.specSource,
+             await interpreter.secretVariables, await interpreter.session.tokens)
         }
         // A document the profile file does not name (`--spec`, `spec load`): the header names it, so a
         // replay checks lines against it as this session does (it sent lines this one had refused).
@@ -246,6 +247,14 @@ final class SessionController {
         let variables = all.filter { !replayBound.contains($0.key) }
         var secrets = SecretScrubber()
         for (name, value) in profileFile?.secrets ?? [:] { secrets.learn(value, name: name) }
+        // A recording begun partway through a session knows its secrets so far: those typed or supplied, and the
+        // session's tokens (a `var:` holding a captured cookie, and an echo of the refresh token, were written in clear).
+        for secret in supplied.named { secrets.learn(secret.value, name: ExpectedValue.secretName(secret.name), typed: true) }
+        if let tokens {
+            secrets.learn(tokens.accessToken, name: "access_token", typed: true)
+            if let refresh = tokens.refreshToken { secrets.learn(refresh, name: "refresh_token", typed: true) }
+        }
+        let known = supplied.shown + [tokens?.accessToken, tokens?.refreshToken].compactMap { $0 }
         var profile = interpreter.session.profile.name
         if let file = profileFile {
             profile = file.byPath ? FilePaths.relative(file.path, from: (path as NSString).deletingLastPathComponent) : file.name
@@ -253,8 +262,10 @@ final class SessionController {
         let header = TranscriptHeader.make(
             profile: profile, environment: profileFile?.environment, target: target,
             variables: variables.sorted { $0.key < $1.key }.map { name, value in
-                // Hidden as `vars` hides it: by its name, or because it looks like a credential (a JWT, `Bearer …`).
-                guard Interpreter.shown(variable: name, value) != value else { return .init(name: name, value: value) }
+                // Hidden as `vars` hides it: by its name, because it looks like a credential (a JWT, `Bearer …`),
+                // because it was captured as one (`capture sid = cookie:sid`), or because it holds a secret of the session's.
+                let secret = secretVariables.contains(name) || known.contains { $0.count >= SecretScrubber.typedMinimumLength && value.contains($0) }
+                guard secret || Interpreter.shown(variable: name, value) != value else { return .init(name: name, value: value) }
                 secrets.learn(value, name: ExpectedValue.secretName(name))
                 return .init(name: name, value: TranscriptPattern.secretPlaceholder(forItem: name))
             },
