@@ -139,14 +139,16 @@ public actor AuthSession {
     /// The tokens a login-shaped answer carries; nil without an access token
     /// (or, with `needsUser`, without a user: a refresh answer has tokens but
     /// is not a login).
-    private static func tokens(in body: JSONValue, auth: AuthFlavour, needsUser: Bool) -> Tokens? {
+    static func tokens(in body: JSONValue, auth: AuthFlavour, needsUser: Bool) -> Tokens? {
         guard case let .success(access) = auth.accessTokenPath.evaluate(body), let accessToken = access.stringValue else { return nil }
         let user = try? auth.userPath.evaluate(body).get()
         if needsUser {
             guard case .object = user else { return nil }
         }
         let refresh = (try? auth.refreshTokenPath.evaluate(body).get())?.stringValue
-        return Tokens(accessToken: accessToken, refreshToken: refresh, userJSON: user.map(JSONPrinter.compact))
+        // The user is kept (in tokens.json too) for its name and id: its secret members are not (a backend
+        // that echoed the password, or handed out an api_secret, had them written to disk in clear).
+        return Tokens(accessToken: accessToken, refreshToken: refresh, userJSON: user.map { JSONPrinter.compact(Redactor.redact(json: $0)) })
     }
 
     /// The profile's login flow, or why there is none.
