@@ -531,6 +531,17 @@ extension Result {
             try ProxyRules(environment: ["HTTP_PROXY": "socks5://u:secret@p:1"])
         }
         #expect(throws: ProxyRules.Unsupported(variable: "https_proxy", value: "https://p:1")) { try ProxyRules(environment: ["https_proxy": "https://p:1"]) }
+        // One that does not read as a URL had its password shown whole, and was told only http:// is supported.
+        for (given, shown) in [("http://puser:ProxyPw55@127.0.0.1:badport", "http://puser:***@127.0.0.1:badport"),
+                               ("http://puser:ProxyPw55@[::1", "http://puser:***@[::1")] {
+            do {
+                _ = try ProxyRules(environment: ["HTTP_PROXY": given])
+                Issue.record("read \(given)")
+            } catch {
+                #expect(error.value == shown)
+                #expect(error.description == "HTTP_PROXY=\(shown): not a proxy URL explorer can read (http://[USER:PASSWORD@]HOST:PORT), so nothing is sent (unset it to go direct)")
+            }
+        }
         let ranges = try #require(try ProxyRules(environment: ["HTTP_PROXY": "http://p:1", "NO_PROXY": "127.0.0.0/8, fd00::/8, 192.168.1.7"]))
         #expect(ranges.proxy(for: URL(string: "http://127.4.5.6:8080/")!) == nil, "an address in a range goes direct")
         #expect(ranges.proxy(for: URL(string: "http://[fd12::1]/")!) == nil)

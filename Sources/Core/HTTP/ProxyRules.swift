@@ -46,9 +46,23 @@ public struct ProxyRules: Sendable, Equatable {
     /// `https://`): nothing is sent rather than sent around the proxy.
     public struct Unsupported: Error, Equatable, CustomStringConvertible {
         public let variable: String
+        /// The value with any password it carries as `***`.
         public let value: String
         public var description: String {
-            "\(variable)=\(value): only http:// proxies are supported, so nothing is sent (unset it to go direct)"
+            // An http:// URL that does not read (a port that is not a number) was told only http:// is supported.
+            let lower = value.trimmingBlanks().lowercased()
+            let why = !lower.contains("://") || lower.hasPrefix("http://")
+                ? "not a proxy URL explorer can read (http://[USER:PASSWORD@]HOST:PORT)" : "only http:// proxies are supported"
+            return "\(variable)=\(value): \(why), so nothing is sent (unset it to go direct)"
+        }
+
+        /// `text` with the password of its userinfo as `***`, whether or not it reads as a URL
+        /// (`http://user:pw@host:badport` was shown whole, to the screen and into JUnit files).
+        static func masked(_ text: String) -> String {
+            let start = text.range(of: "://")?.upperBound ?? text.startIndex
+            let authority = text[start...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+            guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return text }
+            return String(text[..<text.index(after: colon)]) + "***" + String(text[at...])
         }
     }
 
@@ -58,13 +72,7 @@ public struct ProxyRules: Sendable, Equatable {
             let variable = environment[name.lowercased()] != nil ? name.lowercased() : name
             guard let text = environment[variable], !text.trimmingBlanks().isEmpty else { return nil }
             guard let proxy = Proxy(text) else {
-                // The value without any password it carries.
-                let shown = URLComponents(string: text).map { components -> String in
-                    var shown = components
-                    if shown.password != nil { shown.password = "***" }
-                    return shown.string ?? text
-                } ?? text
-                throw Unsupported(variable: variable, value: shown)
+                throw Unsupported(variable: variable, value: Unsupported.masked(text))
             }
             return proxy
         }
