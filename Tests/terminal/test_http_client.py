@@ -191,6 +191,20 @@ def test_a_redirect_to_another_origin_drops_every_credential_typed_on_the_line(b
     assert landing[1] == "/landing" and landing[2] == {"X-Trace": "t-1"}, landing
 
 
+def test_a_307_to_another_origin_with_a_secret_in_its_body_is_not_followed(backend, tmp_path):
+    # The body went again to the other origin, its password and client secret with it.
+    base, other = backend
+    result = explorer(base, [f"post /elsewhere X-Other:{other} password=Pa55word1 client_secret=ClSec999 --follow",
+                             f"post /elsewhere X-Other:{other} --form password=Pa55word1 --follow",
+                             f"post /elsewhere X-Other:{other} title=plain --follow"], tmp_path)
+    other_port = int(other.rsplit(":", 1)[1])
+    landings = [entry for entry in Backend.seen if entry[0] == other_port]
+    assert len(landings) == 1, (Backend.seen, result.stdout, result.stderr)  # only the plain body went on
+    assert (f"error: not following the 307 redirect: it would send the body, with its password, client_secret, again to another origin, "
+            f"{other} (send it there yourself if it belongs there)") in result.stderr, result.stderr
+    assert "Pa55word1" not in result.stdout + result.stderr
+
+
 def test_timeout_is_one_line_and_the_session_goes_on(backend, tmp_path):
     base, _ = backend
     result = explorer(base, ["get /slow --timeout 0.5", "get /echo"], tmp_path)

@@ -261,8 +261,15 @@ public actor AuthSession {
             guard hops.count < follow.maximum else {
                 throw RedirectPolicy.TooMany(limit: follow.maximum, location: next.url.absoluteString)
             }
-            hops.append(exchange)
             let leaves = Origin(next.url) != Origin(current.url)
+            // A 307 or 308 sends the body again: to another origin, a password or a client secret in it would go
+            // where it does not belong (curl and HTTPie send it; the headers beside it were already held back).
+            if leaves, let body = next.body, let secrets = Self.secretFieldNames(in: body, type: next.header("Content-Type")), !secrets.isEmpty {
+                throw RedirectPolicy.Unfollowable(status: exchange.response.status,
+                                                  why: "it would send the body, with its \(secrets.joined(separator: ", ")), again to another origin, "
+                                                  + "\(Origin(next.url).map { "\($0)" } ?? next.url.absoluteString) (send it there yourself if it belongs there)")
+            }
+            hops.append(exchange)
             current = next
             if leaves {
                 current.removeHeader("Authorization")
@@ -286,6 +293,22 @@ public actor AuthSession {
             }
             publicHere = nil
         }
+    }
+
+    /// The secret-named fields of a JSON or form body (`password`,
+    /// `client_secret`), or nil for a body of another type.
+    static func secretFieldNames(in body: [UInt8], type: String?) -> [String]? {
+        let media = type?.lowercased() ?? ""
+        if media.contains("json"), let value = try? JSONParser.parse(body) {
+            return Redactor.secretMembers(in: value).map(\.name)
+        }
+        if media.hasPrefix("application/x-www-form-urlencoded") {
+            return String(decoding: body, as: UTF8.self).split(separator: "&").compactMap { pair in
+                let name = String(pair.prefix { $0 != "=" }).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
+                return Redactor.isSecretName(Redactor.leaf(of: name)) ? name : nil
+            }
+        }
+        return nil
     }
 
     private func sendOnce(_ typed: PreparedRequest, isPublic: Bool?, placement: TokenPlacement, retry: Bool) async throws -> Exchange {
