@@ -61,22 +61,34 @@ struct SuppliedSecrets: Sendable, Equatable {
                 if let value = item.value { found.append((item.name, value)) }
             }
         }
+        /// A credential header's value (`auth bearer X`, `auth basic U:P`, `header X-Api-Key:K`): a
+        /// bearer's token, a Basic's password and its base64 (an echo of the header showed them on
+        /// streamed rows and frames), another's whole value.
+        func credential(_ value: String, named name: String) {
+            let words = value.split(separator: " ", maxSplits: 1)
+            guard words.count == 2, words[0].allSatisfy(\.isLetter) else { return found.append((name, value)) }
+            if words[0].lowercased() == "basic" {
+                if let pair = BasicCredentials(authorization: value) { found.append(("password", pair.password)) }
+                found.append(("basic_credentials", String(words[1])))
+            } else {
+                found.append(("token", String(words[1])))
+            }
+        }
         switch command {
         case let .set(name, value):
             if Redactor.isSecretName(name) { found.append((name, value)) }
+        case let .header(.credential(header?)):
+            credential(header.value, named: header.name)
+        case let .header(.set(headers)):
+            for header in headers where Redactor.isSecretName(header.name) { credential(header.value, named: header.name) }
         case let .http(_, path, items, _):
             // A byte test: `contains("?")` went through Foundation's string search, on every request.
             if path.utf8.contains(UInt8(ascii: "?")) { query(path) }
             for item in items {
                 switch item {
                 case let .header(name, value) where Redactor.isSecretName(name):
-                    // `Bearer …`: the credential after its scheme, named as --curl names it; Basic is --curl's `-u` (left alone).
-                    let words = value.split(separator: " ", maxSplits: 1)
-                    if words.count == 2, words[0].allSatisfy(\.isLetter) {
-                        if words[0].lowercased() != "basic" { found.append(("token", String(words[1]))) }
-                    } else {
-                        found.append((name, value))
-                    }
+                    // `Bearer …`: the credential after its scheme, named as --curl names it; `-a U:P` is one of these.
+                    credential(value, named: name)
                 case let .stringField(name, value) where Redactor.isSecretName(Redactor.leaf(of: name)): found.append((Redactor.leaf(of: name), value))
                 case let .jsonField(name, .string(value)) where Redactor.isSecretName(Redactor.leaf(of: name)): found.append((Redactor.leaf(of: name), value))
                 case let .query(name, value) where Redactor.isSecretParameter(name): found.append((name, value))

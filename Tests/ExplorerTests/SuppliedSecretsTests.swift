@@ -1,0 +1,24 @@
+import Core
+import Foundation
+import Testing
+@testable import Explorer
+
+/// The values a line types as secrets, which the screen hides from then on.
+@Suite struct SuppliedSecretsTests {
+    func typed(_ line: String) throws -> [String] {
+        SuppliedSecrets.typed(in: try CommandParser().parse(line)).map { "\($0.name)=\($0.value)" }
+    }
+
+    /// A session credential set by `auth` (and a Basic pair typed with
+    /// `-a`) showed in clear on streamed rows and frames that echoed the
+    /// header: the live rows hide only the session's secrets.
+    @Test func aCredentialHeadersSecretPartIsTheSessions() throws {
+        #expect(try typed("auth bearer BearTok9731xyz") == ["token=BearTok9731xyz"])
+        let basic = Data("alice:S3cr3tPass".utf8).base64EncodedString()
+        #expect(try typed("auth basic alice:S3cr3tPass") == ["password=S3cr3tPass", "basic_credentials=\(basic)"])
+        let bob = Data("bob:BobPw99887".utf8).base64EncodedString()
+        #expect(try typed("get /ndjson -a bob:BobPw99887") == ["password=BobPw99887", "basic_credentials=\(bob)"])
+        #expect(try typed("header X-Api-Key:k3y-typed-123") == ["X-Api-Key=k3y-typed-123"])
+        #expect(try typed("header X-Trace:t-1").isEmpty)
+    }
+}
