@@ -13,6 +13,27 @@ import Testing
                                   duration: .milliseconds(12)), note: nil)
     }
 
+    /// A backend that echoed the session's refresh token (or the access
+    /// token a refresh replaced) under a name of its own (`"rt"`) had it
+    /// shown in clear: the tokens the session held are carried credentials.
+    @Test func theSessionsTokensAreHiddenWhereAnAnswerEchoesThem() async throws {
+        var echoed = Exchange(request: PreparedRequest(method: "GET", url: URL(string: "http://127.0.0.1:1/x")!),
+                              response: ReceivedResponse(status: 200, reason: "OK", headers: [HTTPHeader(name: "Content-Type", value: "application/json")],
+                                                         body: Array(#"{"rt": "RefreshTok19506ghijk", "note": "at AccessTok19506abcdef"}"#.utf8)))
+        echoed.heldTokens = ["AccessTok19506abcdef", "RefreshTok19506ghijk"]
+        let (out, _) = plain.render(.exchange(echoed, note: nil))
+        #expect(!out.contains("RefreshTok19506ghijk") && !out.contains("AccessTok19506abcdef"), "\(out)")
+        // The session fills them in as it sends.
+        try await withSandboxInterpreter { interpreter, _ in
+            _ = await interpreter.execute(try interpreter.parser.parse("login alice@example.com alice123"))
+            guard case let .exchange(exchange, _, _) = await interpreter.execute(try interpreter.parser.parse("get /api/tasks page_size==1")) else {
+                Issue.record("no exchange"); return
+            }
+            let tokens = await interpreter.session.tokens
+            #expect(exchange.heldTokens == [tokens?.accessToken, tokens?.refreshToken].compactMap { $0 })
+        }
+    }
+
     @Test func statusLineThenPrettyJSONInServerOrder() {
         let (out, err) = plain.render(exchange(200, "OK", type: "application/json", body: Array(#"{"z":1,"a":[true]}"#.utf8)))
         #expect(out == "HTTP/1.1 200 OK  12 ms\n{\n  \"z\": 1,\n  \"a\": [\n    true\n  ]\n}\n")

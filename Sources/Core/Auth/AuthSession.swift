@@ -24,6 +24,10 @@ public struct Exchange: Sendable {
     /// The redirects followed on the way (`--follow`), first to last: each
     /// request and its 3xx answer. Empty when none was followed.
     public var hops: [Exchange]
+    /// The session's tokens when the answer came, and those a refresh
+    /// replaced on the way: an answer that echoes one under a name of its
+    /// own (a refresh token as `rt`) has it hidden as a carried credential.
+    public var heldTokens: [String] = []
 
     public init(request: PreparedRequest, response: ReceivedResponse, refreshed: Bool = false,
                 sessionExpired: Bool = false, tokenWithheld: Bool = false, duration: Duration = .zero, hops: [Exchange] = []) {
@@ -251,11 +255,17 @@ public actor AuthSession {
         var current = request
         var hops: [Exchange] = []
         var publicHere = isPublic
+        let before = tokens
         while true {
             var exchange = try await sendOnce(current, isPublic: publicHere, placement: placement, retry: retry)
             guard let follow, let next = try RedirectPolicy.next(after: exchange.response, to: current) else {
                 exchange.hops = hops
                 exchange.duration = ContinuousClock.now - start
+                var held: [String] = []
+                for token in [before?.accessToken, before?.refreshToken, tokens?.accessToken, tokens?.refreshToken] {
+                    if let token, token.count >= SecretScrubber.minimumLength, !held.contains(token) { held.append(token) }
+                }
+                exchange.heldTokens = held
                 return exchange
             }
             guard hops.count < follow.maximum else {

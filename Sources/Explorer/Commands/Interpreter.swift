@@ -23,9 +23,11 @@ actor Interpreter {
     /// the credentials it carried where its answer echoes them, as the
     /// answer's display did. Worked out when asked, not for every answer.
     private var lastRequest: PreparedRequest?
+    /// The session's tokens when the last answer came (`Exchange.heldTokens`).
+    private var lastHeldTokens: [String] = []
     private var lastCarried: [String] {
         (lastRequest.map { Renderer.credentials(of: $0, secretHeaders: profile.secretHeaders, secretParameters: profile.secretParameters) } ?? [])
-            + supplied.shown
+            + lastHeldTokens + supplied.shown
     }
     /// Values the session filled in for `{{secret:NAME}}` so far (from the
     /// environment, or typed without echo): hidden where an answer echoes
@@ -512,6 +514,7 @@ actor Interpreter {
     private func remember(_ exchange: Exchange, note: String?, view: PrintParts = .plain) -> Outcome {
         lastResponse = exchange.response
         lastRequest = exchange.request
+        lastHeldTokens = exchange.heldTokens
         lastFrame = nil
         // Ids for TAB come from the first elements of lists, which the preview's parse has (a large answer is not parsed whole).
         if seenIDs != nil, exchange.response.status < 400,

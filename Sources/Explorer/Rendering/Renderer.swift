@@ -79,7 +79,7 @@ struct Renderer: Sendable {
             if piped { err += line } else { out += line }
         }
         if !view.isDisjoint(with: [.statusLine, .responseHeaders]) { out += statusLine(exchange) }
-        let carried = credentials(of: exchange.request) + alsoHidden
+        let carried = credentials(of: exchange.request) + exchange.heldTokens + alsoHidden
         if view.contains(.responseHeaders) {
             out += headerLines(response.headers, hiding: carried)
         } else if (300..<400).contains(response.status), let location = response.header("Location") {
