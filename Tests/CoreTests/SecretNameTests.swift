@@ -17,6 +17,9 @@ struct SecretNameTests {
         ("password_min_length", false), ("password_policy", false), ("passwordUpdatedAt", false), ("secret_version", false),
         ("token_expires_at", false), ("password_reset_url", true),
         // A session's id and a CSRF token, as frameworks name them (`set sessionid=…` showed in vars and transcripts).
+        // A PIN, a one-time code, a signature, a private key, a credential under a plain name (they reached history in clear).
+        ("pin", true), ("otp", true), ("X-Signature", true), ("privateKey", true), ("bearer", true), ("credentials", true), ("auth", true),
+        ("pins", false), ("author", false), ("auth_method", false),
         ("sessionid", true), ("X-Session-Id", true), ("session_key", true), ("connect.sid", true), ("JSESSIONID", true),
         ("csrf", true), ("csrftoken", true), ("X-CSRF", true), ("session", false), ("session_count", false), ("sid", false), ("session_id", false),
     ])

@@ -9,7 +9,7 @@ public enum Redactor {
     /// Parts of a name that make it a secret's: `X-Goog-Api-Key`, Azure's
     /// `api-key` and `Ocp-Apim-Subscription-Key`, `X-Authorization`.
     static let secretWords = ["password", "passwd", "secret", "api_key", "apikey", "api-key", "subscription-key", "subscription_key",
-                              "access_key", "access-key", "private_key", "private-key", "authorization"]
+                              "access_key", "access-key", "private_key", "private-key", "privatekey", "authorization"]
     /// Whole names that are secrets' (a word in other names: `cookie_policy`,
     /// `passport`, `pwd_hint` are not one); `pw` and `pass` are short for a
     /// password; a session's id and a CSRF token are credentials, under the
@@ -17,7 +17,9 @@ public enum Redactor {
     /// not `session_id`, which is as often a workout's or a chat's).
     static let secretHeaders = ["cookie", "x-api-key", "authentication", "x-auth", "pw", "pwd", "pass", "passphrase",
                                 "sessionid", "x-session-id", "session_key", "sessionkey", "jsessionid",
-                                "phpsessid", "connect.sid", "laravel_session", "csrf", "xsrf", "x-csrf", "x-xsrf"]
+                                "phpsessid", "connect.sid", "laravel_session", "csrf", "xsrf", "x-csrf", "x-xsrf",
+                                // A PIN, a one-time code, a request signature, a credential under a plain name (`set bearer=…`).
+                                "pin", "otp", "totp", "signature", "x-signature", "bearer", "credential", "credentials", "auth"]
     /// Whole names that are secrets' in a query, not elsewhere: Google's
     /// `?key=`, a signed URL's `sig=` (a JSON member `key` is usually not one).
     static let secretParameters: Set<String> = ["key", "sig", "signature"]
