@@ -355,6 +355,45 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
         #expect(store.load(key: "linku http://127.0.0.1:9") == nil)
     }
 
+    /// Ctrl-C while a refresh ran waited for the refresh to end, said "request
+    /// cancelled", and sent the request again all the same (a POST went
+    /// through). The wait ends at once, the request does not go again, and
+    /// the refresh goes on: its rotated token is kept.
+    @Test func cancellingDuringARefreshSendsNothingMoreAndKeepsTheRefreshedTokens() async throws {
+        final class SlowRefresh: HTTPTransport, @unchecked Sendable {
+            let lock = NSLock()
+            var sent: [String] = []
+            /// The refresh answers once the test opens this.
+            let (gate, open) = AsyncStream.makeStream(of: Void.self)
+            var eventLoop: any EventLoop { Self.sharedLoop }
+            nonisolated(nonsending) func send(_ request: PreparedRequest) async throws(TransportError) -> ReceivedResponse {
+                lock.withLock { sent.append(request.method + " " + request.url.path) }
+                if request.url.path.hasSuffix("/refresh") {
+                    for await _ in gate { break }
+                    return ReceivedResponse(status: 200, reason: "OK", headers: [HTTPHeader(name: "Content-Type", value: "application/json")],
+                                            body: Array(#"{"access_token":"NEW-ACCESS","refresh_token":"NEW-REFRESH"}"#.utf8))
+                }
+                return ReceivedResponse(status: 401, reason: "Unauthorized", headers: [], body: [])
+            }
+        }
+        let transport = SlowRefresh()
+        let store = MemoryTokenStore()
+        let builder = RequestBuilder(baseURL: URL(string: "http://127.0.0.1:9")!)
+        try store.save(key: "linku http://127.0.0.1:9", tokens: Tokens(accessToken: "OLD-ACCESS", refreshToken: "OLD-REFRESH", userJSON: nil))
+        let auth = AuthSession(profile: .linku, builder: builder, transport: transport, store: store)
+        let request = try builder.build(method: "POST", path: "/api/tasks", items: [.stringField(name: "title", value: "x")])
+        let send = Task { try await auth.send(request) }
+        for _ in 0..<500 where transport.lock.withLock({ transport.sent.count }) < 2 { try await Task.sleep(for: .milliseconds(10)) }
+        send.cancel()
+        // The wait ends while the refresh is still held at the gate.
+        await #expect(throws: CancellationError.self) { try await send.value }
+        #expect(await auth.tokens?.accessToken == "OLD-ACCESS")
+        transport.open.yield()
+        for _ in 0..<500 where await auth.tokens?.accessToken != "NEW-ACCESS" { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(await auth.tokens?.refreshToken == "NEW-REFRESH", "the refresh went on and its rotated token is kept")
+        #expect(transport.lock.withLock { transport.sent } == ["POST /api/tasks", "POST /api/secure-auth/refresh"], "the POST did not go again")
+    }
+
     /// A login answered with a page (a proxy's, a wrong login-path's) says so,
     /// not that the token is missing at the profile's path.
     @Test func aLoginAnsweredWithoutJSONSaysSo() async throws {

@@ -343,6 +343,8 @@ public actor AuthSession {
             expired.refreshRefusal = lastRefusal
             return expired
         }
+        // Cancelled while the refresh ran: the request does not go again.
+        try Task.checkCancellation()
         var (second, retried) = try await exchange(withToken(request, fresh, placement))
         if retried.status == 401, renewal == .adopted {
             // Another process's newer token had expired too (it refreshed a while ago):
@@ -478,12 +480,32 @@ public actor AuthSession {
         if let failedToken, let current = tokens?.accessToken, current != failedToken { return .refreshed }
         // Another process with this login (a script beside the REPL) may have refreshed since: its tokens, not a refresh.
         if adoptSavedTokens() { return .adopted }
-        if let refreshing { return try await refreshing.value.get() }
-        let task = Task { await self.performRefresh(timeout: timeout) }
+        if let refreshing { return try await Self.waitCancellably(for: refreshing).get() }
+        let task = Task {
+            let result = await self.performRefresh(timeout: timeout)
+            await self.refreshEnded()
+            return result
+        }
         refreshing = task
-        let result = await task.value
-        refreshing = nil
-        return try result.get()
+        // Ctrl-C while the refresh runs ends the wait (the line said "request cancelled" after the refresh, and the
+        // request went again all the same); the refresh goes on, so a rotated refresh token is still kept.
+        return try await Self.waitCancellably(for: task).get()
+    }
+
+    private func refreshEnded() { refreshing = nil }
+
+    /// `task`'s value, or CancellationError as soon as the waiting task is cancelled (awaiting a
+    /// task's value does not end when the waiter is cancelled).
+    private static func waitCancellably<T: Sendable>(for task: Task<T, Never>) async throws -> T {
+        let waiter = CancellableWait<T>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                waiter.start(continuation)
+                Task { waiter.finish(.success(await task.value)) }
+            }
+        } onCancel: {
+            waiter.finish(.failure(CancellationError()))
+        }
     }
 
     /// How the server worded the last refresh it refused (`401 INVALID_REFRESH: …`).
@@ -571,5 +593,38 @@ public actor AuthSession {
         let owner = (new ?? tokens)?.owner ?? ""
         tokens = new
         try store.save(key: storeKey, owner: owner, tokens: new)
+    }
+}
+
+/// A continuation resumed once: by a value, or by a cancellation that may
+/// come before the continuation is there.
+private final class CancellableWait<T: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<T, any Error>?
+    private var early: Result<T, any Error>?
+    private var done = false
+
+    func start(_ continuation: CheckedContinuation<T, any Error>) {
+        lock.lock()
+        if let early {
+            lock.unlock()
+            continuation.resume(with: early)
+            return
+        }
+        self.continuation = continuation
+        lock.unlock()
+    }
+
+    func finish(_ result: Result<T, any Error>) {
+        lock.lock()
+        guard !done else { return lock.unlock() }
+        done = true
+        guard let continuation else {
+            early = result
+            return lock.unlock()
+        }
+        self.continuation = nil
+        lock.unlock()
+        continuation.resume(with: result)
     }
 }
