@@ -394,6 +394,41 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
         #expect(transport.lock.withLock { transport.sent } == ["POST /api/tasks", "POST /api/secure-auth/refresh"], "the POST did not go again")
     }
 
+    /// A `refreshed-refresh-token` path that finds nothing in the refresh's
+    /// answer kept the used token silently; the next refresh sent it and a
+    /// server that rotates them ended the login. The first refresh says so.
+    @Test func aRefreshedRefreshTokenPathThatFindsNothingIsSaid() async throws {
+        final class Rotates: HTTPTransport, @unchecked Sendable {
+            var eventLoop: any EventLoop { Self.sharedLoop }
+            nonisolated(nonsending) func send(_ request: PreparedRequest) async throws(TransportError) -> ReceivedResponse {
+                if request.url.path.hasSuffix("/refresh") {
+                    return ReceivedResponse(status: 200, reason: "OK", headers: [HTTPHeader(name: "Content-Type", value: "application/json")],
+                                            body: Array(#"{"data": {"access_token": "NEW-ACCESS", "refreshToken": "NEW-REFRESH"}}"#.utf8))
+                }
+                let authorized = request.header("Authorization") == "Bearer NEW-ACCESS"
+                return ReceivedResponse(status: authorized ? 200 : 401, reason: authorized ? "OK" : "Unauthorized", headers: [], body: [])
+            }
+        }
+        var profile = Profile.linku
+        profile.auth?.refreshedAccessTokenPath = try JSONPath.parse(".data.access_token")
+        profile.auth?.refreshedRefreshTokenPath = try JSONPath.parse(".refreshToken")
+        let store = MemoryTokenStore()
+        let builder = RequestBuilder(baseURL: URL(string: "http://127.0.0.1:9")!)
+        try store.save(key: "linku http://127.0.0.1:9", tokens: Tokens(accessToken: "OLD-ACCESS", refreshToken: "OLD-REFRESH", userJSON: nil))
+        let auth = AuthSession(profile: profile, builder: builder, transport: Rotates(), store: store)
+        let exchange = try await auth.send(builder.build(method: "GET", path: "/api/users/profile/me", items: []))
+        #expect(exchange.refreshed && exchange.response.status == 200)
+        #expect(exchange.refreshWarning == "the answer of /api/secure-auth/refresh has no refresh token at .refreshToken (the profile's "
+                + "refreshed-refresh-token): the old one is kept, which a server that rotates them refuses at the next refresh")
+        // Found where the profile says: nothing to say.
+        profile.auth?.refreshedRefreshTokenPath = try JSONPath.parse(".data.refreshToken")
+        try store.save(key: "linku http://127.0.0.1:9", tokens: Tokens(accessToken: "OLD-ACCESS", refreshToken: "OLD-REFRESH", userJSON: nil))
+        let right = AuthSession(profile: profile, builder: builder, transport: Rotates(), store: store)
+        let fine = try await right.send(builder.build(method: "GET", path: "/api/users/profile/me", items: []))
+        let kept = await right.tokens?.refreshToken
+        #expect(fine.refreshed && fine.refreshWarning == nil && kept == "NEW-REFRESH")
+    }
+
     /// A login answered with a page (a proxy's, a wrong login-path's) says so,
     /// not that the token is missing at the profile's path.
     @Test func aLoginAnsweredWithoutJSONSaysSo() async throws {

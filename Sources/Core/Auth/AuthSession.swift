@@ -28,6 +28,9 @@ public struct Exchange: Sendable {
     /// replaced on the way: an answer that echoes one under a name of its
     /// own (a refresh token as `rt`) has it hidden as a carried credential.
     public var heldTokens: [String] = []
+    /// What was odd about the refresh this exchange made, in one line: a
+    /// profile path that found nothing in the refresh's answer.
+    public var refreshWarning: String?
 
     public init(request: PreparedRequest, response: ReceivedResponse, refreshed: Bool = false,
                 sessionExpired: Bool = false, tokenWithheld: Bool = false, duration: Duration = .zero, hops: [Exchange] = []) {
@@ -360,7 +363,9 @@ public actor AuthSession {
         }
         // Taking the tokens another process refreshed is no refresh of this one's: not said, nor
         // recorded (its replay would wait for a refresh that has no cause there).
-        return Exchange(request: second, response: retried, refreshed: renewal == .refreshed, duration: ContinuousClock.now - start)
+        var done = Exchange(request: second, response: retried, refreshed: renewal == .refreshed, duration: ContinuousClock.now - start)
+        if renewal == .refreshed { done.refreshWarning = refreshWarning }
+        return done
     }
 
     /// The session's cookies (RFC 6265 rules, in memory only): sent with
@@ -510,6 +515,8 @@ public actor AuthSession {
 
     /// How the server worded the last refresh it refused (`401 INVALID_REFRESH: …`).
     private var lastRefusal: String?
+    /// What was odd about the last refresh's answer (`Exchange.refreshWarning`).
+    private var refreshWarning: String?
 
     /// How a server refuses a refresh token (expired, revoked, rotated away).
     private static let refusals: Set<Int> = [400, 401, 403, 422]
@@ -563,6 +570,13 @@ public actor AuthSession {
         // A server that rotates refresh tokens hands out a new one; without `refreshed-refresh-token` it is
         // looked for where the login's was (the second refresh sent the used one and lost the login).
         let newRefresh = (try? (auth.refreshedRefreshTokenPath ?? auth.refreshTokenPath).evaluate(body).get())?.stringValue ?? refreshToken
+        // A path the profile names that finds nothing kept the used token silently: the next refresh sent it and
+        // a server that rotates them ended the login.
+        refreshWarning = nil
+        if let path = auth.refreshedRefreshTokenPath, (try? path.evaluate(body).get())?.stringValue == nil {
+            refreshWarning = "the answer of \(auth.refreshPath) has no refresh token at \(path) (the profile's refreshed-refresh-token): "
+                + "the old one is kept, which a server that rotates them refuses at the next refresh"
+        }
         try? setTokens(Tokens(accessToken: access, refreshToken: newRefresh, userJSON: tokens?.userJSON, email: tokens?.email))
         return .success(.refreshed)
     }
