@@ -13,6 +13,10 @@ import Testing
         #expect(names.contains("nova/newcomer"))
         #expect(tours.tours(for: "posture").map(\.name) == ["posture/upload-logs"])
         #expect(tours.find("linku/create-task")?.summary == "Alice posts a task and reads it back through a captured id.")
+        // A first sentence over two lines is whole (it ended at "verifies the email,").
+        #expect(tours.find("nova/newcomer")?.summary == "Nova, an Instagram-like backend: a newcomer registers, verifies the email, posts a photo, and meets the others.")
+        #expect(Tours.summary(["", "# One line.", "# The next paragraph."]) == "One line.")
+        #expect(Tours.summary(["# a", "# b", "# c", "# d"]) == "a b c")
         #expect(tours.find("create-task")?.name == "linku/create-task")
         #expect(tours.find("no-such-tour") == nil)
     }

@@ -40,7 +40,9 @@ def test_tour_alone_lists_the_tours_of_this_backend(spawn, env):
     x = spawn()
     out = x.run("tour")
     assert "linku/create-task" in out
-    assert "nova (explorer --profile nova): nova/errors, nova/newcomer" in out
+    # Each other backend on a line of its own, its tours under it (they ran on at the end of the line before).
+    assert "\nnova (explorer --profile nova):\n  nova/errors, nova/newcomer\n" in out.replace("\r", ""), out
+    assert "\nposture (explorer --profile posture):\n  posture/upload-logs" in out.replace("\r", ""), out
 
 
 def test_replay_runs_a_transcript_inside_the_session(env):

@@ -42,12 +42,15 @@ extension SessionController {
         let width = mine.map(\.name.columns).max() ?? 0
         var text = mine.isEmpty ? "no tours for \(profile)\n" : "Tours for \(profile) (tour NAME walks one; TAB completes NAME):\n"
         for tour in mine { text += "  " + tour.name.padded(to: width) + "  " + tour.summary + "\n" }
+        // Summaries under their column on an 80-column terminal, not broken mid-word.
+        var shown = text.wrapped()
         let others = Dictionary(grouping: all.filter { $0.profile != profile }, by: \.profile)
         for (other, tours) in others.sorted(by: { $0.key < $1.key }) {
-            text += "\(other) (explorer --profile \(other)): " + tours.map(\.name).joined(separator: ", ") + "\n"
+            // Each profile's line wrapped on its own, its names indented under it: wrapped together, the
+            // next profile's line ran on at the end of the one before.
+            shown += "\n" + "\(other) (explorer --profile \(other)):" + "\n" + ("  " + tours.map(\.name).joined(separator: ", ")).wrapped()
         }
-        // Summaries under their column on an 80-column terminal, not broken mid-word.
-        return text.wrapped()
+        return shown
     }
 
     /// The transcript at `path`, parsed, and replay state on this session.

@@ -76,10 +76,24 @@ struct Tours {
                   let prelude = try? TranscriptParser.prelude(text) else { return nil }
             let relative = String(path.dropFirst(folder.count)).trimmingCharacters(in: CharacterSet(charactersIn: "/"))
             let name = (relative as NSString).deletingPathExtension
-            let comment = prelude.comments.first { $0.trimmingBlanks().hasPrefix("#") } ?? ""
-            let summary = comment.trimmingBlanks().dropFirst().trimmingBlanks()
-            return Tour(name: name, path: path, profile: prelude.header.profile, summary: summary)
+            return Tour(name: name, path: path, profile: prelude.header.profile, summary: Self.summary(prelude.comments))
         }
+    }
+
+    /// The first sentence of a transcript's first comment, over as many
+    /// lines as it takes (three at most): its first line alone cut
+    /// `nova/newcomer`'s at "verifies the email,".
+    static func summary(_ comments: [String]) -> String {
+        var lines: [String] = []
+        for comment in comments.drop(while: { !$0.trimmingBlanks().hasPrefix("#") }) {
+            let text = comment.trimmingBlanks()
+            guard text.hasPrefix("#") else { break }
+            let line = text.dropFirst().trimmingBlanks()
+            guard !line.isEmpty else { break }
+            lines.append(line)
+            if lines.count == 3 || [".", "!", "?", ":"].contains(where: line.hasSuffix) { break }
+        }
+        return lines.joined(separator: " ")
     }
 
     /// The tours for one backend profile.
