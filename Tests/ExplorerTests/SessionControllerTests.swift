@@ -310,6 +310,20 @@ import Testing
         #expect(terminal.output.contains(#"q='"$X_API_KEY""#), "\(terminal.output)")
     }
 
+    /// A 401 to a session that never logged in showed the server's refusal
+    /// alone; what to do is said on screen, and not recorded (a suite
+    /// recorded before would differ by it).
+    @Test func aRefusalBeforeAnyLoginSaysToLogIn() async throws {
+        let path = Self.temporary("refused")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let terminal = FakeTerminal(interactive: false)
+        _ = try await Self.withController(terminal) { controller in
+            controller.script(["record \(path)", "get /api/users/profile/me", "login alice@example.com alice123", "get /api/users/profile/me"], name: "t")
+        }
+        #expect(terminal.output.components(separatedBy: Interpreter.notLoggedIn).count == 2, "said once, before the login: \(terminal.output)")
+        #expect(!(try String(contentsOfFile: path, encoding: .utf8)).contains("not logged in"))
+    }
+
     /// A recording begun partway through a session wrote a variable holding
     /// a secret of the session's in clear in its header (`var: note=… key`),
     /// and an answer's echo of the session's refresh token: it knows the

@@ -307,6 +307,11 @@ actor Interpreter {
                let from = Origin(request.url), let to = Origin(exchange.request.url) {
                 notes.append("client certificate not sent to \(to): the redirect left \(from)")
             }
+            // A 401 to a session that never logged in showed the server's refusal alone: what to do is said.
+            if exchange.response.status == 401, !exchange.sessionExpired, profile.auth != nil, await !session.isLoggedIn,
+               Origin(exchange.request.url) == session.scope.origin {
+                notes.append(Self.notLoggedIn)
+            }
             /// Why a body that was to be saved was not.
             var unsaved: String?
             if let stream { notes += Self.settle(stream, view: &view) }
@@ -679,6 +684,14 @@ actor Interpreter {
         guard let count = Int(line.prefix { $0.isNumber }) else { return false }
         return line == streamedNote(count)
     }
+
+    /// What a 401 to a session that never logged in is told: a hint for the
+    /// person at the screen, not recorded (a suite recorded before it was
+    /// said would differ by it).
+    static let notLoggedIn = "not logged in: login EMAIL, then send it again"
+
+    /// Notes said on screen and left out of recordings.
+    static func isScreenOnlyNote(_ line: String) -> Bool { line == notLoggedIn || isStreamedNote(line) }
 
     /// A download's line: saved, or why not, and whether it failed to save
     /// a body it should have (a 404 is not one). A body that came encoded

@@ -43,8 +43,9 @@ extension Outcome {
                     observation.errors += Self.lines(note)
                 } else {
                     // "4 lines streamed above" says how a terminal showed the body (the body
-                    // itself is recorded): a replay, a script, shows it whole and says nothing.
-                    observation.notes = Self.lines(note).filter { !Interpreter.isStreamedNote($0) }
+                    // itself is recorded): a replay, a script, shows it whole and says nothing;
+                    // "not logged in" is a hint for the screen.
+                    observation.notes = Self.lines(note).filter { !Interpreter.isScreenOnlyNote($0) }
                 }
             }
             return observation
