@@ -418,6 +418,9 @@ import Testing
         let link = try Scratch.folder("link").appendingPathComponent("sessions").path
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: directory.path)
         #expect(TranscriptSource.files(in: [link]).files == ["binary", "profile", "syntax"].map { "\(link)/\($0).transcript" })
+        // A file named twice, or by a folder too, runs once (it ran four times; --update --jobs rewrote it at once).
+        let dotted = (directory.path as NSString).appendingPathComponent("./profile.transcript")
+        #expect(TranscriptSource.files(in: [profile, dotted, directory.path, link]).files == [profile, binary, syntax])
     }
 
     @Test func aServerThatDoesNotAnswerIsARuntimeFailure() async throws {

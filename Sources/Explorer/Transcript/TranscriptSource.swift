@@ -29,6 +29,10 @@ enum TranscriptSource {
             if found.isEmpty { empty.append(path) }
             files += found
         }
+        // A file named twice (`test a.transcript ./a.transcript suite/`) ran twice, and with --update
+        // --jobs was rewritten twice at once: each runs once, where it was first named.
+        var seen: Set<String> = []
+        files = files.filter { seen.insert(URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path).inserted }
         return (files, empty)
     }
 
