@@ -11,6 +11,15 @@ public enum TranscriptParser {
 
     typealias Line = (number: Int, text: String)
 
+    /// `<<<<<<< HEAD`, `=======`, `>>>>>>> branch`, `||||||| base`: git's, alone at a line's start.
+    static func isConflictMarker(_ line: String) -> Bool {
+        for mark in ["<<<<<<<", "=======", ">>>>>>>", "|||||||"] where line.hasPrefix(mark) {
+            let rest = line.dropFirst(7)
+            if rest.isEmpty || rest.first == " " { return true }
+        }
+        return false
+    }
+
     public static func parse(_ text: String) throws(TranscriptParseError) -> Transcript {
         // Split on UTF-8 newlines: faster than by Character, and a CRLF file
         // splits too ("\r\n" is one Character, so it never equals "\n").
@@ -24,6 +33,11 @@ public enum TranscriptParser {
             throw TranscriptParseError(line: 1, column: 1, message: "empty file: a transcript starts with '\(Transcript.versionLine)'")
         }
         try checkVersion(first)
+        // A merge left half done (`<<<<<<< HEAD`) read as a broken body or header, which said nothing of it.
+        if let marker = lines.first(where: { isConflictMarker($0.text) }) {
+            throw TranscriptParseError(line: marker.number, column: 1,
+                                       message: "a merge conflict marker ('\(marker.text.prefix(7))'): resolve the conflict, keeping one side's steps, then run it again")
+        }
 
         let commandIndices = lines.indices.filter { $0 > 0 && isCommand(lines[$0].text) }
         if commandIndices.isEmpty, !endsWithNewline, let last = lines.last {
