@@ -206,6 +206,28 @@ import Testing
         #expect(try Self.profile(open).auth == "none")
     }
 
+    /// Servers whose hosts say nothing (three loopback ports) were `local`,
+    /// `local2` and `local3`, the first listed (production) the default:
+    /// their descriptions name them.
+    @Test func aServersDescriptionNamesItsEnvironment() throws {
+        let url = Scratch.file("described", extension: "yaml")
+        try """
+        openapi: 3.0.3
+        info: {title: t, version: '1'}
+        servers:
+          - {url: "http://127.0.0.1:19603", description: Production server}
+          - {url: "http://127.0.0.1:19602", description: "Staging (QA data)"}
+          - {url: "http://127.0.0.1:19601", description: Development}
+          - {url: "http://127.0.0.1:19604"}
+        paths: {}
+        """.write(to: url, atomically: true, encoding: .utf8)
+        let text = ProfileInitCommand.text(name: "shop", baseURL: nil, spec: try SpecLoader.load(url.path), specPath: nil)
+        #expect(text.environments == ["local", "dev", "staging", "production"], "the safest first: dev is the default, not production")
+        #expect(text.yaml.contains("  production:\n    base-url: http://127.0.0.1:19603"))
+        #expect(ProfileInitCommand.environmentName(URL(string: "https://api.example.com")!, description: "The live API") == "production")
+        #expect(ProfileInitCommand.environmentName(URL(string: "https://staging.example.com")!, description: "Our servers") == "staging")
+    }
+
     /// HTTP Basic and an API key in the query were written `kind: bearer`:
     /// every request went with `Authorization: Bearer` the server refused.
     @Test func basicAndQuerySchemesBecomeBasicAndQueryAuth() throws {

@@ -130,11 +130,13 @@ struct ProfileInitCommand: ParsableCommand {
     static func text(name: String, baseURL: URL?, spec: ImportedSpec?, specPath: String?) -> (yaml: String, environments: [String], auth: String) {
         var environments: [(name: String, url: String)] = []
         if let baseURL { environments.append(("local", baseURL.absoluteString)) }
-        for server in spec?.servers ?? [] where server.host != nil && !environments.contains(where: { $0.url == server.absoluteString }) {
-            var label = environmentName(server)
+        let descriptions = spec?.serverDescriptions ?? []
+        for (index, server) in (spec?.servers ?? []).enumerated() where server.host != nil && !environments.contains(where: { $0.url == server.absoluteString }) {
+            let named = environmentName(server, description: index < descriptions.count ? descriptions[index] : nil)
+            var label = named
             var n = 2
             while environments.contains(where: { $0.name == label }) {
-                label = environmentName(server) + "\(n)"
+                label = named + "\(n)"
                 n += 1
             }
             environments.append((label, server.absoluteString))
@@ -187,8 +189,19 @@ struct ProfileInitCommand: ParsableCommand {
         return (lines.joined(separator: "\n") + "\n", environments.map(\.name), auth)
     }
 
-    /// `local` for a loopback server, `staging` or `dev` when the host says so, else `production`.
-    static func environmentName(_ url: URL) -> String {
+    /// What the server's `description` says it is (`Production server`,
+    /// `Staging`), else `local` for a loopback server, `staging` or `dev`
+    /// when the host says so, else `production`. Three loopback servers
+    /// described production, staging and dev were `local`, `local2` and
+    /// `local3`, production the default.
+    static func environmentName(_ url: URL, description: String? = nil) -> String {
+        if let description {
+            let words = description.lowercased().split { !$0.isLetter }.map(String.init)
+            let kinds: [(String, [String])] = [("production", ["production", "prod", "live"]), ("staging", ["staging", "stage"]),
+                                                ("dev", ["dev", "development", "develop"]), ("test", ["test", "testing"]), ("sandbox", ["sandbox"]),
+                                                ("qa", ["qa"]), ("local", ["local", "localhost"])]
+            for (name, said) in kinds where words.contains(where: said.contains) { return name }
+        }
         let host = url.host?.lowercased() ?? ""
         if host == "localhost" || host == "127.0.0.1" || host == "::1" { return "local" }
         for word in ["staging", "stage", "dev", "test", "sandbox", "qa"] where host.contains(word) { return word == "stage" ? "staging" : word }

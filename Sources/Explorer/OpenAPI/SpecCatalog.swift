@@ -13,6 +13,7 @@ struct SpecDocument {
     /// The document's `security`: alternatives, each the scheme names it needs together.
     var security: [[String]] = []
     var servers: [URL] = []
+    var serverDescriptions: [String?] = []
     var notes: Set<String> = []
 }
 
@@ -103,9 +104,11 @@ struct SpecCatalog {
     static func build(_ document: SpecDocument) -> ImportedSpec {
         var catalog = SpecCatalog(document)
         let endpoints = document.operations.map { catalog.endpoint($0, documentSecurity: document.security) }
-        return ImportedSpec(endpoints: endpoints, models: catalog.models, servers: document.servers,
-                            notes: catalog.notes.sorted(), defaultAccess: catalog.access(document.security),
-                            credential: catalog.credential(document))
+        var spec = ImportedSpec(endpoints: endpoints, models: catalog.models, servers: document.servers,
+                                notes: catalog.notes.sorted(), defaultAccess: catalog.access(document.security),
+                                credential: catalog.credential(document))
+        spec.serverDescriptions = document.serverDescriptions
+        return spec
     }
 
     private init(_ document: SpecDocument) {

@@ -44,7 +44,9 @@ enum SpecImport31 {
     static func document(_ doc: OpenAPI.Document) -> SpecDocument {
         let components = doc.components
         var out = SpecDocument()
-        out.servers = doc.servers.compactMap(\.urlTemplate.url).filter { $0.host != nil }
+        let servers = doc.servers.compactMap { server in server.urlTemplate.url.flatMap { $0.host == nil ? nil : ($0, server.description) } }
+        out.servers = servers.map(\.0)
+        out.serverDescriptions = servers.map(\.1)
         out.security = doc.security.map(requirement)
         var notes = Set<String>()
         out.schemas = components.schemas.map { (name: $0.key.rawValue, schema: schema($0.value, notes: &notes)) }

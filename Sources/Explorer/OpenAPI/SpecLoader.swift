@@ -9,6 +9,8 @@ struct ImportedSpec: Sendable {
     /// Component schemas and the inline objects of bodies and answers.
     var models: [Model]
     var servers: [URL]
+    /// Each server's `description` (`Production`), in `servers`' order; nil where it has none.
+    var serverDescriptions: [String?] = []
     var notes: [String]
     /// For a request that matches no operation: the document's own `security`.
     var defaultAccess: SpecAccess
