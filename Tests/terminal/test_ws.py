@@ -558,3 +558,40 @@ def test_an_origin_header_on_ws_connect_is_refused_with_why(tmp_path):
                           env=isolated_env(tmp_path))
     assert result.returncode == 1, result  # a usage error in a script line, as any other
     assert "always sends Origin: ws://HOST" in result.stderr, result.stderr
+
+
+def test_a_repl_recording_of_a_recv_after_streamed_frames_replays(spawn, socket_server, tmp_path):
+    # A server that answers a message with an ack and then streams tokens (an LLM's way). In the REPL the
+    # `ws recv` typed right after the send got most tokens; its replay paused 250 ms first, which showed
+    # (and so took away from the recv) the tokens that came in that time: the replay failed every time.
+    import time
+
+    def streams(server, conn):
+        websocket_handshake(server, conn)
+        conn.recv(4096)  # the client's one message
+        conn.sendall(text_frame(b'{"type":"ack"}'))
+        for n in range(8):
+            time.sleep(0.06)
+            conn.sendall(text_frame(b'{"type":"token","i":%d}' % n))
+        conn.sendall(text_frame(b'{"type":"done"}'))
+        server.stopped.wait(30)
+
+    server = socket_server(streams)
+    recorded = tmp_path / "tokens.transcript"
+    x = spawn("--base-url", f"http://127.0.0.1:{server.port}", "--record", str(recorded), prompt=f"127.0.0.1:{server.port}> ")
+    prompt = f"127.0.0.1:{server.port}> "
+    assert "connected to " in x.run(f"ws connect ws://127.0.0.1:{server.port}/ --retries 0 --heartbeat 0", prompt=prompt)
+    # Typed ahead: the recv is read the moment the send is done, as a quick typist's would be.
+    x.send('ws send {"type":"go"}' + ENTER + "ws recv --until .type==done" + ENTER)
+    x.expect('{"type":"done"}', timeout=20)
+    x.expect(prompt)
+    x.send("exit" + ENTER)
+    for _ in range(50):
+        if "> ws recv --until .type==done\n" in recorded.read_text():
+            break
+        time.sleep(0.1)
+    text = recorded.read_text()
+    assert "> ws recv --until .type==done\n" in text, text
+    replay = run_explorer(["replay", str(recorded)], env=isolated_env(tmp_path), timeout=60)
+    assert replay.returncode == 0, replay.stdout + replay.stderr
+

@@ -395,10 +395,11 @@ struct Replayer: Sendable {
                     command = .specLoad(path: located!.path)
                 }
                 lastCommand = command
-                if case .ws(.recv) = command, await interpreter.framesLive {
+
+                if case .ws(.recv) = command {
                     // In the REPL this `ws recv` came after someone typed it: what arrived by then
                     // (a pong to the ping just sent) was shown above the prompt, not handed to it.
-                    try? await Task.sleep(for: Self.typingPause)
+                    await interpreter.letFramesComeAsWhileTyping(Self.typingPause)
                 }
                 outcome = await interpreter.execute(command)
                 if let located {

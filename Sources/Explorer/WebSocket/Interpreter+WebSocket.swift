@@ -56,6 +56,21 @@ extension Interpreter {
 
     var framesLive: Bool { sockets.live }
 
+    /// Before a replayed REPL `ws recv`: frames come for `pause`, as while
+    /// someone typed it. A heartbeat (the pong to a ping just sent, which
+    /// recordings leave out) is shown then, as at the REPL; any other frame
+    /// is kept for the recv: one shown before it would have been recorded
+    /// under the step before, whose frames were taken already. (Shown all
+    /// alike, tokens a server streamed into that pause were missing from the
+    /// recv, and a REPL recording failed its replay.)
+    func letFramesComeAsWhileTyping(_ pause: Duration) async {
+        guard sockets.live, sockets.socket != nil else { return }
+        sockets.live = false
+        try? await Task.sleep(for: pause)
+        sockets.live = true
+        sockets.inbox.removeAll { ObservedFrame(.received, text: $0.text).isHeartbeat }
+    }
+
     /// One frame out: sent, or queued while the socket is not open.
     private func send(_ frame: SocketFrame) async -> Outcome {
         guard let socket = sockets.socket else { return .failure(WebSocketSendError.notConnected.description, .usage) }
