@@ -310,6 +310,15 @@ import Testing
         #expect(terminal.output.contains(#"q='"$X_API_KEY""#), "\(terminal.output)")
     }
 
+    /// Ctrl-C or Ctrl-D at `login`'s password prompt went back to the
+    /// prompt without a word: that the login was abandoned is said.
+    @Test func anAbandonedPasswordPromptSaysSo() async throws {
+        let terminal = FakeTerminal(interactive: true, answers: [.type("login alice@example.com"), .ctrlD])
+        _ = try await Self.withController(terminal) { $0.repl() }
+        #expect(terminal.prompts.contains("password: "))
+        #expect(terminal.errors.contains("login abandoned (nothing sent)\n"), "\(terminal.errors)")
+    }
+
     /// A 401 to a session that never logged in showed the server's refusal
     /// alone; what to do is said on screen, and not recorded (a suite
     /// recorded before would differ by it).

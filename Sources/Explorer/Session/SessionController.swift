@@ -150,7 +150,11 @@ final class SessionController {
         }
         // Asked only of a backend that has a login: otherwise `login` says how it authenticates.
         if case let .login(email, password) = command, password == nil, terminal.isInteractive, interpreter.session.profile.auth != nil {
-            guard let filled = askLogin(email: email) else { return .done(.ok) }
+            guard let filled = askLogin(email: email) else {
+                // Ctrl-C or Ctrl-D at its prompt went back to the prompt without a word.
+                terminal.err(renderer.palette.dim("login abandoned (nothing sent)") + "\n")
+                return .done(.ok)
+            }
             command = filled
         }
         // A secret typed as such (`set apikey=…` then `X-Foo:{{apikey}}`, `password=…`, `ws connect …?token=…`) is the
