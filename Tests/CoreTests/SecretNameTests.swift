@@ -19,7 +19,7 @@ struct SecretNameTests {
         // A session's id and a CSRF token, as frameworks name them (`set sessionid=…` showed in vars and transcripts).
         // A PIN, a one-time code, a signature, a private key, a credential under a plain name (they reached history in clear).
         ("pin", true), ("otp", true), ("X-Signature", true), ("privateKey", true), ("bearer", true), ("credentials", true), ("auth", true),
-        ("pins", false), ("author", false), ("auth_method", false),
+        ("pins", false), ("author", false), ("auth_method", false), ("signature", false),
         ("sessionid", true), ("X-Session-Id", true), ("session_key", true), ("connect.sid", true), ("JSESSIONID", true),
         ("csrf", true), ("csrftoken", true), ("X-CSRF", true), ("session", false), ("session_count", false), ("sid", false), ("session_id", false),
     ])

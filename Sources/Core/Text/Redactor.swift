@@ -18,8 +18,9 @@ public enum Redactor {
     static let secretHeaders = ["cookie", "x-api-key", "authentication", "x-auth", "pw", "pwd", "pass", "passphrase",
                                 "sessionid", "x-session-id", "session_key", "sessionkey", "jsessionid",
                                 "phpsessid", "connect.sid", "laravel_session", "csrf", "xsrf", "x-csrf", "x-xsrf",
-                                // A PIN, a one-time code, a request signature, a credential under a plain name (`set bearer=…`).
-                                "pin", "otp", "totp", "signature", "x-signature", "bearer", "credential", "credentials", "auth"]
+                                // A PIN, a one-time code, a request's signature header, a credential under a plain name
+                                // (`set bearer=…`); not `signature` alone, a forum's or an email's as often (`?signature=` is `secretParameters`').
+                                "pin", "otp", "totp", "x-signature", "bearer", "credential", "credentials", "auth"]
     /// Whole names that are secrets' in a query, not elsewhere: Google's
     /// `?key=`, a signed URL's `sig=` (a JSON member `key` is usually not one).
     static let secretParameters: Set<String> = ["key", "sig", "signature"]
