@@ -166,8 +166,8 @@ public enum LineTokenizer {
         throw ParseError(offset: from - 2, reason: "unterminated $' quote")
     }
 
-    /// Joins words back into a line that splits into the same words.
-    /// `words` as one line. A `curl` line is quoted for a shell too (`-d
+    /// Joins words back into a line that splits into the same words. A
+    /// `curl` line is quoted for a shell too (`-d
     /// 'a=1&b=2'`): it is pasted into one, where an unquoted `&` ends it.
     public static func join(_ words: [String]) -> String {
         let forShell = words.first == "curl"

@@ -103,9 +103,6 @@ public struct SecretResolver: Sendable {
         }.first
     }
 
-    /// Whether `name` is a password's, which a demo account's email on its line fills.
-    public static func isPassword(_ name: String) -> Bool { isPasswordName(name) }
-
     /// `text` with each `{{secret:NAME}}` replaced by its value, and the values used by name.
     public func fill(_ text: String, email: String?) throws(Missing) -> (text: String, secrets: [(name: String, value: String)]) {
         try Self.replacingPlaceholders(in: text) { name throws(Missing) in try value(name, email: email) }
@@ -213,7 +210,7 @@ public struct SecretResolver: Sendable {
 
     /// `password`, or `password_2`…: what a recording names the second
     /// login's password, a demo account's as much as the first's.
-    static func isPasswordName(_ name: String) -> Bool {
+    public static func isPasswordName(_ name: String) -> Bool {
         name == "password" || (name.hasPrefix("password_") && name.dropFirst(9).allSatisfy(\.isNumber) && name.count > 9)
     }
 

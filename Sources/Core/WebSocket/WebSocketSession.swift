@@ -247,7 +247,8 @@ public actor WebSocketSession {
             } else if userClosed {
                 break
             } else if !hasOpened {
-                emitter.yield(.failed(await ConnectFailure.describe(failure, url: url, handshake: url == nil ? [] : await handshakeHeaderList(for: url!), session: session)))
+                let handshake = if let url { await handshakeHeaderList(for: url) } else { [HTTPHeader]() }
+                emitter.yield(.failed(await ConnectFailure.describe(failure, url: url, handshake: handshake, session: session)))
                 break
             }
             attempt += 1

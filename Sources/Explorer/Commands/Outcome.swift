@@ -28,8 +28,8 @@ enum Outcome: Sendable {
     case variables([Variable])
     /// `cookies`: the session's cookies (values hidden when shown).
     case cookies([Cookie])
-    /// `header`: the session headers, values already hidden, and the origin they go to.
-    /// `header`: the session's headers, and its query parameter (`?api_key=<hidden>`) when a profile gives one.
+    /// `header`: the session's headers and its query parameter (`?api_key=<hidden>`) when a profile gives
+    /// one, values already hidden, and the origin they go to.
     case sessionHeaders([HTTPHeader], query: String?, origin: String)
     /// `defaults`: the options every request line gets.
     case defaults(RequestOptions)

@@ -365,7 +365,7 @@ final class SessionController {
         // A value the session holds as a secret, typed again where no syntax says so (`?token=X`, then
         // `ws send {"t":"X"}`), was kept in clear, while the screen and the transcript hid it.
         for secret in supplied.named where secret.value.count >= SecretScrubber.typedMinimumLength {
-            safe = safe.replacingOccurrences(of: secret.value, with: "{{secret:\(secret.name)}}")
+            safe = safe.replacingOccurrences(of: secret.value, with: placeholder(secret.name))
         }
         terminal.remember(safe)
     }

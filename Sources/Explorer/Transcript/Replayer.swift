@@ -146,25 +146,13 @@ struct Replayer: Sendable {
             let email = resolver.demoEmail(in: words)
             // A variable may hold the demo account's email (`login {{who}} …`): known only at its step.
             let unknownEmail = email == nil && words.contains { $0.contains("{{") && !$0.contains("{{secret:") }
-            for name in secretNames(in: step.command) where !sessions.contains(name) {
-                if unknownEmail, SecretResolver.isPassword(name) { continue }
+            for name in SecretResolver.placeholderNames(in: step.command) where !sessions.contains(name) {
+                if unknownEmail, SecretResolver.isPasswordName(name) { continue }
                 guard checked.insert(name + "\u{0}" + (email ?? "")).inserted else { continue }
                 do { _ = try resolver.value(name, email: email) } catch { return (step.line, error) }
             }
         }
         return nil
-    }
-
-    /// The NAMEs of the `{{secret:NAME}}` in a line, in order.
-    private static func secretNames(in line: String) -> [String] {
-        var names: [String] = []
-        var rest = line[...]
-        while let open = rest.range(of: "{{secret:") {
-            guard let close = rest[open.upperBound...].range(of: "}}") else { break }
-            names.append(String(rest[open.upperBound..<close.lowerBound]))
-            rest = rest[close.upperBound...]
-        }
-        return names
     }
 
     /// Writes `text` over the file at `path` atomically, keeping its
@@ -395,7 +383,6 @@ struct Replayer: Sendable {
                     command = .specLoad(path: located!.path)
                 }
                 lastCommand = command
-
                 if case .ws(.recv) = command {
                     // In the REPL this `ws recv` came after someone typed it: what arrived by then
                     // (a pong to the ping just sent) was shown above the prompt, not handed to it.
