@@ -59,10 +59,8 @@ public struct ProxyRules: Sendable, Equatable {
         /// `text` with the password of its userinfo as `***`, whether or not it reads as a URL
         /// (`http://user:pw@host:badport` was shown whole, to the screen and into JUnit files).
         static func masked(_ text: String) -> String {
-            let start = text.range(of: "://")?.upperBound ?? text.startIndex
-            let authority = text[start...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-            guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return text }
-            return String(text[..<text.index(after: colon)]) + "***" + String(text[at...])
+            guard let password = Redactor.userinfoPassword(in: text, needsScheme: false) else { return text }
+            return text.replacingCharacters(in: password, with: "***")
         }
     }
 

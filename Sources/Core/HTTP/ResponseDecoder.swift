@@ -290,9 +290,8 @@ final class ResponseDecoder: ChannelDuplexHandler, RemovableChannelHandler {
         guard digits.count == 3, digits.allSatisfy({ (0x30...0x39).contains($0) }), let code = Int(String(decoding: digits, as: UTF8.self)) else {
             throw .statusCode
         }
-        // A phrase that is not UTF-8 is ISO 8859-1, as HTTP/1.1 first had it (`Très bien` was `Tr\u{FFFD}s bien`).
-        let phrase = trimmed(rest.dropFirst(3))
-        let reason = String(validating: phrase, as: UTF8.self) ?? String(phrase.map { Character(Unicode.Scalar($0)) })
+        // A phrase that is not UTF-8 is ISO 8859-1 (`Très bien` was `Tr\u{FFFD}s bien`).
+        let reason = text(trimmed(rest.dropFirst(3)))
         let standard = HTTPResponseStatus(statusCode: code)
         let status = standard.reasonPhrase == reason ? standard : .custom(code: UInt(code), reasonPhrase: reason)
         return (HTTPVersion(major: major, minor: minor), status)
@@ -304,10 +303,13 @@ final class ResponseDecoder: ChannelDuplexHandler, RemovableChannelHandler {
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex else { return nil }
         let name = line[..<colon]
         guard name.allSatisfy(isTokenByte) else { return nil }
-        // A value that is not UTF-8 is ISO 8859-1, as HTTP/1.1 first had it and the reason phrase is read
-        // (`caf\xe9` was `caf\u{FFFD}`; xh shows `café`).
-        let value = trimmed(line[(colon + 1)...])
-        return (String(decoding: name, as: UTF8.self), String(validating: value, as: UTF8.self) ?? String(value.map { Character(Unicode.Scalar($0)) }))
+        // A value that is not UTF-8 is ISO 8859-1, as the reason phrase is read (`caf\xe9` was `caf\u{FFFD}`; xh shows `café`).
+        return (String(decoding: name, as: UTF8.self), text(trimmed(line[(colon + 1)...])))
+    }
+
+    /// Bytes of the head as text: UTF-8, else ISO 8859-1, as HTTP/1.1 first had it.
+    private static func text(_ bytes: ArraySlice<UInt8>) -> String {
+        String(validating: bytes, as: UTF8.self) ?? String(bytes.map { Character(Unicode.Scalar($0)) })
     }
 
     /// RFC 9110 5.6.2's tchar.

@@ -471,12 +471,22 @@ public enum Redactor {
         }.joined(separator: "&")
     }
 
+    /// Where the password of a URL's userinfo (`scheme://user:PASSWORD@host…`)
+    /// is, empty or not; nil without one. Without `scheme://` when
+    /// `needsScheme` is false (`user:pw@proxy:3128`, as proxy variables take it).
+    static func userinfoPassword(in text: String, needsScheme: Bool = true) -> Range<String.Index>? {
+        let scheme = text.range(of: "://")
+        if needsScheme, scheme == nil { return nil }
+        let authority = text[(scheme?.upperBound ?? text.startIndex)...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return nil }
+        return text.index(after: colon)..<at
+    }
+
     /// `scheme://user:PASSWORD@host…` with the password hidden.
     static func redactUserinfo(in word: String, hide: (String) -> String) -> String {
-        guard let scheme = word.range(of: "://") else { return word }
-        let authority = word[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return word }
-        let password = String(word[word.index(after: colon)..<at])
+        guard let range = userinfoPassword(in: word) else { return word }
+        let (colon, at) = (word.index(before: range.lowerBound), range.upperBound)
+        let password = String(word[range])
         guard !password.isEmpty, !isReference(password), !password.hasPrefix("{{secret:") else { return word }
         // A copy of it further on (`/basic-auth/admin/PASSWORD`, httpbin's way) goes too, as the transcript hides it.
         var rest = String(word[at...])
@@ -490,12 +500,9 @@ public enum Redactor {
     /// "/a?token=X"` was written in clear). References (`{{token}}`) are left out.
     public static func secretsInTarget(_ target: String) -> [(name: String, value: String)] {
         var found: [(name: String, value: String)] = []
-        if let scheme = target.range(of: "://") {
-            let authority = target[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-            if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
-                let password = String(target[target.index(after: colon)..<at])
-                if !password.isEmpty, !password.contains("{{") { found.append(("password", password)) }
-            }
+        if let range = userinfoPassword(in: target) {
+            let password = String(target[range])
+            if !password.isEmpty, !password.contains("{{") { found.append(("password", password)) }
         }
         guard let question = target.firstIndex(of: "?") else { return found }
         let query = target[target.index(after: question)...].prefix { $0 != "#" }
@@ -700,11 +707,8 @@ public enum Redactor {
 
     private static let credentialSchemes: Set<String> = ["bearer", "basic", "token", "digest", "apikey", "api-key"]
 
-    /// Three base64url parts, the first a JSON object (`eyJ` is `{"`).
-    /// `text` with each word shaped like a JWT hidden (`<hidden: N characters>`):
-    /// a text frame as the screen shows it.
-    /// `text` with each JWT in it hidden, wherever it stands: after a
-    /// space, a `=`, a quote (`token=eyJ…`, `"Bearer eyJ…"`).
+    /// `text` with each JWT in it hidden (`<hidden: N characters>`), wherever
+    /// it stands: after a space, a `=`, a quote (`token=eyJ…`, `"Bearer eyJ…"`).
     public static func hidingJWTs(in text: String) -> String {
         guard mayHoldJWT(text) else { return text }
         let bytes = Array(text.utf8)
@@ -747,6 +751,7 @@ public enum Redactor {
         } ?? text.contains("eyJ")
     }
 
+    /// Three base64url parts, the first a JSON object (`eyJ` is `{"`).
     public static func looksLikeJWT(_ s: String) -> Bool {
         // Most strings are rejected here, before any splitting.
         guard s.utf8.starts(with: "eyJ".utf8) else { return false }
