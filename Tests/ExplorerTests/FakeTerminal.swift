@@ -95,4 +95,9 @@ final class FakeTerminal: Terminal, @unchecked Sendable {
     func asyncOutput() -> (@Sendable (String) -> Void)? {
         { [weak self] text in self?.out(text) }
     }
+    /// As the real terminals: a script writes streamed rows out, the REPL shows them through `asyncOutput`.
+    func streamedOutput() -> (@Sendable (String) -> Void)? {
+        guard !isInteractive else { return nil }
+        return { [weak self] text in self?.out(text) }
+    }
 }

@@ -2,14 +2,16 @@
 lines and Server-Sent Events are shown as they come (before the answer
 ends), an endless event stream is left with Ctrl-C and the REPL goes on,
 and the status line says how many lines were shown rather than showing the
-body again. Issue 14, "Streaming".
+body again. A script (`-c`) writes the rows out as they come too, and stops
+an endless stream when its reader goes away. Issue 14, "Streaming".
 """
 import json
+import subprocess
 import time
 
 import pytest
 
-from support import ENTER, QuietHandler, isolated_env, run_explorer
+from support import BINARY, ENTER, QuietHandler, isolated_env, run_explorer
 
 
 class Streams(QuietHandler):
@@ -103,3 +105,30 @@ def test_a_stream_that_goes_silent_ends_after_the_timeout_given(spawn, server):
     assert "did not answer in time: it sent nothing for 1 s" in said, said
     assert time.monotonic() - started < 8
     assert "usage: next" in x.run("help next", prompt=prompt)  # the REPL goes on
+
+
+def test_a_script_writes_the_rows_as_they_come(server, tmp_path):
+    # `-c` showed nothing until the answer ended: an endless stream, nothing at all.
+    url = f"http://127.0.0.1:{server}"
+    script = subprocess.Popen([BINARY, "--base-url", url, "-c", "get /lines -b"], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, env=isolated_env(tmp_path))
+    started = time.monotonic()
+    first = script.stdout.readline()
+    assert first == '{"n":0}\n' and time.monotonic() - started < 2.5, "the first row came before the 3 s pause"
+    rest, errors = script.communicate(timeout=20)
+    # With the body alone (-b) the rows are all there is: `-b | jq` reads them.
+    assert rest == '{"n":1}\n{"n":2}\n{"n":"last"}\n' and script.returncode == 0, (rest, errors)
+    whole = run_explorer(["--base-url", url, "-c", "get /lines"], env=isolated_env(tmp_path), timeout=20)
+    assert whole.stdout.startswith('{"n":0}\n') and "HTTP/1.1 200 OK" in whole.stdout, whole.stdout
+    assert whole.stdout.rstrip().endswith("4 lines streamed above"), whole.stdout
+
+
+def test_a_script_stops_an_endless_stream_when_its_reader_goes_away(server, tmp_path):
+    # `explorer -c 'get /events' | head -2` ran on after head had gone, for ever.
+    script = subprocess.Popen([BINARY, "--base-url", f"http://127.0.0.1:{server}", "-c", "get /events"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=isolated_env(tmp_path))
+    assert script.stdout.readline() == "hello 0\n"
+    assert script.stdout.readline() == "more\n"
+    script.stdout.close()
+    script.wait(timeout=10)
+    assert script.returncode == 3 and script.stderr.read() == "", "a reader that went away is worth no word"

@@ -420,6 +420,7 @@ private final class AnswerHandler: ChannelInboundHandler, @unchecked Sendable {
                 guard !bytes.isEmpty else { return }
                 sink.deliver(head?.headers.first(name: "Content-Type") ?? "", bytes)
                 streamed?.append(bytes)
+                if !sink.goesOn() { finish(failing: CancellationError()) }
                 return
             }
             do throws(BodyGatherer.Problem) {

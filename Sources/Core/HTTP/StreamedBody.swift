@@ -15,13 +15,19 @@ public final class StreamSink: Sendable, Equatable {
     /// the answer's status and headers first (the file's name may be there).
     public let takesEveryBody: Bool
     public let head: (@Sendable (_ status: Int, _ headers: [HTTPHeader]) -> Void)?
+    /// Asked after each part is delivered: false ends the answer as Ctrl-C
+    /// would (the reader of a script's output went away, and a stream that
+    /// never ends would run unread for ever).
+    public let goesOn: @Sendable () -> Bool
 
     /// `head` hears the status and headers of an answer that streams.
     public init(_ deliver: @escaping @Sendable (_ contentType: String, _ bytes: [UInt8]) -> Void,
-                head: (@Sendable (_ status: Int, _ headers: [HTTPHeader]) -> Void)? = nil) {
+                head: (@Sendable (_ status: Int, _ headers: [HTTPHeader]) -> Void)? = nil,
+                goesOn: @escaping @Sendable () -> Bool = { true }) {
         self.deliver = deliver
         takesEveryBody = false
         self.head = head
+        self.goesOn = goesOn
     }
 
     public init(download deliver: @escaping @Sendable (_ contentType: String, _ bytes: [UInt8]) -> Void,
@@ -29,6 +35,7 @@ public final class StreamSink: Sendable, Equatable {
         self.deliver = deliver
         takesEveryBody = true
         self.head = head
+        goesOn = { true }
     }
 
     public static func == (a: StreamSink, b: StreamSink) -> Bool { a === b }

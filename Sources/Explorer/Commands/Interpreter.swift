@@ -54,6 +54,13 @@ actor Interpreter {
     func setProxies(_ rules: ProxyRules?) { proxies = rules }
     /// The `ws` socket, its unread frames and who hears about it (Interpreter+WebSocket.swift).
     var sockets = SocketState()
+    /// Where a streamed answer's rows go as they come when no socket
+    /// listener shows them (a script, `-c`): written out at once, so a
+    /// stream that never ends, or breaks, has shown what came. Nil: the
+    /// body is shown whole when it ends (a replay).
+    private(set) var streamedRows: (@Sendable (String) -> Void)?
+
+    func setStreamedRows(_ post: (@Sendable (String) -> Void)?) { streamedRows = post }
     /// Every frame the socket sends or receives, for a recording or a replay to follow.
     nonisolated let frameTap = FrameTap()
     /// Variables captured from a secret (`capture t = .access_token`): `vars`
@@ -649,8 +656,8 @@ actor Interpreter {
         profile.secretParameters.isEmpty ? "session headers" : "session credentials (the \(profile.secretParameters.joined(separator: ", ")) parameter)"
     }
 
-    /// Where a body goes as it arrives, if anywhere: a `--download` file, or,
-    /// when someone watches (the REPL), the rows of a streamed answer.
+    /// Where a body goes as it arrives, if anywhere: a `--download` file, or
+    /// the rows of a streamed answer, to the REPL's screen or a script's output.
     private func takeBodyAsItComes(_ request: inout PreparedRequest, options: RequestOptions) -> (StreamLines?, Download?) {
         if options.download {
             // The file gets the bytes as sent, of any size, as HTTPie's --download
@@ -662,22 +669,28 @@ actor Interpreter {
             request.stream = StreamSink(download: { file.write($1) }, head: { file.begin(status: $0, headers: $1) })
             return (nil, file)
         }
-        guard let listener = sockets.listener, options.output == nil else { return (nil, nil) }
-        let lines = StreamLines { listener(SocketNotice(time: Date(), kind: .streamed, text: $0)) }
-        request.stream = StreamSink({ lines.feed(contentType: $0, $1) }, head: { lines.begin(status: $0, headers: $1) })
+        let post = sockets.listener.map { listener in { @Sendable in listener(SocketNotice(time: Date(), kind: .streamed, text: $0)) } }
+            ?? streamedRows
+        guard let post, options.output == nil else { return (nil, nil) }
+        let lines = StreamLines(post: post)
+        // A script whose reader went away (`| head -3`) stops reading a stream that may never end.
+        request.stream = StreamSink({ lines.feed(contentType: $0, $1) }, head: { lines.begin(status: $0, headers: $1) },
+                                    goesOn: { !Console.outputFailed })
         return (lines, nil)
     }
 
-    /// A streamed answer's rows were shown as they came: not again under the status line (`show` has it whole).
+    /// A streamed answer's rows were shown as they came: not again under the
+    /// status line (`show` has it whole). Said under what else is shown; with
+    /// the body alone (`-b`), the rows are all (`-b | jq` reads them).
     private static func settle(_ stream: StreamLines, view: inout PrintParts) -> [String] {
         stream.finish()
         guard stream.shown > 0 else { return [] }
         view.remove(.responseBody)
-        return [streamedNote(stream.shown)]
+        return view.isEmpty ? [] : [streamedNote(stream.shown)]
     }
 
-    /// How a terminal showed a body as it came: said on screen, not recorded
-    /// (a replay, a script, shows the body whole and says nothing).
+    /// How a body shown as it came is said: on screen or in a script's
+    /// output, not recorded (a replay shows the body whole and says nothing).
     static func streamedNote(_ count: Int) -> String { "\(count) \(count == 1 ? "line" : "lines") streamed above" }
 
     static func isStreamedNote(_ line: String) -> Bool {

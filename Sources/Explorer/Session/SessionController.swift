@@ -43,6 +43,18 @@ final class SessionController {
         self.terminal = terminal
         self.offline = offline
         self.target = target
+        writeStreamedRows()
+    }
+
+    /// A script's streamed answers (`-c 'get /events'`) are written row by
+    /// row as they come, as the REPL shows them above the prompt: a stream
+    /// that never ends, or breaks, has shown what came (it showed nothing
+    /// until the end).
+    private func writeStreamedRows() {
+        guard let out = terminal.streamedOutput() else { return }
+        runBlocking { [interpreter, frameRenderer] in
+            await interpreter.setStreamedRows { out(frameRenderer.value.streamedRow($0)) }
+        }
     }
 
     /// What a line did: its exit status, and whether it ended the session

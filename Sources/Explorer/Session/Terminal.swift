@@ -36,6 +36,9 @@ protocol Terminal: AnyObject {
     /// printed above the line being edited; nil where nothing can print
     /// between lines (a script sees frames only through `ws recv`).
     func asyncOutput() -> (@Sendable (String) -> Void)?
+    /// Where a script writes a streamed answer's rows as they come (its
+    /// standard output); nil at the REPL, whose `asyncOutput` shows them.
+    func streamedOutput() -> (@Sendable (String) -> Void)?
 }
 
 /// The REPL's terminal: libedit for lines, history and TAB; C stdio for output.
@@ -68,6 +71,7 @@ final class EditorTerminal: Terminal {
         guard AsyncOutput.shared.install() else { return nil }
         return { AsyncOutput.shared.post($0) }
     }
+    func streamedOutput() -> (@Sendable (String) -> Void)? { nil }
 }
 
 /// `-c LINE`, a pipe, or `explorer run FILE`: output only; nobody to ask.
@@ -84,4 +88,5 @@ final class PlainTerminal: Terminal {
     func pastLines() -> [String] { [] }
     func takeInterrupts() -> Int { 0 }
     func asyncOutput() -> (@Sendable (String) -> Void)? { nil }
+    func streamedOutput() -> (@Sendable (String) -> Void)? { { [console] in console.out($0) } }
 }

@@ -28,20 +28,7 @@ extension Renderer {
     /// characters. The cut comes first, so a 10 MB frame costs no more to
     /// show than its preview.
     private func framePreview(_ text: String) -> String {
-        var shown = Substring(text)
-        // Tokens are hidden in JSON frames; parsing a huge one would stall the prompt, so those are only cut.
-        if text.utf8.count <= 1 << 20, let json = try? JSONParser.parse(text) {
-            shown = Substring(JSONPrinter.compact(Redactor.hiding(credentials: alsoHidden, in: Redactor.redact(json: json, alsoSecret: secretNames))))
-        } else if text.utf8.count <= 1 << 20 {
-            // JSON within a line (a named event's `done: {"password":…}`): its secret members,
-            // the values filled in for `{{secret:NAME}}`, and `password=X` words of any length
-            // (a short one is no session secret, so it showed in its own frame's echo).
-            var hidden = hidingSupplied(in: Redactor.hidingSecretMembers(in: text))
-            for (_, value) in Redactor.secretAssignments(inText: hidden) where !value.hasPrefix("<hidden") {
-                hidden = hidden.replacingOccurrences(of: "=" + value, with: "=" + Redactor.hidden(value))
-            }
-            shown = Substring(hidden)
-        }
+        let shown = Substring(hidingSecrets(inFrame: text))
         var preview = shown.prefix(Self.framePreviewLimit)
         // A text frame: its JWT-shaped words hidden, as in a JSON one.
         if preview.contains("eyJ") { preview = Substring(Redactor.hidingJWTs(in: String(preview))) }
@@ -49,6 +36,34 @@ extension Renderer {
         let line = Self.visible(preview.replacingOccurrences(of: "\n", with: "\\n"), keepingLines: false)
         guard preview.endIndex < shown.endIndex else { return line }
         return line + palette.dim(" … \(Self.size(text.utf8.count)) in all; `show` prints it")
+    }
+
+    /// A streamed answer's row as a script writes it, as it comes: whole,
+    /// its secrets hidden as in a frame's preview, nothing in it that drives
+    /// a terminal.
+    func streamedRow(_ text: String) -> String {
+        var row = hidingSecrets(inFrame: text)
+        if row.contains("eyJ") { row = Redactor.hidingJWTs(in: row) }
+        return Self.visible(row, keepingLines: true) + "\n"
+    }
+
+    /// A frame's (or streamed row's) text with its secrets hidden: a JSON
+    /// one compact, its secret members and the values filled in for
+    /// `{{secret:NAME}}` hidden. One over 1 MiB is not searched (parsing it
+    /// would stall the prompt); its JWTs are hidden where it is cut.
+    private func hidingSecrets(inFrame text: String) -> String {
+        guard text.utf8.count <= 1 << 20 else { return text }
+        if let json = try? JSONParser.parse(text) {
+            return JSONPrinter.compact(Redactor.hiding(credentials: alsoHidden, in: Redactor.redact(json: json, alsoSecret: secretNames)))
+        }
+        // JSON within a line (a named event's `done: {"password":…}`): its secret members,
+        // the values filled in for `{{secret:NAME}}`, and `password=X` words of any length
+        // (a short one is no session secret, so it showed in its own frame's echo).
+        var hidden = hidingSupplied(in: Redactor.hidingSecretMembers(in: text))
+        for (_, value) in Redactor.secretAssignments(inText: hidden) where !value.hasPrefix("<hidden") {
+            hidden = hidden.replacingOccurrences(of: "=" + value, with: "=" + Redactor.hidden(value))
+        }
+        return hidden
     }
 
     /// `HH:mm:ss` in local time. A `DateFormatter` did the same at a few
