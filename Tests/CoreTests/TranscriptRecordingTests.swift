@@ -205,6 +205,19 @@ import Testing
         #expect(scrubber.scrub(#""k_{{secret:x_api_key}}": {{secret:k_toksecretxyz123}}"#) == #""k_{{secret:x_api_key}}": {{secret:k_hidden}}"#)
     }
 
+    @Test func aSecretIsNotFoundAgainInsideAPlaceholder() {
+        // `token=secret` and a password `password` were written `{{{{secret:token}}:token}}` and
+        // `{{secret:{{secret:password}}}}`: the values are words of the placeholders' own text.
+        var scrubber = SecretScrubber()
+        scrubber.learn("secret", name: "token")
+        scrubber.learn("password", name: "password", typed: true)
+        #expect(scrubber.scrub("> ws connect /echo?token={{secret:token}}&p=password") == "> ws connect /echo?token={{secret:token}}&p={{secret:password}}")
+        #expect(scrubber.scrub("> auth basic admin:password") == "> auth basic admin:{{secret:password}}")
+        // `{{NAME}}` is a variable's reference, kept; a lone brace is text.
+        #expect(scrubber.scrub("echo secret and {{secret}} and {secret}") == "echo {{secret:token}} and {{secret}} and {{{secret:token}}}")
+        #expect(scrubber.hide("{{secret:password}} was password") == "{{secret:password}} was <hidden>")
+    }
+
     @Test func commandLinesGetNamedPlaceholders() {
         let hide = { (name: String) in "{{secret:\(ExpectedValue.secretName(name))}}" }
         #expect(Redactor.redact(words: ["login", "a@b.c", "pw"], hide: hide) == ["login", "a@b.c", "{{secret:password}}"])

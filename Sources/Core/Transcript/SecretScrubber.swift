@@ -102,7 +102,51 @@ public struct SecretScrubber: Sendable {
         replacing(in: text) { _ in "<hidden>" }
     }
 
+    /// Each form of each secret (the longest first) replaced in `text`, but never
+    /// within a placeholder: one the text had (`{{secret:token}}`, written
+    /// by a structured rule) or one put in for a longer secret. Replaced one
+    /// after another over the whole text, a secret `secret` or `password`
+    /// was found again inside `{{secret:password}}`, and the line was written
+    /// `{{secret:{{secret:password}}}}`, which no replay could fill in.
     private func replacing(in text: String, with placeholderOf: (String) -> String) -> String {
-        written.reduce(text) { $0.replacingOccurrences(of: $1.text, with: placeholderOf($1.name)) }
+        guard written.contains(where: { text.contains($0.text) }) else { return text }
+        var pieces = Self.placeholders(in: text)
+        for form in written where pieces.contains(where: { !$0.kept && $0.text.contains(form.text) }) {
+            pieces = pieces.flatMap { piece -> [(text: String, kept: Bool)] in
+                guard !piece.kept, piece.text.contains(form.text) else { return [piece] }
+                var out: [(text: String, kept: Bool)] = []
+                for (index, part) in piece.text.components(separatedBy: form.text).enumerated() {
+                    if index > 0 { out.append((placeholderOf(form.name), true)) }
+                    if !part.isEmpty { out.append((part, false)) }
+                }
+                return out
+            }
+        }
+        return pieces.map(\.text).joined()
+    }
+
+    /// `text` cut into the placeholders it holds (`{{…}}`, kept as they
+    /// are) and the text between them.
+    private static func placeholders(in text: String) -> [(text: String, kept: Bool)] {
+        var pieces: [(text: String, kept: Bool)] = []
+        var free = "", rest = Substring(text)
+        while let open = rest.range(of: "{{") {
+            free += rest[..<open.lowerBound]
+            let inside = rest[open.upperBound...].prefix { $0 != "{" && $0 != "}" }
+            guard rest[inside.endIndex...].hasPrefix("}}") else {
+                // `{{{`, or no `}}` before the next brace: not a placeholder.
+                free += "{"
+                rest = rest[rest.index(after: open.lowerBound)...]
+                continue
+            }
+            if !free.isEmpty { pieces.append((free, false)) }
+            free = ""
+            let end = rest.index(inside.endIndex, offsetBy: 2)
+            pieces.append((String(rest[open.lowerBound..<end]), true))
+            rest = rest[end...]
+        }
+        free += rest
+        if !free.isEmpty { pieces.append((free, false)) }
+        return pieces
     }
 }
