@@ -333,6 +333,21 @@ import Testing
         #expect(!(try String(contentsOfFile: path, encoding: .utf8)).contains("not logged in"))
     }
 
+    /// A credential header on a `ws connect` line was written in clear (the
+    /// line's URL was rewritten, its headers left as typed), where a
+    /// request line's is `{{secret:x_api_key}}`.
+    @Test func aSocketsCredentialHeaderIsHiddenInItsRecording() async throws {
+        let path = Self.temporary("socket-header")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let terminal = FakeTerminal(interactive: false)
+        _ = try await Self.withController(terminal) { controller in
+            controller.script(["record \(path)", "ws connect /__sandbox/echo X-Api-Key:litKEY12345", "ws close"], name: "t")
+        }
+        let recorded = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(recorded.contains("> ws connect /__sandbox/echo X-Api-Key:{{secret:x_api_key}}\n"), "\(recorded)")
+        #expect(!recorded.contains("litKEY12345"))
+    }
+
     /// A recording begun partway through a session wrote a variable holding
     /// a secret of the session's in clear in its header (`var: note=… key`),
     /// and an answer's echo of the session's refresh token: it knows the

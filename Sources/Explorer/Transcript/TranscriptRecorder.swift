@@ -196,16 +196,18 @@ final class TranscriptRecorder {
         // --flags (each takes a value) wherever they were typed. The URL is
         // the typed word, not the command's (whose `{{NAME}}` are filled in):
         // a replay resolves the references against its own values.
+        var words = typed, target: Int?
         if case .ws(.connect(_?, _))? = command {
             var index = 2
             while index < typed.count, typed[index].hasPrefix("--") { index += 2 }
             if index < typed.count {
-                var words = typed
                 words[index] = socketTarget(typed[index])
-                return LineTokenizer.join(words)
+                target = index
             }
         }
-        let redacted = Redactor.redact(words: typed, hide: hide, secretFields: secretFields).enumerated().map { index, word in
+        // The headers after a socket's URL are hidden as a request's are (`X-Api-Key:…` was written in clear).
+        let redacted = Redactor.redact(words: words, hide: hide, secretFields: secretFields).enumerated().map { index, word in
+            if index == target { return words[index] }
             // A typed `{{secret:NAME}}` holds no value: it stays, under the name it was given.
             if index > 0, index < typed.count, typed[index].wholeMatch(of: Self.typedSecret) != nil { return typed[index] }
             return word
