@@ -289,9 +289,22 @@ import Testing
         #expect(quiet.print == nil)
     }
 
+    /// `-sSL`, `-fsSL` (curl's one-letter flags together, as pasted commands
+    /// have them) were refused as one option curl does not have.
+    @Test func oneLetterFlagsWrittenTogetherAreReadOneByOne() throws {
+        guard case let .http(method, _, items, options) = try parser.parse("curl -fsSLXPUT -m5 -sH 'A: b' https://h.example/x"),
+              case let .http(_, _, _, verbose) = try parser.parse("curl -sSv https://h.example/x") else { Issue.record("not a request"); return }
+        #expect(method == "PUT" && options.follow == true && options.timeout == 5 && items == [.header(name: "A", value: "b")])
+        #expect(verbose.print == .verbose)
+        #expect(CurlImport.ungrouped([.init(text: "-sSo", start: 5)]).map(\.text) == ["-s", "-S", "-o"])
+    }
+
     @Test func whatIsNotReadIsSaidWithItsColumn() {
         for (line, column) in [("curl --proxy http://p https://h", 5), ("curl -H 'NoColon' https://h", 5), ("curl -s", 5), ("curl ftp://h/x", 5),
-                               ("curl -X 'GET /x HTTP/1.1' https://h", 5), ("curl -X '' https://h", 5)] {
+                               ("curl -X 'GET /x HTTP/1.1' https://h", 5), ("curl -X '' https://h", 5),
+                               // An empty header name crashed the process (its first character was looked up).
+                               ("curl -H ':x' https://h", 5), ("curl -H ' : v' https://h", 5), ("curl -H ':' https://h", 5),
+                               ("curl -sZ https://h", 5)] {
             do {
                 _ = try parser.parse(line)
                 Issue.record("parsed: \(line)")

@@ -151,9 +151,13 @@ extension HTTPHeader {
         return nil
     }
 
-    /// The control character at `offset` of `value`, named for an error line.
+    /// The control character at `offset` of `value`, named for an error line
+    /// ("nothing" past its end: an empty name's offset is 0).
     public static func describeCharacter(at offset: Int, of value: String) -> String {
-        let character = value[value.index(value.startIndex, offsetBy: offset)]
+        guard let index = value.index(value.startIndex, offsetBy: offset, limitedBy: value.endIndex), index < value.endIndex else {
+            return "nothing"
+        }
+        let character = value[index]
         switch character {
         case "\r\n": return "a CR LF"
         case "\r": return "a carriage return (CR)"

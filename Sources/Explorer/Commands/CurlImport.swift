@@ -11,7 +11,35 @@ enum CurlImport {
     static let ignored: Set<String> = ["-s", "--silent", "-S", "--show-error", "--compressed",
                                        "-N", "--no-buffer", "--http1.1", "-#", "--progress-bar", "-f", "--fail"]
 
-    static func parse(_ words: [LineTokenizer.Word]) throws(CommandError) -> Command {
+    /// curl's one-letter flags that take no value, and those that do.
+    private static let shortSwitches = Set("sSNf#GLIikv")
+    private static let shortWithValue = Set("XHdFuoEmAeb")
+
+    /// `-sSL`, `-fsSL`, `-sXPOST`: one-letter flags written together, as
+    /// pasted commands often have them, one word each (`-s -S -L`, `-s
+    /// -XPOST`). A group with a letter curl would not read here stays whole,
+    /// refused by name.
+    static func ungrouped(_ words: [LineTokenizer.Word]) -> [LineTokenizer.Word] {
+        words.flatMap { word -> [LineTokenizer.Word] in
+            let text = word.text
+            guard text.count > 2, text.hasPrefix("-"), !text.hasPrefix("--"), shortSwitches.contains(text.dropFirst().first!) else { return [word] }
+            var flags: [LineTokenizer.Word] = []
+            var rest = text.dropFirst()
+            while let letter = rest.first {
+                rest = rest.dropFirst()
+                if shortWithValue.contains(letter) {
+                    flags.append(LineTokenizer.Word(text: "-\(letter)" + rest, start: word.start))
+                    return flags
+                }
+                guard shortSwitches.contains(letter) else { return [word] }
+                flags.append(LineTokenizer.Word(text: "-\(letter)", start: word.start))
+            }
+            return flags
+        }
+    }
+
+    static func parse(_ typed: [LineTokenizer.Word]) throws(CommandError) -> Command {
+        let words = ungrouped(typed)
         var method: String?
         var url: LineTokenizer.Word?
         var items: [RequestItem] = []
@@ -29,11 +57,11 @@ enum CurlImport {
             let word = words[i]
             var text = word.text
             var inline: String?
-            // `--data=x`, `-XPOST`, `-HAccept:x`: a value joined to its flag.
+            // `--data=x`, `-XPOST`, `-HAccept:x`, `-m5`: a value joined to its flag.
             if text.hasPrefix("--"), let eq = text.firstIndex(of: "=") {
                 inline = String(text[text.index(after: eq)...])
                 text = String(text[..<eq])
-            } else if text.count > 2, text.hasPrefix("-"), !text.hasPrefix("--"), "XHdFuoE".contains(text[text.index(text.startIndex, offsetBy: 1)]) {
+            } else if text.count > 2, text.hasPrefix("-"), !text.hasPrefix("--"), shortWithValue.contains(text[text.index(text.startIndex, offsetBy: 1)]) {
                 inline = String(text.dropFirst(2))
                 text = String(text.prefix(2))
             }
@@ -56,6 +84,8 @@ enum CurlImport {
                 }
                 let name = String(header[..<colon]).trimmingBlanks()
                 let headerValue = String(header[header.index(after: colon)...]).trimmingBlanks()
+                // `-H ':x'` crashed the process (the empty name's first character was looked up).
+                guard !name.isEmpty else { throw CommandError("curl's -H '\(header)': missing name before ':'", column: word.start) }
                 if let bad = HTTPHeader.invalidNameOffset(name) {
                     throw CommandError("curl's -H '\(header)': \(HTTPHeader.describeCharacter(at: bad, of: name)) cannot be in a header name", column: word.start)
                 }
