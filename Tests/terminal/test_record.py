@@ -8,6 +8,7 @@ must hold neither the password typed at the prompt nor any token.
 import json
 import os
 import re
+import resource
 import signal
 import subprocess
 import time
@@ -455,3 +456,30 @@ def test_a_post_then_capture_of_a_random_id_replays_against_a_server_that_makes_
     for _ in range(2):
         replayed = explorer(["replay", str(path), "--base-url", base], tmp_path)
         assert replayed.returncode == 0 and "5 steps: 5 passed" in replayed.stdout, replayed.stdout + replayed.stderr + text
+
+
+class Sized(QuietHandler):
+    """GET /n/COUNT answers a JSON list of COUNT objects."""
+    def do_GET(self):
+        count = int(self.path.rsplit("/", 1)[1])
+        self.reply(200, json.dumps([{"i": i, "name": "x" * 40} for i in range(count)]).encode(), [("Content-Type", "application/json")])
+
+
+def test_a_recording_that_cannot_be_written_fails_the_run_and_keeps_its_whole_steps(tmp_path, http_server):
+    # On a full disk the run exited 0, and the file ended in the middle of an answer.
+    # Files past 6 KB cannot be written here (a disk that filled up, as `ulimit -f` makes it).
+    base = base_url(http_server(Sized))
+    path = tmp_path / "full.transcript"
+
+    def small_files():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a failed write, not a killed process
+        resource.setrlimit(resource.RLIMIT_FSIZE, (6000, 6000))
+
+    run = subprocess.run([BINARY, "--base-url", base, "--record", str(path), "-c", "get /n/2 -b", "-c", "get /n/500 -b", "-c", "get /n/1"],
+                         env=environment(tmp_path), cwd=tmp_path, capture_output=True, text=True, timeout=30, preexec_fn=small_files)
+    assert run.returncode == 3, run.stderr
+    assert "recording stopped: cannot write to" in run.stderr and "it keeps the steps before" in run.stderr, run.stderr
+    text = path.read_text()
+    assert text.endswith("]\n\n") and "> get /n/2 -b" in text and "/n/500" not in text, text
+    replayed = run_explorer(["replay", str(path), "--base-url", base], env=environment(tmp_path), cwd=tmp_path)
+    assert replayed.returncode == 0, replayed.stdout + replayed.stderr

@@ -299,7 +299,7 @@ final class ExplorerSession {
     func finish(_ status: ExitStatus) -> Never {
         controller.finishRecording()
         runBlocking { [live] in await live.close(leavingConnections: true) }
-        exit(Console.exitStatus(status.rawValue))
+        exit(Console.exitStatus(max(status, controller.recordingFailed ? .runtime : .ok).rawValue))
     }
 }
 

@@ -22,6 +22,10 @@ final class SessionController {
     /// What a recording's header names as its backend (another after `env NAME`).
     var target: TranscriptHeader.Target
     private(set) var recorder: TranscriptRecorder?
+    /// A recording stopped for a failed write (a full disk): a script's
+    /// exit status says so (it was 0, and a CI job went green on a
+    /// transcript cut short).
+    private(set) var recordingFailed = false
     /// Variables a `replay FILE` or tour run bound (its captures, its `set`
     /// steps) and nothing typed since: a recording started later leaves them
     /// out of its header, since they hold that run's ids and invented secrets,
@@ -326,6 +330,7 @@ final class SessionController {
         guard let recorder else { return }
         do { try body(recorder) } catch {
             self.recorder = nil
+            recordingFailed = true
             terminal.err(renderer.palette.red("error: ") + "recording stopped: \(error)\n")
         }
     }

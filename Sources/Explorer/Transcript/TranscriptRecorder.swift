@@ -363,13 +363,19 @@ final class TranscriptRecorder {
 
     private func isSecret(_ name: String) -> Bool { Redactor.isSecretName(name) || secretFields.containsName(name) }
 
+    /// Writes `text` whole, or not at all: a write that fails (a full disk)
+    /// takes back what it wrote of it, so the file ends with the last whole
+    /// step, which replays (it ended mid-answer, torn).
     private func append(_ text: String) throws(Failure) {
         var bytes = Array(text.utf8)[...]
+        let start = lseek(descriptor, 0, SEEK_END)
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
             if written < 0 {
                 if errno == EINTR { continue }
-                throw Failure(description: "cannot write to \(path): \(String(cString: strerror(errno)))")
+                let reason = String(cString: strerror(errno))
+                if start >= 0 { _ = ftruncate(descriptor, start) }
+                throw Failure(description: "cannot write to \(path): \(reason); it keeps the steps before")
             }
             bytes = bytes.dropFirst(written)
         }
