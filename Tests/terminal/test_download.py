@@ -4,24 +4,29 @@ file is named by Content-Disposition, the URL or -o, a taken name gets -1,
 and a 404 saves nothing. Issue 14, "Saving".
 """
 import hashlib
+import resource
+import signal
+import subprocess
 import time
 import os
 
 import pytest
 
-from support import QuietHandler, base_url, isolated_env, run_explorer
+from support import BINARY, QuietHandler, base_url, isolated_env, run_explorer
 
 BIG = 70 * 1024 * 1024
 
 
 class Files(QuietHandler):
     big = b""
+    paths = []
 
     def do_GET(self):
+        Files.paths.append(self.path)
         if self.path == "/missing":
             self.send_error(404)
             return
-        body = Files.big if self.path.startswith("/big") else b"report\n"
+        body = Files.big if self.path.startswith("/big") else b"x" * 100_000 if self.path.startswith("/mid") else b"report\n"
         if self.path.startswith("/encoding"):
             body = (self.headers.get("Accept-Encoding") or "").encode()
         headers = [("Content-Type", "application/octet-stream")]
@@ -88,8 +93,40 @@ def test_a_download_from_a_server_that_stops_sending_ends_after_the_timeout(sock
 def test_a_body_that_could_not_be_saved_fails_the_line(files, tmp_path):
     # It said "not saved" and exited 0, so a script went on without its file.
     (tmp_path / "taken").write_text("mine\n")
-    for line in ["get /notes.txt -o taken", "get /notes.txt --download -o taken"]:
-        result = run_explorer(["--base-url", files, "-c", line], env=isolated_env(tmp_path), cwd=tmp_path)
-        assert result.returncode == 3, result.stdout + result.stderr
-        assert "error: not saved: taken exists" in result.stderr
+    result = run_explorer(["--base-url", files, "-c", "get /notes.txt --download -o taken"], env=isolated_env(tmp_path), cwd=tmp_path)
+    assert result.returncode == 3, result.stdout + result.stderr
+    assert "error: not saved: taken exists" in result.stderr
     assert (tmp_path / "taken").read_text() == "mine\n"
+
+
+def test_a_taken_name_for_o_is_said_before_the_request_is_sent(files, tmp_path):
+    # The request went out (a POST acted on), then its answer was thrown away for the name.
+    (tmp_path / "taken").write_text("mine\n")
+    Files.paths.clear()
+    refused = run_explorer(["--base-url", files, "-c", "get /notes.txt -o taken"], env=isolated_env(tmp_path), cwd=tmp_path)
+    assert refused.returncode == 1 and refused.stderr == "error: taken exists; --force replaces it: not sent\n", refused.stderr
+    assert Files.paths == [] and (tmp_path / "taken").read_text() == "mine\n"
+    forced = run_explorer(["--base-url", files, "-c", "get /notes.txt -o taken --force"], env=isolated_env(tmp_path), cwd=tmp_path)
+    assert forced.returncode == 0 and (tmp_path / "taken").read_text() == "report\n", forced.stderr
+
+
+def test_save_and_show_after_a_download_say_where_the_body_went(files, tmp_path):
+    # `save` wrote an empty file and said "saved 0 B"; `show` printed nothing.
+    result = run_explorer(["--base-url", files, "-c", "get /notes.txt --download", "-c", "save copy.txt", "-c", "show"],
+                          env=isolated_env(tmp_path), cwd=tmp_path)
+    assert "error: the last body went to notes.txt (--download), not kept: nothing to save" in result.stderr, result.stderr
+    assert "error: the last body went to notes.txt (--download), not kept to show" in result.stderr, result.stderr
+    assert not (tmp_path / "copy.txt").exists() and (tmp_path / "notes.txt").read_text() == "report\n"
+
+
+def test_a_file_that_could_not_be_written_whole_is_not_left_behind(files, tmp_path):
+    # On a full disk `-o` said "not saved" and left 64 KiB of the body, which then stood in the way of a retry.
+    def small_files():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (50_000, 50_000))
+
+    result = subprocess.run([BINARY, "--base-url", files, "-c", "get /mid -o part.bin", "-c", "save part2.bin"], env=isolated_env(tmp_path),
+                            cwd=tmp_path, capture_output=True, text=True, timeout=30, preexec_fn=small_files)
+    assert result.returncode == 3, result.stderr
+    assert result.stderr.count("nothing was kept") == 2, result.stderr
+    assert not (tmp_path / "part.bin").exists() and not (tmp_path / "part2.bin").exists()

@@ -18,7 +18,12 @@ actor Interpreter {
     private nonisolated let builtIns: [String: String]
     /// The last response; its body's JSON is parsed when first asked for
     /// (`show`, `capture`, TAB), not for every answer shown.
-    var lastResponse: ReceivedResponse?
+    var lastResponse: ReceivedResponse? {
+        didSet { lastDownloaded = nil }
+    }
+    /// Where the last response's body went instead of memory (`--download`):
+    /// `save` and `show` say so (`save` wrote an empty file, and said "saved 0 B").
+    private var lastDownloaded: String?
     /// The request the last response answered: `show` and `capture` hide
     /// the credentials it carried where its answer echoes them, as the
     /// answer's display did. Worked out when asked, not for every answer.
@@ -272,6 +277,10 @@ actor Interpreter {
             }
             if options.curl { return try await curlView(method: method, path: path, items: items, options: options, typed: typed) }
             if options.offline || offline { return await offlineView(of: request, also: certificateNote) }
+            if let file = options.output, !options.download,
+               let taken = Self.taken(file, force: options.force, in: outputs, forcing: "--force") {
+                return .failure("\(taken.message): not sent", .usage)
+            }
             let rule = access(for: request)
             let follow = options.follow == true ? RedirectPolicy(maximum: options.maxRedirects ?? RedirectPolicy().maximum) : nil
             let (stream, download) = takeBodyAsItComes(&request, options: options)
@@ -329,7 +338,7 @@ actor Interpreter {
             } else if let file = options.output {
                 // -o: the body goes to the file, not the screen.
                 view.remove(.responseBody)
-                switch Self.write(exchange.response, to: file, force: false, in: outputs) {
+                switch Self.write(exchange.response, to: file, force: options.force, in: outputs) {
                 case let .success(line): notes.append(line)
                 case let .failure(problem):
                     unsaved = "not saved: \(problem.message)"
@@ -339,6 +348,7 @@ actor Interpreter {
             // A register or a code login answers with tokens: the session is then logged in, as after `login`.
             if try await session.adoptTokens(from: exchange) { notes.append("logged in as \(await session.userName ?? "the new user")") }
             let outcome = remember(exchange, note: notes.isEmpty ? nil : notes.joined(separator: "\n"), view: view)
+            if let path = download?.path, unsaved == nil { lastDownloaded = path }
             // A body that was to be saved and was not fails the line: a script must not go on without its file.
             if (200..<300).contains(exchange.response.status), let unsaved { return .failure(unsaved, .runtime) }
             return outcome
@@ -419,6 +429,7 @@ actor Interpreter {
             return .cookies(await session.cookies.cookies)
         case let .show(path):
             guard let response = lastResponse else { return .failure("no response yet: send a request first", .usage) }
+            if let file = lastDownloaded { return .failure("the last body went to \(file) (--download), not kept to show", .usage) }
             guard let path else {
                 if let body = lastBody { return .value(hidingCarried(body)) }
                 return response.isReadableWhole ? .body(response, hiding: lastFrame == nil ? lastCarried : []) : .failure(OutcomeText.tooLargeToRead(response), .usage)
@@ -460,6 +471,7 @@ actor Interpreter {
             }
         case let .save(file, force):
             guard let response = lastResponse else { return .failure("no response yet: send a request first", .usage) }
+            if let saved = lastDownloaded { return .failure("the last body went to \(saved) (--download), not kept: nothing to save", .usage) }
             switch Self.write(response, to: file, force: force, in: outputs) {
             case let .success(line) where response.streamCut:
                 // It said "saved 64.0 MiB" of an 80 MB stream, as if that were all.
@@ -635,20 +647,28 @@ actor Interpreter {
 
     private static func write(to path: String, force: Bool, in folder: OutputFolder, size: Int,
                               _ fill: (Int32) throws(SpoolError) -> Void) -> Result<String, SaveProblem> {
+        if let taken = taken(path, force: force, in: folder, forcing: "save \(path) --force") { return .failure(taken) }
         let expanded = folder.place(path)
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: expanded, isDirectory: &isDirectory) {
-            if isDirectory.boolValue { return .failure(SaveProblem(message: "\(path) is a directory")) }
-            if !force { return .failure(SaveProblem(message: "\(path) exists; save \(path) --force replaces it")) }
-        }
         let flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC
         let fd = open(expanded, flags, 0o600)
         guard fd >= 0 else { return .failure(SaveProblem(message: "cannot write \(path): \(String(cString: strerror(errno)))")) }
         defer { close(fd) }
         do throws(SpoolError) { try fill(fd) } catch {
-            return .failure(SaveProblem(message: "cannot write \(path): \(error.reason)"))
+            // What was written of it is no file to keep (a full disk), and would stand in the way of the next try.
+            unlink(expanded)
+            return .failure(SaveProblem(message: "cannot write \(path): \(error.reason); nothing was kept"))
         }
         return .success("saved \(Renderer.size(size)) to \(path)")
+    }
+
+    /// Why a body may not be written to `path`: a directory is there, or a
+    /// file and no `--force`. `-o` asks before sending: a POST went out and
+    /// its answer was thrown away for a name already taken.
+    static func taken(_ path: String, force: Bool, in folder: OutputFolder, forcing: String) -> SaveProblem? {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.place(path), isDirectory: &isDirectory) else { return nil }
+        if isDirectory.boolValue { return SaveProblem(message: "\(path) is a directory") }
+        return force ? nil : SaveProblem(message: "\(path) exists; \(forcing) replaces it")
     }
 
     /// What a request to another origin goes without, in a few words.

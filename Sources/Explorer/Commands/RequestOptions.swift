@@ -107,7 +107,7 @@ struct RequestOptions: Sendable, Equatable {
         (["--verbose", "-v"], nil, "print the request and the whole response (-p HBhb)"),
         (["--headers", "-h"], nil, "print the response headers only (-p h)"),
         (["--body", "-b"], nil, "print the response body only (-p b)"),
-        (["--force"], nil, "send even when the catalog says a body field has the wrong type"),
+        (["--force"], nil, "send even when the catalog says a body field has the wrong type; -o replaces a file that is there"),
         (["--output", "-o"], "FILE", "save the answer's body in FILE (a new file) instead of printing it"),
         (["--download", "-d"], nil, "write the body to a file as it comes, any size, named by -o, the answer or the URL"),
         (["--curl"], nil, "print the request as a curl command (secrets as $VARIABLES) instead of sending it"),
