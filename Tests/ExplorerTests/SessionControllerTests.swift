@@ -333,6 +333,22 @@ import Testing
         #expect(!(try String(contentsOfFile: path, encoding: .utf8)).contains("not logged in"))
     }
 
+    /// A frame whose `.message.id` came before was dropped on any socket:
+    /// an edit of a message never showed, and `ws recv 2` said the second
+    /// "did not come". Only a socket that catches up after a reconnect
+    /// (the profile's `reconcile:`) tells frames apart by id.
+    @Test func framesWithAnIdSeenBeforeAreAllShownOnASocketThatDoesNotReconcile() async throws {
+        let terminal = FakeTerminal(interactive: false)
+        _ = try await Self.withController(terminal) { controller in
+            controller.script(["ws connect /__sandbox/echo",
+                               #"ws send {"type":"message.created","message":{"id":7,"text":"hello"}}"#,
+                               #"ws send {"type":"message.edited","message":{"id":7,"text":"hello (edited)"}}"#,
+                               "ws recv 2 --timeout 5", "ws status"], name: "t")
+        }
+        #expect(terminal.output.contains("hello (edited)") && !terminal.errors.contains("got 1 of 2"), "\(terminal.output)\(terminal.errors)")
+        #expect(terminal.output.contains("duplicates dropped: 0"), "\(terminal.output)")
+    }
+
     /// A credential header on a `ws connect` line was written in clear (the
     /// line's URL was rewritten, its headers left as typed), where a
     /// request line's is `{{secret:x_api_key}}`.

@@ -168,8 +168,13 @@ extension Interpreter {
             return .failure("already connected to \(await socket.displayURL ?? "a socket") (ws close first)", .usage)
         }
         let address: WebSocketAddress = target.map { .url($0) } ?? .profileTemplate
-        let socket = WebSocketSession(address: address, session: session, options: options,
-                                      reconciler: target == nil ? Reconciler.forProfile(session) : nil)
+        let reconciler = target == nil ? Reconciler.forProfile(session) : nil
+        var options = options
+        // Frames are told apart by message id only where catching up after a
+        // reconnect may deliver one twice (the profile's `reconcile:`):
+        // elsewhere an edit, or a real second delivery, of a message was dropped unseen.
+        if reconciler == nil { options.messageIDPath = nil }
+        let socket = WebSocketSession(address: address, session: session, options: options, reconciler: reconciler)
         sockets = SocketState(socket: socket, listener: sockets.listener, live: sockets.live, options: options)
         sockets.pump = Task {
             for await event in socket.events where sockets.socket === socket { self.handle(event) }
