@@ -16,6 +16,12 @@ import Testing
         #expect(Paging.next(after: last, response: answer(#"{"page": 2}"#, headers: [link]), endpointQuery: []) == .url("https://api.example.com/items?page=3"))
         #expect(Paging.nextLink(in: #"</a?p=2>; rel="last next""#) == "/a?p=2")
         #expect(Paging.nextLink(in: #"</a?p=1>; rel="prev""#) == nil)
+        // A comma inside a target or a quoted parameter does not end a link (it ended paging).
+        #expect(Paging.nextLink(in: #"</a?fields=id,name&p=2>; rel="next", </a?fields=id,name&p=9>; rel="last""#) == "/a?fields=id,name&p=2")
+        #expect(Paging.nextLink(in: #"</a?p=1>; rel="prev"; title="a, b", </a?p=3>; rel="next""#) == "/a?p=3")
+        // Several Link fields are one list: the next was in the third and not looked for.
+        let fields = ["</a?p=1>; rel=\"first\"", "</a?p=1>; rel=\"prev\"", "</a?p=3>; rel=\"next\""].map { HTTPHeader(name: "Link", value: $0) }
+        #expect(Paging.next(after: last, response: answer("[1]", headers: fields), endpointQuery: []) == .url("/a?p=3"))
         // The last page's Link has no next: the end, not a guessed `page=4` (page 3 was shown again).
         let lastLink = HTTPHeader(name: "Link", value: #"<https://api.example.com/items?page=2>; rel="prev""#)
         let third = Paging.Last(path: "/items", items: [.query(name: "page", value: "3")], options: RequestOptions())

@@ -288,7 +288,7 @@ def test_output_and_save_write_the_body_byte_for_byte(backend, tmp_path):
     out, err = result.stdout, result.stderr
     assert (tmp_path / "first.png").read_bytes() == png and (tmp_path / "second.png").read_bytes() == png
     assert oct((tmp_path / "first.png").stat().st_mode & 0o777) == "0o600"
-    assert out.count("saved 16 B to first.png") == 1 and "error: not saved: first.png exists" in err
+    assert out.count("saved 16 B to first.png") == 1 and "error: first.png exists; --force replaces it: not sent" in err
     assert "second.png exists; save second.png --force replaces it" in err
     assert out.count("saved 16 B to second.png") == 2
     assert "PNG" not in out, "-o prints no body"
@@ -442,3 +442,33 @@ def test_verbose_shows_a_request_that_got_no_answer(tmp_path):
     assert "GET /z HTTP/1.1\n" in result.stdout
     refused = f"error: cannot connect to 127.0.0.1:{port}: connection refused (is the server running?)"
     assert result.stderr.count(refused) == 3, result.stderr
+
+
+class Prefixed(QuietHandler):
+    """An API under /api/v1 that gives its own URLs as absolute paths, as most do:
+    Link targets for paging, a Location for what a POST made."""
+    def do_GET(self):
+        url = urllib.parse.urlsplit(self.path)
+        if url.path == "/api/v1/items":
+            page = int(urllib.parse.parse_qs(url.query).get("page", ["1"])[0])
+            links = ['</api/v1/items?fields=id,name&page=%d>; rel="next"' % (page + 1)] if page < 3 else []
+            self.reply(200, json.dumps([{"id": page}]).encode(), [("Content-Type", "application/json"), ("Link", '</api/v1/items?page=1>; rel="first"')]
+                       + [("Link", link) for link in links])
+        elif url.path == "/api/v1/items/49":
+            self.reply(200, b'{"id": 49}', [("Content-Type", "application/json")])
+        else:
+            self.reply(404, b'{"error": "no route for %s"}' % url.path.encode(), [("Content-Type", "application/json")])
+
+    def do_POST(self):
+        self.reply(201, b'{"id": 49}', [("Content-Type", "application/json"), ("Location", "/api/v1/items/49")])
+
+
+def test_urls_an_answer_gives_are_read_against_the_request_under_a_base_path(http_server, tmp_path):
+    # Under a base URL ending in /api/v1, `next` and `get {{loc}}` went to /api/v1/api/v1/…, a 404;
+    # a comma in the Link's target, or a next in the second Link field, ended paging.
+    base = base_url(http_server(Prefixed)) + "/api/v1"
+    lines = ["get /items", "next", "next", "next", "post /items name=x", "capture loc = header:Location", "get {{loc}}"]
+    result = run_explorer(["--base-url", base] + [arg for line in lines for arg in ("-c", line)], env=isolated_env(tmp_path), cwd=tmp_path)
+    out = result.stdout + result.stderr
+    assert '"id": 2' in out and '"id": 3' in out and "no next page" in out, out
+    assert '"/items/49"' in out and "no route" not in out and result.returncode == 0, out

@@ -494,7 +494,8 @@ actor Interpreter {
                 let names = response.headers.map(\.name).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
                 return .failure("the last response has no \(header) header" + (names.isEmpty ? "" : " (it has \(names.joined(separator: ", ")))"), .usage)
             }
-            return captured(name, .string(value), secret: Redactor.isSecretName(header) || header.lowercased() == "set-cookie")
+            let shown = ["location", "content-location"].contains(header.lowercased()) ? sendable(value) : value
+            return captured(name, .string(shown), secret: Redactor.isSecretName(header) || header.lowercased() == "set-cookie")
         case let .capture(name, .cookie(cookie)):
             // The one the backend would be sent, when cookies of that name are held for several hosts.
             let held = await session.cookies.cookies.filter { $0.name == cookie }
@@ -671,6 +672,18 @@ actor Interpreter {
         return force ? nil : SaveProblem(message: "\(path) exists; \(forcing) replaces it")
     }
 
+    /// A relative URL an answer gave (a `Location: /api/v1/items/49`) as a
+    /// line sends it: read against the request it answered, then as a path
+    /// under the base URL when it is one (`/items/49` under …/api/v1), else
+    /// whole. Kept as it came, `get {{loc}}` went to /api/v1/api/v1/items/49.
+    private func sendable(_ reference: String) -> String {
+        guard !reference.contains("://"), let from = lastRequest?.url,
+              let absolute = URL(string: reference, relativeTo: from)?.absoluteURL.absoluteString else { return reference }
+        var base = session.builder.baseURL.absoluteString
+        if base.hasSuffix("/") { base.removeLast() }
+        return absolute.hasPrefix(base + "/") ? String(absolute.dropFirst(base.count)) : absolute
+    }
+
     /// What a request to another origin goes without, in a few words.
     private var sessionCredentials: String {
         profile.secretParameters.isEmpty ? "session headers" : "session credentials (the \(profile.secretParameters.joined(separator: ", ")) parameter)"
@@ -769,8 +782,9 @@ actor Interpreter {
         case let .end(reason): return .message(reason)
         case let .request(path, items): outcome = try await run(.http(method: "GET", path: path, items: items, options: options))
         case let .url(url):
-            // A relative link is relative to the page it came from.
-            let target = url.hasPrefix("/") || url.contains("://") ? url : (URL(string: url, relativeTo: request.url)?.absoluteString ?? url)
+            // A relative link is relative to the page it came from, as a browser reads it: `/api/v1/items?page=2`
+            // joined to a base URL ending in /api/v1 went to /api/v1/api/v1/items.
+            let target = url.contains("://") ? url : (URL(string: url, relativeTo: request.url)?.absoluteString ?? url)
             outcome = try await run(.http(method: "GET", path: target, items: [], options: options))
         }
         lastList?.options.print = last.options.print

@@ -53,9 +53,12 @@ enum Paging {
     static func next(after typed: Last, response: ReceivedResponse, endpointQuery: [String], declared: Pagination? = nil) -> Next {
         let last = typed.queryAsItems
         if let declared { return next(after: last, body: response.json, declared: declared) }
-        if let link = response.headers.first(where: { $0.hasName("Link") }) {
+        let links = response.headers.filter { $0.hasName("Link") }
+        if !links.isEmpty {
             // A Link header without rel="next" is the last page's (GitHub's way), not a reason to guess a page number.
-            return nextLink(in: link.value).map { .url($0) } ?? .end("no next page: the Link header has no rel=\"next\"")
+            // Several Link fields are one list (RFC 9110 §5.3): the next may be in the third.
+            return nextLink(in: links.map(\.value).joined(separator: ", ")).map { .url($0) }
+                ?? .end("no next page: the Link header has no rel=\"next\"")
         }
         let body = response.json
         let members = object(body)
@@ -167,9 +170,11 @@ enum Paging {
         }
     }
 
-    /// The `rel="next"` target of a Link header.
+    /// The `rel="next"` target of a Link header. Its links are cut at the
+    /// commas between them, not those inside a `<…>` target or a quoted
+    /// parameter (`?fields=id,name`: the comma ended the link, and paging).
     static func nextLink(in header: String) -> String? {
-        for link in header.split(separator: ",") {
+        for link in Self.links(in: header) {
             let parts = link.split(separator: ";").map { $0.trimmingBlanks() }
             guard let target = parts.first, target.hasPrefix("<"), target.hasSuffix(">") else { continue }
             // `rel="next"`, `rel=next`, or `rel="last next"` (a space-separated list).
@@ -181,6 +186,25 @@ enum Paging {
             if isNext { return String(target.dropFirst().dropLast()) }
         }
         return nil
+    }
+
+    /// A Link header's links: the text between commas that are outside `<…>` and quotes.
+    private static func links(in header: String) -> [Substring] {
+        var links: [Substring] = []
+        var start = header.startIndex, inTarget = false, inQuotes = false
+        for index in header.indices {
+            switch header[index] {
+            case "<" where !inQuotes: inTarget = true
+            case ">" where !inQuotes: inTarget = false
+            case "\"" where !inTarget: inQuotes.toggle()
+            case "," where !inTarget && !inQuotes:
+                links.append(header[start..<index])
+                start = header.index(after: index)
+            default: break
+            }
+        }
+        links.append(header[start...])
+        return links
     }
 
     /// The items with `name==value` in place of the query item of that name (or added).
