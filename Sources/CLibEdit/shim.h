@@ -64,9 +64,37 @@ static void ex_on_signal(int sig) {
     errno = saved;
 }
 
+/// The terminal's settings before the REPL changed them (libedit's raw mode
+/// while a line is edited, echo off at a password prompt).
+EX_SHARED struct termios ex_original_termios = {0};  // initialised: a weak tentative definition was no storage at all (address 0)
+EX_SHARED volatile sig_atomic_t ex_has_original_termios = 0;
+
+/// SIGTERM, SIGHUP, SIGQUIT: the terminal's settings put back, then the
+/// signal's own end (its default action, on return: the handler was reset).
+/// Killed at the prompt, the REPL left the terminal without echo or line
+/// editing (an ssh session dropped, a tmux pane closed, `timeout`).
+static void ex_on_ending_signal(int sig) {
+    if (ex_has_original_termios) tcsetattr(0, TCSANOW, &ex_original_termios);
+    raise(sig);
+}
+
 /// Installs the SIGINT and SIGWINCH handlers (no SA_RESTART, so blocking reads
-/// return EINTR). Returns 0 on success.
+/// return EINTR), and those that put the terminal back before the process
+/// ends. Returns 0 on success.
 static inline int ex_install_signal_handlers(void) {
+    if (!ex_has_original_termios && tcgetattr(0, &ex_original_termios) == 0) ex_has_original_termios = 1;
+    struct sigaction ending;
+    memset(&ending, 0, sizeof ending);
+    ending.sa_handler = ex_on_ending_signal;
+    sigemptyset(&ending.sa_mask);
+    ending.sa_flags = SA_RESETHAND;
+    int endings[] = {SIGTERM, SIGHUP, SIGQUIT};
+    for (int i = 0; i < 3; i++) {
+        struct sigaction current;
+        // One ignored when the REPL started (`nohup`) stays ignored.
+        if (sigaction(endings[i], NULL, &current) == 0 && current.sa_handler == SIG_IGN) continue;
+        if (sigaction(endings[i], &ending, NULL) != 0) return -1;
+    }
     if (ex_pipe[0] < 0) {
         if (pipe(ex_pipe) != 0) return -1;
         for (int i = 0; i < 2; i++) {

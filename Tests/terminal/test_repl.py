@@ -22,6 +22,7 @@ import re
 import stat
 from pathlib import Path
 
+import pexpect
 import pytest
 
 from support import (ALICE_PROMPT, BINARY, CTRL_C, CTRL_D, ENTER, ESC, PROMPT, TAB, QuietHandler, history_lines,
@@ -518,6 +519,24 @@ def test_word_moves_and_delete_end_a_ctrl_r_search_and_do_their_work(spawn, env)
     x.send("exit" + ENTER)
     x.expect_exit()
     assert not any(";5" in line or "3~" in line for line in history_lines(env)), history_lines(env)
+
+
+@pytest.mark.parametrize("signal_name", ["SIGTERM", "SIGHUP"])
+def test_a_signal_that_ends_the_repl_leaves_the_terminal_as_it_found_it(spawn, signal_name):
+    # Killed at the prompt (a dropped ssh session, a closed tmux pane, `timeout`), it left the
+    # terminal raw: no echo, no line editing, for the shell that came back.
+    import signal
+    import termios
+    x = spawn()
+    x.type_visibly("get /api/tas")
+    editing = termios.tcgetattr(x.child.child_fd)[3]
+    assert not editing & termios.ICANON, "libedit edits the line in raw mode"
+    os.kill(x.child.pid, getattr(signal, signal_name))
+    x.child.expect(pexpect.EOF, timeout=10)
+    restored = termios.tcgetattr(x.child.child_fd)[3]
+    assert restored & termios.ICANON and restored & termios.ECHO, "canonical mode and echo are back"
+    x.child.close()
+    assert x.child.signalstatus == getattr(signal, signal_name), "the signal still ends it as its own"
 
 
 def test_the_line_comes_back_whole_after_ctrl_z_and_fg(spawn):
