@@ -465,3 +465,20 @@ def test_replay_and_test_take_a_timeout_for_every_step(tmp_path):
         assert refused.returncode == 64 and "--timeout takes seconds from 0.001 to 3600" in refused.stderr, refused
     finally:
         stop_http_server(server)
+
+
+def test_colour_for_a_terminal_on_standard_output_stays_off_a_standard_error_in_a_file(tmp_path):
+    # With stdout a terminal and `2>err.log`, the log got `^[[31merror: ^[[0m…`.
+    import pexpect
+    log = tmp_path / "err.log"
+    env = isolated_env(tmp_path, TERM="xterm")
+    env.pop("NO_COLOR", None)
+    child = pexpect.spawn("/bin/sh", ["-c", f'"{BINARY}" --base-url http://127.0.0.1:9 -c "get /x" -c "nope" 2>"{log}"'],
+                          env=env, encoding="utf-8", timeout=20)
+    child.expect(pexpect.EOF)
+    child.close()
+    errors = log.read_text()
+    assert "error: cannot connect to 127.0.0.1:9" in errors and "\x1b" not in errors, repr(errors)
+    # Asked for (--color always), it is kept.
+    forced = run_explorer(["--color", "always", "--base-url", "http://127.0.0.1:9", "-c", "get /x"], env=env)
+    assert "\x1b[31merror: " in forced.stderr, repr(forced.stderr)

@@ -88,7 +88,7 @@ final class ExplorerSession {
         // `--verify`, `--cert`, `--cert-key` on explorer's command line: as if `defaults` had said them.
         if let preset = options.requestDefaults { runBlocking { _ = await interpreter.execute(.defaults(preset)) } }
         if let file { runBlocking { await file.apply(to: interpreter) } }
-        let palette = Palette.choose(options.color ?? .auto, isTerminal: Surroundings.current.outputIsTerminal, environment: environment)
+        let palette = Palette.forStandardOutput(options.color, environment: environment)
         var terminal: any Terminal = PlainTerminal()
         let completing = CurrentInterpreter(interpreter)
         if interactive, Surroundings.current.inputIsTerminal, let editor = LineEditor(historyURL: historyURL, complete: { complete($0, on: completing.value) }) {

@@ -10,7 +10,9 @@ struct Surroundings: Sendable {
     var inputIsTerminal: Bool
     /// Standard output is a terminal: colour by default, JSON indented for a person.
     var outputIsTerminal: Bool
+    /// Standard error is a terminal: colour there too.
+    var errorIsTerminal = true
 
     static let current = Surroundings(environment: ProcessInfo.processInfo.environment,
-                                      inputIsTerminal: isatty(0) == 1, outputIsTerminal: isatty(1) == 1)
+                                      inputIsTerminal: isatty(0) == 1, outputIsTerminal: isatty(1) == 1, errorIsTerminal: isatty(2) == 1)
 }

@@ -68,7 +68,7 @@ struct TranscriptRunOptions: ParsableArguments {
     }
 
     var report: ReplayReport {
-        ReplayReport(palette: Palette.choose(color ?? .auto, isTerminal: Surroundings.current.outputIsTerminal, environment: Surroundings.current.environment))
+        ReplayReport(palette: Palette.forStandardOutput(color))
     }
 }
 

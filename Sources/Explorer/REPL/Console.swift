@@ -66,10 +66,24 @@ struct Console: Sendable {
     func err(_ text: String) {
         guard !text.isEmpty else { return }
         ex_flush_stdout()
-        let visible = Self.visible(text)
+        let visible = Self.visible(Self.plainErrors.load(ordering: .relaxed) ? Self.withoutColour(text) : text)
         let error = Self.errorClosed.load(ordering: .relaxed) ? EBADF : ex_write_stderr(visible, visible.utf8.count)
         // An error that cannot be said stops a script as an output that cannot be written does.
         if error != 0 { Self.failure.compareExchange(expected: 0, desired: error, ordering: .relaxed) }
+    }
+
+    /// Colour chosen for a terminal on standard output stays off a standard
+    /// error that is not one (`2>err.log` got `^[[31merror: ^[[0m`).
+    private static let plainErrors = Atomic<Bool>(false)
+
+    /// Whether `--color auto` coloured standard output while standard error goes to a file or pipe.
+    static func keepColourOffErrors(_ off: Bool) { plainErrors.store(off, ordering: .relaxed) }
+
+    /// `text` without its colour codes (ESC [ … m: the only escapes the palette writes; a
+    /// server's own were made visible before).
+    static func withoutColour(_ text: String) -> String {
+        guard text.utf8.contains(0x1B) else { return text }
+        return text.replacing(#/\u{1B}\[[0-9;]*m/#, with: "")
     }
 
     /// A NUL byte ended the C string the text went out as, and the rest of

@@ -19,6 +19,15 @@ struct Palette: Sendable {
         }
     }
 
+    /// The palette for this process's standard output, from `--color` (auto
+    /// when not given); colour chosen for a terminal there is kept off a
+    /// standard error that is not one (`2>err.log` got `^[[31merror:`).
+    static func forStandardOutput(_ mode: ColorMode?, environment: [String: String] = Surroundings.current.environment) -> Palette {
+        let palette = choose(mode ?? .auto, isTerminal: Surroundings.current.outputIsTerminal, environment: environment)
+        Console.keepColourOffErrors(palette.enabled && (mode ?? .auto) == .auto && !Surroundings.current.errorIsTerminal)
+        return palette
+    }
+
     private func wrap(_ code: String, _ text: String) -> String { enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
     func bold(_ s: String) -> String { wrap("1", s) }
     func dim(_ s: String) -> String { wrap("2", s) }
