@@ -595,3 +595,31 @@ def test_a_repl_recording_of_a_recv_after_streamed_frames_replays(spawn, socket_
     replay = run_explorer(["replay", str(recorded)], env=isolated_env(tmp_path), timeout=60)
     assert replay.returncode == 0, replay.stdout + replay.stderr
 
+
+
+def test_a_socket_url_or_peer_the_client_cannot_use_is_said_in_plain_words(socket_server, tmp_path):
+    # `ws://u:pw@h` was looked up as a host named `u` (the password in the error), `ws://[::1]` as
+    # a host named `[`; a reset or a garbage answer was said in NIO's words.
+    import socket as sockets
+    import struct
+
+    def reset(server, conn):
+        conn.recv(4096)
+        conn.setsockopt(sockets.SOL_SOCKET, sockets.SO_LINGER, struct.pack("ii", 1, 0))
+        conn.close()
+
+    def garbage(server, conn):
+        conn.recv(4096)
+        conn.sendall(b"\x00\x01 this is no HTTP\r\n\r\n")
+
+    lines = ["ws connect --retries 0 ws://alice:hunter2@127.0.0.1:9/x", "ws connect --retries 0 ws://[::1]:9/x",
+             f"ws connect --retries 0 ws://127.0.0.1:{socket_server(reset).port}/x",
+             f"ws connect --retries 0 ws://127.0.0.1:{socket_server(garbage).port}/x"]
+    result = run_explorer(["--base-url", "http://127.0.0.1:9"] + [a for line in lines for a in ("-c", line)], env=isolated_env(tmp_path), timeout=60)
+    errors = result.stderr.splitlines()
+    assert len(errors) == 4 and "hunter2" not in result.stderr, result.stderr
+    assert errors[0] == ("error: 'ws://alice:…@127.0.0.1:9/x' has a user:password@ in it, which the WebSocket client does not send; "
+                         "use `auth basic USER:PASSWORD` or an Authorization: header")
+    assert "names an IPv6 address" in errors[1], errors[1]
+    assert errors[2].endswith(": the server reset the connection"), errors[2]
+    assert errors[3].endswith("answered with something that is not HTTP"), errors[3]

@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import NIOHTTP1
 import NIOSSL
 import WSClient
 
@@ -32,7 +33,17 @@ enum ConnectFailure {
         if text.contains("upgraderDeniedUpgrade") || text.contains("invalidUpgradeResponse") {
             return "handshake refused: \(target) answered 101 with a Sec-WebSocket-Accept or Upgrade header that does not follow RFC 6455"
         }
-        return "could not connect to \(target): \(error)"
+        if error is HTTPParserError {
+            return "handshake refused: \(target) answered with something that is not HTTP"
+        }
+        // NIO's own words (`read(descriptor:pointer:size:): Connection reset by peer) (errno: 104)`,
+        // `SocketAddressError.UnknownHost: …`) in the plain ones a request gets.
+        let plain = LiveTransport.classify(error, host: url.flatMap { URL(string: $0)?.host } ?? "the server", limit: 0)
+        switch plain.kind {
+        case .dns: return plain.description
+        case .other where plain.detail == String(describing: error): return "could not connect to \(target): \(error)"
+        default: return "could not connect to \(target): \(plain.detail)"
+        }
     }
 
     /// `0.3 s`, `10 s`.

@@ -19,8 +19,25 @@ public enum WebSocketAddress: Sendable, Equatable {
     /// (a server can revoke a token before its expiry).
     public func resolve(session: AuthSession, refresh: Bool = false) async throws -> String {
         let resolved = try await unchecked(session: session, refresh: refresh)
-        if let url = URL(string: resolved), let reason = URLCheck.problem(port: url) { throw Failure(reason) }
+        if let reason = Self.problem(resolved) { throw Failure(reason) }
         return resolved
+    }
+
+    /// Why the socket's client cannot connect to `url`, checked before it
+    /// tries: it took `ws://[::1` for a host named `[`, and `ws://u:pw@h`
+    /// for a host named `u` (and said the password in its error).
+    static func problem(_ url: String) -> String? {
+        var shown = url
+        if let password = Redactor.userinfoPassword(in: url) { shown.replaceSubrange(password, with: "…") }
+        if let reason = URLCheck.problem(url, schemes: ["ws", "wss"]) { return reason.replacingOccurrences(of: url, with: shown) }
+        guard let parsed = URL(string: url) else { return "'\(shown)' is not a ws:// or wss:// URL" }
+        if parsed.user != nil || parsed.password != nil {
+            return "'\(redacted(shown))' has a user:password@ in it, which the WebSocket client does not send; use `auth basic USER:PASSWORD` or an Authorization: header"
+        }
+        if parsed.host?.contains(":") == true || url.contains("://[") {
+            return "'\(redacted(shown))' names an IPv6 address, which the WebSocket client cannot connect to; use a host name (localhost) or an IPv4 address"
+        }
+        return nil
     }
 
     private func unchecked(session: AuthSession, refresh: Bool) async throws -> String {
