@@ -67,6 +67,11 @@ import Testing
         #expect(throws: CommandError("unknown command 'lgoin'; did you mean 'login'? (type help for the list)", column: 0)) { try parser.parse("lgoin") }
         #expect(throws: CommandError("unknown command 'whoamii'; did you mean 'whoami'? (type help for the list)", column: 0)) { try parser.parse("whoamii") }
         #expect(throws: CommandError("unknown command 'frobnicate' (type help for the list)", column: 0)) { try parser.parse("frobnicate") }
+        // A pasted megabyte was quoted whole, and compared in full with every name (a minute for 1 MB).
+        let long = String(repeating: "y", count: 200_000)
+        #expect(throws: CommandError("unknown command '\(String(repeating: "y", count: 80))…' (type help for the list)", column: 0)) { try parser.parse(long) }
+        #expect(throws: CommandError("unknown command 'a\\nb\\u{1b}[2J' (type help for the list)", column: 0)) { try parser.parse("'a\nb\u{1B}[2J'") }
+        #expect(editDistance(long, "login") == 200_000 - 5 && editDistance("lgoin", "login") == 1)
     }
 
     @Test func badItemsPointAtTheToken() {

@@ -126,7 +126,7 @@ struct RequestOptions: Sendable, Equatable {
         let word = words[index]
         let (name, inline) = Self.split(word.text)
         guard let flag = Self.flags.first(where: { $0.names.contains(name) }) else {
-            var message = "unknown option '\(word.text)'"
+            var message = "unknown option '\(CommandError.quotable(word.text))'"
             if let near = Self.flagNames.min(by: { editDistance(name, $0) < editDistance(name, $1) }),
                editDistance(name, near) <= 2 {
                 message += "; did you mean '\(near)'?"

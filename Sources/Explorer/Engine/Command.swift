@@ -110,4 +110,22 @@ struct CommandError: Error, Equatable, Sendable, CustomStringConvertible {
         self.column = column
     }
     var description: String { message }
+
+    /// A word as an error line quotes it: one line (control characters as
+    /// escapes), and its first 80 characters (a 1 MB word was quoted whole).
+    static func quotable(_ word: String) -> String {
+        let limit = 80
+        var shown = ""
+        for character in word.prefix(limit) {
+            switch character {
+            case "\n": shown += "\\n"
+            case "\r", "\r\n": shown += character == "\r" ? "\\r" : "\\r\\n"
+            case "\t": shown += "\\t"
+            default:
+                let scalar = character.unicodeScalars.first!.value
+                shown += scalar < 0x20 || scalar == 0x7F ? "\\u{\(String(scalar, radix: 16))}" : String(character)
+            }
+        }
+        return word.count > limit ? shown + "…" : shown
+    }
 }

@@ -33,7 +33,7 @@ struct CommandParser {
             return try get.parse(CommandArguments(command: first, words: [path] + args, spec: get))
         }
         guard let spec = table.spec(named: first.text) else {
-            var message = "unknown command '\(first.text)'"
+            var message = "unknown command '\(CommandError.quotable(first.text))'"
             if let suggestion = table.closest(to: first.text) { message += "; did you mean '\(suggestion)'?" }
             message += " (type help for the list)"
             throw CommandError(message, column: first.start)
