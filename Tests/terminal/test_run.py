@@ -95,6 +95,9 @@ def test_a_file_that_cannot_be_read_is_one_line_and_status_2(tmp_path):
     assert (result.returncode, result.stdout, result.stderr) == (2, "", f"error: cannot read {missing}: no such file\n")
     result = run_explorer(["run", str(tmp_path)], env=env, cwd=tmp_path)
     assert (result.returncode, result.stderr) == (2, f"error: cannot read {tmp_path}: it is a directory\n")
+    # /dev/zero was read for ever, 350 MB a second.
+    result = run_explorer(["run", "/dev/zero"], env=env, cwd=tmp_path, timeout=20)
+    assert (result.returncode, result.stderr) == (2, "error: cannot read /dev/zero: it is larger than 16 MiB, which no script of lines is\n")
 
 
 def test_a_file_from_a_pipe_runs(tmp_path):
