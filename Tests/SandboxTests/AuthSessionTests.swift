@@ -104,6 +104,25 @@ import Testing
         }
     }
 
+    /// A token store that cannot be written (a file where its folder goes)
+    /// failed the login's line with a raw Foundation error, though the
+    /// session had logged in. The login holds; why it is not saved is said
+    /// once, on the login's exchange.
+    @Test func aStoreThatCannotBeWrittenDoesNotUndoTheLogin() async throws {
+        let blocker = FileManager.default.temporaryDirectory.appendingPathComponent("store-blocker-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: blocker) }
+        try Data().write(to: blocker)
+        try await withSandbox { server, http in
+            let auth = session(server, http, store: FileTokenStore(url: blocker.appendingPathComponent("tokens.json")))
+            let login = try await auth.login(email: "alice@example.com", password: "alice123")
+            #expect(await auth.isLoggedIn)
+            #expect(login.storeWarning == "the login is kept for this session only: cannot write \(blocker.path)/tokens.json: \(blocker.path) is a file, not a folder")
+            let again = try await auth.login(email: "alice@example.com", password: "alice123")
+            #expect(again.storeWarning == nil, "said once")
+            #expect(try await get(auth, "/api/users/profile/me").response.status == 200)
+        }
+    }
+
     /// Two explorers whose tokens ran out together (four scripts started at
     /// once) each sent the same single-use refresh token: one refresh was
     /// accepted and the others refused, which a server that detects reuse

@@ -31,6 +31,9 @@ public struct Exchange: Sendable {
     /// What was odd about the refresh this exchange made, in one line: a
     /// profile path that found nothing in the refresh's answer.
     public var refreshWarning: String?
+    /// Why the tokens this exchange brought (a login's, a refresh's) are
+    /// kept for this session only: the token store could not be written.
+    public var storeWarning: String?
 
     public init(request: PreparedRequest, response: ReceivedResponse, refreshed: Bool = false,
                 sessionExpired: Bool = false, tokenWithheld: Bool = false, duration: Duration = .zero, hops: [Exchange] = []) {
@@ -118,7 +121,7 @@ public actor AuthSession {
         let request = try loginRequest(email: email, password: password)
         let start = ContinuousClock.now
         let (sent, response) = try await exchange(request)
-        let exchange = Exchange(request: sent, response: response, duration: ContinuousClock.now - start)
+        var exchange = Exchange(request: sent, response: response, duration: ContinuousClock.now - start)
         guard (200..<300).contains(response.status) else { return exchange }
         guard let body = response.json else {
             throw AuthError("the login answer is not JSON (\(response.mediaType ?? "no Content-Type"), \(response.body.count) bytes): not logged in")
@@ -127,7 +130,8 @@ public actor AuthSession {
             throw AuthError("the login answer has no access token at \(auth.accessTokenPath)")
         }
         tokens.email = email
-        try setTokens(tokens)
+        setTokens(tokens)
+        exchange.storeWarning = takeStoreWarning()
         return exchange
     }
 
@@ -139,7 +143,7 @@ public actor AuthSession {
         guard (200..<300).contains(exchange.response.status), scope.admits(exchange.request.url), exchange.response.spool == nil,
               let auth = profile.auth, let body = exchange.response.json, let found = Self.tokens(in: body, auth: auth, needsUser: true),
               found != tokens else { return false }
-        try setTokens(found)
+        setTokens(found)
         return true
     }
 
@@ -194,13 +198,13 @@ public actor AuthSession {
 
     /// Tells the server (when the profile has a logout endpoint) and forgets the tokens.
     public func logout() async throws -> Exchange? {
-        defer { try? setTokens(nil) }
+        defer { setTokens(nil) }
         guard let request = try logoutRequest() else { return nil }
         return try await send(request, isPublic: false, retry: false)
     }
 
     /// Forgets the tokens without telling the server.
-    public func forget() throws { try setTokens(nil) }
+    public func forget() { setTokens(nil) }
 
     /// Whether the profile lists the request's endpoint (its method and
     /// path) as public. The path is taken relative to the base URL, which may
@@ -364,7 +368,10 @@ public actor AuthSession {
         // Taking the tokens another process refreshed is no refresh of this one's: not said, nor
         // recorded (its replay would wait for a refresh that has no cause there).
         var done = Exchange(request: second, response: retried, refreshed: renewal == .refreshed, duration: ContinuousClock.now - start)
-        if renewal == .refreshed { done.refreshWarning = refreshWarning }
+        if renewal == .refreshed {
+            done.refreshWarning = refreshWarning
+            done.storeWarning = takeStoreWarning()
+        }
         return done
     }
 
@@ -527,7 +534,7 @@ public actor AuthSession {
         defer { lock?.release() }
         if adoptSavedTokens() { return .success(.adopted) }
         guard let refreshToken = tokens?.refreshToken, let auth = profile.auth else {
-            try? setTokens(nil)
+            setTokens(nil)
             return .success(.none)
         }
         var request: PreparedRequest
@@ -558,7 +565,7 @@ public actor AuthSession {
             if adoptSavedTokens() { return .success(.adopted) }
             try? await Task.sleep(for: .milliseconds(300))
             if adoptSavedTokens() { return .success(.adopted) }
-            try? setTokens(nil)
+            setTokens(nil)
             lastRefusal = profile.errorEnvelope.describe(status: response.status, body: response.leadingJSON) ?? response.statusAndReason
             return .success(.none)
         }
@@ -577,7 +584,7 @@ public actor AuthSession {
             refreshWarning = "the answer of \(auth.refreshPath) has no refresh token at \(path) (the profile's refreshed-refresh-token): "
                 + "the old one is kept, which a server that rotates them refuses at the next refresh"
         }
-        try? setTokens(Tokens(accessToken: access, refreshToken: newRefresh, userJSON: tokens?.userJSON, email: tokens?.email))
+        setTokens(Tokens(accessToken: access, refreshToken: newRefresh, userJSON: tokens?.userJSON, email: tokens?.email))
         return .success(.refreshed)
     }
 
@@ -603,10 +610,28 @@ public actor AuthSession {
 
     /// Keeps `new` and saves it under its owner; nil forgets this session's
     /// own login (not another session's, saved since under another user).
-    private func setTokens(_ new: Tokens?) throws {
+    /// A store that cannot be written (a file where its folder goes, no
+    /// permission) does not undo a login: the tokens are kept in memory,
+    /// and why they are not saved is said once (`storeWarning`). A raw
+    /// Foundation error failed the login's line, though it had logged in.
+    private func setTokens(_ new: Tokens?) {
         let owner = (new ?? tokens)?.owner ?? ""
         tokens = new
-        try store.save(key: storeKey, owner: owner, tokens: new)
+        do {
+            try store.save(key: storeKey, owner: owner, tokens: new)
+        } catch {
+            if !storeWarned { unsaved = "the login is kept for this session only: \(error)" }
+        }
+    }
+
+    /// Why the last tokens were not saved, said once a session.
+    private var unsaved: String?
+    private var storeWarned = false
+
+    private func takeStoreWarning() -> String? {
+        defer { unsaved = nil }
+        if unsaved != nil { storeWarned = true }
+        return unsaved
     }
 }
 

@@ -158,11 +158,27 @@ public final class FileTokenStore: TokenStore, @unchecked Sendable {
         return RefreshLock(descriptor: descriptor)
     }
 
+    /// Why the store could not be written, in a few words with its path.
+    public struct WriteFailure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
     public func save(key: String, owner: String, tokens: Tokens?) throws {
         try lock.withLock {
             let directory = url.deletingLastPathComponent()
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            func failure(_ path: String, _ error: Int32 = errno) -> WriteFailure {
+                WriteFailure(description: "cannot write \(path): \(String(cString: strerror(error)).lowercased())")
+            }
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                throw WriteFailure(description: "cannot write \(url.path): \(directory.path) is a file, not a folder")
+            }
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                        attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw WriteFailure(description: "cannot make the folder \(directory.path) (is a folder above it a file, or not writable?)")
+            }
             // Another process may save at the same moment: read, change and
             // write under an exclusive lock on a file beside it, or one of the
             // two saves would be lost.
@@ -180,14 +196,19 @@ public final class FileTokenStore: TokenStore, @unchecked Sendable {
             // tokens are never readable by others, not even for a moment.
             let temporary = directory.appendingPathComponent(".tokens.\(getpid()).tmp")
             let fd = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-            guard fd >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: temporary.path]) }
+            guard fd >= 0 else { throw failure(directory.path) }
             let written = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            let writeError = errno
             fchmod(fd, 0o600)
             close(fd)
-            guard written == data.count else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary.path]) }
-            guard rename(temporary.path, url.path) == 0 else {
+            guard written == data.count else {
                 unlink(temporary.path)
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+                throw failure(url.path, written < 0 ? writeError : ENOSPC)
+            }
+            guard rename(temporary.path, url.path) == 0 else {
+                let renameError = errno
+                unlink(temporary.path)
+                throw failure(url.path, renameError)
             }
         }
     }

@@ -78,7 +78,7 @@ struct Renderer: Sendable {
             let line = palette.dim("(access token refreshed; request retried)") + "\n"
             if piped { err += line } else { out += line }
         }
-        if let warning = exchange.refreshWarning { err += palette.yellow("warning: ") + warning + "\n" }
+        for warning in [exchange.refreshWarning, exchange.storeWarning].compactMap({ $0 }) { err += palette.yellow("warning: ") + warning + "\n" }
         if !view.isDisjoint(with: [.statusLine, .responseHeaders]) { out += statusLine(exchange) }
         let carried = credentials(of: exchange.request) + exchange.heldTokens + alsoHidden
         if view.contains(.responseHeaders) {
