@@ -102,6 +102,9 @@ import Testing
     @Test(arguments: [
         ("", 1, 1, "empty file: a transcript starts with '# explorer transcript v1'"),
         ("# explorer transcript v2\nprofile: linku\n", 1, 24, "this explorer reads transcript v1, not 'v2'"),
+        // Lines ended by CR alone: the whole file was quoted in the error, its CRs raw.
+        ("# explorer transcript v1\rprofile: nova\rbase-url: sandbox\r", 1, 25, "its lines end in a carriage return alone; save it with LF (or CRLF) line ends"),
+        ("# explorer transcript v2\rprofile: nova\r", 1, 24, "this explorer reads transcript v1, not 'v2'"),
         ("hello\n", 1, 1, "not a transcript: the first line must be '# explorer transcript v1'"),
         ("# explorer transcript v1\nbase-url: sandbox\n", 2, 1, "the header has no 'profile:' field"),
         ("# explorer transcript v1\nprofile: linku\n", 2, 1, "the header has no 'base-url:' field ('sandbox' or a URL)"),

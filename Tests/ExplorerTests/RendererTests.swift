@@ -46,6 +46,10 @@ import Testing
         #expect(err == "error: 403 FORBIDDEN: not yours\n")
         let (_, other) = plain.render(exchange(502, "Bad Gateway", type: "text/html", body: Array("<h1>oops</h1>".utf8)))
         #expect(other == "error: 502 Bad Gateway\n")
+        // A message and a code with line breaks in them made one error four lines.
+        let broken = #"{"message":"first\nsecond\r\nthird","error_code":"A\nB"}"#
+        let (_, said) = plain.render(exchange(400, "Bad Request", type: "application/json", body: Array(broken.utf8)))
+        #expect(said == "error: 400 A\\nB: first\\nsecond\\nthird\n")
     }
 
     /// A server's escape codes never drive the terminal: not from a text

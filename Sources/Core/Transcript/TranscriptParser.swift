@@ -117,9 +117,15 @@ public enum TranscriptParser {
         let text = line.text.trimmingBlanks()
         if text == Transcript.versionLine { return }
         let prefix = "# explorer transcript v"
+        if text.hasPrefix(Transcript.versionLine + "\r") {
+            // Lines ended by CR alone (a classic Mac's): the whole file was one line, quoted whole in the error.
+            throw TranscriptParseError(line: 1, column: Transcript.versionLine.count + 1,
+                                       message: "its lines end in a carriage return alone; save it with LF (or CRLF) line ends")
+        }
         if text.hasPrefix(prefix) {
+            let version = text.dropFirst(prefix.count - 1).prefix { !$0.isWhitespace && !$0.isNewline }.prefix(20)
             throw TranscriptParseError(line: 1, column: prefix.count + 1,
-                                       message: "this explorer reads transcript v\(Transcript.version), not '\(text.dropFirst(prefix.count - 1))'")
+                                       message: "this explorer reads transcript v\(Transcript.version), not '\(version)'")
         }
         throw TranscriptParseError(line: 1, column: 1, message: "not a transcript: the first line must be '\(Transcript.versionLine)'")
     }

@@ -238,8 +238,11 @@ struct Renderer: Sendable {
     }
 
     /// The one line under a 4xx or 5xx: the backend's envelope, or the status.
+    /// One line whatever the server wrote: a message with newlines in it
+    /// (`"first\nsecond"`) made one error four lines.
     func errorSummary(_ response: ReceivedResponse) -> String {
-        Self.visible(envelope.describe(status: response.status, body: response.leadingJSON) ?? response.statusAndReason)
+        let said = envelope.describe(status: response.status, body: response.leadingJSON) ?? response.statusAndReason
+        return Self.visible(said.replacingOccurrences(of: "\r\n", with: "\\n").replacingOccurrences(of: "\n", with: "\\n"), keepingLines: false)
     }
 
     /// `text` with its control characters escaped (`\u001b`), line breaks
