@@ -107,9 +107,12 @@ struct SecretNameTests {
             #expect(Redactor.isSecretName(name), "\(name)")
             #expect(Redactor.redact(header: HTTPHeader(name: name, value: "v4lue")).value == Redactor.hidden("v4lue"), "\(name)")
         }
-        for name in ["key", "id", "file_key", "public_key", "keyword", "author", "x-author", "content-type"] {
+        // A paging cursor was hidden (`show .nextPageToken` said "<hidden: 7 characters>"): it opens a page, nothing more.
+        for name in ["key", "id", "file_key", "public_key", "keyword", "author", "x-author", "content-type",
+                     "nextPageToken", "next_page_token", "pageToken", "continuation_token", "nextToken", "syncToken"] {
             #expect(!Redactor.isSecretName(name), "\(name)")
         }
+        #expect(Redactor.isSecretName("access_token") && Redactor.isSecretName("refreshToken") && Redactor.isSecretName("token"))
         #expect(Redactor.redact(target: "/maps?key=AIzaSyA&q=x&sig=S1g") == "/maps?key=\(Redactor.hidden("AIzaSyA"))&q=x&sig=\(Redactor.hidden("S1g"))")
         #expect(Redactor.redact(line: "get /x api-key:AZUREKEY1 key==QKEY5 keyword==cats") == "get /x api-key:*** key==*** keyword==cats")
         #expect(Redactor.redact(line: "get /y?key=QKEY5&page=2") == "get /y?key=***&page=2")

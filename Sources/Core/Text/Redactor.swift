@@ -147,6 +147,10 @@ public enum Redactor {
     /// kept secret (`api_key_id`, `aws_access_key_id` are half a credential).
     private static func describesASecret(_ name: String) -> Bool {
         let lower = name.lowercased()
+        // A paging cursor (`nextPageToken`, `page_token`, `continuation_token`) opens the next page, nothing more:
+        // hidden, `next` had it but `show` did not, and a recording wrote `{{secret:nextpagetoken}}`.
+        let letters = lower.filter { $0.isLetter }
+        if ["pagetoken", "nexttoken", "continuationtoken", "synctoken"].contains(where: letters.hasSuffix) { return true }
         if ["_length", "_policy", "_version", "_at", "_count", "_required", "_hint", "_strength",
             "_enabled", "_changed", "_rules"].contains(where: lower.hasSuffix) { return true }
         return ["Length", "Policy", "Version", "At", "Count", "Required", "Hint", "Strength", "Enabled", "Changed", "Rules"]
