@@ -227,7 +227,7 @@ struct CommandParser {
         }
         guard let path else {
             let command = arguments.command
-            throw CommandError("\(method) needs a path, as in: \(method.lowercased()) /api/tasks", column: command.start + command.text.count)
+            throw CommandError("\(method) needs a path, as in: \(method.lowercased()) /items", column: command.start + command.text.count)
         }
         if let problem = options.tlsProblem { throw CommandError(problem, column: RequestOptions.tlsFlagColumn(in: args)) }
         // `-a USER:PASSWORD`: the line's own Authorization header, sent where the line goes.
