@@ -6,9 +6,9 @@ import Testing
 @Suite struct RendererTests {
     let plain = Renderer(palette: .plain, envelope: Profile.linku.errorEnvelope)
 
-    func exchange(_ status: Int, _ reason: String, type: String?, body: [UInt8]) -> Outcome {
+    func exchange(_ status: Int, _ reason: String, type: String?, body: [UInt8], headers more: [HTTPHeader] = []) -> Outcome {
         let request = PreparedRequest(method: "GET", url: URL(string: "http://127.0.0.1:1/x")!)
-        let headers = type.map { [HTTPHeader(name: "Content-Type", value: $0)] } ?? []
+        let headers = (type.map { [HTTPHeader(name: "Content-Type", value: $0)] } ?? []) + more
         return .exchange(Exchange(request: request, response: ReceivedResponse(status: status, reason: reason, headers: headers, body: body),
                                   duration: .milliseconds(12)), note: nil)
     }
@@ -50,6 +50,9 @@ import Testing
         let broken = #"{"message":"first\nsecond\r\nthird","error_code":"A\nB"}"#
         let (_, said) = plain.render(exchange(400, "Bad Request", type: "application/json", body: Array(broken.utf8)))
         #expect(said == "error: 400 A\\nB: first\\nsecond\\nthird\n")
+        // When to send it again: a 429's Retry-After was left to `-h` to find.
+        let (_, limited) = plain.render(exchange(429, "Too Many Requests", type: "text/plain", body: [], headers: [HTTPHeader(name: "Retry-After", value: "30")]))
+        #expect(limited == "error: 429 Too Many Requests (retry after 30 s)\n")
     }
 
     /// A server's escape codes never drive the terminal: not from a text

@@ -99,7 +99,7 @@ struct Renderer: Sendable {
             }
         }
         if response.status >= 400 {
-            err += palette.red("error: ") + Redactor.hiding(carried, inText: errorSummary(response)) + "\n"
+            err += palette.red("error: ") + Redactor.hiding(carried, inText: errorSummary(response)) + retryAfter(response) + "\n"
         }
         if let note {
             if exchange.sessionExpired {
@@ -235,6 +235,13 @@ struct Renderer: Sendable {
         guard lower.hasPrefix("multipart/form-data"), let at = type.range(of: "boundary=", options: .caseInsensitive) else { return body }
         let boundary = type[at.upperBound...].prefix { $0 != ";" }.trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
         return boundary.isEmpty ? body : Redactor.redact(multipart: body, boundary: boundary)
+    }
+
+    /// When a 429 or a 503 says to send it again (its Retry-After), on
+    /// screen: it was left to `-h` to find. Not recorded: it counts down.
+    private func retryAfter(_ response: ReceivedResponse) -> String {
+        guard let retry = response.header("Retry-After")?.trimmingBlanks(), !retry.isEmpty else { return "" }
+        return Self.visible(retry.allSatisfy(\.isNumber) ? " (retry after \(retry) s)" : " (retry after \(retry))", keepingLines: false)
     }
 
     /// The one line under a 4xx or 5xx: the backend's envelope, or the status.
