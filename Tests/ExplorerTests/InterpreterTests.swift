@@ -36,8 +36,12 @@ import Testing
             guard case let .failure(message, status) = try await run(interpreter, "set base_url=http://127.0.0.1:1") else { Issue.record("set"); return }
             #expect(message.contains("--base-url"))
             #expect(status == .usage)
+            // Nor captured: `capture profile = .total` showed `profile = 2`.
+            _ = try await run(interpreter, "get /api/tasks/categories")
+            guard case let .failure(captured, _) = try await run(interpreter, "capture profile = .[0]") else { Issue.record("captured"); return }
+            #expect(captured.contains("'profile' is fixed for the session"))
             guard let vars = (try await run(interpreter, "vars")).shownText else { Issue.record("no text"); return }
-            #expect(vars.contains("base_url = \(server.baseURL.absoluteString)"))
+            #expect(vars.contains("base_url = \(server.baseURL.absoluteString)") && vars.contains("profile = linku"))
         }
     }
 

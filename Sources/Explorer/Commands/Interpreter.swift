@@ -400,9 +400,7 @@ actor Interpreter {
             return remember(try await session.send(request), note: nil)
         case let .set(name, value):
             // `set base_url=…` used to be kept and shown by vars while every request still went to the old URL.
-            if builtIns[name] != nil {
-                return .failure("'\(name)' is fixed for the session: start explorer with --\(name == "base_url" ? "base-url URL" : "profile NAME") to change it", .usage)
-            }
+            if builtIns[name] != nil { return fixedForTheSession(name) }
             published.set(name, value)
             secretVariables.remove(name)
             return .nothing
@@ -479,6 +477,9 @@ actor Interpreter {
             case let .success(line): return .message(line)
             case let .failure(problem): return .failure(problem.message, .runtime)
             }
+        case let .capture(name, _) where builtIns[name] != nil:
+            // `vars` showed `profile = 2` while requests still went as before.
+            return fixedForTheSession(name)
         case let .capture(name, .body(path)):
             guard let response = lastResponse else { return .failure("no response yet: send a request first", .usage) }
             guard let body = lastBody else { return notJSON(response) }
@@ -612,6 +613,11 @@ actor Interpreter {
 
     /// `capture`'s value kept as `{{name}}`; a secret one (by its source or
     /// the variable's name) hidden wherever variables are shown.
+    /// `base_url` and `profile` are the session's own: not a variable `set` or `capture` can change.
+    private func fixedForTheSession(_ name: String) -> Outcome {
+        .failure("'\(name)' is fixed for the session: start explorer with --\(name == "base_url" ? "base-url URL" : "profile NAME") to change it", .usage)
+    }
+
     private func captured(_ name: String, _ value: JSONValue, secret: Bool) -> Outcome {
         published.set(name, value.plainText)
         let secret = secret || Redactor.isSecretName(name)
