@@ -18,6 +18,11 @@ import Testing
         #expect(try parser.parse("ws send a=1 b[c]:=2 tags[]=x")
             == .ws(.send(.object([("a", .string("1")), ("b", .object([("c", .int(2))])), ("tags", .array([.string("x")]))]))))
         #expect(throws: CommandError.self) { try parser.parse("ws send a=1 a[b]=2") }
+        // Any JSON value is a frame: `ws send 42` was "not a request item".
+        #expect(try parser.parse("ws send 42") == .ws(.send(.int(42))))
+        #expect(try parser.parse("ws send -1.5e3") == .ws(.send(.number("-1.5e3"))))
+        #expect(try parser.parse("ws send null") == .ws(.send(.null)))
+        #expect(try parser.parse("ws send true ") == .ws(.send(.bool(true))))
         #expect(try parser.parse("ws recv 3 --timeout 0.5") == .ws(.recv(count: 3, timeout: 0.5)))
         #expect(try parser.parse("ws connect /__sandbox/echo") == .ws(.connect(target: "/__sandbox/echo")))
         #expect(try parser.parse("WS status") == .ws(.status))

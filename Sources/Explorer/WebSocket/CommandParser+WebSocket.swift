@@ -30,6 +30,13 @@ extension CommandParser {
             guard i < chars.count else { throw CommandError("ws send --text needs the text to send, as in: ws send --text PING", column: i) }
             return .ws(.sendText(try substitute(LineTokenizer.Word(text: String(chars[i...]), start: i))))
         }
+        // A number, true, false or null is a JSON frame too (`ws send 42` was "not a request item");
+        // a JSON string is `--text "…"`, the text as typed.
+        let scalar = String(chars[i...]).trimmingBlanks()
+        if ["true", "false", "null"].contains(scalar) || scalar.first.map({ $0 == "-" || $0.isASCII && $0.isNumber }) == true,
+           let value = try? JSONParser.parse(scalar) {
+            return .ws(.send(value))
+        }
         guard i < chars.count, chars[i] == "{" || chars[i] == "[" else { return nil }
         let start = i
         let text = try substitute(LineTokenizer.Word(text: String(chars[start...]), start: start))
