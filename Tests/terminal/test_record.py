@@ -430,7 +430,7 @@ class RandomIds(QuietHandler):
         self.rfile.read(int(self.headers.get("Content-Length") or 0))
         note = {"id": "n_" + os.urandom(4).hex(), "title": "Shopping"}
         RandomIds.notes[note["id"]] = note
-        self.answer(201, note)
+        self.reply(201, json.dumps(note).encode(), [("Content-Type", "application/json"), ("Location", "/notes/" + note["id"])])
 
     def do_GET(self):
         key = self.path.rsplit("/", 1)[1]
@@ -447,15 +447,16 @@ def test_a_post_then_capture_of_a_random_id_replays_against_a_server_that_makes_
     # it in a message and in the error line too: no replay could pass.
     base = base_url(http_server(RandomIds))
     path = tmp_path / "notes.transcript"
-    lines = ["post /notes title=Shopping", "capture note_id = .id", "get /notes/{{note_id}}",
-             "delete /notes/{{note_id}}", "get /notes/{{note_id}}"]
+    # Two captures of one answer: the id, read by the second, was compared as recorded.
+    lines = ["post /notes title=Shopping", "capture where = header:Location", "capture note_id = .id", "get /notes/{{note_id}}",
+             "delete /notes/{{note_id}}", "get {{where}}"]
     recorded = explorer(["--base-url", base, "--record", str(path)], tmp_path, stdin="\n".join(lines) + "\n")
     assert recorded.returncode == 3, recorded.stdout + recorded.stderr  # the last GET is a 404
     text = path.read_text()
     assert '"message": "note {{note_id}} not found"' in text and "error: 404: note {{note_id}} not found" in text, text
     for _ in range(2):
         replayed = explorer(["replay", str(path), "--base-url", base], tmp_path)
-        assert replayed.returncode == 0 and "5 steps: 5 passed" in replayed.stdout, replayed.stdout + replayed.stderr + text
+        assert replayed.returncode == 0 and "6 steps: 6 passed" in replayed.stdout, replayed.stdout + replayed.stderr + text
 
 
 class Sized(QuietHandler):

@@ -344,12 +344,24 @@ struct Replayer: Sendable {
         /// server that makes random ids answers with another, which the
         /// capture takes, and later steps use. Written as recorded, it failed
         /// every replay against any server but the sandbox.
+        /// Every capture up to the next step that gets an answer reads the
+        /// same one (`capture loc = header:Location`, then `capture id =
+        /// .id`: the id was compared as recorded, and failed).
         static func leavingCapturedValues(_ steps: [TranscriptStep]) -> [TranscriptStep] {
             var steps = steps
-            for index in steps.indices.dropLast() {
-                guard steps[index + 1].command.hasPrefix("capture"), case let .json(body)? = steps[index].expectation.body,
-                      case let .capture(_, .body(path))? = try? CommandParser().parse(steps[index + 1].command) else { continue }
-                steps[index].expectation.body = .json(body.loosening(at: path.components[...]))
+            let parser = CommandParser()
+            for index in steps.indices {
+                guard case var .json(body)? = steps[index].expectation.body else { continue }
+                var next = index + 1
+                while next < steps.count, let command = try? parser.parse(steps[next].command) {
+                    switch command {
+                    case let .capture(_, .body(path)): body = body.loosening(at: path.components[...])
+                    case .capture, .show, .vars, .set, .unset: break
+                    default: next = steps.count
+                    }
+                    next += 1
+                }
+                steps[index].expectation.body = .json(body)
             }
             return steps
         }
