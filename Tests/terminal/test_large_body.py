@@ -8,6 +8,7 @@ import gzip
 import hashlib
 import json
 import subprocess
+import time
 
 import pytest
 
@@ -170,3 +171,16 @@ def test_saving_a_stream_longer_than_what_is_kept_says_it_is_the_start(http_serv
     finally:
         child.close(force=True)
     assert (tmp_path / "lines.ndjson").stat().st_size == 64 * 1024 * 1024
+
+
+def test_ctrl_c_while_a_long_show_is_being_made_stops_it(spawn, server):
+    # A Ctrl-C pressed while `show` pretty-printed the body was thrown away, and all of it printed after.
+    prompt = server.split("//")[1] + "> "
+    x = spawn("--base-url", server, prompt=prompt)
+    x.run("get /medium -h", prompt=prompt)
+    x.send("show\r")
+    time.sleep(0.15)  # while the body is pretty-printed (about 0.4 s), before any of it is written
+    x.send("\x03")
+    shown = x.expect(prompt, timeout=30)
+    assert "(stopped: Ctrl-C)" in shown, shown[-300:]
+    assert '"total": 30000' not in shown, "not printed to its end"

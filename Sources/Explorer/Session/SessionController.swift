@@ -75,6 +75,8 @@ final class SessionController {
         switch prepare(line, location: location, promptWidth: promptWidth) {
         case let .done(status): return Step(status: status)
         case let .execute(command, forcedOffline):
+            // A Ctrl-C from before this line (pressed as the last one's short answer printed) is not this line's.
+            _ = interrupts?()
             // Whether Ctrl-C stopped the line: the terminal echoed `^C` where the cursor was.
             let pressed = interrupts.map { take in { [self] in let n = take(); if n > 0 { interruptedLine = true }; return n } }
             let outcome = runBlocking(on: interpreter, interrupts: pressed) { [command] interpreter in
@@ -235,7 +237,8 @@ final class SessionController {
     private func write(_ text: String) {
         let block = 64 * 1024
         guard terminal.isInteractive, text.utf8.count > block else { return terminal.out(text) }
-        _ = terminal.takeInterrupts()
+        // A Ctrl-C pressed while the text was made (pretty-printing 7 MiB takes a while) counts: it was
+        // thrown away here, and all 12 MB printed after it.
         var start = text.startIndex
         while start < text.endIndex {
             var end = text.utf8.index(start, offsetBy: block, limitedBy: text.endIndex) ?? text.endIndex
