@@ -24,6 +24,20 @@ import Testing
         #expect(SpecSplit.operationOrder(Data(#"{"paths": {"\/a": {"get": {}}}}"#.utf8)) == ["GET /a": 0], "an escaped slash is a slash")
     }
 
+    /// A server given as a path alone (`/api/v1`, or Swagger 2's basePath
+    /// with no host) was dropped: every endpoint went to the root of the
+    /// host `--base-url` named, a 404. It goes after that host's URL.
+    @Test func aServerThatIsAPathGoesAfterTheBaseURL() throws {
+        let relative = try SpecLoader.load(try write(#"{"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "servers": [{"url": "/api/v1/"}], "paths": {}}"#, "json"))
+        #expect(relative.serverPath == "/api/v1" && relative.servers.isEmpty)
+        #expect(relative.placing(URL(string: "http://127.0.0.1:8000/")!).absoluteString == "http://127.0.0.1:8000/api/v1")
+        #expect(relative.placing(URL(string: "http://127.0.0.1:8000/v2")!).absoluteString == "http://127.0.0.1:8000/v2", "a path given is kept")
+        let swagger = try SpecLoader.load(try write(#"{"swagger": "2.0", "info": {"title": "t", "version": "1"}, "basePath": "/api", "paths": {}}"#, "json"))
+        #expect(swagger.serverPath == "/api")
+        let absolute = try SpecLoader.load(try write(#"{"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "servers": [{"url": "https://h.example/v1"}], "paths": {}}"#, "json"))
+        #expect(absolute.serverPath == nil && absolute.placing(URL(string: "http://127.0.0.1:8000")!).absoluteString == "http://127.0.0.1:8000")
+    }
+
     /// A model's fields came out in another order on every run (describe,
     /// TAB): they are the document's, for component schemas and inline bodies.
     @Test func aJSONModelKeepsTheDocumentsFieldOrder() throws {

@@ -62,10 +62,15 @@ final class ExplorerSession {
         let store: any TokenStore
         // A built-in profile's deployment, by --env (the seeds' dev, staging, production).
         let deployment = options.env.flatMap { env in options.profile.flatMap { Profile.builtIn(named: $0) }?.environment(named: env) }
-        let given = options.baseURL.flatMap { URL(string: URLCheck.lowercasingScheme($0)) }
+        // A document whose servers are a path alone (`/api/v1`) puts the API there on the host given.
+        let given = options.baseURL.flatMap { URL(string: URLCheck.lowercasingScheme($0)) }.map { spec?.placing($0) ?? $0 }
         if let url = given ?? file?.environment.baseURL ?? deployment ?? spec?.servers.first {
             target = .url(url)
             store = FileTokenStore(url: FileTokenStore.defaultURL(environment: environment))
+        } else if let path = spec?.serverPath, options.profile == nil {
+            // It said "no sandbox for profile 'generic'".
+            Console().err("error: the document's server is \(path), a path on no host: give --base-url (\(path) goes after it)\n")
+            throw ExitCode(ExitStatus.usage.rawValue)
         } else {
             var configuration = SandboxConfiguration()
             configuration.apply(environment: environment)

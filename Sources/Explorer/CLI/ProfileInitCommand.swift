@@ -129,7 +129,7 @@ struct ProfileInitCommand: ParsableCommand {
     /// The file's text, and what it says, for the summary line.
     static func text(name: String, baseURL: URL?, spec: ImportedSpec?, specPath: String?) -> (yaml: String, environments: [String], auth: String) {
         var environments: [(name: String, url: String)] = []
-        if let baseURL { environments.append(("local", baseURL.absoluteString)) }
+        if let baseURL { environments.append(("local", (spec?.placing(baseURL) ?? baseURL).absoluteString)) }
         let descriptions = spec?.serverDescriptions ?? []
         for (index, server) in (spec?.servers ?? []).enumerated() where server.host != nil && !environments.contains(where: { $0.url == server.absoluteString }) {
             let named = environmentName(server, description: index < descriptions.count ? descriptions[index] : nil)

@@ -14,7 +14,18 @@ struct SpecDocument {
     var security: [[String]] = []
     var servers: [URL] = []
     var serverDescriptions: [String?] = []
+    /// The path of the first server given as a path alone (`servers: [{url:
+    /// /api/v1}]`, Swagger 2's `basePath` without a `host`): the API is
+    /// there on whatever host serves it (`--base-url`). It was dropped, and
+    /// every endpoint went to the host's root, a 404.
+    var serverPath: String?
     var notes: Set<String> = []
+
+    static func relativePath(_ servers: [URL]) -> String? {
+        guard var path = servers.first(where: { $0.host == nil })?.path else { return nil }
+        while path.hasSuffix("/") { path.removeLast() }
+        return path.isEmpty ? nil : (path.hasPrefix("/") ? path : "/" + path)
+    }
 }
 
 struct SpecOperation {
@@ -108,6 +119,7 @@ struct SpecCatalog {
                                 notes: catalog.notes.sorted(), defaultAccess: catalog.access(document.security),
                                 credential: catalog.credential(document))
         spec.serverDescriptions = document.serverDescriptions
+        spec.serverPath = document.serverPath
         return spec
     }
 

@@ -52,6 +52,7 @@ enum SpecImport30 {
         let servers = doc.servers.compactMap { server in server.urlTemplate.url.flatMap { $0.host == nil ? nil : ($0, server.description) } }
         out.servers = servers.map(\.0)
         out.serverDescriptions = servers.map(\.1)
+        out.serverPath = SpecDocument.relativePath(doc.servers.compactMap(\.urlTemplate.url))
         out.security = doc.security.map(requirement)
         var notes = Set<String>()
         out.schemas = components.schemas.map { (name: $0.key.rawValue, schema: schema($0.value, notes: &notes)) }

@@ -11,6 +11,8 @@ struct ImportedSpec: Sendable {
     var servers: [URL]
     /// Each server's `description` (`Production`), in `servers`' order; nil where it has none.
     var serverDescriptions: [String?] = []
+    /// Where the API is on a host given by `--base-url` (`/api/v1`): see `SpecDocument.serverPath`.
+    var serverPath: String?
     var notes: [String]
     /// For a request that matches no operation: the document's own `security`.
     var defaultAccess: SpecAccess
@@ -273,5 +275,16 @@ enum SpecLoader {
             let name = key.stringValue
             return name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } ? ".\(name)" : "[\"\(name)\"]"
         }.joined()
+    }
+}
+
+extension ImportedSpec {
+    /// `url` (a `--base-url` with no path of its own) with the path the
+    /// document's servers give (`/api/v1`); any other URL as it is.
+    func placing(_ url: URL) -> URL {
+        guard let serverPath, url.path.isEmpty || url.path == "/" else { return url }
+        var text = url.absoluteString
+        while text.hasSuffix("/") { text.removeLast() }
+        return URL(string: text + serverPath) ?? url
     }
 }

@@ -103,9 +103,11 @@ enum Swagger2 {
 
         /// `schemes` × `host` + `basePath`; none when the document names no host.
         mutating func servers() -> JSONValue? {
-            // No host: the server is wherever the document is served from (--base-url says).
-            guard let host = string(member(root, "host")) else { return nil }
             let base = string(member(root, "basePath")) ?? ""
+            // No host: the server is wherever the document is served from (--base-url says), at its basePath.
+            guard let host = string(member(root, "host")) else {
+                return base.isEmpty || base == "/" ? nil : .array([.object([("url", .string(base))])])
+            }
             var schemes = strings(member(root, "schemes")).filter { ["http", "https"].contains($0) }
             if schemes.isEmpty { schemes = ["https"] }
             return .array(schemes.map { .object([("url", .string("\($0)://\(host)\(base == "/" ? "" : base)"))]) })
