@@ -160,6 +160,25 @@ import Testing
         #expect(request.header("X-API-Key") == "<access_token>" && request.header("Authorization") == nil)
     }
 
+    /// A body the document takes as `application/merge-patch+json` went as
+    /// `application/json`, and the server answered 415: it goes as the
+    /// document says, unless the line types a Content-Type of its own.
+    @Test func aJSONBodyGoesAsTheMediaTypeTheDocumentNames() async throws {
+        let document = #"{"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {"/items/{id}": {"patch": {"#
+            + #""parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "integer"}}], "requestBody": {"content": "#
+            + #"{"application/merge-patch+json": {"schema": {"type": "object", "properties": {"price": {"type": "number"}}}}}}, "#
+            + #""responses": {"200": {"description": "ok"}}}}}}"#
+        let builder = RequestBuilder(baseURL: URL(string: "http://127.0.0.1:9")!)
+        let interpreter = Interpreter(session: AuthSession(profile: .generic, builder: builder, transport: ScriptedTransport(answers: [:]),
+                                                           store: MemoryTokenStore()), offline: true)
+        _ = await interpreter.loadSpec(try Self.write(document, "json"))
+        guard case let .offline(patch, _) = await interpreter.execute(try CommandParser().parse("patch /items/3 price:=5")),
+              case let .offline(typed, _) = await interpreter.execute(try CommandParser().parse("patch /items/3 price:=5 Content-Type:application/json")),
+              case let .offline(post, _) = await interpreter.execute(try CommandParser().parse("post /other a=1")) else { Issue.record("sent"); return }
+        #expect(patch.header("Content-Type") == "application/merge-patch+json")
+        #expect(typed.header("Content-Type") == "application/json" && post.header("Content-Type") == "application/json")
+    }
+
     /// The interpreter keeps its models indexed between answers; loading a
     /// spec must replace that index, or the spec's answers go unchecked.
     @Test func aSpecLoadedAfterAnswersBringsItsOwnModelsToTheDriftCheck() async throws {

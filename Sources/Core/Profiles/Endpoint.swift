@@ -21,6 +21,9 @@ public struct Endpoint: Sendable, Equatable {
     /// The body is a JSON array of `body` models (an upload of many), which
     /// request fields cannot make: `--raw` or `@file` sends one.
     public var bodyIsList = false
+    /// The JSON media type its body goes as when not `application/json`
+    /// (`application/merge-patch+json`): a line's JSON body is sent with it.
+    public var bodyMediaType: String?
     /// The name of the model its success answer follows, in the profile's `models`.
     public var response: String?
     /// The success answer is a JSON array of `response` models (a list endpoint).

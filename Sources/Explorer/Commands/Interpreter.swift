@@ -268,7 +268,13 @@ actor Interpreter {
                 request.secretHeaderNames = Set(request.headers.filter { header in supplied.shown.contains(where: header.value.contains) }.map(\.name))
             }
             let certificateNote = withholdingSessionCertificate(from: &request, typed: typed)
-            if !options.force, let endpoint = endpoint(method: method, path: session.catalogPath(of: request)) {
+            let known = endpoint(method: method, path: session.catalogPath(of: request))
+            // The document's media type for a JSON body (a PATCH as application/merge-patch+json was a 415), unless one was typed.
+            if let type = known?.bodyMediaType, request.header("Content-Type") == "application/json",
+               !items.contains(where: { if case let .header(name, _) = $0 { name.lowercased() == "content-type" } else { false } }) {
+                request.setHeader("Content-Type", type)
+            }
+            if !options.force, let endpoint = known {
                 // The catalog knows this body is wrong: say so rather than send it (--force sends it anyway).
                 let problems = endpoint.bodyProblems(in: items, models: profile.model(named:))
                 if !problems.isEmpty {

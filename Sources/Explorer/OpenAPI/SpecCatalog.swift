@@ -37,6 +37,9 @@ struct SpecOperation {
     /// Query parameters whose schema is a string `enum`, with its values.
     var queryValues: [String: [String]] = [:]
     var body: Body?
+    /// The body's JSON media type when it is not `application/json`
+    /// (`application/merge-patch+json`, `application/vnd.api+json`).
+    var bodyMediaType: String?
     /// The schema of the first 2xx answer with JSON content.
     var answer: SpecSchema?
     /// The operation's own `security`; nil when it inherits the document's.
@@ -184,6 +187,7 @@ struct SpecCatalog {
         var endpoint = Endpoint(op.method, op.path, summary, isPublic: access.isPublic, query: op.query, body: body,
                                 response: response, responseIsList: isList, token: access.token)
         endpoint.queryValues = op.queryValues
+        endpoint.bodyMediaType = op.bodyMediaType
         return endpoint
     }
 

@@ -96,8 +96,10 @@ enum SpecImport31 {
         }
         if parameters.contains(where: { $0.location == .cookie }) { notes.insert("cookie parameters are not sent by the explorer") }
         if let entry = op.requestBody, let request = try? components.lookup(entry) {
-            let json = request.content.first { $0.key.rawValue.contains("json") }.flatMap { try? components.lookup($0.value) }
+            let content = request.content.first { $0.key.rawValue == "application/json" } ?? request.content.first { $0.key.rawValue.contains("json") }
+            let json = content.flatMap { try? components.lookup($0.value) }
             out.body = json?.schema.map { .json(schema($0, notes: &notes)) } ?? .notJSON
+            out.bodyMediaType = content.map(\.key.rawValue).flatMap { $0 == "application/json" ? nil : $0 }
         }
         let success = op.responses.first { $0.key.rawValue == "200" } ?? op.responses.first { $0.key.rawValue.hasPrefix("2") }
         if let entry = success?.value, let response = try? components.lookup(entry),
