@@ -623,3 +623,24 @@ def test_a_socket_url_or_peer_the_client_cannot_use_is_said_in_plain_words(socke
     assert "names an IPv6 address" in errors[1], errors[1]
     assert errors[2].endswith(": the server reset the connection"), errors[2]
     assert errors[3].endswith("answered with something that is not HTTP"), errors[3]
+
+
+def test_a_replayed_recv_waits_for_its_frames_as_long_as_its_own_timeout(socket_server, tmp_path):
+    # A `ws recv --timeout 7` whose step recorded a frame that came 5.6 s in: the replay waited 5 s for it, and failed.
+    import time
+
+    def late(server, conn):
+        websocket_handshake(server, conn)
+        conn.sendall(text_frame(b'{"n": 1}'))
+        time.sleep(5.6)
+        conn.sendall(text_frame(b'{"n": 2}'))
+        time.sleep(0.5)
+
+    server = socket_server(late)
+    url = f"ws://127.0.0.1:{server.port}/x"
+    path = tmp_path / "late.transcript"
+    path.write_text("# explorer transcript v1\nprofile: generic\nbase-url: http://127.0.0.1:9\n\n"
+                    f"> ws connect --retries 0 {url}\n| connected to {url}\n← {{\n  \"n\": 1\n}}\n\n"
+                    '> ws recv --timeout 7\n[\n  {\n    "n": 1\n  }\n]\n← {\n  "n": 2\n}\n')
+    replayed = run_explorer(["replay", str(path)], env=isolated_env(tmp_path), timeout=60)
+    assert replayed.returncode == 0, replayed.stdout + replayed.stderr

@@ -420,7 +420,9 @@ struct Replayer: Sendable {
             }
             let unreachable = Self.unreachableSocket(lastCommand, outcome)
             if !step.expectation.frames.isEmpty, unreachable == nil {
-                let wait = step.expectation.frameTimeout ?? Expectation.defaultFrameTimeout
+                var wait = step.expectation.frameTimeout ?? Expectation.defaultFrameTimeout
+                // A `ws recv --timeout 7` waited 7 s for its frames when recorded: its replay waits as long (it waited 5).
+                if step.expectation.frameTimeout == nil, case let .ws(.recv(_, timeout, _, _))? = lastCommand { wait = max(wait, timeout) }
                 observation.frames = await frames.take(sent: step.expectation.frameCount(.sent),
                                                        received: step.expectation.frameCount(.received), timeout: wait)
                 observation.frameWait = wait
