@@ -313,6 +313,22 @@ def test_curl_prints_a_command_that_sends_the_same_request(backend, tmp_path):
 
 
 @pytest.mark.skipif(not __import__("shutil").which("curl"), reason="needs curl")
+def test_curl_of_an_upload_is_curls_own_form_parts(backend, tmp_path):
+    # The multipart body was inlined with raw CRs and a fixed boundary, or `--data-binary @BODY_FILE` nobody had.
+    base, _ = backend
+    (tmp_path / "note.txt").write_text("hello from a file\n")
+    result = explorer(base, ["post /echo file@note.txt title=hi password=s3cret --curl"], tmp_path)
+    command = result.stdout.strip()
+    assert "-F 'file=@note.txt' --form-string 'title=hi' --form-string 'password='\"$PASSWORD\"" in command, command
+    assert "BODY_FILE" not in command and "s3cret" not in command and "Content-Type" not in command, command
+    sent = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=30, cwd=tmp_path,
+                          env=dict(os.environ, PASSWORD="s3cret"))
+    echo = json.loads(sent.stdout)
+    assert echo["content_type"].startswith("multipart/form-data; boundary="), echo
+    assert "hello from a file" in echo["body"] and 'name="title"' in echo["body"] and "s3cret" in echo["body"], echo["body"]
+
+
+@pytest.mark.skipif(not __import__("shutil").which("curl"), reason="needs curl")
 def test_curl_names_supplied_secrets_keeps_schemes_and_users_and_sends_the_same_credentials(backend, tmp_path):
     base, _ = backend
     # `X-Api-Key:{{secret:tok}}` was `"$X_API_KEY"` (the variable the user had

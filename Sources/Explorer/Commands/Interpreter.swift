@@ -861,7 +861,9 @@ actor Interpreter {
             // Explorer drops it where a redirect leaves the origin; curl cannot be told to.
             notes.append("with -L curl shows the client certificate to every host a redirect leads to")
         }
-        return .curl(request, follow: follow, note: notes.isEmpty ? nil : notes.joined(separator: "\n"))
+        let multipart = request.header("Content-Type")?.lowercased().hasPrefix("multipart/form-data") == true
+        return .curl(request, follow: follow, form: multipart ? CurlCommand.FormPart.parts(of: CurlCommand.hidingSecrets(items, supplied: supplied.named)) : nil,
+                     note: notes.isEmpty ? nil : notes.joined(separator: "\n"))
     }
 
     /// Whether a JSON path ends at a secret: a secret-named member

@@ -13,7 +13,7 @@ enum Outcome: Sendable {
     case offline(PreparedRequest, note: String?)
     /// `--curl`: the request as a curl command would send it, and a note.
     /// `follow`: the most redirects the line follows, nil when it follows none.
-    case curl(PreparedRequest, follow: Int?, note: String?)
+    case curl(PreparedRequest, follow: Int?, form: [CurlCommand.FormPart]? = nil, note: String?)
     /// A JSON value picked by `show` or `capture`.
     /// `secret`: the value of a secret-named member (`show .access_token`),
     /// hidden where it is shown; a transcript's scrubber hides it there.

@@ -99,7 +99,39 @@ enum CurlCommand {
     }
 
     /// `follow`: the most redirects the line follows (`--follow`), nil when it follows none.
-    static func render(_ request: PreparedRequest, follow: Int? = nil) -> String {
+    /// A part of a multipart body, as curl's `-F` makes it.
+    enum FormPart: Sendable, Equatable {
+        case text(name: String, value: String)
+        /// A text field read from a file (`name=@notes.txt`): curl's `name=<file`.
+        case textFile(name: String, path: String)
+        case file(name: String, path: String, type: String?)
+
+        /// The parts of a multipart body made of request items; nil when an item cannot be one.
+        static func parts(of items: [RequestItem]) -> [FormPart] {
+            items.compactMap { item in
+                switch item {
+                case let .stringField(name, value): .text(name: name, value: value)
+                case let .jsonField(name, value): .text(name: name, value: JSONPrinter.compact(value))
+                case let .stringFieldFromFile(name, path): .textFile(name: name, path: path)
+                case let .file(name, path, type): .file(name: name, path: path, type: type)
+                default: nil
+                }
+            }
+        }
+
+        var words: [String] {
+            switch self {
+            case let .text(name, value): ["--form-string", CurlCommand.quote(name + "=" + value)]
+            case let .textFile(name, path): ["-F", CurlCommand.quote(name + "=<" + path)]
+            case let .file(name, path, type): ["-F", CurlCommand.quote(name + "=@" + path + (type.map { ";type=" + $0 } ?? ""))]
+            }
+        }
+    }
+
+    /// `form`: a multipart body as the parts curl makes it from (`-F
+    /// 'photo=@cat.png'`), its boundary and bytes left to curl; the body
+    /// inlined was raw bytes and a fixed boundary, or `@BODY_FILE` nobody had.
+    static func render(_ request: PreparedRequest, follow: Int? = nil, form: [FormPart]? = nil) -> String {
         var words = ["curl"]
         if request.method == "HEAD" {
             words.append("--head")
@@ -135,9 +167,12 @@ enum CurlCommand {
                 words.append("--compressed")
                 continue
             }
+            if form != nil, header.hasName("Content-Type") || header.hasName("Content-Length") { continue }
             words += ["-H", quote("\(header.name): \(header.value)")]
         }
-        if let body = request.body, !body.isEmpty {
+        if let form {
+            words += form.flatMap(\.words)
+        } else if let body = request.body, !body.isEmpty {
             if let text = String(validating: body, as: UTF8.self) {
                 // A form body percent-encodes the placeholders' brackets.
                 words += ["--data-raw", quote(text.removingPercentEncodingOfPlaceholders)]
