@@ -228,6 +228,25 @@ def test_a_recording_names_the_profile_file_and_replays_against_another_environm
     assert "set EXPLORER_SECRET_TOKEN" in missing.stderr
 
 
+def test_a_profile_named_from_a_project_is_written_as_a_path_where_a_replay_would_not_find_the_name(two_backends, tmp_path):
+    # Recorded from a project into a folder outside it, the header said `profile: mine`, and no replay there found it.
+    profile, _, _ = two_backends
+    project = tmp_path / "app"
+    (project / ".explorer" / "profiles").mkdir(parents=True)
+    (project / ".explorer" / "profiles" / "mine.yaml").write_text(profile.read_text().replace("spec: swagger.yaml", "spec: ../../../swagger.yaml"))
+    (project / "suite").mkdir()
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    env = isolated_env(tmp_path, EXPLORER_SECRET_TOKEN="T0KEN")
+    for transcript in ["../elsewhere/out.transcript", "suite/in.transcript"]:
+        recorded = run_explorer(["--profile", "mine", "--record", transcript, "-c", "get /user"], env=env, cwd=project, timeout=30)
+        assert recorded.returncode == 0, recorded.stderr
+    assert "profile: ../app/.explorer/profiles/mine.yaml\n" in (outside / "out.transcript").read_text()
+    assert "profile: mine\n" in (project / "suite" / "in.transcript").read_text(), "found by name beside it: kept by name"
+    replayed = run_explorer(["replay", "out.transcript"], env=env, cwd=outside, timeout=30)
+    assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+
+
 def test_a_swagger_2_catalog_describes_the_backend(two_backends, tmp_path):
     # Issue 13: the profile's catalog is a Swagger 2.0 document; its paths sit
     # under the environment's /api/v1 without doubling it.

@@ -280,7 +280,14 @@ final class SessionController {
         let known = supplied.shown + [tokens?.accessToken, tokens?.refreshToken].compactMap { $0 }
         var profile = interpreter.session.profile.name
         if let file = profileFile {
-            profile = file.byPath ? FilePaths.relative(file.path, from: (path as NSString).deletingLastPathComponent) : file.name
+            // By name when a replay beside the transcript finds that name as this file; else the path: a
+            // recording into a folder outside the project wrote `profile: team`, which no replay there found.
+            let folder = (path as NSString).deletingLastPathComponent
+            let cwd = FileManager.default.currentDirectoryPath
+            func absolute(_ p: String) -> String { FilePaths.normalized(p.hasPrefix("/") ? p : (cwd as NSString).appendingPathComponent(p.isEmpty ? "." : p)) }
+            let lookup = ProfileLookup(environment: environment, workingDirectory: absolute(folder))
+            let found = file.byPath ? nil : lookup.file(named: file.name, near: absolute(folder)).map(absolute)
+            profile = found == absolute(file.path) ? file.name : FilePaths.relative(file.path, from: folder)
         }
         let header = TranscriptHeader.make(
             profile: profile, environment: profileFile?.environment, target: target,
