@@ -179,6 +179,21 @@ import Testing
         #expect(typed.header("Content-Type") == "application/json" && post.header("Content-Type") == "application/json")
     }
 
+    /// Two Warning fields are one list (RFC 9110 §5.3): `capture` kept the
+    /// first alone. Set-Cookie is no list: its first is taken.
+    @Test func aCaptureOfAHeaderGivenTwiceTakesBoth() async throws {
+        let headers = [HTTPHeader(name: "Warning", value: "199 - \"deprecated\""), HTTPHeader(name: "warning", value: "299 - \"sunset soon\""),
+                       HTTPHeader(name: "Set-Cookie", value: "a=1"), HTTPHeader(name: "Set-Cookie", value: "b=2")]
+        let transport = ScriptedTransport(answers: [:], headers: ["/w": headers])
+        let interpreter = Interpreter(session: AuthSession(profile: .generic, builder: RequestBuilder(baseURL: URL(string: "http://127.0.0.1:9")!),
+                                                           transport: transport, store: MemoryTokenStore()))
+        _ = await interpreter.execute(try CommandParser().parse("get /w"))
+        guard case let .value(warning, _) = await interpreter.execute(try CommandParser().parse("capture w = header:Warning")) else { Issue.record("no value"); return }
+        #expect(warning == .string("199 - \"deprecated\", 299 - \"sunset soon\""))
+        _ = await interpreter.execute(try CommandParser().parse("capture c = header:Set-Cookie"))
+        #expect(interpreter.allVariables["c"] == "a=1")
+    }
+
     /// The interpreter keeps its models indexed between answers; loading a
     /// spec must replace that index, or the spec's answers go unchecked.
     @Test func aSpecLoadedAfterAnswersBringsItsOwnModelsToTheDriftCheck() async throws {
@@ -228,17 +243,23 @@ import Testing
 final class ScriptedTransport: HTTPTransport, @unchecked Sendable {
     private let lock = NSLock()
     private let answers: [String: String]
+    /// Headers an answer has besides its Content-Type, by path.
+    private let headers: [String: [HTTPHeader]]
     private var sent: [PreparedRequest] = []
     var requests: [PreparedRequest] { lock.withLock { sent } }
 
-    init(answers: [String: String]) { self.answers = answers }
+    init(answers: [String: String], headers: [String: [HTTPHeader]] = [:]) {
+        self.answers = answers
+        self.headers = headers
+    }
 
     var eventLoop: any EventLoop { Self.sharedLoop }
 
     nonisolated(nonsending) func send(_ request: PreparedRequest) async throws(TransportError) -> ReceivedResponse {
         lock.withLock { sent.append(request) }
         let body = answers[request.url.path] ?? "{}"
-        return ReceivedResponse(status: 200, reason: "OK", headers: [HTTPHeader(name: "Content-Type", value: "application/json")], body: Array(body.utf8))
+        return ReceivedResponse(status: 200, reason: "OK", headers: [HTTPHeader(name: "Content-Type", value: "application/json")] + (headers[request.url.path] ?? []),
+                                body: Array(body.utf8))
     }
 }
 

@@ -497,10 +497,13 @@ actor Interpreter {
         case let .capture(name, .header(header)):
             guard let response = lastResponse else { return .failure("no response yet: send a request first", .usage) }
             guard lastFrame == nil else { return .failure("the last thing received is a WebSocket frame, which has no headers", .usage) }
-            guard let value = response.header(header) else {
+            let fields = response.headers.filter { $0.hasName(header) }.map(\.value)
+            guard var value = fields.first else {
                 let names = response.headers.map(\.name).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
                 return .failure("the last response has no \(header) header" + (names.isEmpty ? "" : " (it has \(names.joined(separator: ", ")))"), .usage)
             }
+            // Fields of one name are one list (RFC 9110 §5.3): the second Warning was dropped. Set-Cookie is not a list.
+            if header.lowercased() != "set-cookie" { value = fields.joined(separator: ", ") }
             let shown = ["location", "content-location"].contains(header.lowercased()) ? sendable(value) : value
             return captured(name, .string(shown), secret: Redactor.isSecretName(header) || header.lowercased() == "set-cookie")
         case let .capture(name, .cookie(cookie)):
