@@ -127,6 +127,10 @@ import Testing
         let other = #"data: {"n":0,"token":"another-one","pin_token":81,"password":"","ok":true,"s":"a "q" b"}"#
         #expect(written.match(other, bound: { _ in nil }) != nil)
         #expect(PatternText.recording("no JSON: here", baseURL: nil).description == "no JSON: here")
+        // A row that starts with its secret member was read as a `KEY: VALUE` line, and its rest lost.
+        #expect(PatternText.recording(#"{"password": "hunter22", "user": "a"}"#, baseURL: nil).description
+            == #"{"password": "{{secret:password}}", "user": "a"}"#)
+        #expect(PatternText.recording("api_key: abc123", baseURL: nil).description == "api_key: {{secret:api_key}}")
     }
 
     /// An old server's `HTTP/1.0` was written `HTTP/1.1`; like the reason,

@@ -484,3 +484,27 @@ def test_a_recording_that_cannot_be_written_fails_the_run_and_keeps_its_whole_st
     assert text.endswith("]\n\n") and "> get /n/2 -b" in text and "/n/500" not in text, text
     replayed = run_explorer(["replay", str(path), "--base-url", base], env=environment(tmp_path), cwd=tmp_path)
     assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+
+
+class RawEcho(QuietHandler):
+    """POST answers the body it got, as a string."""
+    def do_POST(self):
+        sent = self.rfile.read(int(self.headers["Content-Length"]))
+        self.reply(200, json.dumps({"body": sent.decode()}).encode(), [("Content-Type", "application/json")])
+
+
+def test_a_secret_in_a_body_typed_whole_is_hidden_where_the_server_echoes_it(tmp_path, http_server):
+    # The line wrote `{{secret:password}}`; the echo of the body kept the password in clear on disk.
+    base = base_url(http_server(RawEcho))
+    path = tmp_path / "raw.transcript"
+    lines = [f"curl -d password=pw777777 {base}/echo", "post /echo --raw 'password=rawsecret1'",
+             """post /echo --raw '{"password": "jsonsecret9"}'"""]
+    recorded = run_explorer(["--base-url", base, "--record", str(path)] + [a for line in lines for a in ("-c", line)],
+                            env=environment(tmp_path), cwd=tmp_path)
+    assert recorded.returncode == 0, recorded.stderr
+    text = path.read_text()
+    assert not any(secret in text for secret in ["pw777777", "rawsecret1", "jsonsecret9"]), text
+    env = dict(environment(tmp_path), EXPLORER_SECRET_PASSWORD="pw777777", EXPLORER_SECRET_PASSWORD_2="rawsecret1",
+               EXPLORER_SECRET_PASSWORD_3="jsonsecret9")
+    replayed = run_explorer(["replay", str(path), "--base-url", base], env=env, cwd=tmp_path)
+    assert replayed.returncode == 0, replayed.stdout + text

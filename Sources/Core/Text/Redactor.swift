@@ -358,7 +358,16 @@ public enum Redactor {
     public static func redactBody(_ text: String, hide: (String) -> String, isSecret: (String) -> Bool = isSecretName) -> String {
         if let json = try? JSONParser.parse(text) {
             let hidden = hidingMembers(of: json, hide: hide, isSecret: isSecret)
-            return hidden == json ? text : JSONPrinter.compact(hidden)
+            guard hidden != json else { return text }
+            // As typed, each string value in its place: compacted, the replay sent other bytes than
+            // the recording (`{"password":"…"}` for `{"password": "…"}`), which an echo showed.
+            var kept = "", cursor = text.startIndex
+            for member in PatternText.secretMembers(in: text) where text[text.index(before: member.value.lowerBound)] == "\"" {
+                kept += text[cursor..<member.value.lowerBound] + hide(member.key)
+                cursor = member.value.upperBound
+            }
+            kept += text[cursor...]
+            return (try? JSONParser.parse(kept)) == hidden ? kept : JSONPrinter.compact(hidden)
         }
         var changed = false
         let pairs = text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in

@@ -131,7 +131,9 @@ extension PatternText {
             var key = String(text[..<range.lowerBound]).trimmingBlanks()
             if key.count >= 2, key.hasPrefix("\""), key.hasSuffix("\"") { key = String(key.dropFirst().dropLast()) }
             let value = text[range.upperBound...]
-            if !key.isEmpty, !key.contains(" "), Redactor.isSecretName(key), !value.isEmpty, !(value.hasPrefix("<") && value.hasSuffix(">")) {
+            // A name, not the start of JSON (`{"password": "x", "user": "a"}` was cut there, its rest lost).
+            let isName = key.allSatisfy { $0.isLetter || $0.isNumber || "_-.".contains($0) }
+            if !key.isEmpty, isName, Redactor.isSecretName(key), !value.isEmpty, !(value.hasPrefix("<") && value.hasSuffix(">")) {
                 return PatternText([.literal(String(text[..<range.upperBound])), .pattern(.init(.secret(ExpectedValue.secretName(key))))])
             }
         }

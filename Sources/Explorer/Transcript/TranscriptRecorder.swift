@@ -322,9 +322,29 @@ final class TranscriptRecorder {
         case let .ws(.connect(target?, _))?:
             // `ws connect …?token=…&api_key=…`: the line writes them as placeholders; the connected line and echoes, by value.
             for (name, value) in Redactor.secretsInTarget(target) { learn(value, as: name) }
-        case let .http(_, target, items, _)?:
+        case let .http(_, target, items, options)?:
             // `get /a?token=…`, `get http://u:PASSWORD@h/…`: so too (an echo's `"path"` kept them in clear).
             for (name, value) in Redactor.secretsInTarget(target) { learn(value, as: name) }
+            // A body typed whole (`--raw`, curl's `-d password=…`): the line hides its secrets; an echo
+            // of the body kept them in clear (`"body": "password=pw777777"`).
+            if let raw = options.raw {
+                if let json = try? JSONParser.parse(raw) {
+                    // Each under its member's name, numbered as items are: the line's placeholders are named so.
+                    func learnMembers(_ value: JSONValue, key: String?) {
+                        switch value {
+                        case let .object(members): members.forEach { learnMembers($0.value, key: $0.key) }
+                        case let .array(values): values.forEach { learnMembers($0, key: key) }
+                        case .string, .number: if let key, isSecret(key) { learn(value.plainText, as: key) }
+                        default: break
+                        }
+                    }
+                    learnMembers(json, key: nil)
+                } else {
+                    for (name, value) in Redactor.secretAssignments(inText: raw, isSecret: isSecret) {
+                        learn(value.removingPercentEncoding ?? value, as: name)
+                    }
+                }
+            }
             for item in items {
                 switch item {
                 case let .header(name, value), let .query(name, value):
