@@ -220,6 +220,11 @@ import Testing
         // `{{NAME}}` is a variable's reference, kept; a lone brace is text.
         #expect(scrubber.scrub("echo secret and {{secret}} and {secret}") == "echo {{secret:token}} and {{secret}} and {{{secret:token}}}")
         #expect(scrubber.hide("{{secret:password}} was password") == "{{secret:password}} was <hidden>")
+        // A secret that is a word is found as a word: inside a name it is the name's text.
+        var words = SecretScrubber()
+        words.learn("token", name: "password", typed: true)
+        #expect(words.scrub(#"{"access_token": "x", "token_type": "bearer", "q": "tokens", "pw": "token"} a==token"#)
+            == #"{"access_token": "x", "token_type": "bearer", "q": "tokens", "pw": "{{secret:password}}"} a=={{secret:password}}"#)
     }
 
     @Test func commandLinesGetNamedPlaceholders() {

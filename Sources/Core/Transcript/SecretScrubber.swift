@@ -112,13 +112,28 @@ public struct SecretScrubber: Sendable {
         guard written.contains(where: { text.contains($0.text) }) else { return text }
         var pieces = Self.placeholders(in: text)
         for form in written where pieces.contains(where: { !$0.kept && $0.text.contains(form.text) }) {
+            // A secret that is a word (a password `token`) is found as a word only: inside `access_token`
+            // it was the field name's text, and the login's answer was written `access_{{secret:password}}`.
+            let isWord = form.text.allSatisfy(\.isLetter)
             pieces = pieces.flatMap { piece -> [(text: String, kept: Bool)] in
                 guard !piece.kept, piece.text.contains(form.text) else { return [piece] }
                 var out: [(text: String, kept: Bool)] = []
-                for (index, part) in piece.text.components(separatedBy: form.text).enumerated() {
-                    if index > 0 { out.append((placeholderOf(form.name), true)) }
-                    if !part.isEmpty { out.append((part, false)) }
+                var free = "", rest = Substring(piece.text)
+                while let found = rest.range(of: form.text) {
+                    let before = found.lowerBound > rest.startIndex ? rest[rest.index(before: found.lowerBound)] : (free.last ?? " ")
+                    let after = found.upperBound < rest.endIndex ? rest[found.upperBound] : " "
+                    if isWord, [before, after].contains(where: { $0.isLetter || $0.isNumber || $0 == "_" }) {
+                        free += rest[..<found.upperBound]
+                    } else {
+                        free += rest[..<found.lowerBound]
+                        if !free.isEmpty { out.append((free, false)) }
+                        free = ""
+                        out.append((placeholderOf(form.name), true))
+                    }
+                    rest = rest[found.upperBound...]
                 }
+                free += rest
+                if !free.isEmpty { out.append((free, false)) }
                 return out
             }
         }
