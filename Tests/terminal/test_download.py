@@ -90,24 +90,20 @@ def test_a_download_from_a_server_that_stops_sending_ends_after_the_timeout(sock
     assert not (tmp_path / "stall").exists()
 
 
-def test_a_body_that_could_not_be_saved_fails_the_line(files, tmp_path):
-    # It said "not saved" and exited 0, so a script went on without its file.
-    (tmp_path / "taken").write_text("mine\n")
-    result = run_explorer(["--base-url", files, "-c", "get /notes.txt --download -o taken"], env=isolated_env(tmp_path), cwd=tmp_path)
-    assert result.returncode == 3, result.stdout + result.stderr
-    assert "error: not saved: taken exists" in result.stderr
-    assert (tmp_path / "taken").read_text() == "mine\n"
-
-
-def test_a_taken_name_for_o_is_said_before_the_request_is_sent(files, tmp_path):
+def test_a_name_that_cannot_be_written_is_said_before_the_request_is_sent(files, tmp_path):
     # The request went out (a POST acted on), then its answer was thrown away for the name.
     (tmp_path / "taken").write_text("mine\n")
     Files.paths.clear()
-    refused = run_explorer(["--base-url", files, "-c", "get /notes.txt -o taken"], env=isolated_env(tmp_path), cwd=tmp_path)
-    assert refused.returncode == 1 and refused.stderr == "error: taken exists; --force replaces it: not sent\n", refused.stderr
+    for line, said in [("get /notes.txt -o taken", "taken exists; --force replaces it"),
+                       ("get /notes.txt --download -o taken", "taken exists; --force replaces it"),
+                       ("get /notes.txt -o nodir/x.txt", "cannot write nodir/x.txt: no folder nodir")]:
+        refused = run_explorer(["--base-url", files, "-c", line], env=isolated_env(tmp_path), cwd=tmp_path)
+        assert refused.returncode == 1 and refused.stderr == f"error: {said}: not sent\n", refused.stderr
     assert Files.paths == [] and (tmp_path / "taken").read_text() == "mine\n"
-    forced = run_explorer(["--base-url", files, "-c", "get /notes.txt -o taken --force"], env=isolated_env(tmp_path), cwd=tmp_path)
-    assert forced.returncode == 0 and (tmp_path / "taken").read_text() == "report\n", forced.stderr
+    for line in ["get /notes.txt -o taken --force", "get /notes.txt --download -o taken --force"]:
+        (tmp_path / "taken").write_text("mine\n")
+        forced = run_explorer(["--base-url", files, "-c", line], env=isolated_env(tmp_path), cwd=tmp_path)
+        assert forced.returncode == 0 and (tmp_path / "taken").read_text() == "report\n", forced.stderr
 
 
 def test_save_and_show_after_a_download_say_where_the_body_went(files, tmp_path):

@@ -37,8 +37,12 @@ final class Download: @unchecked Sendable {
     private(set) var expected: Int?
     private(set) var problem: String?
 
-    init(chosen: String?, url: URL, progress: (@Sendable (String) -> Void)?, folder: OutputFolder = OutputFolder()) {
+    /// `-o FILE --force`: a file of that name is replaced, not refused.
+    private let replaces: Bool
+
+    init(chosen: String?, replaces: Bool = false, url: URL, progress: (@Sendable (String) -> Void)?, folder: OutputFolder = OutputFolder()) {
         self.chosen = chosen.map { ($0 as NSString).expandingTildeInPath }
+        self.replaces = replaces && chosen != nil
         self.url = url
         self.progress = progress
         self.folder = folder
@@ -49,7 +53,7 @@ final class Download: @unchecked Sendable {
         lock.withLock {
             expected = headers.first { $0.hasName("Content-Length") }.flatMap { Int($0.value) }
             let name = chosen ?? Self.freeName(Self.name(headers: headers, url: url), in: folder)
-            descriptor = open(folder.place(name), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            descriptor = open(folder.place(name), O_WRONLY | O_CREAT | (replaces ? O_TRUNC : O_EXCL) | O_CLOEXEC, 0o600)
             if descriptor < 0 {
                 problem = errno == EEXIST ? "\(name) exists; give -o with a new name" : "cannot write \(name): \(String(cString: strerror(errno)))"
             } else {

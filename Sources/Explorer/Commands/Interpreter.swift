@@ -283,8 +283,7 @@ actor Interpreter {
             }
             if options.curl { return try await curlView(method: method, path: path, items: items, options: options, typed: typed) }
             if options.offline || offline { return await offlineView(of: request, also: certificateNote) }
-            if let file = options.output, !options.download,
-               let taken = Self.taken(file, force: options.force, in: outputs, forcing: "--force") {
+            if let file = options.output, let taken = Self.taken(file, force: options.force, in: outputs, forcing: "--force") {
                 return .failure("\(taken.message): not sent", .usage)
             }
             let rule = access(for: request)
@@ -682,7 +681,16 @@ actor Interpreter {
     /// its answer was thrown away for a name already taken.
     static func taken(_ path: String, force: Bool, in folder: OutputFolder, forcing: String) -> SaveProblem? {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.place(path), isDirectory: &isDirectory) else { return nil }
+        let placed = folder.place(path)
+        guard FileManager.default.fileExists(atPath: placed, isDirectory: &isDirectory) else {
+            // `-o nodir/x.json`: a POST went out, then its answer had nowhere to go.
+            let parent = (placed as NSString).deletingLastPathComponent
+            var parentIsFolder: ObjCBool = false
+            guard parent.isEmpty || FileManager.default.fileExists(atPath: parent, isDirectory: &parentIsFolder) && parentIsFolder.boolValue else {
+                return SaveProblem(message: "cannot write \(path): no folder \((path as NSString).deletingLastPathComponent)")
+            }
+            return nil
+        }
         if isDirectory.boolValue { return SaveProblem(message: "\(path) is a directory") }
         return force ? nil : SaveProblem(message: "\(path) exists; \(forcing) replaces it")
     }
@@ -713,7 +721,7 @@ actor Interpreter {
             if request.header("Accept-Encoding") == RequestBuilder.acceptEncoding { request.setHeader("Accept-Encoding", "identity") }
             // At a terminal the progress line is redrawn on standard error.
             let progress: (@Sendable (String) -> Void)? = sockets.listener == nil ? nil : Self.writeToStandardError
-            let file = Download(chosen: options.output, url: request.url, progress: progress, folder: outputs)
+            let file = Download(chosen: options.output, replaces: options.force, url: request.url, progress: progress, folder: outputs)
             request.stream = StreamSink(download: { file.write($1) }, head: { file.begin(status: $0, headers: $1) })
             return (nil, file)
         }
