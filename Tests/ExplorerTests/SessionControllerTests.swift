@@ -333,6 +333,21 @@ import Testing
         #expect(!(try String(contentsOfFile: path, encoding: .utf8)).contains("not logged in"))
     }
 
+    /// Two secrets of one name in one line (`api_key==A Api-Key:B`) were
+    /// both written `{{secret:api_key_2}}`, and a replay sent B twice.
+    @Test func twoSecretsOfOneNameInALineAreWrittenApart() async throws {
+        let path = Self.temporary("two-secrets")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let terminal = FakeTerminal(interactive: false)
+        _ = try await Self.withController(terminal) { controller in
+            controller.script(["login alice@example.com alice123", "record \(path)", "get /api/tasks/categories api_key==AAAA1111 Api-Key:BBBB2222",
+                               "ws connect /__sandbox/echo?api_key=CCCC3333 Api-Key:DDDD4444", "ws close"], name: "t")
+        }
+        let recorded = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(recorded.contains("> get /api/tasks/categories api_key=={{secret:api_key}} Api-Key:{{secret:api_key_2}}\n"), "\(recorded)")
+        #expect(recorded.contains("> ws connect /__sandbox/echo?api_key={{secret:api_key_4}} Api-Key:{{secret:api_key_3}}\n"), "\(recorded)")
+    }
+
     /// A frame whose `.message.id` came before was dropped on any socket:
     /// an edit of a message never showed, and `ws recv 2` said the second
     /// "did not come". Only a socket that catches up after a reconnect

@@ -181,12 +181,18 @@ final class TranscriptRecorder {
         var refused = false
         // 401, not 403: a key that is good but not allowed there is the key a replay must send.
         if case let .exchange(exchange, _, _) = outcome, exchange.response.status == 401 { refused = true }
-        let names = learnSecrets(in: command, refused: refused)
+        var names = learnSecrets(in: command, refused: refused)
         let hide = { (item: String) in
             // A second value under one name (`auth basic bob:…` after another, `X-CSRFToken:…` after a `header` of
             // another) is `password_2`, `x_csrftoken_2`, as a second login's password is: a replay is given each.
-            let name = ExpectedValue.secretName(item)
-            return TranscriptPattern(.secret(names[name] ?? name)).description
+            // Two in one line (`api_key==A Api-Key:B`) take theirs in the line's order; both were `api_key_2`.
+            let base = ExpectedValue.secretName(item)
+            guard var learned = names[base], let first = learned.first else { return TranscriptPattern(.secret(base)).description }
+            if learned.count > 1 {
+                learned.removeFirst()
+                names[base] = learned
+            }
+            return TranscriptPattern(.secret(first)).description
         }
         if let socket = Redactor.redact(socketJSONLine: line, hide: hide, secretFields: secretFields) {
             return socket
@@ -294,15 +300,15 @@ final class TranscriptRecorder {
     /// request the server `refused` (a 401), a value not seen before is
     /// `wrong_NAME`, which a replay fills with one no server accepts: filled
     /// with the live refresh token, a test of a bogus one passed, and failed.
-    private func learnSecrets(in command: Command?, refused: Bool = false) -> [String: String] {
-        var names: [String: String] = [:]
+    private func learnSecrets(in command: Command?, refused: Bool = false) -> [String: [String]] {
+        var names: [String: [String]] = [:]
         func learn(_ value: String, as item: String, numbered: Bool = true) {
             let base = ExpectedValue.secretName(item)
             // Not an Authorization header: its placeholder stands for `Bearer …` whole, which an invented value is not.
             let wrong = refused && scrubber.name(of: value) == nil && base != "authorization"
             let name = scrubber.name(of: value) ?? (wrong ? "wrong_" + base : numbered ? scrubber.freeName(base, for: value) : base)
             scrubber.learn(value, name: name, typed: true)
-            if name != base { names[base] = name }
+            names[base, default: []].append(name)
         }
         /// `Authorization: Basic …`, whose password is written `-u USER:{{secret:password}}` by curl, `/basic-auth/USER/PASSWORD` by echoes.
         func learnBasic(_ value: String) {
@@ -319,8 +325,11 @@ final class TranscriptRecorder {
             }
         }
         switch command {
-        case let .ws(.connect(target?, _))?:
+        case let .ws(.connect(target?, settings))?:
             // `ws connect …?token=…&api_key=…`: the line writes them as placeholders; the connected line and echoes, by value.
+            // Its headers too, first: the line hides them in its order (`hide`), and its URL by the values
+            // learned (`socketTarget`). `Api-Key:K2` after `?api_key=K1` was written as K1's, and replayed with it.
+            for header in settings.headers where isSecret(header.name) { learnHeader((header.name, header.value)) }
             for (name, value) in Redactor.secretsInTarget(target) { learn(value, as: name) }
         case let .http(_, target, items, options)?:
             // `get /a?token=…`, `get http://u:PASSWORD@h/…`: so too (an echo's `"path"` kept them in clear).
