@@ -19,6 +19,9 @@ import Testing
         // A comma inside a target or a quoted parameter does not end a link (it ended paging).
         #expect(Paging.nextLink(in: #"</a?fields=id,name&p=2>; rel="next", </a?fields=id,name&p=9>; rel="last""#) == "/a?fields=id,name&p=2")
         #expect(Paging.nextLink(in: #"</a?p=1>; rel="prev"; title="a, b", </a?p=3>; rel="next""#) == "/a?p=3")
+        // A `;` in the target, and a quoted title that looks like another link, are no parameters.
+        #expect(Paging.nextLink(in: #"<t?b=p2;x=1>; rel="next""#) == "t?b=p2;x=1")
+        #expect(Paging.nextLink(in: #"</a?p=1>; rel="prev"; title="a, <b>; rel=next", </a?p=3>; rel="next""#) == "/a?p=3")
         // Several Link fields are one list: the next was in the third and not looked for.
         let fields = ["</a?p=1>; rel=\"first\"", "</a?p=1>; rel=\"prev\"", "</a?p=3>; rel=\"next\""].map { HTTPHeader(name: "Link", value: $0) }
         #expect(Paging.next(after: last, response: answer("[1]", headers: fields), endpointQuery: []) == .url("/a?p=3"))

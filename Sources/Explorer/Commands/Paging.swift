@@ -175,17 +175,34 @@ enum Paging {
     /// parameter (`?fields=id,name`: the comma ended the link, and paging).
     static func nextLink(in header: String) -> String? {
         for link in Self.links(in: header) {
-            let parts = link.split(separator: ";").map { $0.trimmingBlanks() }
-            guard let target = parts.first, target.hasPrefix("<"), target.hasSuffix(">") else { continue }
-            // `rel="next"`, `rel=next`, or `rel="last next"` (a space-separated list).
-            let isNext = parts.dropFirst().contains { part in
+            let text = link.trimmingBlanks()
+            guard text.hasPrefix("<"), let close = text.firstIndex(of: ">") else { continue }
+            let target = text[text.index(after: text.startIndex)..<close]
+            // `rel="next"`, `rel=next`, or `rel="last next"` (a space-separated list); a `;` in the
+            // target (`?a=1;b=2`) or in a quoted title is no parameter's end.
+            let isNext = Self.separated(text[text.index(after: close)...], by: ";").contains { part in
                 let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingBlanks() }
                 guard pair.count == 2, pair[0].lowercased() == "rel" else { return false }
                 return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")).lowercased().split(separator: " ").contains("next")
             }
-            if isNext { return String(target.dropFirst().dropLast()) }
+            if isNext { return String(target) }
         }
         return nil
+    }
+
+    /// `text` cut at each `separator` outside quotes.
+    private static func separated(_ text: Substring, by separator: Character) -> [Substring] {
+        var parts: [Substring] = []
+        var start = text.startIndex, inQuotes = false
+        for index in text.indices {
+            if text[index] == "\"" { inQuotes.toggle() }
+            if text[index] == separator, !inQuotes {
+                parts.append(text[start..<index])
+                start = text.index(after: index)
+            }
+        }
+        parts.append(text[start...])
+        return parts
     }
 
     /// A Link header's links: the text between commas that are outside `<…>` and quotes.
