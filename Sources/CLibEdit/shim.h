@@ -48,6 +48,10 @@ EX_SHARED int ex_output_pipe[2] = {-1, -1};
 /// Prints the waiting output; set from Swift, called from the read function.
 EX_SHARED void (*ex_output_hook)(void) = NULL;
 
+/// Whether Ctrl-Z is ours to handle: not when it was ignored at the start (no job control).
+EX_SHARED volatile sig_atomic_t ex_handles_stop = 0;
+static void ex_install_stop_handler(void);
+
 static void ex_on_signal(int sig) {
     int saved = errno;
     if (sig == SIGWINCH) {
@@ -78,9 +82,40 @@ static void ex_on_ending_signal(int sig) {
     raise(sig);
 }
 
+/// Ctrl-Z: the terminal's settings put back, then the stop itself (the
+/// default action, raised again: it comes once this returns). A shell that
+/// does not restore the terminal for a stopped job (dash) was left raw, or
+/// without echo at the password prompt. Back (or not stopped at all: an
+/// orphaned process group's stop is discarded), the reader sees
+/// `ex_continued`, makes the terminal raw again and installs this anew.
+static void ex_on_stop(int sig) {
+    int saved = errno;
+    if (ex_has_original_termios) tcsetattr(0, TCSANOW, &ex_original_termios);
+    struct sigaction stop;
+    memset(&stop, 0, sizeof stop);
+    stop.sa_handler = SIG_DFL;
+    sigemptyset(&stop.sa_mask);
+    sigaction(sig, &stop, NULL);
+    raise(sig);
+    ex_continued = 1;
+    if (ex_pipe[1] >= 0) {
+        ssize_t ignored = write(ex_pipe[1], "x", 1);
+        (void)ignored;
+    }
+    errno = saved;
+}
+
+static void ex_install_stop_handler(void) {
+    struct sigaction stop;
+    memset(&stop, 0, sizeof stop);
+    stop.sa_handler = ex_on_stop;
+    sigemptyset(&stop.sa_mask);
+    sigaction(SIGTSTP, &stop, NULL);
+}
+
 /// Installs the SIGINT and SIGWINCH handlers (no SA_RESTART, so blocking reads
 /// return EINTR), and those that put the terminal back before the process
-/// ends. Returns 0 on success.
+/// ends or stops. Returns 0 on success.
 static inline int ex_install_signal_handlers(void) {
     if (!ex_has_original_termios && tcgetattr(0, &ex_original_termios) == 0) ex_has_original_termios = 1;
     struct sigaction ending;
@@ -94,6 +129,11 @@ static inline int ex_install_signal_handlers(void) {
         // One ignored when the REPL started (`nohup`) stays ignored.
         if (sigaction(endings[i], NULL, &current) == 0 && current.sa_handler == SIG_IGN) continue;
         if (sigaction(endings[i], &ending, NULL) != 0) return -1;
+    }
+    struct sigaction stopping;
+    if (sigaction(SIGTSTP, NULL, &stopping) == 0 && stopping.sa_handler != SIG_IGN) {
+        ex_handles_stop = 1;
+        ex_install_stop_handler();
     }
     if (ex_pipe[0] < 0) {
         if (pipe(ex_pipe) != 0) return -1;
@@ -280,6 +320,7 @@ static int ex_getc(EditLine *el, wchar_t *out) {
                again, and prompt and line drawn where the cursor is. */
             ex_continued = 0;
             ex_drain_pipe();
+            if (ex_handles_stop) ex_install_stop_handler();
             el_set(el, EL_PREP_TERM, 0);
             el_set(el, EL_PREP_TERM, 1);
             const char *term = getenv("TERM");
@@ -502,6 +543,7 @@ static inline int ex_read_secret(const char *prompt, char *buf, int size) {
         if (ex_continued) {
             ex_continued = 0;
             ex_drain_pipe();
+            if (ex_handles_stop) ex_install_stop_handler();
             if (tty) tcsetattr(0, TCSANOW, &quiet);
             fputs(prompt, stdout);
             fflush(stdout);

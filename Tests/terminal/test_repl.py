@@ -539,6 +539,33 @@ def test_a_signal_that_ends_the_repl_leaves_the_terminal_as_it_found_it(spawn, s
     assert x.child.signalstatus == getattr(signal, signal_name), "the signal still ends it as its own"
 
 
+@pytest.mark.skipif(not __import__("shutil").which("dash"), reason="needs dash, a shell that leaves a stopped job's terminal as it is")
+def test_ctrl_z_gives_the_shell_its_terminal_as_it_was_and_fg_brings_the_repl_back(tmp_path):
+    # Under dash (which does not restore the terminal of a job that stops) Ctrl-Z left it raw: no echo, no lines.
+    from support import BINARY, isolated_env
+    env = isolated_env(tmp_path, TERM="xterm", PS1="$ ", ENV="")
+    shell = pexpect.spawn("dash", ["-i"], env=env, encoding="utf-8", timeout=15, dimensions=(40, 120))
+    try:
+        shell.expect_exact("$ ")
+        shell.sendline(f'"{BINARY}"')
+        shell.expect_exact("linku> ")
+        shell.send("\x1a")
+        shell.expect("Stopped")
+        shell.expect_exact("$ ")
+        shell.sendline("stty -a | tr ' ' '\\n' | grep -x -e icanon -e echo -e -icanon -e -echo | tr '\\n' ' '; echo")
+        shell.expect(r"(-?icanon -?echo|-?echo -?icanon) ")
+        assert "-icanon" not in shell.after and "-echo" not in shell.after, shell.after
+        shell.sendline("fg")
+        shell.send("help ne" + "\t")  # TAB completes: the editor is in its own mode again
+        shell.expect_exact("xt ")
+        shell.send("\r")
+        shell.expect_exact("usage: next")
+        shell.sendline("exit")
+        shell.expect_exact("$ ")
+    finally:
+        shell.close(force=True)
+
+
 def test_the_line_comes_back_whole_after_ctrl_z_and_fg(spawn):
     # After Ctrl-Z the shell leaves the terminal cooked: back with `fg`, keys
     # were echoed twice, arrows typed ^[[D and TAB did nothing until Enter.
