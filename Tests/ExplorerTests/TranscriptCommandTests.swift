@@ -17,6 +17,10 @@ import Testing
 
     @Test func captureTakesAHeaderOrACookie() throws {
         #expect(try parser.parse("capture next = header:Location") == .capture(name: "next", from: .header("Location")))
+        // A kind's word was taken as a name, and a recording read `{{uuid}}` as the kind.
+        #expect(throws: CommandError("'uuid' names a kind of value in transcripts ({{uuid}}); give the capture another name", column: 8)) {
+            try parser.parse("capture uuid = .id")
+        }
         #expect(try parser.parse("capture csrf cookie:csrftoken") == .capture(name: "csrf", from: .cookie("csrftoken")))
         #expect(throws: CommandError("cookie: takes a cookie name: capture csrf = cookie:csrftoken", column: 15)) { try parser.parse("capture csrf = cookie:") }
         // Such a line holds no value: it is written as typed, not as a Cookie header's secret.

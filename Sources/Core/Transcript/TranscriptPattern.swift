@@ -45,6 +45,13 @@ public struct TranscriptPattern: Sendable, Equatable, CustomStringConvertible {
         "uuid": .uuid, "timestamp": .timestamp, "jwt": .jwt,
     ]
 
+    /// Whether `name` means something else between braces in a transcript
+    /// (a kind, or `ws_base_url`), so a variable of that name could not be
+    /// written as `{{name}}`: a recording read `{{uuid}}` as the kind.
+    public static func isReservedName(_ name: String) -> Bool {
+        kindWords[name] != nil || name == "ws_base_url"
+    }
+
     /// Parses what stands between the braces, such as `task_id:=integer`.
     public static func parse(_ body: String) throws(SyntaxError) -> TranscriptPattern {
         let text = body.trimmingBlanks()

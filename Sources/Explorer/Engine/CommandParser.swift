@@ -170,6 +170,9 @@ struct CommandParser {
         guard isVariableName(name.text) else {
             throw CommandError("'\(name.text)' is not a variable name: use letters, digits and _", column: name.start)
         }
+        guard !TranscriptPattern.isReservedName(name.text) else {
+            throw CommandError("'\(name.text)' names a kind of value in transcripts ({{\(name.text)}}); give the capture another name", column: name.start)
+        }
         for (prefix, make) in [("header:", CaptureSource.header), ("cookie:", CaptureSource.cookie)] where path.text.lowercased().hasPrefix(prefix) {
             let named = String(path.text.dropFirst(prefix.count))
             guard !named.isEmpty, !named.contains(where: { $0.isWhitespace || $0 == ":" }) else {
