@@ -132,3 +132,11 @@ def test_a_script_stops_an_endless_stream_when_its_reader_goes_away(server, tmp_
     script.stdout.close()
     script.wait(timeout=10)
     assert script.returncode == 3 and script.stderr.read() == "", "a reader that went away is worth no word"
+
+
+def test_a_stream_shows_its_rows_only_where_the_body_is_asked_for(server, tmp_path):
+    # -h and -p H printed the rows all the same.
+    url = f"http://127.0.0.1:{server}"
+    headers = run_explorer(["--base-url", url, "-c", "get /lines -h"], env=isolated_env(tmp_path), timeout=20)
+    assert headers.returncode == 0 and "Content-Type: application/x-ndjson" in headers.stdout, headers.stdout
+    assert '"n"' not in headers.stdout and "streamed above" not in headers.stdout, headers.stdout

@@ -725,22 +725,27 @@ actor Interpreter {
             request.stream = StreamSink(download: { file.write($1) }, head: { file.begin(status: $0, headers: $1) })
             return (nil, file)
         }
-        let post = sockets.listener.map { listener in { @Sendable in listener(SocketNotice(time: Date(), kind: .streamed, text: $0)) } }
+        let shown: (@Sendable (String) -> Void)? = sockets.listener.map { listener in { @Sendable in listener(SocketNotice(time: Date(), kind: .streamed, text: $0)) } }
             ?? streamedRows
-        guard let post, options.output == nil else { return (nil, nil) }
-        let lines = StreamLines(post: post)
+        guard let shown, options.output == nil else { return (nil, nil) }
+        // `-h`, `-p h`: the rows are not asked for (they were shown all the same); the stream still goes as one.
+        let asked = (options.print ?? PrintParts.standard(for: request.method)).contains(.responseBody)
+        let lines = StreamLines(post: asked ? shown : Self.unshown)
         // A script whose reader went away (`| head -3`) stops reading a stream that may never end.
         request.stream = StreamSink({ lines.feed(contentType: $0, $1) }, head: { lines.begin(status: $0, headers: $1) },
                                     goesOn: { !Console.outputFailed })
         return (lines, nil)
     }
 
+    /// Where a stream's rows go when the line does not ask for the body (`-h`).
+    private static let unshown: @Sendable (String) -> Void = { _ in }
+
     /// A streamed answer's rows were shown as they came: not again under the
     /// status line (`show` has it whole). Said under what else is shown; with
     /// the body alone (`-b`), the rows are all (`-b | jq` reads them).
     private static func settle(_ stream: StreamLines, view: inout PrintParts) -> [String] {
         stream.finish()
-        guard stream.shown > 0 else { return [] }
+        guard stream.shown > 0, view.contains(.responseBody) else { return [] }
         view.remove(.responseBody)
         return view.isEmpty ? [] : [streamedNote(stream.shown)]
     }
