@@ -159,13 +159,18 @@ final class HTTP1Client: @unchecked Sendable {
             guard !exchange.isStreaming else { return }
             exchange.fail(exchange.stuck?(deadline) ?? ExchangeFailure.deadline)
         }
-        let watch = exchange.sink == nil ? nil : loop.scheduleRepeatedTask(initialDelay: deadline, delay: min(deadline, .seconds(1))) { _ in
-            guard exchange.isDownloading || (exchange.isStreaming && exchange.silenceEndsStream), exchange.lastPart < .now() - deadline else { return }
-            exchange.fail(TransportError(kind: .timeout, host: exchange.host, detail: "it sent nothing for \(LiveTransport.seconds(deadline))"))
+        // Silence is watched once the head says the body streams or downloads: scheduled for every
+        // request a script sends with a sink (any answer may stream), it cost 5% of a request.
+        exchange.watchSilence = { [loop] in
+            let watch = loop.scheduleRepeatedTask(initialDelay: deadline, delay: min(deadline, .seconds(1))) { _ in
+                guard exchange.isDownloading || (exchange.isStreaming && exchange.silenceEndsStream), exchange.lastPart < .now() - deadline else { return }
+                exchange.fail(TransportError(kind: .timeout, host: exchange.host, detail: "it sent nothing for \(LiveTransport.seconds(deadline))"))
+            }
+            exchange.promise.futureResult.whenComplete { _ in watch.cancel() }
         }
         exchange.promise.futureResult.whenComplete { _ in
             timer.cancel()
-            watch?.cancel()
+            exchange.watchSilence = nil  // it holds the exchange: an answer that never had a head kept both
         }
         let host = request.url.host ?? ""
         let secure = route.secure
@@ -301,6 +306,8 @@ private final class PendingAnswer: @unchecked Sendable {
     var silenceEndsStream = false
     /// When the last part of the body came.
     var lastPart = NIODeadline.now()
+    /// Starts the watch on a streamed or downloaded body's silence (set when the request goes).
+    var watchSilence: (() -> Void)?
     /// The request went out on a connection an earlier request used.
     var reused = false
     /// The whole request has been written. An answer that comes before
@@ -398,6 +405,8 @@ private final class AnswerHandler: ChannelInboundHandler, @unchecked Sendable {
             exchange.isStreaming = streams
             exchange.isDownloading = download
             exchange.lastPart = .now()
+            if streams || download { exchange.watchSilence?() }
+            exchange.watchSilence = nil
             if streams, !download {
                 streamed = StreamStart(limit: exchange.streamLimit)
                 streamDecoder = head.headers.first(name: "Content-Encoding").flatMap(StreamDecoder.init(encoding:))
