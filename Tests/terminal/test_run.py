@@ -485,3 +485,10 @@ def test_colour_for_a_terminal_on_standard_output_stays_off_a_standard_error_in_
     # Asked for (--color always), it is kept.
     forced = run_explorer(["--color", "always", "--base-url", "http://127.0.0.1:9", "-c", "get /x"], env=env)
     assert "\x1b[31merror: " in forced.stderr, repr(forced.stderr)
+
+
+def test_a_transcript_from_a_pipe_replays(tmp_path):
+    # `replay /dev/stdin` and `replay <(…)` said "cannot be read": a pipe has no size to read by.
+    text = "# explorer transcript v1\nprofile: generic\nbase-url: http://127.0.0.1:9\n\n> set a=1\n\n> set b=2\n"
+    replayed = run_explorer(["replay", "/dev/stdin"], input=text, env=isolated_env(tmp_path), cwd=tmp_path)
+    assert replayed.returncode == 0 and "2 steps: 2 passed" in replayed.stdout, replayed.stdout + replayed.stderr

@@ -343,18 +343,13 @@ extension Run {
     static let maximumBytes = 16 << 20
 
     private static func text(of handle: FileHandle) -> Result<String, Unreadable> {
-        var bytes: [UInt8] = []
-        while true {
-            let chunk: Data?
-            do { chunk = try handle.read(upToCount: 1 << 20) } catch { return .failure(Unreadable(description: "it cannot be read")) }
-            guard let chunk, !chunk.isEmpty else { break }  // the end
-            bytes += chunk
-            if bytes.count > maximumBytes {
-                return .failure(Unreadable(description: "it is larger than \(maximumBytes >> 20) MiB, which no script of lines is"))
-            }
+        switch FilePaths.contents(of: handle, atMost: maximumBytes) {
+        case .unreadable: return .failure(Unreadable(description: "it cannot be read"))
+        case .tooLarge: return .failure(Unreadable(description: "it is larger than \(maximumBytes >> 20) MiB, which no script of lines is"))
+        case let .bytes(bytes):
+            guard let text = String(validating: bytes, as: UTF8.self) else { return .failure(Unreadable(description: "not UTF-8 text")) }
+            return .success(text)
         }
-        guard let text = String(validating: bytes, as: UTF8.self) else { return .failure(Unreadable(description: "not UTF-8 text")) }
-        return .success(text)
     }
 }
 

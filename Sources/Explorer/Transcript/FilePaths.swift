@@ -5,6 +5,28 @@ import Foundation
 /// "Files"). Replaying inside a REPL session, whose request builder reads
 /// files from the working directory, rewrites them onto that folder.
 enum FilePaths {
+    /// What reading a file to its end found.
+    enum Contents {
+        case bytes([UInt8])
+        /// More than the limit asked for.
+        case tooLarge
+        case unreadable
+    }
+
+    /// A file's bytes read to its end, a MiB at a time, and no more than
+    /// `limit`: a pipe (`<(…)`, /dev/stdin) has no size to look at first
+    /// (`replay <(…)` said "cannot be read"), and /dev/zero has no end.
+    static func contents(of handle: FileHandle, atMost limit: Int) -> Contents {
+        var bytes: [UInt8] = []
+        while true {
+            let chunk: Data?
+            do { chunk = try handle.read(upToCount: 1 << 20) } catch { return .unreadable }
+            guard let chunk, !chunk.isEmpty else { return .bytes(bytes) }  // the end
+            bytes += chunk
+            if bytes.count > limit { return .tooLarge }
+        }
+    }
+
     /// `line` with each relative path of a file item prefixed by `folder`
     /// (`file@../fixtures/a.png` → `file@sessions/fixtures/a.png`). Only
     /// request lines have items: `login alice@example.com` is left alone.

@@ -76,8 +76,14 @@ enum TranscriptSource {
         if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > maximumBytes {
             return .failure(.broken("\(path): \((size + 1024 * 1024 - 1) / 1024 / 1024) MiB; a transcript is at most \(maximumBytes / 1024 / 1024) MiB (split it: a folder runs as one suite)"))
         }
-        guard let data = FileManager.default.contents(atPath: path) else { return .failure(.broken("\(path): cannot be read")) }
-        var bytes = [UInt8](data)
+        guard let handle = FileHandle(forReadingAtPath: path) else { return .failure(.broken("\(path): cannot be read")) }
+        defer { try? handle.close() }
+        var bytes: [UInt8]
+        switch FilePaths.contents(of: handle, atMost: maximumBytes) {
+        case let .bytes(read): bytes = read
+        case .tooLarge: return .failure(.broken("\(path): more than \(maximumBytes / 1024 / 1024) MiB; a transcript is at most that (split it: a folder runs as one suite)"))
+        case .unreadable: return .failure(.broken("\(path): cannot be read"))
+        }
         guard !bytes.contains(0) else { return .failure(.broken("\(path): a binary file, not a transcript")) }
         // An editor's byte order mark is not part of the first line.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
