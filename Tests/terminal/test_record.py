@@ -484,6 +484,15 @@ def test_a_recording_that_cannot_be_written_fails_the_run_and_keeps_its_whole_st
     assert text.endswith("]\n\n") and "> get /n/2 -b" in text and "/n/500" not in text, text
     replayed = run_explorer(["replay", str(path), "--base-url", base], env=environment(tmp_path), cwd=tmp_path)
     assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+    # Not even its header: no empty file is left, and nothing said to be kept.
+    def tiny_files():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (20, 20))
+
+    header = tmp_path / "header.transcript"
+    run = subprocess.run([BINARY, "--base-url", base, "--record", str(header), "-c", "get /n/1"], env=environment(tmp_path),
+                         cwd=tmp_path, capture_output=True, text=True, timeout=30, preexec_fn=tiny_files)
+    assert run.returncode == 3 and "nothing was recorded" in run.stderr and not header.exists(), run.stderr
 
 
 class RawEcho(QuietHandler):

@@ -39,6 +39,7 @@ final class TranscriptRecorder {
          secretFields: SecretFields = .none, frames: FrameSubscription? = nil,
          variables: @escaping @Sendable () -> [String: String] = { [:] }) throws(Failure) {
         // 0600, like the history and saved answers: a recording holds a session's answers.
+        let existed = FileManager.default.fileExists(atPath: path)
         let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             let reason = String(cString: strerror(errno))
@@ -63,7 +64,13 @@ final class TranscriptRecorder {
         self.frames = frames
         self.variables = variables
         replayNames = Set(["base_url", "profile"] + header.variables.map(\.name))
-        try append(TranscriptWriter.start(header))
+        do throws(Failure) {
+            try append(TranscriptWriter.start(header), failing: "nothing was recorded")
+        } catch {
+            // A full disk before the header: no empty file left behind (it said it kept "the steps before").
+            if !existed { unlink(path) }
+            throw error
+        }
     }
 
     deinit { close(descriptor) }
@@ -395,7 +402,7 @@ final class TranscriptRecorder {
     /// Writes `text` whole, or not at all: a write that fails (a full disk)
     /// takes back what it wrote of it, so the file ends with the last whole
     /// step, which replays (it ended mid-answer, torn).
-    private func append(_ text: String) throws(Failure) {
+    private func append(_ text: String, failing outcome: String = "it keeps the steps before") throws(Failure) {
         var bytes = Array(text.utf8)[...]
         let start = lseek(descriptor, 0, SEEK_END)
         while !bytes.isEmpty {
@@ -404,7 +411,7 @@ final class TranscriptRecorder {
                 if errno == EINTR { continue }
                 let reason = String(cString: strerror(errno))
                 if start >= 0 { _ = ftruncate(descriptor, start) }
-                throw Failure(description: "cannot write to \(path): \(reason); it keeps the steps before")
+                throw Failure(description: "cannot write to \(path): \(reason); \(outcome)")
             }
             bytes = bytes.dropFirst(written)
         }
