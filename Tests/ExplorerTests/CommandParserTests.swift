@@ -72,6 +72,16 @@ import Testing
         #expect(throws: CommandError("unknown command '\(String(repeating: "y", count: 80))…' (type help for the list)", column: 0)) { try parser.parse(long) }
         #expect(throws: CommandError("unknown command 'a\\nb\\u{1b}[2J' (type help for the list)", column: 0)) { try parser.parse("'a\nb\u{1B}[2J'") }
         #expect(editDistance(long, "login") == 200_000 - 5 && editDistance("lgoin", "login") == 1)
+        // Nor in the other refusals that quote a word.
+        for line in ["curl --\(long) https://h", "ws send --\(long)", "ws connect /x --\(long)", "set \(long)!=1", "capture \(long)! = .id",
+                     "get /x --\(long)", "defaults --\(long)"] {
+            do {
+                _ = try parser.parse(line)
+                Issue.record("parsed: \(line.prefix(30))")
+            } catch {
+                #expect(error.message.count < 400, "\(error.message.prefix(60))")
+            }
+        }
     }
 
     @Test func badItemsPointAtTheToken() {

@@ -165,7 +165,7 @@ enum CurlImport {
             default:
                 if ignored.contains(text) { break }
                 if text.hasPrefix("-") {
-                    throw CommandError("curl's \(text) is not one explorer reads (it reads -X, -H, -d, --data-urlencode, -G, -F, -u, -L, --max-redirs, -m, -A, -e, -b, -I, "
+                    throw CommandError("curl's \(CommandError.quotable(text)) is not one explorer reads (it reads -X, -H, -d, --data-urlencode, -G, -F, -u, -L, --max-redirs, -m, -A, -e, -b, -I, "
                                        + "-i, -v, -k, --cacert, -E, --key, --url)", column: word.start)
                 }
                 guard url == nil else { throw CommandError("a second URL: explorer runs one request at a time", column: word.start) }

@@ -945,7 +945,7 @@ actor Interpreter {
     private func help(_ topic: String?) -> Outcome {
         if let topic {
             guard let info = table.spec(named: topic) else {
-                var message = "no help for '\(topic)'"
+                var message = "no help for '\(CommandError.quotable(topic))'"
                 if let near = table.closest(to: topic) { message += "; did you mean '\(near)'?" }
                 // As an unknown command says: where the list is.
                 return .failure(message + " (type help for the list)", .usage)

@@ -55,7 +55,7 @@ struct CommandParser {
         }
         let variable = String(text[0][..<eq])
         guard isVariableName(variable) else {
-            throw CommandError("'\(variable)' is not a variable name: use letters, digits and _", column: args[0].start)
+            throw CommandError("'\(CommandError.quotable(variable))' is not a variable name: use letters, digits and _", column: args[0].start)
         }
         return .set(name: variable, value: String(text[0][text[0].index(after: eq)...]))
     }
@@ -123,7 +123,8 @@ struct CommandParser {
             let canonical = RequestOptions.flags.first { $0.names.contains(name) }?.names[0] ?? name
             guard args[i].text.hasPrefix("-"), RequestOptions.sessionFlags.contains(canonical) else {
                 let known = RequestOptions.flags.contains { $0.names.contains(name) }
-                let what = !args[i].text.hasPrefix("-") ? "'\(args[i].text)' is not an option" : known ? "\(args[i].text) is for one line" : "unknown option \(args[i].text)"
+                let shown = CommandError.quotable(args[i].text)
+                let what = !args[i].text.hasPrefix("-") ? "'\(shown)' is not an option" : known ? "\(shown) is for one line" : "unknown option \(shown)"
                 throw CommandError("\(what); defaults takes \(RequestOptions.sessionFlags.sorted().joined(separator: ", ")), or clear",
                                    column: args[i].start)
             }
@@ -136,7 +137,7 @@ struct CommandParser {
     /// A JSON path word (`.tasks[0].id`), with the caret on what is wrong in it.
     static func jsonPath(_ word: LineTokenizer.Word) throws(CommandError) -> JSONPath {
         do { return try JSONPath.parse(word.text) } catch {
-            throw CommandError("bad path '\(word.text)': \(error.reason)", column: word.column(at: error.offset))
+            throw CommandError("bad path '\(CommandError.quotable(word.text))': \(error.reason)", column: word.column(at: error.offset))
         }
     }
 
@@ -168,7 +169,7 @@ struct CommandParser {
             throw CommandError(usage, column: args.first?.start)
         }
         guard isVariableName(name.text) else {
-            throw CommandError("'\(name.text)' is not a variable name: use letters, digits and _", column: name.start)
+            throw CommandError("'\(CommandError.quotable(name.text))' is not a variable name: use letters, digits and _", column: name.start)
         }
         guard !TranscriptPattern.isReservedName(name.text) else {
             throw CommandError("'\(name.text)' names a kind of value in transcripts ({{\(name.text)}}); give the capture another name", column: name.start)
@@ -314,7 +315,7 @@ struct CommandParser {
             // `{{ id }}` typed with spaces is split into words: its first word has no `}}`.
             guard close < bytes.count else {
                 let spaced = word.text.hasSuffix("{{") ? " (a variable is written {{name}}, without spaces)" : ""
-                throw CommandError("unclosed '{{' in '\(word.text)'" + spaced, column: word.start)
+                throw CommandError("unclosed '{{' in '\(CommandError.quotable(word.text))'" + spaced, column: word.start)
             }
             let name = String(decoding: bytes[(i + 2)..<close], as: UTF8.self).trimmingBlanks()
             guard !name.isEmpty else { throw CommandError("'{{}}' names no variable: write {{name}} (vars lists them)", column: word.start) }

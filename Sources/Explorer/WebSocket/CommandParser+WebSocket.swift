@@ -68,7 +68,7 @@ extension CommandParser {
                 return .ws(.sendFile(path: String(rest[1].text.dropFirst()), binary: true))
             }
             if let flag = rest.first(where: { $0.text.hasPrefix("--") }) {
-                throw CommandError("unknown flag \(flag.text); ws send takes --text TEXT or --binary @file", column: flag.start)
+                throw CommandError("unknown flag \(CommandError.quotable(flag.text)); ws send takes --text TEXT or --binary @file", column: flag.start)
             }
             return .ws(.send(try jsonObject(rest)))
         case "recv":
@@ -129,7 +129,7 @@ extension CommandParser {
                 i += 2
             default:
                 if word.text.hasPrefix("--") {
-                    throw CommandError("unknown flag \(word.text); ws connect takes \(ConnectSettings.flags.joined(separator: ", "))", column: word.start)
+                    throw CommandError("unknown flag \(CommandError.quotable(word.text)); ws connect takes \(ConnectSettings.flags.joined(separator: ", "))", column: word.start)
                 }
                 // `Name:value` after the URL: a handshake header, checked as a request's.
                 if target != nil || !(word.text.hasPrefix("/") || word.text.contains("://")), word.text.contains(":") {
