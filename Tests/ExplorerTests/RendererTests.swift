@@ -53,6 +53,10 @@ import Testing
         // When to send it again: a 429's Retry-After was left to `-h` to find.
         let (_, limited) = plain.render(exchange(429, "Too Many Requests", type: "text/plain", body: [], headers: [HTTPHeader(name: "Retry-After", value: "30")]))
         #expect(limited == "error: 429 Too Many Requests (retry after 30 s)\n")
+        // Said once where the backend's envelope says it already.
+        let envelope = Array(#"{"message":"slow down: retry in 30 s"}"#.utf8)
+        let (_, once) = plain.render(exchange(429, "Too Many Requests", type: "application/json", body: envelope, headers: [HTTPHeader(name: "Retry-After", value: "30")]))
+        #expect(!once.contains("(retry after 30 s)"), "\(once)")
     }
 
     /// A server's escape codes never drive the terminal: not from a text

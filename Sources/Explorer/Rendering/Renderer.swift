@@ -99,7 +99,8 @@ struct Renderer: Sendable {
             }
         }
         if response.status >= 400 {
-            err += palette.red("error: ") + Redactor.hiding(carried, inText: errorSummary(response)) + retryAfter(response) + "\n"
+            let summary = errorSummary(response)
+            err += palette.red("error: ") + Redactor.hiding(carried, inText: summary) + retryAfter(response, besides: summary) + "\n"
         }
         if let note {
             if exchange.sessionExpired {
@@ -239,8 +240,9 @@ struct Renderer: Sendable {
 
     /// When a 429 or a 503 says to send it again (its Retry-After), on
     /// screen: it was left to `-h` to find. Not recorded: it counts down.
-    private func retryAfter(_ response: ReceivedResponse) -> String {
-        guard let retry = response.header("Retry-After")?.trimmingBlanks(), !retry.isEmpty else { return "" }
+    /// Not when the summary says it already (Nova's envelope: `(retry_after: 60)`).
+    private func retryAfter(_ response: ReceivedResponse, besides summary: String) -> String {
+        guard let retry = response.header("Retry-After")?.trimmingBlanks(), !retry.isEmpty, !summary.contains(retry) else { return "" }
         return Self.visible(retry.allSatisfy(\.isNumber) ? " (retry after \(retry) s)" : " (retry after \(retry))", keepingLines: false)
     }
 
