@@ -282,12 +282,10 @@ final class SessionController {
         if let file = profileFile {
             // By name when a replay beside the transcript finds that name as this file; else the path: a
             // recording into a folder outside the project wrote `profile: team`, which no replay there found.
-            let folder = (path as NSString).deletingLastPathComponent
-            let cwd = FileManager.default.currentDirectoryPath
-            func absolute(_ p: String) -> String { FilePaths.normalized(p.hasPrefix("/") ? p : (cwd as NSString).appendingPathComponent(p.isEmpty ? "." : p)) }
-            let lookup = ProfileLookup(environment: environment, workingDirectory: absolute(folder))
-            let found = file.byPath ? nil : lookup.file(named: file.name, near: absolute(folder)).map(absolute)
-            profile = found == absolute(file.path) ? file.name : FilePaths.relative(file.path, from: folder)
+            let folder = FilePaths.absolute((path as NSString).deletingLastPathComponent)
+            let lookup = ProfileLookup(environment: environment, workingDirectory: folder)
+            let found = file.byPath ? nil : lookup.file(named: file.name, near: folder).map(FilePaths.absolute)
+            profile = found == FilePaths.absolute(file.path) ? file.name : FilePaths.relative(file.path, from: folder)
         }
         let header = TranscriptHeader.make(
             profile: profile, environment: profileFile?.environment, target: target,

@@ -54,15 +54,15 @@ enum FilePaths {
     /// `path` as seen from `folder` (`../profiles/shop.yaml`), so a transcript
     /// names a file the same from any working directory.
     static func relative(_ path: String, from folder: String) -> String {
-        let cwd = FileManager.default.currentDirectoryPath
-        func absolute(_ p: String) -> [Substring] {
-            let full = p.hasPrefix("/") ? p : (cwd as NSString).appendingPathComponent(p)
-            return normalized(full).split(separator: "/")
-        }
-        let target = absolute(path), base = absolute(folder.isEmpty ? "." : folder)
+        let target = absolute(path).split(separator: "/"), base = absolute(folder).split(separator: "/")
         let shared = zip(target, base).prefix { $0 == $1 }.count
         let parts = Array(repeating: "..", count: base.count - shared) + target.dropFirst(shared).map(String.init)
         return parts.isEmpty ? "." : parts.joined(separator: "/")
+    }
+
+    /// `path` from the root, normalized (`.`, `..` and an empty path read from the working directory).
+    static func absolute(_ path: String) -> String {
+        normalized(path.hasPrefix("/") ? path : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(path.isEmpty ? "." : path))
     }
 
     /// `a/b/../c` as `a/c`: Foundation's `standardizingPath` keeps `..` in relative paths.
