@@ -216,6 +216,16 @@ import Testing
         FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString).transcript").path
     }
 
+    /// What a script records: `before` runs unrecorded, then `record FILE`,
+    /// then `lines`; the file's text and the terminal the script wrote to.
+    static func recording(_ lines: [String], after before: [String] = []) async throws -> (text: String, terminal: FakeTerminal) {
+        let path = temporary("recording")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let terminal = FakeTerminal(interactive: false)
+        _ = try await withController(terminal) { controller in controller.script(before + ["record \(path)"] + lines, name: "t") }
+        return (try String(contentsOfFile: path, encoding: .utf8), terminal)
+    }
+
     /// As tours show it: the demo password fills the placeholder, and a
     /// recording writes the line as typed. Before, the parser took
     /// `{{secret:password}}` for a variable and said to `set secret:password=…`,
@@ -323,27 +333,17 @@ import Testing
     /// alone; what to do is said on screen, and not recorded (a suite
     /// recorded before would differ by it).
     @Test func aRefusalBeforeAnyLoginSaysToLogIn() async throws {
-        let path = Self.temporary("refused")
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let terminal = FakeTerminal(interactive: false)
-        _ = try await Self.withController(terminal) { controller in
-            controller.script(["record \(path)", "get /api/users/profile/me", "login alice@example.com alice123", "get /api/users/profile/me"], name: "t")
-        }
+        let (recorded, terminal) = try await Self.recording(["get /api/users/profile/me", "login alice@example.com alice123", "get /api/users/profile/me"])
         #expect(terminal.output.components(separatedBy: Interpreter.notLoggedIn).count == 2, "said once, before the login: \(terminal.output)")
-        #expect(!(try String(contentsOfFile: path, encoding: .utf8)).contains("not logged in"))
+        #expect(!recorded.contains("not logged in"))
     }
 
     /// Two secrets of one name in one line (`api_key==A Api-Key:B`) were
     /// both written `{{secret:api_key_2}}`, and a replay sent B twice.
     @Test func twoSecretsOfOneNameInALineAreWrittenApart() async throws {
-        let path = Self.temporary("two-secrets")
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let terminal = FakeTerminal(interactive: false)
-        _ = try await Self.withController(terminal) { controller in
-            controller.script(["login alice@example.com alice123", "record \(path)", "get /api/tasks/categories api_key==AAAA1111 Api-Key:BBBB2222",
-                               "ws connect /__sandbox/echo?api_key=CCCC3333 Api-Key:DDDD4444", "ws close"], name: "t")
-        }
-        let recorded = try String(contentsOfFile: path, encoding: .utf8)
+        let (recorded, _) = try await Self.recording(["get /api/tasks/categories api_key==AAAA1111 Api-Key:BBBB2222",
+                                                      "ws connect /__sandbox/echo?api_key=CCCC3333 Api-Key:DDDD4444", "ws close"],
+                                                     after: ["login alice@example.com alice123"])
         #expect(recorded.contains("> get /api/tasks/categories api_key=={{secret:api_key}} Api-Key:{{secret:api_key_2}}\n"), "\(recorded)")
         #expect(recorded.contains("> ws connect /__sandbox/echo?api_key={{secret:api_key_4}} Api-Key:{{secret:api_key_3}}\n"), "\(recorded)")
     }
@@ -368,13 +368,7 @@ import Testing
     /// line's URL was rewritten, its headers left as typed), where a
     /// request line's is `{{secret:x_api_key}}`.
     @Test func aSocketsCredentialHeaderIsHiddenInItsRecording() async throws {
-        let path = Self.temporary("socket-header")
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let terminal = FakeTerminal(interactive: false)
-        _ = try await Self.withController(terminal) { controller in
-            controller.script(["record \(path)", "ws connect /__sandbox/echo X-Api-Key:litKEY12345", "ws close"], name: "t")
-        }
-        let recorded = try String(contentsOfFile: path, encoding: .utf8)
+        let (recorded, _) = try await Self.recording(["ws connect /__sandbox/echo X-Api-Key:litKEY12345", "ws close"])
         #expect(recorded.contains("> ws connect /__sandbox/echo X-Api-Key:{{secret:x_api_key}}\n"), "\(recorded)")
         #expect(!recorded.contains("litKEY12345"))
     }
@@ -384,15 +378,9 @@ import Testing
     /// and an answer's echo of the session's refresh token: it knows the
     /// session's secrets so far.
     @Test func aRecordingBegunMidSessionKnowsTheSessionsSecretsSoFar() async throws {
-        let path = Self.temporary("midway")
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let terminal = FakeTerminal(interactive: false)
-        _ = try await Self.withController(terminal) { controller in
-            controller.script(["login alice@example.com alice123", "set token=sk-live-SECRET123456", "set note=\"the key is sk-live-SECRET123456\"",
-                               "set city=Leeds", "record \(path)",
-                               "post /api/tasks title=sk-live-SECRET123456 price:=5 city=Leeds"], name: "t")
-        }
-        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let (text, _) = try await Self.recording(["post /api/tasks title=sk-live-SECRET123456 price:=5 city=Leeds"],
+                                                 after: ["login alice@example.com alice123", "set token=sk-live-SECRET123456",
+                                                         "set note=\"the key is sk-live-SECRET123456\"", "set city=Leeds"])
         #expect(text.contains("var: note={{secret:note}}\n") && text.contains("var: token={{secret:token}}\n") && text.contains("var: city=Leeds\n"), "\(text)")
         #expect(!text.contains("sk-live-SECRET123456") && !text.contains("eyJ"), "\(text)")
     }
