@@ -530,3 +530,29 @@ def test_a_recording_started_after_a_login_whose_answer_names_no_user_logs_in_on
     assert "login: dev@acme.test\n" in text, result.stdout + result.stderr + text
     replay = run_explorer(["replay", "mid.transcript"], env={**env, "EXPLORER_SECRET_PASSWORD": "pw-123456"}, cwd=tmp_path, timeout=30)
     assert replay.returncode == 0, replay.stdout + replay.stderr + text
+
+
+def test_a_header_login_the_server_refuses_with_the_password_in_its_message_does_not_show_it(tmp_path, http_server):
+    # `login: EMAIL` in a transcript's header failed against a server whose
+    # refusal quotes the password; the report and the JUnit file printed it.
+    password = "S3cr3t-Passw0rd!"
+
+    class Handler(QuietHandler):
+        def do_POST(self):
+            sent = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
+            message = f"wrong password {sent.get('password')} for {sent.get('email')}"
+            self.reply(401, json.dumps({"message": message}).encode(), [("Content-Type", "application/json")])
+
+    profile = login_profile(tmp_path, http_server(Handler), "acme")
+    transcript = tmp_path / "t.transcript"
+    url = next(line.split('"')[1] for line in profile.read_text().splitlines() if "base-url" in line)
+    transcript.write_text(f"# explorer transcript v1\nprofile: {profile.name}\nbase-url: {url}\n"
+                          "login: carol@acme.test\n\n> get /me\nHTTP/1.1 200 OK\n")
+    env = isolated_env(tmp_path, EXPLORER_SECRET_PASSWORD=password)
+    report = run_explorer(["test", str(transcript), "--junit", str(tmp_path / "j.xml")], env=env, cwd=tmp_path)
+    assert report.returncode == 3, report.stdout + report.stderr
+    said = report.stdout + report.stderr
+    assert f"{transcript}:4: the header says 'login: carol@acme.test', but logging in failed" in said, said
+    assert "wrong password <hidden> for carol@acme.test" in said, said
+    for where in (said, (tmp_path / "j.xml").read_text()):
+        assert password not in where

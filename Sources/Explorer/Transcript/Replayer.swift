@@ -110,7 +110,7 @@ struct Replayer: Sendable {
         await Self.drive(&steps, header: header, transcript.steps, on: live.interpreter)
         await live.close()
         run.steps = steps.runs
-        run.failure = steps.failure
+        run.failure = steps.shownFailure
         guard update, run.failure == nil, !steps.updated.isEmpty || transcript.torn != nil else { return }
         // Read as bytes: Foundation's UTF-8 reading drops a byte-order mark, which the rewrite keeps.
         guard let bytes = FileManager.default.contents(atPath: path), let original = String(validating: bytes, as: UTF8.self) else {
@@ -306,7 +306,8 @@ struct Replayer: Sendable {
                     let outcome = await interpreter.execute(command)
                     headerSteps.append(("login \(email) {{secret:password}}", command, outcome))
                     guard case let .exchange(exchange, _, _) = outcome, (200..<300).contains(exchange.response.status) else {
-                        failure = .runtime("\(path): the header says 'login: \(email)', but logging in failed: \(describe(outcome))")
+                        let line = header.lines.firstIndex { $0.hasPrefix("login:") }.map { ":\($0 + 2)" } ?? ""
+                        failure = .runtime("\(path)\(line): the header says 'login: \(email)', but logging in failed: \(describe(outcome))")
                         return false
                     }
                 }
@@ -537,13 +538,27 @@ struct Replayer: Sendable {
         /// in an echo's `got`).
         private func hidingSecrets(_ mismatch: Mismatch) -> Mismatch {
             var shown = mismatch
-            shown.expected = secrets.hide(shown.expected)
-            shown.actual = secrets.hide(shown.actual)
+            shown.expected = hidingSecrets(in: shown.expected)
+            shown.actual = hidingSecrets(in: shown.actual)
+            return shown
+        }
+
+        func hidingSecrets(in text: String) -> String {
+            var shown = secrets.hide(text)
             for value in supplied where value.count >= 3 && value.count < SecretScrubber.typedMinimumLength {
-                shown.expected = shown.expected.replacingOccurrences(of: value, with: "<hidden>")
-                shown.actual = shown.actual.replacingOccurrences(of: value, with: "<hidden>")
+                shown = shown.replacingOccurrences(of: value, with: "<hidden>")
             }
             return shown
+        }
+
+        /// Why the run stopped, as a report shows it: a server's refusal may
+        /// quote what it was sent (`wrong password S3cr3t… for carol@…`).
+        var shownFailure: TranscriptRun.Failure? {
+            switch failure {
+            case nil: nil
+            case let .broken(text)?: .broken(hidingSecrets(in: text))
+            case let .runtime(text)?: .runtime(hidingSecrets(in: text))
+            }
         }
 
         private func describe(_ outcome: Outcome) -> String {
