@@ -30,6 +30,26 @@ import Testing
         }
     }
 
+    /// A request that got no answer left the one before it in place: `show`
+    /// printed it and `save` wrote its body under the name meant for this one.
+    @Test func aRequestThatGotNoAnswerLeavesNoneToShowSaveOrCapture() async throws {
+        try await withInterpreter { interpreter, _ in
+            _ = try await run(interpreter, "get /api/tasks/categories")
+            let refused = try SilentListener()
+            let url = "http://127.0.0.1:\(refused.port)"
+            _ = consume refused
+            guard case .failure = try await run(interpreter, "get \(url)/gone --timeout 2") else { Issue.record("answered"); return }
+            for (line, verb) in [("show", "show"), ("save stale.json", "save"), ("capture x = .[0]", "capture")] {
+                guard case let .failure(message, status) = try await run(interpreter, line) else { Issue.record("\(line) used an answer"); continue }
+                #expect(message == "the last request got no answer: nothing to \(verb)")
+                #expect(status == .usage)
+            }
+            #expect(!FileManager.default.fileExists(atPath: "stale.json"))
+            _ = try await run(interpreter, "get /api/tasks/categories")
+            guard case .value = try await run(interpreter, "show") else { Issue.record("the next answer is not shown"); return }
+        }
+    }
+
     /// Issue 11 #28: `set base_url=…` was kept, shown by vars, and changed nothing.
     @Test func builtInVariablesCannotBeSet() async throws {
         try await withInterpreter { interpreter, server in

@@ -19,8 +19,15 @@ actor Interpreter {
     /// The last response; its body's JSON is parsed when first asked for
     /// (`show`, `capture`, TAB), not for every answer shown.
     var lastResponse: ReceivedResponse? {
-        didSet { lastDownloaded = nil }
+        didSet {
+            lastDownloaded = nil
+            lastGotNoAnswer = false
+        }
     }
+    /// The last request got no answer (a reset, a timeout, Ctrl-C): `show`,
+    /// `save` and `capture` say so. They used the answer before it, and
+    /// `save` wrote that one's body under the name meant for this one.
+    private var lastGotNoAnswer = false
     /// Where the last response's body went instead of memory (`--download`):
     /// `save` and `show` say so (`save` wrote an empty file, and said "saved 0 B").
     private var lastDownloaded: String?
@@ -232,9 +239,23 @@ actor Interpreter {
         do {
             return try await run(command)
         } catch {
+            if command.sends, error is TransportError || error is CancellationError { forgetLastAnswer() }
             let (message, status) = Self.failure(error)
             return .failure(message, status)
         }
+    }
+
+    /// A request that got no answer leaves none to show: not the one before it.
+    private func forgetLastAnswer() {
+        lastResponse = nil
+        lastFrame = nil
+        lastRequest = nil
+        lastGotNoAnswer = true
+    }
+
+    /// What `show`, `save` or `capture` says with no answer to read.
+    private func noAnswer(_ nothing: String) -> Outcome {
+        .failure(lastGotNoAnswer ? "the last request got no answer: nothing to \(nothing)" : "no response yet: send a request first", .usage)
     }
 
     /// What a command that threw says, in one line, and its exit status.
@@ -300,6 +321,7 @@ actor Interpreter {
                 }
                 return .message(Self.streamStopped + Self.streamedNote(stream!.shown))
             } catch {
+                forgetLastAnswer()
                 if let line = download?.finish(complete: false), download?.path != nil {
                     // Why it stopped, unless Ctrl-C stopped it: the person who pressed it knows.
                     let why = (error as? TransportError).flatMap { $0.kind == .cancelled ? nil : $0.description }
@@ -431,7 +453,7 @@ actor Interpreter {
             }
             return .cookies(await session.cookies.cookies)
         case let .show(path):
-            guard let response = lastResponse else { return .failure("no response yet: send a request first", .usage) }
+            guard let response = lastResponse else { return noAnswer("show") }
             if let file = lastDownloaded { return .failure("the last body went to \(file) (--download), not kept to show", .usage) }
             guard let path else {
                 if let body = lastBody { return .value(hidingCarried(body)) }
@@ -473,7 +495,7 @@ actor Interpreter {
                 return .sessionHeaders(headers, query: query, origin: session.scope.origin.map(\.description) ?? "the backend")
             }
         case let .save(file, force):
-            guard let response = lastResponse else { return .failure("no response yet: send a request first", .usage) }
+            guard let response = lastResponse else { return noAnswer("save") }
             if let saved = lastDownloaded { return .failure("the last body went to \(saved) (--download), not kept: nothing to save", .usage) }
             switch Self.write(response, to: file, force: force, in: outputs) {
             case let .success(line) where response.streamCut:
@@ -486,7 +508,7 @@ actor Interpreter {
             // `vars` showed `profile = 2` while requests still went as before.
             return fixedForTheSession(name)
         case let .capture(name, .body(path)):
-            guard let response = lastResponse else { return .failure("no response yet: send a request first", .usage) }
+            guard let response = lastResponse else { return noAnswer("capture") }
             guard let body = lastBody else { return notJSON(response) }
             switch path.evaluate(body) {
             case let .success(value):
@@ -494,7 +516,7 @@ actor Interpreter {
             case let .failure(error): return .failure(error.message, .usage)
             }
         case let .capture(name, .header(header)):
-            guard let response = lastResponse else { return .failure("no response yet: send a request first", .usage) }
+            guard let response = lastResponse else { return noAnswer("capture") }
             guard lastFrame == nil else { return .failure("the last thing received is a WebSocket frame, which has no headers", .usage) }
             let fields = response.headers.filter { $0.hasName(header) }.map(\.value)
             guard var value = fields.first else {

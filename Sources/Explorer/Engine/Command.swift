@@ -45,6 +45,14 @@ enum Command: Sendable, Equatable {
     case exit
     case empty
 
+    /// Whether the command asks the server for an answer over HTTP.
+    var sends: Bool {
+        switch self {
+        case .http, .login, .logout, .whoami, .next: true
+        default: false
+        }
+    }
+
     /// Whether a line, as written (its `{{variables}}` and secrets not
     /// filled in, which a parse would need), is one that sends something to
     /// the server: a request, a pasted curl, a login or logout, a page, a frame.
