@@ -101,6 +101,17 @@ func answersOnceThenDropsTheNext(_ peer: LocalHTTPServer.Peer) {
 
     /// Requests one after another share one connection; a HEAD answer's
     /// Content-Length does not make the next answer wait for a body.
+    /// Which answers stream, read from the type alone (its case, blanks and parameters aside).
+    @Test func theStreamedTypesAreReadAsHTTPWritesThem() {
+        for type in ["text/event-stream", "Text/Event-Stream; charset=utf-8", " application/x-ndjson ", "application/jsonl;q=1",
+                     "APPLICATION/JSON-SEQ", "application/stream+json"] {
+            #expect(StreamSink.streams(type), "\(type)")
+        }
+        for type in [nil, "", ";", "application/json", "application/jsonlx", "text/event-streams", "text/plain; x=text/event-stream"] {
+            #expect(!StreamSink.streams(type), "\(type ?? "nil")")
+        }
+    }
+
     @Test func aKeptAliveConnectionCarriesTheNextRequests() async throws {
         let server = try LocalHTTPServer(patience: 60) { peer in
             while let head = peer.readRequest() {

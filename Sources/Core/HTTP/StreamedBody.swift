@@ -42,10 +42,20 @@ public final class StreamSink: Sendable, Equatable {
 
     /// Whether a Content-Type is one of the streamed kinds.
     public static func streams(_ contentType: String?) -> Bool {
-        guard let type = contentType?.split(separator: ";").first?.trimmingBlanks().lowercased() else { return false }
-        return ["text/event-stream", "application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonlines",
-                "application/stream+json", "application/json-seq"].contains(type)
+        guard let contentType else { return false }
+        // Asked of every answer a script gets: no array, no copy, unless the type is one of these lengths.
+        let type = contentType.utf8.prefix { $0 != UInt8(ascii: ";") }
+        let blank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        let start = type.firstIndex { !blank($0) } ?? type.endIndex
+        let end = type.lastIndex { !blank($0) }.map { type.index(after: $0) } ?? start
+        let trimmed = type[start..<end]
+        guard streamedLengths.contains(trimmed.count) else { return false }
+        return streamedTypes.contains(String(decoding: trimmed, as: UTF8.self).lowercased())
     }
+
+    private static let streamedTypes: Set<String> = ["text/event-stream", "application/x-ndjson", "application/ndjson", "application/jsonl",
+                                                     "application/x-jsonlines", "application/stream+json", "application/json-seq"]
+    private static let streamedLengths = Set(streamedTypes.map(\.utf8.count))
 }
 
 extension StreamSink {
@@ -55,6 +65,8 @@ extension StreamSink {
     /// deflate, decoded as it comes: `HTTP1Client`), or neither (the body
     /// gathered whole).
     func plan(for head: HTTPResponseHead) -> (streams: Bool, download: Bool) {
+        // Most answers: gathered whole, decided by their type alone.
+        guard takesEveryBody || StreamSink.streams(head.headers.first(name: "Content-Type")) else { return (false, false) }
         let encoding = head.headers.first(name: "Content-Encoding")
         let identity = encoding == nil || encoding?.lowercased() == "identity"
         let download = takesEveryBody && (200..<300).contains(Int(head.status.code)) && identity
