@@ -492,3 +492,19 @@ def test_a_transcript_from_a_pipe_replays(tmp_path):
     text = "# explorer transcript v1\nprofile: generic\nbase-url: http://127.0.0.1:9\n\n> set a=1\n\n> set b=2\n"
     replayed = run_explorer(["replay", "/dev/stdin"], input=text, env=isolated_env(tmp_path), cwd=tmp_path)
     assert replayed.returncode == 0 and "2 steps: 2 passed" in replayed.stdout, replayed.stdout + replayed.stderr
+
+
+def test_a_fifo_in_a_suite_folder_is_skipped_not_waited_on(tmp_path):
+    # `explorer test DIR` opened a FIFO named *.transcript and waited for ever for a writer.
+    import os
+    suite = tmp_path / "suite"
+    suite.mkdir()
+    os.mkfifo(suite / "stuck.transcript")
+    # Nothing else to serve: the mock says so and ends.
+    served = run_explorer(["mock", "--port", "0", str(suite)], env=isolated_env(tmp_path), timeout=20)
+    assert served.returncode == 2, served.stderr
+    assert f"warning: skipped {suite / 'stuck.transcript'}: a FIFO, not a file" in served.stderr, served.stderr
+    (suite / "set.transcript").write_text("# explorer transcript v1\nprofile: generic\nbase-url: http://127.0.0.1:9\n\n> set a=1\n")
+    tested = run_explorer(["test", str(suite)], env=isolated_env(tmp_path), timeout=20)
+    assert f"warning: skipped {suite / 'stuck.transcript'}: a FIFO, not a file" in tested.stderr, tested.stderr
+    assert tested.returncode == 0 and "1 passed" in tested.stdout, tested.stdout + tested.stderr

@@ -44,7 +44,8 @@ struct MockCommand: ParsableCommand {
     func run() throws {
         try root.refuse("mock")
         let console = Console()
-        let (files, empty) = TranscriptSource.files(in: paths)
+        let (files, empty, skipped) = TranscriptSource.files(in: paths)
+        for path in skipped { console.err(TranscriptSource.skippedLine(path) + "\n") }
         let loaded = runBlocking { await Self.load(files) }
         guard !loaded.scripts.isEmpty else {
             // One line when nothing was found; the files' own lines, then one, when none could be served.

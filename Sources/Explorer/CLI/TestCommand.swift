@@ -41,12 +41,13 @@ struct TestCommand: ParsableCommand {
             console.err("error: cannot write --junit \(junit): \(problem)\n")
             throw ExitCode.validationFailure
         }
-        let (files, empty) = TranscriptSource.files(in: paths.isEmpty ? ["sessions"] : paths)
+        let (files, empty, skipped) = TranscriptSource.files(in: paths.isEmpty ? ["sessions"] : paths)
         // The report written over a transcript it reports on (`--junit sessions/a.transcript`) broke the suite.
         if let junit, files.contains(where: { FilePaths.normalized(Self.absolute($0)) == FilePaths.normalized(Self.absolute(junit)) }) {
             console.err("error: cannot write --junit \(junit): it is one of the transcripts under test\n")
             throw ExitCode.validationFailure
         }
+        for path in skipped { console.err(TranscriptSource.skippedLine(path) + "\n") }
         for folder in empty { console.err("warning: no *.\(TranscriptSource.fileExtension) files under \(folder)\n") }
         guard !files.isEmpty else {
             console.err("error: no transcripts to run\n")

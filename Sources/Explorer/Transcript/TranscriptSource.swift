@@ -10,10 +10,13 @@ enum TranscriptSource {
 
     /// The transcripts to run: files as given, directories searched for
     /// `*.transcript` at any depth, in path order. A path that does not exist
-    /// is kept, so that reading it reports it.
-    static func files(in paths: [String]) -> (files: [String], emptyDirectories: [String]) {
+    /// is kept, so that reading it reports it. What a search finds that is
+    /// not a file (a FIFO, a socket) is left out and named in `skipped`:
+    /// reading a FIFO waits for a writer, and `test DIR` hung on one.
+    static func files(in paths: [String]) -> (files: [String], emptyDirectories: [String], skipped: [String]) {
         var files: [String] = []
         var empty: [String] = []
+        var skipped: [String] = []
         for path in paths {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -26,14 +29,39 @@ enum TranscriptSource {
                 .filter { ($0 as NSString).pathExtension == fileExtension }
                 .sorted()
                 .map { (path as NSString).appendingPathComponent($0) }
-            if found.isEmpty { empty.append(path) }
-            files += found
+            let (regular, other) = found.reduce(into: ([String](), [String]())) { sorted, file in
+                if Self.isFile(file) { sorted.0.append(file) } else { sorted.1.append(file) }
+            }
+            if regular.isEmpty { empty.append(path) }
+            files += regular
+            skipped += other
         }
         // A file named twice (`test a.transcript ./a.transcript suite/`) ran twice, and with --update
         // --jobs was rewritten twice at once: each runs once, where it was first named.
         var seen: Set<String> = []
         files = files.filter { seen.insert(URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path).inserted }
-        return (files, empty)
+        return (files, empty, skipped)
+    }
+
+    /// A regular file, or a link to one that exists (a dangling link is kept:
+    /// reading it says "no such file").
+    private static func isFile(_ path: String) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return true }
+        return info.st_mode & S_IFMT == S_IFREG
+    }
+
+    /// How a search's skipped path is said.
+    static func skippedLine(_ path: String) -> String {
+        var info = stat()
+        let type = stat(path, &info) == 0 ? info.st_mode & S_IFMT : 0
+        let kind: String = switch type {
+        case S_IFIFO: "a FIFO, not a file"
+        case S_IFSOCK: "a socket, not a file"
+        case S_IFCHR, S_IFBLK: "a device, not a file"
+        default: "not a file"
+        }
+        return "warning: skipped \(path): \(kind)"
     }
 
     /// The file, parsed, or why it cannot be: unreadable, not text, or a line
