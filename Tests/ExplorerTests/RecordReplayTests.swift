@@ -402,17 +402,21 @@ import Testing
         let binary = directory.appendingPathComponent("binary.transcript").path
         #expect(FileManager.default.createFile(atPath: binary, contents: Data([0x23, 0x00, 0xFF])))
         let missing = directory.appendingPathComponent("missing.transcript").path
-        let runs = await [Replayer().run(syntax), Replayer().run(profile), Replayer().run(binary), Replayer().run(missing)]
+        // A header alone, or every step commented out: it passed, "0 steps", a test of nothing.
+        let empty = try file("empty.transcript", "# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n\n# > get /api/tasks\n# HTTP/1.1 200 OK\n")
+        let runs = await [Replayer().run(syntax), Replayer().run(profile), Replayer().run(binary), Replayer().run(missing), Replayer().run(empty)]
         #expect(runs.map(\.failure) == [
             .broken("\(syntax):5:7: 'nope' is not a JSON value"),
             .broken("\(profile):2:10: unknown profile 'myspace': not built in (levelup, linku, nova, posture, generic), and no myspace.yaml in a .explorer/profiles/ beside the transcript or above it, in the working directory's or in $XDG_CONFIG_HOME/explorer/profiles/"),
             .broken("\(binary): a binary file, not a transcript"),
             .broken("\(missing): no such file"),
+            .broken("\(empty): no steps: a transcript tests its '> ' command lines, and this one has none"),
         ])
         #expect(runs.allSatisfy { $0.status == .parse })
         #expect(combinedStatus(runs + [TranscriptRun(path: "x", failure: .runtime("down"))]) == .parse)
-        #expect(ReplayReport.summary(runs) == "0 passed, 0 failed, 4 broken")
-        #expect(ReplayReport.summary(runs + [TranscriptRun(path: "x", failure: .runtime("down")), TranscriptRun(path: "y")]) == "1 passed, 0 failed, 1 could not run, 4 broken")
+        #expect(ReplayReport.summary(runs) == "0 passed, 0 failed, 5 broken")
+        #expect(ReplayReport.summary(runs + [TranscriptRun(path: "x", failure: .runtime("down")), TranscriptRun(path: "y")]) == "1 passed, 0 failed, 1 could not run, 5 broken")
+        try FileManager.default.removeItem(atPath: empty)
         #expect(TranscriptSource.files(in: [directory.path]).files == [binary, profile, syntax])
         // A folder named through a symlink (`ln -s …/sessions sessions`): no transcripts were found in it.
         let link = try Scratch.folder("link").appendingPathComponent("sessions").path

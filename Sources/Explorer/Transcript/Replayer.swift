@@ -52,6 +52,11 @@ struct Replayer: Sendable {
         case let .failure(failure): run.failure = failure; return
         case let .success(found): chosen = found
         }
+        // A header alone (a recording left at once, every step commented out) passed, a test of nothing.
+        if transcript.steps.isEmpty, transcript.torn == nil {
+            run.failure = .broken("\(path): no steps: a transcript tests its '> ' command lines, and this one has none")
+            return
+        }
         let profile = chosen?.profile ?? Profile.named(header.profile == "none" ? Profile.generic.name : header.profile)!
         let target: LiveSession.Target
         if let baseURL {
