@@ -83,10 +83,17 @@ import Testing
         let profile = try read(Self.yaml.replacingOccurrences(of: "body: OrderCreate", with: "body: OrderCreate[]")).profile
         let post = try #require(profile.endpoints.first { $0.method == "POST" })
         #expect(post.bodyIsList && post.body?.name == "OrderCreate")
-        #expect(CatalogText.describe(post, in: profile).contains("body: [OrderCreate] (send the list with --raw '[…]' or @file.json)"))
+        #expect(CatalogText.describe(post, in: profile).contains("body: [OrderCreate] (send the list with [0][name]=… items, --raw '[…]' or @file.json)"))
         #expect(post.bodyProblems(in: [.stringField(name: "note", value: "x")])
-            == ["POST /orders takes a JSON list of OrderCreate, but note… makes an object: send the list with --raw '[{…}]' or @file.json"])
+            == ["POST /orders takes a JSON list of OrderCreate, but note… makes an object: send the list with [0][name]=… items, --raw '[{…}]' or @file.json"])
         #expect(post.bodyProblems(in: [.header(name: "X-Trace", value: "1")]).isEmpty)
+        // HTTPie's top-level array items make a list: sent, each element's fields checked as the model says.
+        #expect(post.bodyProblems(in: [.stringField(name: "[0][note]", value: "x"), .jsonField(name: "[0][lines]", value: .array([])),
+                                       .jsonField(name: "[]", value: .int(1))]).isEmpty)
+        #expect(post.bodyProblems(in: [.jsonField(name: "[0][note]", value: .int(5))])
+            == ["[0][note] is a string in POST /orders, but [0][note]:=5 sends a number: use [0][note]=5"])
+        #expect(post.bodyProblems(in: [.stringField(name: "[1][lines]", value: "none")])
+            == ["[1][lines] is an array ([Line]) in POST /orders, but [1][lines]=none sends the string \"none\", and \"none\" is not one"])
         #expect(problem(Self.yaml.replacingOccurrences(of: "body: OrderCreate", with: "body: OrderCreat[]"))
             == "shop.yaml:28: at $.endpoints.POST /orders.body: no model named 'OrderCreat' in models; did you mean OrderCreate?")
     }

@@ -10,22 +10,32 @@ extension Endpoint {
         guard let body else { return [] }
         let operation = "\(method) \(path)"
         if bodyIsList {
-            // Fields make an object; this endpoint reads a list.
+            // Fields make an object; this endpoint reads a list. Items whose paths start
+            // with an index (`[0][type]=…`, `[]:=1`) make a list, as HTTPie's do.
             let named = items.compactMap { item -> String? in
                 switch item {
                 case let .stringField(name, _), let .jsonField(name, _), let .stringFieldFromFile(name, _), let .jsonFieldFromFile(name, _): name
                 default: nil
                 }
             }
-            guard let first = named.first else { return [] }
-            return ["\(operation) takes a JSON list of \(body.name), but \(first)… makes an object: send the list with --raw '[{…}]' or @file.json"]
+            if let first = named.first(where: { !$0.hasPrefix("[") }) {
+                return ["\(operation) takes a JSON list of \(body.name), but \(first)… makes an object: send the list with [0][name]=… items, "
+                        + "--raw '[{…}]' or @file.json"]
+            }
         }
         let fields = Dictionary(body.fields.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        /// The field an item's name leads to: itself, or down a nested path through models and lists.
+        /// The field an item's name leads to: itself, or down a nested path through models and lists
+        /// (for a list body, from an element: `[0][timestamp]`).
         func field(_ name: String) -> Field? {
-            if let plain = fields[name] { return plain }
-            guard name.contains("["), let steps = try? NestedJSON.parse(name), case let .key(first)? = steps.first,
-                  var current = fields[first] else { return nil }
+            if !bodyIsList, let plain = fields[name] { return plain }
+            guard name.contains("["), var steps = try? NestedJSON.parse(name)[...] else { return nil }
+            if bodyIsList {
+                switch steps.first {
+                case .index?, .append?: steps = steps.dropFirst()
+                default: return nil
+                }
+            }
+            guard case let .key(first)? = steps.first, var current = fields[first] else { return nil }
             for step in steps.dropFirst() {
                 switch (step, current.type) {
                 case let (.key(key), .model(model)):

@@ -27,7 +27,7 @@ enum CatalogText {
         if !endpoint.pathParameters.isEmpty { lines.append("path: " + endpoint.pathParameters.map { "{\($0)}" }.joined(separator: " ")) }
         if !endpoint.query.isEmpty { lines.append("query: " + endpoint.query.map { "\($0)==" }.joined(separator: " ")) }
         if let body = endpoint.body {
-            lines.append("body: " + (endpoint.bodyIsList ? "[\(body.name)] (send the list with --raw '[…]' or @file.json)" : body.name))
+            lines.append("body: " + (endpoint.bodyIsList ? "[\(body.name)] (send the list with [0][name]=… items, --raw '[…]' or @file.json)" : body.name))
             lines += fields(body.fields)
         }
         if let response = endpoint.response {
