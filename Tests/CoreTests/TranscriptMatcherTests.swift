@@ -75,6 +75,32 @@ import Testing
         #expect(try mismatches("[-9007199254740993]", "[-9007199254740992]").count == 1)
     }
 
+    /// Numbers are equal by their exact value, not as doubles: two numbers
+    /// past a double's range were both infinity, and long decimals rounded
+    /// alike, so a replay passed answers that had changed.
+    @Test func numbersAreComparedByTheirExactValue() throws {
+        for (expected, got) in [("1e400", "2e400"), ("-1e400", "-3e999"), ("1.0000000000000000000001", "1"), ("0.3", "0.30000000000000004"),
+                                ("1e1000000000000", "1e1000000000001"), ("5", "-5")] {
+            #expect(try mismatches("[\(expected)]", "[\(got)]").count == 1, "\(expected) \(got)")
+        }
+        for (expected, got) in [("8", "8.0"), ("-0", "0"), ("0.0", "-0.00e5"), ("1E5", "100000"), ("1.50", "15e-1"), ("12.5e+1", "125"),
+                                ("1e400", "10E399"), ("0.000", "0")] {
+            #expect(try mismatches("[\(expected)]", "[\(got)]").isEmpty, "\(expected) \(got)")
+        }
+    }
+
+    /// Strings and keys are equal by their code points: Swift's `==` took a
+    /// composed `é` for a decomposed one, other bytes on the wire.
+    @Test func stringsAreComparedByTheirCodePoints() throws {
+        #expect(try mismatches(#"{"s": "caf\u00e9"}"#, #"{"s": "cafe\u0301"}"#)
+            == ["body .s: expected \"caf\u{E9}\", got \"cafe\u{301}\" (the same text in other code points: composed and decomposed accents are other bytes)"])
+        #expect(JSONValue.object([("caf\u{E9}", .int(1))]) != JSONValue.object([("cafe\u{301}", .int(1))]))
+        // A key given twice is read as its last, as JavaScript and jq read it.
+        let twice = try JSONParser.parse(#"{"a": 1, "b": 2, "a": 3, "caf\u00e9": 4, "cafe\u0301": 5}"#)
+        #expect(twice["a"] == .int(3))
+        #expect(twice["caf\u{E9}"] == .int(4) && twice["cafe\u{301}"] == .int(5))
+    }
+
     @Test func extraKeysAreAMismatchUnlessTheObjectSaysSo() throws {
         #expect(try mismatches(#"{"a": 1}"#, #"{"a": 1, "b": 2}"#)
             == ["body .b: expected no such key (write ... in the object to allow extra keys), got 2"])

@@ -10,27 +10,22 @@ public enum JSONValue: Sendable, Equatable {
     /// Members in their original order. Duplicate keys are kept as sent.
     case object([(key: String, value: JSONValue)])
 
-    /// An integer literal of more digits than a double holds exactly (JSON
-    /// writes no leading zeros, so equal ones are written alike).
-    private static func isLongInteger(_ text: String) -> Bool {
-        let digits = text.utf8.drop { $0 == UInt8(ascii: "-") }
-        return digits.count > 15 && digits.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
-    }
-
+    /// Equal as JSON: numbers by their exact value (`8` is `8.0` and `0.8e1`,
+    /// `-0` is `0`; `1e400` is not `2e400`, nor `1.0000000000000000000001`
+    /// `1`, as they were as doubles), strings and keys by their code points
+    /// (`café` composed is not `café` decomposed: other bytes, as jq says).
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
         case let (.bool(a), .bool(b)): return a == b
         case let (.number(a), .number(b)):
             if a == b { return true }
-            // Two integers past a double's 53 bits (64-bit ids) are told apart
-            // by their digits: as doubles, 12345678901234567891 was 12345678901234567890.
-            if Self.isLongInteger(a), Self.isLongInteger(b) { return false }
-            return Double(a) != nil && Double(a) == Double(b)
-        case let (.string(a), .string(b)): return a == b
+            guard let x = ExactNumber(a), let y = ExactNumber(b) else { return false }
+            return x == y
+        case let (.string(a), .string(b)): return a.sameCodePoints(b)
         case let (.array(a), .array(b)): return a == b
         case let (.object(a), .object(b)):
-            return a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+            return a.count == b.count && zip(a, b).allSatisfy { $0.key.sameCodePoints($1.key) && $0.value == $1.value }
         default: return false
         }
     }
@@ -38,10 +33,11 @@ public enum JSONValue: Sendable, Equatable {
     /// A number value from an integer.
     public static func int(_ value: Int) -> JSONValue { .number(String(value)) }
 
-    /// The member named `key` of an object (the first one, if repeated).
+    /// The member named `key` of an object: the last one, if repeated, as
+    /// JavaScript, jq and Python read `{"a": 1, "a": 3}`.
     public subscript(key: String) -> JSONValue? {
         guard case let .object(members) = self else { return nil }
-        return members.first { $0.key == key }?.value
+        return members.last { $0.key.sameCodePoints(key) }?.value
     }
 
     /// The element at `index` of an array.
@@ -82,5 +78,60 @@ public enum JSONValue: Sendable, Equatable {
         case .array: return "an array"
         case .object: return "an object"
         }
+    }
+}
+
+extension String {
+    /// The same code points: `==` takes a composed `é` for a decomposed one.
+    public func sameCodePoints(_ other: String) -> Bool {
+        utf8.elementsEqual(other.utf8)
+    }
+}
+
+/// A JSON number's exact value: its sign, its significant digits, and the
+/// power of ten they are scaled by (`12.50` is 125 × 10⁻¹, `-0` is zero).
+struct ExactNumber: Equatable {
+    let negative: Bool
+    let digits: [UInt8]
+    let exponent: Int
+
+    init?(_ text: String) {
+        var bytes = text.utf8[...]
+        let negative = bytes.first == UInt8(ascii: "-")
+        if negative { bytes = bytes.dropFirst() }
+        func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+        let whole = bytes.prefix(while: isDigit)
+        bytes = bytes.dropFirst(whole.count)
+        var fraction: Substring.UTF8View.SubSequence = bytes[bytes.startIndex..<bytes.startIndex]
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            fraction = bytes.prefix(while: isDigit)
+            bytes = bytes.dropFirst(fraction.count)
+        }
+        guard !whole.isEmpty else { return nil }
+        var exponent = 0
+        if let e = bytes.first, e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            var sign = 1
+            if bytes.first == UInt8(ascii: "-") { sign = -1; bytes = bytes.dropFirst() } else if bytes.first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+            let power = bytes.prefix(while: isDigit)
+            guard !power.isEmpty else { return nil }
+            bytes = bytes.dropFirst(power.count)
+            // Exponents of more than 17 digits are taken as equal: no server writes one.
+            for digit in power { exponent = min(exponent * 10 + Int(digit - UInt8(ascii: "0")), 100_000_000_000_000_000) }
+            exponent *= sign
+        }
+        guard bytes.isEmpty else { return nil }
+        var digits = Array(whole) + Array(fraction)
+        exponent -= fraction.count
+        let leading = digits.prefix { $0 == UInt8(ascii: "0") }.count
+        digits.removeFirst(leading)
+        while digits.last == UInt8(ascii: "0") {
+            digits.removeLast()
+            exponent += 1
+        }
+        self.negative = negative && !digits.isEmpty
+        self.digits = digits
+        self.exponent = digits.isEmpty ? 0 : exponent
     }
 }

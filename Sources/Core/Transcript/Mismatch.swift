@@ -42,7 +42,9 @@ public struct Mismatch: Sendable, Equatable, CustomStringConvertible {
     public init(_ place: Place, expected: String, actual: String) {
         self.place = place
         self.expected = expected
-        self.actual = actual
+        // A composed `é` against a decomposed one looks the same on screen: said.
+        self.actual = actual == expected && !actual.sameCodePoints(expected) ? actual + " (the same text in other code points: "
+            + "composed and decomposed accents are other bytes)" : actual
     }
 
     public var description: String { "\(place): expected \(expected), got \(actual)" }
