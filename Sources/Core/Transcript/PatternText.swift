@@ -95,7 +95,7 @@ public struct PatternText: Sendable, Equatable, CustomStringConvertible {
         pieces.map { piece in
             switch piece {
             case let .literal(text):
-                let braced = text.replacingOccurrences(of: "{{", with: Self.escapedBraces.description)
+                let braced = Self.escapingBraces(text)
                 guard braced.unicodeScalars.contains(where: Self.isControl) else { return braced }
                 var out = ""
                 for scalar in braced.unicodeScalars {
@@ -109,6 +109,28 @@ public struct PatternText: Sendable, Equatable, CustomStringConvertible {
             case let .pattern(pattern): return pattern.description
             }
         }.joined()
+    }
+
+    /// Each `{{` as the pattern that matches it, found by code point: one
+    /// whose second brace carries a combining mark (`{{\u{301}`) is one
+    /// character, which a search by characters did not find, and the
+    /// transcript did not parse.
+    static func escapingBraces(_ text: String) -> String {
+        let brace = UInt8(ascii: "{")
+        guard text.utf8.contains(brace) else { return text }
+        var out: [UInt8] = []
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            if byte == brace, previous == brace {
+                out.removeLast()
+                out += Self.escapedBraces.description.utf8
+                previous = 0
+                continue
+            }
+            out.append(byte)
+            previous = byte
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// C0 (but a tab), DEL and C1: what a terminal takes for a command.
@@ -138,8 +160,16 @@ public struct PatternText: Sendable, Equatable, CustomStringConvertible {
     public func match(_ text: String, bound: (String) -> String?) -> [String: String]? {
         // Most texts are literals and values already held (`{{base_url}}/a.png`):
         // put together, they are compared whole, without the search below.
-        if let whole = fixedText(bound: bound) { return whole == text ? [:] : nil }
-        let chars = Array(text)
+        if let whole = fixedText(bound: bound) { return whole.sameCodePoints(text) ? [:] : nil }
+        // Code points, not characters: a `\r\n` is one character, and the two patterns a
+        // recording wrote for it (`{{/\x{D}/}}{{/\x{A}/}}`) could not each take one; a
+        // composed `é` was equal to a decomposed one.
+        let chars = Array(text.unicodeScalars)
+        func slice(_ range: Range<Int>) -> String {
+            var out = String.UnicodeScalarView()
+            out.append(contentsOf: chars[range])
+            return String(out)
+        }
         // Compiled once per match, not once per candidate end position.
         let regexes = pieces.map { piece -> Regex<AnyRegexOutput>? in
             guard case let .pattern(pattern) = piece, case let .regex(source) = pattern.kind else { return nil }
@@ -153,7 +183,7 @@ public struct PatternText: Sendable, Equatable, CustomStringConvertible {
             guard index < pieces.count else { return position == chars.count ? local : nil }
             switch pieces[index] {
             case let .literal(s):
-                let expected = Array(s)
+                let expected = Array(s.unicodeScalars)
                 guard position + expected.count <= chars.count,
                       Array(chars[position..<position + expected.count]) == expected else { return nil }
                 return go(index + 1, position + expected.count, local)
@@ -167,7 +197,7 @@ public struct PatternText: Sendable, Equatable, CustomStringConvertible {
                 if case .reference = pattern.kind { return nil }
                 // The last piece can only end where the text does.
                 for end in (index == pieces.count - 1 ? chars.count : position)...chars.count {
-                    let candidate = String(chars[position..<end])
+                    let candidate = slice(position..<end)
                     guard accepts(pattern, index, candidate) else { continue }
                     var next = local
                     if let capture = pattern.capture { next[capture] = candidate }
@@ -177,7 +207,7 @@ public struct PatternText: Sendable, Equatable, CustomStringConvertible {
             }
         }
         func matchFixed(_ fixed: String, _ index: Int, _ position: Int, _ local: [String: String]) -> [String: String]? {
-            let expected = Array(fixed)
+            let expected = Array(fixed.unicodeScalars)
             guard position + expected.count <= chars.count,
                   Array(chars[position..<position + expected.count]) == expected else { return nil }
             return go(index + 1, position + expected.count, local)
