@@ -42,6 +42,18 @@ import Testing
         #expect(terminal.history == ["login alice@example.com", "get /api/tasks page_size==1"])
     }
 
+    /// A recording begun with a socket open: the login went into its header,
+    /// the socket nowhere, and its `ws send` steps failed every replay.
+    @Test func recordingWithASocketOpenSaysTheSocketIsNotInIt() async throws {
+        let path = Scratch.file("open-socket", extension: "transcript").path
+        let terminal = FakeTerminal(answers: [.type("ws connect /__sandbox/echo --heartbeat 0"), .type("record \(path)"), .type("record stop"),
+                                              .type("ws close"), .type("record \(path)2"), .ctrlD])
+        _ = try await Self.withController(terminal) { $0.repl() }
+        defer { try? FileManager.default.removeItem(atPath: path + "2") }
+        let said = "the open WebSocket is not in the recording, and a replay has none: ws close, then ws connect, records it"
+        #expect(terminal.output.components(separatedBy: said).count == 2, "\(terminal.output)")
+    }
+
     @Test func aParseErrorGetsItsCaretUnderTheTypedLineAndTheREPLGoesOn() async throws {
         let terminal = FakeTerminal(answers: [.type("get /api/tasks ß:v"), .type("whoami now"), .type("post /api/tasks title=修自行车 --folow"),
                                               .type("exit"), .type("never read")])

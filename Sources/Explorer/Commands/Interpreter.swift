@@ -245,6 +245,14 @@ actor Interpreter {
         }
     }
 
+    /// Whether a WebSocket is open (or opening).
+    var hasOpenSocket: Bool {
+        get async {
+            guard let socket = sockets.socket else { return false }
+            return await socket.state != .closed
+        }
+    }
+
     /// A request that got no answer leaves none to show: not the one before it.
     private func forgetLastAnswer() {
         lastResponse = nil

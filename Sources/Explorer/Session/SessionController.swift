@@ -313,7 +313,12 @@ final class SessionController {
             do { try startRecording(path) } catch { return .failure(error.description, .runtime) }
             // `record my` was taken, and `explorer test` never found the file.
             let ext = "." + TranscriptSource.fileExtension
-            return .message("recording to \(path)" + (path.hasSuffix(ext) ? "" : " (explorer test and tour look for *\(ext) files: this one is not found by them)"))
+            var said = "recording to \(path)" + (path.hasSuffix(ext) ? "" : " (explorer test and tour look for *\(ext) files: this one is not found by them)")
+            // A login is in the header; a socket is not: its `ws send` steps failed every replay, "ws connect first".
+            if runBlocking({ [interpreter] in await interpreter.hasOpenSocket }) {
+                said += "\nthe open WebSocket is not in the recording, and a replay has none: ws close, then ws connect, records it"
+            }
+            return .message(said)
         case .stop:
             guard let recorder else { return .message("not recording") }
             finishRecording()
