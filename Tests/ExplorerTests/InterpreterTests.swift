@@ -50,6 +50,24 @@ import Testing
         }
     }
 
+    /// A login answered 200 in a shape the profile does not name (the
+    /// token moved): the line failed with no answer, and a replay said
+    /// "got no HTTP response", hiding the shape that had changed.
+    @Test func aLoginAnswerWithoutTheTokenIsShownAndFails() async throws {
+        var profile = Profile.linku
+        profile.auth?.accessTokenPath = try JSONPath.parse(".session.bearer")
+        try await withLiveSession(profile: profile) { live in
+            let outcome = await live.interpreter.execute(.login(email: "alice@example.com", password: "alice123"))
+            guard case let .exchange(exchange, note, _) = outcome else { Issue.record("\(outcome)"); return }
+            #expect(exchange.response.status == 200 && exchange.response.json?["user"] != nil)
+            #expect(note == "the login answer has no access token at .session.bearer: not logged in")
+            #expect(outcome.exitStatus == .runtime)
+            #expect(await !live.interpreter.session.isLoggedIn)
+            let observation = outcome.observation(renderer: Renderer(palette: .plain, envelope: profile.errorEnvelope))
+            #expect(observation.status == 200 && observation.errors == [note!])
+        }
+    }
+
     /// Issue 11 #28: `set base_url=…` was kept, shown by vars, and changed nothing.
     @Test func builtInVariablesCannotBeSet() async throws {
         try await withInterpreter { interpreter, server in

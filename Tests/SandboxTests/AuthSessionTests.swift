@@ -458,9 +458,11 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
             }
         }
         let auth = AuthSession(profile: .linku, builder: RequestBuilder(baseURL: URL(string: "http://127.0.0.1:9")!), transport: Page(), store: MemoryTokenStore())
-        await #expect(throws: AuthError("the login answer is not JSON (text/html, 13 bytes): not logged in")) {
-            try await auth.login(email: "a@b.c", password: "pw")
-        }
+        // The answer is kept, to be shown: what came in its place is the clue.
+        let exchange = try await auth.login(email: "a@b.c", password: "pw")
+        #expect(exchange.refusal == "the login answer is not JSON (text/html, 13 bytes): not logged in")
+        #expect(exchange.response.body == Array("<html></html>".utf8))
+        #expect(await !auth.isLoggedIn)
     }
 
     @Test func publicPathsAreRelativeToABasePathPrefix() throws {

@@ -34,6 +34,10 @@ public struct Exchange: Sendable {
     /// Why the tokens this exchange brought (a login's, a refresh's) are
     /// kept for this session only: the token store could not be written.
     public var storeWarning: String?
+    /// Why the line failed though an answer came: a login answered 200
+    /// without the token where the profile says. The answer is shown (it
+    /// was not: a replay said "no HTTP response", hiding the new shape).
+    public var refusal: String?
 
     public init(request: PreparedRequest, response: ReceivedResponse, refreshed: Bool = false,
                 sessionExpired: Bool = false, tokenWithheld: Bool = false, duration: Duration = .zero, hops: [Exchange] = []) {
@@ -124,10 +128,12 @@ public actor AuthSession {
         var exchange = Exchange(request: sent, response: response, duration: ContinuousClock.now - start)
         guard (200..<300).contains(response.status) else { return exchange }
         guard let body = response.json else {
-            throw AuthError("the login answer is not JSON (\(response.mediaType ?? "no Content-Type"), \(response.body.count) bytes): not logged in")
+            exchange.refusal = "the login answer is not JSON (\(response.mediaType ?? "no Content-Type"), \(response.body.count) bytes): not logged in"
+            return exchange
         }
         guard var tokens = Self.tokens(in: body, auth: auth, needsUser: false) else {
-            throw AuthError("the login answer has no access token at \(auth.accessTokenPath)")
+            exchange.refusal = "the login answer has no access token at \(auth.accessTokenPath): not logged in"
+            return exchange
         }
         tokens.email = email
         setTokens(tokens)

@@ -399,6 +399,7 @@ actor Interpreter {
             let before = await session.userName
             let exchange = try await session.login(email: email, password: password)
             guard (200..<300).contains(exchange.response.status) else { return remember(exchange, note: nil) }
+            if let refusal = exchange.refusal { return remember(exchange, note: refusal) }
             let user = await session.userName ?? email
             var note = "logged in as \(user)"
             // A socket opened as another user goes on as that user (to watch what

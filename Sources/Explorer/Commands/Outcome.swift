@@ -85,7 +85,7 @@ enum Outcome: Sendable {
     var exitStatus: ExitStatus {
         switch self {
         case let .failure(_, status), let .unanswered(_, _, _, status): return status
-        case let .exchange(exchange, _, _): return exchange.response.status >= 400 || exchange.sessionExpired ? .runtime : .ok
+        case let .exchange(exchange, _, _): return exchange.response.status >= 400 || exchange.sessionExpired || exchange.refusal != nil ? .runtime : .ok
         case .frames(_, shortfall: _?): return .runtime
         default: return .ok
         }

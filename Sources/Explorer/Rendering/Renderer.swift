@@ -103,7 +103,7 @@ struct Renderer: Sendable {
             err += palette.red("error: ") + Redactor.hiding(carried, inText: summary) + retryAfter(response, besides: summary) + "\n"
         }
         if let note {
-            if exchange.sessionExpired {
+            if exchange.sessionExpired || exchange.refusal != nil {
                 err += palette.red("error: ") + note + "\n"
             } else if piped {
                 err += palette.dim(note) + "\n"

@@ -39,7 +39,7 @@ extension Outcome {
             observation.version = response.version
             if response.status >= 400 { observation.errors = Self.lines(renderer.errorSummary(response)) }
             if let note {
-                if exchange.sessionExpired {
+                if exchange.sessionExpired || exchange.refusal != nil {
                     observation.errors += Self.lines(note)
                 } else {
                     // "4 lines streamed above" says how a terminal showed the body (the body

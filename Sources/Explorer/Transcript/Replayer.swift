@@ -310,7 +310,7 @@ struct Replayer: Sendable {
                     let command = Command.login(email: email, password: password)
                     let outcome = await interpreter.execute(command)
                     headerSteps.append(("login \(email) {{secret:password}}", command, outcome))
-                    guard case let .exchange(exchange, _, _) = outcome, (200..<300).contains(exchange.response.status) else {
+                    guard case let .exchange(exchange, _, _) = outcome, (200..<300).contains(exchange.response.status), exchange.refusal == nil else {
                         let line = header.lines.firstIndex { $0.hasPrefix("login:") }.map { ":\($0 + 2)" } ?? ""
                         failure = .runtime("\(path)\(line): the header says 'login: \(email)', but logging in failed: \(describe(outcome))")
                         return false
