@@ -187,8 +187,8 @@ import Testing
         // A refresh the recording did not have is no difference (tokens expire on their own clock).
         #expect(matcher.match(expectation, observed).map(\.description) == [
             "status: expected 201 Created, got 200 OK",
-            "error line 1: expected no such line, got oops",
-            "note line 1: expected created, got no such line",
+            "error line 1: expected no error, got oops",
+            "note line 1: expected created, got no note",
         ])
         // One the recording had, caused on purpose, must happen.
         #expect(matcher.match(Expectation(refreshed: true, status: 200, reason: "OK"), Observation(status: 200, reason: "OK")).map(\.description)
@@ -206,7 +206,7 @@ import Testing
         var matcher = TranscriptMatcher()
         #expect(matcher.match(expectation, Observation(body: .text(["a 1", "b"]))).isEmpty)
         #expect(matcher.match(expectation, Observation(body: .text(["a x", "b", "c"]))).map(\.description)
-            == ["body line 1: expected a {{integer}}, got a x", "body line 3: expected no such line, got c"])
+            == ["body line 1: expected a {{integer}}, got a x", "body line 3: expected no line, got c"])
     }
 }
 

@@ -185,9 +185,15 @@ public struct TranscriptMatcher: Sendable {
 
     private mutating func matchLines(_ expected: [PatternText], _ actual: [String], place: (Int) -> Mismatch.Place,
                                      into found: inout [Mismatch]) {
+        // What is said where a line is missing on one side: "expected no such line" read as a riddle.
+        let none = switch place(1) {
+        case .error: "no error"
+        case .note: "no note"
+        default: "no line"
+        }
         for (n, text) in expected.enumerated() {
             guard n < actual.count else {
-                found.append(Mismatch(place(n + 1), expected: text.description, actual: "no such line"))
+                found.append(Mismatch(place(n + 1), expected: text.description, actual: none))
                 continue
             }
             if !matchText(text, actual[n]) {
@@ -195,7 +201,7 @@ public struct TranscriptMatcher: Sendable {
             }
         }
         for n in expected.count..<max(expected.count, actual.count) {
-            found.append(Mismatch(place(n + 1), expected: "no such line", actual: actual[n]))
+            found.append(Mismatch(place(n + 1), expected: none, actual: actual[n]))
         }
     }
 
