@@ -75,6 +75,16 @@ import Testing
         #expect(try mismatches("[-9007199254740993]", "[-9007199254740992]").count == 1)
     }
 
+    /// A text body in place of JSON (a proxy's page) is said by its first
+    /// line: "a text body of 1 line" left out the message that was the clue.
+    @Test func aTextBodyInPlaceOfJSONIsSaidByItsFirstLine() throws {
+        let expectation = try TranscriptParser.parse("# explorer transcript v1\nprofile: generic\nbase-url: sandbox\n\n> get /x\nHTTP/1.1 200 OK\n{\"ok\": true}\n")
+            .steps[0].expectation
+        var matcher = TranscriptMatcher()
+        let got = matcher.match(expectation, Observation(status: 200, body: .text(["", "  <h1>502 Bad Gateway: upstream down</h1>", "<p>x</p>"])))
+        #expect(got.map(\.description) == [#"body .: expected a JSON body: { "ok": true }, got a text body of 3 lines: <h1>502 Bad Gateway: upstream down</h1>"#])
+    }
+
     /// Numbers are equal by their exact value, not as doubles: two numbers
     /// past a double's range were both infinity, and long decimals rounded
     /// alike, so a replay passed answers that had changed.
@@ -197,7 +207,7 @@ import Testing
         expectation.body = .text([.literal("a")])
         #expect(matcher.match(expectation, Observation(status: 201)).map(\.description).prefix(2) == [
             "header X-Request-Id: expected 1, got no such header",
-            "body .: expected a text body of 1 line, got no body",
+            "body .: expected a text body of 1 line: a, got no body",
         ])
     }
 

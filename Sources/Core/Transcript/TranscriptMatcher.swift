@@ -380,16 +380,24 @@ public struct TranscriptMatcher: Sendable {
         switch body {
         case nil: return "no body"
         case let .json(value)?: return "a JSON body: " + describe(value)
-        case let .text(lines)?: return "a text body of \(lines.count) line\(lines.count == 1 ? "" : "s")"
+        case let .text(lines)?: return textBody(lines.map(\.description))
         case let .binary(summary)?: return "a binary body (\(summary))"
         }
+    }
+
+    /// A text body by its size and first line that says something (a proxy's
+    /// page in place of JSON was "a text body of 1 line", its message unshown).
+    private static func textBody(_ lines: [String]) -> String {
+        let size = "a text body of \(lines.count) line\(lines.count == 1 ? "" : "s")"
+        guard let first = lines.first(where: { !$0.trimmingBlanks().isEmpty }) else { return size }
+        return size + ": " + cut(first.trimmingBlanks())
     }
 
     static func describe(_ body: Observation.Body?) -> String {
         switch body {
         case nil: return "no body"
         case let .json(value)?: return "a JSON body: " + describe(value)
-        case let .text(lines)?: return "a text body of \(lines.count) line\(lines.count == 1 ? "" : "s")"
+        case let .text(lines)?: return textBody(lines)
         case let .binary(summary)?: return "a binary body (\(summary))"
         }
     }
