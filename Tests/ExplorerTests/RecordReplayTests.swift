@@ -388,6 +388,27 @@ import Testing
         #expect(setLast.torn == nil && setLast.steps.count == 2 && setLast.status == .ok)
     }
 
+    /// A command line mistyped in the file (`captur x = .id`) was a FAIL,
+    /// exit 4, as a regression of the server is: CI could not tell them
+    /// apart. A line that does not parse where the file expects no error is
+    /// BROKEN; a recorded typo with its error line still passes.
+    @Test func aLineThatDoesNotParseWhereNoErrorIsExpectedIsBroken() async throws {
+        let header = "# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n\n"
+        let typo = Scratch.file("typo", extension: "transcript").path
+        try (header + "> get /api/tasks/categories\nHTTP/1.1 200 OK\n\n> captur x = .[0]\n\n> show\n").write(toFile: typo, atomically: true, encoding: .utf8)
+        let broken = await Replayer().run(typo)
+        #expect(broken.failure == .broken("\(typo):8: unknown command 'captur'; did you mean 'capture'? (type help for the list)"))
+        #expect(broken.status == .parse && broken.steps.count == 1)
+        let recorded = Scratch.file("recorded-typo", extension: "transcript").path
+        try (header + "> captur x = .[0]\nerror: unknown command 'captur'; did you mean 'capture'? (type help for the list)\n")
+            .write(toFile: recorded, atomically: true, encoding: .utf8)
+        #expect(await Replayer().run(recorded).status == .ok)
+        // A variable an earlier capture did not fill stays a difference: the server changed, not the file.
+        let unfilled = Scratch.file("unfilled", extension: "transcript").path
+        try (header + "> get /api/tasks/{{id}}\nHTTP/1.1 200 OK\n").write(toFile: unfilled, atomically: true, encoding: .utf8)
+        #expect(await Replayer().run(unfilled).status == .mismatch)
+    }
+
     @Test func brokenTranscriptsAreOneLineEach() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("broken-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

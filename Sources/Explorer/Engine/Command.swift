@@ -113,10 +113,17 @@ enum RecordAction: Sendable, Equatable {
 struct CommandError: Error, Equatable, Sendable, CustomStringConvertible {
     let message: String
     let column: Int?
+    /// A `{{name}}` no variable fills: in a replay, most often a capture
+    /// of an earlier step that found nothing (the server changed), not a
+    /// mistake in the line.
+    var unknownVariable = false
     init(_ message: String, column: Int? = nil) {
         self.message = message
         self.column = column
     }
+
+    /// Equal by what is said and where.
+    static func == (a: CommandError, b: CommandError) -> Bool { a.message == b.message && a.column == b.column }
     var description: String { message }
 
     /// A word as an error line quotes it: one line (control characters as

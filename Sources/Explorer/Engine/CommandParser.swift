@@ -327,10 +327,13 @@ struct CommandParser {
                 }
                 // A typo of a variable there is (`{{note_idd}}`), most often in a hand-edited transcript.
                 let near = variables.keys.filter { !$0.hasPrefix("secret:") }.sorted().min { editDistance(name, $0) < editDistance(name, $1) }
-                if let near, editDistance(name, near) <= max(1, min(2, name.count / 3)) {
-                    throw CommandError("unknown variable {{\(name)}}; did you mean {{\(near)}}?", column: word.start)
+                var unknown = if let near, editDistance(name, near) <= max(1, min(2, name.count / 3)) {
+                    CommandError("unknown variable {{\(name)}}; did you mean {{\(near)}}?", column: word.start)
+                } else {
+                    CommandError("unknown variable {{\(name)}} (set it with: set \(name)=VALUE; see vars)", column: word.start)
                 }
-                throw CommandError("unknown variable {{\(name)}} (set it with: set \(name)=VALUE; see vars)", column: word.start)
+                unknown.unknownVariable = true
+                throw unknown
             }
             out += value.utf8
             i = close + 2

@@ -415,6 +415,12 @@ struct Replayer: Sendable {
                     }
                 }
             } catch {
+                // A line that does not parse, where the file expects no error (`captur x = .id`): a mistake
+                // in the file, not a change of the server's (it was a FAIL, exit 4, as a regression is).
+                if !error.unknownVariable, step.expectation.errors.isEmpty {
+                    failure = .broken("\(path):\(step.line): \(error.message)")
+                    return nil
+                }
                 outcome = .failure(error.message, .usage)
             }
             var observation = outcome.observation(renderer: Renderer(palette: .plain, envelope: profile.errorEnvelope))
