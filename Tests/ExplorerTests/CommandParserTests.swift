@@ -254,6 +254,13 @@ import Testing
         #expect(throws: CommandError("unknown variable {{note_idd}}; did you mean {{note_id}}?", column: 4)) {
             try CommandParser(variables: ["note_id": "n_1", "base_url": "x"]).parse("get /notes/{{note_idd}}")
         }
+        // A misspelt secret was told "set it with: set secrt:password=VALUE", which set refuses.
+        #expect(throws: CommandError("'{{secrt:password}}' is not a variable: did you mean {{secret:password}}?", column: 6)) {
+            try CommandParser().parse("login {{secrt:password}}")
+        }
+        #expect(throws: CommandError("'{{env:HOME}}' is not a variable: a secret is written {{secret:NAME}}", column: 4)) {
+            try CommandParser().parse("get /{{env:HOME}}")
+        }
         // Not 'set secret:password=VALUE', which is no variable name (issue 11, #22).
         #expect(throws: CommandError("{{secret:password}} is filled in from EXPLORER_SECRET_PASSWORD, or asked for when the line is typed at the prompt",
                                      column: 24)) { try parser.parse("login alice@example.com {{secret:password}}") }

@@ -325,6 +325,12 @@ struct CommandParser {
                     throw CommandError("{{\(name)}} is filled in from \(SecretResolver.environmentName(secret)), or asked for when the line is typed at the prompt",
                                        column: word.start)
                 }
+                // `{{secrt:password}}` was told "set it with: set secrt:password=VALUE", which set refuses.
+                if let colon = name.firstIndex(of: ":") {
+                    let kind = String(name[..<colon]), rest = name[name.index(after: colon)...]
+                    let hint = editDistance(kind.lowercased(), "secret") <= 2 ? "did you mean {{secret:\(rest)}}?" : "a secret is written {{secret:NAME}}"
+                    throw CommandError("'{{\(CommandError.quotable(name))}}' is not a variable: \(hint)", column: word.start)
+                }
                 // A typo of a variable there is (`{{note_idd}}`), most often in a hand-edited transcript.
                 let near = variables.keys.filter { !$0.hasPrefix("secret:") }.sorted().min { editDistance(name, $0) < editDistance(name, $1) }
                 var unknown = if let near, editDistance(name, near) <= max(1, min(2, name.count / 3)) {
