@@ -123,7 +123,10 @@ import Testing
         ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> get /x\nHTTP/1.1 200 OK\n{\"a\": 1} x\n\n> get /y\n", 6, 10,
          "unexpected text after the body"),
         ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> get /x\nHTTP/1.1 200 OK\nX-Id: {{nope\n", 6, 7,
-         "'{{' is not closed by '}}' (a literal '{{' is written {{/\\{\\{/}})"),
+         "'{{' is not closed by '}}' on its line (a literal '{{' is written {{/\\{\\{/}})"),
+        // A `}}` lines below closed it: the error quoted both lines.
+        ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> get /x\nHTTP/1.1 200 OK\n{\n  \"qty\": {{integer,\n  \"ok\": \"{{string}}\"\n}\n", 7, 10,
+         "'{{' is not closed by '}}' on its line"),
         ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> get /x\n| text\nmore text\n", 6, 1,
          "expected 'error: …', 'note: …' or a frame ('→ …', '← …') after the body; a text body's lines start with '| '"),
         ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> get /x\n{\"a\": {{id:=secret:x}}}\n", 5, 7, "a secret cannot be captured"),

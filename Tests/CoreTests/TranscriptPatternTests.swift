@@ -115,7 +115,7 @@ import Testing
     }
 
     @Test func unclosedPatternSaysWhere() {
-        #expect(throws: PatternText.SyntaxError(offset: 4, reason: "'{{' is not closed by '}}' (a literal '{{' is written {{/\\{\\{/}})")) {
+        #expect(throws: PatternText.SyntaxError(offset: 4, reason: "'{{' is not closed by '}}' on its line (a literal '{{' is written {{/\\{\\{/}})")) {
             try PatternText.parse("abc {{integer")
         }
     }

@@ -31,7 +31,7 @@ struct TranscriptTextPositionTests {
         ("{\"é\": \"a\tb\"}\n", 6, 7, "invalid string: control character in string (escape it)"),
         ("{\"é\": 1 ü}\n", 6, 9, "expected ',' or '}', found 'ü'"),
         // A header's unclosed pattern, after an accented letter.
-        ("X-Id: é{{nope\n", 6, 8, "'{{' is not closed by '}}' (a literal '{{' is written {{/\\{\\{/}})"),
+        ("X-Id: é{{nope\n", 6, 8, "'{{' is not closed by '}}' on its line (a literal '{{' is written {{/\\{\\{/}})"),
     ])
     func errorColumnsCountCharacters(body: String, line: Int, column: Int, message: String) {
         #expect(throws: TranscriptParseError(line: line, column: column, message: message)) { try TranscriptParser.parse(Self.head + body) }

@@ -143,8 +143,9 @@ struct ExpectedJSONParser {
     /// A bare `{{…}}`, which ends at `}}` (or `/}}` for a regex).
     private mutating func bracedPattern() throws(SyntaxError) -> TranscriptPattern {
         let start = index
-        guard let end = PatternText.closing(bytes, from: start + 2) else {
-            throw error("'{{' is not closed by '}}'", at: start)
+        // A pattern is on one line: a `}}` lines below closes another (the error quoted both lines).
+        guard let end = PatternText.closing(bytes, from: start + 2), !bytes[(start + 2)..<end].contains(UInt8(ascii: "\n")) else {
+            throw error("'{{' is not closed by '}}' on its line", at: start)
         }
         do {
             let pattern = try TranscriptPattern.parse(String(decoding: bytes[start + 2..<end], as: UTF8.self))

@@ -41,8 +41,9 @@ public struct PatternText: Sendable, Equatable, CustomStringConvertible {
                 continue
             }
             let bodyStart = i + 2
-            guard let end = closing(bytes, from: bodyStart) else {
-                throw SyntaxError(offset: characterOffset(i), reason: "'{{' is not closed by '}}' (a literal '{{' is written {{/\\{\\{/}})")
+            // A pattern is on one line: a `}}` lines below closes another (the error quoted both lines).
+            guard let end = closing(bytes, from: bodyStart), !bytes[bodyStart..<end].contains(UInt8(ascii: "\n")) else {
+                throw SyntaxError(offset: characterOffset(i), reason: "'{{' is not closed by '}}' on its line (a literal '{{' is written {{/\\{\\{/}})")
             }
             let pattern: TranscriptPattern
             do { pattern = try TranscriptPattern.parse(String(decoding: bytes[bodyStart..<end], as: UTF8.self)) } catch {
