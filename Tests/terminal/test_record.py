@@ -117,6 +117,12 @@ def test_every_way_in_records_and_the_suite_runs_them(tmp_path):
     assert suite.returncode == 2
     assert f"BROKEN  {os.path.join('sessions', 'broken.transcript')}:3:11: 'base-url:' is 'sandbox' or an http:// or https:// URL, not 'nowhere'" in suite.stdout
     assert suite.stdout.splitlines()[-1] == "3 passed, 0 failed, 1 broken"
+    # Outside a project: what to do, not "BROKEN  sessions: no such file".
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    suite = explorer(["test"], elsewhere)
+    assert (suite.returncode, suite.stdout) == (2, ""), suite.stdout + suite.stderr
+    assert suite.stderr == "error: no sessions/ folder here: name the transcripts or folders to run (explorer test DIR)\n"
 
 
 def test_record_says_a_missing_folder_and_a_name_test_will_not_find(tmp_path):

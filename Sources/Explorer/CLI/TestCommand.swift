@@ -41,6 +41,11 @@ struct TestCommand: ParsableCommand {
             console.err("error: cannot write --junit \(junit): \(problem)\n")
             throw ExitCode.validationFailure
         }
+        // Outside a project, the default folder is not there: "BROKEN  sessions: no such file" said nothing of what to do.
+        if paths.isEmpty, !FileManager.default.fileExists(atPath: "sessions") {
+            console.err("error: no sessions/ folder here: name the transcripts or folders to run (explorer test DIR)\n")
+            throw ExitCode(ExitStatus.parse.rawValue)
+        }
         let (files, empty, skipped) = TranscriptSource.files(in: paths.isEmpty ? ["sessions"] : paths)
         // The report written over a transcript it reports on (`--junit sessions/a.transcript`) broke the suite.
         if let junit, files.contains(where: { FilePaths.normalized(Self.absolute($0)) == FilePaths.normalized(Self.absolute(junit)) }) {
