@@ -254,6 +254,12 @@ import Testing
         #expect(throws: CommandError("unknown variable {{note_idd}}; did you mean {{note_id}}?", column: 4)) {
             try CommandParser(variables: ["note_id": "n_1", "base_url": "x"]).parse("get /notes/{{note_idd}}")
         }
+        // Nothing after '=': it was "bad path '=': unexpected '='".
+        for (line, column) in [("capture x =", 11), ("capture x=", 10), ("capture x =  ", 11)] {
+            #expect(throws: CommandError("capture needs what to take after '=': a path (capture x = .id), header:NAME or cookie:NAME", column: column), "\(line)") {
+                try CommandParser().parse(line)
+            }
+        }
         // A misspelt secret was told "set it with: set secrt:password=VALUE", which set refuses.
         #expect(throws: CommandError("'{{secrt:password}}' is not a variable: did you mean {{secret:password}}?", column: 6)) {
             try CommandParser().parse("login {{secrt:password}}")

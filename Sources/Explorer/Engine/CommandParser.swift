@@ -168,6 +168,11 @@ struct CommandParser {
         default:
             throw CommandError(usage, column: args.first?.start)
         }
+        // `capture x =` was "bad path '=': unexpected '='".
+        if path.text.isEmpty || path.text == "=" {
+            throw CommandError("capture needs what to take after '=': a path (capture \(name.text) = .id), header:NAME or cookie:NAME",
+                               column: path.text.isEmpty ? path.start : path.start + 1)
+        }
         guard isVariableName(name.text) else {
             throw CommandError("'\(CommandError.quotable(name.text))' is not a variable name: use letters, digits and _", column: name.start)
         }
