@@ -103,6 +103,11 @@ import Testing
         #expect(throws: CommandError("ws send takes JSON, or fields: name=value, name:=json", column: 8)) {
             try parser.parse("ws send page==2")
         }
+        // A word alone was told to use Header:value, name==query or name@file.
+        #expect(throws: CommandError("'hello' is not JSON or a field: ws send takes JSON, name=value, name:=json, or --text TEXT for a text frame",
+                                     column: 8)) {
+            try parser.parse("ws send hello")
+        }
     }
 
     @Test func subcommandsCompleteOnTab() {

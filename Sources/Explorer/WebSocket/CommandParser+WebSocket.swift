@@ -163,6 +163,11 @@ extension CommandParser {
         var nested = NestedJSON()
         for word in words {
             let (name, value): (String, JSONValue)
+            // `ws send hello` was told to use Header:value, name==query or name@file, which a frame has none of.
+            guard word.text.contains("=") else {
+                throw CommandError("'\(CommandError.quotable(word.text))' is not JSON or a field: ws send takes JSON, name=value, name:=json, "
+                                   + "or --text TEXT for a text frame", column: word.start)
+            }
             switch try item(word) {
             case let .stringField(field, text): (name, value) = (field, .string(text))
             case let .jsonField(field, json): (name, value) = (field, json)
