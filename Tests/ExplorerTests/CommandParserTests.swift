@@ -104,6 +104,10 @@ import Testing
         }
         #expect(throws: CommandError.self) { try parser.parse("get /x nonsense") }
         #expect(throws: CommandError("unknown option '--verbos'; did you mean '--verbose'? (help get lists the options)", column: 7)) { try parser.parse("get /x --verbos") }
+        // Every short option is one letter from another: `-x` was asked "did you mean '-F'?".
+        #expect(throws: CommandError("unknown option '-x' (help get lists the options)", column: 7)) { try parser.parse("get /x -x") }
+        #expect(throws: CommandError("unknown option '-V'; did you mean '-v'? (help get lists the options)", column: 7)) { try parser.parse("get /x -V") }
+        #expect(throws: CommandError("unknown option '--ab' (help get lists the options)", column: 7)) { try parser.parse("get /x --ab") }
         #expect(throws: CommandError("unknown option '--nonsense' (help get lists the options)", column: 7)) { try parser.parse("get /x --nonsense") }
     }
 
