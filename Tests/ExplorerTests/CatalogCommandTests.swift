@@ -49,4 +49,18 @@ import Testing
         guard case let .failure(message, _) = none else { Issue.record("\(none)"); return }
         #expect(message.hasPrefix("no endpoint or model 'Nope'; models: Session, "))
     }
+
+    /// A typo was answered with every model's name (700 characters), and
+    /// none of the enums or endpoints `describe` takes too.
+    @Test func aTypoIsOfferedTheNameItMeant() async throws {
+        let said = try await withLiveSession { live in
+            var said: [String] = []
+            for line in ["describe Tsk", "describe taskstatu", "describe get /api/taks", "describe /api/tasks/{id}/aply"] {
+                if case let .failure(message, _) = await live.interpreter.execute(try live.interpreter.parser.parse(line)) { said.append(message) }
+            }
+            return said
+        }
+        #expect(said == ["no endpoint or model 'Tsk'; did you mean Task?", "no endpoint or model 'taskstatu'; did you mean TaskStatus?",
+                         "no endpoint get /api/taks; did you mean /api/tasks?", "no endpoint /api/tasks/{id}/aply; did you mean /api/tasks/{id}/apply?"])
+    }
 }

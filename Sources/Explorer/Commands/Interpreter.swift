@@ -948,15 +948,42 @@ actor Interpreter {
             let found = profile.endpoints.filter { e in
                 (method == nil || e.method == method) && (e.path == path || e.matches(path: path))
             }
-            guard !found.isEmpty else { return .failure("no endpoint \(name) (endpoints lists them)", .usage) }
+            guard !found.isEmpty else {
+                let near = Self.nearest(to: path, in: profile.endpoints.filter { method == nil || $0.method == method }.map(\.path))
+                return .failure("no endpoint \(name)" + (near.map { "; did you mean \($0)?" } ?? " (endpoints lists them)"), .usage)
+            }
             return .endpointDetails(found, in: profile)
         }
         guard let model = profile.model(named: name) else {
             if let (enumName, values) = enumeration(named: name) { return .message("\(enumName): one of " + values.joined(separator: ", ")) }
             let models = profile.models.map(\.name)
-            return .failure("no endpoint or model '\(name)'" + (models.isEmpty ? " (the catalog has no models)" : "; models: " + models.joined(separator: ", ")), .usage)
+            // `describe Tsk`: a typo was answered with every model's name, and none of the enums describe takes too.
+            if let near = Self.nearest(to: name, in: models + enumerationNames) {
+                return .failure("no endpoint or model '\(CommandError.quotable(name))'; did you mean \(near)?", .usage)
+            }
+            return .failure("no endpoint or model '\(CommandError.quotable(name))'" + (models.isEmpty ? " (the catalog has no models)" : "; models: " + models.joined(separator: ", ")), .usage)
         }
         return .model(model)
+    }
+
+    /// The name a typo most likely meant (case aside), if one is near enough for its length.
+    private static func nearest(to typed: String, in names: [String]) -> String? {
+        let lower = typed.lowercased()
+        guard let near = names.min(by: { editDistance(lower, $0.lowercased()) < editDistance(lower, $1.lowercased()) }) else { return nil }
+        return editDistance(lower, near.lowercased()) <= max(1, min(3, typed.count / 3)) ? near : nil
+    }
+
+    /// The catalog's enums by name: declared, or written in place in a field.
+    private var enumerationNames: [String] {
+        func names(_ type: FieldType) -> [String] {
+            switch type {
+            case let .enumeration(name, _): [name]
+            case let .array(element): names(element)
+            default: []
+            }
+        }
+        var seen = Set<String>()
+        return (profile.enums.keys.sorted() + profile.models.flatMap(\.fields).flatMap { names($0.type) }).filter { seen.insert($0).inserted }
     }
 
     /// An enum of the catalog by name, case-insensitively: declared, or written in place in a field.
