@@ -68,6 +68,22 @@ import Testing
         }
     }
 
+    /// A 404 to a path the catalog does not have says what it has nearby, on
+    /// screen only (a transcript from before would differ by the note).
+    @Test func aNotFoundOffTheCatalogSaysWhatTheCatalogHas() async throws {
+        try await withInterpreter { interpreter, _ in
+            _ = try await run(interpreter, "login alice@example.com alice123")
+            var notes: [String?] = []
+            for line in ["get /api/taks", "patch /api/tasks/1 title=x", "get /nothing/like/it", "get /api/tasks/9999"] {
+                let outcome = try await run(interpreter, line)
+                guard case let .exchange(exchange, note, _) = outcome, exchange.response.status == 404 else { Issue.record("\(line): \(outcome)"); continue }
+                notes.append(note)
+                #expect(outcome.observation(renderer: Renderer(palette: .plain, envelope: Profile.linku.errorEnvelope)).notes.isEmpty)
+            }
+            #expect(notes == ["the catalog has no GET /api/taks; did you mean /api/tasks?", "the catalog has GET, PUT /api/tasks/{id}, not PATCH", nil, nil])
+        }
+    }
+
     /// Issue 11 #28: `set base_url=…` was kept, shown by vars, and changed nothing.
     @Test func builtInVariablesCannotBeSet() async throws {
         try await withInterpreter { interpreter, server in

@@ -358,6 +358,11 @@ actor Interpreter {
                let from = Origin(request.url), let to = Origin(exchange.request.url) {
                 notes.append("client certificate not sent to \(to): the redirect left \(from)")
             }
+            // A 404 or 405 to a path the catalog does not have: the one it has that the line most likely meant.
+            if known == nil, [404, 405].contains(exchange.response.status), Origin(exchange.request.url) == session.scope.origin,
+               let hint = catalogHint(method: method, path: session.catalogPath(of: request)) {
+                notes.append(hint)
+            }
             // A 401 to a session that never logged in showed the server's refusal alone: what to do is said.
             if exchange.response.status == 401, !exchange.sessionExpired, profile.auth != nil, await !session.isLoggedIn,
                Origin(exchange.request.url) == session.scope.origin {
@@ -796,7 +801,12 @@ actor Interpreter {
     static let notLoggedIn = "not logged in: login EMAIL, then send it again"
 
     /// Notes said on screen and left out of recordings.
-    static func isScreenOnlyNote(_ line: String) -> Bool { line == notLoggedIn || isStreamedNote(line) }
+    static func isScreenOnlyNote(_ line: String) -> Bool { line == notLoggedIn || isStreamedNote(line) || line.hasPrefix(catalogHintStart) }
+
+    /// How a hint from the catalog under a 404 begins: said on screen, not
+    /// recorded (a transcript from before it would differ by it).
+    static let catalogHintStart = "the catalog has "
+
 
     /// A download's line: saved, or why not, and whether it failed to save
     /// a body it should have (a 404 is not one). A body that came encoded
@@ -964,6 +974,24 @@ actor Interpreter {
             return .failure("no endpoint or model '\(CommandError.quotable(name))'" + (models.isEmpty ? " (the catalog has no models)" : "; models: " + models.joined(separator: ", ")), .usage)
         }
         return .model(model)
+    }
+
+    /// What the catalog has near a method and path it does not: the same
+    /// path under other methods (`patch` where it has PUT), else the path
+    /// of that method nearest a typo (`/api/taks`), its `{id}`s filled in as typed.
+    private func catalogHint(method: String, path: String) -> String? {
+        let typed = Endpoint.segments(of: path)
+        let others = profile.endpoints.filter { $0.method != method && $0.matches(segments: typed) }
+        if let first = others.first {
+            return Self.catalogHintStart + "\(others.map(\.method).joined(separator: ", ")) \(first.path), not \(method)"
+        }
+        let filled = profile.endpoints.filter { $0.method == method }.map { endpoint -> String in
+            let template = Endpoint.segments(of: endpoint.path)
+            guard template.count == typed.count else { return endpoint.path }
+            return "/" + zip(template, typed).map { Endpoint.isParameter($0) ? String($1) : String($0) }.joined(separator: "/")
+        }
+        guard let near = Self.nearest(to: path, in: filled), near != path else { return nil }
+        return Self.catalogHintStart + "no \(method) \(path); did you mean \(near)?"
     }
 
     /// The name a typo most likely meant (case aside), if one is near enough for its length.
