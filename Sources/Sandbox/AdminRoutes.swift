@@ -34,6 +34,18 @@ enum AdminRoutes {
     /// fault applies to it like to every other socket.
     static let largestEchoedMessage = 16 * 1024 * 1024
 
+    /// An upgrade to a path no socket is at: a 404 in the backend's error
+    /// envelope, as a plain GET of it gets (Hummingbird answered an empty 400).
+    /// Registered after every socket, as the router's last resort.
+    static func registerWebSocketFallback(on router: Router<BasicWebSocketRequestContext>, state: SandboxState) {
+        router.ws("/**") { request, context in
+            let failure = APIFailure.notFound("no WebSocket at \(request.uri.path)")
+            state.connections.connection(for: context.logger)?.refuseUpgrade(failure, style: state.errorStyle)
+            state.log("WS \(request.uri.path) refused: 404 NOT_FOUND")
+            return .dontUpgrade
+        } onUpgrade: { _, _, _ in }
+    }
+
     static func registerWebSocket(on router: Router<BasicWebSocketRequestContext>, state: SandboxState) {
         router.ws("/__sandbox/echo") { _, context in
             state.acceptUpgrade(logger: context.logger)

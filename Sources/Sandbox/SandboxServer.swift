@@ -57,6 +57,7 @@ public final class SandboxServer: Sendable {
         let webSocketRouter = Router(context: BasicWebSocketRequestContext.self)
         AdminRoutes.registerWebSocket(on: webSocketRouter, state: state)
         backend.registerWebSocket(on: webSocketRouter, state: state)
+        AdminRoutes.registerWebSocketFallback(on: webSocketRouter, state: state)
 
         var logger = Logger(label: "explorer.sandbox")
         logger.logLevel = .critical

@@ -24,6 +24,13 @@ enum LinkUChat {
     }
 
     static func registerWebSocket(on router: Router<BasicWebSocketRequestContext>, state: SandboxState) {
+        // The channel without its user (`/ws/chat/`): the router's last resort does not reach under a path it knows.
+        router.ws("/ws/chat") { request, context in
+            let failure = APIFailure.notFound("no WebSocket at \(request.uri.path): a chat socket is /ws/chat/{userId}?token=<access_token>")
+            state.connections.connection(for: context.logger)?.refuseUpgrade(failure, style: state.errorStyle)
+            state.log("WS \(request.uri.path) refused: 404 NOT_FOUND")
+            return .dontUpgrade
+        } onUpgrade: { _, _, _ in }
         router.ws("/ws/chat/{userId}") { request, context in
             do {
                 _ = try await LinkUChatSocket.authorize(request, channel: context.parameters.get("userId"), state)
