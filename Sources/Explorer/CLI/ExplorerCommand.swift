@@ -14,10 +14,12 @@ struct ExplorerCommand: ParsableCommand {
         explorer [--base-url <url>] [--profile <name|file>] [--env <name>] [--offline] [--color <mode>] [--record <file>] [-c <line>]
           explorer run <file> [--base-url <url>] …
           explorer replay <file>… [--base-url <url>] [--env <name>] [--update]
-          explorer test [<path>…] [--junit <file>] [--update]
-          explorer sandbox [--port <port>] [--db <path>] [--token-ttl <seconds>]
+          explorer test [<path>…] [--junit <file>] [--jobs <n>] [--update]
+          explorer sandbox [--profile <name>] [--port <port>] [--db <path>] [--token-ttl <seconds>]
+          explorer mock [<file|dir>…] [--port <port>] [--mode match|scenario]
           explorer profiles
           explorer profile init <name> [--from-spec <file>] [--base-url <url>]
+          explorer profile show <name|file>
         """,
         discussion: """
         With no arguments, explorer starts the built-in LinkU sandbox on 127.0.0.1 and opens the \
