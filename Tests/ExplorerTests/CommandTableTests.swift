@@ -55,6 +55,15 @@ import Testing
         #expect(message == "no help for 'pnig'; did you mean 'ping'? (type help for the list)")
     }
 
+    /// TAB offered `quit` and `headers`, which help did not list.
+    @Test func helpNamesEveryWordTabOffersForACommand() {
+        let text = OutcomeText.help(CommandTable.standard.specs)
+        for name in CommandTable.standard.offeredNames {
+            #expect(text.contains("  \(name) ") || text.contains("also: \(name)") || text.contains(", \(name)"), "\(name)")
+        }
+        #expect(text.contains("exit                               leave; Ctrl-D does too (also: quit)"))
+    }
+
     /// Every usage error says the usage `help` shows: they cannot drift apart.
     /// `help get` lists each request option with its help in a column apart,
     /// however long the option (`--verify yes|no|CA_FILE` ran into its help).

@@ -378,7 +378,7 @@ extension CommandTable {
         })
 
     private static let exit = CommandSpec(
-        name: "exit", aliases: ["quit"], usage: "exit", summary: "leave (Ctrl-D does too)", details: "Leaves the explorer.",
+        name: "exit", aliases: ["quit"], usage: "exit", summary: "leave; Ctrl-D does too", details: "Leaves the explorer.",
         parse: { args throws(CommandError) in try args.none(); return .exit })
 
     /// An option and its help, the help in a column of its own: on the next

@@ -69,11 +69,14 @@ enum OutcomeText {
         let width = specs.map(\.usage.columns).filter { $0 <= helpColumn }.max() ?? helpColumn
         var lines = ["Commands:"]
         for spec in specs {
+            // The names TAB offers too (`quit`, `headers`), which help did not list.
+            let aliases = spec.aliases.filter { $0.allSatisfy(\.isLetter) }
+            let summary = spec.summary + (aliases.isEmpty ? "" : " (also: \(aliases.joined(separator: ", ")))")
             if spec.usage.columns > width {
                 lines.append("  " + spec.usage)
-                lines.append("  " + String(repeating: " ", count: width + 2) + spec.summary)
+                lines.append("  " + String(repeating: " ", count: width + 2) + summary)
             } else {
-                lines.append("  " + spec.usage.padded(to: width + 2) + spec.summary)
+                lines.append("  " + spec.usage.padded(to: width + 2) + summary)
             }
         }
         lines.append("")

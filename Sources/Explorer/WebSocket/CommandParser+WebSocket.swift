@@ -49,7 +49,9 @@ extension CommandParser {
     }
 
     static func webSocket(_ args: [LineTokenizer.Word]) throws(CommandError) -> Command {
-        let usage = "usage: ws connect [URL|PATH] [--retries N] [--backoff S] [--heartbeat S] | send JSON|@file|--text TEXT|--binary @file | recv [N] [--timeout S] | status | close"
+        // As `help ws` lists them (pretty and --until were left out).
+        let usage = "usage: ws connect [URL|PATH] | send JSON|@file|--text TEXT|--binary @file | recv [N] [--timeout S] [--until FILTER] [--pretty] "
+            + "| pretty [on|off] | status | close (help ws explains each)"
         guard let sub = args.first else { throw CommandError(usage) }
         let rest = Array(args.dropFirst())
         switch sub.text.lowercased() {
