@@ -90,6 +90,21 @@ import Testing
         #expect(shown.contains("200 OK\\u001b]0;T\\u0007") && shown.contains("X-Evil: a\\u001b[2Jb") && shown.contains(#""a": "x\u009b31m""#), "\(shown)")
     }
 
+    /// A bidi override from a server reordered what was shown after it: an
+    /// error `ok ‮gnp.exe` read as `ok exe.png`. Escaped in text, in JSON
+    /// (the same string to a JSON reader) and in error lines.
+    @Test func bidiOverridesFromTheServerAreShownEscaped() throws {
+        var terminal = plain
+        terminal.escapesControls = true
+        let (text, _) = terminal.render(exchange(200, "OK", type: "text/plain", body: Array("ok \u{202E}gnp.exe \u{2067}x\u{2069}\n".utf8)))
+        #expect(text.hasSuffix("ok \\u202egnp.exe \\u2067x\\u2069\n"), "\(text)")
+        let json = #"{"file": "ok \u202egnp.exe", "quote": "\u201chi\u201d \u2026"}"#
+        let (shown, err) = Renderer(palette: .plain).render(exchange(500, "Internal Server Error", type: "application/json", body: Array(json.utf8)))
+        #expect(shown.contains(#""file": "ok \u202egnp.exe""#) && shown.contains("\u{201C}hi\u{201D} \u{2026}"), "\(shown)")
+        #expect(!(shown + err).unicodeScalars.contains { $0.value == 0x202E }, "\(shown)\(err)")
+        #expect(try JSONParser.parse(JSONPrinter.compact(.string("a\u{202E}b\u{2066}c"))) == .string("a\u{202E}b\u{2066}c"))
+    }
+
     /// A CRLF text answer is recorded a line per line: it was one line
     /// holding "\r\n", which no transcript could read back.
     @Test func aCRLFTextAnswerIsObservedLineByLine() {

@@ -64,7 +64,7 @@ public enum JSONPrinter {
     /// UTF-8 continuation and lead bytes, copied as they are).
     private static func quoteUTF8(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        let needsEscape = text.utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == 0x7F || $0 == 0xC2 }
+        let needsEscape = text.utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 }
         guard needsEscape else {
             out.append(contentsOf: text.utf8)
             out.append(UInt8(ascii: "\""))
@@ -75,7 +75,26 @@ public enum JSONPrinter {
         // U+009B is CSI to some terminals, so a server's string must not reach one raw. A 0xC2
         // waits for the byte after it (the bytes are walked once, not copied).
         var afterC2 = false
+        // The bidi overrides and isolates (U+202A…U+202E, U+2066…U+2069: 0xE2 0x80|0x81 …) are escaped
+        // too: raw, a server's `‮gnp.exe` showed as `exe.png`. The same string to a JSON reader.
+        var afterE2: [UInt8] = []
         for byte in text.utf8 {
+            if !afterE2.isEmpty {
+                afterE2.append(byte)
+                if afterE2.count == 2, byte == 0x80 || byte == 0x81 { continue }
+                if afterE2.count == 3 {
+                    let scalar = 0x2000 | (UInt32(afterE2[1] & 0x3F) << 6) | UInt32(byte & 0x3F)
+                    if (0x202A...0x202E).contains(scalar) || (0x2066...0x2069).contains(scalar) {
+                        out.append(contentsOf: Array("\\u\(String(scalar, radix: 16))".utf8))
+                        afterE2 = []
+                        continue
+                    }
+                }
+                out.append(contentsOf: afterE2)
+                afterE2 = []
+                continue
+            }
+            if byte == 0xE2 { afterE2 = [byte]; continue }
             if afterC2 {
                 afterC2 = false
                 if (0x80...0x9F).contains(byte) {
@@ -104,6 +123,7 @@ public enum JSONPrinter {
             default: out.append(byte)
             }
         }
+        out.append(contentsOf: afterE2)
         out.append(UInt8(ascii: "\""))
     }
 
@@ -123,7 +143,7 @@ public enum JSONPrinter {
     /// copied whole after one pass over their bytes (appending scalar by
     /// scalar was a tenth of the sandbox's time per request).
     static func quote(_ text: String, into out: inout String) {
-        let needsEscape = text.utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == 0x7F || $0 == 0xC2 }
+        let needsEscape = text.utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 }
         guard needsEscape else {
             out += "\""
             out += text
@@ -140,7 +160,7 @@ public enum JSONPrinter {
             case "\t": out += "\\t"
             case "\u{08}": out += "\\b"
             case "\u{0C}": out += "\\f"
-            case let s where s.value < 0x20 || (0x7F...0x9F).contains(s.value):
+            case let s where s.value < 0x20 || (0x7F...0x9F).contains(s.value) || (0x202A...0x202E).contains(s.value) || (0x2066...0x2069).contains(s.value):
                 let hex = String(s.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: out.unicodeScalars.append(scalar)

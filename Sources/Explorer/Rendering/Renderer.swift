@@ -260,6 +260,8 @@ struct Renderer: Sendable {
     static func visible(_ text: some StringProtocol, keepingLines: Bool = true) -> String {
         func isControl(_ scalar: Unicode.Scalar) -> Bool {
             scalar.value < 0x20 && !(keepingLines && (scalar == "\n" || scalar == "\t")) || (0x7F...0x9F).contains(scalar.value)
+                // Bidi overrides and isolates: a server's `ok ‮gnp.exe` showed as `ok exe.png`.
+                || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
         }
         guard text.unicodeScalars.contains(where: isControl) else { return String(text) }
         var out = String.UnicodeScalarView()
