@@ -644,3 +644,17 @@ def test_a_replayed_recv_waits_for_its_frames_as_long_as_its_own_timeout(socket_
                     '> ws recv --timeout 7\n[\n  {\n    "n": 1\n  }\n]\n← {\n  "n": 2\n}\n')
     replayed = run_explorer(["replay", str(path)], env=isolated_env(tmp_path), timeout=60)
     assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+
+
+def test_a_replay_at_the_prompt_shows_its_frames_under_their_steps(spawn, env, tmp_path):
+    # `replay` in the REPL printed its report at the end: the frames the
+    # session showed as they came stood above the file's name.
+    path = tmp_path / "ping.transcript"
+    recorded = run_explorer(["--record", str(path), "-c", "ws connect /__sandbox/echo", "-c", 'ws send {"n":"under-its-step"}',
+                             "-c", "ws recv", "-c", "ws close"], env=env, cwd=tmp_path, timeout=60)
+    assert recorded.returncode == 0, recorded.stdout + recorded.stderr
+    x = spawn()
+    out = x.run(f"replay {path}")
+    heading, sent, verdict = out.find(str(path)), out.find('→ {"n":"under-its-step"}'), out.find("ok      line  8")
+    assert -1 < heading < sent < verdict, out
+    assert "4 steps: 4 passed, 0 failed" in out, out

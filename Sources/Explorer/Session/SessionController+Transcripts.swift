@@ -76,10 +76,20 @@ extension SessionController {
 
     private func replay(_ path: String) -> Outcome {
         let started = ContinuousClock.now
-        let transcript: Transcript, prepared: Replayer.Steps
+        let transcript: Transcript
+        var prepared: Replayer.Steps
         switch steps(path) {
         case let .failure(.broken(message)), let .failure(.runtime(message)): return .failure(message, .parse)
         case let .success(loaded): (transcript, prepared) = loaded
+        }
+        // Printed as it goes, as `explorer replay` prints it: the frames this session shows as they
+        // come fall under their step (a sent one came before the file's name, a late one after its count).
+        let report = ReplayReport(palette: renderer.palette)
+        let post = terminal.asyncOutput() ?? terminal.streamedOutput()
+        if let post {
+            post(report.heading(path))
+            let width = String(transcript.steps.last?.line ?? 0).count
+            prepared.onStep = { post(report.step($0, lineWidth: width)) }
         }
         let steps: Replayer.Steps
         if recorder == nil {
@@ -93,7 +103,7 @@ extension SessionController {
         }
         var run = TranscriptRun(path: path, steps: steps.runs, failure: steps.failure, total: transcript.steps.count, torn: transcript.torn)
         run.duration = ContinuousClock.now - started
-        let (out, err) = ReplayReport(palette: renderer.palette).detailed(run)
+        let (out, err) = post == nil ? report.detailed(run) : report.ending(run)
         terminal.out(out)
         terminal.err(err)
         return run.status == .ok ? .nothing : .failure("\(path) did not replay as written", run.status)
