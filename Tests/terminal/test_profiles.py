@@ -556,3 +556,7 @@ def test_a_header_login_the_server_refuses_with_the_password_in_its_message_does
     assert "wrong password <hidden> for carol@acme.test" in said, said
     for where in (said, (tmp_path / "j.xml").read_text()):
         assert password not in where
+    # `replay` at the prompt, as a script or in the REPL, said it in clear.
+    inside = run_explorer(["--profile", str(profile), "-c", f"replay {transcript}"], env=env, cwd=tmp_path)
+    assert "wrong password <hidden> for carol@acme.test" in inside.stdout + inside.stderr, inside.stdout + inside.stderr
+    assert password not in inside.stdout + inside.stderr

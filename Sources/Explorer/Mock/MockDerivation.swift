@@ -81,14 +81,14 @@ enum MockDerivation {
         if let email = transcript.header.login, let login = headerLogin(email, profile: profile) {
             answers.begin(login, bindings: [:])
             guard await steps.prepare(transcript.header) else {
-                return .failure(.runtime(steps.failure.map(describe) ?? "\(path): the header's login cannot be worked out"))
+                return .failure(.runtime(steps.shownFailure.map(describe) ?? "\(path): the header's login cannot be worked out"))
             }
             if let request = answers.finish() {
                 served.append(MockStep(line: login.line, command: login.command, trigger: .request(mockRequest(request, command: login.command)),
                                        expectation: login.expectation))
             }
         } else if !(await steps.prepare(transcript.header)) {
-            return .failure(.runtime(steps.failure.map(describe) ?? "\(path): its header cannot be worked out"))
+            return .failure(.runtime(steps.shownFailure.map(describe) ?? "\(path): its header cannot be worked out"))
         }
         for step in transcript.steps {
             let bindings = Self.bindings(live.interpreter.allVariables)
@@ -115,7 +115,7 @@ enum MockDerivation {
             quiet.expectation.frames = []
             answers.begin(step, bindings: bindings)
             guard await steps.run(quiet) != nil else {
-                return .failure(.runtime(steps.failure.map(describe) ?? "\(path):\(step.line): cannot work out its request"))
+                return .failure(.runtime(steps.shownFailure.map(describe) ?? "\(path):\(step.line): cannot work out its request"))
             }
             guard let request = answers.finish() else { continue }
             // Its frames were left out of the replay (nothing sends them here).

@@ -101,7 +101,7 @@ extension SessionController {
         } else {
             steps = replayRecorded(transcript, prepared)
         }
-        var run = TranscriptRun(path: path, steps: steps.runs, failure: steps.failure, total: transcript.steps.count, torn: transcript.torn)
+        var run = TranscriptRun(path: path, steps: steps.runs, failure: steps.shownFailure, total: transcript.steps.count, torn: transcript.torn)
         run.duration = ContinuousClock.now - started
         let (out, err) = post == nil ? report.detailed(run) : report.ending(run)
         terminal.out(out)
@@ -178,7 +178,7 @@ extension SessionController {
             _ = await steps.prepare(transcript.header)
             return steps
         }
-        if let failure = steps.failure { return .failure(Self.message(failure), .runtime) }
+        if let failure = steps.shownFailure { return .failure(Self.message(failure), .runtime) }
         var expected = 0
         for (index, step) in transcript.steps.enumerated() {
             terminal.out("\n")
@@ -196,7 +196,7 @@ extension SessionController {
                 continue
             }
             guard let outcome = runStep(step, typed: typed, on: &steps) else {
-                return .failure(steps.failure.map(Self.message) ?? "the tour stopped", .runtime)
+                return .failure(steps.shownFailure.map(Self.message) ?? "the tour stopped", .runtime)
             }
             let (out, err) = renderer.render(outcome)
             terminal.out(out)
