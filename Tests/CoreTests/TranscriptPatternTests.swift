@@ -31,6 +31,13 @@ import Testing
             #expect(parsed.match(live + "x", bound: { _ in nil }) == nil, "\(written)")
         }
         #expect(PatternText.literal("{{\u{301}x}}").description == #"{{/\{\{/}}"# + "\u{301}x}}")
+        // A regex reads code points too, as jq and Python do: `.` is one.
+        #expect(try PatternText.parse("{{/caf..$/}}").match("cafe\u{301}", bound: { _ in nil }) != nil)
+        #expect(try PatternText.parse("{{/caf.$/}}").match("cafe\u{301}", bound: { _ in nil }) == nil)
+        #expect(TranscriptPattern(.regex("caf..")).accepts(.string("cafe\u{301}")))
+        // Any whole number is an integer, however long.
+        for text in ["12345678901234567890", "-0", "1E2", "1.0", "1e400"] { #expect(TranscriptPattern(.integer).accepts(.number(text)), "\(text)") }
+        for text in ["1.5", "1e-1", "12345678901234567890.1"] { #expect(!TranscriptPattern(.integer).accepts(.number(text)), "\(text)") }
         // Composed and decomposed accents are other bytes: not the same text.
         #expect(try PatternText.parse("caf\u{E9} {{/.*/}}").match("cafe\u{301} x", bound: { _ in nil }) == nil)
         #expect(PatternText.literal("caf\u{E9}").match("cafe\u{301}", bound: { _ in nil }) == nil)

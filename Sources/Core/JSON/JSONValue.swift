@@ -95,6 +95,9 @@ struct ExactNumber: Equatable {
     let digits: [UInt8]
     let exponent: Int
 
+    /// A whole number: `12345678901234567890`, `1E2`, `1.0`, `-0`.
+    var isInteger: Bool { exponent >= 0 }
+
     init?(_ text: String) {
         var bytes = text.utf8[...]
         let negative = bytes.first == UInt8(ascii: "-")

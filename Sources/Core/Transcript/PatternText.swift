@@ -174,7 +174,8 @@ public struct PatternText: Sendable, Equatable, CustomStringConvertible {
         // Compiled once per match, not once per candidate end position.
         let regexes = pieces.map { piece -> Regex<AnyRegexOutput>? in
             guard case let .pattern(pattern) = piece, case let .regex(source) = pattern.kind else { return nil }
-            return try? Regex(source)
+            // By code point, as the rest of the text is matched (and as jq and Python match): `.` is one.
+            return (try? Regex(source))?.matchingSemantics(.unicodeScalar)
         }
         func accepts(_ pattern: TranscriptPattern, _ index: Int, _ candidate: String) -> Bool {
             guard let regex = regexes[index] else { return pattern.accepts(text: candidate) }

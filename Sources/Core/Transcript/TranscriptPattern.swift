@@ -132,7 +132,8 @@ public struct TranscriptPattern: Sendable, Equatable, CustomStringConvertible {
     public func accepts(_ value: JSONValue) -> Bool {
         switch (kind, value) {
         case (.any, _), (.reference, _): return true
-        case (.integer, .number): return value.intValue != nil
+        // Any integer, however long (a 64-bit id past Int's range was refused), `1E2` and `1.0` too.
+        case let (.integer, .number(text)): return ExactNumber(text)?.isInteger ?? false
         case (.number, .number), (.string, .string), (.secret, .number): return true
         case let (.secret, .string(s)): return !s.isEmpty
         case let (.uuid, .string(s)), let (.timestamp, .string(s)), let (.jwt, .string(s)), let (.regex, .string(s)):
@@ -157,7 +158,7 @@ public struct TranscriptPattern: Sendable, Equatable, CustomStringConvertible {
         case .jwt: return Redactor.looksLikeJWT(text)
         case let .regex(source):
             guard let regex = try? Regex(source) else { return false }
-            return (try? regex.wholeMatch(in: text)) != nil
+            return (try? regex.matchingSemantics(.unicodeScalar).wholeMatch(in: text)) != nil
         }
     }
 
