@@ -205,6 +205,27 @@ def test_a_307_to_another_origin_with_a_secret_in_its_body_is_not_followed(backe
     assert "Pa55word1" not in result.stdout + result.stderr
 
 
+def test_a_307_to_another_origin_with_a_secret_under_any_name_in_its_body_is_not_followed(backend, tmp_path):
+    # `note={{secret:key}}`, a form, --raw, a nested field, a captured secret: the body went on to the other
+    # origin, the secret with it, though the same value in a header stayed behind.
+    base, other = backend
+    env = isolated_env(tmp_path, EXPLORER_SECRET_KEY="EnvSecret4455")
+    lines = [f"post /elsewhere X-Other:{other} note={{{{secret:key}}}} --follow",
+             f"post /elsewhere X-Other:{other} --form note={{{{secret:key}}}} --follow",
+             f"post /elsewhere X-Other:{other} --raw 'k={{{{secret:key}}}}' --follow",
+             f"post /elsewhere X-Other:{other} data[x]={{{{secret:key}}}} --follow",
+             "set plain=not-a-secret",
+             f"post /elsewhere X-Other:{other} note={{{{plain}}}} --follow"]
+    result = run_explorer(["--base-url", base], env=env, input="\n".join(lines) + "\n", cwd=tmp_path)
+    other_port = int(other.rsplit(":", 1)[1])
+    landings = [entry for entry in Backend.seen if entry[0] == other_port]
+    assert len(landings) == 1, (Backend.seen, result.stdout, result.stderr)  # only the plain body went on
+    refusal = (f"error: not following the 307 redirect: it would send the body, which holds a secret, again to another origin, "
+               f"{other} (send it there yourself if it belongs there)")
+    assert result.stderr.count(refusal) == 4, result.stderr
+    assert "EnvSecret4455" not in result.stdout + result.stderr
+
+
 def test_timeout_is_one_line_and_the_session_goes_on(backend, tmp_path):
     base, _ = backend
     result = explorer(base, ["get /slow --timeout 0.5", "get /echo"], tmp_path)

@@ -287,10 +287,17 @@ public actor AuthSession {
             let leaves = Origin(next.url) != Origin(current.url)
             // A 307 or 308 sends the body again: to another origin, a password or a client secret in it would go
             // where it does not belong (curl and HTTPie send it; the headers beside it were already held back).
-            if leaves, let body = next.body, let secrets = Self.secretFieldNames(in: body, type: next.header("Content-Type")), !secrets.isEmpty {
-                throw RedirectPolicy.Unfollowable(status: exchange.response.status,
-                                                  why: "it would send the body, with its \(secrets.joined(separator: ", ")), again to another origin, "
-                                                  + "\(Origin(next.url).map { "\($0)" } ?? next.url.absoluteString) (send it there yourself if it belongs there)")
+            if leaves, let body = next.body {
+                // Secret-named fields, or a secret under any name (`note={{secret:key}}`, a captured token).
+                let named = Self.secretFieldNames(in: body, type: next.header("Content-Type")) ?? []
+                let tokens = [tokens?.accessToken, tokens?.refreshToken].compactMap { $0 }.filter { $0.count >= SecretScrubber.minimumLength }
+                let holds = next.bodyHoldsSecret || tokens.contains { body.firstRange(of: Array($0.utf8)) != nil }
+                if !named.isEmpty || holds {
+                    let what = named.isEmpty ? "the body, which holds a secret," : "the body, with its \(named.joined(separator: ", ")),"
+                    throw RedirectPolicy.Unfollowable(status: exchange.response.status,
+                                                      why: "it would send \(what) again to another origin, "
+                                                      + "\(Origin(next.url).map { "\($0)" } ?? next.url.absoluteString) (send it there yourself if it belongs there)")
+                }
             }
             hops.append(exchange)
             current = next

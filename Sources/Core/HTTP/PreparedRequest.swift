@@ -17,6 +17,9 @@ public struct PreparedRequest: Sendable, Equatable {
     /// Headers typed with a secret in them (`X-Note:{{secret:tok}}`): like
     /// the credential-named ones, they go to no other origin a redirect leads to.
     public var secretHeaderNames: Set<String> = []
+    /// The body holds a secret (a `{{secret:NAME}}`, a secret variable, a
+    /// token) under any name: a 307 or 308 would send it to another origin.
+    public var bodyHoldsSecret = false
 
     public init(method: String, url: URL, headers: [HTTPHeader] = [], body: [UInt8]? = nil, timeout: Duration? = nil) {
         self.method = method

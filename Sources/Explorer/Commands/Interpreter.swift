@@ -296,6 +296,12 @@ actor Interpreter {
             if !supplied.isEmpty {
                 request.secretHeaderNames = Set(request.headers.filter { header in supplied.shown.contains(where: header.value.contains) }.map(\.name))
             }
+            // A secret under a name that says nothing (`note={{secret:key}}`, `note={{captured_token}}`): a 307 or
+            // 308 to another origin would send it there with the body.
+            if let body = request.body {
+                let held = supplied.shown + secretVariables.compactMap { allVariables[$0] }
+                request.bodyHoldsSecret = held.contains { $0.count >= 4 && body.firstRange(of: Array($0.utf8)) != nil }
+            }
             let certificateNote = withholdingSessionCertificate(from: &request, typed: typed)
             let known = endpoint(method: method, path: session.catalogPath(of: request))
             // The document's media type for a JSON body (a PATCH as application/merge-patch+json was a 415), unless one was typed.
