@@ -560,3 +560,41 @@ def test_a_header_login_the_server_refuses_with_the_password_in_its_message_does
     inside = run_explorer(["--profile", str(profile), "-c", f"replay {transcript}"], env=env, cwd=tmp_path)
     assert "wrong password <hidden> for carol@acme.test" in inside.stdout + inside.stderr, inside.stdout + inside.stderr
     assert password not in inside.stdout + inside.stderr
+
+
+def test_a_token_a_refresh_brought_is_hidden_where_a_recorded_answer_echoes_it(tmp_path, http_server):
+    # The login's token was written as {{secret:access_token}}; the one a refresh brought, in clear.
+    state = {"n": 1, "expired": False}
+
+    class Handler(QuietHandler):
+        def do_POST(self):
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            if self.path in ("/auth/login", "/auth/refresh"):
+                if self.path == "/auth/refresh":
+                    state["n"] += 1
+                    state["expired"] = False
+                n = state["n"]
+                body = {"access_token": f"opaque-access-{n}-q8w7e6r5", "refresh_token": f"opaque-refresh-{n}-z1x2c3v4", "user": {"email": "a@b.c"}}
+                return self.reply(200, json.dumps(body).encode(), [("Content-Type", "application/json")])
+            self.reply(404, b"{}", [("Content-Type", "application/json")])
+
+        def do_GET(self):
+            if self.path == "/expire":
+                state["expired"] = True
+                return self.reply(204, b"", [])
+            sent = self.headers.get("Authorization", "")
+            if state["expired"] and sent == f"Bearer opaque-access-{state['n']}-q8w7e6r5":
+                return self.reply(401, b'{"message": "expired"}', [("Content-Type", "application/json")])
+            self.reply(200, json.dumps({"you_sent": sent}).encode(), [("Content-Type", "application/json")])
+
+    profile = login_profile(tmp_path, http_server(Handler), "echoing")
+    transcript = tmp_path / "refresh.transcript"
+    result = run_explorer(["--profile", str(profile), "--record", str(transcript), "-c", "login a@b.c pw-123456", "-c", "get /echo",
+                           "-c", "get /expire", "-c", "get /echo"], env=isolated_env(tmp_path), cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "(access token refreshed; request retried)" in result.stdout, result.stdout
+    text = transcript.read_text()
+    assert "opaque-access" not in text and "opaque-refresh" not in text, text
+    assert text.count('"you_sent": "Bearer {{secret:access_token}}"') == 2, text
+    replayed = run_explorer(["replay", str(transcript)], env=isolated_env(tmp_path, EXPLORER_SECRET_PASSWORD="pw-123456"), cwd=tmp_path)
+    assert replayed.returncode == 0, replayed.stdout + replayed.stderr + text

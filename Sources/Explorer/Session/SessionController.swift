@@ -195,6 +195,12 @@ final class SessionController {
             renderer.secretHeaders = runBlocking(on: interpreter) { $0.profile.secretHeaders }
         }
         let shownWhole = show(outcome, location: location)
+        // A refresh on the way brought tokens the recording has not seen: an answer echoing the new one was written in clear.
+        if let recorder, case let .exchange(exchange, _, _) = outcome, exchange.refreshed,
+           let tokens = runBlocking(on: interpreter, { await $0.session.tokens }) {
+            recorder.learn(tokens.accessToken, name: "access_token")
+            if let refresh = tokens.refreshToken { recorder.learn(refresh, name: "refresh_token") }
+        }
         whileRecording { try $0.record(line: line, command: command, outcome: outcome, forcedOffline: forcedOffline) }
         switch command {
         case let .set(name, _), let .capture(name, _), let .unset(name): replayBound.remove(name)
