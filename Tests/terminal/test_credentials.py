@@ -234,3 +234,18 @@ def test_scripts_whose_tokens_ran_out_together_send_one_refresh(tmp_path):
     finally:
         sandbox.terminate()
         sandbox.communicate(timeout=30)
+
+
+def test_the_basic_header_a_urls_userinfo_became_is_hidden_where_an_answer_echoes_it(http_server, tmp_path):
+    # `-a u:pw`'s header was hidden in the echo; the same credential typed in the URL was written in clear (base64).
+    url = base_url(http_server(Echo))
+    transcript = tmp_path / "userinfo.transcript"
+    env = isolated_env(tmp_path)
+    recorded = run_explorer(["--base-url", url, "--record", str(transcript), "-c", f"get {url.replace('://', '://u:UrlPw5566@')}/leak"],
+                            env=env, cwd=tmp_path)
+    assert recorded.returncode == 0, recorded.stdout + recorded.stderr
+    text = transcript.read_text()
+    assert "UrlPw5566" not in text and "dTpVcmxQdzU1NjY" not in text, text
+    assert '"you_sent": "{{secret:authorization}}"' in text, text
+    replayed = run_explorer(["replay", str(transcript)], env=isolated_env(tmp_path, EXPLORER_SECRET_PASSWORD="UrlPw5566"), cwd=tmp_path)
+    assert replayed.returncode == 0, replayed.stdout + replayed.stderr + text

@@ -341,6 +341,11 @@ final class TranscriptRecorder {
         case let .http(_, target, items, options)?:
             // `get /a?token=…`, `get http://u:PASSWORD@h/…`: so too (an echo's `"path"` kept them in clear).
             for (name, value) in Redactor.secretsInTarget(target) { learn(value, as: name) }
+            // The Basic header the URL's `user:PASSWORD@` became, as `-a`'s is: an echo of it was written in clear.
+            if target.contains("@"), let components = URLComponents(string: target), let user = components.user, let password = components.password,
+               !items.contains(where: { if case let .header(name, _) = $0 { name.lowercased() == "authorization" } else { false } }) {
+                learn(BasicCredentials(user: user, password: password).authorization, as: "authorization", numbered: false)
+            }
             // A body typed whole (`--raw`, curl's `-d password=…`): the line hides its secrets; an echo
             // of the body kept them in clear (`"body": "password=pw777777"`).
             if let raw = options.raw {
