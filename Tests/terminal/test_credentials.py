@@ -249,3 +249,17 @@ def test_the_basic_header_a_urls_userinfo_became_is_hidden_where_an_answer_echoe
     assert '"you_sent": "{{secret:authorization}}"' in text, text
     replayed = run_explorer(["replay", str(transcript)], env=isolated_env(tmp_path, EXPLORER_SECRET_PASSWORD="UrlPw5566"), cwd=tmp_path)
     assert replayed.returncode == 0, replayed.stdout + replayed.stderr + text
+
+
+def test_a_replay_hides_the_basic_header_it_made_of_a_supplied_secret(http_server, tmp_path):
+    # `-a bob:{{secret:bobpw}}`: the diff and the JUnit report printed the echoed header, base64 of bob:PASSWORD.
+    url = base_url(http_server(Echo))
+    transcript = tmp_path / "basic.transcript"
+    transcript.write_text(f"# explorer transcript v1\nprofile: generic\nbase-url: {url}\n\n"
+                          "> get /leak -a bob:{{secret:bobpw}}\nHTTP/1.1 200 OK\n{\n  \"you_sent\": \"x\",\n  \"name\": \"\"\n}\n")
+    env = isolated_env(tmp_path, EXPLORER_SECRET_BOBPW="BobSupPw77")
+    report = run_explorer(["test", str(transcript), "--junit", str(tmp_path / "j.xml")], env=env, cwd=tmp_path)
+    assert report.returncode == 4, report.stdout + report.stderr
+    assert 'got      "<hidden>"' in report.stdout, report.stdout
+    for where in (report.stdout + report.stderr, (tmp_path / "j.xml").read_text()):
+        assert "Ym9iOkJvYlN1cFB3Nzc=" not in where and "BobSupPw77" not in where, where

@@ -425,6 +425,11 @@ struct Replayer: Sendable {
             }
             var observation = outcome.observation(renderer: Renderer(palette: .plain, envelope: profile.errorEnvelope))
             await learnSecrets(from: observation)
+            // `-a bob:{{secret:pw}}`: the Basic header made of it, which a server may echo whole (base64).
+            if case let .exchange(exchange, _, _) = outcome, let authorization = exchange.request.header("Authorization"),
+               let basic = BasicCredentials(authorization: authorization), supplied.contains(basic.password) {
+                secrets.learn(authorization, name: "authorization")
+            }
             // A captured secret (`capture csrf = cookie:csrftoken`): hidden in what the report shows, as the REPL hides it.
             if let secret = SuppliedSecrets.captured(by: lastCommand, outcome: outcome, variables: interpreter.allVariables) {
                 secrets.learn(secret.value, name: ExpectedValue.secretName(secret.name))
