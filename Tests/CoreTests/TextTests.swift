@@ -98,6 +98,18 @@ import Testing
         ("curl https://h.example/login --data-raw '{\"email\":\"a\",\"password\":\"hunter2\"}'", "curl https://h.example/login --data-raw '{\"email\":\"a\",\"password\":\"***\"}'"),
         ("curl https://h.example/login -d 'user=a&password=hunter2'", "curl https://h.example/login -d 'user=a&password=***'"),
         ("curl -b 'sid=hunter2' 'https://h.example/x?token=hunter2'", "curl -b '***' 'https://h.example/x?token=***'"),
+        // A value joined to its flag, and a form field: kept in history as typed.
+        ("curl -ualice:hunter2 https://h.example/x", "curl '-ualice:***' https://h.example/x"),
+        ("curl -HAuthorization:hunter2 --user=alice:hunter2 https://h.example/x", "curl '-HAuthorization: ***' '--user=alice:***' https://h.example/x"),
+        ("curl -F password=hunter2 -F name=x --form-string 'token=hunter2' https://h.example/x",
+         "curl -F 'password=***' -F name=x --form-string 'token=***' https://h.example/x"),
+        ("get /x -aalice:hunter2", "get /x -aalice:***"),
+        // A secret header's value typed after a space (the line is refused; history kept it all the same).
+        ("header Authorization: Bearer hunter2", "header Authorization: *** ***"),
+        ("get /x X-Api-Key: hunter2 page==2", "get /x X-Api-Key: *** page==2"),
+        // A path or URL with its credentials in it, set as a variable.
+        ("set u=/echo?token=hunter2&x=1", "set u=/echo?token=***&x=1"),
+        ("set w=http://bob:hunter2@h.example/x", "set w=http://bob:***@h.example/x"),
         // A URL's password, and the secrets of an inline body.
         ("get http://alice:hunter2@h.example/x", "get http://alice:***@h.example/x"),
         ("curl http://alice:hunter2@h.example:8080/x?q=1", "curl 'http://alice:***@h.example:8080/x?q=1'"),

@@ -84,6 +84,15 @@ import Testing
         }
     }
 
+    /// `vars` showed a path or URL holding a credential in clear: a set
+    /// `/a?token=X`, a captured Location carrying a query profile's `?key=`.
+    @Test func varsHidesTheCredentialsInAPathOrURL() {
+        #expect(Interpreter.shown(variable: "u", "/echo?token=SetTok12345&x=1") == "/echo?token=<hidden: 11 characters>&x=1")
+        #expect(Interpreter.shown(variable: "w", "http://bob:UiPw12345@h.example/x") == "http://bob:<hidden: 9 characters>@h.example/x")
+        #expect(Interpreter.shown(variable: "loc", "/echo?x=1&key=QueryKey8899") == "/echo?x=1&key=<hidden: 12 characters>")
+        #expect(Interpreter.shown(variable: "next", "/items?page=2") == "/items?page=2")
+    }
+
     /// Issue 11 #28: `set base_url=…` was kept, shown by vars, and changed nothing.
     @Test func builtInVariablesCannotBeSet() async throws {
         try await withInterpreter { interpreter, server in

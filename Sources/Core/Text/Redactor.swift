@@ -224,6 +224,9 @@ public enum Redactor {
                 let name = String(words[1][..<eq])
                 let value = String(words[1][words[1].index(after: eq)...])
                 if (isSecretName(name) || looksLikeCredential(value)) && !isReference(value) { return [first, name + "=" + hide(name)] }
+                // A path or URL with its credentials in it (`set u=/a?token=X`, `set w=http://bob:PW@h/`).
+                let kept = redactUserinfo(in: value, hide: hide)
+                if let hidden = redactQuery(in: kept, hide: hide) ?? (kept == value ? nil : kept) { return [first, name + "=" + hidden] }
             } else if words.count >= 3 {
                 let name = words[1]
                 let value = words[2...].joined(separator: " ")
@@ -231,10 +234,22 @@ public enum Redactor {
             }
             return words
         }
+        // `Authorization: Bearer X` typed with spaces (a line the parser refuses, kept in history all the
+        // same): the words after a secret header's empty value are its value.
+        var valueWords: [Int: String] = [:]
+        for (index, word) in words.enumerated() where index > 0 && word.hasSuffix(":") && isSecretName(String(word.dropLast())) {
+            var next = index + 1
+            while next < words.count, !words[next].hasPrefix("-"), (try? RequestItem.parse(words[next])) == nil {
+                valueWords[next] = ExpectedValue.secretName(String(word.dropLast()))
+                next += 1
+            }
+        }
         return words.enumerated().map { index, word in
+            if let name = valueWords[index] { return isReference(word) ? word : hide(name) }
             // HTTPie's `-a USER:PASSWORD` / `--auth`: the password hidden, the user kept.
             if index > 0, ["-a", "--auth"].contains(words[index - 1]) { return redactCredentialPair(word, hide: hide) }
             if word.hasPrefix("--auth=") { return "--auth=" + redactCredentialPair(String(word.dropFirst(7)), hide: hide) }
+            if index > 0, word.hasPrefix("-a"), word.count > 2 { return "-a" + redactCredentialPair(String(word.dropFirst(2)), hide: hide) }
             // The body of `--raw TEXT`: its secret-named members or form fields.
             if index > 0, words[index - 1] == "--raw" { return redactBody(word, hide: hide, isSecret: isSecretName) }
             if word.hasPrefix("--raw=") { return "--raw=" + redactBody(String(word.dropFirst(6)), hide: hide, isSecret: isSecretName) }
@@ -312,37 +327,44 @@ public enum Redactor {
     /// secret headers after `-H`, secret fields in `-d` bodies (JSON or form)
     /// and secret query parameters in the URL.
     static func redactCurl(_ words: [String], hide: (String) -> String) -> [String] {
+        /// A flag's value with its secret hidden, or nil when the flag holds none this way.
+        func value(of flag: String, _ word: String) -> String? {
+            switch flag {
+            case "-u", "--user":
+                // The user stays (a replay must log in as them); the password goes.
+                guard let colon = word.firstIndex(of: ":") else { return nil }
+                let password = String(word[word.index(after: colon)...])
+                return word[...colon] + (password.isEmpty || isReference(password) ? password : hide("password"))
+            case "-b", "--cookie":
+                // `-b 'csrftoken={{csrf}}'` holds a variable, which a replay fills in: kept.
+                return isCookiesOfReferences(word) ? word : hide("cookie")
+            case "-H", "--header":
+                guard let colon = word.firstIndex(of: ":"), isSecretName(word[..<colon].trimmingBlanks()) else { return nil }
+                let name = word[..<colon].trimmingBlanks()
+                let value = word[word.index(after: colon)...].trimmingBlanks()
+                if isReference(value) || isSchemeAndReference(value) || (name.lowercased() == "cookie" && isCookiesOfReferences(value)) { return word }
+                return name + ": " + hide(name)
+            case "-d", "--data", "--data-raw", "--data-binary", "--data-ascii", "--json", "--data-urlencode", "-F", "--form", "--form-string":
+                return redactBody(word, hide: hide)
+            default: return nil
+            }
+        }
         var out: [String] = []
         var previous = ""
         for word in words {
             defer { previous = word }
-            switch previous {
-            case "-u", "--user":
-                // The user stays (a replay must log in as them); the password goes.
-                if let colon = word.firstIndex(of: ":") {
-                    let password = String(word[word.index(after: colon)...])
-                    out.append(word[...colon] + (password.isEmpty || isReference(password) ? password : hide("password")))
-                    continue
-                }
-            case "-b", "--cookie":
-                // `-b 'csrftoken={{csrf}}'` holds a variable, which a replay fills in: kept.
-                out.append(isCookiesOfReferences(word) ? word : hide("cookie"))
+            if let hidden = value(of: previous, word) {
+                out.append(hidden)
                 continue
-            case "-H", "--header":
-                if let colon = word.firstIndex(of: ":"), isSecretName(word[..<colon].trimmingBlanks()) {
-                    let name = word[..<colon].trimmingBlanks()
-                    let value = word[word.index(after: colon)...].trimmingBlanks()
-                    if isReference(value) || isSchemeAndReference(value) || (name.lowercased() == "cookie" && isCookiesOfReferences(value)) {
-                        out.append(word)
-                        continue
-                    }
-                    out.append(name + ": " + hide(name))
-                    continue
-                }
-            case "-d", "--data", "--data-raw", "--data-binary", "--data-ascii", "--json", "--data-urlencode":
-                out.append(redactBody(word, hide: hide))
+            }
+            // A value joined to its flag (`-uuser:pw`, `-HAuthorization:X`, `--user=user:pw`) was kept as typed.
+            if word.hasPrefix("--"), let eq = word.firstIndex(of: "="), let hidden = value(of: String(word[..<eq]), String(word[word.index(after: eq)...])) {
+                out.append(word[...eq] + hidden)
                 continue
-            default: break
+            }
+            if word.count > 2, word.hasPrefix("-"), !word.hasPrefix("--"), let hidden = value(of: String(word.prefix(2)), String(word.dropFirst(2))) {
+                out.append(word.prefix(2) + hidden)
+                continue
             }
             let word = redactUserinfo(in: word, hide: hide)
             out.append(redactQuery(in: word, hide: hide) ?? word)

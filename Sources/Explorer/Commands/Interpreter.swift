@@ -942,8 +942,12 @@ actor Interpreter {
     /// value shaped like a token or a credentials header) as its length only,
     /// as history and transcripts hide it.
     static func shown(variable name: String, _ value: String) -> String {
-        guard !value.isEmpty, Redactor.isSecretName(name) || Redactor.looksLikeCredential(value) else { return value }
-        return Redactor.hidden(value)
+        guard !value.isEmpty else { return value }
+        if Redactor.isSecretName(name) || Redactor.looksLikeCredential(value) { return Redactor.hidden(value) }
+        // A path or URL holding a credential (`/a?token=X`, `http://bob:PW@h/`, a captured Location with `?key=`).
+        return Redactor.secretsInTarget(value).reduce(value) { shown, secret in
+            shown.replacingOccurrences(of: secret.value, with: Redactor.hidden(secret.value))
+        }
     }
 
     /// With a loaded spec, its security decides whether a request is public

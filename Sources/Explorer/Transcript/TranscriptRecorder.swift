@@ -392,6 +392,9 @@ final class TranscriptRecorder {
         case let .set(name, value)? where isSecret(name):
             // A variable set again keeps its name: `{{secret:password}}` is what the replay's variable holds.
             learn(value, as: name, numbered: false)
+        case let .set(_, value)?:
+            // `set u=/a?token=X`, `set w=http://bob:PW@h/`: the line hides them; `vars` and echoes, by value.
+            for (name, secret) in Redactor.secretsInTarget(value) { learn(secret, as: name) }
         case let .ws(.send(value))?:
             scrubber.learn(secretsIn: value, fields: secretFields)
         case let .ws(.sendText(text))?:
