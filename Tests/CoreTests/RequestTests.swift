@@ -179,6 +179,20 @@ import Testing
         #expect(request.headers.filter { $0.name.lowercased() == "accept" }.count == 1)
     }
 
+    /// `--multipart` (HTTPie's) makes fields alone multipart form data; a JSON field cannot go there.
+    @Test func multipartMakesFieldsAloneMultipart() throws {
+        let request = try builder.build(method: "POST", path: "/x", items: [.stringField(name: "a", value: "1"), .stringField(name: "b", value: "x y")],
+                                        multipart: true)
+        #expect(request.header("Content-Type") == "multipart/form-data; boundary=BOUNDARY")
+        #expect(request.body == Array(("--BOUNDARY\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1\r\n"
+                                       + "--BOUNDARY\r\nContent-Disposition: form-data; name=\"b\"\r\n\r\nx y\r\n--BOUNDARY--\r\n").utf8))
+        #expect(throws: RequestBuilder.BuildError("'n:=…' is a raw JSON field, but multipart form data (a file upload, --multipart) carries only text fields (use n=…)")) {
+            try builder.build(method: "POST", path: "/x", items: [.jsonField(name: "n", value: .int(1))], multipart: true)
+        }
+        // Nothing to send: no body at all, as HTTPie sends none.
+        #expect(try builder.build(method: "POST", path: "/x", items: [], multipart: true).body == nil)
+    }
+
     @Test func aFileMakesMultipart() throws {
         let request = try builder.build(method: "POST", path: "/api/upload/image", items: [
             .stringField(name: "caption", value: "cat"), .file(name: "image", path: "photo.png", contentType: nil),

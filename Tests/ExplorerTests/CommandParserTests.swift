@@ -310,6 +310,11 @@ import Testing
         #expect(basic == [.header(name: "Authorization", value: "Basic YWxpY2U6cHc=")] && follow.follow == true)
         guard case let .http(formMethod, _, form, _) = try parser.parse("curl -F name=x -F f=@a.png;type=image/png https://h.example/up") else { Issue.record("not a request"); return }
         #expect(formMethod == "POST" && form == [.stringField(name: "name", value: "x"), .file(name: "f", path: "a.png", contentType: "image/png")])
+        // Fields alone are multipart too: `-F password=x` went out as a GET with a JSON body.
+        guard case let .http(fieldsMethod, _, _, fieldsOptions) = try parser.parse("curl -F password=x https://h.example/up") else { Issue.record("not a request"); return }
+        #expect(fieldsMethod == "POST" && fieldsOptions.multipart)
+        guard case let .http(_, _, _, typed) = try parser.parse("post /x a=1 --multipart") else { Issue.record("not a request"); return }
+        #expect(typed.multipart)
     }
 
     /// curl's -i and -v show what curl shows (they were accepted and ignored).

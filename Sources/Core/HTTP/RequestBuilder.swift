@@ -137,7 +137,7 @@ public struct RequestBuilder: Sendable {
     /// Builds the request. `method` is upper-cased. With `form` (HTTPie's
     /// `--form`), data fields make an `application/x-www-form-urlencoded`
     /// body instead of JSON; `raw` (`--raw`) is the whole body as given.
-    public func build(method: String, path: String, items: [RequestItem], form: Bool = false,
+    public func build(method: String, path: String, items: [RequestItem], form: Bool = false, multipart: Bool = false,
                       raw: String? = nil) throws(BuildError) -> PreparedRequest {
         var query: [(String, String)] = []
         var headers: [HTTPHeader] = [
@@ -216,9 +216,9 @@ public struct RequestBuilder: Sendable {
             if rawBody.contentType == "application/json" {
                 headers[1] = HTTPHeader(name: "Accept", value: "application/json, */*;q=0.5")
             }
-        } else if !files.isEmpty {
+        } else if !files.isEmpty || multipart && !fields.isEmpty {
             if let raw = fields.first(where: { if case .string = $0.value { return false } else { return true } }) {
-                throw BuildError("'\(raw.key):=…' is a raw JSON field, but a file upload makes the body multipart form data, which carries only text fields (use \(raw.key)=…)")
+                throw BuildError("'\(raw.key):=…' is a raw JSON field, but multipart form data (a file upload, --multipart) carries only text fields (use \(raw.key)=…)")
             }
             let boundary = boundary()
             var data: [UInt8] = []

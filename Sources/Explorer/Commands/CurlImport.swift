@@ -106,6 +106,8 @@ enum CurlImport {
             case "--data-urlencode": urlencoded.append(try take())
             case "-G", "--get": getWithData = true
             case "-F", "--form":
+                // Multipart whatever the parts: `-F password=x` alone went out as a GET with a JSON body.
+                options.multipart = true
                 let part = try take()
                 guard let eq = part.firstIndex(of: "=") else { throw CommandError("curl's -F needs name=value or name=@file", column: word.start) }
                 let name = String(part[..<eq])
@@ -190,7 +192,7 @@ enum CurlImport {
             options.form = true
         }
         let hasFiles = items.contains { if case .file = $0 { return true }; return false }
-        let resolved = method ?? (options.raw != nil || hasFiles ? "POST" : "GET")
+        let resolved = method ?? (options.raw != nil || hasFiles || options.multipart ? "POST" : "GET")
         return .http(method: resolved, path: target, items: items, options: options)
     }
 

@@ -290,7 +290,8 @@ actor Interpreter {
             if let key = options.certificateKey, options.certificate == nil {
                 return .failure("--cert-key \(key) is the key of a client certificate: give --cert FILE too (not sent)", .usage)
             }
-            var request = try session.builder.build(method: method, path: path, items: items, form: options.form, raw: options.raw)
+            var request = try session.builder.build(method: method, path: path, items: items, form: options.form, multipart: options.multipart,
+                                                    raw: options.raw)
             request.timeout = options.timeoutDuration
             request.tls = options.tls
             if !supplied.isEmpty {
@@ -871,6 +872,7 @@ actor Interpreter {
     private func curlView(method: String, path: String, items: [RequestItem], options: RequestOptions, typed: RequestOptions) async throws -> Outcome {
         var request = try session.builder.build(method: method, path: CurlCommand.hiding(supplied.named, in: path),
                                                 items: CurlCommand.hidingSecrets(items, supplied: supplied.named), form: options.form,
+                                                multipart: options.multipart,
                                                 raw: options.raw.map { CurlCommand.hiding(supplied.named, in: Redactor.redactBody($0, hide: CurlCommand.placeholder)) })
         let typedCount = request.headers.count
         let typedURL = request.url

@@ -68,6 +68,8 @@ struct RequestOptions: Sendable, Equatable {
     /// `timeout` as the transport takes it.
     var timeoutDuration: Duration? { timeout.map { .milliseconds(Int(($0 * 1000).rounded())) } }
     var form = false
+    /// `--multipart`: fields as multipart form data, files or not (HTTPie's; curl's -F).
+    var multipart = false
     var raw: String?
     var print: PrintParts?
     /// Send even when the catalog says the body's types are wrong.
@@ -102,6 +104,7 @@ struct RequestOptions: Sendable, Equatable {
         (["--max-redirects"], "N", "follow at most N redirects (30)"),
         (["--timeout"], "SECONDS", "give up when the whole answer has not come in SECONDS (30); a download or a stream, when nothing comes for that long"),
         (["--form", "-f"], nil, "send fields as application/x-www-form-urlencoded"),
+        (["--multipart"], nil, "send fields as multipart/form-data, with or without files"),
         (["--raw"], "TEXT", "send TEXT as the whole body"),
         (["--print", "-p"], "WHAT", "print H request headers, B request body, h response headers, b response body"),
         (["--verbose", "-v"], nil, "print the request and the whole response (-p HBhb)"),
@@ -164,6 +167,7 @@ struct RequestOptions: Sendable, Equatable {
             }
             timeout = seconds
         case "--form": form = true
+        case "--multipart": multipart = true
         case "--raw": raw = value!.text
         case "--print":
             guard let parts = PrintParts(letters: value!.text) else {
