@@ -523,3 +523,13 @@ def test_a_secret_in_a_body_typed_whole_is_hidden_where_the_server_echoes_it(tmp
                EXPLORER_SECRET_PASSWORD_3="jsonsecret9")
     replayed = run_explorer(["replay", str(path), "--base-url", base], env=env, cwd=tmp_path)
     assert replayed.returncode == 0, replayed.stdout + text
+
+
+def test_a_recording_with_no_steps_is_said_to_test_nothing(tmp_path):
+    # It was written without a word, and explorer test then called it broken.
+    said = ": a transcript with no steps tests nothing (explorer test calls it broken)"
+    result = explorer(["--record", str(tmp_path / "e1.transcript"), "-c", "# to do"], tmp_path)
+    assert result.returncode == 0 and f"warning: recorded no steps to {tmp_path / 'e1.transcript'}{said}" in result.stderr, result.stderr
+    result = explorer(["-c", "record e2.transcript", "-c", "record stop", "-c", "record e3.transcript", "-c", "set a=1", "-c", "record stop"], tmp_path)
+    assert f"recorded 0 steps to e2.transcript{said}" in result.stdout, result.stdout
+    assert "recorded 1 step to e3.transcript\n" in result.stdout and "warning" not in result.stderr, result.stdout + result.stderr
