@@ -460,7 +460,7 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
         let auth = AuthSession(profile: .linku, builder: RequestBuilder(baseURL: URL(string: "http://127.0.0.1:9")!), transport: Page(), store: MemoryTokenStore())
         // The answer is kept, to be shown: what came in its place is the clue.
         let exchange = try await auth.login(email: "a@b.c", password: "pw")
-        #expect(exchange.refusal == "the login answer is not JSON (text/html, 13 bytes): not logged in")
+        #expect(exchange.refusal == "the login answer is not JSON (text/html, 13 bytes)")
         #expect(exchange.response.body == Array("<html></html>".utf8))
         #expect(await !auth.isLoggedIn)
     }

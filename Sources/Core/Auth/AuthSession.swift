@@ -128,11 +128,11 @@ public actor AuthSession {
         var exchange = Exchange(request: sent, response: response, duration: ContinuousClock.now - start)
         guard (200..<300).contains(response.status) else { return exchange }
         guard let body = response.json else {
-            exchange.refusal = "the login answer is not JSON (\(response.mediaType ?? "no Content-Type"), \(response.body.count) bytes): not logged in"
+            exchange.refusal = "the login answer is not JSON (\(response.mediaType ?? "no Content-Type"), \(response.body.count) bytes)"
             return exchange
         }
         guard var tokens = Self.tokens(in: body, auth: auth, needsUser: false) else {
-            exchange.refusal = "the login answer has no access token at \(auth.accessTokenPath): not logged in"
+            exchange.refusal = "the login answer has no access token at \(auth.accessTokenPath)"
             return exchange
         }
         tokens.email = email

@@ -411,7 +411,8 @@ actor Interpreter {
             let before = await session.userName
             let exchange = try await session.login(email: email, password: password)
             guard (200..<300).contains(exchange.response.status) else { return remember(exchange, note: nil) }
-            if let refusal = exchange.refusal { return remember(exchange, note: refusal) }
+            // The login before it, if any, stands: "not logged in" under a prompt that still named the user read as a lie.
+            if let refusal = exchange.refusal { return remember(exchange, note: refusal + (before.map { ": still logged in as \($0)" } ?? ": not logged in")) }
             let user = await session.userName ?? email
             var note = "logged in as \(user)"
             // A socket opened as another user goes on as that user (to watch what
