@@ -105,6 +105,7 @@ import Testing
         #expect(try mismatches(#"{"s": "caf\u00e9"}"#, #"{"s": "cafe\u0301"}"#)
             == ["body .s: expected \"caf\u{E9}\", got \"cafe\u{301}\" (the same text in other code points: composed and decomposed accents are other bytes)"])
         #expect(JSONValue.object([("caf\u{E9}", .int(1))]) != JSONValue.object([("cafe\u{301}", .int(1))]))
+        #expect(try mismatches(#"{"caf\u00e9": 1}"#, #"{"cafe\u0301": 1}"#).count == 2, "one key missing, one extra")
         // A key given twice is read as its last, as JavaScript and jq read it.
         let twice = try JSONParser.parse(#"{"a": 1, "b": 2, "a": 3, "caf\u00e9": 4, "cafe\u0301": 5}"#)
         #expect(twice["a"] == .int(3))

@@ -270,23 +270,24 @@ public struct TranscriptMatcher: Sendable {
             guard case let .object(live) = actual else { return differ(nil, "\(actual.kindName): \(shown(actual))") }
             // A key an answer has twice (`{"a": 1, "a": 2}`) is matched in order: the
             // second written against the second that came, as a recording writes both.
-            var seen: [String: Int] = [:]
+            // Keys by code point (`é` composed is not `é` decomposed), as values are.
+            var seen: [[UInt8]: Int] = [:]
             // While the live keys so far are the expected ones in order (as an
             // answer and its recording have them), the member at the same place
             // is the one: no search, and nothing counted until they part.
             var aligned = true
             for (position, member) in members.enumerated() {
                 let value: JSONValue?
-                if aligned, position < live.count, live[position].key == member.key {
+                if aligned, position < live.count, live[position].key.sameCodePoints(member.key) {
                     value = live[position].value
                 } else {
                     if aligned {
                         aligned = false
-                        for earlier in members[..<position] { seen[earlier.key, default: 0] += 1 }
+                        for earlier in members[..<position] { seen[Array(earlier.key.utf8), default: 0] += 1 }
                     }
-                    let ordinal = seen[member.key, default: 0]
-                    seen[member.key] = ordinal + 1
-                    let same = live.lazy.filter { $0.key == member.key }
+                    let ordinal = seen[Array(member.key.utf8), default: 0]
+                    seen[Array(member.key.utf8)] = ordinal + 1
+                    let same = live.lazy.filter { $0.key.sameCodePoints(member.key) }
                     value = (same.dropFirst(ordinal).first ?? same.first)?.value
                 }
                 path.append(.key(member.key))
@@ -299,14 +300,14 @@ public struct TranscriptMatcher: Sendable {
             }
             guard !open else { return }
             // The same keys in the same order have none extra.
-            if live.count == members.count, zip(live, members).allSatisfy({ $0.key == $1.key }) { return }
+            if live.count == members.count, zip(live, members).allSatisfy({ $0.key.sameCodePoints($1.key) }) { return }
             // Counted, not listed: a key the answer has twice and the recording
             // once has one member too many (it passed as matched).
-            var listed: [String: Int] = [:]
-            for member in members { listed[member.key, default: 0] += 1 }
+            var listed: [[UInt8]: Int] = [:]
+            for member in members { listed[Array(member.key.utf8), default: 0] += 1 }
             for member in live {
-                if let left = listed[member.key], left > 0 {
-                    listed[member.key] = left - 1
+                if let left = listed[Array(member.key.utf8)], left > 0 {
+                    listed[Array(member.key.utf8)] = left - 1
                     continue
                 }
                 let shown = Redactor.isSecretName(member.key) ? Self.hiddenDescription(member.value) : Self.describe(member.value)
