@@ -107,6 +107,9 @@ import Testing
         // Every short option is one letter from another: `-x` was asked "did you mean '-F'?".
         #expect(throws: CommandError("unknown option '-x' (help get lists the options)", column: 7)) { try parser.parse("get /x -x") }
         #expect(throws: CommandError("unknown option '-V'; did you mean '-v'? (help get lists the options)", column: 7)) { try parser.parse("get /x -V") }
+        #expect(throws: CommandError("unknown option '--VERBOSE'; did you mean '--verbose'? (help get lists the options)", column: 7)) {
+            try parser.parse("get /x --VERBOSE")
+        }
         #expect(throws: CommandError("unknown option '--ab' (help get lists the options)", column: 7)) { try parser.parse("get /x --ab") }
         #expect(throws: CommandError("unknown option '--nonsense' (help get lists the options)", column: 7)) { try parser.parse("get /x --nonsense") }
     }
@@ -270,6 +273,10 @@ import Testing
         }
         #expect(throws: CommandError("'{{env:HOME}}' is not a variable: a secret is written {{secret:NAME}}", column: 4)) {
             try CommandParser().parse("get /{{env:HOME}}")
+        }
+        #expect(throws: CommandError("'{{id:=integer}}' is a transcript's pattern, for the answers it expects; a line takes {{name}} or {{secret:NAME}}",
+                                     column: 7)) {
+            try CommandParser().parse("get /x {{id:=integer}}")
         }
         // Not 'set secret:password=VALUE', which is no variable name (issue 11, #22).
         #expect(throws: CommandError("{{secret:password}} is filled in from EXPLORER_SECRET_PASSWORD, or asked for when the line is typed at the prompt",

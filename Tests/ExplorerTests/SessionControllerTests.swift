@@ -42,6 +42,14 @@ import Testing
         #expect(terminal.history == ["login alice@example.com", "get /api/tasks page_size==1"])
     }
 
+    /// `{{secret:}}` was told to set EXPLORER_SECRET_.
+    @Test func aSecretPlaceholderWithNoNameSaysSo() async throws {
+        let terminal = FakeTerminal(interactive: false)
+        let status = try await Self.withController(terminal, profile: .generic, target: .url(nowhere)) { $0.step("get /x?a={{secret:}}").status }
+        #expect(status != .ok)
+        #expect(terminal.errors == "error: '{{secret:}}' names no secret: write {{secret:NAME}}\n", "\(terminal.errors)")
+    }
+
     /// A recording begun with a socket open: the login went into its header,
     /// the socket nowhere, and its `ws send` steps failed every replay.
     @Test func recordingWithASocketOpenSaysTheSocketIsNotInIt() async throws {

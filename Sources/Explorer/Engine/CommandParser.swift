@@ -333,6 +333,11 @@ struct CommandParser {
                 // `{{secrt:password}}` was told "set it with: set secrt:password=VALUE", which set refuses.
                 if let colon = name.firstIndex(of: ":") {
                     let kind = String(name[..<colon]), rest = name[name.index(after: colon)...]
+                    // `{{id:=integer}}` is a transcript's pattern, for what an answer holds, not a value to send.
+                    if rest.hasPrefix("=") {
+                        throw CommandError("'{{\(CommandError.quotable(name))}}' is a transcript's pattern, for the answers it expects; "
+                                           + "a line takes {{name}} or {{secret:NAME}}", column: word.start)
+                    }
                     let hint = editDistance(kind.lowercased(), "secret") <= 2 ? "did you mean {{secret:\(rest)}}?" : "a secret is written {{secret:NAME}}"
                     throw CommandError("'{{\(CommandError.quotable(name))}}' is not a variable: \(hint)", column: word.start)
                 }

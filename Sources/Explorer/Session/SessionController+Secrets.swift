@@ -26,6 +26,8 @@ extension SessionController {
             do {
                 return try resolver.resolveNamed(line)
             } catch {
+                // `{{secret:}}` was told to set EXPLORER_SECRET_, and asked for at a prompt named ": ".
+                if error.name.isEmpty { throw MissingSecret(message: "'{{secret:}}' names no secret: write {{secret:NAME}}") }
                 guard terminal.isInteractive else {
                     throw MissingSecret(message: "no value for {{secret:\(error.name)}}: set \(SecretResolver.environmentName(error.name)) "
                                         + "in the environment, or type the line at the prompt, which asks for it")
