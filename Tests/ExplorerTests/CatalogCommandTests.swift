@@ -64,3 +64,28 @@ import Testing
                          "no endpoint get /api/taks; did you mean /api/tasks?", "no endpoint /api/tasks/{id}/aply; did you mean /api/tasks/{id}/apply?"])
     }
 }
+
+/// `endpoints` and `help` on a terminal narrower than their rows: the
+/// terminal broke summaries mid-word, two lines in three at 80 columns.
+@Suite struct NarrowTerminalTests {
+    @Test func anEndpointsSummaryIsCutOrPutUnderItsRowToFitTheTerminal() {
+        let endpoints = Profile.linku.endpoints.prefix(3).map { $0 }
+        let wide = CatalogText.list(endpoints)
+        #expect(CatalogText.list(endpoints, width: 400) == wide, "room enough: as before")
+        let pathWidth = endpoints.map(\.path.count).max()!
+        let roomy = CatalogText.list(endpoints, width: 7 + pathWidth + 2 + 8 + 30)
+        #expect(roomy.split(separator: "\n").allSatisfy { String($0).columns <= 7 + pathWidth + 2 + 8 + 30 } && roomy.contains("…"), "\(roomy)")
+        let narrow = CatalogText.list(endpoints, width: 7 + pathWidth + 2 + 8 + 10)
+        #expect(narrow.split(separator: "\n").allSatisfy { String($0).columns <= 7 + pathWidth + 2 + 8 + 10 }, "\(narrow)")
+        #expect(narrow.contains("\n         " + endpoints[0].summary.prefix(20)), "\(narrow)")
+        // A recording keeps the rows whole, whatever the terminal.
+        #expect(OutcomeText.plain(.endpoints(endpoints)) == wide)
+    }
+
+    @Test func helpWrapsAtTheTerminalsWidthUpTo80() {
+        let specs = CommandTable.standard.specs
+        let sixty = OutcomeText.plain(.help(specs), width: 60)!
+        #expect(sixty.split(separator: "\n").allSatisfy { String($0).columns <= 60 }, "\(sixty)")
+        #expect(OutcomeText.plain(.help(specs), width: 200) == OutcomeText.plain(.help(specs)))
+    }
+}

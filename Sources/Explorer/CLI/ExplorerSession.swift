@@ -106,6 +106,7 @@ final class ExplorerSession {
         renderer.formatsOfflineJSON = Surroundings.current.outputIsTerminal
         renderer.escapesControls = Surroundings.current.outputIsTerminal
         renderer.printsWholeBodies = !Surroundings.current.outputIsTerminal
+        if Surroundings.current.outputIsTerminal { renderer.columns = { Surroundings.terminalColumns() } }
         let controller = SessionController(interpreter: interpreter, renderer: renderer,
                                            terminal: terminal, offline: options.offline,
                                            target: live.sandbox != nil ? .sandbox : .url(live.baseURL.absoluteString))
@@ -285,7 +286,8 @@ final class ExplorerSession {
         if !Tours().tours(for: profile.name).isEmpty {
             lines.append(palette.bold("tour") + " lists guided examples, tour NAME walks one.")
         }
-        return lines.joined(separator: "\n") + "\n"
+        let width = Surroundings.terminalColumns() ?? 80
+        return lines.map { $0.wrapped(width: width) }.joined(separator: "\n") + "\n"
     }
 
     func close() {

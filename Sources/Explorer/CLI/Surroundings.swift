@@ -13,6 +13,14 @@ struct Surroundings: Sendable {
     /// Standard error is a terminal: colour there too.
     var errorIsTerminal = true
 
+    /// Standard output's terminal width in columns, asked now (a terminal
+    /// may be resized); nil when it is not a terminal.
+    static func terminalColumns() -> Int? {
+        var size = winsize()
+        guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+
     static let current = Surroundings(environment: ProcessInfo.processInfo.environment,
                                       inputIsTerminal: isatty(0) == 1, outputIsTerminal: isatty(1) == 1, errorIsTerminal: isatty(2) == 1)
 }

@@ -12,10 +12,16 @@ enum CatalogText {
     }
 
     /// One line per endpoint: method, path, auth, summary, in aligned columns.
-    static func list(_ endpoints: [Endpoint]) -> String {
+    static func list(_ endpoints: [Endpoint], width: Int? = nil) -> String {
         let pathWidth = endpoints.map(\.path.count).max() ?? 0
         return endpoints.map { e in
-            pad(e.method, 7) + pad(e.path, pathWidth + 2) + pad(e.isPublic ? "public" : "auth", 8) + e.summary
+            let row = pad(e.method, 7) + pad(e.path, pathWidth + 2) + pad(e.isPublic ? "public" : "auth", 8) + e.summary
+            // On a narrow terminal the terminal broke the summary mid-word under the method: it is cut
+            // where there is room for some of it, else it goes under the row, indented.
+            guard let width, row.columns > width else { return row }
+            if width - (7 + pathWidth + 2 + 8) >= 24 { return row.prefix(columns: width - 1) + "…" }
+            let head = pad(e.method, 7) + pad(e.path, pathWidth + 2) + (e.isPublic ? "public" : "auth")
+            return head + "\n" + ("         " + e.summary).wrapped(width: width)
         }.joined(separator: "\n")
     }
 

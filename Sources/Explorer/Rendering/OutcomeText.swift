@@ -18,7 +18,10 @@ enum OutcomeText {
     }
 
     /// The text, without a final newline; nil for the outcomes it does not cover.
-    static func plain(_ outcome: Outcome) -> String? {
+    /// `width`: the terminal's columns, when shown on one narrower than the
+    /// 80 a recording keeps: help wraps there, and an endpoint's summary is
+    /// cut there (it wrapped mid-word, two lines in three at 80 columns).
+    static func plain(_ outcome: Outcome, width: Int? = nil) -> String? {
         switch outcome {
         case let .message(text): return text
         case let .body(response, carried):
@@ -41,15 +44,15 @@ enum OutcomeText {
             let text = options.sessionFlagsText
             return text.isEmpty ? "no defaults (defaults --follow --timeout 5 -v sets some)" : "every request line: \(text)"
         case let .endpoints(endpoints):
-            return CatalogText.list(endpoints)
+            return CatalogText.list(endpoints, width: width)
         case let .endpointDetails(endpoints, profile):
             return endpoints.map { CatalogText.describe($0, in: profile) }.joined(separator: "\n\n")
         case let .model(model):
             return CatalogText.describe(model)
         case let .help(specs):
-            return help(specs).wrapped()
+            return help(specs).wrapped(width: min(width ?? 80, 80))
         case let .commandHelp(spec):
-            return "usage: \(spec.usage)\n\n\(spec.details)".wrapped()
+            return "usage: \(spec.usage)\n\n\(spec.details)".wrapped(width: min(width ?? 80, 80))
         case let .socketStatus(status):
             return status.map(describe(socket:)) ?? "no WebSocket (ws connect [URL|PATH])"
         case let .curl(request, follow, form, note):

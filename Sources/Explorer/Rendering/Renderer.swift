@@ -28,6 +28,8 @@ struct Renderer: Sendable {
     /// Piped, `-b` alone prints the whole body (`| jq`), not a terminal's
     /// preview: see `wholeBody`.
     var printsWholeBodies = false
+    /// The terminal's columns now (it may be resized), when standard output is one.
+    var columns: (@Sendable () -> Int?)?
 
     /// `text` with its control characters escaped on a terminal (a server's
     /// text quoted again: `show`, `vars`, an error naming what was sent).
@@ -56,7 +58,7 @@ struct Renderer: Sendable {
             // A socket's URL (`connected to ws://…?x=…`, `ws status`), a download's name: supplied secrets hidden.
             // On a terminal, a server's escape codes shown again (`show` of a text body, `vars` of a captured value)
             // are escaped as the first display escapes them: they cleared the screen and set the window title.
-            let text = shownSafely(hidingSupplied(in: OutcomeText.plain(outcome) ?? ""))
+            let text = shownSafely(hidingSupplied(in: OutcomeText.plain(outcome, width: columns?()) ?? ""))
             return (text.isEmpty ? "" : text + "\n", "")
         }
     }
