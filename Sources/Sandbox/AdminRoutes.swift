@@ -38,12 +38,16 @@ enum AdminRoutes {
     /// envelope, as a plain GET of it gets (Hummingbird answered an empty 400).
     /// Registered after every socket, as the router's last resort.
     static func registerWebSocketFallback(on router: Router<BasicWebSocketRequestContext>, state: SandboxState) {
-        router.ws("/**") { request, context in
-            let failure = APIFailure.notFound("no WebSocket at \(request.uri.path)")
-            state.connections.connection(for: context.logger)?.refuseUpgrade(failure, style: state.errorStyle)
-            state.log("WS \(request.uri.path) refused: 404 NOT_FOUND")
-            return .dontUpgrade
-        } onUpgrade: { _, _, _ in }
+        // The router does not fall back to `/**` under a path it knows (`/ws/chat/1/x`, `/__sandbox/echox`):
+        // each known first segment has its own last resort.
+        for path in ["/**", "/ws", "/ws/**", "/__sandbox", "/__sandbox/**"] {
+            router.ws(RouterPath(path)) { request, context in
+                let failure = APIFailure.notFound("no WebSocket at \(request.uri.path)")
+                state.connections.connection(for: context.logger)?.refuseUpgrade(failure, style: state.errorStyle)
+                state.log("WS \(request.uri.path) refused: 404 NOT_FOUND")
+                return .dontUpgrade
+            } onUpgrade: { _, _, _ in }
+        }
     }
 
     static func registerWebSocket(on router: Router<BasicWebSocketRequestContext>, state: SandboxState) {

@@ -199,7 +199,7 @@ extension LiveTransport {
             #expect(expired.status == 401)
             #expect(expired.body?["error_code"] == .string("TOKEN_EXPIRED"))
             // A path that names no user, or no socket at all: 404 in the envelope, as documented (an empty 400 before).
-            for path in ["/ws/chat/", "/ws/chat", "/nope"] {
+            for path in ["/ws/chat/", "/ws/chat", "/nope", "/ws", "/ws/chatx", "/ws/chat/1/x", "/__sandbox/echo/x", "/__sandbox/echox"] {
                 let nobody = parseRaw(try await rawHTTP(port: server.port, upgradeRequest(path)))
                 #expect(nobody.status == 404, "\(path)")
                 #expect(nobody.body?["error_code"] == .string("NOT_FOUND"), "\(path)")
