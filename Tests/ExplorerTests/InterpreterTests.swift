@@ -91,6 +91,8 @@ import Testing
         #expect(Interpreter.shown(variable: "w", "http://bob:UiPw12345@h.example/x") == "http://bob:<hidden: 9 characters>@h.example/x")
         #expect(Interpreter.shown(variable: "loc", "/echo?x=1&key=QueryKey8899") == "/echo?x=1&key=<hidden: 12 characters>")
         #expect(Interpreter.shown(variable: "next", "/items?page=2") == "/items?page=2")
+        // Where it stands only: a one-digit key hid the path's digits too.
+        #expect(Interpreter.shown(variable: "loc", "/items/1?key=1#k=1") == "/items/1?key=<hidden: 1 character>#k=1")
     }
 
     /// Issue 11 #28: `set base_url=…` was kept, shown by vars, and changed nothing.

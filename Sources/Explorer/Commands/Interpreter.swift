@@ -948,9 +948,7 @@ actor Interpreter {
         guard !value.isEmpty else { return value }
         if Redactor.isSecretName(name) || Redactor.looksLikeCredential(value) { return Redactor.hidden(value) }
         // A path or URL holding a credential (`/a?token=X`, `http://bob:PW@h/`, a captured Location with `?key=`).
-        return Redactor.secretsInTarget(value).reduce(value) { shown, secret in
-            shown.replacingOccurrences(of: secret.value, with: Redactor.hidden(secret.value))
-        }
+        return Redactor.hidingSecretsInTarget(value, hide: Redactor.hidden)
     }
 
     /// With a loaded spec, its security decides whether a request is public
