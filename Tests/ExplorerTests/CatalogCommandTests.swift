@@ -55,13 +55,14 @@ import Testing
     @Test func aTypoIsOfferedTheNameItMeant() async throws {
         let said = try await withLiveSession { live in
             var said: [String] = []
-            for line in ["describe Tsk", "describe taskstatu", "describe get /api/taks", "describe /api/tasks/{id}/aply"] {
+            for line in ["describe Tsk", "describe taskstatu", "describe get /api/taks", "describe /api/tasks/{id}/aply", "describe patch /api/tasks/7"] {
                 if case let .failure(message, _) = await live.interpreter.execute(try live.interpreter.parser.parse(line)) { said.append(message) }
             }
             return said
         }
         #expect(said == ["no endpoint or model 'Tsk'; did you mean Task?", "no endpoint or model 'taskstatu'; did you mean TaskStatus?",
-                         "no endpoint get /api/taks; did you mean /api/tasks?", "no endpoint /api/tasks/{id}/aply; did you mean /api/tasks/{id}/apply?"])
+                         "no endpoint get /api/taks; did you mean /api/tasks?", "no endpoint /api/tasks/{id}/aply; did you mean /api/tasks/{id}/apply?",
+                         "no endpoint patch /api/tasks/7; the catalog has GET, PUT /api/tasks/{id}"])
     }
 }
 

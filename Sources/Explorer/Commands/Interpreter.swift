@@ -970,6 +970,11 @@ actor Interpreter {
                 (method == nil || e.method == method) && (e.path == path || e.matches(path: path))
             }
             guard !found.isEmpty else {
+                // `describe POST /tasks` where the catalog has the path under other methods.
+                let others = profile.endpoints.filter { $0.path == path || $0.matches(path: path) }
+                if let first = others.first {
+                    return .failure("no endpoint \(name); the catalog has \(others.map(\.method).joined(separator: ", ")) \(first.path)", .usage)
+                }
                 let near = Self.nearest(to: path, in: profile.endpoints.filter { method == nil || $0.method == method }.map(\.path))
                 return .failure("no endpoint \(name)" + (near.map { "; did you mean \($0)?" } ?? " (endpoints lists them)"), .usage)
             }
