@@ -28,6 +28,8 @@ import Testing
         let lines = CandidateList.format(candidates, width: 40).split(separator: "\n").map(String.init)
         #expect(lines.count == 2 && lines.allSatisfy { $0.columns < 40 }, "\(lines.map(\.columns))")
         #expect(lines[0].hasPrefix("linku/chat    爱丽丝"))
+        // A cut hint says it is cut: it stopped mid-word, as if that were all.
+        #expect(lines.allSatisfy { $0.hasSuffix("…") }, "\(lines)")
         #expect("名称abc".prefix(columns: 5) == "名称a" && "名称abc".prefix(columns: 3) == "名")
     }
 

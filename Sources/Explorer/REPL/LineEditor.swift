@@ -196,7 +196,8 @@ enum CandidateList {
             return candidates.map { c in
                 guard let hint = c.hint else { return c.text }
                 let line = c.text.padded(to: longest + 2) + hint
-                return line.columns > width ? line.prefix(columns: max(width - 1, longest)) : line
+                // Cut where it no longer fits, and said to be (it stopped mid-word, as if that were all).
+                return line.columns > width ? line.prefix(columns: max(width - 2, longest)) + "…" : line
             }.joined(separator: "\n") + "\n"
         }
         let columnWidth = longest + 2
