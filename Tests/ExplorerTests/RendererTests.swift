@@ -105,6 +105,23 @@ import Testing
         #expect(try JSONParser.parse(JSONPrinter.compact(.string("a\u{202E}b\u{2066}c"))) == .string("a\u{202E}b\u{2066}c"))
     }
 
+    /// A short secret a request carried (a 5-character password, a
+    /// 4-character API key) was shown where the answer quoted it, and hidden
+    /// in the transcript; a short cookie value (`theme=dark`) stays shown.
+    @Test func aShortSecretTheRequestCarriedIsHiddenWhereTheAnswerQuotesIt() {
+        var request = PreparedRequest(method: "POST", url: URL(string: "http://127.0.0.1:1/login")!,
+                                      headers: [HTTPHeader(name: "Content-Type", value: "application/json"), HTTPHeader(name: "X-Api-Key", value: "k123"),
+                                                HTTPHeader(name: "Cookie", value: "theme=dark")],
+                                      body: Array(#"{"email":"a@b.c","password":"ab1xy"}"#.utf8))
+        request.timeout = nil
+        let answer = #"{"message":"bad password 'ab1xy' with key k123 in theme dark"}"#
+        let response = ReceivedResponse(status: 401, reason: "Unauthorized", headers: [HTTPHeader(name: "Content-Type", value: "application/json")],
+                                        body: Array(answer.utf8))
+        let (out, err) = Renderer(palette: .plain).render(.exchange(Exchange(request: request, response: response), note: nil, view: .plain))
+        #expect(!(out + err).contains("ab1xy") && !(out + err).contains("k123"), "\(out)\(err)")
+        #expect((out + err).contains("theme dark"), "\(out)\(err)")
+    }
+
     /// A CRLF text answer is recorded a line per line: it was one line
     /// holding "\r\n", which no transcript could read back.
     @Test func aCRLFTextAnswerIsObservedLineByLine() {

@@ -21,4 +21,12 @@ import Testing
         #expect(try typed("header X-Api-Key:k3y-typed-123") == ["X-Api-Key=k3y-typed-123"])
         #expect(try typed("header X-Trace:t-1").isEmpty)
     }
+
+    /// A short secret typed on a line was hidden in the transcript (from 4
+    /// characters) and shown on screen where an answer quoted it (from 6).
+    @Test func aShortTypedSecretIsTheSessionsFromFourCharacters() throws {
+        #expect(try typed("post /login password=ab1xy") == ["password=ab1xy"])
+        #expect(try typed("get /x X-Api-Key:k123") == ["X-Api-Key=k123"])
+        #expect(try typed("post /login password=abc").isEmpty)
+    }
 }

@@ -104,6 +104,8 @@ struct SuppliedSecrets: Sendable, Equatable {
         default:
             break
         }
-        return found.filter { $0.value.count >= SecretScrubber.minimumLength }
+        // From 4 characters, as a recording hides what was typed: a 5-character password an error
+        // quoted was shown on screen and hidden in the transcript.
+        return found.filter { $0.value.count >= SecretScrubber.typedMinimumLength }
     }
 }

@@ -177,10 +177,11 @@ struct Renderer: Sendable {
                 }
             }
         }
+        var cookies: [String] = []
         for header in request.headers {
             if header.hasName("Cookie") {
                 for pair in header.value.split(separator: ";") {
-                    if let equals = pair.firstIndex(of: "=") { values.append(String(pair[pair.index(after: equals)...])) }
+                    if let equals = pair.firstIndex(of: "=") { cookies.append(String(pair[pair.index(after: equals)...])) }
                 }
             } else if Redactor.isSecretName(header.name) || secretHeaders.contains(where: header.hasName) {
                 values.append(header.value)
@@ -194,8 +195,11 @@ struct Renderer: Sendable {
                 }
             }
         }
-        // Counts no further than it needs to: a token is long.
-        return values.filter { $0.dropFirst(SecretScrubber.minimumLength - 1).isEmpty == false }
+        // Counts no further than it needs to: a token is long. What a secret's name carried, from 4
+        // characters, as a recording hides it (a 5-character password an error quoted was shown);
+        // a cookie (`theme=dark`) from 6.
+        return values.filter { $0.dropFirst(SecretScrubber.typedMinimumLength - 1).isEmpty == false }
+            + cookies.filter { $0.dropFirst(SecretScrubber.minimumLength - 1).isEmpty == false }
     }
 
     /// The request as sent (`-v`, `-p H`/`B`): its line and headers with
