@@ -533,38 +533,29 @@ public enum Redactor {
     /// URL's userinfo password as `password`, with their values as typed:
     /// what a recording hides wherever an answer echoes them (`"path":
     /// "/a?token=X"` was written in clear). References (`{{token}}`) are left out.
-    /// A path or URL with its userinfo password and its secret query values
-    /// each replaced where it stands by `hide(value)` (a short value
-    /// replaced wherever it stood hid digits of the path too).
-    public static func hidingSecretsInTarget(_ target: String, hide: (String) -> String) -> String {
-        var text = target
-        if let range = userinfoPassword(in: text), !text[range].isEmpty, !text[range].contains("{{") {
-            text.replaceSubrange(range, with: hide(String(text[range])))
-        }
-        guard let question = text.firstIndex(of: "?") else { return text }
-        let rest = text[text.index(after: question)...]
-        let fragment = rest.firstIndex(of: "#")
-        let pairs = rest[..<(fragment ?? rest.endIndex)].split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
-            guard let eq = pair.firstIndex(of: "="), isSecretParameter(String(pair[..<eq])) else { return String(pair) }
-            let value = String(pair[pair.index(after: eq)...])
-            guard !value.isEmpty, !value.contains("{{") else { return String(pair) }
-            return pair[...eq] + hide(value)
-        }
-        return String(text[...question]) + pairs.joined(separator: "&") + (fragment.map { String(rest[$0...]) } ?? "")
+    public static func secretsInTarget(_ target: String) -> [(name: String, value: String)] {
+        secretRanges(in: target).map { ($0.name, String(target[$0.range])) }
     }
 
-    public static func secretsInTarget(_ target: String) -> [(name: String, value: String)] {
-        var found: [(name: String, value: String)] = []
-        if let range = userinfoPassword(in: target) {
-            let password = String(target[range])
-            if !password.isEmpty, !password.contains("{{") { found.append(("password", password)) }
-        }
+    /// A path or URL with those values each replaced where it stands by
+    /// `hide(value)` (a short value replaced wherever its text stood hid
+    /// digits of the path too).
+    public static func hidingSecretsInTarget(_ target: String, hide: (String) -> String) -> String {
+        var text = target
+        for (_, range) in secretRanges(in: target).reversed() { text.replaceSubrange(range, with: hide(String(target[range]))) }
+        return text
+    }
+
+    /// Where `secretsInTarget`'s values stand, in order.
+    private static func secretRanges(in target: String) -> [(name: String, range: Range<String.Index>)] {
+        var found: [(name: String, range: Range<String.Index>)] = []
+        if let range = userinfoPassword(in: target), !range.isEmpty, !target[range].contains("{{") { found.append(("password", range)) }
         guard let question = target.firstIndex(of: "?") else { return found }
         let query = target[target.index(after: question)...].prefix { $0 != "#" }
         for pair in query.split(separator: "&") {
             guard let eq = pair.firstIndex(of: "="), isSecretParameter(String(pair[..<eq])) else { continue }
-            let value = String(pair[pair.index(after: eq)...])
-            guard !value.isEmpty, !value.contains("{{") else { continue }
+            let value = pair.index(after: eq)..<pair.endIndex
+            guard !value.isEmpty, !pair[value].contains("{{") else { continue }
             found.append((String(pair[..<eq]), value))
         }
         return found
