@@ -33,8 +33,8 @@ struct ProfileDocument {
             for (key, _) in members where !seen.insert(key).inserted { throw child(key, .null).problem("'\(key)' appears twice") }
             if let allowed {
                 for (key, _) in members where !allowed.contains(key) {
-                    let near = allowed.min { editDistance(key, $0) < editDistance(key, $1) }
-                    let hint = near.flatMap { editDistance(key, $0) <= 3 ? "; did you mean \($0)?" : nil } ?? "; known: \(allowed.joined(separator: ", "))"
+                    let near = nearest(to: key, in: allowed) { distance, _ in distance <= 3 }
+                    let hint = near.map { "; did you mean \($0)?" } ?? "; known: \(allowed.joined(separator: ", "))"
                     throw child(key, .null).problem("unknown field '\(key)'" + hint)
                 }
             }

@@ -142,7 +142,7 @@ extension ProfileFile {
 
         func unknown(_ name: String, models only: Bool) -> String {
             let known = models.sorted() + (only ? [] : enums.keys.sorted())
-            let near = known.min { editDistance(name, $0) < editDistance(name, $1) }.flatMap { editDistance(name, $0) <= 2 ? $0 : nil }
+            let near = nearest(to: name, in: known) { distance, _ in distance <= 2 }
             if only { return "no model named '\(name)' in models" + (near.map { "; did you mean \($0)?" } ?? "") }
             return "unknown type '\(name)'" + (near.map { "; did you mean \($0)?" } ?? "")
                 + "; a type is string, integer, number, boolean, any, a model or enum of this file, Name (a|b) for an enum in place, T[] for a list, T | null"

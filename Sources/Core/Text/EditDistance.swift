@@ -24,3 +24,19 @@ public func editDistance(_ a: String, _ b: String) -> Int {
     }
     return d[a.count][b.count]
 }
+
+/// The candidate nearest `word` by `editDistance` (the first of equals),
+/// when `near` takes its distance as a typo's (thresholds differ: a short
+/// command, a long path); nil for none. `ignoringCase`: compared lower-cased,
+/// returned as given. Each distance is worked out once.
+public func nearest(to word: String, in candidates: some Sequence<String>, ignoringCase: Bool = false,
+                    near: (_ distance: Int, _ candidate: String) -> Bool) -> String? {
+    let typed = ignoringCase ? word.lowercased() : word
+    var best: (candidate: String, distance: Int)?
+    for candidate in candidates {
+        let distance = editDistance(typed, ignoringCase ? candidate.lowercased() : candidate)
+        if best == nil || distance < best!.distance { best = (candidate, distance) }
+    }
+    guard let best, near(best.distance, best.candidate) else { return nil }
+    return best.candidate
+}

@@ -30,8 +30,7 @@ public struct TranscriptMatcher: Sendable {
     /// " (did you mean {{note_id}}?)": a capture or variable near the name, else a kind word.
     private func nearest(_ name: String) -> String {
         let names = Array(captures.keys) + variables.keys.filter { !$0.hasPrefix("secret:") }
-        if let near = names.sorted().min(by: { editDistance(name, $0) < editDistance(name, $1) }),
-           editDistance(name, near) <= max(1, min(2, name.count / 3)) {
+        if let near = Core.nearest(to: name, in: names.sorted(), near: { distance, _ in distance <= max(1, min(2, name.count / 3)) }) {
             return " (did you mean {{\(near)}}?)"
         }
         return TranscriptPattern.nearestKindWord(name).map { " (did you mean {{\($0)}}?)" } ?? ""

@@ -232,8 +232,7 @@ struct ConnectionSettings: Equatable {
             }
             guard lookup.file(named: profile) != nil else {
                 // One line, with the built-in name it is likely a typo of (`link`, `Nova`), not the usage text under it.
-                let near = Profile.names.min { editDistance(profile.lowercased(), $0) < editDistance(profile.lowercased(), $1) }
-                    .flatMap { editDistance(profile.lowercased(), $0) <= 2 ? "did you mean \($0)? " : nil } ?? ""
+                let near = nearest(to: profile.lowercased(), in: Profile.names) { distance, _ in distance <= 2 }.map { "did you mean \($0)? " } ?? ""
                 throw Self.unknown("unknown profile '\(profile)'; \(near)built in: \(Profile.names.joined(separator: ", ")); "
                                    + "no file \(profile).yaml in .explorer/profiles/ or $XDG_CONFIG_HOME/explorer/profiles/ (explorer profiles lists them)")
             }

@@ -1012,9 +1012,7 @@ actor Interpreter {
 
     /// The name a typo most likely meant (case aside), if one is near enough for its length.
     private static func nearest(to typed: String, in names: [String]) -> String? {
-        let lower = typed.lowercased()
-        guard let near = names.min(by: { editDistance(lower, $0.lowercased()) < editDistance(lower, $1.lowercased()) }) else { return nil }
-        return editDistance(lower, near.lowercased()) <= max(1, min(3, typed.count / 3)) ? near : nil
+        Core.nearest(to: typed, in: names, ignoringCase: true) { distance, _ in distance <= max(1, min(3, typed.count / 3)) }
     }
 
     /// The catalog's enums by name: declared, or written in place in a field.

@@ -133,8 +133,7 @@ struct RequestOptions: Sendable, Equatable {
             // Every short option is one letter from any other: `-x` was asked "did you mean '-F'?". A short
             // one is offered only in the other case (`-V` for `-v`); a long one when near in its length.
             let near = name.count == 2 ? Self.flagNames.first { $0.count == 2 && $0 != name && $0.lowercased() == name.lowercased() }
-                : Self.flagNames.filter { $0.count > 2 }.min { editDistance(name.lowercased(), $0) < editDistance(name.lowercased(), $1) }
-                    .flatMap { editDistance(name.lowercased(), $0) <= min(2, max(1, name.count / 3)) ? $0 : nil }
+                : nearest(to: name.lowercased(), in: Self.flagNames.filter { $0.count > 2 }) { distance, _ in distance <= min(2, max(1, name.count / 3)) }
             if let near { message += "; did you mean '\(near)'?" }
             throw CommandError(message + " (help get lists the options)", column: word.start)
         }

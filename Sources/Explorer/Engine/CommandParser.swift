@@ -342,8 +342,10 @@ struct CommandParser {
                     throw CommandError("'{{\(CommandError.quotable(name))}}' is not a variable: \(hint)", column: word.start)
                 }
                 // A typo of a variable there is (`{{note_idd}}`), most often in a hand-edited transcript.
-                let near = variables.keys.filter { !$0.hasPrefix("secret:") }.sorted().min { editDistance(name, $0) < editDistance(name, $1) }
-                var unknown = if let near, editDistance(name, near) <= max(1, min(2, name.count / 3)) {
+                let near = nearest(to: name, in: variables.keys.filter { !$0.hasPrefix("secret:") }.sorted()) { distance, _ in
+                    distance <= max(1, min(2, name.count / 3))
+                }
+                var unknown = if let near {
                     CommandError("unknown variable {{\(name)}}; did you mean {{\(near)}}?", column: word.start)
                 } else {
                     CommandError("unknown variable {{\(name)}} (set it with: set \(name)=VALUE; see vars)", column: word.start)

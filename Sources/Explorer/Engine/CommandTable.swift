@@ -20,10 +20,7 @@ struct CommandTable: Sendable {
 
     /// The known command closest to `word`, when it is close enough to be a typo.
     func closest(to word: String) -> String? {
-        let lower = word.lowercased()
-        let scored = offeredNames.map { ($0, editDistance(lower, $0)) }.min { $0.1 < $1.1 }
-        guard let (name, distance) = scored, distance <= max(1, name.count / 3) else { return nil }
-        return name
+        nearest(to: word.lowercased(), in: offeredNames) { distance, name in distance <= max(1, name.count / 3) }
     }
 
     /// A table with one more command (tests; a plug-in one day).
