@@ -259,7 +259,11 @@ extension WebSocketCommandTests {
         // As the REPL listens: frames print as they come, and that is their showing.
         await interpreter.setSocketListener { heard.append($0) }
         await interpreter.setFramesLive(true)
-        func run(_ line: String) async throws -> Outcome { await interpreter.execute(try interpreter.parser.parse(line)) }
+        // Each line starts a line of the frame tap, as the REPL's session controller does.
+        func run(_ line: String) async throws -> Outcome {
+            interpreter.frameTap.startLine()
+            return await interpreter.execute(try interpreter.parser.parse(line))
+        }
         do {
             guard (try await run("ws connect /__sandbox/echo --retries 2 --heartbeat 0")).shownText != nil else { throw SocketFailure("no connection") }
             guard let status = (try await run("ws status")).shownText else { throw SocketFailure("no status") }
@@ -281,6 +285,40 @@ extension WebSocketCommandTests {
             _ = try await run("ws close")
             guard case let .failure(closed, _) = try await run("ws recv --timeout 5") else { throw SocketFailure("a frame after close") }
             #expect(closed == WebSocketSendError.notConnected.description)
+        } catch {
+            Issue.record(error)
+        }
+        await live.close()
+    }
+
+    /// A frame that came after `ws recv` was typed but before it waited (a
+    /// loaded machine, a quick server) was shown and not handed to it: the
+    /// recv waited for the next, and a recording, which writes that frame
+    /// under the recv's step, had a body without it, which failed its replay.
+    @Test func aFrameShownAfterRecvsLineBeganIsItsFirst() async throws {
+        let live = try await LiveSession.open(profile: .linku, target: .sandbox())
+        let interpreter = live.interpreter
+        let heard = Heard()
+        await interpreter.setSocketListener { heard.append($0) }
+        await interpreter.setFramesLive(true)
+        do {
+            interpreter.frameTap.startLine()
+            _ = await interpreter.execute(try interpreter.parser.parse("ws connect /__sandbox/echo --heartbeat 0"))
+            interpreter.frameTap.startLine()
+            _ = await interpreter.execute(try interpreter.parser.parse(#"ws send {"n":1}"#))
+            try await eventually("the echo printed") { heard.received == [#"{"n":1}"#] }
+            // `ws recv` typed, its line begun: a frame comes (the echo of one sent here) before it runs.
+            interpreter.frameTap.startLine()
+            _ = await interpreter.execute(try interpreter.parser.parse(#"ws send {"n":2}"#))
+            try await eventually("the second echo printed") { heard.received == [#"{"n":1}"#, #"{"n":2}"#] }
+            let answer = await interpreter.execute(try interpreter.parser.parse("ws recv --timeout 0.5"))
+            guard case let .frames(frames, shortfall) = answer else { throw SocketFailure("recv got nothing: \(answer)") }
+            #expect(frames.map(\.text) == [#"{"n":2}"#] && shortfall == nil && frames.allSatisfy(\.shownAsItCame))
+            #expect(!Renderer(palette: .plain).render(answer).out.contains(#"{"n":2}"#))
+            // Taken: the next line's recv waits for a new one.
+            interpreter.frameTap.startLine()
+            guard case .failure = await interpreter.execute(try interpreter.parser.parse("ws recv --timeout 0.2")) else { throw SocketFailure("a frame again") }
+            _ = await interpreter.execute(.ws(.close))
         } catch {
             Issue.record(error)
         }

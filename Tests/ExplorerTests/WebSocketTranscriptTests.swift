@@ -9,8 +9,8 @@ import Testing
 /// disk) replays green against a fresh one; a frame that never comes fails
 /// with a clear difference.
 @Suite struct WebSocketTranscriptTests {
-    /// Records `lines` the way the session controller does: the frames that came since the
-    /// last step are written before each line runs.
+    /// Records `lines` the way the session controller does: each starts a line of the
+    /// frame tap, and the frames that came before it are written under the last step.
     /// `live`: as the REPL records, frames shown as they come (`frames: live`);
     /// the line `!ack` waits until the socket has received a frame.
     static func record(_ lines: [String], live: Bool = false) async throws -> (path: String, text: String, tokens: [String]) {
@@ -28,7 +28,7 @@ import Testing
                                                   variables: { [interpreter] in interpreter.allVariables })
             var tokens: [String] = []
             for template in lines {
-                try recorder.flushFrames()
+                try recorder.flushFrames(before: interpreter.frameTap.startLine())
                 // `{{TOKEN}}` and `{{WS}}` stand for this run's access token and socket base URL.
                 let token = await interpreter.session.tokens?.accessToken ?? ""
                 let line = template.replacingOccurrences(of: "{{TOKEN}}", with: token)

@@ -104,8 +104,10 @@ final class SessionController {
     /// `record` and transcript commands (run here, on the calling thread),
     /// comments, `--offline`, and asking for login details in the REPL.
     private func prepare(_ line: String, parsed: Result<Command, CommandError>? = nil, location: String?, promptWidth: Int) -> Prepared {
-        // Frames that came since the last step belong to it, not to this line.
-        whileRecording { try $0.flushFrames() }
+        // Frames that came since the last step belong to it, not to this line; those from now on
+        // to this line (a `ws recv` gets those that came after it was typed, though shown as they came).
+        let frameLine = interpreter.frameTap.startLine()
+        whileRecording { try $0.flushFrames(before: frameLine) }
         var filled = line
         var parser = interpreter.parser
         if parsed == nil, line.includes(ascii: "{{secret:") {

@@ -6,34 +6,50 @@ import Foundation
 /// step they came in, a replay matches them with the frames a step expects.
 /// It is apart from the `ws recv` inbox, so neither takes frames from the
 /// other. Heartbeats (`{"type":"ping"}`, `{"type":"pong"}`) are left out.
+///
+/// Each frame is stamped with the line it came in (`startLine`), under the
+/// same lock as the queues: a recording's "frames before this line" and a
+/// `ws recv`'s "frames since its line began" split the frames at one place.
 final class FrameTap: @unchecked Sendable {
     private let lock = NSLock()
-    private var queues: [Int: [ObservedFrame]] = [:]
+    private var queues: [Int: [(line: Int, frame: ObservedFrame)]] = [:]
+    private var line = 0
     /// A subscriber waiting in `take`, woken by each frame posted.
     private var waiters: [Int: AsyncStream<Void>.Continuation] = [:]
     private var nextID = 0
     /// Frames a subscriber has not taken yet are dropped, oldest first, past this.
     static let queueLimit = 10_000
 
-    func post(_ direction: FrameDirection, _ frame: SocketFrame) {
+    /// A line (a step) begins: frames from now on came in it. Returns its number.
+    @discardableResult
+    func startLine() -> Int { lock.withLock { line += 1; return line } }
+
+    /// The line frames come in now.
+    var currentLine: Int { lock.withLock { line } }
+
+    /// Posts a frame; returns the line it came in.
+    @discardableResult
+    func post(_ direction: FrameDirection, _ frame: SocketFrame) -> Int {
         // No one listening, no parsing: a 10 MB frame costs nothing here then.
-        guard lock.withLock({ !queues.isEmpty }) else { return }
+        if let unheard = lock.withLock({ queues.isEmpty ? line : nil }) { return unheard }
         switch frame {
-        case let .text(text): post(ObservedFrame(direction, text: text))
-        case let .binary(bytes): post(ObservedFrame(direction, .binary(bytes.count)))
+        case let .text(text): return post(ObservedFrame(direction, text: text))
+        case let .binary(bytes): return post(ObservedFrame(direction, .binary(bytes.count)))
         }
     }
 
-    func post(_ frame: ObservedFrame) {
-        guard !frame.isHeartbeat else { return }
-        let waiting = lock.withLock {
+    @discardableResult
+    func post(_ frame: ObservedFrame) -> Int {
+        let (came, waiting) = lock.withLock {
+            guard !frame.isHeartbeat else { return (line, [AsyncStream<Void>.Continuation]()) }
             for id in queues.keys {
-                queues[id]!.append(frame)
+                queues[id]!.append((line, frame))
                 if queues[id]!.count > Self.queueLimit { queues[id]!.removeFirst() }
             }
-            return Array(waiters.values)
+            return (line, Array(waiters.values))
         }
         waiting.forEach { $0.yield() }
+        return came
     }
 
     /// Registers the continuation that wakes subscriber `id`'s `take` (nil: none waits).
@@ -57,18 +73,21 @@ final class FrameTap: @unchecked Sendable {
     }
 
     /// Takes the first `sent` sent and `received` received frames queued for
-    /// `id` (all of them when nil), in the order they went; the rest stay.
-    /// `complete` says whether that many were there.
-    fileprivate func take(_ id: Int, sent: Int?, received: Int?) -> (frames: [ObservedFrame], complete: Bool) {
+    /// `id` (all of them when nil) that came before line `before` (any line
+    /// when nil), in the order they went; the rest stay. `complete` says
+    /// whether that many were there.
+    fileprivate func take(_ id: Int, sent: Int?, received: Int?, before: Int? = nil) -> (frames: [ObservedFrame], complete: Bool) {
         lock.withLock {
             let queue = queues[id] ?? []
             var wanted: [FrameDirection: Int] = [:]
             if let sent { wanted[.sent] = sent }
             if let received { wanted[.received] = received }
             var taken: [ObservedFrame] = []
-            var left: [ObservedFrame] = []
-            for frame in queue {
-                if let n = wanted[frame.direction], n <= 0 { left.append(frame); continue }
+            var left: [(line: Int, frame: ObservedFrame)] = []
+            for entry in queue {
+                let frame = entry.frame
+                if let before, entry.line >= before { left.append(entry); continue }
+                if let n = wanted[frame.direction], n <= 0 { left.append(entry); continue }
                 taken.append(frame)
                 wanted[frame.direction] = wanted[frame.direction].map { $0 - 1 }
             }
@@ -78,7 +97,7 @@ final class FrameTap: @unchecked Sendable {
     }
 
     fileprivate func count(_ id: Int, _ direction: FrameDirection) -> Int {
-        lock.withLock { queues[id]?.filter { $0.direction == direction }.count ?? 0 }
+        lock.withLock { queues[id]?.filter { $0.frame.direction == direction }.count ?? 0 }
     }
 }
 
@@ -94,8 +113,8 @@ final class FrameSubscription: @unchecked Sendable {
 
     deinit { tap.unsubscribe(id) }
 
-    /// Every frame queued so far.
-    func takeAll() -> [ObservedFrame] { tap.take(id, sent: nil, received: nil).frames }
+    /// Every frame queued so far, or those that came before line `before`.
+    func takeAll(before: Int? = nil) -> [ObservedFrame] { tap.take(id, sent: nil, received: nil, before: before).frames }
 
     /// Waits up to `timeout` seconds until `sent` sent and `received`
     /// received frames have come, then takes them (fewer when the time ran

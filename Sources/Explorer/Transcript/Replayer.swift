@@ -377,6 +377,8 @@ struct Replayer: Sendable {
         /// the replay cannot go on (`failure` says why).
         nonisolated(nonsending) mutating func run(_ step: TranscriptStep, typed: String? = nil) async -> Outcome? {
             let started = ContinuousClock.now
+            // Frames from now on came in this step, as in the REPL that recorded it (`FrameTap.startLine`).
+            interpreter.frameTap.startLine()
             var line: String
             resolver.session = await sessionSecrets()
             resolver.variables = interpreter.allVariables

@@ -85,12 +85,13 @@ final class TranscriptRecorder {
         try append(scrubber.scrub(TranscriptWriter.comment(line)))
     }
 
-    /// Writes the frames that came since the last step was written. They are
-    /// appended below it, so they belong to it: the session controller calls this before
-    /// each line runs, so that a step's own frames are the ones during it.
-    func flushFrames() throws(Failure) {
+    /// Writes the frames that came since the last step was written (before
+    /// line `before` of the frame tap, when given). They are appended below
+    /// it, so they belong to it: the session controller calls this as each
+    /// line starts, so that a step's own frames are the ones during it.
+    func flushFrames(before line: Int? = nil) throws(Failure) {
         guard let frames, steps > 0 else { return }
-        let came = frames.takeAll()
+        let came = frames.takeAll(before: line)
         guard !came.isEmpty else { return }
         try append(scrubber.scrub(TranscriptWriter.lateFrames(recorded(came))))
     }

@@ -34,6 +34,9 @@ struct SocketState {
     /// How many `.sent` events have been handled: a `ws send` waits for its
     /// own, so that a recording writes the frame under its step.
     var sentSeen = 0
+    /// Frames shown as they came (live) in the frame tap's current line: a
+    /// `ws recv` typed just before they came gets them (`framesShownInThisLine`).
+    var shownInLine: (line: Int, frames: [SocketNotice]) = (0, [])
 }
 
 struct ConnectFailed: Error {
@@ -252,9 +255,9 @@ extension Interpreter {
                 notices.append(.init(time: now, kind: .problem, text: line))
             }
         case let .received(frame):
-            frameTap.post(.received, frame)
+            let line = frameTap.post(.received, frame)
             remember(frame)
-            notices += deliver(SocketNotice(time: now, kind: .received, text: Self.text(frame), pretty: prettyFrames))
+            notices += deliver(SocketNotice(time: now, kind: .received, text: Self.text(frame), pretty: prettyFrames), line: line)
         case let .sent(frame):
             sockets.sentSeen += 1
             frameTap.post(.sent, frame)
@@ -262,8 +265,8 @@ extension Interpreter {
         case let .reconciled(missed):
             notices.append(.init(time: now, kind: .state, text: "reconciled: \(missed.count) missed message\(missed.count == 1 ? "" : "s")"))
             for message in missed {
-                frameTap.post(ObservedFrame(.received, .json(message)))
-                notices += deliver(SocketNotice(time: now, kind: .received, text: JSONPrinter.compact(message), pretty: prettyFrames))
+                let line = frameTap.post(ObservedFrame(.received, .json(message)))
+                notices += deliver(SocketNotice(time: now, kind: .received, text: JSONPrinter.compact(message), pretty: prettyFrames), line: line)
             }
         case let .reconcileFailed(line):
             notices.append(.init(time: now, kind: .problem, text: "reconcile failed: \(line)"))
@@ -276,9 +279,14 @@ extension Interpreter {
     /// it is returned to be printed as it arrives, and that is its showing;
     /// else (a script) it waits in the inbox for the next `ws recv`, and is
     /// returned too, for a listener (a tour of a script's transcript) to print.
-    private func deliver(_ notice: SocketNotice) -> [SocketNotice] {
+    /// `line` is the frame tap's line it came in.
+    private func deliver(_ notice: SocketNotice, line: Int) -> [SocketNotice] {
         let awaited = sockets.inbox.count < sockets.wanted
-        guard awaited || !sockets.live else { return [notice] }
+        guard awaited || !sockets.live else {
+            if sockets.shownInLine.line != line { sockets.shownInLine = (line, []) }
+            if sockets.shownInLine.frames.count < SocketState.inboxLimit { sockets.shownInLine.frames.append(notice) }
+            return [notice]
+        }
         // A `ws recv` waiting at the REPL shows each frame as it comes (nothing showed until the
         // last had come, or Ctrl-C), and its answer then does not show it again.
         let showNow = awaited && sockets.live && sockets.listener != nil
@@ -304,6 +312,7 @@ extension Interpreter {
     private func receive(_ count: Int, timeout: Double) async -> Outcome {
         guard sockets.socket != nil || !sockets.inbox.isEmpty else { return .failure(WebSocketSendError.notConnected.description, .usage) }
         let limit = Duration.milliseconds(Int((timeout * 1000).rounded()))
+        sockets.inbox.insert(contentsOf: framesShownInThisLine().prefix(count), at: 0)
         sockets.wanted = count
         _ = await wait(timeout: limit) { $0.inbox.count >= count }
         sockets.wanted = 0
@@ -326,6 +335,9 @@ extension Interpreter {
     private func receive(until filter: FrameFilter, timeout: Double) async -> Outcome {
         guard sockets.socket != nil || !sockets.inbox.isEmpty else { return .failure(WebSocketSendError.notConnected.description, .usage) }
         let limit = Duration.milliseconds(Int((timeout * 1000).rounded()))
+        // Those after the first match were shown, and that was their showing: not kept for the next `ws recv`.
+        let early = framesShownInThisLine()
+        sockets.inbox.insert(contentsOf: early.prefix(through: early.firstIndex { filter.matches($0.text) } ?? early.endIndex - 1), at: 0)
         sockets.wanted = SocketState.inboxLimit
         _ = await wait(timeout: limit) { $0.inbox.contains { filter.matches($0.text) } }
         sockets.wanted = 0
@@ -336,6 +348,18 @@ extension Interpreter {
         let why = sockets.ended ? (sockets.closedBy ?? "the socket is closed") : "none came within \(Self.seconds(limit))"
         let said = "no frame matched \(filter.text): \(why)"
         return taken.isEmpty ? .failure(said, .runtime) : .frames(taken, shortfall: "\(taken.count) frame\(taken.count == 1 ? "" : "s") came, but " + said)
+    }
+
+    /// At the REPL, the frames shown as they came since this `ws recv`'s line
+    /// began (typed, then a frame came before it waited): its first frames,
+    /// as a recording writes them under its step; not shown again. A replay
+    /// starts a line at each step, so it hands the same frames to its `ws recv`.
+    private func framesShownInThisLine() -> [SocketNotice] {
+        guard sockets.live else { return [] }
+        let current = frameTap.currentLine
+        let shown = sockets.shownInLine.line == current ? sockets.shownInLine.frames : []
+        sockets.shownInLine = (current, [])
+        return shown.map { var notice = $0; notice.shownAsItCame = true; return notice }
     }
 
     private func status() async -> SocketStatus? {
