@@ -87,6 +87,24 @@ def test_lines_that_type_a_secret_in_a_file_run_and_the_file_goes_on(tmp_path):
     assert "s3cretPassw0rd" not in result.stdout and "abcdefgh" not in result.stdout, result.stdout
 
 
+def test_a_refresh_in_a_recorded_file_is_recorded_and_the_file_goes_on(tmp_path):
+    # A refresh on the way makes the recording learn the new tokens; it asked
+    # the session for them, waiting on the interpreter's loop from a batch on
+    # that loop: `explorer run FILE --record` crashed at the first refresh.
+    script = tmp_path / "refresh.txt"
+    script.write_text("login alice@example.com alice123\npost /__sandbox/expire-access-tokens\n"
+                      "get /api/users/profile/me -b\nget /api/banners -b\n")
+    recorded = tmp_path / "refresh.transcript"
+    try:
+        result = run_explorer(["--record", str(recorded), "run", str(script)], env=isolated_env(tmp_path), cwd=tmp_path, timeout=60)
+    finally:
+        script.unlink()
+    assert result.returncode == 0, result.stdout + result.stderr
+    text = recorded.read_text()
+    assert "> get /api/users/profile/me -b\n(access token refreshed; request retried)\nHTTP/1.1 200" in text, text
+    assert "> get /api/banners -b\n" in text and "alice123" not in text, text
+
+
 def test_a_file_that_cannot_be_read_is_one_line_and_status_2(tmp_path):
     # Issue 11 #28: it printed the whole usage and exited 64, a status the README did not list.
     env = isolated_env(tmp_path)

@@ -28,6 +28,9 @@ public struct Exchange: Sendable {
     /// replaced on the way: an answer that echoes one under a name of its
     /// own (a refresh token as `rt`) has it hidden as a carried credential.
     public var heldTokens: [String] = []
+    /// The session's tokens when the answer came: after a refresh, the new
+    /// ones (a recording learns them without asking the session again).
+    public var tokensAfter: Tokens?
     /// What was odd about the refresh this exchange made, in one line: a
     /// profile path that found nothing in the refresh's answer.
     public var refreshWarning: String?
@@ -279,6 +282,7 @@ public actor AuthSession {
                     if let token, token.count >= SecretScrubber.minimumLength, !held.contains(token) { held.append(token) }
                 }
                 exchange.heldTokens = held
+                exchange.tokensAfter = tokens
                 return exchange
             }
             guard hops.count < follow.maximum else {

@@ -198,8 +198,9 @@ final class SessionController {
         }
         let shownWhole = show(outcome, location: location)
         // A refresh on the way brought tokens the recording has not seen: an answer echoing the new one was written in clear.
-        if let recorder, case let .exchange(exchange, _, _) = outcome, exchange.refreshed,
-           let tokens = runBlocking(on: interpreter, { await $0.session.tokens }) {
+        // Read from the answer, not the session: a script's lines run here on the interpreter's loop, and
+        // waiting on it from there crashed `explorer run FILE --record` at the first refresh.
+        if let recorder, case let .exchange(exchange, _, _) = outcome, exchange.refreshed, let tokens = exchange.tokensAfter {
             recorder.learn(tokens.accessToken, name: "access_token")
             if let refresh = tokens.refreshToken { recorder.learn(refresh, name: "refresh_token") }
         }
