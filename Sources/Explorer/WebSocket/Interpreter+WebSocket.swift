@@ -318,6 +318,7 @@ extension Interpreter {
         sockets.wanted = 0
         let taken = Array(sockets.inbox.prefix(count))
         sockets.inbox.removeFirst(taken.count)
+        dropShownLeftovers()
         let why = sockets.ended ? (sockets.closedBy ?? "the socket is closed") : "none came within \(Self.seconds(limit))"
         guard taken.isEmpty else {
             if taken.count == count { return .frames(taken, shortfall: nil) }
@@ -344,6 +345,7 @@ extension Interpreter {
         let match = sockets.inbox.firstIndex { filter.matches($0.text) }
         let taken = Array(sockets.inbox.prefix(match.map { $0 + 1 } ?? sockets.inbox.count))
         sockets.inbox.removeFirst(taken.count)
+        dropShownLeftovers()
         if match != nil || Task.isCancelled { return taken.isEmpty ? .failure(Interpreter.waitCancelled, .runtime) : .frames(taken, shortfall: nil) }
         let why = sockets.ended ? (sockets.closedBy ?? "the socket is closed") : "none came within \(Self.seconds(limit))"
         let said = "no frame matched \(filter.text): \(why)"
@@ -360,6 +362,15 @@ extension Interpreter {
         let shown = sockets.shownInLine.line == current ? sockets.shownInLine.frames : []
         sockets.shownInLine = (current, [])
         return shown.map { var notice = $0; notice.shownAsItCame = true; return notice }
+    }
+
+    /// Live, frames no `ws recv` waits for are shown as they come, not kept:
+    /// those a replay's typing pause held (`letFramesComeAsWhileTyping`, a
+    /// listener printed them as they came) beyond what this recv took, or that
+    /// came after an `--until` match, are not the next recv's (a recording
+    /// typed quickly, tokens streaming after `ws recv 3`, failed its replay).
+    private func dropShownLeftovers() {
+        if sockets.live { sockets.inbox.removeAll() }
     }
 
     private func status() async -> SocketStatus? {
