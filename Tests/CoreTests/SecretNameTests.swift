@@ -118,6 +118,17 @@ struct SecretNameTests {
         #expect(Redactor.redact(line: "get /y?key=QKEY5&page=2") == "get /y?key=***&page=2")
     }
 
+    /// A JWT was hidden only as a word of its own: inside a header's value
+    /// (`Sec-WebSocket-Protocol:'chat, eyJ…'`), a query or a field of any
+    /// name, it was kept in the history in clear. The rest of the word stays.
+    @Test func aJWTInsideAWordIsHiddenInAHistoryLine() {
+        let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.SIGSECRETXYZ"
+        #expect(Redactor.redact(line: "ws connect /ws 'Sec-WebSocket-Protocol:chat, \(jwt)' X-B:\(jwt)")
+                == "ws connect /ws 'Sec-WebSocket-Protocol:chat, ***' X-B:***")
+        #expect(Redactor.redact(line: "get /x q==\(jwt) note='Bearer \(jwt)' n=eyJnot") == "get /x q==*** 'note=Bearer ***' n=eyJnot")
+        #expect(Redactor.jwts(in: "a \(jwt), \(jwt).") == [jwt, jwt])
+    }
+
     /// `-v` and `--offline` printed `GET /x?access_token=SECRET` in clear.
     @Test func secretQueryValuesAreHiddenInARequestLine() {
         #expect(Redactor.redact(target: "/x?access_token=abc&page=2") == "/x?access_token=\(Redactor.hidden("abc"))&page=2")

@@ -254,6 +254,26 @@ import Testing
         #expect(!recorded.text.contains("PLAINSECRET7") && !recorded.text.contains("SIGSECRET"))
     }
 
+    /// A JWT inside a word (a browser app's `Sec-WebSocket-Protocol: chat,
+    /// eyJ…`, a header of another name, a query) was written in clear on the
+    /// line and in the answer's request line; each is `{{secret:jwt…}}` now,
+    /// one name per value, and the transcript still replays.
+    @Test func aJWTInsideAHeaderOrQueryIsHiddenOnTheLineAndWhereItShows() async throws {
+        let first = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.FIRSTSECRETXYZ"
+        let second = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIyIn0.SECONDSECRETXY"
+        let recorded = try await Self.record(["ws connect /__sandbox/echo X-Proto:'chat, \(first)'", "ws close",
+                                              "get /api/banners --offline X-Other:\(first) q==\(second)"])
+        defer { try? FileManager.default.removeItem(atPath: recorded.path) }
+        for line in ["> ws connect /__sandbox/echo 'X-Proto:chat, {{secret:jwt}}'",
+                     "> get /api/banners --offline X-Other:{{secret:jwt}} q=={{secret:jwt_2}}",
+                     "| GET /api/banners?q={{secret:jwt_2}} HTTP/1.1"] {
+            #expect(recorded.text.contains(line + "\n"), "\(recorded.text)")
+        }
+        #expect(!recorded.text.contains("SECRETXY"), "\(recorded.text)")
+        let run = await Replayer(environment: ["EXPLORER_SECRET_JWT": first, "EXPLORER_SECRET_JWT_2": second]).run(recorded.path)
+        #expect(run.status == .ok, "\(ReplayReport(palette: .plain).detailed(run).out)")
+    }
+
     /// A `ws send` returned before its frame was written, so a script's
     /// recording wrote the frame under the next step, or the one after (two
     /// runs in three): each sent frame is under its own step.

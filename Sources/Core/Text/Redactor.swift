@@ -244,7 +244,7 @@ public enum Redactor {
                 next += 1
             }
         }
-        return words.enumerated().map { index, word in
+        func redactWord(_ index: Int, _ word: String) -> String {
             if let name = valueWords[index] { return isReference(word) ? word : hide(name) }
             // HTTPie's `-a USER:PASSWORD` / `--auth`: the password hidden, the user kept.
             if index > 0, ["-a", "--auth"].contains(words[index - 1]) { return redactCredentialPair(word, hide: hide) }
@@ -288,6 +288,12 @@ public enum Redactor {
             case let .query(name, _) where isSecretName(name) || secretParameters.contains(name.lowercased()): return "\(name)==\(hide(name))"
             default: return word
             }
+        }
+        return words.enumerated().map { index, word in
+            let redacted = redactWord(index, word)
+            // A JWT inside a word redactWord left (`X-Proto:'chat, eyJ…'`, `q==eyJ…`, `note=Bearer eyJ…`).
+            guard index > 0, redacted == word, mayHoldJWT(word) else { return redacted }
+            return hidingJWTs(in: word) { _ in hide("jwt") }
         }
     }
 
@@ -753,9 +759,10 @@ public enum Redactor {
 
     private static let credentialSchemes: Set<String> = ["bearer", "basic", "token", "digest", "apikey", "api-key"]
 
-    /// `text` with each JWT in it hidden (`<hidden: N characters>`), wherever
-    /// it stands: after a space, a `=`, a quote (`token=eyJ…`, `"Bearer eyJ…"`).
-    public static func hidingJWTs(in text: String) -> String {
+    /// `text` with each JWT in it hidden (`<hidden: N characters>`, or what
+    /// `hide` makes of it), wherever it stands: after a space, a `=`, a quote
+    /// (`token=eyJ…`, `"Bearer eyJ…"`).
+    public static func hidingJWTs(in text: String, hide: (String) -> String = hidden) -> String {
         guard mayHoldJWT(text) else { return text }
         let bytes = Array(text.utf8)
         func isPart(_ b: UInt8) -> Bool {
@@ -775,16 +782,23 @@ public enum Redactor {
             while end < bytes.count, isPart(bytes[end]) { end += 1 }
             let run = String(decoding: bytes[i..<end], as: UTF8.self)
             if looksLikeJWT(run) {
-                out += Array(hidden(run).utf8)
+                out += Array(hide(run).utf8)
             } else if run.hasSuffix("."), looksLikeJWT(String(run.dropLast())) {
                 // A sentence's full stop after it is not part of it.
-                out += Array(hidden(String(run.dropLast())).utf8) + [0x2E]
+                out += Array(hide(String(run.dropLast())).utf8) + [0x2E]
             } else {
                 out += bytes[i..<end]
             }
             i = end
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The JWTs in `text`, in order, wherever they stand (as `hidingJWTs` finds them).
+    public static func jwts(in text: String) -> [String] {
+        var found: [String] = []
+        _ = hidingJWTs(in: text) { found.append($0); return $0 }
+        return found
     }
 
     /// Whether `text` holds `eyJ`, the start of every JWT: a byte search, asked of every string shown.

@@ -189,7 +189,7 @@ final class TranscriptRecorder {
         var refused = false
         // 401, not 403: a key that is good but not allowed there is the key a replay must send.
         if case let .exchange(exchange, _, _) = outcome, exchange.response.status == 401 { refused = true }
-        var names = learnSecrets(in: command, refused: refused)
+        var names = learnSecrets(in: command, typed: typed ?? [], refused: refused)
         let hide = { (item: String) in
             // A second value under one name (`auth basic bob:…` after another, `X-CSRFToken:…` after a `header` of
             // another) is `password_2`, `x_csrftoken_2`, as a second login's password is: a replay is given each.
@@ -308,9 +308,11 @@ final class TranscriptRecorder {
     /// request the server `refused` (a 401), a value not seen before is
     /// `wrong_NAME`, which a replay fills with one no server accepts: filled
     /// with the live refresh token, a test of a bogus one passed, and failed.
-    private func learnSecrets(in command: Command?, refused: Bool = false) -> [String: [String]] {
+    private func learnSecrets(in command: Command?, typed: [String], refused: Bool = false) -> [String: [String]] {
         var names: [String: [String]] = [:]
+        var learnedHere: Set<String> = []
         func learn(_ value: String, as item: String, numbered: Bool = true) {
+            learnedHere.insert(value)
             let base = ExpectedValue.secretName(item)
             // Not an Authorization header: its placeholder stands for `Bearer …` whole, which an invented value is not.
             let wrong = refused && scrubber.name(of: value) == nil && base != "authorization"
@@ -402,6 +404,12 @@ final class TranscriptRecorder {
             // `password=X` in a text frame, as the command line hides it.
             for (name, value) in Redactor.secretAssignments(inText: text, isSecret: isSecret) { learn(value, as: name) }
         default: break
+        }
+        // A JWT no name above covered, which the line hides wherever it stands (`Sec-WebSocket-Protocol:'chat, eyJ…'`):
+        // hidden where the answer shows it too (an `--offline` request line, an echo), each under a name of its own,
+        // or the one it had (the line's `{{secret:jwt}}` are named in its order).
+        for word in typed.dropFirst() where Redactor.mayHoldJWT(word) {
+            for jwt in Redactor.jwts(in: word) where !learnedHere.contains(jwt) { learn(jwt, as: "jwt") }
         }
         return names
     }
