@@ -139,8 +139,9 @@ extension CommandParser {
                     case let .header(name, value):
                         // WSClient writes its own Origin and would add this one beside it: servers refuse the two.
                         if name.lowercased() == "origin" {
-                            throw CommandError("the WebSocket client (swift-websocket) always sends Origin: ws://HOST of the URL and cannot send another; "
-                                               + "a server that checks the Origin's host against its own accepts it", column: word.start)
+                            throw CommandError("the WebSocket client (swift-websocket) always sends Origin: ws://HOST of the URL, without its port, "
+                                               + "and cannot send another; a server that compares the Origin with its own host and port "
+                                               + "(gorilla/websocket's default) refuses it on a port other than 80 or 443", column: word.start)
                         }
                         settings.headers.append(HTTPHeader(name: name, value: value))
                         i += 1
