@@ -105,6 +105,26 @@ import Testing
         #expect(try JSONParser.parse(JSONPrinter.compact(.string("a\u{202E}b\u{2066}c"))) == .string("a\u{202E}b\u{2066}c"))
     }
 
+    /// A Content-Type or Content-Encoding with an escape sequence in it was
+    /// copied into the lines that name it (`binary body: application/ESC[31m…`,
+    /// `body encoded as ESC[31mx-evil`, the not-valid-JSON warning): the
+    /// server drove the terminal. Escaped as `show` escapes headers.
+    @Test func aServersMediaTypeOrEncodingIsShownEscapedWhereALineNamesIt() {
+        let evil = "\u{1B}[31mevil\u{1B}]0"
+        let answers = [
+            exchange(200, "OK", type: "application/\(evil)", body: [0, 1, 2, 0xFF]),
+            exchange(200, "OK", type: "image/png", body: [1, 2, 3], headers: [HTTPHeader(name: "Content-Encoding", value: "x-\(evil)")]),
+            exchange(200, "OK", type: "application/x\(evil)+json", body: Array("not json".utf8)),
+        ]
+        for answer in answers {
+            let (out, err) = plain.render(answer)
+            #expect(!(out + err).contains("\u{1B}") && (out + err).contains("\\u001b[31mevil"), "\(out)\(err)")
+        }
+        // `show` of the body (`.body`): summarised with the type escaped too.
+        let body = ReceivedResponse(status: 200, reason: "OK", headers: [HTTPHeader(name: "Content-Type", value: "application/\(evil)")], body: [0, 1, 2, 0xFF])
+        #expect(OutcomeText.plain(.body(body))?.contains("\\u001b[31mevil") == true)
+    }
+
     /// A short secret a request carried (a 5-character password, a
     /// 4-character API key) was shown where the answer quoted it, and hidden
     /// in the transcript; a short cookie value (`theme=dark`) stays shown.

@@ -29,7 +29,7 @@ enum OutcomeText {
             // Raw bytes would reach the terminal (cut at the first NUL): summarised, as the first display does.
             // Text in the charset its Content-Type names is text, as the first display shows it.
             guard let text = Renderer.text(bytes, charset: response.textCharset) else {
-                return "binary body: \(response.mediaType ?? "unknown type"), \(bytes.count) bytes (not shown)"
+                return "binary body: \(Renderer.mediaType(of: response)), \(bytes.count) bytes (not shown)"
             }
             return Renderer.hidingSecrets(in: text, carried: carried)
         case let .variables(variables):

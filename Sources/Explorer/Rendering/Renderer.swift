@@ -281,15 +281,21 @@ struct Renderer: Sendable {
         return String(out)
     }
 
+    /// The answer's media type as a line may show it: a server's control
+    /// characters escaped (`application/\u001b[31mevil` drove the terminal).
+    static func mediaType(of response: ReceivedResponse, or missing: String = "unknown type") -> String {
+        response.mediaType.map { visible($0, keepingLines: false) } ?? missing
+    }
+
     /// A body: pretty JSON, text, or a one-line summary of binary data.
     func body(_ response: ReceivedResponse, hiding carried: [String] = []) -> String {
         // A spooled body's start: what a preview shows comes from it, its size from the spool.
         let bytes = response.body
         let size = response.bodySize
         guard size > 0 else { return "" }
-        let type = response.mediaType ?? "unknown type"
+        let type = Self.mediaType(of: response)
         if let encoding = response.undecodedEncoding {
-            return palette.dim("body encoded as \(encoding), which explorer cannot decode: \(type), \(Self.size(size)) (not shown)") + "\n"
+            return palette.dim("body encoded as \(Self.visible(encoding, keepingLines: false)), which explorer cannot decode: \(type), \(Self.size(size)) (not shown)") + "\n"
         }
         if response.claimsBinary { return palette.dim("binary body: \(type), \(Self.size(size)) (not shown)") + "\n" }
         let charset = response.textCharset
@@ -365,7 +371,7 @@ struct Renderer: Sendable {
                 // Text as it came: no line end added (a 64 MiB text stays 64 MiB).
                 let hidden = Self.hidingSecrets(in: text, carried: carried)
                 let warning = response.claimsJSON
-                    ? palette.yellow("warning: ") + "the body says \(response.mediaType ?? "JSON") but is not valid JSON; written as it came\n" : ""
+                    ? palette.yellow("warning: ") + "the body says \(Self.mediaType(of: response, or: "JSON")) but is not valid JSON; written as it came\n" : ""
                 return (hidden, warning)
             }
         }

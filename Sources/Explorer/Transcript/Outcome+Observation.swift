@@ -63,10 +63,10 @@ extension Outcome {
     /// too when the Content-Type says binary (`claimsBinary`).
     private static func body(_ response: ReceivedResponse) -> Observation.Body? {
         guard response.bodySize > 0 else { return nil }
-        if response.claimsBinary { return .binary("\(response.mediaType ?? "unknown type"), \(response.bodySize) bytes") }
+        if response.claimsBinary { return .binary("\(Renderer.mediaType(of: response)), \(response.bodySize) bytes") }
         if let json = response.json { return .json(json) }
         if let bytes = response.wholeBody, let text = Renderer.text(bytes, charset: response.textCharset) { return .text(lines(text)) }
-        return .binary("\(response.mediaType ?? "unknown type"), \(response.bodySize) bytes")
+        return .binary("\(Renderer.mediaType(of: response)), \(response.bodySize) bytes")
     }
 
     /// `value` with each string or number under a key that names a secret
