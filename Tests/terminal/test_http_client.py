@@ -58,6 +58,10 @@ class Backend(QuietHandler):
             self.reply(200, bytes(range(40)), [("Content-Type", "application/json"), ("Content-Encoding", "br")])
         elif path == "/png":
             self.reply(200, b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", [("Content-Type", "image/png")])
+        elif path == "/head":
+            # The request's head as one string, as httpbin's /headers or a debugging endpoint gives it back.
+            head = "".join(f"{name}: {value}\n" for name, value in self.headers.items())
+            self.reply(200, json.dumps({"head": head}).encode(), [("Content-Type", "application/json")])
         elif path == "/slow":
             time.sleep(3)
             self.reply(200, b"late")
@@ -95,6 +99,20 @@ def test_requests_share_one_connection_and_open_no_other(backend, tmp_path):
     ports = [port for _, port in Backend.connections]
     assert len(ports) == 2, Backend.connections
     assert [path for _, path, _ in Backend.seen] == ["/a", "/b", "/c", "/one"]
+
+
+def test_a_session_cookie_an_answer_echoes_is_not_written_in_clear(backend, tmp_path):
+    # The jar's cookie, never typed, echoed inside a string (`"head": "…Cookie: sid=…"`): the screen hid
+    # it, the recording wrote it in clear.
+    base, _ = backend
+    record = tmp_path / "cookie.transcript"
+    result = run_explorer(["--base-url", base, "--record", str(record)], env=isolated_env(tmp_path), cwd=tmp_path,
+                          input="post /login\nget /head\n")
+    assert "c00kie-s3cret" not in result.stdout + result.stderr, result.stdout
+    text = record.read_text()
+    assert "c00kie-s3cret" not in text and "Cookie: sid={{secret:sid}}" in text, text
+    replay = run_explorer(["replay", str(record), "--base-url", base], env=isolated_env(tmp_path), cwd=tmp_path)
+    assert replay.returncode == 0, replay.stdout + replay.stderr
 
 
 def test_a_redirect_is_shown_with_its_location_and_followed_on_request(backend, tmp_path):

@@ -137,6 +137,13 @@ final class TranscriptRecorder {
         if let secret = SuppliedSecrets.captured(by: command, outcome: outcome, variables: variables()) {
             scrubber.learn(secret.value, name: ExpectedValue.secretName(secret.name), typed: true)
         }
+        // The cookies it carried or was given (a jar's `sid`, never typed): hidden where an answer echoes them,
+        // as the screen hides them (`Cookie: sid=…` of an echo was written in clear).
+        if case let .exchange(exchange, _, _) = outcome {
+            for (name, value) in Self.cookies(of: exchange) where scrubber.name(of: value) == nil {
+                scrubber.learn(value, name: ExpectedValue.secretName(name))
+            }
+        }
         let observation = outcome.observation(renderer: renderer)
         // Only a successful answer hands out secrets; an error's `details.password` is a message.
         if case let .json(body)? = observation.body, (observation.status ?? 200) < 400 { scrubber.learn(secretsIn: body, fields: secretFields) }
@@ -412,6 +419,26 @@ final class TranscriptRecorder {
             for jwt in Redactor.jwts(in: word) where !learnedHere.contains(jwt) { learn(jwt, as: "jwt") }
         }
         return names
+    }
+
+    /// Each cookie an exchange's requests carried (`Cookie: a=1; b=2`) and
+    /// its answers set (`Set-Cookie: sid=…; Path=/`), by name, the hops' too.
+    static func cookies(of exchange: Exchange) -> [(name: String, value: String)] {
+        var found: [(name: String, value: String)] = []
+        for step in exchange.hops + [exchange] {
+            for header in step.request.headers where header.hasName("Cookie") {
+                for pair in header.value.split(separator: ";") {
+                    guard let equals = pair.firstIndex(of: "=") else { continue }
+                    found.append((pair[..<equals].trimmingBlanks(), String(pair[pair.index(after: equals)...])))
+                }
+            }
+            for header in step.response.headers where header.hasName("Set-Cookie") {
+                let pair = header.value.prefix { $0 != ";" }
+                guard let equals = pair.firstIndex(of: "=") else { continue }
+                found.append((pair[..<equals].trimmingBlanks(), pair[pair.index(after: equals)...].trimmingBlanks()))
+            }
+        }
+        return found.filter { !$0.name.isEmpty && !$0.value.isEmpty }
     }
 
     private func isSecret(_ name: String) -> Bool { Redactor.isSecretName(name) || secretFields.containsName(name) }
