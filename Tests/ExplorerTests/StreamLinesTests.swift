@@ -20,6 +20,23 @@ import Testing
         #expect(posted.lines.last == #"{"n":3}"# && stream.shown == 3, "a last line with no newline still shows")
     }
 
+    /// A line that never ends (a server streaming one 2 GiB line) was held
+    /// whole, and searched from its start at every part: quadratic, it ran
+    /// for hours. Past `lineLimit` it is kept no further, and shown cut.
+    @Test func aLineLongerThanTheLimitIsShownCutAndTheNextWhole() {
+        let posted = Posted()
+        let stream = StreamLines { posted.add($0) }
+        let part = [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 20)
+        for _ in 0..<(StreamLines.lineLimit >> 20) + 3 { stream.feed(contentType: "application/x-ndjson", part) }
+        stream.feed(contentType: "application/x-ndjson", Array("y\r\n{\"n\":2}\r\n".utf8))
+        stream.finish()
+        #expect(posted.lines.count == 2)
+        let cut = posted.lines.first ?? ""
+        #expect(cut.utf8.count < StreamLines.lineLimit + 100 && cut.hasPrefix("xxx"))
+        #expect(cut.hasSuffix(" … (a line of 19.0 MiB, cut at 16.0 MiB)"), "\(cut.suffix(60))")
+        #expect(posted.lines.last == #"{"n":2}"#)
+    }
+
     @Test func eventsJoinTheirDataAndNameTheirKind() {
         let posted = Posted()
         let stream = StreamLines { posted.add($0) }
