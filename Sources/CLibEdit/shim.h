@@ -37,6 +37,10 @@
 // from another. Weak definitions have external linkage: the linker keeps one.
 #define EX_SHARED __attribute__((weak))
 EX_SHARED volatile sig_atomic_t ex_interrupts = 0;
+/// Every Ctrl-C press so far, never reset: a password reader on one thread
+/// sees a press that another thread took from `ex_interrupts` (the REPL's
+/// wait for a `replay FILE` that asks from a worker).
+EX_SHARED volatile sig_atomic_t ex_interrupts_ever = 0;
 EX_SHARED volatile sig_atomic_t ex_winch = 0;
 /// Set by SIGCONT: the REPL was stopped (Ctrl-Z) and `fg` brought it back.
 EX_SHARED volatile sig_atomic_t ex_continued = 0;
@@ -60,6 +64,7 @@ static void ex_on_signal(int sig) {
         ex_continued = 1;
     } else {
         ex_interrupts++;
+        ex_interrupts_ever++;
     }
     if (ex_pipe[1] >= 0) {
         ssize_t ignored = write(ex_pipe[1], "x", 1);
@@ -534,12 +539,12 @@ static inline int ex_read_secret(const char *prompt, char *buf, int size) {
         tcsetattr(0, TCSANOW, &quiet);
     }
     int len = 0, result = 0;
-    int before = (int)ex_interrupts;
+    int before = (int)ex_interrupts_ever;
     for (;;) {
         // The signal may go to another thread (a replay asks from a worker while
         // the main thread waits): the read is not interrupted, so stdin is
         // polled and the count of Ctrl-C presses looked at in between.
-        if ((int)ex_interrupts != before) { result = -2; break; }
+        if ((int)ex_interrupts_ever != before) { result = -2; break; }
         if (ex_continued) {
             ex_continued = 0;
             ex_drain_pipe();

@@ -51,6 +51,30 @@ def test_replay_runs_a_transcript_inside_the_session(env):
     assert "passed, 0 failed" in result.stdout
 
 
+def test_replay_at_the_prompt_asks_for_a_secret_the_environment_lacks(spawn, env, tmp_path):
+    # `explorer replay` asks at a terminal; `replay FILE` at the prompt said "set EXPLORER_SECRET_NOTE_KEY",
+    # and someone typed the value at the next prompt, where the history kept it in clear.
+    transcript = tmp_path / "keyed.transcript"
+    recorded = run_explorer(["--record", str(transcript), "-c", "get /api/banners X-Note:{{secret:note_key}}"],
+                            env={**env, "EXPLORER_SECRET_NOTE_KEY": "n0te-k3y-value"}, cwd=tmp_path)
+    assert recorded.returncode == 0 and "X-Note:{{secret:note_key}}" in transcript.read_text(), recorded.stderr
+    x = spawn()
+    x.send(f"replay {transcript}" + ENTER)
+    x.expect("{{secret:note_key}} for keyed.transcript (EXPLORER_SECRET_NOTE_KEY is not set): ")
+    x.wait_for_secret_mode()
+    x.send("n0te-k3y-value" + ENTER)
+    out = x.expect(PROMPT)
+    assert "1 step: 1 passed" in out and "n0te-k3y-value" not in out, out
+    # Asked once a session's replay; Ctrl-C at the question stops the replay, not the REPL.
+    x.send(f"replay {transcript}" + ENTER)
+    x.expect("(EXPLORER_SECRET_NOTE_KEY is not set): ")
+    x.wait_for_secret_mode()
+    x.send(CTRL_C)
+    out = x.expect(PROMPT)
+    assert "EXPLORER_SECRET_NOTE_KEY" in out, out
+    assert "banners" in x.run("get /api/banners --offline")
+
+
 def test_a_tour_walked_while_recording_is_recorded_like_typed_lines(spawn, env, tmp_path):
     env["EXPLORER_SESSIONS"] = str(ROOT / "sessions")
     transcript = tmp_path / "walked.transcript"

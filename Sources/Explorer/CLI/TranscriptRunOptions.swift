@@ -82,12 +82,17 @@ func combinedStatus(_ runs: [TranscriptRun]) -> ExitStatus {
     return .ok
 }
 
-/// What someone at the terminal was asked for during one `replay` or `test`:
-/// each name once, whichever transcript needs it first, one question at a
-/// time (`--jobs` runs transcripts at once).
+/// What someone at the terminal was asked for during one `replay` or `test`
+/// (or a `replay FILE` at the prompt): each name once, whichever transcript
+/// needs it first, one question at a time (`--jobs` runs transcripts at once).
 final class AskedSecrets: @unchecked Sendable {
     private let lock = NSLock()
     private var answers: [String: String] = [:]
+    /// Ctrl-C at the question: `explorer replay` ends (status 130); at the
+    /// prompt the question goes unanswered, and the replay stops there.
+    private let exitsOnInterrupt: Bool
+
+    init(exitsOnInterrupt: Bool = true) { self.exitsOnInterrupt = exitsOnInterrupt }
 
     func value(_ name: String, path: String) -> String? {
         lock.lock()
@@ -98,7 +103,7 @@ final class AskedSecrets: @unchecked Sendable {
         // where a missing secret stops the run (exit 3), as an empty EXPLORER_SECRET_* does.
         let answer = LineEditor.askSecret(prompt: prompt)
         // Ctrl-C stops the run, as it would have before the prompt (it did nothing; then each transcript asked again).
-        if answer == .interrupted { Foundation.exit(130) }
+        if answer == .interrupted, exitsOnInterrupt { Foundation.exit(130) }
         guard case let .typed(typed) = answer, !typed.isEmpty else { return nil }
         answers[name] = typed
         return typed

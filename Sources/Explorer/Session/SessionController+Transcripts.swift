@@ -67,6 +67,12 @@ extension SessionController {
         }
         var resolver = SecretResolver(environment: environment, demoAccounts: profile.demoAccounts)
         resolver.demoPasswordsFirst = target == .sandbox
+        if terminal.isInteractive {
+            // Asked without echo, as `explorer replay` asks at a terminal: told to set EXPLORER_SECRET_PASSWORD,
+            // someone typed the password at the next prompt, and the history kept it.
+            let asked = AskedSecrets(exitsOnInterrupt: false)
+            resolver.ask = { asked.value($0, path: path) }
+        }
         var steps = Replayer.Steps(path: path, interpreter: interpreter, transport: nil, profile: profile,
                                    baseURL: interpreter.session.builder.baseURL.absoluteString,
                                    resolver: resolver, update: false)
