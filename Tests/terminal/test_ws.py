@@ -397,6 +397,20 @@ def test_a_script_shows_the_servers_own_close_code_and_reason(env, socket_server
     assert result.returncode != 0
 
 
+def test_a_send_after_the_server_closed_says_who_closed_it(env, socket_server):
+    # It said "no WebSocket (ws connect first)", as if none had been opened, while `ws status` showed it closed.
+    def closes(server, conn):
+        websocket_handshake(server, conn)
+        conn.sendall(close_frame(4003, b"quota exceeded"))
+        read_until_close(conn)
+        conn.close()
+
+    server = socket_server(closes)
+    result = script(env, f"http://127.0.0.1:{server.port}",
+                    [f"ws connect ws://127.0.0.1:{server.port}/ --retries 0 --heartbeat 0", "ws recv --timeout 10", 'ws send {"n":1}'])
+    assert "error: not sent: the server closed the socket (4003: quota exceeded); ws connect opens another" in result.stderr, result.stderr
+
+
 def test_a_frame_with_a_broken_header_is_closed_with_1002_and_says_why(env, socket_server):
     # Issue 11: a frame whose header alone is broken (here a reserved bit set
     # with no extension agreed) closed with the right code but no reason shown.

@@ -85,6 +85,9 @@ extension Interpreter {
                 return .nothing
             case let .queued(waiting): return .message("queued until the socket is open (\(waiting) waiting)")
             }
+        } catch .notConnected {
+            // The socket is there, closed: by whom and why, as `ws recv` says it ("ws connect first" read as if none had been).
+            return .failure("not sent: \(sockets.closedBy ?? "the socket is closed"); ws connect opens another", .runtime)
         } catch {
             return .failure(error.description, .runtime)
         }
