@@ -38,6 +38,33 @@ import Testing
         #expect(absolute.serverPath == nil && absolute.placing(URL(string: "http://127.0.0.1:8000")!).absoluteString == "http://127.0.0.1:8000")
     }
 
+    /// A server whose URL has variables (`http://h/{basePath}`) was skipped,
+    /// and the document said to name no server: each takes its default, in
+    /// OpenAPI 3.0 and 3.1 alike.
+    @Test func aServersVariablesTakeTheirDefaults() throws {
+        for version in ["3.0.3", "3.1.0"] {
+            let text = #"{"openapi": "\#(version)", "info": {"title": "t", "version": "1"}, "paths": {}, "servers": [{"url": "http://127.0.0.1:8000/{basePath}", "variables": {"basePath": {"default": "v1"}}}]}"#
+            #expect(try SpecLoader.load(try write(text, "json")).servers.map(\.absoluteString) == ["http://127.0.0.1:8000/v1"], "\(version)")
+        }
+    }
+
+    /// A file that is no text (an image, a zip) got "Yams.YamlError error 7";
+    /// a URL, a folder or a missing file, "cannot read the file".
+    @Test func aSpecThatIsNoTextOrNoFileIsSaidInTheUsersTerms() throws {
+        let binary = Scratch.file("spec", extension: "json")
+        try Data([0x7B, 0x00, 0xFF, 0x10]).write(to: binary)
+        func reason(_ path: String) -> String? {
+            do { _ = try SpecLoader.load(path); return nil } catch { return error.description }
+        }
+        #expect(reason(binary.path) == "\(binary.path): not JSON or YAML: not UTF-8 text (byte 1 is NUL)")
+        let latin = Scratch.file("spec", extension: "yaml")
+        try Data("openapi: 3.0.3\ninfo: caf\u{E9}".utf8.dropLast(2) + [0xE9]).write(to: latin)
+        #expect(reason(latin.path)?.hasSuffix("not JSON or YAML: not UTF-8 text (byte 24 is not UTF-8)") == true, "\(reason(latin.path) ?? "")")
+        #expect(reason("http://127.0.0.1:9/openapi.json")?.contains("a URL: explorer reads a spec from a file") == true)
+        #expect(reason(FileManager.default.temporaryDirectory.path)?.hasSuffix(": a folder, not a file") == true)
+        #expect(reason("/nonexistent/openapi.json") == "/nonexistent/openapi.json: no such file")
+    }
+
     /// A model's fields came out in another order on every run (describe,
     /// TAB): they are the document's, for component schemas and inline bodies.
     @Test func aJSONModelKeepsTheDocumentsFieldOrder() throws {
@@ -321,7 +348,7 @@ import Testing
         #expect(text.hasPrefix("loaded 3 endpoints from \(file)"))
         #expect(count == 3)
         guard case let .failure(message, _) = missing else { Issue.record("loaded"); return }
-        #expect(message == "/nonexistent.yaml: cannot read the file")
+        #expect(message == "/nonexistent.yaml: no such file")
         // A document with no operations: `endpoints` said to load one, as if none had been.
         let bare = try write("openapi: 3.0.0\ninfo: {title: x, version: \"1\"}\npaths: {}\n", "yaml")
         let listed = try await withLiveSession(target: .url(nowhere)) { live in

@@ -295,7 +295,7 @@ def test_a_profile_that_cannot_be_used_says_why_in_one_line(tmp_path):
     cases = [
         (str(folder), f"error: {folder}: it is a directory"),
         (str(tmp_path / "absent.yaml"), f"error: {tmp_path / 'absent.yaml'}: no such file"),
-        (str(spec_missing), f"error: {spec_missing}: spec: {tmp_path / 'nope.yaml'}: cannot read the file"),
+        (str(spec_missing), f"error: {spec_missing}: spec: {tmp_path / 'nope.yaml'}: no such file"),
     ]
     for given, expected in cases:
         result = run(["--profile", given, "-c", "vars"], tmp_path)

@@ -153,6 +153,11 @@ def test_a_spec_that_cannot_be_used_is_one_line_not_the_usage(tmp_path):
     result = run_explorer(["--spec", str(spec), "--offline", "-c", "vars"], env=env, cwd=tmp_path)
     assert result.returncode == 1
     assert result.stderr == f"error: {spec}: this is a Swagger 1.2 document; explorer reads Swagger 2.0 and OpenAPI 3.0 and 3.1\n"
+    # A document with no server gave "Error: no sandbox for profile 'generic'; known: linku, …".
+    spec.write_text('{"openapi": "3.0.3", "info": {"title": "x", "version": "1"}, "paths": {}}')
+    result = run_explorer(["--spec", str(spec), "-c", "endpoints"], env=env, cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stderr == f"error: {spec} names no server with an absolute URL: give --base-url URL too\n", result.stderr
 
 
 def test_options_given_before_the_subcommand_apply_to_it(tmp_path):

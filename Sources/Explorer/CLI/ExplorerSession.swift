@@ -71,6 +71,10 @@ final class ExplorerSession {
             // It said "no sandbox for profile 'generic'".
             Console().err("error: the document's server is \(path), a path on no host: give --base-url (\(path) goes after it)\n")
             throw ExitCode(ExitStatus.usage.rawValue)
+        } else if spec != nil, chosen == nil {
+            // No server at all (or none with a host): it said "no sandbox for profile 'generic'" too.
+            Console().err("error: \(options.spec ?? file?.document.path ?? "the document") names no server with an absolute URL: give --base-url URL too\n")
+            throw ExitCode(ExitStatus.usage.rawValue)
         } else {
             var configuration = SandboxConfiguration()
             configuration.apply(environment: environment)

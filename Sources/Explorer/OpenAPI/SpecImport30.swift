@@ -49,10 +49,16 @@ enum SpecImport30 {
     static func document(_ doc: OpenAPI.Document) -> SpecDocument {
         let components = doc.components
         var out = SpecDocument()
-        let servers = doc.servers.compactMap { server in server.urlTemplate.url.flatMap { $0.host == nil ? nil : ($0, server.description) } }
+        // A server's variables take their defaults (`http://host/{basePath}`, basePath `v1`): it was skipped, and
+        // the document said to name no server.
+        let filled = doc.servers.map { server in
+            (url: server.urlTemplate.replacing(Dictionary(server.variables.map { ($0.key, $0.value.default) }, uniquingKeysWith: { a, _ in a })).url,
+             description: server.description)
+        }
+        let servers = filled.compactMap { server in server.url.flatMap { $0.host == nil ? nil : ($0, server.description) } }
         out.servers = servers.map(\.0)
         out.serverDescriptions = servers.map(\.1)
-        out.serverPath = SpecDocument.relativePath(doc.servers.compactMap(\.urlTemplate.url))
+        out.serverPath = SpecDocument.relativePath(filled.compactMap(\.url))
         out.security = doc.security.map(requirement)
         var notes = Set<String>()
         out.schemas = components.schemas.map { (name: $0.key.rawValue, schema: schema($0.value, notes: &notes)) }

@@ -181,8 +181,34 @@ enum SpecLoader {
 
     /// The file's bytes and whether they are JSON (else YAML).
     static func read(_ file: String) throws(SpecError) -> (Data, isJSON: Bool) {
-        guard let data = FileManager.default.contents(atPath: file) else { throw SpecError(file: file, path: "", reason: "cannot read the file") }
+        guard let data = FileManager.default.contents(atPath: file) else { throw SpecError(file: file, path: "", reason: unreadable(file)) }
+        // Bytes that are no text (an image, a zip) got the YAML library's "Yams.YamlError error 7".
+        if let bad = data.firstIndex(of: 0) ?? (String(validating: data, as: UTF8.self) == nil ? firstInvalidUTF8(data) : nil) {
+            throw SpecError(file: file, path: "", reason: "not JSON or YAML: not UTF-8 text (byte \(bad) is \(data[bad] == 0 ? "NUL" : "not UTF-8"))")
+        }
         return (data, data.first(where: { !" \n\r\t".utf8.contains($0) }) == UInt8(ascii: "{"))
+    }
+
+    /// Why a spec's path gave no bytes, in the user's terms.
+    private static func unreadable(_ file: String) -> String {
+        if file.contains("://") { return "a URL: explorer reads a spec from a file (curl -o spec.json URL, then give spec.json)" }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: file, isDirectory: &isFolder) else { return "no such file" }
+        return isFolder.boolValue ? "a folder, not a file" : "cannot read the file"
+    }
+
+    /// Where UTF-8 decoding of `data` first fails.
+    private static func firstInvalidUTF8(_ data: Data) -> Int {
+        var good = 0
+        var iterator = data.makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case let .scalarValue(scalar): good += UTF8.width(scalar)
+            case .emptyInput: return good
+            case .error: return good
+            }
+        }
     }
 
     /// The document's `openapi` member. In YAML it is read off its top-level
