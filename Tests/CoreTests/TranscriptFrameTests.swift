@@ -48,6 +48,24 @@ import Testing
         #expect(again.expectation == e)
     }
 
+    /// A server's close is a line of its own: read, written back the same,
+    /// matched by code and reason (a line break in the reason as `\n`).
+    @Test func aServersCloseParsesWritesAndMatches() throws {
+        let step = try Self.frames("> ws recv\n← (closed 4003: quota exceeded)\n← (closed 1000)\n← (closed 4001: a\\nb)\n")
+        let e = step.expectation
+        #expect(e.frames == [ExpectedFrame(.received, .closed(code: 4003, reason: "quota exceeded")),
+                             ExpectedFrame(.received, .closed(code: 1000, reason: "")),
+                             ExpectedFrame(.received, .closed(code: 4001, reason: "a\nb"))])
+        #expect(try Self.frames(TranscriptWriter.step(step)).expectation == e)
+        var matcher = TranscriptMatcher()
+        let closes = [ObservedFrame(.received, .closed(code: 4003, reason: "quota exceeded")), ObservedFrame(.received, .closed(code: 1000, reason: "")),
+                      ObservedFrame(.received, .closed(code: 4001, reason: "a\nb"))]
+        #expect(matcher.match(e, Observation(frames: closes)) == [])
+        var other = TranscriptMatcher()
+        #expect(other.match(e, Observation(frames: [ObservedFrame(.received, .closed(code: 4008, reason: "quota exceeded"))] + closes.dropFirst())).map(\.actual)
+                == ["(closed 4008: quota exceeded)"])
+    }
+
     @Test func badFrameLinesSayWhereAndWhat() {
         #expect(throws: TranscriptParseError(line: 6, column: 12, message: "'nope' is not a JSON value")) {
             try Self.frames("> ws recv\n← {\"type\": nope}\n")

@@ -397,6 +397,28 @@ def test_a_script_shows_the_servers_own_close_code_and_reason(env, socket_server
     assert result.returncode != 0
 
 
+def test_a_servers_close_is_recorded_and_its_replay_waits_for_it(env, socket_server, tmp_path):
+    # The close was shown, not written: a `ws status` or `ws send` after it failed every replay (the socket
+    # was still open there). It is a line of its own, `← (closed 4003: quota exceeded)`, waited for as a frame.
+    def closes(server, conn):
+        websocket_handshake(server, conn)
+        conn.recv(4096)  # the client's message
+        conn.sendall(close_frame(4003, b"quota exceeded"))
+        read_until_close(conn)
+        conn.close()
+
+    server = socket_server(closes)
+    recorded = tmp_path / "closed.transcript"
+    base = f"http://127.0.0.1:{server.port}"
+    result = run_explorer(["--base-url", base, "--record", str(recorded), "-c", f"ws connect ws://127.0.0.1:{server.port}/ --retries 0 --heartbeat 0",
+                           "-c", 'ws send {"n":1}', "-c", "ws recv --timeout 5", "-c", "ws status"], env=env)
+    text = recorded.read_text()
+    assert "← (closed 4003: quota exceeded)\n" in text and "| state: closed\n" in text, text
+    for _ in range(3):
+        replay = run_explorer(["replay", str(recorded)], env=env, timeout=60)
+        assert replay.returncode == 0, replay.stdout + replay.stderr
+
+
 def test_a_send_after_the_server_closed_says_who_closed_it(env, socket_server):
     # It said "no WebSocket (ws connect first)", as if none had been opened, while `ws status` showed it closed.
     def closes(server, conn):

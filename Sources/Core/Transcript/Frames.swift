@@ -19,6 +19,9 @@ public struct ExpectedFrame: Sendable, Equatable {
         case text(PatternText)
         /// `← (binary frame, 12 bytes)`, compared as written.
         case binary(String)
+        /// `← (closed 4003: quota exceeded)`: the server closed the socket
+        /// with this code and reason (a replay waits for it as for a frame).
+        case closed(code: Int, reason: String)
     }
 
     public var direction: FrameDirection
@@ -37,6 +40,8 @@ public struct ObservedFrame: Sendable, Equatable {
         case text(String)
         /// A binary frame: only its size is kept.
         case binary(Int)
+        /// The server's close frame: its code and reason.
+        case closed(code: Int, reason: String)
     }
 
     public var direction: FrameDirection
@@ -61,6 +66,23 @@ public struct ObservedFrame: Sendable, Equatable {
     }
 
     static func binarySummary(_ count: Int) -> String { "binary frame, \(count) byte\(count == 1 ? "" : "s")" }
+
+    /// `closed 4003: quota exceeded`, as a transcript writes a close (a line break in the reason as `\n`).
+    static func closeSummary(code: Int, reason: String) -> String {
+        "closed \(code)" + (reason.isEmpty ? "" : ": " + reason.replacingOccurrences(of: "\n", with: "\\n"))
+    }
+
+    /// A close as `closeSummary` wrote it, read back.
+    static func close(summary: some StringProtocol) -> (code: Int, reason: String)? {
+        guard summary.hasPrefix("closed ") else { return nil }
+        let rest = summary.dropFirst("closed ".count)
+        let digits = rest.prefix { $0.isASCII && $0.isNumber }
+        guard let code = Int(digits), !digits.isEmpty else { return nil }
+        let after = rest.dropFirst(digits.count)
+        if after.isEmpty { return (code, "") }
+        guard after.hasPrefix(": ") else { return nil }
+        return (code, String(after.dropFirst(2)).replacingOccurrences(of: "\\n", with: "\n"))
+    }
 }
 
 /// What a recording knows across frames: the ids it has turned into
@@ -123,6 +145,8 @@ extension ExpectedFrame {
             return ExpectedFrame(frame.direction, .text(.recording(text.replacingOccurrences(of: "\n", with: "\\n"), baseURL: baseURL)))
         case let .binary(count):
             return ExpectedFrame(frame.direction, .binary(ObservedFrame.binarySummary(count)))
+        case let .closed(code, reason):
+            return ExpectedFrame(frame.direction, .closed(code: code, reason: reason))
         }
     }
 

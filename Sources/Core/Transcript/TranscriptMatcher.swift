@@ -134,6 +134,8 @@ public struct TranscriptMatcher: Sendable {
             return matchText(text, actual.replacingOccurrences(of: "\n", with: "\\n")) ? [] : [Mismatch(root, expected: Self.describe(expected), actual: Self.describe(live))]
         case let (.binary(summary), .binary(count)) where summary == ObservedFrame.binarySummary(count):
             return []
+        case let (.closed(code, reason), .closed(liveCode, liveReason)) where code == liveCode && reason == liveReason:
+            return []
         default:
             return [Mismatch(root, expected: Self.describe(expected), actual: Self.describe(live))]
         }
@@ -144,6 +146,7 @@ public struct TranscriptMatcher: Sendable {
         case let .json(value): return describe(value)
         case let .text(text): return "(text) " + text.description
         case let .binary(summary): return "(\(summary))"
+        case let .closed(code, reason): return "(\(ObservedFrame.closeSummary(code: code, reason: reason)))"
         }
     }
 
@@ -152,6 +155,7 @@ public struct TranscriptMatcher: Sendable {
         case let .json(value): return describe(value)
         case let .text(text): return cut("(text) " + text)
         case let .binary(count): return "(\(ObservedFrame.binarySummary(count)))"
+        case let .closed(code, reason): return cut("(\(ObservedFrame.closeSummary(code: code, reason: reason)))")
         }
     }
 

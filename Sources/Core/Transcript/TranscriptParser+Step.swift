@@ -162,6 +162,11 @@ extension TranscriptParser {
                 skipNoise()
                 return ExpectedFrame(direction, .binary(String(rest.dropFirst().dropLast())))
             }
+            if rest.hasPrefix("(closed "), rest.hasSuffix(")"), let close = ObservedFrame.close(summary: rest.dropFirst().dropLast()) {
+                index += 1
+                skipNoise()
+                return ExpectedFrame(direction, .closed(code: close.code, reason: close.reason))
+            }
             // The JSON starts after the arrow; two spaces keep its columns where the file has them.
             index += 1
             return ExpectedFrame(direction, .json(try json(startingWith: "  " + rest, at: first)))

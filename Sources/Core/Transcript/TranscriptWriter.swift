@@ -112,6 +112,7 @@ public enum TranscriptWriter {
                 return lines
             case let .text(text): return [arrow + "(text) " + text.description]
             case let .binary(summary): return [arrow + "(" + summary + ")"]
+            case let .closed(code, reason): return [arrow + "(" + ObservedFrame.closeSummary(code: code, reason: reason) + ")"]
             }
         }
     }

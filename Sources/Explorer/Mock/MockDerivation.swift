@@ -145,7 +145,7 @@ enum MockDerivation {
             switch frame.content {
             case let .json(expected): _ = values.value(expected)
             case let .text(pattern): _ = values.text(pattern)
-            case .binary: break
+            case .binary, .closed: break
             }
         }
         let known = interpreter.allVariables

@@ -235,6 +235,11 @@ extension Interpreter {
             }
         case let .closed(code, reason):
             if sockets.closing { break }
+            // A server's close is part of what it does: recorded under its step, and a replay waits for it
+            // (a `ws status` or `ws send` after it failed every replay, the socket still open there).
+            if let code, !(CloseCode.mayBeOurs(code) && (reason ?? "").isEmpty) {
+                frameTap.post(ObservedFrame(.received, .closed(code: Int(code), reason: reason ?? "")))
+            }
             let said = code.map { CloseCode.describe($0, reason: reason) }
             let text = said.map { "closed (\($0))" } ?? "connection lost"
             // A 1002 or 1007 with no reason may be the library's own close over

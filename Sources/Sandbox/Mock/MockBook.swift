@@ -305,7 +305,7 @@ final class MockBook: @unchecked Sendable {
                     switch content {
                     case let .json(expected): fits = frame.map { matcher.match(expected, $0).isEmpty } ?? false
                     case let .text(pattern): fits = matcher.match(.text(pattern), .string(text)).isEmpty
-                    case .binary: fits = false
+                    case .binary, .closed: fits = false
                     }
                     if fits { return (step, materializer(for: step, bindings: bindings, baseURL: baseURL)) }
                 }

@@ -215,6 +215,8 @@ final class MockSocket: Sendable {
         case text(String)
         case binary(Int)
         case close(String)
+        /// The recorded server's own close (`← (closed 4003: quota exceeded)`).
+        case closeAsRecorded(code: Int, reason: String)
     }
 
     let stream: AsyncStream<Outgoing>
@@ -291,6 +293,9 @@ enum MockSockets {
                         case let .close(reason):
                             try await outbound.close(.policyViolation, reason: fitting(reason))
                             return
+                        case let .closeAsRecorded(code, reason):
+                            try await outbound.close(.init(codeNumber: code), reason: fitting(reason))
+                            return
                         }
                     }
                 }
@@ -350,6 +355,7 @@ enum MockSockets {
         case let .json(expected): return .text(JSONPrinter.compact(values.value(expected)))
         case let .text(pattern): return .text(values.text(pattern))
         case let .binary(summary): return .binary(MockResponder.binary(summary).count)
+        case let .closed(code, reason): return .closeAsRecorded(code: code, reason: reason)
         }
     }
 }
