@@ -383,6 +383,24 @@ def test_a_frame_nothing_recorded_closes_the_socket_with_1008_and_a_reason(start
     mock.assert_serving()
 
 
+def test_a_recorded_close_of_a_socket_behind_a_secret_token_is_served(start, tmp_path):
+    # `ws connect /ws?token={{secret:token}}` did not parse as written: it was worked out as a request to the
+    # mock's placeholder host, and the transcript was skipped ("cannot resolve host mock.invalid"). The
+    # server's recorded close is the mock's too, with its code and reason.
+    transcript = tmp_path / "quota.transcript"
+    transcript.write_text("# explorer transcript v1\nprofile: generic\nbase-url: http://127.0.0.1:9\n\n"
+                          "> ws connect /ws/chat?token={{secret:token}}\n| connected to {{ws_base_url}}/ws/chat?token=<token>\n\n"
+                          '> ws send {"type":"go"}\n→ {\n  "type": "go"\n}\n← {\n  "type": "ack"\n}\n← (closed 4003: quota exceeded)\n')
+    mock = start(str(transcript))
+    with mock.socket("/ws/chat?token=anything") as ws:
+        ws.send(json.dumps({"type": "go"}))
+        assert json.loads(ws.recv(timeout=5)) == {"type": "ack"}
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=5)
+    assert closed.value.rcvd is not None and (closed.value.rcvd.code, closed.value.rcvd.reason) == (4003, "quota exceeded"), closed.value
+    assert mock.process.poll() is None, mock.said()
+
+
 def test_a_socket_on_a_path_nothing_recorded_is_closed_with_1008_naming_the_recorded_ones(start):
     """Refusing the upgrade would get the client a bare 400 from the server
     stack, with no reason; so the socket is opened and closed at once with

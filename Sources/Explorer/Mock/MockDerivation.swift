@@ -92,7 +92,10 @@ enum MockDerivation {
         }
         for step in transcript.steps {
             let bindings = Self.bindings(live.interpreter.allVariables)
-            if case let .ws(action)? = try? live.interpreter.parser.parse(step.command) {
+            // Read with its secrets filled in (`ws connect /ws?token={{secret:token}}` did not parse as it is: it was
+            // replayed as a request, which tried to reach the placeholder host, and the transcript was skipped).
+            let line = (try? resolver.resolveNamed(step.command).line) ?? step.command
+            if case let .ws(action)? = try? live.interpreter.parser.parse(line) {
                 switch action {
                 case .recv, .pretty, .status, .close:
                     // Its frames follow the step before it (a script's echoes are often written under `ws close`).
