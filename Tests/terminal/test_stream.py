@@ -43,6 +43,16 @@ class Streams(QuietHandler):
             self.chunk(b"data: only one\n\n")
             time.sleep(20)
             return
+        if self.path.startswith("/drip"):
+            # An event every 0.6 s: each gap longer than a --timeout of 0.5.
+            try:
+                for n in range(8):
+                    self.chunk(f"data: drop {n}\n\n".encode())
+                    time.sleep(0.6)
+                self.wfile.write(b"0\r\n\r\n")
+            except OSError:
+                pass
+            return
         n = 0
         try:
             while n < 200:
@@ -105,6 +115,15 @@ def test_a_stream_that_goes_silent_ends_after_the_timeout_given(spawn, server):
     assert "did not answer in time: it sent nothing for 1 s" in said, said
     assert time.monotonic() - started < 8
     assert "usage: next" in x.run("help next", prompt=prompt)  # the REPL goes on
+
+
+def test_a_silence_longer_than_the_timeout_ends_the_stream_at_the_first_gap(server, tmp_path):
+    # The silence was looked at every `--timeout` seconds: gaps of 0.6 s with --timeout 0.5 each fell
+    # between two looks, and the stream ran to its end (a 0.9 s limit let 1 s gaps through nine times in ten).
+    result = run_explorer(["--base-url", f"http://127.0.0.1:{server}", "-c", "get /drip --timeout 0.5 -b"],
+                          env=isolated_env(tmp_path), timeout=30)
+    assert "it sent nothing for 0.5 s" in result.stderr, result.stderr
+    assert result.stdout.count("drop ") < 4, result.stdout
 
 
 def test_a_script_writes_the_rows_as_they_come(server, tmp_path):
