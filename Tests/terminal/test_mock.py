@@ -383,6 +383,24 @@ def test_a_frame_nothing_recorded_closes_the_socket_with_1008_and_a_reason(start
     mock.assert_serving()
 
 
+def test_a_recorded_login_answers_before_a_made_up_or_a_wrong_password_one(start, tmp_path):
+    # A recording begun logged in (`login:` in its header) had a login made up for it (no user id, the
+    # email for a name), served first; and in match mode the same login then got the recorded wrong
+    # password's 401, then 200: a secret matches any value. The recorded 200 answers every time.
+    login = (ROOT / "sessions" / "linku" / "login.transcript").read_text().split("> login ", 1)[1].split("\n\n", 1)[0]
+    transcript = tmp_path / "begun-logged-in.transcript"
+    transcript.write_text("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\nlogin: alice@example.com\n\n"
+                          "> login alice@example.com {{secret:wrong_password}}\nHTTP/1.1 401 Unauthorized\n"
+                          "Content-Type: application/json; charset=utf-8\n"
+                          '{\n  "error": true,\n  "message": "incorrect email or password",\n  "error_code": "INVALID_CREDENTIALS",\n  "status_code": 401\n}\n'
+                          "error: 401 INVALID_CREDENTIALS: incorrect email or password\n\n"
+                          "> login " + login + "\n")
+    mock = start(str(transcript))
+    for _ in range(3):
+        body = mock.login()
+        assert body["user"]["id"] == 1 and body["user"]["username"] == "alice", body
+
+
 def test_a_recorded_close_of_a_socket_behind_a_secret_token_is_served(start, tmp_path):
     # `ws connect /ws?token={{secret:token}}` did not parse as written: it was worked out as a request to the
     # mock's placeholder host, and the transcript was skipped ("cannot resolve host mock.invalid"). The

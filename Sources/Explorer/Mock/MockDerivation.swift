@@ -78,12 +78,16 @@ enum MockDerivation {
         // `login: EMAIL` in the header: the recording began logged in, so a
         // replay logs in first. Its answer was never recorded; the mock makes
         // one up where the profile's login answer keeps the tokens.
-        if let email = transcript.header.login, let login = headerLogin(email, profile: profile) {
+        let headerLine = transcript.header.lines.firstIndex { $0.hasPrefix("login:") }.map { $0 + 2 } ?? 1
+        if let email = transcript.header.login, let login = headerLogin(email, profile: profile, line: headerLine) {
             answers.begin(login, bindings: [:])
             guard await steps.prepare(transcript.header) else {
                 return .failure(.runtime(steps.shownFailure.map(describe) ?? "\(path): the header's login cannot be worked out"))
             }
-            if let request = answers.finish() {
+            // A login the transcript recorded answers as it was recorded: the made-up one (no id, the
+            // email for a name) was served first, and an app decoding its user failed at its first launch.
+            let recordsALogin = transcript.steps.contains { $0.command.hasPrefix("login ") && (200..<300).contains($0.expectation.status ?? 0) }
+            if let request = answers.finish(), !recordsALogin {
                 served.append(MockStep(line: login.line, command: login.command, trigger: .request(mockRequest(request, command: login.command)),
                                        expectation: login.expectation))
             }
@@ -159,7 +163,7 @@ enum MockDerivation {
 
     /// The step a header's `login: EMAIL` stands for: a login answered with
     /// made-up tokens where the profile's login answer keeps them.
-    private static func headerLogin(_ email: String, profile: Profile) -> TranscriptStep? {
+    private static func headerLogin(_ email: String, profile: Profile, line: Int) -> TranscriptStep? {
         guard let auth = profile.auth else { return nil }
         let marker = "\u{0}secret:"
         var body = JSONValue.object([]).setting(auth.accessTokenPath, to: .string(marker + "access_token"))
@@ -176,7 +180,7 @@ enum MockDerivation {
             }
         }
         let expected = expecting(body)
-        return TranscriptStep(command: "login \(email)", line: 3,
+        return TranscriptStep(command: "login \(email)", line: line,
                               expectation: Expectation(status: 200, reason: "OK",
                                                        headers: [("Content-Type", .literal("application/json; charset=utf-8"))],
                                                        body: .json(expected)))

@@ -146,10 +146,14 @@ final class MockBook: @unchecked Sendable {
             let fitting = candidates.filter { $0.1.fits }
             let last = session.last
             /// Equal fits go to the step after the last one answered, in its transcript: a flow read in order.
-            func rank(_ candidate: (StepKey, Fit)) -> (Int, Int, Int) {
-                guard let last, candidate.0.script == last.script else { return (candidate.1.score, 0, 0) }
+            /// In match mode a step recorded with a wrong secret (`login … {{secret:wrong_password}}`) comes
+            /// last: a secret matches any value, so the same login got 200, then 401, then 200.
+            func rank(_ candidate: (StepKey, Fit)) -> (Int, Int, Int, Int) {
+                let deliberate = mode == .match && scripts[candidate.0.script].steps[candidate.0.step].command.contains("{{secret:wrong_")
+                let plain = deliberate ? 0 : 1
+                guard let last, candidate.0.script == last.script else { return (candidate.1.score, plain, 0, 0) }
                 let after = candidate.0.step > last.step
-                return (candidate.1.score, after ? 2 : 1, after ? -(candidate.0.step - last.step) : candidate.0.step - last.step)
+                return (candidate.1.score, plain, after ? 2 : 1, after ? -(candidate.0.step - last.step) : candidate.0.step - last.step)
             }
             guard let best = fitting.max(by: { rank($0) < rank($1) }) else {
                 if let profile = refreshing(request) { return .refresh(profile) }
