@@ -419,6 +419,21 @@ import Testing
         }
     }
 
+    /// A gzip body whose trailer (CRC and size) was cut off decoded to its
+    /// start and was shown as if whole, a 200 with exit 0 (xh says so).
+    @Test func aGzipBodyCutBeforeItsEndIsOneLine() {
+        for cut in [gzipped.dropLast(8), gzipped.dropLast(3)] {
+            do {
+                _ = try decode(Array(cut), "gzip")
+                Issue.record("a cut gzip body decoded")
+            } catch let problem as BodyGatherer.Problem {
+                #expect(problem.transportError(host: "h:1").description == "h:1 sent a body that does not decode: its gzip stream ends before its end came (cut short)")
+            } catch {
+                Issue.record("\(error)")
+            }
+        }
+    }
+
     @Test func aBodyPastWhatIsKeptGoesToDiskWholeAndIsCheckedOnTheWay() throws {
         let items = (0..<2_000).map { #"{"id":\#($0),"name":"item \#($0)"}"# }
         let body = Array(("[" + items.joined(separator: ",") + "]").utf8)

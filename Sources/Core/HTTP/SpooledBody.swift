@@ -140,6 +140,9 @@ struct BodyGatherer {
     enum Problem: Error {
         /// The body does not decode as its Content-Encoding says.
         case undecodable(encoding: String)
+        /// The body decoded, but its compressed stream never came to its end
+        /// (a gzip trailer cut off): what came is not all there was.
+        case cutShort(encoding: String)
         case spool(SpoolError)
         /// The body decodes to more than `floor` bytes, and more than
         /// `BodyGatherer.bombRatio` times the `sent` bytes it came in.
@@ -148,6 +151,7 @@ struct BodyGatherer {
         func transportError(host: String) -> TransportError {
             switch self {
             case let .undecodable(encoding): TransportError(kind: .badBody, host: host, detail: "it says Content-Encoding: \(encoding)")
+            case let .cutShort(encoding): TransportError(kind: .badBody, host: host, detail: "its \(encoding) stream ends before its end came (cut short)")
             case let .bomb(encoding, sent, floor):
                 TransportError(kind: .tooLarge, host: host, detail: "its \(encoding) body decodes to over \(floor >= 1 << 30 ? "\(floor >> 30) GiB" : "\(floor >> 20) MiB"), "
                                + "more than \(BodyGatherer.bombRatio) times the \((sent + 1023) / 1024) KiB sent (a compression bomb?); stopped there")
@@ -218,7 +222,11 @@ struct BodyGatherer {
 
     /// The body's start (all of it when it was small) and, when it was not, its spool.
     mutating func finish() throws(Problem) -> (start: [UInt8], spool: SpooledBody?) {
-        if let decoder, decoder.producedNothing, decoder.consumed > 0, !decoder.streamEnded() { throw .undecodable(encoding: decoder.encoding) }
+        // A stream that never came to its end: bytes that are none (nothing came out), or one cut short
+        // (it was shown as if whole; xh says so, curl and HTTPie do not).
+        if let decoder, decoder.consumed > 0, !decoder.streamEnded() {
+            throw decoder.producedNothing ? .undecodable(encoding: decoder.encoding) : .cutShort(encoding: decoder.encoding)
+        }
         guard let file else { return (start, nil) }
         let error = checker.finish { SpooledBody.characters(in: file.descriptor, $0) }
         return (start, SpooledBody(size: size, jsonError: error, file: file))
