@@ -145,6 +145,12 @@ extension PagingTests {
             == .request(path: "/items", items: [.query(name: "p", value: "3"), .query(name: "n", value: "10")]))
         #expect(Paging.next(after: second, response: answer(#"{"rows": \#(items), "meta": {"count": 20}}"#), endpointQuery: [], declared: declared)
             == .end("no next page: 2 pages of 10 cover the total, 20"))
+        // An endpoint the catalog says pages another way (a cursor's `after`) was sent `?p=3`, and answered
+        // its first page again, for ever; one whose query items the catalog does not know is paged as declared.
+        #expect(Paging.next(after: second, response: answer(#"{"rows": \#(items), "meta": {"count": 25}}"#), endpointQuery: ["after", "limit"], declared: declared)
+            == .end("no next page by the profile's pagination: the catalog lists no p query for this endpoint (it takes after, limit); give the next page's item yourself"))
+        #expect(Paging.next(after: second, response: answer(#"{"rows": \#(items), "meta": {"count": 25}}"#), endpointQuery: ["p", "n"], declared: declared)
+            == .request(path: "/items", items: [.query(name: "p", value: "3"), .query(name: "n", value: "10")]))
         // No size typed: the one the answer says it used. Without it the total was never reached,
         // and `next` fetched an empty page 4 of a total of 7 in pages of 3.
         let untyped = try #require(try ProfileFile.parse("explorer-profile: 1\nname: x\nenvironments: {a: {base-url: \"http://127.0.0.1:1\"}}\n"

@@ -52,7 +52,15 @@ enum Paging {
 
     static func next(after typed: Last, response: ReceivedResponse, endpointQuery: [String], declared: Pagination? = nil) -> Next {
         let last = typed.queryAsItems
-        if let declared { return next(after: last, body: response.json, declared: declared) }
+        if let declared {
+            // The profile's one rule for every list: an endpoint the catalog says takes other query items
+            // (a cursor's `after`) was sent `?page=2`, and answered its first page again, for ever.
+            if case let .page(parameter, _, _) = declared, !endpointQuery.isEmpty, !endpointQuery.contains(parameter) {
+                return .end("no next page by the profile's pagination: the catalog lists no \(parameter) query for this endpoint "
+                            + "(it takes \(endpointQuery.joined(separator: ", "))); give the next page's item yourself")
+            }
+            return next(after: last, body: response.json, declared: declared)
+        }
         let links = response.headers.filter { $0.hasName("Link") }
         if !links.isEmpty {
             // A Link header without rel="next" is the last page's (GitHub's way), not a reason to guess a page number.
