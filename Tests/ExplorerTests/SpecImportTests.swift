@@ -48,6 +48,17 @@ import Testing
         }
     }
 
+    /// A `$ref` to a schema the document does not have, and schemas that only
+    /// refer to each other (`A: {$ref: B}`, `B: {$ref: A}`), were left out
+    /// without a word: an answer with no model, models missing from describe.
+    @Test func referencesToNowhereOrInALoopAreNoted() throws {
+        let text = ##"{"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {"/x": {"get": {"responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Missing"}}}}}}}}, "components": {"schemas": {"Node": {"type": "object", "properties": {"parent": {"$ref": "#/components/schemas/Node"}}}, "A": {"$ref": "#/components/schemas/B"}, "B": {"$ref": "#/components/schemas/A"}, "Self": {"$ref": "#/components/schemas/Self"}}}}"##
+        let notes = try SpecLoader.load(try write(text, "json")).notes
+        #expect(notes.contains("the document refers to schemas it does not have, described as any: #/components/schemas/Missing"), "\(notes)")
+        #expect(notes.contains("the document has schemas that refer to themselves in a loop, described as any: #/components/schemas/A, #/components/schemas/B, #/components/schemas/Self"), "\(notes)")
+        #expect(!notes.contains { $0.contains("Node") }, "a model that holds itself in a field is a model")
+    }
+
     /// A file that is no text (an image, a zip) got "Yams.YamlError error 7";
     /// a URL, a folder or a missing file, "cannot read the file".
     @Test func aSpecThatIsNoTextOrNoFileIsSaidInTheUsersTerms() throws {

@@ -55,6 +55,7 @@ final class ExplorerSession {
                 Console().err("error: \(named ?? "")\(error.description)\n")
                 throw ExitCode((named == nil ? ExitStatus.usage : .parse).rawValue)
             }
+            for note in spec?.notes ?? [] where SpecCatalog.isDocumentFault(note) { Console().err("warning: \(path): \(note)\n") }
             // A profile file's own catalog is kept beside its document's.
             if let file { spec = spec?.adding(file.document.profile) }
         }

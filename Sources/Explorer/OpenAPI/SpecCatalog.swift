@@ -115,6 +115,11 @@ struct SpecCatalog {
         return line.trimmingBlanks()
     }
 
+    /// How a note about `$ref`s to nowhere (or in a loop) starts: a fault of the document, said at every start, not only by `spec load`.
+    static let missingSchemasNote = "the document refers to schemas it does not have, described as any"
+    static let loopingSchemasNote = "the document has schemas that refer to themselves in a loop, described as any"
+    static func isDocumentFault(_ note: String) -> Bool { note.hasPrefix(missingSchemasNote) || note.hasPrefix(loopingSchemasNote) }
+
     static func build(_ document: SpecDocument) -> ImportedSpec {
         var catalog = SpecCatalog(document)
         let endpoints = document.operations.map { catalog.endpoint($0, documentSecurity: document.security) }
@@ -132,6 +137,38 @@ struct SpecCatalog {
         schemas = byName
         schemes = document.schemes
         notes = document.notes
+        // A `$ref` to a schema the document does not have was left out without a word (an answer with no model).
+        var missing = Set<String>()
+        func look(_ schema: SpecSchema) {
+            switch schema.kind {
+            case let .reference(name) where byName[name] == nil: missing.insert(name)
+            case let .array(items): items.forEach(look)
+            case let .object(members, _): members.forEach { look($0.schema) }
+            case let .allOf(parts): parts.forEach(look)
+            default: break
+            }
+        }
+        document.schemas.forEach { look($0.schema) }
+        for operation in document.operations {
+            if case let .json(body)? = operation.body { look(body) }
+            operation.answer.map(look)
+        }
+        if !missing.isEmpty {
+            notes.insert(Self.missingSchemasNote + ": "
+                         + missing.sorted().map { "#/components/schemas/\($0)" }.joined(separator: ", "))
+        }
+        // `A: {$ref: B}`, `B: {$ref: A}`, or an allOf that holds itself: no model can be made of them.
+        func loops(_ name: String, through schema: SpecSchema, seen: Set<String>) -> Bool {
+            switch schema.kind {
+            case let .reference(next): return next == name || (!seen.contains(next) && byName[next].map { loops(name, through: $0, seen: seen.union([next])) } == true)
+            case let .allOf(parts): return parts.contains { loops(name, through: $0, seen: seen) }
+            default: return false
+            }
+        }
+        let looping = document.schemas.filter { loops($0.name, through: $0.schema, seen: [$0.name]) }.map(\.name)
+        if !looping.isEmpty {
+            notes.insert(Self.loopingSchemasNote + ": " + looping.sorted().map { "#/components/schemas/\($0)" }.joined(separator: ", "))
+        }
         var objects = Set<String>()
         for (name, schema) in document.schemas where Self.isObject(schema, in: byName, seen: []) { objects.insert(name) }
         objectComponents = objects
