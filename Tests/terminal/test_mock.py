@@ -359,6 +359,11 @@ def test_an_unknown_path_gets_a_404_in_the_linku_envelope_naming_the_closest_ste
     # A HEAD gets the status with no body; the mock serves on.
     status, body = mock.call("HEAD", "/api/nowhere/at/all")
     assert (status, body) == (404, None)
+    # A token in the path (a reset or magic link) is not written in the message or the log; ids and words are.
+    status, body = mock.call("GET", "/api/reset/sk_live_SECRET998877/confirm")
+    message = unmatched(status, body)
+    assert message.startswith("no recorded step for GET /api/reset/<hidden: 20 characters>/confirm: "), message
+    assert not [l for l in mock.err if "SECRET998877" in l], mock.said()
     mock.assert_serving()
 
 

@@ -214,7 +214,7 @@ final class MockBook: @unchecked Sendable {
 
     /// `no recorded step for POST /api/tasks: closest is line 27 of create-task.transcript, body .price expected a number`
     private func unmatched(_ request: LiveRequest, _ candidates: [(StepKey, Fit)], expected: StepKey? = nil) -> Decision {
-        let asked = "\(request.method) \(request.path)"
+        let asked = "\(request.method) \(request.shownPath)"
         guard let closest = candidates.max(by: { $0.1.score < $1.1.score }) ?? allFits(request).max(by: { $0.1.score < $1.1.score }) else {
             return .unmatched(message: "no recorded step for \(asked): the transcripts record no requests", profile: scripts.first?.profile ?? .generic)
         }

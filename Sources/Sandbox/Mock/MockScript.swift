@@ -134,6 +134,22 @@ struct LiveRequest: Sendable {
     /// `http://host:port` as the client reached the mock.
     let base: String
 
+    /// The path as a message may show it: a segment shaped like a credential
+    /// (a JWT; 16 characters or more of letters and digits mixed, not a UUID
+    /// or hex) hidden. Reset, verify and magic-link tokens travel in paths,
+    /// and the 404's message and the log wrote them in clear.
+    var shownPath: String { Self.shown(path: path) }
+
+    static func shown(path: String) -> String {
+        path.split(separator: "/", omittingEmptySubsequences: false).map { segment -> String in
+            let text = String(segment)
+            let letters = text.contains { $0.isLetter }, digits = text.contains { $0.isNumber }
+            let credential = Redactor.looksLikeJWT(text)
+                || (text.count >= 16 && letters && digits && !TranscriptPattern.isUUID(text) && !text.allSatisfy(\.isHexDigit))
+            return credential ? Redactor.hidden(text) : text
+        }.joined(separator: "/")
+    }
+
     init(method: String, path: String, query: [(name: String, value: String)], body: [UInt8], base: String) {
         self.method = method
         self.path = path
@@ -169,13 +185,13 @@ extension MockRequest {
         fit.score += 1
         let parts = live.segments
         guard parts.count == segments.count else {
-            fit.difference = "path \(live.path), recorded \(pathText)"
+            fit.difference = "path \(live.shownPath), recorded \(pathText)"
             return fit
         }
         for (part, segment) in zip(parts, segments) {
             switch segment {
             case let .literal(text) where text != part:
-                fit.difference = "path \(live.path), recorded \(pathText)"
+                fit.difference = "path \(live.shownPath), recorded \(pathText)"
                 return fit
             case let .variable(name?):
                 fit.bound[name] = Int(part).map(JSONValue.int) ?? .string(part)

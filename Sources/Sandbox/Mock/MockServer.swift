@@ -93,14 +93,14 @@ struct MockResponder: HTTPResponder {
         if latency > 0 { try await Task.sleep(for: .milliseconds(latency)) }
         switch faults.nextHTTPFault() {
         case let .error(status)?:
-            log("\(request.method) \(path) → \(status) (error_rate fault)")
+            log("\(request.method) \(LiveRequest.shown(path: path)) → \(status) (error_rate fault)")
             let profile = book.scripts.first?.profile ?? .generic
             var response = Self.json(.init(code: status), profile.errorEnvelope.body(
                 status: status, code: status == 503 ? "SERVICE_UNAVAILABLE" : "INTERNAL_ERROR", message: "mock fault switch error_rate"))
             if status == 503 { response.headers[.retryAfter] = "1" }
             return response
         case .cutBody?:
-            log("\(request.method) \(path): body cut (cut_body_rate fault)")
+            log("\(request.method) \(LiveRequest.shown(path: path)): body cut (cut_body_rate fault)")
             return FaultMiddleware<Context>.cut(try await answer(request, path: path, session: session, base: base))
         case nil:
             return try await answer(request, path: path, session: session, base: base)
@@ -125,7 +125,7 @@ struct MockResponder: HTTPResponder {
         }
         if tooLarge {
             let profile = book.scripts.first?.profile ?? .generic
-            log("\(request.method) \(path) → 413: the body is over \(MockServer.maxBody >> 20) MiB")
+            log("\(request.method) \(LiveRequest.shown(path: path)) → 413: the body is over \(MockServer.maxBody >> 20) MiB")
             return Self.json(.contentTooLarge, profile.errorEnvelope.body(status: 413, code: "PAYLOAD_TOO_LARGE",
                                                                           message: "request body over \(MockServer.maxBody >> 20) MiB"))
         }
@@ -142,7 +142,7 @@ struct MockResponder: HTTPResponder {
         case let .refresh(profile):
             response = Self.json(.ok, book.refreshAnswer(profile))
         case let .unmatched(message, profile):
-            log("\(request.method) \(path) → 404 \(message)")
+            log("\(request.method) \(LiveRequest.shown(path: path)) → 404 \(message)")
             response = Self.json(.notFound, profile.errorEnvelope.body(status: 404, code: "NOT_RECORDED", message: message))
         }
         guard request.method == .head else { return response }
@@ -257,8 +257,8 @@ enum MockSockets {
             // Refusing the upgrade would get the client a bare 400 from the
             // server stack; opened and closed at once, it gets a reason.
             let recorded = book.socketPaths.joined(separator: ", ")
-            let reason = "no socket recorded on \(path)" + (recorded.isEmpty ? "" : "; recorded: \(recorded)")
-            log("ws \(path): \(reason); closing")
+            let reason = "no socket recorded on \(LiveRequest.shown(path: path))" + (recorded.isEmpty ? "" : "; recorded: \(recorded)")
+            log("ws \(LiveRequest.shown(path: path)): \(reason); closing")
             return .upgrade([:]) { _, outbound, _ in
                 try await outbound.close(.policyViolation, reason: Self.fitting(reason))
             }
