@@ -325,40 +325,30 @@ extension WebSocketCommandTests {
         await live.close()
     }
 
-    /// A replay of a REPL recording holds the frames that come while its
-    /// `ws recv` is "typed"; those past what the recv takes were kept for
-    /// the next `ws recv`, where at the REPL they had been shown as they
-    /// came (tokens streamed after `ws recv 3`): every replay of a quickly
-    /// typed recording failed. Shown as they came (a tour prints them), they
-    /// are not kept past the recv.
-    @Test func framesHeldForARecvBeyondWhatItTakesAreShownNotKept() async throws {
-        let live = try await LiveSession.open(profile: .linku, target: .sandbox())
-        let interpreter = live.interpreter
-        let heard = Heard()
-        await interpreter.setSocketListener { heard.append($0) }
-        await interpreter.setFramesLive(true)
-        do {
-            interpreter.frameTap.startLine()
+    /// A replay of a REPL recording keeps frames for its `ws recv`s, and
+    /// each recv skips those the transcript lists under earlier steps (shown
+    /// at the REPL, or taken): the same frames whatever the timing. A pause
+    /// before each recv stood in for the typing, and a recording typed
+    /// faster than it (tokens streamed after `ws recv 3`) failed every replay.
+    @Test func aReplayedRecvSkipsTheFramesEarlierStepsList() async throws {
+        try await withSandboxInterpreter { interpreter, _ in
+            let tap = interpreter.frameTap.subscribe()
             _ = await interpreter.execute(try interpreter.parser.parse("ws connect /__sandbox/echo --heartbeat 0"))
-            interpreter.frameTap.startLine()
-            // Long, and ended (cancelled) once the echoes are held: a loaded machine takes its time.
-            let typing = Task { await interpreter.letFramesComeAsWhileTyping(.seconds(120)) }
-            try await eventually("the pause holding frames") { await !interpreter.framesLive }
-            for n in 1...3 { _ = await interpreter.execute(try interpreter.parser.parse(#"ws send {"n":\#(n)}"#)) }
-            try await eventually("three echoes held") { await interpreter.sockets.inbox.count == 3 }
-            typing.cancel()
-            await typing.value
-            guard case let .frames(frames, _) = await interpreter.execute(try interpreter.parser.parse("ws recv 1 --timeout 1")) else { throw SocketFailure("recv got nothing") }
-            #expect(frames.map(\.text) == [#"{"n":1}"#])
-            #expect(await interpreter.sockets.inbox.isEmpty)
-            interpreter.frameTap.startLine()
-            let next = await interpreter.execute(try interpreter.parser.parse("ws recv --timeout 0.2"))
-            guard case .failure = next else { throw SocketFailure("a shown frame kept for the next recv: \(next)") }
+            let before = interpreter.frameTap.receivedSoFar
+            for n in 1...4 { _ = await interpreter.execute(try interpreter.parser.parse(#"ws send {"n":\#(n)}"#)) }
+            _ = await interpreter.execute(try interpreter.parser.parse(#"ws send {"type":"pong"}"#))
+            _ = await tap.take(sent: 5, received: 4, timeout: 30)
+            try await eventually("the echoes kept") { await interpreter.sockets.inbox.count == 5 }
+            // The transcript lists the first echo under an earlier step: the recv's are the next, the pong left out.
+            await interpreter.skipFramesShownBefore(before + 1)
+            guard case let .frames(frames, _) = await interpreter.execute(try interpreter.parser.parse("ws recv 2 --timeout 5")) else { throw SocketFailure("recv got nothing") }
+            #expect(frames.map(\.text) == [#"{"n":2}"#, #"{"n":3}"#])
+            await interpreter.skipFramesShownBefore(before + 3)
+            guard case let .frames(last, _) = await interpreter.execute(try interpreter.parser.parse("ws recv --timeout 5")) else { throw SocketFailure("recv got nothing") }
+            #expect(last.map(\.text) == [#"{"n":4}"#])
+            #expect(await interpreter.sockets.inbox.isEmpty, "the pong is no recv's")
             _ = await interpreter.execute(.ws(.close))
-        } catch {
-            Issue.record(error)
         }
-        await live.close()
     }
 
     /// A tour of a script's transcript in the REPL: frames print as they

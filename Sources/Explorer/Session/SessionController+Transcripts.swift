@@ -27,7 +27,7 @@ extension SessionController {
             guard terminal.isInteractive else {
                 return .failure("a tour waits for Enter at each step, so it needs the REPL; replay \(tour.path) runs it in one go", .usage)
             }
-            return walk(tour)
+            return keepingFramesLive { walk(tour) }
         case .tour(nil):
             return .message(tourList())
         }
@@ -80,7 +80,19 @@ extension SessionController {
         return .success((transcript, steps))
     }
 
+    /// How this session takes frames (live at the REPL), as it was again
+    /// after a replay or tour in it, which takes them as its transcript says.
+    private func keepingFramesLive<T>(_ body: () -> T) -> T {
+        let live = runBlocking { [interpreter] in await interpreter.framesLive }
+        defer { runBlocking { [interpreter] in await interpreter.setFramesLive(live) } }
+        return body()
+    }
+
     private func replay(_ path: String) -> Outcome {
+        keepingFramesLive { replayHere(path) }
+    }
+
+    private func replayHere(_ path: String) -> Outcome {
         let started = ContinuousClock.now
         let transcript: Transcript
         var prepared: Replayer.Steps

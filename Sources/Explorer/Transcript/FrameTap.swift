@@ -14,6 +14,9 @@ final class FrameTap: @unchecked Sendable {
     private let lock = NSLock()
     private var queues: [Int: [(line: Int, frame: ObservedFrame)]] = [:]
     private var line = 0
+    /// Received frames (heartbeats left out) posted while someone listened: a
+    /// frame's number in the order transcripts list them.
+    private var receivedPosted = 0
     /// A subscriber waiting in `take`, woken by each frame posted.
     private var waiters: [Int: AsyncStream<Void>.Continuation] = [:]
     private var nextID = 0
@@ -26,6 +29,9 @@ final class FrameTap: @unchecked Sendable {
 
     /// The line frames come in now.
     var currentLine: Int { lock.withLock { line } }
+
+    /// How many received frames have been posted while someone listened (the last one's number).
+    var receivedSoFar: Int { lock.withLock { receivedPosted } }
 
     /// Posts a frame; returns the line it came in.
     @discardableResult
@@ -42,6 +48,7 @@ final class FrameTap: @unchecked Sendable {
     func post(_ frame: ObservedFrame) -> Int {
         let (came, waiting) = lock.withLock {
             guard !frame.isHeartbeat else { return (line, [AsyncStream<Void>.Continuation]()) }
+            if frame.direction == .received { receivedPosted += 1 }
             for id in queues.keys {
                 queues[id]!.append((line, frame))
                 if queues[id]!.count > Self.queueLimit { queues[id]!.removeFirst() }

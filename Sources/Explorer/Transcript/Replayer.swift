@@ -293,10 +293,24 @@ struct Replayer: Sendable {
         /// of this replay writes before the steps.
         var headerSteps: [(line: String, command: Command, outcome: Outcome)] = []
 
+        /// A REPL recording (`frames: live`): each `ws recv` gets the frames
+        /// after those its transcript lists under earlier steps, kept for it
+        /// whenever they came (`Interpreter.skipFramesShownBefore`).
+        private var replaysLive = false
+        /// The frame tap's count of received frames when the steps began, and
+        /// how many the steps run so far list.
+        private var receivedBefore = 0
+        private var receivedListed = 0
+
         /// Sets the header's variables and logs in when it says so.
         nonisolated(nonsending) mutating func prepare(_ header: TranscriptHeader) async -> Bool {
-            // Frames are taken as the recording took them: shown as they came (the REPL), or kept for `ws recv`.
-            await interpreter.setFramesLive(header.framesLive)
+            // Frames are taken as the recording took them: at the REPL a frame showed as it came, and a later
+            // `ws recv` waited for one not shown yet. Kept here, each recv skips those its transcript lists
+            // before it: the same frames whatever the timing (a fixed pause stood in for the typing, and a
+            // recording typed faster failed its replay).
+            replaysLive = header.framesLive
+            receivedBefore = interpreter.frameTap.receivedSoFar
+            if replaysLive { await interpreter.takeFramesAsRecordedLive() } else { await interpreter.setFramesLive(false) }
             do {
                 for variable in header.variables {
                     let (value, used) = try resolver.fill(variable.value, email: nil)
@@ -322,10 +336,6 @@ struct Replayer: Sendable {
             }
             return true
         }
-
-        /// How long a replay of a REPL recording (`frames: live`) lets frames
-        /// come before a `ws recv`, as a person typing it would have.
-        static let typingPause = Duration.milliseconds(250)
 
         /// A socket that could not be reached (nothing listens, no answer): the
         /// run stops there as it does when an HTTP server cannot be reached
@@ -379,6 +389,7 @@ struct Replayer: Sendable {
             let started = ContinuousClock.now
             // Frames from now on came in this step, as in the REPL that recorded it (`FrameTap.startLine`).
             interpreter.frameTap.startLine()
+            defer { receivedListed += step.expectation.frameCount(.received) }
             var line: String
             resolver.session = await sessionSecrets()
             resolver.variables = interpreter.allVariables
@@ -403,10 +414,9 @@ struct Replayer: Sendable {
                     command = .specLoad(path: located!.path)
                 }
                 lastCommand = command
-                if case .ws(.recv) = command {
-                    // In the REPL this `ws recv` came after someone typed it: what arrived by then
-                    // (a pong to the ping just sent) was shown above the prompt, not handed to it.
-                    await interpreter.letFramesComeAsWhileTyping(Self.typingPause)
+                if replaysLive, case .ws(.recv) = command {
+                    // In the REPL what the earlier steps list was shown above the prompt (or taken), not handed to it.
+                    await interpreter.skipFramesShownBefore(receivedBefore + receivedListed)
                 }
                 outcome = await interpreter.execute(command)
                 if let located {

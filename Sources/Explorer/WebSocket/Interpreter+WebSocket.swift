@@ -19,6 +19,9 @@ struct SocketState {
     /// `ws recv` that waited for a frame not shown yet replays the same.
     var live = false
     var options = WebSocketOptions()
+    /// A replay of a REPL recording: a heartbeat (the pong to a typed ping) was
+    /// shown there and never written, so it is kept for no `ws recv`.
+    var keepsNoHeartbeats = false
     /// `ws close` is under way: its own answer says so, the notice would repeat it.
     var closing = false
     /// How many frames a waiting `ws recv` wants (0: none waits); while it
@@ -55,23 +58,27 @@ extension Interpreter {
     /// Whether frames nobody waits for are shown as they come rather than kept (`SocketState.live`).
     func setFramesLive(_ live: Bool) {
         sockets.live = live
+        sockets.keepsNoHeartbeats = false
+    }
+
+    /// How a replay of a REPL recording takes frames: kept for its `ws recv`s
+    /// (each skips what earlier steps list: `skipFramesShownBefore`), heartbeats not.
+    func takeFramesAsRecordedLive() {
+        sockets.live = false
+        sockets.keepsNoHeartbeats = true
     }
 
     var framesLive: Bool { sockets.live }
 
-    /// Before a replayed REPL `ws recv`: frames come for `pause`, as while
-    /// someone typed it. A heartbeat (the pong to a ping just sent, which
-    /// recordings leave out) is shown then, as at the REPL; any other frame
-    /// is kept for the recv: one shown before it would have been recorded
-    /// under the step before, whose frames were taken already. (Shown all
-    /// alike, tokens a server streamed into that pause were missing from the
-    /// recv, and a REPL recording failed its replay.)
-    func letFramesComeAsWhileTyping(_ pause: Duration) async {
-        guard sockets.live, sockets.socket != nil else { return }
-        sockets.live = false
-        try? await Task.sleep(for: pause)
-        sockets.live = true
-        sockets.inbox.removeAll { ObservedFrame(.received, text: $0.text).isHeartbeat }
+    /// Before a replayed REPL `ws recv`: the frames the transcript lists
+    /// under earlier steps were shown at the REPL (or taken by an earlier
+    /// recv), so they are not this one's; nor is a heartbeat (the pong to a
+    /// ping just sent, which recordings leave out). `listed`: how many
+    /// received frames the frame tap had posted by the end of those steps.
+    /// (A pause before each recv stood in for the typing: a recording typed
+    /// faster or slower than the pause failed its replay.)
+    func skipFramesShownBefore(_ listed: Int) {
+        sockets.inbox.removeAll { $0.ordinal <= listed || ObservedFrame(.received, text: $0.text).isHeartbeat }
     }
 
     /// One frame out: sent, or queued while the socket is not open.
@@ -181,7 +188,7 @@ extension Interpreter {
         // elsewhere an edit, or a real second delivery, of a message was dropped unseen.
         if reconciler == nil { options.messageIDPath = nil }
         let socket = WebSocketSession(address: address, session: session, options: options, reconciler: reconciler)
-        sockets = SocketState(socket: socket, listener: sockets.listener, live: sockets.live, options: options)
+        sockets = SocketState(socket: socket, listener: sockets.listener, live: sockets.live, options: options, keepsNoHeartbeats: sockets.keepsNoHeartbeats)
         sockets.pump = Task {
             for await event in socket.events where sockets.socket === socket { self.handle(event) }
             if sockets.socket === socket { ended() }
@@ -265,7 +272,9 @@ extension Interpreter {
         case let .received(frame):
             let line = frameTap.post(.received, frame)
             remember(frame)
-            notices += deliver(SocketNotice(time: now, kind: .received, text: Self.text(frame), pretty: prettyFrames), line: line)
+            var notice = SocketNotice(time: now, kind: .received, text: Self.text(frame), pretty: prettyFrames)
+            notice.ordinal = frameTap.receivedSoFar
+            notices += deliver(notice, line: line)
         case let .sent(frame):
             sockets.sentSeen += 1
             frameTap.post(.sent, frame)
@@ -274,7 +283,9 @@ extension Interpreter {
             notices.append(.init(time: now, kind: .state, text: "reconciled: \(missed.count) missed message\(missed.count == 1 ? "" : "s")"))
             for message in missed {
                 let line = frameTap.post(ObservedFrame(.received, .json(message)))
-                notices += deliver(SocketNotice(time: now, kind: .received, text: JSONPrinter.compact(message), pretty: prettyFrames), line: line)
+                var notice = SocketNotice(time: now, kind: .received, text: JSONPrinter.compact(message), pretty: prettyFrames)
+                notice.ordinal = frameTap.receivedSoFar
+                notices += deliver(notice, line: line)
             }
         case let .reconcileFailed(line):
             notices.append(.init(time: now, kind: .problem, text: "reconcile failed: \(line)"))
@@ -289,6 +300,7 @@ extension Interpreter {
     /// returned too, for a listener (a tour of a script's transcript) to print.
     /// `line` is the frame tap's line it came in.
     private func deliver(_ notice: SocketNotice, line: Int) -> [SocketNotice] {
+        if sockets.keepsNoHeartbeats, ObservedFrame(.received, text: notice.text).isHeartbeat { return [notice] }
         let awaited = sockets.inbox.count < sockets.wanted
         guard awaited || !sockets.live else {
             if sockets.shownInLine.line != line { sockets.shownInLine = (line, []) }

@@ -89,6 +89,8 @@ struct SocketNotice: Sendable, Equatable {
     /// Printed as it came, while a `ws recv` at the REPL waited for it: the
     /// answer of that `ws recv` does not print it again.
     var shownAsItCame = false
+    /// A received frame's number in the frame tap's order (`FrameTap.receivedSoFar`), while someone listens.
+    var ordinal = 0
 }
 
 /// `ws recv --until '.msg_type == "execute_result"'`: the frame to wait for.
