@@ -127,6 +127,11 @@ struct SecretNameTests {
                 == "ws connect /ws 'Sec-WebSocket-Protocol:chat, ***' X-B:***")
         #expect(Redactor.redact(line: "get /x q==\(jwt) note='Bearer \(jwt)' n=eyJnot") == "get /x q==*** 'note=Bearer ***' n=eyJnot")
         #expect(Redactor.jwts(in: "a \(jwt), \(jwt).") == [jwt, jwt])
+        // Lines other rules read first (a socket's JSON, curl, a query of another name) kept it too.
+        #expect(Redactor.redact(line: #"ws send {"type":"echo","data":"\#(jwt)"}"#) == #"ws send {"type":"echo","data":"***"}"#)
+        #expect(Redactor.redact(line: "ws send --text 'Bearer \(jwt)'") == "ws send --text 'Bearer ***'")
+        #expect(Redactor.redact(line: "ws connect /ws/chat?token=t0k3n5ecret&x=\(jwt)") == "ws connect /ws/chat?token=***&x=***")
+        #expect(Redactor.redact(line: "curl -H 'X-Y: \(jwt)' http://h/x") == "curl -H 'X-Y: ***' http://h/x")
     }
 
     /// `-v` and `--offline` printed `GET /x?access_token=SECRET` in clear.

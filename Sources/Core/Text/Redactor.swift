@@ -40,6 +40,14 @@ public enum Redactor {
     /// which a recalled line asks for again instead of sending `***`).
     public static func redact(line: String, secretFields: SecretFields = .none,
                               hide: (String) -> String = { _ in placeholder }) -> String? {
+        // Last, a JWT wherever the rules left it (a `ws send` JSON string, a curl header, `?x=eyJ…`):
+        // the history kept six such forms in clear that a recording hid.
+        redactingByRule(line: line, secretFields: secretFields, hide: hide).map { redacted in
+            mayHoldJWT(redacted) ? hidingJWTs(in: redacted) { _ in hide("jwt") } : redacted
+        }
+    }
+
+    private static func redactingByRule(line: String, secretFields: SecretFields, hide: (String) -> String) -> String? {
         if let socket = redact(socketJSONLine: line, hide: hide, secretFields: secretFields) {
             return socket
         }
