@@ -105,6 +105,17 @@ import Testing
         #expect(try JSONParser.parse(JSONPrinter.compact(.string("a\u{202E}b\u{2066}c"))) == .string("a\u{202E}b\u{2066}c"))
     }
 
+    /// The answer that sets a session cookie and echoes it in its body showed
+    /// it in clear; the next answer, carrying it, hid it. A short cookie
+    /// (`theme=dark`) stays shown, as a carried one does.
+    @Test func aCookieTheAnswerSetsIsHiddenWhereTheSameAnswerEchoesIt() {
+        let answer = exchange(200, "OK", type: "application/json", body: Array(#"{"session": "COOKIEVAL12345", "theme": "dark"}"#.utf8),
+                              headers: [HTTPHeader(name: "Set-Cookie", value: "sid=COOKIEVAL12345; Path=/; HttpOnly"),
+                                        HTTPHeader(name: "Set-Cookie", value: "theme=dark")])
+        let (out, _) = plain.render(answer)
+        #expect(!out.contains("COOKIEVAL12345") && out.contains(#""theme": "dark""#), "\(out)")
+    }
+
     /// A Content-Type or Content-Encoding with an escape sequence in it was
     /// copied into the lines that name it (`binary body: application/ESC[31m…`,
     /// `body encoded as ESC[31mx-evil`, the not-valid-JSON warning): the

@@ -39,7 +39,7 @@ actor Interpreter {
     private var lastHeldTokens: [String] = []
     private var lastCarried: [String] {
         (lastRequest.map { Renderer.credentials(of: $0, secretHeaders: profile.secretHeaders, secretParameters: profile.secretParameters) } ?? [])
-            + lastHeldTokens + supplied.shown
+            + (lastResponse.map(Renderer.cookiesSet) ?? []) + lastHeldTokens + supplied.shown
     }
     /// Values the session filled in for `{{secret:NAME}}` so far (from the
     /// environment, or typed without echo): hidden where an answer echoes

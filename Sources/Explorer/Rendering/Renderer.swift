@@ -82,7 +82,7 @@ struct Renderer: Sendable {
         }
         for warning in [exchange.refreshWarning, exchange.storeWarning].compactMap({ $0 }) { err += palette.yellow("warning: ") + warning + "\n" }
         if !view.isDisjoint(with: [.statusLine, .responseHeaders]) { out += statusLine(exchange) }
-        let carried = credentials(of: exchange.request) + exchange.heldTokens + alsoHidden
+        let carried = credentials(of: exchange.request) + Self.cookiesSet(by: response) + exchange.heldTokens + alsoHidden
         if view.contains(.responseHeaders) {
             out += headerLines(response.headers, hiding: carried)
         } else if (300..<400).contains(response.status), let location = response.header("Location") {
@@ -200,6 +200,19 @@ struct Renderer: Sendable {
         // a cookie (`theme=dark`) from 6.
         return values.filter { $0.dropFirst(SecretScrubber.typedMinimumLength - 1).isEmpty == false }
             + cookies.filter { $0.dropFirst(SecretScrubber.minimumLength - 1).isEmpty == false }
+    }
+
+    /// The values of the cookies an answer sets (6 characters or more, as a
+    /// cookie the request carried): the answer that sets a session cookie
+    /// and echoes it (`"session": "…"`) showed it, where later ones hid it.
+    static func cookiesSet(by response: ReceivedResponse) -> [String] {
+        response.headers.compactMap { header -> String? in
+            guard header.hasName("Set-Cookie") else { return nil }
+            let pair = header.value.prefix { $0 != ";" }
+            guard let equals = pair.firstIndex(of: "=") else { return nil }
+            let value = pair[pair.index(after: equals)...].trimmingBlanks()
+            return value.count >= SecretScrubber.minimumLength ? value : nil
+        }
     }
 
     /// The request as sent (`-v`, `-p H`/`B`): its line and headers with
