@@ -274,6 +274,18 @@ import Testing
         #expect(run.status == .ok, "\(ReplayReport(palette: .plain).detailed(run).out)")
     }
 
+    /// One value under two secret names in a sent frame (`token` and
+    /// `data.api_key`) was written as both placeholders, and its replay asked
+    /// for a second secret it did not need: it is one name, the first.
+    @Test func oneSecretValueInAFrameIsOnePlaceholder() async throws {
+        let recorded = try await Self.record(["ws connect /__sandbox/echo --heartbeat 0",
+                                              #"ws send {"type":"echo","token":"V4lue-Secret-1","data":{"api_key":"V4lue-Secret-1"}}"#])
+        defer { try? FileManager.default.removeItem(atPath: recorded.path) }
+        #expect(recorded.text.contains(#"> ws send {"type":"echo","token":"{{secret:token}}","data":{"api_key":"{{secret:token}}"}}"#), "\(recorded.text)")
+        let run = await Replayer(environment: ["EXPLORER_SECRET_TOKEN": "V4lue-Secret-1"]).run(recorded.path)
+        #expect(run.status == .ok, "\(ReplayReport(palette: .plain).detailed(run).out)\(ReplayReport(palette: .plain).detailed(run).err)")
+    }
+
     /// A `ws send` returned before its frame was written, so a script's
     /// recording wrote the frame under the next step, or the one after (two
     /// runs in three): each sent frame is under its own step.

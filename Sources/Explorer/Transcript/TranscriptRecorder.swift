@@ -332,6 +332,17 @@ final class TranscriptRecorder {
             guard let credentials = BasicCredentials(authorization: value) else { return }
             learn(credentials.password, as: "password")
         }
+        /// A JSON value's secret members, each under its member's name, numbered as items are: the line's
+        /// placeholders are named so (one value under two names, `token` and `api_key`, was written as
+        /// both, and its replay asked for a second secret it did not need).
+        func learnMembers(_ value: JSONValue, key: String?) {
+            switch value {
+            case let .object(members): members.forEach { learnMembers($0.value, key: $0.key) }
+            case let .array(values): values.forEach { learnMembers($0, key: key) }
+            case .string, .number: if let key, isSecret(key) { learn(value.plainText, as: key) }
+            default: break
+            }
+        }
         /// A header the session sends from now on (`auth`, `header`): bearer's token under `token`, another under its own name.
         func learnHeader(_ header: (name: String, value: String)) {
             if header.name.lowercased() == "authorization", header.value.lowercased().hasPrefix("bearer ") {
@@ -360,15 +371,6 @@ final class TranscriptRecorder {
             // of the body kept them in clear (`"body": "password=pw777777"`).
             if let raw = options.raw {
                 if let json = try? JSONParser.parse(raw) {
-                    // Each under its member's name, numbered as items are: the line's placeholders are named so.
-                    func learnMembers(_ value: JSONValue, key: String?) {
-                        switch value {
-                        case let .object(members): members.forEach { learnMembers($0.value, key: $0.key) }
-                        case let .array(values): values.forEach { learnMembers($0, key: key) }
-                        case .string, .number: if let key, isSecret(key) { learn(value.plainText, as: key) }
-                        default: break
-                        }
-                    }
                     learnMembers(json, key: nil)
                 } else {
                     for (name, value) in Redactor.secretAssignments(inText: raw, isSecret: isSecret) {
@@ -406,6 +408,7 @@ final class TranscriptRecorder {
             // `set u=/a?token=X`, `set w=http://bob:PW@h/`: the line hides them; `vars` and echoes, by value.
             for (name, secret) in Redactor.secretsInTarget(value) { learn(secret, as: name) }
         case let .ws(.send(value))?:
+            learnMembers(value, key: nil)
             scrubber.learn(secretsIn: value, fields: secretFields)
         case let .ws(.sendText(text))?:
             // `password=X` in a text frame, as the command line hides it.
