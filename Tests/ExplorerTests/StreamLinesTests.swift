@@ -35,6 +35,11 @@ import Testing
         #expect(cut.utf8.count < StreamLines.lineLimit + 100 && cut.hasPrefix("xxx"))
         #expect(cut.hasSuffix(" … (a line of 19.0 MiB, cut at 16.0 MiB)"), "\(cut.suffix(60))")
         #expect(posted.lines.last == #"{"n":2}"#)
+        // Cut inside a character: the character is left out whole, not shown as U+FFFD.
+        let euros = StreamLines { posted.add($0) }
+        let text = Array(String(repeating: "€", count: StreamLines.lineLimit / 3 + 10).utf8)
+        euros.feed(contentType: "application/x-ndjson", text + [UInt8(ascii: "\n")])
+        #expect(posted.lines.last?.hasPrefix("€€€") == true && posted.lines.last?.contains("\u{FFFD}") == false)
     }
 
     @Test func eventsJoinTheirDataAndNameTheirKind() {

@@ -72,6 +72,11 @@ final class StreamLines: @unchecked Sendable {
         }
         defer { pending.removeAll(keepingCapacity: pending.capacity <= 1 << 16); pendingLength = 0 }
         if cutFrom == nil, line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+        // Cut inside a character (a 3-byte `€` at the limit): its first bytes showed as U+FFFD.
+        if cutFrom != nil, let lead = line.lastIndex(where: { $0 & 0xC0 != 0x80 }), line[lead] >= 0xC0 {
+            let width = line[lead] >= 0xF0 ? 4 : line[lead] >= 0xE0 ? 3 : 2
+            if line.endIndex - lead < width { line = line[..<lead] }
+        }
         var text = String(decoding: line, as: UTF8.self)
         if let cutFrom { text += " … (a line of \(Renderer.size(cutFrom)), cut at \(Renderer.size(Self.lineLimit)))" }
         return take(text)
