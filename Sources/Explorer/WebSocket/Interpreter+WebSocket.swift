@@ -374,8 +374,9 @@ extension Interpreter {
 
     /// At the REPL, the frames shown as they came since this `ws recv`'s line
     /// began (typed, then a frame came before it waited): its first frames,
-    /// as a recording writes them under its step; not shown again. A replay
-    /// starts a line at each step, so it hands the same frames to its `ws recv`.
+    /// as a recording writes them under its step; not shown again. (A replay
+    /// of the recording keeps frames, and its recv gets them as the ones after
+    /// those earlier steps list: `skipFramesShownBefore`.)
     private func framesShownInThisLine() -> [SocketNotice] {
         guard sockets.live else { return [] }
         let current = frameTap.currentLine
@@ -385,10 +386,8 @@ extension Interpreter {
     }
 
     /// Live, frames no `ws recv` waits for are shown as they come, not kept:
-    /// those a replay's typing pause held (`letFramesComeAsWhileTyping`, a
-    /// listener printed them as they came) beyond what this recv took, or that
-    /// came after an `--until` match, are not the next recv's (a recording
-    /// typed quickly, tokens streaming after `ws recv 3`, failed its replay).
+    /// those that came after an `--until` match while it waited (shown as
+    /// they came) are not the next recv's.
     private func dropShownLeftovers() {
         if sockets.live { sockets.inbox.removeAll() }
     }
