@@ -95,6 +95,18 @@ import Testing
         }
     }
 
+    /// A profile file without `refreshed-refresh-token`: the mock's refresh
+    /// answer had no refresh token, where the session reads a rotated one
+    /// where the login's was; an app that replaces its own held none after
+    /// the first refresh, and was logged out at the second.
+    @Test func aMadeUpRefreshAnswerHasARotatedRefreshTokenWhereTheLoginsWas() throws {
+        let text = "explorer-profile: 1\nname: shop\nenvironments: {local: {base-url: \"http://127.0.0.1:1\"}}\n"
+            + "auth: {kind: login, login-path: /auth/login, access-token: .data.access, refresh-token: .data.renew, refresh-path: /auth/refresh, "
+            + "refreshed-access-token: .access, whoami-path: /me}\n"
+        let auth = try #require(try ProfileFile.parse(text, file: "shop.yaml").profile.auth)
+        #expect(auth.refreshAnswer(accessToken: "A", refreshToken: "R") == .object([("access", .string("A")), ("data", .object([("renew", .string("R"))]))]))
+    }
+
     @Test func aStepRecordedAfterARefreshAnswers401FirstThenAcceptsTheRefresh() async throws {
         let file = (Self.sessions as NSString).appendingPathComponent("linku/expired-token.transcript")
         try await Self.withMock([file], mode: .match) { server, _ in

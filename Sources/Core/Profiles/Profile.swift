@@ -249,7 +249,9 @@ extension AuthFlavour {
     /// A refresh answer in this backend's shape, the tokens where the
     /// session reads them: for a server of ours that makes one up (`explorer mock`).
     public func refreshAnswer(accessToken: String, refreshToken: String) -> JSONValue {
-        let body = JSONValue.object([]).setting(refreshedAccessTokenPath, to: .string(accessToken))
-        return refreshedRefreshTokenPath.map { body.setting($0, to: .string(refreshToken)) } ?? body
+        // A rotated refresh token where the session reads one (`refreshed-refresh-token`, else where the
+        // login's was): without it, an app that replaces its refresh token held none after the first refresh.
+        JSONValue.object([]).setting(refreshedAccessTokenPath, to: .string(accessToken))
+            .setting(refreshedRefreshTokenPath ?? refreshTokenPath, to: .string(refreshToken))
     }
 }
