@@ -99,7 +99,7 @@ final class RoutedTransport: HTTPTransport, @unchecked Sendable {
             _ = try await auth.send(auth.builder.build(method: "GET", path: "/loop", items: []), follow: RedirectPolicy(maximum: 3))
             Issue.record("no error")
         } catch let error as RedirectPolicy.TooMany {
-            #expect(error.description == "stopped after 3 redirects (--max-redirects 3); the next went to http://127.0.0.1:9/loop")
+            #expect(error.description == "stopped after 3 redirects (--max-redirects 3); the next would go to http://127.0.0.1:9/loop")
         }
         #expect(transport.requests.count == 4)
     }

@@ -12,7 +12,7 @@ public struct RedirectPolicy: Sendable, Equatable {
         public let limit: Int
         public let location: String
         public var description: String {
-            "stopped after \(limit) redirect\(limit == 1 ? "" : "s") (--max-redirects \(limit)); the next went to \(location)"
+            "stopped after \(limit) redirect\(limit == 1 ? "" : "s") (--max-redirects \(limit)); the next would go to \(location)"
         }
     }
 
