@@ -78,6 +78,12 @@ import Testing
             "urgent is a boolean in PATCH /api/tasks/{id}, but urgent:=1 sends a number",
             "tags is an array ([string]) in PATCH /api/tasks/{id}, but tags:={} sends an object",
         ])
+        // Whole, but not as a server reading an integer takes one: `2.0` was "not whole", `1e2` went out.
+        #expect(counted.bodyProblems(in: [.jsonField(name: "reward", value: .number("2.0")), .jsonField(name: "reward", value: .number("1e2")),
+                                          .jsonField(name: "reward", value: .number("-12345678901234567890"))]) == [
+            "reward is an integer in PATCH /api/tasks/{id}, but reward:=2.0 sends a whole number written 2.0 (write it in digits alone)",
+            "reward is an integer in PATCH /api/tasks/{id}, but reward:=1e2 sends a whole number written 1e2 (write it in digits alone)",
+        ])
     }
 
     @Test func rightTypesUnknownFieldsAndNullWhereAllowedPass() {

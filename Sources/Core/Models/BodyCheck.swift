@@ -93,7 +93,7 @@ extension Endpoint {
     /// (an array's or an object's members are not looked into).
     private static func isKind(_ value: JSONValue, _ type: FieldType) -> Bool {
         switch (type, value) {
-        case let (.integer, .number(text)): return Int(text) != nil || Double(text).map { $0 == $0.rounded() && !text.contains(".") } == true
+        case let (.integer, .number(text)): return isPlainInteger(text)
         case (.number, .number), (.boolean, .bool), (.array, .array), (.model, .object): return true
         case (.integer, _), (.number, _), (.boolean, _), (.array, _), (.model, _): return false
         default: return true
@@ -111,15 +111,25 @@ extension Endpoint {
 
     /// `a number with a fraction`, `a boolean`: what a value is, said of one that does not fit.
     private static func kindOf(_ value: JSONValue) -> String {
-        if case let .number(text) = value, Int(text) == nil { return "a number that is not whole" }
+        if case let .number(text) = value, !isPlainInteger(text) {
+            // `2.0` and `1e2` are whole, but a server that reads an integer (Go's, Swift's Codable) refuses
+            // them: both were said alike once, `2.0` as "not whole" and `1e2` let through.
+            return ExactNumber(text)?.isInteger == true ? "a whole number written \(text) (write it in digits alone)" : "a number that is not whole"
+        }
         return value.kindName
+    }
+
+    /// An integer as every server reads one: digits alone, of any length, maybe after a minus.
+    private static func isPlainInteger(_ text: String) -> Bool {
+        let digits = text.utf8.first == UInt8(ascii: "-") ? text.utf8.dropFirst() : text.utf8[...]
+        return !digits.isEmpty && digits.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
     }
 
     /// Whether `text`, read as JSON, is a value of `type`.
     private static func fits(_ text: String, _ type: FieldType) -> Bool {
         guard let value = try? JSONParser.parse(text) else { return false }
         switch (type, value) {
-        case (.integer, .number): return Int(text) != nil
+        case (.integer, .number): return isPlainInteger(text.trimmingBlanks())
         case (.number, .number), (.boolean, .bool), (.array, .array), (.model, .object): return true
         default: return false
         }
