@@ -82,6 +82,10 @@ import Testing
         #expect(throws: CommandError("--until: nothing to compare with after ==", column: 22)) { try CommandParser().parse("ws recv --until '.a =='") }
         #expect(throws: CommandError.self) { try CommandParser().parse("ws recv 3 --until .a") }
         #expect(try CommandParser().parse("ws recv --until .a") == .ws(.recv(count: 1, timeout: 10, until: try FrameFilter(".a"))))
+        // A filter with spaces, unquoted: it got the generic usage line.
+        #expect(throws: CommandError("--until takes the filter as one word: quote it, as in: ws recv --until '.type == done'", column: 16)) {
+            try CommandParser().parse("ws recv --until .type == done --timeout 2")
+        }
     }
 
     @Test func aRecvAfterTheServerWentAwaySaysHow() async throws {

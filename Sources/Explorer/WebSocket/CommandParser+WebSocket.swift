@@ -219,6 +219,11 @@ extension CommandParser {
                 continue
             }
             guard let n = Int(word.text), (1...SocketState.inboxLimit).contains(n) else {
+                // `--until .type == done`: the filter's words split by the spaces in it.
+                if i >= 2, words[i - 2].text == "--until" {
+                    let filter = words[(i - 1)...].prefix { !$0.text.hasPrefix("--") }.map(\.text).joined(separator: " ")
+                    throw CommandError("--until takes the filter as one word: quote it, as in: ws recv --until '\(filter)'", column: words[i - 1].start)
+                }
                 throw CommandError("usage: ws recv [N | --until FILTER] [--timeout S] [--pretty], N from 1 to \(SocketState.inboxLimit)", column: word.start)
             }
             count = n
