@@ -89,6 +89,9 @@ import Testing
             let json = try JSONParser.parse(answer.body)
             #expect(json["error_code"] == .string("NOT_RECORDED"))
             #expect(json["message"]?.stringValue == "no recorded step for POST /api/tasks: closest is line 27 of create-task.transcript, body .description differs (recorded \"The rear wheel is buckled.\")")
+            // Another method on a recorded path: that step is the closest, not the first of all (the login).
+            let deleted = try JSONParser.parse(try await Self.send("DELETE", server.baseURL.appendingPathComponent("api/tasks/7")).body)
+            #expect(deleted["message"]?.stringValue == "no recorded step for DELETE /api/tasks/7: closest is line 49 of create-task.transcript, method DELETE, recorded GET")
             let typed = #"{"title": "Fix my bike", "description": "The rear wheel is buckled.", "price": "25", "city": "Leeds", "category": "repair"}"#
             let wrongType = try JSONParser.parse(try await Self.send("POST", server.baseURL.appendingPathComponent("api/tasks"), body: typed).body)
             #expect(wrongType["message"]?.stringValue?.hasSuffix("body .price expected a number, got a string") == true)

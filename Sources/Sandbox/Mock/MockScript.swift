@@ -178,14 +178,22 @@ extension MockRequest {
     func fit(_ live: LiveRequest) -> Fit {
         var fit = Fit(score: 0)
         let method = live.method == "HEAD" ? "GET" : live.method
+        let parts = live.segments
+        // A step that does not fit is still ranked by how much of its path does, for the 404's "closest":
+        // `PUT /items/7` was said to be closest to a login (by another method, all were equal), not to
+        // `PATCH /items/{{item_id}}`; `/auth/reset/…` to `/items`, not to `/auth/login`.
+        let samePrefix = zip(parts, segments).prefix { part, segment in
+            if case let .literal(text) = segment { text == part } else { true }
+        }.count
         guard method == self.method || live.method == self.method else {
             fit.difference = "method \(live.method), recorded \(self.method)"
+            fit.score = samePrefix
             return fit
         }
         fit.score += 1
-        let parts = live.segments
         guard parts.count == segments.count else {
             fit.difference = "path \(live.shownPath), recorded \(pathText)"
+            fit.score += samePrefix
             return fit
         }
         for (part, segment) in zip(parts, segments) {
