@@ -120,6 +120,15 @@ import Testing
     /// copied into the lines that name it (`binary body: application/ESC[31m…`,
     /// `body encoded as ESC[31mx-evil`, the not-valid-JSON warning): the
     /// server drove the terminal. Escaped as `show` escapes headers.
+    /// A JWT in a header of another name (`X-A: x eyJ…` typed and shown by
+    /// `--offline` or `-v`, or answered) was printed in clear, where the
+    /// recording and the body hid it.
+    @Test func aJWTInAHeaderOfAnyNameIsHidden() {
+        let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.SIGSECRETXYZ"
+        let lines = plain.headerLines([HTTPHeader(name: "X-A", value: "x \(jwt)"), HTTPHeader(name: "X-Trace", value: "abc-123")])
+        #expect(lines == "X-A: x \(Redactor.hidden(jwt))\nX-Trace: abc-123\n", "\(lines)")
+    }
+
     @Test func aServersMediaTypeOrEncodingIsShownEscapedWhereALineNamesIt() {
         let evil = "\u{1B}[31mevil\u{1B}]0"
         let answers = [

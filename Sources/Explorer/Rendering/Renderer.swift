@@ -135,6 +135,8 @@ struct Renderer: Sendable {
         headers.map { header in
             var shown = Redactor.redact(header: header, alsoSecret: secretHeaders)
             if shown.value == header.value, carried.contains(where: header.value.contains) { shown.value = Redactor.hidden(header.value) }
+            // A JWT in a header of any name (`X-A: x eyJ…` sent, or answered), as the body and the recording hide it.
+            if shown.value == header.value { shown.value = Redactor.hidingJWTs(in: shown.value) }
             // A server's header may hold escape codes (a title, a cleared screen): shown escaped, as bodies are.
             return palette.cyan(Self.visible(shown.name, keepingLines: false)) + ": " + Self.visible(shown.value, keepingLines: false) + "\n"
         }.joined()
