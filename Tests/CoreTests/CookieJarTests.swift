@@ -45,6 +45,13 @@ import Testing
         #expect(jar.cookies.map(\.name) == ["ok", "tab"])
     }
 
+    /// A 10,000-byte cookie was kept and sent with every request; browsers and curl drop one past 4096 bytes.
+    @Test func aCookiePast4096BytesIsIgnored() {
+        var jar = CookieJar()
+        set(&jar, "http://127.0.0.1:8080/", "big=" + String(repeating: "x", count: 10_000), "edge=" + String(repeating: "y", count: 4092), "ok=1")
+        #expect(jar.cookies.map(\.name) == ["edge", "ok"])
+    }
+
     @Test func aDomainTheHostDoesNotMatchOrATopLevelDomainIsRefused() {
         var jar = CookieJar()
         set(&jar, "https://api.example.com/", "a=1; Domain=other.com", "b=2; Domain=com", "c=3; Domain=api.example.com")

@@ -36,6 +36,9 @@ public struct CookieJar: Sendable {
 
     public init() {}
 
+    /// The most bytes a cookie's name and value may take together.
+    static let largestCookie = 4096
+
     /// Keeps the cookies of a response's `Set-Cookie` headers. Malformed ones
     /// and ones for another domain are ignored, as browsers ignore them.
     public mutating func store(_ headers: [HTTPHeader], from url: URL, now: Date = Date()) {
@@ -76,6 +79,9 @@ public struct CookieJar: Sendable {
         let name = pair[..<eq].trimmingBlanks()
         let value = pair[pair.index(after: eq)...].trimmingBlanks()
         guard !name.isEmpty else { return nil }
+        // Past 4096 bytes for its name and value a cookie is ignored, as browsers and curl ignore it
+        // (RFC 6265bis 5.6): kept, a 10,000-byte one went with every request.
+        guard name.utf8.count + value.utf8.count <= Self.largestCookie else { return nil }
         var cookie = Cookie(name: name, value: value, domain: host, hostOnly: true, path: defaultPath(url.path),
                             secure: false, httpOnly: false, expires: nil, created: now, port: port(of: url))
         var maxAge: Date?
