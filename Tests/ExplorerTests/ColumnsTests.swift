@@ -33,6 +33,16 @@ import Testing
         #expect("名称abc".prefix(columns: 5) == "名称a" && "名称abc".prefix(columns: 3) == "名")
     }
 
+    /// `get /` TAB TAB on a spec of 6,000 paths printed every one: the first
+    /// 200 are listed, and how many more.
+    @Test func aLongCandidateListIsCutWithTheCountOfTheRest() {
+        let candidates = (0..<6000).map { Completion.Candidate(text: "/r\($0)", isFinal: true) }
+        let listing = CandidateList.format(candidates, width: 80)
+        #expect(listing.hasSuffix("\n… and 5800 more: type more of it to narrow them\n"), "\(listing.suffix(80))")
+        #expect(listing.contains("/r199") && !listing.contains("/r200 ") && !listing.contains("/r200\n"))
+        #expect(!CandidateList.format(Array(candidates.prefix(200)), width: 80).contains("more"))
+    }
+
     @Test func aModelsFieldsLineUpInAnyScript() throws {
         let model = Model("Post", [
             Field("id", .integer), Field("标题", .string), Field("🚀", .string, required: false),

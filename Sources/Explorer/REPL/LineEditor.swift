@@ -188,9 +188,17 @@ enum LineEditorHooks {
     }
 }
 
-/// Candidates in columns, or one per line with hints when hints fit.
+/// Candidates in columns, or one per line with hints when hints fit; past
+/// `listed`, the first of them and how many more (a spec of 6,000 paths
+/// filled screens at `get /` TAB TAB, as bash asks before it does).
 enum CandidateList {
+    static let listed = 200
+
     static func format(_ candidates: [Completion.Candidate], width: Int) -> String {
+        guard candidates.count <= listed else {
+            return format(Array(candidates.prefix(listed)), width: width)
+                + "… and \(candidates.count - listed) more: type more of it to narrow them\n"
+        }
         let longest = candidates.map(\.text.columns).max() ?? 0
         if candidates.contains(where: { $0.hint != nil }), candidates.count <= 40 {
             return candidates.map { c in
