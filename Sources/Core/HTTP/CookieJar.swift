@@ -16,6 +16,21 @@ public struct Cookie: Sendable, Equatable {
     public var created: Date
     /// The port of the answer that set it: sent back only to that port.
     public var port: Int
+
+    /// A `Cookie` header's name-value pairs (`a=1; b=2`), as written.
+    public static func pairs(inHeader value: String) -> [(name: String, value: String)] {
+        value.split(separator: ";").compactMap { pair in
+            guard let equals = pair.firstIndex(of: "=") else { return nil }
+            return (pair[..<equals].trimmingBlanks(), String(pair[pair.index(after: equals)...]))
+        }
+    }
+
+    /// The name and value a `Set-Cookie` header sets, before its attributes.
+    public static func pair(setBy value: String) -> (name: String, value: String)? {
+        let pair = value.prefix { $0 != ";" }
+        guard let equals = pair.firstIndex(of: "=") else { return nil }
+        return (pair[..<equals].trimmingBlanks(), pair[pair.index(after: equals)...].trimmingBlanks())
+    }
 }
 
 /// The session's cookies, kept in memory only, with RFC 6265's rules for

@@ -182,9 +182,7 @@ struct Renderer: Sendable {
         var cookies: [String] = []
         for header in request.headers {
             if header.hasName("Cookie") {
-                for pair in header.value.split(separator: ";") {
-                    if let equals = pair.firstIndex(of: "=") { cookies.append(String(pair[pair.index(after: equals)...])) }
-                }
+                cookies += Cookie.pairs(inHeader: header.value).map(\.value)
             } else if Redactor.isSecretName(header.name) || secretHeaders.contains(where: header.hasName) {
                 values.append(header.value)
                 // Over UTF-8: a space is one byte, and a search by Character breaks graphemes.
@@ -209,10 +207,7 @@ struct Renderer: Sendable {
     /// and echoes it (`"session": "…"`) showed it, where later ones hid it.
     static func cookiesSet(by response: ReceivedResponse) -> [String] {
         response.headers.compactMap { header -> String? in
-            guard header.hasName("Set-Cookie") else { return nil }
-            let pair = header.value.prefix { $0 != ";" }
-            guard let equals = pair.firstIndex(of: "=") else { return nil }
-            let value = pair[pair.index(after: equals)...].trimmingBlanks()
+            guard header.hasName("Set-Cookie"), let value = Cookie.pair(setBy: header.value)?.value else { return nil }
             return value.count >= SecretScrubber.minimumLength ? value : nil
         }
     }

@@ -429,17 +429,8 @@ final class TranscriptRecorder {
     static func cookies(of exchange: Exchange) -> [(name: String, value: String)] {
         var found: [(name: String, value: String)] = []
         for step in exchange.hops + [exchange] {
-            for header in step.request.headers where header.hasName("Cookie") {
-                for pair in header.value.split(separator: ";") {
-                    guard let equals = pair.firstIndex(of: "=") else { continue }
-                    found.append((pair[..<equals].trimmingBlanks(), String(pair[pair.index(after: equals)...])))
-                }
-            }
-            for header in step.response.headers where header.hasName("Set-Cookie") {
-                let pair = header.value.prefix { $0 != ";" }
-                guard let equals = pair.firstIndex(of: "=") else { continue }
-                found.append((pair[..<equals].trimmingBlanks(), pair[pair.index(after: equals)...].trimmingBlanks()))
-            }
+            for header in step.request.headers where header.hasName("Cookie") { found += Cookie.pairs(inHeader: header.value) }
+            for header in step.response.headers where header.hasName("Set-Cookie") { found += Cookie.pair(setBy: header.value).map { [$0] } ?? [] }
         }
         return found.filter { !$0.name.isEmpty && !$0.value.isEmpty }
     }
