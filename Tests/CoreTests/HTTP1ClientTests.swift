@@ -281,7 +281,7 @@ func answersOnceThenDropsTheNext(_ peer: LocalHTTPServer.Peer) {
         let heads = NIOLockedValueBox<[Int]>([])
         var request = get(server, "/events", timeout: .milliseconds(300))
         request.stream = StreamSink({ _, bytes in parts.withLockedValue { $0.append(String(decoding: bytes, as: UTF8.self)) } },
-                                    head: { status, _ in heads.withLockedValue { $0.append(status) } })
+                                    head: { head in heads.withLockedValue { $0.append(head.status) } })
         try await using(transport()) { (transport) async throws in
             let answer = try await transport.send(request)
             #expect(answer.status == 200 && heads.withLockedValue { $0 } == [200])

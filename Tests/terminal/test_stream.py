@@ -22,7 +22,21 @@ class Streams(QuietHandler):
         self.wfile.flush()
 
     def do_GET(self):
+        if self.path.startswith("/sign-in"):
+            self.send_response(204)
+            self.send_header("Set-Cookie", "sid=jarcookie7f3a91; Path=/")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         self.send_response(200)
+        if self.path.startswith("/echo"):
+            # The rows echo what the request carried and what this answer sets.
+            self.send_header("Content-Type", "application/x-ndjson")
+            self.send_header("Set-Cookie", "csrf=headcookie55e2b0; Path=/")
+            self.send_header("Content-Length", str(len(self.echoed())))
+            self.end_headers()
+            self.wfile.write(self.echoed())
+            return
         if self.path.startswith("/lines"):
             self.send_header("Content-Type", "application/x-ndjson")
             self.send_header("Transfer-Encoding", "chunked")
@@ -62,6 +76,11 @@ class Streams(QuietHandler):
                 time.sleep(0.2)
         except OSError:
             pass
+
+
+    def echoed(self):
+        carried = self.headers.get("Cookie", "") + " " + self.headers.get("Authorization", "")
+        return (json.dumps({"carried": carried}) + "\n" + json.dumps({"set": "headcookie55e2b0"}) + "\n").encode()
 
 
 @pytest.fixture
@@ -159,3 +178,17 @@ def test_a_stream_shows_its_rows_only_where_the_body_is_asked_for(server, tmp_pa
     headers = run_explorer(["--base-url", url, "-c", "get /lines -h"], env=isolated_env(tmp_path), timeout=20)
     assert headers.returncode == 0 and "Content-Type: application/x-ndjson" in headers.stdout, headers.stdout
     assert '"n"' not in headers.stdout and "streamed above" not in headers.stdout, headers.stdout
+
+
+def test_a_streamed_row_hides_the_cookies_and_token_the_request_went_with(server, tmp_path):
+    # The jar's cookie, the session's token (both added after the line was
+    # read) and a cookie the stream's own head set were shown in its rows in
+    # clear, where a whole body hid them.
+    url = f"http://127.0.0.1:{server}"
+    result = run_explorer(["--base-url", url, "-c", "get /sign-in", "-c", "header Authorization:'Token opaque9c1d77e0'",
+                           "-c", "get /echo"], env=isolated_env(tmp_path), timeout=20)
+    assert result.returncode == 0, result.stderr
+    rows = result.stdout[result.stdout.index('{"carried"'):]
+    for secret in ("jarcookie7f3a91", "headcookie55e2b0", "opaque9c1d77e0"):
+        assert secret not in rows, rows
+    assert rows.count("<hidden") >= 3, rows

@@ -108,7 +108,8 @@ final class HTTP1Client: @unchecked Sendable {
     private nonisolated(nonsending) func attempt(_ request: PreparedRequest, route: Route, host: String, deadline: TimeAmount,
                                                  reuse: Bool) async throws -> CollectedAnswer {
         let exchange = PendingAnswer(host: host, reserves: request.method != "HEAD", closeAfter: Self.asksToClose(request),
-                                     sink: request.stream, streamLimit: streamLimit, promise: loop.makePromise())
+                                     sink: request.stream, sentHeaders: request.headers, streamLimit: streamLimit,
+                                     promise: loop.makePromise())
         // A timeout given for the line (or the session) ends a stream that goes silent that long too:
         // `--timeout 2` on a stream that sent its head and then nothing waited for ever.
         exchange.silenceEndsStream = request.timeout != nil
@@ -310,6 +311,8 @@ private final class PendingAnswer: @unchecked Sendable {
     let closeAfter: Bool
     /// Where a streamed answer goes as it comes (the REPL, `--download`).
     let sink: StreamSink?
+    /// The headers the request went with, for a stream's `head`.
+    let sentHeaders: [HTTPHeader]
     let streamLimit: Int
     let promise: EventLoopPromise<CollectedAnswer>
     private(set) var isSettled = false
@@ -334,11 +337,13 @@ private final class PendingAnswer: @unchecked Sendable {
     /// start (the tunnel or the handshake unfinished), or nil.
     var stuck: ((TimeAmount) -> TransportError?)?
 
-    init(host: String, reserves: Bool, closeAfter: Bool, sink: StreamSink?, streamLimit: Int, promise: EventLoopPromise<CollectedAnswer>) {
+    init(host: String, reserves: Bool, closeAfter: Bool, sink: StreamSink?, sentHeaders: [HTTPHeader], streamLimit: Int,
+         promise: EventLoopPromise<CollectedAnswer>) {
         self.host = host
         self.reserves = reserves
         self.closeAfter = closeAfter
         self.sink = sink
+        self.sentHeaders = sentHeaders
         self.streamLimit = streamLimit
         self.promise = promise
     }
@@ -426,7 +431,7 @@ private final class AnswerHandler: ChannelInboundHandler, @unchecked Sendable {
                 streamDecoder = head.headers.first(name: "Content-Encoding").flatMap(StreamDecoder.init(encoding:))
             }
             if !streams { gatherer = BodyGatherer(head: head, reserves: exchange.reserves) }
-            sink.announce(head, streams: streams, download: download)
+            sink.announce(head, streams: streams, download: download, sent: exchange.sentHeaders)
         case let .body(part):
             if exchange.isStreaming, let sink = exchange.sink {
                 exchange.lastPart = .now()

@@ -14,7 +14,7 @@ public final class StreamSink: Sendable, Equatable {
     /// type, and not kept in memory, so its size has no limit; `head` hears
     /// the answer's status and headers first (the file's name may be there).
     public let takesEveryBody: Bool
-    public let head: (@Sendable (_ status: Int, _ headers: [HTTPHeader]) -> Void)?
+    public let head: (@Sendable (StreamHead) -> Void)?
     /// Asked after each part is delivered: false ends the answer as Ctrl-C
     /// would (the reader of a script's output went away, and a stream that
     /// never ends would run unread for ever).
@@ -22,7 +22,7 @@ public final class StreamSink: Sendable, Equatable {
 
     /// `head` hears the status and headers of an answer that streams.
     public init(_ deliver: @escaping @Sendable (_ contentType: String, _ bytes: [UInt8]) -> Void,
-                head: (@Sendable (_ status: Int, _ headers: [HTTPHeader]) -> Void)? = nil,
+                head: (@Sendable (StreamHead) -> Void)? = nil,
                 goesOn: @escaping @Sendable () -> Bool = { true }) {
         self.deliver = deliver
         takesEveryBody = false
@@ -31,7 +31,7 @@ public final class StreamSink: Sendable, Equatable {
     }
 
     public init(download deliver: @escaping @Sendable (_ contentType: String, _ bytes: [UInt8]) -> Void,
-                head: @escaping @Sendable (_ status: Int, _ headers: [HTTPHeader]) -> Void) {
+                head: @escaping @Sendable (StreamHead) -> Void) {
         self.deliver = deliver
         takesEveryBody = true
         self.head = head
@@ -76,10 +76,20 @@ extension StreamSink {
     }
 
     /// Tells `head` of an answer that streams or downloads, as it asks.
-    func announce(_ head: HTTPResponseHead, streams: Bool, download: Bool) {
+    func announce(_ head: HTTPResponseHead, streams: Bool, download: Bool, sent: [HTTPHeader]) {
         guard download || streams && !takesEveryBody else { return }
-        self.head?(Int(head.status.code), head.headers.map { HTTPHeader(name: $0.name, value: $0.value) })
+        self.head?(StreamHead(status: Int(head.status.code), headers: head.headers.map { HTTPHeader(name: $0.name, value: $0.value) },
+                              sentHeaders: sent))
     }
+}
+
+/// The head of an answer that streams, and the headers its request went
+/// out with: the jar's cookies and the session's token are added after the
+/// line was read, and a row that echoes them must not show them.
+public struct StreamHead: Sendable {
+    public let status: Int
+    public let headers: [HTTPHeader]
+    public let sentHeaders: [HTTPHeader]
 }
 
 /// A stream's start as it is kept: its first `limit` bytes (a

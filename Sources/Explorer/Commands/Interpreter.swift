@@ -39,7 +39,7 @@ actor Interpreter {
     private var lastHeldTokens: [String] = []
     private var lastCarried: [String] {
         (lastRequest.map { Renderer.credentials(of: $0, secretHeaders: profile.secretHeaders, secretParameters: profile.secretParameters) } ?? [])
-            + (lastResponse.map(Renderer.cookiesSet) ?? []) + lastHeldTokens + supplied.shown
+            + (lastResponse.map { Renderer.cookiesSet(in: $0.headers) } ?? []) + lastHeldTokens + supplied.shown
     }
     /// Values the session filled in for `{{secret:NAME}}` so far (from the
     /// environment, or typed without echo): hidden where an answer echoes
@@ -766,7 +766,7 @@ actor Interpreter {
             // At a terminal the progress line is redrawn on standard error.
             let progress: (@Sendable (String) -> Void)? = sockets.listener == nil ? nil : Self.writeToStandardError
             let file = Download(chosen: options.output, replaces: options.force, url: request.url, progress: progress, folder: outputs)
-            request.stream = StreamSink(download: { file.write($1) }, head: { file.begin(status: $0, headers: $1) })
+            request.stream = StreamSink(download: { file.write($1) }, head: { file.begin(status: $0.status, headers: $0.headers) })
             return (nil, file)
         }
         let shown: (@Sendable (String) -> Void)? = sockets.listener.map { listener in { @Sendable in listener(SocketNotice(time: Date(), kind: .streamed, text: $0)) } }
@@ -775,9 +775,20 @@ actor Interpreter {
         // `-h`, `-p h`: the rows are not asked for (they were shown all the same); the stream still goes as one.
         let asked = (options.print ?? PrintParts.standard(for: request.method)).contains(.responseBody)
         let lines = StreamLines(post: asked ? shown : Self.unshown)
+        // What the rows must not show is known at the head: the jar's cookies and the session's
+        // token are added as the request goes, and the answer may set a cookie it then echoes.
+        let typed = request
+        let secretHeaders = profile.secretHeaders, secretParameters = profile.secretParameters
+        let secretNames = Set(SecretFields(profile.secretFields).paths.compactMap(\.last))
+        let begin: @Sendable (StreamHead) -> Void = { head in
+            var sent = typed
+            sent.headers = head.sentHeaders
+            let carried = Renderer.credentials(of: sent, secretHeaders: secretHeaders, secretParameters: secretParameters,
+                                               secretNames: secretNames)
+            lines.begin(status: head.status, headers: head.headers, hiding: carried + Renderer.cookiesSet(in: head.headers))
+        }
         // A script whose reader went away (`| head -3`) stops reading a stream that may never end.
-        request.stream = StreamSink({ lines.feed(contentType: $0, $1) }, head: { lines.begin(status: $0, headers: $1) },
-                                    goesOn: { !Console.outputFailed })
+        request.stream = StreamSink({ lines.feed(contentType: $0, $1) }, head: begin, goesOn: { !Console.outputFailed })
         return (lines, nil)
     }
 

@@ -25,8 +25,15 @@ final class StreamLines: @unchecked Sendable {
 
     var shown: Int { lock.withLock { count } }
 
-    func begin(status: Int, headers: [HTTPHeader]) {
-        lock.withLock { head = (status, headers) }
+    /// Values no row may show (`hidden` has them): the credentials the
+    /// request went with and the cookies the answer sets, learned at its head.
+    private var hidden: [String] = []
+
+    func begin(status: Int, headers: [HTTPHeader], hiding secrets: [String] = []) {
+        lock.withLock {
+            head = (status, headers)
+            hidden = secrets
+        }
     }
 
     /// What came of an answer stopped half-way, as an answer.
@@ -48,7 +55,7 @@ final class StreamLines: @unchecked Sendable {
             }
             keep(bytes[start...])
             count += out.count
-            return out
+            return hidden.isEmpty ? out : out.map { Redactor.hiding(hidden, inText: $0) }
         }
         lines.forEach(post)
     }
@@ -89,7 +96,7 @@ final class StreamLines: @unchecked Sendable {
             if pendingLength > 0 { shown = end([]) }
             if shown == nil, isEvents { shown = take("") }
             if shown != nil { count += 1 }
-            return shown
+            return shown.map { Redactor.hiding(hidden, inText: $0) }
         }
         last.map(post)
     }

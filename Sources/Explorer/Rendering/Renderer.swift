@@ -82,7 +82,7 @@ struct Renderer: Sendable {
         }
         for warning in [exchange.refreshWarning, exchange.storeWarning].compactMap({ $0 }) { err += palette.yellow("warning: ") + warning + "\n" }
         if !view.isDisjoint(with: [.statusLine, .responseHeaders]) { out += statusLine(exchange) }
-        let carried = credentials(of: exchange.request) + Self.cookiesSet(by: response) + exchange.heldTokens + alsoHidden
+        let carried = credentials(of: exchange.request) + Self.cookiesSet(in: response.headers) + exchange.heldTokens + alsoHidden
         if view.contains(.responseHeaders) {
             out += headerLines(response.headers, hiding: carried)
         } else if (300..<400).contains(response.status), let location = response.header("Location") {
@@ -205,8 +205,8 @@ struct Renderer: Sendable {
     /// The values of the cookies an answer sets (6 characters or more, as a
     /// cookie the request carried): the answer that sets a session cookie
     /// and echoes it (`"session": "…"`) showed it, where later ones hid it.
-    static func cookiesSet(by response: ReceivedResponse) -> [String] {
-        response.headers.compactMap { header -> String? in
+    static func cookiesSet(in headers: [HTTPHeader]) -> [String] {
+        headers.compactMap { header -> String? in
             guard header.hasName("Set-Cookie"), let value = Cookie.pair(setBy: header.value)?.value else { return nil }
             return value.count >= SecretScrubber.minimumLength ? value : nil
         }
