@@ -778,13 +778,12 @@ actor Interpreter {
         // What the rows must not show is known at the head: the jar's cookies and the session's
         // token are added as the request goes, and the answer may set a cookie it then echoes.
         let typed = request
-        let secretHeaders = profile.secretHeaders, secretParameters = profile.secretParameters
-        let secretNames = Set(SecretFields(profile.secretFields).paths.compactMap(\.last))
+        let secretHeaders = profile.secretHeaders, secretParameters = profile.secretParameters, secretFields = profile.secretFields
         let begin: @Sendable (StreamHead) -> Void = { head in
             var sent = typed
             sent.headers = head.sentHeaders
             let carried = Renderer.credentials(of: sent, secretHeaders: secretHeaders, secretParameters: secretParameters,
-                                               secretNames: secretNames)
+                                               secretNames: Set(SecretFields(secretFields).paths.compactMap(\.last)))
             lines.begin(status: head.status, headers: head.headers, hiding: carried + Renderer.cookiesSet(in: head.headers))
         }
         // A script whose reader went away (`| head -3`) stops reading a stream that may never end.
