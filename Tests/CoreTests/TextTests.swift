@@ -411,3 +411,12 @@ import Testing
         }
     }
 }
+
+@Suite struct PathTextTests {
+    @Test(arguments: [("a", ""), ("é", ""), ("x/", ""), ("a//", ""), ("ab", ""), ("a/b", "a"), ("a/b/", "a"), ("ab/c/", "ab"),
+                      ("dir/a", "dir"), ("./a", "."), ("/a", "/"), ("/", "/"), ("//a", "/"), ("/x/", "/"), ("", ""),
+                      ("a//b", "a"), ("../up/f.json", "../up")])
+    func theFolderOfAPathIsWhatFoundationMeansByIt(path: String, folder: String) {
+        #expect(PathText.folder(of: path) == folder, "\(path)")
+    }
+}

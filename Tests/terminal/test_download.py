@@ -126,3 +126,15 @@ def test_a_file_that_could_not_be_written_whole_is_not_left_behind(files, tmp_pa
     assert result.returncode == 3, result.stderr
     assert result.stderr.count("nothing was kept") == 2, result.stderr
     assert not (tmp_path / "part.bin").exists() and not (tmp_path / "part2.bin").exists()
+
+
+def test_a_one_character_file_name_is_written(files, tmp_path):
+    # `-o a`, `save a` and `--record b` crashed the process (Foundation's
+    # deletingLastPathComponent traps on a one-character name on Linux).
+    lines = ["get /notes.txt -o a", "get /notes.txt -d -o é", "get /notes.txt", "save s"]
+    result = run_explorer(["--base-url", files, "--record", "b"], env=isolated_env(tmp_path), input="\n".join(lines) + "\n",
+                          cwd=tmp_path, timeout=60)
+    assert result.returncode == 0, result.stdout + result.stderr
+    for name in ("a", "é", "s"):
+        assert (tmp_path / name).read_bytes() == b"report\n", name
+    assert "get /notes.txt -o a" in (tmp_path / "b").read_text()

@@ -240,7 +240,7 @@ extension ProfileFile {
         if let value = try root.member("errors") { errors = try Self.errors(value) } else { errors = nil }
         if let specValue = try root.member("spec") {
             let given = try specValue.string()
-            let folder = (file as NSString).deletingLastPathComponent
+            let folder = PathText.folder(of: file)
             spec = given.hasPrefix("/") || folder.isEmpty ? given : (folder as NSString).appendingPathComponent(given)
         }
         secretFields = try root.member("secret-fields")?.strings() ?? []

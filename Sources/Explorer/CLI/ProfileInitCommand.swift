@@ -108,7 +108,7 @@ struct ProfileInitCommand: ParsableCommand {
         if FileManager.default.fileExists(atPath: path), !force {
             throw fail("\(path) exists; --force replaces it", .usage)
         }
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = PathText.folder(of: path)
         let text = Self.text(name: name, baseURL: baseURL.flatMap(URL.init(string:)), spec: imported,
                              specPath: spec.map { FilePaths.relative($0, from: folder) })
         guard !text.environments.isEmpty else {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Core
 import Foundation
 
 /// `explorer test [DIR|FILE…]`: the regression suite. One line per
@@ -90,7 +91,7 @@ struct TestCommand: ParsableCommand {
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
             return "it is a folder: name a file in it (--junit \((path as NSString).appendingPathComponent("report.xml")))"
         }
-        let folder = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+        let named = PathText.folder(of: path), folder = named.isEmpty ? "." : named
         if !FileManager.default.fileExists(atPath: folder) {
             do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
                 return "cannot make its folder \(folder)"

@@ -728,10 +728,10 @@ actor Interpreter {
         let placed = folder.place(path)
         guard FileManager.default.fileExists(atPath: placed, isDirectory: &isDirectory) else {
             // `-o nodir/x.json`: a POST went out, then its answer had nowhere to go.
-            let parent = (placed as NSString).deletingLastPathComponent
+            let parent = PathText.folder(of: placed)
             var parentIsFolder: ObjCBool = false
             guard parent.isEmpty || FileManager.default.fileExists(atPath: parent, isDirectory: &parentIsFolder) && parentIsFolder.boolValue else {
-                return SaveProblem(message: "cannot write \(path): no folder \((path as NSString).deletingLastPathComponent)")
+                return SaveProblem(message: "cannot write \(path): no folder \(PathText.folder(of: path))")
             }
             return nil
         }

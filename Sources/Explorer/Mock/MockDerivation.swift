@@ -40,7 +40,7 @@ enum MockDerivation {
         let live: LiveSession
         do {
             live = try await LiveSession.open(profile: profile, target: .url(placeholderBase),
-                                              readFile: Replayer.readFile(relativeTo: (path as NSString).deletingLastPathComponent),
+                                              readFile: Replayer.readFile(relativeTo: PathText.folder(of: path)),
                                               sending: { transport in
                                                   let made = RecordedAnswers(profile: profile, eventLoop: transport.eventLoop)
                                                   answers = made

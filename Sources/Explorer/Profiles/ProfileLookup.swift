@@ -46,7 +46,7 @@ struct ProfileLookup {
                 let path = ((current as NSString).appendingPathComponent(".explorer/profiles") as NSString).appendingPathComponent("\(name).\(ext)")
                 if FileManager.default.fileExists(atPath: path), Self.looksLikeProfile(path) { return path }
             }
-            let parent = (current as NSString).deletingLastPathComponent
+            let parent = PathText.folder(of: current)
             if parent == current || parent.isEmpty { break }
             current = parent
         }

@@ -62,7 +62,7 @@ extension SessionController {
         case let .success(parsed): transcript = parsed
         }
         let profile = interpreter.session.profile
-        guard Self.names(transcript.header.profile, profile, transcriptFolder: (path as NSString).deletingLastPathComponent) else {
+        guard Self.names(transcript.header.profile, profile, transcriptFolder: PathText.folder(of: path)) else {
             return .failure(.broken("\(path) is a \(transcript.header.profile) transcript and this session is \(profile.name): start explorer --profile \(transcript.header.profile)"))
         }
         var resolver = SecretResolver(environment: environment, demoAccounts: profile.demoAccounts)
@@ -76,7 +76,7 @@ extension SessionController {
         var steps = Replayer.Steps(path: path, interpreter: interpreter, transport: nil, profile: profile,
                                    baseURL: interpreter.session.builder.baseURL.absoluteString,
                                    resolver: resolver, update: false)
-        steps.filesFolder = (path as NSString).deletingLastPathComponent
+        steps.filesFolder = PathText.folder(of: path)
         return .success((transcript, steps))
     }
 

@@ -274,7 +274,7 @@ final class SessionController {
         }
         // A document the profile file does not name (`--spec`, `spec load`): the header names it, so a
         // replay checks lines against it as this session does (it sent lines this one had refused).
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = PathText.folder(of: path)
         let spec = specSource.flatMap { $0 == profileFile?.spec ? nil : FilePaths.relative($0, from: folder) }
         let variables = all.filter { !replayBound.contains($0.key) }
         var secrets = SecretScrubber()
@@ -291,7 +291,7 @@ final class SessionController {
         if let file = profileFile {
             // By name when a replay beside the transcript finds that name as this file; else the path: a
             // recording into a folder outside the project wrote `profile: team`, which no replay there found.
-            let folder = FilePaths.absolute((path as NSString).deletingLastPathComponent)
+            let folder = FilePaths.absolute(PathText.folder(of: path))
             let lookup = ProfileLookup(environment: environment, workingDirectory: folder)
             let found = file.byPath ? nil : lookup.file(named: file.name, near: folder).map(FilePaths.absolute)
             profile = found == FilePaths.absolute(file.path) ? file.name : FilePaths.relative(file.path, from: folder)

@@ -33,8 +33,8 @@ struct Tours {
         }
         var candidates = ["sessions"]
         if let executable {
-            let bin = ((executable as NSString).resolvingSymlinksInPath as NSString).deletingLastPathComponent
-            candidates += [((bin as NSString).deletingLastPathComponent as NSString).appendingPathComponent("share/explorer/sessions"),
+            let bin = PathText.folder(of: (executable as NSString).resolvingSymlinksInPath)
+            candidates += [(PathText.folder(of: bin) as NSString).appendingPathComponent("share/explorer/sessions"),
                            (bin as NSString).appendingPathComponent("sessions")]
         }
         candidates.append(Self.checkoutSessions)

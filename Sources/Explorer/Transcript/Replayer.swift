@@ -71,7 +71,7 @@ struct Replayer: Sendable {
         let live: LiveSession
         do {
             live = try await LiveSession.open(profile: profile, target: target,
-                                              readFile: Self.readFile(relativeTo: (path as NSString).deletingLastPathComponent),
+                                              readFile: Self.readFile(relativeTo: PathText.folder(of: path)),
                                               sending: { FailureNotingTransport($0) })
         } catch let unsupported as ProxyRules.Unsupported {
             run.failure = .runtime("\(path): \(unsupported)")
@@ -173,7 +173,7 @@ struct Replayer: Sendable {
     /// The catalog of the document a header's `spec:` names, relative to the transcript at `path`.
     static func headerCatalog(_ header: TranscriptHeader, of path: String) throws(ChosenProfile.Problem) -> ImportedSpec? {
         guard let file = header.spec else { return nil }
-        let located = file.hasPrefix("/") ? file : FilePaths.normalized(((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(file))
+        let located = file.hasPrefix("/") ? file : FilePaths.normalized((PathText.folder(of: path) as NSString).appendingPathComponent(file))
         do { return try SpecLoader.load(located) } catch {
             throw ChosenProfile.Problem(description: "spec: \(error.description)")
         }
@@ -195,7 +195,7 @@ struct Replayer: Sendable {
             }
             return .success(nil)
         }
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = PathText.folder(of: path)
         let lookup = ProfileLookup(environment: environment)
         let file = ProfileLookup.isPath(header.profile)
             ? (header.profile.hasPrefix("/") || folder.isEmpty ? header.profile : (folder as NSString).appendingPathComponent(header.profile))
@@ -410,7 +410,7 @@ struct Replayer: Sendable {
                 // `spec load FILE` names a file beside the transcript, as `@file` does; what it says names it as typed.
                 var located: (path: String, typed: String)?
                 if case let .specLoad(file) = command, !file.hasPrefix("/"), !file.hasPrefix("~") {
-                    located = (FilePaths.normalized(((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(file)), file)
+                    located = (FilePaths.normalized((PathText.folder(of: path) as NSString).appendingPathComponent(file)), file)
                     command = .specLoad(path: located!.path)
                 }
                 lastCommand = command

@@ -43,7 +43,7 @@ final class TranscriptRecorder {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             let reason = String(cString: strerror(errno))
-            let folder = (path as NSString).deletingLastPathComponent
+            let folder = PathText.folder(of: path)
             // "No such file or directory" of a file about to be made means its folder.
             if errno == ENOENT, !folder.isEmpty {
                 throw Failure(description: "cannot record to \(path): there is no folder \(folder) (make it first: mkdir -p \(folder))")
@@ -124,7 +124,7 @@ final class TranscriptRecorder {
             written = Self.templating(baseURL: baseURL, in: written)
             // A transcript reads its files beside it (docs/transcripts.md, "Files"): `@rec/photo.png` typed in the
             // folder above `rec/` is written `@photo.png` (as typed, its replay looked for rec/rec/photo.png).
-            let folder = (path as NSString).deletingLastPathComponent
+            let folder = PathText.folder(of: path)
             // A path made of a variable (`@{{photo}}`) is the variable's business: left as typed.
             written = FilePaths.rebase(written) { $0.contains("{{") ? $0 : FilePaths.relative($0, from: folder) }
         }
