@@ -248,6 +248,16 @@ import Testing
             #expect(error.message == "cannot read file 'nope.png'")
         }
     }
+
+    @Test func aFileThatCannotBeReadSaysWhy() {
+        let missing = "/nonexistent-\(UUID().uuidString)/a.json"
+        #expect(throws: RequestBuilder.BuildError("cannot read file '\(missing)': no such file")) { try RequestBuilder.readFileFromDisk(missing) }
+        #expect(throws: RequestBuilder.BuildError("cannot read file '/tmp': it is a folder")) { try RequestBuilder.readFileFromDisk("/tmp") }
+        let relative = "nope-\(UUID().uuidString).png"
+        #expect(throws: RequestBuilder.BuildError("cannot read file '\(relative)': no such file in \(FileManager.default.currentDirectoryPath)")) {
+            try RequestBuilder.readFileFromDisk(relative)
+        }
+    }
 }
 
 /// A response's JSON is parsed once and kept; a changed body is parsed anew.

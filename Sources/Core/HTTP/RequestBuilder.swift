@@ -38,8 +38,17 @@ public struct RequestBuilder: Sendable {
 
     public static let readFileFromDisk: @Sendable (String) throws -> [UInt8] = { path in
         let expanded = (path as NSString).expandingTildeInPath
+        // Why, in a few words: "cannot read file" alone left a missing file, a folder and a
+        // file of another user's looking the same.
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: expanded, isDirectory: &isFolder) else {
+            let folder = expanded.hasPrefix("/") ? "" : " in \(FileManager.default.currentDirectoryPath)"
+            throw BuildError("cannot read file '\(path)': no such file\(folder)")
+        }
+        if isFolder.boolValue { throw BuildError("cannot read file '\(path)': it is a folder") }
         guard let data = FileManager.default.contents(atPath: expanded) else {
-            throw BuildError("cannot read file '\(path)'")
+            let reason = access(expanded, R_OK) == 0 ? "it could not be read" : String(cString: strerror(errno)).lowercased()
+            throw BuildError("cannot read file '\(path)': \(reason)")
         }
         return [UInt8](data)
     }
