@@ -375,10 +375,13 @@ def test_curl_names_supplied_secrets_keeps_schemes_and_users_and_sends_the_same_
     # `"$AUTHORIZATION"` (whose value had to be built by hand, in base64).
     env = isolated_env(tmp_path, EXPLORER_SECRET_TOK="t0k-supplied")
     lines = ["get /echo X-Api-Key:{{secret:tok}} --curl", "get /echo Authorization:'Bearer typed-t0k' --curl",
-             "auth basic bob:pa55-w0rd", "get /echo --curl", "auth bearer {{secret:tok}}", "get /echo --curl"]
+             "auth basic bob:pa55-w0rd", "get /echo --curl", "auth bearer {{secret:tok}}", "get /echo --curl",
+             # `-a` gave `Basic "$BASIC_CREDENTIALS"`, a base64 to build by hand.
+             "auth none", "get /echo -a bob:pa55-w0rd --curl"]
     result = run_explorer(["--base-url", base], env=env, input="\n".join(lines) + "\n", cwd=tmp_path)
     commands = [line for line in result.stdout.splitlines() if line.startswith("curl ")]
-    assert len(commands) == 4, result.stdout + result.stderr
+    assert len(commands) == 5, result.stdout + result.stderr
+    assert commands[4].startswith("""curl -u 'bob:'"$PASSWORD" """) and "Authorization" not in commands[4], commands[4]
     assert """-H 'Authorization: Bearer '"$TOK\"""" in commands[3], commands[3]
     assert """-H 'X-Api-Key: '"$TOK\"""" in commands[0], commands[0]
     assert """-H 'Authorization: Bearer '"$TOKEN\"""" in commands[1], commands[1]
@@ -390,7 +393,7 @@ def test_curl_names_supplied_secrets_keeps_schemes_and_users_and_sends_the_same_
         sent = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=30, env=variables)
         assert sent.returncode == 0, sent.stderr
     assert [auth for _, _, auth in Backend.auth] == [None, "Bearer typed-t0k", "Basic " + base64.b64encode(b"bob:pa55-w0rd").decode(),
-                                                     "Bearer t0k-supplied"]
+                                                     "Bearer t0k-supplied", "Basic " + base64.b64encode(b"bob:pa55-w0rd").decode()]
 
 
 def query_key_profile(tmp_path, base):

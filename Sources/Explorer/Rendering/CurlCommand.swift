@@ -41,6 +41,11 @@ enum CurlCommand {
         }
         return items.map { item in
             switch item {
+            case let .header(name, value) where name.lowercased() == "authorization":
+                // `-a bob:PASSWORD`: its base64 was hidden whole, and the command said `Basic "$BASIC_CREDENTIALS"`
+                // where README (and `auth basic`) give `-u 'bob:'"$PASSWORD"`. The password alone is a variable.
+                guard let credentials = BasicCredentials(authorization: value) else { return .header(name: name, value: hide(value)) }
+                return .header(name: name, value: BasicCredentials(user: credentials.user, password: hide(credentials.password)).authorization)
             case let .header(name, value): return .header(name: name, value: hide(value))
             case let .stringField(name, value): return .stringField(name: name, value: hide(value))
             case let .jsonField(name, value): return .jsonField(name: name, value: hide(value))
