@@ -533,3 +533,35 @@ def test_a_recording_with_no_steps_is_said_to_test_nothing(tmp_path):
     result = explorer(["-c", "record e2.transcript", "-c", "record stop", "-c", "record e3.transcript", "-c", "set a=1", "-c", "record stop"], tmp_path)
     assert f"recorded 0 steps to e2.transcript{said}" in result.stdout, result.stdout
     assert "recorded 1 step to e3.transcript\n" in result.stdout and "warning" not in result.stderr, result.stdout + result.stderr
+
+
+class Counter(QuietHandler):
+    """Answers each GET with the next number; with `edit` set, first
+    appends a comment to that file (another --update, or an editor, writing
+    it while a run goes)."""
+    count = 0
+    edit = None
+
+    def do_GET(self):
+        if Counter.edit:
+            with open(Counter.edit, "a") as file:
+                file.write("# edited while the run went\n")
+        Counter.count += 1
+        self.reply(200, json.dumps({"n": Counter.count}).encode(), [("Content-Type", "application/json")])
+
+
+def test_update_leaves_a_file_that_changed_while_it_ran_and_shows_what_differed(http_server, tmp_path):
+    # Two --update runs at once on one folder had steps written twice: each put
+    # its steps back by the line numbers of the text it had read at its start.
+    url = base_url(http_server(Counter))
+    transcript = tmp_path / "count.transcript"
+    assert explorer(["--base-url", url, "--record", str(transcript), "-c", "get /n"], tmp_path).returncode == 0
+    Counter.edit = str(transcript)
+    result = explorer(["test", "--update", str(transcript)], tmp_path)
+    Counter.edit = None
+    assert result.returncode == 3, result.stdout + result.stderr
+    assert "not rewritten: the file changed while this run went" in result.stdout, result.stdout
+    # What --update would have written is shown as a difference, as a plain run shows it.
+    assert "line 5: get /n" in result.stdout and "expected 1" in result.stdout and "got      2" in result.stdout, result.stdout
+    text = transcript.read_text()
+    assert text.count("> get /n") == 1 and text.endswith("# edited while the run went\n") and '"n": 1' in text, text

@@ -39,9 +39,11 @@ struct Replayer: Sendable {
 
     private func replay(_ path: String, into run: inout TranscriptRun) async {
         let transcript: Transcript
-        switch TranscriptSource.parsed(path, update: update) {
+        // The text as read is kept: --update rewrites the file only if it still holds it.
+        let read: String
+        switch TranscriptSource.read(path).flatMap({ text in TranscriptSource.parsed(text, of: path, update: update).map { (text, $0) } }) {
         case let .failure(failure): run.failure = failure; return
-        case let .success(parsed): transcript = parsed
+        case let .success((text, parsed)): (read, transcript) = (text, parsed)
         }
         run.torn = transcript.torn
         run.total = transcript.steps.count
@@ -119,8 +121,12 @@ struct Replayer: Sendable {
         guard update, run.failure == nil, !steps.updated.isEmpty || transcript.torn != nil else { return }
         // Read as bytes: Foundation's UTF-8 reading drops a byte-order mark, which the rewrite keeps.
         guard let bytes = FileManager.default.contents(atPath: path), let original = String(validating: bytes, as: UTF8.self) else {
-            run.failure = .runtime("\(path): cannot read it again to rewrite it")
-            return
+            return notRewritten(&run, "\(path): cannot read it again to rewrite it")
+        }
+        // Steps are put back by their line numbers in the text this run read: another run's --update
+        // (or an editor) that wrote the file meanwhile had the same step written twice.
+        guard (bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? String(original.dropFirst()) : original) == read else {
+            return notRewritten(&run, "\(path): not rewritten: the file changed while this run went (another --update, or an editor); run again")
         }
         do {
             // Only the steps that differed are written anew, and what the server answered may hold
@@ -129,8 +135,24 @@ struct Replayer: Sendable {
             try Self.rewrite(path, with: text)
             run.rewritten = true
         } catch {
-            run.failure = .runtime("\(path): cannot rewrite: \(error.localizedDescription)")
+            notRewritten(&run, "\(path): cannot rewrite it: \(Self.whyNotWritten(path, error))")
         }
+    }
+
+    /// A run whose --update could not be written: its steps that differed
+    /// are failures again, shown with their differences, and why is said.
+    private func notRewritten(_ run: inout TranscriptRun, _ message: String) {
+        for index in run.steps.indices { run.steps[index].updated = false }
+        run.failure = .runtime(message)
+    }
+
+    /// Why a rewrite failed, in the user's terms: it writes a new file beside
+    /// the old one and moves it over, so its folder must be writable too.
+    private static func whyNotWritten(_ path: String, _ error: any Error) -> String {
+        let named = PathText.folder(of: path), folder = named.isEmpty ? "." : named
+        if access(folder, W_OK) != 0 { return "its folder \(folder) is not writable (a rewrite puts a new file in its place)" }
+        if access(path, W_OK) != 0 { return "it is not writable" }
+        return error.localizedDescription
     }
 
     /// The first `{{secret:NAME}}` of a step's line that neither the

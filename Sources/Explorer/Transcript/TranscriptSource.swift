@@ -69,13 +69,16 @@ enum TranscriptSource {
     /// run will write answers (`--update`), so a last request with none is
     /// one to fill in, not a recording cut short (`tearingUnanswered`).
     static func parsed(_ path: String, update: Bool = false) -> Result<Transcript, TranscriptRun.Failure> {
-        read(path).flatMap { text in
-            do {
-                let transcript = try TranscriptParser.parse(text)
-                return .success(update ? transcript : tearingUnanswered(transcript, text: text))
-            } catch {
-                return .failure(.broken("\(path):\(error)"))
-            }
+        read(path).flatMap { parsed($0, of: path, update: update) }
+    }
+
+    /// `text`, read from `path`, parsed as `parsed(_:update:)` does.
+    static func parsed(_ text: String, of path: String, update: Bool = false) -> Result<Transcript, TranscriptRun.Failure> {
+        do {
+            let transcript = try TranscriptParser.parse(text)
+            return .success(update ? transcript : tearingUnanswered(transcript, text: text))
+        } catch {
+            return .failure(.broken("\(path):\(error)"))
         }
     }
 
