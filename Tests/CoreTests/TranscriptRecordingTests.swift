@@ -278,6 +278,17 @@ import Testing
         #expect(try resolver.resolveNamed("login {{who}} {{secret:password}}").secrets.map(\.name) == ["password"])
     }
 
+    /// A text frame is sent as typed, its secrets filled in place: a frame
+    /// that was only a placeholder went out as a JSON string (`"plainvalue"`),
+    /// and one with spaces came back quoted and closed up.
+    @Test func aTextFrameHasItsSecretsFilledInPlace() throws {
+        let resolver = SecretResolver(environment: ["EXPLORER_SECRET_FOO": "plainvalue", "EXPLORER_SECRET_BAR": "two words"], demoAccounts: [])
+        #expect(try resolver.resolveNamed("ws send --text {{secret:foo}}").line == "ws send --text plainvalue")
+        #expect(try resolver.resolveNamed("ws send --text AUTH {{secret:bar}}  now").line == "ws send --text AUTH two words  now")
+        #expect(try resolver.resolveNamed(#"ws send --text {"k":"{{secret:bar}}"}"#).line == #"ws send --text {"k":"two words"}"#)
+        #expect(try resolver.resolveNamed("ws send --text {{secret:foo}}").secrets.map(\.name) == ["foo"])
+    }
+
     @Test func replaySuppliesSecrets() throws {
         let resolver = SecretResolver(environment: ["EXPLORER_SECRET_API_KEY": "k 1"],
                                       demoAccounts: [("alice@example.com", "alice123")])

@@ -76,7 +76,9 @@ public enum Redactor {
         // `ws send --text {"password":…}`: JSON sent as a text frame, as typed too (history kept its password).
         if words[2].hasPrefix("--text ") || words[2].hasPrefix("--text\t") {
             words = words[2].split(maxSplits: 1, whereSeparator: { $0 == " " || $0 == "\t" })
-            guard words.count == 2 else { return nil }
+            // A text frame that begins with a placeholder (`--text {{secret:auth}}`) is no JSON: its value
+            // went out quoted (`"plainvalue"`), so the recorder's own `--text {{secret:token}}` never replayed.
+            guard words.count == 2, !words[1].hasPrefix("{{") else { return nil }
             words.insert("", at: 0)
         }
         guard let first = words[2].first, first == "{" || first == "[" else { return nil }

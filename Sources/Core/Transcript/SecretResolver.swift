@@ -64,6 +64,12 @@ public struct SecretResolver: Sendable {
             let (text, used) = try Self.fillingJSON(String(line[json...])) { name throws(Missing) in try value(name, email: nil) }
             return (String(line[..<json]) + text, used)
         }
+        // `ws send --text …` sends the rest of the line as it is: filled in place, not split into
+        // words and joined again (which quoted a value with a space and closed up double spaces).
+        if let text = Self.socketTextStart(line) {
+            let (filled, used) = try Self.replacingPlaceholders(in: String(line[text...])) { name throws(Missing) in try value(name, email: nil) }
+            return (String(line[..<text]) + filled, used)
+        }
         guard let words = try? LineTokenizer.split(line).map(\.text) else { return (line, []) }
         let email = demoEmail(in: words)
         var used: [(name: String, value: String)] = []
@@ -88,6 +94,13 @@ public struct SecretResolver: Sendable {
             used += values
         }
         return (LineTokenizer.join(resolved), used)
+    }
+
+    /// Where the text of a `ws send --text TEXT` line begins.
+    private static func socketTextStart(_ line: String) -> String.Index? {
+        let words = line.split(maxSplits: 3, omittingEmptySubsequences: true, whereSeparator: { $0 == " " || $0 == "\t" })
+        guard words.count == 4, words[0].lowercased() == "ws", words[1].lowercased() == "send", words[2] == "--text" else { return nil }
+        return words[3].startIndex
     }
 
     /// The demo account's email a line's words name (`login alice@…`,
