@@ -694,3 +694,43 @@ def test_a_replay_at_the_prompt_shows_its_frames_under_their_steps(spawn, env, t
     heading, sent, verdict = out.find(str(path)), out.find('→ {"n":"under-its-step"}'), out.find("ok      line  8")
     assert -1 < heading < sent < verdict, out
     assert "4 steps: 4 passed, 0 failed" in out, out
+
+
+def test_a_repl_recording_with_ws_status_and_an_app_ping_taken_by_recv_replays(spawn, socket_server, tmp_path):
+    # Frames shown as they came at connect made the replayed `ws status` say "not yet shown: 2" where the
+    # REPL had said 0, every time; an app's `{"type":"ping"}` a waiting `ws recv 3` took was written in its
+    # frames, and the replay handed heartbeats to no recv: "expected 3 elements, got 2", every time.
+    import time
+
+    def chat(server, conn):
+        websocket_handshake(server, conn)
+        conn.sendall(text_frame(b'{"type":"welcome"}') + text_frame(b'{"type":"presence","who":"bob"}'))
+        conn.recv(4096)  # the sync
+        time.sleep(0.3)
+        conn.sendall(text_frame(b'{"type":"presence","who":"carol"}'))
+        time.sleep(0.05)
+        conn.sendall(text_frame(b'{"type":"ping"}'))
+        time.sleep(0.05)
+        conn.sendall(text_frame(b'{"type":"typing","who":"carol"}'))
+        server.stopped.wait(30)
+
+    server = socket_server(chat)
+    recorded = tmp_path / "chat.transcript"
+    prompt = f"127.0.0.1:{server.port}> "
+    x = spawn("--base-url", f"http://127.0.0.1:{server.port}", "--record", str(recorded), prompt=prompt)
+    x.send(f"ws connect ws://127.0.0.1:{server.port}/ --retries 0 --heartbeat 0" + ENTER)
+    x.expect('"who":"bob"')
+    x.expect(prompt)
+    assert "not yet shown: 0" in x.run("ws status", prompt=prompt)
+    x.send('ws send {"type":"sync"}' + ENTER + "ws recv 3" + ENTER)
+    x.expect('"typing"', timeout=20)
+    x.expect(prompt)
+    x.send("exit" + ENTER)
+    for _ in range(50):
+        if "> ws recv 3\n" in recorded.read_text():
+            break
+        time.sleep(0.1)
+    text = recorded.read_text()
+    assert '"type": "ping"' in text, text
+    replay = run_explorer(["replay", str(recorded)], env=isolated_env(tmp_path), timeout=60)
+    assert replay.returncode == 0, text + replay.stdout + replay.stderr

@@ -56,6 +56,16 @@ public struct Expectation: Sendable, Equatable {
             && a.frames == b.frames && a.framesInAnyOrder == b.framesInAnyOrder && a.frameTimeout == b.frameTimeout
     }
 
+    /// A `ws recv` whose frames, written as its body, hold a heartbeat
+    /// (`{"type":"ping"}`) it took at the REPL: a replay hands it heartbeats.
+    public var takesHeartbeats: Bool {
+        guard case let .json(.array(elements, _))? = body else { return false }
+        return elements.contains { element in
+            guard case let .object(members, _) = element, let type = members.first(where: { $0.key == "type" })?.value else { return false }
+            return type == .literal(.string("ping")) || type == .literal(.string("pong"))
+        }
+    }
+
     /// How many frames of each direction the step expects.
     public func frameCount(_ direction: FrameDirection) -> Int { frames.filter { $0.direction == direction }.count }
 }

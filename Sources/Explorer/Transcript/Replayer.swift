@@ -438,7 +438,11 @@ struct Replayer: Sendable {
                 lastCommand = command
                 if replaysLive, case .ws(.recv) = command {
                     // In the REPL what the earlier steps list was shown above the prompt (or taken), not handed to it.
-                    await interpreter.skipFramesShownBefore(receivedBefore + receivedListed)
+                    await interpreter.skipFramesShownBefore(receivedBefore + receivedListed, takingHeartbeats: step.expectation.takesHeartbeats)
+                } else if replaysLive, case .ws(.status) = command {
+                    // Its "not yet shown" counted what the REPL had shown as it came (0 there, 2 here, every
+                    // time): those listed under earlier steps, and under this one, which came while it ran.
+                    await interpreter.skipFramesShownBefore(receivedBefore + receivedListed + step.expectation.frameCount(.received))
                 }
                 outcome = await interpreter.execute(command)
                 if let located {

@@ -22,6 +22,9 @@ struct SocketState {
     /// A replay of a REPL recording: a heartbeat (the pong to a typed ping) was
     /// shown there and never written, so it is kept for no `ws recv`.
     var keepsNoHeartbeats = false
+    /// Set by a replay for a `ws recv` that took a heartbeat at the REPL (an
+    /// app's `{"type":"ping"}` a waiting recv counted): heartbeats are kept for it.
+    var takesHeartbeats = false
     /// `ws close` is under way: its own answer says so, the notice would repeat it.
     var closing = false
     /// How many frames a waiting `ws recv` wants (0: none waits); while it
@@ -77,8 +80,11 @@ extension Interpreter {
     /// received frames the frame tap had posted by the end of those steps.
     /// (A pause before each recv stood in for the typing: a recording typed
     /// faster or slower than the pause failed its replay.)
-    func skipFramesShownBefore(_ listed: Int) {
-        sockets.inbox.removeAll { $0.ordinal <= listed || ObservedFrame(.received, text: $0.text).isHeartbeat }
+    /// `takingHeartbeats`: the recv's recorded frames hold one, which a
+    /// waiting recv took there (`Expectation.takesHeartbeats`).
+    func skipFramesShownBefore(_ listed: Int, takingHeartbeats: Bool = false) {
+        sockets.takesHeartbeats = takingHeartbeats
+        sockets.inbox.removeAll { $0.ordinal <= listed || !takingHeartbeats && ObservedFrame(.received, text: $0.text).isHeartbeat }
     }
 
     /// One frame out: sent, or queued while the socket is not open.
@@ -300,7 +306,7 @@ extension Interpreter {
     /// returned too, for a listener (a tour of a script's transcript) to print.
     /// `line` is the frame tap's line it came in.
     private func deliver(_ notice: SocketNotice, line: Int) -> [SocketNotice] {
-        if sockets.keepsNoHeartbeats, ObservedFrame(.received, text: notice.text).isHeartbeat { return [notice] }
+        if sockets.keepsNoHeartbeats, !sockets.takesHeartbeats, ObservedFrame(.received, text: notice.text).isHeartbeat { return [notice] }
         let awaited = sockets.inbox.count < sockets.wanted
         guard awaited || !sockets.live else {
             if sockets.shownInLine.line != line { sockets.shownInLine = (line, []) }
