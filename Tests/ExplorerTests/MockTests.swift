@@ -1,6 +1,6 @@
 import Core
 import Foundation
-import Sandbox
+@testable import Sandbox
 import Testing
 @testable import Explorer
 
@@ -290,6 +290,43 @@ extension MockTests {
                 #expect(sends.map { TranscriptWriter.frames(($0.expectation.frames + $0.pushes).filter { $0.direction == .received }).joined() }
                         == [#"← {  "echo": 1}"#, #"← {  "echo": 2}← {  "late": 3}"#])
             }
+        }
+    }
+
+    /// The same frame sent twice (a sync, a poll) was answered by the first
+    /// recorded step each time: the second step's answer was never served.
+    @Test func aFrameSentAgainIsAnsweredByTheNextStepItFits() async throws {
+        let text = """
+        # explorer transcript v1
+        profile: generic
+        base-url: http://127.0.0.1:9
+
+        > ws connect /socket
+        | connected to {{ws_base_url}}/socket
+
+        > ws send {"type":"sync"}
+        → {
+          "type": "sync"
+        }
+        ← {
+          "who": "carol"
+        }
+
+        > ws send {"type":"sync"}
+        → {
+          "type": "sync"
+        }
+        ← {
+          "who": "dave"
+        }
+
+        """
+        try await Self.withTranscript("syncs", text) { file in
+            let loaded = await MockCommand.load([file])
+            let book = MockBook(scripts: loaded.scripts, mode: .match)
+            let sync = try JSONParser.parse(#"{"type":"sync"}"#)
+            let lines = (0..<3).compactMap { _ in book.frameStep(sync, text: #"{"type":"sync"}"#, session: "", baseURL: "http://x")?.0.line }
+            #expect(lines == [8, 16, 8])
         }
     }
 

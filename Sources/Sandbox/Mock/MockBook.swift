@@ -41,6 +41,9 @@ final class MockBook: @unchecked Sendable {
         var pinned: Int?
         /// The step answered last: among equal fits, the one after it in the same transcript wins (match).
         var last: StepKey?
+        /// The `ws send` step a client frame was answered by last: the same frame sent again (a sync,
+        /// a poll) is answered by the next step that fits after it, as requests are.
+        var lastFrame: StepKey?
     }
 
     /// The indexes in `steps` of each script's request steps.
@@ -302,8 +305,9 @@ final class MockBook: @unchecked Sendable {
         lock.withLock {
             let bindings = sessions[key]?.bindings ?? [:]
             var matcher = TranscriptMatcher(variables: bindings.mapValues(\.plainText))
-            for script in scripts {
-                for step in script.steps {
+            var fitting: [StepKey] = []
+            for (n, script) in scripts.enumerated() {
+                for (m, step) in script.steps.enumerated() {
                     guard case let .frame(content) = step.trigger else { continue }
                     let fits: Bool
                     switch content {
@@ -311,10 +315,17 @@ final class MockBook: @unchecked Sendable {
                     case let .text(pattern): fits = matcher.match(.text(pattern), .string(text)).isEmpty
                     case .binary, .closed: fits = false
                     }
-                    if fits { return (step, materializer(for: step, bindings: bindings, baseURL: baseURL)) }
+                    if fits { fitting.append(StepKey(script: n, step: m)) }
                 }
             }
-            return nil
+            // The first that fits after the last one answered, in its transcript; else the first (a
+            // second `sync` got the first one's answer, always).
+            let last = sessions[key]?.lastFrame
+            guard let chosen = last.flatMap({ last in fitting.first { $0.script == last.script && $0.step > last.step } }) ?? fitting.first
+            else { return nil }
+            sessions[key, default: fresh()].lastFrame = chosen
+            let step = scripts[chosen.script].steps[chosen.step]
+            return (step, materializer(for: step, bindings: bindings, baseURL: baseURL))
         }
     }
 
