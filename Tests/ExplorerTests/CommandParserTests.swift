@@ -324,6 +324,17 @@ import Testing
         #expect(typed.multipart)
     }
 
+    /// A URL without a scheme is http://, as curl takes it (docs write
+    /// `curl localhost:8080/…`); and HTTPie's shorthands on a request line.
+    @Test func aURLWithoutASchemeIsHTTP() throws {
+        guard case let .http(_, curled, _, _) = try parser.parse("curl -s -X PUT localhost:8080/__sandbox/faults -d '{}'"),
+              case let .http(_, short, _, _) = try parser.parse("get :18302/get a==1"),
+              case let .http(_, named, _, _) = try parser.parse("get localhost:18302/get"),
+              case let .http(_, path, _, _) = try parser.parse("get api/tasks") else { Issue.record("not a request"); return }
+        #expect(curled == "http://localhost:8080/__sandbox/faults")
+        #expect(short == "http://localhost:18302/get" && named == "http://localhost:18302/get" && path == "api/tasks")
+    }
+
     /// curl's -i and -v show what curl shows (they were accepted and ignored).
     @Test func includeAndVerboseShowTheHeads() throws {
         guard case let .http(_, _, _, include) = try parser.parse("curl -i https://h.example/x"),

@@ -26,6 +26,23 @@ public enum URLCheck {
         return problem(port: url)
     }
 
+    /// HTTPie's URL shorthands as the http:// URL they stand for, or nil:
+    /// `:3000/items` and `:/items` on localhost, `localhost/items`, and
+    /// `HOST:PORT/items` (a port of digits). Anything else (`items`,
+    /// `v1:x`) is a path under the base URL, as it was.
+    public static func expandingShorthand(_ target: String) -> String? {
+        guard let first = target.first, first != "/", first != "{", !target.contains("://") else { return nil }
+        let authority = target.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let rest = target.dropFirst(authority.count)
+        if authority == "localhost" { return "http://" + target }
+        guard let colon = authority.lastIndex(of: ":") else { return nil }
+        let host = authority[..<colon], port = authority[authority.index(after: colon)...]
+        guard port.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        if host.isEmpty { return "http://localhost" + (port.isEmpty ? "" : ":" + port) + rest }
+        guard !port.isEmpty, host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }) else { return nil }
+        return "http://" + target
+    }
+
     /// Why the URL's port is not one TCP has; nil when it has none or a good one.
     public static func problem(port url: URL) -> String? {
         guard let port = url.port, !(1...65535).contains(port) else { return nil }

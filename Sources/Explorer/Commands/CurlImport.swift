@@ -179,9 +179,11 @@ enum CurlImport {
         if let problem = options.tlsProblem {
             throw CommandError(problem, column: words.first { ["-k", "--insecure", "--cacert", "-E", "--cert", "--key"].contains($0.text) }?.start)
         }
-        if !url.text.hasPrefix("/"), let reason = URLCheck.problem(url.text) { throw CommandError(reason, column: url.start) }
+        // curl takes a URL without a scheme as http:// (`curl localhost:8080/x`, as docs write it).
+        let typed = url.text.hasPrefix("/") || url.text.contains("://") ? url.text : "http://" + url.text
+        if !typed.hasPrefix("/"), let reason = URLCheck.problem(typed) { throw CommandError(reason, column: url.start) }
         let encoded = urlencoded.map(Self.urlencode)
-        var target = URLCheck.lowercasingScheme(url.text)
+        var target = URLCheck.lowercasingScheme(typed)
         if getWithData {
             // -G: the data goes on the URL's query as it is, as curl puts it there.
             let query = (data + encoded).joined(separator: "&")

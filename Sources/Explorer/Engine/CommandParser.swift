@@ -257,7 +257,8 @@ struct CommandParser {
         }
         // A full URL typed out: checked here, with a caret (`{{name}}` in it is filled in later, and checked then).
         // A scheme is read in any case (RFC 3986 3.1): `HTTPS://` is https.
-        let target = URLCheck.lowercasingScheme(path.text)
+        // HTTPie's `:3000/items` and `localhost:3000/items` went to the base URL as the path `/:3000/items`.
+        let target = URLCheck.expandingShorthand(path.text) ?? URLCheck.lowercasingScheme(path.text)
         if target.hasPrefix("http"), !target.includes(ascii: "{{"), let reason = URLCheck.problem(target) {
             throw CommandError(reason, column: path.start)
         }
