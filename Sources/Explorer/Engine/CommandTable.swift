@@ -187,8 +187,10 @@ extension CommandTable {
             Reads a curl command, as browser dev tools and API docs give them, as the request it sends:
             -X, -H, -d/--data/--data-raw/--json, --data-urlencode, -G, -F, -u, -b, -A, -e, -L, -m, -I,
             and -k/--insecure, --cacert, -E/--cert, --key as --verify no, --verify, --cert, --cert-key.
-            Flags that change nothing here (-s, -i, --compressed, -v) are skipped; others are refused
-            by name. The token and session headers follow their usual rule: only to the backend's origin.
+            -i and -v show the heads as -p hb and -v do; flags that change nothing here (-s, -S, -f,
+            --compressed and their kin) are skipped; others are refused by name. A URL without a scheme
+            is http://, as curl reads it. The token and session headers follow their usual rule: only to
+            the backend's origin.
             """,
             parse: { args throws(CommandError) in try CurlImport.parse(args.words) }),
     ]
