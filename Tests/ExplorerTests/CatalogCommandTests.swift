@@ -89,4 +89,29 @@ import Testing
         #expect(sixty.split(separator: "\n").allSatisfy { String($0).columns <= 60 }, "\(sixty)")
         #expect(OutcomeText.plain(.help(specs), width: 200) == OutcomeText.plain(.help(specs)))
     }
+
+    /// At 50 columns the command table ran together into one paragraph, and
+    /// `help get` joined its examples into false ones (`city=London get /old-path`):
+    /// a line that fits in 80 columns starts a line at any width.
+    @Test func narrowHelpKeepsEachRowAndExampleOnALineOfItsOwn() {
+        let specs = CommandTable.standard.specs
+        let wide = OutcomeText.plain(.help(specs), width: 80)!
+        let narrow = OutcomeText.plain(.help(specs), width: 50)!
+        let lines = narrow.split(separator: "\n")
+        for row in wide.split(separator: "\n") where row.hasPrefix("  ") && !row.hasPrefix("   ") {
+            let command = row.dropFirst(2).prefix(10).split(separator: " ").first!
+            #expect(lines.contains { $0.hasPrefix("  " + command + " ") || $0 == "  " + command }, "\(row)\n\(narrow)")
+        }
+        #expect(lines.allSatisfy { String($0).columns <= 50 }, "\(narrow)")
+        let get = specs.first { $0.name == "get" }!
+        let shown = OutcomeText.plain(.commandHelp(get), width: 50)!
+        let lineStarts = shown.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        for example in get.details.split(separator: "\n") where example.hasPrefix("  get ") || example.hasPrefix("  post ") {
+            let words = example.trimmingCharacters(in: .whitespaces).split(separator: " ").prefix(2).joined(separator: " ")
+            #expect(lineStarts.contains { $0.hasPrefix(words) }, "\(example)\n\(shown)")
+        }
+        // A word wider than the room left (`application/x-www-form-urlencoded`) stands alone.
+        #expect(shown.split(separator: "\n").allSatisfy { String($0).columns <= 50 || !$0.trimmingCharacters(in: .whitespaces).contains(" ") },
+                "\(shown)")
+    }
 }

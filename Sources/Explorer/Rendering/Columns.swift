@@ -19,16 +19,24 @@ extension String {
     /// Each line that is wider than `width` columns broken between words, its
     /// later lines indented as far as its text starts: after the gap of two
     /// or more spaces that starts a table's last column (`  --timeout S   give
-    /// up…`), else after its own indent. A word wider than the room left
-    /// stands alone on its line. Text hard-wrapped wider is one paragraph
-    /// again: after a line over `width`, the lines indented as far as its
-    /// text (prose at its indent, a table row's at its last column).
+    /// up…`), else after its own indent. A table row whose last column starts
+    /// past half the width has it on the lines below, indented four more. A
+    /// word wider than the room left stands alone on its line. Text
+    /// hard-wrapped wider is one paragraph again: after a line over `width`,
+    /// prose at the left edge, and a table row's lines indented to its last
+    /// column. Indented lines of their own (examples, a list) stay apart: at
+    /// 50 columns `help get` joined two examples into two false ones.
     func wrapped(width: Int = 80) -> String {
+        // Tables are laid out for 80 columns: their last column is found as it is there.
+        let tableLimit = Swift.max(width, 80) / 2
         var paragraphs: [String] = []
         for line in split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
             let indent = line.prefix { $0 == " " }.count
-            if let last = paragraphs.last, last.columns > width, indent < line.count,
-               indent == Self.hangingIndent(of: last, below: width / 2), Self.hangingIndent(of: line, below: width / 2) == indent {
+            // A heading (`Examples:`) begins what follows; it is not the end of the paragraph before.
+            if let last = paragraphs.last, last.columns > width, indent < line.count, line.last != ":",
+               Self.hangingIndent(of: line, below: tableLimit) == indent,
+               case let hang = Self.hangingIndent(of: last, below: tableLimit), indent == hang,
+               indent == 0 || hang > last.prefix(while: { $0 == " " }).count {
                 paragraphs[paragraphs.count - 1] = last + " " + line.dropFirst(indent)
             } else {
                 paragraphs.append(line)
@@ -36,21 +44,41 @@ extension String {
         }
         return paragraphs.map { line -> String in
             guard line.columns > width else { return line }
-            let hang = Self.hangingIndent(of: line, below: width / 2)
-            let head = String(line.prefix(hang))
-            let room = width - head.columns
+            let leading = line.prefix { $0 == " " }.count
+            var hang = Self.hangingIndent(of: line, below: tableLimit)
+            var head = String(line.prefix(hang))
+            var indent = String(repeating: " ", count: head.columns)
             var lines: [String] = []
+            if hang > leading, head.columns > width / 2 {
+                // `  get PATH [ITEM…] [OPTION…]   send a GET request`: no room beside it.
+                lines.append(String(head.reversed().drop { $0 == " " }.reversed()))
+                indent = String(repeating: " ", count: leading + 4)
+                head = indent
+            } else if hang > leading {
+                hang = Swift.min(hang, Self.hangingIndent(of: line, below: width / 2))
+                head = String(line.prefix(hang))
+                indent = String(repeating: " ", count: head.columns)
+            } else if leading > width / 2 {
+                // A last column's line of its own (under a row too long to share it): as above.
+                head = "      "
+                indent = head
+            } else if leading > 0, leading <= 4 {
+                // An example cut in two: its rest indented under it, not read as the next example.
+                indent = String(repeating: " ", count: leading + 2)
+            }
             var current = ""
-            for word in line.dropFirst(hang).split(separator: " ") {
+            var words: [String] = []
+            for word in line.dropFirst(line.prefix(hang).count).split(separator: " ") {
+                let room = width - (words.isEmpty && lines.isEmpty ? head : indent).columns
                 if !current.isEmpty, current.columns + 1 + String(word).columns > room {
-                    lines.append(current)
+                    words.append(current)
                     current = ""
                 }
                 current += (current.isEmpty ? "" : " ") + word
             }
-            if !current.isEmpty { lines.append(current) }
-            let indent = String(repeating: " ", count: head.columns)
-            return lines.enumerated().map { ($0.offset == 0 ? head : indent) + $0.element }.joined(separator: "\n")
+            if !current.isEmpty { words.append(current) }
+            let body = words.enumerated().map { ($0.offset == 0 && lines.isEmpty ? head : indent) + $0.element }
+            return (lines + body).joined(separator: "\n")
         }.joined(separator: "\n")
     }
 
