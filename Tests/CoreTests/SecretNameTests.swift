@@ -152,3 +152,21 @@ struct SecretNameTests {
         #expect(ErrorEnvelope.fields(fields).describe(status: 500, body: try JSONParser.parse(#"{"other":1}"#)) == nil)
     }
 }
+
+/// A secret echoed by another JSON encoder than ours: PHP's `\/`, Python's
+/// `\u00e9`. A base64 token's `/` echoed as `\/` in a text body was shown,
+/// recorded and written to JUnit in clear.
+@Suite struct SecretEchoFormTests {
+    @Test func aSecretIsKnownAsOtherEncodersWriteIt() {
+        let forms = SecretScrubber.forms(of: "S3cr3tB64+Tok/abc16==")
+        #expect(forms.contains(#"S3cr3tB64+Tok\/abc16=="#))
+        #expect(SecretScrubber.forms(of: "pässwört/1").contains(#"p\u00e4ssw\u00f6rt\/1"#))
+        #expect(SecretScrubber.forms(of: "pässwört").contains(#"p\u00e4ssw\u00f6rt"#))
+        #expect(Redactor.jsonEchoForms(of: "plain-token") == [])
+    }
+
+    @Test func hidingTextHidesTheEscapedEchoToo() {
+        #expect(Redactor.hiding(["Tok/abc16=="], inText: #"invalid credentials: Bearer Tok\/abc16=="#)
+                == "invalid credentials: Bearer " + Redactor.hidden(#"Tok\/abc16=="#))
+    }
+}

@@ -423,7 +423,31 @@ public enum Redactor {
     /// carried `Bearer abc` whole, not `Bearer ` and a hidden `abc`).
     public static func hiding(_ values: [String], inText text: String) -> String {
         guard !values.isEmpty else { return text }
-        return values.sorted { $0.utf8.count > $1.utf8.count }.reduce(text) { $0.replacingOccurrences(of: $1, with: hidden($1)) }
+        // Each as it is, and as a JSON encoder that escapes `/` or all but ASCII echoes it.
+        let forms = values + values.flatMap { jsonEchoForms(of: $0) }
+        return forms.sorted { $0.utf8.count > $1.utf8.count }.reduce(text) { $0.replacingOccurrences(of: $1, with: hidden($1)) }
+    }
+
+    /// How JSON encoders other than ours may write `text` (already JSON-escaped
+    /// as ours does, or plain): `/` as `\/` (PHP's `json_encode`, many
+    /// Java ones), every character past ASCII as `\u00e9` (Python's
+    /// `json.dumps`, PHP), and both. Empty for text neither touches.
+    public static func jsonEchoForms(of text: String) -> [String] {
+        let slashes = text.utf8.contains(UInt8(ascii: "/"))
+        let wide = text.utf8.contains { $0 >= 0x80 }
+        guard slashes || wide else { return [] }
+        let escapedSlashes = slashes ? text.replacingOccurrences(of: "/", with: "\\/") : text
+        guard wide else { return [escapedSlashes] }
+        func ascii(_ text: String) -> String {
+            var out = ""
+            for unit in text.utf16 {
+                guard unit >= 0x80 else { out.unicodeScalars.append(Unicode.Scalar(UInt8(unit))); continue }
+                let hex = String(unit, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            }
+            return out
+        }
+        return slashes ? [escapedSlashes, ascii(text), ascii(escapedSlashes)] : [ascii(text)]
     }
 
     /// The values of the secret-named members in JSON (`alsoSecret`: names a

@@ -35,6 +35,9 @@ public struct SecretScrubber: Sendable {
         let twice = String(JSONPrinter.quote(escaped).dropFirst().dropLast())
         var candidates = [value, escaped, twice, RequestBuilder.percentEncode(value), RequestBuilder.formEncode(value),
                           value.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? value, htmlEscaped(value)]
+        // As PHP's json_encode (`\/`) and Python's json.dumps (`\u00e9`) write it: a base64 token's `/`
+        // echoed as `\/` in a text or HTML body was shown, recorded and put in JUnit in clear.
+        candidates += Redactor.jsonEchoForms(of: escaped)
         // An echo in base64 (a server that signs or stores what it got); a short value's base64 could be anything's.
         if value.utf8.count >= 6 {
             let base64 = Data(value.utf8).base64EncodedString()
