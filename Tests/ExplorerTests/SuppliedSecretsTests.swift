@@ -22,6 +22,14 @@ import Testing
         #expect(try typed("header X-Trace:t-1").isEmpty)
     }
 
+    /// A `--raw` body's secret-named fields, in a form or JSON: echoed, the
+    /// password was shown in clear, and a 307 took it to another origin.
+    @Test func aRawBodysSecretFieldsAreTyped() throws {
+        #expect(try typed("post /echo --raw 'user=bob&password=S3cr3tRaw_14c'") == ["password=S3cr3tRaw_14c"])
+        #expect(try typed(#"post /echo --raw '{"client_secret":"cs-9f8e7d"}'"#) == ["client_secret=cs-9f8e7d"])
+        #expect(try typed("post /echo --raw 'just text'").isEmpty)
+    }
+
     /// A short secret typed on a line was hidden in the transcript (from 4
     /// characters) and shown on screen where an answer quoted it (from 6).
     @Test func aShortTypedSecretIsTheSessionsFromFourCharacters() throws {

@@ -39,6 +39,7 @@ final class RoutedTransport: HTTPTransport, @unchecked Sendable {
         case "/see-other": return RoutedTransport.answer(303, ["Location": "/b"])
         case "/temporary": return RoutedTransport.answer(307, ["Location": "/b"])
         case "/away": return RoutedTransport.answer(302, ["Location": "http://127.0.0.1:10/landing"])
+        case "/away-307": return RoutedTransport.answer(307, ["Location": "http://127.0.0.1:10/stolen"])
         case "/loop": return RoutedTransport.answer(302, ["Location": "/loop"])
         case "/file": return RoutedTransport.answer(302, ["Location": "file:///etc/passwd"])
         case "/nowhere": return RoutedTransport.answer(301)
@@ -119,6 +120,21 @@ final class RoutedTransport: HTTPTransport, @unchecked Sendable {
         }
         let unfollowed = try await auth.send(auth.builder.build(method: "GET", path: path, items: []))
         #expect(unfollowed.response.status >= 301, "without --follow the 3xx is the answer")
+    }
+
+    /// `--raw 'password=…'` goes as application/json: its password was not
+    /// seen, and a 307 to another origin sent it there.
+    @Test func aRawFormBodysPasswordIsNotSentOnToAnotherOrigin() async throws {
+        let transport = RoutedTransport(Self.redirects)
+        let auth = try session(transport)
+        let raw = try auth.builder.build(method: "POST", path: "/away-307", items: [], raw: "user=bob&password=S3cr3tRaw_14a")
+        do {
+            _ = try await auth.send(raw, follow: RedirectPolicy())
+            Issue.record("followed")
+        } catch {
+            #expect("\(error)".contains("with its password"), "\(error)")
+        }
+        #expect(transport.requests.map(\.url.port) == [9])
     }
 }
 

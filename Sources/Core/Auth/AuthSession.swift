@@ -330,19 +330,21 @@ public actor AuthSession {
     }
 
     /// The secret-named fields of a JSON or form body (`password`,
-    /// `client_secret`), or nil for a body of another type.
+    /// `client_secret`), whatever type it is said to be: `--raw
+    /// 'password=…'` goes as application/json, and its password went on to
+    /// another origin with a 307. Nil for a body that is neither.
     static func secretFieldNames(in body: [UInt8], type: String?) -> [String]? {
         let media = type?.lowercased() ?? ""
-        if media.contains("json"), let value = try? JSONParser.parse(body) {
+        if media.contains("json") || body.first == UInt8(ascii: "{") || body.first == UInt8(ascii: "["), let value = try? JSONParser.parse(body) {
             return Redactor.secretMembers(in: value).map(\.name)
         }
-        if media.hasPrefix("application/x-www-form-urlencoded") {
-            return String(decoding: body, as: UTF8.self).split(separator: "&").compactMap { pair in
-                let name = String(pair.prefix { $0 != "=" }).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
-                return Redactor.isSecretName(Redactor.leaf(of: name)) ? name : nil
-            }
+        guard body.contains(UInt8(ascii: "=")) else { return nil }
+        let names = String(decoding: body, as: UTF8.self).split(whereSeparator: { $0 == "&" || $0 == "\n" }).compactMap { pair -> String? in
+            guard pair.contains("=") else { return nil }
+            let name = String(pair.prefix { $0 != "=" }).trimmingBlanks().replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
+            return Redactor.isSecretName(Redactor.leaf(of: name)) ? name : nil
         }
-        return nil
+        return names
     }
 
     private func sendOnce(_ typed: PreparedRequest, isPublic: Bool?, placement: TokenPlacement, retry: Bool) async throws -> Exchange {

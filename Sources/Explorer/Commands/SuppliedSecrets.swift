@@ -81,9 +81,13 @@ struct SuppliedSecrets: Sendable, Equatable {
             credential(header.value, named: header.name)
         case let .header(.set(headers)):
             for header in headers where Redactor.isSecretName(header.name) { credential(header.value, named: header.name) }
-        case let .http(_, path, items, _):
+        case let .http(_, path, items, options):
             // A byte test: `contains("?")` went through Foundation's string search, on every request.
             if path.utf8.contains(UInt8(ascii: "?")) { query(path) }
+            // `--raw 'password=…'` (or raw JSON with one): echoed, it was shown in clear.
+            if let raw = options.raw {
+                if let json = try? JSONParser.parse(raw) { found += Redactor.secretMembers(in: json) } else { found += Redactor.secretAssignments(inText: raw) }
+            }
             for item in items {
                 switch item {
                 case let .header(name, value) where Redactor.isSecretName(name):
