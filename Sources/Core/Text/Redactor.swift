@@ -63,8 +63,23 @@ public enum Redactor {
         // An `auth` line keeps its secret as a placeholder: recalled, the
         // prompt asks for it (a stored `***` would be sent as the token).
         let redacted = words.first?.lowercased() == "auth" ? redactAuth(words, hide: { "{{secret:\($0)}}" })
-            : redact(words: words, hide: hide, secretFields: secretFields)
+            : redact(words: words, hide: hide, secretFields: secretFields).map { hidingSecretMembers(inWord: $0, hide: hide) }
         return redacted == words ? line : LineTokenizer.join(redacted)
+    }
+
+    /// A word holding JSON with a secret-named member (`'{"password": "x"}'`
+    /// typed where an item goes, a line the parser refuses and history keeps):
+    /// each such value as `hide(NAME)`.
+    private static func hidingSecretMembers(inWord word: String, hide: (String) -> String) -> String {
+        let members = PatternText.secretMembers(in: word)
+        guard !members.isEmpty else { return word }
+        var out = ""
+        var cursor = word.startIndex
+        for member in members where !isReference(String(word[member.value])) {
+            out += word[cursor..<member.value.lowerBound] + hide(ExpectedValue.secretName(member.key))
+            cursor = member.value.upperBound
+        }
+        return out + word[cursor...]
     }
 
     /// Where the JSON of a `ws send {…}` or `ws send […]` line starts; nil
