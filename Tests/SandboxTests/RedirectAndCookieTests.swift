@@ -91,6 +91,12 @@ final class RoutedTransport: HTTPTransport, @unchecked Sendable {
         _ = try await auth.send(mine, follow: RedirectPolicy())
         #expect(transport.requests.last?.header("Authorization") == nil)
         #expect(transport.requests.dropLast().last?.header("Authorization") == "Basic dXNlcjpwYXNz")
+        // Names no rule calls secret that may carry a session all the same stay behind; others go on.
+        let named = try auth.builder.build(method: "GET", path: "/away", items: ["X-Session", "Session-Id", "X-Access-Tok", "X-Trace"].map {
+            .header(name: $0, value: "v-\($0)")
+        })
+        _ = try await auth.send(named, follow: RedirectPolicy())
+        #expect(transport.requests.last.map { $0.headers.filter { $0.name.hasPrefix("X-") || $0.name.hasPrefix("Session") }.map(\.name) } == ["X-Trace"])
     }
 
     @Test func tooManyRedirectsIsOneLine() async throws {

@@ -312,7 +312,7 @@ public actor AuthSession {
                 // Any credential typed on the line (X-Api-Key, X-Auth-Token, Proxy-Authorization, a profile's
                 // secret header, one holding a {{secret:}}): the origin they were typed for is the one left.
                 current.headers.removeAll { header in
-                    Redactor.isSecretName(header.name) || header.hasName("Proxy-Authorization")
+                    Redactor.isSecretName(header.name) || header.hasName("Proxy-Authorization") || Self.mayCarryACredential(header.name)
                         || profile.secretHeaders.contains(where: header.hasName)
                         || current.secretHeaderNames.contains { header.hasName($0) }
                 }
@@ -327,6 +327,14 @@ public actor AuthSession {
             }
             publicHere = nil
         }
+    }
+
+    /// A header name that may carry a credential though no rule calls it
+    /// secret (`X-Session`, `Session-Id`, `X-Access-Tok`): not sent on to
+    /// another origin, where a wrong guess costs nothing but a header.
+    static func mayCarryACredential(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        return ["session", "tok", "key", "secret", "sid", "auth", "sig"].contains { lower.contains($0) }
     }
 
     /// The secret-named fields of a JSON or form body (`password`,
