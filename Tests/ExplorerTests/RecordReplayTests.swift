@@ -333,6 +333,9 @@ import Testing
         #expect(run.torn?.line == line)
         #expect(ReplayReport(palette: .plain).detailed(run).err == "error: \(path):\(line): the last step is torn, the file ends in the middle "
             + "of a line; it was not replayed (fix it, or --update keeps it as comments)\n")
+        // `explorer test` gives the line and reason on standard output as well, as for every other BROKEN file.
+        #expect(ReplayReport(palette: .plain).progress(run).out.hasSuffix("\n        \(path):\(line): the file ends in the middle of a line\n"),
+                "\(ReplayReport(palette: .plain).progress(run).out)")
         // Torn and differing is exit 2, as the docs order them (it was 4, FAIL).
         try String(text[..<cut]).replacingOccurrences(of: "\"token_type\": \"bearer\"", with: "\"token_type\": \"other\"")
             .write(toFile: path, atomically: true, encoding: .utf8)
@@ -340,6 +343,7 @@ import Testing
         #expect(both.status == .parse && both.failedSteps.count == 1)
         #expect(ReplayReport(palette: .plain).progress(both).out.hasPrefix("BROKEN  \(path)  1 of 1 step differ, the last is torn"),
                 "\(ReplayReport(palette: .plain).progress(both).out)")
+        #expect(ReplayReport(palette: .plain).progress(both).out.hasSuffix("\(path):\(line): the file ends in the middle of a line\n"))
         try String(text[..<cut]).write(toFile: path, atomically: true, encoding: .utf8)
 
         let updated = await Replayer(update: true).run(path)

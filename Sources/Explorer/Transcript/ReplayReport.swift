@@ -59,8 +59,11 @@ struct ReplayReport {
                     + (run.notRun > 0 ? "        " + Self.count(run.notRun, "step") + " of \(run.total) did not run\n" : ""), torn(run))
         case nil:
             let failed = run.failedSteps.count
-            if failed == 0, run.torn != nil, !run.rewritten {
-                return (palette.red("BROKEN ") + " \(run.path)  \(Self.count(run.steps.count, "step")) passed, the last is torn  \(time)\n", torn(run))
+            // The torn step's line and reason on standard output too, under its verdict, as every
+            // other BROKEN line gives them: a CI log that keeps standard output alone had neither.
+            if failed == 0, let torn = run.torn, !run.rewritten {
+                return (palette.red("BROKEN ") + " \(run.path)  \(Self.count(run.steps.count, "step")) passed, the last is torn  \(time)\n"
+                        + "        \(run.path):\(torn.line): \(torn.reason)\n", self.torn(run))
             }
             if failed == 0 {
                 let verdict = run.rewritten ? palette.yellow("UPDATED") : palette.green("PASS   ")
@@ -69,7 +72,9 @@ struct ReplayReport {
             let isTorn = run.torn != nil && !run.rewritten
             // Steps --update could not write (a line that did not run) fail it; those it wrote are said, as for a pass.
             return (palette.red(isTorn ? "BROKEN " : "FAIL   ") + " \(run.path)  \(failed) of \(Self.count(run.steps.count, "step")) differ"
-                    + (isTorn ? ", the last is torn" : "") + "  \(time)\n" + failedSteps(run) + (run.rewritten ? rewritten(run) : ""), torn(run))
+                    + (isTorn ? ", the last is torn" : "") + "  \(time)\n" + failedSteps(run)
+                    + (isTorn ? run.torn.map { "        \(run.path):\($0.line): \($0.reason)\n" } ?? "" : "")
+                    + (run.rewritten ? rewritten(run) : ""), torn(run))
         }
     }
 
