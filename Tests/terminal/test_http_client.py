@@ -274,6 +274,13 @@ def test_gzip_is_asked_for_and_decoded_and_brotli_is_named(backend, tmp_path):
     assert '"accept_encoding": "gzip, deflate"' in out and '"packed": true' in out
     assert "body encoded as br, which explorer cannot decode: application/json, 40 B (not shown)" in out
     assert "not valid JSON" not in out + result.stderr
+    # Saved or piped, its bytes go as they came, and that is said (it was "saved 40 B" alone, and nothing at all).
+    saved = explorer(base, ["get /br -o b.json"], tmp_path)
+    assert "saved 40 B to b.json, encoded as br, which explorer cannot decode: the bytes as they came" in saved.stdout, saved.stdout
+    assert (tmp_path / "b.json").read_bytes() == bytes(range(40))
+    piped = run_explorer(["--base-url", base, "-c", "get /br -b"], env=isolated_env(tmp_path), cwd=tmp_path, text=False)
+    assert piped.stdout == bytes(range(40))
+    assert piped.stderr.decode() == "note: the body is encoded as br, which explorer cannot decode: the bytes as they came\n"
 
 
 def test_c_given_several_times_runs_each_line_in_order(backend, tmp_path):

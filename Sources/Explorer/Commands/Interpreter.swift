@@ -696,8 +696,18 @@ actor Interpreter {
     /// file of mode 0600 (an answer may hold tokens); an existing file is
     /// kept unless `force`. A spooled body is copied from its file.
     static func write(_ response: ReceivedResponse, to path: String, force: Bool, in folder: OutputFolder = OutputFolder()) -> Result<String, SaveProblem> {
-        guard let spool = response.spool else { return write(response.body, to: path, force: force, in: folder) }
-        return write(to: path, force: force, in: folder, size: spool.size) { descriptor throws(SpoolError) in try spool.copy(to: descriptor) }
+        let written = if let spool = response.spool {
+            write(to: path, force: force, in: folder, size: spool.size) { descriptor throws(SpoolError) in try spool.copy(to: descriptor) }
+        } else {
+            write(response.body, to: path, force: force, in: folder)
+        }
+        // A body in brotli said only "saved 144 B": the file held compressed bytes, unsaid.
+        return written.map { line in response.undecodedEncoding.map { line + ", " + Self.undecodedNote($0) } ?? line }
+    }
+
+    /// How a body in an encoding explorer cannot undo is said where its bytes are written as they came.
+    static func undecodedNote(_ encoding: String) -> String {
+        "encoded as \(Renderer.visible(encoding, keepingLines: false)), which explorer cannot decode: the bytes as they came"
     }
 
     static func write(_ body: [UInt8], to path: String, force: Bool, in folder: OutputFolder = OutputFolder()) -> Result<String, SaveProblem> {

@@ -222,6 +222,10 @@ final class SessionController {
         case let .bytes(bytes)?:
             terminal.out(bytes: bytes)
             out = ""
+            // `-b | …` of a body in brotli wrote its compressed bytes with no word (README: notes go to standard error).
+            if case let .exchange(exchange, _, _) = outcome, let encoding = exchange.response.undecodedEncoding {
+                terminal.err("note: the body is " + Interpreter.undecodedNote(encoding) + "\n")
+            }
         case let .refused(reason)?:
             terminal.err((location.map { "\($0): " } ?? "") + renderer.palette.red("error: ") + reason + "\n")
             return false
