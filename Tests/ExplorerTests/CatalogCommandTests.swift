@@ -32,7 +32,22 @@ import Testing
         #expect(text.contains("title        string       required"))
         #expect(text.contains("answer: Task"))
         let model = CatalogText.describe(try #require(Profile.linku.model(named: "task")))
-        #expect(model.contains("TaskStatus (open|in_progress|completed|confirmed|cancelled)"))
+        // An enum's values too long for the type column go on a line of their own under it.
+        #expect(model.contains("  status       TaskStatus   required\n                 open | in_progress | completed | confirmed | cancelled\n"),
+                "\(model)")
+    }
+
+    /// `describe Task` was 83 columns wide (the type column as wide as the
+    /// enum's values), and 13 of linku's endpoints up to 98: every row wrapped
+    /// mid-word on an 80-column screen.
+    @Test(arguments: Profile.builtInNames)
+    func describeFitsIn80Columns(_ name: String) throws {
+        let profile = try #require(Profile.builtIn(named: name))
+        let endpoints = OutcomeText.plain(.endpointDetails(profile.endpoints, in: profile))!
+        let models = profile.models.map { OutcomeText.plain(.model($0))! }.joined(separator: "\n")
+        for line in (endpoints + "\n" + models).split(separator: "\n") where line.trimmingCharacters(in: .whitespaces).contains(" ") {
+            #expect(String(line).columns <= 80, "\(line)")
+        }
     }
 }
 

@@ -51,10 +51,20 @@ enum CatalogText {
     private static func fields(_ fields: [Field]) -> [String] {
         let width = fields.map(\.name.columns).max() ?? 0
         let types = fields.map { $0.type.description + ($0.nullable ? "?" : "") }
-        // As wide as the longest type (an enum's values are long): `required` stays in one column.
-        let typeWidth = max(12, types.map(\.columns).max() ?? 0)
-        return zip(fields, types).map { f, type in
-            "  " + pad(f.name, width + 2) + type.padded(to: typeWidth) + (f.required ? " required" : " optional")
+        // As wide as the longest type, within 80 columns in all: `required` stays in one column. An
+        // enum's values that would pass it go on a line of their own under the type (`describe Task`
+        // was 83 columns wide, every row wrapped on an 80-column screen).
+        let room = max(12, 80 - 2 - (width + 2) - " required".count)
+        let kept = types.map { type in type.columns > room ? type.range(of: " (").map { String(type[..<$0.lowerBound]) } ?? type : type }
+        let typeWidth = max(12, min(room, kept.map(\.columns).max() ?? 0))
+        return zip(fields, types).flatMap { f, type -> [String] in
+            let front = "  " + pad(f.name, width + 2)
+            let need = f.required ? " required" : " optional"
+            guard type.columns > typeWidth, let values = type.range(of: " (") else { return [front + type.padded(to: typeWidth) + need] }
+            let nullable = type.hasSuffix("?") && !type[..<values.lowerBound].hasSuffix("?") ? "?" : ""
+            return [front + (String(type[..<values.lowerBound]) + nullable).padded(to: typeWidth) + need,
+                    String(repeating: " ", count: front.columns + 2) + type[values.upperBound...].dropLast(nullable.count + 1)
+                        .split(separator: "|").joined(separator: " | ")]
         }
     }
 

@@ -26,14 +26,16 @@ extension String {
     /// prose at the left edge, and a table row's lines indented to its last
     /// column. Indented lines of their own (examples, a list) stay apart: at
     /// 50 columns `help get` joined two examples into two false ones.
-    func wrapped(width: Int = 80) -> String {
+    /// `joiningLines: false`: each line is wrapped alone (text whose lines
+    /// are each a thing of their own, as `describe` writes them).
+    func wrapped(width: Int = 80, joiningLines: Bool = true) -> String {
         // Tables are laid out for 80 columns: their last column is found as it is there.
         let tableLimit = Swift.max(width, 80) / 2
         var paragraphs: [String] = []
         for line in split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
             let indent = line.prefix { $0 == " " }.count
             // A heading (`Examples:`) begins what follows; it is not the end of the paragraph before.
-            if let last = paragraphs.last, last.columns > width, indent < line.count, line.last != ":",
+            if joiningLines, let last = paragraphs.last, last.columns > width, indent < line.count, line.last != ":",
                Self.hangingIndent(of: line, below: tableLimit) == indent,
                case let hang = Self.hangingIndent(of: last, below: tableLimit), indent == hang,
                indent == 0 || hang > last.prefix(while: { $0 == " " }).count {
@@ -62,7 +64,7 @@ extension String {
                 // A last column's line of its own (under a row too long to share it): as above.
                 head = "      "
                 indent = head
-            } else if leading > 0, leading <= 4 {
+            } else if leading <= 4, leading > 0 || !joiningLines {
                 // An example cut in two: its rest indented under it, not read as the next example.
                 indent = String(repeating: " ", count: leading + 2)
             }

@@ -46,9 +46,11 @@ enum OutcomeText {
         case let .endpoints(endpoints):
             return CatalogText.list(endpoints, width: width)
         case let .endpointDetails(endpoints, profile):
+            // Within the terminal's width, 80 at most: a long summary or query list ran past it.
             return endpoints.map { CatalogText.describe($0, in: profile) }.joined(separator: "\n\n")
+                .wrapped(width: min(width ?? 80, 80), joiningLines: false)
         case let .model(model):
-            return CatalogText.describe(model)
+            return CatalogText.describe(model).wrapped(width: min(width ?? 80, 80), joiningLines: false)
         case let .help(specs):
             return help(specs).wrapped(width: min(width ?? 80, 80))
         case let .commandHelp(spec):
