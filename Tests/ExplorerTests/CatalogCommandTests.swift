@@ -94,6 +94,11 @@ import Testing
         let narrow = CatalogText.list(endpoints, width: 7 + pathWidth + 2 + 8 + 10)
         #expect(narrow.split(separator: "\n").allSatisfy { String($0).columns <= 7 + pathWidth + 2 + 8 + 10 }, "\(narrow)")
         #expect(narrow.contains("\n         " + endpoints[0].summary.prefix(20)), "\(narrow)")
+        // Narrower than the path column: each path unpadded, `auth` beside it, not alone on the next line.
+        let tight = CatalogText.list(endpoints, width: pathWidth)
+        for (row, endpoint) in zip(tight.split(separator: "\n").filter { !$0.hasPrefix(" ") }, endpoints) {
+            #expect(row.hasSuffix(endpoint.path + "  " + (endpoint.isPublic ? "public" : "auth")), "\(row)")
+        }
         // A recording keeps the rows whole, whatever the terminal.
         #expect(OutcomeText.plain(.endpoints(endpoints)) == wide)
     }

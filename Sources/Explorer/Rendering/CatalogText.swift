@@ -20,7 +20,10 @@ enum CatalogText {
             // where there is room for some of it, else it goes under the row, indented.
             guard let width, row.columns > width else { return row }
             if width - (7 + pathWidth + 2 + 8) >= 24 { return row.prefix(columns: width - 1) + "…" }
-            let head = pad(e.method, 7) + pad(e.path, pathWidth + 2) + (e.isPublic ? "public" : "auth")
+            // Narrower than the path column itself (50 columns, paths of 53): the path unpadded,
+            // where the padding pushed `auth` alone onto the next line of every row.
+            let path = 7 + pathWidth + 2 + 8 <= width ? pad(e.path, pathWidth + 2) : e.path + "  "
+            let head = pad(e.method, 7) + path + (e.isPublic ? "public" : "auth")
             return head + "\n" + ("         " + e.summary).wrapped(width: width)
         }.joined(separator: "\n")
     }
