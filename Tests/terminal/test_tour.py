@@ -5,7 +5,7 @@ The tour test types through a pty as a newcomer would: TAB completes the tour
 name, each step's command waits on the line, Enter runs it and the answer is
 followed by the verdict, Ctrl-C ends the tour and returns to the REPL prompt.
 """
-from support import ALICE_PROMPT, CTRL_C, ENTER, PROMPT, ROOT, TAB, run_explorer
+from support import ALICE_PROMPT, BINARY, CTRL_C, ENTER, PROMPT, ROOT, TAB, run_explorer
 
 
 def test_tour_walks_two_steps_of_a_session(spawn, env):
@@ -159,3 +159,26 @@ def test_a_short_tour_name_two_backends_share_is_this_backends(spawn, env):
     x.expect("Tour nova/errors")
     x.send(CTRL_C)
     x.expect("nova> ")
+
+
+def test_a_tour_on_a_narrow_terminal_wraps_its_words_between_words(env):
+    # The intro and the comments were printed as long lines, which the
+    # terminal cut mid-word ("a\nn empty line", "Ct\nrl-C ends the tour").
+    import pexpect
+
+    env = dict(env, EXPLORER_SESSIONS=str(ROOT / "sessions"), TERM="dumb")
+    child = pexpect.spawn(BINARY, [], env=env, dimensions=(200, 50), encoding="utf-8", timeout=20)
+    try:
+        child.expect_exact(PROMPT)
+        child.sendline("tour linku/create-task")
+        child.expect_exact("tour 1/5> ")
+        shown = child.before.replace("\r", "")
+        rows = [row for row in shown.split("\n") if row.strip()]
+        assert all(len(row) <= 50 for row in rows[1:]), shown
+        words = " ".join(row.strip() for row in rows[1:])
+        assert "an empty line skips it). Ctrl-C ends the tour." in words, shown
+        assert "# Alice posts a task and reads it back through a captured id." in words, shown
+        child.sendcontrol("c")
+        child.expect_exact("tour ended at step 1 of 5")
+    finally:
+        child.close(force=True)

@@ -189,8 +189,12 @@ extension SessionController {
         let count = transcript.steps.count
         let place = own != nil ? " It runs on a fresh sandbox of its own; your session is left as it is."
             : " It runs in this session, whose data may make a step differ from what the tour expects."
-        terminal.out(palette.bold("Tour \(tour.name)") + ": \(ReplayReport.count(count, "step")). Enter runs a step (edit it first if you like;"
-                    + " an empty line skips it). Ctrl-C ends the tour." + place + "\n")
+        // Wrapped between words at the terminal's width, as help is: the terminal cut them mid-word.
+        let width = renderer.columns?().map { min($0, 100) }
+        func fitted(_ text: String) -> String { width.map { text.wrapped(width: $0, joiningLines: false) } ?? text }
+        let intro = fitted("Tour \(tour.name): \(ReplayReport.count(count, "step")). Enter runs a step (edit it first if you like;"
+                           + " an empty line skips it). Ctrl-C ends the tour." + place)
+        terminal.out(palette.bold("Tour \(tour.name)") + intro.dropFirst("Tour \(tour.name)".count) + "\n")
         var steps = runBlocking { [prepared] in
             var steps = prepared
             _ = await steps.prepare(transcript.header)
@@ -200,7 +204,7 @@ extension SessionController {
         var expected = 0
         for (index, step) in transcript.steps.enumerated() {
             terminal.out("\n")
-            for comment in step.comments where !comment.isEmpty { terminal.out(palette.dim(comment) + "\n") }
+            for comment in step.comments where !comment.isEmpty { terminal.out(palette.dim(fitted(comment)) + "\n") }
             let typed: String
             switch terminal.readLine(prompt: "tour \(index + 1)/\(count)> ", editing: step.command) {
             case .endOfInput, .interrupted:
