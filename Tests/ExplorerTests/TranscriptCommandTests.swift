@@ -29,7 +29,12 @@ import Testing
 
     @Test func captureSaysWhatIsWrong() {
         #expect(throws: CommandError("usage: capture NAME = PATH, as in: capture task_id = .id", column: nil)) { try parser.parse("capture") }
-        #expect(throws: CommandError("'9x' is not a variable name: use letters, digits and _", column: 8)) { try parser.parse("capture 9x = .id") }
+        // `9x` has only letters and digits: the rule it breaks is the first character's.
+        #expect(throws: CommandError("'9x' is not a variable name: a name starts with a letter or _", column: 8)) { try parser.parse("capture 9x = .id") }
+        #expect(throws: CommandError("'a-b' is not a variable name: use letters, digits and _", column: 8)) { try parser.parse("capture a-b = .id") }
+        #expect(throws: CommandError("'1a' is not a variable name: a name starts with a letter or _", column: 4)) { try parser.parse("set 1a=2") }
+        // `capture = .id` said "'' is not a variable name".
+        #expect(throws: CommandError("usage: capture NAME = PATH, as in: capture task_id = .id", column: 8)) { try parser.parse("capture = .id") }
         #expect(throws: CommandError("bad path '.a[': expected an index or a quoted key after '['", column: 16)) {
             try parser.parse("capture id = .a[")
         }

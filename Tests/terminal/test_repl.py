@@ -583,3 +583,14 @@ def test_the_line_comes_back_whole_after_ctrl_z_and_fg(spawn):
     x.send("\x1b[D" + "k" + "\x05" + TAB)
     x.wait_for_line(PROMPT + "get /api/taks")
     assert "^[[D" not in x.transcript
+
+
+def test_ctrl_d_at_the_email_question_ends_its_line(spawn):
+    # `email: ^Dlogin abandoned (nothing sent)` was one line.
+    x = spawn()
+    x.send("login" + ENTER)
+    x.expect("email: ")
+    x.send(CTRL_D)
+    x.expect("login abandoned")
+    x.expect(PROMPT)
+    assert re.search(r"email: (\^D)?\r?\n\s*login abandoned", x.transcript), x.transcript

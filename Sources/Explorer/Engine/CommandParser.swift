@@ -54,9 +54,7 @@ struct CommandParser {
             throw args.usage(at: args.first)
         }
         let variable = String(text[0][..<eq])
-        guard isVariableName(variable) else {
-            throw CommandError("'\(CommandError.quotable(variable))' is not a variable name: use letters, digits and _", column: args[0].start)
-        }
+        guard isVariableName(variable) else { throw CommandError(notAVariableName(variable), column: args[0].start) }
         return .set(name: variable, value: String(text[0][text[0].index(after: eq)...]))
     }
 
@@ -173,9 +171,9 @@ struct CommandParser {
             throw CommandError("capture needs what to take after '=': a path (capture \(name.text) = .id), header:NAME or cookie:NAME",
                                column: path.text.isEmpty ? path.start : path.start + 1)
         }
-        guard isVariableName(name.text) else {
-            throw CommandError("'\(CommandError.quotable(name.text))' is not a variable name: use letters, digits and _", column: name.start)
-        }
+        // `capture = .id` said "'' is not a variable name".
+        guard !name.text.isEmpty else { throw CommandError(usage, column: name.start) }
+        guard isVariableName(name.text) else { throw CommandError(notAVariableName(name.text), column: name.start) }
         guard !TranscriptPattern.isReservedName(name.text) else {
             throw CommandError("'\(name.text)' names a kind of value in transcripts ({{\(name.text)}}); give the capture another name", column: name.start)
         }
@@ -358,6 +356,12 @@ struct CommandParser {
             i = close + 2
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Why a name is none: `1a` has only letters and digits, and was told to use letters, digits and _.
+    static func notAVariableName(_ name: String) -> String {
+        let rule = name.first?.isNumber == true ? "a name starts with a letter or _" : "use letters, digits and _"
+        return "'\(CommandError.quotable(name))' is not a variable name: \(rule)"
     }
 
     static func isVariableName(_ s: String) -> Bool {

@@ -370,8 +370,14 @@ final class SessionController {
     private func askLogin(email: String?) -> Command? {
         var email = email
         if email == nil {
-            guard case let .line(typed) = terminal.readLine(prompt: "email: ", editing: nil), !typed.isEmpty else { return nil }
-            email = typed.trimmingBlanks()
+            switch terminal.readLine(prompt: "email: ", editing: nil) {
+            case let .line(typed) where !typed.isEmpty: email = typed.trimmingBlanks()
+            case .endOfInput:
+                // The cursor is still on the question's line after Ctrl-D (`email: ^Dlogin abandoned`).
+                terminal.err("\n")
+                return nil
+            default: return nil
+            }
         }
         guard let password = terminal.readSecret(prompt: "password: ") else { return nil }
         return .login(email: email, password: password)
