@@ -167,6 +167,12 @@ import Testing
         #expect(counted == RequestOptions(maxRedirects: 2))
         guard case let .http(_, _, _, printed) = try parser.parse("/api/tasks -p Hh") else { Issue.record("not a request"); return }
         #expect(printed.print == [.requestHeaders, .responseHeaders])
+        // A short option's value written against it, as HTTPie and curl take it (`-pHh` was an unknown option).
+        guard case let .http(_, _, _, joined) = try parser.parse("/api/tasks -pHh -oout.json") else { Issue.record("not a request"); return }
+        #expect(joined.print == [.requestHeaders, .responseHeaders] && joined.output == "out.json")
+        #expect(throws: CommandError("--print takes letters of HBhb (H request headers, B request body, h response headers, b response body)", column: 9)) {
+            try parser.parse("get /x -pZ")
+        }
         guard case let .http(_, _, _, raw) = try parser.parse(#"post /x --raw '{"a": 1}' X-Trace:1"#) else { Issue.record("not a request"); return }
         #expect(raw.raw == #"{"a": 1}"#)
         for (line, column, words) in [("get /x --timeout inf", 17, "--timeout needs seconds"), ("get /x --timeout", 7, "--timeout needs SECONDS"),

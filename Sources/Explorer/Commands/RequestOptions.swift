@@ -127,7 +127,13 @@ struct RequestOptions: Sendable, Equatable {
     /// Returns how many words it took; throws with a column on a bad value.
     mutating func read(_ words: [LineTokenizer.Word], at index: Int) throws(CommandError) -> Int {
         let word = words[index]
-        let (name, inline) = Self.split(word.text)
+        var (name, inline) = Self.split(word.text)
+        var valueStart = name.count + 1
+        // A short option's value written straight after it, as HTTPie (argparse) and curl take it: `-pHh`, `-oout.json`.
+        if !name.hasPrefix("--"), name.count > 2, !Self.flagNames.contains(name),
+           Self.flags.contains(where: { $0.value != nil && $0.names.contains(String(name.prefix(2))) }) {
+            (name, inline, valueStart) = (String(name.prefix(2)), String(name.dropFirst(2)), 2)
+        }
         guard let flag = Self.flags.first(where: { $0.names.contains(name) }) else {
             var message = "unknown option '\(CommandError.quotable(word.text))'"
             // Every short option is one letter from any other: `-x` was asked "did you mean '-F'?". A short
@@ -140,8 +146,8 @@ struct RequestOptions: Sendable, Equatable {
         var taken = 1
         var value: LineTokenizer.Word?
         if flag.value != nil {
-            if let inline {
-                value = word.dropping(name.count + 1)
+            if inline != nil {
+                value = word.dropping(valueStart)
             } else if index + 1 < words.count {
                 value = words[index + 1]
                 taken = 2
