@@ -110,6 +110,8 @@ import Testing
         ("# explorer transcript v1\nprofile: linku\n", 2, 1, "the header has no 'base-url:' field ('sandbox' or a URL)"),
         ("# explorer transcript v1\nprofile: linku\nbase-url: ftp://x\n", 3, 11, "'base-url:' is 'sandbox' or an http:// or https:// URL, not 'ftp://x'"),
         ("# explorer transcript v1\nprofile: linku\ncolour: red\n", 3, 1, "unknown header field 'colour' (known: profile, env, base-url, var, login, frames, spec)"),
+        ("# explorer transcript v1\nprofile: linku\n← {\"type\": \"hello\"}\n\n> ws status\n", 3, 1,
+         "'←' lines go under the step ('> command') they belong to; this one is above the first step"),
         ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\nstray text\n", 4, 1,
          "expected a header field (profile:, env:, base-url:, var:, login:, frames:, spec:), a # comment or a step ('> command')"),
         ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> \n", 4, 1, "'>' needs a command after it"),

@@ -176,6 +176,11 @@ public enum TranscriptParser {
                 throw TranscriptParseError(line: line.number, column: line.text.prefix { $0 == " " || $0 == "\t" }.count + 1,
                                            message: "a command line starts with '> ' at the start of the line; this one is indented")
             }
+            // A frame or response line above the first step (`← {"type":…}` was "unknown header field '← {"type"'").
+            if let first = line.text.first, ["←", "→", "|"].contains(first) {
+                throw TranscriptParseError(line: line.number, column: 1,
+                                           message: "'\(first)' lines go under the step ('> command') they belong to; this one is above the first step")
+            }
             guard let colon = line.text.firstIndex(of: ":") else {
                 throw TranscriptParseError(line: line.number, column: 1,
                                            message: "expected a header field (\(headerKeys.map { $0 + ":" }.joined(separator: ", "))), a # comment or a step ('> command')")
