@@ -621,15 +621,24 @@ def test_a_repl_recording_of_a_recv_after_streamed_frames_replays(spawn, socket_
     x.send('ws send {"type":"go"}' + ENTER + "ws recv --until .type==done" + ENTER)
     x.expect('{"type":"done"}', timeout=20)
     x.expect(prompt)
+    leave_and_replay(x, recorded, "> ws recv --until .type==done\n", tmp_path)
+
+
+def leave_and_replay(x, recorded, last, tmp_path):
+    """Leaves the REPL, waits for the recording to hold its `last` line,
+    replays it and asserts it passed; returns the recording's text."""
+    import time
+
     x.send("exit" + ENTER)
     for _ in range(50):
-        if "> ws recv --until .type==done\n" in recorded.read_text():
+        if last in recorded.read_text():
             break
         time.sleep(0.1)
     text = recorded.read_text()
-    assert "> ws recv --until .type==done\n" in text, text
+    assert last in text, text
     replay = run_explorer(["replay", str(recorded)], env=isolated_env(tmp_path), timeout=60)
-    assert replay.returncode == 0, replay.stdout + replay.stderr
+    assert replay.returncode == 0, text + replay.stdout + replay.stderr
+    return text
 
 
 
@@ -725,12 +734,5 @@ def test_a_repl_recording_with_ws_status_and_an_app_ping_taken_by_recv_replays(s
     x.send('ws send {"type":"sync"}' + ENTER + "ws recv 3" + ENTER)
     x.expect('"typing"', timeout=20)
     x.expect(prompt)
-    x.send("exit" + ENTER)
-    for _ in range(50):
-        if "> ws recv 3\n" in recorded.read_text():
-            break
-        time.sleep(0.1)
-    text = recorded.read_text()
+    text = leave_and_replay(x, recorded, "> ws recv 3\n", tmp_path)
     assert '"type": "ping"' in text, text
-    replay = run_explorer(["replay", str(recorded)], env=isolated_env(tmp_path), timeout=60)
-    assert replay.returncode == 0, text + replay.stdout + replay.stderr
