@@ -86,7 +86,7 @@ struct SuppliedSecrets: Sendable, Equatable {
             if path.utf8.contains(UInt8(ascii: "?")) { query(path) }
             // `--raw 'password=…'` (or raw JSON with one): echoed, it was shown in clear.
             if let raw = options.raw {
-                if let json = try? JSONParser.parse(raw) { found += Redactor.secretMembers(in: json) } else { found += Redactor.secretAssignments(inText: raw) }
+                found += (try? JSONParser.parse(raw)).map { Redactor.secretMembers(in: $0) } ?? Redactor.secretAssignments(inText: raw)
             }
             for item in items {
                 switch item {
