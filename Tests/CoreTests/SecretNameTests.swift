@@ -170,3 +170,25 @@ struct SecretNameTests {
                 == "invalid credentials: Bearer " + Redactor.hidden(#"Tok\/abc16=="#))
     }
 }
+
+/// Escapes no form lists: upper-case hex (Jackson, .NET), `\u002f` for `/`,
+/// a secret escaped whole, an HTML page's numeric references. Each was shown
+/// and recorded in clear in a text body or JSON that does not parse.
+@Suite struct SecretEscapeTests {
+    @Test(arguments: [#"got S3cr\u00E9Tok\/x1!"#, #"got S3cr\u00e9Tok\u002fx1!"#, #"got S3cr\u00E9Tok\u002Fx1!"#,
+                      #"got \u0053\u0033\u0063\u0072\u00e9\u0054\u006f\u006b\u002f\u0078\u0031!"#, "got S3cr&#xE9;Tok&#x2F;x1!",
+                      "got S3cr&#233;Tok&#47;x1!"])
+    func anEscapedEchoIsHidden(text: String) {
+        let shown = Redactor.hiding(["S3cr\u{E9}Tok/x1"], inText: text)
+        #expect(shown.hasPrefix("got <hidden: ") && shown.hasSuffix("!") && !shown.contains("Tok"), "\(shown)")
+        var scrubber = SecretScrubber()
+        scrubber.learn("S3cr\u{E9}Tok/x1", name: "api_key")
+        #expect(scrubber.scrub(text) == "got {{secret:api_key}}!")
+    }
+
+    @Test func textWithoutEscapesOrWithOthersIsAsItWas() {
+        #expect(Redactor.hiding(["S3crTok1"], inText: #"a \u00e9 and &#47; and S3crTok1"#) == #"a \u00e9 and &#47; and "# + Redactor.hidden("S3crTok1"))
+        #expect(Redactor.escapedMatches(of: ["S3crTok1"], in: "plain S3crTok1").isEmpty)
+        #expect(Redactor.escapedMatches(of: ["abc"], in: #"\u00zz &#; &#x; \"#).isEmpty)
+    }
+}

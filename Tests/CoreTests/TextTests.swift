@@ -119,6 +119,7 @@ import Testing
         ("post /login --raw 'user=a&password=hunter2'", "post /login --raw user=a&password=***"),
         // JSON typed where an item goes (a line the parser refuses): history kept its password.
         (#"post /echo "{\"password\": \"S3cr3tH_3f\"}""#, #"post /echo '{"password": "***"}'"#),
+        (#"post /echo {"password":"S3cr3tHG"}"#, #"post /echo {"password":"***"}"#),
         ("post /login --raw=password=hunter2", "post /login --raw=password=***"),
         ("ws send --text my token is eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.SIGSECRETXYZ", "ws send --text my token is ***"),
         // A socket's JSON, whose quotes the word split dropped: they went to history as typed.
@@ -142,7 +143,8 @@ import Testing
         ("post /x 'password:=\"{{secret:password}}\"'", "post /x 'password:=\"{{secret:password}}\"'"),
         ("set token={{secret:token}}", "set token={{secret:token}}"),
         // An object typed whole, and a number in a raw body (bare, as the number stood).
-        ("post /x data:='{\"password\":\"SECRET30\",\"n\":1}'", "post /x 'data:={\"password\":\"***\",\"n\":1}'"),
+        // Kept as typed, the value alone hidden.
+        ("post /x data:='{\"password\":\"SECRET30\",\"n\":1}'", "post /x data:='{\"password\":\"***\",\"n\":1}'"),
         ("post /x --raw '{\"pin_token\":12}'", "post /x --raw '{\"pin_token\":***}'"),
         // true, false and null hold no secret, whatever the name.
         ("post /x has_password:=true password:=null", "post /x has_password:=true password:=null"),

@@ -92,7 +92,7 @@ final class RoutedTransport: HTTPTransport, @unchecked Sendable {
         #expect(transport.requests.last?.header("Authorization") == nil)
         #expect(transport.requests.dropLast().last?.header("Authorization") == "Basic dXNlcjpwYXNz")
         // Names no rule calls secret that may carry a session all the same stay behind; others go on.
-        let named = try auth.builder.build(method: "GET", path: "/away", items: ["X-Session", "Session-Id", "X-Access-Tok", "X-Trace"].map {
+        let named = try auth.builder.build(method: "GET", path: "/away", items: ["X-Session", "Session-Id", "X-Access-Tok", "X-Jwt", "X-Credential", "X-Trace"].map {
             .header(name: $0, value: "v-\($0)")
         })
         _ = try await auth.send(named, follow: RedirectPolicy())

@@ -334,7 +334,7 @@ public actor AuthSession {
     /// another origin, where a wrong guess costs nothing but a header.
     static func mayCarryACredential(_ name: String) -> Bool {
         let lower = name.lowercased()
-        return ["session", "tok", "key", "secret", "sid", "auth", "sig"].contains { lower.contains($0) }
+        return ["session", "tok", "key", "secret", "sid", "auth", "sig", "jwt", "cred", "pass", "bearer", "cookie"].contains { lower.contains($0) }
     }
 
     /// The secret-named fields of a JSON or form body (`password`,

@@ -51,6 +51,8 @@ public enum Redactor {
         if let socket = redact(socketJSONLine: line, hide: hide, secretFields: secretFields) {
             return socket
         }
+        // JSON typed unquoted where an item goes (`post /x {"password":"…"}`): its quotes are gone once split.
+        let line = line.includes(ascii: "\":") ? hidingSecretMembers(inWord: line, hide: hide) : line
         guard let words = try? LineTokenizer.split(line).map(\.text) else {
             let lower = line.lowercased()
             let risky = ["login", "token", "bearer", "basic "] + secretWords + secretHeaders
@@ -440,7 +442,107 @@ public enum Redactor {
         guard !values.isEmpty else { return text }
         // Each as it is, and as a JSON encoder that escapes `/` or all but ASCII echoes it.
         let forms = values + values.flatMap { jsonEchoForms(of: $0) }
-        return forms.sorted { $0.utf8.count > $1.utf8.count }.reduce(text) { $0.replacingOccurrences(of: $1, with: hidden($1)) }
+        let plain = forms.sorted { $0.utf8.count > $1.utf8.count }.reduce(text) { $0.replacingOccurrences(of: $1, with: hidden($1)) }
+        // Then as any other escapes write it (`\u00E9`, `\u002f`, `&#x2F;`).
+        return replacing(escapedMatches(of: values, in: plain), in: plain) { _, written in hidden(String(written)) }
+    }
+
+    /// Where `values` stand in `text` written with escapes, as other
+    /// encoders write them: `\u00E9` or `\u00e9` (Jackson, .NET, Python), a
+    /// `/` as `\/` or `\u002f`, every character escaped, an HTML page's
+    /// `&#x2F;` and `&#47;`. Each match holds at least one escape (a plain
+    /// one is found by a plain search); the longest values first, matches
+    /// apart. Text without `\u`, `\/` or `&#` is not read at all.
+    public static func escapedMatches(of values: [String], in text: String) -> [(range: Range<String.Index>, value: String)] {
+        guard !values.isEmpty, text.includes(ascii: "\\u") || text.includes(ascii: "\\/") || text.includes(ascii: "&#") else { return [] }
+        // The text read with its escapes undone, each scalar with the span of text it came from.
+        var scalars: [Unicode.Scalar] = [], starts: [String.Index] = [], ends: [String.Index] = [], escaped: [Bool] = []
+        let view = text.unicodeScalars
+        var i = view.startIndex
+        func digit(_ s: Unicode.Scalar, hex: Bool) -> UInt32? {
+            switch s.value {
+            case 0x30...0x39: s.value - 0x30
+            case 0x41...0x46 where hex: s.value - 0x41 + 10
+            case 0x61...0x66 where hex: s.value - 0x61 + 10
+            default: nil
+            }
+        }
+        func hex(_ from: String.Index, _ count: Int) -> (UInt32, String.Index)? {
+            var j = from, value: UInt32 = 0
+            for _ in 0..<count {
+                guard j < view.endIndex, let d = digit(view[j], hex: true) else { return nil }
+                value = value * 16 + d
+                j = view.index(after: j)
+            }
+            return (value, j)
+        }
+        while i < view.endIndex {
+            var next = view.index(after: i), scalar = view[i], wasEscaped = false
+            if view[i] == "\\", next < view.endIndex {
+                if view[next] == "/" {
+                    (scalar, next, wasEscaped) = ("/", view.index(after: next), true)
+                } else if view[next] == "u", let (unit, after) = hex(view.index(after: next), 4) {
+                    var code = unit, end = after
+                    // A pair of surrogates (`\ud83d\ude00`) is one scalar.
+                    if (0xD800...0xDBFF).contains(unit), after < view.endIndex, view[after] == "\\",
+                       view.index(after: after) < view.endIndex, view[view.index(after: after)] == "u",
+                       let (low, afterLow) = hex(view.index(after: view.index(after: after)), 4), (0xDC00...0xDFFF).contains(low) {
+                        code = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+                        end = afterLow
+                    }
+                    if let decoded = Unicode.Scalar(code) { (scalar, next, wasEscaped) = (decoded, end, true) }
+                }
+            } else if view[i] == "&", next < view.endIndex, view[next] == "#" {
+                var j = view.index(after: next), value: UInt32 = 0, digits = 0
+                let isHex = j < view.endIndex && (view[j] == "x" || view[j] == "X")
+                if isHex { j = view.index(after: j) }
+                while j < view.endIndex, digits < 8, let d = digit(view[j], hex: isHex) {
+                    value = value * (isHex ? 16 : 10) + d
+                    digits += 1
+                    j = view.index(after: j)
+                }
+                if digits > 0, j < view.endIndex, view[j] == ";", let decoded = Unicode.Scalar(value) {
+                    (scalar, next, wasEscaped) = (decoded, view.index(after: j), true)
+                }
+            }
+            scalars.append(scalar)
+            starts.append(i)
+            ends.append(next)
+            escaped.append(wasEscaped)
+            i = next
+        }
+        guard escaped.contains(true) else { return [] }
+        var taken = [Bool](repeating: false, count: scalars.count)
+        var found: [(range: Range<String.Index>, value: String)] = []
+        for value in values.sorted(by: { $0.unicodeScalars.count > $1.unicodeScalars.count }) {
+            let needle = Array(value.unicodeScalars)
+            guard let first = needle.first, needle.count <= scalars.count else { continue }
+            var k = 0
+            while k + needle.count <= scalars.count {
+                if scalars[k] == first, !taken[k], scalars[k..<(k + needle.count)].elementsEqual(needle),
+                   !taken[k..<(k + needle.count)].contains(true), escaped[k..<(k + needle.count)].contains(true) {
+                    for n in k..<(k + needle.count) { taken[n] = true }
+                    found.append((starts[k]..<ends[k + needle.count - 1], value))
+                    k += needle.count
+                } else {
+                    k += 1
+                }
+            }
+        }
+        return found.sorted { $0.range.lowerBound < $1.range.lowerBound }
+    }
+
+    /// `text` with each match of `escapedMatches` replaced by `replacement(value, written)`.
+    public static func replacing(_ matches: [(range: Range<String.Index>, value: String)], in text: String,
+                                 with replacement: (_ value: String, _ written: Substring) -> String) -> String {
+        guard !matches.isEmpty else { return text }
+        var out = ""
+        var cursor = text.startIndex
+        for match in matches {
+            out += text[cursor..<match.range.lowerBound] + replacement(match.value, text[match.range])
+            cursor = match.range.upperBound
+        }
+        return out + text[cursor...]
     }
 
     /// How JSON encoders other than ours may write `text` (already JSON-escaped
@@ -716,6 +818,9 @@ public enum Redactor {
         switch value {
         // Only the credential: the rest of the string says where it was (`/echo?api_key=<hidden: 11 characters>`).
         case let .string(s) where credentials.contains(where: s.contains): return .string(hiding(credentials, inText: s))
+        // An HTML page's escapes inside a JSON string (`"bad key S3cr3t&#x2F;4"`), or JSON escaped twice.
+        case let .string(s) where s.includes(ascii: "&#") || s.includes(ascii: "\\u") || s.includes(ascii: "\\/"):
+            return .string(hiding(credentials, inText: s))
         case let .array(items): return .array(items.map { hiding(credentials: credentials, in: $0) })
         case let .object(members): return .object(members.map { ($0.key, hiding(credentials: credentials, in: $0.value)) })
         default: return value

@@ -112,6 +112,14 @@ public struct SecretScrubber: Sendable {
     /// was found again inside `{{secret:password}}`, and the line was written
     /// `{{secret:{{secret:password}}}}`, which no replay could fill in.
     private func replacing(in text: String, with placeholderOf: (String) -> String) -> String {
+        let plain = replacingForms(in: text, with: placeholderOf)
+        // Then as other encoders escape it (`\u00E9`, `\u002f`, `&#x2F;`), which no form lists.
+        return Redactor.replacing(Redactor.escapedMatches(of: Array(secrets.keys), in: plain), in: plain) { value, _ in
+            placeholderOf(secrets[value] ?? "secret")
+        }
+    }
+
+    private func replacingForms(in text: String, with placeholderOf: (String) -> String) -> String {
         guard written.contains(where: { text.contains($0.text) }) else { return text }
         var pieces = Self.placeholders(in: text)
         for form in written where pieces.contains(where: { !$0.kept && $0.text.contains(form.text) }) {

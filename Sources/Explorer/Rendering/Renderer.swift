@@ -362,7 +362,9 @@ struct Renderer: Sendable {
         return carried.isEmpty ? named : { key, text in
             let hidden = named(key, text)
             guard hidden == text, text.utf8.count >= shortest else { return hidden }
-            return carried.contains(where: text.contains) ? Redactor.hiding(carried, inText: text) : hidden
+            // An HTML page's escapes inside a string (`bad key S3cr3t&#x2F;4`) too.
+            let escaped = text.includes(ascii: "&#") || text.includes(ascii: "\\u") || text.includes(ascii: "\\/")
+            return escaped || carried.contains(where: text.contains) ? Redactor.hiding(carried, inText: text) : hidden
         }
     }
 
