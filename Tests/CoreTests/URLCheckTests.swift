@@ -14,12 +14,13 @@ import Testing
     /// HTTPie's shorthands went to the base URL as a path (`/:18302/get`).
     @Test(arguments: [(":3000/items", "http://localhost:3000/items"), (":/items", "http://localhost/items"), (":3000", "http://localhost:3000"),
                       ("localhost:8080/get?a=1", "http://localhost:8080/get?a=1"), ("localhost/get", "http://localhost/get"),
-                      ("api.example.com:443/v1", "http://api.example.com:443/v1"), ("127.0.0.1:9/x", "http://127.0.0.1:9/x")])
+                      ("api.example.com:443/v1", "http://api.example.com:443/v1"), ("127.0.0.1:9/x", "http://127.0.0.1:9/x"),
+                      ("127.0.0.1/get", "http://127.0.0.1/get"), ("[::1]:18601/get", "http://[::1]:18601/get"), ("[::1]/get", "http://[::1]/get")])
     func httpieShorthandsAreURLs(text: String, url: String) {
         #expect(URLCheck.expandingShorthand(text) == url)
     }
 
-    @Test(arguments: ["/items", "items", "items/1", "v1:x/y", "{{base}}/x", "http://h/x", "a b:1/x", "tasks?x=1:2", ""])
+    @Test(arguments: ["/items", "items", "items/1", "v1:x/y", "{{base}}/x", "http://h/x", "a b:1/x", "tasks?x=1:2", "", "1.2.3/x", "v1.2.3.4.5/x"])
     func pathsStayPaths(text: String) {
         #expect(URLCheck.expandingShorthand(text) == nil)
     }

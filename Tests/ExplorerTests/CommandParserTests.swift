@@ -338,6 +338,9 @@ import Testing
               case let .http(_, named, _, _) = try parser.parse("get localhost:18302/get"),
               case let .http(_, path, _, _) = try parser.parse("get api/tasks") else { Issue.record("not a request"); return }
         #expect(curled == "http://localhost:8080/__sandbox/faults")
+        guard case let .http(_, port, _, _) = try parser.parse("curl :18601/get") else { Issue.record("not a request"); return }
+        #expect(port == "http://localhost:18601/get")
+        #expect(throws: CommandError("'h:99999/x' has port 99999; a port is 1 to 65535", column: 5)) { try parser.parse("curl h:99999/x") }
         #expect(short == "http://localhost:18302/get" && named == "http://localhost:18302/get" && path == "api/tasks")
     }
 

@@ -565,3 +565,16 @@ def test_update_leaves_a_file_that_changed_while_it_ran_and_shows_what_differed(
     assert "line 5: get /n" in result.stdout and "expected 1" in result.stdout and "got      2" in result.stdout, result.stdout
     text = transcript.read_text()
     assert text.count("> get /n") == 1 and text.endswith("# edited while the run went\n") and '"n": 1' in text, text
+
+
+def test_update_leaves_a_read_only_transcript_as_it_is(http_server, tmp_path):
+    # A transcript made read-only was replaced all the same (the rewrite moves a new file over it).
+    url = base_url(http_server(Counter))
+    transcript = tmp_path / "count.transcript"
+    assert explorer(["--base-url", url, "--record", str(transcript), "-c", "get /n"], tmp_path).returncode == 0
+    before = transcript.read_text()
+    transcript.chmod(0o444)
+    result = explorer(["test", "--update", str(transcript)], tmp_path)
+    assert result.returncode == 3, result.stdout + result.stderr
+    assert "it is read-only (chmod u+w" in result.stdout, result.stdout
+    assert transcript.read_text() == before and transcript.stat().st_mode & 0o777 == 0o444

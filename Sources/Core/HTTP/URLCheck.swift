@@ -34,13 +34,24 @@ public enum URLCheck {
         guard let first = target.first, first != "/", first != "{", !target.contains("://") else { return nil }
         let authority = target.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         let rest = target.dropFirst(authority.count)
-        if authority == "localhost" { return "http://" + target }
+        if authority == "localhost" || isAddress(authority) { return "http://" + target }
         guard let colon = authority.lastIndex(of: ":") else { return nil }
         let host = authority[..<colon], port = authority[authority.index(after: colon)...]
         guard port.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
         if host.isEmpty { return "http://localhost" + (port.isEmpty ? "" : ":" + port) + rest }
         guard !port.isEmpty, host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }) else { return nil }
         return "http://" + target
+    }
+
+    /// `127.0.0.1`, `127.0.0.1:8080`, `[::1]:8080`: an IP address, with a port or not.
+    private static func isAddress(_ authority: Substring) -> Bool {
+        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
+            let port = authority[authority.index(after: close)...]
+            return port.isEmpty || port.first == ":" && port.dropFirst().allSatisfy { $0.isASCII && $0.isNumber }
+        }
+        let host = authority.prefix { $0 != ":" }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts.allSatisfy { !$0.isEmpty && $0.count <= 3 && $0.allSatisfy { $0.isASCII && $0.isNumber } }
     }
 
     /// Why the URL's port is not one TCP has; nil when it has none or a good one.

@@ -180,8 +180,11 @@ enum CurlImport {
             throw CommandError(problem, column: words.first { ["-k", "--insecure", "--cacert", "-E", "--cert", "--key"].contains($0.text) }?.start)
         }
         // curl takes a URL without a scheme as http:// (`curl localhost:8080/x`, as docs write it).
-        let typed = url.text.hasPrefix("/") || url.text.contains("://") ? url.text : "http://" + url.text
-        if !typed.hasPrefix("/"), let reason = URLCheck.problem(typed) { throw CommandError(reason, column: url.start) }
+        let typed = URLCheck.expandingShorthand(url.text) ?? (url.text.hasPrefix("/") || url.text.contains("://") ? url.text : "http://" + url.text)
+        if !typed.hasPrefix("/"), let reason = URLCheck.problem(typed) {
+            // Said of the URL as typed, not of the http:// put before it.
+            throw CommandError(reason.replacingOccurrences(of: "'\(typed)'", with: "'\(url.text)'"), column: url.start)
+        }
         let encoded = urlencoded.map(Self.urlencode)
         var target = URLCheck.lowercasingScheme(typed)
         if getWithData {

@@ -123,6 +123,11 @@ struct Replayer: Sendable {
         guard let bytes = FileManager.default.contents(atPath: path), let original = String(validating: bytes, as: UTF8.self) else {
             return notRewritten(&run, "\(path): cannot read it again to rewrite it")
         }
+        // A file made read-only is not replaced (the rewrite moves a new file over it, which a folder's
+        // write permission allows): said, as an editor would.
+        if let mode = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int, mode & 0o222 == 0 {
+            return notRewritten(&run, "\(path): cannot rewrite it: it is read-only (chmod u+w \(path) lets --update write it)")
+        }
         // Steps are put back by their line numbers in the text this run read: another run's --update
         // (or an editor) that wrote the file meanwhile had the same step written twice.
         guard (bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? String(original.dropFirst()) : original) == read else {
