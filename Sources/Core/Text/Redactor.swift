@@ -452,9 +452,12 @@ public enum Redactor {
     /// `/` as `\/` or `\u002f`, every character escaped, an HTML page's
     /// `&#x2F;` and `&#47;`. Each match holds at least one escape (a plain
     /// one is found by a plain search); the longest values first, matches
-    /// apart. Text without `\u`, `\/` or `&#` is not read at all.
+    /// apart. Text without `\u`, `\/` or `&#` is not read at all, nor text
+    /// past 4 MiB (a piped body of 64 MiB would take gigabytes to map; the
+    /// forms `SecretScrubber.forms` lists are still found there).
     public static func escapedMatches(of values: [String], in text: String) -> [(range: Range<String.Index>, value: String)] {
-        guard !values.isEmpty, text.includes(ascii: "\\u") || text.includes(ascii: "\\/") || text.includes(ascii: "&#") else { return [] }
+        guard !values.isEmpty, text.utf8.count <= 4 << 20,
+              text.includes(ascii: "\\u") || text.includes(ascii: "\\/") || text.includes(ascii: "&#") else { return [] }
         // The text read with its escapes undone, each scalar with the span of text it came from.
         var scalars: [Unicode.Scalar] = [], starts: [String.Index] = [], ends: [String.Index] = [], escaped: [Bool] = []
         let view = text.unicodeScalars
