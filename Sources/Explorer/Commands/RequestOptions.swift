@@ -184,6 +184,9 @@ struct RequestOptions: Sendable, Equatable {
         case "--headers": print = .responseHeaders
         case "--body": print = .responseBody
         case "--force": force = true
+        case "--output" where value!.text == "-":
+            // Standard output, as curl and HTTPie read `-o -` (it wrote a file named `-`): the body alone, as -b.
+            (output, print) = (nil, [.responseBody])
         case "--output": output = value!.text
         case "--curl": curl = true
         case "--download": download = true
