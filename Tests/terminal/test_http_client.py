@@ -384,11 +384,13 @@ def test_curl_names_supplied_secrets_keeps_schemes_and_users_and_sends_the_same_
     lines = ["get /echo X-Api-Key:{{secret:tok}} --curl", "get /echo Authorization:'Bearer typed-t0k' --curl",
              "auth basic bob:pa55-w0rd", "get /echo --curl", "auth bearer {{secret:tok}}", "get /echo --curl",
              # `-a` gave `Basic "$BASIC_CREDENTIALS"`, a base64 to build by hand.
-             "auth none", "get /echo -a bob:pa55-w0rd --curl"]
+             "auth none", "get /echo -a bob:pa55-w0rd --curl", "get /echo -a 'eve:' --curl"]
     result = run_explorer(["--base-url", base], env=env, input="\n".join(lines) + "\n", cwd=tmp_path)
     commands = [line for line in result.stdout.splitlines() if line.startswith("curl ")]
-    assert len(commands) == 5, result.stdout + result.stderr
+    assert len(commands) == 6, result.stdout + result.stderr
     assert commands[4].startswith("""curl -u 'bob:'"$PASSWORD" """) and "Authorization" not in commands[4], commands[4]
+    # An empty password is none to hide (it was "$PASSWORD", a variable to set to nothing).
+    assert commands[5].startswith("curl -u 'eve:' ") and "$" not in commands[5], commands[5]
     assert """-H 'Authorization: Bearer '"$TOK\"""" in commands[3], commands[3]
     assert """-H 'X-Api-Key: '"$TOK\"""" in commands[0], commands[0]
     assert """-H 'Authorization: Bearer '"$TOKEN\"""" in commands[1], commands[1]
@@ -400,7 +402,8 @@ def test_curl_names_supplied_secrets_keeps_schemes_and_users_and_sends_the_same_
         sent = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=30, env=variables)
         assert sent.returncode == 0, sent.stderr
     assert [auth for _, _, auth in Backend.auth] == [None, "Bearer typed-t0k", "Basic " + base64.b64encode(b"bob:pa55-w0rd").decode(),
-                                                     "Bearer t0k-supplied", "Basic " + base64.b64encode(b"bob:pa55-w0rd").decode()]
+                                                     "Bearer t0k-supplied", "Basic " + base64.b64encode(b"bob:pa55-w0rd").decode(),
+                                                     "Basic " + base64.b64encode(b"eve:").decode()]
 
 
 def query_key_profile(tmp_path, base):

@@ -910,7 +910,9 @@ actor Interpreter {
            let credentials = BasicCredentials(authorization: request.headers[index].value),
            var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false) {
             components.user = credentials.user
-            components.password = CurlCommand.placeholder(supplied.named.first { $0.value == credentials.password }?.name ?? "password")
+            // An empty password (`-a 'u:'`) is none to hide: `-u 'u:'`, not a variable to set.
+            components.password = credentials.password.isEmpty ? ""
+                : CurlCommand.placeholder(supplied.named.first { $0.value == credentials.password }?.name ?? "password")
             if let url = components.url {
                 request.url = url
                 request.headers.remove(at: index)
