@@ -333,6 +333,11 @@ import Testing
         #expect(run.torn?.line == line)
         #expect(ReplayReport(palette: .plain).detailed(run).err == "error: \(path):\(line): the last step is torn, the file ends in the middle "
             + "of a line; it was not replayed (fix it, or --update keeps it as comments)\n")
+        // A torn file whose run could not go on (its server down) says the tear on standard output too.
+        var down = TranscriptRun(path: path)
+        down.failure = .runtime("\(path): could not connect")
+        down.torn = run.torn
+        #expect(ReplayReport(palette: .plain).progress(down).out.hasSuffix("        \(path):\(line): the file ends in the middle of a line\n"))
         // `explorer test` gives the line and reason on standard output as well, as for every other BROKEN file.
         #expect(ReplayReport(palette: .plain).progress(run).out.hasSuffix("\n        \(path):\(line): the file ends in the middle of a line\n"),
                 "\(ReplayReport(palette: .plain).progress(run).out)")

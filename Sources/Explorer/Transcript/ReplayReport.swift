@@ -56,7 +56,8 @@ struct ReplayReport {
         case let .broken(message)?: return (palette.red("BROKEN ") + " " + message + "\n", torn(run))
         case let .runtime(message)?:
             return (palette.red("ERROR  ") + " " + run.path + "\n" + failedSteps(run) + "        " + message + "\n"
-                    + (run.notRun > 0 ? "        " + Self.count(run.notRun, "step") + " of \(run.total) did not run\n" : ""), torn(run))
+                    + (run.notRun > 0 ? "        " + Self.count(run.notRun, "step") + " of \(run.total) did not run\n" : "")
+                    + (run.rewritten ? "" : run.torn.map { "        \(run.path):\($0.line): \($0.reason)\n" } ?? ""), torn(run))
         case nil:
             let failed = run.failedSteps.count
             // The torn step's line and reason on standard output too, under its verdict, as every
