@@ -196,3 +196,34 @@ struct SecretNameTests {
         #expect(Redactor.escapedMatches(of: ["S3cr\u{E9}Tok"], in: String(big.suffix(20))).count == 1)
     }
 }
+
+/// Text of escapes half written, surrogates alone, combining marks and
+/// emoji beside them: reading it with its escapes undone neither traps nor
+/// loses a character that is not a secret's.
+@Suite struct SecretEscapeRobustnessTests {
+    @Test func anyTextIsReadWithoutTrapping() {
+        var generator = SplitMix(seed: 27)
+        let pieces = ["\\", "u", "U", "00", "e9", "E9", "d83d", "de00", "/", "&", "#", "x", "2F", "47", ";", "a", "é", "e\u{301}", "😀", " ", "S3"]
+        for _ in 0..<3000 {
+            let text = (0..<Int(generator.next() % 24)).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined()
+            let secret = (0..<Int(2 + generator.next() % 4)).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined()
+            let hidden = Redactor.hiding([secret], inText: text)
+            let matches = Redactor.escapedMatches(of: [secret], in: text)
+            #expect(matches.allSatisfy { !$0.range.isEmpty })
+            if matches.isEmpty, !text.contains(secret) { #expect(hidden == text || hidden.contains("<hidden")) }
+        }
+    }
+}
+
+/// A small seeded generator, so a failure is the same on every run.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
