@@ -1,4 +1,5 @@
 import Foundation
+import Core
 
 /// The fault switches' values, all off by default: the `faults` field group of
 /// `SandboxConfiguration`, and what `GET /__sandbox/faults` shows (with the
@@ -108,21 +109,5 @@ final class Faults: @unchecked Sendable {
     /// A uniform double in [0, 1).
     private func draw() -> Double {
         Double(generator.next() >> 11) * 0x1p-53
-    }
-}
-
-/// SplitMix64 (Steele, Lea, Flood 2014): tiny, fast, and the same sequence for
-/// the same seed on every platform, which Swift's system generator is not.
-struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

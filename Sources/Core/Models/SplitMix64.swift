@@ -1,0 +1,16 @@
+/// SplitMix64 (Steele, Lea, Flood 2014): tiny, fast, and the same sequence for
+/// the same seed on every platform, which Swift's system generator is not:
+/// the sandbox's seeded faults, and tests that must fail the same way twice.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
