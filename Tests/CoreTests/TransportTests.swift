@@ -174,6 +174,20 @@ import Testing
             == "HOST sent an answer that is not valid HTTP: a header line is malformed")
     }
 
+    /// A chunk size with a sign is no hexadecimal number: `-5` stopped the
+    /// process (Swift's `Int(_:radix:)` reads signs), `+2` was taken.
+    @Test(arguments: ["-5", "+2", "-0", "0x2"])
+    func aSignedChunkSizeIsRefused(size: String) async throws {
+        #expect(try await failure(Self.replying("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n\(size)\r\nok\r\n0\r\n\r\n"))
+            == "HOST sent an answer that is not valid HTTP: a chunk size of its chunked body is not a hexadecimal number (of 15 digits at most)")
+    }
+
+    /// A chunk's data runs past its size: said so, not blamed on the sizes.
+    @Test func aChunkLongerThanItsSizeIsSaidSo() async throws {
+        #expect(try await failure(Self.replying("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nokay\r\n0\r\n\r\n"))
+            == "HOST sent an answer that is not valid HTTP: a chunk of its chunked body runs past its size (no line end after its data)")
+    }
+
     /// Answers curl and HTTPie read, which NIO's strict parser refused, are
     /// read as they do; the server's own reason phrase is kept (NIO's put
     /// the standard one in its place).

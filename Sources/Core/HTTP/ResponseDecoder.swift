@@ -30,6 +30,8 @@ final class ResponseDecoder: ChannelDuplexHandler, RemovableChannelHandler {
         /// Two Content-Lengths that differ: which one frames the body cannot be known.
         case contentLengths
         case chunkSize
+        /// A chunk's data not followed by its line end: more came than its size said.
+        case chunkOverrun
         /// An answer while no request waits for one (a 408 to an idle connection).
         case unasked
         /// The connection closed inside an answer framed by its length or
@@ -130,7 +132,9 @@ final class ResponseDecoder: ChannelDuplexHandler, RemovableChannelHandler {
         case .chunkSize:
             guard let line = try Self.line(from: &bytes, limit: 4096) else { return false }
             let digits = line.prefix { $0 != UInt8(ascii: ";") }.filter { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }
-            guard !digits.isEmpty, digits.count <= 15, let size = Int(String(decoding: digits, as: UTF8.self), radix: 16) else {
+            // Hex digits only: `Int(_:radix:)` reads a sign, and a chunk of `-5` bytes stopped the process.
+            guard !digits.isEmpty, digits.count <= 15, digits.allSatisfy({ Character(Unicode.Scalar($0)).isHexDigit }),
+                  let size = Int(String(decoding: digits, as: UTF8.self), radix: 16) else {
                 throw .chunkSize
             }
             state = size == 0 ? .trailers(HTTPHeaders()) : .chunkData(size)
@@ -142,8 +146,20 @@ final class ResponseDecoder: ChannelDuplexHandler, RemovableChannelHandler {
             state = left - count == 0 ? .chunkEnd : .chunkData(left - count)
             return bytes.readableBytes > 0
         case .chunkEnd:
-            guard let line = try Self.line(from: &bytes, limit: 4096) else { return false }
-            guard line.isEmpty else { throw .chunkSize }
+            // CR LF or a bare LF, and nothing before it: a byte of more data is an overrun at once.
+            let view = bytes.readableBytesView
+            guard let first = view.first else { return false }
+            let end: Int
+            if first == UInt8(ascii: "\n") {
+                end = 1
+            } else if first == UInt8(ascii: "\r") {
+                guard view.count >= 2 else { return false }
+                guard view[view.startIndex + 1] == UInt8(ascii: "\n") else { throw .chunkOverrun }
+                end = 2
+            } else {
+                throw .chunkOverrun
+            }
+            bytes.moveReaderIndex(forwardBy: end)
             state = .chunkSize
             return true
         case var .trailers(fields):
