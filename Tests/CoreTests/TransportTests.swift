@@ -499,6 +499,21 @@ import Testing
         #expect(try kept.finish().spool?.size == size)
     }
 
+    /// An endless answer was spooled for as long as the timeout let it run
+    /// (10 GB in 30 s over loopback): past the limit it stops, in one line.
+    @Test func aSpoolStopsAtItsLimit() throws {
+        var gatherer = BodyGatherer(expected: nil, encoding: nil, keep: 1000, spoolLimit: 3 << 20)
+        let piece = ByteBuffer(bytes: Array(repeating: UInt8(ascii: "a"), count: 1 << 20))
+        for _ in 0..<3 { try gatherer.append(piece) }
+        do {
+            try gatherer.append(piece)
+            Issue.record("spooled past its limit")
+        } catch {
+            #expect(error.transportError(host: "h:1").description
+                == "response from h:1 is too large: its body runs past 3 MiB, more than explorer keeps; stopped there (--download saves a body of any size)")
+        }
+    }
+
     @Test func withoutATemporaryFolderABodyIsKeptInMemoryAsFarAsShowReads() throws {
         var gatherer = BodyGatherer(expected: nil, encoding: nil, keep: 1000, folder: "/nonexistent/explorer-test")
         let body = Array(repeating: UInt8(ascii: "a"), count: 50_000)

@@ -147,6 +147,8 @@ struct BodyGatherer {
         /// The body decodes to more than `floor` bytes, and more than
         /// `BodyGatherer.bombRatio` times the `sent` bytes it came in.
         case bomb(encoding: String, sent: Int, floor: Int)
+        /// The body ran past `limit` bytes, more than is kept on disk.
+        case overLimit(Int)
 
         func transportError(host: String) -> TransportError {
             switch self {
@@ -155,9 +157,14 @@ struct BodyGatherer {
             case let .bomb(encoding, sent, floor):
                 TransportError(kind: .tooLarge, host: host, detail: "its \(encoding) body decodes to over \(floor >= 1 << 30 ? "\(floor >> 30) GiB" : "\(floor >> 20) MiB"), "
                                + "more than \(BodyGatherer.bombRatio) times the \((sent + 1023) / 1024) KiB sent (a compression bomb?); stopped there")
+            case let .overLimit(limit):
+                TransportError(kind: .tooLarge, host: host, detail: "its body runs past \(Self.size(limit)), more than explorer keeps; stopped there "
+                               + "(--download saves a body of any size)")
             case let .spool(error): TransportError(kind: .other, host: host, detail: "its body is too large to keep in memory, and \(error.reason)")
             }
         }
+
+        private static func size(_ bytes: Int) -> String { bytes >= 1 << 30 ? "\(bytes >> 30) GiB" : "\(bytes >> 20) MiB" }
     }
 
     private let keep: Int
@@ -183,12 +190,21 @@ struct BodyGatherer {
     /// The floor a test lowers.
     private let bombFloor: Int
 
+    /// Most a body spooled takes on disk: an endless answer filled TMPDIR
+    /// (10 GB in the 30 s of the default timeout over loopback; a tmpfs is
+    /// memory). A larger one goes to a file with `--download`, which does
+    /// not spool.
+    static let spoolLimit = 2 << 30
+    private let spoolLimit: Int
+
     /// `expected`: the Content-Length, when it is the body's (not encoded);
     /// `encoding`: the Content-Encoding.
-    init(expected: Int?, encoding: String?, keep: Int = ReceivedResponse.keptBytes, folder: String? = nil, bombFloor: Int = Self.bombFloor) {
+    init(expected: Int?, encoding: String?, keep: Int = ReceivedResponse.keptBytes, folder: String? = nil, bombFloor: Int = Self.bombFloor,
+         spoolLimit: Int = Self.spoolLimit) {
         self.keep = keep
         self.folder = folder
         self.bombFloor = bombFloor
+        self.spoolLimit = spoolLimit
         decoder = encoding.flatMap(StreamDecoder.init(encoding:))
         if decoder == nil, let expected, expected > 0 { start.reserveCapacity(min(expected, keep)) }
     }
@@ -257,6 +273,7 @@ struct BodyGatherer {
         }
         let room = keep - start.count
         if room > 0 { start.append(contentsOf: bytes.prefix(room)) }
+        guard size + bytes.count <= spoolLimit else { throw .overLimit(spoolLimit) }
         do { try file.write(bytes) } catch { throw .spool(error) }
         checker.feed(bytes)
         size += bytes.count
