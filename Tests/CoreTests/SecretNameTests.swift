@@ -134,6 +134,28 @@ struct SecretNameTests {
         #expect(Redactor.redact(line: "curl -H 'X-Y: \(jwt)' http://h/x") == "curl -H 'X-Y: ***' http://h/x")
     }
 
+    /// Headers the redirect rule kept from another origin were shown, and
+    /// recorded, in clear: a header so named is a login's, though a JSON
+    /// member `session_id` is as often a workout's.
+    @Test(arguments: [
+        ("X-Session", true), ("Session-Id", true), ("X-Session-Token", true), ("X-Jwt", true), ("X-Bearer", true),
+        ("X-Creds", true), ("X-Credential", true), ("X-Passphrase", true), ("X-Api-Key", true),
+        ("Access-Control-Allow-Credentials", false), ("X-Request-Id", false), ("Accept", false), ("X-Author", false),
+    ])
+    func credentialHeaderNames(name: String, secret: Bool) {
+        #expect(Redactor.isSecretHeaderName(name) == secret)
+        let shown = Redactor.redact(header: HTTPHeader(name: name, value: "S3cr3t"))
+        #expect((shown.value == Redactor.hidden("S3cr3t")) == secret, "\(shown)")
+        #expect(Redactor.redact(line: "header \(name):S3cr3t")?.contains("S3cr3t") == !secret)
+        #expect(Redactor.redact(line: "get /x \(name):S3cr3t")?.contains("S3cr3t") == !secret)
+    }
+
+    /// `-h` showed an obsolete `Set-Cookie2`'s value in clear.
+    @Test func anObsoleteSetCookie2IsHiddenAsSetCookieIs() {
+        #expect(Redactor.redact(header: HTTPHeader(name: "Set-Cookie2", value: "sid=abc123; Version=1")).value
+                == "sid=\(Redactor.hidden("abc123")); Version=1")
+    }
+
     /// `-v` and `--offline` printed `GET /x?access_token=SECRET` in clear.
     @Test func secretQueryValuesAreHiddenInARequestLine() {
         #expect(Redactor.redact(target: "/x?access_token=abc&page=2") == "/x?access_token=\(Redactor.hidden("abc"))&page=2")

@@ -25,6 +25,19 @@ public enum Redactor {
     /// `?key=`, a signed URL's `sig=` (a JSON member `key` is usually not one).
     static let secretParameters: Set<String> = ["key", "sig", "signature"]
 
+    /// Whether a header's name names a credential: a secret's name, or one
+    /// holding a word only a credential's header holds (`X-Session`,
+    /// `Session-Id`, `X-Jwt`, `X-Bearer`, `X-Creds`, `X-Passphrase`). A JSON
+    /// member `session_id` is as often a workout's; a header so named is a
+    /// login's. CORS's `Access-Control-Allow-Credentials` holds none.
+    public static func isSecretHeaderName(_ name: some StringProtocol) -> Bool {
+        if isSecretName(String(name)) { return true }
+        let lower = name.lowercased()
+        return !lower.hasPrefix("access-control-") && headerOnlyWords.contains { lower.contains($0) }
+    }
+
+    private static let headerOnlyWords = ["session", "jwt", "bearer", "cred", "passphrase"]
+
     /// Whether a query parameter's name names a secret: a secret's name, or one of `secretParameters`.
     public static func isSecretParameter(_ name: String) -> Bool {
         isSecretName(name) || secretParameters.contains(name.lowercased())
@@ -264,7 +277,7 @@ public enum Redactor {
         // `Authorization: Bearer X` typed with spaces (a line the parser refuses, kept in history all the
         // same): the words after a secret header's empty value are its value.
         var valueWords: [Int: String] = [:]
-        for (index, word) in words.enumerated() where index > 0 && word.hasSuffix(":") && isSecretName(String(word.dropLast())) {
+        for (index, word) in words.enumerated() where index > 0 && word.hasSuffix(":") && (isSecretName(String(word.dropLast())) || isSecretHeaderName(word.dropLast())) {
             var next = index + 1
             while next < words.count, !words[next].hasPrefix("-"), (try? RequestItem.parse(words[next])) == nil {
                 valueWords[next] = ExpectedValue.secretName(String(word.dropLast()))
@@ -291,7 +304,7 @@ public enum Redactor {
             case let .header(_, value) where isReference(value) || isSchemeAndReference(value) || isCookiesOfReferences(value),
                  let .stringField(_, value) where isReference(value), let .query(_, value) where isReference(value):
                 return word
-            case let .header(name, value) where isSecretName(name) && !value.isEmpty: return "\(name):\(hide(name))"
+            case let .header(name, value) where (isSecretName(name) || isSecretHeaderName(name)) && !value.isEmpty: return "\(name):\(hide(name))"
             case let .stringField(name, _) where isSecretName(name) || isSecretName(leaf(of: name)): return "\(name)=\(hide(leaf(of: name)))"
             case let .jsonField(_, .string(value)) where isReference(value):
                 return word
@@ -372,7 +385,7 @@ public enum Redactor {
                 // `-b 'csrftoken={{csrf}}'` holds a variable, which a replay fills in: kept.
                 return isCookiesOfReferences(word) ? word : hide("cookie")
             case "-H", "--header":
-                guard let colon = word.firstIndex(of: ":"), isSecretName(word[..<colon].trimmingBlanks()) else { return nil }
+                guard let colon = word.firstIndex(of: ":"), isSecretHeaderName(word[..<colon].trimmingBlanks()) else { return nil }
                 let name = word[..<colon].trimmingBlanks()
                 let value = word[word.index(after: colon)...].trimmingBlanks()
                 if isReference(value) || isSchemeAndReference(value) || (name.lowercased() == "cookie" && isCookiesOfReferences(value)) { return word }
@@ -869,7 +882,7 @@ public enum Redactor {
             return secret.isEmpty ? String(pair) : pair[...eq] + hidden(String(secret))
         }
         switch name {
-        case "set-cookie":
+        case "set-cookie", "set-cookie2":
             var parts = value.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)
             parts[0] = Substring(hideValue(ofPair: parts[0]))
             return HTTPHeader(name: header.name, value: parts.joined(separator: ";"))
@@ -884,7 +897,7 @@ public enum Redactor {
             if words.count == 2 { return HTTPHeader(name: header.name, value: "\(words[0]) \(hidden(String(words[1])))") }
             return HTTPHeader(name: header.name, value: hidden(value))
         default:
-            guard isSecretName(header.name) || looksLikeCredential(value) else { return header }
+            guard isSecretHeaderName(header.name) || looksLikeCredential(value) else { return header }
             return HTTPHeader(name: header.name, value: hidden(value))
         }
     }

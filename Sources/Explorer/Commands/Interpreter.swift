@@ -548,7 +548,7 @@ actor Interpreter {
             // Fields of one name are one list (RFC 9110 §5.3): the second Warning was dropped. Set-Cookie is not a list.
             if header.lowercased() != "set-cookie" { value = fields.joined(separator: ", ") }
             let shown = ["location", "content-location"].contains(header.lowercased()) ? sendable(value) : value
-            return captured(name, .string(shown), secret: Redactor.isSecretName(header) || header.lowercased() == "set-cookie")
+            return captured(name, .string(shown), secret: Redactor.isSecretHeaderName(header) || header.lowercased() == "set-cookie")
         case let .capture(name, .cookie(cookie)):
             // The one the backend would be sent, when cookies of that name are held for several hosts.
             let held = await session.cookies.cookies.filter { $0.name == cookie }

@@ -80,7 +80,7 @@ struct SuppliedSecrets: Sendable, Equatable {
         case let .header(.credential(header?)):
             credential(header.value, named: header.name)
         case let .header(.set(headers)):
-            for header in headers where Redactor.isSecretName(header.name) { credential(header.value, named: header.name) }
+            for header in headers where Redactor.isSecretHeaderName(header.name) { credential(header.value, named: header.name) }
         case let .http(_, path, items, options):
             // A byte test: `contains("?")` went through Foundation's string search, on every request.
             if path.utf8.contains(UInt8(ascii: "?")) { query(path) }
@@ -90,7 +90,7 @@ struct SuppliedSecrets: Sendable, Equatable {
             }
             for item in items {
                 switch item {
-                case let .header(name, value) where Redactor.isSecretName(name):
+                case let .header(name, value) where Redactor.isSecretHeaderName(name):
                     // `Bearer …`: the credential after its scheme, named as --curl names it; `-a U:P` is one of these.
                     credential(value, named: name)
                 case let .stringField(name, value) where Redactor.isSecretName(Redactor.leaf(of: name)): found.append((Redactor.leaf(of: name), value))

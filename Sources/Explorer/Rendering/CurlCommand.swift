@@ -77,7 +77,7 @@ enum CurlCommand {
                 return .header(name: name, value: BasicCredentials(user: credentials.user, password: placeholder("password")).authorization)
             }
             switch item {
-            case let .header(name, value) where Redactor.isSecretName(name) && !value.isEmpty && !value.contains("⟦"):
+            case let .header(name, value) where Redactor.isSecretHeaderName(name) && !value.isEmpty && !value.contains("⟦"):
                 return .header(name: name, value: hidingCredential(named: name, value))
             case let .stringField(_, value) where value.contains("⟦"): return item
             case let .stringField(name, _):

@@ -183,7 +183,7 @@ struct Renderer: Sendable {
         for header in request.headers {
             if header.hasName("Cookie") {
                 cookies += Cookie.pairs(inHeader: header.value).map(\.value)
-            } else if Redactor.isSecretName(header.name) || secretHeaders.contains(where: header.hasName) {
+            } else if Redactor.isSecretHeaderName(header.name) || secretHeaders.contains(where: header.hasName) {
                 values.append(header.value)
                 // Over UTF-8: a space is one byte, and a search by Character breaks graphemes.
                 if let space = header.value.utf8.firstIndex(of: UInt8(ascii: " ")) {
