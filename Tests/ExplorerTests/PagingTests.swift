@@ -47,6 +47,12 @@ import Testing
     @Test func aNextURLInTheBody() {
         #expect(Paging.next(after: last, response: answer(#"{"next": "/items?page=2", "results": []}"#), endpointQuery: []) == .url("/items?page=2"))
         #expect(Paging.next(after: last, response: answer(#"{"next": null, "results": [1]}"#), endpointQuery: []) == .end("no next page: the answer's next is null"))
+        // A link of another scheme went to the backend as a path, with the session's token.
+        #expect(Paging.next(after: last, response: answer(#"{"next": "file:///etc/passwd"}"#), endpointQuery: [])
+                == .end("no next page: the answer's next link is not an http(s) URL (file:///etc/passwd)"))
+        #expect(Paging.next(after: last, response: answer("[1]", headers: [HTTPHeader(name: "Link", value: #"<javascript:alert(1)>; rel="next""#)]), endpointQuery: [])
+                == .end("no next page: the answer's next link is not an http(s) URL (javascript:alert(1))"))
+        #expect(Paging.next(after: last, response: answer(#"{"next": "items?page=2"}"#), endpointQuery: []) == .url("items?page=2"))
     }
 
     @Test func aCursorGoesBackInTheRequestsOwnParameter() {
@@ -100,6 +106,15 @@ import Testing
         #expect(Download.name(headers: [HTTPHeader(name: "Content-Disposition", value: #"attachment; filename="../etc/passwd""#)], url: url) == "passwd")
         #expect(Download.name(headers: [HTTPHeader(name: "content-disposition", value: "inline; filename=..")], url: URL(string: "https://h.example/")!) == "download")
         #expect(Download.filename(in: #"attachment; filename="x.csv"; filename*=UTF-8''r%C3%A9sum%C3%A9.csv"#) == "résumé.csv")
+    }
+
+    /// A `;` inside the quotes cut the name there: a title's escape code
+    /// (`\e]0;DL\a`) made a file named `]0`.
+    @Test func aQuotedNameKeepsItsSemicolonsAndEscapes() {
+        #expect(Download.filename(in: #"attachment; filename="a;b.txt"; size=3"#) == "a;b.txt")
+        #expect(Download.filename(in: #"attachment; filename="say \"hi\".txt""#) == #"say "hi".txt"#)
+        let hostile = HTTPHeader(name: "Content-Disposition", value: "attachment; filename=\"../../\u{1B}]0;DL\u{07}evil.txt\"")
+        #expect(Download.name(headers: [hostile], url: URL(string: "https://h.example/x")!) == "]0;DLevil.txt")
     }
 }
 

@@ -119,20 +119,43 @@ final class Download: @unchecked Sendable {
     /// `filename*=UTF-8''r%C3%A9sum%C3%A9.pdf` (RFC 6266) first, else `filename="x.pdf"`.
     static func filename(in disposition: String) -> String? {
         var plain: String?
-        for part in disposition.split(separator: ";") {
-            let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingBlanks() }
-            guard pair.count == 2 else { continue }
-            switch pair[0].lowercased() {
+        for (name, value) in parameters(of: disposition) {
+            switch name.lowercased() {
             case "filename*":
-                let value = pair[1]
                 guard let quote = value.range(of: "''") else { continue }
                 if let decoded = value[quote.upperBound...].removingPercentEncoding { return decoded }
             case "filename":
-                plain = pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+                plain = value
             default: continue
             }
         }
         return plain
+    }
+
+    /// A header's `; name=value` parameters, a quoted value's quotes and
+    /// backslashes undone (RFC 9110 5.6.4): a `;` inside the quotes is the
+    /// name's (`filename="a;b.txt"` was cut to `a`).
+    static func parameters(of value: String) -> [(name: String, value: String)] {
+        var parts: [String] = [""]
+        var quoted = false, escaped = false
+        for character in value {
+            if escaped {
+                parts[parts.count - 1].append(character)
+                escaped = false
+            } else if quoted && character == "\\" {
+                escaped = true
+            } else if character == "\"" {
+                quoted.toggle()
+            } else if character == ";" && !quoted {
+                parts.append("")
+            } else {
+                parts[parts.count - 1].append(character)
+            }
+        }
+        return parts.compactMap { part in
+            guard let equals = part.firstIndex(of: "=") else { return nil }
+            return (part[..<equals].trimmingBlanks(), part[part.index(after: equals)...].trimmingBlanks())
+        }
     }
 
     /// The last component, with nothing that could leave the folder.

@@ -46,6 +46,14 @@ enum Paging {
         case end(String)
     }
 
+    /// A link the answer gave, unless it names a scheme other than HTTP's:
+    /// `"next": "file:///etc/passwd"` went to the backend as a path, with
+    /// the session's token (`--follow` refuses such a Location too).
+    private static func followable(_ link: String) -> Next {
+        guard let scheme = URL(string: link)?.scheme?.lowercased(), !["http", "https"].contains(scheme) else { return .url(link) }
+        return .end("no next page: the answer's next link is not an http(s) URL (\(Renderer.visible(link, keepingLines: false)))")
+    }
+
     static let cursorFields = ["next_cursor", "nextCursor", "next_page_token", "nextPageToken", "end_cursor", "endCursor", "next_token", "nextToken"]
     static let cursorParameters = ["cursor", "after", "page_token", "pageToken", "starting_after", "next_token", "continuation"]
     static let sizeParameters = ["page_size", "per_page", "pageSize", "limit", "size"]
@@ -65,14 +73,14 @@ enum Paging {
         if !links.isEmpty {
             // A Link header without rel="next" is the last page's (GitHub's way), not a reason to guess a page number.
             // Several Link fields are one list (RFC 9110 §5.3): the next may be in the third.
-            return nextLink(in: links.map(\.value).joined(separator: ", ")).map { .url($0) }
+            return nextLink(in: links.map(\.value).joined(separator: ", ")).map(followable)
                 ?? .end("no next page: the Link header has no rel=\"next\"")
         }
         let body = response.json
         let members = object(body)
         if let next = members.first(where: { $0.key == "next" })?.value {
             switch next {
-            case let .string(url) where !url.isEmpty: return .url(url)
+            case let .string(url) where !url.isEmpty: return followable(url)
             case .null: return .end("no next page: the answer's next is null")
             default: break
             }
