@@ -301,6 +301,17 @@ final class MockBook: @unchecked Sendable {
     }
 
     /// The recorded `ws send` step a client frame matches, and the materializer its answer uses.
+    /// Whether a recorded client frame has this `type`: only such a type is
+    /// named in a log or a close reason (a live frame's own may be a secret).
+    func recordsFrameType(_ type: String) -> Bool {
+        scripts.contains { script in
+            script.steps.contains { step in
+                guard case let .frame(.json(.object(members, _))) = step.trigger else { return false }
+                return members.contains { $0.key == "type" && $0.value == .literal(.string(type)) }
+            }
+        }
+    }
+
     func frameStep(_ frame: JSONValue?, text: String, session key: String, baseURL: String) -> (MockStep, Materializer)? {
         lock.withLock {
             let bindings = sessions[key]?.bindings ?? [:]

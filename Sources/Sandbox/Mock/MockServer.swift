@@ -338,8 +338,14 @@ enum MockSockets {
                 socket.send(.text(#"{"type":"pong"}"#))
                 return
             }
-            // What the frame holds is not written out (it may carry a token): only its kind.
-            let kind = frame?["type"]?.stringValue.map { "a frame of type \($0)" } ?? (frame == nil ? "a text frame" : "a JSON frame")
+            // What the frame holds is not written out (it may carry a token): only its kind, and
+            // its type when a recording has that type (else the type itself may be what leaks).
+            let kind: String
+            switch frame?["type"]?.stringValue {
+            case let type? where book.recordsFrameType(type): kind = "a frame of type \(type)"
+            case .some: kind = "a JSON frame of a type no recording has"
+            case nil: kind = frame == nil ? "a text frame" : "a JSON frame"
+            }
             log("ws \(path): no recorded frame matches \(kind); closing")
             socket.send(.close("no recorded frame matches \(kind)"))
             return
