@@ -330,6 +330,92 @@ extension MockTests {
         }
     }
 
+    /// An app that made two notes and read the first back got the 404
+    /// recorded after its delete (the step after the one answered last won a
+    /// tie); one that asked for an id never handed out made it every later
+    /// answer's id.
+    @Test func aReadFollowsTheChangesAnsweredAndAStrayIdStaysInItsAnswer() async throws {
+        let text = """
+        # explorer transcript v1
+        profile: generic
+        base-url: http://127.0.0.1:9
+
+        > post /notes title=a
+        HTTP/1.1 201 Created
+        Content-Type: application/json
+        {
+          "id": 101,
+          "title": "a"
+        }
+
+        > capture note_id = .id
+        {{integer}}
+
+        > get /notes/{{note_id}}
+        HTTP/1.1 200 OK
+        Content-Type: application/json
+        {
+          "id": {{note_id}},
+          "title": "a"
+        }
+
+        > post /notes title=b
+        HTTP/1.1 201 Created
+        Content-Type: application/json
+        {
+          "id": 102,
+          "title": "b"
+        }
+
+        > capture note2 = .id
+        {{integer}}
+
+        > get /notes
+        HTTP/1.1 200 OK
+        Content-Type: application/json
+        [
+          {
+            "id": {{note_id}}
+          },
+          {
+            "id": {{note2}}
+          }
+        ]
+
+        > delete /notes/{{note_id}}
+        HTTP/1.1 204 No Content
+
+        > get /notes/{{note_id}}
+        HTTP/1.1 404 Not Found
+        Content-Type: application/json
+        {
+          "message": "gone"
+        }
+
+        """
+        try await Self.withTranscript("notes", text) { file in
+            try await Self.withMock([file], mode: .match) { server, _ in
+                func call(_ method: String, _ path: String, _ body: String? = nil) async throws -> (Int, JSONValue?) {
+                    let answer = try await Self.send(method, server.baseURL.appendingPathComponent(path), body: body)
+                    return (answer.status, try? JSONParser.parse(answer.body))
+                }
+                let first = try await call("POST", "notes", #"{"title": "a"}"#)
+                let second = try await call("POST", "notes", #"{"title": "b"}"#)
+                let (a, b) = (try #require(first.1?["id"]), try #require(second.1?["id"]))
+                let read = try await call("GET", "notes/\(a.plainText)")
+                #expect(read.0 == 200 && read.1?["id"] == a, "\(read)")
+                let stray = try await call("GET", "notes/31337")
+                #expect(stray.0 == 200 && stray.1?["id"] == .int(31337), "\(stray)")
+                let list = try await call("GET", "notes")
+                #expect(list.1 == .array([.object([("id", a)]), .object([("id", b)])]), "\(list)")
+                // The id as the client meant it, not as the path escaped it (`a%20b`).
+                #expect(try await call("GET", "notes/a b").1?["id"] == .string("a b"))
+                #expect(try await call("DELETE", "notes/\(a.plainText)").0 == 204)
+                #expect(try await call("GET", "notes/\(a.plainText)").0 == 404)
+            }
+        }
+    }
+
     /// A recorded event stream was served without its last line end, so
     /// its last event had no blank line after it, and EventSource (as the
     /// WHATWG rules say) dropped it: an app never got its `[DONE]`.

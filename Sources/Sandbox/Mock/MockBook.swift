@@ -44,6 +44,19 @@ final class MockBook: @unchecked Sendable {
         /// The `ws send` step a client frame was answered by last: the same frame sent again (a sync,
         /// a poll) is answered by the next step that fits after it, as requests are.
         var lastFrame: StepKey?
+        /// Steps answered so far: a step recorded after a change to its path
+        /// (a GET after the DELETE) waits for that change (`unsettled`).
+        var answeredSteps: Set<StepKey> = []
+
+        /// A step's bindings for its answer: the path's values (a second
+        /// note read through the first's step) for this answer; the session
+        /// keeps what it held (an id asked for once, `/notes/31337`, became
+        /// every later answer's `note_id`).
+        mutating func bind(_ fit: Fit) -> (bindings: [String: JSONValue], answerOnly: Set<String>) {
+            let answerOnly = Set(fit.bound.compactMap { name, live in bindings[name].map { $0 == live ? nil : name } ?? nil })
+            bindings.merge(fit.bound) { held, _ in held }
+            return (bindings.merging(fit.bound) { _, live in live }, answerOnly)
+        }
     }
 
     /// The indexes in `steps` of each script's request steps.
@@ -52,6 +65,9 @@ final class MockBook: @unchecked Sendable {
     private let byPath: [String: [StepKey]]
     /// …and by method and number of segments, for those whose path has one.
     private let templated: [String: [StepKey]]
+    /// Per request step, the nearest step before it in its transcript that
+    /// changed the same path (a POST, PUT, PATCH or DELETE to it).
+    private let changedBefore: [StepKey: StepKey]
 
     /// Seconds the tokens the mock signs live.
     let tokenLifetime: Double
@@ -78,6 +94,16 @@ final class MockBook: @unchecked Sendable {
         }
         self.byPath = byPath
         self.templated = templated
+        var changedBefore: [StepKey: StepKey] = [:]
+        for (n, script) in scripts.enumerated() {
+            var changes: [String: StepKey] = [:]
+            for (m, step) in script.steps.enumerated() {
+                guard case let .request(request) = step.trigger else { continue }
+                if let change = changes[request.pathText] { changedBefore[StepKey(script: n, step: m)] = change }
+                if ["POST", "PUT", "PATCH", "DELETE"].contains(request.method) { changes[request.pathText] = StepKey(script: n, step: m) }
+            }
+        }
+        self.changedBefore = changedBefore
     }
 
     private static func shapeKey(_ method: String, _ count: Int) -> String { "\(method) \(count)" }
@@ -103,7 +129,8 @@ final class MockBook: @unchecked Sendable {
 
     /// What answers an HTTP request.
     enum Decision {
-        case answer(StepKey, Materializer)
+        /// `answerOnly`: names whose value is this answer's, not the session's (`MockBook.Session.bind`).
+        case answer(StepKey, Materializer, answerOnly: Set<String>)
         /// The first try of a step recorded after a refresh: 401, so the client refreshes.
         case expired(StepKey)
         /// A refresh the recording did not write: fresh tokens, in the profile's shape.
@@ -142,8 +169,9 @@ final class MockBook: @unchecked Sendable {
                 if let best = anywhere.max(by: { $0.1.score < $1.1.score }) {
                     let step = scripts[best.0.script].steps[best.0.step]
                     session.answered += 1
-                    session.bindings.merge(best.1.bound) { _, live in live }
-                    return .answer(best.0, materializer(for: step, bindings: session.bindings, baseURL: baseURL))
+                    session.answeredSteps.insert(best.0)
+                    let (bindings, answerOnly) = session.bind(best.1)
+                    return .answer(best.0, materializer(for: step, bindings: bindings, baseURL: baseURL), answerOnly: answerOnly)
                 }
             }
             let fitting = candidates.filter { $0.1.fits }
@@ -151,12 +179,15 @@ final class MockBook: @unchecked Sendable {
             /// Equal fits go to the step after the last one answered, in its transcript: a flow read in order.
             /// In match mode a step recorded with a wrong secret (`login … {{secret:wrong_password}}`) comes
             /// last: a secret matches any value, so the same login got 200, then 401, then 200.
-            func rank(_ candidate: (StepKey, Fit)) -> (Int, Int, Int, Int) {
+            /// Before either, a step whose path was changed before it (a GET after a DELETE) fits only once
+            /// that change was answered: a note just made read back as the recorded 404 after its delete.
+            func rank(_ candidate: (StepKey, Fit)) -> (Int, Int, Int, Int, Int) {
                 let deliberate = mode == .match && scripts[candidate.0.script].steps[candidate.0.step].command.contains("{{secret:wrong_")
                 let plain = deliberate ? 0 : 1
-                guard let last, candidate.0.script == last.script else { return (candidate.1.score, plain, 0, 0) }
+                let settled = changedBefore[candidate.0].map(session.answeredSteps.contains) ?? true ? 1 : 0
+                guard let last, candidate.0.script == last.script else { return (candidate.1.score, plain, settled, 0, 0) }
                 let after = candidate.0.step > last.step
-                return (candidate.1.score, plain, after ? 2 : 1, after ? -(candidate.0.step - last.step) : candidate.0.step - last.step)
+                return (candidate.1.score, plain, settled, after ? 2 : 1, after ? -(candidate.0.step - last.step) : candidate.0.step - last.step)
             }
             guard let best = fitting.max(by: { rank($0) < rank($1) }) else {
                 if let profile = refreshing(request) { return .refresh(profile) }
@@ -170,15 +201,15 @@ final class MockBook: @unchecked Sendable {
                 return .expired(best.0)
             }
             session.last = best.0
+            session.answeredSteps.insert(best.0)
             if mode == .scenario {
                 let chosen = Set(fitting.map(\.0.script))
                 session.following = session.following.intersection(chosen)
                 for key in fitting { session.cursors[key.0.script] += 1 }
             }
             session.answered += 1
-            session.bindings.merge(best.1.bound) { _, live in live }
-            let materializer = self.materializer(for: step, bindings: session.bindings, baseURL: baseURL)
-            return .answer(best.0, materializer)
+            let (bindings, answerOnly) = session.bind(best.1)
+            return .answer(best.0, self.materializer(for: step, bindings: bindings, baseURL: baseURL), answerOnly: answerOnly)
         }
     }
 

@@ -202,7 +202,9 @@ extension MockRequest {
                 fit.difference = "path \(live.shownPath), recorded \(pathText)"
                 return fit
             case let .variable(name?):
-                fit.bound[name] = Int(part).map(JSONValue.int) ?? .string(part)
+                // As the client meant it (`a%20b` is `a b`), a number as a server reads one (`000101` is 101).
+                let value = part.removingPercentEncoding ?? part
+                fit.bound[name] = Int(value).map(JSONValue.int) ?? .string(value)
             case .variable(nil):
                 break
             case .literal:

@@ -133,8 +133,8 @@ struct MockResponder: HTTPResponder {
                                query: request.uri.queryParameters.map { (String($0.key), String($0.value)) }, body: body, base: base)
         let response: Response
         switch book.decide(live, session: session, baseURL: base) {
-        case let .answer(key, materializer):
-            response = answer(book.scripts[key.script].steps[key.step], materializer, session: session)
+        case let .answer(key, materializer, answerOnly):
+            response = answer(book.scripts[key.script].steps[key.step], materializer, session: session, answerOnly: answerOnly)
         case let .expired(key):
             let profile = book.scripts[key.script].profile
             response = Self.json(.unauthorized, profile.errorEnvelope.body(
@@ -152,7 +152,7 @@ struct MockResponder: HTTPResponder {
     }
 
     /// The recorded answer, its patterns made values; its received frames go to the session's sockets.
-    private func answer(_ step: MockStep, _ materializer: Materializer, session: String) -> Response {
+    private func answer(_ step: MockStep, _ materializer: Materializer, session: String, answerOnly: Set<String>) -> Response {
         var values = materializer
         let expectation = step.expectation
         var headers = HTTPFields()
@@ -188,7 +188,7 @@ struct MockResponder: HTTPResponder {
         default: break
         }
         let frames = step.receivedFrames.map { MockSockets.outgoing($0.content, &values) }
-        book.keep(values.bindings, session: session)
+        book.keep(values.bindings.filter { !answerOnly.contains($0.key) }, session: session)
         for socket in book.sockets(session: session) {
             for frame in frames { socket.send(frame) }
         }
