@@ -188,6 +188,11 @@ import Testing
             let login = try #require(items.first { $0["transcript"]?.stringValue?.hasSuffix("login.transcript") == true })
             #expect(login["done"] == .int(1))
             #expect(login["next"]?.stringValue == "line 29: whoami")
+            // A request off the flow, answered by its best fit anywhere, is the one `last` names (it named the login).
+            #expect(try await Self.send("GET", server.baseURL.appendingPathComponent("api/tasks/7")).status == 200)
+            let after = try JSONParser.parse(try await Self.send("GET", server.baseURL.appendingPathComponent("__mock/state")).body)
+            let last = try #require(after["sessions"]?[0]?["last"]?.stringValue)
+            #expect(last.hasSuffix(": get /api/tasks/{{task_id}}"), "\(last)")
         }
     }
 }

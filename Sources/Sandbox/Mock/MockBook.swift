@@ -47,6 +47,9 @@ final class MockBook: @unchecked Sendable {
         /// Steps answered so far: a step recorded after a change to its path
         /// (a GET after the DELETE) waits for that change (`unsettled`).
         var answeredSteps: Set<StepKey> = []
+        /// The step that answered last, whichever way: `/__mock/state`'s `last` (`last` above leaves
+        /// out a request scenario mode answered off its flow).
+        var lastAnswered: StepKey?
 
         /// A step's bindings for its answer: the path's values (a second
         /// note read through the first's step) for this answer; the session
@@ -170,6 +173,7 @@ final class MockBook: @unchecked Sendable {
                     let step = scripts[best.0.script].steps[best.0.step]
                     session.answered += 1
                     session.answeredSteps.insert(best.0)
+                    session.lastAnswered = best.0
                     let (bindings, answerOnly) = session.bind(best.1)
                     return .answer(best.0, materializer(for: step, bindings: bindings, baseURL: baseURL), answerOnly: answerOnly)
                 }
@@ -201,6 +205,7 @@ final class MockBook: @unchecked Sendable {
                 return .expired(best.0)
             }
             session.last = best.0
+            session.lastAnswered = best.0
             session.answeredSteps.insert(best.0)
             if mode == .scenario {
                 let chosen = Set(fitting.map(\.0.script))
@@ -404,7 +409,7 @@ final class MockBook: @unchecked Sendable {
                 var members: [(key: String, value: JSONValue)] = [
                     ("session", .string(key.isEmpty ? "default" : key)), ("answered", .int(session.answered)), ("sockets", .int(session.sockets.count)),
                 ]
-                if let last = session.last {
+                if let last = session.lastAnswered {
                     let step = scripts[last.script].steps[last.step]
                     members.append(("last", .string("\(scripts[last.script].file):\(step.line): \(step.command)")))
                 }
