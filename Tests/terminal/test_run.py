@@ -199,6 +199,11 @@ def test_a_subcommands_option_named_like_the_repls_still_reaches_it(tmp_path):
                         env=env, cwd=tmp_path)
     assert made.returncode == 0, made.stderr
     assert "http://127.0.0.1:9/api" in (tmp_path / "mine.yaml").read_text()
+    # A built-in profile's name: `--profile linku` would find the built-in one, never the file written.
+    shadowed = run_explorer(["profile", "init", "linku", "--base-url", "http://127.0.0.1:9/api"], env=env, cwd=tmp_path)
+    assert shadowed.returncode == 64, shadowed.stderr
+    assert "'linku' is a built-in profile's name, which --profile linku finds first" in shadowed.stderr, shadowed.stderr
+    assert not (tmp_path / ".explorer" / "profiles" / "linku.yaml").exists()
     refused = run_explorer(["sandbox", "--offline"], env=env, cwd=tmp_path)
     assert refused.returncode == 64
     assert "--offline is an option of the REPL and explorer run, not of explorer sandbox" in refused.stderr

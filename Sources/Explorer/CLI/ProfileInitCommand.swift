@@ -81,6 +81,10 @@ struct ProfileInitCommand: ParsableCommand {
         guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
             throw ValidationError("'\(name)' is not a profile name: use letters, digits, - and _")
         }
+        // `--profile linku` finds the built-in one first: the file written would never be read.
+        if Profile.builtIn(named: name) != nil {
+            throw ValidationError("'\(name)' is a built-in profile's name, which --profile \(name) finds first: give yours another (\(name)-staging)")
+        }
         if let baseURL {
             if let reason = URLCheck.problem(baseURL) { throw ValidationError(reason) }
         }
