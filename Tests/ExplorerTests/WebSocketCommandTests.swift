@@ -62,6 +62,9 @@ import Testing
         #expect(!SessionController.jsonGoesOn(#"ws send {"a": 1, }"#), "an error before the end is an error, not more to come")
         // A mistake while a brace is still open: the lines after it are the rest of the JSON, one error in all.
         #expect(SessionController.jsonGoesOn(#"ws send {"a": 1,, "s": "}{\"]""#))
+        // A bracket closed by a brace is a mistake, not JSON going on: the next command was taken into it.
+        #expect(!SessionController.jsonGoesOn(#"ws send {"a": [1, 2,}"#))
+        #expect(!SessionController.jsonGoesOn(#"ws send [{"a": 1]"#))
         #expect(SessionController.scriptJoined(["ws send {", #""a": 1,,"#, #""b": 2"#, "}", "ws recv"])
             == [#"ws send { "a": 1,, "b": 2 }"#, "", "", "", "ws recv"])
         #expect(!SessionController.jsonGoesOn(#"post /x a={"#))

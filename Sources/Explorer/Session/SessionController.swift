@@ -568,9 +568,11 @@ final class SessionController {
         do { _ = try JSONParser.parse(text); return false } catch { return error.offset >= text.count || opened(text) > 0 }
     }
 
-    /// Braces and brackets opened and not closed, outside strings.
+    /// Braces and brackets opened and not closed, outside strings; none
+    /// when one closes what it did not open (`{"a": [1, 2,}` is a mistake
+    /// the parser's caret shows, not JSON going on to the next line).
     private static func opened(_ json: [UInt8]) -> Int {
-        var depth = 0
+        var open: [UInt8] = []
         var inString = false
         var escaped = false
         for byte in json {
@@ -580,12 +582,13 @@ final class SessionController {
             }
             switch byte {
             case UInt8(ascii: "\""): inString = true
-            case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
-            case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
+            case UInt8(ascii: "{"), UInt8(ascii: "["): open.append(byte)
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                guard open.popLast() == (byte == UInt8(ascii: "}") ? UInt8(ascii: "{") : UInt8(ascii: "[")) else { return 0 }
             default: break
             }
         }
-        return depth
+        return open.count
     }
 
     /// Runs lines from a pipe, each as it comes; `#` lines are comments.
