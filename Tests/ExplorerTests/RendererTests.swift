@@ -13,6 +13,16 @@ import Testing
                                   duration: .milliseconds(12)), note: nil)
     }
 
+    /// `show` of a frame echoing `token=X` under a secret-named member hid
+    /// the token, then the member's whole value, placeholder and all: the
+    /// live line said 31 characters, `show` 29.
+    @Test func showHidesAnEchoedCredentialOnceAsTheFirstDisplayDoes() throws {
+        let echo = try JSONParser.parse(#"{"echo_token": "token=s3cr3t-T0KEN-abcdef123456"}"#)
+        let shown = Interpreter.hiding(["s3cr3t-T0KEN-abcdef123456"], in: echo, secretNames: [])
+        let (out, _) = plain.render(.value(shown))
+        #expect(out.contains(#""echo_token": "<hidden: 31 characters>""#), "\(out)")
+    }
+
     /// A backend that echoed the session's refresh token (or the access
     /// token a refresh replaced) under a name of its own (`"rt"`) had it
     /// shown in clear: the tokens the session held are carried credentials.

@@ -683,7 +683,16 @@ actor Interpreter {
     /// `value` from the last answer, the credentials its request carried hidden where it echoes them.
     private func hidingCarried(_ value: JSONValue) -> JSONValue {
         // A frame carried no request's credentials, but may echo a supplied secret.
-        Redactor.hiding(credentials: lastFrame == nil ? lastCarried : supplied.shown, in: value)
+        Self.hiding(lastFrame == nil ? lastCarried : supplied.shown, in: value,
+                    secretNames: Set(SecretFields(profile.secretFields).paths.compactMap(\.last)))
+    }
+
+    /// `value` as `show` prints it: secret-named members hidden whole first,
+    /// as the first display hides them, then the credentials `carried`
+    /// wherever they stand. The other way round, an echo of `token=X` was
+    /// hidden twice: `<hidden: 29 characters>` counted the placeholder.
+    static func hiding(_ carried: [String], in value: JSONValue, secretNames: Set<String>) -> JSONValue {
+        Redactor.hiding(credentials: carried, in: Redactor.redact(json: value, alsoSecret: secretNames))
     }
 
     /// Why `show .path` or `capture` has no JSON to read.
