@@ -561,6 +561,13 @@ import Testing
             .write(toFile: path, atomically: true, encoding: .utf8)
         let run = await Replayer(environment: [:]).run(path)
         #expect(run.failure == .runtime("\(path):5: no value for {{secret:password}}: set EXPLORER_SECRET_PASSWORD; nothing was run"))
+        // Every one missing is said at once (a run per value learned them one at a time), each once.
+        try ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n\n> login carol@example.com {{secret:password}}\nHTTP/1.1 200 OK\n\n"
+            + "> get /x X-Api-Key:{{secret:api_key}}\nHTTP/1.1 200 OK\n\n> get /y X-Api-Key:{{secret:api_key}} X-Sig:{{secret:signature}}\nHTTP/1.1 200 OK\n")
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let all = await Replayer(environment: [:]).run(path)
+        #expect(all.failure == .runtime("\(path):5: no value for {{secret:password}}: set EXPLORER_SECRET_PASSWORD; "
+                                        + "also EXPLORER_SECRET_API_KEY (line 8), EXPLORER_SECRET_SIGNATURE (line 11); nothing was run"))
     }
 
     /// A secret missing for a later step stopped the run there, after the

@@ -98,9 +98,12 @@ struct Replayer: Sendable {
         if let askSecret { resolver.ask = { askSecret(path, $0) } }
         // Every secret a line names, before any step runs: one missing was found at its step, after the
         // steps before it had changed the server (5 ran, then the run stopped).
-        if let (line, missing) = Self.firstMissingSecret(transcript.steps, resolver: resolver, profile: profile) {
+        // Every one missing is said at once: a run per value learned them one at a time.
+        let missing = Self.missingSecrets(transcript.steps, resolver: resolver, profile: profile)
+        if let (line, first) = missing.first {
             await live.close()
-            run.failure = .runtime("\(path):\(line): \(missing); nothing was run")
+            let others = missing.dropFirst().map { "\(SecretResolver.environmentName($0.missing.name)) (line \($0.line))" }
+            run.failure = .runtime("\(path):\(line): \(first)" + (others.isEmpty ? "" : "; also \(others.joined(separator: ", "))") + "; nothing was run")
             return
         }
         var steps = Steps(path: path, interpreter: live.interpreter, transport: live.sending as? FailureNotingTransport, profile: profile,
@@ -165,7 +168,7 @@ struct Replayer: Sendable {
     /// now, each name once) supplies, with its step's line. The session's
     /// tokens (`access_token`, filled in as the replay logs in) are left
     /// for their step.
-    static func firstMissingSecret(_ steps: [TranscriptStep], resolver: SecretResolver, profile: Profile) -> (line: Int, missing: SecretResolver.Missing)? {
+    static func missingSecrets(_ steps: [TranscriptStep], resolver: SecretResolver, profile: Profile) -> [(line: Int, missing: SecretResolver.Missing)] {
         var sessions: Set<String> = ["access_token", "refresh_token"]
         if let auth = profile.auth {
             for path in [auth.accessTokenPath, auth.refreshTokenPath] {
@@ -173,6 +176,7 @@ struct Replayer: Sendable {
             }
         }
         var checked: Set<String> = []
+        var missing: [(line: Int, missing: SecretResolver.Missing)] = []
         for step in steps where step.command.contains("{{secret:") {
             let words = (try? LineTokenizer.split(step.command).map(\.text)) ?? []
             let email = resolver.demoEmail(in: words)
@@ -181,10 +185,12 @@ struct Replayer: Sendable {
             for name in SecretResolver.placeholderNames(in: step.command) where !sessions.contains(name) {
                 if unknownEmail, SecretResolver.isPasswordName(name) { continue }
                 guard checked.insert(name + "\u{0}" + (email ?? "")).inserted else { continue }
-                do { _ = try resolver.value(name, email: email) } catch { return (step.line, error) }
+                do { _ = try resolver.value(name, email: email) } catch where !missing.contains(where: { $0.missing == error }) {
+                    missing.append((step.line, error))
+                } catch {}
             }
         }
-        return nil
+        return missing
     }
 
     /// Writes `text` over the file at `path` atomically, keeping its
