@@ -59,6 +59,18 @@ import Testing
         #expect(!notes.contains { $0.contains("Node") }, "a model that holds itself in a field is a model")
     }
 
+    /// What left a path or a schema out was said by `spec load` alone: with
+    /// `--spec` (or a profile's `spec:`) the path went missing without a word.
+    @Test func whatLeftAPathOutIsSaidAtStartUp() {
+        for note in ["references that cannot be resolved in the document are left out", "schemas in other files are described as any",
+                     "path items kept in other files are left out",
+                     "the document refers to schemas it does not have, described as any: #/components/schemas/Missing"] {
+            #expect(SpecCatalog.isDocumentFault(note), "\(note)")
+        }
+        // A limit of the explorer's, not the document's: `spec load` says it.
+        #expect(!SpecCatalog.isDocumentFault("cookie parameters are not sent by the explorer"))
+    }
+
     /// A file that is no text (an image, a zip) got "Yams.YamlError error 7";
     /// a URL, a folder or a missing file, "cannot read the file".
     @Test func aSpecThatIsNoTextOrNoFileIsSaidInTheUsersTerms() throws {
@@ -204,6 +216,11 @@ import Testing
         #expect(throws: SpecError(file: comments, path: "", reason: "the file holds no document (only comments)")) { try SpecLoader.load(comments) }
         let nullPaths = try write("openapi: 3.0.0\ninfo: {title: x, version: \"1\"}\npaths:\n", "yaml")
         #expect(throws: SpecError(file: nullPaths, path: ".paths", reason: "`paths` should be an object (a mapping), and is not.")) { try SpecLoader.load(nullPaths) }
+        // A Swift type name was said as OpenAPIKit wrote it: "to be parsable as Array<Any> but it was not".
+        let wrongList = try write(#"{"openapi": "3.1.0", "info": {"title": "x", "version": "1"}, "paths": {"/p": {"get": {"parameters": "page", "responses": {"200": {"description": "ok"}}}}}}"#, "json")
+        #expect(throws: SpecError(file: wrongList, path: #".paths["/p"].get.parameters"#, reason: "`parameters` should be a list (an array), and is not.")) {
+            try SpecLoader.load(wrongList)
+        }
     }
 
     /// Issue 11, messages: a file that is not YAML or JSON at all said

@@ -118,7 +118,12 @@ struct SpecCatalog {
     /// How a note about `$ref`s to nowhere (or in a loop) starts: a fault of the document, said at every start, not only by `spec load`.
     static let missingSchemasNote = "the document refers to schemas it does not have, described as any"
     static let loopingSchemasNote = "the document has schemas that refer to themselves in a loop, described as any"
-    static func isDocumentFault(_ note: String) -> Bool { note.hasPrefix(missingSchemasNote) || note.hasPrefix(loopingSchemasNote) }
+    /// So is one about what left an endpoint or a schema out (a `$ref` no file has, one to another file):
+    /// with `--spec` it was said by `spec load` alone, and a path went missing without a word.
+    static func isDocumentFault(_ note: String) -> Bool {
+        note.hasPrefix(missingSchemasNote) || note.hasPrefix(loopingSchemasNote) || note.hasPrefix("references that cannot be resolved")
+            || note.contains("in other files")
+    }
 
     static func build(_ document: SpecDocument) -> ImportedSpec {
         var catalog = SpecCatalog(document)

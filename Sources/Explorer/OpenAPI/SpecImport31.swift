@@ -183,6 +183,19 @@ enum SpecImport31 {
     /// OpenAPIKit's text on one line, in words: its cause (after "could not
     /// be decoded because:"), its Markdown (`**GET**`) gone, a missing key as
     /// "`description` is missing".
+    /// A Swift type OpenAPIKit names (`Array<Any>`, `Mapping`) as a document's author says it.
+    private static func kindInWords(_ type: String) -> String {
+        switch type {
+        case "Mapping": "an object (a mapping)"
+        case "String": "a string"
+        case "Int", "Double", "Float", "Decimal": "a number"
+        case "Bool": "true or false"
+        case _ where type.hasPrefix("Array"): "a list (an array)"
+        case _ where type.hasPrefix("Dictionary") || type.hasPrefix("OrderedDictionary"): "an object (a mapping)"
+        default: type.lowercased()
+        }
+    }
+
     static func plainly(_ text: String) -> String {
         var said = text
         if let because = said.range(of: "could not be decoded because:", options: .backwards) { said = String(said[because.upperBound...]) }
@@ -191,8 +204,8 @@ enum SpecImport31 {
             said.replaceSubrange(missing.range, with: "`\(missing.1)` is missing.")
         }
         said = said.replacingOccurrences(of: "Expected value to be parsable as Mapping but it was not", with: "expected an object (a mapping) here")
-        if let kind = said.firstMatch(of: /Expected `([^`]+)` value in .*? to be parsable as (\w+) but it was not\.?/) {
-            said.replaceSubrange(kind.range, with: "`\(kind.1)` should be \(kind.2 == "Mapping" ? "an object (a mapping)" : String(kind.2).lowercased()), and is not.")
+        if let kind = said.firstMatch(of: /Expected `([^`]+)` value (?:in|for) .*? to be parsable as ([\w<>, ]+?) but it was not\.?/) {
+            said.replaceSubrange(kind.range, with: "`\(kind.1)` should be \(kindInWords(String(kind.2))), and is not.")
         }
         said = said.split(whereSeparator: \.isNewline).map { $0.trimmingBlanks() }.filter { !$0.isEmpty }.joined(separator: " ")
         while said.hasSuffix("..") { said.removeLast() }
