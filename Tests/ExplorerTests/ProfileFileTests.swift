@@ -112,6 +112,8 @@ import Testing
             .hasSuffix("the first field must be explorer-profile: 1, the version of this format"))
         #expect(try problem(good.replacingOccurrences(of: "explorer-profile: 1", with: "explorer-profile: 2"))
             == ":1: at $.explorer-profile: expected 1, the only version of this format so far")
+        // Quoted, it is the same version (it was refused as "expected 1").
+        #expect(try ProfileFile.parse(good.replacingOccurrences(of: "explorer-profile: 1", with: "explorer-profile: \"1\""), file: "g.yaml").profile.name == "gitea")
         #expect(try problem(good.replacingOccurrences(of: "default-environment: staging", with: "default-environment: prod"))
             == ":9: at $.default-environment: no environment named 'prod'; there are local, staging")
         #expect(try problem(good.replacingOccurrences(of: "kind: header", with: "kind: oauth"))

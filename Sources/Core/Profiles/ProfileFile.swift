@@ -202,7 +202,8 @@ extension ProfileFile {
             throw root.problem("the first field must be explorer-profile: \(Self.version), the version of this format")
         }
         let version = try root.member("explorer-profile")!
-        guard version.value.intValue == Self.version else {
+        // Quoted as YAML writers often quote versions (`"1"`, as `openapi: "3.0.0"`): the same version.
+        guard version.value.intValue == Self.version || version.value.stringValue == String(Self.version) else {
             throw version.problem("expected \(Self.version), the only version of this format so far")
         }
         let nameValue = try root.require("name")
