@@ -10,11 +10,15 @@ import json
 import re
 import shutil
 import ssl
+import subprocess
+import time
 import urllib.request
 
 import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
-from support import (ALICE_PROMPT, CTRL_D, ENTER, PROMPT, TAB, close_frame, history_lines, isolated_env, make_certificate,
+from support import (BINARY, ALICE_PROMPT, CTRL_D, ENTER, PROMPT, TAB, close_frame, history_lines, isolated_env, make_certificate,
                      run_explorer, text_frame, websocket_accept)
 
 
@@ -417,6 +421,39 @@ def test_a_servers_close_is_recorded_and_its_replay_waits_for_it(env, socket_ser
     for _ in range(3):
         replay = run_explorer(["replay", str(recorded)], env=env, timeout=60)
         assert replay.returncode == 0, replay.stdout + replay.stderr
+
+
+def test_a_lost_connection_is_recorded_and_its_replay_and_the_mock_drop_it_too(env, socket_server, tmp_path):
+    # A drop (no close frame) was not written: `ws status` after it said closed live and open in every replay.
+    # It is written as RFC 6455's 1006, waited for as a close, and the mock drops the connection there.
+    def drops(server, conn):
+        websocket_handshake(server, conn)
+        conn.sendall(text_frame(b'{"hello":1}'))
+        time.sleep(0.3)
+        conn.close()
+
+    server = socket_server(drops)
+    recorded = tmp_path / "lost.transcript"
+    base = f"http://127.0.0.1:{server.port}"
+    run_explorer(["--base-url", base, "--record", str(recorded), "-c", f"ws connect ws://127.0.0.1:{server.port}/ --retries 0 --heartbeat 0",
+                  "-c", "ws recv 2 --timeout 5", "-c", "ws status"], env=env)
+    text = recorded.read_text()
+    assert "← (closed 1006)\n" in text and "| state: closed\n" in text, text
+    for _ in range(2):
+        replay = run_explorer(["replay", str(recorded)], env=env, timeout=60)
+        assert replay.returncode == 0, replay.stdout + replay.stderr
+    # The mock drops the socket after the greeting, with no close frame: a client sees 1006.
+    mock = subprocess.Popen([BINARY, "mock", str(recorded), "--port", "0"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        address = re.search(r"http://127\.0\.0\.1:\d+", mock.stdout.readline()).group(0)
+        with connect(address.replace("http", "ws", 1) + "/") as ws:
+            assert json.loads(ws.recv(timeout=5)) == {"hello": 1}
+            with pytest.raises(ConnectionClosed) as closed:
+                ws.recv(timeout=5)
+        assert closed.value.rcvd is None, f"closed with a close frame: {closed.value.rcvd}"
+    finally:
+        mock.terminate()
+        mock.communicate(timeout=30)
 
 
 def test_a_send_after_the_server_closed_says_who_closed_it(env, socket_server):

@@ -19,6 +19,10 @@ public enum CloseCode {
         }
     }
 
+    /// RFC 6455's code for a connection that ended with no close frame (never
+    /// sent in one): how a transcript writes a lost connection, `← (closed 1006)`.
+    public static let lost = 1006
+
     /// `4003: token expired`, `1011, internal server error`, `4999`.
     public static func describe(_ code: Int, reason: String?) -> String {
         if let reason, !reason.isEmpty { return "\(code): \(reason)" }

@@ -252,6 +252,10 @@ extension Interpreter {
             // (a `ws status` or `ws send` after it failed every replay, the socket still open there).
             if let code, !(CloseCode.mayBeOurs(code) && (reason ?? "").isEmpty) {
                 frameTap.post(ObservedFrame(.received, .closed(code: Int(code), reason: reason ?? "")))
+            } else if code == nil {
+                // A connection lost is recorded as RFC 6455's 1006: a replay went on with the socket open
+                // where it had dropped (`ws status` said open), and waits for the same loss now.
+                frameTap.post(ObservedFrame(.received, .closed(code: CloseCode.lost, reason: "")))
             }
             let said = code.map { CloseCode.describe($0, reason: reason) }
             let text = said.map { "closed (\($0))" } ?? "connection lost"

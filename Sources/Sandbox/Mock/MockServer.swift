@@ -293,6 +293,10 @@ enum MockSockets {
                         case let .close(reason):
                             try await outbound.close(.policyViolation, reason: fitting(reason))
                             return
+                        case let .closeAsRecorded(code, _) where code == CloseCode.lost:
+                            // A connection lost, as recorded: dropped with no close frame (1006 is never sent in one).
+                            try await channel.close()
+                            return
                         case let .closeAsRecorded(code, reason):
                             try await outbound.close(.init(codeNumber: code), reason: fitting(reason))
                             return
