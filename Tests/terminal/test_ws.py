@@ -18,7 +18,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from support import (BINARY, ALICE_PROMPT, CTRL_D, ENTER, PROMPT, TAB, close_frame, history_lines, isolated_env, make_certificate,
+from support import (BINARY, ALICE_PROMPT, CTRL_C, CTRL_D, ENTER, PROMPT, TAB, close_frame, history_lines, isolated_env, make_certificate,
                      run_explorer, text_frame, websocket_accept)
 
 
@@ -327,6 +327,26 @@ def test_ws_close_on_a_peer_that_never_answers_comes_back_to_the_prompt(spawn, s
     x.send("ws close" + ENTER)
     x.expect("closed")
     x.expect(PROMPT)
+    assert "no WebSocket" in x.run("ws status")
+
+
+def test_ctrl_c_during_ws_close_on_a_peer_that_never_answers_drops_the_socket_at_once(spawn, socket_server):
+    # Ctrl-C stopped `ws recv` and `ws connect`, not `ws close`: it waited out the 5 s close timeout.
+    def silent(server, conn):
+        websocket_handshake(server, conn)
+        server.stopped.wait(30)
+
+    server = socket_server(silent, connections=1)
+    x = spawn()
+    url = f"ws://127.0.0.1:{server.port}/"
+    assert "connected to " + url in x.run(f"ws connect {url} --heartbeat 0 --retries 0")
+    x.send("ws close" + ENTER)
+    time.sleep(0.5)
+    started = time.monotonic()
+    x.send(CTRL_C)
+    x.expect(PROMPT)
+    # Well before the close timeout (5 s): the Ctrl-C did it.
+    assert time.monotonic() - started < 4
     assert "no WebSocket" in x.run("ws status")
 
 

@@ -103,8 +103,13 @@ public actor WebSocketSession {
                 try? await Task.sleep(for: limit)
                 if !Task.isCancelled { runner.cancel() }
             }
-            try? await writer.close(.normalClosure, reason: nil)
-            await runner.value
+            // Ctrl-C (the line's task cancelled) drops it at once: it waited out the 5 s all the same.
+            await withTaskCancellationHandler {
+                try? await writer.close(.normalClosure, reason: nil)
+                await runner.value
+            } onCancel: {
+                runner.cancel()
+            }
             watchdog.cancel()
         } else {
             runner.cancel()
