@@ -10,7 +10,8 @@ extension Renderer {
         let time = palette.dim(Self.clockTime(notice.time))
         switch notice.kind {
         case .received: return "\(time) \(palette.cyan("←")) \(notice.pretty ? indented(notice.text) : framePreview(notice.text))\n"
-        case .sent: return "\(time) \(palette.green("→")) \(notice.pretty ? indented(notice.text) : framePreview(notice.text))\n"
+        // `show` prints the last frame received, not one sent: no hint under a long one sent.
+        case .sent: return "\(time) \(palette.green("→")) \(notice.pretty ? indented(notice.text) : framePreview(notice.text, showable: false))\n"
         case .state: return "\(time) \(palette.yellow("·")) \(palette.yellow(Self.visible(notice.text, keepingLines: false)))\n"
         case .problem: return "\(time) \(palette.red("!")) \(palette.red(Self.visible(notice.text, keepingLines: false)))\n"
         case .streamed: return "\(time) \(palette.cyan("⇣")) \(framePreview(notice.text))\n"
@@ -27,7 +28,7 @@ extension Renderer {
     /// A frame's text on one line, tokens hidden, cut after `framePreviewLimit`
     /// characters. The cut comes first, so a 10 MB frame costs no more to
     /// show than its preview.
-    private func framePreview(_ text: String) -> String {
+    private func framePreview(_ text: String, showable: Bool = true) -> String {
         let shown = Substring(hidingSecrets(inFrame: text))
         var preview = shown.prefix(Self.framePreviewLimit)
         // A text frame: its JWT-shaped words hidden, as in a JSON one.
@@ -35,7 +36,7 @@ extension Renderer {
         // One line, and nothing a server sent may drive the terminal (escape codes, a title).
         let line = Self.visible(preview.replacingOccurrences(of: "\n", with: "\\n"), keepingLines: false)
         guard preview.endIndex < shown.endIndex else { return line }
-        return line + palette.dim(" … \(Self.size(text.utf8.count)) in all; `show` prints it")
+        return line + palette.dim(" … \(Self.size(text.utf8.count)) in all" + (showable ? "; `show` prints it" : ""))
     }
 
     /// A streamed answer's row as a script writes it, as it comes: whole,
