@@ -28,6 +28,9 @@ import Testing
         #expect(texts("describe PO").contains("POST"))
         #expect(texts("describe Task") == ["Task", "TaskListResponse", "TaskCreate", "TaskUpdate", "TaskStatus"], "models, then the enums")
         #expect(texts("describe post /api/forum/po") == ["/api/forum/posts"])
+        // Nothing typed: the endpoints as well as the models (it offered models alone).
+        let offered = texts("describe ")
+        #expect(offered.contains { $0.hasPrefix("/api") } && offered.contains("Task"), "\(offered)")
     }
 
     @Test func pathsSegmentBySegment() {

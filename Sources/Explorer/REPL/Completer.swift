@@ -144,7 +144,9 @@ enum Completer {
             let names = state.profile.models.map(\.name).filter { $0.hasPrefix(word) }
             let enums = state.profile.enums.keys.sorted().filter { $0.hasPrefix(word) }
             let methods = word.isEmpty ? [] : CommandTable.methods.filter { $0.hasPrefix(word.uppercased()) }
-            return Completion(start: start, candidates: names.map { .init(text: $0, isFinal: true, hint: "model") }
+            // Nothing typed yet: the endpoints' first segments too (`describe <TAB>` offered models alone).
+            let endpoints = word.isEmpty ? paths("/", method: "", start: start, state: state).candidates : []
+            return Completion(start: start, candidates: endpoints + names.map { .init(text: $0, isFinal: true, hint: "model") }
                 + enums.map { .init(text: $0, isFinal: true, hint: "enum") } + methods.map { .init(text: $0, isFinal: true, hint: nil) })
         case let .word(choices, orFile):
             let found = orFile ? files(word, prefix: "", start: start, state: state).candidates : []
