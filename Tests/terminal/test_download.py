@@ -26,6 +26,9 @@ class Files(QuietHandler):
         if self.path == "/missing":
             self.send_error(404)
             return
+        if self.path == "/moved":
+            self.reply(302, b"", [("Location", "/notes.txt")])
+            return
         body = Files.big if self.path.startswith("/big") else b"x" * 100_000 if self.path.startswith("/mid") else b"report\n"
         if self.path.startswith("/encoding"):
             body = (self.headers.get("Accept-Encoding") or "").encode()
@@ -57,6 +60,16 @@ def test_download_writes_any_size_and_names_the_file_as_httpie_does(files, tmp_p
     assert not (tmp_path.parent / "report 2026.csv").exists(), "a name from the server never leaves the folder"
     assert (tmp_path / "encoding").read_text() == "identity", "the bytes as sent, of any size: nothing to decode in memory"
     assert "saved 7 B to bashrc" in said and not (tmp_path / ".bashrc").exists(), "nor hides itself as a dotfile, as in HTTPie"
+
+
+def test_a_download_follows_a_redirect_as_httpies_does(files, tmp_path):
+    # A 302 to the file saved nothing and exited 0: a ported `http --download URL` broke without a sign.
+    result = run_explorer(["--base-url", files, "-c", "get /moved -d -o got.txt"], env=isolated_env(tmp_path), cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert (tmp_path / "got.txt").read_bytes() == b"report\n"
+    # --follow's own limit still holds.
+    limited = run_explorer(["--base-url", files, "-c", "get /moved -d -o other.txt --max-redirects 0"], env=isolated_env(tmp_path), cwd=tmp_path)
+    assert limited.returncode != 0 and not (tmp_path / "other.txt").exists(), limited.stdout + limited.stderr
 
 
 def test_a_download_renamed_because_its_name_was_taken_replays(files, tmp_path):

@@ -323,7 +323,9 @@ actor Interpreter {
                 return .failure("\(taken.message): not sent", .usage)
             }
             let rule = access(for: request)
-            let follow = options.follow == true ? RedirectPolicy(maximum: options.maxRedirects ?? RedirectPolicy().maximum) : nil
+            // `--download` follows redirects, as HTTPie's does: a 302 to the file saved nothing and exited 0.
+            let follows = options.follow ?? options.download
+            let follow = follows ? RedirectPolicy(maximum: options.maxRedirects ?? RedirectPolicy().maximum) : nil
             let (stream, download) = takeBodyAsItComes(&request, options: options)
             let exchange: Exchange
             do {
@@ -356,7 +358,7 @@ actor Interpreter {
             }
             var view = options.print ?? PrintParts.standard(for: method)
             var notes = certificateNote.map { [$0] } ?? []
-            if options.follow != true, options.maxRedirects != nil, (300..<400).contains(exchange.response.status),
+            if !follows, options.maxRedirects != nil, (300..<400).contains(exchange.response.status),
                exchange.response.header("Location") != nil {
                 notes.append("not followed: --max-redirects counts the redirects --follow follows")
             }

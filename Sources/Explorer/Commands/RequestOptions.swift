@@ -112,7 +112,7 @@ struct RequestOptions: Sendable, Equatable {
         (["--body", "-b"], nil, "print the response body only (-p b)"),
         (["--force"], nil, "send even when the catalog says a body field has the wrong type; -o replaces a file that is there"),
         (["--output", "-o"], "FILE", "save the answer's body in FILE (a new file) instead of printing it"),
-        (["--download", "-d"], nil, "write the body to a file as it comes, any size, named by -o, the answer or the URL"),
+        (["--download", "-d"], nil, "write the body to a file as it comes, any size, named by -o, the answer or the URL; follows redirects"),
         (["--curl"], nil, "print the request as a curl command (secrets as $VARIABLES) instead of sending it"),
         (["--auth", "-a"], "USER:PASSWORD", "send Basic authentication (with -A bearer, a TOKEN), to this line's host only"),
         (["--auth-type", "-A"], "basic|bearer", "how --auth is sent: basic (the default) or bearer"),
