@@ -367,6 +367,25 @@ import Testing
         #expect(CurlImport.ungrouped([.init(text: "-sSo", start: 5)]).map(\.text) == ["-s", "-S", "-o"])
     }
 
+    /// curl's `-H 'Name:'` removes the header (it was sent empty), `-H 'Name;'` sends it empty (it was
+    /// refused), and `-d @FILE` sends the file (it was refused): curl scripts port as they are.
+    @Test func curlsHeaderRemovalEmptyHeaderAndFileBodyAreRead() throws {
+        guard case let .http(method, _, items, _) = try parser.parse("curl https://h.example/x -H 'User-Agent:' -H 'X-A;' -d @form.txt") else {
+            Issue.record("not a request"); return
+        }
+        #expect(method == "POST")
+        #expect(items == [.header(name: "User-Agent", value: ""), .emptyHeader(name: "X-A"),
+                          .file(name: "", path: "form.txt", contentType: "application/x-www-form-urlencoded")])
+        guard case let .http(_, _, json, _) = try parser.parse("curl https://h.example/x --json @a.json") else { Issue.record("not a request"); return }
+        #expect(json.last == .file(name: "", path: "a.json", contentType: "application/json"))
+        do {
+            _ = try parser.parse("curl https://h.example/x -d @a.txt -d b=1")
+            Issue.record("parsed")
+        } catch {
+            #expect(error.message == "curl's -d @FILE with other data: explorer sends the file alone as the body")
+        }
+    }
+
     @Test func whatIsNotReadIsSaidWithItsColumn() {
         for (line, column) in [("curl --proxy http://p https://h", 5), ("curl -H 'NoColon' https://h", 5), ("curl -s", 5), ("curl ftp://h/x", 5),
                                ("curl -X 'GET /x HTTP/1.1' https://h", 5), ("curl -X '' https://h", 5),

@@ -46,6 +46,8 @@ enum CurlImport {
         var data: [String] = []
         var urlencoded: [String] = []
         var getWithData = false
+        /// `-d @FILE`, `--data-binary @FILE`: the file's path, and where it was typed.
+        var dataFile: (path: String, column: Int)?
         var options = RequestOptions()
         var i = 0
         func value(_ flag: LineTokenizer.Word) throws(CommandError) -> String {
@@ -79,8 +81,17 @@ enum CurlImport {
                 method = given.uppercased()
             case "-H", "--header":
                 let header = try take()
+                // `-H 'X-A;'` is curl's way to send a header with no value.
+                if header.hasSuffix(";"), !header.contains(":") {
+                    let name = String(header.dropLast()).trimmingBlanks()
+                    guard !name.isEmpty, HTTPHeader.invalidNameOffset(name) == nil else {
+                        throw CommandError("curl's -H '\(header)': not a header name before ';'", column: word.start)
+                    }
+                    items.append(.emptyHeader(name: name))
+                    break
+                }
                 guard let colon = header.firstIndex(of: ":") else {
-                    throw CommandError("curl's -H needs 'Name: value', got '\(header)'", column: word.start)
+                    throw CommandError("curl's -H needs 'Name: value' (or 'Name;' for an empty one), got '\(header)'", column: word.start)
                 }
                 let name = String(header[..<colon]).trimmingBlanks()
                 let headerValue = String(header[header.index(after: colon)...]).trimmingBlanks()
@@ -92,13 +103,18 @@ enum CurlImport {
                 if let bad = HTTPHeader.invalidValueOffset(headerValue) {
                     throw CommandError("curl's -H '\(header)': \(HTTPHeader.describeCharacter(at: bad, of: headerValue)) cannot be in a header value", column: word.start)
                 }
-                items.append(headerValue.isEmpty ? .emptyHeader(name: name) : .header(name: name, value: headerValue))
+                // `-H 'User-Agent:'` removes the header, in curl as in HTTPie's `User-Agent:` (it was sent empty).
+                items.append(.header(name: name, value: headerValue))
             case "-d", "--data", "--data-raw", "--data-binary", "--data-ascii", "--json":
                 let body = try take()
                 if body.hasPrefix("@"), text != "--data-raw" {
-                    throw CommandError("curl's \(text) @FILE: use explorer's @FILE item for a file body", column: word.start)
+                    // The file is the body (curl's usual way to send one), as explorer's `@FILE` item sends it.
+                    guard body.count > 1 else { throw CommandError("curl's \(text) @: a file name goes after '@'", column: word.start) }
+                    guard dataFile == nil else { throw CommandError("curl's \(text) @FILE a second time: explorer sends one file as the body", column: word.start) }
+                    dataFile = (String(body.dropFirst()), word.start)
+                } else {
+                    data.append(body)
                 }
-                data.append(body)
                 if text == "--json" {
                     items.append(.header(name: "Content-Type", value: "application/json"))
                     items.append(.header(name: "Accept", value: "application/json"))
@@ -187,6 +203,14 @@ enum CurlImport {
         }
         let encoded = urlencoded.map(Self.urlencode)
         var target = URLCheck.lowercasingScheme(typed)
+        if let dataFile {
+            guard !getWithData, data.isEmpty, encoded.isEmpty else {
+                throw CommandError("curl's -d @FILE with other data: explorer sends the file alone as the body", column: dataFile.column)
+            }
+            // curl's type for -d (a form's), or --json's; a -H Content-Type given replaces it.
+            let json = words.contains { $0.text == "--json" || $0.text.hasPrefix("--json=") }
+            items.append(.file(name: "", path: dataFile.path, contentType: json ? "application/json" : "application/x-www-form-urlencoded"))
+        }
         if getWithData {
             // -G: the data goes on the URL's query as it is, as curl puts it there.
             let query = (data + encoded).joined(separator: "&")
