@@ -23,7 +23,7 @@ import Testing
             #expect(exchange.request.header("Authorization") == nil)
             #expect(exchange.response.status == 401, "the other server saw no token")
             #expect(note?.contains("token not sent: \(Origin(other.baseURL)!) is not the backend's origin") == true, "\(note ?? "no note")")
-            guard case let .offline(shown, offlineNote) = try await run(interpreter, "get \(elsewhere) --offline") else { Issue.record("sent"); return }
+            guard case let .offline(shown, offlineNote, _) = try await run(interpreter, "get \(elsewhere) --offline") else { Issue.record("sent"); return }
             #expect(shown.header("Authorization") == nil)
             #expect(offlineNote?.hasPrefix("token not sent") == true)
             // The backend's own origin, typed in full, still gets it.
@@ -40,7 +40,7 @@ import Testing
         let live = try await LiveSession.open(profile: .linku, target: .sandbox(), offline: true)
         let (interpreter, session, server) = (live.interpreter, await live.interpreter.session, try #require(live.sandbox))
         let login = try await run(interpreter, "login me@example.com s3cret")
-        guard case let .offline(request, _) = login else { Issue.record("\(login)"); return }
+        guard case let .offline(request, _, _) = login else { Issue.record("\(login)"); return }
         #expect(request.url.path == "/api/secure-auth/login")
         // Shown hidden, with the Content-Length of the body it would send (it was the hidden body's).
         let shown = Renderer(palette: .plain).render(login).out

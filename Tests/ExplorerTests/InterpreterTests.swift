@@ -164,7 +164,7 @@ import Testing
         try await withInterpreter { interpreter, server in
             _ = try await run(interpreter, "login alice@example.com alice123")
             let before = server.count("login")
-            guard case let .offline(request, _) = try await run(interpreter, "post /api/tasks title=x --offline") else { Issue.record("sent"); return }
+            guard case let .offline(request, _, _) = try await run(interpreter, "post /api/tasks title=x --offline") else { Issue.record("sent"); return }
             #expect(request.header("Authorization") == "Bearer <access_token>")
             guard case let .exchange(list, _, _) = try await run(interpreter, "get /api/tasks") else { Issue.record("no exchange"); return }
             #expect(list.response.json?["total"]?.intValue == 5)
@@ -177,7 +177,7 @@ import Testing
     @Test func offlineHidesTheLinesOwnCredentials() async throws {
         try await withInterpreter { interpreter, _ in
             let line = #"get /api/banners Authorization:'Bearer abc-123-def' X-Api-Key:k-1234567 Cookie:sid=zzz9 X-Trace:t-1 --offline"#
-            guard case let .offline(request, _) = try await run(interpreter, line) else { Issue.record("sent"); return }
+            guard case let .offline(request, _, _) = try await run(interpreter, line) else { Issue.record("sent"); return }
             #expect(request.header("Authorization") == "Bearer <hidden: 11 characters>")
             #expect(request.header("X-Api-Key") == "<hidden: 9 characters>")
             #expect(request.header("Cookie") == "sid=<hidden: 4 characters>")

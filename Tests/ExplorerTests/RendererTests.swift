@@ -569,6 +569,21 @@ import Testing
         #expect(!shown.contains("Content-Length") && !shown.contains("Transfer-Encoding"), "\(shown)")
     }
 
+    /// `--offline -p B` printed the whole request; HTTPie prints the body alone.
+    @Test func offlinePrintsTheRequestPartsAsked() async throws {
+        try await withSandboxInterpreter { interpreter, _ in
+            let line = { (flags: String) async throws -> String in
+                self.plain.render(await interpreter.execute(try interpreter.parser.parse("post /api/echo a=1 --offline \(flags)"))).out
+            }
+            #expect(try await line("-p B") == #"{"a":"1"}"# + "\n")
+            let head = try await line("-p H")
+            #expect(head.hasPrefix("POST /api/echo HTTP/1.1\n") && !head.contains(#"{"a":"1"}"#), "\(head)")
+            // Parts of the answer alone (`defaults -p hb`): the whole request, never nothing.
+            let whole = try await line("-p hb")
+            #expect(whole.hasPrefix("POST /api/echo HTTP/1.1\n") && whole.hasSuffix(#"{"a":"1"}"# + "\n"), "\(whole)")
+        }
+    }
+
     /// `--offline` on screen hides what `-v` hides: a password in a JSON or
     /// form body (it showed `"password":"hunter2"`, a helper found).
     @Test func offlineHidesSecretFieldsOfTheBody() throws {

@@ -156,7 +156,7 @@ import Testing
         ])
         // --offline shows the same decision, with the token hidden.
         let offline = await interpreter.execute(try CommandParser().parse("get /admin/stats --offline"))
-        guard case let .offline(request, _) = offline else { Issue.record("not offline: \(offline)"); return }
+        guard case let .offline(request, _, _) = offline else { Issue.record("not offline: \(offline)"); return }
         #expect(request.header("X-API-Key") == "<access_token>" && request.header("Authorization") == nil)
     }
 
@@ -172,9 +172,9 @@ import Testing
         let interpreter = Interpreter(session: AuthSession(profile: .generic, builder: builder, transport: ScriptedTransport(answers: [:]),
                                                            store: MemoryTokenStore()), offline: true)
         _ = await interpreter.loadSpec(try Self.write(document, "json"))
-        guard case let .offline(patch, _) = await interpreter.execute(try CommandParser().parse("patch /items/3 price:=5")),
-              case let .offline(typed, _) = await interpreter.execute(try CommandParser().parse("patch /items/3 price:=5 Content-Type:application/json")),
-              case let .offline(post, _) = await interpreter.execute(try CommandParser().parse("post /other a=1")) else { Issue.record("sent"); return }
+        guard case let .offline(patch, _, _) = await interpreter.execute(try CommandParser().parse("patch /items/3 price:=5")),
+              case let .offline(typed, _, _) = await interpreter.execute(try CommandParser().parse("patch /items/3 price:=5 Content-Type:application/json")),
+              case let .offline(post, _, _) = await interpreter.execute(try CommandParser().parse("post /other a=1")) else { Issue.record("sent"); return }
         #expect(patch.header("Content-Type") == "application/merge-patch+json")
         #expect(typed.header("Content-Type") == "application/json" && post.header("Content-Type") == "application/json")
     }

@@ -318,7 +318,12 @@ actor Interpreter {
                 }
             }
             if options.curl { return try await curlView(method: method, path: path, items: items, options: options, typed: typed) }
-            if options.offline || offline { return await offlineView(of: request, also: certificateNote) }
+            if options.offline || offline {
+                // `-p B` prints the body alone, `-p H` the head, as HTTPie's --offline does; a -p of the answer's parts
+                // alone (`defaults -p hb`) leaves both, so --offline never prints nothing.
+                let asked = (options.print ?? []).intersection([.requestHeaders, .requestBody])
+                return await offlineView(of: request, also: certificateNote, parts: asked.isEmpty ? [.requestHeaders, .requestBody] : asked)
+            }
             if let file = options.output, let taken = Self.taken(file, force: options.force, in: outputs, forcing: "--force") {
                 return .failure("\(taken.message): not sent", .usage)
             }
@@ -625,7 +630,8 @@ actor Interpreter {
     /// The request as the session would send it, with the token shown as a
     /// placeholder: tokens are never printed. A token the origin rule keeps
     /// back is said under the request, as it is when sending.
-    private func offlineView(of request: PreparedRequest, isPublic: Bool? = nil, also certificateNote: String? = nil) async -> Outcome {
+    private func offlineView(of request: PreparedRequest, isPublic: Bool? = nil, also certificateNote: String? = nil,
+                             parts: PrintParts = [.requestHeaders, .requestBody]) async -> Outcome {
         // With the session headers it would carry. Every credential is hidden,
         // those typed on the line too, as -v hides them: HTTPie's --offline
         // prints them, but a screen (and a terminal's scrollback) is no place for them.
@@ -643,12 +649,12 @@ actor Interpreter {
         let rule = access(for: request)
         let placement = rule?.token ?? .bearer
         switch await session.tokenDecision(for: request, isPublic: isPublic ?? rule?.isPublic, token: placement) {
-        case .none: return .offline(shown, note: headersNote)
+        case .none: return .offline(shown, note: headersNote, parts: parts)
         case .attached:
             shown.setHeader(placement.headerName, placement.headerValue("<access_token>"))
-            return .offline(shown, note: headersNote)
+            return .offline(shown, note: headersNote, parts: parts)
         case .withheld:
-            return .offline(shown, note: [session.scope.withheldNote(for: request.url), headersNote].compactMap { $0 }.joined(separator: "\n"))
+            return .offline(shown, note: [session.scope.withheldNote(for: request.url), headersNote].compactMap { $0 }.joined(separator: "\n"), parts: parts)
         }
     }
 

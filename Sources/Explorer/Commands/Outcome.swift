@@ -9,8 +9,9 @@ enum Outcome: Sendable {
     /// alice"); `view` says which parts are printed (`--print`).
     case exchange(Exchange, note: String?, view: PrintParts = .plain)
     /// `--offline`: the request that would have been sent, and a note
-    /// (the token kept back from another origin).
-    case offline(PreparedRequest, note: String?)
+    /// (the token kept back from another origin); `parts`, which of its
+    /// head and body `-p` asks for (HTTPie's `--offline -p B` prints the body alone).
+    case offline(PreparedRequest, note: String?, parts: PrintParts = [.requestHeaders, .requestBody])
     /// `--curl`: the request as a curl command would send it, and a note.
     /// `follow`: the most redirects the line follows, nil when it follows none.
     case curl(PreparedRequest, follow: Int?, form: [CurlCommand.FormPart]? = nil, note: String?)

@@ -48,8 +48,8 @@ struct Renderer: Sendable {
         case let .failure(message, _): return ("", palette.red("error: ") + shownSafely(hidingSupplied(in: message)) + "\n")
         case let .unanswered(request, view, message, _):
             return (sent(request, view) + "\n", palette.red("error: ") + shownSafely(hidingSupplied(in: message)) + "\n")
-        case let .offline(request, note):
-            return (offline(request, hidingSecrets: true, formattingJSON: formatsOfflineJSON) + (note.map { palette.dim($0) + "\n" } ?? ""), "")
+        case let .offline(request, note, parts):
+            return (offline(request, hidingSecrets: true, formattingJSON: formatsOfflineJSON, parts: parts) + (note.map { palette.dim($0) + "\n" } ?? ""), "")
         case let .exchange(exchange, note, view): return exchangeText(exchange, note: note, view: view)
         case let .frames(notices, shortfall):
             return (notices.filter { !$0.shownAsItCame }.map(notice).joined(), shortfall.map { palette.red("error: ") + hidingSupplied(in: $0) + "\n" } ?? "")
@@ -502,13 +502,14 @@ struct Renderer: Sendable {
     /// hides them.
     /// A recording takes it whole: its own scrubber writes them as
     /// `{{secret:NAME}}`.
-    func offline(_ request: PreparedRequest, hidingSecrets: Bool = false, formattingJSON: Bool = false) -> String {
+    func offline(_ request: PreparedRequest, hidingSecrets: Bool = false, formattingJSON: Bool = false,
+                 parts: PrintParts = [.requestHeaders, .requestBody]) -> String {
         let target = hidingSecrets ? hidingSupplied(in: Redactor.redact(target: request.target, alsoSecret: secretParameters)) : request.target
         var lines = ["\(request.method) \(target) HTTP/1.1"]
         lines += request.wireHeaders.map { "\($0.name): \(hidingSecrets ? hidingSupplied(in: $0.value) : $0.value)" }
-        var text = lines.joined(separator: "\n") + "\n"
-        if let body = request.body, !body.isEmpty {
-            text += "\n"
+        var text = parts.contains(.requestHeaders) ? lines.joined(separator: "\n") + "\n" : ""
+        if parts.contains(.requestBody), let body = request.body, !body.isEmpty {
+            if !text.isEmpty { text += "\n" }
             let type = request.header("Content-Type")?.lowercased() ?? ""
             // JSON sent under another type (curl's -d is a form's, `--raw` with Content-Type:text/plain) has its secrets
             // hidden too, as -v hides them: its password was printed in clear.

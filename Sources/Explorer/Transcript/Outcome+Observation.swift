@@ -17,7 +17,7 @@ extension Outcome {
             observation.errors = shortfall.map(Self.lines) ?? []
             return observation
         case let .failure(message, _), let .unanswered(_, _, message, _): return Observation(errors: Self.lines(message))
-        case let .offline(request, note):
+        case let .offline(request, note, _):
             // The Host line names this run's port; the rest is the request itself,
             // its query's secrets hidden (`?access_token=`, `?key=` were written in clear).
             var lines = Self.lines(renderer.offline(request)).filter { !$0.hasPrefix("Host: ") }
