@@ -569,6 +569,18 @@ import Testing
         #expect(!shown.contains("Content-Length") && !shown.contains("Transfer-Encoding"), "\(shown)")
     }
 
+    /// httpbin's /stream/N (JSON lines under application/json) came with a
+    /// warning that it was not JSON, and as text: a row each now, silently.
+    @Test func jsonLinesUnderAJSONTypeAreShownARowEach() {
+        let lines = Array(#"{"id": 0, "password": "S3cret!x"}"#.utf8) + [10] + Array(#"{"id": 1}"#.utf8) + [10]
+        let (out, err) = plain.render(exchange(200, "OK", type: "application/json", body: lines))
+        #expect(out.hasSuffix(#"{"id":0,"password":"<hidden: 8 characters>"}"# + "\n" + #"{"id":1}"# + "\n"), "\(out)")
+        #expect(!out.contains("warning") && !err.contains("warning"), "\(out)\(err)")
+        // One value and garbage after it is still not JSON, and said so.
+        let (broken, _) = plain.render(exchange(200, "OK", type: "application/json", body: Array("{\"a\": 1}\nnot json\n".utf8)))
+        #expect(broken.contains("warning: the body says application/json but is not valid JSON"), "\(broken)")
+    }
+
     /// `--offline -p B` printed the whole request; HTTPie prints the body alone.
     @Test func offlinePrintsTheRequestPartsAsked() async throws {
         try await withSandboxInterpreter { interpreter, _ in

@@ -26,6 +26,11 @@ public enum JSONPrinter {
         written(value, indent: nil, style: .plain).text
     }
 
+    /// One line, in colour, each string seen by `shown` first (a row of JSON lines as shown).
+    public static func compact(_ value: JSONValue, style: JSONStyle, shown: ((_ key: String?, _ text: String) -> String)?) -> String {
+        written(value, indent: nil, style: style, shown: shown).text
+    }
+
     /// `compact`'s text as UTF-8 bytes, written without building a String:
     /// what a server puts in a response body.
     public static func compactUTF8(_ value: JSONValue) -> [UInt8] {

@@ -326,6 +326,11 @@ struct Renderer: Sendable {
             // A spooled body found to be JSON on its way, whose start alone
             // does not parse (its first value is longer): the start as text.
             if response.claimsJSON, response.spool?.jsonError != nil || response.spool == nil {
+                // JSON lines under a JSON type (httpbin's /stream/N): a row each, as a stream's are shown, with no warning.
+                if let rows = Self.jsonLines(response) {
+                    let shown = Self.shown(hiding: carried, secretNames: secretNames)
+                    return rows.map { JSONPrinter.compact($0, style: palette.json, shown: shown) + "\n" }.joined()
+                }
                 let shown = textOrBinary(response, type: type, charset: charset, hiding: carried)
                 let binary = shown.hasPrefix(palette.dim("binary body: "))
                 let warning = palette.yellow("warning: ") + "the body says \(type) but is not valid JSON (\(error))\(binary ? "" : "; shown as text")\n"
@@ -333,6 +338,19 @@ struct Renderer: Sendable {
             }
         }
         return textOrBinary(response, type: type, charset: charset, hiding: carried)
+    }
+
+    /// The values of a body of JSON lines (two or more lines, each a JSON
+    /// value, blank lines aside), kept in memory whole; nil for any other.
+    static func jsonLines(_ response: ReceivedResponse) -> [JSONValue]? {
+        guard response.spool == nil, response.body.contains(UInt8(ascii: "\n")) else { return nil }
+        var values: [JSONValue] = []
+        for line in response.body.split(separator: UInt8(ascii: "\n")) {
+            guard line.contains(where: { !" \t\r".utf8.contains($0) }) else { continue }
+            guard let value = try? JSONParser.parse(Array(line)) else { return nil }
+            values.append(value)
+        }
+        return values.count >= 2 ? values : nil
     }
 
     /// Bytes that are not UTF-8 (GBK labelled as nothing) read as U+FFFD: said, not silently.
@@ -382,7 +400,7 @@ struct Renderer: Sendable {
             if let bytes = response.wholeBody, let text = Self.text(bytes, charset: response.textCharset) {
                 // Text as it came: no line end added (a 64 MiB text stays 64 MiB).
                 let hidden = Self.hidingSecrets(in: text, carried: carried)
-                let warning = response.claimsJSON
+                let warning = response.claimsJSON && Self.jsonLines(response) == nil
                     ? palette.yellow("warning: ") + "the body says \(Self.mediaType(of: response, or: "JSON")) but is not valid JSON; written as it came\n" : ""
                 return (hidden, warning)
             }
