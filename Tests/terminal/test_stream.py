@@ -161,6 +161,24 @@ def test_a_script_writes_the_rows_as_they_come(server, tmp_path):
     assert whole.stdout.rstrip().endswith("4 lines streamed above"), whole.stdout
 
 
+def test_v_shows_a_streams_request_above_its_rows_as_httpie_does(spawn, server, tmp_path):
+    # The request came after the rows, under them: HTTPie prints it first, as it went out.
+    url = f"http://127.0.0.1:{server}"
+    script = run_explorer(["--base-url", url, "-c", "get /lines -v", "-c", "get /lines -v"], env=isolated_env(tmp_path), timeout=30)
+    first, second = script.stdout.split("streamed above\n")[:2]
+    for shown in (first, second):
+        assert shown.startswith("GET /lines HTTP/1.1\n") and shown.count("GET /lines HTTP/1.1") == 1, shown
+        assert shown.index("GET /lines") < shown.index('{"n":0}') < shown.index("HTTP/1.1 200 OK"), shown
+    prompt = f"127.0.0.1:{server}> "
+    x = spawn("--base-url", url, prompt=prompt)
+    x.send("get /lines -v" + ENTER)
+    x.expect('⇣ {"n":0}')
+    assert "GET /lines HTTP/1.1" in x.transcript, "the request shows before the first row"
+    after = x.expect(prompt, timeout=15)
+    assert "GET /lines HTTP/1.1" not in after and "HTTP/1.1 200 OK" in after, after
+    x.close()
+
+
 def test_a_script_stops_an_endless_stream_when_its_reader_goes_away(server, tmp_path):
     # `explorer -c 'get /events' | head -2` ran on after head had gone, for ever.
     script = subprocess.Popen([BINARY, "--base-url", f"http://127.0.0.1:{server}", "-c", "get /events"],

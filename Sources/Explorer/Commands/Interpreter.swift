@@ -73,6 +73,15 @@ actor Interpreter {
     private(set) var streamedRows: (@Sendable (String) -> Void)?
 
     func setStreamedRows(_ post: (@Sendable (String) -> Void)?) { streamedRows = post }
+
+    /// How a streamed answer's request is shown above its rows with `-v`,
+    /// as HTTPie shows it (it came after them), and where it goes in a
+    /// script (the REPL's goes as a notice, with the rows).
+    private(set) var streamedRequest: (text: @Sendable (PreparedRequest, PrintParts) -> String, out: (@Sendable (String) -> Void)?)?
+
+    func setStreamedRequest(_ text: @escaping @Sendable (PreparedRequest, PrintParts) -> String, out: (@Sendable (String) -> Void)?) {
+        streamedRequest = (text, out)
+    }
     /// Every frame the socket sends or receives, for a recording or a replay to follow.
     nonisolated let frameTap = FrameTap()
     /// Variables captured from a secret (`capture t = .access_token`): `vars`
@@ -806,9 +815,20 @@ actor Interpreter {
         // token are added as the request goes, and the answer may set a cookie it then echoes.
         let typed = request
         let secretHeaders = profile.secretHeaders, secretParameters = profile.secretParameters, secretFields = profile.secretFields
+        // `-v`: the request goes above the rows, as it went out (it was printed after them).
+        let requestParts = (options.print ?? PrintParts.standard(for: request.method)).intersection([.requestHeaders, .requestBody])
+        let listener = sockets.listener
+        let requestAbove: (@Sendable (PreparedRequest) -> Void)? = requestParts.isEmpty ? nil : streamedRequest.flatMap { shown in
+            let out: (@Sendable (String) -> Void)? = listener.map { listener in { @Sendable in listener(SocketNotice(time: Date(), kind: .shown, text: $0)) } } ?? shown.out
+            return out.map { out in { @Sendable request in out(shown.text(request, requestParts) + "\n") } }
+        }
         let begin: @Sendable (StreamHead) -> Void = { head in
             var sent = typed
             sent.headers = head.sentHeaders
+            if let requestAbove {
+                lines.shownRequest()
+                requestAbove(sent)
+            }
             let carried = Renderer.credentials(of: sent, secretHeaders: secretHeaders, secretParameters: secretParameters,
                                                secretNames: Set(SecretFields(secretFields).paths.compactMap(\.last)))
             lines.begin(status: head.status, headers: head.headers, hiding: carried + Renderer.cookiesSet(in: head.headers))
@@ -826,6 +846,8 @@ actor Interpreter {
     /// the body alone (`-b`), the rows are all (`-b | jq` reads them).
     private static func settle(_ stream: StreamLines, view: inout PrintParts) -> [String] {
         stream.finish()
+        // The request was shown above the rows, as it went.
+        if stream.requestShown { view.subtract([.requestHeaders, .requestBody]) }
         guard stream.shown > 0, view.contains(.responseBody) else { return [] }
         view.remove(.responseBody)
         return view.isEmpty ? [] : [streamedNote(stream.shown)]

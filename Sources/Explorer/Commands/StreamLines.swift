@@ -25,6 +25,11 @@ final class StreamLines: @unchecked Sendable {
 
     var shown: Int { lock.withLock { count } }
 
+    /// Whether the request was shown above the rows (`-v`): not again under them.
+    private var requestWasShown = false
+    var requestShown: Bool { lock.withLock { requestWasShown } }
+    func shownRequest() { lock.withLock { requestWasShown = true } }
+
     /// Values no row may show (`hidden` has them): the credentials the
     /// request went with and the cookies the answer sets, learned at its head.
     private var hidden: [String] = []

@@ -214,7 +214,7 @@ struct Renderer: Sendable {
 
     /// The request as sent (`-v`, `-p H`/`B`): its line and headers with
     /// credentials hidden, and its body with secret fields hidden.
-    private func sent(_ request: PreparedRequest, _ view: PrintParts) -> String {
+    func sent(_ request: PreparedRequest, _ view: PrintParts) -> String {
         var text = ""
         if view.contains(.requestHeaders) {
             // A redirect's target may carry what the request did (`/landing?got=Bearer%20…`).

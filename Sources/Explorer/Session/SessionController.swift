@@ -55,9 +55,10 @@ final class SessionController {
     /// that never ends, or breaks, has shown what came (it showed nothing
     /// until the end).
     private func writeStreamedRows() {
-        guard let out = terminal.streamedOutput() else { return }
+        let out = terminal.streamedOutput()
         runBlocking { [interpreter, frameRenderer] in
-            await interpreter.setStreamedRows { out(frameRenderer.value.streamedRow($0)) }
+            if let out { await interpreter.setStreamedRows { out(frameRenderer.value.streamedRow($0)) } }
+            await interpreter.setStreamedRequest({ frameRenderer.value.sent($0, $1) }, out: out)
         }
     }
 

@@ -15,6 +15,7 @@ extension Renderer {
         case .state: return "\(time) \(palette.yellow("·")) \(palette.yellow(Self.visible(notice.text, keepingLines: false)))\n"
         case .problem: return "\(time) \(palette.red("!")) \(palette.red(Self.visible(notice.text, keepingLines: false)))\n"
         case .streamed: return "\(time) \(palette.cyan("⇣")) \(framePreview(notice.text))\n"
+        case .shown: return notice.text
         }
     }
 

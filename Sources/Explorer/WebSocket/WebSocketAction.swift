@@ -79,6 +79,9 @@ struct SocketNotice: Sendable, Equatable {
         case received, sent, state, problem
         /// A line or event of a streamed HTTP answer.
         case streamed
+        /// Text the renderer made already, printed as it is: the request a
+        /// streamed answer went out with (`-v`), above its rows.
+        case shown
     }
 
     var time: Date
