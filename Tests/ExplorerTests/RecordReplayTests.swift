@@ -554,6 +554,25 @@ import Testing
         #expect(!(try String(contentsOfFile: path, encoding: .utf8)).contains("> get /events"))
     }
 
+    /// A header named like a login's credential (`X-Session`, `X-Jwt`) was
+    /// hidden on the line, yet an answer echoing it was recorded in clear.
+    @Test func anEchoOfACredentialHeaderIsRecordedAsItsPlaceholder() throws {
+        let path = Scratch.file("echo-header", extension: "transcript").path
+        let recorder = try TranscriptRecorder(path: path, header: .make(profile: "generic", target: .url(nowhere.absoluteString)),
+                                              renderer: Renderer(palette: .plain, envelope: .generic), baseURL: nowhere.absoluteString,
+                                              secrets: SecretScrubber())
+        let line = "get /echo X-Session:SESSVALUE42 X-Jwt:JWTVAL44"
+        let command = try CommandParser().parse(line)
+        let request = PreparedRequest(method: "GET", url: nowhere.appendingPathComponent("echo"))
+        let answer = ReceivedResponse(status: 200, reason: "OK", headers: [HTTPHeader(name: "Content-Type", value: "application/json")],
+                                      body: Array(#"{"got": ["SESSVALUE42", "JWTVAL44"]}"#.utf8))
+        try recorder.record(line: line, command: command, outcome: .exchange(Exchange(request: request, response: answer, duration: .zero), note: nil),
+                            forcedOffline: false)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(!text.contains("SESSVALUE42") && !text.contains("JWTVAL44"), "\(text)")
+        #expect(text.contains("{{secret:x_session}}") && text.contains("{{secret:x_jwt}}"), "\(text)")
+    }
+
     @Test func aMissingSecretIsARuntimeFailure() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("secret-\(UUID().uuidString).transcript").path
         defer { try? FileManager.default.removeItem(atPath: path) }

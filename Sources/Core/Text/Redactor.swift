@@ -30,13 +30,21 @@ public enum Redactor {
     /// `Session-Id`, `X-Jwt`, `X-Bearer`, `X-Creds`, `X-Passphrase`). A JSON
     /// member `session_id` is as often a workout's; a header so named is a
     /// login's. CORS's `Access-Control-Allow-Credentials` holds none.
+    /// So is one with a word of its own that names one (`X-Sid`, `X-Tok`,
+    /// `X-Pin`, `X-Otp-Code`, `X-Client-Key`, `X-Cookie`): the redirect rule
+    /// kept them from another origin. `Idempotency-Key` and
+    /// `Sec-WebSocket-Key` are no one's secret: a replay would ask for them.
     public static func isSecretHeaderName(_ name: some StringProtocol) -> Bool {
         if isSecretName(String(name)) { return true }
         let lower = name.lowercased()
-        return !lower.hasPrefix("access-control-") && headerOnlyWords.contains { lower.contains($0) }
+        guard !lower.hasPrefix("access-control-"), !notSecretHeaders.contains(lower) else { return false }
+        if headerOnlyWords.contains(where: { lower.contains($0) }) { return true }
+        return lower.split(whereSeparator: { $0 == "-" || $0 == "_" || $0 == "." }).contains { headerOnlyNames.contains(String($0)) }
     }
 
-    private static let headerOnlyWords = ["session", "jwt", "bearer", "cred", "passphrase"]
+    private static let headerOnlyWords = ["session", "jwt", "bearer", "cred", "passphrase", "passcode", "authentication", "signature"]
+    private static let headerOnlyNames: Set<String> = ["sid", "tok", "pin", "otp", "key", "cookie", "auth", "pass", "pwd", "secret"]
+    private static let notSecretHeaders: Set<String> = ["idempotency-key", "sec-websocket-key"]
 
     /// Whether a query parameter's name names a secret: a secret's name, or one of `secretParameters`.
     public static func isSecretParameter(_ name: String) -> Bool {

@@ -357,7 +357,7 @@ final class TranscriptRecorder {
             // `ws connect …?token=…&api_key=…`: the line writes them as placeholders; the connected line and echoes, by value.
             // Its headers too, first: the line hides them in its order (`hide`), and its URL by the values
             // learned (`socketTarget`). `Api-Key:K2` after `?api_key=K1` was written as K1's, and replayed with it.
-            for header in settings.headers where isSecret(header.name) { learnHeader((header.name, header.value)) }
+            for header in settings.headers where isSecretHeader(header.name) { learnHeader((header.name, header.value)) }
             for (name, value) in Redactor.secretsInTarget(target) { learn(value, as: name) }
         case let .http(_, target, items, options)?:
             // `get /a?token=…`, `get http://u:PASSWORD@h/…`: so too (an echo's `"path"` kept them in clear).
@@ -380,9 +380,12 @@ final class TranscriptRecorder {
             }
             for item in items {
                 switch item {
-                case let .header(name, value), let .query(name, value):
-                    if isSecret(name) { learn(value, as: name) }
+                case let .header(name, value):
+                    // By the header rule (`X-Session`, `X-Jwt`): the line hid them, an echo kept them in clear.
+                    if isSecretHeader(name) { learn(value, as: name) }
                     if name.lowercased() == "authorization" { learnBasic(value) }
+                case let .query(name, value):
+                    if isSecret(name) { learn(value, as: name) }
                 case let .stringField(name, value):
                     // By the key it sets, as the line's placeholder is named: `user[password]=X` after a login
                     // was `{{secret:password}}`, the login's, and its replay sent the login's password.
@@ -400,7 +403,7 @@ final class TranscriptRecorder {
             learnHeader(header)
         case let .header(.set(headers))?:
             // `header X-CSRFToken:…`: written as a placeholder, so hidden wherever an answer echoes it too.
-            for header in headers where isSecret(header.name) { learnHeader(header) }
+            for header in headers where isSecretHeader(header.name) { learnHeader(header) }
         case let .set(name, value)? where isSecret(name):
             // A variable set again keeps its name: `{{secret:password}}` is what the replay's variable holds.
             learn(value, as: name, numbered: false)
@@ -436,6 +439,7 @@ final class TranscriptRecorder {
     }
 
     private func isSecret(_ name: String) -> Bool { Redactor.isSecretName(name) || secretFields.containsName(name) }
+    private func isSecretHeader(_ name: String) -> Bool { Redactor.isSecretHeaderName(name) || secretFields.containsName(name) }
 
     /// Writes `text` whole, or not at all: a write that fails (a full disk)
     /// takes back what it wrote of it, so the file ends with the last whole
