@@ -421,6 +421,43 @@ extension MockTests {
         }
     }
 
+    /// An id handed out as a string (`"id": "1"`) came back from a read as
+    /// the number 1: an app decoding a String id failed on every read.
+    @Test func anIdRecordedAsAStringIsAnsweredAsOne() async throws {
+        let text = """
+        # explorer transcript v1
+        profile: generic
+        base-url: http://127.0.0.1:9
+
+        > post /items title=first
+        HTTP/1.1 201 Created
+        Content-Type: application/json
+        {
+          "id": "1"
+        }
+
+        > capture a = .id
+        {{string}}
+
+        > get /items/{{a}}
+        HTTP/1.1 200 OK
+        Content-Type: application/json
+        {
+          "id": {{a}}
+        }
+
+        """
+        try await Self.withTranscript("string-ids", text) { file in
+            try await Self.withMock([file], mode: .match) { server, _ in
+                _ = try await Self.send("POST", server.baseURL.appendingPathComponent("items"), body: #"{"title": "first"}"#)
+                for id in ["1", "007", "42"] {
+                    let read = try JSONParser.parse(try await Self.send("GET", server.baseURL.appendingPathComponent("items/\(id)")).body)
+                    #expect(read["id"] == .string(id), "\(id): \(read)")
+                }
+            }
+        }
+    }
+
     /// A recorded event stream was served without its last line end, so
     /// its last event had no blank line after it, and EventSource (as the
     /// WHATWG rules say) dropped it: an app never got its `[DONE]`.

@@ -205,6 +205,11 @@ actor Interpreter {
     /// Variables set with `set` or `capture` (a recording's header keeps them).
     var userVariables: [String: String] { variables }
 
+    /// Variables a `capture` took from a JSON string (`"id": "1"`): text,
+    /// though it reads as a number. The mock answers them as strings (an
+    /// app decoding a String id got the number 1).
+    private(set) var capturedStrings: Set<String> = []
+
     /// The request options every line gets unless it says otherwise (`defaults`).
     var requestDefaults: RequestOptions { defaults }
 
@@ -468,6 +473,7 @@ actor Interpreter {
             if builtIns[name] != nil { return fixedForTheSession(name) }
             published.set(name, value)
             secretVariables.remove(name)
+            capturedStrings.remove(name)
             return .nothing
         case let .unset(name):
             secretVariables.remove(name)
@@ -689,6 +695,7 @@ actor Interpreter {
 
     private func captured(_ name: String, _ value: JSONValue, secret: Bool) -> Outcome {
         published.set(name, value.plainText)
+        if case .string = value { capturedStrings.insert(name) } else { capturedStrings.remove(name) }
         let secret = secret || Redactor.isSecretName(name)
         if secret { secretVariables.insert(name) } else { secretVariables.remove(name) }
         // The session's from now on, as a typed secret is: hidden wherever an answer echoes it (the session controller

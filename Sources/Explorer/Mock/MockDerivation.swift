@@ -95,7 +95,7 @@ enum MockDerivation {
             return .failure(.runtime(steps.shownFailure.map(describe) ?? "\(path): its header cannot be worked out"))
         }
         for step in transcript.steps {
-            let bindings = Self.bindings(live.interpreter.allVariables)
+            let bindings = Self.bindings(live.interpreter.allVariables, strings: await live.interpreter.capturedStrings)
             // Read with its secrets filled in (`ws connect /ws?token={{secret:token}}` did not parse as it is: it was
             // replayed as a request, which tried to reach the placeholder host, and the transcript was skipped).
             let line = (try? resolver.resolveNamed(step.command).line) ?? step.command
@@ -193,11 +193,13 @@ enum MockDerivation {
     }
 
     /// The session's variables as values; the base URL is left out, since it is the mock's own when it serves.
-    static func bindings(_ variables: [String: String]) -> [String: JSONValue] {
+    /// `strings`: those captured from JSON strings, strings whatever they read as (`"1"`).
+    static func bindings(_ variables: [String: String], strings: Set<String> = []) -> [String: JSONValue] {
         var values: [String: JSONValue] = [:]
         let base = MockDerivation.base
         for (name, text) in variables where name != "base_url" && name != PatternText.socketBaseVariable && name != "profile" {
-            values[name] = Int(text).map(JSONValue.int) ?? .string(text.replacingOccurrences(of: base, with: MockRequest.base))
+            let number = strings.contains(name) ? nil : Int(text).map(JSONValue.int)
+            values[name] = number ?? .string(text.replacingOccurrences(of: base, with: MockRequest.base))
         }
         return values
     }

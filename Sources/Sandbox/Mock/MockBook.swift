@@ -55,10 +55,24 @@ final class MockBook: @unchecked Sendable {
         /// note read through the first's step) for this answer; the session
         /// keeps what it held (an id asked for once, `/notes/31337`, became
         /// every later answer's `note_id`).
-        mutating func bind(_ fit: Fit) -> (bindings: [String: JSONValue], answerOnly: Set<String>) {
-            let answerOnly = Set(fit.bound.compactMap { name, live in bindings[name].map { $0 == live ? nil : name } ?? nil })
-            bindings.merge(fit.bound) { held, _ in held }
-            return (bindings.merging(fit.bound) { _, live in live }, answerOnly)
+        mutating func bind(_ fit: Fit, recorded: [String: JSONValue]) -> (bindings: [String: JSONValue], answerOnly: Set<String>) {
+            // Of the type the session holds the name in, else the recording did: an id handed out as "1"
+            // came back as the number 1, and an app decoding a String failed.
+            let live = fit.bound.reduce(into: [String: JSONValue]()) { typed, pair in
+                typed[pair.key] = (bindings[pair.key] ?? recorded[pair.key]).map { Self.typed(pair.value, like: $0) } ?? pair.value
+            }
+            let answerOnly = Set(live.compactMap { name, value in bindings[name].map { $0 == value ? nil : name } ?? nil })
+            bindings.merge(live) { held, _ in held }
+            return (bindings.merging(live) { _, live in live }, answerOnly)
+        }
+
+        /// A path's value as a string or a number, as `held` is one.
+        private static func typed(_ value: JSONValue, like held: JSONValue) -> JSONValue {
+            switch (held, value) {
+            case (.string, .number): .string(value.plainText)
+            case (.number, let .string(text)): Int(text).map(JSONValue.int) ?? value
+            default: value
+            }
         }
     }
 
@@ -174,7 +188,7 @@ final class MockBook: @unchecked Sendable {
                     session.answered += 1
                     session.answeredSteps.insert(best.0)
                     session.lastAnswered = best.0
-                    let (bindings, answerOnly) = session.bind(best.1)
+                    let (bindings, answerOnly) = session.bind(best.1, recorded: step.bindings)
                     return .answer(best.0, materializer(for: step, bindings: bindings, baseURL: baseURL), answerOnly: answerOnly)
                 }
             }
@@ -213,7 +227,7 @@ final class MockBook: @unchecked Sendable {
                 for key in fitting { session.cursors[key.0.script] += 1 }
             }
             session.answered += 1
-            let (bindings, answerOnly) = session.bind(best.1)
+            let (bindings, answerOnly) = session.bind(best.1, recorded: step.bindings)
             return .answer(best.0, self.materializer(for: step, bindings: bindings, baseURL: baseURL), answerOnly: answerOnly)
         }
     }

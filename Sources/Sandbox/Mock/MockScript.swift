@@ -202,9 +202,10 @@ extension MockRequest {
                 fit.difference = "path \(live.shownPath), recorded \(pathText)"
                 return fit
             case let .variable(name?):
-                // As the client meant it (`a%20b` is `a b`), a number as a server reads one (`000101` is 101).
+                // As the client meant it (`a%20b` is `a b`); a number only as it would be written (`007` is text).
+                // The session's own binding decides in the end (`MockBook.Session.bind`).
                 let value = part.removingPercentEncoding ?? part
-                fit.bound[name] = Int(value).map(JSONValue.int) ?? .string(value)
+                fit.bound[name] = Int(value).flatMap { String($0) == value ? JSONValue.int($0) : nil } ?? .string(value)
             case .variable(nil):
                 break
             case .literal:
