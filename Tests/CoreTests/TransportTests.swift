@@ -182,6 +182,26 @@ import Testing
             == "HOST sent an answer that is not valid HTTP: a chunk size of its chunked body is not a hexadecimal number (of 15 digits at most)")
     }
 
+    /// A size with a blank inside (`1 0` was read as 0x10) is no size; leading
+    /// zeros are (20 of them were refused as too many digits).
+    @Test func aChunkSizeIsOneWordOfHexDigits() async throws {
+        #expect(try await failure(Self.replying("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1 0\r\n0123456789abcdef\r\n0\r\n\r\n"))
+            == "HOST sent an answer that is not valid HTTP: a chunk size of its chunked body is not a hexadecimal number (of 15 digits at most)")
+        let server = try LocalHTTPServer(Self.replying("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + String(repeating: "0", count: 20) + "2 \r\nok\r\n0\r\n\r\n"))
+        defer { server.stop() }
+        let transport = LiveTransport()
+        let answer = try await transport.send(PreparedRequest(method: "GET", url: server.baseURL.appendingPathComponent("x")))
+        await transport.shutdown()
+        #expect(answer.body == Array("ok".utf8))
+    }
+
+    /// Trailer fields that never end grew memory without limit: held to a head's size.
+    @Test func trailersPastAHeadsSizeAreRefused() async throws {
+        let trailers = (0..<3000).map { "X-T\($0): \(String(repeating: "v", count: 40))\r\n" }.joined()
+        #expect(try await failure(Self.replying("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n" + trailers + "\r\n"))
+            == "HOST sent an answer that is not valid HTTP: the trailer fields after its chunked body run past 80 KiB")
+    }
+
     /// A chunk's data runs past its size: said so, not blamed on the sizes.
     @Test func aChunkLongerThanItsSizeIsSaidSo() async throws {
         #expect(try await failure(Self.replying("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nokay\r\n0\r\n\r\n"))

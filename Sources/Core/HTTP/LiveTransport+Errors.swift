@@ -128,6 +128,7 @@ extension LiveTransport {
         case .contentLengths: make(.badAnswer, "it has two Content-Lengths that differ")
         case .chunkSize: make(.badAnswer, "a chunk size of its chunked body is not a hexadecimal number (of 15 digits at most)")
         case .chunkOverrun: make(.badAnswer, "a chunk of its chunked body runs past its size (no line end after its data)")
+        case .trailersTooLarge: make(.badAnswer, "the trailer fields after its chunked body run past \(ResponseDecoder.maximumHeadBytes / 1024) KiB")
         case .unasked: make(.badAnswer, "it answered a request it was not sent")
         case let .cutShort(status?, received, expected):
             // The status had come: a 201 to a POST says it was acted on.

@@ -32,6 +32,8 @@ final class ResponseDecoder: ChannelDuplexHandler, RemovableChannelHandler {
         case chunkSize
         /// A chunk's data not followed by its line end: more came than its size said.
         case chunkOverrun
+        /// Trailer fields after the last chunk past a head's size.
+        case trailersTooLarge
         /// An answer while no request waits for one (a 408 to an idle connection).
         case unasked
         /// The connection closed inside an answer framed by its length or
@@ -55,7 +57,7 @@ final class ResponseDecoder: ChannelDuplexHandler, RemovableChannelHandler {
         /// After a chunk's data: the line end that closes it.
         case chunkEnd
         /// After the last chunk: the trailer fields, to the empty line.
-        case trailers(HTTPHeaders)
+        case trailers(HTTPHeaders, bytes: Int)
         /// A body that ends when the server closes the connection.
         case untilClose
         /// After a 101 or an error: nothing more is read.
@@ -131,13 +133,19 @@ final class ResponseDecoder: ChannelDuplexHandler, RemovableChannelHandler {
             return bytes.readableBytes > 0
         case .chunkSize:
             guard let line = try Self.line(from: &bytes, limit: 4096) else { return false }
-            let digits = line.prefix { $0 != UInt8(ascii: ";") }.filter { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }
+            // Blanks around the size, not inside it (`1 0` was read as 0x10); leading zeros are no digits' worth.
+            func blank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+            let field = line.prefix { $0 != UInt8(ascii: ";") }.drop(while: blank)
+            let trimmed = field.prefix { !blank($0) }
+            guard field.dropFirst(trimmed.count).allSatisfy(blank) else { throw .chunkSize }
+            var digits = trimmed.drop { $0 == UInt8(ascii: "0") }
+            if digits.isEmpty, !trimmed.isEmpty { digits = trimmed.suffix(1) }
             // Hex digits only: `Int(_:radix:)` reads a sign, and a chunk of `-5` bytes stopped the process.
             guard !digits.isEmpty, digits.count <= 15, digits.allSatisfy({ Character(Unicode.Scalar($0)).isHexDigit }),
                   let size = Int(String(decoding: digits, as: UTF8.self), radix: 16) else {
                 throw .chunkSize
             }
-            state = size == 0 ? .trailers(HTTPHeaders()) : .chunkData(size)
+            state = size == 0 ? .trailers(HTTPHeaders(), bytes: 0) : .chunkData(size)
             return true
         case let .chunkData(left):
             let count = min(left, bytes.readableBytes)
@@ -162,14 +170,16 @@ final class ResponseDecoder: ChannelDuplexHandler, RemovableChannelHandler {
             bytes.moveReaderIndex(forwardBy: end)
             state = .chunkSize
             return true
-        case var .trailers(fields):
+        case .trailers(var fields, let taken):
             guard let line = try Self.line(from: &bytes, limit: Self.maximumHeadBytes) else { return false }
             if line.isEmpty {
                 finish(context: context, trailers: fields.isEmpty ? nil : fields)
                 return bytes.readableBytes > 0
             }
+            // The trailer section as a whole is held to a head's size: one that never ended grew without limit.
+            guard taken + line.count <= Self.maximumHeadBytes else { throw .trailersTooLarge }
             if let (name, value) = Self.field(line) { fields.add(name: name, value: value) }
-            state = .trailers(fields)
+            state = .trailers(fields, bytes: taken + line.count + 2)
             return true
         case .untilClose:
             context.fireChannelRead(wrapInboundOut(.body(bytes.readSlice(length: bytes.readableBytes)!)))
