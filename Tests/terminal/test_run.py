@@ -204,6 +204,8 @@ def test_a_subcommands_option_named_like_the_repls_still_reaches_it(tmp_path):
     assert shadowed.returncode == 64, shadowed.stderr
     assert "'linku' is a built-in profile's name, which --profile linku finds first" in shadowed.stderr, shadowed.stderr
     assert not (tmp_path / ".explorer" / "profiles" / "linku.yaml").exists()
+    generic = run_explorer(["profile", "init", "generic", "--base-url", "http://127.0.0.1:9/api"], env=env, cwd=tmp_path)
+    assert generic.returncode == 64 and "'generic' is a built-in profile's name" in generic.stderr, generic.stderr
     refused = run_explorer(["sandbox", "--offline"], env=env, cwd=tmp_path)
     assert refused.returncode == 64
     assert "--offline is an option of the REPL and explorer run, not of explorer sandbox" in refused.stderr

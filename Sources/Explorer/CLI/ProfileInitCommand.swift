@@ -82,7 +82,7 @@ struct ProfileInitCommand: ParsableCommand {
             throw ValidationError("'\(name)' is not a profile name: use letters, digits, - and _")
         }
         // `--profile linku` finds the built-in one first: the file written would never be read.
-        if Profile.builtIn(named: name) != nil {
+        if Profile.named(name) != nil {
             throw ValidationError("'\(name)' is a built-in profile's name, which --profile \(name) finds first: give yours another (\(name)-staging)")
         }
         if let baseURL {
