@@ -476,6 +476,27 @@ def test_a_lost_connection_is_recorded_and_its_replay_and_the_mock_drop_it_too(e
         mock.communicate(timeout=30)
 
 
+def test_a_close_over_a_frame_that_is_not_utf8_is_recorded_and_replays(env, socket_server, tmp_path):
+    # The explorer's own close (1007, a text frame not UTF-8) was not written: `ws status` after it said
+    # closed live and open in every replay. It is written as a close with its code and reason.
+    def breaks(server, conn):
+        websocket_handshake(server, conn)
+        conn.sendall(text_frame(b'{"hello":1}') + text_frame(b"\xff\xfe not utf-8"))
+        read_until_close(conn)
+        conn.close()
+
+    server = socket_server(breaks)
+    recorded = tmp_path / "broken.transcript"
+    base = f"http://127.0.0.1:{server.port}"
+    run_explorer(["--base-url", base, "--record", str(recorded), "-c", f"ws connect ws://127.0.0.1:{server.port}/ --retries 0 --heartbeat 0",
+                  "-c", "ws recv 2 --timeout 5", "-c", "ws status"], env=env)
+    text = recorded.read_text()
+    assert "← (closed 1007: the server sent a text frame that is not valid UTF-8)\n" in text and "| state: closed\n" in text, text
+    for _ in range(2):
+        replay = run_explorer(["replay", str(recorded)], env=env, timeout=60)
+        assert replay.returncode == 0, replay.stdout + replay.stderr
+
+
 def test_a_send_after_the_server_closed_says_who_closed_it(env, socket_server):
     # It said "no WebSocket (ws connect first)", as if none had been opened, while `ws status` showed it closed.
     def closes(server, conn):

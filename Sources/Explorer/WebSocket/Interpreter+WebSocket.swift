@@ -265,6 +265,9 @@ extension Interpreter {
             sockets.closedBy = said.map { "\(who) (\($0))" } ?? "the connection was lost"
             notices.append(.init(time: now, kind: .state, text: text))
         case let .broken(code, reason):
+            // Recorded as a close with its code and the explorer's reason: a replay waits for the same breach
+            // (a `ws status` after it said closed live and open in every replay); the mock closes so.
+            frameTap.post(ObservedFrame(.received, .closed(code: code, reason: reason)))
             let text = "closed the socket (\(code)): \(reason)"
             sockets.closedBy = "the explorer " + text
             notices.append(.init(time: now, kind: .problem, text: text))
