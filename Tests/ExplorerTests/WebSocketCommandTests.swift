@@ -62,6 +62,10 @@ import Testing
         #expect(!SessionController.jsonGoesOn(#"ws send {"a": 1, }"#), "an error before the end is an error, not more to come")
         // A mistake while a brace is still open: the lines after it are the rest of the JSON, one error in all.
         #expect(SessionController.jsonGoesOn(#"ws send {"a": 1,, "s": "}{\"]""#))
+        // A command after a broken frame runs (it was taken into the frame); a string's next line stays the string's.
+        #expect(SessionController.scriptJoined([#"ws send {"a": 1 "b": ["#, "ws status"]) == [#"ws send {"a": 1 "b": ["#, "ws status"])
+        #expect(SessionController.scriptJoined([#"ws send {"text": "hello"#, #"show me"}"#]) == [#"ws send {"text": "hello show me"}"#, ""])
+        #expect(SessionController.scriptJoined(["ws send {", #""a": 1"#, "}"]) == [#"ws send { "a": 1 }"#, "", ""])
         // A bracket closed by a brace is a mistake, not JSON going on: the next command was taken into it.
         #expect(!SessionController.jsonGoesOn(#"ws send {"a": [1, 2,}"#))
         #expect(!SessionController.jsonGoesOn(#"ws send [{"a": 1]"#))

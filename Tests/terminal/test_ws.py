@@ -547,6 +547,13 @@ def test_json_pasted_over_several_lines_is_sent_as_one_frame(spawn, env):
     x.expect("... ")
     x.send(ENTER)
     assert "ws send dropped: its JSON did not end (nothing sent)" in x.expect(PROMPT)
+    # A command typed at `... ` runs: it was taken into the frame, and never ran.
+    x.send('ws send {"a": 1 "b": [' + ENTER)
+    x.expect("... ")
+    x.send("ws status" + ENTER)
+    shown = x.expect(PROMPT)
+    assert "ws send dropped: its JSON did not end before the next command (nothing sent)" in shown, shown
+    assert "state: open" in shown, shown
 
 
 def test_json_over_several_lines_is_one_frame_in_a_script_file_and_a_pipe(env, tmp_path):

@@ -511,9 +511,36 @@ final class SessionController {
                 terminal.err(start + "ws send dropped: its JSON did not end (nothing sent)\n")
                 return nil
             }
+            // A command typed at `... ` (`ws status` after `ws send {"a": 1 "b": [`) is not the rest of the JSON:
+            // it was taken into the frame, never ran, and the frame failed at the blank line after it.
+            if !backslash, !quote, Self.startsACommand(more), !Self.jsonEndsInString(line) {
+                terminal.err("ws send dropped: its JSON did not end before the next command (nothing sent)\n")
+                line = more
+                continue
+            }
             line = Self.joined(line, more)
         }
         return line
+    }
+
+    /// Whether a line begins with a command's name and a blank or its end (`ws status`, `get /x`).
+    static func startsACommand(_ line: String) -> Bool {
+        let word = line.trimmingBlanks().prefix { !$0.isWhitespace }
+        return !word.isEmpty && word.first!.isLetter && CommandTable.standard.spec(named: String(word)) != nil
+    }
+
+    /// Whether a `ws send` line's JSON ends inside a string it opened (its next line is that string's).
+    static func jsonEndsInString(_ line: String) -> Bool {
+        guard let open = line.firstIndex(where: { $0 == "{" || $0 == "[" }) else { return false }
+        var inString = false, escaped = false
+        for byte in line[open...].utf8 {
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+            } else if byte == UInt8(ascii: "\"") {
+                inString = true
+            }
+        }
+        return inString
     }
 
     /// Whether the line ends inside a quote (`'`, `"` or `$'`) it opened.
@@ -627,6 +654,8 @@ final class SessionController {
         while index < lines.count {
             var next = index + 1
             while goesOn(lines[index]), next < lines.count, !lines[next].trimmingBlanks().isEmpty {
+                // A command is not the rest of a broken frame's JSON: it runs, and the frame fails as it is.
+                if jsonGoesOn(lines[index]), !backslashGoesOn(lines[index]), startsACommand(lines[next]), !jsonEndsInString(lines[index]) { break }
                 lines[index] = joined(lines[index], lines[next])
                 lines[next] = ""
                 next += 1
