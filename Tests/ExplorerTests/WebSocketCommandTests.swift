@@ -170,6 +170,8 @@ import Testing
         #expect(line.count < Renderer.framePreviewLimit + 200)
         #expect(line.hasSuffix("10.0 MiB in all; `show` prints it\n"))
         #expect(line.filter { $0 == "\n" }.count == 1)
+        // An empty frame is said to be one (it showed as a bare arrow).
+        #expect(renderer.notice(SocketNotice(time: Date(timeIntervalSince1970: 0), kind: .received, text: "")).hasSuffix("← (empty text frame)\n"))
         // One sent: `show` prints the last frame received, so it is not offered.
         let sent = renderer.notice(SocketNotice(time: Date(timeIntervalSince1970: 0), kind: .sent, text: huge))
         #expect(sent.hasSuffix("10.0 MiB in all\n"), "\(sent.suffix(80))")

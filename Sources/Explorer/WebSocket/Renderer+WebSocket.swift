@@ -30,6 +30,8 @@ extension Renderer {
     /// characters. The cut comes first, so a 10 MB frame costs no more to
     /// show than its preview.
     private func framePreview(_ text: String, showable: Bool = true) -> String {
+        // An empty frame showed as a bare arrow, which read as a line cut off.
+        if text.isEmpty { return palette.dim("(empty text frame)") }
         let shown = Substring(hidingSecrets(inFrame: text))
         var preview = shown.prefix(Self.framePreviewLimit)
         // A text frame: its JWT-shaped words hidden, as in a JSON one.
