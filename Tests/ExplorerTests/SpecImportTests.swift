@@ -59,6 +59,14 @@ import Testing
         #expect(!notes.contains { $0.contains("Node") }, "a model that holds itself in a field is a model")
     }
 
+    /// The warning names what it left out (it said only that something was).
+    @Test func aPathItemReferringToNothingIsNamed() throws {
+        let text = ##"{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/ok": {"get": {"responses": {"200": {"description": "ok"}}}}, "/gone": {"$ref": "#/components/pathItems/Missing"}}}"##
+        let spec = try SpecLoader.load(try write(text, "json"))
+        #expect(spec.notes.contains("references that cannot be resolved in the document are left out: the path /gone"), "\(spec.notes)")
+        #expect(spec.endpoints.map(\.path) == ["/ok"])
+    }
+
     /// What left a path or a schema out was said by `spec load` alone: with
     /// `--spec` (or a profile's `spec:`) the path went missing without a word.
     @Test func whatLeftAPathOutIsSaidAtStartUp() {

@@ -75,7 +75,8 @@ enum SpecImport30 {
         var found: [SpecOperation] = []
         for (path, entry) in doc.paths {
             guard let item = try? components.lookup(entry) else {
-                notes.insert("references that cannot be resolved in the document are left out")
+                // Which one: the start-up warning said only that some were.
+                notes.insert("references that cannot be resolved in the document are left out: the path \(path.rawValue)")
                 continue
             }
             for endpoint in item.endpoints {
@@ -93,7 +94,7 @@ enum SpecImport30 {
         var parameters: [OpenAPI.Parameter] = []
         for entry in op.parameters + shared {
             guard let parameter = try? components.lookup(entry) else {
-                notes.insert("references that cannot be resolved in the document are left out")
+                notes.insert("references that cannot be resolved in the document are left out: a parameter of \(out.method) \(path)")
                 continue
             }
             if !parameters.contains(where: { $0.name == parameter.name && $0.location == parameter.location }) { parameters.append(parameter) }
