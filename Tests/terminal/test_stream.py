@@ -28,6 +28,12 @@ class Streams(QuietHandler):
             self.send_header("Content-Length", "0")
             self.end_headers()
             return
+        if self.path.startswith("/moved"):
+            self.send_response(302)
+            self.send_header("Location", "/lines")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         self.send_response(200)
         if self.path.startswith("/echo"):
             # The rows echo what the request carried and what this answer sets.
@@ -169,6 +175,10 @@ def test_v_shows_a_streams_request_above_its_rows_as_httpie_does(spawn, server, 
     for shown in (first, second):
         assert shown.startswith("GET /lines HTTP/1.1\n") and shown.count("GET /lines HTTP/1.1") == 1, shown
         assert shown.index("GET /lines") < shown.index('{"n":0}') < shown.index("HTTP/1.1 200 OK"), shown
+    # Redirects followed: the hops are known at the end only, so all of it is shown there, each request once.
+    followed = run_explorer(["--base-url", url, "-c", "get /moved -v --follow"], env=isolated_env(tmp_path), timeout=30).stdout
+    assert followed.index('{"n":0}') < followed.index("GET /moved HTTP/1.1") < followed.index("HTTP/1.1 302") \
+        < followed.index("GET /lines HTTP/1.1") < followed.index("HTTP/1.1 200 OK"), followed
     prompt = f"127.0.0.1:{server}> "
     x = spawn("--base-url", url, prompt=prompt)
     x.send("get /lines -v" + ENTER)

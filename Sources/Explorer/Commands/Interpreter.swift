@@ -345,7 +345,7 @@ actor Interpreter {
             // `--download` follows redirects, as HTTPie's does: a 302 to the file saved nothing and exited 0.
             let follows = options.follow ?? options.download
             let follow = follows ? RedirectPolicy(maximum: options.maxRedirects ?? RedirectPolicy().maximum) : nil
-            let (stream, download) = takeBodyAsItComes(&request, options: options)
+            let (stream, download) = takeBodyAsItComes(&request, options: options, follows: follows)
             let exchange: Exchange
             do {
                 exchange = try await session.send(request, isPublic: rule?.isPublic, token: rule?.token ?? .bearer, follow: follow)
@@ -801,7 +801,7 @@ actor Interpreter {
 
     /// Where a body goes as it arrives, if anywhere: a `--download` file, or
     /// the rows of a streamed answer, to the REPL's screen or a script's output.
-    private func takeBodyAsItComes(_ request: inout PreparedRequest, options: RequestOptions) -> (StreamLines?, Download?) {
+    private func takeBodyAsItComes(_ request: inout PreparedRequest, options: RequestOptions, follows: Bool) -> (StreamLines?, Download?) {
         if options.download {
             // The file gets the bytes as sent, of any size, as HTTPie's --download
             // asks: a gzip body would have to be decoded whole in memory first.
@@ -822,8 +822,9 @@ actor Interpreter {
         // token are added as the request goes, and the answer may set a cookie it then echoes.
         let typed = request
         let secretHeaders = profile.secretHeaders, secretParameters = profile.secretParameters, secretFields = profile.secretFields
-        // `-v`: the request goes above the rows, as it went out (it was printed after them).
-        let requestParts = (options.print ?? PrintParts.standard(for: request.method)).intersection([.requestHeaders, .requestBody])
+        // `-v`: the request goes above the rows, as it went out (it was printed after them). Not when redirects
+        // are followed: the hops are known at the end only, and the line typed is not the request that streamed.
+        let requestParts = follows ? [] : (options.print ?? PrintParts.standard(for: request.method)).intersection([.requestHeaders, .requestBody])
         let listener = sockets.listener
         let requestAbove: (@Sendable (PreparedRequest) -> Void)? = requestParts.isEmpty ? nil : streamedRequest.flatMap { shown in
             let out: (@Sendable (String) -> Void)? = listener.map { listener in { @Sendable in listener(SocketNotice(time: Date(), kind: .shown, text: $0)) } } ?? shown.out
