@@ -143,6 +143,8 @@ struct SecretNameTests {
         // Words of their own the redirect rule drops them by (a re-trial found these in clear).
         ("X-Passcode", true), ("X-Authentication", true), ("X-Client-Key", true), ("X-Signing-Key", true), ("X-Sid", true),
         ("X-Tok", true), ("X-Hub-Signature", true), ("X-Cookie", true), ("X-Otp-Code", true), ("X-Pin", true),
+        ("X-Shopify-Hmac-Sha256", true), ("X-Hmac", true), ("X-Mfa-Code", true), ("X-Verification-Code", true), ("X-Access-Code", true),
+        ("X-Error-Code", false), ("X-Country-Code", false),
         ("Access-Control-Allow-Credentials", false), ("X-Request-Id", false), ("Accept", false), ("X-Author", false),
         ("Idempotency-Key", false), ("Sec-WebSocket-Key", false), ("X-Pins", false), ("X-Keyword", false), ("Inside", false),
     ])

@@ -53,7 +53,8 @@ public enum Redactor {
 
     private static let headersJudged = NIOLockedValueBox<[String: Bool]>([:])
 
-    private static let headerOnlyWords = ["session", "jwt", "bearer", "cred", "passphrase", "passcode", "authentication", "signature"]
+    private static let headerOnlyWords = ["session", "jwt", "bearer", "cred", "passphrase", "passcode", "authentication", "signature", "hmac",
+                                          "mfa", "verification-code", "access-code", "auth-code"]
     private static let headerOnlyNames: Set<String> = ["sid", "tok", "pin", "otp", "key", "cookie", "auth", "pass", "pwd", "secret"]
     private static let notSecretHeaders: Set<String> = ["idempotency-key", "sec-websocket-key"]
 
