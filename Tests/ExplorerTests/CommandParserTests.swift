@@ -384,6 +384,18 @@ import Testing
         } catch {
             #expect(error.message == "curl's -d @FILE with other data: explorer sends the file alone as the body")
         }
+        // What curl reads from a file is refused by name, not sent as the file's name (`%40sp.txt` went).
+        for (line, said) in [("curl https://h.example/x --data-urlencode @sp.txt", "curl's --data-urlencode with a file is not read here"),
+                             ("curl https://h.example/x --data-urlencode name@sp.txt", "curl's --data-urlencode with a file is not read here"),
+                             ("curl -G https://h.example/x -d @q.txt", "curl's -G with -d @FILE: explorer does not read a file into the query")] {
+            do {
+                _ = try parser.parse(line)
+                Issue.record("parsed: \(line)")
+            } catch {
+                #expect(error.message.hasPrefix(said), "\(line): \(error.message)")
+            }
+        }
+        #expect((try? parser.parse("curl https://h.example/x --data-urlencode 'email=a@b.example'")) != nil)
     }
 
     @Test func whatIsNotReadIsSaidWithItsColumn() {

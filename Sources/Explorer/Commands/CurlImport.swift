@@ -119,7 +119,13 @@ enum CurlImport {
                     items.append(.header(name: "Content-Type", value: "application/json"))
                     items.append(.header(name: "Accept", value: "application/json"))
                 }
-            case "--data-urlencode": urlencoded.append(try take())
+            case "--data-urlencode":
+                let given = try take()
+                // curl reads `@FILE` and `name@FILE` from the file; sent as typed, the file's name went instead.
+                if given.first == "@" || !given.contains("=") && given.contains("@") {
+                    throw CommandError("curl's --data-urlencode with a file is not read here: give the value, or use explorer's name=@FILE item", column: word.start)
+                }
+                urlencoded.append(given)
             case "-G", "--get": getWithData = true
             case "-F", "--form":
                 // Multipart whatever the parts: `-F password=x` alone went out as a GET with a JSON body.
@@ -204,7 +210,8 @@ enum CurlImport {
         let encoded = urlencoded.map(Self.urlencode)
         var target = URLCheck.lowercasingScheme(typed)
         if let dataFile {
-            guard !getWithData, data.isEmpty, encoded.isEmpty else {
+            guard !getWithData else { throw CommandError("curl's -G with -d @FILE: explorer does not read a file into the query", column: dataFile.column) }
+            guard data.isEmpty, encoded.isEmpty else {
                 throw CommandError("curl's -d @FILE with other data: explorer sends the file alone as the body", column: dataFile.column)
             }
             // curl's type for -d (a form's), or --json's; a -H Content-Type given replaces it.
