@@ -458,6 +458,22 @@ extension MockTests {
         }
     }
 
+    /// A recording with a connection lost and made again (`← (closed 1006)`,
+    /// then the server's greeting on the new connection) got the first
+    /// `ws connect` step's greeting again on the client's reconnect: the
+    /// frames after the loss are the next socket's, in its place.
+    @Test func framesAfterARecordedLossGreetTheNextSocket() {
+        let book = MockBook(scripts: [], mode: .match)
+        let frames: [MockSocket.Outgoing] = [.text(#"{"echo":1}"#), .closeAsRecorded(code: CloseCode.lost, reason: ""), .text(#"{"hello":1}"#)]
+        let now = book.delivering(frames, session: "s")
+        #expect(now.count == 2)
+        guard case .closeAsRecorded(CloseCode.lost, _)? = now.last else { Issue.record("\(now)"); return }
+        guard case let .text(text)? = book.greetingAfterLoss(session: "s")?.first else { Issue.record("no greeting kept"); return }
+        #expect(text == #"{"hello":1}"#)
+        #expect(book.greetingAfterLoss(session: "s") == nil, "taken once")
+        #expect(book.delivering([.text("x")], session: "other").count == 1)
+    }
+
     /// A recorded event stream was served without its last line end, so
     /// its last event had no blank line after it, and EventSource (as the
     /// WHATWG rules say) dropped it: an app never got its `[DONE]`.

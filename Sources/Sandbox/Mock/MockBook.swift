@@ -337,6 +337,27 @@ final class MockBook: @unchecked Sendable {
         lock.withLock { sessions[key, default: fresh()].sockets[ObjectIdentifier(socket)] = socket }
     }
 
+    /// Frames a recording has after a connection lost (`← (closed 1006)`):
+    /// what the server sent as the client connected again, kept for the
+    /// session's next socket in place of the `ws connect` step's greeting.
+    private var afterLoss: [String: [MockSocket.Outgoing]] = [:]
+
+    /// `frames` for `socket`: those up to a recorded loss (the loss too), the
+    /// rest kept for the next socket of the session.
+    func delivering(_ frames: [MockSocket.Outgoing], session key: String) -> [MockSocket.Outgoing] {
+        guard let loss = frames.firstIndex(where: { if case let .closeAsRecorded(code, _) = $0 { code == CloseCode.lost } else { false } }) else {
+            return frames
+        }
+        let rest = Array(frames[(loss + 1)...])
+        lock.withLock { afterLoss[key] = rest.isEmpty ? nil : rest }
+        return Array(frames[...loss])
+    }
+
+    /// What a new socket of the session is sent first after a recorded loss, if anything (taken).
+    func greetingAfterLoss(session key: String) -> [MockSocket.Outgoing]? {
+        lock.withLock { afterLoss.removeValue(forKey: key) }
+    }
+
     func close(_ socket: MockSocket, session key: String) {
         lock.withLock { _ = sessions[key]?.sockets.removeValue(forKey: ObjectIdentifier(socket)) }
     }

@@ -189,8 +189,9 @@ struct MockResponder: HTTPResponder {
         }
         let frames = step.receivedFrames.map { MockSockets.outgoing($0.content, &values) }
         book.keep(values.bindings.filter { !answerOnly.contains($0.key) }, session: session)
+        let delivered = book.delivering(frames, session: session)
         for socket in book.sockets(session: session) {
-            for frame in frames { socket.send(frame) }
+            for frame in delivered { socket.send(frame) }
         }
         return Response(status: .init(code: expectation.status ?? 200), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
@@ -271,13 +272,16 @@ enum MockSockets {
                 channel.close(promise: nil)
             }
             book.open(socket, session: session)
-            // What the server sent as the socket opened (a greeting), if the recording has it.
+            // What the server sent as the socket opened (a greeting), if the recording has it: after a
+            // recorded loss, what came as the client connected again (the first greeting came back instead).
             let step = book.scripts[opened.script].steps[opened.step]
-            if !step.receivedFrames.isEmpty {
+            if let again = book.greetingAfterLoss(session: session) {
+                for frame in book.delivering(again, session: session) { socket.send(frame) }
+            } else if !step.receivedFrames.isEmpty {
                 var values = book.materializer(for: step, bindings: book.bindings(session: session), baseURL: base)
                 let frames = step.receivedFrames.map { outgoing($0.content, &values) }
                 book.keep(values.bindings, session: session)
-                for frame in frames { socket.send(frame) }
+                for frame in book.delivering(frames, session: session) { socket.send(frame) }
             }
             defer { book.close(socket, session: session) }
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -357,7 +361,7 @@ enum MockSockets {
         var values = materializer
         let frames = step.receivedFrames.map { outgoing($0.content, &values) }
         book.keep(values.bindings, session: session)
-        for frame in frames { socket.send(frame) }
+        for frame in book.delivering(frames, session: session) { socket.send(frame) }
     }
 
     static func outgoing(_ content: ExpectedFrame.Content, _ values: inout Materializer) -> MockSocket.Outgoing {
