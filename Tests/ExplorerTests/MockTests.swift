@@ -472,6 +472,10 @@ extension MockTests {
         #expect(text == #"{"hello":1}"#)
         #expect(book.greetingAfterLoss(session: "s") == nil, "taken once")
         #expect(book.delivering([.text("x")], session: "other").count == 1)
+        // A reset forgets it, as it forgets the rest of the session.
+        _ = book.delivering(frames, session: "s")
+        #expect(book.reset(session: "s", scenario: nil))
+        #expect(book.greetingAfterLoss(session: "s") == nil)
     }
 
     /// A recorded event stream was served without its last line end, so

@@ -50,6 +50,9 @@ final class MockBook: @unchecked Sendable {
         /// The step that answered last, whichever way: `/__mock/state`'s `last` (`last` above leaves
         /// out a request scenario mode answered off its flow).
         var lastAnswered: StepKey?
+        /// Frames a recording has after a connection lost (`← (closed 1006)`): what the server sent
+        /// as the client connected again, for the session's next socket (`delivering`).
+        var afterLoss: [MockSocket.Outgoing]?
 
         /// A step's bindings for its answer: the path's values (a second
         /// note read through the first's step) for this answer; the session
@@ -337,25 +340,24 @@ final class MockBook: @unchecked Sendable {
         lock.withLock { sessions[key, default: fresh()].sockets[ObjectIdentifier(socket)] = socket }
     }
 
-    /// Frames a recording has after a connection lost (`← (closed 1006)`):
-    /// what the server sent as the client connected again, kept for the
-    /// session's next socket in place of the `ws connect` step's greeting.
-    private var afterLoss: [String: [MockSocket.Outgoing]] = [:]
-
-    /// `frames` for `socket`: those up to a recorded loss (the loss too), the
-    /// rest kept for the next socket of the session.
+    /// `frames` for a socket: those up to a recorded loss (the loss too), the
+    /// rest kept for the session's next socket, in place of the `ws connect`
+    /// step's greeting (`Session.afterLoss`).
     func delivering(_ frames: [MockSocket.Outgoing], session key: String) -> [MockSocket.Outgoing] {
         guard let loss = frames.firstIndex(where: { if case let .closeAsRecorded(code, _) = $0 { code == CloseCode.lost } else { false } }) else {
             return frames
         }
         let rest = Array(frames[(loss + 1)...])
-        lock.withLock { afterLoss[key] = rest.isEmpty ? nil : rest }
+        lock.withLock { sessions[key, default: fresh()].afterLoss = rest.isEmpty ? nil : rest }
         return Array(frames[...loss])
     }
 
     /// What a new socket of the session is sent first after a recorded loss, if anything (taken).
     func greetingAfterLoss(session key: String) -> [MockSocket.Outgoing]? {
-        lock.withLock { afterLoss.removeValue(forKey: key) }
+        lock.withLock {
+            defer { sessions[key]?.afterLoss = nil }
+            return sessions[key]?.afterLoss
+        }
     }
 
     func close(_ socket: MockSocket, session key: String) {
@@ -371,7 +373,6 @@ final class MockBook: @unchecked Sendable {
         lock.withLock { sessions[key].map { Array($0.sockets.values) } ?? [] }
     }
 
-    /// The recorded `ws send` step a client frame matches, and the materializer its answer uses.
     /// Whether a recorded client frame has this `type`: only such a type is
     /// named in a log or a close reason (a live frame's own may be a secret).
     func recordsFrameType(_ type: String) -> Bool {
@@ -383,6 +384,7 @@ final class MockBook: @unchecked Sendable {
         }
     }
 
+    /// The recorded `ws send` step a client frame matches, and the materializer its answer uses.
     func frameStep(_ frame: JSONValue?, text: String, session key: String, baseURL: String) -> (MockStep, Materializer)? {
         lock.withLock {
             let bindings = sessions[key]?.bindings ?? [:]
