@@ -155,7 +155,7 @@ struct BodyGatherer {
             case let .undecodable(encoding): TransportError(kind: .badBody, host: host, detail: "it says Content-Encoding: \(encoding)")
             case let .cutShort(encoding): TransportError(kind: .badBody, host: host, detail: "its \(encoding) stream ends before its end came (cut short)")
             case let .bomb(encoding, sent, floor):
-                TransportError(kind: .tooLarge, host: host, detail: "its \(encoding) body decodes to over \(floor >= 1 << 30 ? "\(floor >> 30) GiB" : "\(floor >> 20) MiB"), "
+                TransportError(kind: .tooLarge, host: host, detail: "its \(encoding) body decodes to over \(Self.size(floor)), "
                                + "more than \(BodyGatherer.bombRatio) times the \((sent + 1023) / 1024) KiB sent (a compression bomb?); stopped there")
             case let .overLimit(limit):
                 TransportError(kind: .tooLarge, host: host, detail: "its body runs past \(Self.size(limit)), more than explorer keeps; stopped there "

@@ -532,15 +532,7 @@ final class SessionController {
     /// Whether a `ws send` line's JSON ends inside a string it opened (its next line is that string's).
     static func jsonEndsInString(_ line: String) -> Bool {
         guard let open = line.firstIndex(where: { $0 == "{" || $0 == "[" }) else { return false }
-        var inString = false, escaped = false
-        for byte in line[open...].utf8 {
-            if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
-            } else if byte == UInt8(ascii: "\"") {
-                inString = true
-            }
-        }
-        return inString
+        return scan(line[open...].utf8).inString
     }
 
     /// Whether the line ends inside a quote (`'`, `"` or `$'`) it opened.
@@ -593,13 +585,14 @@ final class SessionController {
             rest = rest[end.upperBound...]
         }
         let text = Array((json + rest).utf8)
-        do { _ = try JSONParser.parse(text); return false } catch { return error.offset >= text.count || opened(text) > 0 }
+        do { _ = try JSONParser.parse(text); return false } catch { return error.offset >= text.count || scan(text).opened > 0 }
     }
 
     /// Braces and brackets opened and not closed, outside strings; none
     /// when one closes what it did not open (`{"a": [1, 2,}` is a mistake
-    /// the parser's caret shows, not JSON going on to the next line).
-    private static func opened(_ json: [UInt8]) -> Int {
+    /// the parser's caret shows, not JSON going on to the next line). And
+    /// whether the text ends inside a string.
+    private static func scan(_ json: some Sequence<UInt8>) -> (opened: Int, inString: Bool) {
         var open: [UInt8] = []
         var inString = false
         var escaped = false
@@ -612,11 +605,11 @@ final class SessionController {
             case UInt8(ascii: "\""): inString = true
             case UInt8(ascii: "{"), UInt8(ascii: "["): open.append(byte)
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                guard open.popLast() == (byte == UInt8(ascii: "}") ? UInt8(ascii: "{") : UInt8(ascii: "[")) else { return 0 }
+                guard open.popLast() == (byte == UInt8(ascii: "}") ? UInt8(ascii: "{") : UInt8(ascii: "[")) else { return (0, false) }
             default: break
             }
         }
-        return open.count
+        return (open.count, inString)
     }
 
     /// Runs lines from a pipe, each as it comes; `#` lines are comments.
