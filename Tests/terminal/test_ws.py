@@ -443,6 +443,20 @@ def test_a_servers_close_is_recorded_and_its_replay_waits_for_it(env, socket_ser
         assert replay.returncode == 0, replay.stdout + replay.stderr
 
 
+def record_an_end_and_replay_it(env, server, recorded, end):
+    """Records a greeting and how the socket ended (`end`, its transcript line), then `ws status`;
+    the recording says closed, and replays green twice. Returns the recording's path."""
+    run_explorer(["--base-url", f"http://127.0.0.1:{server.port}", "--record", str(recorded),
+                  "-c", f"ws connect ws://127.0.0.1:{server.port}/ --retries 0 --heartbeat 0",
+                  "-c", "ws recv 2 --timeout 5", "-c", "ws status"], env=env)
+    text = recorded.read_text()
+    assert end + "\n" in text and "| state: closed\n" in text, text
+    for _ in range(2):
+        replay = run_explorer(["replay", str(recorded)], env=env, timeout=60)
+        assert replay.returncode == 0, replay.stdout + replay.stderr
+    return recorded
+
+
 def test_a_lost_connection_is_recorded_and_its_replay_and_the_mock_drop_it_too(env, socket_server, tmp_path):
     # A drop (no close frame) was not written: `ws status` after it said closed live and open in every replay.
     # It is written as RFC 6455's 1006, waited for as a close, and the mock drops the connection there.
@@ -452,16 +466,7 @@ def test_a_lost_connection_is_recorded_and_its_replay_and_the_mock_drop_it_too(e
         time.sleep(0.3)
         conn.close()
 
-    server = socket_server(drops)
-    recorded = tmp_path / "lost.transcript"
-    base = f"http://127.0.0.1:{server.port}"
-    run_explorer(["--base-url", base, "--record", str(recorded), "-c", f"ws connect ws://127.0.0.1:{server.port}/ --retries 0 --heartbeat 0",
-                  "-c", "ws recv 2 --timeout 5", "-c", "ws status"], env=env)
-    text = recorded.read_text()
-    assert "← (closed 1006)\n" in text and "| state: closed\n" in text, text
-    for _ in range(2):
-        replay = run_explorer(["replay", str(recorded)], env=env, timeout=60)
-        assert replay.returncode == 0, replay.stdout + replay.stderr
+    recorded = record_an_end_and_replay_it(env, socket_server(drops), tmp_path / "lost.transcript", "← (closed 1006)")
     # The mock drops the socket after the greeting, with no close frame: a client sees 1006.
     mock = subprocess.Popen([BINARY, "mock", str(recorded), "--port", "0"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -485,16 +490,8 @@ def test_a_close_over_a_frame_that_is_not_utf8_is_recorded_and_replays(env, sock
         read_until_close(conn)
         conn.close()
 
-    server = socket_server(breaks)
-    recorded = tmp_path / "broken.transcript"
-    base = f"http://127.0.0.1:{server.port}"
-    run_explorer(["--base-url", base, "--record", str(recorded), "-c", f"ws connect ws://127.0.0.1:{server.port}/ --retries 0 --heartbeat 0",
-                  "-c", "ws recv 2 --timeout 5", "-c", "ws status"], env=env)
-    text = recorded.read_text()
-    assert "← (closed 1007: the server sent a text frame that is not valid UTF-8)\n" in text and "| state: closed\n" in text, text
-    for _ in range(2):
-        replay = run_explorer(["replay", str(recorded)], env=env, timeout=60)
-        assert replay.returncode == 0, replay.stdout + replay.stderr
+    record_an_end_and_replay_it(env, socket_server(breaks), tmp_path / "broken.transcript",
+                                "← (closed 1007: the server sent a text frame that is not valid UTF-8)")
 
 
 def test_a_send_after_the_server_closed_says_who_closed_it(env, socket_server):
