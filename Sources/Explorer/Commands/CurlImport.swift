@@ -210,7 +210,7 @@ enum CurlImport {
         let encoded = urlencoded.map(Self.urlencode)
         var target = URLCheck.lowercasingScheme(typed)
         if let dataFile {
-            guard !getWithData else { throw CommandError("curl's -G with -d @FILE: explorer does not read a file into the query", column: dataFile.column) }
+            guard !getWithData else { throw CommandError("curl's -G with -d @FILE: explorer does not read a file into the query: give its items as name==value", column: dataFile.column) }
             guard data.isEmpty, encoded.isEmpty else {
                 throw CommandError("curl's -d @FILE with other data: explorer sends the file alone as the body", column: dataFile.column)
             }
