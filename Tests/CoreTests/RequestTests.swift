@@ -35,6 +35,15 @@ import Testing
         #expect(try RequestItem.parse(#"X-Note:a\:b"#) == .header(name: "X-Note", value: "a:b"))
     }
 
+    @Test func aBackslashTakesTheCharacterAfterIt() throws {
+        // HTTPie reads `\\` as one pair, so the `=` after it separates: the
+        // key is `x\\` here and one backslash once the nested-JSON path reads it.
+        #expect(try RequestItem.parse(#"x\\=1"#) == .stringField(name: #"x\\"#, value: "1"))
+        #expect(try RequestItem.parse(#"x\\:=1"#) == .jsonField(name: #"x\\"#, value: .number("1")))
+        #expect(try RequestItem.parse(#"a\\\=b=1"#) == .stringField(name: #"a\\=b"#, value: "1"))
+        #expect(try RequestItem.parse(#"x\y=1"#) == .stringField(name: #"x\y"#, value: "1"))
+    }
+
     @Test func invalidJSONSaysWhere() {
         do {
             _ = try RequestItem.parse("price:=2x")

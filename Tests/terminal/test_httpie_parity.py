@@ -29,7 +29,7 @@ CASES = [
  "--form a=1 b=2", "--form 'a=x y'", "--form 'u[n]=1'", "--form a=1 q==2", "--raw hello", "--raw '{\"a\":1}'",
  "@body.json", "f=@text.txt", "f:=@data.json", "a=1 a=2", "'x[]='", "'a.b=1'", "h-dash=1", "num=007", "X-Many:1 X-Many:2",
  "'a[0]=x' 'a[2]=y'", "'k=line1\\nline2'", "'sp ace=1'", "'[0]=a' '[1]=b'", "Content-Type:application/vnd.api+json a=1",
- "'q==x' '[]:=1'", "-f 'x=%41'", "'x=%41'", "'q==%41'",
+ "'q==x' '[]:=1'", "'x\\\\=1'", "'x\\\\:=1'", "'x\\\\\\\\=1'", "'x\\\\[a]=1'", "-f 'x=%41'", "'x=%41'", "'q==%41'",
  # A value given whole with := and a path into it build on it.
  "'a:=[1]' 'a[]=2'", "'a:=[1]' 'a[3]=2'",
 ]

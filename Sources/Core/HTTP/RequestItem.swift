@@ -4,8 +4,9 @@
 /// The separator rule is HTTPie's: the separator that starts first wins, and
 /// of those starting at the same place the longest (`:=` beats `:`). A
 /// backslash makes a separator character literal (`a\=b=c` has the key
-/// `a=b`); before any other character it stays, as in HTTPie, so that a
-/// nested key can escape its brackets (`foo\[x\]=1`, `NestedJSON`).
+/// `a=b`); before any other character both stay, as in HTTPie, so that a
+/// nested key can escape its brackets (`foo\[x\]=1`) or a backslash
+/// (`x\\=1` has the key `x\`), as `NestedJSON` reads them.
 public enum RequestItem: Sendable, Equatable {
     /// `Name:value`; an empty value (`Name:`) removes a default header.
     case header(name: String, value: String)
@@ -54,6 +55,14 @@ public enum RequestItem: Sendable, Equatable {
         while index < typed.count {
             if typed[index] == "\\", index + 1 < typed.count, Self.separatorCharacters.contains(typed[index + 1]) {
                 chars.append((typed[index + 1], true))
+                typedAt.append(index + 1)
+                index += 2
+            } else if typed[index] == "\\", index + 1 < typed.count {
+                // Any other pair stays as typed, but as one: in `x\\=1` the
+                // second backslash does not escape the `=` (HTTPie's reading).
+                chars.append((typed[index], false))
+                chars.append((typed[index + 1], false))
+                typedAt.append(index)
                 typedAt.append(index + 1)
                 index += 2
             } else {
