@@ -59,6 +59,31 @@ import Testing
         #expect(!notes.contains { $0.contains("Node") }, "a model that holds itself in a field is a model")
     }
 
+    /// `describe` said nothing of a body that is not an object of fields: a
+    /// schema that loops, a string, a list, text, a form.
+    @Test func aBodyThatIsNotAnObjectIsSaidInWords() throws {
+        for version in ["3.0.3", "3.1.0"] {
+            func post(_ path: String, _ type: String, _ schema: String) -> String {
+                #""\#(path)": {"post": {"requestBody": {"content": {"\#(type)": {"schema": \#(schema)}}}, "responses": {"200": {"description": "ok"}}}}"#
+            }
+            let paths = [post("/loop", "application/json", ##"{"$ref": "#/components/schemas/A"}"##),
+                         post("/word", "application/json", #"{"type": "string"}"#),
+                         post("/list", "application/json", #"{"type": "array", "items": {"type": "integer"}}"#),
+                         post("/csv", "text/csv", #"{"type": "string"}"#),
+                         post("/form", "application/x-www-form-urlencoded", #"{"type": "object"}"#)].joined(separator: ", ")
+            let text = ##"{"openapi": "\##(version)", "info": {"title": "t", "version": "1"}, "paths": {\##(paths)}, "components": {"schemas": {"A": {"$ref": "#/components/schemas/B"}, "B": {"$ref": "#/components/schemas/A"}}}}"##
+            let spec = try SpecLoader.load(try write(text, "json"))
+            func body(_ path: String) -> String? {
+                spec.endpoints.first { $0.path == path }.flatMap { CatalogText.describe($0, in: .generic).split(separator: "\n").first { $0.hasPrefix("body: ") } }.map(String.init)
+            }
+            #expect(body("/loop") == "body: any (JSON, not an object: send it with --raw '…' or @file.json)", "\(version)")
+            #expect(body("/word") == "body: string (JSON, not an object: send it with --raw '…' or @file.json)", "\(version)")
+            #expect(body("/list") == "body: [integer] (JSON, not an object: send it with --raw '…' or @file.json)", "\(version)")
+            #expect(body("/csv") == "body: text/csv (send it with --raw TEXT or @FILE)", "\(version)")
+            #expect(body("/form") == "body: a form (send it with --form name=value items)", "\(version)")
+        }
+    }
+
     /// The warning names what it left out (it said only that something was).
     @Test func aPathItemReferringToNothingIsNamed() throws {
         let text = ##"{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/ok": {"get": {"responses": {"200": {"description": "ok"}}}}, "/gone": {"$ref": "#/components/pathItems/Missing"}}}"##

@@ -24,6 +24,9 @@ public struct Endpoint: Sendable, Equatable {
     /// The JSON media type its body goes as when not `application/json`
     /// (`application/merge-patch+json`): a line's JSON body is sent with it.
     public var bodyMediaType: String?
+    /// What its body is in words when it is not a `body` model (`string (JSON,
+    /// not an object: …)`, `text/csv (…)`), for `describe`.
+    public var bodyShape: String?
     /// The name of the model its success answer follows, in the profile's `models`.
     public var response: String?
     /// The success answer is a JSON array of `response` models (a list endpoint).

@@ -47,7 +47,8 @@ struct SpecOperation {
 
     enum Body {
         case json(SpecSchema)
-        case notJSON
+        /// Its first media type, when the document names one.
+        case notJSON(String?)
     }
 }
 
@@ -204,9 +205,16 @@ struct SpecCatalog {
     private mutating func endpoint(_ op: SpecOperation, documentSecurity: [[String]]) -> Endpoint {
         let label = "\(op.method) \(op.path)"
         var body: Model?
+        var bodyShape: String?
         switch op.body {
         case nil: break
-        case .notJSON: notes.insert("request bodies that are not JSON get no field completion")
+        case let .notJSON(mediaType):
+            notes.insert("request bodies that are not JSON get no field completion")
+            bodyShape = switch mediaType {
+            case "application/x-www-form-urlencoded"?: "a form (send it with --form name=value items)"
+            case "multipart/form-data"?: "multipart/form-data (send it with name=value and name@FILE items)"
+            case let type: "\(type ?? "not JSON") (send it with --raw TEXT or @FILE)"
+            }
         case let .json(schema):
             if let name = modelName(of: schema) {
                 body = modelIndex[name].map { models[$0] }
@@ -215,6 +223,8 @@ struct SpecCatalog {
                 body = Model(name, fields(of: schema, owner: name))
             } else {
                 notes.insert("request bodies that are not objects get no field completion")
+                // `describe` said nothing of such a body (a string, a list, a schema that loops).
+                bodyShape = "\(fieldType(of: schema, owner: "\(label) body")) (JSON, not an object: send it with --raw '…' or @file.json)"
             }
         }
         var response: String?
@@ -230,6 +240,7 @@ struct SpecCatalog {
                                 response: response, responseIsList: isList, token: access.token)
         endpoint.queryValues = op.queryValues
         endpoint.bodyMediaType = op.bodyMediaType
+        endpoint.bodyShape = bodyShape
         return endpoint
     }
 

@@ -107,7 +107,7 @@ enum SpecImport30 {
         if parameters.contains(where: { $0.location == .cookie }) { notes.insert("cookie parameters are not sent by the explorer") }
         if let entry = op.requestBody, let request = try? components.lookup(entry) {
             let content = request.content.first { $0.key.rawValue == "application/json" } ?? request.content.first { $0.key.rawValue.contains("json") }
-            out.body = content?.value.schema.map { .json(schema($0, notes: &notes)) } ?? .notJSON
+            out.body = content?.value.schema.map { .json(schema($0, notes: &notes)) } ?? .notJSON(request.content.first.map(\.key.rawValue))
             out.bodyMediaType = content.map(\.key.rawValue).flatMap { $0 == "application/json" ? nil : $0 }
         }
         let success = op.responses.first { $0.key.rawValue == "200" } ?? op.responses.first { $0.key.rawValue.hasPrefix("2") }

@@ -105,7 +105,7 @@ enum SpecImport31 {
         if let entry = op.requestBody, let request = try? components.lookup(entry) {
             let content = request.content.first { $0.key.rawValue == "application/json" } ?? request.content.first { $0.key.rawValue.contains("json") }
             let json = content.flatMap { try? components.lookup($0.value) }
-            out.body = json?.schema.map { .json(schema($0, notes: &notes)) } ?? .notJSON
+            out.body = json?.schema.map { .json(schema($0, notes: &notes)) } ?? .notJSON(request.content.first.map(\.key.rawValue))
             out.bodyMediaType = content.map(\.key.rawValue).flatMap { $0 == "application/json" ? nil : $0 }
         }
         let success = op.responses.first { $0.key.rawValue == "200" } ?? op.responses.first { $0.key.rawValue.hasPrefix("2") }

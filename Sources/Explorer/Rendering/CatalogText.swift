@@ -38,6 +38,8 @@ enum CatalogText {
         if let body = endpoint.body {
             lines.append("body: " + (endpoint.bodyIsList ? "[\(body.name)] (send the list with [0][name]=… items, --raw '[…]' or @file.json)" : body.name))
             lines += fields(body.fields)
+        } else if let shape = endpoint.bodyShape {
+            lines.append("body: " + shape)
         }
         if let response = endpoint.response {
             lines.append("answer: " + (endpoint.responseIsList ? "[\(response)]" : response))
