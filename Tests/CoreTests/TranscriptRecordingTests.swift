@@ -328,6 +328,33 @@ import Testing
             == .object([.init("b", .literal(.int(1))), .init("a", .literal(.int(3)))], open: true))
     }
 
+    /// `--update` of a header a step expects wrote the live value in clear: a
+    /// cookie's value, a token, a URL's `access_token`. Its secrets are
+    /// written as placeholders, where the screen hides them, and match again.
+    @Test func updateWritesAHeadersSecretsAsPlaceholders() throws {
+        let expected = Expectation(status: 200, reason: "OK", headers: [
+            ("Set-Cookie", try PatternText.parse("sid={{secret:sid}}; Path=/old")), ("Authorization", .literal("Bearer old")),
+            ("X-Amz-Security-Token", .literal("old")), ("Location", .literal("/cb")), ("X-Trace", .literal("1"))])
+        let observed = Observation(status: 200, reason: "OK", headers: [
+            HTTPHeader(name: "Set-Cookie", value: "sid=S3CRETcookie; Path=/; HttpOnly"), HTTPHeader(name: "Authorization", value: "Bearer S3CRETauth"),
+            HTTPHeader(name: "X-Amz-Security-Token", value: "S3CRETamz"), HTTPHeader(name: "Location", value: "/cb?state=1#access_token=S3CRETloc&x=1"),
+            HTTPHeader(name: "X-Trace", value: "2")])
+        var matcher = TranscriptMatcher()
+        let updated = expected.updated(with: observed, matcher: &matcher, baseURL: nil)
+        #expect(TranscriptWriter.response(updated) == [
+            "HTTP/1.1 200 OK", "Set-Cookie: sid={{secret:sid}}; Path=/; HttpOnly", "Authorization: Bearer {{secret:authorization}}",
+            "X-Amz-Security-Token: {{secret:x_amz_security_token}}", "Location: /cb?state=1#access_token={{secret:access_token}}&x=1",
+            "X-Trace: 2"])
+        var again = TranscriptMatcher()
+        #expect(again.match(updated, observed).isEmpty)
+        // The report hides them as the screen does, the rest of the value shown.
+        var fresh = TranscriptMatcher()
+        let shown = fresh.match(expected, observed).map(\.actual)
+        #expect(shown.contains("sid=<hidden: 12 characters>; Path=/; HttpOnly"), "\(shown)")
+        #expect(shown.contains("/cb?state=1#access_token=<hidden: 9 characters>&x=1"), "\(shown)")
+        #expect(!shown.joined().contains("S3CRET"), "\(shown)")
+    }
+
     /// `--update` against a server that hands out fresh ids wrote each new id
     /// literally, and the very next run failed on it: an id that changed is
     /// written as its kind; any other value, and an id of another kind, as it came.

@@ -892,33 +892,64 @@ public enum Redactor {
     /// `Authorization: Bearer <hidden: 228 characters>`, `Cookie: sid=<hidden: …>`,
     /// `Set-Cookie: sid=<hidden: …>; Path=/; HttpOnly`; a secret-named header's value whole.
     public static func redact(header: HTTPHeader) -> HTTPHeader {
+        let pieces = secretPieces(ofHeader: header)
+        guard pieces.contains(where: { $0.secret != nil }) else { return header }
+        return HTTPHeader(name: header.name, value: pieces.map { $0.secret == nil ? $0.text : hidden($0.text) }.joined())
+    }
+
+    /// A header's value in pieces, each secret one with the name a transcript
+    /// gives it: what `redact(header:)` hides, and what a rewritten transcript
+    /// (`--update`) writes as `{{secret:NAME}}` (it wrote them in clear).
+    public static func secretPieces(ofHeader header: HTTPHeader) -> [(text: String, secret: String?)] {
         let name = header.name.lowercased()
         let value = header.value
-        guard !value.isEmpty else { return header }
-        func hideValue(ofPair pair: Substring) -> String {
+        guard !value.isEmpty else { return [(value, nil)] }
+        func pair(_ pair: Substring) -> [(text: String, secret: String?)] {
             // A cookie with no name (`Set-Cookie: s3cr3t`) is all value, as a browser takes it (RFC 6265bis).
-            guard let eq = pair.firstIndex(of: "=") else { return pair.trimmingBlanks().isEmpty ? String(pair) : hidden(String(pair)) }
+            guard let eq = pair.firstIndex(of: "=") else { return [(String(pair), pair.trimmingBlanks().isEmpty ? nil : "cookie")] }
             let secret = pair[pair.index(after: eq)...]
-            return secret.isEmpty ? String(pair) : pair[...eq] + hidden(String(secret))
+            let cookie = String(pair[..<eq]).trimmingBlanks()
+            return secret.isEmpty ? [(String(pair), nil)] : [(String(pair[...eq]), nil), (String(secret), cookie.isEmpty ? "cookie" : cookie)]
         }
         switch name {
         case "set-cookie", "set-cookie2":
-            var parts = value.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)
-            parts[0] = Substring(hideValue(ofPair: parts[0]))
-            return HTTPHeader(name: header.name, value: parts.joined(separator: ";"))
+            let parts = value.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)
+            return pair(parts[0]) + (parts.count > 1 ? [(";" + parts[1], nil)] : [])
         case "cookie":
-            let pairs = value.split(separator: ";").map { hideValue(ofPair: Substring($0.trimmingBlanks())) }
-            return HTTPHeader(name: header.name, value: pairs.joined(separator: "; "))
+            let pairs = value.split(separator: ";").map { pair(Substring($0.trimmingBlanks())) }
+            return Array(pairs.joined(separator: [("; ", nil)]))
         case "www-authenticate", "proxy-authenticate":
             // A challenge (`Basic realm="…"`), not a credential: it says which `auth` the server wants.
-            return header
+            return [(value, nil)]
         case "authorization", "proxy-authorization":
             let words = value.split(separator: " ", maxSplits: 1)
-            if words.count == 2 { return HTTPHeader(name: header.name, value: "\(words[0]) \(hidden(String(words[1])))") }
-            return HTTPHeader(name: header.name, value: hidden(value))
+            if words.count == 2 { return [("\(words[0]) ", nil), (String(words[1]), name)] }
+            return [(value, name)]
         default:
-            guard isSecretHeaderName(header.name) || looksLikeCredential(value) else { return header }
-            return HTTPHeader(name: header.name, value: hidden(value))
+            if isSecretHeaderName(header.name) || looksLikeCredential(value) { return [(value, name)] }
+            // A URL's secret parameters (`Location: /cb#access_token=…`, a `Link`'s `?access_token=`): shown, and
+            // written by `--update`, in clear.
+            guard value.contains("="), value.contains("?") || value.contains("#") else { return [(value, nil)] }
+            var pieces: [(text: String, secret: String?)] = []
+            var rest = Substring(value)
+            while let start = rest.firstIndex(where: { $0 == "?" || $0 == "#" || $0 == "&" || $0 == ";" }) {
+                let after = rest.index(after: start)
+                let pairEnd = rest[after...].firstIndex { "&#;>\" ,".contains($0) } ?? rest.endIndex
+                let candidate = rest[after..<pairEnd]
+                // A value hidden already (a supplied secret's) is not hidden again.
+                guard let eq = candidate.firstIndex(of: "="), isSecretParameter(String(candidate[..<eq])),
+                      candidate.index(after: eq) < pairEnd, !rest[candidate.index(after: eq)...].hasPrefix("<hidden: ") else {
+                    pieces.append((String(rest[...start]), nil))
+                    rest = rest[after...]
+                    continue
+                }
+                let valueStart = candidate.index(after: eq)
+                pieces.append((String(rest[..<valueStart]), nil))
+                pieces.append((String(rest[valueStart..<pairEnd]), ExpectedValue.secretName(String(candidate[..<eq]))))
+                rest = rest[pairEnd...]
+            }
+            pieces.append((String(rest), nil))
+            return pieces.filter { !$0.text.isEmpty }
         }
     }
 

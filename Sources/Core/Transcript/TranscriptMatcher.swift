@@ -58,7 +58,7 @@ public struct TranscriptMatcher: Sendable {
                 continue
             }
             if !values.contains(where: { matchText(header.value, $0) }) {
-                let shown = Redactor.isSecretHeaderName(header.name) ? Redactor.hidden(values[0]) : values[0]
+                let shown = Redactor.redact(header: HTTPHeader(name: header.name, value: values[0])).value
                 found.append(Mismatch(.header(header.name), expected: header.value.description, actual: shown))
             }
         }
