@@ -173,6 +173,19 @@ def test_saving_a_stream_longer_than_what_is_kept_says_it_is_the_start(http_serv
     assert (tmp_path / "lines.ndjson").stat().st_size == 64 * 1024 * 1024
 
 
+def test_ctrl_c_at_once_after_a_long_show_stops_it(spawn, server):
+    # Pressed before the text was made, the line's wait took the press: the 12 MB printed whole after it.
+    prompt = server.split("//")[1] + "> "
+    x = spawn("--base-url", server, prompt=prompt)
+    x.run("get /medium -h", prompt=prompt)
+    x.send("show\r")
+    time.sleep(0.05)
+    x.send("\x03")
+    shown = x.expect(prompt, timeout=30)
+    assert "(stopped: Ctrl-C)" in shown, shown[-300:]
+    assert '"total": 30000' not in shown, "not printed to its end"
+
+
 def test_ctrl_c_while_a_long_show_is_being_made_stops_it(spawn, server):
     # A Ctrl-C pressed while `show` pretty-printed the body was thrown away, and all of it printed after.
     prompt = server.split("//")[1] + "> "

@@ -236,8 +236,10 @@ final class SessionController {
         // The terminal echoed `^C` where the cursor was: what the line says goes under it, not after it
         // (a stream's "stopped: …", the frames a `ws recv` got).
         if terminal.isInteractive, interruptedLine || outcome.isCancellation { terminal.err("\n") }
+        // A Ctrl-C the line's wait took (`show` of 12 MB, pressed while it was being made) stops the text too.
+        let pressed = interruptedLine
         interruptedLine = false
-        write(out)
+        write(out, interrupted: pressed)
         // A script's failures name their line: a failed command's and an
         // answer's "error: 404 …" alike.
         if let location, !err.isEmpty, outcome.exitStatus != .ok { terminal.err("\(location): ") }
@@ -248,7 +250,7 @@ final class SessionController {
     /// Text for standard output. At a terminal a long text (`show` of a
     /// large answer) goes out a block of lines at a time, and Ctrl-C stops
     /// it there: printing 20 MB to a terminal takes minutes.
-    private func write(_ text: String) {
+    private func write(_ text: String, interrupted: Bool = false) {
         let block = 64 * 1024
         guard terminal.isInteractive, text.utf8.count > block else { return terminal.out(text) }
         // A Ctrl-C pressed while the text was made (pretty-printing 7 MiB takes a while) counts: it was
@@ -259,7 +261,7 @@ final class SessionController {
             if end < text.endIndex { end = text[end...].firstIndex(of: "\n").map { text.index(after: $0) } ?? text.endIndex }
             terminal.out(String(text[start..<end]))
             start = end
-            if start < text.endIndex, terminal.takeInterrupts() > 0 {
+            if start < text.endIndex, terminal.takeInterrupts() > 0 || interrupted {
                 terminal.out(renderer.palette.dim("\n(stopped: Ctrl-C)") + "\n")
                 return
             }
