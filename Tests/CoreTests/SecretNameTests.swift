@@ -42,6 +42,30 @@ struct SecretNameTests {
 
     /// A JWT inside a text (an event's `data:`, an echo's `"tok eyJ…"`) was
     /// hidden only between spaces, and in a JSON string not at all.
+    /// A replay's report and the screen printed these as the server sent
+    /// them; a recording wrote them in clear: JSON in a string or a line, a
+    /// URL's secret parameter, the credential after `Bearer `.
+    @Test func aCredentialInsideATextIsHiddenAndRecordedAsASecret() {
+        let cases: [(text: String, shown: String, recorded: String)] = [
+            (#"data: {"access_token":"S3CRETsse1"}"#, #"data: {"access_token":"<hidden: 10 characters>"}"#, #"data: {"access_token":"{{secret:access_token}}"}"#),
+            (#"{"apiKey": "S3CRETemb"}"#, #"{"apiKey": "<hidden: 9 characters>"}"#, #"{"apiKey": "{{secret:apikey}}"}"#),
+            ("https://x/cb?state=1&access_token=S3CRETurl&x=2", "https://x/cb?state=1&access_token=<hidden: 9 characters>&x=2",
+             "https://x/cb?state=1&access_token={{secret:access_token}}&x=2"),
+            ("/cb#id_token=S3CRETfrag", "/cb#id_token=<hidden: 10 characters>", "/cb#id_token={{secret:id_token}}"),
+            ("Bearer S3CRETbearer", "Bearer <hidden: 12 characters>", "Bearer {{secret:authorization}}"),
+            ("see https://x/a?page=2&q=token and Bearer of news", "see https://x/a?page=2&q=token and Bearer of news",
+             "see https://x/a?page=2&q=token and Bearer of news"),
+        ]
+        for (text, shown, recorded) in cases {
+            #expect(Redactor.hidingCredentials(inText: text) == shown, "\(text)")
+            #expect(PatternText.recording(text, baseURL: nil).description == recorded, "\(text)")
+        }
+        for hidden in ["/cb?key=<hidden: 4 characters>", "Bearer <hidden: 23 characters>"] {
+            #expect(Redactor.hidingCredentials(inText: hidden) == hidden, "not hidden twice")
+        }
+        #expect(Redactor.redact(json: .string("https://x/?token=S3CRETjson")) == .string("https://x/?token=<hidden: 10 characters>"))
+    }
+
     @Test func aJWTInATextIsHiddenWhereverItStands() {
         let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln"
         let hidden = Redactor.hidden(jwt)

@@ -291,6 +291,22 @@ import Testing
         #expect(Redactor.secretsInTarget("http://me:pw1@h/a?x=1&token=t&key={{k}}#f").map { "\($0.name)=\($0.value)" } == ["password=pw1", "token=t"])
     }
 
+    /// A report (and JUnit) named a hand-written step with the secret typed
+    /// in it, and quoted a body line's or an error's credentials as the
+    /// server sent them, where the screen hid them.
+    @Test func aReportHidesTheSecretsOfAStepsLineAndOfWhatCame() {
+        #expect(StepRun.shown("get /echo X-Api-Key:litKEY12345 q==1") == "get /echo X-Api-Key:{{secret:x_api_key}} q==1")
+        #expect(StepRun.shown("get /echo?token=litTOK12345") == "get /echo?token={{secret:token}}")
+        #expect(StepRun.shown("login alice@example.com {{secret:password}}") == "login alice@example.com {{secret:password}}")
+        #expect(StepRun.shown("login alice@example.com alice123") == "login alice@example.com {{secret:password}}")
+        #expect(StepRun.shown("get /api/tasks page==2") == "get /api/tasks page==2")
+        var matcher = TranscriptMatcher()
+        let found = matcher.match(Expectation(status: 200, body: .text([.literal("nope")]), errors: [.literal("x")]),
+                                  Observation(status: 200, body: .text([#"data: {"access_token":"litSSE12345"}"#]),
+                                              errors: ["401: see https://x/cb?access_token=litURL12345"]))
+        #expect(found.map(\.actual) == [#"data: {"access_token":"<hidden: 11 characters>"}"#, "401: see https://x/cb?access_token=<hidden: 11 characters>"])
+    }
+
     /// A nested field's secret after a login (`user[password]=X`) was written
     /// `{{secret:password}}`, the login's name, so its replay sent the
     /// login's password; it is a second password, as a form's is.

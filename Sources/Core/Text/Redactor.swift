@@ -829,8 +829,8 @@ public enum Redactor {
                 if named { return hidden(text) }
             }
             if looksLikeJWT(text) { return hidden(text) }
-            // One inside a string (`"tok eyJ…"`, `"Bearer eyJ…"`), as a text body's is hidden.
-            return mayHoldJWT(text) ? hidingJWTs(in: text) : text
+            // One inside a string (`"tok eyJ…"`, `"Bearer abc…"`, a URL's `?access_token=`, JSON in a string), as a text body's is hidden.
+            return hidingCredentials(inText: text)
         }
     }
 
@@ -871,6 +871,7 @@ public enum Redactor {
     public static func redact(json value: JSONValue, alsoSecret: Set<String> = []) -> JSONValue {
         switch value {
         case let .string(s) where looksLikeJWT(s): return .string(hidden(s))
+        case let .string(s) where mayHoldCredential(s) && !isHidden(s): return .string(hidingCredentials(inText: s))
         case let .array(items): return .array(items.map { redact(json: $0, alsoSecret: alsoSecret) })
         case let .object(members):
             return .object(members.map { member in
@@ -929,28 +930,89 @@ public enum Redactor {
             if isSecretHeaderName(header.name) || looksLikeCredential(value) { return [(value, name)] }
             // A URL's secret parameters (`Location: /cb#access_token=…`, a `Link`'s `?access_token=`): shown, and
             // written by `--update`, in clear.
-            guard value.contains("="), value.contains("?") || value.contains("#") else { return [(value, nil)] }
-            var pieces: [(text: String, secret: String?)] = []
-            var rest = Substring(value)
-            while let start = rest.firstIndex(where: { $0 == "?" || $0 == "#" || $0 == "&" || $0 == ";" }) {
-                let after = rest.index(after: start)
-                let pairEnd = rest[after...].firstIndex { "&#;>\" ,".contains($0) } ?? rest.endIndex
-                let candidate = rest[after..<pairEnd]
-                // A value hidden already (a supplied secret's) is not hidden again.
-                guard let eq = candidate.firstIndex(of: "="), isSecretParameter(String(candidate[..<eq])),
-                      candidate.index(after: eq) < pairEnd, !rest[candidate.index(after: eq)...].hasPrefix("<hidden: ") else {
-                    pieces.append((String(rest[...start]), nil))
-                    rest = rest[after...]
-                    continue
-                }
-                let valueStart = candidate.index(after: eq)
-                pieces.append((String(rest[..<valueStart]), nil))
-                pieces.append((String(rest[valueStart..<pairEnd]), ExpectedValue.secretName(String(candidate[..<eq]))))
-                rest = rest[pairEnd...]
-            }
-            pieces.append((String(rest), nil))
-            return pieces.filter { !$0.text.isEmpty }
+            return parameterPieces(in: value)
         }
+    }
+
+    /// A text in pieces, the values of the secret parameters of URLs written
+    /// in it (`?access_token=…`, `#access_token=…`, `&key=…`) apart, each
+    /// with the name a transcript gives it.
+    public static func parameterPieces(in text: String) -> [(text: String, secret: String?)] {
+        guard text.includes(ascii: "="), text.includes(ascii: "?") || text.includes(ascii: "#") else { return [(text, nil)] }
+        var pieces: [(text: String, secret: String?)] = []
+        var rest = Substring(text)
+        while let start = rest.firstIndex(where: { $0 == "?" || $0 == "#" || $0 == "&" || $0 == ";" }) {
+            let after = rest.index(after: start)
+            let pairEnd = rest[after...].firstIndex { "&#;<>\" ,'".contains($0) } ?? rest.endIndex
+            let candidate = rest[after..<pairEnd]
+            // A value hidden already (a supplied secret's), or a placeholder, is not hidden again.
+            guard let eq = candidate.firstIndex(of: "="), isSecretParameter(String(candidate[..<eq])),
+                  candidate.index(after: eq) < pairEnd, !candidate[candidate.index(after: eq)...].hasPrefix("{{") else {
+                pieces.append((String(rest[...start]), nil))
+                rest = rest[after...]
+                continue
+            }
+            let valueStart = candidate.index(after: eq)
+            pieces.append((String(rest[..<valueStart]), nil))
+            pieces.append((String(rest[valueStart..<pairEnd]), ExpectedValue.secretName(String(candidate[..<eq]))))
+            rest = rest[pairEnd...]
+        }
+        pieces.append((String(rest), nil))
+        return pieces.filter { !$0.text.isEmpty }
+    }
+
+    /// A text (a line of a body, an error, a JSON string) as the screen and a
+    /// report show it: the values of secret-named members of JSON written in
+    /// it, a URL's secret parameters, the credential after `Bearer ` and any
+    /// JWT hidden. A report printed them as the server sent them.
+    public static func hidingCredentials(inText text: String) -> String {
+        guard mayHoldCredential(text) else { return text }
+        var shown = hidingSecretMembers(in: text)
+        shown = parameterPieces(in: shown).map { $0.secret == nil ? $0.text : hidden($0.text) }.joined()
+        shown = hidingBearerCredentials(in: shown)
+        return hidingJWTs(in: shown)
+    }
+
+    /// Whether a text may hold what `hidingCredentials` hides: a quote (JSON
+    /// in it), a `=` (a parameter), `eyJ` (a JWT) or `bearer `. Asked of
+    /// every string of every answer shown, so one pass over its bytes.
+    static func mayHoldCredential(_ text: String) -> Bool {
+        func scan(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+            for i in b.indices {
+                switch b[i] {
+                case UInt8(ascii: "\""), UInt8(ascii: "="): return true
+                case UInt8(ascii: "e") where i + 2 < b.count && b[i + 1] == UInt8(ascii: "y") && b[i + 2] == UInt8(ascii: "J"): return true
+                case UInt8(ascii: " ") where i >= 6 && b[i - 1] | 0x20 == UInt8(ascii: "r") && b[i - 2] | 0x20 == UInt8(ascii: "e")
+                    && b[i - 3] | 0x20 == UInt8(ascii: "r") && b[i - 4] | 0x20 == UInt8(ascii: "a") && b[i - 5] | 0x20 == UInt8(ascii: "e")
+                    && b[i - 6] | 0x20 == UInt8(ascii: "b"):
+                    return true
+                default: continue
+                }
+            }
+            return false
+        }
+        return text.utf8.withContiguousStorageIfAvailable(scan) ?? Array(text.utf8).withUnsafeBufferPointer(scan)
+    }
+
+    /// Where a credential follows `Bearer ` in a text (`"Bearer abc…"`): 8 characters or more, up to a blank or a quote.
+    static func bearerCredentials(in text: String) -> [Range<String.Index>] {
+        var found: [Range<String.Index>] = []
+        var from = text.startIndex
+        while let match = text.range(of: "bearer ", options: .caseInsensitive, range: from..<text.endIndex) {
+            let end = text[match.upperBound...].firstIndex { $0 == " " || $0 == "\"" || $0 == "'" || $0 == "," } ?? text.endIndex
+            let word = text[match.upperBound..<end]
+            // Not one hidden already (`Bearer <hidden: 23 characters>`), nor a placeholder.
+            if word.count >= 8, !word.hasPrefix("<"), !word.hasPrefix("{{") { found.append(match.upperBound..<end) }
+            from = end
+        }
+        return found
+    }
+
+    static func hidingBearerCredentials(in text: String) -> String {
+        guard text.includes(ascii: "earer ") || text.includes(ascii: "EARER ") else { return text }
+        var shown = text
+        for range in bearerCredentials(in: text).reversed() { shown.replaceSubrange(range, with: hidden(String(text[range]))) }
+        return shown
     }
 
     /// `redact(header:)`, and the whole value of a header a profile names as

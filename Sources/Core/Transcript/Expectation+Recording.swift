@@ -148,6 +148,14 @@ extension PatternText {
         }
         func word(_ w: String) {
             if Redactor.looksLikeJWT(w) { pieces.append(.pattern(.init(.secret("jwt")))); return }
+            // A URL's secret parameters (`"https://x/cb?access_token=…"`): written in clear.
+            let parameters = Redactor.parameterPieces(in: w)
+            if parameters.count > 1 {
+                for piece in parameters {
+                    if let name = piece.secret { pieces.append(.pattern(.init(.secret(name)))) } else { word(piece.text) }
+                }
+                return
+            }
             // A timestamp is as volatile in a line of text (`generated at …`, an NDJSON row) as in JSON;
             // quotes and punctuation around it stay.
             let core = w.drop { !$0.isNumber }.reversed().drop { !($0.isNumber || $0 == "Z") }.reversed()
@@ -207,16 +215,26 @@ extension PatternText {
         }
         func plainWords(_ segment: String) {
             var current = ""
+            var previous = ""
+            func take(_ w: String) {
+                // The credential after `Bearer ` (`"Bearer abc…"`), whatever it looks like.
+                if previous.lowercased() == "bearer", w.count >= 8, !w.hasPrefix("{{") {
+                    pieces.append(.pattern(.init(.secret("authorization"))))
+                } else {
+                    word(w)
+                }
+                if !w.isEmpty { previous = w }
+            }
             for c in segment {
                 if c == " " || c == "\"" || c == "'" {
-                    word(current)
+                    take(current)
                     current = ""
                     literal(String(c))
                 } else {
                     current.append(c)
                 }
             }
-            word(current)
+            take(current)
         }
         // The base URL, and its ws:// form (a socket's URL), stand for this run's port.
         let base = baseURL.flatMap { $0.isEmpty ? nil : $0 }

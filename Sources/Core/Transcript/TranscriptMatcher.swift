@@ -199,12 +199,13 @@ public struct TranscriptMatcher: Sendable {
                 found.append(Mismatch(place(n + 1), expected: text.description, actual: none))
                 continue
             }
+            // A line's credentials are hidden as the screen hides them (an event's `data: {"token": …}`).
             if !matchText(text, actual[n]) {
-                found.append(Mismatch(place(n + 1), expected: text.description, actual: actual[n]))
+                found.append(Mismatch(place(n + 1), expected: text.description, actual: Redactor.hidingCredentials(inText: actual[n])))
             }
         }
         for n in expected.count..<max(expected.count, actual.count) {
-            found.append(Mismatch(place(n + 1), expected: none, actual: actual[n]))
+            found.append(Mismatch(place(n + 1), expected: none, actual: Redactor.hidingCredentials(inText: actual[n])))
         }
     }
 

@@ -368,7 +368,7 @@ struct Renderer: Sendable {
     /// A text body as shown: the secret members of JSON written in it, and
     /// the credentials the request carried where it echoes them, hidden.
     static func hidingSecrets(in text: String, carried: [String]) -> String {
-        Redactor.hidingJWTs(in: Redactor.hiding(carried, inText: Redactor.hidingSecretMembers(in: text)))
+        Redactor.hidingCredentials(inText: Redactor.hiding(carried, inText: text))
     }
 
     /// How a JSON body's strings are shown: secret-named members hidden,
@@ -378,11 +378,12 @@ struct Renderer: Sendable {
         // A credential is long (a token): most strings are shorter, and are not searched.
         let shortest = carried.map(\.utf8.count).min() ?? .max
         return carried.isEmpty ? named : { key, text in
-            let hidden = named(key, text)
-            guard hidden == text, text.utf8.count >= shortest else { return hidden }
+            guard text.utf8.count >= shortest, !(key.map { Redactor.isSecretName($0) || secretNames.contains($0) } ?? false) else { return named(key, text) }
             // An HTML page's escapes inside a string (`bad key S3cr3t&#x2F;4`) too.
             let escaped = text.includes(ascii: "&#") || text.includes(ascii: "\\u") || text.includes(ascii: "\\/")
-            return escaped || carried.contains(where: text.contains) ? Redactor.hiding(carried, inText: text) : hidden
+            guard escaped || carried.contains(where: text.contains) else { return named(key, text) }
+            // The credentials it carried first, whole (`a key9`), then what else the string holds.
+            return named(key, Redactor.hiding(carried, inText: text))
         }
     }
 

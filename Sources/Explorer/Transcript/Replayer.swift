@@ -47,7 +47,7 @@ struct Replayer: Sendable {
         }
         run.torn = transcript.torn
         run.total = transcript.steps.count
-        run.planned = transcript.steps.map { ($0.line, $0.command) }
+        run.planned = transcript.steps.map { ($0.line, StepRun.shown($0.command)) }
         let header = transcript.header
         let chosen: ChosenProfile?
         switch profile(of: header, in: path) {
@@ -509,7 +509,7 @@ struct Replayer: Sendable {
                 let cause = mismatches.filter { if case .error = $0.place { true } else { false } }
                 if !cause.isEmpty { mismatches = cause }
             }
-            var run = StepRun(line: step.line, command: step.command, mismatches: mismatches, duration: ContinuousClock.now - started)
+            var run = StepRun(line: step.line, command: StepRun.shown(step.command), mismatches: mismatches, duration: ContinuousClock.now - started)
             if case .specLoad? = lastCommand, case let .failure(message, _) = outcome, !mismatches.isEmpty {
                 // The steps after it would be checked against another catalog: a line the REPL refused would go out.
                 record(run)

@@ -57,6 +57,19 @@ struct TranscriptRun: Sendable {
 
 /// One replayed step.
 struct StepRun: Sendable {
+    /// A step's command line as a report names it: a secret written in a
+    /// hand-made file (`X-Api-Key:abc`) as `{{secret:NAME}}`, as history
+    /// keeps it (reports and JUnit printed it as written).
+    static func shown(_ command: String) -> String {
+        let placeholder = TranscriptPattern.secretPlaceholder(forItem:)
+        // History drops a login's password; a report keeps its place, as the transcript writes it.
+        if let words = try? LineTokenizer.split(command).map(\.text), words.first?.lowercased() == "login" {
+            let shown = Redactor.redact(words: words, hide: placeholder)
+            return shown == words ? command : LineTokenizer.join(shown)
+        }
+        return Redactor.redact(line: command, hide: placeholder) ?? "(a line that cannot be shown: it may hold a secret)"
+    }
+
     var line: Int
     /// The command as the transcript writes it (secrets as placeholders).
     var command: String
