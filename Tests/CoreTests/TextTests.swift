@@ -46,6 +46,22 @@ import Testing
 }
 
 @Suite struct RedactorTests {
+    /// Lines the parser refuses are kept in history (and a recording) all
+    /// the same: `set a=1 client_secret=X` kept its second assignment, and
+    /// `token:=X` (not JSON) its value, in clear; the error said it back.
+    @Test func aRefusedLinesSecretsAreHiddenToo() {
+        #expect(Redactor.redact(line: "set client_id=id client_secret=S3cr3tX9") == "set client_id=id client_secret=***")
+        #expect(Redactor.redact(line: "post /echo token:=S3cr3tX9 n:=1") == "post /echo token:=*** n:=1")
+        #expect(Redactor.redact(line: "post /echo X-Api-Key S3cr3tX9") == "post /echo X-Api-Key S3cr3tX9", "no separator: not an item")
+        #expect(Redactor.redact(line: "post /echo note:=notjson") == "post /echo note:=notjson")
+        do {
+            _ = try RequestItem.parse("token:=S3cr3tX9")
+            Issue.record("parsed")
+        } catch {
+            #expect(!error.reason.contains("S3cr3t") && error.reason.hasPrefix("'token:=<hidden: 8 characters>': invalid JSON"), "\(error.reason)")
+        }
+    }
+
     /// Issue 11 #18: history kept `login bob@example.com ***`, and a recalled
     /// line sent `***` as the password. It keeps the line without it, so a
     /// recalled login asks for the password.

@@ -126,8 +126,10 @@ public enum RequestItem: Sendable, Equatable {
                 return .jsonField(name: name, value: try JSONParser.parse(value))
             } catch {
                 let column = position + separator.count + error.offset
+                // A secret-named field's value is not said back (`token:=S3cr3t` was, on screen and in a recording).
+                let shown = Redactor.isSecretName(Redactor.leaf(of: name)) ? "\(name):=\(Redactor.hidden(value))" : text
                 throw ParseError(item: text, offset: column,
-                                 reason: "'\(text)': invalid JSON after ':=' (\(error.reason) at character \(error.offset + 1) of the value)")
+                                 reason: "'\(shown)': invalid JSON after ':=' (\(error.reason) at character \(error.offset + 1) of the value)")
             }
         case "@":
             var path = value

@@ -279,6 +279,10 @@ public enum Redactor {
         }
         if first.lowercased() == "auth" { return redactAuth(words, hide: hide) }
         // `set NAME=VALUE` and `set NAME VALUE`: the parser takes both, so both are hidden.
+        if first.lowercased() == "set", words.count > 2, words[1].contains("=") {
+            // `set a=1 b=2` is refused (one variable a line), and kept in history: each assignment as one.
+            return [first] + words.dropFirst().flatMap { redact(words: [first, $0], hide: hide, secretFields: secretFields).dropFirst() }
+        }
         if first.lowercased() == "set", words.count >= 2 {
             if let eq = words[1].firstIndex(of: "=") {
                 let name = String(words[1][..<eq])
@@ -319,7 +323,17 @@ public enum Redactor {
             if index > 0, looksLikeJWT(word) { return hide("jwt") }
             let word = redactUserinfo(in: word, hide: hide)
             if let hidden = redactQuery(in: word, hide: hide) { return hidden }
-            guard index > 0, let item = try? RequestItem.parse(word) else { return word }
+            guard index > 0 else { return word }
+            guard let item = try? RequestItem.parse(word) else {
+                // An item the parser refuses (`token:=S3cr3t`, not JSON) is kept in history all the same.
+                let separators = [":=", "==", "=", ":"].compactMap { separator in word.range(of: separator).map { (separator, $0) } }
+                guard let (separator, range) = separators.min(by: { $0.1.lowerBound < $1.1.lowerBound }), range.upperBound < word.endIndex else { return word }
+                let name = String(word[..<range.lowerBound])
+                // An item's name, not JSON typed where an item goes (`{"password":…}`, hidden after).
+                guard !name.isEmpty, !name.contains(where: { "{}\"' ".contains($0) }) else { return word }
+                let secret = isSecretName(name) || isSecretName(leaf(of: name)) || (separator == ":" && isSecretHeaderName(name))
+                return secret && !isReference(String(word[range.upperBound...])) ? name + separator + hide(leaf(of: name)) : word
+            }
             switch item {
             case let .header(_, value) where isReference(value) || isSchemeAndReference(value) || isCookiesOfReferences(value),
                  let .stringField(_, value) where isReference(value), let .query(_, value) where isReference(value):
