@@ -52,7 +52,12 @@ struct SecretNameTests {
             ("https://x/cb?state=1&access_token=S3CRETurl&x=2", "https://x/cb?state=1&access_token=<hidden: 9 characters>&x=2",
              "https://x/cb?state=1&access_token={{secret:access_token}}&x=2"),
             ("/cb#id_token=S3CRETfrag", "/cb#id_token=<hidden: 10 characters>", "/cb#id_token={{secret:id_token}}"),
-            ("Bearer S3CRETbearer", "Bearer <hidden: 12 characters>", "Bearer {{secret:authorization}}"),
+            // A recording leaves it to the scrubber, which knows the session's tokens by name first.
+            ("Bearer S3CRETbearer", "Bearer <hidden: 12 characters>", "Bearer S3CRETbearer"),
+            ("auth failed for api_key=S3CRETtb1 password=S3CRETtb2.", "auth failed for api_key=<hidden: 9 characters> password=<hidden: 10 characters>",
+             "auth failed for api_key={{secret:api_key}} password={{secret:password}}"),
+            (#"| {"embedded": "{\"refresh_token\": \"S3CRETesc\"}"}"#, #"| {"embedded": "{\"refresh_token\": \"<hidden: 9 characters>\"}"}"#,
+             #"| {"embedded": "{\"refresh_token\": \"{{secret:refresh_token}}\"}"}"#),
             ("see https://x/a?page=2&q=token and Bearer of news", "see https://x/a?page=2&q=token and Bearer of news",
              "see https://x/a?page=2&q=token and Bearer of news"),
         ]
@@ -60,6 +65,10 @@ struct SecretNameTests {
             #expect(Redactor.hidingCredentials(inText: text) == shown, "\(text)")
             #expect(PatternText.recording(text, baseURL: nil).description == recorded, "\(text)")
         }
+        var scrubber = SecretScrubber()
+        scrubber.learn("S3CRETknown", name: "token")
+        #expect(scrubber.scrub(#""a": "Bearer S3CRETknown", "b": "Bearer S3CRETother""#)
+                == #""a": "Bearer {{secret:token}}", "b": "Bearer {{secret:authorization}}""#)
         for hidden in ["/cb?key=<hidden: 4 characters>", "Bearer <hidden: 23 characters>"] {
             #expect(Redactor.hidingCredentials(inText: hidden) == hidden, "not hidden twice")
         }

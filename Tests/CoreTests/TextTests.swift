@@ -134,7 +134,8 @@ import Testing
         ("post /login --raw '{\"email\":\"a\",\"password\":\"hunter2\"}'", "post /login --raw '{\"email\":\"a\",\"password\":\"***\"}'"),
         ("post /login --raw 'user=a&password=hunter2'", "post /login --raw user=a&password=***"),
         // JSON typed where an item goes (a line the parser refuses): history kept its password.
-        (#"post /echo "{\"password\": \"S3cr3tH_3f\"}""#, #"post /echo '{"password": "***"}'"#),
+        (#"post /echo "{\"password\": \"S3cr3tH_3f\"}""#, #"post /echo "{\"password\": \"***\"}""#),
+        (#"ws send {"note": "Bearer opaqueS3cr3tH"}"#, #"ws send {"note": "Bearer ***"}"#),
         (#"post /echo {"password":"S3cr3tHG"}"#, #"post /echo {"password":"***"}"#),
         ("post /login --raw=password=hunter2", "post /login --raw=password=***"),
         ("ws send --text my token is eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.SIGSECRETXYZ", "ws send --text my token is ***"),

@@ -595,7 +595,6 @@ def test_a_token_a_refresh_brought_is_hidden_where_a_recorded_answer_echoes_it(t
     assert "(access token refreshed; request retried)" in result.stdout, result.stdout
     text = transcript.read_text()
     assert "opaque-access" not in text and "opaque-refresh" not in text, text
-    # As a placeholder both times (`{{secret:authorization}}`: the credential after `Bearer ` is one whatever it is).
-    assert text.count('"you_sent": "Bearer {{secret:') == 2, text
+    assert text.count('"you_sent": "Bearer {{secret:access_token}}"') == 2, text
     replayed = run_explorer(["replay", str(transcript)], env=isolated_env(tmp_path, EXPLORER_SECRET_PASSWORD="pw-123456"), cwd=tmp_path)
     assert replayed.returncode == 0, replayed.stdout + replayed.stderr + text

@@ -75,8 +75,10 @@ public enum Redactor {
                               hide: (String) -> String = { _ in placeholder }) -> String? {
         // Last, a JWT wherever the rules left it (a `ws send` JSON string, a curl header, `?x=eyJ…`):
         // the history kept six such forms in clear that a recording hid.
+        // And the credential after `Bearer ` wherever it stands (`ws send {"note": "Bearer abc…"}`).
         redactingByRule(line: line, secretFields: secretFields, hide: hide).map { redacted in
-            mayHoldJWT(redacted) ? hidingJWTs(in: redacted) { _ in hide("jwt") } : redacted
+            let kept = mayHoldJWT(redacted) ? hidingJWTs(in: redacted) { _ in hide("jwt") } : redacted
+            return hidingBearerCredentials(in: kept) { _ in hide("authorization") }
         }
     }
 
@@ -882,11 +884,16 @@ public enum Redactor {
     /// A value already hidden (`placeholder`, as an offline `login` shows its
     /// password) is left as it is, not counted as a three-character secret.
     /// `alsoSecret`: names a profile marks secret (`Profile.secretFields`' last keys).
-    public static func redact(json value: JSONValue, alsoSecret: Set<String> = []) -> JSONValue {
+    /// `carried`: credentials the request carried, hidden whole where a string
+    /// holds one before the rest of it is looked at (`"Bearer <its token>"`
+    /// is one credential, not `Bearer ` and a hidden word).
+    public static func redact(json value: JSONValue, alsoSecret: Set<String> = [], carried: [String] = []) -> JSONValue {
         switch value {
         case let .string(s) where looksLikeJWT(s): return .string(hidden(s))
+        case let .string(s) where !carried.isEmpty && carried.contains(where: s.contains):
+            return .string(hidingCredentials(inText: hiding(carried, inText: s)))
         case let .string(s) where mayHoldCredential(s) && !isHidden(s): return .string(hidingCredentials(inText: s))
-        case let .array(items): return .array(items.map { redact(json: $0, alsoSecret: alsoSecret) })
+        case let .array(items): return .array(items.map { redact(json: $0, alsoSecret: alsoSecret, carried: carried) })
         case let .object(members):
             return .object(members.map { member in
                 let secret = isSecretName(member.key) || alsoSecret.contains(member.key)
@@ -897,7 +904,7 @@ public enum Redactor {
                 if case let .number(digits) = member.value, secret {
                     return (member.key, .string(hidden(digits)))
                 }
-                return (member.key, redact(json: member.value, alsoSecret: alsoSecret))
+                return (member.key, redact(json: member.value, alsoSecret: alsoSecret, carried: carried))
             })
         default: return value
         }
@@ -948,30 +955,39 @@ public enum Redactor {
         }
     }
 
-    /// A text in pieces, the values of the secret parameters of URLs written
-    /// in it (`?access_token=…`, `#access_token=…`, `&key=…`) apart, each
-    /// with the name a transcript gives it.
+    /// A text in pieces, the values of its secret-named `NAME=VALUE` pairs
+    /// apart, each with the name a transcript gives it: a URL's parameters
+    /// (`?access_token=…`, `#access_token=…`, `&key=…`), a form's, and
+    /// such pairs in a line of text (`password=…` in a text frame or a
+    /// server's message). A pair starts the text or follows `?#&;`, a blank,
+    /// a comma or an opening bracket; its value ends at one of those or a quote.
     public static func parameterPieces(in text: String) -> [(text: String, secret: String?)] {
-        guard text.includes(ascii: "="), text.includes(ascii: "?") || text.includes(ascii: "#") else { return [(text, nil)] }
+        guard text.includes(ascii: "=") else { return [(text, nil)] }
+        func isBoundary(_ c: Character) -> Bool { "?#&;,( \t\n\"'".contains(c) }
+        func endsValue(_ c: Character) -> Bool { "&#;<>\" ,')\t\n".contains(c) }
         var pieces: [(text: String, secret: String?)] = []
-        var rest = Substring(text)
-        while let start = rest.firstIndex(where: { $0 == "?" || $0 == "#" || $0 == "&" || $0 == ";" }) {
-            let after = rest.index(after: start)
-            let pairEnd = rest[after...].firstIndex { "&#;<>\" ,'".contains($0) } ?? rest.endIndex
-            let candidate = rest[after..<pairEnd]
-            // A value hidden already (a supplied secret's), or a placeholder, is not hidden again.
-            guard let eq = candidate.firstIndex(of: "="), isSecretParameter(String(candidate[..<eq])),
-                  candidate.index(after: eq) < pairEnd, !candidate[candidate.index(after: eq)...].hasPrefix("{{") else {
-                pieces.append((String(rest[...start]), nil))
-                rest = rest[after...]
-                continue
+        var literalStart = text.startIndex
+        var i = text.startIndex
+        var atBoundary = true
+        while i < text.endIndex {
+            let eq = atBoundary ? text[i...].firstIndex { !($0.isLetter || $0.isNumber || "_-.[]".contains($0)) } ?? text.endIndex : i
+            if eq > i, eq < text.endIndex, text[eq] == "=", isSecretParameter(String(text[i..<eq])) {
+                let valueStart = text.index(after: eq)
+                let valueEnd = text[valueStart...].firstIndex(where: endsValue) ?? text.endIndex
+                // A value hidden already (a supplied secret's), or a placeholder, is not hidden again.
+                if valueStart < valueEnd, !text[valueStart...].hasPrefix("{{") {
+                    pieces.append((String(text[literalStart..<valueStart]), nil))
+                    pieces.append((String(text[valueStart..<valueEnd]), ExpectedValue.secretName(String(text[i..<eq]))))
+                    literalStart = valueEnd
+                    i = valueEnd
+                    atBoundary = false
+                    continue
+                }
             }
-            let valueStart = candidate.index(after: eq)
-            pieces.append((String(rest[..<valueStart]), nil))
-            pieces.append((String(rest[valueStart..<pairEnd]), ExpectedValue.secretName(String(candidate[..<eq]))))
-            rest = rest[pairEnd...]
+            atBoundary = isBoundary(text[i])
+            i = text.index(after: i)
         }
-        pieces.append((String(rest), nil))
+        pieces.append((String(text[literalStart...]), nil))
         return pieces.filter { !$0.text.isEmpty }
     }
 
@@ -1022,10 +1038,10 @@ public enum Redactor {
         return found
     }
 
-    static func hidingBearerCredentials(in text: String) -> String {
+    static func hidingBearerCredentials(in text: String, hide: (String) -> String = hidden) -> String {
         guard text.includes(ascii: "earer ") || text.includes(ascii: "EARER ") else { return text }
         var shown = text
-        for range in bearerCredentials(in: text).reversed() { shown.replaceSubrange(range, with: hidden(String(text[range]))) }
+        for range in bearerCredentials(in: text).reversed() { shown.replaceSubrange(range, with: hide(String(text[range]))) }
         return shown
     }
 

@@ -215,26 +215,16 @@ extension PatternText {
         }
         func plainWords(_ segment: String) {
             var current = ""
-            var previous = ""
-            func take(_ w: String) {
-                // The credential after `Bearer ` (`"Bearer abc…"`), whatever it looks like.
-                if previous.lowercased() == "bearer", w.count >= 8, !w.hasPrefix("{{") {
-                    pieces.append(.pattern(.init(.secret("authorization"))))
-                } else {
-                    word(w)
-                }
-                if !w.isEmpty { previous = w }
-            }
             for c in segment {
                 if c == " " || c == "\"" || c == "'" {
-                    take(current)
+                    word(current)
                     current = ""
                     literal(String(c))
                 } else {
                     current.append(c)
                 }
             }
-            take(current)
+            word(current)
         }
         // The base URL, and its ws:// form (a socket's URL), stand for this run's port.
         let base = baseURL.flatMap { $0.isEmpty ? nil : $0 }
@@ -285,7 +275,12 @@ extension PatternText {
             let key = String(text[utf8.index(after: i)..<end])
             var j = utf8.index(after: end)
             skipBlanks(&j)
-            guard j < utf8.endIndex, utf8[j] == UInt8(ascii: ":"), Redactor.isSecretName(key) else { i = utf8.index(after: end); continue }
+            guard j < utf8.endIndex, utf8[j] == UInt8(ascii: ":"), Redactor.isSecretName(key) else {
+                // JSON inside a string (`"{\"refresh_token\": \"…\"}"`, as a line quotes a string that holds JSON).
+                if key.includes(ascii: "\\\":") || key.includes(ascii: "\\\" :") { found += escapedMembers(in: text, utf8.index(after: i)..<end) }
+                i = utf8.index(after: end)
+                continue
+            }
             j = utf8.index(after: j)
             skipBlanks(&j)
             guard j < utf8.endIndex else { break }
@@ -301,6 +296,24 @@ extension PatternText {
                 if k > j, (0x30...0x39).contains(utf8[utf8.index(before: k)]) { found.append((key, j..<k)) }
                 i = k > j ? k : utf8.index(after: j)
             }
+        }
+        return found
+    }
+
+    /// `secretMembers` of JSON written escaped inside a string, between
+    /// `bounds`: each quote is `\"`. A string value only.
+    private static func escapedMembers(in text: String, _ bounds: Range<String.Index>) -> [(key: String, value: Range<String.Index>)] {
+        var found: [(key: String, value: Range<String.Index>)] = []
+        var rest = text[bounds]
+        while let open = rest.range(of: "\\\""), let close = rest[open.upperBound...].range(of: "\\\"") {
+            let key = String(rest[open.upperBound..<close.lowerBound])
+            var after = rest[close.upperBound...].drop { $0 == " " }
+            guard after.first == ":", Redactor.isSecretName(key) else { rest = rest[close.lowerBound...]; continue }
+            after = after.dropFirst().drop { $0 == " " }
+            guard after.hasPrefix("\\\""), let end = after.dropFirst(2).range(of: "\\\"") else { rest = after; continue }
+            let start = after.dropFirst(2).startIndex
+            if start < end.lowerBound { found.append((key, start..<end.lowerBound)) }
+            rest = text[end.upperBound..<bounds.upperBound]
         }
         return found
     }

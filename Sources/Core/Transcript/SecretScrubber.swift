@@ -90,7 +90,11 @@ public struct SecretScrubber: Sendable {
     /// `text` with every known secret, in each of its `forms`, replaced by
     /// its `{{secret:NAME}}`, longest first.
     public func scrub(_ text: String) -> String {
-        let scrubbed = replacing(in: text) { TranscriptPattern(.secret($0)).description }
+        // Last, a credential after `Bearer ` no rule named (`"note": "Bearer abc…"`): after the known
+        // secrets, so that an echo of the session's own token keeps its name (`{{secret:token}}`).
+        let scrubbed = Redactor.hidingBearerCredentials(in: replacing(in: text) { TranscriptPattern(.secret($0)).description }) { _ in
+            TranscriptPattern(.secret("authorization")).description
+        }
         // A secret inside a member's name (`{"k_<token>": 1}`) names its placeholder too, lower-cased
         // (`{{secret:k_<token>}}`), which no search for the secret finds: that name goes as well.
         return secrets.keys.reduce(scrubbed) { text, value in

@@ -716,7 +716,7 @@ actor Interpreter {
     /// wherever they stand. The other way round, an echo of `token=X` was
     /// hidden twice: `<hidden: 29 characters>` counted the placeholder.
     static func hiding(_ carried: [String], in value: JSONValue, secretNames: Set<String>) -> JSONValue {
-        Redactor.hiding(credentials: carried, in: Redactor.redact(json: value, alsoSecret: secretNames))
+        Redactor.hiding(credentials: carried, in: Redactor.redact(json: value, alsoSecret: secretNames, carried: carried))
     }
 
     /// Why `show .path` or `capture` has no JSON to read.

@@ -226,7 +226,7 @@ struct Renderer: Sendable {
             if view.contains(.requestHeaders) { text += "\n" }
             let type = request.header("Content-Type") ?? "unknown type"
             if let json = try? JSONParser.parse(body) {
-                text += JSONPrinter.pretty(Redactor.hiding(credentials: alsoHidden, in: Redactor.redact(json: json, alsoSecret: secretNames)), style: palette.json) + "\n"
+                text += JSONPrinter.pretty(Redactor.hiding(credentials: alsoHidden, in: Redactor.redact(json: json, alsoSecret: secretNames, carried: alsoHidden)), style: palette.json) + "\n"
             } else if !body.contains(0), let fields = String(validating: body, as: UTF8.self), Self.carriesFields(type) {
                 let shown = hidingSupplied(in: Self.hidingFields(fields, type: type))
                 text += preview(escapesControls ? Self.visible(shown) : shown, bodySize: nil)
@@ -533,7 +533,7 @@ struct Renderer: Sendable {
             // JSON sent under another type (curl's -d is a form's, `--raw` with Content-Type:text/plain) has its secrets
             // hidden too, as -v hides them: its password was printed in clear.
             let json = type.contains("json") || hidingSecrets ? try? JSONParser.parse(body) : nil
-            let shownJSON = hidingSecrets ? json.map { Redactor.hiding(credentials: alsoHidden, in: Redactor.redact(json: $0, alsoSecret: secretNames)) } : json
+            let shownJSON = hidingSecrets ? json.map { Redactor.hiding(credentials: alsoHidden, in: Redactor.redact(json: $0, alsoSecret: secretNames, carried: alsoHidden)) } : json
             if formattingJSON, type.contains("json"), let shownJSON {
                 text += JSONPrinter.pretty(shownJSON) + "\n"
             } else if let json, let shownJSON, shownJSON != json {

@@ -23,7 +23,7 @@ extension Renderer {
     /// tokens hidden; one that is not JSON, or over 1 MiB, as a preview.
     private func indented(_ text: String) -> String {
         guard text.utf8.count <= 1 << 20, let json = try? JSONParser.parse(text) else { return framePreview(text) }
-        return JSONPrinter.pretty(Redactor.hiding(credentials: alsoHidden, in: Redactor.redact(json: json, alsoSecret: secretNames))).replacingOccurrences(of: "\n", with: "\n" + String(repeating: " ", count: 11))
+        return JSONPrinter.pretty(Redactor.hiding(credentials: alsoHidden, in: Redactor.redact(json: json, alsoSecret: secretNames, carried: alsoHidden))).replacingOccurrences(of: "\n", with: "\n" + String(repeating: " ", count: 11))
     }
 
     /// A frame's text on one line, tokens hidden, cut after `framePreviewLimit`
@@ -58,7 +58,7 @@ extension Renderer {
     private func hidingSecrets(inFrame text: String) -> String {
         guard text.utf8.count <= 1 << 20 else { return text }
         if let json = try? JSONParser.parse(text) {
-            return JSONPrinter.compact(Redactor.hiding(credentials: alsoHidden, in: Redactor.redact(json: json, alsoSecret: secretNames)))
+            return JSONPrinter.compact(Redactor.hiding(credentials: alsoHidden, in: Redactor.redact(json: json, alsoSecret: secretNames, carried: alsoHidden)))
         }
         // JSON within a line (a named event's `done: {"password":…}`): its secret members,
         // the values filled in for `{{secret:NAME}}`, and `password=X` words of any length
