@@ -31,6 +31,29 @@ import Testing
         #expect(jar.cookies.map(\.name) == ["__Host-ok", "__Secure-ok"])
     }
 
+    /// A cookie for `Path=/x/` never went to `/x/` itself (`URL.path` drops
+    /// the last slash); `/a/b/`'s default path is `/a/b`.
+    @Test func aPathEndingInASlashMatchesItself() {
+        var jar = CookieJar()
+        set(&jar, "http://h.test/", "p=6; Path=/x/")
+        set(&jar, "http://h.test/a/b/", "d=1")
+        #expect(jar.header(for: url("http://h.test/x/"), now: now) == "p=6")
+        #expect(jar.header(for: url("http://h.test/x"), now: now) == nil)
+        #expect(jar.cookies.first { $0.name == "d" }?.path == "/a/b")
+    }
+
+    /// Another service on the host (`:8001`) setting or clearing a cookie of
+    /// the same name replaced the backend's (`:8000`), whose next requests
+    /// went without its session: each port keeps its own.
+    @Test func anotherPortsCookieOfTheSameNameLeavesThisOnesAlone() {
+        var jar = CookieJar()
+        set(&jar, "http://127.0.0.1:8000/login", "sessionid=A; Path=/", "csrftoken=T; Path=/")
+        set(&jar, "http://127.0.0.1:8001/login", "csrftoken=U; Path=/")
+        set(&jar, "http://127.0.0.1:8001/logout", "sessionid=; Path=/; Max-Age=0")
+        #expect(jar.header(for: url("http://127.0.0.1:8000/x"), now: now) == "sessionid=A; csrftoken=T")
+        #expect(jar.header(for: url("http://127.0.0.1:8001/x"), now: now) == "csrftoken=U")
+    }
+
     /// `Domain=127.0.0.1` is that address alone: listed as `*.127.0.0.1`, as if it had subdomains.
     @Test func anAddressGivenAsTheDomainIsThatHostAlone() {
         var jar = CookieJar()

@@ -59,7 +59,9 @@ public struct CookieJar: Sendable {
     public mutating func store(_ headers: [HTTPHeader], from url: URL, now: Date = Date()) {
         for header in headers where header.hasName("Set-Cookie") {
             guard let cookie = Self.parse(header.value, from: url, now: now) else { continue }
-            cookies.removeAll { $0.name == cookie.name && $0.domain == cookie.domain && $0.path == cookie.path }
+            // Its port's cookie of that name alone: another service on the host setting (or clearing) a
+            // `sessionid` of its own replaced the backend's, which then got no session at all.
+            cookies.removeAll { $0.name == cookie.name && $0.domain == cookie.domain && $0.path == cookie.path && $0.port == cookie.port }
             if let expires = cookie.expires, expires <= now { continue }
             cookies.append(cookie)
         }
@@ -69,7 +71,7 @@ public struct CookieJar: Sendable {
     public mutating func header(for url: URL, now: Date = Date()) -> String? {
         cookies.removeAll { $0.expires.map { $0 <= now } ?? false }
         guard let host = url.host?.lowercased() else { return nil }
-        let path = url.path.isEmpty ? "/" : url.path
+        let path = Self.path(of: url)
         let https = url.scheme?.lowercased() == "https" || url.scheme?.lowercased() == "wss"
         let port = Self.port(of: url)
         let matching = cookies.filter { cookie in
@@ -97,7 +99,7 @@ public struct CookieJar: Sendable {
         // Past 4096 bytes for its name and value a cookie is ignored, as browsers and curl ignore it
         // (RFC 6265bis 5.6): kept, a 10,000-byte one went with every request.
         guard name.utf8.count + value.utf8.count <= Self.largestCookie else { return nil }
-        var cookie = Cookie(name: name, value: value, domain: host, hostOnly: true, path: defaultPath(url.path),
+        var cookie = Cookie(name: name, value: value, domain: host, hostOnly: true, path: defaultPath(path(of: url)),
                             secure: false, httpOnly: false, expires: nil, created: now, port: port(of: url))
         var maxAge: Date?
         var expires: Date?
@@ -122,7 +124,7 @@ public struct CookieJar: Sendable {
                 cookie.hostOnly = isAddress(domain)
                 givenDomain = true
             case "path":
-                cookie.path = argument.hasPrefix("/") ? argument : defaultPath(url.path)
+                cookie.path = argument.hasPrefix("/") ? argument : defaultPath(path(of: url))
             case "secure": cookie.secure = true
             case "httponly": cookie.httpOnly = true
             default: continue
@@ -135,6 +137,13 @@ public struct CookieJar: Sendable {
         if lower.hasPrefix("__secure-"), !cookie.secure { return nil }
         if lower.hasPrefix("__host-"), !cookie.secure || givenDomain || cookie.path != "/" { return nil }
         return cookie
+    }
+
+    /// A request's path as sent, its last `/` kept: `URL.path` drops it, and a
+    /// cookie for `Path=/x/` never went to `/x/` itself.
+    static func path(of url: URL) -> String {
+        let path = url.path(percentEncoded: true)
+        return path.isEmpty ? "/" : path
     }
 
     static func port(of url: URL) -> Int {
