@@ -54,6 +54,18 @@ import Testing
         #expect(jar.header(for: url("http://127.0.0.1:8001/x"), now: now) == "csrftoken=U")
     }
 
+    /// `capture csrf = cookie:csrftoken` took the first held: the one for
+    /// `/admin`, or another port's, which then went to the backend.
+    @Test func theCookieARequestWouldCarryIsTheOneNamed() {
+        var jar = CookieJar()
+        set(&jar, "http://127.0.0.1:8000/admin/x", "csrftoken=ADMIN; Path=/admin")
+        set(&jar, "http://127.0.0.1:8000/", "csrftoken=ROOT; Path=/")
+        set(&jar, "http://127.0.0.1:8001/", "other=1; Path=/")
+        #expect(jar.cookie(named: "csrftoken", for: url("http://127.0.0.1:8000"), now: now)?.value == "ROOT")
+        #expect(jar.cookie(named: "csrftoken", for: url("http://127.0.0.1:8000/admin/"), now: now)?.value == "ADMIN")
+        #expect(jar.cookie(named: "other", for: url("http://127.0.0.1:8000"), now: now) == nil)
+    }
+
     /// `Domain=127.0.0.1` is that address alone: listed as `*.127.0.0.1`, as if it had subdomains.
     @Test func anAddressGivenAsTheDomainIsThatHostAlone() {
         var jar = CookieJar()

@@ -70,16 +70,28 @@ public struct CookieJar: Sendable {
     /// The `Cookie` header value for a request to `url`; nil when no cookie applies.
     public mutating func header(for url: URL, now: Date = Date()) -> String? {
         cookies.removeAll { $0.expires.map { $0 <= now } ?? false }
-        guard let host = url.host?.lowercased() else { return nil }
+        let matching = sent(to: url, now: now)
+        guard !matching.isEmpty else { return nil }
+        return matching.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
+    }
+
+    /// The cookie named `name` a request to `url` would carry first (`capture
+    /// csrf = cookie:csrftoken`): of two for `/admin` and `/`, the one for
+    /// the path asked; never another origin's.
+    public func cookie(named name: String, for url: URL, now: Date = Date()) -> Cookie? {
+        sent(to: url, now: now).first { $0.name == name }
+    }
+
+    /// The cookies a request to `url` carries, in the order they go (the longest path first, then the oldest).
+    private func sent(to url: URL, now: Date) -> [Cookie] {
+        guard let host = url.host?.lowercased() else { return [] }
         let path = Self.path(of: url)
         let https = url.scheme?.lowercased() == "https" || url.scheme?.lowercased() == "wss"
         let port = Self.port(of: url)
-        let matching = cookies.filter { cookie in
+        return cookies.filter { cookie in
             cookie.port == port && (cookie.hostOnly ? host == cookie.domain : Self.domainMatches(host, cookie.domain))
-                && Self.pathMatches(path, cookie.path) && (!cookie.secure || https)
+                && Self.pathMatches(path, cookie.path) && (!cookie.secure || https) && !(cookie.expires.map { $0 <= now } ?? false)
         }.sorted { a, b in a.path.count != b.path.count ? a.path.count > b.path.count : a.created < b.created }
-        guard !matching.isEmpty else { return nil }
-        return matching.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
     }
 
     public mutating func removeAll() { cookies.removeAll() }

@@ -572,11 +572,15 @@ actor Interpreter {
             let shown = ["location", "content-location"].contains(header.lowercased()) ? sendable(value) : value
             return captured(name, .string(shown), secret: Redactor.isSecretHeaderName(header) || header.lowercased() == "set-cookie")
         case let .capture(name, .cookie(cookie)):
-            // The one the backend would be sent, when cookies of that name are held for several hosts.
-            let held = await session.cookies.cookies.filter { $0.name == cookie }
-            let host = session.builder.baseURL.host?.lowercased()
-            guard let found = held.first(where: { $0.domain == host }) ?? held.first else {
-                let names = await session.cookies.cookies.map(\.name)
+            // The one a request to the backend would carry: of two for `/admin` and `/`, the base URL's; never
+            // another port's (it took the first held, and sent another service's token to the backend).
+            let jar = await session.cookies
+            guard let found = jar.cookie(named: cookie, for: session.builder.baseURL) else {
+                let elsewhere = jar.cookies.filter { $0.name == cookie }.map { "\($0.domain):\($0.port)\($0.path)" }
+                if !elsewhere.isEmpty {
+                    return .failure("no cookie named \(cookie) goes to \(session.builder.baseURL.absoluteString) (one is held for \(elsewhere.joined(separator: ", ")))", .usage)
+                }
+                let names = jar.cookies.map(\.name)
                 return .failure("no cookie named \(cookie)" + (names.isEmpty ? ": the session holds none" : " (the session holds \(names.joined(separator: ", ")))"), .usage)
             }
             // A cookie's value is a credential, whatever it is called.
