@@ -213,11 +213,23 @@ import Testing
 
     /// Steps are reported "updated" as they finish; a run that then stops
     /// early writes nothing, and says so (it said nothing, exit 3).
-    @Test func anUpdateThatStoppedEarlySaysTheFileIsAsItWas() {
-        var updated = StepRun(line: 9, command: "get /a", mismatches: [Mismatch(.status, expected: "200", actual: "404")], duration: .zero)
-        updated.updated = true
-        let run = TranscriptRun(path: "s.transcript", steps: [updated], failure: .runtime("s.transcript:20: no value for {{secret:k}}"), total: 3)
-        #expect(ReplayReport(palette: .plain).ending(run).out.hasSuffix("not rewritten: the run stopped before its end, so s.transcript is as it was\n"))
+    /// The steps it would have written anew are failures again, shown with
+    /// their differences and failed in JUnit: a JUnit case passed, its
+    /// difference said nowhere, where a plain `test` run failed it.
+    @Test func anUpdateThatStoppedEarlySaysTheFileIsAsItWas() async throws {
+        let path = try await Self.record(["login bob@example.com bob12345", "get /api/tasks/4", "get /api/banners"])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let original = try String(contentsOfFile: path, encoding: .utf8)
+        let edited = original.replacingOccurrences(of: "\"Proofread an essay\"", with: "\"Proofread a poem\"")
+            .replacingOccurrences(of: "> get /api/banners", with: "> get http://127.0.0.1:1/api/banners")
+        try edited.write(toFile: path, atomically: true, encoding: .utf8)
+        let run = await Replayer(update: true).run(path)
+        #expect(run.status == .runtime && !run.rewritten)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == edited)
+        #expect(run.failedSteps.map(\.line).contains(Self.number(of: "> get /api/tasks/4", in: original)))
+        #expect(ReplayReport(palette: .plain).ending(run).out.hasSuffix("not rewritten: the run stopped before its end, so \(path) is as it was\n"))
+        #expect(ReplayReport(palette: .plain).progress(run).out.contains("expected \"Proofread a poem\""))
+        #expect(JUnitReport.xml([run]).contains("<failure message=\"body .title: expected"))
     }
 
     /// A step written anew refers to what an earlier `capture` took, as a

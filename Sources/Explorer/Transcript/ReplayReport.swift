@@ -41,8 +41,8 @@ struct ReplayReport {
             + notRun(run) + "\n"
         if run.rewritten {
             out += rewritten(run)
-        } else if run.steps.contains(where: \.updated) {
-            // Steps are shown as they finish, before the run knows it will stop.
+        } else if run.updateDropped {
+            // Steps are shown as they finish ("updated"), before the run knows it will stop.
             out += palette.yellow("not rewritten: ") + "the run stopped before its end, so \(run.path) is as it was\n"
         }
         return (out, problems(run))

@@ -121,6 +121,12 @@ struct Replayer: Sendable {
         await live.close()
         run.steps = steps.runs
         run.failure = steps.shownFailure
+        if update, run.failure != nil, run.steps.contains(where: \.updated) {
+            // Nothing is written: the differences are failures, shown and in JUnit (a JUnit case passed, its
+            // difference said nowhere, where a plain `test` run failed it).
+            for index in run.steps.indices { run.steps[index].updated = false }
+            run.updateDropped = true
+        }
         guard update, run.failure == nil, !steps.updated.isEmpty || transcript.torn != nil else { return }
         // Read as bytes: Foundation's UTF-8 reading drops a byte-order mark, which the rewrite keeps.
         guard let bytes = FileManager.default.contents(atPath: path), let original = String(validating: bytes, as: UTF8.self) else {

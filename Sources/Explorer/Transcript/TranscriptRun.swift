@@ -21,6 +21,9 @@ struct TranscriptRun: Sendable {
     var torn: TornStep?
     /// `--update` rewrote the file.
     var rewritten = false
+    /// `--update` had new expectations for steps, and the run stopped before
+    /// its end: nothing was written, and those steps are failures again.
+    var updateDropped = false
     var duration: Duration = .zero
 
     var failedSteps: [StepRun] { steps.filter { !$0.passed } }
