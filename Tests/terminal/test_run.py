@@ -538,3 +538,21 @@ def test_a_fifo_in_a_suite_folder_is_skipped_not_waited_on(tmp_path):
     tested = run_explorer(["test", str(suite)], env=isolated_env(tmp_path), timeout=20)
     assert f"warning: skipped {suite / 'stuck.transcript'}: a FIFO, not a file" in tested.stderr, tested.stderr
     assert tested.returncode == 0 and "1 passed" in tested.stdout, tested.stdout + tested.stderr
+
+
+def test_a_suite_whose_output_cannot_be_written_reports_what_did_not_run(tmp_path):
+    # `explorer test DIR --junit r.xml > /dev/full` wrote the transcripts it then skipped as suites of no
+    # steps, passed: CI published a green report for a suite that never ran.
+    for n in range(3):
+        (tmp_path / f"t{n}.transcript").write_text((ROOT / "sessions" / "linku" / "browse-tasks.transcript").read_text())
+    report = tmp_path / "r.xml"
+    with open("/dev/full", "w") as full:
+        result = subprocess.run([BINARY, "test", str(tmp_path), "--jobs", "1", "--junit", str(report)], stdout=full, stderr=subprocess.PIPE,
+                                text=True, env=isolated_env(tmp_path), cwd=tmp_path, timeout=120)
+    assert result.returncode == 3, result.stderr
+    xml = report.read_text()
+    suites = re.findall(r'<testsuite name="[^"]*" tests="(\d+)" failures="\d+" errors="(\d+)"', xml)
+    # The first ran whole before its line could not be written; the others stopped at once, and say so.
+    assert len(suites) == 3 and suites[0][1] == "0", xml
+    assert all(int(tests) > 0 and errors == "1" for tests, errors in suites[1:]), xml
+    assert "the output could not be written" in xml

@@ -388,7 +388,12 @@ struct Replayer: Sendable {
 
         nonisolated(nonsending) mutating func replay(_ steps: [TranscriptStep]) async {
             // An output that cannot be written (a full disk, a closed pipe) ends it: the rest would run unseen.
-            for step in Self.leavingCapturedValues(steps) where !Console.outputFailed {
+            // Said as its failure: a JUnit report listed such a run as a suite of no steps, passed.
+            for step in Self.leavingCapturedValues(steps) {
+                guard !Console.outputFailed else {
+                    failure = .runtime("\(path):\(step.line): stopped here: the output could not be written (a reader that went away, a full disk)")
+                    return
+                }
                 guard let outcome = await run(step) else { return }
                 if case .exit = outcome { return }
             }
