@@ -51,6 +51,17 @@ import Testing
         #expect(texts("post /api/tasks/7/applications/") == [])
     }
 
+    /// A variable is offered for a parameter when a word of its name is the
+    /// resource's: `/a/{id}` offered `{{base_url}}`, `/file/{id}`
+    /// `{{profile}}` (any name holding the letters), and TAB sent them.
+    @Test func aVariableIsOfferedForAParameterByAWordOfItsName() {
+        let state = Self.state(variables: ["base_url", "profile", "task_id", "newTask", "taskmaster", "file-id"])
+        #expect(Completer.parameterValues(["a", "{id}"], at: 1, state: state) == [])
+        #expect(Completer.parameterValues(["file", "{id}"], at: 1, state: state) == ["{{file-id}}"])
+        #expect(Completer.parameterValues(["api", "tasks", "{id}"], at: 2, state: state) == ["12", "3", "{{task_id}}", "{{newTask}}"])
+        #expect(Completer.words(of: "taskId") == ["task", "id"] && Completer.words(of: "base_url") == ["base", "url"])
+    }
+
     /// An id is offered as a path segment takes it: `it's` completed to a
     /// line that did not parse, `q?z#1` to a request for `q`; ids with a
     /// space or a slash were not offered at all.

@@ -244,8 +244,26 @@ enum Completer {
         }
         if SeenIDs.namedKeys.contains(name) { resource = name + "s" }
         let stem = resource.hasSuffix("s") ? String(resource.dropLast()) : resource
-        let variables = state.variables.filter { $0.lowercased().contains(stem.lowercased()) }.map { "{{\($0)}}" }
+        // A word of the name, not any part of it: `/a/{id}` offered `{{base_url}}` and `/file/{id}`
+        // `{{profile}}`, which TAB then sent as the path.
+        let variables = state.variables.filter { words(of: $0).contains(stem.lowercased()) }.map { "{{\($0)}}" }
         return state.seenIDs.ids(for: resource) + variables
+    }
+
+    /// A variable's name in lower-case words: `task_id`, `taskId` and `task-id` are `task`, `id`.
+    static func words(of name: String) -> [String] {
+        var words: [String] = []
+        var current = ""
+        for c in name {
+            if c == "_" || c == "-" || c == "." || (c.isUppercase && current.last?.isLowercase == true) {
+                if !current.isEmpty { words.append(current.lowercased()) }
+                current = c.isLetter || c.isNumber ? String(c) : ""
+            } else {
+                current.append(c)
+            }
+        }
+        if !current.isEmpty { words.append(current.lowercased()) }
+        return words
     }
 
     /// Keys of the last response for `show`: `.ta` offers `.tasks`, `.tasks[0].` offers that element's keys.
