@@ -15,6 +15,19 @@ import Testing
         #expect(texts("") == CommandTable.standard.offeredNames)
     }
 
+    /// TAB offered what the line then refused: `unset base_url`, the base
+    /// URL as a path segment (`/api/tasks/{{base_url}}` went to
+    /// `/api/tasks/http://…`), the endpoint's query parameters as `-p`'s value.
+    @Test func whatTABOffersTheLineTakes() {
+        #expect(texts("unset ") == ["task_id"])
+        #expect(texts("set ") == ["task_id="])
+        #expect(texts("get /api/tasks/{{") == ["profile}}", "task_id}}"])
+        #expect(texts("get {{") == ["base_url}}", "profile}}", "task_id}}"])
+        #expect(texts("get /api/tasks -p ") == ["b", "h", "hb", "HBhb", "Hh"])
+        #expect(texts("get /api/tasks -A b") == ["basic", "bearer"])
+        #expect(texts("get /api/tasks --timeout ") == [])
+    }
+
     /// Issue 11 #27: `/api` stopped without its `/`, so every segment took two TABs.
     @Test func aSegmentThatOnlyGoesOnGetsItsSlash() {
         #expect(texts("get /ap") == ["/api/"])

@@ -16,6 +16,8 @@ actor Interpreter {
     private nonisolated let published: VariableSnapshot
     /// `base_url` and `profile`: fixed for a session.
     private nonisolated let builtIns: [String: String]
+    /// The variables every session has, which `set` and `unset` refuse.
+    static let builtInNames: Set<String> = ["base_url", "profile"]
     /// The last response; its body's JSON is parsed when first asked for
     /// (`show`, `capture`, TAB), not for every answer shown.
     var lastResponse: ReceivedResponse? {
@@ -124,6 +126,7 @@ actor Interpreter {
         self.offline = offline
         self.table = table
         let builtIns = ["base_url": session.builder.baseURL.absoluteString, "profile": session.profile.name]
+        assert(Set(builtIns.keys) == Self.builtInNames)
         self.builtIns = builtIns
         published = VariableSnapshot(builtIns: builtIns)
     }

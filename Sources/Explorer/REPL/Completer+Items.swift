@@ -15,6 +15,19 @@ extension Completer {
             let prefix = String(word[...at])
             return files(String(word[word.index(after: at)...]), prefix: prefix, start: start, state: state)
         }
+        // The value of an option that takes one (`-p WHAT`, `-o FILE`): its values, not the endpoint's
+        // fields (`-p <TAB>` offered `page==`, which -p then refused).
+        if let last = used.last, let flag = RequestOptions.flags.first(where: { $0.names.contains(last) }), let value = flag.value {
+            switch value {
+            case "FILE", "CA_FILE": return files(word, prefix: "", start: start, state: state)
+            case "WHAT": return Completion(start: start, candidates: ["b", "h", "hb", "HBhb", "Hh"].filter { $0.hasPrefix(word) }.map {
+                .init(text: $0, isFinal: true, hint: nil) })
+            case "basic|bearer", "yes|no|CA_FILE":
+                let words = value.split(separator: "|").map(String.init).filter { $0 != "CA_FILE" && $0.hasPrefix(word) }
+                return Completion(start: start, candidates: words.map { .init(text: $0, isFinal: true, hint: nil) })
+            default: return Completion(start: start, candidates: [])
+            }
+        }
         if word.hasPrefix("-") {
             let flags = RequestOptions.flags.filter { $0.names[0].hasPrefix(word) }
             return Completion(start: start, candidates: flags.map { .init(text: $0.names[0], isFinal: $0.value == nil, hint: $0.help) })

@@ -87,7 +87,9 @@ enum Completer {
         if let open = word.range(of: "{{", options: .backwards), !word[open.upperBound...].contains("}") {
             let partial = String(word[open.upperBound...])
             let offset = wordStart + word.distance(from: word.startIndex, to: open.upperBound)
-            let names = state.variables.filter { $0.hasPrefix(partial) }
+            // Inside a path (`/api/tasks/{{`) the base URL is no segment: offered, it was sent as one.
+            let inPath = word.hasPrefix("/") && open.lowerBound > word.startIndex
+            let names = state.variables.filter { $0.hasPrefix(partial) && !(inPath && ["base_url", "ws_base_url"].contains($0)) }
             return Completion(start: offset, candidates: names.map { .init(text: $0 + "}}", isFinal: false, hint: nil) })
         }
 
@@ -126,7 +128,9 @@ enum Completer {
             if word.hasPrefix("@") { return files(String(word.dropFirst()), prefix: "@", start: start, state: state) }
             return files(word, prefix: "", start: start, state: state)
         case let .variable(assigning):
-            return Completion(start: start, candidates: state.variables.filter { $0.hasPrefix(word) }.map {
+            // The built-in ones can be neither set nor unset (`unset profile` is refused).
+            let own = state.variables.filter { !Interpreter.builtInNames.contains($0) }
+            return Completion(start: start, candidates: own.filter { $0.hasPrefix(word) }.map {
                 .init(text: $0 + (assigning ? "=" : ""), isFinal: !assigning, hint: nil)
             })
         case .jsonPath:
