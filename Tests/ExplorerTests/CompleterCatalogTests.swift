@@ -51,6 +51,22 @@ import Testing
         #expect(texts("post /api/tasks/7/applications/") == [])
     }
 
+    /// FastAPI's `/items/` was completed to `/items` (a 307 back to
+    /// `/items/`), and `/c/x/` was checked against `/c/{id}`'s body when
+    /// `/c/{name}/` is the operation it names.
+    @Test func aTemplatesLastSlashIsKeptAndMatchedFirst() {
+        var profile = Profile.generic
+        profile.endpoints = [Endpoint("POST", "/items/", "create"), Endpoint("GET", "/items/{id}", "read"), Endpoint("POST", "/things/", "make"),
+                             Endpoint("POST", "/c/{id}", "by id"), Endpoint("POST", "/c/{name}/", "by name")]
+        let state = Self.state(profile: profile, variables: [])
+        #expect(texts("post /th", state) == ["/things/"])
+        #expect(texts("post /it", state) == ["/items/"])
+        #expect(texts("get /it", state) == ["/items/"], "GET goes on to /items/{id}")
+        #expect(profile.endpoint(method: "POST", path: "/c/x/")?.summary == "by name")
+        #expect(profile.endpoint(method: "POST", path: "/c/x")?.summary == "by id")
+        #expect(Completer.endpoint(method: "POST", path: "/c/x/", in: profile)?.summary == "by name")
+    }
+
     /// A variable is offered for a parameter when a word of its name is the
     /// resource's: `/a/{id}` offered `{{base_url}}`, `/file/{id}`
     /// `{{profile}}` (any name holding the letters), and TAB sent them.

@@ -92,6 +92,11 @@ public struct Endpoint: Sendable, Equatable {
         return String(path[..<mark])
     }
 
+    /// `/items/`, not `/items` nor `/`: FastAPI and Django tell them apart.
+    public static func endsInSlash(_ path: String) -> Bool {
+        path.utf8.count > 1 && path.utf8.last == UInt8(ascii: "/")
+    }
+
     /// `{name}`.
     public static func isParameter(_ segment: Substring) -> Bool {
         segment.first == "{" && segment.last == "}"

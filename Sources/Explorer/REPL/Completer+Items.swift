@@ -97,13 +97,14 @@ extension Completer {
         let bare = String(path.split(separator: "?", maxSplits: 1).first ?? "")
         let concrete = Endpoint.segments(of: bare)
         // A literal segment beats a parameter: `/users/me` is not `/users/{username}`.
+        // One that agrees on a last `/` first (`/c/{name}/` for `/c/x/`), as the request's lookup does.
+        let slash = Endpoint.endsInSlash(bare)
+        func rank(_ e: Endpoint) -> (Int, Int) { (Endpoint.endsInSlash(e.path) == slash ? 0 : 1, e.parameterCount) }
         var best: Endpoint?
         var bestOfMethod: Endpoint?
         for endpoint in profile.endpoints where endpoint.path == bare || endpoint.matches(segments: concrete) {
-            if best == nil || endpoint.parameterCount < best!.parameterCount { best = endpoint }
-            if endpoint.method == method, bestOfMethod == nil || endpoint.parameterCount < bestOfMethod!.parameterCount {
-                bestOfMethod = endpoint
-            }
+            if best.map({ rank(endpoint) < rank($0) }) ?? true { best = endpoint }
+            if endpoint.method == method, bestOfMethod.map({ rank(endpoint) < rank($0) }) ?? true { bestOfMethod = endpoint }
         }
         return bestOfMethod ?? best
     }

@@ -201,9 +201,17 @@ enum Completer {
                 continue
             }
             guard next.hasPrefix(partial) else { continue }
-            let text = head + next
+            // A template that ends in `/` (FastAPI's `/items/`) keeps it: completed to `/items`, the request
+            // got a 307 to `/items/`, which is not followed by default.
+            let endsInSlash = segments.count == depth && endpoint.path.utf8.count > 1 && endpoint.path.utf8.last == UInt8(ascii: "/")
+            let text = head + next + (endsInSlash ? "/" : "")
             if seen.insert(text).inserted { texts.append(text) }
             if segments.count > depth { goesOn.insert(text) } else if summaries[text] == nil { summaries[text] = endpoint.summary }
+        }
+        // `/items/` that ends a template and `/items` that goes on past it are one candidate: `/items/`.
+        for text in texts where text.hasSuffix("/") && goesOn.contains(String(text.dropLast())) {
+            texts.removeAll { $0 == String(text.dropLast()) }
+            goesOn.insert(text)
         }
         // Final when a template ends here and none goes on past it.
         for text in texts {
