@@ -98,6 +98,39 @@ import Testing
         }
     }
 
+    /// An app's logged-in task list got the 401 a tour recorded with no
+    /// token ("missing Authorization header") when the same list was also
+    /// recorded logged in: a request that carries a credential is answered
+    /// by a step that was not refused, where there is one.
+    @Test func aSignedInRequestIsNotAnsweredByAStepRecordedWithoutAToken() async throws {
+        let text = """
+        # explorer transcript v1
+        profile: generic
+        base-url: http://127.0.0.1:9
+
+        > get /notes
+        HTTP/1.1 401 Unauthorized
+        Content-Type: application/json
+        {"error": "missing Authorization header"}
+        error: 401: missing Authorization header
+
+        > get /notes Authorization:'Bearer {{secret:token}}'
+        HTTP/1.1 200 OK
+        Content-Type: application/json
+        [{"id": 1}]
+
+        """
+        try await Self.withTranscript("signed", text) { file in
+            try await Self.withMock([file], mode: .match) { server, _ in
+                let notes = server.baseURL.appendingPathComponent("notes")
+                let signedIn = try await Self.send("GET", notes, headers: [HTTPHeader(name: "Authorization", value: "Bearer x")])
+                #expect(signedIn.status == 200)
+                let plain = try await Self.send("GET", notes)
+                #expect(plain.status == 401, "without one, the recorded refusal")
+            }
+        }
+    }
+
     /// A profile file without `refreshed-refresh-token`: the mock's refresh
     /// answer had no refresh token, where the session reads a rotated one
     /// where the login's was; an app that replaces its own held none after

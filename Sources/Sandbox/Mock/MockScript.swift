@@ -133,6 +133,8 @@ struct LiveRequest: Sendable {
     let json: JSONValue?
     /// `http://host:port` as the client reached the mock.
     let base: String
+    /// It carries a credential (an Authorization header or a cookie).
+    var signedIn = false
 
     /// The path as a message may show it: a segment shaped like a credential
     /// (a JWT; 16 characters or more of letters and digits mixed, not a UUID

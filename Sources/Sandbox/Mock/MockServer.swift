@@ -129,8 +129,9 @@ struct MockResponder: HTTPResponder {
             return Self.json(.contentTooLarge, profile.errorEnvelope.body(status: 413, code: "PAYLOAD_TOO_LARGE",
                                                                           message: "request body over \(MockServer.maxBody >> 20) MiB"))
         }
-        let live = LiveRequest(method: request.method.rawValue, path: path,
+        var live = LiveRequest(method: request.method.rawValue, path: path,
                                query: request.uri.queryParameters.map { (String($0.key), String($0.value)) }, body: body, base: base)
+        live.signedIn = request.headers[.authorization] != nil || request.headers[.cookie] != nil
         let response: Response
         switch book.decide(live, session: session, baseURL: base) {
         case let .answer(key, materializer, answerOnly):
