@@ -319,6 +319,15 @@ import Testing
         #expect(found.map(\.actual) == [#"data: {"access_token":"<hidden: 11 characters>"}"#, "401: see https://x/cb?access_token=<hidden: 11 characters>"])
     }
 
+    /// A 200 KB line that differed was printed whole (and twice in JUnit):
+    /// cut as a JSON value is.
+    @Test func aLongLineThatDiffersIsCut() {
+        var matcher = TranscriptMatcher()
+        let long = String(repeating: "z", count: 200_000)
+        let found = matcher.match(Expectation(status: 200, body: .text([.literal(long)])), Observation(status: 200, body: .text([long + "!"])))
+        #expect(found.count == 1 && found[0].expected.count == 201 && found[0].actual.count == 201 && found[0].actual.hasSuffix("…"))
+    }
+
     /// A nested field's secret after a login (`user[password]=X`) was written
     /// `{{secret:password}}`, the login's name, so its replay sent the
     /// login's password; it is a second password, as a form's is.
