@@ -375,6 +375,20 @@ def test_curl_of_an_upload_is_curls_own_form_parts(backend, tmp_path):
 
 
 @pytest.mark.skipif(not __import__("shutil").which("curl"), reason="needs curl")
+def test_curl_of_a_body_from_a_file_reads_the_file_and_names_its_secrets(backend, tmp_path):
+    # `@body.txt` was inlined as --data-raw, the file's password and all; `token=@tok.txt` printed the token.
+    base, _ = backend
+    (tmp_path / "body.txt").write_text("grant_type=password&password=fileS3cret")
+    (tmp_path / "tok.txt").write_text("fileT0ken")
+    result = explorer(base, ["post /echo @body.txt --curl", "post /echo token=@tok.txt note=@body.txt --curl"], tmp_path)
+    whole, fields = result.stdout.strip().split("\n")
+    assert whole.endswith("--data-binary '@body.txt'") and "fileS3cret" not in whole, whole
+    assert "fileT0ken" not in fields and '"token":"\'"$TOKEN"\'"' in fields, fields
+    sent = subprocess.run(["bash", "-c", whole], capture_output=True, text=True, timeout=30, cwd=tmp_path)
+    assert json.loads(sent.stdout)["body"] == "grant_type=password&password=fileS3cret"
+
+
+@pytest.mark.skipif(not __import__("shutil").which("curl"), reason="needs curl")
 def test_curl_names_supplied_secrets_keeps_schemes_and_users_and_sends_the_same_credentials(backend, tmp_path):
     base, _ = backend
     # `X-Api-Key:{{secret:tok}}` was `"$X_API_KEY"` (the variable the user had

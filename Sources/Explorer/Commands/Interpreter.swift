@@ -1004,8 +1004,9 @@ actor Interpreter {
             notes.append("with -L curl shows the client certificate to every host a redirect leads to")
         }
         let multipart = request.header("Content-Type")?.lowercased().hasPrefix("multipart/form-data") == true
+        let bodyFile = items.lazy.compactMap { item -> String? in if case let .file("", path, _) = item { path } else { nil } }.first
         return .curl(request, follow: follow, form: multipart ? CurlCommand.FormPart.parts(of: CurlCommand.hidingSecrets(items, supplied: supplied.named)) : nil,
-                     note: notes.isEmpty ? nil : notes.joined(separator: "\n"))
+                     bodyFile: bodyFile, note: notes.isEmpty ? nil : notes.joined(separator: "\n"))
     }
 
     /// Whether a JSON path ends at a secret: a secret-named member

@@ -90,6 +90,12 @@ enum CurlCommand {
                 if case .string = value { return .stringField(name: name, value: placeholder(Redactor.leaf(of: secret))) }
                 return .jsonField(name: name, value: .number(placeholder(Redactor.leaf(of: secret))))
             case let .query(name, value) where Redactor.isSecretParameter(name) && !value.contains("⟦"): return .query(name: name, value: placeholder(name))
+            // Read from a file (`token=@tok.txt`): the file's secret was printed in the command.
+            case let .stringFieldFromFile(name, _): return secret(name).map { .stringField(name: name, value: placeholder(Redactor.leaf(of: $0))) } ?? item
+            case let .jsonFieldFromFile(name, _):
+                return secret(name).map { .jsonField(name: name, value: .number(placeholder(Redactor.leaf(of: $0)))) } ?? item
+            case let .headerFromFile(name, _) where Redactor.isSecretHeaderName(name): return .header(name: name, value: placeholder(name))
+            case let .queryFromFile(name, _) where Redactor.isSecretParameter(name): return .query(name: name, value: placeholder(name))
             default: return item
             }
         }
@@ -138,7 +144,9 @@ enum CurlCommand {
     /// `form`: a multipart body as the parts curl makes it from (`-F
     /// 'photo=@cat.png'`), its boundary and bytes left to curl; the body
     /// inlined was raw bytes and a fixed boundary, or `@BODY_FILE` nobody had.
-    static func render(_ request: PreparedRequest, follow: Int? = nil, form: [FormPart]? = nil) -> String {
+    /// `bodyFile`: a whole body read from a file, as curl's `--data-binary @FILE`:
+    /// inlined, its bytes (a password in a form file) were printed and recorded.
+    static func render(_ request: PreparedRequest, follow: Int? = nil, form: [FormPart]? = nil, bodyFile: String? = nil) -> String {
         var words = ["curl"]
         if request.method == "HEAD" {
             words.append("--head")
@@ -179,6 +187,8 @@ enum CurlCommand {
         }
         if let form {
             words += form.flatMap(\.words)
+        } else if let bodyFile {
+            words += ["--data-binary", quote("@" + bodyFile)]
         } else if let body = request.body, !body.isEmpty {
             if let text = String(validating: body, as: UTF8.self) {
                 // A form body percent-encodes the placeholders' brackets.
