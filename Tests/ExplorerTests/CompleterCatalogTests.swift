@@ -67,6 +67,20 @@ import Testing
         #expect(Completer.endpoint(method: "POST", path: "/c/x/", in: profile)?.summary == "by name")
     }
 
+    /// Nova's `/users/{id}/posts`: TAB completed a seen id to `/users/<id>`,
+    /// a path no endpoint has, and the next TAB offered nothing.
+    @Test func anIdOfATemplateThatGoesOnGetsItsSlash() throws {
+        var profile = Profile.generic
+        profile.endpoints = [Endpoint("GET", "/users/{username}", "a user"), Endpoint("GET", "/users/{id}/posts", "their posts"),
+                             Endpoint("GET", "/tasks/{id}", "a task"), Endpoint("GET", "/tasks/{id}/log", "its log")]
+        var seen = SeenIDs()
+        seen.learn(from: try JSONParser.parse(#"{"users": [{"id": "u-1"}], "tasks": [{"id": 7}]}"#), path: "/feed")
+        let state = CompletionState(profile: profile, variables: [], lastBody: nil, seenIDs: seen, listDirectory: { _ in [] })
+        #expect(texts("get /users/", state) == ["/users/u-1/"])
+        #expect(texts("get /users/u-1/", state) == ["/users/u-1/posts"])
+        #expect(texts("get /tasks/", state) == ["/tasks/7"], "a template ends there too")
+    }
+
     /// A variable is offered for a parameter when a word of its name is the
     /// resource's: `/a/{id}` offered `{{base_url}}`, `/file/{id}`
     /// `{{profile}}` (any name holding the letters), and TAB sent them.

@@ -185,6 +185,9 @@ enum Completer {
         var summaries: [String: String] = [:]
         // `{param}` segments with no value to offer: named in the note.
         var unknown: [String] = []
+        // Values offered for `{param}` segments, and those a template ends at.
+        var valueCandidates: [(text: String, hint: String)] = []
+        var valuesEndingHere = Set<String>()
         for endpoint in all where useAll || endpoint.method == method {
             let segments = endpoint.segments
             guard segments.count >= depth,
@@ -194,8 +197,9 @@ enum Completer {
                 // A `{param}` segment: the ids seen for its resource, and variables holding an id.
                 let full = [""] + segments.map(String.init)
                 let values = parameterValues(full, at: depth, state: state).map(pathSegment).filter { $0.hasPrefix(partial) }
-                for value in values where seen.insert(head + value).inserted {
-                    candidates.append(.init(text: head + value, isFinal: false, hint: String(next)))
+                for value in values {
+                    if segments.count == depth { valuesEndingHere.insert(head + value) }
+                    if seen.insert(head + value).inserted { valueCandidates.append((head + value, String(next))) }
                 }
                 if values.isEmpty, partial.isEmpty, !unknown.contains(String(next)) { unknown.append(String(next)) }
                 continue
@@ -207,6 +211,11 @@ enum Completer {
             let text = head + next + (endsInSlash ? "/" : "")
             if seen.insert(text).inserted { texts.append(text) }
             if segments.count > depth { goesOn.insert(text) } else if summaries[text] == nil { summaries[text] = endpoint.summary }
+        }
+        // A value no template ends at (`/users/{id}/posts` alone) gets its `/`, so the next TAB offers what
+        // follows: the id alone was a path no endpoint has, and TAB then offered nothing.
+        for (text, hint) in valueCandidates {
+            candidates.append(.init(text: valuesEndingHere.contains(text) ? text : text + "/", isFinal: false, hint: hint))
         }
         // `/items/` that ends a template and `/items` that goes on past it are one candidate: `/items/`.
         for text in texts where text.hasSuffix("/") && goesOn.contains(String(text.dropLast())) {
