@@ -1,4 +1,4 @@
-import Core
+@testable import Core
 import Foundation
 import Testing
 
@@ -52,6 +52,26 @@ import Testing
         set(&jar, "http://127.0.0.1:8001/logout", "sessionid=; Path=/; Max-Age=0")
         #expect(jar.header(for: url("http://127.0.0.1:8000/x"), now: now) == "sessionid=A; csrftoken=T")
         #expect(jar.header(for: url("http://127.0.0.1:8001/x"), now: now) == "csrftoken=U")
+    }
+
+    /// RFC 6265 §5.1.1's dates: `69` is 2069 (the cookie was dropped as
+    /// expired), a zone is ignored (a `+0100` was applied), and a Max-Age
+    /// past an Int is the longest life (it made a session cookie).
+    @Test func cookieDatesAreReadAsRFC6265ReadsThem() {
+        let date = { (text: String) in CookieJar.parseDate(text).map { Int($0.timeIntervalSince1970) } }
+        #expect(date("Wed, 21 Oct 2015 07:28:00 GMT") == 1_445_412_480)
+        #expect(date("Wed, 21 Oct 2015 07:28:00 +0100") == 1_445_412_480)
+        #expect(date("Wednesday, 21-Oct-15 07:28:00 GMT") == 1_445_412_480)
+        #expect(date("Wed Oct 21 07:28:00 2015") == 1_445_412_480)
+        #expect(date("Wed, 21 Oct 69 07:28:00 GMT") == 3_149_566_080)
+        #expect(date("Wed, 21 Oct 70 07:28:00 GMT") == 25_342_080)
+        #expect(date("Wed, 31 Feb 2015 07:28:00 GMT") == nil)
+        #expect(date("Wed, 21 Oct 2015 25:28:00 GMT") == nil)
+        #expect(date("soon") == nil)
+        var jar = CookieJar()
+        set(&jar, "http://h.test/", "far=1; Max-Age=99999999999999999999", "gone=1; Max-Age=-99999999999999999999", "old=1; Expires=Wed, 21 Oct 69 07:28:00 GMT")
+        #expect(jar.cookies.map(\.name) == ["far", "old"])
+        #expect(jar.cookies.first?.expires != nil)
     }
 
     /// `capture csrf = cookie:csrftoken` took the first held: the one for

@@ -124,7 +124,10 @@ public struct CookieJar: Sendable {
             case "expires":
                 if let date = parseDate(argument) { expires = date }
             case "max-age":
-                guard let seconds = Int(argument) else { continue }
+                // Digits past an Int are the longest life allowed (or none, negative), not a session cookie.
+                let digits = argument.hasPrefix("-") ? argument.dropFirst() : Substring(argument)
+                let overflow = !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber } ? (argument.hasPrefix("-") ? Int.min : Int.max) : nil
+                guard let seconds = Int(argument) ?? overflow else { continue }
                 maxAge = seconds <= 0 ? .distantPast : now.addingTimeInterval(Double(min(seconds, 400 * 86_400)))
             case "domain":
                 var domain = argument.lowercased()
@@ -186,17 +189,40 @@ public struct CookieJar: Sendable {
         return String(path[..<last])
     }
 
-    private static let dateFormats = ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE, dd-MMM-yyyy HH:mm:ss zzz",
-                                      "EEE MMM d HH:mm:ss yyyy"]
-
+    /// RFC 6265 §5.1.1's cookie-date: the time, day, month and year found
+    /// among the tokens in any order, the zone ignored (every date is GMT),
+    /// a two-digit year 70-99 as 19xx and 00-69 as 20xx. `Wed, 21 Oct 69
+    /// 07:28:00 GMT` (2069) was dropped, and a `+0100` was applied.
     static func parseDate(_ text: String) -> Date? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        for format in dateFormats {
-            formatter.dateFormat = format
-            if let date = formatter.date(from: text) { return date }
+        func isDelimiter(_ c: Character) -> Bool {
+            guard let ascii = c.asciiValue else { return false }
+            return ascii == 0x09 || (0x20...0x2F).contains(ascii) || (0x3B...0x40).contains(ascii) || (0x5B...0x60).contains(ascii)
+                || (0x7B...0x7E).contains(ascii)
         }
-        return nil
+        let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+        var time: (Int, Int, Int)?, day: Int?, month: Int?, year: Int?
+        for token in text.split(whereSeparator: isDelimiter) {
+            let digits = token.prefix { $0.isASCII && $0.isNumber }
+            if time == nil {
+                let parts = token.split(separator: ":", omittingEmptySubsequences: false)
+                if parts.count == 3, parts.allSatisfy({ (1...2).contains($0.prefix { $0.isASCII && $0.isNumber }.count) }),
+                   let h = Int(parts[0].prefix(2)), let m = Int(parts[1].prefix(2)), let s = Int(parts[2].prefix { $0.isASCII && $0.isNumber }) {
+                    time = (h, m, s)
+                    continue
+                }
+            }
+            if day == nil, (1...2).contains(digits.count), let value = Int(digits) { day = value; continue }
+            if month == nil, token.count >= 3, let index = months.firstIndex(of: token.prefix(3).lowercased()) { month = index + 1; continue }
+            if year == nil, (2...4).contains(digits.count), let value = Int(digits) { year = value; continue }
+        }
+        guard let (hour, minute, second) = time, let day, let month, var year else { return nil }
+        if (70...99).contains(year) { year += 1900 } else if (0...69).contains(year) { year += 2000 }
+        guard (1...31).contains(day), year >= 1601, hour <= 23, minute <= 59, second <= 59 else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "GMT")!
+        let components = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        // A day the month does not have (`31 Feb`) is refused, not rolled over.
+        guard let date = calendar.date(from: components), calendar.component(.day, from: date) == day else { return nil }
+        return date
     }
 }
