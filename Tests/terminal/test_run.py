@@ -556,3 +556,31 @@ def test_a_suite_whose_output_cannot_be_written_reports_what_did_not_run(tmp_pat
     assert len(suites) == 3 and suites[0][1] == "0", xml
     assert all(int(tests) > 0 and errors == "1" for tests, errors in suites[1:]), xml
     assert "the output could not be written" in xml
+
+
+def test_a_suite_stopped_before_its_end_leaves_no_report_of_an_earlier_run(tmp_path):
+    # Killed by a CI timeout (or Ctrl-C), `explorer test --junit r.xml` left the last run's report, which CI published.
+    import signal
+    import time
+    import xml.etree.ElementTree as ElementTree
+
+    class Slow(QuietHandler):
+        def do_GET(self):
+            time.sleep(5)
+            self.reply(200, b"{}", [("Content-Type", "application/json")])
+
+    server = start_http_server(Slow)
+    try:
+        (tmp_path / "slow.transcript").write_text("# explorer transcript v1\nprofile: generic\n"
+                                                  f"base-url: {base_url(server)}\n\n> get /slow\nHTTP/1.1 200 OK\n{{}}\n\n")
+        report = tmp_path / "r.xml"
+        report.write_text("<testsuites tests=\"9\" failures=\"0\"/>")
+        run = subprocess.Popen([BINARY, "test", str(tmp_path), "--junit", str(report)], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, env=isolated_env(tmp_path), cwd=tmp_path)
+        time.sleep(1.5)
+        run.send_signal(signal.SIGTERM)
+        run.wait(timeout=30)
+        root = ElementTree.fromstring(report.read_text())
+        assert root.get("errors") == "1" and "did not finish" in report.read_text()
+    finally:
+        stop_http_server(server)

@@ -59,6 +59,14 @@ struct TestCommand: ParsableCommand {
             console.err("error: no transcripts to run\n")
             throw ExitCode(ExitStatus.parse.rawValue)
         }
+        // A run stopped by Ctrl-C, a CI timeout or a kill left the last run's report in place, which CI then
+        // published as this one's: until the run ends, the file says it did not finish.
+        if let junit {
+            do { try Data(JUnitReport.unfinished.utf8).write(to: URL(fileURLWithPath: junit)) } catch {
+                console.err("error: cannot write \(junit): \(Self.problem(writing: junit) ?? "the file could not be written")\n")
+                throw ExitCode(ExitStatus.runtime.rawValue)
+            }
+        }
         let replayer = options.replayer
         let report = options.report
         let runs = runBlocking { [files, jobs] in

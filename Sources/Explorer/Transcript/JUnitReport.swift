@@ -8,6 +8,18 @@ import Foundation
 /// running are skipped cases. A failure's message is its first difference,
 /// which is what CI dashboards show.
 enum JUnitReport {
+    /// What the report file holds while the run goes: one errored case, so a
+    /// run that never ends (stopped, killed) is not read as the last run's result.
+    static let unfinished = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <testsuites name="explorer test" tests="1" failures="0" errors="1" skipped="0" time="0.000">
+          <testsuite name="explorer test" tests="1" failures="0" errors="1" skipped="0" time="0.000">
+            <testcase classname="explorer test" name="the run" time="0.000"><error message="the run did not finish (stopped or killed before it wrote its report)"/></testcase>
+          </testsuite>
+        </testsuites>
+
+        """
+
     static func xml(_ runs: [TranscriptRun]) -> String {
         let failures = runs.reduce(0) { $0 + failed($1).count }
         let errors = runs.filter { $0.failure != nil || isTorn($0) }.count
