@@ -38,6 +38,10 @@ import Testing
             let error = await #expect(throws: TransportError.self) { try await transport.send(big) }
             #expect(error?.kind == .notSent)
             #expect(error?.description == "request to 127.0.0.1:\(server.port) not sent: its request line and headers take 70.1 KiB, more than the 63 KiB explorer sends")
+            // Cookies grown past what is sent are named as the cause, with the way out.
+            let cookies = request(server, "GET", "/", headers: [HTTPHeader(name: "Cookie", value: "a=" + String(repeating: "b", count: 70 * 1024))])
+            let said = await #expect(throws: TransportError.self) { try await transport.send(cookies) }
+            #expect(said?.description.hasSuffix("(the Cookie header alone is 70 KiB: cookies clear drops the session's cookies)") == true, "\(String(describing: said))")
             #expect(try await transport.send(request(server, "POST", "/tasks", body: [1])).status == 200)
             // Only the two small requests reached the server.
             #expect(server.receivedHeads.count == 3 - 1)

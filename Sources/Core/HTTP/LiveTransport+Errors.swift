@@ -35,7 +35,11 @@ extension LiveTransport {
         }
         let headBytes = request.headByteCount
         if headBytes > maximumHeadBytes {
-            return "its request line and headers take \(kibibytes(headBytes)), more than the \(kibibytes(maximumHeadBytes)) explorer sends"
+            // Most often the session's cookies, grown past what servers take (a backend that sets many):
+            // the message named no cause, and the app's own logout failed the same way.
+            let cookies = request.header("Cookie").map(\.utf8.count) ?? 0
+            let why = cookies * 2 > headBytes ? " (the Cookie header alone is \(kibibytes(cookies)): cookies clear drops the session's cookies)" : ""
+            return "its request line and headers take \(kibibytes(headBytes)), more than the \(kibibytes(maximumHeadBytes)) explorer sends" + why
         }
         return nil
     }
