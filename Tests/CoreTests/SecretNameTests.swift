@@ -56,6 +56,18 @@ struct SecretNameTests {
             ("Bearer S3CRETbearer", "Bearer <hidden: 12 characters>", "Bearer S3CRETbearer"),
             ("auth failed for api_key=S3CRETtb1 password=S3CRETtb2.", "auth failed for api_key=<hidden: 9 characters> password=<hidden: 10 characters>",
              "auth failed for api_key={{secret:api_key}} password={{secret:password}}"),
+            // A line's end ends a Bearer credential (it took the next line, and in a recording the step's end).
+            ("Bearer abcdefgh12\nid=5", "Bearer <hidden: 10 characters>\nid=5", #"Bearer abcdefgh12{{/\x{A}/}}id=5"#),
+            // `\r\n` is one Character: a CRLF body's pairs ran on, and the next one stayed in clear.
+            ("password=QZR01\r\nuser=bob\r\napi_key=QZR02\r\n", "password=<hidden: 5 characters>\r\nuser=bob\r\napi_key=<hidden: 5 characters>\r\n",
+             #"password={{secret:password}}{{/\x{D}/}}{{/\x{A}/}}user=bob{{/\x{D}/}}{{/\x{A}/}}api_key={{secret:api_key}}{{/\x{D}/}}{{/\x{A}/}}"#),
+            (#"password="a b" {api_key=QZ9x}"#, #"password="<hidden: 3 characters>" {api_key=<hidden: 4 characters>}"#,
+             #"password="{{secret:password}}" {api_key={{secret:api_key}}}"#),
+            ("error:password=QZ1|<p>secret=QZ2</p>", "error:password=<hidden: 3 characters>|<p>secret=<hidden: 3 characters></p>",
+             "error:password={{secret:password}}|<p>secret={{secret:secret}}</p>"),
+            // In prose `key=` and `sig=` are words; in a URL, secrets.
+            ("set key=title and sig=abc, see /x?key=QZK", "set key=title and sig=abc, see /x?key=<hidden: 3 characters>",
+             "set key=title and sig=abc, see /x?key={{secret:key}}"),
             (#"| {"embedded": "{\"refresh_token\": \"S3CRETesc\"}"}"#, #"| {"embedded": "{\"refresh_token\": \"<hidden: 9 characters>\"}"}"#,
              #"| {"embedded": "{\"refresh_token\": \"{{secret:refresh_token}}\"}"}"#),
             ("see https://x/a?page=2&q=token and Bearer of news", "see https://x/a?page=2&q=token and Bearer of news",
@@ -69,6 +81,8 @@ struct SecretNameTests {
         scrubber.learn("S3CRETknown", name: "token")
         #expect(scrubber.scrub(#""a": "Bearer S3CRETknown", "b": "Bearer S3CRETother""#)
                 == #""a": "Bearer {{secret:token}}", "b": "Bearer {{secret:authorization}}""#)
+        // A step's end stays: a text body's last line ending in a Bearer credential took the blank line and the next step's.
+        #expect(scrubber.scrub("| see Bearer S3CRETline\n\n> get /x\n") == "| see Bearer {{secret:authorization}}\n\n> get /x\n")
         for hidden in ["/cb?key=<hidden: 4 characters>", "Bearer <hidden: 23 characters>"] {
             #expect(Redactor.hidingCredentials(inText: hidden) == hidden, "not hidden twice")
         }

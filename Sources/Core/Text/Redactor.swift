@@ -963,17 +963,26 @@ public enum Redactor {
     /// a comma or an opening bracket; its value ends at one of those or a quote.
     public static func parameterPieces(in text: String) -> [(text: String, secret: String?)] {
         guard text.includes(ascii: "=") else { return [(text, nil)] }
-        func isBoundary(_ c: Character) -> Bool { "?#&;,( \t\n\"'".contains(c) }
-        func endsValue(_ c: Character) -> Bool { "&#;<>\" ,')\t\n".contains(c) }
+        // `\r\n` is one Character, which no list of single ones held: a CRLF body's pairs ran on.
+        func isBoundary(_ c: Character) -> Bool { c.isWhitespace || "?#&;,(\"'{[:|>".contains(c) }
+        func endsValue(_ c: Character) -> Bool { c.isWhitespace || "&#;<>\",')}]|\\".contains(c) }
         var pieces: [(text: String, secret: String?)] = []
         var literalStart = text.startIndex
         var i = text.startIndex
         var atBoundary = true
+        // After `?&#;` a URL's parameter, where `key=` and `sig=` are secrets; in prose (`key=title`) they are not.
+        var inURL = false
         while i < text.endIndex {
             let eq = atBoundary ? text[i...].firstIndex { !($0.isLetter || $0.isNumber || "_-.[]".contains($0)) } ?? text.endIndex : i
-            if eq > i, eq < text.endIndex, text[eq] == "=", isSecretParameter(String(text[i..<eq])) {
-                let valueStart = text.index(after: eq)
-                let valueEnd = text[valueStart...].firstIndex(where: endsValue) ?? text.endIndex
+            if eq > i, eq < text.endIndex, text[eq] == "=", inURL ? isSecretParameter(String(text[i..<eq])) : isSecretName(String(text[i..<eq])) {
+                var valueStart = text.index(after: eq)
+                var valueEnd = text[valueStart...].firstIndex(where: endsValue) ?? text.endIndex
+                // A quoted value (`password="a b"`, `api_key='x'`): what is between the quotes.
+                if valueStart < text.endIndex, text[valueStart] == "\"" || text[valueStart] == "'",
+                   let close = text[text.index(after: valueStart)...].firstIndex(of: text[valueStart]) {
+                    valueStart = text.index(after: valueStart)
+                    valueEnd = close
+                }
                 // A value hidden already (a supplied secret's), or a placeholder, is not hidden again.
                 if valueStart < valueEnd, !text[valueStart...].hasPrefix("{{") {
                     pieces.append((String(text[literalStart..<valueStart]), nil))
@@ -985,6 +994,7 @@ public enum Redactor {
                 }
             }
             atBoundary = isBoundary(text[i])
+            inURL = "?&#;".contains(text[i])
             i = text.index(after: i)
         }
         pieces.append((String(text[literalStart...]), nil))
@@ -1029,10 +1039,13 @@ public enum Redactor {
         var found: [Range<String.Index>] = []
         var from = text.startIndex
         while let match = text.range(of: "bearer ", options: .caseInsensitive, range: from..<text.endIndex) {
-            let end = text[match.upperBound...].firstIndex { $0 == " " || $0 == "\"" || $0 == "'" || $0 == "," } ?? text.endIndex
+            // Up to a blank, a line's end (it took the next line, and in a recording the step's end), a quote,
+            // a comma or a backslash (a JSON string's `\n`).
+            let end = text[match.upperBound...].firstIndex { $0.isWhitespace || "\"',\\<>".contains($0) } ?? text.endIndex
             let word = text[match.upperBound..<end]
+            let atWordStart = match.lowerBound == text.startIndex || !text[text.index(before: match.lowerBound)].isLetter
             // Not one hidden already (`Bearer <hidden: 23 characters>`), nor a placeholder.
-            if word.count >= 8, !word.hasPrefix("<"), !word.hasPrefix("{{") { found.append(match.upperBound..<end) }
+            if atWordStart, word.count >= 8, !word.hasPrefix("{{") { found.append(match.upperBound..<end) }
             from = end
         }
         return found

@@ -148,14 +148,6 @@ extension PatternText {
         }
         func word(_ w: String) {
             if Redactor.looksLikeJWT(w) { pieces.append(.pattern(.init(.secret("jwt")))); return }
-            // A URL's secret parameters (`"https://x/cb?access_token=…"`): written in clear.
-            let parameters = Redactor.parameterPieces(in: w)
-            if parameters.count > 1 {
-                for piece in parameters {
-                    if let name = piece.secret { pieces.append(.pattern(.init(.secret(name)))) } else { word(piece.text) }
-                }
-                return
-            }
             // A timestamp is as volatile in a line of text (`generated at …`, an NDJSON row) as in JSON;
             // quotes and punctuation around it stay.
             let core = w.drop { !$0.isNumber }.reversed().drop { !($0.isNumber || $0 == "Z") }.reversed()
@@ -207,11 +199,17 @@ extension PatternText {
             // of the JSON sent): its secret-named members' values, however short.
             var cursor = segment.startIndex
             for member in Self.secretMembers(in: segment) {
-                plainWords(String(segment[cursor..<member.value.lowerBound]))
+                pairs(String(segment[cursor..<member.value.lowerBound]))
                 pieces.append(.pattern(.init(.secret(ExpectedValue.secretName(member.key)))))
                 cursor = member.value.upperBound
             }
-            plainWords(String(segment[cursor...]))
+            pairs(String(segment[cursor...]))
+        }
+        // Secret-named `NAME=VALUE` pairs (`password="a b"`, a URL's `?access_token=`), read across words.
+        func pairs(_ span: String) {
+            for piece in Redactor.parameterPieces(in: span) {
+                if let name = piece.secret { pieces.append(.pattern(.init(.secret(name)))) } else { plainWords(piece.text) }
+            }
         }
         func plainWords(_ segment: String) {
             var current = ""
