@@ -202,12 +202,12 @@ final class MockBook: @unchecked Sendable {
             /// last: a secret matches any value, so the same login got 200, then 401, then 200.
             /// Before either, a step whose path was changed before it (a GET after a DELETE) fits only once
             /// that change was answered: a note just made read back as the recorded 404 after its delete.
-            /// First of all, a request that carries a credential goes to a step not answered 401, one that
-            /// carries none to one that was (an app's logged-in task list got "missing Authorization header").
+            /// First of all, a request that carries a credential goes to a step not answered 401 (an app's
+            /// logged-in task list got "missing Authorization header"). Not the other way round: a login
+            /// carries none, and its recorded wrong-password 401 would win.
             func rank(_ candidate: (StepKey, Fit)) -> (Int, Int, Int, Int, Int, Int) {
                 let step = scripts[candidate.0.script].steps[candidate.0.step]
-                // As the server would answer: a recorded refusal for a request without a credential, else not.
-                let refusedUnsigned = mode == .match && request.signedIn == (step.expectation.status == 401) ? 0 : 1
+                let refusedUnsigned = mode == .match && request.signedIn && step.expectation.status == 401 ? 0 : 1
                 let plain = mode == .match && step.command.contains("{{secret:wrong_") ? 0 : 1
                 let settled = changedBefore[candidate.0].map(session.answeredSteps.contains) ?? true ? 1 : 0
                 guard let last, candidate.0.script == last.script else { return (refusedUnsigned, candidate.1.score, plain, settled, 0, 0) }
