@@ -35,7 +35,8 @@ struct ReplayCommand: ParsableCommand {
             let run = runBlocking { [replayer] in await replayer.run(file) }
             let (out, err) = report.ending(run)
             console.out(out)
-            console.err(err)
+            // A run the output stopped says so once, at the end ("cannot write the output: …"), not also as the run's error.
+            if !Console.outputFailed { console.err(err) }
             runs.append(run)
         }
         throw ExitCode(combinedStatus(runs).rawValue)
