@@ -70,4 +70,17 @@ import Testing
         let accepted = Expectation(recording: Observation(status: 200, body: .json(body)), baseURL: nil)
         #expect(TranscriptWriter.step(TranscriptStep(command: "post /x", expectation: accepted)).contains("\"password\": \"{{secret:password}}\""))
     }
+
+    /// A 401's `details.access_token` echoing the token sent was written in
+    /// clear: a value that looks like a token is hidden in an error answer too.
+    @Test func aTokenInAnErrorAnswerIsHidden() {
+        let details = JSONValue.object([("access_token", .string("SEKRIT61errat")), ("password", .string("too short")), ("pwd", .string("abc"))])
+        let refused = Expectation(recording: Observation(status: 401, body: .json(.object([("details", details)]))), baseURL: nil)
+        let text = TranscriptWriter.step(TranscriptStep(command: "get /x", expectation: refused))
+        #expect(text.contains("\"access_token\": \"{{secret:access_token}}\"") && !text.contains("SEKRIT"), "\(text)")
+        #expect(text.contains("\"password\": \"too short\"") && text.contains("\"pwd\": \"abc\""), "\(text)")
+        for name in ["accessKeyId", "otp_code", "mfaCode", "signingKey", "encryption_key", "client_assertion", "code_verifier"] {
+            #expect(Redactor.isSecretName(name), "\(name)")
+        }
+    }
 }

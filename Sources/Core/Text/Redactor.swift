@@ -9,7 +9,10 @@ public enum Redactor {
     /// Parts of a name that make it a secret's: `X-Goog-Api-Key`, Azure's
     /// `api-key` and `Ocp-Apim-Subscription-Key`, `X-Authorization`.
     static let secretWords = ["password", "passwd", "secret", "api_key", "apikey", "api-key", "subscription-key", "subscription_key",
-                              "access_key", "access-key", "private_key", "private-key", "privatekey", "authorization"]
+                              "access_key", "access-key", "accesskey", "private_key", "private-key", "privatekey", "authorization",
+                              // Keys that sign or encrypt, OAuth's proofs, one-time codes under a longer name.
+                              "signing_key", "signingkey", "encryption_key", "encryptionkey", "client_assertion", "code_verifier",
+                              "mfa_code", "mfacode", "otp_code", "otpcode"]
     /// Whole names that are secrets' (a word in other names: `cookie_policy`,
     /// `passport`, `pwd_hint` are not one); `pw` and `pass` are short for a
     /// password; a session's id and a CSRF token are credentials, under the

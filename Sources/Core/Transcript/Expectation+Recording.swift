@@ -60,6 +60,11 @@ extension ExpectedValue {
             if secretKeys, !s.isEmpty, let key, Redactor.isSecretName(key) || secretFields.contains(keys) {
                 return .text(PatternText([.pattern(.init(.secret(secretName(key))))]))
             }
+            // In an error answer a secret-named member is a message (`"password": "required"`) unless its value
+            // looks like a credential: one word of letters and digits mixed (an echoed token was written in clear).
+            if !secretKeys, let key, Redactor.isSecretName(key), Self.looksLikeAToken(s) {
+                return .text(PatternText([.pattern(.init(.secret(secretName(key))))]))
+            }
             if Redactor.looksLikeJWT(s) { return .text(PatternText([.pattern(.init(.secret(secretName(key ?? "jwt"))))])) }
             if let typed = typedPattern(s) { return .text(PatternText([.pattern(typed)])) }
             let text = PatternText.recording(s, baseURL: baseURL)
@@ -83,6 +88,12 @@ extension ExpectedValue {
         case let .string(s): return .pattern(typedPattern(s) ?? .init(.string))
         default: return .pattern(.init(.any))
         }
+    }
+
+    /// One word of 8 characters or more holding letters and digits: a token,
+    /// not a message (`required`, `too short`, `must contain a digit`).
+    static func looksLikeAToken(_ s: String) -> Bool {
+        s.count >= 8 && !s.contains(where: \.isWhitespace) && s.contains(where: \.isLetter) && s.contains(where: \.isNumber)
     }
 
     /// A time as seconds or milliseconds since 1970 (`"updated_at": 1764190000`,
