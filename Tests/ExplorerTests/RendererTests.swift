@@ -477,6 +477,16 @@ import Testing
     /// carried, echoed where no body is: in the one-line error summary, in
     /// the `Location` a 3xx always shows (the rest of it kept: where it
     /// points is the point), and in a WebSocket frame, sent or received.
+    /// A text frame's (and a streamed row's) `Bearer …` and a URL's
+    /// `?access_token=` showed in clear, where a text body hid them.
+    @Test func aTextFramesCredentialsAreHiddenAsATextBodysAre() {
+        let renderer = Renderer(palette: .plain)
+        let line = renderer.notice(SocketNotice(time: Date(timeIntervalSince1970: 0), kind: .received,
+                                                text: "token is Bearer QZB01wsbearerx, cb https://x/cb?access_token=QZB02urlx&s=1"))
+        #expect(!line.contains("QZB") && line.contains("Bearer <hidden: 14 characters>") && line.contains("access_token=<hidden: 9 characters>&s=1"), "\(line)")
+        #expect(renderer.streamedRow("data: Bearer QZS04bearernochunk") == "data: Bearer <hidden: 18 characters>\n")
+    }
+
     @Test func aSuppliedSecretIsHiddenInTheErrorLineALocationAndFrames() {
         var renderer = Renderer(palette: .plain)
         renderer.alsoHidden = ["s3cr3t-value"]

@@ -63,11 +63,12 @@ extension Renderer {
         // JSON within a line (a named event's `done: {"password":…}`): its secret members,
         // the values filled in for `{{secret:NAME}}`, and `password=X` words of any length
         // (a short one is no session secret, so it showed in its own frame's echo).
-        var hidden = hidingSupplied(in: Redactor.hidingSecretMembers(in: text))
+        // The rest as a text body's line is hidden (a `Bearer …`, a URL's `?access_token=`, quoted pairs: they showed here).
+        var hidden = hidingSupplied(in: text)
         for (_, value) in Redactor.secretAssignments(inText: hidden) where !value.hasPrefix("<hidden") {
             hidden = hidden.replacingOccurrences(of: "=" + value, with: "=" + Redactor.hidden(value))
         }
-        return hidden
+        return Redactor.hidingCredentials(inText: hidden)
     }
 
     /// `HH:mm:ss` in local time. A `DateFormatter` did the same at a few
