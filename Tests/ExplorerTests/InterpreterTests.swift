@@ -90,6 +90,10 @@ import Testing
         #expect(Interpreter.shown(variable: "u", "/echo?token=SetTok12345&x=1") == "/echo?token=<hidden: 11 characters>&x=1")
         #expect(Interpreter.shown(variable: "w", "http://bob:UiPw12345@h.example/x") == "http://bob:<hidden: 9 characters>@h.example/x")
         #expect(Interpreter.shown(variable: "loc", "/echo?x=1&key=QueryKey8899") == "/echo?x=1&key=<hidden: 12 characters>")
+        // A fragment's token, JSON in a string, a pair in a text: `vars` showed them, where `show` hid them.
+        #expect(Interpreter.shown(variable: "f", "https://x/cb#access_token=SEKRIT18frag") == "https://x/cb#access_token=<hidden: 12 characters>")
+        #expect(Interpreter.shown(variable: "e", #"{"access_token": "SEKRIT16embedded"}"#) == #"{"access_token": "<hidden: 16 characters>"}"#)
+        #expect(Interpreter.shown(variable: "o", "client-secret=QZX27dash") == "client-secret=<hidden: 9 characters>")
         #expect(Interpreter.shown(variable: "next", "/items?page=2") == "/items?page=2")
         // Where it stands only: a one-digit key hid the path's digits too.
         #expect(Interpreter.shown(variable: "loc", "/items/1?key=1#k=1") == "/items/1?key=<hidden: 1 character>#k=1")

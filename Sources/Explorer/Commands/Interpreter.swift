@@ -1024,8 +1024,9 @@ actor Interpreter {
     static func shown(variable name: String, _ value: String) -> String {
         guard !value.isEmpty else { return value }
         if Redactor.isSecretName(name) || Redactor.looksLikeCredential(value) { return Redactor.hidden(value) }
-        // A path or URL holding a credential (`/a?token=X`, `http://bob:PW@h/`, a captured Location with `?key=`).
-        return Redactor.hidingSecretsInTarget(value, hide: Redactor.hidden)
+        // A path or URL holding a credential (`/a?token=X`, `http://bob:PW@h/`, a captured Location with `?key=`),
+        // and what else a text holds (a fragment's `#access_token=`, JSON in a string, `client-secret=X`).
+        return Redactor.hidingCredentials(inText: Redactor.hidingSecretsInTarget(value, hide: Redactor.hidden))
     }
 
     /// With a loaded spec, its security decides whether a request is public
