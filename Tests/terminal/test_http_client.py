@@ -380,8 +380,11 @@ def test_curl_of_a_body_from_a_file_reads_the_file_and_names_its_secrets(backend
     base, _ = backend
     (tmp_path / "body.txt").write_text("grant_type=password&password=fileS3cret")
     (tmp_path / "tok.txt").write_text("fileT0ken")
-    result = explorer(base, ["post /echo @body.txt --curl", "post /echo token=@tok.txt note=@body.txt --curl"], tmp_path)
-    whole, fields = result.stdout.strip().split("\n")
+    (tmp_path / "creds.json").write_text('{"user": "bob", "deep": {"password": "fileS3cret"}}')
+    result = explorer(base, ["post /echo @body.txt --curl", "post /echo token=@tok.txt note=@body.txt --curl",
+                             "post /echo creds:=@creds.json --curl"], tmp_path)
+    whole, fields, nested = result.stdout.strip().split("\n")
+    assert "fileS3cret" not in nested and '"password":"\'"$PASSWORD"\'"' in nested, nested
     assert whole.endswith("--data-binary '@body.txt'") and "fileS3cret" not in whole, whole
     assert "fileT0ken" not in fields and '"token":"\'"$TOKEN"\'"' in fields, fields
     sent = subprocess.run(["bash", "-c", whole], capture_output=True, text=True, timeout=30, cwd=tmp_path)

@@ -949,6 +949,12 @@ actor Interpreter {
                                                 items: CurlCommand.hidingSecrets(items, supplied: supplied.named), form: options.form,
                                                 multipart: options.multipart,
                                                 raw: options.raw.map { CurlCommand.hiding(supplied.named, in: Redactor.redactBody($0, hide: CurlCommand.placeholder)) })
+        // A JSON body's secret-named members, at any depth, as shell variables: a field read from a file
+        // (`creds:=@creds.json`) printed the file's password, where the same JSON typed was hidden.
+        if request.header("Content-Type")?.lowercased().contains("json") == true, let body = request.body,
+           let text = String(validating: body, as: UTF8.self) {
+            request.body = Array(Redactor.redactBody(text, hide: CurlCommand.placeholder).utf8)
+        }
         let typedCount = request.headers.count
         let typedURL = request.url
         request = await session.withSessionHeaders(request)
