@@ -353,6 +353,16 @@ import Testing
         #expect(parsed.out == "\(broken)\n" && parsed.err.hasPrefix("error: \(broken):6:10: expected a status line"), "\(parsed)")
     }
 
+    /// A symlink loop was "no such file": said as what it is.
+    @Test func aSymlinkLoopIsSaidAsOne() throws {
+        let folder = NSTemporaryDirectory() + "explorer-loop-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createSymbolicLink(atPath: folder + "/a.transcript", withDestinationPath: folder + "/b.transcript")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/b.transcript", withDestinationPath: folder + "/a.transcript")
+        #expect(TranscriptSource.read(folder + "/a.transcript") == .failure(.broken("\(folder)/a.transcript: a symbolic link that leads back to itself (a loop)")))
+    }
+
     /// A torn last step (a recording cut mid-line) runs the steps before it
     /// and fails the run; `--update` keeps its lines as comments, so nothing
     /// is lost. A last step that reads whole without its final newline (an

@@ -97,17 +97,30 @@ enum TranscriptSource {
         return transcript
     }
 
+    /// Why `open` refuses the file, in words: a symlink loop was "no such
+    /// file", a file of another user's "cannot be read".
+    static func whyNotOpened(_ path: String) -> String? {
+        let descriptor = open(path, O_RDONLY)
+        if descriptor >= 0 { close(descriptor); return nil }
+        switch errno {
+        case ENOENT: return "no such file"
+        case ELOOP: return "a symbolic link that leads back to itself (a loop)"
+        case EACCES, EPERM: return "permission denied (this user cannot read it)"
+        case let code: return String(cString: strerror(code)).lowercased()
+        }
+    }
+
     /// The file's text, or why it is not a transcript at all.
     static func read(_ path: String) -> Result<String, TranscriptRun.Failure> {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            return .failure(.broken("\(path): no such file"))
+            return .failure(.broken("\(path): \(whyNotOpened(path) ?? "no such file")"))
         }
         guard !isDirectory.boolValue else { return .failure(.broken("\(path): is a directory")) }
         if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > maximumBytes {
             return .failure(.broken("\(path): \((size + 1024 * 1024 - 1) / 1024 / 1024) MiB; a transcript is at most \(maximumBytes / 1024 / 1024) MiB (split it: a folder runs as one suite)"))
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else { return .failure(.broken("\(path): cannot be read")) }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return .failure(.broken("\(path): \(whyNotOpened(path) ?? "cannot be read")")) }
         defer { try? handle.close() }
         var bytes: [UInt8]
         switch FilePaths.contents(of: handle, atMost: maximumBytes) {
