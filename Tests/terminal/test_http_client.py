@@ -484,6 +484,18 @@ def test_defaults_apply_to_every_later_line_until_cleared(backend, tmp_path):
     assert out.rstrip().endswith("moved"), "after clear, the 302 is shown, not followed"
 
 
+def test_a_line_undoes_defaults_with_no_follow_and_json(backend, tmp_path):
+    # HTTPie's `--no-follow` and `--json`: `--no-follow` was refused, and `--max-redirects 0` made the 302 an error.
+    base, _ = backend
+    result = explorer(base, ["defaults --follow --form", "get /old --no-follow", "post /echo a=1 --json", "post /echo a=1",
+                             "post /echo a=1 -f -j"], tmp_path)
+    assert [path for _, path, _ in Backend.seen] == ["/old", "/echo", "/echo"], Backend.seen
+    assert "moved" in result.stdout
+    assert '"content_type": "application/json"' in result.stdout
+    assert '"content_type": "application/x-www-form-urlencoded' in result.stdout
+    assert "--form and --json say two ways to send the fields: give one" in result.stderr
+
+
 def test_a_pasted_curl_command_runs_as_the_request_it_sends(backend, tmp_path):
     base, _ = backend
     line = f"curl -s '{base}/echo' -H 'content-type: application/json' -H 'Authorization: Bearer t0k3n' --data-raw '{{\"a\":1}}'"

@@ -68,6 +68,8 @@ struct RequestOptions: Sendable, Equatable {
     /// `timeout` as the transport takes it.
     var timeoutDuration: Duration? { timeout.map { .milliseconds(Int(($0 * 1000).rounded())) } }
     var form = false
+    /// `--json`: fields as JSON on this line, a session's `defaults --form` notwithstanding.
+    var json = false
     /// `--multipart`: fields as multipart form data, files or not (HTTPie's; curl's -F).
     var multipart = false
     var raw: String?
@@ -101,9 +103,11 @@ struct RequestOptions: Sendable, Equatable {
     static let flags: [(names: [String], value: String?, help: String)] = [
         (["--offline"], nil, "print the request instead of sending it"),
         (["--follow", "-F"], nil, "follow redirects (3xx with a Location)"),
+        (["--no-follow"], nil, "do not follow redirects on this line, whatever defaults says"),
         (["--max-redirects"], "N", "follow at most N redirects (30)"),
         (["--timeout"], "SECONDS", "give up when the whole answer has not come in SECONDS (30); a download or a stream, when nothing comes for that long"),
         (["--form", "-f"], nil, "send fields as application/x-www-form-urlencoded"),
+        (["--json", "-j"], nil, "send fields as JSON (the default) on this line, whatever defaults says"),
         (["--multipart"], nil, "send fields as multipart/form-data, with or without files"),
         (["--raw"], "TEXT", "send TEXT as the whole body"),
         (["--print", "-p"], "WHAT", "print H request headers, B request body, h response headers, b response body"),
@@ -160,6 +164,8 @@ struct RequestOptions: Sendable, Equatable {
         switch flag.names[0] {
         case "--offline": offline = true
         case "--follow": follow = true
+        // HTTPie's negation: a session's `defaults --follow` undone for one line (`--max-redirects 0` made the 3xx an error).
+        case "--no-follow": follow = false
         case "--max-redirects":
             guard let n = Int(value!.text), (0...100).contains(n) else {
                 throw CommandError("--max-redirects needs a whole number from 0 to 100", column: value!.start)
@@ -171,7 +177,10 @@ struct RequestOptions: Sendable, Equatable {
                 throw CommandError("--timeout needs seconds from 0.001 to 3600, as in: --timeout 2.5", column: value!.start)
             }
             timeout = seconds
-        case "--form": form = true
+        case "--form", "--json":
+            // As HTTPie's: one or the other.
+            if flag.names[0] == "--form" ? json : form { throw CommandError("--form and --json say two ways to send the fields: give one", column: word.start) }
+            if flag.names[0] == "--form" { form = true } else { json = true }
         case "--multipart": multipart = true
         case "--raw": raw = value!.text
         case "--print":
@@ -276,7 +285,7 @@ struct RequestOptions: Sendable, Equatable {
         merged.maxRedirects = maxRedirects ?? defaults.maxRedirects
         merged.timeout = timeout ?? defaults.timeout
         merged.print = print ?? defaults.print
-        merged.form = form || defaults.form
+        merged.form = !json && (form || defaults.form)
         merged.verify = verify ?? defaults.verify
         merged.certificate = certificate ?? defaults.certificate
         merged.certificateKey = certificateKey ?? defaults.certificateKey
