@@ -365,6 +365,11 @@ public enum Redactor {
                 default: return word
                 }
             case let .query(name, _) where isSecretName(name) || secretParameters.contains(name.lowercased()): return "\(name)==\(hide(name))"
+            // A field whose text holds a secret pair (`note='password=X'`, `cb=https://x/?access_token=X`): that value.
+            case let .stringField(name, value) where value.includes(ascii: "="):
+                let pieces = parameterPieces(in: value)
+                guard pieces.contains(where: { $0.secret != nil }) else { return word }
+                return "\(name)=" + pieces.map { piece in piece.secret.map(hide) ?? piece.text }.joined()
             default: return word
             }
         }
