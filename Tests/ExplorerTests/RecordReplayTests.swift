@@ -353,6 +353,19 @@ import Testing
         #expect(parsed.out == "\(broken)\n" && parsed.err.hasPrefix("error: \(broken):6:10: expected a status line"), "\(parsed)")
     }
 
+    /// A transcript named with escape codes set the terminal's title and
+    /// cleared its screen through the report's PASS or BROKEN line.
+    @Test func aFileNamesEscapeCodesAreShownEscaped() async throws {
+        let path = NSTemporaryDirectory() + "explorer-\u{1B}]0;pwned\u{07}\u{1B}[2J-\(UUID().uuidString).transcript"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try "\(Transcript.versionLine)\nprofile: generic\nbase-url: sandbox\n\n> get /x\nHTTP/1.1 2x0 OK\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let run = await Replayer().run(path)
+        let report = ReplayReport(palette: .plain)
+        for text in [report.progress(run).out, report.detailed(run).err, report.heading(path)] {
+            #expect(!text.contains("\u{1B}") && !text.contains("\u{07}") && text.contains("\\u001b]0;pwned\\u0007"), "\(text)")
+        }
+    }
+
     /// A symlink loop was "no such file": said as what it is.
     @Test func aSymlinkLoopIsSaidAsOne() throws {
         let folder = NSTemporaryDirectory() + "explorer-loop-\(UUID().uuidString)"

@@ -20,7 +20,7 @@ struct ReplayReport {
 
     /// `detailed` in three parts, for a replay printed as it goes: the path,
     /// each step as it finishes, then the count and what went wrong.
-    func heading(_ path: String) -> String { palette.bold(path) + "\n" }
+    func heading(_ path: String) -> String { palette.bold(Renderer.visible(path, keepingLines: false)) + "\n" }
 
     func step(_ step: StepRun, lineWidth width: Int) -> String {
         let line = "line " + String(step.line).leftPadded(to: width)
@@ -53,9 +53,10 @@ struct ReplayReport {
         let seconds = Double(run.duration.components.seconds) + Double(run.duration.components.attoseconds) / 1e18
         let time = palette.dim(String(format: "%.2f s", seconds))
         switch run.failure {
-        case let .broken(message)?: return (palette.red("BROKEN ") + " " + message + "\n", torn(run))
+        // A failure names the file as given, and may quote a server: nothing in it drives the terminal.
+        case let .broken(message)?: return (palette.red("BROKEN ") + " " + Renderer.visible(message) + "\n", torn(run))
         case let .runtime(message)?:
-            return (palette.red("ERROR  ") + " " + run.path + "\n" + failedSteps(run) + "        " + message + "\n"
+            return (palette.red("ERROR  ") + " " + run.path + "\n" + failedSteps(run) + "        " + Renderer.visible(message) + "\n"
                     + (run.notRun > 0 ? "        " + Self.count(run.notRun, "step") + " of \(run.total) did not run\n" : "")
                     + (run.rewritten ? "" : run.torn.map { "        \(run.path):\($0.line): \($0.reason)\n" } ?? ""), torn(run))
         case nil:
@@ -135,7 +136,7 @@ struct ReplayReport {
     private func problems(_ run: TranscriptRun) -> String {
         var text = torn(run)
         switch run.failure {
-        case let .broken(message)?, let .runtime(message)?: text += palette.red("error: ") + message + "\n"
+        case let .broken(message)?, let .runtime(message)?: text += palette.red("error: ") + Renderer.visible(message) + "\n"
         case nil: break
         }
         return text

@@ -31,7 +31,8 @@ struct Replayer: Sendable {
 
     func run(_ path: String) async -> TranscriptRun {
         let started = ContinuousClock.now
-        var run = TranscriptRun(path: path)
+        // As reports show it: a file named with escape codes set the terminal's title and cleared its screen.
+        var run = TranscriptRun(path: Renderer.visible(path, keepingLines: false))
         await replay(path, into: &run)
         run.duration = ContinuousClock.now - started
         return run
