@@ -207,7 +207,7 @@ enum Completer {
             guard next.hasPrefix(partial) else { continue }
             // A template that ends in `/` (FastAPI's `/items/`) keeps it: completed to `/items`, the request
             // got a 307 to `/items/`, which is not followed by default.
-            let endsInSlash = segments.count == depth && endpoint.path.utf8.count > 1 && endpoint.path.utf8.last == UInt8(ascii: "/")
+            let endsInSlash = segments.count == depth && Endpoint.endsInSlash(endpoint.path)
             let text = head + next + (endsInSlash ? "/" : "")
             if seen.insert(text).inserted { texts.append(text) }
             if segments.count > depth { goesOn.insert(text) } else if summaries[text] == nil { summaries[text] = endpoint.summary }
