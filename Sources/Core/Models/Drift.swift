@@ -89,9 +89,8 @@ extension Profile {
         let candidates = lookup.candidates(method: method, segments: concrete.count, in: endpoints)
         let best: Int? = endpoints.withUnsafeBufferPointer { endpoints in
             var best: Int?
-            // A template that agrees on a last `/` first (`/c/{name}/` for `/c/x/`, not `/c/{id}`), then the fewest parameters.
             let slash = Endpoint.endsInSlash(bare)
-            func rank(_ e: Endpoint) -> (Int, Int) { (Endpoint.endsInSlash(e.path) == slash ? 0 : 1, e.parameterCount) }
+            func rank(_ e: Endpoint) -> (Int, Int) { e.rank(forPathEndingInSlash: slash) }
             for i in candidates where endpoints[i].path == bare || endpoints[i].matches(segments: concrete) {
                 if best.map({ rank(endpoints[i]) < rank(endpoints[$0]) }) ?? true { best = i }
             }

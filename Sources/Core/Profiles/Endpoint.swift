@@ -92,6 +92,13 @@ public struct Endpoint: Sendable, Equatable {
         return String(path[..<mark])
     }
 
+    /// How well this template names a path it matches, the lower the better:
+    /// one that agrees on a last `/` first (`/c/{name}/` for `/c/x/`, not
+    /// `/c/{id}`), then the fewest parameters (`/users/me` over `/users/{username}`).
+    public func rank(forPathEndingInSlash slash: Bool) -> (Int, Int) {
+        (Endpoint.endsInSlash(path) == slash ? 0 : 1, parameterCount)
+    }
+
     /// `/items/`, not `/items` nor `/`: FastAPI and Django tell them apart.
     public static func endsInSlash(_ path: String) -> Bool {
         path.utf8.count > 1 && path.utf8.last == UInt8(ascii: "/")

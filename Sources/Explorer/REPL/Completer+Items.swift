@@ -99,7 +99,7 @@ extension Completer {
         // A literal segment beats a parameter: `/users/me` is not `/users/{username}`.
         // One that agrees on a last `/` first (`/c/{name}/` for `/c/x/`), as the request's lookup does.
         let slash = Endpoint.endsInSlash(bare)
-        func rank(_ e: Endpoint) -> (Int, Int) { (Endpoint.endsInSlash(e.path) == slash ? 0 : 1, e.parameterCount) }
+        func rank(_ e: Endpoint) -> (Int, Int) { e.rank(forPathEndingInSlash: slash) }
         var best: Endpoint?
         var bestOfMethod: Endpoint?
         for endpoint in profile.endpoints where endpoint.path == bare || endpoint.matches(segments: concrete) {
