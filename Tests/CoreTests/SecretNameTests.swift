@@ -103,6 +103,34 @@ struct SecretNameTests {
     }
 }
 
+/// A list under a secret's name is a list of secrets (`"password": ["x"]`
+/// was shown and reported in clear): its strings and numbers are hidden
+/// wherever the member's own would be; an object in it, or under the name,
+/// is judged member by member (`"auth": {"user_id": 5}` is no secret).
+@Suite struct SecretListTests {
+    static let text = #"{"password": ["S3CR_A1", 4242, ["S3CR_A3"], {"note": "kept", "token": "S3CR_A4"}], "auth": {"user_id": 5}, "tags": ["t1"]}"#
+
+    @Test func itsItemsAreHiddenOnScreen() throws {
+        let value = try JSONParser.parse(Self.text)
+        for shown in [JSONPrinter.compact(Redactor.redact(json: value)),
+                      JSONPrinter.pretty(value, limit: .max, shown: Redactor.shownRememberingKeys()).text,
+                      Redactor.hidingCredentials(inText: Self.text)] {
+            for secret in ["S3CR_A1", "4242", "S3CR_A3", "S3CR_A4"] { #expect(!shown.contains(secret), "\(secret) in \(shown)") }
+            for kept in ["kept", "t1", "\"user_id\"", "5"] { #expect(shown.contains(kept), "\(kept) not in \(shown)") }
+        }
+    }
+
+    @Test func itsItemsArePlaceholdersAndKnownSecrets() throws {
+        let value = try JSONParser.parse(Self.text)
+        #expect(JSONPrinter.compact(Redactor.hidingMembers(of: value, hide: { "{{secret:\($0)}}" }))
+            == #"{"password":["{{secret:password}}",{{secret:password}},["{{secret:password}}"],{"note":"kept","token":"{{secret:token}}"}],"auth":{"user_id":5},"tags":["t1"]}"#)
+        #expect(Redactor.secretMembers(in: value).map { "\($0.name)=\($0.value)" }
+            == ["password=S3CR_A1", "password=4242", "password=S3CR_A3", "token=S3CR_A4"])
+        #expect(PatternText.secretMembers(in: Self.text).map { "\($0.key)=\(Self.text[$0.value])" }
+            == ["password=S3CR_A1", "password=4242", "password=S3CR_A3", "token=S3CR_A4"], "in order, as written")
+    }
+}
+
 /// A header a profile names as its credential is hidden whatever it is called.
 @Suite struct ProfileSecretHeaderTests {
     @Test func aProfilesCredentialHeaderIsHiddenWhateverItsName() {

@@ -67,6 +67,18 @@ import Testing
             == [#"body .password: expected no such key (write ... in the object to allow extra keys), got "<hidden: 2 characters>""#])
     }
 
+    /// So is one in a secret's list, or deeper under its name, as the whole
+    /// value is when it is shown (`.api_key.v` and `.password[0]` were
+    /// shown in clear, in reports and in JUnit files).
+    @Test func aSecretUnderASecretsNameIsHiddenAtAnyDepth() throws {
+        let live = #"{"password": ["S3CR_A1", "x"], "api_key": {"v": "S3CR_A2", "more": {"n": 5}}, "tags": ["t1"]}"#
+        let said = try mismatches(#"{"password": ["x", "x"], "api_key": {"v": "y"}, "tags": ["t2"]}"#, live)
+        #expect(said == [#"body .password[0]: expected "x", got "<hidden: 7 characters>""#,
+                         #"body .api_key.v: expected "y", got "<hidden: 7 characters>""#,
+                         #"body .api_key.more: expected no such key (write ... in the object to allow extra keys), got {"n":"<hidden: 1 character>"}"#,
+                         #"body .tags[0]: expected "t2", got "t1""#])
+    }
+
     /// Integers past a double's precision (64-bit ids) are compared by their digits.
     @Test func longIntegersAreComparedExactly() throws {
         #expect(try mismatches(#"{"big": 12345678901234567891}"#, #"{"big": 12345678901234567890}"#)

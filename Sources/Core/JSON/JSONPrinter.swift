@@ -177,7 +177,8 @@ public enum JSONPrinter {
     /// The first `limit` bytes or so of the pretty text (colour codes do not
     /// count), for a preview of a large body: the rest is never made, so a
     /// 60 MB answer costs its first screenfuls, not 60 MB of text. `shown`
-    /// sees each string (and the key of its member) and may hide it.
+    /// sees each string (and the key of its member, or of the member whose
+    /// list it is in) and may hide it.
     /// `complete` is false when the text stops short.
     public static func pretty(_ value: JSONValue, indent: Int = 2, style: JSONStyle = .plain, limit: Int,
                               shown: ((_ key: String?, _ text: String) -> String)? = nil) -> (text: String, complete: Bool) {
@@ -263,7 +264,8 @@ public enum JSONPrinter {
                     if full() { return }
                     if i > 0 { punct(",") }
                     newline(level + 1)
-                    write(item, key: nil, level: level + 1)
+                    // A list's items are seen under its member's key (`"password": ["x"]` is a list of passwords).
+                    write(item, key: key, level: level + 1)
                     if stopped { return }
                 }
                 newline(level)

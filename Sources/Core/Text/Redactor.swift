@@ -634,8 +634,9 @@ public enum Redactor {
         secretMembers(in: value, alsoSecret: alsoSecret).map(\.value)
     }
 
-    /// The secret-named members in JSON whose values are strings or numbers,
-    /// with their names, at any depth; a `{{NAME}}` reference is none.
+    /// The secret-named members in JSON whose values are strings or numbers
+    /// (or lists of them), with their names, at any depth; a `{{NAME}}`
+    /// reference is none.
     public static func secretMembers(in value: JSONValue, alsoSecret: Set<String> = []) -> [(name: String, value: String)] {
         switch value {
         case let .object(members):
@@ -644,6 +645,14 @@ public enum Redactor {
                 switch member.value {
                 case let .string(s) where secret && !isReference(s): return [(member.key, s)]
                 case let .number(n) where secret: return [(member.key, n)]
+                // A list under a secret's name (`"password": ["x"]`): its strings and numbers too, under that name.
+                case let .array(items) where secret:
+                    return items.flatMap { item in
+                        switch item {
+                        case .string, .number, .array: return secretMembers(in: .object([(member.key, item)]), alsoSecret: alsoSecret)
+                        default: return secretMembers(in: item, alsoSecret: alsoSecret)
+                        }
+                    }
                 default: return secretMembers(in: member.value, alsoSecret: alsoSecret)
                 }
             }
@@ -674,6 +683,14 @@ public enum Redactor {
                 switch member.value {
                 case let .string(s) where isSecret(member.key) && !isReference(s): return (member.key, .string(hide(member.key)))
                 case .number where isSecret(member.key): return (member.key, .number(hide(member.key)))
+                // A list under a secret's name (`"password": ["x"]`): its strings and numbers too, under that name.
+                case let .array(items) where isSecret(member.key):
+                    return (member.key, .array(items.map { item in
+                        switch item {
+                        case .string, .number, .array: return hidingMembers(of: .object([(member.key, item)]), hide: hide, isSecret: isSecret)[member.key] ?? item
+                        default: return hidingMembers(of: item, hide: hide, isSecret: isSecret)
+                        }
+                    }))
                 default: return (member.key, hidingMembers(of: member.value, hide: hide, isSecret: isSecret))
                 }
             })
@@ -911,6 +928,15 @@ public enum Redactor {
                 // A PIN or a numeric key (`api_key:=12345`) is a secret too: shown as one.
                 if case let .number(digits) = member.value, secret {
                     return (member.key, .string(hidden(digits)))
+                }
+                // A list under a secret's name (`"password": ["x"]`): its strings and numbers too.
+                if secret, case let .array(items) = member.value {
+                    return (member.key, .array(items.map { item in
+                        switch item {
+                        case .string, .number, .array: return redact(json: .object([(member.key, item)]), alsoSecret: alsoSecret, carried: carried)[member.key] ?? item
+                        default: return redact(json: item, alsoSecret: alsoSecret, carried: carried)
+                        }
+                    }))
                 }
                 return (member.key, redact(json: member.value, alsoSecret: alsoSecret, carried: carried))
             })

@@ -257,12 +257,15 @@ extension PatternText {
     }
 
     /// The values of secret-named members of JSON written in `text` (a
-    /// string's content between its quotes, or a number), with their keys.
+    /// string's content between its quotes, or a number; each of those in a
+    /// list under such a name), with their keys.
     /// Read as JSON's grammar is, loosely: a text that is not JSON has none.
     static func secretMembers(in text: String) -> [(key: String, value: Range<String.Index>)] {
         guard text.includes(ascii: "\":") || text.includes(ascii: "\" :") else { return [] }
         let utf8 = text.utf8
         var found: [(key: String, value: Range<String.Index>)] = []
+        // A list's items are found before the members of an object in it, which the loop finds later.
+        var sorted = true
         var i = utf8.startIndex
         /// The end of the string that starts at `start` (its closing quote), or nil.
         func stringEnd(from start: String.Index) -> String.Index? {
@@ -275,6 +278,13 @@ extension PatternText {
                 }
             }
             return nil
+        }
+        /// Where the number that may start at `start` ends (`start` itself when none does).
+        func numberEnd(from start: String.Index) -> String.Index {
+            var k = start
+            while k < utf8.endIndex, utf8[k] == UInt8(ascii: "-") || utf8[k] == UInt8(ascii: ".") || utf8[k] == UInt8(ascii: "+")
+                    || (0x30...0x39).contains(utf8[k]) || utf8[k] == UInt8(ascii: "e") || utf8[k] == UInt8(ascii: "E") { k = utf8.index(after: k) }
+            return k
         }
         func skipBlanks(_ j: inout String.Index) {
             while j < utf8.endIndex, utf8[j] == UInt8(ascii: " ") || utf8[j] == UInt8(ascii: "\t") { j = utf8.index(after: j) }
@@ -297,16 +307,43 @@ extension PatternText {
                 let start = utf8.index(after: j)
                 if start < valueEnd { found.append((key, start..<valueEnd)) }
                 i = utf8.index(after: valueEnd)
-            } else {
+            } else if utf8[j] == UInt8(ascii: "[") {
+                // A list under a secret's name (`"password": ["x"]`, `"tokens": [["a"], 2]`): its strings and
+                // numbers, under that name. An object in it is read member by member, as the loop goes on inside.
+                var objects = 0, lists = 0
                 var k = j
-                while k < utf8.endIndex, utf8[k] == UInt8(ascii: "-") || utf8[k] == UInt8(ascii: ".") || utf8[k] == UInt8(ascii: "+")
-                        || (0x30...0x39).contains(utf8[k]) || utf8[k] == UInt8(ascii: "e") || utf8[k] == UInt8(ascii: "E") { k = utf8.index(after: k) }
+                scan: while k < utf8.endIndex {
+                    switch utf8[k] {
+                    case UInt8(ascii: "\""):
+                        guard let end = stringEnd(from: k) else { break scan }
+                        if objects == 0, utf8.index(after: k) < end { found.append((key, utf8.index(after: k)..<end)) }
+                        k = utf8.index(after: end)
+                        continue scan
+                    case UInt8(ascii: "["): lists += 1
+                    case UInt8(ascii: "{"): objects += 1
+                    case UInt8(ascii: "}"): objects -= 1
+                    case UInt8(ascii: "]"):
+                        lists -= 1
+                        if lists == 0 { break scan }
+                    case UInt8(ascii: "-"), 0x30...0x39:
+                        let end = numberEnd(from: k)
+                        if objects == 0, (0x30...0x39).contains(utf8[utf8.index(before: end)]) { found.append((key, k..<end)) }
+                        k = end
+                        continue scan
+                    default: break
+                    }
+                    k = utf8.index(after: k)
+                }
+                sorted = false
+                i = utf8.index(after: j)
+            } else {
+                let k = numberEnd(from: j)
                 // A number (true, false and null are no secret).
                 if k > j, (0x30...0x39).contains(utf8[utf8.index(before: k)]) { found.append((key, j..<k)) }
                 i = k > j ? k : utf8.index(after: j)
             }
         }
-        return found
+        return sorted ? found : found.sorted { $0.value.lowerBound < $1.value.lowerBound }
     }
 
     /// `secretMembers` of JSON written escaped inside a string, between

@@ -230,7 +230,7 @@ public struct TranscriptMatcher: Sendable {
         // short (a 3-letter password was, where the scrubber's length ends).
         // Asked only of a mismatch: a match that passes names nothing.
         func shown(_ value: JSONValue) -> String {
-            if case let .key(key)? = path.last, Redactor.isSecretName(key) { return Self.hiddenDescription(value) }
+            if Self.isSecret(at: path) { return Self.hiddenDescription(value) }
             return Self.describe(value)
         }
         func differ(_ expectedText: String? = nil, _ actualText: String? = nil) {
@@ -315,7 +315,7 @@ public struct TranscriptMatcher: Sendable {
                     listed[Array(member.key.utf8)] = left - 1
                     continue
                 }
-                let shown = Redactor.isSecretName(member.key) ? Self.hiddenDescription(member.value) : Self.describe(member.value)
+                let shown = Redactor.isSecretName(member.key) || Self.isSecret(at: path) ? Self.hiddenDescription(member.value) : Self.describe(member.value)
                 found.append(Mismatch(.body(JSONPath(components: path + [.key(member.key)])),
                                       expected: "no such key (write ... in the object to allow extra keys)", actual: shown))
             }
@@ -373,6 +373,13 @@ public struct TranscriptMatcher: Sendable {
 
     /// A value under a key that names a secret: a string or a number
     /// hidden whatever its length, the strings of a list or an object one by one.
+    /// Whether the value at `path` is under a secret-named member, at any
+    /// depth (`.password[0]`, `.refresh_token.v`): as a value shown whole
+    /// under one is (`got {"v":"<hidden: 1 character>"}`).
+    private static func isSecret(at path: [JSONPath.Component]) -> Bool {
+        path.contains { if case let .key(key) = $0 { Redactor.isSecretName(key) } else { false } }
+    }
+
     static func hiddenDescription(_ value: JSONValue) -> String {
         if case let .number(digits) = value { return Redactor.hidden(digits) }
         return cut(JSONPrinter.compact(Redactor.hiding(value)))
