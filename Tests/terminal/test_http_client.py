@@ -505,6 +505,20 @@ def test_a_pasted_curl_command_runs_as_the_request_it_sends(backend, tmp_path):
     assert '"content_type": "application/json"' in result.stdout
 
 
+def test_a_bad_url_is_quoted_without_its_password_or_token(backend, tmp_path):
+    # The error line said the user:password@ and ?token= in clear, on screen and in a recording.
+    base, _ = backend
+    lines = ["get http://bob:PW2secret@127.0.0.1:99999/x", "get http://[bad/x?token=S3CRc3tok", "get http://alice:S3cr3tPW@/api"]
+    result = explorer(base, ["record r.transcript"] + lines + ["record stop"], tmp_path)
+    assert "'http://bob:…@127.0.0.1:99999/x' has port 99999" in result.stderr, result.stderr
+    assert "'http://alice:…@/api' has no host (http://HOST/…)" in result.stderr
+    assert "token=<hidden: 9 characters>" in result.stderr
+    recorded = (tmp_path / "r.transcript").read_text()
+    for secret in ["PW2secret", "S3CRc3tok", "S3cr3tPW"]:
+        assert secret not in result.stdout + result.stderr and secret not in recorded, secret
+    assert not Backend.seen
+
+
 def test_a_port_out_of_range_is_one_line_wherever_it_is_typed(backend, tmp_path):
     base, _ = backend
     lines = ["get http://127.0.0.1:70000/x", "curl http://127.0.0.1:0/x", "ws connect ws://127.0.0.1:99999/x", "get /still-here"]

@@ -19,11 +19,21 @@ public enum URLCheck {
     public static func problem(_ text: String, schemes: [String] = ["http", "https"]) -> String? {
         let article = schemes.first?.hasPrefix("h") == true ? "an " : "a "  // "an http://", "a ws://"
         let expected = "not " + article + schemes.map { "\($0)://" }.joined(separator: " or ") + " URL"
-        guard let url = URL(string: lowercasingScheme(text)), let scheme = url.scheme, schemes.contains(scheme),
-              let host = url.host, !host.isEmpty else {
-            return "'\(text)' is \(expected)"
+        guard let url = URL(string: lowercasingScheme(text)), let scheme = url.scheme, schemes.contains(scheme) else {
+            return "\(quoted(text)) is \(expected)"
         }
+        // `http://user:pw@/api`, `http:///x`: the scheme is right, the host is missing.
+        guard let host = url.host, !host.isEmpty else { return "\(quoted(text)) has no host (\(scheme)://HOST/…)" }
         return problem(port: url)
+    }
+
+    /// A URL as a problem quotes it: the password of its `user:password@`
+    /// as `…`, and the values of its secret parameters hidden (the error
+    /// line said them, on screen and in a recording).
+    static func quoted(_ text: String) -> String {
+        var shown = text
+        if let password = Redactor.userinfoPassword(in: shown), !password.isEmpty { shown.replaceSubrange(password, with: "…") }
+        return "'" + Redactor.hidingCredentials(inText: shown) + "'"
     }
 
     /// HTTPie's URL shorthands as the http:// URL they stand for, or nil:
@@ -57,7 +67,7 @@ public enum URLCheck {
     /// Why the URL's port is not one TCP has; nil when it has none or a good one.
     public static func problem(port url: URL) -> String? {
         guard let port = url.port, !(1...65535).contains(port) else { return nil }
-        return "'\(url.absoluteString)' has port \(port); a port is 1 to 65535"
+        return "\(quoted(url.absoluteString)) has port \(port); a port is 1 to 65535"
     }
 
     /// The URL, or why not.

@@ -29,7 +29,7 @@ public enum WebSocketAddress: Sendable, Equatable {
     static func problem(_ url: String) -> String? {
         var shown = url
         if let password = Redactor.userinfoPassword(in: url) { shown.replaceSubrange(password, with: "…") }
-        if let reason = URLCheck.problem(url, schemes: ["ws", "wss"]) { return reason.replacingOccurrences(of: url, with: shown) }
+        if let reason = URLCheck.problem(url, schemes: ["ws", "wss"]) { return reason }
         guard let parsed = URL(string: url) else { return "'\(shown)' is not a ws:// or wss:// URL" }
         if parsed.user != nil || parsed.password != nil {
             return "'\(redacted(shown))' has a user:password@ in it, which the WebSocket client does not send; use `auth basic USER:PASSWORD` or an Authorization: header"
