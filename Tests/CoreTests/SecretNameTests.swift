@@ -131,6 +131,15 @@ struct SecretNameTests {
     }
 }
 
+/// `--raw 'Cookie: sid=X; csrftoken=Y'`: a cookie list's values end at
+/// `;`. The recording took `X;` for the secret and wrote the line without
+/// its `;`, so the replay sent one byte less.
+@Test func aCookieListsValuesEndAtTheirSemicolons() {
+    #expect(Redactor.secretAssignments(inText: "Cookie: sessionid=X1; csrftoken=Y2;").map { "\($0.name)=\($0.value)" }
+        == ["sessionid=X1", "csrftoken=Y2"])
+    #expect(Redactor.secretAssignments(inText: "user=bob&password=pw p2").map { "\($0.name)=\($0.value)" } == ["password=pw"])
+}
+
 /// A header a profile names as its credential is hidden whatever it is called.
 @Suite struct ProfileSecretHeaderTests {
     @Test func aProfilesCredentialHeaderIsHiddenWhateverItsName() {

@@ -664,8 +664,9 @@ public enum Redactor {
     /// The `NAME=VALUE` words of a plain text whose name is a secret's
     /// (`login password=hunter2` typed as a text frame), with their names.
     public static func secretAssignments(inText text: String, isSecret: (String) -> Bool = isSecretName) -> [(name: String, value: String)] {
-        // `user=bob&password=x` too: a form written as a text frame.
-        text.split(whereSeparator: { $0.isWhitespace || $0 == "&" }).compactMap { word in
+        // `user=bob&password=x` too: a form written as a text frame; and `sid=x; csrftoken=y`, a cookie
+        // list (the `;` was taken as the value's, and a recording that hid `x;` lost it).
+        text.split(whereSeparator: { $0.isWhitespace || $0 == "&" || $0 == ";" }).compactMap { word in
             guard let equals = word.firstIndex(of: "="), equals > word.startIndex, isSecret(String(word[..<equals])) else { return nil }
             let value = word[word.index(after: equals)...]
             return value.isEmpty ? nil : (String(word[..<equals]), String(value))
