@@ -140,6 +140,19 @@ struct SecretNameTests {
     #expect(Redactor.secretAssignments(inText: "user=bob&password=pw p2").map { "\($0.name)=\($0.value)" } == ["password=pw"])
 }
 
+/// A setting's line (`password: x`, `token = "x"`, `Authorization: Basic
+/// x`) in a text: a recording wrote `{{secret:…}}`, while the screen, the
+/// reports and a typed `--raw` line showed and kept the value.
+@Test func aSecretSettingsLineIsHiddenWhereverTheRecordingHidesIt() {
+    let text = "line1\npassword: S3CR_B1\r\ntoken = \"S3CR_B2\"\nAuthorization: Basic UzNDUl9CMw==\nnote: kept\n"
+    #expect(Redactor.hidingCredentials(inText: text) == "line1\npassword: <hidden: 7 characters>\r\ntoken = <hidden: 9 characters>\n"
+        + "Authorization: <hidden: 18 characters>\nnote: kept\n")
+    #expect(Redactor.hidingCredentials(inText: #"  "password": "<hidden: 3 characters>","#) == #"  "password": "<hidden: 3 characters>","#,
+            "hidden once")
+    #expect(Redactor.redact(line: "post /x --raw 'password: S3CR_B4'") == "post /x --raw 'password: ***'")
+    #expect(Redactor.redact(line: "post /x --raw 'Error: none'") == "post /x --raw 'Error: none'")
+}
+
 /// A header a profile names as its credential is hidden whatever it is called.
 @Suite struct ProfileSecretHeaderTests {
     @Test func aProfilesCredentialHeaderIsHiddenWhateverItsName() {

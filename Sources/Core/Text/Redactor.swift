@@ -490,7 +490,8 @@ public enum Redactor {
             changed = true
             return String(pair[...eq]) + hide(name)
         }
-        return changed ? pairs.joined(separator: "&") : text
+        // Or a setting's line (`--raw 'password: x'`, `--raw 'Authorization: Basic …'`).
+        return changed ? pairs.joined(separator: "&") : hidingSecretLines(in: text) { name, _ in hide(ExpectedValue.secretName(name)) }
     }
 
     /// `text` with each of `values` in it hidden, the longest first (a
@@ -820,7 +821,8 @@ public enum Redactor {
         guard !members.isEmpty else { return text }
         var out = ""
         var cursor = text.startIndex
-        for member in members {
+        // One hidden already (a body shown twice, `show` of what was shown) keeps its length.
+        for member in members where !isHidden(String(text[member.value])) {
             out += text[cursor..<member.value.lowerBound] + hidden(String(text[member.value]))
             cursor = member.value.upperBound
         }
@@ -1041,33 +1043,113 @@ public enum Redactor {
     /// it, a URL's secret parameters, the credential after `Bearer ` and any
     /// JWT hidden. A report printed them as the server sent them.
     public static func hidingCredentials(inText text: String) -> String {
-        guard mayHoldCredential(text) else { return text }
-        var shown = hidingSecretMembers(in: text)
-        shown = parameterPieces(in: shown).map { $0.secret == nil ? $0.text : hidden($0.text) }.joined()
-        shown = hidingBearerCredentials(in: shown)
-        return hidingJWTs(in: shown)
+        let signs = CredentialSigns(of: text)
+        guard !signs.isEmpty else { return text }
+        var shown = text
+        if signs.contains(.quote) { shown = hidingSecretMembers(in: shown) }
+        if signs.contains(.equals) { shown = parameterPieces(in: shown).map { $0.secret == nil ? $0.text : hidden($0.text) }.joined() }
+        if signs.contains(.bearer) { shown = hidingBearerCredentials(in: shown) }
+        if signs.contains(.jwt) { shown = hidingJWTs(in: shown) }
+        // `KEY = VALUE` has no `: `: its `=` is the sign.
+        if !signs.isDisjoint(with: [.setting, .equals]) { shown = hidingSecretLines(in: shown) { _, value in hidden(String(value)) } }
+        return shown
     }
 
-    /// Whether a text may hold what `hidingCredentials` hides: a quote (JSON
-    /// in it), a `=` (a parameter), `eyJ` (a JWT) or `bearer `. Asked of
-    /// every string of every answer shown, so one pass over its bytes.
-    static func mayHoldCredential(_ text: String) -> Bool {
-        func scan(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
-            for i in b.indices {
-                switch b[i] {
-                case UInt8(ascii: "\""), UInt8(ascii: "="): return true
-                case UInt8(ascii: "e") where i + 2 < b.count && b[i + 1] == UInt8(ascii: "y") && b[i + 2] == UInt8(ascii: "J"): return true
-                case UInt8(ascii: " ") where i >= 6 && b[i - 1] | 0x20 == UInt8(ascii: "r") && b[i - 2] | 0x20 == UInt8(ascii: "e")
-                    && b[i - 3] | 0x20 == UInt8(ascii: "r") && b[i - 4] | 0x20 == UInt8(ascii: "a") && b[i - 5] | 0x20 == UInt8(ascii: "e")
-                    && b[i - 6] | 0x20 == UInt8(ascii: "b"):
-                    return true
-                default: continue
-                }
-            }
-            return false
+    /// A line `KEY: VALUE` or `KEY = VALUE` (an indented `"KEY": VALUE`, as
+    /// `--offline` prints a body, `vars` a variable, a config or an error
+    /// text a setting) whose KEY names a secret: the name and where its
+    /// VALUE is. Nil for any other line, and for a value hidden already.
+    public static func secretLineValue(_ line: Substring) -> (name: String, value: Range<String.Index>)? {
+        // Read by bytes, as every string shown with a `: ` in it is: blanks, a name (quoted or not), blanks, the separator.
+        let bytes = line.utf8
+        var i = bytes.startIndex
+        func skipBlanks() { while i < bytes.endIndex, bytes[i] == UInt8(ascii: " ") || bytes[i] == UInt8(ascii: "\t") { i = bytes.index(after: i) } }
+        skipBlanks()
+        let quoted = i < bytes.endIndex && bytes[i] == UInt8(ascii: "\"")
+        if quoted { i = bytes.index(after: i) }
+        let nameStart = i
+        // A name, not the start of JSON (`{"password": "x", "user": "a"}` was cut there, its rest lost).
+        while i < bytes.endIndex, bytes[i] >= 0x80 || isNameByte(bytes[i]) { i = bytes.index(after: i) }
+        let nameEnd = i
+        guard nameStart < nameEnd else { return nil }
+        if quoted {
+            guard i < bytes.endIndex, bytes[i] == UInt8(ascii: "\"") else { return nil }
+            i = bytes.index(after: i)
         }
-        return text.utf8.withContiguousStorageIfAvailable(scan) ?? Array(text.utf8).withUnsafeBufferPointer(scan)
+        let blankStart = i
+        skipBlanks()
+        guard i < bytes.endIndex, case let separator = bytes[i], separator == UInt8(ascii: ":") || separator == UInt8(ascii: "=") && i > blankStart
+        else { return nil }
+        i = bytes.index(after: i)
+        guard i < bytes.endIndex, bytes[i] == UInt8(ascii: " ") else { return nil }
+        let value = line[bytes.index(after: i)...]
+        let key = String(line[nameStart..<nameEnd])
+        // Letters of any script, as `isLetter` took them.
+        guard key.allSatisfy({ $0.isLetter || $0.isNumber || "_-.".contains($0) }), isSecretName(key), !value.isEmpty,
+              !(value.hasPrefix("<") && value.hasSuffix(">")), !value.contains("<hidden"), !value.hasPrefix("{{") else { return nil }
+        return (key, value.startIndex..<value.endIndex)
     }
+
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+            || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+    }
+
+    /// `text` with the value of each `secretLineValue` line as `hide` makes it.
+    static func hidingSecretLines(in text: String, hide: (_ name: String, _ value: Substring) -> String) -> String {
+        var out = "", copied = text.startIndex
+        var start = text.startIndex
+        // Lines by their `\n` bytes: `\r\n` is one Character, which a split on "\n" does not split at.
+        while true {
+            let end = text.utf8[start...].firstIndex(of: UInt8(ascii: "\n")) ?? text.endIndex
+            // A CRLF text's line keeps its `\r`, outside the value.
+            let line = text.utf8[start..<end].last == UInt8(ascii: "\r") ? text[start..<text.utf8.index(before: end)] : text[start..<end]
+            if let (name, value) = secretLineValue(line) {
+                out += text[copied..<value.lowerBound] + hide(name, text[value])
+                copied = value.upperBound
+            }
+            guard end < text.endIndex else { break }
+            start = text.utf8.index(after: end)
+        }
+        return copied == text.startIndex ? text : out + text[copied...]
+    }
+
+    /// What in a text may hold what `hidingCredentials` hides: a quote
+    /// (JSON in it), a `=` (a parameter), `: ` (a setting's line), `eyJ` (a
+    /// JWT), `bearer `. Asked of every string of every answer shown, so one
+    /// pass over its bytes; each rule runs only where its sign is.
+    struct CredentialSigns: OptionSet {
+        let rawValue: UInt8
+        static let quote = CredentialSigns(rawValue: 1), equals = CredentialSigns(rawValue: 2), setting = CredentialSigns(rawValue: 4)
+        static let jwt = CredentialSigns(rawValue: 8), bearer = CredentialSigns(rawValue: 16)
+
+        init(rawValue: UInt8) { self.rawValue = rawValue }
+
+        init(of text: String) {
+            // Plain bits in the loop: the option set's generic operations cost a call a byte unoptimized.
+            func scan(_ b: UnsafeBufferPointer<UInt8>) -> CredentialSigns {
+                var found: UInt8 = 0
+                for i in b.indices where found != 31 {
+                    switch b[i] {
+                    case UInt8(ascii: "\""): found |= 1
+                    case UInt8(ascii: "="): found |= 2
+                    case UInt8(ascii: ":") where i + 1 < b.count && b[i + 1] == UInt8(ascii: " "): found |= 4
+                    case UInt8(ascii: "e") where i + 2 < b.count && b[i + 1] == UInt8(ascii: "y") && b[i + 2] == UInt8(ascii: "J"): found |= 8
+                    case UInt8(ascii: " ") where i >= 6 && b[i - 1] | 0x20 == UInt8(ascii: "r") && b[i - 2] | 0x20 == UInt8(ascii: "e")
+                        && b[i - 3] | 0x20 == UInt8(ascii: "r") && b[i - 4] | 0x20 == UInt8(ascii: "a") && b[i - 5] | 0x20 == UInt8(ascii: "e")
+                        && b[i - 6] | 0x20 == UInt8(ascii: "b"):
+                        found |= 16
+                    default: continue
+                    }
+                }
+                return CredentialSigns(rawValue: found)
+            }
+            self = text.utf8.withContiguousStorageIfAvailable(scan) ?? Array(text.utf8).withUnsafeBufferPointer(scan)
+        }
+    }
+
+    /// Whether a text may hold what `hidingCredentials` hides.
+    static func mayHoldCredential(_ text: String) -> Bool { !CredentialSigns(of: text).isEmpty }
 
     /// Where a credential follows `Bearer ` in a text (`"Bearer abc…"`): 8 characters or more, up to a blank or a quote.
     static func bearerCredentials(in text: String) -> [Range<String.Index>] {

@@ -136,17 +136,8 @@ extension PatternText {
     /// `KEY = VALUE` or `KEY: VALUE` line (what `vars` and `--offline` print)
     /// as `{{secret:…}}`.
     public static func recording(_ text: String, baseURL: String?) -> PatternText {
-        for separator in [" = ", ": "] {
-            guard let range = text.range(of: separator) else { continue }
-            // `KEY`, or an indented `"KEY"` (a JSON member in an --offline body).
-            var key = String(text[..<range.lowerBound]).trimmingBlanks()
-            if key.count >= 2, key.hasPrefix("\""), key.hasSuffix("\"") { key = String(key.dropFirst().dropLast()) }
-            let value = text[range.upperBound...]
-            // A name, not the start of JSON (`{"password": "x", "user": "a"}` was cut there, its rest lost).
-            let isName = key.allSatisfy { $0.isLetter || $0.isNumber || "_-.".contains($0) }
-            if !key.isEmpty, isName, Redactor.isSecretName(key), !value.isEmpty, !(value.hasPrefix("<") && value.hasSuffix(">")) {
-                return PatternText([.literal(String(text[..<range.upperBound])), .pattern(.init(.secret(ExpectedValue.secretName(key))))])
-            }
+        if let (name, value) = Redactor.secretLineValue(text[...]) {
+            return PatternText([.literal(String(text[..<value.lowerBound])), .pattern(.init(.secret(ExpectedValue.secretName(name))))])
         }
         var pieces: [Piece] = []
         func literal(_ s: String) {
