@@ -50,4 +50,24 @@ import Testing
         stream.finish()
         #expect(posted.lines == ["a\nb", #"tick: {"i": 1}"#, "plain", "last"])
     }
+
+    /// An event stream's lines may end with CR alone, or CR LF split between
+    /// parts; a byte order mark may start it (its spec). Events ran together
+    /// into one row, and the first event was lost after a mark.
+    @Test(arguments: [1, 3, 100])
+    func eventsEndLinesWithAnyLineEndAndSkipAByteOrderMark(partSize: Int) {
+        let posted = Posted()
+        let stream = StreamLines { posted.add($0) }
+        let text = Array("\u{FEFF}data: first\r\rdata: two\r\n\r\nevent: update\rdata: cr-only\n\ndata: line1\n\n".utf8)
+        for start in stride(from: 0, to: text.count, by: partSize) {
+            stream.feed(contentType: "text/event-stream", Array(text[start..<min(start + partSize, text.count)]))
+        }
+        stream.finish()
+        #expect(posted.lines == ["first", "two", "update: cr-only", "line1"])
+        // JSON lines keep LF as their end: a CR inside stays in its line.
+        let rows = Posted()
+        let lines = StreamLines { rows.add($0) }
+        lines.feed(contentType: "application/x-ndjson", Array("\u{FEFF}{\"a\":\"x\ry\"}\r\n{\"n\":2}\n".utf8))
+        #expect(rows.lines == ["{\"a\":\"x\ry\"}", "{\"n\":2}"])
+    }
 }

@@ -13,6 +13,11 @@ final class StreamLines: @unchecked Sendable {
     private var pendingLength = 0
     static let lineLimit = 16 << 20
     private var event: (name: String?, data: [String]) = (nil, [])
+    /// An event stream's last part ended with a CR, which may be the start of a CR LF.
+    private var lineFeedMayFollow = false
+    /// How many bytes of a byte order mark the stream has begun with; nil past it, or once it has none.
+    private var markMatched: Int? = 0
+    private static let mark: [UInt8] = [0xEF, 0xBB, 0xBF]
     private var isEvents = false
     private(set) var count = 0
     private let post: @Sendable (String) -> Void
@@ -54,9 +59,30 @@ final class StreamLines: @unchecked Sendable {
             // at each part (a 4 MiB line took 5 s, 8 MiB 19 s), and each line ended moved the rest.
             var out: [String] = []
             var start = bytes.startIndex
-            while let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
-                if let shown = end(bytes[start..<newline]) { out.append(shown) }
-                start = newline + 1
+            // A byte order mark first is no text (the spec of event streams drops it): the first line was lost
+            // with it. Its bytes may come in parts; ones that turn out to be no mark are the line's.
+            while let matched = markMatched, start < bytes.endIndex {
+                guard bytes[start] == Self.mark[matched] else {
+                    keep(Self.mark[..<matched])
+                    markMatched = nil
+                    break
+                }
+                start += 1
+                markMatched = matched + 1 == Self.mark.count ? nil : matched + 1
+            }
+            // The line feed of a CR LF whose CR ended the last part.
+            if lineFeedMayFollow, start < bytes.endIndex {
+                if bytes[start] == UInt8(ascii: "\n") { start += 1 }
+                lineFeedMayFollow = false
+            }
+            // An event stream's lines end with LF, CR LF or CR alone (its spec); JSON lines' with LF.
+            let events = isEvents
+            while let lineEnd = bytes[start...].firstIndex(where: { $0 == UInt8(ascii: "\n") || events && $0 == UInt8(ascii: "\r") }) {
+                if let shown = end(bytes[start..<lineEnd]) { out.append(shown) }
+                start = lineEnd + 1
+                if bytes[lineEnd] == UInt8(ascii: "\r") {
+                    if start == bytes.endIndex { lineFeedMayFollow = true } else if bytes[start] == UInt8(ascii: "\n") { start += 1 }
+                }
             }
             keep(bytes[start...])
             count += out.count
