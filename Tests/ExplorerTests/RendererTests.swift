@@ -240,7 +240,8 @@ import Testing
         let (out, _) = plain.render(exchange(200, "OK", type: "text/plain; charset=ISO-8859-1", body: [0x63, 0x61, 0x66, 0xE9, 0x0A]))
         #expect(out.hasSuffix("\ncafé\n"), "\(out)")
         let (unknown, _) = plain.render(exchange(200, "OK", type: "text/plain; charset=x-unknown", body: [0x63, 0xE9]))
-        #expect(unknown.contains("binary body: text/plain, 2 B (not shown)"))
+        // A charset explorer does not know: read as UTF-8, each byte that is not said (it was "binary body").
+        #expect(unknown.contains("warning: the body is not UTF-8") && unknown.hasSuffix("\nc\u{FFFD}\n"), "\(unknown)")
         // `show` reads it as the first display did (it said "binary body"), a quoted charset too.
         let latin = ReceivedResponse(status: 200, reason: "OK", headers: [HTTPHeader(name: "Content-Type", value: #"text/plain; Charset = "iso-8859-1""#)],
                                      body: [0x63, 0x61, 0x66, 0xE9])
@@ -318,6 +319,17 @@ import Testing
         // Not JSON and not text: one word for it, not "shown as text" then "binary body".
         let (neither, _) = plain.render(exchange(200, "OK", type: "application/json; charset=big5", body: Array(#"{"a": "#.utf8) + [0xFF, 0xFE]))
         #expect(neither.contains("is not valid JSON (") && !neither.contains("shown as text") && neither.contains("binary body"), "\(neither)")
+    }
+
+    /// A text said to be UTF-8 with one byte that is not (a Latin-1 `é`) was
+    /// "binary body: text/plain, 45 B (not shown)": its error never seen.
+    @Test func aTextWithAFewBytesThatAreNotUTF8IsShownAndSaid() {
+        let body = Array("Error: caf".utf8) + [0xE9] + Array(" service unavailable\n".utf8)
+        let (shown, _) = plain.render(exchange(503, "Service Unavailable", type: "text/plain; charset=utf-8", body: body))
+        #expect(shown.contains("warning: the body is not UTF-8") && shown.contains("Error: caf\u{FFFD} service unavailable"), "\(shown)")
+        // Bytes that are mostly not text stay binary, whatever the label.
+        let (noise, _) = plain.render(exchange(200, "OK", type: "text/plain; charset=utf-8", body: (0..<64).map { UInt8(0x80 + $0) }))
+        #expect(noise.contains("binary body: text/plain, 64 B"), "\(noise)")
     }
 
     /// A status without a reason (NIO keeps none for a code it does not

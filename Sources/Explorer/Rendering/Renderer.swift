@@ -356,8 +356,10 @@ struct Renderer: Sendable {
     /// Bytes that are not UTF-8 (GBK labelled as nothing) read as U+FFFD: said, not silently.
     private func misreadWarning(_ response: ReceivedResponse) -> String {
         guard response.readsWithReplacements else { return "" }
-        return palette.yellow("warning: ") + "the body is not UTF-8 (nor in a charset its Content-Type names); \u{FFFD} stands for each byte that is not\n"
+        return palette.yellow("warning: ") + Self.misreadNote
     }
+
+    static let misreadNote = "the body is not UTF-8 (nor in a charset its Content-Type names); \u{FFFD} stands for each byte that is not\n"
 
     /// `text` (a request line, a header, a form) with the values filled in
     /// for `{{secret:NAME}}` hidden.
@@ -446,6 +448,13 @@ struct Renderer: Sendable {
         if let text = Self.text(bytes, charset: charset) {
             let hidden = Self.hidingSecrets(in: text, carried: carried)
             return preview(escapesControls ? Self.visible(hidden) : hidden, bodySize: spooledSize)
+        }
+        // Text said to be text, with a few bytes that are not UTF-8 (`caf\u{E9}` of a Latin-1 server that says
+        // utf-8): shown with U+FFFD and said, as a JSON body is, not hidden as binary (HTTPie shows it so).
+        if type.hasPrefix("text/"), !bytes.contains(0), case let text = String(decoding: bytes, as: UTF8.self),
+           text.unicodeScalars.lazy.filter({ $0 == "\u{FFFD}" }).count <= max(1, bytes.count / 32) {
+            let hidden = Self.hidingSecrets(in: text, carried: carried)
+            return palette.yellow("warning: ") + Self.misreadNote + preview(escapesControls ? Self.visible(hidden) : hidden, bodySize: spooledSize)
         }
         return palette.dim("binary body: \(type), \(Self.size(spooledSize ?? bytes.count)) (not shown)") + "\n"
     }
