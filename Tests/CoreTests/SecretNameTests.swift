@@ -153,6 +153,16 @@ struct SecretNameTests {
     #expect(Redactor.redact(line: "post /x --raw 'Error: none'") == "post /x --raw 'Error: none'")
 }
 
+/// A whole line typed in quotes is one word the parser refuses (an
+/// unknown command); history kept its secrets, and so did an item's error.
+@Test func aLineTypedInQuotesIsReadAsTheLineItHolds() throws {
+    #expect(Redactor.redact(line: "'set token=S3CR_C1'") == "'set token=***'")
+    #expect(Redactor.redact(line: "'post /echo X-Api-Key:S3CR_C5'") == "'post /echo X-Api-Key:***'")
+    #expect(Redactor.redact(line: "'get /tasks'") == "'get /tasks'")
+    #expect(throws: RequestItem.ParseError.self) { try RequestItem.parse(#"{"password": "S3CR_C4", }"#) }
+    do { _ = try RequestItem.parse(#"{"password": "S3CR_C4", }"#) } catch { #expect(!error.reason.contains("S3CR_C4"), "\(error.reason)") }
+}
+
 /// A header a profile names as its credential is hidden whatever it is called.
 @Suite struct ProfileSecretHeaderTests {
     @Test func aProfilesCredentialHeaderIsHiddenWhateverItsName() {

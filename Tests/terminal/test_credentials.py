@@ -263,3 +263,18 @@ def test_a_replay_hides_the_basic_header_it_made_of_a_supplied_secret(http_serve
     assert 'got      "<hidden>"' in report.stdout, report.stdout
     for where in (report.stdout + report.stderr, (tmp_path / "j.xml").read_text()):
         assert "Ym9iOkJvYlN1cFB3Nzc=" not in where and "BobSupPw77" not in where, where
+
+
+def test_a_refused_lines_secrets_are_hidden_in_its_error_and_its_recording(stranger, tmp_path):
+    # A whole line typed in quotes is one word, an unknown command: its error and its recording
+    # said it in clear; so did JSON typed where an item goes, which the parser refuses.
+    lines = ["'set token=S3CRc1x'", "'post /echo X-Api-Key:S3CRc5x'", """post /echo '{"password": "S3CRc4x", }'"""]
+    result = explorer(["--base-url", stranger, "--record", "r.transcript"], tmp_path, stdin="\n".join(lines) + "\n")
+    assert "unknown command 'set token=***'" in result.stderr, result.stderr
+    assert "<hidden: 7 characters>" in result.stderr
+    recorded = (tmp_path / "r.transcript").read_text()
+    assert "> 'set token={{secret:token}}'" in recorded, recorded
+    assert """> post /echo '{"password": "{{secret:password}}", }'""" in recorded
+    for secret in ["S3CRc1x", "S3CRc5x", "S3CRc4x"]:
+        assert secret not in result.stdout + result.stderr and secret not in recorded, secret
+    assert Recorder.seen == []

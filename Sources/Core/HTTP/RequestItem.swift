@@ -46,6 +46,9 @@ public enum RequestItem: Sendable, Equatable {
     /// Parses one argument. Fails when it has no separator, an empty name, or
     /// invalid JSON after `:=` (the error says where).
     public static func parse(_ text: String) throws(ParseError) -> RequestItem {
+        // An item quoted in an error without its secrets (`'{"password": "x", }'` typed where an item goes);
+        // made only for an error (a megabyte item is read once).
+        var shown: String { Redactor.hidingCredentials(inText: text) }
         // Unescape, remembering which characters were escaped.
         var chars: [(Character, escaped: Bool)] = []
         // Where each unescaped character was typed, for the caret.
@@ -85,16 +88,16 @@ public enum RequestItem: Sendable, Equatable {
         }
         guard let (position, separator) = best else {
             throw ParseError(item: text, offset: 0,
-                             reason: "'\(text)' is not a request item: use name=value, name:=json, Header:value, name==query or name@file")
+                             reason: "'\(shown)' is not a request item: use name=value, name:=json, Header:value, name==query or name@file")
         }
         let name = String(chars[..<position].map(\.0))
         let value = String(chars[(position + separator.count)...].map(\.0))
         if name.isEmpty && separator != "@" {
-            throw ParseError(item: text, offset: 0, reason: "'\(text)': missing name before '\(separator)'")
+            throw ParseError(item: text, offset: 0, reason: "'\(shown)': missing name before '\(separator)'")
         }
         if [":", ";", ":@"].contains(separator), let bad = HTTPHeader.invalidNameOffset(name) {
             throw ParseError(item: text, offset: typedAt[bad],
-                             reason: "'\(text)': \(HTTPHeader.describeCharacter(at: bad, of: name)) cannot be in a header name (letters, digits and !#$%&'*+-.^_`|~ can)")
+                             reason: "'\(shown)': \(HTTPHeader.describeCharacter(at: bad, of: name)) cannot be in a header name (letters, digits and !#$%&'*+-.^_`|~ can)")
         }
         if separator == ":", let bad = HTTPHeader.invalidValueOffset(value) {
             // A credential is not shown back in the error (`Authorization:Bearer tok⏎…` was).
@@ -112,7 +115,7 @@ public enum RequestItem: Sendable, Equatable {
         case ":": return .header(name: name, value: value)
         case ";":
             guard value.isEmpty else {
-                throw ParseError(item: text, offset: position, reason: "'\(text)': 'Name;' sends an empty header and takes no value")
+                throw ParseError(item: text, offset: position, reason: "'\(shown)': 'Name;' sends an empty header and takes no value")
             }
             return .emptyHeader(name: name)
         case ":@": return .headerFromFile(name: name, path: value)
@@ -139,7 +142,7 @@ public enum RequestItem: Sendable, Equatable {
                 contentType = String(value[range.upperBound...])
             }
             if path.isEmpty {
-                throw ParseError(item: text, offset: position + 1, reason: "'\(text)': missing file path after '@'")
+                throw ParseError(item: text, offset: position + 1, reason: "'\(shown)': missing file path after '@'")
             }
             return .file(name: name, path: path, contentType: contentType)
         default:

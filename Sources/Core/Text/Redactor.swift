@@ -96,6 +96,10 @@ public enum Redactor {
             let risky = ["login", "token", "bearer", "basic "] + secretWords + secretHeaders
             return risky.contains { lower.contains($0) } ? nil : line
         }
+        // A whole line typed in quotes (`'set token=X'`, refused as an unknown command) is read as the line it holds.
+        if words.count == 1, let only = words.first, only.contains(" "), only != line {
+            return redactingByRule(line: only, secretFields: secretFields, hide: hide).map { $0 == only ? line : LineTokenizer.quote($0) }
+        }
         if words.first?.lowercased() == "login" {
             let kept = Array(words.prefix(2))
             return kept == words ? line : LineTokenizer.join(kept)

@@ -33,7 +33,9 @@ struct CommandParser {
             return try get.parse(CommandArguments(command: first, words: [path] + args, spec: get))
         }
         guard let spec = table.spec(named: first.text) else {
-            var message = "unknown command '\(CommandError.quotable(first.text))'"
+            // A whole line typed in quotes (`'set token=X'`) is one word: said with its secrets hidden.
+            let shown = first.text.contains(" ") ? Redactor.redact(line: first.text) ?? "…" : first.text
+            var message = "unknown command '\(CommandError.quotable(shown))'"
             if let suggestion = table.closest(to: first.text) { message += "; did you mean '\(suggestion)'?" }
             message += " (type help for the list)"
             throw CommandError(message, column: first.start)

@@ -213,6 +213,9 @@ final class TranscriptRecorder {
             return socket
         }
         guard let typed else { return Redactor.redact(line: line, secretFields: secretFields) }
+        // A line refused before it ran (a whole line in quotes, JSON typed where an item goes) by history's rules,
+        // which read such lines; the words' rules below are a parsed command's.
+        if command == nil { return Redactor.redact(line: line, secretFields: secretFields, hide: { TranscriptPattern(.secret(ExpectedValue.secretName($0))).description }) }
         // The URL's port and token are this session's: keep the path, and the
         // --flags (each takes a value) wherever they were typed. The URL is
         // the typed word, not the command's (whose `{{NAME}}` are filled in):
