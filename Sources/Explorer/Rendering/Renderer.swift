@@ -451,9 +451,10 @@ struct Renderer: Sendable {
         }
         // Text said to be text, with a few bytes that are not UTF-8 (`caf\u{E9}` of a Latin-1 server that says
         // utf-8): shown with U+FFFD and said, as a JSON body is, not hidden as binary (HTTPie shows it so).
-        if type.hasPrefix("text/"), !bytes.contains(0), case let text = String(decoding: bytes, as: UTF8.self),
-           text.unicodeScalars.lazy.filter({ $0 == "\u{FFFD}" }).count <= max(1, bytes.count / 32) {
-            let hidden = Self.hidingSecrets(in: text, carried: carried)
+        // Judged by its first 4 KiB: megabytes of noise are not decoded to find out.
+        if type.hasPrefix("text/"), !bytes.contains(0), case let start = bytes.prefix(4096),
+           String(decoding: start, as: UTF8.self).unicodeScalars.lazy.filter({ $0 == "\u{FFFD}" }).count <= max(1, start.count / 32) {
+            let hidden = Self.hidingSecrets(in: String(decoding: bytes, as: UTF8.self), carried: carried)
             return palette.yellow("warning: ") + Self.misreadNote + preview(escapesControls ? Self.visible(hidden) : hidden, bodySize: spooledSize)
         }
         return palette.dim("binary body: \(type), \(Self.size(spooledSize ?? bytes.count)) (not shown)") + "\n"
