@@ -355,6 +355,19 @@ import Testing
         #expect(!shown.joined().contains("S3CRET"), "\(shown)")
     }
 
+    /// A key the server writes twice is updated occurrence by occurrence, as
+    /// the matcher compares it: `{"a": 1, "a": 2}` was written `"a": 1, "a": 1`,
+    /// and the next replay failed on the line `--update` had blessed.
+    @Test func updateMatchesARepeatedKeyOccurrenceByOccurrence() throws {
+        let old = try ExpectedJSONParser.parse(#"{"a": 1, "b": 0, "a": 3}"#)
+        let live = try JSONParser.parse(#"{"a": 1, "b": 0, "a": 2}"#)
+        var matcher = TranscriptMatcher()
+        let updated = old.updated(with: live, key: nil, matcher: &matcher, baseURL: nil)
+        #expect(updated.pretty() == "{\n  \"a\": 1,\n  \"b\": 0,\n  \"a\": 2\n}")
+        var again = TranscriptMatcher()
+        #expect(again.match(updated, live).isEmpty)
+    }
+
     /// `--update` against a server that hands out fresh ids wrote each new id
     /// literally, and the very next run failed on it: an id that changed is
     /// written as its kind; any other value, and an id of another kind, as it came.

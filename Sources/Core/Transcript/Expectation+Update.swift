@@ -89,9 +89,18 @@ extension ExpectedValue {
             // where the server puts it; an open one keeps the written order.
             let order = open ? members.map(\.key) : live.map(\.key)
             var merged: [Member] = []
+            // A key written twice (`{"a": 1, "a": 2}`) is matched occurrence by occurrence, as the
+            // matcher compares it: the first value was written for both, and the next replay failed.
+            var liveByKey: [String: [JSONValue]] = [:]
+            for member in live { liveByKey[member.key, default: []].append(member.value) }
+            let writtenByKey = Dictionary(grouping: members, by: \.key)
+            var seen: [String: Int] = [:]
             for key in order {
-                guard let value = live.first(where: { $0.key == key })?.value else { continue }
-                if let member = members.first(where: { $0.key == key }) {
+                let occurrence = seen[key, default: 0]
+                seen[key] = occurrence + 1
+                guard let values = liveByKey[key], occurrence < values.count else { continue }
+                let value = values[occurrence]
+                if let written = writtenByKey[key], occurrence < written.count, case let member = written[occurrence] {
                     merged.append(Member(key, member.value.updated(with: value, key: key, matcher: &matcher, baseURL: baseURL)))
                 } else {
                     merged.append(Member(key, .recording(value, key: key, baseURL: baseURL)))
