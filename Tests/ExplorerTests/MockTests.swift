@@ -444,8 +444,8 @@ extension MockTests {
                 #expect(stray.0 == 200 && stray.1?["id"] == .int(31337), "\(stray)")
                 let list = try await call("GET", "notes")
                 #expect(list.1 == .array([.object([("id", a)]), .object([("id", b)])]), "\(list)")
-                // The id as the client meant it, not as the path escaped it (`a%20b`).
-                #expect(try await call("GET", "notes/a b").1?["id"] == .string("a b"))
+                // An id recorded as a number takes only a number (`notes/a b` made the id a string).
+                #expect(try await call("GET", "notes/a b").0 == 404)
                 #expect(try await call("DELETE", "notes/\(a.plainText)").0 == 204)
                 #expect(try await call("GET", "notes/\(a.plainText)").0 == 404)
             }
@@ -481,10 +481,50 @@ extension MockTests {
         try await Self.withTranscript("string-ids", text) { file in
             try await Self.withMock([file], mode: .match) { server, _ in
                 _ = try await Self.send("POST", server.baseURL.appendingPathComponent("items"), body: #"{"title": "first"}"#)
-                for id in ["1", "007", "42"] {
-                    let read = try JSONParser.parse(try await Self.send("GET", server.baseURL.appendingPathComponent("items/\(id)")).body)
+                // The id as the client meant it, not as the path escaped it (`a%20b`).
+                for id in ["1", "007", "42", "a b"] {
+                    let url = try #require(URL(string: server.baseURL.absoluteString + "/items/" + id.replacingOccurrences(of: " ", with: "%20")))
+                    let read = try JSONParser.parse(try await Self.send("GET", url).body)
                     #expect(read["id"] == .string(id), "\(id): \(read)")
                 }
+            }
+        }
+    }
+
+    /// A number id's segment takes a number: `/items/搬` was answered 200
+    /// with `"id": "搬"`, and the session's later answers gave the id as a
+    /// string, which an app decoding an Int failed on.
+    @Test func anIdRecordedAsANumberTakesOnlyANumber() async throws {
+        let text = """
+        # explorer transcript v1
+        profile: generic
+        base-url: http://127.0.0.1:9
+
+        > post /items title=first
+        HTTP/1.1 201 Created
+        Content-Type: application/json
+        {
+          "id": 1
+        }
+
+        > capture a = .id
+        {{integer}}
+
+        > get /items/{{a}}
+        HTTP/1.1 200 OK
+        Content-Type: application/json
+        {
+          "id": {{a}}
+        }
+
+        """
+        try await Self.withTranscript("number-ids", text) { file in
+            try await Self.withMock([file], mode: .match) { server, _ in
+                let session = [HTTPHeader(name: "X-Mock-Session", value: "app")]
+                let word = try await Self.send("GET", URL(string: server.baseURL.absoluteString + "/items/%E6%90%AC")!, headers: session)
+                #expect(word.status == 404 && String(decoding: word.body, as: UTF8.self).contains("is not a number"), "\(word.status)")
+                let read = try JSONParser.parse(try await Self.send("GET", server.baseURL.appendingPathComponent("items/6"), headers: session).body)
+                #expect(read["id"] == .int(6), "\(read)")
             }
         }
     }

@@ -255,8 +255,18 @@ final class MockBook: @unchecked Sendable {
 
     private func fits(_ request: LiveRequest, among keys: [StepKey]) -> [(StepKey, Fit)] {
         keys.compactMap { key in
-            guard case let .request(recorded) = scripts[key.script].steps[key.step].trigger else { return nil }
-            return (key, recorded.fit(request))
+            let step = scripts[key.script].steps[key.step]
+            guard case let .request(recorded) = step.trigger else { return nil }
+            var fit = recorded.fit(request)
+            // A `{{name}}` segment recorded with a number (`/api/tasks/{{tid}}`, tid an id) takes a number:
+            // `/api/tasks/搬` was answered 200 with `"id": "搬"`, and every later answer of the session
+            // gave the id as a string, which an app decoding an Int could not read.
+            if fit.fits, let (name, value) = fit.bound.first(where: { name, value in
+                if case .number = step.bindings[name], case .string = value { true } else { false }
+            }) {
+                fit.difference = "path segment \(value.plainText) is not a number; {{\(name)}} was one"
+            }
+            return (key, fit)
         }
     }
 
