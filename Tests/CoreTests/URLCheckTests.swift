@@ -25,6 +25,18 @@ import Testing
         #expect(URLCheck.expandingShorthand(text) == nil)
     }
 
+    /// A base URL's query was dropped from every request without a word
+    /// (and written to a recording's header, an API key in clear).
+    @Test func aBaseURLHasNoQueryOrFragment() throws {
+        let query = try #require(URLCheck.baseProblem("http://127.0.0.1:8/api/v2?api_key=K123secret"))
+        #expect(query.hasPrefix("'http://127.0.0.1:8/api/v2?api_key=<hidden: 10 characters>' has a query, which a base URL does not keep"), "\(query)")
+        #expect(URLCheck.baseProblem("https://h.example/api#top")?.contains("has a #fragment") == true)
+        #expect(URLCheck.baseProblem("https://h.example/api/") == nil && URLCheck.baseProblem("HTTP://h.example:80") == nil)
+        #expect(URLCheck.baseProblem("ftp://h") == URLCheck.problem("ftp://h"))
+        let profile = "explorer-profile: 1\nname: q\nenvironments:\n  dev: {base-url: \"https://h.example/v1?key=abc\"}\n"
+        #expect(throws: ProfileError.self) { try ProfileFile.parse(profile, file: "q.yaml") }
+    }
+
     @Test func everyPlaceThatTakesABaseURLTakesAnUpperCaseScheme() throws {
         #expect(URLCheck.problem("HTTPS://h.example") == nil)
         #expect(try URLCheck.url("HTTP://h.example:8080/v1").get().absoluteString == "http://h.example:8080/v1")

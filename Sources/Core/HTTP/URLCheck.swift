@@ -27,6 +27,21 @@ public enum URLCheck {
         return problem(port: url)
     }
 
+    /// Why `text` is not a base URL, in one phrase; nil when it is one: a
+    /// URL (`problem`) without a query or fragment. Each line's path is
+    /// joined to it, and a query was dropped without a word (an `?api_key=`
+    /// never went out; it went to a recording's header in clear).
+    public static func baseProblem(_ text: String) -> String? {
+        if let reason = problem(text) { return reason }
+        guard let url = URL(string: lowercasingScheme(text)) else { return nil }
+        if url.query != nil {
+            return "\(quoted(text)) has a query, which a base URL does not keep: give it on each line (name==value), "
+                + "or a key as a profile's auth (kind: query, docs/profiles.md)"
+        }
+        if url.fragment != nil { return "\(quoted(text)) has a #fragment, which a base URL does not keep" }
+        return nil
+    }
+
     /// A URL as a problem quotes it: the password of its `user:password@`
     /// as `…`, and the values of its secret parameters hidden (the error
     /// line said them, on screen and in a recording).

@@ -220,6 +220,7 @@ extension ProfileFile {
             _ = try value.object(["base-url", "websocket-url"])
             guard let urlValue = members else { throw value.problem("missing base-url, as in: base-url: https://api.example.com") }
             let url = try Self.url(urlValue, schemes: ["http", "https"])
+            if let reason = URLCheck.baseProblem(url.absoluteString) { throw urlValue.problem(reason) }
             let socket = try value.member("websocket-url").map { value throws(ProfileError) in try Self.url(value, schemes: ["ws", "wss"]) }
             environments.append(Environment(name: key, baseURL: url, webSocketURL: socket))
         }

@@ -184,7 +184,7 @@ struct ConnectionSettings: Equatable {
     /// Why the options cannot be read as given, in one line: the argument
     /// parser's `validate()`.
     var problem: String? {
-        baseURL.flatMap { URLCheck.problem($0) } ?? tls.problem
+        baseURL.flatMap { URLCheck.baseProblem($0) } ?? tls.problem
     }
 
     /// What the TLS flags make of every request line, as `defaults` would; nil without any.

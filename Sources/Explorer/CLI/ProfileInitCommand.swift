@@ -86,7 +86,7 @@ struct ProfileInitCommand: ParsableCommand {
             throw ValidationError("'\(name)' is a built-in profile's name, which --profile \(name) finds first: give yours another (\(name)-staging)")
         }
         if let baseURL {
-            if let reason = URLCheck.problem(baseURL) { throw ValidationError(reason) }
+            if let reason = URLCheck.baseProblem(baseURL) { throw ValidationError(reason) }
         }
     }
 

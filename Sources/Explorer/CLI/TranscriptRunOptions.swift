@@ -24,7 +24,7 @@ struct TranscriptRunOptions: ParsableArguments {
 
     func validate() throws {
         if let baseURL {
-            if let reason = URLCheck.problem(baseURL) { throw refusedOption(reason) }
+            if let reason = URLCheck.baseProblem(baseURL) { throw refusedOption(reason) }
         }
         // The range a line's --timeout takes: a step slower than 30 s said "--timeout changes it", which replay refused.
         if let timeout, !(0.001...3600).contains(timeout) { throw refusedOption("--timeout takes seconds from 0.001 to 3600") }
