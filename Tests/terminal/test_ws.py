@@ -62,6 +62,21 @@ def test_a_frame_arriving_mid_line_prints_above_it_and_keeps_the_line(spawn):
     x.expect(ALICE_PROMPT)
 
 
+def test_a_recording_begun_with_a_socket_open_replays_its_logout(spawn, env, tmp_path):
+    # logout closes the socket opened before `record`, and the recording wrote that note: its own replay,
+    # which has no socket, failed on it.
+    x = spawn()
+    x.run("login alice@example.com alice123", prompt=ALICE_PROMPT)
+    assert "connected to ws://" in x.run("ws connect", prompt=ALICE_PROMPT)
+    path = tmp_path / "logout.transcript"
+    x.run(f"record {path}", prompt=ALICE_PROMPT)
+    assert "WebSocket closed: it was opened with that login" in x.run("logout")
+    x.run("record stop")
+    assert "WebSocket closed" not in path.read_text()
+    replay = subprocess.run([BINARY, "replay", str(path)], env=env, capture_output=True, text=True, timeout=60)
+    assert replay.returncode == 0, replay.stdout + replay.stderr
+
+
 def test_ws_subcommands_complete_on_tab(spawn):
     x = spawn()
     x.send("ws st\t")

@@ -26,6 +26,8 @@ final class TranscriptRecorder {
     private var replayNames: Set<String>
     /// Steps written so far.
     private(set) var steps = 0
+    /// Whether a step has opened a socket (`ws connect`): one open before the recording is not its.
+    private var connectsASocket = false
     /// Variables `capture` set: later answers holding their values write `{{name}}`.
     private var captured = CaptureReferences()
 
@@ -128,6 +130,7 @@ final class TranscriptRecorder {
             // A path made of a variable (`@{{photo}}`) is the variable's business: left as typed.
             written = FilePaths.rebase(written) { $0.contains("{{") ? $0 : FilePaths.relative($0, from: folder) }
         }
+        if case .ws(.connect)? = command { connectsASocket = true }
         switch command {
         case let .set(name, _)?, let .capture(name, _)?: replayNames.insert(name)
         case let .unset(name)?: replayNames.remove(name)
@@ -153,6 +156,9 @@ final class TranscriptRecorder {
         if !isCapture { expectation = captured.referencing(in: expectation, values: variables(), observed: observation) }
         captured.note(command)
         expectation.frames = recorded(frames?.takeAll() ?? [])
+        // A socket opened before the recording began (`record` warns it is not in it) is closed at logout:
+        // not a replay's, which has none (a fresh recording failed its own replay on that note).
+        if !connectsASocket { expectation.notes.removeAll { $0.literalText == Interpreter.socketClosedAtLogout } }
         if case let .http(_, _, _, options)? = command, options.download, options.output == nil, case let .exchange(exchange, _, _) = outcome {
             let intended = Download.name(headers: exchange.response.headers, url: exchange.request.url)
             expectation.notes = expectation.notes.map { Self.renamedDownload($0, intended: intended) ?? $0 }

@@ -179,8 +179,10 @@ extension Interpreter {
     func closeSocketOfEndingLogin() async -> String? {
         guard let socket = sockets.socket, await socket.state != .closed else { return nil }
         await closeSocket()
-        return "WebSocket closed: it was opened with that login"
+        return Self.socketClosedAtLogout
     }
+
+    static let socketClosedAtLogout = "WebSocket closed: it was opened with that login"
 
     private func connect(_ target: String?, _ options: WebSocketOptions) async -> Outcome {
         if let socket = sockets.socket, await socket.state != .closed {
