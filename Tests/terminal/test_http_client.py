@@ -392,6 +392,21 @@ def test_curl_of_a_body_from_a_file_reads_the_file_and_names_its_secrets(backend
 
 
 @pytest.mark.skipif(not __import__("shutil").which("curl"), reason="needs curl")
+def test_curl_names_the_secrets_a_body_holds_under_no_secret_name(backend, tmp_path):
+    # A JSON file read into a field (`data=@creds.json`) and a "Bearer …" in a value were printed in clear.
+    base, _ = backend
+    (tmp_path / "creds.json").write_text('{"user": {"password": "fileS3cret"}}')
+    bearer = "Bearer " + "b" * 32
+    result = explorer(base, ["post /echo data=@creds.json --curl", f"post /echo data:='{{\"a\": \"{bearer}\"}}' --curl"], tmp_path)
+    field, value = result.stdout.strip().split("\n")
+    assert "fileS3cret" not in field and '\\"password\\": \\"\'"$PASSWORD"\'\\"' in field, field
+    assert "b" * 32 not in value and '"a":"Bearer \'"$AUTHORIZATION"\'"' in value, value
+    sent = subprocess.run(["bash", "-c", field], capture_output=True, text=True, timeout=30, cwd=tmp_path,
+                          env={**os.environ, "PASSWORD": "fileS3cret"})
+    assert json.loads(json.loads(sent.stdout)["body"])["data"] == '{"user": {"password": "fileS3cret"}}'
+
+
+@pytest.mark.skipif(not __import__("shutil").which("curl"), reason="needs curl")
 def test_curl_names_supplied_secrets_keeps_schemes_and_users_and_sends_the_same_credentials(backend, tmp_path):
     base, _ = backend
     # `X-Api-Key:{{secret:tok}}` was `"$X_API_KEY"` (the variable the user had

@@ -1156,7 +1156,7 @@ public enum Redactor {
     static func mayHoldCredential(_ text: String) -> Bool { !CredentialSigns(of: text).isEmpty }
 
     /// Where a credential follows `Bearer ` in a text (`"Bearer abc…"`): 8 characters or more, up to a blank or a quote.
-    static func bearerCredentials(in text: String) -> [Range<String.Index>] {
+    public static func bearerCredentials(in text: String) -> [Range<String.Index>] {
         var found: [Range<String.Index>] = []
         var from = text.startIndex
         while let match = text.range(of: "bearer ", options: .caseInsensitive, range: from..<text.endIndex) {

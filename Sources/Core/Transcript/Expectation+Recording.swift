@@ -251,7 +251,7 @@ extension PatternText {
     /// string's content between its quotes, or a number; each of those in a
     /// list under such a name), with their keys.
     /// Read as JSON's grammar is, loosely: a text that is not JSON has none.
-    static func secretMembers(in text: String) -> [(key: String, value: Range<String.Index>)] {
+    public static func secretMembers(in text: String) -> [(key: String, value: Range<String.Index>)] {
         guard text.includes(ascii: "\":") || text.includes(ascii: "\" :") else { return [] }
         let utf8 = text.utf8
         var found: [(key: String, value: Range<String.Index>)] = []

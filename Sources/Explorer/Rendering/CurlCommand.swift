@@ -146,6 +146,22 @@ enum CurlCommand {
     /// inlined was raw bytes and a fixed boundary, or `@BODY_FILE` nobody had.
     /// `bodyFile`: a whole body read from a file, as curl's `--data-binary @FILE`:
     /// inlined, its bytes (a password in a form file) were printed and recorded.
+    /// A body's credentials no item's name said (a file's JSON read into a
+    /// field, `data=@body.json`; `"Bearer …"` in a value) as variables:
+    /// the secret-named members of JSON written in it, escaped or not, and
+    /// the credential after `Bearer `.
+    static func hidingCredentials(inBody text: String) -> String {
+        var found = PatternText.secretMembers(in: text).map { (range: $0.value, name: Redactor.leaf(of: $0.key)) }
+        found += Redactor.bearerCredentials(in: text).map { (range: $0, name: "authorization") }
+        var shown = "", cursor = text.startIndex
+        for (range, name) in found.sorted(by: { $0.range.lowerBound < $1.range.lowerBound })
+        where range.lowerBound >= cursor && !text[range].contains("⟦") {
+            shown += text[cursor..<range.lowerBound] + placeholder(ExpectedValue.secretName(name))
+            cursor = range.upperBound
+        }
+        return shown + text[cursor...]
+    }
+
     static func render(_ request: PreparedRequest, follow: Int? = nil, form: [FormPart]? = nil, bodyFile: String? = nil) -> String {
         var words = ["curl"]
         if request.method == "HEAD" {
@@ -192,7 +208,7 @@ enum CurlCommand {
         } else if let body = request.body, !body.isEmpty {
             if let text = String(validating: body, as: UTF8.self) {
                 // A form body percent-encodes the placeholders' brackets.
-                words += ["--data-raw", quote(text.removingPercentEncodingOfPlaceholders)]
+                words += ["--data-raw", quote(hidingCredentials(inBody: text.removingPercentEncodingOfPlaceholders))]
             } else {
                 words += ["--data-binary", "@BODY_FILE"]
             }
