@@ -163,6 +163,16 @@ struct SecretNameTests {
     do { _ = try RequestItem.parse(#"{"password": "S3CR_C4", }"#) } catch { #expect(!error.reason.contains("S3CR_C4"), "\(error.reason)") }
 }
 
+/// A query value that is itself a URL (`next==/cb?access_token=X`, typed
+/// or percent-encoded in a path) carried its token in clear on screen, in
+/// history, in recordings and in `--curl`.
+@Test func aTokenInAQueryValueThatIsAURLIsHidden() {
+    #expect(Redactor.redact(line: "get /echo 'next==/cb?access_token=S3CRq1'") == "get /echo next==/cb?access_token=***")
+    #expect(Redactor.redact(line: "get '/echo?next=%2Fcb%3Ftoken%3DS3CRq2&a=1'") == "get /echo?next=%2Fcb%3Ftoken%3D***&a=1")
+    #expect(Redactor.redact(target: "/echo?next=%2Fcb%3Ftoken%3DS3CRq2&a=1") == "/echo?next=/cb?token=<hidden: 6 characters>&a=1")
+    #expect(Redactor.redact(target: "/echo?next=%2Fcb%3Fpage%3D2") == "/echo?next=%2Fcb%3Fpage%3D2", "no secret: as it was")
+}
+
 /// A header a profile names as its credential is hidden whatever it is called.
 @Suite struct ProfileSecretHeaderTests {
     @Test func aProfilesCredentialHeaderIsHiddenWhateverItsName() {

@@ -369,11 +369,13 @@ public enum Redactor {
                 default: return word
                 }
             case let .query(name, _) where isSecretName(name) || secretParameters.contains(name.lowercased()): return "\(name)==\(hide(name))"
-            // A field whose text holds a secret pair (`note='password=X'`, `cb=https://x/?access_token=X`): that value.
-            case let .stringField(name, value) where value.includes(ascii: "="):
+            // A field or query item whose text holds a secret pair (`note='password=X'`, `cb=https://x/?access_token=X`,
+            // `next==/cb?access_token=X`): that value.
+            case let .stringField(name, value) where value.includes(ascii: "="), let .query(name, value) where value.includes(ascii: "="):
                 let pieces = parameterPieces(in: value)
                 guard pieces.contains(where: { $0.secret != nil }) else { return word }
-                return "\(name)=" + pieces.map { piece in piece.secret.map(hide) ?? piece.text }.joined()
+                let separator = if case .query = item { "==" } else { "=" }
+                return name + separator + pieces.map { piece in piece.secret.map(hide) ?? piece.text }.joined()
             default: return word
             }
         }
@@ -741,7 +743,12 @@ public enum Redactor {
             guard let eq = pair.firstIndex(of: "=") else { return String(pair) }
             let name = String(pair[..<eq]), value = String(pair[pair.index(after: eq)...])
             let decoded = name.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? name
-            guard !value.isEmpty, isSecretParameter(decoded) || names.contains(where: { $0.lowercased() == decoded.lowercased() }) else { return String(pair) }
+            guard !value.isEmpty, isSecretParameter(decoded) || names.contains(where: { $0.lowercased() == decoded.lowercased() }) else {
+                // A value that is itself a URL or a query (`next=%2Fcb%3Faccess_token%3DX`): its secret pairs, shown decoded.
+                guard value.includes(ascii: "%3D") || value.includes(ascii: "%3d"), let plain = value.removingPercentEncoding,
+                      case let pieces = parameterPieces(in: plain), pieces.contains(where: { $0.secret != nil }) else { return String(pair) }
+                return name + "=" + pieces.map { $0.secret == nil ? $0.text : hidden($0.text) }.joined()
+            }
             return name + "=" + hidden(value.removingPercentEncoding ?? value)
         }.joined(separator: "&")
     }
@@ -807,13 +814,34 @@ public enum Redactor {
               let question = word.firstIndex(of: "?") else { return nil }
         var changed = false
         let pairs = word[word.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
-            guard let eq = pair.firstIndex(of: "="), isSecretParameter(String(pair[..<eq])) else { return String(pair) }
+            guard let eq = pair.firstIndex(of: "=") else { return String(pair) }
+            guard isSecretParameter(String(pair[..<eq])) else {
+                // A value that is itself a URL or a query, encoded (`next=%2Fcb%3Ftoken%3DX`): its secret pairs.
+                let value = pair[pair.index(after: eq)...]
+                guard value.includes(ascii: "%3D") || value.includes(ascii: "%3d"), let plain = value.removingPercentEncoding,
+                      case let pieces = parameterPieces(in: plain), pieces.contains(where: { $0.secret != nil }) else { return String(pair) }
+                changed = true
+                return String(pair[...eq]) + pieces.map { piece in piece.secret.map(hide) ?? percentEncoded(piece.text) }.joined()
+            }
             let value = String(pair[pair.index(after: eq)...])
             guard !value.isEmpty, !isReference(value) else { return String(pair) }
             changed = true
             return String(pair[...eq]) + hide(String(pair[..<eq]))
         }
         return changed ? String(word[...question]) + pairs.joined(separator: "&") : nil
+    }
+
+    /// `text` with every byte but RFC 3986's unreserved ones as `%XX`.
+    private static func percentEncoded(_ text: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        for byte in text.utf8 {
+            switch byte {
+            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"): out.append(byte)
+            default: out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// `{{NAME}}` alone names a variable: the line holds no secret, the variable

@@ -90,6 +90,11 @@ enum CurlCommand {
                 if case .string = value { return .stringField(name: name, value: placeholder(Redactor.leaf(of: secret))) }
                 return .jsonField(name: name, value: .number(placeholder(Redactor.leaf(of: secret))))
             case let .query(name, value) where Redactor.isSecretParameter(name) && !value.contains("⟦"): return .query(name: name, value: placeholder(name))
+            // A value that is itself a URL or a query (`next==/cb?access_token=X`): its secret pairs.
+            case let .query(name, value) where value.contains("="):
+                let pieces = Redactor.parameterPieces(in: value)
+                guard pieces.contains(where: { $0.secret != nil }) else { return item }
+                return .query(name: name, value: pieces.map { piece in piece.secret.map(placeholder) ?? piece.text }.joined())
             // Read from a file (`token=@tok.txt`): the file's secret was printed in the command.
             case let .stringFieldFromFile(name, _): return secret(name).map { .stringField(name: name, value: placeholder(Redactor.leaf(of: $0))) } ?? item
             case let .jsonFieldFromFile(name, _):
