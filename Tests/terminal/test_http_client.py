@@ -187,6 +187,9 @@ def test_max_redirects_alone_follows_nothing_and_says_so(backend, tmp_path):
     first, second = out.split("HTTP/1.1 ")[1:3]
     assert first.startswith("302 Found") and "not followed: --max-redirects counts the redirects --follow follows" in first, out
     assert "/new" in second and "not followed" not in second, out
+    # A line's --no-follow under `defaults --follow --max-redirects 2` said --max-redirects was the reason.
+    refused = explorer(base, ["defaults --follow --max-redirects 2", "get /old --no-follow"], tmp_path).stdout
+    assert "302 Found" in refused and "not followed" not in refused, refused
 
 
 def test_a_redirect_to_another_origin_drops_the_typed_authorization(backend, tmp_path):

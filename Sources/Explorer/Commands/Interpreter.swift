@@ -380,7 +380,8 @@ actor Interpreter {
             }
             var view = options.print ?? PrintParts.standard(for: method)
             var notes = certificateNote.map { [$0] } ?? []
-            if !follows, options.maxRedirects != nil, (300..<400).contains(exchange.response.status),
+            // Not after `--no-follow`, which says it (beside a session's `defaults --follow --max-redirects 2`).
+            if !follows, options.follow == nil, options.maxRedirects != nil, (300..<400).contains(exchange.response.status),
                exchange.response.header("Location") != nil {
                 notes.append("not followed: --max-redirects counts the redirects --follow follows")
             }
