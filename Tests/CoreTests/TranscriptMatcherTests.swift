@@ -79,6 +79,14 @@ import Testing
                          #"body .tags[0]: expected "t2", got "t1""#])
     }
 
+    /// A variable holding a number (a captured id) is shown as the number it
+    /// stands for: `{{n}} ("5")` read as if a string were expected.
+    @Test func aVariablesValueIsShownAsTheValueItStandsFor() throws {
+        var matcher = TranscriptMatcher(variables: ["n": "5", "s": "abc", "t": "true"])
+        #expect(try mismatches(#"{"a": {{n}}, "b": {{s}}, "c": {{t}}}"#, #"{"a": 6, "b": "x", "c": false}"#, matcher: &matcher)
+            == ["body .a: expected {{n}} (5), got 6", #"body .b: expected {{s}} ("abc"), got "x""#, "body .c: expected {{t}} (true), got false"])
+    }
+
     /// Integers past a double's precision (64-bit ids) are compared by their digits.
     @Test func longIntegersAreComparedExactly() throws {
         #expect(try mismatches(#"{"big": 12345678901234567891}"#, #"{"big": 12345678901234567890}"#)

@@ -257,7 +257,10 @@ public struct TranscriptMatcher: Sendable {
                 if let capture = captures[name] {
                     if !capture.isEqual(to: actual) { differ("\(pattern) (\(shown(capture.value)))") }
                 } else if let text = variable(name) {
-                    if actual.plainText != text || !Self.isScalar(actual) { differ("\(pattern) (\(JSONPrinter.quote(text)))") }
+                    // As the value it stands for: a captured id `5` was shown `("5")`, as if a string were expected.
+                    let shownText = (try? JSONParser.parse(text)).map { if case .string = $0 { false } else { Self.isScalar($0) } } == true
+                        ? text : JSONPrinter.quote(text)
+                    if actual.plainText != text || !Self.isScalar(actual) { differ("\(pattern) (\(shownText))") }
                 } else {
                     differ("\(pattern), but nothing is bound to '\(name)' yet" + nearest(name))
                 }
