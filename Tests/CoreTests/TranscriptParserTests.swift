@@ -135,6 +135,9 @@ import Testing
         // A merge left half done read as a broken body ("expected a string key or '...', found '<'").
         ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> get /x\nHTTP/1.1 200 OK\n{\n<<<<<<< HEAD\n  \"a\": 1\n=======\n  \"a\": 2\n>>>>>>> theirs\n}\n", 7, 1,
          "a merge conflict marker ('<<<<<<<'): resolve the conflict, keeping one side's steps, then run it again"),
+        // A header without its colon was "expected a JSON value or a {{pattern}}, found 'C'".
+        ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> get /x\nHTTP/1.1 200 OK\nContent-Type application/json\n{}\n", 6, 13,
+         "expected a header (Content-Type: value, its name ends with a colon) or a body (JSON, or text lines starting '| ')"),
         // A typo in a capture's kind was read as a reference, and failed at run time in other words.
         ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> get /x\n{\"a\": {{id:=intger}}}\n", 5, 7,
          "'intger' is not a kind: use *, integer, number, string, uuid, timestamp, jwt or /regex/ (did you mean integer?)"),

@@ -187,6 +187,12 @@ extension TranscriptParser {
                 return try ExpectedJSONParser.parse(block.joined(separator: "\n"))
             } catch {
                 let line = (first.number + error.line - 1, "")
+                // `Content-Type application/json` under the status line: a header without its colon, not bad JSON.
+                if text == nil, error.line == 1, error.column == 1, let word = block.first?.split(separator: " ", maxSplits: 1).first,
+                   word.count < (block.first?.count ?? 0), word.first?.isLetter == true,
+                   word.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) {
+                    throw fail(line, word.count + 1, "expected a header (\(word): value, its name ends with a colon) or a body (JSON, or text lines starting '| ')")
+                }
                 throw fail(line, error.column, error.reason, atEnd: error.atEnd && isLastLine)
             }
         }
