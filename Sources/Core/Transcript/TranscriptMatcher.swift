@@ -110,8 +110,10 @@ public struct TranscriptMatcher: Sendable {
                 self = trial
                 continue
             }
-            // Out of order: this live frame is one the step expects later.
-            if let later = expected.indices.dropFirst(n + 1).first(where: { var other = self; return other.matchFrame(expected[$0], live[n], place: $0 + 1).isEmpty }) {
+            // Out of order: this live frame is one the step expects later, and the frame expected here came later
+            // (frames 0, 1, 2 against 7, 0, 1 were said to be out of order: 7 never came, frame 1 differs).
+            if let later = expected.indices.dropFirst(n + 1).first(where: { var other = self; return other.matchFrame(expected[$0], live[n], place: $0 + 1).isEmpty }),
+               live.indices.dropFirst(n + 1).contains(where: { var other = self; return other.matchFrame(frame, live[$0], place: n + 1).isEmpty }) {
                 found.append(Mismatch(.frame(direction, n + 1, JSONPath(components: [])), expected: Self.describe(frame),
                                       actual: "frame \(later + 1) of the step came first, out of order: \(Self.describe(live[n])) (write (frames in any order) to allow it)"))
             } else {
