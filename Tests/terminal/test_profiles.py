@@ -447,6 +447,15 @@ def test_a_transcript_naming_a_missing_profile_file_or_environment_is_broken_not
     named.write_text("# explorer transcript v1\nprofile: p.yaml\nbase-url: http://127.0.0.1:9\n\n> get /x\nHTTP/1.1 200 OK\n\n")
     other = run_explorer(["replay", str(named), "--env", "nosuch"], env=env, cwd=tmp_path)
     assert other.returncode == 2 and "no environment 'nosuch'" in other.stderr
+    # Said where it was named: --env has no line of the transcript's; an env: line is its own line, not profile:'s.
+    assert f"{named}: --env nosuch: " in other.stderr and f"{named}:2:" not in other.stderr, other.stderr
+    named.write_text("# explorer transcript v1\nprofile: p.yaml\nbase-url: http://127.0.0.1:9\nenv: nope\n\n> get /x\nHTTP/1.1 200 OK\n\n")
+    header = run_explorer(["replay", str(named)], env=env, cwd=tmp_path)
+    assert header.returncode == 2 and f"{named}:4:6: " in header.stderr and "no environment 'nope'" in header.stderr, header.stderr
+    # env: under a built-in profile was taken without a word, where --env was refused.
+    named.write_text("# explorer transcript v1\nprofile: generic\nbase-url: http://127.0.0.1:9\nenv: staging\n\n> get /x\nHTTP/1.1 200 OK\n\n")
+    builtin = run_explorer(["replay", str(named)], env=env, cwd=tmp_path)
+    assert builtin.returncode == 2 and f"{named}:4:6: env: staging picks an environment of a profile file" in builtin.stderr, builtin.stderr
 
 
 def test_a_recording_names_a_profile_by_the_name_it_was_found_by(two_backends, tmp_path):

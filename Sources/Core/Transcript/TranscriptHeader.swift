@@ -22,6 +22,8 @@ public struct TranscriptHeader: Sendable, Equatable {
     public var profile: String
     /// `env: NAME`: the profile file's environment the recording ran against.
     public var environment: String?
+    /// Line and column of the environment's name, for messages about it.
+    public var environmentLine = 0, environmentColumn = 0
     public var target: Target
     /// `var: NAME=VALUE`: set before the first step.
     public var variables: [Variable]

@@ -167,6 +167,7 @@ public enum TranscriptParser {
         var variables: [TranscriptHeader.Variable] = []
         var login: String?
         var environment: String?
+        var (environmentLine, environmentColumn) = (0, 0)
         var framesLive: Bool?
         var spec: String?
         var lastField = -1
@@ -202,6 +203,7 @@ public enum TranscriptParser {
                 guard environment == nil else { throw fail("a second 'env:' field", column: 1) }
                 guard !value.isEmpty else { throw fail("'env:' needs the name of one of the profile's environments") }
                 environment = value
+                (environmentLine, environmentColumn) = (line.number, valueColumn)
             case "base-url":
                 guard target == nil else { throw fail("a second 'base-url:' field", column: 1) }
                 if value == "sandbox" {
@@ -247,6 +249,7 @@ public enum TranscriptParser {
         var header = TranscriptHeader(profile: profile.name, target: target, variables: variables, login: login,
                                       profileLine: profile.line, profileColumn: profile.column, lines: fieldLines)
         header.environment = environment
+        (header.environmentLine, header.environmentColumn) = (environmentLine, environmentColumn)
         header.framesLive = framesLive ?? false
         header.spec = spec
         return (header, trimBlank(lines[(lastField + 1)...].map(\.text)))

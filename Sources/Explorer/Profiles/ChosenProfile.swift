@@ -32,7 +32,7 @@ struct ChosenProfile: Sendable {
         do { document = try ProfileFile.read(path) } catch { return .failure(Problem(description: error.description)) }
         guard let chosen = document.environment(named: name) else {
             return .failure(Problem(description: "\(path): no environment '\(name ?? "")'; there are "
-                                    + document.environments.map(\.name).joined(separator: ", ")))
+                                    + document.environments.map(\.name).joined(separator: ", "), isUnknownEnvironment: true))
         }
         var secrets: [String: String] = [:]
         var queryName: String?
@@ -89,5 +89,7 @@ struct ChosenProfile: Sendable {
         /// A secret not set (the environment's business, exit 3), rather than
         /// a file or an environment that is not there (a mistake in what was named, exit 2).
         var isMissingSecret = false
+        /// The environment named is not the file's: said where it was named (an `env:` line, `--env`).
+        var isUnknownEnvironment = false
     }
 }

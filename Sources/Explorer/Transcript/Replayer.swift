@@ -233,6 +233,11 @@ struct Replayer: Sendable {
                 return .failure(.broken("\(place): --env \(profileEnvironment) picks an environment of a profile file; "
                                         + "this transcript's profile is the built-in \(header.profile), replayed where its header says\(elsewhere)"))
             }
+            // `env: staging` under a built-in profile was taken without a word (`--env staging` was refused).
+            if let named = header.environment {
+                return .failure(.broken("\(path):\(header.environmentLine):\(header.environmentColumn): env: \(named) picks an environment of a "
+                                        + "profile file; this transcript's profile is the built-in \(header.profile), replayed where its header says"))
+            }
             return .success(nil)
         }
         let folder = PathText.folder(of: path)
@@ -248,6 +253,10 @@ struct Replayer: Sendable {
         let ask = anySecret.map { value in { (_: String) -> String? in value } }
         switch ChosenProfile.resolve(file, environment: profileEnvironment ?? header.environment, variables: environment, ask: ask) {
         case let .success(chosen): return .success(chosen)
+        case let .failure(problem) where problem.isUnknownEnvironment:
+            // Said where it was named: the `env:` line, or `--env` (no line of the transcript's).
+            let named = profileEnvironment.map { "\(path): --env \($0)" } ?? "\(path):\(header.environmentLine):\(header.environmentColumn)"
+            return .failure(.broken("\(named): \(problem)"))
         case let .failure(problem): return .failure(problem.isMissingSecret ? .runtime("\(place): \(problem)") : .broken("\(place): \(problem)"))
         }
     }
