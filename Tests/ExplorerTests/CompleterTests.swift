@@ -21,11 +21,16 @@ import Testing
     @Test func whatTABOffersTheLineTakes() {
         #expect(texts("unset ") == ["task_id"])
         #expect(texts("set ") == ["task_id="])
-        #expect(texts("get /api/tasks/{{") == ["profile}}", "task_id}}"])
+        // Nor the profile's name (`/api/tasks/linku`).
+        #expect(texts("get /api/tasks/{{") == ["task_id}}"])
         #expect(texts("get {{") == ["base_url}}", "profile}}", "task_id}}"])
         #expect(texts("get /api/tasks -p ") == ["b", "h", "hb", "HBhb", "Hh"])
         #expect(texts("get /api/tasks -A b") == ["basic", "bearer"])
         #expect(texts("get /api/tasks --timeout ") == [])
+        // A secret variable named for the resource is no id: `{{task_token}}` would put a credential in the path.
+        let secrets = CompletionState(profile: .linku, variables: ["task_token", "task_id"], lastBody: nil)
+        #expect(Completer.complete("get /api/tasks/", state: secrets).candidates.map(\.text).contains("/api/tasks/{{task_id}}"))
+        #expect(!Completer.complete("get /api/tasks/", state: secrets).candidates.map(\.text).contains { $0.contains("task_token") })
     }
 
     /// Issue 11 #27: `/api` stopped without its `/`, so every segment took two TABs.

@@ -87,9 +87,10 @@ enum Completer {
         if let open = word.range(of: "{{", options: .backwards), !word[open.upperBound...].contains("}") {
             let partial = String(word[open.upperBound...])
             let offset = wordStart + word.distance(from: word.startIndex, to: open.upperBound)
-            // Inside a path (`/api/tasks/{{`) the base URL is no segment: offered, it was sent as one.
+            // Inside a path (`/api/tasks/{{`) the built-ins are no segment (the base URL, the profile's name):
+            // offered, they were sent as one.
             let inPath = word.hasPrefix("/") && open.lowerBound > word.startIndex
-            let names = state.variables.filter { $0.hasPrefix(partial) && !(inPath && ["base_url", "ws_base_url"].contains($0)) }
+            let names = state.variables.filter { $0.hasPrefix(partial) && !(inPath && (Interpreter.builtInNames.contains($0) || $0 == "ws_base_url")) }
             return Completion(start: offset, candidates: names.map { .init(text: $0 + "}}", isFinal: false, hint: nil) })
         }
 
@@ -267,7 +268,8 @@ enum Completer {
         let stem = resource.hasSuffix("s") ? String(resource.dropLast()) : resource
         // A word of the name, not any part of it: `/a/{id}` offered `{{base_url}}` and `/file/{id}`
         // `{{profile}}`, which TAB then sent as the path.
-        let variables = state.variables.filter { words(of: $0).contains(stem.lowercased()) }.map { "{{\($0)}}" }
+        // Nor a secret's (`item_token` for `{itemId}`): a credential in a path goes to every log on the way.
+        let variables = state.variables.filter { words(of: $0).contains(stem.lowercased()) && !Redactor.isSecretName($0) }.map { "{{\($0)}}" }
         return state.seenIDs.ids(for: resource) + variables
     }
 
