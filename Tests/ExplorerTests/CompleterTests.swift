@@ -94,6 +94,10 @@ import Testing
         #expect(texts("get /api/tasks status==c") == ["status==completed", "status==confirmed", "status==cancelled"])
         #expect(texts("get /api/flea-market/items status==") == ["status==available", "status==sold", "status==removed"])
         #expect(texts("get /api/tasks city==") == [], "a free-text field has no values to offer")
+        // A list answered as a bare array (Level Up's tasks) filters on the fields of the model its path names.
+        let levelup = CompletionState(profile: .levelup, variables: [], lastBody: nil)
+        #expect(Completer.complete("get /api/tasks category==", state: levelup).candidates.map(\.text) == ["category==habit", "category==daily", "category==todo"])
+        #expect(Completer.complete("get /api/tasks completed==", state: levelup).candidates.map(\.text) == ["completed==true", "completed==false"])
         // An OpenAPI enum names the values; a boolean field offers true and false.
         var spec = Profile.generic
         var endpoint = Endpoint("GET", "/pets", "Pets", query: ["kind", "vaccinated"], response: "Pet", responseIsList: true)

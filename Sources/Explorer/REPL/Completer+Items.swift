@@ -75,7 +75,9 @@ extension Completer {
     /// on its own field (`status==` on `/api/tasks` takes a task's statuses).
     static func queryValues(_ name: String, of endpoint: Endpoint, in profile: Profile) -> [String] {
         if let values = endpoint.queryValues[name] { return values }
-        guard let response = endpoint.response.flatMap(profile.model(named:)) else { return [] }
+        // A list answered as a bare array names no model: the one its last segment names (`/api/tasks`, a Task).
+        let resource = endpoint.path.split(separator: "/").last.map { $0.hasSuffix("s") ? String($0.dropLast()) : String($0) }
+        guard let response = endpoint.response.flatMap(profile.model(named:)) ?? resource.flatMap(profile.model(named:)) else { return [] }
         // A page names its items in an array member: `{tasks: [Task], total, …}`.
         let listed = response.fields.lazy.compactMap { field -> Model? in
             guard case let .array(.model(element)) = field.type else { return nil }
