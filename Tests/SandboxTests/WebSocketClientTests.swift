@@ -113,6 +113,9 @@ import Testing
             let (closedAt, _) = try await log.wait { $0 == .closed(code: nil, reason: nil) }
             try await log.wait(from: closedAt, timeout: .seconds(15)) { $0.isOpen }
             #expect(await alice.tokens?.accessToken != before)
+            // The refused try is said, with what the next one does (it failed in silence).
+            let said = await log.events.compactMap { if case let .failed(line) = $0 { line } else { nil } }
+            #expect(said.contains { $0.hasPrefix("try 1 failed: ") && $0.contains("401") && $0.hasSuffix("; the next refreshes the token first") }, "\(said)")
             await socket.close()
         }
     }

@@ -255,6 +255,11 @@ public actor WebSocketSession {
                 let handshake = if let url { await handshakeHeaderList(for: url) } else { [HTTPHeader]() }
                 emitter.yield(.failed(await ConnectFailure.describe(failure, url: url, handshake: handshake, session: session)))
                 break
+            } else {
+                // A reconnect try that did not open: said, with what the next does about it (it failed in silence,
+                // and only "retrying" showed that the expired token had been refused).
+                let reason = await ConnectFailure.describe(failure, url: url, handshake: [], session: session)
+                emitter.yield(.failed("try \(attempt) failed: \(reason)" + (refreshToken ? "; the next refreshes the token first" : "")))
             }
             attempt += 1
             guard let delay = options.reconnect.delay(beforeAttempt: attempt) else {
