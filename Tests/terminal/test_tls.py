@@ -289,3 +289,11 @@ def test_login_checks_the_server_as_request_lines_do(tmp_path, http_server):
                               input="\n".join(lines) + "\n")
         assert result.returncode == 0, (flags, result.stdout, result.stderr)
         assert "TLS failure" not in result.stderr
+
+
+def test_plain_http_to_a_tls_server_says_to_try_https(https):
+    # A TLS server resets a plain request: "the server reset the connection" named no cause,
+    # where the reverse (https:// to a plain server) said "try http://".
+    base, folder = https
+    result = explorer(base.replace("https://", "http://"), folder, "get /x\n")
+    assert result.returncode == 3 and "(is it an https server? try https://)" in result.stderr, result.stderr

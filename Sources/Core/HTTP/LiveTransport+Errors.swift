@@ -57,6 +57,8 @@ extension LiveTransport {
         }
     }
 
+    static let resetDetail = "the server reset the connection"
+
     /// `90 KiB`, `63 KiB`, `70.1 KiB`: one decimal, only when it is not zero.
     static func kibibytes(_ bytes: Int) -> String {
         let tenths = (bytes * 10 + 512) / 1024
@@ -145,7 +147,7 @@ extension LiveTransport {
     private static func classify(errno: Int32, _ make: (TransportError.Kind, String) -> TransportError) -> TransportError {
         switch errno {
         case ECONNREFUSED: return make(.connectionRefused, "")
-        case ECONNRESET: return make(.other, "the server reset the connection")
+        case ECONNRESET: return make(.other, resetDetail)
         case EPIPE: return make(.other, "the server closed the connection while the request was being sent")
         case ETIMEDOUT: return make(.timeout, "the connection timed out")
         case EHOSTUNREACH, ENETUNREACH: return make(.other, "no route to the host (is the network up?)")

@@ -82,7 +82,12 @@ public final class LiveTransport: HTTPTransport {
         } catch {
             var authorities: String?
             if case let .authorities(file)? = request.tls?.verify { authorities = file }
-            let failure = Self.classify(error, host: host, limit: options.maximumBodyBytes, deadline: deadline, authorities: authorities)
+            var failure = Self.classify(error, host: host, limit: options.maximumBodyBytes, deadline: deadline, authorities: authorities)
+            // A TLS server resets a plain request (Python's ssl, many others): the reverse of the TLS
+            // handshake's "try http://" hint was missing.
+            if request.url.scheme == "http", failure.detail == Self.resetDetail {
+                failure = TransportError(kind: failure.kind, host: host, detail: Self.resetDetail + " (is it an https server? try https://)")
+            }
             // Through a proxy, a connection that cannot be made is the proxy's, not the backend's.
             if let proxy = options.proxies?.proxy(for: request.url), [.connectionRefused, .dns].contains(failure.kind) {
                 throw TransportError(kind: .other, host: host, detail: "the proxy \(proxy) (HTTP_PROXY/HTTPS_PROXY) "
