@@ -416,6 +416,40 @@ def test_a_socket_elsewhere_gets_the_profiles_header_and_needs_no_login(tmp_path
         server.shutdown()
 
 
+def test_a_recording_of_a_socket_elsewhere_replays_against_another_environment(tmp_path):
+    # The environment's websocket-url was written as it was ("connected to ws://…:PORT1/"),
+    # and `replay --env two` failed on it though nothing differed.
+    import threading
+    from websockets.sync.server import serve
+
+    def handler(socket):
+        for message in socket:
+            socket.send(message)
+
+    servers = [serve(handler, "127.0.0.1", 0) for _ in range(2)]
+    for server in servers:
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        one, two = (server.socket.getsockname()[1] for server in servers)
+        (tmp_path / "p.yaml").write_text(
+            "explorer-profile: 1\nname: p\nenvironments:\n"
+            f"  one: {{base-url: \"http://127.0.0.1:9\", websocket-url: \"ws://127.0.0.1:{one}\"}}\n"
+            f"  two: {{base-url: \"http://127.0.0.1:8\", websocket-url: \"ws://127.0.0.1:{two}\"}}\n"
+            "websocket: {path: /}\n")
+        env = isolated_env(tmp_path)
+        recorded = run_explorer(["--profile", "./p.yaml", "--record", "r.transcript", "-c", "ws connect", "-c", "ws close"],
+                                env=env, cwd=tmp_path, timeout=30)
+        assert recorded.returncode == 0, recorded.stderr
+        text = (tmp_path / "r.transcript").read_text()
+        assert "connected to {{ws_base_url}}/" in text and str(one) not in text, text
+        for name in ["one", "two"]:
+            replay = run_explorer(["replay", "r.transcript", "--env", name], env=env, cwd=tmp_path, timeout=30)
+            assert replay.returncode == 0, replay.stdout + replay.stderr
+    finally:
+        for server in servers:
+            server.shutdown()
+
+
 def test_profiles_says_where_a_broken_file_is_wrong_and_which_files_are_hidden(tmp_path):
     env = isolated_env(tmp_path)
     project = tmp_path / ".explorer" / "profiles"

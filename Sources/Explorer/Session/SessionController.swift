@@ -316,7 +316,8 @@ final class SessionController {
             // The REPL shows frames as they come (`repl` listens; `--record` starts before it).
             login: email, framesLive: terminal.isInteractive, spec: spec)
         recorder = try TranscriptRecorder(path: path, header: header, renderer: renderer,
-                                          baseURL: interpreter.session.builder.baseURL.absoluteString, secrets: secrets,
+                                          baseURL: interpreter.session.builder.baseURL.absoluteString,
+                                          socketBase: interpreter.session.profile.webSocketBaseURL, secrets: secrets,
                                           secretFields: SecretFields(interpreter.session.profile.secretFields),
                                           frames: interpreter.frameTap.subscribe(),
                                           variables: { [interpreter] in interpreter.allVariables })

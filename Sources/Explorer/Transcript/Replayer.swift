@@ -335,7 +335,9 @@ struct Replayer: Sendable {
             self.resolver = resolver
             self.update = update
             frames = interpreter.frameTap.subscribe()
-            matcher.extraVariables = [PatternText.socketBaseVariable: PatternText.socketURL(baseURL)]
+            // The environment's own socket URL where its profile names one (`websocket-url:`), as its recording wrote it.
+            let socketBase = profile.webSocketBaseURL.map(TranscriptRecorder.trimmingSlashes) ?? PatternText.socketURL(baseURL)
+            matcher.extraVariables = [PatternText.socketBaseVariable: socketBase]
         }
 
         /// What the header did (its `set`s and login), as lines a recording

@@ -24,6 +24,10 @@ final class TranscriptRecorder {
     /// Names a replay of this file will have when it reaches the next line:
     /// built-ins, the header's variables, and those `set` or `capture` set.
     private var replayNames: Set<String>
+    /// The profile environment's own socket URL (`websocket-url:`), when it is not the base URL's:
+    /// written as `{{ws_base_url}}` in what a step expects, which a replay fills with its environment's
+    /// (written as it was, a recording failed `replay --env OTHER` on the `connected to` line).
+    private let socketBase: String?
     /// Steps written so far.
     private(set) var steps = 0
     /// Whether a step has opened a socket (`ws connect`): one open before the recording is not its.
@@ -37,7 +41,7 @@ final class TranscriptRecorder {
     }
 
     /// Creates `path` (or takes it when it exists and is empty) and writes the header.
-    init(path: String, header: TranscriptHeader, renderer: Renderer, baseURL: String, secrets: SecretScrubber,
+    init(path: String, header: TranscriptHeader, renderer: Renderer, baseURL: String, socketBase: URL? = nil, secrets: SecretScrubber,
          secretFields: SecretFields = .none, frames: FrameSubscription? = nil,
          variables: @escaping @Sendable () -> [String: String] = { [:] }) throws(Failure) {
         // 0600, like the history and saved answers: a recording holds a session's answers.
@@ -58,6 +62,7 @@ final class TranscriptRecorder {
             throw Failure(description: "\(path) already exists and is not empty; record into a new file")
         }
         self.path = path
+        self.socketBase = socketBase.map(Self.trimmingSlashes).flatMap { $0 == PatternText.socketURL(baseURL) ? nil : $0 }
         self.descriptor = descriptor
         self.renderer = renderer
         self.baseURL = baseURL
@@ -163,8 +168,21 @@ final class TranscriptRecorder {
             let intended = Download.name(headers: exchange.response.headers, url: exchange.request.url)
             expectation.notes = expectation.notes.map { Self.renamedDownload($0, intended: intended) ?? $0 }
         }
-        try append(scrubber.scrub(TranscriptWriter.step(TranscriptStep(command: written, expectation: expectation))))
+        var step = scrubber.scrub(TranscriptWriter.step(TranscriptStep(command: written, expectation: expectation)))
+        if let socketBase {
+            step = step.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+                line.hasPrefix("> ") ? String(line) : line.replacingOccurrences(of: socketBase, with: "{{\(PatternText.socketBaseVariable)}}")
+            }.joined(separator: "\n")
+        }
+        try append(step)
         steps += 1
+    }
+
+    /// A URL without its trailing slashes (`ws://h:1/` is `ws://h:1`).
+    static func trimmingSlashes(_ url: URL) -> String {
+        var text = url.absoluteString
+        while text.hasSuffix("/") { text.removeLast() }
+        return text
     }
 
     /// A `--download` saved under `NAME-1.EXT` because `NAME.EXT` was taken
