@@ -173,6 +173,30 @@ struct SecretNameTests {
     #expect(Redactor.redact(target: "/echo?next=%2Fcb%3Fpage%3D2") == "/echo?next=%2Fcb%3Fpage%3D2", "no secret: as it was")
 }
 
+/// The re-trial of the rules above: an error answer's messages under a
+/// secret's name are read (Django's `"password": ["too short"]` was hidden
+/// whole), a credential echoed there is not (the error line said it); a
+/// typed cookie list keeps one secret per cookie; a token encoded inside
+/// another URL's query is found; a base URL's password stays off disk.
+@Test func theRulesReTrialFoundWanting() throws {
+    let shownInError = Redactor.shownRememberingKeys(messages: true)
+    #expect(shownInError("password", "This password is too short.") == "This password is too short.")
+    #expect(shownInError("password", "S3cretE1xx") == Redactor.hidden("S3cretE1xx"))
+    #expect(Redactor.shownRememberingKeys()("password", "too short") == Redactor.hidden("too short"), "a success's is hidden")
+    let drf = try JSONParser.parse(#"{"password": ["This password is too short."], "token": ["S3cretE1xx"]}"#)
+    let said = try #require(ErrorEnvelope.fieldMessages(drf))
+    #expect(said.contains("password: This password is too short.") && !said.contains("S3cretE1xx"), "\(said)")
+    #expect(Redactor.redact(line: "post /x --raw 'sessionid=S1xxx;theme=dark;token=T1xxx;'")
+        == "post /x --raw sessionid=***;theme=dark;token=***;", "one word still: a `;` needs no quotes")
+    #expect(Redactor.redact(line: "post /x --raw 'Cookie: sessionid=S1xxx; csrftoken=C1xxx'")
+        == "post /x --raw 'Cookie: sessionid=***; csrftoken=***'")
+    #expect(Redactor.redact(line: "get /echo next==/cb%3Ftoken%3DS3cN1") == "get /echo next==%2Fcb%3Ftoken%3D***")
+    #expect(Redactor.hidingCredentials(inText: "http://h/echo?next=%2Fcb%3Ftoken%3DS3cN2&a=1") == "http://h/echo?next=%2Fcb%3Ftoken%3D<hidden: 5 characters>&a=1")
+    do { _ = try RequestItem.parse(#"{password:S3cR4}"#) } catch { #expect(!error.reason.contains("S3cR4"), "\(error.reason)") }
+    let header = TranscriptHeader.make(profile: "generic", target: .url("http://bob:S3cBU1pw@127.0.0.1:9/api"))
+    #expect(header.lines.contains("base-url: http://bob@127.0.0.1:9/api"), "\(header.lines)")
+}
+
 /// A header a profile names as its credential is hidden whatever it is called.
 @Suite struct ProfileSecretHeaderTests {
     @Test func aProfilesCredentialHeaderIsHiddenWhateverItsName() {

@@ -321,6 +321,22 @@ import Testing
         #expect(neither.contains("is not valid JSON (") && !neither.contains("shown as text") && neither.contains("binary body"), "\(neither)")
     }
 
+    /// `show .password` is hidden on screen; its recording wrote it in clear
+    /// (and a report compared the two values in clear). A text of a few bytes
+    /// that are not UTF-8 is recorded as text, as the screen shows it.
+    @Test func aSecretShownIsRecordedHiddenAndMostlyTextIsRecordedAsText() {
+        let shown = Outcome.value(.array([.string("S3cF1"), .number("42")]), secret: true).observation(renderer: plain)
+        #expect(shown.body == .json(.array([.string("<hidden>"), .string("<hidden>")])))
+        let body = Array("password: S3cretX1\ncaf".utf8) + [0xE9] + Array("\n".utf8)
+        let response = ReceivedResponse(status: 200, reason: "OK", headers: [HTTPHeader(name: "Content-Type", value: "text/plain; charset=utf-8")], body: body)
+        let exchange = Exchange(request: PreparedRequest(method: "GET", url: URL(string: "http://127.0.0.1:1/x")!), response: response)
+        guard case let .text(lines)? = Outcome.exchange(exchange, note: nil, view: .plain).observation(renderer: plain).body else {
+            Issue.record("not recorded as text")
+            return
+        }
+        #expect(lines == ["password: S3cretX1", "caf\u{FFFD}"])
+    }
+
     /// A text said to be UTF-8 with one byte that is not (a Latin-1 `é`) was
     /// "binary body: text/plain, 45 B (not shown)": its error never seen.
     @Test func aTextWithAFewBytesThatAreNotUTF8IsShownAndSaid() {

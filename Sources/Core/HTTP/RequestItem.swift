@@ -48,7 +48,12 @@ public enum RequestItem: Sendable, Equatable {
     public static func parse(_ text: String) throws(ParseError) -> RequestItem {
         // An item quoted in an error without its secrets (`'{"password": "x", }'` typed where an item goes);
         // made only for an error (a megabyte item is read once).
-        var shown: String { Redactor.hidingCredentials(inText: text) }
+        var shown: String {
+            let hidden = Redactor.hidingCredentials(inText: text)
+            // JSON typed unquoted (`{password:x}`: its quotes are gone once the line is split) shows no member to hide.
+            guard hidden == text, text.first == "{" || text.first == "[", Redactor.mayNameASecret(text) else { return hidden }
+            return String(text.prefix(1)) + "…"
+        }
         // Unescape, remembering which characters were escaped.
         var chars: [(Character, escaped: Bool)] = []
         // Where each unescaped character was typed, for the caret.

@@ -44,7 +44,10 @@ public enum ErrorEnvelope: Sendable {
         let said = members.compactMap { member -> String? in
             guard case let .array(messages) = member.value, let first = messages.first?.stringValue,
                   messages.allSatisfy({ $0.stringValue != nil }) else { return nil }
-            return member.key == "non_field_errors" ? first : "\(member.key): \(first)"
+            // A secret's field holds a message (`"password": ["This password is too short."]`), unless it is
+            // the credential itself, echoed: that is not said (the error line showed it in clear).
+            let shown = Redactor.isSecretName(member.key) && ExpectedValue.looksLikeAToken(first) ? Redactor.hidden(first) : first
+            return member.key == "non_field_errors" ? shown : "\(member.key): \(shown)"
         }
         guard said.count == members.count else { return nil }
         return firstThree(said)

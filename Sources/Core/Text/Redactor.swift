@@ -376,6 +376,11 @@ public enum Redactor {
                 guard pieces.contains(where: { $0.secret != nil }) else { return word }
                 let separator = if case .query = item { "==" } else { "=" }
                 return name + separator + pieces.map { piece in piece.secret.map(hide) ?? piece.text }.joined()
+            // Typed percent-encoded (`next==/cb%3Ftoken%3DX`): its pairs read decoded, the rest kept as typed.
+            case let .query(name, value) where value.includes(ascii: "%3D") || value.includes(ascii: "%3d"):
+                guard let plain = value.removingPercentEncoding, case let pieces = parameterPieces(in: plain),
+                      pieces.contains(where: { $0.secret != nil }) else { return word }
+                return name + "==" + pieces.map { piece in piece.secret.map(hide) ?? percentEncoded(piece.text) }.joined()
             default: return word
             }
         }
@@ -488,16 +493,27 @@ public enum Redactor {
             return (try? JSONParser.parse(kept)) == hidden ? kept : JSONPrinter.compact(hidden)
         }
         var changed = false
-        let pairs = text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
-            guard let eq = pair.firstIndex(of: "=") else { return String(pair) }
-            let name = String(pair[..<eq])
-            let value = pair[pair.index(after: eq)...]
-            guard isSecret(name.removingPercentEncoding ?? name), !value.isEmpty, !isReference(String(value)) else { return String(pair) }
-            changed = true
-            return String(pair[...eq]) + hide(name)
+        // A form's pairs, or a cookie list's (`sid=X;theme=dark;token=Y`): `;` ends a value as `&` does.
+        var out = "", start = text.startIndex
+        while start <= text.endIndex {
+            let end = text[start...].firstIndex { $0 == "&" || $0 == ";" } ?? text.endIndex
+            let pair = text[start..<end]
+            // The name is the last word before `=` (`Cookie: sid=X`'s is `sid`).
+            if let eq = pair.firstIndex(of: "="),
+               case let name = String(pair[..<eq].split(whereSeparator: { $0 == " " || $0 == "\t" }).last ?? ""), !name.isEmpty,
+               case let value = pair[pair.index(after: eq)...],
+               isSecret(name.removingPercentEncoding ?? name), !value.isEmpty, !isReference(String(value)) {
+                out += pair[...eq] + hide(name)
+                changed = true
+            } else {
+                out += pair
+            }
+            guard end < text.endIndex else { break }
+            out.append(text[end])
+            start = text.index(after: end)
         }
         // Or a setting's line (`--raw 'password: x'`, `--raw 'Authorization: Basic …'`).
-        return changed ? pairs.joined(separator: "&") : hidingSecretLines(in: text) { name, _ in hide(ExpectedValue.secretName(name)) }
+        return changed ? out : hidingSecretLines(in: text) { name, _ in hide(ExpectedValue.secretName(name)) }
     }
 
     /// `text` with each of `values` in it hidden, the longest first (a
@@ -844,6 +860,12 @@ public enum Redactor {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Whether `text` mentions a secret's name (`password`, `token`, `bearer`…) anywhere, in any case.
+    public static func mayNameASecret(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        return (["token", "bearer"] + secretWords).contains { lower.contains($0) }
+    }
+
     /// `{{NAME}}` alone names a variable: the line holds no secret, the variable
     /// may (and `set` hides it), so `password={{new_password}}` is kept as typed.
     /// A text with the values of secret-named members of JSON written in it
@@ -893,10 +915,12 @@ public enum Redactor {
     /// It remembers which keys name secrets: a large answer asks of the same
     /// few keys a million times.
     /// `alsoSecret`: names a profile marks secret (`Profile.secretFields`' last keys).
-    public static func shownRememberingKeys(alsoSecret: Set<String> = []) -> (_ key: String?, _ text: String) -> String {
+    /// `messages`: an error answer's, where a secret's field holds a message (`"password": ["too short"]`,
+    /// Django's validation errors) unless it looks like a credential, as a recording of one keeps it.
+    public static func shownRememberingKeys(alsoSecret: Set<String> = [], messages: Bool = false) -> (_ key: String?, _ text: String) -> String {
         var secret: [String: Bool] = [:]
         return { key, text in
-            if let key, !text.isEmpty, !isHidden(text) {
+            if let key, !text.isEmpty, !isHidden(text), !(messages && !ExpectedValue.looksLikeAToken(text)) {
                 let named: Bool
                 if let known = secret[key] { named = known } else {
                     named = isSecretName(key) || alsoSecret.contains(key)
@@ -919,6 +943,17 @@ public enum Redactor {
         case let .number(digits): return .string(hidden(digits))
         case let .array(items): return .array(items.map(hiding))
         case let .object(members): return .object(members.map { ($0.key, hiding($0.value)) })
+        default: return value
+        }
+    }
+
+    /// `value` with each of its strings and numbers, however deep, as `text`
+    /// (what a recording of `show .password` writes).
+    public static func hidingLeaves(_ value: JSONValue, as text: String) -> JSONValue {
+        switch value {
+        case .string, .number: return .string(text)
+        case let .array(items): return .array(items.map { hidingLeaves($0, as: text) })
+        case let .object(members): return .object(members.map { ($0.key, hidingLeaves($0.value, as: text)) })
         default: return value
         }
     }
@@ -1084,7 +1119,19 @@ public enum Redactor {
         if signs.contains(.jwt) { shown = hidingJWTs(in: shown) }
         // `KEY = VALUE` has no `: `: its `=` is the sign.
         if !signs.isDisjoint(with: [.setting, .equals]) { shown = hidingSecretLines(in: shown) { _, value in hidden(String(value)) } }
+        // A URL's query encoded inside another's (`?next=%2Fcb%3Ftoken%3DX`, an echo of the request's URL).
+        if signs.contains(.equals) { shown = hidingEncodedPairs(in: shown) }
         return shown
+    }
+
+    /// `text` with the values of secret pairs written percent-encoded in it
+    /// (`next=%2Fcb%3Ftoken%3DX`) hidden where they stand.
+    static func hidingEncodedPairs(in text: String) -> String {
+        guard text.includes(ascii: "%3D") || text.includes(ascii: "%3d"), let plain = text.removingPercentEncoding else { return text }
+        let values = parameterPieces(in: plain).compactMap { $0.secret == nil ? nil : $0.text }.filter { $0.count >= 3 && !isHidden($0) }
+        return values.reduce(text) { text, value in
+            text.replacingOccurrences(of: percentEncoded(value), with: hidden(value)).replacingOccurrences(of: value, with: hidden(value))
+        }
     }
 
     /// A line `KEY: VALUE` or `KEY = VALUE` (an indented `"KEY": VALUE`, as
@@ -1119,6 +1166,9 @@ public enum Redactor {
         // Letters of any script, as `isLetter` took them.
         guard key.allSatisfy({ $0.isLetter || $0.isNumber || "_-.".contains($0) }), isSecretName(key), !value.isEmpty,
               !(value.hasPrefix("<") && value.hasSuffix(">")), !value.contains("<hidden"), !value.hasPrefix("{{") else { return nil }
+        // A list of pairs (`Cookie: sid=X; csrftoken=Y`) is the pairs' rule's: each cookie its own secret, its `;` kept
+        // (hidden whole, a recording needed the whole list as one secret to replay).
+        if value.includes(ascii: "="), parameterPieces(in: String(value)).contains(where: { $0.secret != nil }) { return nil }
         return (key, value.startIndex..<value.endIndex)
     }
 

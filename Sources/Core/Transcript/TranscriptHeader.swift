@@ -62,7 +62,12 @@ public struct TranscriptHeader: Sendable, Equatable {
         if let environment { lines.append("env: \(environment)") }
         switch target {
         case .sandbox: lines.append("base-url: sandbox")
-        case let .url(url): lines.append("base-url: \(url)")
+        case let .url(url):
+            // Its password is a secret on disk (`--base-url http://bob:PW@host`): left out, the user kept;
+            // a replay gives it with `--base-url` (the header's URL is not read with placeholders).
+            var written = url
+            if let password = Redactor.userinfoPassword(in: url) { written.removeSubrange(written.index(before: password.lowerBound)..<password.upperBound) }
+            lines.append("base-url: \(written)")
         }
         lines += variables.map { "var: \($0.name)=\($0.value)" }
         if let login { lines.append("login: \(login)") }

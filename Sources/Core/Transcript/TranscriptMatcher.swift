@@ -320,7 +320,7 @@ public struct TranscriptMatcher: Sendable {
                     listed[Array(member.key.utf8)] = left - 1
                     continue
                 }
-                let shown = Redactor.isSecretName(member.key) || Self.isSecret(at: path) ? Self.hiddenDescription(member.value) : Self.describe(member.value)
+                let shown = Redactor.isSecretName(member.key) ? Self.hiddenDescription(member.value) : Self.describe(member.value)
                 found.append(Mismatch(.body(JSONPath(components: path + [.key(member.key)])),
                                       expected: "no such key (write ... in the object to allow extra keys)", actual: shown))
             }
@@ -378,11 +378,14 @@ public struct TranscriptMatcher: Sendable {
 
     /// A value under a key that names a secret: a string or a number
     /// hidden whatever its length, the strings of a list or an object one by one.
-    /// Whether the value at `path` is under a secret-named member, at any
-    /// depth (`.password[0]`, `.refresh_token.v`): as a value shown whole
-    /// under one is (`got {"v":"<hidden: 1 character>"}`).
+    /// Whether the value at `path` is a secret-named member's, or in its
+    /// list (`.password[0]`), as the screen judges it: an object under such
+    /// a name is judged member by member (`.auth.user_id` is no secret).
     private static func isSecret(at path: [JSONPath.Component]) -> Bool {
-        path.contains { if case let .key(key) = $0 { Redactor.isSecretName(key) } else { false } }
+        for component in path.reversed() {
+            if case let .key(key) = component { return Redactor.isSecretName(key) }
+        }
+        return false
     }
 
     static func hiddenDescription(_ value: JSONValue) -> String {

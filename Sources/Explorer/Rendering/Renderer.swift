@@ -313,7 +313,7 @@ struct Renderer: Sendable {
             // Tokens are never printed: the renderer hides them. Only the
             // preview is made: a large body is neither copied nor printed
             // whole, nor built whole as a tree (its start is: `jsonPreview`).
-            let shown = Self.shown(hiding: carried, secretNames: secretNames)
+            let shown = Self.shown(hiding: carried, secretNames: secretNames, status: response.status)
             let start = try response.jsonPreview(keep: Self.previewParse(previewLimit)).get()
             var (text, complete) = JSONPrinter.pretty(start.value, style: palette.json, limit: previewLimit + 1, shown: shown)
             if complete, !start.complete, response.spool == nil, let whole = response.json {
@@ -328,7 +328,7 @@ struct Renderer: Sendable {
             if response.claimsJSON, response.spool?.jsonError != nil || response.spool == nil {
                 // JSON lines under a JSON type (httpbin's /stream/N): a row each, as a stream's are shown, with no warning.
                 if let rows = Self.jsonLines(response) {
-                    let shown = Self.shown(hiding: carried, secretNames: secretNames)
+                    let shown = Self.shown(hiding: carried, secretNames: secretNames, status: response.status)
                     return rows.map { JSONPrinter.compact($0, style: palette.json, shown: shown) + "\n" }.joined()
                 }
                 let shown = textOrBinary(response, type: type, charset: charset, hiding: carried)
@@ -375,8 +375,8 @@ struct Renderer: Sendable {
 
     /// How a JSON body's strings are shown: secret-named members hidden,
     /// and any string holding a credential the request carried.
-    private static func shown(hiding carried: [String], secretNames: Set<String>) -> (_ key: String?, _ text: String) -> String {
-        let named = Redactor.shownRememberingKeys(alsoSecret: secretNames)
+    private static func shown(hiding carried: [String], secretNames: Set<String>, status: Int = 200) -> (_ key: String?, _ text: String) -> String {
+        let named = Redactor.shownRememberingKeys(alsoSecret: secretNames, messages: status >= 400)
         // A credential is long (a token): most strings are shorter, and are not searched.
         let shortest = carried.map(\.utf8.count).min() ?? .max
         return carried.isEmpty ? named : { key, text in
@@ -397,10 +397,12 @@ struct Renderer: Sendable {
     private func wholeBody(_ response: ReceivedResponse, hiding carried: [String]) -> (out: String, err: String) {
         if response.isReadableWhole, response.undecodedEncoding == nil, !response.claimsBinary {
             if let value = response.json {
-                let (text, _) = JSONPrinter.pretty(value, style: palette.json, limit: .max, shown: Self.shown(hiding: carried, secretNames: secretNames))
+                let (text, _) = JSONPrinter.pretty(value, style: palette.json, limit: .max, shown: Self.shown(hiding: carried, secretNames: secretNames, status: response.status))
                 return (text.hasSuffix("\n") ? text : text + "\n", misreadWarning(response))
             }
-            if let bytes = response.wholeBody, let text = Self.text(bytes, charset: response.textCharset) {
+            // Mostly text (a byte or two not UTF-8) as the screen shows it: its raw bytes went out, secrets and all.
+            if let bytes = response.wholeBody,
+               let text = Self.text(bytes, charset: response.textCharset) ?? Self.mostlyText(bytes, type: Self.mediaType(of: response)) {
                 // Text as it came: no line end added (a 64 MiB text stays 64 MiB).
                 let hidden = Self.hidingSecrets(in: text, carried: carried)
                 let warning = response.claimsJSON && Self.jsonLines(response) == nil
@@ -449,15 +451,22 @@ struct Renderer: Sendable {
             let hidden = Self.hidingSecrets(in: text, carried: carried)
             return preview(escapesControls ? Self.visible(hidden) : hidden, bodySize: spooledSize)
         }
-        // Text said to be text, with a few bytes that are not UTF-8 (`caf\u{E9}` of a Latin-1 server that says
-        // utf-8): shown with U+FFFD and said, as a JSON body is, not hidden as binary (HTTPie shows it so).
-        // Judged by its first 4 KiB: megabytes of noise are not decoded to find out.
-        if type.hasPrefix("text/"), !bytes.contains(0), case let start = bytes.prefix(4096),
-           String(decoding: start, as: UTF8.self).unicodeScalars.lazy.filter({ $0 == "\u{FFFD}" }).count <= max(1, start.count / 32) {
-            let hidden = Self.hidingSecrets(in: String(decoding: bytes, as: UTF8.self), carried: carried)
+        if let text = Self.mostlyText(bytes, type: type) {
+            let hidden = Self.hidingSecrets(in: text, carried: carried)
             return palette.yellow("warning: ") + Self.misreadNote + preview(escapesControls ? Self.visible(hidden) : hidden, bodySize: spooledSize)
         }
         return palette.dim("binary body: \(type), \(Self.size(spooledSize ?? bytes.count)) (not shown)") + "\n"
+    }
+
+    /// Text said to be text, with a few bytes that are not UTF-8 (`caf\u{E9}`
+    /// of a Latin-1 server that says utf-8), read with U+FFFD for each: shown
+    /// and said, as a JSON body is, not taken for binary (HTTPie shows it so).
+    /// Judged by its first 4 KiB: megabytes of noise are not decoded to find out.
+    static func mostlyText(_ bytes: some Collection<UInt8>, type: String) -> String? {
+        guard type.hasPrefix("text/"), !bytes.contains(0), case let start = bytes.prefix(4096),
+              String(decoding: start, as: UTF8.self).unicodeScalars.lazy.filter({ $0 == "\u{FFFD}" }).count <= max(1, start.count / 32)
+        else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// A body as text, or nil when it is binary: UTF-8 without a NUL byte

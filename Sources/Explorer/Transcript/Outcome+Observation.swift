@@ -6,7 +6,9 @@ extension Outcome {
     func observation(renderer: Renderer) -> Observation {
         switch self {
         case .nothing, .exit: return Observation()
-        case let .value(value, _): return Observation(body: .json(value))
+        // `show .password`: hidden on screen, and so in the recording (it was written in clear, and a report
+        // compared the two values in clear).
+        case let .value(value, secret): return Observation(body: .json(secret ? Redactor.hidingLeaves(value, as: "<hidden>") : value))
         case let .variables(variables):
             let text = variables.map { "\($0.name) = \($0.hidden ? "<hidden>" : $0.shown)" }.joined(separator: "\n")
             return Observation(body: text.isEmpty ? nil : .text(Self.lines(text)))
@@ -65,7 +67,11 @@ extension Outcome {
         guard response.bodySize > 0 else { return nil }
         if response.claimsBinary { return .binary("\(Renderer.mediaType(of: response)), \(response.bodySize) bytes") }
         if let json = response.json { return .json(json) }
-        if let bytes = response.wholeBody, let text = Renderer.text(bytes, charset: response.textCharset) { return .text(lines(text)) }
+        // Mostly text (a byte or two not UTF-8), as the screen shows it: recorded as "binary", a replay compared nothing.
+        if let bytes = response.wholeBody,
+           let text = Renderer.text(bytes, charset: response.textCharset) ?? Renderer.mostlyText(bytes, type: Renderer.mediaType(of: response)) {
+            return .text(lines(text))
+        }
         return .binary("\(Renderer.mediaType(of: response)), \(response.bodySize) bytes")
     }
 
