@@ -192,6 +192,9 @@ struct SecretNameTests {
         == "post /x --raw 'Cookie: sessionid=***; csrftoken=***'")
     #expect(Redactor.redact(line: "get /echo next==/cb%3Ftoken%3DS3cN1") == "get /echo next==%2Fcb%3Ftoken%3D***")
     #expect(Redactor.hidingCredentials(inText: "http://h/echo?next=%2Fcb%3Ftoken%3DS3cN2&a=1") == "http://h/echo?next=%2Fcb%3Ftoken%3D<hidden: 5 characters>&a=1")
+    #expect(Redactor.redact(target: "/echo?next=%2Fcb%253Ftoken%253DS3cN1") == "/echo?next=%2Fcb%253Ftoken%253D<hidden: 5 characters>", "encoded twice")
+    let recorded = PatternText.recording("http://x/a?next=%2Fcb%3Faccess_token%3DS3cW2&b=2", baseURL: nil).description
+    #expect(recorded == "http://x/a?next=%2Fcb%3Faccess_token%3D{{secret:access_token}}&b=2", "\(recorded)")
     do { _ = try RequestItem.parse(#"{password:S3cR4}"#) } catch { #expect(!error.reason.contains("S3cR4"), "\(error.reason)") }
     let header = TranscriptHeader.make(profile: "generic", target: .url("http://bob:S3cBU1pw@127.0.0.1:9/api"))
     #expect(header.lines.contains("base-url: http://bob@127.0.0.1:9/api"), "\(header.lines)")

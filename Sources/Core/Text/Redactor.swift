@@ -762,7 +762,10 @@ public enum Redactor {
             guard !value.isEmpty, isSecretParameter(decoded) || names.contains(where: { $0.lowercased() == decoded.lowercased() }) else {
                 // A value that is itself a URL or a query (`next=%2Fcb%3Faccess_token%3DX`): its secret pairs, shown decoded.
                 guard value.includes(ascii: "%3D") || value.includes(ascii: "%3d"), let plain = value.removingPercentEncoding,
-                      case let pieces = parameterPieces(in: plain), pieces.contains(where: { $0.secret != nil }) else { return String(pair) }
+                      case let pieces = parameterPieces(in: plain), pieces.contains(where: { $0.secret != nil }) else {
+                    // Encoded twice (`%253D`): hidden where it stands.
+                    return name + "=" + hidingEncodedPairs(in: value)
+                }
                 return name + "=" + pieces.map { $0.secret == nil ? $0.text : hidden($0.text) }.joined()
             }
             return name + "=" + hidden(value.removingPercentEncoding ?? value)
@@ -1127,11 +1130,35 @@ public enum Redactor {
     /// `text` with the values of secret pairs written percent-encoded in it
     /// (`next=%2Fcb%3Ftoken%3DX`) hidden where they stand.
     static func hidingEncodedPairs(in text: String) -> String {
-        guard text.includes(ascii: "%3D") || text.includes(ascii: "%3d"), let plain = text.removingPercentEncoding else { return text }
-        let values = parameterPieces(in: plain).compactMap { $0.secret == nil ? nil : $0.text }.filter { $0.count >= 3 && !isHidden($0) }
-        return values.reduce(text) { text, value in
-            text.replacingOccurrences(of: percentEncoded(value), with: hidden(value)).replacingOccurrences(of: value, with: hidden(value))
+        encodedSecretPieces(in: text).map { $0.secret == nil ? $0.text : hidden($0.text.removingPercentEncoding ?? $0.text) }.joined()
+    }
+
+    /// `text` in pieces, each value of a secret pair written percent-encoded
+    /// in it (`next=%2Fcb%3Ftoken%3DX`: `X`) with its name: what the screen
+    /// hides and a recording writes as `{{secret:NAME}}`.
+    public static func encodedSecretPieces(in text: String) -> [(text: String, secret: String?)] {
+        guard text.includes(ascii: "%3D") || text.includes(ascii: "%3d") || text.includes(ascii: "%253D") || text.includes(ascii: "%253d"),
+              var plain = text.removingPercentEncoding else { return [(text, nil)] }
+        // Encoded twice too (`%253D`: a typed `next==/cb%3Ftoken%3DX` is encoded again on its way).
+        for _ in 0..<2 where plain.includes(ascii: "%3D") || plain.includes(ascii: "%3d") {
+            guard let again = plain.removingPercentEncoding else { break }
+            plain = again
         }
+        let found = parameterPieces(in: plain).compactMap { piece in piece.secret.map { (value: piece.text, name: $0) } }
+            .filter { $0.value.count >= 3 && !isHidden($0.value) && !$0.value.hasPrefix("{{") }
+        guard !found.isEmpty else { return [(text, nil)] }
+        var pieces: [(text: String, secret: String?)] = []
+        var rest = text[...]
+        // Each where it stands, encoded (`a%2Fb`) or as it is (letters and digits need no encoding).
+        while let (range, name) = found.compactMap({ value, name in
+            (rest.range(of: percentEncoded(value)) ?? rest.range(of: value)).map { ($0, name) }
+        }).min(by: { $0.0.lowerBound < $1.0.lowerBound }) {
+            if rest.startIndex < range.lowerBound { pieces.append((String(rest[..<range.lowerBound]), nil)) }
+            pieces.append((String(rest[range]), name))
+            rest = rest[range.upperBound...]
+        }
+        if !rest.isEmpty { pieces.append((String(rest), nil)) }
+        return pieces
     }
 
     /// A line `KEY: VALUE` or `KEY = VALUE` (an indented `"KEY": VALUE`, as

@@ -210,6 +210,12 @@ extension PatternText {
         // Secret-named `NAME=VALUE` pairs (`password="a b"`, a URL's `?access_token=`), read across words.
         func pairs(_ span: String) {
             for piece in Redactor.parameterPieces(in: span) {
+                if let name = piece.secret { pieces.append(.pattern(.init(.secret(name)))) } else { encodedPairs(piece.text) }
+            }
+        }
+        // A URL's query encoded inside another's (`?next=%2Fcb%3Ftoken%3DX`, an echo of the request's URL).
+        func encodedPairs(_ span: String) {
+            for piece in Redactor.encodedSecretPieces(in: span) {
                 if let name = piece.secret { pieces.append(.pattern(.init(.secret(name)))) } else { plainWords(piece.text) }
             }
         }
