@@ -255,16 +255,18 @@ public actor WebSocketSession {
                 let handshake = if let url { await handshakeHeaderList(for: url) } else { [HTTPHeader]() }
                 emitter.yield(.failed(await ConnectFailure.describe(failure, url: url, handshake: handshake, session: session)))
                 break
-            } else {
-                // A reconnect try that did not open: said, with what the next does about it (it failed in silence,
-                // and only "retrying" showed that the expired token had been refused).
-                let reason = await ConnectFailure.describe(failure, url: url, handshake: [], session: session)
-                emitter.yield(.failed("try \(attempt) failed: \(reason)" + (refreshToken ? "; the next refreshes the token first" : "")))
             }
+            // A reconnect try that did not open, when another follows: said, with what the next does about it
+            // (it failed in silence, and only "retrying" showed that the expired token had been refused).
+            let failedTry = !opened && hasOpened ? attempt : nil
             attempt += 1
             guard let delay = options.reconnect.delay(beforeAttempt: attempt) else {
                 emitter.yield(.gaveUp)
                 break
+            }
+            if let failedTry {
+                let reason = await ConnectFailure.describe(failure, url: url, handshake: [], session: session)
+                emitter.yield(.failed("try \(failedTry) failed: \(reason)" + (refreshToken ? "; the next refreshes the token first" : "")))
             }
             state = .waiting
             emitter.yield(.retrying(in: delay, attempt: attempt))
