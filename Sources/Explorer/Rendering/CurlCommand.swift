@@ -146,11 +146,6 @@ enum CurlCommand {
         }
     }
 
-    /// `form`: a multipart body as the parts curl makes it from (`-F
-    /// 'photo=@cat.png'`), its boundary and bytes left to curl; the body
-    /// inlined was raw bytes and a fixed boundary, or `@BODY_FILE` nobody had.
-    /// `bodyFile`: a whole body read from a file, as curl's `--data-binary @FILE`:
-    /// inlined, its bytes (a password in a form file) were printed and recorded.
     /// A body's credentials no item's name said (a file's JSON read into a
     /// field, `data=@body.json`; `"Bearer …"` in a value) as variables:
     /// the secret-named members of JSON written in it, escaped or not, and
@@ -167,6 +162,11 @@ enum CurlCommand {
         return shown + text[cursor...]
     }
 
+    /// `form`: a multipart body as the parts curl makes it from (`-F
+    /// 'photo=@cat.png'`), its boundary and bytes left to curl; the body
+    /// inlined was raw bytes and a fixed boundary, or `@BODY_FILE` nobody had.
+    /// `bodyFile`: a whole body read from a file, as curl's `--data-binary @FILE`:
+    /// inlined, its bytes (a password in a form file) were printed and recorded.
     static func render(_ request: PreparedRequest, follow: Int? = nil, form: [FormPart]? = nil, bodyFile: String? = nil) -> String {
         var words = ["curl"]
         if request.method == "HEAD" {
