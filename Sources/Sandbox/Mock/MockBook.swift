@@ -207,12 +207,12 @@ final class MockBook: @unchecked Sendable {
             /// carries none, and its recorded wrong-password 401 would win.
             func rank(_ candidate: (StepKey, Fit)) -> (Int, Int, Int, Int, Int, Int) {
                 let step = scripts[candidate.0.script].steps[candidate.0.step]
-                let refusedUnsigned = mode == .match && request.signedIn && step.expectation.status == 401 ? 0 : 1
+                let notRefusedWhenSignedIn = mode == .match && request.signedIn && step.expectation.status == 401 ? 0 : 1
                 let plain = mode == .match && step.command.contains("{{secret:wrong_") ? 0 : 1
                 let settled = changedBefore[candidate.0].map(session.answeredSteps.contains) ?? true ? 1 : 0
-                guard let last, candidate.0.script == last.script else { return (refusedUnsigned, candidate.1.score, plain, settled, 0, 0) }
+                guard let last, candidate.0.script == last.script else { return (notRefusedWhenSignedIn, candidate.1.score, plain, settled, 0, 0) }
                 let after = candidate.0.step > last.step
-                return (refusedUnsigned, candidate.1.score, plain, settled, after ? 2 : 1,
+                return (notRefusedWhenSignedIn, candidate.1.score, plain, settled, after ? 2 : 1,
                         after ? -(candidate.0.step - last.step) : candidate.0.step - last.step)
             }
             guard let best = fitting.max(by: { rank($0) < rank($1) }) else {
