@@ -236,7 +236,7 @@ struct Replayer: Sendable {
             // `env: staging` under a built-in profile was taken without a word (`--env staging` was refused).
             if let named = header.environment {
                 return .failure(.broken("\(path):\(header.environmentLine):\(header.environmentColumn): env: \(named) picks an environment of a "
-                                        + "profile file; this transcript's profile is the built-in \(header.profile), replayed where its header says"))
+                                        + "profile file; this transcript's profile is the built-in \(header.profile), replayed where its header says (drop the env: line)"))
             }
             return .success(nil)
         }
