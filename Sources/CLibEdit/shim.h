@@ -49,8 +49,9 @@ EX_SHARED char *ex_prompt_text = NULL;
 /// Written to (one byte) when output is waiting to be printed above the line
 /// being edited, such as a WebSocket frame that arrived while the user types.
 EX_SHARED int ex_output_pipe[2] = {-1, -1};
-/// Prints the waiting output; set from Swift, called from the read function.
-EX_SHARED void (*ex_output_hook)(void) = NULL;
+/// Hands over the waiting output (malloc'd, the caller frees it), or NULL
+/// when nothing waits; set from Swift, called from the read function.
+EX_SHARED char *(*ex_output_hook)(void) = NULL;
 
 /// Whether Ctrl-Z is ours to handle: not when it was ignored at the start (no job control).
 EX_SHARED volatile sig_atomic_t ex_handles_stop = 0;
@@ -172,7 +173,7 @@ static inline int ex_output_pipe_init(void) {
 
 /// Sets the function that prints waiting output (Swift cannot assign a C
 /// global under strict concurrency).
-static inline void ex_set_output_hook(void (*hook)(void)) {
+static inline void ex_set_output_hook(char *(*hook)(void)) {
     ex_output_hook = hook;
 }
 
@@ -344,7 +345,12 @@ static int ex_getc(EditLine *el, wchar_t *out) {
                print the output, and have libedit draw prompt and line again. */
             char buf[64];
             while (read(ex_output_pipe[0], buf, sizeof buf) > 0) {}
-            if (ex_output_hook) {
+            /* Taken after the pipe is drained: text posted in between is in
+               it, and its wake byte then finds nothing. Nothing waiting, no
+               redraw: an empty one drew a second prompt that a script reading
+               the terminal took for the end of its next command's output. */
+            char *text = ex_output_hook ? ex_output_hook() : NULL;
+            if (text) {
                 /* Back to the prompt's first row and clear to the end of the
                    screen: a line that wraps left its first rows behind. */
                 const char *term = getenv("TERM");
@@ -357,7 +363,8 @@ static int ex_getc(EditLine *el, wchar_t *out) {
                     if (up > 0) fprintf(stdout, "\x1b[%dA", up);
                     fputs("\r\x1b[J", stdout);
                 }
-                ex_output_hook();
+                fputs(text, stdout);
+                free(text);
                 fflush(stdout);
                 el_set(el, EL_REFRESH);
             }

@@ -132,6 +132,36 @@ def test_a_10_mb_frame_is_previewed_on_one_line_and_the_repl_stays_responsive(sp
     assert x.run("show .type").strip() == '"big"'
 
 
+def test_a_burst_of_frames_redraws_the_prompt_only_under_new_text(spawn, socket_server):
+    # Each wake of the editor cleared the line and drew the prompt again, with
+    # or without text to print: a frame posted as the editor took the last
+    # ones left a wake with nothing behind it, and a second prompt. A script
+    # reading the terminal took it for the end of its next command's output
+    # (a `ws status` read empty). A race: caught in some runs of a burst.
+    count = 2000
+
+    def burst(server, conn):
+        websocket_handshake(server, conn)
+        for n in range(count):
+            conn.sendall(text_frame(b'{"n":%d}' % n))
+            time.sleep(0.0002 * (n % 3))  # uneven: frames now one by one, now a few at once
+        server.stopped.wait(30)
+
+    server = socket_server(burst)
+    x = spawn()
+    assert "connected to " in x.run(f"ws connect ws://127.0.0.1:{server.port}/")
+    x.expect('{"n":%d}' % (count - 1), timeout=60)
+    x.expect(PROMPT)
+    x.type_visibly("ws sta")
+    x.send("tus" + ENTER)
+    status = x.expect(PROMPT)
+    assert "received: %d," % count in status, status
+    # Every redraw (a clear to the end of the screen) is followed by frames, then the prompt.
+    redraws = x.transcript.split("\x1b[J")[1:]
+    empty = [r for r in redraws if r.lstrip("\r").startswith(PROMPT)]
+    assert not empty, f"{len(empty)} of {len(redraws)} redraws printed nothing: {empty[:3]!r}"
+
+
 def test_a_silent_peer_is_dropped_by_the_heartbeat_and_retried_per_the_flags(spawn, socket_server):
     def silent(server, conn):
         websocket_handshake(server, conn)

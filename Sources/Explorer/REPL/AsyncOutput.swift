@@ -56,8 +56,10 @@ final class AsyncOutput: @unchecked Sendable {
         }
     }
 
-    private static let hook: @convention(c) () -> Void = {
+    /// The waiting text for the read function to print (it frees it), or
+    /// nil when none waits: then it redraws nothing.
+    private static let hook: @convention(c) () -> UnsafeMutablePointer<CChar>? = {
         let text = shared.take()
-        if !text.isEmpty { ex_write_stdout(text) }
+        return text.isEmpty ? nil : strdup(text)
     }
 }
