@@ -466,8 +466,8 @@ import Testing
         let typo = Scratch.file("typo", extension: "transcript").path
         try (header + "> get /api/tasks/categories\nHTTP/1.1 200 OK\n\n> captur x = .[0]\n\n> show\n").write(toFile: typo, atomically: true, encoding: .utf8)
         let broken = await Replayer().run(typo)
-        #expect(broken.failure == .broken("\(typo):8: unknown command 'captur'; did you mean 'capture'? (type help for the list)"))
-        #expect(broken.status == .parse && broken.steps.count == 1)
+        #expect(broken.failure == .broken("\(typo):8: unknown command 'captur'; did you mean 'capture'? (type help for the list); nothing was run"))
+        #expect(broken.status == .parse && broken.steps.isEmpty && broken.notRun == 3)
         let recorded = Scratch.file("recorded-typo", extension: "transcript").path
         try (header + "> captur x = .[0]\nerror: unknown command 'captur'; did you mean 'capture'? (type help for the list)\n")
             .write(toFile: recorded, atomically: true, encoding: .utf8)
@@ -476,6 +476,30 @@ import Testing
         let unfilled = Scratch.file("unfilled", extension: "transcript").path
         try (header + "> get /api/tasks/{{id}}\nHTTP/1.1 200 OK\n").write(toFile: unfilled, atomically: true, encoding: .utf8)
         #expect(await Replayer().run(unfilled).status == .mismatch)
+    }
+
+    /// A line that cannot parse was found when its step came: a typo at
+    /// line 11 after the steps before it had changed the server. Every line
+    /// is parsed before the first step runs; a variable's word is left to
+    /// its step (only its value settles it), and so is a line that expects
+    /// an error.
+    @Test func aLineThatCannotParseStopsTheRunBeforeItsFirstStep() async throws {
+        let header = "# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n\n"
+        let path = Scratch.file("late-typo", extension: "transcript").path
+        try (header + "> post /api/tasks title=x price:=5 city=Leeds\nHTTP/1.1 201 Created\n\n"
+             + "> set n=5\n\n> get /api/tasks/{{n}} X-N:{{n}}\nHTTP/1.1 401 Unauthorized\n\n"
+             + "> post /api/tasks/{{n}} price:=[1,\nHTTP/1.1 201 Created\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let run = await Replayer().run(path)
+        #expect(run.failure == .broken("\(path):13: 'price:=[1,': invalid JSON after ':=' (expected a JSON value, found end of input "
+                                       + "at character 4 of the value); nothing was run"))
+        #expect(run.steps.isEmpty && run.notRun == 4 && run.status == .parse)
+        // Words with variables are their steps' to judge: a JSON value or a path made of one parses here
+        // whatever it holds, and a line that expects an error is a test of that error.
+        let fine = Scratch.file("variables-parse-later", extension: "transcript").path
+        try (header + "> set list=[1,2]\n\n> post /api/tasks items:={{list}}\nHTTP/1.1 401 Unauthorized\n\n"
+             + "> get /api/tasks bad\nerror: 'bad' is not a request item: use name=value, name:=json, Header:value, name==query or name@file\n").write(toFile: fine, atomically: true, encoding: .utf8)
+        let ran = await Replayer().run(fine)
+        #expect(ran.steps.count == 3, "\(String(describing: ran.failure))")
     }
 
     @Test func brokenTranscriptsAreOneLineEach() async throws {

@@ -60,6 +60,10 @@ struct Replayer: Sendable {
             run.failure = .broken("\(path): no steps: a transcript tests its '> ' command lines, and this one has none")
             return
         }
+        if let (line, message) = Self.unparsable(transcript.steps) {
+            run.failure = .broken("\(path):\(line): \(message); nothing was run")
+            return
+        }
         let profile = chosen?.profile ?? Profile.named(header.profile == "none" ? Profile.generic.name : header.profile)!
         let target: LiveSession.Target
         if let baseURL {
@@ -198,6 +202,31 @@ struct Replayer: Sendable {
             }
         }
         return missing
+    }
+
+    /// The first command line that cannot parse, whatever the steps before
+    /// it bind: found before any step runs (a typo at line 40 was found
+    /// after the steps before it had changed the server). A word holding a
+    /// `{{variable}}` is left to its step, as only its value settles it
+    /// (each reference stands in as `0` here), and so is a line that
+    /// expects an error: a recorded typo tests its message.
+    static func unparsable(_ steps: [TranscriptStep]) -> (line: Int, message: String)? {
+        for step in steps where step.expectation.errors.isEmpty {
+            var parser = CommandParser()
+            for opening in step.command.ranges(of: "{{") {
+                let rest = step.command[opening.upperBound...]
+                guard let closing = rest.firstRange(of: "}}") else { continue }
+                parser.variables[rest[..<closing.lowerBound].trimmingBlanks()] = "0"
+            }
+            do { _ = try parser.parse(step.command) } catch {
+                if step.command.contains("{{") {
+                    guard let column = error.column, let words = try? LineTokenizer.split(step.command),
+                          let word = words.last(where: { $0.start <= column }), !word.text.contains("{{") else { continue }
+                }
+                return (step.line, error.message)
+            }
+        }
+        return nil
     }
 
     /// Writes `text` over the file at `path` atomically, keeping its
