@@ -9,7 +9,7 @@ struct SecretNameTests {
         ("client_secret", true), ("X-Api-Key", true), ("apikey", true), ("api_key_id", true),
         ("Authorization", true), ("cookie", true), ("Proxy-Authorization", true),
         ("access_token", true), ("refreshToken", true), ("token", true), ("accessTOKEN", true),
-        ("token_type", false), ("title", false), ("tokens", false), ("passport", false), ("", false), ("ток", false),
+        ("token_type", false), ("title", false), ("tokens", true), ("passport", false), ("", false), ("ток", false),
         // Short for a password, as whole names only (`set pw=…` was shown by `vars`).
         ("pass", true), ("pw", true), ("PWD", true), ("passphrase", true), ("pwd_hint", false), ("compass", false),
         ("db_pw", true), ("user-pass", true), ("adminPwd", true), ("bypass", false), ("mypw", false),
@@ -257,6 +257,16 @@ struct SecretNameTests {
             #expect(!Redactor.isSecretName(name), "\(name)")
         }
         #expect(Redactor.isSecretName("access_token") && Redactor.isSecretName("refreshToken") && Redactor.isSecretName("token"))
+        // Plurals were no secrets (`"refresh_tokens": ["…"]` shown, recorded, resent across origins); token counts are none.
+        for name in ["tokens", "access_tokens", "refresh_tokens", "authTokens", "deviceTokens", "API_TOKENS"] {
+            #expect(Redactor.isSecretName(name), "\(name)")
+        }
+        for name in ["max_tokens", "prompt_tokens", "completionTokens", "total_tokens", "input_tokens", "output_tokens",
+                     "cached_tokens", "reasoning_tokens", "maxOutputTokens", "token_type", "tokens_used"] {
+            #expect(!Redactor.isSecretName(name), "\(name)")
+        }
+        #expect(Redactor.redact(json: .object([("refresh_tokens", .array([.string("S3CRETB")])), ("max_tokens", .number("256"))]))
+                == .object([("refresh_tokens", .array([.string(Redactor.hidden("S3CRETB"))])), ("max_tokens", .number("256"))]))
         #expect(Redactor.redact(target: "/maps?key=AIzaSyA&q=x&sig=S1g") == "/maps?key=\(Redactor.hidden("AIzaSyA"))&q=x&sig=\(Redactor.hidden("S1g"))")
         #expect(Redactor.redact(line: "get /x api-key:AZUREKEY1 key==QKEY5 keyword==cats") == "get /x api-key:*** key==*** keyword==cats")
         #expect(Redactor.redact(line: "get /y?key=QKEY5&page=2") == "get /y?key=***&page=2")

@@ -220,11 +220,16 @@ public enum Redactor {
         // hidden, `next` had it but `show` did not, and a recording wrote `{{secret:nextpagetoken}}`.
         let letters = lower.filter { $0.isLetter }
         if ["pagetoken", "nexttoken", "continuationtoken", "synctoken"].contains(where: letters.hasSuffix) { return true }
+        // A language model's token counts (`max_tokens`, `prompt_tokens`, `usage.output_tokens`) count words, hold none.
+        if letters.hasSuffix("tokens"), Self.tokenCounts.contains(where: letters.dropLast(6).hasSuffix) { return true }
         if ["_length", "_policy", "_version", "_at", "_count", "_required", "_hint", "_strength",
             "_enabled", "_changed", "_rules"].contains(where: lower.hasSuffix) { return true }
         return ["Length", "Policy", "Version", "At", "Count", "Required", "Hint", "Strength", "Enabled", "Changed", "Rules"]
             .contains { name.hasSuffix($0) && name.count > $0.count && name.dropLast($0.count).last?.isLowercase == true }
     }
+
+    private static let tokenCounts = ["max", "min", "prompt", "completion", "total", "input", "output", "cached", "reasoning",
+                                      "remaining", "used", "num", "context", "audio", "text", "image", "generated", "billed", "estimated"]
 
     /// Names judged so far (a few thousand at most: answers with generated keys are not kept for ever).
     private static let judged = NIOLockedValueBox<[String: Bool]>([:])
@@ -242,9 +247,11 @@ public enum Redactor {
         func has(_ word: [UInt8]) -> Bool {
             word.count <= name.count && (0...(name.count - word.count)).contains { holds(word, at: $0) }
         }
-        // `access_token`, `refreshToken`, `token` are secrets; `token_type` is not.
+        // `access_token`, `refreshToken`, `token` are secrets; `token_type` is not. Plurals too
+        // (`refresh_tokens`, `authTokens`), save counts (`max_tokens`: `describesASecret`).
         return secretHeaderBytes.contains { $0.count == name.count && holds($0, at: 0) }
             || name.count >= 5 && holds(tokenBytes, at: name.count - 5)
+            || name.count >= 6 && holds(tokenBytes + [UInt8(ascii: "s")], at: name.count - 6)
             || secretWordBytes.contains(where: has)
     }
 
