@@ -422,7 +422,10 @@ def test_a_recording_of_a_socket_elsewhere_replays_against_another_environment(t
     import threading
     from websockets.sync.server import serve
 
+    reached = []
+
     def handler(socket):
+        reached.append(socket.local_address[1])
         for message in socket:
             socket.send(message)
 
@@ -445,6 +448,12 @@ def test_a_recording_of_a_socket_elsewhere_replays_against_another_environment(t
         for name in ["one", "two"]:
             replay = run_explorer(["replay", "r.transcript", "--env", name], env=env, cwd=tmp_path, timeout=30)
             assert replay.returncode == 0, replay.stdout + replay.stderr
+        assert reached == [one, one, two], reached
+        # --base-url puts the socket on its host, as in the REPL: it went to the environment's
+        # websocket-url, carrying what the other server had handed out.
+        replay = run_explorer(["replay", "r.transcript", "--base-url", f"http://127.0.0.1:{two}"], env=env, cwd=tmp_path, timeout=30)
+        assert replay.returncode == 0, replay.stdout + replay.stderr
+        assert reached == [one, one, two, two], reached
     finally:
         for server in servers:
             server.shutdown()

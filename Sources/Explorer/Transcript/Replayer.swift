@@ -64,7 +64,10 @@ struct Replayer: Sendable {
             run.failure = .broken("\(path):\(line): \(message); nothing was run")
             return
         }
-        let profile = chosen?.profile ?? Profile.named(header.profile == "none" ? Profile.generic.name : header.profile)!
+        // --base-url is the backend's, sockets too, as in the REPL: the environment's `websocket-url`
+        // was kept, and a token the --base-url server handed out went to that other host.
+        let fromFile = baseURL == nil ? chosen?.profile : chosen?.document.profile
+        let profile = fromFile ?? Profile.named(header.profile == "none" ? Profile.generic.name : header.profile)!
         let target: LiveSession.Target
         if let baseURL {
             target = .url(baseURL)
