@@ -132,6 +132,33 @@ def test_a_credential_the_server_echoes_is_hidden_on_screen_in_reports_and_in_up
     assert run_explorer(["replay", str(transcript)], env=env, cwd=tmp_path).returncode == 0
 
 
+class ReasonEcho(QuietHandler):
+    """Refuses with the key it was sent in its reason phrase, as some gateways do."""
+
+    def do_GET(self):
+        self.send_response(403, "Forbidden for key " + self.headers.get("X-Api-Key", ""))
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+
+def test_a_credential_quoted_in_the_reason_phrase_is_hidden_on_screen_and_in_reports(http_server, tmp_path):
+    # The status line was the one place the request's credential was shown in clear.
+    url = base_url(http_server(ReasonEcho))
+    key = "sk-live-9f8e7d6c5b4a"
+    env = isolated_env(tmp_path, EXPLORER_SECRET_API_KEY=key)
+    shown = run_explorer(["--base-url", url, "-c", "get /thing X-Api-Key:{{secret:api_key}}", "-c", f"get /thing X-Api-Key:{key} -v"],
+                         env=env, cwd=tmp_path)
+    assert shown.stdout.count(" 403 Forbidden for key <hidden: 20 characters>") == 2, shown.stdout
+    assert key not in shown.stdout + shown.stderr
+    (tmp_path / "t.transcript").write_text(f"# explorer transcript v1\nprofile: generic\nbase-url: {url}\n\n"
+                                           f"> get /thing X-Api-Key:{key}\nHTTP/1.1 200 OK\n")
+    report = run_explorer(["test", "t.transcript", "--junit", "report.xml"], env=env, cwd=tmp_path)
+    assert report.returncode == 4, report.stdout + report.stderr
+    assert "got      403 Forbidden for key <hidden>" in report.stdout, report.stdout
+    for where in (report.stdout, report.stderr, (tmp_path / "report.xml").read_text()):
+        assert key not in where
+
+
 def test_auth_header_is_a_secret_and_each_auth_line_replaces_the_last(stranger, tmp_path):
     lines = ["auth header X-Auth HDRAUTH8", "get /one -v", "auth basic u:pw", "get /two", "auth none", "get /three", "auth"]
     result = explorer(["--base-url", stranger, "--record", "auth.transcript", *sum((["-c", line] for line in lines), [])], tmp_path)

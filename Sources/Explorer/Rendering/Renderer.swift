@@ -70,7 +70,8 @@ struct Renderer: Sendable {
         // With -v, every redirect followed is shown as it happened.
         if view.contains(.requestHeaders) {
             for hop in exchange.hops {
-                out += sent(hop.request, view) + "\n" + statusLine(hop) + headerLines(hop.response.headers, hiding: credentials(of: hop.request) + alsoHidden) + "\n"
+                let carried = credentials(of: hop.request) + alsoHidden
+                out += sent(hop.request, view) + "\n" + statusLine(hop, hiding: carried) + headerLines(hop.response.headers, hiding: carried) + "\n"
             }
         }
         if !view.isDisjoint(with: [.requestHeaders, .requestBody]) { out += sent(exchange.request, view) + "\n" }
@@ -81,8 +82,8 @@ struct Renderer: Sendable {
             if piped { err += line } else { out += line }
         }
         for warning in [exchange.refreshWarning, exchange.storeWarning].compactMap({ $0 }) { err += palette.yellow("warning: ") + warning + "\n" }
-        if !view.isDisjoint(with: [.statusLine, .responseHeaders]) { out += statusLine(exchange) }
         let carried = credentials(of: exchange.request) + Self.cookiesSet(in: response.headers) + exchange.heldTokens + alsoHidden
+        if !view.isDisjoint(with: [.statusLine, .responseHeaders]) { out += statusLine(exchange, hiding: carried) }
         if view.contains(.responseHeaders) {
             out += headerLines(response.headers, hiding: carried)
         } else if (300..<400).contains(response.status), let location = response.header("Location") {
@@ -116,9 +117,11 @@ struct Renderer: Sendable {
         return (out, err)
     }
 
-    private func statusLine(_ exchange: Exchange) -> String {
+    /// `hiding`: credentials the request carried, which a reason phrase may
+    /// quote (`403 Forbidden for key sk-live-…`).
+    private func statusLine(_ exchange: Exchange, hiding carried: [String]) -> String {
         let response = exchange.response
-        let statusText = Self.visible("\(response.version) \(response.statusAndReason)", keepingLines: false)
+        let statusText = Self.visible(Redactor.hiding(carried, inText: "\(response.version) \(response.statusAndReason)"), keepingLines: false)
         let colored: String
         switch response.status {
         case 200..<300: colored = palette.green(statusText)

@@ -338,6 +338,10 @@ struct Replayer: Sendable {
         var secrets = SecretScrubber()
         /// The values filled in for `{{secret:NAME}}`, however short (the mock leaves them out of what it matches).
         var supplied: Set<String> = []
+        /// The credentials the step's request carried, written in the file or
+        /// not (`X-Api-Key:sk-live-…`): a status line that quotes one
+        /// (`403 Forbidden for key sk-live-…`) was shown so in the report and JUnit.
+        private var carried: [String] = []
         /// The verdicts so far; `record` adds one and tells `onStep`. (A
         /// `didSet` that read `oldValue` copied the whole array at every
         /// step: a replay grew with the square of its steps, a quarter of a
@@ -529,6 +533,9 @@ struct Replayer: Sendable {
             }
             var observation = outcome.observation(renderer: Renderer(palette: .plain, envelope: profile.errorEnvelope))
             await learnSecrets(from: observation)
+            carried = if case let .exchange(exchange, _, _) = outcome {
+                Renderer.credentials(of: exchange.request, secretHeaders: profile.secretHeaders, secretParameters: profile.secretParameters)
+            } else { [] }
             // `-a bob:{{secret:pw}}`: the Basic header made of it, which a server may echo whole (base64).
             if case let .exchange(exchange, _, _) = outcome, let authorization = exchange.request.header("Authorization"),
                let basic = BasicCredentials(authorization: authorization), supplied.contains(basic.password) {
@@ -666,6 +673,9 @@ struct Replayer: Sendable {
         func hidingSecrets(in text: String) -> String {
             var shown = secrets.hide(text)
             for value in supplied where value.count >= 3 && value.count < SecretScrubber.typedMinimumLength {
+                shown = shown.replacingOccurrences(of: value, with: "<hidden>")
+            }
+            for value in carried.sorted(by: { $0.count > $1.count }) where value.count >= 3 {
                 shown = shown.replacingOccurrences(of: value, with: "<hidden>")
             }
             return shown
