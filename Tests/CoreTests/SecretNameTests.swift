@@ -200,6 +200,27 @@ struct SecretNameTests {
     #expect(header.lines.contains("base-url: http://bob@127.0.0.1:9/api"), "\(header.lines)")
 }
 
+/// A token given as Basic's user, its password empty (Stripe's `curl -u
+/// sk_test_KEY:`, GitHub's `https://TOKEN@host`), was written in clear to
+/// history, recordings, a recording's header and error lines: only a
+/// password counted as Basic's secret.
+@Test func aTokenGivenAsTheUserIsTheSecret() {
+    #expect(Redactor.redact(line: "curl -u sk_test_S3CA: http://h/v1/charges") == "curl -u '***:' http://h/v1/charges")
+    #expect(Redactor.redact(line: "curl -u bob:pw12 http://h/") == "curl -u 'bob:***' http://h/")
+    #expect(Redactor.redact(line: "get /x -a sk_test_S3CC:") == "get /x -a ***:")
+    #expect(Redactor.redact(line: "get /x --auth=sk_test_S3CC:") == "get /x --auth=***:")
+    #expect(Redactor.redact(line: "get http://ghp_S3CB@h/x") == "get http://***@h/x")
+    #expect(Redactor.redact(line: "get http://ghp_S3CB:@h/x") == "get http://***:@h/x")
+    // What a recording wrote is left as it is when shown again (a report showed `{{secret:{{secret:password}}@`).
+    for line in ["get http://{{secret:token}}@h/x", "get /x -a {{secret:token}}:", "get http://u:{{secret:pw}}@h/x", "curl -u {{secret:token}}: http://h/"] {
+        #expect(Redactor.redact(line: line) == line, "\(line)")
+    }
+    #expect(Redactor.secretsInTarget("http://ghp_S3CB@h/x").map(\.name) == ["token"])
+    #expect(URLCheck.quoted("http://ghp_S3CB@h:99999/x") == "'http://…@h:99999/x'")
+    let header = TranscriptHeader.make(profile: "generic", target: .url("http://ghp_S3CE@127.0.0.1:9/api"))
+    #expect(header.lines.contains("base-url: http://127.0.0.1:9/api"), "\(header.lines)")
+}
+
 /// A header a profile names as its credential is hidden whatever it is called.
 @Suite struct ProfileSecretHeaderTests {
     @Test func aProfilesCredentialHeaderIsHiddenWhateverItsName() {

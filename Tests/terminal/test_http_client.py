@@ -424,8 +424,9 @@ def test_curl_names_supplied_secrets_keeps_schemes_and_users_and_sends_the_same_
     commands = [line for line in result.stdout.splitlines() if line.startswith("curl ")]
     assert len(commands) == 6, result.stdout + result.stderr
     assert commands[4].startswith("""curl -u 'bob:'"$PASSWORD" """) and "Authorization" not in commands[4], commands[4]
-    # An empty password is none to hide (it was "$PASSWORD", a variable to set to nothing).
-    assert commands[5].startswith("curl -u 'eve:' ") and "$" not in commands[5], commands[5]
+    # An empty password is none to hide (it was "$PASSWORD", a variable to set to nothing): the user
+    # is the secret then, a token given as the user (Stripe's `-u sk_test_KEY:`).
+    assert commands[5].startswith("""curl -u "$TOKEN"':' """) and "eve" not in commands[5], commands[5]
     assert """-H 'Authorization: Bearer '"$TOK\"""" in commands[3], commands[3]
     assert """-H 'X-Api-Key: '"$TOK\"""" in commands[0], commands[0]
     assert """-H 'Authorization: Bearer '"$TOKEN\"""" in commands[1], commands[1]
@@ -433,8 +434,9 @@ def test_curl_names_supplied_secrets_keeps_schemes_and_users_and_sends_the_same_
     assert not any(secret in result.stdout for secret in ["t0k-supplied", "typed-t0k", "pa55-w0rd"]), result.stdout
     assert Backend.auth == [], "--curl sends nothing"
     variables = dict(os.environ, TOK="t0k-supplied", TOKEN="typed-t0k", PASSWORD="pa55-w0rd")
-    for command in commands:
-        sent = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=30, env=variables)
+    for index, command in enumerate(commands):
+        given = dict(variables, TOKEN="eve") if index == 5 else variables  # eve's user is the token there
+        sent = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=30, env=given)
         assert sent.returncode == 0, sent.stderr
     assert [auth for _, _, auth in Backend.auth] == [None, "Bearer typed-t0k", "Basic " + base64.b64encode(b"bob:pa55-w0rd").decode(),
                                                      "Bearer t0k-supplied", "Basic " + base64.b64encode(b"bob:pa55-w0rd").decode(),

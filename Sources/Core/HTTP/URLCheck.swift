@@ -47,7 +47,7 @@ public enum URLCheck {
     /// line said them, on screen and in a recording).
     static func quoted(_ text: String) -> String {
         var shown = text
-        if let password = Redactor.userinfoPassword(in: shown), !password.isEmpty { shown.replaceSubrange(password, with: "…") }
+        if let secret = Redactor.userinfoSecret(in: shown) { shown.replaceSubrange(secret.range, with: "…") }
         return "'" + Redactor.hidingCredentials(inText: shown) + "'"
     }
 

@@ -400,11 +400,15 @@ public enum Redactor {
     }
 
     /// `USER:PASSWORD` with the password hidden; a word without a colon (a
-    /// token, HTTPie's `-A bearer -a TOKEN`) hidden whole.
+    /// token, HTTPie's `-A bearer -a TOKEN`) hidden whole, and so is the
+    /// user of an empty password (`-a sk_test_KEY:`, a token as the user).
     static func redactCredentialPair(_ word: String, hide: (String) -> String) -> String {
         guard !isReference(word), !(word.hasPrefix("{{secret:") && word.hasSuffix("}}")) else { return word }
-        guard let colon = word.firstIndex(of: ":") else { return hide("token") }
+        // The user may be a placeholder already (`{{secret:token}}:`): its colon is not the pair's.
+        let userEnd = word.hasPrefix("{{") ? word.range(of: "}}")?.upperBound ?? word.startIndex : word.startIndex
+        guard let colon = word[userEnd...].firstIndex(of: ":") else { return hide("token") }
         let password = word[word.index(after: colon)...]
+        if password.isEmpty { return userEnd > word.startIndex ? word : hide("token") + ":" }
         if password.hasPrefix("{{secret:") && password.hasSuffix("}}") || isReference(String(password)) { return word }
         return String(word[..<colon]) + ":" + hide("password")
     }
@@ -439,10 +443,11 @@ public enum Redactor {
         func value(of flag: String, _ word: String) -> String? {
             switch flag {
             case "-u", "--user":
-                // The user stays (a replay must log in as them); the password goes.
-                guard let colon = word.firstIndex(of: ":") else { return nil }
-                let password = String(word[word.index(after: colon)...])
-                return word[...colon] + (password.isEmpty || isReference(password) ? password : hide("password"))
+                // The user stays (a replay must log in as them); the password goes. With an empty
+                // password (`-u sk_test_KEY:`, Stripe's way), the user is a token: it goes. Without a
+                // colon (`-u bob`) it is a user whose password curl asks for: kept.
+                guard word.contains(":") else { return nil }
+                return redactCredentialPair(word, hide: hide)
             case "-b", "--cookie":
                 // `-b 'csrftoken={{csrf}}'` holds a variable, which a replay fills in: kept.
                 return isCookiesOfReferences(word) ? word : hide("cookie")
@@ -790,16 +795,44 @@ public enum Redactor {
         return text.index(after: colon)..<at
     }
 
-    /// `scheme://user:PASSWORD@host…` with the password hidden.
+    /// The secret of a URL's userinfo: its password (`user:PASSWORD@`), or
+    /// its user when the password is empty or none (`https://TOKEN@host`,
+    /// Stripe's `sk_live_KEY:@`): a token given as the user, named `token`.
+    /// Nil when there is none to hide (a `{{reference}}` is none).
+    public static func userinfoSecret(in text: String) -> (name: String, range: Range<String.Index>)? {
+        let scheme = text.range(of: "://")
+        guard let scheme else { return nil }
+        let authority = text[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard let at = authority.lastIndex(of: "@") else { return nil }
+        // The colon between user and password, not one inside a placeholder (`{{secret:token}}@`).
+        var colon: String.Index?
+        var index = authority.startIndex, braces = 0
+        while index < at, colon == nil {
+            switch authority[index] {
+            case "{": braces += 1
+            case "}": braces = max(0, braces - 1)
+            case ":" where braces == 0: colon = index
+            default: break
+            }
+            index = authority.index(after: index)
+        }
+        let found: (name: String, range: Range<String.Index>) = if let colon, authority.index(after: colon) < at {
+            ("password", authority.index(after: colon)..<at)
+        } else {
+            ("token", authority.startIndex..<(colon ?? at))
+        }
+        return found.range.isEmpty || text[found.range].contains("{{") ? nil : found
+    }
+
+    /// `scheme://user:PASSWORD@host…` with the password hidden; a token
+    /// given as the user (`scheme://TOKEN@host`, `TOKEN:@`) hidden as `token`.
     static func redactUserinfo(in word: String, hide: (String) -> String) -> String {
-        guard let range = userinfoPassword(in: word) else { return word }
-        let (colon, at) = (word.index(before: range.lowerBound), range.upperBound)
-        let password = String(word[range])
-        guard !password.isEmpty, !isReference(password), !password.hasPrefix("{{secret:") else { return word }
+        guard let (name, range) = userinfoSecret(in: word) else { return word }
+        let secret = String(word[range])
         // A copy of it further on (`/basic-auth/admin/PASSWORD`, httpbin's way) goes too, as the transcript hides it.
-        var rest = String(word[at...])
-        if password.count >= 3 { rest = rest.replacingOccurrences(of: password, with: hide("password")) }
-        return String(word[...colon]) + hide("password") + rest
+        var rest = String(word[range.upperBound...])
+        if secret.count >= 3 { rest = rest.replacingOccurrences(of: secret, with: hide(name)) }
+        return String(word[..<range.lowerBound]) + hide(name) + rest
     }
 
     /// The secret parameters of a path's or URL's query (`/a?token=X`), and a
@@ -822,7 +855,7 @@ public enum Redactor {
     /// Where `secretsInTarget`'s values stand, in order.
     private static func secretRanges(in target: String) -> [(name: String, range: Range<String.Index>)] {
         var found: [(name: String, range: Range<String.Index>)] = []
-        if let range = userinfoPassword(in: target), !range.isEmpty, !target[range].contains("{{") { found.append(("password", range)) }
+        if let userinfo = userinfoSecret(in: target) { found.append(userinfo) }
         guard let question = target.firstIndex(of: "?") else { return found }
         let query = target[target.index(after: question)...].prefix { $0 != "#" }
         for pair in query.split(separator: "&") {

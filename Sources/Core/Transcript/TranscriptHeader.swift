@@ -65,8 +65,12 @@ public struct TranscriptHeader: Sendable, Equatable {
         case let .url(url):
             // Its password is a secret on disk (`--base-url http://bob:PW@host`): left out, the user kept;
             // a replay gives it with `--base-url` (the header's URL is not read with placeholders).
+            // A token given as the user (`http://TOKEN@host`, `TOKEN:@`) is left out with its `@`.
             var written = url
-            if let password = Redactor.userinfoPassword(in: url) { written.removeSubrange(written.index(before: password.lowerBound)..<password.upperBound) }
+            if let secret = Redactor.userinfoSecret(in: url), let at = url[secret.range.upperBound...].firstIndex(of: "@") {
+                written.removeSubrange(secret.name == "password" ? url.index(before: secret.range.lowerBound)..<secret.range.upperBound
+                                                                 : secret.range.lowerBound..<url.index(after: at))
+            }
             lines.append("base-url: \(written)")
         }
         lines += variables.map { "var: \($0.name)=\($0.value)" }

@@ -28,7 +28,7 @@ public enum WebSocketAddress: Sendable, Equatable {
     /// for a host named `u` (and said the password in its error).
     static func problem(_ url: String) -> String? {
         var shown = url
-        if let password = Redactor.userinfoPassword(in: url) { shown.replaceSubrange(password, with: "…") }
+        if let secret = Redactor.userinfoSecret(in: url) { shown.replaceSubrange(secret.range, with: "…") }
         if let reason = URLCheck.problem(url, schemes: ["ws", "wss"]) { return reason }
         guard let parsed = URL(string: url) else { return "'\(shown)' is not a ws:// or wss:// URL" }
         if parsed.user != nil || parsed.password != nil {

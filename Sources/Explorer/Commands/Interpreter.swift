@@ -970,10 +970,11 @@ actor Interpreter {
         if let index = request.headers.firstIndex(where: { $0.hasName("Authorization") }),
            let credentials = BasicCredentials(authorization: request.headers[index].value),
            var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false) {
-            components.user = credentials.user
-            // An empty password (`-a 'u:'`) is none to hide: `-u 'u:'`, not a variable to set.
-            components.password = credentials.password.isEmpty ? ""
-                : CurlCommand.placeholder(supplied.named.first { $0.value == credentials.password }?.name ?? "password")
+            func variable(for value: String, _ name: String) -> String { CurlCommand.placeholder(supplied.named.first { $0.value == value }?.name ?? name) }
+            // An empty password (`-a 'sk_test_KEY:'`, `http://TOKEN@host`) makes the user a token: `-u "$TOKEN"':'`.
+            let tokenAsUser = credentials.password.isEmpty && !credentials.user.contains("⟦")
+            components.user = tokenAsUser ? variable(for: credentials.user, "token") : credentials.user
+            components.password = credentials.password.isEmpty ? "" : variable(for: credentials.password, "password")
             if let url = components.url {
                 request.url = url
                 request.headers.remove(at: index)

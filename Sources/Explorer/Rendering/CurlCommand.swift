@@ -72,8 +72,10 @@ enum CurlCommand {
             // A typed Basic credential (`-a bob:PASSWORD`) keeps its user: the command says `-u 'bob:'"$PASSWORD"`.
             if case let .header(name, value) = item, name.lowercased() == "authorization", !value.contains("⟦"),
                let credentials = BasicCredentials(authorization: value) {
-                // An empty password (`-a 'u:'`) is none to hide: `-u 'u:'`, not a variable to set.
-                guard !credentials.password.isEmpty else { return item }
+                // An empty password (`-a 'sk_test_KEY:'`): the user is a token, a variable.
+                guard !credentials.password.isEmpty else {
+                    return .header(name: name, value: BasicCredentials(user: placeholder("token"), password: "").authorization)
+                }
                 return .header(name: name, value: BasicCredentials(user: credentials.user, password: placeholder("password")).authorization)
             }
             switch item {

@@ -357,7 +357,8 @@ final class TranscriptRecorder {
         /// `Authorization: Basic …`, whose password is written `-u USER:{{secret:password}}` by curl, `/basic-auth/USER/PASSWORD` by echoes.
         func learnBasic(_ value: String) {
             guard let credentials = BasicCredentials(authorization: value) else { return }
-            learn(credentials.password, as: "password")
+            // An empty password makes the user a token (`-a sk_test_KEY:`), written so on the line.
+            if credentials.password.isEmpty { learn(credentials.user, as: "token") } else { learn(credentials.password, as: "password") }
         }
         /// A JSON value's secret members, each under its member's name, numbered as items are: the line's
         /// placeholders are named so (one value under two names, `token` and `api_key`, was written as
@@ -390,7 +391,7 @@ final class TranscriptRecorder {
             // `get /a?token=…`, `get http://u:PASSWORD@h/…`: so too (an echo's `"path"` kept them in clear).
             for (name, value) in Redactor.secretsInTarget(target) { learn(value, as: name) }
             // The Basic header the URL's `user:PASSWORD@` became, as `-a`'s is: an echo of it was written in clear.
-            if target.contains("@"), let components = URLComponents(string: target), let user = components.user, let password = components.password,
+            if target.contains("@"), let components = URLComponents(string: target), let user = components.user, case let password = components.password ?? "",
                !items.contains(where: { if case let .header(name, _) = $0 { name.lowercased() == "authorization" } else { false } }) {
                 learn(BasicCredentials(user: user, password: password).authorization, as: "authorization", numbered: false)
             }
