@@ -1310,8 +1310,9 @@ public enum Redactor {
             let end = text[match.upperBound...].firstIndex { $0.isWhitespace || "\"',\\<>".contains($0) } ?? text.endIndex
             let word = text[match.upperBound..<end]
             let atWordStart = match.lowerBound == text.startIndex || !text[text.index(before: match.lowerBound)].isLetter
-            // Not one hidden already (`Bearer <hidden: 23 characters>`), nor a placeholder.
-            if atWordStart, word.count >= 8, !word.hasPrefix("{{") { found.append(match.upperBound..<end) }
+            // Not one hidden already (`Bearer <hidden: 23 characters>`), nor a placeholder, nor a flag after
+            // `-A bearer` (`--auth=TOKEN`, hidden by its rule: taken whole, the line lost its `--auth=`).
+            if atWordStart, word.count >= 8, !word.hasPrefix("{{"), !word.hasPrefix("--") { found.append(match.upperBound..<end) }
             from = end
         }
         return found
