@@ -657,6 +657,27 @@ import Testing
         #expect(text.contains("{{secret:x_session}}") && text.contains("{{secret:x_jwt}}"), "\(text)")
     }
 
+    /// A recording begun logged in (a kept token) says `login: alice@…` in
+    /// its header, replayed with `{{secret:password}}`; `-a bob:PW` typed
+    /// after was written `bob:{{secret:password}}`, and its replay sent
+    /// alice's password as bob's.
+    @Test func aPasswordTypedAfterAHeadersLoginHasANameOfItsOwn() throws {
+        let nowhere = URL(string: "http://127.0.0.1:9")!
+        let path = Scratch.file("header-login", extension: "transcript").path
+        let recorder = try TranscriptRecorder(path: path, header: .make(profile: "generic", target: .url(nowhere.absoluteString), login: "alice@example.com"),
+                                              renderer: Renderer(palette: .plain, envelope: .generic), baseURL: nowhere.absoluteString,
+                                              secrets: SecretScrubber())
+        let line = "get /echo -a bob:hunter2pass"
+        let command = try CommandParser().parse(line)
+        let request = PreparedRequest(method: "GET", url: nowhere.appendingPathComponent("echo"),
+                                      headers: [HTTPHeader(name: "Authorization", value: BasicCredentials(user: "bob", password: "hunter2pass").authorization)])
+        let answer = ReceivedResponse(status: 200, reason: "OK", headers: [], body: [])
+        try recorder.record(line: line, command: command, outcome: .exchange(Exchange(request: request, response: answer, duration: .zero), note: nil),
+                            forcedOffline: false)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains("> get /echo -a bob:{{secret:password_2}}\n"), "\(text)")
+    }
+
     @Test func aMissingSecretIsARuntimeFailure() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("secret-\(UUID().uuidString).transcript").path
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -17,7 +17,16 @@ public struct SecretScrubber: Sendable {
     /// Each secret as it may be written (`forms(of:)`) and its name, the longest first.
     private var written: [(text: String, name: String)] = []
 
+    /// Names a replay fills with no value learned here: a recording's
+    /// `login:` header takes `password`, so a password typed later is `password_2`.
+    private var reserved: Set<String> = []
+
     public init() {}
+
+    /// Keeps `name` for a value this scrubber does not know, unless one it knows holds it.
+    public mutating func reserve(_ name: String) {
+        if !secrets.values.contains(name) { reserved.insert(name) }
+    }
 
     public mutating func learn(_ value: String, name: String, typed: Bool = false) {
         guard value.count >= (typed ? Self.typedMinimumLength : Self.minimumLength), secrets[value] == nil else { return }
@@ -64,7 +73,7 @@ public struct SecretScrubber: Sendable {
     /// second login's password gets a name of its own, so that a replay
     /// can be given each (`EXPLORER_SECRET_PASSWORD_2`).
     public func freeName(_ base: String, for value: String) -> String {
-        let taken = Set(secrets.filter { $0.key != value }.values)
+        let taken = Set(secrets.filter { $0.key != value }.values).union(reserved)
         guard taken.contains(base) else { return base }
         return (2...).lazy.map { "\(base)_\($0)" }.first { !taken.contains($0) }!
     }

@@ -67,6 +67,9 @@ final class TranscriptRecorder {
         self.renderer = renderer
         self.baseURL = baseURL
         scrubber = secrets
+        // The header's login is replayed with `{{secret:password}}`: a password typed later (`-a bob:…`) took
+        // that name too, and its replay sent alice's password as bob's.
+        if header.login != nil { scrubber.reserve("password") }
         self.secretFields = secretFields
         self.frames = frames
         self.variables = variables
