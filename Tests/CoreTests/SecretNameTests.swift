@@ -153,6 +153,22 @@ struct SecretNameTests {
     #expect(Redactor.redact(line: "post /x --raw 'Error: none'") == "post /x --raw 'Error: none'")
 }
 
+/// A text frame of a setting's line was hidden where it came back, and
+/// kept in clear on its own command line (history, the recording); a
+/// header dump's `Set-Cookie:` line was shown in clear in a text body.
+@Test func settingAndCookieLinesAreHiddenInFramesAndTexts() {
+    #expect(Redactor.redact(line: "ws send --text Authorization: Basic S3CR_F1") == "ws send --text Authorization: ***")
+    #expect(Redactor.redact(line: "ws send --text password: S3CR_F2") == "ws send --text password: ***")
+    #expect(Redactor.redact(line: "ws send --text hello: world") == "ws send --text hello: world")
+    let dump = "HTTP/1.1 200 OK\nSet-Cookie: session=S3CR_C1; Path=/\nCookie: theme=S3CR_C2\n"
+    #expect(Redactor.hidingCredentials(inText: dump) == "HTTP/1.1 200 OK\nSet-Cookie: session=\(Redactor.hidden("S3CR_C1")); Path=/\n"
+        + "Cookie: theme=\(Redactor.hidden("S3CR_C2"))\n")
+    // Hidden once, where the pairs' rule hid a secret-named cookie first; a placeholder is none.
+    #expect(Redactor.hidingCredentials(inText: "Cookie: sessionid=S3CR_C3") == "Cookie: sessionid=\(Redactor.hidden("S3CR_C3"))")
+    #expect(Redactor.hidingCredentials(inText: "Cookie: sessionid={{secret:sessionid}}") == "Cookie: sessionid={{secret:sessionid}}")
+    #expect(Redactor.secretsInLines(of: "Set-Cookie: session=S3CR_C1; Path=/\npassword: S3CR_F2").map(\.value) == ["S3CR_C1", "S3CR_F2"])
+}
+
 /// A whole line typed in quotes is one word the parser refuses (an
 /// unknown command); history kept its secrets, and so did an item's error.
 @Test func aLineTypedInQuotesIsReadAsTheLineItHolds() throws {

@@ -169,7 +169,8 @@ import Testing
     @Test func textLinesHideSecretsAndTheBaseURL() {
         #expect(PatternText.recording("base_url = \(Self.base)", baseURL: Self.base).description == "base_url = {{base_url}}")
         #expect(PatternText.recording("api_key = abc123", baseURL: nil).description == "api_key = {{secret:api_key}}")
-        #expect(PatternText.recording("Cookie: sid=1", baseURL: nil).description == "Cookie: {{secret:cookie}}")
+        #expect(PatternText.recording("Cookie: sid=1", baseURL: nil).description == "Cookie: sid={{secret:sid}}")
+        #expect(PatternText.recording("Set-Cookie: a=1; Path=/", baseURL: nil).description == "Set-Cookie: a={{secret:a}}; Path=/")
         #expect(PatternText.recording("Authorization: <access_token>", baseURL: nil).description == "Authorization: <access_token>")
         #expect(PatternText.recording("token \"\(Self.jwt)\" seen", baseURL: nil).description == "token \"{{secret:jwt}}\" seen")
         #expect(PatternText.recording("a {{b}}", baseURL: nil).description == #"a {{/\{\{/}}b}}"#)

@@ -285,6 +285,12 @@ public enum Redactor {
         // `capture csrf = cookie:sid` names where a value is, and holds none (it is no `cookie:` header item).
         if first.lowercased() == "capture" { return words }
         if first.lowercased() == "ws", words.count > 3, words[1].lowercased() == "send", words[2] == "--text" {
+            // A setting's line as the frame (`Authorization: Basic X`, `password: X`): its value, as the frame's echo hides it.
+            let text = words.dropFirst(3).joined(separator: " ")
+            if let (name, value) = secretLineValue(text[...]) {
+                let kept = text[..<value.lowerBound] + hide(ExpectedValue.secretName(name))
+                return Array(words.prefix(3)) + kept.split(separator: " ").map(String.init)
+            }
             // A text frame's `password=X` words, a form's (`user=bob&password=X`) too, and JWTs.
             return Array(words.prefix(3)) + words.dropFirst(3).map { word in
                 if looksLikeJWT(word) { return hide("jwt") }
@@ -1232,7 +1238,10 @@ public enum Redactor {
         let key = String(line[nameStart..<nameEnd])
         // Letters of any script, as `isLetter` took them.
         guard key.allSatisfy({ $0.isLetter || $0.isNumber || "_-.".contains($0) }), isSecretName(key), !value.isEmpty,
-              !(value.hasPrefix("<") && value.hasSuffix(">")), !value.contains("<hidden"), !value.hasPrefix("{{") else { return nil }
+              !(value.hasPrefix("<") && value.hasSuffix(">")), !value.contains("<hidden"), !value.hasPrefix("{{"),
+              !value.contains("{{secret:") else { return nil }
+        // A cookie line is `cookieLine`'s: each cookie's value hidden, its name kept.
+        if ["cookie", "set-cookie"].contains(key.lowercased()) { return nil }
         // A list of pairs (`Cookie: sid=X; csrftoken=Y`) is the pairs' rule's: each cookie its own secret, its `;` kept
         // (hidden whole, a recording needed the whole list as one secret to replay).
         if value.includes(ascii: "="), parameterPieces(in: String(value)).contains(where: { $0.secret != nil }) { return nil }
@@ -1244,6 +1253,44 @@ public enum Redactor {
             || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
     }
 
+    /// The secrets `hidingSecretLines` hides, with their names: what a
+    /// recording learns from a text it sends (`--raw`, a text frame), so that
+    /// an echo of it is written by name too.
+    public static func secretsInLines(of text: String) -> [(name: String, value: String)] {
+        var found: [(name: String, value: String)] = []
+        _ = hidingSecretLines(in: text) { name, value in
+            found.append((name, String(value)))
+            return String(value)
+        }
+        return found
+    }
+
+    /// Where a line of text holds secrets, each with the name a transcript
+    /// gives it: a setting's value (`password: x`, `secretLineValue`), or
+    /// each cookie's of a `Cookie:` or `Set-Cookie:` line, as the header's
+    /// rule hides them (not one hidden already, nor a placeholder).
+    public static func lineSecrets(_ line: Substring) -> [(name: String, range: Range<String.Index>)] {
+        if let (name, value) = secretLineValue(line) { return [(name, value)] }
+        guard let (header, value) = cookieLine(line) else { return [] }
+        var found: [(name: String, range: Range<String.Index>)] = []
+        var at = value.lowerBound
+        for piece in secretPieces(ofHeader: HTTPHeader(name: header, value: String(line[value]))) {
+            guard let range = line[at...].range(of: piece.text) else { continue }
+            at = range.upperBound
+            if let name = piece.secret, !piece.text.contains("<hidden"), !piece.text.contains("{{") { found.append((name, range)) }
+        }
+        return found
+    }
+
+    /// A `Cookie: …` or `Set-Cookie: …` line of a text (a header dump): the header's name and where its value is.
+    private static func cookieLine(_ line: Substring) -> (name: String, value: Range<String.Index>)? {
+        let trimmed = line.drop { $0 == " " || $0 == "\t" }
+        guard let colon = trimmed.firstRange(of: ": ") else { return nil }
+        let name = String(trimmed[..<colon.lowerBound])
+        guard ["cookie", "set-cookie"].contains(name.lowercased()), colon.upperBound < trimmed.endIndex else { return nil }
+        return (name, colon.upperBound..<trimmed.endIndex)
+    }
+
     /// `text` with the value of each `secretLineValue` line as `hide` makes it.
     static func hidingSecretLines(in text: String, hide: (_ name: String, _ value: Substring) -> String) -> String {
         var out = "", copied = text.startIndex
@@ -1253,7 +1300,7 @@ public enum Redactor {
             let end = text.utf8[start...].firstIndex(of: UInt8(ascii: "\n")) ?? text.endIndex
             // A CRLF text's line keeps its `\r`, outside the value.
             let line = text.utf8[start..<end].last == UInt8(ascii: "\r") ? text[start..<text.utf8.index(before: end)] : text[start..<end]
-            if let (name, value) = secretLineValue(line) {
+            for (name, value) in lineSecrets(line) {
                 out += text[copied..<value.lowerBound] + hide(name, text[value])
                 copied = value.upperBound
             }

@@ -136,8 +136,17 @@ extension PatternText {
     /// `KEY = VALUE` or `KEY: VALUE` line (what `vars` and `--offline` print)
     /// as `{{secret:…}}`.
     public static func recording(_ text: String, baseURL: String?) -> PatternText {
-        if let (name, value) = Redactor.secretLineValue(text[...]) {
-            return PatternText([.literal(String(text[..<value.lowerBound])), .pattern(.init(.secret(ExpectedValue.secretName(name))))])
+        let secrets = Redactor.lineSecrets(text[...])
+        if !secrets.isEmpty {
+            var pieces: [Piece] = []
+            var copied = text.startIndex
+            for (name, range) in secrets {
+                if copied < range.lowerBound { pieces.append(.literal(String(text[copied..<range.lowerBound]))) }
+                pieces.append(.pattern(.init(.secret(ExpectedValue.secretName(name)))))
+                copied = range.upperBound
+            }
+            if copied < text.endIndex { pieces.append(.literal(String(text[copied...]))) }
+            return PatternText(pieces)
         }
         var pieces: [Piece] = []
         func literal(_ s: String) {

@@ -407,6 +407,8 @@ final class TranscriptRecorder {
                     for (name, value) in Redactor.secretAssignments(inText: raw, isSecret: isSecret) {
                         learn(value.removingPercentEncoding ?? value, as: name)
                     }
+                    // A setting's or a cookie's line (`password: x`, `Set-Cookie: sid=x; Path=/`), as the line hides them.
+                    for (name, value) in Redactor.secretsInLines(of: raw) where scrubber.name(of: value) == nil { learn(value, as: name) }
                 }
             }
             for item in items {
@@ -445,8 +447,9 @@ final class TranscriptRecorder {
             learnMembers(value, key: nil)
             scrubber.learn(secretsIn: value, fields: secretFields)
         case let .ws(.sendText(text))?:
-            // `password=X` in a text frame, as the command line hides it.
+            // `password=X` in a text frame, as the command line hides it; a setting's line (`password: X`) too.
             for (name, value) in Redactor.secretAssignments(inText: text, isSecret: isSecret) { learn(value, as: name) }
+            for (name, value) in Redactor.secretsInLines(of: text) { learn(value, as: name) }
         default: break
         }
         // A JWT no name above covered, which the line hides wherever it stands (`Sec-WebSocket-Protocol:'chat, eyJ…'`):
