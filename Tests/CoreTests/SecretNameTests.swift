@@ -237,6 +237,17 @@ struct SecretNameTests {
     #expect(header.lines.contains("base-url: http://127.0.0.1:9/api"), "\(header.lines)")
 }
 
+/// A pasted curl refused for a flag explorer does not read was kept in
+/// history and recordings with that flag's credential in clear.
+@Test func aRefusedCurlsCredentialFlagsAreHidden() {
+    #expect(Redactor.redact(line: "curl --oauth2-bearer S3CRETA http://h/x") == "curl --oauth2-bearer '***' http://h/x")
+    #expect(Redactor.redact(line: "curl --proxy-user u:S3CRETB http://h/x") == "curl --proxy-user 'u:***' http://h/x")
+    #expect(Redactor.redact(line: "curl -U u:S3CRETB http://h/x") == "curl -U 'u:***' http://h/x")
+    #expect(Redactor.redact(line: "curl --cert c.pem:S3CRETC http://h/x") == "curl --cert 'c.pem:***' http://h/x")
+    #expect(Redactor.redact(line: "curl --cert c.pem http://h/x") == "curl --cert c.pem http://h/x")
+    #expect(Redactor.redact(line: "curl --pass S3CRETD http://h/x") == "curl --pass '***' http://h/x")
+}
+
 /// `--auth-type=bearer --auth=TOKEN` was kept as `--auth-type=bearer
 /// {{secret:authorization}}`: the word after `bearer ` was taken for the
 /// token, flag and all, and the recalled or replayed line was refused.

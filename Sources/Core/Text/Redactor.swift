@@ -454,6 +454,14 @@ public enum Redactor {
                 // colon (`-u bob`) it is a user whose password curl asks for: kept.
                 guard word.contains(":") else { return nil }
                 return redactCredentialPair(word, hide: hide)
+            // Flags explorer refuses, whose lines history and recordings keep all the same.
+            case "--oauth2-bearer": return isReference(word) ? word : hide("token")
+            case "-U", "--proxy-user": return redactCredentialPair(word, hide: hide)
+            case "--pass", "--proxy-pass": return isReference(word) ? word : hide("password")
+            case "-E", "--cert", "--proxy-cert":
+                // `FILE:PASSPHRASE`, curl's way of giving the key's passphrase.
+                guard let colon = word.lastIndex(of: ":"), colon < word.index(before: word.endIndex) else { return nil }
+                return word[...colon] + hide("password")
             case "-b", "--cookie":
                 // `-b 'csrftoken={{csrf}}'` holds a variable, which a replay fills in: kept.
                 return isCookiesOfReferences(word) ? word : hide("cookie")
