@@ -159,6 +159,33 @@ def test_a_credential_quoted_in_the_reason_phrase_is_hidden_on_screen_and_in_rep
         assert key not in where
 
 
+class PathEcho(QuietHandler):
+    """Answers with the request's path and query as they came."""
+
+    def do_GET(self):
+        self.reply(200, json.dumps({"path": self.path}).encode(), [("Content-Type", "application/json")])
+
+
+def test_a_token_in_an_encoded_url_valued_query_is_recorded_as_typed_and_replays(http_server, tmp_path):
+    # The recorded line was re-encoded around its placeholder (`/cb` as `%2Fcb`): two typed lines were
+    # written alike, neither sent what had been sent, and the recording failed its own replay; --curl
+    # printed the token of a query typed in the path.
+    url = base_url(http_server(PathEcho))
+    token = "S3cretTok9"
+    env = isolated_env(tmp_path, EXPLORER_SECRET_ACCESS_TOKEN=token)
+    lines = ["get '/x?next=/cb%3Faccess_token%3DS3cretTok9'", "get /x next==/cb%3Faccess_token%3DS3cretTok9"]
+    recorded = run_explorer(["--base-url", url, "--record", "r.transcript", *sum((["-c", line] for line in lines), [])], env=env, cwd=tmp_path)
+    assert recorded.returncode == 0, recorded.stderr
+    text = (tmp_path / "r.transcript").read_text()
+    assert token not in text
+    assert "> get /x?next=/cb%3Faccess_token%3D{{secret:access_token}}\n" in text, text
+    assert "> get /x next==/cb%3Faccess_token%3D{{secret:access_token}}\n" in text, text
+    replay = run_explorer(["replay", "r.transcript"], env=env, cwd=tmp_path)
+    assert replay.returncode == 0, replay.stdout + replay.stderr
+    curl = run_explorer(["--base-url", url, *sum((["-c", line + " --curl"] for line in lines), [])], env=env, cwd=tmp_path)
+    assert token not in curl.stdout and curl.stdout.count('"$ACCESS_TOKEN"') == 2, curl.stdout
+
+
 def test_auth_header_is_a_secret_and_each_auth_line_replaces_the_last(stranger, tmp_path):
     lines = ["auth header X-Auth HDRAUTH8", "get /one -v", "auth basic u:pw", "get /two", "auth none", "get /three", "auth"]
     result = explorer(["--base-url", stranger, "--record", "auth.transcript", *sum((["-c", line] for line in lines), [])], tmp_path)

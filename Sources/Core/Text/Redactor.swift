@@ -393,7 +393,8 @@ public enum Redactor {
             case let .query(name, value) where value.includes(ascii: "%3D") || value.includes(ascii: "%3d"):
                 guard let plain = value.removingPercentEncoding, case let pieces = parameterPieces(in: plain),
                       pieces.contains(where: { $0.secret != nil }) else { return word }
-                return name + "==" + pieces.map { piece in piece.secret.map(hide) ?? percentEncoded(piece.text) }.joined()
+                return name + "==" + (hiding(pieces, ofDecoded: value[...], hide: hide)
+                    ?? pieces.map { piece in piece.secret.map(hide) ?? percentEncoded(piece.text) }.joined())
             default: return word
             }
         }
@@ -881,7 +882,7 @@ public enum Redactor {
         return found
     }
 
-    static func redactQuery(in word: String, hide: (String) -> String) -> String? {
+    public static func redactQuery(in word: String, hide: (String) -> String) -> String? {
         let lower = word.lowercased()
         guard word.hasPrefix("/") || ["http://", "https://", "ws://", "wss://"].contains(where: { lower.hasPrefix($0) }),
               let question = word.firstIndex(of: "?") else { return nil }
@@ -894,7 +895,8 @@ public enum Redactor {
                 guard value.includes(ascii: "%3D") || value.includes(ascii: "%3d"), let plain = value.removingPercentEncoding,
                       case let pieces = parameterPieces(in: plain), pieces.contains(where: { $0.secret != nil }) else { return String(pair) }
                 changed = true
-                return String(pair[...eq]) + pieces.map { piece in piece.secret.map(hide) ?? percentEncoded(piece.text) }.joined()
+                return String(pair[...eq]) + (hiding(pieces, ofDecoded: value, hide: hide)
+                    ?? pieces.map { piece in piece.secret.map(hide) ?? percentEncoded(piece.text) }.joined())
             }
             let value = String(pair[pair.index(after: eq)...])
             guard !value.isEmpty, !isReference(value) else { return String(pair) }
@@ -902,6 +904,36 @@ public enum Redactor {
             return String(pair[...eq]) + hide(String(pair[..<eq]))
         }
         return changed ? String(word[...question]) + pairs.joined(separator: "&") : nil
+    }
+
+    /// `typed` with the secrets of `pieces`, the pieces of its text percent-
+    /// decoded once, hidden where they stand and every other byte as typed:
+    /// re-encoded, `/cb` became `%2Fcb`, and a recording's replay sent
+    /// another request. Nil when the pieces are not of that text.
+    public static func hiding(_ pieces: [(text: String, secret: String?)], ofDecoded typed: Substring, hide: (String) -> String) -> String? {
+        let bytes = Array(typed.utf8)
+        func isHex(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte) }
+        // Where each decoded byte starts among the typed ones (a `%XX` is one).
+        var starts: [Int] = []
+        var index = 0
+        while index < bytes.count {
+            starts.append(index)
+            let escape = bytes[index] == UInt8(ascii: "%") && index + 2 < bytes.count && isHex(bytes[index + 1]) && isHex(bytes[index + 2])
+            index += escape ? 3 : 1
+        }
+        starts.append(bytes.count)
+        guard pieces.reduce(0, { $0 + $1.text.utf8.count }) == starts.count - 1 else { return nil }
+        var out: [UInt8] = []
+        var decoded = 0, copied = 0
+        for piece in pieces {
+            let end = decoded + piece.text.utf8.count
+            if let name = piece.secret {
+                out += bytes[copied..<starts[decoded]] + Array(hide(name).utf8)
+                copied = starts[end]
+            }
+            decoded = end
+        }
+        return String(decoding: out + bytes[copied...], as: UTF8.self)
     }
 
     /// `text` with every byte but RFC 3986's unreserved ones as `%XX`.

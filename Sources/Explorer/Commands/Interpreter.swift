@@ -946,6 +946,8 @@ actor Interpreter {
     /// `--curl`: the request as a curl command, the token and secret-named
     /// items as shell variables; nothing is sent.
     private func curlView(method: String, path: String, items: [RequestItem], options: RequestOptions, typed: RequestOptions) async throws -> Outcome {
+        // A query typed in the path: its secret pairs as variables, a URL's in a value too (`?next=/cb%3Ftoken%3DX`).
+        let path = Redactor.redactQuery(in: path, hide: CurlCommand.placeholder) ?? path
         var request = try session.builder.build(method: method, path: CurlCommand.hiding(supplied.named, in: path),
                                                 items: CurlCommand.hidingSecrets(items, supplied: supplied.named), form: options.form,
                                                 multipart: options.multipart,
