@@ -657,6 +657,27 @@ import Testing
         #expect(text.contains("{{secret:x_session}}") && text.contains("{{secret:x_jwt}}"), "\(text)")
     }
 
+    /// Two sessions started at once with `--record` on one new file both
+    /// found it empty and wrote two headers and their steps into it. A
+    /// recorder holds a lock on its file; another finds it taken.
+    @Test func aFileAnotherSessionRecordsIntoIsRefused() throws {
+        let path = Scratch.file("locked", extension: "transcript").path
+        FileManager.default.createFile(atPath: path, contents: nil)
+        let other = open(path, O_RDWR)
+        defer { close(other) }
+        #expect(flock(other, LOCK_EX | LOCK_NB) == 0)
+        let header = TranscriptHeader.make(profile: "generic", target: .url("http://127.0.0.1:9"))
+        func start() throws(TranscriptRecorder.Failure) -> TranscriptRecorder {
+            try TranscriptRecorder(path: path, header: header, renderer: Renderer(palette: .plain, envelope: .generic),
+                                   baseURL: "http://127.0.0.1:9", secrets: SecretScrubber())
+        }
+        #expect(throws: TranscriptRecorder.Failure(description: "\(path) is being recorded by another explorer; record into a new file")) { try start() }
+        #expect(try String(contentsOfFile: path, encoding: .utf8).isEmpty, "nothing written")
+        flock(other, LOCK_UN)
+        _ = try start()
+        #expect(try String(contentsOfFile: path, encoding: .utf8).hasPrefix("# explorer transcript v1\n"))
+    }
+
     /// A recording begun logged in (a kept token) says `login: alice@…` in
     /// its header, replayed with `{{secret:password}}`; `-a bob:PW` typed
     /// after was written `bob:{{secret:password}}`, and its replay sent

@@ -36,7 +36,7 @@ final class TranscriptRecorder {
     private var captured = CaptureReferences()
 
     /// Why a recording could not start or go on, in one line.
-    struct Failure: Error, CustomStringConvertible {
+    struct Failure: Error, Equatable, CustomStringConvertible {
         let description: String
     }
 
@@ -55,6 +55,12 @@ final class TranscriptRecorder {
                 throw Failure(description: "cannot record to \(path): there is no folder \(folder) (make it first: mkdir -p \(folder))")
             }
             throw Failure(description: "cannot record to \(path): \(reason)")
+        }
+        // Held while recording, and taken before the file is found empty: two sessions started at once on one
+        // new file both found it empty, and wrote two headers and their steps into it.
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            close(descriptor)
+            throw Failure(description: "\(path) is being recorded by another explorer; record into a new file")
         }
         var info = stat()
         if fstat(descriptor, &info) == 0, info.st_size > 0 {
