@@ -49,7 +49,8 @@ struct TestCommand: ParsableCommand {
         }
         let (files, empty, skipped) = TranscriptSource.files(in: paths.isEmpty ? ["sessions"] : paths)
         // The report written over a transcript it reports on (`--junit sessions/a.transcript`) broke the suite.
-        if let junit, files.contains(where: { FilePaths.normalized(Self.absolute($0)) == FilePaths.normalized(Self.absolute(junit)) }) {
+        // Through symlinks too: a report named by a link to a transcript wrote over the transcript.
+        if let junit, case let report = Self.resolved(junit), files.contains(where: { Self.resolved($0) == report }) {
             console.err("error: cannot write --junit \(junit): it is one of the transcripts under test\n")
             throw ExitCode.validationFailure
         }
@@ -86,8 +87,10 @@ struct TestCommand: ParsableCommand {
         throw ExitCode(combinedStatus(runs).rawValue)
     }
 
-    private static func absolute(_ path: String) -> String {
-        path.hasPrefix("/") ? path : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(path)
+    /// The file a path names, absolute, its symlinks followed.
+    private static func resolved(_ path: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(path)
+        return URL(fileURLWithPath: FilePaths.normalized(absolute)).resolvingSymlinksInPath().path
     }
 
     /// Why a report cannot be written at `path`, in words, or nil; its
@@ -100,6 +103,9 @@ struct TestCommand: ParsableCommand {
             return "it is a folder: name a file in it (--junit \((path as NSString).appendingPathComponent("report.xml")))"
         }
         let named = PathText.folder(of: path), folder = named.isEmpty ? "." : named
+        if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), !isFolder.boolValue {
+            return "\(folder) is a file, not a folder"
+        }
         if !FileManager.default.fileExists(atPath: folder) {
             do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
                 return "cannot make its folder \(folder)"
