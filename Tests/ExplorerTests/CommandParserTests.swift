@@ -266,6 +266,10 @@ import Testing
 
     @Test func otherMistakes() throws {
         #expect(throws: CommandError("unknown variable {{nope}} (set it with: set nope=VALUE; see vars)", column: 4)) { try parser.parse("get {{nope}}") }
+        // A secret's name as `set NAME VALUE`: a replay's report hid `token=VALUE`'s word as a token.
+        let hint = "unknown variable {{token}} (set it with: set token VALUE; see vars)"
+        #expect(throws: CommandError(hint, column: 4)) { try parser.parse("get {{token}}") }
+        #expect(Redactor.hidingCredentials(inText: hint) == hint)
         // A typo of a variable there is, as a hand-edited transcript has one.
         #expect(throws: CommandError("unknown variable {{note_idd}}; did you mean {{note_id}}?", column: 4)) {
             try CommandParser(variables: ["note_id": "n_1", "base_url": "x"]).parse("get /notes/{{note_idd}}")

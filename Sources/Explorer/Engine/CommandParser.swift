@@ -349,7 +349,9 @@ struct CommandParser {
                 var unknown = if let near {
                     CommandError("unknown variable {{\(name)}}; did you mean {{\(near)}}?", column: word.start)
                 } else {
-                    CommandError("unknown variable {{\(name)}} (set it with: set \(name)=VALUE; see vars)", column: word.start)
+                    // A secret's name as `set NAME VALUE`: written `token=VALUE`, a report hid the word VALUE as a token.
+                    CommandError("unknown variable {{\(name)}} (set it with: set \(name)\(Redactor.isSecretName(name) ? " " : "=")VALUE; see vars)",
+                                 column: word.start)
                 }
                 unknown.unknownVariable = true
                 throw unknown
