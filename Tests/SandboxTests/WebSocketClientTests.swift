@@ -63,6 +63,30 @@ import Testing
         }
     }
 
+    /// Tries count consecutive failures. A connection that answered a frame
+    /// sent on it is no failure, however soon it dropped: a chat on a flaky
+    /// network, every connection carrying traffic, was given up on after
+    /// `--retries` drops in all, "gave up after 3 tries" of 3 that had opened.
+    @Test func aConnectionThatAnsweredWhatWasSentResetsTheTries() async throws {
+        try await withSandbox { server, http in
+            let alice = try await loggedIn(server, http, "alice@example.com", "alice123")
+            try server.setFaults { $0.webSocketDropAfterFrames = 2 }  // a frame sent, its echo: then dropped
+            let (socket, log) = try await openSocket(.url("/__sandbox/echo"), alice, fastOptions(initialDelay: .milliseconds(50), attempts: 1))
+            var from = 0
+            for round in 1...3 {
+                try await socket.send(.text(#"{"round":\#(round)}"#))
+                let (echoed, _) = try await log.wait(from: from) { $0.receivedJSON?["round"]?.intValue == round }
+                let (lost, _) = try await log.wait(from: echoed) { $0 == .closed(code: nil, reason: nil) }
+                // The try that follows is the first again, every time.
+                let (retried, _) = try await log.wait(from: lost) { $0 == .retrying(in: .milliseconds(50), attempt: 1) }
+                (from, _) = try await log.wait(from: retried) { $0.isOpen }
+            }
+            #expect(await !log.events.contains(.gaveUp))
+            try server.setFaults { $0.webSocketDropAfterFrames = 0 }
+            await socket.close()
+        }
+    }
+
     @Test func aMessageDeliveredTwiceIsReportedOnce() async throws {
         try await withSandbox { server, http in
             let alice = try await loggedIn(server, http, "alice@example.com", "alice123")

@@ -51,6 +51,10 @@ public actor WebSocketSession {
     /// connection that did neither for long is no proof the server is back.
     private var openedAt: ContinuousClock.Instant?
     private var receivedThisAttempt = false
+    /// A frame was written on this connection, and then one came: it carried
+    /// traffic both ways, however soon it dropped.
+    private var wroteThisAttempt = false
+    private var answeredThisAttempt = false
     private var hasOpened = false
     private var userClosed = false
     private var runner: Task<Void, Never>?
@@ -208,8 +212,12 @@ public actor WebSocketSession {
             // dropped at once (a server that greets and closes each time
             // would otherwise reset the count and be tried for ever).
             let lasted = openedAt.map { ContinuousClock.now - $0 } ?? .zero
-            let healthy = lasted >= healthyAfter || receivedThisAttempt && lasted >= Self.briefConnection
+            // Or it answered what was sent on it: a chat on a flaky network, every connection carrying
+            // messages, was given up on after `--retries` drops in all.
+            let healthy = lasted >= healthyAfter || receivedThisAttempt && lasted >= Self.briefConnection || answeredThisAttempt
             receivedThisAttempt = false
+            wroteThisAttempt = false
+            answeredThisAttempt = false
             openedAt = nil
             // A refused handshake on a reconnect is most often a token the server
             // no longer takes: the next try refreshes it first.
@@ -478,6 +486,7 @@ public actor WebSocketSession {
         let frame = queue.removeFirst()
         sentCount += 1
         lastWrite = .now
+        wroteThisAttempt = true
         emitter.yield(.sent(frame))
         wakeRoomWaiters()
         return nextOutgoing()
@@ -486,6 +495,7 @@ public actor WebSocketSession {
     private func didReceive(_ frame: SocketFrame) {
         receivedCount += 1
         receivedThisAttempt = true
+        if wroteThisAttempt { answeredThisAttempt = true }
         // A chat message is small; parsing a huge frame only to look for its id would stall the socket.
         if let path = options.messageIDPath, frame.byteCount <= WebSocketOptions.largestFrameCheckedForID,
            let json = frame.json, case let .success(id) = path.evaluate(json) {
