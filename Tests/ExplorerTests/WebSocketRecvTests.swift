@@ -80,6 +80,11 @@ import Testing
         #expect(try FrameFilter(".n == 2").matches(#"{"n":2.0}"#))
         #expect(try !FrameFilter(".n == 2").matches("not json"))
         #expect(throws: CommandError("--until: nothing to compare with after ==", column: 22)) { try CommandParser().parse("ws recv --until '.a =='") }
+        // An operator it does not have was "unexpected ' ' in the path".
+        #expect(throws: CommandError("--until: '>' is no comparison a filter makes: it takes == or != (.type == \"message\"), or a path alone",
+                                     column: 24)) { try CommandParser().parse("ws recv --until '.count > 7'") }
+        #expect(throws: CommandError("--until: '>=' is no comparison a filter makes: it takes == or != (.type == \"message\"), or a path alone",
+                                     column: 19)) { try CommandParser().parse("ws recv --until '.n>=3'") }
         #expect(throws: CommandError.self) { try CommandParser().parse("ws recv 3 --until .a") }
         #expect(try CommandParser().parse("ws recv --until .a") == .ws(.recv(count: 1, timeout: 10, until: try FrameFilter(".a"))))
         // A filter with spaces, unquoted: it got the generic usage line.

@@ -126,7 +126,15 @@ struct FrameFilter: Sendable, Equatable {
         let pathText = comparison.map { String(text[..<$0.lowerBound]) } ?? text
         let trimmed = pathText.trimmingBlanks()
         guard !trimmed.isEmpty else { throw Problem(offset: 0, reason: "the filter needs a JSON path first, as in .type == \"message\"") }
-        do { path = try JSONPath.parse(trimmed) } catch { throw Problem(offset: error.offset, reason: "\(error.reason) in the path") }
+        do { path = try JSONPath.parse(trimmed) } catch {
+            // `.count > 7`: an operator the filter does not have, not a stray blank in a path.
+            let rest = trimmed.dropFirst(error.offset).trimmingBlanks()
+            if comparison == nil, let op = ["<=", ">=", "<", ">", "=~", "="].first(where: { rest.hasPrefix($0) }) {
+                throw Problem(offset: text.distance(from: text.startIndex, to: text.range(of: op)!.lowerBound),
+                              reason: "'\(op)' is no comparison a filter makes: it takes == or != (.type == \"message\"), or a path alone")
+            }
+            throw Problem(offset: error.offset, reason: "\(error.reason) in the path")
+        }
         guard let comparison else {
             test = .present
             return
