@@ -166,6 +166,18 @@ import Testing
         #expect(TranscriptWriter.response(recorded) == ["{{integer}}"])
     }
 
+    /// A redirect's Location was not written: a replay said nothing when it
+    /// moved, and the mock answered the 3xx without one.
+    @Test func aRedirectsLocationIsWrittenItsSecretsHidden() {
+        func written(_ status: Int, _ location: String) -> String? {
+            let seen = Observation(status: status, reason: "", headers: [HTTPHeader(name: "Location", value: location)])
+            return Expectation(recording: seen, baseURL: Self.base).headers.first { $0.name == "Location" }?.value.description
+        }
+        #expect(written(307, "/items/2") == "/items/2")
+        #expect(written(302, "\(Self.base)/cb?x=1#access_token=S3CRETLOC") == "{{base_url}}/cb?x=1#access_token={{secret:access_token}}")
+        #expect(written(201, "/items/2") == nil, "a created thing's place is not a redirect's")
+    }
+
     @Test func textLinesHideSecretsAndTheBaseURL() {
         #expect(PatternText.recording("base_url = \(Self.base)", baseURL: Self.base).description == "base_url = {{base_url}}")
         #expect(PatternText.recording("api_key = abc123", baseURL: nil).description == "api_key = {{secret:api_key}}")

@@ -18,6 +18,12 @@ extension Expectation {
         if observed.status != nil, let type = observed.headers.first(where: { $0.name.lowercased() == "content-type" }) {
             headers = [("Content-Type", .literal(type.value))]
         }
+        // Where a redirect points is the point of it: a replay said nothing when it moved, and the mock
+        // answered the 3xx without one (a client following it stopped there).
+        if let status = observed.status, (300..<400).contains(status),
+           let location = observed.headers.first(where: { $0.name.lowercased() == "location" }) {
+            headers.append(("Location", .recording(location: location.value, baseURL: baseURL)))
+        }
         switch observed.body {
         case nil: body = nil
         case let .json(value)?:
@@ -131,6 +137,22 @@ nonisolated(unsafe) private let uuidInText = #/[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-
 
 
 extension PatternText {
+    /// A redirect's `Location` as a recording writes it: as a line of text
+    /// (the base URL as `{{base_url}}`…), its secret parameters
+    /// (`#access_token=…`) as `{{secret:…}}`. Ids stay as they came, as a
+    /// body's do: the mock answers with the place the recording went to.
+    public static func recording(location: String, baseURL: String?) -> PatternText {
+        var pieces: [Piece] = []
+        for piece in Redactor.secretPieces(ofHeader: HTTPHeader(name: "Location", value: location)) {
+            if let name = piece.secret {
+                pieces.append(.pattern(.init(.secret(ExpectedValue.secretName(name)))))
+            } else {
+                pieces += recording(piece.text, baseURL: baseURL).pieces
+            }
+        }
+        return PatternText(pieces)
+    }
+
     /// A line or string as a recording writes it: the base URL as
     /// `{{base_url}}`, JWT-shaped words and the value of a secret-named
     /// `KEY = VALUE` or `KEY: VALUE` line (what `vars` and `--offline` print)
