@@ -650,3 +650,24 @@ def test_a_token_a_refresh_brought_is_hidden_where_a_recorded_answer_echoes_it(t
     assert text.count('"you_sent": "Bearer {{secret:access_token}}"') == 2, text
     replayed = run_explorer(["replay", str(transcript)], env=isolated_env(tmp_path, EXPLORER_SECRET_PASSWORD="pw-123456"), cwd=tmp_path)
     assert replayed.returncode == 0, replayed.stdout + replayed.stderr + text
+
+
+def test_env_carries_the_session_headers_and_leaves_credentials_behind(http_server, tmp_path):
+    # `header X-Team:blue` then `env b`: the header was gone, said nowhere (variables and defaults came along).
+    seen = []
+
+    class Handler(QuietHandler):
+        def do_GET(self):
+            seen.append((self.server.server_address[1], self.headers.get("X-Team"), self.headers.get("X-Api-Key")))
+            self.reply(200, b"{}", [("Content-Type", "application/json")])
+
+    a, b = http_server(Handler), http_server(Handler)
+    (tmp_path / "two.yaml").write_text("explorer-profile: 1\nname: two\nenvironments:\n"
+                                       f"  a: {{base-url: \"http://127.0.0.1:{a.server_address[1]}\"}}\n"
+                                       f"  b: {{base-url: \"http://127.0.0.1:{b.server_address[1]}\"}}\n")
+    lines = "header X-Team:blue\nheader X-Api-Key:k3y-s3cret\nget /x\nenv b\nget /x\nheader\n"
+    result = run_explorer(["--profile", str(tmp_path / "two.yaml")], env=isolated_env(tmp_path), input=lines, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "the session's X-Api-Key stayed behind (credentials go to one server: set them here again)" in result.stdout, result.stdout
+    assert seen == [(a.server_address[1], "blue", "k3y-s3cret"), (b.server_address[1], "blue", None)], seen
+    assert "X-Team: blue" in result.stdout.split("now on b")[1]

@@ -164,7 +164,7 @@ final class ExplorerSession {
 
     /// `env NAME` for a built-in profile: a new stack on that deployment (or a
     /// fresh sandbox), the user's variables carried over; the old one is closed.
-    private func move(toDeployment name: String) -> Result<(interpreter: Interpreter, url: String), ChosenProfile.Problem> {
+    private func move(toDeployment name: String) -> Result<(interpreter: Interpreter, url: String, leftHeaders: [String]), ChosenProfile.Problem> {
         let environment = Surroundings.current.environment
         let names = [Self.sandboxEnvironment] + profile.environments.map(\.name)
         let target: LiveSession.Target
@@ -184,9 +184,9 @@ final class ExplorerSession {
             await interpreter.setEnvironments(names)
             await interpreter.setEnvironmentLabel(name == Self.sandboxEnvironment ? nil : name)
         }
-        return opened.map { live in
+        return opened.map { opened in
             deployment = name
-            return (live.interpreter, live.baseURL.absoluteString)
+            return (opened.live.interpreter, opened.live.baseURL.absoluteString, opened.leftHeaders)
         }
     }
 
@@ -198,7 +198,7 @@ final class ExplorerSession {
 
     /// `env NAME`: a new stack on that environment, its credential filled in
     /// again, the user's variables carried over; the old one is closed.
-    private func move(to name: String) -> Result<(interpreter: Interpreter, url: String), ChosenProfile.Problem> {
+    private func move(to name: String) -> Result<(interpreter: Interpreter, url: String, leftHeaders: [String]), ChosenProfile.Problem> {
         guard let path = chosenPath else { return .failure(.init(description: "no profile file")) }
         let environment = Surroundings.current.environment
         let ask: ((String) -> String?)? = Surroundings.current.inputIsTerminal ? { LineEditor.readSecret(prompt: $0) } : nil
@@ -214,37 +214,51 @@ final class ExplorerSession {
             await next.apply(to: interpreter)
             await interpreter.setEnvironments(next.document.environments.map(\.name))
         }
-        return opened.map { live in
+        return opened.map { opened in
             chosen = next
             controller.profileFile?.environment = next.isOtherEnvironment ? name : nil
             controller.profileFile?.secrets = next.secrets
-            return (live.interpreter, next.environment.baseURL.absoluteString)
+            return (opened.live.interpreter, next.environment.baseURL.absoluteString, opened.leftHeaders)
         }
     }
 
     /// `env NAME`'s one way to move: a new stack on `target`, made ready by
-    /// `prepare`, the user's variables and `defaults` carried over, the old stack closed,
-    /// and TAB and recording pointed at the new one.
+    /// `prepare`, the user's variables, `defaults` and session headers carried over (not a
+    /// credential: its name is in `leftHeaders`), the old stack closed, and TAB and recording
+    /// pointed at the new one.
     private func replaceLive(profile: Profile, target: LiveSession.Target, store: any TokenStore, describing place: String,
-                             prepare: @escaping @Sendable (Interpreter) async -> Void) -> Result<LiveSession, ChosenProfile.Problem> {
+                             prepare: @escaping @Sendable (Interpreter) async -> Void)
+        -> Result<(live: LiveSession, leftHeaders: [String]), ChosenProfile.Problem> {
         let old = live
-        let opened = runBlocking { [offline] () -> Result<LiveSession, ChosenProfile.Problem> in
+        let opened = runBlocking { [offline] () -> Result<(live: LiveSession, leftHeaders: [String]), ChosenProfile.Problem> in
             do {
                 let live = try await LiveSession.open(profile: profile, target: target, offline: offline, store: store)
                 await prepare(live.interpreter)
                 for (name, value) in await old.interpreter.userVariables {
                     _ = await live.interpreter.execute(.set(name: name, value: value))
                 }
+                // `header X-Team:blue` went with the old session, said nowhere (variables and defaults came along).
+                var left: [String] = []
+                let secretHeaders = old.profile.secretHeaders + profile.secretHeaders
+                let kept = await live.interpreter.session.sessionHeaders
+                for header in await old.interpreter.session.sessionHeaders where !kept.contains(where: { $0.hasName(header.name) }) {
+                    if Redactor.isSecretHeaderName(header.name) || secretHeaders.contains(where: { header.hasName($0) })
+                        || Redactor.looksLikeCredential(header.value) {
+                        left.append(header.name)
+                    } else {
+                        await live.interpreter.session.setSessionHeader(header.name, header.value)
+                    }
+                }
                 await live.interpreter.holdSecret(await old.interpreter.secretVariables)
                 _ = await live.interpreter.execute(.defaults(await old.interpreter.requestDefaults))
                 if await old.interpreter.learnsIDs { await live.interpreter.learnIDs() }
                 await old.close()
-                return .success(live)
+                return .success((live, left))
             } catch {
                 return .failure(.init(description: "cannot open \(place): \(error)"))
             }
         }
-        if case let .success(live) = opened {
+        if case let .success((live, _)) = opened {
             self.live = live
             completing.value = live.interpreter
             controller.target = live.sandbox != nil ? .sandbox : .url(live.baseURL.absoluteString)

@@ -410,7 +410,10 @@ final class SessionController {
             if socketsHeard { listenToSockets() }
             if !supplied.isEmpty { shareSuppliedSecrets() }
             let login = interpreter.session.profile.auth != nil ? "; logged out there unless a login for it was kept" : ""
-            return .message("now on \(name) (\(next.url))\(login)" + (hadSocket ? "; the WebSocket was closed (ws connect opens one here)" : ""))
+            // Headers set with `header` go along; a credential among them stays with the server it was for, said.
+            let left = next.leftHeaders.isEmpty ? ""
+                : "; the session's \(next.leftHeaders.joined(separator: ", ")) stayed behind (credentials go to one server: set them here again)"
+            return .message("now on \(name) (\(next.url))\(login)" + left + (hadSocket ? "; the WebSocket was closed (ws connect opens one here)" : ""))
         }
     }
 
@@ -759,5 +762,6 @@ private struct Handoff: @unchecked Sendable {
 /// and a new interpreter on another one (the old one closed).
 struct EnvironmentSwitcher {
     var list: () -> [(name: String, url: String, current: Bool)]
-    var move: (String) -> Result<(interpreter: Interpreter, url: String), ChosenProfile.Problem>
+    /// The new environment's interpreter and URL, and the session headers left behind (credentials: not carried to another server).
+    var move: (String) -> Result<(interpreter: Interpreter, url: String, leftHeaders: [String]), ChosenProfile.Problem>
 }
