@@ -541,12 +541,28 @@ import Testing
         #expect(TranscriptSource.files(in: [profile, dotted, directory.path, link]).files == [profile, binary, syntax])
     }
 
+    /// A socket bound to an ephemeral loopback port that does not listen, and the port.
+    static func boundNotListening() throws -> (Int32, Int) {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
+        }
+        guard descriptor >= 0, bound else { throw CocoaError(.fileNoSuchFile) }
+        return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
+    }
+
     @Test func aServerThatDoesNotAnswerIsARuntimeFailure() async throws {
         let path = try await Self.record(["login alice@example.com alice123", "get /api/tasks/1"])
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let stopped = try await SandboxServer.start()
-        let url = stopped.baseURL
-        await stopped.stop()
+        // A port bound and not listening: refused, and no other test's server can take it meanwhile
+        // (a stopped sandbox's port was, now and then, and the replay passed against it).
+        let (refusing, port) = try Self.boundNotListening()
+        defer { close(refusing) }
+        let url = URL(string: "http://127.0.0.1:\(port)")!
         let run = await Replayer(baseURL: url).run(path)
         #expect(run.status == .runtime)
         #expect(run.failure == .runtime("\(path):5: cannot connect to 127.0.0.1:\(url.port!): connection refused (is the server running?)"))
