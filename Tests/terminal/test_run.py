@@ -382,8 +382,8 @@ def test_replay_env_for_a_built_in_profile(tmp_path):
     assert sandboxed.returncode == 0, sandboxed.stdout + sandboxed.stderr
     elsewhere = run_explorer(["replay", "--env", "production", transcript], env=env, cwd=tmp_path)
     assert elsewhere.returncode == 2
-    assert "this transcript's profile is the built-in linku, replayed where its header says " \
-           "(to replay it against dev, test, production, give --base-url URL)" in elsewhere.stderr, elsewhere.stderr
+    assert "this transcript's profile is the built-in linku: not run (without --env it runs where its header says; " \
+           "to replay it against dev, test, production, give --base-url URL)" in elsewhere.stderr, elsewhere.stderr
 
 
 def test_a_command_continued_with_backslashes_is_one_line_in_a_file_a_pipe_and_at_the_prompt(tmp_path, spawn):

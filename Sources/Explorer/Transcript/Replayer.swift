@@ -261,9 +261,10 @@ struct Replayer: Sendable {
             // sandbox is the one environment that asks nothing more of it.
             if let profileEnvironment, !(profileEnvironment == ExplorerSession.sandboxEnvironment && header.target == .sandbox) {
                 let deployments = Profile.builtIn(named: header.profile)?.environments ?? []
-                let elsewhere = deployments.isEmpty ? "" : " (to replay it against \(deployments.map(\.name).joined(separator: ", ")), give --base-url URL)"
-                return .failure(.broken("\(place): --env \(profileEnvironment) picks an environment of a profile file; "
-                                        + "this transcript's profile is the built-in \(header.profile), replayed where its header says\(elsewhere)"))
+                // It said "replayed where its header says", and was not run.
+                let elsewhere = deployments.isEmpty ? "" : "; to replay it against \(deployments.map(\.name).joined(separator: ", ")), give --base-url URL"
+                return .failure(.broken("\(place): --env \(profileEnvironment) picks an environment of a profile file, and this transcript's "
+                                        + "profile is the built-in \(header.profile): not run (without --env it runs where its header says\(elsewhere))"))
             }
             // `env: staging` under a built-in profile was taken without a word (`--env staging` was refused).
             if let named = header.environment {
