@@ -541,6 +541,23 @@ import Testing
         #expect(TranscriptSource.files(in: [profile, dotted, directory.path, link]).files == [profile, binary, syntax])
     }
 
+    /// A symlinked folder in a suite (`sessions/shared -> ../shared`) was
+    /// left out without a word: its failing transcript never ran in CI.
+    @Test func aSymlinkedFolderInASuiteIsSearchedOnce() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("linked-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let suite = root.appendingPathComponent("sessions"), shared = root.appendingPathComponent("shared")
+        try FileManager.default.createDirectory(at: suite, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
+        for file in [suite.appendingPathComponent("a.transcript"), shared.appendingPathComponent("b.transcript")] {
+            try "# explorer transcript v1\n".write(to: file, atomically: true, encoding: .utf8)
+        }
+        try FileManager.default.createSymbolicLink(atPath: suite.appendingPathComponent("shared").path, withDestinationPath: "../shared")
+        try FileManager.default.createSymbolicLink(atPath: shared.appendingPathComponent("loop").path, withDestinationPath: "..")
+        let found = TranscriptSource.files(in: [suite.path]).files.map { String($0.dropFirst(suite.path.count + 1)) }
+        #expect(found == ["a.transcript", "shared/b.transcript"], "\(found)")
+    }
+
     /// A socket bound to an ephemeral loopback port that does not listen, and the port.
     static func boundNotListening() throws -> (Int32, Int) {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
