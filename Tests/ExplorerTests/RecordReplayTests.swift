@@ -541,6 +541,19 @@ import Testing
         #expect(TranscriptSource.files(in: [profile, dotted, directory.path, link]).files == [profile, binary, syntax])
     }
 
+    /// `login:` in a generic transcript's header asked for a password that
+    /// could not help, then failed as a runtime error (exit 3): a mistake
+    /// in the file, said as one before anything runs.
+    @Test func aHeadersLoginUnderAProfileWithoutOneIsBroken() async throws {
+        let path = Scratch.file("generic-login", extension: "transcript").path
+        try "# explorer transcript v1\nprofile: generic\nbase-url: http://127.0.0.1:9\nlogin: ann@example.com\n\n> get /x\nHTTP/1.1 200 OK\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let run = await Replayer(environment: [:]).run(path)
+        #expect(run.failure == .broken("\(path):4: 'login: ann@example.com' needs a profile that logs in, and generic's does not "
+                                       + "(drop the line, or name a profile file with an auth: section); nothing was run"))
+        #expect(run.status == .parse && run.steps.isEmpty)
+    }
+
     /// A symlinked folder in a suite (`sessions/shared -> ../shared`) was
     /// left out without a word: its failing transcript never ran in CI.
     @Test func aSymlinkedFolderInASuiteIsSearchedOnce() throws {

@@ -68,6 +68,14 @@ struct Replayer: Sendable {
         // was kept, and a token the --base-url server handed out went to that other host.
         let fromFile = baseURL == nil ? chosen?.profile : chosen?.document.profile
         let profile = fromFile ?? Profile.named(header.profile == "none" ? Profile.generic.name : header.profile)!
+        // A header's `login:` under a profile with no login flow: a mistake in the file, said before a
+        // password was asked for that could not help (it ran, and failed with exit 3).
+        if let email = header.login, profile.auth == nil {
+            let line = header.lines.firstIndex { $0.hasPrefix("login:") }.map { ":\($0 + 2)" } ?? ""
+            run.failure = .broken("\(path)\(line): 'login: \(email)' needs a profile that logs in, and \(header.profile)'s does not "
+                                  + "(drop the line, or name a profile file with an auth: section); nothing was run")
+            return
+        }
         let target: LiveSession.Target
         if let baseURL {
             target = .url(baseURL)
