@@ -869,6 +869,17 @@ import Testing
                                + "warning: line 9 now expects 500 Internal Server Error, a server error: check that it is meant before committing ci/items.transcript\n"), "\(said)")
     }
 
+    /// A 300,000-character command line was a case's name whole, and
+    /// 500,001 differences a 46 MB report.
+    @Test func junitBoundsLongLinesAndManyDifferences() {
+        let long = "post /x note=" + String(repeating: "a", count: 300_000)
+        #expect(StepRun.shown(long) == String(long.prefix(200)) + "… (300013 characters)")
+        let many = (1...1_000).map { Mismatch(.line($0), expected: "a", actual: "b") }
+        let xml = JUnitReport.xml([TranscriptRun(path: "s/big.transcript", steps: [StepRun(line: 5, command: "get /x", mismatches: many, duration: .zero)])])
+        #expect(xml.contains("body line 100: expected a, got b\n… and 900 more</failure>"), "\(xml.suffix(300))")
+        #expect(!xml.contains("body line 101:"))
+    }
+
     @Test func junitHasASuitePerTranscriptAndACasePerStep() {
         var failing = StepRun(line: 9, command: "get /a&b", mismatches: [Mismatch(.status, expected: "200", actual: "404 <x>")], duration: .zero)
         failing.updated = false

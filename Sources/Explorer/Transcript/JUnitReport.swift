@@ -20,6 +20,9 @@ enum JUnitReport {
 
         """
 
+    /// The differences a failed case lists; the rest are counted.
+    static let listedMismatches = 100
+
     static func xml(_ runs: [TranscriptRun]) -> String {
         let failures = runs.reduce(0) { $0 + failed($1).count }
         let errors = runs.filter { $0.failure != nil || isTorn($0) }.count
@@ -35,7 +38,9 @@ enum JUnitReport {
                 if step.passed {
                     xml += "/>\n"
                 } else {
-                    let details = step.mismatches.map(\.description).joined(separator: "\n")
+                    // Bounded as the console's are: 500,001 differences made a 46 MB report.
+                    let details = step.mismatches.prefix(Self.listedMismatches).map(\.description).joined(separator: "\n")
+                        + (step.mismatches.count > Self.listedMismatches ? "\n… and \(step.mismatches.count - Self.listedMismatches) more" : "")
                     let (element, message) = step.line == stopping?.line ? ("error", failureText(run.failure)) : ("failure", summary(step.mismatches))
                     xml += ">\n      <\(element) message=\"\(escape(message))\">\(escape(details))</\(element)>\n    </testcase>\n"
                 }

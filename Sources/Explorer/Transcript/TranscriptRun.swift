@@ -64,6 +64,14 @@ struct StepRun: Sendable {
     /// hand-made file (`X-Api-Key:abc`) as `{{secret:NAME}}`, as history
     /// keeps it (reports and JUnit printed it as written).
     static func shown(_ command: String) -> String {
+        let whole = shownWhole(command)
+        // A 300,000-character line (a body typed inline) filled the CI log and a JUnit case's name.
+        let limit = 200
+        guard whole.count > limit else { return whole }
+        return whole.prefix(limit) + "… (\(whole.count) characters)"
+    }
+
+    private static func shownWhole(_ command: String) -> String {
         let placeholder = TranscriptPattern.secretPlaceholder(forItem:)
         // History drops a login's password; a report keeps its place, as the transcript writes it.
         if let words = try? LineTokenizer.split(command).map(\.text), words.first?.lowercased() == "login" {
