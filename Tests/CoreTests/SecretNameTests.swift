@@ -331,6 +331,8 @@ struct SecretNameTests {
         #expect(Redactor.redact(target: "/maps?key=AIzaSyA&q=x&sig=S1g") == "/maps?key=\(Redactor.hidden("AIzaSyA"))&q=x&sig=\(Redactor.hidden("S1g"))")
         #expect(Redactor.redact(line: "get /x api-key:AZUREKEY1 key==QKEY5 keyword==cats") == "get /x api-key:*** key==*** keyword==cats")
         #expect(Redactor.redact(line: "get /y?key=QKEY5&page=2") == "get /y?key=***&page=2")
+        // A presigned URL's signature: shown, recorded and kept in history in clear.
+        #expect(Redactor.redact(target: "/b/o?X-Amz-Expires=60&X-Amz-Signature=S1gS3") == "/b/o?X-Amz-Expires=60&X-Amz-Signature=\(Redactor.hidden("S1gS3"))")
     }
 
     /// A JWT was hidden only as a word of its own: inside a header's value

@@ -25,8 +25,9 @@ public enum Redactor {
                                 // (`set bearer=…`); not `signature` alone, a forum's or an email's as often (`?signature=` is `secretParameters`').
                                 "pin", "otp", "totp", "x-signature", "bearer", "credential", "credentials", "auth"]
     /// Whole names that are secrets' in a query, not elsewhere: Google's
-    /// `?key=`, a signed URL's `sig=` (a JSON member `key` is usually not one).
-    static let secretParameters: Set<String> = ["key", "sig", "signature"]
+    /// `?key=`, a signed URL's `sig=` (a JSON member `key` is usually not one);
+    /// an S3 or GCS presigned URL's signature.
+    static let secretParameters: Set<String> = ["key", "sig", "signature", "x-amz-signature", "x-goog-signature"]
 
     /// Whether a header's name names a credential: a secret's name, or one
     /// holding a word only a credential's header holds (`X-Session`,
