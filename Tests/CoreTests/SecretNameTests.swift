@@ -160,6 +160,10 @@ struct SecretNameTests {
     #expect(Redactor.redact(line: "ws send --text Authorization: Basic S3CR_F1") == "ws send --text Authorization: ***")
     #expect(Redactor.redact(line: "ws send --text password: S3CR_F2") == "ws send --text password: ***")
     #expect(Redactor.redact(line: "ws send --text hello: world") == "ws send --text hello: world")
+    // The text is sent as typed, quotes and all: every byte kept but the secret's (rebuilt from its words, the quotes went).
+    #expect(Redactor.redact(line: #"ws send --text "Authorization: Bearer tokABC123""#) == #"ws send --text "Authorization: ***""#)
+    #expect(Redactor.redact(line: "ws send --text 'password: S3CR_F2'") == "ws send --text 'password: ***'")
+    #expect(Redactor.hidingCredentials(inText: "'password: S3CR_F2'") == "'password: \(Redactor.hidden("S3CR_F2"))'")
     let dump = "HTTP/1.1 200 OK\nSet-Cookie: session=S3CR_C1; Path=/\nCookie: theme=S3CR_C2\n"
     #expect(Redactor.hidingCredentials(inText: dump) == "HTTP/1.1 200 OK\nSet-Cookie: session=\(Redactor.hidden("S3CR_C1")); Path=/\n"
         + "Cookie: theme=\(Redactor.hidden("S3CR_C2"))\n")

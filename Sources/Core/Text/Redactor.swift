@@ -90,6 +90,7 @@ public enum Redactor {
         if let socket = redact(socketJSONLine: line, hide: hide, secretFields: secretFields) {
             return socket
         }
+        if let frame = redact(textFrameLine: line, hide: hide) { return frame }
         // JSON typed unquoted where an item goes (`post /x {"password":"…"}`): its quotes are gone once split.
         let line = line.includes(ascii: "\":") ? hidingSecretMembers(inWord: line, hide: hide) : line
         guard let words = try? LineTokenizer.split(line).map(\.text) else {
@@ -286,12 +287,6 @@ public enum Redactor {
         // `capture csrf = cookie:sid` names where a value is, and holds none (it is no `cookie:` header item).
         if first.lowercased() == "capture" { return words }
         if first.lowercased() == "ws", words.count > 3, words[1].lowercased() == "send", words[2] == "--text" {
-            // A setting's line as the frame (`Authorization: Basic X`, `password: X`): its value, as the frame's echo hides it.
-            let text = words.dropFirst(3).joined(separator: " ")
-            if let (name, value) = secretLineValue(text[...]) {
-                let kept = text[..<value.lowerBound] + hide(ExpectedValue.secretName(name))
-                return Array(words.prefix(3)) + kept.split(separator: " ").map(String.init)
-            }
             // A text frame's `password=X` words, a form's (`user=bob&password=X`) too, and JWTs.
             return Array(words.prefix(3)) + words.dropFirst(3).map { word in
                 if looksLikeJWT(word) { return hide("jwt") }
@@ -1312,6 +1307,10 @@ public enum Redactor {
     /// rule hides them (not one hidden already, nor a placeholder).
     public static func lineSecrets(_ line: Substring) -> [(name: String, range: Range<String.Index>)] {
         if let (name, value) = secretLineValue(line) { return [(name, value)] }
+        // Wrapped in quotes (`'password: X'`, a text frame typed with them: they are sent too).
+        if line.count > 2, let quote = line.first, quote == "'" || quote == "\"", line.last == quote {
+            return lineSecrets(line.dropFirst().dropLast())
+        }
         guard let (header, value) = cookieLine(line) else { return [] }
         var found: [(name: String, range: Range<String.Index>)] = []
         var at = value.lowerBound
@@ -1321,6 +1320,24 @@ public enum Redactor {
             if let name = piece.secret, !piece.text.contains("<hidden"), !piece.text.contains("{{") { found.append((name, range)) }
         }
         return found
+    }
+
+    /// `ws send --text TEXT` whose text is a setting's or a cookie's line
+    /// (`Authorization: Basic X`, `'password: X'`): the line with their
+    /// values hidden where they stand, every other byte as typed (the text
+    /// is sent as typed, quotes and all: a line rebuilt from its words lost
+    /// them, and its replay sent another frame). Nil for any other line.
+    public static func redact(textFrameLine line: String, hide: (String) -> String) -> String? {
+        guard let match = line.prefixMatch(of: /\s*ws\s+send\s+--text\s/.ignoresCase()) else { return nil }
+        let text = line[match.range.upperBound...]
+        let secrets = lineSecrets(text)
+        guard !secrets.isEmpty else { return nil }
+        var out = String(line[..<text.startIndex]), copied = text.startIndex
+        for (name, range) in secrets {
+            out += line[copied..<range.lowerBound] + hide(ExpectedValue.secretName(name))
+            copied = range.upperBound
+        }
+        return out + line[copied...]
     }
 
     /// A `Cookie: …` or `Set-Cookie: …` line of a text (a header dump): the header's name and where its value is.

@@ -245,6 +245,7 @@ final class TranscriptRecorder {
         if let socket = Redactor.redact(socketJSONLine: line, hide: hide, secretFields: secretFields) {
             return socket
         }
+        if let frame = Redactor.redact(textFrameLine: line, hide: hide) { return frame }
         guard let typed else { return Redactor.redact(line: line, secretFields: secretFields) }
         // A line refused before it ran (a whole line in quotes, JSON typed where an item goes) by history's rules,
         // which read such lines; the words' rules below are a parsed command's.
