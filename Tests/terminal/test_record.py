@@ -110,12 +110,14 @@ def test_every_way_in_records_and_the_suite_runs_them(tmp_path):
     suite = explorer(["test", "--junit", os.path.join("sessions", "run.transcript")], tmp_path)
     assert suite.returncode == 64 and "it is one of the transcripts under test" in suite.stderr, suite.stdout + suite.stderr
     assert (sessions / "run.transcript").read_text() == kept
-    # Nor through a link to one (the link's path differs), nor in a "folder" that is a file.
+    # Nor through a link to one, symbolic or hard (the link's path differs), nor in a "folder" that is a file.
     (tmp_path / "out").mkdir()
     (tmp_path / "out" / "report.xml").symlink_to(sessions / "run.transcript")
-    suite = explorer(["test", "--junit", str(tmp_path / "out" / "report.xml")], tmp_path)
-    assert suite.returncode == 64 and "it is one of the transcripts under test" in suite.stderr, suite.stdout + suite.stderr
-    assert (sessions / "run.transcript").read_text() == kept
+    os.link(sessions / "run.transcript", tmp_path / "out" / "hard.xml")
+    for name in ("report.xml", "hard.xml"):
+        suite = explorer(["test", "--junit", str(tmp_path / "out" / name)], tmp_path)
+        assert suite.returncode == 64 and "it is one of the transcripts under test" in suite.stderr, suite.stdout + suite.stderr
+        assert (sessions / "run.transcript").read_text() == kept
     (tmp_path / "afile").write_text("")
     suite = explorer(["test", "--junit", str(tmp_path / "afile" / "report.xml")], tmp_path)
     assert (suite.returncode, suite.stdout) == (64, ""), suite.stdout + suite.stderr

@@ -49,8 +49,8 @@ struct TestCommand: ParsableCommand {
         }
         let (files, empty, skipped) = TranscriptSource.files(in: paths.isEmpty ? ["sessions"] : paths)
         // The report written over a transcript it reports on (`--junit sessions/a.transcript`) broke the suite.
-        // Through symlinks too: a report named by a link to a transcript wrote over the transcript.
-        if let junit, case let report = Self.resolved(junit), files.contains(where: { Self.resolved($0) == report }) {
+        // Through links too, symbolic or hard: a report named by one wrote over the transcript.
+        if let junit, case let report = Self.identity(junit), files.contains(where: { Self.identity($0) == report }) {
             console.err("error: cannot write --junit \(junit): it is one of the transcripts under test\n")
             throw ExitCode.validationFailure
         }
@@ -87,10 +87,13 @@ struct TestCommand: ParsableCommand {
         throw ExitCode(combinedStatus(runs).rawValue)
     }
 
-    /// The file a path names, absolute, its symlinks followed.
-    private static func resolved(_ path: String) -> String {
+    /// The file a path names: its device and inode when it exists (a hard
+    /// link is the same file under another name), else its absolute path.
+    private static func identity(_ path: String) -> String {
+        var info = stat()
+        if stat(path, &info) == 0 { return "\(info.st_dev):\(info.st_ino)" }
         let absolute = path.hasPrefix("/") ? path : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(path)
-        return URL(fileURLWithPath: FilePaths.normalized(absolute)).resolvingSymlinksInPath().path
+        return FilePaths.normalized(absolute)
     }
 
     /// Why a report cannot be written at `path`, in words, or nil; its
