@@ -386,11 +386,8 @@ public enum Redactor {
                 let separator = if case .query = item { "==" } else { "=" }
                 return name + separator + pieces.map { piece in piece.secret.map(hide) ?? piece.text }.joined()
             // Typed percent-encoded (`next==/cb%3Ftoken%3DX`): its pairs read decoded, the rest kept as typed.
-            case let .query(name, value) where value.includes(ascii: "%3D") || value.includes(ascii: "%3d"):
-                guard let plain = value.removingPercentEncoding, case let pieces = parameterPieces(in: plain),
-                      pieces.contains(where: { $0.secret != nil }) else { return word }
-                return name + "==" + (hiding(pieces, ofDecoded: value[...], hide: hide)
-                    ?? pieces.map { piece in piece.secret.map(hide) ?? percentEncoded(piece.text) }.joined())
+            case let .query(name, value) where value.includes(ascii: "%3D") || value.includes(ascii: "%3d") || value.includes(ascii: "%253"):
+                return hidingEncodedPairs(in: value[...], hide: hide).map { name + "==" + $0 } ?? word
             default: return word
             }
         }
@@ -887,12 +884,9 @@ public enum Redactor {
             guard let eq = pair.firstIndex(of: "=") else { return String(pair) }
             guard isSecretParameter(String(pair[..<eq])) else {
                 // A value that is itself a URL or a query, encoded (`next=%2Fcb%3Ftoken%3DX`): its secret pairs.
-                let value = pair[pair.index(after: eq)...]
-                guard value.includes(ascii: "%3D") || value.includes(ascii: "%3d"), let plain = value.removingPercentEncoding,
-                      case let pieces = parameterPieces(in: plain), pieces.contains(where: { $0.secret != nil }) else { return String(pair) }
+                guard let hidden = hidingEncodedPairs(in: pair[pair.index(after: eq)...], hide: hide) else { return String(pair) }
                 changed = true
-                return String(pair[...eq]) + (hiding(pieces, ofDecoded: value, hide: hide)
-                    ?? pieces.map { piece in piece.secret.map(hide) ?? percentEncoded(piece.text) }.joined())
+                return String(pair[...eq]) + hidden
             }
             let value = String(pair[pair.index(after: eq)...])
             guard !value.isEmpty, !isReference(value) else { return String(pair) }
@@ -900,6 +894,30 @@ public enum Redactor {
             return String(pair[...eq]) + hide(String(pair[..<eq]))
         }
         return changed ? String(word[...question]) + pairs.joined(separator: "&") : nil
+    }
+
+    /// A query value that is itself a URL or a query, percent-encoded once
+    /// or twice (`/cb%3Ftoken%3DX`, `%2Fcb%3Ftoken%253DX`), its secret
+    /// pairs' values hidden where they stand and every other byte as typed;
+    /// nil when it holds none (twice encoded, the line kept the token).
+    public static func hidingEncodedPairs(in value: Substring, hide: (String) -> String) -> String? {
+        guard value.includes(ascii: "%3D") || value.includes(ascii: "%3d") || value.includes(ascii: "%253D") || value.includes(ascii: "%253d"),
+              let once = value.removingPercentEncoding else { return nil }
+        let pieces = parameterPieces(in: once)
+        if pieces.contains(where: { $0.secret != nil }) {
+            return hiding(pieces, ofDecoded: value, hide: hide) ?? pieces.map { piece in piece.secret.map(hide) ?? percentEncoded(piece.text) }.joined()
+        }
+        // Encoded twice: each secret's value found after its `=` encoded twice.
+        guard let twice = once.removingPercentEncoding else { return nil }
+        var out = "", rest = value
+        for piece in parameterPieces(in: twice) {
+            guard let name = piece.secret else { continue }
+            guard let found = ["%253D", "%253d"].compactMap({ rest.range(of: $0 + piece.text) }).min(by: { $0.lowerBound < $1.lowerBound })
+            else { return nil }
+            out += rest[..<rest.index(found.lowerBound, offsetBy: 5)] + hide(name)
+            rest = rest[found.upperBound...]
+        }
+        return out.isEmpty ? nil : out + rest
     }
 
     /// `typed` with the secrets of `pieces`, the pieces of its text percent-

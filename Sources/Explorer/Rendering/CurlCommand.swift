@@ -98,11 +98,8 @@ enum CurlCommand {
                 guard pieces.contains(where: { $0.secret != nil }) else { return item }
                 return .query(name: name, value: pieces.map { piece in piece.secret.map(placeholder) ?? piece.text }.joined())
             // Typed percent-encoded (`next==/cb%3Faccess_token%3DX`): its pairs read decoded, the rest as typed.
-            case let .query(name, value) where !value.contains("⟦") && (value.contains("%3D") || value.contains("%3d")):
-                guard let plain = value.removingPercentEncoding, case let pieces = Redactor.parameterPieces(in: plain),
-                      pieces.contains(where: { $0.secret != nil }),
-                      let hidden = Redactor.hiding(pieces, ofDecoded: value[...], hide: placeholder) else { return item }
-                return .query(name: name, value: hidden)
+            case let .query(name, value) where !value.contains("⟦") && (value.contains("%3D") || value.contains("%3d") || value.contains("%253")):
+                return Redactor.hidingEncodedPairs(in: value[...], hide: placeholder).map { .query(name: name, value: $0) } ?? item
             // Read from a file (`token=@tok.txt`): the file's secret was printed in the command.
             case let .stringFieldFromFile(name, _): return secret(name).map { .stringField(name: name, value: placeholder(Redactor.leaf(of: $0))) } ?? item
             case let .jsonFieldFromFile(name, _):
