@@ -869,6 +869,13 @@ import Testing
                                + "warning: line 9 now expects 500 Internal Server Error, a server error: check that it is meant before committing ci/items.transcript\n"), "\(said)")
     }
 
+    /// A report showed `login bob@… {{secret:password_2}}` as `{{secret:password}}`.
+    @Test func aLoginsPlaceholderKeepsItsNameInReports() {
+        #expect(StepRun.shown("login bob@example.com {{secret:password_2}}") == "login bob@example.com {{secret:password_2}}")
+        #expect(StepRun.shown("login bob@example.com {{secret:wrong_password}}") == "login bob@example.com {{secret:wrong_password}}")
+        #expect(StepRun.shown("login bob@example.com hunter22") == "login bob@example.com {{secret:password}}")
+    }
+
     /// A 300,000-character command line was a case's name whole, and
     /// 500,001 differences a 46 MB report.
     @Test func junitBoundsLongLinesAndManyDifferences() {

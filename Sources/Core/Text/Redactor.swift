@@ -281,7 +281,8 @@ public enum Redactor {
         if first.lowercased() == "login" {
             // Every word after the email hidden, none dropped: `login a b c`
             // is a usage error, and its recording must stay one.
-            return Array(words.prefix(2)) + words.dropFirst(2).map { _ in hide("password") }
+            // A placeholder stays as it is named (`{{secret:password_2}}` was reported as `{{secret:password}}`).
+            return Array(words.prefix(2)) + words.dropFirst(2).map { $0.wholeMatch(of: /\{\{secret:[^{}]+\}\}/) != nil ? $0 : hide("password") }
         }
         if first.lowercased() == "curl" { return redactCurl(words, hide: hide) }
         // `capture csrf = cookie:sid` names where a value is, and holds none (it is no `cookie:` header item).
