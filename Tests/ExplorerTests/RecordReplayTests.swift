@@ -493,6 +493,12 @@ import Testing
         #expect(run.failure == .broken("\(path):13: 'price:=[1,': invalid JSON after ':=' (expected a JSON value, found end of input "
                                        + "at character 4 of the value); nothing was run"))
         #expect(run.steps.isEmpty && run.notRun == 4 && run.status == .parse)
+        // A placeholder written wrong is the line's mistake whatever the variables hold.
+        let spaced = Scratch.file("spaced-placeholder", extension: "transcript").path
+        try (header + "> post /api/tasks title=x\nHTTP/1.1 401 Unauthorized\n\n> get /api/tasks/{{ id }}\nHTTP/1.1 200 OK\n")
+            .write(toFile: spaced, atomically: true, encoding: .utf8)
+        let stopped = await Replayer().run(spaced)
+        #expect(stopped.failure == .broken("\(spaced):8: unclosed '{{' in '/api/tasks/{{' (a variable is written {{name}}, without spaces); nothing was run"))
         // Words with variables are their steps' to judge: a JSON value or a path made of one parses here
         // whatever it holds, and a line that expects an error is a test of that error.
         let fine = Scratch.file("variables-parse-later", extension: "transcript").path

@@ -117,6 +117,9 @@ struct CommandError: Error, Equatable, Sendable, CustomStringConvertible {
     /// of an earlier step that found nothing (the server changed), not a
     /// mistake in the line.
     var unknownVariable = false
+    /// A `{{…}}` written wrong (unclosed, empty, a pattern): the line's
+    /// mistake whatever the variables hold.
+    var placeholderSyntax = false
     init(_ message: String, column: Int? = nil) {
         self.message = message
         self.column = column

@@ -321,10 +321,16 @@ struct CommandParser {
             // `{{ id }}` typed with spaces is split into words: its first word has no `}}`.
             guard close < bytes.count else {
                 let spaced = word.text.hasSuffix("{{") ? " (a variable is written {{name}}, without spaces)" : ""
-                throw CommandError("unclosed '{{' in '\(CommandError.quotable(word.text))'" + spaced, column: word.start)
+                var unclosed = CommandError("unclosed '{{' in '\(CommandError.quotable(word.text))'" + spaced, column: word.start)
+                unclosed.placeholderSyntax = true
+                throw unclosed
             }
             let name = String(decoding: bytes[(i + 2)..<close], as: UTF8.self).trimmingBlanks()
-            guard !name.isEmpty else { throw CommandError("'{{}}' names no variable: write {{name}} (vars lists them)", column: word.start) }
+            guard !name.isEmpty else {
+                var empty = CommandError("'{{}}' names no variable: write {{name}} (vars lists them)", column: word.start)
+                empty.placeholderSyntax = true
+                throw empty
+            }
             guard let value = variables[name] else {
                 if name.hasPrefix("secret:") {
                     let secret = String(name.dropFirst(7))

@@ -230,7 +230,7 @@ struct Replayer: Sendable {
                 parser.variables[rest[..<closing.lowerBound].trimmingBlanks()] = "0"
             }
             do { _ = try parser.parse(step.command) } catch {
-                if step.command.contains("{{") {
+                if step.command.contains("{{"), !error.placeholderSyntax {
                     guard let column = error.column, let words = try? LineTokenizer.split(step.command),
                           let word = words.last(where: { $0.start <= column }), !word.text.contains("{{") else { continue }
                 }
