@@ -132,6 +132,17 @@ import Testing
         #expect(jar.header(for: url("https://h.test/"), now: now) == "s=1")
     }
 
+    /// A local gateway's `sessionid=…; Secure` login was kept and never sent
+    /// back over http: the loopback host is a secure context, as browsers and curl take it.
+    @Test func secureCookiesGoToTheLoopbackHostOverHTTPToo() {
+        for host in ["localhost:8000", "127.0.0.1:8000", "[::1]:8000", "app.localhost:8000"] {
+            var jar = CookieJar()
+            set(&jar, "http://\(host)/", "s=1; Secure; HttpOnly; Path=/")
+            #expect(jar.header(for: url("http://\(host)/me"), now: now) == "s=1", "\(host)")
+        }
+        #expect(!CookieJar.isLoopback("127.0.0.1.evil.test") && !CookieJar.isLoopback("localhost.evil.test") && !CookieJar.isLoopback("127.a.b.c"))
+    }
+
     @Test func expiryMaxAgeFirstAndDeletion() {
         var jar = CookieJar()
         set(&jar, "https://h.test/", "a=1; Path=/; Max-Age=60; Expires=Wed, 21 Oct 2015 07:28:00 GMT",

@@ -82,11 +82,21 @@ public struct CookieJar: Sendable {
         sent(to: url, now: now).first { $0.name == name }
     }
 
+    /// `localhost` (and its subdomains), 127.0.0.0/8 and `::1`: a secure context however reached.
+    static func isLoopback(_ host: String) -> Bool {
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        let octets = bare.split(separator: ".", omittingEmptySubsequences: false)
+        let ipv4Loopback = octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
+        return bare == "localhost" || bare.hasSuffix(".localhost") || bare == "::1" || ipv4Loopback
+    }
+
     /// The cookies a request to `url` carries, in the order they go (the longest path first, then the oldest).
     private func sent(to url: URL, now: Date) -> [Cookie] {
         guard let host = url.host?.lowercased() else { return [] }
         let path = Self.path(of: url)
-        let https = url.scheme?.lowercased() == "https" || url.scheme?.lowercased() == "wss"
+        // A Secure cookie goes over https, and to the loopback host over http as browsers and curl send it
+        // there (a local gateway's `sessionid=…; Secure` login was kept and never sent back).
+        let https = url.scheme?.lowercased() == "https" || url.scheme?.lowercased() == "wss" || Self.isLoopback(host)
         let port = Self.port(of: url)
         return cookies.filter { cookie in
             cookie.port == port && (cookie.hostOnly ? host == cookie.domain : Self.domainMatches(host, cookie.domain))
