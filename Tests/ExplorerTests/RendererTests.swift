@@ -67,6 +67,10 @@ import Testing
         let envelope = Array(#"{"message":"slow down: retry in 30 s"}"#.utf8)
         let (_, once) = plain.render(exchange(429, "Too Many Requests", type: "application/json", body: envelope, headers: [HTTPHeader(name: "Retry-After", value: "30")]))
         #expect(!once.contains("(retry after 30 s)"), "\(once)")
+        // A 401's challenge says why a login or token did not do (Digest, which explorer does not answer): it showed only with -v.
+        let digest = HTTPHeader(name: "WWW-Authenticate", value: #"Digest realm="gw", nonce="abc", qop="auth""#)
+        let (_, challenged) = plain.render(exchange(401, "Unauthorized", type: "text/html", body: Array("<h1>401</h1>".utf8), headers: [digest]))
+        #expect(challenged == #"error: 401 Unauthorized (it asks for WWW-Authenticate: Digest realm="gw", nonce="abc", qop="auth")"# + "\n")
     }
 
     /// A server's escape codes never drive the terminal: not from a text

@@ -103,7 +103,8 @@ struct Renderer: Sendable {
         }
         if response.status >= 400 {
             let summary = errorSummary(response)
-            err += palette.red("error: ") + Redactor.hiding(carried, inText: summary) + retryAfter(response, besides: summary) + "\n"
+            err += palette.red("error: ") + Redactor.hiding(carried, inText: summary) + retryAfter(response, besides: summary)
+                + challenge(response) + "\n"
         }
         if let note {
             if exchange.sessionExpired || exchange.refusal != nil {
@@ -263,6 +264,16 @@ struct Renderer: Sendable {
     private func retryAfter(_ response: ReceivedResponse, besides summary: String) -> String {
         guard let retry = response.header("Retry-After")?.trimmingBlanks(), !retry.isEmpty, !summary.contains(retry) else { return "" }
         return Self.visible(retry.allSatisfy(\.isNumber) ? " (retry after \(retry) s)" : " (retry after \(retry))", keepingLines: false)
+    }
+
+    /// A 401's (or 407's) challenge: the scheme the server asks for, which
+    /// says why a login or a token did not do (`Digest`, which explorer
+    /// does not answer). It was shown only with -v.
+    private func challenge(_ response: ReceivedResponse) -> String {
+        let name = response.status == 407 ? "Proxy-Authenticate" : "WWW-Authenticate"
+        guard [401, 407].contains(response.status), let asked = response.header(name)?.trimmingBlanks(), !asked.isEmpty else { return "" }
+        let shown = asked.count > 120 ? asked.prefix(120) + "…" : Substring(asked)
+        return Self.visible(" (it asks for \(name): \(shown))", keepingLines: false)
     }
 
     /// The one line under a 4xx or 5xx: the backend's envelope, or the status.
