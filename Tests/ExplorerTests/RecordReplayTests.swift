@@ -765,6 +765,13 @@ import Testing
         let all = await Replayer(environment: [:]).run(path)
         #expect(all.failure == .runtime("\(path):5: no value for {{secret:password}}: set EXPLORER_SECRET_PASSWORD; "
                                         + "also EXPLORER_SECRET_API_KEY (line 8), EXPLORER_SECRET_SIGNATURE (line 11); nothing was run"))
+        // A pasted curl's password, its URL holding a variable: left out (a variable might have held a demo account's email).
+        try ("# explorer transcript v1\nprofile: generic\nbase-url: http://127.0.0.1:9\n\n> post /echo step=1\nHTTP/1.1 200 OK\n\n"
+            + "> curl -u bob:{{secret:password}} {{base_url}}/basic\nHTTP/1.1 200 OK\n\n> get /basic -a bob:{{secret:password_2}}\nHTTP/1.1 200 OK\n")
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let curl = await Replayer(environment: [:]).run(path)
+        #expect(curl.failure == .runtime("\(path):8: no value for {{secret:password}}: set EXPLORER_SECRET_PASSWORD; "
+                                         + "also EXPLORER_SECRET_PASSWORD_2 (line 11); nothing was run"))
     }
 
     /// A secret missing for a later step stopped the run there, after the

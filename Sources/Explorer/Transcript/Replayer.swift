@@ -202,8 +202,11 @@ struct Replayer: Sendable {
         for step in steps where step.command.contains("{{secret:") {
             let words = (try? LineTokenizer.split(step.command).map(\.text)) ?? []
             let email = resolver.demoEmail(in: words)
-            // A variable may hold the demo account's email (`login {{who}} …`): known only at its step.
-            let unknownEmail = email == nil && words.contains { $0.contains("{{") && !$0.contains("{{secret:") }
+            // A variable may hold the demo account's email (`login {{who}} …`, `-a {{who}}:{{secret:password}}`): known only
+            // at its step. Not one inside a URL (`curl -u bob:{{secret:password}} {{base_url}}/x`: its password was left out).
+            let unknownEmail = email == nil && words.contains { word in
+                word.wholeMatch(of: /\{\{[^{}:]+\}\}(:.*)?/) != nil
+            }
             for name in SecretResolver.placeholderNames(in: step.command) where !sessions.contains(name) {
                 if unknownEmail, SecretResolver.isPasswordName(name) { continue }
                 guard checked.insert(name + "\u{0}" + (email ?? "")).inserted else { continue }
