@@ -255,6 +255,10 @@ struct SecretNameTests {
     #expect(Redactor.redact(line: "curl --cert c.pem:S3CRETC http://h/x") == "curl --cert 'c.pem:***' http://h/x")
     #expect(Redactor.redact(line: "curl --cert c.pem http://h/x") == "curl --cert c.pem http://h/x")
     #expect(Redactor.redact(line: "curl --pass S3CRETD http://h/x") == "curl --pass '***' http://h/x")
+    // Short flags bundled, the last taking the value, as curl reads them; a proxy's header.
+    #expect(Redactor.redact(line: "curl -sU bob:S3CRETE http://h/x") == "curl -sU 'bob:***' http://h/x")
+    #expect(Redactor.redact(line: "curl --proxy-header 'Proxy-Authorization: Basic S3CRETF' http://h/x")
+            == "curl --proxy-header 'Proxy-Authorization: ***' http://h/x")
 }
 
 /// `--auth-type=bearer --auth=TOKEN` was kept as `--auth-type=bearer

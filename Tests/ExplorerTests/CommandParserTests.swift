@@ -266,6 +266,9 @@ import Testing
 
     @Test func otherMistakes() throws {
         #expect(throws: CommandError("unknown variable {{nope}} (set it with: set nope=VALUE; see vars)", column: 4)) { try parser.parse("get {{nope}}") }
+        // A refused curl flag is said without a value joined to it: it showed the proxy's password.
+        #expect(throws: CommandError("curl's -U is not one explorer reads (it reads -X, -H, -d, --data-urlencode, -G, -F, -u, -L, --max-redirs, -m, -A, -e, -b, -I, "
+                                     + "-i, -v, -k, --cacert, -E, --key, --url)", column: 5)) { try parser.parse("curl -Ubob:S3CRET http://h/x") }
         // A secret's name as `set NAME VALUE`: a replay's report hid `token=VALUE`'s word as a token.
         let hint = "unknown variable {{token}} (set it with: set token VALUE; see vars)"
         #expect(throws: CommandError(hint, column: 4)) { try parser.parse("get {{token}}") }

@@ -460,7 +460,7 @@ public enum Redactor {
             case "-b", "--cookie":
                 // `-b 'csrftoken={{csrf}}'` holds a variable, which a replay fills in: kept.
                 return isCookiesOfReferences(word) ? word : hide("cookie")
-            case "-H", "--header":
+            case "-H", "--header", "--proxy-header":
                 guard let colon = word.firstIndex(of: ":"), isSecretHeaderName(word[..<colon].trimmingBlanks()) else { return nil }
                 let name = word[..<colon].trimmingBlanks()
                 let value = word[word.index(after: colon)...].trimmingBlanks()
@@ -474,7 +474,8 @@ public enum Redactor {
         var out: [String] = []
         var previous = ""
         for word in words {
-            defer { previous = word }
+            // Short flags bundled (`-sU bob:PW`, `-su`): the last takes the value, as curl reads them.
+            defer { previous = word.wholeMatch(of: /-[a-zA-Z]{2,}/) != nil ? "-" + String(word.last!) : word }
             if let hidden = value(of: previous, word) {
                 out.append(hidden)
                 continue

@@ -182,14 +182,21 @@ enum CurlImport {
                 do throws(RequestOptions.TLSFlagProblem) {
                     try options.setTLS(flag, given)
                 } catch {
-                    throw CommandError("curl's \(text): \(error.message)", column: word.start)
+                    // curl's `-E FILE:PASSPHRASE`: the passphrase is not said back (on screen and in the recording).
+                    var said = error.message
+                    if flag == "--cert", let colon = given.lastIndex(of: ":"), colon < given.index(before: given.endIndex) {
+                        said = said.replacingOccurrences(of: given, with: given[...colon] + "…")
+                    }
+                    throw CommandError("curl's \(text): \(said)", column: word.start)
                 }
             // explorer's own: show the request instead of sending it.
             case "--offline": options.offline = true
             default:
                 if ignored.contains(text) { break }
                 if text.hasPrefix("-") {
-                    throw CommandError("curl's \(CommandError.quotable(text)) is not one explorer reads (it reads -X, -H, -d, --data-urlencode, -G, -F, -u, -L, --max-redirs, -m, -A, -e, -b, -I, "
+                    // The flag alone, not a value joined to it (`-Ubob:PW`, `--proxy-user=bob:PW`): said back, it showed the password.
+                    let flag = text.hasPrefix("--") ? String(text.prefix { $0 != "=" }) : String(text.prefix(2))
+                    throw CommandError("curl's \(CommandError.quotable(flag)) is not one explorer reads (it reads -X, -H, -d, --data-urlencode, -G, -F, -u, -L, --max-redirs, -m, -A, -e, -b, -I, "
                                        + "-i, -v, -k, --cacert, -E, --key, --url)", column: word.start)
                 }
                 guard url == nil else { throw CommandError("a second URL: explorer runs one request at a time", column: word.start) }
