@@ -105,6 +105,11 @@ import Testing
         #expect(Download.name(headers: [], url: url) == "a b.pdf")
         #expect(Download.name(headers: [HTTPHeader(name: "Content-Disposition", value: #"attachment; filename="../etc/passwd""#)], url: url) == "passwd")
         #expect(Download.name(headers: [HTTPHeader(name: "content-disposition", value: "inline; filename=..")], url: URL(string: "https://h.example/")!) == "download")
+        // A 300-character name failed the download ("File name too long"), the body lost: cut, its extension kept.
+        let long = Download.name(headers: [HTTPHeader(name: "Content-Disposition", value: "attachment; filename=\"\(String(repeating: "L", count: 300)).txt\"")], url: url)
+        #expect(long == String(repeating: "L", count: Download.longestName - 4) + ".txt")
+        let wide = Download.shortened(String(repeating: "é", count: 200) + ".pdf")
+        #expect(wide.utf8.count <= Download.longestName && wide.hasSuffix("é.pdf"))
         #expect(Download.filename(in: #"attachment; filename="x.csv"; filename*=UTF-8''r%C3%A9sum%C3%A9.csv"#) == "résumé.csv")
     }
 

@@ -164,7 +164,22 @@ final class Download: @unchecked Sendable {
         // Control characters go, and leading dots too, as HTTPie does: a
         // server does not get to write `.bashrc` or `.env` into the folder.
         let cleaned = last.filter { !$0.isNewline && $0 != "\0" && !($0.asciiValue.map { $0 < 0x20 || $0 == 0x7F } ?? false) }
-        return String(cleaned.drop { $0 == "." })
+        return shortened(String(cleaned.drop { $0 == "." }))
+    }
+
+    /// Bytes a name may have: a file system's 255, less room for `freeName`'s `-12`.
+    static let longestName = 240
+
+    /// `name` cut to `longestName` bytes, its extension kept (as HTTPie
+    /// does): a server's 300-character name failed the download with "File
+    /// name too long", the body lost.
+    static func shortened(_ name: String) -> String {
+        guard name.utf8.count > longestName else { return name }
+        let ext = (name as NSString).pathExtension
+        let suffix = ext.isEmpty || ext.utf8.count > 20 ? "" : "." + ext
+        var stem = Substring(suffix.isEmpty ? name : String(name.dropLast(suffix.count)))
+        while stem.utf8.count + suffix.utf8.count > longestName { stem = stem.dropLast() }
+        return stem + suffix
     }
 
     /// `name`, or `name-1.ext`, `name-2.ext`… when it is taken.
