@@ -560,21 +560,21 @@ import Testing
         #expect(run.status == .parse && run.steps.isEmpty)
     }
 
-    /// A symlinked folder in a suite (`sessions/shared -> ../shared`) was
+    /// A symlinked folder in a suite (`sessions/common -> ../common`) was
     /// left out without a word: its failing transcript never ran in CI.
     @Test func aSymlinkedFolderInASuiteIsSearchedOnce() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("linked-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
-        let suite = root.appendingPathComponent("sessions"), shared = root.appendingPathComponent("shared")
+        let suite = root.appendingPathComponent("sessions"), common = root.appendingPathComponent("common")
         try FileManager.default.createDirectory(at: suite, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
-        for file in [suite.appendingPathComponent("a.transcript"), shared.appendingPathComponent("b.transcript")] {
+        try FileManager.default.createDirectory(at: common, withIntermediateDirectories: true)
+        for file in [suite.appendingPathComponent("a.transcript"), common.appendingPathComponent("b.transcript")] {
             try "# explorer transcript v1\n".write(to: file, atomically: true, encoding: .utf8)
         }
-        try FileManager.default.createSymbolicLink(atPath: suite.appendingPathComponent("shared").path, withDestinationPath: "../shared")
-        try FileManager.default.createSymbolicLink(atPath: shared.appendingPathComponent("loop").path, withDestinationPath: "..")
+        try FileManager.default.createSymbolicLink(atPath: suite.appendingPathComponent("common").path, withDestinationPath: "../common")
+        try FileManager.default.createSymbolicLink(atPath: common.appendingPathComponent("loop").path, withDestinationPath: "..")
         let found = TranscriptSource.files(in: [suite.path]).files.map { String($0.dropFirst(suite.path.count + 1)) }
-        #expect(found == ["a.transcript", "shared/b.transcript"], "\(found)")
+        #expect(found == ["a.transcript", "common/b.transcript"], "\(found)")
     }
 
     /// A socket bound to an ephemeral loopback port that does not listen, and the port.

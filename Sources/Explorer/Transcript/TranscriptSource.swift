@@ -42,7 +42,7 @@ enum TranscriptSource {
     }
 
     /// Every path under `folder`, relative to it, symlinked folders gone
-    /// into as folders are (`sessions/shared -> ../shared`: its failing
+    /// into as folders are (`sessions/common -> ../common`: its failing
     /// transcript was left out of the suite without a word; `ln -s
     /// ~/suites/api sessions` found nothing), each real folder once.
     private static func entries(under folder: String) -> [String] {
