@@ -603,3 +603,28 @@ def test_urls_an_answer_gives_are_read_against_the_request_under_a_base_path(htt
     out = result.stdout + result.stderr
     assert '"id": 2' in out and '"id": 3' in out and "no next page" in out, out
     assert '"/items/49"' in out and "no route" not in out and result.returncode == 0, out
+
+
+def test_verbose_follow_shows_the_redirects_before_a_hop_that_got_no_answer(http_server, tmp_path):
+    # -v with --follow showed only the last request when a later hop failed: the 302s and their
+    # Locations on the way were lost (HTTPie's --all -v prints them).
+    import socket
+    refusing = socket.socket()
+    refusing.bind(("127.0.0.1", 0))  # bound, not listening: refused, and no one else takes the port
+    dead = refusing.getsockname()[1]
+
+    class Redirects(QuietHandler):
+        def do_GET(self):
+            target = "/b" if self.path == "/a" else f"http://127.0.0.1:{dead}/gone"
+            self.reply(302, b"", [("Location", target)])
+
+    try:
+        url = base_url(http_server(Redirects))
+        result = run_explorer(["--base-url", url, "-c", "get /a --follow -v"], env=isolated_env(tmp_path), cwd=tmp_path)
+        out = result.stdout
+        assert result.returncode != 0
+        assert out.index("GET /a HTTP/1.1") < out.index("Location: /b") < out.index("GET /b HTTP/1.1") \
+            < out.index(f"Location: http://127.0.0.1:{dead}/gone") < out.index("GET /gone HTTP/1.1"), out
+        assert "connection refused" in result.stderr, result.stderr
+    finally:
+        refusing.close()

@@ -269,7 +269,10 @@ public actor AuthSession {
                      retry: Bool = true, follow: RedirectPolicy? = nil) async throws -> Exchange {
         let start = ContinuousClock.now
         var current = request
-        var hops: [Exchange] = []
+        var hops: [Exchange] = [] {
+            didSet { lastHops = hops }
+        }
+        lastHops = []
         var publicHere = isPublic
         let before = tokens
         while true {
@@ -414,6 +417,10 @@ public actor AuthSession {
     /// The last request put on the wire, as it went: what `-v` shows of a
     /// request that got no answer.
     public private(set) var lastSent: PreparedRequest?
+
+    /// The redirects the last `send` followed before its end: what `-v`
+    /// shows before a later hop that got no answer.
+    public private(set) var lastHops: [Exchange] = []
 
     /// Headers set for the session (`header Name:value`): sent with every
     /// request to the backend's origin that does not set them itself, and to

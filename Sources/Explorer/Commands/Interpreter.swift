@@ -370,7 +370,8 @@ actor Interpreter {
                 let view = options.print ?? PrintParts.standard(for: method)
                 let (message, status) = Self.failure(error)
                 if !view.isDisjoint(with: [.requestHeaders, .requestBody]), message != Self.cancelled {
-                    return .unanswered(await session.lastSent ?? request, view: view, failure: message, status)
+                    // A redirect followed on the way was lost from view when a later hop failed (HTTPie's --all shows them).
+                    return .unanswered(await session.lastSent ?? request, hops: await session.lastHops, view: view, failure: message, status)
                 }
                 throw error
             }

@@ -49,8 +49,9 @@ enum Outcome: Sendable {
     /// A one-line failure and the exit status it maps to.
     case failure(String, ExitStatus)
     /// A request that got no answer, with `-v` or `-p H`/`B`: the request
-    /// as it went out (HTTPie prints it before sending), then the failure.
-    case unanswered(PreparedRequest, view: PrintParts, failure: String, ExitStatus)
+    /// as it went out (HTTPie prints it before sending), then the failure;
+    /// with `--follow`, after the redirects answered on the way (`hops`).
+    case unanswered(PreparedRequest, hops: [Exchange] = [], view: PrintParts, failure: String, ExitStatus)
     /// WebSocket frames taken by `ws recv`; `shortfall` says why fewer came
     /// than were asked for (`ws recv 12` that got 8), and makes it a failure.
     case frames([SocketNotice], shortfall: String?)
@@ -86,7 +87,7 @@ enum Outcome: Sendable {
     /// Whether this outcome makes a script fail.
     var exitStatus: ExitStatus {
         switch self {
-        case let .failure(_, status), let .unanswered(_, _, _, status): return status
+        case let .failure(_, status), let .unanswered(_, _, _, _, status): return status
         case let .exchange(exchange, _, _): return exchange.response.status >= 400 || exchange.sessionExpired || exchange.refusal != nil ? .runtime : .ok
         case .frames(_, shortfall: _?): return .runtime
         default: return .ok

@@ -46,8 +46,8 @@ struct Renderer: Sendable {
             return (JSONPrinter.pretty(shown, style: palette.json) + "\n", "")
         // A failure may quote what was typed or sent (a socket's URL, a header's value): supplied secrets hidden.
         case let .failure(message, _): return ("", palette.red("error: ") + shownSafely(hidingSupplied(in: message)) + "\n")
-        case let .unanswered(request, view, message, _):
-            return (sent(request, view) + "\n", palette.red("error: ") + shownSafely(hidingSupplied(in: message)) + "\n")
+        case let .unanswered(request, hops, view, message, _):
+            return (hopsText(hops, view) + sent(request, view) + "\n", palette.red("error: ") + shownSafely(hidingSupplied(in: message)) + "\n")
         case let .offline(request, note, parts):
             return (offline(request, hidingSecrets: true, formattingJSON: formatsOfflineJSON, parts: parts) + (note.map { palette.dim($0) + "\n" } ?? ""), "")
         case let .exchange(exchange, note, view): return exchangeText(exchange, note: note, view: view)
@@ -67,13 +67,7 @@ struct Renderer: Sendable {
         let response = exchange.response
         var out = ""
         var err = ""
-        // With -v, every redirect followed is shown as it happened.
-        if view.contains(.requestHeaders) {
-            for hop in exchange.hops {
-                let carried = credentials(of: hop.request) + alsoHidden
-                out += sent(hop.request, view) + "\n" + statusLine(hop, hiding: carried) + headerLines(hop.response.headers, hiding: carried) + "\n"
-            }
-        }
+        out += hopsText(exchange.hops, view)
         if !view.isDisjoint(with: [.requestHeaders, .requestBody]) { out += sent(exchange.request, view) + "\n" }
         // The body alone into a pipe is for a program: what is said about it goes to standard error.
         let piped = printsWholeBodies && view == [.responseBody]
@@ -116,6 +110,15 @@ struct Renderer: Sendable {
             }
         }
         return (out, err)
+    }
+
+    /// With -v, every redirect followed, as it happened: its request, and the 3xx with its headers.
+    private func hopsText(_ hops: [Exchange], _ view: PrintParts) -> String {
+        guard view.contains(.requestHeaders) else { return "" }
+        return hops.map { hop in
+            let carried = credentials(of: hop.request) + alsoHidden
+            return sent(hop.request, view) + "\n" + statusLine(hop, hiding: carried) + headerLines(hop.response.headers, hiding: carried) + "\n"
+        }.joined()
     }
 
     /// `hiding`: credentials the request carried, which a reason phrase may

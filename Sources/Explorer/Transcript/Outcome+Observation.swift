@@ -18,7 +18,7 @@ extension Outcome {
             var observation = Observation(body: values.count == notices.count ? .json(.array(values)) : .text(notices.map(\.text)))
             observation.errors = shortfall.map(Self.lines) ?? []
             return observation
-        case let .failure(message, _), let .unanswered(_, _, message, _): return Observation(errors: Self.lines(message))
+        case let .failure(message, _), let .unanswered(_, _, _, message, _): return Observation(errors: Self.lines(message))
         case let .offline(request, note, _):
             // The Host line names this run's port; the rest is the request itself,
             // its query's secrets hidden (`?access_token=`, `?key=` were written in clear).
