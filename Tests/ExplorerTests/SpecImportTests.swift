@@ -209,6 +209,22 @@ import Testing
         #expect(spec.notes == ["cookie parameters are not sent by the explorer", "oneOf, anyOf (but X or null), not, and an allOf of what is not an object are described as any"])
     }
 
+    /// FastAPI's `Optional[Literal[…]]` query parameter is an `anyOf` with
+    /// null, and an Enum class a `$ref`: TAB offered no values for either.
+    @Test func queryValuesBehindAnyOfAndReferences() throws {
+        let document = #"""
+        {"openapi": "3.1.0", "info": {"title": "Items API", "version": "1"},
+         "paths": {"/items": {"get": {"parameters": [
+           {"name": "category", "in": "query", "schema": {"anyOf": [{"enum": ["food", "tools"], "type": "string"}, {"type": "null"}]}},
+           {"name": "sort", "in": "query", "schema": {"$ref": "#/components/schemas/Sort"}},
+           {"name": "state", "in": "query", "schema": {"anyOf": [{"$ref": "#/components/schemas/Sort"}, {"type": "null"}]}}],
+           "responses": {"200": {"description": "ok"}}}}},
+         "components": {"schemas": {"Sort": {"type": "string", "enum": ["new", "old"]}}}}
+        """#
+        let spec = try SpecLoader.load(try write(document, "json"))
+        #expect(spec.endpoints.first?.queryValues == ["category": ["food", "tools"], "sort": ["new", "old"], "state": ["new", "old"]])
+    }
+
     @Test func openAPI31JSONFillsTheCatalogAndCompletion() throws {
         let spec = try SpecLoader.load(try write(Self.json31, "json"))
         #expect(spec.endpoints.first?.queryValues == ["order": ["new", "old"]])

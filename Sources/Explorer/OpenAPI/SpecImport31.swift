@@ -98,7 +98,8 @@ enum SpecImport31 {
         }
         out.query = parameters.filter { $0.location == .query }.map(\.name)
         for parameter in parameters where parameter.location == .query {
-            let values = parameter.schemaOrContent.schemaValue?.allowedValues?.compactMap { $0.value as? String } ?? []
+            let schema = parameter.schemaOrContent.schemaValue ?? parameter.schemaOrContent.schemaReference.flatMap { try? components.lookup($0) }
+            let values = queryValues(schema, components: components)
             if !values.isEmpty { out.queryValues[parameter.name] = values }
         }
         if parameters.contains(where: { $0.location == .cookie }) { notes.insert("cookie parameters are not sent by the explorer") }
@@ -131,6 +132,22 @@ enum SpecImport31 {
         default:
             notes.insert(SpecScheme.unsupportedNote)
             return .unsupported("\(type)")
+        }
+    }
+
+    /// A query parameter's values for TAB: its enum, one behind a `$ref`
+    /// (an Enum class), or the branches' of an `anyOf`/`oneOf` (FastAPI's
+    /// `Optional[Literal[…]]` is `anyOf: [{enum: …}, {type: null}]`: TAB offered nothing).
+    static func queryValues(_ schema: JSONSchema?, components: OpenAPI.Components, depth: Int = 0) -> [String] {
+        guard let schema, depth < 8 else { return [] }
+        if let values = schema.allowedValues { return values.compactMap { $0.value as? String } }
+        switch schema.value {
+        case let .reference(ref, _): return queryValues(components[ref], components: components, depth: depth + 1)
+        case let .one(parts, _), let .any(parts, _):
+            var values: [String] = []
+            for value in parts.flatMap({ queryValues($0, components: components, depth: depth + 1) }) where !values.contains(value) { values.append(value) }
+            return values
+        default: return []
         }
     }
 
