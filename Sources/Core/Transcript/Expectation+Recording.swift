@@ -10,7 +10,8 @@ import Foundation
 ///   so do generated names of 24 hex digits or more (`{{/[0-9a-f]+/}}`);
 /// - the base URL inside a string becomes `{{base_url}}`;
 /// - the value a `capture` step picked becomes a pattern of its kind.
-/// Of the headers only Content-Type is written; others can be added by hand.
+/// Of the headers Content-Type is written, and a redirect's Location; others
+/// can be added by hand.
 extension Expectation {
     public init(recording observed: Observation, baseURL: String?, volatileBody: Bool = false, secretFields: SecretFields = .none) {
         self.init(refreshed: observed.refreshed, status: observed.status, reason: observed.reason)
