@@ -58,7 +58,8 @@ final class TranscriptRecorder {
         }
         // Held while recording, and taken before the file is found empty: two sessions started at once on one
         // new file both found it empty, and wrote two headers and their steps into it.
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+        // A file system without locks (some network ones) records unlocked, as before.
+        if flock(descriptor, LOCK_EX | LOCK_NB) != 0, errno == EWOULDBLOCK {
             close(descriptor)
             throw Failure(description: "\(path) is being recorded by another explorer; record into a new file")
         }
