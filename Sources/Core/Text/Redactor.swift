@@ -388,7 +388,7 @@ public enum Redactor {
                 return name + separator + pieces.map { piece in piece.secret.map(hide) ?? piece.text }.joined()
             // Typed percent-encoded (`next==/cb%3Ftoken%3DX`): its pairs read decoded, the rest kept as typed.
             case let .query(name, value) where value.includes(ascii: "%3D") || value.includes(ascii: "%3d") || value.includes(ascii: "%253"):
-                return hidingEncodedPairs(in: value[...], hide: hide).map { name + "==" + $0 } ?? word
+                return redactEncodedPairs(in: value[...], hide: hide).map { name + "==" + $0 } ?? word
             default: return word
             }
         }
@@ -886,7 +886,7 @@ public enum Redactor {
             guard let eq = pair.firstIndex(of: "=") else { return String(pair) }
             guard isSecretParameter(String(pair[..<eq])) else {
                 // A value that is itself a URL or a query, encoded (`next=%2Fcb%3Ftoken%3DX`): its secret pairs.
-                guard let hidden = hidingEncodedPairs(in: pair[pair.index(after: eq)...], hide: hide) else { return String(pair) }
+                guard let hidden = redactEncodedPairs(in: pair[pair.index(after: eq)...], hide: hide) else { return String(pair) }
                 changed = true
                 return String(pair[...eq]) + hidden
             }
@@ -899,57 +899,15 @@ public enum Redactor {
     }
 
     /// A query value that is itself a URL or a query, percent-encoded once
-    /// or twice (`/cb%3Ftoken%3DX`, `%2Fcb%3Ftoken%253DX`), its secret
-    /// pairs' values hidden where they stand and every other byte as typed;
-    /// nil when it holds none (twice encoded, the line kept the token).
-    public static func hidingEncodedPairs(in value: Substring, hide: (String) -> String) -> String? {
-        guard value.includes(ascii: "%3D") || value.includes(ascii: "%3d") || value.includes(ascii: "%253D") || value.includes(ascii: "%253d"),
-              let once = value.removingPercentEncoding else { return nil }
-        let pieces = parameterPieces(in: once)
-        if pieces.contains(where: { $0.secret != nil }) {
-            return hiding(pieces, ofDecoded: value, hide: hide) ?? pieces.map { piece in piece.secret.map(hide) ?? percentEncoded(piece.text) }.joined()
-        }
-        // Encoded twice: each secret's value found after its `=` encoded twice.
-        guard let twice = once.removingPercentEncoding else { return nil }
-        var out = "", rest = value
-        for piece in parameterPieces(in: twice) {
-            guard let name = piece.secret else { continue }
-            guard let found = ["%253D", "%253d"].compactMap({ rest.range(of: $0 + piece.text) }).min(by: { $0.lowerBound < $1.lowerBound })
-            else { return nil }
-            out += rest[..<rest.index(found.lowerBound, offsetBy: 5)] + hide(name)
-            rest = rest[found.upperBound...]
-        }
-        return out.isEmpty ? nil : out + rest
-    }
-
-    /// `typed` with the secrets of `pieces`, the pieces of its text percent-
-    /// decoded once, hidden where they stand and every other byte as typed:
-    /// re-encoded, `/cb` became `%2Fcb`, and a recording's replay sent
-    /// another request. Nil when the pieces are not of that text.
-    public static func hiding(_ pieces: [(text: String, secret: String?)], ofDecoded typed: Substring, hide: (String) -> String) -> String? {
-        let bytes = Array(typed.utf8)
-        func isHex(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte) }
-        // Where each decoded byte starts among the typed ones (a `%XX` is one).
-        var starts: [Int] = []
-        var index = 0
-        while index < bytes.count {
-            starts.append(index)
-            let escape = bytes[index] == UInt8(ascii: "%") && index + 2 < bytes.count && isHex(bytes[index + 1]) && isHex(bytes[index + 2])
-            index += escape ? 3 : 1
-        }
-        starts.append(bytes.count)
-        guard pieces.reduce(0, { $0 + $1.text.utf8.count }) == starts.count - 1 else { return nil }
-        var out: [UInt8] = []
-        var decoded = 0, copied = 0
-        for piece in pieces {
-            let end = decoded + piece.text.utf8.count
-            if let name = piece.secret {
-                out += bytes[copied..<starts[decoded]] + Array(hide(name).utf8)
-                copied = starts[end]
-            }
-            decoded = end
-        }
-        return String(decoding: out + bytes[copied...], as: UTF8.self)
+    /// or twice (`/cb%3Ftoken%3DX`, `%2Fcb%3Ftoken%253DX`), each secret
+    /// pair's value as `hide(NAME)` where it stands (`encodedSecretPieces`),
+    /// every other byte as typed; nil when it holds none. Re-encoded around
+    /// the secret, `/cb` became `%2Fcb` and a recording's replay sent
+    /// another request; encoded twice, the line kept the token.
+    public static func redactEncodedPairs(in value: Substring, hide: (String) -> String) -> String? {
+        let pieces = encodedSecretPieces(in: String(value))
+        guard pieces.contains(where: { $0.secret != nil }) else { return nil }
+        return pieces.map { piece in piece.secret.map(hide) ?? piece.text }.joined()
     }
 
     /// `text` with every byte but RFC 3986's unreserved ones as `%XX`.

@@ -99,7 +99,7 @@ enum CurlCommand {
                 return .query(name: name, value: pieces.map { piece in piece.secret.map(placeholder) ?? piece.text }.joined())
             // Typed percent-encoded (`next==/cb%3Faccess_token%3DX`): its pairs read decoded, the rest as typed.
             case let .query(name, value) where !value.contains("⟦") && (value.contains("%3D") || value.contains("%3d") || value.contains("%253")):
-                return Redactor.hidingEncodedPairs(in: value[...], hide: placeholder).map { .query(name: name, value: $0) } ?? item
+                return Redactor.redactEncodedPairs(in: value[...], hide: placeholder).map { .query(name: name, value: $0) } ?? item
             // Read from a file (`token=@tok.txt`): the file's secret was printed in the command.
             case let .stringFieldFromFile(name, _): return secret(name).map { .stringField(name: name, value: placeholder(Redactor.leaf(of: $0))) } ?? item
             case let .jsonFieldFromFile(name, _):
