@@ -173,6 +173,25 @@ struct SecretNameTests {
     #expect(Redactor.secretsInLines(of: "Set-Cookie: session=S3CR_C1; Path=/\npassword: S3CR_F2").map(\.value) == ["S3CR_C1", "S3CR_F2"])
 }
 
+/// A setting's or a cookie's line written without a blank after its colon
+/// (`Password:x`, `authorization:Basic X`, `Cookie:a=x`, as `curl -H` and
+/// many config files take them) was shown, recorded and kept in a text
+/// frame's line in clear.
+@Test func settingAndCookieLinesWithoutABlankAreHiddenToo() {
+    #expect(Redactor.hidingCredentials(inText: "Password:S3CR_N1\nauthorization:Basic UzNDUl9OMg==\nnote:kept\n")
+        == "Password:\(Redactor.hidden("S3CR_N1"))\nauthorization:\(Redactor.hidden("Basic UzNDUl9OMg=="))\nnote:kept\n")
+    #expect(Redactor.hidingCredentials(inText: "Cookie:theme=S3CR_N3") == "Cookie:theme=\(Redactor.hidden("S3CR_N3"))")
+    #expect(Redactor.redact(line: "ws send --text Password:S3CR_N1") == "ws send --text Password:***")
+    #expect(Redactor.redact(line: "ws send --text 'Cookie:theme=S3CR_N3'") == "ws send --text 'Cookie:theme=***'")
+    #expect(Redactor.redact(line: "post /x --raw token:S3CR_N4") == "post /x --raw token:***")
+    #expect(Redactor.secretsInLines(of: "token:S3CR_N4\nSet-Cookie:sid=S3CR_N5; Path=/").map(\.value) == ["S3CR_N4", "S3CR_N5"])
+    // Not a setting: a URL, a time, HTTPie's raw JSON item, a quoted JSON member (the JSON rule's), a placeholder.
+    for kept in ["https://h/x", "token://h", "12:30:00", "password:={{p}}", "token:{{secret:token}}", "secret:"] {
+        #expect(Redactor.hidingCredentials(inText: kept) == kept, "\(kept)")
+        #expect(Redactor.secretsInLines(of: kept).isEmpty, "\(kept)")
+    }
+}
+
 /// A whole line typed in quotes is one word the parser refuses (an
 /// unknown command); history kept its secrets, and so did an item's error.
 @Test func aLineTypedInQuotesIsReadAsTheLineItHolds() throws {

@@ -1221,7 +1221,7 @@ public enum Redactor {
         return pieces
     }
 
-    /// A line `KEY: VALUE` or `KEY = VALUE` (an indented `"KEY": VALUE`, as
+    /// A line `KEY: VALUE`, `KEY:VALUE` or `KEY = VALUE` (an indented `"KEY": VALUE`, as
     /// `--offline` prints a body, `vars` a variable, a config or an error
     /// text a setting) whose KEY names a secret: the name and where its
     /// VALUE is. Nil for any other line, and for a value hidden already.
@@ -1246,9 +1246,20 @@ public enum Redactor {
         skipBlanks()
         guard i < bytes.endIndex, case let separator = bytes[i], separator == UInt8(ascii: ":") || separator == UInt8(ascii: "=") && i > blankStart
         else { return nil }
+        let unspaced = i == blankStart
         i = bytes.index(after: i)
-        guard i < bytes.endIndex, bytes[i] == UInt8(ascii: " ") else { return nil }
-        let value = line[bytes.index(after: i)...]
+        guard i < bytes.endIndex else { return nil }
+        let value: Substring
+        if bytes[i] == UInt8(ascii: " ") {
+            value = line[bytes.index(after: i)...]
+        } else if separator == UInt8(ascii: ":"), unspaced, !quoted, (0x41...0x5A).contains(bytes[nameStart] & 0xDF),
+                  ![UInt8(ascii: "="), UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: "\t")].contains(bytes[i]) {
+            // `Password:x`, `authorization:Basic X`, as `curl -H` and config files take them; not a URL (`token://`),
+            // HTTPie's raw JSON item (`password:=x`), a time (`12:30`: a name starts with a letter).
+            value = line[i...]
+        } else {
+            return nil
+        }
         let key = String(line[nameStart..<nameEnd])
         // Letters of any script, as `isLetter` took them.
         guard key.allSatisfy({ $0.isLetter || $0.isNumber || "_-.".contains($0) }), isSecretName(key), !value.isEmpty,
@@ -1321,10 +1332,12 @@ public enum Redactor {
     /// A `Cookie: …` or `Set-Cookie: …` line of a text (a header dump): the header's name and where its value is.
     private static func cookieLine(_ line: Substring) -> (name: String, value: Range<String.Index>)? {
         let trimmed = line.drop { $0 == " " || $0 == "\t" }
-        guard let colon = trimmed.firstRange(of: ": ") else { return nil }
-        let name = String(trimmed[..<colon.lowerBound])
-        guard ["cookie", "set-cookie"].contains(name.lowercased()), colon.upperBound < trimmed.endIndex else { return nil }
-        return (name, colon.upperBound..<trimmed.endIndex)
+        // With a blank after the colon or without (`Cookie:a=x`, as `curl -H` takes it).
+        guard let colon = trimmed.firstIndex(of: ":") else { return nil }
+        let name = String(trimmed[..<colon])
+        let value = trimmed[trimmed.index(after: colon)...].drop { $0 == " " }
+        guard ["cookie", "set-cookie"].contains(name.lowercased()), !value.isEmpty else { return nil }
+        return (name, value.startIndex..<trimmed.endIndex)
     }
 
     /// `text` with the value of each `secretLineValue` line as `hide` makes it.
@@ -1347,7 +1360,7 @@ public enum Redactor {
     }
 
     /// What in a text may hold what `hidingCredentials` hides: a quote
-    /// (JSON in it), a `=` (a parameter), `: ` (a setting's line), `eyJ` (a
+    /// (JSON in it), a `=` (a parameter), a colon (a setting's line), `eyJ` (a
     /// JWT), `bearer `. Asked of every string of every answer shown, so one
     /// pass over its bytes; each rule runs only where its sign is.
     struct CredentialSigns: OptionSet {
@@ -1365,7 +1378,8 @@ public enum Redactor {
                     switch b[i] {
                     case UInt8(ascii: "\""): found |= 1
                     case UInt8(ascii: "="): found |= 2
-                    case UInt8(ascii: ":") where i + 1 < b.count && b[i + 1] == UInt8(ascii: " "): found |= 4
+                    // `: `, or a colon with no blank (`Password:x`): `secretLineValue` reads the line's start only.
+                    case UInt8(ascii: ":"): found |= 4
                     case UInt8(ascii: "e") where i + 2 < b.count && b[i + 1] == UInt8(ascii: "y") && b[i + 2] == UInt8(ascii: "J"): found |= 8
                     case UInt8(ascii: " ") where i >= 6 && b[i - 1] | 0x20 == UInt8(ascii: "r") && b[i - 2] | 0x20 == UInt8(ascii: "e")
                         && b[i - 3] | 0x20 == UInt8(ascii: "r") && b[i - 4] | 0x20 == UInt8(ascii: "a") && b[i - 5] | 0x20 == UInt8(ascii: "e")
