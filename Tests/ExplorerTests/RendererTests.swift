@@ -737,4 +737,12 @@ import Testing
         put.method = "PUT"
         #expect(CurlCommand.render(put, follow: 5).hasPrefix("curl -X PUT -L --max-redirs 5 "))
     }
+
+    /// `-o FILE` and `--download` were left out of `--curl`: the command
+    /// printed the body to the terminal (a binary file's bytes among them).
+    @Test func aSavedBodyIsCurlsOutputFile() {
+        let get = PreparedRequest(method: "GET", url: URL(string: "http://h.example/report.pdf")!)
+        #expect(CurlCommand.render(get, saving: .file("my report.pdf")) == "curl -o 'my report.pdf' 'http://h.example/report.pdf'")
+        #expect(CurlCommand.render(get, follow: 30, saving: .remoteName) == "curl -L --max-redirs 30 -O -J 'http://h.example/report.pdf'")
+    }
 }

@@ -314,6 +314,23 @@ import Testing
         #expect(out.contains(#"--data-raw '{"title":"'"$TITLE"'"}'"#) && out.contains(#"?q='"$TITLE""#), "\(out)")
     }
 
+    /// `--curl` left out where the body goes (`-o`, `--download`, which
+    /// follows redirects too), and printed `-X PUT -L` without a word that
+    /// curl PUTs again after a 303, where the line follows with a GET.
+    @Test func curlSavesWhereTheLineSavesAndSaysWhereItFollowsOtherwise() async throws {
+        let terminal = FakeTerminal(interactive: false)
+        let status = try await Self.withController(terminal) { controller in
+            controller.script(["get /api/tasks -o tasks.json --curl", "get /api/tasks --download --curl",
+                               "put /api/tasks/1 title=x --follow --curl", "post /api/tasks title=x --follow --curl"], name: "t")
+        }
+        #expect(status == .ok)
+        let lines = terminal.output.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("curl -o 'tasks.json' '") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("curl -L --max-redirs 30 -O -J '") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("curl -X PUT -L ") }, "\(lines)")
+        #expect(lines.filter { $0 == "# with -X and -L curl sends PUT again after a 303, where explorer follows with GET" }.count == 1, "\(lines)")
+    }
+
     /// `set apikey=…` is hidden by `vars`, but a line that sent it on
     /// (`title={{apikey}}`) had it echoed in clear, and `--curl` printed it.
     @Test func aSecretNamedVariableIsHiddenWhereverItGoes() async throws {

@@ -1009,15 +1009,21 @@ actor Interpreter {
         case .attached: request.setHeader(placement.headerName, placement.headerValue(CurlCommand.placeholder("access_token")))
         case .withheld: notes.insert(session.scope.withheldNote(for: request.url), at: 0)
         }
-        let follow = options.follow == true ? options.maxRedirects ?? RedirectPolicy().maximum : nil
+        // `--download` follows redirects, as the line itself does.
+        let follow = options.follow ?? options.download ? options.maxRedirects ?? RedirectPolicy().maximum : nil
         if follow != nil, request.tls?.certificate != nil {
             // Explorer drops it where a redirect leaves the origin; curl cannot be told to.
             notes.append("with -L curl shows the client certificate to every host a redirect leads to")
         }
+        if follow != nil, !["GET", "HEAD"].contains(request.method), request.method != "POST" || request.body == nil {
+            // curl's -X holds for every hop (`render` leaves it out only for a POST with a body).
+            notes.append("with -X and -L curl sends \(request.method) again after a 303, where explorer follows with GET")
+        }
+        let saving: CurlCommand.Saving? = options.output.map { .file($0) } ?? (options.download ? .remoteName : nil)
         let multipart = request.header("Content-Type")?.lowercased().hasPrefix("multipart/form-data") == true
         let bodyFile = items.lazy.compactMap { item -> String? in if case let .file("", path, _) = item { path } else { nil } }.first
         return .curl(request, follow: follow, form: multipart ? CurlCommand.FormPart.parts(of: CurlCommand.hidingSecrets(items, supplied: supplied.named)) : nil,
-                     bodyFile: bodyFile, note: notes.isEmpty ? nil : notes.joined(separator: "\n"))
+                     bodyFile: bodyFile, saving: saving, note: notes.isEmpty ? nil : notes.joined(separator: "\n"))
     }
 
     /// Whether a JSON path ends at a secret: a secret-named member

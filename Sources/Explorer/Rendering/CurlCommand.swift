@@ -121,7 +121,14 @@ enum CurlCommand {
         return words[0] + " " + placeholder(words[0].lowercased() == "basic" ? "credentials" : "token")
     }
 
-    /// `follow`: the most redirects the line follows (`--follow`), nil when it follows none.
+    /// Where a line's body goes instead of the screen.
+    enum Saving: Sendable, Equatable {
+        /// `-o FILE`.
+        case file(String)
+        /// `--download` without `-o`: named by the answer or the URL.
+        case remoteName
+    }
+
     /// A part of a multipart body, as curl's `-F` makes it.
     enum FormPart: Sendable, Equatable {
         case text(name: String, value: String)
@@ -172,7 +179,9 @@ enum CurlCommand {
     /// inlined was raw bytes and a fixed boundary, or `@BODY_FILE` nobody had.
     /// `bodyFile`: a whole body read from a file, as curl's `--data-binary @FILE`:
     /// inlined, its bytes (a password in a form file) were printed and recorded.
-    static func render(_ request: PreparedRequest, follow: Int? = nil, form: [FormPart]? = nil, bodyFile: String? = nil) -> String {
+    /// `saving`: where the body goes (`-o FILE`, `--download`), as curl's `-o` or `-OJ`.
+    static func render(_ request: PreparedRequest, follow: Int? = nil, form: [FormPart]? = nil, bodyFile: String? = nil,
+                       saving: Saving? = nil) -> String {
         var words = ["curl"]
         if request.method == "HEAD" {
             words.append("--head")
@@ -183,6 +192,12 @@ enum CurlCommand {
             words += ["-X", request.method]
         }
         if let follow { words += ["-L", "--max-redirs", String(follow)] }
+        switch saving {
+        case let .file(path)?: words += ["-o", quote(path)]
+        // Named by the answer's Content-Disposition, else the URL, as explorer's `--download` names it.
+        case .remoteName?: words += ["-O", "-J"]
+        case nil: break
+        }
         if let timeout = request.timeout {
             let (seconds, attoseconds) = timeout.components
             words += ["-m", attoseconds == 0 ? String(seconds) : String(Double(seconds) + Double(attoseconds) / 1e18)]
