@@ -628,3 +628,26 @@ def test_verbose_follow_shows_the_redirects_before_a_hop_that_got_no_answer(http
         assert "connection refused" in result.stderr, result.stderr
     finally:
         refusing.close()
+
+
+def test_verbose_follow_shows_the_redirect_it_stopped_at(http_server, tmp_path):
+    # A chain stopped by --max-redirects (or at a 3xx without a Location) showed its last request
+    # as if it had got no answer: the 302 it stopped at, and its headers, were never shown.
+    class Redirects(QuietHandler):
+        def do_GET(self):
+            if self.path == "/bare":
+                self.reply(302, b"", [("X-Why", "no-location")])
+                return
+            hop = int(self.path.strip("/"))
+            self.reply(302, b"", [("Location", f"/{hop + 1}"), ("X-Hop", str(hop))])
+
+    url = base_url(http_server(Redirects))
+    result = run_explorer(["--base-url", url, "-c", "get /0 --follow --max-redirects 2 -v"], env=isolated_env(tmp_path), cwd=tmp_path)
+    out = result.stdout
+    assert out.index("GET /1 HTTP/1.1") < out.index("X-Hop: 1") < out.index("GET /2 HTTP/1.1") < out.index("X-Hop: 2"), out
+    assert out.count("GET /2 HTTP/1.1") == 1 and "GET /3" not in out, out
+    assert "stopped after 2 redirects (--max-redirects 2); the next would go to" in result.stderr and result.returncode != 0
+
+    result = run_explorer(["--base-url", url, "-c", "get /bare --follow -v"], env=isolated_env(tmp_path), cwd=tmp_path)
+    assert result.stdout.count("GET /bare HTTP/1.1") == 1 and "X-Why: no-location" in result.stdout, result.stdout
+    assert "not following the 302 redirect: the answer has no Location" in result.stderr, result.stderr

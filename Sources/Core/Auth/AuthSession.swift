@@ -277,7 +277,14 @@ public actor AuthSession {
         let before = tokens
         while true {
             var exchange = try await sendOnce(current, isPublic: publicHere, placement: placement, retry: retry)
-            guard let follow, let next = try RedirectPolicy.next(after: exchange.response, to: current) else {
+            // A redirect not followed (one too many, one that cannot be) is the last hop shown: its headers say why.
+            func stopped<E: Error>(_ error: E) -> E {
+                lastHops = hops + [exchange]
+                return error
+            }
+            let next: PreparedRequest?
+            do { next = follow == nil ? nil : try RedirectPolicy.next(after: exchange.response, to: current) } catch { throw stopped(error) }
+            guard let follow, let next else {
                 exchange.hops = hops
                 exchange.duration = ContinuousClock.now - start
                 var held: [String] = []
@@ -289,7 +296,7 @@ public actor AuthSession {
                 return exchange
             }
             guard hops.count < follow.maximum else {
-                throw RedirectPolicy.TooMany(limit: follow.maximum, location: next.url.absoluteString)
+                throw stopped(RedirectPolicy.TooMany(limit: follow.maximum, location: next.url.absoluteString))
             }
             let leaves = Origin(next.url) != Origin(current.url)
             // A 307 or 308 sends the body again: to another origin, a password or a client secret in it would go
@@ -301,9 +308,9 @@ public actor AuthSession {
                 let holds = next.bodyHoldsSecret || tokens.contains { body.firstRange(of: Array($0.utf8)) != nil }
                 if !named.isEmpty || holds {
                     let what = named.isEmpty ? "the body, which holds a secret," : "the body, with its \(named.joined(separator: ", ")),"
-                    throw RedirectPolicy.Unfollowable(status: exchange.response.status,
+                    throw stopped(RedirectPolicy.Unfollowable(status: exchange.response.status,
                                                       why: "it would send \(what) again to another origin, "
-                                                      + "\(Origin(next.url).map { "\($0)" } ?? next.url.absoluteString) (send it there yourself if it belongs there)")
+                                                      + "\(Origin(next.url).map { "\($0)" } ?? next.url.absoluteString) (send it there yourself if it belongs there)"))
                 }
             }
             hops.append(exchange)
@@ -418,8 +425,9 @@ public actor AuthSession {
     /// request that got no answer.
     public private(set) var lastSent: PreparedRequest?
 
-    /// The redirects the last `send` followed before its end: what `-v`
-    /// shows before a later hop that got no answer.
+    /// The redirects the last `send` followed before its end, and the one
+    /// it stopped at when it could not follow it: what `-v` shows before a
+    /// later hop that got no answer, or with why it stopped.
     public private(set) var lastHops: [Exchange] = []
 
     /// Headers set for the session (`header Name:value`): sent with every

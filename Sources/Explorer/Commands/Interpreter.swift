@@ -371,7 +371,10 @@ actor Interpreter {
                 let (message, status) = Self.failure(error)
                 if !view.isDisjoint(with: [.requestHeaders, .requestBody]), message != Self.cancelled {
                     // A redirect followed on the way was lost from view when a later hop failed (HTTPie's --all shows them).
-                    return .unanswered(await session.lastSent ?? request, hops: await session.lastHops, view: view, failure: message, status)
+                    // A redirect not followed was answered: it is the last hop (`AuthSession.lastHops`).
+                    let answered = error is RedirectPolicy.TooMany || error is RedirectPolicy.Unfollowable
+                    return .unanswered(answered ? nil : await session.lastSent ?? request, hops: await session.lastHops, view: view,
+                                       failure: message, status)
                 }
                 throw error
             }

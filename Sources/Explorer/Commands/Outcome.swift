@@ -52,7 +52,9 @@ enum Outcome: Sendable {
     /// A request that got no answer, with `-v` or `-p H`/`B`: the request
     /// as it went out (HTTPie prints it before sending), then the failure;
     /// with `--follow`, after the redirects answered on the way (`hops`).
-    case unanswered(PreparedRequest, hops: [Exchange] = [], view: PrintParts, failure: String, ExitStatus)
+    /// No request when the last hop was answered, a redirect `--follow`
+    /// stopped at (`--max-redirects`, no `Location`): the failure says why.
+    case unanswered(PreparedRequest?, hops: [Exchange] = [], view: PrintParts, failure: String, ExitStatus)
     /// WebSocket frames taken by `ws recv`; `shortfall` says why fewer came
     /// than were asked for (`ws recv 12` that got 8), and makes it a failure.
     case frames([SocketNotice], shortfall: String?)

@@ -47,7 +47,7 @@ struct Renderer: Sendable {
         // A failure may quote what was typed or sent (a socket's URL, a header's value): supplied secrets hidden.
         case let .failure(message, _): return ("", palette.red("error: ") + shownSafely(hidingSupplied(in: message)) + "\n")
         case let .unanswered(request, hops, view, message, _):
-            return (hopsText(hops, view) + sent(request, view) + "\n", palette.red("error: ") + shownSafely(hidingSupplied(in: message)) + "\n")
+            return (hopsText(hops, view) + (request.map { sent($0, view) + "\n" } ?? ""), palette.red("error: ") + shownSafely(hidingSupplied(in: message)) + "\n")
         case let .offline(request, note, parts):
             return (offline(request, hidingSecrets: true, formattingJSON: formatsOfflineJSON, parts: parts) + (note.map { palette.dim($0) + "\n" } ?? ""), "")
         case let .exchange(exchange, note, view): return exchangeText(exchange, note: note, view: view)
