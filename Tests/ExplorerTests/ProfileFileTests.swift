@@ -230,6 +230,25 @@ import Testing
         #expect(ProfileInitCommand.environmentName(URL(string: "https://staging.example.com")!, description: "Our servers") == "staging")
     }
 
+    /// The display name was the profile's file name (`shop`) where the
+    /// document's `info.title` says what the backend is: the banner and
+    /// `explorer profiles` read "shop". Any title reads back as written.
+    @Test func theDocumentsTitleIsTheDisplayName() throws {
+        for (title, shown) in [("Pet Store API", "Pet Store API"), ("Shop: v2 # beta", "Shop: v2 # beta"), ("\"Quoted\" \\ 'x'", "\"Quoted\" \\ 'x'"),
+                               ("multi\n  line", "multi line"), ("@scope/api", "@scope/api"), ("true", "true"), ("123", "123")] {
+            let url = Scratch.file("titled", extension: "json")
+            try JSONPrinter.compact(.object([("openapi", .string("3.0.3")), ("info", .object([("title", .string(title)), ("version", .string("1"))])),
+                                             ("servers", .array([.object([("url", .string("https://api.shop.example.com"))])])),
+                                             ("paths", .object([]))])).write(to: url, atomically: true, encoding: .utf8)
+            let text = ProfileInitCommand.text(name: "shop", baseURL: nil, spec: try SpecLoader.load(url.path), specPath: nil)
+            let path = try Scratch.folder("init").appendingPathComponent("shop.yaml").path
+            try text.yaml.write(toFile: path, atomically: true, encoding: .utf8)
+            #expect(try ProfileFile.read(path).displayName == shown, "\(title): \(text.yaml)")
+        }
+        #expect(ProfileInitCommand.text(name: "shop", baseURL: URL(string: "http://127.0.0.1:8080"), spec: nil, specPath: nil).yaml
+            .contains("display-name: shop\n"), "no document: the name")
+    }
+
     /// HTTP Basic and an API key in the query were written `kind: bearer`:
     /// every request went with `Authorization: Bearer` the server refused.
     @Test func basicAndQuerySchemesBecomeBasicAndQueryAuth() throws {

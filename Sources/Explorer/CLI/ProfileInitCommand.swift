@@ -151,7 +151,7 @@ struct ProfileInitCommand: ParsableCommand {
             let (x, y) = (rank[a.element.name.trimmingCharacters(in: .decimalDigits)] ?? 3, rank[b.element.name.trimmingCharacters(in: .decimalDigits)] ?? 3)
             return x != y ? x < y : a.offset < b.offset
         }.map(\.element)
-        var lines = ["explorer-profile: 1", "name: \(name)", "display-name: \(name)",
+        var lines = ["explorer-profile: 1", "name: \(name)", "display-name: \(displayName(spec?.title) ?? name)",
                      "environments:                # the first is the default; --env NAME picks another"]
         for environment in environments {
             lines += ["  \(environment.name):", "    base-url: \(environment.url)"]
@@ -191,6 +191,18 @@ struct ProfileInitCommand: ParsableCommand {
                   "#   code: .code"]
         if let specPath { lines.append("spec: \(specPath)") }
         return (lines.joined(separator: "\n") + "\n", environments.map(\.name), auth)
+    }
+
+    /// A document's title as a YAML value on one line: blanks and line ends
+    /// made one space, quoted as JSON (which YAML reads) when YAML would
+    /// read it otherwise (`API: v2`, `#1 API`, `"quoted"`, `true`).
+    /// Nil when blank.
+    static func displayName(_ title: String?) -> String? {
+        guard let words = title?.split(whereSeparator: \.isWhitespace), !words.isEmpty else { return nil }
+        let line = String(words.joined(separator: " ").prefix(80))
+        let plain = line.first!.isLetter && line.allSatisfy { $0.isLetter || $0.isNumber || " -_.()/".contains($0) }
+            && !["true", "false", "yes", "no", "on", "off", "y", "n", "null"].contains(line.lowercased())
+        return plain ? line : JSONPrinter.compact(.string(line))
     }
 
     /// What the server's `description` says it is (`Production server`,

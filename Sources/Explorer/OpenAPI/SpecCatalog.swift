@@ -14,6 +14,8 @@ struct SpecDocument {
     var security: [[String]] = []
     var servers: [URL] = []
     var serverDescriptions: [String?] = []
+    /// `info.title` (`Pet Store API`): what `profile init` calls the backend.
+    var title: String?
     /// The path of the first server given as a path alone (`servers: [{url:
     /// /api/v1}]`, Swagger 2's `basePath` without a `host`): the API is
     /// there on whatever host serves it (`--base-url`). It was dropped, and
@@ -133,6 +135,7 @@ struct SpecCatalog {
                                 notes: catalog.notes.sorted(), defaultAccess: catalog.access(document.security),
                                 credential: catalog.credential(document))
         spec.serverDescriptions = document.serverDescriptions
+        spec.title = document.title
         spec.serverPath = document.serverPath
         return spec
     }

@@ -53,6 +53,7 @@ enum SpecImport31 {
         let servers = filled.compactMap { server in server.url.flatMap { $0.host == nil ? nil : ($0, server.description) } }
         out.servers = servers.map(\.0)
         out.serverDescriptions = servers.map(\.1)
+        out.title = doc.info.title
         out.serverPath = SpecDocument.relativePath(filled.compactMap(\.url))
         out.security = doc.security.map(requirement)
         var notes = Set<String>()

@@ -11,6 +11,8 @@ struct ImportedSpec: Sendable {
     var servers: [URL]
     /// Each server's `description` (`Production`), in `servers`' order; nil where it has none.
     var serverDescriptions: [String?] = []
+    /// The document's `info.title`, nil when blank.
+    var title: String?
     /// Where the API is on a host given by `--base-url` (`/api/v1`): see `SpecDocument.serverPath`.
     var serverPath: String?
     var notes: [String]
