@@ -188,6 +188,14 @@ import Testing
         let session = AuthSession(profile: chosen.profile, builder: RequestBuilder(baseURL: environment.baseURL),
                                   transport: ScriptedTransport(answers: [:]), store: MemoryTokenStore())
         #expect(try await WebSocketAddress.url("/events").resolve(session: session) == "ws://127.0.0.1:9090/rt/events")
+        #expect(try await WebSocketAddress.profileTemplate.resolve(session: session) == "ws://127.0.0.1:9090/rt/ws/events")
+        // `ws connect` alone with no `websocket:` path: the URL itself (it said the profile had no WebSocket).
+        let pathless = try ProfileFile.parse(text.replacingOccurrences(of: "websocket:\n  path: /ws/events\n", with: ""), file: "shop.yaml")
+        let bare = ChosenProfile(document: pathless, environment: try #require(pathless.environment(named: nil)), credential: nil)
+        #expect(bare.profile.webSocketTemplate == nil)
+        let bareSession = AuthSession(profile: bare.profile, builder: RequestBuilder(baseURL: environment.baseURL),
+                                      transport: ScriptedTransport(answers: [:]), store: MemoryTokenStore())
+        #expect(try await WebSocketAddress.profileTemplate.resolve(session: bareSession) == "ws://127.0.0.1:9090/rt")
         #expect(problem(Self.yaml.replacingOccurrences(of: "  local: {base-url: \"http://127.0.0.1:8080\"}",
                                                        with: "  local: {base-url: \"http://127.0.0.1:8080\", websocket-url: \"http://x\"}"))
                 == "shop.yaml:4: at $.environments.local.websocket-url: 'http://x' is not a ws:// or wss:// URL")

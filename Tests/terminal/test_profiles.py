@@ -459,6 +459,44 @@ def test_a_recording_of_a_socket_elsewhere_replays_against_another_environment(t
             server.shutdown()
 
 
+def test_a_socket_url_typed_in_full_on_the_socket_host_replays_on_the_other_environments(tmp_path):
+    # `ws connect` alone said the profile had no WebSocket though the environment names its
+    # websocket-url; a URL typed in full there was recorded whole, and `replay --env two` sent it
+    # to environment one's host.
+    import threading
+    from websockets.sync.server import serve
+
+    reached = []
+
+    def handler(socket):
+        reached.append((socket.local_address[1], socket.request.path))
+        for message in socket:
+            socket.send(message)
+
+    servers = [serve(handler, "127.0.0.1", 0) for _ in range(2)]
+    for server in servers:
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        one, two = (server.socket.getsockname()[1] for server in servers)
+        (tmp_path / "p.yaml").write_text(
+            "explorer-profile: 1\nname: p\nenvironments:\n"
+            f"  one: {{base-url: \"http://127.0.0.1:9\", websocket-url: \"ws://127.0.0.1:{one}/rt\"}}\n"
+            f"  two: {{base-url: \"http://127.0.0.1:8\", websocket-url: \"ws://127.0.0.1:{two}/rt\"}}\n")
+        env = isolated_env(tmp_path)
+        recorded = run_explorer(["--profile", "./p.yaml", "--record", "r.transcript", "-c", "ws connect", "-c", "ws close",
+                                 "-c", f"ws connect ws://127.0.0.1:{one}/rt/room", "-c", "ws close"], env=env, cwd=tmp_path, timeout=30)
+        assert recorded.returncode == 0, recorded.stderr
+        text = (tmp_path / "r.transcript").read_text()
+        assert "> ws connect /room\n" in text and str(one) not in text, text
+        replay = run_explorer(["replay", "r.transcript", "--env", "two"], env=env, cwd=tmp_path, timeout=30)
+        assert replay.returncode == 0, replay.stdout + replay.stderr
+        # Sorted: a server's handler runs in its own thread, after the handshake the client has seen.
+        assert sorted(reached) == sorted([(one, "/rt"), (one, "/rt/room"), (two, "/rt"), (two, "/rt/room")]), reached
+    finally:
+        for server in servers:
+            server.shutdown()
+
+
 def test_profiles_says_where_a_broken_file_is_wrong_and_which_files_are_hidden(tmp_path):
     env = isolated_env(tmp_path)
     project = tmp_path / ".explorer" / "profiles"

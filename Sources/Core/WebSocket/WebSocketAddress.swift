@@ -50,6 +50,9 @@ public enum WebSocketAddress: Sendable, Equatable {
             return Self.join(base: base, path: text)
         case .profileTemplate:
             guard let template = session.profile.webSocketTemplate else {
+                // An environment's `websocket-url` with no `websocket:` path is the socket itself
+                // (it said the profile had none, and asked for the URL it names).
+                if let socket = session.profile.webSocketBaseURL { return Self.socketScheme(socket.absoluteString) }
                 throw Failure("the \(session.profile.name) profile has no WebSocket; give a URL: ws connect ws://HOST/PATH")
             }
             // A socket that takes the session's own credentials (a header, a

@@ -320,15 +320,18 @@ final class TranscriptRecorder {
 
     nonisolated(unsafe) private static let reference = #/\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}/#
 
-    /// `ws connect URL` as written: on this session's own server as the path
-    /// alone (this run's host and port are not the replay's, which joins the
-    /// path to its base URL), and secret query values (`token=…`) as the
+    /// `ws connect URL` as written: on this session's own server (or its
+    /// environment's socket host) as the path alone (this run's host and port
+    /// are not the replay's, which joins the path to its own), and secret query values (`token=…`) as the
     /// secret they are (`{{secret:access_token}}`, which a replay fills from
     /// its own login).
     private func socketTarget(_ target: String) -> String {
         var url = target
         let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
-        for prefix in [base, PatternText.socketURL(base)] where url.hasPrefix(prefix + "/") {
+        // Where the environment's sockets are (`websocket-url`), the path is joined to that: a URL there is
+        // written as its path (kept whole, `replay --env` sent it to the recording's host), and one on
+        // the base URL's host is kept whole (as a path, a replay would join it to the socket host).
+        for prefix in socketBase.map({ [$0] }) ?? [base, PatternText.socketURL(base)] where url.hasPrefix(prefix + "/") {
             url = String(url.dropFirst(prefix.count))
             break
         }
