@@ -5,6 +5,7 @@ the environment's origin, and its error envelope makes the one-line summary.
 """
 import json
 import subprocess
+import time
 
 import pexpect
 import pytest
@@ -416,6 +417,15 @@ def test_a_socket_elsewhere_gets_the_profiles_header_and_needs_no_login(tmp_path
         server.shutdown()
 
 
+def handled(reached, count, timeout=5.0):
+    """Waits until a socket server's handler has run `count` times: it runs in
+    the server's own thread after the handshake, which the client (and the
+    process that exited) may have seen first."""
+    deadline = time.monotonic() + timeout
+    while len(reached) < count and time.monotonic() < deadline:
+        time.sleep(0.02)
+
+
 def test_a_recording_of_a_socket_elsewhere_replays_against_another_environment(tmp_path):
     # The environment's websocket-url was written as it was ("connected to ws://…:PORT1/"),
     # and `replay --env two` failed on it though nothing differed.
@@ -425,7 +435,8 @@ def test_a_recording_of_a_socket_elsewhere_replays_against_another_environment(t
     reached = []
 
     def handler(socket):
-        reached.append(socket.local_address[1])
+        # The port the client asked for: `local_address` reads a socket the client may have closed already.
+        reached.append(int(socket.request.headers["Host"].rsplit(":", 1)[1]))
         for message in socket:
             socket.send(message)
 
@@ -448,11 +459,13 @@ def test_a_recording_of_a_socket_elsewhere_replays_against_another_environment(t
         for name in ["one", "two"]:
             replay = run_explorer(["replay", "r.transcript", "--env", name], env=env, cwd=tmp_path, timeout=30)
             assert replay.returncode == 0, replay.stdout + replay.stderr
+            handled(reached, 2 if name == "one" else 3)
         assert reached == [one, one, two], reached
         # --base-url puts the socket on its host, as in the REPL: it went to the environment's
         # websocket-url, carrying what the other server had handed out.
         replay = run_explorer(["replay", "r.transcript", "--base-url", f"http://127.0.0.1:{two}"], env=env, cwd=tmp_path, timeout=30)
         assert replay.returncode == 0, replay.stdout + replay.stderr
+        handled(reached, 4)
         assert reached == [one, one, two, two], reached
     finally:
         for server in servers:
@@ -469,7 +482,7 @@ def test_a_socket_url_typed_in_full_on_the_socket_host_replays_on_the_other_envi
     reached = []
 
     def handler(socket):
-        reached.append((socket.local_address[1], socket.request.path))
+        reached.append((int(socket.request.headers["Host"].rsplit(":", 1)[1]), socket.request.path))
         for message in socket:
             socket.send(message)
 
@@ -490,7 +503,7 @@ def test_a_socket_url_typed_in_full_on_the_socket_host_replays_on_the_other_envi
         assert "> ws connect /room\n" in text and str(one) not in text, text
         replay = run_explorer(["replay", "r.transcript", "--env", "two"], env=env, cwd=tmp_path, timeout=30)
         assert replay.returncode == 0, replay.stdout + replay.stderr
-        # Sorted: a server's handler runs in its own thread, after the handshake the client has seen.
+        handled(reached, 4)
         assert sorted(reached) == sorted([(one, "/rt"), (one, "/rt/room"), (two, "/rt"), (two, "/rt/room")]), reached
     finally:
         for server in servers:
