@@ -192,6 +192,19 @@ struct SecretNameTests {
     }
 }
 
+/// A path's own parameters (`/t;jsessionid=X`, `;token=X`): the line went
+/// to history and recordings in clear, and `-v` showed the request line so.
+@Test func aPathsSecretParametersAreHiddenWhereTheyStand() {
+    #expect(Redactor.redact(line: "get /t;jsessionid=S3CRP1/items;v=2?token=S3CRP2&a=1") == "get /t;jsessionid=***/items;v=2?token=***&a=1")
+    #expect(Redactor.redact(line: "get http://h/a;token=S3CRP3;x=1/b") == "get http://h/a;token=***;x=1/b")
+    #expect(Redactor.hidingSecretsInTarget("/app;jsessionid=S3CRP1/t", hide: Redactor.hidden) == "/app;jsessionid=<hidden: 6 characters>/t")
+    #expect(Redactor.redact(target: "/app;token=S3CRP3/b?x=1") == "/app;token=<hidden: 6 characters>/b?x=1", "-v's request line")
+    #expect(Redactor.secretsInTarget("/a;phpsessid=S3CRP4?sig=S3CRP5").map { "\($0.name)=\($0.value)" } == ["phpsessid=S3CRP4", "sig=S3CRP5"])
+    for kept in ["get /a;v=2/b", "get /a;token={{secret:token}}/b", "get /a;jsessionid=/b"] {
+        #expect(Redactor.redact(line: kept) == kept)
+    }
+}
+
 /// A whole line typed in quotes is one word the parser refuses (an
 /// unknown command); history kept its secrets, and so did an item's error.
 @Test func aLineTypedInQuotesIsReadAsTheLineItHolds() throws {

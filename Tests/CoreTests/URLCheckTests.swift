@@ -37,6 +37,15 @@ import Testing
         #expect(throws: ProfileError.self) { try ProfileFile.parse(profile, file: "q.yaml") }
     }
 
+    /// A servlet's session in a base URL's path (`/app;jsessionid=X`) was
+    /// written to a recording's header in clear and shown on every `-v`.
+    @Test func aBaseURLKeepsNoCredentialInItsPath() throws {
+        let problem = try #require(URLCheck.baseProblem("http://127.0.0.1:8/app;jsessionid=S3CRJ1"))
+        #expect(problem == "'http://127.0.0.1:8/app;jsessionid=<hidden: 6 characters>' has a credential in its path (;jsessionid=), "
+                + "which a base URL would keep in clear: send it as the JSESSIONID cookie (header Cookie:JSESSIONID=VALUE)", "\(problem)")
+        #expect(URLCheck.baseProblem("http://127.0.0.1:8/app;v=2/x") == nil)
+    }
+
     @Test func everyPlaceThatTakesABaseURLTakesAnUpperCaseScheme() throws {
         #expect(URLCheck.problem("HTTPS://h.example") == nil)
         #expect(try URLCheck.url("HTTP://h.example:8080/v1").get().absoluteString == "http://h.example:8080/v1")

@@ -27,7 +27,7 @@ public enum Redactor {
     /// Whole names that are secrets' in a query, not elsewhere: Google's
     /// `?key=`, a signed URL's `sig=` (a JSON member `key` is usually not one);
     /// an S3 or GCS presigned URL's signature.
-    static let secretParameters: Set<String> = ["key", "sig", "signature", "x-amz-signature", "x-goog-signature"]
+    static let secretParameters: Set<String> = ["key", "sig", "signature", "x-amz-signature", "x-goog-signature", "jsessionid", "phpsessid"]
 
     /// Whether a header's name names a credential: a secret's name, or one
     /// holding a word only a credential's header holds (`X-Session`,
@@ -342,7 +342,8 @@ public enum Redactor {
             if index > 0, looksLikeJWT(word) { return hide("jwt") }
             let word = redactUserinfo(in: word, hide: hide)
             if let hidden = redactQuery(in: word, hide: hide) { return hidden }
-            guard index > 0 else { return word }
+            // A path is no item (`/a;token={{secret:token}}/b` was read as `/a;token` = `{{…}}/b`, and hidden to its end).
+            guard index > 0, !word.hasPrefix("/") else { return word }
             guard let item = try? RequestItem.parse(word) else {
                 // An item the parser refuses (`token:=S3cr3t`, not JSON) is kept in history all the same.
                 let separators = [":=", "==", "=", ":"].compactMap { separator in word.range(of: separator).map { (separator, $0) } }
@@ -749,6 +750,9 @@ public enum Redactor {
     /// secret-named query parameters (and of those in `alsoSecret`) hidden,
     /// as `/ws?token=<hidden: 24 characters>`.
     public static func redact(target: String, alsoSecret names: [String] = []) -> String {
+        // The path's own parameters too (`/app;jsessionid=X`).
+        var target = target
+        for (_, range) in pathParameterSecrets(in: target).reversed() { target.replaceSubrange(range, with: hidden(String(target[range]))) }
         guard let question = target.firstIndex(of: "?") else { return target }
         return String(target[...question]) + redact(pairs: target[target.index(after: question)...], alsoSecret: names)
     }
@@ -866,6 +870,7 @@ public enum Redactor {
     private static func secretRanges(in target: String) -> [(name: String, range: Range<String.Index>)] {
         var found: [(name: String, range: Range<String.Index>)] = []
         if let userinfo = userinfoSecret(in: target) { found.append(userinfo) }
+        found += pathParameterSecrets(in: target)
         guard let question = target.firstIndex(of: "?") else { return found }
         let query = target[target.index(after: question)...].prefix { $0 != "#" }
         for pair in query.split(separator: "&") {
@@ -877,10 +882,37 @@ public enum Redactor {
         return found
     }
 
+    /// Where a path's secret parameters are (`/app;jsessionid=X/items`, a
+    /// servlet's session in its path): each value up to the next `/`, `;`
+    /// or the query. Not one hidden already, nor a placeholder.
+    public static func pathParameterSecrets(in target: some StringProtocol) -> [(name: String, range: Range<String.Index>)] {
+        let path = target[..<(target.firstIndex { $0 == "?" || $0 == "#" } ?? target.endIndex)]
+        var found: [(name: String, range: Range<String.Index>)] = []
+        var at = path.startIndex
+        while let semicolon = path[at...].firstIndex(of: ";") {
+            let end = path[semicolon...].dropFirst().firstIndex { $0 == "/" || $0 == ";" } ?? path.endIndex
+            let parameter = path[path.index(after: semicolon)..<end]
+            if let eq = parameter.firstIndex(of: "="), case let name = String(parameter[..<eq]), isSecretParameter(name),
+               case let value = parameter[parameter.index(after: eq)...], !value.isEmpty, !isReference(String(value)), !value.contains("<hidden") {
+                found.append((name, value.startIndex..<value.endIndex))
+            }
+            at = end
+        }
+        return found
+    }
+
     public static func redactQuery(in word: String, hide: (String) -> String) -> String? {
         let lower = word.lowercased()
-        guard word.hasPrefix("/") || ["http://", "https://", "ws://", "wss://"].contains(where: { lower.hasPrefix($0) }),
-              let question = word.firstIndex(of: "?") else { return nil }
+        guard word.hasPrefix("/") || ["http://", "https://", "ws://", "wss://"].contains(where: { lower.hasPrefix($0) }) else { return nil }
+        // A path's own parameters (`;jsessionid=X`), each where it stands, then the query's.
+        let inPath = pathParameterSecrets(in: word)
+        var hidden = word
+        for (name, range) in inPath.reversed() { hidden.replaceSubrange(range, with: hide(name)) }
+        return redactQueryPairs(in: hidden, hide: hide) ?? (inPath.isEmpty ? nil : hidden)
+    }
+
+    private static func redactQueryPairs(in word: String, hide: (String) -> String) -> String? {
+        guard let question = word.firstIndex(of: "?") else { return nil }
         var changed = false
         let pairs = word[word.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
             guard let eq = pair.firstIndex(of: "=") else { return String(pair) }
