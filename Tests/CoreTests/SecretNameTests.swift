@@ -205,6 +205,14 @@ struct SecretNameTests {
     }
 }
 
+/// A parameter's name percent-encoded (`?%74oken=X`) is the name the
+/// server reads: the screen hid its value, history and recordings kept it.
+@Test func aPercentEncodedParameterNameIsReadAsTheServerReadsIt() {
+    #expect(Redactor.redact(line: "get /t?%74oken=S3CRE1&a=1") == "get /t?%74oken=***&a=1")
+    #expect(Redactor.secretsInTarget("/t?access%5Ftoken=S3CRE2").map { "\($0.name)=\($0.value)" } == ["access_token=S3CRE2"])
+    #expect(Redactor.redact(line: "get /t?%7A=1") == "get /t?%7A=1")
+}
+
 /// A whole line typed in quotes is one word the parser refuses (an
 /// unknown command); history kept its secrets, and so did an item's error.
 @Test func aLineTypedInQuotesIsReadAsTheLineItHolds() throws {

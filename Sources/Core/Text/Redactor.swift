@@ -874,10 +874,10 @@ public enum Redactor {
         guard let question = target.firstIndex(of: "?") else { return found }
         let query = target[target.index(after: question)...].prefix { $0 != "#" }
         for pair in query.split(separator: "&") {
-            guard let eq = pair.firstIndex(of: "="), isSecretParameter(String(pair[..<eq])) else { continue }
+            guard let eq = pair.firstIndex(of: "="), isSecretParameter(decodedName(pair[..<eq])) else { continue }
             let value = pair.index(after: eq)..<pair.endIndex
             guard !value.isEmpty, !pair[value].contains("{{") else { continue }
-            found.append((String(pair[..<eq]), value))
+            found.append((decodedName(pair[..<eq]), value))
         }
         return found
     }
@@ -901,6 +901,12 @@ public enum Redactor {
         return found
     }
 
+    /// A query parameter's name as the server reads it (`%74oken` is `token`, `access+token` is `access token`).
+    static func decodedName(_ name: Substring) -> String {
+        guard name.contains(where: { $0 == "%" || $0 == "+" }) else { return String(name) }
+        return name.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(name)
+    }
+
     public static func redactQuery(in word: String, hide: (String) -> String) -> String? {
         let lower = word.lowercased()
         guard word.hasPrefix("/") || ["http://", "https://", "ws://", "wss://"].contains(where: { lower.hasPrefix($0) }) else { return nil }
@@ -916,7 +922,7 @@ public enum Redactor {
         var changed = false
         let pairs = word[word.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
             guard let eq = pair.firstIndex(of: "=") else { return String(pair) }
-            guard isSecretParameter(String(pair[..<eq])) else {
+            guard isSecretParameter(decodedName(pair[..<eq])) else {
                 // A value that is itself a URL or a query, encoded (`next=%2Fcb%3Ftoken%3DX`): its secret pairs.
                 guard let hidden = redactEncodedPairs(in: pair[pair.index(after: eq)...], hide: hide) else { return String(pair) }
                 changed = true
@@ -925,7 +931,7 @@ public enum Redactor {
             let value = String(pair[pair.index(after: eq)...])
             guard !value.isEmpty, !isReference(value) else { return String(pair) }
             changed = true
-            return String(pair[...eq]) + hide(String(pair[..<eq]))
+            return String(pair[...eq]) + hide(decodedName(pair[..<eq]))
         }
         return changed ? String(word[...question]) + pairs.joined(separator: "&") : nil
     }
