@@ -386,6 +386,36 @@ def test_replay_env_for_a_built_in_profile(tmp_path):
            "to replay it against dev, test, production, give --base-url URL)" in elsewhere.stderr, elsewhere.stderr
 
 
+def test_test_env_over_a_mixed_suite_skips_the_built_in_profiles_transcripts(tmp_path, http_server):
+    # `explorer test suite/ --env staging` marked every built-in profile's transcript BROKEN and
+    # exited 2, so a suite that held one could not run against an environment at all.
+    import shutil
+    import xml.etree.ElementTree as ET
+
+    class Hello(QuietHandler):
+        def do_GET(self):
+            self.reply(200, b'{"ok": true}', [("Content-Type", "application/json")])
+
+    url = base_url(http_server(Hello))
+    suite = tmp_path / "suite"
+    suite.mkdir()
+    shutil.copy(ROOT / "sessions" / "linku" / "create-task.transcript", suite / "builtin.transcript")
+    (suite / "mine.yaml").write_text(f"explorer-profile: 1\nname: mine\nenvironments:\n  staging: {{base-url: \"{url}\"}}\n")
+    (suite / "mine.transcript").write_text(f"# explorer transcript v1\nprofile: ./mine.yaml\nbase-url: {url}\n\n> get /hello\nHTTP/1.0 200 OK\n"
+                                           "{\"ok\": true}\n")
+    env = isolated_env(tmp_path)
+    result = run_explorer(["test", "suite", "--env", "staging", "--junit", "report.xml"], env=env, cwd=tmp_path, timeout=60)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "SKIP    suite/builtin.transcript  --env staging picks an environment of a profile file; its profile is the built-in linku" \
+        in result.stdout, result.stdout
+    assert "PASS    " in result.stdout and result.stdout.rstrip().endswith("1 passed, 0 failed, 1 skipped"), result.stdout
+    cases = ET.parse(tmp_path / "report.xml").getroot().iter("testcase")
+    skipped = [case for case in cases if case.find("skipped") is not None]
+    assert skipped and all("suite/builtin.transcript" == case.get("classname") for case in skipped), ET.tostring(ET.parse(tmp_path / "report.xml").getroot())
+    # One file named to `replay` is still refused: skipping it would pass a run that tested nothing.
+    assert run_explorer(["replay", str(suite / "builtin.transcript"), "--env", "staging"], env=env, cwd=tmp_path).returncode == 2
+
+
 def test_a_command_continued_with_backslashes_is_one_line_in_a_file_a_pipe_and_at_the_prompt(tmp_path, spawn):
     # A curl copied from a browser's dev tools or API docs spans lines ending
     # in `\`: each line ran alone ("a second URL", "unknown command '-H'").

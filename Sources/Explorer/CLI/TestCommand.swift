@@ -68,7 +68,9 @@ struct TestCommand: ParsableCommand {
                 throw ExitCode(ExitStatus.runtime.rawValue)
             }
         }
-        let replayer = options.replayer
+        var suite = options.replayer
+        suite.skipsWhatEnvDoesNotApplyTo = true
+        let replayer = suite
         let report = options.report
         let runs = runBlocking { [files, jobs] in
             await ParallelReplay.run(files, jobs: jobs, replayer: replayer) { run in

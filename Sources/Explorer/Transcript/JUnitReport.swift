@@ -50,9 +50,10 @@ enum JUnitReport {
                 xml += "    <testcase classname=\"\(escape(run.path))\" name=\"\(escape(run.path))\" time=\"0.000\"><error message=\"\(escape(failureText(failure)))\"/></testcase>\n"
             }
             // The steps the failure kept from running: skipped, so CI counts the transcript's every step.
+            let why = run.skipped.map { "not run: " + $0 } ?? "did not run: the transcript stopped before it"
             for step in run.stepsNotRun {
                 xml += "    <testcase classname=\"\(escape(run.path))\" name=\"\(escape("line \(step.line): \(step.command)"))\" time=\"0.000\">"
-                    + "<skipped message=\"did not run: the transcript stopped before it\"/></testcase>\n"
+                    + "<skipped message=\"\(escape(why))\"/></testcase>\n"
             }
             // A torn last step fails the run (exit 2, BROKEN): CI reading the XML must see it too.
             if let torn = run.torn, isTorn(run) {

@@ -33,6 +33,7 @@ struct ReplayReport {
     }
 
     func ending(_ run: TranscriptRun) -> (out: String, err: String) {
+        if let why = run.skipped { return ("skipped: \(Renderer.visible(why))\n", "") }
         // Not read at all: the error alone ("0 steps: 0 passed, 0 failed" came first).
         if case .broken? = run.failure, run.steps.isEmpty { return ("", problems(run)) }
         var out = ""
@@ -52,6 +53,7 @@ struct ReplayReport {
     func progress(_ run: TranscriptRun) -> (out: String, err: String) {
         let seconds = Double(run.duration.components.seconds) + Double(run.duration.components.attoseconds) / 1e18
         let time = palette.dim(String(format: "%.2f s", seconds))
+        if let why = run.skipped { return (palette.yellow("SKIP   ") + " \(run.path)  \(Renderer.visible(why))\n", "") }
         switch run.failure {
         // A failure names the file as given, and may quote a server: nothing in it drives the terminal.
         case let .broken(message)?: return (palette.red("BROKEN ") + " " + Renderer.visible(message) + "\n", torn(run))
@@ -84,8 +86,9 @@ struct ReplayReport {
     /// Those that could not run (`ERROR`) and could not be read (`BROKEN`) are
     /// counted as such, not as failed: they were "0 passed, 2 failed".
     static func summary(_ runs: [TranscriptRun]) -> String {
-        let count = { (status: ExitStatus) in runs.filter { $0.status == status }.count }
+        let count = { (status: ExitStatus) in runs.filter { $0.status == status && $0.skipped == nil }.count }
         var parts = ["\(count(.ok)) passed", "\(count(.mismatch)) failed"]
+        if case let skipped = runs.filter({ $0.skipped != nil }).count, skipped > 0 { parts.append("\(skipped) skipped") }
         if count(.runtime) > 0 { parts.append("\(count(.runtime)) could not run") }
         if count(.parse) > 0 { parts.append("\(count(.parse)) broken") }
         return parts.joined(separator: ", ")

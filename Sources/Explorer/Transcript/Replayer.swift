@@ -19,6 +19,10 @@ struct Replayer: Sendable {
     var anySecret: String?
     /// `--env`: the profile file's environment to run against, instead of the transcript's.
     var profileEnvironment: String?
+    /// `explorer test --env NAME` over a suite: a transcript of a built-in
+    /// profile, which has no environments, is skipped, not broken (a mixed
+    /// suite failed as a whole). `replay` of one named file still refuses it.
+    var skipsWhatEnvDoesNotApplyTo = false
     /// Options every request line gets unless it says otherwise, as
     /// `defaults` gives them (`--verify`, `--cert`, `--cert-key`).
     var requestDefaults: RequestOptions?
@@ -50,6 +54,10 @@ struct Replayer: Sendable {
         run.total = transcript.steps.count
         run.planned = transcript.steps.map { ($0.line, StepRun.shown($0.command)) }
         let header = transcript.header
+        if skipsWhatEnvDoesNotApplyTo, let profileEnvironment, envDoesNotApply(to: header) {
+            run.skipped = "--env \(profileEnvironment) picks an environment of a profile file; its profile is the built-in \(header.profile)"
+            return
+        }
         let chosen: ChosenProfile?
         switch profile(of: header, in: path) {
         case let .failure(failure): run.failure = failure; return
@@ -262,6 +270,13 @@ struct Replayer: Sendable {
         }
     }
 
+    /// Whether `--env` picks nothing for a transcript: its profile is a
+    /// built-in one (save the sandbox's, which `--env sandbox` names).
+    private func envDoesNotApply(to header: TranscriptHeader) -> Bool {
+        guard Profile.named(header.profile) != nil || header.profile == "none", let profileEnvironment else { return false }
+        return !(profileEnvironment == ExplorerSession.sandboxEnvironment && header.target == .sandbox)
+    }
+
     /// The profile a transcript's header names: a built-in one (nil here), or
     /// a profile file, by name or by a path relative to the transcript, with
     /// its environment (`--env`, else the header's `env:`) and credential.
@@ -270,7 +285,7 @@ struct Replayer: Sendable {
         if Profile.named(header.profile) != nil || header.profile == "none" {
             // A built-in profile's transcript runs where its header says: the
             // sandbox is the one environment that asks nothing more of it.
-            if let profileEnvironment, !(profileEnvironment == ExplorerSession.sandboxEnvironment && header.target == .sandbox) {
+            if let profileEnvironment, envDoesNotApply(to: header) {
                 let deployments = Profile.builtIn(named: header.profile)?.environments ?? []
                 // It said "replayed where its header says", and was not run.
                 let elsewhere = deployments.isEmpty ? "" : "; to replay it against \(deployments.map(\.name).joined(separator: ", ")), give --base-url URL"

@@ -14,6 +14,9 @@ struct TranscriptRun: Sendable {
     var path: String
     var steps: [StepRun] = []
     var failure: Failure?
+    /// Why the transcript was not run, when it was left out on purpose
+    /// (`test --env` over a built-in profile's): neither a pass nor a failure.
+    var skipped: String?
     /// The steps the transcript has, run or not.
     var total = 0
     /// Their lines and commands, for a report that names those a failure kept from running.
@@ -39,10 +42,10 @@ struct TranscriptRun: Sendable {
 
     /// Steps a failure kept from running: a report says so, lest "4 passed,
     /// 0 failed" read as a green run of a transcript that has 6.
-    var notRun: Int { failure == nil ? 0 : max(0, total - steps.count) }
+    var notRun: Int { failure == nil && skipped == nil ? 0 : max(0, total - steps.count) }
 
     /// Those steps, where the transcript's steps are known.
-    var stepsNotRun: [(line: Int, command: String)] { failure == nil ? [] : Array(planned.dropFirst(steps.count)) }
+    var stepsNotRun: [(line: Int, command: String)] { failure == nil && skipped == nil ? [] : Array(planned.dropFirst(steps.count)) }
 
     /// A torn last step fails the run until `--update` keeps it as a
     /// comment: a typo at the end of a hand-written file is not a pass.
