@@ -3,6 +3,7 @@ built binary, against servers nobody here wrote (Python's http.server): its
 token comes from the environment or is asked for without echo, goes only to
 the environment's origin, and its error envelope makes the one-line summary.
 """
+import contextlib
 import json
 import subprocess
 import time
@@ -417,18 +418,13 @@ def test_a_socket_elsewhere_gets_the_profiles_header_and_needs_no_login(tmp_path
         server.shutdown()
 
 
-def handled(reached, count, timeout=5.0):
-    """Waits until a socket server's handler has run `count` times: it runs in
-    the server's own thread after the handshake, which the client (and the
-    process that exited) may have seen first."""
-    deadline = time.monotonic() + timeout
-    while len(reached) < count and time.monotonic() < deadline:
-        time.sleep(0.02)
-
-
-def test_a_recording_of_a_socket_elsewhere_replays_against_another_environment(tmp_path):
-    # The environment's websocket-url was written as it was ("connected to ws://…:PORT1/"),
-    # and `replay --env two` failed on it though nothing differed.
+@contextlib.contextmanager
+def two_socket_servers():
+    """Two echoing WebSocket servers on 127.0.0.1: yields their ports and a
+    list of (port, path) of each connection made, and `handled(count)`, which
+    waits for that many: a handler runs in its server's thread after the
+    handshake, which the client (and a process that exited) may have seen
+    first."""
     import threading
     from websockets.sync.server import serve
 
@@ -436,15 +432,29 @@ def test_a_recording_of_a_socket_elsewhere_replays_against_another_environment(t
 
     def handler(socket):
         # The port the client asked for: `local_address` reads a socket the client may have closed already.
-        reached.append(int(socket.request.headers["Host"].rsplit(":", 1)[1]))
+        reached.append((int(socket.request.headers["Host"].rsplit(":", 1)[1]), socket.request.path))
         for message in socket:
             socket.send(message)
+
+    def handled(count, timeout=5.0):
+        deadline = time.monotonic() + timeout
+        while len(reached) < count and time.monotonic() < deadline:
+            time.sleep(0.02)
 
     servers = [serve(handler, "127.0.0.1", 0) for _ in range(2)]
     for server in servers:
         threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
-        one, two = (server.socket.getsockname()[1] for server in servers)
+        yield [server.socket.getsockname()[1] for server in servers], reached, handled
+    finally:
+        for server in servers:
+            server.shutdown()
+
+
+def test_a_recording_of_a_socket_elsewhere_replays_against_another_environment(tmp_path):
+    # The environment's websocket-url was written as it was ("connected to ws://…:PORT1/"),
+    # and `replay --env two` failed on it though nothing differed.
+    with two_socket_servers() as ((one, two), reached, handled):
         (tmp_path / "p.yaml").write_text(
             "explorer-profile: 1\nname: p\nenvironments:\n"
             f"  one: {{base-url: \"http://127.0.0.1:9\", websocket-url: \"ws://127.0.0.1:{one}\"}}\n"
@@ -459,38 +469,21 @@ def test_a_recording_of_a_socket_elsewhere_replays_against_another_environment(t
         for name in ["one", "two"]:
             replay = run_explorer(["replay", "r.transcript", "--env", name], env=env, cwd=tmp_path, timeout=30)
             assert replay.returncode == 0, replay.stdout + replay.stderr
-            handled(reached, 2 if name == "one" else 3)
-        assert reached == [one, one, two], reached
+            handled(2 if name == "one" else 3)
+        assert [port for port, _ in reached] == [one, one, two], reached
         # --base-url puts the socket on its host, as in the REPL: it went to the environment's
         # websocket-url, carrying what the other server had handed out.
         replay = run_explorer(["replay", "r.transcript", "--base-url", f"http://127.0.0.1:{two}"], env=env, cwd=tmp_path, timeout=30)
         assert replay.returncode == 0, replay.stdout + replay.stderr
-        handled(reached, 4)
-        assert reached == [one, one, two, two], reached
-    finally:
-        for server in servers:
-            server.shutdown()
+        handled(4)
+        assert [port for port, _ in reached] == [one, one, two, two], reached
 
 
 def test_a_socket_url_typed_in_full_on_the_socket_host_replays_on_the_other_environments(tmp_path):
     # `ws connect` alone said the profile had no WebSocket though the environment names its
     # websocket-url; a URL typed in full there was recorded whole, and `replay --env two` sent it
     # to environment one's host.
-    import threading
-    from websockets.sync.server import serve
-
-    reached = []
-
-    def handler(socket):
-        reached.append((int(socket.request.headers["Host"].rsplit(":", 1)[1]), socket.request.path))
-        for message in socket:
-            socket.send(message)
-
-    servers = [serve(handler, "127.0.0.1", 0) for _ in range(2)]
-    for server in servers:
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        one, two = (server.socket.getsockname()[1] for server in servers)
+    with two_socket_servers() as ((one, two), reached, handled):
         (tmp_path / "p.yaml").write_text(
             "explorer-profile: 1\nname: p\nenvironments:\n"
             f"  one: {{base-url: \"http://127.0.0.1:9\", websocket-url: \"ws://127.0.0.1:{one}/rt\"}}\n"
@@ -503,11 +496,9 @@ def test_a_socket_url_typed_in_full_on_the_socket_host_replays_on_the_other_envi
         assert "> ws connect /room\n" in text and str(one) not in text, text
         replay = run_explorer(["replay", "r.transcript", "--env", "two"], env=env, cwd=tmp_path, timeout=30)
         assert replay.returncode == 0, replay.stdout + replay.stderr
-        handled(reached, 4)
+        handled(4)
+        # Sorted: the two connections of a run may be counted in either order.
         assert sorted(reached) == sorted([(one, "/rt"), (one, "/rt/room"), (two, "/rt"), (two, "/rt/room")]), reached
-    finally:
-        for server in servers:
-            server.shutdown()
 
 
 def test_profiles_says_where_a_broken_file_is_wrong_and_which_files_are_hidden(tmp_path):
