@@ -578,6 +578,44 @@ extension MockTests {
         }
     }
 
+    /// A query item a step did not record fits it (a cache-buster), but
+    /// not one another step of the same path recorded: a cursor past the
+    /// recorded pages was answered with the first, and a client paging to
+    /// the end looped for ever.
+    @Test func aCursorNoStepRecordedIsNotAnsweredWithTheFirstPage() async throws {
+        let text = """
+        # explorer transcript v1
+        profile: generic
+        base-url: http://127.0.0.1:9
+
+        > get /items limit==2
+        HTTP/1.1 200 OK
+        Content-Type: application/json
+        {"items": [{"id": 1}, {"id": 2}], "next_cursor": 2}
+
+        > get /items limit==2 cursor==2
+        HTTP/1.1 200 OK
+        Content-Type: application/json
+        {"items": [{"id": 3}, {"id": 4}], "next_cursor": 4}
+
+        """
+        try await Self.withTranscript("pages", text) { file in
+            try await Self.withMock([file], mode: .match) { server, _ in
+                func get(_ query: String) async throws -> ReceivedResponse {
+                    try await Self.send("GET", URL(string: server.baseURL.absoluteString + "/items?" + query)!)
+                }
+                func firstID(_ query: String) async throws -> JSONValue? {
+                    try JSONParser.parse(String(decoding: try await get(query).body, as: UTF8.self))["items"]?[0]?["id"]
+                }
+                #expect(try await firstID("limit=2") == .int(1))
+                #expect(try await firstID("limit=2&cursor=2") == .int(3))
+                #expect(try await firstID("limit=2&_=1700000000") == .int(1), "a cache-buster fits")
+                let past = try await get("limit=2&cursor=4")
+                #expect(past.status == 404, "\(String(decoding: past.body, as: UTF8.self))")
+            }
+        }
+    }
+
     /// A Latin-1 answer is recorded as text; the mock served it as UTF-8
     /// under its Latin-1 header, so a client read `JosÃ©`. It is served in
     /// the charset its header names, and its replay passes.

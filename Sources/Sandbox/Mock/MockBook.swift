@@ -254,10 +254,25 @@ final class MockBook: @unchecked Sendable {
     }
 
     private func fits(_ request: LiveRequest, among keys: [StepKey]) -> [(StepKey, Fit)] {
-        keys.compactMap { key in
+        // The recorded requests of the same method and path, for the query rule below.
+        var siblings: [MockRequest]?
+        return keys.compactMap { key in
             let step = scripts[key.script].steps[key.step]
             guard case let .request(recorded) = step.trigger else { return nil }
             var fit = recorded.fit(request)
+            // A query item the step did not record fits it (a cache-buster), unless another step of the same
+            // method and path recorded that item: then its value says which answer. An unrecorded cursor was
+            // answered with the first page, and a client paging to the end looped for ever.
+            if fit.fits, case let extra = request.query.filter({ item in !recorded.query.contains { $0.name == item.name } }), !extra.isEmpty {
+                siblings = siblings ?? candidates(for: request).compactMap { key in
+                    if case let .request(other) = scripts[key.script].steps[key.step].trigger { other } else { nil }
+                }
+                if let item = extra.first(where: { item in
+                    siblings!.contains { $0.method == recorded.method && $0.segments == recorded.segments && $0.query.contains { $0.name == item.name } }
+                }) {
+                    fit.difference = "query \(item.name) not recorded with this value"
+                }
+            }
             // A `{{name}}` segment recorded with a number (`/api/tasks/{{tid}}`, tid an id) takes a number:
             // `/api/tasks/搬` was answered 200 with `"id": "搬"`, and every later answer of the session
             // gave the id as a string, which an app decoding an Int could not read.
