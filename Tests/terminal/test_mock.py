@@ -451,6 +451,8 @@ def test_a_socket_on_a_path_nothing_recorded_is_closed_with_1008_naming_the_reco
 def test_a_transcript_deleted_while_the_mock_runs_is_still_served(start, tmp_path):
     copy = tmp_path / "linku"
     shutil.copytree(LINKU, copy)
+    # The flea market's upload reads ../fixtures/lamp.png: without it, that step is said and left out.
+    shutil.copytree(LINKU.parent / "fixtures", tmp_path / "fixtures")
     mock = start(str(copy), "--mode", "scenario")
     (copy / "create-task.transcript").unlink()
     (copy / "chat.transcript").unlink()

@@ -85,7 +85,8 @@ struct MockCommand: ParsableCommand {
     }
 
     /// The scripts of the transcripts that can be served, and why the others cannot.
-    /// `notes`: what is served of a transcript, but not all of it (a torn last step).
+    /// `notes`: what is served of a transcript, but not all of it (a torn last
+    /// step, a step that fails against its own recording).
     static func load(_ files: [String]) async -> (scripts: [MockScript], problems: [String], notes: [String]) {
         var scripts: [MockScript] = []
         var problems: [String] = []
@@ -95,6 +96,7 @@ struct MockCommand: ParsableCommand {
             case let .success(script):
                 scripts.append(script)
                 if let torn = script.torn { notes.append("\(file):\(torn.line): the last step is torn (\(torn.reason)); it is not served") }
+                notes += script.leftOut.map { "\(file):\($0.line): \($0.reason); it is not served" }
             case let .failure(.broken(text)), let .failure(.runtime(text)): problems.append(text)
             }
         }

@@ -13,12 +13,15 @@ public struct MockScript: Sendable {
     public var steps: [MockStep]
     /// A last step the file ends in the middle of: not served.
     public var torn: TornStep?
+    /// Steps left out, each with its line and why (`9: the last response is not JSON`).
+    public var leftOut: [(line: Int, reason: String)]
 
-    public init(file: String, profile: Profile, steps: [MockStep], torn: TornStep? = nil) {
+    public init(file: String, profile: Profile, steps: [MockStep], torn: TornStep? = nil, leftOut: [(line: Int, reason: String)] = []) {
         self.file = file
         self.profile = profile
         self.steps = steps
         self.torn = torn
+        self.leftOut = leftOut
     }
 
     /// The steps an HTTP request sets off, in order.
