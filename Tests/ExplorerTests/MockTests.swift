@@ -185,6 +185,18 @@ import Testing
         }
     }
 
+    /// `--token-ttl` is the access token's lifetime: the login's refresh
+    /// token expired with it, so a client that reads its expiry logged in
+    /// again instead of refreshing (the refresh endpoint's lasted 15 minutes).
+    @Test func aShortTokenLifetimeLeavesTheRefreshTokenItsOwn() throws {
+        let signer = TokenSigner(key: .init(data: [UInt8](repeating: 7, count: 32)))
+        let now = Date().timeIntervalSince1970
+        let access = try signer.verify(MockBook.secret("access_token", signer: signer, lifetime: 60), kind: "access", now: now).expires
+        let refresh = try signer.verify(MockBook.secret("refresh_token", signer: signer, lifetime: 60), kind: "refresh", now: now).expires
+        #expect(abs(access - (now + 60)) < 5)
+        #expect(refresh > now + 24 * 3600, "a refresh token outlives --token-ttl")
+    }
+
     @Test func theInterpreterTalksToTheMockAsToTheBackend() async throws {
         let file = (Self.sessions as NSString).appendingPathComponent("linku/create-task.transcript")
         try await Self.withMock([file], mode: .match) { server, _ in

@@ -328,11 +328,15 @@ final class MockBook: @unchecked Sendable {
     }
 
     /// A token-like secret is a freshly signed JWT; any other is a plain stand-in.
+    /// `lifetime` is an access token's (`--token-ttl`): a refresh token lasts
+    /// the sandbox's 30 days (the login's lasted `--token-ttl` too, so a
+    /// client that reads its expiry logged in again instead of refreshing).
     static func secret(_ name: String, signer: TokenSigner, lifetime: Double = 900) -> String {
         let lower = name.lowercased()
         guard lower.contains("token") || lower == "jwt" else { return "mock-\(name)" }
-        let kind = lower.contains("refresh") ? "refresh" : "access"
-        return signer.sign(.init(subject: "mock", kind: kind, expires: Date().timeIntervalSince1970 + lifetime, generation: 0,
+        let refresh = lower.contains("refresh")
+        let expires = Date().timeIntervalSince1970 + (refresh ? SandboxConfiguration().refreshTokenLifetime : lifetime)
+        return signer.sign(.init(subject: "mock", kind: refresh ? "refresh" : "access", expires: expires, generation: 0,
                                  id: UUID().uuidString.lowercased()))
     }
 
