@@ -660,6 +660,24 @@ extension MockTests {
         }
     }
 
+    /// A header with no steps was served (a 404 for everything) where
+    /// `replay` refuses it; `GET /__mock/reset` was matched against the
+    /// recordings ("closest is line 5"), not said to take POST.
+    @Test func aTranscriptWithoutStepsIsRefusedAndTheMocksOwnPathsNameTheirMethod() async throws {
+        try await Self.withTranscript("empty", "# explorer transcript v1\nprofile: generic\nbase-url: http://127.0.0.1:9\n") { file in
+            let loaded = await MockCommand.load([file])
+            #expect(loaded.scripts.isEmpty && loaded.problems.first?.hasSuffix("empty.transcript: no steps: a transcript is served from its "
+                                                                              + "'> ' command lines, and this one has none") == true, "\(loaded.problems)")
+        }
+        let file = (Self.sessions as NSString).appendingPathComponent("linku/login.transcript")
+        try await Self.withMock([file], mode: .scenario) { server, _ in
+            let reset = try await Self.send("GET", server.baseURL.appendingPathComponent("__mock/reset"))
+            #expect(reset.status == 405 && reset.header("Allow") == "POST", "\(String(decoding: reset.body, as: UTF8.self))")
+            let state = try await Self.send("POST", server.baseURL.appendingPathComponent("__mock/state"))
+            #expect(state.status == 405 && String(decoding: state.body, as: UTF8.self).contains("/__mock/state takes GET, not POST"))
+        }
+    }
+
     /// A Latin-1 answer is recorded as text; the mock served it as UTF-8
     /// under its Latin-1 header, so a client read `JosÃ©`. It is served in
     /// the charset its header names, and its replay passes.

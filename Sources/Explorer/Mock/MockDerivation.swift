@@ -26,6 +26,10 @@ enum MockDerivation {
         case let .failure(failure): return .failure(failure)
         case let .success(parsed): transcript = parsed
         }
+        // As `replay` refuses it: served, it answered every request with a 404.
+        if transcript.steps.isEmpty, transcript.torn == nil {
+            return .failure(.broken("\(path): no steps: a transcript is served from its '> ' command lines, and this one has none"))
+        }
         var replayer = Replayer()
         // The mock checks no credential: a profile's secret need not be set to serve its transcripts.
         replayer.anySecret = anySecret

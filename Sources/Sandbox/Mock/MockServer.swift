@@ -79,6 +79,13 @@ struct MockResponder: HTTPResponder {
         let base = "http://" + (request.head.authority ?? "127.0.0.1")
         let path = request.uri.path
         if path == "/__mock/state", request.method == .get { return Self.json(.ok, book.state()) }
+        // The mock's own paths by another method: said, not matched against the recordings.
+        if let method = ["/__mock/state": "GET", "/__mock/reset": "POST"][path], request.method.rawValue != method {
+            var response = Self.json(.methodNotAllowed, (book.scripts.first?.profile ?? .generic).errorEnvelope.body(
+                status: 405, code: "METHOD_NOT_ALLOWED", message: "\(path) takes \(method), not \(request.method.rawValue)"))
+            response.headers[.allow] = method
+            return response
+        }
         if path == "/__mock/reset", request.method == .post {
             let scenario = request.uri.queryParameters.get("scenario")
             guard book.reset(session: session, scenario: scenario) else {
