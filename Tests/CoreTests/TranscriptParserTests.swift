@@ -120,6 +120,11 @@ import Testing
         ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\nframes: live\nframes: kept\n", 5, 1, "a second 'frames:' field"),
         ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> get /x\nHTTP/1.1 2000 OK\n", 5, 10,
          "expected a status line such as 'HTTP/1.1 200 OK'"),
+        // Misspelt, it was read as a body: "expected a JSON value or a {{pattern}}, found 'H'".
+        ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> get /x\nHTTTP/1.1 200 OK\n", 5, 1,
+         "expected a status line such as 'HTTP/1.1 200 OK', not one that starts 'HTTTP/1.1'"),
+        ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> get /x\nhttp/1.1 404 Not Found\n", 5, 1,
+         "expected a status line such as 'HTTP/1.1 200 OK', not one that starts 'http/1.1'"),
         ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> get /x\nHTTP/1.1 200 OK\n{\n  \"a\": tru\n}\n\n> get /y\n", 7, 8,
          "'tru' is not a JSON value"),
         ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> get /x\nHTTP/1.1 200 OK\n{\"a\": 1} x\n\n> get /y\n", 6, 10,

@@ -85,6 +85,11 @@ extension TranscriptParser {
                 index += 1
                 skipNoise()
             }
+            // A status line misspelt (`HTTTP/1.1 200 OK`, `http/1.1 200`) was read as a body: "expected a JSON value…, found 'H'".
+            if let line = current, !line.text.hasPrefix("HTTP/"), let word = line.text.prefixMatch(of: /[A-Za-z]{2,8}\/[0-9.]+ [0-9]{3}\b/) {
+                let version = word.output.prefix { $0 != " " }
+                throw fail(line, 1, "expected a status line such as 'HTTP/1.1 200 OK', not one that starts '\(version)'")
+            }
             if let line = current, line.text.hasPrefix("HTTP/") {
                 let parts = line.text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
                 guard parts.count >= 2, parts[1].count == 3, let code = Int(parts[1]) else {
