@@ -64,6 +64,21 @@ import Testing
         #expect(Paging.next(after: last, response: answer(#"{"next_cursor": null}"#), endpointQuery: []) == .end("no next page: the answer's next_cursor is null"))
     }
 
+    /// Every cursor went back as `?cursor=` when nothing named the
+    /// parameter: a Google-style API ignores it, and `next` fetched the
+    /// first page again each time without a word.
+    @Test func aCursorFieldGoesBackInItsAPIFamilysParameter() {
+        let bare = Paging.Last(path: "/items", items: [], options: RequestOptions())
+        for (field, parameter) in [("nextPageToken", "pageToken"), ("next_page_token", "page_token"), ("endCursor", "after"),
+                                   ("nextToken", "nextToken"), ("next_cursor", "cursor")] {
+            #expect(Paging.next(after: bare, response: answer(#"{"\#(field)": "c2"}"#), endpointQuery: [])
+                == .request(path: "/items", items: [.query(name: parameter, value: "c2")]), "\(field)")
+        }
+        // The catalog's own parameter still wins.
+        #expect(Paging.next(after: bare, response: answer(#"{"nextPageToken": "c2"}"#), endpointQuery: ["cursor"])
+            == .request(path: "/items", items: [.query(name: "cursor", value: "c2")]))
+    }
+
     @Test func aPageNumberGoesUpUntilTheTotalOrAShortPage() {
         let paged = Paging.Last(path: "/api/tasks", items: [.query(name: "page", value: "2"), .query(name: "page_size", value: "2")], options: RequestOptions())
         #expect(Paging.next(after: paged, response: answer(#"{"tasks": [1, 2], "total": 5, "page": 2}"#), endpointQuery: ["page"])

@@ -8,7 +8,8 @@ import Foundation
 /// 2. a `next` URL in the body (Django REST framework's style; null: the end);
 /// 3. a cursor (`next_cursor`, `nextCursor`, `next_page_token`, … at the top
 ///    or under `meta`/`pagination`/`paging`), sent back in the query
-///    parameter the request or the endpoint uses for it (`cursor` else);
+///    parameter the request or the endpoint uses for it, else the one its
+///    field's API family uses (`cursorParameter(for:)`);
 /// 4. a page number: `page==` on the request (or in the endpoint's query)
 ///    goes up by one, unless the answer's `total`, a short page or an empty
 ///    one says that was the last.
@@ -58,6 +59,21 @@ enum Paging {
     static let cursorParameters = ["cursor", "after", "page_token", "pageToken", "starting_after", "next_token", "continuation"]
     static let sizeParameters = ["page_size", "per_page", "pageSize", "limit", "size"]
 
+    /// The parameter a cursor field goes back in by its API family's convention, when neither the
+    /// request nor the catalog names one: Google's `nextPageToken` as `pageToken`, GraphQL's
+    /// `endCursor` as `after`, AWS's `NextToken` as itself; `cursor` else (Slack's, Stripe-like).
+    /// Every `next_page_token` went back as `?cursor=`, which such a server ignores: `next` fetched
+    /// the first page again, and again.
+    static func cursorParameter(for field: String) -> String {
+        switch field {
+        case "next_page_token": "page_token"
+        case "nextPageToken": "pageToken"
+        case "end_cursor", "endCursor": "after"
+        case "next_token", "nextToken": field
+        default: "cursor"
+        }
+    }
+
     static func next(after typed: Last, response: ReceivedResponse, endpointQuery: [String], declared: Pagination? = nil) -> Next {
         let last = typed.queryAsItems
         if let declared {
@@ -98,7 +114,7 @@ enum Paging {
                 if case let .query(name, _) = item, cursorParameters.contains(name) { return name }
                 return nil
             }.first
-            let parameter = typed ?? endpointQuery.first(where: cursorParameters.contains) ?? "cursor"
+            let parameter = typed ?? endpointQuery.first(where: cursorParameters.contains) ?? cursorParameter(for: field)
             return .request(path: last.path, items: replacing(parameter, with: cursor, in: last.items))
         }
         let typedPage = last.items.compactMap { item -> String? in
