@@ -420,6 +420,17 @@ import Testing
         #expect(checked == pieces.count * pieces.count * pieces.count)
     }
 
+    /// `includes(_:)`, a carried token's search in each string shown, finds
+    /// what Foundation's `contains` finds, in text of any script.
+    @Test func includesFindsATokenWhereFoundationDoes() {
+        let texts = ["", "tok", "a tok3n b", "tok3n", "xtok3", "é tok3n🙂", "токен tok3n", "tok3", "TOK3N", "tok3ntok3n"]
+        for text in texts {
+            for needle in ["tok3n", "🙂", "токен", "", "é"] {
+                #expect(text.includes(needle) == (needle.isEmpty || text.contains(needle)), "\(text) \(needle)")
+            }
+        }
+    }
+
     /// `includes(ascii:)` finds what Foundation's `contains` finds.
     @Test func findsWhatFoundationFinds() {
         let texts = ["", "{", "{{", "a{{b", "{ {", "é{{secret:x}}", "{{secre", "🙂{{", "x}}{{", "{{secret:", "{{{secret:",

@@ -400,7 +400,7 @@ struct Renderer: Sendable {
             guard text.utf8.count >= shortest, !(key.map { Redactor.isSecretName($0) || secretNames.contains($0) } ?? false) else { return named(key, text) }
             // An HTML page's escapes inside a string (`bad key S3cr3t&#x2F;4`) too.
             let escaped = text.includes(ascii: "&#") || text.includes(ascii: "\\u") || text.includes(ascii: "\\/")
-            guard escaped || carried.contains(where: text.contains) else { return named(key, text) }
+            guard escaped || carried.contains(where: text.includes) else { return named(key, text) }
             // The credentials it carried first, whole (`a key9`), then what else the string holds.
             return named(key, Redactor.hiding(carried, inText: text))
         }
