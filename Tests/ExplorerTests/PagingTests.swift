@@ -74,6 +74,11 @@ import Testing
             #expect(Paging.next(after: bare, response: answer(#"{"\#(field)": "c2"}"#), endpointQuery: [])
                 == .request(path: "/items", items: [.query(name: parameter, value: "c2")]), "\(field)")
         }
+        // A relay's last page keeps its endCursor and says hasNextPage: false.
+        #expect(Paging.next(after: bare, response: answer(#"{"data": [1], "pageInfo": {"endCursor": "c9", "hasNextPage": false}}"#), endpointQuery: [])
+            == .end("no next page: the answer's hasNextPage is false"))
+        #expect(Paging.next(after: bare, response: answer(#"{"data": [1], "pageInfo": {"endCursor": "c9", "hasNextPage": true}}"#), endpointQuery: [])
+            == .request(path: "/items", items: [.query(name: "after", value: "c9")]))
         // The catalog's own parameter still wins.
         #expect(Paging.next(after: bare, response: answer(#"{"nextPageToken": "c2"}"#), endpointQuery: ["cursor"])
             == .request(path: "/items", items: [.query(name: "cursor", value: "c2")]))

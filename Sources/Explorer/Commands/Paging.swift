@@ -106,6 +106,12 @@ enum Paging {
         }
         for container in containers {
             guard let (field, value) = container.first(where: { cursorFields.contains($0.key) }).map({ ($0.key, $0.value) }) else { continue }
+            // GraphQL's pageInfo keeps its endCursor on the last page and says `hasNextPage: false`; Stripe-like
+            // lists say `has_more: false`: `next` asked for page after page past the end.
+            if let (flag, _) = container.first(where: { ["hasNextPage", "has_next_page", "has_more", "hasMore"].contains($0.key) && $0.value == .bool(false) })
+                .map({ ($0.key, $0.value) }) {
+                return .end("no next page: the answer's \(flag) is false")
+            }
             let cursor = value.plainText
             guard value != .null, value != .bool(false), !cursor.isEmpty else {
                 return .end("no next page: the answer's \(field) is \(value == .null ? "null" : "empty")")
