@@ -1020,7 +1020,8 @@ actor Interpreter {
         }
         if follow != nil, !["GET", "HEAD"].contains(request.method), request.method != "POST" || request.body == nil {
             // curl's -X holds for every hop (`render` leaves it out only for a POST with a body).
-            notes.append("with -X and -L curl sends \(request.method) again after a 303, where explorer follows with GET")
+            notes.append("with -X and -L curl sends \(request.method) again after a 303 (explorer follows with GET), "
+                         + "and without its body after a 301 or 302 (explorer sends it again)")
         }
         let saving: CurlCommand.Saving? = options.output.map { .file($0) } ?? (options.download ? .remoteName : nil)
         let multipart = request.header("Content-Type")?.lowercased().hasPrefix("multipart/form-data") == true
