@@ -235,7 +235,8 @@ import Testing
     /// `explorer profiles` read "shop". Any title reads back as written.
     @Test func theDocumentsTitleIsTheDisplayName() throws {
         for (title, shown) in [("Pet Store API", "Pet Store API"), ("Shop: v2 # beta", "Shop: v2 # beta"), ("\"Quoted\" \\ 'x'", "\"Quoted\" \\ 'x'"),
-                               ("multi\n  line", "multi line"), ("@scope/api", "@scope/api"), ("true", "true"), ("123", "123")] {
+                               ("multi\n  line", "multi line"), ("@scope/api", "@scope/api"), ("true", "true"), ("123", "123"),
+                               ("\u{1B}]0;pwned\u{07}\u{1B}[31mRed\u{202E}x\u{0}", "]0;pwned[31mRedx")] {
             let url = Scratch.file("titled", extension: "json")
             try JSONPrinter.compact(.object([("openapi", .string("3.0.3")), ("info", .object([("title", .string(title)), ("version", .string("1"))])),
                                              ("servers", .array([.object([("url", .string("https://api.shop.example.com"))])])),

@@ -198,7 +198,12 @@ struct ProfileInitCommand: ParsableCommand {
     /// read it otherwise (`API: v2`, `#1 API`, `"quoted"`, `true`).
     /// Nil when blank.
     static func displayName(_ title: String?) -> String? {
-        guard let words = title?.split(whereSeparator: \.isWhitespace), !words.isEmpty else { return nil }
+        // Without control and format characters: a downloaded document's escape codes set the
+        // terminal's title and colours each time `explorer profiles` printed the name.
+        let printable = title.map { String(String.UnicodeScalarView($0.unicodeScalars.filter { scalar in
+            ![.control, .format].contains(scalar.properties.generalCategory) || scalar == "\t" || scalar == "\n"
+        })) }
+        guard let words = printable?.split(whereSeparator: \.isWhitespace), !words.isEmpty else { return nil }
         let line = String(words.joined(separator: " ").prefix(80))
         let plain = line.first!.isLetter && line.allSatisfy { $0.isLetter || $0.isNumber || " -_.()/".contains($0) }
             && !["true", "false", "yes", "no", "on", "off", "y", "n", "null"].contains(line.lowercased())
