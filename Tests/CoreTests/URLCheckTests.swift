@@ -44,6 +44,8 @@ import Testing
         #expect(problem == "'http://127.0.0.1:8/app;jsessionid=<hidden: 6 characters>' has a credential in its path (;jsessionid=), "
                 + "which a base URL would keep in clear: send it as the JSESSIONID cookie (header Cookie:JSESSIONID=VALUE)", "\(problem)")
         #expect(URLCheck.baseProblem("http://127.0.0.1:8/app;v=2/x") == nil)
+        // The secret alone is counted, not the rest of the path.
+        #expect(URLCheck.baseProblem("http://127.0.0.1:8/app;token=S3CRJ2/b")?.hasPrefix("'http://127.0.0.1:8/app;token=<hidden: 6 characters>/b'") == true)
     }
 
     @Test func everyPlaceThatTakesABaseURLTakesAnUpperCaseScheme() throws {

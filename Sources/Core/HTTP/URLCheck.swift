@@ -40,10 +40,12 @@ public enum URLCheck {
         }
         if url.fragment != nil { return "\(quoted(text)) has a #fragment, which a base URL does not keep" }
         // A recording's header writes the base URL as it is, and every line's request line shows it.
-        if let (name, _) = Redactor.pathParameterSecrets(in: text).first {
+        if let (name, range) = Redactor.pathParameterSecrets(in: text).first {
             let instead = name.lowercased() == "jsessionid" ? "send it as the JSESSIONID cookie (header Cookie:JSESSIONID=VALUE)"
                 : name.lowercased() == "phpsessid" ? "send it as the PHPSESSID cookie (header Cookie:PHPSESSID=VALUE)" : "give it on each line"
-            return "\(quoted(text)) has a credential in its path (;\(name)=), which a base URL would keep in clear: \(instead)"
+            var shown = text
+            shown.replaceSubrange(range, with: Redactor.hidden(String(text[range])))
+            return "\(quoted(shown)) has a credential in its path (;\(name)=), which a base URL would keep in clear: \(instead)"
         }
         return nil
     }
