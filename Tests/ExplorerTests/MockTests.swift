@@ -673,6 +673,7 @@ extension MockTests {
         try await Self.withMock([file], mode: .scenario) { server, _ in
             let reset = try await Self.send("GET", server.baseURL.appendingPathComponent("__mock/reset"))
             #expect(reset.status == 405 && reset.header("Allow") == "POST", "\(String(decoding: reset.body, as: UTF8.self))")
+            #expect(try await Self.send("HEAD", server.baseURL.appendingPathComponent("__mock/state")).status == 200)
             let state = try await Self.send("POST", server.baseURL.appendingPathComponent("__mock/state"))
             #expect(state.status == 405 && String(decoding: state.body, as: UTF8.self).contains("/__mock/state takes GET, not POST"))
         }

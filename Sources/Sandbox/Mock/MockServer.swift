@@ -78,7 +78,7 @@ struct MockResponder: HTTPResponder {
         let session = request.headers[HTTPField.Name(MockServer.sessionHeader)!] ?? ""
         let base = "http://" + (request.head.authority ?? "127.0.0.1")
         let path = request.uri.path
-        if path == "/__mock/state", request.method == .get { return Self.json(.ok, book.state()) }
+        if path == "/__mock/state", request.method == .get || request.method == .head { return Self.json(.ok, book.state()) }
         // The mock's own paths by another method: said, not matched against the recordings.
         if let method = ["/__mock/state": "GET", "/__mock/reset": "POST"][path], request.method.rawValue != method {
             var response = Self.json(.methodNotAllowed, (book.scripts.first?.profile ?? .generic).errorEnvelope.body(
