@@ -32,9 +32,9 @@ public struct RedirectPolicy: Sendable, Equatable {
     public static func next(after response: ReceivedResponse, to request: PreparedRequest) throws(Unfollowable) -> PreparedRequest? {
         let status = response.status
         guard [301, 302, 303, 307, 308].contains(status) else { return nil }
-        guard let location = response.header("Location")?.trimmingBlanks(), !location.isEmpty else {
-            throw Unfollowable(status: status, why: "the answer has no Location")
-        }
+        // No Location: the answer is the last one, shown as curl -L and HTTPie show it (the caller says
+        // it was not followed); refused, its body and headers were never seen and the line failed.
+        guard let location = response.header("Location")?.trimmingBlanks(), !location.isEmpty else { return nil }
         guard let target = URL(string: location, relativeTo: request.url)?.absoluteURL else {
             throw Unfollowable(status: status, why: "its Location '\(location)' is not a URL")
         }

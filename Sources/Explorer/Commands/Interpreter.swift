@@ -389,6 +389,10 @@ actor Interpreter {
                exchange.response.header("Location") != nil {
                 notes.append("not followed: --max-redirects counts the redirects --follow follows")
             }
+            if follows, [301, 302, 303, 307, 308].contains(exchange.response.status),
+               (exchange.response.header("Location")?.trimmingBlanks()).map(\.isEmpty) ?? true {
+                notes.append("not followed: the \(exchange.response.status) has no Location")
+            }
             // A redirect that left the origin went on without the certificate (`AuthSession.send`).
             if request.tls?.certificate != nil, exchange.request.tls?.certificate == nil,
                let from = Origin(request.url), let to = Origin(exchange.request.url) {
