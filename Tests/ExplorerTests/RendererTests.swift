@@ -593,6 +593,16 @@ import Testing
         #expect(strip(colourCut.body(response)) == plainCut.body(response))
     }
 
+    /// A text body's credential lines (`--raw 'Password:x'`) were printed
+    /// by `--offline` as typed, where `-v` hid them.
+    @Test func offlineHidesATextBodysCredentialLinesAsVerboseDoes() {
+        let request = PreparedRequest(method: "POST", url: URL(string: "http://127.0.0.1:8080/x")!,
+                                      headers: [HTTPHeader(name: "Content-Type", value: "text/plain")],
+                                      body: Array("Password:S3CRO1\nCookie: a=S3CRO2\nnote: kept\n".utf8))
+        let text = plain.render(.offline(request, note: nil)).out
+        #expect(!text.contains("S3CRO1") && !text.contains("S3CRO2") && text.contains("note: kept"), "\(text)")
+    }
+
     @Test func offlineShowsEachHeaderOnceAsSent() throws {
         let request = try RequestBuilder(baseURL: URL(string: "http://127.0.0.1:8080")!).build(method: "POST", path: "/x", items: [
             .header(name: "Host", value: "api.example.com"), .header(name: "Content-Length", value: "2"), .stringField(name: "a", value: "b"),

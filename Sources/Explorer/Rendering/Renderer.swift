@@ -576,7 +576,11 @@ struct Renderer: Sendable {
                 // As sent, but for what is hidden.
                 text += JSONPrinter.compact(shownJSON) + "\n"
             } else if !body.contains(0), var s = String(validating: body, as: UTF8.self) {
-                if hidingSecrets { s = hidingSupplied(in: Self.hidingFields(s, type: request.header("Content-Type") ?? "")) }
+                if hidingSecrets {
+                    // A text body's credential lines (`--raw 'Password:x'`) too, as -v hides them: printed as typed.
+                    let fields = Self.hidingFields(s, type: request.header("Content-Type") ?? "")
+                    s = hidingSupplied(in: Self.carriesFields(type) ? fields : Redactor.hidingCredentials(inText: fields))
+                }
                 text += s.hasSuffix("\n") ? s : s + "\n"
             } else {
                 // NUL bytes are binary though they are valid UTF-8 (a tar, a zeroed file), as HTTPie judges them.
