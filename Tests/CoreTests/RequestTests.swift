@@ -154,6 +154,8 @@ import Testing
         #expect(try prefixed.url(for: "/a path/é").absoluteString == "https://api.example.com/v1/a%20path/%C3%A9")
         // A `%XX` typed beside a character that needs encoding goes as typed, as HTTPie sends it (it went as `%257B`).
         #expect(try prefixed.url(for: "/é%7Bx%7D?q=50%25").absoluteString == "https://api.example.com/v1/%C3%A9%7Bx%7D?q=50%25")
+        // A path parameter's `;` stays itself beside a `%XX` (it went as `%3B`).
+        #expect(try prefixed.url(for: "/t;jsessionid=A%2FB/é").absoluteString == "https://api.example.com/v1/t;jsessionid=A%2FB/%C3%A9")
         #expect(try prefixed.url(for: "https://h.example/é%20x").absoluteString == "https://h.example/%C3%A9%20x")
         #expect(try prefixed.url(for: "/50%").absoluteString == "https://api.example.com/v1/50%25")
     }

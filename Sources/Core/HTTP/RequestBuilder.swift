@@ -312,7 +312,8 @@ public struct RequestBuilder: Sendable {
 
     private static func encodeInvalid(_ s: String) -> String {
         var allowed = CharacterSet.urlPathAllowed
-        allowed.insert(charactersIn: "?&=%#:")
+        // `;` too: a path's parameters (`/t;jsessionid=A%2FB`) went as `%3B`, which no server reads as one.
+        allowed.insert(charactersIn: "?&=%#:;")
         return s.addingPercentEncoding(withAllowedCharacters: allowed) ?? s
     }
 
