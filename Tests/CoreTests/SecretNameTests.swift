@@ -209,6 +209,7 @@ struct SecretNameTests {
 /// server reads: the screen hid its value, history and recordings kept it.
 @Test func aPercentEncodedParameterNameIsReadAsTheServerReadsIt() {
     #expect(Redactor.redact(line: "get /t?%74oken=S3CRE1&a=1") == "get /t?%74oken=***&a=1")
+    #expect(Redactor.redact(line: "get /t;%74oken=S3CRE3/x") == "get /t;%74oken=***/x", "a path's parameter too")
     #expect(Redactor.secretsInTarget("/t?access%5Ftoken=S3CRE2").map { "\($0.name)=\($0.value)" } == ["access_token=S3CRE2"])
     #expect(Redactor.redact(line: "get /t?%7A=1") == "get /t?%7A=1")
 }

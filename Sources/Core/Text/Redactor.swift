@@ -892,7 +892,7 @@ public enum Redactor {
         while let semicolon = path[at...].firstIndex(of: ";") {
             let end = path[semicolon...].dropFirst().firstIndex { $0 == "/" || $0 == ";" } ?? path.endIndex
             let parameter = path[path.index(after: semicolon)..<end]
-            if let eq = parameter.firstIndex(of: "="), case let name = String(parameter[..<eq]), isSecretParameter(name),
+            if let eq = parameter.firstIndex(of: "="), case let name = decodedName(Substring(parameter[..<eq])), isSecretParameter(name),
                case let value = parameter[parameter.index(after: eq)...], !value.isEmpty, !isReference(String(value)), !value.contains("<hidden") {
                 found.append((name, value.startIndex..<value.endIndex))
             }
