@@ -64,6 +64,18 @@ import Testing
         #expect(Paging.next(after: last, response: answer(#"{"next_cursor": null}"#), endpointQuery: []) == .end("no next page: the answer's next_cursor is null"))
     }
 
+    /// A list paged by its Link header whose last page has none (sent only
+    /// while there is a next) was read as a page-number list: page=4, 5, …
+    @Test func aListPagedByLinkEndsWhereTheLinkHeaderDoes() {
+        var linked = Paging.Last(path: "/items?page=3", items: [], options: RequestOptions())
+        linked.linked = true
+        #expect(Paging.next(after: linked, response: answer(#"{"items": [1], "page": 3}"#), endpointQuery: [])
+            == .end("no next page: this answer has no Link header, where the pages before it had one"))
+        linked.linked = false
+        #expect(Paging.next(after: linked, response: answer(#"{"items": [1], "page": 3}"#), endpointQuery: [])
+            == .request(path: "/items", items: [.query(name: "page", value: "4")]))
+    }
+
     /// Every cursor went back as `?cursor=` when nothing named the
     /// parameter: a Google-style API ignores it, and `next` fetched the
     /// first page again each time without a word.

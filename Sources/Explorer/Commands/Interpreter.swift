@@ -946,6 +946,7 @@ actor Interpreter {
             // joined to a base URL ending in /api/v1 went to /api/v1/api/v1/items.
             let target = url.contains("://") ? url : (URL(string: url, relativeTo: request.url)?.absoluteString ?? url)
             outcome = try await run(.http(method: "GET", path: target, items: [], options: options))
+            if response.headers.contains(where: { $0.hasName("Link") }) { lastList?.linked = true }
         }
         lastList?.options.print = last.options.print
         return outcome

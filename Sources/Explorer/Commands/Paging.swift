@@ -19,6 +19,9 @@ enum Paging {
         var path: String
         var items: [RequestItem]
         var options: RequestOptions
+        /// This page was reached by a `Link: rel="next"` header: one without
+        /// it (or with none) is the last, not a reason to guess `page=N+1`.
+        var linked = false
 
         /// `get /items?page=2` read as `get /items page==2`: a page or a
         /// cursor in the path's query is the one `next` moves on (it was
@@ -34,7 +37,7 @@ enum Paging {
                 }
                 return .query(name: decoded(name), value: decoded(value))
             }
-            return Last(path: String(path[..<mark]), items: pairs + items, options: options)
+            return Last(path: String(path[..<mark]), items: pairs + items, options: options, linked: linked)
         }
     }
 
@@ -92,6 +95,8 @@ enum Paging {
             return nextLink(in: links.map(\.value).joined(separator: ", ")).map(followable)
                 ?? .end("no next page: the Link header has no rel=\"next\"")
         }
+        // Some APIs send a Link header only while there is a next page: `next` asked for page=4, 5, … for ever.
+        if last.linked { return .end("no next page: this answer has no Link header, where the pages before it had one") }
         let body = response.json
         let members = object(body)
         if let next = members.first(where: { $0.key == "next" })?.value {
