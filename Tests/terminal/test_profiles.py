@@ -713,3 +713,12 @@ def test_env_carries_the_session_headers_and_leaves_credentials_behind(http_serv
     assert "the session's X-Api-Key stayed behind (credentials go to one server: set them here again)" in result.stdout, result.stdout
     assert seen == [(a.server_address[1], "blue", "k3y-s3cret"), (b.server_address[1], "blue", None)], seen
     assert "X-Team: blue" in result.stdout.split("now on b")[1]
+
+    # A header filled by a secret stays behind too, whatever its name: `X-Tenant` went to b's server.
+    seen.clear()
+    lines = "header X-Team:{{secret:tenant_key}}\nget /x\nenv b\nget /x\n"
+    result = run_explorer(["--profile", str(tmp_path / "two.yaml")], env=isolated_env(tmp_path, EXPLORER_SECRET_TENANT_KEY="t3nant-S3CR"),
+                          input=lines, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "the session's X-Team stayed behind" in result.stdout, result.stdout
+    assert seen == [(a.server_address[1], "t3nant-S3CR", None), (b.server_address[1], None, None)], seen

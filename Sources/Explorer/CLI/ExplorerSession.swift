@@ -242,8 +242,11 @@ final class ExplorerSession {
                 let secretHeaders = old.profile.secretHeaders + profile.secretHeaders
                 let kept = await live.interpreter.session.sessionHeaders
                 for header in await old.interpreter.session.sessionHeaders where !kept.contains(where: { $0.hasName(header.name) }) {
+                    // By its name, its look, or what filled it (`header X-Tenant:{{secret:tenant_key}}`: its name
+                    // says nothing, and it went to the other environment's server).
+                    let filledBySecret = await old.interpreter.holdsSecret(header.value)
                     if Redactor.isSecretHeaderName(header.name) || secretHeaders.contains(where: { header.hasName($0) })
-                        || Redactor.looksLikeCredential(header.value) {
+                        || Redactor.looksLikeCredential(header.value) || filledBySecret {
                         left.append(header.name)
                     } else {
                         await live.interpreter.session.setSessionHeader(header.name, header.value)

@@ -95,6 +95,12 @@ actor Interpreter {
         secretVariables.formUnion(names.filter { allVariables[$0] != nil })
     }
 
+    /// Whether `text` holds a value the session keeps secret: one supplied
+    /// for a `{{secret:NAME}}`, or a variable captured as a secret.
+    func holdsSecret(_ text: String) -> Bool {
+        supplied.shown.contains(where: text.includes) || secretVariables.contains { allVariables[$0].map { !$0.isEmpty && text.includes($0) } ?? false }
+    }
+
     /// Ids from answers so far, for TAB on `{id}` segments: learnt only
     /// where there is TAB (`learnIDs()`). A script or a replay has no use
     /// for them, and walking each answer for them was 6% of a replay's CPU.
