@@ -590,3 +590,26 @@ def test_update_leaves_a_read_only_transcript_as_it_is(http_server, tmp_path):
     assert result.returncode == 3, result.stdout + result.stderr
     assert "it is read-only (chmod u+w" in result.stdout, result.stdout
     assert transcript.read_text() == before and transcript.stat().st_mode & 0o777 == 0o444
+
+
+def test_update_hides_a_session_cookie_an_answer_echoes_as_the_recording_did(http_server, tmp_path):
+    # A live recording wrote an echoed `sid=…` as {{secret:sid}}; `replay --update` rewrote that
+    # step with the cookie's value in clear.
+    class Echo(QuietHandler):
+        def do_GET(self):
+            if self.path == "/login":
+                self.reply(200, b"{}", [("Set-Cookie", "sid=S3CRcookie42; Path=/; HttpOnly"), ("Content-Type", "application/json")])
+            else:
+                self.reply(200, ("cookie was " + (self.headers.get("Cookie") or "")).encode(), [("Content-Type", "text/plain")])
+
+    url = base_url(http_server(Echo))
+    env = isolated_env(tmp_path)
+    recorded = run_explorer(["--base-url", url, "--record", "rec.transcript", "-c", "get /login", "-c", "get /echo"], env=env, cwd=tmp_path)
+    assert recorded.returncode == 0, recorded.stderr
+    path = tmp_path / "rec.transcript"
+    assert "| cookie was sid={{secret:sid}}" in path.read_text(), path.read_text()
+    path.write_text(path.read_text().replace("| cookie was sid={{secret:sid}}", "| stale"))
+    updated = run_explorer(["replay", "rec.transcript", "--update"], env=env, cwd=tmp_path)
+    assert updated.returncode == 0, updated.stdout + updated.stderr
+    text = path.read_text()
+    assert "S3CRcookie42" not in text and "| cookie was sid={{secret:sid}}" in text, text

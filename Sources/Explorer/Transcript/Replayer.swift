@@ -560,6 +560,13 @@ struct Replayer: Sendable {
             }
             var observation = outcome.observation(renderer: Renderer(palette: .plain, envelope: profile.errorEnvelope))
             await learnSecrets(from: observation)
+            // The cookies it carried or was given, as a recording learns them: `--update` wrote an echo's
+            // `sid=…` in clear where the recording had written `{{secret:sid}}`.
+            if case let .exchange(exchange, _, _) = outcome {
+                for (name, value) in TranscriptRecorder.cookies(of: exchange) where secrets.name(of: value) == nil {
+                    secrets.learn(value, name: ExpectedValue.secretName(name))
+                }
+            }
             carried = if case let .exchange(exchange, _, _) = outcome {
                 Renderer.credentials(of: exchange.request, secretHeaders: profile.secretHeaders, secretParameters: profile.secretParameters)
             } else { [] }
