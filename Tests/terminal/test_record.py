@@ -613,3 +613,20 @@ def test_update_hides_a_session_cookie_an_answer_echoes_as_the_recording_did(htt
     assert updated.returncode == 0, updated.stdout + updated.stderr
     text = path.read_text()
     assert "S3CRcookie42" not in text and "| cookie was sid={{secret:sid}}" in text, text
+
+
+def test_json_inside_a_word_no_item_rule_reads_is_hidden_on_the_recorded_line(http_server, tmp_path):
+    # History hid these members; the recording wrote the lines as typed.
+    class Ok(QuietHandler):
+        def do_POST(self):
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            self.reply(200, b"{}", [("Content-Type", "application/json")])
+
+    url = base_url(http_server(Ok))
+    lines = ["ws send --text '{\"refresh_token\":\"S3CRjw1\"}'", "post /x --raw 'payload={\"client_secret\":\"S3CRjw2\"}'",
+             "post /x --raw '{\"password\": \"S3CRjw3\"'"]
+    result = run_explorer(["--base-url", url, "--record", "rec.transcript"] + [arg for line in lines for arg in ("-c", line)],
+                          env=isolated_env(tmp_path), cwd=tmp_path)
+    text = (tmp_path / "rec.transcript").read_text()
+    assert "S3CRjw" not in text, text
+    assert "> post /x --raw 'payload={\"client_secret\":\"{{secret:client_secret}}\"}'" in text, text

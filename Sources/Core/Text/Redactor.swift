@@ -116,7 +116,7 @@ public enum Redactor {
     /// A word holding JSON with a secret-named member (`'{"password": "x"}'`
     /// typed where an item goes, a line the parser refuses and history keeps):
     /// each such value as `hide(NAME)`.
-    private static func hidingSecretMembers(inWord word: String, hide: (String) -> String) -> String {
+    public static func hidingSecretMembers(inWord word: String, hide: (String) -> String) -> String {
         let members = PatternText.secretMembers(in: word)
         guard !members.isEmpty else { return word }
         var out = ""
