@@ -53,7 +53,7 @@ enum Outcome: Sendable {
     /// as it went out (HTTPie prints it before sending), then the failure;
     /// with `--follow`, after the redirects answered on the way (`hops`).
     /// No request when the last hop was answered, a redirect `--follow`
-    /// stopped at (`--max-redirects`, no `Location`): the failure says why.
+    /// stopped at (`--max-redirects`, a `Location` that is no http(s) URL): the failure says why.
     case unanswered(PreparedRequest?, hops: [Exchange] = [], view: PrintParts, failure: String, ExitStatus)
     /// WebSocket frames taken by `ws recv`; `shortfall` says why fewer came
     /// than were asked for (`ws recv 12` that got 8), and makes it a failure.
