@@ -109,14 +109,14 @@ public enum Redactor {
         // An `auth` line keeps its secret as a placeholder: recalled, the
         // prompt asks for it (a stored `***` would be sent as the token).
         let redacted = words.first?.lowercased() == "auth" ? redactAuth(words, hide: { "{{secret:\($0)}}" })
-            : redact(words: words, hide: hide, secretFields: secretFields).map { hidingSecretMembers(inWord: $0, hide: hide) }
+            : redact(words: words, hide: hide, secretFields: secretFields)
         return redacted == words ? line : LineTokenizer.join(redacted)
     }
 
     /// A word holding JSON with a secret-named member (`'{"password": "x"}'`
     /// typed where an item goes, a line the parser refuses and history keeps):
     /// each such value as `hide(NAME)`.
-    public static func hidingSecretMembers(inWord word: String, hide: (String) -> String) -> String {
+    private static func hidingSecretMembers(inWord word: String, hide: (String) -> String) -> String {
         let members = PatternText.secretMembers(in: word)
         guard !members.isEmpty else { return word }
         var out = ""
@@ -261,9 +261,6 @@ public enum Redactor {
     private static let secretHeaderBytes = secretHeaders.map { Array($0.utf8) }
     private static let tokenBytes = Array("token".utf8)
 
-    /// The words of a command line with secrets replaced. `hide` gives the
-    /// text that stands for a secret, from its name (`password`,
-    /// `authorization`): `***` for history, `{{secret:NAME}}` for transcripts.
     /// The key a nested field name sets, read as the request builder reads
     /// it (`NestedJSON`, HTTPie's rules): `pin_token` of `user[pin_token]`,
     /// `password` of `users[0][password]`, `token` of `user[token][0]`; the
@@ -274,8 +271,20 @@ public enum Redactor {
         return name
     }
 
+    /// The words of a command line with secrets replaced. `hide` gives the
+    /// text that stands for a secret, from its name (`password`,
+    /// `authorization`): `***` for history, `{{secret:NAME}}` for transcripts.
+    /// Last, JSON inside a word no rule reads as an item (`ws send --text
+    /// '{"refresh_token":"…"}'`, `--raw 'payload={…}'`, a `set` value): its
+    /// secret-named members (history hid them, a recording kept them).
     public static func redact(words: [String], hide: (String) -> String = { _ in placeholder },
                               secretFields: SecretFields = .none) -> [String] {
+        redactingWords(words, hide: hide, secretFields: secretFields).map { word in
+            word.includes(ascii: "\"") ? hidingSecretMembers(inWord: word, hide: hide) : word
+        }
+    }
+
+    private static func redactingWords(_ words: [String], hide: (String) -> String, secretFields: SecretFields) -> [String] {
         guard let first = words.first else { return words }
         func isSecretName(_ name: String) -> Bool { Self.isSecretName(name) || secretFields.containsName(name) }
         if first.lowercased() == "login" {

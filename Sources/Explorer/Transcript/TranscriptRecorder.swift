@@ -269,9 +269,7 @@ final class TranscriptRecorder {
             if index == target { return words[index] }
             // A typed `{{secret:NAME}}` holds no value: it stays, under the name it was given.
             if index > 0, index < typed.count, typed[index].wholeMatch(of: Self.typedSecret) != nil { return typed[index] }
-            // JSON inside a word no item rule reads (`ws send --text '{"refresh_token":"…"}'`, `--raw 'payload={…}'`),
-            // as history hides it: the recording kept it in clear.
-            return index > 0 && word.includes(ascii: "\"") ? Redactor.hidingSecretMembers(inWord: word, hide: hide) : word
+            return word
         }
         // Keep the line as typed (its quoting) unless something was hidden.
         return redacted == typed ? line : LineTokenizer.join(redacted)
