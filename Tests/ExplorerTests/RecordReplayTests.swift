@@ -709,6 +709,33 @@ import Testing
         #expect(text.contains("{{secret:x_session}}") && text.contains("{{secret:x_jwt}}"), "\(text)")
     }
 
+    /// A secret read from a file (`password=@pw.txt`, `Authorization:@token.txt`,
+    /// a body `@login.json`) left the line clean, yet an answer echoing it was
+    /// recorded in clear, where the screen hid it.
+    @Test func anEchoOfASecretReadFromAFileIsRecordedAsItsPlaceholder() throws {
+        let folder = try Scratch.folder("secret-files")
+        try "filepass77\n".write(to: folder.appendingPathComponent("pw.txt"), atomically: true, encoding: .utf8)
+        try "filetoken88\n".write(to: folder.appendingPathComponent("token.txt"), atomically: true, encoding: .utf8)
+        try #"{"user": "a", "client_secret": "filesecret99"}"#.write(to: folder.appendingPathComponent("login.json"), atomically: true, encoding: .utf8)
+        let path = folder.appendingPathComponent("files.transcript").path
+        let recorder = try TranscriptRecorder(path: path, header: .make(profile: "generic", target: .url(nowhere.absoluteString)),
+                                              renderer: Renderer(palette: .plain, envelope: .generic), baseURL: nowhere.absoluteString,
+                                              secrets: SecretScrubber(), readFile: Replayer.readFile(relativeTo: folder.path))
+        let echoes = ["post /echo password=@pw.txt X-Api-Key:@token.txt": #"{"got": ["filepass77\n", "filepass77", "filetoken88"]}"#,
+                      "post /echo @login.json": #"{"got": "user=a&client_secret=filesecret99"}"#]
+        for (line, echo) in echoes.sorted(by: { $0.key < $1.key }) {
+            let command = try CommandParser().parse(line)
+            let request = PreparedRequest(method: "POST", url: nowhere.appendingPathComponent("echo"))
+            let answer = ReceivedResponse(status: 200, reason: "OK", headers: [HTTPHeader(name: "Content-Type", value: "application/json")],
+                                          body: Array(echo.utf8))
+            try recorder.record(line: line, command: command, outcome: .exchange(Exchange(request: request, response: answer, duration: .zero), note: nil),
+                                forcedOffline: false)
+        }
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(!text.contains("filepass77") && !text.contains("filetoken88") && !text.contains("filesecret99"), "\(text)")
+        #expect(text.contains("{{secret:password}}") && text.contains("{{secret:x_api_key}}") && text.contains("{{secret:client_secret}}"), "\(text)")
+    }
+
     /// Two sessions started at once with `--record` on one new file both
     /// found it empty and wrote two headers and their steps into it. A
     /// recorder holds a lock on its file; another finds it taken.

@@ -320,7 +320,8 @@ final class SessionController {
                                           socketBase: interpreter.session.profile.webSocketBaseURL, secrets: secrets,
                                           secretFields: SecretFields(interpreter.session.profile.secretFields),
                                           frames: interpreter.frameTap.subscribe(),
-                                          variables: { [interpreter] in interpreter.allVariables })
+                                          variables: { [interpreter] in interpreter.allVariables },
+                                          readFile: interpreter.session.builder.readFile)
     }
 
     private func record(_ action: RecordAction) -> Outcome {

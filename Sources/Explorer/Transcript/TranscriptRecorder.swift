@@ -21,6 +21,8 @@ final class TranscriptRecorder {
     private var frameCaptures = FrameCaptures()
     /// The session's variables now (what `{{NAME}}` in a typed line stands for).
     private let variables: @Sendable () -> [String: String]
+    /// How the session reads an item's file (`password=@pw.txt`): a secret held in one is hidden where an answer echoes it.
+    private let readFile: @Sendable (String) throws -> [UInt8]
     /// Names a replay of this file will have when it reaches the next line:
     /// built-ins, the header's variables, and those `set` or `capture` set.
     private var replayNames: Set<String>
@@ -43,7 +45,8 @@ final class TranscriptRecorder {
     /// Creates `path` (or takes it when it exists and is empty) and writes the header.
     init(path: String, header: TranscriptHeader, renderer: Renderer, baseURL: String, socketBase: URL? = nil, secrets: SecretScrubber,
          secretFields: SecretFields = .none, frames: FrameSubscription? = nil,
-         variables: @escaping @Sendable () -> [String: String] = { [:] }) throws(Failure) {
+         variables: @escaping @Sendable () -> [String: String] = { [:] },
+         readFile: @escaping @Sendable (String) throws -> [UInt8] = RequestBuilder.readFileFromDisk) throws(Failure) {
         // 0600, like the history and saved answers: a recording holds a session's answers.
         let existed = FileManager.default.fileExists(atPath: path)
         let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
@@ -80,6 +83,7 @@ final class TranscriptRecorder {
         self.secretFields = secretFields
         self.frames = frames
         self.variables = variables
+        self.readFile = readFile
         replayNames = Set(["base_url", "profile"] + header.variables.map(\.name))
         do throws(Failure) {
             try append(TranscriptWriter.start(header), failing: "nothing was recorded")
@@ -359,7 +363,7 @@ final class TranscriptRecorder {
     private func learnSecrets(in command: Command?, typed: [String], refused: Bool = false) -> [String: [String]] {
         var names: [String: [String]] = [:]
         var learnedHere: Set<String> = []
-        func learn(_ value: String, as item: String, numbered: Bool = true) {
+        @discardableResult func learn(_ value: String, as item: String, numbered: Bool = true) -> String {
             learnedHere.insert(value)
             let base = ExpectedValue.secretName(item)
             // Not an Authorization header: its placeholder stands for `Bearer …` whole, which an invented value is not.
@@ -367,6 +371,7 @@ final class TranscriptRecorder {
             let name = scrubber.name(of: value) ?? (wrong ? "wrong_" + base : numbered ? scrubber.freeName(base, for: value) : base)
             scrubber.learn(value, name: name, typed: true)
             names[base, default: []].append(name)
+            return name
         }
         /// `Authorization: Basic …`, whose password is written `-u USER:{{secret:password}}` by curl, `/basic-auth/USER/PASSWORD` by echoes.
         func learnBasic(_ value: String) {
@@ -411,7 +416,7 @@ final class TranscriptRecorder {
             }
             // A body typed whole (`--raw`, curl's `-d password=…`): the line hides its secrets; an echo
             // of the body kept them in clear (`"body": "password=pw777777"`).
-            if let raw = options.raw {
+            func learnBody(_ raw: String) {
                 if let json = try? JSONParser.parse(raw) {
                     learnMembers(json, key: nil)
                 } else {
@@ -421,6 +426,19 @@ final class TranscriptRecorder {
                     // A setting's or a cookie's line (`password: x`, `Set-Cookie: sid=x; Path=/`), as the line hides them.
                     for (name, value) in Redactor.secretsInLines(of: raw) where scrubber.name(of: value) == nil { learn(value, as: name) }
                 }
+            }
+            if let raw = options.raw { learnBody(raw) }
+            /// A file's text as the request sent it.
+            func fileText(_ path: String) -> String? {
+                guard let bytes = try? readFile(path) else { return nil }
+                return String(validating: bytes, as: UTF8.self)
+            }
+            /// A secret file's text, and the same without the newline that ends most files, under one name
+            /// (`{{/\x{A}/}}` after it is how a recording writes that newline).
+            func learnFile(_ path: String, as item: String) {
+                guard let text = fileText(path) else { return }
+                let name = learn(text, as: item)
+                scrubber.learn(text.trimmingCharacters(in: .newlines), name: name, typed: true)
             }
             for item in items {
                 switch item {
@@ -440,6 +458,23 @@ final class TranscriptRecorder {
                     case .bool, .null: break
                     default: if isSecret(name) { learn(value.plainText, as: Redactor.leaf(of: name)) }
                     }
+                // The same from a file (`password=@pw.txt`, `Authorization:@token.txt`, `@body.json`): the line holds
+                // no secret, but the echo of what the file held was recorded in clear, where the screen hid it.
+                case let .stringFieldFromFile(name, path):
+                    if isSecret(name) { learnFile(path, as: Redactor.leaf(of: name)) }
+                case let .queryFromFile(name, path):
+                    if isSecret(name) { learnFile(path, as: name) }
+                case let .headerFromFile(name, path):
+                    // Sent without its newline, as the builder reads it.
+                    if isSecretHeader(name), let value = fileText(path) { learnHeader((name, value.trimmingCharacters(in: .newlines))) }
+                case let .jsonFieldFromFile(name, path):
+                    guard let text = fileText(path), let json = try? JSONParser.parse(text) else { break }
+                    switch json {
+                    case .string, .number: if isSecret(name) { learn(json.plainText, as: Redactor.leaf(of: name)) }
+                    default: learnMembers(json, key: nil)
+                    }
+                case let .file("", path, _):
+                    if let text = fileText(path) { learnBody(text) }
                 default: break
                 }
             }
