@@ -448,6 +448,25 @@ struct SecretNameTests {
         #expect(ErrorEnvelope.fields(fields).describe(status: 401, body: auth) == "401 AUTH: log in again")
         #expect(ErrorEnvelope.fields(fields).describe(status: 500, body: try JSONParser.parse(#"{"other":1}"#)) == nil)
     }
+
+    /// The error line under a 401 repeated the credential the body above it
+    /// hid (`bad credential: Bearer X`, `token=X rejected`), in each shape
+    /// an envelope reads; a message about a secret is still said.
+    @Test func anErrorLineHidesTheCredentialItsMessageRepeats() throws {
+        let bodies = [#"{"message": "bad credential: Bearer abcdef123456xyz"}"#, #"{"detail": "token=abcdef123456xyz rejected"}"#,
+                      #"{"error": {"message": "invalid api_key=abcdef123456xyz", "code": "AUTH"}}"#,
+                      #"{"detail": [{"loc": ["query", "token"], "msg": "?access_token=abcdef123456xyz expired"}]}"#]
+        for text in bodies {
+            let said = try #require(ErrorEnvelope.generic.describe(status: 401, body: try JSONParser.parse(text)))
+            #expect(!said.contains("abcdef123456xyz") && said.hasPrefix("401"), "\(said)")
+        }
+        let fields = ErrorFields(message: try JSONPath.parse(".error"), details: try JSONPath.parse(".fields"))
+        let body = try JSONParser.parse(#"{"error": "refused Bearer abcdef123456xyz", "fields": {"refresh_token": "abcdef123456xyz", "page": "2"}}"#)
+        let said = try #require(ErrorEnvelope.fields(fields).describe(status: 401, body: body))
+        #expect(!said.contains("abcdef123456xyz") && said.contains("page: 2"), "\(said)")
+        #expect(ErrorEnvelope.generic.describe(status: 400, body: try JSONParser.parse(#"{"message": "password is too short"}"#))
+            == "400: password is too short")
+    }
 }
 
 /// A secret echoed by another JSON encoder than ours: PHP's `\/`, Python's

@@ -16,8 +16,8 @@ public enum ErrorEnvelope: Sendable {
         guard let body else { return nil }
         switch self {
         case .generic:
-            if let detail = body["detail"]?.stringValue {
-                let title = body["title"]?.stringValue
+            if let detail = body["detail"]?.stringValue.map(Self.shown) {
+                let title = body["title"]?.stringValue.map(Self.shown)
                 return "\(status): " + (title.map { "\($0): \(detail)" } ?? detail)
             }
             if case let .array(problems)? = body["detail"], let said = Self.validationProblems(problems) { return "\(status): \(said)" }
@@ -27,7 +27,7 @@ public enum ErrorEnvelope: Sendable {
             let code = [body["code"], body["error_code"], body["error"]?["code"]].lazy.compactMap { $0?.stringValue }
                 .first { !$0.isEmpty && !$0.contains(" ") && Int($0) == nil }
             for candidate in candidates {
-                if let message = candidate?.stringValue, !message.isEmpty, message != code { return "\(status)\(code.map { " \($0)" } ?? ""): \(message)" }
+                if let message = candidate?.stringValue, !message.isEmpty, message != code { return "\(status)\(code.map { " \($0)" } ?? ""): \(Self.shown(message))" }
             }
             return nil
         case let .fields(fields):
@@ -46,8 +46,8 @@ public enum ErrorEnvelope: Sendable {
                   messages.allSatisfy({ $0.stringValue != nil }) else { return nil }
             // A secret's field holds a message (`"password": ["This password is too short."]`), unless it is
             // the credential itself, echoed: that is not said (the error line showed it in clear).
-            let shown = Redactor.isSecretName(member.key) && ExpectedValue.looksLikeAToken(first) ? Redactor.hidden(first) : first
-            return member.key == "non_field_errors" ? shown : "\(member.key): \(shown)"
+            let said = Self.shown(first, as: member.key)
+            return member.key == "non_field_errors" ? said : "\(member.key): \(said)"
         }
         guard said.count == members.count else { return nil }
         return firstThree(said)
@@ -58,12 +58,24 @@ public enum ErrorEnvelope: Sendable {
     /// (three at most, then how many more); nil when they are not that shape.
     static func validationProblems(_ problems: [JSONValue]) -> String? {
         let said = problems.compactMap { problem -> String? in
-            guard let message = problem["msg"]?.stringValue ?? problem["message"]?.stringValue else { return nil }
+            guard let message = (problem["msg"]?.stringValue ?? problem["message"]?.stringValue).map(shown) else { return nil }
             guard case let .array(place)? = problem["loc"], !place.isEmpty else { return message }
             return place.map(\.plainText).joined(separator: ".") + ": " + message
         }
         guard !said.isEmpty else { return nil }
         return firstThree(said)
+    }
+
+    /// A server's message as an error line says it: a credential it repeats
+    /// (`invalid token Bearer X`, `token=X rejected`) hidden, as the body
+    /// above the line hides it (the line showed it in clear).
+    static func shown(_ message: String) -> String { Redactor.hidingCredentials(inText: message) }
+
+    /// A member's message, the credential itself when a secret's member
+    /// holds one (`"password": ["hunter2 is too common"]` is a message;
+    /// `"token": ["tok_8Yx…"]` an echo).
+    static func shown(_ message: String, as key: String) -> String {
+        Redactor.isSecretName(key) && ExpectedValue.looksLikeAToken(message) ? Redactor.hidden(message) : shown(message)
     }
 
     /// `a; b; c (and 2 more)`: a list of problems on one line.
@@ -109,18 +121,18 @@ public struct ErrorFields: Sendable, Equatable {
         // `message: .detail` of FastAPI: a list of validation problems is said as such, not as its JSON.
         let read = value(message).map { found -> String in
             if case let .array(problems) = found, let said = ErrorEnvelope.validationProblems(problems) { return said }
-            return found.plainText
+            return ErrorEnvelope.shown(found.plainText)
         }
         guard let message = code.flatMap({ codes[$0] }) ?? read, !message.isEmpty else { return nil }
         let said = value(self.status)?.intValue ?? status
         var line = "\(said)" + (code.map { " \($0)" } ?? "") + ": \(message)"
         switch value(details) {
         case let .object(members)? where !members.isEmpty:
-            line += " (" + members.map { "\($0.key): \($0.value.plainText)" }.joined(separator: "; ") + ")"
+            line += " (" + members.map { "\($0.key): \(ErrorEnvelope.shown($0.value.plainText, as: $0.key))" }.joined(separator: "; ") + ")"
         case let .array(items)? where !items.isEmpty:
-            line += " (" + items.map(\.plainText).joined(separator: "; ") + ")"
+            line += " (" + items.map { ErrorEnvelope.shown($0.plainText) }.joined(separator: "; ") + ")"
         case let .string(text)? where !text.isEmpty:
-            line += " (\(text))"
+            line += " (\(ErrorEnvelope.shown(text)))"
         default:
             break
         }
