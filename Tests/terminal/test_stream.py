@@ -63,6 +63,13 @@ class Streams(QuietHandler):
             self.chunk(b"data: only one\n\n")
             time.sleep(20)
             return
+        if self.path.startswith("/broken"):
+            # Two events, half of a third, and the connection drops.
+            for n in range(2):
+                self.chunk(f"data: kept {n}\n\n".encode())
+            self.chunk(b"data: half of the ")
+            self.close_connection = True
+            return
         if self.path.startswith("/drip"):
             # An event every 0.6 s: each gap longer than a --timeout of 0.5.
             try:
@@ -149,6 +156,17 @@ def test_a_silence_longer_than_the_timeout_ends_the_stream_at_the_first_gap(serv
                           env=isolated_env(tmp_path), timeout=30)
     assert "it sent nothing for 0.5 s" in result.stderr, result.stderr
     assert result.stdout.count("drop ") < 4, result.stdout
+
+
+def test_show_and_save_have_what_a_broken_stream_sent(server, tmp_path):
+    # The rows shown, then "the last request got no answer: nothing to show": what came was lost.
+    saved = tmp_path / "came.txt"
+    result = run_explorer(["--base-url", f"http://127.0.0.1:{server}", "-c", "get /broken", "-c", "show",
+                           "-c", f"save {saved}", "-c", "get /quiet --timeout 1", "-c", "show"], env=isolated_env(tmp_path), timeout=30)
+    assert "the server closed the connection" in result.stderr and "show and save have what came" in result.stderr, result.stderr
+    assert "no answer" not in result.stderr, result.stderr
+    assert saved.read_text() == "data: kept 0\n\ndata: kept 1\n\ndata: half of the ", saved.read_text()
+    assert "did not answer in time" in result.stderr and result.stdout.rstrip().endswith("data: only one"), result.stdout
 
 
 def test_a_script_writes_the_rows_as_they_come(server, tmp_path):

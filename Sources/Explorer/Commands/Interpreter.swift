@@ -372,9 +372,14 @@ actor Interpreter {
                     let why = (error as? TransportError).flatMap { $0.kind == .cancelled ? nil : $0.description }
                     return .failure(why.map { "\($0); \(line)" } ?? line, .runtime)
                 }
+                // A stream that broke (a dropped connection, a silence past --timeout): `show` and `save` have
+                // what came, as after Ctrl-C (they said the request got no answer, and the rows shown were lost).
+                let broken = stream?.partial
+                if let broken { lastResponse = broken }
                 // -v shows the request that got no answer, as it went out (Ctrl-C's needs no showing).
                 let view = options.print ?? PrintParts.standard(for: method)
-                let (message, status) = Self.failure(error)
+                var (message, status) = Self.failure(error)
+                if broken != nil, message != Self.cancelled { message += "; show and save have what came" }
                 if !view.isDisjoint(with: [.requestHeaders, .requestBody]), message != Self.cancelled {
                     // A redirect followed on the way was lost from view when a later hop failed (HTTPie's --all shows them).
                     // A redirect not followed was answered: it is the last hop (`AuthSession.lastHops`).
@@ -382,6 +387,7 @@ actor Interpreter {
                     return .unanswered(answered ? nil : await session.lastSent ?? request, hops: await session.lastHops, view: view,
                                        failure: message, status)
                 }
+                if broken != nil, message != Self.cancelled { return .failure(message, status) }
                 throw error
             }
             if listing {
