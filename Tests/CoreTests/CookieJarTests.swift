@@ -130,6 +130,10 @@ import Testing
         set(&jar, "https://h.test/", "s=1; Secure; HttpOnly; Path=/")
         #expect(jar.header(for: url("http://h.test/"), now: now) == nil)
         #expect(jar.header(for: url("https://h.test/"), now: now) == "s=1")
+        // Set over plain http (RFC 6265bis 5.6), it is not kept: not even for https.
+        var plain = CookieJar()
+        set(&plain, "http://h.test/", "s=2; Secure; Path=/", "t=3; Path=/")
+        #expect(plain.cookies.map(\.name) == ["t"])
     }
 
     /// A local gateway's `sessionid=…; Secure` login was kept and never sent

@@ -90,13 +90,18 @@ public struct CookieJar: Sendable {
         return bare == "localhost" || bare.hasSuffix(".localhost") || bare == "::1" || ipv4Loopback
     }
 
+    /// https or wss, or the loopback host however reached.
+    static func isSecureContext(_ url: URL) -> Bool {
+        ["https", "wss"].contains(url.scheme?.lowercased() ?? "") || url.host.map { isLoopback($0.lowercased()) } ?? false
+    }
+
     /// The cookies a request to `url` carries, in the order they go (the longest path first, then the oldest).
     private func sent(to url: URL, now: Date) -> [Cookie] {
         guard let host = url.host?.lowercased() else { return [] }
         let path = Self.path(of: url)
         // A Secure cookie goes over https, and to the loopback host over http as browsers and curl send it
         // there (a local gateway's `sessionid=…; Secure` login was kept and never sent back).
-        let https = url.scheme?.lowercased() == "https" || url.scheme?.lowercased() == "wss" || Self.isLoopback(host)
+        let https = Self.isSecureContext(url)
         let port = Self.port(of: url)
         return cookies.filter { cookie in
             cookie.port == port && (cookie.hostOnly ? host == cookie.domain : Self.domainMatches(host, cookie.domain))
@@ -161,6 +166,9 @@ public struct CookieJar: Sendable {
         let lower = name.lowercased()
         if lower.hasPrefix("__secure-"), !cookie.secure { return nil }
         if lower.hasPrefix("__host-"), !cookie.secure || givenDomain || cookie.path != "/" { return nil }
+        // RFC 6265bis 5.6: only a secure context sets a Secure cookie. Kept from a plain http answer (anyone
+        // on the path can write one), it went back as the session's over https.
+        if cookie.secure, !isSecureContext(url) { return nil }
         return cookie
     }
 
