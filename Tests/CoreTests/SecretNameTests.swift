@@ -530,3 +530,19 @@ struct SecretNameTests {
         }
     }
 }
+
+/// A URL's password came back in a `Location` (`http://deploy:PW@host/`):
+/// its `access_token` was hidden beside it, the password shown on screen,
+/// in `capture`'s echo and in recordings. A text's too (`see https://u:PW@h`).
+@Test func aURLsPasswordInAnAnswerIsHidden() {
+    let location = HTTPHeader(name: "Location", value: "http://deploy:LOCPW99x@127.0.0.1:8/next?access_token=TOK1234567")
+    #expect(Redactor.redact(header: location).value
+        == "http://deploy:\(Redactor.hidden("LOCPW99x"))@127.0.0.1:8/next?access_token=\(Redactor.hidden("TOK1234567"))")
+    #expect(Redactor.secretPieces(ofHeader: location).compactMap(\.secret) == ["password", "access_token"])
+    #expect(Redactor.hidingCredentials(inText: "mirror at https://u:LOCPW99x@h.test/x and ftp://a:B2b2b2@f.test")
+        == "mirror at https://u:\(Redactor.hidden("LOCPW99x"))@h.test/x and ftp://a:\(Redactor.hidden("B2b2b2"))@f.test")
+    // A user alone, an address, a time and a placeholder are no password.
+    for kept in ["ssh://git@github.com/a.git", "mail bob@example.com at 10:30", "http://u:{{secret:password}}@h/"] {
+        #expect(Redactor.hidingCredentials(inText: kept) == kept)
+    }
+}

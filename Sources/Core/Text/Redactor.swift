@@ -818,6 +818,22 @@ public enum Redactor {
         return text.index(after: colon)..<at
     }
 
+    /// Where the password of each URL's userinfo in a text is (`see
+    /// https://deploy:PASSWORD@host/`), a placeholder's aside. Not a user
+    /// alone (`ssh://git@host`): in prose that is a name more often than a token.
+    static func userinfoPasswords(in text: String) -> [Range<String.Index>] {
+        var found: [Range<String.Index>] = []
+        var from = text.startIndex
+        while let scheme = text.range(of: "://", range: from..<text.endIndex) {
+            from = scheme.upperBound
+            let authority = text[scheme.upperBound...].prefix { !"/?#\"'<>\\".contains($0) && !$0.isWhitespace }
+            guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { continue }
+            let password = text.index(after: colon)..<at
+            if !password.isEmpty, !text[password].hasPrefix("{{") { found.append(password) }
+        }
+        return found
+    }
+
     /// The secret of a URL's userinfo: its password (`user:PASSWORD@`), or
     /// its user when the password is empty or none (`https://TOKEN@host`,
     /// Stripe's `sk_live_KEY:@`): a token given as the user, named `token`.
@@ -1164,8 +1180,14 @@ public enum Redactor {
         default:
             if isSecretHeaderName(header.name) || looksLikeCredential(value) { return [(value, name)] }
             // A URL's secret parameters (`Location: /cb#access_token=…`, a `Link`'s `?access_token=`): shown, and
-            // written by `--update`, in clear.
-            return parameterPieces(in: value)
+            // written by `--update`, in clear. So was its password (`Location: https://deploy:PW@host/`).
+            var pieces: [(text: String, secret: String?)] = []
+            var rest = value.startIndex
+            for password in userinfoPasswords(in: value) {
+                pieces += parameterPieces(in: String(value[rest..<password.lowerBound])) + [(String(value[password]), "password")]
+                rest = password.upperBound
+            }
+            return pieces + parameterPieces(in: String(value[rest...]))
         }
     }
 
@@ -1227,6 +1249,9 @@ public enum Redactor {
         if signs.contains(.equals) { shown = parameterPieces(in: shown).map { $0.secret == nil ? $0.text : hidden($0.text) }.joined() }
         if signs.contains(.bearer) { shown = hidingBearerCredentials(in: shown) }
         if signs.contains(.jwt) { shown = hidingJWTs(in: shown) }
+        if signs.contains(.userinfo) {
+            for password in userinfoPasswords(in: shown).reversed() { shown.replaceSubrange(password, with: hidden(String(shown[password]))) }
+        }
         // `KEY = VALUE` has no `: `: its `=` is the sign.
         if !signs.isDisjoint(with: [.setting, .equals]) { shown = hidingSecretLines(in: shown) { _, value in hidden(String(value)) } }
         // A URL's query encoded inside another's (`?next=%2Fcb%3Ftoken%3DX`, an echo of the request's URL).
@@ -1414,6 +1439,8 @@ public enum Redactor {
         let rawValue: UInt8
         static let quote = CredentialSigns(rawValue: 1), equals = CredentialSigns(rawValue: 2), setting = CredentialSigns(rawValue: 4)
         static let jwt = CredentialSigns(rawValue: 8), bearer = CredentialSigns(rawValue: 16)
+        /// `@` after a colon: a URL's `user:password@` may be there.
+        static let userinfo = CredentialSigns(rawValue: 32)
 
         init(rawValue: UInt8) { self.rawValue = rawValue }
 
@@ -1421,12 +1448,13 @@ public enum Redactor {
             // Plain bits in the loop: the option set's generic operations cost a call a byte unoptimized.
             func scan(_ b: UnsafeBufferPointer<UInt8>) -> CredentialSigns {
                 var found: UInt8 = 0
-                for i in b.indices where found != 31 {
+                for i in b.indices where found != 63 {
                     switch b[i] {
                     case UInt8(ascii: "\""): found |= 1
                     case UInt8(ascii: "="): found |= 2
                     // `: `, or a colon with no blank (`Password:x`): `secretLineValue` reads the line's start only.
                     case UInt8(ascii: ":"): found |= 4
+                    case UInt8(ascii: "@") where found & 4 != 0: found |= 32
                     case UInt8(ascii: "e") where i + 2 < b.count && b[i + 1] == UInt8(ascii: "y") && b[i + 2] == UInt8(ascii: "J"): found |= 8
                     case UInt8(ascii: " ") where i >= 6 && b[i - 1] | 0x20 == UInt8(ascii: "r") && b[i - 2] | 0x20 == UInt8(ascii: "e")
                         && b[i - 3] | 0x20 == UInt8(ascii: "r") && b[i - 4] | 0x20 == UInt8(ascii: "a") && b[i - 5] | 0x20 == UInt8(ascii: "e")
