@@ -104,6 +104,21 @@ import Testing
         #expect(shown.contains("200 OK\\u001b]0;T\\u0007") && shown.contains("X-Evil: a\\u001b[2Jb") && shown.contains(#""a": "x\u009b31m""#), "\(shown)")
     }
 
+    /// An error line quoting a server (a socket's close reason, a redirect's
+    /// Location, a status's reason) went to standard error raw when standard
+    /// output was piped (`run s.txt > log`): it set the window title and
+    /// cleared the screen. Error lines are escaped wherever output goes.
+    @Test func anErrorLineIsEscapedWhenOutputIsPipedToo() {
+        let piped = Renderer(palette: .plain)
+        #expect(!piped.escapesControls)
+        for outcome: Outcome in [.failure("closed (4000: bye \u{1B}]0;PWN\u{07}\u{1B}[2J)", .runtime),
+                                 .frames([], shortfall: "no frame: bye \u{1B}[2J"),
+                                 .unanswered(nil, hops: [], view: [.requestHeaders], failure: "its Location javascript:\u{1B}[2J", .runtime)] {
+            let (_, err) = piped.render(outcome)
+            #expect(!err.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 } && err.contains("\\u001b"), "\(err)")
+        }
+    }
+
     /// A bidi override from a server reordered what was shown after it: an
     /// error `ok ‮gnp.exe` read as `ok exe.png`. Escaped in text, in JSON
     /// (the same string to a JSON reader) and in error lines.

@@ -37,6 +37,14 @@ struct Renderer: Sendable {
         escapesControls ? Self.visible(text) : text
     }
 
+    /// A failure's line. Its control characters are escaped wherever it goes:
+    /// standard error is read by a person even when standard output is piped
+    /// (a server's close reason or redirect set the window title and cleared
+    /// the screen of `run s.txt > log`), and no program reads an error line's escapes.
+    private func errorLine(_ message: String) -> String {
+        palette.red("error: ") + Self.visible(hidingSupplied(in: message)) + "\n"
+    }
+
     /// Text for standard output, and for standard error (failures).
     func render(_ outcome: Outcome) -> (out: String, err: String) {
         switch outcome {
@@ -45,14 +53,14 @@ struct Renderer: Sendable {
             let shown = secret ? Redactor.hiding(value) : Redactor.redact(json: value, alsoSecret: secretNames)
             return (JSONPrinter.pretty(shown, style: palette.json) + "\n", "")
         // A failure may quote what was typed or sent (a socket's URL, a header's value): supplied secrets hidden.
-        case let .failure(message, _): return ("", palette.red("error: ") + shownSafely(hidingSupplied(in: message)) + "\n")
+        case let .failure(message, _): return ("", errorLine(message))
         case let .unanswered(request, hops, view, message, _):
-            return (hopsText(hops, view) + (request.map { sent($0, view) + "\n" } ?? ""), palette.red("error: ") + shownSafely(hidingSupplied(in: message)) + "\n")
+            return (hopsText(hops, view) + (request.map { sent($0, view) + "\n" } ?? ""), errorLine(message))
         case let .offline(request, note, parts):
             return (offline(request, hidingSecrets: true, formattingJSON: formatsOfflineJSON, parts: parts) + (note.map { palette.dim($0) + "\n" } ?? ""), "")
         case let .exchange(exchange, note, view): return exchangeText(exchange, note: note, view: view)
         case let .frames(notices, shortfall):
-            return (notices.filter { !$0.shownAsItCame }.map(notice).joined(), shortfall.map { palette.red("error: ") + hidingSupplied(in: $0) + "\n" } ?? "")
+            return (notices.filter { !$0.shownAsItCame }.map(notice).joined(), shortfall.map(errorLine) ?? "")
         case .message, .body, .variables, .cookies, .sessionHeaders, .defaults, .endpoints, .endpointDetails, .model,
              .help, .commandHelp, .socketStatus, .curl:
             // A socket's URL (`connected to ws://…?x=…`, `ws status`), a download's name: supplied secrets hidden.
