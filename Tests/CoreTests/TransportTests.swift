@@ -312,7 +312,27 @@ import Testing
         // Whether the reset is seen before or after the first bytes depends on timing; both are plain.
         // An http:// request reset asks whether the server speaks TLS (the likelier cause of a reset at once).
         #expect(["request to HOST failed: the server reset the connection (is it an https server? try https://)",
-                 "request to HOST failed: the server closed the connection in the middle of its answer (200 OK, 3 of its 100 bytes came)"].contains(said), "\(said)")
+                 "request to HOST failed: the server closed the connection in the middle of its answer (200 OK, 3 of its 100 bytes came)",
+                 "request to HOST failed: the server reset the connection in the middle of its answer (200 OK, 3 of its 100 bytes came)"].contains(said), "\(said)")
+    }
+
+    /// A reset after the status line came was said as one before any answer,
+    /// asking whether the server speaks TLS: a 200 had come, and part of its body.
+    @Test func aResetInsideAnAnswerSaysWhatCame() async throws {
+        func resetting(_ answer: String) -> @Sendable (LocalHTTPServer.Peer) -> Void {
+            { peer in
+                peer.readRequest()
+                peer.write(answer)
+                // Long enough for the answer's start to be read before the reset comes.
+                usleep(300_000)
+                var lingering = linger(l_onoff: 1, l_linger: 0)
+                setsockopt(peer.fd, SOL_SOCKET, SO_LINGER, &lingering, socklen_t(MemoryLayout<linger>.size))
+            }
+        }
+        #expect(try await failure(resetting("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nabc"))
+            == "request to HOST failed: the server reset the connection in the middle of its answer (200 OK, 3 of its 100 bytes came)")
+        #expect(try await failure(resetting("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nabcde"))
+            == "request to HOST failed: the server reset the connection in the middle of its answer (200 OK, 5 bytes of its body came)")
     }
 
     @Test func headersHTTPForbidsAreRefusedUnsentWithTheirName() async throws {

@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import NIOHTTP1
 
@@ -40,6 +41,9 @@ final class ResponseDecoder: ChannelDuplexHandler, RemovableChannelHandler {
         /// chunks: its status line (`201 Created`; nil inside the head), the
         /// body bytes that came, and the Content-Length (nil when chunked).
         case cutShort(status: String?, received: Int, expected: Int?)
+        /// The same, by a reset (ECONNRESET) after the status line came: not
+        /// a TLS server refusing plain HTTP, which resets before any answer.
+        case resetShort(status: String, received: Int, expected: Int?)
     }
 
     /// Longest head read (status line and headers), as NIO's decoder allowed.
@@ -113,6 +117,21 @@ final class ResponseDecoder: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireChannelInactive()
     }
 
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // A reset inside an answer: said with its status and what came of it, as a close there is.
+        if let io = error as? IOError, io.errnoCode == ECONNRESET, let answer {
+            switch state {
+            case .length, .chunkSize, .chunkData, .chunkEnd, .trailers, .untilClose:
+                state = .done
+                return context.fireErrorCaught(Malformed.resetShort(status: "\(answer.status.code) \(answer.status.reasonPhrase)",
+                                                                    received: answer.received, expected: answer.expected))
+            case .head, .done:
+                break
+            }
+        }
+        context.fireErrorCaught(error)
+    }
+
     /// Reads what the buffer holds of the current part; false when more bytes are needed.
     private func step(context: ChannelHandlerContext) throws(Malformed) -> Bool {
         guard var bytes = buffer, bytes.readableBytes > 0 || isEmptyEnd else { return false }
@@ -182,6 +201,7 @@ final class ResponseDecoder: ChannelDuplexHandler, RemovableChannelHandler {
             state = .trailers(fields, bytes: taken + line.count + 2)
             return true
         case .untilClose:
+            answer?.received += bytes.readableBytes
             context.fireChannelRead(wrapInboundOut(.body(bytes.readSlice(length: bytes.readableBytes)!)))
             return false
         case .done:
