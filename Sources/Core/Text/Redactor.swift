@@ -829,7 +829,8 @@ public enum Redactor {
             let authority = text[scheme.upperBound...].prefix { !"/?#\"'<>\\".contains($0) && !$0.isWhitespace }
             guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { continue }
             let password = text.index(after: colon)..<at
-            if !password.isEmpty, !text[password].hasPrefix("{{") { found.append(password) }
+            // Not one hidden already (`bob:…@`, as an error about the URL writes it).
+            if !password.isEmpty, !text[password].hasPrefix("{{"), !["…", "***"].contains(text[password]) { found.append(password) }
         }
         return found
     }
