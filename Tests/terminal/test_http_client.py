@@ -54,6 +54,9 @@ class Backend(QuietHandler):
         elif path == "/gzip":
             packed = gzip.compress(json.dumps({"accept_encoding": self.headers.get("Accept-Encoding"), "packed": True}).encode())
             self.reply(200, packed, [("Content-Type", "application/json"), ("Content-Encoding", "gzip")])
+        elif path == "/not-gzip":
+            # A server that says gzip and sends its JSON plain.
+            self.reply(200, b'{"plain": 1}', [("Content-Type", "application/json"), ("Content-Encoding", "gzip")])
         elif path == "/br":
             self.reply(200, bytes(range(40)), [("Content-Type", "application/json"), ("Content-Encoding", "br")])
         elif path == "/png":
@@ -284,6 +287,18 @@ def test_gzip_is_asked_for_and_decoded_and_brotli_is_named(backend, tmp_path):
     piped = run_explorer(["--base-url", base, "-c", "get /br -b"], env=isolated_env(tmp_path), cwd=tmp_path, text=False)
     assert piped.stdout == bytes(range(40))
     assert piped.stderr.decode() == "note: the body is encoded as br, which explorer cannot decode: the bytes as they came\n"
+
+
+def test_a_body_that_is_not_the_gzip_it_says_keeps_its_answer(backend, tmp_path):
+    # The line failed ("sent a body that does not decode"): status, headers and body lost, -v showed the request alone.
+    base, _ = backend
+    result = explorer(base, ["get /not-gzip -v", "show", "get /not-gzip -o plain.json"], tmp_path)
+    out = result.stdout
+    assert "HTTP/1.1 200 OK" in out and "Content-Encoding: gzip" in out, out
+    assert "body does not decode as the gzip its Content-Encoding says: application/json, 12 B (not shown)" in out, out
+    assert '"plain": 1' in out, "show has the bytes as they came"
+    assert "saved 12 B to plain.json, not the gzip its Content-Encoding says: the bytes as they came" in out, out
+    assert (tmp_path / "plain.json").read_bytes() == b'{"plain": 1}'
 
 
 def test_c_given_several_times_runs_each_line_in_order(backend, tmp_path):

@@ -77,6 +77,7 @@ public final class LiveTransport: HTTPTransport {
                                           headers: head.headers.map { HTTPHeader(name: $0.name, value: $0.value) }, body: collected.body)
             answer.spool = collected.spool
             answer.streamCut = collected.streamCut
+            answer.undecodable = collected.undecodable
             answer.version = "HTTP/\(head.version.major).\(head.version.minor)"
             return answer
         } catch {
@@ -123,4 +124,6 @@ struct CollectedAnswer: Sendable {
     var spool: SpooledBody?
     /// A stream longer than what is kept of it: `body` is its start.
     var streamCut = false
+    /// The body did not decode as its Content-Encoding says: `body` is as it came.
+    var undecodable = false
 }

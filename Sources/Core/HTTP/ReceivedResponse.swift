@@ -22,6 +22,9 @@ public struct ReceivedResponse: Sendable, Equatable {
     /// A streamed answer (Server-Sent Events, JSON lines) longer than what
     /// is kept of one: `body` is its start; the rest was shown as it came.
     public var streamCut = false
+    /// The body did not decode as its Content-Encoding says (a server that
+    /// says gzip and sends plain text): kept as it came, `undecodedEncoding`.
+    public var undecodable = false
     /// The body parsed once, on first use, for every reader of every copy.
     private var parsed = ParsedJSON()
 
@@ -157,6 +160,7 @@ public struct ReceivedResponse: Sendable, Equatable {
     /// and deflate), such as `br`: the body is still encoded. Nil otherwise.
     public var undecodedEncoding: String? {
         guard let value = header("Content-Encoding")?.trimmingBlanks().lowercased(), !value.isEmpty else { return nil }
+        if undecodable { return value }
         let codings = value.split(separator: ",").map { $0.trimmingBlanks() }
         return codings.allSatisfy { ["gzip", "x-gzip", "deflate", "identity"].contains($0) } ? nil : value
     }

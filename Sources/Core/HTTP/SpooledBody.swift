@@ -177,6 +177,11 @@ struct BodyGatherer {
     private var size = 0
     private var checker = JSONChecker()
     private var decoder: StreamDecoder?
+    /// The bytes as they came while the decoder has made nothing of them: a
+    /// body that says gzip and is not (a server's mistake) is kept as it came.
+    private var raw: [UInt8]? = []
+    /// The body did not decode as its Content-Encoding says: kept as it came.
+    private(set) var undecodable = false
 
     /// Where spool files are made; nil: the temporary folder.
     private let folder: String?
@@ -220,6 +225,9 @@ struct BodyGatherer {
             try part.withUnsafeReadableBytes { bytes in Result { () throws(Problem) in try take(bytes) } }.get()
             return
         }
+        if raw != nil {
+            if raw!.count + part.readableBytes <= keep { raw! += part.readableBytesView } else { raw = nil }
+        }
         var input = part
         var failure: Problem?
         // What has come on the wire with this part (the decoder cannot be asked inside its own call).
@@ -233,7 +241,23 @@ struct BodyGatherer {
         }
         decoder = decoding
         if let failure { throw failure }
-        if decoding.failed { throw .undecodable(encoding: decoding.encoding) }
+        if decoding.failed {
+            if try keepUndecoded() { return }
+            throw .undecodable(encoding: decoding.encoding)
+        }
+        if !decoding.producedNothing { raw = nil }
+    }
+
+    /// A body none of which decoded: from now on taken as it comes, from its
+    /// first byte (curl and HTTPie fail it; its status and headers were lost
+    /// with it). False when more came than is kept to go back to.
+    private mutating func keepUndecoded() throws(Problem) -> Bool {
+        guard let decoder, decoder.producedNothing, let came = raw else { return false }
+        self.decoder = nil
+        raw = nil
+        undecodable = true
+        try came.withUnsafeBytes { bytes in Result { () throws(Problem) in try take(bytes) } }.get()
+        return true
     }
 
     /// The body's start (all of it when it was small) and, when it was not, its spool.
@@ -241,7 +265,8 @@ struct BodyGatherer {
         // A stream that never came to its end: bytes that are none (nothing came out), or one cut short
         // (it was shown as if whole; xh says so, curl and HTTPie do not).
         if let decoder, decoder.consumed > 0, !decoder.streamEnded() {
-            throw decoder.producedNothing ? .undecodable(encoding: decoder.encoding) : .cutShort(encoding: decoder.encoding)
+            guard decoder.producedNothing else { throw .cutShort(encoding: decoder.encoding) }
+            guard try keepUndecoded() else { throw .undecodable(encoding: decoder.encoding) }
         }
         guard let file else { return (start, nil) }
         let error = checker.finish { SpooledBody.characters(in: file.descriptor, $0) }

@@ -763,12 +763,13 @@ actor Interpreter {
             write(response.body, to: path, force: force, in: folder)
         }
         // A body in brotli said only "saved 144 B": the file held compressed bytes, unsaid.
-        return written.map { line in response.undecodedEncoding.map { line + ", " + Self.undecodedNote($0) } ?? line }
+        return written.map { line in response.undecodedEncoding.map { line + ", " + Self.undecodedNote($0, undecodable: response.undecodable) } ?? line }
     }
 
     /// How a body in an encoding explorer cannot undo is said where its bytes are written as they came.
-    static func undecodedNote(_ encoding: String) -> String {
-        "encoded as \(Renderer.visible(encoding, keepingLines: false)), which explorer cannot decode: the bytes as they came"
+    static func undecodedNote(_ encoding: String, undecodable: Bool = false) -> String {
+        let said = Renderer.visible(encoding, keepingLines: false)
+        return (undecodable ? "not the \(said) its Content-Encoding says" : "encoded as \(said), which explorer cannot decode") + ": the bytes as they came"
     }
 
     static func write(_ body: [UInt8], to path: String, force: Bool, in folder: OutputFolder = OutputFolder()) -> Result<String, SaveProblem> {

@@ -330,7 +330,9 @@ struct Renderer: Sendable {
         guard size > 0 else { return "" }
         let type = Self.mediaType(of: response)
         if let encoding = response.undecodedEncoding {
-            return palette.dim("body encoded as \(Self.visible(encoding, keepingLines: false)), which explorer cannot decode: \(type), \(Self.size(size)) (not shown)") + "\n"
+            let said = Self.visible(encoding, keepingLines: false)
+            return palette.dim((response.undecodable ? "body does not decode as the \(said) its Content-Encoding says"
+                                : "body encoded as \(said), which explorer cannot decode") + ": \(type), \(Self.size(size)) (not shown)") + "\n"
         }
         if response.claimsBinary { return palette.dim("binary body: \(type), \(Self.size(size)) (not shown)") + "\n" }
         let charset = response.textCharset

@@ -225,7 +225,7 @@ final class SessionController {
             out = ""
             // `-b | …` of a body in brotli wrote its compressed bytes with no word (README: notes go to standard error).
             if case let .exchange(exchange, _, _) = outcome, let encoding = exchange.response.undecodedEncoding {
-                terminal.err("note: the body is " + Interpreter.undecodedNote(encoding) + "\n")
+                terminal.err("note: the body is " + Interpreter.undecodedNote(encoding, undecodable: exchange.response.undecodable) + "\n")
             }
         case let .refused(reason)?:
             terminal.err((location.map { "\($0): " } ?? "") + renderer.palette.red("error: ") + reason + "\n")
