@@ -120,12 +120,17 @@ final class StreamLines: @unchecked Sendable {
         return take(text)
     }
 
+    /// Said after an event the stream ended inside (no blank line after it).
+    static let cutEvent = "  (cut: the stream ended inside this event)"
+
     /// What is left when the body ends: a last line with no newline, an event with no blank line.
+    /// Such an event is not dispatched by a browser (the spec of event streams); shown, it is said to be cut,
+    /// as it may be (`data: {"n":` looked like any other event).
     func finish() {
         let last: String? = lock.withLock {
             var shown: String?
             if pendingLength > 0 { shown = end([]) }
-            if shown == nil, isEvents { shown = take("") }
+            if shown == nil, isEvents { shown = take("").map { $0 + Self.cutEvent } }
             if shown != nil { count += 1 }
             return shown.map { Redactor.hiding(hidden, inText: $0) }
         }
