@@ -88,4 +88,20 @@ import Testing
     func theRestIsLeftToTheParser(_ line: [String]) {
         #expect(QuickArguments(line) == nil)
     }
+
+    /// `explorer --base-url URL get /x` was "2 unexpected arguments": HTTPie's
+    /// and xh's way (`http GET URL ITEM…`). From the method on, the words are one `-c` line.
+    @Test func aRequestAfterTheOptionsIsALine() throws {
+        #expect(QuickArguments.requestLine(["--base-url", "http://h:1", "post", "/x", "name=a b", "-v"])
+            == ["--base-url", "http://h:1", "-c", "post /x 'name=a b' -v"])
+        #expect(QuickArguments.requestLine(["GET", "http://h:1/x"]) == ["-c", "GET http://h:1/x"])
+        // An option's value is no method; a subcommand's arguments are the subcommand's.
+        #expect(QuickArguments.requestLine(["--env", "get", "-c", "put /a"]) == nil)
+        #expect(QuickArguments.requestLine(["--env=staging", "delete", "/a/1"]) == ["--env=staging", "-c", "delete /a/1"])
+        for other in [["run", "get"], ["replay", "get.transcript"], [], ["--", "get", "/x"], ["-c", "get /x"]] {
+            #expect(QuickArguments.requestLine(other) == nil, "\(other)")
+        }
+        let line = try #require(QuickArguments.requestLine(["--base-url", "http://127.0.0.1:8080", "get", "/x", "q==1"]))
+        #expect(QuickArguments(line)?.commands == ["get /x q==1"])
+    }
 }

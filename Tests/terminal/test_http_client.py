@@ -301,6 +301,17 @@ def test_a_body_that_is_not_the_gzip_it_says_keeps_its_answer(backend, tmp_path)
     assert (tmp_path / "plain.json").read_bytes() == b'{"plain": 1}'
 
 
+def test_a_request_after_the_options_runs_as_httpie_s_does(backend, tmp_path):
+    # `explorer --base-url URL get /x` was "2 unexpected arguments": `http GET URL ITEM…` is how HTTPie and xh take it.
+    base, _ = backend
+    result = run_explorer(["--base-url", base, "post", "/echo", "title=a b", "n:=1", "-v"], env=isolated_env(tmp_path), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "POST /echo HTTP/1.1" in result.stdout and '"body": "{\\"title\\":\\"a b\\",\\"n\\":1}"' in result.stdout, result.stdout
+    # A method that is an option's value is not a request.
+    named = run_explorer(["--base-url", base, "--env", "get"], env=isolated_env(tmp_path), cwd=tmp_path)
+    assert "POST" not in named.stdout and named.returncode != 0
+
+
 def test_c_given_several_times_runs_each_line_in_order(backend, tmp_path):
     base, _ = backend
     result = run_explorer(["--base-url", base, "-c", "get /one", "-c", "no-such-command", "-c", "post /two a=1"],

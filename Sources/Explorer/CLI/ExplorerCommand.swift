@@ -12,6 +12,7 @@ struct ExplorerCommand: ParsableCommand {
         abstract: "Explore a REST backend from a REPL: log in, send requests, see pretty JSON.",
         usage: """
         explorer [--base-url <url>] [--profile <name|file>] [--env <name>] [--offline] [--color <mode>] [--record <file>] [-c <line>]
+          explorer [<options>] <method> <path|url> [<item>…]
           explorer run <file> [--base-url <url>] …
           explorer replay <file>… [--base-url <url>] [--env <name>] [--update]
           explorer test [<path>…] [--junit <file>] [--jobs <n>] [--update]
@@ -24,7 +25,8 @@ struct ExplorerCommand: ParsableCommand {
         discussion: """
         With no arguments, explorer starts the built-in LinkU sandbox on 127.0.0.1 and opens the \
         REPL against it. Give --base-url to talk to a real backend instead, or --profile to one \
-        described in a profile file (docs/profiles.md). The options below are the REPL's; \
+        described in a profile file (docs/profiles.md). A request after the options \
+        (`explorer --base-url URL get /x q==1`, as HTTPie's `http GET URL`) runs as -c runs it. The options below are the REPL's; \
         `explorer run` takes them too, before or after its name, and `replay` and `test` take \
         --base-url, --env, --color, --verify, --cert and --cert-key there. `help` inside the REPL \
         lists its commands.
@@ -68,10 +70,12 @@ struct ExplorerCommand: ParsableCommand {
         Console.prepareStandardStreams()
         EventLoopExecutor.takeOverGlobalExecutor()
         do {
-            if let quick = QuickArguments(Array(CommandLine.arguments.dropFirst())) {
+            var arguments = Array(CommandLine.arguments.dropFirst())
+            if let line = QuickArguments.requestLine(arguments) { arguments = line }
+            if let quick = QuickArguments(arguments) {
                 try Start.start(quick.connection, commands: quick.commands)
             } else {
-                var command = try parseAsRoot()
+                var command = try parseAsRoot(arguments)
                 try command.run()
             }
         } catch let status as ExitCode {

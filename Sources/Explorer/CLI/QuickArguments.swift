@@ -1,3 +1,4 @@
+import Core
 /// The command lines of the REPL and `-c` (`explorer`, `explorer --base-url
 /// URL -c 'get /x'`), read without the argument parser. Building its tree of
 /// nine subcommands and their options cost about a sixth of a whole `-c`
@@ -29,6 +30,30 @@ struct QuickArguments {
         case "--cert-key": \.tls.certKey
         default: nil
         }
+    }
+
+    /// The request methods that begin a line given after the options.
+    static let methods: Set<String> = ["get", "post", "put", "patch", "delete", "head", "options"]
+
+    /// `explorer [OPTIONS] get /x q==1`, as HTTPie's `http GET URL ITEM…` and
+    /// xh's: from the method on, the words are one line, run as `-c` runs it
+    /// (`-v` after the method is the line's, as HTTPie's options there are).
+    /// The arguments with that line as a `-c`; nil when no method follows the options.
+    static func requestLine(_ arguments: [String]) -> [String]? {
+        var index = arguments.startIndex
+        while index < arguments.endIndex {
+            let word = arguments[index]
+            if word == "--" { return nil }
+            if word.hasPrefix("-") {
+                // An option's value is not a method (`--env get` names an environment).
+                if !word.contains("="), word == "-c" || word == "--color" || field(word) != nil { index += 1 }
+                index += 1
+                continue
+            }
+            guard methods.contains(word.lowercased()) else { return nil }
+            return Array(arguments[..<index]) + ["-c", LineTokenizer.join(Array(arguments[index...]))]
+        }
+        return nil
     }
 
     /// `arguments` without the program's name; nil when the argument parser should read them.
