@@ -289,7 +289,8 @@ public actor AuthSession {
                 exchange.duration = ContinuousClock.now - start
                 var held: [String] = []
                 for token in [before?.accessToken, before?.refreshToken, tokens?.accessToken, tokens?.refreshToken] {
-                    if let token, token.count >= SecretScrubber.minimumLength, !held.contains(token) { held.append(token) }
+                    // Its bytes counted, not its characters: a JWT's 200 walked four times a request.
+                    if let token, token.utf8.count >= SecretScrubber.minimumLength, !held.contains(token) { held.append(token) }
                 }
                 exchange.heldTokens = held
                 exchange.tokensAfter = tokens

@@ -318,7 +318,7 @@ actor Interpreter {
             request.timeout = options.timeoutDuration
             request.tls = options.tls
             if !supplied.isEmpty {
-                request.secretHeaderNames = Set(request.headers.filter { header in supplied.shown.contains(where: header.value.contains) }.map(\.name))
+                request.secretHeaderNames = Set(request.headers.filter { header in supplied.shown.contains { !$0.isEmpty && header.value.includes($0) } }.map(\.name))
             }
             // A secret under a name that says nothing (`note={{secret:key}}`, `note={{captured_token}}`): a 307 or
             // 308 to another origin would send it there with the body.
