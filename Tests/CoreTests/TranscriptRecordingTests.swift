@@ -399,6 +399,26 @@ import Testing
         """)
     }
 
+    /// So is one where a reference stood: `"id": {{item_id}}` in a list whose
+    /// first item is another now was written as that item's id, and the
+    /// re-blessed file failed its next run.
+    @Test func updateWritesAnIdWhereAReferenceStoodAsItsKind() throws {
+        let old = try ExpectedJSONParser.parse(#"{"items": [{"id": {{item_id}}, "name": "apple"}], "owner": {{who}}}"#)
+        let live = try JSONParser.parse(#"{"items": [{"id": 429833, "title": "apple"}], "owner": "bob"}"#)
+        var matcher = TranscriptMatcher(variables: ["item_id": "865754", "who": "alice"])
+        #expect(old.updated(with: live, key: nil, matcher: &matcher, baseURL: nil).pretty() == """
+        {
+          "items": [
+            {
+              "id": {{integer}},
+              "title": "apple"
+            }
+          ],
+          "owner": "bob"
+        }
+        """)
+    }
+
     /// A list written `[{…}, ...]` was written anew whole when one member
     /// changed, losing the capture in it (the next step then failed with
     /// "unknown variable", and --update wrote that down); a capture whose
