@@ -399,6 +399,24 @@ import Testing
         """)
     }
 
+    /// `--update` rewrote an object in the server's key order: every key
+    /// that still matched moved, and the diff hid the one that changed. The
+    /// written order is kept; a new key lands after the one the server puts before it.
+    @Test func updateKeepsTheWrittenKeyOrder() throws {
+        let old = try ExpectedJSONParser.parse(#"{"name": "pear", "id": {{integer}}, "at": "{{timestamp}}"}"#)
+        let live = try JSONParser.parse(#"{"at": "2026-01-01T00:00:00Z", "id": 4, "tag": "t", "name": "apple"}"#)
+        var matcher = TranscriptMatcher()
+        #expect(old.updated(with: live, key: nil, matcher: &matcher, baseURL: nil).pretty() == """
+        {
+          "name": "apple",
+          "id": {{integer}},
+          "tag": "t",
+          "at": "{{timestamp}}"
+        }
+        """)
+        #expect(ExpectedValue.mergedOrder(written: ["a", "b", "a"], live: ["x", "b", "a", "a", "a"]) == ["x", "a", "b", "a", "a"])
+    }
+
     /// So is one where a reference stood: `"id": {{item_id}}` in a list whose
     /// first item is another now was written as that item's id, and the
     /// re-blessed file failed its next run.

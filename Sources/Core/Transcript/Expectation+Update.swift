@@ -85,9 +85,9 @@ extension ExpectedValue {
         }
         switch (self, actual) {
         case let (.object(members, open), .object(live)):
-            // A closed object takes the live key order, so a new key lands
-            // where the server puts it; an open one keeps the written order.
-            let order = open ? members.map(\.key) : live.map(\.key)
+            // The written order, so a diff shows what changed and nothing else (the live order moved every
+            // key that still matched); a new key of a closed object lands after the one the server puts before it.
+            let order = open ? members.map(\.key) : Self.mergedOrder(written: members.map(\.key), live: live.map(\.key))
             var merged: [Member] = []
             // A key written twice (`{"a": 1, "a": 2}`) is matched occurrence by occurrence, as the
             // matcher compares it: the first value was written for both, and the next replay failed.
@@ -164,6 +164,29 @@ extension ExpectedValue {
             }
             return .recording(actual, key: key, baseURL: baseURL)
         }
+    }
+
+    /// The keys of an object rewritten: those written that the live object
+    /// still has, in the written order; each new one after the key the live
+    /// object has before it (first, when it comes first). A key written
+    /// twice counts each time, as the matcher compares it.
+    static func mergedOrder(written: [String], live: [String]) -> [String] {
+        var liveCount: [String: Int] = [:]
+        for key in live { liveCount[key, default: 0] += 1 }
+        var placed: [String: Int] = [:]
+        var order: [String] = []
+        for key in written where placed[key, default: 0] < liveCount[key, default: 0] {
+            placed[key, default: 0] += 1
+            order.append(key)
+        }
+        var seen: [String: Int] = [:]
+        for (index, key) in live.enumerated() {
+            seen[key, default: 0] += 1
+            guard seen[key]! > placed[key, default: 0] else { continue }
+            let at = index == 0 ? 0 : order.lastIndex(of: live[index - 1]).map { $0 + 1 } ?? order.count
+            order.insert(key, at: at)
+        }
+        return order
     }
 
     /// `id`, `task_id`, `userId`: a member that names a thing by its id.
