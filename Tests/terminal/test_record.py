@@ -201,6 +201,32 @@ def test_a_replay_inside_a_recording_is_recorded_step_by_step(tmp_path):
     assert again.returncode == 0, again.stdout + again.stderr
 
 
+class FreshIds(QuietHandler):
+    """Each created thing gets a new random id, as a shared backend's does."""
+
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        body = json.dumps({"id": int.from_bytes(os.urandom(3), "big"), "name": "apple"}).encode()
+        self.send_response(201)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+def test_a_replay_inside_a_recording_passes_what_explorer_replay_passes(http_server, tmp_path):
+    # While recording, the REPL's replay compared the id a later line captures as recorded, and failed
+    # on the server's fresh one: `explorer replay` and a replay without recording expect one of its kind.
+    base = base_url(http_server(FreshIds))
+    (tmp_path / "s.txt").write_text("post /things name=apple\ncapture item_id = .id\n")
+    made = explorer(["--base-url", base, "--record", "t.transcript", "run", "s.txt"], tmp_path)
+    assert made.returncode == 0, made.stdout + made.stderr
+    for args in (["replay", "t.transcript"], ["--base-url", base, "-c", "replay t.transcript"],
+                 ["--base-url", base, "--record", "again.transcript", "-c", "replay t.transcript"]):
+        result = explorer(args, tmp_path)
+        assert result.returncode == 0 and "2 steps: 2 passed, 0 failed" in result.stdout, (args, result.stdout, result.stderr)
+
+
 def test_a_secret_placeholder_typed_at_the_prompt_is_asked_for_without_echo(tmp_path):
     """`{{secret:NAME}}` typed at the prompt: the demo password fills a tour's
     login line as it is; a name no rule fills is asked for, not echoed, and
