@@ -778,6 +778,25 @@ import Testing
         #expect(text.contains("> get /echo -a bob:{{secret:password_2}}\n"), "\(text)")
     }
 
+    /// The header's account logging in again (a recording begun after a
+    /// login) was written `{{secret:password_2}}`: CI had to set one password
+    /// under two names. Another account's password keeps a name of its own.
+    @Test func theHeadersAccountLoggingInAgainTakesItsPassword() throws {
+        let nowhere = URL(string: "http://127.0.0.1:9")!
+        let path = Scratch.file("relogin", extension: "transcript").path
+        let recorder = try TranscriptRecorder(path: path, header: .make(profile: "generic", target: .url(nowhere.absoluteString), login: "alice@example.com"),
+                                              renderer: Renderer(palette: .plain, envelope: .generic), baseURL: nowhere.absoluteString,
+                                              secrets: SecretScrubber())
+        for line in ["login Alice@example.com alicepw1", "login bob@example.com bobpw22"] {
+            let answer = ReceivedResponse(status: 200, reason: "OK", headers: [], body: [])
+            let request = PreparedRequest(method: "POST", url: nowhere.appendingPathComponent("login"))
+            try recorder.record(line: line, command: try CommandParser().parse(line),
+                                outcome: .exchange(Exchange(request: request, response: answer, duration: .zero), note: nil), forcedOffline: false)
+        }
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains("> login Alice@example.com {{secret:password}}\n") && text.contains("> login bob@example.com {{secret:password_2}}\n"), "\(text)")
+    }
+
     @Test func aMissingSecretIsARuntimeFailure() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("secret-\(UUID().uuidString).transcript").path
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -23,6 +23,8 @@ final class TranscriptRecorder {
     private let variables: @Sendable () -> [String: String]
     /// How the session reads an item's file (`password=@pw.txt`): a secret held in one is hidden where an answer echoes it.
     private let readFile: @Sendable (String) throws -> [UInt8]
+    /// The account the header logs in as (`login:`), replayed with `{{secret:password}}`.
+    private let headerLogin: String?
     /// Names a replay of this file will have when it reaches the next line:
     /// built-ins, the header's variables, and those `set` or `capture` set.
     private var replayNames: Set<String>
@@ -80,6 +82,7 @@ final class TranscriptRecorder {
         // The header's login is replayed with `{{secret:password}}`: a password typed later (`-a bob:…`) took
         // that name too, and its replay sent alice's password as bob's.
         if header.login != nil { scrubber.reserve("password") }
+        headerLogin = header.login
         self.secretFields = secretFields
         self.frames = frames
         self.variables = variables
@@ -225,7 +228,11 @@ final class TranscriptRecorder {
             var refused = false
             if case let .exchange(exchange, _, _) = outcome, exchange.response.status >= 400 { refused = true }
             // A password kept in a secret-named variable (`set new_password=…`) keeps that name.
-            let name = refused ? "wrong_password" : scrubber.name(of: password) ?? scrubber.freeName("password", for: password)
+            // The header's account logging in again takes the header's password, the one it logged in with
+            // (a second name made CI set two variables to one password).
+            let again = headerLogin.map { $0.lowercased() == email.lowercased() } ?? false
+            let name = refused ? "wrong_password"
+                : scrubber.name(of: password) ?? (again ? "password" : scrubber.freeName("password", for: password))
             scrubber.learn(password, name: name, typed: true)
             // The email as typed: `{{email}}` stays a reference.
             let typedEmail = typed.flatMap { $0.count > 1 && $0[1].includes(ascii: "{{") ? $0[1] : nil } ?? email
