@@ -148,6 +148,11 @@ import Testing
         #expect(try mismatches("[3, 1, ...]", "[1, 2, 3]").isEmpty)
         #expect(try mismatches(#"[{"id": 2, ...}, ...]"#, #"[{"id": 1, "t": "a"}, {"id": 2, "t": "b"}]"#).isEmpty)
         #expect(try mismatches("[4, ...]", "[1, 2, 3]") == ["body [0]: expected 4, got no element of the live array matches"])
+        // An object that matches none is told apart from the nearest: a key renamed in every element was not named.
+        #expect(try mismatches(#"[{"id": 1, "name": "apple"}, ...]"#, #"[{"id": 2, "title": "pear"}, {"id": 1, "title": "apple"}]"#) == [
+            #"body [0]: expected { "id": 1, "name": "apple" }, got no element of the live array matches; the nearest is [1]:"#,
+            #"body [1].name: expected "apple", got no such key"#,
+            "body [1].title: expected no such key (write ... in the object to allow extra keys), got \"apple\""])
         // Each listed element needs an element of its own.
         #expect(try mismatches("[1, 1, ...]", "[1, 2]").count == 1)
     }

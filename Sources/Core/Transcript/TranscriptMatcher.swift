@@ -346,19 +346,33 @@ public struct TranscriptMatcher: Sendable {
         var used = Set<Int>()
         for (n, item) in items.enumerated() {
             var matched = false
+            // The free live element that differs least, and how: "no element matches" alone named no key
+            // (a field renamed in every element), where an ordered array's report names it.
+            var closest: (index: Int, differences: [Mismatch])?
             for (i, value) in live.enumerated() where !used.contains(i) {
                 var trial = self
-                if trial.match(item, value, at: path.appending(.index(i))).isEmpty {
+                let differences = trial.match(item, value, at: path.appending(.index(i)))
+                if differences.isEmpty {
                     self = trial
                     used.insert(i)
                     matched = true
                     break
                 }
+                // A scalar has no parts to tell apart: `4` is as far from `1` as from `2`.
+                if Self.isStructured(item), differences.count < closest?.differences.count ?? .max { closest = (i, differences) }
             }
             if !matched {
                 found.append(Mismatch(.body(path.appending(.index(n))), expected: Self.describe(item),
-                                      actual: "no element of the live array matches"))
+                                      actual: "no element of the live array matches" + (closest.map { "; the nearest is [\($0.index)]:" } ?? "")))
+                found += closest?.differences ?? []
             }
+        }
+    }
+
+    private static func isStructured(_ value: ExpectedValue) -> Bool {
+        switch value {
+        case .object, .array: return true
+        default: return false
         }
     }
 
