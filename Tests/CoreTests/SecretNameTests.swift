@@ -550,9 +550,10 @@ struct SecretNameTests {
 /// An echo of the answer's own headers (httpbin's `/response-headers`) hid
 /// its `Cookie` member and showed `Set-Cookie` beside it in clear.
 @Test func aSetCookieMemberIsASecretsAsACookieMemberIs() throws {
-    let body = try JSONParser.parse(#"{"Cookie": "sid=COOKIE77x", "Set-Cookie": "sid=SETCOOKIE88x; Path=/; HttpOnly", "Set-Cookie-Policy": "strict"}"#)
+    let body = try JSONParser.parse(#"{"Cookie": "sid=COOKIE77x", "Set-Cookie": "sid=SETCOOKIE88x; Path=/; HttpOnly", "Set-Cookie-Policy": "strict", "set_cookie": "c=SC3LEAKx", "setCookie": "d=SC4LEAKx"}"#)
     let shown = JSONPrinter.compact(Redactor.redact(json: body, alsoSecret: []))
     #expect(!shown.contains("COOKIE77x") && !shown.contains("SETCOOKIE88x") && shown.contains("strict"), "\(shown)")
+    #expect(!shown.contains("SC3LEAKx") && !shown.contains("SC4LEAKx"), "as access_token's spellings are: \(shown)")
     // The header itself still hides its value alone, its attributes shown.
     #expect(Redactor.redact(header: HTTPHeader(name: "Set-Cookie", value: "sid=SETCOOKIE88x; Path=/")).value == "sid=\(Redactor.hidden("SETCOOKIE88x")); Path=/")
 }

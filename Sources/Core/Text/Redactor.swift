@@ -18,7 +18,7 @@ public enum Redactor {
     /// password; a session's id and a CSRF token are credentials, under the
     /// names frameworks give them (Django's `sessionid`, Express's `connect.sid`;
     /// not `session_id`, which is as often a workout's or a chat's).
-    static let secretHeaders = ["cookie", "set-cookie", "set-cookie2", "x-api-key", "authentication", "x-auth", "pw", "pwd", "pass", "passphrase",
+    static let secretHeaders = ["cookie", "set-cookie", "set_cookie", "setcookie", "set-cookie2", "x-api-key", "authentication", "x-auth", "pw", "pwd", "pass", "passphrase",
                                 "sessionid", "x-session-id", "session_key", "sessionkey", "jsessionid",
                                 "phpsessid", "connect.sid", "laravel_session", "csrf", "xsrf", "x-csrf", "x-xsrf",
                                 // A PIN, a one-time code, a request's signature header, a credential under a plain name
