@@ -541,6 +541,9 @@ struct SecretNameTests {
     #expect(Redactor.secretPieces(ofHeader: location).compactMap(\.secret) == ["password", "access_token"])
     #expect(Redactor.hidingCredentials(inText: "mirror at https://u:LOCPW99x@h.test/x and ftp://a:B2b2b2@f.test")
         == "mirror at https://u:\(Redactor.hidden("LOCPW99x"))@h.test/x and ftp://a:\(Redactor.hidden("B2b2b2"))@f.test")
+    // And recorded as the screen shows it (a body's was written in clear).
+    #expect(PatternText.recording("see https://u:LOCPW99x@h.test/x for details", baseURL: nil).description
+        == "see https://u:{{secret:password}}@h.test/x for details")
     // A user alone, an address, a time and a placeholder are no password.
     for kept in ["ssh://git@github.com/a.git", "mail bob@example.com at 10:30", "http://u:{{secret:password}}@h/", "'http://bob:…@h:99999/x' has port"] {
         #expect(Redactor.hidingCredentials(inText: kept) == kept)

@@ -233,11 +233,21 @@ extension PatternText {
             // of the JSON sent): its secret-named members' values, however short.
             var cursor = segment.startIndex
             for member in Self.secretMembers(in: segment) {
-                pairs(String(segment[cursor..<member.value.lowerBound]))
+                userinfo(String(segment[cursor..<member.value.lowerBound]))
                 pieces.append(.pattern(.init(.secret(ExpectedValue.secretName(member.key)))))
                 cursor = member.value.upperBound
             }
-            pairs(String(segment[cursor...]))
+            userinfo(String(segment[cursor...]))
+        }
+        // A URL's password (`https://bob:PW@host/`), as the screen hides it: recorded in clear.
+        func userinfo(_ span: String) {
+            var cursor = span.startIndex
+            for password in Redactor.userinfoPasswords(in: span) {
+                pairs(String(span[cursor..<password.lowerBound]))
+                pieces.append(.pattern(.init(.secret("password"))))
+                cursor = password.upperBound
+            }
+            pairs(String(span[cursor...]))
         }
         // Secret-named `NAME=VALUE` pairs (`password="a b"`, a URL's `?access_token=`), read across words.
         func pairs(_ span: String) {
