@@ -109,6 +109,9 @@ final class RoutedTransport: HTTPTransport, @unchecked Sendable {
             #expect(error.description == "stopped after 3 redirects (--max-redirects 3); the next would go to http://127.0.0.1:9/loop")
         }
         #expect(transport.requests.count == 4)
+        // Where it would go is said with its credentials hidden, as its Location line shows it.
+        let said = RedirectPolicy.TooMany(limit: 3, location: "http://admin:hunter2SECRET@h:9/loop?access_token=T0KEN123").description
+        #expect(said.hasSuffix("go to http://admin:\(Redactor.hidden("hunter2SECRET"))@h:9/loop?access_token=\(Redactor.hidden("T0KEN123"))"), "\(said)")
     }
 
     /// A redirect that cannot be followed is one line and an error: it was

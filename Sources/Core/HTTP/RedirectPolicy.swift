@@ -11,8 +11,13 @@ public struct RedirectPolicy: Sendable, Equatable {
     public struct TooMany: Error, Equatable, Sendable, CustomStringConvertible {
         public let limit: Int
         public let location: String
+        public init(limit: Int, location: String) {
+            self.limit = limit
+            self.location = location
+        }
         public var description: String {
-            "stopped after \(limit) redirect\(limit == 1 ? "" : "s") (--max-redirects \(limit)); the next would go to \(location)"
+            // Its credentials hidden as the Location line above hides them (`admin:PW@`, `?access_token=`).
+            "stopped after \(limit) redirect\(limit == 1 ? "" : "s") (--max-redirects \(limit)); the next would go to \(Redactor.hidingCredentials(inText: location))"
         }
     }
 
