@@ -104,6 +104,19 @@ import Testing
         #expect(shown.contains("200 OK\\u001b]0;T\\u0007") && shown.contains("X-Evil: a\\u001b[2Jb") && shown.contains(#""a": "x\u009b31m""#), "\(shown)")
     }
 
+    /// A password read from a file that ends in a newline, echoed in an
+    /// error's message: the body hid it, the error line showed it as
+    /// `abcdefghi\n` (its newline escaped before the search for it).
+    @Test func anErrorLineHidesACarriedValueThatEndsInANewline() {
+        let request = PreparedRequest(method: "POST", url: URL(string: "http://127.0.0.1:1/login")!,
+                                      headers: [HTTPHeader(name: "Content-Type", value: "application/json")],
+                                      body: Array(#"{"password": "abcdefghi\n"}"#.utf8))
+        let answer = ReceivedResponse(status: 400, reason: "Bad Request", headers: [HTTPHeader(name: "Content-Type", value: "application/json")],
+                                      body: Array(#"{"error": "password abcdefghi\n is too short"}"#.utf8))
+        let (out, err) = Renderer(palette: .plain).render(.exchange(Exchange(request: request, response: answer, duration: .zero), note: nil))
+        #expect(!(out + err).contains("abcdefghi") && err.hasPrefix("error: 400: password <hidden"), "\(out)\(err)")
+    }
+
     /// An error line quoting a server (a socket's close reason, a redirect's
     /// Location, a status's reason) went to standard error raw when standard
     /// output was piped (`run s.txt > log`): it set the window title and

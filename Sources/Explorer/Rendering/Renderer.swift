@@ -104,8 +104,8 @@ struct Renderer: Sendable {
             }
         }
         if response.status >= 400 {
-            let summary = errorSummary(response)
-            err += palette.red("error: ") + Redactor.hiding(carried, inText: summary) + retryAfter(response, besides: summary)
+            let summary = errorSummary(response, hiding: carried)
+            err += palette.red("error: ") + summary + retryAfter(response, besides: summary)
                 + challenge(response) + "\n"
         }
         if let note {
@@ -290,8 +290,10 @@ struct Renderer: Sendable {
     /// The one line under a 4xx or 5xx: the backend's envelope, or the status.
     /// One line whatever the server wrote: a message with newlines in it
     /// (`"first\nsecond"`) made one error four lines.
-    func errorSummary(_ response: ReceivedResponse) -> String {
-        let said = envelope.describe(status: response.status, body: response.leadingJSON) ?? response.statusAndReason
+    /// `hiding`: credentials the request carried, hidden before its line breaks are escaped (a password
+    /// read from a file that ends in one was shown as `abcdefghi\n`, which no search for it found).
+    func errorSummary(_ response: ReceivedResponse, hiding carried: [String] = []) -> String {
+        let said = Redactor.hiding(carried, inText: envelope.describe(status: response.status, body: response.leadingJSON) ?? response.statusAndReason)
         return Self.visible(said.replacingOccurrences(of: "\r\n", with: "\\n").replacingOccurrences(of: "\n", with: "\\n"), keepingLines: false)
     }
 
