@@ -337,6 +337,9 @@ import Testing
             == "request to HOST failed: the server reset the connection in the middle of its answer (200 OK, 3 of its 100 bytes came)")
         #expect(try await failure(resetting("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nabcde"))
             == "request to HOST failed: the server reset the connection in the middle of its answer (200 OK, 5 bytes of its body came)")
+        // Inside its head: an HTTP server's all the same, not a TLS one's.
+        #expect(try await failure(resetting("HTTP/1.1 200 OK\r\nContent-Type: appl"))
+            == "request to HOST failed: the server reset the connection in the middle of its answer's headers (after 'HTTP/1.1 200 OK')")
     }
 
     @Test func headersHTTPForbidsAreRefusedUnsentWithTheirName() async throws {

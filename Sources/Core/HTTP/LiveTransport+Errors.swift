@@ -141,6 +141,8 @@ extension LiveTransport {
             make(.other, "the server closed the connection in the middle of its answer (\(status), "
                 + (expected.map { "\(received) of its \($0) bytes" } ?? "\(received) bytes of its chunked body") + " came)")
         case .cutShort: make(.other, "the server closed the connection in the middle of its answer")
+        case let .resetInHead(statusLine):
+            make(.other, "the server reset the connection in the middle of its answer's headers (after '\(statusLine)')")
         case let .resetShort(status, received, expected):
             make(.other, "the server reset the connection in the middle of its answer (\(status), "
                 + (expected.map { "\(received) of its \($0) bytes" } ?? "\(received) bytes of its body") + " came)")

@@ -44,6 +44,8 @@ final class ResponseDecoder: ChannelDuplexHandler, RemovableChannelHandler {
         /// The same, by a reset (ECONNRESET) after the status line came: not
         /// a TLS server refusing plain HTTP, which resets before any answer.
         case resetShort(status: String, received: Int, expected: Int?)
+        /// A reset inside an answer's head: its status line as it came.
+        case resetInHead(statusLine: String)
     }
 
     /// Longest head read (status line and headers), as NIO's decoder allowed.
@@ -119,13 +121,21 @@ final class ResponseDecoder: ChannelDuplexHandler, RemovableChannelHandler {
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         // A reset inside an answer: said with its status and what came of it, as a close there is.
-        if let io = error as? IOError, io.errnoCode == ECONNRESET, let answer {
+        if let io = error as? IOError, io.errnoCode == ECONNRESET {
             switch state {
             case .length, .chunkSize, .chunkData, .chunkEnd, .trailers, .untilClose:
+                guard let answer else { break }
                 state = .done
                 return context.fireErrorCaught(Malformed.resetShort(status: "\(answer.status.code) \(answer.status.reasonPhrase)",
                                                                     received: answer.received, expected: answer.expected))
-            case .head, .done:
+            case .head:
+                // The head begun (`HTTP/1.1 200 OK` and part of its headers): an HTTP server's, not a TLS one's.
+                if let bytes = buffer?.readableBytesView, bytes.starts(with: "HTTP/".utf8) {
+                    state = .done
+                    let line = bytes.prefix { $0 != UInt8(ascii: "\r") && $0 != UInt8(ascii: "\n") }.prefix(100)
+                    return context.fireErrorCaught(Malformed.resetInHead(statusLine: String(decoding: line, as: UTF8.self)))
+                }
+            case .done:
                 break
             }
         }
