@@ -54,6 +54,9 @@ class Backend(QuietHandler):
         elif path == "/gzip":
             packed = gzip.compress(json.dumps({"accept_encoding": self.headers.get("Accept-Encoding"), "packed": True}).encode())
             self.reply(200, packed, [("Content-Type", "application/json"), ("Content-Encoding", "gzip")])
+        elif path == "/cut-gzip":
+            # A gzip body whose trailer (CRC and size) never came.
+            self.reply(200, gzip.compress(b'{"hello": "world"}')[:-8], [("Content-Type", "text/plain"), ("Content-Encoding", "gzip")])
         elif path == "/not-gzip":
             # A server that says gzip and sends its JSON plain.
             self.reply(200, b'{"plain": 1}', [("Content-Type", "application/json"), ("Content-Encoding", "gzip")])
@@ -299,6 +302,10 @@ def test_a_body_that_is_not_the_gzip_it_says_keeps_its_answer(backend, tmp_path)
     assert '"plain": 1' in out, "show has the bytes as they came"
     assert "saved 12 B to plain.json, not the gzip its Content-Encoding says: the bytes as they came" in out, out
     assert (tmp_path / "plain.json").read_bytes() == b'{"plain": 1}'
+    # One cut before its end is what came of it, said to be cut, as curl shows it (the line failed, status and all).
+    cut = explorer(base, ["get /cut-gzip"], tmp_path)
+    assert "HTTP/1.1 200 OK" in cut.stdout and '"hello": "world"' in cut.stdout, cut.stdout + cut.stderr
+    assert "warning: its gzip stream ended before its end came: the body is what came of it" in cut.stderr, cut.stderr
 
 
 def test_a_request_after_the_options_runs_as_httpie_s_does(backend, tmp_path):

@@ -462,7 +462,7 @@ private final class AnswerHandler: ChannelInboundHandler, @unchecked Sendable {
             if var gatherer {
                 do throws(BodyGatherer.Problem) {
                     let (start, spool) = try gatherer.finish()
-                    answer = CollectedAnswer(head: head, body: start, spool: spool, undecodable: gatherer.undecodable)
+                    answer = CollectedAnswer(head: head, body: start, spool: spool, undecodable: gatherer.undecodable, cutEncoding: gatherer.cutEncoding)
                 } catch {
                     return finish(failing: error.transportError(host: exchange.host))
                 }

@@ -78,6 +78,7 @@ public final class LiveTransport: HTTPTransport {
             answer.spool = collected.spool
             answer.streamCut = collected.streamCut
             answer.undecodable = collected.undecodable
+            answer.cutEncoding = collected.cutEncoding
             answer.version = "HTTP/\(head.version.major).\(head.version.minor)"
             return answer
         } catch {
@@ -126,4 +127,6 @@ struct CollectedAnswer: Sendable {
     var streamCut = false
     /// The body did not decode as its Content-Encoding says: `body` is as it came.
     var undecodable = false
+    /// Its compressed stream ended before its end: `body` is what came of it.
+    var cutEncoding: String?
 }

@@ -25,6 +25,9 @@ public struct ReceivedResponse: Sendable, Equatable {
     /// The body did not decode as its Content-Encoding says (a server that
     /// says gzip and sends plain text): kept as it came, `undecodedEncoding`.
     public var undecodable = false
+    /// The body's compressed stream (gzip, deflate) ended before its end
+    /// came: the coding; the body is what came of it, as curl shows it.
+    public var cutEncoding: String?
     /// The body parsed once, on first use, for every reader of every copy.
     private var parsed = ParsedJSON()
 

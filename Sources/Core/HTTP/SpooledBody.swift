@@ -140,9 +140,6 @@ struct BodyGatherer {
     enum Problem: Error {
         /// The body does not decode as its Content-Encoding says.
         case undecodable(encoding: String)
-        /// The body decoded, but its compressed stream never came to its end
-        /// (a gzip trailer cut off): what came is not all there was.
-        case cutShort(encoding: String)
         case spool(SpoolError)
         /// The body decodes to more than `floor` bytes, and more than
         /// `BodyGatherer.bombRatio` times the `sent` bytes it came in.
@@ -153,7 +150,6 @@ struct BodyGatherer {
         func transportError(host: String) -> TransportError {
             switch self {
             case let .undecodable(encoding): TransportError(kind: .badBody, host: host, detail: "it says Content-Encoding: \(encoding)")
-            case let .cutShort(encoding): TransportError(kind: .badBody, host: host, detail: "its \(encoding) stream ends before its end came (cut short)")
             case let .bomb(encoding, sent, floor):
                 TransportError(kind: .tooLarge, host: host, detail: "its \(encoding) body decodes to over \(Self.size(floor)), "
                                + "more than \(BodyGatherer.bombRatio) times the \((sent + 1023) / 1024) KiB sent (a compression bomb?); stopped there")
@@ -182,6 +178,9 @@ struct BodyGatherer {
     private var raw: [UInt8]? = []
     /// The body did not decode as its Content-Encoding says: kept as it came.
     private(set) var undecodable = false
+    /// The body decoded, but its compressed stream never came to its end (a gzip
+    /// trailer cut off): the coding, and what came of it is all there is.
+    private(set) var cutEncoding: String?
 
     /// Where spool files are made; nil: the temporary folder.
     private let folder: String?
@@ -265,8 +264,12 @@ struct BodyGatherer {
         // A stream that never came to its end: bytes that are none (nothing came out), or one cut short
         // (it was shown as if whole; xh says so, curl and HTTPie do not).
         if let decoder, decoder.consumed > 0, !decoder.streamEnded() {
-            guard decoder.producedNothing else { throw .cutShort(encoding: decoder.encoding) }
-            guard try keepUndecoded() else { throw .undecodable(encoding: decoder.encoding) }
+            if decoder.producedNothing {
+                guard try keepUndecoded() else { throw .undecodable(encoding: decoder.encoding) }
+            } else {
+                // What came of it is kept, and said to be cut (the line failed, status, headers and all).
+                cutEncoding = decoder.encoding
+            }
         }
         guard let file else { return (start, nil) }
         let error = checker.finish { SpooledBody.characters(in: file.descriptor, $0) }

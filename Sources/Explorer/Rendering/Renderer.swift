@@ -103,6 +103,9 @@ struct Renderer: Sendable {
                 out += body(response, hiding: carried)
             }
         }
+        if let coding = response.cutEncoding {
+            err += palette.yellow("warning: ") + "its \(Self.visible(coding, keepingLines: false)) stream ended before its end came: the body is what came of it\n"
+        }
         if response.status >= 400 {
             let summary = errorSummary(response, hiding: carried)
             err += palette.red("error: ") + summary + retryAfter(response, besides: summary)
