@@ -18,6 +18,11 @@ import Testing
         #expect(posted.lines == [#"{"n":1}"#, #"{"n":2}"#])
         stream.finish()
         #expect(posted.lines.last == #"{"n":3}"# && stream.shown == 3, "a last line with no newline still shows")
+        // Where the connection broke, the line it broke inside is said to be cut.
+        let broken = StreamLines { posted.add($0) }
+        broken.feed(contentType: "application/x-ndjson", Array("{\"n\":4}\n{\"n\":".utf8))
+        broken.finish(broken: true)
+        #expect(posted.lines.suffix(2) == [#"{"n":4}"#, #"{"n":"# + StreamLines.cutLine])
     }
 
     /// A line that never ends (a server streaming one 2 GiB line) was held

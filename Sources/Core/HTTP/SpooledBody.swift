@@ -267,7 +267,7 @@ struct BodyGatherer {
             if decoder.producedNothing {
                 guard try keepUndecoded() else { throw .undecodable(encoding: decoder.encoding) }
             } else {
-                // What came of it is kept, and said to be cut (the line failed, status, headers and all).
+                // What came of it is kept, and said to be cut, as curl shows it (it failed the line, status and headers lost).
                 cutEncoding = decoder.encoding
             }
         }

@@ -379,7 +379,11 @@ actor Interpreter {
                 // -v shows the request that got no answer, as it went out (Ctrl-C's needs no showing).
                 let view = options.print ?? PrintParts.standard(for: method)
                 var (message, status) = Self.failure(error)
-                if broken != nil, message != Self.cancelled { message += "; show and save have what came" }
+                if broken != nil, message != Self.cancelled {
+                    // The half event or line it broke inside is shown, said to be cut, as the rows before it were.
+                    stream?.finish(broken: true)
+                    message += "; show and save have what came"
+                }
                 if !view.isDisjoint(with: [.requestHeaders, .requestBody]), message != Self.cancelled {
                     // A redirect followed on the way was lost from view when a later hop failed (HTTPie's --all shows them).
                     // A redirect not followed was answered: it is the last hop (`AuthSession.lastHops`).

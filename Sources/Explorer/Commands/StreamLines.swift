@@ -122,14 +122,17 @@ final class StreamLines: @unchecked Sendable {
 
     /// Said after an event the stream ended inside (no blank line after it).
     static let cutEvent = "  (cut: the stream ended inside this event)"
+    /// Said after a line the connection broke inside.
+    static let cutLine = "  (cut: the connection broke inside this line)"
 
     /// What is left when the body ends: a last line with no newline, an event with no blank line.
     /// Such an event is not dispatched by a browser (the spec of event streams); shown, it is said to be cut,
     /// as it may be (`data: {"n":` looked like any other event).
-    func finish() {
+    /// `broken`: the connection failed there (a drop, a reset), so a last line is cut too.
+    func finish(broken: Bool = false) {
         let last: String? = lock.withLock {
             var shown: String?
-            if pendingLength > 0 { shown = end([]) }
+            if pendingLength > 0 { shown = end([]).map { broken ? $0 + Self.cutLine : $0 } }
             if shown == nil, isEvents { shown = take("").map { $0 + Self.cutEvent } }
             if shown != nil { count += 1 }
             return shown.map { Redactor.hiding(hidden, inText: $0) }
