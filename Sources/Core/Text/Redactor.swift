@@ -839,6 +839,18 @@ public enum Redactor {
         return found
     }
 
+    /// `text` cut at each URL password in it (`userinfoPasswords`), each piece
+    /// said to be one or not; the pieces joined are `text`.
+    static func userinfoPieces(in text: String) -> [(text: String, isPassword: Bool)] {
+        var pieces: [(text: String, isPassword: Bool)] = []
+        var rest = text.startIndex
+        for password in userinfoPasswords(in: text) {
+            pieces += [(String(text[rest..<password.lowerBound]), false), (String(text[password]), true)]
+            rest = password.upperBound
+        }
+        return (pieces + [(String(text[rest...]), false)]).filter { !$0.text.isEmpty }
+    }
+
     /// The secret of a URL's userinfo: its password (`user:PASSWORD@`), or
     /// its user when the password is empty or none (`https://TOKEN@host`,
     /// Stripe's `sk_live_KEY:@`): a token given as the user, named `token`.
@@ -1186,13 +1198,7 @@ public enum Redactor {
             if isSecretHeaderName(header.name) || looksLikeCredential(value) { return [(value, name)] }
             // A URL's secret parameters (`Location: /cb#access_token=…`, a `Link`'s `?access_token=`): shown, and
             // written by `--update`, in clear. So was its password (`Location: https://deploy:PW@host/`).
-            var pieces: [(text: String, secret: String?)] = []
-            var rest = value.startIndex
-            for password in userinfoPasswords(in: value) {
-                pieces += parameterPieces(in: String(value[rest..<password.lowerBound])) + [(String(value[password]), "password")]
-                rest = password.upperBound
-            }
-            return pieces + parameterPieces(in: String(value[rest...]))
+            return userinfoPieces(in: value).flatMap { $0.isPassword ? [($0.text, "password")] : parameterPieces(in: $0.text) }
         }
     }
 

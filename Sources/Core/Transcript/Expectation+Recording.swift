@@ -241,13 +241,9 @@ extension PatternText {
         }
         // A URL's password (`https://bob:PW@host/`), as the screen hides it: recorded in clear.
         func userinfo(_ span: String) {
-            var cursor = span.startIndex
-            for password in Redactor.userinfoPasswords(in: span) {
-                pairs(String(span[cursor..<password.lowerBound]))
-                pieces.append(.pattern(.init(.secret("password"))))
-                cursor = password.upperBound
+            for piece in Redactor.userinfoPieces(in: span) {
+                if piece.isPassword { pieces.append(.pattern(.init(.secret("password")))) } else { pairs(piece.text) }
             }
-            pairs(String(span[cursor...]))
         }
         // Secret-named `NAME=VALUE` pairs (`password="a b"`, a URL's `?access_token=`), read across words.
         func pairs(_ span: String) {
