@@ -98,7 +98,12 @@ actor Interpreter {
     /// Whether `text` holds a value the session keeps secret: one supplied
     /// for a `{{secret:NAME}}`, or a variable captured as a secret.
     func holdsSecret(_ text: String) -> Bool {
-        supplied.shown.contains(where: text.includes) || secretVariables.contains { allVariables[$0].map { !$0.isEmpty && text.includes($0) } ?? false }
+        holdsSupplied(text) || secretVariables.contains { allVariables[$0].map { !$0.isEmpty && text.includes($0) } ?? false }
+    }
+
+    /// Whether `text` holds a value supplied for a `{{secret:NAME}}` (an empty one holds nothing).
+    private func holdsSupplied(_ text: String) -> Bool {
+        supplied.shown.contains { !$0.isEmpty && text.includes($0) }
     }
 
     /// Ids from answers so far, for TAB on `{id}` segments: learnt only
@@ -318,7 +323,7 @@ actor Interpreter {
             request.timeout = options.timeoutDuration
             request.tls = options.tls
             if !supplied.isEmpty {
-                request.secretHeaderNames = Set(request.headers.filter { header in supplied.shown.contains { !$0.isEmpty && header.value.includes($0) } }.map(\.name))
+                request.secretHeaderNames = Set(request.headers.filter { holdsSupplied($0.value) }.map(\.name))
             }
             // A secret under a name that says nothing (`note={{secret:key}}`, `note={{captured_token}}`): a 307 or
             // 308 to another origin would send it there with the body.
@@ -513,7 +518,7 @@ actor Interpreter {
             let all = allVariables.sorted { $0.key < $1.key }
             return .variables(all.map { variable in
                 // A value captured from an answer that echoed a supplied secret is that secret.
-                let secret = secretVariables.contains(variable.key) || supplied.shown.contains(where: variable.value.contains)
+                let secret = secretVariables.contains(variable.key) || holdsSupplied(variable.value)
                 let shown = secret && !variable.value.isEmpty ? Redactor.hidden(variable.value) : Self.shown(variable: variable.key, variable.value)
                 return Outcome.Variable(name: variable.key, shown: shown, hidden: shown != variable.value)
             })
