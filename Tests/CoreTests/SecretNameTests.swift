@@ -205,6 +205,18 @@ struct SecretNameTests {
     }
 }
 
+/// A socket's usual credentials in its URL (`?jwt=eyJ…`, `?ticket=`,
+/// `?session_id=`, `?sid=`): `connected to`, `ws status` and `already
+/// connected` showed them, and a recording wrote the ticket in clear.
+@Test func aSocketURLsCredentialsAreHidden() {
+    let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abcdefgh"
+    #expect(WebSocketAddress.redacted("ws://h:1/x?jwt=\(jwt)&room=2") == "ws://h:1/x?jwt=<jwt>&room=2")
+    #expect(WebSocketAddress.redacted("ws://h:1/x?ticket=Zq8xK2mP&session_id=Ab12Cd&sid=Xy98Wv&session=S1&t=5")
+            == "ws://h:1/x?ticket=<ticket>&session_id=<session_id>&sid=<sid>&session=<session>&t=5")
+    #expect(Redactor.redact(line: "get /x?q=\(jwt)&ticket=Zq8xK2mP") == "get /x?q=***&ticket=***")
+    #expect(Redactor.isSecretParameter("Ticket") && !Redactor.isSecretName("ticket"), "a query's name, not a JSON member's")
+}
+
 /// A parameter's name percent-encoded (`?%74oken=X`) is the name the
 /// server reads: the screen hid its value, history and recordings kept it.
 @Test func aPercentEncodedParameterNameIsReadAsTheServerReadsIt() {

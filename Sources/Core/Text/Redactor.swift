@@ -27,7 +27,9 @@ public enum Redactor {
     /// Whole names that are secrets' in a query, not elsewhere: Google's
     /// `?key=`, a signed URL's `sig=` (a JSON member `key` is usually not one);
     /// an S3 or GCS presigned URL's signature.
-    static let secretParameters: Set<String> = ["key", "sig", "signature", "x-amz-signature", "x-goog-signature", "jsessionid", "phpsessid"]
+    /// And a socket's usual credentials in its URL: a one-time `ticket`, a `sid` or `session_id`.
+    static let secretParameters: Set<String> = ["key", "sig", "signature", "x-amz-signature", "x-goog-signature", "jsessionid", "phpsessid",
+                                                "ticket", "sid", "session", "session_id"]
 
     /// Whether a header's name names a credential: a secret's name, or one
     /// holding a word only a credential's header holds (`X-Session`,
@@ -964,7 +966,8 @@ public enum Redactor {
         var changed = false
         let pairs = word[word.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
             guard let eq = pair.firstIndex(of: "=") else { return String(pair) }
-            guard isSecretParameter(decodedName(pair[..<eq])) else {
+            // A JWT under any name (`?jwt=eyJ…`, a socket's usual credential) is one.
+            guard isSecretParameter(decodedName(pair[..<eq])) || looksLikeJWT(String(pair[pair.index(after: eq)...])) else {
                 // A value that is itself a URL or a query, encoded (`next=%2Fcb%3Ftoken%3DX`): its secret pairs.
                 guard let hidden = redactEncodedPairs(in: pair[pair.index(after: eq)...], hide: hide) else { return String(pair) }
                 changed = true

@@ -352,7 +352,7 @@ final class TranscriptRecorder {
             let name = String(pair[..<eq])
             let value = String(pair[pair.index(after: eq)...])
             // A typed reference (`{{secret:access_token}}`, `{{token}}`) is kept: it holds no value.
-            guard !value.isEmpty, !value.hasPrefix("{{"), isSecret(name) || Redactor.looksLikeJWT(value) || scrubber.name(of: value) != nil else { return String(pair) }
+            guard !value.isEmpty, !value.hasPrefix("{{"), Redactor.isSecretParameter(name) || isSecret(name) || Redactor.looksLikeJWT(value) || scrubber.name(of: value) != nil else { return String(pair) }
             let secret = scrubber.name(of: value) ?? scrubber.name(of: value.removingPercentEncoding ?? value) ?? ExpectedValue.secretName(name)
             return name + "=" + TranscriptPattern(.secret(secret)).description
         }
