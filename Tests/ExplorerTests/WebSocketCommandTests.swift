@@ -103,6 +103,21 @@ import Testing
         }
     }
 
+    /// A space or a letter outside ASCII in a socket's URL (`?q=a b`,
+    /// `?q=é`) is percent-encoded as an HTTP line's is: nothing went out,
+    /// and the error said the server answered with something not HTTP.
+    @Test func aSocketURLIsPercentEncodedAsAnHTTPLinesIs() async throws {
+        #expect(WebSocketAddress.encoded("ws://h:1/x y?q=a b&r=é#f") == "ws://h:1/x%20y?q=a%20b&r=%C3%A9#f")
+        #expect(WebSocketAddress.encoded("ws://h:1/x?q=a%20b&s=[1]") == "ws://h:1/x?q=a%20b&s=%5B1%5D", "an escape typed stays one")
+        try await withSandboxInterpreter { interpreter, _ in
+            func run(_ line: String) async throws -> Outcome { await interpreter.execute(try interpreter.parser.parse(line)) }
+            let connected = try await run(#"ws connect "/__sandbox/echo?q=a b&r=é" --heartbeat 0"#)
+            #expect(connected.shownText?.hasPrefix("connected to ws://127.0.0.1:") == true, "\(connected)")
+            #expect(connected.shownText?.contains("/__sandbox/echo?q=a%20b&r=%C3%A9") == true, "\(connected)")
+            _ = try await run("ws close")
+        }
+    }
+
     @Test func invalidJSONPointsAtTheProblemAndSendsNothing() {
         #expect(throws: CommandError("invalid JSON: expected a string key, found '}' (nothing sent)", column: 17)) {
             try parser.parse(#"ws send {"a": 1, }"#)

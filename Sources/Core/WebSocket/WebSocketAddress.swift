@@ -18,10 +18,36 @@ public enum WebSocketAddress: Sendable, Equatable {
     /// and so is any token when `refresh` says the last handshake was refused
     /// (a server can revoke a token before its expiry).
     public func resolve(session: AuthSession, refresh: Bool = false) async throws -> String {
-        let resolved = try await unchecked(session: session, refresh: refresh)
+        let resolved = Self.encoded(try await unchecked(session: session, refresh: refresh))
         if let reason = Self.problem(resolved) { throw Failure(reason) }
         return resolved
     }
+
+    /// `url` with each byte after its host that a URL cannot hold as it is
+    /// (a space, a letter outside ASCII, `"`, `[`) percent-encoded, as an
+    /// HTTP line's target is; an escape typed (`%20`) stays as it is. The
+    /// client sent nothing for `?q=a b`, and its error said the server
+    /// answered with something that is not HTTP.
+    public static func encoded(_ url: String) -> String {
+        guard let scheme = url.range(of: "://") else { return url }
+        let bytes = Array(url.utf8)
+        let afterScheme = url.utf8.distance(from: url.utf8.startIndex, to: scheme.upperBound)
+        let pathStart = bytes[afterScheme...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.count
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out = Array(bytes[..<pathStart])
+        var changed = false
+        for byte in bytes[pathStart...] {
+            switch byte {
+            case 0x21...0x7E where !notInURLs.contains(byte): out.append(byte)
+            default:
+                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+                changed = true
+            }
+        }
+        return changed ? String(decoding: out, as: UTF8.self) : url
+    }
+
+    private static let notInURLs = Set(#""<>\^`{|}[]"#.utf8)
 
     /// Why the socket's client cannot connect to `url`, checked before it
     /// tries: it took `ws://[::1` for a host named `[`, and `ws://u:pw@h`
