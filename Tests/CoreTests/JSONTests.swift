@@ -23,6 +23,9 @@ import Testing
         ("01", 1, 2, "unexpected text after the JSON value"),
         (#""\ud800""#, 1, 2, "unpaired surrogate"),
         ("", 1, 1, "expected a JSON value, found end of input"),
+        // A line break in a string is said as one (`ws send @note.json` written by hand), a tab as any control.
+        ("{\"a\": \"two\nlines\"}", 1, 11, #"a line break inside a string (write it as \n)"#),
+        ("[\"a\tb\"]", 1, 4, "control character in string (escape it)"),
     ])
     func reportsWhereAndWhy(input: String, line: Int, column: Int, reason: String) {
         do {

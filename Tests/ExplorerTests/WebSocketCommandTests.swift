@@ -55,7 +55,7 @@ import Testing
         }
     }
 
-    @Test func aPastedJSONThatGoesOnIsReadOn() {
+    @Test func aPastedJSONThatGoesOnIsReadOn() throws {
         #expect(SessionController.jsonGoesOn(#"ws send {"type": "ping","#))
         #expect(SessionController.jsonGoesOn("ws send ["))
         #expect(!SessionController.jsonGoesOn(#"ws send {"type": "ping"}"#))
@@ -64,7 +64,9 @@ import Testing
         #expect(SessionController.jsonGoesOn(#"ws send {"a": 1,, "s": "}{\"]""#))
         // A command after a broken frame runs (it was taken into the frame); a string's next line stays the string's.
         #expect(SessionController.scriptJoined([#"ws send {"a": 1 "b": ["#, "ws status"]) == [#"ws send {"a": 1 "b": ["#, "ws status"])
-        #expect(SessionController.scriptJoined([#"ws send {"text": "hello"#, #"show me"}"#]) == [#"ws send {"text": "hello show me"}"#, ""])
+        // Its line break stays one, written `\n`: joined with a space, the frame went out changed.
+        #expect(SessionController.scriptJoined([#"ws send {"text": "hello"#, #"show me"}"#]) == [#"ws send {"text": "hello\nshow me"}"#, ""])
+        #expect(try parser.parse(#"ws send {"text": "hello\nshow me"}"#) == .ws(.send(.object([("text", .string("hello\nshow me"))]))))
         #expect(SessionController.scriptJoined(["ws send {", #""a": 1"#, "}"]) == [#"ws send { "a": 1 }"#, "", ""])
         // A bracket closed by a brace is a mistake, not JSON going on: the next command was taken into it.
         #expect(!SessionController.jsonGoesOn(#"ws send {"a": [1, 2,}"#))

@@ -91,7 +91,7 @@ public struct JSONChecker: Sendable {
                     escapeStart = base + i
                     state = .escape(isKey: isKey)
                 } else {
-                    fail("control character in string (escape it)", at: base + i)
+                    fail(JSONParseError.controlInString(c), at: base + i)
                 }
                 i += 1
             case .escape(let isKey):

@@ -8,6 +8,12 @@ public struct JSONParseError: Error, Equatable, Sendable, CustomStringConvertibl
     public let reason: String
 
     public var description: String { "\(reason) at line \(line), column \(column)" }
+
+    /// Why a byte below 0x20 cannot stand in a string: a line break said
+    /// as one (a frame pasted over lines broke inside a string).
+    static func controlInString(_ byte: UInt8) -> String {
+        byte == 0x0A ? "a line break inside a string (write it as \\n)" : "control character in string (escape it)"
+    }
 }
 
 /// A strict RFC 8259 parser producing `JSONValue`, keeping key order and
@@ -322,7 +328,7 @@ public struct JSONParser {
                 var nothing: [UInt8]?
                 try escape(openedAt: open, into: &nothing)
             default:
-                throw error("control character in string (escape it)")
+                throw error(JSONParseError.controlInString(bytes[index]))
             }
         }
     }
@@ -363,7 +369,7 @@ public struct JSONParser {
                     throw error
                 }
             case 0x00..<0x20:
-                throw error("control character in string (escape it)")
+                throw error(JSONParseError.controlInString(b))
             default:
                 out!.append(b)
                 index += 1

@@ -568,8 +568,11 @@ final class SessionController {
         String(text[..<(text.lastIndex { $0 != " " && $0 != "\t" }.map(text.index(after:)) ?? text.startIndex)])
     }
 
-    /// `line` with `more` after it, a space between: a continuation's backslash left out.
+    /// `line` with `more` after it, a space between (`\n` inside a JSON string): a continuation's backslash left out.
     static func joined(_ line: String, _ more: String) -> String {
+        // A line break typed inside a JSON string is one, written `\n` (the line stays one line in history and
+        // recordings): joined with a space, the frame went out changed (`"multi line"`).
+        if jsonEndsInString(line), jsonGoesOn(line) { return line + "\\n" + more }
         guard backslashGoesOn(line) else { return line + " " + more }
         let kept = withoutTrailingBlanks(String(withoutTrailingBlanks(line).dropLast()))
         let next = more.trimmingBlanks()
