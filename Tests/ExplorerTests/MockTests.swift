@@ -129,6 +129,46 @@ import Testing
         }
     }
 
+    /// A transcript recorded against a base URL with a path (`…/v1`) is
+    /// served under that path, as its REPL sent it: the mock answered
+    /// `/notes/7` and refused `/v1/notes/7`, so an app configured with the
+    /// `/v1` base, or a replay of the transcript, got "no recorded step".
+    /// Its `{{base_url}}` is the mock's address with the path.
+    @Test func aTranscriptRecordedUnderABasePathIsServedUnderIt() async throws {
+        let text = """
+        # explorer transcript v1
+        profile: generic
+        base-url: http://127.0.0.1:9/v1/
+
+        > get /notes/7
+        HTTP/1.1 200 OK
+        Content-Type: application/json
+        {"id": 7, "self": "{{base_url}}/notes/7"}
+
+        > capture note_id = .id
+        7
+
+        > get /notes/{{note_id}}/tags
+        HTTP/1.1 200 OK
+        Content-Type: application/json
+        ["a"]
+
+        """
+        try await Self.withTranscript("prefixed", text) { file in
+            try await Self.withMock([file], mode: .match) { server, scripts in
+                #expect(scripts.first?.basePath == "/v1")
+                let note = try await Self.send("GET", server.baseURL.appendingPathComponent("v1/notes/7"))
+                #expect(note.status == 200)
+                #expect(try JSONParser.parse(note.body)["self"] == .string(server.baseURL.absoluteString + "/v1/notes/7"))
+                let tags = try await Self.send("GET", server.baseURL.appendingPathComponent("v1/notes/31/tags"))
+                #expect(tags.status == 200, "a captured id's segment is any id under the path too")
+                #expect(try await Self.send("GET", server.baseURL.appendingPathComponent("notes/7")).status == 404)
+                let run = await Replayer(baseURL: server.baseURL.appendingPathComponent("v1"), environment: [:]).run(file)
+                #expect(run.status == .ok, "\(ReplayReport(palette: .plain).detailed(run))")
+            }
+        }
+    }
+
     /// A profile file without `refreshed-refresh-token`: the mock's refresh
     /// answer had no refresh token, where the session reads a rotated one
     /// where the login's was; an app that replaces its own held none after

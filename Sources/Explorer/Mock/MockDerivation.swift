@@ -14,7 +14,8 @@ import Sandbox
 /// (`Materializer`), the same way the mock makes them up when it serves, so
 /// a request that uses a captured id is the request a client will send.
 enum MockDerivation {
-    /// Where the derivation's requests "go": never contacted.
+    /// Where the derivation's requests "go": never contacted. A transcript recorded against a base URL
+    /// with a path (`…/v1`) goes to this with that path, so its requests are the ones its REPL sent.
     static let placeholderBase = URL(string: "http://mock.invalid")!
     /// What a secret of a command line becomes (a password): any value matches it.
     static let anySecret = "mock-any-secret"
@@ -42,11 +43,13 @@ enum MockDerivation {
         let profile = chosen?.profile ?? Profile.named(header.profile == "none" ? Profile.generic.name : header.profile)!
         var answers: RecordedAnswers?
         let live: LiveSession
+        let basePath = Self.basePath(of: header, chosen: chosen)
+        let base = URL(string: placeholderBase.absoluteString + basePath) ?? placeholderBase
         do {
-            live = try await LiveSession.open(profile: profile, target: .url(placeholderBase),
+            live = try await LiveSession.open(profile: profile, target: .url(base),
                                               readFile: Replayer.readFile(relativeTo: PathText.folder(of: path)),
                                               sending: { transport in
-                                                  let made = RecordedAnswers(profile: profile, eventLoop: transport.eventLoop)
+                                                  let made = RecordedAnswers(profile: profile, base: base, eventLoop: transport.eventLoop)
                                                   answers = made
                                                   return made
                                               })
@@ -64,20 +67,37 @@ enum MockDerivation {
         }
         let result: Result<MockScript, TranscriptRun.Failure>
         if let answers {
-            result = await steps(of: transcript, path: path, profile: profile, on: live, answers: answers)
+            result = await steps(of: transcript, path: path, profile: profile, base: base, on: live, answers: answers)
         } else {
             result = .failure(.runtime("\(path): cannot work out its requests"))
         }
         await live.close()
-        return result
+        return result.map { script in
+            var script = script
+            script.basePath = basePath
+            return script
+        }
     }
 
-    private static func steps(of transcript: Transcript, path: String, profile: Profile, on live: LiveSession,
+    /// The path of the base URL a transcript was recorded against (`/v1`), no trailing slash: its
+    /// header's `base-url:`, or its profile file's environment's. An app pointed at the mock with
+    /// that path (`http://127.0.0.1:8090/v1`) was answered "no recorded step".
+    static func basePath(of header: TranscriptHeader, chosen: ChosenProfile?) -> String {
+        let recorded: URL? = switch header.target {
+        case let .url(text): URL(string: text)
+        case .sandbox: chosen?.environment.baseURL
+        }
+        var path = recorded.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false)?.percentEncodedPath } ?? ""
+        while path.hasSuffix("/") { path.removeLast() }
+        return path
+    }
+
+    private static func steps(of transcript: Transcript, path: String, profile: Profile, base: URL, on live: LiveSession,
                               answers: RecordedAnswers) async -> Result<MockScript, TranscriptRun.Failure> {
         var resolver = SecretResolver(environment: [:], demoAccounts: [])
         resolver.ask = { _ in anySecret }
         var steps = Replayer.Steps(path: path, interpreter: live.interpreter, transport: nil, profile: profile,
-                                   baseURL: placeholderBase.absoluteString, resolver: resolver, update: false)
+                                   baseURL: base.absoluteString, resolver: resolver, update: false)
         var served: [MockStep] = []
         var leftOut: [(line: Int, reason: String)] = []
         // `login: EMAIL` in the header: the recording began logged in, so a
@@ -117,9 +137,9 @@ enum MockDerivation {
                         served[served.count - 1].pushes += step.expectation.frames[..<firstSent].filter { $0.direction == .received }
                         step.expectation.frames.removeFirst(firstSent)
                     }
-                    guard let socket = socketStep(step, action, bindings: bindings) else { break }
+                    guard let socket = socketStep(step, action, bindings: bindings, base: base) else { break }
                     served.append(socket)
-                    await bindFrameCaptures(of: step, afterBody: false, bindings: bindings, on: live.interpreter)
+                    await bindFrameCaptures(of: step, afterBody: false, bindings: bindings, base: base, on: live.interpreter)
                 }
                 continue
             }
@@ -139,7 +159,7 @@ enum MockDerivation {
             }
             guard let request = answers.finish() else { continue }
             // Its frames were left out of the replay (nothing sends them here).
-            await bindFrameCaptures(of: step, afterBody: true, bindings: bindings, on: live.interpreter)
+            await bindFrameCaptures(of: step, afterBody: true, bindings: bindings, base: base, on: live.interpreter)
             served.append(MockStep(line: step.line, command: step.command,
                                    trigger: .request(mockRequest(request, command: step.command, secrets: steps.supplied)),
                                    expectation: step.expectation, bindings: bindings))
@@ -151,11 +171,11 @@ enum MockDerivation {
     /// later command lines, as in a replay. Made up in the order the mock
     /// makes them when it answers the step (an HTTP step's body, then its
     /// frames; a socket step's frames alone), so the values agree.
-    private static func bindFrameCaptures(of step: TranscriptStep, afterBody: Bool, bindings: [String: JSONValue],
+    private static func bindFrameCaptures(of step: TranscriptStep, afterBody: Bool, bindings: [String: JSONValue], base: URL,
                                           on interpreter: Interpreter) async {
         let frames = step.expectation.frames.filter { $0.direction == .received }
         guard !frames.isEmpty else { return }
-        var values = Materializer(seed: step.line, bindings: bindings, baseURL: placeholderBase.absoluteString)
+        var values = Materializer(seed: step.line, bindings: bindings, baseURL: base.absoluteString)
         switch step.expectation.body {
         case let .json(expected)? where afterBody: _ = values.value(expected)
         case let .text(lines)? where afterBody: for line in lines { _ = values.text(line) }
@@ -219,10 +239,10 @@ enum MockDerivation {
 
     /// `ws connect` (the socket's path, from its `connected to` line) and
     /// `ws send` (the frame it sent).
-    private static func socketStep(_ step: TranscriptStep, _ action: WebSocketAction, bindings: [String: JSONValue]) -> MockStep? {
+    private static func socketStep(_ step: TranscriptStep, _ action: WebSocketAction, bindings: [String: JSONValue], base: URL) -> MockStep? {
         if case .connect = action {
             guard case let .text(lines)? = step.expectation.body else { return nil }
-            var values = Materializer(seed: step.line, bindings: bindings, baseURL: placeholderBase.absoluteString)
+            var values = Materializer(seed: step.line, bindings: bindings, baseURL: base.absoluteString)
             for line in lines {
                 let text = values.text(line)
                 guard let range = text.range(of: "connected to ") else { continue }
@@ -244,11 +264,15 @@ enum MockDerivation {
         let words = ((try? LineTokenizer.split(command)) ?? []).map(\.text)
         let typed = words.dropFirst().first { $0.hasPrefix("/") || $0.hasPrefix("{{") }
         let written = typed.map { MockRequest.split(String($0.split(separator: "?", maxSplits: 1).first ?? "")) } ?? []
+        // A typed path is the end of the one sent (`/notes/{{id}}` of `/v1/notes/5`, under a base URL's path);
+        // a typed URL (`{{upload_url}}`) is all of it.
+        let offset = concrete.count - written.count
+        let aligned = offset == 0 || offset > 0 && typed?.hasPrefix("/") == true
         let segments: [MockRequest.Segment] = concrete.enumerated().map { n, part in
-            guard written.count == concrete.count, written[n].includes(ascii: "{{") else {
+            guard aligned, n >= offset, written[n - offset].includes(ascii: "{{"), written[n - offset] != "{{base_url}}" else {
                 return part.contains(anySecret) ? .variable(nil) : .literal(part)
             }
-            let inner = written[n]
+            let inner = written[n - offset]
             if inner.hasPrefix("{{"), inner.hasSuffix("}}"), !inner.dropFirst(2).includes(ascii: "{{") {
                 let name = String(inner.dropFirst(2).dropLast(2)).trimmingBlanks()
                 return .variable(name.hasPrefix("secret:") ? nil : name)
@@ -290,6 +314,8 @@ enum MockDerivation {
 final class RecordedAnswers: HTTPTransport, @unchecked Sendable {
     let eventLoop: any EventLoop
     private let profile: Profile
+    /// Where the derivation's requests go (`MockDerivation.placeholderBase`, with the recording's base path).
+    private let base: URL
     private let lock = NSLock()
     private var step: TranscriptStep?
     private var bindings: [String: JSONValue] = [:]
@@ -298,8 +324,9 @@ final class RecordedAnswers: HTTPTransport, @unchecked Sendable {
     private var owesRefresh = false
     private var requests: [PreparedRequest] = []
 
-    init(profile: Profile, eventLoop: any EventLoop) {
+    init(profile: Profile, base: URL = MockDerivation.placeholderBase, eventLoop: any EventLoop) {
         self.profile = profile
+        self.base = base
         self.eventLoop = eventLoop
     }
 
@@ -329,7 +356,7 @@ final class RecordedAnswers: HTTPTransport, @unchecked Sendable {
         let json = [HTTPHeader(name: "Content-Type", value: "application/json")]
         // The session's own refresh, after the 401 below; a step that posts to the refresh path itself (a test of
         // a bogus refresh token, answered 401) is answered as recorded (it got fresh tokens).
-        if owesRefresh, let auth = profile.auth, request.method == "POST", MockRequest.split(auth.refreshPath) == MockRequest.split(request.url.path) {
+        if owesRefresh, let auth = profile.auth, request.method == "POST", MockRequest.split(base.path + auth.refreshPath) == MockRequest.split(request.url.path) {
             owesRefresh = false
             let body = auth.refreshAnswer(accessToken: MockDerivation.anySecret + "-access_token", refreshToken: MockDerivation.anySecret + "-refresh_token")
             return ReceivedResponse(status: 200, reason: "OK", headers: json, body: JSONPrinter.compactUTF8(body))
@@ -346,7 +373,7 @@ final class RecordedAnswers: HTTPTransport, @unchecked Sendable {
         }
         requests.append(request)
         let expectation = step.expectation
-        var values = Materializer(seed: step.line, bindings: bindings, baseURL: MockDerivation.placeholderBase.absoluteString,
+        var values = Materializer(seed: step.line, bindings: bindings, baseURL: base.absoluteString,
                                   secret: { "\(MockDerivation.anySecret)-\($0)" })
         var headers = expectation.headers.map { HTTPHeader(name: $0.name, value: values.text($0.value)) }
         var body: [UInt8] = []

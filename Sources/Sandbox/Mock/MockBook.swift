@@ -294,7 +294,7 @@ final class MockBook: @unchecked Sendable {
         guard request.method == "POST" else { return nil }
         return scripts.first { script in
             guard let path = script.profile.auth?.refreshPath else { return false }
-            return MockRequest.split(path) == request.segments
+            return MockRequest.split(script.basePath + path) == request.segments
         }?.profile
     }
 
@@ -323,7 +323,7 @@ final class MockBook: @unchecked Sendable {
             guard case let .string(text) = value, text.contains(MockRequest.base) else { return value }
             return JSONValue.string(text.replacingOccurrences(of: MockRequest.base, with: baseURL))
         }
-        return Materializer(seed: step.line, bindings: recorded.merging(bindings) { _, session in session }, baseURL: baseURL,
+        return Materializer(seed: step.line, bindings: recorded.merging(bindings) { _, session in session }, baseURL: baseURL + step.basePath,
                             secret: { [tokenLifetime] name in Self.secret(name, signer: signer, lifetime: tokenLifetime) })
     }
 

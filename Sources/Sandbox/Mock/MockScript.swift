@@ -15,13 +15,21 @@ public struct MockScript: Sendable {
     public var torn: TornStep?
     /// Steps left out, each with its line and why (`9: the last response is not JSON`).
     public var leftOut: [(line: Int, reason: String)]
+    /// The path of the base URL it was recorded against (`/v1` of `https://api.example.com/v1`), no
+    /// trailing slash: its requests were sent under it, and its `{{base_url}}` is the mock's address with it.
+    public var basePath: String {
+        didSet { for n in steps.indices { steps[n].basePath = basePath } }
+    }
 
-    public init(file: String, profile: Profile, steps: [MockStep], torn: TornStep? = nil, leftOut: [(line: Int, reason: String)] = []) {
+    public init(file: String, profile: Profile, steps: [MockStep], torn: TornStep? = nil, leftOut: [(line: Int, reason: String)] = [],
+                basePath: String = "") {
         self.file = file
         self.profile = profile
         self.steps = steps
         self.torn = torn
         self.leftOut = leftOut
+        self.basePath = basePath
+        for n in self.steps.indices { self.steps[n].basePath = basePath }
     }
 
     /// The steps an HTTP request sets off, in order.
@@ -50,6 +58,8 @@ public struct MockStep: Sendable {
     public var bindings: [String: JSONValue]
     /// Received frames of the `ws recv` steps right after it: sent once it is answered.
     public var pushes: [ExpectedFrame]
+    /// Its script's `basePath`.
+    var basePath = ""
 
     public init(line: Int, command: String, trigger: Trigger, expectation: Expectation,
                 bindings: [String: JSONValue] = [:], pushes: [ExpectedFrame] = []) {
