@@ -57,7 +57,8 @@ import Testing
         #expect(c.candidates.map(\.text) == ["/api/task-experts", "/api/tasks"])
         #expect(c.commonPrefix == "/api/task")
         #expect(texts("get /api/task") == ["/api/task-experts", "/api/tasks"])
-        #expect(texts("get /api/tasks") == ["/api/tasks"])
+        // Typed whole, an endpoint that goes on offers what follows it too: a second TAB lists them (it listed nothing).
+        #expect(texts("get /api/tasks") == ["/api/tasks", "/api/tasks/{{task_id}}"])
         // /api/tasks goes on (/api/tasks/{id}), so no space is added after it.
         #expect(Completer.complete("get /api/tasks", state: state).candidates.first?.isFinal == false)
         #expect(Completer.complete("get /api/ban", state: state).candidates.first?.isFinal == true)

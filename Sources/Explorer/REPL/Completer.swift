@@ -235,6 +235,12 @@ enum Completer {
         }
         let note = unknown.isEmpty ? nil
             : unknown.map { head + $0 }.joined(separator: ", ") + ": type the value (none seen yet; a list answer's ids are offered here)"
+        // A path typed whole that is an endpoint and goes on (`/api/tasks`, and `/api/tasks/{id}`): the paths
+        // after it are offered with it, so a second TAB lists them (it listed nothing, and added nothing).
+        if candidates.count == 1, candidates[0].text == typed, summaries[typed] != nil, goesOn.contains(typed) {
+            let deeper = paths(typed + "/", method: method, start: start, state: state)
+            return Completion(start: start, candidates: candidates + deeper.candidates, note: deeper.note)
+        }
         return Completion(start: start, candidates: candidates.sorted { $0.text < $1.text }, note: note)
     }
 
