@@ -173,6 +173,9 @@ import Testing
         #expect(run.status == .ok)
         #expect(run.rewritten)
         #expect(run.steps.filter(\.updated).map(\.line) == [Self.number(of: "> get /api/tasks/4", in: original)])
+        // Counted as updated, not passed: "2 passed, 0 failed" read as nothing changed.
+        #expect(ReplayReport(palette: .plain).ending(run).out.hasPrefix("2 steps: 1 passed, 1 updated, 0 failed\n"))
+        #expect(ReplayReport.summary([run, TranscriptRun(path: "x")]) == "1 passed, 1 updated, 0 failed")
         let rewritten = try String(contentsOfFile: path, encoding: .utf8)
         #expect(rewritten.contains("# Bob's essay.\n> get /api/tasks/4\n# price next\nHTTP/1.1 200 OK\n"))
         #expect(rewritten.replacingOccurrences(of: "# price next\n", with: "") == original)

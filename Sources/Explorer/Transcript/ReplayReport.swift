@@ -38,8 +38,10 @@ struct ReplayReport {
         if case .broken? = run.failure, run.steps.isEmpty { return ("", problems(run)) }
         var out = ""
         let failed = run.failedSteps.count
-        out += "\(Self.count(max(run.total, run.steps.count), "step")): \(run.steps.count - failed) passed, \(failed) failed"
-            + notRun(run) + "\n"
+        // Steps `--update` rewrote are said so: "9 passed, 0 failed" over three rewritten read as nothing changed.
+        let updated = run.steps.filter(\.updated).count
+        out += "\(Self.count(max(run.total, run.steps.count), "step")): \(run.steps.count - failed - updated) passed, "
+            + (updated > 0 ? "\(updated) updated, " : "") + "\(failed) failed" + notRun(run) + "\n"
         if run.rewritten {
             out += rewritten(run)
         } else if run.updateDropped {
@@ -87,7 +89,8 @@ struct ReplayReport {
     /// counted as such, not as failed: they were "0 passed, 2 failed".
     static func summary(_ runs: [TranscriptRun]) -> String {
         let count = { (status: ExitStatus) in runs.filter { $0.status == status && $0.skipped == nil }.count }
-        var parts = ["\(count(.ok)) passed", "\(count(.mismatch)) failed"]
+        let updated = runs.filter { $0.status == .ok && $0.rewritten }.count
+        var parts = ["\(count(.ok) - updated) passed"] + (updated > 0 ? ["\(updated) updated"] : []) + ["\(count(.mismatch)) failed"]
         if case let skipped = runs.filter({ $0.skipped != nil }).count, skipped > 0 { parts.append("\(skipped) skipped") }
         if count(.runtime) > 0 { parts.append("\(count(.runtime)) could not run") }
         if count(.parse) > 0 { parts.append("\(count(.parse)) broken") }
