@@ -264,7 +264,11 @@ import Testing
                 == "shop.yaml:39: at $.auth.token: '{{secret:my key}}': a secret's name is letters, digits and _, as in: {{secret:api_key}}")
         #expect(problem(#"{"explorer-profile": 1, "name": "x", "name": "y", "environments": {"a": {"base-url": "http://127.0.0.1:1"}}}"#)
                 == "shop.yaml: at $.name: 'name' appears twice")
-        #expect(with("  get /version:", "  GET /orders:") == "shop.yaml:22: not valid YAML: a key appears twice in one mapping (GET /orders)")
+        // At the second, the line to delete (it was the first's), with where the first is; a top-level key too.
+        #expect(with("  get /version:", "  GET /orders:") == "shop.yaml:34: not valid YAML: a key appears twice in one mapping (GET /orders; first at line 22)")
+        let lines = Self.yaml.split(separator: "\n", omittingEmptySubsequences: false).count
+        #expect(problem(Self.yaml + "\nenvironments:\n  prod: {base-url: \"http://x\"}\n")
+                == "shop.yaml:\(lines + 1): not valid YAML: a key appears twice in one mapping (environments; first at line 3)")
     }
 
     /// docs/profiles.md's catalog example reads as it is written (its flow

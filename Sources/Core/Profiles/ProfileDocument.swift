@@ -207,9 +207,26 @@ struct ProfileDocument {
     private static func line(of error: any Error) -> Int? {
         switch error as? YamlError {
         case let .scanner(_, _, mark, _)?, let .parser(_, _, mark, _)?, let .composer(_, _, mark, _)?: return mark.line
-        case let .duplicatedKeysInMapping(_, context)?: return context.mark.line
+        case let .duplicatedKeysInMapping(duplicates, context)?: return repeated(duplicates, after: context) ?? context.mark.line
         default: return nil
         }
+    }
+
+    /// The line that names a duplicated key again: the one to delete (the
+    /// parser's mark is the first's, so a block appended at line 36 was
+    /// reported at line 4). The first line after the mark that holds the
+    /// key at the mark's column, as a plain or quoted key.
+    private static func repeated(_ keys: [String], after context: YamlError.Context) -> Int? {
+        guard let key = keys.first else { return nil }
+        let lines = context.text.split(separator: "\n", omittingEmptySubsequences: false)
+        let column = context.mark.column - 1
+        guard context.mark.line >= 1, context.mark.line <= lines.count, column >= 0 else { return nil }
+        for n in context.mark.line..<lines.count {
+            let line = lines[n].utf8.dropFirst(column)
+            guard lines[n].utf8.count > column, lines[n].utf8.prefix(column).allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "-") }) else { continue }
+            if ["\(key):", "\"\(key)\":", "'\(key)':"].contains(where: { line.starts(with: $0.utf8) }) { return n + 1 }
+        }
+        return nil
     }
 
     private static func reason(of error: any Error) -> String {
@@ -217,7 +234,10 @@ struct ProfileDocument {
         case let .scanner(_, problem, _, _)?, let .parser(_, problem, _, _)?, let .composer(_, problem, _, _)?:
             // libyaml's own words name one of its functions.
             return problem.hasPrefix("Maximum nesting level") ? "nested more than \(maxDepth) levels deep" : problem
-        case let .duplicatedKeysInMapping(duplicates, _)?: return "a key appears twice in one mapping (\(duplicates.joined(separator: ", ")))"
+        case let .duplicatedKeysInMapping(duplicates, context)?:
+            // Said at its second appearance, with where the first is.
+            let first = repeated(duplicates, after: context) == nil ? "" : "; first at line \(context.mark.line)"
+            return "a key appears twice in one mapping (\(duplicates.joined(separator: ", "))\(first))"
         default: return "\(error)"
         }
     }
