@@ -196,6 +196,24 @@ import Testing
         #expect(out.contains("          ← frame \(n)\n            expected { \"type\": \"typing\", \"user_id\": 2 }\n            got      no frame within 2 s\n"))
     }
 
+    /// Frames a step expects after the socket closed for good (the server
+    /// closed it, no reconnect coming) cannot come: the replay says so at
+    /// once, where it waited each later step's whole timeout (5 s, 10 s)
+    /// and said "no frame within 5 s" of a frame that was never sent.
+    @Test func framesExpectedAfterTheSocketClosedAreSaidNotToComeAtOnce() async throws {
+        let (path, text, _) = try await Self.record(["ws connect {{WS}}/__sandbox/echo --retries 0 --heartbeat 0", #"ws send {"n": 1}"#, "ws recv", "ws close"])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        // The close moved before the send: the send and its echo come after the socket is gone.
+        let steps = text.components(separatedBy: "\n> ")
+        #expect(steps.count == 5, "\(text)")
+        try ([steps[0], steps[1], steps[4], steps[2], steps[3]].joined(separator: "\n> ") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let run = await Replayer(environment: [:]).run(path)
+        #expect(run.status == .mismatch)
+        let sent = try #require(run.failedSteps.first { $0.command.hasPrefix("ws send") })
+        #expect(sent.mismatches.contains(Mismatch(.frame(.sent, 1, JSONPath(components: [])), expected: #"{ "n": 1 }"#,
+                                                  actual: "no frame: the socket was closed before it came")), "\(sent.mismatches)")
+    }
+
     /// A receipt expected before the ack, that never comes: a difference in
     /// its place, not "out of order" (any order would not pass it either).
     @Test func aFrameThatNeverCameBeforeOneThatDidIsADifferenceNotAnOrder() async throws {

@@ -27,6 +27,8 @@ public struct Observation: Sendable, Equatable {
     /// How long a replay waited for `frames`, in seconds: fewer came than
     /// the step expects means none more came in that time.
     public var frameWait: Double?
+    /// Why no more frames could come, when the wait ended for it (`the socket was closed`).
+    public var framesEnded: String?
 
     public init(refreshed: Bool = false, status: Int? = nil, reason: String = "", headers: [HTTPHeader] = [],
                 body: Body? = nil, errors: [String] = [], notes: [String] = [], frames: [ObservedFrame] = [], frameWait: Double? = nil) {

@@ -67,7 +67,8 @@ public struct TranscriptMatcher: Sendable {
         matchLines(expected.notes, observed.notes, place: Mismatch.Place.note, into: &found)
         for direction in [FrameDirection.sent, .received] {
             matchFrames(expected.frames.filter { $0.direction == direction }, observed.frames.filter { $0.direction == direction },
-                        direction: direction, inAnyOrder: expected.framesInAnyOrder, wait: observed.frameWait, into: &found)
+                        direction: direction, inAnyOrder: expected.framesInAnyOrder, wait: observed.frameWait, ended: observed.framesEnded,
+                        into: &found)
         }
         return found
     }
@@ -77,8 +78,8 @@ public struct TranscriptMatcher: Sendable {
     /// A live frame that fails here but matches a later expected frame is
     /// said to be out of order.
     private mutating func matchFrames(_ expected: [ExpectedFrame], _ live: [ObservedFrame], direction: FrameDirection,
-                                      inAnyOrder: Bool, wait: Double?, into found: inout [Mismatch]) {
-        let none = wait.map { "no frame within \(Self.seconds($0))" } ?? "no such frame"
+                                      inAnyOrder: Bool, wait: Double?, ended: String? = nil, into found: inout [Mismatch]) {
+        let none = ended.map { "no frame: \($0)" } ?? wait.map { "no frame within \(Self.seconds($0))" } ?? "no such frame"
         if inAnyOrder {
             var used = Set<Int>()
             for (n, frame) in expected.enumerated() {

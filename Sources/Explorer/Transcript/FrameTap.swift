@@ -22,6 +22,25 @@ final class FrameTap: @unchecked Sendable {
     private var nextID = 0
     /// Frames a subscriber has not taken yet are dropped, oldest first, past this.
     static let queueLimit = 10_000
+    /// Whether the socket is gone for good (closed, no reconnect coming): a
+    /// wait for frames ends at once. A replay whose server closed the socket
+    /// waited each later step's whole timeout for frames that could not come.
+    private var socketGone = false
+
+    /// A socket opens (`ws connect`): frames may come.
+    func socketStarted() { lock.withLock { socketGone = false } }
+
+    /// The socket is gone for good: those waiting for frames stop.
+    func socketEnded() {
+        let waiting = lock.withLock {
+            socketGone = true
+            return Array(waiters.values)
+        }
+        waiting.forEach { $0.yield() }
+    }
+
+    /// Whether the socket is gone for good.
+    var isSocketGone: Bool { lock.withLock { socketGone } }
 
     /// A line (a step) begins: frames from now on came in it. Returns its number.
     @discardableResult
@@ -120,14 +139,17 @@ final class FrameSubscription: @unchecked Sendable {
 
     deinit { tap.unsubscribe(id) }
 
+    /// Whether the socket is gone for good (no frame can come).
+    var socketGone: Bool { tap.isSocketGone }
+
     /// Every frame queued so far, or those that came before line `before`.
     func takeAll(before: Int? = nil) -> [ObservedFrame] { tap.take(id, sent: nil, received: nil, before: before).frames }
 
     /// Waits up to `timeout` seconds until `sent` sent and `received`
     /// received frames have come, then takes them (fewer when the time ran
-    /// out); frames beyond those stay for later steps.
+    /// out, or the socket is gone); frames beyond those stay for later steps.
     nonisolated(nonsending) func take(sent: Int, received: Int, timeout: Double) async -> [ObservedFrame] {
-        func enough() -> Bool { tap.count(id, .sent) >= sent && tap.count(id, .received) >= received }
+        func enough() -> Bool { tap.count(id, .sent) >= sent && tap.count(id, .received) >= received || tap.isSocketGone }
         if !enough() {
             // Woken by each frame posted, without polling; a timer (or Ctrl-C) ends the wait.
             let (signal, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))

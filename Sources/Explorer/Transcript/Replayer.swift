@@ -588,6 +588,8 @@ struct Replayer: Sendable {
                 observation.frames = await frames.take(sent: step.expectation.frameCount(.sent),
                                                        received: step.expectation.frameCount(.received), timeout: wait)
                 observation.frameWait = wait
+                // The socket closed for good: nothing more could come, and the wait ended for it.
+                if frames.socketGone { observation.framesEnded = "the socket was closed before it came" }
             }
             // Shared with the interpreter, not copied: every copy or merge of
             // all variables, or of all captures, at each step made a replay

@@ -197,6 +197,7 @@ extension Interpreter {
         if reconciler == nil { options.messageIDPath = nil }
         let socket = WebSocketSession(address: address, session: session, options: options, reconciler: reconciler)
         sockets = SocketState(socket: socket, listener: sockets.listener, live: sockets.live, options: options, keepsNoHeartbeats: sockets.keepsNoHeartbeats)
+        frameTap.socketStarted()
         sockets.pump = Task {
             for await event in socket.events where sockets.socket === socket { self.handle(event) }
             if sockets.socket === socket { ended() }
@@ -236,6 +237,7 @@ extension Interpreter {
     private func ended() {
         sockets.ended = true
         sockets.waiter?.finish()
+        frameTap.socketEnded()
     }
 
     private func handle(_ event: WebSocketEvent) {
