@@ -235,8 +235,11 @@ import Testing
             #expect(rejected.contains("401"))
             guard case let .failure(refused, _) = try await run("ws connect ws://127.0.0.1:1/") else { throw SocketFailure("opened") }
             #expect(refused == "connection refused: ws://127.0.0.1:1/")
+            // What a socket that never opened gets is said so, not "the socket is closed".
+            guard case let .failure(none, _) = try await run("ws recv --timeout 5") else { throw SocketFailure("a frame") }
+            #expect(none == "no frame: the socket never opened (its ws connect failed)")
             // Nothing was open: ws close does not say it closed something.
-            #expect(try await run("ws close").shownText == "no WebSocket open (forgot the closed one)")
+            #expect(try await run("ws close").shownText == "no WebSocket open: the socket never opened (its ws connect failed)")
             #expect(try await run("ws close").shownText == "no WebSocket")
         }
     }

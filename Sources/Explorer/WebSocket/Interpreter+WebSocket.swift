@@ -154,8 +154,10 @@ extension Interpreter {
             guard let socket = sockets.socket else { return .message("no WebSocket") }
             // One that failed to connect, or that the server closed, is only forgotten.
             let wasOpen = await socket.state != .closed
+            let why = sockets.closedBy
             await closeSocket()
-            return .message(wasOpen ? "closed" : "no WebSocket open (forgot the closed one)")
+            // Why it was closed already, as `ws send` and `ws recv` say it ("forgot the closed one" said nothing).
+            return .message(wasOpen ? "closed" : "no WebSocket open: " + (why ?? "it was closed"))
         }
     }
 
@@ -207,7 +209,11 @@ extension Interpreter {
             await socket.close()
             return .failure(Task.isCancelled ? Interpreter.cancelled : "the connection ended before it opened", .runtime)
         }
-        if case let .failure(failed) = sockets.firstResult { return .failure(failed.line, .runtime) }
+        if case let .failure(failed) = sockets.firstResult {
+            // A later `ws recv` or `ws send` said "the socket is closed" of one that never opened.
+            sockets.closedBy = "the socket never opened (its ws connect failed)"
+            return .failure(failed.line, .runtime)
+        }
         let shown = await socket.displayURL ?? "the socket"
         // Session headers and certificate go only to the backend's origin: said when a socket elsewhere goes without them.
         var lines = ["connected to \(shown)"]
