@@ -171,7 +171,7 @@ def test_test_with_jobs_and_update_rewrites_only_what_differs(tmp_path):
 
     result = explorer(["test", "--jobs", "3", "--update", str(suite)], tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert result.stdout.splitlines()[-1] == "3 passed, 0 failed"
+    assert result.stdout.splitlines()[-1] == "2 passed, 1 updated, 0 failed"
     assert f"UPDATED {suite / 'chat.transcript'}" in result.stdout
     line = next(n for n, text in enumerate(originals["chat"].splitlines(), 1) if text.startswith("> ws send") and "I can come at 10." in text)
     assert f"rewrote {suite / 'chat.transcript'}: new expectations for the step at line {line}" in result.stdout
