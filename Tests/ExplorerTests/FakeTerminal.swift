@@ -100,4 +100,9 @@ final class FakeTerminal: Terminal, @unchecked Sendable {
         guard !isInteractive else { return nil }
         return { [weak self] text in self?.out(text) }
     }
+    /// As the real terminals: a script says what happens to its socket on standard error.
+    func asyncErrors() -> (@Sendable (String) -> Void)? {
+        guard !isInteractive else { return nil }
+        return { [weak self] text in self?.err(text) }
+    }
 }

@@ -466,6 +466,25 @@ def test_a_script_shows_the_servers_own_close_code_and_reason(env, socket_server
     assert result.returncode != 0
 
 
+def test_a_script_says_on_standard_error_that_its_socket_dropped_and_opened_again(env, socket_server):
+    # In a script the REPL's "connection lost" and "open again" were never said:
+    # `ws recv 2` got one frame from each of two connections as if from one.
+    def drops(server, conn):
+        websocket_handshake(server, conn)
+        conn.sendall(text_frame(b'{"greeting":1}'))
+        time.sleep(0.3)
+        conn.close()
+
+    server = socket_server(drops)
+    result = script(env, f"http://127.0.0.1:{server.port}",
+                    [f"ws connect ws://127.0.0.1:{server.port}/ --retries 1 --backoff 0.2 --heartbeat 0", "ws recv 2 --timeout 10"])
+    assert result.stdout.count('{"greeting":1}') == 2, result.stdout + result.stderr
+    lines = result.stderr.splitlines()
+    said = [line.split(" ", 1)[1] for line in lines if re.match(r"^\d\d:\d\d:\d\d [·!] ", line)]
+    assert said[:4] == ["· connection lost", "· retrying in 0.2 s (try 1 of 1)", "· reconnecting (try 1 of 1)", "· open again"], result.stderr
+    assert "\x1b" not in result.stderr, "no colour into a pipe"
+
+
 def test_a_servers_close_is_recorded_and_its_replay_waits_for_it(env, socket_server, tmp_path):
     # The close was shown, not written: a `ws status` or `ws send` after it failed every replay (the socket
     # was still open there). It is a line of its own, `← (closed 4003: quota exceeded)`, waited for as a frame.

@@ -48,6 +48,7 @@ final class SessionController {
         self.offline = offline
         self.target = target
         writeStreamedRows()
+        if !terminal.isInteractive { listenToSockets() }
     }
 
     /// A script's streamed answers (`-c 'get /events'`) are written row by
@@ -408,6 +409,7 @@ final class SessionController {
         case let .success(next):
             let socketsHeard = listensToSockets
             interpreter = next.interpreter
+            writeStreamedRows()
             if socketsHeard { listenToSockets() }
             if !supplied.isEmpty { shareSuppliedSecrets() }
             let login = interpreter.session.profile.auth != nil ? "; logged out there unless a login for it was kept" : ""
@@ -462,6 +464,15 @@ final class SessionController {
     }
 
     private func listenToSockets() {
+        guard terminal.isInteractive else {
+            // A script (`-c`, `run`, a pipe): what happens to the socket (lost, reconnecting, open again, closed
+            // by the server) goes to standard error as it happens; its frames wait for `ws recv`. A `ws recv 2`
+            // got frames of two connections, and nothing said the first had dropped.
+            guard let post = terminal.asyncErrors() else { return }
+            listensToSockets = true
+            runBlocking { [interpreter, frameRenderer] in await interpreter.setSocketStateListener { post(frameRenderer.value.notice($0)) } }
+            return
+        }
         guard let post = terminal.asyncOutput() else { return }
         listensToSockets = true
         runBlocking { [interpreter, frameRenderer] in

@@ -39,6 +39,14 @@ protocol Terminal: AnyObject {
     /// Where a script writes a streamed answer's rows as they come (its
     /// standard output); nil at the REPL, whose `asyncOutput` shows them.
     func streamedOutput() -> (@Sendable (String) -> Void)?
+    /// Where a script says what happens to its socket as it happens (lost,
+    /// reconnecting, closed by the server: its standard error); nil at the
+    /// REPL, whose `asyncOutput` shows it above the prompt.
+    func asyncErrors() -> (@Sendable (String) -> Void)?
+}
+
+extension Terminal {
+    func asyncErrors() -> (@Sendable (String) -> Void)? { nil }
 }
 
 /// The REPL's terminal: libedit for lines, history and TAB; C stdio for output.
@@ -89,4 +97,5 @@ final class PlainTerminal: Terminal {
     func takeInterrupts() -> Int { 0 }
     func asyncOutput() -> (@Sendable (String) -> Void)? { nil }
     func streamedOutput() -> (@Sendable (String) -> Void)? { { [console] in console.out($0) } }
+    func asyncErrors() -> (@Sendable (String) -> Void)? { { [console] in console.err($0) } }
 }

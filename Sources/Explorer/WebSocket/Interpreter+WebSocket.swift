@@ -13,6 +13,9 @@ struct SocketState {
     var firstResult: Result<Void, ConnectFailed>?
     /// Hears every notice as it happens (the REPL prints them above the line); nil in scripts.
     var listener: (@Sendable (SocketNotice) -> Void)?
+    /// In a script, hears what happens to the socket as it happens (lost, reconnecting, closed by the
+    /// server: its standard error); its frames wait for `ws recv`.
+    var stateListener: (@Sendable (SocketNotice) -> Void)?
     /// Whether a frame no `ws recv` waits for counts as shown as it arrives
     /// (the REPL), rather than kept for the next `ws recv` (a script). A
     /// replay takes it from its transcript (`frames: live`), so a REPL's
@@ -56,6 +59,11 @@ extension Interpreter {
     /// Where notices go while the REPL waits for input.
     func setSocketListener(_ listener: (@Sendable (SocketNotice) -> Void)?) {
         sockets.listener = listener
+    }
+
+    /// Where a script's socket says what happens to it (`SocketState.stateListener`).
+    func setSocketStateListener(_ listener: (@Sendable (SocketNotice) -> Void)?) {
+        sockets.stateListener = listener
     }
 
     /// Whether frames nobody waits for are shown as they come rather than kept (`SocketState.live`).
@@ -198,7 +206,8 @@ extension Interpreter {
         // elsewhere an edit, or a real second delivery, of a message was dropped unseen.
         if reconciler == nil { options.messageIDPath = nil }
         let socket = WebSocketSession(address: address, session: session, options: options, reconciler: reconciler)
-        sockets = SocketState(socket: socket, listener: sockets.listener, live: sockets.live, options: options, keepsNoHeartbeats: sockets.keepsNoHeartbeats)
+        sockets = SocketState(socket: socket, listener: sockets.listener, stateListener: sockets.stateListener, live: sockets.live, options: options,
+                              keepsNoHeartbeats: sockets.keepsNoHeartbeats)
         frameTap.socketStarted()
         sockets.pump = Task {
             for await event in socket.events where sockets.socket === socket { self.handle(event) }
@@ -313,7 +322,11 @@ extension Interpreter {
         case let .reconcileFailed(line):
             notices.append(.init(time: now, kind: .problem, text: "reconcile failed: \(line)"))
         }
-        if let listener = sockets.listener { notices.forEach(listener) }
+        if let listener = sockets.listener {
+            notices.forEach(listener)
+        } else if let states = sockets.stateListener {
+            notices.filter { $0.kind == .state || $0.kind == .problem }.forEach(states)
+        }
         sockets.waiter?.yield()
     }
 
