@@ -561,19 +561,43 @@ func answersOnceThenDropsTheNext(_ peer: LocalHTTPServer.Peer) {
         return LiveTransport(options: options)
     }
 
+    /// A plain-http request goes to the proxy whole (`GET http://host/path`),
+    /// as curl and HTTPie send it: it went through a CONNECT tunnel, which a
+    /// proxy that tunnels only to port 443 (Squid's default) refused.
+    @Test func aPlainHTTPRequestGoesToTheProxyWhole() async throws {
+        let proxy = try LocalHTTPServer(patience: 60, LocalHTTPServer.answersOK)
+        defer { proxy.stop() }
+        try await using(transport(through: proxy, user: "me:s%40cret")) { (transport) async throws in
+            for path in ["/a?b=1", "/c"] {
+                let answer = try await transport.send(PreparedRequest(method: "GET", url: URL(string: "http://backend.test:8080\(path)")!))
+                #expect(answer.body == Array("ok".utf8))
+            }
+        }
+        let credentials = "Proxy-Authorization: Basic \(Data("me:s@cret".utf8).base64EncodedString())\r\n"
+        #expect(proxy.receivedHeads.map { String(decoding: $0, as: UTF8.self) }
+                == ["GET http://backend.test:8080/a?b=1 HTTP/1.1\r\nHost: backend.test:8080\r\n\(credentials)\r\n",
+                    "GET http://backend.test:8080/c HTTP/1.1\r\nHost: backend.test:8080\r\n\(credentials)\r\n"])
+    }
+
     @Test func requestsGoThroughOneTunnelAsTheyWouldGoStraight() async throws {
         let backend = try LocalHTTPServer(patience: 60, answersZeroOr("ok"))
         defer { backend.stop() }
         let proxy = try proxy(to: backend.port)
         defer { proxy.stop() }
         let url = URL(string: "http://backend.test:\(backend.port)/a?b=1")!
+        // A plain-http request asks for a tunnel as a socket's handshake does (`tunnelsThroughProxy`).
+        func tunnelled(_ method: String, _ url: URL, body: [UInt8]? = nil) -> PreparedRequest {
+            var request = PreparedRequest(method: method, url: url, body: body)
+            request.tunnelsThroughProxy = true
+            return request
+        }
         try await using(transport(through: proxy, user: "me:s%40cret")) { (transport) async throws in
             for method in ["GET", "POST", "GET"] {
-                let answer = try await transport.send(PreparedRequest(method: method, url: url, body: method == "POST" ? Array("{}".utf8) : nil))
+                let answer = try await transport.send(tunnelled(method, url, body: method == "POST" ? Array("{}".utf8) : nil))
                 #expect(answer.body == Array("ok".utf8))
             }
             let error = await #expect(throws: TransportError.self) {
-                try await transport.send(PreparedRequest(method: "GET", url: URL(string: "http://backend.test:\(backend.port)/zero")!))
+                try await transport.send(tunnelled("GET", URL(string: "http://backend.test:\(backend.port)/zero")!))
             }
             #expect(error?.kind == .badAnswer, "a status under 100 through a proxy is one line too")
         }
@@ -620,9 +644,9 @@ func answersOnceThenDropsTheNext(_ peer: LocalHTTPServer.Peer) {
         }
         defer { proxy.stop() }
         try await using(transport(through: proxy)) { (transport) async throws in
-            let error = await #expect(throws: TransportError.self) {
-                try await transport.send(PreparedRequest(method: "GET", url: URL(string: "http://backend.test:9/x")!, timeout: .milliseconds(300)))
-            }
+            var request = PreparedRequest(method: "GET", url: URL(string: "http://backend.test:9/x")!, timeout: .milliseconds(300))
+            request.tunnelsThroughProxy = true
+            let error = await #expect(throws: TransportError.self) { try await transport.send(request) }
             #expect(error?.description == "backend.test:9 did not answer in time: the proxy http://127.0.0.1:\(proxy.port) "
                     + "did not open a tunnel within 0.3 s (--timeout changes it)")
         }
@@ -632,9 +656,9 @@ func answersOnceThenDropsTheNext(_ peer: LocalHTTPServer.Peer) {
         let proxy = try proxy(to: 9, answer: answer)
         defer { proxy.stop() }
         try await using(transport(through: proxy)) { (transport) async throws in
-            let error = await #expect(throws: TransportError.self) {
-                try await transport.send(PreparedRequest(method: "GET", url: URL(string: "http://backend.test:9/x")!))
-            }
+            var request = PreparedRequest(method: "GET", url: URL(string: "http://backend.test:9/x")!)
+            request.tunnelsThroughProxy = true
+            let error = await #expect(throws: TransportError.self) { try await transport.send(request) }
             #expect(error?.description == "request to backend.test:9 failed: the proxy http://127.0.0.1:\(proxy.port) (HTTP_PROXY/HTTPS_PROXY): \(said)")
         }
     }

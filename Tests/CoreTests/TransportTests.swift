@@ -655,6 +655,12 @@ extension Result {
                 #expect(error.description == "HTTP_PROXY=\(shown): not a proxy URL explorer can read (http://[USER:PASSWORD@]HOST:PORT), so nothing is sent (unset it to go direct)")
             }
         }
+        // ALL_PROXY for a scheme with none of its own (it was not read: requests went around the proxy);
+        // each proxy knows the variable that named it, for its errors.
+        let all = try #require(try ProxyRules(environment: ["ALL_PROXY": "http://all:3128", "https_proxy": "http://tls:3129"]))
+        #expect(all.http?.description == "http://all:3128" && all.http?.variable == "ALL_PROXY")
+        #expect(all.https?.description == "http://tls:3129" && all.https?.variable == "https_proxy")
+        #expect(throws: ProxyRules.Unsupported(variable: "all_proxy", value: "socks5://p:1")) { try ProxyRules(environment: ["all_proxy": "socks5://p:1"]) }
         let ranges = try #require(try ProxyRules(environment: ["HTTP_PROXY": "http://p:1", "NO_PROXY": "127.0.0.0/8, fd00::/8, 192.168.1.7"]))
         #expect(ranges.proxy(for: URL(string: "http://127.4.5.6:8080/")!) == nil, "an address in a range goes direct")
         #expect(ranges.proxy(for: URL(string: "http://[fd12::1]/")!) == nil)

@@ -1,11 +1,14 @@
 """HTTP_PROXY through the built binary: a request to a backend goes through
-the proxy the environment names (a CONNECT tunnel, with the proxy's
-credentials), and straight to a host NO_PROXY names. The proxy is a small
-Python server that records each CONNECT and tunnels `backend.test`, a name
-only it can resolve, to a local backend.
+the proxy the environment names (plain http whole, as curl sends it; a
+socket through a CONNECT tunnel; with the proxy's credentials), and straight
+to a host NO_PROXY names. The proxy is a small Python server that records
+each request and CONNECT and forwards `backend.test`, a name only it can
+resolve, to a local backend.
 """
 import base64
+import http.client
 import json
+import urllib.parse
 
 import select
 import socket
@@ -24,6 +27,19 @@ class Backend(QuietHandler):
 class Proxy(QuietHandler):
     seen = []
     backend = 0
+
+    def do_GET(self):
+        # A plain-http request comes whole: `GET http://backend.test:9/things?a=1`.
+        Proxy.seen.append((self.path, self.headers.get("Proxy-Authorization")))
+        parts = urllib.parse.urlsplit(self.path)
+        if parts.hostname != "backend.test":
+            self.send_error(502)
+            return
+        upstream = http.client.HTTPConnection("127.0.0.1", Proxy.backend, timeout=10)
+        upstream.request("GET", parts.path + ("?" + parts.query if parts.query else ""))
+        answer = upstream.getresponse()
+        self.reply(answer.status, answer.read(), [("Content-Type", answer.getheader("Content-Type"))])
+        upstream.close()
 
     def do_CONNECT(self):
         Proxy.seen.append((self.path, self.headers.get("Proxy-Authorization")))
@@ -65,8 +81,16 @@ def test_requests_go_through_the_proxy_the_environment_names(proxy, tmp_path):
     assert result.returncode == 0, result.stderr
     assert '"via": "proxy"' in result.stdout
     assert '"path": "/things?a=1"' in result.stdout
-    assert Proxy.seen[0][0] == "backend.test:9"
+    # Whole, as curl and HTTPie send it: a CONNECT to port 9 was refused by a proxy that tunnels only to 443.
+    assert Proxy.seen[0][0] == "http://backend.test:9/things?a=1"
     assert Proxy.seen[0][1] == "Basic " + base64.b64encode(b"me:s3cret").decode()
+
+
+def test_all_proxy_is_the_proxy_of_a_scheme_with_none_of_its_own(proxy, tmp_path):
+    # It was not read: on a network where traffic must go through the proxy, requests went around it.
+    result = explorer(tmp_path, {"ALL_PROXY": f"http://127.0.0.1:{proxy}"}, "get /things")
+    assert result.returncode == 0 and '"via": "proxy"' in result.stdout, result.stderr
+    assert Proxy.seen[0][0] == "http://backend.test:9/things"
 
 
 def test_a_host_no_proxy_names_goes_straight(proxy, tmp_path):
@@ -84,7 +108,10 @@ def test_a_proxy_that_is_down_is_named_and_one_we_cannot_use_stops_the_session(t
     closed.close()
     down = explorer(tmp_path, {"HTTP_PROXY": f"http://127.0.0.1:{port}"}, "get /things")
     assert down.returncode == 3
-    assert f"the proxy http://127.0.0.1:{port} (HTTP_PROXY/HTTPS_PROXY) refused the connection" in down.stderr, down.stderr
+    # Named by the variable it came from (with http_proxy and HTTP_PROXY both set, which one was not said).
+    assert f"the proxy http://127.0.0.1:{port} (HTTP_PROXY) refused the connection" in down.stderr, down.stderr
+    lower = explorer(tmp_path, {"http_proxy": f"http://127.0.0.1:{port}", "HTTP_PROXY": "http://127.0.0.1:1"}, "get /things")
+    assert f"the proxy http://127.0.0.1:{port} (http_proxy) refused the connection" in lower.stderr, lower.stderr
     unusable = explorer(tmp_path, {"HTTP_PROXY": "socks5://me:s3cret@127.0.0.1:1"}, "get /things")
     assert unusable.returncode == 1
     assert unusable.stderr == ("error: HTTP_PROXY=socks5://me:***@127.0.0.1:1: only http:// proxies are supported, "
@@ -135,5 +162,5 @@ def test_a_websocket_a_proxy_refuses_says_what_the_proxy_answered(http_server, t
         env = isolated_env(tmp_path, no_proxy=True, HTTP_PROXY=proxy_url)
         result = run_explorer(["--base-url", "http://backend.test:9"], input="ws connect /socket --heartbeat 0 --retries 0\n", env=env)
         out = result.stdout + result.stderr
-        assert f"could not connect to ws://backend.test:9/socket: the proxy http://127.0.0.1:{port} (HTTP_PROXY/HTTPS_PROXY): {said}" in out, out
+        assert f"could not connect to ws://backend.test:9/socket: the proxy http://127.0.0.1:{port} (HTTP_PROXY): {said}" in out, out
         assert "Proxy handshake failed" not in out and "wrong" not in out, out

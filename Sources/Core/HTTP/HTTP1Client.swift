@@ -42,6 +42,8 @@ final class HTTP1Client: @unchecked Sendable {
         var port: Int
         var tls: TLSOptions?
         var proxy: ProxyRules.Proxy?
+        /// Through the proxy's CONNECT tunnel (https, a socket's handshake); else sent to it whole.
+        var tunnels: Bool
     }
 
     init(loop: any EventLoop, connectTimeout: TimeAmount, streamLimit: Int) {
@@ -61,7 +63,7 @@ final class HTTP1Client: @unchecked Sendable {
     nonisolated(nonsending) func send(_ request: PreparedRequest, through proxy: ProxyRules.Proxy?, host: String,
                                       deadline: TimeAmount) async throws -> CollectedAnswer {
         let secure = request.url.scheme?.lowercased() == "https" ? try context(for: request.tls ?? TLSOptions(), host: host) : nil
-        let route = Route(secure: secure, proxy: proxy)
+        let route = Route(secure: secure, proxy: proxy, tunnels: proxy != nil && (secure != nil || request.tunnelsThroughProxy))
         do {
             // An upgrade (a WebSocket handshake asked again to hear its refusal) goes on a new
             // connection, as browsers open one: Hummingbird answers one on a used connection 307.
@@ -78,6 +80,10 @@ final class HTTP1Client: @unchecked Sendable {
     private struct Route {
         let secure: Secure?
         let proxy: ProxyRules.Proxy?
+        /// Through a CONNECT tunnel: https (the proxy sees only the host), or asked for. Plain http goes
+        /// to the proxy whole, as curl and HTTPie send it: a proxy that opens tunnels only to port 443
+        /// (Squid's default) refused every http:// request to a staging host on 8080.
+        let tunnels: Bool
     }
 
     /// A request's TLS: the options it asked for and the context made of them.
@@ -190,7 +196,7 @@ final class HTTP1Client: @unchecked Sendable {
         let host = request.url.host ?? ""
         let secure = route.secure
         let port = request.url.port ?? (secure == nil ? 80 : 443)
-        let key = Destination(host: host, port: port, tls: secure?.options, proxy: route.proxy)
+        let key = Destination(host: host, port: port, tls: secure?.options, proxy: route.proxy, tunnels: route.tunnels)
         while reuse, let connection = idle[key]?.popLast() {
             guard connection.channel.isActive else { continue }
             // Past the idle time the server announced, it may be closing it now.
@@ -207,7 +213,7 @@ final class HTTP1Client: @unchecked Sendable {
         // TLS server name (SNI); the certificate is checked against it all the same.
         let isAddress = (try? SocketAddress(ipAddress: host, port: port)) != nil
         let (peer, peerPort) = route.proxy.map { ($0.host, $0.port) } ?? (host, port)
-        let tunnel = route.proxy.map { ProxyTunnel(to: host, port: port, through: $0, for: exchange.host) }
+        let tunnel = route.tunnels ? route.proxy.map { ProxyTunnel(to: host, port: port, through: $0, for: exchange.host) } : nil
         let bootstrap = ClientBootstrap(group: loop)
             .connectTimeout(connectTimeout)
             .channelInitializer { channel in
@@ -269,7 +275,7 @@ final class HTTP1Client: @unchecked Sendable {
         let sent = loop.makePromise(of: Void.self)
         sent.futureResult.whenSuccess { exchange.isSent = true }
         let body = request.body.flatMap { $0.isEmpty ? nil : $0 }
-        channel.write(HTTPClientRequestPart.head(Self.head(of: request)), promise: body == nil ? sent : nil)
+        channel.write(HTTPClientRequestPart.head(Self.head(of: request, through: key.tunnels ? nil : key.proxy)), promise: body == nil ? sent : nil)
         if let body {
             // The whole body in one write: NIO sends it as the socket takes
             // it, and the answer is read meanwhile (a 413 before the upload ends).
@@ -283,11 +289,22 @@ final class HTTP1Client: @unchecked Sendable {
         idle[key, default: []].append(connection)
     }
 
-    /// The head as `-v` shows it (`PreparedRequest.wireHeaders`).
-    static func head(of request: PreparedRequest) -> HTTPRequestHead {
+    /// The head as `-v` shows it (`PreparedRequest.wireHeaders`). To a
+    /// `proxy` (plain http, no tunnel), its target is the whole URL (RFC 9112
+    /// §3.2.2), with the proxy URL's credentials, which `-v` does not show.
+    static func head(of request: PreparedRequest, through proxy: ProxyRules.Proxy? = nil) -> HTTPRequestHead {
         var headers = HTTPHeaders()
         for header in request.wireHeaders { headers.add(name: header.name, value: header.value) }
-        return HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: request.method), uri: request.target, headers: headers)
+        var target = request.target
+        if let proxy {
+            var origin = URLComponents()
+            origin.scheme = request.url.scheme
+            origin.host = request.url.host
+            origin.port = request.url.port
+            target = (origin.string ?? "") + target
+            if let authorization = proxy.authorization { headers.add(name: "Proxy-Authorization", value: authorization) }
+        }
+        return HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: request.method), uri: target, headers: headers)
     }
 
     private static func asksToClose(_ request: PreparedRequest) -> Bool {
@@ -579,8 +596,8 @@ private final class ProxyTunnel: ChannelDuplexHandler, RemovableChannelHandler, 
 
     func channelActive(context: ChannelHandlerContext) {
         var head = "CONNECT \(target) HTTP/1.1\r\nHost: \(target)\r\n"
-        if let user = proxy.user {
-            head += "Proxy-Authorization: Basic \(Data("\(user):\(proxy.password ?? "")".utf8).base64EncodedString())\r\n"
+        if let authorization = proxy.authorization {
+            head += "Proxy-Authorization: \(authorization)\r\n"
         }
         context.writeAndFlush(Self.wrapOutboundOut(ByteBuffer(string: head + "\r\n")), promise: nil)
         context.fireChannelActive()
@@ -645,7 +662,7 @@ private final class ProxyTunnel: ChannelDuplexHandler, RemovableChannelHandler, 
     }
 
     private func failure(_ reason: String) -> TransportError {
-        TransportError(kind: .other, host: host, detail: "the proxy \(proxy) (HTTP_PROXY/HTTPS_PROXY): \(reason)")
+        TransportError(kind: .other, host: host, detail: "the proxy \(proxy) (\(proxy.variable)): \(reason)")
     }
 
     private func failHeld(_ error: any Error) {

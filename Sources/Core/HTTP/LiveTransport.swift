@@ -92,7 +92,7 @@ public final class LiveTransport: HTTPTransport {
             }
             // Through a proxy, a connection that cannot be made is the proxy's, not the backend's.
             if let proxy = options.proxies?.proxy(for: request.url), [.connectionRefused, .dns].contains(failure.kind) {
-                throw TransportError(kind: .other, host: host, detail: "the proxy \(proxy) (HTTP_PROXY/HTTPS_PROXY) "
+                throw TransportError(kind: .other, host: host, detail: "the proxy \(proxy) (\(proxy.variable)) "
                                      + (failure.kind == .dns ? "cannot be resolved" : "refused the connection"))
             }
             throw failure

@@ -20,6 +20,11 @@ public struct PreparedRequest: Sendable, Equatable {
     /// The body holds a secret (a `{{secret:NAME}}`, a secret variable, a
     /// token) under any name: a 307 or 308 would send it to another origin.
     public var bodyHoldsSecret = false
+    /// Through a proxy, a plain-http request is sent to it whole
+    /// (`GET http://host:port/path`), as curl and HTTPie send one; with this,
+    /// through a CONNECT tunnel, as a socket goes (a handshake asked again to
+    /// hear the proxy's refusal of one).
+    public var tunnelsThroughProxy = false
 
     public init(method: String, url: URL, headers: [HTTPHeader] = [], body: [UInt8]? = nil, timeout: Duration? = nil) {
         self.method = method

@@ -1,8 +1,9 @@
 import Foundation
 
 /// Which proxy a request goes through, from the environment as curl reads
-/// it: `HTTP_PROXY` for http URLs, `HTTPS_PROXY` for https ones (lower-case
-/// names too, which win), none for a host `NO_PROXY` names. `NO_PROXY` is a
+/// it: `HTTP_PROXY` for http URLs, `HTTPS_PROXY` for https ones, `ALL_PROXY`
+/// for either when its own is not set (lower-case names too, which win),
+/// none for a host `NO_PROXY` names. `NO_PROXY` is a
 /// comma-separated list of hosts, each covering its subdomains
 /// (`example.com`, `.example.com`), with an optional `:port`, of IP ranges
 /// (`10.0.0.0/8`, `fd00::/8`) covering the addresses in them, or `*` for all.
@@ -13,6 +14,8 @@ public struct ProxyRules: Sendable, Equatable {
         public let port: Int
         public let user: String?
         public let password: String?
+        /// The environment variable that named it (`https_proxy`, `ALL_PROXY`), for messages.
+        public var variable = "HTTP_PROXY/HTTPS_PROXY"
 
         /// An `http://` proxy URL (`host:port` alone is read as one); nil for what is not.
         public init?(_ text: String) {
@@ -30,6 +33,11 @@ public struct ProxyRules: Sendable, Equatable {
 
         /// `http://proxy.example:3128`, credentials left out.
         public var description: String { "http://\(host.contains(":") ? "[\(host)]" : host):\(port)" }
+
+        /// The `Proxy-Authorization` its URL's credentials make (Basic); nil without.
+        public var authorization: String? {
+            user.map { "Basic " + Data("\($0):\(password ?? "")".utf8).base64EncodedString() }
+        }
     }
 
     public var http: Proxy?
@@ -69,13 +77,16 @@ public struct ProxyRules: Sendable, Equatable {
         func proxy(_ name: String) throws(Unsupported) -> Proxy? {
             let variable = environment[name.lowercased()] != nil ? name.lowercased() : name
             guard let text = environment[variable], !text.trimmingBlanks().isEmpty else { return nil }
-            guard let proxy = Proxy(text) else {
+            guard var proxy = Proxy(text) else {
                 throw Unsupported(variable: variable, value: Unsupported.masked(text))
             }
+            proxy.variable = variable
             return proxy
         }
-        http = try proxy("HTTP_PROXY")
-        https = try proxy("HTTPS_PROXY")
+        // ALL_PROXY was not read: on a network where all traffic must go through the proxy, requests went around it.
+        let all = try proxy("ALL_PROXY")
+        http = try proxy("HTTP_PROXY") ?? all
+        https = try proxy("HTTPS_PROXY") ?? all
         guard http != nil || https != nil else { return nil }
         noProxy = (environment["no_proxy"] ?? environment["NO_PROXY"] ?? "").split(separator: ",").map { $0.trimmingBlanks().lowercased() }.filter { !$0.isEmpty }
     }

@@ -74,7 +74,8 @@ enum ConnectFailure {
     /// proxy with a plain GET, whose tunnel (`ProxyTunnel`) says what the
     /// proxy answered: credentials asked for (407) or refused, a 502, not HTTP.
     private static func proxyRefusal(url: String?, session: AuthSession) async -> String? {
-        guard let url, let request = try? session.builder.build(method: "GET", path: WebSocketAddress.httpScheme(url), items: []) else { return nil }
+        guard let url, var request = try? session.builder.build(method: "GET", path: WebSocketAddress.httpScheme(url), items: []) else { return nil }
+        request.tunnelsThroughProxy = true
         do {
             _ = try await session.send(request, isPublic: true, retry: false)
             return nil

@@ -311,10 +311,7 @@ public actor WebSocketSession {
     private func proxySettings(for url: String) -> WebSocketProxySettings? {
         guard let target = URL(string: WebSocketAddress.httpScheme(url)), let proxy = options.proxies?.proxy(for: target) else { return nil }
         var connectHeaders = HTTPFields()
-        if let user = proxy.user {
-            let credentials = Data("\(user):\(proxy.password ?? "")".utf8).base64EncodedString()
-            connectHeaders[.proxyAuthorization] = "Basic " + credentials
-        }
+        if let authorization = proxy.authorization { connectHeaders[.proxyAuthorization] = authorization }
         return WebSocketProxySettings(host: proxy.host, port: proxy.port, type: .http(connectHeaders: connectHeaders), timeout: options.openTimeout)
     }
 
