@@ -203,7 +203,14 @@ import Testing
     @Test func trailersPastAHeadsSizeAreRefused() async throws {
         let trailers = (0..<3000).map { "X-T\($0): \(String(repeating: "v", count: 40))\r\n" }.joined()
         #expect(try await failure(Self.replying("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n" + trailers + "\r\n"))
-            == "HOST sent an answer that is not valid HTTP: the trailer fields after its chunked body run past 80 KiB")
+            == "response from HOST is too large: the trailer fields after its chunked body run past the 80 KiB explorer reads")
+    }
+
+    /// Headers past explorer's limit break no rule of HTTP (curl reads more): said as its limit.
+    @Test func headersPastTheLimitAreSaidAsExplorersLimit() async throws {
+        let headers = (0..<3000).map { "X-H\($0): \(String(repeating: "v", count: 40))\r\n" }.joined()
+        #expect(try await failure(Self.replying("HTTP/1.1 200 OK\r\n" + headers + "Content-Length: 0\r\n\r\n"))
+            == "response from HOST is too large: its headers run past the 80 KiB explorer reads")
     }
 
     /// A chunk's data runs past its size: said so, not blamed on the sizes.

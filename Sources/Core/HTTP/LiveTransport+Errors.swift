@@ -128,13 +128,14 @@ extension LiveTransport {
         switch e {
         case .notAStatusLine: make(.badAnswer, "it does not begin with a status line such as 'HTTP/1.1 200 OK'")
         case .statusCode: make(.badAnswer, "its status code is not three digits")
-        case .headTooLarge: make(.badAnswer, "its headers are too large (over \(ResponseDecoder.maximumHeadBytes / 1024) KiB)")
+        // Past what explorer reads, not against HTTP: "not valid HTTP" blamed a server curl reads.
+        case .headTooLarge: make(.tooLarge, "its headers run past the \(ResponseDecoder.maximumHeadBytes / 1024) KiB explorer reads")
         case .headerLine: make(.badAnswer, "a header line is malformed")
         case .contentLength: make(.badAnswer, "its Content-Length is not a number")
         case .contentLengths: make(.badAnswer, "it has two Content-Lengths that differ")
         case .chunkSize: make(.badAnswer, "a chunk size of its chunked body is not a hexadecimal number (of 15 digits at most)")
         case .chunkOverrun: make(.badAnswer, "a chunk of its chunked body runs past its size (no line end after its data)")
-        case .trailersTooLarge: make(.badAnswer, "the trailer fields after its chunked body run past \(ResponseDecoder.maximumHeadBytes / 1024) KiB")
+        case .trailersTooLarge: make(.tooLarge, "the trailer fields after its chunked body run past the \(ResponseDecoder.maximumHeadBytes / 1024) KiB explorer reads")
         case .unasked: make(.badAnswer, "it answered a request it was not sent")
         case let .cutShort(status?, received, expected):
             // The status had come: a 201 to a POST says it was acted on.
