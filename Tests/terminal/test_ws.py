@@ -313,6 +313,41 @@ def test_wss_shows_the_sessions_client_certificate_only_to_the_backends_origin(s
     assert elsewhere.stdout.count(note) == 1 and "not sent" not in own.stdout, elsewhere.stdout
 
 
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl is needed to make a self-signed certificate")
+def test_a_tls_failure_where_the_sessions_certificate_stayed_behind_says_so(socket_server, tmp_path):
+    """A server elsewhere that asks for a client certificate: the session's
+    stayed behind (another origin), which is the cause; the note came only
+    when the request worked, and the error said to give --cert, which was given."""
+    cert, key = make_certificate(tmp_path, "cert", "localhost")
+    make_certificate(tmp_path, "wrong", "localhost")
+    strict = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    strict.minimum_version = ssl.TLSVersion.TLSv1_3
+    strict.load_cert_chain(cert, key)
+    strict.load_verify_locations(cert)
+    strict.verify_mode = ssl.CERT_REQUIRED
+
+    def demanding(server, conn):
+        try:
+            with strict.wrap_socket(conn, server_side=True) as wrapped:
+                websocket_handshake(server, wrapped)
+        except OSError:
+            pass
+
+    other = socket_server(demanding)
+    result = run_explorer(["--base-url", "https://localhost:9"], cwd=tmp_path, env=isolated_env(tmp_path), input="\n".join([
+        "defaults --verify cert.pem --cert cert.pem --cert-key cert-key.pem",
+        f"get https://localhost:{other.port}/x",
+        f"ws connect wss://localhost:{other.port}/ --retries 0",
+        f"ws connect wss://localhost:{other.port}/ --retries 0 --verify wrong.pem"]) + "\n")
+    lines = result.stderr.splitlines()
+    assert len(lines) == 3, result.stderr
+    # A CA file given that did not sign it is named, as a request's failure names it (it said to give one).
+    assert "the server's certificate could not be verified against wrong.pem" in lines[2], lines[2]
+    assert lines[0].endswith(f"; client certificate not sent: https://localhost:{other.port} is not the backend's origin (https://localhost:9)"), lines[0]
+    assert "--cert FILE" not in lines[0], lines[0]
+    assert f"client certificate not sent: wss://localhost:{other.port} is not the backend's origin (https://localhost:9)" in lines[1], lines[1]
+
+
 def test_ws_connect_flags_complete_on_tab(spawn):
     x = spawn()
     x.send("ws connect --h" + TAB)

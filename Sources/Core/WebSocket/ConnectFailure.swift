@@ -9,7 +9,8 @@ import WSClient
 enum ConnectFailure {
     /// `url` is the attempt's full URL (the token is hidden in what is said);
     /// `handshake`, the headers its upgrade request carried.
-    static func describe(_ error: (any Error)?, url: String?, handshake: [HTTPHeader] = [], session: AuthSession) async -> String {
+    static func describe(_ error: (any Error)?, url: String?, handshake: [HTTPHeader] = [], session: AuthSession,
+                         authorities: String? = nil) async -> String {
         guard let error else { return "the connection ended before it opened" }
         let target = url.map(WebSocketAddress.redacted) ?? "the server"
         if let failure = error as? WebSocketAddress.Failure { return failure.description }
@@ -23,7 +24,7 @@ enum ConnectFailure {
         if let timeout = error as? OpenTimeout {
             return "no answer from \(target) within \(seconds(timeout.limit)) (TCP connected; no TLS or WebSocket handshake)"
         }
-        if let reason = tlsReason(error) { return "TLS failure with \(target): \(reason)" }
+        if let reason = tlsReason(error, authorities: authorities) { return "TLS failure with \(target): \(reason)" }
         let text = String(reflecting: error)
         if text.contains("ECONNREFUSED") || text.contains("refused") || text.contains("errno: 111") {
             return "connection refused: \(target)"
@@ -42,6 +43,9 @@ enum ConnectFailure {
         switch plain.kind {
         case .dns: return plain.description
         case .other where plain.detail == String(describing: error): return "could not connect to \(target): \(error)"
+        // Over TLS, a reset as the socket opens is how a server that wants a client certificate refuses one without (TLS 1.3).
+        case _ where plain.detail == LiveTransport.resetDetail && url?.hasPrefix("wss://") == true:
+            return "could not connect to \(target): \(plain.detail) (does it want a client certificate? --cert FILE)"
         default: return "could not connect to \(target): \(plain.detail)"
         }
     }
@@ -57,16 +61,18 @@ enum ConnectFailure {
     /// words requests get for the rest (`LiveTransport.tlsReason`: not TLS,
     /// wrong name, a client certificate asked for or refused, not verified).
     /// A raw BoringSSL line (a client certificate asked for) was shown here.
-    static func tlsReason(_ error: any Error) -> String? {
+    static func tlsReason(_ error: any Error, authorities: String? = nil) -> String? {
         let text = String(reflecting: error)
         guard error is NIOSSLError || text.contains("SSL") else { return nil }
         if text.contains("cannotUseIPAddressInSNI") {
             return "this client sends the host as the TLS server name, which cannot be an IP address; use a host name (wss://localhost:…)"
         }
         if text.contains("uncleanShutdown") {
-            return "the server closed the connection during the TLS handshake"
+            // What a server that asks for a client certificate does to one without (TLS 1.3), as often as not.
+            return "the server closed the connection during the TLS handshake (does it want a client certificate? --cert FILE)"
         }
-        return LiveTransport.tlsReason(text, plain: "ws")
+        // The CA file given is named, as a request's failure names it (it said to give one).
+        return LiveTransport.tlsReason(text, plain: "ws", authorities: authorities)
     }
 
     /// WSClient reports a proxy's refusal without its answer ("Proxy

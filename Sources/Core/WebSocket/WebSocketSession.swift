@@ -193,6 +193,8 @@ public actor WebSocketSession {
         if let reconciler, let latest = try? await reconciler.latestID() { saw(latest) }
         var attempt = 0
         var refreshToken = false
+        // The CA file `--verify` named, for a TLS failure to name.
+        let authorities: String? = if case let .authorities(file)? = options.tls?.verify { file } else { nil }
         while !userClosed {
             state = .connecting
             emitter.yield(.connecting(attempt: attempt))
@@ -261,7 +263,7 @@ public actor WebSocketSession {
                 break
             } else if !hasOpened {
                 let handshake = if let url { await handshakeHeaderList(for: url) } else { [HTTPHeader]() }
-                emitter.yield(.failed(await ConnectFailure.describe(failure, url: url, handshake: handshake, session: session)))
+                emitter.yield(.failed(await ConnectFailure.describe(failure, url: url, handshake: handshake, session: session, authorities: authorities)))
                 break
             }
             // A reconnect try that did not open, when another follows: said, with what the next does about it
@@ -273,7 +275,7 @@ public actor WebSocketSession {
                 break
             }
             if let failedTry {
-                let reason = await ConnectFailure.describe(failure, url: url, handshake: [], session: session)
+                let reason = await ConnectFailure.describe(failure, url: url, handshake: [], session: session, authorities: authorities)
                 emitter.yield(.failed("try \(failedTry) failed: \(reason)" + (refreshToken ? "; the next refreshes the token first" : "")))
             }
             state = .waiting

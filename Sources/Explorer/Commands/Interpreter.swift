@@ -384,6 +384,12 @@ actor Interpreter {
                 // -v shows the request that got no answer, as it went out (Ctrl-C's needs no showing).
                 let view = options.print ?? PrintParts.standard(for: method)
                 var (message, status) = Self.failure(error)
+                // The session's certificate stayed behind (another origin): the cause of a TLS failure, said
+                // there; "(--cert FILE)" sent the user to give the certificate they had given.
+                let withheld = certificateNote != nil && (error as? TransportError)?.kind == .tls
+                if let certificateNote, withheld {
+                    message = message.replacingOccurrences(of: " (--cert FILE)", with: "") + "; " + certificateNote
+                }
                 if broken != nil, message != Self.cancelled {
                     // The half event or line it broke inside is shown, said to be cut, as the rows before it were.
                     stream?.finish(broken: true)
@@ -396,7 +402,7 @@ actor Interpreter {
                     return .unanswered(answered ? nil : await session.lastSent ?? request, hops: await session.lastHops, view: view,
                                        failure: message, status)
                 }
-                if broken != nil, message != Self.cancelled { return .failure(message, status) }
+                if broken != nil || withheld, message != Self.cancelled { return .failure(message, status) }
                 throw error
             }
             if listing {

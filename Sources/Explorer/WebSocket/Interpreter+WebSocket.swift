@@ -221,6 +221,12 @@ extension Interpreter {
         if case let .failure(failed) = sockets.firstResult {
             // A later `ws recv` or `ws send` said "the socket is closed" of one that never opened.
             sockets.closedBy = "the socket never opened (its ws connect failed)"
+            // The session's certificate stayed behind (another origin): the cause of a TLS failure, said there.
+            if options.certificateScope != nil, failed.line.hasPrefix("TLS failure"), let shown = await socket.displayURL,
+               let url = URL(string: WebSocketAddress.httpScheme(shown)), url.scheme == "https", !session.scope.admits(url) {
+                let note = session.scope.withheldNote(for: url, what: "client certificate", socket: true)
+                return .failure(failed.line.replacingOccurrences(of: " (--cert FILE)", with: "") + "; " + note, .runtime)
+            }
             return .failure(failed.line, .runtime)
         }
         let shown = await socket.displayURL ?? "the socket"
