@@ -121,7 +121,8 @@ import Testing
         let ordered = try Self.frames("> ws recv 2\n" + text)
         var matcher = TranscriptMatcher()
         let found = matcher.match(ordered.expectation, Observation(frames: [Self.received(Self.receipt), Self.received(Self.ack)], frameWait: 5))
-        #expect(found.count == 2)
+        // One line: the frame that came late is not compared again in its place (the receipt's keys against the ack's).
+        #expect(found.count == 1, "\(found)")
         #expect(found[0].place == .frame(.received, 1, JSONPath(components: [])))
         #expect(found[0].actual.hasPrefix("frame 2 of the step came first, out of order: {\"type\":\"read\""))
         #expect(found[0].actual.hasSuffix("(write (frames in any order) to allow it)"))

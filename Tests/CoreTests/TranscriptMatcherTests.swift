@@ -143,7 +143,13 @@ import Testing
 
     @Test func arraysAreOrderedUnlessTheyContain() throws {
         #expect(try mismatches("[1, 2, 3]", "[1, 2, 3]").isEmpty)
-        #expect(try mismatches("[1, 2, 3]", "[1, 3, 2]") == ["body [1]: expected 2, got 3", "body [2]: expected 3, got 2"])
+        // The same elements in another order: one line that says so (each key of each element differed:
+        // ten lines, and "… and 6 more" hid the one that said why).
+        let order = "expected the elements in the order written (write ... as the last element to take them in any order), got the same elements in another order: "
+        #expect(try mismatches("[1, 2, 3]", "[1, 3, 2]") == ["body .: " + order + "[1] came at [2], [2] at [1]"])
+        #expect(try mismatches(#"[{"type": "ack", "id": {{n:=integer}}}, {"type": "message", "from": "bob"}]"#,
+                               #"[{"type": "message", "from": "bob"}, {"type": "ack", "id": 7}]"#) == ["body .: " + order + "[0] came at [1], [1] at [0]"])
+        #expect(try mismatches("[1, 2, 3]", "[1, 3, 4]") == ["body [1]: expected 2, got 3", "body [2]: expected 3, got 4"], "not the same elements")
         #expect(try mismatches("[1, 2]", "[1, 2, 3]") == ["body .: expected 2 elements, got 3"])
         #expect(try mismatches("[3, 1, ...]", "[1, 2, 3]").isEmpty)
         #expect(try mismatches(#"[{"id": 2, ...}, ...]"#, #"[{"id": 1, "t": "a"}, {"id": 2, "t": "b"}]"#).isEmpty)

@@ -100,6 +100,9 @@ public struct TranscriptMatcher: Sendable {
             }
             return
         }
+        // Live frames said to be an earlier expected frame come late: not compared again in their place
+        // (a swapped pair said so, then five differences of the second against the first).
+        var explained = Set<Int>()
         for (n, frame) in expected.enumerated() {
             guard n < live.count else {
                 found.append(Mismatch(.frame(direction, n + 1, JSONPath(components: [])), expected: Self.describe(frame), actual: none))
@@ -111,10 +114,12 @@ public struct TranscriptMatcher: Sendable {
                 self = trial
                 continue
             }
+            if explained.contains(n) { continue }
             // Out of order: this live frame is one the step expects later, and the frame expected here came later
             // (frames 0, 1, 2 against 7, 0, 1 were said to be out of order: 7 never came, frame 1 differs).
             if let later = expected.indices.dropFirst(n + 1).first(where: { var other = self; return other.matchFrame(expected[$0], live[n], place: $0 + 1).isEmpty }),
-               live.indices.dropFirst(n + 1).contains(where: { var other = self; return other.matchFrame(frame, live[$0], place: n + 1).isEmpty }) {
+               let came = live.indices.dropFirst(n + 1).first(where: { var other = self; return other.matchFrame(frame, live[$0], place: n + 1).isEmpty }) {
+                explained.insert(came)
                 found.append(Mismatch(.frame(direction, n + 1, JSONPath(components: [])), expected: Self.describe(frame),
                                       actual: "frame \(later + 1) of the step came first, out of order: \(Self.describe(live[n])) (write (frames in any order) to allow it)"))
             } else {
@@ -331,12 +336,48 @@ public struct TranscriptMatcher: Sendable {
             if items.count != live.count {
                 differ("\(items.count) element\(items.count == 1 ? "" : "s")", "\(live.count)")
             }
+            var trial = self
+            var inPlace: [Mismatch] = []
             for (n, (item, value)) in zip(items, live).enumerated() {
                 path.append(.index(n))
-                match(item, value, at: &path, into: &found)
+                trial.match(item, value, at: &path, into: &inPlace)
                 path.removeLast()
             }
+            // The same elements in another order (the two frames a `ws recv 2` got, swapped): one line, where
+            // each key of each element differed, ten lines and "… and 6 more" hid the one that said why.
+            if !inPlace.isEmpty, items.count == live.count, let (order, matched) = reordering(items, live, at: path) {
+                self = matched
+                let moved = order.enumerated().filter { $0.offset != $0.element }
+                let said = moved.prefix(6).enumerated().map { n, pair in "[\(pair.offset)] \(n == 0 ? "came " : "")at [\(pair.element)]" }
+                return differ("the elements in the order written (write ... as the last element to take them in any order)",
+                              "the same elements in another order: " + said.joined(separator: ", ") + (moved.count > 6 ? ", …" : ""))
+            }
+            self = trial
+            found += inPlace
         }
+    }
+
+    /// Where each expected element is in `live` when `live` holds them all
+    /// in another order, one live element each (taken as `[a, b, ...]`
+    /// takes them), with the matcher as matching them leaves it; nil when it
+    /// does not, or when the order is the same. Not tried past 100 elements.
+    private func reordering(_ items: [ExpectedValue], _ live: [JSONValue], at path: [JSONPath.Component]) -> ([Int], TranscriptMatcher)? {
+        guard items.count > 1, items.count <= 100 else { return nil }
+        var state = self
+        var used = Set<Int>()
+        var order: [Int] = []
+        for item in items {
+            guard let index = live.indices.first(where: { i in
+                guard !used.contains(i) else { return false }
+                var trial = state
+                guard trial.match(item, live[i], at: JSONPath(components: path + [.index(i)])).isEmpty else { return false }
+                state = trial
+                return true
+            }) else { return nil }
+            used.insert(index)
+            order.append(index)
+        }
+        return order == Array(items.indices) ? nil : (order, state)
     }
 
     /// `[a, b, ...]`: each listed element matches a different live element.
