@@ -162,7 +162,11 @@ import Testing
                 #expect(try JSONParser.parse(note.body)["self"] == .string(server.baseURL.absoluteString + "/v1/notes/7"))
                 let tags = try await Self.send("GET", server.baseURL.appendingPathComponent("v1/notes/31/tags"))
                 #expect(tags.status == 200, "a captured id's segment is any id under the path too")
-                #expect(try await Self.send("GET", server.baseURL.appendingPathComponent("notes/7")).status == 404)
+                let root = try await Self.send("GET", server.baseURL.appendingPathComponent("notes/7"))
+                #expect(root.status == 404)
+                // Said where it is served: an app pointed at the mock's root got "no recorded step" and no more.
+                #expect(String(decoding: root.body, as: UTF8.self).contains("prefixed.transcript was recorded under /v1 and is served there (/v1/notes/7)"),
+                        "\(String(decoding: root.body, as: UTF8.self))")
                 let run = await Replayer(baseURL: server.baseURL.appendingPathComponent("v1"), environment: [:]).run(file)
                 #expect(run.status == .ok, "\(ReplayReport(palette: .plain).detailed(run))")
             }

@@ -309,6 +309,10 @@ final class MockBook: @unchecked Sendable {
         let file = (script.file as NSString).lastPathComponent
         var message = "no recorded step for \(asked): closest is line \(step.line) of \(file)"
         if let difference = closest.1.difference { message += ", \(difference)" }
+        // A client pointed at the mock's root for a transcript served under its base URL's path (`/v1`).
+        if !script.basePath.isEmpty, request.path != script.basePath, !request.path.hasPrefix(script.basePath + "/") {
+            message += "; \(file) was recorded under \(script.basePath) and is served there (\(script.basePath)\(request.shownPath))"
+        }
         if let expected, expected != closest.0 {
             let next = scripts[expected.script].steps[expected.step]
             message += "; the flow expects line \(next.line) of \((scripts[expected.script].file as NSString).lastPathComponent) next: \(next.command)"
