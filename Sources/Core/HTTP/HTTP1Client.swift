@@ -208,6 +208,11 @@ final class HTTP1Client: @unchecked Sendable {
             return write(request, on: connection, exchange: exchange, key: key)
         }
         let handler = AnswerHandler()
+        // The certificate BoringSSL refused, kept to say why: out of date is told apart from not trusted.
+        var authorities: String?
+        if case let .authorities(file)? = secure?.options.verify { authorities = file }
+        let refused = RefusedCertificate(authorities: authorities)
+        if secure != nil { handler.certificateProblem = { refused.problem } }
         // An address is connected to as it is; a name is looked up first (NIO
         // does that on a Dispatch thread). An address is never sent as the
         // TLS server name (SNI); the certificate is checked against it all the same.
@@ -223,7 +228,11 @@ final class HTTP1Client: @unchecked Sendable {
                     let pipeline = channel.pipeline.syncOperations
                     if let tunnel { try pipeline.addHandler(tunnel) }
                     if let secure {
-                        try pipeline.addHandler(NIOSSLClientHandler(context: secure.context, serverHostname: isAddress ? nil : host))
+                        try pipeline.addHandler(NIOSSLClientHandler(context: secure.context, serverHostname: isAddress ? nil : host,
+                                                                    verificationCallback: { result, certificate in
+                                                                        if result == .failed { refused.note(certificate) }
+                                                                        return result
+                                                                    }))
                     }
                     try pipeline.addHandler(HTTPRequestEncoder(configuration: encoding))
                     try pipeline.addHandler(ResponseDecoder())
@@ -316,6 +325,41 @@ final class HTTP1Client: @unchecked Sendable {
         let handler: AnswerHandler
         /// Until when the server keeps it open while idle, when it said (`Keep-Alive: timeout=`).
         var until: NIODeadline?
+    }
+}
+
+/// The certificate of a chain BoringSSL refused nearest the server's own
+/// (its verification goes from the root to the server's), to say why when
+/// its dates do: "expired on 2024-01-31" where every refusal said "not signed
+/// by a CA explorer trusts, expired or not yet valid". Touched only on the loop.
+private final class RefusedCertificate: @unchecked Sendable {
+    private var dates: (notBefore: time_t, notAfter: time_t)?
+    /// The CA file `--verify` named, if one.
+    private let authorities: String?
+
+    init(authorities: String?) { self.authorities = authorities }
+
+    func note(_ certificate: NIOSSLCertificate) {
+        dates = (certificate.notValidBefore, certificate.notValidAfter)
+    }
+
+    var problem: String? {
+        guard let dates else { return nil }
+        let now = time_t(Date().timeIntervalSince1970)
+        func day(_ time: time_t) -> String {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "UTC")
+            formatter.dateFormat = "yyyy-MM-dd HH:mm 'UTC'"
+            return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(time)))
+        }
+        if dates.notAfter < now { return "the server's certificate expired on \(day(dates.notAfter)) (--verify no checks nothing)" }
+        if dates.notBefore > now {
+            return "the server's certificate is not valid until \(day(dates.notBefore)) (is this machine's clock right? --verify no checks nothing)"
+        }
+        // In date: the chain is what was refused.
+        if let authorities { return "the server's certificate is not signed by a CA in \(authorities) (--verify no checks nothing)" }
+        return "the server's certificate is not signed by a CA explorer trusts (--verify CA_FILE trusts a private CA; --verify no checks nothing)"
     }
 }
 
@@ -420,6 +464,8 @@ private final class AnswerHandler: ChannelInboundHandler, @unchecked Sendable {
     private var done: ((Bool, TimeAmount?) -> Void)?
     /// Over TLS: the handshake has finished.
     private(set) var isSecured = false
+    /// Over TLS: why the server's certificate was refused, when its dates say (`RefusedCertificate`).
+    var certificateProblem: (() -> String?)?
 
     func start(_ exchange: PendingAnswer, channel: any Channel, done: @escaping (Bool, TimeAmount?) -> Void) {
         self.exchange = exchange
@@ -526,7 +572,11 @@ private final class AnswerHandler: ChannelInboundHandler, @unchecked Sendable {
             // whole too).
             return
         }
-        finish(failing: error is IOError || error is ChannelError ? lost(error) : error)
+        if error is NIOSSLError, let problem = certificateProblem?(), let exchange {
+            finish(failing: TransportError(kind: .tls, host: exchange.host, detail: problem))
+        } else {
+            finish(failing: error is IOError || error is ChannelError ? lost(error) : error)
+        }
         context.close(promise: nil)
     }
 
