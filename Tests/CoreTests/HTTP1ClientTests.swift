@@ -579,6 +579,30 @@ func answersOnceThenDropsTheNext(_ peer: LocalHTTPServer.Peer) {
                     "GET http://backend.test:8080/c HTTP/1.1\r\nHost: backend.test:8080\r\n\(credentials)\r\n"])
     }
 
+    /// An address in brackets: the proxy got a bare path (`GET /x`) it could not route.
+    @Test func anIPv6HostGoesToTheProxyInBrackets() throws {
+        let request = PreparedRequest(method: "GET", url: URL(string: "http://[::1]:8080/x?y=1")!)
+        #expect(HTTP1Client.head(of: request, through: ProxyRules.Proxy("http://127.0.0.1:3128")).uri == "http://[::1]:8080/x?y=1")
+        #expect(HTTP1Client.head(of: PreparedRequest(method: "GET", url: URL(string: "http://h/x")!), through: ProxyRules.Proxy("p:1")).uri == "http://h/x")
+    }
+
+    /// A 407 from a proxy a plain-http request went to whole is the proxy's:
+    /// said as a tunnel's is, not shown as the backend's answer.
+    @Test func aProxysOwn407IsSaidAsTheProxys() async throws {
+        let proxy = try LocalHTTPServer { peer in
+            guard peer.readRequest() != nil else { return }
+            peer.write("HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm=x\r\nContent-Length: 0\r\n\r\n")
+        }
+        defer { proxy.stop() }
+        try await using(transport(through: proxy, user: "me:wrong")) { (transport) async throws in
+            let error = await #expect(throws: TransportError.self) {
+                try await transport.send(PreparedRequest(method: "GET", url: URL(string: "http://backend.test:8080/x")!))
+            }
+            #expect(error?.description == "request to backend.test:8080 failed: the proxy http://127.0.0.1:\(proxy.port) (HTTP_PROXY/HTTPS_PROXY): "
+                    + "it refused the credentials in its URL (407)")
+        }
+    }
+
     @Test func requestsGoThroughOneTunnelAsTheyWouldGoStraight() async throws {
         let backend = try LocalHTTPServer(patience: 60, answersZeroOr("ok"))
         defer { backend.stop() }

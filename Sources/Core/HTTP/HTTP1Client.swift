@@ -306,11 +306,10 @@ final class HTTP1Client: @unchecked Sendable {
         for header in request.wireHeaders { headers.add(name: header.name, value: header.value) }
         var target = request.target
         if let proxy {
-            var origin = URLComponents()
-            origin.scheme = request.url.scheme
-            origin.host = request.url.host
-            origin.port = request.url.port
-            target = (origin.string ?? "") + target
+            // `http://[::1]:8080`: an address in brackets (URLComponents made nothing of it, and the proxy got a bare path).
+            let host = request.url.host ?? ""
+            let port = request.url.port.map { ":\($0)" } ?? ""
+            target = "\(request.url.scheme ?? "http")://\(host.contains(":") ? "[\(host)]" : host)\(port)" + target
             if let authorization = proxy.authorization { headers.add(name: "Proxy-Authorization", value: authorization) }
         }
         return HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: request.method), uri: target, headers: headers)
@@ -680,11 +679,7 @@ private final class ProxyTunnel: ChannelDuplexHandler, RemovableChannelHandler, 
         }
         guard (200..<300).contains(status) else {
             let said = words.count > 2 ? "\(status) \(words[2])" : "\(status)"
-            if status == 407 {
-                return refuse(context, proxy.user == nil
-                    ? "it asks for credentials (407); give them in its URL, http://user:password@host:port"
-                    : "it refused the credentials in its URL (407)")
-            }
+            if status == 407 { return refuse(context, proxy.credentialsRefusal) }
             return refuse(context, "it would not open a tunnel to \(target): \(said)")
         }
         isOpen = true

@@ -67,8 +67,13 @@ public final class LiveTransport: HTTPTransport {
             throw TransportError(kind: .notSent, host: host, detail: reason)
         }
         do {
-            let collected = try await client.send(request, through: options.proxies?.proxy(for: request.url), host: host, deadline: deadline)
+            let proxy = options.proxies?.proxy(for: request.url)
+            let collected = try await client.send(request, through: proxy, host: host, deadline: deadline)
             let head = collected.head
+            // Sent to a proxy whole (plain http), a 407 is the proxy's, not the backend's: said as a tunnel's is.
+            if head.status.code == 407, let proxy, request.url.scheme == "http", !request.tunnelsThroughProxy {
+                throw TransportError(kind: .other, host: host, detail: "the proxy \(proxy) (\(proxy.variable)): \(proxy.credentialsRefusal)")
+            }
             // `HTTP/1.1 000`: three digits, but no status (curl, HTTPie and xh refuse it too).
             guard head.status.code >= 100 else {
                 throw TransportError(kind: .badAnswer, host: host, detail: "its status code \(head.status.code) is not one HTTP has (they run from 100)")

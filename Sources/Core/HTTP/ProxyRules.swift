@@ -34,6 +34,12 @@ public struct ProxyRules: Sendable, Equatable {
         /// `http://proxy.example:3128`, credentials left out.
         public var description: String { "http://\(host.contains(":") ? "[\(host)]" : host):\(port)" }
 
+        /// What its 407 means, said of it.
+        public var credentialsRefusal: String {
+            user == nil ? "it asks for credentials (407); give them in its URL, http://user:password@host:port"
+                : "it refused the credentials in its URL (407)"
+        }
+
         /// The `Proxy-Authorization` its URL's credentials make (Basic); nil without.
         public var authorization: String? {
             user.map { "Basic " + Data("\($0):\(password ?? "")".utf8).base64EncodedString() }
