@@ -266,6 +266,9 @@ import Testing
                 == "shop.yaml: at $.name: 'name' appears twice")
         // At the second, the line to delete (it was the first's), with where the first is; a top-level key too.
         #expect(with("  get /version:", "  GET /orders:") == "shop.yaml:34: not valid YAML: a key appears twice in one mapping (GET /orders; first at line 22)")
+        // CRLF line ends too ("\r\n" is one Character: the file read as one line, and the first's line was said).
+        #expect(problem(Self.yaml.replacingOccurrences(of: "  get /version:", with: "  GET /orders:").replacingOccurrences(of: "\n", with: "\r\n"))
+                == "shop.yaml:34: not valid YAML: a key appears twice in one mapping (GET /orders; first at line 22)")
         let lines = Self.yaml.split(separator: "\n", omittingEmptySubsequences: false).count
         #expect(problem(Self.yaml + "\nenvironments:\n  prod: {base-url: \"http://x\"}\n")
                 == "shop.yaml:\(lines + 1): not valid YAML: a key appears twice in one mapping (environments; first at line 3)")

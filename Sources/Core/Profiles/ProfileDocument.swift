@@ -218,7 +218,8 @@ struct ProfileDocument {
     /// key at the mark's column, as a plain or quoted key.
     private static func repeated(_ keys: [String], after context: YamlError.Context) -> Int? {
         guard let key = keys.first else { return nil }
-        let lines = context.text.split(separator: "\n", omittingEmptySubsequences: false)
+        // By line ends of any kind: "\r\n" is one Character, and a CRLF file read as one line.
+        let lines = context.text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         let column = context.mark.column - 1
         guard context.mark.line >= 1, context.mark.line <= lines.count, column >= 0 else { return nil }
         for n in context.mark.line..<lines.count {
