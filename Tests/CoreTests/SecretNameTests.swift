@@ -214,6 +214,7 @@ struct SecretNameTests {
     #expect(WebSocketAddress.redacted("ws://h:1/x?ticket=Zq8xK2mP&session_id=Ab12Cd&sid=Xy98Wv&session=S1&t=5")
             == "ws://h:1/x?ticket=<ticket>&session_id=<session_id>&sid=<sid>&session=<session>&t=5")
     #expect(Redactor.redact(line: "get /x?q=\(jwt)&ticket=Zq8xK2mP") == "get /x?q=***&ticket=***")
+    #expect(WebSocketAddress.redacted("ws://h:1/x?jwt=notajwtsecret") == "ws://h:1/x?jwt=<jwt>", "named jwt, whatever its shape")
     #expect(Redactor.isSecretParameter("Ticket") && !Redactor.isSecretName("ticket"), "a query's name, not a JSON member's")
 }
 

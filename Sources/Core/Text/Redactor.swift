@@ -29,7 +29,7 @@ public enum Redactor {
     /// an S3 or GCS presigned URL's signature.
     /// And a socket's usual credentials in its URL: a one-time `ticket`, a `sid` or `session_id`.
     static let secretParameters: Set<String> = ["key", "sig", "signature", "x-amz-signature", "x-goog-signature", "jsessionid", "phpsessid",
-                                                "ticket", "sid", "session", "session_id"]
+                                                "ticket", "sid", "session", "session_id", "jwt"]
 
     /// Whether a header's name names a credential: a secret's name, or one
     /// holding a word only a credential's header holds (`X-Session`,
