@@ -67,6 +67,9 @@ import Testing
         // Its line break stays one, written `\n`: joined with a space, the frame went out changed.
         #expect(SessionController.scriptJoined([#"ws send {"text": "hello"#, #"show me"}"#]) == [#"ws send {"text": "hello\nshow me"}"#, ""])
         #expect(try parser.parse(#"ws send {"text": "hello\nshow me"}"#) == .ws(.send(.object([("text", .string("hello\nshow me"))]))))
+        // An empty line in the string is a paragraph break of it: it ended the frame, and its next line opened a quote.
+        #expect(SessionController.scriptJoined([#"ws send {"c": "para1"#, "", #"para2"}"#, "ws status"])
+                == [#"ws send {"c": "para1\n\npara2"}"#, "", "", "ws status"])
         #expect(SessionController.scriptJoined(["ws send {", #""a": 1"#, "}"]) == [#"ws send { "a": 1 }"#, "", ""])
         // A bracket closed by a brace is a mistake, not JSON going on: the next command was taken into it.
         #expect(!SessionController.jsonGoesOn(#"ws send {"a": [1, 2,}"#))

@@ -519,7 +519,9 @@ final class SessionController {
             let backslash = Self.backslashGoesOn(line)
             let quote = !backslash && !Self.jsonGoesOn(line)
             let read = terminal.readLine(prompt: "... ", editing: nil)
-            guard case let .line(more) = read, !more.trimmingBlanks().isEmpty else {
+            // An empty line inside a JSON string is a paragraph break of it, not the end of the frame (the frame
+            // was dropped, and its next line opened a quote that took the commands after it).
+            guard case let .line(more) = read, !more.trimmingBlanks().isEmpty || Self.stringGoesOn(line) else {
                 // An empty line ends a continued command; Ctrl-C or Ctrl-D drops it, unsent.
                 if backslash, case .line = read { return Self.joined(line, "") }
                 // After `^D` the cursor is still on the line.
@@ -548,6 +550,9 @@ final class SessionController {
     }
 
     /// Whether a `ws send` line's JSON ends inside a string it opened (its next line is that string's).
+    /// Whether a `ws send {…` line's JSON goes on inside a string: its next line, empty or not, is the string's.
+    static func stringGoesOn(_ line: String) -> Bool { jsonEndsInString(line) && jsonGoesOn(line) }
+
     static func jsonEndsInString(_ line: String) -> Bool {
         guard let open = line.firstIndex(where: { $0 == "{" || $0 == "[" }) else { return false }
         return scan(line[open...].utf8).inString
@@ -583,7 +588,7 @@ final class SessionController {
     static func joined(_ line: String, _ more: String) -> String {
         // A line break typed inside a JSON string is one, written `\n` (the line stays one line in history and
         // recordings): joined with a space, the frame went out changed (`"multi line"`).
-        if jsonEndsInString(line), jsonGoesOn(line) { return line + "\\n" + more }
+        if stringGoesOn(line) { return line + "\\n" + more }
         guard backslashGoesOn(line) else { return line + " " + more }
         let kept = withoutTrailingBlanks(String(withoutTrailingBlanks(line).dropLast()))
         let next = more.trimmingBlanks()
@@ -646,7 +651,7 @@ final class SessionController {
             let first = number
             while Self.goesOn(line), let more = remaining.next() {
                 number += 1
-                if more.trimmingBlanks().isEmpty { break }
+                if more.trimmingBlanks().isEmpty, !Self.stringGoesOn(line) { break }
                 line = Self.joined(line, more)
             }
             if Self.backslashGoesOn(line) { line = Self.joined(line, "") }
@@ -667,7 +672,7 @@ final class SessionController {
         var index = 0
         while index < lines.count {
             var next = index + 1
-            while goesOn(lines[index]), next < lines.count, !lines[next].trimmingBlanks().isEmpty {
+            while goesOn(lines[index]), next < lines.count, !lines[next].trimmingBlanks().isEmpty || stringGoesOn(lines[index]) {
                 // A command is not the rest of a broken frame's JSON: it runs, and the frame fails as it is.
                 if jsonGoesOn(lines[index]), !backslashGoesOn(lines[index]), startsACommand(lines[next]), !jsonEndsInString(lines[index]) { break }
                 lines[index] = joined(lines[index], lines[next])
