@@ -112,6 +112,10 @@ def test_a_proxy_that_is_down_is_named_and_one_we_cannot_use_stops_the_session(t
     assert f"the proxy http://127.0.0.1:{port} (HTTP_PROXY) refused the connection" in down.stderr, down.stderr
     lower = explorer(tmp_path, {"http_proxy": f"http://127.0.0.1:{port}", "HTTP_PROXY": "http://127.0.0.1:1"}, "get /things")
     assert f"the proxy http://127.0.0.1:{port} (http_proxy) refused the connection" in lower.stderr, lower.stderr
+    # A socket's too: it said "connection refused: ws://backend.test:9/socket", blaming the backend.
+    socket_down = explorer(tmp_path, {"HTTP_PROXY": f"http://127.0.0.1:{port}"}, "ws connect /socket --retries 0 --heartbeat 0")
+    assert f"could not connect to ws://backend.test:9/socket: the proxy http://127.0.0.1:{port} (HTTP_PROXY) refused the connection" \
+        in socket_down.stderr, socket_down.stderr
     unusable = explorer(tmp_path, {"HTTP_PROXY": "socks5://me:s3cret@127.0.0.1:1"}, "get /things")
     assert unusable.returncode == 1
     assert unusable.stderr == ("error: HTTP_PROXY=socks5://me:***@127.0.0.1:1: only http:// proxies are supported, "

@@ -333,19 +333,52 @@ def test_a_tls_failure_where_the_sessions_certificate_stayed_behind_says_so(sock
         except OSError:
             pass
 
+    # Under TLS 1.3 a server that wants one may close after the handshake instead: "closed before answering".
+    lenient = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    lenient.load_cert_chain(cert, key)
+
+    def closing(server, conn):
+        try:
+            with lenient.wrap_socket(conn, server_side=True) as wrapped:
+                wrapped.recv(4096)
+        except OSError:
+            pass
+
     other = socket_server(demanding)
+    closer = socket_server(closing)
     result = run_explorer(["--base-url", "https://localhost:9"], cwd=tmp_path, env=isolated_env(tmp_path), input="\n".join([
         "defaults --verify cert.pem --cert cert.pem --cert-key cert-key.pem",
+        f"get https://localhost:{closer.port}/x",
         f"get https://localhost:{other.port}/x",
         f"ws connect wss://localhost:{other.port}/ --retries 0",
         f"ws connect wss://localhost:{other.port}/ --retries 0 --verify wrong.pem"]) + "\n")
     lines = result.stderr.splitlines()
-    assert len(lines) == 3, result.stderr
+    assert len(lines) == 4, result.stderr
+    closed = lines.pop(0)
+    assert "closed the connection before answering" in closed and closed.endswith(
+        f"; client certificate not sent: https://localhost:{closer.port} is not the backend's origin (https://localhost:9)"), closed
     # A CA file given that did not sign it is named, as a request's failure names it (it said to give one).
     assert "the server's certificate could not be verified against wrong.pem" in lines[2], lines[2]
     assert lines[0].endswith(f"; client certificate not sent: https://localhost:{other.port} is not the backend's origin (https://localhost:9)"), lines[0]
     assert "--cert FILE" not in lines[0], lines[0]
     assert f"client certificate not sent: wss://localhost:{other.port} is not the backend's origin (https://localhost:9)" in lines[1], lines[1]
+
+
+def test_a_handshake_answer_with_headers_past_the_librarys_limit_says_so(env, socket_server):
+    # It said the server "answered with something that is not HTTP".
+    def big(server, conn):
+        request = b""
+        while b"\r\n\r\n" not in request:
+            chunk = conn.recv(4096)
+            if not chunk:
+                return
+            request += chunk
+        conn.sendall(b"HTTP/1.1 101 Switching Protocols\r\n" + b"".join(b"X-Pad-%d: %s\r\n" % (n, b"v" * 100) for n in range(1000)) + b"\r\n")
+        time.sleep(1)
+
+    server = socket_server(big)
+    result = script(env, f"http://127.0.0.1:{server.port}", [f"ws connect ws://127.0.0.1:{server.port}/ --retries 0"])
+    assert "answered with headers past what the WebSocket library reads" in result.stderr, result.stderr
 
 
 def test_ws_connect_flags_complete_on_tab(spawn):

@@ -10,7 +10,7 @@ enum ConnectFailure {
     /// `url` is the attempt's full URL (the token is hidden in what is said);
     /// `handshake`, the headers its upgrade request carried.
     static func describe(_ error: (any Error)?, url: String?, handshake: [HTTPHeader] = [], session: AuthSession,
-                         authorities: String? = nil) async -> String {
+                         authorities: String? = nil, proxy: ProxyRules.Proxy? = nil) async -> String {
         guard let error else { return "the connection ended before it opened" }
         let target = url.map(WebSocketAddress.redacted) ?? "the server"
         if let failure = error as? WebSocketAddress.Failure { return failure.description }
@@ -27,12 +27,18 @@ enum ConnectFailure {
         if let reason = tlsReason(error, authorities: authorities) { return "TLS failure with \(target): \(reason)" }
         let text = String(reflecting: error)
         if text.contains("ECONNREFUSED") || text.contains("refused") || text.contains("errno: 111") {
+            // Through a proxy, the connection refused is the proxy's (it blamed a backend that is up), as a request says.
+            if let proxy { return "could not connect to \(target): the proxy \(proxy) (\(proxy.variable)) refused the connection" }
             return "connection refused: \(target)"
         }
         if let client = error as? WebSocketClientError { return "\(client) (\(target))" }
         // NIO's upgrader refuses a 101 whose Sec-WebSocket-Accept (or Upgrade) is wrong by an enum name.
         if text.contains("upgraderDeniedUpgrade") || text.contains("invalidUpgradeResponse") {
             return "handshake refused: \(target) answered 101 with a Sec-WebSocket-Accept or Upgrade header that does not follow RFC 6455"
+        }
+        // Headers past the library's limit break no rule of HTTP (a request's say so as explorer's limit).
+        if let parser = error as? HTTPParserError, parser == .headerOverflow {
+            return "handshake refused: \(target) answered with headers past what the WebSocket library reads"
         }
         if error is HTTPParserError {
             return "handshake refused: \(target) answered with something that is not HTTP"

@@ -263,7 +263,8 @@ public actor WebSocketSession {
                 break
             } else if !hasOpened {
                 let handshake = if let url { await handshakeHeaderList(for: url) } else { [HTTPHeader]() }
-                emitter.yield(.failed(await ConnectFailure.describe(failure, url: url, handshake: handshake, session: session, authorities: authorities)))
+                emitter.yield(.failed(await ConnectFailure.describe(failure, url: url, handshake: handshake, session: session, authorities: authorities,
+                                                                    proxy: url.flatMap(proxy(for:)))))
                 break
             }
             // A reconnect try that did not open, when another follows: said, with what the next does about it
@@ -275,7 +276,8 @@ public actor WebSocketSession {
                 break
             }
             if let failedTry {
-                let reason = await ConnectFailure.describe(failure, url: url, handshake: [], session: session, authorities: authorities)
+                let reason = await ConnectFailure.describe(failure, url: url, handshake: [], session: session, authorities: authorities,
+                                                           proxy: url.flatMap(proxy(for:)))
                 emitter.yield(.failed("try \(failedTry) failed: \(reason)" + (refreshToken ? "; the next refreshes the token first" : "")))
             }
             state = .waiting
@@ -309,9 +311,14 @@ public actor WebSocketSession {
         return fields
     }
 
+    /// The proxy the environment names for a socket at `url`.
+    private func proxy(for url: String) -> ProxyRules.Proxy? {
+        URL(string: WebSocketAddress.httpScheme(url)).flatMap { options.proxies?.proxy(for: $0) }
+    }
+
     /// The proxy for a socket at `url`, with its credentials on the CONNECT request.
     private func proxySettings(for url: String) -> WebSocketProxySettings? {
-        guard let target = URL(string: WebSocketAddress.httpScheme(url)), let proxy = options.proxies?.proxy(for: target) else { return nil }
+        guard let proxy = proxy(for: url) else { return nil }
         var connectHeaders = HTTPFields()
         if let authorization = proxy.authorization { connectHeaders[.proxyAuthorization] = authorization }
         return WebSocketProxySettings(host: proxy.host, port: proxy.port, type: .http(connectHeaders: connectHeaders), timeout: options.openTimeout)

@@ -386,7 +386,10 @@ actor Interpreter {
                 var (message, status) = Self.failure(error)
                 // The session's certificate stayed behind (another origin): the cause of a TLS failure, said
                 // there; "(--cert FILE)" sent the user to give the certificate they had given.
-                let withheld = certificateNote != nil && (error as? TransportError)?.kind == .tls
+                // Under TLS 1.3 a server that wants a client certificate closes the connection after the handshake.
+                let withheld = certificateNote != nil && (error as? TransportError).map {
+                    $0.kind == .tls || $0.detail.hasPrefix("the server closed the connection before answering")
+                } == true
                 if let certificateNote, withheld {
                     message = message.replacingOccurrences(of: " (--cert FILE)", with: "") + "; " + certificateNote
                 }
