@@ -49,13 +49,15 @@ import Testing
         ("jwt", TranscriptPattern(.jwt)), (#"/ab+c/"#, TranscriptPattern(.regex("ab+c"))),
         ("secret:access_token", TranscriptPattern(.secret("access_token"))), ("task_id", TranscriptPattern(.reference("task_id"))),
         ("task_id:=integer", TranscriptPattern(.integer, capture: "task_id")), (" id := * ", TranscriptPattern(.any, capture: "id")),
+        // A name as `capture` and `set` take it, in any script: `capture 名 = .数据.名字` recorded `{{名}}`, which did not parse.
+        ("名", TranscriptPattern(.reference("名"))), ("名字_2:=string", TranscriptPattern(.string, capture: "名字_2")),
     ])
     func parsesEveryKind(text: String, pattern: TranscriptPattern) throws {
         #expect(try TranscriptPattern.parse(text) == pattern)
         #expect(try TranscriptPattern.parse(String(pattern.description.dropFirst(2).dropLast(2))) == pattern)
     }
 
-    @Test(arguments: ["integer:=string", "secret:", "a b", "id:=secret:x", "/(/"])
+    @Test(arguments: ["integer:=string", "secret:", "a b", "id:=secret:x", "/(/", "2名", "名-字"])
     func rejectsWhatIsNotAPattern(text: String) {
         #expect(throws: TranscriptPattern.SyntaxError.self) { try TranscriptPattern.parse(text) }
     }

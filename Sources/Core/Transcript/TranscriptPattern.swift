@@ -105,9 +105,11 @@ public struct TranscriptPattern: Sendable, Equatable, CustomStringConvertible {
         return kindWords.keys.filter { $0 != "*" && lower != Array($0) && distance($0) <= 2 }.min { distance($0) < distance($1) }
     }
 
+    /// A name as `capture` and `set` take it: letters of any script, digits and `_`, not a digit first
+    /// (`capture 名 = .数据.名字` recorded `{{名}}`, which the parser then refused: its own file did not replay).
     static func isName(_ s: String) -> Bool {
-        guard let first = s.first, first.isASCII, first.isLetter || first == "_" else { return false }
-        return s.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+        guard let first = s.first, first.isLetter || first == "_" else { return false }
+        return s.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
     }
 
     public var description: String {

@@ -327,9 +327,9 @@ final class TranscriptRecorder {
     }
 
     /// A word that is an item whose value is a secret placeholder (`password={{secret:new_password}}`), or the placeholder alone.
-    nonisolated(unsafe) private static let typedSecret = #/[^{}"']*"?\{\{secret:[A-Za-z0-9_]+\}\}"?/#
+    nonisolated(unsafe) private static let typedSecret = #/[^{}"']*"?\{\{secret:[\p{L}\p{N}_]+\}\}"?/#
 
-    nonisolated(unsafe) private static let reference = #/\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}/#
+    nonisolated(unsafe) private static let reference = #/\{\{([\p{L}_][\p{L}\p{N}_]*)\}\}/#
 
     /// `ws connect URL` as written: on this session's own server (or its
     /// environment's socket host) as the path alone (this run's host and port
