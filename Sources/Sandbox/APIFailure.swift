@@ -18,6 +18,8 @@ struct APIFailure: Error {
             members = [("error", .bool(true)), ("message", .string(message)), ("error_code", .string(code)), ("status_code", .int(status.code))]
         case .codeMessage:
             members = [("code", .string(code)), ("message", .string(message))]
+        case let .envelope(envelope):
+            return envelope.body(status: Int(status.code), code: code, message: message)
         }
         if !details.isEmpty { members.append(("details", .object(details))) }
         return .object(members)
@@ -65,6 +67,8 @@ enum ErrorStyle: Sendable {
     case linku
     /// Nova (seed 003), Level Up, posture: `{"code", "message", "details"}`.
     case codeMessage
+    /// A profile's own (the mock answers in its transcripts' profile's envelope).
+    case envelope(ErrorEnvelope)
 }
 
 /// Turns every error into the envelope: our own, Hummingbird's (unknown

@@ -277,6 +277,18 @@ struct SandboxChildChannel: ServerChildChannel {
         await inner.handle(value: value, logger: logger)
     }
 
+    /// The mock's: its sockets upgraded by `shouldUpgrade`, a refused head answered as the sandbox's are
+    /// (the mock said nothing to a request line with raw UTF-8 in it, and the client waited for ever).
+    static func builder(
+        connections: ConnectionRegistry, errorStyle: ErrorStyle,
+        shouldUpgrade: @escaping @Sendable (HTTPRequest, any Channel, Logger) throws -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>>
+    ) -> HTTPServerBuilder {
+        HTTPServerBuilder { responder in
+            SandboxChildChannel(inner: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: .init(), shouldUpgrade: shouldUpgrade),
+                                connections: connections, errorStyle: errorStyle)
+        }
+    }
+
     static func builder<WebSocketRouter: HTTPResponderBuilder>(
         webSocketRouter: WebSocketRouter, connections: ConnectionRegistry, errorStyle: ErrorStyle
     ) -> HTTPServerBuilder where WebSocketRouter.Responder.Context: WebSocketRequestContext {

@@ -173,6 +173,60 @@ import Testing
         }
     }
 
+    /// A path segment or a query name outside ASCII (`/echo/任务`,
+    /// `城市==深圳`) matched no recorded step: the request's came
+    /// percent-encoded and the recording's decoded; and the encoded path was
+    /// hidden in the 404 as if a token. A request line with raw UTF-8 in it
+    /// got no answer at all: the client waited for ever.
+    @Test func aRequestInChineseIsMatchedAsRecordedAndABrokenOneIsAnswered() async throws {
+        let text = """
+        # explorer transcript v1
+        profile: generic
+        base-url: http://127.0.0.1:9
+
+        > get /echo/任务 城市==深圳
+        HTTP/1.1 200 OK
+        Content-Type: application/json
+        {"名字": "张三"}
+
+        """
+        try await Self.withTranscript("chinese", text) { file in
+            try await Self.withMock([file], mode: .match) { server, _ in
+                let url = URL(string: server.baseURL.absoluteString + "/echo/%E4%BB%BB%E5%8A%A1?%E5%9F%8E%E5%B8%82=%E6%B7%B1%E5%9C%B3")!
+                let answer = try await Self.send("GET", url)
+                #expect(answer.status == 200, "\(String(decoding: answer.body, as: UTF8.self))")
+                let other = try await Self.send("GET", URL(string: server.baseURL.absoluteString + "/echo/%E4%BB%BB%E5%8A%A1x")!)
+                #expect(String(decoding: other.body, as: UTF8.self).contains("GET /echo/任务x"), "shown as meant, not hidden")
+                // Raw UTF-8 in the request line: a 400 in the profile's envelope, not silence.
+                let raw = try Self.rawExchange(port: server.port, "GET /echo?城市=sz HTTP/1.1\r\nHost: x\r\n\r\n")
+                #expect(raw.hasPrefix("HTTP/1.1 400 "), "\(raw)")
+            }
+        }
+    }
+
+    /// Sends `request` as bytes and reads the answer until the server closes (5 s at most).
+    static func rawExchange(port: Int, _ request: String) throws -> String {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let connected = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        guard connected == 0 else { throw CocoaError(.fileReadUnknown) }
+        _ = Array(request.utf8).withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, 0) }
+        var answer: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n <= 0 { break }
+            answer += buffer[..<n]
+        }
+        return String(decoding: answer, as: UTF8.self)
+    }
+
     /// A profile file without `refreshed-refresh-token`: the mock's refresh
     /// answer had no refresh token, where the session reads a rotated one
     /// where the login's was; an app that replaces its own held none after

@@ -165,11 +165,14 @@ struct LiveRequest: Sendable {
         }.joined(separator: "/")
     }
 
+    /// `path` as it came (percent-encoded); each segment is compared as the
+    /// client meant it, as recorded ones are (`/echo/%E4%BB%BB%E5%8A%A1` is
+    /// `/echo/任务`), and so is each query name (values come decoded).
     init(method: String, path: String, query: [(name: String, value: String)], body: [UInt8], base: String) {
         self.method = method
-        self.path = path
-        segments = MockRequest.split(path)
-        self.query = query
+        self.path = path.removingPercentEncoding ?? path
+        segments = MockRequest.split(path).map { $0.removingPercentEncoding ?? $0 }
+        self.query = query.map { ($0.name.removingPercentEncoding ?? $0.name, $0.value) }
         self.body = body
         json = body.isEmpty ? nil : try? JSONParser.parse(body)
         self.base = base
@@ -217,9 +220,9 @@ extension MockRequest {
                 fit.difference = "path \(live.shownPath), recorded \(pathText)"
                 return fit
             case let .variable(name?):
-                // As the client meant it (`a%20b` is `a b`); a number only as it would be written (`007` is text).
-                // The session's own binding decides in the end (`MockBook.Session.bind`).
-                let value = part.removingPercentEncoding ?? part
+                // As the client meant it (`a%20b` is `a b`, decoded with the request); a number only as it would be
+                // written (`007` is text). The session's own binding decides in the end (`MockBook.Session.bind`).
+                let value = part
                 fit.bound[name] = Int(value).flatMap { String($0) == value ? JSONValue.int($0) : nil } ?? .string(value)
             case .variable(nil):
                 break

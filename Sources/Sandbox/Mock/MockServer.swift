@@ -48,7 +48,8 @@ public final class MockServer: Sendable {
         let server = try await BackgroundServer.start(host: host, port: port, what: "the mock", logger: logger) { onRunning in
             Application(
                 responder: responder,
-                server: .http1WebSocketUpgrade { head, channel, _ in
+                server: SandboxChildChannel.builder(connections: ConnectionRegistry(),
+                                                    errorStyle: .envelope((scripts.first?.profile ?? .generic).errorEnvelope)) { head, channel, _ in
                     MockSockets.upgrade(head, channel: channel, book: book, dropAfter: faults.current.webSocketDropAfterFrames, log: log)
                 },
                 configuration: .init(address: .hostname(host, port: port), serverName: "explorer-mock"),
