@@ -1,3 +1,4 @@
+import Core
 import Foundation
 import Testing
 @testable import Explorer
@@ -23,6 +24,18 @@ import Testing
         broken.feed(contentType: "application/x-ndjson", Array("{\"n\":4}\n{\"n\":".utf8))
         broken.finish(broken: true)
         #expect(posted.lines.suffix(2) == [#"{"n":4}"#, #"{"n":"# + StreamLines.cutLine])
+    }
+
+    /// JSON lines in the charset the head names (`charset=gbk`) showed as
+    /// U+FFFD, where `show` read the same body right; UTF-8 stays UTF-8.
+    @Test func linesAreReadInTheCharsetTheHeadNames() throws {
+        let posted = Posted()
+        let stream = StreamLines { posted.add($0) }
+        stream.begin(status: 200, headers: [HTTPHeader(name: "Content-Type", value: "application/x-ndjson; charset=gbk")])
+        // {"名字":"张三"} in GBK, then a UTF-8 line: each read as what it is.
+        let gbk: [UInt8] = [0x7B, 0x22, 0xC3, 0xFB, 0xD7, 0xD6, 0x22, 0x3A, 0x22, 0xD5, 0xC5, 0xC8, 0xFD, 0x22, 0x7D, 0x0A]
+        stream.feed(contentType: "application/x-ndjson", gbk + Array("{\"n\":\"é\"}\n".utf8))
+        #expect(posted.lines == [#"{"名字":"张三"}"#, #"{"n":"é"}"#])
     }
 
     /// A line that never ends (a server streaming one 2 GiB line) was held

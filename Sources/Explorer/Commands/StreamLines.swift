@@ -38,11 +38,14 @@ final class StreamLines: @unchecked Sendable {
     /// Values no row may show (`hidden` has them): the credentials the
     /// request went with and the cookies the answer sets, learned at its head.
     private var hidden: [String] = []
+    /// The charset the head names (`application/x-ndjson; charset=gbk`): a line whose bytes are not UTF-8 is read in it.
+    private var charset: String?
 
     func begin(status: Int, headers: [HTTPHeader], hiding secrets: [String] = []) {
         lock.withLock {
             head = (status, headers)
             hidden = secrets
+            charset = ReceivedResponse(status: status, headers: headers, body: []).charset
         }
     }
 
@@ -115,7 +118,9 @@ final class StreamLines: @unchecked Sendable {
             let width = line[lead] >= 0xF0 ? 4 : line[lead] >= 0xE0 ? 3 : 2
             if line.endIndex - lead < width { line = line[..<lead] }
         }
-        var text = String(decoding: line, as: UTF8.self)
+        // In the charset the head names when the bytes are not UTF-8, as the whole body is read (GBK rows were U+FFFD).
+        var text = String(validating: line, as: UTF8.self) ?? charset.flatMap { Charset.decode(Array(line), charset: $0) }
+            ?? String(decoding: line, as: UTF8.self)
         if let cutFrom { text += " … (a line of \(Renderer.size(cutFrom)), cut at \(Renderer.size(Self.lineLimit)))" }
         return take(text)
     }
