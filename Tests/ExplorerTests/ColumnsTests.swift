@@ -33,6 +33,18 @@ import Testing
         #expect("名称abc".prefix(columns: 5) == "名称a" && "名称abc".prefix(columns: 3) == "名")
     }
 
+    /// A summary in Chinese has no spaces to break at: it ran past a
+    /// 60-column terminal and wrapped at column 0. It breaks between its
+    /// characters, under the same indent as an English one.
+    @Test func textWithoutSpacesWrapsBetweenItsCharacters() {
+        let line = "GET    /long    " + String(repeating: "这是中文接口说明", count: 6) + " and more"
+        let wrapped = line.wrapped(width: 40).split(separator: "\n").map(String.init)
+        #expect(wrapped.count > 2 && wrapped.allSatisfy { $0.columns <= 40 }, "\(wrapped)")
+        #expect(wrapped.dropFirst().allSatisfy { $0.hasPrefix(String(repeating: " ", count: 16)) }, "\(wrapped)")
+        #expect(wrapped.joined().replacingOccurrences(of: " ", with: "").contains(String(repeating: "这是中文接口说明", count: 6) + "andmore"))
+        #expect("a verylongwordwithoutanyspace end".wrapped(width: 10) == "a\nverylongwordwithoutanyspace\nend", "an ASCII word stays whole")
+    }
+
     /// `get /` TAB TAB on a spec of 6,000 paths printed every one: the first
     /// 200 are listed, and how many more.
     @Test func aLongCandidateListIsCutWithTheCountOfTheRest() {

@@ -70,13 +70,36 @@ extension String {
             }
             var current = ""
             var words: [String] = []
-            for word in line.dropFirst(line.prefix(hang).count).split(separator: " ") {
-                let room = width - (words.isEmpty && lines.isEmpty ? head : indent).columns
-                if !current.isEmpty, current.columns + 1 + String(word).columns > room {
+            for piece in line.dropFirst(line.prefix(hang).count).split(separator: " ") {
+                var word = String(piece)
+                while !word.isEmpty {
+                    let room = width - (words.isEmpty && lines.isEmpty ? head : indent).columns
+                    let used = current.isEmpty ? 0 : current.columns + 1
+                    if used + word.columns <= room {
+                        current += (current.isEmpty ? "" : " ") + word
+                        break
+                    }
+                    if word.contains(where: { String($0).columns > 1 }) {
+                        // Text written without spaces (Chinese, Japanese) breaks between its characters, as a
+                        // browser breaks it: a summary in Chinese ran past the terminal's edge, and wrapped at column 0.
+                        var fits = ""
+                        for character in word {
+                            guard used + fits.columns + String(character).columns <= room else { break }
+                            fits.append(character)
+                        }
+                        if fits.isEmpty, current.isEmpty { fits = String(word.first!) }
+                        if !fits.isEmpty {
+                            current += (current.isEmpty ? "" : " ") + fits
+                            word.removeFirst(fits.count)
+                        }
+                    } else if current.isEmpty {
+                        // One word longer than the line: it stands alone, as long as it is.
+                        current = word
+                        break
+                    }
                     words.append(current)
                     current = ""
                 }
-                current += (current.isEmpty ? "" : " ") + word
             }
             if !current.isEmpty { words.append(current) }
             let body = words.enumerated().map { ($0.offset == 0 && lines.isEmpty ? head : indent) + $0.element }
