@@ -571,7 +571,8 @@ private final class AnswerHandler: ChannelInboundHandler, @unchecked Sendable {
             // whole too).
             return
         }
-        if error is NIOSSLError, let problem = certificateProblem?(), let exchange {
+        // Only for a refusal of the server's certificate: a callback may note one that `--verify no` then lets through.
+        if error is NIOSSLError, String(describing: error).contains("CERTIFICATE_VERIFY_FAILED"), let problem = certificateProblem?(), let exchange {
             finish(failing: TransportError(kind: .tls, host: exchange.host, detail: problem))
         } else {
             finish(failing: error is IOError || error is ChannelError ? lost(error) : error)
