@@ -232,6 +232,16 @@ def test_wss_to_a_self_signed_server_is_one_line(spawn, socket_server, tmp_path)
     assert "state: closed" in x.run("ws status")  # the REPL goes on
 
 
+def demanding_a_client_certificate(cert, key):
+    """A TLS 1.3 server's context that asks for a client certificate `cert` signed."""
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.minimum_version = ssl.TLSVersion.TLSv1_3
+    context.load_cert_chain(cert, key)
+    context.load_verify_locations(cert)
+    context.verify_mode = ssl.CERT_REQUIRED
+    return context
+
+
 @pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl is needed to make a self-signed certificate")
 def test_wss_takes_verify_from_its_line_and_from_defaults(socket_server, tmp_path):
     """`ws connect --verify FILE`, and `defaults --verify FILE` before a
@@ -263,11 +273,7 @@ def test_wss_takes_verify_from_its_line_and_from_defaults(socket_server, tmp_pat
 
     # A server that asks for a client certificate: said in the words requests get
     # (it was BoringSSL's own error-stack line).
-    strict = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    strict.minimum_version = ssl.TLSVersion.TLSv1_3
-    strict.load_cert_chain(cert, key)
-    strict.load_verify_locations(cert)
-    strict.verify_mode = ssl.CERT_REQUIRED
+    strict = demanding_a_client_certificate(cert, key)
 
     def demanding(server, conn):
         with strict.wrap_socket(conn, server_side=True) as wrapped:
@@ -320,11 +326,7 @@ def test_a_tls_failure_where_the_sessions_certificate_stayed_behind_says_so(sock
     when the request worked, and the error said to give --cert, which was given."""
     cert, key = make_certificate(tmp_path, "cert", "localhost")
     make_certificate(tmp_path, "wrong", "localhost")
-    strict = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    strict.minimum_version = ssl.TLSVersion.TLSv1_3
-    strict.load_cert_chain(cert, key)
-    strict.load_verify_locations(cert)
-    strict.verify_mode = ssl.CERT_REQUIRED
+    strict = demanding_a_client_certificate(cert, key)
 
     def demanding(server, conn):
         try:
