@@ -208,11 +208,8 @@ final class HTTP1Client: @unchecked Sendable {
             return write(request, on: connection, exchange: exchange, key: key)
         }
         let handler = AnswerHandler()
-        // The certificate BoringSSL refused, kept to say why: out of date is told apart from not trusted.
-        var authorities: String?
-        if case let .authorities(file)? = secure?.options.verify { authorities = file }
-        let refused = RefusedCertificate(authorities: authorities)
-        if secure != nil { handler.certificateProblem = { refused.problem } }
+        // A refused certificate is said by its dates: out of date is told apart from not trusted.
+        if case let .authorities(file)? = secure?.options.verify { handler.authorities = file }
         // An address is connected to as it is; a name is looked up first (NIO
         // does that on a Dispatch thread). An address is never sent as the
         // TLS server name (SNI); the certificate is checked against it all the same.
@@ -228,11 +225,7 @@ final class HTTP1Client: @unchecked Sendable {
                     let pipeline = channel.pipeline.syncOperations
                     if let tunnel { try pipeline.addHandler(tunnel) }
                     if let secure {
-                        try pipeline.addHandler(NIOSSLClientHandler(context: secure.context, serverHostname: isAddress ? nil : host,
-                                                                    verificationCallback: { result, certificate in
-                                                                        if result == .failed { refused.note(certificate) }
-                                                                        return result
-                                                                    }))
+                        try pipeline.addHandler(NIOSSLClientHandler(context: secure.context, serverHostname: isAddress ? nil : host))
                     }
                     try pipeline.addHandler(HTTPRequestEncoder(configuration: encoding))
                     try pipeline.addHandler(ResponseDecoder())
@@ -327,23 +320,14 @@ final class HTTP1Client: @unchecked Sendable {
     }
 }
 
-/// The certificate of a chain BoringSSL refused nearest the server's own
-/// (its verification goes from the root to the server's), to say why when
-/// its dates do: "expired on 2024-01-31" where every refusal said "not signed
-/// by a CA explorer trusts, expired or not yet valid". Touched only on the loop.
-private final class RefusedCertificate: @unchecked Sendable {
-    private var dates: (notBefore: time_t, notAfter: time_t)?
-    /// The CA file `--verify` named, if one.
-    private let authorities: String?
-
-    init(authorities: String?) { self.authorities = authorities }
-
-    func note(_ certificate: NIOSSLCertificate) {
-        dates = (certificate.notValidBefore, certificate.notValidAfter)
-    }
-
-    var problem: String? {
-        guard let dates else { return nil }
+/// Why the server's certificate was refused, by its dates: "expired on
+/// 2021-01-01 00:00 UTC" where every refusal said "not signed by a CA
+/// explorer trusts, expired or not yet valid", and the user could not tell
+/// whether to fix the CA file or the server. `authorities`: the CA file
+/// `--verify` named, if one.
+enum RefusedCertificate {
+    static func problem(_ certificate: NIOSSLCertificate, authorities: String?) -> String {
+        let dates = (notBefore: certificate.notValidBefore, notAfter: certificate.notValidAfter)
         let now = time_t(Date().timeIntervalSince1970)
         func day(_ time: time_t) -> String {
             let formatter = DateFormatter()
@@ -463,8 +447,8 @@ private final class AnswerHandler: ChannelInboundHandler, @unchecked Sendable {
     private var done: ((Bool, TimeAmount?) -> Void)?
     /// Over TLS: the handshake has finished.
     private(set) var isSecured = false
-    /// Over TLS: why the server's certificate was refused, when its dates say (`RefusedCertificate`).
-    var certificateProblem: (() -> String?)?
+    /// The CA file `--verify` named, for a refused certificate's words (`RefusedCertificate`).
+    var authorities: String?
 
     func start(_ exchange: PendingAnswer, channel: any Channel, done: @escaping (Bool, TimeAmount?) -> Void) {
         self.exchange = exchange
@@ -571,9 +555,10 @@ private final class AnswerHandler: ChannelInboundHandler, @unchecked Sendable {
             // whole too).
             return
         }
-        // Only for a refusal of the server's certificate: a callback may note one that `--verify no` then lets through.
-        if error is NIOSSLError, String(describing: error).contains("CERTIFICATE_VERIFY_FAILED"), let problem = certificateProblem?(), let exchange {
-            finish(failing: TransportError(kind: .tls, host: exchange.host, detail: problem))
+        // A refusal of the server's certificate: said by the certificate it sent, which the handshake keeps.
+        if error is NIOSSLError, String(describing: error).contains("CERTIFICATE_VERIFY_FAILED"), let exchange,
+           let certificate = (try? context.pipeline.syncOperations.handler(type: NIOSSLClientHandler.self))?.peerCertificate {
+            finish(failing: TransportError(kind: .tls, host: exchange.host, detail: RefusedCertificate.problem(certificate, authorities: authorities)))
         } else {
             finish(failing: error is IOError || error is ChannelError ? lost(error) : error)
         }
