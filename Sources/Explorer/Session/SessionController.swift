@@ -549,10 +549,10 @@ final class SessionController {
         return !word.isEmpty && word.first!.isLetter && CommandTable.standard.spec(named: String(word)) != nil
     }
 
-    /// Whether a `ws send` line's JSON ends inside a string it opened (its next line is that string's).
     /// Whether a `ws send {…` line's JSON goes on inside a string: its next line, empty or not, is the string's.
     static func stringGoesOn(_ line: String) -> Bool { jsonEndsInString(line) && jsonGoesOn(line) }
 
+    /// Whether a `ws send` line's JSON ends inside a string it opened (its next line is that string's).
     static func jsonEndsInString(_ line: String) -> Bool {
         guard let open = line.firstIndex(where: { $0 == "{" || $0 == "[" }) else { return false }
         return scan(line[open...].utf8).inString
