@@ -120,7 +120,7 @@ final class LineEditor {
         let n = ex_read_secret(prompt, &buffer, Int32(buffer.count))
         if n == -2 { return .interrupted }
         guard n >= 0 else { return .ended }
-        return .typed(String(cString: buffer))
+        return .typed(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
 }
 
