@@ -90,14 +90,22 @@ def test_ws_subcommands_complete_on_tab(spawn):
 # --------------------------------------------------------------------------
 
 
-def websocket_handshake(server, conn):
-    """Reads the upgrade request and answers 101 (RFC 6455 section 4.2.2)."""
+def read_head(conn):
+    """The request's head as it came (up to its blank line), or None when the client closed first."""
     request = b""
     while b"\r\n\r\n" not in request:
         chunk = conn.recv(4096)
         if not chunk:
-            raise OSError("closed before the request ended")
+            return None
         request += chunk
+    return request
+
+
+def websocket_handshake(server, conn):
+    """Reads the upgrade request and answers 101 (RFC 6455 section 4.2.2)."""
+    request = read_head(conn)
+    if request is None:
+        raise OSError("closed before the request ended")
     conn.sendall(websocket_accept(request))
     server.handshakes += 1
 
@@ -369,12 +377,8 @@ def test_a_tls_failure_where_the_sessions_certificate_stayed_behind_says_so(sock
 def test_a_handshake_answer_with_headers_past_the_librarys_limit_says_so(env, socket_server):
     # It said the server "answered with something that is not HTTP".
     def big(server, conn):
-        request = b""
-        while b"\r\n\r\n" not in request:
-            chunk = conn.recv(4096)
-            if not chunk:
-                return
-            request += chunk
+        if read_head(conn) is None:
+            return
         conn.sendall(b"HTTP/1.1 101 Switching Protocols\r\n" + b"".join(b"X-Pad-%d: %s\r\n" % (n, b"v" * 100) for n in range(1000)) + b"\r\n")
         time.sleep(1)
 
@@ -783,12 +787,9 @@ def test_a_refused_handshake_says_the_refusals_own_status_and_reason(tmp_path, s
     requests = []
 
     def picky(server, conn):
-        request = b""
-        while b"\r\n\r\n" not in request:
-            chunk = conn.recv(4096)
-            if not chunk:
-                return
-            request += chunk
+        request = read_head(conn)
+        if request is None:
+            return
         requests.append(request.decode("latin-1"))
         upgrade = b"upgrade: websocket" in request.lower()
         body = b"missing subprotocol\n" if upgrade else b"upgrade required\n"
