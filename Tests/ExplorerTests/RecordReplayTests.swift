@@ -764,12 +764,18 @@ import Testing
     /// its header, replayed with `{{secret:password}}`; `-a bob:PW` typed
     /// after was written `bob:{{secret:password}}`, and its replay sent
     /// alice's password as bob's.
-    @Test func aPasswordTypedAfterAHeadersLoginHasANameOfItsOwn() throws {
+    /// A recorder of a session against a closed port whose header says it began logged in as alice.
+    private static func recorderBegunAsAlice(_ name: String) throws -> (recorder: TranscriptRecorder, path: String, nowhere: URL) {
         let nowhere = URL(string: "http://127.0.0.1:9")!
-        let path = Scratch.file("header-login", extension: "transcript").path
+        let path = Scratch.file(name, extension: "transcript").path
         let recorder = try TranscriptRecorder(path: path, header: .make(profile: "generic", target: .url(nowhere.absoluteString), login: "alice@example.com"),
                                               renderer: Renderer(palette: .plain, envelope: .generic), baseURL: nowhere.absoluteString,
                                               secrets: SecretScrubber())
+        return (recorder, path, nowhere)
+    }
+
+    @Test func aPasswordTypedAfterAHeadersLoginHasANameOfItsOwn() throws {
+        let (recorder, path, nowhere) = try Self.recorderBegunAsAlice("header-login")
         let line = "get /echo -a bob:hunter2pass"
         let command = try CommandParser().parse(line)
         let request = PreparedRequest(method: "GET", url: nowhere.appendingPathComponent("echo"),
@@ -785,11 +791,7 @@ import Testing
     /// login) was written `{{secret:password_2}}`: CI had to set one password
     /// under two names. Another account's password keeps a name of its own.
     @Test func theHeadersAccountLoggingInAgainTakesItsPassword() throws {
-        let nowhere = URL(string: "http://127.0.0.1:9")!
-        let path = Scratch.file("relogin", extension: "transcript").path
-        let recorder = try TranscriptRecorder(path: path, header: .make(profile: "generic", target: .url(nowhere.absoluteString), login: "alice@example.com"),
-                                              renderer: Renderer(palette: .plain, envelope: .generic), baseURL: nowhere.absoluteString,
-                                              secrets: SecretScrubber())
+        let (recorder, path, nowhere) = try Self.recorderBegunAsAlice("relogin")
         for line in ["login Alice@example.com alicepw1", "login bob@example.com bobpw22"] {
             let answer = ReceivedResponse(status: 200, reason: "OK", headers: [], body: [])
             let request = PreparedRequest(method: "POST", url: nowhere.appendingPathComponent("login"))
