@@ -58,6 +58,8 @@ extension LiveTransport {
     }
 
     static let resetDetail = "the server reset the connection"
+    /// A connection closed with no byte of answer (a server that wanted a client certificate, under TLS 1.3, among others).
+    public static let closedBeforeAnswerDetail = "the server closed the connection before answering"
 
     /// `90 KiB`, `63 KiB`, `70.1 KiB`: one decimal, only when it is not zero.
     static func kibibytes(_ bytes: Int) -> String {
@@ -82,9 +84,9 @@ extension LiveTransport {
         case let e as ExchangeFailure:
             switch e {
             case .deadline: return make(.timeout, "no complete answer within \(seconds(deadline)) (--timeout changes it)")
-            case .closedBeforeAnswer: return make(.other, "the server closed the connection before answering")
+            case .closedBeforeAnswer: return make(.other, closedBeforeAnswerDetail)
             case let .closedBeforeAnswering(method):
-                return make(.other, "the server closed the connection before answering; the \(method) may have been acted on all the same "
+                return make(.other, closedBeforeAnswerDetail + "; the \(method) may have been acted on all the same "
                     + "(look before sending it again, or give it an Idempotency-Key header)")
             case let .closedOnReuse(method):
                 return make(.closedOnReuse, "the server closed its kept-alive connection as the request went out on it; a \(method) is "

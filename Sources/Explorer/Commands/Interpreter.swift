@@ -388,7 +388,7 @@ actor Interpreter {
                 // there; "(--cert FILE)" sent the user to give the certificate they had given.
                 // Under TLS 1.3 a server that wants a client certificate closes the connection after the handshake.
                 let withheld = certificateNote != nil && (error as? TransportError).map {
-                    $0.kind == .tls || $0.detail.hasPrefix("the server closed the connection before answering")
+                    $0.kind == .tls || $0.detail.hasPrefix(LiveTransport.closedBeforeAnswerDetail)
                 } == true
                 if let certificateNote, withheld {
                     message = message.replacingOccurrences(of: " (--cert FILE)", with: "") + "; " + certificateNote
