@@ -149,7 +149,7 @@ final class FrameSubscription: @unchecked Sendable {
     /// received frames have come, then takes them (fewer when the time ran
     /// out, or the socket is gone); frames beyond those stay for later steps.
     nonisolated(nonsending) func take(sent: Int, received: Int, timeout: Double) async -> [ObservedFrame] {
-        func enough() -> Bool { tap.count(id, .sent) >= sent && tap.count(id, .received) >= received || tap.isSocketGone }
+        func enough() -> Bool { (tap.count(id, .sent) >= sent && tap.count(id, .received) >= received) || tap.isSocketGone }
         if !enough() {
             // Woken by each frame posted, without polling; a timer (or Ctrl-C) ends the wait.
             let (signal, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
