@@ -22,6 +22,9 @@ struct SecretNameTests {
         ("pins", false), ("author", false), ("auth_method", false), ("signature", false),
         ("sessionid", true), ("X-Session-Id", true), ("session_key", true), ("connect.sid", true), ("JSESSIONID", true),
         ("csrf", true), ("csrftoken", true), ("X-CSRF", true), ("session", false), ("session_count", false), ("sid", false), ("session_id", false),
+        // In the seeds' language and its neighbours' (`set 密码=…` was shown by `vars` and recorded in clear).
+        ("密码", true), ("新密码", true), ("登录密码", true), ("访问令牌", true), ("密钥", true), ("验证码", true), ("口令", true),
+        ("パスワード", true), ("비밀번호", true), ("用户名", false), ("任务", false),
     ])
     func secretNames(name: String, secret: Bool) {
         #expect(Redactor.isSecretName(name) == secret)

@@ -12,7 +12,9 @@ public enum Redactor {
                               "access_key", "access-key", "accesskey", "private_key", "private-key", "privatekey", "authorization",
                               // Keys that sign or encrypt, OAuth's proofs, one-time codes under a longer name.
                               "signing_key", "signingkey", "encryption_key", "encryptionkey", "client_assertion", "code_verifier",
-                              "mfa_code", "mfacode", "otp_code", "otpcode"]
+                              "mfa_code", "mfacode", "otp_code", "otpcode",
+                              // The same in the seeds' language and its neighbours': a password, a token, a key, a one-time code.
+                              "密码", "口令", "令牌", "密钥", "秘钥", "验证码", "パスワード", "비밀번호"]
     /// Whole names that are secrets' (a word in other names: `cookie_policy`,
     /// `passport`, `pwd_hint` are not one); `pw` and `pass` are short for a
     /// password; a session's id and a CSRF token are credentials, under the
