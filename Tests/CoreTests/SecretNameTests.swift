@@ -221,6 +221,20 @@ struct SecretNameTests {
     #expect(Redactor.isSecretParameter("Ticket") && !Redactor.isSecretName("ticket"), "a query's name, not a JSON member's")
 }
 
+/// A JWT as a path's segment (`/chat/eyJ…`, a socket's credential in its
+/// path): a recording hid it, `connected to`, `ws status` and history's
+/// line showed it whole.
+@Test func aJWTInASocketsOrRequestsPathIsHidden() {
+    let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abcdefgh"
+    #expect(WebSocketAddress.redacted("ws://h:1/chat/\(jwt)") == "ws://h:1/chat/<jwt>")
+    #expect(WebSocketAddress.redacted("ws://h:1/chat/\(jwt)/room?jwt=\(jwt)") == "ws://h:1/chat/<jwt>/room?jwt=<jwt>")
+    #expect(Redactor.redact(line: "get /users/\(jwt)/tasks") == "get /users/***/tasks")
+    #expect(Redactor.redact(line: "ws connect ws://h/chat/\(jwt)") == "ws connect ws://h/chat/***")
+    #expect(WebSocketAddress.redacted("ws://h:1/chat/eyJnotajwt") == "ws://h:1/chat/eyJnotajwt")
+    #expect(Redactor.redact(target: "/users/\(jwt)?q=\(jwt)&page=2") == "/users/<hidden: 45 characters>?q=<hidden: 45 characters>&page=2",
+            "as -v and --offline show a request's line")
+}
+
 /// A parameter's name percent-encoded (`?%74oken=X`) is the name the
 /// server reads: the screen hid its value, history and recordings kept it.
 @Test func aPercentEncodedParameterNameIsReadAsTheServerReadsIt() {

@@ -286,7 +286,8 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: recorded.path) }
         for line in ["> ws connect /__sandbox/echo 'X-Proto:chat, {{secret:jwt}}'",
                      "> get /api/banners --offline X-Other:{{secret:jwt}} q=={{secret:jwt_2}}",
-                     "| GET /api/banners?q={{secret:jwt_2}} HTTP/1.1"] {
+                     // Hidden on the request line as in a header (--offline showed it).
+                     "| GET /api/banners?q=<hidden: 51 characters> HTTP/1.1", "| X-Other: <hidden: 51 characters>"] {
             #expect(recorded.text.contains(line + "\n"), "\(recorded.text)")
         }
         #expect(!recorded.text.contains("SECRETXY"), "\(recorded.text)")

@@ -770,6 +770,8 @@ public enum Redactor {
         // The path's own parameters too (`/app;jsessionid=X`).
         var target = target
         for (_, range) in pathParameterSecrets(in: target).reversed() { target.replaceSubrange(range, with: hidden(String(target[range]))) }
+        // A JWT wherever it stands (`/chat/eyJ…`, `?q=eyJ…`): -v and --offline showed it.
+        target = hidingJWTs(in: target)
         guard let question = target.firstIndex(of: "?") else { return target }
         return String(target[...question]) + redact(pairs: target[target.index(after: question)...], alsoSecret: names)
     }
@@ -960,7 +962,12 @@ public enum Redactor {
         let inPath = pathParameterSecrets(in: word)
         var hidden = word
         for (name, range) in inPath.reversed() { hidden.replaceSubrange(range, with: hide(name)) }
-        return redactQueryPairs(in: hidden, hide: hide) ?? (inPath.isEmpty ? nil : hidden)
+        // A JWT as a segment (`/chat/eyJ…`, a socket's credential in its path).
+        let pathEnd = hidden.firstIndex { $0 == "?" || $0 == "#" } ?? hidden.endIndex
+        let path = String(hidden[..<pathEnd])
+        let jwtless = hidingJWTs(in: path) { _ in hide("jwt") }
+        if jwtless != path { hidden = jwtless + hidden[pathEnd...] }
+        return redactQueryPairs(in: hidden, hide: hide) ?? (hidden == word ? nil : hidden)
     }
 
     private static func redactQueryPairs(in word: String, hide: (String) -> String) -> String? {
