@@ -206,6 +206,10 @@ def test_a_subcommands_option_named_like_the_repls_still_reaches_it(tmp_path):
     assert not (tmp_path / ".explorer" / "profiles" / "linku.yaml").exists()
     generic = run_explorer(["profile", "init", "generic", "--base-url", "http://127.0.0.1:9/api"], env=env, cwd=tmp_path)
     assert generic.returncode == 64 and "'generic' is a built-in profile's name" in generic.stderr, generic.stderr
+    # Neither a spec nor a base URL: said with this command's usage (it came with explorer's whole usage).
+    bare = run_explorer(["profile", "init", "mine2"], env=env, cwd=tmp_path)
+    assert bare.returncode == 64 and "give --from-spec FILE, --base-url URL, or both" in bare.stderr, bare.stderr
+    assert "Usage: explorer profile init <name>" in bare.stderr and "explorer replay" not in bare.stderr, bare.stderr
     refused = run_explorer(["sandbox", "--offline"], env=env, cwd=tmp_path)
     assert refused.returncode == 64
     assert "--offline is an option of the REPL and explorer run, not of explorer sandbox" in refused.stderr

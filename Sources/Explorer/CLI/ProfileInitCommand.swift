@@ -88,6 +88,10 @@ struct ProfileInitCommand: ParsableCommand {
         if let baseURL {
             if let reason = URLCheck.baseProblem(baseURL) { throw ValidationError(reason) }
         }
+        // Here, not in run: thrown there, it came with explorer's whole usage instead of this command's.
+        if spec == nil, baseURL == nil, root.connection.baseURL == nil {
+            throw ValidationError("give --from-spec FILE, --base-url URL, or both: the profile needs at least one environment")
+        }
     }
 
     @ParentCommand var root: ExplorerCommand
@@ -96,9 +100,6 @@ struct ProfileInitCommand: ParsableCommand {
         // `--base-url` after `profile init` is read as explorer's own (see ConnectionOptions.givenNames).
         try root.refuse("profile init", except: ["--base-url"])
         let baseURL = self.baseURL ?? root.connection.baseURL
-        if spec == nil, baseURL == nil {
-            throw ValidationError("give --from-spec FILE, --base-url URL, or both: the profile needs at least one environment")
-        }
         let console = Console()
         func fail(_ message: String, _ status: ExitStatus = .parse) -> ExitCode {
             console.err("error: \(message)\n")
