@@ -37,6 +37,14 @@ import Testing
         #expect(try parser.parse("GET /api/tasks page==2") == .http(method: "GET", path: "/api/tasks", items: [.query(name: "page", value: "2")], options: RequestOptions()))
         #expect(try parser.parse("post /api/tasks title=x --offline") == .http(method: "POST", path: "/api/tasks", items: [.stringField(name: "title", value: "x")], options: RequestOptions(offline: true)))
         #expect(try parser.parse("/api/tasks/{{id}}") == .http(method: "GET", path: "/api/tasks/3", items: [], options: RequestOptions()))
+        // Data makes it a POST, as HTTPie's `http URL a=1` (it went out as a GET with a JSON body); a query or a header does not.
+        #expect(try parser.parse("/x a=1") == .http(method: "POST", path: "/x", items: [.stringField(name: "a", value: "1")], options: RequestOptions()))
+        #expect(try parser.parse("/x @b.json") == .http(method: "POST", path: "/x", items: [.file(name: "", path: "b.json", contentType: nil)], options: RequestOptions()))
+        #expect(try parser.parse("/x --raw hi") == .http(method: "POST", path: "/x", items: [], options: RequestOptions(raw: "hi")))
+        #expect(try parser.parse("/x q==1 X-A:b") == .http(method: "GET", path: "/x", items: [.query(name: "q", value: "1"), .header(name: "X-A", value: "b")], options: RequestOptions()))
+        // HTTPie's shorthands as the first word (they were unknown commands).
+        #expect(try parser.parse(":3000/x") == .http(method: "GET", path: "http://localhost:3000/x", items: [], options: RequestOptions()))
+        #expect(try parser.parse("localhost:8080/x n:=2") == .http(method: "POST", path: "http://localhost:8080/x", items: [.jsonField(name: "n", value: .number("2"))], options: RequestOptions()))
         // A scheme in any case (it was "not an http:// or https:// URL"); the rest as typed.
         #expect(try parser.parse("get HTTPS://H.example/A") == .http(method: "GET", path: "https://H.example/A", items: [], options: RequestOptions()))
         #expect(try parser.parse("get Http://h.example/") == .http(method: "GET", path: "http://h.example/", items: [], options: RequestOptions()))

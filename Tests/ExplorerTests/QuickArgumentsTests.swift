@@ -95,10 +95,15 @@ import Testing
         #expect(QuickArguments.requestLine(["--base-url", "http://h:1", "post", "/x", "name=a b", "-v"])
             == ["--base-url", "http://h:1", "-c", "post /x 'name=a b' -v"])
         #expect(QuickArguments.requestLine(["GET", "http://h:1/x"]) == ["-c", "GET http://h:1/x"])
+        // A URL alone, as HTTPie's `http URL a=1` (it was "2 unexpected arguments" and the whole usage).
+        #expect(QuickArguments.requestLine(["--base-url", "http://h:1", "/x", "a=1"]) == ["--base-url", "http://h:1", "-c", "/x a=1"])
+        #expect(QuickArguments.requestLine([":3000/x"]) == ["-c", ":3000/x"])
+        #expect(QuickArguments.requestLine(["https://h.example/x", "-v"]) == ["-c", "https://h.example/x -v"])
         // An option's value is no method; a subcommand's arguments are the subcommand's.
         #expect(QuickArguments.requestLine(["--env", "get", "-c", "put /a"]) == nil)
         #expect(QuickArguments.requestLine(["--env=staging", "delete", "/a/1"]) == ["--env=staging", "-c", "delete /a/1"])
-        for other in [["run", "get"], ["replay", "get.transcript"], [], ["--", "get", "/x"], ["-c", "get /x"]] {
+        for other in [["run", "get"], ["replay", "get.transcript"], [], ["--", "get", "/x"], ["-c", "get /x"], ["test", "sessions/x.transcript"],
+                      ["mock", "sessions"], ["profile", "show", "x"]] {
             #expect(QuickArguments.requestLine(other) == nil, "\(other)")
         }
         let line = try #require(QuickArguments.requestLine(["--base-url", "http://127.0.0.1:8080", "get", "/x", "q==1"]))

@@ -29,6 +29,15 @@ public enum RequestItem: Sendable, Equatable {
     /// `Name:@file`: a header whose value is read from a file.
     case headerFromFile(name: String, path: String)
 
+    /// Whether the item goes in the body (a field, a file, `@file` the whole body): what makes a bare
+    /// `URL a=1` a POST, as HTTPie infers it.
+    public var isData: Bool {
+        switch self {
+        case .stringField, .stringFieldFromFile, .jsonField, .jsonFieldFromFile, .file: true
+        case .header, .emptyHeader, .query, .queryFromFile, .headerFromFile: false
+        }
+    }
+
     /// Why an argument is not a request item, with the offset of the problem.
     public struct ParseError: Error, Equatable, Sendable, CustomStringConvertible {
         public let item: String

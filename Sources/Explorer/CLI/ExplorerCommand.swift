@@ -26,7 +26,8 @@ struct ExplorerCommand: ParsableCommand {
         With no arguments, explorer starts the built-in LinkU sandbox on 127.0.0.1 and opens the \
         REPL against it. Give --base-url to talk to a real backend instead, or --profile to one \
         described in a profile file (docs/profiles.md). A request after the options \
-        (`explorer --base-url URL get /x q==1`, as HTTPie's `http GET URL`) runs as -c runs it. The options below are the REPL's; \
+        (`explorer --base-url URL get /x q==1`, as HTTPie's `http GET URL`; a URL alone is a GET, \
+        a POST with data, as HTTPie's) runs as -c runs it. The options below are the REPL's; \
         `explorer run` takes them too, before or after its name, and `replay` and `test` take \
         --base-url, --env, --color, --verify, --cert and --cert-key there. `help` inside the REPL \
         lists its commands.

@@ -35,7 +35,7 @@ struct QuickArguments {
     /// The request methods that begin a line given after the options.
     static let methods: Set<String> = ["get", "post", "put", "patch", "delete", "head", "options"]
 
-    /// `explorer [OPTIONS] get /x q==1`, as HTTPie's `http GET URL ITEM…` and
+    /// `explorer [OPTIONS] get /x q==1` (or `/x q==1`), as HTTPie's `http [GET] URL ITEM…` and
     /// xh's: from the method on, the words are one line, run as `-c` runs it
     /// (`-v` after the method is the line's, as HTTPie's options there are).
     /// The arguments with that line as a `-c`; nil when no method follows the options.
@@ -50,7 +50,8 @@ struct QuickArguments {
                 index += 1
                 continue
             }
-            guard methods.contains(word.lowercased()) else { return nil }
+            // Or a URL alone (`explorer :3000/x a=1`, HTTPie's `http URL a=1`): GET, or POST with data, as a bare line is.
+            guard methods.contains(word.lowercased()) || CommandParser.isTarget(word) else { return nil }
             return Array(arguments[..<index]) + ["-c", LineTokenizer.join(Array(arguments[index...]))]
         }
         return nil

@@ -27,10 +27,15 @@ struct CommandParser {
         for word in words.dropFirst() {
             args.append(try substituted(word))
         }
-        // A bare /path or URL is a GET of it.
+        // A bare /path or URL is a GET of it, or a POST when the line sends data, as HTTPie's `http URL a=1` is
+        // (it went out as a GET with a JSON body).
         if Self.isTarget(first.text), let get = table.spec(named: "get") {
             let path = try substituted(first)
-            return try get.parse(CommandArguments(command: first, words: [path] + args, spec: get))
+            let command = try get.parse(CommandArguments(command: first, words: [path] + args, spec: get))
+            if case let .http("GET", target, items, options) = command, options.raw != nil || items.contains(where: \.isData) {
+                return .http(method: "POST", path: target, items: items, options: options)
+            }
+            return command
         }
         guard let spec = table.spec(named: first.text) else {
             // A whole line typed in quotes (`'set token=X'`) is one word: said with its secrets hidden.
@@ -44,8 +49,10 @@ struct CommandParser {
     }
 
     /// Whether a line's first word is a request target itself (`/api/tasks`, `https://…`).
+    /// HTTPie's shorthands too (`:3000/items`, `localhost:3000/items`, `127.0.0.1/x`): "unknown command" before.
     static func isTarget(_ word: String) -> Bool {
-        word.hasPrefix("/") || word.hasPrefix("http://") || word.hasPrefix("https://")
+        word.hasPrefix("/") || word.lowercased().hasPrefix("http://") || word.lowercased().hasPrefix("https://")
+            || URLCheck.expandingShorthand(word) != nil
     }
 
     /// `set NAME=VALUE`, and `set NAME VALUE`.

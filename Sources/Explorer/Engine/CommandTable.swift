@@ -36,7 +36,7 @@ extension CommandTable {
         let article = method == "OPTIONS" ? "an" : "a"
         return CommandSpec(
             name: lower, usage: "\(lower) PATH [ITEM…] [OPTION…]",
-            summary: "send \(article) \(method) request" + (method == "GET" ? " (a bare /path means GET too)" : ""),
+            summary: "send \(article) \(method) request" + (method == "GET" ? " (a bare /path means GET too, POST with data)" : ""),
             details: httpDetails,
             slot: { before, _ in before.isEmpty ? .path(method: method) : .requestItems(method: method) },
             parse: { args throws(CommandError) in try CommandParser.http(method: method, args) })
