@@ -274,6 +274,9 @@ def test_head_shows_headers_by_default(backend, tmp_path):
     base, _ = backend
     result = explorer(base, ["head /echo"], tmp_path)
     assert "Content-Type: application/json" in result.stdout
+    # Its body piped is nothing, and no JSON gone wrong ("the body says application/json but is not valid JSON").
+    piped = run_explorer(["--base-url", base, "-c", "head /echo -b"], env=isolated_env(tmp_path), cwd=tmp_path)
+    assert piped.returncode == 0 and piped.stdout == "" and piped.stderr == "", piped.stderr
 
 
 def test_gzip_is_asked_for_and_decoded_and_brotli_is_named(backend, tmp_path):

@@ -437,7 +437,8 @@ struct Renderer: Sendable {
                let text = Self.text(bytes, charset: response.textCharset) ?? Self.mostlyText(bytes, type: Self.mediaType(of: response)) {
                 // Text as it came: no line end added (a 64 MiB text stays 64 MiB).
                 let hidden = Self.hidingSecrets(in: text, carried: carried)
-                let warning = response.claimsJSON && Self.jsonLines(response) == nil
+                // No body at all (a HEAD's, a 204's) is no JSON gone wrong: it was warned of.
+                let warning = response.claimsJSON && !bytes.isEmpty && Self.jsonLines(response) == nil
                     ? palette.yellow("warning: ") + "the body says \(Self.mediaType(of: response, or: "JSON")) but is not valid JSON; written as it came\n" : ""
                 return (hidden, warning)
             }
