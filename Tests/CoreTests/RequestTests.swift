@@ -245,6 +245,16 @@ import Testing
         #expect(throws: RequestBuilder.BuildError.self) { try builder.build(method: "GET", path: "/", items: [.headerFromFile(name: "X", path: "f")]) }
     }
 
+    /// `--json` with no data says JSON all the same, as HTTPie and xh do (`Accept: */*` and no type went out).
+    @Test func jsonWithNoDataStillSaysJSON() throws {
+        let bare = try builder.build(method: "POST", path: "/", items: [], json: true)
+        #expect(bare.header("Accept") == "application/json, */*;q=0.5" && bare.header("Content-Type") == "application/json" && bare.body == nil)
+        let plain = try builder.build(method: "POST", path: "/", items: [])
+        #expect(plain.header("Accept") == "*/*" && plain.header("Content-Type") == nil, "without --json, as xh")
+        let once = try builder.build(method: "POST", path: "/", items: [.stringField(name: "a", value: "1")], json: true)
+        #expect(once.headers.filter { $0.hasName("Content-Type") }.count == 1)
+    }
+
     @Test func rawJSONCannotGoIntoMultipart() {
         #expect(throws: RequestBuilder.BuildError.self) {
             try builder.build(method: "POST", path: "/", items: [.jsonField(name: "n", value: .number("1")), .file(name: "f", path: "photo.png", contentType: nil)])

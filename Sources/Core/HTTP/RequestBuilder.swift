@@ -146,8 +146,9 @@ public struct RequestBuilder: Sendable {
     /// Builds the request. `method` is upper-cased. With `form` (HTTPie's
     /// `--form`), data fields make an `application/x-www-form-urlencoded`
     /// body instead of JSON; `raw` (`--raw`) is the whole body as given.
+    /// `json` (`--json` typed): JSON's Accept and Content-Type with no data too, as HTTPie and xh send them.
     public func build(method: String, path: String, items: [RequestItem], form: Bool = false, multipart: Bool = false,
-                      raw: String? = nil) throws(BuildError) -> PreparedRequest {
+                      raw: String? = nil, json: Bool = false) throws(BuildError) -> PreparedRequest {
         var query: [(String, String)] = []
         var headers: [HTTPHeader] = [
             HTTPHeader(name: "User-Agent", value: Self.userAgent),
@@ -259,6 +260,9 @@ public struct RequestBuilder: Sendable {
             var nested = NestedJSON()
             for field in fields { try nested.set(field.key, field.value) }
             body = Array(JSONPrinter.compact(nested.value).utf8)
+            headers[1] = HTTPHeader(name: "Accept", value: "application/json, */*;q=0.5")
+            headers.append(HTTPHeader(name: "Content-Type", value: "application/json"))
+        } else if json, body == nil, !form {
             headers[1] = HTTPHeader(name: "Accept", value: "application/json, */*;q=0.5")
             headers.append(HTTPHeader(name: "Content-Type", value: "application/json"))
         }

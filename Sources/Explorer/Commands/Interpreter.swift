@@ -319,7 +319,7 @@ actor Interpreter {
                 return .failure("--cert-key \(key) is the key of a client certificate: give --cert FILE too (not sent)", .usage)
             }
             var request = try session.builder.build(method: method, path: path, items: items, form: options.form, multipart: options.multipart,
-                                                    raw: options.raw)
+                                                    raw: options.raw, json: options.json)
             request.timeout = options.timeoutDuration
             request.tls = options.tls
             if !supplied.isEmpty {
@@ -991,7 +991,8 @@ actor Interpreter {
         var request = try session.builder.build(method: method, path: CurlCommand.hiding(supplied.named, in: path),
                                                 items: CurlCommand.hidingSecrets(items, supplied: supplied.named), form: options.form,
                                                 multipart: options.multipart,
-                                                raw: options.raw.map { CurlCommand.hiding(supplied.named, in: Redactor.redactBody($0, hide: CurlCommand.placeholder)) })
+                                                raw: options.raw.map { CurlCommand.hiding(supplied.named, in: Redactor.redactBody($0, hide: CurlCommand.placeholder)) },
+                                                json: options.json)
         // A JSON body's secret-named members, at any depth, as shell variables: a field read from a file
         // (`creds:=@creds.json`) printed the file's password, where the same JSON typed was hidden.
         if request.header("Content-Type")?.lowercased().contains("json") == true, let body = request.body,
