@@ -1,4 +1,5 @@
 import ArgumentParser
+import Core
 import Testing
 @testable import Explorer
 
@@ -99,6 +100,12 @@ import Testing
         #expect(QuickArguments.requestLine(["--base-url", "http://h:1", "/x", "a=1"]) == ["--base-url", "http://h:1", "-c", "/x a=1"])
         #expect(QuickArguments.requestLine([":3000/x"]) == ["-c", ":3000/x"])
         #expect(QuickArguments.requestLine(["https://h.example/x", "-v"]) == ["-c", "https://h.example/x -v"])
+        // Into a pipe, the body alone unless the line says what to print, as HTTPie's (`| jq` read the status line first).
+        #expect(QuickArguments.requestLine(["get", "/x", "q==1"], piped: true) == ["-c", "get /x q==1 -b"])
+        for said in [["-v"], ["-pHh"], ["--print=b"], ["-h"], ["-o", "x.json"], ["--download"], ["--curl"]] {
+            #expect(QuickArguments.requestLine(["get", "/x"] + said, piped: true) == ["-c", LineTokenizer.join(["get", "/x"] + said)], "\(said)")
+        }
+        #expect(QuickArguments.requestLine(["--offline", "post", "/x", "a=1"], piped: true) == ["--offline", "-c", "post /x a=1"])
         // An option's value is no method; a subcommand's arguments are the subcommand's.
         #expect(QuickArguments.requestLine(["--env", "get", "-c", "put /a"]) == nil)
         #expect(QuickArguments.requestLine(["--env=staging", "delete", "/a/1"]) == ["--env=staging", "-c", "delete /a/1"])

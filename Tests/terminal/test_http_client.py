@@ -317,6 +317,11 @@ def test_a_request_after_the_options_runs_as_httpie_s_does(backend, tmp_path):
     result = run_explorer(["--base-url", base, "post", "/echo", "title=a b", "n:=1", "-v"], env=isolated_env(tmp_path), cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert "POST /echo HTTP/1.1" in result.stdout and '"body": "{\\"title\\":\\"a b\\",\\"n\\":1}"' in result.stdout, result.stdout
+    # Into a pipe, the body alone, as HTTPie prints it there (`| jq` read `HTTP/1.1 200 OK  3 ms` first);
+    # a URL alone with data is a POST, as HTTPie infers it.
+    piped = run_explorer(["--base-url", base, "/echo", "title=a"], env=isolated_env(tmp_path), cwd=tmp_path)
+    assert piped.returncode == 0, piped.stderr
+    assert json.loads(piped.stdout)["method"] == "POST", piped.stdout
     # A method that is an option's value is not a request.
     named = run_explorer(["--base-url", base, "--env", "get"], env=isolated_env(tmp_path), cwd=tmp_path)
     assert "POST" not in named.stdout and named.returncode != 0

@@ -39,7 +39,9 @@ struct QuickArguments {
     /// xh's: from the method on, the words are one line, run as `-c` runs it
     /// (`-v` after the method is the line's, as HTTPie's options there are).
     /// The arguments with that line as a `-c`; nil when no method follows the options.
-    static func requestLine(_ arguments: [String]) -> [String]? {
+    /// `piped`: standard output is not a terminal, where the line prints the body alone (`-b`) unless it says
+    /// what to print, as HTTPie does: `explorer get URL | jq` read the status line first and failed.
+    static func requestLine(_ arguments: [String], piped: Bool = false) -> [String]? {
         var index = arguments.startIndex
         while index < arguments.endIndex {
             let word = arguments[index]
@@ -52,9 +54,18 @@ struct QuickArguments {
             }
             // Or a URL alone (`explorer :3000/x a=1`, HTTPie's `http URL a=1`): GET, or POST with data, as a bare line is.
             guard methods.contains(word.lowercased()) || CommandParser.isTarget(word) else { return nil }
-            return Array(arguments[..<index]) + ["-c", LineTokenizer.join(Array(arguments[index...]))]
+            var line = Array(arguments[index...])
+            if piped, !arguments.contains(where: Self.saysWhatToPrint) { line.append("-b") }
+            return Array(arguments[..<index]) + ["-c", LineTokenizer.join(line)]
         }
         return nil
+    }
+
+    /// A flag that says what a line prints, or prints no answer: `-v`, `-p hb`, `-o FILE`, `--offline`, `--curl`.
+    private static func saysWhatToPrint(_ word: String) -> Bool {
+        let name = word.hasPrefix("--") ? String(word.prefix { $0 != "=" }) : String(word.prefix(2))
+        return ["--print", "-p", "--verbose", "-v", "--headers", "-h", "--body", "-b", "--offline", "--curl",
+                "--output", "-o", "--download", "-d"].contains(name)
     }
 
     /// `arguments` without the program's name; nil when the argument parser should read them.
