@@ -106,6 +106,19 @@ import Testing
             #expect(QuickArguments.requestLine(["get", "/x"] + said, piped: true) == ["-c", LineTokenizer.join(["get", "/x"] + said)], "\(said)")
         }
         #expect(QuickArguments.requestLine(["--offline", "post", "/x", "a=1"], piped: true) == ["--offline", "-c", "post /x a=1"])
+        // Standard input as the body of a POST, PUT, PATCH or DELETE with no data of its own, as HTTPie's
+        // `http POST URL < task.json` (it was dropped); not asked for otherwise, nor with HTTPie's `--ignore-stdin`.
+        var asked = 0
+        let input = { asked += 1; return true }
+        #expect(QuickArguments.requestLine(["post", "/x", "X-A:b", "q==1"], takeInput: input) == ["-c", "post /x X-A:b q==1 @-;type=application/json"])
+        #expect(QuickArguments.requestLine(["--ignore-stdin", "put", "/x"], takeInput: input) == ["-c", "put /x"])
+        #expect(QuickArguments.requestLine(["put", "/x", "--ignore-stdin"], takeInput: input) == ["-c", "put /x"])
+        #expect(QuickArguments.requestLine(["patch", "/x", "a=1"], takeInput: input) == ["-c", "patch /x a=1"])
+        #expect(QuickArguments.requestLine(["post", "/x", "--raw", "hi"], takeInput: input) == ["-c", "post /x --raw hi"])
+        #expect(QuickArguments.requestLine(["get", "/x"], takeInput: input) == ["-c", "get /x"])
+        #expect(QuickArguments.requestLine(["/x"], takeInput: input) == ["-c", "/x"])
+        #expect(asked == 1, "read for the first line alone")
+        #expect(QuickArguments.requestLine(["post", "/x"], takeInput: { false }) == ["-c", "post /x"], "nothing came")
         // An option's value is no method; a subcommand's arguments are the subcommand's.
         #expect(QuickArguments.requestLine(["--env", "get", "-c", "put /a"]) == nil)
         #expect(QuickArguments.requestLine(["--env=staging", "delete", "/a/1"]) == ["--env=staging", "-c", "delete /a/1"])

@@ -322,6 +322,13 @@ def test_a_request_after_the_options_runs_as_httpie_s_does(backend, tmp_path):
     piped = run_explorer(["--base-url", base, "/echo", "title=a"], env=isolated_env(tmp_path), cwd=tmp_path)
     assert piped.returncode == 0, piped.stderr
     assert json.loads(piped.stdout)["method"] == "POST", piped.stdout
+    # Standard input is the body of a POST with no data of its own, as HTTPie's `http POST URL < task.json`
+    # (it was dropped and an empty body went); HTTPie's --ignore-stdin leaves it alone.
+    sent = run_explorer(["--base-url", base, "post", "/echo"], input='{"from": "stdin"}', env=isolated_env(tmp_path), cwd=tmp_path)
+    echoed = json.loads(sent.stdout)
+    assert echoed["body"] == '{"from": "stdin"}' and echoed["content_type"] == "application/json", sent.stdout + sent.stderr
+    ignored = run_explorer(["--base-url", base, "--ignore-stdin", "post", "/echo"], input='{"from": "stdin"}', env=isolated_env(tmp_path), cwd=tmp_path)
+    assert json.loads(ignored.stdout)["body"] == "", ignored.stdout + ignored.stderr
     # A method that is an option's value is not a request.
     named = run_explorer(["--base-url", base, "--env", "get"], env=isolated_env(tmp_path), cwd=tmp_path)
     assert "POST" not in named.stdout and named.returncode != 0

@@ -37,6 +37,7 @@ public struct RequestBuilder: Sendable {
     }
 
     public static let readFileFromDisk: @Sendable (String) throws -> [UInt8] = { path in
+        if path == "-" { return try StandardInputBody.read() }
         let expanded = (path as NSString).expandingTildeInPath
         // Why, in a few words: "cannot read file" alone left a missing file, a folder and a
         // file of another user's looking the same.

@@ -72,7 +72,9 @@ struct ExplorerCommand: ParsableCommand {
         EventLoopExecutor.takeOverGlobalExecutor()
         do {
             var arguments = Array(CommandLine.arguments.dropFirst())
-            if let line = QuickArguments.requestLine(arguments, piped: isatty(STDOUT_FILENO) == 0) { arguments = line }
+            if let line = QuickArguments.requestLine(arguments, piped: isatty(STDOUT_FILENO) == 0, takeInput: { StandardInputBody.take() }) {
+                arguments = line
+            }
             if let quick = QuickArguments(arguments) {
                 try Start.start(quick.connection, commands: quick.commands)
             } else {

@@ -41,7 +41,13 @@ struct QuickArguments {
     /// The arguments with that line as a `-c`; nil when no method follows the options.
     /// `piped`: standard output is not a terminal, where the line prints the body alone (`-b`) unless it says
     /// what to print, as HTTPie does: `explorer get URL | jq` read the status line first and failed.
-    static func requestLine(_ arguments: [String], piped: Bool = false) -> [String]? {
+    /// `takeInput`: reads standard input for the body, whether it held one (`StandardInputBody.take`); asked
+    /// only of a POST, PUT, PATCH or DELETE that sends no data of its own, without HTTPie's `--ignore-stdin`.
+    static func requestLine(_ arguments: [String], piped: Bool = false, takeInput: () -> Bool = { false }) -> [String]? {
+        var arguments = arguments
+        // HTTPie's `--ignore-stdin`, in nearly every script written for it: said, standard input is left alone.
+        let ignoresInput = arguments.contains("--ignore-stdin")
+        arguments.removeAll { $0 == "--ignore-stdin" }
         var index = arguments.startIndex
         while index < arguments.endIndex {
             let word = arguments[index]
@@ -56,9 +62,18 @@ struct QuickArguments {
             guard methods.contains(word.lowercased()) || CommandParser.isTarget(word) else { return nil }
             var line = Array(arguments[index...])
             if piped, !arguments.contains(where: Self.saysWhatToPrint) { line.append("-b") }
+            if !ignoresInput, ["post", "put", "patch", "delete"].contains(word.lowercased()), !line.dropFirst(2).contains(where: Self.sendsData),
+               takeInput() {
+                line.append("@-;type=application/json")
+            }
             return Array(arguments[..<index]) + ["-c", LineTokenizer.join(line)]
         }
         return nil
+    }
+
+    /// A word that gives the line a body: a field, a file, `@file`, `--raw`.
+    private static func sendsData(_ word: String) -> Bool {
+        word == "--raw" || word.hasPrefix("--raw=") || (try? RequestItem.parse(word))?.isData == true
     }
 
     /// A flag that says what a line prints, or prints no answer: `-v`, `-p hb`, `-o FILE`, `--offline`, `--curl`.
