@@ -50,6 +50,21 @@ import Testing
         #expect(try parser.parse("get Http://h.example/") == .http(method: "GET", path: "http://h.example/", items: [], options: RequestOptions()))
     }
 
+    /// Nested names that clash are said with a caret under the item, before anything is sent (the builder said them, with none).
+    @Test func nestedNamesThatClashAreCaughtWithACaret() throws {
+        #expect(throws: CommandError("'a[b]': 'a' is a string, so it has no key [b]", column: 12)) { try parser.parse("post /x a=1 a[b]=2") }
+        #expect(throws: CommandError("'a': the body is an array, so it has no key [a]", column: 14)) { try parser.parse("post /x [0]=x a=1") }
+        #expect(throws: CommandError("'a[]': 'a' is an object, so [] cannot append to it", column: 15)) { try parser.parse("post /x a[b]=1 a[]=2") }
+        // A form's names are no paths; nor a file upload's fields; a field from a file is checked when read.
+        for line in ["post /x a=1 a[b]=2 --form", "post /x a=1 a[b]=2 f@x.png", "post /x a:=@a.json a[b]=2", "post /x a=1 a=2", "post /x a[b]=1 a[c]=2"] {
+            #expect(throws: Never.self, "\(line)") { try parser.parse(line) }
+        }
+        var forms = parser
+        forms.formsByDefault = true
+        #expect(throws: Never.self) { try forms.parse("post /x a=1 a[b]=2") }
+        #expect(throws: CommandError.self) { try forms.parse("post /x a=1 a[b]=2 --json") }
+    }
+
     @Test func variablesKeepSpacesInOneWord() throws {
         #expect(try parser.parse("get /api/tasks city=={{city}}") == .http(method: "GET", path: "/api/tasks", items: [.query(name: "city", value: "New York")], options: RequestOptions()))
     }

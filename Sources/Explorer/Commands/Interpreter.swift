@@ -123,7 +123,11 @@ actor Interpreter {
     nonisolated var unownedExecutor: UnownedSerialExecutor { session.unownedExecutor }
 
     /// Request options every line gets unless it says otherwise (`defaults`).
-    private var defaults = RequestOptions()
+    private var defaults = RequestOptions() {
+        didSet { formsByDefault.set(defaults.form) }
+    }
+    /// `defaults.form`, for the parser (which checks a JSON body's nested names, not a form's).
+    private nonisolated let formsByDefault = SharedFlag()
 
     /// `--offline`: every command shows what it would send and sends nothing
     /// (the session's transport refuses too: `OfflineTransport`).
@@ -228,7 +232,7 @@ actor Interpreter {
     var requestDefaults: RequestOptions { defaults }
 
     /// The parser, with the current variables.
-    nonisolated var parser: CommandParser { CommandParser(variables: allVariables, table: table) }
+    nonisolated var parser: CommandParser { CommandParser(variables: allVariables, table: table, formsByDefault: formsByDefault.value) }
 
     /// What TAB completion needs to know right now.
     func completionState() -> CompletionState {
@@ -1196,6 +1200,15 @@ actor Interpreter {
 /// (the built-ins under the user's), both kept up to date one change at a
 /// time, so reading either is a reference, not a merge. A reader that keeps
 /// what it read while a variable changes makes that change copy.
+/// A boolean one task sets and others read.
+final class SharedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current = false
+
+    var value: Bool { lock.withLock { current } }
+    func set(_ value: Bool) { lock.withLock { current = value } }
+}
+
 final class VariableSnapshot: @unchecked Sendable {
     private let lock = NSLock()
     private let builtIns: [String: String]

@@ -12,6 +12,9 @@ struct CommandParser {
     /// `{{` in one of them is part of the secret, not a variable (it was
     /// filled as one, or its error quoted the secret).
     var literals: [String] = []
+    /// The session's `defaults --form`: fields go as a form, whose names are
+    /// not nested JSON paths, unless the line says `--json`.
+    var formsByDefault = false
 
     func parse(_ line: String) throws(CommandError) -> Command {
         if let send = try webSocketSendJSON(line) { return send }
@@ -31,7 +34,7 @@ struct CommandParser {
         // (it went out as a GET with a JSON body).
         if Self.isTarget(first.text), let get = table.spec(named: "get") {
             let path = try substituted(first)
-            let command = try get.parse(CommandArguments(command: first, words: [path] + args, spec: get))
+            let command = try get.parse(CommandArguments(command: first, words: [path] + args, spec: get, formsByDefault: formsByDefault))
             if case let .http("GET", target, items, options) = command, options.raw != nil || items.contains(where: \.isData) {
                 return .http(method: "POST", path: target, items: items, options: options)
             }
@@ -45,7 +48,7 @@ struct CommandParser {
             message += " (type help for the list)"
             throw CommandError(message, column: first.start)
         }
-        return try spec.parse(CommandArguments(command: first, words: args, spec: spec))
+        return try spec.parse(CommandArguments(command: first, words: args, spec: spec, formsByDefault: formsByDefault))
     }
 
     /// Whether a line's first word is a request target itself (`/api/tasks`, `https://…`).
@@ -218,6 +221,8 @@ struct CommandParser {
         var items: [RequestItem] = []
         /// The words of body items (fields, files), which `--raw` excludes.
         var dataWords: [LineTokenizer.Word] = []
+        /// The body's items with their words, for the caret of a clash between nested names.
+        var fields: [(item: RequestItem, word: LineTokenizer.Word)] = []
         var options = RequestOptions()
         var path: LineTokenizer.Word?
         var i = 0
@@ -240,6 +245,7 @@ struct CommandParser {
             }
             items.append(parsed)
             if case .header = parsed {} else if case .query = parsed {} else { dataWords.append(arg) }
+            if parsed.isData { fields.append((parsed, arg)) }
         }
         guard let path else {
             let command = arguments.command
@@ -275,7 +281,29 @@ struct CommandParser {
             let hint = ["ws", "wss"].contains(scheme) ? " (a WebSocket: ws connect \(target))" : ""
             throw CommandError("\(scheme):// is not a scheme explorer sends requests to: use http:// or https://" + hint, column: path.start)
         }
+        if !options.multipart, !(options.form || arguments.formsByDefault) || options.json { try Self.checkNesting(fields) }
         return .http(method: method, path: target, items: items, options: options)
+    }
+
+    /// Fields whose nested names clash (`a=1 a[b]=2`, `[0]=x a=1`): said
+    /// here, with a caret under the item that cannot go in, before anything
+    /// is sent (the builder said it, with no caret). A JSON body only: not
+    /// with a file or `--raw` (refused on their own), nor with a field read
+    /// from a file (its value is known when it is read, and checked then).
+    static func checkNesting(_ fields: [(item: RequestItem, word: LineTokenizer.Word)]) throws(CommandError) {
+        guard fields.count > 1, !fields.contains(where: { if case .file = $0.item { true } else if case .jsonFieldFromFile = $0.item { true } else { false } })
+        else { return }
+        var nested = NestedJSON()
+        for (item, word) in fields {
+            let field: (name: String, value: JSONValue)
+            switch item {
+            case let .stringField(name, value): field = (name, .string(value))
+            case let .stringFieldFromFile(name, _): field = (name, .string(""))
+            case let .jsonField(name, value): field = (name, value)
+            default: continue
+            }
+            do { try nested.set(field.name, field.value) } catch { throw CommandError(error.message, column: word.start) }
+        }
     }
 
     /// The word with its variables filled in; where it stands in the line

@@ -74,6 +74,8 @@ struct CommandArguments: Sendable {
     let command: LineTokenizer.Word
     let words: [LineTokenizer.Word]
     let spec: CommandSpec
+    /// The session's `defaults --form` (`CommandParser.formsByDefault`).
+    var formsByDefault = false
 
     var count: Int { words.count }
     var isEmpty: Bool { words.isEmpty }
