@@ -10,7 +10,7 @@ import Testing
     /// Each item is one option or word as a user might type it, well or badly.
     static let items: [[String]] = [
         ["--base-url", "http://127.0.0.1:8080"], ["--base-url=https://api.example.com/v1"], ["--base-url", "not a url"],
-        ["--base-url", "-c"], ["--base-url"], ["--base-url="],
+        ["--base-url", "-c"], ["--base-url"], ["--base-url="], ["--base-url", ":3000"], ["--base-url=localhost:8080/api"],
         ["--profile", "nova"], ["--profile=linku"], ["--profile", ""], ["--profile="], ["--env", "staging"], ["--env=dev"], ["--env="],
         ["--offline"], ["--offline=true"],
         ["--color", "never"], ["--color=always"], ["--color", "purple"], ["--color", "auto"],
@@ -70,11 +70,18 @@ import Testing
         [], ["-c", "get /x"], ["--base-url", "http://127.0.0.1:8080", "-c", "get /x"], ["--base-url=http://127.0.0.1:8080"],
         ["--profile", "nova", "--env", "staging", "-c", "a", "-c", "b"], ["--offline", "--color", "never", "--record", "r.transcript"],
         ["--spec", "api.yaml"], ["-c", "login alice p=ss"], ["--verify", "no", "--cert", TestCertificates.files.certificate, "--cert-key", TestCertificates.files.key],
-        ["--verify=YES"], ["--cert=" + TestCertificates.files.combined],
+        ["--verify=YES"], ["--cert=" + TestCertificates.files.combined], ["--base-url", ":3000"],
     ])
     func theREPLsOwnLinesAreReadDirectly(_ line: [String]) throws {
         let quick = try #require(QuickArguments(line))
         #expect(Self.parsed(line) == Reading(quick.connection, quick.commands))
+    }
+
+    /// HTTPie's shorthands as a base URL, as a line takes them (they were "not an http:// or https:// URL").
+    @Test func aBaseURLsShorthandIsExpanded() throws {
+        #expect(QuickArguments(["--base-url", ":3000"])?.connection.baseURL == "http://localhost:3000")
+        #expect(QuickArguments(["--base-url=127.0.0.1:8080/v1"])?.connection.baseURL == "http://127.0.0.1:8080/v1")
+        #expect(try TranscriptRunOptions.parse(["--base-url", "localhost:9/api"]).baseURL == "http://localhost:9/api", "replay's and test's")
     }
 
     /// Left to the parser: subcommands, its own flags, anything it refuses or

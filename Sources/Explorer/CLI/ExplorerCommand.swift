@@ -108,7 +108,8 @@ func refusedOption(_ message: String) -> ExitCode {
 
 /// Options shared by every command that talks to a backend.
 struct ConnectionOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Base URL of a backend, such as https://api.example.com. Without it the built-in sandbox starts.", valueName: "url"))
+    @Option(name: .long, help: ArgumentHelp("Base URL of a backend, such as https://api.example.com. Without it the built-in sandbox starts.", valueName: "url"),
+            transform: URLCheck.expandingBaseShorthand)
     var baseURL: String?
 
     @Option(name: .long, help: ArgumentHelp("Backend profile: built in (\(Profile.names.joined(separator: ", "))), a profile file's name (explorer profiles lists them) or its path. Default: linku for the sandbox, generic for --base-url or --spec.", valueName: "name|file"),

@@ -67,7 +67,8 @@ struct ProfileInitCommand: ParsableCommand {
             completion: .file())
     var spec: String?
 
-    @Option(name: .long, help: ArgumentHelp("A base URL, as an environment named local.", valueName: "url"))
+    @Option(name: .long, help: ArgumentHelp("A base URL, as an environment named local.", valueName: "url"),
+            transform: URLCheck.expandingBaseShorthand)
     var baseURL: String?
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Where to write it (default: .explorer/profiles/NAME.yaml).", valueName: "file"),

@@ -119,7 +119,7 @@ struct QuickArguments {
                 guard let mode = ColorMode(rawValue: value) else { return nil }
                 connection.color = mode
             } else if let field = Self.field(name) {
-                connection[keyPath: field] = value
+                connection[keyPath: field] = name == "--base-url" ? URLCheck.expandingBaseShorthand(value) : value
             }
         }
         guard connection.problem == nil else { return nil }

@@ -4,7 +4,8 @@ import Foundation
 
 /// Options shared by `explorer replay` and `explorer test`.
 struct TranscriptRunOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Run against this server instead of each transcript's own base URL or sandbox.", valueName: "url"))
+    @Option(name: .long, help: ArgumentHelp("Run against this server instead of each transcript's own base URL or sandbox.", valueName: "url"),
+            transform: URLCheck.expandingBaseShorthand)
     var baseURL: String?
 
     @Option(name: .long, help: ArgumentHelp("Run against this environment of each transcript's profile file instead of the one it names.", valueName: "name"))
