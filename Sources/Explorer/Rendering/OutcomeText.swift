@@ -85,7 +85,7 @@ enum OutcomeText {
             }
         }
         lines.append("")
-        lines.append("A bare /path is a GET. {{name}} uses a variable. TAB completes commands, paths and variables.")
+        lines.append("A bare /path is a GET (a POST when it sends data). {{name}} uses a variable. TAB completes commands, paths and variables.")
         lines.append("help COMMAND explains one command; `help get` explains request items.")
         return lines.joined(separator: "\n")
     }
