@@ -206,6 +206,25 @@ def test_a_subcommands_option_named_like_the_repls_still_reaches_it(tmp_path):
     assert not (tmp_path / ".explorer" / "profiles" / "linku.yaml").exists()
     generic = run_explorer(["profile", "init", "generic", "--base-url", "http://127.0.0.1:9/api"], env=env, cwd=tmp_path)
     assert generic.returncode == 64 and "'generic' is a built-in profile's name" in generic.stderr, generic.stderr
+    # A folder as -o: said as one ("--force replaces it", then Foundation's "error 512" with --force).
+    (tmp_path / "out").mkdir()
+    folder = run_explorer(["profile", "init", "mine3", "--base-url", "http://127.0.0.1:9/api", "-o", str(tmp_path / "out"), "--force"],
+                          env=env, cwd=tmp_path)
+    assert folder.returncode == 1 and "is a folder: -o names the file to write" in folder.stderr, folder.stderr
+    # A spec's API key header that is no header name wrote a profile that did not read back; a scheme it cannot
+    # carry over (digest) wrote `kind: none` without a word, and --spec said nothing of it either.
+    spec = tmp_path / "weird.yaml"
+    spec.write_text('openapi: 3.0.3\ninfo: {title: w, version: "1"}\nservers: [{url: "http://127.0.0.1:9/api"}]\n'
+                    'security: [{k: []}]\npaths: {/u: {get: {responses: {"200": {description: ok}}}}}\n'
+                    'components: {securitySchemes: {k: {type: apiKey, in: header, name: \'X-Key: "evil" #\'}}}\n')
+    weird = run_explorer(["profile", "init", "weird", "--from-spec", str(spec)], env=env, cwd=tmp_path)
+    assert weird.returncode == 2 and "API key header 'X-Key: \"evil\" #' is not a header name" in weird.stderr, weird.stderr
+    assert not (tmp_path / ".explorer" / "profiles" / "weird.yaml").exists()
+    spec.write_text(spec.read_text().replace("{k: {type: apiKey, in: header, name: 'X-Key: \"evil\" #'}}", "{k: {type: http, scheme: digest}}"))
+    digest = run_explorer(["profile", "init", "digest", "--from-spec", str(spec)], env=env, cwd=tmp_path)
+    assert digest.returncode == 0 and "note: security schemes other than bearer" in digest.stderr, digest.stderr
+    started = run_explorer(["--spec", str(spec), "-c", "endpoints"], env=env, cwd=tmp_path)
+    assert "note: " + str(spec) + ": security schemes other than bearer" in started.stderr, started.stderr
     # Neither a spec nor a base URL: said with this command's usage (it came with explorer's whole usage).
     bare = run_explorer(["profile", "init", "mine2"], env=env, cwd=tmp_path)
     assert bare.returncode == 64 and "give --from-spec FILE, --base-url URL, or both" in bare.stderr, bare.stderr

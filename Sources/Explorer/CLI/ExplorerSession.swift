@@ -56,6 +56,7 @@ final class ExplorerSession {
                 throw ExitCode((named == nil ? ExitStatus.usage : .parse).rawValue)
             }
             for note in spec?.notes ?? [] where SpecCatalog.isDocumentFault(note) { Console().err("warning: \(path): \(note)\n") }
+            for note in spec?.notes ?? [] where SpecCatalog.changesWhatIsSent(note) { Console().err("note: \(path): \(note)\n") }
             // A profile file's own catalog is kept beside its document's.
             if let file { spec = spec?.adding(file.document.profile) }
         }

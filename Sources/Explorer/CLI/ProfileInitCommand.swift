@@ -111,6 +111,15 @@ struct ProfileInitCommand: ParsableCommand {
             do { imported = try SpecLoader.load(spec) } catch { throw fail(error.description) }
         }
         let path = output ?? ".explorer/profiles/\(name).yaml"
+        // A folder: "--force replaces it" was said of it, and --force then failed with Foundation's words.
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            throw fail("\(path) is a folder: -o names the file to write (\(path)/\(name).yaml)", .usage)
+        }
+        // An API key's header named with characters no header name has (`X-Key: "v" #`) wrote a file that did not read back.
+        if case let .apiKeyHeader(header)? = imported?.credential, HTTPHeader.invalidNameOffset(header) != nil {
+            throw fail("\(spec ?? "the document")'s API key header '\(header)' is not a header name (letters, digits and !#$%&'*+-.^_`|~)")
+        }
         if FileManager.default.fileExists(atPath: path), !force {
             throw fail("\(path) exists; --force replaces it", .usage)
         }
@@ -127,6 +136,8 @@ struct ProfileInitCommand: ParsableCommand {
             throw fail("cannot write \(path): \(error.localizedDescription)", .runtime)
         }
         let named = output == nil ? name : path
+        // What the profile cannot carry over (a digest or mutual-TLS scheme wrote `kind: none` without a word).
+        for note in imported?.notes ?? [] where SpecCatalog.changesWhatIsSent(note) { console.err("note: \(note)\n") }
         console.out("wrote \(path): \(text.environments.count == 1 ? "1 environment" : "\(text.environments.count) environments")"
                     + " (\(text.environments.joined(separator: ", "))), auth \(text.auth)\n"
                     + "Edit it (docs/profiles.md), then: explorer --profile \(named)\n")
