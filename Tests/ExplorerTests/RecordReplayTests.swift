@@ -1019,6 +1019,20 @@ import Testing
                                                        #"  "message": "item {{item_id}} moved from {{uuid}}""#, "}", "note: saved {{item_id}}"])
     }
 
+    /// A value the line typed itself (`get /users/1`, `uid` = 1 captured) is the line's: written
+    /// `{{uid}}`, the replay against a server whose first user was 7 failed with nothing wrong.
+    @Test func aValueTypedOnTheLineIsNotTheCaptures() throws {
+        var references = CaptureReferences()
+        references.note(.capture(name: "uid", from: .body(try JSONPath.parse(".[0].id"))))
+        let recorded = Expectation(status: 200, body: .json(.object([.init("id", .literal(.number("1")))], open: false)))
+        let typed = references.referencing(in: recorded, values: ["uid": "1"], line: "get /users/1 X-API-Key:{{secret:x_api_key}}")
+        #expect(TranscriptWriter.response(typed) == ["HTTP/1.1 200", "{", #"  "id": 1"#, "}"])
+        let referenced = references.referencing(in: recorded, values: ["uid": "1"], line: "get /users/{{uid}}")
+        #expect(TranscriptWriter.response(referenced) == ["HTTP/1.1 200", "{", #"  "id": {{uid}}"#, "}"])
+        let other = references.referencing(in: recorded, values: ["uid": "1"], line: "get /users/12")
+        #expect(TranscriptWriter.response(other) == ["HTTP/1.1 200", "{", #"  "id": {{uid}}"#, "}"], "12 is not 1")
+    }
+
     @Test func aShortIdInAMessageIsTheCaptures() throws {
         var references = CaptureReferences()
         references.note(.capture(name: "item_id", from: .body(try JSONPath.parse(".id"))))

@@ -28,8 +28,12 @@ struct CaptureReferences {
     /// written as references. `observed` is what the expectation was
     /// written from: a captured UUID was already written `{{uuid}}` there,
     /// and the answer says which `{{uuid}}` held it.
-    func referencing(in expectation: Expectation, values: [String: String], observed: Observation? = nil) -> Expectation {
+    /// `line`: the step's line as written. A value typed there itself (`get /users/1`, with `uid` = 1
+    /// captured) is the line's, not the capture's: written `{{uid}}`, its replay expected the new
+    /// capture's value of an answer about user 1, and failed with nothing wrong.
+    func referencing(in expectation: Expectation, values: [String: String], observed: Observation? = nil, line: String? = nil) -> Expectation {
         guard !captured.isEmpty else { return expectation }
+        let values = line.map { line in values.filter { !Self.typedItself($0.value, name: $0.key, in: line) } } ?? values
         var expectation = expectation
         let distinctive = distinctiveCaptures(values)
         // In a message (a JSON string, an error or note line) an id of three digits or more is the
@@ -61,6 +65,12 @@ struct CaptureReferences {
             Self.referencing(inMessages, in: Self.referencingUUIDs(inMessages, in: line, observed: notes.count == expectation.notes.count ? notes[index] : nil))
         }
         return expectation
+    }
+
+    /// Whether `line` holds `value` as a word or a path's segment of its own, not by `{{name}}`.
+    static func typedItself(_ value: String, name: String, in line: String) -> Bool {
+        guard !value.isEmpty, !line.contains("{{\(name)}}") else { return false }
+        return line.split { !($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == ".") }.contains { $0 == value }
     }
 
     private func referencing(in value: ExpectedValue, observed: JSONValue?, values: [String: String],

@@ -641,7 +641,7 @@ struct Replayer: Sendable {
                 var blessed = step
                 // As a recording writes it: a value the transcript captured earlier is `{{name}}`, not its number.
                 blessed.expectation = captured.referencing(in: step.expectation.updated(with: observation, matcher: &matcher, baseURL: baseURL),
-                                                           values: interpreter.allVariables, observed: observation)
+                                                           values: interpreter.allVariables, observed: observation, line: step.command)
                 if case .capture? = lastCommand {
                     // What a capture takes is volatile: a pattern of its kind, as the recorder writes it (it wrote the number).
                     blessed.expectation.body = Expectation(recording: observation, baseURL: baseURL, volatileBody: true).body

@@ -175,7 +175,7 @@ final class TranscriptRecorder {
         var isCapture = false
         if case .capture? = command { isCapture = true }
         var expectation = Expectation(recording: observation, baseURL: baseURL, volatileBody: isCapture, secretFields: secretFields)
-        if !isCapture { expectation = captured.referencing(in: expectation, values: variables(), observed: observation) }
+        if !isCapture { expectation = captured.referencing(in: expectation, values: variables(), observed: observation, line: written) }
         captured.note(command)
         expectation.frames = recorded(frames?.takeAll() ?? [])
         // A socket opened before the recording began (`record` warns it is not in it) is closed at logout:
