@@ -221,6 +221,15 @@ struct SecretNameTests {
     #expect(Redactor.isSecretParameter("Ticket") && !Redactor.isSecretName("ticket"), "a query's name, not a JSON member's")
 }
 
+/// `Authorization:Bearer TOKEN` typed unquoted, curl's habit (the parser refuses it): only `Bearer`
+/// was hidden, and the token went to the history file in clear.
+@Test func aCredentialAfterAnUnquotedSchemeIsHidden() {
+    #expect(Redactor.redact(line: "get /api/tasks Authorization:Bearer ghp_R2d2C3poLuke0123") == "get /api/tasks Authorization:Bearer ***")
+    #expect(Redactor.redact(line: "get /x Authorization:Token 9944b09199c62b X-A:b") == "get /x Authorization:Token *** X-A:b")
+    #expect(Redactor.redact(line: "get /x Authorization: Bearer abc123") == "get /x Authorization: *** ***")
+    #expect(Redactor.redact(line: "get /x X-Note:Bearer") == "get /x X-Note:Bearer", "not a credential header")
+}
+
 /// A JWT as a path's segment (`/chat/eyJ…`, a socket's credential in its
 /// path): a recording hid it, `connected to`, `ws status` and history's
 /// line showed it whole.

@@ -65,6 +65,13 @@ import Testing
         #expect(throws: CommandError.self) { try forms.parse("post /x a=1 a[b]=2 --json") }
     }
 
+    /// `Authorization:Bearer TOKEN` unquoted: "'TOKEN' is not a request item" said the token back.
+    @Test func anUnquotedCredentialIsNotSaidBack() throws {
+        #expect(throws: CommandError("the credential after Authorization:Bearer is a word of its own: quote the header, Authorization:'Bearer …'", column: 28)) {
+            try parser.parse("get /x Authorization:Bearer ghp_R2d2C3poLuke0123")
+        }
+    }
+
     @Test func variablesKeepSpacesInOneWord() throws {
         #expect(try parser.parse("get /api/tasks city=={{city}}") == .http(method: "GET", path: "/api/tasks", items: [.query(name: "city", value: "New York")], options: RequestOptions()))
     }

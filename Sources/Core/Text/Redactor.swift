@@ -333,15 +333,26 @@ public enum Redactor {
         // `Authorization: Bearer X` typed with spaces (a line the parser refuses, kept in history all the
         // same): the words after a secret header's empty value are its value.
         var valueWords: [Int: String] = [:]
-        for (index, word) in words.enumerated() where index > 0 && word.hasSuffix(":") && (isSecretName(String(word.dropLast())) || isSecretHeaderName(word.dropLast())) {
+        // And `Authorization:Bearer TOKEN` typed unquoted, curl's habit: the scheme kept, the words after it the value
+        // (only `Bearer` was hidden, and the token was written to history in clear).
+        var schemeWords: Set<Int> = []
+        for (index, word) in words.enumerated() where index > 0 {
+            guard let colon = word.firstIndex(of: ":") else { continue }
+            let name = String(word[..<colon]), value = word[word.index(after: colon)...]
+            guard isSecretName(name) || isSecretHeaderName(name) else { continue }
+            if !value.isEmpty {
+                guard credentialSchemes.contains(value.lowercased()), index + 1 < words.count else { continue }
+                schemeWords.insert(index)
+            }
             var next = index + 1
             while next < words.count, !words[next].hasPrefix("-"), (try? RequestItem.parse(words[next])) == nil {
-                valueWords[next] = ExpectedValue.secretName(String(word.dropLast()))
+                valueWords[next] = ExpectedValue.secretName(name)
                 next += 1
             }
         }
         func redactWord(_ index: Int, _ word: String) -> String {
             if let name = valueWords[index] { return isReference(word) ? word : hide(name) }
+            if schemeWords.contains(index) { return word }
             // HTTPie's `-a USER:PASSWORD` / `--auth`: the password hidden, the user kept.
             if index > 0, ["-a", "--auth"].contains(words[index - 1]) { return redactCredentialPair(word, hide: hide) }
             if word.hasPrefix("--auth=") { return "--auth=" + redactCredentialPair(String(word.dropFirst(7)), hide: hide) }
