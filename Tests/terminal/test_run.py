@@ -637,3 +637,12 @@ def test_a_suite_stopped_before_its_end_leaves_no_report_of_an_earlier_run(tmp_p
         assert root.get("errors") == "1" and "did not finish" in report.read_text()
     finally:
         stop_http_server(server)
+
+
+def test_a_file_under_home_is_read_from_home(tmp_path):
+    # `@~/b.json` went to the account's home, not $HOME: "no such file" with HOME set elsewhere (no shell expands it here).
+    (tmp_path / "b.json").write_text('{"from": "home"}')
+    result = run_explorer(["--base-url", "http://127.0.0.1:9", "--offline", "-c", "post /x @~/b.json", "-c", "post /x n:=@~/b.json"],
+                          env=isolated_env(tmp_path), cwd="/")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count('"from": "home"') + result.stdout.count('"from":"home"') == 2, result.stdout

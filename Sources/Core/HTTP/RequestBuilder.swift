@@ -38,7 +38,7 @@ public struct RequestBuilder: Sendable {
 
     public static let readFileFromDisk: @Sendable (String) throws -> [UInt8] = { path in
         if path == "-" { return try StandardInputBody.read() }
-        let expanded = (path as NSString).expandingTildeInPath
+        let expanded = expandingHome(path)
         // Why, in a few words: "cannot read file" alone left a missing file, a folder and a
         // file of another user's looking the same.
         var isFolder: ObjCBool = false
@@ -52,6 +52,15 @@ public struct RequestBuilder: Sendable {
             throw BuildError("cannot read file '\(path)': \(reason)")
         }
         return [UInt8](data)
+    }
+
+    /// `~/x` in `$HOME`, as a shell expands it (Foundation's tilde went to the account's home, not
+    /// `$HOME`: `@~/b.json` was "no such file" with HOME set elsewhere); `~user/x` as Foundation reads it.
+    public static func expandingHome(_ path: String) -> String {
+        if path == "~" || path.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"], !home.isEmpty {
+            return home + path.dropFirst()
+        }
+        return (path as NSString).expandingTildeInPath
     }
 
     /// Joins `path` (which may carry its own `?query`, or be a full http(s) URL)

@@ -17,7 +17,7 @@ struct OutputFolder: Sendable, Equatable {
     /// Where `name` goes on disk. The folder is made when first used (0700):
     /// a replay that writes no file leaves none behind, even when stopped.
     func place(_ name: String) -> String {
-        let expanded = (name as NSString).expandingTildeInPath
+        let expanded = RequestBuilder.expandingHome(name)
         guard let path, !expanded.hasPrefix("/") else { return expanded }
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         return (path as NSString).appendingPathComponent(expanded)
@@ -41,7 +41,7 @@ final class Download: @unchecked Sendable {
     private let replaces: Bool
 
     init(chosen: String?, replaces: Bool = false, url: URL, progress: (@Sendable (String) -> Void)?, folder: OutputFolder = OutputFolder()) {
-        self.chosen = chosen.map { ($0 as NSString).expandingTildeInPath }
+        self.chosen = chosen.map { RequestBuilder.expandingHome($0) }
         self.replaces = replaces && chosen != nil
         self.url = url
         self.progress = progress

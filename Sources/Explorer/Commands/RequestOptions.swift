@@ -312,7 +312,7 @@ struct RequestOptions: Sendable, Equatable {
     }
 
     /// `~/ca.pem` with the home folder.
-    private static func expanded(_ path: String) -> String { (path as NSString).expandingTildeInPath }
+    private static func expanded(_ path: String) -> String { RequestBuilder.expandingHome(path) }
 
     private static func split(_ text: String) -> (String, String?) {
         guard text.hasPrefix("--"), let eq = text.firstIndex(of: "=") else { return (text, nil) }

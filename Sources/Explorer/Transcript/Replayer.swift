@@ -325,7 +325,7 @@ struct Replayer: Sendable {
     /// and `~` paths are read as they are.
     static func readFile(relativeTo folder: String) -> @Sendable (String) throws -> [UInt8] {
         { path in
-            let expanded = (path as NSString).expandingTildeInPath
+            let expanded = RequestBuilder.expandingHome(path)
             guard !expanded.hasPrefix("/"), !folder.isEmpty else { return try RequestBuilder.readFileFromDisk(path) }
             return try RequestBuilder.readFileFromDisk((folder as NSString).appendingPathComponent(expanded))
         }
