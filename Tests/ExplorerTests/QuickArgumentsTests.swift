@@ -113,11 +113,12 @@ import Testing
             #expect(QuickArguments.requestLine(["get", "/x"] + said, piped: true) == ["-c", LineTokenizer.join(["get", "/x"] + said)], "\(said)")
         }
         #expect(QuickArguments.requestLine(["--offline", "post", "/x", "a=1"], piped: true) == ["--offline", "-c", "post /x a=1"])
+        #expect(QuickArguments.requestLine(["post", "/x", "--raw", "-hello"], piped: true) == ["-c", "post /x --raw -hello -b"], "--raw's text is no flag")
         // Standard input as the body of a POST, PUT, PATCH or DELETE with no data of its own, as HTTPie's
         // `http POST URL < task.json` (it was dropped); not asked for otherwise, nor with HTTPie's `--ignore-stdin`.
         var asked = 0
-        let input = { asked += 1; return true }
-        #expect(QuickArguments.requestLine(["post", "/x", "X-A:b", "q==1"], takeInput: input) == ["-c", "post /x X-A:b q==1 @-;type=application/json"])
+        let input = { () -> [UInt8]? in asked += 1; return Array(#"{"a": 1}"#.utf8) }
+        #expect(QuickArguments.requestLine(["post", "/x", "X-A:b", "q==1"], takeInput: input) == ["-c", #"post /x X-A:b q==1 --raw '{"a":1}'"#])
         #expect(QuickArguments.requestLine(["--ignore-stdin", "put", "/x"], takeInput: input) == ["-c", "put /x"])
         #expect(QuickArguments.requestLine(["put", "/x", "--ignore-stdin"], takeInput: input) == ["-c", "put /x"])
         #expect(QuickArguments.requestLine(["patch", "/x", "a=1"], takeInput: input) == ["-c", "patch /x a=1"])
@@ -125,7 +126,13 @@ import Testing
         #expect(QuickArguments.requestLine(["get", "/x"], takeInput: input) == ["-c", "get /x"])
         #expect(QuickArguments.requestLine(["/x"], takeInput: input) == ["-c", "/x"])
         #expect(asked == 1, "read for the first line alone")
-        #expect(QuickArguments.requestLine(["post", "/x"], takeInput: { false }) == ["-c", "post /x"], "nothing came")
+        #expect(QuickArguments.requestLine(["post", "/x"], takeInput: { nil }) == ["-c", "post /x"], "nothing came")
+        // JSON compact (echo's line break, a file's indentation are no part of it); other text of one line as it came.
+        #expect(QuickArguments.rawText(Array("{\n  \"a\": [1, 2],\n  \"é\": \"x\"\n}\n".utf8)) == #"{"a":[1,2],"é":"x"}"#)
+        #expect(QuickArguments.rawText(Array("a=1&b=2".utf8)) == "a=1&b=2")
+        #expect(QuickArguments.rawText(Array("line one\nline two\n".utf8)) == nil, "lines of text go as @-")
+        // Bytes that are not text are standard input itself, typed as --form says.
+        #expect(QuickArguments.requestLine(["post", "/x", "-f"], takeInput: { [0xFF, 0x00] }) == ["-c", "post /x -f '@-;type=application/x-www-form-urlencoded; charset=utf-8'"])
         // An option's value is no method; a subcommand's arguments are the subcommand's.
         #expect(QuickArguments.requestLine(["--env", "get", "-c", "put /a"]) == nil)
         #expect(QuickArguments.requestLine(["--env=staging", "delete", "/a/1"]) == ["--env=staging", "-c", "delete /a/1"])

@@ -297,7 +297,7 @@ public struct RequestBuilder: Sendable {
         return request
     }
 
-    static let formType = "application/x-www-form-urlencoded; charset=utf-8"
+    public static let formType = "application/x-www-form-urlencoded; charset=utf-8"
 
     /// `application/x-www-form-urlencoded` as browsers and HTTPie write it:
     /// unreserved characters stay, a space is `+`, the rest is %-encoded.

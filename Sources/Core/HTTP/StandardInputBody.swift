@@ -8,7 +8,7 @@ import NIOConcurrencyHelpers
 /// and `… | explorer put URL`, as HTTPie and xh send it (the bytes were
 /// dropped without a word). Read once, before the line runs, and named by
 /// the item `@-` (curl's name for it), which the `explorer METHOD URL` form
-/// adds.
+/// adds for a body that is not text of 1 MiB or less (such text goes as `--raw`).
 public enum StandardInputBody {
     private static let taken = NIOLockedValueBox<[UInt8]?>(nil)
 
@@ -16,14 +16,14 @@ public enum StandardInputBody {
     public static var bytes: [UInt8]? { taken.withLockedValue { $0 } }
 
     /// Reads standard input whole when it is a file or a pipe (not a
-    /// terminal, nor `/dev/null`), and keeps it for `@-`; whether it held
-    /// anything.
-    public static func take(from descriptor: Int32 = STDIN_FILENO) -> Bool {
-        guard isatty(descriptor) == 0 else { return false }
+    /// terminal, nor `/dev/null`), and keeps it for `@-`; its bytes, nil
+    /// when it held nothing.
+    public static func take(from descriptor: Int32 = STDIN_FILENO) -> [UInt8]? {
+        guard isatty(descriptor) == 0 else { return nil }
         var status = stat()
-        guard fstat(descriptor, &status) == 0 else { return false }
+        guard fstat(descriptor, &status) == 0 else { return nil }
         let kind = status.st_mode & S_IFMT
-        guard kind == S_IFREG || kind == S_IFIFO else { return false }
+        guard kind == S_IFREG || kind == S_IFIFO else { return nil }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
@@ -32,9 +32,9 @@ public enum StandardInputBody {
             guard count > 0 else { break }
             bytes += chunk[..<count]
         }
-        guard !bytes.isEmpty else { return false }
+        guard !bytes.isEmpty else { return nil }
         taken.withLockedValue { $0 = bytes }
-        return true
+        return bytes
     }
 
     /// What `@-` reads: the kept bytes, or why there are none.

@@ -41,9 +41,11 @@ struct QuickArguments {
     /// The arguments with that line as a `-c`; nil when no method follows the options.
     /// `piped`: standard output is not a terminal, where the line prints the body alone (`-b`) unless it says
     /// what to print, as HTTPie does: `explorer get URL | jq` read the status line first and failed.
-    /// `takeInput`: reads standard input for the body, whether it held one (`StandardInputBody.take`); asked
-    /// only of a POST, PUT, PATCH or DELETE that sends no data of its own, without HTTPie's `--ignore-stdin`.
-    static func requestLine(_ arguments: [String], piped: Bool = false, takeInput: () -> Bool = { false }) -> [String]? {
+    /// `takeInput`: reads standard input for the body, its bytes when it held any (`StandardInputBody.take`);
+    /// asked only of a POST, PUT, PATCH or DELETE that sends no data of its own, without HTTPie's `--ignore-stdin`.
+    /// Text up to 1 MiB becomes the line's `--raw TEXT` (a recording keeps it, `--form` types it); other
+    /// bytes are `@-`, standard input itself.
+    static func requestLine(_ arguments: [String], piped: Bool = false, takeInput: () -> [UInt8]? = { nil }) -> [String]? {
         var arguments = arguments
         // HTTPie's `--ignore-stdin`, in nearly every script written for it: said, standard input is left alone.
         let ignoresInput = arguments.contains("--ignore-stdin")
@@ -61,14 +63,30 @@ struct QuickArguments {
             // Or a URL alone (`explorer :3000/x a=1`, HTTPie's `http URL a=1`): GET, or POST with data, as a bare line is.
             guard methods.contains(word.lowercased()) || CommandParser.isTarget(word) else { return nil }
             var line = Array(arguments[index...])
-            if piped, !arguments.contains(where: Self.saysWhatToPrint) { line.append("-b") }
+            // Not `--raw`'s text (`--raw -hello` was read as -h).
+            let flags = arguments.indices.filter { $0 == arguments.startIndex || arguments[$0 - 1] != "--raw" }.map { arguments[$0] }
+            if piped, !flags.contains(where: Self.saysWhatToPrint) { line.append("-b") }
             if !ignoresInput, ["post", "put", "patch", "delete"].contains(word.lowercased()), !line.dropFirst(2).contains(where: Self.sendsData),
-               takeInput() {
-                line.append("@-;type=application/json")
+               let input = takeInput() {
+                if let text = Self.rawText(input) {
+                    line += ["--raw", text]
+                } else {
+                    let form = line.contains { $0 == "--form" || $0 == "-f" }
+                    line.append("@-;type=" + (form ? RequestBuilder.formType : "application/json"))
+                }
             }
             return Array(arguments[..<index]) + ["-c", LineTokenizer.join(line)]
         }
         return nil
+    }
+
+    /// Standard input as one line's `--raw` text: JSON compact (a file's line breaks and `echo`'s last
+    /// one are no part of its value, and a line of a transcript cannot hold them), other text of one line
+    /// as it came; up to 1 MiB. Nil for the rest, which goes as `@-`.
+    static func rawText(_ input: [UInt8]) -> String? {
+        guard input.count <= 1 << 20, let text = String(validating: input, as: UTF8.self) else { return nil }
+        if let json = try? JSONParser.parse(input) { return JSONPrinter.compact(json) }
+        return text.contains(where: \.isNewline) ? nil : text
     }
 
     /// A word that gives the line a body: a field, a file, `@file`, `--raw`.

@@ -41,7 +41,8 @@ enum FilePaths {
               CommandTable.methods.contains(first.uppercased()) || first.hasPrefix("/") else { return line }
         var changed = false
         let rebased = words.enumerated().map { index, word -> String in
-            guard index > 0, let path = filePath(word), !path.hasPrefix("/"), !path.hasPrefix("~"),
+            // `@-` is standard input, no file (it was written `@../-`).
+            guard index > 0, let path = filePath(word), path != "-", !path.hasPrefix("/"), !path.hasPrefix("~"),
                   let at = word.range(of: "@" + path) else { return word }
             let moved = move(path)
             guard moved != path else { return word }
