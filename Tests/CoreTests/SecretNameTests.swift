@@ -221,6 +221,17 @@ struct SecretNameTests {
     #expect(Redactor.isSecretParameter("Ticket") && !Redactor.isSecretName("ticket"), "a query's name, not a JSON member's")
 }
 
+/// A secret named in another script has a placeholder of its own: `set 密码=…` and `set 令牌=…`
+/// were both `{{secret:__}}`, and a replay filled both with one value.
+@Test func aSecretNamedInAnotherScriptHasAPlaceholderOfItsOwn() {
+    #expect(ExpectedValue.secretName("密码") == "password")
+    #expect(ExpectedValue.secretName("令牌") == "token")
+    #expect(ExpectedValue.secretName("登录密码") == "u767bu5f55_password")
+    #expect(ExpectedValue.secretName("パスワード") == "password")
+    #expect(ExpectedValue.secretName("api_key") == "api_key", "ASCII as before")
+    #expect(Redactor.redact(line: "set 令牌=tok123", hide: { "{{secret:\(ExpectedValue.secretName($0))}}" }) == "set 令牌={{secret:token}}")
+}
+
 /// `Authorization:Bearer TOKEN` typed unquoted, curl's habit (the parser refuses it): only `Bearer`
 /// was hidden, and the token went to the history file in clear.
 @Test func aCredentialAfterAnUnquotedSchemeIsHidden() {

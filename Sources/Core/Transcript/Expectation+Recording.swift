@@ -127,11 +127,24 @@ extension ExpectedValue {
 
     /// A secret's placeholder name from a member or item name: `access_token`, `x_api_key`.
     public static func secretName(_ name: String) -> String {
+        // A name in another script: the secret words `Redactor` knows in English (`密码` is `password`), any
+        // other letter by its code point (`u540d`). Each was `_`: `set 密码=…` and `set 令牌=…` were one
+        // `{{secret:__}}`, and a replay filled both with one value.
+        var name = name
+        if !name.allSatisfy(\.isASCII) {
+            for (word, english) in foreignSecretWords { name = name.replacingOccurrences(of: word, with: "_" + english + "_") }
+            name = name.unicodeScalars.map { $0.isASCII ? String($0) : "u" + String($0.value, radix: 16) }.joined()
+            name = name.split(separator: "_").joined(separator: "_")
+        }
         var out = String(name.lowercased().map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "_" })
         if out.isEmpty || out.first!.isNumber { out = "_" + out }
         return out
     }
 }
+
+/// `Redactor.secretWords`' words in other languages, with the English name a placeholder takes for them.
+private let foreignSecretWords = [("验证码", "code"), ("密码", "password"), ("口令", "password"), ("令牌", "token"), ("密钥", "key"),
+                                  ("秘钥", "key"), ("パスワード", "password"), ("비밀번호", "password")]
 
 /// A UUID anywhere in a text, as `TranscriptPattern.isUUID` accepts one whole.
 nonisolated(unsafe) private let uuidInText = #/[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}/#
