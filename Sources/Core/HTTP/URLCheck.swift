@@ -59,16 +59,16 @@ public enum URLCheck {
         return "'" + Redactor.hidingCredentials(inText: shown) + "'"
     }
 
-    /// HTTPie's URL shorthands as the http:// URL they stand for, or nil:
-    /// `:3000/items` and `:/items` on localhost, `localhost/items`, and
-    /// `HOST:PORT/items` (a port of digits). Anything else (`items`,
-    /// `v1:x`) is a path under the base URL, as it was.
     /// A `--base-url` as typed, HTTPie's shorthands expanded (`:3000`, `localhost:3000/api`): they were
     /// "not an http:// or https:// URL" there, while a line took them.
     @Sendable public static func expandingBaseShorthand(_ text: String) -> String {
         expandingShorthand(text) ?? text
     }
 
+    /// HTTPie's URL shorthands as the http:// URL they stand for, or nil:
+    /// `:3000/items` and `:/items` on localhost, `localhost/items`, and
+    /// `HOST:PORT/items` (a port of digits). Anything else (`items`,
+    /// `v1:x`) is a path under the base URL, as it was.
     public static func expandingShorthand(_ target: String) -> String? {
         guard let first = target.first, first != "/", first != "{", !target.contains("://") else { return nil }
         let authority = target.prefix { $0 != "/" && $0 != "?" && $0 != "#" }

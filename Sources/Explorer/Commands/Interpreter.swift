@@ -1196,10 +1196,6 @@ actor Interpreter {
     }
 }
 
-/// The interpreter's variables behind a lock: the user's, and all of them
-/// (the built-ins under the user's), both kept up to date one change at a
-/// time, so reading either is a reference, not a merge. A reader that keeps
-/// what it read while a variable changes makes that change copy.
 /// A boolean one task sets and others read.
 final class SharedFlag: @unchecked Sendable {
     private let lock = NSLock()
@@ -1209,6 +1205,10 @@ final class SharedFlag: @unchecked Sendable {
     func set(_ value: Bool) { lock.withLock { current = value } }
 }
 
+/// The interpreter's variables behind a lock: the user's, and all of them
+/// (the built-ins under the user's), both kept up to date one change at a
+/// time, so reading either is a reference, not a merge. A reader that keeps
+/// what it read while a variable changes makes that change copy.
 final class VariableSnapshot: @unchecked Sendable {
     private let lock = NSLock()
     private let builtIns: [String: String]

@@ -118,16 +118,16 @@ struct SpecCatalog {
         return line.trimmingBlanks()
     }
 
-    /// How a note about `$ref`s to nowhere (or in a loop) starts: a fault of the document, said at every start, not only by `spec load`.
-    static let missingSchemasNote = "the document refers to schemas it does not have, described as any"
-    static let loopingSchemasNote = "the document has schemas that refer to themselves in a loop, described as any"
-    /// So is one about what left an endpoint or a schema out (a `$ref` no file has, one to another file):
-    /// with `--spec` it was said by `spec load` alone, and a path went missing without a word.
     /// A note on what requests will lack (a security scheme, a cookie parameter): said at start, as a document's faults are.
     static func changesWhatIsSent(_ note: String) -> Bool {
         note == SpecScheme.unsupportedNote || note.hasPrefix("cookie parameters")
     }
 
+    /// How a note about `$ref`s to nowhere (or in a loop) starts: a fault of the document, said at every start, not only by `spec load`.
+    static let missingSchemasNote = "the document refers to schemas it does not have, described as any"
+    static let loopingSchemasNote = "the document has schemas that refer to themselves in a loop, described as any"
+    /// So is one about what left an endpoint or a schema out (a `$ref` no file has, one to another file):
+    /// with `--spec` it was said by `spec load` alone, and a path went missing without a word.
     static func isDocumentFault(_ note: String) -> Bool {
         note.hasPrefix(missingSchemasNote) || note.hasPrefix(loopingSchemasNote) || note.hasPrefix("references that cannot be resolved")
             || note.contains("in other files")
