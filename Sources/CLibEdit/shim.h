@@ -16,6 +16,7 @@
 #include <locale.h>
 #include <strings.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/ioctl.h>
 #include <poll.h>
 #include <signal.h>
@@ -486,16 +487,25 @@ static inline void ex_history_clear(History *h) {
 /// sessions wrote there: under an exclusive lock on the file, reads it,
 /// adds the line, writes it back; then `h` becomes the file's history, so
 /// this session recalls the others' lines too. -1 when the file cannot be
-/// opened or locked.
+/// opened or locked; -2 when it holds something libedit does not read as
+/// a history (no `_HiStOrY_V2_` first line: edited by hand, another tool's,
+/// binary), which is left as it is (it was written over with this line alone).
 static inline int ex_history_append(History *h, int size, const char *path, const char *line) {
     int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
     if (fd < 0) return -1;
     if (flock(fd, LOCK_EX) != 0) { close(fd); return -1; }
+    struct stat status_of_file;
+    int nonempty = fstat(fd, &status_of_file) == 0 && status_of_file.st_size > 0;
     History *merged = ex_history_init(size);
     int status = -1;
     if (merged) {
         HistEvent ev;
-        history(merged, &ev, H_LOAD, path);
+        if (history(merged, &ev, H_LOAD, path) < 0 && nonempty) {
+            history_end(merged);
+            flock(fd, LOCK_UN);
+            close(fd);
+            return -2;
+        }
         history(merged, &ev, H_ENTER, line);
         status = history(merged, &ev, H_SAVE, path) < 0 ? -1 : 0;
         history_end(merged);

@@ -385,6 +385,20 @@ def test_two_sessions_keep_each_others_history(spawn, env):
     z.wait_for_line(PROMPT + "help logout")
 
 
+def test_a_history_file_explorer_did_not_write_is_left_as_it_is_and_said(spawn, env):
+    # A file without libedit's first line (edited by hand, another tool's) was ignored without a word,
+    # then written over with the session's first line: every line in it lost.
+    path = history_path(env)
+    path.parent.mkdir(parents=True)
+    path.write_text("get /api/tasks page==1\nget /api/banners\n")
+    x = spawn()
+    assert "warning: history is not saved: " + str(path) + " is not a history explorer wrote" in x.welcome, x.welcome
+    x.run("help vars")
+    x.send(CTRL_D)
+    assert x.expect_exit() == 0
+    assert path.read_text() == "get /api/tasks page==1\nget /api/banners\n"
+
+
 def test_history_lists_both_sessions_lines_numbered_with_secrets_hidden(spawn, env):
     # Issue 14: `history [N]`, read from libedit's history (the file's lines,
     # other sessions' included), as history keeps them: secrets hidden.

@@ -104,6 +104,7 @@ final class ExplorerSession {
         let completing = CurrentInterpreter(interpreter)
         if interactive, Surroundings.current.inputIsTerminal, let editor = LineEditor(historyURL: historyURL, complete: { complete($0, on: completing.value) }) {
             terminal = EditorTerminal(editor: editor)
+            if let problem = editor.historyProblem { Console().err("warning: \(problem)\n") }
             runBlocking { await interpreter.learnIDs() }
         }
         var renderer = Renderer(palette: palette, envelope: profile.errorEnvelope, secretHeaders: profile.secretHeaders,

@@ -25,9 +25,39 @@ final class LineEditor {
                 _ = ex_history_load(history, path)
             }
         }
+        historyProblem = historyURL.flatMap(Self.problem(saving:))
         LineEditorHooks.complete = complete
         ex_el_bind(editor, "ex-complete", "Complete the word", LineEditorHooks.completeFunction, "^I")
         ex_el_bind(editor, "ex-interrupt", "Abandon the line", LineEditorHooks.interruptFunction, "^C")
+    }
+
+    /// Why this session's lines will not reach the history file, said once at start (they were lost
+    /// without a word, and a file libedit does not read was written over with the first line).
+    let historyProblem: String?
+
+    static func problem(saving url: URL) -> String? {
+        let path = url.path, folder = url.deletingLastPathComponent().path
+        let fileManager = FileManager.default
+        var isFolder: ObjCBool = false
+        if fileManager.fileExists(atPath: folder, isDirectory: &isFolder) {
+            if !isFolder.boolValue { return "history is not saved: \(folder) is a file, not a folder" }
+        } else {
+            do {
+                try fileManager.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                return "history is not saved: cannot make \(folder)"
+            }
+        }
+        guard fileManager.fileExists(atPath: path, isDirectory: &isFolder) else {
+            return access(folder, W_OK) == 0 ? nil : "history is not saved: \(folder) cannot be written"
+        }
+        if isFolder.boolValue { return "history is not saved: \(path) is a folder" }
+        if access(path, R_OK | W_OK) != 0 { return "history is not saved: \(path) cannot be read and written" }
+        guard let size = (try? fileManager.attributesOfItem(atPath: path))?[.size] as? Int, size > 0,
+              let probe = ex_history_init(1) else { return nil }
+        defer { history_end(probe) }
+        return ex_history_load(probe, path) < 0
+            ? "history is not saved: \(path) is not a history explorer wrote (left as it is; move it away to start one)" : nil
     }
 
     deinit {
