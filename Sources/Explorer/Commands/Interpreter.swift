@@ -127,7 +127,7 @@ actor Interpreter {
         didSet { formsByDefault.set(defaults.form) }
     }
     /// `defaults.form`, for the parser (which checks a JSON body's nested names, not a form's).
-    private nonisolated let formsByDefault = SharedFlag()
+    private nonisolated let formsByDefault = Shared(false)
 
     /// `--offline`: every command shows what it would send and sends nothing
     /// (the session's transport refuses too: `OfflineTransport`).
@@ -1194,15 +1194,6 @@ actor Interpreter {
         }
         return .help(table.specs)
     }
-}
-
-/// A boolean one task sets and others read.
-final class SharedFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current = false
-
-    var value: Bool { lock.withLock { current } }
-    func set(_ value: Bool) { lock.withLock { current = value } }
 }
 
 /// The interpreter's variables behind a lock: the user's, and all of them

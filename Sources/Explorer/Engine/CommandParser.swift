@@ -237,13 +237,16 @@ struct CommandParser {
                 path = arg
                 continue
             }
-            // `Authorization:Bearer TOKEN` unquoted: the token is no item, and was said back on screen.
-            if i >= 2, case let .header(name, value)? = try? RequestItem.parse(args[i - 2].text),
-               Redactor.isSecretHeaderName(name), Redactor.looksLikeCredential(value + " x"), (try? RequestItem.parse(arg.text)) == nil {
-                throw CommandError("the credential after \(name):\(value) is a word of its own: quote the header, \(name):'\(value) …'",
-                                   column: arg.start)
+            let parsed: RequestItem
+            do { parsed = try item(arg) } catch {
+                // `Authorization:Bearer TOKEN` unquoted: the token is no item, and was said back on screen.
+                if i >= 2, case let .header(name, value)? = try? RequestItem.parse(args[i - 2].text),
+                   Redactor.isSecretHeaderName(name), Redactor.looksLikeCredential(value + " x") {
+                    throw CommandError("the credential after \(name):\(value) is a word of its own: quote the header, \(name):'\(value) …'",
+                                       column: arg.start)
+                }
+                throw error
             }
-            let parsed = try item(arg)
             // A second whole-body file replaced the first, unsaid (HTTPie refuses it too).
             if case .file("", _, _) = parsed, let first = items.first(where: { if case .file("", _, _) = $0 { true } else { false } }),
                case let .file(_, path, _) = first {
