@@ -65,6 +65,15 @@ import Testing
         #expect(throws: CommandError.self) { try forms.parse("post /x a=1 a[b]=2 --json") }
     }
 
+    /// `--raw` excludes the body's items, not headers or a query of any form (`X-Empty;` was refused as a field).
+    @Test func rawTakesHeadersAndQueriesOfEveryForm() throws {
+        #expect(try parser.parse("post /x --raw hi X-Empty; q==1") == .http(method: "POST", path: "/x", items: [.emptyHeader(name: "X-Empty"), .query(name: "q", value: "1")],
+                                                                          options: RequestOptions(raw: "hi")))
+        #expect(throws: CommandError("--raw sends its text as the whole body; it cannot be combined with fields or files", column: 23)) {
+            try parser.parse("post /x --raw hi X-A:b a=1")
+        }
+    }
+
     /// `Authorization:Bearer TOKEN` unquoted: "'TOKEN' is not a request item" said the token back.
     @Test func anUnquotedCredentialIsNotSaidBack() throws {
         #expect(throws: CommandError("the credential after Authorization:Bearer is a word of its own: quote the header, Authorization:'Bearer …'", column: 28)) {

@@ -219,9 +219,7 @@ struct CommandParser {
     static func http(method: String, _ arguments: CommandArguments) throws(CommandError) -> Command {
         let args = arguments.words
         var items: [RequestItem] = []
-        /// The words of body items (fields, files), which `--raw` excludes.
-        var dataWords: [LineTokenizer.Word] = []
-        /// The body's items with their words, for the caret of a clash between nested names.
+        /// The body's items (fields, files) with their words: `--raw` excludes them; the caret of a clash between nested names.
         var fields: [(item: RequestItem, word: LineTokenizer.Word)] = []
         var options = RequestOptions()
         var path: LineTokenizer.Word?
@@ -253,7 +251,6 @@ struct CommandParser {
                 throw CommandError("'\(arg.text)': @\(path) is already the whole body; a request has one body", column: arg.start)
             }
             items.append(parsed)
-            if case .header = parsed {} else if case .query = parsed {} else { dataWords.append(arg) }
             if parsed.isData { fields.append((parsed, arg)) }
         }
         guard let path else {
@@ -267,7 +264,8 @@ struct CommandParser {
             items.removeAll { if case let .header(name, _) = $0 { name.lowercased() == "authorization" } else { false } }
             items.append(authorization)
         }
-        if options.raw != nil, let data = dataWords.first {
+        // The body's items, not a header's (`X-Empty;`, `X-Key:@key.txt`: they were refused with --raw as if fields).
+        if options.raw != nil, let data = fields.first?.word {
             throw CommandError("--raw sends its text as the whole body; it cannot be combined with fields or files", column: data.start)
         }
         // `/items/{item_id}` pasted from the catalog or docs: it went out as the literal `{item_id}`.
