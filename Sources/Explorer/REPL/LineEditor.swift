@@ -19,13 +19,14 @@ final class LineEditor {
         self.editor = editor
         history = ex_history_init(Self.historySize)
         self.historyURL = historyURL
+        var read = true
         if let history {
             ex_el_set_history(editor, history)
             if let path = historyURL?.path, FileManager.default.fileExists(atPath: path) {
-                _ = ex_history_load(history, path)
+                read = ex_history_load(history, path) >= 0
             }
         }
-        historyProblem = historyURL.flatMap(Self.problem(saving:))
+        historyProblem = historyURL.flatMap { Self.problem(saving: $0, read: read) }
         LineEditorHooks.complete = complete
         ex_el_bind(editor, "ex-complete", "Complete the word", LineEditorHooks.completeFunction, "^I")
         ex_el_bind(editor, "ex-interrupt", "Abandon the line", LineEditorHooks.interruptFunction, "^C")
@@ -35,7 +36,8 @@ final class LineEditor {
     /// without a word, and a file libedit does not read was written over with the first line).
     let historyProblem: String?
 
-    static func problem(saving url: URL) -> String? {
+    /// `read`: whether libedit read the file (it refuses one without its first line).
+    static func problem(saving url: URL, read: Bool) -> String? {
         let path = url.path, folder = url.deletingLastPathComponent().path
         let fileManager = FileManager.default
         var isFolder: ObjCBool = false
@@ -53,11 +55,8 @@ final class LineEditor {
         }
         if isFolder.boolValue { return "history is not saved: \(path) is a folder" }
         if access(path, R_OK | W_OK) != 0 { return "history is not saved: \(path) cannot be read and written" }
-        guard let size = (try? fileManager.attributesOfItem(atPath: path))?[.size] as? Int, size > 0,
-              let probe = ex_history_init(1) else { return nil }
-        defer { history_end(probe) }
-        return ex_history_load(probe, path) < 0
-            ? "history is not saved: \(path) is not a history explorer wrote (left as it is; move it away to start one)" : nil
+        guard !read, let size = (try? fileManager.attributesOfItem(atPath: path))?[.size] as? Int, size > 0 else { return nil }
+        return "history is not saved: \(path) is not a history explorer wrote (left as it is; move it away to start one)"
     }
 
     deinit {
