@@ -145,6 +145,13 @@ import Testing
         #expect(Download.filename(in: #"attachment; filename="x.csv"; filename*=UTF-8''r%C3%A9sum%C3%A9.csv"#) == "résumé.csv")
     }
 
+    /// `-d` of `/export/eyJ…` named the file after the token and said it on screen.
+    @Test func aTokenInThePathIsNoName() {
+        let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl"
+        #expect(Download.name(headers: [], url: URL(string: "https://h.example/export/\(jwt)")!) == "download")
+        #expect(Download.name(headers: [], url: URL(string: "https://h.example/export/\(jwt)?format=csv")!) == "download")
+    }
+
     /// A `;` inside the quotes cut the name there: a title's escape code
     /// (`\e]0;DL\a`) made a file named `]0`.
     @Test func aQuotedNameKeepsItsSemicolonsAndEscapes() {

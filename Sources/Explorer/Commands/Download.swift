@@ -112,7 +112,9 @@ final class Download: @unchecked Sendable {
             let plain = plainName(given)
             if !plain.isEmpty { return plain }
         }
-        let last = plainName(url.lastPathComponent.removingPercentEncoding ?? url.lastPathComponent)
+        // A token in the path (`/files/eyJ…`) is no name: it would be said on screen and left on disk.
+        let component = url.lastPathComponent.removingPercentEncoding ?? url.lastPathComponent
+        let last = plainName(Redactor.hidingJWTs(in: component) { _ in "download" })
         return last.isEmpty || last == "/" ? "download" : last
     }
 
