@@ -72,6 +72,12 @@ import Testing
         #expect(Redactor.redact(line: "login alice@example.com alice123") == "login alice@example.com")
         #expect(Redactor.redact(line: "LOGIN alice@example.com 'pass word'") == "LOGIN alice@example.com")
         #expect(Redactor.redact(line: "login alice@example.com") == "login alice@example.com")
+        // A typo of the command (refused as unknown) kept the password in history and in a recording.
+        #expect(Redactor.redact(line: "lgin alice@example.com S3cretPassw0rd!") == "lgin alice@example.com")
+        #expect(Redactor.redact(line: "Logn alice@example.com S3cretPassw0rd!") == "Logn alice@example.com")
+        #expect(Redactor.redact(line: "aut bearer S3cretTok3n") == "aut bearer {{secret:token}}")
+        #expect(Redactor.redact(line: "logout now") == "logout now")
+        #expect(Redactor.redact(line: "put /x a=1") == "put /x a=1")
         // A transcript keeps every word's place: `login a b c` fails as typed, and on replay.
         #expect(Redactor.redact(words: ["login", "a@example.com", "al", "ice123"], hide: { "{{secret:\($0)}}" })
             == ["login", "a@example.com", "{{secret:password}}", "{{secret:password}}"])

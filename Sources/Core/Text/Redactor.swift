@@ -106,15 +106,28 @@ public enum Redactor {
         if words.count == 1, let only = words.first, only.contains(" "), only != line {
             return redactingByRule(line: only, secretFields: secretFields, hide: hide).map { $0 == only ? line : LineTokenizer.quote($0) }
         }
-        if words.first?.lowercased() == "login" {
+        let command = words.first.map(meantCommand) ?? ""
+        if command == "login" {
             let kept = Array(words.prefix(2))
             return kept == words ? line : LineTokenizer.join(kept)
         }
         // An `auth` line keeps its secret as a placeholder: recalled, the
         // prompt asks for it (a stored `***` would be sent as the token).
-        let redacted = words.first?.lowercased() == "auth" ? redactAuth(words, hide: { "{{secret:\($0)}}" })
+        let redacted = command == "auth" ? redactAuth(words, hide: { "{{secret:\($0)}}" })
             : redact(words: words, hide: hide, secretFields: secretFields)
         return redacted == words ? line : LineTokenizer.join(redacted)
+    }
+
+    /// `login` or `auth` for those commands and for a word one typo from
+    /// them (`lgin alice@example.com PASSWORD`, refused as an unknown
+    /// command, kept the password in history and in a recording); else the
+    /// word lower-cased. No other command is so near: `logout` is three edits away.
+    static func meantCommand(_ word: String) -> String {
+        let lower = word.lowercased()
+        guard lower != "login", lower != "auth", lower.count >= 3, lower.allSatisfy({ $0.isASCII && $0.isLetter }) else { return lower }
+        if editDistance(lower, "login") <= 2 { return "login" }
+        if editDistance(lower, "auth") <= 1 { return "auth" }
+        return lower
     }
 
     /// A word holding JSON with a secret-named member (`'{"password": "x"}'`
