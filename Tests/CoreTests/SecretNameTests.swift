@@ -293,6 +293,14 @@ struct SecretNameTests {
     let shownInError = Redactor.shownRememberingKeys(messages: true)
     #expect(shownInError("password", "This password is too short.") == "This password is too short.")
     #expect(shownInError("password", "S3cretE1xx") == Redactor.hidden("S3cretE1xx"))
+    // Only a message is: a short secret (`EBPW1`), an echoed `Bearer abc` were shown.
+    for secret in ["EBPW1", "Bearer abc", "Basic Ym9iOkI2NFBXMQ==", "hunter2", "tok eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln"] {
+        #expect(shownInError("password", secret) == Redactor.hidden(secret), "\(secret)")
+        #expect(ErrorEnvelope.shown(secret, as: "token") == Redactor.hidden(secret), "\(secret)")
+    }
+    for message in ["required", "too_short", "can't be blank", "Ensure this field has at least 8 characters."] {
+        #expect(shownInError("password", message) == message)
+    }
     #expect(Redactor.shownRememberingKeys()("password", "too short") == Redactor.hidden("too short"), "a success's is hidden")
     let drf = try JSONParser.parse(#"{"password": ["This password is too short."], "token": ["S3cretE1xx"]}"#)
     let said = try #require(ErrorEnvelope.fieldMessages(drf))

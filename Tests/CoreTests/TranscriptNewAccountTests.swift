@@ -79,6 +79,10 @@ import Testing
         let text = TranscriptWriter.step(TranscriptStep(command: "get /x", expectation: refused))
         #expect(text.contains("\"access_token\": \"{{secret:access_token}}\"") && !text.contains("SEKRIT"), "\(text)")
         #expect(text.contains("\"password\": \"too short\"") && text.contains("\"pwd\": \"abc\""), "\(text)")
+        // A short credential echoed (`auth bearer abc`, then a 401) was written in clear.
+        let echoed = Expectation(recording: Observation(status: 401, body: .json(.object([("Authorization", .string("Bearer abc"))]))), baseURL: nil)
+        let written = TranscriptWriter.step(TranscriptStep(command: "get /x", expectation: echoed))
+        #expect(!written.contains("Bearer abc"), "\(written)")
         for name in ["accessKeyId", "otp_code", "mfaCode", "signingKey", "encryption_key", "client_assertion", "code_verifier"] {
             #expect(Redactor.isSecretName(name), "\(name)")
         }

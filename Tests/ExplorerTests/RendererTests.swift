@@ -117,6 +117,23 @@ import Testing
         #expect(!(out + err).contains("abcdefghi") && err.hasPrefix("error: 400: password <hidden"), "\(out)\(err)")
     }
 
+    /// A 4xx or 5xx answer's secret members were shown unless they looked
+    /// like a token (`"password": "EBPW1"`), and the session's own
+    /// credential echoed under `Authorization` too (`Bearer hunter2`): only
+    /// a message is shown there (`This password is too short.`).
+    @Test func anErrorAnswerHidesSecretsThatAreNoMessage() {
+        let request = PreparedRequest(method: "GET", url: URL(string: "http://127.0.0.1:1/status")!,
+                                      headers: [HTTPHeader(name: "Authorization", value: "Bearer hunter2")])
+        let body = #"{"password": "EBPW1", "api_key": "EBKEY3", "headers": {"Authorization": "Bearer hunter2"}, "note": "sent hunter2", "errors": {"password": ["This password is too short."], "token": "expired"}}"#
+        for status in [400, 403, 500] {
+            let answer = ReceivedResponse(status: status, reason: "No", headers: [HTTPHeader(name: "Content-Type", value: "application/json")], body: Array(body.utf8))
+            let (out, err) = Renderer(palette: .plain).render(.exchange(Exchange(request: request, response: answer, duration: .zero), note: nil))
+            let shown = out + err
+            #expect(!shown.contains("EBPW1") && !shown.contains("EBKEY3") && !shown.contains("hunter2"), "\(shown)")
+            #expect(shown.contains("This password is too short.") && shown.contains(#""token": "expired""#), "\(shown)")
+        }
+    }
+
     /// An error line quoting a server (a socket's close reason, a redirect's
     /// Location, a status's reason) went to standard error raw when standard
     /// output was piped (`run s.txt > log`): it set the window title and

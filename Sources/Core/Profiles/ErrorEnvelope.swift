@@ -75,7 +75,7 @@ public enum ErrorEnvelope: Sendable {
     /// holds one (`"password": ["hunter2 is too common"]` is a message;
     /// `"token": ["tok_8Yx…"]` an echo).
     static func shown(_ message: String, as key: String) -> String {
-        Redactor.isSecretName(key) && ExpectedValue.looksLikeAToken(message) ? Redactor.hidden(message) : shown(message)
+        Redactor.isSecretName(key) && !ExpectedValue.readsAsAMessage(message) ? Redactor.hidden(message) : shown(message)
     }
 
     /// `a; b; c (and 2 more)`: a list of problems on one line.

@@ -1099,7 +1099,7 @@ public enum Redactor {
     public static func shownRememberingKeys(alsoSecret: Set<String> = [], messages: Bool = false) -> (_ key: String?, _ text: String) -> String {
         var secret: [String: Bool] = [:]
         return { key, text in
-            if let key, !text.isEmpty, !isHidden(text), !(messages && !ExpectedValue.looksLikeAToken(text)) {
+            if let key, !text.isEmpty, !isHidden(text), !(messages && ExpectedValue.readsAsAMessage(text)) {
                 let named: Bool
                 if let known = secret[key] { named = known } else {
                     named = isSecretName(key) || alsoSecret.contains(key)

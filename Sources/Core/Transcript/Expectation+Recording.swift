@@ -67,9 +67,9 @@ extension ExpectedValue {
             if secretKeys, !s.isEmpty, let key, Redactor.isSecretName(key) || secretFields.contains(keys) {
                 return .text(PatternText([.pattern(.init(.secret(secretName(key))))]))
             }
-            // In an error answer a secret-named member is a message (`"password": "required"`) unless its value
-            // looks like a credential: one word of letters and digits mixed (an echoed token was written in clear).
-            if !secretKeys, let key, Redactor.isSecretName(key), Self.looksLikeAToken(s) {
+            // In an error answer a secret-named member may be a message (`"password": "required"`); any other
+            // value is hidden (an echoed token was written in clear, and a short one, `Bearer abc`, still was).
+            if !secretKeys, !s.isEmpty, let key, Redactor.isSecretName(key) || secretFields.contains(keys), !Self.readsAsAMessage(s) {
                 return .text(PatternText([.pattern(.init(.secret(secretName(key))))]))
             }
             if Redactor.looksLikeJWT(s) { return .text(PatternText([.pattern(.init(.secret(secretName(key ?? "jwt"))))])) }
@@ -101,6 +101,21 @@ extension ExpectedValue {
     /// not a message (`required`, `too short`, `must contain a digit`).
     static func looksLikeAToken(_ s: String) -> Bool {
         s.count >= 8 && !s.contains(where: \.isWhitespace) && s.contains(where: \.isLetter) && s.contains(where: \.isNumber)
+    }
+
+    /// What an error answer says under a secret's name that is a message,
+    /// not the secret: words (`This password is too short.`, `can't be
+    /// blank`) or one lower-case word (`required`, `too_short`). Anything
+    /// else is hidden there as on a success: a 400 echoing `"password":
+    /// "EBPW1"`, a 403's `"Authorization": "Bearer hunter2"` were shown.
+    public static func readsAsAMessage(_ s: String) -> Bool {
+        let words = s.split(whereSeparator: \.isWhitespace)
+        guard let first = words.first else { return false }
+        if words.count == 1 {
+            return s.allSatisfy { $0.isASCII && ($0.isLowercase || $0 == "_" || $0 == "-" || $0 == ".") }
+        }
+        let schemes: Set<String> = ["bearer", "basic", "token", "digest", "jwt", "apikey", "api-key", "negotiate", "hmac", "mac", "dpop"]
+        return !schemes.contains(first.lowercased()) && !looksLikeAToken(String(first)) && !Redactor.mayHoldJWT(s)
     }
 
     /// A time as seconds or milliseconds since 1970 (`"updated_at": 1764190000`,

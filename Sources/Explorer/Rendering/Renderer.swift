@@ -412,7 +412,8 @@ struct Renderer: Sendable {
         // A credential is long (a token): most strings are shorter, and are not searched.
         let shortest = carried.map(\.utf8.count).min() ?? .max
         return carried.isEmpty ? named : { key, text in
-            guard text.utf8.count >= shortest, !(key.map { Redactor.isSecretName($0) || secretNames.contains($0) } ?? false) else { return named(key, text) }
+            // A secret-named member is hidden whole on a success; an error's may be a message, searched as any string.
+            guard text.utf8.count >= shortest, status >= 400 || !(key.map { Redactor.isSecretName($0) || secretNames.contains($0) } ?? false) else { return named(key, text) }
             // An HTML page's escapes inside a string (`bad key S3cr3t&#x2F;4`) too.
             let escaped = text.includes(ascii: "&#") || text.includes(ascii: "\\u") || text.includes(ascii: "\\/")
             guard escaped || carried.contains(where: text.includes) else { return named(key, text) }
