@@ -461,6 +461,13 @@ def test_tasks_run_on_the_event_loops_not_on_a_thread_pool(spawn, http_server):
     assert [name for name in names if name != main and not name.startswith("NIO-")] == [], names
 
 
+def test_the_welcome_hides_the_password_of_the_base_url(spawn, http_server):
+    # `--base-url http://me:PW@host`: vars and recordings hid the password, the welcome line said it.
+    port = http_server(Banners).server_address[1]
+    x = spawn("--base-url", f"http://me:BasePw7788@127.0.0.1:{port}", prompt=f"127.0.0.1:{port}> ")
+    assert "BasePw7788" not in x.welcome and f"at http://me:<hidden: 10 characters>@127.0.0.1:{port}" in x.welcome, x.welcome
+
+
 def test_ctrl_left_and_right_move_by_word(spawn):
     # Unbound, they typed ";5D" into the line.
     x = spawn()

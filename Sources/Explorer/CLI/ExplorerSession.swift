@@ -295,16 +295,18 @@ final class ExplorerSession {
     var welcome: String {
         let palette = controller.renderer.palette
         var lines: [String] = []
+        // A password in the URL (`https://user:PASSWORD@host`) is hidden here as `vars` hides it.
+        let shownURL = Redactor.hidingCredentials(inText: baseURL.absoluteString)
         if live.sandbox != nil {
             lines.append(palette.bold("\(profile.displayName) sandbox") + " at \(baseURL.absoluteString) (in-process; its data is gone when you leave)")
             let accounts = profile.demoAccounts.map { "\($0.email) / \($0.password)" }.joined(separator: ", ")
             lines.append("Demo accounts: \(accounts)")
         } else if let chosen {
             let others = chosen.document.environments.map(\.name).filter { $0 != chosen.environment.name }
-            lines.append(palette.bold(profile.displayName) + ", environment \(chosen.environment.name), at \(baseURL.absoluteString)"
+            lines.append(palette.bold(profile.displayName) + ", environment \(chosen.environment.name), at \(shownURL)"
                          + (others.isEmpty ? "" : " (also: \(others.joined(separator: ", ")); --env NAME)"))
         } else {
-            lines.append(palette.bold(profile.displayName) + " at \(baseURL.absoluteString)")
+            lines.append(palette.bold(profile.displayName) + " at \(shownURL)")
         }
         lines.append("Type " + palette.bold("help") + " for commands; TAB completes; Ctrl-D leaves.")
         if !Tours().tours(for: profile.name).isEmpty {
