@@ -238,6 +238,14 @@ import Testing
         words.learn("token", name: "password", typed: true)
         #expect(words.scrub(#"{"access_token": "x", "token_type": "bearer", "q": "tokens", "pw": "token"} a==token"#)
             == #"{"access_token": "x", "token_type": "bearer", "q": "tokens", "pw": "{{secret:password}}"} a=={{secret:password}}"#)
+        // Nor inside a path, a version, a hyphenated name, or as a member's name.
+        var common = SecretScrubber()
+        common.learn("HTTP", name: "token", typed: true)
+        common.learn("Accept", name: "password", typed: true)
+        common.learn("echo", name: "api_key", typed: true)
+        let step = "> get /echo q==echo\nHTTP/1.1 200 OK\n{\n  \"Accept\": \"*/*\",\n  \"Accept-Encoding\": \"gzip\",\n  \"note\": \"Accept echo\"\n}\n"
+        #expect(common.scrub(step) == "> get /echo q=={{secret:api_key}}\nHTTP/1.1 200 OK\n{\n  \"Accept\": \"*/*\",\n  \"Accept-Encoding\": \"gzip\",\n"
+            + "  \"note\": \"{{secret:password}} {{secret:api_key}}\"\n}\n")
     }
 
     @Test func commandLinesGetNamedPlaceholders() {

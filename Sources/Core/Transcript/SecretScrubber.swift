@@ -138,7 +138,11 @@ public struct SecretScrubber: Sendable {
         for form in written where pieces.contains(where: { !$0.kept && $0.text.contains(form.text) }) {
             // A secret that is a word (a password `token`) is found as a word only: inside `access_token`
             // it was the field name's text, and the login's answer was written `access_{{secret:password}}`.
+            // A word is not one inside a name, a path or a version either, nor a member's name: `set
+            // token=HTTP` and `set password=Accept` wrote `{{secret:token}}/1.1 200 OK` and
+            // `"{{secret:password}}-Encoding"`, and the recording no longer read back.
             let isWord = form.text.allSatisfy(\.isLetter)
+            func joins(_ c: Character) -> Bool { c.isLetter || c.isNumber || "_-/.".contains(c) }
             pieces = pieces.flatMap { piece -> [(text: String, kept: Bool)] in
                 guard !piece.kept, piece.text.contains(form.text) else { return [piece] }
                 var out: [(text: String, kept: Bool)] = []
@@ -146,7 +150,8 @@ public struct SecretScrubber: Sendable {
                 while let found = rest.range(of: form.text) {
                     let before = found.lowerBound > rest.startIndex ? rest[rest.index(before: found.lowerBound)] : (free.last ?? " ")
                     let after = found.upperBound < rest.endIndex ? rest[found.upperBound] : " "
-                    if isWord, [before, after].contains(where: { $0.isLetter || $0.isNumber || $0 == "_" }) {
+                    let name = before == "\"" && rest[found.upperBound...].hasPrefix("\":")
+                    if isWord, name || [before, after].contains(where: joins) {
                         free += rest[..<found.upperBound]
                     } else {
                         free += rest[..<found.lowerBound]
