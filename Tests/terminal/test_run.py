@@ -437,6 +437,12 @@ def test_test_env_over_a_mixed_suite_skips_the_built_in_profiles_transcripts(tmp
     assert skipped and all("suite/builtin.transcript" == case.get("classname") for case in skipped), ET.tostring(ET.parse(tmp_path / "report.xml").getroot())
     # One file named to `replay` is still refused: skipping it would pass a run that tested nothing.
     assert run_explorer(["replay", str(suite / "builtin.transcript"), "--env", "staging"], env=env, cwd=tmp_path).returncode == 2
+    # And so is a suite all of whose transcripts are skipped: a CI job went green having tested nothing.
+    (suite / "mine.transcript").unlink()
+    nothing = run_explorer(["test", "suite", "--env", "staging", "--junit", "report.xml"], env=env, cwd=tmp_path, timeout=60)
+    assert nothing.returncode == 2, nothing.stdout + nothing.stderr
+    assert nothing.stdout.rstrip().endswith("0 passed, 0 failed, 1 skipped"), nothing.stdout
+    assert nothing.stderr.endswith("error: nothing ran: every transcript was skipped (each SKIP line says why)\n"), nothing.stderr
 
 
 def test_a_command_continued_with_backslashes_is_one_line_in_a_file_a_pipe_and_at_the_prompt(tmp_path, spawn):

@@ -86,6 +86,12 @@ struct TestCommand: ParsableCommand {
                 throw ExitCode(ExitStatus.runtime.rawValue)
             }
         }
+        // Every transcript skipped (`--env staging` and a suite recorded with --base-url) tested nothing: a
+        // CI job went green. As pytest's "no tests ran", and as an empty folder here, it is no success.
+        if runs.allSatisfy({ $0.skipped != nil }) {
+            console.err("error: nothing ran: every transcript was skipped (each SKIP line says why)\n")
+            throw ExitCode(ExitStatus.parse.rawValue)
+        }
         throw ExitCode(combinedStatus(runs).rawValue)
     }
 
