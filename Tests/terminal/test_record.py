@@ -605,6 +605,23 @@ def test_update_leaves_a_file_that_changed_while_it_ran_and_shows_what_differed(
     assert text.count("> get /n") == 1 and text.endswith("# edited while the run went\n") and '"n": 1' in text, text
 
 
+def test_update_does_not_write_a_page_down_where_json_was_expected(http_server, tmp_path):
+    # A proxy's error page answered 200 (a firewall, a login portal, a web app's fallback): --update
+    # wrote `<html>…502 Bad Gateway` over the step's JSON and exited 0.
+    class Page(QuietHandler):
+        def do_GET(self):
+            self.reply(200, b"<html><body><h1>502 Bad Gateway</h1></body></html>\n", [("Content-Type", "text/html")])
+
+    url = base_url(http_server(Page))
+    transcript = tmp_path / "health.transcript"
+    text = f"# explorer transcript v1\nprofile: generic\nbase-url: {url}\n\n> get /health\nHTTP/1.0 200 OK\n{{\n  \"ok\": true\n}}\n"
+    transcript.write_text(text)
+    result = explorer(["test", "--update", str(transcript)], tmp_path)
+    assert result.returncode == 3, result.stdout + result.stderr
+    assert ":5: answered a page (HTML or XML) where JSON was expected; --update does not write it down" in result.stdout + result.stderr, result.stdout + result.stderr
+    assert transcript.read_text() == text
+
+
 def test_update_leaves_a_read_only_transcript_as_it_is(http_server, tmp_path):
     # A transcript made read-only was replaced all the same (the rewrite moves a new file over it).
     url = base_url(http_server(Counter))

@@ -636,6 +636,15 @@ struct Replayer: Sendable {
                                    + "down as what a step expects (is the server, or a proxy in front of it, down?), and rewrote nothing")
                 return nil
             }
+            // And a page where JSON was expected (a proxy's or a firewall's error page, a login portal, a web
+            // app's fallback) even with a 200: the step's JSON was written over by `<html>…502 Bad Gateway`.
+            if update, !mismatches.isEmpty, case .json? = step.expectation.body, case let .text(lines)? = observation.body,
+               lines.first(where: { !$0.trimmingBlanks().isEmpty })?.trimmingBlanks().hasPrefix("<") == true {
+                record(run)
+                failure = .runtime("\(path):\(step.line): answered a page (HTML or XML) where JSON was expected; --update does not write "
+                                   + "it down as what a step expects (is a proxy, a firewall or a login portal in front of the server?), and rewrote nothing")
+                return nil
+            }
             if update, !mismatches.isEmpty, !didNotRun, let before {
                 matcher = before
                 var blessed = step
