@@ -319,6 +319,22 @@ def test_a_replay_hides_the_basic_header_it_made_of_a_supplied_secret(http_serve
         assert "Ym9iOkJvYlN1cFB3Nzc=" not in where and "BobSupPw77" not in where, where
 
 
+def test_a_supplied_secret_written_by_hand_in_a_line_is_hidden_in_the_report_and_junit(http_server, tmp_path):
+    # `post /leak note="my password is …"` written by hand in a transcript: its difference hid the
+    # password, the step's line (in the report and as the JUnit case's name) said it.
+    url = base_url(http_server(Echo))
+    transcript = tmp_path / "hand.transcript"
+    transcript.write_text(f"# explorer transcript v1\nprofile: generic\nbase-url: {url}\n\n"
+                          "> post /leak -a bob:{{secret:password}} 'note=my password is HandPw9911 ok'\nHTTP/1.1 200 OK\n"
+                          "{\n  \"you_sent\": \"x\",\n  \"name\": \"\"\n}\n")
+    env = isolated_env(tmp_path, EXPLORER_SECRET_PASSWORD="HandPw9911")
+    report = run_explorer(["test", str(transcript), "--junit", str(tmp_path / "j.xml")], env=env, cwd=tmp_path)
+    assert report.returncode == 4, report.stdout + report.stderr
+    junit = (tmp_path / "j.xml").read_text()
+    assert "HandPw9911" not in report.stdout + report.stderr and "'note=my password is <hidden> ok'" in report.stdout, report.stdout
+    assert "HandPw9911" not in junit and "&apos;note=my password is &lt;hidden&gt; ok&apos;" in junit, junit
+
+
 def test_a_refused_lines_secrets_are_hidden_in_its_error_and_its_recording(stranger, tmp_path):
     # A whole line typed in quotes is one word, an unknown command: its error and its recording
     # said it in clear; so did JSON typed where an item goes, which the parser refuses.

@@ -607,7 +607,9 @@ struct Replayer: Sendable {
                 let cause = mismatches.filter { if case .error = $0.place { true } else { false } }
                 if !cause.isEmpty { mismatches = cause }
             }
-            var run = StepRun(line: step.line, command: StepRun.shown(step.command), mismatches: mismatches, duration: ContinuousClock.now - started)
+            // A supplied secret written by hand in the line (`note="my password is …"`) is hidden there as in its differences.
+            var run = StepRun(line: step.line, command: hidingSecrets(in: StepRun.shown(step.command)), mismatches: mismatches,
+                              duration: ContinuousClock.now - started)
             if case .specLoad? = lastCommand, case let .failure(message, _) = outcome, !mismatches.isEmpty {
                 // The steps after it would be checked against another catalog: a line the REPL refused would go out.
                 record(run)
