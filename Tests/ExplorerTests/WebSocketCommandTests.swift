@@ -137,6 +137,15 @@ import Testing
         }
     }
 
+    /// `ws send '{"a":1}'`, quoted as a shell or HTTPie's --raw wants JSON, was "not JSON or a field".
+    @Test func jsonInQuotesIsTheJSONTheyHold() throws {
+        #expect(try parser.parse(#"ws send '{"a": 1}'"#) == .ws(.send(.object([("a", .number("1"))]))))
+        #expect(try parser.parse(#"ws send "[1, 2]""#) == .ws(.send(.array([.number("1"), .number("2")]))))
+        #expect(throws: CommandError("invalid JSON: expected a string key, found '}' (nothing sent)", column: 18)) {
+            try parser.parse(#"ws send '{"a": 1, }'"#)
+        }
+    }
+
     @Test func subcommandsCompleteOnTab() {
         let state = CompletionState(profile: .linku, variables: [], lastBody: nil)
         #expect(Completer.complete("ws ", state: state).candidates.map(\.text) == WebSocketAction.subcommands)

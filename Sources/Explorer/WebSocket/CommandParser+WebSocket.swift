@@ -37,9 +37,19 @@ extension CommandParser {
            let value = try? JSONParser.parse(scalar) {
             return .ws(.send(value))
         }
-        guard i < chars.count, chars[i] == "{" || chars[i] == "[" else { return nil }
-        let start = i
-        let text = try substitute(LineTokenizer.Word(text: String(chars[start...]), start: start))
+        let typed: LineTokenizer.Word
+        if i < chars.count, chars[i] == "{" || chars[i] == "[" {
+            typed = LineTokenizer.Word(text: String(chars[i...]), start: i)
+        } else if i < chars.count, chars[i] == "'" || chars[i] == "\"",
+                  let words = try? LineTokenizer.split(String(chars[i...])), words.count == 1, let only = words.first?.text,
+                  only.first == "{" || only.first == "[" {
+            // JSON in the shell's quotes (`ws send '{"a":1}'`, as a shell or HTTPie's --raw wants it) is the JSON they hold.
+            typed = LineTokenizer.Word(text: only, start: i + 1)
+        } else {
+            return nil
+        }
+        let start = typed.start
+        let text = try substitute(typed)
         do {
             return .ws(.send(try JSONParser.parse(text)))
         } catch {
