@@ -5,6 +5,12 @@ import Testing
 @Suite struct CommandParserTests {
     let parser = CommandParser(variables: ["id": "3", "city": "New York"])
 
+    /// `quit now` was told "exit takes no arguments": the name typed is the one said.
+    @Test func anAliasIsNamedAsTyped() {
+        #expect(throws: CommandError("quit takes no arguments", column: 5)) { try parser.parse("quit now") }
+        #expect(throws: CommandError("exit takes no arguments", column: 5)) { try parser.parse("EXIT 3") }
+    }
+
     /// Issue 14: HTTPie's TLS flags, checked in the parser (a file that cannot be read, with a caret).
     @Test func tlsFlags() throws {
         guard case let .http(_, _, _, options) = try CommandParser().parse("get https://h.example/ --verify no") else { throw CommandError("not http") }

@@ -93,8 +93,8 @@ struct CommandArguments: Sendable {
         if words.count > limit { throw usage(at: words[limit]) }
     }
 
-    /// `whoami takes no arguments`, at the first one.
+    /// `whoami takes no arguments`, at the first one, under the name typed (`quit now` was told of `exit`).
     func none() throws(CommandError) {
-        if let extra = words.first { throw CommandError("\(spec.name) takes no arguments", column: extra.start) }
+        if let extra = words.first { throw CommandError("\(command.text.lowercased()) takes no arguments", column: extra.start) }
     }
 }
