@@ -379,6 +379,21 @@ import Testing
         #expect(TranscriptSource.read(folder + "/a.transcript") == .failure(.broken("\(folder)/a.transcript: a symbolic link that leads back to itself (a loop)")))
     }
 
+    /// A name that is not UTF-8 (Latin-1's `café`), found by a folder's
+    /// walk, was "no such file": said as what it is.
+    @Test func aNameThatIsNotUTF8IsSaidAsOne() throws {
+        let folder = NSTemporaryDirectory() + "explorer-latin1-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let name = Array((folder + "/caf").utf8) + [0xE9] + Array(".transcript".utf8) + [0]
+        let descriptor = name.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_CREAT | O_WRONLY, 0o644) } }
+        try #require(descriptor >= 0)
+        close(descriptor)
+        let found = TranscriptSource.files(in: [folder]).files
+        try #require(found.count == 1)
+        #expect(TranscriptSource.read(found[0]) == .failure(.broken("\(found[0]): its name is not UTF-8, which explorer reads names as: rename the file")))
+    }
+
     /// A torn last step (a recording cut mid-line) runs the steps before it
     /// and fails the run; `--update` keeps its lines as comments, so nothing
     /// is lost. A last step that reads whole without its final newline (an

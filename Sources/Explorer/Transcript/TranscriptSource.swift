@@ -125,6 +125,8 @@ enum TranscriptSource {
         let descriptor = open(path, O_RDONLY)
         if descriptor >= 0 { close(descriptor); return nil }
         switch errno {
+        // A name in Latin-1 (`caf\xE9.transcript`), found by a folder's walk, reads as U+FFFD and opens nothing.
+        case ENOENT where path.contains("\u{FFFD}"): return "its name is not UTF-8, which explorer reads names as: rename the file"
         case ENOENT: return "no such file"
         case ELOOP: return "a symbolic link that leads back to itself (a loop)"
         case EACCES, EPERM: return "permission denied (this user cannot read it)"
