@@ -156,6 +156,16 @@ def test_tab_completes_command_word(spawn):
     assert "not logged in" in x.expect_prompt()
 
 
+def test_tab_in_the_middle_of_a_line_adds_no_second_space(spawn):
+    # `who` TAB before ` now` made `whoami  now`: the space after the word was there already.
+    x = spawn()
+    x.type_visibly("who now")
+    x.send((ESC + "[D") * 4)
+    x.send(TAB)
+    x.wait_for_line(PROMPT + "whoami now")
+    assert x.screen.col == len(PROMPT + "whoami"), x.screen.col
+
+
 def test_tab_completes_demo_email_after_login(spawn):
     x = spawn()
     x.type_visibly("login al")

@@ -190,7 +190,9 @@ enum LineEditorHooks {
         case 1:
             let candidate = completion.candidates[0]
             el_deletestr(editor, typedScalars)
-            el_insertstr(editor, candidate.text + (candidate.isFinal ? " " : ""))
+            // Mid-line, before a space already there, no second one (`get /api/ta|sks status==x`).
+            let spaced = whole.dropFirst(before.count).first.map { $0 == " " || $0 == "\t" } ?? false
+            el_insertstr(editor, candidate.text + (candidate.isFinal && !spaced ? " " : ""))
             lastTab = nil
             return UInt8(CC_REFRESH)
         default:
