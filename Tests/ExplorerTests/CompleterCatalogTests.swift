@@ -140,6 +140,18 @@ import Testing
         #expect(texts("get /api/tasks --of") == ["--offline"])
     }
 
+    /// `--verify <TAB>` offered yes and no, never a CA file; `defaults` completed nothing.
+    @Test func aCAFileAfterVerifyAndTheSessionsOptionsAfterDefaults() {
+        #expect(texts("get /api/tasks --verify ") == ["yes", "no", "avatar.png", "docs/"])
+        #expect(texts("get /api/tasks --verify do") == ["docs/"])
+        #expect(texts("defaults ") == ["clear"])
+        #expect(texts("defaults --fo") == ["--follow", "--form"])
+        #expect(texts("defaults --follow --veri") == ["--verify"])
+        #expect(texts("defaults --offl").isEmpty, "for one line, not the session")
+        #expect(texts("defaults --verify n") == ["no"])
+        #expect(texts("defaults --cert do") == ["docs/"])
+    }
+
     @Test func filesAfterAtAndRecord() {
         #expect(texts("post /api/upload/image file@") == ["file@avatar.png", "file@docs/"])
         #expect(texts("post /api/tasks @docs/") == ["@docs/a.json"])

@@ -55,6 +55,8 @@ enum SlotKind: Sendable, Equatable {
     case word([String], orFile: Bool = false)
     /// Flags, each offered once, with a hint.
     case flags([Flag])
+    /// A request's options and their values (`defaults`).
+    case requestOptions
 
     struct Flag: Sendable, Equatable {
         let name: String

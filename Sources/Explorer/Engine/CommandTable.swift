@@ -180,6 +180,7 @@ extension CommandTable {
             --verify yes|no|CA_FILE, --cert FILE, --cert-key FILE.
             defaults alone shows them; defaults clear drops them. Example: defaults --follow --timeout 5
             """,
+            slot: { _, _ in .requestOptions },
             parse: { args throws(CommandError) in try CommandParser.defaults(args) }),
         CommandSpec(
             name: "curl", usage: "curl [OPTION…] URL", summary: "run a pasted curl command as a request",

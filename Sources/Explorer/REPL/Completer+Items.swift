@@ -15,23 +15,7 @@ extension Completer {
             let prefix = String(word[...at])
             return files(String(word[word.index(after: at)...]), prefix: prefix, start: start, state: state)
         }
-        // The value of an option that takes one (`-p WHAT`, `-o FILE`): its values, not the endpoint's
-        // fields (`-p <TAB>` offered `page==`, which -p then refused).
-        if let last = used.last, let flag = RequestOptions.flags.first(where: { $0.names.contains(last) }), let value = flag.value {
-            switch value {
-            case "FILE", "CA_FILE": return files(word, prefix: "", start: start, state: state)
-            case "WHAT": return Completion(start: start, candidates: ["b", "h", "hb", "HBhb", "Hh"].filter { $0.hasPrefix(word) }.map {
-                .init(text: $0, isFinal: true, hint: nil) })
-            case "basic|bearer", "yes|no|CA_FILE":
-                let words = value.split(separator: "|").map(String.init).filter { $0 != "CA_FILE" && $0.hasPrefix(word) }
-                return Completion(start: start, candidates: words.map { .init(text: $0, isFinal: true, hint: nil) })
-            default: return Completion(start: start, candidates: [])
-            }
-        }
-        if word.hasPrefix("-") {
-            let flags = RequestOptions.flags.filter { $0.names[0].hasPrefix(word) }
-            return Completion(start: start, candidates: flags.map { .init(text: $0.names[0], isFinal: $0.value == nil, hint: $0.help) })
-        }
+        if let options = options(word, after: used.last, start: start, state: state) { return options }
         let endpoint = endpoint(method: method, path: path, in: state.profile)
         if let colon = word.firstIndex(of: ":"), !word.contains("="), word.first?.isUppercase == true {
             let name = String(word[..<colon])
@@ -68,6 +52,31 @@ extension Completer {
             candidates.append(.init(text: field.name + (field.type.isString ? "=" : ":="), isFinal: false, hint: hint))
         }
         return Completion(start: start, candidates: candidates.filter { $0.text.hasPrefix(word) })
+    }
+
+    /// A request option (`-v`, `--timeout`) or its value, or nil when the
+    /// word is neither. `among`: the options offered (`defaults` takes the
+    /// session's alone).
+    static func options(_ word: String, after last: String?, among names: Set<String>? = nil, start: Int,
+                        state: CompletionState) -> Completion? {
+        // The value of an option that takes one (`-p WHAT`, `-o FILE`): its values, not the endpoint's
+        // fields (`-p <TAB>` offered `page==`, which -p then refused).
+        if let last, let flag = RequestOptions.flags.first(where: { $0.names.contains(last) }), let value = flag.value {
+            switch value {
+            case "FILE": return files(word, prefix: "", start: start, state: state)
+            case "WHAT": return Completion(start: start, candidates: ["b", "h", "hb", "HBhb", "Hh"].filter { $0.hasPrefix(word) }.map {
+                .init(text: $0, isFinal: true, hint: nil) })
+            case "basic|bearer", "yes|no|CA_FILE":
+                let words = value.split(separator: "|").map(String.init).filter { $0 != "CA_FILE" && $0.hasPrefix(word) }
+                // A CA file too: `--verify <TAB>` offered yes and no alone.
+                let found = value.hasSuffix("CA_FILE") ? files(word, prefix: "", start: start, state: state).candidates : []
+                return Completion(start: start, candidates: words.map { .init(text: $0, isFinal: true, hint: nil) } + found)
+            default: return Completion(start: start, candidates: [])
+            }
+        }
+        guard word.hasPrefix("-") else { return nil }
+        let flags = RequestOptions.flags.filter { flag in flag.names[0].hasPrefix(word) && names.map { $0.contains(flag.names[0]) } ?? true }
+        return Completion(start: start, candidates: flags.map { .init(text: $0.names[0], isFinal: $0.value == nil, hint: $0.help) })
     }
 
     /// The values a query parameter takes: the catalog's (an OpenAPI `enum`),

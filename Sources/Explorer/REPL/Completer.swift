@@ -156,6 +156,11 @@ enum Completer {
         case let .word(choices, orFile):
             let found = orFile ? files(word, prefix: "", start: start, state: state).candidates : []
             return Completion(start: start, candidates: words(choices) + found)
+        case .requestOptions:
+            // `defaults`: the session's options and their values; `clear` alone, first.
+            let clear = before.isEmpty && "clear".hasPrefix(word) && !word.hasPrefix("-") ? [Completion.Candidate(text: "clear", isFinal: true, hint: nil)] : []
+            let options = options(word, after: before.last, among: RequestOptions.sessionFlags, start: start, state: state)
+            return Completion(start: start, candidates: clear + (options?.candidates ?? []))
         case let .flags(flags):
             return Completion(start: start, candidates: flags.filter { $0.name.hasPrefix(word) }.map {
                 .init(text: $0.name, isFinal: true, hint: $0.hint)
