@@ -129,6 +129,49 @@ import Testing
         }
     }
 
+    /// What an app sends that a recording holds in another form: a name
+    /// given twice (`tag==a tag==b`, never fitted, its values compared with
+    /// the first), `+` for a space (Python's urlencode, URLSearchParams);
+    /// and a recorded password is not told to a client that sends another.
+    @Test func repeatedQueryNamesPlusAsSpaceAndNoRecordedSecretInTheMessage() async throws {
+        let text = """
+        # explorer transcript v1
+        profile: generic
+        base-url: http://127.0.0.1:9
+
+        > get /search tag==a tag==b
+        HTTP/1.1 200 OK
+        Content-Type: application/json
+        {"which": "ab"}
+
+        > get /greet q=='hello world'
+        HTTP/1.1 200 OK
+        Content-Type: application/json
+        {"hi": true}
+
+        > post /login email=a@b.c password=hunter2pass
+        HTTP/1.1 200 OK
+        Content-Type: application/json
+        {"ok": true}
+
+        """
+        try await Self.withTranscript("query", text) { file in
+            try await Self.withMock([file], mode: .match) { server, _ in
+                let base = server.baseURL.absoluteString
+                let both = try await Self.send("GET", URL(string: base + "/search?tag=a&tag=b")!)
+                #expect(both.status == 200)
+                #expect(try JSONParser.parse(both.body)["which"] == .string("ab"))
+                for query in ["tag=a", "tag=b&tag=a", "tag=a&tag=b&tag=c"] {
+                    #expect(try await Self.send("GET", URL(string: base + "/search?" + query)!).status == 404, "\(query)")
+                }
+                #expect(try await Self.send("GET", URL(string: base + "/greet?q=hello+world")!).status == 200)
+                #expect(try await Self.send("GET", URL(string: base + "/greet?q=hello%2Bworld")!).status == 404, "an encoded + is a +")
+                let wrong = try await Self.send("POST", URL(string: base + "/login")!, body: #"{"email": "a@b.c", "password": "guess"}"#)
+                #expect(wrong.status == 404 && !String(decoding: wrong.body, as: UTF8.self).contains("hunter2pass"), "\(String(decoding: wrong.body, as: UTF8.self))")
+            }
+        }
+    }
+
     /// A transcript recorded against a base URL with a path (`…/v1`) is
     /// served under that path, as its REPL sent it: the mock answered
     /// `/notes/7` and refused `/v1/notes/7`, so an app configured with the

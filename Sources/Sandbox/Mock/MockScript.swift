@@ -165,6 +165,20 @@ struct LiveRequest: Sendable {
         }.joined(separator: "/")
     }
 
+    /// A query's items as a client means them: `+` is a space, as a form,
+    /// Python's urlencode and URLSearchParams write one (`q=hello+world`
+    /// fitted no step recorded with `q==hello world`); names are left
+    /// percent-encoded for `init` to decode.
+    static func queryItems(_ query: String?) -> [(name: String, value: String)] {
+        guard let query, !query.isEmpty else { return [] }
+        return query.split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let spaced = { (text: Substring) in text.replacingOccurrences(of: "+", with: " ") }
+            let value = parts.count > 1 ? spaced(parts[1]) : ""
+            return (spaced(parts[0]), value.removingPercentEncoding ?? value)
+        }
+    }
+
     /// `path` as it came (percent-encoded); each segment is compared as the
     /// client meant it, as recorded ones are (`/echo/%E4%BB%BB%E5%8A%A1` is
     /// `/echo/任务`), and so is each query name (values come decoded).
@@ -232,17 +246,29 @@ extension MockRequest {
             }
             fit.score += 1
         }
-        for item in query {
-            guard let found = live.query.first(where: { $0.name == item.name }) else {
-                fit.difference = "query \(item.name) missing"
+        // A name given more than once (`tag==a tag==b`) holds its values in order: each was compared
+        // with the first live one, and the recording's own request never fitted.
+        var names: [String] = []
+        for item in query where !names.contains(item.name) { names.append(item.name) }
+        for name in names {
+            let recorded = query.filter { $0.name == name }.map(\.value)
+            let values = live.query.filter { $0.name == name }.map(\.value)
+            guard !values.isEmpty else {
+                fit.difference = "query \(name) missing"
                 return fit
             }
-            if let value = item.value, value != Self.any, value != found.value {
-                // Live values are not written out: a query may carry a key.
-                fit.difference = "query \(item.name) differs (recorded \(value))"
+            guard values.count == recorded.count else {
+                fit.difference = "query \(name) given \(values.count) time\(values.count == 1 ? "" : "s"), recorded \(recorded.count)"
                 return fit
             }
-            fit.score += 1
+            for (value, found) in zip(recorded, values) {
+                if let value, value != Self.any, value != found {
+                    // Live values are not written out: a query may carry a key; nor a recorded secret's.
+                    fit.difference = "query \(name) differs (recorded \(Redactor.isSecretParameter(name) ? Redactor.hidden(value) : value))"
+                    return fit
+                }
+                fit.score += 1
+            }
         }
         guard case let .json(recorded) = body else { return fit }
         guard let actual = live.json else {
@@ -277,8 +303,13 @@ extension MockRequest {
             return nil
         default:
             guard recorded.kindName == actual.kindName else { return "\(path) expected \(recorded.kindName), got \(actual.kindName)" }
-            // Live values are not written out: the member may be a password.
-            guard recorded == actual else { return "\(path) differs (recorded \(JSONPrinter.compact(recorded)))" }
+            // Live values are not written out: the member may be a password; nor a recorded secret's
+            // (a hand-written `password=hunter2pass` was told to any client that tried another).
+            guard recorded == actual else {
+                let key = path.components(separatedBy: " .").last ?? ""
+                let secret = Redactor.isSecretName(key) || Redactor.looksLikeJWT(recorded.stringValue ?? "")
+                return "\(path) differs (recorded \(secret ? Redactor.hidden(JSONPrinter.compact(recorded)) : JSONPrinter.compact(recorded)))"
+            }
             score += 1
             return nil
         }

@@ -138,7 +138,7 @@ struct MockResponder: HTTPResponder {
                                                                           message: "request body over \(MockServer.maxBody >> 20) MiB"))
         }
         var live = LiveRequest(method: request.method.rawValue, path: path,
-                               query: request.uri.queryParameters.map { (String($0.key), String($0.value)) }, body: body, base: base)
+                               query: LiveRequest.queryItems(request.uri.query), body: body, base: base)
         live.signedIn = request.headers[.authorization] != nil || request.headers[.cookie] != nil
         let response: Response
         switch book.decide(live, session: session, baseURL: base) {
