@@ -218,6 +218,32 @@ def test_it_prints_its_address_and_transcripts_and_sigterm_ends_it_at_once(start
         socket.create_connection(("127.0.0.1", mock.port), timeout=2).close()
 
 
+def test_a_connection_that_sends_nothing_or_half_a_body_holds_a_stop_up_for_3_s_and_a_second_signal_not_at_all(start):
+    # An idle connection, or a stalled upload, held a graceful stop for ever: SIGTERM and Ctrl-C, even twice,
+    # left the mock running until `kill -9`.
+    mock = start("sessions/linku")
+    idle = socket.create_connection(("127.0.0.1", mock.port), timeout=5)
+    half = socket.create_connection(("127.0.0.1", mock.port), timeout=5)
+    half.sendall(b"POST /api/tasks HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{")
+    time.sleep(0.2)
+    began = time.monotonic()
+    assert mock.stop() == 0, mock.said()
+    assert 2 < time.monotonic() - began < 5, time.monotonic() - began
+    assert "stopped: a client still held a connection open after 3 s" in mock.err, mock.said()
+    idle.close()
+    half.close()
+
+    again = start("sessions/linku")
+    held = socket.create_connection(("127.0.0.1", again.port), timeout=5)
+    time.sleep(0.2)
+    again.process.send_signal(signal.SIGINT)
+    time.sleep(0.3)
+    began = time.monotonic()
+    again.process.send_signal(signal.SIGINT)
+    assert again.finish(5) == 128 + signal.SIGINT and time.monotonic() - began < 2
+    held.close()
+
+
 # --------------------------------------------------------------------------
 # Alice's flows, as recorded
 # --------------------------------------------------------------------------

@@ -65,7 +65,12 @@ struct SandboxCommand: ParsableCommand {
 /// whatever thread the signal lands writes a byte to a pipe; a thread waiting
 /// on it runs `stop`. Set up before saying the server listens, since a script
 /// may signal as soon as it reads that.
-func stopOnSignal(_ stop: @escaping @Sendable () async -> Void) throws {
+///
+/// A graceful stop waits for the requests in flight, and a client that
+/// opened a connection and sent nothing (or half a body) held it for ever:
+/// Ctrl-C and SIGTERM, even twice, left the server running. It gets
+/// `grace` seconds; a second signal ends the process at once.
+func stopOnSignal(grace: Double = 3, _ stop: @escaping @Sendable () async -> Void) throws {
     var ends: [Int32] = [0, 0]
     guard pipe(&ends) == 0 else { throw ExitCode(ExitStatus.runtime.rawValue) }
     stopSignalDescriptor = ends[1]
@@ -75,6 +80,12 @@ func stopOnSignal(_ stop: @escaping @Sendable () async -> Void) throws {
         var byte: UInt8 = 0
         while read(reading, &byte, 1) < 0, errno == EINTR {}
         Task { await stop() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + grace) {
+            FileHandle.standardError.write(Data("stopped: a client still held a connection open after \(Int(grace)) s\n".utf8))
+            exit(0)
+        }
+        while read(reading, &byte, 1) < 0, errno == EINTR {}
+        exit(128 + Int32(byte))
     }.start()
 }
 
@@ -82,8 +93,8 @@ func stopOnSignal(_ stop: @escaping @Sendable () async -> Void) throws {
 nonisolated(unsafe) private var stopSignalDescriptor: Int32 = -1
 
 /// SIGINT and SIGTERM: one byte down the pipe, all a signal handler may safely do.
-private let stopSignalHandler: @convention(c) (Int32) -> Void = { _ in
-    var byte: UInt8 = 1
+private let stopSignalHandler: @convention(c) (Int32) -> Void = { signal in
+    var byte = UInt8(truncatingIfNeeded: signal)
     _ = write(stopSignalDescriptor, &byte, 1)
 }
 
