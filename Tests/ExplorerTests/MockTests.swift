@@ -286,14 +286,18 @@ import Testing
         let file = (Self.sessions as NSString).appendingPathComponent("linku/expired-token.transcript")
         try await Self.withMock([file], mode: .match) { server, _ in
             let url = server.baseURL.appendingPathComponent("api/tasks/4")
-            let first = try await Self.send("GET", url)
+            // A client that never logged in has no token to expire: it was told "access token expired".
+            #expect(try await Self.send("GET", url).status == 200)
+            _ = try await Self.send("POST", server.baseURL.appendingPathComponent("__mock/reset"))
+            let signedIn = [HTTPHeader(name: "Authorization", value: "Bearer old")]
+            let first = try await Self.send("GET", url, headers: signedIn)
             #expect(first.status == 401)
             #expect(try JSONParser.parse(first.body)["error_code"] == .string("TOKEN_EXPIRED"))
             let refresh = try await Self.send("POST", server.baseURL.appendingPathComponent("api/secure-auth/refresh"), body: #"{"refresh_token": "x"}"#)
             #expect(refresh.status == 200)
             let token = try #require(try JSONParser.parse(refresh.body)["access_token"]?.stringValue)
             #expect(token.split(separator: ".").count == 3, "a JWT-shaped token")
-            #expect(try await Self.send("GET", url).status == 200)
+            #expect(try await Self.send("GET", url, headers: [HTTPHeader(name: "Authorization", value: "Bearer \(token)")]).status == 200)
         }
     }
 

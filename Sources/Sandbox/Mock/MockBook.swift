@@ -222,7 +222,9 @@ final class MockBook: @unchecked Sendable {
                 return unmatched(request, mode == .scenario || candidates.isEmpty ? allFits(request) : candidates, expected: expected)
             }
             let step = scripts[best.0.script].steps[best.0.step]
-            if step.expectation.refreshed, !session.expired.contains(best.0) {
+            // Only a client that sent a credential has one to expire: one that never logged in was told
+            // "access token expired" (headers are not compared otherwise: it is answered as recorded).
+            if step.expectation.refreshed, request.signedIn, !session.expired.contains(best.0) {
                 session.expired.insert(best.0)
                 return .expired(best.0)
             }
