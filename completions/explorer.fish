@@ -148,7 +148,7 @@ complete -c 'explorer' -n '__explorer_should_offer_completions_for_positional "e
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" version' -l 'version' -d 'Show the version.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer sandbox" profile' -l 'profile' -d 'Backend to serve: levelup, linku, nova, posture.' -rfka 'levelup linku nova posture'
-complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer sandbox" host' -l 'host' -d 'Loopback address to listen on.' -rfka ''
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer sandbox" host' -l 'host' -d 'Address to listen on: loopback by default; 0.0.0.0 lets other machines (a phone) reach it.' -rfka ''
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer sandbox" port' -l 'port' -d 'Port to listen on (0 picks a free one).' -rfka ''
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer sandbox" db' -l 'db' -d 'Keep data in this SQLite file (default: in memory).' -rF
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer sandbox" token-ttl' -l 'token-ttl' -d 'Access-token lifetime in seconds (or EXPLORER_SANDBOX_TOKEN_TTL).' -rfka ''
@@ -160,7 +160,7 @@ complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_opti
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer sandbox" version' -l 'version' -d 'Show the version.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer sandbox" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_positional "explorer mock" -ge 1' -fa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'transcript\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
-complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer mock" host' -l 'host' -d 'Loopback address to listen on.' -rfka ''
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer mock" host' -l 'host' -d 'Address to listen on: loopback by default; 0.0.0.0 lets other machines (a phone) reach it.' -rfka ''
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer mock" port' -l 'port' -d 'Port to listen on (0 picks a free one).' -rfka ''
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer mock" mode' -l 'mode' -d 'How a request finds its step: match or scenario.' -rfka 'match scenario'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer mock" token-ttl' -l 'token-ttl' -d 'Access-token lifetime in seconds (or EXPLORER_SANDBOX_TOKEN_TTL).' -rfka ''

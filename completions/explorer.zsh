@@ -137,7 +137,7 @@ _explorer_sandbox() {
     local -ar ___profile=('levelup' 'linku' 'nova' 'posture')
     local -ar arg_specs=(
         '--profile[Backend to serve\: levelup, linku, nova, posture.]:name:{__explorer_complete "${___profile[@]}"}'
-        '--host[Loopback address to listen on.]:host:'
+        '--host[Address to listen on\: loopback by default; 0.0.0.0 lets other machines (a phone) reach it.]:host:'
         '--port[Port to listen on (0 picks a free one).]:port:'
         '--db[Keep data in this SQLite file (default\: in memory).]:path:_files'
         '--token-ttl[Access-token lifetime in seconds (or EXPLORER_SANDBOX_TOKEN_TTL).]:seconds:'
@@ -159,7 +159,7 @@ _explorer_mock() {
     local -ar ___mode=('match' 'scenario')
     local -ar arg_specs=(
         '*:file|dir:_files -g '\''*.transcript'\'''
-        '--host[Loopback address to listen on.]:host:'
+        '--host[Address to listen on\: loopback by default; 0.0.0.0 lets other machines (a phone) reach it.]:host:'
         '--port[Port to listen on (0 picks a free one).]:port:'
         '--mode[How a request finds its step\: match or scenario.]:mode:{__explorer_complete "${___mode[@]}"}'
         '--token-ttl[Access-token lifetime in seconds (or EXPLORER_SANDBOX_TOKEN_TTL).]:seconds:'

@@ -172,6 +172,14 @@ import Testing
         }
     }
 
+    /// `--host 0.0.0.0` (a phone on the network) was taken without a word by
+    /// servers whose help said "loopback": it is said, as it hands out tokens.
+    @Test func aHostBeyondThisMachineIsSaid() {
+        for host in ["127.0.0.1", "localhost", "::1", "127.0.0.2"] { #expect(openHostWarning(host, what: "the mock") == nil, "\(host)") }
+        #expect(openHostWarning("0.0.0.0", what: "the mock")
+            == "warning: listening on 0.0.0.0: other machines that reach this one can use the mock, which hands out tokens\n")
+    }
+
     /// A transcript recorded against a base URL with a path (`…/v1`) is
     /// served under that path, as its REPL sent it: the mock answered
     /// `/notes/7` and refused `/v1/notes/7`, so an app configured with the

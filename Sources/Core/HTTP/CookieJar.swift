@@ -83,7 +83,7 @@ public struct CookieJar: Sendable {
     }
 
     /// `localhost` (and its subdomains), 127.0.0.0/8 and `::1`: a secure context however reached.
-    static func isLoopback(_ host: String) -> Bool {
+    public static func isLoopback(_ host: String) -> Bool {
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         let octets = bare.split(separator: ".", omittingEmptySubsequences: false)
         let ipv4Loopback = octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }

@@ -21,7 +21,7 @@ struct MockCommand: ParsableCommand {
               completion: .file(extensions: ["transcript"]))
     var paths: [String] = ["sessions"]
 
-    @Option(help: "Loopback address to listen on.")
+    @Option(help: "Address to listen on: loopback by default; 0.0.0.0 lets other machines (a phone) reach it.")
     var host = "127.0.0.1"
 
     @Option(help: "Port to listen on (0 picks a free one).")
@@ -73,6 +73,7 @@ struct MockCommand: ParsableCommand {
             throw ExitCode(ExitStatus.runtime.rawValue)
         }
         try stopOnSignal { await server.stop() }
+        if let warning = openHostWarning(host, what: "the mock") { console.err(warning) }
         console.out("Mock listening on \(server.baseURL.absoluteString) (\(mode) mode)\n")
         for script in loaded.scripts {
             let requests = script.steps.filter { if case .request = $0.trigger { true } else { false } }.count

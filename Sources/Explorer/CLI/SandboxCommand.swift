@@ -13,7 +13,7 @@ struct SandboxCommand: ParsableCommand {
             completion: .list(Profile.builtInNames.sorted()))
     var profile = "linku"
 
-    @Option(help: "Loopback address to listen on.")
+    @Option(help: "Address to listen on: loopback by default; 0.0.0.0 lets other machines (a phone) reach it.")
     var host = "127.0.0.1"
 
     @Option(help: "Port to listen on (0 picks a free one).")
@@ -51,11 +51,19 @@ struct SandboxCommand: ParsableCommand {
         }
         // Stop gracefully on Ctrl-C or SIGTERM: finish requests, close the database.
         try stopOnSignal { await server.stop() }
+        if let warning = openHostWarning(host, what: "the sandbox") { console.err(warning) }
         let accounts = server.profile.demoAccounts.map { "\($0.email) / \($0.password)" }.joined(separator: ", ")
         console.out("\(server.profile.displayName) sandbox listening on \(server.baseURL.absoluteString)\(db.map { " (data in \($0))" } ?? " (data in memory)")\n")
         console.out("Demo accounts: \(accounts). Ctrl-C stops.\n")
         try runBlockingThrowing { try await server.wait() }
     }
+}
+
+/// A server listening beyond this machine (`--host 0.0.0.0`, for a phone on
+/// the same network) is said so: it hands out tokens to whoever reaches it.
+func openHostWarning(_ host: String, what: String) -> String? {
+    CookieJar.isLoopback(host.lowercased()) ? nil
+        : "warning: listening on \(host): other machines that reach this one can use \(what), which hands out tokens\n"
 }
 
 /// Runs `stop` on Ctrl-C or SIGTERM (`explorer sandbox`, `explorer mock`).
