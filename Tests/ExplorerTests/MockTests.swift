@@ -303,7 +303,11 @@ import Testing
             #expect(try JSONParser.parse(first.body)["error_code"] == .string("TOKEN_EXPIRED"))
             let refresh = try await Self.send("POST", server.baseURL.appendingPathComponent("api/secure-auth/refresh"), body: #"{"refresh_token": "x"}"#)
             #expect(refresh.status == 200)
-            let token = try #require(try JSONParser.parse(refresh.body)["access_token"]?.stringValue)
+            // Shaped as the login answered beside its tokens (the sandbox's refresh does): `token_type`, `expires_in`.
+            let refreshed = try JSONParser.parse(refresh.body)
+            if case let .object(members) = refreshed { #expect(members.map(\.key) == ["access_token", "refresh_token", "token_type", "expires_in"], "\(refreshed)") }
+            #expect(refreshed["expires_in"] == .int(900) && refreshed["token_type"]?.stringValue?.lowercased() == "bearer", "\(refreshed)")
+            let token = try #require(refreshed["access_token"]?.stringValue)
             #expect(token.split(separator: ".").count == 3, "a JWT-shaped token")
             #expect(try await Self.send("GET", url, headers: [HTTPHeader(name: "Authorization", value: "Bearer \(token)")]).status == 200)
         }

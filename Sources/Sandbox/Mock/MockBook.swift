@@ -346,10 +346,43 @@ final class MockBook: @unchecked Sendable {
                                  id: UUID().uuidString.lowercased()))
     }
 
-    /// Fresh tokens where the profile's refresh answer keeps them.
-    func refreshAnswer(_ profile: Profile) -> JSONValue {
-        profile.auth?.refreshAnswer(accessToken: Self.secret("access_token", signer: signer, lifetime: tokenLifetime),
-                                    refreshToken: Self.secret("refresh_token", signer: signer)) ?? .object([])
+    /// Fresh tokens where the profile's refresh answer keeps them, beside
+    /// what a recorded login answered next to its access token (`token_type`,
+    /// `expires_in`, as `--token-ttl` sets it): an app's refresh model that
+    /// decodes those as the login's failed on the tokens alone.
+    func refreshAnswer(_ profile: Profile, baseURL: String) -> JSONValue {
+        guard let auth = profile.auth else { return .object([]) }
+        var answer = auth.refreshAnswer(accessToken: Self.secret("access_token", signer: signer, lifetime: tokenLifetime),
+                                        refreshToken: Self.secret("refresh_token", signer: signer))
+        let parent = { (path: JSONPath) in JSONPath(components: Array(path.components.dropLast())) }
+        guard let login = loginAnswer(auth, baseURL: baseURL), case let .success(.object(beside)) = parent(auth.accessTokenPath).evaluate(login),
+              case .success(.object) = parent(auth.refreshedAccessTokenPath).evaluate(answer) else { return answer }
+        let refreshed = (try? parent(auth.refreshedAccessTokenPath).evaluate(answer).get()) ?? .object([])
+        for (key, value) in beside where !Redactor.isSecretName(key) && refreshed[key] == nil {
+            let kept: JSONValue
+            switch value {
+            case .number where ["expires_in", "expiresin", "expires"].contains(key.lowercased()): kept = .int(Int(tokenLifetime))
+            case let .string(text) where !Redactor.looksLikeJWT(text): kept = value
+            case .number, .bool: kept = value
+            default: continue
+            }
+            answer = answer.setting(JSONPath(components: parent(auth.refreshedAccessTokenPath).components + [.key(key)]), to: kept)
+        }
+        return answer
+    }
+
+    /// What the first recorded login of `auth`'s profile answered, its
+    /// placeholders filled in.
+    private func loginAnswer(_ auth: AuthFlavour, baseURL: String) -> JSONValue? {
+        for script in scripts where script.profile.auth?.loginPath == auth.loginPath {
+            for step in script.requestSteps {
+                guard case let .request(request) = step.trigger, request.method == "POST", request.pathText == auth.loginPath,
+                      (step.expectation.status ?? 200) < 300, case let .json(expected)? = step.expectation.body else { continue }
+                var values = materializer(for: step, bindings: [:], baseURL: baseURL)
+                return values.value(expected)
+            }
+        }
+        return nil
     }
 
     // MARK: sockets

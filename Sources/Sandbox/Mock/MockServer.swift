@@ -149,7 +149,7 @@ struct MockResponder: HTTPResponder {
             response = Self.json(.unauthorized, profile.errorEnvelope.body(
                 status: 401, code: "TOKEN_EXPIRED", message: "access token expired (the recording refreshed it here)"))
         case let .refresh(profile):
-            response = Self.json(.ok, book.refreshAnswer(profile))
+            response = Self.json(.ok, book.refreshAnswer(profile, baseURL: base))
         case let .unmatched(message, profile):
             log("\(request.method) \(LiveRequest.shown(path: path)) → 404 \(message)")
             response = Self.json(.notFound, profile.errorEnvelope.body(status: 404, code: "NOT_RECORDED", message: message))
