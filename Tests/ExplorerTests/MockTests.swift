@@ -617,6 +617,23 @@ extension MockTests {
                 #expect(try await call("GET", "notes/a b").0 == 404)
                 #expect(try await call("DELETE", "notes/\(a.plainText)").0 == 204)
                 #expect(try await call("GET", "notes/\(a.plainText)").0 == 404)
+                // The delete was of that note alone: the other reads as before (every note was 404 after it).
+                let other = try await call("GET", "notes/\(b.plainText)")
+                #expect(other.0 == 200 && other.1?["id"] == b, "\(other)")
+            }
+        }
+        // Scenario mode, off its flow once the flow is done: the deleted note stays deleted (it came back).
+        try await Self.withTranscript("notes", text) { file in
+            try await Self.withMock([file], mode: .scenario) { server, _ async throws in
+                func call(_ method: String, _ path: String, _ body: String? = nil) async throws -> Int {
+                    try await Self.send(method, server.baseURL.appendingPathComponent(path), body: body).status
+                }
+                let flow: [(String, String, String?, Int)] = [
+                    ("POST", "notes", #"{"title": "a"}"#, 201), ("GET", "notes/101", nil, 200), ("POST", "notes", #"{"title": "b"}"#, 201),
+                    ("GET", "notes", nil, 200), ("DELETE", "notes/101", nil, 204), ("GET", "notes/101", nil, 404), ("GET", "notes/101", nil, 404)]
+                for (n, (method, path, body, status)) in flow.enumerated() {
+                    #expect(try await call(method, path, body) == status, "\(n): \(method) \(path)")
+                }
             }
         }
     }

@@ -44,9 +44,18 @@ final class MockBook: @unchecked Sendable {
         /// The `ws send` step a client frame was answered by last: the same frame sent again (a sync,
         /// a poll) is answered by the next step that fits after it, as requests are.
         var lastFrame: StepKey?
-        /// Steps answered so far: a step recorded after a change to its path
-        /// (a GET after the DELETE) waits for that change (`unsettled`).
-        var answeredSteps: Set<StepKey> = []
+        /// Steps answered so far, each with the paths it was asked on: a step
+        /// recorded after a change to its path (a GET after the DELETE) waits
+        /// for that change on the same path (the DELETE of note 12 made every
+        /// note 404: its template is every note's).
+        var answeredSteps: [StepKey: Set<String>] = [:]
+
+        mutating func answered(_ step: StepKey, on path: String) { answeredSteps[step, default: []].insert(path) }
+
+        /// Whether the change recorded before `step` (if any) was answered on `path`.
+        func settled(_ step: StepKey, on path: String, changedBefore: [StepKey: StepKey]) -> Bool {
+            changedBefore[step].map { answeredSteps[$0]?.contains(path) ?? false } ?? true
+        }
         /// The step that answered last, whichever way: `/__mock/state`'s `last` (`last` above leaves
         /// out a request scenario mode answered off its flow).
         var lastAnswered: StepKey?
@@ -185,11 +194,16 @@ final class MockBook: @unchecked Sendable {
             if mode == .scenario, !candidates.contains(where: { $0.1.fits }) {
                 // A request the flow did not record in this place (a socket's
                 // catch-up call, a poll): answered by its best fit anywhere; the flow stays where it is.
+                // A step recorded after a change to its path waits for that change, and once it was answered here
+                // tells the path's state better than one recorded before it (a deleted note came back).
                 let anywhere = fits(request, among: self.candidates(for: request)).filter { $0.1.fits }
-                if let best = anywhere.max(by: { $0.1.score < $1.1.score }) {
+                let settled = { (key: StepKey) in
+                    self.changedBefore[key] == nil ? 1 : session.settled(key, on: request.path, changedBefore: self.changedBefore) ? 2 : 0
+                }
+                if let best = anywhere.max(by: { (settled($0.0), $0.1.score) < (settled($1.0), $1.1.score) }) {
                     let step = scripts[best.0.script].steps[best.0.step]
                     session.answered += 1
-                    session.answeredSteps.insert(best.0)
+                    session.answered(best.0, on: request.path)
                     session.lastAnswered = best.0
                     let (bindings, answerOnly) = session.bind(best.1, recorded: step.bindings)
                     return .answer(best.0, materializer(for: step, bindings: bindings, baseURL: baseURL), answerOnly: answerOnly)
@@ -209,7 +223,7 @@ final class MockBook: @unchecked Sendable {
                 let step = scripts[candidate.0.script].steps[candidate.0.step]
                 let notRefusedWhenSignedIn = mode == .match && request.signedIn && step.expectation.status == 401 ? 0 : 1
                 let plain = mode == .match && step.command.contains("{{secret:wrong_") ? 0 : 1
-                let settled = changedBefore[candidate.0].map(session.answeredSteps.contains) ?? true ? 1 : 0
+                let settled = session.settled(candidate.0, on: request.path, changedBefore: changedBefore) ? 1 : 0
                 guard let last, candidate.0.script == last.script else { return (notRefusedWhenSignedIn, candidate.1.score, plain, settled, 0, 0) }
                 let after = candidate.0.step > last.step
                 return (notRefusedWhenSignedIn, candidate.1.score, plain, settled, after ? 2 : 1,
@@ -230,7 +244,7 @@ final class MockBook: @unchecked Sendable {
             }
             session.last = best.0
             session.lastAnswered = best.0
-            session.answeredSteps.insert(best.0)
+            session.answered(best.0, on: request.path)
             if mode == .scenario {
                 let chosen = Set(fitting.map(\.0.script))
                 session.following = session.following.intersection(chosen)
