@@ -104,7 +104,7 @@ import Testing
 
     @Test func defaultsSaysWhyAFlagIsRefused() {
         func message(_ line: String) -> String {
-            do { return "parsed: \(try CommandParser().parse(line))" } catch let error as CommandError { return error.message } catch { return "\(error)" }
+            do { return "parsed: \(try CommandParser().parse(line))" } catch { return error.message }
         }
         #expect(message("defaults --bogus").hasPrefix("unknown option --bogus; defaults takes "))
         #expect(message("defaults --raw x").hasPrefix("--raw is for one line; defaults takes "))

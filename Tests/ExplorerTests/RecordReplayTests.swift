@@ -759,7 +759,7 @@ import Testing
     /// recorder holds a lock on its file; another finds it taken.
     @Test func aFileAnotherSessionRecordsIntoIsRefused() throws {
         let path = Scratch.file("locked", extension: "transcript").path
-        FileManager.default.createFile(atPath: path, contents: nil)
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
         let other = open(path, O_RDWR)
         defer { close(other) }
         #expect(flock(other, LOCK_EX | LOCK_NB) == 0)

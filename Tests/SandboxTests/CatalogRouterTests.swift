@@ -17,7 +17,7 @@ import Testing
                                  configuration: SandboxConfiguration(), errorStyle: backend.errorStyle, tokenGeneration: 0)
         let routes = CatalogRouter(Router(context: BasicRequestContext.self), profile: profile ?? backend.profile, state: state)
         let result = Result { try body(routes, state) }
-        await store.close()
+        store.close()
         return try result.get()
     }
 

@@ -8,7 +8,7 @@ import Testing
     /// A third user (the seed may or may not have one), for a second conversation.
     func makeCarol(_ server: SandboxServer) async throws -> Int {
         let store = server.state.store
-        try await store.query("""
+        try store.query("""
             INSERT INTO users (email, username, password_hash, created_at)
             SELECT 'carol.chat@example.com', 'carol', 'x', '2025-01-07T11:00:00Z'
             WHERE NOT EXISTS (SELECT 1 FROM users WHERE email = 'carol.chat@example.com')

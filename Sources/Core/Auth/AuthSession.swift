@@ -538,7 +538,7 @@ public actor AuthSession {
         if let refreshing { return try await Self.waitCancellably(for: refreshing).get() }
         let task = Task {
             let result = await self.performRefresh(timeout: timeout)
-            await self.refreshEnded()
+            self.refreshEnded()
             return result
         }
         refreshing = task

@@ -119,7 +119,7 @@ final class HTTP1Client: @unchecked Sendable {
         // A timeout given for the line (or the session) ends a stream that goes silent that long too:
         // `--timeout 2` on a stream that sent its head and then nothing waited for ever.
         exchange.silenceEndsStream = request.timeout != nil
-        let start = { [self] in begin(exchange, request: request, route: route, deadline: deadline, reuse: reuse) }
+        let start: @Sendable () -> Void = { [self] in begin(exchange, request: request, route: route, deadline: deadline, reuse: reuse) }
         if loop.inEventLoop { start() } else { loop.execute(start) }
         return try await Self.answer(to: exchange, on: loop, isolation: #isolation)
     }
@@ -177,7 +177,7 @@ final class HTTP1Client: @unchecked Sendable {
             // Looked at when the silence would run out (the last part's time plus the deadline), not at a
             // fixed beat: checked every 0.9 s, a 0.9 s limit let gaps of 1 s through nine times in ten.
             let watch = SilenceWatch()
-            func look(at time: NIODeadline) {
+            @Sendable func look(at time: NIODeadline) {
                 watch.task = loop.scheduleTask(deadline: time) {
                     let due = exchange.lastPart + deadline
                     guard exchange.isDownloading || (exchange.isStreaming && exchange.silenceEndsStream), due <= .now() else {

@@ -153,7 +153,7 @@ extension Completer {
         guard let names = try? fm.contentsOfDirectory(atPath: path) else { return [] }
         return names.map { name in
             var isDirectory: ObjCBool = false
-            fm.fileExists(atPath: (path as NSString).appendingPathComponent(name), isDirectory: &isDirectory)
+            _ = fm.fileExists(atPath: (path as NSString).appendingPathComponent(name), isDirectory: &isDirectory)
             return isDirectory.boolValue ? name + "/" : name
         }
     }

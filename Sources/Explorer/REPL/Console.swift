@@ -8,14 +8,14 @@ struct Console: Sendable {
     func out(_ text: String) {
         guard !text.isEmpty, Self.failure.load(ordering: .relaxed) == 0 else { return }
         let error = ex_write_stdout(Self.visible(text))
-        if error != 0 { Self.failure.compareExchange(expected: 0, desired: error, ordering: .relaxed) }
+        if error != 0 { _ = Self.failure.compareExchange(expected: 0, desired: error, ordering: .relaxed) }
     }
 
     /// Bytes as they are, not text: a binary body piped with `-b`.
     func out(bytes: [UInt8]) {
         guard !bytes.isEmpty, Self.failure.load(ordering: .relaxed) == 0 else { return }
         let error = bytes.withUnsafeBufferPointer { ex_write_stdout_bytes($0.baseAddress, $0.count) }
-        if error != 0 { Self.failure.compareExchange(expected: 0, desired: error, ordering: .relaxed) }
+        if error != 0 { _ = Self.failure.compareExchange(expected: 0, desired: error, ordering: .relaxed) }
     }
 
     /// The errno of the first write to standard output or error that failed
@@ -69,7 +69,7 @@ struct Console: Sendable {
         let visible = Self.visible(Self.plainErrors.load(ordering: .relaxed) ? Self.withoutColour(text) : text)
         let error = Self.errorClosed.load(ordering: .relaxed) ? EBADF : ex_write_stderr(visible, visible.utf8.count)
         // An error that cannot be said stops a script as an output that cannot be written does.
-        if error != 0 { Self.failure.compareExchange(expected: 0, desired: error, ordering: .relaxed) }
+        if error != 0 { _ = Self.failure.compareExchange(expected: 0, desired: error, ordering: .relaxed) }
     }
 
     /// Colour chosen for a terminal on standard output stays off a standard

@@ -329,8 +329,7 @@ struct Renderer: Sendable {
 
     /// A body: pretty JSON, text, or a one-line summary of binary data.
     func body(_ response: ReceivedResponse, hiding carried: [String] = []) -> String {
-        // A spooled body's start: what a preview shows comes from it, its size from the spool.
-        let bytes = response.body
+        // A spooled body's size is the spool's.
         let size = response.bodySize
         guard size > 0 else { return "" }
         let type = Self.mediaType(of: response)

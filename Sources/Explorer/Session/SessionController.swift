@@ -403,7 +403,7 @@ final class SessionController {
         }
         if let recorder { return .failure("recording to \(recorder.path): a transcript runs against one environment (record stop first)", .usage) }
         // The move closes this environment's socket with its session: said, not left for `ws status` to find.
-        let hadSocket = runBlocking(on: interpreter) { await $0.hasSocket }
+        let hadSocket = runBlocking(on: interpreter) { $0.hasSocket }
         switch environments.move(name) {
         case let .failure(problem): return .failure(problem.description, .usage)
         case let .success(next):
