@@ -369,9 +369,9 @@ final class MockBook: @unchecked Sendable {
         var answer = auth.refreshAnswer(accessToken: Self.secret("access_token", signer: signer, lifetime: tokenLifetime),
                                         refreshToken: Self.secret("refresh_token", signer: signer))
         let parent = { (path: JSONPath) in JSONPath(components: Array(path.components.dropLast())) }
+        let place = parent(auth.refreshedAccessTokenPath)
         guard let login = loginAnswer(auth, baseURL: baseURL), case let .success(.object(beside)) = parent(auth.accessTokenPath).evaluate(login),
-              case .success(.object) = parent(auth.refreshedAccessTokenPath).evaluate(answer) else { return answer }
-        let refreshed = (try? parent(auth.refreshedAccessTokenPath).evaluate(answer).get()) ?? .object([])
+              case let .success(refreshed) = place.evaluate(answer), case .object = refreshed else { return answer }
         for (key, value) in beside where !Redactor.isSecretName(key) && refreshed[key] == nil {
             let kept: JSONValue
             switch value {
@@ -380,7 +380,7 @@ final class MockBook: @unchecked Sendable {
             case .number, .bool: kept = value
             default: continue
             }
-            answer = answer.setting(JSONPath(components: parent(auth.refreshedAccessTokenPath).components + [.key(key)]), to: kept)
+            answer = answer.setting(JSONPath(components: place.components + [.key(key)]), to: kept)
         }
         return answer
     }
