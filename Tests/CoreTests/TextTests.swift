@@ -361,6 +361,8 @@ import Testing
         (#"{"detail":"Not authenticated"}"#, "404: Not authenticated"),
         (#"{"message":"Validation failed","errors":[]}"#, "404: Validation failed"),
         (#"{"error":"invalid_grant"}"#, "404: invalid_grant"),
+        // OAuth 2's description was dropped: the only words of an RFC 6749 error.
+        (#"{"error":"invalid_grant","error_description":"bad username or password"}"#, "404 invalid_grant: bad username or password"),
         (#"{"error":{"code":7,"message":"quota exceeded"}}"#, "404: quota exceeded"),
         (#"{"errors":[{"message":"field x is required"}]}"#, "404: field x is required"),
         // A code in words is said, as a profile's envelope says it; a number or a sentence is not a code.

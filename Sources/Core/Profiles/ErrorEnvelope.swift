@@ -21,6 +21,10 @@ public enum ErrorEnvelope: Sendable {
                 return "\(status): " + (title.map { "\($0): \(detail)" } ?? detail)
             }
             if case let .array(problems)? = body["detail"], let said = Self.validationProblems(problems) { return "\(status): \(said)" }
+            // OAuth 2's (RFC 6749 5.2): the code, and its description in words (`400 invalid_grant: bad username or password`).
+            if let code = body["error"]?.stringValue, let description = body["error_description"]?.stringValue, !description.isEmpty {
+                return "\(status) \(Self.shown(code)): \(Self.shown(description))"
+            }
             if let said = Self.fieldMessages(body) { return "\(status): \(said)" }
             let candidates: [JSONValue?] = [body["message"], body["error"], body["error"]?["message"], body["errors"]?[0]?["message"], body["title"]]
             // A code in words beside the message (`{"code": "TOKEN_EXPIRED", "message": …}`), as a profile's envelope says it.
