@@ -180,7 +180,7 @@ import Testing
             _ = try await http.call(server, "POST", "/api/secure-auth/refresh", [.stringField(name: "refresh_token", value: refresh)])
             try await server.expireAccessTokens()
             let expired = try await get(auth, "/api/users/profile/me")
-            #expect(expired.sessionExpired && expired.refreshRefusal?.hasPrefix("401 ") == true, "\(expired.refreshRefusal ?? "no reason")")
+            #expect(expired.sessionExpired && expired.refreshRefusal?.hasPrefix("the refresh was refused: 401 ") == true, "\(expired.refreshRefusal ?? "no reason")")
         }
     }
 
@@ -446,6 +446,62 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
         let fine = try await right.send(builder.build(method: "GET", path: "/api/users/profile/me", items: []))
         let kept = await right.tokens?.refreshToken
         #expect(fine.refreshed && fine.refreshWarning == nil && kept == "NEW-REFRESH")
+    }
+
+    /// A login answer without a refresh token where the profile says (a wrong
+    /// `refresh-token:` path) is said at the login, and the 401 that ends the
+    /// login says why no refresh was made, not only "session expired".
+    @Test func aLoginWithoutARefreshTokenWhereTheProfileSaysIsSaid() async throws {
+        final class NoRefresh: HTTPTransport, @unchecked Sendable {
+            var eventLoop: any EventLoop { Self.sharedLoop }
+            nonisolated(nonsending) func send(_ request: PreparedRequest) async throws(TransportError) -> ReceivedResponse {
+                let json = [HTTPHeader(name: "Content-Type", value: "application/json")]
+                if request.url.path.hasSuffix("/login") {
+                    return ReceivedResponse(status: 200, reason: "OK", headers: json,
+                                            body: Array(#"{"access_token": "ACCESS", "tokens": {"refresh": "REFRESH"}, "user": {"name": "a"}}"#.utf8))
+                }
+                return ReceivedResponse(status: 401, reason: "Unauthorized", headers: json, body: Array(#"{"detail": "expired"}"#.utf8))
+            }
+        }
+        var profile = Profile.linku
+        profile.auth?.refreshTokenPath = try JSONPath.parse(".refresh_token")
+        let builder = RequestBuilder(baseURL: URL(string: "http://127.0.0.1:9")!)
+        let auth = AuthSession(profile: profile, builder: builder, transport: NoRefresh(), store: MemoryTokenStore())
+        let login = try await auth.login(email: "a@b.c", password: "pw")
+        #expect(await auth.isLoggedIn)
+        #expect(login.refreshWarning == "the login answer has no refresh token at .refresh_token (the profile's refresh-token): "
+                + "a 401 will end this login instead of refreshing it")
+        let me = try await auth.send(builder.build(method: "GET", path: "/api/users/profile/me", items: []))
+        #expect(me.sessionExpired)
+        #expect(me.refreshRefusal == "no refresh token to send: the login answer had none at .refresh_token (the profile's refresh-token)")
+        // Where the profile says it is: nothing to say.
+        profile.auth?.refreshTokenPath = try JSONPath.parse(".tokens.refresh")
+        let right = AuthSession(profile: profile, builder: builder, transport: NoRefresh(), store: MemoryTokenStore())
+        let fine = try await right.login(email: "a@b.c", password: "pw")
+        let kept = await right.tokens?.refreshToken
+        #expect(fine.refreshWarning == nil && kept == "REFRESH")
+    }
+
+    /// A refresh answer without its access token still carried a rotated
+    /// refresh token: it is kept, since the one sent is spent.
+    @Test func aRefreshAnswerWithoutAnAccessTokenKeepsTheRotatedRefreshToken() async throws {
+        final class HalfAnswer: HTTPTransport, @unchecked Sendable {
+            var eventLoop: any EventLoop { Self.sharedLoop }
+            nonisolated(nonsending) func send(_ request: PreparedRequest) async throws(TransportError) -> ReceivedResponse {
+                if request.url.path.hasSuffix("/refresh") {
+                    return ReceivedResponse(status: 200, reason: "OK", headers: [HTTPHeader(name: "Content-Type", value: "application/json")],
+                                            body: Array(#"{"token": "NEW-ACCESS", "refresh_token": "NEW-REFRESH"}"#.utf8))
+                }
+                return ReceivedResponse(status: 401, reason: "Unauthorized", headers: [], body: [])
+            }
+        }
+        let store = MemoryTokenStore()
+        let builder = RequestBuilder(baseURL: URL(string: "http://127.0.0.1:9")!)
+        try store.save(key: "linku http://127.0.0.1:9", tokens: Tokens(accessToken: "OLD-ACCESS", refreshToken: "OLD-REFRESH", userJSON: nil))
+        let auth = AuthSession(profile: .linku, builder: builder, transport: HalfAnswer(), store: store)
+        await #expect(throws: AuthError.self) { try await auth.send(builder.build(method: "GET", path: "/api/users/profile/me", items: [])) }
+        let kept = await auth.tokens
+        #expect(kept?.refreshToken == "NEW-REFRESH" && kept?.accessToken == "OLD-ACCESS")
     }
 
     /// A login answered with a page (a proxy's, a wrong login-path's) says so,

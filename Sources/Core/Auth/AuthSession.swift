@@ -12,7 +12,9 @@ public struct Exchange: Sendable {
     public var refreshed: Bool
     /// A 401 could not be cured by a refresh: the tokens were cleared.
     public var sessionExpired: Bool
-    /// How the server worded its refusal of that refresh (`401 INVALID_REFRESH: …`), if it said.
+    /// Why no refresh cured it, when that is known: how the server worded its
+    /// refusal (`the refresh was refused: 401 INVALID_REFRESH: …`), or that
+    /// the login answer had no refresh token to send.
     public var refreshRefusal: String?
     /// The request would have carried the token, but it went to another
     /// origin than the backend's, so it went without (`CredentialScope`).
@@ -141,6 +143,11 @@ public actor AuthSession {
         tokens.email = email
         setTokens(tokens)
         exchange.storeWarning = takeStoreWarning()
+        // Without a refresh token the first 401 ends the login: a wrong `refresh-token:` path is said now, not then.
+        if tokens.refreshToken == nil {
+            exchange.refreshWarning = "the login answer has no refresh token at \(auth.refreshTokenPath) (the profile's refresh-token): "
+                + "a 401 will end this login instead of refreshing it"
+        }
         return exchange
     }
 
@@ -563,7 +570,7 @@ public actor AuthSession {
         }
     }
 
-    /// How the server worded the last refresh it refused (`401 INVALID_REFRESH: …`).
+    /// Why the last refresh could not be made or was refused (`Exchange.refreshRefusal`).
     private var lastRefusal: String?
     /// What was odd about the last refresh's answer (`Exchange.refreshWarning`).
     private var refreshWarning: String?
@@ -577,6 +584,10 @@ public actor AuthSession {
         defer { lock?.release() }
         if adoptSavedTokens() { return .success(.adopted) }
         guard let refreshToken = tokens?.refreshToken, let auth = profile.auth else {
+            // The login answer had none where the profile says: the 401 says so, not only "session expired".
+            if let auth = profile.auth, tokens != nil {
+                lastRefusal = "no refresh token to send: the login answer had none at \(auth.refreshTokenPath) (the profile's refresh-token)"
+            }
             setTokens(nil)
             return .success(.none)
         }
@@ -609,17 +620,22 @@ public actor AuthSession {
             try? await Task.sleep(for: .milliseconds(300))
             if adoptSavedTokens() { return .success(.adopted) }
             setTokens(nil)
-            lastRefusal = profile.errorEnvelope.describe(status: response.status, body: response.leadingJSON) ?? response.statusAndReason
+            lastRefusal = "the refresh was refused: "
+                + (profile.errorEnvelope.describe(status: response.status, body: response.leadingJSON) ?? response.statusAndReason)
             return .success(.none)
         }
+        // A server that rotates refresh tokens hands out a new one; without `refreshed-refresh-token` it is
+        // looked for where the login's was (the second refresh sent the used one and lost the login).
+        let rotated = response.json.flatMap { (try? (auth.refreshedRefreshTokenPath ?? auth.refreshTokenPath).evaluate($0).get())?.stringValue }
         guard let body = response.json, let access = (try? auth.refreshedAccessTokenPath.evaluate(body).get())?.stringValue else {
+            // The used refresh token is spent on a server that rotates them: a new one the answer did carry is
+            // kept (it was thrown away, and the next refresh sent the spent one and ended the login).
+            if let rotated, let tokens { setTokens(Tokens(accessToken: tokens.accessToken, refreshToken: rotated, userJSON: tokens.userJSON, email: tokens.email)) }
             let answer = response.json == nil ? "is not JSON"
                 : "has no access token at \(auth.refreshedAccessTokenPath) (the profile's refreshed-access-token)"
             return .failure(AuthError.refreshFailed("the answer of \(auth.refreshPath) \(answer)"))
         }
-        // A server that rotates refresh tokens hands out a new one; without `refreshed-refresh-token` it is
-        // looked for where the login's was (the second refresh sent the used one and lost the login).
-        let newRefresh = (try? (auth.refreshedRefreshTokenPath ?? auth.refreshTokenPath).evaluate(body).get())?.stringValue ?? refreshToken
+        let newRefresh = rotated ?? refreshToken
         // A path the profile names that finds nothing kept the used token silently: the next refresh sent it and
         // a server that rotates them ended the login.
         refreshWarning = nil

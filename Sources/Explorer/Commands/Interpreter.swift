@@ -673,7 +673,7 @@ actor Interpreter {
         }
         if exchange.sessionExpired {
             // The refresh's own refusal says why (a rotated refresh token used twice), not the request's 401.
-            let why = exchange.refreshRefusal.map { " (the refresh was refused: \($0))" } ?? ""
+            let why = exchange.refreshRefusal.map { " (\($0))" } ?? ""
             return .exchange(exchange, note: "session expired\(why), please log in", view: view)
         }
         // Drift from the catalog's model is said under the body, one line per problem.
