@@ -358,6 +358,21 @@ import Testing
         #expect(terminal.output.contains(#"q='"$X_API_KEY""#), "\(terminal.output)")
     }
 
+    /// `login EMAIL` in a script was told "login needs an email and a
+    /// password: login EMAIL PASSWORD", as if the password had to be written
+    /// in the file: a script gives it from the environment.
+    @Test func aScriptsLoginWithoutAPasswordSaysHowToGiveOne() async throws {
+        let terminal = FakeTerminal(interactive: false)
+        _ = try await Self.withController(terminal) { $0.script(["login alice@example.com"], name: "t") }
+        #expect(terminal.errors.contains("login needs a password, and there is no terminal to ask at: "
+                                         + "login EMAIL {{secret:password}}, with the password in EXPLORER_SECRET_PASSWORD"), "\(terminal.errors)")
+        let given = FakeTerminal(interactive: false)
+        _ = try await Self.withController(given, environment: ["EXPLORER_SECRET_PASSWORD": "alice123"]) {
+            $0.script(["login alice@example.com {{secret:password}}"], name: "t")
+        }
+        #expect(given.output.contains("logged in as alice"), "\(given.output) \(given.errors)")
+    }
+
     /// Ctrl-C or Ctrl-D at `login`'s password prompt went back to the
     /// prompt without a word: that the login was abandoned is said.
     @Test func anAbandonedPasswordPromptSaysSo() async throws {

@@ -468,9 +468,10 @@ actor Interpreter {
             return outcome
         case let .login(email, password):
             _ = try session.loginFlow()
-            guard let email, let password else {
-                return .failure("login needs an email and a password: login EMAIL PASSWORD", .usage)
-            }
+            // At the prompt a password left out is asked for; here (a script, -c) nothing can ask: say how a script gives one.
+            let fromEnvironment = "login EMAIL {{secret:password}}, with the password in EXPLORER_SECRET_PASSWORD"
+            guard let email else { return .failure("login needs an email and a password: \(fromEnvironment)", .usage) }
+            guard let password else { return .failure("login needs a password, and there is no terminal to ask at: \(fromEnvironment)", .usage) }
             if offline {
                 // The request as it would go, its Content-Length the real body's; the password is hidden where it is shown.
                 return .offline(try session.loginRequest(email: email, password: password), note: nil)
