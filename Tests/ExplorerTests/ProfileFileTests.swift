@@ -108,6 +108,15 @@ import Testing
             == ":6: at $.environments.local.base-url: expected a string, not a number")
         #expect(try problem(good.replacingOccurrences(of: "\"token {{secret:token}}\"", with: "token abc123"))
             == ":13: at $.auth.value: a credential comes from the environment or is asked for, never from the file: write value: \"token {{secret:token}}\"")
+        // The scheme is kind: bearer's to write: it went out as `Authorization: Bearer Bearer …`.
+        let bearer = good.replacingOccurrences(of: "kind: header", with: "kind: bearer").replacingOccurrences(of: "  header: Authorization\n", with: "")
+        #expect(try problem(bearer.replacingOccurrences(of: "value: \"token {{secret:token}}\"", with: "token: \"Bearer {{secret:token}}\""))
+            == ":12: at $.auth.token: kind: bearer writes 'Bearer ' itself: write token: \"{{secret:token}}\"")
+        #expect(try problem(bearer.replacingOccurrences(of: "value: \"token {{secret:token}}\"", with: "token: \"Token {{secret:token}}\""))
+            == ":12: at $.auth.token: kind: bearer sends 'Bearer <token>': another scheme is kind: header, header: Authorization, "
+            + "value: \"Token {{secret:token}}\"")
+        #expect(try ProfileFile.parse(bearer.replacingOccurrences(of: "value: \"token {{secret:token}}\"", with: "token: \"{{secret:token}}\""),
+                                      file: "g.yaml").auth == .bearer(token: "{{secret:token}}"))
         #expect(try problem(good.replacingOccurrences(of: "explorer-profile: 1\n", with: "") + "\nexplorer-profile: 1\n")
             .hasSuffix("the first field must be explorer-profile: 1, the version of this format"))
         #expect(try problem(good.replacingOccurrences(of: "explorer-profile: 1", with: "explorer-profile: 2"))

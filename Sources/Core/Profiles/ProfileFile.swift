@@ -295,7 +295,14 @@ extension ProfileFile {
             return .none
         case "bearer":
             _ = try value.object(["kind", "token"])
-            return .bearer(token: try secret("token", example: "token: \"{{secret:token}}\""))
+            let token = try secret("token", example: "token: \"{{secret:token}}\"")
+            // The scheme is the kind's to write: "Bearer {{secret:token}}" went out as `Bearer Bearer …`.
+            if let scheme = token.split(separator: " ").first, token.contains(" "), !scheme.contains("{{") {
+                throw try value.require("token").problem(scheme.lowercased() == "bearer"
+                    ? "kind: bearer writes 'Bearer ' itself: write token: \"{{secret:token}}\""
+                    : "kind: bearer sends 'Bearer <token>': another scheme is kind: header, header: Authorization, value: \"\(token)\"")
+            }
+            return .bearer(token: token)
         case "header":
             _ = try value.object(["kind", "header", "value"])
             let nameValue = try value.require("header")
