@@ -363,8 +363,14 @@ def test_a_built_in_profile_is_a_file_to_start_ones_own_from(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "POST   /api/secure-auth/login" in result.stdout
     assert "POST https://dev-api.link2ur.com/api/tasks" in result.stdout or "Host: dev-api.link2ur.com" in result.stdout
+    # A file --profile would refuse is shown, and said unusable: a check before use exited 0.
+    (folder / "broken.yaml").write_text("\n".join(mine).replace("kind: login", "kind: oauth") + "\n")
+    broken = run_explorer(["profile", "show", "broken"], env=env, cwd=tmp_path)
+    assert broken.returncode == 2 and "kind: oauth" in broken.stdout
+    assert broken.stderr.startswith("error: " + str(folder / "broken.yaml") + ":") and broken.stderr.count("\n") == 1, broken.stderr
+    assert "expected one of none, bearer, header, basic, query, login" in broken.stderr
     missing = run_explorer(["profile", "show", "nope"], env=env, cwd=tmp_path)
-    assert missing.returncode == 2 and missing.stderr == "error: no profile 'nope'; there are levelup, linku, nova, posture, mine\n"
+    assert missing.returncode == 2 and missing.stderr == "error: no profile 'nope'; there are levelup, linku, nova, posture, broken, mine\n"
 
 
 def test_a_file_that_is_no_profile_or_too_large_says_so_in_one_line(tmp_path):

@@ -45,6 +45,11 @@ struct ProfileShowCommand: ParsableCommand {
             throw ExitCode(ExitStatus.parse.rawValue)
         }
         Console().out(String(decoding: data, as: UTF8.self))
+        // Shown, then said unusable as --profile would say it: a check before use must not pass (it exited 0).
+        do { _ = try ProfileFile.read(path) } catch {
+            Console().err("error: \(error.description)\n")
+            throw ExitCode(ExitStatus.parse.rawValue)
+        }
     }
 }
 
