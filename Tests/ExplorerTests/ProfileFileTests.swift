@@ -128,6 +128,12 @@ import Testing
         #expect(try problem(good.replacingOccurrences(of: "kind: header", with: "kind: oauth"))
             .hasSuffix("expected one of none, bearer, header, basic, query, login"))
         #expect(try problem(#"{"explorer-profile": 1, "name": "x",}"#, "json").hasPrefix(":1: not valid JSON: "))
+        // A JSON file's problem has its line too (it had none: "at $.auth.kind" was all).
+        #expect(try problem("{\"explorer-profile\": 1,\n \"name\": \"x\",\n \"environments\": {\"a\": {\"base-url\": \"http://h\"}},\n"
+                            + " \"auth\": {\n   \"kind\": \"oauth\"}}\n", "json")
+            == ":5: at $.auth.kind: expected one of none, bearer, header, basic, query, login")
+        #expect(try problem("{\"explorer-profile\": 1,\n \"name\": \"x\",\n \"displayname\": \"y\"}", "json")
+            == ":3: at $.displayname: unknown field 'displayname'; did you mean display-name?")
         #expect(try problem("") == ": the file is empty")
     }
 

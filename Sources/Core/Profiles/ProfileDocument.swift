@@ -130,6 +130,20 @@ struct ProfileDocument {
         return ProfileDocument(root: Value(value: value, path: "$", line: lines["$"], file: file, lines: lines))
     }
 
+    /// A problem in a JSON file, given the line of the value it is about.
+    /// The JSON parser keeps no lines (a profile is parsed at every start,
+    /// so they are not looked for then); JSON is YAML's flow style, whose
+    /// parser has them: "at $.auth.kind" alone sent a reader searching.
+    static func locating(_ error: ProfileError, in text: String) -> ProfileError {
+        guard error.line == nil, !error.path.isEmpty, text.first(where: { !$0.isWhitespace }) == "{",
+              let parser = try? Parser(yaml: text, resolver: .basic), let node = try? parser.singleRoot() else { return error }
+        var lines: [String: Int] = [:]
+        withExtendedLifetime(parser) { _ = try? convert(node, path: "$", lines: &lines, file: error.file) }
+        var located = error
+        located.line = lines[error.path]
+        return located
+    }
+
     /// A YAML node as JSON: plain scalars typed as YAML 1.2's core schema
     /// types them (`8080` a number, `true` a boolean), quoted ones strings.
     private static func convert(_ node: Node, path: String, lines: inout [String: Int], file: String) throws(ProfileError) -> JSONValue {

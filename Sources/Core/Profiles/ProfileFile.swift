@@ -190,7 +190,9 @@ extension ProfileFile {
     /// Checks a profile file's text; `file` names it in problems and is
     /// where a relative `spec:` is found from.
     public static func parse(_ text: String, file: String) throws(ProfileError) -> ProfileFile {
-        try ProfileFile(ProfileDocument.parse(text, file: file), file: file)
+        do { return try ProfileFile(ProfileDocument.parse(text, file: file), file: file) } catch {
+            throw ProfileDocument.locating(error, in: text)
+        }
     }
 
     private init(_ document: ProfileDocument, file: String) throws(ProfileError) {
