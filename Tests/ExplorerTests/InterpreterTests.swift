@@ -68,6 +68,29 @@ import Testing
         }
     }
 
+    /// A refused login said only the server's refusal: that the login before
+    /// it stands, and that a 404 is the profile's login-path, are said under
+    /// it, on screen only (a replay may start with another login kept).
+    @Test func aRefusedLoginSaysWhatItLeaves() async throws {
+        var profile = Profile.linku
+        try await withLiveSession(profile: profile) { live in
+            _ = await live.interpreter.execute(.login(email: "alice@example.com", password: "alice123"))
+            let refused = await live.interpreter.execute(.login(email: "alice@example.com", password: "wrong"))
+            guard case let .exchange(exchange, note, _) = refused else { Issue.record("\(refused)"); return }
+            #expect(exchange.response.status == 401 && note == "still logged in as alice")
+            #expect(await live.interpreter.promptLabel() == "linku alice")
+            let (out, _) = Renderer(palette: .plain, envelope: profile.errorEnvelope).render(refused)
+            #expect(out.hasSuffix("}\nstill logged in as alice\n"), "under the answer: \(out)")
+            #expect(refused.observation(renderer: Renderer(palette: .plain, envelope: profile.errorEnvelope)).notes.isEmpty)
+        }
+        profile.auth?.loginPath = "/api/secure-auth/sign-in"
+        try await withLiveSession(profile: profile) { live in
+            let missing = await live.interpreter.execute(.login(email: "alice@example.com", password: "alice123"))
+            guard case let .exchange(exchange, note, _) = missing else { Issue.record("\(missing)"); return }
+            #expect(exchange.response.status == 404 && note == "no login at POST /api/secure-auth/sign-in (the profile's login-path)")
+        }
+    }
+
     /// A 404 to a path the catalog does not have says what it has nearby, on
     /// screen only (a transcript from before would differ by the note).
     @Test func aNotFoundOffTheCatalogSaysWhatTheCatalogHas() async throws {

@@ -467,7 +467,7 @@ actor Interpreter {
             if (200..<300).contains(exchange.response.status), let unsaved { return .failure(unsaved, .runtime) }
             return outcome
         case let .login(email, password):
-            _ = try session.loginFlow()
+            let flow = try session.loginFlow()
             // At the prompt a password left out is asked for; here (a script, -c) nothing can ask: say how a script gives one.
             let fromEnvironment = "login EMAIL {{secret:password}}, with the password in EXPLORER_SECRET_PASSWORD"
             guard let email else { return .failure("login needs an email and a password: \(fromEnvironment)", .usage) }
@@ -478,7 +478,13 @@ actor Interpreter {
             }
             let before = await session.userName
             let exchange = try await session.login(email: email, password: password)
-            guard (200..<300).contains(exchange.response.status) else { return remember(exchange, note: nil) }
+            guard (200..<300).contains(exchange.response.status) else {
+                // What a refusal leaves: the login before it stands (the prompt still names it, unsaid); a 404
+                // or 405 is the profile's login-path, not the password (the page and a bare status were all).
+                var said = [404, 405].contains(exchange.response.status) ? [Self.noLoginStart + "POST \(flow.loginPath) (the profile's login-path)"] : []
+                if let before { said.append(Self.stillLoggedInStart + before) }
+                return remember(exchange, note: said.isEmpty ? nil : said.joined(separator: "\n"))
+            }
             // The login before it, if any, stands: "not logged in" under a prompt that still named the user read as a lie.
             if let refusal = exchange.refusal { return remember(exchange, note: refusal + (before.map { ": still logged in as \($0)" } ?? ": not logged in")) }
             let user = await session.userName ?? email
@@ -928,7 +934,14 @@ actor Interpreter {
     static let notLoggedIn = "not logged in: login EMAIL, then send it again"
 
     /// Notes said on screen and left out of recordings.
-    static func isScreenOnlyNote(_ line: String) -> Bool { line == notLoggedIn || isStreamedNote(line) || line.hasPrefix(catalogHintStart) }
+    static func isScreenOnlyNote(_ line: String) -> Bool {
+        line == notLoggedIn || isStreamedNote(line) || [catalogHintStart, noLoginStart, stillLoggedInStart].contains { line.hasPrefix($0) }
+    }
+
+    /// What a refused login is told, on screen only (a replay may start with
+    /// another login kept): the login before it stands; a 404 is the profile's path.
+    static let stillLoggedInStart = "still logged in as "
+    static let noLoginStart = "no login at "
 
     /// How a hint from the catalog under a 404 begins: said on screen, not
     /// recorded (a transcript from before it would differ by it).
