@@ -728,3 +728,31 @@ def test_env_carries_the_session_headers_and_leaves_credentials_behind(http_serv
     assert result.returncode == 0, result.stderr
     assert "the session's X-Team stayed behind" in result.stdout, result.stdout
     assert seen == [(a.server_address[1], "t3nant-S3CR", None), (b.server_address[1], None, None)], seen
+
+
+def test_env_says_whether_a_login_was_kept_for_the_environment_it_moves_to(tmp_path, http_server):
+    """`env NAME` said "logged out there unless a login for it was kept",
+    where it knows which: a login kept for that environment is named."""
+
+    class Login(QuietHandler):
+        def do_POST(self):
+            self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            body = {"access_token": "ACCESS-TOKEN-1", "refresh_token": "REFRESH-TOKEN-1", "user": {"name": "ann"}}
+            self.reply(200, json.dumps(body).encode(), [("Content-Type", "application/json")])
+
+    one, two = http_server(Login), http_server(Login)
+    profile = tmp_path / "flow.yaml"
+    profile.write_text(f"""explorer-profile: 1
+name: flow
+environments:
+  one: {{base-url: "http://127.0.0.1:{one.server_address[1]}"}}
+  two: {{base-url: "http://127.0.0.1:{two.server_address[1]}"}}
+auth: {{kind: login, login-path: /login, refresh-path: /refresh, whoami-path: /me, user-name: name}}
+""")
+    env = isolated_env(tmp_path)
+    env["EXPLORER_SECRET_PASSWORD"] = "pw"
+    logged = run_explorer(["--profile", str(profile), "--env", "one", "-c", "login a@b.c {{secret:password}}"], env=env, cwd=tmp_path)
+    assert logged.returncode == 0 and "logged in as ann" in logged.stdout, logged.stderr
+    moved = run_explorer(["--profile", str(profile), "--env", "one"], input="env two\nenv one\n", env=env, cwd=tmp_path)
+    assert f"now on two (http://127.0.0.1:{two.server_address[1]}); not logged in there\n" in moved.stdout, moved.stdout
+    assert f"now on one (http://127.0.0.1:{one.server_address[1]}); logged in there as ann (kept from before)\n" in moved.stdout

@@ -311,7 +311,7 @@ def test_env_says_it_closed_the_socket(tmp_path):
     # Nothing is sent to production: moving opens no connection until a request.
     lines = ["login alice@example.com alice123", "ws connect", "env production", "ws status"]
     result = run_explorer([], input="\n".join(lines) + "\n", env=isolated_env(tmp_path), cwd=tmp_path, timeout=60)
-    assert "now on production (https://api.link2ur.com); logged out there unless a login for it was kept; " \
+    assert "now on production (https://api.link2ur.com); not logged in there; " \
            "the WebSocket was closed (ws connect opens one here)" in result.stdout, result.stdout + result.stderr
     assert "no WebSocket" in result.stdout
 

@@ -412,7 +412,11 @@ final class SessionController {
             writeStreamedRows()
             if socketsHeard { listenToSockets() }
             if !supplied.isEmpty { shareSuppliedSecrets() }
-            let login = interpreter.session.profile.auth != nil ? "; logged out there unless a login for it was kept" : ""
+            // Whether a login kept for that environment was taken is known: said, not hedged.
+            let kept: (loggedIn: Bool, user: String?) = runBlocking(on: interpreter.session) { ($0.isLoggedIn, $0.userName) }
+            let login = interpreter.session.profile.auth == nil ? ""
+                : !kept.loggedIn ? "; not logged in there"
+                : kept.user.map { "; logged in there as \($0) (kept from before)" } ?? "; logged in there (a login kept from before)"
             // Headers set with `header` go along; a credential among them stays with the server it was for, said.
             let left = next.leftHeaders.isEmpty ? ""
                 : "; the session's \(next.leftHeaders.joined(separator: ", ")) stayed behind (credentials go to one server: set them here again)"
