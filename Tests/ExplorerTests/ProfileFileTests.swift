@@ -135,6 +135,14 @@ import Testing
         #expect(try problem("{\"explorer-profile\": 1,\n \"name\": \"x\",\n \"displayname\": \"y\"}", "json")
             == ":3: at $.displayname: unknown field 'displayname'; did you mean display-name?")
         #expect(try problem("") == ": the file is empty")
+        // An OAuth 2 token endpoint's fields: constants only, no secret written in the file.
+        let flow = "explorer-profile: 1\nname: o\nenvironments: {a: {base-url: \"http://h\"}}\nauth:\n  kind: login\n  login-path: /token\n"
+            + "  whoami-path: /me\n"
+        #expect(try problem(flow + "  login-body: xml\n") == ":8: at $.auth.login-body: 'xml': expected json (the default) or form (as OAuth 2's token endpoint takes it)")
+        #expect(try problem(flow + "  login-fields: {client_secret: abc}\n")
+            == ":8: at $.auth.login-fields.client_secret: these fields are sent as written in the file, where a secret cannot be: "
+            + "a backend that wants one here (a client_secret) cannot be described by a profile yet")
+        #expect(try problem(flow + "  refresh-fields: {grant_type: 1}\n") == ":8: at $.auth.refresh-fields.grant_type: expected a string, not a number")
     }
 
     @Test func profilesAreFoundByNameInTheProjectBeforeTheUser() throws {

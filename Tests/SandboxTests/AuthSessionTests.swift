@@ -504,6 +504,59 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
         #expect(kept?.refreshToken == "NEW-REFRESH" && kept?.accessToken == "OLD-ACCESS")
     }
 
+    /// An OAuth 2 password grant (FastAPI's OAuth2PasswordRequestForm,
+    /// Keycloak, Django OAuth Toolkit): the login and refresh are forms with
+    /// a grant_type; a profile could not describe it (JSON bodies only).
+    @Test func anOAuth2PasswordGrantLogsInAndRefreshesWithForms() async throws {
+        final class TokenEndpoint: HTTPTransport, @unchecked Sendable {
+            var eventLoop: any EventLoop { Self.sharedLoop }
+            var bodies: [String] = []
+            nonisolated(nonsending) func send(_ request: PreparedRequest) async throws(TransportError) -> ReceivedResponse {
+                let json = [HTTPHeader(name: "Content-Type", value: "application/json")]
+                if request.url.path == "/token" {
+                    bodies.append((request.header("Content-Type") ?? "") + " " + String(decoding: request.body ?? [], as: UTF8.self))
+                    let n = bodies.count
+                    return ReceivedResponse(status: 200, reason: "OK", headers: json,
+                                            body: Array(#"{"access_token": "ACCESS\#(n)", "token_type": "bearer", "refresh_token": "REFRESH\#(n)"}"#.utf8))
+                }
+                let fresh = request.header("Authorization") == "Bearer ACCESS2"
+                return ReceivedResponse(status: fresh ? 200 : 401, reason: fresh ? "OK" : "Unauthorized", headers: json, body: Array("{}".utf8))
+            }
+        }
+        let file = try ProfileFile.parse("""
+            explorer-profile: 1
+            name: oauth
+            environments: {local: {base-url: "http://127.0.0.1:9"}}
+            auth:
+              kind: login
+              login-path: /token
+              login-body: form
+              email-field: username
+              login-fields: {grant_type: password, scope: read write}
+              refresh-path: /token
+              refresh-fields: {grant_type: refresh_token}
+              whoami-path: /me
+            """, file: "oauth.yaml")
+        let transport = TokenEndpoint()
+        let builder = RequestBuilder(baseURL: URL(string: "http://127.0.0.1:9")!)
+        let auth = AuthSession(profile: file.profile, builder: builder, transport: transport, store: MemoryTokenStore())
+        let login = try await auth.login(email: "ann", password: "p&w")
+        #expect(login.response.status == 200 && login.refreshWarning == nil)
+        let me = try await auth.send(builder.build(method: "GET", path: "/me", items: []))
+        #expect(me.refreshed && me.response.status == 200)
+        let form = "application/x-www-form-urlencoded; charset=utf-8 "
+        #expect(transport.bodies == [form + "grant_type=password&scope=read+write&username=ann&password=p%26w",
+                                     form + "grant_type=refresh_token&refresh_token=REFRESH1"])
+        // Without a refresh-path, a 401 ends the login and says why no refresh was made.
+        var once = file.profile
+        once.auth?.refreshPath = nil
+        let plain = AuthSession(profile: once, builder: builder, transport: TokenEndpoint(), store: MemoryTokenStore())
+        let first = try await plain.login(email: "ann", password: "pw")
+        #expect(first.refreshWarning == nil, "no refresh is looked for")
+        let expired = try await plain.send(builder.build(method: "GET", path: "/me", items: []))
+        #expect(expired.sessionExpired && expired.refreshRefusal == "the profile has no refresh-path")
+    }
+
     /// A login answered with a page (a proxy's, a wrong login-path's) says so,
     /// not that the token is missing at the profile's path.
     @Test func aLoginAnsweredWithoutJSONSaysSo() async throws {

@@ -756,3 +756,60 @@ auth: {{kind: login, login-path: /login, refresh-path: /refresh, whoami-path: /m
     moved = run_explorer(["--profile", str(profile), "--env", "one"], input="env two\nenv one\n", env=env, cwd=tmp_path)
     assert f"now on two (http://127.0.0.1:{two.server_address[1]}); not logged in there\n" in moved.stdout, moved.stdout
     assert f"now on one (http://127.0.0.1:{one.server_address[1]}); logged in there as ann (kept from before)\n" in moved.stdout
+
+
+def test_an_oauth2_password_grant_logs_in_and_refreshes_with_forms(tmp_path, http_server):
+    """A token endpoint as FastAPI's OAuth2PasswordRequestForm and Keycloak
+    take it: form fields with a grant_type; a JSON login was all a profile
+    could describe."""
+    seen = []
+    issued = {"n": 0}
+
+    class TokenEndpoint(QuietHandler):
+        def do_POST(self):
+            body = self.rfile.read(int(self.headers.get("Content-Length", 0))).decode()
+            seen.append((self.headers.get("Content-Type"), body))
+            form = dict(pair.split("=", 1) for pair in body.split("&"))
+            if form.get("grant_type") == "password" and form.get("password") != "s3cret-pw":
+                error = {"error": "invalid_grant", "error_description": "Invalid user credentials"}
+                return self.reply(400, json.dumps(error).encode(), [("Content-Type", "application/json")])
+            issued["n"] += 1
+            n = issued["n"]
+            tokens = {"access_token": f"ACCESS-{n}-abcdef", "token_type": "bearer", "refresh_token": f"REFRESH-{n}-abcdef"}
+            self.reply(200, json.dumps(tokens).encode(), [("Content-Type", "application/json")])
+
+        def do_GET(self):
+            # The first token expires at once: the second is the one that works.
+            if self.headers.get("Authorization") == "Bearer ACCESS-2-abcdef":
+                return self.reply(200, b'{"username": "ann"}', [("Content-Type", "application/json")])
+            self.reply(401, b'{"detail": "Could not validate credentials"}', [("Content-Type", "application/json")])
+
+    server = http_server(TokenEndpoint)
+    profile = tmp_path / "oauth.yaml"
+    profile.write_text(f"""explorer-profile: 1
+name: oauth
+environments:
+  local: {{base-url: "http://127.0.0.1:{server.server_address[1]}"}}
+auth:
+  kind: login
+  login-path: /token
+  login-body: form
+  email-field: username
+  login-fields: {{grant_type: password, client_id: app}}
+  refresh-path: /token
+  refresh-fields: {{grant_type: refresh_token, client_id: app}}
+  whoami-path: /users/me
+""")
+    env = isolated_env(tmp_path)
+    env["EXPLORER_SECRET_PASSWORD"] = "wrong-pw"
+    refused = run_explorer(["--profile", str(profile), "-c", "login ann {{secret:password}}"], env=env, cwd=tmp_path)
+    assert refused.returncode == 3 and "error: 400 invalid_grant: Invalid user credentials" in refused.stderr, refused.stderr
+    env["EXPLORER_SECRET_PASSWORD"] = "s3cret-pw"
+    result = run_explorer(["--profile", str(profile), "-c", "login ann {{secret:password}}", "-c", "whoami"], env=env, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "logged in as ann" in result.stdout and "(access token refreshed; request retried)" in result.stdout
+    assert '"username": "ann"' in result.stdout
+    form = "application/x-www-form-urlencoded; charset=utf-8"
+    assert seen[1:] == [(form, "grant_type=password&client_id=app&username=ann&password=s3cret-pw"),
+                        (form, "grant_type=refresh_token&client_id=app&refresh_token=REFRESH-1-abcdef")]
+    assert "s3cret-pw" not in result.stdout + result.stderr

@@ -144,7 +144,7 @@ public actor AuthSession {
         setTokens(tokens)
         exchange.storeWarning = takeStoreWarning()
         // Without a refresh token the first 401 ends the login: a wrong `refresh-token:` path is said now, not then.
-        if tokens.refreshToken == nil {
+        if tokens.refreshToken == nil, auth.refreshPath != nil {
             exchange.refreshWarning = "the login answer has no refresh token at \(auth.refreshTokenPath) (the profile's refresh-token): "
                 + "a 401 will end this login instead of refreshing it"
         }
@@ -197,10 +197,11 @@ public actor AuthSession {
     /// The request `login` sends (`--offline` shows it with the password hidden).
     public nonisolated func loginRequest(email: String, password: String) throws -> PreparedRequest {
         let auth = try loginFlow()
-        return try builder.build(method: "POST", path: auth.loginPath, items: [
+        let items: [RequestItem] = auth.loginFields.map { .stringField(name: $0.name, value: $0.value) } + [
             .stringField(name: auth.loginEmailField, value: email),
             .stringField(name: auth.loginPasswordField, value: password),
-        ])
+        ]
+        return try builder.build(method: "POST", path: auth.loginPath, items: items, form: auth.sendsForm)
     }
 
     /// The request `logout` sends, without its token; nil when the profile
@@ -209,7 +210,7 @@ public actor AuthSession {
         guard let auth = profile.auth, let path = auth.logoutPath, let tokens else { return nil }
         var items: [RequestItem] = []
         if auth.logoutSendsRefreshToken, let refresh = tokens.refreshToken { items.append(.stringField(name: auth.refreshTokenField, value: refresh)) }
-        return try builder.build(method: "POST", path: path, items: items)
+        return try builder.build(method: "POST", path: path, items: items, form: auth.sendsForm && !items.isEmpty)
     }
 
     /// Tells the server (when the profile has a logout endpoint) and forgets the tokens.
@@ -583,22 +584,24 @@ public actor AuthSession {
         let lock = await refreshLock()
         defer { lock?.release() }
         if adoptSavedTokens() { return .success(.adopted) }
-        guard let refreshToken = tokens?.refreshToken, let auth = profile.auth else {
+        guard let refreshToken = tokens?.refreshToken, let auth = profile.auth, let refreshPath = auth.refreshPath else {
             // The login answer had none where the profile says: the 401 says so, not only "session expired".
             if let auth = profile.auth, tokens != nil {
-                lastRefusal = "no refresh token to send: the login answer had none at \(auth.refreshTokenPath) (the profile's refresh-token)"
+                lastRefusal = auth.refreshPath == nil ? "the profile has no refresh-path"
+                    : "no refresh token to send: the login answer had none at \(auth.refreshTokenPath) (the profile's refresh-token)"
             }
             setTokens(nil)
             return .success(.none)
         }
         var request: PreparedRequest
         do {
-            let items: [RequestItem] = if let header = auth.refreshTokenHeader {
-                [.header(name: header, value: header.lowercased() == "authorization" ? "Bearer \(refreshToken)" : refreshToken)]
+            let token: RequestItem = if let header = auth.refreshTokenHeader {
+                .header(name: header, value: header.lowercased() == "authorization" ? "Bearer \(refreshToken)" : refreshToken)
             } else {
-                [.stringField(name: auth.refreshTokenField, value: refreshToken)]
+                .stringField(name: auth.refreshTokenField, value: refreshToken)
             }
-            request = try builder.build(method: "POST", path: auth.refreshPath, items: items)
+            let items = auth.refreshFields.map { RequestItem.stringField(name: $0.name, value: $0.value) } + [token]
+            request = try builder.build(method: "POST", path: refreshPath, items: items, form: auth.sendsForm && items.contains(where: \.isData))
             request.timeout = timeout
         } catch {
             return .success(.none)
@@ -607,13 +610,13 @@ public actor AuthSession {
         do { response = try await exchange(request).response } catch {
             switch error.kind {
             case .cancelled: return .failure(error)
-            case .closedOnReuse: return .failure(AuthError.refreshFailed("the server closed the connection as \(auth.refreshPath) went out"))
+            case .closedOnReuse: return .failure(AuthError.refreshFailed("the server closed the connection as \(refreshPath) went out"))
             default: return .failure(AuthError.refreshFailed(error.description))
             }
         }
         guard (200..<300).contains(response.status) else {
             guard Self.refusals.contains(response.status) else {
-                return .failure(AuthError.refreshFailed("\(auth.refreshPath) answered \(response.statusAndReason)"))
+                return .failure(AuthError.refreshFailed("\(refreshPath) answered \(response.statusAndReason)"))
             }
             // Refused because another process refreshed first (the token rotated)? Its save may come a moment after.
             if adoptSavedTokens() { return .success(.adopted) }
@@ -633,14 +636,14 @@ public actor AuthSession {
             if let rotated, let tokens { setTokens(Tokens(accessToken: tokens.accessToken, refreshToken: rotated, userJSON: tokens.userJSON, email: tokens.email)) }
             let answer = response.json == nil ? "is not JSON"
                 : "has no access token at \(auth.refreshedAccessTokenPath) (the profile's refreshed-access-token)"
-            return .failure(AuthError.refreshFailed("the answer of \(auth.refreshPath) \(answer)"))
+            return .failure(AuthError.refreshFailed("the answer of \(refreshPath) \(answer)"))
         }
         let newRefresh = rotated ?? refreshToken
         // A path the profile names that finds nothing kept the used token silently: the next refresh sent it and
         // a server that rotates them ended the login.
         refreshWarning = nil
         if let path = auth.refreshedRefreshTokenPath, (try? path.evaluate(body).get())?.stringValue == nil {
-            refreshWarning = "the answer of \(auth.refreshPath) has no refresh token at \(path) (the profile's refreshed-refresh-token): "
+            refreshWarning = "the answer of \(refreshPath) has no refresh token at \(path) (the profile's refreshed-refresh-token): "
                 + "the old one is kept, which a server that rotates them refuses at the next refresh"
         }
         setTokens(Tokens(accessToken: access, refreshToken: newRefresh, userJSON: tokens?.userJSON, email: tokens?.email))

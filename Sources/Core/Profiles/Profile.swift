@@ -166,8 +166,28 @@ public struct AuthFlavour: Sendable, Equatable {
     public var userPath: JSONPath
     /// Member of the user object shown in the prompt.
     public var userNameField: String
-    public var refreshPath: String
+    /// Nil when the backend has no refresh (an OAuth 2 password grant often
+    /// has none): a 401 then ends the login.
+    public var refreshPath: String?
     public var refreshTokenField: String
+    /// Whether the login and refresh send their fields as a form
+    /// (`application/x-www-form-urlencoded`, as OAuth 2's token endpoint
+    /// takes them) rather than JSON.
+    public var sendsForm = false
+    /// Fields sent beside the email and password (`grant_type: password`,
+    /// `client_id`), and beside the refresh token (`grant_type: refresh_token`).
+    public var loginFields: [Field] = []
+    public var refreshFields: [Field] = []
+
+    /// A constant field a login or refresh sends.
+    public struct Field: Sendable, Equatable {
+        public var name: String
+        public var value: String
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
     /// When set, the refresh sends the refresh token in this header instead
     /// of the body: `Authorization` as `Bearer <token>`, any other header as
     /// the token alone (Flask-JWT-Extended and others read it there).
@@ -194,7 +214,7 @@ public struct AuthFlavour: Sendable, Equatable {
     }
 
     public init(loginPath: String, loginEmailField: String, loginPasswordField: String, accessTokenPath: JSONPath,
-                refreshTokenPath: JSONPath, userPath: JSONPath, userNameField: String, refreshPath: String,
+                refreshTokenPath: JSONPath, userPath: JSONPath, userNameField: String, refreshPath: String?,
                 refreshTokenField: String, refreshedAccessTokenPath: JSONPath, refreshedRefreshTokenPath: JSONPath?,
                 logoutPath: String?, logoutSendsRefreshToken: Bool = true, whoAmIPath: String, refreshTokenHeader: String? = nil) {
         self.loginPath = loginPath

@@ -330,7 +330,7 @@ extension ProfileFile {
     private static func loginFlow(_ value: ProfileDocument.Value) throws(ProfileError) -> AuthFlavour {
         _ = try value.object(["kind", "login-path", "email-field", "password-field", "access-token", "refresh-token", "user", "user-name",
                               "refresh-path", "refresh-token-field", "refresh-token-header", "refreshed-access-token", "refreshed-refresh-token",
-                              "logout-path", "logout-sends-refresh-token", "whoami-path"])
+                              "logout-path", "logout-sends-refresh-token", "whoami-path", "login-body", "login-fields", "refresh-fields"])
         func text(_ key: String, _ fallback: String? = nil) throws(ProfileError) -> String {
             guard let member = try value.member(key) else {
                 guard let fallback else { throw value.problem("missing field '\(key)'") }
@@ -355,22 +355,48 @@ extension ProfileFile {
             guard HTTPHeader.invalidNameOffset(name) == nil else { throw member.problem("'\(name)' is not a header name") }
             return name
         }
+        /// Constant fields beside the login's or refresh's own: no secret among them (it would be in the file).
+        func fields(_ key: String) throws(ProfileError) -> [AuthFlavour.Field] {
+            guard let member = try value.member(key) else { return [] }
+            var fields: [AuthFlavour.Field] = []
+            for (name, field) in try member.object(nil) {
+                guard case let .string(text) = field.value else { throw field.problem("expected a string, not \(field.kind)") }
+                if Redactor.isSecretName(name) || !SecretTemplate.names(in: text).isEmpty {
+                    throw field.problem("these fields are sent as written in the file, where a secret cannot be: "
+                                        + "a backend that wants one here (a client_secret) cannot be described by a profile yet")
+                }
+                fields.append(AuthFlavour.Field(name: name, value: text))
+            }
+            return fields
+        }
+        var sendsForm = false
+        if let member = try value.member("login-body") {
+            switch try member.string() {
+            case "json": sendsForm = false
+            case "form": sendsForm = true
+            case let other: throw member.problem("'\(other)': expected json (the default) or form (as OAuth 2's token endpoint takes it)")
+            }
+        }
         var sendsRefreshToken = true
         if let member = try value.member("logout-sends-refresh-token") {
             guard case let .bool(flag) = member.value else { throw member.problem("expected true or false, not \(member.kind)") }
             sendsRefreshToken = flag
         }
-        return AuthFlavour(
+        var flow = AuthFlavour(
             loginPath: try endpoint("login-path"), loginEmailField: try text("email-field", "email"),
             loginPasswordField: try text("password-field", "password"),
             accessTokenPath: try path("access-token", ".access_token")!, refreshTokenPath: try path("refresh-token", ".refresh_token")!,
             userPath: try path("user", ".user")!, userNameField: try text("user-name", "username"),
-            refreshPath: try endpoint("refresh-path"), refreshTokenField: try text("refresh-token-field", "refresh_token"),
+            refreshPath: try value.member("refresh-path") != nil ? try endpoint("refresh-path") : nil, refreshTokenField: try text("refresh-token-field", "refresh_token"),
             refreshedAccessTokenPath: try path("refreshed-access-token", ".access_token")!,
             refreshedRefreshTokenPath: try path("refreshed-refresh-token", nil),
             logoutPath: try value.member("logout-path") != nil ? try endpoint("logout-path") : nil,
             logoutSendsRefreshToken: sendsRefreshToken, whoAmIPath: try endpoint("whoami-path"),
             refreshTokenHeader: try refreshHeader())
+        flow.sendsForm = sendsForm
+        flow.loginFields = try fields("login-fields")
+        flow.refreshFields = try fields("refresh-fields")
+        return flow
     }
 
     private static func errors(_ value: ProfileDocument.Value) throws(ProfileError) -> ErrorFields {
