@@ -217,7 +217,7 @@ import Testing
         #expect(joined.print == [.requestHeaders, .responseHeaders] && joined.output == "out.json")
         // `-o -` is standard output, as in curl and HTTPie: the body alone (it wrote a file named `-`).
         guard case let .http(_, _, _, dash) = try parser.parse("get /x -o -") else { Issue.record("not a request"); return }
-        #expect(dash.output == nil && dash.print == [.responseBody])
+        #expect(dash.output == nil && dash.print == [.responseBody, .asItCame])
         #expect(throws: CommandError("--print takes letters of HBhb (H request headers, B request body, h response headers, b response body)", column: 9)) {
             try parser.parse("get /x -pZ")
         }

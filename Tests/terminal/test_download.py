@@ -151,3 +151,21 @@ def test_a_one_character_file_name_is_written(files, tmp_path):
     for name in ("a", "é", "s"):
         assert (tmp_path / name).read_bytes() == b"report\n", name
     assert "get /notes.txt -o a" in (tmp_path / "b").read_text()
+
+
+def test_o_dash_into_a_pipe_writes_the_bodys_bytes_as_curl_does(http_server, tmp_path):
+    """`-o -` wrote the JSON shown again, indented and re-encoded: a checksum
+    of it differed from curl's and from the file `-o FILE` wrote."""
+    body = b'{"id":42,  "name":"h\\u00e9llo", "n": 1.0}'
+
+    class Compact(QuietHandler):
+        def do_GET(self):
+            self.reply(200, body, [("Content-Type", "application/json")])
+
+    url = base_url(http_server(Compact))
+    env = isolated_env(tmp_path)
+    piped = subprocess.run([BINARY, "--base-url", url, "get", "/x", "-o", "-"], env=env, cwd=tmp_path, capture_output=True, timeout=30)
+    assert piped.returncode == 0 and piped.stdout == body, piped.stdout + piped.stderr
+    # -b stays what it was: the JSON shown, for jq and a reader.
+    shown = subprocess.run([BINARY, "--base-url", url, "get", "/x", "-b"], env=env, cwd=tmp_path, capture_output=True, timeout=30)
+    assert shown.stdout.startswith(b'{\n  "id": 42,'), shown.stdout

@@ -16,6 +16,9 @@ struct PrintParts: OptionSet, Sendable, Hashable {
     /// the body when it does not choose its parts. No letter: `-p b` (`-b`)
     /// prints the body alone, as HTTPie does, so it pipes into jq.
     static let statusLine = PrintParts(rawValue: 16)
+    /// `-o -`: into a pipe, the body's bytes as they came (as `-o FILE`
+    /// writes them, and curl), not the JSON shown again, indented.
+    static let asItCame = PrintParts(rawValue: 32)
 
     /// The status line and the body: what an answer shows unless a line says otherwise.
     static let plain: PrintParts = [.statusLine, .responseBody]
@@ -194,8 +197,9 @@ struct RequestOptions: Sendable, Equatable {
         case "--body": print = .responseBody
         case "--force": force = true
         case "--output" where value!.text == "-":
-            // Standard output, as curl and HTTPie read `-o -` (it wrote a file named `-`): the body alone, as -b.
-            (output, print) = (nil, [.responseBody])
+            // Standard output, as curl and HTTPie read `-o -` (it wrote a file named `-`): the body alone, as -b,
+            // and into a pipe its bytes as they came, as -o FILE writes them (a checksum of it differed from curl's).
+            (output, print) = (nil, [.responseBody, .asItCame])
         case "--output": output = value!.text
         case "--curl": curl = true
         case "--download": download = true

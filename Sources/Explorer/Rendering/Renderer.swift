@@ -78,7 +78,7 @@ struct Renderer: Sendable {
         out += hopsText(exchange.hops, view)
         if !view.isDisjoint(with: [.requestHeaders, .requestBody]) { out += sent(exchange.request, view) + "\n" }
         // The body alone into a pipe is for a program: what is said about it goes to standard error.
-        let piped = printsWholeBodies && view == [.responseBody]
+        let piped = printsWholeBodies && view.subtracting(.asItCame) == [.responseBody]
         if exchange.refreshed {
             let line = palette.dim("(access token refreshed; request retried)") + "\n"
             if piped { err += line } else { out += line }
@@ -458,7 +458,7 @@ struct Renderer: Sendable {
 
     /// Nil where the body is text (`render` prints it) or nothing is piped.
     func pipedBody(_ outcome: Outcome) -> PipedBody? {
-        guard printsWholeBodies, case let .exchange(exchange, _, view) = outcome, view == [.responseBody] else { return nil }
+        guard printsWholeBodies, case let .exchange(exchange, _, view) = outcome, view.subtracting(.asItCame) == [.responseBody] else { return nil }
         let response = exchange.response
         guard response.bodySize > 0 else { return nil }
         guard response.isReadableWhole else {
@@ -466,6 +466,7 @@ struct Renderer: Sendable {
                             + "printed whole into a pipe; -o FILE or `save FILE` writes it (nothing written)")
         }
         guard let bytes = response.wholeBody else { return nil }
+        if view.contains(.asItCame) { return .bytes(bytes) }
         // Still encoded (brotli): the bytes as they came, as curl writes them without --compressed.
         if response.undecodedEncoding != nil || response.claimsBinary { return .bytes(bytes) }
         if response.json == nil && Self.text(bytes, charset: response.textCharset) == nil { return .bytes(bytes) }
