@@ -625,6 +625,11 @@ import Testing
         let said = ReplayReport(palette: .plain).progress(run).out
         #expect(said == "ERROR   \(path)\n        line 5: login alice@example.com {{secret:password}}\n        \(path):5: cannot connect to 127.0.0.1:\(url.port!): "
                 + "connection refused (is the server running?)\n        1 step of 2 did not run\n", "\(said)")
+        // `explorer replay` as well: the step as the error it was, not FAIL over five blocks of "no HTTP response".
+        let detailed = ReplayReport(palette: .plain).detailed(run).out
+        #expect(detailed == "\(path)\n  ERROR   line 5  login alice@example.com {{secret:password}}\n          error line 1\n            expected no error\n"
+                + "            got      cannot connect to 127.0.0.1:\(url.port!): connection refused (is the server running?)\n"
+                + "2 steps: 0 passed, 0 failed, 1 got no answer, 1 did not run\n", "\(detailed)")
     }
 
     /// `--base-url http://host:port/` (CI variables often end in `/`) made

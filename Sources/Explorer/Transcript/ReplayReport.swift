@@ -28,6 +28,8 @@ struct ReplayReport {
             return "  " + palette.yellow("updated") + " \(line)  \(step.command)\n" + differences(step, indent: "          ")
         } else if step.passed {
             return "  " + palette.green("ok     ") + " \(line)  \(step.command)\n"
+        } else if step.gotNoAnswer {
+            return "  " + palette.red("ERROR  ") + " \(line)  \(step.command)\n" + differences(step, indent: "          ")
         }
         return "  " + palette.red("FAIL   ") + " \(line)  \(step.command)\n" + differences(step, indent: "          ")
     }
@@ -37,11 +39,13 @@ struct ReplayReport {
         // Not read at all: the error alone ("0 steps: 0 passed, 0 failed" came first).
         if case .broken? = run.failure, run.steps.isEmpty { return ("", problems(run)) }
         var out = ""
-        let failed = run.failedSteps.count
+        let unanswered = run.failedSteps.filter(\.gotNoAnswer).count
+        let failed = run.failedSteps.count - unanswered
         // Steps `--update` rewrote are said so: "9 passed, 0 failed" over three rewritten read as nothing changed.
         let updated = run.steps.filter(\.updated).count
-        out += "\(Self.count(max(run.total, run.steps.count), "step")): \(run.steps.count - failed - updated) passed, "
-            + (updated > 0 ? "\(updated) updated, " : "") + "\(failed) failed" + notRun(run) + "\n"
+        out += "\(Self.count(max(run.total, run.steps.count), "step")): \(run.steps.count - failed - unanswered - updated) passed, "
+            + (updated > 0 ? "\(updated) updated, " : "") + "\(failed) failed"
+            + (unanswered > 0 ? ", " + palette.red("\(unanswered) got no answer") : "") + notRun(run) + "\n"
         if run.rewritten {
             out += rewritten(run)
         } else if run.updateDropped {

@@ -617,6 +617,10 @@ struct Replayer: Sendable {
                 return nil
             }
             if !mismatches.isEmpty, let problem = transport.flatMap({ $0.takeFailure()?.description }) ?? unreachable {
+                // "expected 200 OK, got no HTTP response" and a block for each header and the body: the cause alone.
+                run.gotNoAnswer = true
+                run.mismatches = run.mismatches.filter { if case .error = $0.place { true } else { false } }
+                if run.mismatches.isEmpty { run.mismatches = mismatches }
                 record(run)
                 failure = .runtime("\(path):\(step.line): \(problem)")
                 return nil

@@ -91,6 +91,10 @@ struct StepRun: Sendable {
     var duration: Duration
     /// `--update` wrote a new expectation for this step, which then counts as passed.
     var updated = false
+    /// The step got no answer (nothing listening, a timeout) and the run
+    /// stopped at it: its differences all follow from that, so it is said as
+    /// the error it was, not as a failed step.
+    var gotNoAnswer = false
 
     var passed: Bool { mismatches.isEmpty || updated }
 }
