@@ -377,6 +377,30 @@ import Testing
          "404: body.a: x; query.0: y; z (and 2 more)"),
         // Django REST framework's: each field's first message.
         (#"{"email":["Enter a valid email address."],"non_field_errors":["Unable to log in."]}"#, "404: email: Enter a valid email address.; Unable to log in."),
+        // Each message, nested fields by their place (only the first was said, and a nested one not at all).
+        (#"{"password":["This password is too short.","This password is too common."]}"#,
+         "404: password: This password is too short.; password: This password is too common."),
+        (#"{"address":{"zip":["Enter a valid zip."]}}"#, "404: address.zip: Enter a valid zip."),
+        // simplejwt's code beside `detail`, as beside `message`.
+        (#"{"detail":"Given token not valid for any token type","code":"token_not_valid","messages":[{"message":"Token is invalid"}]}"#,
+         "404 token_not_valid: Given token not valid for any token type"),
+        // Rails' `errors`, a list or fields' messages (it was the bare status, or `errors: …` as if a field).
+        (#"{"errors":{"title":["can't be blank"],"body":["is too short (minimum is 10 characters)"]}}"#,
+         "404: title: can't be blank; body: is too short (minimum is 10 characters)"),
+        (#"{"errors":["Title can't be blank","Body is too short"]}"#, "404: Title can't be blank; Body is too short"),
+        // JSON:API's: each error's detail and where it points.
+        (#"{"errors":[{"status":"422","source":{"pointer":"/data/attributes/title"},"detail":"Title must contain at least three characters."}]}"#,
+         "404: /data/attributes/title: Title must contain at least three characters."),
+        (#"{"errors":[{"title":"Not Found","detail":"Article 7 does not exist"}]}"#, "404: Article 7 does not exist"),
+        // Problem details with their `errors` (ASP.NET's fields, RFC 9457's pointers), a sentence's stop kept single.
+        (#"{"title":"One or more validation errors occurred.","status":400,"errors":{"Email":["The Email field is required."]}}"#,
+         "404: One or more validation errors occurred. Email: The Email field is required."),
+        (##"{"title":"Your request is not valid.","detail":"The request body failed validation.","errors":[{"detail":"must be a positive integer","pointer":"#/age"}]}"##,
+         "404: Your request is not valid. The request body failed validation. #/age: must be a positive integer"),
+        // NestJS's list of messages (it said its generic "Bad Request").
+        (#"{"statusCode":400,"message":["email must be an email","name should not be empty"],"error":"Bad Request"}"#,
+         "404: email must be an email; name should not be empty"),
+        (#"{"timestamp":"2026-11-28T10:00:00Z","status":500,"error":"Internal Server Error","message":"boom","path":"/x"}"#, "404: boom"),
     ])
     func commonShapes(body: String, line: String) throws {
         #expect(ErrorEnvelope.generic.describe(status: 404, body: try JSONParser.parse(body)) == line)

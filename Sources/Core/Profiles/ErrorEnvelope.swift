@@ -1,9 +1,11 @@
 /// How a backend reports errors in a body, and how to say one in one line.
 public enum ErrorEnvelope: Sendable {
     /// A backend we know nothing of: the shapes common frameworks use —
-    /// RFC 9457 problem details (`title`, `detail`), `{"message"}`,
-    /// `{"error": "…"}` or `{"error": {"message"}}`, `{"detail"}` (FastAPI,
-    /// Django REST framework), `{"errors": [{"message"}]}`; a `code` in
+    /// RFC 9457 problem details (`title`, `detail`, `errors`), `{"message"}`
+    /// (a list of them: NestJS), `{"error": "…"}` or `{"error": {"message"}}`,
+    /// `{"detail"}` (FastAPI, Django REST framework), fields' messages
+    /// (Django REST framework, Rails' and ASP.NET's `errors`), JSON:API's
+    /// `{"errors": [{"detail", "source": {"pointer"}}]}`; a `code` in
     /// words beside the message is said too (`401 TOKEN_EXPIRED: …`).
     case generic
     /// A profile file's `errors`: where the message, code and details are,
@@ -16,24 +18,38 @@ public enum ErrorEnvelope: Sendable {
         guard let body else { return nil }
         switch self {
         case .generic:
-            if let detail = body["detail"]?.stringValue.map(Self.shown) {
-                let title = body["title"]?.stringValue.map(Self.shown)
-                return "\(status): " + (title.map { "\($0): \(detail)" } ?? detail)
-            }
-            if case let .array(problems)? = body["detail"], let said = Self.validationProblems(problems) { return "\(status): \(said)" }
-            // OAuth 2's (RFC 6749 5.2): the code, and its description in words (`400 invalid_grant: bad username or password`).
-            if let code = body["error"]?.stringValue, let description = body["error_description"]?.stringValue, !description.isEmpty {
-                return "\(status) \(Self.shown(code)): \(Self.shown(description))"
-            }
-            if let said = Self.fieldMessages(body) { return "\(status): \(said)" }
-            let candidates: [JSONValue?] = [body["message"], body["error"], body["error"]?["message"], body["errors"]?[0]?["message"], body["title"]]
-            // A code in words beside the message (`{"code": "TOKEN_EXPIRED", "message": …}`), as a profile's envelope says it.
+            // A code in words beside the message (`{"code": "TOKEN_EXPIRED", "message": …}`, simplejwt's beside
+            // `detail`), as a profile's envelope says it; a number or a sentence is not a code.
             let code = [body["code"], body["error_code"], body["error"]?["code"]].lazy.compactMap { $0?.stringValue }
                 .first { !$0.isEmpty && !$0.contains(" ") && Int($0) == nil }
-            for candidate in candidates {
-                if let message = candidate?.stringValue, !message.isEmpty, message != code { return "\(status)\(code.map { " \($0)" } ?? ""): \(Self.shown(message))" }
+            // OAuth 2's (RFC 6749 5.2): the code, and its description in words (`400 invalid_grant: bad username or password`).
+            if let oauth = body["error"]?.stringValue, let description = body["error_description"]?.stringValue, !description.isEmpty {
+                return "\(status) \(Self.shown(oauth)): \(Self.shown(description))"
             }
-            return nil
+            let message: String?
+            if let detail = body["detail"]?.stringValue.map(Self.shown) {
+                message = body["title"]?.stringValue.map { Self.joined(Self.shown($0), detail) } ?? detail
+            } else if case let .array(problems)? = body["detail"], let said = Self.validationProblems(problems) {
+                message = said
+            } else if body["errors"] == nil, let said = Self.fieldMessages(body) {
+                message = said
+            } else {
+                // NestJS's `message` is a list of messages.
+                let candidates: [JSONValue?] = [body["message"], body["error"], body["error"]?["message"], body["title"]]
+                message = candidates.lazy.compactMap { candidate -> String? in
+                    if case let .array(items)? = candidate, !items.isEmpty, items.allSatisfy({ $0.stringValue?.isEmpty == false }) {
+                        return Self.firstThree(items.map { Self.shown($0.plainText) })
+                    }
+                    guard let text = candidate?.stringValue, !text.isEmpty, text != code else { return nil }
+                    return Self.shown(text)
+                }.first
+            }
+            // The problems listed beside (RFC 9457's and ASP.NET's `errors`, JSON:API's, Rails'), or alone.
+            let listed = Self.listedErrors(body["errors"])
+            let parts = [message, listed].compactMap { $0 }
+            guard let first = parts.first else { return nil }
+            let said = parts.dropFirst().reduce(first, Self.joined)
+            return "\(status)\(code.map { " \(Self.shown($0))" } ?? ""): \(said)"
         case let .fields(fields):
             // A body not in the profile's envelope (a framework's own 422) still gets its line.
             return fields.describe(status: status, body: body) ?? ErrorEnvelope.generic.describe(status: status, body: body)
@@ -41,20 +57,61 @@ public enum ErrorEnvelope: Sendable {
     }
 
     /// Django REST framework's validation errors, `{"email": ["Enter a valid
-    /// email address."], "non_field_errors": […]}`: each field's first message
-    /// (three at most); nil unless every member is a list of strings.
+    /// email address."], "non_field_errors": […]}`, nested ones as
+    /// `address.zip: …`: every message (three at most, then how many more);
+    /// nil unless every member is a list of strings or such an object.
     static func fieldMessages(_ body: JSONValue) -> String? {
+        fieldMessageList(body, under: nil).map(firstThree)
+    }
+
+    private static func fieldMessageList(_ body: JSONValue, under place: String?) -> [String]? {
         guard case let .object(members) = body, !members.isEmpty else { return nil }
-        let said = members.compactMap { member -> String? in
-            guard case let .array(messages) = member.value, let first = messages.first?.stringValue,
-                  messages.allSatisfy({ $0.stringValue != nil }) else { return nil }
-            // A secret's field holds a message (`"password": ["This password is too short."]`), unless it is
-            // the credential itself, echoed: that is not said (the error line showed it in clear).
-            let said = Self.shown(first, as: member.key)
-            return member.key == "non_field_errors" ? said : "\(member.key): \(said)"
+        var said: [String] = []
+        for member in members {
+            let key = member.key == "non_field_errors" ? nil : place.map { "\($0).\(member.key)" } ?? member.key
+            if case let .array(messages) = member.value, !messages.isEmpty, messages.allSatisfy({ $0.stringValue != nil }) {
+                // A secret's field holds a message (`"password": ["This password is too short."]`), unless it is
+                // the credential itself, echoed: that is not said (the error line showed it in clear).
+                said += messages.map { message in
+                    let text = Self.shown(message.plainText, as: member.key)
+                    return key.map { "\($0): \(text)" } ?? text
+                }
+            } else if let nested = fieldMessageList(member.value, under: key) {
+                said += nested
+            } else {
+                return nil
+            }
         }
-        guard said.count == members.count else { return nil }
-        return firstThree(said)
+        return said
+    }
+
+    /// An `errors` member's problems: a list of messages (Rails), of objects
+    /// with a message and its place (JSON:API's `detail` and
+    /// `source.pointer`, RFC 9457's `pointer`), or fields' messages
+    /// (Rails, ASP.NET); nil when it is none of these.
+    static func listedErrors(_ errors: JSONValue?) -> String? {
+        switch errors {
+        case let .array(items)? where !items.isEmpty:
+            let said = items.compactMap { item -> String? in
+                if let text = item.stringValue { return text.isEmpty ? nil : shown(text) }
+                guard let text = [item["detail"], item["message"], item["msg"], item["title"]].lazy.compactMap({ $0?.stringValue }).first(where: { !$0.isEmpty })
+                else { return nil }
+                let place = [item["source"]?["pointer"], item["source"]?["parameter"], item["pointer"], item["field"], item["path"]]
+                    .lazy.compactMap { $0?.stringValue }.first { !$0.isEmpty }
+                return (place.map { "\($0): " } ?? "") + shown(text)
+            }
+            return said.isEmpty ? nil : firstThree(said)
+        case let .object(fields)?:
+            return fieldMessages(.object(fields))
+        default:
+            return nil
+        }
+    }
+
+    /// Two parts of a message: `Not Found: no task 7`, or after a sentence's
+    /// own stop, `Your request is not valid. The body failed validation.`
+    private static func joined(_ first: String, _ second: String) -> String {
+        first.last.map { ".!?:;".contains($0) } == true ? "\(first) \(second)" : "\(first): \(second)"
     }
 
     /// FastAPI's and pydantic's validation errors, `[{"loc": ["body", "quantity"],
