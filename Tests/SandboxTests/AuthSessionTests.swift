@@ -357,8 +357,10 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
         ]
         for (answer, why) in failures {
             transport.lock.withLock { transport.refresh = answer }
-            await #expect(throws: AuthError.refreshFailed(why)) { try await auth.send(builder.build(method: "GET", path: "/api/users/profile/me", items: [])) }
-            #expect(AuthError.refreshFailed(why).message == "token refresh failed: " + why + still)
+            // The 401 it was to cure is the answer, with why no refresh cured it (it was an error alone, the 401 unseen).
+            let unrefreshed = try await auth.send(builder.build(method: "GET", path: "/api/users/profile/me", items: []))
+            #expect(unrefreshed.response.status == 401 && !unrefreshed.sessionExpired && !unrefreshed.refreshed)
+            #expect(unrefreshed.refusal == "token refresh failed: " + why + still)
             #expect(await auth.tokens?.accessToken == "T0KEN")
             #expect(store.load(key: "linku http://127.0.0.1:9")?.accessToken == "T0KEN")
         }
@@ -499,7 +501,8 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
         let builder = RequestBuilder(baseURL: URL(string: "http://127.0.0.1:9")!)
         try store.save(key: "linku http://127.0.0.1:9", tokens: Tokens(accessToken: "OLD-ACCESS", refreshToken: "OLD-REFRESH", userJSON: nil))
         let auth = AuthSession(profile: .linku, builder: builder, transport: HalfAnswer(), store: store)
-        await #expect(throws: AuthError.self) { try await auth.send(builder.build(method: "GET", path: "/api/users/profile/me", items: [])) }
+        let half = try await auth.send(builder.build(method: "GET", path: "/api/users/profile/me", items: []))
+        #expect(half.response.status == 401 && half.refusal?.hasPrefix("token refresh failed: ") == true)
         let kept = await auth.tokens
         #expect(kept?.refreshToken == "NEW-REFRESH" && kept?.accessToken == "OLD-ACCESS")
     }

@@ -40,8 +40,9 @@ public struct Exchange: Sendable {
     /// kept for this session only: the token store could not be written.
     public var storeWarning: String?
     /// Why the line failed though an answer came: a login answered 200
-    /// without the token where the profile says. The answer is shown (it
-    /// was not: a replay said "no HTTP response", hiding the new shape).
+    /// without the token where the profile says (the answer is shown: a
+    /// replay said "no HTTP response", hiding the new shape), or a 401 whose
+    /// refresh failed (not refused: the login stays).
     public var refusal: String?
 
     public init(request: PreparedRequest, response: ReceivedResponse, refreshed: Bool = false,
@@ -390,7 +391,14 @@ public actor AuthSession {
             return exchange
         }
         // The line's --timeout bounds its refresh too.
-        var renewal = try await renew(after: usedToken, timeout: typed.timeout)
+        var renewal: Renewal
+        do { renewal = try await renew(after: usedToken, timeout: typed.timeout) } catch let failed as AuthError {
+            // A refresh that failed (a 502, an answer without the token): the 401 it was to cure is shown, with
+            // why it was not (the 401 was lost behind the refresh's error line, its body and message unseen).
+            var unrefreshed = Exchange(request: first, response: response, duration: ContinuousClock.now - start)
+            unrefreshed.refusal = failed.message
+            return unrefreshed
+        }
         guard renewal != .none, var fresh = tokens?.accessToken else {
             var expired = Exchange(request: first, response: response, sessionExpired: true, duration: ContinuousClock.now - start)
             expired.refreshRefusal = lastRefusal

@@ -683,6 +683,8 @@ actor Interpreter {
             let why = exchange.refreshRefusal.map { " (\($0))" } ?? ""
             return .exchange(exchange, note: "session expired\(why), please log in", view: view)
         }
+        // A 401 whose refresh failed: said as the line's error, under the answer.
+        if let refusal = exchange.refusal, note == nil { return .exchange(exchange, note: refusal, view: view) }
         // Drift from the catalog's model is said under the body, one line per problem.
         var lines = note.map { [$0] } ?? []
         if exchange.tokenWithheld { lines.append(session.scope.withheldNote(for: exchange.request.url)) }
