@@ -542,9 +542,14 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
             """, file: "oauth.yaml")
         let transport = TokenEndpoint()
         let builder = RequestBuilder(baseURL: URL(string: "http://127.0.0.1:9")!)
-        let auth = AuthSession(profile: file.profile, builder: builder, transport: transport, store: MemoryTokenStore())
+        let store = MemoryTokenStore()
+        let auth = AuthSession(profile: file.profile, builder: builder, transport: transport, store: store)
         let login = try await auth.login(email: "ann", password: "p&w")
         #expect(login.response.status == 200 && login.refreshWarning == nil)
+        // No user in the answer: the prompt names whom `login` was given, in the next run too (it named nobody).
+        let named = await auth.userName
+        let kept = await AuthSession(profile: file.profile, builder: builder, transport: transport, store: store).userName
+        #expect(named == "ann" && kept == "ann")
         let me = try await auth.send(builder.build(method: "GET", path: "/me", items: []))
         #expect(me.refreshed && me.response.status == 200)
         let form = "application/x-www-form-urlencoded; charset=utf-8 "

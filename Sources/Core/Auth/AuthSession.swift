@@ -119,8 +119,9 @@ public actor AuthSession {
 
     /// The logged-in user's display name from the login answer.
     public var userName: String? {
-        guard let user = tokens?.user else { return nil }
-        return profile.auth.flatMap { user[$0.userNameField]?.plainText } ?? user["email"]?.plainText
+        // A login answer with no user (an OAuth 2 token endpoint's): the email it was given, as `login` said it.
+        guard let user = tokens?.user else { return tokens?.email }
+        return profile.auth.flatMap { user[$0.userNameField]?.plainText } ?? user["email"]?.plainText ?? tokens?.email
     }
 
     public var isLoggedIn: Bool { tokens != nil }
