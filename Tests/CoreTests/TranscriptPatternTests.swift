@@ -123,6 +123,24 @@ import Testing
         #expect(back.match("a {{b}} c", bound: { _ in nil }) != nil)
     }
 
+    /// A literal `{` just before a pattern (a braced GUID, `{` then an escape
+    /// code, a GraphQL query's `{` at a line's end) was written `{{{uuid}}}`,
+    /// which reads as `{{` opening `{uuid`: the recording did not parse.
+    @Test func aBraceBeforeAPatternIsWrittenSoItReadsBack() throws {
+        let cases: [(PatternText, String)] = [
+            (PatternText([.literal("{"), .pattern(.init(.uuid)), .literal("}")]), "{123e4567-e89b-12d3-a456-426614174000}"),
+            (PatternText([.literal("{{"), .pattern(.init(.timestamp)), .literal("}")]), "{{2024-01-05T09:00:00Z}"),
+            (PatternText.literal("{\u{1B}[31m}"), "{\u{1B}[31m}"),
+            (PatternText.literal("{\n}"), "{\n}"),
+        ]
+        for (text, live) in cases {
+            let written = text.description
+            let back = try PatternText.parse(written)
+            #expect(back.match(live, bound: { _ in nil }) != nil, "\(written)")
+        }
+        #expect(PatternText([.literal("{"), .pattern(.init(.uuid)), .literal("}")]).description == #"{{/\{/}}{{uuid}}}"#)
+    }
+
     @Test func unclosedPatternSaysWhere() {
         #expect(throws: PatternText.SyntaxError(offset: 4, reason: "'{{' is not closed by '}}' on its line (a literal '{{' is written {{/\\{\\{/}})")) {
             try PatternText.parse("abc {{integer")

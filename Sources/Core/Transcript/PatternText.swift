@@ -93,24 +93,39 @@ public struct PatternText: Sendable, Equatable, CustomStringConvertible {
     /// pattern that matches it (`{{/\x{1B}/}}`): in the file as it came, it
     /// cleared the screen of whoever read the transcript with `cat`.
     public var description: String {
-        pieces.map { piece in
+        var out = ""
+        /// A pattern after a literal `{` (`{{{uuid}}}` of a braced GUID, `{` then an escape code) is read as
+        /// `{{` opening `{uuid`: that brace is written as the pattern matching it, `{{/\{/}}`.
+        func append(pattern: String) {
+            if out.hasSuffix("{") {
+                out.removeLast()
+                out += Self.escapedBrace.description
+            }
+            out += pattern
+        }
+        for piece in pieces {
             switch piece {
             case let .literal(text):
                 let braced = Self.escapingBraces(text)
-                guard braced.unicodeScalars.contains(where: Self.isControl) else { return braced }
-                var out = ""
+                guard braced.unicodeScalars.contains(where: Self.isControl) else {
+                    out += braced
+                    continue
+                }
                 for scalar in braced.unicodeScalars {
                     if Self.isControl(scalar) {
-                        out += TranscriptPattern(.regex("\\x{" + String(scalar.value, radix: 16, uppercase: true) + "}")).description
+                        append(pattern: TranscriptPattern(.regex("\\x{" + String(scalar.value, radix: 16, uppercase: true) + "}")).description)
                     } else {
                         out.unicodeScalars.append(scalar)
                     }
                 }
-                return out
-            case let .pattern(pattern): return pattern.description
+            case let .pattern(pattern): append(pattern: pattern.description)
             }
-        }.joined()
+        }
+        return out
     }
+
+    /// What a literal `{` just before a pattern is written as.
+    static let escapedBrace = TranscriptPattern(.regex(#"\{"#))
 
     /// Each `{{` as the pattern that matches it, found by code point: one
     /// whose second brace carries a combining mark (`{{\u{301}`) is one
