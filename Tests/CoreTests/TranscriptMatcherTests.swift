@@ -87,6 +87,17 @@ import Testing
             == ["body .a: expected {{n}} (5), got 6", #"body .b: expected {{s}} ("abc"), got "x""#, "body .c: expected {{t}} (true), got false"])
     }
 
+    /// A number's variable written bare expects the number: the string
+    /// "123456" where the recording had 123456 passed (and the mock that
+    /// served it as a string passed its own replay). A bare word's variable
+    /// still takes the string it stands for.
+    @Test func aNumbersVariableWrittenBareExpectsANumber() throws {
+        var matcher = TranscriptMatcher(variables: ["id": "123456", "money": "19.990", "s": "abc"])
+        #expect(try mismatches(#"{"a": {{id}}, "b": {{money}}, "c": {{s}}}"#, #"{"a": "123456", "b": "19.990", "c": "abc"}"#, matcher: &matcher)
+            == ["body .a: expected {{id}} (123456), got \"123456\"", "body .b: expected {{money}} (19.990), got \"19.990\""])
+        #expect(try mismatches(#"{"a": {{id}}, "b": {{money}}}"#, #"{"a": 123456, "b": 19.99}"#, matcher: &matcher).isEmpty)
+    }
+
     /// Integers past a double's precision (64-bit ids) are compared by their digits.
     @Test func longIntegersAreComparedExactly() throws {
         #expect(try mismatches(#"{"big": 12345678901234567891}"#, #"{"big": 12345678901234567890}"#)

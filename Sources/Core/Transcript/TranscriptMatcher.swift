@@ -266,9 +266,14 @@ public struct TranscriptMatcher: Sendable {
                     if !capture.isEqual(to: actual) { differ("\(pattern) (\(shown(capture.value)))") }
                 } else if let text = variable(name) {
                     // As the value it stands for: a captured id `5` was shown `("5")`, as if a string were expected.
-                    let shownText = (try? JSONParser.parse(text)).map { if case .string = $0 { false } else { Self.isScalar($0) } } == true
-                        ? text : JSONPrinter.quote(text)
-                    if actual.plainText != text || !Self.isScalar(actual) { differ("\(pattern) (\(shownText))") }
+                    let value = (try? JSONParser.parse(text)).flatMap { parsed -> JSONValue? in
+                        if case .string = parsed { return nil }
+                        return Self.isScalar(parsed) ? parsed : nil
+                    }
+                    // Written bare, a number's (or a boolean's) reference expects that value, as JSON compares it: a
+                    // string "123456" where the recording had 123456 passed (a mock serving it as a string too).
+                    let differs = value.map { $0 != actual } ?? (actual.plainText != text || !Self.isScalar(actual))
+                    if differs { differ("\(pattern) (\(value == nil ? JSONPrinter.quote(text) : text))") }
                 } else {
                     differ("\(pattern), but nothing is bound to '\(name)' yet" + nearest(name))
                 }
