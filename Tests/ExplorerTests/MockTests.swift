@@ -50,6 +50,18 @@ import Testing
 
     /// The acceptance test of issue 16: every transcript of a backend replays
     /// green against the mock of its folder, in scenario mode, each pinned in turn.
+    /// A captured number the mock serves again is the number as written:
+    /// a price 19.990, 1e400 and an id past 64 bits were served as strings
+    /// (only what fitted an Int was a number).
+    @Test func aCapturedNumberIsServedAsTheNumberItWas() {
+        let bindings = MockDerivation.bindings(["money": "19.990", "huge": "1e400", "big": "12345678901234567890", "n": "5",
+                                                "zip": "007", "word": "abc", "quoted": "42"], strings: ["quoted"])
+        #expect(bindings["money"] == .number("19.990") && bindings["huge"] == .number("1e400"))
+        #expect(bindings["big"] == .number("12345678901234567890") && bindings["n"] == .number("5"))
+        // Not JSON numbers as written, or captured from a string: strings.
+        #expect(bindings["zip"] == .string("007") && bindings["word"] == .string("abc") && bindings["quoted"] == .string("42"))
+    }
+
     @Test(arguments: backends)
     func everySessionReplaysGreenAgainstTheMock(backend: String) async throws {
         let folder = (Self.sessions as NSString).appendingPathComponent(backend)

@@ -10,6 +10,15 @@ public enum JSONValue: Sendable, Equatable {
     /// Members in their original order. Duplicate keys are kept as sent.
     case object([(key: String, value: JSONValue)])
 
+    /// `text` as the JSON number it is as written (`19.990`, `1e400`, an id
+    /// past 64 bits), else nil: a value that came as text (a query's, a
+    /// captured variable's) given back as the number it was.
+    public static func number(written text: String) -> JSONValue? {
+        guard let first = text.utf8.first, first == UInt8(ascii: "-") || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")),
+              case let .number(number)? = try? JSONParser.parse(text), number == text else { return nil }
+        return .number(number)
+    }
+
     /// Equal as JSON: numbers by their exact value (`8` is `8.0` and `0.8e1`,
     /// `-0` is `0`; `1e400` is not `2e400`, nor `1.0000000000000000000001`
     /// `1`, as they were as doubles), strings and keys by their code points

@@ -231,7 +231,8 @@ enum MockDerivation {
         var values: [String: JSONValue] = [:]
         let base = MockDerivation.base
         for (name, text) in variables where name != "base_url" && name != PatternText.socketBaseVariable && name != "profile" {
-            let number = strings.contains(name) ? nil : Int(text).map(JSONValue.int)
+            // A number as written (a price 19.990, 1e400, an id past 64 bits were served as strings).
+            let number = strings.contains(name) ? nil : JSONValue.number(written: text)
             values[name] = number ?? .string(text.replacingOccurrences(of: base, with: MockRequest.base))
         }
         return values

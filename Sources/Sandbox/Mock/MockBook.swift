@@ -82,7 +82,8 @@ final class MockBook: @unchecked Sendable {
         private static func typed(_ value: JSONValue, like held: JSONValue) -> JSONValue {
             switch (held, value) {
             case (.string, .number): .string(value.plainText)
-            case (.number, let .string(text)): Int(text).map(JSONValue.int) ?? value
+            // Any JSON number, as written: a price 19.990, 1e400 or an id past 64 bits stayed a string.
+            case (.number, let .string(text)): JSONValue.number(written: text) ?? value
             default: value
             }
         }
