@@ -34,6 +34,9 @@ public enum Charset {
 
     private static let encodings: [String: String.Encoding] = [
         "iso-8859-1": .isoLatin1, "iso_8859-1": .isoLatin1, "latin1": .isoLatin1, "l1": .isoLatin1,
+        // Python's names (`charset=latin-1` from a Python server was no charset at all) and the WHATWG labels.
+        "latin-1": .isoLatin1, "iso8859-1": .isoLatin1, "iso88591": .isoLatin1, "cp819": .isoLatin1, "ibm819": .isoLatin1,
+        "iso-ir-100": .isoLatin1, "csisolatin1": .isoLatin1, "x-cp1252": .windowsCP1252, "latin-2": .isoLatin2, "iso8859-2": .isoLatin2,
         "windows-1252": .windowsCP1252, "cp1252": .windowsCP1252, "shift_jis": .shiftJIS, "sjis": .shiftJIS,
         "euc-jp": .japaneseEUC, "utf-16": .utf16, "utf-16le": .utf16LittleEndian, "utf-16be": .utf16BigEndian,
         "iso-8859-2": .isoLatin2, "latin2": .isoLatin2, "windows-1250": .windowsCP1250, "windows-1251": .windowsCP1251,
