@@ -284,6 +284,17 @@ import Testing
         #expect(Redactor.redact(header: HTTPHeader(name: "Authorization", value: "Basic dTpw")).value == "Basic <hidden: 4 characters>")
     }
 
+    /// JSON nested past the parser's depth is explorer's limit, said as
+    /// such: it was "not valid JSON", blaming a server whose body was valid.
+    @Test func jsonTooDeepIsSaidAsExplorersLimit() {
+        let deep = Array(String(repeating: "[", count: 1000).utf8) + Array(String(repeating: "]", count: 1000).utf8)
+        let (_, err) = plain.render(exchange(200, "OK", type: "application/json", body: deep))
+        let (out, _) = plain.render(exchange(200, "OK", type: "application/json", body: deep))
+        let said = out + err
+        #expect(said.contains("warning: the body nests JSON deeper than 512 levels, more than explorer reads; shown as text"), "\(said.prefix(300))")
+        #expect(!said.contains("not valid JSON"))
+    }
+
     /// Text in the charset it declares: a Latin-1 page was "binary body".
     @Test func textIsShownInItsDeclaredCharset() {
         let (out, _) = plain.render(exchange(200, "OK", type: "text/plain; charset=ISO-8859-1", body: [0x63, 0x61, 0x66, 0xE9, 0x0A]))
