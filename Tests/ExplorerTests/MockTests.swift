@@ -840,7 +840,7 @@ extension MockTests {
         try await Self.withTranscript("edited", text) { file in
             let loaded = await MockCommand.load([file])
             #expect(loaded.problems.isEmpty && loaded.scripts.first?.steps.count == 1)
-            #expect(loaded.notes.count == 2 && loaded.notes[0].hasSuffix("edited.transcript:9: the last response is not JSON, where its recording has "
+            #expect(loaded.notes.count == 2 && loaded.notes[0].hasSuffix("edited.transcript:9: the last response has no body, where its recording has "
                                                                           + "no error; it is not served")
                     && loaded.notes[1].contains("edited.transcript:12: unknown variable {{item_id}}"), "\(loaded.notes)")
         }

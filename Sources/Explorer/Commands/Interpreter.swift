@@ -781,6 +781,8 @@ actor Interpreter {
     /// Why `show .path` or `capture` has no JSON to read.
     private func notJSON(_ response: ReceivedResponse) -> Outcome {
         if lastFrame == nil, !response.isReadableWhole { return .failure(OutcomeText.tooLargeToRead(response), .usage) }
+        // A 204, or a 200 whose JSON type came with no body: "not JSON" sent the reader looking for what it was.
+        if lastFrame == nil, response.bodySize == 0 { return .failure("the last response has no body", .usage) }
         return .failure("the last response is not JSON", .usage)
     }
 
