@@ -141,6 +141,16 @@ import Testing
         #expect(try JSONPath.parse(".").evaluate(body).get() == body)
     }
 
+    /// jq's quoted keys after a dot: `.""` was "unexpected '\"'", and a
+    /// jq user's `."a.b"` read as two keys.
+    @Test func aKeyQuotedAfterADotIsOneKey() throws {
+        let odd = try JSONParser.parse(#"{"": "empty", "a.b": {"c d": 1}, "a": {"b": 2}}"#)
+        #expect(try JSONPath.parse(#"."""#).evaluate(odd).get() == .string("empty"))
+        #expect(try JSONPath.parse(#"."a.b"."c d""#).evaluate(odd).get() == .int(1))
+        #expect(try JSONPath.parse(".a.b").evaluate(odd).get() == .int(2))
+        #expect(throws: JSONPath.ParseError.self) { try JSONPath.parse(#"."open"#) }
+    }
+
     @Test func explainsMisses() throws {
         guard case let .failure(e1) = try JSONPath.parse(".tasks[5]").evaluate(body) else { Issue.record("found"); return }
         #expect(e1.message == ".tasks has 2 elements, no index 5")

@@ -29,19 +29,23 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
         } else if i < chars.count, chars[i] == "." {
             i += 1
         }
+        /// A `"key"` (past its opening quote), `\` escaping the next character.
+        func quotedKey() throws(ParseError) -> String {
+            var key = ""
+            while i < chars.count, chars[i] != "\"" {
+                if chars[i] == "\\", i + 1 < chars.count { i += 1 }
+                key.append(chars[i]); i += 1
+            }
+            guard i < chars.count else { throw ParseError(offset: i, reason: "unterminated quoted key") }
+            i += 1
+            return key
+        }
         while i < chars.count {
             if chars[i] == "[" {
                 i += 1
                 if i < chars.count, chars[i] == "\"" {
                     i += 1
-                    var key = ""
-                    while i < chars.count, chars[i] != "\"" {
-                        if chars[i] == "\\", i + 1 < chars.count { i += 1 }
-                        key.append(chars[i]); i += 1
-                    }
-                    guard i < chars.count else { throw ParseError(offset: i, reason: "unterminated quoted key") }
-                    i += 1
-                    components.append(.key(key))
+                    components.append(.key(try quotedKey()))
                 } else {
                     let start = i
                     if i < chars.count, chars[i] == "-" { i += 1 }
@@ -57,6 +61,12 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
                 if chars[i] == "." {
                     if components.isEmpty && i == 0 { i += 1; continue }
                     i += 1
+                }
+                // jq's `."a.b"` and `.""`: a key that is no name, quoted after the dot.
+                if i < chars.count, chars[i] == "\"" {
+                    i += 1
+                    components.append(.key(try quotedKey()))
+                    continue
                 }
                 let start = i
                 while i < chars.count, isIdent(chars[i]) { i += 1 }
