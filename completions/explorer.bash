@@ -163,7 +163,7 @@ _explorer() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(--offline --version -h --help)
+    local -a non_repeating_flags=(--offline --stop-on-error --version -h --help)
     local -a repeating_options=(-c)
     local -a non_repeating_options=(--base-url --profile --env --color --record --spec --verify --cert --cert-key)
     __explorer_offer_flags_options 0
@@ -227,7 +227,7 @@ _explorer() {
 
 _explorer_repl() {
     repeating_flags=()
-    non_repeating_flags=(--offline --version -h --help)
+    non_repeating_flags=(--offline --stop-on-error --version -h --help)
     repeating_options=(-c)
     non_repeating_options=(--base-url --profile --env --color --record --spec --verify --cert --cert-key)
     __explorer_offer_flags_options 0
@@ -276,7 +276,7 @@ _explorer_repl() {
 
 _explorer_run() {
     repeating_flags=()
-    non_repeating_flags=(--offline --version -h --help)
+    non_repeating_flags=(--offline --stop-on-error --version -h --help)
     repeating_options=()
     non_repeating_options=(--base-url --profile --env --color --record --spec --verify --cert --cert-key)
     __explorer_offer_flags_options 1

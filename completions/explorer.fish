@@ -20,12 +20,12 @@ function __explorer_parse_tokens -S
     set -l unparsed_tokens (__explorer_tokens -pc)
     switch $unparsed_tokens[1]
     case 'explorer'
-        __explorer_parse_subcommand 0 'base-url=' 'profile=' 'env=' 'offline' 'color=' 'record=' 'spec=' 'verify=' 'cert=' 'cert-key=' 'c=+' 'version' 'h/help'
+        __explorer_parse_subcommand 0 'base-url=' 'profile=' 'env=' 'offline' 'stop-on-error' 'color=' 'record=' 'spec=' 'verify=' 'cert=' 'cert-key=' 'c=+' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'repl'
-            __explorer_parse_subcommand 0 'base-url=' 'profile=' 'env=' 'offline' 'color=' 'record=' 'spec=' 'verify=' 'cert=' 'cert-key=' 'c=+' 'version' 'h/help'
+            __explorer_parse_subcommand 0 'base-url=' 'profile=' 'env=' 'offline' 'stop-on-error' 'color=' 'record=' 'spec=' 'verify=' 'cert=' 'cert-key=' 'c=+' 'version' 'h/help'
         case 'run'
-            __explorer_parse_subcommand 1 'base-url=' 'profile=' 'env=' 'offline' 'color=' 'record=' 'spec=' 'verify=' 'cert=' 'cert-key=' 'version' 'h/help'
+            __explorer_parse_subcommand 1 'base-url=' 'profile=' 'env=' 'offline' 'stop-on-error' 'color=' 'record=' 'spec=' 'verify=' 'cert=' 'cert-key=' 'version' 'h/help'
         case 'sandbox'
             __explorer_parse_subcommand 0 'profile=' 'host=' 'port=' 'db=' 'token-ttl=' 'latency=' 'error-rate=' 'cut-body-rate=' 'ws-drop-after=' 'fault-seed=' 'version' 'h/help'
         case 'mock'
@@ -103,6 +103,7 @@ complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_opti
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer" profile' -l 'profile' -d 'Backend profile: built in (levelup, linku, nova, posture, generic), a profile file\'s name (explorer profiles lists them) or its path. Default: linku for the sandbox, generic for --base-url or --spec.' -rfka '(__explorer_custom_completion ---completion -- --profile (count (__explorer_tokens -pc)) (__explorer_tokens -tC))'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer" env' -l 'env' -d 'The profile file\'s environment whose base URL to use (default: its default-environment).' -rfka ''
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer" offline' -l 'offline' -d 'Print each request instead of sending it.'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer" stop-on-error' -l 'stop-on-error' -d 'In a script, -c lines or piped lines: stop at the first line that fails, as sh -e does (the rest are not run).'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer" color' -l 'color' -d 'Colour output: auto (a terminal without NO_COLOR, the default), always or never.' -rfka 'auto always never'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer" record' -l 'record' -d 'Record the session, from the first line, as a transcript in this new file.' -rF
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer" spec' -l 'spec' -d 'An OpenAPI 3.0/3.1 or Swagger 2.0 document (JSON or YAML) for the catalog; its first server is the base URL when --base-url is not given.' -rF
@@ -125,6 +126,7 @@ complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_opti
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" profile' -l 'profile' -d 'Backend profile: built in (levelup, linku, nova, posture, generic), a profile file\'s name (explorer profiles lists them) or its path. Default: linku for the sandbox, generic for --base-url or --spec.' -rfka '(__explorer_custom_completion ---completion repl -- --profile (count (__explorer_tokens -pc)) (__explorer_tokens -tC))'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" env' -l 'env' -d 'The profile file\'s environment whose base URL to use (default: its default-environment).' -rfka ''
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" offline' -l 'offline' -d 'Print each request instead of sending it.'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" stop-on-error' -l 'stop-on-error' -d 'In a script, -c lines or piped lines: stop at the first line that fails, as sh -e does (the rest are not run).'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" color' -l 'color' -d 'Colour output: auto (a terminal without NO_COLOR, the default), always or never.' -rfka 'auto always never'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" record' -l 'record' -d 'Record the session, from the first line, as a transcript in this new file.' -rF
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer repl" spec' -l 'spec' -d 'An OpenAPI 3.0/3.1 or Swagger 2.0 document (JSON or YAML) for the catalog; its first server is the base URL when --base-url is not given.' -rF
@@ -138,6 +140,7 @@ complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_opti
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" profile' -l 'profile' -d 'Backend profile: built in (levelup, linku, nova, posture, generic), a profile file\'s name (explorer profiles lists them) or its path. Default: linku for the sandbox, generic for --base-url or --spec.' -rfka '(__explorer_custom_completion ---completion run -- --profile (count (__explorer_tokens -pc)) (__explorer_tokens -tC))'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" env' -l 'env' -d 'The profile file\'s environment whose base URL to use (default: its default-environment).' -rfka ''
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" offline' -l 'offline' -d 'Print each request instead of sending it.'
+complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" stop-on-error' -l 'stop-on-error' -d 'In a script, -c lines or piped lines: stop at the first line that fails, as sh -e does (the rest are not run).'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" color' -l 'color' -d 'Colour output: auto (a terminal without NO_COLOR, the default), always or never.' -rfka 'auto always never'
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" record' -l 'record' -d 'Record the session, from the first line, as a transcript in this new file.' -rF
 complete -c 'explorer' -n '__explorer_should_offer_completions_for_flags_or_options "explorer run" spec' -l 'spec' -d 'An OpenAPI 3.0/3.1 or Swagger 2.0 document (JSON or YAML) for the catalog; its first server is the base URL when --base-url is not given.' -rF

@@ -12,7 +12,7 @@ import Testing
         ["--base-url", "http://127.0.0.1:8080"], ["--base-url=https://api.example.com/v1"], ["--base-url", "not a url"],
         ["--base-url", "-c"], ["--base-url"], ["--base-url="], ["--base-url", ":3000"], ["--base-url=localhost:8080/api"],
         ["--profile", "nova"], ["--profile=linku"], ["--profile", ""], ["--profile="], ["--env", "staging"], ["--env=dev"], ["--env="],
-        ["--offline"], ["--offline=true"],
+        ["--offline"], ["--offline=true"], ["--stop-on-error"], ["--stop-on-error=yes"],
         ["--color", "never"], ["--color=always"], ["--color", "purple"], ["--color", "auto"],
         ["--record", "s.transcript"], ["--record=a=b.transcript"], ["--record="], ["--spec", "api.yaml"], ["--spec="],
         ["-c", "get /x"], ["-c", "login alice secret"], ["-c", "-v"], ["-c", ""], ["-c"], ["-c=get"], ["-cget"],

@@ -245,6 +245,30 @@ def test_an_answer_that_fails_names_its_line_like_any_other_failure(tmp_path):
     assert lines[1] == f"{path}:4: error: unknown command 'not-a-command' (type help for the list)"
 
 
+def test_stop_on_error_ends_a_script_at_its_first_failure_and_c_lines_are_named(tmp_path):
+    """A script ran every line after a failed one: a missing secret's `auth`
+    line failed, and the next request went out without it. --stop-on-error
+    stops there, as sh -e does; several -c lines name the failing one."""
+    env = isolated_env(tmp_path)
+    env.pop("EXPLORER_SECRET_ZZ", None)
+    script = tmp_path / "s.txt"
+    script.write_text("get /api/banners\n# the token\nauth bearer {{secret:zz}}\n\nget /api/users/profile/me\nget /api/banners\n")
+    stopped = run_explorer(["run", str(script), "--stop-on-error"], env=env, cwd=tmp_path, stdin=subprocess.DEVNULL)
+    assert stopped.returncode == 3
+    assert stopped.stderr.splitlines()[-1] == f"stopped at {script}:3 (--stop-on-error): 2 lines not run", stopped.stderr
+    assert "401" not in stopped.stdout + stopped.stderr, "the request after it was not sent"
+    # Without it every line runs, as before.
+    ran = run_explorer(["run", str(script)], env=env, cwd=tmp_path, stdin=subprocess.DEVNULL)
+    assert f"{script}:5: error: 401" in ran.stderr
+    lines = run_explorer(["--stop-on-error", "-c", "get /api/banners", "-c", "get /api/nope", "-c", "get /api/banners"],
+                         env=env, cwd=tmp_path)
+    assert lines.returncode == 3
+    assert lines.stderr.startswith("-c 2: error: 404") and lines.stderr.endswith("stopped at -c 2 (--stop-on-error): 1 line not run\n"), lines.stderr
+    piped = run_explorer(["--stop-on-error"], input="get /api/nope\nget /api/banners\n", env=env, cwd=tmp_path)
+    assert piped.stderr.endswith("stopped at stdin:1 (--stop-on-error): the lines after it not run\n"), piped.stderr
+    assert piped.stdout.count("HTTP/1.1 ") == 1, piped.stdout
+
+
 def test_a_built_in_profile_names_its_deployments(tmp_path):
     # Issue 13: the seeds list LinkU's and Nova's base URLs per environment
     # (and posture's and Level Up's production); --env picks one. The

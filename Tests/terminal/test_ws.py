@@ -880,7 +880,7 @@ def test_a_socket_url_or_peer_the_client_cannot_use_is_said_in_plain_words(socke
     result = run_explorer(["--base-url", "http://127.0.0.1:9"] + [a for line in lines for a in ("-c", line)], env=isolated_env(tmp_path), timeout=60)
     errors = result.stderr.splitlines()
     assert len(errors) == 4 and "hunter2" not in result.stderr, result.stderr
-    assert errors[0] == ("error: 'ws://alice:…@127.0.0.1:9/x' has a user:password@ in it, which the WebSocket client does not send; "
+    assert errors[0] == ("-c 1: error: 'ws://alice:…@127.0.0.1:9/x' has a user:password@ in it, which the WebSocket client does not send; "
                          "use `auth basic USER:PASSWORD` or an Authorization: header")
     assert "names an IPv6 address" in errors[1], errors[1]
     assert errors[2].endswith(": the server reset the connection"), errors[2]

@@ -135,6 +135,9 @@ struct ConnectionOptions: ParsableArguments {
     @Flag(name: .long, help: "Print each request instead of sending it.")
     var offline = false
 
+    @Flag(name: .long, help: "In a script, -c lines or piped lines: stop at the first line that fails, as sh -e does (the rest are not run).")
+    var stopOnError = false
+
     @Option(name: .long, help: "Colour output: auto (a terminal without NO_COLOR, the default), always or never.")
     var color: ColorMode?
 
@@ -150,15 +153,16 @@ struct ConnectionOptions: ParsableArguments {
 
     /// What these options say, as a value the rest of the program reads.
     var settings: ConnectionSettings {
-        ConnectionSettings(baseURL: baseURL, profile: profile, env: env, offline: offline, color: color, record: record, spec: spec,
-                           tls: tls.settings)
+        ConnectionSettings(baseURL: baseURL, profile: profile, env: env, offline: offline, stopOnError: stopOnError, color: color,
+                           record: record, spec: spec, tls: tls.settings)
     }
 
     /// These options, taking the ones given before the subcommand's name
     /// (`explorer --base-url URL run FILE`) where none is given after it.
     func given(over parent: ConnectionOptions) -> ConnectionSettings {
         ConnectionSettings(baseURL: baseURL ?? parent.baseURL, profile: profile ?? parent.profile, env: env ?? parent.env,
-                           offline: offline || parent.offline, color: color ?? parent.color, record: record ?? parent.record,
+                           offline: offline || parent.offline, stopOnError: stopOnError || parent.stopOnError,
+                           color: color ?? parent.color, record: record ?? parent.record,
                            spec: spec ?? parent.spec, tls: tls.settings.given(over: parent.tls.settings))
     }
 
@@ -169,6 +173,7 @@ struct ConnectionOptions: ParsableArguments {
     /// others by name (`refuse(_:except:)`).
     var givenNames: [String] {
         [baseURL.map { _ in "--base-url" }, profile.map { _ in "--profile" }, env.map { _ in "--env" }, offline ? "--offline" : nil,
+         stopOnError ? "--stop-on-error" : nil,
          color.map { _ in "--color" }, record.map { _ in "--record" }, spec.map { _ in "--spec" }].compactMap { $0 } + tls.settings.givenNames
     }
 
@@ -184,6 +189,8 @@ struct ConnectionSettings: Equatable {
     var profile: String?
     var env: String?
     var offline = false
+    /// `--stop-on-error`: a script's first failed line ends it.
+    var stopOnError = false
     var color: ColorMode?
     var record: String?
     var spec: String?
@@ -285,10 +292,12 @@ struct Start: ParsableCommand {
         }
         guard !commands.isEmpty else { session.finish(controller.script(StandardInputLines(), name: "stdin")) }
         var status = ExitStatus.ok
-        for command in commands {
-            let result = controller.step(command)
+        for (index, command) in commands.enumerated() {
+            // Of several, a failed one is named (`-c 2: error: …`), as a script's line is.
+            let location = commands.count > 1 ? "-c \(index + 1)" : nil
+            let result = controller.step(command, location: location)
             status = max(status, result.status)
-            if result.exit { break }
+            if result.exit || controller.stopsAfter(result.status, at: location ?? "-c", left: commands.count - index - 1) { break }
         }
         session.finish(status)
     }

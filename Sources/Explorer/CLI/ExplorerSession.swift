@@ -117,6 +117,7 @@ final class ExplorerSession {
         let controller = SessionController(interpreter: interpreter, renderer: renderer,
                                            terminal: terminal, offline: options.offline,
                                            target: live.sandbox != nil ? .sandbox : .url(live.baseURL.absoluteString))
+        controller.stopsOnError = options.stopOnError
         var chosenPath: String?
         if let file, let given = options.profile {
             let path = ProfileLookup(environment: environment).file(named: given) ?? given

@@ -115,9 +115,9 @@ struct QuickArguments {
                 name = String(word[..<equals])
                 value = String(word[word.index(after: equals)...])
             }
-            if name == "--offline" {
+            if name == "--offline" || name == "--stop-on-error" {
                 guard value == nil, seen.insert(name).inserted else { return nil }
-                connection.offline = true
+                if name == "--offline" { connection.offline = true } else { connection.stopOnError = true }
                 continue
             }
             guard name == "-c" || name == "--color" || Self.field(name) != nil else { return nil }

@@ -37,6 +37,8 @@ final class SessionController {
     var profileFile: (path: String, name: String, byPath: Bool, environment: String?, secrets: [String: String], spec: String?)?
     /// Moves the session to another environment of its profile file (`env`); nil without one.
     var environments: EnvironmentSwitcher?
+    /// `--stop-on-error`: the first line of a script (a file, `-c` lines, a pipe) that fails ends it.
+    var stopsOnError = false
     /// Where `{{secret:NAME}}` in a typed line looks first (`EXPLORER_SECRET_NAME`).
     var environment: [String: String] = Surroundings.current.environment
 
@@ -662,7 +664,7 @@ final class SessionController {
             guard let line = scriptLine(line) else { continue }
             let result = step(line, location: "\(name):\(first)")
             worst = max(worst, result.status)
-            if result.exit { break }
+            if result.exit || stopsAfter(result.status, at: "\(name):\(first)") { break }
         }
         return worst
     }
@@ -710,7 +712,7 @@ final class SessionController {
             case let .here(index):
                 let result = step(lines[index], location: "\(name):\(index + 1)")
                 worst = max(worst, result.status)
-                if result.exit { return worst }
+                if result.exit || stopsAfter(result.status, at: "\(name):\(index + 1)", left: Self.linesToRun(lines, after: index)) { return worst }
                 next = index + 1
             }
         }
@@ -741,11 +743,11 @@ final class SessionController {
             switch prepare(line, parsed: parsed, location: location, promptWidth: 0) {
             case let .done(status):
                 worst = max(worst, status)
-                if Console.outputFailed { return (worst, .exit) }
+                if Console.outputFailed || stopsAfter(status, at: location, left: Self.linesToRun(lines, after: index)) { return (worst, .exit) }
             case let .execute(command, forcedOffline):
                 let result = finish(line, command, await interpreter.execute(command), forcedOffline: forcedOffline, location: location)
                 worst = max(worst, result.status)
-                if result.exit { return (worst, .exit) }
+                if result.exit || stopsAfter(result.status, at: location, left: Self.linesToRun(lines, after: index)) { return (worst, .exit) }
             }
         }
         return (worst, .end)
@@ -761,6 +763,23 @@ final class SessionController {
         case .record, .transcript, .environment, .history, .header: return true
         default: return false
         }
+    }
+
+    /// Whether `--stop-on-error` ends the script at a line that ended with
+    /// `status`: said once, with how many lines are left unrun when known
+    /// (a pipe's are not).
+    func stopsAfter(_ status: ExitStatus, at location: String, left: Int? = nil) -> Bool {
+        guard stopsOnError, status != .ok else { return false }
+        // The last line: nothing was kept from running, nothing to say.
+        if left == 0 { return true }
+        let rest = left.map { ": \($0) line\($0 == 1 ? "" : "s") not run" } ?? ": the lines after it not run"
+        terminal.err("stopped at \(location) (--stop-on-error)\(rest)\n")
+        return true
+    }
+
+    /// The commands after `index` in a script file (blank lines and comments are none).
+    private static func linesToRun(_ lines: [String], after index: Int) -> Int {
+        lines[(index + 1)...].count { line in line.first(where: { !$0.isWhitespace }).map { $0 != "#" } ?? false }
     }
 
     /// A script line to run, or nil for a blank line or a comment (which a
