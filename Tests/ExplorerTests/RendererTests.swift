@@ -71,6 +71,15 @@ import Testing
         let digest = HTTPHeader(name: "WWW-Authenticate", value: #"Digest realm="gw", nonce="abc", qop="auth""#)
         let (_, challenged) = plain.render(exchange(401, "Unauthorized", type: "text/html", body: Array("<h1>401</h1>".utf8), headers: [digest]))
         #expect(challenged == #"error: 401 Unauthorized (it asks for WWW-Authenticate: Digest realm="gw", nonce="abc", qop="auth")"# + "\n")
+        // RFC 6750's reason is said as the reason (it read as a request for the Bearer scheme the token was sent in).
+        let expired = HTTPHeader(name: "WWW-Authenticate", value: #"Bearer realm="api", error="invalid_token", error_description="The access token expired""#)
+        let (_, why) = plain.render(exchange(401, "Unauthorized", type: "text/plain", body: [], headers: [expired]))
+        #expect(why == "error: 401 Unauthorized (WWW-Authenticate: invalid_token: The access token expired)\n", "\(why)")
+        // A body that says why is the reason: "Incorrect username or password (it asks for WWW-Authenticate: Bearer)" read as advice to send a token.
+        let bearer = HTTPHeader(name: "WWW-Authenticate", value: "Bearer")
+        let (_, wrong) = plain.render(exchange(401, "Unauthorized", type: "application/json", body: Array(#"{"detail":"Incorrect username or password"}"#.utf8), headers: [bearer]))
+        #expect(wrong == "error: 401: Incorrect username or password\n", "\(wrong)")
+        #expect(Renderer.challengeParameter("error", in: #"Bearer x_error="no", error=insufficient_scope, scope="a b""#) == "insufficient_scope")
     }
 
     /// A server's escape codes never drive the terminal: not from a text

@@ -109,7 +109,7 @@ struct Renderer: Sendable {
         if response.status >= 400 {
             let summary = errorSummary(response, hiding: carried)
             err += palette.red("error: ") + summary + retryAfter(response, besides: summary)
-                + challenge(response) + "\n"
+                + challenge(response, besides: summary) + "\n"
         }
         if let note {
             if exchange.sessionExpired || exchange.refusal != nil {
@@ -283,11 +283,42 @@ struct Renderer: Sendable {
     /// A 401's (or 407's) challenge: the scheme the server asks for, which
     /// says why a login or a token did not do (`Digest`, which explorer
     /// does not answer). It was shown only with -v.
-    private func challenge(_ response: ReceivedResponse) -> String {
+    private func challenge(_ response: ReceivedResponse, besides summary: String) -> String {
         let name = response.status == 407 ? "Proxy-Authenticate" : "WWW-Authenticate"
         guard [401, 407].contains(response.status), let asked = response.header(name)?.trimmingBlanks(), !asked.isEmpty else { return "" }
+        // RFC 6750's words for a refused token (`error="invalid_token", error_description="The access token expired"`):
+        // why, not "it asks for" a scheme the request may well have used.
+        if let code = Self.challengeParameter("error", in: asked) {
+            let description = Self.challengeParameter("error_description", in: asked)
+            return Self.visible(" (\(name): \(code)" + (description.map { ": \($0)" } ?? "") + ")", keepingLines: false)
+        }
+        // A body that said why (a wrong password's "Incorrect username or password") is the reason; the bare
+        // challenge under it read as advice to send a token.
+        guard summary == response.statusAndReason else { return "" }
         let shown = asked.count > 120 ? asked.prefix(120) + "…" : Substring(asked)
         return Self.visible(" (it asks for \(name): \(shown))", keepingLines: false)
+    }
+
+    /// A challenge's `name="value"` (or `name=token`) parameter, unquoted.
+    static func challengeParameter(_ name: String, in challenge: String) -> String? {
+        var rest = Substring(challenge)
+        while let found = rest.range(of: name + "=", options: .caseInsensitive) {
+            let before = rest[..<found.lowerBound].last
+            rest = rest[found.upperBound...]
+            // `error=` inside `x_error=` is another parameter.
+            guard before == nil || before == " " || before == "," else { continue }
+            if rest.first == "\"" {
+                var value = ""
+                var escaped = false
+                for c in rest.dropFirst() {
+                    if escaped { value.append(c); escaped = false } else if c == "\\" { escaped = true } else if c == "\"" { break } else { value.append(c) }
+                }
+                return value.isEmpty ? nil : String(value.prefix(200))
+            }
+            let token = rest.prefix { $0 != "," && $0 != " " }
+            return token.isEmpty ? nil : String(token.prefix(200))
+        }
+        return nil
     }
 
     /// The one line under a 4xx or 5xx: the backend's envelope, or the status.
