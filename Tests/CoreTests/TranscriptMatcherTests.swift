@@ -98,6 +98,34 @@ import Testing
         #expect(try mismatches(#"{"a": {{id}}, "b": {{money}}}"#, #"{"a": 123456, "b": 19.99}"#, matcher: &matcher).isEmpty)
     }
 
+    /// An error line is explorer's reading of the answer: a suite recorded
+    /// when it read `422 Unprocessable Entity` passes against the same body
+    /// read `422: title: can't be blank`. A different body, status, or a
+    /// line of another kind (a refresh's failure) still differs.
+    @Test func anErrorLineReadFromAMatchingBodyIsNoDifference() throws {
+        let body = try ExpectedJSONParser.parse(#"{"errors": {"title": ["can't be blank"]}}"#)
+        let recorded = Expectation(status: 422, reason: "Unprocessable Entity", body: .json(body),
+                                   errors: [try PatternText.parse("422 Unprocessable Entity")])
+        var observed = Observation(status: 422, reason: "Unprocessable Entity", body: .json(try JSONParser.parse(#"{"errors": {"title": ["can't be blank"]}}"#)))
+        observed.errors = ["422: title: can't be blank"]
+        var matcher = TranscriptMatcher()
+        #expect(matcher.match(recorded, observed).isEmpty)
+        var otherBody = observed
+        otherBody.body = .json(try JSONParser.parse(#"{"errors": {"title": ["is too long"]}}"#))
+        otherBody.errors = ["422: title: is too long"]
+        #expect(matcher.match(recorded, otherBody).map(\.place) == [.body(try JSONPath.parse(".errors.title[0]")), .error(1)])
+        // Without a recorded body the line is the step's only word on the answer: compared.
+        var bare = recorded
+        bare.body = nil
+        var bareObserved = observed
+        bareObserved.body = nil
+        #expect(matcher.match(bare, bareObserved).map(\.place) == [.error(1)])
+        // A line that is not the answer's reading (a refresh that failed) is compared.
+        var refresh = observed
+        refresh.errors = ["token refresh failed: /refresh answered 502 Bad Gateway"]
+        #expect(matcher.match(recorded, refresh).map(\.place) == [.error(1)])
+    }
+
     /// Integers past a double's precision (64-bit ids) are compared by their digits.
     @Test func longIntegersAreComparedExactly() throws {
         #expect(try mismatches(#"{"big": 12345678901234567891}"#, #"{"big": 12345678901234567890}"#)

@@ -62,8 +62,19 @@ public struct TranscriptMatcher: Sendable {
                 found.append(Mismatch(.header(header.name), expected: header.value.description, actual: shown))
             }
         }
+        let beforeBody = found.count
         matchBody(expected.body, observed.body, into: &found)
+        let bodyMatched = expected.body != nil && found.count == beforeBody
+        let beforeErrors = found.count
         matchLines(expected.errors, observed.errors, place: Mismatch.Place.error, into: &found)
+        // The first error line under a 4xx or 5xx is explorer's reading of the answer (`422: title: can't be blank`,
+        // once `422 Unprocessable Entity`): with the status and a recorded body matching, another explorer's wording
+        // of the same answer is no difference of the backend's (a suite recorded before failed on every such step).
+        if bodyMatched, let status = observed.status, status >= 400, status == expected.status,
+           let first = found[beforeErrors...].firstIndex(where: { $0.place == .error(1) }),
+           expected.errors.first?.description.hasPrefix("\(status)") == true, observed.errors.first?.hasPrefix("\(status)") == true {
+            found.remove(at: first)
+        }
         matchLines(expected.notes, observed.notes, place: Mismatch.Place.note, into: &found)
         for direction in [FrameDirection.sent, .received] {
             matchFrames(expected.frames.filter { $0.direction == direction }, observed.frames.filter { $0.direction == direction },
