@@ -82,6 +82,24 @@ import Testing
         #expect(Renderer.challengeParameter("error", in: #"Bearer x_error="no", error=insufficient_scope, scope="a b""#) == "insufficient_scope")
     }
 
+    /// A short error body in words is the error line: it said only the status.
+    @Test func aShortTextErrorBodyIsTheErrorLine() {
+        for (type, body, line) in [
+            ("text/plain; charset=utf-8", "404 page not found\n", "error: 404: 404 page not found\n"),
+            ("text/plain", #"Bad request: missing parameter "q""#, #"error: 400: Bad request: missing parameter "q""# + "\n"),
+            ("text/html; charset=utf-8", #"<!DOCTYPE html><html><head><title>Error</title></head><body><pre>Cannot GET /x</pre></body></html>"#,
+             "error: 404: Cannot GET /x\n"),
+            // The status again, several lines, or a page: the status alone, as before.
+            ("text/plain", "Not Found", "error: 404 Not Found\n"),
+            ("text/plain", "line one\nline two\n", "error: 404 Not Found\n"),
+            ("text/html", "<html><body><h1>404</h1></body></html>", "error: 404 Not Found\n"),
+        ] as [(String, String, String)] {
+            let status = body.contains("Bad request") ? 400 : 404
+            let (_, said) = plain.render(exchange(status, status == 400 ? "Bad Request" : "Not Found", type: type, body: Array(body.utf8)))
+            #expect(said == line, "\(type) \(body)")
+        }
+    }
+
     /// A server's escape codes never drive the terminal: not from a text
     /// body on a terminal, an error line of ours or a socket frame.
     @Test func controlCharactersFromTheServerAreShownEscaped() {
@@ -426,7 +444,9 @@ import Testing
         let (out, err) = plain.render(exchange(599, "", type: "text/plain", body: Array("odd".utf8)))
         #expect(out.hasPrefix("HTTP/1.1 599  "), "\(out)")
         #expect(!out.hasPrefix("HTTP/1.1 599   "), "\(out)")
-        #expect(err.contains("error: 599\n"), "\(err)")
+        #expect(err.contains("error: 599: odd\n"), "\(err)")
+        let (_, bare) = plain.render(exchange(599, "", type: "text/plain", body: []))
+        #expect(bare.contains("error: 599\n"), "\(bare)")
         let (named, _) = plain.render(exchange(404, "Not Found", type: "text/plain", body: []))
         #expect(named.hasPrefix("HTTP/1.1 404 Not Found  "), "\(named)")
     }

@@ -327,8 +327,36 @@ struct Renderer: Sendable {
     /// `hiding`: credentials the request carried, hidden before its line breaks are escaped (a password
     /// read from a file that ends in one was shown as `abcdefghi\n`, which no search for it found).
     func errorSummary(_ response: ReceivedResponse, hiding carried: [String] = []) -> String {
-        let said = Redactor.hiding(carried, inText: envelope.describe(status: response.status, body: response.leadingJSON) ?? response.statusAndReason)
+        let read = envelope.describe(status: response.status, body: response.leadingJSON) ?? Self.shortText(of: response).map { "\(response.status): \($0)" }
+        let said = Redactor.hiding(carried, inText: read ?? response.statusAndReason)
         return Self.visible(said.replacingOccurrences(of: "\r\n", with: "\\n").replacingOccurrences(of: "\n", with: "\\n"), keepingLines: false)
+    }
+
+    /// A short error body in words (Go's `404 page not found`, a text/plain
+    /// `Bad request: missing parameter "q"`, Express's `<pre>Cannot GET /x</pre>`):
+    /// its one line, for the error line, which said only the status.
+    /// Nil for anything longer, or a line that only repeats the status.
+    static func shortText(of response: ReceivedResponse) -> String? {
+        guard response.spool == nil, response.body.count <= 2048, response.undecodedEncoding == nil,
+              let text = String(validating: response.body, as: UTF8.self) else { return nil }
+        var line: Substring
+        switch response.mediaType {
+        case "text/plain"?:
+            let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            guard lines.count == 1 else { return nil }
+            line = Substring(lines[0])
+        case "text/html"?:
+            // Express's default error page holds its one line in a <pre>.
+            guard let open = text.range(of: "<pre>"), let close = text.range(of: "</pre>", range: open.upperBound..<text.endIndex) else { return nil }
+            line = text[open.upperBound..<close.lowerBound]
+            guard !line.contains("<"), !line.contains(where: \.isNewline) else { return nil }
+        default:
+            return nil
+        }
+        line = Substring(line.trimmingCharacters(in: .whitespaces))
+        guard !line.isEmpty, line.count <= 200 else { return nil }
+        let repeatsTheStatus = [response.statusAndReason, response.reason, String(response.status)].contains { $0.caseInsensitiveCompare(line) == .orderedSame }
+        return repeatsTheStatus ? nil : Redactor.hidingCredentials(inText: String(line))
     }
 
     /// `text` with its control characters escaped (`\u001b`), line breaks
