@@ -91,6 +91,20 @@ import Testing
         }
     }
 
+    /// A GraphQL answer's errors under a 200 are said under it, on screen
+    /// only: the status said all went well.
+    @Test func graphQLErrorsUnderA200AreSaid() throws {
+        func answer(_ body: String) -> ReceivedResponse {
+            ReceivedResponse(status: 200, reason: "OK", headers: [HTTPHeader(name: "Content-Type", value: "application/json")], body: Array(body.utf8))
+        }
+        #expect(Interpreter.graphQLErrors(in: answer(#"{"data": null, "errors": [{"message": "Cannot query field \"x\""}, {"message": "b"}]}"#))
+            == #"the answer holds GraphQL errors: Cannot query field "x" (and 1 more)"#)
+        #expect(Interpreter.isScreenOnlyNote(#"the answer holds GraphQL errors: Cannot query field "x""#))
+        // A list of errors that is no GraphQL answer (no data), or none: nothing said.
+        #expect(Interpreter.graphQLErrors(in: answer(#"{"errors": [{"message": "a"}]}"#)) == nil)
+        #expect(Interpreter.graphQLErrors(in: answer(#"{"data": {"a": 1}, "errors": []}"#)) == nil)
+    }
+
     /// A 404 to a path the catalog does not have says what it has nearby, on
     /// screen only (a transcript from before would differ by the note).
     @Test func aNotFoundOffTheCatalogSaysWhatTheCatalogHas() async throws {

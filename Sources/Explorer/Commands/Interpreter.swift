@@ -697,6 +697,7 @@ actor Interpreter {
                 modelIndex = index
                 lines += profile.drift(of: endpoint, body: body, models: index).map { "drift: \($0)" }
             }
+            if let errors = Self.graphQLErrors(in: exchange.response) { lines.append(errors) }
         }
         return .exchange(exchange, note: lines.isEmpty ? nil : lines.joined(separator: "\n"), view: view)
     }
@@ -939,7 +940,22 @@ actor Interpreter {
 
     /// Notes said on screen and left out of recordings.
     static func isScreenOnlyNote(_ line: String) -> Bool {
-        line == notLoggedIn || isStreamedNote(line) || [catalogHintStart, noLoginStart, stillLoggedInStart].contains { line.hasPrefix($0) }
+        line == notLoggedIn || isStreamedNote(line)
+            || [catalogHintStart, noLoginStart, stillLoggedInStart, graphQLErrorsStart].contains { line.hasPrefix($0) }
+    }
+
+    /// A GraphQL answer's errors under a 200 (`{"data": null, "errors": [{"message": …}]}`): the status says
+    /// all went well, and the one clue was at the body's end. Said on screen (its body is recorded).
+    static let graphQLErrorsStart = "the answer holds GraphQL errors: "
+
+    static func graphQLErrors(in response: ReceivedResponse) -> String? {
+        guard response.spool == nil, let body = response.json, body["data"] != nil, case let .array(errors)? = body["errors"], !errors.isEmpty else {
+            return nil
+        }
+        let messages = errors.compactMap { $0["message"]?.stringValue }.map { Redactor.hidingCredentials(inText: $0) }
+        guard let first = messages.first else { return nil }
+        let shown = first.count > 200 ? first.prefix(200) + "…" : first
+        return graphQLErrorsStart + shown + (errors.count > 1 ? " (and \(errors.count - 1) more)" : "")
     }
 
     /// What a refused login is told, on screen only (a replay may start with
