@@ -116,25 +116,24 @@ public struct JSONChecker: Sendable {
                     state = .hex(isKey: isKey, count: read + 1, scalar: value, low: low)
                     continue
                 }
-                if low {
-                    if !(0xDC00...0xDFFF).contains(value) { fail("invalid low surrogate in \\u escape", at: escapeStart) }
-                    state = .string(isKey: isKey)
-                } else if (0xD800...0xDBFF).contains(value) {
+                // A surrogate alone is taken (the parser reads it as U+FFFD); a high one waits for its low half.
+                if (0xD800...0xDBFF).contains(value), !(low && (0xDC00...0xDFFF).contains(value)) {
                     highStart = escapeStart
                     state = .pair(isKey: isKey, slash: false)
-                } else if (0xDC00...0xDFFF).contains(value) {
-                    fail("unpaired surrogate in \\u escape", at: escapeStart)
                 } else {
                     state = .string(isKey: isKey)
                 }
             case let .pair(isKey, slash):
                 if !slash, b == UInt8(ascii: "\\") {
+                    // Where an escape that is not the low half's `\u` is said to be wrong, as the parser says it.
+                    escapeStart = base + i
                     state = .pair(isKey: isKey, slash: true)
                 } else if slash, b == UInt8(ascii: "u") {
                     escapeStart = base + i - 1
                     state = .hex(isKey: isKey, count: 0, scalar: 0, low: true)
                 } else {
-                    fail("unpaired surrogate in \\u escape", at: highStart)
+                    // A high surrogate alone: this byte is the string's again (or the escape's its `\` began).
+                    state = slash ? .escape(isKey: isKey) : .string(isKey: isKey)
                     continue
                 }
                 i += 1
@@ -224,9 +223,8 @@ public struct JSONChecker: Sendable {
         case .colon: fail("expected ':' after key, found end of input", at: count)
         case .afterValue, .done:
             if let close { fail("expected ',' or '\(close)', found end of input", at: count) }
-        case .string, .escape: fail("unterminated string", at: tokenStart)
+        case .string, .escape, .pair: fail("unterminated string", at: tokenStart)
         case .hex: fail("expected 4 hex digits after \\u", at: count)
-        case .pair: fail("unpaired surrogate in \\u escape", at: highStart)
         case let .word(first, _): fail("expected a JSON value, found \(Self.describe(first))", at: tokenStart)
         case let .number(part):
             switch part {

@@ -423,22 +423,23 @@ public struct JSONParser {
     }
 
     /// The scalar of a `\u` escape (past its `u`), a surrogate pair joined.
+    /// A surrogate alone (`"\ud800"`, from a server that cut an emoji in
+    /// half) is U+FFFD, as Python's json and HTTPie read it: RFC 8259's
+    /// grammar allows it, and the whole body fell back to text over it.
     private mutating func escapedScalar() throws(JSONParseError) -> UInt32 {
-        var scalar = try parseHex4()
+        let scalar = try parseHex4()
         if (0xD800...0xDBFF).contains(scalar) {
-            // A high surrogate must be followed by \uDC00-\uDFFF.
             if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+                let next = index
                 index += 2
                 let low = try parseHex4()
-                guard (0xDC00...0xDFFF).contains(low) else { throw error("invalid low surrogate in \\u escape", at: index - 6) }
-                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-            } else {
-                throw error("unpaired surrogate in \\u escape", at: index - 6)
+                if (0xDC00...0xDFFF).contains(low) { return 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00) }
+                // Not its low half: read as an escape of its own.
+                index = next
             }
-        } else if (0xDC00...0xDFFF).contains(scalar) {
-            throw error("unpaired surrogate in \\u escape", at: index - 6)
+            return 0xFFFD
         }
-        return scalar
+        return (0xDC00...0xDFFF).contains(scalar) ? 0xFFFD : scalar
     }
 
     private mutating func parseHex4() throws(JSONParseError) -> UInt32 {
