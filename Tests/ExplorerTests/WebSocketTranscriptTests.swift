@@ -275,6 +275,23 @@ import Testing
         #expect(!recorded.text.contains("PLAINSECRET7") && !recorded.text.contains("SIGSECRET"))
     }
 
+    /// A text frame typed in quotes (sent with them) kept neither: its line
+    /// was rebuilt without the quotes (the replay sent another frame), and
+    /// its password was never learned, so the next password took its name.
+    @Test func aQuotedTextFramesSecretIsItsOwnAndItsQuotesAreKept() async throws {
+        let recorded = try await Self.record(["ws connect /__sandbox/echo", #"ws send --text "password=QUOTEDPW1""#,
+                                              "ws send --text password=PLAINPW22", #"ws send {"password": "JSONPW333"}"#])
+        defer { try? FileManager.default.removeItem(atPath: recorded.path) }
+        for line in [#"> ws send --text "password={{secret:password}}""#, "> ws send --text password={{secret:password_2}}",
+                     #"> ws send {"password": "{{secret:password_3}}"}"#] {
+            #expect(recorded.text.contains(line + "\n"), "\(recorded.text)")
+        }
+        #expect(!recorded.text.contains("PW1") && !recorded.text.contains("PW22") && !recorded.text.contains("PW333"))
+        let run = await Replayer(environment: ["EXPLORER_SECRET_PASSWORD": "QUOTEDPW1", "EXPLORER_SECRET_PASSWORD_2": "PLAINPW22",
+                                               "EXPLORER_SECRET_PASSWORD_3": "JSONPW333"]).run(recorded.path)
+        #expect(run.status == .ok, "\(ReplayReport(palette: .plain).detailed(run).out)")
+    }
+
     /// A JWT inside a word (a browser app's `Sec-WebSocket-Protocol: chat,
     /// eyJ…`, a header of another name, a query) was written in clear on the
     /// line and in the answer's request line; each is `{{secret:jwt…}}` now,

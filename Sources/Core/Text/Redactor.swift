@@ -750,6 +750,29 @@ public enum Redactor {
 
     /// The `NAME=VALUE` words of a plain text whose name is a secret's
     /// (`login password=hunter2` typed as a text frame), with their names.
+    /// Where a text frame's secret assignments' values are, inside the
+    /// quotes it was typed in, if any.
+    static func assignments(inTextFrame text: Substring) -> [(name: String, range: Range<String.Index>)] {
+        var inner = text
+        if inner.count > 2, let quote = inner.first, quote == "'" || quote == "\"", inner.last == quote { inner = inner.dropFirst().dropLast() }
+        return inner.split(whereSeparator: { $0.isWhitespace || $0 == "&" || $0 == ";" }).compactMap { word in
+            guard let equals = word.firstIndex(of: "="), equals > word.startIndex, isSecretName(String(word[..<equals])) else { return nil }
+            let value = word[word.index(after: equals)...]
+            // A typed `{{secret:password_3}}` holds no value: it stays, under the name it was given.
+            return value.isEmpty || value.hasPrefix("{{") ? nil : (String(word[..<equals]), value.startIndex..<value.endIndex)
+        }
+    }
+
+    /// A text frame's (`ws send --text TEXT`, sent as typed): its assignments
+    /// as `secretAssignments` finds them, inside the quotes a frame typed in
+    /// them has (`"password=X"` was read as the name `"password`, nothing
+    /// learned, and a second password recorded under the first one's name).
+    public static func secretAssignments(inTextFrame text: String, isSecret: (String) -> Bool = isSecretName) -> [(name: String, value: String)] {
+        var inner = Substring(text)
+        if inner.count > 2, let quote = inner.first, quote == "'" || quote == "\"", inner.last == quote { inner = inner.dropFirst().dropLast() }
+        return secretAssignments(inText: String(inner), isSecret: isSecret)
+    }
+
     public static func secretAssignments(inText text: String, isSecret: (String) -> Bool = isSecretName) -> [(name: String, value: String)] {
         // `user=bob&password=x` too: a form written as a text frame; and `sid=x; csrftoken=y`, a cookie
         // list (the `;` was taken as the value's, and a recording that hid `x;` lost it).
@@ -1438,7 +1461,10 @@ public enum Redactor {
     public static func redact(textFrameLine line: String, hide: (String) -> String) -> String? {
         guard let match = line.prefixMatch(of: /\s*ws\s+send\s+--text\s/.ignoresCase()) else { return nil }
         let text = line[match.range.upperBound...]
-        let secrets = lineSecrets(text)
+        // A setting's or cookie's line, else its assignments (`"password=X"`): rebuilt from its words, a
+        // frame typed in quotes lost them, and its replay sent another frame.
+        let settings = lineSecrets(text)
+        let secrets = settings.isEmpty ? assignments(inTextFrame: text) : settings
         guard !secrets.isEmpty else { return nil }
         var out = String(line[..<text.startIndex]), copied = text.startIndex
         for (name, range) in secrets {

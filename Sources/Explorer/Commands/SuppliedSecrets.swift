@@ -104,7 +104,7 @@ struct SuppliedSecrets: Sendable, Equatable {
         case let .ws(.send(value)):
             found += Redactor.secretMembers(in: value)
         case let .ws(.sendText(text)):
-            found += Redactor.secretAssignments(inText: text)
+            found += Redactor.secretAssignments(inTextFrame: text)
         default:
             break
         }

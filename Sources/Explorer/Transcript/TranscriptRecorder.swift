@@ -501,7 +501,7 @@ final class TranscriptRecorder {
             scrubber.learn(secretsIn: value, fields: secretFields)
         case let .ws(.sendText(text))?:
             // `password=X` in a text frame, as the command line hides it; a setting's line (`password: X`) too.
-            for (name, value) in Redactor.secretAssignments(inText: text, isSecret: isSecret) { learn(value, as: name) }
+            for (name, value) in Redactor.secretAssignments(inTextFrame: text, isSecret: isSecret) { learn(value, as: name) }
             for (name, value) in Redactor.secretsInLines(of: text) { learn(value, as: name) }
         default: break
         }
