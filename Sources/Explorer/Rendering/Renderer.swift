@@ -424,7 +424,7 @@ struct Renderer: Sendable {
                 let shown = textOrBinary(response, type: type, charset: charset, hiding: carried)
                 let binary = shown.hasPrefix(palette.dim("binary body: "))
                 // Past the parser's depth is explorer's limit, not the server's mistake (xh formats it).
-                let said = (error as? JSONParseError)?.reason.hasPrefix("nesting deeper than") == true
+                let said = error.reason.hasPrefix("nesting deeper than")
                     ? "the body nests JSON deeper than \(JSONParser.maximumDepth) levels, more than explorer reads"
                     : "the body says \(type) but is not valid JSON (\(error))"
                 let warning = palette.yellow("warning: ") + said + (binary ? "" : "; shown as text") + "\n"
