@@ -460,7 +460,7 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
                 let json = [HTTPHeader(name: "Content-Type", value: "application/json")]
                 if request.url.path.hasSuffix("/login") {
                     return ReceivedResponse(status: 200, reason: "OK", headers: json,
-                                            body: Array(#"{"access_token": "ACCESS", "tokens": {"refresh": "REFRESH"}, "user": {"name": "a"}}"#.utf8))
+                                            body: Array(#"{"access_token": "ACCESS", "tokens": {"refresh": "REFRESH"}, "empty": "", "user": {"name": "a"}}"#.utf8))
                 }
                 return ReceivedResponse(status: 401, reason: "Unauthorized", headers: json, body: Array(#"{"detail": "expired"}"#.utf8))
             }
@@ -476,6 +476,11 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
         let me = try await auth.send(builder.build(method: "GET", path: "/api/users/profile/me", items: []))
         #expect(me.sessionExpired)
         #expect(me.refreshRefusal == "no refresh token to send: the login answer had none at .refresh_token (the profile's refresh-token)")
+        // An empty one is none: warned of, and never sent back (`refresh_token=` was, and refused).
+        profile.auth?.refreshTokenPath = try JSONPath.parse(".empty")
+        let empty = AuthSession(profile: profile, builder: builder, transport: NoRefresh(), store: MemoryTokenStore())
+        let emptyLogin = try await empty.login(email: "a@b.c", password: "pw")
+        #expect(emptyLogin.refreshWarning?.hasPrefix("the login answer has no refresh token at .empty") == true)
         // Where the profile says it is: nothing to say.
         profile.auth?.refreshTokenPath = try JSONPath.parse(".tokens.refresh")
         let right = AuthSession(profile: profile, builder: builder, transport: NoRefresh(), store: MemoryTokenStore())

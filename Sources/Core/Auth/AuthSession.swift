@@ -174,7 +174,8 @@ public actor AuthSession {
         if needsUser {
             guard case .object = user else { return nil }
         }
-        let refresh = (try? auth.refreshTokenPath.evaluate(body).get())?.stringValue
+        // An empty one is none (it was sent back, `refresh_token=`, and refused, with no warning at the login).
+        let refresh = (try? auth.refreshTokenPath.evaluate(body).get())?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
         // The user is kept (in tokens.json too) for its name and id: its secret members are not (a backend
         // that echoed the password, or handed out an api_secret, had them written to disk in clear).
         return Tokens(accessToken: accessToken, refreshToken: refresh, userJSON: user.map { JSONPrinter.compact(Redactor.redact(json: $0)) })
@@ -639,6 +640,7 @@ public actor AuthSession {
         // A server that rotates refresh tokens hands out a new one; without `refreshed-refresh-token` it is
         // looked for where the login's was (the second refresh sent the used one and lost the login).
         let rotated = response.json.flatMap { (try? (auth.refreshedRefreshTokenPath ?? auth.refreshTokenPath).evaluate($0).get())?.stringValue }
+            .flatMap { $0.isEmpty ? nil : $0 }
         guard let body = response.json, let access = (try? auth.refreshedAccessTokenPath.evaluate(body).get())?.stringValue else {
             // The used refresh token is spent on a server that rotates them: a new one the answer did carry is
             // kept (it was thrown away, and the next refresh sent the spent one and ended the login).
