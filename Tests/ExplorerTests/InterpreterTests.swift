@@ -87,7 +87,7 @@ import Testing
         try await withLiveSession(profile: profile) { live in
             let missing = await live.interpreter.execute(.login(email: "alice@example.com", password: "alice123"))
             guard case let .exchange(exchange, note, _) = missing else { Issue.record("\(missing)"); return }
-            #expect(exchange.response.status == 404 && note == "no login at POST /api/secure-auth/sign-in (the profile's login-path)")
+            #expect(exchange.response.status == 404 && note == "no login at POST /api/secure-auth/sign-in (the profile's login-path: /api/secure-auth/sign-in)")
         }
     }
 

@@ -481,7 +481,9 @@ actor Interpreter {
             guard (200..<300).contains(exchange.response.status) else {
                 // What a refusal leaves: the login before it stands (the prompt still names it, unsaid); a 404
                 // or 405 is the profile's login-path, not the password (the page and a bare status were all).
-                var said = [404, 405].contains(exchange.response.status) ? [Self.noLoginStart + "POST \(flow.loginPath) (the profile's login-path)"] : []
+                // The path as sent: a base URL's own path (`/v1`) is before the profile's login-path.
+                var said = [404, 405].contains(exchange.response.status)
+                    ? [Self.noLoginStart + "POST \(exchange.request.url.path) (the profile's login-path: \(flow.loginPath))"] : []
                 if let before { said.append(Self.stillLoggedInStart + before) }
                 return remember(exchange, note: said.isEmpty ? nil : said.joined(separator: "\n"))
             }
