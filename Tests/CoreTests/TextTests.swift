@@ -401,6 +401,9 @@ import Testing
         (#"{"statusCode":400,"message":["email must be an email","name should not be empty"],"error":"Bad Request"}"#,
          "404: email must be an email; name should not be empty"),
         (#"{"timestamp":"2026-11-28T10:00:00Z","status":500,"error":"Internal Server Error","message":"boom","path":"/x"}"#, "404: boom"),
+        // A title that is its detail again, said once; Rails' one message a field as a string.
+        (#"{"title":"Validation failed","detail":"Validation failed","errors":{"Name":["required"]}}"#, "404: Validation failed: Name: required"),
+        (#"{"errors":{"email":"is invalid"}}"#, "404: email: is invalid"),
     ])
     func commonShapes(body: String, line: String) throws {
         #expect(ErrorEnvelope.generic.describe(status: 404, body: try JSONParser.parse(body)) == line)

@@ -28,7 +28,8 @@ public enum ErrorEnvelope: Sendable {
             }
             let message: String?
             if let detail = body["detail"]?.stringValue.map(Self.shown) {
-                message = body["title"]?.stringValue.map { Self.joined(Self.shown($0), detail) } ?? detail
+                // A title that is the detail again (ASP.NET's) is said once.
+                message = body["title"]?.stringValue.map { $0 == detail ? detail : Self.joined(Self.shown($0), detail) } ?? detail
             } else if case let .array(problems)? = body["detail"], let said = Self.validationProblems(problems) {
                 message = said
             } else if body["errors"] == nil, let said = Self.fieldMessages(body) {
@@ -102,7 +103,10 @@ public enum ErrorEnvelope: Sendable {
             }
             return said.isEmpty ? nil : firstThree(said)
         case let .object(fields)?:
-            return fieldMessages(.object(fields))
+            // Rails' one message a field, as a string rather than a list of them.
+            return fieldMessages(.object(fields.map { field in
+                if case .string = field.value { (field.key, .array([field.value])) } else { field }
+            }))
         default:
             return nil
         }
