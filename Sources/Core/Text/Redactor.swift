@@ -748,14 +748,16 @@ public enum Redactor {
         }
     }
 
-    /// The `NAME=VALUE` words of a plain text whose name is a secret's
-    /// (`login password=hunter2` typed as a text frame), with their names.
+    /// A text frame's text inside the quotes it was typed in, if any (they are sent too).
+    private static func insideQuotes(_ text: Substring) -> Substring {
+        guard text.count > 2, let quote = text.first, quote == "'" || quote == "\"", text.last == quote else { return text }
+        return text.dropFirst().dropLast()
+    }
+
     /// Where a text frame's secret assignments' values are, inside the
     /// quotes it was typed in, if any.
     static func assignments(inTextFrame text: Substring) -> [(name: String, range: Range<String.Index>)] {
-        var inner = text
-        if inner.count > 2, let quote = inner.first, quote == "'" || quote == "\"", inner.last == quote { inner = inner.dropFirst().dropLast() }
-        return inner.split(whereSeparator: { $0.isWhitespace || $0 == "&" || $0 == ";" }).compactMap { word in
+        insideQuotes(text).split(whereSeparator: { $0.isWhitespace || $0 == "&" || $0 == ";" }).compactMap { word in
             guard let equals = word.firstIndex(of: "="), equals > word.startIndex, isSecretName(String(word[..<equals])) else { return nil }
             let value = word[word.index(after: equals)...]
             // A typed `{{secret:password_3}}` holds no value: it stays, under the name it was given.
@@ -768,10 +770,11 @@ public enum Redactor {
     /// them has (`"password=X"` was read as the name `"password`, nothing
     /// learned, and a second password recorded under the first one's name).
     public static func secretAssignments(inTextFrame text: String, isSecret: (String) -> Bool = isSecretName) -> [(name: String, value: String)] {
-        var inner = Substring(text)
-        if inner.count > 2, let quote = inner.first, quote == "'" || quote == "\"", inner.last == quote { inner = inner.dropFirst().dropLast() }
-        return secretAssignments(inText: String(inner), isSecret: isSecret)
+        secretAssignments(inText: String(insideQuotes(Substring(text))), isSecret: isSecret)
     }
+
+    /// The `NAME=VALUE` words of a plain text whose name is a secret's
+    /// (`login password=hunter2` typed as a text frame), with their names.
 
     public static func secretAssignments(inText text: String, isSecret: (String) -> Bool = isSecretName) -> [(name: String, value: String)] {
         // `user=bob&password=x` too: a form written as a text frame; and `sid=x; csrftoken=y`, a cookie
@@ -1439,9 +1442,7 @@ public enum Redactor {
     public static func lineSecrets(_ line: Substring) -> [(name: String, range: Range<String.Index>)] {
         if let (name, value) = secretLineValue(line) { return [(name, value)] }
         // Wrapped in quotes (`'password: X'`, a text frame typed with them: they are sent too).
-        if line.count > 2, let quote = line.first, quote == "'" || quote == "\"", line.last == quote {
-            return lineSecrets(line.dropFirst().dropLast())
-        }
+        if case let inner = insideQuotes(line), inner.count < line.count { return lineSecrets(inner) }
         guard let (header, value) = cookieLine(line) else { return [] }
         var found: [(name: String, range: Range<String.Index>)] = []
         var at = value.lowerBound
