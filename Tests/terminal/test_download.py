@@ -141,6 +141,54 @@ def test_a_file_that_could_not_be_written_whole_is_not_left_behind(files, tmp_pa
     assert not (tmp_path / "part.bin").exists() and not (tmp_path / "part2.bin").exists()
 
 
+def test_a_file_that_force_was_to_replace_is_kept_when_the_new_one_cannot_be_written(files, tmp_path):
+    # `-o FILE --force` cut the old file, then unlinked it when the disk filled: both bodies lost.
+    def small_files():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (50_000, 50_000))
+
+    for name in ["a.bin", "b.bin", "c.bin"]:
+        (tmp_path / name).write_text("mine\n")
+    lines = ["get /mid -o a.bin --force", "save b.bin --force", "get /mid --download -o c.bin --force"]
+    result = subprocess.run([BINARY, "--base-url", files] + [part for line in lines for part in ["-c", line]], env=isolated_env(tmp_path),
+                            cwd=tmp_path, capture_output=True, text=True, timeout=30, preexec_fn=small_files)
+    assert result.returncode == 3, result.stderr
+    for name in ["a.bin", "b.bin", "c.bin"]:
+        assert f"{name} was left as it was" in result.stderr, result.stderr
+        assert (tmp_path / name).read_text() == "mine\n"
+    assert sorted(path.name for path in tmp_path.iterdir() if path.name.endswith(".bin")) == ["a.bin", "b.bin", "c.bin"]
+
+
+def test_a_device_is_written_as_it_is_and_never_removed(files, tmp_path):
+    # As root, a failed write to /dev/full with --force unlinked the device node.
+    result = run_explorer(["--base-url", files, "-c", "get /notes.txt -o /dev/null --force", "-c", "save /dev/full --force"],
+                          env=isolated_env(tmp_path), cwd=tmp_path)
+    assert "saved 7 B to /dev/null" in result.stdout, result.stdout
+    assert "error: cannot write /dev/full: No space left on device; part of it may have gone to /dev/full" in result.stderr, result.stderr
+    assert os.path.exists("/dev/full") and os.path.exists("/dev/null")
+
+
+def test_a_symbolic_link_is_not_written_through(files, tmp_path):
+    # `-o link` with a dangling link made the file it named (a link left in a shared folder chose where the body went),
+    # and `--force` wrote through a link to the file it named.
+    (tmp_path / "target.txt").write_text("mine\n")
+    (tmp_path / "dangling").symlink_to(tmp_path / "made-by-link")
+    (tmp_path / "link").symlink_to(tmp_path / "target.txt")
+    Files.paths.clear()
+    for line, said in [("get /notes.txt -o dangling", "dangling exists; --force replaces it"),
+                       ("get /notes.txt -o link --force", "link is a symbolic link; give the path of the file it points to"),
+                       ("get /notes.txt --download -o dangling --force", "dangling is a symbolic link; give the path of the file it points to")]:
+        refused = run_explorer(["--base-url", files, "-c", line], env=isolated_env(tmp_path), cwd=tmp_path)
+        assert refused.returncode == 1 and refused.stderr == f"error: {said}: not sent\n", refused.stderr
+    assert Files.paths == []
+    saved = run_explorer(["--base-url", files, "-c", "get /notes.txt", "-c", "save dangling", "-c", "save link --force"],
+                         env=isolated_env(tmp_path), cwd=tmp_path)
+    assert "error: dangling exists; save dangling --force replaces it" in saved.stderr, saved.stderr
+    assert "error: link is a symbolic link; give the path of the file it points to" in saved.stderr, saved.stderr
+    assert not (tmp_path / "made-by-link").exists() and (tmp_path / "target.txt").read_text() == "mine\n"
+    assert (tmp_path / "link").is_symlink() and (tmp_path / "dangling").is_symlink()
+
+
 def test_a_one_character_file_name_is_written(files, tmp_path):
     # `-o a`, `save a` and `--record b` crashed the process (Foundation's
     # deletingLastPathComponent traps on a one-character name on Linux).

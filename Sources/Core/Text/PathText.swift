@@ -14,4 +14,11 @@ public enum PathText {
         while folder.last == "/" { folder.removeLast() }
         return folder.isEmpty ? (path.hasPrefix("/") ? "/" : "") : String(folder)
     }
+
+    /// The last component of `path`: `a/b` → `b`, `a/b/` → `b`, `a` → `a`.
+    public static func name(of path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.last == "/" { trimmed.removeLast() }
+        return String(trimmed.split(separator: "/", omittingEmptySubsequences: true).last ?? trimmed)
+    }
 }

@@ -30,7 +30,7 @@ final class Download: @unchecked Sendable {
     private let url: URL
     private let progress: (@Sendable (String) -> Void)?
     private let folder: OutputFolder
-    private var descriptor: Int32 = -1
+    private var file: OutputFile?
     private var lastShown = ContinuousClock.now
     private(set) var path: String?
     private(set) var written = 0
@@ -53,11 +53,12 @@ final class Download: @unchecked Sendable {
         lock.withLock {
             expected = headers.first { $0.hasName("Content-Length") }.flatMap { Int($0.value) }
             let name = chosen ?? Self.freeName(Self.name(headers: headers, url: url), in: folder)
-            descriptor = open(folder.place(name), O_WRONLY | O_CREAT | (replaces ? O_TRUNC : O_EXCL) | O_CLOEXEC, 0o600)
-            if descriptor < 0 {
-                problem = errno == EEXIST ? "\(name) exists; give -o with a new name" : "cannot write \(name): \(String(cString: strerror(errno)))"
-            } else {
+            switch OutputFile.open(name, at: folder.place(name), replacing: replaces) {
+            case let .success(opened):
+                file = opened
                 path = name
+            case .failure(.exists): problem = "\(name) exists; give -o with a new name, or --force to replace it"
+            case let .failure(.problem(line)): problem = line
             }
         }
     }
@@ -65,10 +66,10 @@ final class Download: @unchecked Sendable {
     /// A part of the body, appended; the progress line redrawn now and then.
     func write(_ bytes: [UInt8]) {
         let line: String? = lock.withLock {
-            guard descriptor >= 0, problem == nil else { return nil }
+            guard let file, problem == nil else { return nil }
             var rest = bytes[...]
             while !rest.isEmpty {
-                let count = rest.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+                let count = rest.withUnsafeBytes { Foundation.write(file.descriptor, $0.baseAddress, $0.count) }
                 if count < 0 {
                     if errno == EINTR { continue }
                     problem = "cannot write \(path ?? "the file"): \(String(cString: strerror(errno)))"
@@ -90,18 +91,20 @@ final class Download: @unchecked Sendable {
         return "\(Renderer.size(written)) of \(Renderer.size(expected)) (\(written * 100 / expected)%)"
     }
 
-    /// Closes the file; a download stopped or failed half-way is removed.
-    /// Returns the line to show.
+    /// Closes the file; a download stopped or failed half-way is removed
+    /// (a file `--force` was to replace is left as it was). Returns the line to show.
     func finish(complete: Bool) -> String? {
-        let (line, partial): (String?, String?) = lock.withLock {
-            if descriptor >= 0 { close(descriptor) }
-            descriptor = -1
-            guard let path else { return (problem.map { "not saved: \($0)" }, nil) }
-            if let problem { return ("not saved: \(problem); the partial file was removed", path) }
-            if !complete { return ("stopped after \(Renderer.size(written)); the partial file was removed", path) }
-            return ("saved \(Renderer.size(written)) to \(path)", nil)
+        let line: String? = lock.withLock {
+            defer { file = nil }
+            guard let file, let path else { return problem.map { "not saved: \($0)" } }
+            if problem == nil, complete {
+                guard let failed = file.keep() else { return "saved \(Renderer.size(written)) to \(path)" }
+                return "not saved: \(failed); \(file.leftBehind(partial: true))"
+            }
+            file.discard()
+            if let problem { return "not saved: \(problem); \(file.leftBehind(partial: true))" }
+            return "stopped after \(Renderer.size(written)); \(file.leftBehind(partial: true))"
         }
-        if let partial { unlink(folder.place(partial)) }
         progress?("\r\u{1B}[K")
         return line
     }

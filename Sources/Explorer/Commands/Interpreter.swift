@@ -814,17 +814,20 @@ actor Interpreter {
 
     private static func write(to path: String, force: Bool, in folder: OutputFolder, size: Int,
                               _ fill: (Int32) throws(SpoolError) -> Void) -> Result<String, SaveProblem> {
-        if let taken = taken(path, force: force, in: folder, forcing: "save \(path) --force") { return .failure(taken) }
-        let expanded = folder.place(path)
-        let flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC
-        let fd = open(expanded, flags, 0o600)
-        guard fd >= 0 else { return .failure(SaveProblem(message: "cannot write \(path): \(String(cString: strerror(errno)))")) }
-        defer { close(fd) }
-        do throws(SpoolError) { try fill(fd) } catch {
-            // What was written of it is no file to keep (a full disk), and would stand in the way of the next try.
-            unlink(expanded)
-            return .failure(SaveProblem(message: "cannot write \(path): \(error.reason); nothing was kept"))
+        let forcing = "save \(path) --force"
+        if let taken = taken(path, force: force, in: folder, forcing: forcing) { return .failure(taken) }
+        let file: OutputFile
+        switch OutputFile.open(path, at: folder.place(path), replacing: force) {
+        case let .success(opened): file = opened
+        case .failure(.exists): return .failure(SaveProblem(message: "\(path) exists; \(forcing) replaces it"))
+        case let .failure(.problem(line)): return .failure(SaveProblem(message: line))
         }
+        do throws(SpoolError) { try fill(file.descriptor) } catch {
+            // What was written of it is no file to keep (a full disk), and would stand in the way of the next try.
+            file.discard()
+            return .failure(SaveProblem(message: "cannot write \(path): \(error.reason); \(file.leftBehind())"))
+        }
+        if let problem = file.keep() { return .failure(SaveProblem(message: problem + "; " + file.leftBehind())) }
         return .success("saved \(Renderer.size(size)) to \(path)")
     }
 
@@ -834,7 +837,8 @@ actor Interpreter {
     static func taken(_ path: String, force: Bool, in folder: OutputFolder, forcing: String) -> SaveProblem? {
         var isDirectory: ObjCBool = false
         let placed = folder.place(path)
-        guard FileManager.default.fileExists(atPath: placed, isDirectory: &isDirectory) else {
+        var status = stat()
+        guard lstat(placed, &status) == 0 else {
             // `-o nodir/x.json`: a POST went out, then its answer had nowhere to go.
             let parent = PathText.folder(of: placed)
             var parentIsFolder: ObjCBool = false
@@ -843,8 +847,12 @@ actor Interpreter {
             }
             return nil
         }
-        if isDirectory.boolValue { return SaveProblem(message: "\(path) is a directory") }
-        return force ? nil : SaveProblem(message: "\(path) exists; \(forcing) replaces it")
+        if FileManager.default.fileExists(atPath: placed, isDirectory: &isDirectory), isDirectory.boolValue {
+            return SaveProblem(message: "\(path) is a directory")
+        }
+        guard force else { return SaveProblem(message: "\(path) exists; \(forcing) replaces it") }
+        // A link is not written through, nor replaced by a file: the file it names is meant, so that is asked for.
+        return status.st_mode & S_IFMT == S_IFLNK ? SaveProblem(message: OutputFile.symbolicLink(path)) : nil
     }
 
     /// A relative URL an answer gave (a `Location: /api/v1/items/49`) as a
