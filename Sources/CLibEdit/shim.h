@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <langinfo.h>
+#include <limits.h>
 #include <locale.h>
 #include <strings.h>
 #include <sys/file.h>
@@ -485,35 +486,63 @@ static inline void ex_history_clear(History *h) {
 
 /// Adds `line` to the history file at `path` without losing what other
 /// sessions wrote there: under an exclusive lock on the file, reads it,
-/// adds the line, writes it back; then `h` becomes the file's history, so
-/// this session recalls the others' lines too. -1 when the file cannot be
-/// opened or locked; -2 when it holds something libedit does not read as
-/// a history (no `_HiStOrY_V2_` first line: edited by hand, another tool's,
-/// binary), which is left as it is (it was written over with this line alone).
+/// adds the line, writes the whole to a new file beside it and renames that
+/// over it, so a write that fails (a full disk, a file size limit) leaves
+/// the file as it was (it was cut, then half written, losing entries); then
+/// `h` becomes the file's history, so this session recalls the others'
+/// lines too. A symbolic link is followed: the user's own, in the user's
+/// own folder. -1 when the file cannot be opened, locked or written, with
+/// errno set, and `h` untouched; -2 when it holds something libedit does
+/// not read as a history (no `_HiStOrY_V2_` first line: edited by hand,
+/// another tool's, binary), which is left as it is.
 static inline int ex_history_append(History *h, int size, const char *path, const char *line) {
-    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    if (fd < 0) return -1;
-    if (flock(fd, LOCK_EX) != 0) { close(fd); return -1; }
-    struct stat status_of_file;
-    int nonempty = fstat(fd, &status_of_file) == 0 && status_of_file.st_size > 0;
-    History *merged = ex_history_init(size);
-    int status = -1;
-    if (merged) {
-        HistEvent ev;
-        if (history(merged, &ev, H_LOAD, path) < 0 && nonempty) {
-            history_end(merged);
-            flock(fd, LOCK_UN);
-            close(fd);
-            return -2;
-        }
-        history(merged, &ev, H_ENTER, line);
-        status = history(merged, &ev, H_SAVE, path) < 0 ? -1 : 0;
-        history_end(merged);
+    char real[PATH_MAX];
+    if (realpath(path, real)) path = real;
+    int fd;
+    struct stat locked, named;
+    for (;;) {
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+        if (fd < 0) return -1;
+        if (flock(fd, LOCK_EX) != 0) { int saved = errno; close(fd); errno = saved; return -1; }
+        // Another session renamed its file over this one while this waited: the lock must be the new file's.
+        if (fstat(fd, &locked) == 0 && stat(path, &named) == 0 && locked.st_ino == named.st_ino && locked.st_dev == named.st_dev) break;
+        close(fd);
     }
-    ex_history_clear(h);
-    ex_history_load(h, path);
-    flock(fd, LOCK_UN);
+    History *merged = ex_history_init(size);
+    if (!merged) { close(fd); errno = ENOMEM; return -1; }
+    HistEvent ev;
+    if (history(merged, &ev, H_LOAD, path) < 0 && locked.st_size > 0) {
+        history_end(merged);
+        close(fd);
+        return -2;
+    }
+    history(merged, &ev, H_ENTER, line);
+    char beside[PATH_MAX + 8];
+    int status = -1, problem = 0;
+    if (snprintf(beside, sizeof beside, "%s.XXXXXX", path) < (int)sizeof beside) {
+        int out = mkstemp(beside);
+        FILE *file = out < 0 ? NULL : fdopen(out, "w");
+        if (out >= 0 && !file) close(out);
+        if (file) {
+            errno = 0;
+            int written = history(merged, &ev, H_SAVE_FP, file) >= 0;
+            written = fflush(file) == 0 && !ferror(file) && fsync(out) == 0 && written;
+            if (!written) problem = errno ? errno : EIO;
+            if (fclose(file) != 0 && written) { written = 0; problem = errno; }
+            if (written && rename(beside, path) == 0) status = 0;
+            else {
+                if (!problem) problem = errno;
+                unlink(beside);
+            }
+        } else problem = errno;
+    } else problem = ENAMETOOLONG;
+    history_end(merged);
+    if (status == 0) {
+        ex_history_clear(h);
+        ex_history_load(h, path);
+    }
     close(fd);
+    if (status != 0) errno = problem;
     return status;
 }
 

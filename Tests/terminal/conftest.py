@@ -32,11 +32,11 @@ def env(tmp_path):
 
 @pytest.fixture
 def spawn(env):
-    """spawn(*args, env=None) -> an Explorer at its first prompt."""
+    """spawn(*args, env=None, preexec_fn=None) -> an Explorer at its first prompt."""
     started = []
 
-    def start(*args, env=env, prompt=PROMPT):
-        x = Explorer(args, env)
+    def start(*args, env=env, prompt=PROMPT, preexec_fn=None):
+        x = Explorer(args, env, preexec_fn=preexec_fn)
         started.append(x)
         x.welcome = x.expect(prompt)
         x.start = x.mark  # where the session proper begins (after the welcome)

@@ -215,12 +215,12 @@ class Explorer:
     """One `explorer` process on a pty, with everything it wrote kept in
     `transcript` and replayed on `screen`."""
 
-    def __init__(self, args, env):
+    def __init__(self, args, env, preexec_fn=None):
         import pexpect
 
         self.child = pexpect.spawn(
             BINARY, list(args), env=env, dimensions=(ROWS, COLS),
-            encoding="utf-8", codec_errors="replace", timeout=TIMEOUT,
+            encoding="utf-8", codec_errors="replace", timeout=TIMEOUT, preexec_fn=preexec_fn,
         )
         self.transcript = ""
         self.mark = 0  # how much of the transcript expect() has consumed

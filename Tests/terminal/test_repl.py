@@ -19,6 +19,8 @@ made on what is on the screen, not on libedit's redraw bytes.
 
 import os
 import re
+import resource
+import signal
 import stat
 from pathlib import Path
 
@@ -407,6 +409,30 @@ def test_a_history_file_explorer_did_not_write_is_left_as_it_is_and_said(spawn, 
     x.send(CTRL_D)
     assert x.expect_exit() == 0
     assert path.read_text() == "get /api/tasks page==1\nget /api/banners\n"
+
+
+def test_a_history_file_that_cannot_be_written_whole_is_left_as_it_was_and_said(spawn, env):
+    # Each line rewrote the file in place: a full disk (here a file size limit) cut it, losing
+    # the older lines, without a word; this session's line was then missing from recall too.
+    path = history_path(env)
+    path.parent.mkdir(parents=True)
+    before = "_HiStOrY_V2_\n" + "".join(f"help\\040vars\\040{n}\n" for n in range(300))
+    path.write_text(before)
+
+    def small_files():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (len(before) - 100, len(before) - 100))
+
+    x = spawn(preexec_fn=small_files)
+    said = x.run("help whoami")
+    assert f"warning: history is not saved: {path}: File too large; the file was left as it was" in said, said
+    assert "history is not saved" not in x.run("help logout"), "said once"
+    x.send(UP + UP)
+    x.wait_for_line(PROMPT + "help whoami")
+    x.send("\x15" + CTRL_D)
+    assert x.expect_exit() == 0
+    assert path.read_text() == before
+    assert [p.name for p in path.parent.iterdir()] == ["history"], "nothing left beside it"
 
 
 def test_history_lists_both_sessions_lines_numbered_with_secrets_hidden(spawn, env):

@@ -92,12 +92,13 @@ final class LineEditor {
     /// mode 0600. The file is read, added to and written under a lock, so
     /// two REPLs at once keep each other's lines (each used to rewrite the
     /// whole file from its own memory), and what the others added since is
-    /// loaded here too.
-    func remember(_ line: String) {
-        guard let history, !line.trimmingBlanks().isEmpty else { return }
+    /// loaded here too. Returns why the file could not be written, the
+    /// first time it cannot (the line is still recalled in this session).
+    func remember(_ line: String) -> String? {
+        guard let history, !line.trimmingBlanks().isEmpty else { return nil }
         guard let url = historyURL else {
             _ = ex_history_enter(history, line)
-            return
+            return nil
         }
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
@@ -105,10 +106,21 @@ final class LineEditor {
         } catch {
             // History is a convenience: failing to save it must not stop the REPL.
         }
-        if ex_history_append(history, Self.historySize, url.path, line) != 0 {
-            _ = ex_history_enter(history, line)
+        let status = ex_history_append(history, Self.historySize, url.path, line)
+        let problem = errno
+        guard status != 0 else {
+            savingFailed = false
+            return nil
         }
+        _ = ex_history_enter(history, line)
+        // Said at start already (a file libedit does not read); else once, until it works again.
+        guard status == -1, historyProblem == nil, !savingFailed else { return nil }
+        savingFailed = true
+        return "history is not saved: \(url.path): \(String(cString: strerror(problem))); the file was left as it was"
     }
+
+    /// The last line could not be written to the history file (said once).
+    private var savingFailed = false
 
     static let historySize: Int32 = 1000
 

@@ -72,7 +72,9 @@ final class EditorTerminal: Terminal {
         defer { AsyncOutput.shared.editing(false) }
         return LineEditor.readSecret(prompt: prompt)
     }
-    func remember(_ line: String) { editor.remember(line) }
+    func remember(_ line: String) {
+        if let problem = editor.remember(line) { console.err("warning: \(problem)\n") }
+    }
     func pastLines() -> [String] { editor.pastLines }
     func takeInterrupts() -> Int { LineEditor.takeInterrupts() }
     func asyncOutput() -> (@Sendable (String) -> Void)? {
