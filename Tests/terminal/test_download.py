@@ -159,6 +159,17 @@ def test_a_file_that_force_was_to_replace_is_kept_when_the_new_one_cannot_be_wri
     assert sorted(path.name for path in tmp_path.iterdir() if path.name.endswith(".bin")) == ["a.bin", "b.bin", "c.bin"]
 
 
+def test_a_file_size_limit_is_said_as_a_write_that_failed(files, tmp_path):
+    # `ulimit -f`: SIGXFSZ ended the process without a word.
+    def small_files():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (50_000, 50_000))
+
+    result = subprocess.run([BINARY, "--base-url", files, "-c", "get /mid -o part.bin"], env=isolated_env(tmp_path),
+                            cwd=tmp_path, capture_output=True, text=True, timeout=30, preexec_fn=small_files)
+    assert result.returncode == 3, (result.returncode, result.stderr)
+    assert "error: not saved: cannot write part.bin: File too large; nothing was kept" in result.stderr, result.stderr
+
+
 def test_a_device_is_written_as_it_is_and_never_removed(files, tmp_path):
     # As root, a failed write to /dev/full with --force unlinked the device node.
     result = run_explorer(["--base-url", files, "-c", "get /notes.txt -o /dev/null --force", "-c", "save /dev/full --force"],

@@ -40,6 +40,9 @@ struct Console: Sendable {
         // are, not a signal that ends the process mid-line: that lost a
         // recording's last step, before NIO came to ignore it.
         signal(SIGPIPE, SIG_IGN)
+        // Past a file size limit (`ulimit -f`) a write fails (EFBIG) and is said as a full disk is:
+        // the signal's default ended the process with no word, a recording's step unwritten.
+        signal(SIGXFSZ, SIG_IGN)
         for descriptor: Int32 in [1, 2] where ex_is_open(descriptor) == 0 {
             let null = open("/dev/null", O_WRONLY)
             if null >= 0, null != descriptor { dup2(null, descriptor); close(null) }
