@@ -123,6 +123,50 @@ import Testing
         }
     }
 
+    /// A tokens file that does not read as one (cut short, edited by hand)
+    /// was taken as empty, then written over with this login: every other
+    /// backend's login in it was lost, without a word.
+    @Test func aTokensFileThatDoesNotReadIsLeftAsItIsAndSaid() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tokens-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let url = folder.appendingPathComponent("tokens.json")
+        let cut = Data(#"{"version": 2, "backends": {"nova https://api.example.com": {"users": {"bob": {"accessToken": "#.utf8)
+        try cut.write(to: url)
+        try await withSandbox { server, http in
+            let auth = session(server, http, store: FileTokenStore(url: url))
+            let login = try await auth.login(email: "alice@example.com", password: "alice123")
+            #expect(await auth.isLoggedIn)
+            #expect(login.storeWarning == "the login is kept for this session only: \(url.path) is not a tokens file explorer reads (left as it is; move it away to save logins again)")
+            #expect(try Data(contentsOf: url) == cut)
+        }
+    }
+
+    /// `logout` whose tokens could not be removed from the file said "logged
+    /// out": the next run was logged in again.
+    @Test func aLogoutWhoseSavedLoginStaysSaysSo() async throws {
+        struct Denied: Error, CustomStringConvertible { var description: String { "cannot write tokens.json: permission denied" } }
+        final class KeepsEverything: TokenStore, @unchecked Sendable {
+            let memory = MemoryTokenStore()
+            func load(key: String) -> Tokens? { memory.load(key: key) }
+            func load(key: String, owner: String) -> Tokens? { memory.load(key: key, owner: owner) }
+            func lockForRefresh(key: String) -> RefreshLock? { .local }
+            func save(key: String, owner: String, tokens: Tokens?) throws {
+                guard let tokens else { throw Denied() }
+                try memory.save(key: key, owner: owner, tokens: tokens)
+            }
+        }
+        try await withSandbox { server, http in
+            let store = KeepsEverything()
+            let auth = session(server, http, store: store)
+            _ = try await auth.login(email: "alice@example.com", password: "alice123")
+            let exchange = try await auth.logout()
+            #expect(await !auth.isLoggedIn)
+            #expect(exchange?.storeWarning == "logged out of this session only; the saved login stays: cannot write tokens.json: permission denied")
+            #expect(store.load(key: "linku \(server.baseURL.absoluteString)") != nil)
+        }
+    }
+
     /// Two explorers whose tokens ran out together (four scripts started at
     /// once) each sent the same single-use refresh token: one refresh was
     /// accepted and the others refused, which a server that detects reuse

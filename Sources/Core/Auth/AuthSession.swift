@@ -216,11 +216,24 @@ public actor AuthSession {
         return try builder.build(method: "POST", path: path, items: items, form: auth.sendsForm && !items.isEmpty)
     }
 
-    /// Tells the server (when the profile has a logout endpoint) and forgets the tokens.
+    /// Tells the server (when the profile has a logout endpoint) and forgets
+    /// the tokens. A saved login that could not be removed is said: as the
+    /// exchange's `storeWarning`, or by `takeStoreWarning` when there is none.
     public func logout() async throws -> Exchange? {
-        defer { setTokens(nil) }
-        guard let request = try logoutRequest() else { return nil }
-        return try await send(request, isPublic: false, retry: false)
+        guard let request = try logoutRequest() else {
+            setTokens(nil)
+            return nil
+        }
+        var exchange: Exchange
+        do {
+            exchange = try await send(request, isPublic: false, retry: false)
+        } catch {
+            setTokens(nil)
+            throw error
+        }
+        setTokens(nil)
+        exchange.storeWarning = takeStoreWarning()
+        return exchange
     }
 
     /// Forgets the tokens without telling the server.
@@ -693,7 +706,12 @@ public actor AuthSession {
         do {
             try store.save(key: storeKey, owner: owner, tokens: new)
         } catch {
-            if !storeWarned { unsaved = "the login is kept for this session only: \(error)" }
+            // A logout whose tokens stay on disk is said every time: the next run is logged in again.
+            if new == nil {
+                unsaved = "logged out of this session only; the saved login stays: \(error)"
+            } else if !storeWarned {
+                unsaved = "the login is kept for this session only: \(error)"
+            }
         }
     }
 
@@ -701,7 +719,7 @@ public actor AuthSession {
     private var unsaved: String?
     private var storeWarned = false
 
-    private func takeStoreWarning() -> String? {
+    public func takeStoreWarning() -> String? {
         defer { unsaved = nil }
         if unsaved != nil { storeWarned = true }
         return unsaved

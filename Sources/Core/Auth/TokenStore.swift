@@ -137,11 +137,11 @@ public final class FileTokenStore: TokenStore, @unchecked Sendable {
     }
 
     public func load(key: String) -> Tokens? {
-        lock.withLock { read().backends[key]?.current }
+        lock.withLock { read()?.backends[key]?.current }
     }
 
     public func load(key: String, owner: String) -> Tokens? {
-        lock.withLock { read().backends[key]?.users[owner] }
+        lock.withLock { read()?.backends[key]?.users[owner] }
     }
 
     public func lockForRefresh(key: String) -> RefreshLock? {
@@ -185,7 +185,11 @@ public final class FileTokenStore: TokenStore, @unchecked Sendable {
             let lockFD = open(directory.appendingPathComponent(".tokens.lock").path, O_RDWR | O_CREAT, 0o600)
             if lockFD >= 0 { flock(lockFD, LOCK_EX) }
             defer { if lockFD >= 0 { flock(lockFD, LOCK_UN); close(lockFD) } }
-            var file = read()
+            // A file not read as tokens (cut short, edited by hand, a later version's) holds
+            // other backends' logins: written over with this one, they were lost without a word.
+            guard var file = read() else {
+                throw WriteFailure(description: "\(url.path) is not a tokens file explorer reads (left as it is; move it away to save logins again)")
+            }
             file.backends[key, default: TokenShelf()].put(owner, tokens)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -213,10 +217,12 @@ public final class FileTokenStore: TokenStore, @unchecked Sendable {
         }
     }
 
-    private func read() -> File {
+    /// The file's logins: none when there is no file, nil when there is one
+    /// that does not read as tokens.
+    private func read() -> File? {
         guard let data = FileManager.default.contents(atPath: url.path) else { return File() }
         if let file = try? JSONDecoder().decode(File.self, from: data), file.version == 2 { return file }
-        guard let old = try? JSONDecoder().decode(FileV1.self, from: data), old.version == 1 else { return File() }
+        guard let old = try? JSONDecoder().decode(FileV1.self, from: data), old.version == 1 else { return nil }
         var file = File()
         for (key, tokens) in old.sessions { file.backends[key, default: TokenShelf()].put(tokens.owner, tokens) }
         return file

@@ -516,7 +516,10 @@ actor Interpreter {
             let closed = await closeSocketOfEndingLogin()
             let exchange = try await session.logout()
             let note = ["logged out", closed].compactMap { $0 }.joined(separator: "\n")
-            return exchange.map { remember($0, note: note) } ?? .message(note)
+            if let exchange { return remember(exchange, note: note) }
+            // The tokens stay in the file: the next run is logged in again, which "logged out" hid.
+            if let kept = await session.takeStoreWarning() { return .failure(kept, .runtime) }
+            return .message(note)
         case .whoami:
             let flow = try session.loginFlow()
             guard await session.isLoggedIn else { return .failure("not logged in (try: login EMAIL)", .runtime) }
