@@ -285,6 +285,18 @@ import Testing
 }
 
 @Suite struct FileTokenStoreTests {
+    /// `HOME=` (empty) put tokens.json and the history under the working
+    /// directory, wherever explorer happened to run.
+    @Test func anEmptyOrRelativeHomeIsNotTheWorkingDirectory() {
+        let here = FileManager.default.currentDirectoryPath
+        for home in ["", "relative/home"] {
+            let folder = XDG.configHome(["HOME": home]).path
+            #expect(folder.hasSuffix("/.config") && !folder.hasPrefix(here + "/"), "\(folder)")
+            #expect(!XDG.stateHome(["HOME": home]).path.hasPrefix(here + "/"))
+        }
+        #expect(XDG.configHome(["HOME": "/home/ada"]).path == "/home/ada/.config")
+    }
+
     @Test func savesWithMode0600AndReadsBack() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("explorer-tokens-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }

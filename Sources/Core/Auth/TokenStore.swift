@@ -242,7 +242,14 @@ public enum XDG {
     private static func directory(_ value: String?, fallback: String, _ environment: [String: String]) -> URL {
         // The spec says relative paths are invalid and must be ignored.
         if let value, value.hasPrefix("/") { return URL(fileURLWithPath: value) }
-        let home = environment["HOME"] ?? NSHomeDirectory()
-        return URL(fileURLWithPath: home).appendingPathComponent(fallback)
+        return URL(fileURLWithPath: home(environment)).appendingPathComponent(fallback)
+    }
+
+    /// `$HOME`, or the account's home when it is unset, empty or relative:
+    /// `HOME=` put tokens.json under the working directory.
+    public static func home(_ environment: [String: String]) -> String {
+        if let home = environment["HOME"], home.hasPrefix("/") { return home }
+        if let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir, directory.pointee != 0 { return String(cString: directory) }
+        return NSHomeDirectory()
     }
 }
