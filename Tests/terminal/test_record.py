@@ -154,6 +154,35 @@ def test_recording_refuses_a_file_that_has_content(tmp_path):
     assert existing.read_text() == "keep me\n"
 
 
+def test_recording_refuses_a_named_pipe_and_a_link(tmp_path):
+    # `--record` to a named pipe waited for a reader: the session hung before its first line.
+    os.mkfifo(tmp_path / "pipe.transcript")
+    (tmp_path / "link.transcript").symlink_to(tmp_path / "elsewhere.transcript")
+    for name, kind in [("pipe.transcript", "a named pipe"), ("link.transcript", "a symbolic link")]:
+        result = run_explorer(["--record", name, "-c", "get /api/tasks"], env=environment(tmp_path), cwd=tmp_path, timeout=20)
+        assert result.returncode == 3
+        assert result.stderr == f"error: cannot record to {name}: {kind}, not a file; record into a new file\n", result.stderr
+    assert not (tmp_path / "elsewhere.transcript").exists()
+
+
+def test_a_transcript_deleted_while_recording_is_said_lost(tmp_path):
+    # `record stop` said "recorded 2 steps to r.transcript" of a file deleted meanwhile.
+    path = tmp_path / "r.transcript"
+    for after in ["get /api/forum/posts\nrecord stop\n", "record stop\n"]:
+        run = subprocess.Popen([BINARY], env=environment(tmp_path), cwd=tmp_path, stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        run.stdin.write("record r.transcript\nget /api/forum/posts\n")
+        run.stdin.flush()
+        deadline = time.time() + 30
+        while "> get /api/forum/posts" not in (path.read_text() if path.exists() else "") and time.time() < deadline:
+            time.sleep(0.05)
+        path.unlink()
+        out, err = run.communicate(after, timeout=30)
+        assert "r.transcript was deleted while recording: nothing was kept" in err, err
+        assert "recorded" not in out, out
+        assert run.returncode == 3
+
+
 def test_test_with_jobs_and_update_rewrites_only_what_differs(tmp_path):
     """`explorer test --jobs N --update` as CI would type it: the flags
     together, on a folder where one transcript of three differs."""

@@ -342,6 +342,10 @@ final class SessionController {
             return .message(said)
         case .stop:
             guard let recorder else { return .message("not recording") }
+            if recorder.isDeleted {
+                self.recorder = nil
+                return .failure(recorder.deletedNote, .runtime)
+            }
             finishRecording(sayingIfEmpty: false)
             return .message("recorded \(Self.steps(recorder.steps)) to \(recorder.path)" + (recorder.steps == 0 ? Self.nothingRecorded : ""))
         case .status:
@@ -355,6 +359,12 @@ final class SessionController {
     /// Writes the frames that came after the last step, and ends the
     /// recording (`record stop`, `exit`, end of input).
     func finishRecording(sayingIfEmpty: Bool = true) {
+        if let recorder, recorder.isDeleted {
+            self.recorder = nil
+            recordingFailed = true
+            terminal.err(renderer.palette.red("error: ") + recorder.deletedNote + "\n")
+            return
+        }
         whileRecording { try $0.flushFrames() }
         // A recording with no steps (a script of comments, `record` then `exit`) passed as a file
         // that explorer test then calls broken.

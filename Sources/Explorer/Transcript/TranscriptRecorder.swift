@@ -51,7 +51,12 @@ final class TranscriptRecorder {
          readFile: @escaping @Sendable (String) throws -> [UInt8] = RequestBuilder.readFileFromDisk) throws(Failure) {
         // 0600, like the history and saved answers: a recording holds a session's answers.
         let existed = FileManager.default.fileExists(atPath: path)
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        var standing = stat()
+        // A named pipe held the session until something read it; a link, a device: no transcript to replay.
+        if lstat(path, &standing) == 0, standing.st_mode & S_IFMT != S_IFREG {
+            throw Failure(description: "cannot record to \(path): \(Self.kind(of: standing.st_mode)), not a file; record into a new file")
+        }
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             let reason = String(cString: strerror(errno))
             let folder = PathText.folder(of: path)
@@ -531,7 +536,28 @@ final class TranscriptRecorder {
     /// Writes `text` whole, or not at all: a write that fails (a full disk)
     /// takes back what it wrote of it, so the file ends with the last whole
     /// step, which replays (it ended mid-answer, torn).
+    /// What stands at a path that is not a file, in a word or two.
+    static func kind(of mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFDIR: "a directory"
+        case S_IFLNK: "a symbolic link"
+        case S_IFIFO: "a named pipe"
+        case S_IFSOCK: "a socket"
+        default: "a device"
+        }
+    }
+
+    var deletedNote: String { "\(path) was deleted while recording: nothing was kept" }
+
+    /// Whether the file was deleted while recording: what is written goes nowhere.
+    var isDeleted: Bool {
+        var info = stat()
+        return fstat(descriptor, &info) == 0 && info.st_nlink == 0
+    }
+
     private func append(_ text: String, failing outcome: String = "it keeps the steps before") throws(Failure) {
+        // Written on, the steps went to a file no one could open, and `record stop` said "recorded 3 steps".
+        if isDeleted { throw Failure(description: deletedNote) }
         var bytes = Array(text.utf8)[...]
         let start = lseek(descriptor, 0, SEEK_END)
         while !bytes.isEmpty {
