@@ -172,7 +172,8 @@ def test_a_file_size_limit_is_said_as_a_write_that_failed(files, tmp_path):
 
 def test_a_device_is_written_as_it_is_and_never_removed(files, tmp_path):
     # As root, a failed write to /dev/full with --force unlinked the device node.
-    result = run_explorer(["--base-url", files, "-c", "get /notes.txt -o /dev/null --force", "-c", "save /dev/full --force"],
+    # `-o /dev/null` was refused without --force ("exists"), where curl's needs nothing.
+    result = run_explorer(["--base-url", files, "-c", "get /notes.txt -o /dev/null", "-c", "save /dev/full"],
                           env=isolated_env(tmp_path), cwd=tmp_path)
     assert "saved 7 B to /dev/null" in result.stdout, result.stdout
     assert "error: cannot write /dev/full: No space left on device; part of it may have gone to /dev/full" in result.stderr, result.stderr

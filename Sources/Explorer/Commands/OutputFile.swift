@@ -10,7 +10,8 @@ import Foundation
 /// fails (a full disk) leaves the old file as it was; it used to be cut,
 /// then unlinked. Nothing this did not create is ever removed: a device
 /// such as /dev/null is written as it is, never replaced (as root, a failed
-/// write to /dev/full unlinked the device).
+/// write to /dev/full unlinked the device), and needs no `--force`, as
+/// curl's `-o /dev/null` needs none.
 struct OutputFile {
     /// The name as typed, for messages.
     let name: String
@@ -33,16 +34,16 @@ struct OutputFile {
     /// `replacing` one beside the regular file that stands there.
     static func open(_ name: String, at path: String, replacing: Bool) -> Result<OutputFile, Opening> {
         var status = stat()
-        let stands = lstat(path, &status) == 0
-        guard stands, replacing else {
+        guard lstat(path, &status) == 0 else {
             let descriptor = Foundation.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
             guard descriptor >= 0 else { return .failure(errno == EEXIST ? .exists : .problem(cannot(name))) }
             return .success(OutputFile(name: name, path: path, descriptor: descriptor, replacement: nil, created: true))
         }
         switch status.st_mode & S_IFMT {
-        case S_IFREG: break
+        case S_IFREG where replacing: break
+        case S_IFREG: return .failure(.exists)
         case S_IFDIR: return .failure(.problem("\(name) is a directory"))
-        case S_IFLNK: return .failure(.problem(symbolicLink(name)))
+        case S_IFLNK: return .failure(replacing ? .problem(symbolicLink(name)) : .exists)
         default:
             // /dev/null, /dev/stdout, a named pipe: written to as they are, nothing created or removed.
             let descriptor = Foundation.open(path, O_WRONLY | O_CLOEXEC)
