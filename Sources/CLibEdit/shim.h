@@ -85,8 +85,12 @@ EX_SHARED volatile sig_atomic_t ex_has_original_termios = 0;
 /// signal's own end (its default action, on return: the handler was reset).
 /// Killed at the prompt, the REPL left the terminal without echo or line
 /// editing (an ssh session dropped, a tmux pane closed, `timeout`).
+/// Only a process in the terminal's foreground group touches it: from the
+/// background (`timeout`, `explorer &`) the call stopped the process by
+/// SIGTTOU, inside this handler, with the ending signal blocked: it never
+/// ended (`timeout 2 explorer` hung until kill -9).
 static void ex_on_ending_signal(int sig) {
-    if (ex_has_original_termios) tcsetattr(0, TCSANOW, &ex_original_termios);
+    if (ex_has_original_termios && tcgetpgrp(0) == getpgrp()) tcsetattr(0, TCSANOW, &ex_original_termios);
     raise(sig);
 }
 

@@ -435,6 +435,17 @@ def test_a_history_file_that_cannot_be_written_whole_is_left_as_it_was_and_said(
     assert [p.name for p in path.parent.iterdir()] == ["history"], "nothing left beside it"
 
 
+def test_a_repl_started_in_the_background_ends_on_sigterm(env):
+    # `timeout 2 explorer` at a terminal never returned: started outside the foreground group, the REPL was
+    # stopped (SIGTTOU) by its own terminal restore inside the SIGTERM handler, with SIGTERM blocked.
+    shell = pexpect.spawn("bash", ["-c", f"timeout 2 {BINARY}; echo status=$?"], env=env, encoding="utf-8", timeout=20)
+    try:
+        shell.expect(r"status=(\d+)")
+        assert shell.match.group(1) == "124"
+    finally:
+        shell.close(force=True)
+
+
 def test_history_lists_both_sessions_lines_numbered_with_secrets_hidden(spawn, env):
     # Issue 14: `history [N]`, read from libedit's history (the file's lines,
     # other sessions' included), as history keeps them: secrets hidden.
