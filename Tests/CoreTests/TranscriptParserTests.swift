@@ -89,6 +89,12 @@ import Testing
         #expect(lines.map(\.description) == ["base_url = {{base_url}}", "", "city = Leeds"])
     }
 
+    /// `>` then a tab was kept in the command, and named the step with a tab in every report.
+    @Test func aTabAfterTheArrowIsNotPartOfTheCommand() throws {
+        let transcript = try TranscriptParser.parse("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n>\tget /x\nHTTP/1.1 200 OK\n")
+        #expect(transcript.steps.map(\.command) == ["get /x"])
+    }
+
     @Test func writingWhatWasReadReadsTheSame() throws {
         let transcript = try TranscriptParser.parse(Self.sample)
         let written = TranscriptWriter.transcript(transcript)

@@ -11,7 +11,8 @@ extension TranscriptParser {
 
     static func parseStep(_ command: Line, _ lines: [Line]) throws(StepFailure) -> TranscriptStep {
         var text = String(command.text.dropFirst())
-        if text.hasPrefix(" ") { text.removeFirst() }
+        // `>` then a tab (an editor's indent) was kept in the command, and in the step's name in every report.
+        if text.hasPrefix(" ") || text.hasPrefix("\t") { text.removeFirst() }
         guard !text.trimmingBlanks().isEmpty else {
             throw StepFailure(error: TranscriptParseError(line: command.number, column: 1, message: "'>' needs a command after it"), atEnd: false)
         }
