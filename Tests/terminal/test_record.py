@@ -165,6 +165,16 @@ def test_recording_refuses_a_named_pipe_and_a_link(tmp_path):
     assert not (tmp_path / "elsewhere.transcript").exists()
 
 
+def test_a_header_variable_without_its_secret_names_its_line(tmp_path):
+    # It said "FILE: the header needs a secret: …", the line left to be found.
+    path = tmp_path / "v.transcript"
+    path.write_text("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n# the team's key\nvar: tok={{secret:api_token}}\n\n"
+                    "> get /api/forum/posts\nHTTP/1.1 200 OK\n")
+    result = run_explorer(["replay", str(path)], env=environment(tmp_path), cwd=tmp_path, input="")
+    assert result.returncode == 3
+    assert f"error: {path}:5: no value for {{{{secret:api_token}}}}: set EXPLORER_SECRET_API_TOKEN" in result.stderr, result.stderr
+
+
 def test_a_transcript_deleted_while_recording_is_said_lost(tmp_path):
     # `record stop` said "recorded 2 steps to r.transcript" of a file deleted meanwhile.
     path = tmp_path / "r.transcript"

@@ -427,7 +427,13 @@ struct Replayer: Sendable {
             if replaysLive { await interpreter.takeFramesAsRecordedLive() } else { await interpreter.setFramesLive(false) }
             do {
                 for variable in header.variables {
-                    let (value, used) = try resolver.fill(variable.value, email: nil)
+                    let value: String, used: [(name: String, value: String)]
+                    do { (value, used) = try resolver.fill(variable.value, email: nil) } catch {
+                        // Said at its line, as a step's missing secret is.
+                        let line = header.lines.firstIndex { $0.hasPrefix("var:") && $0.dropFirst(4).trimmingBlanks().hasPrefix(variable.name + "=") }
+                        failure = .runtime("\(path)\(line.map { ":\($0 + 2)" } ?? ""): \(error)")
+                        return false
+                    }
                     learn(supplied: used)
                     let command = Command.set(name: variable.name, value: value)
                     headerSteps.append(("set \(variable.name)=\(variable.value)", command, await interpreter.execute(command)))
