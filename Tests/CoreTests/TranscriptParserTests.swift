@@ -152,6 +152,11 @@ import Testing
         // A typo in a capture's kind was read as a reference, and failed at run time in other words.
         ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> get /x\n{\"a\": {{id:=intger}}}\n", 5, 7,
          "'intger' is not a kind: use *, integer, number, string, uuid, timestamp, jwt or /regex/ (did you mean integer?)"),
+        // A name no shell can set: the run said "set EXPLORER_SECRET_API-KEY".
+        ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> post /login password={{secret:api-key}}\n", 4, 33,
+         "'{{secret:api-key}}': a secret's name is letters, digits and _, as in: {{secret:api_key}}"),
+        ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\nvar: k={{secret:}}\n", 4, 17,
+         "'{{secret:}}' names no secret: write {{secret:NAME}}"),
     ])
     func syntaxErrorsSayLineAndColumn(text: String, line: Int, column: Int, message: String) {
         #expect(throws: TranscriptParseError(line: line, column: column, message: message)) { try TranscriptParser.parse(text) }

@@ -286,9 +286,7 @@ extension ProfileFile {
                 throw member.problem("a credential comes from the environment or is asked for, never from the file: write \(example)")
             }
             // The name becomes EXPLORER_SECRET_NAME: a shell must be able to set it.
-            if let bad = names.first(where: { $0.isEmpty || !$0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") } }) {
-                throw member.problem("'{{secret:\(bad)}}': a secret's name is letters, digits and _, as in: {{secret:api_key}}")
-            }
+            if let bad = names.first(where: { !SecretResolver.isSecretName($0) }) { throw member.problem(SecretResolver.badName(bad)) }
             return text
         }
         switch kind {

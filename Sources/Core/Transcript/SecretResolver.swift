@@ -216,6 +216,33 @@ public struct SecretResolver: Sendable {
         return (text, used)
     }
 
+    /// Whether `name` can name a secret: its value comes from
+    /// `EXPLORER_SECRET_NAME`, which a shell can set only for ASCII letters,
+    /// digits and `_` (`api-key` was told to `export EXPLORER_SECRET_API-KEY`).
+    public static func isSecretName(_ name: String) -> Bool {
+        !name.isEmpty && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+    }
+
+    /// Why `name` cannot name a secret, where it is written.
+    public static func badName(_ name: String) -> String {
+        "'{{secret:\(name)}}': a secret's name is letters, digits and _, as in: {{secret:api_key}}"
+    }
+
+    /// The first `{{secret:NAME}}` in `text` whose name cannot be one: why,
+    /// and where its name starts (a count of characters into `text`).
+    public static func nameProblem(in text: String) -> (message: String, offset: Int)? {
+        var searchStart = text.startIndex
+        while let open = text.range(of: "{{secret:", range: searchStart..<text.endIndex),
+              let close = text.range(of: "}}", range: open.upperBound..<text.endIndex) {
+            let name = String(text[open.upperBound..<close.lowerBound])
+            let offset = text.distance(from: text.startIndex, to: open.upperBound)
+            if name.isEmpty { return ("'{{secret:}}' names no secret: write {{secret:NAME}}", offset) }
+            if !isSecretName(name) { return (badName(name), offset) }
+            searchStart = close.upperBound
+        }
+        return nil
+    }
+
     /// The names of the `{{secret:NAME}}` placeholders in `text`, in order.
     public static func placeholderNames(in text: String) -> [String] {
         replacingPlaceholders(in: text) { $0 }.secrets.map(\.name)

@@ -16,6 +16,11 @@ extension TranscriptParser {
         guard !text.trimmingBlanks().isEmpty else {
             throw StepFailure(error: TranscriptParseError(line: command.number, column: 1, message: "'>' needs a command after it"), atEnd: false)
         }
+        // Said here, at its place, rather than at the run, which asked to set a variable no shell can set.
+        if let problem = SecretResolver.nameProblem(in: text) {
+            let column = command.text.count - text.count + problem.offset + 1
+            throw StepFailure(error: TranscriptParseError(line: command.number, column: column, message: problem.message), atEnd: false)
+        }
         // No response line starts with `>` (JSON, `| ` text, headers, frames): an indented command
         // line, read as part of the step above, whose body then "had text after it".
         if let indented = lines.first(where: { [" ", "\t"].contains($0.text.first) && $0.text.trimmingBlanks().hasPrefix(">") }) {

@@ -219,6 +219,7 @@ public enum TranscriptParser {
                 guard let eq = value.firstIndex(of: "="), TranscriptPattern.isName(String(value[..<eq])) else {
                     throw fail("'var:' is written NAME=VALUE, with a name of letters, digits and _")
                 }
+                if let problem = SecretResolver.nameProblem(in: value) { throw fail(problem.message, column: valueColumn + problem.offset) }
                 variables.append(.init(name: String(value[..<eq]), value: String(value[value.index(after: eq)...])))
             case "login":
                 guard !value.isEmpty else { throw fail("'login:' needs the email the session was logged in as") }

@@ -22,12 +22,13 @@ extension SessionController {
         if let token = runBlocking({ [interpreter] in await interpreter.session.tokens?.accessToken }) {
             resolver.session = ["access_token": token]
         }
+        // `{{secret:}}` was told to set EXPLORER_SECRET_, and asked for at a prompt named ": "; `{{secret:api-key}}`
+        // was asked for, then recorded in a transcript that no replay reads.
+        if let problem = SecretResolver.nameProblem(in: line) { throw MissingSecret(message: problem.message) }
         while true {
             do {
                 return try resolver.resolveNamed(line)
             } catch {
-                // `{{secret:}}` was told to set EXPLORER_SECRET_, and asked for at a prompt named ": ".
-                if error.name.isEmpty { throw MissingSecret(message: "'{{secret:}}' names no secret: write {{secret:NAME}}") }
                 guard terminal.isInteractive else {
                     throw MissingSecret(message: "no value for {{secret:\(error.name)}}: set \(SecretResolver.environmentName(error.name)) "
                                         + "in the environment, or type the line at the prompt, which asks for it")
