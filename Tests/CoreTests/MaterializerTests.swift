@@ -23,6 +23,18 @@ import Testing
         #expect(values.bindings["task_id"] == made["id"])
     }
 
+    /// A bare regex was served as a string ("seq": "0", "flag": "true"): a
+    /// client decoding Int or Bool failed against the mock alone.
+    @Test func aBareRegexIsServedAsTheNumberOrBooleanItSamples() throws {
+        let body = try expected(#"{"seq": {{/[0-9]+/}}, "flag": {{/true|false/}}, "code": {{/[A-Z]{3}/}}, "quoted": "{{/[0-9]+/}}"}"#)
+        var values = Materializer(seed: 3)
+        let made = values.value(body)
+        #expect(made == .object([("seq", .number("0")), ("flag", .bool(true)), ("code", .string("AAA")), ("quoted", .string("0"))]),
+                "\(JSONPrinter.compact(made))")
+        var matcher = TranscriptMatcher()
+        #expect(matcher.match(body, made).isEmpty, "what the mock serves a replay accepts")
+    }
+
     @Test func theSameStepMakesTheSameValuesAndAnotherStepOthers() throws {
         let body = try expected(#"{"id": {{integer}}, "key": "{{string}}", "ref": "{{uuid}}"}"#)
         var one = Materializer(seed: 60)

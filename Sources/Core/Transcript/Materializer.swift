@@ -86,7 +86,17 @@ public struct Materializer: Sendable {
         // A bare secret stood for a number (a recording writes a string's as
         // "{{secret:NAME}}", in quotes): a number it is again.
         case let .secret(name): return inText ? .string(secret(name)) : .int(unique)
-        case let .regex(source): return .string(Self.sample(of: source) ?? "")
+        case let .regex(source):
+            let sample = Self.sample(of: source) ?? ""
+            // Bare, it stands for a value of any type it matches: `"seq": {{/[0-9]+/}}` is written so for a
+            // number (a string's pattern goes in quotes), and was served "0", which a client decoding Int refused.
+            if !inText, let scalar = try? JSONParser.parse(sample) {
+                switch scalar {
+                case .number, .bool: return scalar
+                default: break
+                }
+            }
+            return .string(sample)
         case let .reference(name):
             if let bound = bindings[name] { return bound }
             if name == "base_url" { return .string(baseURL) }

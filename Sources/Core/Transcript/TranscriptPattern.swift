@@ -141,6 +141,8 @@ public struct TranscriptPattern: Sendable, Equatable, CustomStringConvertible {
         case let (.uuid, .string(s)), let (.timestamp, .string(s)), let (.jwt, .string(s)), let (.regex, .string(s)):
             return accepts(text: s)
         case let (.regex, .number(text)): return accepts(text: text)
+        // `"flag": {{/true|false/}}`, bare, as a number's text is matched.
+        case let (.regex, .bool(flag)): return accepts(text: flag ? "true" : "false")
         default: return false
         }
     }
