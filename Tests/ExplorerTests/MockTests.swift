@@ -650,6 +650,48 @@ extension MockTests {
         }
     }
 
+    /// A read typed with a captured Location (`get {{loc}}`) was on the
+    /// literal path of the id it was made with, which fit better than the
+    /// read recorded after the DELETE: the mock served the deleted item.
+    @Test func aReadByACapturedLocationFollowsTheDeleteOfItsItem() async throws {
+        let text = """
+        # explorer transcript v1
+        profile: generic
+        base-url: http://127.0.0.1:9
+
+        > post /items name=lamp
+        HTTP/1.1 201 Created
+        Location: /items/{{id:=uuid}}
+        {"name": "lamp", "id": "{{id}}"}
+
+        > capture loc = header:Location
+        "/items/{{id}}"
+
+        > get {{loc}}
+        HTTP/1.1 200 OK
+        {"name": "lamp", "id": "{{id}}"}
+
+        > delete /items/{{id}}
+        HTTP/1.1 204 No Content
+
+        > get /items/{{id}}
+        HTTP/1.1 404 Not Found
+        {"message": "item {{id}} not found"}
+
+        """
+        try await Self.withTranscript("items", text) { file in
+            try await Self.withMock([file], mode: .match) { server, _ in
+                let made = try await Self.send("POST", server.baseURL.appendingPathComponent("items"), body: #"{"name": "lamp"}"#)
+                let location = try #require(made.headers.first { $0.hasName("Location") }?.value)
+                let item = server.baseURL.appendingPathComponent(String(location.dropFirst()))
+                #expect(try await Self.send("GET", item).status == 200)
+                #expect(try await Self.send("DELETE", item).status == 204)
+                let gone = try await Self.send("GET", item)
+                #expect(gone.status == 404, "\(String(decoding: gone.body, as: UTF8.self))")
+            }
+        }
+    }
+
     /// An id handed out as a string (`"id": "1"`) came back from a read as
     /// the number 1: an app decoding a String id failed on every read.
     @Test func anIdRecordedAsAStringIsAnsweredAsOne() async throws {

@@ -161,7 +161,7 @@ enum MockDerivation {
             // Its frames were left out of the replay (nothing sends them here).
             await bindFrameCaptures(of: step, afterBody: true, bindings: bindings, base: base, on: live.interpreter)
             served.append(MockStep(line: step.line, command: step.command,
-                                   trigger: .request(mockRequest(request, command: step.command, secrets: steps.supplied)),
+                                   trigger: .request(mockRequest(request, command: step.command, secrets: steps.supplied, bindings: bindings)),
                                    expectation: step.expectation, bindings: bindings))
         }
         return .success(MockScript(file: path, profile: profile, steps: served, torn: transcript.torn, leftOut: leftOut))
@@ -260,7 +260,14 @@ enum MockDerivation {
     /// The recorded request as the mock compares it: the command line's
     /// `{{name}}` path segments are variables; a hidden secret matches anything.
     /// `secrets`: values the replay filled in for `{{secret:…}}` (a made-up wrong password).
-    static func mockRequest(_ request: PreparedRequest, command: String, secrets: Set<String> = []) -> MockRequest {
+    /// `bindings`: the variables as the step began; in a path typed as one
+    /// (`get {{loc}}`, a captured Location), a segment that is one's value
+    /// stands for it, so the step is on the path the others write
+    /// `/items/{{id}}`: as the literal path of the id it was made with, it
+    /// fit better than the GET recorded after that item's DELETE, and the
+    /// mock served the deleted item.
+    static func mockRequest(_ request: PreparedRequest, command: String, secrets: Set<String> = [],
+                            bindings: [String: JSONValue] = [:]) -> MockRequest {
         let concrete = MockRequest.split(request.url.path)
         let words = ((try? LineTokenizer.split(command)) ?? []).map(\.text)
         let typed = words.dropFirst().first { $0.hasPrefix("/") || $0.hasPrefix("{{") }
@@ -269,8 +276,17 @@ enum MockDerivation {
         // a typed URL (`{{upload_url}}`) is all of it.
         let offset = concrete.count - written.count
         let aligned = offset == 0 || offset > 0 && typed?.hasPrefix("/") == true
+        let wholeVariable = typed.map { $0.hasPrefix("{{") && $0.hasSuffix("}}") && !$0.dropFirst(2).includes(ascii: "{{") } ?? false
+        let named: [String: String] = wholeVariable ? Dictionary(bindings.compactMap { name, value in
+            guard case let .string(text) = value, !text.isEmpty, !text.contains("/") else {
+                if case let .number(text) = value { return (text, name) }
+                return nil
+            }
+            return (text, name)
+        }, uniquingKeysWith: min) : [:]
         let segments: [MockRequest.Segment] = concrete.enumerated().map { n, part in
             guard aligned, n >= offset, written[n - offset].includes(ascii: "{{"), written[n - offset] != "{{base_url}}" else {
+                if let name = named[part] { return .variable(name) }
                 return part.contains(anySecret) ? .variable(nil) : .literal(part)
             }
             let inner = written[n - offset]
