@@ -34,6 +34,19 @@ import Testing
         #expect(try mismatches(#""x""#, "1") == [#"body .: expected "x", got 1"#])
     }
 
+    /// Two long texts that differ near their end were each cut at their
+    /// first 200 characters: "expected" and "got" read the same.
+    @Test func longTextsAreShownFromWhereTheyDiffer() throws {
+        let long = "Lamp 台灯 " + String(repeating: "x", count: 5_000)
+        let said = try mismatches(#"{"name": "\#(long)y"}"#, #"{"name": "\#(long)"}"#)
+        let prefix = "…(\(long.count - 39) characters alike) "
+        #expect(said == ["body .name: expected \(prefix)\(String(repeating: "x", count: 40))y\", got \(prefix)\(String(repeating: "x", count: 40))\""], "\(said)")
+        var matcher = TranscriptMatcher()
+        let lines = matcher.match(Expectation(status: 200, body: .text([.literal(long + " end")])), Observation(status: 200, body: .text([long + " END"])))
+        #expect(lines.map(\.expected) == ["…(\(long.count - 39) characters alike) " + String(repeating: "x", count: 39) + " end"])
+        #expect(lines.map(\.actual) == ["…(\(long.count - 39) characters alike) " + String(repeating: "x", count: 39) + " END"])
+    }
+
     @Test func keyOrderDoesNotMatter() throws {
         #expect(try mismatches(#"{"a": 1, "b": {"c": 2, "d": 3}}"#, #"{"b": {"d": 3, "c": 2}, "a": 1}"#).isEmpty)
     }

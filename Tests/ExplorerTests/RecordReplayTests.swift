@@ -323,12 +323,12 @@ import Testing
     }
 
     /// A 200 KB line that differed was printed whole (and twice in JUnit):
-    /// cut as a JSON value is.
+    /// cut as a JSON value is, around where it differs.
     @Test func aLongLineThatDiffersIsCut() {
         var matcher = TranscriptMatcher()
         let long = String(repeating: "z", count: 200_000)
         let found = matcher.match(Expectation(status: 200, body: .text([.literal(long)])), Observation(status: 200, body: .text([long + "!"])))
-        #expect(found.count == 1 && found[0].expected.count == 201 && found[0].actual.count == 201 && found[0].actual.hasSuffix("…"))
+        #expect(found.count == 1 && found[0].expected.count < 100 && found[0].actual.count < 100 && found[0].actual.hasSuffix("z!"), "\(found)")
     }
 
     /// A nested field's secret after a login (`user[password]=X`) was written

@@ -221,7 +221,8 @@ public struct TranscriptMatcher: Sendable {
             // A line's credentials are hidden as the screen hides them (an event's `data: {"token": …}`).
             // Cut when long, as a JSON value is: a 200 KB line was printed whole, twice in JUnit.
             if !matchText(text, actual[n]) {
-                found.append(Mismatch(place(n + 1), expected: Self.cut(text.description), actual: Self.cut(Redactor.hidingCredentials(inText: actual[n]))))
+                let (shownExpected, shownActual) = Self.cut(text.description, Redactor.hidingCredentials(inText: actual[n]))
+                found.append(Mismatch(place(n + 1), expected: shownExpected, actual: shownActual))
             }
         }
         for n in expected.count..<max(expected.count, actual.count) {
@@ -253,6 +254,10 @@ public struct TranscriptMatcher: Sendable {
             return Self.describe(value)
         }
         func differ(_ expectedText: String? = nil, _ actualText: String? = nil) {
+            if expectedText == nil, actualText == nil, !Self.isSecret(at: path) {
+                let (shownExpected, shownActual) = Self.cut(Self.whole(expected), JSONPrinter.compact(Redactor.redact(json: actual)))
+                return found.append(Mismatch(.body(JSONPath(components: path)), expected: shownExpected, actual: shownActual))
+            }
             found.append(Mismatch(.body(JSONPath(components: path)), expected: expectedText ?? Self.describe(expected),
                                   actual: actualText ?? shown(actual)))
         }
@@ -466,7 +471,12 @@ public struct TranscriptMatcher: Sendable {
     }
 
     static func describe(_ value: ExpectedValue) -> String {
-        cut(value.pretty().split(separator: "\n").map { $0.trimmingBlanks() }.joined(separator: " "))
+        cut(whole(value))
+    }
+
+    /// What a step expects on one line, uncut.
+    private static func whole(_ value: ExpectedValue) -> String {
+        value.pretty().split(separator: "\n").map { $0.trimmingBlanks() }.joined(separator: " ")
     }
 
     static func describe(_ body: Expectation.Body?) -> String {
@@ -497,6 +507,19 @@ public struct TranscriptMatcher: Sendable {
 
     static func cut(_ text: String) -> String {
         text.count <= shownLength ? text : String(text.prefix(shownLength)) + "…"
+    }
+
+    /// What was expected and what came, cut around where they first differ:
+    /// each cut at its start, a 200 KB string that differed at its end was
+    /// shown as the same 200 characters twice.
+    static func cut(_ expected: String, _ actual: String) -> (String, String) {
+        let context = 40
+        guard expected.count > shownLength || actual.count > shownLength else { return (expected, actual) }
+        let alike = zip(expected, actual).prefix { $0 == $1 }.count
+        guard alike > shownLength - context else { return (cut(expected), cut(actual)) }
+        let skipped = alike - context
+        func fromTheDifference(_ text: String) -> String { "…(\(skipped) characters alike) " + cut(String(text.dropFirst(skipped))) }
+        return (fromTheDifference(expected), fromTheDifference(actual))
     }
 }
 
