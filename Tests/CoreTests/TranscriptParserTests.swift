@@ -49,6 +49,19 @@ import Testing
         #expect(step.expectation.body == .text([PatternText.literal("a  ")]))
     }
 
+    /// A text line's end spaces were written as they came: an editor that
+    /// trims them made its replay fail on a difference nobody could see.
+    @Test func aTextLinesEndSpacesAreWrittenAsAPatternAndSaidWhenTheyDiffer() throws {
+        let body = Expectation(status: 200, body: .text([.literal("b  "), .literal("tab\t"), .literal("   ")]))
+        let written = TranscriptWriter.step(TranscriptStep(command: "get /blank", expectation: body))
+        #expect(written.contains("| b{{/  /}}\n| tab{{/\\t/}}\n| {{/   /}}\n"), "\(written)")
+        let read = try #require(try TranscriptParser.parse("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n\n" + written).steps.first)
+        var matcher = TranscriptMatcher()
+        #expect(matcher.match(read.expectation, Observation(status: 200, body: .text(["b  ", "tab\t", "   "]))).isEmpty)
+        let trimmed = matcher.match(Expectation(status: 200, body: .text([.literal("b")])), Observation(status: 200, body: .text(["b  "])))
+        #expect(trimmed.map(\.actual) == ["b   (2 spaces at its end, where none were expected)"])
+    }
+
     @Test func readsHeaderStepsAndComments() throws {
         let transcript = try TranscriptParser.parse(Self.sample)
         let header = transcript.header

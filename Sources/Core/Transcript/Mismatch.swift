@@ -44,8 +44,18 @@ public struct Mismatch: Sendable, Equatable, CustomStringConvertible {
         self.expected = expected
         // A composed `é` against a decomposed one looks the same on screen: said.
         self.actual = actual == expected && !actual.sameCodePoints(expected) ? actual + " (the same text in other code points: "
-            + "composed and decomposed accents are other bytes)" : actual
+            + "composed and decomposed accents are other bytes)" : Self.sayingEndSpaces(actual, expected: expected)
     }
 
     public var description: String { "\(place): expected \(expected), got \(actual)" }
+
+    /// `actual`, with how many spaces end it and the expectation when they
+    /// are all that differs: on screen the two read the same.
+    private static func sayingEndSpaces(_ actual: String, expected: String) -> String {
+        func ending(_ text: String) -> Int { text.reversed().prefix { $0 == " " || $0 == "\t" }.count }
+        let (got, wanted) = (ending(actual), ending(expected))
+        guard got != wanted, actual.dropLast(got) == expected.dropLast(wanted) else { return actual }
+        func spaces(_ n: Int) -> String { n == 1 ? "1 space" : "\(n) spaces" }
+        return actual + " (\(spaces(got)) at its end, where \(wanted == 0 ? "none" : spaces(wanted)) \(wanted == 1 ? "was" : "were") expected)"
+    }
 }

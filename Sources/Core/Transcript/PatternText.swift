@@ -121,6 +121,14 @@ public struct PatternText: Sendable, Equatable, CustomStringConvertible {
             case let .pattern(pattern): append(pattern: pattern.description)
             }
         }
+        // Spaces that end a line were written as they came: an editor or git that trims them made the replay
+        // fail on a difference nobody could see. They are written as the pattern that matches them, `{{/  /}}`.
+        if case let .literal(text)? = pieces.last, text.last == " " || text.last == "\t" {
+            let run = out.reversed().prefix { $0 == " " || $0 == "\t" }.count
+            let trailing = out.suffix(run).map { $0 == "\t" ? "\\t" : " " }.joined()
+            out.removeLast(run)
+            append(pattern: TranscriptPattern(.regex(trailing)).description)
+        }
         return out
     }
 
