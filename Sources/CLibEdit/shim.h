@@ -76,6 +76,66 @@ static void ex_on_signal(int sig) {
     errno = saved;
 }
 
+/// Files being written that a signal ending the process must not leave
+/// behind: a download cut half-way, the file beside one `--force` was to
+/// replace. Killed by Ctrl-C in a script, SIGTERM or SIGHUP, explorer left
+/// the partial file (or a hidden `.NAME.XXXXXX`) for every run. Slots are
+/// claimed and freed from any thread; the handlers only read them.
+#define EX_CLEANUP_SLOTS 16
+// Initialised: a weak tentative definition is no storage at all (address 0).
+EX_SHARED char ex_cleanup_paths[EX_CLEANUP_SLOTS][PATH_MAX] = {{0}};
+EX_SHARED volatile sig_atomic_t ex_cleanup_used[EX_CLEANUP_SLOTS] = {0};
+
+/// Notes `path` for removal should the process be ended by a signal; the slot, or -1 when all are taken.
+static inline int ex_cleanup_add(const char *path) {
+    if (strlen(path) >= PATH_MAX) return -1;
+    for (int i = 0; i < EX_CLEANUP_SLOTS; i++) {
+        if (__sync_bool_compare_and_swap(&ex_cleanup_used[i], 0, 2)) {
+            strcpy(ex_cleanup_paths[i], path);
+            __sync_synchronize();
+            ex_cleanup_used[i] = 1;
+            return i;
+        }
+    }
+    return -1;
+}
+
+/// The file of `slot` is kept, or was removed: nothing to do for it at a signal.
+static inline void ex_cleanup_remove(int slot) {
+    if (slot >= 0 && slot < EX_CLEANUP_SLOTS) ex_cleanup_used[slot] = 0;
+}
+
+/// Removes every noted file (async-signal-safe: unlink only).
+static void ex_cleanup_now(void) {
+    for (int i = 0; i < EX_CLEANUP_SLOTS; i++) {
+        if (ex_cleanup_used[i] == 1) unlink(ex_cleanup_paths[i]);
+    }
+}
+
+/// SIGINT, SIGTERM, SIGHUP outside the REPL (a script, `-c`, a one-shot
+/// request): the noted files removed, then the signal's own end.
+static void ex_on_signal_cleaning_up(int sig) {
+    ex_cleanup_now();
+    raise(sig);
+}
+
+/// Installs `ex_on_signal_cleaning_up` for the signals that end a script,
+/// each once reset (it ends the process as before); one ignored at the
+/// start (`nohup`) stays ignored. The REPL and the servers put their own in place later.
+static inline void ex_install_cleanup_handlers(void) {
+    int endings[] = {SIGINT, SIGTERM, SIGHUP};
+    for (int i = 0; i < 3; i++) {
+        struct sigaction current;
+        if (sigaction(endings[i], NULL, &current) == 0 && current.sa_handler == SIG_IGN) continue;
+        struct sigaction cleaning;
+        memset(&cleaning, 0, sizeof cleaning);
+        cleaning.sa_handler = ex_on_signal_cleaning_up;
+        sigemptyset(&cleaning.sa_mask);
+        cleaning.sa_flags = SA_RESETHAND;
+        sigaction(endings[i], &cleaning, NULL);
+    }
+}
+
 /// The terminal's settings before the REPL changed them (libedit's raw mode
 /// while a line is edited, echo off at a password prompt).
 EX_SHARED struct termios ex_original_termios = {0};  // initialised: a weak tentative definition was no storage at all (address 0)
@@ -90,6 +150,7 @@ EX_SHARED volatile sig_atomic_t ex_has_original_termios = 0;
 /// SIGTTOU, inside this handler, with the ending signal blocked: it never
 /// ended (`timeout 2 explorer` hung until kill -9).
 static void ex_on_ending_signal(int sig) {
+    ex_cleanup_now();
     if (ex_has_original_termios && tcgetpgrp(0) == getpgrp()) tcsetattr(0, TCSANOW, &ex_original_termios);
     raise(sig);
 }

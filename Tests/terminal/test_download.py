@@ -128,6 +128,31 @@ def test_save_and_show_after_a_download_say_where_the_body_went(files, tmp_path)
     assert not (tmp_path / "copy.txt").exists() and (tmp_path / "notes.txt").read_text() == "report\n"
 
 
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+def test_a_script_download_ended_by_a_signal_leaves_no_part_behind(socket_server, tmp_path, stop):
+    # Only the REPL removed a download stopped half-way: a script's, ended by Ctrl-C, SIGTERM or
+    # SIGHUP, left its part, and with --force a hidden .NAME.XXXXXX beside the file it was to replace.
+    def serve(server, connection):
+        connection.recv(65536)
+        connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: 100000\r\n\r\n" + b"x" * 1000)
+        time.sleep(20)
+
+    port = socket_server(serve).port
+    (tmp_path / "kept.bin").write_text("mine\n")
+    for line, name in [("get /stall --download -o new.bin", "new.bin"), ("get /stall --download -o kept.bin --force", "kept.bin")]:
+        run = subprocess.Popen([BINARY, "--base-url", f"http://127.0.0.1:{port}", "-c", line], env=isolated_env(tmp_path), cwd=tmp_path,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and not any(p.stat().st_size >= 1000 for p in tmp_path.iterdir() if p.name.endswith(".bin")
+                                                       or p.name.startswith(".kept.bin.")):
+            time.sleep(0.05)
+        run.send_signal(stop)
+        run.communicate(timeout=15)
+        assert run.returncode == -stop, run.returncode
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.bin"], name
+        assert (tmp_path / "kept.bin").read_text() == "mine\n"
+
+
 def test_a_file_that_could_not_be_written_whole_is_not_left_behind(files, tmp_path):
     # On a full disk `-o` said "not saved" and left 64 KiB of the body, which then stood in the way of a retry.
     def small_files():

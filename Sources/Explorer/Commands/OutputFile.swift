@@ -1,3 +1,4 @@
+import CLibEdit
 import Core
 import Foundation
 
@@ -23,6 +24,19 @@ struct OutputFile {
     private let replacement: String?
     /// Made here: removed again by `discard`.
     private let created: Bool
+    /// Where what is made here is noted for removal should a signal end the
+    /// process while it is written (a script's download stopped by Ctrl-C
+    /// or SIGTERM left its part); -1 when nothing was made.
+    private let cleanupSlot: Int32
+
+    private init(name: String, path: String, descriptor: Int32, replacement: String?, created: Bool) {
+        self.name = name
+        self.path = path
+        self.descriptor = descriptor
+        self.replacement = replacement
+        self.created = created
+        cleanupSlot = created ? ex_cleanup_add(replacement ?? path) : -1
+    }
 
     enum Opening: Error {
         /// The name is taken (EEXIST): the caller says how to replace it.
@@ -74,9 +88,10 @@ struct OutputFile {
         }
         if let replacement, rename(replacement, path) != 0 {
             let problem = errno
-            unlink(replacement)
+            removeMade()
             return "cannot write \(name): \(String(cString: strerror(problem)))"
         }
+        ex_cleanup_remove(cleanupSlot)
         return nil
     }
 
@@ -97,6 +112,7 @@ struct OutputFile {
     private func removeMade() {
         guard created else { return }
         unlink(replacement ?? path)
+        ex_cleanup_remove(cleanupSlot)
     }
 
     static func symbolicLink(_ name: String) -> String {

@@ -43,6 +43,8 @@ struct Console: Sendable {
         // Past a file size limit (`ulimit -f`) a write fails (EFBIG) and is said as a full disk is:
         // the signal's default ended the process with no word, a recording's step unwritten.
         signal(SIGXFSZ, SIG_IGN)
+        // A script's download cut by Ctrl-C, SIGTERM or SIGHUP leaves no part behind (the REPL's own handlers do the same).
+        ex_install_cleanup_handlers()
         for descriptor: Int32 in [1, 2] where ex_is_open(descriptor) == 0 {
             let null = open("/dev/null", O_WRONLY)
             if null >= 0, null != descriptor { dup2(null, descriptor); close(null) }
