@@ -205,6 +205,29 @@ def test_a_device_is_written_as_it_is_and_never_removed(files, tmp_path):
     assert os.path.exists("/dev/full") and os.path.exists("/dev/null")
 
 
+def test_force_keeps_the_replaced_files_mode_and_links_and_takes_a_long_name(files, tmp_path):
+    # Replaced by a file renamed over it, a 0644 file became 0600 and its hard link kept the old body;
+    # a 250-byte name failed ("File name too long": the file beside it had 8 bytes more).
+    shared = tmp_path / "shared.txt"
+    shared.write_text("old\n")
+    shared.chmod(0o644)
+    os.link(shared, tmp_path / "link.txt")
+    long = "x" * 250
+    (tmp_path / long).write_text("old\n")
+    result = run_explorer(["--base-url", files, "-c", "get /notes.txt -o shared.txt --force", "-c", f"get /notes.txt -o {long} --force"],
+                          env=isolated_env(tmp_path), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "link.txt").read_text() == "report\n" and shared.stat().st_mode & 0o777 == 0o644
+    assert (tmp_path / long).read_text() == "report\n"
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == [], "nothing left beside them"
+
+
+def test_standard_output_by_its_path_needs_no_force(files, tmp_path):
+    # `-o /dev/stdout` was "exists; --force replaces it", then with --force "a symbolic link".
+    result = run_explorer(["--base-url", files, "get", "/notes.txt", "-o", "/dev/stdout"], env=isolated_env(tmp_path), cwd=tmp_path)
+    assert result.returncode == 0 and result.stdout.startswith("report\n"), result.stdout + result.stderr
+
+
 def test_a_symbolic_link_is_not_written_through(files, tmp_path):
     # `-o link` with a dangling link made the file it named (a link left in a shared folder chose where the body went),
     # and `--force` wrote through a link to the file it named.

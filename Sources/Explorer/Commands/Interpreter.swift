@@ -853,8 +853,8 @@ actor Interpreter {
         if FileManager.default.fileExists(atPath: placed, isDirectory: &isDirectory), isDirectory.boolValue {
             return SaveProblem(message: "\(path) is a directory")
         }
-        // `-o /dev/null`, a named pipe: written as they are, nothing replaced.
-        if ![S_IFREG, S_IFLNK].contains(status.st_mode & S_IFMT) { return nil }
+        // `-o /dev/null`, `/dev/stdout`, a named pipe: written as they are, nothing replaced.
+        if OutputFile.isWrittenAsItIs(placed, status) { return nil }
         guard force else { return SaveProblem(message: "\(path) exists; \(forcing) replaces it") }
         // A link is not written through, nor replaced by a file: the file it names is meant, so that is asked for.
         return status.st_mode & S_IFMT == S_IFLNK ? SaveProblem(message: OutputFile.symbolicLink(path)) : nil

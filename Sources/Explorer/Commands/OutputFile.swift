@@ -9,10 +9,12 @@ import Foundation
 /// `--force` an existing file is replaced whole or not at all: the body
 /// goes to a file beside it, renamed over it once complete, so a write that
 /// fails (a full disk) leaves the old file as it was; it used to be cut,
-/// then unlinked. Nothing this did not create is ever removed: a device
-/// such as /dev/null is written as it is, never replaced (as root, a failed
-/// write to /dev/full unlinked the device), and needs no `--force`, as
-/// curl's `-o /dev/null` needs none.
+/// then unlinked; it keeps the old file's mode and owner. A file with
+/// other hard links, or in a folder where nothing can be made, is written
+/// where it is, as curl writes it. Nothing this did not create is ever
+/// removed: a device such as /dev/null is written as it is, never replaced
+/// (as root, a failed write to /dev/full unlinked the device), and needs no
+/// `--force`, as curl's `-o /dev/null` needs none.
 struct OutputFile {
     /// The name as typed, for messages.
     let name: String
@@ -53,25 +55,56 @@ struct OutputFile {
             guard descriptor >= 0 else { return .failure(errno == EEXIST ? .exists : .problem(cannot(name))) }
             return .success(OutputFile(name: name, path: path, descriptor: descriptor, replacement: nil, created: true))
         }
+        if isWrittenAsItIs(path, status) {
+            // /dev/null, /dev/stdout, a named pipe: written to as they are, nothing created or removed; a
+            // standard output redirected to a file (`-o /dev/stdout >> log`) is added to, not cut.
+            let descriptor = Foundation.open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
+            guard descriptor >= 0 else { return .failure(.problem(cannot(name))) }
+            return .success(OutputFile(name: name, path: path, descriptor: descriptor, replacement: nil, created: false))
+        }
         switch status.st_mode & S_IFMT {
         case S_IFREG where replacing: break
         case S_IFREG: return .failure(.exists)
         case S_IFDIR: return .failure(.problem("\(name) is a directory"))
-        case S_IFLNK: return .failure(replacing ? .problem(symbolicLink(name)) : .exists)
-        default:
-            // /dev/null, /dev/stdout, a named pipe: written to as they are, nothing created or removed.
-            let descriptor = Foundation.open(path, O_WRONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { return .failure(.problem(cannot(name))) }
-            return .success(OutputFile(name: name, path: path, descriptor: descriptor, replacement: nil, created: false))
+        default: return .failure(replacing ? .problem(symbolicLink(name)) : .exists)
         }
+        // A hard link stays one: the file is written where it is (renamed over, the other name kept the old body).
+        if status.st_nlink > 1 { return inPlace(name, path) }
         let folder = PathText.folder(of: path)
         let beside = folder.isEmpty ? "" : folder.hasSuffix("/") ? folder : folder + "/"
-        var template = Array((beside + "." + PathText.name(of: path) + ".XXXXXX").utf8CString)
+        // `.NAME.XXXXXX` within a file name's 255 bytes: a long name's was too long, and --force failed.
+        var stem = Substring(PathText.name(of: path))
+        while stem.utf8.count > 247 { stem = stem.dropLast() }
+        var template = Array((beside + "." + stem + ".XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { return .failure(.problem(cannot(name))) }
+        guard descriptor >= 0 else {
+            // A folder that cannot be written, of a file that can: written where it is, as curl writes it.
+            return [EACCES, EPERM].contains(errno) ? inPlace(name, path) : .failure(.problem(cannot(name)))
+        }
         _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        // The file replaced keeps its mode and, where this may give it, its owner.
+        _ = fchmod(descriptor, status.st_mode & 0o7777)
+        if geteuid() == 0 { _ = fchown(descriptor, status.st_uid, status.st_gid) }
         let replacement = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         return .success(OutputFile(name: name, path: path, descriptor: descriptor, replacement: replacement, created: true))
+    }
+
+    /// Whether what stands at `path` is written to as it is, never created,
+    /// replaced or removed: a device, a named pipe or a socket, or a link to
+    /// one, and a process's own descriptors (`/dev/stdout` links to the
+    /// standard output, which may be a file: `-o /dev/stdout > out.txt`).
+    static func isWrittenAsItIs(_ path: String, _ standing: stat) -> Bool {
+        if ["/dev/stdout", "/dev/stderr"].contains(path) || ["/dev/fd/", "/proc/self/fd/"].contains(where: path.hasPrefix) { return true }
+        var target = standing
+        if standing.st_mode & S_IFMT == S_IFLNK, stat(path, &target) != 0 { return false }
+        return ![S_IFREG, S_IFDIR, S_IFLNK].contains(target.st_mode & S_IFMT)
+    }
+
+    /// `path` cut and written where it is: nothing is made beside it.
+    private static func inPlace(_ name: String, _ path: String) -> Result<OutputFile, Opening> {
+        let descriptor = Foundation.open(path, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { return .failure(.problem(cannot(name))) }
+        return .success(OutputFile(name: name, path: path, descriptor: descriptor, replacement: nil, created: false))
     }
 
     /// Closes the file and, when it replaces one, renames it over it. A
