@@ -222,10 +222,14 @@ def test_force_keeps_the_replaced_files_mode_and_links_and_takes_a_long_name(fil
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == [], "nothing left beside them"
 
 
-def test_standard_output_by_its_path_needs_no_force(files, tmp_path):
+def test_standard_output_by_its_path_needs_no_force_and_an_empty_name_is_refused(files, tmp_path):
     # `-o /dev/stdout` was "exists; --force replaces it", then with --force "a symbolic link".
     result = run_explorer(["--base-url", files, "get", "/notes.txt", "-o", "/dev/stdout"], env=isolated_env(tmp_path), cwd=tmp_path)
     assert result.returncode == 0 and result.stdout.startswith("report\n"), result.stdout + result.stderr
+    Files.paths.clear()
+    empty = run_explorer(["--base-url", files, "-c", "get /notes.txt -o ''"], env=isolated_env(tmp_path), cwd=tmp_path)
+    assert empty.returncode == 1 and "-o needs a file name (or - for standard output)" in empty.stderr, empty.stderr
+    assert Files.paths == []
 
 
 def test_a_symbolic_link_is_not_written_through(files, tmp_path):

@@ -452,7 +452,7 @@ actor Interpreter {
             } else if let file = options.output {
                 // -o: the body goes to the file, not the screen.
                 view.remove(.responseBody)
-                switch Self.write(exchange.response, to: file, force: options.force, in: outputs) {
+                switch Self.write(exchange.response, to: file, force: options.force, in: outputs, forcing: "--force") {
                 case let .success(line): notes.append(line)
                 case let .failure(problem):
                     unsaved = "not saved: \(problem.message)"
@@ -795,11 +795,13 @@ actor Interpreter {
     /// A response's whole body written to `path`, byte for byte, to a new
     /// file of mode 0600 (an answer may hold tokens); an existing file is
     /// kept unless `force`. A spooled body is copied from its file.
-    static func write(_ response: ReceivedResponse, to path: String, force: Bool, in folder: OutputFolder = OutputFolder()) -> Result<String, SaveProblem> {
+    /// `forcing`: how the line that wrote it replaces a file (`save F --force`, or `-o`'s `--force`).
+    static func write(_ response: ReceivedResponse, to path: String, force: Bool, in folder: OutputFolder = OutputFolder(),
+                      forcing: String? = nil) -> Result<String, SaveProblem> {
         let written = if let spool = response.spool {
-            write(to: path, force: force, in: folder, size: spool.size) { descriptor throws(SpoolError) in try spool.copy(to: descriptor) }
+            write(to: path, force: force, in: folder, size: spool.size, forcing: forcing) { descriptor throws(SpoolError) in try spool.copy(to: descriptor) }
         } else {
-            write(response.body, to: path, force: force, in: folder)
+            write(response.body, to: path, force: force, in: folder, forcing: forcing)
         }
         // A body in brotli said only "saved 144 B": the file held compressed bytes, unsaid.
         return written.map { line in response.undecodedEncoding.map { line + ", " + Self.undecodedNote($0, undecodable: response.undecodable) } ?? line }
@@ -811,13 +813,16 @@ actor Interpreter {
         return (undecodable ? "not the \(said) its Content-Encoding says" : "encoded as \(said), which explorer cannot decode") + ": the bytes as they came"
     }
 
-    static func write(_ body: [UInt8], to path: String, force: Bool, in folder: OutputFolder = OutputFolder()) -> Result<String, SaveProblem> {
-        write(to: path, force: force, in: folder, size: body.count) { descriptor throws(SpoolError) in try SpooledBody.writeAll(descriptor, body[...]) }
+    static func write(_ body: [UInt8], to path: String, force: Bool, in folder: OutputFolder = OutputFolder(),
+                      forcing: String? = nil) -> Result<String, SaveProblem> {
+        write(to: path, force: force, in: folder, size: body.count, forcing: forcing) { descriptor throws(SpoolError) in
+            try SpooledBody.writeAll(descriptor, body[...])
+        }
     }
 
-    private static func write(to path: String, force: Bool, in folder: OutputFolder, size: Int,
+    private static func write(to path: String, force: Bool, in folder: OutputFolder, size: Int, forcing: String?,
                               _ fill: (Int32) throws(SpoolError) -> Void) -> Result<String, SaveProblem> {
-        let forcing = "save \(path) --force"
+        let forcing = forcing ?? "save \(path) --force"
         if let taken = taken(path, force: force, in: folder, forcing: forcing) { return .failure(taken) }
         let file: OutputFile
         switch OutputFile.open(path, at: folder.place(path), replacing: force) {
@@ -847,6 +852,10 @@ actor Interpreter {
             var parentIsFolder: ObjCBool = false
             guard parent.isEmpty || FileManager.default.fileExists(atPath: parent, isDirectory: &parentIsFolder) && parentIsFolder.boolValue else {
                 return SaveProblem(message: "cannot write \(path): no folder \(PathText.folder(of: path))")
+            }
+            // A folder that cannot be written to was found after the POST had acted.
+            guard Glibc.access(parent.isEmpty ? "." : parent, W_OK) == 0 else {
+                return SaveProblem(message: "cannot write \(path): \(String(cString: strerror(errno)))")
             }
             return nil
         }

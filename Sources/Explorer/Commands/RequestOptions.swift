@@ -200,7 +200,10 @@ struct RequestOptions: Sendable, Equatable {
             // Standard output, as curl and HTTPie read `-o -` (it wrote a file named `-`): the body alone, as -b,
             // and into a pipe its bytes as they came, as -o FILE writes them (a checksum of it differed from curl's).
             (output, print) = (nil, [.responseBody, .asItCame])
-        case "--output": output = value!.text
+        case "--output":
+            // `-o ''` was sent, then its answer had nowhere to go.
+            guard !value!.text.isEmpty else { throw CommandError("-o needs a file name (or - for standard output)", column: value!.start) }
+            output = value!.text
         case "--curl": curl = true
         case "--download": download = true
         case "--auth": auth = value!
