@@ -285,6 +285,14 @@ def test_scripts_whose_tokens_ran_out_together_send_one_refresh(tmp_path):
         # The token store keeps the login (mode 0600, by design); logged out, the suite's secret scan finds none.
         assert run_explorer(args + ["-c", "logout"], env=env, cwd=tmp_path).returncode == 0
         assert "eyJ" not in (tmp_path / "config" / "explorer" / "tokens.json").read_text()
+        # A tokens file that does not read is left as it is; a logout that cannot forget fails, as a script must see
+        # (it said "logged out" and exited 0, and the next run was logged in again).
+        (tmp_path / "config" / "explorer" / "tokens.json").write_text('{"version": 2, "backends": {')
+        both = run_explorer(args + ["-c", "login alice@example.com alice123", "-c", "logout"], env=env, cwd=tmp_path)
+        assert both.returncode == 3, both.stdout + both.stderr
+        assert "warning: the login is kept for this session only: " in both.stderr, both.stderr
+        assert "-c 2: error: logged out of this session only; the saved login stays: " in both.stderr, both.stderr
+        assert (tmp_path / "config" / "explorer" / "tokens.json").read_text() == '{"version": 2, "backends": {'
     finally:
         sandbox.terminate()
         sandbox.communicate(timeout=30)

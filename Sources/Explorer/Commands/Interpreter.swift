@@ -516,7 +516,12 @@ actor Interpreter {
             let closed = await closeSocketOfEndingLogin()
             let exchange = try await session.logout()
             let note = ["logged out", closed].compactMap { $0 }.joined(separator: "\n")
-            if let exchange { return remember(exchange, note: note) }
+            if let exchange {
+                let outcome = remember(exchange, note: note)
+                // A script must not take it as done: its next run is logged in again.
+                if let kept = exchange.storeWarning { return .failure(kept, .runtime) }
+                return outcome
+            }
             // The tokens stay in the file: the next run is logged in again, which "logged out" hid.
             if let kept = await session.takeStoreWarning() { return .failure(kept, .runtime) }
             return .message(note)
