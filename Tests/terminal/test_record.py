@@ -191,6 +191,15 @@ def test_a_transcript_deleted_while_recording_is_said_lost(tmp_path):
         assert "r.transcript was deleted while recording: nothing was kept" in err, err
         assert "recorded" not in out, out
         assert run.returncode == 3
+    # At the REPL too: `record status` says so, and leaving fails the session (it exited 0).
+    env = dict(environment(tmp_path), HOME=str(tmp_path))
+    x = Explorer(["--record", str(path)], env)
+    x.expect("> ")
+    x.run("get /api/forum/posts -h")
+    path.unlink()
+    assert "was deleted while recording: nothing was kept" in x.run("record status")
+    x.send("\x04")
+    assert x.expect_exit() == 3
 
 
 def test_test_with_jobs_and_update_rewrites_only_what_differs(tmp_path):

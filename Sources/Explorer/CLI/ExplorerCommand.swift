@@ -288,7 +288,8 @@ struct Start: ParsableCommand {
             controller.terminal.out(session.welcome)
             let status = controller.repl()
             session.close()
-            throw ExitCode(status.rawValue)
+            // A recording that failed (its transcript deleted, a full disk) fails the session, as it fails a script.
+            throw ExitCode(max(status, controller.recordingFailed ? .runtime : .ok).rawValue)
         }
         guard !commands.isEmpty else { session.finish(controller.script(StandardInputLines(), name: "stdin")) }
         var status = ExitStatus.ok

@@ -350,6 +350,7 @@ final class SessionController {
             return .message("recorded \(Self.steps(recorder.steps)) to \(recorder.path)" + (recorder.steps == 0 ? Self.nothingRecorded : ""))
         case .status:
             guard let recorder else { return .message("not recording") }
+            if recorder.isDeleted { return .failure(recorder.deletedNote, .runtime) }
             return .message("recording to \(recorder.path): \(Self.steps(recorder.steps)) so far")
         }
     }
