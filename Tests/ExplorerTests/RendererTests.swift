@@ -320,6 +320,14 @@ import Testing
         let said = out + err
         #expect(said.contains("warning: the body nests JSON deeper than 512 levels, more than explorer reads; shown as text"), "\(said.prefix(300))")
         #expect(!said.contains("not valid JSON"))
+        // Piped (`get /deep > o.txt`), it was "not valid JSON; written as it came".
+        var piped = Renderer(palette: .plain)
+        piped.printsWholeBodies = true
+        let (written, warned) = piped.render(.exchange(Exchange(request: PreparedRequest(method: "GET", url: URL(string: "http://127.0.0.1:1/deep")!),
+                                                                response: ReceivedResponse(status: 200, headers: [HTTPHeader(name: "Content-Type", value: "application/json")], body: deep)),
+                                                       note: nil, view: [.responseBody]))
+        #expect(written.utf8.count == deep.count)
+        #expect(warned == "warning: the body nests JSON deeper than 512 levels, more than explorer reads; written as it came\n", "\(warned)")
     }
 
     /// Text in the charset it declares: a Latin-1 page was "binary body".

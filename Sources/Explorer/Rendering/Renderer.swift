@@ -424,9 +424,7 @@ struct Renderer: Sendable {
                 let shown = textOrBinary(response, type: type, charset: charset, hiding: carried)
                 let binary = shown.hasPrefix(palette.dim("binary body: "))
                 // Past the parser's depth is explorer's limit, not the server's mistake (xh formats it).
-                let said = error.reason.hasPrefix("nesting deeper than")
-                    ? "the body nests JSON deeper than \(JSONParser.maximumDepth) levels, more than explorer reads"
-                    : "the body says \(type) but is not valid JSON (\(error))"
+                let said = Self.tooDeep(error) ?? "the body says \(type) but is not valid JSON (\(error))"
                 let warning = palette.yellow("warning: ") + said + (binary ? "" : "; shown as text") + "\n"
                 return warning + shown
             }
@@ -487,6 +485,12 @@ struct Renderer: Sendable {
     /// The body for a program to read (`explorer -c 'get /big -b' | jq`):
     /// whole, as `show` reads it (up to 64 MiB), pretty and with its
     /// secrets hidden as on a terminal, where the preview cut it after 256
+    /// Why a body that says JSON is not read as JSON, when the reason is explorer's own limit.
+    static func tooDeep(_ error: JSONParseError) -> String? {
+        error.reason.hasPrefix("nesting deeper than")
+            ? "the body nests JSON deeper than \(JSONParser.maximumDepth) levels, more than explorer reads" : nil
+    }
+
     /// KiB and jq read a broken JSON. A binary body, and one past what
     /// `show` reads, are `pipedBody`'s.
     private func wholeBody(_ response: ReceivedResponse, hiding carried: [String]) -> (out: String, err: String) {
@@ -501,8 +505,16 @@ struct Renderer: Sendable {
                 // Text as it came: no line end added (a 64 MiB text stays 64 MiB).
                 let hidden = Self.hidingSecrets(in: text, carried: carried)
                 // No body at all (a HEAD's, a 204's) is no JSON gone wrong: it was warned of.
-                let warning = response.claimsJSON && !bytes.isEmpty && Self.jsonLines(response) == nil
-                    ? palette.yellow("warning: ") + "the body says \(Self.mediaType(of: response, or: "JSON")) but is not valid JSON; written as it came\n" : ""
+                var warning = ""
+                if response.claimsJSON, !bytes.isEmpty, Self.jsonLines(response) == nil {
+                    // Past the parser's depth is explorer's limit, as the screen says (piped, it was "not valid JSON").
+                    let deep: String? = { () -> String? in
+                        do throws(JSONParseError) { _ = try JSONParser.parse(bytes) } catch { return Self.tooDeep(error) }
+                        return nil
+                    }()
+                    let said = deep ?? "the body says \(Self.mediaType(of: response, or: "JSON")) but is not valid JSON"
+                    warning = palette.yellow("warning: ") + said + "; written as it came\n"
+                }
                 return (hidden, warning)
             }
         }
