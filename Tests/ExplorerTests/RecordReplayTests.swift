@@ -971,6 +971,14 @@ import Testing
         #expect(!xml.contains("body line 101:"))
     }
 
+    /// Characters XML 1.0 forbids were dropped: a failure read `got line[31m red`.
+    @Test func junitWritesControlCharactersAsTheConsoleDoes() {
+        let step = StepRun(line: 5, command: "get /x", mismatches: [Mismatch(.line(1), expected: "line", actual: "line\u{1B}[31m red\u{01}")], duration: .zero)
+        let xml = JUnitReport.xml([TranscriptRun(path: "s/a.transcript", steps: [step])])
+        #expect(xml.contains("got line\\u001b[31m red\\u0001"), "\(xml)")
+        #expect(!xml.unicodeScalars.contains { $0.value < 0x20 && !["\n", "\t", "\r"].contains($0) })
+    }
+
     @Test func junitHasASuitePerTranscriptAndACasePerStep() {
         var failing = StepRun(line: 9, command: "get /a&b", mismatches: [Mismatch(.status, expected: "200", actual: "404 <x>")], duration: .zero)
         failing.updated = false

@@ -99,7 +99,9 @@ enum JUnitReport {
         return String(format: "%.3f", value)
     }
 
-    /// XML text: markup characters escaped, characters XML 1.0 forbids dropped.
+    /// XML text: markup characters escaped, characters XML 1.0 forbids
+    /// written as the console writes them (`\u001b`): dropped, a failure
+    /// showed `got line[31m red`, a value the server never sent.
     static func escape(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
@@ -110,7 +112,8 @@ enum JUnitReport {
             case "\"": out += "&quot;"
             case "'": out += "&apos;"
             case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
-            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF: continue
+            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF:
+                out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
             default: out.unicodeScalars.append(scalar)
             }
         }
