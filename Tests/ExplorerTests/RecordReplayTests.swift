@@ -546,7 +546,7 @@ import Testing
         #expect(runs.map(\.failure) == [
             .broken("\(syntax):5:7: 'nope' is not a JSON value"),
             .broken("\(profile):2:10: unknown profile 'myspace': not built in (levelup, linku, nova, posture, generic), and no myspace.yaml in a .explorer/profiles/ beside the transcript or above it, in the working directory's or in $XDG_CONFIG_HOME/explorer/profiles/"),
-            .broken("\(binary): a binary file, not a transcript"),
+            .broken("\(binary):1:2: a NUL byte: a binary file, not a transcript"),
             .broken("\(missing): no such file"),
             .broken("\(empty): no steps: a transcript tests its '> ' command lines, and this one has none"),
         ])
@@ -958,6 +958,24 @@ import Testing
         #expect(StepRun.shown("login bob@example.com {{secret:password_2}}") == "login bob@example.com {{secret:password_2}}")
         #expect(StepRun.shown("login bob@example.com {{secret:wrong_password}}") == "login bob@example.com {{secret:wrong_password}}")
         #expect(StepRun.shown("login bob@example.com hunter22") == "login bob@example.com {{secret:password}}")
+    }
+
+    /// A file saved as Latin-1 or UTF-16 was "not UTF-8 text" or "a binary
+    /// file", where every other problem of a transcript says its line.
+    @Test func aTranscriptThatIsNotUTF8SaysWhere() throws {
+        let folder = try Scratch.folder("encodings")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let header = Array("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n\n> get /x\n".utf8)
+        let cases: [(String, [UInt8], String)] = [
+            ("latin1", header + Array("| caf".utf8) + [0xE9] + [0x0A], ":6:6: byte 0xE9 is not UTF-8 (saved as Latin-1 or Windows-1252? save it as UTF-8)"),
+            ("nul", header + Array("| a".utf8) + [0x00, 0x0A], ":6:4: a NUL byte: a binary file, not a transcript"),
+            ("utf16", [0xFF, 0xFE] + header.flatMap { [$0, 0] }, ": UTF-16 text (its first bytes say so); save it as UTF-8"),
+        ]
+        for (name, bytes, said) in cases {
+            let path = folder.appendingPathComponent("\(name).transcript").path
+            #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+            #expect(TranscriptSource.read(path) == .failure(.broken(path + said)), "\(name)")
+        }
     }
 
     /// A 300,000-character command line was a case's name whole, and

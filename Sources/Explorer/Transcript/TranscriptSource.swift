@@ -152,10 +152,39 @@ enum TranscriptSource {
         case .tooLarge: return .failure(.broken("\(path): more than \(maximumBytes / 1024 / 1024) MiB; a transcript is at most that (split it: a folder runs as one suite)"))
         case .unreadable: return .failure(.broken("\(path): cannot be read"))
         }
-        guard !bytes.contains(0) else { return .failure(.broken("\(path): a binary file, not a transcript")) }
+        // Windows' "Unicode" is UTF-16: its NULs read as a binary file.
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
+            return .failure(.broken("\(path): UTF-16 text (its first bytes say so); save it as UTF-8"))
+        }
         // An editor's byte order mark is not part of the first line.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-        guard let text = String(validating: bytes, as: UTF8.self) else { return .failure(.broken("\(path): not UTF-8 text")) }
+        guard let text = String(validating: bytes, as: UTF8.self), !bytes.contains(0) else {
+            // Where, as every other problem of a transcript is said: a file of thousands of lines, one bad byte.
+            guard let (line, column, byte) = Self.firstNonText(bytes) else { return .failure(.broken("\(path): not UTF-8 text")) }
+            let said = byte == 0 ? "a NUL byte: a binary file, not a transcript"
+                : "byte 0x\(String(byte, radix: 16, uppercase: true)) is not UTF-8 (saved as Latin-1 or Windows-1252? save it as UTF-8)"
+            return .failure(.broken("\(path):\(line):\(column): \(said)"))
+        }
         return .success(text)
+    }
+
+    /// The line and column (in characters) of the first NUL or byte that is
+    /// not UTF-8 in `bytes`, and that byte.
+    static func firstNonText(_ bytes: [UInt8]) -> (line: Int, column: Int, byte: UInt8)? {
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var (line, column, offset) = (1, 1, 0)
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case let .valid(encoded):
+                if encoded.count == 1, encoded.first == 0 { return (line, column, 0) }
+                if encoded.count == 1, encoded.first == 0x0A { (line, column) = (line + 1, 1) } else { column += 1 }
+                offset += encoded.count
+            case .error:
+                return (line, column, bytes[offset])
+            case .emptyInput:
+                return nil
+            }
+        }
     }
 }
