@@ -542,6 +542,14 @@ import Testing
         #expect(out.contains("\"token_type\": \"bearer\""))
     }
 
+    /// Ctrl-C flushed the terminal mid-row, the reset after a dim timestamp
+    /// with it: the prompt and what was typed after it showed dim.
+    @Test func aStreamStoppedByCtrlCResetsTheColours() {
+        let colour = Renderer(palette: Palette(enabled: true))
+        #expect(colour.render(.message(Interpreter.streamStopped + Interpreter.streamedNote(3))).out == "\u{1B}[0mstopped: 3 lines streamed above\n")
+        #expect(plain.render(.message(Interpreter.streamStopped + Interpreter.streamedNote(3))).out == "stopped: 3 lines streamed above\n")
+    }
+
     @Test func coloursOnlyWhenEnabled() {
         let colour = Renderer(palette: Palette(enabled: true))
         let body = Array(#"{"a":"b"}"#.utf8)

@@ -28,7 +28,10 @@ struct Palette: Sendable {
         return palette
     }
 
-    private func wrap(_ code: String, _ text: String) -> String { enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+    /// Ends every colour and attribute.
+    static let reset = "\u{1B}[0m"
+
+    private func wrap(_ code: String, _ text: String) -> String { enabled ? "\u{1B}[\(code)m\(text)\(Self.reset)" : text }
     func bold(_ s: String) -> String { wrap("1", s) }
     func dim(_ s: String) -> String { wrap("2", s) }
     func red(_ s: String) -> String { wrap("31", s) }

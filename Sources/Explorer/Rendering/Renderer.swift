@@ -66,7 +66,10 @@ struct Renderer: Sendable {
             // A socket's URL (`connected to ws://…?x=…`, `ws status`), a download's name: supplied secrets hidden.
             // On a terminal, a server's escape codes shown again (`show` of a text body, `vars` of a captured value)
             // are escaped as the first display escapes them: they cleared the screen and set the window title.
-            let text = shownSafely(hidingSupplied(in: OutcomeText.plain(outcome, width: columns?()) ?? ""))
+            var text = shownSafely(hidingSupplied(in: OutcomeText.plain(outcome, width: columns?()) ?? ""))
+            // Ctrl-C flushed the terminal's output mid-row: the reset after a dim timestamp was lost, and the
+            // prompt and all typed after it showed dim.
+            if palette.enabled, case let .message(message) = outcome, message.hasPrefix(Interpreter.streamStopped) { text = Palette.reset + text }
             return (text.isEmpty ? "" : text + "\n", "")
         }
     }
