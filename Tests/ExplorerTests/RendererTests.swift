@@ -558,8 +558,10 @@ import Testing
     }
 
     @Test(arguments: [
-        (ColorMode.auto, true, [String: String](), true), (.auto, true, ["NO_COLOR": "1"], false), (.auto, false, [:], false),
-        (.auto, true, ["TERM": "dumb"], false), (.always, false, ["NO_COLOR": "1"], true), (.never, true, [:], false),
+        (ColorMode.auto, true, ["TERM": "xterm"], true), (.auto, true, ["TERM": "xterm", "NO_COLOR": "1"], false), (.auto, false, ["TERM": "xterm"], false),
+        (.auto, true, ["TERM": "dumb"], false), (.always, false, ["NO_COLOR": "1"], true), (.never, true, ["TERM": "xterm"], false),
+        // No TERM asked for no colour (git reads it so); `--color always` still gives it.
+        (.auto, true, [String: String](), false), (.always, true, [:], true),
     ])
     func choosesColour(mode: ColorMode, terminal: Bool, environment: [String: String], expected: Bool) {
         #expect(Palette.choose(mode, isTerminal: terminal, environment: environment).enabled == expected)

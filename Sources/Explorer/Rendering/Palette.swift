@@ -14,7 +14,8 @@ struct Palette: Sendable {
         case .never: return Palette(enabled: false)
         case .auto:
             let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
-            let dumb = environment["TERM"] == "dumb"
+            // No TERM is no terminal that asked for colour, as git reads it.
+            let dumb = (environment["TERM"] ?? "dumb") == "dumb"
             return Palette(enabled: isTerminal && !noColor && !dumb)
         }
     }
