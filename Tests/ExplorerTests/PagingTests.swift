@@ -146,6 +146,19 @@ import Testing
     }
 
     /// `-d` of `/export/eyJ…` named the file after the token and said it on screen.
+    /// On a 40-column terminal the line wrapped, and each redraw left the
+    /// rows above it: it is fitted by shortening the name, wide characters
+    /// counted as two columns.
+    @Test func theProgressLineFitsTheTerminal() {
+        let name = "你好-very-long-file-name-for-a-narrow-terminal-😀.bin"
+        let line = Download.progressLine(name: name, amount: "1.1 MiB of 3.0 MiB (35%)", width: 60)
+        #expect(line.hasPrefix("\r\u{1B}[Kdownloading 你好-very") && line.hasSuffix("… 1.1 MiB of 3.0 MiB (35%)"), "\(line)")
+        #expect(String(line.dropFirst(4)).columns <= 59, "\(line)")
+        #expect(Download.progressLine(name: name, amount: "1.1 MiB of 3.0 MiB (35%)", width: 40) == "\r\u{1B}[Kdownloading … 1.1 MiB of 3.0 MiB (35%)")
+        #expect(Download.progressLine(name: "a.bin", amount: "3 B", width: 80) == "\r\u{1B}[Kdownloading a.bin 3 B")
+        #expect(String(Download.progressLine(name: name, amount: "1.1 MiB of 3.0 MiB (35%)", width: 20).dropFirst(4)).columns <= 19)
+    }
+
     @Test func aTokenInThePathIsNoName() {
         let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl"
         #expect(Download.name(headers: [], url: URL(string: "https://h.example/export/\(jwt)")!) == "download")

@@ -12,7 +12,9 @@ import os
 
 import pytest
 
-from support import BINARY, QuietHandler, base_url, isolated_env, run_explorer
+import pexpect
+
+from support import BINARY, QuietHandler, base_url, isolated_env, pty_explorer, run_explorer
 
 BIG = 70 * 1024 * 1024
 
@@ -151,6 +153,31 @@ def test_a_script_download_ended_by_a_signal_leaves_no_part_behind(socket_server
         assert run.returncode == -stop, run.returncode
         assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.bin"], name
         assert (tmp_path / "kept.bin").read_text() == "mine\n"
+
+
+@pytest.mark.parametrize("term", ["xterm", "dumb"])
+def test_a_one_shot_download_at_a_terminal_shows_its_progress_unless_term_is_dumb(socket_server, tmp_path, term):
+    # The progress line was the REPL's alone: `explorer URL get /x -d` at a terminal showed nothing for seconds;
+    # and under TERM=dumb the REPL still wrote its escape codes.
+    def serve(server, connection):
+        connection.recv(65536)
+        connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: 4000\r\n\r\n")
+        for _ in range(4):
+            connection.sendall(b"x" * 1000)
+            time.sleep(0.4)
+
+    port = socket_server(serve).port
+    target = tmp_path / "slow.bin"
+    child = pty_explorer(["--base-url", f"http://127.0.0.1:{port}", "get", "/slow", "--download", "-o", str(target)],
+                         dict(isolated_env(tmp_path), TERM=term), timeout=20)
+    child.expect(pexpect.EOF)
+    said = child.before
+    child.close()
+    assert f"saved 3.9 KiB to {target}" in said and target.stat().st_size == 4000, said
+    if term == "dumb":
+        assert "downloading" not in said and "\x1b[K" not in said, repr(said)
+    else:
+        assert "\x1b[Kdownloading " in said and " of 3.9 KiB (" in said, repr(said)
 
 
 def test_a_file_that_could_not_be_written_whole_is_not_left_behind(files, tmp_path):

@@ -15,9 +15,9 @@ struct Surroundings: Sendable {
 
     /// Standard output's terminal width in columns, asked now (a terminal
     /// may be resized); nil when it is not a terminal.
-    static func terminalColumns() -> Int? {
+    static func terminalColumns(of descriptor: Int32 = 1) -> Int? {
         var size = winsize()
-        guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
         return Int(size.ws_col)
     }
 

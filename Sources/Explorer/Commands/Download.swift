@@ -40,7 +40,9 @@ final class Download: @unchecked Sendable {
     /// `-o FILE --force`: a file of that name is replaced, not refused.
     private let replaces: Bool
 
-    init(chosen: String?, replaces: Bool = false, url: URL, progress: (@Sendable (String) -> Void)?, folder: OutputFolder = OutputFolder()) {
+    init(chosen: String?, replaces: Bool = false, url: URL, progress: (@Sendable (String) -> Void)?, folder: OutputFolder = OutputFolder(),
+         columns: @escaping @Sendable () -> Int = { 80 }) {
+        self.columns = columns
         self.chosen = chosen.map { RequestBuilder.expandingHome($0) }
         self.replaces = replaces && chosen != nil
         self.url = url
@@ -80,7 +82,7 @@ final class Download: @unchecked Sendable {
             }
             guard progress != nil, ContinuousClock.now - lastShown > .milliseconds(200) else { return nil }
             lastShown = .now
-            return "\r\u{1B}[Kdownloading \(path ?? "") " + amount
+            return Self.progressLine(name: path ?? "", amount: amount, width: columns())
         }
         if let line { progress?(line) }
     }
@@ -107,6 +109,18 @@ final class Download: @unchecked Sendable {
         }
         progress?("\r\u{1B}[K")
         return line
+    }
+
+    /// The terminal's width for the progress line.
+    private let columns: @Sendable () -> Int
+
+    /// `downloading NAME 1.1 MiB of 3.0 MiB (35%)`, redrawn in place, fitted
+    /// to `width` columns by shortening the name: a line that wrapped was
+    /// redrawn below itself every 200 ms on a narrow terminal.
+    static func progressLine(name: String, amount: String, width: Int) -> String {
+        let room = width - 1 - "downloading ".count - 1 - amount.columns
+        let shown = name.columns <= room ? name : room > 1 ? name.prefix(columns: room - 1) + "…" : ""
+        return "\r\u{1B}[K" + ("downloading " + shown + " " + amount).prefix(columns: max(width - 1, 1))
     }
 
     /// The name the answer or the URL gives, reduced to a plain file name.

@@ -898,9 +898,13 @@ actor Interpreter {
             // The file gets the bytes as sent, of any size, as HTTPie's --download
             // asks: a gzip body would have to be decoded whole in memory first.
             if request.header("Accept-Encoding") == RequestBuilder.acceptEncoding { request.setHeader("Accept-Encoding", "identity") }
-            // At a terminal the progress line is redrawn on standard error.
-            let progress: (@Sendable (String) -> Void)? = sockets.listener == nil ? nil : Self.writeToStandardError
-            let file = Download(chosen: options.output, replaces: options.force, url: request.url, progress: progress, folder: outputs)
+            // At a terminal the progress line is redrawn on standard error, a one-shot `get URL -d`'s too (it
+            // was the REPL's alone); not where TERM says the terminal cannot redraw a line, nor in a replay.
+            let redraws = Surroundings.current.errorIsTerminal && (Surroundings.current.environment["TERM"] ?? "dumb") != "dumb"
+                && outputs.path == nil
+            let progress: (@Sendable (String) -> Void)? = redraws ? Self.writeToStandardError : nil
+            let file = Download(chosen: options.output, replaces: options.force, url: request.url, progress: progress, folder: outputs,
+                                columns: { Surroundings.terminalColumns(of: STDERR_FILENO) ?? 80 })
             request.stream = StreamSink(download: { file.write($1) }, head: { file.begin(status: $0.status, headers: $0.headers) })
             return (nil, file)
         }
