@@ -146,6 +146,19 @@ import Testing
         #expect(request.url.absoluteString == "https://api.example.com/v1/tasks")
     }
 
+    /// `/a/./b/../c` went out as typed, where curl, HTTPie and xh send
+    /// `/a/c` (RFC 3986 5.2.4); `../admin` under a base path leaves it, as
+    /// theirs does for the URL the two make.
+    @Test(arguments: [
+        ("/a/./b/../c", "https://api.example.com/v1/a/c"), ("../admin", "https://api.example.com/admin"),
+        ("/a/..", "https://api.example.com/v1/"), ("/x/../../../y?q=1", "https://api.example.com/y?q=1"),
+        ("https://h.example/a/b/../c/.", "https://h.example/a/c/"), ("/a..b/.c/x.", "https://api.example.com/v1/a..b/.c/x."),
+    ])
+    func dotSegmentsAreRemovedAsCurlRemovesThem(typed: String, sent: String) throws {
+        let builder = RequestBuilder(baseURL: URL(string: "https://api.example.com/v1")!)
+        #expect(try builder.build(method: "GET", path: typed, items: []).url.absoluteString == sent)
+    }
+
     @Test func joinsOntoABasePathAndAcceptsFullURLs() throws {
         let prefixed = RequestBuilder(baseURL: URL(string: "https://api.example.com/v1/")!)
         #expect(try prefixed.url(for: "/api/tasks").absoluteString == "https://api.example.com/v1/api/tasks")

@@ -69,7 +69,7 @@ public struct RequestBuilder: Sendable {
         // Most lines name a plain path (`/api/tasks/1`): joined to the base as
         // text, it is the URL the components below make, in one parse instead of
         // three (they were 6% of a scripted GET's CPU).
-        guard query.isEmpty, let prefix, Self.isPlainPath(path),
+        guard query.isEmpty, let prefix, Self.isPlainPath(path), !Self.hasDotSegment(path),
               let url = URL(string: prefix + (path.hasPrefix("/") ? path : "/" + path)) else {
             return try urlFromComponents(for: path, query: query)
         }
@@ -148,9 +148,38 @@ public struct RequestBuilder: Sendable {
                 components.percentEncodedQuery = encoded
             }
         }
+        // `/a/./b/../c` is `/a/c`, as curl, HTTPie and xh send it (RFC 3986 5.2.4): sent as typed, a server
+        // answered for another resource than any of them would reach.
+        if Self.hasDotSegment(components.percentEncodedPath) {
+            components.percentEncodedPath = Self.removingDotSegments(components.percentEncodedPath)
+        }
         guard let url = components.url else { throw BuildError("cannot build a URL from '\(path)'") }
         if let reason = URLCheck.problem(port: url) { throw BuildError(reason) }
         return url
+    }
+
+    /// Whether a path has a `.` or `..` segment.
+    static func hasDotSegment(_ path: String) -> Bool {
+        path.split(separator: "/", omittingEmptySubsequences: false).contains { $0 == "." || $0 == ".." }
+    }
+
+    /// RFC 3986 5.2.4 for an absolute path: `.` segments go, and `..` takes
+    /// the segment before it with it (none above the root). A last `.` or
+    /// `..` leaves the path ending in `/`, as the RFC's does.
+    static func removingDotSegments(_ path: String) -> String {
+        var output: [Substring] = []
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        for (index, segment) in segments.enumerated() {
+            let last = index == segments.count - 1
+            switch segment {
+            case ".": if last { output.append("") }
+            case "..":
+                if !output.isEmpty { output.removeLast() }
+                if last { output.append("") }
+            default: output.append(segment)
+            }
+        }
+        return "/" + output.joined(separator: "/")
     }
 
     /// Builds the request. `method` is upper-cased. With `form` (HTTPie's
