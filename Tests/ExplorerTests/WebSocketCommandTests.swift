@@ -209,8 +209,10 @@ import Testing
     @Test func noticesAreStampedWithTheLocalTimeOfDay() {
         let formatter = DateFormatter()
         formatter.dateFormat = "HH:mm:ss"
-        // Midnight, a second before it, a fraction of a second (cut, not rounded), and now.
-        let times = [0, 86_399, 45_296.999, 1_795_000_000.5, Date().timeIntervalSince1970].map(Date.init(timeIntervalSince1970:))
+        // Midnight, a second before it, a fraction of a second (cut, not rounded), and now. Now's fraction is set:
+        // Foundation's formatter rounds to milliseconds first, so a now of .9996 s read as the next second.
+        let now = Date().timeIntervalSince1970.rounded(.down) + 0.25
+        let times = [0, 86_399, 45_296.999, 1_795_000_000.5, now].map(Date.init(timeIntervalSince1970:))
         for time in times {
             #expect(Renderer.clockTime(time) == formatter.string(from: time), "\(time)")
         }
