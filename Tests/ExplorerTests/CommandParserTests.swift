@@ -1,3 +1,4 @@
+import Foundation
 import Core
 import Testing
 @testable import Explorer
@@ -312,8 +313,8 @@ import Testing
     @Test func otherMistakes() throws {
         #expect(throws: CommandError("unknown variable {{nope}} (set it with: set nope=VALUE; see vars)", column: 4)) { try parser.parse("get {{nope}}") }
         // A refused curl flag is said without a value joined to it: it showed the proxy's password.
-        #expect(throws: CommandError("curl's -U is not one explorer reads (it reads -X, -H, -d, --data-urlencode, -G, -F, -u, -L, --max-redirs, -m, -A, -e, -b, -I, "
-                                     + "-i, -v, -k, --cacert, -E, --key, --url)", column: 5)) { try parser.parse("curl -Ubob:S3CRET http://h/x") }
+        #expect(throws: CommandError("curl's -U is not one explorer reads (it reads -X, -H, -d, --data-urlencode, -G, -F, --form-string, -u, --oauth2-bearer, "
+                                     + "-L, --max-redirs, -m, -A, -e, -b, -I, -i, -v, -k, --cacert, -E, --key, --url)", column: 5)) { try parser.parse("curl -Ubob:S3CRET http://h/x") }
         // A secret's name as `set NAME VALUE`: a replay's report hid `token=VALUE`'s word as a token.
         let hint = "unknown variable {{token}} (set it with: set token VALUE; see vars)"
         #expect(throws: CommandError(hint, column: 4)) { try parser.parse("get {{token}}") }
@@ -422,7 +423,7 @@ import Testing
     /// curl's `-H 'Name:'` removes the header (it was sent empty), `-H 'Name;'` sends it empty (it was
     /// refused), and `-d @FILE` sends the file (it was refused): curl scripts port as they are.
     @Test func curlsHeaderRemovalEmptyHeaderAndFileBodyAreRead() throws {
-        guard case let .http(method, _, items, _) = try parser.parse("curl https://h.example/x -H 'User-Agent:' -H 'X-A;' -d @form.txt") else {
+        guard case let .http(method, _, items, _) = try parser.parse("curl https://h.example/x -H 'User-Agent:' -H 'X-A;' --data-binary @form.txt") else {
             Issue.record("not a request"); return
         }
         #expect(method == "POST")
@@ -431,7 +432,7 @@ import Testing
         guard case let .http(_, _, json, _) = try parser.parse("curl https://h.example/x --json @a.json") else { Issue.record("not a request"); return }
         #expect(json.last == .file(name: "", path: "a.json", contentType: "application/json"))
         do {
-            _ = try parser.parse("curl https://h.example/x -d @a.txt -d b=1")
+            _ = try parser.parse("curl https://h.example/x --data-binary @a.txt -d b=1")
             Issue.record("parsed")
         } catch {
             #expect(error.message == "curl's -d @FILE with other data: explorer sends the file alone as the body")
@@ -439,7 +440,7 @@ import Testing
         // What curl reads from a file is refused by name, not sent as the file's name (`%40sp.txt` went).
         for (line, said) in [("curl https://h.example/x --data-urlencode @sp.txt", "curl's --data-urlencode with a file is not read here"),
                              ("curl https://h.example/x --data-urlencode name@sp.txt", "curl's --data-urlencode with a file is not read here"),
-                             ("curl -G https://h.example/x -d @q.txt", "curl's -G with -d @FILE: explorer does not read a file into the query")] {
+                             ("curl -G https://h.example/x --data-binary @q.txt", "curl's -G with -d @FILE: explorer does not read a file into the query")] {
             do {
                 _ = try parser.parse(line)
                 Issue.record("parsed: \(line)")
@@ -448,6 +449,47 @@ import Testing
             }
         }
         #expect((try? parser.parse("curl https://h.example/x --data-urlencode 'email=a@b.example'")) != nil)
+    }
+
+    /// What a pasted curl command sends is what curl sends (a helper's
+    /// capture of both): `-d` and `--data-urlencode` in the order typed,
+    /// `=content`, a typed Authorization or Cookie over -u and -b, several
+    /// -b as one Cookie, -G before a fragment, a form's type without a
+    /// charset, and `-d @FILE` without its line ends.
+    @Test func aPastedCurlCommandSendsWhatCurlSends() throws {
+        func request(_ line: String) throws -> (String, String, [RequestItem], RequestOptions) {
+            guard case let .http(method, path, items, options) = try parser.parse(line) else { throw CommandError("not a request") }
+            return (method, path, items, options)
+        }
+        let ordered = try request("curl https://h.example/p --data-urlencode 'q=a b' -d r=1 --data-urlencode t=3 -d s=2 --data-urlencode '=raw me'")
+        #expect(ordered.3.raw == "q=a+b&r=1&t=3&s=2&raw+me")
+        #expect(ordered.2 == [.header(name: "Content-Type", value: "application/x-www-form-urlencoded")])
+        let credentials = try request("curl https://h.example/p -u bob:pw -H 'Authorization: Bearer abc' -b a=1 -b b=2")
+        #expect(credentials.2 == [.header(name: "Authorization", value: "Bearer abc"), .header(name: "Cookie", value: "a=1; b=2")])
+        #expect(try request("curl https://h.example/p -b a=1 -H 'Cookie: c=3'").2 == [.header(name: "Cookie", value: "c=3")])
+        #expect(try request("curl https://h.example/p --oauth2-bearer tok").2 == [.header(name: "Authorization", value: "Bearer tok")])
+        #expect(try request("curl -G 'https://h.example/p?x=1#frag' -d a=1 -g").1 == "https://h.example/p?x=1&a=1")
+        let typed = try request("curl https://h.example/p -H 'Content-Type: text/plain' -d x")
+        #expect(typed.2 == [.header(name: "Content-Type", value: "text/plain")])
+        let strings = try request("curl https://h.example/p --form-string 'title=@not-a-file'")
+        #expect(strings.2 == [.stringField(name: "title", value: "@not-a-file")] && strings.3.multipart)
+        let folder = try Scratch.folder("curl-data")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("body.txt").path
+        #expect(FileManager.default.createFile(atPath: file, contents: Data("line1\r\nline2\nline3\n".utf8)))
+        #expect(try request("curl https://h.example/p -d @\(file) -d z=1").3.raw == "line1line2line3&z=1")
+        for (line, said) in [("curl https://h.example/p -b cookies.txt", "curl's -b 'cookies.txt' names a cookie file, which explorer does not read"),
+                             ("curl https://h.example/p -u bob", "curl's -u names no password (curl would ask for one)"),
+                             ("curl -I https://h.example/p -d a=1", "curl's -I sends a HEAD, which carries no body"),
+                             ("curl https://h.example/p -F 'txt=<body.txt'", "curl's -F 'txt=<body.txt': explorer reads -F name=value and name=@FILE[;type=TYPE] only"),
+                             ("curl https://h.example/p -F 'f=@a.png;filename=z.png'", "curl's -F 'f=@a.png;filename=z.png': explorer reads")] {
+            do {
+                _ = try parser.parse(line)
+                Issue.record("parsed: \(line)")
+            } catch {
+                #expect(error.message.hasPrefix(said), "\(line): \(error.message)")
+            }
+        }
     }
 
     @Test func whatIsNotReadIsSaidWithItsColumn() {
@@ -468,10 +510,10 @@ import Testing
             _ = try parser.parse("curl --proxy http://p https://h")
         } catch {
             let listed = error.message.split(separator: "(it reads ").last?.dropLast().split(separator: ", ").map(String.init) ?? []
-            #expect(listed.count == 21, "\(error.message)")
+            #expect(listed.count == 23, "\(error.message)")
             // The TLS flags read files: tried with real ones through the binary (test_tls.py).
             for option in listed where !["--cacert", "-E", "--key"].contains(option) {
-                let value = ["-I", "-G", "-L", "-k", "-i", "-v"].contains(option) ? "" : ["-F": " a=b", "-u": " a:b", "-H": " 'A: b'", "-m": " 5", "--max-redirs": " 3", "-X": " GET", "--url": ""][option] ?? " x"
+                let value = ["-I", "-G", "-L", "-k", "-i", "-v"].contains(option) ? "" : ["-F": " a=b", "--form-string": " a=b", "-b": " a=b", "-u": " a:b", "-H": " 'A: b'", "-m": " 5", "--max-redirs": " 3", "-X": " GET", "--url": ""][option] ?? " x"
                 #expect((try? parser.parse("curl \(option)\(value) https://h.example/x")) != nil, "\(option)")
             }
         }

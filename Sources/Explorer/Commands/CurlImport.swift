@@ -9,10 +9,12 @@ import Foundation
 /// else is refused by name, with its column, rather than guessed at.
 enum CurlImport {
     static let ignored: Set<String> = ["-s", "--silent", "-S", "--show-error", "--compressed",
-                                       "-N", "--no-buffer", "--http1.1", "-#", "--progress-bar", "-f", "--fail"]
+                                       "-N", "--no-buffer", "--http1.1", "-#", "--progress-bar", "-f", "--fail",
+                                       // explorer never globs `[1-3]` or `{a,b}` in a URL: curl's switch that stops it changes nothing.
+                                       "-g", "--globoff"]
 
     /// curl's one-letter flags that take no value, and those that do.
-    private static let shortSwitches = Set("sSNf#GLIikv")
+    private static let shortSwitches = Set("sSNf#GLIikvg")
     private static let shortWithValue = Set("XHdFuoEmAeb")
 
     /// `-sSL`, `-fsSL`, `-sXPOST`: one-letter flags written together, as
@@ -43,8 +45,15 @@ enum CurlImport {
         var method: String?
         var url: LineTokenizer.Word?
         var items: [RequestItem] = []
+        /// `-d`, `--data-urlencode` and their kin, in the order typed: curl joins them so (a signed
+        /// request's order was changed: every `-d` first, then every `--data-urlencode`).
         var data: [String] = []
-        var urlencoded: [String] = []
+        /// `-b name=value`, joined into one Cookie header as curl sends them; a typed `-H Cookie:` wins.
+        var cookies: [String] = []
+        /// `-u`'s credentials, unless a typed `-H Authorization:` replaces them, as in curl.
+        var basic: RequestItem?
+        /// Where `-I` was typed: a HEAD, which takes no body.
+        var head: Int?
         var getWithData = false
         /// `-d @FILE`, `--data-binary @FILE`: the file's path, and where it was typed.
         var dataFile: (path: String, column: Int)?
@@ -107,7 +116,10 @@ enum CurlImport {
                 items.append(.header(name: name, value: headerValue))
             case "-d", "--data", "--data-raw", "--data-binary", "--data-ascii", "--json":
                 let body = try take()
-                if body.hasPrefix("@"), text != "--data-raw" {
+                if body.hasPrefix("@"), ["-d", "--data", "--data-ascii"].contains(text), body.count > 1 {
+                    // curl strips a -d file's line ends and NULs (only --data-binary keeps them): read here, so.
+                    data.append(try strippedFile(String(body.dropFirst()), flag: text, column: word.start))
+                } else if body.hasPrefix("@"), text != "--data-raw" {
                     // The file is the body (curl's usual way to send one), as explorer's `@FILE` item sends it.
                     guard body.count > 1 else { throw CommandError("curl's \(text) @: a file name goes after '@'", column: word.start) }
                     guard dataFile == nil else { throw CommandError("curl's \(text) @FILE a second time: explorer sends one file as the body", column: word.start) }
@@ -125,8 +137,14 @@ enum CurlImport {
                 if given.first == "@" || !given.contains("=") && given.contains("@") {
                     throw CommandError("curl's --data-urlencode with a file is not read here: give the value, or use explorer's name=@FILE item", column: word.start)
                 }
-                urlencoded.append(given)
+                data.append(Self.urlencode(given))
             case "-G", "--get": getWithData = true
+            case "--form-string":
+                // A value as it is, `@` and `<` included: what explorer's own --curl writes for a text field.
+                options.multipart = true
+                let part = try take()
+                guard let eq = part.firstIndex(of: "=") else { throw CommandError("curl's --form-string needs name=value", column: word.start) }
+                items.append(.stringField(name: String(part[..<eq]), value: String(part[part.index(after: eq)...])))
             case "-F", "--form":
                 // Multipart whatever the parts: `-F password=x` alone went out as a GET with a JSON body.
                 options.multipart = true
@@ -134,6 +152,13 @@ enum CurlImport {
                 guard let eq = part.firstIndex(of: "=") else { throw CommandError("curl's -F needs name=value or name=@file", column: word.start) }
                 let name = String(part[..<eq])
                 let rest = String(part[part.index(after: eq)...])
+                // `<file` (the file's text as the value), `;filename=`, `;headers=`, a quoted value: sent as typed,
+                // the part carried the wrong value without a word.
+                if rest.hasPrefix("<") || rest.hasPrefix("\"") || rest.contains(";filename=") || rest.contains(";headers=")
+                    || !rest.hasPrefix("@") && rest.contains(";type=") {
+                    throw CommandError("curl's -F '\(CommandError.quotable(part))': explorer reads -F name=value and name=@FILE[;type=TYPE] only "
+                                       + "(for a file's text as a field, its item name=@FILE)", column: word.start)
+                }
                 if rest.hasPrefix("@") {
                     var path = String(rest.dropFirst())
                     var type: String?
@@ -147,9 +172,13 @@ enum CurlImport {
                 }
             case "-u", "--user":
                 let credentials = try take()
-                // No colon: an empty password (curl would ask for one).
-                let pair = BasicCredentials(pair: credentials) ?? BasicCredentials(user: credentials, password: "")
-                items.append(.header(name: "Authorization", value: pair.authorization))
+                // No colon: curl asks for the password; an empty one went out without a word.
+                guard let pair = BasicCredentials(pair: credentials) else {
+                    throw CommandError("curl's \(text) names no password (curl would ask for one): give -u 'USER:PASSWORD', or USER:{{secret:password}}",
+                                       column: word.start)
+                }
+                basic = .header(name: "Authorization", value: pair.authorization)
+            case "--oauth2-bearer": basic = .header(name: "Authorization", value: "Bearer " + (try take()))
             case "-L", "--location": options.follow = true
             case "--max-redirs":
                 // curl's -1 is no limit: explorer's own (30) then.
@@ -165,8 +194,17 @@ enum CurlImport {
                 options.timeout = seconds
             case "-A", "--user-agent": items.append(.header(name: "User-Agent", value: try take()))
             case "-e", "--referer": items.append(.header(name: "Referer", value: try take()))
-            case "-b", "--cookie": items.append(.header(name: "Cookie", value: try take()))
-            case "-I", "--head": method = "HEAD"
+            case "-b", "--cookie":
+                let given = try take()
+                // Without `=` it names a cookie jar, which curl reads: its name went out as the cookie.
+                guard given.contains("=") else {
+                    throw CommandError("curl's \(text) '\(CommandError.quotable(given))' names a cookie file, which explorer does not read: give -b 'name=value'",
+                                       column: word.start)
+                }
+                cookies.append(given)
+            case "-I", "--head":
+                method = "HEAD"
+                head = word.start
             // What curl shows: the answer's head too (-i), and the request's (-v); they were ignored.
             case "-i", "--include": options.print = (options.print ?? []).union([.responseHeaders, .responseBody])
             case "-v", "--verbose": options.print = .verbose
@@ -196,8 +234,8 @@ enum CurlImport {
                 if text.hasPrefix("-") {
                     // The flag alone, not a value joined to it (`-Ubob:PW`, `--proxy-user=bob:PW`): said back, it showed the password.
                     let flag = text.hasPrefix("--") ? String(text.prefix { $0 != "=" }) : String(text.prefix(2))
-                    throw CommandError("curl's \(CommandError.quotable(flag)) is not one explorer reads (it reads -X, -H, -d, --data-urlencode, -G, -F, -u, -L, --max-redirs, -m, -A, -e, -b, -I, "
-                                       + "-i, -v, -k, --cacert, -E, --key, --url)", column: word.start)
+                    throw CommandError("curl's \(CommandError.quotable(flag)) is not one explorer reads (it reads -X, -H, -d, --data-urlencode, -G, -F, --form-string, -u, "
+                                       + "--oauth2-bearer, -L, --max-redirs, -m, -A, -e, -b, -I, -i, -v, -k, --cacert, -E, --key, --url)", column: word.start)
                 }
                 guard url == nil else { throw CommandError("a second URL: explorer runs one request at a time", column: word.start) }
                 url = word
@@ -214,11 +252,17 @@ enum CurlImport {
             // Said of the URL as typed, not of the http:// put before it.
             throw CommandError(reason.replacingOccurrences(of: "'\(typed)'", with: "'\(url.text)'"), column: url.start)
         }
-        let encoded = urlencoded.map(Self.urlencode)
         var target = URLCheck.lowercasingScheme(typed)
+        if let head, !data.isEmpty || dataFile != nil || options.multipart {
+            throw CommandError("curl's -I sends a HEAD, which carries no body: it cannot go with -d or -F (curl refuses the two)", column: head)
+        }
+        // A typed `-H Authorization:` or `-H Cookie:` replaces what -u and -b make, as curl's does: both went, two credentials.
+        func typedHeader(_ name: String) -> Bool { items.contains { if case let .header(typed, _) = $0 { typed.lowercased() == name } else { false } } }
+        if let basic, !typedHeader("authorization") { items.append(basic) }
+        if !cookies.isEmpty, !typedHeader("cookie") { items.append(.header(name: "Cookie", value: cookies.joined(separator: "; "))) }
         if let dataFile {
             guard !getWithData else { throw CommandError("curl's -G with -d @FILE: explorer does not read a file into the query: give its items as name==value", column: dataFile.column) }
-            guard data.isEmpty, encoded.isEmpty else {
+            guard data.isEmpty else {
                 throw CommandError("curl's -d @FILE with other data: explorer sends the file alone as the body", column: dataFile.column)
             }
             // curl's type for -d (a form's), or --json's; a -H Content-Type given replaces it.
@@ -226,21 +270,39 @@ enum CurlImport {
             items.append(.file(name: "", path: dataFile.path, contentType: json ? "application/json" : "application/x-www-form-urlencoded"))
         }
         if getWithData {
-            // -G: the data goes on the URL's query as it is, as curl puts it there.
-            let query = (data + encoded).joined(separator: "&")
+            // -G: the data goes on the URL's query as it is, as curl puts it there (before a fragment, which
+            // curl does not send: after it, the data went with it).
+            if let hash = target.firstIndex(of: "#") { target = String(target[..<hash]) }
+            let query = data.joined(separator: "&")
             if !query.isEmpty { target += (target.contains("?") ? "&" : "?") + query }
-        } else if !data.isEmpty || !encoded.isEmpty {
-            options.raw = (data + encoded).joined(separator: "&")
-            // curl's type for -d is a form's; a -H or --json type given replaces it.
+        } else if !data.isEmpty {
+            options.raw = data.joined(separator: "&")
+            // curl's type for -d is a form's, without explorer's `; charset=utf-8`; a -H or --json type given replaces it.
             options.form = true
+            if !typedHeader("content-type") { items.append(.header(name: "Content-Type", value: "application/x-www-form-urlencoded")) }
         }
         let hasFiles = items.contains { if case .file = $0 { return true }; return false }
         let resolved = method ?? (options.raw != nil || hasFiles || options.multipart ? "POST" : "GET")
         return .http(method: resolved, path: target, items: items, options: options)
     }
 
-    /// `--data-urlencode name=value`: the value percent-encoded, as curl does.
+    /// `-d @FILE`'s text as curl sends it: without its carriage returns, line
+    /// feeds and NULs (the file's line ends were sent).
+    private static func strippedFile(_ path: String, flag: String, column: Int) throws(CommandError) -> String {
+        let bytes: [UInt8]
+        do { bytes = try RequestBuilder.readFileFromDisk(path) } catch {
+            throw CommandError("curl's \(flag) @\(CommandError.quotable(path)): cannot read the file", column: column)
+        }
+        guard let text = String(validating: bytes.filter { ![0x0D, 0x0A, 0x00].contains($0) }, as: UTF8.self) else {
+            throw CommandError("curl's \(flag) @\(CommandError.quotable(path)): not text; --data-binary @FILE sends a file as it is", column: column)
+        }
+        return text
+    }
+
+    /// `--data-urlencode name=value`: the value percent-encoded, as curl does;
+    /// `=content` is the content alone (its `=` was sent).
     private static func urlencode(_ text: String) -> String {
+        if text.hasPrefix("=") { return RequestBuilder.formEncode(String(text.dropFirst())) }
         guard let eq = text.firstIndex(of: "=") else { return RequestBuilder.formEncode(text) }
         return String(text[...eq]) + RequestBuilder.formEncode(String(text[text.index(after: eq)...]))
     }
