@@ -854,6 +854,14 @@ import Testing
         #expect(CurlCommand.render(put, follow: 5).hasPrefix("curl -X PUT -L --max-redirs 5 "))
     }
 
+    /// An empty header was written `-H 'X-E: '`, which curl reads as
+    /// removing it, and a default the line removed (`Accept:`) was left out,
+    /// so curl sent its own: each is written as curl reads it.
+    @Test func anEmptyOrRemovedHeaderIsWrittenAsCurlReadsIt() {
+        let request = PreparedRequest(method: "GET", url: URL(string: "http://h.example/p")!, headers: [HTTPHeader(name: "X-E", value: "")])
+        #expect(CurlCommand.render(request, removed: ["Accept"]) == "curl 'http://h.example/p' -H 'X-E;' -H 'Accept:'")
+    }
+
     /// `-o FILE` and `--download` were left out of `--curl`: the command
     /// printed the body to the terminal (a binary file's bytes among them).
     @Test func aSavedBodyIsCurlsOutputFile() {

@@ -1135,7 +1135,8 @@ actor Interpreter {
         let multipart = request.header("Content-Type")?.lowercased().hasPrefix("multipart/form-data") == true
         let bodyFile = items.lazy.compactMap { item -> String? in if case let .file("", path, _) = item { path } else { nil } }.first
         return .curl(request, follow: follow, form: multipart ? CurlCommand.FormPart.parts(of: CurlCommand.hidingSecrets(items, supplied: supplied.named)) : nil,
-                     bodyFile: bodyFile, saving: saving, note: notes.isEmpty ? nil : notes.joined(separator: "\n"))
+                     bodyFile: bodyFile, saving: saving, removed: ["User-Agent", "Accept"].filter { request.header($0) == nil },
+                     note: notes.isEmpty ? nil : notes.joined(separator: "\n"))
     }
 
     /// Whether a JSON path ends at a secret: a secret-named member

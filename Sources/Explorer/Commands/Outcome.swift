@@ -15,8 +15,9 @@ enum Outcome: Sendable {
     /// `--curl`: the request as a curl command would send it, and a note.
     /// `follow`: the most redirects the line follows, nil when it follows none.
     /// `bodyFile`: the file a line sent as its whole body (`@body.txt`), which curl reads itself.
+    /// `removed`: the default headers the line removed (`User-Agent:`), which curl sends its own of unless told not to.
     case curl(PreparedRequest, follow: Int?, form: [CurlCommand.FormPart]? = nil, bodyFile: String? = nil, saving: CurlCommand.Saving? = nil,
-              note: String?)
+              removed: [String] = [], note: String?)
     /// A JSON value picked by `show` or `capture`.
     /// `secret`: the value of a secret-named member (`show .access_token`),
     /// hidden where it is shown; a transcript's scrubber hides it there.

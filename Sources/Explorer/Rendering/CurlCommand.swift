@@ -181,7 +181,7 @@ enum CurlCommand {
     /// inlined, its bytes (a password in a form file) were printed and recorded.
     /// `saving`: where the body goes (`-o FILE`, `--download`), as curl's `-o` or `-OJ`.
     static func render(_ request: PreparedRequest, follow: Int? = nil, form: [FormPart]? = nil, bodyFile: String? = nil,
-                       saving: Saving? = nil) -> String {
+                       saving: Saving? = nil, removed: [String] = []) -> String {
         var words = ["curl"]
         if request.method == "HEAD" {
             words.append("--head")
@@ -224,8 +224,12 @@ enum CurlCommand {
                 continue
             }
             if form != nil, header.hasName("Content-Type") || header.hasName("Content-Length") { continue }
-            words += ["-H", quote("\(header.name): \(header.value)")]
+            // `-H 'X-E: '` is curl's way to remove a header: one sent empty is `-H 'X-E;'`.
+            words += ["-H", quote(header.value.isEmpty ? header.name + ";" : "\(header.name): \(header.value)")]
         }
+        // curl sends a User-Agent and an Accept of its own: a line that removed explorer's (`User-Agent:`)
+        // removes curl's too, or the colleague's run sent what this one did not.
+        for name in removed { words += ["-H", quote(name + ":")] }
         if let form {
             words += form.flatMap(\.words)
         } else if let bodyFile {

@@ -57,8 +57,9 @@ enum OutcomeText {
             return "usage: \(spec.usage)\n\n\(spec.details)".wrapped(width: min(width ?? 80, 80))
         case let .socketStatus(status):
             return status.map(describe(socket:)) ?? "no WebSocket (ws connect [URL|PATH])"
-        case let .curl(request, follow, form, bodyFile, saving, note):
-            return ([CurlCommand.render(request, follow: follow, form: form, bodyFile: bodyFile, saving: saving)] + (note.map { ["# " + $0] } ?? [])).joined(separator: "\n")
+        case let .curl(request, follow, form, bodyFile, saving, removed, note):
+            return ([CurlCommand.render(request, follow: follow, form: form, bodyFile: bodyFile, saving: saving, removed: removed)]
+                    + (note.map { ["# " + $0] } ?? [])).joined(separator: "\n")
         case .exchange, .offline, .value, .failure, .unanswered, .frames, .exit, .nothing:
             return nil
         }
