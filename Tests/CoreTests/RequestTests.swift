@@ -159,6 +159,17 @@ import Testing
         #expect(try builder.build(method: "GET", path: typed, items: []).url.absoluteString == sent)
     }
 
+    /// A stray `%` made every escape be encoded again: `q=50%25` went as
+    /// `50%2525`, another value; curl keeps the escapes and encodes the stray one.
+    @Test(arguments: [
+        ("/p?q=50%25&t=100%", "http://h.example/p?q=50%25&t=100%25"), ("/p%zz/%41?x=1", "http://h.example/p%25zz/%41?x=1"),
+        ("http://h.example/a%2Fb?c=%", "http://h.example/a%2Fb?c=%25"),
+    ])
+    func aStrayPercentLeavesTheEscapesAsTheyAre(typed: String, sent: String) throws {
+        let builder = RequestBuilder(baseURL: URL(string: "http://h.example")!)
+        #expect(try builder.build(method: "GET", path: typed, items: []).url.absoluteString == sent)
+    }
+
     @Test func joinsOntoABasePathAndAcceptsFullURLs() throws {
         let prefixed = RequestBuilder(baseURL: URL(string: "https://api.example.com/v1/")!)
         #expect(try prefixed.url(for: "/api/tasks").absoluteString == "https://api.example.com/v1/api/tasks")

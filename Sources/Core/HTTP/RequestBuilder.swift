@@ -357,7 +357,26 @@ public struct RequestBuilder: Sendable {
         var allowed = CharacterSet.urlPathAllowed
         // `;` too: a path's parameters (`/t;jsessionid=A%2FB`) went as `%3B`, which no server reads as one.
         allowed.insert(charactersIn: "?&=%#:;")
-        return s.addingPercentEncoding(withAllowedCharacters: allowed) ?? s
+        return encodingStrayPercents(s.addingPercentEncoding(withAllowedCharacters: allowed) ?? s)
+    }
+
+    /// Each `%` that starts no escape as `%25`, the escapes kept: one stray
+    /// `%` (`?t=100%`) made Foundation encode every `%` again, and `50%25`
+    /// went as `50%2525`, another value (curl keeps the escapes, RFC 3986 2.4).
+    static func encodingStrayPercents(_ text: String) -> String {
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
+        let bytes = Array(text.utf8)
+        func isHex(_ index: Int) -> Bool {
+            index < bytes.count && (UInt8(ascii: "0")...UInt8(ascii: "9") ~= bytes[index] || UInt8(ascii: "a")...UInt8(ascii: "f") ~= bytes[index]
+                                    || UInt8(ascii: "A")...UInt8(ascii: "F") ~= bytes[index])
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 8)
+        for (index, byte) in bytes.enumerated() {
+            out.append(byte)
+            if byte == UInt8(ascii: "%"), !(isHex(index + 1) && isHex(index + 2)) { out += Array("25".utf8) }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     private static func escapeQuoted(_ s: String) -> String {
