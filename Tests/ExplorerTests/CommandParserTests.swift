@@ -310,6 +310,18 @@ import Testing
         #expect(throws: CommandError("'{{}}' names no variable: write {{name}} (vars lists them)", column: 0)) { try word("a{{}}") }
     }
 
+    /// `PURGE /x` and `QUERY /search` were unknown commands: no method beyond
+    /// the seven could be sent but by a pasted curl command.
+    @Test func aMethodInCapitalsBeyondTheSevenIsSent() throws {
+        guard case let .http(method, path, items, _) = try parser.parse("PURGE /cache/x X-Key:1"),
+              case let .http(query, _, _, _) = try parser.parse("QUERY https://h.example/search q==1") else { Issue.record("not a request"); return }
+        #expect(method == "PURGE" && path == "/cache/x" && items == [.header(name: "X-Key", value: "1")])
+        #expect(query == "QUERY")
+        #expect(throws: CommandError("unknown command 'purge'; a method beyond get, post, put, patch, delete, head and options is written in capitals: PURGE /x (type help for the list)",
+                                     column: 0)) { try parser.parse("purge /x") }
+        #expect(QuickArguments.requestLine(["--base-url", "http://h.example", "PURGE", "/x"]) == ["--base-url", "http://h.example", "-c", "PURGE /x"])
+    }
+
     @Test func otherMistakes() throws {
         #expect(throws: CommandError("unknown variable {{nope}} (set it with: set nope=VALUE; see vars)", column: 4)) { try parser.parse("get {{nope}}") }
         // A refused curl flag is said without a value joined to it: it showed the proxy's password.

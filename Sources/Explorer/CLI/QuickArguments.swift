@@ -61,7 +61,9 @@ struct QuickArguments {
                 continue
             }
             // Or a URL alone (`explorer :3000/x a=1`, HTTPie's `http URL a=1`): GET, or POST with data, as a bare line is.
-            guard methods.contains(word.lowercased()) || CommandParser.isTarget(word) else { return nil }
+            // `explorer URL PURGE /x`: a method beyond the seven, in capitals, before a target.
+            let extensionMethod = CommandParser.isExtensionMethod(word) && index + 1 < arguments.endIndex && CommandParser.isTarget(arguments[index + 1])
+            guard methods.contains(word.lowercased()) || extensionMethod || CommandParser.isTarget(word) else { return nil }
             var line = Array(arguments[index...])
             // Not `--raw`'s text (`--raw -hello` was read as -h).
             let flags = arguments.indices.filter { $0 == arguments.startIndex || arguments[$0 - 1] != "--raw" }.map { arguments[$0] }

@@ -40,15 +40,32 @@ struct CommandParser {
             }
             return command
         }
+        // A method beyond the seven, in capitals (`PURGE /x`, `QUERY /search q==1`), as HTTPie's `http PURGE URL` takes it:
+        // it was an unknown command, and a cache purge or a WebDAV call could not be sent at all.
+        if table.spec(named: first.text) == nil, Self.isExtensionMethod(first.text), let target = args.first, Self.isTarget(target.text),
+           let get = table.spec(named: "get"),
+           case let .http(_, path, items, options) = try get.parse(CommandArguments(command: first, words: args, spec: get, formsByDefault: formsByDefault)) {
+            return .http(method: first.text, path: path, items: items, options: options)
+        }
         guard let spec = table.spec(named: first.text) else {
             // A whole line typed in quotes (`'set token=X'`) is one word: said with its secrets hidden.
             let shown = first.text.contains(" ") ? Redactor.redact(line: first.text) ?? "…" : first.text
             var message = "unknown command '\(CommandError.quotable(shown))'"
-            if let suggestion = table.closest(to: first.text) { message += "; did you mean '\(suggestion)'?" }
+            if let suggestion = table.closest(to: first.text) {
+                message += "; did you mean '\(suggestion)'?"
+            } else if Self.isExtensionMethod(first.text.uppercased()), let target = args.first, Self.isTarget(target.text) {
+                message += "; a method beyond get, post, put, patch, delete, head and options is written in capitals: \(first.text.uppercased()) \(target.text)"
+            }
             message += " (type help for the list)"
             throw CommandError(message, column: first.start)
         }
         return try spec.parse(CommandArguments(command: first, words: args, spec: spec, formsByDefault: formsByDefault))
+    }
+
+    /// A request method written in capitals that is no command of explorer's
+    /// (`PURGE`, `QUERY`, `PROPFIND`): letters and `-`, as RFC 9110's tokens mostly are.
+    static func isExtensionMethod(_ word: String) -> Bool {
+        word.count >= 3 && word.first!.isUppercase && word.allSatisfy { ("A"..."Z").contains($0) || $0 == "-" }
     }
 
     /// Whether a line's first word is a request target itself (`/api/tasks`, `https://…`).
