@@ -473,6 +473,7 @@ import Testing
             guard case let .http(method, path, items, options) = try parser.parse(line) else { throw CommandError("not a request") }
             return (method, path, items, options)
         }
+        #expect(try request("curl https://h.example/p -d 'price=$5&ref=$ref'").3.raw == "price=$5&ref=$ref", "no variable: sent as typed")
         let ordered = try request("curl https://h.example/p --data-urlencode 'q=a b' -d r=1 --data-urlencode t=3 -d s=2 --data-urlencode '=raw me'")
         #expect(ordered.3.raw == "q=a+b&r=1&t=3&s=2&raw+me")
         #expect(ordered.2 == [.header(name: "Content-Type", value: "application/x-www-form-urlencoded")])
@@ -494,7 +495,10 @@ import Testing
                              ("curl https://h.example/p -u bob", "curl's -u names no password (curl would ask for one)"),
                              ("curl -I https://h.example/p -d a=1", "curl's -I sends a HEAD, which carries no body"),
                              ("curl https://h.example/p -F 'txt=<body.txt'", "curl's -F 'txt=<body.txt': explorer reads -F name=value and name=@FILE[;type=TYPE] only"),
-                             ("curl https://h.example/p -F 'f=@a.png;filename=z.png'", "curl's -F 'f=@a.png;filename=z.png': explorer reads")] {
+                             ("curl https://h.example/p -F 'f=@a.png;filename=z.png'", "curl's -F 'f=@a.png;filename=z.png': explorer reads"),
+                             // Explorer's own --curl output pasted back, and API docs' form: the variable's name went as the credential.
+                             ("curl -u 'bob:'\"$PASSWORD\" https://h.example/p", "$PASSWORD is a shell variable, which explorer does not expand: write {{secret:password}}"),
+                             ("curl https://h.example/p -H \"Authorization: Bearer ${API_TOKEN}\"", "$API_TOKEN is a shell variable")] {
             do {
                 _ = try parser.parse(line)
                 Issue.record("parsed: \(line)")

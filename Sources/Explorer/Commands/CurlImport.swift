@@ -42,6 +42,14 @@ enum CurlImport {
 
     static func parse(_ typed: [LineTokenizer.Word]) throws(CommandError) -> Command {
         let words = ungrouped(typed)
+        // `-u 'bob:'"$PASSWORD"` (explorer's own --curl writes so), `-H "Authorization: Bearer $TOKEN"` (API docs do): the
+        // shell's variable went out as the credential's text. Said, with explorer's way to give one.
+        for word in words {
+            guard let variable = Self.shellVariable(in: word.text) else { continue }
+            throw CommandError("\(CommandError.quotable(variable)) is a shell variable, which explorer does not expand: write {{secret:\(variable.dropFirst().lowercased())}} "
+                               + "(asked for, or EXPLORER_SECRET_\(variable.dropFirst()) in the environment), or paste the command as the shell expanded it",
+                               column: word.start)
+        }
         var method: String?
         var url: LineTokenizer.Word?
         var items: [RequestItem] = []
@@ -284,6 +292,23 @@ enum CurlImport {
         let hasFiles = items.contains { if case .file = $0 { return true }; return false }
         let resolved = method ?? (options.raw != nil || hasFiles || options.multipart ? "POST" : "GET")
         return .http(method: resolved, path: target, items: items, options: options)
+    }
+
+    /// The first `$NAME` or `${NAME}` in `text` whose name is in capitals, as
+    /// environment variables are (`$PASSWORD`, `${API_TOKEN}`): nil for a
+    /// `$5` or a `$ref` in a body.
+    static func shellVariable(in text: String) -> String? {
+        var rest = Substring(text)
+        while let dollar = rest.firstIndex(of: "$") {
+            var name = rest[rest.index(after: dollar)...]
+            if name.first == "{" { name = name.dropFirst() }
+            let word = name.prefix { ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+            if word.count >= 2, let first = word.first, ("A"..."Z").contains(first) || first == "_", word.contains(where: { ("A"..."Z").contains($0) }) {
+                return "$" + word
+            }
+            rest = rest[rest.index(after: dollar)...]
+        }
+        return nil
     }
 
     /// `-d @FILE`'s text as curl sends it: without its carriage returns, line
