@@ -7,11 +7,11 @@ import Foundation
 /// appeared meanwhile, or a symbolic link left where the file was to be
 /// (a dangling one made its target), is not written through. With
 /// `--force` an existing file is replaced whole or not at all: the body
-/// goes to a file beside it, renamed over it once complete, so a write that
-/// fails (a full disk) leaves the old file as it was; it used to be cut,
-/// then unlinked; it keeps the old file's mode and owner. A file with
-/// other hard links, or in a folder where nothing can be made, is written
-/// where it is, as curl writes it. Nothing this did not create is ever
+/// goes to a file beside it, with the old one's mode and owner, renamed
+/// over it once complete, so a write that fails (a full disk) leaves the old
+/// file as it was (it used to be cut, then unlinked). A file with other
+/// hard links, or in a folder where nothing can be made, is written where
+/// it is, as curl writes it. Nothing this did not create is ever
 /// removed: a device such as /dev/null is written as it is, never replaced
 /// (as root, a failed write to /dev/full unlinked the device), and needs no
 /// `--force`, as curl's `-o /dev/null` needs none.
