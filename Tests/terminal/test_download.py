@@ -105,16 +105,22 @@ def test_a_download_from_a_server_that_stops_sending_ends_after_the_timeout(sock
     assert not (tmp_path / "stall").exists()
 
 
+def assert_refused_unsent(files, tmp_path, cases):
+    """Each line fails (exit 1) with its one line, and nothing reaches the server."""
+    Files.paths.clear()
+    for line, said in cases:
+        refused = run_explorer(["--base-url", files, "-c", line], env=isolated_env(tmp_path), cwd=tmp_path)
+        assert refused.returncode == 1 and refused.stderr == f"error: {said}: not sent\n", refused.stderr
+    assert Files.paths == []
+
+
 def test_a_name_that_cannot_be_written_is_said_before_the_request_is_sent(files, tmp_path):
     # The request went out (a POST acted on), then its answer was thrown away for the name.
     (tmp_path / "taken").write_text("mine\n")
-    Files.paths.clear()
-    for line, said in [("get /notes.txt -o taken", "taken exists; --force replaces it"),
-                       ("get /notes.txt --download -o taken", "taken exists; --force replaces it"),
-                       ("get /notes.txt -o nodir/x.txt", "cannot write nodir/x.txt: no folder nodir")]:
-        refused = run_explorer(["--base-url", files, "-c", line], env=isolated_env(tmp_path), cwd=tmp_path)
-        assert refused.returncode == 1 and refused.stderr == f"error: {said}: not sent\n", refused.stderr
-    assert Files.paths == [] and (tmp_path / "taken").read_text() == "mine\n"
+    assert_refused_unsent(files, tmp_path, [("get /notes.txt -o taken", "taken exists; --force replaces it"),
+                                            ("get /notes.txt --download -o taken", "taken exists; --force replaces it"),
+                                            ("get /notes.txt -o nodir/x.txt", "cannot write nodir/x.txt: no folder nodir")])
+    assert (tmp_path / "taken").read_text() == "mine\n"
     for line in ["get /notes.txt -o taken --force", "get /notes.txt --download -o taken --force"]:
         (tmp_path / "taken").write_text("mine\n")
         forced = run_explorer(["--base-url", files, "-c", line], env=isolated_env(tmp_path), cwd=tmp_path)
@@ -265,13 +271,10 @@ def test_a_symbolic_link_is_not_written_through(files, tmp_path):
     (tmp_path / "target.txt").write_text("mine\n")
     (tmp_path / "dangling").symlink_to(tmp_path / "made-by-link")
     (tmp_path / "link").symlink_to(tmp_path / "target.txt")
-    Files.paths.clear()
-    for line, said in [("get /notes.txt -o dangling", "dangling exists; --force replaces it"),
-                       ("get /notes.txt -o link --force", "link is a symbolic link; give the path of the file it points to"),
-                       ("get /notes.txt --download -o dangling --force", "dangling is a symbolic link; give the path of the file it points to")]:
-        refused = run_explorer(["--base-url", files, "-c", line], env=isolated_env(tmp_path), cwd=tmp_path)
-        assert refused.returncode == 1 and refused.stderr == f"error: {said}: not sent\n", refused.stderr
-    assert Files.paths == []
+    assert_refused_unsent(files, tmp_path, [
+        ("get /notes.txt -o dangling", "dangling exists; --force replaces it"),
+        ("get /notes.txt -o link --force", "link is a symbolic link; give the path of the file it points to"),
+        ("get /notes.txt --download -o dangling --force", "dangling is a symbolic link; give the path of the file it points to")])
     saved = run_explorer(["--base-url", files, "-c", "get /notes.txt", "-c", "save dangling", "-c", "save link --force"],
                          env=isolated_env(tmp_path), cwd=tmp_path)
     assert "error: dangling exists; save dangling --force replaces it" in saved.stderr, saved.stderr
