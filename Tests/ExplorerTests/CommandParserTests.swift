@@ -320,6 +320,8 @@ import Testing
         #expect(throws: CommandError("unknown command 'purge'; a method beyond get, post, put, patch, delete, head and options is written in capitals: PURGE /x (type help for the list)",
                                      column: 0)) { try parser.parse("purge /x") }
         #expect(QuickArguments.requestLine(["--base-url", "http://h.example", "PURGE", "/x"]) == ["--base-url", "http://h.example", "-c", "PURGE /x"])
+        #expect(QuickArguments.requestLine(["--base-url", "http://h.example", "PURGE", "--offline", "/x"])
+                == ["--base-url", "http://h.example", "-c", "PURGE --offline /x"])
     }
 
     @Test func otherMistakes() throws {
@@ -480,7 +482,12 @@ import Testing
         let credentials = try request("curl https://h.example/p -u bob:pw -H 'Authorization: Bearer abc' -b a=1 -b b=2")
         #expect(credentials.2 == [.header(name: "Authorization", value: "Bearer abc"), .header(name: "Cookie", value: "a=1; b=2")])
         #expect(try request("curl https://h.example/p -b a=1 -H 'Cookie: c=3'").2 == [.header(name: "Cookie", value: "c=3")])
-        #expect(try request("curl https://h.example/p --oauth2-bearer tok").2 == [.header(name: "Authorization", value: "Bearer tok")])
+        #expect(try request("curl https://h.example/p --oauth2-bearer tok -u a:b").2 == [.header(name: "Authorization", value: "Bearer tok")])
+        // Typed empty, it is sent so, in the credential's place (both went).
+        #expect(try request("curl https://h.example/p -H 'Authorization;' -u a:b -H 'Cookie;' -b a=1").2 == [.emptyHeader(name: "Authorization"), .emptyHeader(name: "Cookie")])
+        // -G leaves no body for -I to refuse; a URL ending in `?` gets no `&`.
+        #expect(try request("curl https://h.example/p -I -G -d a=1").1 == "https://h.example/p?a=1")
+        #expect(try request("curl 'https://h.example/p?' -G -d a=1").1 == "https://h.example/p?a=1")
         #expect(try request("curl -G 'https://h.example/p?x=1#frag' -d a=1 -g").1 == "https://h.example/p?x=1&a=1")
         let typed = try request("curl https://h.example/p -H 'Content-Type: text/plain' -d x")
         #expect(typed.2 == [.header(name: "Content-Type", value: "text/plain")])

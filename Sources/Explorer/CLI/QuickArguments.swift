@@ -62,7 +62,7 @@ struct QuickArguments {
             }
             // Or a URL alone (`explorer :3000/x a=1`, HTTPie's `http URL a=1`): GET, or POST with data, as a bare line is.
             // `explorer URL PURGE /x`: a method beyond the seven, in capitals, before a target.
-            let extensionMethod = CommandParser.isExtensionMethod(word) && index + 1 < arguments.endIndex && CommandParser.isTarget(arguments[index + 1])
+            let extensionMethod = CommandParser.isExtensionMethod(word) && arguments[(index + 1)...].contains(where: CommandParser.isTarget)
             guard methods.contains(word.lowercased()) || extensionMethod || CommandParser.isTarget(word) else { return nil }
             var line = Array(arguments[index...])
             // Not `--raw`'s text (`--raw -hello` was read as -h).

@@ -60,6 +60,7 @@ enum CurlImport {
         var cookies: [String] = []
         /// `-u`'s credentials, unless a typed `-H Authorization:` replaces them, as in curl.
         var basic: RequestItem?
+        var bearer: RequestItem?
         /// Where `-I` was typed: a HEAD, which takes no body.
         var head: Int?
         var getWithData = false
@@ -186,7 +187,8 @@ enum CurlImport {
                                        column: word.start)
                 }
                 basic = .header(name: "Authorization", value: pair.authorization)
-            case "--oauth2-bearer": basic = .header(name: "Authorization", value: "Bearer " + (try take()))
+            // Over -u, wherever typed, as curl sends it.
+            case "--oauth2-bearer": bearer = .header(name: "Authorization", value: "Bearer " + (try take()))
             case "-L", "--location": options.follow = true
             case "--max-redirs":
                 // curl's -1 is no limit: explorer's own (30) then.
@@ -261,12 +263,20 @@ enum CurlImport {
             throw CommandError(reason.replacingOccurrences(of: "'\(typed)'", with: "'\(url.text)'"), column: url.start)
         }
         var target = URLCheck.lowercasingScheme(typed)
-        if let head, !data.isEmpty || dataFile != nil || options.multipart {
+        if let head, !getWithData && !data.isEmpty || dataFile != nil || options.multipart {
             throw CommandError("curl's -I sends a HEAD, which carries no body: it cannot go with -d or -F (curl refuses the two)", column: head)
         }
         // A typed `-H Authorization:` or `-H Cookie:` replaces what -u and -b make, as curl's does: both went, two credentials.
-        func typedHeader(_ name: String) -> Bool { items.contains { if case let .header(typed, _) = $0 { typed.lowercased() == name } else { false } } }
-        if let basic, !typedHeader("authorization") { items.append(basic) }
+        // `-H 'Authorization;'` too: sent empty, in place of the credential, as curl sends it (both went).
+        func typedHeader(_ name: String) -> Bool {
+            items.contains { item in
+                switch item {
+                case let .header(typed, _), let .emptyHeader(typed): typed.lowercased() == name
+                default: false
+                }
+            }
+        }
+        if let credential = bearer ?? basic, !typedHeader("authorization") { items.append(credential) }
         if !cookies.isEmpty, !typedHeader("cookie") { items.append(.header(name: "Cookie", value: cookies.joined(separator: "; "))) }
         if let dataFile {
             guard !getWithData else { throw CommandError("curl's -G with -d @FILE: explorer does not read a file into the query: give its items as name==value", column: dataFile.column) }
@@ -282,7 +292,7 @@ enum CurlImport {
             // curl does not send: after it, the data went with it).
             if let hash = target.firstIndex(of: "#") { target = String(target[..<hash]) }
             let query = data.joined(separator: "&")
-            if !query.isEmpty { target += (target.contains("?") ? "&" : "?") + query }
+            if !query.isEmpty { target += (target.hasSuffix("?") ? "" : target.contains("?") ? "&" : "?") + query }
         } else if !data.isEmpty {
             options.raw = data.joined(separator: "&")
             // curl's type for -d is a form's, without explorer's `; charset=utf-8`; a -H or --json type given replaces it.

@@ -278,7 +278,12 @@ struct CommandParser {
         // `-a USER:PASSWORD`: the line's own Authorization header, sent where the line goes.
         if let authorization = try options.takeAuthorization(line: args) {
             // It replaces an Authorization typed as an item, as HTTPie's -a does: two went out.
-            items.removeAll { if case let .header(name, _) = $0 { name.lowercased() == "authorization" } else { false } }
+            items.removeAll { item in
+                switch item {
+                case let .header(name, _), let .emptyHeader(name): name.lowercased() == "authorization"
+                default: false
+                }
+            }
             items.append(authorization)
         }
         // The body's items, not a header's (`X-Empty;`, `X-Key:@key.txt`: they were refused with --raw as if fields).
