@@ -860,6 +860,11 @@ import Testing
     @Test func anEmptyOrRemovedHeaderIsWrittenAsCurlReadsIt() {
         let request = PreparedRequest(method: "GET", url: URL(string: "http://h.example/p")!, headers: [HTTPHeader(name: "X-E", value: "")])
         #expect(CurlCommand.render(request, removed: ["Accept"]) == "curl 'http://h.example/p' -H 'X-E;' -H 'Accept:'")
+        // A body sent without a type is sent without curl's form type; an empty Accept-Encoding is no --compressed.
+        let post = PreparedRequest(method: "POST", url: URL(string: "http://h.example/p")!, headers: [HTTPHeader(name: "Accept-Encoding", value: "")],
+                                   body: Array("{}".utf8))
+        #expect(Interpreter.removedForCurl(post, multipart: false) == ["User-Agent", "Accept", "Content-Type"])
+        #expect(CurlCommand.render(post, removed: ["Content-Type"]) == "curl -X POST 'http://h.example/p' -H 'Accept-Encoding;' -H 'Content-Type:' --data-raw '{}'")
     }
 
     /// `-o FILE` and `--download` were left out of `--curl`: the command

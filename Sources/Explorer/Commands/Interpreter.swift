@@ -1135,8 +1135,15 @@ actor Interpreter {
         let multipart = request.header("Content-Type")?.lowercased().hasPrefix("multipart/form-data") == true
         let bodyFile = items.lazy.compactMap { item -> String? in if case let .file("", path, _) = item { path } else { nil } }.first
         return .curl(request, follow: follow, form: multipart ? CurlCommand.FormPart.parts(of: CurlCommand.hidingSecrets(items, supplied: supplied.named)) : nil,
-                     bodyFile: bodyFile, saving: saving, removed: ["User-Agent", "Accept"].filter { request.header($0) == nil },
+                     bodyFile: bodyFile, saving: saving, removed: Self.removedForCurl(request, multipart: multipart),
                      note: notes.isEmpty ? nil : notes.joined(separator: "\n"))
+    }
+
+    /// The headers a line removed that curl would send of its own: its User-Agent and Accept, and the
+    /// form type it gives a body (`post /x a=1 Content-Type:` went without one, curl's run with it).
+    static func removedForCurl(_ request: PreparedRequest, multipart: Bool) -> [String] {
+        let body = !(request.body ?? []).isEmpty && !multipart
+        return ["User-Agent", "Accept"].filter { request.header($0) == nil } + (body && request.header("Content-Type") == nil ? ["Content-Type"] : [])
     }
 
     /// Whether a JSON path ends at a secret: a secret-named member

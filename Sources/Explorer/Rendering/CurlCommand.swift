@@ -219,7 +219,8 @@ enum CurlCommand {
         }
         words.append(quote(url.absoluteString.removingPercentEncodingOfPlaceholders))
         for header in request.headers {
-            if header.hasName("Accept-Encoding") {
+            // Sent empty, it is no --compressed (which asks for curl's own list).
+            if header.hasName("Accept-Encoding"), !header.value.isEmpty {
                 words.append("--compressed")
                 continue
             }
