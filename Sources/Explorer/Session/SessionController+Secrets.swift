@@ -11,6 +11,8 @@ extension SessionController {
     /// Why a line's secrets could not be filled in, in one line.
     struct MissingSecret: Error {
         let message: String
+        /// A malformed line (a name no shell can set), not a value that could not be had.
+        var malformed = false
     }
 
     /// The line with its secrets filled in, and each value by name (for the recorder).
@@ -24,7 +26,7 @@ extension SessionController {
         }
         // `{{secret:}}` was told to set EXPLORER_SECRET_, and asked for at a prompt named ": "; `{{secret:api-key}}`
         // was asked for, then recorded in a transcript that no replay reads.
-        if let problem = SecretResolver.nameProblem(in: line) { throw MissingSecret(message: problem.message) }
+        if let problem = SecretResolver.nameProblem(in: line) { throw MissingSecret(message: problem.message, malformed: true) }
         while true {
             do {
                 return try resolver.resolveNamed(line)

@@ -125,7 +125,7 @@ final class SessionController {
             } catch {
                 let prefix = location.map { "\($0): " } ?? ""
                 terminal.err(prefix + renderer.palette.red("error: ") + error.message + "\n")
-                return .done(.runtime)
+                return .done(error.malformed ? .usage : .runtime)
             }
         }
         var command: Command
