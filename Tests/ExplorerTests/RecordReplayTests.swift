@@ -969,7 +969,9 @@ import Testing
         let cases: [(String, [UInt8], String)] = [
             ("latin1", header + Array("| caf".utf8) + [0xE9] + [0x0A], ":6:6: byte 0xE9 is not UTF-8 (saved as Latin-1 or Windows-1252? save it as UTF-8)"),
             ("nul", header + Array("| a".utf8) + [0x00, 0x0A], ":6:4: a NUL byte: a binary file, not a transcript"),
-            ("utf16", [0xFF, 0xFE] + header.flatMap { [$0, 0] }, ": UTF-16 text (its first bytes say so); save it as UTF-8"),
+            ("utf16", [0xFF, 0xFE] + header.flatMap { [$0, 0] }, ": UTF-16 text; save it as UTF-8"),
+            ("utf16be", header.flatMap { [0, $0] }, ": UTF-16 text; save it as UTF-8"),
+            ("utf32", [0xFF, 0xFE, 0, 0] + header.flatMap { [$0, 0, 0, 0] }, ": UTF-32 text (its first bytes say so); save it as UTF-8"),
         ]
         for (name, bytes, said) in cases {
             let path = folder.appendingPathComponent("\(name).transcript").path

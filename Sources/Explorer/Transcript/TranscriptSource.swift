@@ -152,9 +152,16 @@ enum TranscriptSource {
         case .tooLarge: return .failure(.broken("\(path): more than \(maximumBytes / 1024 / 1024) MiB; a transcript is at most that (split it: a folder runs as one suite)"))
         case .unreadable: return .failure(.broken("\(path): cannot be read"))
         }
-        // Windows' "Unicode" is UTF-16: its NULs read as a binary file.
-        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
-            return .failure(.broken("\(path): UTF-16 text (its first bytes say so); save it as UTF-8"))
+        // Windows' "Unicode" is UTF-16: its NULs read as a binary file. Without its byte order mark it is
+        // told by a NUL beside each ASCII character of the first line.
+        if bytes.starts(with: [0xFF, 0xFE, 0, 0]) || bytes.starts(with: [0, 0, 0xFE, 0xFF]) {
+            return .failure(.broken("\(path): UTF-32 text (its first bytes say so); save it as UTF-8"))
+        }
+        let start = bytes.prefix(64)
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF])
+            || start.count >= 8 && (start.enumerated().allSatisfy { $0.offset % 2 == 1 ? $0.element == 0 : $0.element != 0 }
+                                    || start.enumerated().allSatisfy { $0.offset % 2 == 0 ? $0.element == 0 : $0.element != 0 }) {
+            return .failure(.broken("\(path): UTF-16 text; save it as UTF-8"))
         }
         // An editor's byte order mark is not part of the first line.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
