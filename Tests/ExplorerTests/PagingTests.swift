@@ -154,7 +154,10 @@ import Testing
         let line = Download.progressLine(name: name, amount: "1.1 MiB of 3.0 MiB (35%)", width: 60)
         #expect(line.hasPrefix("\r\u{1B}[Kdownloading 你好-very") && line.hasSuffix("… 1.1 MiB of 3.0 MiB (35%)"), "\(line)")
         #expect(String(line.dropFirst(4)).columns <= 59, "\(line)")
-        #expect(Download.progressLine(name: name, amount: "1.1 MiB of 3.0 MiB (35%)", width: 40) == "\r\u{1B}[Kdownloading … 1.1 MiB of 3.0 MiB (35%)")
+        // Narrower, the amount goes down to its percentage before the name is lost (it went, and the percentage was cut).
+        #expect(Download.progressLine(name: name, amount: "1.1 MiB of 3.0 MiB (35%)", width: 40) == "\r\u{1B}[Kdownloading 你好-very-long-file-na… 35%")
+        #expect(Download.progressLine(name: "日本語のとても長いファイル名です.bin", amount: "320.0 KiB of 976.6 KiB (32%)", width: 30)
+                == "\r\u{1B}[Kdownloading 日本語のとて… 32%")
         #expect(Download.progressLine(name: "a.bin", amount: "3 B", width: 80) == "\r\u{1B}[Kdownloading a.bin 3 B")
         #expect(String(Download.progressLine(name: name, amount: "1.1 MiB of 3.0 MiB (35%)", width: 20).dropFirst(4)).columns <= 19)
     }

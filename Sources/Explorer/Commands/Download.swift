@@ -117,10 +117,22 @@ final class Download: @unchecked Sendable {
     /// `downloading NAME 1.1 MiB of 3.0 MiB (35%)`, redrawn in place, fitted
     /// to `width` columns by shortening the name: a line that wrapped was
     /// redrawn below itself every 200 ms on a narrow terminal.
+    /// Too narrow for both, the amount goes down to its percentage (or its
+    /// size) before the name goes below a few columns.
     static func progressLine(name: String, amount: String, width: Int) -> String {
-        let room = width - 1 - "downloading ".count - 1 - amount.columns
-        let shown = name.columns <= room ? name : room > 1 ? name.prefix(columns: room - 1) + "…" : ""
-        return "\r\u{1B}[K" + ("downloading " + shown + " " + amount).prefix(columns: max(width - 1, 1))
+        let fit = max(width - 1, 1)
+        var amounts = [amount]
+        if let open = amount.lastIndex(of: "("), let close = amount.lastIndex(of: ")"), open < close {
+            amounts.append(String(amount[amount.index(after: open)..<close]))
+        } else if let size = amount.components(separatedBy: " of ").first, size != amount {
+            amounts.append(size)
+        }
+        for shown in amounts {
+            let room = fit - "downloading ".count - 1 - shown.columns
+            if name.columns <= room { return "\r\u{1B}[Kdownloading \(name) \(shown)" }
+            if room >= 6 { return "\r\u{1B}[Kdownloading \(name.prefix(columns: room - 1))… \(shown)" }
+        }
+        return "\r\u{1B}[K" + ("downloading " + name).prefix(columns: fit)
     }
 
     /// The name the answer or the URL gives, reduced to a plain file name.
