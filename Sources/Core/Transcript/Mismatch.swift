@@ -51,10 +51,19 @@ public struct Mismatch: Sendable, Equatable, CustomStringConvertible {
 
     /// `actual`, with how many spaces end it and the expectation when they
     /// are all that differs: on screen the two read the same.
+    /// A recording's `{{/  /}}` (its end spaces written as a pattern) counts as the spaces it matches.
     private static func sayingEndSpaces(_ actual: String, expected: String) -> String {
         func ending(_ text: String) -> Int { text.reversed().prefix { $0 == " " || $0 == "\t" }.count }
-        let (got, wanted) = (ending(actual), ending(expected))
-        guard got != wanted, actual.dropLast(got) == expected.dropLast(wanted) else { return actual }
+        var wanted = ending(expected)
+        var before = expected.dropLast(wanted)
+        if expected.hasSuffix("/}}"), let open = expected.range(of: "{{/", options: .backwards), open.upperBound <= expected.index(expected.endIndex, offsetBy: -3) {
+            let spaces = expected[open.upperBound..<expected.index(expected.endIndex, offsetBy: -3)].replacingOccurrences(of: "\\t", with: "\t")
+            if !spaces.isEmpty, spaces.allSatisfy({ $0 == " " || $0 == "\t" }) {
+                (wanted, before) = (spaces.count, expected[..<open.lowerBound])
+            }
+        }
+        let got = ending(actual)
+        guard got != wanted, actual.dropLast(got) == before else { return actual }
         func spaces(_ n: Int) -> String { n == 1 ? "1 space" : "\(n) spaces" }
         return actual + " (\(spaces(got)) at its end, where \(wanted == 0 ? "none" : spaces(wanted)) \(wanted == 1 ? "was" : "were") expected)"
     }
