@@ -605,6 +605,9 @@ static inline int ex_history_append(History *h, int size, const char *path, cons
     if (status == 0) {
         ex_history_clear(h);
         ex_history_load(h, path);
+    } else if (locked.st_size == 0) {
+        // The empty file this open made holds nothing: not left behind as "the file left as it was".
+        unlink(path);
     }
     close(fd);
     if (status != 0) errno = problem;

@@ -433,6 +433,18 @@ def test_a_history_file_that_cannot_be_written_whole_is_left_as_it_was_and_said(
     assert x.expect_exit() == 0
     assert path.read_text() == before
     assert [p.name for p in path.parent.iterdir()] == ["history"], "nothing left beside it"
+    # No history yet: none is left (an empty one stood there, "left as it was").
+    path.unlink()
+
+    def no_room():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (5, 5))
+
+    y = spawn(preexec_fn=no_room)
+    assert "history is not saved" in y.run("help whoami")
+    y.send(CTRL_D)
+    assert y.expect_exit() == 0
+    assert not path.exists()
 
 
 def test_a_repl_started_in_the_background_ends_on_sigterm(env):
