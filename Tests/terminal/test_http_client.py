@@ -305,6 +305,9 @@ def test_a_body_that_is_not_the_gzip_it_says_keeps_its_answer(backend, tmp_path)
     assert '"plain": 1' in out, "show has the bytes as they came"
     assert "saved 12 B to plain.json, not the gzip its Content-Encoding says: the bytes as they came" in out, out
     assert (tmp_path / "plain.json").read_bytes() == b'{"plain": 1}'
+    # It exited 0, where curl exits 61 and HTTPie fails: a script must not take the bytes for the body.
+    script = run_explorer(["--base-url", base, "-c", "get /not-gzip"], env=isolated_env(tmp_path), cwd=tmp_path)
+    assert script.returncode == 3 and "does not decode as the gzip its Content-Encoding says" in script.stdout + script.stderr, script
     # One cut before its end is what came of it, said to be cut, as curl shows it (the line failed, status and all).
     cut = explorer(base, ["get /cut-gzip"], tmp_path)
     assert "HTTP/1.1 200 OK" in cut.stdout and '"hello": "world"' in cut.stdout, cut.stdout + cut.stderr

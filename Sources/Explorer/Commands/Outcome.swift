@@ -92,7 +92,9 @@ enum Outcome: Sendable {
     var exitStatus: ExitStatus {
         switch self {
         case let .failure(_, status), let .unanswered(_, _, _, _, status): return status
-        case let .exchange(exchange, _, _): return exchange.response.status >= 400 || exchange.sessionExpired || exchange.refusal != nil ? .runtime : .ok
+        // A body that does not decode as its Content-Encoding says is a failed transfer, as curl (61) and HTTPie take it.
+        case let .exchange(exchange, _, _):
+            return exchange.response.status >= 400 || exchange.sessionExpired || exchange.refusal != nil || exchange.response.undecodable ? .runtime : .ok
         case .frames(_, shortfall: _?): return .runtime
         default: return .ok
         }
