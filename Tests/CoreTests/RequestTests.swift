@@ -170,6 +170,13 @@ import Testing
         #expect(try builder.build(method: "GET", path: typed, items: []).url.absoluteString == sent)
     }
 
+    /// `X:  lead  ` went with its spaces (`X:   lead  `); HTTPie strips them, and they are no part of a value.
+    @Test func aHeaderValuesSurroundingSpacesAreNotSent() throws {
+        let builder = RequestBuilder(baseURL: URL(string: "http://h.example")!)
+        let request = try builder.build(method: "GET", path: "/x", items: [.header(name: "X", value: "  lead \t"), .header(name: "Accept", value: "  ")])
+        #expect(request.header("X") == "lead" && request.header("Accept") == nil)
+    }
+
     @Test func joinsOntoABasePathAndAcceptsFullURLs() throws {
         let prefixed = RequestBuilder(baseURL: URL(string: "https://api.example.com/v1/")!)
         #expect(try prefixed.url(for: "/api/tasks").absoluteString == "https://api.example.com/v1/api/tasks")

@@ -216,7 +216,9 @@ public struct RequestBuilder: Sendable {
         for item in items {
             if item.isField { parts.append((false, fields.count)) }
             switch item {
-            case let .header(name, value):
+            case let .header(name, typed):
+                // The spaces around a value are no part of it (RFC 9110 5.5), as HTTPie strips them: `X:  a` went as `X:   a`.
+                let value = String(String(typed.drop { $0 == " " || $0 == "\t" }.reversed()).drop { $0 == " " || $0 == "\t" }.reversed())
                 if value.isEmpty { removedHeaders.append(name) } else { userHeaders.append(HTTPHeader(name: name, value: value)) }
             case let .emptyHeader(name): userHeaders.append(HTTPHeader(name: name, value: ""))
             case let .headerFromFile(name, path):
