@@ -165,6 +165,22 @@ def test_recording_refuses_a_named_pipe_and_a_link(tmp_path):
     assert not (tmp_path / "elsewhere.transcript").exists()
 
 
+def test_a_transcript_moved_while_recording_is_named_where_it_went(tmp_path):
+    # `record stop` said "recorded 2 steps to d4.transcript", a path that no longer held them.
+    path, moved = tmp_path / "d4.transcript", tmp_path / "moved.transcript"
+    run = subprocess.Popen([BINARY], env=environment(tmp_path), cwd=tmp_path, stdin=subprocess.PIPE,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    run.stdin.write("record d4.transcript\nget /api/forum/posts\n")
+    run.stdin.flush()
+    deadline = time.time() + 30
+    while "> get /api/forum/posts" not in (path.read_text() if path.exists() else "") and time.time() < deadline:
+        time.sleep(0.05)
+    path.rename(moved)
+    out, err = run.communicate("get /api/forum/posts\nrecord stop\n", timeout=30)
+    assert f"recorded 2 steps to {moved} (moved there from d4.transcript while recording)" in out, out + err
+    assert moved.read_text().count("> get /api/forum/posts") == 2
+
+
 def test_a_header_variable_without_its_secret_names_its_line(tmp_path):
     # It said "FILE: the header needs a secret: …", the line left to be found.
     path = tmp_path / "v.transcript"

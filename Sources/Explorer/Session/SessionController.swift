@@ -346,8 +346,10 @@ final class SessionController {
                 self.recorder = nil
                 return .failure(recorder.deletedNote, .runtime)
             }
+            let moved = recorder.movedTo
             finishRecording(sayingIfEmpty: false)
-            return .message("recorded \(Self.steps(recorder.steps)) to \(recorder.path)" + (recorder.steps == 0 ? Self.nothingRecorded : ""))
+            let place = moved.map { "\($0) (moved there from \(recorder.path) while recording)" } ?? recorder.path
+            return .message("recorded \(Self.steps(recorder.steps)) to \(place)" + (recorder.steps == 0 ? Self.nothingRecorded : ""))
         case .status:
             guard let recorder else { return .message("not recording") }
             if recorder.isDeleted { return .failure(recorder.deletedNote, .runtime) }

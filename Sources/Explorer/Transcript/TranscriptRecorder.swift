@@ -549,6 +549,19 @@ final class TranscriptRecorder {
 
     var deletedNote: String { "\(path) was deleted while recording: nothing was kept" }
 
+    /// Where the transcript is now when it was moved (renamed) while
+    /// recording: its steps went with it, and `record stop` named a path
+    /// that no longer held them.
+    var movedTo: String? {
+        var open = stat(), named = stat()
+        guard fstat(descriptor, &open) == 0, open.st_nlink > 0 else { return nil }
+        if stat(path, &named) == 0, named.st_ino == open.st_ino, named.st_dev == open.st_dev { return nil }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/fd/\(descriptor)", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// Whether the file was deleted while recording: what is written goes nowhere.
     var isDeleted: Bool {
         var info = stat()
