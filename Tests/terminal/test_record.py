@@ -165,18 +165,26 @@ def test_recording_refuses_a_named_pipe_and_a_link(tmp_path):
     assert not (tmp_path / "elsewhere.transcript").exists()
 
 
-def test_a_transcript_moved_while_recording_is_named_where_it_went(tmp_path):
-    # `record stop` said "recorded 2 steps to d4.transcript", a path that no longer held them.
-    path, moved = tmp_path / "d4.transcript", tmp_path / "moved.transcript"
+def recording_piped(tmp_path, name, meanwhile, after):
+    """Piped lines record one step into `name`; once it is written, `meanwhile(path)` runs,
+    then the lines `after`. Returns the process, its output and its errors."""
+    path = tmp_path / name
     run = subprocess.Popen([BINARY], env=environment(tmp_path), cwd=tmp_path, stdin=subprocess.PIPE,
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    run.stdin.write("record d4.transcript\nget /api/forum/posts\n")
+    run.stdin.write(f"record {name}\nget /api/forum/posts\n")
     run.stdin.flush()
     deadline = time.time() + 30
     while "> get /api/forum/posts" not in (path.read_text() if path.exists() else "") and time.time() < deadline:
         time.sleep(0.05)
-    path.rename(moved)
-    out, err = run.communicate("get /api/forum/posts\nrecord stop\n", timeout=30)
+    meanwhile(path)
+    out, err = run.communicate(after, timeout=30)
+    return run, out, err
+
+
+def test_a_transcript_moved_while_recording_is_named_where_it_went(tmp_path):
+    # `record stop` said "recorded 2 steps to d4.transcript", a path that no longer held them.
+    moved = tmp_path / "moved.transcript"
+    _, out, err = recording_piped(tmp_path, "d4.transcript", lambda path: path.rename(moved), "get /api/forum/posts\nrecord stop\n")
     assert f"recorded 2 steps to {moved} (moved there from d4.transcript while recording)" in out, out + err
     assert moved.read_text().count("> get /api/forum/posts") == 2
 
@@ -195,15 +203,7 @@ def test_a_transcript_deleted_while_recording_is_said_lost(tmp_path):
     # `record stop` said "recorded 2 steps to r.transcript" of a file deleted meanwhile.
     path = tmp_path / "r.transcript"
     for after in ["get /api/forum/posts\nrecord stop\n", "record stop\n"]:
-        run = subprocess.Popen([BINARY], env=environment(tmp_path), cwd=tmp_path, stdin=subprocess.PIPE,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        run.stdin.write("record r.transcript\nget /api/forum/posts\n")
-        run.stdin.flush()
-        deadline = time.time() + 30
-        while "> get /api/forum/posts" not in (path.read_text() if path.exists() else "") and time.time() < deadline:
-            time.sleep(0.05)
-        path.unlink()
-        out, err = run.communicate(after, timeout=30)
+        run, out, err = recording_piped(tmp_path, "r.transcript", lambda path: path.unlink(), after)
         assert "r.transcript was deleted while recording: nothing was kept" in err, err
         assert "recorded" not in out, out
         assert run.returncode == 3
