@@ -70,7 +70,8 @@ public enum URLCheck {
     /// `HOST:PORT/items` (a port of digits). Anything else (`items`,
     /// `v1:x`) is a path under the base URL, as it was.
     public static func expandingShorthand(_ target: String) -> String? {
-        guard let first = target.first, first != "/", first != "{", !target.contains("://") else { return nil }
+        // By bytes: asked of each line's first word (`get`), Foundation's `contains` was a search through UTF-16.
+        guard let first = target.first, first != "/", first != "{", !target.includes(ascii: "://") else { return nil }
         let authority = target.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         let rest = target.dropFirst(authority.count)
         if authority == "localhost" || isAddress(authority) { return "http://" + target }

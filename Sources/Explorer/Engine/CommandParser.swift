@@ -71,8 +71,15 @@ struct CommandParser {
     /// Whether a line's first word is a request target itself (`/api/tasks`, `https://…`).
     /// HTTPie's shorthands too (`:3000/items`, `localhost:3000/items`, `127.0.0.1/x`): "unknown command" before.
     static func isTarget(_ word: String) -> Bool {
-        word.hasPrefix("/") || word.lowercased().hasPrefix("http://") || word.lowercased().hasPrefix("https://")
+        word.hasPrefix("/") || hasSchemePrefix(word, "http://") || hasSchemePrefix(word, "https://")
             || URLCheck.expandingShorthand(word) != nil
+    }
+
+    /// Whether `word` starts with `prefix`, ASCII case ignored (asked of each line's first word: no copy made).
+    private static func hasSchemePrefix(_ word: String, _ prefix: StaticString) -> Bool {
+        prefix.withUTF8Buffer { prefix in
+            word.utf8.count >= prefix.count && zip(word.utf8, prefix).allSatisfy { ($0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0) == $1 }
+        }
     }
 
     /// `set NAME=VALUE`, and `set NAME VALUE`.
