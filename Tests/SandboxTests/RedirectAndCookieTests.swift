@@ -114,6 +114,22 @@ final class RoutedTransport: HTTPTransport, @unchecked Sendable {
         #expect(said.hasSuffix("go to http://admin:\(Redactor.hidden("hunter2SECRET"))@h:9/loop?access_token=\(Redactor.hidden("T0KEN123"))"), "\(said)")
     }
 
+    /// A Location that cannot be followed is said with its credentials
+    /// hidden, as its Location line shows it: an OAuth redirect to an app's
+    /// scheme (`app://cb?access_token=…`) and a `user:password@` were said in clear.
+    @Test(arguments: ["com.example.app://cb?access_token=at_64e74f2a3a9e", "com.example.app://cb#access_token=at_64e74f2a3a9e",
+                      "ftp://admin:hunter2SECRET@files.example.com/x", "http://admin:hunter2SECRET@127.0.0.1:-5/x"])
+    func anUnfollowableLocationIsSaidWithItsCredentialsHidden(location: String) throws {
+        let request = try RequestBuilder(baseURL: base).build(method: "GET", path: "/oauth", items: [])
+        do {
+            _ = try RedirectPolicy.next(after: RoutedTransport.answer(302, ["Location": location]), to: request)
+            Issue.record("\(location) was followed")
+        } catch {
+            #expect(!"\(error)".contains("at_64e74f2a3a9e") && !"\(error)".contains("hunter2SECRET"), "\(error)")
+            #expect("\(error)".contains(Redactor.hidden(location.contains("hunter2") ? "hunter2SECRET" : "at_64e74f2a3a9e")), "\(error)")
+        }
+    }
+
     /// A redirect that cannot be followed is one line and an error: it was
     /// a quiet stop with status 0 though --follow was asked for.
     @Test(arguments: [("/file", "not following the 302 redirect: its Location file:///etc/passwd is not an http or https URL")])

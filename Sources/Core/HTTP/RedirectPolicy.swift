@@ -40,13 +40,16 @@ public struct RedirectPolicy: Sendable, Equatable {
         // No Location: the answer is the last one, shown as curl -L and HTTPie show it (the caller says
         // it was not followed); refused, its body and headers were never seen and the line failed.
         guard let location = response.header("Location")?.trimmingBlanks(), !location.isEmpty else { return nil }
+        // Said with its credentials hidden, as its Location line shows it (an OAuth redirect to an app's
+        // scheme, `app://cb?access_token=…`, was said in clear).
+        let shown = Redactor.hidingCredentials(inText: location)
         guard let target = URL(string: location, relativeTo: request.url)?.absoluteURL else {
-            throw Unfollowable(status: status, why: "its Location '\(location)' is not a URL")
+            throw Unfollowable(status: status, why: "its Location '\(shown)' is not a URL")
         }
         guard let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw Unfollowable(status: status, why: "its Location \(location) is not an http or https URL")
+            throw Unfollowable(status: status, why: "its Location \(shown) is not an http or https URL")
         }
-        guard target.host != nil else { throw Unfollowable(status: status, why: "its Location '\(location)' is not a URL") }
+        guard target.host != nil else { throw Unfollowable(status: status, why: "its Location '\(shown)' is not a URL") }
         var next = request
         next.url = target
         let method = next.method
