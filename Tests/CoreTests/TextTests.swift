@@ -135,6 +135,12 @@ import Testing
         // A path or URL with its credentials in it, set as a variable.
         ("set u=/echo?token=hunter2&x=1", "set u=/echo?token=***&x=1"),
         ("set w=http://bob:hunter2@h.example/x", "set w=http://bob:***@h.example/x"),
+        // A value the screen hides part of (a cookie, a header, a parameter): vars showed `sessionid=<hidden…>`
+        // while history and a recording kept it in clear.
+        ("set mycookie=sessionid=plainvarcookie99", "set mycookie=***"),
+        ("set h 'Authorization: Bearer opaque-hunter2'", "set h ***"),
+        ("set q=user=bob&password=hunter2", "set q=***"),
+        ("set note=hello=world", "set note=hello=world"),
         // A URL's password, and the secrets of an inline body.
         ("get http://alice:hunter2@h.example/x", "get http://alice:***@h.example/x"),
         ("curl http://alice:hunter2@h.example:8080/x?q=1", "curl 'http://alice:***@h.example:8080/x?q=1'"),

@@ -336,10 +336,11 @@ public enum Redactor {
                 // A path or URL with its credentials in it (`set u=/a?token=X`, `set w=http://bob:PW@h/`).
                 let kept = redactUserinfo(in: value, hide: hide)
                 if let hidden = redactQuery(in: kept, hide: hide) ?? (kept == value ? nil : kept) { return [first, name + "=" + hidden] }
+                if holdsCredential(value) { return [first, name + "=" + hide(name)] }
             } else if words.count >= 3 {
                 let name = words[1]
                 let value = words[2...].joined(separator: " ")
-                if (isSecretName(name) || looksLikeCredential(value)) && !isReference(value) { return [first, name, hide(name)] }
+                if (isSecretName(name) || looksLikeCredential(value) || holdsCredential(value)) && !isReference(value) { return [first, name, hide(name)] }
             }
             return words
         }
@@ -1544,6 +1545,14 @@ public enum Redactor {
             }
             self = text.utf8.withContiguousStorageIfAvailable(scan) ?? Array(text.utf8).withUnsafeBufferPointer(scan)
         }
+    }
+
+    /// Whether the screen hides part of a variable's value (`sessionid=X`,
+    /// `Authorization: Bearer X`, `user=a&password=X`): a `set` line keeps
+    /// it hidden whole, in history and recordings, as `vars` shows it hidden
+    /// (they kept it in clear).
+    static func holdsCredential(_ value: String) -> Bool {
+        mayHoldCredential(value) && hidingCredentials(inText: value) != value
     }
 
     /// Whether a text may hold what `hidingCredentials` hides.
