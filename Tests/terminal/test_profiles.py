@@ -730,6 +730,27 @@ def test_env_carries_the_session_headers_and_leaves_credentials_behind(http_serv
     assert seen == [(a.server_address[1], "t3nant-S3CR", None), (b.server_address[1], None, None)], seen
 
 
+def test_env_keeps_the_cookie_jar_each_cookie_for_its_own_origin(http_server, tmp_path):
+    # A cookie-session login was gone after `env b` then `env a`, said nowhere: the next request was a 403.
+    seen = []
+
+    class Handler(QuietHandler):
+        def do_GET(self):
+            seen.append((self.server.server_address[1], self.headers.get("Cookie")))
+            extra = [("Set-Cookie", "sessionid=s3ss10n-A; Path=/; HttpOnly")] if self.path == "/login" else []
+            self.reply(200, b"{}", [("Content-Type", "application/json")] + extra)
+
+    a, b = http_server(Handler), http_server(Handler)
+    (tmp_path / "two.yaml").write_text("explorer-profile: 1\nname: two\nenvironments:\n"
+                                       f"  a: {{base-url: \"http://127.0.0.1:{a.server_address[1]}\"}}\n"
+                                       f"  b: {{base-url: \"http://127.0.0.1:{b.server_address[1]}\"}}\n")
+    lines = "get /login\nenv b\nget /x\nenv a\nget /x\ncookies\n"
+    result = run_explorer(["--profile", str(tmp_path / "two.yaml")], env=isolated_env(tmp_path), input=lines, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert seen == [(a.server_address[1], None), (b.server_address[1], None), (a.server_address[1], "sessionid=s3ss10n-A")], seen
+    assert f"sessionid=<hidden: 9 characters>  127.0.0.1:{a.server_address[1]}, path /, httponly, for the session" in result.stdout, result.stdout
+
+
 def test_env_says_whether_a_login_was_kept_for_the_environment_it_moves_to(tmp_path, http_server):
     """`env NAME` said "logged out there unless a login for it was kept",
     where it knows which: a login kept for that environment is named."""

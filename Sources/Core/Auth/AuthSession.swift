@@ -450,6 +450,10 @@ public actor AuthSession {
 
     public func clearCookies() { cookies.removeAll() }
 
+    /// Takes another session's cookies (`env NAME` moving on): each still
+    /// goes only where its domain and path say.
+    public func adoptCookies(_ jar: CookieJar) { cookies = jar }
+
     /// The `Cookie` header a request to `url` would carry from the jar.
     public func cookieHeader(for url: URL) -> String? { cookies.header(for: url) }
 

@@ -226,7 +226,7 @@ final class ExplorerSession {
     }
 
     /// `env NAME`'s one way to move: a new stack on `target`, made ready by
-    /// `prepare`, the user's variables, `defaults` and session headers carried over (not a
+    /// `prepare`, the user's variables, `defaults`, cookies and session headers carried over (not a
     /// credential: its name is in `leftHeaders`), the old stack closed, and TAB and recording
     /// pointed at the new one.
     private func replaceLive(profile: Profile, target: LiveSession.Target, store: any TokenStore, describing place: String,
@@ -255,6 +255,9 @@ final class ExplorerSession {
                         await live.interpreter.session.setSessionHeader(header.name, header.value)
                     }
                 }
+                // The jar too: a cookie-session login was gone after `env b` then `env a`, said nowhere. Each
+                // cookie goes only to its own origin, so none reaches the other environment's server.
+                await live.interpreter.session.adoptCookies(await old.interpreter.session.cookies)
                 await live.interpreter.holdSecret(await old.interpreter.secretVariables)
                 _ = await live.interpreter.execute(.defaults(await old.interpreter.requestDefaults))
                 if await old.interpreter.learnsIDs { await live.interpreter.learnIDs() }
