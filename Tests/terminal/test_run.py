@@ -583,6 +583,38 @@ def test_replay_and_test_take_a_timeout_for_every_step(tmp_path):
         stop_http_server(server)
 
 
+def test_a_login_waits_as_long_as_the_timeout_given_for_the_session(tmp_path):
+    # `defaults --timeout 2`, `replay --timeout 3`: a login to a silent server still waited 30 s, then said
+    # "--timeout changes it".
+    import time
+
+    class SlowLogin(QuietHandler):
+        def do_POST(self):
+            self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            time.sleep(4)
+            self.reply(200, b'{"access_token": "T0KEN-12345678"}', [("Content-Type", "application/json")])
+
+    server = start_http_server(SlowLogin)
+    try:
+        profile = tmp_path / "slow.yaml"
+        profile.write_text(f"explorer-profile: 1\nname: slow\nenvironments:\n  dev: {{base-url: \"{base_url(server)}\"}}\n"
+                           "auth: {kind: login, login-path: /login, whoami-path: /me}\n")
+        env = isolated_env(tmp_path, EXPLORER_SECRET_PASSWORD="pw")
+        started = time.monotonic()
+        result = run_explorer(["--profile", str(profile), "--base-url", base_url(server),
+                               "-c", "defaults --timeout 0.5", "-c", "login a@b.c {{secret:password}}"], env=env)
+        assert result.returncode == 3, result
+        assert "no complete answer within 0.5 s" in result.stderr, result
+        path = tmp_path / "login.transcript"
+        path.write_text(f"# explorer transcript v1\nprofile: {profile}\nbase-url: {base_url(server)}\n\n"
+                        "> login a@b.c {{secret:password}}\nnote: logged in as a@b.c\n")
+        replayed = run_explorer(["replay", "--timeout", "0.5", str(path)], env=env)
+        assert replayed.returncode == 3 and "no complete answer within 0.5 s" in replayed.stdout + replayed.stderr, replayed
+        assert time.monotonic() - started < 7, "each waited for the server's 4 s answer"
+    finally:
+        stop_http_server(server)
+
+
 def test_colour_for_a_terminal_on_standard_output_stays_off_a_standard_error_in_a_file(tmp_path):
     # With stdout a terminal and `2>err.log`, the log got `^[[31merror: ^[[0m…`.
     import pexpect

@@ -491,6 +491,14 @@ public actor AuthSession {
 
     public func setTLS(_ options: TLSOptions?) { tls = options }
 
+    /// How long a request the session makes of itself (a login, a logout,
+    /// a refresh) waits for its answer when it says nothing itself: the
+    /// session's `defaults --timeout` (a replay's `--timeout`). A login to a
+    /// silent server waited the transport's 30 s whatever was given.
+    public private(set) var timeout: Duration?
+
+    public func setTimeout(_ timeout: Duration?) { self.timeout = timeout }
+
     /// Sets the session's credential (`auth …`): the header named `replacing`
     /// (the one the last `auth` set) goes, and so do any Authorization
     /// header and a profile's query parameter (`auth none` left an
@@ -539,6 +547,7 @@ public actor AuthSession {
     private func exchange(_ request: PreparedRequest) async throws(TransportError) -> (sent: PreparedRequest, response: ReceivedResponse) {
         var outgoing = withSessionHeaders(request)
         if outgoing.tls == nil { outgoing.tls = scope.admits(request.url) ? tls : tls?.withoutCertificate }
+        if outgoing.timeout == nil { outgoing.timeout = timeout }
         if outgoing.header("Cookie") == nil, let cookie = cookies.header(for: request.url) {
             outgoing.setHeader("Cookie", cookie)
         }

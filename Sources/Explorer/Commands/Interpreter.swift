@@ -577,8 +577,9 @@ actor Interpreter {
             } else if options == nil {
                 defaults = RequestOptions()
             }
-            // The session's own requests (login, refresh) check the server as the lines do.
+            // The session's own requests (login, refresh) check the server, and wait, as the lines do.
             await session.setTLS(defaults.tls)
+            await session.setTimeout(defaults.timeoutDuration)
             return .defaults(defaults)
         case let .header(action):
             switch action {
