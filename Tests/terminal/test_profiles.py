@@ -751,6 +751,25 @@ def test_env_keeps_the_cookie_jar_each_cookie_for_its_own_origin(http_server, tm
     assert f"sessionid=<hidden: 9 characters>  127.0.0.1:{a.server_address[1]}, path /, httponly, for the session" in result.stdout, result.stdout
 
 
+def test_a_login_answered_by_a_redirect_fails_and_says_the_cookie_it_set_is_kept(tmp_path, http_server):
+    # Django's and Rails' login answers 302 to /dashboard with a session cookie: `login` showed the 302
+    # and exited 0, said nothing, and `whoami` then said "not logged in".
+    class Login(QuietHandler):
+        def do_POST(self):
+            self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            self.reply(302, b"", [("Location", "/dashboard"), ("Set-Cookie", "sessionid=s3ss10n-A; Path=/; HttpOnly")])
+
+    server = http_server(Login)
+    profile = tmp_path / "django.yaml"
+    profile.write_text(f"explorer-profile: 1\nname: django\nenvironments:\n  dev: {{base-url: \"http://127.0.0.1:{server.server_address[1]}\"}}\n"
+                       "auth: {kind: login, login-path: /login, login-body: form, email-field: username, whoami-path: /me}\n")
+    result = run_explorer(["--profile", str(profile), "-c", "login alice S3cretPassw0rd"], env=isolated_env(tmp_path), cwd=tmp_path)
+    assert result.returncode == 3, result
+    assert ("error: the login answered 302 Found to /dashboard, not a token at .access_token (the cookie it set goes with the next "
+            "requests: cookies lists it): not logged in") in result.stderr, result.stderr
+    assert "S3cretPassw0rd" not in result.stdout + result.stderr and "s3ss10n-A" not in result.stdout + result.stderr
+
+
 def test_env_says_whether_a_login_was_kept_for_the_environment_it_moves_to(tmp_path, http_server):
     """`env NAME` said "logged out there unless a login for it was kept",
     where it knows which: a login kept for that environment is named."""

@@ -133,6 +133,14 @@ public actor AuthSession {
         let start = ContinuousClock.now
         let (sent, response) = try await exchange(request)
         var exchange = Exchange(request: sent, response: response, duration: ContinuousClock.now - start)
+        // A redirect (Django's and Rails' login: 302 to /dashboard with a session cookie) is no token: it
+        // went by as a success, exit 0, and `whoami` then said "not logged in".
+        if (300..<400).contains(response.status) {
+            let place = response.header("Location").map { " to " + Redactor.hidingCredentials(inText: $0.trimmingBlanks()) } ?? ""
+            let kept = cookies.header(for: sent.url) != nil ? " (the cookie it set goes with the next requests: cookies lists it)" : ""
+            exchange.refusal = "the login answered \(response.statusAndReason)\(place), not a token at \(auth.accessTokenPath)\(kept)"
+            return exchange
+        }
         guard (200..<300).contains(response.status) else { return exchange }
         guard let body = response.json else {
             exchange.refusal = "the login answer is not JSON (\(response.mediaType ?? "no Content-Type"), \(response.body.count) bytes)"

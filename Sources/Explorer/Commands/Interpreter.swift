@@ -478,7 +478,8 @@ actor Interpreter {
             }
             let before = await session.userName
             let exchange = try await session.login(email: email, password: password)
-            guard (200..<300).contains(exchange.response.status) else {
+            // A redirect is refused below, as an answer without a token is.
+            guard (200..<400).contains(exchange.response.status) else {
                 // What a refusal leaves: the login before it stands (the prompt still names it, unsaid); a 404
                 // or 405 is the profile's login-path, not the password (the page and a bare status were all).
                 // The path as sent: a base URL's own path (`/v1`) is before the profile's login-path.
