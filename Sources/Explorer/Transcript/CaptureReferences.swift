@@ -33,7 +33,7 @@ struct CaptureReferences {
     /// capture's value of an answer about user 1, and failed with nothing wrong.
     func referencing(in expectation: Expectation, values: [String: String], observed: Observation? = nil, line: String? = nil) -> Expectation {
         guard !captured.isEmpty else { return expectation }
-        let values = line.map { line in values.filter { !Self.typedItself($0.value, name: $0.key, in: line) } } ?? values
+        let values = line.map { line in values.filter { !Self.typedItself($0.value, name: $0.key, keys: captured[$0.key] ?? [], in: line) } } ?? values
         var expectation = expectation
         let distinctive = distinctiveCaptures(values)
         // In a message (a JSON string, an error or note line) an id of three digits or more is the
@@ -67,10 +67,57 @@ struct CaptureReferences {
         return expectation
     }
 
-    /// Whether `line` holds `value` as a word or a path's segment of its own, not by `{{name}}`.
-    static func typedItself(_ value: String, name: String, in line: String) -> Bool {
+    /// Whether `line` holds `value` as a path's segment of its own, or as
+    /// the value of an id-named item or query parameter (`id==7`,
+    /// `?user_id=7`, one of `keys`), not by `{{name}}`. A query value or a
+    /// flag's that only happens to be equal (`page_size==1`, `--timeout 1`)
+    /// is not about the item: taken as typed, it left the captured id
+    /// literal, and the replay against a server with other ids failed.
+    static func typedItself(_ value: String, name: String, keys: Set<String> = [], in line: String) -> Bool {
         guard !value.isEmpty, !line.contains("{{\(name)}}") else { return false }
-        return line.split { !($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == ".") }.contains { $0 == value }
+        func pieces(_ text: Substring) -> [Substring] { text.split { !($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == ".") } }
+        func namesTheItem(_ item: Substring) -> Bool {
+            let lower = item.lowercased()
+            return keys.contains { $0.lowercased() == lower } || lower == name.lowercased() || lower == "id"
+                || lower.hasSuffix("_id") || lower.hasSuffix("-id") || item.hasSuffix("Id")
+        }
+        func pairs(_ query: Substring) -> Bool {
+            query.split(separator: "&").contains { pair in
+                guard let eq = pair.firstIndex(of: "=") else { return false }
+                return pair[pair.index(after: eq)...] == value && namesTheItem(pair[..<eq])
+            }
+        }
+        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        var afterFlag = false
+        for (index, word) in words.enumerated() {
+            defer { afterFlag = word.hasPrefix("-") && !word.contains("=") }
+            if index == 0 || word.hasPrefix("-") { continue }
+            if word.hasPrefix("/") || word.contains("://") || index == 1 && !isItem(word) {
+                var target = word[...]
+                if let scheme = target.range(of: "://") { target = target[scheme.upperBound...].drop { $0 != "/" } }
+                let query = target.firstIndex(of: "?")
+                if pieces(target[..<(query ?? target.endIndex)]).contains(where: { $0 == value }) { return true }
+                if let query, pairs(target[target.index(after: query)...].prefix { $0 != "#" }) { return true }
+            } else if let (item, itemValue) = Self.item(word) {
+                if itemValue == value && namesTheItem(item) { return true }
+            } else if !afterFlag, pieces(word).contains(where: { $0 == value }) {
+                return true
+            }
+        }
+        return false
+    }
+
+    private static func isItem(_ word: Substring) -> Bool { item(word) != nil }
+
+    /// A request item's name and value (`id==7`, `name=x`, `n:=1`, `X-Id:7`), quotes around the value dropped.
+    private static func item(_ word: Substring) -> (name: Substring, value: Substring)? {
+        // JSON typed as it is (`ws send {"id":7}`) is no item: its numbers are the line's.
+        guard let start = word.first, !"{[\"'".contains(start) else { return nil }
+        guard let separator = word.firstIndex(where: { $0 == "=" || $0 == ":" }), separator > word.startIndex else { return nil }
+        var value = word[word.index(after: separator)...]
+        while let first = value.first, first == "=" || first == ":" || first == "@" { value = value.dropFirst() }
+        if value.count >= 2, let first = value.first, first == "'" || first == "\"", value.last == first { value = value.dropFirst().dropLast() }
+        return (word[..<separator], value)
     }
 
     private func referencing(in value: ExpectedValue, observed: JSONValue?, values: [String: String],
