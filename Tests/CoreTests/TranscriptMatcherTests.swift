@@ -270,6 +270,31 @@ import Testing
         #expect(shown == ["body .access_token: expected 1, got \"<hidden: \(jwt.count) characters>\""])
     }
 
+    /// A created thing's Location holds the server's id: recorded as it
+    /// came (the mock serves the place the recording went to), a replay
+    /// takes any id there, and the path around it must be the same.
+    /// `--update` keeps such a line as written (it wrote each run's id).
+    @Test func aLocationsIdsAreOfTheirKind() throws {
+        func step(_ location: String) -> Core.Expectation {
+            Expectation(status: 201, reason: "Created", headers: [("Location", .literal(location))])
+        }
+        func seen(_ location: String) -> Observation {
+            Observation(status: 201, reason: "Created", headers: [HTTPHeader(name: "Location", value: location)])
+        }
+        let uuid = "3f2b8c1e-9a4d-4c2b-8f6e-1d2c3b4a5e6f", other = "aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee"
+        for (recorded, live) in [("/items/1", "/items/908"), ("http://h.example:8080/v1/notes/\(uuid)/", "http://h.example:8080/v1/notes/\(other)/"),
+                                 ("/jobs/12?attempt=3", "/jobs/40?attempt=1")] {
+            var matcher = TranscriptMatcher()
+            #expect(matcher.match(step(recorded), seen(live)).isEmpty, "\(recorded) against \(live)")
+            #expect(TranscriptWriter.response(step(recorded).updated(with: seen(live), matcher: &matcher, baseURL: nil))
+                == ["HTTP/1.1 201 Created", "Location: \(recorded)"])
+        }
+        for (recorded, live) in [("/items/1", "/things/1"), ("/items/1", "/items/abc"), ("/items/1", "/items/1/x"), ("/items/v1", "/items/v2")] {
+            var matcher = TranscriptMatcher()
+            #expect(matcher.match(step(recorded), seen(live)).map(\.description) == ["header Location: expected \(recorded), got \(live)"])
+        }
+    }
+
     @Test func wholeStepsCompareStatusHeadersBodyErrorsAndNotes() throws {
         var expectation = Expectation(refreshed: false, status: 201, reason: "Created",
                                       headers: [("Content-Type", try PatternText.parse("application/json{{*}}"))],

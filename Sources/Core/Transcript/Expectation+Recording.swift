@@ -10,8 +10,8 @@ import Foundation
 ///   so do generated names of 24 hex digits or more (`{{/[0-9a-f]+/}}`);
 /// - the base URL inside a string becomes `{{base_url}}`;
 /// - the value a `capture` step picked becomes a pattern of its kind.
-/// Of the headers Content-Type is written, and a redirect's Location; others
-/// can be added by hand.
+/// Of the headers Content-Type is written, and the Location of a redirect or
+/// of a created thing; others can be added by hand.
 extension Expectation {
     public init(recording observed: Observation, baseURL: String?, volatileBody: Bool = false, secretFields: SecretFields = .none) {
         self.init(refreshed: observed.refreshed, status: observed.status, reason: observed.reason)
@@ -20,8 +20,11 @@ extension Expectation {
             headers = [("Content-Type", .literal(type.value))]
         }
         // Where a redirect points is the point of it: a replay said nothing when it moved, and the mock
-        // answered the 3xx without one (a client following it stopped there).
-        if let status = observed.status, (300..<400).contains(status),
+        // answered the 3xx without one (a client following it stopped there). So is a created thing's
+        // place (201, 202): the mock answered without it, and `capture loc = header:Location` then
+        // `get {{loc}}` could not be served. Its ids are as they came, as a body's: the mock serves the
+        // place the recording went to, and a replay takes any id there (`TranscriptMatcher.matchHeader`).
+        if let status = observed.status, (200..<400).contains(status),
            let location = observed.headers.first(where: { $0.name.lowercased() == "location" }) {
             headers.append(("Location", .recording(location: location.value, baseURL: baseURL)))
         }

@@ -13,6 +13,39 @@ public struct PatternText: Sendable, Equatable, CustomStringConvertible {
 
     public init(_ pieces: [Piece]) { self.pieces = pieces }
 
+    /// The text with its literal ids as patterns of their kind: a segment
+    /// between `/`, `?`, `&`, `=`, `#` that is all digits (`{{integer}}`) or
+    /// a UUID (`{{uuid}}`). What a `Location` is matched as.
+    var idsOfTheirKind: PatternText {
+        PatternText(pieces.flatMap { piece -> [Piece] in
+            guard case let .literal(text) = piece else { return [piece] }
+            var out: [Piece] = [], literal = "", segment = ""
+            func endSegment() {
+                if !segment.isEmpty, segment.allSatisfy({ $0.isASCII && $0.isNumber }) {
+                    if !literal.isEmpty { out.append(.literal(literal)); literal = "" }
+                    out.append(.pattern(TranscriptPattern(.integer)))
+                } else if TranscriptPattern.isUUID(segment) {
+                    if !literal.isEmpty { out.append(.literal(literal)); literal = "" }
+                    out.append(.pattern(TranscriptPattern(.uuid)))
+                } else {
+                    literal += segment
+                }
+                segment = ""
+            }
+            for character in text {
+                if "/?&=#".contains(character) {
+                    endSegment()
+                    literal.append(character)
+                } else {
+                    segment.append(character)
+                }
+            }
+            endSegment()
+            if !literal.isEmpty { out.append(.literal(literal)) }
+            return out
+        })
+    }
+
     /// Text matched character for character.
     public static func literal(_ text: String) -> PatternText { PatternText(text.isEmpty ? [] : [.literal(text)]) }
 
