@@ -138,6 +138,13 @@ import Testing
         // A value the screen hides part of (a cookie, a header, a parameter): vars showed `sessionid=<hidden…>`
         // while history and a recording kept it in clear.
         ("set mycookie=sessionid=plainvarcookie99", "set mycookie=***"),
+        // A scheme and a captured token hold no value (graphql-transport-ws's connection_init): written as typed, a
+        // replay sends its own capture; hidden, it asked for EXPLORER_SECRET_AUTHORIZATION and sent a stale token.
+        (#"post /graphql authorization="Bearer {{tok}}""#, #"post /graphql authorization="Bearer {{tok}}""#),
+        (#"ws send type=connection_init payload[authorization]="Bearer {{tok}}""#, #"ws send type=connection_init payload[authorization]="Bearer {{tok}}""#),
+        (#"ws send {"type":"connection_init","payload":{"authorization":"Bearer {{tok}}"}}"#,
+         #"ws send {"type":"connection_init","payload":{"authorization":"Bearer {{tok}}"}}"#),
+        (#"post /graphql authorization="Bearer {{tok}} x""#, #"post /graphql authorization=***"#),
         ("set h 'Authorization: Bearer opaque-hunter2'", "set h ***"),
         ("set q=user=bob&password=hunter2", "set q=***"),
         ("set note=hello=world", "set note=hello=world"),
