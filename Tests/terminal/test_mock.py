@@ -460,6 +460,24 @@ def test_a_recorded_close_of_a_socket_behind_a_secret_token_is_served(start, tmp
     assert mock.process.poll() is None, mock.said()
 
 
+def test_a_socket_asked_for_with_a_subprotocol_is_answered_with_it(start, tmp_path):
+    # graphql-transport-ws: the mock's 101 named no subprotocol, which Node's ws, tungstenite and Python's
+    # websockets refuse ("no subprotocol"), so such an app could not use the mock at all.
+    transcript = tmp_path / "gql.transcript"
+    transcript.write_text("# explorer transcript v1\nprofile: generic\nbase-url: http://127.0.0.1:9\n\n"
+                          "> ws connect /graphql Sec-WebSocket-Protocol:graphql-transport-ws\n| connected to {{ws_base_url}}/graphql\n\n"
+                          '> ws send {"type":"connection_init"}\n→ {\n  "type": "connection_init"\n}\n← {\n  "type": "connection_ack"\n}\n')
+    mock = start(str(transcript))
+    with websocket_connect(mock.ws_base + "/graphql", subprotocols=["graphql-transport-ws", "graphql-ws"], open_timeout=5,
+                           close_timeout=5, **NO_PROXY) as ws:
+        assert ws.subprotocol == "graphql-transport-ws"
+        ws.send(json.dumps({"type": "connection_init"}))
+        assert json.loads(ws.recv(timeout=5)) == {"type": "connection_ack"}
+    # Asked for none, it names none (a client that asked for none refuses one).
+    with mock.socket("/graphql") as ws:
+        assert ws.subprotocol is None
+
+
 def test_a_socket_on_a_path_nothing_recorded_is_closed_with_1008_naming_the_recorded_ones(start):
     """Refusing the upgrade would get the client a bare 400 from the server
     stack, with no reason; so the socket is opened and closed at once with

@@ -263,19 +263,26 @@ enum MockSockets {
     static func upgrade(_ head: HTTPRequest, channel: any Channel, book: MockBook, dropAfter: Int, log: @escaping @Sendable (String) -> Void)
         -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> {
         let path = String((head.path ?? "/").split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "/")
+        // The first subprotocol the client asks for is the one taken (`graphql-transport-ws`): a 101 naming
+        // none is refused by Node's ws and tungstenite, so such an app could not use the mock.
+        var answer = HTTPFields()
+        if let name = HTTPField.Name("Sec-WebSocket-Protocol"), let offered = head.headerFields[name],
+           let first = offered.split(separator: ",").first?.trimmingBlanks(), !first.isEmpty {
+            answer[name] = first
+        }
         guard let opened = book.socketStep(path: path) else {
             // Refusing the upgrade would get the client a bare 400 from the
             // server stack; opened and closed at once, it gets a reason.
             let recorded = book.socketPaths.joined(separator: ", ")
             let reason = "no socket recorded on \(LiveRequest.shown(path: path))" + (recorded.isEmpty ? "" : "; recorded: \(recorded)")
             log("ws \(LiveRequest.shown(path: path)): \(reason); closing")
-            return .upgrade([:]) { _, outbound, _ in
+            return .upgrade(answer) { _, outbound, _ in
                 try await outbound.close(.policyViolation, reason: Self.fitting(reason))
             }
         }
         let session = head.headerFields[HTTPField.Name(MockServer.sessionHeader)!] ?? ""
         let base = "http://" + (head.authority ?? "127.0.0.1")
-        return .upgrade([:]) { inbound, outbound, _ in
+        return .upgrade(answer) { inbound, outbound, _ in
             let socket = MockSocket(dropAfter: dropAfter) { [channel] in
                 log("ws \(path): dropped after \(dropAfter) frames (ws_drop_after fault)")
                 channel.close(promise: nil)
