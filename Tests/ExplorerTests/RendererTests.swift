@@ -832,13 +832,32 @@ import Testing
                                                .stringField(name: "password", value: "v4lue"), .query(name: "api_key", value: "v4lue"),
                                                .header(name: "Authorization", value: "Token typed"), .header(name: "X-Auth-Token", value: "typed")],
                                               supplied: supplied)
-        #expect(items == [.header(name: "X-Api-Key", value: "⟦TOK⟧"), .header(name: "Authorization", value: "Bearer ⟦TOK⟧"),
-                          .stringField(name: "password", value: "⟦TOK⟧"), .query(name: "api_key", value: "⟦TOK⟧"),
+        let tok = CurlCommand.placeholder("tok", for: "v4lue")
+        #expect(items == [.header(name: "X-Api-Key", value: tok), .header(name: "Authorization", value: "Bearer \(tok)"),
+                          .stringField(name: "password", value: tok), .query(name: "api_key", value: tok),
                           .header(name: "Authorization", value: "Token ⟦TOKEN⟧"), .header(name: "X-Auth-Token", value: "⟦X_AUTH_TOKEN⟧")])
         #expect(CurlCommand.hidingCredential(named: "Authorization", "Basic Ym9iOng=") == "Basic ⟦CREDENTIALS⟧")
         #expect(CurlCommand.hidingCredential(named: "Authorization", "opaque-token") == "⟦AUTHORIZATION⟧")
         let request = PreparedRequest(method: "GET", url: URL(string: "http://bob:%E2%9F%A6PW%E2%9F%A7@h.example/a")!)
         #expect(CurlCommand.render(request) == #"curl -u 'bob:'"$PW" 'http://h.example/a'"#)
+    }
+
+    /// Two values under one name are two variables: a staging server's Basic
+    /// password and a login form's were both `$PASSWORD`, so the command sent
+    /// one of them twice. The same value is one variable wherever it goes, and
+    /// a name that would start with a digit (a cookie `1st`) is no positional
+    /// parameter (`$1ST` is `$1`, then `ST`).
+    @Test func twoValuesUnderOneNameAreTwoVariables() {
+        let basic = CurlCommand.placeholder("password", for: "BasicPw2"), form = CurlCommand.placeholder("password", for: "FormPw1")
+        var request = PreparedRequest(method: "POST", url: URL(string: "http://h.example/login")!)
+        request.setHeader("X-Again", basic)
+        request.setHeader("Cookie", "1st=" + CurlCommand.placeholder("1st", for: "c00kie-1") + "; sid=" + CurlCommand.placeholder("SID", for: "a")
+                          + "; SID=" + CurlCommand.placeholder("sid", for: "b"))
+        request.body = Array("password=\(form)&again=\(form)".utf8)
+        let command = CurlCommand.render(request)
+        #expect(command == #"curl -X POST 'http://h.example/login' -H 'X-Again: '"$PASSWORD" -H 'Cookie: 1st='"$_1ST"'; sid='"$SID"'; SID='"$SID_2" --data-raw 'password='"$PASSWORD_2"'&again='"$PASSWORD_2""#,
+                "\(command)")
+        #expect(!command.contains("~"))
     }
 
     /// Following redirects, a POST with a body goes without `-X POST` (with

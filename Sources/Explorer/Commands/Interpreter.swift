@@ -1086,7 +1086,9 @@ actor Interpreter {
         if let index = request.headers.firstIndex(where: { $0.hasName("Authorization") }),
            let credentials = BasicCredentials(authorization: request.headers[index].value),
            var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false) {
-            func variable(for value: String, _ name: String) -> String { CurlCommand.placeholder(supplied.named.first { $0.value == value }?.name ?? name) }
+            func variable(for value: String, _ name: String) -> String {
+                CurlCommand.placeholder(supplied.named.first { $0.value == value }?.name ?? name, for: value)
+            }
             // An empty password (`-a 'sk_test_KEY:'`, `http://TOKEN@host`) makes the user a token: `-u "$TOKEN"':'`.
             let tokenAsUser = credentials.password.isEmpty && !credentials.user.contains("⟦")
             components.user = tokenAsUser ? variable(for: credentials.user, "token") : credentials.user
@@ -1109,7 +1111,9 @@ actor Interpreter {
         if request.header("Cookie") == nil, let jar = await session.cookieHeader(for: request.url) {
             request.setHeader("Cookie", jar.split(separator: ";").map { pair in
                 let cookie = pair.trimmingBlanks()
-                return cookie.firstIndex(of: "=").map { cookie[..<$0] + "=" + CurlCommand.placeholder(String(cookie[..<$0])) } ?? cookie
+                return cookie.firstIndex(of: "=").map {
+                    cookie[..<$0] + "=" + CurlCommand.placeholder(String(cookie[..<$0]), for: String(cookie[cookie.index(after: $0)...]))
+                } ?? cookie
             }.joined(separator: "; "))
         }
         request.tls = options.tls

@@ -10,9 +10,23 @@ enum CurlCommand {
     /// `⟦PASSWORD⟧` becomes `"$PASSWORD"` outside the single quotes.
     static func placeholder(_ name: String) -> String { "⟦\(variable(name))⟧" }
 
-    /// `access_token` → `ACCESS_TOKEN`, `X-Api-Key` → `X_API_KEY`.
+    /// The same for a known value: two values under one name (a form's
+    /// `password` and a Basic credential's) become two variables when the
+    /// command is rendered (`$PASSWORD`, `$PASSWORD_2`); one variable for
+    /// both, the command sent one password twice. The value is marked by a
+    /// fingerprint that `render` takes out.
+    static func placeholder(_ name: String, for value: String) -> String {
+        var hash: UInt32 = 2_166_136_261
+        for byte in value.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        let digits = String(hash, radix: 16)
+        return "⟦\(variable(name))~\(String(repeating: "0", count: 8 - digits.count) + digits)⟧"
+    }
+
+    /// `access_token` → `ACCESS_TOKEN`, `X-Api-Key` → `X_API_KEY`; one
+    /// that would start with a digit starts with `_` (`$1ST` is `$1`, then `ST`).
     static func variable(_ name: String) -> String {
-        String(name.uppercased().map { $0.isLetter || $0.isNumber ? $0 : "_" })
+        let variable = String(name.uppercased().map { $0.isLetter || $0.isNumber ? $0 : "_" })
+        return variable.first?.isNumber == true ? "_" + variable : variable
     }
 
     /// Items with each secret value replaced by its placeholder. A nested
@@ -33,7 +47,7 @@ enum CurlCommand {
         func hide(_ value: JSONValue) -> JSONValue {
             switch value {
             case let .string(s): return .string(hide(s))
-            case let .number(digits): return secrets.first { $0.value == digits }.map { .number(placeholder($0.name)) } ?? value
+            case let .number(digits): return secrets.first { $0.value == digits }.map { .number(placeholder($0.name, for: $0.value)) } ?? value
             case let .array(items): return .array(items.map(hide))
             case let .object(members): return .object(members.map { ($0.key, hide($0.value)) })
             default: return value
@@ -58,7 +72,7 @@ enum CurlCommand {
     /// `text` with each supplied value as its placeholder, the longest
     /// first (a value holding a shorter one is replaced whole).
     static func hiding(_ supplied: [SuppliedSecrets.Secret], in text: String) -> String {
-        supplied.sorted { $0.value.count > $1.value.count }.reduce(text) { $0.replacingOccurrences(of: $1.value, with: placeholder($1.name)) }
+        supplied.sorted { $0.value.count > $1.value.count }.reduce(text) { $0.replacingOccurrences(of: $1.value, with: placeholder($1.name, for: $1.value)) }
     }
 
     /// Items a secret name makes secret, unless a supplied value already stands as its variable.
@@ -76,22 +90,22 @@ enum CurlCommand {
                 guard !credentials.password.isEmpty else {
                     return .header(name: name, value: BasicCredentials(user: placeholder("token"), password: "").authorization)
                 }
-                return .header(name: name, value: BasicCredentials(user: credentials.user, password: placeholder("password")).authorization)
+                return .header(name: name, value: BasicCredentials(user: credentials.user, password: placeholder("password", for: credentials.password)).authorization)
             }
             switch item {
             case let .header(name, value) where Redactor.isSecretHeaderName(name) && !value.isEmpty && !value.contains("⟦"):
                 return .header(name: name, value: hidingCredential(named: name, value))
             case let .stringField(_, value) where value.contains("⟦"): return item
-            case let .stringField(name, _):
-                return secret(name).map { .stringField(name: name, value: placeholder(Redactor.leaf(of: $0))) } ?? item
+            case let .stringField(name, value):
+                return secret(name).map { .stringField(name: name, value: placeholder(Redactor.leaf(of: $0), for: value)) } ?? item
             case .jsonField(_, .string(let text)) where text.contains("⟦"), .jsonField(_, .number(let text)) where text.contains("⟦"):
                 return item
             case let .jsonField(name, value):
                 // An object or list typed whole: its secret-named members.
                 guard let secret = secret(name) else { return .jsonField(name: name, value: Redactor.hidingMembers(of: value, hide: placeholder)) }
-                if case .string = value { return .stringField(name: name, value: placeholder(Redactor.leaf(of: secret))) }
-                return .jsonField(name: name, value: .number(placeholder(Redactor.leaf(of: secret))))
-            case let .query(name, value) where Redactor.isSecretParameter(name) && !value.contains("⟦"): return .query(name: name, value: placeholder(name))
+                if case let .string(text) = value { return .stringField(name: name, value: placeholder(Redactor.leaf(of: secret), for: text)) }
+                return .jsonField(name: name, value: .number(placeholder(Redactor.leaf(of: secret), for: JSONPrinter.compact(value))))
+            case let .query(name, value) where Redactor.isSecretParameter(name) && !value.contains("⟦"): return .query(name: name, value: placeholder(name, for: value))
             // A value that is itself a URL or a query (`next==/cb?access_token=X`): its secret pairs.
             case let .query(name, value) where value.contains("="):
                 let pieces = Redactor.parameterPieces(in: value)
@@ -243,7 +257,36 @@ enum CurlCommand {
                 words += ["--data-binary", "@BODY_FILE"]
             }
         }
-        return words.joined(separator: " ")
+        return namingVariables(words.joined(separator: " "))
+    }
+
+    /// The command with each value's variable named: the first value under
+    /// a name takes it, another value under it `NAME_2` (a fingerprint marks
+    /// each value, see `placeholder(_:for:)`).
+    static func namingVariables(_ command: String) -> String {
+        guard command.contains("~") else { return command }
+        var named: [String: String] = [:], taken: Set<String> = []
+        var out = "", rest = command[...]
+        while let start = rest.range(of: "\"$") {
+            out += rest[..<start.upperBound]
+            rest = rest[start.upperBound...]
+            let name = rest.prefix { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+            var key = String(name)
+            var after = rest[name.endIndex...]
+            if after.first == "~", case let mark = after.dropFirst().prefix(8), mark.count == 8, mark.allSatisfy(\.isHexDigit) {
+                key += "~" + mark
+                after = after.dropFirst(9)
+            }
+            if named[key] == nil {
+                var variable = String(name), n = 2
+                while taken.contains(variable) { variable = "\(name)_\(n)"; n += 1 }
+                named[key] = variable
+                taken.insert(variable)
+            }
+            out += named[key]!
+            rest = after
+        }
+        return out + rest
     }
 
     /// Single-quoted for a POSIX shell, with each placeholder outside the
