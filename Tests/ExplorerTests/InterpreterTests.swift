@@ -103,6 +103,9 @@ import Testing
         // A list of errors that is no GraphQL answer (no data), or none: nothing said.
         #expect(Interpreter.graphQLErrors(in: answer(#"{"errors": [{"message": "a"}]}"#)) == nil)
         #expect(Interpreter.graphQLErrors(in: answer(#"{"data": {"a": 1}, "errors": []}"#)) == nil)
+        // A request that failed whole (a syntax error) has no data; its errors have GraphQL's shape: said too.
+        #expect(Interpreter.graphQLErrors(in: answer(#"{"errors": [{"message": "Syntax Error: Expected Name", "locations": [{"line": 1, "column": 3}], "extensions": {"code": "GRAPHQL_PARSE_FAILED"}}]}"#))
+            == "the answer holds GraphQL errors: Syntax Error: Expected Name")
     }
 
     /// A 404 to a path the catalog does not have says what it has nearby, on

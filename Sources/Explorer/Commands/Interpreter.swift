@@ -984,9 +984,11 @@ actor Interpreter {
     static let graphQLErrorsStart = "the answer holds GraphQL errors: "
 
     static func graphQLErrors(in response: ReceivedResponse) -> String? {
-        guard response.spool == nil, let body = response.json, body["data"] != nil, case let .array(errors)? = body["errors"], !errors.isEmpty else {
-            return nil
-        }
+        guard response.spool == nil, let body = response.json, case let .array(errors)? = body["errors"], !errors.isEmpty else { return nil }
+        // Beside its data; or, a request that failed whole (a syntax error), without it, its errors in
+        // GraphQL's shape (`locations`, `path`, `extensions`): a 200 that said nothing at all.
+        let shaped = errors.contains { $0["locations"] != nil || $0["path"] != nil || $0["extensions"] != nil }
+        guard body["data"] != nil || shaped else { return nil }
         let messages = errors.compactMap { $0["message"]?.stringValue }.map { Redactor.hidingCredentials(inText: $0) }
         guard let first = messages.first else { return nil }
         let shown = first.count > 200 ? first.prefix(200) + "…" : first
