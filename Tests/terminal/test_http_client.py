@@ -13,7 +13,7 @@ import urllib.parse
 
 import pytest
 
-from support import QuietHandler, base_url, isolated_env, run_explorer
+from support import BINARY, QuietHandler, base_url, isolated_env, run_explorer
 
 
 class Backend(QuietHandler):
@@ -152,6 +152,25 @@ def test_cookies_are_kept_sent_back_and_hidden_on_screen(backend, tmp_path):
     assert f"sid=<hidden: 13 characters>  127.0.0.1:{port}, path /, httponly, for the session" in out
     assert "forgot 1 cookie" in out
     assert Backend.seen[2][0] == int(other.rsplit(":", 1)[1]), "the other server got no cookie"
+
+
+def test_a_cookie_past_its_time_is_not_listed_and_capture_says_it_expired(http_server, tmp_path):
+    # `cookies` listed a cookie whose Max-Age had passed until the next request, and `capture` blamed the
+    # cookie's origin ("one is held for 127.0.0.1:PORT/", the very origin asked).
+    class Short(QuietHandler):
+        def do_GET(self):
+            self.reply(200, b"{}", [("Content-Type", "application/json"), ("Set-Cookie", "short=s3cr3t-value; Max-Age=1; Path=/"),
+                                    ("Set-Cookie", "long=kept-value; Path=/")])
+
+    server = http_server(Short)
+    child = subprocess.Popen([BINARY, "--base-url", f"http://127.0.0.1:{server.server_address[1]}"], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=isolated_env(tmp_path), cwd=tmp_path)
+    child.stdin.write("get /set\n")
+    child.stdin.flush()
+    time.sleep(2.5)
+    out, err = child.communicate("cookies\ncapture s = cookie:short\n", timeout=20)
+    assert "long=<hidden: 10 characters>" in out and "short=" not in out, out
+    assert "stdin:3: error: the cookie named short expired (Max-Age or Expires); the session holds long" in err, err
 
 
 def test_a_cookie_or_a_header_is_captured_sent_back_hidden_and_replayed(backend, tmp_path):

@@ -458,6 +458,12 @@ public actor AuthSession {
 
     public func clearCookies() { cookies.removeAll() }
 
+    /// The jar with the cookies whose time has passed forgotten.
+    public func unexpiredCookies() -> CookieJar {
+        cookies.removeExpired()
+        return cookies
+    }
+
     /// Takes another session's cookies (`env NAME` moving on): each still
     /// goes only where its domain and path say.
     public func adoptCookies(_ jar: CookieJar) { cookies = jar }

@@ -67,9 +67,25 @@ public struct CookieJar: Sendable {
         }
     }
 
+    /// Forgets the cookies whose time has passed, as a request would: `cookies` listed them
+    /// until the next one. Returns those forgotten.
+    @discardableResult
+    public mutating func removeExpired(now: Date = Date()) -> [Cookie] {
+        let expired = cookies.filter { $0.expires.map { $0 <= now } ?? false }
+        if !expired.isEmpty {
+            cookies.removeAll { $0.expires.map { $0 <= now } ?? false }
+            expiredNames = Array((expiredNames.filter { name in !expired.contains { $0.name == name } } + expired.map(\.name)).suffix(32))
+        }
+        return expired
+    }
+
+    /// The names of the last cookies forgotten because their time passed (a
+    /// capture of one says it expired, not only that there is none).
+    public private(set) var expiredNames: [String] = []
+
     /// The `Cookie` header value for a request to `url`; nil when no cookie applies.
     public mutating func header(for url: URL, now: Date = Date()) -> String? {
-        cookies.removeAll { $0.expires.map { $0 <= now } ?? false }
+        removeExpired(now: now)
         let matching = sent(to: url, now: now)
         guard !matching.isEmpty else { return nil }
         return matching.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")

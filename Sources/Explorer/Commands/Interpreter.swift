@@ -559,7 +559,7 @@ actor Interpreter {
                 await session.clearCookies()
                 return .message("forgot \(count) cookie\(count == 1 ? "" : "s")")
             }
-            return .cookies(await session.cookies.cookies)
+            return .cookies(await session.unexpiredCookies().cookies)
         case let .show(path):
             guard let response = lastResponse else { return noAnswer("show") }
             if let file = lastDownloaded { return .failure("the last body went to \(file) (--download), not kept to show", .usage) }
@@ -639,8 +639,14 @@ actor Interpreter {
         case let .capture(name, .cookie(cookie)):
             // The one a request to the backend would carry: of two for `/admin` and `/`, the base URL's; never
             // another port's (it took the first held, and sent another service's token to the backend).
-            let jar = await session.cookies
+            let jar = await session.unexpiredCookies()
             guard let found = jar.cookie(named: cookie, for: session.builder.baseURL) else {
+                // One that went by its Max-Age or Expires: said so (the origin it was held for was blamed).
+                if jar.expiredNames.contains(cookie), !jar.cookies.contains(where: { $0.name == cookie }) {
+                    let names = jar.cookies.map(\.name)
+                    return .failure("the cookie named \(cookie) expired (Max-Age or Expires); "
+                                    + (names.isEmpty ? "the session holds none" : "the session holds \(names.joined(separator: ", "))"), .usage)
+                }
                 let elsewhere = jar.cookies.filter { $0.name == cookie }.map { "\($0.domain):\($0.port)\($0.path)" }
                 if !elsewhere.isEmpty {
                     return .failure("no cookie named \(cookie) goes to \(session.builder.baseURL.absoluteString) (one is held for \(elsewhere.joined(separator: ", ")))", .usage)
