@@ -180,6 +180,11 @@ import Testing
         #expect(written(201, "/items/2") == "/items/2")
         #expect(written(202, "\(Self.base)/jobs/7") == "{{base_url}}/jobs/7")
         #expect(written(404, "/items/2") == nil)
+        // A JWT inside it (a magic link, a verify URL) was written in clear, though the screen hid it.
+        let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"
+        #expect(written(201, "/verify/\(jwt)") == "/verify/{{secret:jwt}}")
+        #expect(written(302, "/v?t=\(jwt)&x=1") == "/v?t={{secret:jwt}}&x=1")
+        #expect(written(302, "/v#\(jwt).") == "/v#{{secret:jwt}}.")
     }
 
     @Test func textLinesHideSecretsAndTheBaseURL() {
