@@ -118,7 +118,8 @@ final class RoutedTransport: HTTPTransport, @unchecked Sendable {
     /// hidden, as its Location line shows it: an OAuth redirect to an app's
     /// scheme (`app://cb?access_token=…`) and a `user:password@` were said in clear.
     @Test(arguments: ["com.example.app://cb?access_token=at_64e74f2a3a9e", "com.example.app://cb#access_token=at_64e74f2a3a9e",
-                      "ftp://admin:hunter2SECRET@files.example.com/x", "http://admin:hunter2SECRET@127.0.0.1:-5/x"])
+                      "ftp://admin:hunter2SECRET@files.example.com/x", "http://admin:hunter2SECRET@127.0.0.1:-5/x",
+                      "http://us er:hunter2SECRET@[::zz/x"])
     func anUnfollowableLocationIsSaidWithItsCredentialsHidden(location: String) throws {
         let request = try RequestBuilder(baseURL: base).build(method: "GET", path: "/oauth", items: [])
         do {

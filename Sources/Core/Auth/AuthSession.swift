@@ -136,7 +136,7 @@ public actor AuthSession {
         // A redirect (Django's and Rails' login: 302 to /dashboard with a session cookie) is no token: it
         // went by as a success, exit 0, and `whoami` then said "not logged in".
         if (300..<400).contains(response.status) {
-            let place = response.header("Location").map { " to " + Redactor.hidingCredentials(inText: $0.trimmingBlanks()) } ?? ""
+            let place = response.header("Location").map { " to " + Redactor.hidingCredentials(inLocation: $0.trimmingBlanks()) } ?? ""
             let kept = cookies.header(for: sent.url) != nil ? " (the cookie it set goes with the next requests: cookies lists it)" : ""
             exchange.refusal = "the login answered \(response.statusAndReason)\(place), not a token at \(auth.accessTokenPath)\(kept)"
             return exchange

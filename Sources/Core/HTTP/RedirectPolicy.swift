@@ -42,7 +42,7 @@ public struct RedirectPolicy: Sendable, Equatable {
         guard let location = response.header("Location")?.trimmingBlanks(), !location.isEmpty else { return nil }
         // Said with its credentials hidden, as its Location line shows it (an OAuth redirect to an app's
         // scheme, `app://cb?access_token=…`, was said in clear).
-        let shown = Redactor.hidingCredentials(inText: location)
+        let shown = Redactor.hidingCredentials(inLocation: location)
         guard let target = URL(string: location, relativeTo: request.url)?.absoluteURL else {
             throw Unfollowable(status: status, why: "its Location '\(shown)' is not a URL")
         }

@@ -883,12 +883,15 @@ public enum Redactor {
     /// Where the password of each URL's userinfo in a text is (`see
     /// https://deploy:PASSWORD@host/`), a placeholder's aside. Not a user
     /// alone (`ssh://git@host`): in prose that is a name more often than a token.
-    static func userinfoPasswords(in text: String) -> [Range<String.Index>] {
+    /// `oneURL`: the text is one URL (a header's value), whose authority may
+    /// hold a blank (`http://us er:PW@host`, a Location no URL parser takes:
+    /// its password was shown); in free text a blank ends it.
+    static func userinfoPasswords(in text: String, oneURL: Bool = false) -> [Range<String.Index>] {
         var found: [Range<String.Index>] = []
         var from = text.startIndex
         while let scheme = text.range(of: "://", range: from..<text.endIndex) {
             from = scheme.upperBound
-            let authority = text[scheme.upperBound...].prefix { !"/?#\"'<>\\".contains($0) && !$0.isWhitespace }
+            let authority = text[scheme.upperBound...].prefix { !"/?#\"'<>\\".contains($0) && (oneURL || !$0.isWhitespace) }
             guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { continue }
             let password = text.index(after: colon)..<at
             // Not one hidden already (`bob:…@`, as an error about the URL writes it).
@@ -899,10 +902,10 @@ public enum Redactor {
 
     /// `text` cut at each URL password in it (`userinfoPasswords`), each piece
     /// said to be one or not; the pieces joined are `text`.
-    static func userinfoPieces(in text: String) -> [(text: String, isPassword: Bool)] {
+    static func userinfoPieces(in text: String, oneURL: Bool = false) -> [(text: String, isPassword: Bool)] {
         var pieces: [(text: String, isPassword: Bool)] = []
         var rest = text.startIndex
-        for password in userinfoPasswords(in: text) {
+        for password in userinfoPasswords(in: text, oneURL: oneURL) {
             pieces += [(String(text[rest..<password.lowerBound]), false), (String(text[password]), true)]
             rest = password.upperBound
         }
@@ -1267,8 +1270,15 @@ public enum Redactor {
             if isSecretHeaderName(header.name) || looksLikeCredential(value) { return [(value, name)] }
             // A URL's secret parameters (`Location: /cb#access_token=…`, a `Link`'s `?access_token=`): shown, and
             // written by `--update`, in clear. So was its password (`Location: https://deploy:PW@host/`).
-            return userinfoPieces(in: value).flatMap { $0.isPassword ? [($0.text, "password")] : parameterPieces(in: $0.text) }
+            return userinfoPieces(in: value, oneURL: true).flatMap { $0.isPassword ? [($0.text, "password")] : parameterPieces(in: $0.text) }
         }
+    }
+
+    /// A `Location` (or any one URL) as an error line says it: its password and
+    /// secret parameters hidden as its header line shows them, and a JWT in it.
+    public static func hidingCredentials(inLocation location: String) -> String {
+        let pieces = secretPieces(ofHeader: HTTPHeader(name: "Location", value: location))
+        return hidingCredentials(inText: pieces.map { $0.secret == nil ? $0.text : hidden($0.text) }.joined())
     }
 
     /// A text in pieces, the values of its secret-named `NAME=VALUE` pairs
