@@ -1082,12 +1082,13 @@ import Testing
         // A query value or a flag's that happens to be equal is not about the item (`page_size==1` with
         // the id 1: the replay against a server whose ids began at 50 failed); an id-named one is.
         for line in ["get /users page_size==1", "get /users filter==1", "get /users?page=1&x=2", "get /users --timeout 1",
-                     "get /users Accept-Version:1"] {
+                     "get /users Accept-Version:1", "get /users category_id==1", "get /users?user_id=1"] {
             let paged = references.referencing(in: recorded, values: ["uid": "1"], line: line)
             #expect(TranscriptWriter.response(paged) == ["HTTP/1.1 200", "{", #"  "id": {{uid}}"#, "}"], "\(line)")
         }
-        for line in ["get /users id==1", "get /users uid==1", "get /users?user_id=1", "get /users/1/", "get http://h:1/users/1",
-                     #"ws send {"id":1}"#, "post /users/search id:=1"] {
+        for line in ["get /users id==1", "get /users uid==1", "get /users?uid=1", "get /users/1/", "get http://h:1/users/1",
+                     #"ws send {"id":1}"#, "post /users/search id:=1", "/users/1", #"post /echo --raw '{"uid": 1}'"#,
+                     #"post /echo order:='{"id":1}'"#, #"curl -d '{"uid":1}' http://h/echo"#, #"post /echo --raw={"id":1}"#] {
             let filtered = references.referencing(in: recorded, values: ["uid": "1"], line: line)
             #expect(TranscriptWriter.response(filtered) == ["HTTP/1.1 200", "{", #"  "id": 1"#, "}"], "\(line)")
         }

@@ -67,19 +67,25 @@ struct CaptureReferences {
         return expectation
     }
 
-    /// Whether `line` holds `value` as a path's segment of its own, or as
-    /// the value of an id-named item or query parameter (`id==7`,
-    /// `?user_id=7`, one of `keys`), not by `{{name}}`. A query value or a
-    /// flag's that only happens to be equal (`page_size==1`, `--timeout 1`)
-    /// is not about the item: taken as typed, it left the captured id
-    /// literal, and the replay against a server with other ids failed.
+    /// Whether `line` holds `value` as a path's segment of its own (the
+    /// line's first word too: `/items/7`), inside JSON typed on it (`--raw
+    /// '{"id":7}'`, `order:='{"id":7}'`), or as the value of an item or a
+    /// query parameter named for the capture (`id==7`, `?item_id=7`), not by
+    /// `{{name}}`. A query value or a flag's that only happens to be equal
+    /// (`page_size==1`, `category_id==1`, `--timeout 1`) is not about the
+    /// item: taken as typed, it left the captured id literal, and the replay
+    /// against a server with other ids failed.
     static func typedItself(_ value: String, name: String, keys: Set<String> = [], in line: String) -> Bool {
         guard !value.isEmpty, !line.contains("{{\(name)}}") else { return false }
         func pieces(_ text: Substring) -> [Substring] { text.split { !($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == ".") } }
+        func stem(_ name: String) -> String {
+            let lower = name.lowercased()
+            for suffix in ["_id", "-id", "id"] where lower.hasSuffix(suffix) && lower.count > suffix.count { return String(lower.dropLast(suffix.count)) }
+            return lower
+        }
         func namesTheItem(_ item: Substring) -> Bool {
             let lower = item.lowercased()
-            return keys.contains { $0.lowercased() == lower } || lower == name.lowercased() || lower == "id"
-                || lower.hasSuffix("_id") || lower.hasSuffix("-id") || item.hasSuffix("Id")
+            return lower == "id" || lower == name.lowercased() || keys.contains { $0.lowercased() == lower } || stem(lower) == stem(name)
         }
         func pairs(_ query: Substring) -> Bool {
             query.split(separator: "&").contains { pair in
@@ -87,20 +93,36 @@ struct CaptureReferences {
                 return pair[pair.index(after: eq)...] == value && namesTheItem(pair[..<eq])
             }
         }
-        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        func isJSON(_ text: Substring) -> Bool { text.first == "{" || text.first == "[" }
+        func path(_ word: Substring) -> Bool {
+            var target = word
+            if let scheme = target.range(of: "://") { target = target[scheme.upperBound...].drop { $0 != "/" } }
+            let query = target.firstIndex(of: "?")
+            if pieces(target[..<(query ?? target.endIndex)]).contains(where: { $0 == value }) { return true }
+            if let query, pairs(target[target.index(after: query)...].prefix { $0 != "#" }) { return true }
+            return false
+        }
+        // Words as the parser reads them (`'{"id": 7}'` is one), else split at blanks.
+        let words = (try? LineTokenizer.split(line).map { Substring($0.text) }) ?? line.split(whereSeparator: { $0 == " " || $0 == "\t" })
         var afterFlag = false
         for (index, word) in words.enumerated() {
             defer { afterFlag = word.hasPrefix("-") && !word.contains("=") }
-            if index == 0 || word.hasPrefix("-") { continue }
-            if word.hasPrefix("/") || word.contains("://") || index == 1 && !isItem(word) {
-                var target = word[...]
-                if let scheme = target.range(of: "://") { target = target[scheme.upperBound...].drop { $0 != "/" } }
-                let query = target.firstIndex(of: "?")
-                if pieces(target[..<(query ?? target.endIndex)]).contains(where: { $0 == value }) { return true }
-                if let query, pairs(target[target.index(after: query)...].prefix { $0 != "#" }) { return true }
+            if word.hasPrefix("-") {
+                // `--raw={"id":7}`: the flag's value is the line's JSON.
+                if let eq = word.firstIndex(of: "="), isJSON(word[word.index(after: eq)...]), pieces(word[word.index(after: eq)...]).contains(where: { $0 == value }) {
+                    return true
+                }
+                continue
+            }
+            if isJSON(word) {
+                if pieces(word).contains(where: { $0 == value }) { return true }
+            } else if word.hasPrefix("/") || word.contains("://") || index == 1 && !isItem(word) {
+                if path(word) { return true }
+            } else if index == 0 || afterFlag {
+                continue
             } else if let (item, itemValue) = Self.item(word) {
-                if itemValue == value && namesTheItem(item) { return true }
-            } else if !afterFlag, pieces(word).contains(where: { $0 == value }) {
+                if isJSON(itemValue) ? pieces(itemValue).contains(where: { $0 == value }) : itemValue == value && namesTheItem(item) { return true }
+            } else if pieces(word).contains(where: { $0 == value }) {
                 return true
             }
         }
