@@ -148,6 +148,9 @@ import Testing
         ("set h 'Authorization: Bearer opaque-hunter2'", "set h ***"),
         ("set q=user=bob&password=hunter2", "set q=***"),
         ("set note=hello=world", "set note=hello=world"),
+        // A reference holds no value: kept, so a replay sends its own capture (it asked for EXPLORER_SECRET_H).
+        (#"set h="Authorization: Bearer {{tok}}""#, #"set h="Authorization: Bearer {{tok}}""#),
+        (#"set c="sessionid={{tok}}""#, #"set c="sessionid={{tok}}""#),
         // A URL's password, and the secrets of an inline body.
         ("get http://alice:hunter2@h.example/x", "get http://alice:***@h.example/x"),
         ("curl http://alice:hunter2@h.example:8080/x?q=1", "curl 'http://alice:***@h.example:8080/x?q=1'"),

@@ -289,7 +289,7 @@ import Testing
             #expect(TranscriptWriter.response(step(recorded).updated(with: seen(live), matcher: &matcher, baseURL: nil))
                 == ["HTTP/1.1 201 Created", "Location: \(recorded)"])
         }
-        for (recorded, live) in [("/items/1", "/things/1"), ("/items/1", "/items/abc"), ("/items/1", "/items/1/x"), ("/items/v1", "/items/v2")] {
+        for (recorded, live) in [("/items/1", "/things/1"), ("/items/1", "/items/abc"), ("/items/1", "/items/1/x"), ("/items/v1", "/items/v2"), ("/items/5", "/items/-1")] {
             var matcher = TranscriptMatcher()
             #expect(matcher.match(step(recorded), seen(live)).map(\.description) == ["header Location: expected \(recorded), got \(live)"])
         }

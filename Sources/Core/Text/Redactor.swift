@@ -1567,7 +1567,9 @@ public enum Redactor {
     /// it hidden whole, in history and recordings, as `vars` shows it hidden
     /// (they kept it in clear).
     static func holdsCredential(_ value: String) -> Bool {
-        mayHoldCredential(value) && hidingCredentials(inText: value) != value
+        // `Authorization: Bearer {{tok}}`: a setting whose value is a reference holds none.
+        if let (_, range) = secretLineValue(value[...]), isReference(String(value[range]).trimmingBlanks()) { return false }
+        return mayHoldCredential(value) && hidingCredentials(inText: value) != value
     }
 
     /// Whether a text may hold what `hidingCredentials` hides.

@@ -14,8 +14,9 @@ public struct PatternText: Sendable, Equatable, CustomStringConvertible {
     public init(_ pieces: [Piece]) { self.pieces = pieces }
 
     /// The text with its literal ids as patterns of their kind: a segment
-    /// between `/`, `?`, `&`, `=`, `#` that is all digits (`{{integer}}`) or
-    /// a UUID (`{{uuid}}`). What a `Location` is matched as.
+    /// between `/`, `?`, `&`, `=`, `#` that is all digits (any digits: not
+    /// `-1`, a server's "no id") or a UUID (`{{uuid}}`). What a `Location`
+    /// is matched as.
     var idsOfTheirKind: PatternText {
         PatternText(pieces.flatMap { piece -> [Piece] in
             guard case let .literal(text) = piece else { return [piece] }
@@ -23,7 +24,7 @@ public struct PatternText: Sendable, Equatable, CustomStringConvertible {
             func endSegment() {
                 if !segment.isEmpty, segment.allSatisfy({ $0.isASCII && $0.isNumber }) {
                     if !literal.isEmpty { out.append(.literal(literal)); literal = "" }
-                    out.append(.pattern(TranscriptPattern(.integer)))
+                    out.append(.pattern(TranscriptPattern(.regex("[0-9]+"))))
                 } else if TranscriptPattern.isUUID(segment) {
                     if !literal.isEmpty { out.append(.literal(literal)); literal = "" }
                     out.append(.pattern(TranscriptPattern(.uuid)))
