@@ -16,7 +16,8 @@ extension Expectation {
         next.headers = headers.compactMap { header in
             let values = observed.headers.filter { $0.name.lowercased() == header.name.lowercased() }.map(\.value)
             guard let first = values.first else { return nil }
-            guard !values.contains(where: { matcher.matchHeader(header.name, header.value, $0) }) else { return header }
+            guard !capturedHeaders.contains(header.name.lowercased()), !values.contains(where: { matcher.matchHeader(header.name, header.value, $0) })
+            else { return header }
             // Its secrets as `{{secret:NAME}}`, as the screen hides them (a cookie's value, a token): written in clear.
             let pieces = Redactor.secretPieces(ofHeader: HTTPHeader(name: header.name, value: first)).map { piece -> PatternText.Piece in
                 piece.secret.map { .pattern(TranscriptPattern(.secret(ExpectedValue.secretName($0)))) } ?? .literal(piece.text)

@@ -30,6 +30,12 @@ public struct Expectation: Sendable, Equatable {
     /// frames; nil means `defaultFrameTimeout`.
     public var frameTimeout: Double?
 
+    /// Headers (lower-cased) the next steps capture (`capture loc =
+    /// header:Location`): a replay asks only that they are there, since the
+    /// capture is what holds their value (a created thing's place, another on
+    /// each run), and `--update` keeps them as written. Not in the file.
+    public var capturedHeaders: Set<String> = []
+
     /// Seconds a replay waits for a step's frames unless the step says otherwise.
     public static let defaultFrameTimeout = 5.0
 

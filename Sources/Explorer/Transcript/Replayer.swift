@@ -487,22 +487,27 @@ struct Replayer: Sendable {
         /// every replay against any server but the sandbox.
         /// Every capture up to the next step that gets an answer reads the
         /// same one (`capture loc = header:Location`, then `capture id =
-        /// .id`: the id was compared as recorded, and failed).
+        /// .id`: the id was compared as recorded, and failed). A captured
+        /// header is expected present, whatever its value (a created thing's
+        /// Location whose id is not digits: `/notes/n_16e24c1c`).
         static func leavingCapturedValues(_ steps: [TranscriptStep]) -> [TranscriptStep] {
             var steps = steps
             let parser = CommandParser()
             for index in steps.indices {
-                guard case var .json(body)? = steps[index].expectation.body else { continue }
                 var next = index + 1
                 while next < steps.count, let command = try? parser.parse(steps[next].command) {
                     switch command {
-                    case let .capture(_, .body(path)): body = body.loosening(at: path.components[...])
+                    case let .capture(_, .body(path)):
+                        if case let .json(body)? = steps[index].expectation.body {
+                            steps[index].expectation.body = .json(body.loosening(at: path.components[...]))
+                        }
+                    case let .capture(_, .header(name)):
+                        steps[index].expectation.capturedHeaders.insert(name.lowercased())
                     case .capture, .show, .vars, .set, .unset: break
                     default: next = steps.count
                     }
                     next += 1
                 }
-                steps[index].expectation.body = .json(body)
             }
             return steps
         }
