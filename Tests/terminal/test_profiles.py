@@ -125,11 +125,32 @@ def test_errors_are_summed_up_in_the_profiles_words(two_backends, tmp_path):
     assert "error: 401 AUTH: your token is wrong or expired" in wrong.stderr
 
 
+def test_each_environment_takes_its_own_secret_variable_and_a_shared_one_is_said(two_backends, tmp_path):
+    # One EXPLORER_SECRET_TOKEN for every environment: `env staging` sent local's token to staging, unsaid.
+    profile, (local, local_seen), (staging, staging_seen) = two_backends
+    env = isolated_env(tmp_path, EXPLORER_SECRET_TOKEN="T0KEN", EXPLORER_SECRET_STAGING_TOKEN="0THER")
+    own = run_explorer(["--profile", str(profile), "-c", "get /user", "-c", "env staging", "-c", "get /user"], env=env, stdin=subprocess.DEVNULL)
+    assert own.returncode == 0, own.stderr
+    assert local_seen[-1]["authorization"] == "token T0KEN" and staging_seen[-1]["authorization"] == "token 0THER"
+    assert "the same as every environment's" not in own.stdout, own.stdout
+    env.pop("EXPLORER_SECRET_STAGING_TOKEN")
+    shared = run_explorer(["--profile", str(profile), "-c", "env staging"], env=env, stdin=subprocess.DEVNULL)
+    assert shared.returncode == 0, shared.stderr
+    assert ("; its credential is EXPLORER_SECRET_TOKEN's, the same as every environment's "
+            "(EXPLORER_SECRET_STAGING_TOKEN gives staging its own)") in shared.stdout, shared.stdout
+    # --env and a replay's --env take the environment's own too.
+    env["EXPLORER_SECRET_STAGING_TOKEN"] = "0THER"
+    staging_seen.clear()
+    assert run_explorer(["--profile", str(profile), "--env", "staging", "-c", "get /user"], env=env, stdin=subprocess.DEVNULL).returncode == 0
+    assert staging_seen[-1]["authorization"] == "token 0THER"
+
+
 def test_a_missing_secret_or_environment_is_one_line_and_nothing_is_sent(two_backends, tmp_path):
     profile, (local, local_seen), _ = two_backends
     no_token = run(["--profile", str(profile), "-c", "get /user"], tmp_path, token=None)
     assert no_token.returncode == 2
-    assert no_token.stderr.strip() == "error: My API needs {{secret:token}} for its Authorization header: set EXPLORER_SECRET_TOKEN"
+    assert no_token.stderr.strip() == ("error: My API needs {{secret:token}} for its Authorization header: "
+                                       "set EXPLORER_SECRET_LOCAL_TOKEN (local's own) or EXPLORER_SECRET_TOKEN")
     no_env = run(["--profile", str(profile), "--env", "prod", "-c", "get /user"], tmp_path)
     assert no_env.returncode == 2
     assert no_env.stderr.strip() == f"error: {profile}: no environment 'prod'; there are local, staging"
@@ -166,7 +187,7 @@ def test_at_a_terminal_the_secret_is_asked_for_without_echo_and_the_prompt_names
     env.pop("EXPLORER_SECRET_TOKEN", None)
     child = pty_explorer(["--profile", str(profile), "--env", "staging"], env, timeout=15)
     try:
-        child.expect_exact("token for My API: ")
+        child.expect_exact("token for My API (staging): ")
         child.sendline("0THER")
         child.expect_exact("mine staging> ")
         assert "0THER" not in child.before
@@ -195,7 +216,7 @@ def test_ctrl_c_at_the_start_up_secret_prompt_cancels_and_gives_the_terminal_bac
     env.pop("EXPLORER_SECRET_TOKEN", None)
     child = pty_explorer(["--profile", str(profile), "-c", "get /user"], env, timeout=15)
     try:
-        child.expect_exact("token for My API: ")
+        child.expect_exact("token for My API (local): ")
         assert not child.getecho()
         child.sendintr()
         child.expect(pexpect.EOF)
@@ -227,7 +248,7 @@ def test_a_recording_names_the_profile_file_and_replays_against_another_environm
     # Without the secret: one line saying which variable to set, exit 3.
     missing = run(["replay", str(transcript)], tmp_path, token=None)
     assert missing.returncode == 3
-    assert "set EXPLORER_SECRET_TOKEN" in missing.stderr
+    assert "set EXPLORER_SECRET_LOCAL_TOKEN (local's own) or EXPLORER_SECRET_TOKEN" in missing.stderr
 
 
 def test_a_profile_named_from_a_project_is_written_as_a_path_where_a_replay_would_not_find_the_name(two_backends, tmp_path):
@@ -311,7 +332,7 @@ def test_env_moves_the_session_to_another_environment_with_its_own_credential(tw
     env.pop("EXPLORER_SECRET_TOKEN", None)
     child = pty_explorer(["--profile", str(profile), "--env", "staging"], env, timeout=15)
     try:
-        child.expect_exact("token for My API: ")
+        child.expect_exact("token for My API (staging): ")
         child.sendline("0THER")
         child.expect_exact("mine staging> ")
         child.sendline("set city=Leeds")
@@ -319,7 +340,7 @@ def test_env_moves_the_session_to_another_environment_with_its_own_credential(tw
         child.send("env lo\t")
         child.expect_exact("cal ")  # TAB completed the environment's name
         child.sendline("")
-        child.expect_exact("token for My API: ")  # each environment's secret is its own
+        child.expect_exact("token for My API (local): ")  # each environment's secret is its own
         child.sendline("T0KEN")
         child.expect_exact("mine> ")
         assert f"now on local (http://127.0.0.1:{local.server_address[1]}/api/v1)" in child.before

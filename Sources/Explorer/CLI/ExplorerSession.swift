@@ -167,7 +167,7 @@ final class ExplorerSession {
 
     /// `env NAME` for a built-in profile: a new stack on that deployment (or a
     /// fresh sandbox), the user's variables carried over; the old one is closed.
-    private func move(toDeployment name: String) -> Result<(interpreter: Interpreter, url: String, leftHeaders: [String]), ChosenProfile.Problem> {
+    private func move(toDeployment name: String) -> Result<EnvironmentSwitcher.Moved, ChosenProfile.Problem> {
         let environment = Surroundings.current.environment
         let names = [Self.sandboxEnvironment] + profile.environments.map(\.name)
         let target: LiveSession.Target
@@ -189,7 +189,7 @@ final class ExplorerSession {
         }
         return opened.map { opened in
             deployment = name
-            return (opened.live.interpreter, opened.live.baseURL.absoluteString, opened.leftHeaders)
+            return EnvironmentSwitcher.Moved(interpreter: opened.live.interpreter, url: opened.live.baseURL.absoluteString, leftHeaders: opened.leftHeaders)
         }
     }
 
@@ -201,7 +201,7 @@ final class ExplorerSession {
 
     /// `env NAME`: a new stack on that environment, its credential filled in
     /// again, the user's variables carried over; the old one is closed.
-    private func move(to name: String) -> Result<(interpreter: Interpreter, url: String, leftHeaders: [String]), ChosenProfile.Problem> {
+    private func move(to name: String) -> Result<EnvironmentSwitcher.Moved, ChosenProfile.Problem> {
         guard let path = chosenPath else { return .failure(.init(description: "no profile file")) }
         let environment = Surroundings.current.environment
         let ask: ((String) -> String?)? = Surroundings.current.inputIsTerminal ? { LineEditor.readSecret(prompt: $0) } : nil
@@ -221,7 +221,13 @@ final class ExplorerSession {
             chosen = next
             controller.profileFile?.environment = next.isOtherEnvironment ? name : nil
             controller.profileFile?.secrets = next.secrets
-            return (opened.live.interpreter, next.environment.baseURL.absoluteString, opened.leftHeaders)
+            // The credential came from a variable every environment shares: it went along, said (the dev
+            // token went to production unsaid).
+            let shared = next.sharedSecretVariables.isEmpty ? nil
+                : "its credential is \(next.sharedSecretVariables.joined(separator: ", "))'s, the same as every environment's "
+                + "(\(next.secrets.keys.sorted().map { ChosenProfile.variable($0, environment: name) }.joined(separator: ", ")) gives \(name) its own)"
+            return EnvironmentSwitcher.Moved(interpreter: opened.live.interpreter, url: next.environment.baseURL.absoluteString,
+                                             leftHeaders: opened.leftHeaders, note: shared)
         }
     }
 

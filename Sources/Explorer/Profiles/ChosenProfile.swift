@@ -12,6 +12,10 @@ struct ChosenProfile: Sendable {
     var parameter: (name: String, value: String)?
     /// The secrets filled into it, by name: a recording writes them as `{{secret:NAME}}`.
     var secrets: [String: String] = [:]
+    /// The variables of secrets taken from one every environment shares
+    /// (`EXPLORER_SECRET_TOKEN`), in a file of several environments: `env NAME`
+    /// says the credential went along (the dev token went to production unsaid).
+    var sharedSecretVariables: [String] = []
 
     /// The session's profile: the file's, its sockets where the environment puts them.
     var profile: Profile {
@@ -24,8 +28,10 @@ struct ChosenProfile: Sendable {
     var isOtherEnvironment: Bool { environment.name != document.defaultEnvironment }
 
     /// Reads the profile file `path` and picks the environment `name` (its
-    /// default when nil); secrets come from `EXPLORER_SECRET_NAME`, or from
-    /// `ask` when given (a terminal). Every problem is one line.
+    /// default when nil); secrets come from the environment's own
+    /// `EXPLORER_SECRET_<ENVIRONMENT>_<NAME>` (`EXPLORER_SECRET_PRODUCTION_TOKEN`),
+    /// else `EXPLORER_SECRET_NAME`, else `ask` when given (a terminal, whose
+    /// prompt names the environment; an empty answer is none). Every problem is one line.
     static func resolve(_ path: String, environment name: String?, variables: [String: String],
                         ask: ((String) -> String?)? = nil) -> Result<ChosenProfile, Problem> {
         let document: ProfileFile
@@ -45,24 +51,39 @@ struct ChosenProfile: Sendable {
         } else {
             return .success(ChosenProfile(document: document, environment: chosen, credential: nil))
         }
+        let several = document.environments.count > 1
+        var shared: [String] = []
         let filled = SecretTemplate.fill(template) { secret in
-            let value = variables[SecretResolver.environmentName(secret)].flatMap { $0.isEmpty ? nil : $0 }
-                ?? ask?("\(secret) for \(document.displayName): ")
+            let own = Self.variable(secret, environment: chosen.name), common = SecretResolver.environmentName(secret)
+            var value = variables[own].flatMap { $0.isEmpty ? nil : $0 }
+            if value == nil, let found = variables[common].flatMap({ $0.isEmpty ? nil : $0 }) {
+                value = found
+                if several { shared.append(common) }
+            }
+            // An empty answer is none: it went out as `Authorization: Bearer ` (a variable set empty is refused too).
+            if value == nil { value = ask?("\(secret) for \(document.displayName)" + (several ? " (\(chosen.name))" : "") + ": ").flatMap { $0.isEmpty ? nil : $0 } }
             secrets[secret] = value
             return value
         }
         switch filled {
         case let .success(value):
             if let queryName {
-                return .success(ChosenProfile(document: document, environment: chosen, credential: nil, parameter: (queryName, value), secrets: secrets))
+                return .success(ChosenProfile(document: document, environment: chosen, credential: nil, parameter: (queryName, value), secrets: secrets,
+                                              sharedSecretVariables: shared))
             }
             return .success(ChosenProfile(document: document, environment: chosen, credential: HTTPHeader(name: credentialName, value: value),
-                                          secrets: secrets))
+                                          secrets: secrets, sharedSecretVariables: shared))
         case let .failure(missing):
             let what = queryName == nil ? "\(credentialName) header" : "\(credentialName) query parameter"
-            return .failure(Problem(description: "\(document.displayName) needs {{secret:\(missing.name)}} for its \(what): "
-                                    + "set \(SecretResolver.environmentName(missing.name))", isMissingSecret: true))
+            let set = several ? "set \(Self.variable(missing.name, environment: chosen.name)) (\(chosen.name)'s own) or \(SecretResolver.environmentName(missing.name))"
+                : "set \(SecretResolver.environmentName(missing.name))"
+            return .failure(Problem(description: "\(document.displayName) needs {{secret:\(missing.name)}} for its \(what): " + set, isMissingSecret: true))
         }
+    }
+
+    /// `EXPLORER_SECRET_PRODUCTION_TOKEN`: an environment's own variable for a secret.
+    static func variable(_ secret: String, environment: String) -> String {
+        "EXPLORER_SECRET_" + String(environment.uppercased().map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "_" }) + "_" + secret.uppercased()
     }
 
     /// Puts the environment label and the credential on a session.

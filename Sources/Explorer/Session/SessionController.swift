@@ -435,7 +435,8 @@ final class SessionController {
             // Headers set with `header` go along; a credential among them stays with the server it was for, said.
             let left = next.leftHeaders.isEmpty ? ""
                 : "; the session's \(next.leftHeaders.joined(separator: ", ")) stayed behind (credentials go to one server: set them here again)"
-            return .message("now on \(name) (\(next.url))\(login)" + left + (hadSocket ? "; the WebSocket was closed (ws connect opens one here)" : ""))
+            return .message("now on \(name) (\(next.url))\(login)" + left + (hadSocket ? "; the WebSocket was closed (ws connect opens one here)" : "")
+                            + (next.note.map { "; " + $0 } ?? ""))
         }
     }
 
@@ -821,6 +822,15 @@ private struct Handoff: @unchecked Sendable {
 /// and a new interpreter on another one (the old one closed).
 struct EnvironmentSwitcher {
     var list: () -> [(name: String, url: String, current: Bool)]
-    /// The new environment's interpreter and URL, and the session headers left behind (credentials: not carried to another server).
-    var move: (String) -> Result<(interpreter: Interpreter, url: String, leftHeaders: [String]), ChosenProfile.Problem>
+    var move: (String) -> Result<Moved, ChosenProfile.Problem>
+
+    /// Where `env NAME` went: the new interpreter and URL, the session headers
+    /// left behind (credentials: not carried to another server), and what to
+    /// say of the credential it took.
+    struct Moved {
+        var interpreter: Interpreter
+        var url: String
+        var leftHeaders: [String]
+        var note: String? = nil
+    }
 }
