@@ -145,6 +145,28 @@ def test_each_environment_takes_its_own_secret_variable_and_a_shared_one_is_said
     assert staging_seen[-1]["authorization"] == "token 0THER"
 
 
+def test_a_transcript_naming_another_host_does_not_get_the_profiles_credential(two_backends, tmp_path, http_server):
+    # `base-url: http://elsewhere` under `profile: mine`: the replay sent the environment's token there unsaid;
+    # `env: staging` above local's base-url sent staging's token to local.
+    profile, (local, local_seen), (staging, staging_seen) = two_backends
+    elsewhere, elsewhere_seen = backend(http_server)
+    env = isolated_env(tmp_path, EXPLORER_SECRET_TOKEN="T0KEN")
+    for name, lines in [("foreign", f"base-url: http://127.0.0.1:{elsewhere.server_address[1]}/api/v1\n"),
+                        ("mismatch", f"env: staging\nbase-url: http://127.0.0.1:{local.server_address[1]}/api/v1\n")]:
+        path = tmp_path / f"{name}.transcript"
+        path.write_text(f"# explorer transcript v1\nprofile: {profile}\n{lines}\n> get /user\nHTTP/1.1 200 OK\n{{{{*}}}}\n")
+        refused = run_explorer(["replay", str(path)], env=env, stdin=subprocess.DEVNULL)
+        assert refused.returncode == 2, refused
+        assert "and the profile's credential goes to its environments alone: give --base-url" in refused.stdout + refused.stderr, refused
+        assert elsewhere_seen == [] and local_seen == [] and staging_seen == []
+    # Said on the command line, it goes there.
+    path = tmp_path / "foreign.transcript"
+    given = run_explorer(["replay", str(path), "--base-url", f"http://127.0.0.1:{elsewhere.server_address[1]}/api/v1"], env=env,
+                         stdin=subprocess.DEVNULL)
+    assert given.returncode == 0, given.stdout + given.stderr
+    assert elsewhere_seen[-1]["authorization"] == "token T0KEN"
+
+
 def test_a_missing_secret_or_environment_is_one_line_and_nothing_is_sent(two_backends, tmp_path):
     profile, (local, local_seen), _ = two_backends
     no_token = run(["--profile", str(profile), "-c", "get /user"], tmp_path, token=None)
