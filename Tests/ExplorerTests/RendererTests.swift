@@ -67,6 +67,12 @@ import Testing
         let envelope = Array(#"{"message":"slow down: retry in 30 s"}"#.utf8)
         let (_, once) = plain.render(exchange(429, "Too Many Requests", type: "application/json", body: envelope, headers: [HTTPHeader(name: "Retry-After", value: "30")]))
         #expect(!once.contains("(retry after 30 s)"), "\(once)")
+        // Not where its digits only stand inside another number (`2` in `429`): the usual values were never said.
+        for (status, seconds) in [(429, "2"), (429, "4"), (503, "3"), (503, "5")] {
+            let (_, busy) = plain.render(exchange(status, "Busy", type: "application/json", body: Array(#"{"message":"busy"}"#.utf8),
+                                                  headers: [HTTPHeader(name: "Retry-After", value: seconds)]))
+            #expect(busy.hasSuffix("(retry after \(seconds) s)\n"), "\(busy)")
+        }
         // A 401's challenge says why a login or token did not do (Digest, which explorer does not answer): it showed only with -v.
         let digest = HTTPHeader(name: "WWW-Authenticate", value: #"Digest realm="gw", nonce="abc", qop="auth""#)
         let (_, challenged) = plain.render(exchange(401, "Unauthorized", type: "text/html", body: Array("<h1>401</h1>".utf8), headers: [digest]))

@@ -279,8 +279,21 @@ struct Renderer: Sendable {
     /// screen: it was left to `-h` to find. Not recorded: it counts down.
     /// Not when the summary says it already (Nova's envelope: `(retry_after: 60)`).
     private func retryAfter(_ response: ReceivedResponse, besides summary: String) -> String {
-        guard let retry = response.header("Retry-After")?.trimmingBlanks(), !retry.isEmpty, !summary.contains(retry) else { return "" }
+        // Said once where the message says it already: as a word of its own, not digits inside another number (`2` in `429`).
+        guard let retry = response.header("Retry-After")?.trimmingBlanks(), !retry.isEmpty, !Self.holdsWord(retry, in: summary) else { return "" }
         return Self.visible(retry.allSatisfy(\.isNumber) ? " (retry after \(retry) s)" : " (retry after \(retry))", keepingLines: false)
+    }
+
+    /// Whether `word` stands in `text` with no letter or digit against it.
+    static func holdsWord(_ word: String, in text: String) -> Bool {
+        var from = text.startIndex
+        while let found = text.range(of: word, range: from..<text.endIndex) {
+            let before = found.lowerBound == text.startIndex ? nil : text[text.index(before: found.lowerBound)]
+            let after = found.upperBound == text.endIndex ? nil : text[found.upperBound]
+            if !(before?.isLetter ?? false || before?.isNumber ?? false), !(after?.isLetter ?? false || after?.isNumber ?? false) { return true }
+            from = text.index(after: found.lowerBound)
+        }
+        return false
     }
 
     /// A 401's (or 407's) challenge: the scheme the server asks for, which
