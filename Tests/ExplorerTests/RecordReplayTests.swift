@@ -162,6 +162,21 @@ import Testing
         #expect(try String(contentsOfFile: path, encoding: .utf8) == text)
     }
 
+    /// A rate limit where none was expected stops the update too: written
+    /// down, the smoke test expected the 429 from then on.
+    @Test func updateDoesNotWriteARateLimitDownAsExpected() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("limited-\(UUID().uuidString).transcript").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let send = "> post /api/secure-auth/send-verification-code email=new@example.com\nHTTP/1.1 200 OK\n{{*}}\n\n"
+        let text = "# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n\n" + send + send
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let run = await Replayer(update: true).run(path)
+        #expect(run.status == .runtime)
+        #expect(run.failure == .runtime("\(path):9: answered 429 where 200 was expected; --update does not write a rate limit or a timeout down as "
+                                        + "what a step expects (run it again later), and rewrote nothing"), "\(String(describing: run.failure))")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == text)
+    }
+
     @Test func updateRewritesDifferencesAndKeepsCommentsAndPatterns() async throws {
         let path = try await Self.record(["login bob@example.com bob12345", "get /api/tasks/4"], comments: [1: "# Bob's essay."])
         defer { try? FileManager.default.removeItem(atPath: path) }

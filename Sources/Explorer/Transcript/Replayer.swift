@@ -663,6 +663,14 @@ struct Replayer: Sendable {
                                    + "down as what a step expects (is the server, or a proxy in front of it, down?), and rewrote nothing")
                 return nil
             }
+            // And a rate limit or a timeout (429, 408): as passing as an outage; written down, the smoke test expected it.
+            if update, !mismatches.isEmpty, let expected = step.expectation.status, ![408, 429].contains(expected), let got = observation.status,
+               got == 408 || got == 429 {
+                record(run)
+                failure = .runtime("\(path):\(step.line): answered \(got) where \(expected) was expected; --update does not write a rate limit "
+                                   + "or a timeout down as what a step expects (run it again later), and rewrote nothing")
+                return nil
+            }
             // And a page where JSON was expected (a proxy's or a firewall's error page, a login portal, a web
             // app's fallback) even with a 200: the step's JSON was written over by `<html>…502 Bad Gateway`.
             if update, !mismatches.isEmpty, case .json? = step.expectation.body, case let .text(lines)? = observation.body,
