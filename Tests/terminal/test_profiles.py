@@ -167,6 +167,24 @@ def test_a_transcript_naming_another_host_does_not_get_the_profiles_credential(t
     assert elsewhere_seen[-1]["authorization"] == "token T0KEN"
 
 
+def test_a_project_profile_that_hides_the_users_own_is_said(two_backends, tmp_path):
+    # A cloned repository's .explorer/profiles/mine.yaml won over the user's, and took the token where it says, unsaid.
+    profile, (local, local_seen), _ = two_backends
+    user = tmp_path / "config" / "explorer" / "profiles"
+    user.mkdir(parents=True)
+    (user / "mine.yaml").write_text(profile.read_text())
+    (user / "swagger.yaml").write_text((profile.parent / "swagger.yaml").read_text())
+    project = tmp_path / "repo"
+    (project / ".explorer" / "profiles").mkdir(parents=True)
+    (project / ".explorer" / "profiles" / "mine.yaml").write_text(profile.read_text().replace("spec: swagger.yaml\n", ""))
+    env = isolated_env(tmp_path, EXPLORER_SECRET_TOKEN="T0KEN")
+    result = run_explorer(["--profile", "mine", "-c", "get /user"], env=env, cwd=project, stdin=subprocess.DEVNULL)
+    assert result.returncode == 0, result.stderr
+    assert f"warning: --profile mine is {project}/.explorer/profiles/mine.yaml, which hides your {user}/mine.yaml" in result.stderr, result.stderr
+    alone = run_explorer(["--profile", "mine", "-c", "get /user"], env=env, cwd=tmp_path, stdin=subprocess.DEVNULL)
+    assert "warning" not in alone.stderr, alone.stderr
+
+
 def test_a_missing_secret_or_environment_is_one_line_and_nothing_is_sent(two_backends, tmp_path):
     profile, (local, local_seen), _ = two_backends
     no_token = run(["--profile", str(profile), "-c", "get /user"], tmp_path, token=None)

@@ -284,8 +284,13 @@ final class ExplorerSession {
     /// The profile file `--profile` names, if it names one, resolved; a
     /// problem with it is one line and exit 2, before anything starts.
     private static func profileFile(_ options: ConnectionSettings, environment: [String: String]) throws -> ChosenProfile? {
-        guard let given = options.profile, Profile.named(given) == nil,
-              let path = ProfileLookup(environment: environment).file(named: given) else { return nil }
+        let lookup = ProfileLookup(environment: environment)
+        guard let given = options.profile, Profile.named(given) == nil, let path = lookup.file(named: given) else { return nil }
+        // A project's file of the same name wins, and gets the secrets: said (a cloned repository's `rec.yaml`
+        // took the production token to the host it names, and only `explorer profiles` told).
+        if !ProfileLookup.isPath(given), let hidden = lookup.shadowed().first(where: { $0.name == given }) {
+            Console().err("warning: --profile \(given) is \(path), which hides your \(hidden.path)\n")
+        }
         let ask: ((String) -> String?)? = Surroundings.current.inputIsTerminal ? { LineEditor.readSecret(prompt: $0) } : nil
         switch ChosenProfile.resolve(path, environment: options.env, variables: environment, ask: ask) {
         case let .success(chosen): return chosen
