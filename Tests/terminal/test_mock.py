@@ -460,6 +460,22 @@ def test_a_recorded_close_of_a_socket_behind_a_secret_token_is_served(start, tmp
     assert mock.process.poll() is None, mock.said()
 
 
+def test_a_recorded_304_answers_a_conditional_request_alone(start, tmp_path):
+    # The ETag flow recorded a 304 for `If-None-Match:abc`; a plain GET of the item got it too, an empty body
+    # an app decoding the item failed on.
+    transcript = tmp_path / "etag.transcript"
+    transcript.write_text("# explorer transcript v1\nprofile: generic\nbase-url: http://127.0.0.1:9\n\n"
+                          '> get /items/7\nHTTP/1.1 200 OK\nContent-Type: application/json\n{\n  "id": 7\n}\n\n'
+                          "> get /items/7 If-None-Match:abc\nHTTP/1.1 304 Not Modified\n\n"
+                          '> get /items/7\nHTTP/1.1 200 OK\nContent-Type: application/json\n{\n  "id": 7\n}\n')
+    mock = start(str(transcript))
+    for _ in range(3):
+        assert mock.call("GET", "/items/7") == (200, {"id": 7})
+    # A client that asks as recorded gets the recorded 304.
+    assert mock.call("GET", "/items/7", session="etag") == (200, {"id": 7})
+    assert mock.call("GET", "/items/7", session="etag", headers=[("If-None-Match", "abc")])[0] == 304
+
+
 def test_a_socket_asked_for_with_a_subprotocol_is_answered_with_it(start, tmp_path):
     # graphql-transport-ws: the mock's 101 named no subprotocol, which Node's ws, tungstenite and Python's
     # websockets refuse ("no subprotocol"), so such an app could not use the mock at all.

@@ -277,6 +277,11 @@ final class MockBook: @unchecked Sendable {
             let step = scripts[key.script].steps[key.step]
             guard case let .request(recorded) = step.trigger else { return nil }
             var fit = recorded.fit(request)
+            // A 304 answers a conditional request alone: one without If-None-Match got an empty body, which an
+            // app decoding the item failed on (RFC 9110 15.4.5).
+            if fit.fits, step.expectation.status == 304, !request.conditional {
+                fit.difference = "a 304 answers a conditional request (If-None-Match, If-Modified-Since), and this one is not"
+            }
             // A query item the step did not record fits it (a cache-buster), unless another step of the same
             // method and path recorded that item: then its value says which answer. An unrecorded cursor was
             // answered with the first page, and a client paging to the end looped for ever.

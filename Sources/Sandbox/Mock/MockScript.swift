@@ -148,6 +148,8 @@ struct LiveRequest: Sendable {
     let base: String
     /// It carries a credential (an Authorization header or a cookie).
     var signedIn = false
+    /// It asks only for a change (`If-None-Match`, `If-Modified-Since`): a 304 answers nothing else.
+    var conditional = false
 
     /// The path as a message may show it: a segment shaped like a credential
     /// (a JWT; 16 characters or more of letters and digits mixed, not a UUID
