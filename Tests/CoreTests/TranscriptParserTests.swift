@@ -142,6 +142,9 @@ import Testing
         ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\nframes: live\nframes: kept\n", 5, 1, "a second 'frames:' field"),
         ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> get /x\nHTTP/1.1 2000 OK\n", 5, 10,
          "expected a status line such as 'HTTP/1.1 200 OK'"),
+        // Deleted by hand, the headers under it were read as a body: "expected a JSON value or a {{pattern}}, found 'C'".
+        ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> get /x\nContent-Type: application/json\n{}\n", 5, 1,
+         "a header line needs the status line above it, such as 'HTTP/1.1 200 OK'"),
         // Misspelt, it was read as a body: "expected a JSON value or a {{pattern}}, found 'H'".
         ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> get /x\nHTTTP/1.1 200 OK\n", 5, 1,
          "expected a status line such as 'HTTP/1.1 200 OK', not one that starts 'HTTTP/1.1'"),

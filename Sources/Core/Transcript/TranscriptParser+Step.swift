@@ -112,6 +112,10 @@ extension TranscriptParser {
                     skipNoise()
                 }
             }
+            // A header with no status line above it (the line deleted by hand) was "expected a JSON value…, found 'C'".
+            if expectation.status == nil, let line = current, (try? header(line)) != nil {
+                throw fail(line, 1, "a header line needs the status line above it, such as 'HTTP/1.1 200 OK'")
+            }
             expectation.body = try body()
             while let line = current {
                 if Self.isFrameLine(line.text) {
