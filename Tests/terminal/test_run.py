@@ -325,7 +325,8 @@ def test_env_moves_a_built_in_session_between_the_sandbox_and_its_deployments(tm
     result = run_explorer(["--offline"], input="\n".join(lines) + "\n", env=env, cwd=tmp_path)
     out = result.stdout
     assert out.startswith("* sandbox     a fresh in-process sandbox\n  dev         https://dev-api.link2ur.com\n"), out
-    assert "now on production (https://api.link2ur.com)" in out
+    # Said on standard error: standard output stays the answers' (`| jq`).
+    assert "now on production (https://api.link2ur.com)" in result.stderr and "now on" not in out, result.stderr
     assert "GET /api/banners HTTP/1.1\nHost: api.link2ur.com\n" in out
     assert re.search(r"GET /api/banners HTTP/1.1\nHost: 127\.0\.0\.1:\d+\n", out), out
     assert "the linku profile has no environment 'nope'; it has sandbox, dev, test, production" in result.stderr
@@ -336,7 +337,7 @@ def test_env_says_it_closed_the_socket(tmp_path):
     lines = ["login alice@example.com alice123", "ws connect", "env production", "ws status"]
     result = run_explorer([], input="\n".join(lines) + "\n", env=isolated_env(tmp_path), cwd=tmp_path, timeout=60)
     assert "now on production (https://api.link2ur.com); not logged in there; " \
-           "the WebSocket was closed (ws connect opens one here)" in result.stdout, result.stdout + result.stderr
+           "the WebSocket was closed (ws connect opens one here)" in result.stderr, result.stdout + result.stderr
     assert "no WebSocket" in result.stdout
 
 

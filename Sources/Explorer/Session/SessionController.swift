@@ -405,7 +405,8 @@ final class SessionController {
     }
 
     /// `env`: the environments, the one in use marked; `env NAME`: the
-    /// session moves there (not while recording: a transcript has one).
+    /// session moves there (not while recording: a transcript has one), said
+    /// on standard error.
     private func environment(_ name: String?) -> Outcome {
         guard let environments else {
             return .failure("env moves between a profile's environments, and this session has one server: start with --profile NAME|FILE, without --base-url (docs/profiles.md)", .usage)
@@ -435,8 +436,10 @@ final class SessionController {
             // Headers set with `header` go along; a credential among them stays with the server it was for, said.
             let left = next.leftHeaders.isEmpty ? ""
                 : "; the session's \(next.leftHeaders.joined(separator: ", ")) stayed behind (credentials go to one server: set them here again)"
-            return .message("now on \(name) (\(next.url))\(login)" + left + (hadSocket ? "; the WebSocket was closed (ws connect opens one here)" : "")
-                            + (next.note.map { "; " + $0 } ?? ""))
+            // Said on standard error, as notes are: on standard output it broke `-c 'env staging' -c 'get /x -b' | jq`.
+            terminal.err("now on \(name) (\(next.url))\(login)" + left + (hadSocket ? "; the WebSocket was closed (ws connect opens one here)" : "")
+                         + (next.note.map { "; " + $0 } ?? "") + "\n")
+            return .nothing
         }
     }
 
