@@ -417,6 +417,19 @@ def test_output_and_save_write_the_body_byte_for_byte(backend, tmp_path):
 
 
 @pytest.mark.skipif(not __import__("shutil").which("curl"), reason="needs curl")
+def test_curl_names_a_variable_that_holds_a_credential_and_two_passwords_apart(backend, tmp_path):
+    # `set f=user=a&password=X` (which vars and history hide) was printed in clear where `{{f}}` went; a form's
+    # password and a Basic one were both "$PASSWORD", so the command sent one of them twice.
+    base, _ = backend
+    result = explorer(base, ["set f=user=a&password=MidPw123456", "post /echo note={{f}} --curl",
+                             "post /echo -f password=FormPw111111 -a alice:BasicPw22222 --curl"], tmp_path)
+    first, second = result.stdout.strip().splitlines()
+    assert "MidPw123456" not in result.stdout and "FormPw111111" not in result.stdout and "BasicPw22222" not in result.stdout
+    sent = subprocess.run(["bash", "-c", first], capture_output=True, text=True, timeout=30, env=dict(os.environ, F="user=a&password=MidPw123456"))
+    assert json.loads(json.loads(sent.stdout)["body"]) == {"note": "user=a&password=MidPw123456"}, sent.stdout
+    assert "-u 'alice:'\"$PASSWORD\"" in second and "password='\"$PASSWORD_2\"" in second, second
+
+
 def test_curl_prints_a_command_that_sends_the_same_request(backend, tmp_path):
     base, _ = backend
     # A nested secret field is named by its key (it was printed in clear), and a

@@ -1566,7 +1566,7 @@ public enum Redactor {
     /// `Authorization: Bearer X`, `user=a&password=X`): a `set` line keeps
     /// it hidden whole, in history and recordings, as `vars` shows it hidden
     /// (they kept it in clear).
-    static func holdsCredential(_ value: String) -> Bool {
+    public static func holdsCredential(_ value: String) -> Bool {
         // `Authorization: Bearer {{tok}}`: a setting whose value is a reference holds none.
         if let (_, range) = secretLineValue(value[...]), isReference(String(value[range]).trimmingBlanks()) { return false }
         return mayHoldCredential(value) && hidingCredentials(inText: value) != value

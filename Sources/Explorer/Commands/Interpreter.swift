@@ -1067,12 +1067,18 @@ actor Interpreter {
     /// `--curl`: the request as a curl command, the token and secret-named
     /// items as shell variables; nothing is sent.
     private func curlView(method: String, path: String, items: [RequestItem], options: RequestOptions, typed: RequestOptions) async throws -> Outcome {
+        // The supplied secrets, and the variables holding a credential (`set f=user=a&password=X`, which vars and
+        // history hide): a variable each (`{{f}}` was printed in clear).
+        let held = supplied.named + allVariables.sorted { $0.key < $1.key }.compactMap { name, value in
+            (secretVariables.contains(name) || Redactor.holdsCredential(value)) && value.count >= 3 && !supplied.named.contains { $0.value == value }
+                ? SuppliedSecrets.Secret(name: name, value: value) : nil
+        }
         // A query typed in the path: its secret pairs as variables, a URL's in a value too (`?next=/cb%3Ftoken%3DX`).
         let path = Redactor.redactQuery(in: path, hide: CurlCommand.placeholder) ?? path
-        var request = try session.builder.build(method: method, path: CurlCommand.hiding(supplied.named, in: path),
-                                                items: CurlCommand.hidingSecrets(items, supplied: supplied.named), form: options.form,
+        var request = try session.builder.build(method: method, path: CurlCommand.hiding(held, in: path),
+                                                items: CurlCommand.hidingSecrets(items, supplied: held), form: options.form,
                                                 multipart: options.multipart,
-                                                raw: options.raw.map { CurlCommand.hiding(supplied.named, in: Redactor.redactBody($0, hide: CurlCommand.placeholder)) },
+                                                raw: options.raw.map { CurlCommand.hiding(held, in: Redactor.redactBody($0, hide: CurlCommand.placeholder)) },
                                                 json: options.json)
         // A JSON body's secret-named members, at any depth, as shell variables: a field read from a file
         // (`creds:=@creds.json`) printed the file's password, where the same JSON typed was hidden.
@@ -1095,7 +1101,7 @@ actor Interpreter {
            let credentials = BasicCredentials(authorization: request.headers[index].value),
            var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false) {
             func variable(for value: String, _ name: String) -> String {
-                CurlCommand.placeholder(supplied.named.first { $0.value == value }?.name ?? name, for: value)
+                CurlCommand.placeholder(held.first { $0.value == value }?.name ?? name, for: value)
             }
             // An empty password (`-a 'sk_test_KEY:'`, `http://TOKEN@host`) makes the user a token: `-u "$TOKEN"':'`.
             let tokenAsUser = credentials.password.isEmpty && !credentials.user.contains("⟦")
@@ -1112,7 +1118,7 @@ actor Interpreter {
                 && Redactor.redact(header: request.headers[index], alsoSecret: profile.secretHeaders) != request.headers[index] {
             // `auth bearer {{secret:tok}}` is `Bearer "$TOK"`, the name the user gave it.
             let value = request.headers[index].value
-            let byName = CurlCommand.hiding(supplied.named, in: value)
+            let byName = CurlCommand.hiding(held, in: value)
             request.headers[index].value = byName != value ? byName : CurlCommand.hidingCredential(named: request.headers[index].name, value)
         }
         // The session's cookies go as the request would carry them, each value a shell variable of its name (`sid='"$SID"'`).
@@ -1148,7 +1154,7 @@ actor Interpreter {
         let saving: CurlCommand.Saving? = options.output.map { .file($0) } ?? (options.download ? .remoteName : nil)
         let multipart = request.header("Content-Type")?.lowercased().hasPrefix("multipart/form-data") == true
         let bodyFile = items.lazy.compactMap { item -> String? in if case let .file("", path, _) = item { path } else { nil } }.first
-        return .curl(request, follow: follow, form: multipart ? CurlCommand.FormPart.parts(of: CurlCommand.hidingSecrets(items, supplied: supplied.named)) : nil,
+        return .curl(request, follow: follow, form: multipart ? CurlCommand.FormPart.parts(of: CurlCommand.hidingSecrets(items, supplied: held)) : nil,
                      bodyFile: bodyFile, saving: saving, removed: Self.removedForCurl(request, multipart: multipart),
                      note: notes.isEmpty ? nil : notes.joined(separator: "\n"))
     }
