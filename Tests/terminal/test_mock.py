@@ -460,6 +460,21 @@ def test_a_recorded_close_of_a_socket_behind_a_secret_token_is_served(start, tmp
     assert mock.process.poll() is None, mock.said()
 
 
+def test_a_deleted_item_stays_deleted_under_a_trailing_slash(start, tmp_path):
+    # `/items/7/` matched the item's steps, but the DELETE was noted for `/items/7` only: the deleted item came back.
+    transcript = tmp_path / "gone.transcript"
+    transcript.write_text("# explorer transcript v1\nprofile: generic\nbase-url: http://127.0.0.1:9\n\n"
+                          '> get /items/7\nHTTP/1.1 200 OK\nContent-Type: application/json\n{\n  "id": 7\n}\n\n'
+                          "> delete /items/7\nHTTP/1.1 204 No Content\n\n"
+                          '> get /items/7\nHTTP/1.1 404 Not Found\nContent-Type: application/json\n{\n  "message": "no item 7"\n}\n'
+                          "error: 404: no item 7\n")
+    mock = start(str(transcript))
+    assert mock.call("GET", "/items/7/") == (200, {"id": 7})
+    assert mock.call("DELETE", "/items/7")[0] == 204
+    for path in ("/items/7", "/items/7/"):
+        assert mock.call("GET", path)[0] == 404, path
+
+
 def test_a_recorded_304_answers_a_conditional_request_alone(start, tmp_path):
     # The ETag flow recorded a 304 for `If-None-Match:abc`; a plain GET of the item got it too, an empty body
     # an app decoding the item failed on.

@@ -199,12 +199,12 @@ final class MockBook: @unchecked Sendable {
                 // tells the path's state better than one recorded before it (a deleted note came back).
                 let anywhere = fits(request, among: self.candidates(for: request)).filter { $0.1.fits }
                 let settled = { (key: StepKey) in
-                    self.changedBefore[key] == nil ? 1 : session.settled(key, on: request.path, changedBefore: self.changedBefore) ? 2 : 0
+                    self.changedBefore[key] == nil ? 1 : session.settled(key, on: request.place, changedBefore: self.changedBefore) ? 2 : 0
                 }
                 if let best = anywhere.max(by: { (settled($0.0), $0.1.score) < (settled($1.0), $1.1.score) }) {
                     let step = scripts[best.0.script].steps[best.0.step]
                     session.answered += 1
-                    session.answered(best.0, on: request.path)
+                    session.answered(best.0, on: request.place)
                     session.lastAnswered = best.0
                     let (bindings, answerOnly) = session.bind(best.1, recorded: step.bindings)
                     return .answer(best.0, materializer(for: step, bindings: bindings, baseURL: baseURL), answerOnly: answerOnly)
@@ -224,7 +224,7 @@ final class MockBook: @unchecked Sendable {
                 let step = scripts[candidate.0.script].steps[candidate.0.step]
                 let notRefusedWhenSignedIn = mode == .match && request.signedIn && step.expectation.status == 401 ? 0 : 1
                 let plain = mode == .match && step.command.contains("{{secret:wrong_") ? 0 : 1
-                let settled = session.settled(candidate.0, on: request.path, changedBefore: changedBefore) ? 1 : 0
+                let settled = session.settled(candidate.0, on: request.place, changedBefore: changedBefore) ? 1 : 0
                 guard let last, candidate.0.script == last.script else { return (notRefusedWhenSignedIn, candidate.1.score, plain, settled, 0, 0) }
                 let after = candidate.0.step > last.step
                 return (notRefusedWhenSignedIn, candidate.1.score, plain, settled, after ? 2 : 1,
@@ -245,7 +245,7 @@ final class MockBook: @unchecked Sendable {
             }
             session.last = best.0
             session.lastAnswered = best.0
-            session.answered(best.0, on: request.path)
+            session.answered(best.0, on: request.place)
             if mode == .scenario {
                 let chosen = Set(fitting.map(\.0.script))
                 session.following = session.following.intersection(chosen)

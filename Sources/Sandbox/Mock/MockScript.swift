@@ -151,6 +151,11 @@ struct LiveRequest: Sendable {
     /// It asks only for a change (`If-None-Match`, `If-Modified-Since`): a 304 answers nothing else.
     var conditional = false
 
+    /// The path as its segments make it (`/items/7/` is `/items/7`, as it
+    /// matches): where a change is noted, so a trailing slash finds a
+    /// deleted item deleted (it was served again).
+    var place: String { "/" + segments.joined(separator: "/") }
+
     /// The path as a message may show it: a segment shaped like a credential
     /// (a JWT; 16 characters or more of letters and digits mixed, not a UUID
     /// or hex) hidden. Reset, verify and magic-link tokens travel in paths,
