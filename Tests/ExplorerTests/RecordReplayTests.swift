@@ -245,7 +245,7 @@ import Testing
         #expect(run.status == .runtime && !run.rewritten)
         #expect(try String(contentsOfFile: path, encoding: .utf8) == edited)
         #expect(run.failedSteps.map(\.line).contains(Self.number(of: "> get /api/tasks/4", in: original)))
-        #expect(ReplayReport(palette: .plain).ending(run).out.hasSuffix("not rewritten: the run stopped before its end, so \(path) is as it was\n"))
+        #expect(ReplayReport(palette: .plain).ending(run).out.hasSuffix("not rewritten: the run stopped at an error (below), so \(path) is as it was\n"))
         #expect(ReplayReport(palette: .plain).progress(run).out.contains("expected \"Proofread a poem\""))
         #expect(JUnitReport.xml([run]).contains("<failure message=\"body .title: expected"))
     }

@@ -50,7 +50,8 @@ struct ReplayReport {
             out += rewritten(run)
         } else if run.updateDropped {
             // Steps are shown as they finish ("updated"), before the run knows it will stop.
-            out += palette.yellow("not rewritten: ") + "the run stopped before its end, so \(run.path) is as it was\n"
+            // Not "before its end": the step that stopped it may be the last (a 5xx --update will not write down).
+            out += palette.yellow("not rewritten: ") + "the run stopped at an error (below), so \(run.path) is as it was\n"
         }
         return (out, problems(run))
     }
