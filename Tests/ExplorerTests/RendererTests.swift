@@ -99,6 +99,11 @@ import Testing
             ("text/plain", "Not Found", "error: 404 Not Found\n"),
             ("text/plain", "line one\nline two\n", "error: 404 Not Found\n"),
             ("text/html", "<html><body><h1>404</h1></body></html>", "error: 404 Not Found\n"),
+            // Express escapes what it puts there; a page with a <pre> among other things (Django's debug table) is a page.
+            ("text/html", "<html><body>\n<pre>Cannot GET /a&lt;b&gt;?q=&quot;x&quot;&amp;y=&#39;z&#x27;</pre>\n</body></html>",
+             #"error: 404: Cannot GET /a<b>?q="x"&y='z'"# + "\n"),
+            ("text/html", "<html><body><h1>KeyError at /x</h1><table><tr><td><pre>&#x27;127.0.0.1:22290&#x27;</pre></td></tr></table></body></html>",
+             "error: 404 Not Found\n"),
         ] as [(String, String, String)] {
             let status = body.contains("Bad request") ? 400 : 404
             let (_, said) = plain.render(exchange(status, status == 400 ? "Bad Request" : "Not Found", type: type, body: Array(body.utf8)))

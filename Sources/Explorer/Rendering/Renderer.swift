@@ -362,10 +362,14 @@ struct Renderer: Sendable {
             guard lines.count == 1 else { return nil }
             line = Substring(lines[0])
         case "text/html"?:
-            // Express's default error page holds its one line in a <pre>.
-            guard let open = text.range(of: "<pre>"), let close = text.range(of: "</pre>", range: open.upperBound..<text.endIndex) else { return nil }
-            line = text[open.upperBound..<close.lowerBound]
+            // Express's default error page holds its one line in a <pre>, the body's whole content (a page with a
+            // <pre> among other things, Django's debug table, said its first cell), its text escaped.
+            guard let body = text.range(of: "<body>"), let end = text.range(of: "</body>", range: body.upperBound..<text.endIndex) else { return nil }
+            let content = text[body.upperBound..<end.lowerBound].trimmingCharacters(in: .whitespacesAndNewlines)
+            guard content.hasPrefix("<pre>"), content.hasSuffix("</pre>"), content.count > 11 else { return nil }
+            line = Substring(content.dropFirst(5).dropLast(6))
             guard !line.contains("<"), !line.contains(where: \.isNewline) else { return nil }
+            line = Substring(Self.decodingEntities(line))
         default:
             return nil
         }
@@ -373,6 +377,29 @@ struct Renderer: Sendable {
         guard !line.isEmpty, line.count <= 200 else { return nil }
         let repeatsTheStatus = [response.statusAndReason, response.reason, String(response.status)].contains { $0.caseInsensitiveCompare(line) == .orderedSame }
         return repeatsTheStatus ? nil : Redactor.hidingCredentials(inText: String(line))
+    }
+
+    /// HTML's escapes of a short text (`&lt;`, `&amp;`, `&#39;`, `&#x27;`) as what they stand for.
+    static func decodingEntities(_ text: Substring) -> String {
+        guard text.contains("&") else { return String(text) }
+        var out = "", rest = text
+        while let amp = rest.firstIndex(of: "&") {
+            out += rest[..<amp]
+            rest = rest[amp...]
+            guard let semicolon = rest.prefix(10).firstIndex(of: ";") else { out.append("&"); rest = rest.dropFirst(); continue }
+            let name = rest[rest.index(after: rest.startIndex)..<semicolon]
+            let named: [Substring: String] = ["lt": "<", "gt": ">", "amp": "&", "quot": "\"", "apos": "'", "nbsp": "\u{A0}"]
+            var decoded = named[name]
+            if decoded == nil, name.hasPrefix("#") {
+                let digits = name.dropFirst()
+                let code = digits.first == "x" || digits.first == "X" ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits)
+                decoded = code.flatMap(Unicode.Scalar.init).map { String($0) }
+            }
+            guard let decoded else { out.append("&"); rest = rest.dropFirst(); continue }
+            out += decoded
+            rest = rest[rest.index(after: semicolon)...]
+        }
+        return out + rest
     }
 
     /// `text` with its control characters escaped (`\u001b`), line breaks
