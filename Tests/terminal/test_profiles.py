@@ -377,6 +377,12 @@ def test_env_moves_the_session_to_another_environment_with_its_own_credential(tw
         child.expect_exact("mine staging> ")
         child.sendline("set city=Leeds")
         child.expect_exact("mine staging> ")
+        # An empty answer is none: not moved, said as that (it said to set EXPLORER_SECRET_TOKEN).
+        child.sendline("env local")
+        child.expect_exact("token for My API (local): ")
+        child.sendline("")
+        child.expect_exact("mine staging> ")
+        assert "not moved: no secret given for local; still on staging" in child.before, child.before
         child.send("env lo\t")
         child.expect_exact("cal ")  # TAB completed the environment's name
         child.sendline("")

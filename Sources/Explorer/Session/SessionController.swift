@@ -421,6 +421,10 @@ final class SessionController {
         // The move closes this environment's socket with its session: said, not left for `ws status` to find.
         let hadSocket = runBlocking(on: interpreter) { $0.hasSocket }
         switch environments.move(name) {
+        case let .failure(problem) where problem.isMissingSecret && terminal.isInteractive:
+            // The prompt was left (Ctrl-C, Ctrl-D, an empty answer): said as that, not as a variable to set.
+            let here = environments.list().first(where: \.current)?.name
+            return .failure("not moved: no secret given for \(name)" + (here.map { "; still on \($0)" } ?? "") + " (\(problem.description))", .usage)
         case let .failure(problem): return .failure(problem.description, .usage)
         case let .success(next):
             let socketsHeard = listensToSockets
