@@ -167,6 +167,20 @@ def test_a_transcript_naming_another_host_does_not_get_the_profiles_credential(t
     assert elsewhere_seen[-1]["authorization"] == "token T0KEN"
 
 
+def test_replay_in_the_repl_says_when_the_transcript_was_recorded_on_another_environment(two_backends, tmp_path):
+    # A staging smoke test replayed in a session on local ran its writes there, unsaid.
+    profile, (local, local_seen), (staging, staging_seen) = two_backends
+    env = isolated_env(tmp_path, EXPLORER_SECRET_TOKEN="T0KEN")
+    path = tmp_path / "smoke.transcript"
+    path.write_text(f"# explorer transcript v1\nprofile: {profile}\nenv: staging\n"
+                    f"base-url: http://127.0.0.1:{staging.server_address[1]}/api/v1\n\n> get /user\nHTTP/1.1 200 OK\n{{{{*}}}}\n")
+    result = run_explorer(["--profile", str(profile), "-c", f"replay {path}"], env=env, stdin=subprocess.DEVNULL)
+    assert f"note: {path} was recorded on staging; it runs in this session, on the default environment" in result.stderr, result.stderr
+    assert local_seen and not staging_seen
+    same = run_explorer(["--profile", str(profile), "--env", "staging", "-c", f"replay {path}"], env=env, stdin=subprocess.DEVNULL)
+    assert "note:" not in same.stderr, same.stderr
+
+
 def test_a_project_profile_that_hides_the_users_own_is_said(two_backends, tmp_path):
     # A cloned repository's .explorer/profiles/mine.yaml won over the user's, and took the token where it says, unsaid.
     profile, (local, local_seen), _ = two_backends

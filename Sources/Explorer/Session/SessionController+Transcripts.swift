@@ -100,6 +100,13 @@ extension SessionController {
         case let .failure(.broken(message)), let .failure(.runtime(message)): return .failure(message, .parse)
         case let .success(loaded): (transcript, prepared) = loaded
         }
+        // It runs in this session, wherever it was recorded: said when that was another environment of the
+        // session's profile file (a staging smoke test's PATCH went to production unsaid).
+        if let file = profileFile, transcript.header.environment != file.environment {
+            let recorded = transcript.header.environment.map { "on \($0)" } ?? "on the file's default environment"
+            let here = file.environment.map { "on \($0)" } ?? "on the default environment"
+            terminal.err("note: \(path) was recorded \(recorded); it runs in this session, \(here)\n")
+        }
         // Printed as it goes, as `explorer replay` prints it: the frames this session shows as they
         // come fall under their step (a sent one came before the file's name, a late one after its count).
         let report = ReplayReport(palette: renderer.palette)
