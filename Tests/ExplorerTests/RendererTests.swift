@@ -822,8 +822,14 @@ import Testing
         #expect(CurlCommand.quote("plain") == "'plain'")
         #expect(CurlCommand.quote("it's") == #"'it'\''s'"#)
         #expect(CurlCommand.quote("") == "''")
-        #expect(CurlCommand.quote(#"{"password":"⟦PASSWORD⟧"}"#) == #"'{"password":"'"$PASSWORD"'"}'"#)
-        #expect(CurlCommand.quote("Bearer ⟦ACCESS_TOKEN⟧") == #"'Bearer '"$ACCESS_TOKEN""#)
+        #expect(CurlCommand.namingVariables(CurlCommand.quote(#"{"password":"⟦PASSWORD⟧"}"#)) == #"'{"password":"'"$PASSWORD"'"}'"#)
+        #expect(CurlCommand.namingVariables(CurlCommand.quote("Bearer ⟦ACCESS_TOKEN⟧")) == #"'Bearer '"$ACCESS_TOKEN""#)
+        // A body's own `"$PASSWORD"` text is no variable of ours: left as typed (it was renamed $PASSWORD_2).
+        let typed = CurlCommand.namingVariables(CurlCommand.quote(#"x=⟦PASSWORD~0000abcd⟧ script=echo "$PASSWORD""#))
+        #expect(typed == #"'x='"$PASSWORD"' script=echo "$PASSWORD"'"#, "\(typed)")
+        // A name no shell can use (`JÉTON`): ASCII alone, and the value's mark never shows.
+        let accented = CurlCommand.namingVariables(CurlCommand.quote(CurlCommand.placeholder("jéton_token", for: "hunter2")))
+        #expect(accented == #""$J_TON_TOKEN""#, "\(accented)")
         #expect(CurlCommand.variable("X-Api-Key") == "X_API_KEY")
     }
 

@@ -546,7 +546,8 @@ public enum Redactor {
             // As typed, each string value in its place: compacted, the replay sent other bytes than
             // the recording (`{"password":"…"}` for `{"password": "…"}`), which an echo showed.
             var kept = "", cursor = text.startIndex
-            for member in PatternText.secretMembers(in: text) where text[text.index(before: member.value.lowerBound)] == "\"" {
+            for member in PatternText.secretMembers(in: text)
+            where text[text.index(before: member.value.lowerBound)] == "\"" && !text[member.value].contains("⟦") {
                 kept += text[cursor..<member.value.lowerBound] + hide(member.key)
                 cursor = member.value.upperBound
             }
@@ -797,8 +798,9 @@ public enum Redactor {
         case let .object(members):
             return .object(members.map { member in
                 switch member.value {
-                case let .string(s) where isSecret(member.key) && !isReference(s): return (member.key, .string(hide(member.key)))
-                case .number where isSecret(member.key): return (member.key, .number(hide(member.key)))
+                // One already a `--curl` variable (`⟦PASSWORD~…⟧`) stays it: made again by name, two passwords were one.
+                case let .string(s) where isSecret(member.key) && !isReference(s) && !s.contains("⟦"): return (member.key, .string(hide(member.key)))
+                case let .number(digits) where isSecret(member.key) && !digits.contains("⟦"): return (member.key, .number(hide(member.key)))
                 // A list under a secret's name (`"password": ["x"]`): its strings and numbers too, under that name.
                 case let .array(items) where isSecret(member.key):
                     return (member.key, .array(items.map { item in

@@ -1101,7 +1101,10 @@ actor Interpreter {
            let credentials = BasicCredentials(authorization: request.headers[index].value),
            var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false) {
             func variable(for value: String, _ name: String) -> String {
-                CurlCommand.placeholder(held.first { $0.value == value }?.name ?? name, for: value)
+                // One already a variable (a typed `-a bob:PW`'s, made one with the items) stays it: wrapped again,
+                // the same password became a second variable.
+                if value.contains("⟦") { return value }
+                return CurlCommand.placeholder(held.first { $0.value == value }?.name ?? name, for: value)
             }
             // An empty password (`-a 'sk_test_KEY:'`, `http://TOKEN@host`) makes the user a token: `-u "$TOKEN"':'`.
             let tokenAsUser = credentials.password.isEmpty && !credentials.user.contains("⟦")

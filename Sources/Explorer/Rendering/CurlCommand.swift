@@ -16,16 +16,19 @@ enum CurlCommand {
     /// both, the command sent one password twice. The value is marked by a
     /// fingerprint that `render` takes out.
     static func placeholder(_ name: String, for value: String) -> String {
-        var hash: UInt32 = 2_166_136_261
-        for byte in value.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-        let digits = String(hash, radix: 16)
+        // Hasher is seeded afresh by each process: the mark, were it ever seen, tells nothing of the value
+        // (a plain hash of a PIN was printed where a name was not ASCII, and brute-forced at once).
+        var hasher = Hasher()
+        hasher.combine(value)
+        let digits = String(UInt32(truncatingIfNeeded: hasher.finalize()), radix: 16)
         return "⟦\(variable(name))~\(String(repeating: "0", count: 8 - digits.count) + digits)⟧"
     }
 
     /// `access_token` → `ACCESS_TOKEN`, `X-Api-Key` → `X_API_KEY`; one
     /// that would start with a digit starts with `_` (`$1ST` is `$1`, then `ST`).
     static func variable(_ name: String) -> String {
-        let variable = String(name.uppercased().map { $0.isLetter || $0.isNumber ? $0 : "_" })
+        // ASCII alone: a shell variable's name is (`$JÉTON_TOKEN` could not be set).
+        let variable = String(name.uppercased().map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "_" })
         return variable.first?.isNumber == true ? "_" + variable : variable
     }
 
@@ -264,11 +267,11 @@ enum CurlCommand {
     /// a name takes it, another value under it `NAME_2` (a fingerprint marks
     /// each value, see `placeholder(_:for:)`).
     static func namingVariables(_ command: String) -> String {
-        guard command.contains("~") else { return command }
         var named: [String: String] = [:], taken: Set<String> = []
         var out = "", rest = command[...]
-        while let start = rest.range(of: "\"$") {
-            out += rest[..<start.upperBound]
+        // Only what `quote` made a variable: a body's own `"$PASSWORD"` text is left as typed.
+        while let start = rest.range(of: "\"$" + Self.variableMark) {
+            out += rest[..<start.lowerBound] + "\"$"
             rest = rest[start.upperBound...]
             let name = rest.prefix { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
             var key = String(name)
@@ -289,6 +292,9 @@ enum CurlCommand {
         return out + rest
     }
 
+    /// Marks a variable `quote` wrote, until `namingVariables` names it (a private-use character).
+    static let variableMark = "\u{E000}"
+
     /// Single-quoted for a POSIX shell, with each placeholder outside the
     /// quotes as a double-quoted variable: `'{"password":"'"$PASSWORD"'"}'`.
     static func quote(_ text: String) -> String {
@@ -303,7 +309,7 @@ enum CurlCommand {
         while let open = rest.range(of: "⟦"), let close = rest[open.upperBound...].range(of: "⟧") {
             literal += rest[..<open.lowerBound]
             flushLiteral()
-            out += "\"$" + rest[open.upperBound..<close.lowerBound] + "\""
+            out += "\"$" + Self.variableMark + rest[open.upperBound..<close.lowerBound] + "\""
             rest = rest[close.upperBound...]
         }
         literal += rest
@@ -314,7 +320,15 @@ enum CurlCommand {
 
 private extension String {
     /// URLs percent-encode the placeholder's brackets in a query: decoded back so `quote` finds them.
+    /// A form encodes the value's mark's `~` too (`%7E`): decoded inside a placeholder alone.
     var removingPercentEncodingOfPlaceholders: String {
-        replacingOccurrences(of: "%E2%9F%A6", with: "⟦").replacingOccurrences(of: "%E2%9F%A7", with: "⟧")
+        let decoded = replacingOccurrences(of: "%E2%9F%A6", with: "⟦").replacingOccurrences(of: "%E2%9F%A7", with: "⟧")
+        guard decoded.contains("%7E") else { return decoded }
+        var out = "", rest = decoded[...]
+        while let open = rest.range(of: "⟦"), let close = rest[open.upperBound...].range(of: "⟧") {
+            out += rest[..<open.upperBound] + rest[open.upperBound..<close.lowerBound].replacingOccurrences(of: "%7E", with: "~") + "⟧"
+            rest = rest[close.upperBound...]
+        }
+        return out + rest
     }
 }
