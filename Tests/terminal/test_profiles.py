@@ -159,6 +159,15 @@ def test_a_transcript_naming_another_host_does_not_get_the_profiles_credential(t
         assert refused.returncode == 2, refused
         assert "and the profile's credential goes to its environments alone: give --base-url" in refused.stdout + refused.stderr, refused
         assert elsewhere_seen == [] and local_seen == [] and staging_seen == []
+    # A login flow's password too (the header's `login:` sent it to the other host).
+    flow = tmp_path / "flow.yaml"
+    flow.write_text(f"explorer-profile: 1\nname: flow\nenvironments:\n  prod: {{base-url: \"http://127.0.0.1:{local.server_address[1]}/api\"}}\n"
+                    "auth: {kind: login, login-path: /auth/login, whoami-path: /me}\n")
+    login = tmp_path / "login.transcript"
+    login.write_text(f"# explorer transcript v1\nprofile: {flow}\nbase-url: http://127.0.0.1:{elsewhere.server_address[1]}/evil\n"
+                     "login: alice@example.com\n\n> get /a\nHTTP/1.1 200 OK\n")
+    refused = run_explorer(["replay", str(login)], env=dict(env, EXPLORER_SECRET_PASSWORD="prodpw"), stdin=subprocess.DEVNULL)
+    assert refused.returncode == 2 and elsewhere_seen == [], (refused, elsewhere_seen)
     # Said on the command line, it goes there.
     path = tmp_path / "foreign.transcript"
     given = run_explorer(["replay", str(path), "--base-url", f"http://127.0.0.1:{elsewhere.server_address[1]}/api/v1"], env=env,

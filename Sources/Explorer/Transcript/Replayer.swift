@@ -92,7 +92,9 @@ struct Replayer: Sendable {
         } else if case let .url(text) = header.target, let given = URL(string: text) {
             // The profile file's credential goes to its environment's origin alone: a transcript (a file anyone
             // commits) naming another host in its base-url got the production token sent there, without a word.
-            if let chosen, chosen.credential != nil || chosen.parameter != nil, Origin(given) != Origin(chosen.environment.baseURL) {
+            // A login flow's too: the header's `login:` sent the password there.
+            if let chosen, chosen.credential != nil || chosen.parameter != nil || chosen.profile.auth != nil,
+               Origin(given) != Origin(chosen.environment.baseURL) {
                 let environment = chosen.environment.name
                 run.failure = .broken("\(path): its base-url \(Redactor.hidingCredentials(inText: text)) is not the origin of \(header.profile)'s "
                                       + "\(environment) environment (\(chosen.environment.baseURL.absoluteString)), and the profile's credential goes "
