@@ -53,6 +53,16 @@ struct ProfileLookup {
         return file(named: name)
     }
 
+    /// The user's own profile file of that name, in `$XDG_CONFIG_HOME/explorer/profiles/`.
+    func userFile(named name: String) -> String? {
+        guard let folder = folders.last?.path else { return nil }
+        for ext in Self.extensions {
+            let path = (folder as NSString).appendingPathComponent("\(name).\(ext)")
+            if FileManager.default.fileExists(atPath: path), Self.looksLikeProfile(path) { return path }
+        }
+        return nil
+    }
+
     /// A file `--profile NAME` would have meant, had it been a profile file.
     func notAProfile(named name: String) -> String? {
         guard !Self.isPath(name) else { return nil }

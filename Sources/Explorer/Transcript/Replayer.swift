@@ -316,6 +316,11 @@ struct Replayer: Sendable {
         let file = ProfileLookup.isPath(header.profile)
             ? (header.profile.hasPrefix("/") || folder.isEmpty ? header.profile : (folder as NSString).appendingPathComponent(header.profile))
             : lookup.file(named: header.profile, near: folder)
+        // A project's file that hides the user's own gets the user's secrets: said, as `--profile NAME` says it.
+        if let file, !ProfileLookup.isPath(header.profile), let own = lookup.userFile(named: header.profile),
+           FilePaths.normalized(own) != FilePaths.normalized(file) {
+            Console().err("warning: \(path): profile \(header.profile) is \(file), which hides your \(own)\n")
+        }
         guard let file else {
             return .failure(.broken("\(place): unknown profile '\(header.profile)': not built in (\(Profile.names.joined(separator: ", "))), "
                                     + "and no \(header.profile).yaml in a .explorer/profiles/ beside the transcript or above it, "
