@@ -225,7 +225,7 @@ final class ExplorerSession {
             // token went to production unsaid).
             let shared = next.sharedSecretVariables.isEmpty ? nil
                 : "its credential is \(next.sharedSecretVariables.joined(separator: ", "))'s, the same as every environment's "
-                + "(\(next.secrets.keys.sorted().map { ChosenProfile.variable($0, environment: name) }.joined(separator: ", ")) gives \(name) its own)"
+                + "(\(next.sharedSecrets.map { ChosenProfile.variable($0, environment: name) }.joined(separator: ", ")) gives \(name) its own)"
             return EnvironmentSwitcher.Moved(interpreter: opened.live.interpreter, url: next.environment.baseURL.absoluteString,
                                              leftHeaders: opened.leftHeaders, note: shared)
         }

@@ -16,6 +16,8 @@ struct ChosenProfile: Sendable {
     /// (`EXPLORER_SECRET_TOKEN`), in a file of several environments: `env NAME`
     /// says the credential went along (the dev token went to production unsaid).
     var sharedSecretVariables: [String] = []
+    /// The secrets those filled, by name.
+    var sharedSecrets: [String] = []
 
     /// The session's profile: the file's, its sockets where the environment puts them.
     var profile: Profile {
@@ -52,13 +54,13 @@ struct ChosenProfile: Sendable {
             return .success(ChosenProfile(document: document, environment: chosen, credential: nil))
         }
         let several = document.environments.count > 1
-        var shared: [String] = []
+        var shared: [String] = [], sharedNames: [String] = []
         let filled = SecretTemplate.fill(template) { secret in
             let own = Self.variable(secret, environment: chosen.name), common = SecretResolver.environmentName(secret)
             var value = variables[own].flatMap { $0.isEmpty ? nil : $0 }
             if value == nil, let found = variables[common].flatMap({ $0.isEmpty ? nil : $0 }) {
                 value = found
-                if several { shared.append(common) }
+                if several { shared.append(common); sharedNames.append(secret) }
             }
             // An empty answer is none: it went out as `Authorization: Bearer ` (a variable set empty is refused too).
             if value == nil { value = ask?("\(secret) for \(document.displayName)" + (several ? " (\(chosen.name))" : "") + ": ").flatMap { $0.isEmpty ? nil : $0 } }
@@ -69,10 +71,10 @@ struct ChosenProfile: Sendable {
         case let .success(value):
             if let queryName {
                 return .success(ChosenProfile(document: document, environment: chosen, credential: nil, parameter: (queryName, value), secrets: secrets,
-                                              sharedSecretVariables: shared))
+                                              sharedSecretVariables: shared, sharedSecrets: sharedNames))
             }
             return .success(ChosenProfile(document: document, environment: chosen, credential: HTTPHeader(name: credentialName, value: value),
-                                          secrets: secrets, sharedSecretVariables: shared))
+                                          secrets: secrets, sharedSecretVariables: shared, sharedSecrets: sharedNames))
         case let .failure(missing):
             let what = queryName == nil ? "\(credentialName) header" : "\(credentialName) query parameter"
             let set = several ? "set \(Self.variable(missing.name, environment: chosen.name)) (\(chosen.name)'s own) or \(SecretResolver.environmentName(missing.name))"
