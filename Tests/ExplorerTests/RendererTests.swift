@@ -68,6 +68,8 @@ import Testing
         let (_, once) = plain.render(exchange(429, "Too Many Requests", type: "application/json", body: envelope, headers: [HTTPHeader(name: "Retry-After", value: "30")]))
         #expect(!once.contains("(retry after 30 s)"), "\(once)")
         // Not where its digits only stand inside another number (`2` in `429`): the usual values were never said.
+        #expect(Renderer.holdsWord("30", in: "retry in 30s") && Renderer.holdsWord("30", in: "429: wait 30 seconds"))
+        #expect(!Renderer.holdsWord("30", in: "429: wait 30.5 seconds") && !Renderer.holdsWord("2", in: "429: busy"))
         for (status, seconds) in [(429, "2"), (429, "4"), (503, "3"), (503, "5")] {
             let (_, busy) = plain.render(exchange(status, "Busy", type: "application/json", body: Array(#"{"message":"busy"}"#.utf8),
                                                   headers: [HTTPHeader(name: "Retry-After", value: seconds)]))

@@ -290,7 +290,12 @@ struct Renderer: Sendable {
         while let found = text.range(of: word, range: from..<text.endIndex) {
             let before = found.lowerBound == text.startIndex ? nil : text[text.index(before: found.lowerBound)]
             let after = found.upperBound == text.endIndex ? nil : text[found.upperBound]
-            if !(before?.isLetter ?? false || before?.isNumber ?? false), !(after?.isLetter ?? false || after?.isNumber ?? false) { return true }
+            // `30.5` is another number than 30; `30s` is 30 seconds.
+            let next = found.upperBound == text.endIndex ? nil : text[text.index(after: found.upperBound)...].first
+            let fraction = (after == "." || after == ",") && next?.isNumber == true
+            let unit = after == "s" && !(next?.isLetter ?? false)
+            if !(before?.isLetter ?? false || before?.isNumber ?? false || before == "."), !fraction,
+               unit || !(after?.isLetter ?? false || after?.isNumber ?? false) { return true }
             from = text.index(after: found.lowerBound)
         }
         return false
