@@ -88,6 +88,13 @@ errors:
     return profile, (local, local_seen), (staging, staging_seen)
 
 
+def two_environments(path, a, b):
+    """A profile file `two` whose environments a and b are the servers a and b."""
+    path.write_text("explorer-profile: 1\nname: two\nenvironments:\n"
+                    f"  a: {{base-url: \"http://127.0.0.1:{a.server_address[1]}\"}}\n"
+                    f"  b: {{base-url: \"http://127.0.0.1:{b.server_address[1]}\"}}\n")
+
+
 def run(args, tmp_path, token="T0KEN"):
     env = isolated_env(tmp_path)
     env.pop("EXPLORER_SECRET_TOKEN", None)
@@ -807,9 +814,7 @@ def test_env_carries_the_session_headers_and_leaves_credentials_behind(http_serv
             self.reply(200, b"{}", [("Content-Type", "application/json")])
 
     a, b = http_server(Handler), http_server(Handler)
-    (tmp_path / "two.yaml").write_text("explorer-profile: 1\nname: two\nenvironments:\n"
-                                       f"  a: {{base-url: \"http://127.0.0.1:{a.server_address[1]}\"}}\n"
-                                       f"  b: {{base-url: \"http://127.0.0.1:{b.server_address[1]}\"}}\n")
+    two_environments(tmp_path / "two.yaml", a, b)
     lines = "header X-Team:blue\nheader X-Api-Key:k3y-s3cret\nget /x\nenv b\nget /x\nheader\n"
     result = run_explorer(["--profile", str(tmp_path / "two.yaml")], env=isolated_env(tmp_path), input=lines, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
@@ -838,9 +843,7 @@ def test_env_keeps_the_cookie_jar_each_cookie_for_its_own_origin(http_server, tm
             self.reply(200, b"{}", [("Content-Type", "application/json")] + extra)
 
     a, b = http_server(Handler), http_server(Handler)
-    (tmp_path / "two.yaml").write_text("explorer-profile: 1\nname: two\nenvironments:\n"
-                                       f"  a: {{base-url: \"http://127.0.0.1:{a.server_address[1]}\"}}\n"
-                                       f"  b: {{base-url: \"http://127.0.0.1:{b.server_address[1]}\"}}\n")
+    two_environments(tmp_path / "two.yaml", a, b)
     lines = "get /login\nenv b\nget /x\nenv a\nget /x\ncookies\n"
     result = run_explorer(["--profile", str(tmp_path / "two.yaml")], env=isolated_env(tmp_path), input=lines, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
