@@ -489,6 +489,9 @@ def test_a_recorded_304_answers_a_conditional_request_alone(start, tmp_path):
     # A client that asks as recorded gets the recorded 304.
     assert mock.call("GET", "/items/7", session="etag") == (200, {"id": 7})
     assert mock.call("GET", "/items/7", session="etag", headers=[("If-None-Match", "abc")])[0] == 304
+    # With the validator recorded: a client holding another copy gets the item, not "yours is current".
+    assert mock.call("GET", "/items/7", session="stale") == (200, {"id": 7})
+    assert mock.call("GET", "/items/7", session="stale", headers=[("If-None-Match", "old")]) == (200, {"id": 7})
 
 
 def test_a_socket_asked_for_with_a_subprotocol_is_answered_with_it(start, tmp_path):

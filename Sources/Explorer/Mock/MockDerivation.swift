@@ -307,7 +307,9 @@ enum MockDerivation {
                 body = .other
             }
         }
-        return MockRequest(method: request.method, segments: segments, query: query, body: body)
+        var recorded = MockRequest(method: request.method, segments: segments, query: query, body: body)
+        recorded.validator = request.header("If-None-Match") ?? request.header("If-Modified-Since")
+        return recorded
     }
 
     /// The placeholder base as text (no trailing slash), as values hold it.

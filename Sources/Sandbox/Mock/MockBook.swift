@@ -282,6 +282,12 @@ final class MockBook: @unchecked Sendable {
             if fit.fits, step.expectation.status == 304, !request.conditional {
                 fit.difference = "a 304 answers a conditional request (If-None-Match, If-Modified-Since), and this one is not"
             }
+            // With the validator it was recorded with: a client whose copy is another (`"v1"` against `"v2"`) was
+            // told its copy is current.
+            if fit.fits, step.expectation.status == 304, let recorded = recorded.validator, let validator = request.validator,
+               recorded.trimmingBlanks() != validator.trimmingBlanks() {
+                fit.difference = "a 304 was recorded for the validator \(recorded), and this request asks with another"
+            }
             // A query item the step did not record fits it (a cache-buster), unless another step of the same
             // method and path recorded that item: then its value says which answer. An unrecorded cursor was
             // answered with the first page, and a client paging to the end looped for ever.

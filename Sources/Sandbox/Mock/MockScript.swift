@@ -102,6 +102,9 @@ public struct MockRequest: Sendable, Equatable {
     /// Recorded query items; a nil value matches any value.
     public var query: [Query]
     public var body: Body
+    /// The validator a conditional request was recorded with (`If-None-Match`'s, else
+    /// `If-Modified-Since`'s): a recorded 304 answers that one alone.
+    public var validator: String?
 
     public struct Query: Sendable, Equatable {
         public var name: String
@@ -149,7 +152,9 @@ struct LiveRequest: Sendable {
     /// It carries a credential (an Authorization header or a cookie).
     var signedIn = false
     /// It asks only for a change (`If-None-Match`, `If-Modified-Since`): a 304 answers nothing else.
-    var conditional = false
+    var conditional: Bool { validator != nil }
+    /// Its `If-None-Match`, else its `If-Modified-Since`.
+    var validator: String?
 
     /// The path as its segments make it (`/items/7/` is `/items/7`, as it
     /// matches): where a change is noted, so a trailing slash finds a

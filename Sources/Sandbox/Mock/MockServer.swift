@@ -140,7 +140,7 @@ struct MockResponder: HTTPResponder {
         var live = LiveRequest(method: request.method.rawValue, path: path,
                                query: LiveRequest.queryItems(request.uri.query), body: body, base: base)
         live.signedIn = request.headers[.authorization] != nil || request.headers[.cookie] != nil
-        live.conditional = request.headers[.ifNoneMatch] != nil || request.headers[.ifModifiedSince] != nil
+        live.validator = request.headers[.ifNoneMatch] ?? request.headers[.ifModifiedSince]
         let response: Response
         switch book.decide(live, session: session, baseURL: base) {
         case let .answer(key, materializer, answerOnly):
