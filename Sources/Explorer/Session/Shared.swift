@@ -10,4 +10,7 @@ final class Shared<Value: Sendable>: Sendable {
     var value: Value { mutex.withLock { $0 } }
 
     func set(_ value: Value) { mutex.withLock { $0 = value } }
+
+    /// Changes the value in place and returns what `change` does, under the one lock.
+    func update<Result: Sendable>(_ change: (inout sending Value) -> sending Result) -> Result { mutex.withLock { change(&$0) } }
 }

@@ -292,6 +292,9 @@ struct Replayer: Sendable {
     /// The profile a transcript's header names: a built-in one (nil here), or
     /// a profile file, by name or by a path relative to the transcript, with
     /// its environment (`--env`, else the header's `env:`) and credential.
+    /// Project profile files already said to hide the user's own, in this run.
+    private static let hidingSaid = Shared<Set<String>>([])
+
     func profile(of header: TranscriptHeader, in path: String) -> Result<ChosenProfile?, TranscriptRun.Failure> {
         let place = "\(path):\(header.profileLine):\(header.profileColumn)"
         if Profile.named(header.profile) != nil || header.profile == "none" {
@@ -317,8 +320,9 @@ struct Replayer: Sendable {
             ? (header.profile.hasPrefix("/") || folder.isEmpty ? header.profile : (folder as NSString).appendingPathComponent(header.profile))
             : lookup.file(named: header.profile, near: folder)
         // A project's file that hides the user's own gets the user's secrets: said, as `--profile NAME` says it.
+        // Once a run: `explorer test` of a folder said it for every transcript.
         if let file, !ProfileLookup.isPath(header.profile), let own = lookup.userFile(named: header.profile),
-           FilePaths.normalized(own) != FilePaths.normalized(file) {
+           FilePaths.normalized(own) != FilePaths.normalized(file), Self.hidingSaid.update({ $0.insert(file).inserted }) {
             Console().err("warning: \(path): profile \(header.profile) is \(file), which hides your \(own)\n")
         }
         guard let file else {
