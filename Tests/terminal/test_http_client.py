@@ -428,6 +428,9 @@ def test_curl_names_a_variable_that_holds_a_credential_and_two_passwords_apart(b
     sent = subprocess.run(["bash", "-c", first], capture_output=True, text=True, timeout=30, env=dict(os.environ, F="user=a&password=MidPw123456"))
     assert json.loads(json.loads(sent.stdout)["body"]) == {"note": "user=a&password=MidPw123456"}, sent.stdout
     assert "-u 'alice:'\"$PASSWORD\"" in second and "password='\"$PASSWORD_2\"" in second, second
+    # One value under one name is one variable, whichever way it goes (it became two).
+    same = explorer(base, ["post /echo -f password=abc12345 -a bob:abc12345 --curl"], tmp_path).stdout
+    assert "-u 'bob:'\"$PASSWORD\"" in same and "password='\"$PASSWORD\"" in same and "PASSWORD_2" not in same, same
     # A body's own text that looks like a variable is left as typed (it was renamed $PASSWORD_2).
     typed = explorer(base, ["post /echo -a bob:abc12345 'script=echo \"$PASSWORD\"' --curl"], tmp_path).stdout
     assert 'echo \\"$PASSWORD\\"' in typed and "PASSWORD_2" not in typed, typed

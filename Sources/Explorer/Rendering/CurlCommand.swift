@@ -87,6 +87,11 @@ enum CurlCommand {
         }
         return items.map { item in
             // A typed Basic credential (`-a bob:PASSWORD`) keeps its user: the command says `-u 'bob:'"$PASSWORD"`.
+            // Its password may be a variable already (a supplied secret's), inside the base64: kept, not made again.
+            if case let .header(name, value) = item, name.lowercased() == "authorization", let credentials = BasicCredentials(authorization: value),
+               credentials.password.contains("⟦") || credentials.user.contains("⟦") {
+                return item
+            }
             if case let .header(name, value) = item, name.lowercased() == "authorization", !value.contains("⟦"),
                let credentials = BasicCredentials(authorization: value) {
                 // An empty password (`-a 'sk_test_KEY:'`): the user is a token, a variable.
