@@ -187,6 +187,21 @@ import Testing
         #expect(written(302, "/v#\(jwt).") == "/v#{{secret:jwt}}.")
     }
 
+    /// A hidden value's length in an error or note line is any length: a
+    /// token of another length failed the line (a 302 login's error).
+    @Test func aHiddenLengthInAnErrorLineIsAnyLength() {
+        let seen = Observation(status: 302, reason: "Found", errors: ["the login answered 302 Found to app://cb#access_token=<hidden: 17 characters>&s=1"],
+                               notes: ["kept <hidden: 9 characters> and <hidden: 12 characters>"])
+        let recorded = Expectation(recording: seen, baseURL: nil)
+        #expect(TranscriptWriter.response(recorded) == ["HTTP/1.1 302 Found",
+            "error: the login answered 302 Found to app://cb#access_token=<hidden: {{/[0-9]+/}} characters>&s=1",
+            "note: kept <hidden: {{/[0-9]+/}} characters> and <hidden: {{/[0-9]+/}} characters>"])
+        var matcher = TranscriptMatcher()
+        let live = Observation(status: 302, reason: "Found", errors: ["the login answered 302 Found to app://cb#access_token=<hidden: 23 characters>&s=1"],
+                               notes: ["kept <hidden: 10 characters> and <hidden: 2 characters>"])
+        #expect(matcher.match(recorded, live).isEmpty)
+    }
+
     @Test func textLinesHideSecretsAndTheBaseURL() {
         #expect(PatternText.recording("base_url = \(Self.base)", baseURL: Self.base).description == "base_url = {{base_url}}")
         #expect(PatternText.recording("api_key = abc123", baseURL: nil).description == "api_key = {{secret:api_key}}")

@@ -38,8 +38,10 @@ extension Expectation {
         case let .text(lines)?: body = .text(lines.map { .recording($0, baseURL: baseURL) })
         case let .binary(summary)?: body = .binary(summary)
         }
-        errors = observed.errors.map { .recording($0, baseURL: baseURL) }
-        notes = observed.notes.map { .recording($0, baseURL: baseURL) }
+        // A hidden value's length is the value's: a token of another length failed the line (a 302 login's
+        // `#access_token=<hidden: 17 characters>`). Any length of two or more matches.
+        errors = observed.errors.map { PatternText.recording($0, baseURL: baseURL).anyHiddenLength }
+        notes = observed.notes.map { PatternText.recording($0, baseURL: baseURL).anyHiddenLength }
         var captures = FrameCaptures()
         frames = observed.frames.filter { !$0.isHeartbeat }.map {
             ExpectedFrame.recording($0, baseURL: baseURL, secretFields: secretFields, captures: &captures)
@@ -169,6 +171,22 @@ nonisolated(unsafe) private let uuidInText = #/[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-
 
 
 extension PatternText {
+    /// The text with each `<hidden: N characters>` in its literal pieces matching any length of two or more.
+    var anyHiddenLength: PatternText {
+        guard pieces.contains(where: { if case let .literal(text) = $0 { text.contains("<hidden: ") } else { false } }) else { return self }
+        return PatternText(pieces.flatMap { piece -> [Piece] in
+            guard case let .literal(text) = piece else { return [piece] }
+            var out: [Piece] = [], rest = text[...]
+            while let match = rest.firstMatch(of: /<hidden: [0-9]+ characters>/) {
+                out += [.literal(String(rest[..<match.range.lowerBound]) + "<hidden: "), .pattern(TranscriptPattern(.regex("[0-9]+"))),
+                        .literal(" characters>")]
+                rest = rest[match.range.upperBound...]
+            }
+            if !rest.isEmpty { out.append(.literal(String(rest))) }
+            return out
+        })
+    }
+
     /// A redirect's `Location` as a recording writes it: as a line of text
     /// (the base URL as `{{base_url}}`…), its secret parameters
     /// (`#access_token=…`) as `{{secret:…}}`. Ids stay as they came, as a
