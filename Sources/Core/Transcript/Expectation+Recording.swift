@@ -232,10 +232,10 @@ extension PatternText {
         func word(_ w: String) {
             if Redactor.looksLikeJWT(w) { pieces.append(.pattern(.init(.secret("jwt")))); return }
             // One inside a word (`/verify/eyJ…`, `?t=eyJ…`: a magic link's Location) went to the file in clear.
-            if w.includes(ascii: "eyJ"), let jwt = jwtInside(w) {
-                word(String(w[..<jwt.lowerBound]))
+            if let jwt = Redactor.jwts(in: w).first, let at = w.range(of: jwt) {
+                word(String(w[..<at.lowerBound]))
                 pieces.append(.pattern(.init(.secret("jwt"))))
-                word(String(w[jwt.upperBound...]))
+                word(String(w[at.upperBound...]))
                 return
             }
             // A timestamp is as volatile in a line of text (`generated at …`, an NDJSON row) as in JSON;
@@ -248,18 +248,6 @@ extension PatternText {
                 return
             }
             uuids(in: w)
-        }
-        /// The first JWT-shaped run of base64url characters and dots inside a word.
-        func jwtInside(_ w: String) -> Range<String.Index>? {
-            var from = w.startIndex
-            while let start = w[from...].range(of: "eyJ")?.lowerBound {
-                let end = w[start...].firstIndex { !($0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == ".")) } ?? w.endIndex
-                var run = w[start..<end]
-                while run.last == "." { run = run.dropLast() }
-                if Redactor.looksLikeJWT(String(run)) { return run.startIndex..<run.endIndex }
-                from = w.index(after: start)
-            }
-            return nil
         }
         // A UUID inside a word (`/uploads/<uuid>`) is as volatile as one standing alone.
         func uuids(in w: String) {
