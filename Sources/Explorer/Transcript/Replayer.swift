@@ -95,10 +95,10 @@ struct Replayer: Sendable {
             // A login flow's too: the header's `login:` sent the password there.
             if let chosen, chosen.credential != nil || chosen.parameter != nil || chosen.profile.auth != nil,
                Origin(given) != Origin(chosen.environment.baseURL) {
-                let environment = chosen.environment.name
-                run.failure = .broken("\(path): its base-url \(Redactor.hidingCredentials(inText: text)) is not the origin of \(header.profile)'s "
+                let environment = chosen.environment.name, shown = Redactor.hidingCredentials(inText: text)
+                run.failure = .broken("\(path): its base-url \(shown) is not the origin of \(header.profile)'s "
                                       + "\(environment) environment (\(chosen.environment.baseURL.absoluteString)), and the profile's credential goes "
-                                      + "to its environments alone: give --base-url \(Redactor.hidingCredentials(inText: text)) to send it there, "
+                                      + "to its environments alone: give --base-url \(shown) to send it there, "
                                       + "or --env \(environment) to replay against \(environment); nothing was run")
                 return
             }
