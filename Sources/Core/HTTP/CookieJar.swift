@@ -68,15 +68,12 @@ public struct CookieJar: Sendable {
     }
 
     /// Forgets the cookies whose time has passed, as a request would: `cookies` listed them
-    /// until the next one. Returns those forgotten.
-    @discardableResult
-    public mutating func removeExpired(now: Date = Date()) -> [Cookie] {
-        let expired = cookies.filter { $0.expires.map { $0 <= now } ?? false }
-        if !expired.isEmpty {
-            cookies.removeAll { $0.expires.map { $0 <= now } ?? false }
-            expiredNames = Array((expiredNames.filter { name in !expired.contains { $0.name == name } } + expired.map(\.name)).suffix(32))
-        }
-        return expired
+    /// until the next one.
+    public mutating func removeExpired(now: Date = Date()) {
+        let expired = cookies.filter { $0.expires.map { $0 <= now } ?? false }.map(\.name)
+        guard !expired.isEmpty else { return }
+        cookies.removeAll { $0.expires.map { $0 <= now } ?? false }
+        expiredNames = Array((expiredNames.filter { !expired.contains($0) } + expired).suffix(32))
     }
 
     /// The names of the last cookies forgotten because their time passed (a
