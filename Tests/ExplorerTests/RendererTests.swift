@@ -839,7 +839,23 @@ import Testing
     /// its secret-named members are variables, a number's bare.
     @Test func secretMembersOfATypedObjectAreVariables() {
         let items = CurlCommand.hidingSecrets([.jsonField(name: "user", value: .object([("token", .string("t0k")), ("pin_token", .int(5)), ("n", .int(1))]))])
-        #expect(items == [.jsonField(name: "user", value: .object([("token", .string("⟦TOKEN⟧")), ("pin_token", .number("⟦PIN_TOKEN⟧")), ("n", .int(1))]))])
+        #expect(items == [.jsonField(name: "user", value: .object([("token", .string(CurlCommand.placeholder("token", for: "t0k"))),
+                                                                   ("pin_token", .number(CurlCommand.placeholder("pin_token", for: "5"))), ("n", .int(1))]))])
+    }
+
+    /// Two passwords of one body typed whole (`--raw`, `order:='{…}'`) were
+    /// one `$PASSWORD`: the command sent the first twice. One value met
+    /// twice stays one variable.
+    @Test func twoSecretsOfOneTypedBodyAreTwoVariables() {
+        var request = PreparedRequest(method: "POST", url: URL(string: "http://h.example/pw")!)
+        request.body = Array(#"{"password":"a1","new_password":"b2","old":{"password":"c3"},"again":{"password":"a1"}}"#.utf8)
+        let raw = CurlCommand.render(request)
+        #expect(raw.hasSuffix(#"--data-raw '{"password":"'"$PASSWORD"'","new_password":"'"$NEW_PASSWORD"'","old":{"password":"'"$PASSWORD_2"'"},"again":{"password":"'"$PASSWORD"'"}}'"#),
+                "\(raw)")
+        let items = CurlCommand.hidingSecrets([.jsonField(name: "order", value: .object([("password", .string("a1")), ("old", .object([("password", .string("c3"))]))]))])
+        request.body = Array(JSONPrinter.compact(items.compactMap { if case let .jsonField(_, value) = $0 { value } else { nil } }[0]).utf8)
+        let typed = CurlCommand.render(request)
+        #expect(typed.hasSuffix(#"--data-raw '{"password":"'"$PASSWORD"'","old":{"password":"'"$PASSWORD_2"'"}}'"#), "\(typed)")
     }
 
     /// A supplied secret is its own variable, whatever the item is called

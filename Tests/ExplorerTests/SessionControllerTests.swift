@@ -315,6 +315,22 @@ import Testing
         #expect(out.contains(#"--data-raw '{"title":"'"$TITLE"'"}'"#) && out.contains(#"?q='"$TITLE""#), "\(out)")
     }
 
+    /// A body typed whole with two passwords (`--raw`, a form's or JSON's)
+    /// gave `--curl` one `$PASSWORD` for both: the command sent the first
+    /// twice. One value met twice is one variable.
+    @Test func curlNamesEachPasswordOfARawBodyApart() async throws {
+        let terminal = FakeTerminal(interactive: false)
+        let status = try await Self.withController(terminal) { controller in
+            controller.script([#"post /api/tasks --raw '{"password":"a1x","old":{"password":"c3x"},"again":{"password":"a1x"}}' --curl"#,
+                               "post /api/tasks --form --raw 'password=a1x&x=1&password=b2x' --curl"], name: "t")
+        }
+        #expect(status == .ok)
+        let out = terminal.output
+        #expect(!out.contains("a1x") && !out.contains("b2x") && !out.contains("c3x"), "\(out)")
+        #expect(out.contains(#"--data-raw '{"password":"'"$PASSWORD"'","old":{"password":"'"$PASSWORD_2"'"},"again":{"password":"'"$PASSWORD"'"}}'"#), "\(out)")
+        #expect(out.contains(#"--data-raw 'password='"$PASSWORD"'&x=1&password='"$PASSWORD_2""# + "\n"), "\(out)")
+    }
+
     /// `--curl` left out where the body goes (`-o`, `--download`, which
     /// follows redirects too), and printed `-X PUT -L` without a word that
     /// curl PUTs again after a 303, where the line follows with a GET.

@@ -540,15 +540,24 @@ public enum Redactor {
     /// secret-named members, or a form's (`a=1&password=x`), hidden; the
     /// text kept as typed when nothing is.
     public static func redactBody(_ text: String, hide: (String) -> String, isSecret: (String) -> Bool = isSecretName) -> String {
+        redactBody(text, hidingValue: { name, _ in hide(name) }, isSecret: isSecret)
+    }
+
+    /// The same, `hide` given each hidden value's text too (see `hidingMembers(of:hidingValue:isSecret:)`).
+    public static func redactBody(_ text: String, hidingValue hide: (_ name: String, _ value: String) -> String,
+                                  isSecret: (String) -> Bool = isSecretName) -> String {
         if let json = try? JSONParser.parse(text) {
-            let hidden = hidingMembers(of: json, hide: hide, isSecret: isSecret)
+            let hidden = hidingMembers(of: json, hidingValue: hide, isSecret: isSecret)
             guard hidden != json else { return text }
             // As typed, each string value in its place: compacted, the replay sent other bytes than
             // the recording (`{"password":"…"}` for `{"password": "…"}`), which an echo showed.
             var kept = "", cursor = text.startIndex
             for member in PatternText.secretMembers(in: text)
             where text[text.index(before: member.value.lowerBound)] == "\"" && !text[member.value].contains("⟦") {
-                kept += text[cursor..<member.value.lowerBound] + hide(member.key)
+                // The value as the JSON holds it, as `hidden` was made of it (escapes decoded).
+                let written = String(text[member.value])
+                let value = if case let .string(decoded)? = try? JSONParser.parse("\"" + written + "\"") { decoded } else { written }
+                kept += text[cursor..<member.value.lowerBound] + hide(member.key, value)
                 cursor = member.value.upperBound
             }
             kept += text[cursor...]
@@ -565,7 +574,7 @@ public enum Redactor {
                case let name = String(pair[..<eq].split(whereSeparator: { $0 == " " || $0 == "\t" }).last ?? ""), !name.isEmpty,
                case let value = pair[pair.index(after: eq)...],
                isSecret(name.removingPercentEncoding ?? name), !value.isEmpty, !isReference(String(value)) {
-                out += pair[...eq] + hide(name)
+                out += pair[...eq] + hide(name, String(value))
                 changed = true
             } else {
                 out += pair
@@ -575,7 +584,7 @@ public enum Redactor {
             start = text.index(after: end)
         }
         // Or a setting's line (`--raw 'password: x'`, `--raw 'Authorization: Basic …'`).
-        return changed ? out : hidingSecretLines(in: text) { name, _ in hide(ExpectedValue.secretName(name)) }
+        return changed ? out : hidingSecretLines(in: text) { name, value in hide(ExpectedValue.secretName(name), String(value)) }
     }
 
     /// `text` with each of `values` in it hidden, the longest first (a
@@ -794,25 +803,33 @@ public enum Redactor {
     /// fills a number in); a `{{NAME}}` reference is kept.
     public static func hidingMembers(of value: JSONValue, hide: (String) -> String,
                                      isSecret: (String) -> Bool = isSecretName) -> JSONValue {
+        hidingMembers(of: value, hidingValue: { name, _ in hide(name) }, isSecret: isSecret)
+    }
+
+    /// The same, `hide` given each hidden value's text too (a string's, a
+    /// number's digits): `--curl` names two passwords of one body by their
+    /// values (`$PASSWORD`, `$PASSWORD_2`), or the command sent one twice.
+    public static func hidingMembers(of value: JSONValue, hidingValue hide: (_ name: String, _ value: String) -> String,
+                                     isSecret: (String) -> Bool = isSecretName) -> JSONValue {
         switch value {
         case let .object(members):
             return .object(members.map { member in
                 switch member.value {
                 // One already a `--curl` variable (`⟦PASSWORD~…⟧`) stays it: made again by name, two passwords were one.
-                case let .string(s) where isSecret(member.key) && !isReference(s) && !s.contains("⟦"): return (member.key, .string(hide(member.key)))
-                case let .number(digits) where isSecret(member.key) && !digits.contains("⟦"): return (member.key, .number(hide(member.key)))
+                case let .string(s) where isSecret(member.key) && !isReference(s) && !s.contains("⟦"): return (member.key, .string(hide(member.key, s)))
+                case let .number(digits) where isSecret(member.key) && !digits.contains("⟦"): return (member.key, .number(hide(member.key, digits)))
                 // A list under a secret's name (`"password": ["x"]`): its strings and numbers too, under that name.
                 case let .array(items) where isSecret(member.key):
                     return (member.key, .array(items.map { item in
                         switch item {
-                        case .string, .number, .array: return hidingMembers(of: .object([(member.key, item)]), hide: hide, isSecret: isSecret)[member.key] ?? item
-                        default: return hidingMembers(of: item, hide: hide, isSecret: isSecret)
+                        case .string, .number, .array: return hidingMembers(of: .object([(member.key, item)]), hidingValue: hide, isSecret: isSecret)[member.key] ?? item
+                        default: return hidingMembers(of: item, hidingValue: hide, isSecret: isSecret)
                         }
                     }))
-                default: return (member.key, hidingMembers(of: member.value, hide: hide, isSecret: isSecret))
+                default: return (member.key, hidingMembers(of: member.value, hidingValue: hide, isSecret: isSecret))
                 }
             })
-        case let .array(items): return .array(items.map { hidingMembers(of: $0, hide: hide, isSecret: isSecret) })
+        case let .array(items): return .array(items.map { hidingMembers(of: $0, hidingValue: hide, isSecret: isSecret) })
         default: return value
         }
     }

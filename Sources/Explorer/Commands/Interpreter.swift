@@ -1078,13 +1078,13 @@ actor Interpreter {
         var request = try session.builder.build(method: method, path: CurlCommand.hiding(held, in: path),
                                                 items: CurlCommand.hidingSecrets(items, supplied: held), form: options.form,
                                                 multipart: options.multipart,
-                                                raw: options.raw.map { CurlCommand.hiding(held, in: Redactor.redactBody($0, hide: CurlCommand.placeholder)) },
+                                                raw: options.raw.map { CurlCommand.hiding(held, in: Redactor.redactBody($0, hidingValue: CurlCommand.placeholder(_:for:))) },
                                                 json: options.json)
         // A JSON body's secret-named members, at any depth, as shell variables: a field read from a file
         // (`creds:=@creds.json`) printed the file's password, where the same JSON typed was hidden.
         if request.header("Content-Type")?.lowercased().contains("json") == true, let body = request.body,
            let text = String(validating: body, as: UTF8.self) {
-            request.body = Array(Redactor.redactBody(text, hide: CurlCommand.placeholder).utf8)
+            request.body = Array(Redactor.redactBody(text, hidingValue: CurlCommand.placeholder(_:for:)).utf8)
         }
         let typedCount = request.headers.count
         let typedURL = request.url

@@ -110,7 +110,7 @@ enum CurlCommand {
                 return item
             case let .jsonField(name, value):
                 // An object or list typed whole: its secret-named members.
-                guard let secret = secret(name) else { return .jsonField(name: name, value: Redactor.hidingMembers(of: value, hide: placeholder)) }
+                guard let secret = secret(name) else { return .jsonField(name: name, value: Redactor.hidingMembers(of: value, hidingValue: placeholder(_:for:))) }
                 if case let .string(text) = value { return .stringField(name: name, value: placeholder(Redactor.leaf(of: secret), for: text)) }
                 return .jsonField(name: name, value: .number(placeholder(Redactor.leaf(of: secret), for: JSONPrinter.compact(value))))
             case let .query(name, value) where Redactor.isSecretParameter(name) && !value.contains("⟦"): return .query(name: name, value: placeholder(name, for: value))
@@ -190,7 +190,7 @@ enum CurlCommand {
         var shown = "", cursor = text.startIndex
         for (range, name) in found.sorted(by: { $0.range.lowerBound < $1.range.lowerBound })
         where range.lowerBound >= cursor && !text[range].contains("⟦") {
-            shown += text[cursor..<range.lowerBound] + placeholder(ExpectedValue.secretName(name))
+            shown += text[cursor..<range.lowerBound] + placeholder(ExpectedValue.secretName(name), for: String(text[range]))
             cursor = range.upperBound
         }
         return shown + text[cursor...]
