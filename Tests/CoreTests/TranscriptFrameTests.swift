@@ -192,6 +192,28 @@ import Testing
         #expect(matcher.match(step.expectation, Observation(frames: Array(observed.filter { !$0.isHeartbeat }))) == [])
     }
 
+    /// A `ws recv`'s body listed the frames' ids literally (`"id": 4`) where
+    /// its `←` lines captured them: a replay against `explorer mock`, which
+    /// numbers its frames otherwise, failed the body. The body writes an id
+    /// the frames capture as its kind, one captured earlier as its reference,
+    /// and binds nothing (its frames, matched after it, bind).
+    @Test func aTakenFramesBodyWritesTheFramesIdsAsTheirLinesDo() throws {
+        var captures = FrameCaptures()
+        _ = ExpectedFrame.recording(Self.received(Self.ack), baseURL: Self.base, captures: &captures)
+        let live = try JSONParser.parse("[" + Self.receipt + "," + Self.ack.replacingOccurrences(of: #""id":4"#, with: #""id":5"#) + "]")
+        let written = ExpectedValue.recording(live, key: nil, baseURL: Self.base)
+        let body = ExpectedFrame.recordingTaken(written, live: live, captures: captures)
+        let text = body.pretty()
+        #expect(text.contains("\"message_id\": {{message_id}},") && text.contains("\"id\": {{integer}},"), "\(text)")
+        #expect(!text.contains(":=") && !text.contains("\"id\": 5"), "\(text)")
+        // Nothing was bound: the step's `←` line binds the next name.
+        let frame = ExpectedFrame.recording(Self.received(Self.ack.replacingOccurrences(of: #""id":4"#, with: #""id":5"#)), baseURL: Self.base, captures: &captures)
+        #expect(TranscriptWriter.frames([frame]).joined().contains("\"id\": {{message_id_2:=integer}}"))
+        var matcher = TranscriptMatcher()
+        #expect(matcher.match(body, try JSONParser.parse("[" + Self.receipt + "," + Self.ack.replacingOccurrences(of: #""id":4"#, with: #""id":77"#) + "]"))
+                .isEmpty == false, "message_id is unbound in a fresh matcher: the reference must not pass blind")
+    }
+
     @Test func socketURLsAndSecretsInFramesAreHidden() {
         var captures = FrameCaptures()
         let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl"

@@ -90,6 +90,11 @@ import Testing
         #expect(text.contains("\"read_at\": \"{{timestamp}}\""))
         #expect(text.contains("| connected to {{ws_base_url}}/ws/chat/1?token=<access_token>\n"))
         #expect(text.contains("> ws connect --retries 2 /ws/chat/2?token={{secret:access_token}}\n"))
+        // Each `ws recv`'s body writes the ids as its `←` lines do (it wrote `"id": 4`, which `explorer mock` numbers otherwise):
+        // of its kind, or the capture's when the ack came, and was written, under the `ws send` (a loaded machine).
+        let bodies = text.components(separatedBy: "> ws recv\n").dropFirst().map { $0.components(separatedBy: "\n← ")[0].components(separatedBy: "\n\n")[0] }
+        #expect(bodies.count == 2 && (bodies[0].contains("\"id\": {{integer}},") || bodies[0].contains("\"id\": {{message_id}},"))
+                && bodies[1].contains("\"message_id\": {{message_id}},") && !bodies.joined().contains("\"id\": 4"), "\(bodies)")
 
         let run = await Replayer(environment: [:]).run(path)
         let report = ReplayReport(palette: .plain).detailed(run)

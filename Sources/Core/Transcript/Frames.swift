@@ -150,6 +150,31 @@ extension ExpectedFrame {
         }
     }
 
+    /// The frames a `ws recv` took, written as its body, as its `←` lines
+    /// write them: an id they capture is of its kind here (`{{integer}}`),
+    /// one an earlier step captured its reference. Written literally, a
+    /// server that numbers otherwise (`explorer mock` of the transcript)
+    /// failed the body where the `←` lines passed. Nothing is bound: the body
+    /// is matched before the step's frames, which bind.
+    public static func recordingTaken(_ written: ExpectedValue, live: JSONValue, captures: FrameCaptures) -> ExpectedValue {
+        var trial = captures
+        let known = Set(captures.bound.map(\.name))
+        let marked = withCaptures(written, live: live, parent: nil, captures: &trial)
+        let fresh = Dictionary(trial.bound.filter { !known.contains($0.name) }.map { ($0.name, $0.value.intValue != nil) }) { first, _ in first }
+        func unbound(_ value: ExpectedValue) -> ExpectedValue {
+            switch value {
+            case let .pattern(pattern):
+                if let name = pattern.capture, let integer = fresh[name] { return .pattern(.init(integer ? .integer : .string)) }
+                if case let .reference(name) = pattern.kind, let integer = fresh[name] { return .pattern(.init(integer ? .integer : .string)) }
+                return value
+            case let .object(members, open): return .object(members.map { .init($0.key, unbound($0.value)) }, open: open)
+            case let .array(items, contains): return .array(items.map(unbound), contains: contains)
+            default: return value
+            }
+        }
+        return unbound(marked)
+    }
+
     /// `written` with ids turned into captures and references; `live` is the value it was written from.
     static func withCaptures(_ written: ExpectedValue, live: JSONValue, parent: String?,
                                      captures: inout FrameCaptures) -> ExpectedValue {

@@ -182,6 +182,9 @@ final class TranscriptRecorder {
         var expectation = Expectation(recording: observation, baseURL: baseURL, volatileBody: isCapture, secretFields: secretFields)
         if !isCapture { expectation = captured.referencing(in: expectation, values: variables(), observed: observation, line: written) }
         captured.note(command)
+        if case .ws(.recv)? = command, case let .json(body)? = expectation.body, case let .json(live)? = observation.body {
+            expectation.body = .json(ExpectedFrame.recordingTaken(body, live: live, captures: frameCaptures))
+        }
         expectation.frames = recorded(frames?.takeAll() ?? [])
         // A socket opened before the recording began (`record` warns it is not in it) is closed at logout:
         // not a replay's, which has none (a fresh recording failed its own replay on that note).
