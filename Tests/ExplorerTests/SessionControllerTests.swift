@@ -331,6 +331,23 @@ import Testing
         #expect(out.contains(#"--data-raw 'password='"$PASSWORD"'&x=1&password='"$PASSWORD_2""# + "\n"), "\(out)")
     }
 
+    /// A shorter secret inside the session's token (a PIN's digits, a typed
+    /// `X-Api-Key:Bearer`) stood for that part of it in `--curl`, and the
+    /// rest of the token was printed in clear: a credential header is its
+    /// variable whole or after its scheme.
+    @Test func curlNeverPrintsPartOfATokenAShorterSecretIsIn() async throws {
+        let terminal = FakeTerminal(interactive: false)
+        let status = try await Self.withController(terminal) { controller in
+            controller.script(["auth bearer abcd1111efgh", "post /api/tasks pin=1111 --curl",
+                               "get /api/tasks Authorization:'Bearer wxyz1111uvst' pin==1111 --curl", "get /api/tasks X-Api-Key:Bearer --curl"], name: "t")
+        }
+        #expect(status == .ok)
+        let out = terminal.output
+        #expect(!out.contains("abcd") && !out.contains("efgh") && !out.contains("wxyz") && !out.contains("uvst"), "\(out)")
+        // (The screen hides the typed key `Bearer` wherever it shows, the scheme's word too.)
+        #expect(out.components(separatedBy: #"-H 'Authorization: Bearer '"$TOKEN""#).count == 3 && out.hasSuffix(#" '"$TOKEN""# + "\n"), "\(out)")
+    }
+
     /// `--curl` left out where the body goes (`-o`, `--download`, which
     /// follows redirects too), and printed `-X PUT -L` without a word that
     /// curl PUTs again after a 303, where the line follows with a GET.

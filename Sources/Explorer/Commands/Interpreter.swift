@@ -1119,10 +1119,11 @@ actor Interpreter {
         for index in request.headers.indices
             where (index >= typedCount || !request.headers[index].value.contains("⟦"))
                 && Redactor.redact(header: request.headers[index], alsoSecret: profile.secretHeaders) != request.headers[index] {
-            // `auth bearer {{secret:tok}}` is `Bearer "$TOK"`, the name the user gave it.
+            // `auth bearer {{secret:tok}}` is `Bearer "$TOK"`, the name the user gave it; the token whole otherwise (a
+            // shorter secret found inside it, `X-Api-Key:Bearer` or a PIN's digits, stood for part and printed the rest).
             let value = request.headers[index].value
-            let byName = CurlCommand.hiding(held, in: value)
-            request.headers[index].value = byName != value ? byName : CurlCommand.hidingCredential(named: request.headers[index].name, value)
+            request.headers[index].value = CurlCommand.credential(value, supplied: held)
+                ?? CurlCommand.hidingCredential(named: request.headers[index].name, value)
         }
         // The session's cookies go as the request would carry them, each value a shell variable of its name (`sid='"$SID"'`).
         if request.header("Cookie") == nil, let jar = await session.cookieHeader(for: request.url) {

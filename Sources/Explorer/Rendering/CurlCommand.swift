@@ -61,8 +61,12 @@ enum CurlCommand {
             case let .header(name, value) where name.lowercased() == "authorization":
                 // `-a bob:PASSWORD`: its base64 was hidden whole, and the command said `Basic "$BASIC_CREDENTIALS"`
                 // where README (and `auth basic`) give `-u 'bob:'"$PASSWORD"`. The password alone is a variable.
-                guard let credentials = BasicCredentials(authorization: value) else { return .header(name: name, value: hide(value)) }
+                guard let credentials = BasicCredentials(authorization: value) else { return .header(name: name, value: credential(value, supplied: secrets) ?? value) }
                 return .header(name: name, value: BasicCredentials(user: credentials.user, password: hide(credentials.password)).authorization)
+            // A credential header is its variable whole or after its scheme, or left to its name's rule: a supplied
+            // value inside it (`X-Api-Key:Bearer`'s, a PIN's digits in the token) stood for part and printed the rest.
+            case let .header(name, value) where Redactor.isSecretHeaderName(name):
+                return .header(name: name, value: credential(value, supplied: secrets) ?? value)
             case let .header(name, value): return .header(name: name, value: hide(value))
             case let .stringField(name, value): return .stringField(name: name, value: hide(value))
             case let .jsonField(name, value): return .jsonField(name: name, value: hide(value))
@@ -70,6 +74,16 @@ enum CurlCommand {
             default: return item
             }
         }
+    }
+
+    /// A credential header's value with a supplied secret as its variable:
+    /// the whole value (`"$KEY"`), or the credential after its scheme
+    /// (`Bearer "$TOK"`); nil when no supplied value is either.
+    static func credential(_ value: String, supplied: [SuppliedSecrets.Secret]) -> String? {
+        if let whole = supplied.first(where: { $0.value == value }) { return placeholder(whole.name, for: value) }
+        let words = value.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
+        guard words.count == 2, !words[0].isEmpty, let secret = supplied.first(where: { $0.value == words[1] }) else { return nil }
+        return words[0] + " " + placeholder(secret.name, for: secret.value)
     }
 
     /// `text` with each supplied value as its placeholder, the longest
