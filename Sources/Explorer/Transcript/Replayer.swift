@@ -533,6 +533,22 @@ struct Replayer: Sendable {
             return steps
         }
 
+        /// Where a step sends its line, when that is not the backend's origin
+        /// (nor its socket's): an absolute URL typed in it. A `{{secret:NAME}}`
+        /// there (`get http://elsewhere/q t=={{secret:dev_token}}`) handed any
+        /// `EXPLORER_SECRET_` variable to whoever wrote the file.
+        static func foreignTarget(of command: Command, scope: CredentialScope) -> URL? {
+            let target: String
+            switch command {
+            case let .http(_, path, _, _): target = path
+            case let .ws(.connect(typed?, _)): target = typed
+            default: return nil
+            }
+            let lower = target.prefix(8).lowercased()
+            guard ["http://", "https://", "ws://", "wss://"].contains(where: lower.hasPrefix), let url = URL(string: target) else { return nil }
+            return scope.admits(url) ? nil : url
+        }
+
         /// Runs one step and records its verdict in `runs`. `typed` replaces
         /// its command line (a tour lets the user edit it first). Nil when
         /// the replay cannot go on (`failure` says why).
@@ -542,11 +558,13 @@ struct Replayer: Sendable {
             interpreter.frameTap.startLine()
             defer { receivedListed += step.expectation.frameCount(.received) }
             var line: String
+            var secretsNamed: [String] = []
             resolver.session = await sessionSecrets()
             resolver.variables = interpreter.allVariables
             do {
                 let resolved = try resolver.resolveNamed(typed ?? step.command)
                 line = resolved.line
+                secretsNamed = resolved.secrets.map(\.name)
                 learn(supplied: resolved.secrets)
             } catch {
                 failure = .runtime("\(path):\(step.line): \(error)")
@@ -565,6 +583,13 @@ struct Replayer: Sendable {
                     command = .specLoad(path: located!.path)
                 }
                 lastCommand = command
+                if !secretsNamed.isEmpty, let elsewhere = Self.foreignTarget(of: command, scope: interpreter.session.scope) {
+                    failure = .broken("\(path):\(step.line): sends \(secretsNamed.map { "{{secret:\($0)}}" }.joined(separator: ", ")) to "
+                                      + "\(Origin(elsewhere)?.description ?? Redactor.hidingCredentials(inText: elsewhere.absoluteString)), which is not the backend's origin "
+                                      + "(\(interpreter.session.scope.origin?.description ?? "none")): a replay sends a transcript's secrets to its backend alone; "
+                                      + "this step and those after it were not run")
+                    return nil
+                }
                 if replaysLive, case .ws(.recv) = command {
                     // In the REPL what the earlier steps list was shown above the prompt (or taken), not handed to it.
                     await interpreter.skipFramesShownBefore(receivedBefore + receivedListed, takingHeartbeats: step.expectation.takesHeartbeats)
