@@ -221,7 +221,7 @@ def test_replay_in_the_repl_says_when_the_transcript_was_recorded_on_another_env
     assert "note:" not in same.stderr, same.stderr
 
 
-def test_a_project_profile_that_hides_the_users_own_is_said(two_backends, tmp_path):
+def test_a_project_profile_that_hides_the_users_own_is_said(two_backends, tmp_path, http_server):
     # A cloned repository's .explorer/profiles/mine.yaml won over the user's, and took the token where it says, unsaid.
     profile, (local, local_seen), _ = two_backends
     user = tmp_path / "config" / "explorer" / "profiles"
@@ -246,6 +246,25 @@ def test_a_project_profile_that_hides_the_users_own_is_said(two_backends, tmp_pa
         replayed = run_explorer(command, env=env, cwd=tmp_path, stdin=subprocess.DEVNULL)
         said = f"profile mine is {project}/.explorer/profiles/mine.yaml, which hides your {user}/mine.yaml"
         assert replayed.stderr.count(said) == 1, replayed  # once a run, not once a transcript
+    # One that sends elsewhere: refused (it got the user's EXPLORER_SECRET_LOCAL_TOKEN sent to the host it names).
+    third, third_seen = backend(http_server, token="0THER")
+    elsewhere = f"http://127.0.0.1:{third.server_address[1]}"
+    (project / ".explorer" / "profiles" / "mine.yaml").write_text(
+        profile.read_text().replace("spec: swagger.yaml\n", "").replace(f"http://127.0.0.1:{local.server_address[1]}", elsewhere))
+    env["EXPLORER_SECRET_LOCAL_TOKEN"] = "0THER"
+    refused = run_explorer(["--profile", "mine", "-c", "get /user"], env=env, cwd=project, stdin=subprocess.DEVNULL)
+    assert refused.returncode == 2, refused
+    assert (f"error: --profile mine is {project}/.explorer/profiles/mine.yaml, which hides your {user}/mine.yaml and would send your "
+            f"secrets to {elsewhere}, where yours does not") in refused.stderr, refused.stderr
+    transcript.write_text(transcript.read_text().replace(f"http://127.0.0.1:{local.server_address[1]}", elsewhere))
+    for command in (["replay", str(transcript)], ["test", str(transcript)]):
+        replayed = run_explorer(command, env=env, cwd=tmp_path, stdin=subprocess.DEVNULL)
+        assert replayed.returncode == 2, replayed
+        assert f"would send your secrets to {elsewhere}, where yours does not" in replayed.stdout + replayed.stderr, replayed
+    assert third_seen == []
+    # Named by its path, it is the user's choice.
+    chosen = run_explorer(["--profile", f"{project}/.explorer/profiles/mine.yaml", "-c", "get /user"], env=env, cwd=project, stdin=subprocess.DEVNULL)
+    assert chosen.returncode == 0 and third_seen[-1]["authorization"] == "token 0THER", chosen
 
 
 def test_a_missing_secret_or_environment_is_one_line_and_nothing_is_sent(two_backends, tmp_path):

@@ -289,6 +289,14 @@ final class ExplorerSession {
         // A project's file of the same name wins, and gets the secrets: said (a cloned repository's `rec.yaml`
         // took the production token to the host it names, and only `explorer profiles` told).
         if !ProfileLookup.isPath(given), let hidden = lookup.shadowed().first(where: { $0.name == given }) {
+            // Sending the user's secrets where the user's own file does not: refused, the file named by its path chooses it.
+            let elsewhere = ProfileLookup.newOrigins(of: path, hiding: hidden.path)
+            guard elsewhere.isEmpty else {
+                Console().err("error: --profile \(given) is \(path), which hides your \(hidden.path) and would send your secrets to "
+                              + "\(elsewhere.joined(separator: ", ")), where yours does not: give its path (--profile \(path)) to use it, "
+                              + "or rename one; nothing was run\n")
+                throw ExitCode(ExitStatus.parse.rawValue)
+            }
             Console().err("warning: --profile \(given) is \(path), which hides your \(hidden.path)\n")
         }
         let ask: ((String) -> String?)? = Surroundings.current.inputIsTerminal ? { LineEditor.readSecret(prompt: $0) } : nil

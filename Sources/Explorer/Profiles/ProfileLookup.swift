@@ -63,6 +63,23 @@ struct ProfileLookup {
         return nil
     }
 
+    /// The origins a project's profile file that hides the user's own of
+    /// the same name would take the user's secrets to, and the user's file
+    /// names nowhere (its environments' base and socket URLs): a cloned
+    /// repository's `.explorer/profiles/shop.yaml` got the user's
+    /// `EXPLORER_SECRET_DEV_TOKEN` sent to the host it names. Empty when it
+    /// goes nowhere new (a team's copy of the same profile), or a file does
+    /// not read (said where it is used).
+    static func newOrigins(of project: String, hiding user: String) -> [String] {
+        guard let theirs = try? ProfileFile.read(project), let own = try? ProfileFile.read(user) else { return [] }
+        func origins(_ file: ProfileFile) -> [Origin] {
+            file.environments.flatMap { [Origin($0.baseURL), $0.webSocketURL.flatMap(Origin.init)].compactMap { $0 } }
+        }
+        let known = Set(origins(own))
+        var seen: Set<Origin> = []
+        return origins(theirs).filter { !known.contains($0) && seen.insert($0).inserted }.map(\.description)
+    }
+
     /// A file `--profile NAME` would have meant, had it been a profile file.
     func notAProfile(named name: String) -> String? {
         guard !Self.isPath(name) else { return nil }

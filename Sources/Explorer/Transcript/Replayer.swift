@@ -322,8 +322,17 @@ struct Replayer: Sendable {
         // A project's file that hides the user's own gets the user's secrets: said, as `--profile NAME` says it.
         // Once a run: `explorer test` of a folder said it for every transcript.
         if let file, !ProfileLookup.isPath(header.profile), let own = lookup.userFile(named: header.profile),
-           FilePaths.normalized(own) != FilePaths.normalized(file), Self.hidingSaid.update({ $0.insert(file).inserted }) {
-            Console().err("warning: \(path): profile \(header.profile) is \(file), which hides your \(own)\n")
+           FilePaths.normalized(own) != FilePaths.normalized(file) {
+            // Sending the user's secrets where the user's own file does not: refused, as `--profile NAME` refuses it.
+            let elsewhere = ProfileLookup.newOrigins(of: file, hiding: own)
+            guard elsewhere.isEmpty else {
+                return .failure(.broken("\(place): profile \(header.profile) is \(file), which hides your \(own) and would send your secrets to "
+                                        + "\(elsewhere.joined(separator: ", ")), where yours does not: name the file by its path in the profile: line "
+                                        + "to use it, or rename one; nothing was run"))
+            }
+            if Self.hidingSaid.update({ $0.insert(file).inserted }) {
+                Console().err("warning: \(path): profile \(header.profile) is \(file), which hides your \(own)\n")
+            }
         }
         guard let file else {
             return .failure(.broken("\(place): unknown profile '\(header.profile)': not built in (\(Profile.names.joined(separator: ", "))), "
