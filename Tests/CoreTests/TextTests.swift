@@ -49,6 +49,17 @@ import Testing
     /// Lines the parser refuses are kept in history (and a recording) all
     /// the same: `set a=1 client_secret=X` kept its second assignment, and
     /// `token:=X` (not JSON) its value, in clear; the error said it back.
+    /// A path typed without its `/` (under the base URL, as HTTPie takes it)
+    /// whose query began with a secret was read as an item `echo?api_key`:
+    /// history and transcripts lost the rest of the query
+    /// (`&token=…&user=bob`), and named the secret `echo_api_key`.
+    @Test func aRelativePathsQueryKeepsEveryPair() {
+        #expect(Redactor.redact(line: "get echo?api_key=sk_live_1&token=T0K&user=bob") == "get echo?api_key=***&token=***&user=bob")
+        #expect(Redactor.redact(line: "get echo?password=PW1&user=bob", hide: { "{{secret:\($0)}}" }) == "get echo?password={{secret:password}}&user=bob")
+        #expect(Redactor.redact(line: "get v2/items?a=1") == "get v2/items?a=1")
+        #expect(Redactor.redact(line: "post /x note?password=x") == "post /x note?password=***")
+    }
+
     @Test func aRefusedLinesSecretsAreHiddenToo() {
         #expect(Redactor.redact(line: "set client_id=id client_secret=S3cr3tX9") == "set client_id=id client_secret=***")
         #expect(Redactor.redact(line: "post /echo token:=S3cr3tX9 n:=1") == "post /echo token:=*** n:=1")

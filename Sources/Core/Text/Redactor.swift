@@ -380,6 +380,12 @@ public enum Redactor {
             if index > 0, looksLikeJWT(word) { return hide("jwt") }
             let word = redactUserinfo(in: word, hide: hide)
             if let hidden = redactQuery(in: word, hide: hide) { return hidden }
+            // A path typed without its `/` (`get echo?api_key=X&token=Y`, under the base URL): its query's pairs,
+            // each where it stands. Read as an item `echo?api_key`, the rest of the query was dropped.
+            if index > 0, let question = word.firstIndex(of: "?"), !word[..<question].contains(where: { "=:@".contains($0) }),
+               word[question...].contains("="), let hidden = redactQuery(in: "/" + word, hide: hide) {
+                return String(hidden.dropFirst())
+            }
             // A path is no item (`/a;token={{secret:token}}/b` was read as `/a;token` = `{{…}}/b`, and hidden to its end).
             guard index > 0, !word.hasPrefix("/") else { return word }
             guard let item = try? RequestItem.parse(word) else {
