@@ -55,6 +55,11 @@ import Testing
         // A scheme in any case (it was "not an http:// or https:// URL"); the rest as typed.
         #expect(try parser.parse("get HTTPS://H.example/A") == .http(method: "GET", path: "https://H.example/A", items: [], options: RequestOptions()))
         #expect(try parser.parse("get Http://h.example/") == .http(method: "GET", path: "http://h.example/", items: [], options: RequestOptions()))
+        // A path that merely starts with `http` is a path under the base URL (`httpbin` was "not an http:// or https:// URL").
+        for path in ["httpbin", "http", "https_settings", "httpx?x=1"] {
+            #expect(try parser.parse("get \(path)") == .http(method: "GET", path: path, items: [], options: RequestOptions()))
+        }
+        #expect(throws: CommandError.self) { try parser.parse("get http:/x") }
     }
 
     /// Nested names that clash are said with a caret under the item, before anything is sent (the builder said them, with none).

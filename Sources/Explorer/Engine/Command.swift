@@ -58,7 +58,7 @@ enum Command: Sendable, Equatable {
     /// the server: a request, a pasted curl, a login or logout, a page, a frame.
     static func sends(line: String) -> Bool {
         guard let words = try? LineTokenizer.split(line).map(\.text), let first = words.first else { return false }
-        if first.hasPrefix("/") || first.lowercased().hasPrefix("http") { return true }
+        if first.hasPrefix("/") || first.lowercased().hasPrefix("http:") || first.lowercased().hasPrefix("https:") { return true }
         if CommandTable.methods.contains(first.uppercased()) || ["curl", "login", "logout", "whoami", "next"].contains(first) { return true }
         return first == "ws" && words.count > 1 && ["connect", "send", "close"].contains(words[1])
     }

@@ -308,7 +308,9 @@ struct CommandParser {
         // A scheme is read in any case (RFC 3986 3.1): `HTTPS://` is https.
         // HTTPie's `:3000/items` and `localhost:3000/items` went to the base URL as the path `/:3000/items`.
         let target = URLCheck.expandingShorthand(path.text) ?? URLCheck.lowercasingScheme(path.text)
-        if target.hasPrefix("http"), !target.includes(ascii: "{{"), let reason = URLCheck.problem(target) {
+        // `http:` or `https:` begins one (`http:/x`, a typo, said); a word that merely starts so is a path under the
+        // base URL (`get httpbin`, `get https_settings` were refused as URLs).
+        if target.hasPrefix("http:") || target.hasPrefix("https:"), !target.includes(ascii: "{{"), let reason = URLCheck.problem(target) {
             throw CommandError(reason, column: path.start)
         }
         // `ftp://…`, `htps://…`: another scheme, or a typo of one, went to the backend as the path `/ftp://…`.
