@@ -185,6 +185,9 @@ import Testing
         #expect(written(201, "/verify/\(jwt)") == "/verify/{{secret:jwt}}")
         #expect(written(302, "/v?t=\(jwt)&x=1") == "/v?t={{secret:jwt}}&x=1")
         #expect(written(302, "/v#\(jwt).") == "/v#{{secret:jwt}}.")
+        // Beside a secret query pair, the screen showed it (the pair's hiding left the rest as it came).
+        let shown = Redactor.redact(header: HTTPHeader(name: "Location", value: "http://h.example/cb/\(jwt)?api_key=K1234567&x=1")).value
+        #expect(shown == "http://h.example/cb/<hidden: \(jwt.count) characters>?api_key=<hidden: 8 characters>&x=1", "\(shown)")
     }
 
     /// A hidden value's length in an error or note line is any length: a

@@ -1295,8 +1295,25 @@ public enum Redactor {
             if isSecretHeaderName(header.name) || looksLikeCredential(value) { return [(value, name)] }
             // A URL's secret parameters (`Location: /cb#access_token=…`, a `Link`'s `?access_token=`): shown, and
             // written by `--update`, in clear. So was its password (`Location: https://deploy:PW@host/`).
+            // And a JWT in its path beside them (`/cb/eyJ…?api_key=…`): hidden alone, where the query held none.
             return userinfoPieces(in: value, oneURL: true).flatMap { $0.isPassword ? [($0.text, "password")] : parameterPieces(in: $0.text) }
+                .flatMap { piece in piece.secret == nil ? jwtPieces(in: piece.text) : [piece] }
         }
+    }
+
+    /// `text` in pieces, each JWT in it one named `jwt`.
+    static func jwtPieces(in text: String) -> [(text: String, secret: String?)] {
+        guard mayHoldJWT(text) else { return [(text, nil)] }
+        var pieces: [(text: String, secret: String?)] = []
+        var rest = text[...]
+        for jwt in jwts(in: text) {
+            guard let range = rest.range(of: jwt) else { continue }
+            if rest.startIndex < range.lowerBound { pieces.append((String(rest[..<range.lowerBound]), nil)) }
+            pieces.append((jwt, "jwt"))
+            rest = rest[range.upperBound...]
+        }
+        if !rest.isEmpty || pieces.isEmpty { pieces.append((String(rest), nil)) }
+        return pieces
     }
 
     /// A `Location` (or any one URL) as an error line says it: its password and
