@@ -618,3 +618,18 @@ struct SecretNameTests {
     // The header itself still hides its value alone, its attributes shown.
     #expect(Redactor.redact(header: HTTPHeader(name: "Set-Cookie", value: "sid=SETCOOKIE88x; Path=/")).value == "sid=\(Redactor.hidden("SETCOOKIE88x")); Path=/")
 }
+
+/// A well-known service's key is a credential whatever it is called: `set
+/// i=ghp_…` and `X-Custom: sk_live_…` were shown, written and kept in clear.
+@Test func aServiceKeyIsKnownByItsPrefix() {
+    for key in ["ghp_abcdefghijklmnopqrstuvwxyz0123456789", "sk_live_51HaBcDeFgHiJkLmN0pQ", "xoxb-1234567890-abcdefghij", "AKIAIOSFODNN7EXAMPLE1",
+                "glpat-xYz12AbC34dEf56GhI78", "AIzaSyA1234567890abcdefghijklmnopqrstu"] {
+        #expect(Redactor.looksLikeCredential(key), "\(key)")
+        #expect(Redactor.redact(line: "set k=\(key)") == "set k=***", "\(key)")
+    }
+    // Words that merely start so: documentation's `sk_live_docs`, a slug, a sentence.
+    for text in ["sk_live_docs", "ghp_settings_page_for_users", "AKIA is a prefix of AWS keys", "hf_transfer_enabled_flag_on"] {
+        #expect(!Redactor.looksLikeCredential(text), "\(text)")
+    }
+    #expect(Redactor.redact(header: HTTPHeader(name: "X-Custom", value: "sk_test_4eC39HqLyjWDarjtT1zdp7dc")).value == "<hidden: 32 characters>")
+}

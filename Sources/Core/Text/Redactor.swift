@@ -1661,13 +1661,32 @@ public enum Redactor {
     /// A value that is a credential whatever it is called: a JWT, or a
     /// credentials header's value (`Bearer …`, `Basic …`, `token …`).
     public static func looksLikeCredential(_ value: String) -> Bool {
-        if looksLikeJWT(value) { return true }
+        if looksLikeJWT(value) || isServiceToken(value) { return true }
         let words = value.split(separator: " ", maxSplits: 1)
         guard words.count == 2 else { return false }
         return credentialSchemes.contains(words[0].lowercased())
     }
 
     private static let credentialSchemes: Set<String> = ["bearer", "basic", "token", "digest", "apikey", "api-key"]
+
+    /// A key a well-known service hands out, known by its prefix whatever it
+    /// is called (`set i=ghp_…`, `X-Custom: sk_live_…` were shown, written
+    /// and kept in clear): GitHub's, GitLab's, Stripe's secret and
+    /// restricted keys, Slack's, AWS's access key ids, Google's API keys,
+    /// OpenAI's, SendGrid's, npm's, PyPI's, Shopify's, DigitalOcean's,
+    /// Hugging Face's. One word of 20 characters or more.
+    public static func isServiceToken(_ value: String) -> Bool {
+        guard value.utf8.count >= 20, value.utf8.count <= 512, let first = value.utf8.first,
+              "gsrxAnpSdhG".utf8.contains(first) else { return false }
+        guard let prefix = serviceTokenPrefixes.first(where: { value.hasPrefix($0) }) else { return false }
+        let rest = value.utf8.dropFirst(prefix.utf8.count)
+        return rest.count >= 12 && rest.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || $0 == 0x5F || $0 == 0x2D || $0 == 0x2E }
+            && rest.contains { $0 >= 0x30 && $0 <= 0x39 }
+    }
+
+    private static let serviceTokenPrefixes = ["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "sk_live_", "sk_test_",
+                                               "rk_live_", "rk_test_", "xoxb-", "xoxp-", "xoxa-", "xoxs-", "xapp-", "AKIA", "ASIA", "AIza",
+                                               "sk-proj-", "sk-ant-", "SG.", "npm_", "pypi-", "shpat_", "shpss_", "dop_v1_", "hf_"]
 
     /// `text` with each JWT in it hidden (`<hidden: N characters>`, or what
     /// `hide` makes of it), wherever it stands: after a space, a `=`, a quote
