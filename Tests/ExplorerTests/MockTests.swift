@@ -325,6 +325,53 @@ import Testing
         }
     }
 
+    /// A refresh path with a query (GoTrue's `/auth/v1/token?grant_type=refresh_token`)
+    /// was never taken for one: the client's refresh got another step's
+    /// answer or a 404, and the retried request failed.
+    @Test func aRefreshPathWithAQueryIsTheRefresh() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mock-gotrue-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try ("explorer-profile: 1\nname: supa\nenvironments:\n  dev: {base-url: \"http://127.0.0.1:1\"}\n"
+             + "auth: {kind: login, login-path: \"/auth/v1/token?grant_type=password\", refresh-path: \"/auth/v1/token?grant_type=refresh_token\", "
+             + "user-name: email, whoami-path: /auth/v1/user}\n").write(to: folder.appendingPathComponent("supa.yaml"), atomically: true, encoding: .utf8)
+        let file = folder.appendingPathComponent("t.transcript").path
+        try """
+        # explorer transcript v1
+        profile: supa.yaml
+        base-url: http://127.0.0.1:1
+
+        > login dev@example.com {{secret:password}}
+        HTTP/1.1 200 OK
+        Content-Type: application/json
+        {"access_token": "{{secret:access_token}}", "refresh_token": "{{secret:refresh_token}}", "token_type": "bearer", "expires_in": 20, "user": {"id": 1}}
+        note: logged in as dev@example.com
+
+        > get /rest/v1/todos
+        (access token refreshed; request retried)
+        HTTP/1.1 200 OK
+        Content-Type: application/json
+        [{"id": 2}]
+
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        try await Self.withMock([file], mode: .scenario) { server, _ in
+            let login = try await Self.send("POST", URL(string: server.baseURL.absoluteString + "/auth/v1/token?grant_type=password")!,
+                                            body: #"{"email": "dev@example.com", "password": "x"}"#)
+            #expect(login.status == 200, "\(String(decoding: login.body, as: UTF8.self))")
+            let signedIn = [HTTPHeader(name: "Authorization", value: "Bearer old")]
+            let url = server.baseURL.appendingPathComponent("rest/v1/todos")
+            let first = try await Self.send("GET", url, headers: signedIn)
+            #expect(first.status == 401, "\(first.status) \(String(decoding: first.body, as: UTF8.self))")
+            let refresh = try await Self.send("POST", URL(string: server.baseURL.absoluteString + "/auth/v1/token?grant_type=refresh_token")!,
+                                              body: #"{"refresh_token": "x"}"#)
+            #expect(refresh.status == 200, "\(String(decoding: refresh.body, as: UTF8.self))")
+            let token = try #require(try JSONParser.parse(refresh.body)["access_token"]?.stringValue, "\(String(decoding: refresh.body, as: UTF8.self))")
+            let retried = try await Self.send("GET", url, headers: [HTTPHeader(name: "Authorization", value: "Bearer \(token)")])
+            let rows = try JSONParser.parse(retried.body)
+            #expect(retried.status == 200 && rows == .array([.object([("id", .int(2))])]))
+        }
+    }
+
     /// A step that posts a bogus refresh token itself, answered 401 where it
     /// was recorded, was served 200 and fresh tokens: the refresh path was
     /// always the session's own refresh, and a transcript failed against

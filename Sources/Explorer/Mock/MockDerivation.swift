@@ -376,7 +376,8 @@ final class RecordedAnswers: HTTPTransport, @unchecked Sendable {
         // The session's own refresh, after the 401 below; a step that posts to the refresh path itself (a test of
         // a bogus refresh token, answered 401) is answered as recorded (it got fresh tokens).
         if owesRefresh, let auth = profile.auth, let refreshPath = auth.refreshPath, request.method == "POST",
-           MockRequest.split(base.path + refreshPath) == MockRequest.split(request.url.path) {
+           MockRequest.isRefresh(path: request.url.path, query: (URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? [])
+                .map { ($0.name, $0.value ?? "") }, refreshPath: refreshPath, basePath: base.path) {
             owesRefresh = false
             let body = auth.refreshAnswer(accessToken: MockDerivation.anySecret + "-access_token", refreshToken: MockDerivation.anySecret + "-refresh_token")
             return ReceivedResponse(status: 200, reason: "OK", headers: json, body: JSONPrinter.compactUTF8(body))

@@ -322,7 +322,7 @@ final class MockBook: @unchecked Sendable {
         guard request.method == "POST" else { return nil }
         return scripts.first { script in
             guard let path = script.profile.auth?.refreshPath else { return false }
-            return MockRequest.split(script.basePath + path) == request.segments
+            return MockRequest.isRefresh(path: request.path, query: request.query, refreshPath: path, basePath: script.basePath)
         }?.profile
     }
 

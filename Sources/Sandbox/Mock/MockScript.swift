@@ -134,6 +134,20 @@ public struct MockRequest: Sendable, Equatable {
 
     /// The path split as the mock compares it: no empty segments.
     public static func split(_ path: String) -> [String] { path.split(separator: "/", omittingEmptySubsequences: true).map(String.init) }
+
+    /// Whether a request to `path` with `query` is a POST to a profile's
+    /// refresh path (under `basePath`): the same segments, and each query
+    /// item the refresh path names (GoTrue's `/auth/v1/token?grant_type=refresh_token`,
+    /// which compared whole with the request's path was never one).
+    public static func isRefresh(path: String, query: [(name: String, value: String)], refreshPath: String, basePath: String) -> Bool {
+        let parts = refreshPath.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        guard split(basePath + parts[0]) == split(path) else { return false }
+        guard parts.count == 2 else { return true }
+        return parts[1].split(separator: "&").allSatisfy { pair in
+            let item = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return query.contains { $0.name == item[0] && (item.count == 1 || $0.value == item[1]) }
+        }
+    }
 }
 
 /// A request as it reached the mock.
