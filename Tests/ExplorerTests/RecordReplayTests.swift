@@ -593,6 +593,20 @@ import Testing
         #expect(run.status == .parse && run.steps.isEmpty)
     }
 
+    /// A recording begun logged in whose steps log in themselves after a
+    /// `header` the backend wants (Supabase's `apikey`): the replay logged
+    /// in first, without it, and failed whole. The steps' own login does.
+    @Test func aHeadersLoginIsLeftToStepsThatLogInFirst() async throws {
+        let path = Scratch.file("login-first", extension: "transcript").path
+        try ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\nlogin: nobody@example.com\n\n> header X-Client:ios\n| X-Client: ios\n| (sent only to {{*}})\n\n"
+             + "> login alice@example.com {{secret:password}}\nHTTP/1.1 200 OK\n{{*}}\nnote: logged in as alice\n\n> get /api/tasks/1\nHTTP/1.1 200 OK\n{{*}}\n")
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        // No password for nobody@example.com: done first, the header's login could not be.
+        let run = await Replayer(environment: [:]).run(path)
+        let report = ReplayReport(palette: .plain).detailed(run)
+        #expect(run.status == .ok && run.steps.count == 3, "\(report.out)\(report.err)")
+    }
+
     /// A symlinked folder in a suite (`sessions/common -> ../common`) was
     /// left out without a word: its failing transcript never ran in CI.
     @Test func aSymlinkedFolderInASuiteIsSearchedOnce() throws {

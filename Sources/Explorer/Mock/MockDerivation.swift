@@ -106,7 +106,7 @@ enum MockDerivation {
         let headerLine = transcript.header.lines.firstIndex { $0.hasPrefix("login:") }.map { $0 + 2 } ?? 1
         if let email = transcript.header.login, let login = headerLogin(email, profile: profile, line: headerLine) {
             answers.begin(login, bindings: [:])
-            guard await steps.prepare(transcript.header) else {
+            guard await steps.prepare(transcript.header, steps: transcript.steps) else {
                 return .failure(.runtime(steps.shownFailure.map(describe) ?? "\(path): the header's login cannot be worked out"))
             }
             // A login the transcript recorded answers as it was recorded: the made-up one (no id, the
@@ -116,7 +116,7 @@ enum MockDerivation {
                 served.append(MockStep(line: login.line, command: login.command, trigger: .request(mockRequest(request, command: login.command)),
                                        expectation: login.expectation))
             }
-        } else if !(await steps.prepare(transcript.header)) {
+        } else if !(await steps.prepare(transcript.header, steps: transcript.steps)) {
             return .failure(.runtime(steps.shownFailure.map(describe) ?? "\(path): its header cannot be worked out"))
         }
         for step in transcript.steps {

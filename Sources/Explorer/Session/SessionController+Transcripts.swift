@@ -120,7 +120,7 @@ extension SessionController {
         if recorder == nil {
             steps = runBlocking(interrupts: interrupts) { [prepared] in
                 var steps = prepared
-                if await steps.prepare(transcript.header) { await steps.replay(transcript.steps) }
+                if await steps.prepare(transcript.header, steps: transcript.steps) { await steps.replay(transcript.steps) }
                 return steps
             }
         } else {
@@ -140,7 +140,7 @@ extension SessionController {
     private func replayRecorded(_ transcript: Transcript, _ prepared: Replayer.Steps) -> Replayer.Steps {
         var steps = runBlocking(interrupts: interrupts) { [prepared] in
             var steps = prepared
-            _ = await steps.prepare(transcript.header)
+            _ = await steps.prepare(transcript.header, steps: transcript.steps)
             return steps
         }
         for (line, command, outcome) in steps.headerSteps {
@@ -206,7 +206,7 @@ extension SessionController {
         terminal.out(palette.bold("Tour \(tour.name)") + intro.dropFirst("Tour \(tour.name)".count) + "\n")
         var steps = runBlocking { [prepared] in
             var steps = prepared
-            _ = await steps.prepare(transcript.header)
+            _ = await steps.prepare(transcript.header, steps: transcript.steps)
             return steps
         }
         if let failure = steps.shownFailure { return .failure(Self.message(failure), .runtime) }

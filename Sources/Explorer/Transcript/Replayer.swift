@@ -366,7 +366,7 @@ struct Replayer: Sendable {
     /// thread; from the global executor every step crossed threads twice more.
     private static func drive(_ steps: inout Steps, header: TranscriptHeader, _ list: [TranscriptStep],
                               on interpreter: isolated Interpreter) async {
-        if await steps.prepare(header) {
+        if await steps.prepare(header, steps: list) {
             await steps.replay(list)
         }
     }
@@ -446,8 +446,22 @@ struct Replayer: Sendable {
         private var receivedBefore = 0
         private var receivedListed = 0
 
-        /// Sets the header's variables and logs in when it says so.
-        nonisolated(nonsending) mutating func prepare(_ header: TranscriptHeader) async -> Bool {
+        /// Whether the steps log in before anything else goes to the server
+        /// (`header apikey:…`, then `login …`): the header's `login:` (a
+        /// recording begun logged in) is then not done first, which went out
+        /// without the header the backend wants and failed the whole replay.
+        static func logInFirst(_ steps: [TranscriptStep]) -> Bool {
+            for step in steps {
+                // By its first word: its `{{secret:password}}` is not filled in yet, and a parse would refuse it.
+                if step.command.split(separator: " ", maxSplits: 1).first?.lowercased() == "login" { return true }
+                if Command.sends(line: step.command) { return false }
+            }
+            return false
+        }
+
+        /// Sets the header's variables and logs in when it says so, unless
+        /// `steps` log in first.
+        nonisolated(nonsending) mutating func prepare(_ header: TranscriptHeader, steps: [TranscriptStep] = []) async -> Bool {
             // Frames are taken as the recording took them: at the REPL a frame showed as it came, and a later
             // `ws recv` waited for one not shown yet. Kept here, each recv skips those its transcript lists
             // before it: the same frames whatever the timing (a fixed pause stood in for the typing, and a
@@ -468,7 +482,7 @@ struct Replayer: Sendable {
                     let command = Command.set(name: variable.name, value: value)
                     headerSteps.append(("set \(variable.name)=\(variable.value)", command, await interpreter.execute(command)))
                 }
-                if let email = header.login {
+                if let email = header.login, !Self.logInFirst(steps) {
                     let password = try resolver.value("password", email: email)
                     learn(supplied: [("password", password)])
                     let command = Command.login(email: email, password: password)
