@@ -1096,6 +1096,20 @@ import Testing
                                                        #"  "message": "item {{item_id}} moved from {{uuid}}""#, "}", "note: saved {{item_id}}"])
     }
 
+    /// A captured id that is a string of digits (JSON:API's `"id": "10"`) was
+    /// written bare, `{{aid}}`, which expects the number: the replay failed
+    /// on the value it captured itself. It is written in quotes.
+    @Test func aCapturedStringOfDigitsIsReferencedAsAString() throws {
+        var references = CaptureReferences()
+        references.note(.capture(name: "aid", from: .body(try JSONPath.parse(".data.id"))))
+        let observed = Observation(status: 200, body: .json(.object([("data", .object([("id", .string("10")), ("n", .string("1e3"))]))])))
+        let written = references.referencing(in: Expectation(recording: observed, baseURL: nil), values: ["aid": "10"], observed: observed)
+        #expect(TranscriptWriter.response(written) == ["HTTP/1.1 200", "{", #"  "data": {"#, #"    "id": "{{aid}}","#, #"    "n": "1e3""#, "  }", "}"])
+        var matcher = TranscriptMatcher()
+        matcher.variables = ["aid": "10"]
+        #expect(matcher.match(written, observed).isEmpty)
+    }
+
     /// A value the line typed itself (`get /users/1`, `uid` = 1 captured) is the line's: written
     /// `{{uid}}`, the replay against a server whose first user was 7 failed with nothing wrong.
     @Test func aValueTypedOnTheLineIsNotTheCaptures() throws {

@@ -156,6 +156,11 @@ struct CaptureReferences {
                 if case let .text(text) = member.value, text.pieces == [.pattern(TranscriptPattern(.uuid))], case .string? = live { value = live }
                 if let value, Self.isScalarID(value),
                    let name = captured.keys.sorted().first(where: { captured[$0]!.contains(member.key) && values[$0] == value.plainText }) {
+                    // A string of digits (JSON:API's `"id": "10"`) in quotes: bare, the reference expects the number, and
+                    // the replay failed on the very value it captured (`expected {{id}} (10), got "10"`).
+                    if case let .string(text) = value, let parsed = try? JSONParser.parse(text), parsed.stringValue == nil {
+                        return ExpectedValue.Member(member.key, .text(PatternText([.pattern(TranscriptPattern(.reference(name)))])))
+                    }
                     return ExpectedValue.Member(member.key, .pattern(TranscriptPattern(.reference(name))))
                 }
                 return ExpectedValue.Member(member.key, referencing(in: member.value, observed: live, values: values, distinctive: distinctive))
