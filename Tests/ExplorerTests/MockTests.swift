@@ -594,6 +594,44 @@ extension MockTests {
         }
     }
 
+    /// `capture etag = header:ETag` read a header the recording does not
+    /// write (only Content-Type and Location are): the mock warned "no ETag
+    /// header" and served neither the capture nor the `If-Match:{{etag}}`
+    /// step after it. It makes one up.
+    @Test func aHeaderALaterCaptureReadsIsServed() async throws {
+        let text = """
+        # explorer transcript v1
+        profile: generic
+        base-url: http://127.0.0.1:1
+
+        > get /articles/10
+        HTTP/1.1 200 OK
+        Content-Type: application/json
+        {"id": "10"}
+
+        > capture etag = header:ETag
+        {{string}}
+
+        > patch /articles/10 If-Match:{{etag}} title=y
+        HTTP/1.1 200 OK
+        Content-Type: application/json
+        {"id": "10", "title": "y"}
+
+        """
+        try await Self.withTranscript("etag", text) { file in
+            let loaded = await MockCommand.load([file])
+            #expect(loaded.problems.isEmpty, "\(loaded.problems)")
+            #expect(loaded.scripts.first?.requestSteps.count == 2)
+            try await Self.withMock([file], mode: .match) { server, _ in
+                let read = try await Self.send("GET", server.baseURL.appendingPathComponent("articles/10"))
+                let etag = try #require(read.header("ETag"))
+                #expect(etag.hasPrefix("\"") && etag.hasSuffix("\"") && etag.count > 2, "\(etag)")
+                let run = await Replayer(baseURL: server.baseURL, environment: [:]).run(file)
+                #expect(run.status == .ok, "\(ReplayReport(palette: .plain).detailed(run).out)")
+            }
+        }
+    }
+
     /// An app that made two notes and read the first back got the 404
     /// recorded after its delete (the step after the one answered last won a
     /// tie); one that asked for an id never handed out made it every later

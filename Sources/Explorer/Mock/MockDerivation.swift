@@ -92,6 +92,31 @@ enum MockDerivation {
         return path
     }
 
+    /// Each answer a later `capture NAME = header:H` reads, with H where its
+    /// recording wrote none (only `Content-Type` and `Location` are written):
+    /// a made-up value, in quotes for an entity tag, so the mock serves one
+    /// and the client's `If-Match:{{etag}}` has something to send. It warned
+    /// "no ETag header" and left the capture and every step using it unserved.
+    static func servingCapturedHeaders(_ steps: [TranscriptStep]) -> [TranscriptStep] {
+        var steps = steps
+        let parser = CommandParser()
+        for index in steps.indices where steps[index].expectation.status != nil {
+            var next = index + 1
+            while next < steps.count, let command = try? parser.parse(steps[next].command) {
+                switch command {
+                case let .capture(_, .header(name)) where !steps[index].expectation.headers.contains(where: { $0.name.lowercased() == name.lowercased() }):
+                    let quoted = name.lowercased() == "etag"
+                    steps[index].expectation.headers.append((name, PatternText(quoted ? [.literal("\""), .pattern(TranscriptPattern(.string)), .literal("\"")]
+                                                                                      : [.pattern(TranscriptPattern(.string))])))
+                case .capture, .show, .vars, .set, .unset: break
+                default: next = steps.count
+                }
+                next += 1
+            }
+        }
+        return steps
+    }
+
     private static func steps(of transcript: Transcript, path: String, profile: Profile, base: URL, on live: LiveSession,
                               answers: RecordedAnswers) async -> Result<MockScript, TranscriptRun.Failure> {
         var resolver = SecretResolver(environment: [:], demoAccounts: [])
@@ -119,7 +144,7 @@ enum MockDerivation {
         } else if !(await steps.prepare(transcript.header, steps: transcript.steps)) {
             return .failure(.runtime(steps.shownFailure.map(describe) ?? "\(path): its header cannot be worked out"))
         }
-        for step in transcript.steps {
+        for step in servingCapturedHeaders(transcript.steps) {
             let bindings = Self.bindings(live.interpreter.allVariables, strings: await live.interpreter.capturedStrings)
             // Read with its secrets filled in (`ws connect /ws?token={{secret:token}}` did not parse as it is: it was
             // replayed as a request, which tried to reach the placeholder host, and the transcript was skipped).
