@@ -55,6 +55,33 @@ import Testing
         #expect(Paging.next(after: last, response: answer(#"{"next": "items?page=2"}"#), endpointQuery: []) == .url("items?page=2"))
     }
 
+    /// JSON:API's `links.next` and HAL's `_links.next.href` were not read
+    /// ("the answer names none"), and a HAL list paged by number ran past its
+    /// end, page after empty page.
+    @Test func aNextLinkUnderLinksOrHALsLinks() {
+        #expect(Paging.next(after: last, response: answer(#"{"data": [1], "links": {"self": "/a?page%5Bnumber%5D=1", "next": "/a?page%5Bnumber%5D=2"}}"#),
+                            endpointQuery: []) == .url("/a?page%5Bnumber%5D=2"))
+        #expect(Paging.next(after: last, response: answer(#"{"data": [1], "links": {"self": "/a", "next": null}}"#), endpointQuery: [])
+                == .end("no next page: the answer's links.next is null"))
+        #expect(Paging.next(after: last, response: answer(#"{"_embedded": {"orders": [1]}, "_links": {"next": {"href": "/orders?page=2"}}}"#),
+                            endpointQuery: []) == .url("/orders?page=2"))
+        let page3 = Paging.Last(path: "/orders", items: [.query(name: "page", value: "3")], options: RequestOptions())
+        #expect(Paging.next(after: page3, response: answer(#"{"_embedded": {"orders": []}, "_links": {"self": {"href": "/orders?page=3"}}, "total": 5}"#),
+                            endpointQuery: ["page"]) == .end("no next page: the answer's _links name no next"))
+    }
+
+    /// A page a Link names is asked with the list line's headers and the
+    /// query items it does not name (a gateway's API key: page 2 got 401),
+    /// on the list's origin only.
+    @Test func aLinkedPageKeepsTheLinesHeadersOnItsOrigin() {
+        let items: [RequestItem] = [.header(name: "X-Api-Key", value: "k"), .query(name: "api_key", value: "q"), .query(name: "page", value: "1"),
+                                    .stringField(name: "a", value: "b")]
+        let list = URL(string: "http://h.example/v2/items?page=1")!
+        #expect(Interpreter.keptForLink(items, to: "http://h.example/v2/items?page=2", from: list)
+                == [.header(name: "X-Api-Key", value: "k"), .query(name: "api_key", value: "q")])
+        #expect(Interpreter.keptForLink(items, to: "https://other.example/v2/items?page=2", from: list) == [])
+    }
+
     @Test func aCursorGoesBackInTheRequestsOwnParameter() {
         #expect(Paging.next(after: last, response: answer(#"{"posts": [1], "next_cursor": "abc"}"#), endpointQuery: ["cursor", "limit"])
             == .request(path: "/items", items: [.query(name: "q", value: "x"), .query(name: "cursor", value: "abc")]))

@@ -1034,6 +1034,22 @@ actor Interpreter {
         Console().err(text)
     }
 
+    /// The list line's items a page its answer links to is asked with: its
+    /// headers and the query items the link does not name (a gateway's API
+    /// key: page 2 went without it, and got a 401), where the link stays on
+    /// the list's origin; another origin gets none of them.
+    static func keptForLink(_ items: [RequestItem], to target: String, from list: URL) -> [RequestItem] {
+        guard let url = URL(string: target), let origin = Origin(url), origin == Origin(list) else { return [] }
+        let named = Set(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.map(\.name) ?? [])
+        return items.filter { item in
+            switch item {
+            case .header, .headerFromFile: true
+            case let .query(name, _), let .queryFromFile(name, _): !named.contains(name)
+            default: false
+            }
+        }
+    }
+
     /// `next`: the page after the last GET's answer (Paging says how to ask for it).
     private func nextPage(print: PrintParts?) async throws -> Outcome {
         guard let last = lastList, let response = lastListResponse else {
@@ -1057,7 +1073,7 @@ actor Interpreter {
             // A relative link is relative to the page it came from, as a browser reads it: `/api/v1/items?page=2`
             // joined to a base URL ending in /api/v1 went to /api/v1/api/v1/items.
             let target = url.contains("://") ? url : (URL(string: url, relativeTo: request.url)?.absoluteString ?? url)
-            outcome = try await run(.http(method: "GET", path: target, items: [], options: options))
+            outcome = try await run(.http(method: "GET", path: target, items: Self.keptForLink(last.items, to: target, from: request.url), options: options))
             if response.headers.contains(where: { $0.hasName("Link") }) { lastList?.linked = true }
         }
         lastList?.options.print = last.options.print

@@ -5,7 +5,8 @@ import Foundation
 /// the answer the way backends say it, first that applies:
 /// 1. a `Link: <…>; rel="next"` header (RFC 8288, GitHub's style; a Link
 ///    header without one: the last page);
-/// 2. a `next` URL in the body (Django REST framework's style; null: the end);
+/// 2. a `next` URL in the body (Django REST framework's style; null: the end),
+///    or under `links` (JSON:API) or `_links` with its `href` (HAL);
 /// 3. a cursor (`next_cursor`, `nextCursor`, `next_page_token`, … at the top
 ///    or under `meta`/`pagination`/`paging`), sent back in the query
 ///    parameter the request or the endpoint uses for it, else the one its
@@ -104,6 +105,21 @@ enum Paging {
             case let .string(url) where !url.isEmpty: return followable(url)
             case .null: return .end("no next page: the answer's next is null")
             default: break
+            }
+        }
+        // JSON:API's `links.next` (a URL, or an object with its `href`) and HAL's `_links.next.href`; links
+        // that name others (self, first, prev) and no next are the last page's (a HAL list was paged past its end).
+        for key in ["links", "_links"] {
+            guard let links = members.first(where: { $0.key == key })?.value, case let .object(named) = links else { continue }
+            switch named.first(where: { $0.key == "next" })?.value {
+            case let .string(url)? where !url.isEmpty: return followable(url)
+            case let .object(link)?:
+                if case let .string(href)? = link.first(where: { $0.key == "href" })?.value, !href.isEmpty { return followable(href) }
+            case .null?: return .end("no next page: the answer's \(key).next is null")
+            default:
+                if named.contains(where: { ["self", "first", "prev", "previous", "last"].contains($0.key) }) {
+                    return .end("no next page: the answer's \(key) name no next")
+                }
             }
         }
         let containers = [members] + ["meta", "pagination", "paging", "page_info", "pageInfo"].compactMap { key in
