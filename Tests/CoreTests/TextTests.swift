@@ -60,6 +60,17 @@ import Testing
         #expect(Redactor.redact(line: "post /x note?password=x") == "post /x note?password=***")
     }
 
+    /// A bracketed query name (JSON:API's, Rails') was judged whole:
+    /// `auth[access_token]==X` went to screen, history and transcripts in
+    /// clear, and `user[password]==X` was named `user_password_`.
+    @Test func aBracketedQueryNameIsJudgedByItsLastKey() {
+        #expect(Redactor.redact(line: "get /x auth[access_token]==atval7 user[password]==pw1 page[size]==3", hide: { "{{secret:\($0)}}" })
+                == "get /x auth[access_token]=={{secret:access_token}} user[password]=={{secret:password}} page[size]==3")
+        #expect(Redactor.redact(line: "get /x?auth[token]=tok12345&page[size]=3", hide: { "{{secret:\($0)}}" })
+                == "get /x?auth[token]={{secret:token}}&page[size]=3")
+        #expect(Redactor.isSecretParameter("auth[access_token]") && Redactor.isSecretParameter("a[b][key]") && !Redactor.isSecretParameter("page[number]"))
+    }
+
     @Test func aRefusedLinesSecretsAreHiddenToo() {
         #expect(Redactor.redact(line: "set client_id=id client_secret=S3cr3tX9") == "set client_id=id client_secret=***")
         #expect(Redactor.redact(line: "post /echo token:=S3cr3tX9 n:=1") == "post /echo token:=*** n:=1")

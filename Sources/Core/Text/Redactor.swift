@@ -68,7 +68,11 @@ public enum Redactor {
 
     /// Whether a query parameter's name names a secret: a secret's name, or one of `secretParameters`.
     public static func isSecretParameter(_ name: String) -> Bool {
-        isSecretName(name) || secretParameters.contains(name.lowercased())
+        if isSecretName(name) || secretParameters.contains(name.lowercased()) { return true }
+        // A bracketed name by its last key (`auth[access_token]`, JSON:API's and Rails' nesting): it was sent in clear.
+        guard name.utf8.contains(UInt8(ascii: "[")) else { return false }
+        let leaf = leaf(of: name)
+        return leaf != name && (isSecretName(leaf) || secretParameters.contains(leaf.lowercased()))
     }
 
     /// A command line as history keeps it: secrets replaced, and a `login`
@@ -423,7 +427,7 @@ public enum Redactor {
                     return hidden == text ? word : "\(name):=\(hidden)"
                 default: return word
                 }
-            case let .query(name, _) where isSecretName(name) || secretParameters.contains(name.lowercased()): return "\(name)==\(hide(name))"
+            case let .query(name, _) where isSecretParameter(name): return "\(name)==\(hide(leaf(of: name)))"
             // A field or query item whose text holds a secret pair (`note='password=X'`, `cb=https://x/?access_token=X`,
             // `next==/cb?access_token=X`): that value.
             case let .stringField(name, value) where value.includes(ascii: "="), let .query(name, value) where value.includes(ascii: "="):
@@ -1065,7 +1069,7 @@ public enum Redactor {
             let value = String(pair[pair.index(after: eq)...])
             guard !value.isEmpty, !isReference(value) else { return String(pair) }
             changed = true
-            return String(pair[...eq]) + hide(decodedName(pair[..<eq]))
+            return String(pair[...eq]) + hide(leaf(of: decodedName(pair[..<eq])))
         }
         return changed ? String(word[...question]) + pairs.joined(separator: "&") : nil
     }
