@@ -60,11 +60,16 @@ import Testing
     @Test func anErrorBodyInEachEnvelopeReadsBackAsOneLine() {
         let envelopes: [ErrorEnvelope] = [Profile.linku.errorEnvelope, Profile.nova.errorEnvelope, .generic,
                                           .fields(ErrorFields(message: JSONPath(components: [.key("error"), .key("text")]),
-                                                              code: JSONPath(components: [.key("error"), .key("kind")])))]
+                                                              code: JSONPath(components: [.key("error"), .key("kind")]))),
+                                          // JSON:API's: the mock's own 404 was `{"errors": {}}`, no message in it.
+                                          .fields(ErrorFields(message: JSONPath(components: [.key("errors"), .index(0), .key("detail")]),
+                                                              code: JSONPath(components: [.key("errors"), .index(0), .key("code")])))]
         for envelope in envelopes {
             let body = envelope.body(status: 404, code: "NOT_RECORDED", message: "no recorded step")
             #expect(envelope.describe(status: 404, body: body)?.contains("no recorded step") == true, "\(JSONPrinter.compact(body))")
         }
+        let jsonAPI = envelopes.last!.body(status: 404, code: "NOT_RECORDED", message: "no recorded step")
+        #expect(JSONPrinter.compact(jsonAPI) == #"{"errors":[{"code":"NOT_RECORDED","detail":"no recorded step"}]}"#)
     }
 }
 

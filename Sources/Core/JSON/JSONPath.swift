@@ -136,6 +136,21 @@ extension JSONValue {
 
     private func setting(_ path: ArraySlice<JSONPath.Component>, to value: JSONValue) -> JSONValue {
         guard let first = path.first else { return value }
+        // An item of a list, made where there is none yet (`.errors[0].detail`, JSON:API's error message:
+        // the mock's own errors came out `{"errors": {}}`, with no message).
+        if case let .index(index) = first, index >= 0 {
+            var items: [JSONValue]
+            switch self {
+            case let .array(found): items = found
+            case let .object(members) where members.isEmpty: items = []
+            default: return self
+            }
+            guard index <= items.count else { return self }
+            if index == items.count { items.append(JSONValue.object([]).setting(path.dropFirst(), to: value)) } else {
+                items[index] = items[index].setting(path.dropFirst(), to: value)
+            }
+            return .array(items)
+        }
         guard case let .key(key) = first, case var .object(members) = self else { return self }
         if let at = members.firstIndex(where: { $0.key == key }) {
             members[at].value = members[at].value.setting(path.dropFirst(), to: value)
