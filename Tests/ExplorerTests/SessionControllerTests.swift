@@ -348,6 +348,20 @@ import Testing
         #expect(out.components(separatedBy: #"-H 'Authorization: Bearer '"$TOKEN""#).count == 3 && out.hasSuffix(#" '"$TOKEN""# + "\n"), "\(out)")
     }
 
+    /// A setting's confirmation went to standard output in a script:
+    /// `-c 'header apikey:…' -c 'get /x -b' | jq` failed on its lines. In a
+    /// script it goes to standard error; `header` alone lists on standard output.
+    @Test func aSettingsConfirmationInAScriptIsNoOutput() async throws {
+        let terminal = FakeTerminal(interactive: false)
+        let status = try await Self.withController(terminal) { controller in
+            controller.script(["login alice@example.com alice123", "header X-Client:ios", "defaults --timeout 5", "get /api/tasks/1 -b", "header"], name: "t")
+        }
+        #expect(status == .ok)
+        #expect(terminal.output.contains("logged in as alice\n{\n  \"id\": 1,") && terminal.output.components(separatedBy: "X-Client: ios").count == 2,
+                "\(terminal.output)")
+        #expect(terminal.errors.components(separatedBy: "X-Client: ios").count == 2 && terminal.errors.contains("--timeout 5"), "\(terminal.errors)")
+    }
+
     /// `--curl` left out where the body goes (`-o`, `--download`, which
     /// follows redirects too), and printed `-X PUT -L` without a word that
     /// curl PUTs again after a 303, where the line follows with a GET.

@@ -200,7 +200,16 @@ final class SessionController {
             // A header `auth` set is hidden from now on, whatever it is called.
             renderer.secretHeaders = runBlocking(on: interpreter) { $0.profile.secretHeaders }
         }
-        let shownWhole = show(outcome, location: location)
+        // A setting's confirmation (`header apikey:…`, `auth bearer …`, `defaults --timeout 5`) is no output a script
+        // pipes on: on standard error in one, as notes are (`-c 'header apikey:…' -c 'get /x -b' | jq` broke on it).
+        var confirms = false
+        switch command {
+        case .header(.set), .header(.credential), .header(.clear): confirms = !terminal.isInteractive
+        // `defaults` alone lists them (what was asked for); with flags, or `clear`, it sets them.
+        case let .defaults(options): confirms = !terminal.isInteractive && options != RequestOptions()
+        default: break
+        }
+        let shownWhole = show(outcome, location: location, onStandardError: confirms)
         // A refresh on the way brought tokens the recording has not seen: an answer echoing the new one was written in clear.
         // Read from the answer, not the session: a script's lines run here on the interpreter's loop, and
         // waiting on it from there crashed `explorer run FILE --record` at the first refresh.
@@ -220,8 +229,9 @@ final class SessionController {
     /// Whether all that was asked for went out (`-b` into a pipe of a body
     /// too large to read whole did not).
     @discardableResult
-    private func show(_ outcome: Outcome, location: String?) -> Bool {
+    private func show(_ outcome: Outcome, location: String?, onStandardError: Bool = false) -> Bool {
         var (out, err) = renderer.render(outcome)
+        if onStandardError { (out, err) = ("", out + err) }
         switch renderer.pipedBody(outcome) {
         case let .bytes(bytes)?:
             terminal.out(bytes: bytes)
