@@ -679,5 +679,9 @@ extension Result {
         // An IPv6 proxy: its address without brackets (the socket's), with them where it is shown.
         let v6 = try #require(ProxyRules.Proxy("http://[::1]:3128"))
         #expect(v6.host == "::1" && v6.port == 3128 && v6.description == "http://[::1]:3128")
+        // Credentials decoded once: `p%25ss` was decoded twice, to nothing, and went out as an empty password.
+        let encoded = try #require(ProxyRules.Proxy("http://pu%20ser:p%40ss%3Aw%25rd@127.0.0.1:3128"))
+        #expect(encoded.user == "pu ser" && encoded.password == "p@ss:w%rd", "\(encoded.user ?? "") \(encoded.password ?? "")")
+        #expect(encoded.authorization == "Basic " + Data("pu ser:p@ss:w%rd".utf8).base64EncodedString())
     }
 }

@@ -27,8 +27,9 @@ public struct ProxyRules: Sendable, Equatable {
             // `http://[::1]:3128`: the address without its brackets, as a socket takes it.
             host = bracketed.hasPrefix("[") && bracketed.hasSuffix("]") ? String(bracketed.dropFirst().dropLast()) : bracketed
             port = components.port ?? 80
-            user = components.user.flatMap { $0.removingPercentEncoding }
-            password = components.password.flatMap { $0.removingPercentEncoding }
+            // Decoded once: `user` and `password` are already, and decoded again `p%25ss` (`p%ss`) was no password at all.
+            user = components.percentEncodedUser.map { $0.removingPercentEncoding ?? $0 }
+            password = components.percentEncodedPassword.map { $0.removingPercentEncoding ?? $0 }
         }
 
         /// `http://proxy.example:3128`, credentials left out.
