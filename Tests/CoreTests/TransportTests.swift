@@ -676,6 +676,12 @@ extension Result {
         #expect(ranges.proxy(for: URL(string: "http://128.0.0.1/")!) != nil)
         #expect(ranges.proxy(for: URL(string: "http://[fe80::1]/")!) != nil)
         #expect(ranges.proxy(for: URL(string: "http://localhost/")!) != nil, "a name is not matched against a range")
+        // An address is no domain: no suffix of it matches (`0.1` sent 10.0.0.1 around the proxy), a whole one does.
+        let suffixes = try #require(try ProxyRules(environment: ["HTTP_PROXY": "http://p:1", "NO_PROXY": ".0.0.1, 0.1, example.com"]))
+        #expect(suffixes.proxy(for: URL(string: "http://10.0.0.1/")!) != nil && suffixes.proxy(for: URL(string: "http://127.0.0.1/")!) != nil)
+        #expect(suffixes.proxy(for: URL(string: "http://api.example.com/")!) == nil)
+        let whole = try #require(try ProxyRules(environment: ["HTTP_PROXY": "http://p:1", "NO_PROXY": "10.0.0.1"]))
+        #expect(whole.proxy(for: URL(string: "http://10.0.0.1/")!) == nil)
         // An IPv6 proxy: its address without brackets (the socket's), with them where it is shown.
         let v6 = try #require(ProxyRules.Proxy("http://[::1]:3128"))
         #expect(v6.host == "::1" && v6.port == 3128 && v6.description == "http://[::1]:3128")

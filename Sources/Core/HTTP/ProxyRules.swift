@@ -118,7 +118,8 @@ public struct ProxyRules: Sendable, Equatable {
             name = name.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
             if name.hasPrefix(".") { name.removeFirst() }
             if name.hasPrefix("*.") { name.removeFirst(2) }
-            if host == name || host.hasSuffix("." + name) { return nil }
+            // A domain's suffix, not an address's: `no_proxy=0.1` or `.0.0.1` sent 10.0.0.1 around the proxy (curl does not).
+            if host == name || (address == nil && host.hasSuffix("." + name)) { return nil }
         }
         return scheme == "https" ? https : http
     }
