@@ -74,6 +74,20 @@ import Testing
 }
 
 extension MaterializerTests {
+    /// GoTrue's `"expires_at": 1795…`, recorded `{{integer}}`, was served
+    /// as 1002: a session expired in 1970, which supabase-swift refreshed at
+    /// every call. A time-named integer is now, an expiry now and a token's life.
+    @Test func aTimeInSecondsIsNowAndAnExpiryIsAhead() throws {
+        var values = Materializer(seed: 10)
+        values.lifetime = 60
+        let made = values.value(.object([.init("expires_at", .pattern(TranscriptPattern(.integer))), .init("updatedAt", .pattern(TranscriptPattern(.integer))),
+                                          .init("count", .pattern(TranscriptPattern(.integer)))], open: false))
+        let now = Int(Date().timeIntervalSince1970)
+        let expires = try #require(made["expires_at"]?.intValue), updated = try #require(made["updatedAt"]?.intValue)
+        #expect(abs(expires - (now + 60)) <= 30 && abs(updated - now) <= 30 && expires > updated, "\(JSONPrinter.compact(made))")
+        #expect(made["count"]?.intValue.map { $0 < 100_000 } == true)
+    }
+
     @Test func aTimestampIsRFC3339InUTC() throws {
         let text = Materializer.timestamp()
         #expect(try Regex(#"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z"#).wholeMatch(in: text) != nil, "\(text)")

@@ -130,6 +130,11 @@ extension ExpectedValue {
     static func isEpochTime(_ value: JSONValue, key: String) -> Bool {
         guard let number = value.intValue, (1_000_000_000...4_102_444_800).contains(number)
                 || (1_000_000_000_000...4_102_444_800_000).contains(number) else { return false }
+        return isTimeName(key)
+    }
+
+    /// Whether a member's name says it holds a time (`updated_at`, `exp`, `serverTime`).
+    static func isTimeName(_ key: String) -> Bool {
         let name = key.lowercased()
         let words = name.split { !$0.isLetter }.map(String.init)
         let timeWords: Set<String> = ["ts", "time", "timestamp", "date", "iat", "exp", "nbf", "expires", "expiry", "created", "updated",

@@ -8,8 +8,8 @@ import Foundation
 /// Generated values are **deterministic** for a step: they depend only on the
 /// step's seed and their order in it. So the request a later step makes with
 /// a captured id (`get /api/tasks/{{task_id}}`) is the same when the mock
-/// works out its steps as when a client sends it. Only timestamps and
-/// secrets (fresh tokens) differ between runs.
+/// works out its steps as when a client sends it. Only timestamps, times in
+/// seconds since 1970 and secrets (fresh tokens) differ between runs.
 public struct Materializer: Sendable {
     /// Capture and variable values by name; bound captures are added.
     public var bindings: [String: JSONValue]
@@ -19,6 +19,8 @@ public struct Materializer: Sendable {
     public var secret: @Sendable (String) -> String
     /// `{{timestamp}}`.
     public var now: @Sendable () -> String
+    /// How long a made-up expiry is from now, in seconds (an access token's, `--token-ttl`).
+    public var lifetime = 900
     private let seed: Int
     private var counter = 0
 
@@ -48,7 +50,20 @@ public struct Materializer: Sendable {
         case let .literal(value): return value
         case let .text(text): return .string(self.text(text))
         case let .pattern(pattern): return value(pattern)
-        case let .object(members, _): return .object(members.map { ($0.key, value($0.value)) })
+        case let .object(members, _):
+            return .object(members.map { member in
+                // A time in seconds since 1970 a recording wrote `{{integer}}` (`"expires_at": 1795…`): now, or now and
+                // a token's life for an expiry. A counter's 1002 was a session expired in 1970: a client refreshed at every call.
+                if case let .pattern(pattern) = member.value, pattern.kind == .integer, pattern.capture.map({ bindings[$0] == nil }) ?? true,
+                   ExpectedValue.isTimeName(member.key) {
+                    let words = member.key.lowercased().split { !$0.isLetter }
+                    let expiry = words.contains { ["exp", "expires", "expiry", "until"].contains($0) } || member.key.hasPrefix("expires")
+                    let made = JSONValue.int(Int(Date().timeIntervalSince1970) + (expiry ? lifetime : 0))
+                    if let name = pattern.capture { bindings[name] = made }
+                    return (member.key, made)
+                }
+                return (member.key, value(member.value))
+            })
         case let .array(items, _): return .array(items.map { value($0) })
         }
     }

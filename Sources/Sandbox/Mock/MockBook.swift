@@ -355,8 +355,10 @@ final class MockBook: @unchecked Sendable {
             guard case let .string(text) = value, text.contains(MockRequest.base) else { return value }
             return JSONValue.string(text.replacingOccurrences(of: MockRequest.base, with: baseURL))
         }
-        return Materializer(seed: step.line, bindings: recorded.merging(bindings) { _, session in session }, baseURL: baseURL + step.basePath,
-                            secret: { [tokenLifetime] name in Self.secret(name, signer: signer, lifetime: tokenLifetime) })
+        var made = Materializer(seed: step.line, bindings: recorded.merging(bindings) { _, session in session }, baseURL: baseURL + step.basePath,
+                                secret: { [tokenLifetime] name in Self.secret(name, signer: signer, lifetime: tokenLifetime) })
+        made.lifetime = Int(tokenLifetime)
+        return made
     }
 
     /// A token-like secret is a freshly signed JWT; any other is a plain stand-in.
