@@ -190,6 +190,17 @@ import Testing
         #expect(shown == "http://h.example/cb/<hidden: \(jwt.count) characters>?api_key=<hidden: 8 characters>&x=1", "\(shown)")
     }
 
+    /// A 206 was written without its Content-Range: the mock's 206 was no
+    /// valid HTTP, and a PostgREST client read no count.
+    @Test func aPartialAnswersRangeIsWritten() {
+        let seen = Observation(status: 206, reason: "Partial Content", headers: [HTTPHeader(name: "Content-Range", value: "0-1/5"),
+                                                                                  HTTPHeader(name: "Content-Type", value: "application/json")])
+        #expect(TranscriptWriter.response(Expectation(recording: seen, baseURL: nil))
+                == ["HTTP/1.1 206 Partial Content", "Content-Type: application/json", "Content-Range: 0-1/5"])
+        let whole = Observation(status: 200, reason: "OK", headers: [HTTPHeader(name: "Content-Range", value: "0-1/5")])
+        #expect(TranscriptWriter.response(Expectation(recording: whole, baseURL: nil)) == ["HTTP/1.1 200 OK"])
+    }
+
     /// A hidden value's length in an error or note line is any length: a
     /// token of another length failed the line (a 302 login's error).
     @Test func aHiddenLengthInAnErrorLineIsAnyLength() {

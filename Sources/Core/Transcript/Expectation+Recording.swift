@@ -10,8 +10,9 @@ import Foundation
 ///   so do generated names of 24 hex digits or more (`{{/[0-9a-f]+/}}`);
 /// - the base URL inside a string becomes `{{base_url}}`;
 /// - the value a `capture` step picked becomes a pattern of its kind.
-/// Of the headers Content-Type is written, and the Location of a redirect or
-/// of a created thing; others can be added by hand.
+/// Of the headers Content-Type is written, the Location of a redirect or
+/// of a created thing, and a partial answer's Content-Range; others can be
+/// added by hand.
 extension Expectation {
     public init(recording observed: Observation, baseURL: String?, volatileBody: Bool = false, secretFields: SecretFields = .none) {
         self.init(refreshed: observed.refreshed, status: observed.status, reason: observed.reason)
@@ -27,6 +28,12 @@ extension Expectation {
         if let status = observed.status, (200..<400).contains(status),
            let location = observed.headers.first(where: { $0.name.lowercased() == "location" }) {
             headers.append(("Location", .recording(location: location.value, baseURL: baseURL)))
+        }
+        // Which part a partial answer is (206, and a 416's `*/5`): without it the mock's 206 was no valid HTTP, and
+        // PostgREST's clients, which read the count there, had none.
+        if let status = observed.status, status == 206 || status == 416,
+           let range = observed.headers.first(where: { $0.name.lowercased() == "content-range" }) {
+            headers.append(("Content-Range", .literal(range.value)))
         }
         switch observed.body {
         case nil: body = nil

@@ -93,7 +93,7 @@ enum MockDerivation {
     }
 
     /// Each answer a later `capture NAME = header:H` reads, with H where its
-    /// recording wrote none (only `Content-Type` and `Location` are written):
+    /// recording wrote none (only `Content-Type`, `Location` and a `Content-Range` are written):
     /// a made-up value, in quotes for an entity tag, so the mock serves one
     /// and the client's `If-Match:{{etag}}` has something to send. It warned
     /// "no ETag header" and left the capture and every step using it unserved.
