@@ -39,12 +39,15 @@ import Testing
     @Test func offlineLoginSendsNothingAndHidesThePassword() async throws {
         let live = try await LiveSession.open(profile: .linku, target: .sandbox(), offline: true)
         let (interpreter, session, server) = (live.interpreter, await live.interpreter.session, try #require(live.sandbox))
+        _ = try await run(interpreter, "header apikey:anon-key-77")
         let login = try await run(interpreter, "login me@example.com s3cret")
         guard case let .offline(request, _, _) = login else { Issue.record("\(login)"); return }
         #expect(request.url.path == "/api/secure-auth/login")
         // Shown hidden, with the Content-Length of the body it would send (it was the hidden body's).
         let shown = Renderer(palette: .plain).render(login).out
         #expect(shown.contains("me@example.com") && !shown.contains("s3cret") && shown.contains(#""password":"<hidden: 6 characters>""#), "\(shown)")
+        // With the session's headers, as the login goes (Supabase's `apikey` was left out of what was shown).
+        #expect(shown.contains("apikey: <hidden: 11 characters>\n") && !shown.contains("anon-key-77"), "\(shown)")
         #expect(shown.contains("Content-Length: \(request.body?.count ?? 0)\n") && request.body?.count == #"{"email":"me@example.com","password":"s3cret"}"#.utf8.count)
         let get = try await run(interpreter, "get /api/tasks")
         guard case .offline = get else { Issue.record("a plain line was sent: \(get)"); return }

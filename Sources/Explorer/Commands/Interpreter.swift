@@ -474,7 +474,8 @@ actor Interpreter {
             guard let password else { return .failure("login needs a password, and there is no terminal to ask at: \(fromEnvironment)", .usage) }
             if offline {
                 // The request as it would go, its Content-Length the real body's; the password is hidden where it is shown.
-                return .offline(try session.loginRequest(email: email, password: password), note: nil)
+                // With the session headers it carries (Supabase's `apikey`: shown without it, the login went with it).
+                return await offlineView(of: try session.loginRequest(email: email, password: password), isPublic: true)
             }
             let before = await session.userName
             let exchange = try await session.login(email: email, password: password)
