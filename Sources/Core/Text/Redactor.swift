@@ -386,9 +386,10 @@ public enum Redactor {
             if let hidden = redactQuery(in: word, hide: hide) { return hidden }
             // A path typed without its `/` (`get echo?api_key=X&token=Y`, under the base URL): its query's pairs,
             // each where it stands. Read as an item `echo?api_key`, the rest of the query was dropped.
+            // Kept as it is when it holds none, or only placeholders (a transcript's line, shown by a replay's report).
             if index > 0, let question = word.firstIndex(of: "?"), !word[..<question].contains(where: { "=:@".contains($0) }),
-               word[question...].contains("="), let hidden = redactQuery(in: "/" + word, hide: hide) {
-                return String(hidden.dropFirst())
+               word[question...].contains("=") {
+                return redactQuery(in: "/" + word, hide: hide).map { String($0.dropFirst()) } ?? word
             }
             // A path is no item (`/a;token={{secret:token}}/b` was read as `/a;token` = `{{…}}/b`, and hidden to its end).
             guard index > 0, !word.hasPrefix("/") else { return word }
