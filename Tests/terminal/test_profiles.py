@@ -207,6 +207,36 @@ def test_a_transcript_step_sends_no_secret_to_another_origin(two_backends, tmp_p
     assert sent.returncode == 0, sent
 
 
+def test_a_replayed_secret_is_not_carried_by_a_redirect_to_another_origin(tmp_path, http_server):
+    # `get /redir --follow X-A:{{secret:x}}`: the replay filled the secret in before the line was read, so a redirect to
+    # another host carried the header, and a 307 the body, where the same line in a script dropped and refused them.
+    seen = []
+
+    class Other(QuietHandler):
+        def do_GET(self):
+            seen.append(dict(self.headers))
+            self.reply(200, b"{}", [("Content-Type", "application/json")])
+        do_POST = do_GET
+
+    other = http_server(Other)
+    target = f"http://localhost:{other.server_address[1]}/got"
+
+    class Redirecting(QuietHandler):
+        def do_GET(self):
+            self.reply(307, b"", [("Location", target)])
+        do_POST = do_GET
+
+    base = f"http://127.0.0.1:{http_server(Redirecting).server_address[1]}"
+    path = tmp_path / "follow.transcript"
+    path.write_text(f"# explorer transcript v1\nprofile: generic\nbase-url: {base}\n\n"
+                    "> get /redir --follow X-A:{{secret:x}}\nHTTP/1.1 200 OK\n{{*}}\n\n"
+                    "> post /redir --follow note={{secret:x}}\nHTTP/1.1 200 OK\n{{*}}\n")
+    env = isolated_env(tmp_path, EXPLORER_SECRET_X="S3KRIT-77")
+    result = run_explorer(["replay", str(path)], env=env, stdin=subprocess.DEVNULL)
+    assert len(seen) == 1 and "X-A" not in seen[0] and "S3KRIT-77" not in str(seen), seen
+    assert "again to another origin" in result.stdout + result.stderr, result
+
+
 def test_replay_in_the_repl_says_when_the_transcript_was_recorded_on_another_environment(two_backends, tmp_path):
     # A staging smoke test replayed in a session on local ran its writes there, unsaid.
     profile, (local, local_seen), (staging, staging_seen) = two_backends

@@ -49,6 +49,11 @@ actor Interpreter {
     private var supplied = SuppliedSecrets()
 
     func supplying(_ secrets: SuppliedSecrets) { supplied = secrets }
+    /// Values a replay filled in for a line's `{{secret:NAME}}` before it was
+    /// parsed: known as the session's, so a redirect to another origin drops a
+    /// header holding one and refuses to send a body holding one again (a
+    /// replay sent them there, where the same line in a script did not).
+    func supply(_ secrets: [(name: String, value: String)]) { _ = supplied.add(secrets) }
     /// A WebSocket frame received since the last response (its JSON, or nil
     /// for text that is not JSON): `show` shows it instead.
     var lastFrame: JSONValue??

@@ -589,6 +589,7 @@ struct Replayer: Sendable {
                 line = resolved.line
                 secretsNamed = resolved.secrets.map(\.name)
                 learn(supplied: resolved.secrets)
+                await interpreter.supply(resolved.secrets)
             } catch {
                 failure = .runtime("\(path):\(step.line): \(error)")
                 return nil
