@@ -285,16 +285,26 @@ def test_a_project_profile_that_hides_the_users_own_is_said(two_backends, tmp_pa
     refused = run_explorer(["--profile", "mine", "-c", "get /user"], env=env, cwd=project, stdin=subprocess.DEVNULL)
     assert refused.returncode == 2, refused
     assert (f"error: --profile mine is {project}/.explorer/profiles/mine.yaml, which hides your {user}/mine.yaml and would send your "
-            f"secrets to {elsewhere}, where yours does not") in refused.stderr, refused.stderr
+            f"secrets to {elsewhere} (as local), where yours does not") in refused.stderr, refused.stderr
     transcript.write_text(transcript.read_text().replace(f"http://127.0.0.1:{local.server_address[1]}", elsewhere))
     for command in (["replay", str(transcript)], ["test", str(transcript)]):
         replayed = run_explorer(command, env=env, cwd=tmp_path, stdin=subprocess.DEVNULL)
         assert replayed.returncode == 2, replayed
-        assert f"would send your secrets to {elsewhere}, where yours does not" in replayed.stdout + replayed.stderr, replayed
+        assert f"would send your secrets to {elsewhere} (as local), where yours does not" in replayed.stdout + replayed.stderr, replayed
     assert third_seen == []
     # Named by its path, it is the user's choice.
     chosen = run_explorer(["--profile", f"{project}/.explorer/profiles/mine.yaml", "-c", "get /user"], env=env, cwd=project, stdin=subprocess.DEVNULL)
     assert chosen.returncode == 0 and third_seen[-1]["authorization"] == "token 0THER", chosen
+    # The user's own hosts under each other's names: local's token went to the staging host.
+    swapped = profile.read_text().replace("spec: swagger.yaml\n", "").replace("local:", "LOCAL:").replace("staging:", "local:").replace("LOCAL:", "staging:")
+    (project / ".explorer" / "profiles" / "mine.yaml").write_text(swapped)
+    refused = run_explorer(["--profile", "mine", "-c", "get /user"], env=env, cwd=project, stdin=subprocess.DEVNULL)
+    assert refused.returncode == 2 and "(as local)" in refused.stderr and "(as staging)" in refused.stderr, refused.stderr
+    # The user's own that does not read: nothing to compare, nothing assumed.
+    (user / "mine.yaml").write_text(profile.read_text() + "colour: blue\n")
+    (project / ".explorer" / "profiles" / "mine.yaml").write_text(profile.read_text().replace("spec: swagger.yaml\n", ""))
+    refused = run_explorer(["--profile", "mine", "-c", "get /user"], env=env, cwd=project, stdin=subprocess.DEVNULL)
+    assert refused.returncode == 2 and "cannot be compared with it" in refused.stderr, refused.stderr
 
 
 def test_a_missing_secret_or_environment_is_one_line_and_nothing_is_sent(two_backends, tmp_path):

@@ -70,14 +70,25 @@ struct ProfileLookup {
     /// `EXPLORER_SECRET_DEV_TOKEN` sent to the host it names. Empty when it
     /// goes nowhere new (a team's copy of the same profile), or a file does
     /// not read (said where it is used).
-    static func newOrigins(of project: String, hiding user: String) -> [String] {
-        guard let theirs = try? ProfileFile.read(project), let own = try? ProfileFile.read(user) else { return [] }
-        func origins(_ file: ProfileFile) -> [Origin] {
-            file.environments.flatMap { [Origin($0.baseURL), $0.webSocketURL.flatMap(Origin.init)].compactMap { $0 } }
+    /// An environment the user's file also has must keep its origins (a
+    /// project's `dev` on the user's production host got the dev token sent
+    /// there); one it does not have may use any of the user's. Nil when a
+    /// file does not read: nothing can be compared, and nothing is assumed.
+    static func newOrigins(of project: String, hiding user: String) -> [String]? {
+        guard let theirs = try? ProfileFile.read(project), let own = try? ProfileFile.read(user) else { return nil }
+        func origins(_ environment: ProfileFile.Environment) -> [Origin] {
+            [Origin(environment.baseURL), environment.webSocketURL.flatMap(Origin.init)].compactMap { $0 }
         }
-        let known = Set(origins(own))
-        var seen: Set<Origin> = []
-        return origins(theirs).filter { !known.contains($0) && seen.insert($0).inserted }.map(\.description)
+        let known = Set(own.environments.flatMap(origins))
+        var found: [String] = []
+        for environment in theirs.environments {
+            let allowed = own.environments.first { $0.name == environment.name }.map { Set(origins($0)) } ?? known
+            for origin in origins(environment) where !allowed.contains(origin) {
+                let shown = own.environments.contains { $0.name == environment.name } ? "\(origin) (as \(environment.name))" : origin.description
+                if !found.contains(shown) { found.append(shown) }
+            }
+        }
+        return found
     }
 
     /// A file `--profile NAME` would have meant, had it been a profile file.

@@ -325,10 +325,11 @@ struct Replayer: Sendable {
            FilePaths.normalized(own) != FilePaths.normalized(file) {
             // Sending the user's secrets where the user's own file does not: refused, as `--profile NAME` refuses it.
             let elsewhere = ProfileLookup.newOrigins(of: file, hiding: own)
-            guard elsewhere.isEmpty else {
-                return .failure(.broken("\(place): profile \(header.profile) is \(file), which hides your \(own) and would send your secrets to "
-                                        + "\(elsewhere.joined(separator: ", ")), where yours does not: name the file by its path in the profile: line "
-                                        + "to use it, or rename one; nothing was run"))
+            guard elsewhere?.isEmpty == true else {
+                let why = elsewhere.map { "would send your secrets to \($0.joined(separator: ", ")), where yours does not" }
+                    ?? "cannot be compared with it (one of them does not read)"
+                return .failure(.broken("\(place): profile \(header.profile) is \(file), which hides your \(own) and \(why): name the file "
+                                        + "by its path in the profile: line to use it, or rename one; nothing was run"))
             }
             if Self.hidingSaid.update({ $0.insert(file).inserted }) {
                 Console().err("warning: \(path): profile \(header.profile) is \(file), which hides your \(own)\n")
