@@ -429,6 +429,11 @@ public enum Redactor {
                 default: return word
                 }
             case let .query(name, _) where isSecretParameter(name): return "\(name)==\(hide(leaf(of: name)))"
+            // A well-known service's key under a name that says nothing (`X-Custom:sk_live_…`, `note=ghp_…`).
+            case let .header(name, value) where isServiceToken(value): return "\(name):\(hide(name))"
+            case let .stringField(name, value) where isServiceToken(value): return "\(name)=\(hide(leaf(of: name)))"
+            case let .query(name, value) where isServiceToken(value): return "\(name)==\(hide(leaf(of: name)))"
+            case let .jsonField(name, .string(value)) where isServiceToken(value): return "\(name):=\"\(hide(leaf(of: name)))\""
             // A field or query item whose text holds a secret pair (`note='password=X'`, `cb=https://x/?access_token=X`,
             // `next==/cb?access_token=X`): that value.
             case let .stringField(name, value) where value.includes(ascii: "="), let .query(name, value) where value.includes(ascii: "="):
@@ -511,9 +516,11 @@ public enum Redactor {
                 // `-b 'csrftoken={{csrf}}'` holds a variable, which a replay fills in: kept.
                 return isCookiesOfReferences(word) ? word : hide("cookie")
             case "-H", "--header", "--proxy-header":
-                guard let colon = word.firstIndex(of: ":"), isSecretHeaderName(word[..<colon].trimmingBlanks()) else { return nil }
+                guard let colon = word.firstIndex(of: ":") else { return nil }
                 let name = word[..<colon].trimmingBlanks()
                 let value = word[word.index(after: colon)...].trimmingBlanks()
+                // A secret's header, or a well-known service's key under any name (`X-Custom: sk_live_…`).
+                guard isSecretHeaderName(name) || isServiceToken(value) else { return nil }
                 if isReference(value) || isSchemeAndReference(value) || (name.lowercased() == "cookie" && isCookiesOfReferences(value)) { return word }
                 return name + ": " + hide(name)
             case "-d", "--data", "--data-raw", "--data-binary", "--data-ascii", "--json", "--data-urlencode", "-F", "--form", "--form-string":
@@ -1683,15 +1690,27 @@ public enum Redactor {
     public static func isServiceToken(_ value: String) -> Bool {
         guard value.utf8.count >= 20, value.utf8.count <= 512, let first = value.utf8.first,
               "gsrxAnpSdhG".utf8.contains(first) else { return false }
-        guard let prefix = serviceTokenPrefixes.first(where: { value.hasPrefix($0) }) else { return false }
+        guard let (prefix, separators, exact) = serviceTokenPrefixes.first(where: { value.hasPrefix($0.0) }) else { return false }
         let rest = value.utf8.dropFirst(prefix.utf8.count)
-        return rest.count >= 12 && rest.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || $0 == 0x5F || $0 == 0x2D || $0 == 0x2E }
-            && rest.contains { $0 >= 0x30 && $0 <= 0x39 }
+        func alphanumeric(_ b: UInt8) -> Bool { (b >= 0x30 && b <= 0x39) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) }
+        // Its own characters only (a branch `hf_fix_tokenizer_bug_123`, a file `SG.backup.2024.tar` are none), letters and digits both.
+        guard rest.count >= 16, exact.map({ rest.count == $0 }) ?? true,
+              rest.allSatisfy({ alphanumeric($0) || separators.utf8.contains($0) }),
+              rest.contains(where: { $0 >= 0x30 && $0 <= 0x39 }), rest.contains(where: { $0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A }) else { return false }
+        // AWS's key ids are upper case; SendGrid's keys are two parts of 22 and 43.
+        if prefix == "AKIA" || prefix == "ASIA" { return rest.allSatisfy { !($0 >= 0x61 && $0 <= 0x7A) } }
+        if prefix == "SG." { return rest.split(separator: UInt8(ascii: ".")).map(\.count) == [22, 43] }
+        return true
     }
 
-    private static let serviceTokenPrefixes = ["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "sk_live_", "sk_test_",
-                                               "rk_live_", "rk_test_", "xoxb-", "xoxp-", "xoxa-", "xoxs-", "xapp-", "AKIA", "ASIA", "AIza",
-                                               "sk-proj-", "sk-ant-", "SG.", "npm_", "pypi-", "shpat_", "shpss_", "dop_v1_", "hf_"]
+    /// Each prefix, the separators its keys hold beside letters and digits, and their length after it when fixed.
+    private static let serviceTokenPrefixes: [(String, String, Int?)] = [
+        ("ghp_", "", 36), ("gho_", "", 36), ("ghu_", "", 36), ("ghs_", "", 36), ("ghr_", "", 36), ("github_pat_", "_", nil),
+        ("glpat-", "-_", nil), ("sk_live_", "", nil), ("sk_test_", "", nil), ("rk_live_", "", nil), ("rk_test_", "", nil),
+        ("xoxb-", "-", nil), ("xoxp-", "-", nil), ("xoxa-", "-", nil), ("xoxs-", "-", nil), ("xapp-", "-", nil),
+        ("AKIA", "", 16), ("ASIA", "", 16), ("AIza", "-_", 35), ("sk-proj-", "-_", nil), ("sk-ant-", "-_", nil), ("SG.", "-_.", nil),
+        ("npm_", "", 36), ("pypi-", "-_", nil), ("shpat_", "", 32), ("shpss_", "", 32), ("dop_v1_", "", 64), ("hf_", "", nil),
+    ]
 
     /// `text` with each JWT in it hidden (`<hidden: N characters>`, or what
     /// `hide` makes of it), wherever it stands: after a space, a `=`, a quote

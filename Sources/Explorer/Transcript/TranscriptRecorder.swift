@@ -457,20 +457,23 @@ final class TranscriptRecorder {
             }
             for item in items {
                 switch item {
+                // A well-known service's key under any name (`X-Custom:sk_live_…`, `note=ghp_…`) too, as the line hides it.
                 case let .header(name, value):
                     // By the header rule (`X-Session`, `X-Jwt`): the line hid them, an echo kept them in clear.
-                    if isSecretHeader(name) { learn(value, as: name) }
+                    if isSecretHeader(name) || Redactor.isServiceToken(value) { learn(value, as: name) }
                     if name.lowercased() == "authorization" { learnBasic(value) }
                 case let .query(name, value):
-                    if isSecret(name) { learn(value, as: name) }
+                    // By its last key, as the line names it (`auth[access_token]==X` is `{{secret:access_token}}`).
+                    if isSecret(name) || Redactor.isSecretParameter(name) || Redactor.isServiceToken(value) { learn(value, as: Redactor.leaf(of: name)) }
                 case let .stringField(name, value):
                     // By the key it sets, as the line's placeholder is named: `user[password]=X` after a login
                     // was `{{secret:password}}`, the login's, and its replay sent the login's password.
-                    if isSecret(name) { learn(value, as: Redactor.leaf(of: name)) }
+                    if isSecret(name) || Redactor.isServiceToken(value) { learn(value, as: Redactor.leaf(of: name)) }
                 case let .jsonField(name, value):
                     // `true`, `false` and `null` are no secret to search for: every equal value in the step was hidden.
                     switch value {
                     case .bool, .null: break
+                    case let .string(text) where Redactor.isServiceToken(text): learn(text, as: Redactor.leaf(of: name))
                     default: if isSecret(name) { learn(value.plainText, as: Redactor.leaf(of: name)) }
                     }
                 // The same from a file (`password=@pw.txt`, `Authorization:@token.txt`, `@body.json`): the line holds
