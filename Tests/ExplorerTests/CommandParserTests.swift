@@ -59,7 +59,7 @@ import Testing
         for path in ["httpbin", "http", "https_settings", "httpx?x=1"] {
             #expect(try parser.parse("get \(path)") == .http(method: "GET", path: path, items: [], options: RequestOptions()))
         }
-        #expect(throws: CommandError.self) { try parser.parse("get http:/x") }
+        for typo in ["get http:/x", "get HTTP:/x", "get HTTPS:x"] { #expect(throws: CommandError.self, "\(typo)") { try parser.parse(typo) } }
     }
 
     /// Nested names that clash are said with a caret under the item, before anything is sent (the builder said them, with none).

@@ -310,7 +310,8 @@ struct CommandParser {
         let target = URLCheck.expandingShorthand(path.text) ?? URLCheck.lowercasingScheme(path.text)
         // `http:` or `https:` begins one (`http:/x`, a typo, said); a word that merely starts so is a path under the
         // base URL (`get httpbin`, `get https_settings` were refused as URLs).
-        if target.hasPrefix("http:") || target.hasPrefix("https:"), !target.includes(ascii: "{{"), let reason = URLCheck.problem(target) {
+        if target.lowercased().hasPrefix("http:") || target.lowercased().hasPrefix("https:"), !target.includes(ascii: "{{"),
+           let reason = URLCheck.problem(target) {
             throw CommandError(reason, column: path.start)
         }
         // `ftp://…`, `htps://…`: another scheme, or a typo of one, went to the backend as the path `/ftp://…`.
