@@ -80,6 +80,10 @@ import Testing
         #expect(Interpreter.keptForLink(items, to: "http://h.example/v2/items?page=2", from: list)
                 == [.header(name: "X-Api-Key", value: "k"), .query(name: "api_key", value: "q")])
         #expect(Interpreter.keptForLink(items, to: "https://other.example/v2/items?page=2", from: list) == [])
+        // Absolute by its scheme in any case; relative even with `://` in its query.
+        #expect(Interpreter.linkTarget("HTTP://h.example/p2", from: list) == "http://h.example/p2")
+        #expect(Interpreter.linkTarget("/v2/r?to=http://a", from: list) == "http://h.example/v2/r?to=http://a")
+        #expect(Interpreter.linkTarget("items?page=3", from: list) == "http://h.example/v2/items?page=3")
     }
 
     @Test func aCursorGoesBackInTheRequestsOwnParameter() {

@@ -1040,6 +1040,14 @@ actor Interpreter {
         Console().err(text)
     }
 
+    /// A next link as a URL to ask: absolute by its scheme, in any case
+    /// (`HTTP://…` went as a path), else joined to the page it came from
+    /// (one with `://` in its query, `/r?to=http://a`, was not joined).
+    static func linkTarget(_ link: String, from page: URL) -> String {
+        if let scheme = URL(string: link)?.scheme, ["http", "https"].contains(scheme.lowercased()) { return URLCheck.lowercasingScheme(link) }
+        return URL(string: link, relativeTo: page)?.absoluteString ?? link
+    }
+
     /// The list line's items a page its answer links to is asked with: its
     /// headers and the query items the link does not name (a gateway's API
     /// key: page 2 went without it, and got a 401), where the link stays on
@@ -1078,7 +1086,7 @@ actor Interpreter {
         case let .url(url):
             // A relative link is relative to the page it came from, as a browser reads it: `/api/v1/items?page=2`
             // joined to a base URL ending in /api/v1 went to /api/v1/api/v1/items.
-            let target = url.contains("://") ? url : (URL(string: url, relativeTo: request.url)?.absoluteString ?? url)
+            let target = Self.linkTarget(url, from: request.url)
             outcome = try await run(.http(method: "GET", path: target, items: Self.keptForLink(last.items, to: target, from: request.url), options: options))
             if response.headers.contains(where: { $0.hasName("Link") }) { lastList?.linked = true }
         }
