@@ -354,12 +354,14 @@ import Testing
     @Test func aSettingsConfirmationInAScriptIsNoOutput() async throws {
         let terminal = FakeTerminal(interactive: false)
         let status = try await Self.withController(terminal) { controller in
-            controller.script(["login alice@example.com alice123", "header X-Client:ios", "defaults --timeout 5", "get /api/tasks/1 -b", "header"], name: "t")
+            controller.script(["login alice@example.com alice123", "header X-Client:ios", "defaults --timeout 5", "cookies clear", "get /api/tasks/1 -b", "header"],
+                              name: "t")
         }
         #expect(status == .ok)
         #expect(terminal.output.contains("logged in as alice\n{\n  \"id\": 1,") && terminal.output.components(separatedBy: "X-Client: ios").count == 2,
                 "\(terminal.output)")
-        #expect(terminal.errors.components(separatedBy: "X-Client: ios").count == 2 && terminal.errors.contains("--timeout 5"), "\(terminal.errors)")
+        #expect(terminal.errors.components(separatedBy: "X-Client: ios").count == 2 && terminal.errors.contains("--timeout 5")
+                && terminal.errors.contains("forgot 0 cookies"), "\(terminal.errors)")
     }
 
     /// `--curl` left out where the body goes (`-o`, `--download`, which

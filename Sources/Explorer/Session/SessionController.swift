@@ -200,11 +200,11 @@ final class SessionController {
             // A header `auth` set is hidden from now on, whatever it is called.
             renderer.secretHeaders = runBlocking(on: interpreter) { $0.profile.secretHeaders }
         }
-        // A setting's confirmation (`header apikey:…`, `auth bearer …`, `defaults --timeout 5`) is no output a script
+        // A setting's confirmation (`header apikey:…`, `auth bearer …`, `defaults --timeout 5`, `cookies clear`) is no output a script
         // pipes on: on standard error in one, as notes are (`-c 'header apikey:…' -c 'get /x -b' | jq` broke on it).
         var confirms = false
         switch command {
-        case .header(.set), .header(.credential), .header(.clear): confirms = !terminal.isInteractive
+        case .header(.set), .header(.credential), .header(.clear), .cookies(clear: true): confirms = !terminal.isInteractive
         // `defaults` alone lists them (what was asked for); with flags, or `clear`, it sets them.
         case let .defaults(options): confirms = !terminal.isInteractive && options != RequestOptions()
         default: break
