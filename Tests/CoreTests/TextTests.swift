@@ -72,6 +72,9 @@ import Testing
         #expect(Redactor.redact(line: "get /x?auth[token]=tok12345&page[size]=3", hide: { "{{secret:\($0)}}" })
                 == "get /x?auth[token]={{secret:token}}&page[size]=3")
         #expect(Redactor.isSecretParameter("auth[access_token]") && Redactor.isSecretParameter("a[b][key]") && !Redactor.isSecretParameter("page[number]"))
+        // Echoed percent-encoded in a URL (an answer's `"path"`): shown in clear.
+        let echoed = Redactor.hidingCredentials(inText: "/echo?auth%5Baccess_token%5D=TOK5abc&user%5Bpassword%5D=PW6abc&page%5Bsize%5D=2")
+        #expect(echoed == "/echo?auth%5Baccess_token%5D=<hidden: 7 characters>&user%5Bpassword%5D=<hidden: 6 characters>&page%5Bsize%5D=2", "\(echoed)")
     }
 
     @Test func aRefusedLinesSecretsAreHiddenToo() {

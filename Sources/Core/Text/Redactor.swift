@@ -1353,8 +1353,10 @@ public enum Redactor {
         // After `?&#;` a URL's parameter, where `key=` and `sig=` are secrets; in prose (`key=title`) they are not.
         var inURL = false
         while i < text.endIndex {
-            let eq = atBoundary ? text[i...].firstIndex { !($0.isLetter || $0.isNumber || "_-.[]".contains($0)) } ?? text.endIndex : i
-            if eq > i, eq < text.endIndex, text[eq] == "=", inURL ? isSecretParameter(String(text[i..<eq])) : isSecretName(String(text[i..<eq])) {
+            // A name percent-encoded (`auth%5Baccess_token%5D`, a URL's echo of a bracketed one) is read decoded.
+            let eq = atBoundary ? text[i...].firstIndex { !($0.isLetter || $0.isNumber || "_-.[]%".contains($0)) } ?? text.endIndex : i
+            let name = eq > i ? decodedName(text[i..<eq]) : ""
+            if eq > i, eq < text.endIndex, text[eq] == "=", inURL ? isSecretParameter(name) : isSecretName(name) {
                 var valueStart = text.index(after: eq)
                 var valueEnd = text[valueStart...].firstIndex(where: endsValue) ?? text.endIndex
                 // A quoted value (`password="a b"`, `api_key='x'`): what is between the quotes.
@@ -1366,7 +1368,7 @@ public enum Redactor {
                 // A value hidden already (a supplied secret's), or a placeholder, is not hidden again.
                 if valueStart < valueEnd, !text[valueStart...].hasPrefix("{{") {
                     pieces.append((String(text[literalStart..<valueStart]), nil))
-                    pieces.append((String(text[valueStart..<valueEnd]), ExpectedValue.secretName(String(text[i..<eq]))))
+                    pieces.append((String(text[valueStart..<valueEnd]), ExpectedValue.secretName(leaf(of: name))))
                     literalStart = valueEnd
                     i = valueEnd
                     atBoundary = false
