@@ -632,6 +632,33 @@ extension MockTests {
         }
     }
 
+    /// A Location naming a capture its body binds came out without it
+    /// (`/orders/`): headers were made before the body, and the mock failed
+    /// a replay of the very file it served.
+    @Test func aHeaderNamingACaptureOfItsBodyHasIt() async throws {
+        let text = """
+        # explorer transcript v1
+        profile: generic
+        base-url: http://127.0.0.1:1
+
+        > post /orders item=widget
+        HTTP/1.1 201 Created
+        Content-Type: application/json
+        Location: {{base_url}}/orders/{{order_id}}
+        {"id": {{order_id:=integer}}, "item": "widget"}
+
+        """
+        try await Self.withTranscript("location", text) { file in
+            try await Self.withMock([file], mode: .match) { server, _ in
+                let made = try await Self.send("POST", server.baseURL.appendingPathComponent("orders"), body: #"{"item": "widget"}"#)
+                let id = try #require(try JSONParser.parse(made.body)["id"]?.intValue)
+                #expect(made.header("Location") == server.baseURL.absoluteString + "/orders/\(id)", "\(made.header("Location") ?? "none")")
+                let run = await Replayer(baseURL: server.baseURL, environment: [:]).run(file)
+                #expect(run.status == .ok, "\(ReplayReport(palette: .plain).detailed(run).out)")
+            }
+        }
+    }
+
     /// An app that made two notes and read the first back got the 404
     /// recorded after its delete (the step after the one answered last won a
     /// tie); one that asked for an id never handed out made it every later

@@ -421,11 +421,13 @@ final class RecordedAnswers: HTTPTransport, @unchecked Sendable {
         let expectation = step.expectation
         var values = Materializer(seed: step.line, bindings: bindings, baseURL: base.absoluteString,
                                   secret: { "\(MockDerivation.anySecret)-\($0)" })
+        // The body first, as the mock serves it: a capture it binds is what a header names (`Location: /orders/{{order_id}}`).
+        let made = expectation.body.flatMap { if case let .json(expected) = $0 { values.value(expected) } else { nil } }
         var headers = expectation.headers.map { HTTPHeader(name: $0.name, value: values.text($0.value)) }
         var body: [UInt8] = []
         switch expectation.body {
-        case let .json(expected)?:
-            body = JSONPrinter.compactUTF8(values.value(expected))
+        case .json?:
+            body = JSONPrinter.compactUTF8(made ?? .null)
             if !headers.contains(where: { $0.hasName("Content-Type") }) { headers += json }
         case let .text(lines)?:
             body = Array(lines.map { values.text($0) }.joined(separator: "\n").utf8)

@@ -165,6 +165,9 @@ struct MockResponder: HTTPResponder {
     private func answer(_ step: MockStep, _ materializer: Materializer, session: String, answerOnly: Set<String>) -> Response {
         var values = materializer
         let expectation = step.expectation
+        // The body first: a capture it binds (`"id": {{order_id:=integer}}`) is what a header names
+        // (`Location: /orders/{{order_id}}`, which came out `/orders/`). `RecordedAnswers` goes in the same order.
+        let json = expectation.body.flatMap { if case let .json(expected) = $0 { values.value(expected) } else { nil } }
         var headers = HTTPFields()
         for header in expectation.headers {
             guard let name = HTTPField.Name(header.name) else { continue }
@@ -172,8 +175,8 @@ struct MockResponder: HTTPResponder {
         }
         var bytes: [UInt8] = []
         switch expectation.body {
-        case let .json(expected)?:
-            bytes = JSONPrinter.compactUTF8(values.value(expected))
+        case .json?:
+            bytes = JSONPrinter.compactUTF8(json ?? .null)
             if headers[.contentType] == nil { headers[.contentType] = "application/json; charset=utf-8" }
         case let .text(lines)?:
             // Each line as it came, its line end too: a recording keeps lines, and an event stream's
