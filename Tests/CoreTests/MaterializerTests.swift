@@ -86,6 +86,12 @@ extension MaterializerTests {
         let expires = try #require(made["expires_at"]?.intValue), updated = try #require(made["updatedAt"]?.intValue)
         #expect(abs(expires - (now + 60)) <= 30 && abs(updated - now) <= 30 && expires > updated, "\(JSONPrinter.compact(made))")
         #expect(made["count"]?.intValue.map { $0 < 100_000 } == true)
+        // A login's `expires_in` beside a token the mock signs is the token's life (it said 900 of one signed for 60 s).
+        let login = values.value(.object([.init("access_token", .text(PatternText([.pattern(TranscriptPattern(.secret("access_token")))]))),
+                                          .init("expires_in", .literal(.int(900)))], open: false))
+        #expect(login["expires_in"] == .int(60), "\(JSONPrinter.compact(login))")
+        let plain = values.value(.object([.init("expires_in", .literal(.int(900)))], open: false))
+        #expect(plain["expires_in"] == .int(900))
     }
 
     @Test func aTimestampIsRFC3339InUTC() throws {

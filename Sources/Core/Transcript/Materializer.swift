@@ -51,7 +51,22 @@ public struct Materializer: Sendable {
         case let .text(text): return .string(self.text(text))
         case let .pattern(pattern): return value(pattern)
         case let .object(members, _):
+            // Beside a token the mock signs, a literal `expires_in` says how long it lives: `--token-ttl`'s, as the
+            // token's `exp` and a refresh answer say (the login said 900 of a token signed for 5 s).
+            let signsToken = members.contains { member in
+                let pattern: TranscriptPattern? = switch member.value {
+                case let .pattern(found): found
+                case let .text(text): text.pieces.count == 1 ? text.pieces.first.flatMap { if case let .pattern(found) = $0 { found } else { nil } } : nil
+                default: nil
+                }
+                if case let .secret(name)? = pattern?.kind { return name.lowercased().contains("token") || name == "jwt" }
+                return false
+            }
             return .object(members.map { member in
+                if signsToken, case let .literal(number) = member.value, number.intValue != nil,
+                   ["expires_in", "expiresin", "expires"].contains(member.key.lowercased()) {
+                    return (member.key, .int(lifetime))
+                }
                 // A time in seconds since 1970 a recording wrote `{{integer}}` (`"expires_at": 1795…`): now, or now and
                 // a token's life for an expiry. A counter's 1002 was a session expired in 1970: a client refreshed at every call.
                 if case let .pattern(pattern) = member.value, pattern.kind == .integer, pattern.capture.map({ bindings[$0] == nil }) ?? true,
