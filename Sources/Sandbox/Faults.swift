@@ -24,7 +24,7 @@ public struct FaultSettings: Sendable, Equatable {
     static let dropRange = 0...1_000_000
 
     /// What is wrong with these values, by admin key; empty when they are usable.
-    func problems() -> [(key: String, message: String)] {
+    public func problems() -> [(key: String, message: String)] {
         var problems: [(key: String, message: String)] = []
         if !Self.latencyRange.contains(latencyMilliseconds) {
             problems.append(("latency_ms", "must be an integer from 0 to \(Self.latencyRange.upperBound)"))

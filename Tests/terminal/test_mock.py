@@ -218,6 +218,17 @@ def test_it_prints_its_address_and_transcripts_and_sigterm_ends_it_at_once(start
         socket.create_connection(("127.0.0.1", mock.port), timeout=2).close()
 
 
+def test_a_sandbox_variable_that_does_not_read_is_refused_as_the_sandbox_refuses_it(tmp_path):
+    # EXPLORER_SANDBOX_FAULT_SEED=seven was dropped without a word, and the faults were not repeatable.
+    for name, value, said in [("EXPLORER_SANDBOX_FAULT_SEED", "seven", "expected an unsigned 64-bit integer"),
+                              ("EXPLORER_SANDBOX_ERROR_RATE", "2", "expected a share from 0 to 1")]:
+        env = isolated_env(tmp_path, drop_prefixes=("EXPLORER_SANDBOX_",))
+        env[name] = value
+        result = subprocess.run([BINARY, "mock", "sessions/linku", "--port", "0"], cwd=ROOT, env=env, capture_output=True, text=True,
+                                timeout=30, stdin=subprocess.DEVNULL)
+        assert result.returncode == 2 and result.stderr.strip() == f"error: {name}='{value}': {said}", result
+
+
 def test_a_connection_that_sends_nothing_or_half_a_body_holds_a_stop_up_for_3_s_and_a_second_signal_not_at_all(start):
     # An idle connection, or a stalled upload, held a graceful stop for ever: SIGTERM and Ctrl-C, even twice,
     # left the mock running until `kill -9`.

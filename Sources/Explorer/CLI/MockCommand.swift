@@ -60,6 +60,12 @@ struct MockCommand: ParsableCommand {
         var configuration = SandboxConfiguration()
         configuration.apply(environment: Surroundings.current.environment)
         faults.apply(to: &configuration)
+        // A variable that does not read is refused, as the sandbox refuses it: `EXPLORER_SANDBOX_FAULT_SEED=seven`
+        // was dropped without a word, and the faults were not repeatable.
+        if let problem = configuration.environmentProblems.first ?? configuration.faults.problems().first.map({ "fault switch \($0.key) \($0.message)" }) {
+            console.err("error: \(problem)\n")
+            throw ExitCode(ExitStatus.parse.rawValue)
+        }
         let server: MockServer
         do {
             server = try runBlockingThrowing { [host, port, mode, configuration] in
