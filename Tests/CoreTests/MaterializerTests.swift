@@ -94,6 +94,19 @@ extension MaterializerTests {
         #expect(plain["expires_in"] == .int(900))
     }
 
+    /// An answer is the same each time it is served: once its capture was
+    /// bound, the values after it moved up one (`count` took the id's value).
+    @Test func anAnswerIsTheSameOnceItsCaptureIsBound() {
+        let expected = ExpectedValue.object([.init("id", .pattern(TranscriptPattern(.integer, capture: "sid"))),
+                                             .init("count", .pattern(TranscriptPattern(.integer))),
+                                             .init("note", .pattern(TranscriptPattern(.string)))], open: false)
+        var first = Materializer(seed: 22)
+        let made = first.value(expected)
+        var again = Materializer(seed: 22, bindings: first.bindings)
+        #expect(again.value(expected) == made, "\(JSONPrinter.compact(made))")
+        #expect(made["id"] != made["count"])
+    }
+
     @Test func aTimestampIsRFC3339InUTC() throws {
         let text = Materializer.timestamp()
         #expect(try Regex(#"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z"#).wholeMatch(in: text) != nil, "\(text)")

@@ -97,7 +97,12 @@ public struct Materializer: Sendable {
 
     /// A value of the pattern's kind, bound to its capture name.
     public mutating func value(_ pattern: TranscriptPattern, inText: Bool = false) -> JSONValue {
-        if let name = pattern.capture, let bound = bindings[name] { return bound }
+        if let name = pattern.capture, let bound = bindings[name] {
+            // Counted as if made: the values after it are the same whether it was bound before or here (the
+            // second answer's `count` took the first's id, every value after it moved, and UI snapshots differed).
+            counter += 1
+            return bound
+        }
         let made = generate(pattern.kind, inText: inText)
         if let name = pattern.capture { bindings[name] = made }
         return made
