@@ -460,6 +460,10 @@ import Testing
         // A title that is its detail again, said once; Rails' one message a field as a string.
         (#"{"title":"Validation failed","detail":"Validation failed","errors":{"Name":["required"]}}"#, "404: Validation failed: Name: required"),
         (#"{"errors":{"email":"is invalid"}}"#, "404: email: is invalid"),
+        // JSON:API's one error's code in words, and RFC 9457's `invalid-params` (both left out of the line).
+        (#"{"errors":[{"status":"409","code":"TYPE_CONFLICT","detail":"data.type must be articles"}]}"#, "404 TYPE_CONFLICT: data.type must be articles"),
+        (#"{"title":"Your request is not valid.","invalid-params":[{"name":"age","reason":"must be a positive integer"}]}"#,
+         "404: Your request is not valid. age: must be a positive integer"),
     ])
     func commonShapes(body: String, line: String) throws {
         #expect(ErrorEnvelope.generic.describe(status: 404, body: try JSONParser.parse(body)) == line)

@@ -20,7 +20,10 @@ public enum ErrorEnvelope: Sendable {
         case .generic:
             // A code in words beside the message (`{"code": "TOKEN_EXPIRED", "message": …}`, simplejwt's beside
             // `detail`), as a profile's envelope says it; a number or a sentence is not a code.
-            let code = [body["code"], body["error_code"], body["error"]?["code"]].lazy.compactMap { $0?.stringValue }
+            // JSON:API's is its one error's (`{"errors": [{"code": "TYPE_CONFLICT", …}]}`).
+            var oneError: JSONValue?
+            if case let .array(errors)? = body["errors"], errors.count == 1 { oneError = errors[0] }
+            let code = [body["code"], body["error_code"], body["error"]?["code"], oneError?["code"]].lazy.compactMap { $0?.stringValue }
                 .first { !$0.isEmpty && !$0.contains(" ") && Int($0) == nil }
             // OAuth 2's (RFC 6749 5.2): the code, and its description in words (`400 invalid_grant: bad username or password`).
             if let oauth = body["error"]?.stringValue, let description = body["error_description"]?.stringValue, !description.isEmpty {
@@ -46,7 +49,8 @@ public enum ErrorEnvelope: Sendable {
                 }.first
             }
             // The problems listed beside (RFC 9457's and ASP.NET's `errors`, JSON:API's, Rails'), or alone.
-            let listed = Self.listedErrors(body["errors"])
+            // RFC 9457's example extension, `invalid-params` (`name`, `reason`), too.
+            let listed = Self.listedErrors(body["errors"]) ?? Self.listedErrors(body["invalid-params"])
             let parts = [message, listed].compactMap { $0 }
             guard let first = parts.first else { return nil }
             let said = parts.dropFirst().reduce(first, Self.joined)
@@ -95,9 +99,10 @@ public enum ErrorEnvelope: Sendable {
         case let .array(items)? where !items.isEmpty:
             let said = items.compactMap { item -> String? in
                 if let text = item.stringValue { return text.isEmpty ? nil : shown(text) }
-                guard let text = [item["detail"], item["message"], item["msg"], item["title"]].lazy.compactMap({ $0?.stringValue }).first(where: { !$0.isEmpty })
+                guard let text = [item["detail"], item["message"], item["msg"], item["title"], item["reason"]].lazy.compactMap({ $0?.stringValue })
+                    .first(where: { !$0.isEmpty })
                 else { return nil }
-                let place = [item["source"]?["pointer"], item["source"]?["parameter"], item["pointer"], item["field"], item["path"]]
+                let place = [item["source"]?["pointer"], item["source"]?["parameter"], item["pointer"], item["field"], item["path"], item["name"]]
                     .lazy.compactMap { $0?.stringValue }.first { !$0.isEmpty }
                 return (place.map { "\($0): " } ?? "") + shown(text)
             }
