@@ -362,8 +362,9 @@ def test_a_tls_failure_where_the_sessions_certificate_stayed_behind_says_so(sock
         f"get https://localhost:{other.port}/x",
         f"ws connect wss://localhost:{other.port}/ --retries 0",
         f"ws connect wss://localhost:{other.port}/ --retries 0 --verify wrong.pem"]) + "\n")
+    # The defaults' confirmation first (on standard error in a script), then each line's failure.
     lines = result.stderr.splitlines()
-    assert len(lines) == 4, result.stderr
+    assert len(lines) == 5 and lines.pop(0).startswith("every request line: --verify cert.pem"), result.stderr
     closed = lines.pop(0)
     assert "closed the connection before answering" in closed and closed.endswith(
         f"; client certificate not sent: https://localhost:{closer.port} is not the backend's origin (https://localhost:9)"), closed
