@@ -632,6 +632,18 @@ extension MockTests {
         }
     }
 
+    /// A transcript whose one step is torn was listed as served ("0 request
+    /// steps"), where docs/mock.md says it is skipped.
+    @Test func aTranscriptWithNothingToServeIsSkipped() async throws {
+        let text = "# explorer transcript v1\nprofile: generic\nbase-url: http://127.0.0.1:1\n\n> get /a\nHTTP/1.1 200 OK\nContent-Type: application/json\n{\"a\": "
+        try await Self.withTranscript("torn", text) { file in
+            let loaded = await MockCommand.load([file])
+            #expect(loaded.scripts.isEmpty && loaded.notes.isEmpty, "\(loaded)")
+            #expect(loaded.problems.count == 1 && loaded.problems[0].hasPrefix("\(file): none of its steps can be served (\(file):5: the last step is torn"),
+                    "\(loaded.problems)")
+        }
+    }
+
     /// A Location naming a capture its body binds came out without it
     /// (`/orders/`): headers were made before the body, and the mock failed
     /// a replay of the very file it served.

@@ -101,9 +101,15 @@ struct MockCommand: ParsableCommand {
         for file in files {
             switch await MockDerivation.script(file) {
             case let .success(script):
+                var why = script.leftOut.map { "\(file):\($0.line): \($0.reason)" }
+                if let torn = script.torn { why.insert("\(file):\(torn.line): the last step is torn (\(torn.reason))", at: 0) }
+                // Nothing of it to serve (its one step torn, or refused): skipped, as docs/mock.md says, not listed as served.
+                guard !script.steps.isEmpty else {
+                    problems.append("\(file): none of its steps can be served" + (why.isEmpty ? "" : " (\(why.joined(separator: "; ")))"))
+                    continue
+                }
                 scripts.append(script)
-                if let torn = script.torn { notes.append("\(file):\(torn.line): the last step is torn (\(torn.reason)); it is not served") }
-                notes += script.leftOut.map { "\(file):\($0.line): \($0.reason); it is not served" }
+                notes += why.map { $0 + "; it is not served" }
             case let .failure(.broken(text)), let .failure(.runtime(text)): problems.append(text)
             }
         }
