@@ -68,8 +68,7 @@ struct ProfileLookup {
     /// names nowhere (its environments' base and socket URLs): a cloned
     /// repository's `.explorer/profiles/shop.yaml` got the user's
     /// `EXPLORER_SECRET_DEV_TOKEN` sent to the host it names. Empty when it
-    /// goes nowhere new (a team's copy of the same profile), or a file does
-    /// not read (said where it is used).
+    /// goes nowhere new (a team's copy of the same profile).
     /// An environment the user's file also has must keep its origins (a
     /// project's `dev` on the user's production host got the dev token sent
     /// there); one it does not have may use any of the user's. Nil when a
