@@ -229,6 +229,17 @@ def test_a_sandbox_variable_that_does_not_read_is_refused_as_the_sandbox_refuses
         assert result.returncode == 2 and result.stderr.strip() == f"error: {name}='{value}': {said}", result
 
 
+def test_a_reset_restarts_the_faults_from_their_seed(start):
+    # UI tests reset between cases got faults that depended on which cases ran before.
+    mock = start("sessions/linku", "--error-rate", "0.5", "--fault-seed", "7")
+    def statuses():
+        return [mock.call("GET", "/api/tasks")[0] for _ in range(12)]
+    first = statuses()
+    assert any(status < 500 for status in first) and any(status >= 500 for status in first), first
+    assert mock.call("POST", "/__mock/reset")[0] == 200
+    assert statuses() == first
+
+
 def test_a_connection_that_sends_nothing_or_half_a_body_holds_a_stop_up_for_3_s_and_a_second_signal_not_at_all(start):
     # An idle connection, or a stalled upload, held a graceful stop for ever: SIGTERM and Ctrl-C, even twice,
     # left the mock running until `kill -9`.

@@ -94,6 +94,9 @@ struct MockResponder: HTTPResponder {
                 return Self.json(.notFound, (book.scripts.first?.profile ?? .generic).errorEnvelope.body(
                     status: 404, code: "NO_SUCH_SCENARIO", message: "no transcript named \(scenario ?? ""): the mock serves \(names)"))
             }
+            // Every session over: the faults' draws too, from their seed (a UI test reset between cases got faults that
+            // depended on which cases ran before it).
+            if scenario == nil { faults.reset() }
             return Self.json(.ok, .object([("reset", .bool(true))] + (scenario.map { [("scenario", JSONValue.string($0))] } ?? [])))
         }
         // The fault switches, as the sandbox's: never on /__mock/, so they can be read while on.
