@@ -229,6 +229,14 @@ def test_a_sandbox_variable_that_does_not_read_is_refused_as_the_sandbox_refuses
         assert result.returncode == 2 and result.stderr.strip() == f"error: {name}='{value}': {said}", result
 
 
+def test_a_path_whose_percent_encoding_does_not_decode_is_a_400(start):
+    # `/api/tasks/%ZZ` was answered 200 with `"id": "%ZZ"`.
+    mock = start("sessions/linku")
+    status, body = mock.call("GET", "/api/tasks/%ZZ")
+    assert status == 400 and body["error_code"] == "BAD_REQUEST" and "percent-encoding is not valid" in body["message"], (status, body)
+    mock.assert_serving()
+
+
 def test_a_reset_restarts_the_faults_from_their_seed(start):
     # UI tests reset between cases got faults that depended on which cases ran before.
     mock = start("sessions/linku", "--error-rate", "0.5", "--fault-seed", "7")
