@@ -632,6 +632,33 @@ extension MockTests {
         }
     }
 
+    /// A key sent twice is its last value, as a server's decoder reads it:
+    /// `{"title":"alpha","title":"beta"}` got alpha's answer.
+    @Test func aKeySentTwiceIsMatchedByItsLastValue() async throws {
+        let text = """
+        # explorer transcript v1
+        profile: generic
+        base-url: http://127.0.0.1:1
+
+        > post /notes title=alpha
+        HTTP/1.1 201 Created
+        Content-Type: application/json
+        {"id": 1, "title": "alpha"}
+
+        > post /notes title=beta
+        HTTP/1.1 201 Created
+        Content-Type: application/json
+        {"id": 2, "title": "beta"}
+
+        """
+        try await Self.withTranscript("twice", text) { file in
+            try await Self.withMock([file], mode: .match) { server, _ in
+                let made = try await Self.send("POST", server.baseURL.appendingPathComponent("notes"), body: #"{"title": "alpha", "title": "beta"}"#)
+                #expect(try JSONParser.parse(made.body)["id"] == .int(2), "\(String(decoding: made.body, as: UTF8.self))")
+            }
+        }
+    }
+
     /// A transcript whose one step is torn was listed as served ("0 request
     /// steps"), where docs/mock.md says it is skipped.
     @Test func aTranscriptWithNothingToServeIsSkipped() async throws {

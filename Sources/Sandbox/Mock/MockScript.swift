@@ -317,7 +317,9 @@ extension MockRequest {
         case let (.object(members), .object(live)):
             for member in members {
                 let place = path + " ." + member.key
-                guard let value = live.first(where: { $0.key == member.key })?.value else { return "\(place) missing" }
+                // A key sent twice is its last value, as a server's JSON decoder (and `show`) reads it: the first matched
+                // `{"title":"alpha","title":"beta"}` with alpha's step.
+                guard let value = live.last(where: { $0.key == member.key })?.value else { return "\(place) missing" }
                 if let difference = difference(member.value, value, at: place, base: base, score: &score) { return difference }
             }
             return nil
