@@ -92,6 +92,33 @@ import Testing
         #expect(chosen.secrets == ["api_key": "k"], "a recording writes it as {{secret:api_key}}")
     }
 
+    /// Supabase needs an `apikey` header beside its login, which a profile
+    /// could not say: typed as `header apikey:…` each session, dropped by
+    /// `env`. `headers:` says it, its secrets filled as the credential's.
+    @Test func headersBesideALogin() throws {
+        let yaml = """
+        explorer-profile: 1
+        name: supa
+        environments: {dev: {base-url: "http://127.0.0.1:8080"}}
+        auth: {kind: login, login-path: "/auth/v1/token?grant_type=password", whoami-path: /auth/v1/user}
+        headers:
+          apikey: "{{secret:anon_key}}"
+          X-Client-Info: explorer
+        """
+        let path = try write(yaml, "yaml")
+        #expect(try ProfileFile.read(path).headers == [HTTPHeader(name: "apikey", value: "{{secret:anon_key}}"), HTTPHeader(name: "X-Client-Info", value: "explorer")])
+        guard case let .success(chosen) = ChosenProfile.resolve(path, environment: nil, variables: ["EXPLORER_SECRET_ANON_KEY": "anon1"]) else {
+            Issue.record("not resolved"); return
+        }
+        #expect(chosen.headers == [HTTPHeader(name: "apikey", value: "anon1"), HTTPHeader(name: "X-Client-Info", value: "explorer")])
+        #expect(chosen.secrets == ["anon_key": "anon1"] && chosen.credential == nil)
+        #expect(chosen.profile.secretHeaders == ["apikey"], "hidden wherever it shows, whatever it is called")
+        guard case let .failure(problem) = ChosenProfile.resolve(path, environment: nil, variables: [:]) else { Issue.record("resolved"); return }
+        #expect(problem.description == "supa needs {{secret:anon_key}} for its apikey header: set EXPLORER_SECRET_ANON_KEY" && problem.isMissingSecret)
+        let bad = try write(yaml.replacingOccurrences(of: "X-Client-Info:", with: "X Client:"), "yaml")
+        #expect(throws: ProfileError.self) { try ProfileFile.read(bad) }
+    }
+
     @Test func secretsAreFilledFromOutsideTheFile() {
         let basic = ProfileFile.Auth.basic(username: "alice", password: "{{secret:password}}").header!
         #expect(SecretTemplate.fill(basic.template) { $0 == "password" ? "pw" : nil } == .success("Basic " + Data("alice:pw".utf8).base64EncodedString()))

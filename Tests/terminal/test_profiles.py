@@ -207,6 +207,27 @@ def test_a_transcript_step_sends_no_secret_to_another_origin(two_backends, tmp_p
     assert sent.returncode == 0, sent
 
 
+def test_a_profiles_headers_go_with_every_request_to_its_backend_alone(tmp_path, http_server):
+    # Supabase's `apikey` beside its auth: typed as `header apikey:…` in each session, and dropped by `env`.
+    seen = []
+
+    class Echo(QuietHandler):
+        def do_GET(self):
+            seen.append((self.server.server_address[1], self.headers.get("apikey"), self.headers.get("X-Client-Info")))
+            self.reply(200, b"{}", [("Content-Type", "application/json")])
+
+    backend, other = http_server(Echo), http_server(Echo)
+    profile = tmp_path / "supa.yaml"
+    profile.write_text(f"explorer-profile: 1\nname: supa\nenvironments:\n  dev: {{base-url: \"http://127.0.0.1:{backend.server_address[1]}\"}}\n"
+                       "headers:\n  apikey: \"{{secret:anon_key}}\"\n  X-Client-Info: explorer\n")
+    env = isolated_env(tmp_path, EXPLORER_SECRET_ANON_KEY="anon-k3y-77")
+    result = run_explorer(["--profile", str(profile), "-c", "get /a", "-c", f"get http://127.0.0.1:{other.server_address[1]}/b", "-c", "header"],
+                          env=env, stdin=subprocess.DEVNULL)
+    assert result.returncode == 0, result
+    assert seen == [(backend.server_address[1], "anon-k3y-77", "explorer"), (other.server_address[1], None, None)], seen
+    assert "anon-k3y-77" not in result.stdout + result.stderr and "apikey: <hidden: 11 characters>" in result.stdout, result.stdout
+
+
 def test_a_replayed_secret_is_not_carried_by_a_redirect_to_another_origin(tmp_path, http_server):
     # `get /redir --follow X-A:{{secret:x}}`: the replay filled the secret in before the line was read, so a redirect to
     # another host carried the header, and a 307 the body, where the same line in a script dropped and refused them.

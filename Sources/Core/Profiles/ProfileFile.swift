@@ -27,6 +27,10 @@ public struct ProfileFile: Sendable, Equatable {
     public var demoAccounts: [DemoAccount] = []
     /// `pagination`: how `next` finds the next page, when the file says.
     public var pagination: Pagination?
+    /// `headers:`: sent with every request to the backend, beside `auth`
+    /// (Supabase's `apikey` beside a login); values are templates, secrets
+    /// as `{{secret:NAME}}`.
+    public var headers: [HTTPHeader] = []
 
     public struct Catalog: Sendable, Equatable {
         public var enums: [String: [String]] = [:]
@@ -109,6 +113,8 @@ public struct ProfileFile: Sendable, Equatable {
             profile.secretParameters = [name]
             profile.credentialSource = "the \(name) query parameter \(from(value))"
         }
+        // A `headers:` value holding a secret is one wherever it shows, whatever its header is called.
+        profile.secretHeaders += headers.filter { !SecretTemplate.names(in: $0.value).isEmpty }.map(\.name)
         return profile
     }
 }
@@ -199,7 +205,8 @@ extension ProfileFile {
         path = file
         let root = document.root
         let top = try root.object(["explorer-profile", "name", "display-name", "environments", "default-environment", "auth",
-                                   "errors", "spec", "secret-fields", "enums", "models", "endpoints", "websocket", "demo-accounts", "pagination"])
+                                   "errors", "spec", "secret-fields", "enums", "models", "endpoints", "websocket", "demo-accounts", "pagination",
+                                   "headers"])
         guard top.first?.key == "explorer-profile" else {
             throw root.problem("the first field must be explorer-profile: \(Self.version), the version of this format")
         }
@@ -257,6 +264,18 @@ extension ProfileFile {
         }
         demoAccounts = try root.member("demo-accounts").map(Self.demoAccounts) ?? []
         pagination = try root.member("pagination").map(Self.pagination)
+        if let value = try root.member("headers") {
+            for (key, header) in try value.object(nil) {
+                let text = try header.string()
+                guard !key.isEmpty, key.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && !"()<>@,;:\\\"/[]?={}".utf8.contains($0) }) else {
+                    throw header.problem("'\(key)' is not a header name (letters, digits and !#$%&'*+-.^_`|~)")
+                }
+                guard !text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" || $0.value == 0x7F }) else {
+                    throw header.problem("a header's value holds no control characters")
+                }
+                headers.append(HTTPHeader(name: key, value: text))
+            }
+        }
     }
 
     /// An absolute URL with one of `schemes`.

@@ -8,6 +8,8 @@ struct ChosenProfile: Sendable {
     let document: ProfileFile
     let environment: ProfileFile.Environment
     let credential: HTTPHeader?
+    /// The file's `headers:`, secrets filled in: session headers beside the credential.
+    var headers: [HTTPHeader] = []
     /// `auth: query`: the parameter and its value, secrets filled in.
     var parameter: (name: String, value: String)?
     /// The secrets filled into it, by name: a recording writes them as `{{secret:NAME}}`.
@@ -43,6 +45,37 @@ struct ChosenProfile: Sendable {
                                     + document.environments.map(\.name).joined(separator: ", "), isUnknownEnvironment: true))
         }
         var secrets: [String: String] = [:]
+        let several = document.environments.count > 1
+        var shared: [String] = [], sharedNames: [String] = []
+        func fill(_ template: String) -> Result<String, SecretTemplate.Missing> {
+            SecretTemplate.fill(template) { secret in
+                // Asked once, whether the headers or the credential name it first.
+                if let known = secrets[secret] { return known }
+                let own = Self.variable(secret, environment: chosen.name), common = SecretResolver.environmentName(secret)
+                var value = variables[own].flatMap { $0.isEmpty ? nil : $0 }
+                if value == nil, let found = variables[common].flatMap({ $0.isEmpty ? nil : $0 }) {
+                    value = found
+                    if several { shared.append(common); sharedNames.append(secret) }
+                }
+                // An empty answer is none: it went out as `Authorization: Bearer ` (a variable set empty is refused too).
+                if value == nil { value = ask?("\(secret) for \(document.displayName)" + (several ? " (\(chosen.name))" : "") + ": ").flatMap { $0.isEmpty ? nil : $0 } }
+                secrets[secret] = value
+                return value
+            }
+        }
+        func missing(_ name: String, for what: String) -> Problem {
+            let set = several ? "set \(Self.variable(name, environment: chosen.name)) (\(chosen.name)'s own) or \(SecretResolver.environmentName(name))"
+                : "set \(SecretResolver.environmentName(name))"
+            return Problem(description: "\(document.displayName) needs {{secret:\(name)}} for its \(what): " + set, isMissingSecret: true)
+        }
+        // The file's own headers (`headers:`), beside its auth (Supabase's `apikey` beside a login).
+        var headers: [HTTPHeader] = []
+        for header in document.headers {
+            switch fill(header.value) {
+            case let .success(value): headers.append(HTTPHeader(name: header.name, value: value))
+            case let .failure(absent): return .failure(missing(absent.name, for: "\(header.name) header"))
+            }
+        }
         var queryName: String?
         let credentialName: String
         let template: String
@@ -51,35 +84,19 @@ struct ChosenProfile: Sendable {
         } else if case let .query(name, value) = document.auth {
             (credentialName, template, queryName) = (name, value, name)
         } else {
-            return .success(ChosenProfile(document: document, environment: chosen, credential: nil))
+            return .success(ChosenProfile(document: document, environment: chosen, credential: nil, headers: headers, secrets: secrets,
+                                          sharedSecretVariables: shared, sharedSecrets: sharedNames))
         }
-        let several = document.environments.count > 1
-        var shared: [String] = [], sharedNames: [String] = []
-        let filled = SecretTemplate.fill(template) { secret in
-            let own = Self.variable(secret, environment: chosen.name), common = SecretResolver.environmentName(secret)
-            var value = variables[own].flatMap { $0.isEmpty ? nil : $0 }
-            if value == nil, let found = variables[common].flatMap({ $0.isEmpty ? nil : $0 }) {
-                value = found
-                if several { shared.append(common); sharedNames.append(secret) }
-            }
-            // An empty answer is none: it went out as `Authorization: Bearer ` (a variable set empty is refused too).
-            if value == nil { value = ask?("\(secret) for \(document.displayName)" + (several ? " (\(chosen.name))" : "") + ": ").flatMap { $0.isEmpty ? nil : $0 } }
-            secrets[secret] = value
-            return value
-        }
-        switch filled {
+        switch fill(template) {
         case let .success(value):
             if let queryName {
-                return .success(ChosenProfile(document: document, environment: chosen, credential: nil, parameter: (queryName, value), secrets: secrets,
-                                              sharedSecretVariables: shared, sharedSecrets: sharedNames))
+                return .success(ChosenProfile(document: document, environment: chosen, credential: nil, headers: headers, parameter: (queryName, value),
+                                              secrets: secrets, sharedSecretVariables: shared, sharedSecrets: sharedNames))
             }
             return .success(ChosenProfile(document: document, environment: chosen, credential: HTTPHeader(name: credentialName, value: value),
-                                          secrets: secrets, sharedSecretVariables: shared, sharedSecrets: sharedNames))
-        case let .failure(missing):
-            let what = queryName == nil ? "\(credentialName) header" : "\(credentialName) query parameter"
-            let set = several ? "set \(Self.variable(missing.name, environment: chosen.name)) (\(chosen.name)'s own) or \(SecretResolver.environmentName(missing.name))"
-                : "set \(SecretResolver.environmentName(missing.name))"
-            return .failure(Problem(description: "\(document.displayName) needs {{secret:\(missing.name)}} for its \(what): " + set, isMissingSecret: true))
+                                          headers: headers, secrets: secrets, sharedSecretVariables: shared, sharedSecrets: sharedNames))
+        case let .failure(absent):
+            return .failure(missing(absent.name, for: queryName == nil ? "\(credentialName) header" : "\(credentialName) query parameter"))
         }
     }
 
@@ -93,6 +110,7 @@ struct ChosenProfile: Sendable {
         await interpreter.setEnvironmentLabel(isOtherEnvironment ? environment.name : nil)
         // The session's credential, as `auth header` sets one: the next `auth` replaces it, `auth none` drops it.
         if let credential { _ = await interpreter.execute(.header(.credential((credential.name, credential.value)))) }
+        if !headers.isEmpty { _ = await interpreter.execute(.header(.set(headers.map { ($0.name, $0.value) }))) }
         if let parameter { await interpreter.session.setSessionQuery(parameter.name, parameter.value) }
     }
 
