@@ -98,6 +98,7 @@ extension MaterializerTests {
     /// bound, the values after it moved up one (`count` took the id's value).
     @Test func anAnswerIsTheSameOnceItsCaptureIsBound() {
         let expected = ExpectedValue.object([.init("id", .pattern(TranscriptPattern(.integer, capture: "sid"))),
+                                             .init("updated_at", .pattern(TranscriptPattern(.integer, capture: "at"))),
                                              .init("count", .pattern(TranscriptPattern(.integer))),
                                              .init("note", .pattern(TranscriptPattern(.string)))], open: false)
         var first = Materializer(seed: 22)

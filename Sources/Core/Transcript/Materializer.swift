@@ -74,6 +74,7 @@ public struct Materializer: Sendable {
                     let words = member.key.lowercased().split { !$0.isLetter }
                     let expiry = words.contains { ["exp", "expires", "expiry", "until"].contains($0) } || member.key.hasPrefix("expires")
                     let made = JSONValue.int(Int(Date().timeIntervalSince1970) + (expiry ? lifetime : 0))
+                    counter += 1  // counted as a value made, bound later or not (`value(_:)` counts a bound one)
                     if let name = pattern.capture { bindings[name] = made }
                     return (member.key, made)
                 }
