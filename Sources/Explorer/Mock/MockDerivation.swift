@@ -99,19 +99,11 @@ enum MockDerivation {
     /// "no ETag header" and left the capture and every step using it unserved.
     static func servingCapturedHeaders(_ steps: [TranscriptStep]) -> [TranscriptStep] {
         var steps = steps
-        let parser = CommandParser()
-        for index in steps.indices where steps[index].expectation.status != nil {
-            var next = index + 1
-            while next < steps.count, let command = try? parser.parse(steps[next].command) {
-                switch command {
-                case let .capture(_, .header(name)) where !steps[index].expectation.headers.contains(where: { $0.name.lowercased() == name.lowercased() }):
-                    let quoted = name.lowercased() == "etag"
-                    steps[index].expectation.headers.append((name, PatternText(quoted ? [.literal("\""), .pattern(TranscriptPattern(.string)), .literal("\"")]
-                                                                                      : [.pattern(TranscriptPattern(.string))])))
-                case .capture, .show, .vars, .set, .unset: break
-                default: next = steps.count
-                }
-                next += 1
+        for (index, sources) in Replayer.Steps.capturesReading(steps) where steps[index].expectation.status != nil {
+            for case let .header(name) in sources where !steps[index].expectation.headers.contains(where: { $0.name.lowercased() == name.lowercased() }) {
+                let quoted = name.lowercased() == "etag"
+                steps[index].expectation.headers.append((name, PatternText(quoted ? [.literal("\""), .pattern(TranscriptPattern(.string)), .literal("\"")]
+                                                                                  : [.pattern(TranscriptPattern(.string))])))
             }
         }
         return steps

@@ -537,24 +537,41 @@ struct Replayer: Sendable {
         /// Location whose id is not digits: `/notes/n_16e24c1c`).
         static func leavingCapturedValues(_ steps: [TranscriptStep]) -> [TranscriptStep] {
             var steps = steps
-            let parser = CommandParser()
-            for index in steps.indices {
-                var next = index + 1
-                while next < steps.count, let command = try? parser.parse(steps[next].command) {
-                    switch command {
-                    case let .capture(_, .body(path)):
+            for (index, sources) in capturesReading(steps) {
+                for source in sources {
+                    switch source {
+                    case let .body(path):
                         if case let .json(body)? = steps[index].expectation.body {
                             steps[index].expectation.body = .json(body.loosening(at: path.components[...]))
                         }
-                    case let .capture(_, .header(name)):
-                        steps[index].expectation.capturedHeaders.insert(name.lowercased())
-                    case .capture, .show, .vars, .set, .unset: break
+                    case let .header(name): steps[index].expectation.capturedHeaders.insert(name.lowercased())
+                    case .cookie: break
+                    }
+                }
+            }
+            return steps
+        }
+
+        /// What the `capture` steps after each step read of its answer, up to
+        /// the next step that is no `capture`, `show`, `vars`, `set` or `unset`
+        /// (the step whose answer they would read next); steps none read are left out.
+        static func capturesReading(_ steps: [TranscriptStep]) -> [(index: Int, sources: [CaptureSource])] {
+            let parser = CommandParser()
+            var found: [(index: Int, sources: [CaptureSource])] = []
+            for index in steps.indices {
+                var sources: [CaptureSource] = []
+                var next = index + 1
+                while next < steps.count, let command = try? parser.parse(steps[next].command) {
+                    switch command {
+                    case let .capture(_, source): sources.append(source)
+                    case .show, .vars, .set, .unset: break
                     default: next = steps.count
                     }
                     next += 1
                 }
+                if !sources.isEmpty { found.append((index, sources)) }
             }
-            return steps
+            return found
         }
 
         /// Where a step sends its line, when that is not the backend's origin
