@@ -24,6 +24,12 @@ import Testing
         }
     }
 
+    /// Replays `file` against the mock `server`, and expects it to pass (the report when it does not).
+    static func expectGreenReplay(of file: String, against server: MockServer, sourceLocation: SourceLocation = #_sourceLocation) async {
+        let run = await Replayer(baseURL: server.baseURL, environment: [:]).run(file)
+        #expect(run.status == .ok, "\(ReplayReport(palette: .plain).detailed(run).out)", sourceLocation: sourceLocation)
+    }
+
     /// Runs `body` with the path of a transcript holding `text`, in a folder of its own removed after.
     static func withTranscript(_ name: String, _ text: String, _ body: (String) async throws -> Void) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mock-\(name)-\(UUID().uuidString)")
@@ -466,8 +472,7 @@ extension MockTests {
         try await Self.withTranscript("begun", text) { file in
             try await Self.withMock([file], mode: .scenario) { server, scripts in
                 #expect(scripts[0].steps.first?.command == "login alice@example.com")
-                let run = await Replayer(baseURL: server.baseURL, environment: [:]).run(file)
-                #expect(run.status == .ok, "\(ReplayReport(palette: .plain).detailed(run).out)")
+                await Self.expectGreenReplay(of: file, against: server)
             }
         }
     }
@@ -506,8 +511,7 @@ extension MockTests {
                 let get = try #require(scripts[0].steps.first { $0.command.hasPrefix("get ") })
                 guard case let .request(request) = get.trigger else { Issue.record("not a request step"); return }
                 #expect(request.segments == [.literal("rooms"), .variable("room_id")])
-                let run = await Replayer(baseURL: server.baseURL, environment: [:]).run(file)
-                #expect(run.status == .ok, "\(ReplayReport(palette: .plain).detailed(run).out)")
+                await Self.expectGreenReplay(of: file, against: server)
             }
         }
     }
@@ -626,8 +630,7 @@ extension MockTests {
                 let read = try await Self.send("GET", server.baseURL.appendingPathComponent("articles/10"))
                 let etag = try #require(read.header("ETag"))
                 #expect(etag.hasPrefix("\"") && etag.hasSuffix("\"") && etag.count > 2, "\(etag)")
-                let run = await Replayer(baseURL: server.baseURL, environment: [:]).run(file)
-                #expect(run.status == .ok, "\(ReplayReport(palette: .plain).detailed(run).out)")
+                await Self.expectGreenReplay(of: file, against: server)
             }
         }
     }
@@ -692,8 +695,7 @@ extension MockTests {
                 let made = try await Self.send("POST", server.baseURL.appendingPathComponent("orders"), body: #"{"item": "widget"}"#)
                 let id = try #require(try JSONParser.parse(made.body)["id"]?.intValue)
                 #expect(made.header("Location") == server.baseURL.absoluteString + "/orders/\(id)", "\(made.header("Location") ?? "none")")
-                let run = await Replayer(baseURL: server.baseURL, environment: [:]).run(file)
-                #expect(run.status == .ok, "\(ReplayReport(palette: .plain).detailed(run).out)")
+                await Self.expectGreenReplay(of: file, against: server)
             }
         }
     }
@@ -963,8 +965,7 @@ extension MockTests {
                 let events = try await Self.send("GET", server.baseURL.appendingPathComponent("events"))
                 #expect(String(decoding: events.body, as: UTF8.self) == "data: a\n\ndata: [DONE]\n\n")
                 _ = try await Self.send("POST", server.baseURL.appendingPathComponent("__mock/reset"))
-                let run = await Replayer(baseURL: server.baseURL, environment: [:]).run(file)
-                #expect(run.status == .ok, "\(ReplayReport(palette: .plain).detailed(run).out)")
+                await Self.expectGreenReplay(of: file, against: server)
             }
         }
     }
@@ -1087,8 +1088,7 @@ extension MockTests {
                 let page = try await Self.send("GET", server.baseURL.appendingPathComponent("page"))
                 #expect(page.body == [0xF0, 0xD2, 0xC9, 0xD7, 0xC5, 0xD4, 0x0A])
                 _ = try await Self.send("POST", server.baseURL.appendingPathComponent("__mock/reset"))
-                let run = await Replayer(baseURL: server.baseURL, environment: [:]).run(file)
-                #expect(run.status == .ok, "\(ReplayReport(palette: .plain).detailed(run).out)")
+                await Self.expectGreenReplay(of: file, against: server)
             }
         }
     }
