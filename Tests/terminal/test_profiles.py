@@ -88,6 +88,16 @@ errors:
     return profile, (local, local_seen), (staging, staging_seen)
 
 
+def header_recorder(seen, *names):
+    """A handler that answers every GET `{}` and appends to `seen` the server's port and the named headers' values."""
+    class Recorder(QuietHandler):
+        def do_GET(self):
+            seen.append((self.server.server_address[1], *(self.headers.get(name) for name in names)))
+            self.reply(200, b"{}", [("Content-Type", "application/json")])
+
+    return Recorder
+
+
 def two_environments(path, a, b):
     """A profile file `two` whose environments a and b are the servers a and b."""
     path.write_text("explorer-profile: 1\nname: two\nenvironments:\n"
@@ -210,12 +220,7 @@ def test_a_transcript_step_sends_no_secret_to_another_origin(two_backends, tmp_p
 def test_a_profiles_headers_go_with_every_request_to_its_backend_alone(tmp_path, http_server):
     # Supabase's `apikey` beside its auth: typed as `header apikey:…` in each session, and dropped by `env`.
     seen = []
-
-    class Echo(QuietHandler):
-        def do_GET(self):
-            seen.append((self.server.server_address[1], self.headers.get("apikey"), self.headers.get("X-Client-Info")))
-            self.reply(200, b"{}", [("Content-Type", "application/json")])
-
+    Echo = header_recorder(seen, "apikey", "X-Client-Info")
     backend, other = http_server(Echo), http_server(Echo)
     profile = tmp_path / "supa.yaml"
     profile.write_text(f"explorer-profile: 1\nname: supa\nenvironments:\n  dev: {{base-url: \"http://127.0.0.1:{backend.server_address[1]}\"}}\n"
@@ -913,12 +918,7 @@ def test_a_token_a_refresh_brought_is_hidden_where_a_recorded_answer_echoes_it(t
 def test_env_carries_the_session_headers_and_leaves_credentials_behind(http_server, tmp_path):
     # `header X-Team:blue` then `env b`: the header was gone, said nowhere (variables and defaults came along).
     seen = []
-
-    class Handler(QuietHandler):
-        def do_GET(self):
-            seen.append((self.server.server_address[1], self.headers.get("X-Team"), self.headers.get("X-Api-Key")))
-            self.reply(200, b"{}", [("Content-Type", "application/json")])
-
+    Handler = header_recorder(seen, "X-Team", "X-Api-Key")
     a, b = http_server(Handler), http_server(Handler)
     two_environments(tmp_path / "two.yaml", a, b)
     lines = "header X-Team:blue\nheader X-Api-Key:k3y-s3cret\nget /x\nenv b\nget /x\nheader\n"
