@@ -1355,8 +1355,8 @@ public enum Redactor {
         while i < text.endIndex {
             // A name percent-encoded (`auth%5Baccess_token%5D`, a URL's echo of a bracketed one) is read decoded.
             let eq = atBoundary ? text[i...].firstIndex { !($0.isLetter || $0.isNumber || "_-.[]%".contains($0)) } ?? text.endIndex : i
-            let name = eq > i ? decodedName(text[i..<eq]) : ""
-            if eq > i, eq < text.endIndex, text[eq] == "=", inURL ? isSecretParameter(name) : isSecretName(name) {
+            if eq > i, eq < text.endIndex, text[eq] == "=", case let name = decodedName(text[i..<eq]),
+               inURL ? isSecretParameter(name) : isSecretName(name) {
                 var valueStart = text.index(after: eq)
                 var valueEnd = text[valueStart...].firstIndex(where: endsValue) ?? text.endIndex
                 // A quoted value (`password="a b"`, `api_key='x'`): what is between the quotes.
