@@ -628,8 +628,8 @@ struct Replayer: Sendable {
                 if !secretsNamed.isEmpty, let elsewhere = Self.foreignTarget(of: command, scope: interpreter.session.scope) {
                     failure = .broken("\(path):\(step.line): sends \(secretsNamed.map { "{{secret:\($0)}}" }.joined(separator: ", ")) to "
                                       + "\(Origin(elsewhere)?.description ?? Redactor.hidingCredentials(inText: elsewhere.absoluteString)), which is not the backend's origin "
-                                      + "(\(interpreter.session.scope.origin?.description ?? "none")): a replay sends a transcript's secrets to its backend alone; "
-                                      + "this step and those after it were not run")
+                                      + "(\(interpreter.session.scope.origin?.description ?? "none")): a replay sends a transcript's secrets to its backend alone "
+                                      + "(give that origin as --base-url to replay against it); this step and those after it were not run")
                     return nil
                 }
                 if replaysLive, case .ws(.recv) = command {
