@@ -286,10 +286,75 @@ extension PagingTests {
         #expect(Paging.next(after: second, response: answer(#"{"data": {"rows": \#(items)}}"#), endpointQuery: [], declared: declared)
             == .request(path: "/items", items: [.query(name: "p", value: "3"), .query(name: "n", value: "10")]), "a list one level down")
         do {
-            _ = try ProfileFile.parse(text.replacingOccurrences(of: "style: page", with: "style: offset"), file: "x.yaml")
+            _ = try ProfileFile.parse(text.replacingOccurrences(of: "style: page", with: "style: keyset"), file: "x.yaml")
             Issue.record("read an unknown style")
         } catch {
-            #expect(error.description == "x.yaml:4: at $.pagination.style: expected cursor (a next cursor in the answer) or page (a page number in the query)")
+            #expect(error.description == "x.yaml:4: at $.pagination.style: expected cursor (a next cursor in the answer), "
+                    + "page (a page number in the query) or offset (an item offset in the query)")
         }
+    }
+
+    /// A list paged by an item offset (PostgREST's `offset`/`limit` and its
+    /// `Range` header, Directus, most SQL-backed APIs): `next` said the
+    /// answer named no next page.
+    @Test func anOffsetMovesPastTheItemsThisPageHad() {
+        let rows = #"[{"id": 1}, {"id": 2}, {"id": 3}]"#
+        let typed = Paging.Last(path: "/rest/v1/todos?select=id&limit=3&offset=3", items: [], options: RequestOptions())
+        #expect(Paging.next(after: typed, response: answer(rows), endpointQuery: [])
+            == .request(path: "/rest/v1/todos", items: [.query(name: "select", value: "id"), .query(name: "limit", value: "3"), .query(name: "offset", value: "6")]))
+        // The total in a Content-Range (`Prefer: count=exact`) ends it; so does a short page, an empty one, or the body's total.
+        let total = HTTPHeader(name: "Content-Range", value: "3-5/6")
+        #expect(Paging.next(after: typed, response: answer(rows, headers: [total]), endpointQuery: [])
+            == .end("no next page: offset 3 and 3 more reach the total, 6"))
+        // `limit` alone, answered with a Content-Range of items: the first page of an offset list.
+        let limited = Paging.Last(path: "/rest/v1/todos", items: [.query(name: "limit", value: "3")], options: RequestOptions())
+        #expect(Paging.next(after: limited, response: answer(rows, headers: [HTTPHeader(name: "Content-Range", value: "0-2/*")]), endpointQuery: [])
+            == .request(path: "/rest/v1/todos", items: [.query(name: "limit", value: "3"), .query(name: "offset", value: "3")]))
+        #expect(Paging.next(after: limited, response: answer(rows, headers: [HTTPHeader(name: "Content-Range", value: "bytes 0-2/9")]), endpointQuery: [])
+            == .end("no next page: the answer names none (no Link header, next, next_cursor or page)"))
+        #expect(Paging.next(after: typed, response: answer(#"[{"id": 4}]"#), endpointQuery: []) == .end("no next page: the page at offset 3 has 1 of 3"))
+        #expect(Paging.next(after: typed, response: answer("[]"), endpointQuery: []) == .end("no next page: the page at offset 3 is empty"))
+        // A server that caps the limit: the next offset is past the items it gave, not the limit asked for.
+        let skip = Paging.Last(path: "/items", items: [.query(name: "skip", value: "0"), .query(name: "limit", value: "100")], options: RequestOptions())
+        #expect(Paging.next(after: skip, response: answer(#"{"items": \#(rows), "total": 10}"#), endpointQuery: [])
+            == .request(path: "/items", items: [.query(name: "skip", value: "3"), .query(name: "limit", value: "100")]))
+        #expect(Paging.next(after: skip, response: answer(#"{"id": 1}"#), endpointQuery: [])
+            == .end("no next page: the last answer is not a list (next pages through a list answer)"))
+    }
+
+    /// PostgREST's other way: `Range: 0-2` asked, `Content-Range: 0-2/7` answered.
+    @Test func aRangeHeaderMovesToTheNextAsManyItems() {
+        let rows = #"[{"id": 1}, {"id": 2}, {"id": 3}]"#
+        let ranged = Paging.Last(path: "/rest/v1/todos", items: [.header(name: "Range", value: "0-2"), .header(name: "Range-Unit", value: "items")],
+                                 options: RequestOptions())
+        #expect(Paging.next(after: ranged, response: answer(rows, headers: [HTTPHeader(name: "Content-Range", value: "0-2/7")]), endpointQuery: [])
+            == .request(path: "/rest/v1/todos", items: [.header(name: "Range", value: "3-5"), .header(name: "Range-Unit", value: "items")]))
+        let last = Paging.Last(path: "/t", items: [.header(name: "range", value: "items=6-8")], options: RequestOptions())
+        #expect(Paging.next(after: last, response: answer(#"[{"id": 7}]"#, headers: [HTTPHeader(name: "Content-Range", value: "items 6-6/7")]), endpointQuery: [])
+            == .end("no next page: items 6-6 reach the total, 7"))
+        #expect(Paging.next(after: last, response: answer(rows, headers: [HTTPHeader(name: "Content-Range", value: "6-8/*")]), endpointQuery: [])
+            == .request(path: "/t", items: [.header(name: "range", value: "items=9-11")]))
+        #expect(Paging.next(after: last, response: answer(#"[{"id": 7}]"#, headers: [HTTPHeader(name: "Content-Range", value: "6-6/*")]), endpointQuery: [])
+            == .end("no next page: items 6-8 had 1 of 3"))
+        #expect(Paging.contentRangeTotal([HTTPHeader(name: "content-range", value: "*/120")]) == 120)
+        #expect(Paging.contentRangeTotal([HTTPHeader(name: "Content-Range", value: "bytes 0-1/*")]) == nil)
+    }
+
+    @Test func aDeclaredOffsetCountsInItsOwnParameters() throws {
+        let declared = try #require(try ProfileFile.parse("explorer-profile: 1\nname: x\nenvironments: {a: {base-url: \"http://127.0.0.1:1\"}}\n"
+            + "pagination: {style: offset, offset-parameter: start, limit-parameter: count, total: .meta.total}\n", file: "x.yaml").profile.pagination)
+        #expect(declared == .offset(parameter: "start", limit: "count", total: .known(".meta.total")))
+        let first = Paging.Last(path: "/items", items: [.query(name: "count", value: "2")], options: RequestOptions())
+        #expect(Paging.next(after: first, response: answer(#"{"data": [1, 2], "meta": {"total": 5}}"#), endpointQuery: [], declared: declared)
+            == .request(path: "/items", items: [.query(name: "count", value: "2"), .query(name: "start", value: "2")]))
+        let third = Paging.Last(path: "/items", items: [.query(name: "start", value: "4"), .query(name: "count", value: "2")], options: RequestOptions())
+        #expect(Paging.next(after: third, response: answer(#"{"data": [5], "meta": {"total": 5}}"#), endpointQuery: [], declared: declared)
+            == .end("no next page: offset 4 and 1 more reach the total, 5"))
+        // A guessed `offset` is not the declared one.
+        let other = Paging.Last(path: "/items", items: [.query(name: "offset", value: "9")], options: RequestOptions())
+        #expect(Paging.next(after: other, response: answer(#"{"data": [1, 2], "meta": {"total": 5}}"#), endpointQuery: [], declared: declared)
+            == .request(path: "/items", items: [.query(name: "offset", value: "9"), .query(name: "start", value: "2")]))
+        #expect(Paging.next(after: first, response: answer(#"{"data": [1, 2]}"#), endpointQuery: ["page"], declared: declared)
+            == .end("no next page by the profile's pagination: the catalog lists no start query for this endpoint (it takes page); give the next page's item yourself"))
     }
 }

@@ -152,6 +152,9 @@ public enum Pagination: Sendable, Equatable {
     /// The query parameter `parameter` counts pages from 1; `size` names
     /// the page size parameter and `total` where the answer has the count.
     case page(parameter: String, size: String?, total: JSONPath?)
+    /// The query parameter `parameter` counts items from 0, `limit` how many
+    /// a page has; the total is at `total` or in the answer's `Content-Range`.
+    case offset(parameter: String, limit: String, total: JSONPath?)
 }
 
 /// How a backend logs in and refreshes. Paths are relative to the base URL;

@@ -190,7 +190,8 @@ extension ProfileFile {
     }
 
     /// `pagination: {style: cursor, next-cursor, cursor-parameter}` or
-    /// `{style: page, page-parameter, size-parameter, total}`.
+    /// `{style: page, page-parameter, size-parameter, total}` or
+    /// `{style: offset, offset-parameter, limit-parameter, total}`.
     static func pagination(_ value: ProfileDocument.Value) throws(ProfileError) -> Pagination {
         let styleValue = try value.require("style")
         func path(_ key: String) throws(ProfileError) -> JSONPath? {
@@ -207,8 +208,13 @@ extension ProfileFile {
             _ = try value.object(["style", "page-parameter", "size-parameter", "total"])
             return .page(parameter: try value.member("page-parameter")?.string() ?? "page",
                          size: try value.member("size-parameter")?.string() ?? "page_size", total: try path("total"))
+        case "offset":
+            _ = try value.object(["style", "offset-parameter", "limit-parameter", "total"])
+            return .offset(parameter: try value.member("offset-parameter")?.string() ?? "offset",
+                           limit: try value.member("limit-parameter")?.string() ?? "limit", total: try path("total"))
         default:
-            throw styleValue.problem("expected cursor (a next cursor in the answer) or page (a page number in the query)")
+            throw styleValue.problem("expected cursor (a next cursor in the answer), page (a page number in the query) "
+                                     + "or offset (an item offset in the query)")
         }
     }
 

@@ -11,7 +11,11 @@ import Foundation
 ///    or under `meta`/`pagination`/`paging`), sent back in the query
 ///    parameter the request or the endpoint uses for it, else the one its
 ///    field's API family uses (`cursorParameter(for:)`);
-/// 4. a page number: `page==` on the request (or in the endpoint's query)
+/// 4. an offset: `offset==` (or `skip==`) on the request moves past the
+///    items this page had; a `Range: 0-9` header (PostgREST's) moves to the
+///    next as many; the total is the answer's `total` or its
+///    `Content-Range` (`0-9/120`);
+/// 5. a page number: `page==` on the request (or in the endpoint's query)
 ///    goes up by one, unless the answer's `total`, a short page or an empty
 ///    one says that was the last.
 enum Paging {
@@ -62,6 +66,7 @@ enum Paging {
     static let cursorFields = ["next_cursor", "nextCursor", "next_page_token", "nextPageToken", "end_cursor", "endCursor", "next_token", "nextToken"]
     static let cursorParameters = ["cursor", "after", "page_token", "pageToken", "starting_after", "next_token", "continuation"]
     static let sizeParameters = ["page_size", "per_page", "pageSize", "limit", "size"]
+    static let offsetParameters = ["offset", "skip"]
 
     /// The parameter a cursor field goes back in by its API family's convention, when neither the
     /// request nor the catalog names one: Google's `nextPageToken` as `pageToken`, GraphQL's
@@ -83,11 +88,15 @@ enum Paging {
         if let declared {
             // The profile's one rule for every list: an endpoint the catalog says takes other query items
             // (a cursor's `after`) was sent `?page=2`, and answered its first page again, for ever.
-            if case let .page(parameter, _, _) = declared, !endpointQuery.isEmpty, !endpointQuery.contains(parameter) {
+            let counted: String? = switch declared {
+            case let .page(parameter, _, _), let .offset(parameter, _, _): parameter
+            case .cursor: nil
+            }
+            if let parameter = counted, !endpointQuery.isEmpty, !endpointQuery.contains(parameter) {
                 return .end("no next page by the profile's pagination: the catalog lists no \(parameter) query for this endpoint "
                             + "(it takes \(endpointQuery.joined(separator: ", "))); give the next page's item yourself")
             }
-            return next(after: last, body: response.json, declared: declared)
+            return next(after: last, body: response.json, headers: response.headers, declared: declared)
         }
         let links = response.headers.filter { $0.hasName("Link") }
         if !links.isEmpty {
@@ -144,6 +153,26 @@ enum Paging {
             let parameter = typed ?? endpointQuery.first(where: cursorParameters.contains) ?? cursorParameter(for: field)
             return .request(path: last.path, items: replacing(parameter, with: cursor, in: last.items))
         }
+        // An offset or a range of items (PostgREST, Directus, most SQL-backed APIs): `next` said the answer named no next page.
+        let contentTotal = contentRangeTotal(response.headers)
+        let total = number(members, "total") ?? number(members, "total_count") ?? number(members, "count") ?? contentTotal
+        let limit = last.items.lazy.compactMap { item -> Int? in
+            if case let .query(name, value) = item, sizeParameters.contains(name) { return Int(value) }
+            return nil
+        }.first
+        if let (parameter, offset) = last.items.lazy.compactMap({ item -> (String, Int)? in
+            if case let .query(name, value) = item, offsetParameters.contains(name), let offset = Int(value), offset >= 0 { return (name, offset) }
+            return nil
+        }).first {
+            return offsetAfter(offset, limit: limit, total: total, body: body, parameter: parameter, last: last)
+        }
+        // `limit==3` alone, answered with the items' Content-Range (`0-2/7`): the first page of an offset list.
+        if limit != nil, let first = contentRangeFirst(response.headers) {
+            return offsetAfter(first, limit: limit, total: total, body: body, parameter: "offset", last: last)
+        }
+        if let range = itemRange(last.items) {
+            return rangeAfter(range, total: contentTotal ?? total, body: body, last: last)
+        }
         let typedPage = last.items.compactMap { item -> String? in
             if case let .query(name, value) = item, name == "page" { return value }
             return nil
@@ -156,15 +185,79 @@ enum Paging {
             if case let .query(name, value) = item, sizeParameters.contains(name) { return Int(value) }
             return nil
         }.first ?? sizeParameters.lazy.compactMap { number(members, $0) }.first
-        let total = number(members, "total") ?? number(members, "total_count") ?? number(members, "count")
         return pageAfter(page, size: size, total: total, body: body, parameter: "page", last: last)
+    }
+
+    /// The list in an answer: the answer itself, or its first member that is one.
+    private static func listed(in body: JSONValue?) -> [JSONValue]? {
+        if case let .array(items)? = body { items } else {
+            object(body).lazy.compactMap { if case let .array(items) = $0.value { items } else { nil } }.first
+        }
+    }
+
+    /// The items after `offset` and this page's, unless the total, an empty page or a short one says it was the last.
+    private static func offsetAfter(_ offset: Int, limit: Int?, total: Int?, body: JSONValue?, parameter: String, last: Last) -> Next {
+        if let body, listed(in: body) == nil, !holdsList(body) { return .end("no next page: the last answer is not a list (next pages through a list answer)") }
+        if total == 0 { return .end("no next page: the total is 0") }
+        guard let listed = listed(in: body) else { return .end("no next page: the answer has no list to count from offset \(offset)") }
+        if listed.isEmpty { return .end("no next page: the page at offset \(offset) is empty") }
+        // The items this page had, not the limit asked for: a server that caps the limit at 25 answered
+        // `limit=100` with 25, and the next offset is 25 on.
+        let next = offset + listed.count
+        if let total {
+            if next >= total { return .end("no next page: offset \(offset) and \(listed.count) more reach the total, \(total)") }
+        } else if let limit, listed.count < limit {
+            return .end("no next page: the page at offset \(offset) has \(listed.count) of \(limit)")
+        }
+        return .request(path: last.path, items: replacing(parameter, with: String(next), in: last.items))
+    }
+
+    /// A `Range: first-last` header item (PostgREST's `Range: 0-9`, with or without `items=`).
+    private static func itemRange(_ items: [RequestItem]) -> ClosedRange<Int>? {
+        for case let .header(name, value) in items where name.lowercased() == "range" {
+            var text = Substring(value.trimmingBlanks())
+            if text.lowercased().hasPrefix("items=") { text = text.dropFirst(6) }
+            let ends = text.split(separator: "-", omittingEmptySubsequences: false)
+            guard ends.count == 2, let first = Int(ends[0]), let end = Int(ends[1]), first >= 0, end >= first else { return nil }
+            return first...end
+        }
+        return nil
+    }
+
+    /// The next range of as many items, unless the total, an empty page or a short one says it was the last.
+    private static func rangeAfter(_ range: ClosedRange<Int>, total: Int?, body: JSONValue?, last: Last) -> Next {
+        let asked = range.count
+        if let body, listed(in: body) == nil, !holdsList(body) { return .end("no next page: the last answer is not a list (next pages through a list answer)") }
+        if total == 0 { return .end("no next page: the total is 0") }
+        let count = listed(in: body)?.count
+        if count == 0 { return .end("no next page: items \(range.lowerBound)-\(range.upperBound) are empty") }
+        let next = range.lowerBound + (count ?? asked)
+        if let total, next >= total { return .end("no next page: items \(range.lowerBound)-\(next - 1) reach the total, \(total)") }
+        if total == nil, let count, count < asked { return .end("no next page: items \(range.lowerBound)-\(range.upperBound) had \(count) of \(asked)") }
+        let items = last.items.map { item -> RequestItem in
+            guard case let .header(name, value) = item, name.lowercased() == "range" else { return item }
+            let unit = value.trimmingBlanks().lowercased().hasPrefix("items=") ? "items=" : ""
+            return .header(name: name, value: "\(unit)\(next)-\(next + asked - 1)")
+        }
+        return .request(path: last.path, items: items)
+    }
+
+    /// The first item a `Content-Range` answer of items gives (`0-9/120`, `items 0-9/120`; not `bytes`).
+    static func contentRangeFirst(_ headers: [HTTPHeader]) -> Int? {
+        guard var value = headers.first(where: { $0.hasName("Content-Range") })?.value.trimmingBlanks().lowercased() else { return nil }
+        if value.hasPrefix("items ") { value.removeFirst(6) }
+        return value.split(separator: "/").first?.split(separator: "-").first.flatMap { Int($0) }
+    }
+
+    /// The total a `Content-Range` answer gives (`0-9/120`, `items 0-9/120`, `*/120`); `*` is unknown.
+    static func contentRangeTotal(_ headers: [HTTPHeader]) -> Int? {
+        guard let value = headers.first(where: { $0.hasName("Content-Range") })?.value, let slash = value.lastIndex(of: "/") else { return nil }
+        return Int(value[value.index(after: slash)...].trimmingBlanks())
     }
 
     /// The page after `page`, unless the total, an empty page or a short one says it was the last.
     private static func pageAfter(_ page: Int, size: Int?, total: Int?, body: JSONValue?, parameter: String, last: Last) -> Next {
-        let listed: [JSONValue]? = if case let .array(items)? = body { items } else {
-            object(body).lazy.compactMap { if case let .array(items) = $0.value { items } else { nil } }.first
-        }
+        let listed = listed(in: body)
         // A size that cannot be (0, or a first page of 2 that "had 100" of a total of 7): the first page's own length.
         var size = size.flatMap { $0 > 0 ? $0 : nil }
         if page == 1, let total, let listed, !listed.isEmpty, let claimed = size, listed.count < claimed, listed.count < total { size = listed.count }
@@ -194,7 +287,7 @@ enum Paging {
     }
 
     /// The profile's own rule (a profile file's `pagination`), and no guessing.
-    private static func next(after last: Last, body: JSONValue?, declared: Pagination) -> Next {
+    private static func next(after last: Last, body: JSONValue?, headers: [HTTPHeader], declared: Pagination) -> Next {
         func query(_ name: String) -> String? {
             last.items.lazy.compactMap { item -> String? in
                 if case let .query(found, value) = item, found == name { return value }
@@ -226,6 +319,12 @@ enum Paging {
                 if case let .success(value) = path.evaluate(body ?? .null) { integer(value) } else { nil }
             }
             return pageAfter(page, size: size, total: total, body: body, parameter: parameter, last: last)
+        case let .offset(parameter, limitParameter, totalField):
+            let total = totalField.flatMap { path in
+                if case let .success(value) = path.evaluate(body ?? .null) { integer(value) } else { nil }
+            } ?? contentRangeTotal(headers)
+            return offsetAfter(query(parameter).flatMap { Int($0) } ?? 0, limit: query(limitParameter).flatMap { Int($0) },
+                               total: total, body: body, parameter: parameter, last: last)
         }
     }
 

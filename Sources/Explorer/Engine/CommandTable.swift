@@ -89,9 +89,10 @@ extension CommandTable {
             details: """
             Fetches the page after the last GET's answer, as the answer says: a Link header with
             rel="next", a next URL in the body, a cursor (next_cursor, nextCursor, next_page_token, at the
-            top or under meta/pagination) sent back as the request's cursor parameter, or page==N+1 while
-            the total, a short page or an empty one does not say that was the last. The request's other
-            items and options stay.
+            top or under meta/pagination) sent back as the request's cursor parameter, an offset==/skip==
+            or a Range: 0-9 header moved past this page's items, or page==N+1, while the total (the
+            answer's or its Content-Range's), a short page or an empty one does not say that was the
+            last. The request's other items and options stay.
             """,
             parse: { args throws(CommandError) in
                 var options = RequestOptions()
