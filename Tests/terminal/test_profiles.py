@@ -217,6 +217,49 @@ def test_a_transcript_step_sends_no_secret_to_another_origin(two_backends, tmp_p
     assert sent.returncode == 0, sent
 
 
+def test_a_replayed_secret_held_in_a_variable_a_capture_or_a_socket_goes_to_its_backend_alone(two_backends, tmp_path, http_server):
+    # The refusal read the line as written: `set k={{secret:token}}` then `get http://elsewhere/ t=={{k}}`, a capture of an
+    # echo of it, and a frame on a socket opened elsewhere, sent it there.
+    import threading
+    from websockets.sync.server import serve
+
+    profile, (local, local_seen), _ = two_backends
+    elsewhere, elsewhere_seen = backend(http_server)
+    frames = []
+
+    def handler(socket):
+        for message in socket:
+            frames.append(message)
+
+    sockets = serve(handler, "127.0.0.1", 0)
+    threading.Thread(target=sockets.serve_forever, daemon=True).start()
+    try:
+        env = isolated_env(tmp_path, EXPLORER_SECRET_TOKEN="T0KEN")
+        base = f"http://127.0.0.1:{local.server_address[1]}/api/v1"
+        other = f"http://127.0.0.1:{elsewhere.server_address[1]}"
+        socket = f"ws://127.0.0.1:{sockets.socket.getsockname()[1]}"
+        for steps, shown in [(f"> set k={{{{secret:token}}}}\n\n> get {other}/q t=={{{{k}}}}\n{{{{*}}}}\n", other),
+                             (f"> set k=x-{{{{secret:token}}}}\n\n> post {other}/q note={{{{k}}}}\n{{{{*}}}}\n", other),
+                             (f"> get /q t=={{{{secret:token}}}}\n{{{{*}}}}\n\n> capture k = .fault.more.path\n\n> set j=p-{{{{k}}}}\n\n"
+                              f"> get {other}/q X-J:{{{{j}}}}\n{{{{*}}}}\n", other),
+                             (f"> ws connect {socket}/s\n\n> ws send token={{{{secret:token}}}}\n\n> ws close\n", socket)]:
+            path = tmp_path / "steal.transcript"
+            path.write_text(f"# explorer transcript v1\nprofile: {profile}\nbase-url: {base}\n\n{steps}\n> get /user\nHTTP/1.1 200 OK\n{{{{*}}}}\n")
+            refused = run_explorer(["replay", str(path)], env=env, stdin=subprocess.DEVNULL, timeout=30)
+            assert refused.returncode == 2, refused
+            assert (f"sends {{{{secret:token}}}} (held in what the line sends) to {shown}, which is not the backend's origin "
+                    f"(http://127.0.0.1:{local.server_address[1]})") in refused.stderr, refused
+            assert elsewhere_seen == [] and frames == [], (elsewhere_seen, frames)
+            assert "T0KEN" not in refused.stdout + refused.stderr
+        # To the backend's own origin, through a variable, it goes.
+        path.write_text(f"# explorer transcript v1\nprofile: {profile}\nbase-url: {base}\n\n> set k={{{{secret:token}}}}\n\n"
+                        f"> get {base}/user X-A:{{{{k}}}}\nHTTP/1.1 200 OK\n{{{{*}}}}\n")
+        sent = run_explorer(["replay", str(path)], env=env, stdin=subprocess.DEVNULL)
+        assert sent.returncode == 0, sent
+    finally:
+        sockets.shutdown()
+
+
 def test_a_profiles_headers_go_with_every_request_to_its_backend_alone(tmp_path, http_server):
     # Supabase's `apikey` beside its auth: typed as `header apikey:…` in each session, and dropped by `env`.
     seen = []

@@ -30,6 +30,13 @@ public struct Origin: Sendable, Hashable, CustomStringConvertible {
         let shownHost = host.contains(":") ? "[\(host)]" : host
         return port == defaultPort ? "\(scheme)://\(shownHost)" : "\(scheme)://\(shownHost):\(port)"
     }
+
+    /// The origin of `url` as it was named: `ws://h:1` for a socket's (a
+    /// socket's origin counts as HTTP's, and was shown as `http://h:1`).
+    public static func named(in url: URL) -> String? {
+        guard let origin = Origin(url) else { return nil }
+        return url.scheme?.lowercased().hasPrefix("ws") == true ? PatternText.socketURL(origin.description) : origin.description
+    }
 }
 
 /// The one rule for attaching a session's credentials (the access token

@@ -54,6 +54,34 @@ actor Interpreter {
     /// header holding one and refuses to send a body holding one again (a
     /// replay sent them there, where the same line in a script did not).
     func supply(_ secrets: [(name: String, value: String)]) { _ = supplied.add(secrets) }
+    /// A replay sends what it filled in for a `{{secret:NAME}}` to the
+    /// backend's origin alone, however the line came to hold it (set by the
+    /// replayer while a step runs; a script's lines are its author's own).
+    private(set) var keepsSuppliedAtOrigin = false
+    func keepSuppliedAtOrigin(_ keeps: Bool) { keepsSuppliedAtOrigin = keeps }
+    /// The secret a line was refused for sending elsewhere, and where (`refusal(sending:bytes:to:)`).
+    private var refusedElsewhere: (secret: String, url: URL)?
+    func takeRefusal() -> (secret: String, url: URL)? {
+        defer { refusedElsewhere = nil }
+        return refusedElsewhere
+    }
+
+    /// In a replay, the refusal of what would carry a supplied secret to
+    /// another origin: a variable set from one (`set k={{secret:tok}}`, then
+    /// `get http://elsewhere/ t=={{k}}`), a capture of an echo, a frame on a
+    /// socket opened elsewhere. The replay's check of the line as written saw
+    /// no `{{secret:}}` there, and sent it.
+    func refusal(sending texts: [String], bytes: [UInt8]? = nil, to url: URL) -> Outcome? {
+        guard keepsSuppliedAtOrigin, Origin(url) != nil, !session.scope.admits(url) else { return nil }
+        guard let secret = supplied.named.first(where: { secret in
+            secret.value.count >= 3 && SecretScrubber.forms(of: secret.value).contains { form in
+                texts.contains { $0.includes(form) } || bytes.map { $0.firstRange(of: Array(form.utf8)) != nil } == true
+            }
+        }) else { return nil }
+        refusedElsewhere = (secret.name, url)
+        return .failure("not sent: it holds {{secret:\(secret.name)}} and goes to \(Origin.named(in: url) ?? "another origin"), "
+                        + "which is not the backend's", .parse)
+    }
     /// A WebSocket frame received since the last response (its JSON, or nil
     /// for text that is not JSON): `show` shows it instead.
     var lastFrame: JSONValue??
@@ -363,6 +391,9 @@ actor Interpreter {
             }
             if let file = options.output, let taken = Self.taken(file, force: options.force, in: outputs, forcing: "--force") {
                 return .failure("\(taken.message): not sent", .usage)
+            }
+            if let refused = refusal(sending: [request.url.absoluteString] + request.headers.map(\.value), bytes: request.body, to: request.url) {
+                return refused
             }
             let rule = access(for: request)
             // `--download` follows redirects, as HTTPie's does: a 302 to the file saved nothing and exited 0.

@@ -590,6 +590,15 @@ struct Replayer: Sendable {
             return scope.admits(url) ? nil : url
         }
 
+        /// Why a step was not run: it sends `secrets` to `url`, another origin.
+        /// `held`: through a variable, a capture or a socket, not typed there.
+        private func sendsElsewhere(_ step: TranscriptStep, secrets: [String], to url: URL, held: Bool = false) -> TranscriptRun.Failure {
+            .broken("\(path):\(step.line): sends \(secrets.map { "{{secret:\($0)}}" }.joined(separator: ", "))\(held ? " (held in what the line sends)" : "") to "
+                    + "\(Origin.named(in: url) ?? Redactor.hidingCredentials(inText: url.absoluteString)), which is not the backend's origin "
+                    + "(\(interpreter.session.scope.origin?.description ?? "none")): a replay sends a transcript's secrets to its backend alone "
+                    + "(give that origin as --base-url to replay against it); this step and those after it were not run")
+        }
+
         /// Runs one step and records its verdict in `runs`. `typed` replaces
         /// its command line (a tour lets the user edit it first). Nil when
         /// the replay cannot go on (`failure` says why).
@@ -626,10 +635,7 @@ struct Replayer: Sendable {
                 }
                 lastCommand = command
                 if !secretsNamed.isEmpty, let elsewhere = Self.foreignTarget(of: command, scope: interpreter.session.scope) {
-                    failure = .broken("\(path):\(step.line): sends \(secretsNamed.map { "{{secret:\($0)}}" }.joined(separator: ", ")) to "
-                                      + "\(Origin(elsewhere)?.description ?? Redactor.hidingCredentials(inText: elsewhere.absoluteString)), which is not the backend's origin "
-                                      + "(\(interpreter.session.scope.origin?.description ?? "none")): a replay sends a transcript's secrets to its backend alone "
-                                      + "(give that origin as --base-url to replay against it); this step and those after it were not run")
+                    failure = sendsElsewhere(step, secrets: secretsNamed, to: elsewhere)
                     return nil
                 }
                 if replaysLive, case .ws(.recv) = command {
@@ -640,7 +646,14 @@ struct Replayer: Sendable {
                     // time): those listed under earlier steps, and under this one, which came while it ran.
                     await interpreter.skipFramesShownBefore(receivedBefore + receivedListed + step.expectation.frameCount(.received))
                 }
+                await interpreter.keepSuppliedAtOrigin(true)
                 outcome = await interpreter.execute(command)
+                await interpreter.keepSuppliedAtOrigin(false)
+                // One held through a variable, a capture or a socket opened elsewhere: refused by the interpreter.
+                if let refused = await interpreter.takeRefusal() {
+                    failure = sendsElsewhere(step, secrets: [refused.secret], to: refused.url, held: true)
+                    return nil
+                }
                 if let located {
                     switch outcome {
                     case let .message(text): outcome = .message(text.replacingOccurrences(of: located.path, with: located.typed))

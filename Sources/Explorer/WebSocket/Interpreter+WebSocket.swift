@@ -98,6 +98,13 @@ extension Interpreter {
     /// One frame out: sent, or queued while the socket is not open.
     private func send(_ frame: SocketFrame) async -> Outcome {
         guard let socket = sockets.socket else { return .failure(WebSocketSendError.notConnected.description, .usage) }
+        if keepsSuppliedAtOrigin, let shown = await socket.displayURL, let url = URL(string: shown) {
+            let refused = switch frame {
+            case let .text(text): refusal(sending: [text], to: url)
+            case let .binary(bytes): refusal(sending: [], bytes: bytes, to: url)
+            }
+            if let refused { return refused }
+        }
         do {
             switch try await socket.send(frame) {
             case let .sending(ordinal):
@@ -119,6 +126,9 @@ extension Interpreter {
         case .connect where offline:
             return .failure("not connected: explorer runs --offline, which sends nothing", .usage)
         case let .connect(target, settings):
+            if let target, let url = URL(string: target), let refused = refusal(sending: [target], to: url) {
+                return refused
+            }
             var options = settings.options
             options.proxies = proxies
             // wss:// checks the server as requests do: this line's flags, else the session's `defaults`.
