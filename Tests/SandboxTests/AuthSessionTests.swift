@@ -320,6 +320,23 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
         }
     }
 
+    /// A login kept for a profile is not another's of the same `name:` that
+    /// puts its sockets elsewhere: a cloned project's file, named for the
+    /// user's, sent the user's stored token to the socket host it named.
+    @Test func aStoredLoginIsNotLentToAProfileWithItsSocketsElsewhere() async throws {
+        let store = MemoryTokenStore()
+        let builder = RequestBuilder(baseURL: URL(string: "http://127.0.0.1:9")!)
+        try store.save(key: "linku http://127.0.0.1:9", tokens: Tokens(accessToken: "T0KEN", refreshToken: "r", userJSON: nil))
+        #expect(await AuthSession(profile: .linku, builder: builder, transport: RecordingTransport(), store: store).tokens?.accessToken == "T0KEN")
+        var elsewhere = Profile.linku
+        elsewhere.webSocketBaseURL = URL(string: "ws://127.0.0.1:10")
+        #expect(await AuthSession(profile: elsewhere, builder: builder, transport: RecordingTransport(), store: store).tokens == nil)
+        #expect(AuthSession.storeKey(profile: elsewhere, baseURL: builder.baseURL) == "linku http://127.0.0.1:9 ws://127.0.0.1:10")
+        // One at the base URL's own origin is the same backend's.
+        elsewhere.webSocketBaseURL = URL(string: "ws://127.0.0.1:9/socket")
+        #expect(await AuthSession(profile: elsewhere, builder: builder, transport: RecordingTransport(), store: store).tokens?.accessToken == "T0KEN")
+    }
+
     /// Issue 11 #1: logged in, a full URL to another server got the token.
     /// It goes only to the base URL's origin: scheme, host and port.
     @Test func theTokenGoesOnlyToTheBackendsOrigin() async throws {

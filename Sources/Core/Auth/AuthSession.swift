@@ -113,8 +113,19 @@ public actor AuthSession {
         self.transport = transport
         eventLoop = transport.eventLoop
         self.store = store
-        storeKey = "\(profile.name) \(builder.baseURL.absoluteString)"
+        storeKey = Self.storeKey(profile: profile, baseURL: builder.baseURL)
         tokens = store.load(key: storeKey)
+    }
+
+    /// Where a login is kept: by the profile's name and base URL, and the
+    /// socket origin a profile names beside them (a project's file with
+    /// the `name:` of the user's and another `websocket-url` took the user's
+    /// stored login to the host it named).
+    public static func storeKey(profile: Profile, baseURL: URL) -> String {
+        let base = "\(profile.name) \(baseURL.absoluteString)"
+        let scope = CredentialScope(baseURL: baseURL, socketURL: profile.webSocketBaseURL)
+        guard let socket = scope.socketOrigin, socket != scope.origin else { return base }
+        return base + " " + PatternText.socketURL(socket.description)
     }
 
     /// The logged-in user's display name from the login answer.
