@@ -637,4 +637,12 @@ struct SecretNameTests {
     #expect(Redactor.redact(line: "get /echo X-Custom:sk_live_abcdefghijklmnop12345 note=ghp_abcdefghijklmnopqrstuvwxyz0123456789 q==AKIAIOSFODNN7EXAMPLE n:=1")
             == "get /echo X-Custom:*** note=*** q==*** n:=1")
     #expect(Redactor.redact(line: "curl http://h/x -H 'X-Custom: sk_live_abcdefghijklmnop12345'")?.contains("sk_live_abcdefghijklmnop12345") == false)
+    // Inside a longer value, wherever it stands: a raw body, a note, a pair, a sentence's end.
+    #expect(Redactor.redact(line: "post /echo --raw 'ghp_abcdefghijklmnopqrstuvwxyz0123456789'") == "post /echo --raw '***'")
+    #expect(Redactor.redact(line: "post /echo note='see sk_live_51Habcdefghijklmnopqrstuv here' b='k=AKIAIOSFODNN7EXAMPLE.'")
+            == "post /echo note='see *** here' b='k=***.'")
+    #expect(Redactor.serviceTokens(in: #"{"a":"xoxb-123456789012-1234567890123-abcdefghijklmnopqrstuvwx","b":"ghp_a1b2c3"}"#)
+            == ["xoxb-123456789012-1234567890123-abcdefghijklmnopqrstuvwx"])
+    // Not inside a longer word.
+    #expect(Redactor.serviceTokens(in: "xAKIAIOSFODNN7EXAMPLE") == [])
 }

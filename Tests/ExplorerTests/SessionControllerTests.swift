@@ -331,6 +331,22 @@ import Testing
         #expect(out.contains(#"--data-raw 'password='"$PASSWORD"'&x=1&password='"$PASSWORD_2""# + "\n"), "\(out)")
     }
 
+    /// A service's key inside a longer value (`--raw 'ghp_…'`, a note
+    /// `see sk_live_… here`) was written in clear in the recording (and
+    /// history), and `--curl` printed such keys in a body or a query, and a
+    /// variable holding one, which `vars` hides.
+    @Test func aServiceKeyInsideAValueIsHiddenInRecordingsAndCurl() async throws {
+        let github = "ghp_abcdefghijklmnopqrstuvwxyz0123456789", stripe = "sk_live_51Habcdefghijklmnopqrstuv"
+        let (text, terminal) = try await Self.recording(["post /api/tasks --raw '\(github)' --curl", "post /api/tasks title='see \(stripe) here'",
+                                                          "set k=\(github)", "post /api/tasks a={{k}} --curl", "get /api/tasks q==AKIAIOSFODNN7EXAMPLE --curl"],
+                                                         after: ["login alice@example.com alice123"])
+        #expect(!text.contains("ghp_") && !text.contains("sk_live_") && !text.contains("AKIA"), "\(text)")
+        #expect(text.contains("title='see {{secret:service_key_2}} here'"), "\(text)")
+        let out = terminal.output
+        #expect(!out.contains("ghp_") && !out.contains("AKIA"), "\(out)")
+        #expect(out.contains(#"--data-raw "$SERVICE_KEY""#) && out.contains(#"--data-raw '{"a":"'"$K"'"}'"#) && out.contains(#"?q='"$SERVICE_KEY""#), "\(out)")
+    }
+
     /// A shorter secret inside the session's token (a PIN's digits, a typed
     /// `X-Api-Key:Bearer`) stood for that part of it in `--curl`, and the
     /// rest of the token was printed in clear: a credential header is its

@@ -89,7 +89,7 @@ public enum Redactor {
         // the history kept six such forms in clear that a recording hid.
         // And the credential after `Bearer ` wherever it stands (`ws send {"note": "Bearer abc…"}`).
         redactingByRule(line: line, secretFields: secretFields, hide: hide).map { redacted in
-            let kept = mayHoldJWT(redacted) ? hidingJWTs(in: redacted) { _ in hide("jwt") } : redacted
+            let kept = hidingServiceTokens(in: mayHoldJWT(redacted) ? hidingJWTs(in: redacted) { _ in hide("jwt") } : redacted) { _ in hide("service_key") }
             return hidingBearerCredentials(in: kept) { _ in hide("authorization") }
         }
     }
@@ -1719,6 +1719,28 @@ public enum Redactor {
     /// (`token=eyJ…`, `"Bearer eyJ…"`).
     public static func hidingJWTs(in text: String, hide: (String) -> String = hidden) -> String {
         guard mayHoldJWT(text) else { return text }
+        return replacingRuns(in: text, where: looksLikeJWT, with: hide)
+    }
+
+    /// `text` with each well-known service's key in it hidden, wherever it
+    /// stands (`--raw 'ghp_…'`, `note='see sk_live_… here'`): a key is a
+    /// credential whatever surrounds it.
+    public static func hidingServiceTokens(in text: String, hide: (String) -> String = hidden) -> String {
+        guard text.utf8.count >= 20 else { return text }
+        return replacingRuns(in: text, where: isServiceToken, with: hide)
+    }
+
+    /// The service keys in `text`, in order (as `hidingServiceTokens` finds them).
+    public static func serviceTokens(in text: String) -> [String] {
+        var found: [String] = []
+        _ = hidingServiceTokens(in: text) { found.append($0); return $0 }
+        return found
+    }
+
+    /// `text` with each run of a token's characters (letters, digits, `-`,
+    /// `_`, `.`; not inside a longer word) that `matches` replaced by what
+    /// `hide` makes of it; a sentence's full stop after one is not its own.
+    private static func replacingRuns(in text: String, where matches: (String) -> Bool, with hide: (String) -> String) -> String {
         let bytes = Array(text.utf8)
         func isPart(_ b: UInt8) -> Bool {
             (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2D || b == 0x5F || b == 0x2E
@@ -1727,7 +1749,7 @@ public enum Redactor {
         out.reserveCapacity(bytes.count)
         var i = 0
         while i < bytes.count {
-            // A run of a JWT's characters, starting where one may (not inside a longer word).
+            // A run of a token's characters, starting where one may (not inside a longer word).
             guard isPart(bytes[i]), i == 0 || !isPart(bytes[i - 1]) else {
                 out.append(bytes[i])
                 i += 1
@@ -1736,9 +1758,9 @@ public enum Redactor {
             var end = i
             while end < bytes.count, isPart(bytes[end]) { end += 1 }
             let run = String(decoding: bytes[i..<end], as: UTF8.self)
-            if looksLikeJWT(run) {
+            if matches(run) {
                 out += Array(hide(run).utf8)
-            } else if run.hasSuffix("."), looksLikeJWT(String(run.dropLast())) {
+            } else if run.hasSuffix("."), matches(String(run.dropLast())) {
                 // A sentence's full stop after it is not part of it.
                 out += Array(hide(String(run.dropLast())).utf8) + [0x2E]
             } else {

@@ -1131,11 +1131,14 @@ actor Interpreter {
         // The supplied secrets, and the variables holding a credential (`set f=user=a&password=X`, which vars and
         // history hide): a variable each (`{{f}}` was printed in clear).
         let held = supplied.named + allVariables.sorted { $0.key < $1.key }.compactMap { name, value in
-            (secretVariables.contains(name) || Redactor.holdsCredential(value)) && value.count >= 3 && !supplied.named.contains { $0.value == value }
+            (secretVariables.contains(name) || Redactor.holdsCredential(value) || Redactor.looksLikeCredential(value)) && value.count >= 3
+                && !supplied.named.contains { $0.value == value }
                 ? SuppliedSecrets.Secret(name: name, value: value) : nil
         }
         // A query typed in the path: its secret pairs as variables, a URL's in a value too (`?next=/cb%3Ftoken%3DX`).
-        let path = Redactor.redactQuery(in: path, hide: CurlCommand.placeholder) ?? path
+        let path = Redactor.hidingServiceTokens(in: Redactor.redactQuery(in: path, hide: CurlCommand.placeholder) ?? path) {
+            CurlCommand.placeholder("service_key", for: $0)
+        }
         var request = try session.builder.build(method: method, path: CurlCommand.hiding(held, in: path),
                                                 items: CurlCommand.hidingSecrets(items, supplied: held), form: options.form,
                                                 multipart: options.multipart,
@@ -1147,6 +1150,10 @@ actor Interpreter {
            let text = String(validating: body, as: UTF8.self) {
             request.body = Array(Redactor.redactBody(text, hidingValue: CurlCommand.placeholder(_:for:)).utf8)
         }
+        // A service's key wherever it stands in the URL or the body (`note=sk_live_…`, `--raw 'ghp_…'`), not under a secret's name.
+        func hidingKeys(_ text: String) -> String { Redactor.hidingServiceTokens(in: text) { CurlCommand.placeholder("service_key", for: $0) } }
+        if let body = request.body, let text = String(validating: body, as: UTF8.self) { request.body = Array(hidingKeys(text).utf8) }
+        if let url = URL(string: hidingKeys(request.url.absoluteString)) { request.url = url }
         let typedCount = request.headers.count
         let typedURL = request.url
         request = await session.withSessionHeaders(request)

@@ -522,6 +522,10 @@ final class TranscriptRecorder {
         for word in typed.dropFirst() where Redactor.mayHoldJWT(word) {
             for jwt in Redactor.jwts(in: word) where !learnedHere.contains(jwt) { learn(jwt, as: "jwt") }
         }
+        // A service's key inside a longer value (`--raw 'ghp_…'`, `note='see sk_live_… here'`), as the line hides it.
+        for word in typed.dropFirst() {
+            for key in Redactor.serviceTokens(in: word) where !learnedHere.contains(key) { learn(key, as: "service_key") }
+        }
         return names
     }
 
