@@ -347,6 +347,20 @@ import Testing
         #expect(out.contains(#"--data-raw "$SERVICE_KEY""#) && out.contains(#"--data-raw '{"a":"'"$K"'"}'"#) && out.contains(#"?q='"$SERVICE_KEY""#), "\(out)")
     }
 
+    /// Logged in, `-a user:pw --curl` printed curl's `-u` and the session's
+    /// `Authorization: Bearer` both: curl sent the Bearer header (a `-H`
+    /// wins over `-u`), the access token, where the line sent Basic alone.
+    @Test func curlOfATypedBasicCredentialCarriesNoSessionToken() async throws {
+        let terminal = FakeTerminal(interactive: false)
+        let status = try await Self.withController(terminal) { controller in
+            controller.script(["login alice@example.com alice123", "post /api/tasks -a svc:s3cret --form a=b --curl", "get /api/tasks --curl"], name: "t")
+        }
+        #expect(status == .ok)
+        let lines = terminal.output.split(separator: "\n").filter { $0.hasPrefix("curl ") }
+        #expect(lines.count == 2 && lines[0].contains(#"-u 'svc:'"$PASSWORD""#) && !lines[0].contains("Authorization"), "\(lines)")
+        #expect(lines[1].contains(#"-H 'Authorization: Bearer '"$ACCESS_TOKEN""#), "\(lines)")
+    }
+
     /// A shorter secret inside the session's token (a PIN's digits, a typed
     /// `X-Api-Key:Bearer`) stood for that part of it in `--curl`, and the
     /// rest of the token was printed in clear: a credential header is its

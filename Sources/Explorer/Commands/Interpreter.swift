@@ -1163,6 +1163,11 @@ actor Interpreter {
             components.queryItems = components.queryItems?.map { $0.name == name && $0.value == value ? URLQueryItem(name: name, value: CurlCommand.placeholder(name)) : $0 }
             if let url = components.url { request.url = url }
         }
+        // Whether the session's token goes, decided on the request as it is sent: a typed `-a user:pw` is taken
+        // off as curl's `-u` below, and the token was then added beside it (curl sent the Bearer header, not -u's).
+        let rule = access(for: request)
+        let placement = rule?.token ?? .bearer
+        let decision = await session.tokenDecision(for: request, isPublic: rule?.isPublic, token: placement)
         // Basic credentials (typed, `auth basic`, a URL's `user:password@`) go as curl's `-u 'bob:'"$PASSWORD"`:
         // the user kept, the password a variable (`render` takes them from the URL).
         if let index = request.headers.firstIndex(where: { $0.hasName("Authorization") }),
@@ -1205,9 +1210,7 @@ actor Interpreter {
         request.tls = options.tls
         request.timeout = options.timeoutDuration
         var notes = withholdingSessionCertificate(from: &request, typed: typed).map { [$0] } ?? []
-        let rule = access(for: request)
-        let placement = rule?.token ?? .bearer
-        switch await session.tokenDecision(for: request, isPublic: rule?.isPublic, token: placement) {
+        switch decision {
         case .none: break
         case .attached: request.setHeader(placement.headerName, placement.headerValue(CurlCommand.placeholder("access_token")))
         case .withheld: notes.insert(session.scope.withheldNote(for: request.url), at: 0)
