@@ -413,6 +413,31 @@ func answersOnceThenDropsTheNext(_ peer: LocalHTTPServer.Peer) {
         }
     }
 
+    /// A server that answered a large upload with a 413 after reading part of
+    /// it, and kept the connection without reading the rest: the kernel had
+    /// taken the whole upload, the connection went back to the pool, and the
+    /// next request waited behind the unread body for its whole timeout.
+    @Test func anErrorAnswerToALargeUploadEndsItsConnection() async throws {
+        let server = try LocalHTTPServer(patience: 60) { peer in
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            let n = recv(peer.fd, &buffer, buffer.count, 0)
+            guard n > 0 else { return }
+            if String(decoding: buffer[..<n], as: UTF8.self).hasPrefix("POST /early ") {
+                peer.write("HTTP/1.1 413 Content Too Large\r\nContent-Length: 2\r\n\r\nno")
+                Thread.sleep(forTimeInterval: 4)
+                return
+            }
+            peer.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+        }
+        defer { server.stop() }
+        try await using(transport()) { (transport) async throws in
+            let upload = PreparedRequest(method: "POST", url: URL(string: "\(server.baseURL)/early")!, body: [UInt8](repeating: 7, count: 2 << 20))
+            #expect(try await transport.send(upload).status == 413)
+            #expect(try await transport.send(get(server, timeout: .seconds(3))).status == 200)
+            #expect(server.acceptedConnections == 2)
+        }
+    }
+
     /// Requests sent together each get their own connection and their own answer.
     @Test func requestsAtOnceEachGetTheirAnswer() async throws {
         let server = try LocalHTTPServer(patience: 60) { peer in

@@ -277,6 +277,7 @@ final class HTTP1Client: @unchecked Sendable {
         let sent = loop.makePromise(of: Void.self)
         sent.futureResult.whenSuccess { exchange.isSent = true }
         let body = request.body.flatMap { $0.isEmpty ? nil : $0 }
+        exchange.bodyLength = body?.count ?? 0
         channel.write(HTTPClientRequestPart.head(Self.head(of: request, through: key.tunnels ? nil : key.proxy)), promise: body == nil ? sent : nil)
         if let body {
             // The whole body in one write: NIO sends it as the socket takes
@@ -375,6 +376,18 @@ private final class PendingAnswer: @unchecked Sendable {
     /// (a 413 during an upload) ends the connection: the rest of the body
     /// would be read as the next request.
     var isSent = false
+    /// The request's body length; and whether the answer's head came before the whole request was written.
+    var bodyLength = 0
+    var answeredEarly = false
+    /// Whether the connection may carry another request after this answer
+    /// (`status`), as far as the request goes: not after an answer that came
+    /// before the whole body was written, nor after an error answer to a
+    /// large body, which a server may not have read (the kernel took the
+    /// upload, the server answered 413 without reading it and kept the
+    /// connection: the next request waited behind it for its whole timeout).
+    func leavesConnectionClean(status: Int) -> Bool {
+        isSent && !answeredEarly && !(status >= 400 && bodyLength >= 64 * 1024)
+    }
     /// Closes the connection the request went on, once it has one.
     var onFailure: (() -> Void)?
     /// Once connected: why the deadline ran out before the answer could
@@ -465,6 +478,7 @@ private final class AnswerHandler: ChannelInboundHandler, @unchecked Sendable {
         switch Self.unwrapInboundIn(data) {
         case let .head(head):
             self.head = head
+            exchange.answeredEarly = !exchange.isSent
             guard let sink = exchange.sink else { return gatherer = BodyGatherer(head: head, reserves: exchange.reserves) }
             let (streams, download) = sink.plan(for: head)
             exchange.isStreaming = streams
@@ -517,7 +531,7 @@ private final class AnswerHandler: ChannelInboundHandler, @unchecked Sendable {
             }
             // After a 101 the connection speaks another protocol, whatever the request asked.
             let idleFor = Self.idleTime(head.headers)
-            let reusable = head.isKeepAlive && !exchange.closeAfter && exchange.isSent && head.status.code != 101
+            let reusable = head.isKeepAlive && !exchange.closeAfter && exchange.leavesConnectionClean(status: Int(head.status.code)) && head.status.code != 101
                 && idleFor.map { $0 > .zero } ?? true
             let then = done
             clear()
