@@ -549,39 +549,28 @@ static inline void ex_history_clear(History *h) {
     history(h, &ev, H_CLEAR);
 }
 
-/// Adds `line` to the history file at `path` without losing what other
-/// sessions wrote there: under an exclusive lock on the file, reads it,
-/// adds the line, writes the whole to a new file beside it and renames that
-/// over it, so a write that fails (a full disk, a file size limit) leaves
-/// the file as it was (it was cut, then half written, losing entries); then
-/// `h` becomes the file's history, so this session recalls the others'
-/// lines too. A symbolic link is followed: the user's own, in the user's
-/// own folder. -1 when the file cannot be opened, locked or written, with
-/// errno set, and `h` untouched; -2 when it holds something libedit does
-/// not read as a history (no `_HiStOrY_V2_` first line: edited by hand,
-/// another tool's, binary), which is left as it is.
-static inline int ex_history_append(History *h, int size, const char *path, const char *line) {
-    char real[PATH_MAX];
+/// Opens and locks the history file at `path` (made if missing, a symbolic
+/// link followed: the user's own, in the user's own folder); its size in
+/// `locked`. -1 with errno set when it cannot be opened or locked.
+static inline int ex_history_lock(const char *path, char real[PATH_MAX], struct stat *locked) {
     if (realpath(path, real)) path = real;
-    int fd;
-    struct stat locked, named;
+    else { strncpy(real, path, PATH_MAX - 1); real[PATH_MAX - 1] = 0; }
+    struct stat named;
     for (;;) {
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+        int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
         if (fd < 0) return -1;
         if (flock(fd, LOCK_EX) != 0) { int saved = errno; close(fd); errno = saved; return -1; }
         // Another session renamed its file over this one while this waited: the lock must be the new file's.
-        if (fstat(fd, &locked) == 0 && stat(path, &named) == 0 && locked.st_ino == named.st_ino && locked.st_dev == named.st_dev) break;
+        if (fstat(fd, locked) == 0 && stat(path, &named) == 0 && locked->st_ino == named.st_ino && locked->st_dev == named.st_dev) return fd;
         close(fd);
     }
-    History *merged = ex_history_init(size);
-    if (!merged) { close(fd); errno = ENOMEM; return -1; }
+}
+
+/// Writes `merged` to a new file beside `path` and renames that over it, so
+/// a write that fails (a full disk, a file size limit) leaves the file as it
+/// was (it was cut, then half written, losing entries). 0, or -1 with errno set.
+static inline int ex_history_replace_file(History *merged, const char *path) {
     HistEvent ev;
-    if (history(merged, &ev, H_LOAD, path) < 0 && locked.st_size > 0) {
-        history_end(merged);
-        close(fd);
-        return -2;
-    }
-    history(merged, &ev, H_ENTER, line);
     char beside[PATH_MAX + 8];
     int status = -1, problem = 0;
     if (snprintf(beside, sizeof beside, "%s.XXXXXX", path) < (int)sizeof beside) {
@@ -601,6 +590,36 @@ static inline int ex_history_append(History *h, int size, const char *path, cons
             }
         } else problem = errno;
     } else problem = ENAMETOOLONG;
+    if (status != 0) errno = problem;
+    return status;
+}
+
+/// Adds `line` to the history file at `path` without losing what other
+/// sessions wrote there: under an exclusive lock on the file, reads it,
+/// adds the line, writes the whole beside it and renames that over it
+/// (`ex_history_replace_file`); then `h` becomes the file's history, so
+/// this session recalls the others' lines too. -1 when the file cannot be
+/// opened, locked or written, with errno set, and `h` untouched; -2 when
+/// it holds something libedit does not read as a history (no
+/// `_HiStOrY_V2_` first line: edited by hand, another tool's, binary),
+/// which is left as it is.
+static inline int ex_history_append(History *h, int size, const char *path, const char *line) {
+    char real[PATH_MAX];
+    struct stat locked;
+    int fd = ex_history_lock(path, real, &locked);
+    if (fd < 0) return -1;
+    path = real;
+    History *merged = ex_history_init(size);
+    if (!merged) { close(fd); errno = ENOMEM; return -1; }
+    HistEvent ev;
+    if (history(merged, &ev, H_LOAD, path) < 0 && locked.st_size > 0) {
+        history_end(merged);
+        close(fd);
+        return -2;
+    }
+    history(merged, &ev, H_ENTER, line);
+    int status = ex_history_replace_file(merged, path);
+    int problem = errno;
     history_end(merged);
     if (status == 0) {
         ex_history_clear(h);
@@ -611,6 +630,91 @@ static inline int ex_history_append(History *h, int size, const char *path, cons
     }
     close(fd);
     if (status != 0) errno = problem;
+    return status;
+}
+
+/// `text` with each `old` in it as `new`, in memory the caller frees; NULL
+/// when it holds none (or memory runs out).
+static inline char *ex_replacing(const char *text, const char *old, const char *new) {
+    size_t oldLength = strlen(old), newLength = strlen(new), count = 0;
+    if (oldLength == 0) return NULL;
+    for (const char *at = strstr(text, old); at; at = strstr(at + oldLength, old)) count++;
+    if (count == 0) return NULL;
+    char *out = malloc(strlen(text) + count * newLength + 1), *to = out;
+    if (!out) return NULL;
+    for (const char *from = text, *at; ; from = at + oldLength) {
+        at = strstr(from, old);
+        size_t kept = at ? (size_t)(at - from) : strlen(from);
+        memcpy(to, from, kept);
+        to += kept;
+        if (!at) break;
+        memcpy(to, new, newLength);
+        to += newLength;
+    }
+    *to = 0;
+    return out;
+}
+
+/// A copy of `from`'s lines, oldest first, each `old` in them as `new`;
+/// `changed` says whether any held it. NULL when memory runs out.
+static inline History *ex_history_replacing(History *from, int size, const char *old, const char *new, int *changed) {
+    History *copy = ex_history_init(size);
+    if (!copy) return NULL;
+    HistEvent ev, added;
+    *changed = 0;
+    if (history(from, &ev, H_LAST) < 0) return copy;
+    do {
+        char *replaced = ex_replacing(ev.str, old, new);
+        if (replaced) *changed = 1;
+        history(copy, &added, H_ENTER, replaced ? replaced : ev.str);
+        free(replaced);
+    } while (history(from, &ev, H_PREV) >= 0);
+    return copy;
+}
+
+/// Rewrites each `old` in the history as `new` (a value the session learned
+/// is a secret after the line that typed it in clear was kept): in the file
+/// at `path` (NULL: none), under its lock and written as `ex_history_append`
+/// writes it, and in `h`. 0 when done (or nothing held it); -1 with errno
+/// set when the file cannot be read or written, `h` rewritten all the same.
+static inline int ex_history_scrub(History *h, int size, const char *path, const char *old, const char *new) {
+    int changed = 0, status = 0;
+    if (path) {
+        char real[PATH_MAX];
+        struct stat locked;
+        int fd = ex_history_lock(path, real, &locked);
+        if (fd < 0) status = -1;
+        else {
+            History *merged = ex_history_init(size);
+            HistEvent ev;
+            if (!merged) { status = -1; errno = ENOMEM; }
+            else if (history(merged, &ev, H_LOAD, real) < 0 && locked.st_size > 0) { status = -1; errno = EINVAL; }
+            else {
+                History *scrubbed = ex_history_replacing(merged, size, old, new, &changed);
+                if (!scrubbed) { status = -1; errno = ENOMEM; }
+                else {
+                    if (changed) status = ex_history_replace_file(scrubbed, real);
+                    history_end(scrubbed);
+                }
+            }
+            int problem = errno;
+            if (merged) history_end(merged);
+            if (locked.st_size == 0 && status == 0 && !changed) unlink(real);
+            close(fd);
+            errno = problem;
+        }
+    }
+    History *scrubbed = ex_history_replacing(h, size, old, new, &changed);
+    if (scrubbed) {
+        if (changed) {
+            HistEvent ev;
+            ex_history_clear(h);
+            if (history(scrubbed, &ev, H_LAST) >= 0) {
+                do { ex_history_enter(h, ev.str); } while (history(scrubbed, &ev, H_PREV) >= 0);
+            }
+        }
+        history_end(scrubbed);
+    }
     return status;
 }
 

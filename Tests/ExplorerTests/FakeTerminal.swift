@@ -82,6 +82,9 @@ final class FakeTerminal: Terminal, @unchecked Sendable {
     }
 
     func remember(_ line: String) { lock.withLock { _history.append(line) } }
+    func forget(_ secret: String, as placeholder: String) {
+        lock.withLock { _history = _history.map { $0.replacingOccurrences(of: secret, with: placeholder) } }
+    }
     func pastLines() -> [String] { history }
 
     func takeInterrupts() -> Int {

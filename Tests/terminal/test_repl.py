@@ -344,6 +344,22 @@ def test_set_with_a_space_keeps_the_secret_out_of_history(spawn, env):
     assert "set token {{secret:token}}" in history_lines(env)
 
 
+def test_a_value_learned_secret_later_is_written_out_of_the_history(spawn, env):
+    # A helper's trial: `set cs=…` then `client_secret={{cs}}`: `history` hid the value, the file kept it in clear.
+    x = spawn()
+    x.run("set cs=s3cr3t-CLIENT-secret-XYZ")
+    x.run("help vars")
+    assert "s3cr3t-CLIENT-secret-XYZ" in history_path(env).read_text()
+    x.run("get /api/tasks client_secret=={{cs}} --offline")
+    text = history_path(env).read_text()
+    assert "s3cr3t-CLIENT-secret-XYZ" not in text, text
+    assert "set cs={{secret:client_secret}}" in history_lines(env)
+    assert history_lines(env)[-2:] == ["help vars", "get /api/tasks client_secret=={{cs}} --offline"], history_lines(env)
+    # Recalled in this session too, as the file has it.
+    x.send(UP + UP + UP)
+    x.wait_for_line(PROMPT + "set cs={{secret:client_secret}}")
+
+
 def test_a_recalled_set_of_a_secret_asks_for_it_again(spawn, env):
     # A helper's trial: history kept `set token=***`, and the recalled line
     # set the token to `***` without a word; `X-Api-Key:***` was sent as the key.

@@ -119,6 +119,19 @@ final class LineEditor {
         return "history is not saved: \(url.path): \(String(cString: strerror(problem))); the file was left as it was"
     }
 
+    /// Writes `secret` as `placeholder` in the history and its file (a
+    /// value typed in clear, `set cs=…`, then sent as a `client_secret`):
+    /// `history` hid it, the file kept it. Returns why the file could not
+    /// be rewritten, when it could not.
+    func forget(_ secret: String, as placeholder: String) -> String? {
+        guard let history else { return nil }
+        guard ex_history_scrub(history, Self.historySize, historyURL?.path, secret, placeholder) == 0 else {
+            let problem = String(cString: strerror(errno))
+            return "the history file still holds a secret typed before it was known as one: \(historyURL?.path ?? "history"): \(problem)"
+        }
+        return nil
+    }
+
     /// The last line could not be written to the history file (said once).
     private var savingFailed = false
 

@@ -195,6 +195,7 @@ final class SessionController {
         if let secret = SuppliedSecrets.captured(by: command, outcome: outcome, variables: interpreter.allVariables),
            supplied.add([secret]) {
             renderer.alsoHidden = supplied.shown
+            forgetInHistory()
         }
         if case .header = command {
             // A header `auth` set is hidden from now on, whatever it is called.
@@ -498,6 +499,20 @@ final class SessionController {
     private func shareSuppliedSecrets() {
         renderer.alsoHidden = supplied.shown
         runBlocking { [interpreter, supplied] in await interpreter.supplying(supplied) }
+        forgetInHistory()
+    }
+
+    /// The secrets already written out of the history.
+    private var forgottenInHistory: Set<String> = []
+
+    /// Each secret the session learned since: out of the history, where a
+    /// line typed before it was known kept it (`set cs=…`, then
+    /// `client_secret={{cs}}`: `history` hid it, the file kept it).
+    private func forgetInHistory() {
+        for secret in supplied.named where secret.value.count >= SecretScrubber.typedMinimumLength && !forgottenInHistory.contains(secret.value) {
+            forgottenInHistory.insert(secret.value)
+            terminal.forget(secret.value, as: TranscriptPattern.secretPlaceholder(forItem: secret.name))
+        }
     }
 
     private func listenToSockets() {

@@ -28,6 +28,9 @@ protocol Terminal: AnyObject {
     func readSecret(prompt: String) -> String?
     /// Keeps a line, already free of secrets, in the history.
     func remember(_ line: String)
+    /// Writes `secret` as `placeholder` wherever the history holds it: a
+    /// value learned to be a secret after the line that typed it was kept.
+    func forget(_ secret: String, as placeholder: String)
     /// The lines the history holds, oldest first (none without a line editor).
     func pastLines() -> [String]
     /// Ctrl-C presses since the last call, checked while a command runs.
@@ -75,6 +78,9 @@ final class EditorTerminal: Terminal {
     func remember(_ line: String) {
         if let problem = editor.remember(line) { console.err("warning: \(problem)\n") }
     }
+    func forget(_ secret: String, as placeholder: String) {
+        if let problem = editor.forget(secret, as: placeholder) { console.err("warning: \(problem)\n") }
+    }
     func pastLines() -> [String] { editor.pastLines }
     func takeInterrupts() -> Int { LineEditor.takeInterrupts() }
     func asyncOutput() -> (@Sendable (String) -> Void)? {
@@ -95,6 +101,7 @@ final class PlainTerminal: Terminal {
     func readLine(prompt: String, editing: String?) -> TerminalInput { .endOfInput }
     func readSecret(prompt: String) -> String? { nil }
     func remember(_ line: String) {}
+    func forget(_ secret: String, as placeholder: String) {}
     func pastLines() -> [String] { [] }
     func takeInterrupts() -> Int { 0 }
     func asyncOutput() -> (@Sendable (String) -> Void)? { nil }
