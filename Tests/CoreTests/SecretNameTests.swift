@@ -646,3 +646,22 @@ struct SecretNameTests {
     // Not inside a longer word.
     #expect(Redactor.serviceTokens(in: "xAKIAIOSFODNN7EXAMPLE") == [])
 }
+
+/// OAuth 2's authorization code (RFC 6749 §4.1) was shown, recorded and
+/// kept in history in clear: its name says nothing alone, so it is a secret
+/// beside what an authorization answer or a token request holds with it.
+@Test func anOAuthCodeIsASecretBesideItsFlowsOtherNames() {
+    #expect(Redactor.isOAuthCode(name: "code", value: "abc123", besides: ["grant_type", "code", "redirect_uri"]))
+    #expect(Redactor.isOAuthCode(name: "code", value: "SplxlOBeZQQYbYS6WxSbIA", besides: ["code", "state"]))
+    // A country's, a product's, a state's: not one.
+    #expect(!Redactor.isOAuthCode(name: "code", value: "US", besides: ["code", "state"]))
+    #expect(!Redactor.isOAuthCode(name: "code", value: "SKU-1234567", besides: ["code", "limit"]))
+    #expect(Redactor.redact(line: "post /oauth/token --form grant_type=authorization_code code=SplxlOBeZQQ client_id=app")
+            == "post /oauth/token --form grant_type=authorization_code code=*** client_id=app")
+    #expect(Redactor.redact(line: "get /countries code==US state==CA") == "get /countries code==US state==CA")
+    #expect(Redactor.redact(target: "/cb?code=SplxlOBeZQQYbYS6WxSbIA&state=xyz") == "/cb?code=<hidden: 22 characters>&state=xyz")
+    #expect(Redactor.redact(form: "grant_type=authorization_code&code=Splx&redirect_uri=x") == "grant_type=authorization_code&code=<hidden: 4 characters>&redirect_uri=x")
+    #expect(Redactor.secretsInTarget("https://app.example/cb?code=SplxlOBeZQQYbYS6WxSbIA&state=xyz").map(\.name) == ["code"])
+    #expect(Redactor.hidingCredentials(inLocation: "https://app.example/cb?code=SplxlOBeZQQYbYS6WxSbIA&state=xyz")
+            == "https://app.example/cb?code=<hidden: 22 characters>&state=xyz")
+}

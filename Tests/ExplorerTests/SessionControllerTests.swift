@@ -347,6 +347,17 @@ import Testing
         #expect(out.contains(#"--data-raw "$SERVICE_KEY""#) && out.contains(#"--data-raw '{"a":"'"$K"'"}'"#) && out.contains(#"?q='"$SERVICE_KEY""#), "\(out)")
     }
 
+    /// An OAuth 2 authorization code sent to a token endpoint was shown in
+    /// its echo, written in clear in the recording and printed by `--curl`.
+    @Test func anOAuthCodeIsHiddenInItsEchoItsRecordingAndCurl() async throws {
+        let code = "SplxlOBeZQQYbYS6WxSbIA"
+        let (text, terminal) = try await Self.recording(["post /api/tasks --form grant_type=authorization_code code=\(code) client_id=app -v",
+                                                          "post /api/tasks grant_type=authorization_code code=\(code) --curl"],
+                                                         after: ["login alice@example.com alice123"])
+        #expect(!text.contains(code) && text.contains("code={{secret:code}}"), "\(text)")
+        #expect(!terminal.output.contains(code) && terminal.output.contains(#"'"$CODE"'"#), "\(terminal.output)")
+    }
+
     /// Logged in, `-a user:pw --curl` printed curl's `-u` and the session's
     /// `Authorization: Bearer` both: curl sent the Bearer header (a `-H`
     /// wins over `-u`), the access token, where the line sent Basic alone.

@@ -75,6 +75,36 @@ public enum Redactor {
         return leaf != name && (isSecretName(leaf) || secretParameters.contains(leaf.lowercased()))
     }
 
+    /// OAuth 2's authorization code (RFC 6749 §4.1.2): a bearer credential,
+    /// exchanged once for tokens, under a name (`code`) that says nothing
+    /// alone (a country's, a product's). It is one beside what an
+    /// authorization answer or a token request holds besides it: a
+    /// `grant_type`, `code_verifier` (PKCE), `redirect_uri`, `client_id` or
+    /// `session_state`; or a `state` with a code of 10 characters or more.
+    public static func isOAuthCode(name: String, value: String, besides names: some Sequence<String>) -> Bool {
+        guard name.lowercased() == "code", !value.isEmpty else { return false }
+        let others = Set(names.map { $0.lowercased() })
+        return !others.isDisjoint(with: ["grant_type", "code_verifier", "redirect_uri", "client_id", "session_state"])
+            || others.contains("state") && value.count >= 10
+    }
+
+    /// The names of a line's query and field items, when one is a `code`
+    /// (what `isOAuthCode` reads it beside); empty otherwise.
+    public static func itemNames(besideACode words: [String]) -> [String] {
+        guard words.contains(where: { $0.lowercased().hasPrefix("code=") }) else { return [] }
+        return words.dropFirst().compactMap { word in
+            switch try? RequestItem.parse(word) {
+            case let .query(name, _)?, let .stringField(name, _)?: name
+            default: nil
+            }
+        }
+    }
+
+    /// The names of a query's or a form's pairs (`a=1&b=2`), decoded.
+    static func pairNames(_ text: some StringProtocol) -> [String] {
+        text.split(separator: "&").map { pair in decodedName(Substring(pair.prefix { $0 != "=" })) }
+    }
+
     /// A command line as history keeps it: secrets replaced, and a `login`
     /// line without its password (recalled, it asks for the password again,
     /// where a stored `***` would be sent as the password). A line that does
@@ -307,6 +337,7 @@ public enum Redactor {
 
     private static func redactingWords(_ words: [String], hide: (String) -> String, secretFields: SecretFields) -> [String] {
         guard let first = words.first else { return words }
+        let itemNames = itemNames(besideACode: words)
         func isSecretName(_ name: String) -> Bool { Self.isSecretName(name) || secretFields.containsName(name) }
         if first.lowercased() == "login" {
             // Every word after the email hidden, none dropped: `login a b c`
@@ -429,6 +460,9 @@ public enum Redactor {
                 default: return word
                 }
             case let .query(name, _) where isSecretParameter(name): return "\(name)==\(hide(leaf(of: name)))"
+            // OAuth 2's authorization code beside its token request's items (`code=X grant_type=authorization_code`).
+            case let .query(name, value) where isOAuthCode(name: name, value: value, besides: itemNames): return "\(name)==\(hide("code"))"
+            case let .stringField(name, value) where isOAuthCode(name: name, value: value, besides: itemNames): return "\(name)=\(hide("code"))"
             // A well-known service's key under a name that says nothing (`X-Custom:sk_live_…`, `note=ghp_…`).
             case let .header(name, value) where isServiceToken(value): return "\(name):\(hide(name))"
             case let .stringField(name, value) where isServiceToken(value): return "\(name)=\(hide(leaf(of: name)))"
@@ -889,11 +923,13 @@ public enum Redactor {
     }
 
     private static func redact(pairs text: Substring, alsoSecret names: [String]) -> String {
-        text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+        let pairNames = pairNames(text)
+        return text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
             guard let eq = pair.firstIndex(of: "=") else { return String(pair) }
             let name = String(pair[..<eq]), value = String(pair[pair.index(after: eq)...])
             let decoded = name.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? name
-            guard !value.isEmpty, isSecretParameter(decoded) || names.contains(where: { $0.lowercased() == decoded.lowercased() }) else {
+            guard !value.isEmpty, isSecretParameter(decoded) || names.contains(where: { $0.lowercased() == decoded.lowercased() })
+                    || isOAuthCode(name: decoded, value: value, besides: pairNames) else {
                 // A value that is itself a URL or a query (`next=%2Fcb%3Faccess_token%3DX`): its secret pairs, shown decoded.
                 guard value.includes(ascii: "%3D") || value.includes(ascii: "%3d"), let plain = value.removingPercentEncoding,
                       case let pieces = parameterPieces(in: plain), pieces.contains(where: { $0.secret != nil }) else {
@@ -1013,8 +1049,10 @@ public enum Redactor {
         found += pathParameterSecrets(in: target)
         guard let question = target.firstIndex(of: "?") else { return found }
         let query = target[target.index(after: question)...].prefix { $0 != "#" }
+        let names = pairNames(query)
         for pair in query.split(separator: "&") {
-            guard let eq = pair.firstIndex(of: "="), isSecretParameter(decodedName(pair[..<eq])) else { continue }
+            guard let eq = pair.firstIndex(of: "="), isSecretParameter(decodedName(pair[..<eq]))
+                    || isOAuthCode(name: decodedName(pair[..<eq]), value: String(pair[pair.index(after: eq)...]), besides: names) else { continue }
             let value = pair.index(after: eq)..<pair.endIndex
             guard !value.isEmpty, !pair[value].contains("{{") else { continue }
             found.append((decodedName(pair[..<eq]), value))
@@ -1352,11 +1390,15 @@ public enum Redactor {
         var atBoundary = true
         // After `?&#;` a URL's parameter, where `key=` and `sig=` are secrets; in prose (`key=title`) they are not.
         var inURL = false
+        // An authorization answer's or a token request's `code` (a Location's `?code=…&state=…`, a form's).
+        let codeBesides: [String]? = text.includes(ascii: "code=")
+            ? text.split(whereSeparator: { "?&#; \n".contains($0) }).map { decodedName(Substring($0.prefix { $0 != "=" })) } : nil
         while i < text.endIndex {
             // A name percent-encoded (`auth%5Baccess_token%5D`, a URL's echo of a bracketed one) is read decoded.
             let eq = atBoundary ? text[i...].firstIndex { !($0.isLetter || $0.isNumber || "_-.[]%".contains($0)) } ?? text.endIndex : i
             if eq > i, eq < text.endIndex, text[eq] == "=", case let name = decodedName(text[i..<eq]),
-               inURL ? isSecretParameter(name) : isSecretName(name) {
+               (inURL ? isSecretParameter(name) : isSecretName(name))
+                || codeBesides.map({ isOAuthCode(name: name, value: String(text[text.index(after: eq)...].prefix { !endsValue($0) }), besides: $0) }) == true {
                 var valueStart = text.index(after: eq)
                 var valueEnd = text[valueStart...].firstIndex(where: endsValue) ?? text.endIndex
                 // A quoted value (`password="a b"`, `api_key='x'`): what is between the quotes.

@@ -57,7 +57,9 @@ struct SuppliedSecrets: Sendable, Equatable {
     static func typed(in command: Command) -> [(name: String, value: String)] {
         var found: [(name: String, value: String)] = []
         func query(_ target: String) {
-            for item in URLComponents(string: target)?.queryItems ?? [] where Redactor.isSecretParameter(item.name) {
+            let items = URLComponents(string: target)?.queryItems ?? []
+            for item in items where Redactor.isSecretParameter(item.name)
+                || Redactor.isOAuthCode(name: item.name, value: item.value ?? "", besides: items.map(\.name)) {
                 if let value = item.value { found.append((item.name, value)) }
             }
         }
@@ -88,8 +90,17 @@ struct SuppliedSecrets: Sendable, Equatable {
             if let raw = options.raw {
                 found += (try? JSONParser.parse(raw)).map { Redactor.secretMembers(in: $0) } ?? Redactor.secretAssignments(inText: raw)
             }
+            let names = items.compactMap { item -> String? in
+                if case let .query(name, _) = item { return name }
+                if case let .stringField(name, _) = item { return name }
+                return nil
+            }
             for item in items {
                 switch item {
+                // OAuth 2's authorization code beside its token request's items.
+                case let .query(name, value) where Redactor.isOAuthCode(name: name, value: value, besides: names),
+                     let .stringField(name, value) where Redactor.isOAuthCode(name: name, value: value, besides: names):
+                    found.append((name, value))
                 case let .header(name, value) where Redactor.isSecretHeaderName(name):
                     // `Bearer …`: the credential after its scheme, named as --curl names it; `-a U:P` is one of these.
                     credential(value, named: name)

@@ -99,7 +99,21 @@ enum CurlCommand {
             let leaf = Redactor.leaf(of: name)
             return Redactor.isSecretName(leaf) ? leaf : nil
         }
+        let names = items.compactMap { item -> String? in
+            switch item {
+            case let .query(name, _), let .stringField(name, _): name
+            default: nil
+            }
+        }
         return items.map { item in
+            // OAuth 2's authorization code beside its token request's items.
+            switch item {
+            case let .query(name, value) where !value.contains("⟦") && Redactor.isOAuthCode(name: name, value: value, besides: names):
+                return .query(name: name, value: placeholder(name, for: value))
+            case let .stringField(name, value) where !value.contains("⟦") && Redactor.isOAuthCode(name: name, value: value, besides: names):
+                return .stringField(name: name, value: placeholder(name, for: value))
+            default: break
+            }
             // A typed Basic credential (`-a bob:PASSWORD`) keeps its user: the command says `-u 'bob:'"$PASSWORD"`.
             // Its password may be a variable already (a supplied secret's), inside the base64: kept, not made again.
             if case let .header(name, value) = item, name.lowercased() == "authorization", let credentials = BasicCredentials(authorization: value),

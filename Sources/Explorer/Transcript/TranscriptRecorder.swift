@@ -455,6 +455,7 @@ final class TranscriptRecorder {
                 let name = learn(text, as: item)
                 scrubber.learn(text.trimmingCharacters(in: .newlines), name: name, typed: true)
             }
+            let itemNames = Redactor.itemNames(besideACode: typed)
             for item in items {
                 switch item {
                 // A well-known service's key under any name (`X-Custom:sk_live_…`, `note=ghp_…`) too, as the line hides it.
@@ -464,11 +465,14 @@ final class TranscriptRecorder {
                     if name.lowercased() == "authorization" { learnBasic(value) }
                 case let .query(name, value):
                     // By its last key, as the line names it (`auth[access_token]==X` is `{{secret:access_token}}`).
-                    if isSecret(name) || Redactor.isSecretParameter(name) || Redactor.isServiceToken(value) { learn(value, as: Redactor.leaf(of: name)) }
+                    if isSecret(name) || Redactor.isSecretParameter(name) || Redactor.isServiceToken(value)
+                        || Redactor.isOAuthCode(name: name, value: value, besides: itemNames) { learn(value, as: Redactor.leaf(of: name)) }
                 case let .stringField(name, value):
                     // By the key it sets, as the line's placeholder is named: `user[password]=X` after a login
                     // was `{{secret:password}}`, the login's, and its replay sent the login's password.
-                    if isSecret(name) || Redactor.isServiceToken(value) { learn(value, as: Redactor.leaf(of: name)) }
+                    if isSecret(name) || Redactor.isServiceToken(value) || Redactor.isOAuthCode(name: name, value: value, besides: itemNames) {
+                        learn(value, as: Redactor.leaf(of: name))
+                    }
                 case let .jsonField(name, value):
                     // `true`, `false` and `null` are no secret to search for: every equal value in the step was hidden.
                     switch value {
