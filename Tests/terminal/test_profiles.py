@@ -276,6 +276,26 @@ def test_a_profiles_headers_go_with_every_request_to_its_backend_alone(tmp_path,
     assert "anon-k3y-77" not in result.stdout + result.stderr and "apikey: <hidden: 11 characters>" in result.stdout, result.stdout
 
 
+def test_curl_prints_a_profiles_headers_as_the_file_writes_them(tmp_path):
+    # `X-Plain: "pre-{{secret:plainsec}}-post"` was `-H 'X-Plain: '"$X_PLAIN"`: its text lost, the variable named
+    # after the header (the user's EXPLORER_SECRET_PLAINSEC is plainsec), so the command sent another header.
+    profile = tmp_path / "shop.yaml"
+    profile.write_text("explorer-profile: 1\nname: shop\nenvironments:\n  local: {base-url: \"http://127.0.0.1:9\"}\n"
+                       "auth: {kind: bearer, token: \"{{secret:token}}\"}\n"
+                       "headers:\n  apikey: \"{{secret:anon_key}}\"\n  X-Plain: \"pre-{{secret:plainsec}}-post\"\n")
+    env = isolated_env(tmp_path, EXPLORER_SECRET_TOKEN="tokSECRETvalue1", EXPLORER_SECRET_ANON_KEY="anonSECRET22",
+                       EXPLORER_SECRET_PLAINSEC="plainSECRETvalue42", EXPLORER_SECRET_T2="tok_AAAA1111bbbb")
+    result = run_explorer(["--profile", str(profile), "-c", "get /echo --curl", "-c", "header X-Foo:'a-{{secret:t2}}-b'", "-c", "get /echo --curl"],
+                          env=env, stdin=subprocess.DEVNULL)
+    assert result.returncode == 0, result
+    curls = [line for line in result.stdout.splitlines() if line.startswith("curl ")]
+    assert len(curls) == 2, result.stdout
+    assert "-H 'Authorization: Bearer '\"$TOKEN\" -H 'apikey: '\"$ANON_KEY\" -H 'X-Plain: pre-'\"$PLAINSEC\"'-post'" in curls[0], curls
+    # A session header with a secret inside it: the text around kept, the secret its variable (it was `<hidden: …>`).
+    assert curls[1].endswith("-H 'X-Foo: a-'\"$T2\"'-b'"), curls
+    assert "SECRET" not in result.stdout + result.stderr and "1111" not in result.stdout
+
+
 def test_a_replayed_secret_is_not_carried_by_a_redirect_to_another_origin(tmp_path, http_server):
     # `get /redir --follow X-A:{{secret:x}}`: the replay filled the secret in before the line was read, so a redirect to
     # another host carried the header, and a 307 the body, where the same line in a script dropped and refused them.

@@ -277,6 +277,27 @@ actor Interpreter {
 
     func setEnvironmentLabel(_ label: String?) { environmentLabel = label }
 
+    /// The profile file's headers and credential as it writes them, and the
+    /// secrets filled into them: `--curl` prints such a header as the file
+    /// writes it (`pre-{{secret:plainsec}}-post` was `"$X_PLAIN"` whole,
+    /// its text lost, the variable named after the header, not the secret).
+    private var profileTemplates: [(name: String, template: String)] = []
+    private var profileSecrets: [String: String] = [:]
+    func useProfileTemplates(_ templates: [(name: String, template: String)], secrets: [String: String]) {
+        profileTemplates = templates
+        profileSecrets = secrets
+    }
+
+    /// A header the profile file gave, unchanged, as `--curl` prints it: each
+    /// of its secrets a shell variable of the secret's name.
+    private func profileWritten(_ header: HTTPHeader) -> String? {
+        guard let template = profileTemplates.last(where: { header.hasName($0.name) })?.template, !template.contains("{{basic:"),
+              case let .success(filled) = SecretTemplate.fill(template, { profileSecrets[$0] }), filled == header.value,
+              case let .success(shown) = SecretTemplate.fill(template, { name in profileSecrets[name].map { CurlCommand.placeholder(name, for: $0) } })
+        else { return nil }
+        return shown
+    }
+
     /// A profile file's environment names, for TAB after `env`.
     private var environments: [String] = []
 
@@ -1189,14 +1210,20 @@ actor Interpreter {
             }
         }
         // The session's secret headers.
-        for index in request.headers.indices
-            where (index >= typedCount || !request.headers[index].value.contains("⟦"))
-                && Redactor.redact(header: request.headers[index], alsoSecret: profile.secretHeaders) != request.headers[index] {
-            // `auth bearer {{secret:tok}}` is `Bearer "$TOK"`, the name the user gave it; the token whole otherwise (a
-            // shorter secret found inside it, `X-Api-Key:Bearer` or a PIN's digits, stood for part and printed the rest).
-            let value = request.headers[index].value
-            request.headers[index].value = CurlCommand.credential(value, supplied: held)
-                ?? CurlCommand.hidingCredential(named: request.headers[index].name, value)
+        for index in request.headers.indices where index >= typedCount || !request.headers[index].value.contains("⟦") {
+            let header = request.headers[index]
+            if let written = profileWritten(header) {
+                request.headers[index].value = written
+            } else if Redactor.redact(header: header, alsoSecret: profile.secretHeaders) != header {
+                // `auth bearer {{secret:tok}}` is `Bearer "$TOK"`, the name the user gave it; the token whole otherwise (a
+                // shorter secret found inside it, `X-Api-Key:Bearer` or a PIN's digits, stood for part and printed the rest).
+                request.headers[index].value = CurlCommand.credential(header.value, supplied: held)
+                    ?? CurlCommand.hidingCredential(named: header.name, header.value)
+            } else if index >= typedCount {
+                // A session header no name makes secret, holding one (`header X-Foo:'a-{{secret:token}}-b'`): the
+                // command held the token, and the screen's hiding put `<hidden: 16 characters>` in it.
+                request.headers[index].value = CurlCommand.hiding(held.filter { $0.value.count >= 8 }, in: header.value)
+            }
         }
         // The session's cookies go as the request would carry them, each value a shell variable of its name (`sid='"$SID"'`).
         if request.header("Cookie") == nil, let jar = await session.cookieHeader(for: request.url) {

@@ -68,7 +68,8 @@ struct SuppliedSecrets: Sendable, Equatable {
         /// streamed rows and frames), another's whole value.
         func credential(_ value: String, named name: String) {
             let words = value.split(separator: " ", maxSplits: 1)
-            guard words.count == 2, words[0].allSatisfy(\.isLetter) else { return found.append((name, value)) }
+            // `token SECRET end` is no scheme and credential: the value whole (`SECRET end` was the token, named `$TOKEN`).
+            guard words.count == 2, words[0].allSatisfy(\.isLetter), !words[1].contains(" ") else { return found.append((name, value)) }
             if words[0].lowercased() == "basic" {
                 if let pair = BasicCredentials(authorization: value) { found.append(("password", pair.password)) }
                 found.append(("basic_credentials", String(words[1])))

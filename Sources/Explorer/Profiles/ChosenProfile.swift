@@ -112,6 +112,9 @@ struct ChosenProfile: Sendable {
         if let credential { _ = await interpreter.execute(.header(.credential((credential.name, credential.value)))) }
         if !headers.isEmpty { _ = await interpreter.execute(.header(.set(headers.map { ($0.name, $0.value) }))) }
         if let parameter { await interpreter.session.setSessionQuery(parameter.name, parameter.value) }
+        // As the file writes them, for `--curl`: its `{{secret:NAME}}` as "$NAME", the text around them kept.
+        let written = document.headers.map { (name: $0.name, template: $0.value) } + (document.auth.header.map { [$0] } ?? [])
+        await interpreter.useProfileTemplates(written, secrets: secrets)
     }
 
     /// The catalog of the file's `spec:` document, the file's own endpoints
