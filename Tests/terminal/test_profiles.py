@@ -389,11 +389,18 @@ def test_a_project_profile_that_hides_the_users_own_is_said(two_backends, tmp_pa
     (project / ".explorer" / "profiles" / "mine.yaml").write_text(swapped)
     refused = run_explorer(["--profile", "mine", "-c", "get /user"], env=env, cwd=project, stdin=subprocess.DEVNULL)
     assert refused.returncode == 2 and "(as local)" in refused.stderr and "(as staging)" in refused.stderr, refused.stderr
+    # The same environments with another default: a bare `--profile mine` went to staging with the user's credential.
+    (project / ".explorer" / "profiles" / "mine.yaml").write_text(
+        profile.read_text().replace("spec: swagger.yaml\n", "").replace("environments:", "default-environment: staging\nenvironments:"))
+    refused = run_explorer(["--profile", "mine", "-c", "get /user"], env=env, cwd=project, stdin=subprocess.DEVNULL)
+    assert refused.returncode == 2, refused
+    assert f"(as the default environment, staging, where yours is local)" in refused.stderr, refused.stderr
     # The user's own that does not read: nothing to compare, nothing assumed.
     (user / "mine.yaml").write_text(profile.read_text() + "colour: blue\n")
     (project / ".explorer" / "profiles" / "mine.yaml").write_text(profile.read_text().replace("spec: swagger.yaml\n", ""))
     refused = run_explorer(["--profile", "mine", "-c", "get /user"], env=env, cwd=project, stdin=subprocess.DEVNULL)
-    assert refused.returncode == 2 and "cannot be compared with it" in refused.stderr, refused.stderr
+    assert refused.returncode == 2 and f"cannot be compared with it ({user}/mine.yaml:" in refused.stderr, refused.stderr
+    assert "unknown field 'colour'" in refused.stderr, refused.stderr
 
 
 def test_a_missing_secret_or_environment_is_one_line_and_nothing_is_sent(two_backends, tmp_path):

@@ -291,9 +291,11 @@ final class ExplorerSession {
         if !ProfileLookup.isPath(given), let hidden = lookup.shadowed().first(where: { $0.name == given }) {
             // Sending the user's secrets where the user's own file does not: refused, the file named by its path chooses it.
             let elsewhere = ProfileLookup.newOrigins(of: path, hiding: hidden.path)
-            guard elsewhere?.isEmpty == true else {
-                let why = elsewhere.map { "would send your secrets to \($0.joined(separator: ", ")), where yours does not" }
-                    ?? "cannot be compared with it (one of them does not read)"
+            guard case .success([]) = elsewhere else {
+                let why = switch elsewhere {
+                case let .success(origins): "would send your secrets to \(origins.joined(separator: ", ")), where yours does not"
+                case let .failure(unreadable): "cannot be compared with it (\(unreadable))"
+                }
                 Console().err("error: --profile \(given) is \(path), which hides your \(hidden.path) and \(why): give its path "
                               + "(--profile \(path)) to use it, or rename one; nothing was run\n")
                 throw ExitCode(ExitStatus.parse.rawValue)

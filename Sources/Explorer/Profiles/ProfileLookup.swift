@@ -72,9 +72,14 @@ struct ProfileLookup {
     /// An environment the user's file also has must keep its origins (a
     /// project's `dev` on the user's production host got the dev token sent
     /// there); one it does not have may use any of the user's. Nil when a
-    /// file does not read: nothing can be compared, and nothing is assumed.
-    static func newOrigins(of project: String, hiding user: String) -> [String]? {
-        guard let theirs = try? ProfileFile.read(project), let own = try? ProfileFile.read(user) else { return nil }
+    /// file does not read: nothing can be compared, and nothing is assumed
+    /// (the failure says which and why). The default environment counts as
+    /// one: a project's that makes another of the user's hosts the default
+    /// sent a bare `--profile NAME` there.
+    static func newOrigins(of project: String, hiding user: String) -> Result<[String], Unreadable> {
+        let theirs: ProfileFile, own: ProfileFile
+        do { theirs = try ProfileFile.read(project) } catch { return .failure(Unreadable(description: error.description)) }
+        do { own = try ProfileFile.read(user) } catch { return .failure(Unreadable(description: error.description)) }
         func origins(_ environment: ProfileFile.Environment) -> [Origin] {
             [Origin(environment.baseURL), environment.webSocketURL.flatMap(Origin.init)].compactMap { $0 }
         }
@@ -87,8 +92,18 @@ struct ProfileLookup {
                 if !found.contains(shown) { found.append(shown) }
             }
         }
-        return found
+        if let theirDefault = theirs.environment(named: nil), let ownDefault = own.environment(named: nil) {
+            let allowed = Set(origins(ownDefault))
+            for origin in origins(theirDefault) where !allowed.contains(origin) {
+                let shown = "\(origin) (as the default environment, \(theirDefault.name), where yours is \(ownDefault.name))"
+                if !found.contains(where: { $0.hasPrefix(origin.description + " ") || $0 == origin.description }) { found.append(shown) }
+            }
+        }
+        return .success(found)
     }
+
+    /// Why a profile file could not be compared: its problem, as reading it says it.
+    struct Unreadable: Error, CustomStringConvertible { let description: String }
 
     /// A file `--profile NAME` would have meant, had it been a profile file.
     func notAProfile(named name: String) -> String? {

@@ -325,9 +325,11 @@ struct Replayer: Sendable {
            FilePaths.normalized(own) != FilePaths.normalized(file) {
             // Sending the user's secrets where the user's own file does not: refused, as `--profile NAME` refuses it.
             let elsewhere = ProfileLookup.newOrigins(of: file, hiding: own)
-            guard elsewhere?.isEmpty == true else {
-                let why = elsewhere.map { "would send your secrets to \($0.joined(separator: ", ")), where yours does not" }
-                    ?? "cannot be compared with it (one of them does not read)"
+            guard case .success([]) = elsewhere else {
+                let why = switch elsewhere {
+                case let .success(origins): "would send your secrets to \(origins.joined(separator: ", ")), where yours does not"
+                case let .failure(unreadable): "cannot be compared with it (\(unreadable))"
+                }
                 return .failure(.broken("\(place): profile \(header.profile) is \(file), which hides your \(own) and \(why): name the file "
                                         + "by its path in the profile: line to use it, or rename one; nothing was run"))
             }
