@@ -631,6 +631,33 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
         #expect(expired.sessionExpired && expired.refreshRefusal == "the profile has no refresh-path")
     }
 
+    /// A profile whose user is the whole token answer (`user: .`) took any
+    /// token answer for a login: a client_credentials grant tried by hand on
+    /// the token endpoint replaced the logged-in user, on disk too. A login
+    /// sends the login's user field.
+    @Test func aTokenAnswerToAGrantWithoutAUserIsNoLogin() async throws {
+        let file = try ProfileFile.parse("""
+            explorer-profile: 1
+            name: oidc
+            environments: {local: {base-url: "http://127.0.0.1:9"}}
+            auth: {kind: login, login-path: /token, login-body: form, email-field: username, user: ., user-name: sub, whoami-path: /me}
+            """, file: "oidc.yaml")
+        let builder = RequestBuilder(baseURL: URL(string: "http://127.0.0.1:9")!)
+        let auth = AuthSession(profile: file.profile, builder: builder, transport: RecordingTransport(), store: MemoryTokenStore())
+        func exchange(_ form: String, answer: String) throws -> Exchange {
+            var request = try builder.build(method: "POST", path: "/token", items: [])
+            request.body = Array(form.utf8)
+            return Exchange(request: request, response: ReceivedResponse(status: 200, reason: "OK", headers: [HTTPHeader(name: "Content-Type", value: "application/json")],
+                                                                         body: Array(answer.utf8)))
+        }
+        #expect(try await auth.adoptTokens(from: exchange("grant_type=password&username=ann&password=x", answer: #"{"access_token": "A1", "sub": "ann"}"#)))
+        #expect(try await !auth.adoptTokens(from: exchange("grant_type=client_credentials&client_id=svc", answer: #"{"access_token": "C1", "expires_in": 300}"#)))
+        let (kept, name) = (await auth.tokens?.accessToken, await auth.userName)
+        #expect(kept == "A1" && name == "ann")
+        #expect(try await auth.adoptTokens(from: exchange("grant_type=password&username=bob&password=y", answer: #"{"access_token": "B1", "sub": "bob"}"#)))
+        #expect(await auth.userName == "bob")
+    }
+
     /// A login answered with a page (a proxy's, a wrong login-path's) says so,
     /// not that the token is missing at the profile's path.
     @Test func aLoginAnsweredWithoutJSONSaysSo() async throws {

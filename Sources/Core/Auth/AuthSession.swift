@@ -180,8 +180,21 @@ public actor AuthSession {
         guard (200..<300).contains(exchange.response.status), scope.admits(exchange.request.url), exchange.response.spool == nil,
               let auth = profile.auth, let body = exchange.response.json, let found = Self.tokens(in: body, auth: auth, needsUser: true),
               found != tokens else { return false }
+        // A profile whose user is the whole answer (`user: .`, an OAuth token endpoint's) finds one in any token
+        // answer: a client_credentials grant tried by hand replaced the logged-in user, on disk too. Such an
+        // answer is a login when the request sent the login's user field.
+        if auth.userPath.components.isEmpty, !Self.sends(field: auth.loginEmailField, in: exchange.request) { return false }
         setTokens(found)
         return true
+    }
+
+    /// Whether a request's JSON or form body has a member `field` at its top.
+    static func sends(field: String, in request: PreparedRequest) -> Bool {
+        guard let body = request.body, !body.isEmpty else { return false }
+        if let json = try? JSONParser.parse(body), case let .object(members) = json { return members.contains { $0.key == field } }
+        return String(decoding: body, as: UTF8.self).split(separator: "&").contains { pair in
+            (pair.prefix { $0 != "=" }.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? "") == field
+        }
     }
 
     /// The tokens a login-shaped answer carries; nil without an access token
