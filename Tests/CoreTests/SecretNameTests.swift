@@ -16,6 +16,8 @@ struct SecretNameTests {
         // About a secret, not one: their values (8, "strong", 2) were hidden, numbers as strings.
         ("password_min_length", false), ("password_policy", false), ("passwordUpdatedAt", false), ("secret_version", false),
         ("token_expires_at", false), ("password_reset_url", true),
+        // Where a secret goes, in an OpenID discovery document or a service account's file: a URL, no secret.
+        ("authorization_endpoint", false), ("revocation_endpoint", false), ("token_uri", false), ("authTokenEndpoint", false),
         // A session's id and a CSRF token, as frameworks name them (`set sessionid=…` showed in vars and transcripts).
         // A PIN, a one-time code, a signature, a private key, a credential under a plain name (they reached history in clear).
         ("pin", true), ("otp", true), ("X-Signature", true), ("privateKey", true), ("bearer", true), ("credentials", true), ("auth", true),

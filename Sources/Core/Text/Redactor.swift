@@ -275,9 +275,12 @@ public enum Redactor {
         if ["pagetoken", "nexttoken", "continuationtoken", "synctoken"].contains(where: letters.hasSuffix) { return true }
         // A language model's token counts (`max_tokens`, `prompt_tokens`, `usage.output_tokens`) count words, hold none.
         if letters.hasSuffix("tokens"), Self.tokenCounts.contains(where: letters.dropLast(6).hasSuffix) { return true }
+        // Where a secret is sent, not one: OpenID discovery's `authorization_endpoint` and `revocation_endpoint`, a service
+        // account's `token_uri` (hidden, a client doing discovery against the mock got `mock-authorization_endpoint`).
+        // A `password_reset_url` is one: it holds the reset's token.
         if ["_length", "_policy", "_version", "_at", "_count", "_required", "_hint", "_strength",
-            "_enabled", "_changed", "_rules"].contains(where: lower.hasSuffix) { return true }
-        return ["Length", "Policy", "Version", "At", "Count", "Required", "Hint", "Strength", "Enabled", "Changed", "Rules"]
+            "_enabled", "_changed", "_rules", "_endpoint", "_uri"].contains(where: lower.hasSuffix) { return true }
+        return ["Length", "Policy", "Version", "At", "Count", "Required", "Hint", "Strength", "Enabled", "Changed", "Rules", "Endpoint", "Uri", "URI"]
             .contains { name.hasSuffix($0) && name.count > $0.count && name.dropLast($0.count).last?.isLowercase == true }
     }
 
