@@ -697,6 +697,27 @@ def test_urls_an_answer_gives_are_read_against_the_request_under_a_base_path(htt
     assert '"/items/49"' in out and "no route" not in out and result.returncode == 0, out
 
 
+def test_next_stops_where_the_pages_loop(http_server, tmp_path):
+    # A cursor that comes back (b, c, b) and a Link to the page itself: `next` went round for ever.
+    class Loops(QuietHandler):
+        def do_GET(self):
+            url = urllib.parse.urlsplit(self.path)
+            if url.path == "/loop":
+                cursor = urllib.parse.parse_qs(url.query).get("cursor", [""])[0]
+                following = {"": "b", "b": "c", "c": "b"}[cursor]
+                self.reply(200, json.dumps({"items": [cursor or "a"], "next_cursor": following}).encode(), [("Content-Type", "application/json")])
+            else:
+                self.reply(200, b"[1]", [("Content-Type", "application/json"), ("Link", '</self?x=1>; rel="next"')])
+
+    base = base_url(http_server(Loops))
+    lines = ["get /loop -b", "next -b", "next -b", "next -b", "get /self?x=1 -b", "next -b"]
+    result = run_explorer(["--base-url", base] + [arg for line in lines for arg in ("-c", line)], env=isolated_env(tmp_path), cwd=tmp_path)
+    assert result.returncode == 0, result
+    assert result.stdout.count('"items"') == 3, result.stdout
+    assert f"no next page: the answer's next is {base}/loop?cursor=b, a page this list has fetched already (its pages loop)" in result.stdout
+    assert result.stdout.count("[\n  1\n]") == 1 and f"no next page: the answer's next is {base}/self?x=1" in result.stdout, result.stdout
+
+
 def test_verbose_follow_shows_the_redirects_before_a_hop_that_got_no_answer(http_server, tmp_path):
     # -v with --follow showed only the last request when a later hop failed: the 302s and their
     # Locations on the way were lost (HTTPie's --all -v prints them).

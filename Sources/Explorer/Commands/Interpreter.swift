@@ -1131,18 +1131,27 @@ actor Interpreter {
         // `next -b` shows this page so; the list's own options stay for the next `next`.
         var options = last.options
         if let print { options.print = print }
-        let outcome: Outcome
+        let (path, items): (String, [RequestItem])
         switch Paging.next(after: last, response: response, endpointQuery: query, declared: profile.pagination) {
         case let .end(reason): return .message(reason)
-        case let .request(path, items): outcome = try await run(.http(method: "GET", path: path, items: items, options: options))
+        case let .request(nextPath, nextItems): (path, items) = (nextPath, nextItems)
         case let .url(url):
             // A relative link is relative to the page it came from, as a browser reads it: `/api/v1/items?page=2`
             // joined to a base URL ending in /api/v1 went to /api/v1/api/v1/items.
             let target = Self.linkTarget(url, from: request.url)
-            outcome = try await run(.http(method: "GET", path: target, items: Self.keptForLink(last.items, to: target, from: request.url), options: options))
-            if response.headers.contains(where: { $0.hasName("Link") }) { lastList?.linked = true }
+            (path, items) = (target, Self.keptForLink(last.items, to: target, from: request.url))
         }
+        // A page this list has shown already (a cursor that comes back, a Link to itself): `next` in a loop went
+        // round for ever, page after page the same.
+        let fetched = last.fetched + [request.url.absoluteString]
+        if let next = try? session.builder.build(method: "GET", path: path, items: items), fetched.contains(next.url.absoluteString) {
+            let shown = Redactor.hidingSecretsInTarget(Redactor.hidingCredentials(inText: next.url.absoluteString), hide: Redactor.hidden)
+            return .message("no next page: the answer's next is \(shown), a page this list has fetched already (its pages loop)")
+        }
+        let outcome = try await run(.http(method: "GET", path: path, items: items, options: options))
+        if response.headers.contains(where: { $0.hasName("Link") }) { lastList?.linked = true }
         lastList?.options.print = last.options.print
+        lastList?.fetched = fetched
         return outcome
     }
 

@@ -27,6 +27,9 @@ enum Paging {
         /// This page was reached by a `Link: rel="next"` header: one without
         /// it (or with none) is the last, not a reason to guess `page=N+1`.
         var linked = false
+        /// The URLs of the pages before this one that `next` fetched: one
+        /// fetched again means the pages loop.
+        var fetched: [String] = []
 
         /// `get /items?page=2` read as `get /items page==2`: a page or a
         /// cursor in the path's query is the one `next` moves on (it was
@@ -42,7 +45,7 @@ enum Paging {
                 }
                 return .query(name: decoded(name), value: decoded(value))
             }
-            return Last(path: String(path[..<mark]), items: pairs + items, options: options, linked: linked)
+            return Last(path: String(path[..<mark]), items: pairs + items, options: options, linked: linked, fetched: fetched)
         }
     }
 
