@@ -197,8 +197,14 @@ import Testing
                                                                                   HTTPHeader(name: "Content-Type", value: "application/json")])
         #expect(TranscriptWriter.response(Expectation(recording: seen, baseURL: nil))
                 == ["HTTP/1.1 206 Partial Content", "Content-Type: application/json", "Content-Range: 0-1/5"])
-        let whole = Observation(status: 200, reason: "OK", headers: [HTTPHeader(name: "Content-Range", value: "0-1/5")])
-        #expect(TranscriptWriter.response(Expectation(recording: whole, baseURL: nil)) == ["HTTP/1.1 200 OK"])
+        // A 200's count of items (PostgREST's `Prefer: count=exact`), and a list's Link, which `next` pages by;
+        // an error's Link is none of a list's.
+        let whole = Observation(status: 200, reason: "OK", headers: [HTTPHeader(name: "Content-Range", value: "0-1/5"),
+                                                                     HTTPHeader(name: "Link", value: "<\(Self.base)/t?page=2>; rel=\"next\"")])
+        #expect(TranscriptWriter.response(Expectation(recording: whole, baseURL: Self.base))
+                == ["HTTP/1.1 200 OK", "Content-Range: 0-1/5", "Link: <{{base_url}}/t?page=2>; rel=\"next\""])
+        let refused = Observation(status: 404, reason: "Not Found", headers: [HTTPHeader(name: "Link", value: "</docs>; rel=\"help\"")])
+        #expect(TranscriptWriter.response(Expectation(recording: refused, baseURL: nil)) == ["HTTP/1.1 404 Not Found"])
     }
 
     /// A hidden value's length in an error or note line is any length: a

@@ -1093,3 +1093,35 @@ extension MockTests {
         }
     }
 }
+
+extension MockTests {
+    /// A list paged by its Link header: the recording wrote no Link, so the
+    /// mock worked out no request for its `next` steps, left them out
+    /// unsaid, and answered `?page=3` with page 1. The Link is recorded, and
+    /// a step that makes no request where its recording has an answer is said.
+    @Test func aListsNextPagesByItsLinkAreServed() async throws {
+        func transcript(link: Bool) -> String {
+            func page(_ n: Int) -> String {
+                "HTTP/1.1 200 OK\nContent-Type: application/json\n" + (link && n < 3 ? "Link: <{{base_url}}/items?page=\(n + 1)>; rel=\"next\"\n" : "") + "[\(n)]\n"
+            }
+            return "# explorer transcript v1\nprofile: generic\nbase-url: http://127.0.0.1:1\n\n> get /items\n\(page(1))\n> next\n\(page(2))\n> next\n\(page(3))"
+        }
+        try await Self.withTranscript("linked", transcript(link: true)) { file in
+            try await Self.withMock([file], mode: .match) { server, scripts in
+                #expect(scripts.first?.requestSteps.count == 3)
+                let third = try await Self.send("GET", URL(string: "\(server.baseURL)/items?page=3")!)
+                #expect(String(decoding: third.body, as: UTF8.self) == "[3]")
+                let first = try await Self.send("GET", URL(string: "\(server.baseURL)/items")!)
+                #expect(first.header("Link") == "<\(server.baseURL)/items?page=2>; rel=\"next\"")
+                await Self.expectGreenReplay(of: file, against: server)
+            }
+        }
+        try await Self.withTranscript("unlinked", transcript(link: false)) { file in
+            let loaded = await MockCommand.load([file])
+            #expect(loaded.notes == ["\(file):10: it makes no request here (no next page: the answer names none (no Link header, next, next_cursor or page)), "
+                                     + "where its recording has an answer; it is not served",
+                                     "\(file):15: it makes no request here (no next page: the answer names none (no Link header, next, next_cursor or page)), "
+                                     + "where its recording has an answer; it is not served"], "\(loaded.notes)")
+        }
+    }
+}

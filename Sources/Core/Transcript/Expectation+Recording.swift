@@ -11,8 +11,8 @@ import Foundation
 /// - the base URL inside a string becomes `{{base_url}}`;
 /// - the value a `capture` step picked becomes a pattern of its kind.
 /// Of the headers Content-Type is written, the Location of a redirect or
-/// of a created thing, and a partial answer's Content-Range; others can be
-/// added by hand.
+/// of a created thing, a list's Link and Content-Range; others can be added
+/// by hand.
 extension Expectation {
     public init(recording observed: Observation, baseURL: String?, volatileBody: Bool = false, secretFields: SecretFields = .none) {
         self.init(refreshed: observed.refreshed, status: observed.status, reason: observed.reason)
@@ -31,9 +31,17 @@ extension Expectation {
         }
         // Which part a partial answer is (206, and a 416's `*/5`): without it the mock's 206 was no valid HTTP, and
         // PostgREST's clients, which read the count there, had none.
-        if let status = observed.status, status == 206 || status == 416,
+        // A 200 of items with its count (PostgREST's `Prefer: count=exact`, `0-9/120`) too: `next` pages by it.
+        if let status = observed.status, (200..<300).contains(status) || status == 416,
            let range = observed.headers.first(where: { $0.name.lowercased() == "content-range" }) {
             headers.append(("Content-Range", .literal(range.value)))
+        }
+        // A list's pages (`Link: <…?page=2>; rel="next"`, GitHub's way): without it the mock served no `next` step (each
+        // was left out unsaid, and `?page=3` got page 1), and a replay could not follow one.
+        if let status = observed.status, (200..<300).contains(status) {
+            for link in observed.headers where link.name.lowercased() == "link" {
+                headers.append(("Link", .recording(location: link.value, baseURL: baseURL)))
+            }
         }
         switch observed.body {
         case nil: body = nil
