@@ -718,6 +718,31 @@ def test_next_stops_where_the_pages_loop(http_server, tmp_path):
     assert result.stdout.count("[\n  1\n]") == 1 and f"no next page: the answer's next is {base}/self?x=1" in result.stdout, result.stdout
 
 
+def test_a_large_answer_is_recorded_by_a_sample_that_replays(http_server, tmp_path):
+    # A 50 MB list was written whole and pretty (116 MB, in 25 s and 1.4 GB): replay and the mock refuse a
+    # transcript over 64 MiB, and the whole recording was lost with it.
+    class Big(QuietHandler):
+        def do_GET(self):
+            count = 100_000 if self.path == "/big" else 3
+            body = json.dumps({"items": [{"id": i, "name": "item %d" % i, "tags": ["a", "b"]} for i in range(count)], "count": count}).encode()
+            self.reply(200, body, [("Content-Type", "application/json")])
+
+    base = base_url(http_server(Big))
+    transcript = tmp_path / "big.transcript"
+    result = run_explorer(["--base-url", base, "--record", str(transcript), "-c", "get /big -b", "-c", "get /small"],
+                          env=isolated_env(tmp_path), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count('"name": "item') == 100_003, "the screen shows it whole"
+    text = transcript.read_text()
+    assert len(text) < 20_000, len(text)
+    assert re.search(r"# The answer was [0-9.]+ MiB: ", text) and "its lists are written by their first 20 elements and ..." in text, text[:400]
+    assert '"name": "item 19"' in text and '"name": "item 20"' not in text, text
+    # The small answer is written whole.
+    assert text.count('"name": "item 2"') == 2, text
+    replayed = run_explorer(["replay", str(transcript)], env=isolated_env(tmp_path), cwd=tmp_path)
+    assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+
+
 def test_verbose_follow_shows_the_redirects_before_a_hop_that_got_no_answer(http_server, tmp_path):
     # -v with --follow showed only the last request when a later hop failed: the 302s and their
     # Locations on the way were lost (HTTPie's --all -v prints them).

@@ -147,3 +147,14 @@ struct ExactNumber: Equatable {
         self.exponent = digits.isEmpty ? 0 : exponent
     }
 }
+
+extension JSONValue {
+    /// The value with each list, at any depth, cut to its first `count` elements.
+    public func prefixingLists(_ count: Int) -> JSONValue {
+        switch self {
+        case let .array(items): .array(items.prefix(count).map { $0.prefixingLists(count) })
+        case let .object(members): .object(members.map { ($0.key, $0.value.prefixingLists(count)) })
+        default: self
+        }
+    }
+}

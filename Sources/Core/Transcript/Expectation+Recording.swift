@@ -65,6 +65,27 @@ extension Expectation {
 }
 
 extension ExpectedValue {
+    /// A large answer's body as a recording keeps it: each list longer than
+    /// `elements` by its first ones and `...` (the live list holds them,
+    /// among others), each string longer than `characters` as `{{string}}`.
+    /// A 50 MB answer was written as a 116 MB transcript, which replay and
+    /// the mock refuse (64 MiB at most), taking 1.4 GB and 25 s to record.
+    public func sampled(elements: Int = 20, characters: Int = 65_536) -> ExpectedValue {
+        switch self {
+        case let .object(members, open):
+            return .object(members.map { Member($0.key, $0.value.sampled(elements: elements, characters: characters)) }, open: open)
+        case let .array(items, contains):
+            let kept = items.prefix(elements).map { $0.sampled(elements: elements, characters: characters) }
+            return .array(Array(kept), contains: contains || items.count > elements)
+        case let .literal(.string(text)) where text.utf8.count > characters:
+            return .pattern(.init(.string))
+        case let .text(text) where text.description.utf8.count > characters:
+            return .pattern(.init(.string))
+        default:
+            return self
+        }
+    }
+
     /// `value` as a recording writes it; `key` is the member it is the value of.
     /// `secretKeys` false: members named like secrets are kept (JWT-shaped strings are still hidden).
     /// `secretFields`: the profile's secret fields, hidden whatever their values look like.

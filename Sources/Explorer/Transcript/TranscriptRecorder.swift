@@ -174,9 +174,18 @@ final class TranscriptRecorder {
                 scrubber.learn(value, name: ExpectedValue.secretName(name))
             }
         }
-        let observation = outcome.observation(renderer: renderer)
+        var observation = outcome.observation(renderer: renderer)
         // Only a successful answer hands out secrets; an error's `details.password` is a message.
         if case let .json(body)? = observation.body, (observation.status ?? 200) < 400 { scrubber.learn(secretsIn: body, fields: secretFields) }
+        // A large answer's lists by their first elements (`...` after them): whole, a 50 MB answer made a transcript
+        // that replay and the mock refuse, in 25 s and 1.4 GB. Said in a comment above the step.
+        var sampled: String?
+        if case let .exchange(exchange, _, _) = outcome, exchange.response.bodySize > Self.sampledBodySize, case let .json(body)? = observation.body {
+            // One element more than is written: a list that had more is written with `...` (`ExpectedValue.sampled`).
+            observation.body = .json(body.prefixingLists(Self.sampledElements + 1))
+            sampled = TranscriptWriter.comment("The answer was \(Renderer.size(exchange.response.bodySize)): its lists are written by their first "
+                                               + "\(Self.sampledElements) elements and ..., its strings past 64 KiB as {{string}}.")
+        }
         var isCapture = false
         if case .capture? = command { isCapture = true }
         var expectation = Expectation(recording: observation, baseURL: baseURL, volatileBody: isCapture, secretFields: secretFields)
@@ -185,6 +194,7 @@ final class TranscriptRecorder {
         if case .ws(.recv)? = command, case let .json(body)? = expectation.body, case let .json(live)? = observation.body {
             expectation.body = .json(ExpectedFrame.recordingTaken(body, live: live, captures: frameCaptures))
         }
+        if sampled != nil, case let .json(body)? = expectation.body { expectation.body = .json(body.sampled(elements: Self.sampledElements)) }
         expectation.frames = recorded(frames?.takeAll() ?? [])
         // A socket opened before the recording began (`record` warns it is not in it) is closed at logout:
         // not a replay's, which has none (a fresh recording failed its own replay on that note).
@@ -199,9 +209,14 @@ final class TranscriptRecorder {
                 line.hasPrefix("> ") ? String(line) : line.replacingOccurrences(of: socketBase, with: "{{\(PatternText.socketBaseVariable)}}")
             }.joined(separator: "\n")
         }
+        if let sampled { try append(sampled) }
         try append(step)
         steps += 1
     }
+
+    /// The size past which an answer's body is written as a sample (`ExpectedValue.sampled`).
+    static let sampledBodySize = 4 << 20
+    static let sampledElements = 20
 
     /// A URL without its trailing slashes (`ws://h:1/` is `ws://h:1`).
     static func trimmingSlashes(_ url: URL) -> String {
