@@ -219,6 +219,9 @@ final class SessionController {
             if let refresh = tokens.refreshToken { recorder.learn(refresh, name: "refresh_token") }
         }
         whileRecording { try $0.record(line: line, command: command, outcome: outcome, forcedOffline: forcedOffline) }
+        if recorder != nil, outcome.isStoppedByUser {
+            terminal.err("note: not recorded: Ctrl-C stopped it (a replay could not stop it there); a comment in the transcript says so\n")
+        }
         switch command {
         case let .set(name, _), let .capture(name, _), let .unset(name): replayBound.remove(name)
         default: break

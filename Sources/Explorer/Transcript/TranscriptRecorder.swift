@@ -136,14 +136,18 @@ final class TranscriptRecorder {
     /// Writes one step. `command` is nil when the line did not parse (the
     /// step then expects the same error). Nothing is written for `exit`,
     /// blank lines, `record` itself and a request or a stream stopped with
-    /// Ctrl-C (a replay could not expect anything of it), nor for a line that cannot
+    /// Ctrl-C (a replay could not expect anything of it: a comment says so), nor for a line that cannot
     /// be split into words and mentions something secret (`Redactor` drops it).
     func record(line: String, command: Command?, outcome: Outcome, forcedOffline: Bool) throws(Failure) {
         switch command {
         case .exit?, .empty?, .record?: return
         default: break
         }
-        if outcome.isStoppedByUser { return }
+        if outcome.isStoppedByUser {
+            // Said where it would have been: a stream sampled with Ctrl-C left no trace in the file.
+            let shown = commandLine(line, command: command, outcome: outcome) ?? "a line"
+            return try append(scrubber.scrub(TranscriptWriter.comment("(\(shown) was stopped with Ctrl-C: not recorded, since a replay could not stop it there)")))
+        }
         guard var written = commandLine(line, command: command, outcome: outcome) else {
             return try append(TranscriptWriter.comment("(a line that could not be read, and may hold a secret, was left out)"))
         }
