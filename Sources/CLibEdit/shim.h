@@ -510,10 +510,13 @@ static inline EditLine *ex_el_init(const char *program) {
 
 typedef unsigned char (*ex_el_fn)(EditLine *, int);
 
-/// Adds a named editor function and binds it to a key sequence such as "^I".
-static inline void ex_el_bind(EditLine *el, const char *name, const char *help, ex_el_fn fn, const char *key) {
+/// Adds a named editor function and binds it to a key sequence such as "^I";
+/// with `everyKeymap`, in vi's command keymap too (`bind -v` in ~/.editrc:
+/// Ctrl-C after Esc did nothing, and the next line was typed into the old one).
+static inline void ex_el_bind(EditLine *el, const char *name, const char *help, ex_el_fn fn, const char *key, int everyKeymap) {
     el_set(el, EL_ADDFN, name, help, fn);
     el_set(el, EL_BIND, key, name, NULL);
+    if (everyKeymap) el_set(el, EL_BIND, "-a", key, name, NULL);
 }
 
 static inline void ex_el_set_history(EditLine *el, History *h) {

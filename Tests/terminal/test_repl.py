@@ -223,6 +223,21 @@ def test_ctrl_c_discards_half_typed_line(spawn, env):
     assert not any("tasks/1" in l for l in history_lines(env)), "an abandoned line went into history"
 
 
+def test_ctrl_c_discards_the_line_in_vi_command_mode_too(spawn, env, tmp_path):
+    # `bind -v` in ~/.editrc: after Esc, Ctrl-C did nothing, and the next line was typed into the old one.
+    (tmp_path / "home" / ".editrc").write_text("bind -v\n")
+    x = spawn()
+    x.type_visibly("get /q")
+    x.send("\x1b")
+    x.settle()
+    x.send(CTRL_C)
+    assert "^C" in x.expect_prompt()
+    # A fresh line, in insert mode as vi starts one.
+    out = x.run("help vars")
+    assert "usage: vars" in out, out
+    assert "HTTP/" not in x.transcript
+
+
 def test_prompted_login_does_not_echo_password(spawn):
     x = spawn()
     out = login_with_prompt(x)

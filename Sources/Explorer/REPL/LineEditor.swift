@@ -28,8 +28,8 @@ final class LineEditor {
         }
         historyProblem = historyURL.flatMap { Self.problem(saving: $0, read: read) }
         LineEditorHooks.complete = complete
-        ex_el_bind(editor, "ex-complete", "Complete the word", LineEditorHooks.completeFunction, "^I")
-        ex_el_bind(editor, "ex-interrupt", "Abandon the line", LineEditorHooks.interruptFunction, "^C")
+        ex_el_bind(editor, "ex-complete", "Complete the word", LineEditorHooks.completeFunction, "^I", 0)
+        ex_el_bind(editor, "ex-interrupt", "Abandon the line", LineEditorHooks.interruptFunction, "^C", 1)
     }
 
     /// Why this session's lines will not reach the history file, said once at start (they were lost
