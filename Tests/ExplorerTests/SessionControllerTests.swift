@@ -80,6 +80,21 @@ import Testing
         #expect(terminal.prompts.count == 4, "exit ends the loop")
     }
 
+    /// A line read on at `... ` had its caret under the last part, at the
+    /// whole line's column; one holding `{{secret:NAME}}` at the column of
+    /// the filled line (past the fault by the secret's length less the placeholder's).
+    @Test func aCaretIsUnderTheLineAsTypedAndAsJoined() async throws {
+        let terminal = FakeTerminal(answers: [.type("ws send {"), .type("\"a\": 1,"), .type("bad}"), .type("get /api/tasks X-A:{{secret:password}} bad"),
+                                              .type("exit")], secrets: ["alice123"])
+        let status = try await Self.withController(terminal) { $0.repl() }
+        #expect(status == .ok)
+        let lines = terminal.errors.split(separator: "\n").map(String.init)
+        try #require(lines.count == 5, "\(terminal.errors)")
+        #expect(lines[0] == #"ws send { "a": 1, bad}"#, "the joined line, shown again: \(terminal.errors)")
+        #expect(lines[1] == String(repeating: " ", count: #"ws send { "a": 1, "#.count) + "^", "\(terminal.errors)")
+        #expect(lines[3] == String(repeating: " ", count: 7 + "get /api/tasks X-A:{{secret:password}} ".count) + "^", "\(terminal.errors)")
+    }
+
     @Test func aScriptLineNamesItsPlaceAndHasNoCaret() async throws {
         let terminal = FakeTerminal(interactive: false)
         let status = try await Self.withController(terminal) { $0.script(["vars", "lgoin x"], name: "my.script") }

@@ -75,7 +75,7 @@ final class SessionController {
 
     /// Runs one line. `location` (`file:3`) prefixes its errors in a script;
     /// `promptWidth` puts a parse error's caret under the typed line.
-    func step(_ line: String, location: String? = nil, promptWidth: Int = 0) -> Step {
+    func step(_ line: String, location: String? = nil, promptWidth: Int? = 0) -> Step {
         switch prepare(line, location: location, promptWidth: promptWidth) {
         case let .done(status): return Step(status: status)
         case let .execute(command, forcedOffline):
@@ -98,6 +98,27 @@ final class SessionController {
         terminal.isInteractive ? { [terminal] in terminal.takeInterrupts() } : nil
     }
 
+    /// Where `column` of the line with its `{{secret:NAME}}` filled in is in
+    /// the line as typed: one inside a filled secret is its placeholder's start.
+    static func typedColumn(_ column: Int, in typed: String, filled fills: [(name: String, value: String)]) -> Int {
+        var typedAt = 0, filledAt = 0
+        var rest = Substring(typed)
+        while let open = rest.range(of: "{{secret:"), let close = rest[open.upperBound...].range(of: "}}") {
+            let before = rest.distance(from: rest.startIndex, to: open.lowerBound)
+            if column < filledAt + before { break }
+            typedAt += before
+            filledAt += before
+            let placeholder = rest.distance(from: open.lowerBound, to: close.upperBound)
+            let name = String(rest[open.upperBound..<close.lowerBound])
+            let value = fills.first { $0.name == name }?.value.count ?? placeholder
+            if column < filledAt + value { return typedAt }
+            typedAt += placeholder
+            filledAt += value
+            rest = rest[close.upperBound...]
+        }
+        return typedAt + (column - filledAt)
+    }
+
     /// A line made ready for the interpreter, or run already.
     private enum Prepared {
         case done(ExitStatus)
@@ -107,17 +128,21 @@ final class SessionController {
     /// Everything about a line before the interpreter runs it: parse errors,
     /// `record` and transcript commands (run here, on the calling thread),
     /// comments, `--offline`, and asking for login details in the REPL.
-    private func prepare(_ line: String, parsed: Result<Command, CommandError>? = nil, location: String?, promptWidth: Int) -> Prepared {
+    /// `promptWidth`: the columns before the line on its row; nil where the line is not on one row (read on at
+    /// `... `), and a caret goes under the line shown again.
+    private func prepare(_ line: String, parsed: Result<Command, CommandError>? = nil, location: String?, promptWidth: Int?) -> Prepared {
         // Frames that came since the last step belong to it, not to this line; those from now on
         // to this line (a `ws recv` gets those that came after it was typed, though shown as they came).
         let frameLine = interpreter.frameTap.startLine()
         whileRecording { try $0.flushFrames(before: frameLine) }
         var filled = line
+        var fills: [(name: String, value: String)] = []
         var parser = interpreter.parser
         if parsed == nil, line.includes(ascii: "{{secret:") {
             do {
                 guard let resolved = try fillingSecrets(in: line) else { return .done(.ok) }
                 filled = resolved.line
+                fills = resolved.secrets.map { ($0.name, $0.value) }
                 parser.literals = resolved.secrets.map(\.value)
                 // Hidden where this answer, or a later one, echoes them; `$NAME` in --curl.
                 if supplied.add(resolved.secrets) { shareSuppliedSecrets() }
@@ -132,10 +157,16 @@ final class SessionController {
         do {
             command = try (parsed ?? Result { () throws(CommandError) in try parser.parse(filled) }).get()
         } catch {
-            if terminal.isInteractive, let column = error.column {
-                // Under the character, in display columns: a CJK character or an emoji before it takes two.
-                let width = filled == line ? String(line.prefix(column)).columns : column
-                terminal.err(String(repeating: " ", count: promptWidth + width) + renderer.palette.red("^") + "\n")
+            // Under the character of the line as typed, in display columns (a CJK character or an emoji before it
+            // takes two); with secrets filled in, a column of the filled line was past it by their lengths.
+            if terminal.isInteractive, let column = error.column.map({ Self.typedColumn($0, in: line, filled: fills) }) {
+                let width = String(line.prefix(column)).columns
+                // A line read on at `... ` is shown whole: the caret was under the last part, at the whole line's column.
+                if let promptWidth = promptWidth {
+                    terminal.err(String(repeating: " ", count: promptWidth + width) + renderer.palette.red("^") + "\n")
+                } else {
+                    terminal.err(line + "\n" + String(repeating: " ", count: width) + renderer.palette.red("^") + "\n")
+                }
             }
             let prefix = location.map { "\($0): " } ?? ""
             // A message that quotes the word (bad JSON after `:=`) must not show the secret filled into it.
@@ -553,7 +584,10 @@ final class SessionController {
                 // JSON pasted over several lines (`ws send {` then its members): read on.
                 guard let line = whole(typed) else { continue }
                 remember(line)
-                if step(line, promptWidth: prompt.count).exit { return .ok }
+                // The prompt's width in columns (a user named 张三 takes two each), none where standard output, which
+                // the prompt goes to, is not the terminal the caret is on (`explorer | cat`).
+                let promptWidth = line != typed ? nil : terminal.showsPrompt ? prompt.columns : 0
+                if step(line, promptWidth: promptWidth).exit { return .ok }
             }
         }
     }

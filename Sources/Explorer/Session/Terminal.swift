@@ -26,6 +26,9 @@ protocol Terminal: AnyObject {
     func readLine(prompt: String, editing: String?) -> TerminalInput
     /// A secret typed without echo; nil when cancelled.
     func readSecret(prompt: String) -> String?
+    /// Whether the prompt is seen where errors are (`explorer | cat` shows
+    /// none: it goes with standard output), so a caret counts its width.
+    var showsPrompt: Bool { get }
     /// Keeps a line, already free of secrets, in the history.
     func remember(_ line: String)
     /// Writes `secret` as `placeholder` wherever the history holds it: a
@@ -50,6 +53,7 @@ protocol Terminal: AnyObject {
 
 extension Terminal {
     func asyncErrors() -> (@Sendable (String) -> Void)? { nil }
+    var showsPrompt: Bool { isInteractive }
 }
 
 /// The REPL's terminal: libedit for lines, history and TAB; C stdio for output.
@@ -81,6 +85,7 @@ final class EditorTerminal: Terminal {
     func forget(_ secret: String, as placeholder: String) {
         if let problem = editor.forget(secret, as: placeholder) { console.err("warning: \(problem)\n") }
     }
+    var showsPrompt: Bool { isatty(STDOUT_FILENO) != 0 }
     func pastLines() -> [String] { editor.pastLines }
     func takeInterrupts() -> Int { LineEditor.takeInterrupts() }
     func asyncOutput() -> (@Sendable (String) -> Void)? {
