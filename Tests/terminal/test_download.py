@@ -87,6 +87,23 @@ def test_a_download_renamed_because_its_name_was_taken_replays(files, tmp_path):
     assert replay.returncode == 0, replay.stdout + replay.stderr + text
 
 
+def test_a_replay_writes_no_file_outside_its_own_folder(files, tmp_path):
+    # `-o /home/me/.bashrc --force` in a transcript someone else wrote replaced the file: a replay saves into a
+    # folder of its own, relative names only.
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    transcript = tmp_path / "t.transcript"
+    for line in (f"get /notes.txt -b -o {victim} --force", f"get /notes.txt -d -o ../{victim.name} --force", "get /notes.txt -o /dev/null"):
+        transcript.write_text(f"# explorer transcript v1\nprofile: generic\nbase-url: {files}\n\n> {line}\nHTTP/1.0 200 OK\n{{{{*}}}}\n")
+        replay = run_explorer(["replay", str(transcript)], env=isolated_env(tmp_path), cwd=tmp_path, timeout=60)
+        said = replay.stdout + replay.stderr
+        if "/dev/null" in line:
+            assert "outside" not in said and "saved 7 B to /dev/null" in said, said
+        else:
+            assert replay.returncode != 0 and "is outside the replay's folder: a replay writes files there alone" in said, said
+    assert victim.read_text() == "precious\n"
+
+
 def test_a_download_from_a_server_that_stops_sending_ends_after_the_timeout(socket_server, tmp_path):
     # It hung for ever: the deadline is lifted once a download's body starts,
     # so --timeout now bounds the silence between its parts instead.

@@ -22,6 +22,17 @@ struct OutputFolder: Sendable, Equatable {
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         return (path as NSString).appendingPathComponent(expanded)
     }
+
+    /// Why a replay does not write `name`: it is outside the replay's folder
+    /// (`-o /home/me/.bashrc --force` in a transcript someone else wrote
+    /// replaced the file). `/dev/null` is no place. Nil outside a replay.
+    func refusal(of name: String) -> String? {
+        guard path != nil else { return nil }
+        let expanded = RequestBuilder.expandingHome(name)
+        guard expanded != "/dev/null" else { return nil }
+        guard expanded.hasPrefix("/") || expanded.split(separator: "/").contains("..") else { return nil }
+        return "\(name) is outside the replay's folder: a replay writes files there alone (give a name within it)"
+    }
 }
 
 final class Download: @unchecked Sendable {
@@ -55,6 +66,7 @@ final class Download: @unchecked Sendable {
         lock.withLock {
             expected = headers.first { $0.hasName("Content-Length") }.flatMap { Int($0.value) }
             let name = chosen ?? Self.freeName(Self.name(headers: headers, url: url), in: folder)
+            if let refused = folder.refusal(of: name) { return problem = refused }
             switch OutputFile.open(name, at: folder.place(name), replacing: replaces) {
             case let .success(opened):
                 file = opened

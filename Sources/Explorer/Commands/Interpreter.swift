@@ -914,6 +914,7 @@ actor Interpreter {
     /// file and no `--force`. `-o` asks before sending: a POST went out and
     /// its answer was thrown away for a name already taken.
     static func taken(_ path: String, force: Bool, in folder: OutputFolder, forcing: String) -> SaveProblem? {
+        if let refused = folder.refusal(of: path) { return SaveProblem(message: refused) }
         var isDirectory: ObjCBool = false
         let placed = folder.place(path)
         var status = stat()
