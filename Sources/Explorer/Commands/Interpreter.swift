@@ -66,6 +66,17 @@ actor Interpreter {
         return refusedElsewhere
     }
 
+    /// The texts that the base64 words (standard or URL-safe, 8 characters
+    /// or more) in `text` decode to, as UTF-8.
+    static func base64Decoded(_ text: String) -> [String] {
+        text.split { !($0.isASCII && ($0.isLetter || $0.isNumber || "+/=_-".contains($0))) }.compactMap { word in
+            guard word.count >= 8 else { return nil }
+            var standard = word.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+            while standard.count % 4 != 0 { standard += "=" }
+            return Data(base64Encoded: standard).flatMap { String(data: $0, encoding: .utf8) }
+        }
+    }
+
     /// In a replay, the refusal of what would carry a supplied secret to
     /// another origin: a variable set from one (`set k={{secret:tok}}`, then
     /// `get http://elsewhere/ t=={{k}}`), a capture of an echo, a frame on a
@@ -73,6 +84,8 @@ actor Interpreter {
     /// no `{{secret:}}` there, and sent it.
     func refusal(sending texts: [String], bytes: [UInt8]? = nil, to url: URL) -> Outcome? {
         guard keepsSuppliedAtOrigin, Origin(url) != nil, !session.scope.admits(url) else { return nil }
+        // What base64 holds in them too: `-a x:{{k}}`'s Basic header, a captured echo's base64 of a body.
+        let texts = texts + texts.flatMap(Self.base64Decoded)
         guard let secret = supplied.named.first(where: { secret in
             secret.value.count >= 3 && SecretScrubber.forms(of: secret.value).contains { form in
                 texts.contains { $0.includes(form) } || bytes.map { $0.firstRange(of: Array(form.utf8)) != nil } == true
