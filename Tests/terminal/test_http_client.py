@@ -743,6 +743,33 @@ def test_a_large_answer_is_recorded_by_a_sample_that_replays(http_server, tmp_pa
     assert replayed.returncode == 0, replayed.stdout + replayed.stderr
 
 
+def test_next_pages_postgrests_ranges_and_stops_at_a_page_that_does_not_move(http_server, tmp_path):
+    # PostgREST's pages share one URL, their Range apart: `next` took the second for the first again ("its pages
+    # loop"). A server that does not read the offset answered each `next` with the same page, up to the total.
+    rows = list(range(5))
+
+    class Ranges(QuietHandler):
+        def do_GET(self):
+            url = urllib.parse.urlsplit(self.path)
+            if url.path == "/pg":
+                first, last = map(int, self.headers["Range"].split("-"))
+                page = rows[first:last + 1]
+                self.reply(206, json.dumps(page).encode(), [("Content-Type", "application/json"),
+                                                            ("Content-Range", f"{first}-{first + len(page) - 1}/{len(rows)}")])
+            else:
+                self.reply(200, json.dumps({"items": [1, 2], "total": 100}).encode(), [("Content-Type", "application/json")])
+
+    base = base_url(http_server(Ranges))
+    lines = ["get /pg Range:0-1 -b", "next -b", "next -b", "next -b", "get /deaf offset==0 limit==2 -b", "next -b", "next -b"]
+    result = run_explorer(["--base-url", base] + [arg for line in lines for arg in ("-c", line)], env=isolated_env(tmp_path), cwd=tmp_path)
+    assert result.returncode == 0, result
+    pages = [json.loads(page) for page in re.findall(r"^\[[^\]]*\]$", result.stdout, re.M | re.S)]
+    assert pages == [[0, 1], [2, 3], [4]], result.stdout
+    assert "no next page: items 4-4 reach the total, 5" in result.stdout, result.stdout
+    assert result.stdout.count('"total": 100') == 2, result.stdout
+    assert "no next page: this page is the page before it again (the server did not move on)" in result.stdout, result.stdout
+
+
 def test_verbose_follow_shows_the_redirects_before_a_hop_that_got_no_answer(http_server, tmp_path):
     # -v with --follow showed only the last request when a later hop failed: the 302s and their
     # Locations on the way were lost (HTTPie's --all -v prints them).

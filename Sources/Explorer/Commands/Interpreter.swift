@@ -1139,6 +1139,11 @@ actor Interpreter {
             return .failure("next follows a list: GET one first" + (example.map { " (get \($0.path))" } ?? ""), .usage)
         }
         guard (200..<300).contains(response.status) else { return .failure("the last answer was \(response.status): no page to go on from", .usage) }
+        // A server that does not read the offset (or the page) answers each `next` with the same page: about fifty
+        // identical requests went out before the total was reached.
+        if let before = last.previousPage, before == Paging.Last.digest(response.body) {
+            return .message("no next page: this page is the page before it again (the server did not move on)")
+        }
         var request = PreparedRequest(method: "GET", url: session.builder.baseURL)
         if let built = try? session.builder.build(method: "GET", path: last.path, items: last.items) { request = built }
         let query = endpoint(method: "GET", path: session.catalogPath(of: request))?.query ?? []
@@ -1157,8 +1162,10 @@ actor Interpreter {
         }
         // A page this list has shown already (a cursor that comes back, a Link to itself): `next` in a loop went
         // round for ever, page after page the same.
-        let fetched = last.fetched + [request.url.absoluteString]
-        if let next = try? session.builder.build(method: "GET", path: path, items: items), fetched.contains(next.url.absoluteString) {
+        // A page is its URL and its Range of items (PostgREST's pages share one URL).
+        func page(_ request: PreparedRequest) -> String { request.url.absoluteString + (request.header("Range").map { " " + $0 } ?? "") }
+        let fetched = last.fetched + [page(request)]
+        if let next = try? session.builder.build(method: "GET", path: path, items: items), fetched.contains(page(next)) {
             let shown = Redactor.hidingSecretsInTarget(Redactor.hidingCredentials(inText: next.url.absoluteString), hide: Redactor.hidden)
             return .message("no next page: the answer's next is \(shown), a page this list has fetched already (its pages loop)")
         }
@@ -1166,6 +1173,7 @@ actor Interpreter {
         if response.headers.contains(where: { $0.hasName("Link") }) { lastList?.linked = true }
         lastList?.options.print = last.options.print
         lastList?.fetched = fetched
+        lastList?.previousPage = Paging.Last.digest(response.body)
         return outcome
     }
 

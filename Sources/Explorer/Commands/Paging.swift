@@ -30,6 +30,14 @@ enum Paging {
         /// The URLs of the pages before this one that `next` fetched: one
         /// fetched again means the pages loop.
         var fetched: [String] = []
+        /// The body of the page before this one that `next` fetched, as `digest` keeps it.
+        var previousPage: Int?
+
+        static func digest(_ body: [UInt8]) -> Int {
+            var hasher = Hasher()
+            body.withUnsafeBytes { hasher.combine(bytes: $0) }
+            return hasher.finalize()
+        }
 
         /// `get /items?page=2` read as `get /items page==2`: a page or a
         /// cursor in the path's query is the one `next` moves on (it was
@@ -45,7 +53,7 @@ enum Paging {
                 }
                 return .query(name: decoded(name), value: decoded(value))
             }
-            return Last(path: String(path[..<mark]), items: pairs + items, options: options, linked: linked, fetched: fetched)
+            return Last(path: String(path[..<mark]), items: pairs + items, options: options, linked: linked, fetched: fetched, previousPage: previousPage)
         }
     }
 
