@@ -362,6 +362,18 @@ import Testing
         #expect(out.contains(#"--data-raw "$SERVICE_KEY""#) && out.contains(#"--data-raw '{"a":"'"$K"'"}'"#) && out.contains(#"?q='"$SERVICE_KEY""#), "\(out)")
     }
 
+    /// A value typed in clear and known as a secret only later (`set cs=…`,
+    /// then `client_secret={{cs}}`) stayed in clear in the recording's steps
+    /// before, where the history file was rewritten. The file is rewritten
+    /// too, and the recording goes on in it.
+    @Test func aValueLearnedSecretLaterIsWrittenOutOfTheRecording() async throws {
+        let (text, _) = try await Self.recording(["set cs=Kk9cs-Value-abc", "get /api/tasks note==Kk9cs-Value-abc",
+                                                  "post /api/tasks --form client_secret={{cs}}", "get /api/tasks/1"])
+        #expect(!text.contains("Kk9cs"), "\(text)")
+        #expect(text.contains("> set cs={{secret:client_secret}}\n") && text.contains("> get /api/tasks note=={{secret:client_secret}}\n"), "\(text)")
+        #expect(text.contains("> get /api/tasks/1\n"), "the recording goes on: \(text)")
+    }
+
     /// An OAuth 2 authorization code sent to a token endpoint was shown in
     /// its echo, written in clear in the recording and printed by `--curl`.
     @Test func anOAuthCodeIsHiddenInItsEchoItsRecordingAndCurl() async throws {

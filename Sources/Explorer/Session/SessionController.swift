@@ -546,6 +546,8 @@ final class SessionController {
         for secret in supplied.named where secret.value.count >= SecretScrubber.typedMinimumLength && !forgottenInHistory.contains(secret.value) {
             forgottenInHistory.insert(secret.value)
             terminal.forget(secret.value, as: TranscriptPattern.secretPlaceholder(forItem: secret.name))
+            // The recording's steps before hold it as typed too (`> set cs=…`).
+            whileRecording { try $0.forget(secret.value, name: ExpectedValue.secretName(secret.name)) }
         }
     }
 

@@ -9,7 +9,7 @@ import Foundation
 /// a `SecretScrubber` that knows every secret this recording has seen.
 final class TranscriptRecorder {
     let path: String
-    private let descriptor: Int32
+    private var descriptor: Int32
     private let renderer: Renderer
     private let baseURL: String
     private var scrubber = SecretScrubber()
@@ -107,6 +107,47 @@ final class TranscriptRecorder {
     /// A secret filled in for `{{secret:NAME}}` in a typed line: hidden
     /// under that name wherever it shows up (the line itself is written as typed).
     func learn(_ value: String, name: String) { scrubber.learn(value, name: name, typed: true) }
+
+    /// A value the session learned is a secret after steps were written
+    /// with it in clear (`set cs=…`, then `client_secret={{cs}}`): written
+    /// out of those steps as `{{secret:NAME}}`.
+    /// The file is rewritten beside itself and renamed over, so a failure
+    /// leaves it as it was; the recording goes on in the new one.
+    func forget(_ value: String, name: String) throws(Failure) {
+        // The steps before alone: the line in flight learns it by its own rules, and names it apart from the
+        // others of its name (`api_key==A Api-Key:B` is `api_key`, `api_key_2`).
+        var alone = SecretScrubber()
+        alone.learn(value, name: name, typed: true)
+        let current = movedTo ?? path
+        guard let bytes = FileManager.default.contents(atPath: "/proc/self/fd/\(descriptor)").map(Array.init)
+                ?? FileManager.default.contents(atPath: current).map(Array.init),
+              let text = String(validating: bytes, as: UTF8.self) else { return }
+        let scrubbed = alone.scrub(text)
+        guard scrubbed != text else { return }
+        let folder = PathText.folder(of: current)
+        var template = Array(((folder.isEmpty ? "" : folder + "/") + "." + PathText.name(of: current) + ".XXXXXX").utf8CString)
+        let beside = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard beside >= 0 else { throw Failure(description: "cannot write out a secret from \(current): \(String(cString: strerror(errno)))") }
+        let besidePath = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var rest = Array(scrubbed.utf8)[...]
+        var failed = false
+        while !rest.isEmpty {
+            let written = rest.withUnsafeBytes { write(beside, $0.baseAddress, $0.count) }
+            if written < 0 { if errno == EINTR { continue }; failed = true; break }
+            rest = rest.dropFirst(written)
+        }
+        failed = failed || fsync(beside) != 0
+        close(beside)
+        let reopened = failed ? -1 : rename(besidePath, current) == 0 ? open(current, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC) : -1
+        guard reopened >= 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(besidePath)
+            throw Failure(description: "cannot write out a secret from \(current): \(reason); its steps before hold it")
+        }
+        _ = flock(reopened, LOCK_EX | LOCK_NB)
+        close(descriptor)
+        descriptor = reopened
+    }
 
     /// A `#` line typed in the REPL or a script: kept as a comment before the next step.
     func comment(_ line: String) throws(Failure) {
