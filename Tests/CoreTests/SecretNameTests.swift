@@ -645,8 +645,13 @@ struct SecretNameTests {
             == "post /echo note='see *** here' b='k=***.'")
     #expect(Redactor.serviceTokens(in: #"{"a":"xoxb-123456789012-1234567890123-abcdefghijklmnopqrstuvwx","b":"ghp_a1b2c3"}"#)
             == ["xoxb-123456789012-1234567890123-abcdefghijklmnopqrstuvwx"])
-    // Not inside a longer word.
+    // Not inside a longer word; beside a separator it may be (an S3 object's name, a prefixed word, a suffix).
     #expect(Redactor.serviceTokens(in: "xAKIAIOSFODNN7EXAMPLE") == [])
+    #expect(Redactor.serviceTokens(in: "/f/AKIAIOSFODNN7EXAMPLE.json") == ["AKIAIOSFODNN7EXAMPLE"])
+    #expect(Redactor.serviceTokens(in: "k=stripe_sk_live_51HxYzAbCdEfGhIjKlMnOpQr") == ["sk_live_51HxYzAbCdEfGhIjKlMnOpQr"])
+    #expect(Redactor.serviceTokens(in: "ghp_aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dE3fG5-old") == ["ghp_aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dE3fG5"])
+    #expect(Redactor.serviceTokens(in: "/p/key-sk_live_51HxYzAbCdEfGhIjKlMnOpQr-x") == ["sk_live_51HxYzAbCdEfGhIjKlMnOpQr"])
+    #expect(Redactor.serviceTokens(in: "ghp_aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dE3fG5x") == [], "one character more is another word")
 }
 
 /// OAuth 2's authorization code (RFC 6749 §4.1) was shown, recorded and

@@ -1772,7 +1772,49 @@ public enum Redactor {
     /// credential whatever surrounds it.
     public static func hidingServiceTokens(in text: String, hide: (String) -> String = hidden) -> String {
         guard text.utf8.count >= 20 else { return text }
-        return replacingRuns(in: text, where: isServiceToken, with: hide)
+        let bytes = Array(text.utf8)
+        var out: [UInt8] = []
+        var at = 0
+        for range in serviceTokenRanges(in: bytes) {
+            out += bytes[at..<range.lowerBound]
+            out += Array(hide(String(decoding: bytes[range], as: UTF8.self)).utf8)
+            at = range.upperBound
+        }
+        guard at > 0 else { return text }
+        out += bytes[at...]
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Where a service's key stands in `bytes`: at its prefix, not inside a
+    /// word (after a separator it may be: `/f/AKIA….json`, `stripe_sk_live_…`,
+    /// `ghp_…-old`), as far as its own characters go (to its length when
+    /// fixed), and a key by `isServiceToken`.
+    private static func serviceTokenRanges(in bytes: [UInt8]) -> [Range<Int>] {
+        func alphanumeric(_ b: UInt8) -> Bool { (b >= 0x30 && b <= 0x39) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) }
+        var found: [Range<Int>] = []
+        var i = 0
+        while i < bytes.count {
+            guard (i == 0 || !alphanumeric(bytes[i - 1])), "gsrxAnpSdhG".utf8.contains(bytes[i]),
+                  let (prefix, separators, exact) = serviceTokenPrefixes.first(where: { bytes[i...].starts(with: $0.0.utf8) }) else {
+                i += 1
+                continue
+            }
+            var end = i + prefix.utf8.count
+            let limit = exact.map { min(bytes.count, end + $0) } ?? bytes.count
+            while end < limit, alphanumeric(bytes[end]) || separators.utf8.contains(bytes[end]) { end += 1 }
+            // A fixed length is the key's whole: a letter or digit right after it makes it another word.
+            if exact != nil, end < bytes.count, alphanumeric(bytes[end]) {
+                i += 1
+                continue
+            }
+            if isServiceToken(String(decoding: bytes[i..<end], as: UTF8.self)) {
+                found.append(i..<end)
+                i = end
+            } else {
+                i += 1
+            }
+        }
+        return found
     }
 
     /// The service keys in `text`, in order (as `hidingServiceTokens` finds them).
