@@ -282,6 +282,26 @@ import Testing
         #expect(try String(contentsOfFile: path, encoding: .utf8).contains("> capture task_id = .id\n{{integer}}\n"))
     }
 
+    /// `--update` of a step that differs in one value rewrote what still
+    /// matched as a recording writes it: a literal id (or a hand-written
+    /// `{{uuid}}`) of a captured value became `{{task_id}}`.
+    @Test func updateKeepsWhatStillMatchedAsWritten() async throws {
+        let path = try await Self.record(["login alice@example.com alice123", "post /api/tasks title=\"Fix my bike\" price:=25 city=Leeds",
+                                          "capture task_id = .id", "get /api/tasks/{{task_id}}"])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var steps = try String(contentsOfFile: path, encoding: .utf8).components(separatedBy: "\n> ")
+        #expect(steps[4].contains("\"id\": {{task_id}},") && steps[4].contains("\"price\": 25,"), "\(steps[4])")
+        // The id as it came, written by hand (the post's answer above has it so).
+        let id = try #require(steps[2].firstMatch(of: /"id": ([0-9]+),/)?.1)
+        steps[4] = steps[4].replacingOccurrences(of: "\"id\": {{task_id}},", with: "\"id\": \(id),")
+        let edited = steps.joined(separator: "\n> ")
+        steps[4] = steps[4].replacingOccurrences(of: "\"price\": 25,", with: "\"price\": 26,")
+        try steps.joined(separator: "\n> ").write(toFile: path, atomically: true, encoding: .utf8)
+        let run = await Replayer(update: true).run(path)
+        #expect(run.rewritten, "\(run)")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == edited)
+    }
+
     /// A CRLF file stays CRLF when --update rewrites it: a one-value change
     /// was a diff of every line.
     @Test func updateKeepsACRLFFileCRLF() async throws {

@@ -230,3 +230,42 @@ extension ExpectedFrame {
         return .recording(actual, baseURL: baseURL, captures: &captures)
     }
 }
+
+extension Expectation {
+    /// This expectation (`rewritten` made more of: captures referenced),
+    /// with `rewritten`'s parts that are as `original` wrote them taken
+    /// from it: what still matched is kept as written, and only what
+    /// changed reads as a recording writes it.
+    public func keeping(unchangedIn rewritten: Expectation, from original: Expectation) -> Expectation {
+        var kept = self
+        if case let .json(new)? = rewritten.body, case let .json(old)? = original.body, case let .json(made)? = body {
+            kept.body = .json(made.keeping(unchangedIn: new, from: old))
+        }
+        if rewritten.errors.count == original.errors.count, errors.count == rewritten.errors.count {
+            kept.errors = errors.indices.map { rewritten.errors[$0] == original.errors[$0] ? original.errors[$0] : errors[$0] }
+        }
+        if rewritten.notes.count == original.notes.count, notes.count == rewritten.notes.count {
+            kept.notes = notes.indices.map { rewritten.notes[$0] == original.notes[$0] ? original.notes[$0] : notes[$0] }
+        }
+        return kept
+    }
+}
+
+extension ExpectedValue {
+    /// `self` (made of `rewritten`), with each part of `rewritten` that is as `original` wrote it taken as written.
+    func keeping(unchangedIn rewritten: ExpectedValue, from original: ExpectedValue) -> ExpectedValue {
+        if rewritten == original { return original }
+        switch (self, rewritten, original) {
+        case let (.object(made, open), .object(new, _), .object(old, _)) where made.count == new.count:
+            return .object(made.indices.map { index in
+                let member = made[index]
+                guard new[index].key == member.key, let before = old.first(where: { $0.key == member.key }) else { return member }
+                return Member(member.key, member.value.keeping(unchangedIn: new[index].value, from: before.value))
+            }, open: open)
+        case let (.array(made, contains), .array(new, _), .array(old, _)) where made.count == new.count && new.count == old.count:
+            return .array(made.indices.map { made[$0].keeping(unchangedIn: new[$0], from: old[$0]) }, contains: contains)
+        default:
+            return self
+        }
+    }
+}

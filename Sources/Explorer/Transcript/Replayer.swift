@@ -776,9 +776,11 @@ struct Replayer: Sendable {
             if update, !mismatches.isEmpty, !didNotRun, let before {
                 matcher = before
                 var blessed = step
-                // As a recording writes it: a value the transcript captured earlier is `{{name}}`, not its number.
-                blessed.expectation = captured.referencing(in: step.expectation.updated(with: observation, matcher: &matcher, baseURL: baseURL),
-                                                           values: interpreter.allVariables, observed: observation, line: step.command)
+                // As a recording writes it: a value the transcript captured earlier is `{{name}}`, not its number; in what
+                // changed alone (a hand-written `{{uuid}}`, a literal id that still matched, became a capture's reference).
+                let rewritten = step.expectation.updated(with: observation, matcher: &matcher, baseURL: baseURL)
+                let referenced = captured.referencing(in: rewritten, values: interpreter.allVariables, observed: observation, line: step.command)
+                blessed.expectation = referenced.keeping(unchangedIn: rewritten, from: step.expectation)
                 if case .capture? = lastCommand {
                     // What a capture takes is volatile: a pattern of its kind, as the recorder writes it (it wrote the number).
                     blessed.expectation.body = Expectation(recording: observation, baseURL: baseURL, volatileBody: true).body
