@@ -9,7 +9,7 @@ struct TokenSigner: Sendable {
     struct Claims: Sendable {
         var subject: String
         var kind: String          // "access" or "refresh"
-        var expires: Double       // seconds since 1970, fractional allowed (RFC 7519 NumericDate)
+        var expires: Double       // seconds since 1970; signed as whole seconds, rounded up
         var generation: Int       // bumped by the "expire all access tokens" fault switch
         var id: String
     }
@@ -21,7 +21,9 @@ struct TokenSigner: Sendable {
         let payload: JSONValue = .object([
             ("sub", .string(claims.subject)),
             ("typ", .string(claims.kind)),
-            ("exp", .number(String(format: "%.3f", claims.expires))),
+            // Whole seconds, as RFC 7519's NumericDate is mostly read (an iOS decoder of an Int refused `1795947640.216`),
+            // rounded up: a token lasts its lifetime at least.
+            ("exp", .number(String(Int(claims.expires.rounded(.up))))),
             ("gen", .int(claims.generation)),
             ("jti", .string(claims.id)),
         ])

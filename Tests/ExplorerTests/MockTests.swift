@@ -404,6 +404,37 @@ import Testing
             #expect(token.split(separator: ".").count == 3)
             #expect(token != two["access_token"]?.stringValue, "each login hands out a new token")
             #expect(one["user"]?["email"] == .string("alice@example.com"))
+            // Its expiry in whole seconds (an iOS decoder of an Int refused `1795947640.216`).
+            let payload = try #require(TokenSigner.decodeBase64URL(String(token.split(separator: ".")[1])))
+            let exp = try #require(try JSONParser.parse(payload)["exp"])
+            #expect(exp.intValue != nil, "\(exp)")
+        }
+    }
+
+    /// A 304 recorded from a server that answers it to any GET (no
+    /// If-None-Match sent) was refused to the very request recorded.
+    @Test func aNotModifiedRecordedUnconditionalIsServedAsRecorded() async throws {
+        let text = """
+        # explorer transcript v1
+        profile: generic
+        base-url: http://127.0.0.1:1
+
+        > get /304
+        HTTP/1.1 304 Not Modified
+
+        > get /etag If-None-Match:'"x"'
+        HTTP/1.1 304 Not Modified
+
+        """
+        try await Self.withTranscript("notmodified", text) { file in
+            try await Self.withMock([file], mode: .match) { server, _ in
+                let plain = try await Self.send("GET", server.baseURL.appendingPathComponent("304"))
+                #expect(plain.status == 304)
+                // One recorded conditional still answers a conditional request alone.
+                let unconditional = try await Self.send("GET", server.baseURL.appendingPathComponent("etag"))
+                #expect(unconditional.status == 404)
+                await Self.expectGreenReplay(of: file, against: server)
+            }
         }
     }
 

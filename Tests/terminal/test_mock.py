@@ -234,6 +234,9 @@ def test_a_path_whose_percent_encoding_does_not_decode_is_a_400(start):
     mock = start("sessions/linku")
     status, body = mock.call("GET", "/api/tasks/%ZZ")
     assert status == 400 and body["error_code"] == "BAD_REQUEST" and "percent-encoding is not valid" in body["message"], (status, body)
+    # A query's too: it was "query q differs", a 404 naming a step.
+    status, body = mock.call("GET", "/api/tasks?page=%ZZ")
+    assert status == 400 and "the query's percent-encoding is not valid" in body["message"], (status, body)
     mock.assert_serving()
 
 

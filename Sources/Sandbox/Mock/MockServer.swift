@@ -141,11 +141,13 @@ struct MockResponder: HTTPResponder {
                                                                           message: "request body over \(MockServer.maxBody >> 20) MiB"))
         }
         // A path whose percent-encoding does not decode (`/notes/%ZZ`) names nothing: it was answered 200, `"id": "%ZZ"`.
-        if path.utf8.contains(UInt8(ascii: "%")), path.removingPercentEncoding == nil {
+        // Nor does such a query (`?q=%ZZ`: it was "query q differs", a 404 naming a step).
+        let query = request.uri.query ?? ""
+        for (part, text) in [("path", path), ("query", query)] where text.utf8.contains(UInt8(ascii: "%")) && text.removingPercentEncoding == nil {
             let profile = book.scripts.first?.profile ?? .generic
-            log("\(request.method) \(LiveRequest.shown(path: path)) → 400: the path's percent-encoding is not valid")
+            log("\(request.method) \(LiveRequest.shown(path: path)) → 400: the \(part)'s percent-encoding is not valid")
             return Self.json(.badRequest, profile.errorEnvelope.body(status: 400, code: "BAD_REQUEST",
-                                                                    message: "the path's percent-encoding is not valid: \(LiveRequest.shown(path: path))"))
+                                                                    message: "the \(part)'s percent-encoding is not valid: \(LiveRequest.shown(path: path))"))
         }
         var live = LiveRequest(method: request.method.rawValue, path: path,
                                query: LiveRequest.queryItems(request.uri.query), body: body, base: base)
