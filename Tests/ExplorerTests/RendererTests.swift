@@ -88,6 +88,14 @@ import Testing
         let (_, wrong) = plain.render(exchange(401, "Unauthorized", type: "application/json", body: Array(#"{"detail":"Incorrect username or password"}"#.utf8), headers: [bearer]))
         #expect(wrong == "error: 401: Incorrect username or password\n", "\(wrong)")
         #expect(Renderer.challengeParameter("error", in: #"Bearer x_error="no", error=insufficient_scope, scope="a b""#) == "insufficient_scope")
+        // A 403 for a scope the token has not (RFC 6750 §3.1) said only "403 Forbidden".
+        let scope = HTTPHeader(name: "WWW-Authenticate", value: #"Bearer realm="api", error="insufficient_scope", scope="admin", error_description="admin scope required""#)
+        let (_, refused) = plain.render(exchange(403, "Forbidden", type: "text/plain", body: [], headers: [scope]))
+        #expect(refused == "error: 403 Forbidden (WWW-Authenticate: insufficient_scope: admin scope required (scope admin))\n", "\(refused)")
+        // An OAuth server's body that says the same is said once (it read "invalid_token: … (WWW-Authenticate: invalid_token: …)").
+        let (_, saidOnce) = plain.render(exchange(401, "Unauthorized", type: "application/json",
+                                              body: Array(#"{"error":"invalid_token","error_description":"The access token expired"}"#.utf8), headers: [expired]))
+        #expect(saidOnce == "error: 401 invalid_token: The access token expired\n", "\(saidOnce)")
     }
 
     /// A short error body in words is the error line: it said only the status.

@@ -301,18 +301,23 @@ struct Renderer: Sendable {
         return false
     }
 
-    /// A 401's (or 407's) challenge: the scheme the server asks for, which
+    /// A 401's (or 407's, or a 403's refused scope) challenge: the scheme the server asks for, which
     /// says why a login or a token did not do (`Digest`, which explorer
     /// does not answer). It was shown only with -v.
     private func challenge(_ response: ReceivedResponse, besides summary: String) -> String {
         let name = response.status == 407 ? "Proxy-Authenticate" : "WWW-Authenticate"
-        guard [401, 407].contains(response.status), let asked = response.header(name)?.trimmingBlanks(), !asked.isEmpty else { return "" }
+        // A 403's too: RFC 6750 answers a token without the scope asked for so (`error="insufficient_scope"`).
+        guard [401, 403, 407].contains(response.status), let asked = response.header(name)?.trimmingBlanks(), !asked.isEmpty else { return "" }
         // RFC 6750's words for a refused token (`error="invalid_token", error_description="The access token expired"`):
         // why, not "it asks for" a scheme the request may well have used.
         if let code = Self.challengeParameter("error", in: asked) {
             let description = Self.challengeParameter("error_description", in: asked)
-            return Self.visible(" (\(name): \(code)" + (description.map { ": \($0)" } ?? "") + ")", keepingLines: false)
+            let scope = Self.challengeParameter("scope", in: asked).map { " (scope \($0))" } ?? ""
+            // Said once: an OAuth server's body says the same (`401 invalid_token: The access token expired`).
+            if summary.contains(code), description.map(summary.contains) ?? true { return "" }
+            return Self.visible(" (\(name): \(code)" + (description.map { ": \($0)" } ?? "") + scope + ")", keepingLines: false)
         }
+        guard response.status != 403 else { return "" }
         // A body that said why (a wrong password's "Incorrect username or password") is the reason; the bare
         // challenge under it read as advice to send a token.
         guard summary == response.statusAndReason else { return "" }
