@@ -92,6 +92,9 @@ extension MaterializerTests {
         #expect(login["expires_in"] == .int(60), "\(JSONPrinter.compact(login))")
         let plain = values.value(.object([.init("expires_in", .literal(.int(900)))], open: false))
         #expect(plain["expires_in"] == .int(900))
+        // In milliseconds where its name says so: seconds were a date in January 1970 to an app that reads ms.
+        let millis = values.value(.object([.init("createdAtMs", .pattern(TranscriptPattern(.integer)))], open: false))
+        #expect(millis["createdAtMs"]?.intValue.map { abs($0 - now * 1000) <= 30_000 } == true, "\(JSONPrinter.compact(millis))")
     }
 
     /// An answer is the same each time it is served: once its capture was

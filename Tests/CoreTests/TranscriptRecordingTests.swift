@@ -116,6 +116,18 @@ import Testing
         """#)
         var matcher = TranscriptMatcher()
         #expect(matcher.match(parsed.steps[0].expectation, Observation(status: 200, body: .json(later))).isEmpty)
+        // A unit after the name (`createdAtMs`, `updated_at_ms`, `updatedMillis`), a last login, seconds with a fraction;
+        // not a word that merely ends so (`items`).
+        let units = try JSONParser.parse(#"""
+        {"createdAtMs": 1795949825220, "updated_at_ms": 1795949825220, "updatedMillis": 1795949825220, "lastLogin": 1795949825,
+         "server_time": 1795949825.1732008, "items": 1795949825}
+        """#)
+        let written = TranscriptWriter.step(TranscriptStep(command: "get /x", expectation: Expectation(recording: Observation(status: 200, body: .json(units)), baseURL: nil)))
+        for member in [#""createdAtMs": {{integer}}"#, #""updated_at_ms": {{integer}}"#, #""updatedMillis": {{integer}}"#, #""lastLogin": {{integer}}"#,
+                       #""server_time": {{number}}"#, #""items": 1795949825"#] {
+            #expect(written.contains(member), "\(member) in \(written)")
+        }
+        #expect(ExpectedValue.isMillisecondsName("createdAtMs") && ExpectedValue.isMillisecondsName("ts_millis") && !ExpectedValue.isMillisecondsName("timestamp_sec"))
     }
 
     /// JSON in a line of text (an event stream's `data:`, an echo of the JSON

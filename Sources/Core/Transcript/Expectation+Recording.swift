@@ -123,6 +123,9 @@ extension ExpectedValue {
                 return .pattern(.init(.secret(secretName(key))))
             }
             if let key, isEpochTime(value, key: key) { return .pattern(.init(.integer)) }
+            // Seconds with a fraction (`"server_time": 1795949825.173`): any number.
+            if let key, value.intValue == nil, case let .number(text) = value, let seconds = Double(text),
+               (1_000_000_000...4_102_444_800).contains(seconds), isTimeName(key) { return .pattern(.init(.number)) }
             return .literal(value)
         default:
             return .literal(value)
@@ -171,13 +174,34 @@ extension ExpectedValue {
 
     /// Whether a member's name says it holds a time (`updated_at`, `exp`, `serverTime`).
     static func isTimeName(_ key: String) -> Bool {
+        // Its unit after it (`created_at_ms`, `createdAtMs`, `updatedMillis`, `timestamp_sec`): the name before it.
+        let key = timeUnit(of: key).map { String(key.dropLast($0.count)) } ?? key
         let name = key.lowercased()
         let words = name.split { !$0.isLetter }.map(String.init)
         let timeWords: Set<String> = ["ts", "time", "timestamp", "date", "iat", "exp", "nbf", "expires", "expiry", "created", "updated",
-                                      "modified", "now", "epoch", "at", "since", "until", "seen", "sent"]
+                                      "modified", "now", "epoch", "at", "since", "until", "seen", "sent", "when", "login"]
         if let last = words.last, timeWords.contains(last) { return true }
-        // camelCase: `createdAt`, `serverTime`, `lastSeen`.
-        return ["At", "Time", "Timestamp", "Date", "Ts"].contains { key.hasSuffix($0) && key.count > $0.count }
+        // camelCase: `createdAt`, `serverTime`, `lastSeen`, `lastLogin`.
+        return ["At", "Time", "Timestamp", "Date", "Ts", "Login", "Seen"].contains { key.hasSuffix($0) && key.count > $0.count }
+    }
+
+    /// The unit a time's name ends in (`_ms`, `Ms`, `Millis`, `_sec`), as written; nil without one.
+    static func timeUnit(of key: String) -> String? {
+        let lower = key.lowercased()
+        for unit in ["milliseconds", "millis", "msec", "ms", "seconds", "secs", "sec"] where lower.hasSuffix(unit) && key.count > unit.count {
+            let before = key.dropLast(unit.count)
+            let written = String(key.suffix(unit.count))
+            // After a separator, or camelCase's capital (`createdAtMs`); `items`, `terms` end in no unit.
+            if before.hasSuffix("_") || before.hasSuffix("-") { return String(key.suffix(unit.count + 1)) }
+            if written.first?.isUppercase == true, before.last?.isLowercase == true || before.last?.isUppercase == true { return written }
+        }
+        return nil
+    }
+
+    /// Whether a time's name says milliseconds (`createdAtMs`, `ts_millis`).
+    public static func isMillisecondsName(_ key: String) -> Bool {
+        guard let unit = timeUnit(of: key)?.lowercased() else { return false }
+        return !unit.contains("sec") || unit.contains("msec") || unit.contains("milli")
     }
 
     static func typedPattern(_ s: String) -> TranscriptPattern? {

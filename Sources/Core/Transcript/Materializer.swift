@@ -73,7 +73,9 @@ public struct Materializer: Sendable {
                    ExpectedValue.isTimeName(member.key) {
                     let words = member.key.lowercased().split { !$0.isLetter }
                     let expiry = words.contains { ["exp", "expires", "expiry", "until"].contains($0) } || member.key.hasPrefix("expires")
-                    let made = JSONValue.int(Int(Date().timeIntervalSince1970) + (expiry ? lifetime : 0))
+                    // In milliseconds where its name says so (`createdAtMs`): seconds were a date in January 1970.
+                    let scale = ExpectedValue.isMillisecondsName(member.key) ? 1000 : 1
+                    let made = JSONValue.int((Int(Date().timeIntervalSince1970) + (expiry ? lifetime : 0)) * scale)
                     counter += 1  // counted as a value made, bound later or not (`value(_:)` counts a bound one)
                     if let name = pattern.capture { bindings[name] = made }
                     return (member.key, made)
