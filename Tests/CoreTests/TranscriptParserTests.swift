@@ -111,6 +111,16 @@ import Testing
         #expect(transcript.steps.map(\.command) == ["get /x"])
     }
 
+    /// A header written by hand without the space after its colon, or with
+    /// a tab, was "expected a JSON value or a {{pattern}}, found 'C'".
+    @Test func aHeaderIsReadWithoutASpaceOrWithATab() throws {
+        let transcript = try TranscriptParser.parse("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> get /x\nHTTP/1.1 200 OK\n"
+                                                    + "Content-Type:application/json; charset=utf-8\nX-A:\t{{string}}\n{}\n")
+        let headers = try #require(transcript.steps.first?.expectation.headers)
+        #expect(headers.map(\.name) == ["Content-Type", "X-A"])
+        #expect(headers.map(\.value.description) == ["application/json; charset=utf-8", "{{string}}"])
+    }
+
     @Test func writingWhatWasReadReadsTheSame() throws {
         let transcript = try TranscriptParser.parse(Self.sample)
         let written = TranscriptWriter.transcript(transcript)
@@ -165,6 +175,9 @@ import Testing
         // A merge left half done read as a broken body ("expected a string key or '...', found '<'").
         ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> get /x\nHTTP/1.1 200 OK\n{\n<<<<<<< HEAD\n  \"a\": 1\n=======\n  \"a\": 2\n>>>>>>> theirs\n}\n", 7, 1,
          "a merge conflict marker ('<<<<<<<'): resolve the conflict, keeping one side's steps, then run it again"),
+        // A status as its code alone was read as a JSON body: "unexpected text after the body" at the next line.
+        ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> get /x\n404 Not Found\nContent-Type: application/json\n{}\n", 5, 1,
+         "expected a status line such as 'HTTP/1.1 404 …', with its HTTP version before the code"),
         // A header without its colon was "expected a JSON value or a {{pattern}}, found 'C'".
         ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> get /x\nHTTP/1.1 200 OK\nContent-Type application/json\n{}\n", 6, 13,
          "expected a header (Content-Type: value, its name ends with a colon) or a body (JSON, or text lines starting '| ')"),

@@ -116,6 +116,12 @@ extension TranscriptParser {
             if expectation.status == nil, let line = current, (try? header(line)) != nil {
                 throw fail(line, 1, "a header line needs the status line above it, such as 'HTTP/1.1 200 OK'")
             }
+            // A status written as its code alone (`404`, `404 Not Found`) above a header: read as a JSON body, it was
+            // "unexpected text after the body" at the next line.
+            if expectation.status == nil, let line = current, line.text.wholeMatch(of: /[1-5][0-9]{2}( .*)?/) != nil,
+               index + 1 < lines.count, (try? header(lines[index + 1])) != nil {
+                throw fail(line, 1, "expected a status line such as 'HTTP/1.1 \(line.text.prefix(3)) …', with its HTTP version before the code")
+            }
             expectation.body = try body()
             while let line = current {
                 if Self.isFrameLine(line.text) {
@@ -219,8 +225,11 @@ extension TranscriptParser {
             let token = !name.isEmpty && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
             guard token, !["error", "note"].contains(name.lowercased()) else { return nil }
             let rest = line.text[line.text.index(after: colon)...]
-            guard rest.hasPrefix(" ") else { return nil }
-            return (name, try patternText(line, from: name.count + 2))
+            // `Name: value`, and as hands write it too: `Name:value`, `Name:<tab>value` (each was "expected a JSON value").
+            guard let first = rest.first else { return nil }
+            let skipped = rest.prefix { $0 == " " || $0 == "\t" }.count
+            guard first == " " || first == "\t" || !first.isWhitespace else { return nil }
+            return (name, try patternText(line, from: name.count + 1 + skipped))
         }
 
         private func patternText(_ line: Line, from offset: Int) throws(StepFailure) -> PatternText {
