@@ -658,6 +658,23 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
         #expect(await auth.userName == "bob")
     }
 
+    /// A socket path naming the token alone (`/ws?token={accessToken}`) was
+    /// refused "the login answer has no user id for {userId}", a `{userId}`
+    /// it does not name, when the login's user had no id.
+    @Test func aSocketTemplateWithoutTheUsersIdNeedsNone() async throws {
+        var profile = Profile.linku
+        profile.webSocketTemplate = "/ws?token={accessToken}"
+        let store = MemoryTokenStore()
+        let builder = RequestBuilder(baseURL: URL(string: "http://127.0.0.1:9")!)
+        try store.save(key: AuthSession.storeKey(profile: profile, baseURL: builder.baseURL),
+                       tokens: Tokens(accessToken: "T0KEN", refreshToken: "r", userJSON: #"{"name": "ann"}"#))
+        let auth = AuthSession(profile: profile, builder: builder, transport: RecordingTransport(), store: store)
+        #expect(try await WebSocketAddress.profileTemplate.resolve(session: auth) == "ws://127.0.0.1:9/ws?token=T0KEN")
+        profile.webSocketTemplate = "/ws/{userId}?token={accessToken}"
+        let needing = AuthSession(profile: profile, builder: builder, transport: RecordingTransport(), store: store)
+        await #expect(throws: (any Error).self) { try await WebSocketAddress.profileTemplate.resolve(session: needing) }
+    }
+
     /// A login answered with a page (a proxy's, a wrong login-path's) says so,
     /// not that the token is missing at the profile's path.
     @Test func aLoginAnsweredWithoutJSONSaysSo() async throws {

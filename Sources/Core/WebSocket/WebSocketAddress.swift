@@ -92,10 +92,14 @@ public enum WebSocketAddress: Sendable, Equatable {
                 }
                 tokens = fresh
             }
-            guard let userID = tokens.user?["id"]?.plainText else { throw Failure("the login answer has no user id for {userId}") }
-            let path = template
-                .replacingOccurrences(of: "{userId}", with: Self.escape(userID))
-                .replacingOccurrences(of: "{accessToken}", with: Self.escape(tokens.accessToken))
+            // The user id only where the template names it: `/ws?token={accessToken}` with no id in the login's answer
+            // was refused for a `{userId}` it does not have.
+            var path = template
+            if template.contains("{userId}") {
+                guard let userID = tokens.user?["id"]?.plainText else { throw Failure("the login answer has no user id for {userId}") }
+                path = path.replacingOccurrences(of: "{userId}", with: Self.escape(userID))
+            }
+            path = path.replacingOccurrences(of: "{accessToken}", with: Self.escape(tokens.accessToken))
             return Self.join(base: base, path: path)
         }
     }
