@@ -144,3 +144,12 @@ import Testing
         #expect(QuickArguments(line)?.commands == ["get /x q==1"])
     }
 }
+
+/// `--help` named `--color`'s value two ways (`<mode>` in USAGE, `<color>`
+/// under OPTIONS) and listed its values twice.
+@Test func theColourOptionIsNamedOneWayInHelp() {
+    for help in [ExplorerCommand.helpMessage(), ExplorerCommand.helpMessage(for: ReplayCommand.self)] {
+        #expect(help.contains("--color <mode>") && !help.contains("--color <color>"), "\(help)")
+        #expect(help.components(separatedBy: "always").count == 2, "its values listed once: \(help)")
+    }
+}

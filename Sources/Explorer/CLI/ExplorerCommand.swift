@@ -138,7 +138,7 @@ struct ConnectionOptions: ParsableArguments {
     @Flag(name: .long, help: "In a script, -c lines or piped lines: stop at the first line that fails, as sh -e does (the rest are not run).")
     var stopOnError = false
 
-    @Option(name: .long, help: "Colour output: auto (a terminal without NO_COLOR, the default), always or never.")
+    @Option(name: .long, help: ArgumentHelp("Colour output; auto, the default, colours a terminal without NO_COLOR.", valueName: "mode"))
     var color: ColorMode?
 
     @Option(name: .long, help: ArgumentHelp("Record the session, from the first line, as a transcript in this new file.", valueName: "file"),

@@ -14,7 +14,7 @@ struct TranscriptRunOptions: ParsableArguments {
     @Flag(name: .long, help: "Re-bless: give steps that differ new expectations (keeping patterns and comments that still fit) and rewrite the files.")
     var update = false
 
-    @Option(name: .long, help: "Colour output: auto (a terminal without NO_COLOR, the default), always or never.")
+    @Option(name: .long, help: ArgumentHelp("Colour output; auto, the default, colours a terminal without NO_COLOR.", valueName: "mode"))
     var color: ColorMode?
 
     @OptionGroup var tls: TLSFlags
