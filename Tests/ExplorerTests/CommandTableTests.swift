@@ -84,7 +84,7 @@ import Testing
 
     @Test func usageErrorsSayWhatHelpSays() {
         let wrong = ["login a b c", "unset", "cookies now", "show a b", "save", "capture", "endpoints a b",
-                     "describe", "spec", "record", "replay", "tour a b", "help a b"]
+                     "describe", "spec", "record", "replay", "tour a b"]
         for line in wrong {
             let name = String(line.split(separator: " ")[0])
             let spec = CommandTable.standard.spec(named: name)!
@@ -93,6 +93,11 @@ import Testing
                 #expect(error.message == spec.usageMessage, "\(line)")
             }
         }
+    }
+
+    /// `help ws send` was "usage: help [COMMAND]": it is the ws command's help, which says its actions.
+    @Test func helpOfACommandsActionIsTheCommandsHelp() throws {
+        #expect(try CommandParser().parse("help ws send") == .help(topic: "ws"))
     }
 
     @Test func envCompletesTheProfilesEnvironments() throws {

@@ -371,10 +371,10 @@ extension CommandTable {
 
     private static let help = CommandSpec(
         name: "help", aliases: ["?"], usage: "help [COMMAND]", summary: "list commands, or explain one",
-        details: "help COMMAND shows a command's usage and details.",
+        details: "help COMMAND shows a command's usage and details (help ws send: the ws command's).",
         slot: SlotKind.positional(.command),
         parse: { args throws(CommandError) in
-            guard args.count <= 1 else { throw args.usage(at: nil) }
+            // `help ws send`: the command's help, which says its actions (it was "usage: help [COMMAND]").
             return .help(topic: args.first?.text)
         })
 
