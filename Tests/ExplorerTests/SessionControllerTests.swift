@@ -372,6 +372,9 @@ import Testing
         #expect(!text.contains("Kk9cs"), "\(text)")
         #expect(text.contains("> set cs={{secret:client_secret}}\n") && text.contains("> get /api/tasks note=={{secret:client_secret}}\n"), "\(text)")
         #expect(text.contains("> get /api/tasks/1\n"), "the recording goes on: \(text)")
+        // The header is no step: `profile: linku` became `profile: {{secret:client_secret}}`, which did not replay.
+        let (named, _) = try await Self.recording(["set cs=linku", "post /api/tasks --form client_secret={{cs}}"])
+        #expect(named.hasPrefix("# explorer transcript v1\nprofile: linku\n") && named.contains("> set cs={{secret:client_secret}}\n"), "\(named)")
     }
 
     /// An OAuth 2 authorization code sent to a token endpoint was shown in

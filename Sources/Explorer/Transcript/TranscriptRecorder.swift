@@ -118,12 +118,33 @@ final class TranscriptRecorder {
         // others of its name (`api_key==A Api-Key:B` is `api_key`, `api_key_2`).
         var alone = SecretScrubber()
         alone.learn(value, name: name, typed: true)
+        // A file deleted while recording stays deleted (it came back, steps and all).
+        guard !isDeleted else { return }
         let current = movedTo ?? path
         guard let bytes = FileManager.default.contents(atPath: "/proc/self/fd/\(descriptor)").map(Array.init)
                 ?? FileManager.default.contents(atPath: current).map(Array.init),
               let text = String(validating: bytes, as: UTF8.self) else { return }
-        let scrubbed = alone.scrub(text)
+        // The steps alone: the header's `profile: generic` and `base-url:` became `{{secret:…}}` for a secret
+        // `generic`, and the file did not replay.
+        let steps = text.range(of: "\n> ").map { $0.lowerBound } ?? text.endIndex
+        let scrubbed = String(text[..<steps]) + alone.scrub(String(text[steps...]))
         guard scrubbed != text else { return }
+        // A file with other hard links is written where it is, as `-o --force` writes one (renamed over, the other
+        // name kept the secret).
+        var info = stat()
+        if fstat(descriptor, &info) == 0, info.st_nlink > 1 {
+            let inPlace = open(current, O_WRONLY | O_CLOEXEC)
+            guard inPlace >= 0 else { throw Failure(description: "cannot write out a secret from \(current): \(String(cString: strerror(errno)))") }
+            defer { close(inPlace) }
+            var rest = Array(scrubbed.utf8)[...]
+            while !rest.isEmpty {
+                let written = rest.withUnsafeBytes { write(inPlace, $0.baseAddress, $0.count) }
+                if written < 0 { if errno == EINTR { continue }; throw Failure(description: "cannot write out a secret from \(current)") }
+                rest = rest.dropFirst(written)
+            }
+            _ = ftruncate(inPlace, off_t(scrubbed.utf8.count))
+            return
+        }
         let folder = PathText.folder(of: current)
         var template = Array(((folder.isEmpty ? "" : folder + "/") + "." + PathText.name(of: current) + ".XXXXXX").utf8CString)
         let beside = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
