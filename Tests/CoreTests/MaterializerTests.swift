@@ -95,6 +95,8 @@ extension MaterializerTests {
         // In milliseconds where its name says so: seconds were a date in January 1970 to an app that reads ms.
         let millis = values.value(.object([.init("createdAtMs", .pattern(TranscriptPattern(.integer)))], open: false))
         #expect(millis["createdAtMs"]?.intValue.map { abs($0 - now * 1000) <= 30_000 } == true, "\(JSONPrinter.compact(millis))")
+        let fraction = values.value(.object([.init("server_time", .pattern(TranscriptPattern(.number)))], open: false))
+        #expect(fraction["server_time"].flatMap { Double($0.plainText) }.map { abs($0 - Double(now)) <= 30 } == true, "\(JSONPrinter.compact(fraction))")
     }
 
     /// An answer is the same each time it is served: once its capture was

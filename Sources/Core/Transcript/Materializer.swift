@@ -69,6 +69,11 @@ public struct Materializer: Sendable {
                 }
                 // A time in seconds since 1970 a recording wrote `{{integer}}` (`"expires_at": 1795…`): now, or now and
                 // a token's life for an expiry. A counter's 1002 was a session expired in 1970: a client refreshed at every call.
+                // Seconds with a fraction (`"server_time": {{number}}`): now too (it was 507, the same every time).
+                if case let .pattern(pattern) = member.value, pattern.kind == .number, pattern.capture == nil, ExpectedValue.isTimeName(member.key) {
+                    counter += 1
+                    return (member.key, .number(String(format: "%.3f", Date().timeIntervalSince1970)))
+                }
                 if case let .pattern(pattern) = member.value, pattern.kind == .integer, pattern.capture.map({ bindings[$0] == nil }) ?? true,
                    ExpectedValue.isTimeName(member.key) {
                     let words = member.key.lowercased().split { !$0.isLetter }
