@@ -178,6 +178,10 @@ import Testing
         // A status as its code alone was read as a JSON body: "unexpected text after the body" at the next line.
         ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> get /x\n404 Not Found\nContent-Type: application/json\n{}\n", 5, 1,
          "expected a status line such as 'HTTP/1.1 404 …', with its HTTP version before the code"),
+        ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> get /x\n404 Not Found\n", 5, 1,
+         "expected a status line such as 'HTTP/1.1 404 …', with its HTTP version before the code"),
+        ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> get /x\n200\n{\n  \"a\": 1\n}\n", 5, 1,
+         "expected a status line such as 'HTTP/1.1 200 …', with its HTTP version before the code"),
         // A header without its colon was "expected a JSON value or a {{pattern}}, found 'C'".
         ("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n> get /x\nHTTP/1.1 200 OK\nContent-Type application/json\n{}\n", 6, 13,
          "expected a header (Content-Type: value, its name ends with a colon) or a body (JSON, or text lines starting '| ')"),

@@ -118,8 +118,10 @@ extension TranscriptParser {
             }
             // A status written as its code alone (`404`, `404 Not Found`) above a header: read as a JSON body, it was
             // "unexpected text after the body" at the next line.
+            // So with its reason phrase (`404 Not Found`), or above a body (`200` then `{`).
             if expectation.status == nil, let line = current, line.text.wholeMatch(of: /[1-5][0-9]{2}( .*)?/) != nil,
-               index + 1 < lines.count, (try? header(lines[index + 1])) != nil {
+               line.text.wholeMatch(of: /[0-9]{3} [A-Za-z].*/) != nil
+                || index + 1 < lines.count && ((try? header(lines[index + 1])) != nil || ["{", "[", "|"].contains(lines[index + 1].text.first.map(String.init) ?? "")) {
                 throw fail(line, 1, "expected a status line such as 'HTTP/1.1 \(line.text.prefix(3)) …', with its HTTP version before the code")
             }
             expectation.body = try body()
