@@ -247,3 +247,11 @@ import Testing
         }
     }
 }
+
+/// A replay's secret sent elsewhere in an encoding: what the refusal reads
+/// decoded (base64 of bytes that are not UTF-8 was dropped whole, hex not read).
+@Test func encodedWordsAreReadDecoded() {
+    #expect(Interpreter.base64Decoded("q=/3N1cGVyc2VjcmV0MTIz").contains { $0.contains("supersecret123") })
+    #expect(Interpreter.hexDecoded("/hex?q=7375706572736563726574313233").contains("supersecret123"))
+    #expect(Interpreter.hexDecoded("id=deadbeef").isEmpty, "a short one is an id")
+}

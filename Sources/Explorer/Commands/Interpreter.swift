@@ -67,13 +67,30 @@ actor Interpreter {
     }
 
     /// The texts that the base64 words (standard or URL-safe, 8 characters
-    /// or more) in `text` decode to, as UTF-8.
+    /// or more) in `text` decode to, read as UTF-8 (a byte that is not stands
+    /// as U+FFFD: the text around it is still read).
     static func base64Decoded(_ text: String) -> [String] {
-        text.split { !($0.isASCII && ($0.isLetter || $0.isNumber || "+/=_-".contains($0))) }.compactMap { word in
+        // Cut at `=` too: a query's `q=…` is no part of its value (its padding is made again).
+        text.split { !($0.isASCII && ($0.isLetter || $0.isNumber || "+/_-".contains($0))) }.compactMap { word in
             guard word.count >= 8 else { return nil }
             var standard = word.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
             while standard.count % 4 != 0 { standard += "=" }
-            return Data(base64Encoded: standard).flatMap { String(data: $0, encoding: .utf8) }
+            return Data(base64Encoded: standard).map { String(decoding: $0, as: UTF8.self) }
+        }
+    }
+
+    /// The texts that the hex words (16 digits or more, of an even count) in `text` decode to.
+    static func hexDecoded(_ text: String) -> [String] {
+        text.split { !$0.isHexDigit }.compactMap { word in
+            guard word.count >= 16, word.count % 2 == 0 else { return nil }
+            var bytes: [UInt8] = []
+            var at = word.startIndex
+            while at < word.endIndex {
+                let next = word.index(at, offsetBy: 2)
+                bytes.append(UInt8(word[at..<next], radix: 16) ?? 0)
+                at = next
+            }
+            return String(decoding: bytes, as: UTF8.self)
         }
     }
 
@@ -84,8 +101,10 @@ actor Interpreter {
     /// no `{{secret:}}` there, and sent it.
     func refusal(sending texts: [String], bytes: [UInt8]? = nil, to url: URL) -> Outcome? {
         guard keepsSuppliedAtOrigin, Origin(url) != nil, !session.scope.admits(url) else { return nil }
-        // What base64 holds in them too: `-a x:{{k}}`'s Basic header, a captured echo's base64 of a body.
-        let texts = texts + texts.flatMap(Self.base64Decoded)
+        // What they hold encoded too: `-a x:{{k}}`'s Basic header, a captured echo's base64 of a body, its hex, its
+        // base64 percent-encoded in a query.
+        let plain = texts + texts.compactMap { $0.includes(ascii: "%") ? $0.removingPercentEncoding : nil }
+        let texts = plain + plain.flatMap(Self.base64Decoded) + plain.flatMap(Self.hexDecoded)
         guard let secret = supplied.named.first(where: { secret in
             secret.value.count >= 3 && SecretScrubber.forms(of: secret.value).contains { form in
                 texts.contains { $0.includes(form) } || bytes.map { $0.firstRange(of: Array(form.utf8)) != nil } == true
