@@ -1160,8 +1160,8 @@ actor Interpreter {
         guard (200..<300).contains(response.status) else { return .failure("the last answer was \(response.status): no page to go on from", .usage) }
         // A server that does not read the offset (or the page) answers each `next` with the same page: about fifty
         // identical requests went out before the total was reached.
-        if let before = last.previousPage, before == Paging.Last.digest(response.body) {
-            return .message("no next page: this page is the page before it again (the server did not move on)")
+        if last.previousPages.contains(Paging.Last.digest(response)) {
+            return .message("no next page: this page has the items of one before it (the server did not move on)")
         }
         var request = PreparedRequest(method: "GET", url: session.builder.baseURL)
         if let built = try? session.builder.build(method: "GET", path: last.path, items: last.items) { request = built }
@@ -1192,7 +1192,7 @@ actor Interpreter {
         if response.headers.contains(where: { $0.hasName("Link") }) { lastList?.linked = true }
         lastList?.options.print = last.options.print
         lastList?.fetched = fetched
-        lastList?.previousPage = Paging.Last.digest(response.body)
+        lastList?.previousPages = last.previousPages.union([Paging.Last.digest(response)])
         return outcome
     }
 

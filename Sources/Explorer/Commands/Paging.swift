@@ -30,12 +30,18 @@ enum Paging {
         /// The URLs of the pages before this one that `next` fetched: one
         /// fetched again means the pages loop.
         var fetched: [String] = []
-        /// The body of the page before this one that `next` fetched, as `digest` keeps it.
-        var previousPage: Int?
+        /// The items of the pages before this one that `next` fetched, as `digest` keeps them.
+        var previousPages: Set<Int> = []
 
-        static func digest(_ body: [UInt8]) -> Int {
+        /// A page's items (its list, where the answer has one: a `request_id` or a server time beside it changes
+        /// each time), else its body.
+        static func digest(_ response: ReceivedResponse) -> Int {
             var hasher = Hasher()
-            body.withUnsafeBytes { hasher.combine(bytes: $0) }
+            if let list = listed(in: response.json) {
+                hasher.combine(JSONPrinter.compact(.array(list)))
+            } else {
+                response.body.withUnsafeBytes { hasher.combine(bytes: $0) }
+            }
             return hasher.finalize()
         }
 
@@ -53,7 +59,7 @@ enum Paging {
                 }
                 return .query(name: decoded(name), value: decoded(value))
             }
-            return Last(path: String(path[..<mark]), items: pairs + items, options: options, linked: linked, fetched: fetched, previousPage: previousPage)
+            return Last(path: String(path[..<mark]), items: pairs + items, options: options, linked: linked, fetched: fetched, previousPages: previousPages)
         }
     }
 
@@ -200,7 +206,7 @@ enum Paging {
     }
 
     /// The list in an answer: the answer itself, or its first member that is one.
-    private static func listed(in body: JSONValue?) -> [JSONValue]? {
+    static func listed(in body: JSONValue?) -> [JSONValue]? {
         if case let .array(items)? = body { items } else {
             object(body).lazy.compactMap { if case let .array(items) = $0.value { items } else { nil } }.first
         }
