@@ -1180,8 +1180,8 @@ actor Interpreter {
             (path, items) = (target, Self.keptForLink(last.items, to: target, from: request.url))
         }
         // A page this list has shown already (a cursor that comes back, a Link to itself): `next` in a loop went
-        // round for ever, page after page the same.
-        // A page is its URL and its Range of items (PostgREST's pages share one URL).
+        // round for ever, page after page the same. A page is its URL and its Range of items (PostgREST's pages
+        // share one URL).
         func page(_ request: PreparedRequest) -> String { request.url.absoluteString + (request.header("Range").map { " " + $0 } ?? "") }
         let fetched = last.fetched + [page(request)]
         if let next = try? session.builder.build(method: "GET", path: path, items: items), fetched.contains(page(next)) {

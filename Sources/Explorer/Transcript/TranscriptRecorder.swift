@@ -134,15 +134,10 @@ final class TranscriptRecorder {
         var info = stat()
         if fstat(descriptor, &info) == 0, info.st_nlink > 1 {
             let inPlace = open(current, O_WRONLY | O_CLOEXEC)
-            guard inPlace >= 0 else { throw Failure(description: "cannot write out a secret from \(current): \(String(cString: strerror(errno)))") }
-            defer { close(inPlace) }
-            var rest = Array(scrubbed.utf8)[...]
-            while !rest.isEmpty {
-                let written = rest.withUnsafeBytes { write(inPlace, $0.baseAddress, $0.count) }
-                if written < 0 { if errno == EINTR { continue }; throw Failure(description: "cannot write out a secret from \(current)") }
-                rest = rest.dropFirst(written)
+            defer { if inPlace >= 0 { close(inPlace) } }
+            guard inPlace >= 0, Self.writeAll(inPlace, Array(scrubbed.utf8)[...]), ftruncate(inPlace, off_t(scrubbed.utf8.count)) == 0 else {
+                throw Failure(description: "cannot write out a secret from \(current): \(String(cString: strerror(errno)))")
             }
-            _ = ftruncate(inPlace, off_t(scrubbed.utf8.count))
             return
         }
         let folder = PathText.folder(of: current)
@@ -150,14 +145,7 @@ final class TranscriptRecorder {
         let beside = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard beside >= 0 else { throw Failure(description: "cannot write out a secret from \(current): \(String(cString: strerror(errno)))") }
         let besidePath = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var rest = Array(scrubbed.utf8)[...]
-        var failed = false
-        while !rest.isEmpty {
-            let written = rest.withUnsafeBytes { write(beside, $0.baseAddress, $0.count) }
-            if written < 0 { if errno == EINTR { continue }; failed = true; break }
-            rest = rest.dropFirst(written)
-        }
-        failed = failed || fsync(beside) != 0
+        let failed = !Self.writeAll(beside, Array(scrubbed.utf8)[...]) || fsync(beside) != 0
         close(beside)
         let reopened = failed ? -1 : rename(besidePath, current) == 0 ? open(current, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC) : -1
         guard reopened >= 0 else {
@@ -168,6 +156,20 @@ final class TranscriptRecorder {
         _ = flock(reopened, LOCK_EX | LOCK_NB)
         close(descriptor)
         descriptor = reopened
+    }
+
+    /// Writes all of `bytes` to `descriptor`; false (errno set) when it cannot.
+    private static func writeAll(_ descriptor: Int32, _ bytes: ArraySlice<UInt8>) -> Bool {
+        var rest = bytes
+        while !rest.isEmpty {
+            let written = rest.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            rest = rest.dropFirst(written)
+        }
+        return true
     }
 
     /// A `#` line typed in the REPL or a script: kept as a comment before the next step.
