@@ -1739,16 +1739,18 @@ public enum Redactor {
               "gsrxAnpSdhG".utf8.contains(first) else { return false }
         guard let (prefix, separators, exact) = serviceTokenPrefixes.first(where: { value.hasPrefix($0.0) }) else { return false }
         let rest = value.utf8.dropFirst(prefix.utf8.count)
-        func alphanumeric(_ b: UInt8) -> Bool { (b >= 0x30 && b <= 0x39) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) }
         // Its own characters only (a branch `hf_fix_tokenizer_bug_123`, a file `SG.backup.2024.tar` are none), letters and digits both.
         guard rest.count >= 16, exact.map({ rest.count == $0 }) ?? true,
-              rest.allSatisfy({ alphanumeric($0) || separators.utf8.contains($0) }),
+              rest.allSatisfy({ isASCIIAlphanumeric($0) || separators.utf8.contains($0) }),
               rest.contains(where: { $0 >= 0x30 && $0 <= 0x39 }), rest.contains(where: { $0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A }) else { return false }
         // AWS's key ids are upper case; SendGrid's keys are two parts of 22 and 43.
         if prefix == "AKIA" || prefix == "ASIA" { return rest.allSatisfy { !($0 >= 0x61 && $0 <= 0x7A) } }
         if prefix == "SG." { return rest.split(separator: UInt8(ascii: ".")).map(\.count) == [22, 43] }
         return true
     }
+
+    /// An ASCII letter or digit.
+    private static func isASCIIAlphanumeric(_ b: UInt8) -> Bool { (b >= 0x30 && b <= 0x39) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) }
 
     /// Each prefix, the separators its keys hold beside letters and digits, and their length after it when fixed.
     private static let serviceTokenPrefixes: [(String, String, Int?)] = [
@@ -1790,20 +1792,19 @@ public enum Redactor {
     /// `ghp_…-old`), as far as its own characters go (to its length when
     /// fixed), and a key by `isServiceToken`.
     private static func serviceTokenRanges(in bytes: [UInt8]) -> [Range<Int>] {
-        func alphanumeric(_ b: UInt8) -> Bool { (b >= 0x30 && b <= 0x39) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) }
         var found: [Range<Int>] = []
         var i = 0
         while i < bytes.count {
-            guard (i == 0 || !alphanumeric(bytes[i - 1])), "gsrxAnpSdhG".utf8.contains(bytes[i]),
+            guard (i == 0 || !isASCIIAlphanumeric(bytes[i - 1])), "gsrxAnpSdhG".utf8.contains(bytes[i]),
                   let (prefix, separators, exact) = serviceTokenPrefixes.first(where: { bytes[i...].starts(with: $0.0.utf8) }) else {
                 i += 1
                 continue
             }
             var end = i + prefix.utf8.count
             let limit = exact.map { min(bytes.count, end + $0) } ?? bytes.count
-            while end < limit, alphanumeric(bytes[end]) || separators.utf8.contains(bytes[end]) { end += 1 }
+            while end < limit, isASCIIAlphanumeric(bytes[end]) || separators.utf8.contains(bytes[end]) { end += 1 }
             // A fixed length is the key's whole: a letter or digit right after it makes it another word.
-            if exact != nil, end < bytes.count, alphanumeric(bytes[end]) {
+            if exact != nil, end < bytes.count, isASCIIAlphanumeric(bytes[end]) {
                 i += 1
                 continue
             }
