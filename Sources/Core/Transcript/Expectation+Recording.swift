@@ -193,7 +193,7 @@ extension ExpectedValue {
             let written = String(key.suffix(unit.count))
             // After a separator, or camelCase's capital (`createdAtMs`); `items`, `terms` end in no unit.
             if before.hasSuffix("_") || before.hasSuffix("-") { return String(key.suffix(unit.count + 1)) }
-            if written.first?.isUppercase == true, before.last?.isLowercase == true || before.last?.isUppercase == true { return written }
+            if written.first?.isUppercase == true, before.last?.isLetter == true { return written }
         }
         return nil
     }
