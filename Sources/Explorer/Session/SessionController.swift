@@ -98,8 +98,24 @@ final class SessionController {
         terminal.isInteractive ? { [terminal] in terminal.takeInterrupts() } : nil
     }
 
-    /// Where `column` of the line with its `{{secret:NAME}}` filled in is in
-    /// the line as typed: one inside a filled secret is its placeholder's start.
+    /// Where `column` of `filledLine`, the line with its `{{secret:NAME}}` filled in, is in the line as typed:
+    /// one inside a filled secret is its placeholder's start. A line filled word by word was joined again with
+    /// its words quoted only where they need it (`X-A:"{{secret:k}}"` lost its quotes), so the column is found
+    /// in its word, and that word's character in the typed line.
+    static func typedColumn(_ column: Int, in typed: String, filledLine: String, filled fills: [(name: String, value: String)]) -> Int {
+        guard !fills.isEmpty, let typedWords = try? LineTokenizer.split(typed), let filledWords = try? LineTokenizer.split(filledLine),
+              typedWords.count == filledWords.count,
+              let index = filledWords.lastIndex(where: { $0.start <= column }) else {
+            return typedColumn(column, in: typed, filled: fills)
+        }
+        let (word, typedWord) = (filledWords[index], typedWords[index])
+        let end = word.column(at: word.text.count)
+        guard column < end else { return typedWord.column(at: typedWord.text.count) + (column - end) }
+        let offset = (0..<word.text.count).first { word.column(at: $0) >= column } ?? word.text.count
+        return typedWord.column(at: typedColumn(offset, in: typedWord.text, filled: fills))
+    }
+
+    /// Where `column` of `typed` with its `{{secret:NAME}}` filled in place is in `typed`.
     static func typedColumn(_ column: Int, in typed: String, filled fills: [(name: String, value: String)]) -> Int {
         var typedAt = 0, filledAt = 0
         var rest = Substring(typed)
@@ -159,7 +175,7 @@ final class SessionController {
         } catch {
             // Under the character of the line as typed, in display columns (a CJK character or an emoji before it
             // takes two); with secrets filled in, a column of the filled line was past it by their lengths.
-            if terminal.isInteractive, let column = error.column.map({ Self.typedColumn($0, in: line, filled: fills) }) {
+            if terminal.isInteractive, let column = error.column.map({ Self.typedColumn($0, in: line, filledLine: filled, filled: fills) }) {
                 let width = String(line.prefix(column)).columns
                 // A line read on at `... ` is shown whole: the caret was under the last part, at the whole line's column.
                 if let promptWidth = promptWidth {
