@@ -180,6 +180,9 @@ import Testing
         #expect(texts(#"post /api/tasks x=1 "@files/"#, state) == [#""@files/it's.json""#, #""@files/my file ü.txt""#])
         #expect(texts("post /api/tasks x=1 '@files/it", state) == [#"@files/it\'s.json"#], "a name holding the quote: escaped, unquoted")
         #expect(texts("post /api/tasks x=1 '@do") == ["'@docs/"], "a folder: the quote left open")
+        // A quote opened inside the word, after the `@` (it offered nothing).
+        #expect(texts(#"post /api/tasks title=@"files/my"#, state) == [#"title=@"files/my file ü.txt""#])
+        #expect(texts(#"post /api/tasks title=@"files/"#, state) == [#"title=@"files/it's.json""#, #"title=@"files/my file ü.txt""#])
     }
 
     @Test func replayOffersFilePathsLikeRecord() {

@@ -143,6 +143,17 @@ import Testing
         #expect(Set(values.compactMap { $0.intValue }) == [1, 2, 3, 4, 5, 6, 7])
     }
 
+    /// `header <TAB>` offered nothing: names and their values, as after a request's path, and its verbs.
+    @Test func headerOffersNamesValuesAndItsVerbs() {
+        #expect(texts("header ") == ["clear", "unset"] + Completer.headerNames.map { $0 + ":" })
+        #expect(texts("header Acc") == ["Accept:"])
+        #expect(texts("header Accept:") == ["Accept:application/json", "Accept:*/*"])
+        #expect(texts("header X-A:1 Content-Type:text") == ["Content-Type:text/plain"])
+        #expect(texts("header unset Auth") == ["Authorization"])
+        #expect(texts("header unset Authorization ") == [])
+        #expect(texts("headers cl") == ["clear"])
+    }
+
     @Test func nothingToOfferIsEmpty() {
         #expect(texts("get /api/tasks zzz") == [])
         #expect(texts("frob ") == [])

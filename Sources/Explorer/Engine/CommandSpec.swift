@@ -39,6 +39,8 @@ enum SlotKind: Sendable, Equatable {
     case requestItems(method: String)
     /// A file or folder name.
     case file
+    /// `header`'s words: a header's name or `Name:value`, `unset`, `clear`.
+    case header
     /// A variable's name; `assigning` offers `NAME=`.
     case variable(assigning: Bool)
     /// A JSON path into the last response (`.tasks[0].id`).

@@ -143,6 +143,7 @@ extension CommandTable {
             removes one, header clear all; header alone lists them, credentials hidden. History and
             transcripts hide their values.
             """,
+            slot: SlotKind.positional(rest: .header),
             parse: { args throws(CommandError) in try CommandParser.header(args) }),
         CommandSpec(
             name: "auth", usage: "auth bearer TOKEN | basic USER:PASSWORD | header NAME VALUE | none",

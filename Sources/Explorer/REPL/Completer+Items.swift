@@ -17,12 +17,7 @@ extension Completer {
         }
         if let options = options(word, after: used.last, start: start, state: state) { return options }
         let endpoint = endpoint(method: method, path: path, in: state.profile)
-        if let colon = word.firstIndex(of: ":"), !word.contains("="), word.first?.isUppercase == true {
-            let name = String(word[..<colon])
-            let typed = String(word[word.index(after: colon)...])
-            let values = headerValues[name]?.filter { $0.hasPrefix(typed) } ?? []
-            return Completion(start: start, candidates: values.map { .init(text: name + ":" + $0, isFinal: true, hint: nil) })
-        }
+        if word.first?.isUppercase == true, word.contains(":") ? !word.contains("=") : true { return headers(word, start: start) }
         if let query = word.range(of: "=="), let endpoint {
             let name = String(word[..<query.lowerBound])
             let typed = String(word[query.upperBound...])
@@ -37,10 +32,6 @@ extension Completer {
             }
             return Completion(start: start, candidates: values.filter { $0.hasPrefix(typed) }.map { .init(text: name + "=" + $0, isFinal: true, hint: nil) })
         }
-        if word.first?.isUppercase == true {
-            let names = headerNames.filter { $0.hasPrefix(word) }
-            return Completion(start: start, candidates: names.map { .init(text: $0 + ":", isFinal: false, hint: "header") })
-        }
         guard let endpoint else { return Completion(start: start, candidates: []) }
         let usedNames = Set(used.map { item in String(item.prefix { !"=:@".contains($0) }) })
         var candidates: [Completion.Candidate] = endpoint.query.filter { !usedNames.contains($0) }.map {
@@ -52,6 +43,18 @@ extension Completer {
             candidates.append(.init(text: field.name + (field.type.isString ? "=" : ":="), isFinal: false, hint: hint))
         }
         return Completion(start: start, candidates: candidates.filter { $0.text.hasPrefix(word) })
+    }
+
+    /// A header's name (`Acc` offers `Accept:`), or its value after the colon (`Accept:` offers `Accept:application/json`).
+    static func headers(_ word: String, start: Int) -> Completion {
+        guard let colon = word.firstIndex(of: ":") else {
+            let names = headerNames.filter { $0.hasPrefix(word) }
+            return Completion(start: start, candidates: names.map { .init(text: $0 + ":", isFinal: false, hint: "header") })
+        }
+        let name = String(word[..<colon])
+        let typed = String(word[word.index(after: colon)...])
+        let values = headerValues[name]?.filter { $0.hasPrefix(typed) } ?? []
+        return Completion(start: start, candidates: values.map { .init(text: name + ":" + $0, isFinal: true, hint: nil) })
     }
 
     /// A request option (`-v`, `--timeout`) or its value, or nil when the

@@ -33,14 +33,14 @@ struct Completion: Equatable, Sendable {
     /// though no value is known yet (`{id}` before any id was seen).
     var note: String? = nil
 
-    /// The candidates as words in `quote` (unescaped, a final one closed);
-    /// nil when one holds that quote, which it cannot hold.
-    func quoted(_ quote: Character) -> Completion? {
+    /// The candidates as words in `quote` from their character `after` on (`photo@"my file.jpg"`;
+    /// unescaped, a final one closed); nil when one holds that quote, which it cannot hold.
+    func quoted(_ quote: Character, after kept: Int = 0) -> Completion? {
         var quoted = self
         for (index, candidate) in candidates.enumerated() {
             let text = candidate.text.contains("\\") ? (try? LineTokenizer.split(candidate.text))?.first?.text ?? candidate.text : candidate.text
-            guard !text.contains(quote) else { return nil }
-            quoted.candidates[index].text = String(quote) + text + (candidate.isFinal ? String(quote) : "")
+            guard text.count >= kept, !text.dropFirst(kept).contains(quote) else { return nil }
+            quoted.candidates[index].text = text.prefix(kept) + String(quote) + text.dropFirst(kept) + (candidate.isFinal ? String(quote) : "")
         }
         return quoted
     }
@@ -64,19 +64,21 @@ enum Completer {
         // The word being typed starts after the last unquoted space.
         var wordStart = 0
         var quote: Character?
+        var quoteStart = 0
         var escaped = false
         for (i, c) in chars.enumerated() {
             if escaped { escaped = false; continue }
             if let q = quote { if c == q { quote = nil }; continue }
-            if c == "\\" { escaped = true } else if c == "'" || c == "\"" { quote = c } else if c == " " || c == "\t" { wordStart = i + 1 }
+            if c == "\\" { escaped = true } else if c == "'" || c == "\"" { (quote, quoteStart) = (c, i) } else if c == " " || c == "\t" { wordStart = i + 1 }
         }
-        // A word opened with a quote (`'@files/w`): completed as the same word unquoted, and kept in
-        // its quote (a name's space was escaped, and the quote itself: `\'@files/with\ space.txt`).
-        if let q = quote, wordStart < chars.count, chars[wordStart] == q {
-            let inner = String(chars[(wordStart + 1)...])
-            let unquoted = complete(String(chars[..<wordStart]) + Completer.escaped(inner), state: state)
+        // A word with an open quote (`'@files/w`, `photo@"my fi`): completed as the same word unquoted, and kept in
+        // its quote (a name's space was escaped, and the quote itself: `\'@files/with\ space.txt`). What comes before
+        // the quote must read as typed (no other quote or backslash) for the candidates to start with it.
+        if let q = quote, quoteStart >= wordStart, !chars[wordStart..<quoteStart].contains(where: { "'\"\\".contains($0) }) {
+            let inner = String(chars[(quoteStart + 1)...])
+            let unquoted = complete(String(chars[..<quoteStart]) + Completer.escaped(inner), state: state)
             // A name holding the quote itself cannot stay in it: offered escaped, the quote dropped.
-            if unquoted.start == wordStart { return unquoted.quoted(q) ?? unquoted }
+            if unquoted.start == wordStart { return unquoted.quoted(q, after: quoteStart - wordStart) ?? unquoted }
         }
         // The word as the line will read it: `my\ fi` is `my fi` (a name with a space, escaped).
         let raw = String(chars[wordStart...])
@@ -124,6 +126,12 @@ enum Completer {
             return paths(word.isEmpty ? "/" : word, method: method, start: start, state: state)
         case let .requestItems(method):
             return items(word, method: method, path: before[0], used: Array(before.dropFirst()), start: start, state: state)
+        case .header:
+            // `header unset <TAB>` and `header Na<TAB>`: names; `header Accept:<TAB>` their values; `clear` and `unset` first.
+            let verbs = before.isEmpty ? words(["clear", "unset"]) : []
+            let named = before.first == "unset" ? before.count > 1 ? [] : headerNames.filter { $0.hasPrefix(word) }.map { Completion.Candidate(text: $0, isFinal: true, hint: nil) }
+                : word.isEmpty || word.first?.isUppercase == true ? headers(word, start: start).candidates : []
+            return Completion(start: start, candidates: verbs + named)
         case .file:
             // `@file` (`ws send @frame.json`): the path after the @.
             if word.hasPrefix("@") { return files(String(word.dropFirst()), prefix: "@", start: start, state: state) }
