@@ -182,3 +182,23 @@ def test_a_tour_on_a_narrow_terminal_wraps_its_words_between_words(env):
         child.expect_exact("tour ended at step 1 of 5")
     finally:
         child.close(force=True)
+
+
+def test_the_tour_list_on_a_narrow_terminal_wraps_at_its_width(env):
+    # The list was wrapped at 80 columns whatever the terminal's width, so a
+    # 50-column terminal cut its summaries mid-word.
+    import pexpect
+
+    env = dict(env, EXPLORER_SESSIONS=str(ROOT / "sessions"), TERM="dumb")
+    child = pexpect.spawn(BINARY, [], env=env, dimensions=(200, 50), encoding="utf-8", timeout=20)
+    try:
+        child.expect_exact(PROMPT)
+        child.sendline("tour")
+        child.expect_exact(PROMPT)
+        shown = child.before.replace("\r", "")
+        assert "posture/upload-logs" in shown, shown
+        rows = [row for row in shown.split("\n") if row.strip()][1:]
+        assert rows and all(len(row) <= 50 for row in rows), shown
+        assert "Alice posts a task and reads it back through a captured id." in " ".join(row.strip() for row in rows), shown
+    finally:
+        child.close(force=True)

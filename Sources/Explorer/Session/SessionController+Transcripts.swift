@@ -42,13 +42,14 @@ extension SessionController {
         let width = mine.map(\.name.columns).max() ?? 0
         var text = mine.isEmpty ? "no tours for \(profile)\n" : "Tours for \(profile) (tour NAME walks one; TAB completes NAME):\n"
         for tour in mine { text += "  " + tour.name.padded(to: width) + "  " + tour.summary + "\n" }
-        // Summaries under their column on an 80-column terminal, not broken mid-word.
-        var shown = text.wrapped()
+        // Summaries under their column at the terminal's width (80 columns elsewhere), not broken mid-word.
+        let columns = renderer.columns?().map { min($0, 100) } ?? 80
+        var shown = text.wrapped(width: columns)
         let others = Dictionary(grouping: all.filter { $0.profile != profile }, by: \.profile)
         for (other, tours) in others.sorted(by: { $0.key < $1.key }) {
             // Each profile's line wrapped on its own, its names indented under it: wrapped together, the
             // next profile's line ran on at the end of the one before.
-            shown += "\n" + "\(other) (explorer --profile \(other)):" + "\n" + ("  " + tours.map(\.name).joined(separator: ", ")).wrapped()
+            shown += "\n" + "\(other) (explorer --profile \(other)):" + "\n" + ("  " + tours.map(\.name).joined(separator: ", ")).wrapped(width: columns)
         }
         return shown
     }
