@@ -251,7 +251,18 @@ import Testing
 /// A replay's secret sent elsewhere in an encoding: what the refusal reads
 /// decoded (base64 of bytes that are not UTF-8 was dropped whole, hex not read).
 @Test func encodedWordsAreReadDecoded() {
-    #expect(Interpreter.base64Decoded("q=/3N1cGVyc2VjcmV0MTIz").contains { $0.contains("supersecret123") })
-    #expect(Interpreter.hexDecoded("/hex?q=7375706572736563726574313233").contains("supersecret123"))
-    #expect(Interpreter.hexDecoded("id=deadbeef").isEmpty, "a short one is an id")
+    #expect(SuppliedSecrets.base64Decoded("q=/3N1cGVyc2VjcmV0MTIz").contains { $0.contains("supersecret123") })
+    #expect(SuppliedSecrets.hexDecoded("/hex?q=7375706572736563726574313233").contains("supersecret123"))
+    #expect(SuppliedSecrets.hexDecoded("id=deadbeef").isEmpty, "a short one is an id")
+}
+
+/// A secret echoed back in another case (a header name as Flask writes it, `Zq7Wlmp0…`), captured and sent
+/// elsewhere, went: the refusal compared it case by case.
+@Test func aSuppliedSecretIsHeldInAnyCase() {
+    var supplied = SuppliedSecrets()
+    _ = supplied.add([(name: "tok", value: "Zq7wLmP0xRt9Vb")])
+    #expect(supplied.held(in: [#"{"Zq7Wlmp0Xrt9Vb":"1"}"#])?.name == "tok")
+    #expect(supplied.held(in: [], bytes: Array("x ZQ7WLMP0XRT9VB y".utf8))?.name == "tok")
+    #expect(supplied.held(in: ["/x?q=" + Data("a:zq7wlmp0xrt9vb".utf8).base64EncodedString()])?.name == "tok")
+    #expect(supplied.held(in: ["Zq7wLmP0xRt9V"]) == nil, "part of it is not it")
 }

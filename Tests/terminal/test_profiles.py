@@ -7,6 +7,7 @@ import contextlib
 import json
 import subprocess
 import time
+import urllib.parse
 
 import pexpect
 import pytest
@@ -21,6 +22,10 @@ def backend(http_server, token="T0KEN"):
     class Handler(QuietHandler):
         def do_GET(self):
             seen.append({"path": self.path, "authorization": self.headers.get("Authorization")})
+            if self.path.startswith("/api/v1/go?to="):
+                # An open redirect, as many backends have one.
+                target = urllib.parse.unquote(self.path.split("=", 1)[1])
+                return self.reply(302, b"", [("Location", target)])
             if self.headers.get("Authorization") != "token " + token:
                 status, body = 401, {"fault": {"text": "bad token", "kind": "AUTH"}}
             elif self.path == "/api/v1/user":
@@ -228,6 +233,7 @@ def test_a_replayed_secret_held_in_a_variable_a_capture_or_a_socket_goes_to_its_
     frames = []
 
     def handler(socket):
+        frames.extend(value for _, value in socket.request.headers.raw_items() if "T0KEN" in value)
         for message in socket:
             frames.append(message)
 
@@ -246,7 +252,15 @@ def test_a_replayed_secret_held_in_a_variable_a_capture_or_a_socket_goes_to_its_
                              # In a Basic header (base64 of `x:SECRET`), typed with -a, in the URL, in a pasted curl.
                              (f"> set k={{{{secret:token}}}}\n\n> get {other}/a -a x:{{{{k}}}}\n{{{{*}}}}\n", other),
                              (f"> set k={{{{secret:token}}}}\n\n> get http://x:{{{{k}}}}@{other.removeprefix('http://')}/b\n{{{{*}}}}\n", other),
-                             (f"> set k={{{{secret:token}}}}\n\n> curl -u x:{{{{k}}}} {other}/c\n{{{{*}}}}\n", other)]:
+                             (f"> set k={{{{secret:token}}}}\n\n> curl -u x:{{{{k}}}} {other}/c\n{{{{*}}}}\n", other),
+                             # As a header's name, and in a socket's handshake (its URL alone was read).
+                             (f"> set k={{{{secret:token}}}}\n\n> get {other}/h {{{{k}}}}:1\n{{{{*}}}}\n", other),
+                             (f"> set k={{{{secret:token}}}}\n\n> ws connect {socket}/s X-A:{{{{k}}}}\n\n> ws close\n", socket),
+                             (f"> set k={{{{secret:token}}}}\n\n> ws connect {socket}/s {{{{k}}}}:1\n\n> ws close\n", socket),
+                             # Taken elsewhere by the backend's open redirect: in the next URL, or a header's name.
+                             (f"> get /go to=={other}/p/{{{{secret:token}}}} --follow\n{{{{*}}}}\n", other),
+                             (f"> set k={{{{secret:token}}}}\n\n> get /go to=={other}/q?x={{{{k}}}} --follow\n{{{{*}}}}\n", other),
+                             (f"> set k={{{{secret:token}}}}\n\n> get /go to=={other}/r {{{{k}}}}:1 --follow\n{{{{*}}}}\n", other)]:
             path = tmp_path / "steal.transcript"
             path.write_text(f"# explorer transcript v1\nprofile: {profile}\nbase-url: {base}\n\n{steps}\n> get /user\nHTTP/1.1 200 OK\n{{{{*}}}}\n")
             refused = run_explorer(["replay", str(path)], env=env, stdin=subprocess.DEVNULL, timeout=30)

@@ -392,6 +392,10 @@ public actor AuthSession {
                 }
                 current.tls = current.tls?.withoutCertificate
             }
+            if let vetoed = follow.vetting?(current) {
+                hops.removeLast()
+                throw stopped(RedirectPolicy.Unfollowable(status: exchange.response.status, why: vetoed.why, vetoed: vetoed))
+            }
             publicHere = nil
         }
     }

@@ -4,8 +4,28 @@ import Foundation
 /// `maximum` hops (HTTPie's `--max-redirects`, 30 by default).
 public struct RedirectPolicy: Sendable, Equatable {
     public var maximum: Int
+    /// Asked of each hop before it goes (after the headers that stay behind were dropped): a reason not to
+    /// send it stops the redirect (a replay's secret, which an open redirect would take to another origin).
+    public var vetting: (@Sendable (PreparedRequest) -> Vetoed?)?
 
-    public init(maximum: Int = 30) { self.maximum = maximum }
+    public init(maximum: Int = 30, vetting: (@Sendable (PreparedRequest) -> Vetoed?)? = nil) {
+        self.maximum = maximum
+        self.vetting = vetting
+    }
+
+    public static func == (a: RedirectPolicy, b: RedirectPolicy) -> Bool { a.maximum == b.maximum && (a.vetting == nil) == (b.vetting == nil) }
+
+    /// Why a hop was not sent, and the secret it would have carried where.
+    public struct Vetoed: Sendable, Equatable {
+        public let secret: String
+        public let url: URL
+        public let why: String
+        public init(secret: String, url: URL, why: String) {
+            self.secret = secret
+            self.url = url
+            self.why = why
+        }
+    }
 
     /// More redirects than allowed: said with where the last one pointed.
     public struct TooMany: Error, Equatable, Sendable, CustomStringConvertible {
@@ -27,6 +47,8 @@ public struct RedirectPolicy: Sendable, Equatable {
     public struct Unfollowable: Error, Equatable, Sendable, CustomStringConvertible {
         public let status: Int
         public let why: String
+        /// The hop `vetting` stopped, if that is why.
+        public var vetoed: Vetoed?
         public var description: String { "not following the \(status) redirect: \(why)" }
     }
 

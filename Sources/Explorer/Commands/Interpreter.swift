@@ -66,53 +66,34 @@ actor Interpreter {
         return refusedElsewhere
     }
 
-    /// The texts that the base64 words (standard or URL-safe, 8 characters
-    /// or more) in `text` decode to, read as UTF-8 (a byte that is not stands
-    /// as U+FFFD: the text around it is still read).
-    static func base64Decoded(_ text: String) -> [String] {
-        // Cut at `=` too: a query's `q=…` is no part of its value (its padding is made again).
-        text.split { !($0.isASCII && ($0.isLetter || $0.isNumber || "+/_-".contains($0))) }.compactMap { word in
-            guard word.count >= 8 else { return nil }
-            var standard = word.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-            while standard.count % 4 != 0 { standard += "=" }
-            return Data(base64Encoded: standard).map { String(decoding: $0, as: UTF8.self) }
-        }
-    }
-
-    /// The texts that the hex words (16 digits or more, of an even count) in `text` decode to.
-    static func hexDecoded(_ text: String) -> [String] {
-        text.split { !$0.isHexDigit }.compactMap { word in
-            guard word.count >= 16, word.count % 2 == 0 else { return nil }
-            var bytes: [UInt8] = []
-            var at = word.startIndex
-            while at < word.endIndex {
-                let next = word.index(at, offsetBy: 2)
-                bytes.append(UInt8(word[at..<next], radix: 16) ?? 0)
-                at = next
-            }
-            return String(decoding: bytes, as: UTF8.self)
-        }
-    }
-
     /// In a replay, the refusal of what would carry a supplied secret to
     /// another origin: a variable set from one (`set k={{secret:tok}}`, then
     /// `get http://elsewhere/ t=={{k}}`), a capture of an echo, a frame on a
     /// socket opened elsewhere. The replay's check of the line as written saw
     /// no `{{secret:}}` there, and sent it.
     func refusal(sending texts: [String], bytes: [UInt8]? = nil, to url: URL) -> Outcome? {
-        guard keepsSuppliedAtOrigin, Origin(url) != nil, !session.scope.admits(url) else { return nil }
-        // What they hold encoded too: `-a x:{{k}}`'s Basic header, a captured echo's base64 of a body, its hex, its
-        // base64 percent-encoded in a query.
-        let plain = texts + texts.compactMap { $0.includes(ascii: "%") ? $0.removingPercentEncoding : nil }
-        let texts = plain + plain.flatMap(Self.base64Decoded) + plain.flatMap(Self.hexDecoded)
-        guard let secret = supplied.named.first(where: { secret in
-            secret.value.count >= 3 && SecretScrubber.forms(of: secret.value).contains { form in
-                texts.contains { $0.includes(form) } || bytes.map { $0.firstRange(of: Array(form.utf8)) != nil } == true
-            }
-        }) else { return nil }
+        guard keepsSuppliedAtOrigin, Origin(url) != nil, !session.scope.admits(url), let secret = supplied.held(in: texts, bytes: bytes) else {
+            return nil
+        }
         refusedElsewhere = (secret.name, url)
         return .failure("not sent: it holds {{secret:\(secret.name)}} and goes to \(Origin.named(in: url) ?? "another origin"), "
                         + "which is not the backend's", .parse)
+    }
+
+    /// In a replay, what stops a redirect that would carry a supplied secret to another origin (in its
+    /// URL, a header's name or value, a 307's body): the backend's open redirect took it there.
+    private var redirectVetting: (@Sendable (PreparedRequest) -> RedirectPolicy.Vetoed?)? {
+        guard keepsSuppliedAtOrigin, !supplied.isEmpty else { return nil }
+        let (supplied, scope) = (supplied, session.scope)
+        return { next in
+            guard Origin(next.url) != nil, !scope.admits(next.url),
+                  let secret = supplied.held(in: [next.url.absoluteString] + next.headers.flatMap { [$0.name, $0.value] }, bytes: next.body) else {
+                return nil
+            }
+            return RedirectPolicy.Vetoed(secret: secret.name, url: next.url,
+                                         why: "it holds {{secret:\(secret.name)}} and would go to \(Origin.named(in: next.url) ?? "another origin"), "
+                                             + "which is not the backend's")
+        }
     }
     /// A WebSocket frame received since the last response (its JSON, or nil
     /// for text that is not JSON): `show` shows it instead.
@@ -445,13 +426,15 @@ actor Interpreter {
             if let file = options.output, let taken = Self.taken(file, force: options.force, in: outputs, forcing: "--force") {
                 return .failure("\(taken.message): not sent", .usage)
             }
-            if let refused = refusal(sending: [request.url.absoluteString] + request.headers.map(\.value), bytes: request.body, to: request.url) {
+            // Header names too: `{{k}}:1` sent the secret as one.
+            if let refused = refusal(sending: [request.url.absoluteString] + request.headers.flatMap { [$0.name, $0.value] }, bytes: request.body,
+                                     to: request.url) {
                 return refused
             }
             let rule = access(for: request)
             // `--download` follows redirects, as HTTPie's does: a 302 to the file saved nothing and exited 0.
             let follows = options.follow ?? options.download
-            let follow = follows ? RedirectPolicy(maximum: options.maxRedirects ?? RedirectPolicy().maximum) : nil
+            let follow = follows ? RedirectPolicy(maximum: options.maxRedirects ?? RedirectPolicy().maximum, vetting: redirectVetting) : nil
             let (stream, download) = takeBodyAsItComes(&request, options: options, follows: follows)
             let exchange: Exchange
             do {
@@ -465,6 +448,8 @@ actor Interpreter {
                 return .message(Self.streamStopped + Self.streamedNote(stream!.shown))
             } catch {
                 forgetLastAnswer()
+                // A replay's secret that a redirect would have taken elsewhere: refused as the line would be (exit 2).
+                if let vetoed = (error as? RedirectPolicy.Unfollowable)?.vetoed { refusedElsewhere = (vetoed.secret, vetoed.url) }
                 if let line = download?.finish(complete: false), download?.path != nil {
                     // Why it stopped, unless Ctrl-C stopped it: the person who pressed it knows.
                     let why = (error as? TransportError).flatMap { $0.kind == .cancelled ? nil : $0.description }

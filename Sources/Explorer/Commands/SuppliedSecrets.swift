@@ -49,6 +49,50 @@ struct SuppliedSecrets: Sendable, Equatable {
         return added
     }
 
+    /// The secret `texts` or `bytes` hold, as they are or encoded (a Basic header's base64, hex, base64
+    /// percent-encoded in a query), in any case: an echo that changed a header name's case (Flask's
+    /// `Zq7Wlmp0…`) held it still.
+    func held(in texts: [String], bytes: [UInt8]? = nil) -> Secret? {
+        guard !named.isEmpty else { return nil }
+        let plain = texts + texts.compactMap { $0.includes(ascii: "%") ? $0.removingPercentEncoding : nil }
+        let all = (plain + plain.flatMap(Self.base64Decoded) + plain.flatMap(Self.hexDecoded)).map { $0.lowercased() }
+        let lowered = bytes.map { $0.map { (65...90).contains($0) ? $0 | 0x20 : $0 } }
+        return named.first { secret in
+            secret.value.count >= 3 && SecretScrubber.forms(of: secret.value).contains { form in
+                let form = form.lowercased()
+                return all.contains { $0.includes(form) } || lowered.map { $0.firstRange(of: Array(form.utf8)) != nil } == true
+            }
+        }
+    }
+
+    /// The texts that the base64 words (standard or URL-safe, 8 characters
+    /// or more) in `text` decode to, read as UTF-8 (a byte that is not stands
+    /// as U+FFFD: the text around it is still read).
+    static func base64Decoded(_ text: String) -> [String] {
+        // Cut at `=` too: a query's `q=…` is no part of its value (its padding is made again).
+        text.split { !($0.isASCII && ($0.isLetter || $0.isNumber || "+/_-".contains($0))) }.compactMap { word in
+            guard word.count >= 8 else { return nil }
+            var standard = word.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+            while standard.count % 4 != 0 { standard += "=" }
+            return Data(base64Encoded: standard).map { String(decoding: $0, as: UTF8.self) }
+        }
+    }
+
+    /// The texts that the hex words (16 digits or more, of an even count) in `text` decode to.
+    static func hexDecoded(_ text: String) -> [String] {
+        text.split { !$0.isHexDigit }.compactMap { word in
+            guard word.count >= 16, word.count % 2 == 0 else { return nil }
+            var bytes: [UInt8] = []
+            var at = word.startIndex
+            while at < word.endIndex {
+                let next = word.index(at, offsetBy: 2)
+                bytes.append(UInt8(word[at..<next], radix: 16) ?? 0)
+                at = next
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+    }
+
     /// The values a line typed under a secret's name, 6 characters or more
     /// (a shorter one would hide bits of ordinary text, as the recorder's
     /// scrubber judges it): a variable set, a request's items and the query

@@ -126,7 +126,9 @@ extension Interpreter {
         case .connect where offline:
             return .failure("not connected: explorer runs --offline, which sends nothing", .usage)
         case let .connect(target, settings):
-            if let target, let url = URL(string: target), let refused = refusal(sending: [target], to: url) {
+            // The handshake's headers too, names and values (`X-A:{{k}}`, `Cookie:sid={{k}}`, `{{k}}:1`).
+            if let target, let url = URL(string: target),
+               let refused = refusal(sending: [target] + settings.headers.flatMap { [$0.name, $0.value] }, to: url) {
                 return refused
             }
             var options = settings.options
