@@ -98,6 +98,48 @@ import Testing
         }
     }
 
+    /// Working out its answers, the mock ran a recording's `-o FILE --force` and `save FILE` where they were
+    /// recorded: the file was emptied, others were left where the mock started, and a step whose file was
+    /// there already was not served.
+    @Test func theMockWritesNoFileTheRecordingNamed() async throws {
+        let victim = FileManager.default.temporaryDirectory.appendingPathComponent("mock-victim-\(UUID().uuidString).txt").path
+        try "precious\n".write(toFile: victim, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: victim) }
+        let here = FileManager.default.currentDirectoryPath
+        let saved = "mock-saved-\(UUID().uuidString).txt"
+        try "mine\n".write(toFile: (here as NSString).appendingPathComponent(saved), atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: (here as NSString).appendingPathComponent(saved)) }
+        let text = """
+        # explorer transcript v1
+        profile: generic
+        base-url: http://127.0.0.1:9
+
+        > get /a.txt -o \(victim) --force
+        HTTP/1.1 200 OK
+        Content-Type: text/plain
+        | hello
+        note: saved 6 B to \(victim)
+
+        > get /b.txt
+        HTTP/1.1 200 OK
+        Content-Type: text/plain
+        | world
+
+        > save \(saved) --force
+        | saved 6 B to \(saved)
+
+        """
+        try await Self.withTranscript("outputs", text) { file in
+            try await Self.withMock([file], mode: .match) { server, scripts in
+                #expect(scripts.first?.steps.count == 2, "both requests served")
+                let answer = try await Self.send("GET", server.baseURL.appendingPathComponent("a.txt"))
+                #expect(answer.status == 200 && answer.body == Array("hello\n".utf8))
+            }
+        }
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious\n")
+        #expect(try String(contentsOfFile: (here as NSString).appendingPathComponent(saved), encoding: .utf8) == "mine\n")
+    }
+
     @Test func anUnrecordedRequestIsAnsweredInTheEnvelopeNamingTheClosestStep() async throws {
         let file = (Self.sessions as NSString).appendingPathComponent("linku/create-task.transcript")
         try await Self.withMock([file], mode: .match) { server, _ in

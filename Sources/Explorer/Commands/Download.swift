@@ -13,21 +13,25 @@ import Foundation
 /// Messages name the file as typed either way, so a replay matches.
 struct OutputFolder: Sendable, Equatable {
     var path: String?
+    /// The mock's: every name goes inside `path`, a whole one too (`/tmp/x` as `_tmp_x`), and none is refused.
+    /// Working out what each step answered, the mock ran its `-o`, `save` and `--download` where the recording
+    /// did: it emptied the files they named (`-o ~/notes.txt --force`), and left files where it was started.
+    var takesEveryName = false
 
     /// Where `name` goes on disk. The folder is made when first used (0700):
     /// a replay that writes no file leaves none behind, even when stopped.
     func place(_ name: String) -> String {
         let expanded = RequestBuilder.expandingHome(name)
-        guard let path, !expanded.hasPrefix("/") else { return expanded }
+        guard let path, expanded != "/dev/null", takesEveryName || !expanded.hasPrefix("/") else { return expanded }
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-        return (path as NSString).appendingPathComponent(expanded)
+        return (path as NSString).appendingPathComponent(takesEveryName ? expanded.replacingOccurrences(of: "/", with: "_") : expanded)
     }
 
     /// Why a replay does not write `name`: it is outside the replay's folder
     /// (`-o /home/me/.bashrc --force` in a transcript someone else wrote
     /// replaced the file). `/dev/null` is no place. Nil outside a replay.
     func refusal(of name: String) -> String? {
-        guard path != nil else { return nil }
+        guard path != nil, !takesEveryName else { return nil }
         let expanded = RequestBuilder.expandingHome(name)
         guard expanded != "/dev/null" else { return nil }
         guard expanded.hasPrefix("/") || expanded.split(separator: "/").contains("..") else { return nil }

@@ -195,7 +195,7 @@ actor Interpreter {
     /// Where `-o`, `save` and `--download` write (a replay's scratch folder).
     private(set) var outputs = OutputFolder()
 
-    func setOutputFolder(_ folder: String?) { outputs = OutputFolder(path: folder) }
+    func setOutputFolder(_ folder: String?, takesEveryName: Bool = false) { outputs = OutputFolder(path: folder, takesEveryName: takesEveryName) }
 
     /// The header `auth` set: a secret whatever it is called, and what the next `auth` replaces.
     private(set) var credentialHeader: String? {

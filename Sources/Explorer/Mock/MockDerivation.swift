@@ -65,6 +65,10 @@ enum MockDerivation {
             await live.close()
             return .failure(.broken("\(path): \(error.description)"))
         }
+        // What the steps save goes to a scratch folder, removed after: the mock writes none of the user's files.
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("explorer-mock-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        await live.interpreter.setOutputFolder(scratch.path, takesEveryName: true)
         let result: Result<MockScript, TranscriptRun.Failure>
         if let answers {
             result = await steps(of: transcript, path: path, profile: profile, base: base, on: live, answers: answers)
