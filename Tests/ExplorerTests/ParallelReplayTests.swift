@@ -38,9 +38,9 @@ import Testing
     @Test func updateWithSeveralJobsRewritesEachFileThatDiffers() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("jobs-update-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("t"), withIntermediateDirectories: true)
-        // `@../fixtures/…` in the posture tour is read relative to the transcript's folder.
-        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("fixtures").path,
-                                                   withDestinationPath: "\(SessionsReplayTests.sessions)/fixtures")
+        // `@../fixtures/…` in the posture tour is read relative to the transcript's folder (a copy: a link to
+        // files outside the folder above the transcript's is not read).
+        try FileManager.default.copyItem(atPath: "\(SessionsReplayTests.sessions)/fixtures", toPath: folder.appendingPathComponent("fixtures").path)
         defer { try? FileManager.default.removeItem(at: folder) }
         let sessions = SessionsReplayTests.sessions
         let names = ["linku/create-task", "linku/login", "posture/upload-logs", "linku/browse-tasks"]

@@ -47,6 +47,41 @@ import Testing
         "vars",
     ]
 
+    /// A transcript someone else wrote read `@~/.ssh/id_ed25519` (any file) and sent it where its line went:
+    /// a replay reads its repository's files alone, and none hidden.
+    @Test func aReplayReadsItsRepositorysFilesAlone() throws {
+        let top = FileManager.default.temporaryDirectory.appendingPathComponent("files-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: top) }
+        let project = top + "/project"
+        for folder in [project + "/.git", project + "/sessions/app", project + "/fixtures"] {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        }
+        for (file, text) in [(project + "/fixtures/a.json", "{}"), (project + "/.env", "KEY=1"), (top + "/secret.txt", "s"),
+                             (project + "/sessions/app/b.json", "[]")] {
+            try text.write(toFile: file, atomically: true, encoding: .utf8)
+        }
+        try FileManager.default.createSymbolicLink(atPath: project + "/fixtures/link.txt", withDestinationPath: top + "/secret.txt")
+        // Outside a repository: the folder above the transcript's.
+        try "x".write(toFile: top + "/project/sessions/c.json", atomically: true, encoding: .utf8)
+        try FileManager.default.removeItem(atPath: project + "/.git")
+        #expect(try Replayer.readFile(relativeTo: project + "/sessions/app")("../c.json") == Array("x".utf8))
+        #expect(throws: RequestBuilder.BuildError.self) { try Replayer.readFile(relativeTo: project + "/sessions/app")("../../fixtures/a.json") }
+        try FileManager.default.createDirectory(atPath: project + "/.git", withIntermediateDirectories: true)
+        let read = Replayer.readFile(relativeTo: project + "/sessions/app")
+        #expect(try read("../../fixtures/a.json") == Array("{}".utf8))
+        #expect(try read("b.json") == Array("[]".utf8))
+        #expect(try read(project + "/fixtures/a.json") == Array("{}".utf8), "a whole path inside it")
+        for (path, why) in [("../../../secret.txt", "outside"), (top + "/secret.txt", "outside"), ("../../fixtures/link.txt", "outside"),
+                            ("../../.env", ".env is hidden"), ("../../.git/config", ".git is hidden")] {
+            do {
+                _ = try read(path)
+                Issue.record("\(path) was read")
+            } catch {
+                #expect("\(error)".contains(why) && "\(error)".hasPrefix("cannot read file '\(path)'"), "\(error)")
+            }
+        }
+    }
+
     @Test func aFreshRecordingReplaysGreenOnAFreshSandbox() async throws {
         let path = try await Self.record(Self.session, comments: [0: "# Log in as alice."])
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -47,7 +47,7 @@ enum MockDerivation {
         let base = URL(string: placeholderBase.absoluteString + basePath) ?? placeholderBase
         do {
             live = try await LiveSession.open(profile: profile, target: .url(base),
-                                              readFile: Replayer.readFile(relativeTo: PathText.folder(of: path)),
+                                              readFile: Replayer.readFile(relativeTo: PathText.folder(of: path), confined: false),
                                               sending: { transport in
                                                   let made = RecordedAnswers(profile: profile, base: base, eventLoop: transport.eventLoop)
                                                   answers = made

@@ -354,14 +354,55 @@ struct Replayer: Sendable {
     }
 
     /// `@file` items read relative to the transcript's folder, so a session
-    /// and its fixtures replay the same from any working directory; absolute
-    /// and `~` paths are read as they are.
-    static func readFile(relativeTo folder: String) -> @Sendable (String) throws -> [UInt8] {
-        { path in
+    /// and its fixtures replay the same from any working directory; none from
+    /// outside the files the transcript belongs with (`readableRoot`), and no
+    /// hidden one: a transcript someone else wrote read `@~/.ssh/id_ed25519`
+    /// and sent it where its line went. `@-` is standard input. The mock,
+    /// which sends nothing, reads them all (`confined` false).
+    static func readFile(relativeTo folder: String, confined: Bool = true) -> @Sendable (String) throws -> [UInt8] {
+        let root = confined ? readableRoot(of: folder) : nil
+        return { path in
             let expanded = RequestBuilder.expandingHome(path)
-            guard !expanded.hasPrefix("/"), !folder.isEmpty else { return try RequestBuilder.readFileFromDisk(path) }
-            return try RequestBuilder.readFileFromDisk((folder as NSString).appendingPathComponent(expanded))
+            let asTyped = expanded.hasPrefix("/") || folder.isEmpty
+            let full = asTyped ? expanded : (folder as NSString).appendingPathComponent(expanded)
+            if path != "-", let root, let refused = refusal(reading: full, under: root, typed: path) { throw RequestBuilder.BuildError(refused) }
+            return try RequestBuilder.readFileFromDisk(asTyped ? path : full)
         }
+    }
+
+    /// The folder a transcript's files lie under: its repository's (the nearest folder above it holding
+    /// `.git`), else the folder above its own (`sessions/app/x.transcript` reads `@../fixtures/…`), unless
+    /// that is the home folder or `/` (a transcript in ~/Downloads reads its own folder's files alone).
+    static func readableRoot(of folder: String) -> String {
+        let here = FileManager.default.currentDirectoryPath
+        let own = realPath(folder.isEmpty ? here : folder.hasPrefix("/") ? folder : (here as NSString).appendingPathComponent(folder))
+        var at = own
+        while true {
+            if FileManager.default.fileExists(atPath: (at as NSString).appendingPathComponent(".git")) { return at }
+            let up = (at as NSString).deletingLastPathComponent
+            guard !up.isEmpty, up != at else { break }
+            at = up
+        }
+        let above = (own as NSString).deletingLastPathComponent
+        let home = realPath(RequestBuilder.expandingHome("~"))
+        return above.isEmpty || above == "/" || above == home ? own : above
+    }
+
+    /// Why a replay does not read `path`: outside `root`, or hidden below it (`.env`, `.git/config`).
+    static func refusal(reading path: String, under root: String, typed: String) -> String? {
+        let real = realPath(path.hasPrefix("/") ? path : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(path))
+        guard real == root || real.hasPrefix(root == "/" ? "/" : root + "/") else {
+            return "cannot read file '\(typed)': it is outside \(root), where this transcript's files are (a replay reads no file elsewhere)"
+        }
+        if let hidden = real.dropFirst(root.count).split(separator: "/").first(where: { $0.hasPrefix(".") }) {
+            return "cannot read file '\(typed)': \(hidden) is hidden (a replay reads no hidden file or folder)"
+        }
+        return nil
+    }
+
+    /// `path` with its symbolic links, `.` and `..` resolved (as much of it as exists).
+    private static func realPath(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
 
     /// Runs the steps on the interpreter's executor (the transport's event
