@@ -254,6 +254,24 @@ import Testing
         #expect(names.map { $0.split(separator: "name=\"")[1].prefix { $0 != "\"" } } == ["image", "caption", "alt"])
     }
 
+    /// A multipart Content-Type typed on the line (curl commands pasted from Postman carry one) went as typed:
+    /// without a boundary the server found no parts; with one, the body used another. An empty `;type=` sent
+    /// an empty part type.
+    @Test func aTypedMultipartTypeCarriesTheBodysBoundary() throws {
+        let file = RequestItem.file(name: "image", path: "photo.png", contentType: nil)
+        let bare = try builder.build(method: "POST", path: "/x", items: [.header(name: "Content-Type", value: "multipart/form-data"), file])
+        #expect(bare.header("Content-Type") == "multipart/form-data; boundary=BOUNDARY")
+        #expect(bare.headers.filter { $0.hasName("Content-Type") }.count == 1)
+        let given = try builder.build(method: "POST", path: "/x", items: [.header(name: "Content-Type", value: #"multipart/form-data; boundary="XYZ""#), file])
+        #expect(given.header("Content-Type") == #"multipart/form-data; boundary="XYZ""#)
+        #expect(String(decoding: given.body ?? [], as: UTF8.self).hasPrefix("--XYZ\r\nContent-Disposition: form-data; name=\"image\""))
+        #expect(String(decoding: given.body ?? [], as: UTF8.self).hasSuffix("\r\n--XYZ--\r\n"))
+        let mixed = try builder.build(method: "POST", path: "/x", items: [.header(name: "Content-Type", value: "multipart/mixed;"), file])
+        #expect(mixed.header("Content-Type") == "multipart/mixed; boundary=BOUNDARY")
+        let emptyType = try builder.build(method: "POST", path: "/x", items: [.file(name: "image", path: "photo.png", contentType: "")])
+        #expect(String(decoding: emptyType.body ?? [], as: UTF8.self).contains("Content-Type: image/png\r\n"))
+    }
+
     /// Issue 11 #12: `@file` as the whole body sent no Content-Type, and `;type=` was ignored.
     @Test func aFileAsTheWholeBodyIsTypedByItsExtensionOrTypeGiven() throws {
         func sent(_ item: String) throws -> PreparedRequest {

@@ -24,6 +24,17 @@ public struct RequestBuilder: Sendable {
     private var prefix: String?
     /// Reads a file named by an `@` item. Injected so tests need no files.
     public var readFile: @Sendable (String) throws -> [UInt8]
+    /// The `boundary` parameter of a multipart media type, unquoted; nil when it has none.
+    static func boundary(in type: String) -> String? {
+        for parameter in type.split(separator: ";").dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard pair.count == 2, pair[0].lowercased() == "boundary" else { continue }
+            let value = pair[1].hasPrefix("\"") && pair[1].hasSuffix("\"") && pair[1].count >= 2 ? String(pair[1].dropFirst().dropLast()) : pair[1]
+            return value.isEmpty ? nil : value
+        }
+        return nil
+    }
+
     /// Multipart boundary; random unless a test fixes it.
     public var boundary: @Sendable () -> String
 
@@ -240,12 +251,13 @@ public struct RequestBuilder: Sendable {
             case let .file(name, path, contentType):
                 if name.isEmpty {
                     // The whole body: its type is the one given with `;type=`, else its extension's.
-                    rawBody = (try load(path), contentType ?? Self.guessContentType((path as NSString).lastPathComponent))
+                    rawBody = (try load(path), contentType.flatMap { $0.isEmpty ? nil : $0 } ?? Self.guessContentType((path as NSString).lastPathComponent))
                 } else {
                     let data = try load(path)
                     let filename = (path as NSString).lastPathComponent
                     parts.append((true, files.count))
-                    files.append((name, filename, contentType ?? Self.guessContentType(filename), data))
+                    // `;type=` with nothing after it: the guessed type, as HTTPie sends (an empty Content-Type went).
+                    files.append((name, filename, contentType.flatMap { $0.isEmpty ? nil : $0 } ?? Self.guessContentType(filename), data))
                 }
             }
         }
@@ -271,7 +283,14 @@ public struct RequestBuilder: Sendable {
             if let raw = fields.first(where: { if case .string = $0.value { return false } else { return true } }) {
                 throw BuildError("'\(raw.key):=…' is a raw JSON field, but multipart form data (a file upload, --multipart) carries only text fields (use \(raw.key)=…)")
             }
-            let boundary = boundary()
+            // A multipart type typed on the line (pasted from a curl command, or `multipart/mixed`) gets the
+            // boundary the body uses: typed without one, the server found no parts; with one, the body used ours.
+            let typed = userHeaders.lastIndex { $0.hasName("Content-Type") && $0.value.lowercased().hasPrefix("multipart/") }
+            let boundary = typed.flatMap { Self.boundary(in: userHeaders[$0].value) } ?? boundary()
+            if let typed, Self.boundary(in: userHeaders[typed].value) == nil {
+                let value = userHeaders[typed].value.trimmingBlanks()
+                userHeaders[typed].value = value + (value.hasSuffix(";") ? " " : "; ") + "boundary=\(boundary)"
+            }
             var data: [UInt8] = []
             func append(_ s: String) { data.append(contentsOf: Array(s.utf8)) }
             for part in parts {
