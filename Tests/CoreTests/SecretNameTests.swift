@@ -13,6 +13,8 @@ struct SecretNameTests {
         // Short for a password, as whole names only (`set pw=…` was shown by `vars`).
         ("pass", true), ("pw", true), ("PWD", true), ("passphrase", true), ("pwd_hint", false), ("compass", false),
         ("db_pw", true), ("user-pass", true), ("adminPwd", true), ("bypass", false), ("mypw", false),
+        // A PIN under a longer name, and a JWT under its own (`set old_pin=…`, `set jwt=…` were shown by `vars`).
+        ("old_pin", true), ("newPin", true), ("user-pin", true), ("spin", false), ("pinned", false), ("jwt", true), ("JWT", true),
         // About a secret, not one: their values (8, "strong", 2) were hidden, numbers as strings.
         ("password_min_length", false), ("password_policy", false), ("passwordUpdatedAt", false), ("secret_version", false),
         ("token_expires_at", false), ("password_reset_url", true),

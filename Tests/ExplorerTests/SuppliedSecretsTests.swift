@@ -30,6 +30,19 @@ import Testing
         #expect(try typed("post /echo --raw 'just text'").isEmpty)
     }
 
+    /// A value typed in a Cookie (an item, curl's `-b` or `-H 'Cookie: …'`), as a URL's password, or inside a
+    /// JSON item's object: `set v=…` then one of these kept `v` in clear in history, `vars` and the recording.
+    @Test func cookiesAURLsPasswordAndNestedMembersAreTyped() throws {
+        #expect(try typed("get /echo Cookie:sid=Wu55vv66ww77") == ["sid=Wu55vv66ww77"])
+        #expect(try typed("get /echo 'Cookie:a=Aa11bb22; b=Bb33cc44'") == ["a=Aa11bb22", "b=Bb33cc44"])
+        #expect(try typed("curl -b sid=Wr22ss33tt44 http://127.0.0.1:9/echo") == ["sid=Wr22ss33tt44"])
+        #expect(try typed("curl -H 'Cookie: sid=Wt44uu55vv66' http://127.0.0.1:9/echo") == ["sid=Wt44uu55vv66"])
+        #expect(try typed("get http://u:Wq11rr22ss33@127.0.0.1:9/echo") == ["password=Wq11rr22ss33"])
+        #expect(try typed(#"post /echo creds:='{"password":"Ws33tt44uu55","user":"bob"}'"#) == ["password=Ws33tt44uu55"])
+        #expect(try typed(#"post /echo list:='[{"otp":"123456"}]'"#) == ["otp=123456"])
+        #expect(try typed("get http://127.0.0.1:9/a@b").isEmpty)
+    }
+
     /// A short secret typed on a line was hidden in the transcript (from 4
     /// characters) and shown on screen where an answer quoted it (from 6).
     @Test func aShortTypedSecretIsTheSessionsFromFourCharacters() throws {

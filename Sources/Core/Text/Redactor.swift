@@ -25,7 +25,7 @@ public enum Redactor {
                                 "phpsessid", "connect.sid", "laravel_session", "csrf", "xsrf", "x-csrf", "x-xsrf",
                                 // A PIN, a one-time code, a request's signature header, a credential under a plain name
                                 // (`set bearer=…`); not `signature` alone, a forum's or an email's as often (`?signature=` is `secretParameters`').
-                                "pin", "otp", "totp", "x-signature", "bearer", "credential", "credentials", "auth"]
+                                "pin", "otp", "totp", "x-signature", "bearer", "credential", "credentials", "auth", "jwt"]
     /// Whole names that are secrets' in a query, not elsewhere: Google's
     /// `?key=`, a signed URL's `sig=` (a JSON member `key` is usually not one);
     /// an S3 or GCS presigned URL's signature.
@@ -252,11 +252,11 @@ public enum Redactor {
         return secret
     }
 
-    /// `db_pw`, `user-pass`, `adminPwd`: a short word for a password ending
-    /// a name after a separator or a capital (whole, `pw` and `pass` are
-    /// `secretHeaders`); `bypass` and `compass` are not.
+    /// `db_pw`, `user-pass`, `adminPwd`, `old_pin`: a short word for a password
+    /// or a PIN ending a name after a separator or a capital (whole, `pw`, `pass`
+    /// and `pin` are `secretHeaders`); `bypass`, `compass` and `spin` are not.
     private static func endsInAShortSecretWord(_ name: String) -> Bool {
-        ["pw", "pwd", "pass"].contains { word in
+        ["pw", "pwd", "pass", "pin"].contains { word in
             let lower = name.lowercased()
             guard name.count > word.count, lower.hasSuffix(word) else { return false }
             let before = name.dropLast(word.count)

@@ -111,6 +111,14 @@ struct SuppliedSecrets: Sendable, Equatable {
         /// bearer's token, a Basic's password and its base64 (an echo of the header showed them on
         /// streamed rows and frames), another's whole value.
         func credential(_ value: String, named name: String) {
+            // A Cookie's pairs each (`Cookie:sid={{v}}`, curl's `-b sid=…`): a variable set to one was kept in clear.
+            if name.lowercased() == "cookie" {
+                for pair in value.split(separator: ";") {
+                    let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                    if parts.count == 2 { found.append((parts[0], parts[1])) } else { found.append((name, parts[0])) }
+                }
+                return
+            }
             let words = value.split(separator: " ", maxSplits: 1)
             // `token SECRET end` is no scheme and credential: the value whole (`SECRET end` was the token, named `$TOKEN`).
             guard words.count == 2, words[0].allSatisfy(\.isLetter), !words[1].contains(" ") else { return found.append((name, value)) }
@@ -131,6 +139,8 @@ struct SuppliedSecrets: Sendable, Equatable {
         case let .http(_, path, items, options):
             // A byte test: `contains("?")` went through Foundation's string search, on every request.
             if path.utf8.contains(UInt8(ascii: "?")) { query(path) }
+            // `http://u:PASSWORD@host/…`: sent as Basic auth.
+            if path.utf8.contains(UInt8(ascii: "@")), let password = URLComponents(string: path)?.password { found.append(("password", password)) }
             // `--raw 'password=…'` (or raw JSON with one): echoed, it was shown in clear.
             if let raw = options.raw {
                 found += (try? JSONParser.parse(raw)).map { Redactor.secretMembers(in: $0) } ?? Redactor.secretAssignments(inText: raw)
@@ -151,6 +161,9 @@ struct SuppliedSecrets: Sendable, Equatable {
                     credential(value, named: name)
                 case let .stringField(name, value) where Redactor.isSecretName(Redactor.leaf(of: name)): found.append((Redactor.leaf(of: name), value))
                 case let .jsonField(name, .string(value)) where Redactor.isSecretName(Redactor.leaf(of: name)): found.append((Redactor.leaf(of: name), value))
+                // `creds:='{"password": "…"}'`: the secret members inside.
+                case let .jsonField(_, .object(members)): found += Redactor.secretMembers(in: .object(members))
+                case let .jsonField(_, .array(elements)): found += Redactor.secretMembers(in: .array(elements))
                 case let .query(name, value) where Redactor.isSecretParameter(name): found.append((name, value))
                 default: break
                 }
