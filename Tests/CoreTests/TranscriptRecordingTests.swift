@@ -47,6 +47,26 @@ import Testing
         #expect(matcher.match(step.expectation, next).isEmpty)
     }
 
+    /// A checksum of an upload was written as a pattern of hex digits, so a corrupted upload replayed green.
+    @Test func aDigestIsWrittenAsItCame() throws {
+        let sha = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+        let seen = Observation(status: 201, reason: "Created", body: .json(.object([
+            ("sha256", .string(sha)), ("md5", .string("d41d8cd98f00b204e9800998ecf8427e")),
+            ("fileChecksum", .string("ABCDEF0123456789ABCDEF0123456789")), ("name", .string("0123456789abcdef0123456789abcdef")),
+        ])))
+        let step = TranscriptStep(command: "post /upload photo@a.png", expectation: Expectation(recording: seen, baseURL: Self.base))
+        let text = TranscriptWriter.step(step)
+        #expect(text.contains("\"sha256\": \"\(sha)\"") && text.contains(#""md5": "d41d8cd98f00b204e9800998ecf8427e""#), "\(text)")
+        #expect(text.contains(#""fileChecksum": "ABCDEF0123456789ABCDEF0123456789""#), "\(text)")
+        #expect(text.contains(#""name": "{{/[0-9a-f]+/}}""#), "a generated name is still a pattern: \(text)")
+        let corrupted = Observation(status: 201, reason: "Created", body: .json(.object([
+            ("sha256", .string(String(sha.dropLast()) + "9")), ("md5", .string("d41d8cd98f00b204e9800998ecf8427e")),
+            ("fileChecksum", .string("ABCDEF0123456789ABCDEF0123456789")), ("name", .string("fedcba9876543210fedcba9876543210")),
+        ])))
+        var matcher = TranscriptMatcher()
+        #expect(matcher.match(step.expectation, corrupted).count == 1)
+    }
+
     @Test func volatileAndSecretValuesBecomePatterns() throws {
         let step = TranscriptStep(command: "login alice@example.com {{secret:password}}",
                                   expectation: Expectation(recording: Self.login, baseURL: Self.base))
