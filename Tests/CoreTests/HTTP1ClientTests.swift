@@ -363,6 +363,67 @@ func answersOnceThenDropsTheNext(_ peer: LocalHTTPServer.Peer) {
         }
     }
 
+    /// While bytes move the deadline moves with them (HTTPie's --timeout is the longest the server may go
+    /// quiet): an answer coming in parts for longer than it goes through; one that stops half-way is ended,
+    /// and says so. Both ended at the deadline, the first "no complete answer".
+    @Test func theDeadlineIsTheLongestSilence() async throws {
+        let server = try LocalHTTPServer { peer in
+            guard let head = peer.readRequest() else { return }
+            if String(decoding: head, as: UTF8.self).hasPrefix("GET /slow ") {
+                peer.write("HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\n")
+                for c in "abcdef" {
+                    usleep(100_000)
+                    peer.write(String(c))
+                }
+            } else {
+                peer.write("HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nab")
+                peer.drain()
+            }
+        }
+        defer { server.stop() }
+        try await using(transport()) { (transport) async throws in
+            #expect(try await transport.send(get(server, "/slow", timeout: .milliseconds(400))).body == Array("abcdef".utf8))
+            let error = await #expect(throws: TransportError.self) {
+                try await transport.send(get(server, "/stall", timeout: .milliseconds(300)))
+            }
+            #expect(error?.description == "127.0.0.1:\(server.port) did not answer in time: it sent nothing more of its answer for 0.3 s (--timeout changes it)")
+        }
+    }
+
+    /// An upload to a server that reads it slowly, for longer than the deadline, goes through: it failed at
+    /// the deadline, blaming the server for not answering.
+    @Test func anUploadReadSlowlyIsNotCutAtTheDeadline() async throws {
+        let size = 40 << 20
+        let server = try LocalHTTPServer { peer in
+            var small: Int32 = 64 << 10
+            setsockopt(peer.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+            var head: [UInt8] = []
+            var byte: UInt8 = 0
+            while head.suffix(4) != [13, 10, 13, 10] {
+                guard recv(peer.fd, &byte, 1, 0) == 1 else { return }
+                head.append(byte)
+            }
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            var read = 0
+            while read < size {
+                let n = recv(peer.fd, &buffer, buffer.count, 0)
+                guard n > 0 else { return }
+                read += n
+                usleep(4_000)
+            }
+            peer.write("HTTP/1.1 200 OK\r\nContent-Length: \(String(read).count)\r\n\r\n\(read)")
+        }
+        defer { server.stop() }
+        try await using(transport()) { (transport) async throws in
+            let started = ContinuousClock.now
+            var request = get(server, "/upload", method: "POST", timeout: .seconds(2))
+            request.body = [UInt8](repeating: 0x61, count: size)
+            let answer = try await transport.send(request)
+            #expect(answer.body == Array(String(size).utf8))
+            #expect(ContinuousClock.now - started > .seconds(2), "the upload took longer than the deadline")
+        }
+    }
+
     /// Cancelling the request's task (Ctrl-C) ends it at once as cancelled.
     @Test func cancellingTheTaskEndsTheRequest() async throws {
         let server = try LocalHTTPServer { peer in

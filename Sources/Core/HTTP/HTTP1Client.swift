@@ -167,10 +167,20 @@ final class HTTP1Client: @unchecked Sendable {
         // The deadline covers the proxy's tunnel and the TLS handshake too, as
         // curl's --max-time does: a handshake that takes 12 s works with
         // --timeout 60. Running out before either is done says which.
-        let timer = loop.scheduleTask(in: deadline) {
-            guard !exchange.isStreaming else { return }
-            exchange.fail(exchange.stuck?(deadline) ?? ExchangeFailure.deadline)
+        // While bytes move, in either direction, the deadline moves with them: HTTPie's --timeout is the
+        // longest the server may go quiet. A 40 MB upload to a server reading 1 MB/s failed at 30 s, blaming
+        // the server, and so did a list of JSON lines still coming.
+        let timer = SilenceWatch()
+        @Sendable func expire(at time: NIODeadline) {
+            timer.task = loop.scheduleTask(deadline: time) {
+                guard !exchange.isStreaming else { return }
+                if let moved = exchange.lastProgress, moved + deadline > .now() { return expire(at: moved + deadline) }
+                guard exchange.lastProgress != nil else { return exchange.fail(exchange.stuck?(deadline) ?? ExchangeFailure.deadline) }
+                let what = exchange.isSent ? "it sent nothing more of its answer" : "it took nothing more of the request's body"
+                exchange.fail(TransportError(kind: .timeout, host: exchange.host, detail: "\(what) for \(LiveTransport.seconds(deadline)) (--timeout changes it)"))
+            }
         }
+        expire(at: .now() + deadline)
         // Silence is watched once the head says the body streams or downloads: scheduled for every
         // request a script sends with a sink (any answer may stream), it cost 5% of a request.
         exchange.watchSilence = { [loop] in
@@ -190,7 +200,7 @@ final class HTTP1Client: @unchecked Sendable {
             exchange.promise.futureResult.whenComplete { _ in watch.task?.cancel() }
         }
         exchange.promise.futureResult.whenComplete { _ in
-            timer.cancel()
+            timer.task?.cancel()
             exchange.watchSilence = nil  // it holds the exchange: an answer that never had a head kept both
         }
         let host = request.url.host ?? ""
@@ -280,9 +290,17 @@ final class HTTP1Client: @unchecked Sendable {
         exchange.bodyLength = body?.count ?? 0
         channel.write(HTTPClientRequestPart.head(Self.head(of: request, through: key.tunnels ? nil : key.proxy)), promise: body == nil ? sent : nil)
         if let body {
-            // The whole body in one write: NIO sends it as the socket takes
-            // it, and the answer is read meanwhile (a 413 before the upload ends).
-            channel.write(HTTPClientRequestPart.body(.byteBuffer(ByteBuffer(bytes: body))), promise: sent)
+            // NIO sends the body as the socket takes it, and the answer is read meanwhile (a 413 before the
+            // upload ends). A large one goes in parts, each marking progress as the socket takes it.
+            let part = 1 << 20
+            var start = 0
+            while body.count - start > part {
+                let written = loop.makePromise(of: Void.self)
+                written.futureResult.whenSuccess { exchange.lastProgress = .now() }
+                channel.write(HTTPClientRequestPart.body(.byteBuffer(ByteBuffer(bytes: body[start..<(start + part)]))), promise: written)
+                start += part
+            }
+            channel.write(HTTPClientRequestPart.body(.byteBuffer(ByteBuffer(bytes: body[start...]))), promise: sent)
         }
         channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
     }
@@ -368,6 +386,9 @@ private final class PendingAnswer: @unchecked Sendable {
     var silenceEndsStream = false
     /// When the last part of the body came.
     var lastPart = NIODeadline.now()
+    /// When a part of the request's body was last taken by the socket, or a part of the answer came; nil
+    /// before either (the deadline then says why nothing started).
+    var lastProgress: NIODeadline?
     /// Starts the watch on a streamed or downloaded body's silence (set when the request goes).
     var watchSilence: (() -> Void)?
     /// The request went out on a connection an earlier request used.
@@ -478,6 +499,7 @@ private final class AnswerHandler: ChannelInboundHandler, @unchecked Sendable {
         switch Self.unwrapInboundIn(data) {
         case let .head(head):
             self.head = head
+            exchange.lastProgress = .now()
             exchange.answeredEarly = !exchange.isSent
             guard let sink = exchange.sink else { return gatherer = BodyGatherer(head: head, reserves: exchange.reserves) }
             let (streams, download) = sink.plan(for: head)
@@ -511,6 +533,7 @@ private final class AnswerHandler: ChannelInboundHandler, @unchecked Sendable {
                 if !sink.goesOn() { finish(failing: CancellationError()) }
                 return
             }
+            exchange.lastProgress = .now()
             do throws(BodyGatherer.Problem) {
                 try gatherer?.append(part)
             } catch {

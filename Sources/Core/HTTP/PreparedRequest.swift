@@ -7,7 +7,7 @@ public struct PreparedRequest: Sendable, Equatable {
     /// Headers in the order they are sent. Names keep the user's spelling.
     public var headers: [HTTPHeader]
     public var body: [UInt8]?
-    /// How long the whole exchange may take (`--timeout`); nil: the transport's default.
+    /// The longest the server may go quiet, nothing answered or taken (`--timeout`); nil: the transport's default.
     public var timeout: Duration?
     /// How an https request checks the server and shows itself (`--verify`,
     /// `--cert`, `--cert-key`); nil: the system's trust store, no client certificate.

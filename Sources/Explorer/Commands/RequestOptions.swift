@@ -108,7 +108,7 @@ struct RequestOptions: Sendable, Equatable {
         (["--follow", "-F"], nil, "follow redirects (3xx with a Location)"),
         (["--no-follow"], nil, "do not follow redirects on this line, whatever defaults says"),
         (["--max-redirects"], "N", "follow at most N redirects (30)"),
-        (["--timeout"], "SECONDS", "give up when the whole answer has not come in SECONDS (30); a download or a stream, when nothing comes for that long"),
+        (["--timeout"], "SECONDS", "give up when the server goes quiet for SECONDS (30): nothing answered, nothing more taken or sent; a stream, only when given"),
         (["--form", "-f"], nil, "send fields as application/x-www-form-urlencoded"),
         (["--json", "-j"], nil, "send fields as JSON (the default) on this line, whatever defaults says"),
         (["--multipart"], nil, "send fields as multipart/form-data, with or without files"),
