@@ -24,6 +24,24 @@ import Testing
         #expect(SpecSplit.operationOrder(Data(#"{"paths": {"\/a": {"get": {}}}}"#.utf8)) == ["GET /a": 0], "an escaped slash is a slash")
     }
 
+    /// grpc-gateway's Swagger names a resource with one variable over several segments
+    /// (`/v1/{name=tenants/*/projects/*}`): kept whole, no concrete path matched it, so nothing was
+    /// checked and TAB offered `/v1/{name=tenants`.
+    @Test func aResourceNameTemplateIsMadeOfSegments() throws {
+        let body = #"{"in": "body", "name": "body", "required": true, "schema": {"type": "object", "properties": {"displayName": {"type": "string"}}}}"#
+        let text = #"{"swagger": "2.0", "info": {"title": "t", "version": "1"}, "paths": {"# +
+            #""/v1/{parent=tenants/*}/projects": {"post": {"parameters": [{"in": "path", "name": "parent", "required": true, "type": "string"}, \#(body)], "responses": {"200": {"description": "x"}}}},"# +
+            #""/v1/{name=tenants/*/projects/*}": {"get": {"parameters": [{"in": "path", "name": "name", "required": true, "type": "string"}], "responses": {"200": {"description": "x"}}}},"# +
+            #""/v1/{name=tenants/*/policies/*/rules/**}": {"get": {"responses": {"200": {"description": "x"}}}}"# + "}}"
+        let loaded = try SpecLoader.load(try write(text, "json"))
+        #expect(loaded.endpoints.map(\.path) == ["/v1/tenants/{tenant}/projects", "/v1/tenants/{tenant}/projects/{project}",
+                                                 "/v1/tenants/{tenant}/policies/{policy}/rules/{rule}"])
+        #expect(loaded.endpoints[1].matches(path: "/v1/tenants/acme/projects/p1"))
+        #expect(loaded.endpoints[0].body?.fields.map(\.name) == ["displayName"])
+        #expect(SpecCatalog.expandingResourceNames("/v1/{name=*}/x/{id}") == "/v1/{name}/x/{id}")
+        #expect(SpecCatalog.expandingResourceNames("/v1/{a=users/*}/{b=users/*}") == "/v1/users/{user}/users/{b}")
+    }
+
     /// A server given as a path alone (`/api/v1`, or Swagger 2's basePath
     /// with no host) was dropped: every endpoint went to the root of the
     /// host `--base-url` named, a 404. It goes after that host's URL.

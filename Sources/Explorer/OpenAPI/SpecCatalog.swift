@@ -202,6 +202,44 @@ struct SpecCatalog {
         }
     }
 
+    /// A path whose variable spans segments, as grpc-gateway and Google's AIP-127 write a resource's name
+    /// (`/v1/{name=tenants/*/projects/*}`), with a segment for each part: `/v1/tenants/{tenant}/projects/{project}`,
+    /// each `*` named for the collection before it. Kept whole, no concrete path matched it (no checks, no
+    /// drift), TAB offered `/v1/{name=tenants` and a line sent the braces as typed.
+    static func expandingResourceNames(_ path: String) -> String {
+        guard path.contains("=") else { return path }
+        var out = ""
+        var rest = Substring(path)
+        var used = Set<String>()
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            out += rest[..<open]
+            let inner = rest[rest.index(after: open)..<close]
+            if let equals = inner.firstIndex(of: "=") {
+                let variable = String(inner[..<equals])
+                var previous: Substring?
+                out += inner[inner.index(after: equals)...].split(separator: "/").map { part -> String in
+                    defer { previous = part }
+                    guard part == "*" || part == "**" else { return String(part) }
+                    var name = previous.map(singular) ?? variable
+                    if name.isEmpty || used.contains(name) { name = variable + (used.contains(variable) ? "_\(used.count)" : "") }
+                    used.insert(name)
+                    return "{\(name)}"
+                }.joined(separator: "/")
+            } else {
+                out += rest[open...close]
+            }
+            rest = rest[rest.index(after: close)...]
+        }
+        return out + rest
+    }
+
+    /// `tenants` → `tenant`, `policies` → `policy`: a collection's member.
+    private static func singular(_ word: Substring) -> String {
+        if word.hasSuffix("ies"), word.count > 3 { return word.dropLast(3) + "y" }
+        if word.hasSuffix("s"), !word.hasSuffix("ss"), word.count > 1 { return String(word.dropLast()) }
+        return String(word)
+    }
+
     private mutating func add(_ model: Model) {
         guard modelIndex[model.name] == nil else { return }
         modelIndex[model.name] = models.count
@@ -211,6 +249,8 @@ struct SpecCatalog {
     // MARK: Endpoints
 
     private mutating func endpoint(_ op: SpecOperation, documentSecurity: [[String]]) -> Endpoint {
+        var op = op
+        op.path = Self.expandingResourceNames(op.path)
         let label = "\(op.method) \(op.path)"
         var body: Model?
         var bodyShape: String?
