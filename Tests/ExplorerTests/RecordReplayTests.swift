@@ -179,6 +179,22 @@ import Testing
         #expect(try String(contentsOfFile: path, encoding: .utf8) == text, "nothing rewritten, not even the step before it")
     }
 
+    /// A fixture missing (renamed by a checkout, in another case) made `--update` write "cannot read file
+    /// '…' in /home/me" over the step's answer, and the captures after it; exit 0.
+    @Test func updateDoesNotWriteALinesOwnFailureDownAsExpected() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("fixture-\(UUID().uuidString).transcript").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let text = "# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n\n> get /api/banners\nHTTP/1.1 201 Created\n{{*}}\n\n"
+            + "> post /api/upload/image file@no-such-lamp.png\nHTTP/1.1 201 Created\n{{*}}\n"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let run = await Replayer(update: true).run(path)
+        #expect(run.status == .runtime)
+        guard case let .runtime(message)? = run.failure else { Issue.record("\(String(describing: run.failure))"); return }
+        #expect(message.contains(":9: cannot read file '\(FileManager.default.temporaryDirectory.path)/no-such-lamp.png': no such file"), "\(message)")
+        #expect(message.hasSuffix("--update does not write a line's own failure down as what it expects, and rewrote nothing"), "\(message)")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == text, "nothing rewritten, not even the step before it")
+    }
+
     /// `test --update` while a dead upstream behind a proxy answered every
     /// step 502 rewrote the suite to expect the proxy's page, its captures
     /// gone, so it could not pass again. A server error where none was

@@ -780,6 +780,16 @@ struct Replayer: Sendable {
                 failure = .runtime("\(path):\(step.line): \(problem)")
                 return nil
             }
+            // A line that sent nothing here where the file expects an answer: a fixture missing or named in another case
+            // (a Windows checkout), a file a replay does not read, a catalog's check. Its own failure was written over
+            // the step's answer ("cannot read file '…' in /home/me") and the captures after it.
+            if update, !mismatches.isEmpty, !didNotRun, step.expectation.status != nil, observation.status == nil {
+                record(run)
+                let why = if case let .failure(message, _) = outcome { message } else { "it sent no request" }
+                failure = .runtime("\(path):\(step.line): \(why); the step expects an answer, and --update does not write a line's own failure "
+                                   + "down as what it expects, and rewrote nothing")
+                return nil
+            }
             // A refusal where the file expects success is a wrong or stale secret far more often than a change of the
             // backend's: written down, a CI job with an old password turned the suite into one that expects 401s.
             if update, !mismatches.isEmpty, let expected = step.expectation.status, expected < 400,
