@@ -63,7 +63,8 @@ import Testing
 }
 
 @Suite struct RequestBuilderTests {
-    let files: [String: [UInt8]] = ["photo.png": [0x89, 0x50, 0x4E, 0x47], "meta.json": Array(#"{"k":[1]}"#.utf8), "bio.txt": Array("hi\n".utf8)]
+    let files: [String: [UInt8]] = ["photo.png": [0x89, 0x50, 0x4E, 0x47], "meta.json": Array(#"{"k":[1]}"#.utf8), "bio.txt": Array("hi\n".utf8),
+                                    "a\nContent-Type: evil\r\n\r\nb.txt": Array("z".utf8), "bom.json": [0xEF, 0xBB, 0xBF] + Array("[1, 2]\r\n".utf8)]
 
     var builder: RequestBuilder {
         let files = self.files
@@ -252,6 +253,21 @@ import Testing
         ])
         let names = String(decoding: fileFirst.body ?? [], as: UTF8.self).split(separator: "\r\n").filter { $0.hasPrefix("Content-Disposition") }
         #expect(names.map { $0.split(separator: "name=\"")[1].prefix { $0 != "\"" } } == ["image", "caption", "alt"])
+    }
+
+    /// A file named with line breaks wrote headers of its own into its part; a JSON file that starts with a
+    /// byte-order mark (a Windows editor's) was "not valid JSON"; a pipe (`@<(cmd)`) could not be read.
+    @Test func oddFilesGoAsTheyAre() throws {
+        let named = try builder.build(method: "POST", path: "/x", items: [.file(name: "doc", path: "a\nContent-Type: evil\r\n\r\nb.txt", contentType: nil)])
+        let body = String(decoding: named.body ?? [], as: UTF8.self)
+        #expect(body.contains(#"filename="a%0AContent-Type: evil%0D%0A%0D%0Ab.txt""#), "\(body)")
+        #expect(body.components(separatedBy: "\r\n").filter { $0.hasPrefix("Content-Type:") } == ["Content-Type: text/plain"])
+        let json = try builder.build(method: "POST", path: "/x", items: [.jsonFieldFromFile(name: "items", path: "bom.json")])
+        #expect(json.body == Array(#"{"items":[1,2]}"#.utf8))
+        let pipe = Pipe()
+        pipe.fileHandleForWriting.write(Data(#"{"a":1}"#.utf8))
+        try pipe.fileHandleForWriting.close()
+        #expect(try RequestBuilder.readFileFromDisk("/dev/fd/\(pipe.fileHandleForReading.fileDescriptor)") == Array(#"{"a":1}"#.utf8))
     }
 
     /// A multipart Content-Type typed on the line (curl commands pasted from Postman carry one) went as typed:

@@ -58,11 +58,33 @@ public struct RequestBuilder: Sendable {
             throw BuildError("cannot read file '\(path)': no such file\(folder)")
         }
         if isFolder.boolValue { throw BuildError("cannot read file '\(path)': it is a folder") }
+        // A pipe (`@<(cmd)`, a FIFO) has no size to read at once: read to its end, as HTTPie does.
+        var status = stat()
+        if stat(expanded, &status) == 0, status.st_mode & S_IFMT != S_IFREG { return try readToEnd(expanded, typed: path) }
         guard let data = FileManager.default.contents(atPath: expanded) else {
             let reason = access(expanded, R_OK) == 0 ? "it could not be read" : String(cString: strerror(errno)).lowercased()
             throw BuildError("cannot read file '\(path)': \(reason)")
         }
         return [UInt8](data)
+    }
+
+    /// Most that is read from a pipe or a device for a body: /dev/zero has no end.
+    static let pipeLimit = 256 << 20
+
+    /// A pipe's or a device's bytes, to their end (at most `pipeLimit`).
+    private static func readToEnd(_ path: String, typed: String) throws(BuildError) -> [UInt8] {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw BuildError("cannot read file '\(typed)': \(String(cString: strerror(errno)).lowercased())")
+        }
+        defer { try? handle.close() }
+        var bytes: [UInt8] = []
+        while true {
+            let chunk: Data?
+            do { chunk = try handle.read(upToCount: 1 << 20) } catch { throw BuildError("cannot read file '\(typed)': \(error.localizedDescription)") }
+            guard let chunk, !chunk.isEmpty else { return bytes }
+            bytes += chunk
+            if bytes.count > pipeLimit { throw BuildError("cannot read file '\(typed)': it goes on past \(pipeLimit >> 20) MiB (a pipe or a device)") }
+        }
     }
 
     /// `~/x` in `$HOME`, as a shell expands it (Foundation's tilde went to the account's home, not
@@ -244,7 +266,8 @@ public struct RequestBuilder: Sendable {
             case let .stringFieldFromFile(name, path): fields.append((name, .string(try text(path))))
             case let .jsonField(name, value): fields.append((name, value))
             case let .jsonFieldFromFile(name, path):
-                let source = try text(path)
+                // A byte-order mark before the JSON (Windows editors write one) is no part of it.
+                let source = String(try text(path).trimmingPrefix("\u{FEFF}"))
                 do { fields.append((name, try JSONParser.parse(source))) } catch {
                     throw BuildError("file '\(path)' is not valid JSON: \(error)")
                 }
@@ -400,8 +423,11 @@ public struct RequestBuilder: Sendable {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// A name or file name in a part's quoted string: `\` and `"` escaped, a line break percent-encoded as
+    /// browsers send it (a file named `a\nContent-Type: evil\n\nb.txt` wrote headers of its own into the part).
     private static func escapeQuoted(_ s: String) -> String {
         s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
     }
 
     static func guessContentType(_ filename: String) -> String {
