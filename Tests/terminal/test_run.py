@@ -118,6 +118,26 @@ def test_a_file_that_cannot_be_read_is_one_line_and_status_2(tmp_path):
     assert (result.returncode, result.stderr) == (2, "error: cannot read /dev/zero: it is larger than 16 MiB, which no script of lines is\n")
 
 
+def test_lines_piped_in_are_read_as_run_reads_a_file(tmp_path):
+    # A byte-order mark made the first line "unknown command '\ufeffget'"; a Latin-1 line went out with
+    # U+FFFD in place of its letter; UTF-16 made a line of garbage of each; an old Mac file's lines, ended
+    # by a carriage return alone, ran as one whose `# comment` hid the rest, and exited 0.
+    env = isolated_env(tmp_path)
+    result = run_explorer(["--offline"], env=env, cwd=tmp_path, input=b"\xef\xbb\xbfget /bom\n", text=False)
+    assert result.returncode == 0 and b"GET /bom" in result.stdout, result
+    result = run_explorer(["--offline"], env=env, cwd=tmp_path, input=b"post /up note=caf\xe9\nget /next\n", text=False)
+    assert result.stderr == b"stdin:1: error: not UTF-8 text; the line is not run\n" and b"caf" not in result.stdout, result
+    assert result.returncode == 1 and b"GET /next" in result.stdout, result
+    result = run_explorer(["--offline"], env=env, cwd=tmp_path, input="get /x\n".encode("utf-16"), text=False)
+    assert (result.returncode, result.stderr) == (2, b"error: cannot read stdin: UTF-16 text; save it as UTF-8\n"), result
+    cr = "error: cannot read {}: its lines end in a carriage return alone; save it with LF (or CRLF) line ends\n"
+    result = run_explorer(["--offline"], env=env, cwd=tmp_path, input="# setup\rget /x\r")
+    assert (result.returncode, result.stdout, result.stderr) == (2, "", cr.format("stdin")), result
+    (tmp_path / "old-mac.explorer").write_bytes(b"# setup\rget /x\r")
+    result = run_explorer(["--offline", "run", "old-mac.explorer"], env=env, cwd=tmp_path)
+    assert (result.returncode, result.stdout, result.stderr) == (2, "", cr.format("old-mac.explorer")), result
+
+
 def test_a_file_from_a_pipe_runs(tmp_path):
     """`explorer run <(…)`, `run /dev/stdin` and `run -` read a pipe to its
     end: it has no size, and reading by the size said "permission denied"."""

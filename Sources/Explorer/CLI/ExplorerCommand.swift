@@ -291,7 +291,11 @@ struct Start: ParsableCommand {
             // A recording that failed (its transcript deleted, a full disk) fails the session, as it fails a script.
             throw ExitCode(max(status, controller.recordingFailed ? .runtime : .ok).rawValue)
         }
-        guard !commands.isEmpty else { session.finish(controller.script(StandardInputLines(), name: "stdin")) }
+        guard !commands.isEmpty else {
+            let input = StandardInputLines()
+            let status = controller.script(input, name: "stdin")
+            session.finish(max(status, input.problem))
+        }
         var status = ExitStatus.ok
         for (index, command) in commands.enumerated() {
             // Of several, a failed one is named (`-c 2: error: …`), as a script's line is.
@@ -366,14 +370,78 @@ extension Run {
         case .unreadable: return .failure(Unreadable(description: "it cannot be read"))
         case .tooLarge: return .failure(Unreadable(description: "it is larger than \(maximumBytes >> 20) MiB, which no script of lines is"))
         case let .bytes(bytes):
+            if let problem = StandardInputLines.encodingProblem(bytes) { return .failure(Unreadable(description: problem)) }
             guard let text = String(validating: bytes, as: UTF8.self) else { return .failure(Unreadable(description: "not UTF-8 text")) }
+            // A file from an old Mac editor ran as one line: its `# comment` first hid the rest, and it exited 0.
+            if text.utf8.contains(UInt8(ascii: "\r")), !text.utf8.contains(UInt8(ascii: "\n")) {
+                return .failure(Unreadable(description: "its lines end in a carriage return alone; save it with LF (or CRLF) line ends"))
+            }
             return .success(text)
         }
     }
 }
 
-struct StandardInputLines: Sequence, IteratorProtocol {
-    mutating func next() -> String? { readLine(strippingNewline: true) }
+/// The lines piped into the REPL, read as `run -` reads a file: a UTF-8 byte-order mark dropped (the first
+/// line was "unknown command '\u{FEFF}get'"), UTF-16 or lines ended by a carriage return alone refused, a
+/// line that is not UTF-8 said and not run (its bytes were sent as U+FFFD). Each problem is said on
+/// standard error with the line's number, and makes `problem` the run's exit status.
+final class StandardInputLines: Sequence, IteratorProtocol {
+    private(set) var problem: ExitStatus = .ok
+    private var number = 0
+    private var ended = false
+
+    func next() -> String? {
+        guard !ended, var bytes = readLine() else { return nil }
+        number += 1
+        if number == 1 {
+            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+            if let encoding = Self.encodingProblem(bytes) { return stop(encoding) }
+            if bytes.contains(UInt8(ascii: "\r")), bytes.firstIndex(of: UInt8(ascii: "\r")) != bytes.count - 1 {
+                return stop("its lines end in a carriage return alone; save it with LF (or CRLF) line ends")
+            }
+        }
+        if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
+        guard let line = String(validating: bytes, as: UTF8.self) else {
+            Console().err("stdin:\(number): error: not UTF-8 text; the line is not run\n")
+            problem = Swift.max(problem, .usage)
+            return ""
+        }
+        return line
+    }
+
+    private func stop(_ why: String) -> String? {
+        Console().err("error: cannot read stdin: \(why)\n")
+        problem = Swift.max(problem, .parse)
+        ended = true
+        return nil
+    }
+
+    private var buffered: [UInt8] = []
+    private var atEnd = false
+
+    /// One line of standard input without its LF; nil at its end.
+    private func readLine() -> [UInt8]? {
+        while true {
+            if let newline = buffered.firstIndex(of: UInt8(ascii: "\n")) {
+                defer { buffered.removeSubrange(...newline) }
+                return Array(buffered[..<newline])
+            }
+            if atEnd {
+                guard !buffered.isEmpty else { return nil }
+                defer { buffered = [] }
+                return buffered
+            }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let count = chunk.withUnsafeMutableBytes { Foundation.read(0, $0.baseAddress, $0.count) }
+            if count > 0 { buffered += chunk[..<count] } else if count == 0 || errno != EINTR { atEnd = true }
+        }
+    }
+
+    /// Text saved as UTF-16 (PowerShell's `>`), said as such: a NUL after each letter read as a line of garbage.
+    static func encodingProblem(_ bytes: [UInt8]) -> String? {
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) { return "UTF-16 text; save it as UTF-8" }
+        return nil
+    }
 }
 
 /// `--verify`, `--cert` and `--cert-key` on explorer's command line, for
