@@ -424,6 +424,43 @@ func answersOnceThenDropsTheNext(_ peer: LocalHTTPServer.Peer) {
         }
     }
 
+    /// A server that closes its connection after a 401 without saying so: the refresh went out on that
+    /// connection, dead by then, and failed ("closed the connection as /refresh went out") every time.
+    @Test func aRefreshGoesOnAConnectionOfItsOwn() async throws {
+        let server = try LocalHTTPServer { peer in
+            while let (head, _) = peer.readRequest(keepingBody: true) {
+                let text = String(decoding: head, as: UTF8.self)
+                func json(_ status: String, _ body: String) {
+                    peer.write("HTTP/1.1 \(status)\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+                }
+                if text.hasPrefix("POST /login ") {
+                    json("200 OK", #"{"access_token": "A1", "refresh_token": "R1"}"#)
+                } else if text.hasPrefix("POST /refresh ") {
+                    json("200 OK", #"{"access_token": "A2", "refresh_token": "R2"}"#)
+                } else if text.contains("Bearer A2") {
+                    json("200 OK", #"{"id": 1}"#)
+                } else {
+                    json("401 Unauthorized", #"{"error": "invalid_token"}"#)
+                    return
+                }
+            }
+        }
+        defer { server.stop() }
+        let file = try ProfileFile.parse("""
+            explorer-profile: 1
+            name: closer
+            environments: {local: {base-url: "\(server.baseURL)"}}
+            auth: {kind: login, login-path: /login, refresh-path: /refresh, whoami-path: /me}
+            """, file: "closer.yaml")
+        let builder = RequestBuilder(baseURL: server.baseURL)
+        try await using(transport()) { (transport) async throws in
+            let auth = AuthSession(profile: file.profile, builder: builder, transport: transport, store: MemoryTokenStore())
+            _ = try await auth.login(email: "ann@example.com", password: "pw")
+            let me = try await auth.send(builder.build(method: "GET", path: "/me", items: []))
+            #expect(me.refreshed && me.response.status == 200, "\(me.response.status) \(String(describing: me.refreshRefusal))")
+        }
+    }
+
     /// Cancelling the request's task (Ctrl-C) ends it at once as cancelled.
     @Test func cancellingTheTaskEndsTheRequest() async throws {
         let server = try LocalHTTPServer { peer in

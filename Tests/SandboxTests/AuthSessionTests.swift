@@ -425,11 +425,15 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
             #expect(await auth.tokens?.accessToken == "T0KEN")
             #expect(store.load(key: "linku http://127.0.0.1:9")?.accessToken == "T0KEN")
         }
-        // A line's --timeout bounds its refresh too (it waited the default 30 s).
+        // A line's longer --timeout is its refresh's too (it waited the default 30 s); a shorter one is not: cut short,
+        // the refresh the server still made rotated the refresh token away, and the next request ended the login.
         var timed = try builder.build(method: "GET", path: "/api/users/profile/me", items: [])
+        timed.timeout = .seconds(60)
+        _ = try? await auth.send(timed)
+        #expect(transport.lock.withLock { transport.refreshTimeouts.last } == .seconds(60))
         timed.timeout = .seconds(2)
         _ = try? await auth.send(timed)
-        #expect(transport.lock.withLock { transport.refreshTimeouts.last } == .seconds(2))
+        #expect(transport.lock.withLock { transport.refreshTimeouts.last } == .seconds(30))
         transport.lock.withLock { transport.refresh = .success(ReceivedResponse(status: 401, reason: "Unauthorized", headers: [], body: [])) }
         let refused = try await auth.send(builder.build(method: "GET", path: "/api/users/profile/me", items: []))
         let loggedIn = await auth.isLoggedIn

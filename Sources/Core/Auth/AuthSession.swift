@@ -680,7 +680,10 @@ public actor AuthSession {
             }
             let items = auth.refreshFields.map { RequestItem.stringField(name: $0.name, value: $0.value) } + [token]
             request = try builder.build(method: "POST", path: refreshPath, items: items, form: auth.sendsForm && items.contains(where: \.isData))
-            request.timeout = timeout
+            // A line's short --timeout does not cut the refresh short: the server rotates the refresh token all the same,
+            // and the next request sent the spent one and ended the login. As after Ctrl-C, the refresh is let finish.
+            request.timeout = timeout.map { Swift.max($0, .seconds(30)) }
+            request.freshConnection = true
         } catch {
             return .success(.none)
         }

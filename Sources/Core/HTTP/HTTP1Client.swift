@@ -67,7 +67,7 @@ final class HTTP1Client: @unchecked Sendable {
         do {
             // An upgrade (a WebSocket handshake asked again to hear its refusal) goes on a new
             // connection, as browsers open one: Hummingbird answers one on a used connection 307.
-            return try await attempt(request, route: route, host: host, deadline: deadline, reuse: !request.headers.contains { $0.hasName("Upgrade") })
+            return try await attempt(request, route: route, host: host, deadline: deadline, reuse: !request.freshConnection && !request.headers.contains { $0.hasName("Upgrade") })
         } catch is StaleConnection {
             guard Self.mayGoAgain(request) else { throw ExchangeFailure.closedOnReuse(method: request.method) }
             return try await attempt(request, route: route, host: host, deadline: deadline, reuse: false)

@@ -25,6 +25,9 @@ public struct PreparedRequest: Sendable, Equatable {
     /// through a CONNECT tunnel, as a socket goes (a handshake asked again to
     /// hear the proxy's refusal of one).
     public var tunnelsThroughProxy = false
+    /// Sent on a connection of its own, not one kept alive: a token refresh after a 401 that the server closed
+    /// its connection after (without saying so) went out on the dead one, every time.
+    public var freshConnection = false
 
     public init(method: String, url: URL, headers: [HTTPHeader] = [], body: [UInt8]? = nil, timeout: Duration? = nil) {
         self.method = method
