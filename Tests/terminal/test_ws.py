@@ -954,3 +954,54 @@ def test_a_repl_recording_with_ws_status_and_an_app_ping_taken_by_recv_replays(s
     x.expect(prompt)
     text = leave_and_replay(x, recorded, "> ws recv 3\n", tmp_path)
     assert '"type": "ping"' in text, text
+
+
+def test_a_first_handshake_refused_for_an_expired_token_is_tried_again_after_a_refresh(http_server, tmp_path):
+    # An app resumed after sleeping opens its socket with an opaque token that has expired: `ws connect`
+    # failed with the handshake's 401 and refreshed nothing, until a request happened to refresh it.
+    import threading
+    from http.server import BaseHTTPRequestHandler
+    from websockets.sync.server import serve
+    from websockets.http11 import Response
+    from websockets.datastructures import Headers
+
+    class Tokens(BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def do_POST(self):
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            token = {"/login": "A1", "/refresh": "A2"}.get(self.path)
+            body = json.dumps({"access_token": token, "refresh_token": "R-" + str(token), "user": {"id": 7}}).encode()
+            self.send_response(200 if token else 404)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    def refuse_old_tokens(connection, request):
+        if "token=A2" not in request.path:
+            return Response(401, "Unauthorized", Headers([("Content-Length", "13")]), b"token expired")
+        return None
+
+    def handler(socket):
+        socket.send("hello")
+        for _ in socket:
+            pass
+
+    rest = http_server(Tokens)
+    sockets = serve(handler, "127.0.0.1", 0, process_request=refuse_old_tokens)
+    threading.Thread(target=sockets.serve_forever, daemon=True).start()
+    try:
+        profile = tmp_path / "app.yaml"
+        profile.write_text("explorer-profile: 1\nname: app\n"
+                           f"environments: {{local: {{base-url: \"http://127.0.0.1:{rest.server_address[1]}\", "
+                           f"websocket-url: \"ws://127.0.0.1:{sockets.socket.getsockname()[1]}\"}}}}\n"
+                           "auth: {kind: login, login-path: /login, refresh-path: /refresh, whoami-path: /me, user: .user}\n"
+                           "websocket: {path: \"/ws?token={accessToken}\"}\n")
+        result = run_explorer(["--profile", str(profile), "-c", "login ann@example.com pw", "-c", "ws connect", "-c", "ws recv 1"],
+                              env=isolated_env(tmp_path), stdin=subprocess.DEVNULL, timeout=30)
+        assert result.returncode == 0, result
+        assert "connected to ws://" in result.stdout and "hello" in result.stdout, result
+    finally:
+        sockets.shutdown()

@@ -193,6 +193,7 @@ public actor WebSocketSession {
         if let reconciler, let latest = try? await reconciler.latestID() { saw(latest) }
         var attempt = 0
         var refreshToken = false
+        var refreshedFirst = false
         // The CA file `--verify` named, for a TLS failure to name.
         let authorities: String? = if case let .authorities(file)? = options.tls?.verify { file } else { nil }
         while !userClosed {
@@ -262,6 +263,15 @@ public actor WebSocketSession {
             } else if userClosed {
                 break
             } else if !hasOpened {
+                // The first handshake refused with the login's token in the profile's socket path: most often a token
+                // that expired while the app slept (an opaque one, whose expiry cannot be read). Refreshed once and
+                // tried again, as a request is; it failed with the 401 until a request happened to refresh it.
+                if !refreshedFirst, (failure as? WebSocketClientError) == .webSocketUpgradeFailed, case .profileTemplate = address,
+                   session.profile.webSocketTemplate?.contains("{accessToken}") == true, await session.tokens?.refreshToken != nil {
+                    refreshedFirst = true
+                    refreshToken = true
+                    continue
+                }
                 let handshake = if let url { await handshakeHeaderList(for: url) } else { [HTTPHeader]() }
                 emitter.yield(.failed(await ConnectFailure.describe(failure, url: url, handshake: handshake, session: session, authorities: authorities,
                                                                     proxy: url.flatMap(proxy(for:)))))
