@@ -75,6 +75,14 @@ import Testing
                                                   headers: [HTTPHeader(name: "Retry-After", value: seconds)]))
             #expect(busy.hasSuffix("(retry after \(seconds) s)\n"), "\(busy)")
         }
+        // As an HTTP date, the wait it leaves (the date was shown); neither a number nor a date, said to be neither.
+        let format = DateFormatter()
+        (format.locale, format.timeZone, format.dateFormat) = (Locale(identifier: "en_US_POSIX"), TimeZone(identifier: "GMT"), "EEE, dd MMM yyyy HH:mm:ss 'GMT'")
+        let soon = format.string(from: Date().addingTimeInterval(120))
+        let (_, dated) = plain.render(exchange(503, "Busy", type: "text/plain", body: [], headers: [HTTPHeader(name: "Retry-After", value: soon)]))
+        #expect(dated.hasSuffix(" s)\n") && [119, 120].contains(dated.split(separator: " ").dropLast().last.flatMap { Int($0) }), "\(dated)")
+        let (_, odd) = plain.render(exchange(429, "Busy", type: "text/plain", body: [], headers: [HTTPHeader(name: "Retry-After", value: "-5")]))
+        #expect(odd == "error: 429 Busy (Retry-After: -5, neither seconds nor a date)\n", "\(odd)")
         // A 401's challenge says why a login or token did not do (Digest, which explorer does not answer): it showed only with -v.
         let digest = HTTPHeader(name: "WWW-Authenticate", value: #"Digest realm="gw", nonce="abc", qop="auth""#)
         let (_, challenged) = plain.render(exchange(401, "Unauthorized", type: "text/html", body: Array("<h1>401</h1>".utf8), headers: [digest]))

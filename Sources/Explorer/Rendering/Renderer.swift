@@ -281,7 +281,19 @@ struct Renderer: Sendable {
     private func retryAfter(_ response: ReceivedResponse, besides summary: String) -> String {
         // Said once where the message says it already: as a word of its own, not digits inside another number (`2` in `429`).
         guard let retry = response.header("Retry-After")?.trimmingBlanks(), !retry.isEmpty, !Self.holdsWord(retry, in: summary) else { return "" }
-        return Self.visible(retry.allSatisfy(\.isNumber) ? " (retry after \(retry) s)" : " (retry after \(retry))", keepingLines: false)
+        if retry.utf8.allSatisfy({ (48...57).contains($0) }) { return " (retry after \(retry) s)" }
+        // An HTTP date (RFC 9110 §10.2.3) as the wait it leaves, as the seconds form says it (it was shown as the date).
+        if let date = Self.httpDate(retry) { return " (retry after \(max(0, Int((date.timeIntervalSinceNow).rounded(.up)))) s)" }
+        return Self.visible(" (Retry-After: \(retry), neither seconds nor a date)", keepingLines: false)
+    }
+
+    /// An IMF-fixdate (`Sun, 29 Nov 2026 13:12:48 GMT`), the form RFC 9110 asks senders to use.
+    static func httpDate(_ text: String) -> Date? {
+        let format = DateFormatter()
+        format.locale = Locale(identifier: "en_US_POSIX")
+        format.timeZone = TimeZone(identifier: "GMT")
+        format.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return format.date(from: text)
     }
 
     /// Whether `word` stands in `text` with no letter or digit against it.
