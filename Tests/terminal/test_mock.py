@@ -730,3 +730,23 @@ def test_a_transcript_of_an_api_key_backend_is_served_without_its_key(start, tmp
     mock = start(str(folder / "items.transcript"))
     status, body = mock.call("GET", "/items")
     assert status == 200 and body == {"items": [{"id": 1}]}, mock.said()
+
+
+def test_the_tokens_lifetime_is_the_one_a_recorded_login_said(start, tmp_path):
+    # A login recorded with `"expires_in": 3600` was served 900 (the mock's own lifetime), so the transcript
+    # failed against its own mock, and an app refreshed on another clock than its server's.
+    folder = tmp_path / "shop"
+    folder.mkdir()
+    (folder / "shop.yaml").write_text(
+        "explorer-profile: 1\nname: shop\nenvironments:\n  local: {base-url: \"http://127.0.0.1:9\"}\n"
+        "auth: {kind: login, login-path: /login, refresh-path: /refresh, whoami-path: /me}\n")
+    (folder / "login.transcript").write_text(
+        "# explorer transcript v1\nprofile: shop.yaml\nbase-url: http://127.0.0.1:9\n\n"
+        "> login ann@example.com {{secret:password}}\nHTTP/1.1 200 OK\nContent-Type: application/json\n"
+        "{\"access_token\": \"{{secret:access_token}}\", \"refresh_token\": \"{{secret:refresh_token}}\", \"expires_in\": 3600}\n\n")
+    mock = start(str(folder / "login.transcript"))
+    status, body = mock.call("POST", "/login", {"email": "ann@example.com", "password": "pw"})
+    assert status == 200 and body["expires_in"] == 3600, (status, body, mock.said())
+    payload = body["access_token"].split(".")[1]
+    claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+    assert 3590 <= claims["exp"] - time.time() <= 3610, claims

@@ -44,6 +44,37 @@ public struct Materializer: Sendable {
         return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
     }
 
+    /// Whether `members` hold a token a recording hid (`{{secret:access_token}}`), which the mock signs.
+    static func holdsAToken(_ members: [ExpectedValue.Member]) -> Bool {
+        members.contains { member in
+            let pattern: TranscriptPattern? = switch member.value {
+            case let .pattern(found): found
+            case let .text(text): text.pieces.count == 1 ? text.pieces.first.flatMap { if case let .pattern(found) = $0 { found } else { nil } } : nil
+            default: nil
+            }
+            if case let .secret(name)? = pattern?.kind { return name.lowercased().contains("token") || name == "jwt" }
+            return false
+        }
+    }
+
+    static func isLifetimeName(_ key: String) -> Bool { ["expires_in", "expiresin", "expires"].contains(key.lowercased()) }
+
+    /// The lifetime in seconds an answer recorded beside its token (`"expires_in": 3600`), at any depth.
+    public static func recordedTokenLifetime(in value: ExpectedValue) -> Int? {
+        switch value {
+        case let .object(members, _):
+            if holdsAToken(members), let seconds = members.lazy.compactMap({ member -> Int? in
+                guard isLifetimeName(member.key), case let .literal(number) = member.value, let seconds = number.intValue, seconds > 0 else { return nil }
+                return seconds
+            }).first {
+                return seconds
+            }
+            return members.lazy.compactMap { recordedTokenLifetime(in: $0.value) }.first
+        case let .array(elements, _): return elements.lazy.compactMap { recordedTokenLifetime(in: $0) }.first
+        default: return nil
+        }
+    }
+
     /// A JSON value that `expected` matches.
     public mutating func value(_ expected: ExpectedValue) -> JSONValue {
         switch expected {
@@ -53,18 +84,9 @@ public struct Materializer: Sendable {
         case let .object(members, _):
             // Beside a token the mock signs, a literal `expires_in` says how long it lives: `--token-ttl`'s, as the
             // token's `exp` and a refresh answer say (the login said 900 of a token signed for 5 s).
-            let signsToken = members.contains { member in
-                let pattern: TranscriptPattern? = switch member.value {
-                case let .pattern(found): found
-                case let .text(text): text.pieces.count == 1 ? text.pieces.first.flatMap { if case let .pattern(found) = $0 { found } else { nil } } : nil
-                default: nil
-                }
-                if case let .secret(name)? = pattern?.kind { return name.lowercased().contains("token") || name == "jwt" }
-                return false
-            }
+            let signsToken = Self.holdsAToken(members)
             return .object(members.map { member in
-                if signsToken, case let .literal(number) = member.value, number.intValue != nil,
-                   ["expires_in", "expiresin", "expires"].contains(member.key.lowercased()) {
+                if signsToken, case let .literal(number) = member.value, number.intValue != nil, Self.isLifetimeName(member.key) {
                     return (member.key, .int(lifetime))
                 }
                 // A time in seconds since 1970 a recording wrote `{{integer}}` (`"expires_at": 1795…`): now, or now and

@@ -58,6 +58,14 @@ struct MockCommand: ParsableCommand {
         for note in loaded.notes { console.err("warning: \(note)\n") }
         // The sandbox's flags and EXPLORER_SANDBOX_* variables, read the same way.
         var configuration = SandboxConfiguration()
+        // The lifetime a recorded login gave its token, unless --token-ttl or EXPLORER_SANDBOX_TOKEN_TTL says one: served
+        // 900 where the recording said 3600, a replay against the mock failed, and an app refreshed on another clock.
+        if let recorded = loaded.scripts.lazy.flatMap(\.steps).compactMap({ step -> Int? in
+            guard case let .json(body)? = step.expectation.body else { return nil }
+            return Materializer.recordedTokenLifetime(in: body)
+        }).first {
+            configuration.accessTokenLifetime = Double(recorded)
+        }
         configuration.apply(environment: Surroundings.current.environment)
         faults.apply(to: &configuration)
         // A variable that does not read is refused, as the sandbox refuses it: `EXPLORER_SANDBOX_FAULT_SEED=seven`
