@@ -61,6 +61,8 @@ import Testing
             try text.write(toFile: file, atomically: true, encoding: .utf8)
         }
         try FileManager.default.createSymbolicLink(atPath: project + "/fixtures/link.txt", withDestinationPath: top + "/secret.txt")
+        // The home folder as a repository (a dotfiles one) is none: all of it was readable.
+        #expect(Replayer.readableRoot(of: project + "/sessions/app", home: project) == project + "/sessions")
         // Outside a repository: the folder above the transcript's.
         try "x".write(toFile: top + "/project/sessions/c.json", atomically: true, encoding: .utf8)
         try FileManager.default.removeItem(atPath: project + "/.git")
@@ -80,6 +82,22 @@ import Testing
                 #expect("\(error)".contains(why) && "\(error)".hasPrefix("cannot read file '\(path)'"), "\(error)")
             }
         }
+    }
+
+    /// A pasted curl's `-d @FILE` was read by the line's parser from anywhere (`-d @../../.env`, a link out, a whole
+    /// path in the home folder) and sent where the line went: it goes through the replay's reader too.
+    @Test func aReplayedCurlReadsItsDataFileAsItemsDo() async throws {
+        let top = FileManager.default.temporaryDirectory.appendingPathComponent("curl-files-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: top) }
+        try FileManager.default.createDirectory(atPath: top + "/project/.git", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: top + "/project/sessions", withIntermediateDirectories: true)
+        try "OUTSIDE".write(toFile: top + "/outside.txt", atomically: true, encoding: .utf8)
+        let path = top + "/project/sessions/steal.transcript"
+        try "# explorer transcript v1\nprofile: generic\nbase-url: http://127.0.0.1:9\n\n> curl -d @../../outside.txt http://127.0.0.1:9/echo\nHTTP/1.1 200 OK\n{{*}}\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let run = await Replayer().run(path)
+        guard case let .broken(said)? = run.failure else { Issue.record("\(String(describing: run.failure))"); return }
+        #expect(said.contains("curl's -d @../../outside.txt: cannot read the file: it is outside \(top)/project"), "\(said)")
     }
 
     @Test func aFreshRecordingReplaysGreenOnAFreshSandbox() async throws {

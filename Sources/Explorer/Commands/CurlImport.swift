@@ -40,7 +40,7 @@ enum CurlImport {
         }
     }
 
-    static func parse(_ typed: [LineTokenizer.Word]) throws(CommandError) -> Command {
+    static func parse(_ typed: [LineTokenizer.Word], readFile: @Sendable (String) throws -> [UInt8] = RequestBuilder.readFileFromDisk) throws(CommandError) -> Command {
         let words = ungrouped(typed)
         // `-u 'bob:'"$PASSWORD"` (explorer's own --curl writes so), `-H "Authorization: Bearer $TOKEN"` (API docs do): the
         // shell's variable went out as the credential's text. Said, with explorer's way to give one.
@@ -127,7 +127,7 @@ enum CurlImport {
                 let body = try take()
                 if body.hasPrefix("@"), ["-d", "--data", "--data-ascii"].contains(text), body.count > 1 {
                     // curl strips a -d file's line ends and NULs (only --data-binary keeps them): read here, so.
-                    data.append(try strippedFile(String(body.dropFirst()), flag: text, column: word.start))
+                    data.append(try strippedFile(String(body.dropFirst()), flag: text, column: word.start, readFile: readFile))
                 } else if body.hasPrefix("@"), text != "--data-raw" {
                     // The file is the body (curl's usual way to send one), as explorer's `@FILE` item sends it.
                     guard body.count > 1 else { throw CommandError("curl's \(text) @: a file name goes after '@'", column: word.start) }
@@ -323,10 +323,13 @@ enum CurlImport {
 
     /// `-d @FILE`'s text as curl sends it: without its carriage returns, line
     /// feeds and NULs (the file's line ends were sent).
-    private static func strippedFile(_ path: String, flag: String, column: Int) throws(CommandError) -> String {
+    private static func strippedFile(_ path: String, flag: String, column: Int, readFile: (String) throws -> [UInt8]) throws(CommandError) -> String {
         let bytes: [UInt8]
-        do { bytes = try RequestBuilder.readFileFromDisk(path) } catch {
-            throw CommandError("curl's \(flag) @\(CommandError.quotable(path)): cannot read the file", column: column)
+        do { bytes = try readFile(path) } catch {
+            // Why, as an item's file says it (a replay's reader refuses a file outside the transcript's repository).
+            let why = (error as? RequestBuilder.BuildError)?.message.components(separatedBy: "': ").dropFirst().joined(separator: "': ")
+            throw CommandError("curl's \(flag) @\(CommandError.quotable(path)): cannot read the file" + (why.map { $0.isEmpty ? "" : ": \($0)" } ?? ""),
+                               column: column)
         }
         guard let text = String(validating: bytes.filter { ![0x0D, 0x0A, 0x00].contains($0) }, as: UTF8.self) else {
             throw CommandError("curl's \(flag) @\(CommandError.quotable(path)): not text; --data-binary @FILE sends a file as it is", column: column)

@@ -278,7 +278,9 @@ actor Interpreter {
     var requestDefaults: RequestOptions { defaults }
 
     /// The parser, with the current variables.
-    nonisolated var parser: CommandParser { CommandParser(variables: allVariables, table: table, formsByDefault: formsByDefault.value) }
+    nonisolated var parser: CommandParser {
+        CommandParser(variables: allVariables, table: table, formsByDefault: formsByDefault.value, readFile: session.builder.readFile)
+    }
 
     /// What TAB completion needs to know right now.
     func completionState() -> CompletionState {

@@ -15,6 +15,8 @@ struct CommandParser {
     /// The session's `defaults --form`: fields go as a form, whose names are
     /// not nested JSON paths, unless the line says `--json`.
     var formsByDefault = false
+    /// How a pasted curl's `-d @FILE` is read: the session's reader, which a replay keeps to the transcript's own files.
+    var readFile: @Sendable (String) throws -> [UInt8] = RequestBuilder.readFileFromDisk
 
     func parse(_ line: String) throws(CommandError) -> Command {
         if let send = try webSocketSendJSON(line) { return send }
@@ -34,7 +36,7 @@ struct CommandParser {
         // (it went out as a GET with a JSON body).
         if Self.isTarget(first.text), let get = table.spec(named: "get") {
             let path = try substituted(first)
-            let command = try get.parse(CommandArguments(command: first, words: [path] + args, spec: get, formsByDefault: formsByDefault))
+            let command = try get.parse(CommandArguments(command: first, words: [path] + args, spec: get, formsByDefault: formsByDefault, readFile: readFile))
             if case let .http("GET", target, items, options) = command, options.raw != nil || items.contains(where: \.isData) {
                 return .http(method: "POST", path: target, items: items, options: options)
             }
@@ -44,7 +46,7 @@ struct CommandParser {
         // it was an unknown command, and a cache purge or a WebDAV call could not be sent at all.
         if table.spec(named: first.text) == nil, Self.isExtensionMethod(first.text), let target = args.first, Self.isTarget(target.text),
            let get = table.spec(named: "get"),
-           case let .http(_, path, items, options) = try get.parse(CommandArguments(command: first, words: args, spec: get, formsByDefault: formsByDefault)) {
+           case let .http(_, path, items, options) = try get.parse(CommandArguments(command: first, words: args, spec: get, formsByDefault: formsByDefault, readFile: readFile)) {
             return .http(method: first.text, path: path, items: items, options: options)
         }
         guard let spec = table.spec(named: first.text) else {
@@ -59,7 +61,7 @@ struct CommandParser {
             message += " (type help for the list)"
             throw CommandError(message, column: first.start)
         }
-        return try spec.parse(CommandArguments(command: first, words: args, spec: spec, formsByDefault: formsByDefault))
+        return try spec.parse(CommandArguments(command: first, words: args, spec: spec, formsByDefault: formsByDefault, readFile: readFile))
     }
 
     /// A request method written in capitals that is no command of explorer's

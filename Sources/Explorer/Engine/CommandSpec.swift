@@ -80,6 +80,8 @@ struct CommandArguments: Sendable {
     let spec: CommandSpec
     /// The session's `defaults --form` (`CommandParser.formsByDefault`).
     var formsByDefault = false
+    /// How files named on the line are read at parse time (`CommandParser.readFile`).
+    var readFile: @Sendable (String) throws -> [UInt8] = RequestBuilder.readFileFromDisk
 
     var count: Int { words.count }
     var isEmpty: Bool { words.isEmpty }

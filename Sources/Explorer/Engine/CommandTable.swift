@@ -195,7 +195,7 @@ extension CommandTable {
             is http://, as curl reads it. The token and session headers follow their usual rule: only to
             the backend's origin.
             """,
-            parse: { args throws(CommandError) in try CurlImport.parse(args.words) }),
+            parse: { args throws(CommandError) in try CurlImport.parse(args.words, readFile: args.readFile) }),
     ]
 
     private static let responses: [CommandSpec] = [

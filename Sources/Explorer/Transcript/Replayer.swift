@@ -247,6 +247,8 @@ struct Replayer: Sendable {
     static func unparsable(_ steps: [TranscriptStep]) -> (line: Int, message: String)? {
         for step in steps where step.expectation.errors.isEmpty {
             var parser = CommandParser()
+            // Read nothing yet (a curl's `-d @FILE`): the step's own parse reads it, through the replay's reader.
+            parser.readFile = { _ in [] }
             for opening in step.command.ranges(of: "{{") {
                 let rest = step.command[opening.upperBound...]
                 guard let closing = rest.firstRange(of: "}}") else { continue }
@@ -371,20 +373,21 @@ struct Replayer: Sendable {
     }
 
     /// The folder a transcript's files lie under: its repository's (the nearest folder above it holding
-    /// `.git`), else the folder above its own (`sessions/app/x.transcript` reads `@../fixtures/…`), unless
+    /// `.git`, below the home folder), else the folder above its own (`sessions/app/x.transcript` reads `@../fixtures/…`), unless
     /// that is the home folder or `/` (a transcript in ~/Downloads reads its own folder's files alone).
-    static func readableRoot(of folder: String) -> String {
+    static func readableRoot(of folder: String, home: String = RequestBuilder.expandingHome("~")) -> String {
         let here = FileManager.default.currentDirectoryPath
         let own = realPath(folder.isEmpty ? here : folder.hasPrefix("/") ? folder : (here as NSString).appendingPathComponent(folder))
+        let home = realPath(home)
         var at = own
-        while true {
+        // Not the home folder as a repository (a dotfiles one): all of it was readable.
+        while at != home, at != "/" {
             if FileManager.default.fileExists(atPath: (at as NSString).appendingPathComponent(".git")) { return at }
             let up = (at as NSString).deletingLastPathComponent
             guard !up.isEmpty, up != at else { break }
             at = up
         }
         let above = (own as NSString).deletingLastPathComponent
-        let home = realPath(RequestBuilder.expandingHome("~"))
         return above.isEmpty || above == "/" || above == home ? own : above
     }
 
@@ -599,7 +602,8 @@ struct Replayer: Sendable {
         /// the next step that is no `capture`, `show`, `vars`, `set` or `unset`
         /// (the step whose answer they would read next); steps none read are left out.
         static func capturesReading(_ steps: [TranscriptStep]) -> [(index: Int, sources: [CaptureSource])] {
-            let parser = CommandParser()
+            var parser = CommandParser()
+            parser.readFile = { _ in [] }
             var found: [(index: Int, sources: [CaptureSource])] = []
             for index in steps.indices {
                 var sources: [CaptureSource] = []
