@@ -168,7 +168,8 @@ final class HTTP1Client: @unchecked Sendable {
         // curl's --max-time does: a handshake that takes 12 s works with
         // --timeout 60. Running out before either is done says which.
         // While bytes move, in either direction, the deadline moves with them: HTTPie's --timeout is the
-        // longest the server may go quiet. A 40 MB upload to a server reading 1 MB/s failed at 30 s, blaming
+        // longest the server may go quiet. (What the kernel has taken of an upload and the server reads
+        // later is not seen: a body that fits the socket's buffers counts as sent at once, as in HTTPie.) A 40 MB upload to a server reading 1 MB/s failed at 30 s, blaming
         // the server, and so did a list of JSON lines still coming.
         let timer = SilenceWatch()
         @Sendable func expire(at time: NIODeadline) {
@@ -291,8 +292,9 @@ final class HTTP1Client: @unchecked Sendable {
         channel.write(HTTPClientRequestPart.head(Self.head(of: request, through: key.tunnels ? nil : key.proxy)), promise: body == nil ? sent : nil)
         if let body {
             // NIO sends the body as the socket takes it, and the answer is read meanwhile (a 413 before the
-            // upload ends). A large one goes in parts, each marking progress as the socket takes it.
-            let part = 1 << 20
+            // upload ends). A large one goes in parts, each marking progress as the socket takes it (at 400 KB/s a
+            // part of 1 MiB took longer than a --timeout of 2 s).
+            let part = 64 << 10
             var start = 0
             while body.count - start > part {
                 let written = loop.makePromise(of: Void.self)
