@@ -488,6 +488,31 @@ static inline void ex_use_utf8_ctype(void) {
     }
 }
 
+/// Reads the user's settings as libedit's own `el_source(el, NULL)` finds
+/// them ($EDITRC, else ~/.editrc), when they are a regular file of 1 MiB at
+/// most: a link to /dev/zero grew without end before the first prompt, and
+/// a FIFO waited for ever. Anything else is said once and left unread.
+static inline void ex_el_source_settings(EditLine *el) {
+    char path[PATH_MAX];
+    const char *given = getenv("EDITRC");
+    const char *home = getenv("HOME");
+    if (given && *given) {
+        snprintf(path, sizeof path, "%s", given);
+    } else if (home && *home) {
+        snprintf(path, sizeof path, "%s/.editrc", home);
+    } else {
+        return;
+    }
+    struct stat status;
+    if (stat(path, &status) != 0) return;
+    if (!S_ISREG(status.st_mode) || status.st_size > (1 << 20)) {
+        fprintf(stderr, "warning: %s is not read: it is %s\n", path,
+                S_ISREG(status.st_mode) ? "larger than 1 MiB" : "not a regular file");
+        return;
+    }
+    el_source(el, path);
+}
+
 /// Creates an editor on the process's stdin/stdout/stderr with emacs keys,
 /// our read function and prompt, and the user's ~/.editrc.
 static inline EditLine *ex_el_init(const char *program) {
@@ -504,7 +529,7 @@ static inline EditLine *ex_el_init(const char *program) {
     el_set(el, EL_BIND, "^]", "ed-prev-word", NULL);
     el_set(el, EL_BIND, "^^", "em-next-word", NULL);
     el_set(el, EL_BIND, "^_", "ed-delete-next-char", NULL);
-    el_source(el, NULL);
+    ex_el_source_settings(el);
     return el;
 }
 

@@ -223,6 +223,14 @@ def test_ctrl_c_discards_half_typed_line(spawn, env):
     assert not any("tasks/1" in l for l in history_lines(env)), "an abandoned line went into history"
 
 
+def test_an_editrc_that_is_no_regular_file_is_said_and_left_unread(spawn, env, tmp_path):
+    # A ~/.editrc linked to /dev/zero grew without end before the first prompt (8 GB in 9 s); a FIFO waited for ever.
+    (tmp_path / "home" / ".editrc").symlink_to("/dev/zero")
+    x = spawn()
+    assert ".editrc is not read: it is not a regular file" in x.welcome, x.welcome
+    assert "usage: vars" in x.run("help vars")
+
+
 def test_ctrl_c_discards_the_line_in_vi_command_mode_too(spawn, env, tmp_path):
     # `bind -v` in ~/.editrc: after Esc, Ctrl-C did nothing, and the next line was typed into the old one.
     (tmp_path / "home" / ".editrc").write_text("bind -v\n")
