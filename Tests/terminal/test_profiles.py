@@ -676,6 +676,19 @@ def test_a_built_in_profile_is_a_file_to_start_ones_own_from(tmp_path):
     assert missing.returncode == 2 and missing.stderr == "error: no profile 'nope'; there are levelup, linku, nova, posture, broken, mine\n"
 
 
+def test_a_fifo_in_a_profiles_folder_is_said_to_be_no_file(tmp_path):
+    # `explorer profiles`, `--profile fifo` and `profile show fifo` waited on it for ever.
+    import os
+    env = isolated_env(tmp_path)
+    folder = tmp_path / ".explorer" / "profiles"
+    folder.mkdir(parents=True)
+    os.mkfifo(folder / "fifo.yaml")
+    listed = run_explorer(["profiles"], env=env, cwd=tmp_path, timeout=20)
+    assert listed.returncode == 2 and "fifo" in listed.stdout and "not a regular file" in listed.stdout, listed
+    used = run_explorer(["--profile", "fifo", "-c", "vars"], env=env, cwd=tmp_path, timeout=20)
+    assert used.returncode == 2 and "not a regular file" in used.stderr, used
+
+
 def test_a_file_that_is_no_profile_or_too_large_says_so_in_one_line(tmp_path):
     env = isolated_env(tmp_path)
     folder = tmp_path / ".explorer" / "profiles"

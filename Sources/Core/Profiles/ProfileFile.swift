@@ -180,6 +180,11 @@ extension ProfileFile {
             throw ProfileError(file: path, line: nil, path: "", reason: "no such file")
         }
         guard !isDirectory.boolValue else { throw ProfileError(file: path, line: nil, path: "", reason: "it is a directory") }
+        // A FIFO or a device in the profiles folder: `explorer profiles` waited on it for ever.
+        var status = stat()
+        if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+            throw ProfileError(file: path, line: nil, path: "", reason: "not a regular file (a FIFO, a device or a socket)")
+        }
         if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > maximumBytes {
             throw ProfileError(file: path, line: nil, path: "", reason: "\(size / 1024) KiB; a profile file is at most \(maximumBytes / 1024 / 1024) MiB "
                                + "(a large catalog belongs in its OpenAPI document: spec:)")

@@ -123,6 +123,9 @@ struct ProfileLookup {
     /// does not mention it in its first 4 KiB is left alone. A file that does
     /// and is broken is still found, and said to be broken.
     static func looksLikeProfile(_ path: String) -> Bool {
+        // Not opened unless a regular file: a FIFO's open waits for a writer, for ever. Found, it is said to be none.
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return true }
         guard let handle = FileHandle(forReadingAtPath: path) else { return true }
         defer { try? handle.close() }
         let head = (try? handle.read(upToCount: 4096)) ?? Data()
