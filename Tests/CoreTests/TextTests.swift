@@ -481,6 +481,24 @@ import Testing
         #expect(detail.describe(status: 422, body: try JSONParser.parse(#"{"detail":[{"loc":["body","q"],"msg":"Field required"}]}"#)) == "422: body.q: Field required")
     }
 
+    /// google.rpc.Status (grpc-gateway): its field violations were dropped, and its code said as a bare number
+    /// with a profile, its details as JSON.
+    @Test func aGoogleStatusSaysItsCodesNameAndItsViolations() throws {
+        let body = try JSONParser.parse(#"""
+            {"code": 3, "message": "invalid project", "details": [
+              {"@type": "type.googleapis.com/google.rpc.BadRequest", "fieldViolations": [
+                {"field": "project.display_name", "description": "must not be empty"}, {"field": "project.timeout", "description": "invalid Duration"}]},
+              {"@type": "type.googleapis.com/google.rpc.RequestInfo", "requestId": "r-1"}]}
+            """#)
+        #expect(ErrorEnvelope.generic.describe(status: 400, body: body)
+                == "400 INVALID_ARGUMENT: invalid project (project.display_name: must not be empty; project.timeout: invalid Duration)")
+        #expect(ErrorEnvelope.generic.describe(status: 401, body: try JSONParser.parse(#"{"code": 16, "message": "bad token", "details": []}"#))
+                == "401 UNAUTHENTICATED: bad token")
+        let profile = ErrorEnvelope.fields(ErrorFields(message: try JSONPath.parse(".message"), code: try JSONPath.parse(".code"),
+                                                       details: try JSONPath.parse(".details")))
+        #expect(profile.describe(status: 400, body: body) == "400 3: invalid project (project.display_name: must not be empty; project.timeout: invalid Duration)")
+    }
+
     @Test func otherBodiesAreNotEnvelopes() throws {
         #expect(ErrorEnvelope.generic.describe(status: 500, body: try JSONParser.parse(#"{"ok":false}"#)) == nil)
         #expect(ErrorEnvelope.generic.describe(status: 500, body: try JSONParser.parse("[1]")) == nil)

@@ -25,6 +25,13 @@ public enum ErrorEnvelope: Sendable {
             if case let .array(errors)? = body["errors"], errors.count == 1 { oneError = errors[0] }
             let code = [body["code"], body["error_code"], body["error"]?["code"], oneError?["code"]].lazy.compactMap { $0?.stringValue }
                 .first { !$0.isEmpty && !$0.contains(" ") && Int($0) == nil }
+            // google.rpc.Status (grpc-gateway, Google's APIs): the code's name for its number, the field violations
+            // beside the message (`400 INVALID_ARGUMENT: invalid project (project.display_name: must not be empty)`).
+            if let number = body["code"]?.intValue, case let .array(details)? = body["details"], let name = Self.grpcCodes[number],
+               let message = body["message"]?.stringValue, !message.isEmpty {
+                let said = Self.googleDetails(details)
+                return "\(status) \(name): \(Self.shown(message))" + (said.isEmpty ? "" : " (" + Self.firstThree(said) + ")")
+            }
             // OAuth 2's (RFC 6749 5.2): the code, and its description in words (`400 invalid_grant: bad username or password`).
             if let oauth = body["error"]?.stringValue, let description = body["error_description"]?.stringValue, !description.isEmpty {
                 return "\(status) \(Self.shown(oauth)): \(Self.shown(description))"
@@ -58,6 +65,28 @@ public enum ErrorEnvelope: Sendable {
         case let .fields(fields):
             // A body not in the profile's envelope (a framework's own 422) still gets its line.
             return fields.describe(status: status, body: body) ?? ErrorEnvelope.generic.describe(status: status, body: body)
+        }
+    }
+
+    /// gRPC's status codes by number (google.rpc.Code).
+    static let grpcCodes = [1: "CANCELLED", 2: "UNKNOWN", 3: "INVALID_ARGUMENT", 4: "DEADLINE_EXCEEDED", 5: "NOT_FOUND", 6: "ALREADY_EXISTS",
+                            7: "PERMISSION_DENIED", 8: "RESOURCE_EXHAUSTED", 9: "FAILED_PRECONDITION", 10: "ABORTED", 11: "OUT_OF_RANGE",
+                            12: "UNIMPLEMENTED", 13: "INTERNAL", 14: "UNAVAILABLE", 15: "DATA_LOSS", 16: "UNAUTHENTICATED"]
+
+    /// What google.rpc's error details say in words: a BadRequest's field violations (`field: description`), a
+    /// PreconditionFailure's or QuotaFailure's violations, an ErrorInfo's reason; nothing of the others (RequestInfo).
+    static func googleDetails(_ details: [JSONValue]) -> [String] {
+        details.flatMap { detail -> [String] in
+            let violations: [JSONValue] = if case let .array(found)? = detail["fieldViolations"] ?? detail["field_violations"] ?? detail["violations"] {
+                found
+            } else { [] }
+            let said = violations.compactMap { violation -> String? in
+                guard let description = violation["description"]?.stringValue, !description.isEmpty else { return nil }
+                let field = violation["field"]?.stringValue ?? violation["subject"]?.stringValue
+                return field.map { "\(shown($0)): \(shown(description))" } ?? shown(description)
+            }
+            if !said.isEmpty { return said }
+            return detail["reason"]?.stringValue.map { [shown($0)] } ?? []
         }
     }
 
@@ -200,7 +229,9 @@ public struct ErrorFields: Sendable, Equatable {
         case let .object(members)? where !members.isEmpty:
             line += " (" + members.map { "\($0.key): \(ErrorEnvelope.shown($0.value.plainText, as: $0.key))" }.joined(separator: "; ") + ")"
         case let .array(items)? where !items.isEmpty:
-            line += " (" + items.map { ErrorEnvelope.shown($0.plainText) }.joined(separator: "; ") + ")"
+            // google.rpc's details in words (their JSON was shown); others as they are.
+            let google = ErrorEnvelope.googleDetails(items)
+            line += " (" + (google.isEmpty ? items.map { ErrorEnvelope.shown($0.plainText) } : google).joined(separator: "; ") + ")"
         case let .string(text)? where !text.isEmpty:
             line += " (\(ErrorEnvelope.shown(text)))"
         default:
