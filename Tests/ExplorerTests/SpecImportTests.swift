@@ -40,6 +40,9 @@ import Testing
         #expect(loaded.endpoints[0].body?.fields.map(\.name) == ["displayName"])
         #expect(SpecCatalog.expandingResourceNames("/v1/{name=*}/x/{id}") == "/v1/{name}/x/{id}")
         #expect(SpecCatalog.expandingResourceNames("/v1/{a=users/*}/{b=users/*}") == "/v1/users/{user}/users/{b}")
+        #expect(SpecCatalog.expandingResourceNames("/v1/{book.name=shelves/*/books/*}") == "/v1/shelves/{shelf}/books/{book}")
+        #expect(["people", "addresses", "boxes", "branches", "policies", "keys", "status"].map { SpecCatalog.singular($0[...]) }
+                == ["person", "address", "box", "branch", "policy", "key", "status"])
     }
 
     /// A server given as a path alone (`/api/v1`, or Swagger 2's basePath

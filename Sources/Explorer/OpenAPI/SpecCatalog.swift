@@ -233,10 +233,15 @@ struct SpecCatalog {
         return out + rest
     }
 
-    /// `tenants` → `tenant`, `policies` → `policy`: a collection's member.
-    private static func singular(_ word: Substring) -> String {
+    /// `tenants` → `tenant`, `policies` → `policy`, `shelves` → `shelf`, `addresses` → `address`, `people` →
+    /// `person`: a collection's member, as English makes most.
+    static func singular(_ word: Substring) -> String {
+        let irregular = ["people": "person", "children": "child", "men": "man", "women": "woman", "indices": "index", "data": "datum"]
+        if let one = irregular[word.lowercased()] { return one }
         if word.hasSuffix("ies"), word.count > 3 { return word.dropLast(3) + "y" }
-        if word.hasSuffix("s"), !word.hasSuffix("ss"), word.count > 1 { return String(word.dropLast()) }
+        if word.hasSuffix("ves"), word.count > 3 { return word.dropLast(3) + "f" }
+        if ["sses", "shes", "ches", "xes", "zes"].contains(where: { word.hasSuffix($0) }) { return String(word.dropLast(2)) }
+        if word.hasSuffix("s"), !word.hasSuffix("ss"), !word.hasSuffix("us"), word.count > 1 { return String(word.dropLast()) }
         return String(word)
     }
 
