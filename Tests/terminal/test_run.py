@@ -135,7 +135,21 @@ def test_lines_piped_in_are_read_as_run_reads_a_file(tmp_path):
     assert (result.returncode, result.stdout, result.stderr) == (2, "", cr.format("stdin")), result
     (tmp_path / "old-mac.explorer").write_bytes(b"# setup\rget /x\r")
     result = run_explorer(["--offline", "run", "old-mac.explorer"], env=env, cwd=tmp_path)
-    assert (result.returncode, result.stdout, result.stderr) == (2, "", cr.format("old-mac.explorer")), result
+    line_cr = "error: cannot read {}: line {} ends in a carriage return alone; save it with LF (or CRLF) line ends\n"
+    assert (result.returncode, result.stdout, result.stderr) == (2, "", line_cr.format("old-mac.explorer", 1)), result
+    # One inside a file of LF lines ran two lines as one (`set b=2\rvars` set b to "2\rvars").
+    (tmp_path / "mixed.explorer").write_bytes(b"set a=1\r\nset b=2\rvars\nvars\n")
+    result = run_explorer(["--offline", "run", "mixed.explorer"], env=env, cwd=tmp_path)
+    assert (result.returncode, result.stderr) == (2, line_cr.format("mixed.explorer", 2)), result
+    result = run_explorer(["--offline"], env=env, cwd=tmp_path, input="set a=1\nset b=2\rvars\nvars\n")
+    assert result.returncode == 1 and result.stderr.startswith("stdin:2: error: a carriage return inside it"), result
+    assert "a = 1" in result.stdout and "b = " not in result.stdout, result
+    # UTF-16 without its byte-order mark, and a NUL: said, not run as garbage.
+    result = run_explorer(["--offline"], env=env, cwd=tmp_path, input="get /x\n".encode("utf-16-le"), text=False)
+    assert (result.returncode, result.stderr) == (2, b"error: cannot read stdin: UTF-16 text; save it as UTF-8\n"), result
+    (tmp_path / "nul.explorer").write_bytes(b"post /x title=a\x00b\n")
+    result = run_explorer(["--offline", "run", "nul.explorer"], env=env, cwd=tmp_path)
+    assert (result.returncode, result.stderr) == (2, "error: cannot read nul.explorer: a NUL byte: a binary file, not lines of text\n"), result
 
 
 def test_a_file_from_a_pipe_runs(tmp_path):

@@ -372,12 +372,25 @@ extension Run {
         case let .bytes(bytes):
             if let problem = StandardInputLines.encodingProblem(bytes) { return .failure(Unreadable(description: problem)) }
             guard let text = String(validating: bytes, as: UTF8.self) else { return .failure(Unreadable(description: "not UTF-8 text")) }
-            // A file from an old Mac editor ran as one line: its `# comment` first hid the rest, and it exited 0.
-            if text.utf8.contains(UInt8(ascii: "\r")), !text.utf8.contains(UInt8(ascii: "\n")) {
-                return .failure(Unreadable(description: "its lines end in a carriage return alone; save it with LF (or CRLF) line ends"))
+            // A file from an old Mac editor ran as one line: its `# comment` first hid the rest, and it exited 0. A
+            // carriage return alone inside a file of LF lines ran two lines as one (`set b=2\rvars`).
+            if let line = Self.loneCarriageReturn(in: bytes) {
+                return .failure(Unreadable(description: "line \(line) ends in a carriage return alone; save it with LF (or CRLF) line ends"))
             }
             return .success(text)
         }
+    }
+}
+
+extension Run {
+    /// The number of the first line a carriage return not before a line feed ends, or nil.
+    static func loneCarriageReturn(in bytes: [UInt8]) -> Int? {
+        var line = 1
+        for (index, byte) in bytes.enumerated() {
+            if byte == UInt8(ascii: "\n") { line += 1 }
+            if byte == UInt8(ascii: "\r"), index + 1 == bytes.count || bytes[index + 1] != UInt8(ascii: "\n") { return line }
+        }
+        return nil
     }
 }
 
@@ -395,18 +408,23 @@ final class StandardInputLines: Sequence, IteratorProtocol {
         number += 1
         if number == 1 {
             if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-            if let encoding = Self.encodingProblem(bytes) { return stop(encoding) }
-            if bytes.contains(UInt8(ascii: "\r")), bytes.firstIndex(of: UInt8(ascii: "\r")) != bytes.count - 1 {
-                return stop("its lines end in a carriage return alone; save it with LF (or CRLF) line ends")
-            }
+            if let encoding = Self.encodingProblem(bytes), !encoding.hasPrefix("a NUL") { return stop(encoding) }
         }
         if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
-        guard let line = String(validating: bytes, as: UTF8.self) else {
-            Console().err("stdin:\(number): error: not UTF-8 text; the line is not run\n")
-            problem = Swift.max(problem, .usage)
-            return ""
+        if bytes.contains(UInt8(ascii: "\r")) {
+            guard number > 1 else { return stop("its lines end in a carriage return alone; save it with LF (or CRLF) line ends") }
+            return refuse("a carriage return inside it (save the text with LF or CRLF line ends)")
         }
+        if bytes.contains(0) { return refuse("a NUL byte in it") }
+        guard let line = String(validating: bytes, as: UTF8.self) else { return refuse("not UTF-8 text") }
         return line
+    }
+
+    /// Says why this line is not run, and goes on with the next (an empty line stands for it: the numbers stay).
+    private func refuse(_ why: String) -> String {
+        Console().err("stdin:\(number): error: \(why); the line is not run\n")
+        problem = Swift.max(problem, .usage)
+        return ""
     }
 
     private func stop(_ why: String) -> String? {
@@ -437,9 +455,12 @@ final class StandardInputLines: Sequence, IteratorProtocol {
         }
     }
 
-    /// Text saved as UTF-16 (PowerShell's `>`), said as such: a NUL after each letter read as a line of garbage.
+    /// Text saved as UTF-16 (PowerShell's `>`), with its byte-order mark or without (a NUL beside each of its
+    /// first letters), said as such: a NUL after each letter read as a line of garbage. Another NUL: a binary file.
     static func encodingProblem(_ bytes: [UInt8]) -> String? {
         if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) { return "UTF-16 text; save it as UTF-8" }
+        if bytes.count >= 2, bytes[0] == 0 || bytes[1] == 0 { return "UTF-16 text; save it as UTF-8" }
+        if bytes.contains(0) { return "a NUL byte: a binary file, not lines of text" }
         return nil
     }
 }
