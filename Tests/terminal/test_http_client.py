@@ -467,6 +467,16 @@ def test_curl_of_an_upload_is_curls_own_form_parts(backend, tmp_path):
     echo = json.loads(sent.stdout)
     assert echo["content_type"].startswith("multipart/form-data; boundary="), echo
     assert "hello from a file" in echo["body"] and 'name="title"' in echo["body"] and "s3cret" in echo["body"], echo["body"]
+    # A name with what ends a path in curl's -F (`;`, `,`) or a quote: in double quotes (curl skipped "x.png" as a field).
+    (tmp_path / "semi;x.png").write_text("semi\n")
+    (tmp_path / 'we"ird,n.png').write_text("weird\n")
+    result = explorer(base, ["""post /echo 'a@semi;x.png' 'b@we"ird,n.png' --curl"""], tmp_path)
+    command = result.stdout.strip()
+    assert """-F 'a=@"semi;x.png"' -F 'b=@"we\\"ird,n.png"'""" in command, command
+    sent = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=30, cwd=tmp_path)
+    assert sent.returncode == 0, sent
+    body = json.loads(sent.stdout)["body"]
+    assert "semi\n" in body and "weird\n" in body and 'filename="semi;x.png"' in body, body
 
 
 @pytest.mark.skipif(not __import__("shutil").which("curl"), reason="needs curl")

@@ -202,9 +202,16 @@ enum CurlCommand {
         var words: [String] {
             switch self {
             case let .text(name, value): ["--form-string", CurlCommand.quote(name + "=" + value)]
-            case let .textFile(name, path): ["-F", CurlCommand.quote(name + "=<" + path)]
-            case let .file(name, path, type): ["-F", CurlCommand.quote(name + "=@" + path + (type.map { ";type=" + $0 } ?? ""))]
+            case let .textFile(name, path): ["-F", CurlCommand.quote(name + "=<" + Self.formPath(path))]
+            case let .file(name, path, type): ["-F", CurlCommand.quote(name + "=@" + Self.formPath(path) + (type.map { ";type=" + $0 } ?? ""))]
             }
+        }
+
+        /// A file's path as curl's -F reads it: in double quotes when it holds what ends a path there (`;`, `,`)
+        /// or a quote, `\` and `"` escaped (`-F 'photo=@semi;x.png'` was "skip unknown form field: x.png").
+        static func formPath(_ path: String) -> String {
+            guard path.contains(where: { ";,\"".contains($0) }) else { return path }
+            return "\"" + path.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
         }
     }
 
