@@ -35,6 +35,18 @@ import Testing
         #expect(matcher.match(body, made).isEmpty, "what the mock serves a replay accepts")
     }
 
+    /// The lifetime a recorded login gave its token is the mock's (`explorer mock` without --token-ttl), as a
+    /// number or as a string of digits (Azure AD v1's), which is served as a string again.
+    @Test func aRecordedTokenLifetimeIsReadAsANumberOrDigits() throws {
+        let number = try expected(#"{"data": {"access_token": "{{secret:access_token}}", "expires_in": 3600}}"#)
+        let digits = try expected(#"{"access_token": "{{secret:access_token}}", "expires_in": "120"}"#)
+        #expect(Materializer.recordedTokenLifetime(in: number) == 3600 && Materializer.recordedTokenLifetime(in: digits) == 120)
+        #expect(Materializer.recordedTokenLifetime(in: try expected(#"{"expires_in": 60, "id": 1}"#)) == nil, "no token beside it")
+        var values = Materializer(seed: 1)
+        values.lifetime = 120
+        #expect(values.value(digits)["expires_in"] == .string("120"))
+    }
+
     @Test func theSameStepMakesTheSameValuesAndAnotherStepOthers() throws {
         let body = try expected(#"{"id": {{integer}}, "key": "{{string}}", "ref": "{{uuid}}"}"#)
         var one = Materializer(seed: 60)

@@ -64,7 +64,8 @@ public struct Materializer: Sendable {
         switch value {
         case let .object(members, _):
             if holdsAToken(members), let seconds = members.lazy.compactMap({ member -> Int? in
-                guard isLifetimeName(member.key), case let .literal(number) = member.value, let seconds = number.intValue, seconds > 0 else { return nil }
+                guard isLifetimeName(member.key), case let .literal(value) = member.value,
+                      let seconds = value.intValue ?? value.stringValue.flatMap({ Int($0) }), seconds > 0 else { return nil }
                 return seconds
             }).first {
                 return seconds
@@ -88,6 +89,10 @@ public struct Materializer: Sendable {
             return .object(members.map { member in
                 if signsToken, case let .literal(number) = member.value, number.intValue != nil, Self.isLifetimeName(member.key) {
                     return (member.key, .int(lifetime))
+                }
+                // Some servers (Azure AD v1) send it as a string of digits: a string it stays.
+                if signsToken, case let .literal(.string(digits)) = member.value, Int(digits) != nil, Self.isLifetimeName(member.key) {
+                    return (member.key, .string(String(lifetime)))
                 }
                 // A time in seconds since 1970 a recording wrote `{{integer}}` (`"expires_at": 1795…`): now, or now and
                 // a token's life for an expiry. A counter's 1002 was a session expired in 1970: a client refreshed at every call.
