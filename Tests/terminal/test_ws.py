@@ -1005,3 +1005,60 @@ def test_a_first_handshake_refused_for_an_expired_token_is_tried_again_after_a_r
         assert "connected to ws://" in result.stdout and "hello" in result.stdout, result
     finally:
         sockets.shutdown()
+
+
+def test_a_socket_stops_reconnecting_when_a_refused_refresh_ends_the_login(http_server, tmp_path):
+    # The refresh refused, the session ended: the socket went on trying for half a minute ("try 4 failed: not
+    # logged in", "retrying in 16 s"), printing the prompt of a session that had ended.
+    import threading
+    from http.server import BaseHTTPRequestHandler
+    from websockets.sync.server import serve
+    from websockets.http11 import Response
+    from websockets.datastructures import Headers
+
+    class Tokens(BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def do_POST(self):
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            status, body = (200, {"access_token": "A1", "refresh_token": "R1"}) if self.path == "/login" else (401, {"error": "invalid_grant"})
+            data = json.dumps(body).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+    opened = []
+
+    def only_once(connection, request):
+        if opened:
+            return Response(401, "Unauthorized", Headers([("Content-Length", "13")]), b"token expired")
+        opened.append(request.path)
+        return None
+
+    def handler(socket):
+        socket.send("hello")
+        time.sleep(0.3)
+        socket.close(code=1011, reason="restart")
+
+    rest = http_server(Tokens)
+    sockets = serve(handler, "127.0.0.1", 0, process_request=only_once)
+    threading.Thread(target=sockets.serve_forever, daemon=True).start()
+    try:
+        profile = tmp_path / "app.yaml"
+        profile.write_text("explorer-profile: 1\nname: app\n"
+                           f"environments: {{local: {{base-url: \"http://127.0.0.1:{rest.server_address[1]}\", "
+                           f"websocket-url: \"ws://127.0.0.1:{sockets.socket.getsockname()[1]}\"}}}}\n"
+                           "auth: {kind: login, login-path: /login, refresh-path: /refresh, whoami-path: /me}\n"
+                           "websocket: {path: \"/ws?token={accessToken}\"}\n")
+        started = time.monotonic()
+        result = run_explorer(["--profile", str(profile), "-c", "login ann@example.com pw", "-c", "ws connect --backoff 1 --retries 5",
+                               "-c", "ws recv 2 --timeout 15", "-c", "ws status"],
+                              env=isolated_env(tmp_path), stdin=subprocess.DEVNULL, timeout=60)
+        said = result.stdout + result.stderr
+        assert "not reconnecting: session expired, please log in" in said, said
+        assert "try 4" not in said and time.monotonic() - started < 14, said
+    finally:
+        sockets.shutdown()

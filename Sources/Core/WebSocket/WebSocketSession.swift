@@ -277,6 +277,12 @@ public actor WebSocketSession {
                                                                     proxy: url.flatMap(proxy(for:)))))
                 break
             }
+            // The login the socket's path needs has ended (a refresh refused): no later try can open it, and the
+            // tries went on for half a minute, printing the prompt of a session that had ended.
+            if !opened, failure as? AuthError == .sessionExpired || (failure as? WebSocketAddress.Failure)?.description.hasPrefix("not logged in") == true {
+                emitter.yield(.ended("not reconnecting: " + (failure.map { "\($0)" } ?? "the login ended")))
+                break
+            }
             // A reconnect try that did not open, when another follows: said, with what the next does about it
             // (it failed in silence, and only "retrying" showed that the expired token had been refused).
             let failedTry = !opened && hasOpened ? attempt : nil
