@@ -202,3 +202,22 @@ def test_the_tour_list_on_a_narrow_terminal_wraps_at_its_width(env):
         assert "Alice posts a task and reads it back through a captured id." in " ".join(row.strip() for row in rows), shown
     finally:
         child.close(force=True)
+
+
+def test_replay_at_the_prompt_keeps_a_transcripts_files_as_explorer_replay_does(env, tmp_path):
+    # `replay FILE` in the REPL read and wrote anywhere: `-o ~/.bashrc --force` replaced the file, and
+    # `file@~/.ssh/id` was sent, where `explorer replay` refuses both.
+    home = tmp_path / "home"
+    (home / ".ssh").mkdir(parents=True, exist_ok=True)
+    (home / ".ssh" / "id").write_text("PRIVATE-KEY")
+    (home / ".bashrc").write_text("mine\n")
+    folder = tmp_path / "work" / "t"
+    folder.mkdir(parents=True)
+    (folder / "x.transcript").write_text("# explorer transcript v1\nprofile: linku\nbase-url: sandbox\n\n"
+                                         "> get /api/banners -o ~/.bashrc --force\n{{*}}\n\n"
+                                         "> post /api/upload/image file@~/.ssh/id\n{{*}}\n")
+    result = run_explorer(["-c", "replay t/x.transcript"], env=dict(env, HOME=str(home)), cwd=tmp_path / "work", timeout=60)
+    assert (home / ".bashrc").read_text() == "mine\n", result
+    said = result.stdout + result.stderr
+    assert "is outside the replay's folder" in said and "cannot read file" in said and "is outside" in said, said
+    assert "PRIVATE-KEY" not in said

@@ -279,7 +279,32 @@ actor Interpreter {
 
     /// The parser, with the current variables.
     nonisolated var parser: CommandParser {
-        CommandParser(variables: allVariables, table: table, formsByDefault: formsByDefault.value, readFile: session.builder.readFile)
+        CommandParser(variables: allVariables, table: table, formsByDefault: formsByDefault.value, readFile: readFile)
+    }
+
+    /// Where files may be read from while a transcript someone else wrote runs in this session (`replay FILE`,
+    /// `tour` in the REPL), as `explorer replay` reads them (`Replayer.readableRoot`); nil: anywhere.
+    private nonisolated let readableRoot = Shared<String?>(nil)
+
+    func confineFiles(to root: String?) { readableRoot.set(root) }
+
+    /// How the session reads a file a line names: its builder's reader, kept under `readableRoot` when one is set.
+    nonisolated var readFile: @Sendable (String) throws -> [UInt8] {
+        let read = session.builder.readFile
+        guard let root = readableRoot.value else { return read }
+        return { path in
+            if path != "-", let refused = Replayer.refusal(reading: RequestBuilder.expandingHome(path), under: root, typed: path) {
+                throw RequestBuilder.BuildError(refused)
+            }
+            return try read(path)
+        }
+    }
+
+    /// The session's builder with `readFile` as its reader.
+    private var builder: RequestBuilder {
+        var builder = session.builder
+        builder.readFile = readFile
+        return builder
     }
 
     /// What TAB completion needs to know right now.
@@ -391,7 +416,7 @@ actor Interpreter {
             if let key = options.certificateKey, options.certificate == nil {
                 return .failure("--cert-key \(key) is the key of a client certificate: give --cert FILE too (not sent)", .usage)
             }
-            var request = try session.builder.build(method: method, path: path, items: items, form: options.form, multipart: options.multipart,
+            var request = try builder.build(method: method, path: path, items: items, form: options.form, multipart: options.multipart,
                                                     raw: options.raw, json: options.json)
             request.timeout = options.timeoutDuration
             request.tls = options.tls
@@ -1197,7 +1222,7 @@ actor Interpreter {
         let path = Redactor.hidingServiceTokens(in: Redactor.redactQuery(in: path, hide: CurlCommand.placeholder) ?? path) {
             CurlCommand.placeholder("service_key", for: $0)
         }
-        var request = try session.builder.build(method: method, path: CurlCommand.hiding(held, in: path),
+        var request = try builder.build(method: method, path: CurlCommand.hiding(held, in: path),
                                                 items: CurlCommand.hidingSecrets(items, supplied: held), form: options.form,
                                                 multipart: options.multipart,
                                                 raw: options.raw.map { CurlCommand.hiding(held, in: Redactor.redactBody($0, hidingValue: CurlCommand.placeholder(_:for:))) },

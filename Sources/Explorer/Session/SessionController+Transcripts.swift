@@ -117,6 +117,21 @@ extension SessionController {
             let width = String(transcript.steps.last?.line ?? 0).count
             prepared.onStep = { post(report.step($0, lineWidth: width)) }
         }
+        // Its files as `explorer replay` keeps them: read from its repository's alone, written to a scratch folder
+        // (a transcript someone else wrote replaced ~/.bashrc with `save ~/.bashrc --force` and sent @~/.ssh/id).
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("explorer-replay-\(UUID().uuidString)")
+        let outputs = runBlocking { [interpreter] in await interpreter.outputs.path }
+        runBlocking { [interpreter, path] in
+            await interpreter.confineFiles(to: Replayer.readableRoot(of: PathText.folder(of: path)))
+            await interpreter.setOutputFolder(scratch.path)
+        }
+        defer {
+            runBlocking { [interpreter] in
+                await interpreter.confineFiles(to: nil)
+                await interpreter.setOutputFolder(outputs)
+            }
+            try? FileManager.default.removeItem(at: scratch)
+        }
         let steps: Replayer.Steps
         if recorder == nil {
             steps = runBlocking(interrupts: interrupts) { [prepared] in

@@ -149,7 +149,7 @@ extension Interpreter {
         case let .sendFile(path, binary):
             guard sockets.socket != nil else { return .failure(WebSocketSendError.notConnected.description, .usage) }
             let bytes: [UInt8]
-            do { bytes = try session.builder.readFile(path) } catch {
+            do { bytes = try readFile(path) } catch {
                 return .failure("\(error) (nothing sent)", .usage)
             }
             if binary { return await send(.binary(bytes)) }
