@@ -98,6 +98,12 @@ import Testing
         let run = await Replayer().run(path)
         guard case let .broken(said)? = run.failure else { Issue.record("\(String(describing: run.failure))"); return }
         #expect(said.contains("curl's -d @../../outside.txt: cannot read the file: it is outside \(top)/project"), "\(said)")
+        // A spec load of a document outside it, the same.
+        try "# explorer transcript v1\nprofile: generic\nbase-url: http://127.0.0.1:9\n\n> spec load ../../outside.txt\n| loaded 0 endpoints from ../../outside.txt\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let spec = await Replayer().run(path)
+        let differences = spec.steps.flatMap(\.mismatches).map { "\($0)" }.joined() + String(describing: spec.failure)
+        #expect(differences.contains("is outside \(top)/project"), "\(differences)")
     }
 
     @Test func aFreshRecordingReplaysGreenOnAFreshSandbox() async throws {

@@ -253,6 +253,8 @@ actor Interpreter {
 
     /// Replaces the catalog with an OpenAPI document's; the outcome says how many endpoints and what was left out.
     func loadSpec(_ path: String) -> Outcome {
+        // In a replay, a document beside the transcript, as its `@file`s are (`spec load ~/.ssh/…` was read).
+        if let refused = refusal(reading: path) { return .failure(refused, .usage) }
         do {
             let loaded = try SpecLoader.load(path)
             use(loaded)
@@ -284,18 +286,26 @@ actor Interpreter {
 
     /// Where files may be read from while a transcript someone else wrote runs in this session (`replay FILE`,
     /// `tour` in the REPL), as `explorer replay` reads them (`Replayer.readableRoot`); nil: anywhere.
-    private nonisolated let readableRoot = Shared<String?>(nil)
+    /// `folder`: where the session's reader finds a relative path (`explorer replay`'s: the transcript's; nil, the
+    /// working directory).
+    private nonisolated let readableRoot = Shared<(root: String, folder: String?)?>(nil)
 
-    func confineFiles(to root: String?) { readableRoot.set(root) }
+    func confineFiles(to root: String?, relativeTo folder: String? = nil) { readableRoot.set(root.map { ($0, folder) }) }
+
+    /// Why a replay does not read `path`, by `readableRoot`; nil outside one.
+    private nonisolated func refusal(reading path: String) -> String? {
+        guard path != "-", let (root, folder) = readableRoot.value else { return nil }
+        let expanded = RequestBuilder.expandingHome(path)
+        let full = expanded.hasPrefix("/") ? expanded : ((folder ?? FileManager.default.currentDirectoryPath) as NSString).appendingPathComponent(expanded)
+        return Replayer.refusal(reading: full, under: root, typed: path)
+    }
 
     /// How the session reads a file a line names: its builder's reader, kept under `readableRoot` when one is set.
     nonisolated var readFile: @Sendable (String) throws -> [UInt8] {
         let read = session.builder.readFile
-        guard let root = readableRoot.value else { return read }
-        return { path in
-            if path != "-", let refused = Replayer.refusal(reading: RequestBuilder.expandingHome(path), under: root, typed: path) {
-                throw RequestBuilder.BuildError(refused)
-            }
+        guard readableRoot.value != nil else { return read }
+        return { [self] path in
+            if let refused = refusal(reading: path) { throw RequestBuilder.BuildError(refused) }
             return try read(path)
         }
     }

@@ -153,6 +153,7 @@ struct Replayer: Sendable {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("explorer-replay-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
         await live.interpreter.setOutputFolder(scratch.path)
+        await live.interpreter.confineFiles(to: Self.readableRoot(of: PathText.folder(of: path)), relativeTo: PathText.folder(of: path))
         await Self.drive(&steps, header: header, transcript.steps, on: live.interpreter)
         await live.close()
         run.steps = steps.runs
