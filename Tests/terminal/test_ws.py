@@ -6,6 +6,7 @@ showing again what was printed. The misbehaving peers are written here on
 plain sockets, 127.0.0.1 and ephemeral ports (`localhost` where TLS needs a
 host name), every socket operation with a timeout.
 """
+import contextlib
 import json
 import re
 import shutil
@@ -956,9 +957,11 @@ def test_a_repl_recording_with_ws_status_and_an_app_ping_taken_by_recv_replays(s
     assert '"type": "ping"' in text, text
 
 
-def test_a_first_handshake_refused_for_an_expired_token_is_tried_again_after_a_refresh(http_server, tmp_path):
-    # An app resumed after sleeping opens its socket with an opaque token that has expired: `ws connect`
-    # failed with the handshake's 401 and refreshed nothing, until a request happened to refresh it.
+@contextlib.contextmanager
+def token_backend(http_server, tmp_path, answers, admits, handler):
+    """A login backend (`answers`: path -> (status, JSON) for its POSTs) and a socket beside it that refuses a
+    handshake with a 401 unless `admits(path)`; yields the path of a profile file naming both, the socket's
+    path carrying the access token."""
     import threading
     from http.server import BaseHTTPRequestHandler
     from websockets.sync.server import serve
@@ -971,26 +974,19 @@ def test_a_first_handshake_refused_for_an_expired_token_is_tried_again_after_a_r
 
         def do_POST(self):
             self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            token = {"/login": "A1", "/refresh": "A2"}.get(self.path)
-            body = json.dumps({"access_token": token, "refresh_token": "R-" + str(token), "user": {"id": 7}}).encode()
-            self.send_response(200 if token else 404)
+            status, body = answers.get(self.path, (404, {"error": "not_found"}))
+            data = json.dumps(body).encode()
+            self.send_response(status)
             self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Content-Length", str(len(data)))
             self.end_headers()
-            self.wfile.write(body)
+            self.wfile.write(data)
 
-    def refuse_old_tokens(connection, request):
-        if "token=A2" not in request.path:
-            return Response(401, "Unauthorized", Headers([("Content-Length", "13")]), b"token expired")
-        return None
-
-    def handler(socket):
-        socket.send("hello")
-        for _ in socket:
-            pass
+    def refuse(connection, request):
+        return None if admits(request.path) else Response(401, "Unauthorized", Headers([("Content-Length", "13")]), b"token expired")
 
     rest = http_server(Tokens)
-    sockets = serve(handler, "127.0.0.1", 0, process_request=refuse_old_tokens)
+    sockets = serve(handler, "127.0.0.1", 0, process_request=refuse)
     threading.Thread(target=sockets.serve_forever, daemon=True).start()
     try:
         profile = tmp_path / "app.yaml"
@@ -999,66 +995,48 @@ def test_a_first_handshake_refused_for_an_expired_token_is_tried_again_after_a_r
                            f"websocket-url: \"ws://127.0.0.1:{sockets.socket.getsockname()[1]}\"}}}}\n"
                            "auth: {kind: login, login-path: /login, refresh-path: /refresh, whoami-path: /me, user: .user}\n"
                            "websocket: {path: \"/ws?token={accessToken}\"}\n")
-        result = run_explorer(["--profile", str(profile), "-c", "login ann@example.com pw", "-c", "ws connect", "-c", "ws recv 1"],
-                              env=isolated_env(tmp_path), stdin=subprocess.DEVNULL, timeout=30)
-        assert result.returncode == 0, result
-        assert "connected to ws://" in result.stdout and "hello" in result.stdout, result
+        yield profile
     finally:
         sockets.shutdown()
+
+
+def test_a_first_handshake_refused_for_an_expired_token_is_tried_again_after_a_refresh(http_server, tmp_path):
+    # An app resumed after sleeping opens its socket with an opaque token that has expired: `ws connect`
+    # failed with the handshake's 401 and refreshed nothing, until a request happened to refresh it.
+    def handler(socket):
+        socket.send("hello")
+        for _ in socket:
+            pass
+
+    answers = {"/login": (200, {"access_token": "A1", "refresh_token": "R1", "user": {"id": 7}}),
+               "/refresh": (200, {"access_token": "A2", "refresh_token": "R2", "user": {"id": 7}})}
+    with token_backend(http_server, tmp_path, answers, lambda path: "token=A2" in path, handler) as profile:
+        result = run_explorer(["--profile", str(profile), "-c", "login ann@example.com pw", "-c", "ws connect", "-c", "ws recv 1"],
+                              env=isolated_env(tmp_path), stdin=subprocess.DEVNULL, timeout=30)
+    assert result.returncode == 0, result
+    assert "connected to ws://" in result.stdout and "hello" in result.stdout, result
 
 
 def test_a_socket_stops_reconnecting_when_a_refused_refresh_ends_the_login(http_server, tmp_path):
     # The refresh refused, the session ended: the socket went on trying for half a minute ("try 4 failed: not
     # logged in", "retrying in 16 s"), printing the prompt of a session that had ended.
-    import threading
-    from http.server import BaseHTTPRequestHandler
-    from websockets.sync.server import serve
-    from websockets.http11 import Response
-    from websockets.datastructures import Headers
-
-    class Tokens(BaseHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-        def do_POST(self):
-            self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            status, body = (200, {"access_token": "A1", "refresh_token": "R1"}) if self.path == "/login" else (401, {"error": "invalid_grant"})
-            data = json.dumps(body).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
     opened = []
 
-    def only_once(connection, request):
-        if opened:
-            return Response(401, "Unauthorized", Headers([("Content-Length", "13")]), b"token expired")
-        opened.append(request.path)
-        return None
+    def only_once(path):
+        opened.append(path)
+        return len(opened) == 1
 
     def handler(socket):
         socket.send("hello")
         time.sleep(0.3)
         socket.close(code=1011, reason="restart")
 
-    rest = http_server(Tokens)
-    sockets = serve(handler, "127.0.0.1", 0, process_request=only_once)
-    threading.Thread(target=sockets.serve_forever, daemon=True).start()
-    try:
-        profile = tmp_path / "app.yaml"
-        profile.write_text("explorer-profile: 1\nname: app\n"
-                           f"environments: {{local: {{base-url: \"http://127.0.0.1:{rest.server_address[1]}\", "
-                           f"websocket-url: \"ws://127.0.0.1:{sockets.socket.getsockname()[1]}\"}}}}\n"
-                           "auth: {kind: login, login-path: /login, refresh-path: /refresh, whoami-path: /me}\n"
-                           "websocket: {path: \"/ws?token={accessToken}\"}\n")
+    answers = {"/login": (200, {"access_token": "A1", "refresh_token": "R1", "user": {"id": 7}}), "/refresh": (401, {"error": "invalid_grant"})}
+    with token_backend(http_server, tmp_path, answers, only_once, handler) as profile:
         started = time.monotonic()
         result = run_explorer(["--profile", str(profile), "-c", "login ann@example.com pw", "-c", "ws connect --backoff 1 --retries 5",
                                "-c", "ws recv 2 --timeout 15", "-c", "ws status"],
                               env=isolated_env(tmp_path), stdin=subprocess.DEVNULL, timeout=60)
-        said = result.stdout + result.stderr
-        assert "not reconnecting: session expired, please log in" in said, said
-        assert "try 4" not in said and time.monotonic() - started < 14, said
-    finally:
-        sockets.shutdown()
+    said = result.stdout + result.stderr
+    assert "not reconnecting: session expired, please log in" in said, said
+    assert "try 4" not in said and time.monotonic() - started < 14, said
