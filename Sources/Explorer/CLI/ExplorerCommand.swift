@@ -408,14 +408,13 @@ final class StandardInputLines: Sequence, IteratorProtocol {
         number += 1
         if number == 1 {
             if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-            if let encoding = Self.encodingProblem(bytes), !encoding.hasPrefix("a NUL") { return stop(encoding) }
+            if let encoding = Self.encodingProblem(bytes) { return stop(encoding) }
         }
         if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
         if bytes.contains(UInt8(ascii: "\r")) {
             guard number > 1 else { return stop("its lines end in a carriage return alone; save it with LF (or CRLF) line ends") }
             return refuse("a carriage return inside it (save the text with LF or CRLF line ends)")
         }
-        if bytes.contains(0) { return refuse("a NUL byte in it") }
         guard let line = String(validating: bytes, as: UTF8.self) else { return refuse("not UTF-8 text") }
         return line
     }
@@ -456,11 +455,11 @@ final class StandardInputLines: Sequence, IteratorProtocol {
     }
 
     /// Text saved as UTF-16 (PowerShell's `>`), with its byte-order mark or without (a NUL beside each of its
-    /// first letters), said as such: a NUL after each letter read as a line of garbage. Another NUL: a binary file.
+    /// first letters), said as such: a NUL after each letter read as a line of garbage. (A NUL further on is a
+    /// value's, `set a=x\0y`, shown escaped.)
     static func encodingProblem(_ bytes: [UInt8]) -> String? {
         if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) { return "UTF-16 text; save it as UTF-8" }
         if bytes.count >= 2, bytes[0] == 0 || bytes[1] == 0 { return "UTF-16 text; save it as UTF-8" }
-        if bytes.contains(0) { return "a NUL byte: a binary file, not lines of text" }
         return nil
     }
 }
