@@ -494,6 +494,9 @@ import Testing
                 == "400 INVALID_ARGUMENT: invalid project (project.display_name: must not be empty; project.timeout: invalid Duration)")
         #expect(ErrorEnvelope.generic.describe(status: 401, body: try JSONParser.parse(#"{"code": 16, "message": "bad token", "details": []}"#))
                 == "401 UNAUTHENTICATED: bad token")
+        // As Google's REST APIs send it, wrapped, with the code's name beside the HTTP status.
+        let wrapped = try JSONParser.parse(#"{"error": {"code": 400, "status": "INVALID_ARGUMENT", "message": "bad", "details": [{"@type": "type.googleapis.com/google.rpc.BadRequest", "fieldViolations": [{"field": "a", "description": "b"}]}]}}"#)
+        #expect(ErrorEnvelope.generic.describe(status: 400, body: wrapped) == "400 INVALID_ARGUMENT: bad (a: b)")
         let profile = ErrorEnvelope.fields(ErrorFields(message: try JSONPath.parse(".message"), code: try JSONPath.parse(".code"),
                                                        details: try JSONPath.parse(".details")))
         #expect(profile.describe(status: 400, body: body) == "400 3: invalid project (project.display_name: must not be empty; project.timeout: invalid Duration)")

@@ -27,10 +27,13 @@ public enum ErrorEnvelope: Sendable {
                 .first { !$0.isEmpty && !$0.contains(" ") && Int($0) == nil }
             // google.rpc.Status (grpc-gateway, Google's APIs): the code's name for its number, the field violations
             // beside the message (`400 INVALID_ARGUMENT: invalid project (project.display_name: must not be empty)`).
-            if let number = body["code"]?.intValue, case let .array(details)? = body["details"], let name = Self.grpcCodes[number],
-               let message = body["message"]?.stringValue, !message.isEmpty {
+            // Google's REST APIs wrap it, the HTTP status its code and the name beside it: `{"error": {"code": 400,
+            // "status": "INVALID_ARGUMENT", …}}`.
+            let google = if case .object? = body["error"] { body["error"]! } else { body }
+            if let number = google["code"]?.intValue, case let .array(details)? = google["details"],
+               let name = google["status"]?.stringValue ?? Self.grpcCodes[number], let message = google["message"]?.stringValue, !message.isEmpty {
                 let said = Self.googleDetails(details)
-                return "\(status) \(name): \(Self.shown(message))" + (said.isEmpty ? "" : " (" + Self.firstThree(said) + ")")
+                return "\(status) \(Self.shown(name)): \(Self.shown(message))" + (said.isEmpty ? "" : " (" + Self.firstThree(said) + ")")
             }
             // OAuth 2's (RFC 6749 5.2): the code, and its description in words (`400 invalid_grant: bad username or password`).
             if let oauth = body["error"]?.stringValue, let description = body["error_description"]?.stringValue, !description.isEmpty {
