@@ -153,7 +153,7 @@ final class HTTP1Client: @unchecked Sendable {
 
     // MARK: On the loop
 
-    /// The scheduled look at a stream's silence, replaced at each look (on the loop only).
+    /// The scheduled look at an exchange's deadline or a stream's silence, replaced at each look (on the loop only).
     private final class SilenceWatch: @unchecked Sendable {
         var task: Scheduled<Void>?
     }
@@ -168,9 +168,9 @@ final class HTTP1Client: @unchecked Sendable {
         // curl's --max-time does: a handshake that takes 12 s works with
         // --timeout 60. Running out before either is done says which.
         // While bytes move, in either direction, the deadline moves with them: HTTPie's --timeout is the
-        // longest the server may go quiet. (What the kernel has taken of an upload and the server reads
-        // later is not seen: a body that fits the socket's buffers counts as sent at once, as in HTTPie.) A 40 MB upload to a server reading 1 MB/s failed at 30 s, blaming
-        // the server, and so did a list of JSON lines still coming.
+        // longest the server may go quiet. A 40 MB upload to a server reading 1 MB/s failed at 30 s, blaming
+        // the server, and so did a list of JSON lines still coming. (What the kernel has taken of an upload
+        // and the server reads later is not seen: a body the socket's buffers hold counts as sent at once.)
         let timer = SilenceWatch()
         @Sendable func expire(at time: NIODeadline) {
             timer.task = loop.scheduleTask(deadline: time) {

@@ -284,8 +284,8 @@ actor Interpreter {
         CommandParser(variables: allVariables, table: table, formsByDefault: formsByDefault.value, readFile: readFile)
     }
 
-    /// Where files may be read from while a transcript someone else wrote runs in this session (`replay FILE`,
-    /// `tour` in the REPL), as `explorer replay` reads them (`Replayer.readableRoot`); nil: anywhere.
+    /// Where files may be read from while a transcript runs (`explorer replay`, `replay FILE` at the prompt;
+    /// `Replayer.readableRoot`); nil: anywhere.
     /// `folder`: where the session's reader finds a relative path (`explorer replay`'s: the transcript's; nil, the
     /// working directory).
     private nonisolated let readableRoot = Shared<(root: String, folder: String?)?>(nil)
