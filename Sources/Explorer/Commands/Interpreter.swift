@@ -1186,7 +1186,7 @@ actor Interpreter {
             return .message("no next page: this page has the items of one before it (the server did not move on)")
         }
         var request = PreparedRequest(method: "GET", url: session.builder.baseURL)
-        if let built = try? session.builder.build(method: "GET", path: last.path, items: last.items) { request = built }
+        if let built = try? builder.build(method: "GET", path: last.path, items: last.items) { request = built }
         let query = endpoint(method: "GET", path: session.catalogPath(of: request))?.query ?? []
         // `next -b` shows this page so; the list's own options stay for the next `next`.
         var options = last.options
@@ -1206,7 +1206,7 @@ actor Interpreter {
         // share one URL).
         func page(_ request: PreparedRequest) -> String { request.url.absoluteString + (request.header("Range").map { " " + $0 } ?? "") }
         let fetched = last.fetched + [page(request)]
-        if let next = try? session.builder.build(method: "GET", path: path, items: items), fetched.contains(page(next)) {
+        if let next = try? builder.build(method: "GET", path: path, items: items), fetched.contains(page(next)) {
             let shown = Redactor.hidingSecretsInTarget(Redactor.hidingCredentials(inText: next.url.absoluteString), hide: Redactor.hidden)
             return .message("no next page: the answer's next is \(shown), a page this list has fetched already (its pages loop)")
         }
