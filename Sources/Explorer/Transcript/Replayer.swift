@@ -396,10 +396,10 @@ struct Replayer: Sendable {
     static func refusal(reading path: String, under root: String, typed: String) -> String? {
         let real = realPath(path.hasPrefix("/") ? path : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(path))
         guard real == root || real.hasPrefix(root == "/" ? "/" : root + "/") else {
-            return "cannot read file '\(typed)': it is outside \(root), where this transcript's files are (a replay reads no file elsewhere)"
+            return "cannot read file '\(typed)': it is outside \(root), where this transcript's files are (a replay reads no file elsewhere: keep it in the transcript's repository)"
         }
         if let hidden = real.dropFirst(root.count).split(separator: "/").first(where: { $0.hasPrefix(".") }) {
-            return "cannot read file '\(typed)': \(hidden) is hidden (a replay reads no hidden file or folder)"
+            return "cannot read file '\(typed)': \(hidden) is hidden (a replay reads no hidden file or folder: give it a name without a leading dot)"
         }
         return nil
     }
