@@ -689,6 +689,32 @@ def test_a_fifo_in_a_profiles_folder_is_said_to_be_no_file(tmp_path):
     assert used.returncode == 2 and "not a regular file" in used.stderr, used
 
 
+def test_profile_show_says_why_a_file_it_finds_is_unusable(tmp_path):
+    # A directory, a dangling link, notes beside the profiles and `generic` were each "no profile NAME",
+    # next to a list that named the first two.
+    import os
+    env = isolated_env(tmp_path)
+    folder = tmp_path / ".explorer" / "profiles"
+    folder.mkdir(parents=True)
+    (folder / "dir.yaml").mkdir()
+    os.symlink(tmp_path / "gone.yaml", folder / "dangle.yaml")
+    (folder / "notes.yaml").write_text("just: notes\n")
+    os.mkfifo(folder / "fifo.yaml")
+    expected = {
+        "dir": str(folder / "dir.yaml") + ": it is a directory",
+        "dangle": str(folder / "dangle.yaml") + ": no such file",
+        "notes": str(folder / "notes.yaml") + " is not a profile file (its first field is not explorer-profile: 1)",
+        "fifo": str(folder / "fifo.yaml") + ": not a regular file (a FIFO, a device or a socket)",
+        str(tmp_path / "absent.yaml"): str(tmp_path / "absent.yaml") + ": no such file",
+    }
+    for name, said in expected.items():
+        shown = run_explorer(["profile", "show", name], env=env, cwd=tmp_path, timeout=20)
+        assert (shown.returncode, shown.stdout, shown.stderr) == (2, "", "error: " + said + "\n"), (name, shown)
+    generic = run_explorer(["profile", "show", "generic"], env=env, cwd=tmp_path)
+    assert generic.returncode == 2 and generic.stdout == "" and "built in without a file" in generic.stderr
+    assert "explorer profile init NAME --base-url URL" in generic.stderr and generic.stderr.count("\n") == 1
+
+
 def test_a_file_that_is_no_profile_or_too_large_says_so_in_one_line(tmp_path):
     env = isolated_env(tmp_path)
     folder = tmp_path / ".explorer" / "profiles"

@@ -38,18 +38,32 @@ struct ProfileShowCommand: ParsableCommand {
             Console().out(text.hasSuffix("\n") ? text : text + "\n")
             return
         }
+        func refuse(_ message: String) -> ExitCode {
+            Console().err("error: \(message)\n")
+            return ExitCode(ExitStatus.parse.rawValue)
+        }
+        if name == Profile.generic.name {
+            throw refuse("the generic profile (--base-url alone: no login, no catalog) is built in without a file; "
+                         + "explorer profile init NAME --base-url URL writes one to start from")
+        }
         let lookup = ProfileLookup(environment: Surroundings.current.environment)
-        guard let path = lookup.file(named: name), let data = FileManager.default.contents(atPath: path) else {
+        // Said as --profile says it: a directory, a dangling link or notes beside the profiles were all "no profile NAME",
+        // next to a list that named them.
+        if lookup.file(named: name) == nil, let other = lookup.notAProfile(named: name) {
+            throw refuse("\(other) is not a profile file (its first field is not explorer-profile: 1)")
+        }
+        guard let path = lookup.file(named: name) ?? lookup.files().first(where: { $0.name == name })?.path else {
             let known = Profile.builtInNames.sorted() + lookup.files().map(\.name)
-            Console().err("error: no profile '\(name)'; there are \(known.joined(separator: ", "))\n")
-            throw ExitCode(ExitStatus.parse.rawValue)
+            throw refuse("no profile '\(name)'; there are \(known.joined(separator: ", "))")
         }
-        Console().out(String(decoding: data, as: UTF8.self))
-        // Shown, then said unusable as --profile would say it: a check before use must not pass (it exited 0).
-        do { _ = try ProfileFile.read(path) } catch {
-            Console().err("error: \(error.description)\n")
-            throw ExitCode(ExitStatus.parse.rawValue)
+        // Its text is shown when it is a file that reads (not a FIFO, which waits for a writer, nor one past the limit),
+        // then said unusable as --profile would say it: a check before use must not pass (it exited 0).
+        var status = stat()
+        if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, Int(status.st_size) <= ProfileFile.maximumBytes,
+           let data = FileManager.default.contents(atPath: path) {
+            Console().out(String(decoding: data, as: UTF8.self))
         }
+        do { _ = try ProfileFile.read(path) } catch { throw refuse(error.description) }
     }
 }
 
