@@ -23,6 +23,15 @@ import Testing
         ])
     }
 
+    /// A form's or multipart body's fields are all text: `--form urgent=true` was refused as a string for a boolean,
+    /// and its `urgent:=true` refused as no form field, so only --force sent it. An enumeration's values still count.
+    @Test func aFormsFieldsAreTextAndOnlyTheirEnumerationsAreChecked() {
+        let items: [RequestItem] = [.stringField(name: "price", value: "25"), .stringField(name: "urgent", value: "true"),
+                                    .stringField(name: "status", value: "closed")]
+        #expect(endpoint.bodyProblems(in: items, textFields: true) == [#"status in POST /api/tasks is one of open|done, not "closed""#])
+        #expect(endpoint.bodyProblems(in: items).count == 3)
+    }
+
     /// Nested items were not checked: `dims[width]=3` sent "3" to an integer, `tags[]:=5` a number into strings.
     @Test func nestedItemsAreCheckedAgainstTheFieldTheirPathLeadsTo() {
         let dimensions = Model("Dimensions", [Field("width", .integer), Field("unit", .enumeration("Unit", ["cm", "in"]))])

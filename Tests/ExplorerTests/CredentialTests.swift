@@ -111,4 +111,17 @@ import Testing
             #expect(forced.request.body.map { String(decoding: $0, as: UTF8.self) } == #"{"title":"x","price":"25"}"#)
         }
     }
+
+    /// A form's fields are text: `--form price=25` was refused as a string for a number, and `--form price:=25`
+    /// as no form field, so only --force sent what a form backend reads as 25.
+    @Test func aFormsTextFieldsAreNotRefusedForTheirJSONType() async throws {
+        try await withSandboxInterpreter { interpreter, _ in
+            _ = try await run(interpreter, "login alice@example.com alice123")
+            for line in ["post /api/tasks title=x price=25 --form --offline", "post /api/tasks title=x price=25 --multipart --offline"] {
+                let out = try await run(interpreter, line)
+                if case let .failure(message, _) = out { Issue.record("\(line): \(message)") }
+            }
+            guard case .failure = try await run(interpreter, "post /api/tasks title=x price=25 --offline") else { Issue.record("JSON sent"); return }
+        }
+    }
 }

@@ -6,7 +6,10 @@
 extension Endpoint {
     /// `models` finds the models a field's type names, for nested items
     /// (`dims[width]=3`, `tags[]:=5`): the field the path leads to is checked.
-    public func bodyProblems(in items: [RequestItem], models: (String) -> Model? = { _ in nil }) -> [String] {
+    /// `textFields`: the body is a form or multipart, where every field is
+    /// text (`done=true` is how a form sends a boolean; `done:=true` is
+    /// refused there), so only an enumeration's values are checked.
+    public func bodyProblems(in items: [RequestItem], textFields: Bool = false, models: (String) -> Model? = { _ in nil }) -> [String] {
         guard let body else { return [] }
         let operation = "\(method) \(path)"
         if bodyIsList {
@@ -56,6 +59,7 @@ extension Endpoint {
                 guard let field = field(name) else { continue }
                 switch field.type {
                 case .integer, .number, .boolean, .array, .model:
+                    if textFields { continue }
                     // `:=` only where it would send the right kind: `qty:=abc` is not JSON at all.
                     let hint = Self.fits(value, field.type) ? ": use \(name):=\(value)" : ", and \"\(value)\" is not one"
                     problems.append("\(name) is \(Self.article(field.type)) in \(operation), but \(name)=\(value) sends the string \"\(value)\"" + hint)

@@ -448,7 +448,10 @@ actor Interpreter {
             }
             if !options.force, let endpoint = known {
                 // The catalog knows this body is wrong: say so rather than send it (--force sends it anyway).
-                let problems = endpoint.bodyProblems(in: items, models: profile.model(named:))
+                // A form's and a multipart body's fields are text: `--form done=true` was refused as a string for a
+                // boolean, and its `done:=true` as no form field.
+                let uploads = items.contains { if case let .file(name, _, _) = $0 { !name.isEmpty } else { false } }
+                let problems = endpoint.bodyProblems(in: items, textFields: options.form || options.multipart || uploads, models: profile.model(named:))
                 if !problems.isEmpty {
                     return .failure(problems.joined(separator: "\n") + " (not sent; --force sends it anyway)", .usage)
                 }
