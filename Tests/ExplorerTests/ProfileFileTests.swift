@@ -61,7 +61,7 @@ import Testing
         #expect(file.spec == ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent("openapi.yaml"))
         let profile = file.profile
         #expect(profile.auth == nil && profile.secretHeaders == ["Authorization"] && profile.secretFields == ["sha"])
-        #expect(profile.credentialSource == "the Authorization header (from EXPLORER_SECRET_TOKEN)")
+        #expect(profile.credentialSource == "the Authorization header (from EXPLORER_SECRET_TOKEN, or typed when asked)")
         let body = try JSONParser.parse(#"{"message":"raw","code":"NOT_FOUND"}"#)
         #expect(profile.errorEnvelope.describe(status: 404, body: body) == "404 NOT_FOUND: no such thing here")
     }
@@ -84,7 +84,7 @@ import Testing
         let file = try ProfileFile.read(try write(json, "json"))
         #expect(file.auth == .query(name: "api_key", value: "{{secret:api_key}}"))
         #expect(file.profile.secretParameters == ["api_key"] && file.profile.secretHeaders.isEmpty)
-        #expect(file.profile.credentialSource == "the api_key query parameter (from EXPLORER_SECRET_API_KEY)")
+        #expect(file.profile.credentialSource == "the api_key query parameter (from EXPLORER_SECRET_API_KEY, or typed when asked)")
         guard case let .success(chosen) = ChosenProfile.resolve(try write(json, "json"), environment: nil, variables: ["EXPLORER_SECRET_API_KEY": "k"]) else {
             Issue.record("not resolved"); return
         }

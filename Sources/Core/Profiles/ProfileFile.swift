@@ -101,8 +101,9 @@ public struct ProfileFile: Sendable, Equatable {
         profile.pagination = pagination
         profile.enums = catalog.enums
         profile.environments = environments.map { ($0.name, $0.baseURL.absoluteString) }
+        // Either place: a token typed when asked at start was said to come from the variable, which was not set.
         func from(_ template: String) -> String {
-            "(from " + SecretTemplate.names(in: template).map(SecretResolver.environmentName).joined(separator: " and ") + ")"
+            "(from " + SecretTemplate.names(in: template).map(SecretResolver.environmentName).joined(separator: " and ") + ", or typed when asked)"
         }
         if let name = flow?.refreshTokenHeader { profile.secretHeaders.append(name) }
         if let header = auth.header {
