@@ -63,6 +63,14 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: project + "/fixtures/link.txt", withDestinationPath: top + "/secret.txt")
         // The home folder as a repository (a dotfiles one) is none: all of it was readable.
         #expect(Replayer.readableRoot(of: project + "/sessions/app", home: project) == project + "/sessions")
+        // In the home folder or above it: no file (`~/evil.transcript` read all of /home); beside it, its own folder alone.
+        for folder in [project, top, "/"] {
+            #expect(Replayer.readableRoot(of: folder, home: project) == Replayer.readsNoFile, "\(folder)")
+        }
+        #expect(Replayer.readableRoot(of: top + "/bob", home: project) == top + "/bob", "above it is a folder holding home")
+        #expect(throws: RequestBuilder.BuildError.self) {
+            try Replayer.readFile(relativeTo: top, confined: true, home: top)("project/fixtures/a.json")
+        }
         // Outside a repository: the folder above the transcript's.
         try "x".write(toFile: top + "/project/sessions/c.json", atomically: true, encoding: .utf8)
         try FileManager.default.removeItem(atPath: project + "/.git")
@@ -72,6 +80,7 @@ import Testing
         let read = Replayer.readFile(relativeTo: project + "/sessions/app")
         #expect(try read("../../fixtures/a.json") == Array("{}".utf8))
         #expect(try read("b.json") == Array("[]".utf8))
+        #expect(throws: RequestBuilder.BuildError(Replayer.standardInputRefusal)) { try read("-") }
         #expect(try read(project + "/fixtures/a.json") == Array("{}".utf8), "a whole path inside it")
         for (path, why) in [("../../../secret.txt", "outside"), (top + "/secret.txt", "outside"), ("../../fixtures/link.txt", "outside"),
                             ("../../.env", ".env is hidden"), ("../../.git/config", ".git is hidden")] {

@@ -294,7 +294,8 @@ actor Interpreter {
 
     /// Why a replay does not read `path`, by `readableRoot`; nil outside one.
     private nonisolated func refusal(reading path: String) -> String? {
-        guard path != "-", let (root, folder) = readableRoot.value else { return nil }
+        guard let (root, folder) = readableRoot.value else { return nil }
+        if path == "-" { return Replayer.standardInputRefusal }
         let expanded = RequestBuilder.expandingHome(path)
         let full = expanded.hasPrefix("/") ? expanded : ((folder ?? FileManager.default.currentDirectoryPath) as NSString).appendingPathComponent(expanded)
         return Replayer.refusal(reading: full, under: root, typed: path)

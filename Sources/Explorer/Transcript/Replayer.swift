@@ -360,26 +360,32 @@ struct Replayer: Sendable {
     /// and its fixtures replay the same from any working directory; none from
     /// outside the files the transcript belongs with (`readableRoot`), and no
     /// hidden one: a transcript someone else wrote read `@~/.ssh/id_ed25519`
-    /// and sent it where its line went. `@-` is standard input. The mock,
-    /// which sends nothing, reads them all (`confined` false).
-    static func readFile(relativeTo folder: String, confined: Bool = true) -> @Sendable (String) throws -> [UInt8] {
-        let root = confined ? readableRoot(of: folder) : nil
+    /// and sent it where its line went. A replay reads no standard input
+    /// (`@-` read a file named `-`). The mock, which sends nothing, reads
+    /// them all (`confined` false).
+    static func readFile(relativeTo folder: String, confined: Bool = true,
+                         home: String = RequestBuilder.expandingHome("~")) -> @Sendable (String) throws -> [UInt8] {
+        let root = confined ? readableRoot(of: folder, home: home) : nil
         return { path in
+            if path == "-", root != nil { throw RequestBuilder.BuildError(standardInputRefusal) }
             let expanded = RequestBuilder.expandingHome(path)
             let asTyped = expanded.hasPrefix("/") || folder.isEmpty
             let full = asTyped ? expanded : (folder as NSString).appendingPathComponent(expanded)
-            if path != "-", let root, let refused = refusal(reading: full, under: root, typed: path) { throw RequestBuilder.BuildError(refused) }
+            if let root, let refused = refusal(reading: full, under: root, typed: path) { throw RequestBuilder.BuildError(refused) }
             return try RequestBuilder.readFileFromDisk(asTyped ? path : full)
         }
     }
 
     /// The folder a transcript's files lie under: its repository's (the nearest folder above it holding
     /// `.git`, below the home folder), else the folder above its own (`sessions/app/x.transcript` reads `@../fixtures/…`), unless
-    /// that is the home folder or `/` (a transcript in ~/Downloads reads its own folder's files alone).
+    /// that is the home folder, one above it or `/` (a transcript in ~/Downloads reads its own folder's files alone).
+    /// A transcript in the home folder or above it reads none (`readsNoFile`): `~/evil.transcript` read all of /home.
     static func readableRoot(of folder: String, home: String = RequestBuilder.expandingHome("~")) -> String {
         let here = FileManager.default.currentDirectoryPath
         let own = realPath(folder.isEmpty ? here : folder.hasPrefix("/") ? folder : (here as NSString).appendingPathComponent(folder))
         let home = realPath(home)
+        func holdsHome(_ folder: String) -> Bool { folder == home || home.hasPrefix(folder == "/" ? "/" : folder + "/") }
+        if holdsHome(own) { return readsNoFile }
         var at = own
         // Not the home folder as a repository (a dotfiles one): all of it was readable.
         while at != home, at != "/" {
@@ -389,11 +395,21 @@ struct Replayer: Sendable {
             at = up
         }
         let above = (own as NSString).deletingLastPathComponent
-        return above.isEmpty || above == "/" || above == home ? own : above
+        // `/home/bob/x.transcript` read /home, Alice's home folder among it.
+        return above.isEmpty || holdsHome(above) ? own : above
     }
+
+    static let standardInputRefusal = "cannot read '@-': a replay reads no standard input (keep the body in a file beside the transcript)"
+
+    /// The root of a transcript that reads no file (one in the home folder, or above it): no path is under it.
+    static let readsNoFile = ""
 
     /// Why a replay does not read `path`: outside `root`, or hidden below it (`.env`, `.git/config`).
     static func refusal(reading path: String, under root: String, typed: String) -> String? {
+        if root == readsNoFile {
+            return "cannot read file '\(typed)': this transcript is in the home folder (or above it), where a replay reads no file "
+                + "(keep it in a project folder with its files)"
+        }
         let real = realPath(path.hasPrefix("/") ? path : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(path))
         guard real == root || real.hasPrefix(root == "/" ? "/" : root + "/") else {
             return "cannot read file '\(typed)': it is outside \(root), where this transcript's files are (a replay reads no file elsewhere: keep it in the transcript's repository)"
