@@ -115,6 +115,30 @@ import Testing
         #expect(differences.contains("is outside \(top)/project"), "\(differences)")
     }
 
+    /// `--cert ~/.ssl/client.pem` in a transcript someone else wrote was read, and the certificate shown to the
+    /// server its line named; `--verify`, a socket's flags and the header's `spec:` read any file too.
+    @Test func aReplaysTLSFilesAndHeaderSpecAreItsRepositorysAlone() async throws {
+        let top = FileManager.default.temporaryDirectory.appendingPathComponent("tls-files-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: top) }
+        try FileManager.default.createDirectory(atPath: top + "/project/.git", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: top + "/project/sessions", withIntermediateDirectories: true)
+        try "OUTSIDE".write(toFile: top + "/outside.pem", atomically: true, encoding: .utf8)
+        let path = top + "/project/sessions/steal.transcript"
+        let header = "# explorer transcript v1\nprofile: generic\nbase-url: http://127.0.0.1:9\n"
+        for line in ["get https://127.0.0.1:9/x --cert ../../outside.pem", "get https://127.0.0.1:9/x --verify ../../outside.pem",
+                     "curl -E ../../outside.pem https://127.0.0.1:9/x", "defaults --cert-key ../../outside.pem",
+                     "ws connect wss://127.0.0.1:9/ --cert ../../outside.pem"] {
+            try (header + "\n> \(line)\nHTTP/1.1 200 OK\n{{*}}\n").write(toFile: path, atomically: true, encoding: .utf8)
+            let run = await Replayer().run(path)
+            guard case let .broken(said)? = run.failure else { Issue.record("\(line): \(String(describing: run.failure))"); continue }
+            #expect(said.contains("cannot read file '../../outside.pem': it is outside \(top)/project") && said.hasSuffix("nothing was run"),
+                    "\(line): \(said)")
+        }
+        try (header + "spec: ../../outside.pem\n\n> get /x\nHTTP/1.1 200 OK\n{{*}}\n").write(toFile: path, atomically: true, encoding: .utf8)
+        guard case let .broken(said)? = await Replayer().run(path).failure else { Issue.record("the header's spec was read"); return }
+        #expect(said.contains("spec: cannot read file '../../outside.pem': it is outside \(top)/project"), "\(said)")
+    }
+
     @Test func aFreshRecordingReplaysGreenOnAFreshSandbox() async throws {
         let path = try await Self.record(Self.session, comments: [0: "# Log in as alice."])
         defer { try? FileManager.default.removeItem(atPath: path) }

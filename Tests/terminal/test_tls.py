@@ -194,6 +194,29 @@ def test_the_sessions_client_certificate_goes_only_to_the_backends_origin(tmp_pa
     assert "--cert" not in curl and "--key" not in curl and "--cacert 'server.pem'" in curl, curl
 
 
+def test_a_replays_tls_files_are_found_beside_the_transcript_and_kept_in_its_repository(https):
+    # Found from the working directory, they failed wherever the suite was run from; read from anywhere, a transcript
+    # someone else wrote showed ~/.ssl/client.pem to a server of its choosing.
+    import shutil
+    base, folder = https
+    project = folder / "project"
+    (project / ".git").mkdir(parents=True)
+    (project / "certs").mkdir()
+    (project / "sessions").mkdir()
+    for name in ["server.pem", "client.pem", "client-key.pem"]:
+        shutil.copy(folder / name, project / "certs" / name)
+    transcript = project / "sessions" / "tls.transcript"
+    transcript.write_text(f"# explorer transcript v1\nprofile: generic\nbase-url: {base}\n\n"
+                          "> get /client --verify ../certs/server.pem --cert ../certs/client.pem --cert-key ../certs/client-key.pem\n"
+                          "HTTP/1.1 200 OK\n{\n  \"client\": \"tester\"\n}\n")
+    result = run_explorer(["replay", str(transcript)], env=isolated_env(folder), cwd=folder)
+    assert result.returncode == 0, result.stdout + result.stderr
+    transcript.write_text(transcript.read_text().replace("../certs/client.pem", "../../client.pem"))
+    refused = run_explorer(["replay", str(transcript)], env=isolated_env(folder), cwd=folder)
+    assert refused.returncode == 2, refused.stdout + refused.stderr
+    assert f"--cert: cannot read file '../../client.pem': it is outside {project}" in refused.stdout + refused.stderr
+
+
 def test_tls_flags_on_explorers_own_command_line_cover_every_request(https):
     """`--verify`, `--cert` and `--cert-key` before or after a subcommand
     hold for every request of the REPL's lines, `run`, `replay` and `test`,

@@ -40,7 +40,8 @@ enum CurlImport {
         }
     }
 
-    static func parse(_ typed: [LineTokenizer.Word], readFile: @Sendable (String) throws -> [UInt8] = RequestBuilder.readFileFromDisk) throws(CommandError) -> Command {
+    static func parse(_ typed: [LineTokenizer.Word], readFile: @Sendable (String) throws -> [UInt8] = RequestBuilder.readFileFromDisk,
+                      locateFile: (String) throws -> String = RequestBuilder.expandingHome) throws(CommandError) -> Command {
         let words = ungrouped(typed)
         // `-u 'bob:'"$PASSWORD"` (explorer's own --curl writes so), `-H "Authorization: Bearer $TOKEN"` (API docs do): the
         // shell's variable went out as the credential's text. Said, with explorer's way to give one.
@@ -228,7 +229,7 @@ enum CurlImport {
                 default: ("--cert-key", try take())
                 }
                 do throws(RequestOptions.TLSFlagProblem) {
-                    try options.setTLS(flag, given)
+                    try options.setTLS(flag, given, locateFile: locateFile)
                 } catch {
                     // curl's `-E FILE:PASSPHRASE`: the passphrase is not said back (on screen and in the recording).
                     var said = error.message

@@ -281,7 +281,7 @@ actor Interpreter {
 
     /// The parser, with the current variables.
     nonisolated var parser: CommandParser {
-        CommandParser(variables: allVariables, table: table, formsByDefault: formsByDefault.value, readFile: readFile)
+        CommandParser(variables: allVariables, table: table, formsByDefault: formsByDefault.value, readFile: readFile, locateFile: locateFile)
     }
 
     /// Where files may be read from while a transcript runs (`explorer replay`, `replay FILE` at the prompt;
@@ -296,9 +296,24 @@ actor Interpreter {
     private nonisolated func refusal(reading path: String) -> String? {
         guard let (root, folder) = readableRoot.value else { return nil }
         if path == "-" { return Replayer.standardInputRefusal }
-        let expanded = RequestBuilder.expandingHome(path)
-        let full = expanded.hasPrefix("/") ? expanded : ((folder ?? FileManager.default.currentDirectoryPath) as NSString).appendingPathComponent(expanded)
-        return Replayer.refusal(reading: full, under: root, typed: path)
+        return Replayer.refusal(reading: Self.path(path, from: folder), under: root, typed: path)
+    }
+
+    /// A path as typed, found from `folder` (nil: the working directory) unless whole.
+    private nonisolated static func path(_ typed: String, from folder: String?) -> String {
+        let expanded = RequestBuilder.expandingHome(typed)
+        return expanded.hasPrefix("/") ? expanded : ((folder ?? FileManager.default.currentDirectoryPath) as NSString).appendingPathComponent(expanded)
+    }
+
+    /// Where a file a flag names is opened (`--cert`, `--verify CA`): in a replay, from the transcript's folder, as
+    /// its `@file` items are, and under `readableRoot` (a transcript sent `~/.ssl/client.pem` as its client
+    /// certificate to a server of its choosing).
+    nonisolated var locateFile: @Sendable (String) throws -> String {
+        guard readableRoot.value != nil else { return RequestBuilder.expandingHome }
+        return { [self] typed in
+            if let refused = refusal(reading: typed) { throw RequestBuilder.BuildError(refused) }
+            return Self.path(typed, from: readableRoot.value?.folder)
+        }
     }
 
     /// How the session reads a file a line names: its builder's reader, kept under `readableRoot` when one is set.

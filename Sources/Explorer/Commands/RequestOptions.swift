@@ -132,7 +132,9 @@ struct RequestOptions: Sendable, Equatable {
 
     /// Reads one flag (and its value, from `=VALUE` or the next word).
     /// Returns how many words it took; throws with a column on a bad value.
-    mutating func read(_ words: [LineTokenizer.Word], at index: Int) throws(CommandError) -> Int {
+    /// `locateFile`: where a TLS flag's file is (`CommandParser.locateFile`).
+    mutating func read(_ words: [LineTokenizer.Word], at index: Int,
+                       locateFile: (String) throws -> String = RequestBuilder.expandingHome) throws(CommandError) -> Int {
         let word = words[index]
         var (name, inline) = Self.split(word.text)
         var valueStart = name.count + 1
@@ -215,7 +217,7 @@ struct RequestOptions: Sendable, Equatable {
             authType = type
         case "--verify", "--cert", "--cert-key":
             do throws(TLSFlagProblem) {
-                try setTLS(flag.names[0], value!.text)
+                try setTLS(flag.names[0], value!.text, locateFile: locateFile)
             } catch {
                 throw CommandError(error.message, column: value!.start)
             }
@@ -250,8 +252,16 @@ struct RequestOptions: Sendable, Equatable {
 
     /// `--verify`, `--cert` or `--cert-key` with its value, here and on
     /// explorer's own command line (`ConnectionSettings.requestDefaults`).
-    mutating func setTLS(_ name: String, _ value: String) throws(TLSFlagProblem) {
-        let path = Self.expanded(value)
+    /// `locateFile` says where its file is, or why it is not read (a replay's:
+    /// a transcript sent `~/.ssl/client.pem` as its client certificate to a server of its choosing).
+    mutating func setTLS(_ name: String, _ value: String,
+                         locateFile: (String) throws -> String = RequestBuilder.expandingHome) throws(TLSFlagProblem) {
+        let path: String
+        if name == "--verify", ["yes", "true", "no", "false"].contains(value.lowercased()) {
+            path = value
+        } else {
+            do { path = try locateFile(value) } catch { throw TLSFlagProblem(message: "\(name): \(error)") }
+        }
         if name == "--verify" {
             switch value.lowercased() {
             case "yes", "true": verify = .system
@@ -317,9 +327,6 @@ struct RequestOptions: Sendable, Equatable {
         if let certificateKey { words.append("--cert-key " + certificateKey) }
         return words.joined(separator: " ")
     }
-
-    /// `~/ca.pem` with the home folder.
-    private static func expanded(_ path: String) -> String { RequestBuilder.expandingHome(path) }
 
     private static func split(_ text: String) -> (String, String?) {
         guard text.hasPrefix("--"), let eq = text.firstIndex(of: "=") else { return (text, nil) }

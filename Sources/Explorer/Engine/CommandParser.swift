@@ -17,6 +17,9 @@ struct CommandParser {
     var formsByDefault = false
     /// How a pasted curl's `-d @FILE` is read: the session's reader, which a replay keeps to the transcript's own files.
     var readFile: @Sendable (String) throws -> [UInt8] = RequestBuilder.readFileFromDisk
+    /// Where a file a flag names is opened later (`--cert`, `--verify CA`): the session's, which a replay keeps to
+    /// the transcript's own files and finds from its folder.
+    var locateFile: @Sendable (String) throws -> String = RequestBuilder.expandingHome
 
     func parse(_ line: String) throws(CommandError) -> Command {
         if let send = try webSocketSendJSON(line) { return send }
@@ -36,7 +39,8 @@ struct CommandParser {
         // (it went out as a GET with a JSON body).
         if Self.isTarget(first.text), let get = table.spec(named: "get") {
             let path = try substituted(first)
-            let command = try get.parse(CommandArguments(command: first, words: [path] + args, spec: get, formsByDefault: formsByDefault, readFile: readFile))
+            let command = try get.parse(CommandArguments(command: first, words: [path] + args, spec: get, formsByDefault: formsByDefault, readFile: readFile,
+                                                                 locateFile: locateFile))
             if case let .http("GET", target, items, options) = command, options.raw != nil || items.contains(where: \.isData) {
                 return .http(method: "POST", path: target, items: items, options: options)
             }
@@ -46,7 +50,8 @@ struct CommandParser {
         // it was an unknown command, and a cache purge or a WebDAV call could not be sent at all.
         if table.spec(named: first.text) == nil, Self.isExtensionMethod(first.text), let target = args.first, Self.isTarget(target.text),
            let get = table.spec(named: "get"),
-           case let .http(_, path, items, options) = try get.parse(CommandArguments(command: first, words: args, spec: get, formsByDefault: formsByDefault, readFile: readFile)) {
+           case let .http(_, path, items, options) = try get.parse(CommandArguments(command: first, words: args, spec: get, formsByDefault: formsByDefault,
+                                                                                           readFile: readFile, locateFile: locateFile)) {
             return .http(method: first.text, path: path, items: items, options: options)
         }
         guard let spec = table.spec(named: first.text) else {
@@ -61,7 +66,8 @@ struct CommandParser {
             message += " (type help for the list)"
             throw CommandError(message, column: first.start)
         }
-        return try spec.parse(CommandArguments(command: first, words: args, spec: spec, formsByDefault: formsByDefault, readFile: readFile))
+        return try spec.parse(CommandArguments(command: first, words: args, spec: spec, formsByDefault: formsByDefault, readFile: readFile,
+                                               locateFile: locateFile))
     }
 
     /// A request method written in capitals that is no command of explorer's
@@ -164,7 +170,7 @@ struct CommandParser {
                 throw CommandError("\(what); defaults takes \(RequestOptions.sessionFlags.sorted().joined(separator: ", ")), or clear",
                                    column: args[i].start)
             }
-            i += try options.read(args.words, at: i)
+            i += try options.read(args.words, at: i, locateFile: args.locateFile)
         }
         if let problem = options.tlsProblem { throw CommandError(problem, column: RequestOptions.tlsFlagColumn(in: args.words)) }
         return .defaults(options)
@@ -253,7 +259,7 @@ struct CommandParser {
         while i < args.count {
             let arg = args[i]
             if arg.text.count > 1, arg.text.hasPrefix("-") {
-                i += try options.read(args, at: i)
+                i += try options.read(args, at: i, locateFile: arguments.locateFile)
                 continue
             }
             i += 1

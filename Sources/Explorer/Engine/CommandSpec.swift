@@ -82,6 +82,8 @@ struct CommandArguments: Sendable {
     var formsByDefault = false
     /// How files named on the line are read at parse time (`CommandParser.readFile`).
     var readFile: @Sendable (String) throws -> [UInt8] = RequestBuilder.readFileFromDisk
+    /// Where a file a flag names is opened (`CommandParser.locateFile`).
+    var locateFile: @Sendable (String) throws -> String = RequestBuilder.expandingHome
 
     var count: Int { words.count }
     var isEmpty: Bool { words.isEmpty }

@@ -195,7 +195,7 @@ extension CommandTable {
             is http://, as curl reads it. The token and session headers follow their usual rule: only to
             the backend's origin.
             """,
-            parse: { args throws(CommandError) in try CurlImport.parse(args.words, readFile: args.readFile) }),
+            parse: { args throws(CommandError) in try CurlImport.parse(args.words, readFile: args.readFile, locateFile: args.locateFile) }),
     ]
 
     private static let responses: [CommandSpec] = [
@@ -368,7 +368,7 @@ extension CommandTable {
                   let last = before.last, !ConnectSettings.flags.contains(last) else { return .none }
             return .flags(ConnectSettings.flagHints.filter { !before.contains($0.name) })
         },
-        parse: { args throws(CommandError) in try CommandParser.webSocket(args.words) })
+        parse: { args throws(CommandError) in try CommandParser.webSocket(args.words, locateFile: args.locateFile) })
 
     private static let help = CommandSpec(
         name: "help", aliases: ["?"], usage: "help [COMMAND]", summary: "list commands, or explain one",

@@ -59,7 +59,7 @@ enum MockDerivation {
         await chosen?.apply(to: live.interpreter)
         do throws(ChosenProfile.Problem) {
             var catalog = try chosen?.catalog()
-            if catalog == nil { catalog = try Replayer.headerCatalog(transcript.header, of: path) }
+            if catalog == nil { catalog = try Replayer.headerCatalog(transcript.header, of: path, confined: false) }
             if let catalog { await live.interpreter.use(catalog) }
         } catch {
             await live.close()

@@ -68,7 +68,7 @@ struct Replayer: Sendable {
             run.failure = .broken("\(path): no steps: a transcript tests its '> ' command lines, and this one has none")
             return
         }
-        if let (line, message) = Self.unparsable(transcript.steps) {
+        if let (line, message) = Self.unparsable(transcript.steps, locateFile: Self.locateFile(relativeTo: PathText.folder(of: path))) {
             run.failure = .broken("\(path):\(line): \(message); nothing was run")
             return
         }
@@ -245,11 +245,13 @@ struct Replayer: Sendable {
     /// `{{variable}}` is left to its step, as only its value settles it
     /// (each reference stands in as `0` here), and so is a line that
     /// expects an error: a recorded typo tests its message.
-    static func unparsable(_ steps: [TranscriptStep]) -> (line: Int, message: String)? {
+    /// `locateFile`: the replay's (a TLS flag's file is checked as the step's own parse will).
+    static func unparsable(_ steps: [TranscriptStep], locateFile: @escaping @Sendable (String) throws -> String) -> (line: Int, message: String)? {
         for step in steps where step.expectation.errors.isEmpty {
             var parser = CommandParser()
             // Read nothing yet (a curl's `-d @FILE`): the step's own parse reads it, through the replay's reader.
             parser.readFile = { _ in [] }
+            parser.locateFile = locateFile
             for opening in step.command.ranges(of: "{{") {
                 let rest = step.command[opening.upperBound...]
                 guard let closing = rest.firstRange(of: "}}") else { continue }
@@ -276,10 +278,14 @@ struct Replayer: Sendable {
         if let mode { try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: target.path) }
     }
 
-    /// The catalog of the document a header's `spec:` names, relative to the transcript at `path`.
-    static func headerCatalog(_ header: TranscriptHeader, of path: String) throws(ChosenProfile.Problem) -> ImportedSpec? {
+    /// The catalog of the document a header's `spec:` names, relative to the transcript at `path`; read, in a
+    /// replay (`confined`), as its `@file` items are (`spec: ../../.ssl/client.key` was read, and said not to parse).
+    static func headerCatalog(_ header: TranscriptHeader, of path: String, confined: Bool = true) throws(ChosenProfile.Problem) -> ImportedSpec? {
         guard let file = header.spec else { return nil }
         let located = file.hasPrefix("/") ? file : FilePaths.normalized((PathText.folder(of: path) as NSString).appendingPathComponent(file))
+        if confined, let refused = refusal(reading: located, under: readableRoot(of: PathText.folder(of: path)), typed: file) {
+            throw ChosenProfile.Problem(description: "spec: \(refused)")
+        }
         do { return try SpecLoader.load(located) } catch {
             throw ChosenProfile.Problem(description: "spec: \(error.description)")
         }
@@ -397,6 +403,18 @@ struct Replayer: Sendable {
         let above = (own as NSString).deletingLastPathComponent
         // `/home/bob/x.transcript` read /home, Alice's home folder among it.
         return above.isEmpty || holdsHome(above) ? own : above
+    }
+
+    /// Where a file a flag names is opened (`--cert`, `--verify CA`): found as `readFile` finds an `@file`, and
+    /// kept under `readableRoot` the same way.
+    static func locateFile(relativeTo folder: String) -> @Sendable (String) throws -> String {
+        let root = readableRoot(of: folder)
+        return { path in
+            let expanded = RequestBuilder.expandingHome(path)
+            let full = expanded.hasPrefix("/") || folder.isEmpty ? expanded : (folder as NSString).appendingPathComponent(expanded)
+            if let refused = refusal(reading: full, under: root, typed: path) { throw RequestBuilder.BuildError(refused) }
+            return full
+        }
     }
 
     static let standardInputRefusal = "cannot read '@-': a replay reads no standard input (keep the body in a file beside the transcript)"

@@ -58,7 +58,9 @@ extension CommandParser {
         }
     }
 
-    static func webSocket(_ args: [LineTokenizer.Word]) throws(CommandError) -> Command {
+    /// `locateFile`: where a TLS flag's file is (`CommandParser.locateFile`).
+    static func webSocket(_ args: [LineTokenizer.Word],
+                          locateFile: (String) throws -> String = RequestBuilder.expandingHome) throws(CommandError) -> Command {
         // As `help ws` lists them (pretty and --until were left out).
         let usage = "usage: ws connect [URL|PATH] | send JSON|@file|--text TEXT|--binary @file | recv [N] [--timeout S] [--until FILTER] [--pretty] "
             + "| pretty [on|off] | status | close (help ws explains each)"
@@ -66,7 +68,7 @@ extension CommandParser {
         let rest = Array(args.dropFirst())
         switch sub.text.lowercased() {
         case "connect":
-            return .ws(try connect(rest))
+            return .ws(try connect(rest, locateFile: locateFile))
         case "send":
             guard !rest.isEmpty else { throw CommandError("usage: ws send JSON | name=value count:=3 | @file.json | --binary @file | --text TEXT", column: sub.start + 4) }
             if rest.count == 1, rest[0].text.hasPrefix("@") {
@@ -101,7 +103,7 @@ extension CommandParser {
     }
 
     /// `ws connect [URL|PATH] [--retries N] [--backoff S] [--heartbeat S] [--verify …] [--cert …] [--cert-key …]`, flags anywhere.
-    private static func connect(_ words: [LineTokenizer.Word]) throws(CommandError) -> WebSocketAction {
+    private static func connect(_ words: [LineTokenizer.Word], locateFile: (String) throws -> String) throws(CommandError) -> WebSocketAction {
         let usage = "usage: ws connect [URL|PATH] [Name:value…] [--retries N] [--backoff S] [--heartbeat S] [--verify yes|no|CA_FILE] [--cert FILE] [--cert-key FILE]"
         var target: String?
         var settings = ConnectSettings()
@@ -134,7 +136,7 @@ extension CommandParser {
             case "--verify", "--cert", "--cert-key":
                 let given = try value(word, "\(word.text) \(word.text == "--verify" ? "no" : "client.pem")")
                 do throws(RequestOptions.TLSFlagProblem) {
-                    try settings.tls.setTLS(word.text, given)
+                    try settings.tls.setTLS(word.text, given, locateFile: locateFile)
                 } catch {
                     throw CommandError(error.message, column: words[i + 1].start)
                 }
