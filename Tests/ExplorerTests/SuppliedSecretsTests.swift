@@ -22,6 +22,23 @@ import Testing
         #expect(try typed("header X-Trace:t-1").isEmpty)
     }
 
+    /// A replay's capture of a piece of an echoed secret (`{{a:=/.{2}/}}{{b:=/.*/}}`) sent it elsewhere piece by
+    /// piece: a piece over the secret's place in the text is a part of it, found however short; an id beside it is not.
+    @Test func aPieceOfASecretIsFoundWhereverItIsSent() {
+        var secrets = SuppliedSecrets()
+        _ = secrets.add([("token", "SECRETTOKEN123")])
+        let echo = "/echo?t=SECRETTOKEN123&id=5"
+        #expect(secrets.secret(under: "SECRE", in: echo)?.name == "token")
+        #expect(secrets.secret(under: "t=SECR", in: echo)?.name == "token", "a piece that starts before it")
+        #expect(secrets.secret(under: "5", in: echo) == nil, "an id beside it")
+        #expect(secrets.secret(under: "secre", in: "/echo?t=SecretToken123") != nil, "in another case")
+        #expect(secrets.secret(under: "SECRE", in: "/echo?t=SECRET%54OKEN123") == nil, "the text holds it in no form it has")
+        secrets.addPart("SE", of: "token")
+        #expect(secrets.held(in: ["http://elsewhere/q?a=se"])?.placeholder == "part of {{secret:token}}")
+        #expect(secrets.held(in: ["http://other/q?a=xx"]) == nil)
+        #expect(secrets.secret(under: "S", in: "xSEx")?.name == "token", "a piece of a part")
+    }
+
     /// A `--raw` body's secret-named fields, in a form or JSON: echoed, the
     /// password was shown in clear, and a 307 took it to another origin.
     @Test func aRawBodysSecretFieldsAreTyped() throws {

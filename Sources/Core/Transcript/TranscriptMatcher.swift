@@ -252,7 +252,7 @@ public struct TranscriptMatcher: Sendable {
         let captures = self.captures
         guard let bound = text.match(actual, bound: { captures[$0]?.text ?? variable($0) }) else { return false }
         for (name, value) in bound where self.captures[name] == nil {
-            self.captures[name] = Capture(value: .string(value), fromText: true)
+            self.captures[name] = Capture(value: .string(value), fromText: true, source: actual)
             captureOrder.append(name)
         }
         return true

@@ -54,6 +54,17 @@ actor Interpreter {
     /// header holding one and refuses to send a body holding one again (a
     /// replay sent them there, where the same line in a script did not).
     func supply(_ secrets: [(name: String, value: String)]) { _ = supplied.add(secrets) }
+
+    /// The supplied secret `piece` of `text` was taken from, by name (`SuppliedSecrets.secret(under:in:)`).
+    func suppliedSecret(under piece: String, in text: String) -> String? { supplied.secret(under: piece, in: text)?.name }
+
+    /// A variable a replay captured from an answer that held the secret `secret`: kept at the backend's origin
+    /// however short (`SuppliedSecrets.parts`), and hidden by `vars`.
+    func holdPart(_ name: String, of secret: String) {
+        guard let value = allVariables[name] else { return }
+        supplied.addPart(value, of: secret)
+        secretVariables.insert(name)
+    }
     /// A replay sends what it filled in for a `{{secret:NAME}}` to the
     /// backend's origin alone, however the line came to hold it (set by the
     /// replayer while a step runs; a script's lines are its author's own).
@@ -76,7 +87,7 @@ actor Interpreter {
             return nil
         }
         refusedElsewhere = (secret.name, url)
-        return .failure("not sent: it holds {{secret:\(secret.name)}} and goes to \(Origin.named(in: url) ?? "another origin"), "
+        return .failure("not sent: it holds \(secret.placeholder) and goes to \(Origin.named(in: url) ?? "another origin"), "
                         + "which is not the backend's", .parse)
     }
 
@@ -91,7 +102,7 @@ actor Interpreter {
                 return nil
             }
             return RedirectPolicy.Vetoed(secret: secret.name, url: next.url,
-                                         why: "it holds {{secret:\(secret.name)}} and would go to \(Origin.named(in: next.url) ?? "another origin"), "
+                                         why: "it holds \(secret.placeholder) and would go to \(Origin.named(in: next.url) ?? "another origin"), "
                                              + "which is not the backend's")
         }
     }

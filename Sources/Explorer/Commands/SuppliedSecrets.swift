@@ -11,6 +11,11 @@ struct SuppliedSecrets: Sendable, Equatable {
     struct Secret: Sendable, Equatable {
         let name: String
         let value: String
+        /// A part of the secret `name`, not the whole (`parts`).
+        var isPart = false
+
+        /// How a refusal names it.
+        var placeholder: String { isPart ? "part of {{secret:\(name)}}" : "{{secret:\(name)}}" }
     }
 
     private(set) var named: [Secret] = []
@@ -19,8 +24,18 @@ struct SuppliedSecrets: Sendable, Equatable {
     /// URL or a form carries it (`a%20b`, `a+b`: an echo of the URL), as an
     /// HTML page writes it, and in base64 (`SecretScrubber.forms`).
     private(set) var shown: [String] = []
+    /// Parts of a secret a replay captured from an answer that held it (`{{a:=/.{5}/}}{{b:=/.*/}}` of an echoed
+    /// token): sent elsewhere piece by piece, they were the secret. Looked for in what a line sends however short,
+    /// in any case; not hidden on screen (a piece of two letters would hide them everywhere).
+    private(set) var parts: [Secret] = []
 
-    var isEmpty: Bool { named.isEmpty }
+    var isEmpty: Bool { named.isEmpty && parts.isEmpty }
+
+    /// Adds `value`, captured from an answer that held the secret `name`, as a part of it.
+    mutating func addPart(_ value: String, of name: String) {
+        guard !value.isEmpty, !parts.contains(where: { $0.value == value }) else { return }
+        parts.append(Secret(name: name, value: value, isPart: true))
+    }
 
     /// The secret a `capture` line took (`capture csrf = cookie:csrftoken`),
     /// by the variable's name, from the `variables` it was kept in: the
@@ -53,16 +68,30 @@ struct SuppliedSecrets: Sendable, Equatable {
     /// percent-encoded in a query), in any case: an echo that changed a header name's case (Flask's
     /// `Zq7Wlmp0…`) held it still.
     func held(in texts: [String], bytes: [UInt8]? = nil) -> Secret? {
-        guard !named.isEmpty else { return nil }
+        guard !isEmpty else { return nil }
         let plain = texts + texts.compactMap { $0.includes(ascii: "%") ? $0.removingPercentEncoding : nil }
         let all = (plain + plain.flatMap(Self.base64Decoded) + plain.flatMap(Self.hexDecoded)).map { $0.lowercased() }
         let lowered = bytes.map { $0.map { (65...90).contains($0) ? $0 | 0x20 : $0 } }
-        return named.first { secret in
-            secret.value.count >= 3 && SecretScrubber.forms(of: secret.value).contains { form in
-                let form = form.lowercased()
-                return all.contains { $0.includes(form) } || lowered.map { $0.firstRange(of: Array(form.utf8)) != nil } == true
-            }
+        func holds(_ form: String) -> Bool {
+            let form = form.lowercased()
+            return all.contains { $0.includes(form) } || lowered.map { $0.firstRange(of: Array(form.utf8)) != nil } == true
         }
+        return named.first { secret in secret.value.count >= 3 && SecretScrubber.forms(of: secret.value).contains(where: holds) }
+            ?? parts.first { part in holds(part.value) }
+    }
+
+    /// The secret (or part of one) that `piece`, a part of `text`, was taken from: one of its occurrences in
+    /// `text` overlaps the secret's there, in any of its forms, in any case. An id beside a token in the same
+    /// URL is none of it.
+    func secret(under piece: String, in text: String) -> Secret? {
+        let text = text.lowercased()
+        let pieces = text.ranges(of: piece.lowercased())
+        guard !piece.isEmpty, !pieces.isEmpty else { return nil }
+        func overlaps(_ form: String) -> Bool {
+            text.ranges(of: form.lowercased()).contains { found in pieces.contains { $0.overlaps(found) } }
+        }
+        return named.first { secret in secret.value.count >= 3 && SecretScrubber.forms(of: secret.value).contains(where: overlaps) }
+            ?? parts.first { part in overlaps(part.value) }
     }
 
     /// The texts that the base64 words (standard or URL-safe, 8 characters

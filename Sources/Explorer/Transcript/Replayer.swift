@@ -888,8 +888,21 @@ struct Replayer: Sendable {
             for name in matcher.captureOrder.dropFirst(capturedBefore) {
                 guard let capture = matcher.captures[name] else { continue }
                 _ = await interpreter.execute(.set(name: name, value: capture.text))
+                // A piece of a text that held a secret (`"path": "/echo?t={{a:=/.{5}/}}{{b:=/.*/}}"` of an echoed token) is a
+                // piece of the secret: sent to another origin one at a time, the pieces were it.
+                if let source = capture.source, let secret = await secret(under: capture.text, in: source) {
+                    await interpreter.holdPart(name, of: secret)
+                }
             }
             return outcome
+        }
+
+        /// The name of the secret `piece` of `text` was taken from: a supplied one, or the session's token.
+        nonisolated(nonsending) private func secret(under piece: String, in text: String) async -> String? {
+            var tokens = SuppliedSecrets()
+            _ = tokens.add(await sessionSecrets().map { ($0.key, $0.value) })
+            if let token = tokens.secret(under: piece, in: text) { return token.name }
+            return await interpreter.suppliedSecret(under: piece, in: text)
         }
 
         /// The session's tokens under the names a recording gives them
