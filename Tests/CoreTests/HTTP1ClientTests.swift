@@ -390,6 +390,32 @@ func answersOnceThenDropsTheNext(_ peer: LocalHTTPServer.Peer) {
         }
     }
 
+    /// A head that comes slowly, a byte at a time, is the server answering: it was ended at the deadline,
+    /// "no complete answer", where HTTPie waits for it; one that stops half-way is ended, and says so.
+    @Test func aHeadThatComesSlowlyIsNotCutAtTheDeadline() async throws {
+        let server = try LocalHTTPServer { peer in
+            guard let head = peer.readRequest() else { return }
+            let answer = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nX-Slow: yes\r\n\r\nok"
+            if String(decoding: head, as: UTF8.self).hasPrefix("GET /drip ") {
+                for c in answer {
+                    usleep(30_000)
+                    peer.write(String(c))
+                }
+            } else {
+                peer.write(String(answer.prefix(20)))
+                peer.drain()
+            }
+        }
+        defer { server.stop() }
+        try await using(transport()) { (transport) async throws in
+            #expect(try await transport.send(get(server, "/drip", timeout: .milliseconds(300))).body == Array("ok".utf8))
+            let error = await #expect(throws: TransportError.self) {
+                try await transport.send(get(server, "/stall", timeout: .milliseconds(300)))
+            }
+            #expect(error?.description == "127.0.0.1:\(server.port) did not answer in time: it sent nothing more of its answer for 0.3 s (--timeout changes it)")
+        }
+    }
+
     /// An upload to a server that reads it slowly, for longer than the deadline, goes through: it failed at
     /// the deadline, blaming the server for not answering.
     @Test func anUploadReadSlowlyIsNotCutAtTheDeadline() async throws {

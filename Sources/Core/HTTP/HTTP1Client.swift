@@ -582,6 +582,7 @@ private final class AnswerHandler: ChannelInboundHandler, @unchecked Sendable {
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if case TLSUserEvent.handshakeCompleted = event { isSecured = true }
+        if event is ResponseDecoder.HeadUnderway, let exchange, !exchange.isSettled { exchange.lastProgress = .now() }
         context.fireUserInboundEventTriggered(event)
     }
 

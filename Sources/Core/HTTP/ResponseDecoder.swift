@@ -21,6 +21,11 @@ final class ResponseDecoder: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundIn = HTTPClientRequestPart
     typealias OutboundOut = HTTPClientRequestPart
 
+    /// Sent on when a read brought part of a head and no whole one: the
+    /// server is answering, however slowly (`--timeout` is the longest it
+    /// may go quiet; a head sent a byte every half second ran into it).
+    struct HeadUnderway: Sendable {}
+
     /// Why an answer cannot be read, in the words a failed request shows.
     enum Malformed: Error, Equatable {
         case notAStatusLine
@@ -98,6 +103,7 @@ final class ResponseDecoder: ChannelDuplexHandler, RemovableChannelHandler {
             context.fireErrorCaught(error)
         }
         if let left = buffer, left.readableBytes == 0 { buffer = nil } else { buffer?.discardReadBytes() }
+        if case .head = state, let left = buffer, left.readableBytes > 0 { context.fireUserInboundEventTriggered(HeadUnderway()) }
     }
 
     func channelInactive(context: ChannelHandlerContext) {
