@@ -450,6 +450,38 @@ func answersOnceThenDropsTheNext(_ peer: LocalHTTPServer.Peer) {
         }
     }
 
+    /// An upload the socket's buffers took at once and the server reads slowly: no part of it was taken for
+    /// longer than the deadline, though the server read all the while, and the upload was said to stall. The
+    /// server's acknowledgements say it reads; here it answers, having read for three times the deadline.
+    @Test func anUploadTheBuffersHoldMovesOnAsTheServerReadsIt() async throws {
+        let server = try LocalHTTPServer { peer in
+            var head: [UInt8] = []
+            var byte: UInt8 = 0
+            while head.suffix(4) != [13, 10, 13, 10] {
+                guard recv(peer.fd, &byte, 1, 0) == 1 else { return }
+                head.append(byte)
+            }
+            var buffer = [UInt8](repeating: 0, count: 6_000)
+            var read = 0
+            let started = ContinuousClock.now
+            while ContinuousClock.now - started < .milliseconds(2_400) {
+                let n = recv(peer.fd, &buffer, buffer.count, 0)
+                guard n > 0 else { return }
+                read += n
+                usleep(20_000)
+            }
+            peer.write("HTTP/1.1 200 OK\r\nContent-Length: \(String(read).count)\r\nConnection: close\r\n\r\n\(read)")
+        }
+        defer { server.stop() }
+        try await using(transport()) { (transport) async throws in
+            // Read 300 KB/s, the acknowledgements come every 0.3-0.4 s on loopback: the window opens a step at a time.
+            var request = get(server, "/upload", method: "POST", timeout: .milliseconds(800))
+            request.body = [UInt8](repeating: 0x61, count: 16 << 20)
+            let answer = try await transport.send(request)
+            #expect(answer.status == 200 && Int(String(decoding: answer.body, as: UTF8.self)) ?? 0 > 0)
+        }
+    }
+
     /// A server that closes its connection after a 401 without saying so: the refresh went out on that
     /// connection, dead by then, and failed ("closed the connection as /refresh went out") every time.
     @Test func aRefreshGoesOnAConnectionOfItsOwn() async throws {

@@ -170,15 +170,28 @@ final class HTTP1Client: @unchecked Sendable {
         // While bytes move, in either direction, the deadline moves with them: HTTPie's --timeout is the
         // longest the server may go quiet. A 40 MB upload to a server reading 1 MB/s failed at 30 s, blaming
         // the server, and so did a list of JSON lines still coming. (What the kernel has taken of an upload
-        // and the server reads later is not seen: a body the socket's buffers hold counts as sent at once.)
+        // and the server reads later is seen by the peer's acknowledgements, `PendingAnswer.acknowledged`.)
         let timer = SilenceWatch()
         @Sendable func expire(at time: NIODeadline) {
             timer.task = loop.scheduleTask(deadline: time) {
                 guard !exchange.isStreaming else { return }
                 if let moved = exchange.lastProgress, moved + deadline > .now() { return expire(at: moved + deadline) }
-                guard exchange.lastProgress != nil else { return exchange.fail(exchange.stuck?(deadline) ?? ExchangeFailure.deadline) }
-                let what = exchange.isSent ? "it sent nothing more of its answer" : "it took nothing more of the request's body"
-                exchange.fail(TransportError(kind: .timeout, host: exchange.host, detail: "\(what) for \(LiveTransport.seconds(deadline)) (--timeout changes it)"))
+                @Sendable func silent() {
+                    guard exchange.lastProgress != nil else { return exchange.fail(exchange.stuck?(deadline) ?? ExchangeFailure.deadline) }
+                    let what = exchange.isSent ? "it sent nothing more of its answer" : "it took nothing more of the request's body"
+                    exchange.fail(TransportError(kind: .timeout, host: exchange.host, detail: "\(what) for \(LiveTransport.seconds(deadline)) (--timeout changes it)"))
+                }
+                guard !exchange.isSent, let acknowledged = exchange.acknowledged else { return silent() }
+                // An upload the socket's buffers took long ago, which the server reads slowly: the socket
+                // asks for more only once half of them is free (a server reading 30 KB/s was said to
+                // take nothing for --timeout 3). The peer's acknowledgements say it is read.
+                acknowledged().whenComplete { result in
+                    guard !exchange.isSettled else { return }
+                    guard case let .success(bytes) = result, bytes > exchange.acknowledgedBytes else { return silent() }
+                    exchange.acknowledgedBytes = bytes
+                    exchange.lastProgress = .now()
+                    expire(at: .now() + deadline)
+                }
             }
         }
         expire(at: .now() + deadline)
@@ -203,6 +216,7 @@ final class HTTP1Client: @unchecked Sendable {
         exchange.promise.futureResult.whenComplete { _ in
             timer.task?.cancel()
             exchange.watchSilence = nil  // it holds the exchange: an answer that never had a head kept both
+            exchange.acknowledged = nil  // it holds the channel
         }
         let host = request.url.host ?? ""
         let secure = route.secure
@@ -295,6 +309,7 @@ final class HTTP1Client: @unchecked Sendable {
             // upload ends). A large one goes in parts, each marking progress as the socket takes it (at 400 KB/s a
             // part of 1 MiB took longer than a --timeout of 2 s).
             let part = 64 << 10
+            if body.count > part, !exchange.isSettled { exchange.acknowledged = { Self.bytesAcknowledged(on: channel) } }
             var start = 0
             while body.count - start > part {
                 let written = loop.makePromise(of: Void.self)
@@ -305,6 +320,20 @@ final class HTTP1Client: @unchecked Sendable {
             channel.write(HTTPClientRequestPart.body(.byteBuffer(ByteBuffer(bytes: body[start...]))), promise: sent)
         }
         channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
+    }
+
+    /// The bytes the peer has acknowledged on `channel`'s connection: Linux's `tcpi_bytes_acked` (since 4.1),
+    /// past the end of glibc's `tcp_info` (at byte 120), so read as 16 words; zero where it is not known.
+    static func bytesAcknowledged(on channel: any Channel) -> EventLoopFuture<UInt64> {
+        #if os(Linux)
+        typealias Words = (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+                           UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
+        guard let socket = channel as? any SocketOptionProvider else { return channel.eventLoop.makeSucceededFuture(0) }
+        let info: EventLoopFuture<Words> = socket.unsafeGetSocketOption(level: SocketOptionLevel(IPPROTO_TCP), name: SocketOptionName(TCP_INFO))
+        return info.map { $0.15 }
+        #else
+        return channel.eventLoop.makeSucceededFuture(0)
+        #endif
     }
 
     private func park(_ connection: Connection, key: Destination) {
@@ -391,6 +420,10 @@ private final class PendingAnswer: @unchecked Sendable {
     /// When a part of the request's body was last taken by the socket, or a part of the answer came; nil
     /// before either (the deadline then says why nothing started).
     var lastProgress: NIODeadline?
+    /// The bytes the server has acknowledged of the connection, asked when an upload over 64 KiB seems to stall
+    /// (`HTTP1Client.bytesAcknowledged`); what it said last time.
+    var acknowledged: (() -> EventLoopFuture<UInt64>)?
+    var acknowledgedBytes: UInt64 = 0
     /// Starts the watch on a streamed or downloaded body's silence (set when the request goes).
     var watchSilence: (() -> Void)?
     /// The request went out on a connection an earlier request used.
