@@ -39,6 +39,24 @@ import Testing
         #expect(secrets.secret(under: "S", in: "xSEx")?.name == "token", "a piece of a part")
     }
 
+    /// A GraphQL document's secret arguments (`login(email: "…", password: "…")`): kept in clear in history and
+    /// transcripts, shown in clear in an echo, where the same value as a variable was hidden.
+    @Test func aGraphQLDocumentsSecretArgumentsAreTypedAndHidden() throws {
+        let line = #"post /graphql query='mutation { login(email: "ada@x.io", password: "hunter2secret") { token } }'"#
+        #expect(try typed(line) == ["password=hunter2secret"])
+        let raw = #"post /graphql --raw '{"query":"mutation { login(email: \"a\", password: \"hunter3secret\") { token } }"}'"#
+        #expect(try typed(raw) == ["password=hunter3secret"])
+        for typed in [line, raw] {
+            let kept = Redactor.redact(line: typed) ?? typed
+            #expect(!kept.contains("hunter") && kept.contains("password: "), "\(kept)")
+        }
+        let echo = Redactor.hidingCredentials(inText: #"login(password: "hunter2secret", email: "ada@x.io")"#)
+        #expect(!echo.contains("hunter2secret") && echo.contains("ada@x.io"), "\(echo)")
+        // Not a name after a quote, in a word or a URL; an argument of another name.
+        #expect(PatternText.bareMembers(in: #"{"password": "x", ok: "y", https://a:"b", note: "z"}"#).map(\.key) == [])
+        #expect(PatternText.bareMembers(in: #"login(token:"t0k3n")"#).map(\.key) == ["token"])
+    }
+
     /// A `--raw` body's secret-named fields, in a form or JSON: echoed, the
     /// password was shown in clear, and a 307 took it to another origin.
     @Test func aRawBodysSecretFieldsAreTyped() throws {

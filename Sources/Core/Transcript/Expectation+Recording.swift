@@ -423,9 +423,76 @@ extension PatternText {
 
     /// The values of secret-named members of JSON written in `text` (a
     /// string's content between its quotes, or a number; each of those in a
-    /// list under such a name), with their keys.
+    /// list under such a name), with their keys; and of GraphQL's arguments
+    /// and input fields, whose names have no quotes (`bareMembers`).
     /// Read as JSON's grammar is, loosely: a text that is not JSON has none.
     public static func secretMembers(in text: String) -> [(key: String, value: Range<String.Index>)] {
+        let quoted = quotedMembers(in: text)
+        let bare = bareMembers(in: text)
+        guard !bare.isEmpty else { return quoted }
+        return (quoted + bare).sorted { $0.value.lowerBound < $1.value.lowerBound }
+    }
+
+    /// `password: "…"` with its name bare: a GraphQL document's argument or input field
+    /// (`login(email: "a", password: "…")`), a JavaScript object's member; its quotes escaped too, as a JSON
+    /// string holds the document (`{"query": "… password: \"…\" …"}`). A query's password was kept in
+    /// clear in history and transcripts where its variable's was hidden.
+    public static func bareMembers(in text: String) -> [(key: String, value: Range<String.Index>)] {
+        guard text.includes(ascii: ": \"") || text.includes(ascii: ":\"") || text.includes(ascii: ": \\\"") || text.includes(ascii: ":\\\"") else {
+            return []
+        }
+        let utf8 = text.utf8
+        func isNameByte(_ byte: UInt8) -> Bool {
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == UInt8(ascii: "_")
+        }
+        var found: [(key: String, value: Range<String.Index>)] = []
+        var i = utf8.startIndex
+        var before: UInt8 = UInt8(ascii: " ")
+        while i < utf8.endIndex {
+            let byte = utf8[i]
+            // A name starts after a blank, `(`, `{` or `,` (not inside a word, a quoted key, a URL or `$variable`).
+            guard isNameByte(byte), [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "("), UInt8(ascii: "{"),
+                                     UInt8(ascii: ",")].contains(before) else {
+                before = byte
+                i = utf8.index(after: i)
+                continue
+            }
+            var j = i
+            while j < utf8.endIndex, isNameByte(utf8[j]) { j = utf8.index(after: j) }
+            let name = text[i..<j]
+            var k = j
+            while k < utf8.endIndex, utf8[k] == UInt8(ascii: " ") { k = utf8.index(after: k) }
+            before = utf8[utf8.index(before: j)]
+            i = j
+            guard k < utf8.endIndex, utf8[k] == UInt8(ascii: ":"), Redactor.isSecretName(String(name)) else { continue }
+            k = utf8.index(after: k)
+            while k < utf8.endIndex, utf8[k] == UInt8(ascii: " ") { k = utf8.index(after: k) }
+            // Its quote, `"` or `\"`, and the same again where it ends (a `\` in it escapes what follows).
+            let escaped = k < utf8.endIndex && utf8[k] == UInt8(ascii: "\\")
+            if escaped { k = utf8.index(after: k) }
+            guard k < utf8.endIndex, utf8[k] == UInt8(ascii: "\"") else { continue }
+            let start = utf8.index(after: k)
+            var end = start
+            var closed = false
+            while end < utf8.endIndex {
+                if escaped, utf8[end] == UInt8(ascii: "\\"), utf8.index(after: end) < utf8.endIndex, utf8[utf8.index(after: end)] == UInt8(ascii: "\"") {
+                    closed = true
+                    break
+                }
+                if !escaped, utf8[end] == UInt8(ascii: "\"") { closed = true; break }
+                if !escaped, utf8[end] == UInt8(ascii: "\\") { end = utf8.index(after: end) }
+                if end < utf8.endIndex { end = utf8.index(after: end) }
+            }
+            guard closed, start < end else { continue }
+            found.append((String(name), start..<end))
+            i = end
+            before = UInt8(ascii: "\"")
+        }
+        return found
+    }
+
+    /// The members of JSON written in `text` whose keys are quoted (`secretMembers`).
+    private static func quotedMembers(in text: String) -> [(key: String, value: Range<String.Index>)] {
         guard text.includes(ascii: "\":") || text.includes(ascii: "\" :") else { return [] }
         let utf8 = text.utf8
         var found: [(key: String, value: Range<String.Index>)] = []

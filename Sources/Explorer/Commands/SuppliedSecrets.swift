@@ -173,6 +173,8 @@ struct SuppliedSecrets: Sendable, Equatable {
             // `--raw 'password=…'` (or raw JSON with one): echoed, it was shown in clear.
             if let raw = options.raw {
                 found += (try? JSONParser.parse(raw)).map { Redactor.secretMembers(in: $0) } ?? Redactor.secretAssignments(inText: raw)
+                // A GraphQL document's `password: \"…\"` in it.
+                found += PatternText.bareMembers(in: raw).map { ($0.key, String(raw[$0.value])) }
             }
             let names = items.compactMap { item -> String? in
                 if case let .query(name, _) = item { return name }
@@ -189,6 +191,8 @@ struct SuppliedSecrets: Sendable, Equatable {
                     // `Bearer …`: the credential after its scheme, named as --curl names it; `-a U:P` is one of these.
                     credential(value, named: name)
                 case let .stringField(name, value) where Redactor.isSecretName(Redactor.leaf(of: name)): found.append((Redactor.leaf(of: name), value))
+                // `query='mutation { login(email: "…", password: "…") }'`: a GraphQL document's secret arguments.
+                case let .stringField(_, value): found += PatternText.bareMembers(in: value).map { ($0.key, String(value[$0.value])) }
                 case let .jsonField(name, .string(value)) where Redactor.isSecretName(Redactor.leaf(of: name)): found.append((Redactor.leaf(of: name), value))
                 // `creds:='{"password": "…"}'`: the secret members inside.
                 case let .jsonField(_, .object(members)): found += Redactor.secretMembers(in: .object(members))
