@@ -281,6 +281,22 @@ def test_history_file_keeps_no_password(spawn, env):
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
 
 
+def test_a_password_typed_at_the_prompt_is_kept_neither_in_history_nor_in_a_recording(spawn, env, tmp_path):
+    # Enter pressed too early, then the password typed at the prompt: "unknown command 'alice123'", and the
+    # password went to the history file and the transcript in clear.
+    transcript = tmp_path / "early.transcript"
+    x = spawn("--record", str(transcript))
+    out = x.run("alice123", prompt=PROMPT)
+    assert "unknown command 'alice123'" in out
+    x.run("whoami", prompt=PROMPT)
+    x.run("lgoin", prompt=PROMPT)
+    x.send(CTRL_D)
+    assert x.expect_exit() == 0
+    assert history_lines(env) == ["whoami"], history_lines(env)
+    text = transcript.read_text()
+    assert "alice123" not in text and "lgoin" not in text and "> whoami" in text, text
+
+
 def test_ctrl_d_at_empty_prompt_exits_zero(spawn):
     x = spawn()
     x.send(CTRL_D)

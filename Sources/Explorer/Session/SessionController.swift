@@ -187,7 +187,9 @@ final class SessionController {
             let prefix = location.map { "\($0): " } ?? ""
             // A message that quotes the word (bad JSON after `:=`) must not show the secret filled into it.
             terminal.err(prefix + renderer.palette.red("error: ") + renderer.hidingSupplied(in: error.message) + "\n")
-            whileRecording { try $0.record(line: line, command: nil, outcome: .failure(error.message, .usage), forcedOffline: false) }
+            if !isStrayWord(line) {
+                whileRecording { try $0.record(line: line, command: nil, outcome: .failure(error.message, .usage), forcedOffline: false) }
+            }
             return .done(.usage)
         }
         if case let .record(action) = command {
@@ -511,6 +513,7 @@ final class SessionController {
     /// Keeps a typed line in the history, its secrets hidden (the profile's
     /// own secret fields too), or leaves it out when it cannot be read.
     func remember(_ line: String) {
+        if isStrayWord(line) { return }
         let fields = SecretFields(interpreter.session.profile.secretFields)
         // A secret is kept as `{{secret:NAME}}`: recalled, the line asks for it again (a stored `***` was sent as the value).
         let placeholder = TranscriptPattern.secretPlaceholder(forItem:)
@@ -521,6 +524,15 @@ final class SessionController {
             safe = safe.replacingOccurrences(of: secret.value, with: placeholder(secret.name))
         }
         terminal.remember(safe)
+    }
+
+    /// A lone word that is no command, nor a path or URL to get: most often a password typed at the prompt when
+    /// none was asked for ("unknown command 'alice123'"). Neither history nor a recording keeps it (both kept it in
+    /// clear); a replay of it would check nothing but its error.
+    func isStrayWord(_ line: String) -> Bool {
+        let word = line.trimmingBlanks()
+        return !word.isEmpty && !word.contains(where: { $0 == " " || $0 == "\t" }) && interpreter.table.spec(named: word) == nil
+            && !CommandParser.isTarget(word) && !word.hasPrefix("#")
     }
 
     /// `history [N]`: the last N lines, numbered as in the whole history.
