@@ -270,7 +270,28 @@ import Testing
             #expect(same == "logged in as alice")
             guard case let .exchange(_, other?, _) = try await run("login bob@example.com bob12345") else { throw SocketFailure("no login") }
             #expect(other == "logged in as bob\nthe WebSocket is still open as alice (ws close, then ws connect, opens it as bob)")
+            // Said by who opened it: alice's socket was "still open as bob" when alice logged in again.
+            guard case let .exchange(_, back?, _) = try await run("login alice@example.com alice123") else { throw SocketFailure("no login") }
+            #expect(back == "logged in as alice")
             #expect(try await run("ws close").shownText == "closed")
+        }
+    }
+
+    /// Alice's chat socket, dropped while bob was logged in, came back as bob's (the profile's path names the
+    /// user, the token was his), unsaid: it does not reconnect as anyone else.
+    @Test func aSocketDoesNotReconnectAsAnotherUser() async throws {
+        try await withSandboxInterpreter { interpreter, _ in
+            let heard = Heard()
+            await interpreter.setSocketStateListener { heard.append($0) }
+            func run(_ line: String) async throws -> Outcome { await interpreter.execute(try interpreter.parser.parse(line)) }
+            _ = try await run("login alice@example.com alice123")
+            _ = try await run("put /__sandbox/faults ws_drop_after:=1")
+            _ = try await run("ws connect --heartbeat 0")
+            _ = try await run("login bob@example.com bob12345")
+            _ = try await run(#"ws send {"type":"ping"}"#)
+            let said = "not reconnecting: the socket was opened as alice, and the session is logged in as bob now (ws connect opens one as bob)"
+            try await eventually("the socket ends") { heard.problems.contains(said) }
+            #expect(!heard.states.contains { $0.hasPrefix("reconnecting") }, "\(heard.states)")
         }
     }
 }
@@ -281,6 +302,8 @@ final class Heard: @unchecked Sendable {
     private var notices: [SocketNotice] = []
     func append(_ notice: SocketNotice) { lock.withLock { notices.append(notice) } }
     var received: [String] { lock.withLock { notices.filter { $0.kind == .received }.map(\.text) } }
+    var problems: [String] { lock.withLock { notices.filter { $0.kind == .problem }.map(\.text) } }
+    var states: [String] { lock.withLock { notices.filter { $0.kind == .state }.map(\.text) } }
 }
 
 /// Waits until `check` holds, 30 s at most (then fails the test with

@@ -35,6 +35,10 @@ public actor WebSocketSession {
     public private(set) var state = State.idle
     /// The URL of the current or last attempt, token hidden.
     public private(set) var displayURL: String?
+    /// Who the session was logged in as when the socket first opened: a reconnect goes as no one else.
+    public private(set) var openedAs: String?
+    /// Who the session was logged in as when this attempt began.
+    private var attemptUser: String?
     public private(set) var sentCount = 0
     public private(set) var receivedCount = 0
     public private(set) var duplicateCount = 0
@@ -197,11 +201,20 @@ public actor WebSocketSession {
         // The CA file `--verify` named, for a TLS failure to name.
         let authorities: String? = if case let .authorities(file)? = options.tls?.verify { file } else { nil }
         while !userClosed {
+            // A reconnect would open the socket with whoever is logged in now (the profile's path names the user,
+            // the token is theirs): alice's chat socket came back as bob's, unsaid.
+            if hasOpened, case let now = await session.userName, now != openedAs {
+                let who = now.map { "in as \($0)" } ?? "out"
+                emitter.yield(.ended("not reconnecting: the socket was opened as \(openedAs ?? "no one"), and the session is logged \(who) now "
+                                     + "(ws connect opens one \(now.map { "as \($0)" } ?? "without a login"))"))
+                break
+            }
             state = .connecting
             emitter.yield(.connecting(attempt: attempt))
             var failure: (any Error)?
             var closeFrame: WebSocketCloseFrame?
             var url: String?
+            attemptUser = await session.userName
             do {
                 let resolved = try await address.resolve(session: session, refresh: refreshToken)
                 url = resolved
@@ -479,6 +492,7 @@ public actor WebSocketSession {
         guard id == attemptNumber else { return false }
         defer { afterOpen() }
         openedThisAttempt = true
+        if !hasOpened { openedAs = attemptUser }
         openedAt = .now
         writer = outbound
         state = .open

@@ -636,8 +636,9 @@ actor Interpreter {
             var note = "logged in as \(user)"
             // A socket opened as another user goes on as that user (to watch what
             // this one does, as a chat's other side): said, as it went unsaid.
-            if let before, before != user, let socket = sockets.socket, await socket.state != .closed {
-                note += "\nthe WebSocket is still open as \(before) (ws close, then ws connect, opens it as \(user))"
+            // Said by who opened it: after alice, bob and alice again, it was "still open as bob" of alice's socket.
+            if let socket = sockets.socket, await socket.state != .closed, let owner = await socket.openedAs, owner != user {
+                note += "\nthe WebSocket is still open as \(owner) (ws close, then ws connect, opens it as \(user))"
             }
             if credentialHeader?.lowercased() == "authorization" {
                 // `auth bearer X` then `login`: the Authorization header auth set went with every request, over
