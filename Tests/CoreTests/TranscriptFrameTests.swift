@@ -149,7 +149,10 @@ import Testing
     @Test func recordingWritesPatternsCapturesAndLeavesHeartbeatsOut() throws {
         var captures = FrameCaptures()
         let observed = [Self.sent(#"{"type":"message","client_message_id":"a-1","receiver_id":2,"content":"hi"}"#),
-                        Self.received(#"{"type":"pong"}"#), Self.received(Self.ack), Self.received(Self.receipt)]
+                        Self.received(#"{"type":"pong"}"#), Self.received(Self.ack), Self.received(#"{"type":"ka"}"#), Self.received(Self.receipt)]
+        // The legacy GraphQL keep-alive too: written among a subscription's `data`, it failed replays on its timing.
+        #expect(observed.filter(\.isHeartbeat).count == 2)
+        #expect(!Self.received(#"{"type":"data","id":"ka"}"#).isHeartbeat)
         let written = observed.filter { !$0.isHeartbeat }.map { ExpectedFrame.recording($0, baseURL: Self.base, captures: &captures) }
         let text = TranscriptWriter.frames(written).joined(separator: "\n")
         #expect(text == """

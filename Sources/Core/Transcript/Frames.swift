@@ -57,12 +57,13 @@ public struct ObservedFrame: Sendable, Equatable {
         if let json = try? JSONParser.parse(text) { self.init(direction, .json(json)) } else { self.init(direction, .text(text)) }
     }
 
-    /// An application-level heartbeat, `{"type": "ping"}` or `{"type": "pong"}`:
-    /// its timing is the client's and the server's business, so transcripts
-    /// neither write nor expect it (protocol pings never reach this far).
+    /// An application-level heartbeat, `{"type": "ping"}` or `{"type": "pong"}`, or the legacy GraphQL
+    /// protocol's (`graphql-ws`, Apollo's and Hasura's) `{"type": "ka"}`: its timing is the client's and the
+    /// server's business, so transcripts neither write nor expect it (protocol pings never reach this far).
+    /// A subscription's `ka` frames, written among its `data`, failed its replay on their timing alone.
     public var isHeartbeat: Bool {
         guard case let .json(.object(members)) = content, let type = members.first(where: { $0.key == "type" })?.value else { return false }
-        return type == .string("ping") || type == .string("pong")
+        return type == .string("ping") || type == .string("pong") || type == .string("ka")
     }
 
     static func binarySummary(_ count: Int) -> String { "binary frame, \(count) byte\(count == 1 ? "" : "s")" }
