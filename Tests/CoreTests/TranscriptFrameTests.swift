@@ -146,6 +146,18 @@ import Testing
             == [Mismatch(.frame(.sent, 1, try JSONPath.parse(".type")), expected: "\"message\"", actual: "\"read\"")])
     }
 
+    /// A GraphQL document's line breaks were written as `{{/\x{A}/}}`, and the brace before one as `{{/\{/}}`:
+    /// a subscription's frame could not be read. A JSON string keeps them as its own escapes, and replays.
+    @Test func aStringsLineBreaksAreWrittenAsJSONEscapes() throws {
+        var captures = FrameCaptures()
+        let subscribe = Self.sent(#"{"id":"1","type":"subscribe","payload":{"query":"subscription OnTodo {\n  todoAdded { id }\n}\t"}}"#)
+        let written = TranscriptWriter.frames([ExpectedFrame.recording(subscribe, baseURL: Self.base, captures: &captures)]).joined(separator: "\n")
+        #expect(written.contains(#""query": "subscription OnTodo {\n  todoAdded { id }\n}\t""#), "\(written)")
+        let step = try Self.frames("> ws send @sub.json\n" + written + "\n")
+        var matcher = TranscriptMatcher()
+        #expect(matcher.match(step.expectation, Observation(frames: [subscribe])) == [])
+    }
+
     @Test func recordingWritesPatternsCapturesAndLeavesHeartbeatsOut() throws {
         var captures = FrameCaptures()
         let observed = [Self.sent(#"{"type":"message","client_message_id":"a-1","receiver_id":2,"content":"hi"}"#),

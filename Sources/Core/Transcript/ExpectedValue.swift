@@ -38,9 +38,9 @@ public indirect enum ExpectedValue: Sendable, Equatable {
         let outer = String(repeating: "  ", count: level)
         switch self {
         // A literal `{{` in a string is escaped, or it would read back as a pattern.
-        case let .literal(.string(s)): return JSONPrinter.quote(PatternText.literal(s).description)
+        case let .literal(.string(s)): return JSONPrinter.quote(PatternText.literal(s).inJSONString)
         case let .literal(value): return JSONPrinter.compact(value)
-        case let .text(text): return JSONPrinter.quote(text.description)
+        case let .text(text): return JSONPrinter.quote(text.inJSONString)
         case let .pattern(pattern): return pattern.description
         case let .object(members, open):
             var lines = members.map { inner + JSONPrinter.quote($0.key) + ": " + $0.value.pretty(level: level + 1) }

@@ -126,7 +126,14 @@ public struct PatternText: Sendable, Equatable, CustomStringConvertible {
     /// escape codes in a text body, an error line) is written as the regex
     /// pattern that matches it (`{{/\x{1B}/}}`): in the file as it came, it
     /// cleared the screen of whoever read the transcript with `cat`.
-    public var description: String {
+    public var description: String { written(controlsAsPatterns: true) }
+
+    /// The text inside a JSON string as a transcript writes it: its control characters are left to the string's
+    /// own escapes (`\n`), which read back as they were. A GraphQL document's line breaks were written as
+    /// `{{/\x{A}/}}`, and its braces before them as `{{/\{/}}`: a subscription's frame could not be read.
+    public var inJSONString: String { written(controlsAsPatterns: false) }
+
+    private func written(controlsAsPatterns: Bool) -> String {
         var out = ""
         /// A pattern after a literal `{` (`{{{uuid}}}` of a braced GUID, `{` then an escape code) is read as
         /// `{{` opening `{uuid`: that brace is written as the pattern matching it, `{{/\{/}}`.
@@ -141,7 +148,7 @@ public struct PatternText: Sendable, Equatable, CustomStringConvertible {
             switch piece {
             case let .literal(text):
                 let braced = Self.escapingBraces(text)
-                guard braced.unicodeScalars.contains(where: Self.isControl) else {
+                guard controlsAsPatterns, braced.unicodeScalars.contains(where: Self.isControl) else {
                     out += braced
                     continue
                 }
@@ -157,7 +164,7 @@ public struct PatternText: Sendable, Equatable, CustomStringConvertible {
         }
         // Spaces that end a line were written as they came: an editor or git that trims them made the replay
         // fail on a difference nobody could see. They are written as the pattern that matches them, `{{/  /}}`.
-        if case let .literal(text)? = pieces.last, text.last == " " || text.last == "\t" {
+        if controlsAsPatterns, case let .literal(text)? = pieces.last, text.last == " " || text.last == "\t" {
             let run = out.reversed().prefix { $0 == " " || $0 == "\t" }.count
             let trailing = out.suffix(run).map { $0 == "\t" ? "\\t" : " " }.joined()
             out.removeLast(run)
