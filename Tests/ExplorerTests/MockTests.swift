@@ -158,6 +158,21 @@ import Testing
         }
     }
 
+    /// A nested member's path read `body .variables .id`: written as `show` and replays write one.
+    @Test func anUnrecordedNestedMemberIsNamedByItsPath() async throws {
+        let text = "# explorer transcript v1\nprofile: generic\nbase-url: http://127.0.0.1:9\n\n> post /graphql query=q variables[id]=1 items[0][n]=a\n"
+            + "HTTP/1.1 200 OK\nContent-Type: application/json\n{\n  \"data\": {}\n}\n"
+        try await Self.withTranscript("nested", text) { file in
+            try await Self.withMock([file], mode: .match) { server, _ in
+                for (body, said) in [(#"{"query": "q", "variables": {"id": "2"}, "items": [{"n": "a"}]}"#, #"body .variables.id differs (recorded "1")"#),
+                                     (#"{"query": "q", "variables": {"id": "1"}, "items": [{"n": "b"}]}"#, #"body .items[0].n differs (recorded "a")"#)] {
+                    let answer = try JSONParser.parse(try await Self.send("POST", server.baseURL.appendingPathComponent("graphql"), body: body).body)
+                    #expect(answer["message"]?.stringValue?.hasSuffix(said) == true, "\(answer)")
+                }
+            }
+        }
+    }
+
     /// An app's logged-in task list got the 401 a tour recorded with no
     /// token ("missing Authorization header") when the same list was also
     /// recorded logged in: a request that carries a credential is answered

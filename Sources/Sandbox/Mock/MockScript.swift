@@ -316,7 +316,8 @@ extension MockRequest {
             return difference(.string(text.replacingOccurrences(of: Self.base, with: base)), actual, at: path, base: base, score: &score)
         case let (.object(members), .object(live)):
             for member in members {
-                let place = path + " ." + member.key
+                // `body .variables.id`, as `show` writes a path (it read `body .variables .id`).
+                let place = path + (path == "body" ? " ." : ".") + member.key
                 // A key sent twice is its last value, as a server's JSON decoder (and `show`) reads it: the first matched
                 // `{"title":"alpha","title":"beta"}` with alpha's step.
                 guard let value = live.last(where: { $0.key == member.key })?.value else { return "\(place) missing" }
@@ -326,7 +327,7 @@ extension MockRequest {
         case let (.array(items), .array(live)):
             guard items.count == live.count else { return "\(path) has \(live.count) elements, recorded \(items.count)" }
             for (n, (item, value)) in zip(items, live).enumerated() {
-                if let difference = difference(item, value, at: path + "[\(n)]", base: base, score: &score) { return difference }
+                if let difference = difference(item, value, at: path + (path == "body" ? " " : "") + "[\(n)]", base: base, score: &score) { return difference }
             }
             return nil
         default:
