@@ -23,6 +23,14 @@ import Testing
         ])
     }
 
+    /// `get /api/tasks city=London` went as a GET with a JSON body, and the whole list came back unfiltered.
+    @Test func aQueryParameterGivenAsAFieldIsNamedWithTheFix() {
+        let list = Endpoint("GET", "/api/tasks", "List tasks", query: ["city", "page"])
+        #expect(list.bodyProblems(in: [.stringField(name: "city", value: "London"), .stringField(name: "other", value: "x"),
+                                       .query(name: "page", value: "2")])
+            == ["city is a query parameter of GET /api/tasks, but city=London sends it in a JSON body: use city==London"])
+    }
+
     /// A form's or multipart body's fields are all text: `--form urgent=true` was refused as a string for a boolean,
     /// and its `urgent:=true` refused as no form field, so only --force sent it. An enumeration's values still count.
     @Test func aFormsFieldsAreTextAndOnlyTheirEnumerationsAreChecked() {

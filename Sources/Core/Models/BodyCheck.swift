@@ -10,8 +10,15 @@ extension Endpoint {
     /// text (`done=true` is how a form sends a boolean; `done:=true` is
     /// refused there), so only an enumeration's values are checked.
     public func bodyProblems(in items: [RequestItem], textFields: Bool = false, models: (String) -> Model? = { _ in nil }) -> [String] {
-        guard let body else { return [] }
         let operation = "\(method) \(path)"
+        guard let body else {
+            // `get /api/tasks city=London`: a JSON body the server ignores, and the whole list back, where
+            // `city==London` filters it (`=` and `==` are one key apart).
+            return items.compactMap { item in
+                guard case let .stringField(name, value) = item, query.contains(name) else { return nil }
+                return "\(name) is a query parameter of \(operation), but \(name)=\(value) sends it in a JSON body: use \(name)==\(value)"
+            }
+        }
         if bodyIsList {
             // Fields make an object; this endpoint reads a list. Items whose paths start
             // with an index (`[0][type]=…`, `[]:=1`) make a list, as HTTPie's do.
