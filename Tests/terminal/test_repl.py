@@ -297,6 +297,16 @@ def test_a_password_typed_at_the_prompt_is_kept_neither_in_history_nor_in_a_reco
     assert "alice123" not in text and "lgoin" not in text and "> whoami" in text, text
 
 
+def test_login_with_a_demo_users_name_says_the_email_before_asking_the_password(spawn):
+    # The prompt names users `linku bob>`: `login bob` asked the password, then said "incorrect email or password".
+    x = spawn()
+    out = x.run("login bob", prompt=PROMPT)
+    assert "bob is not an email: did you mean login bob@example.com? (nothing sent)" in out, out
+    assert "password:" not in out
+    result = run_explorer(["-c", "login bob bob12345"])
+    assert result.returncode == 1 and "did you mean login bob@example.com?" in result.stderr, result
+
+
 def test_ctrl_d_at_empty_prompt_exits_zero(spawn):
     x = spawn()
     x.send(CTRL_D)

@@ -612,6 +612,7 @@ actor Interpreter {
             // At the prompt a password left out is asked for; here (a script, -c) nothing can ask: say how a script gives one.
             let fromEnvironment = "login EMAIL {{secret:password}}, with the password in EXPLORER_SECRET_PASSWORD"
             guard let email else { return .failure("login needs an email and a password: \(fromEnvironment)", .usage) }
+            if let refused = Self.notADemoEmail(email, in: session.profile) { return refused }
             guard let password else { return .failure("login needs a password, and there is no terminal to ask at: \(fromEnvironment)", .usage) }
             if offline {
                 // The request as it would go, its Content-Length the real body's; the password is hidden where it is shown.
@@ -909,6 +910,14 @@ actor Interpreter {
 
     /// `capture`'s value kept as `{{name}}`; a secret one (by its source or
     /// the variable's name) hidden wherever variables are shown.
+    /// `login bob` where a demo account is bob@example.com: the prompt names users by that, and the login was
+    /// sent (asking the password first) to be refused as "incorrect email or password".
+    static func notADemoEmail(_ typed: String, in profile: Profile) -> Outcome? {
+        guard !typed.contains("@"), let account = profile.demoAccounts.first(where: { $0.email.lowercased().hasPrefix(typed.lowercased() + "@") })
+        else { return nil }
+        return .failure("\(typed) is not an email: did you mean login \(account.email)? (nothing sent)", .usage)
+    }
+
     /// `base_url` and `profile` are the session's own: not a variable `set` or `capture` can change.
     private func fixedForTheSession(_ name: String) -> Outcome {
         .failure("'\(name)' is fixed for the session: start explorer with --\(name == "base_url" ? "base-url URL" : "profile NAME") to change it", .usage)

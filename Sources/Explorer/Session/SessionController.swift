@@ -223,6 +223,11 @@ final class SessionController {
         }
         // Asked only of a backend that has a login: otherwise `login` says how it authenticates.
         if case let .login(email, password) = command, password == nil, terminal.isInteractive, interpreter.session.profile.auth != nil {
+            // Said before the password is asked for.
+            if let email, let refused = Interpreter.notADemoEmail(email, in: interpreter.session.profile) {
+                show(refused, location: location)
+                return .done(.usage)
+            }
             guard let filled = askLogin(email: email) else {
                 // Ctrl-C or Ctrl-D at its prompt went back to the prompt without a word.
                 terminal.err(renderer.palette.dim("login abandoned (nothing sent)") + "\n")
