@@ -93,6 +93,34 @@ import Testing
         }
     }
 
+    /// A newcomer's slips were "not a request item" or "'{' cannot be in a header name": said with the fix.
+    @Test func commonSlipsAreSaidWithTheFix() throws {
+        #expect(throws: CommandError(#"'{"title":"x"}' is JSON, not a request item: send a JSON body with --raw '{…}' (or @file.json), "#
+                                     + "or its members as items (title=x price:=5)", column: 16)) {
+            try parser.parse(#"post /api/tasks '{"title":"x"}'"#)
+        }
+        #expect(throws: CommandError("'my' is no request item: a value with spaces is quoted, title='Fix my…'", column: 26)) {
+            try parser.parse("post /api/tasks title=Fix my bike")
+        }
+        #expect(throws: CommandError("'|' is the shell's, and explorer runs no shell: -o FILE saves the body; "
+                                     + "outside the REPL, explorer -c 'LINE' | jq … pipes it", column: 15)) {
+            try parser.parse("get /api/tasks | jq .")
+        }
+        // A line copied with what stood before it: HTTPie's command (it was told to send `HTTP` as a method), explorer's own
+        // name, the REPL's prompt as README shows lines; said with the line to type, its secrets hidden.
+        for (line, said) in [("http POST /api/tasks title=x", "'http' is HTTPie's command; here a request line starts with its method or path: post /api/tasks title=x"),
+                             ("xh :8080/x", "'xh' is HTTPie's command; here a request line starts with its method or path: :8080/x"),
+                             ("explorer get /x", "'explorer' starts the program, and this is its prompt: type what follows it (get /x), or run explorer in a shell"),
+                             ("linku alice> get /api/tasks page_size==2", "'linku alice>' is the prompt, copied with the line: type what follows it (get /api/tasks page_size==2)"),
+                             ("linku> login alice@example.com alice123", "'linku>' is the prompt, copied with the line: type what follows it (login alice@example.com)")] {
+            #expect(throws: CommandError(said, column: 0), "\(line)") { try parser.parse(line) }
+        }
+        // A word of no such kind is still said as before.
+        #expect(throws: CommandError("'bad' is not a request item: use name=value, name:=json, Header:value, name==query or name@file", column: 15)) {
+            try parser.parse("get /api/tasks bad")
+        }
+    }
+
     @Test func variablesKeepSpacesInOneWord() throws {
         #expect(try parser.parse("get /api/tasks city=={{city}}") == .http(method: "GET", path: "/api/tasks", items: [.query(name: "city", value: "New York")], options: RequestOptions()))
     }

@@ -58,6 +58,7 @@ struct CommandParser {
             // A whole line typed in quotes (`'set token=X'`) is one word: said with its secrets hidden.
             let shown = first.text.contains(" ") ? Redactor.redact(line: first.text) ?? "…" : first.text
             var message = "unknown command '\(CommandError.quotable(shown))'"
+            if let said = Self.copiedWith(first, args, in: line) { throw CommandError(said, column: first.start) }
             if let suggestion = table.closest(to: first.text) {
                 message += "; did you mean '\(suggestion)'?"
             } else if Self.isExtensionMethod(first.text.uppercased()), let target = args.first, Self.isTarget(target.text) {
@@ -68,6 +69,54 @@ struct CommandParser {
         }
         return try spec.parse(CommandArguments(command: first, words: args, spec: spec, formsByDefault: formsByDefault, readFile: readFile,
                                                locateFile: locateFile))
+    }
+
+    /// A line copied with what stands before its command in a shell or a document: HTTPie's `http`/`xh`
+    /// (`http POST /x a=1`: it was told to use `HTTP` as a method, and was a 400), `explorer` itself, or the
+    /// REPL's prompt (`linku alice> get …`, as README shows lines). Said with the line to type.
+    static func copiedWith(_ first: LineTokenizer.Word, _ args: [LineTokenizer.Word], in line: String) -> String? {
+        guard let next = args.first else { return nil }
+        // Said back with its secrets hidden, as history keeps a line (`linku> login alice@example.com alice123`).
+        func shown(_ text: String) -> String { Redactor.redact(line: text) ?? "…" }
+        let rest = shown(String(line.dropFirst(next.start)).trimmingBlanks())
+        let lowered = first.text.lowercased()
+        if ["http", "https", "xh", "xhs"].contains(lowered) {
+            // HTTPie's method in capitals is one of explorer's commands in lower case.
+            let method = next.text.lowercased()
+            let typed = ["get", "post", "put", "patch", "delete", "head", "options"].contains(method) && next.text == next.text.uppercased()
+                ? method + rest.dropFirst(next.text.count) : rest
+            return "'\(first.text)' is HTTPie's command; here a request line starts with its method or path: \(typed)"
+        }
+        if lowered == "explorer" {
+            return "'explorer' starts the program, and this is its prompt: type what follows it (\(rest)), or run explorer in a shell"
+        }
+        // `linku alice> get …`, `nova> get …`: the prompt's words (a profile's name, a user's), the last ending in `>`.
+        let words = [first] + args
+        guard let end = words.prefix(3).firstIndex(where: { $0.text.hasSuffix(">") }) else { return nil }
+        let prompt = words.prefix(end + 1).map(\.text).joined(separator: " ")
+        let after = end + 1 < words.count ? shown(String(line.dropFirst(words[end + 1].start)).trimmingBlanks()) : ""
+        return "'\(prompt)' is the prompt, copied with the line: type what follows it" + (after.isEmpty ? "" : " (\(after))")
+    }
+
+    /// What a word that is no request item was most likely meant as, said with the fix: JSON pasted as the
+    /// body, a value's next word left unquoted, a shell's pipe or redirection (each was "not a request item"
+    /// or "'{' cannot be in a header name", which named no fix). `previous`: the word before it.
+    static func slip(_ word: LineTokenizer.Word, after previous: LineTokenizer.Word?) -> String? {
+        let text = word.text
+        if text.hasPrefix("{") || text.hasPrefix("[") {
+            let shown = text.count > 24 ? String(text.prefix(24)) + "…" : text
+            return "'\(CommandError.quotable(shown))' is JSON, not a request item: send a JSON body with --raw '{…}' (or @file.json), "
+                + "or its members as items (title=x price:=5)"
+        }
+        if ["|", ">", ">>", "<", "2>", "&&", ";"].contains(text) || text.hasPrefix("|") || text.hasPrefix(">") {
+            return "'\(CommandError.quotable(text))' is the shell's, and explorer runs no shell: -o FILE saves the body; "
+                + "outside the REPL, explorer -c 'LINE' | jq … pipes it"
+        }
+        // `title=Fix my bike`: the value's next word, said to be no item.
+        if !text.contains(where: { "=:@".contains($0) }), let previous, case let .stringField(name, value)? = try? RequestItem.parse(previous.text) {
+            return "'\(CommandError.quotable(text))' is no request item: a value with spaces is quoted, \(name)='\(value) \(text)…'"
+        }
+        return nil
     }
 
     /// A request method written in capitals that is no command of explorer's
@@ -275,6 +324,7 @@ struct CommandParser {
                     throw CommandError("the credential after \(name):\(value) is a word of its own: quote the header, \(name):'\(value) …'",
                                        column: arg.start)
                 }
+                if let slip = Self.slip(arg, after: args[..<(i - 1)].last) { throw CommandError(slip, column: arg.start) }
                 throw error
             }
             // A second whole-body file replaced the first, unsaid (HTTPie refuses it too).
