@@ -11,6 +11,14 @@ import Testing
         #expect(ReconnectPolicy.standard.delay(beforeAttempt: 6) == nil)
     }
 
+    /// Doubling had no ceiling: `--retries 30` waited six days before its 20th try. A first wait longer than
+    /// the ceiling (`--backoff 60`) is kept.
+    @Test func theBackoffStopsDoublingAtItsCeiling() {
+        #expect(ReconnectPolicy(attempts: 30).schedule.suffix(25).allSatisfy { $0 == ReconnectPolicy.longestDelay })
+        #expect(ReconnectPolicy(attempts: 30).delay(beforeAttempt: 5) == .seconds(16))
+        #expect(ReconnectPolicy(initialDelay: .seconds(60), attempts: 3).schedule == [.seconds(60), .seconds(60), .seconds(60)])
+    }
+
     @Test func theDeduplicatorForgetsOnlyBeyondItsWindow() {
         var dedup = MessageDeduplicator(capacity: 2)
         let answers = ["1", "2", "1", "3", "1"].map { dedup.isNew($0) }

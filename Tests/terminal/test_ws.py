@@ -542,6 +542,26 @@ def test_a_script_shows_the_servers_own_close_code_and_reason(env, socket_server
     assert result.returncode != 0
 
 
+def test_frames_past_the_inbox_are_said_and_recv_until_finds_its_match_far_past_it(env, socket_server):
+    # A soak test: a script that read nothing while 44,000 frames came lost all but the last thousand without a
+    # word, and `ws recv --until` searched its whole inbox at every frame (100% of a core, frames read at a crawl),
+    # then said no frame matched, the match still on the socket.
+    def floods(server, conn):
+        websocket_handshake(server, conn)
+        conn.sendall(b"".join(text_frame(b'{"seq":%d}' % n) for n in range(5000)))
+        read_until_close(conn)
+        conn.close()
+
+    server = socket_server(floods)
+    result = script(env, f"http://127.0.0.1:{server.port}",
+                    [f"ws connect ws://127.0.0.1:{server.port}/ --retries 0 --heartbeat 0",
+                     "ws recv --until '.seq == 4999' --timeout 30", "ws status"])
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert '{"seq":4999}' in result.stdout and '{"seq":3999}' not in result.stdout, result.stdout[-500:]
+    assert "1000 frames wait unread: the oldest are dropped as more come, until a ws recv reads them" in result.stderr, result.stderr
+    assert "dropped unread: 4000" in result.stdout, result.stdout[-500:]
+
+
 def test_a_script_says_on_standard_error_that_its_socket_dropped_and_opened_again(env, socket_server):
     # In a script the REPL's "connection lost" and "open again" were never said:
     # `ws recv 2` got one frame from each of two connections as if from one.

@@ -1,5 +1,6 @@
 /// When to reconnect after an unexpected close: exponential backoff from
-/// `initialDelay`, doubling, for `attempts` tries (seed 000: 1, 2, 4, 8, 16 s).
+/// `initialDelay`, doubling, for `attempts` tries (seed 000: 1, 2, 4, 8, 16 s),
+/// each wait at most `longestDelay` (or the first, when that is longer).
 public struct ReconnectPolicy: Sendable, Equatable {
     public var initialDelay: Duration
     public var attempts: Int
@@ -14,10 +15,14 @@ public struct ReconnectPolicy: Sendable, Equatable {
     /// Never reconnect.
     public static let never = ReconnectPolicy(attempts: 0)
 
+    /// The longest wait between tries: doubling with no ceiling, `--retries 30` waited six days before
+    /// its 20th try, while `ws status` said it was retrying.
+    public static let longestDelay = Duration.seconds(30)
+
     /// The delay before retry `attempt` (1-based), or nil when the tries are used up.
     public func delay(beforeAttempt attempt: Int) -> Duration? {
         guard attempt >= 1, attempt <= attempts else { return nil }
-        return initialDelay * (1 << min(attempt - 1, 30))
+        return min(initialDelay * (1 << min(attempt - 1, 30)), max(initialDelay, Self.longestDelay))
     }
 
     /// The whole schedule, for messages and tests.

@@ -105,7 +105,7 @@ enum Outcome: Sendable {
 struct SocketStatus: Sendable, Equatable {
     var state: String
     var url: String?
-    var sent = 0, received = 0, duplicatesDropped = 0, queued = 0, reconnects = 0, notYetShown = 0
+    var sent = 0, received = 0, duplicatesDropped = 0, queued = 0, reconnects = 0, notYetShown = 0, droppedUnread = 0
     /// Seconds between pings; nil: no heartbeat.
     var heartbeat: Duration?
     var reconnectAttempts = 0

@@ -103,7 +103,8 @@ enum OutcomeText {
         var lines = ["state: \(status.state)"]
         if let url = status.url { lines.append("url: \(url)") }
         lines.append("sent: \(status.sent), received: \(status.received), duplicates dropped: \(status.duplicatesDropped)"
-            + ", queued: \(status.queued), reconnects: \(status.reconnects), not yet shown: \(status.notYetShown)")
+            + ", queued: \(status.queued), reconnects: \(status.reconnects), not yet shown: \(status.notYetShown)"
+            + (status.droppedUnread == 0 ? "" : ", dropped unread: \(status.droppedUnread)"))
         let heartbeat = status.heartbeat.map { "a ping every \(seconds($0))" } ?? "no heartbeat"
         let attempts = status.reconnectAttempts
         let retries = attempts == 0 ? "no reconnects"
@@ -114,6 +115,8 @@ enum OutcomeText {
 
     static func seconds(_ duration: Duration) -> String {
         let s = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        // `--backoff 0.01` retried "in 0.0 s".
+        if s > 0, s < 0.1 { return "\(Int((s * 1000).rounded())) ms" }
         return s == s.rounded() ? "\(Int(s)) s" : String(format: "%.1f s", s)
     }
 }

@@ -9,6 +9,15 @@ struct SocketState {
     /// When `live` (the REPL) a frame is shown once, either as it arrives or by a waiting `ws recv`.
     var inbox: [SocketNotice] = []
     static let inboxLimit = 1000
+    /// Frames dropped unread past `inboxLimit` (said once each time the inbox fills, and by `ws status`):
+    /// a script that read none while 44,000 came lost all but the last thousand without a word.
+    var droppedUnread = 0
+    var overflowSaid = false
+    /// The filter a waiting `ws recv --until` looks for, and whether a kept frame matches it: each frame is
+    /// looked at once as it comes (the whole inbox was searched at every frame: 100% of a core, and frames
+    /// read off the socket at a crawl).
+    var until: FrameFilter?
+    var untilMatched = false
     /// How the first connection went: nil while connecting, then nil (open) or a failure line.
     var firstResult: Result<Void, ConnectFailed>?
     /// Hears every notice as it happens (the REPL prints them above the line); nil in scripts.
@@ -367,8 +376,19 @@ extension Interpreter {
         var kept = notice
         kept.shownAsItCame = showNow
         sockets.inbox.append(kept)
-        if sockets.inbox.count > SocketState.inboxLimit { sockets.inbox.removeFirst() }
-        return awaited && !showNow ? [] : [notice]
+        if let filter = sockets.until, !sockets.untilMatched, filter.matches(notice.text) { sockets.untilMatched = true }
+        var said: [SocketNotice] = []
+        if sockets.inbox.count > SocketState.inboxLimit {
+            sockets.inbox.removeFirst()
+            sockets.droppedUnread += 1
+            // At the REPL the frames a recv waits through were shown as they came: none is lost.
+            if !sockets.overflowSaid, !sockets.live {
+                sockets.overflowSaid = true
+                said.append(.init(time: notice.time, kind: .problem,
+                                  text: "\(SocketState.inboxLimit) frames wait unread: the oldest are dropped as more come, until a ws recv reads them"))
+            }
+        }
+        return (awaited && !showNow ? [] : [notice]) + said
     }
 
     /// A received frame becomes what `show` and `capture` look at.
@@ -392,6 +412,7 @@ extension Interpreter {
         sockets.wanted = 0
         let taken = Array(sockets.inbox.prefix(count))
         sockets.inbox.removeFirst(taken.count)
+        sockets.overflowSaid = false
         dropShownLeftovers()
         let why = sockets.ended ? (sockets.closedBy ?? "the socket is closed") : "none came within \(Self.seconds(limit))"
         guard taken.isEmpty else {
@@ -413,16 +434,25 @@ extension Interpreter {
         // Those after the first match were shown, and that was their showing: not kept for the next `ws recv`.
         let early = framesShownInThisLine()
         sockets.inbox.insert(contentsOf: early.prefix(through: early.firstIndex { filter.matches($0.text) } ?? early.endIndex - 1), at: 0)
-        sockets.wanted = SocketState.inboxLimit
-        _ = await wait(timeout: limit) { $0.inbox.contains { filter.matches($0.text) } }
+        // Every frame is kept for it, the last `inboxLimit` of them, until one matches (at the REPL, past the
+        // limit, frames were shown and not kept: the match among them was never seen).
+        sockets.wanted = .max
+        sockets.until = filter
+        let droppedBefore = sockets.droppedUnread
+        sockets.untilMatched = sockets.inbox.contains { filter.matches($0.text) }
+        _ = await wait(timeout: limit) { $0.untilMatched }
         sockets.wanted = 0
+        sockets.until = nil
         let match = sockets.inbox.firstIndex { filter.matches($0.text) }
         let taken = Array(sockets.inbox.prefix(match.map { $0 + 1 } ?? sockets.inbox.count))
         sockets.inbox.removeFirst(taken.count)
+        sockets.overflowSaid = false
+        let dropped = sockets.droppedUnread - droppedBefore
+        let before = dropped == 0 || sockets.live ? "" : " (\(dropped) earlier frame\(dropped == 1 ? "" : "s") not kept: a recv keeps the last \(SocketState.inboxLimit))"
         dropShownLeftovers()
         if match != nil || Task.isCancelled { return taken.isEmpty ? .failure(Interpreter.waitCancelled, .runtime) : .frames(taken, shortfall: nil) }
         let why = sockets.ended ? (sockets.closedBy ?? "the socket is closed") : "none came within \(Self.seconds(limit))"
-        let said = "no frame matched \(filter.text): \(why)"
+        let said = "no frame matched \(filter.text): \(why)" + before
         return taken.isEmpty ? .failure(said, .runtime) : .frames(taken, shortfall: "\(taken.count) frame\(taken.count == 1 ? "" : "s") came, but " + said)
     }
 
@@ -452,7 +482,7 @@ extension Interpreter {
         return SocketStatus(state: await socket.state.rawValue, url: await socket.displayURL,
                             sent: await socket.sentCount, received: await socket.receivedCount,
                             duplicatesDropped: await socket.duplicateCount, queued: await socket.queuedCount,
-                            reconnects: await socket.reconnectCount, notYetShown: sockets.inbox.count,
+                            reconnects: await socket.reconnectCount, notYetShown: sockets.inbox.count, droppedUnread: sockets.droppedUnread,
                             heartbeat: options.heartbeat, reconnectAttempts: options.reconnect.attempts,
                             firstReconnectDelay: options.reconnect.initialDelay)
     }
