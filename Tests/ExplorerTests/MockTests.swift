@@ -158,6 +158,24 @@ import Testing
         }
     }
 
+    /// A step recorded without a body answered one that sends fields: a request with `title` was answered the
+    /// recorded `{"title": ["This field is required."]}` of a POST sent empty.
+    @Test func aStepRecordedWithoutABodyDoesNotAnswerOneWithFields() async throws {
+        let text = "# explorer transcript v1\nprofile: generic\nbase-url: http://127.0.0.1:9\n\n"
+            + "> post /items title=Milk\nHTTP/1.1 201 Created\nContent-Type: application/json\n{\n  \"id\": 1\n}\n\n"
+            + "> post /items\nHTTP/1.1 400 Bad Request\nContent-Type: application/json\n{\n  \"title\": [\"This field is required.\"]\n}\n"
+        try await Self.withTranscript("empty", text) { file in
+            try await Self.withMock([file], mode: .match) { server, _ in
+                let other = try await Self.send("POST", server.baseURL.appendingPathComponent("items"), body: #"{"title": "Other"}"#)
+                #expect(other.status == 404, "\(String(decoding: other.body, as: UTF8.self))")
+                let empty = try await Self.send("POST", server.baseURL.appendingPathComponent("items"), body: "")
+                #expect(empty.status == 400)
+                let same = try await Self.send("POST", server.baseURL.appendingPathComponent("items"), body: #"{"title": "Milk"}"#)
+                #expect(same.status == 201)
+            }
+        }
+    }
+
     /// A nested member's path read `body .variables .id`: written as `show` and replays write one.
     @Test func anUnrecordedNestedMemberIsNamedByItsPath() async throws {
         let text = "# explorer transcript v1\nprofile: generic\nbase-url: http://127.0.0.1:9\n\n> post /graphql query=q variables[id]=1 items[0][n]=a\n"

@@ -296,6 +296,12 @@ extension MockRequest {
                 fit.score += 1
             }
         }
+        // A step recorded without a body is no answer to one that sends fields: a request with `title` was
+        // answered a recorded `{"title": ["This field is required."]}`.
+        if case .none = body, let fields = live.json, let named = Self.members(of: fields) {
+            fit.difference = "the body sends \(named), the recorded request sent none"
+            return fit
+        }
         guard case let .json(recorded) = body else { return fit }
         guard let actual = live.json else {
             fit.difference = live.body.isEmpty ? "no body, recorded a JSON body" : "body is not JSON, recorded a JSON body"
@@ -303,6 +309,17 @@ extension MockRequest {
         }
         if let difference = Self.difference(recorded, actual, at: "body", base: live.base, score: &fit.score) { fit.difference = difference }
         return fit
+    }
+
+    /// A JSON body's members, as a difference names them (`title, price`); nil for one without any.
+    private static func members(of value: JSONValue) -> String? {
+        switch value {
+        case let .object(members) where !members.isEmpty:
+            let names = members.prefix(3).map(\.key).joined(separator: ", ")
+            return names + (members.count > 3 ? ", …" : "")
+        case let .array(items) where !items.isEmpty: return "a list of \(items.count)"
+        default: return nil
+        }
     }
 
     /// The first place `actual` differs from what was sent when recording.
