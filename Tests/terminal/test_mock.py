@@ -545,6 +545,33 @@ def test_a_socket_asked_for_with_a_subprotocol_is_answered_with_it(start, tmp_pa
         assert ws.subprotocol is None
 
 
+def test_a_subscription_is_answered_with_the_clients_own_id_extra_members_and_its_unsubscribe(start, tmp_path):
+    # An app against the mock of a GraphQL subscription: its own operation id (`abc-7`, where the recording had
+    # "1"), Apollo's `operationName` beside the query, and its `complete` once done each closed the socket with 1008.
+    transcript = tmp_path / "sub.transcript"
+    transcript.write_text("# explorer transcript v1\nprofile: generic\nbase-url: http://127.0.0.1:9\n\n"
+                          "> ws connect /graphql Sec-WebSocket-Protocol:graphql-transport-ws\n| connected to {{ws_base_url}}/graphql\n\n"
+                          '> ws send {"id":"1","type":"subscribe","payload":{"query":"subscription { todoAdded { id } }"}}\n'
+                          '→ {\n  "id": "1",\n  "type": "subscribe",\n  "payload": {\n    "query": "subscription { todoAdded { id } }"\n  }\n}\n'
+                          '← {\n  "id": "1",\n  "type": "next",\n  "payload": {\n    "data": {\n      "todoAdded": {\n        "id": "t-1"\n      }\n    }\n  }\n}\n'
+                          '← {\n  "id": "1",\n  "type": "complete"\n}\n')
+    mock = start(str(transcript))
+    with websocket_connect(mock.ws_base + "/graphql", subprotocols=["graphql-transport-ws"], open_timeout=5, close_timeout=5,
+                           **NO_PROXY) as ws:
+        ws.send(json.dumps({"id": "abc-7", "type": "subscribe", "payload": {
+            "query": "subscription { todoAdded { id } }", "operationName": None, "extensions": {}}}))
+        assert json.loads(ws.recv(timeout=5)) == {"id": "abc-7", "type": "next", "payload": {"data": {"todoAdded": {"id": "t-1"}}}}
+        assert json.loads(ws.recv(timeout=5)) == {"id": "abc-7", "type": "complete"}
+        ws.send(json.dumps({"id": "abc-7", "type": "complete"}))
+        ws.send(json.dumps({"type": "ping"}))
+        assert json.loads(ws.recv(timeout=5)) == {"type": "pong"}, "the socket goes on after the client's complete"
+        # Another query is still not recorded: closed, as before.
+        ws.send(json.dumps({"id": "2", "type": "subscribe", "payload": {"query": "subscription { other }"}}))
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=5)
+        assert closed.value.rcvd.code == 1008
+
+
 def test_a_socket_on_a_path_nothing_recorded_is_closed_with_1008_naming_the_recorded_ones(start):
     """Refusing the upgrade would get the client a bare 400 from the server
     stack, with no reason; so the socket is opened and closed at once with

@@ -492,12 +492,20 @@ final class MockBook: @unchecked Sendable {
             let bindings = sessions[key]?.bindings ?? [:]
             var matcher = TranscriptMatcher(variables: bindings.mapValues(\.plainText))
             var fitting: [StepKey] = []
+            /// The id the client gave its frame where the step's recorded one stood, by step.
+            var ids: [StepKey: (recorded: JSONValue, live: JSONValue)] = [:]
             for (n, script) in scripts.enumerated() {
                 for (m, step) in script.steps.enumerated() {
                     guard case let .frame(content) = step.trigger else { continue }
                     let fits: Bool
                     switch content {
-                    case let .json(expected): fits = frame.map { matcher.match(expected, $0).isEmpty } ?? false
+                    case let .json(expected):
+                        // As a request's body is: members the recording sent must be there, others are let through
+                        // (Apollo sends `operationName` and `extensions` beside the query); and the frame's `id`, the
+                        // client's own (graphql-ws, JSON-RPC), is any, answered with the client's.
+                        let (trigger, recordedID) = Self.frameTrigger(expected)
+                        fits = frame.map { matcher.match(trigger, $0).isEmpty } ?? false
+                        if fits, let recordedID, let live = frame?["id"] { ids[StepKey(script: n, step: m)] = (recordedID, live) }
                     case let .text(pattern): fits = matcher.match(.text(pattern), .string(text)).isEmpty
                     case .binary, .closed: fits = false
                     }
@@ -510,9 +518,40 @@ final class MockBook: @unchecked Sendable {
             guard let chosen = last.flatMap({ last in fitting.first { $0.script == last.script && $0.step > last.step } }) ?? fitting.first
             else { return nil }
             sessions[key, default: fresh()].lastFrame = chosen
-            let step = scripts[chosen.script].steps[chosen.step]
+            var step = scripts[chosen.script].steps[chosen.step]
+            if let (recorded, live) = ids[chosen], recorded != live {
+                step.expectation.frames = step.expectation.frames.map { Self.answering($0, id: recorded, with: live) }
+                step.pushes = step.pushes.map { Self.answering($0, id: recorded, with: live) }
+            }
             return (step, materializer(for: step, bindings: bindings, baseURL: baseURL))
         }
+    }
+
+    /// A recorded frame as the mock matches a client's: every object open to members not recorded, and a
+    /// top-level literal `id` matching any (returned, for the answer to carry the client's in its place).
+    static func frameTrigger(_ expected: ExpectedValue) -> (ExpectedValue, recordedID: JSONValue?) {
+        func opened(_ value: ExpectedValue) -> ExpectedValue {
+            switch value {
+            case let .object(members, _): .object(members.map { .init($0.key, opened($0.value)) }, open: true)
+            case let .array(items, contains): .array(items.map(opened), contains: contains)
+            default: value
+            }
+        }
+        guard case .object(var members, _) = opened(expected) else { return (opened(expected), nil) }
+        guard let at = members.firstIndex(where: { $0.key == "id" }), case let .literal(id) = members[at].value, id != .null else {
+            return (.object(members, open: true), nil)
+        }
+        members[at].value = .pattern(TranscriptPattern(.any))
+        return (.object(members, open: true), id)
+    }
+
+    /// A received frame with the recorded `id` the client's frame had in its place: `next` and `complete`
+    /// answer the client's subscription.
+    static func answering(_ frame: ExpectedFrame, id recorded: JSONValue, with live: JSONValue) -> ExpectedFrame {
+        guard case let .json(.object(members, open)) = frame.content else { return frame }
+        var answered = frame
+        answered.content = .json(.object(members.map { $0.key == "id" && $0.value == .literal(recorded) ? .init("id", .literal(live)) : $0 }, open: open))
+        return answered
     }
 
     // MARK: control

@@ -378,6 +378,12 @@ enum MockSockets {
                 socket.send(.text(#"{"type":"pong"}"#))
                 return
             }
+            // A client's unsubscribe or goodbye (graphql-ws's `complete`, `stop`, `connection_terminate`) asks for
+            // nothing back: it closed the socket of every app that stopped a subscription.
+            if let type = frame?["type"]?.stringValue, ["complete", "stop", "connection_terminate", "unsubscribe"].contains(type) {
+                log("ws \(path): a client's \(type) frame, no answer recorded; going on")
+                return
+            }
             // What the frame holds is not written out (it may carry a token): only its kind, and
             // its type when a recording has that type (else the type itself may be what leaks).
             let kind: String
