@@ -161,6 +161,15 @@ def test_a_short_tour_name_two_backends_share_is_this_backends(spawn, env):
     x.expect("nova> ")
 
 
+def test_a_tour_name_typed_short_or_misspelt_is_said_with_the_one_meant(spawn, env):
+    # `tour create` was "no tour named 'create'", with no word of create-task, where `gte` and `lgoin` got one.
+    env["EXPLORER_SESSIONS"] = str(ROOT / "sessions")
+    x = spawn()
+    assert "no tour named 'create'; did you mean 'create-task'? (tour lists them)" in x.run("tour create")
+    assert "no tour named 'chta'; did you mean 'chat'? (tour lists them)" in x.run("tour chta")
+    assert "no tour named 'zzz' (tour lists them)" in x.run("tour zzz")
+
+
 def test_a_tour_on_a_narrow_terminal_wraps_its_words_between_words(env):
     # The intro and the comments were printed as long lines, which the
     # terminal cut mid-word ("a\nn empty line", "Ct\nrl-C ends the tour").

@@ -188,7 +188,8 @@ extension CommandTable {
             name: "curl", usage: "curl [OPTION…] URL", summary: "run a pasted curl command as a request",
             details: """
             Reads a curl command, as browser dev tools and API docs give them, as the request it sends:
-            -X, -H, -d/--data/--data-raw/--json, --data-urlencode, -G, -F, -u, -b, -A, -e, -L, -m, -I,
+            -X, -H, -d/--data/--data-raw/--data-binary/--json (-d @FILE sends the file), --data-urlencode,
+            -G, -F/--form-string, -u, --oauth2-bearer, -b, -A, -e, -L, --max-redirs, -m, -I, --url,
             and -k/--insecure, --cacert, -E/--cert, --key as --verify no, --verify, --cert, --cert-key.
             -i and -v show the heads as -p hb and -v do; flags that change nothing here (-s, -S, -f,
             --compressed and their kin) are skipped; others are refused by name. A URL without a scheme
@@ -397,12 +398,15 @@ extension CommandTable {
       name=value      JSON string field
       name:=json      raw JSON field (number, bool, array…)
       Header:value    request header (Header: removes a default one)
+      Header;         request header sent empty
       name==value     query parameter (percent-encoded)
-      name@file       multipart file upload
+      name@file       multipart file upload (name@file;type=image/png sets its type)
       name=@file      string field read from a file
-      @file           the file is the whole body
-    Fields make a JSON body (user[name]=x and tags[]=a nest, as in HTTPie); a
-    file field makes it multipart/form-data. A backslash escapes a separator
+      name:=@file     raw JSON field read from a file
+      @file           the file is the whole body (@file;type=text/csv sets its type)
+    Fields make a JSON body (user[name]=x, tags[]=a and items[0][id]:=1 nest, as
+    in HTTPie; []:=1 makes the body a list); a file field makes it
+    multipart/form-data. A backslash escapes a separator
     (a\\=b=c has the key a=b) or a bracket. {{name}} is replaced by a variable.
     Options, anywhere on the line (HTTPie's names):
     \(RequestOptions.flags.map { optionLine($0.names.joined(separator: ", ") + ($0.value.map { " " + $0 } ?? ""), $0.help) }.joined(separator: "\n"))
@@ -412,6 +416,6 @@ extension CommandTable {
     Examples:
       get /api/tasks page==1 page_size==5
       post /api/tasks title="Fix my bike" price:=25 city=London
-      get /old-path --follow -v
+      get /api/banners -v
     """ }
 }

@@ -22,7 +22,8 @@ extension SessionController {
             return replay(path)
         case let .tour(name?):
             guard let tour = Tours().find(name, profile: interpreter.session.profile.name) else {
-                return .failure("no tour named '\(name)' (tour lists them)", .usage)
+                let near = Tours().closest(to: name, profile: interpreter.session.profile.name).map { "; did you mean '\($0)'?" } ?? ""
+                return .failure("no tour named '\(name)'\(near) (tour lists them)", .usage)
             }
             guard terminal.isInteractive else {
                 return .failure("a tour waits for Enter at each step, so it needs the REPL; replay \(tour.path) runs it in one go", .usage)

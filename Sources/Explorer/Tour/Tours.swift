@@ -110,4 +110,18 @@ struct Tours {
         let own = short.filter { $0.profile == profile }
         return own.count == 1 ? own[0] : nil
     }
+
+    /// The tour `name` was likely meant as (`create` for `create-task`, `chta` for `chat`), this profile's first.
+    func closest(to name: String, profile: String? = nil) -> String? {
+        let tours = all.sorted { ($0.profile == profile ? 0 : 1) < ($1.profile == profile ? 0 : 1) }
+        let lowered = name.lowercased()
+        if let started = tours.first(where: { $0.shortName.lowercased().hasPrefix(lowered) }) {
+            return started.profile == profile ? started.shortName : started.name
+        }
+        guard let near = Core.nearest(to: name, in: tours.map(\.shortName), ignoringCase: true, near: { distance, _ in distance <= 2 }) else {
+            return nil
+        }
+        let tour = tours.first { $0.shortName == near }
+        return tour?.profile == profile ? near : tour?.name
+    }
 }
