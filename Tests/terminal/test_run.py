@@ -135,8 +135,8 @@ def test_lines_piped_in_are_read_as_run_reads_a_file(tmp_path):
     assert (result.returncode, result.stdout, result.stderr) == (2, "", cr.format("stdin")), result
     (tmp_path / "old-mac.explorer").write_bytes(b"# setup\rget /x\r")
     result = run_explorer(["--offline", "run", "old-mac.explorer"], env=env, cwd=tmp_path)
-    line_cr = "error: cannot read {}: line {} ends in a carriage return alone; save it with LF (or CRLF) line ends\n"
-    assert (result.returncode, result.stdout, result.stderr) == (2, "", line_cr.format("old-mac.explorer", 1)), result
+    assert (result.returncode, result.stdout, result.stderr) == (2, "", cr.format("old-mac.explorer")), result
+    line_cr = "error: cannot read {}: line {} holds a carriage return that ends no line; save it with LF (or CRLF) line ends\n"
     # One inside a file of LF lines ran two lines as one (`set b=2\rvars` set b to "2\rvars").
     (tmp_path / "mixed.explorer").write_bytes(b"set a=1\r\nset b=2\rvars\nvars\n")
     result = run_explorer(["--offline", "run", "mixed.explorer"], env=env, cwd=tmp_path)
@@ -144,6 +144,20 @@ def test_lines_piped_in_are_read_as_run_reads_a_file(tmp_path):
     result = run_explorer(["--offline"], env=env, cwd=tmp_path, input="set a=1\nset b=2\rvars\nvars\n")
     assert result.returncode == 1 and result.stderr.startswith("stdin:2: error: a carriage return inside it"), result
     assert "a = 1" in result.stdout and "b = " not in result.stdout, result
+    # In the first line too: it was "its lines end in a carriage return alone", of a file of LF lines.
+    result = run_explorer(["--offline"], env=env, cwd=tmp_path, input="get /a x==1\ry\nget /b\n")
+    assert result.returncode == 1 and result.stderr.startswith("stdin:1: error: a carriage return inside it"), result
+    assert "GET /b" in result.stdout, result
+    # A file's line that is not UTF-8 is named, as a piped one is; a byte-order mark at a later line's start (files
+    # joined with cat) is dropped, as the first line's is.
+    (tmp_path / "latin.explorer").write_bytes(b"get /a\npost /up note=caf\xe9\n")
+    result = run_explorer(["--offline", "run", "latin.explorer"], env=env, cwd=tmp_path)
+    assert (result.returncode, result.stderr) == (2, "error: cannot read latin.explorer: line 2 is not UTF-8 text\n"), result
+    joined = b"get /one\n\xef\xbb\xbfget /two\n"
+    (tmp_path / "joined.explorer").write_bytes(joined)
+    for args, given in [(["--offline", "run", "joined.explorer"], None), (["--offline"], joined)]:
+        result = run_explorer(args, env=env, cwd=tmp_path, input=given, text=False)
+        assert result.returncode == 0 and b"GET /two" in result.stdout, result
     # UTF-16 without its byte-order mark: said, not run as garbage.
     result = run_explorer(["--offline"], env=env, cwd=tmp_path, input="get /x\n".encode("utf-16-le"), text=False)
     assert (result.returncode, result.stderr) == (2, b"error: cannot read stdin: UTF-16 text; save it as UTF-8\n"), result

@@ -371,18 +371,35 @@ extension Run {
         case .tooLarge: return .failure(Unreadable(description: "it is larger than \(maximumBytes >> 20) MiB, which no script of lines is"))
         case let .bytes(bytes):
             if let problem = StandardInputLines.encodingProblem(bytes) { return .failure(Unreadable(description: problem)) }
-            guard let text = String(validating: bytes, as: UTF8.self) else { return .failure(Unreadable(description: "not UTF-8 text")) }
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                // Said with its line, as piped lines are.
+                return .failure(Unreadable(description: "line \(Self.firstLineNotUTF8(in: bytes)) is not UTF-8 text"))
+            }
             // A file from an old Mac editor ran as one line: its `# comment` first hid the rest, and it exited 0. A
             // carriage return alone inside a file of LF lines ran two lines as one (`set b=2\rvars`).
             if let line = Self.loneCarriageReturn(in: bytes) {
-                return .failure(Unreadable(description: "line \(line) ends in a carriage return alone; save it with LF (or CRLF) line ends"))
+                guard bytes.contains(UInt8(ascii: "\n")) else {
+                    return .failure(Unreadable(description: "its lines end in a carriage return alone; save it with LF (or CRLF) line ends"))
+                }
+                return .failure(Unreadable(description: "line \(line) holds a carriage return that ends no line; save it with LF (or CRLF) line ends"))
             }
-            return .success(text)
+            // Files joined (`cat a.txt b.txt`) put a byte-order mark at a later line's start: "unknown command '\u{FEFF}get'".
+            return .success(text.replacingOccurrences(of: "\n\u{FEFF}", with: "\n"))
         }
     }
 }
 
 extension Run {
+    /// The number of the first line that is not UTF-8.
+    static func firstLineNotUTF8(in bytes: [UInt8]) -> Int {
+        var number = 1
+        for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            if String(validating: line, as: UTF8.self) == nil { return number }
+            number += 1
+        }
+        return number
+    }
+
     /// The number of the first line a carriage return not before a line feed ends, or nil.
     static func loneCarriageReturn(in bytes: [UInt8]) -> Int? {
         var line = 1
@@ -406,13 +423,13 @@ final class StandardInputLines: Sequence, IteratorProtocol {
     func next() -> String? {
         guard !ended, var bytes = readLine() else { return nil }
         number += 1
-        if number == 1 {
-            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-            if let encoding = Self.encodingProblem(bytes) { return stop(encoding) }
-        }
+        // Of every line: files joined (`cat a.txt b.txt | explorer`) put one at a later line's start.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        if number == 1, let encoding = Self.encodingProblem(bytes) { return stop(encoding) }
         if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
         if bytes.contains(UInt8(ascii: "\r")) {
-            guard number > 1 else { return stop("its lines end in a carriage return alone; save it with LF (or CRLF) line ends") }
+            // Lines ended by a carriage return alone read as one line, the whole input; one inside a line ended by LF is that line's.
+            guard number > 1 || endedByNewline else { return stop("its lines end in a carriage return alone; save it with LF (or CRLF) line ends") }
             return refuse("a carriage return inside it (save the text with LF or CRLF line ends)")
         }
         guard let line = String(validating: bytes, as: UTF8.self) else { return refuse("not UTF-8 text") }
@@ -435,17 +452,21 @@ final class StandardInputLines: Sequence, IteratorProtocol {
 
     private var buffered: [UInt8] = []
     private var atEnd = false
+    /// Whether the last line read ended with a line feed (not the input's end).
+    private var endedByNewline = false
 
     /// One line of standard input without its LF; nil at its end.
     private func readLine() -> [UInt8]? {
         while true {
             if let newline = buffered.firstIndex(of: UInt8(ascii: "\n")) {
                 defer { buffered.removeSubrange(...newline) }
+                endedByNewline = true
                 return Array(buffered[..<newline])
             }
             if atEnd {
                 guard !buffered.isEmpty else { return nil }
                 defer { buffered = [] }
+                endedByNewline = false
                 return buffered
             }
             var chunk = [UInt8](repeating: 0, count: 65536)
