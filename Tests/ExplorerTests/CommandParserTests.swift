@@ -99,6 +99,12 @@ import Testing
                                      + "or its members as items (title=x price:=5)", column: 16)) {
             try parser.parse(#"post /api/tasks '{"title":"x"}'"#)
         }
+        do {
+            _ = try parser.parse(#"post /echo '{"password": "S3CRc4x"}'"#)
+            Issue.record("parsed")
+        } catch {
+            #expect(!error.message.contains("S3CRc4x") && error.message.contains("<hidden: 7 characters>"), "\(error.message)")
+        }
         #expect(throws: CommandError("'my' is no request item: a value with spaces is quoted, title='Fix my…'", column: 26)) {
             try parser.parse("post /api/tasks title=Fix my bike")
         }

@@ -104,7 +104,9 @@ struct CommandParser {
     static func slip(_ word: LineTokenizer.Word, after previous: LineTokenizer.Word?) -> String? {
         let text = word.text
         if text.hasPrefix("{") || text.hasPrefix("[") {
-            let shown = text.count > 24 ? String(text.prefix(24)) + "…" : text
+            // Its secrets hidden before it is cut (`'{"password": "…"}'` was said back in clear).
+            let hidden = Redactor.hidingCredentials(inText: text)
+            let shown = hidden.count > 40 ? String(hidden.prefix(40)) + "…" : hidden
             return "'\(CommandError.quotable(shown))' is JSON, not a request item: send a JSON body with --raw '{…}' (or @file.json), "
                 + "or its members as items (title=x price:=5)"
         }
