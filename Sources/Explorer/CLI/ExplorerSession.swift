@@ -187,9 +187,13 @@ final class ExplorerSession {
             await interpreter.setEnvironments(names)
             await interpreter.setEnvironmentLabel(name == Self.sandboxEnvironment ? nil : name)
         }
+        let leftSandbox = deployment == Self.sandboxEnvironment && name != Self.sandboxEnvironment
         return opened.map { opened in
             deployment = name
-            return EnvironmentSwitcher.Moved(interpreter: opened.live.interpreter, url: opened.live.baseURL.absoluteString, leftHeaders: opened.leftHeaders)
+            // The sandbox went with its stack, its data and logins with it, unsaid: `env sandbox` came back to an empty one.
+            let note = leftSandbox ? "the sandbox was closed, and what it held with it (env sandbox starts a fresh one)" : nil
+            return EnvironmentSwitcher.Moved(interpreter: opened.live.interpreter, url: opened.live.baseURL.absoluteString, leftHeaders: opened.leftHeaders,
+                                             note: note)
         }
     }
 

@@ -166,7 +166,8 @@ extension CommandTable {
             built-in one's: the sandbox and the deployments its documents list), the one in use marked.
             env NAME moves the session to that environment's base URL: logged out (tokens belong to
             their environment; a login kept for it is resumed), its credential filled in again, your
-            variables kept. Not while recording: a transcript runs against one environment.
+            variables kept. Leaving the built-in sandbox closes it, and what it held (env sandbox starts a
+            fresh one). Not while recording: a transcript runs against one environment.
             """,
             slot: SlotKind.positional(.environment),
             parse: { args throws(CommandError) in
