@@ -375,6 +375,9 @@ def test_env_moves_a_built_in_session_between_the_sandbox_and_its_deployments(tm
     assert out.startswith("* sandbox     a fresh in-process sandbox\n  dev         https://dev-api.link2ur.com\n"), out
     # Said on standard error: standard output stays the answers' (`| jq`).
     assert "now on production (https://api.link2ur.com)" in result.stderr and "now on" not in out, result.stderr
+    # Leaving the sandbox closes it, and its data: said (env sandbox came back to an empty one, unsaid).
+    assert "; the sandbox was closed, and what it held with it (env sandbox starts a fresh one)\n" in result.stderr, result.stderr
+    assert result.stderr.count("the sandbox was closed") == 1, result.stderr
     assert "GET /api/banners HTTP/1.1\nHost: api.link2ur.com\n" in out
     assert re.search(r"GET /api/banners HTTP/1.1\nHost: 127\.0\.0\.1:\d+\n", out), out
     assert "the linku profile has no environment 'nope'; it has sandbox, dev, test, production" in result.stderr
