@@ -37,6 +37,12 @@ import Testing
         #expect(secrets.held(in: ["http://elsewhere/q?a=se"])?.placeholder == "part of {{secret:token}}")
         #expect(secrets.held(in: ["http://other/q?a=xx"]) == nil)
         #expect(secrets.secret(under: "S", in: "xSEx")?.name == "token", "a piece of a part")
+        // Inside base64 at any offset (a Basic header's `x:SECRET`), in pieces: the word is the secret's place.
+        let basic = "Basic " + Data("x:SECRETTOKEN123".utf8).base64EncodedString()
+        let word = basic.dropFirst(6)
+        #expect(secrets.secret(under: String(word.prefix(8)), in: basic)?.name == "token")
+        #expect(secrets.secret(under: String(word.dropFirst(8)), in: basic)?.name == "token")
+        #expect(secrets.secret(under: "Basic", in: basic) == nil, "the scheme beside it")
     }
 
     /// A GraphQL document's secret arguments (`login(email: "…", password: "…")`): kept in clear in history and

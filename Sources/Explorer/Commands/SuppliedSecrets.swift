@@ -84,14 +84,50 @@ struct SuppliedSecrets: Sendable, Equatable {
     /// `text` overlaps the secret's there, in any of its forms, in any case. An id beside a token in the same
     /// URL is none of it.
     func secret(under piece: String, in text: String) -> Secret? {
-        let text = text.lowercased()
-        let pieces = text.ranges(of: piece.lowercased())
-        guard !piece.isEmpty, !pieces.isEmpty else { return nil }
+        guard !piece.isEmpty else { return nil }
+        let lowered = text.lowercased()
+        let pieces = lowered.ranges(of: piece.lowercased())
         func overlaps(_ form: String) -> Bool {
-            text.ranges(of: form.lowercased()).contains { found in pieces.contains { $0.overlaps(found) } }
+            lowered.ranges(of: form.lowercased()).contains { found in pieces.contains { $0.overlaps(found) } }
         }
-        return named.first { secret in secret.value.count >= 3 && SecretScrubber.forms(of: secret.value).contains(where: overlaps) }
-            ?? parts.first { part in overlaps(part.value) }
+        if !pieces.isEmpty, let found = named.first(where: { $0.value.count >= 3 && SecretScrubber.forms(of: $0.value).contains(where: overlaps) })
+            ?? parts.first(where: { overlaps($0.value) }) {
+            return found
+        }
+        // A secret inside a base64 or hex word, at any offset (a Basic header's `x:SECRET`, its pieces `eDpTM0NS`
+        // and `RVRWQUxVRTk5`): the word is the secret's place.
+        let exact = text.ranges(of: piece)
+        for word in Self.encodedWords(in: text) where exact.contains(where: { $0.overlaps(word.range) }) {
+            let decoded = word.decoded.lowercased()
+            if let found = named.first(where: { $0.value.count >= 3 && decoded.includes($0.value.lowercased()) }) { return found }
+        }
+        return nil
+    }
+
+    /// The base64 (8 characters or more) and hex (16 digits or more) words of `text`, where each stands, and
+    /// what each decodes to (`base64Decoded`, `hexDecoded`).
+    static func encodedWords(in text: String) -> [(range: Range<String.Index>, decoded: String)] {
+        var words: [(range: Range<String.Index>, decoded: String)] = []
+        var start: String.Index?
+        var at = text.startIndex
+        func close(_ end: String.Index) {
+            guard let from = start else { return }
+            start = nil
+            let word = String(text[from..<end])
+            if let decoded = base64Decoded(word).first { words.append((from..<end, decoded)) }
+            if let decoded = hexDecoded(word).first { words.append((from..<end, decoded)) }
+        }
+        while at < text.endIndex {
+            let character = text[at]
+            if character.isASCII, character.isLetter || character.isNumber || "+/_-".contains(character) {
+                if start == nil { start = at }
+            } else {
+                close(at)
+            }
+            at = text.index(after: at)
+        }
+        close(text.endIndex)
+        return words
     }
 
     /// The texts that the base64 words (standard or URL-safe, 8 characters
