@@ -482,6 +482,38 @@ func answersOnceThenDropsTheNext(_ peer: LocalHTTPServer.Peer) {
         }
     }
 
+    /// An upload the socket takes whole at once, which the server then reads slowly: it counted as sent, and
+    /// the wait for the answer was cut, "it sent nothing more of its answer", while the server read on.
+    @Test func anUploadTheSocketHoldsWholeMovesOnAsTheServerReadsIt() async throws {
+        let size = 160 << 10
+        let server = try LocalHTTPServer { peer in
+            var small: Int32 = 4096
+            setsockopt(peer.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+            var head: [UInt8] = []
+            var byte: UInt8 = 0
+            while head.suffix(4) != [13, 10, 13, 10] {
+                guard recv(peer.fd, &byte, 1, 0) == 1 else { return }
+                head.append(byte)
+            }
+            var buffer = [UInt8](repeating: 0, count: 8192)
+            var read = 0
+            while read < size {
+                let n = recv(peer.fd, &buffer, buffer.count, 0)
+                guard n > 0 else { return }
+                read += n
+                usleep(40_000)
+            }
+            peer.write("HTTP/1.1 200 OK\r\nContent-Length: \(String(read).count)\r\n\r\n\(read)")
+        }
+        defer { server.stop() }
+        try await using(transport()) { (transport) async throws in
+            var request = get(server, "/upload", method: "POST", timeout: .milliseconds(600))
+            request.body = [UInt8](repeating: 0x61, count: size)
+            let answer = try await transport.send(request)
+            #expect(answer.body == Array(String(size).utf8))
+        }
+    }
+
     /// A server that closes its connection after a 401 without saying so: the refresh went out on that
     /// connection, dead by then, and failed ("closed the connection as /refresh went out") every time.
     @Test func aRefreshGoesOnAConnectionOfItsOwn() async throws {

@@ -178,13 +178,17 @@ final class HTTP1Client: @unchecked Sendable {
                 if let moved = exchange.lastProgress, moved + deadline > .now() { return expire(at: moved + deadline) }
                 @Sendable func silent() {
                     guard exchange.lastProgress != nil else { return exchange.fail(exchange.stuck?(deadline) ?? ExchangeFailure.deadline) }
-                    let what = exchange.isSent ? "it sent nothing more of its answer" : "it took nothing more of the request's body"
+                    // An upload the socket holds whole is still the server's to read: said by what it acknowledged
+                    // ("sent nothing more of its answer" blamed a server still reading).
+                    let unread = exchange.acknowledged != nil && !exchange.answerStarted && exchange.acknowledgedBytes < UInt64(exchange.bodyLength)
+                    let what = !exchange.isSent || unread ? "it took nothing more of the request's body" : "it sent nothing more of its answer"
                     exchange.fail(TransportError(kind: .timeout, host: exchange.host, detail: "\(what) for \(LiveTransport.seconds(deadline)) (--timeout changes it)"))
                 }
-                guard !exchange.isSent, let acknowledged = exchange.acknowledged else { return silent() }
+                guard !exchange.answerStarted, let acknowledged = exchange.acknowledged else { return silent() }
                 // An upload the socket's buffers took long ago, which the server reads slowly: the socket
                 // asks for more only once half of them is free (a server reading 30 KB/s was said to
-                // take nothing for --timeout 3). The peer's acknowledgements say it is read.
+                // take nothing for --timeout 3), and once they hold the last of it the request counts as
+                // sent while the server still reads. The peer's acknowledgements say it is read.
                 acknowledged().whenComplete { result in
                     guard !exchange.isSettled else { return }
                     guard case let .success(bytes) = result, bytes > exchange.acknowledgedBytes else { return silent() }
@@ -424,6 +428,8 @@ private final class PendingAnswer: @unchecked Sendable {
     /// (`HTTP1Client.bytesAcknowledged`); what it said last time.
     var acknowledged: (() -> EventLoopFuture<UInt64>)?
     var acknowledgedBytes: UInt64 = 0
+    /// The answer's head has come.
+    var answerStarted = false
     /// Starts the watch on a streamed or downloaded body's silence (set when the request goes).
     var watchSilence: (() -> Void)?
     /// The request went out on a connection an earlier request used.
@@ -535,6 +541,7 @@ private final class AnswerHandler: ChannelInboundHandler, @unchecked Sendable {
         case let .head(head):
             self.head = head
             exchange.lastProgress = .now()
+            exchange.answerStarted = true
             exchange.answeredEarly = !exchange.isSent
             guard let sink = exchange.sink else { return gatherer = BodyGatherer(head: head, reserves: exchange.reserves) }
             let (streams, download) = sink.plan(for: head)
