@@ -273,6 +273,10 @@ import Testing
             // Said by who opened it: alice's socket was "still open as bob" when alice logged in again.
             guard case let .exchange(_, back?, _) = try await run("login alice@example.com alice123") else { throw SocketFailure("no login") }
             #expect(back == "logged in as alice")
+            // A login typed as a request says it too.
+            guard case let .exchange(_, typed?, _) = try await run("post /api/secure-auth/login email=bob@example.com password=bob12345")
+            else { throw SocketFailure("no login") }
+            #expect(typed.hasSuffix("logged in as bob\nthe WebSocket is still open as alice (ws close, then ws connect, opens it as bob)"), "\(typed)")
             #expect(try await run("ws close").shownText == "closed")
         }
     }

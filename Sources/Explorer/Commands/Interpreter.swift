@@ -601,7 +601,12 @@ actor Interpreter {
                 }
             }
             // A register or a code login answers with tokens: the session is then logged in, as after `login`.
-            if try await session.adoptTokens(from: exchange) { notes.append("logged in as \(await session.userName ?? "the new user")") }
+            if try await session.adoptTokens(from: exchange) {
+                let user = await session.userName
+                notes.append("logged in as \(user ?? "the new user")")
+                // As `login` says it: a login typed as a request left alice's socket open, unsaid.
+                if let note = await socketOwnerNote(loggedInAs: user) { notes.append(note) }
+            }
             let outcome = remember(exchange, note: notes.isEmpty ? nil : notes.joined(separator: "\n"), view: view)
             if let path = download?.path, unsaved == nil { lastDownloaded = path }
             // A body that was to be saved and was not fails the line: a script must not go on without its file.
@@ -635,12 +640,7 @@ actor Interpreter {
             if let refusal = exchange.refusal { return remember(exchange, note: refusal + (before.map { ": still logged in as \($0)" } ?? ": not logged in")) }
             let user = await session.userName ?? email
             var note = "logged in as \(user)"
-            // A socket opened as another user goes on as that user (to watch what
-            // this one does, as a chat's other side): said, as it went unsaid.
-            // Said by who opened it: after alice, bob and alice again, it was "still open as bob" of alice's socket.
-            if let socket = sockets.socket, await socket.state != .closed, let owner = await socket.openedAs, owner != user {
-                note += "\nthe WebSocket is still open as \(owner) (ws close, then ws connect, opens it as \(user))"
-            }
+            if let owner = await socketOwnerNote(loggedInAs: user) { note += "\n" + owner }
             if credentialHeader?.lowercased() == "authorization" {
                 // `auth bearer X` then `login`: the Authorization header auth set went with every request, over
                 // the login's token, and each got a 401 under "logged in as".
@@ -910,6 +910,14 @@ actor Interpreter {
 
     /// `capture`'s value kept as `{{name}}`; a secret one (by its source or
     /// the variable's name) hidden wherever variables are shown.
+    /// A socket opened as another user goes on as that user (to watch what this one does, as a chat's other
+    /// side): said, as it went unsaid; by who opened it (after alice, bob and alice again, it was "still open as
+    /// bob" of alice's socket).
+    func socketOwnerNote(loggedInAs user: String?) async -> String? {
+        guard let socket = sockets.socket, await socket.state != .closed, let owner = await socket.openedAs, owner != user else { return nil }
+        return "the WebSocket is still open as \(owner) (ws close, then ws connect, opens it as \(user ?? "the new user"))"
+    }
+
     /// `login bob` where a demo account is bob@example.com: the prompt names users by that, and the login was
     /// sent (asking the password first) to be refused as "incorrect email or password".
     static func notADemoEmail(_ typed: String, in profile: Profile) -> Outcome? {
