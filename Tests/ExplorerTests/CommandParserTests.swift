@@ -116,6 +116,9 @@ import Testing
         // name, the REPL's prompt as README shows lines; said with the line to type, its secrets hidden.
         for (line, said) in [("http POST /api/tasks title=x", "'http' is HTTPie's command; here a request line starts with its method or path: post /api/tasks title=x"),
                              ("xh :8080/x", "'xh' is HTTPie's command; here a request line starts with its method or path: :8080/x"),
+                             ("http --json POST /x a=1", "'http' is HTTPie's command; here a request line starts with its method or path: post /x a=1 --json"),
+                             ("http -a u:p -f PUT /x", "'http' is HTTPie's command; here a request line starts with its method or path: put /x -a u:*** -f"),
+                             (#"{"title": "x", "price": 5}"#, "JSON is no command: send it as a request's body, post PATH --raw '{…}', or on a socket, ws send {…}"),
                              ("explorer get /x", "'explorer' starts the program, and this is its prompt: type what follows it (get /x), or run explorer in a shell"),
                              ("linku alice> get /api/tasks page_size==2", "'linku alice>' is the prompt, copied with the line: type what follows it (get /api/tasks page_size==2)"),
                              ("linku> login alice@example.com alice123", "'linku>' is the prompt, copied with the line: type what follows it (login alice@example.com)")] {

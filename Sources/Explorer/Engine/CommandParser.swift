@@ -75,16 +75,35 @@ struct CommandParser {
     /// (`http POST /x a=1`: it was told to use `HTTP` as a method, and was a 400), `explorer` itself, or the
     /// REPL's prompt (`linku alice> get …`, as README shows lines). Said with the line to type.
     static func copiedWith(_ first: LineTokenizer.Word, _ args: [LineTokenizer.Word], in line: String) -> String? {
+        // A JSON body typed alone (`{"title": "x"}` was "unknown command '{title:'").
+        if first.text.hasPrefix("{") || first.text.hasPrefix("[") {
+            return "JSON is no command: send it as a request's body, post PATH --raw '{…}', or on a socket, ws send {…}"
+        }
         guard let next = args.first else { return nil }
         // Said back with its secrets hidden, as history keeps a line (`linku> login alice@example.com alice123`).
         func shown(_ text: String) -> String { Redactor.redact(line: text) ?? "…" }
         let rest = shown(String(line.dropFirst(next.start)).trimmingBlanks())
         let lowered = first.text.lowercased()
         if ["http", "https", "xh", "xhs"].contains(lowered) {
+            // HTTPie's options may come before its method (`http --json POST /x`): here they come after the path.
+            var flags: [String] = []
+            var at = 0
+            while at < args.count, args[at].text.hasPrefix("-"), args[at].text.count > 1 {
+                flags.append(args[at].text)
+                let name = args[at].text.split(separator: "=", maxSplits: 1)[0]
+                let takesValue = RequestOptions.flags.first { $0.names.contains(String(name)) }?.value != nil && !args[at].text.contains("=")
+                if takesValue, at + 1 < args.count { flags.append(args[at + 1].text); at += 1 }
+                at += 1
+            }
+            guard at < args.count else { return nil }
+            let method = args[at]
+            var typed = shown(String(line.dropFirst(method.start)).trimmingBlanks())
             // HTTPie's method in capitals is one of explorer's commands in lower case.
-            let method = next.text.lowercased()
-            let typed = ["get", "post", "put", "patch", "delete", "head", "options"].contains(method) && next.text == next.text.uppercased()
-                ? method + rest.dropFirst(next.text.count) : rest
+            let lowercase = method.text.lowercased()
+            if ["get", "post", "put", "patch", "delete", "head", "options"].contains(lowercase), method.text == method.text.uppercased() {
+                typed = lowercase + typed.dropFirst(method.text.count)
+            }
+            if !flags.isEmpty { typed += " " + shown(flags.joined(separator: " ")) }
             return "'\(first.text)' is HTTPie's command; here a request line starts with its method or path: \(typed)"
         }
         if lowered == "explorer" {
