@@ -380,6 +380,8 @@ extension Interpreter {
         var said: [SocketNotice] = []
         if sockets.inbox.count > SocketState.inboxLimit {
             sockets.inbox.removeFirst()
+            // A waiting `ws recv --until` reads them: it keeps the last `inboxLimit` before its match (not "unread").
+            guard sockets.until == nil else { return (awaited && !showNow ? [] : [notice]) }
             sockets.droppedUnread += 1
             // At the REPL the frames a recv waits through were shown as they came: none is lost.
             if !sockets.overflowSaid, !sockets.live {
@@ -438,7 +440,6 @@ extension Interpreter {
         // limit, frames were shown and not kept: the match among them was never seen).
         sockets.wanted = .max
         sockets.until = filter
-        let droppedBefore = sockets.droppedUnread
         sockets.untilMatched = sockets.inbox.contains { filter.matches($0.text) }
         _ = await wait(timeout: limit) { $0.untilMatched }
         sockets.wanted = 0
@@ -447,12 +448,10 @@ extension Interpreter {
         let taken = Array(sockets.inbox.prefix(match.map { $0 + 1 } ?? sockets.inbox.count))
         sockets.inbox.removeFirst(taken.count)
         sockets.overflowSaid = false
-        let dropped = sockets.droppedUnread - droppedBefore
-        let before = dropped == 0 || sockets.live ? "" : " (\(dropped) earlier frame\(dropped == 1 ? "" : "s") not kept: a recv keeps the last \(SocketState.inboxLimit))"
         dropShownLeftovers()
         if match != nil || Task.isCancelled { return taken.isEmpty ? .failure(Interpreter.waitCancelled, .runtime) : .frames(taken, shortfall: nil) }
         let why = sockets.ended ? (sockets.closedBy ?? "the socket is closed") : "none came within \(Self.seconds(limit))"
-        let said = "no frame matched \(filter.text): \(why)" + before
+        let said = "no frame matched \(filter.text): \(why)"
         return taken.isEmpty ? .failure(said, .runtime) : .frames(taken, shortfall: "\(taken.count) frame\(taken.count == 1 ? "" : "s") came, but " + said)
     }
 
