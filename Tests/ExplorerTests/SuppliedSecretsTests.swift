@@ -61,6 +61,12 @@ import Testing
         // Not a name after a quote, in a word or a URL; an argument of another name.
         #expect(PatternText.bareMembers(in: #"{"password": "x", ok: "y", https://a:"b", note: "z"}"#).map(\.key) == [])
         #expect(PatternText.bareMembers(in: #"login(token:"t0k3n")"#).map(\.key) == ["token"])
+        // A block string, and a variable's default value.
+        for (text, value) in [(#"login(password: """PW_block_666""") { ok }"#, "PW_block_666"),
+                              (#"mutation L($password: String! = "PW_vdef_171") { login(password: $password) }"#, "PW_vdef_171"),
+                              (#"{"query": "mutation L($password: String = "PW_esc_9") { x }"}"#, "PW_esc_9")] {
+            #expect(PatternText.bareMembers(in: text).map { String(text[$0.value]) } == [value], "\(text)")
+        }
     }
 
     /// A `--raw` body's secret-named fields, in a form or JSON: echoed, the

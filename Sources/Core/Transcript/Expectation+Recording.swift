@@ -438,7 +438,8 @@ extension PatternText {
     /// string holds the document (`{"query": "… password: \"…\" …"}`). A query's password was kept in
     /// clear in history and transcripts where its variable's was hidden.
     public static func bareMembers(in text: String) -> [(key: String, value: Range<String.Index>)] {
-        guard text.includes(ascii: ": \"") || text.includes(ascii: ":\"") || text.includes(ascii: ": \\\"") || text.includes(ascii: ":\\\"") else {
+        guard text.includes(ascii: ": \"") || text.includes(ascii: ":\"") || text.includes(ascii: ": \\\"") || text.includes(ascii: ":\\\"")
+                || text.includes(ascii: "= \"") || text.includes(ascii: "= \\\"") else {
             return []
         }
         let utf8 = text.utf8
@@ -452,7 +453,7 @@ extension PatternText {
             let byte = utf8[i]
             // A name starts after a blank, `(`, `{` or `,` (not inside a word, a quoted key, a URL or `$variable`).
             guard isNameByte(byte), [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "("), UInt8(ascii: "{"),
-                                     UInt8(ascii: ",")].contains(before) else {
+                                     UInt8(ascii: ","), UInt8(ascii: "$")].contains(before) else {
                 before = byte
                 i = utf8.index(after: i)
                 continue
@@ -462,11 +463,30 @@ extension PatternText {
             let name = text[i..<j]
             var k = j
             while k < utf8.endIndex, utf8[k] == UInt8(ascii: " ") { k = utf8.index(after: k) }
+            let variable = before == UInt8(ascii: "$")
             before = utf8[utf8.index(before: j)]
             i = j
             guard k < utf8.endIndex, utf8[k] == UInt8(ascii: ":"), Redactor.isSecretName(String(name)) else { continue }
             k = utf8.index(after: k)
             while k < utf8.endIndex, utf8[k] == UInt8(ascii: " ") { k = utf8.index(after: k) }
+            // A variable's default (`$password: String = "…"`): past its type to the `=`.
+            if variable {
+                while k < utf8.endIndex, isNameByte(utf8[k]) || [UInt8(ascii: "!"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: " ")].contains(utf8[k]) {
+                    k = utf8.index(after: k)
+                }
+                guard k < utf8.endIndex, utf8[k] == UInt8(ascii: "=") else { continue }
+                k = utf8.index(after: k)
+                while k < utf8.endIndex, utf8[k] == UInt8(ascii: " ") { k = utf8.index(after: k) }
+            }
+            // A block string (`"""…"""`): to the next three quotes.
+            if text.utf8[k...].starts(with: Array("\"\"\"".utf8)) {
+                let start = utf8.index(k, offsetBy: 3)
+                guard let close = text[start...].range(of: "\"\"\""), start < close.lowerBound else { continue }
+                found.append((String(name), start..<close.lowerBound))
+                i = close.upperBound
+                before = UInt8(ascii: "\"")
+                continue
+            }
             // Its quote, `"` or `\"`, and the same again where it ends (a `\` in it escapes what follows).
             let escaped = k < utf8.endIndex && utf8[k] == UInt8(ascii: "\\")
             if escaped { k = utf8.index(after: k) }
