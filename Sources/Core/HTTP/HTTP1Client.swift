@@ -600,8 +600,10 @@ private final class AnswerHandler: ChannelInboundHandler, @unchecked Sendable {
                 && idleFor.map { $0 > .zero } ?? true
             let then = done
             clear()
-            exchange.succeed(answer)
+            // Parked before the answer is handed on: the next request, sent as soon as this one's caller
+            // resumes, finds the connection idle (it opened a second one at times, a second tunnel through a proxy).
             then?(reusable, idleFor)
+            exchange.succeed(answer)
         }
     }
 
