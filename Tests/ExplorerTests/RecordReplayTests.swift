@@ -137,6 +137,10 @@ import Testing
         try (header + "spec: ../../outside.pem\n\n> get /x\nHTTP/1.1 200 OK\n{{*}}\n").write(toFile: path, atomically: true, encoding: .utf8)
         guard case let .broken(said)? = await Replayer().run(path).failure else { Issue.record("the header's spec was read"); return }
         #expect(said.contains("spec: cannot read file '../../outside.pem': it is outside \(top)/project"), "\(said)")
+        // `~/…` is the home folder's, as `--cert ~/…` is (it was looked for as `sessions/~/…`, inside the project).
+        try (header + "spec: ~/outside.yaml\n\n> get /x\nHTTP/1.1 200 OK\n{{*}}\n").write(toFile: path, atomically: true, encoding: .utf8)
+        guard case let .broken(home)? = await Replayer().run(path).failure else { Issue.record("the header's ~ spec was read"); return }
+        #expect(home.contains("spec: cannot read file '~/outside.yaml': it is outside \(top)/project"), "\(home)")
     }
 
     @Test func aFreshRecordingReplaysGreenOnAFreshSandbox() async throws {

@@ -282,7 +282,9 @@ struct Replayer: Sendable {
     /// replay (`confined`), as its `@file` items are (`spec: ../../.ssl/client.key` was read, and said not to parse).
     static func headerCatalog(_ header: TranscriptHeader, of path: String, confined: Bool = true) throws(ChosenProfile.Problem) -> ImportedSpec? {
         guard let file = header.spec else { return nil }
-        let located = file.hasPrefix("/") ? file : FilePaths.normalized((PathText.folder(of: path) as NSString).appendingPathComponent(file))
+        // `~/specs/x.yaml` is the home folder's, as `@~/…` and `--cert ~/…` are (it was looked for as `sessions/~/…`).
+        let expanded = RequestBuilder.expandingHome(file)
+        let located = expanded.hasPrefix("/") ? expanded : FilePaths.normalized((PathText.folder(of: path) as NSString).appendingPathComponent(expanded))
         if confined, let refused = refusal(reading: located, under: readableRoot(of: PathText.folder(of: path)), typed: file) {
             throw ChosenProfile.Problem(description: "spec: \(refused)")
         }
