@@ -31,6 +31,7 @@ import Testing
         let secrets = CompletionState(profile: .linku, variables: ["task_token", "task_id"], lastBody: nil)
         #expect(Completer.complete("get /api/tasks/", state: secrets).candidates.map(\.text).contains("/api/tasks/{{task_id}}"))
         #expect(!Completer.complete("get /api/tasks/", state: secrets).candidates.map(\.text).contains { $0.contains("task_token") })
+        #expect(Completer.complete("get /api/tasks/{{", state: secrets).candidates.map(\.text) == ["task_id}}"], "nor after braces")
     }
 
     /// Issue 11 #27: `/api` stopped without its `/`, so every segment took two TABs.
@@ -122,6 +123,11 @@ import Testing
         #expect(texts("show .to") == [".total"])
         #expect(texts("show .tasks[0].t") == [".tasks[0].title"])
         #expect(Set(texts("show ")) == [".tasks", ".total"])
+        // Into a list or an object typed whole, and a list's indices (they offered nothing).
+        #expect(texts("show .tasks") == [".tasks["])
+        #expect(texts("show .tasks[") == [".tasks[0]"])
+        #expect(texts("show .tasks[1").isEmpty)
+        #expect(texts("show .total") == [".total"])
     }
 
     /// Keys a dot cannot take (`@id`, `odd key`, `a.b`, quotes) were offered

@@ -91,6 +91,22 @@ def test_tab_completes_endpoint_paths_segment_by_segment(spawn):
     assert "HTTP/1.1 401" in out and "no route" not in out, out
 
 
+def test_tab_goes_into_a_list_and_its_indices_after_show(spawn):
+    # `show .banners<TAB>` and `show .banners[<TAB>` offered nothing; `.banners[0].<TAB>` did.
+    x = spawn()
+    x.run("get /api/banners")
+    x.type_visibly("show .banners")
+    x.send(TAB)
+    x.wait_for_line(PROMPT + "show .banners[")
+    x.send(TAB + TAB)  # the list's indices, listed
+    x.expect(".banners[1]")
+    x.wait_for_line(PROMPT + "show .banners[")
+    x.send("0" + TAB)
+    x.wait_for_line(PROMPT + "show .banners[0]")
+    x.send(ENTER)
+    x.expect('"sort_order": 1')
+
+
 def test_double_tab_lists_candidates(spawn):
     x = spawn()
     x.type_visibly("get /api/")

@@ -90,9 +90,11 @@ enum Completer {
             let partial = String(word[open.upperBound...])
             let offset = wordStart + word.distance(from: word.startIndex, to: open.upperBound)
             // Inside a path (`/api/tasks/{{`) the built-ins are no segment (the base URL, the profile's name):
-            // offered, they were sent as one.
+            // offered, they were sent as one; nor is a secret (`{{token}}` was offered for a task's id).
             let inPath = word.hasPrefix("/") && open.lowerBound > word.startIndex
-            let names = state.variables.filter { $0.hasPrefix(partial) && !(inPath && (Interpreter.builtInNames.contains($0) || $0 == "ws_base_url")) }
+            let names = state.variables.filter {
+                $0.hasPrefix(partial) && !(inPath && (Interpreter.builtInNames.contains($0) || $0 == "ws_base_url" || Redactor.isSecretName($0)))
+            }
             return Completion(start: offset, candidates: names.map { .init(text: $0 + "}}", isFinal: false, hint: nil) })
         }
 
@@ -312,6 +314,15 @@ enum Completer {
     static func keys(_ typed: String, start: Int, body: JSONValue?) -> Completion {
         guard let body else { return Completion(start: start, candidates: []) }
         let text = typed.isEmpty ? "." : typed
+        // `.tasks[` and `.tasks[1`: the list's indices (they offered nothing).
+        if let open = text.lastIndex(of: "["), !text[open...].contains("]") {
+            let listText = String(text[..<open])
+            let digits = text[text.index(after: open)...]
+            guard digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber), let list = try? JSONPath.parse(listText.isEmpty ? "." : listText),
+                  case let .success(.array(items)) = list.evaluate(body) else { return Completion(start: start, candidates: []) }
+            let indices = items.indices.map(String.init).filter { $0.hasPrefix(digits) }.prefix(100)
+            return Completion(start: start, candidates: indices.map { .init(text: listText + "[" + $0 + "]", isFinal: false, hint: nil) })
+        }
         guard let cut = text.lastIndex(where: { $0 == "." || $0 == "]" }) else { return Completion(start: start, candidates: []) }
         let parentText = String(text[..<cut]) + (text[cut] == "]" ? "]" : "")
         let partial = text[cut] == "." ? String(text[text.index(after: cut)...]) : ""
@@ -321,6 +332,14 @@ enum Completer {
         }
         let base = text[cut] == "]" ? parentText + "." : String(text[...cut])
         let names = members.map(\.key).filter { $0.hasPrefix(partial) }
+        // `.tasks` typed whole: into it, `.tasks[` for a list and `.tasks.` for an object (it offered itself).
+        if names == [partial], JSONPath.isName(partial), let value = members.last(where: { $0.key == partial })?.value {
+            switch value {
+            case let .array(items) where !items.isEmpty: return Completion(start: start, candidates: [.init(text: base + partial + "[", isFinal: false, hint: nil)])
+            case let .object(inner) where !inner.isEmpty: return Completion(start: start, candidates: [.init(text: base + partial + ".", isFinal: false, hint: nil)])
+            default: break
+            }
+        }
         return Completion(start: start, candidates: names.map { name in
             guard !JSONPath.isName(name) else { return .init(text: base + name, isFinal: false, hint: nil) }
             // `@id`, `odd key`, `a.b`: `["…"]`, the whole path in single quotes so the line keeps it one word.
