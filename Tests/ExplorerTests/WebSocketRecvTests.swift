@@ -79,6 +79,13 @@ import Testing
         #expect(try FrameFilter(".content.status != ok").matches(#"{"content":{"status":"error"}}"#))
         #expect(try FrameFilter(".n == 2").matches(#"{"n":2.0}"#))
         #expect(try !FrameFilter(".n == 2").matches("not json"))
+        // Conditions joined with `and`, all to hold (several subscriptions share a socket); an ` and ` in a quoted value is the value's.
+        let both = try FrameFilter(#".type == "complete" and .id == "1""#)
+        #expect(both.matches(#"{"type":"complete","id":"1"}"#) && !both.matches(#"{"type":"complete","id":"2"}"#))
+        #expect(try FrameFilter(#".text == "salt and pepper""#).matches(#"{"text":"salt and pepper"}"#))
+        #expect(throws: CommandError("--until: nothing to compare with after ==", column: 43)) {
+            try CommandParser().parse(#"ws recv --until '.type == "next" and .id =='"#)
+        }
         #expect(throws: CommandError("--until: nothing to compare with after ==", column: 22)) { try CommandParser().parse("ws recv --until '.a =='") }
         // An operator it does not have was "unexpected ' ' in the path".
         #expect(throws: CommandError("--until: '>' is no comparison a filter makes: it takes == or != (.type == \"message\"), or a path alone",

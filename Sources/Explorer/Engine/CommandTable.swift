@@ -352,7 +352,8 @@ extension CommandTable {
         ws send --binary @file     the file's bytes as one binary frame
         ws recv [N] [--timeout S]  waits for the next N frames not shown yet (default 1, up to 5 s)
         ws recv --until FILTER     every frame up to the first that matches (up to 10 s):
-                                   '.msg_type == "execute_result"', '.ok != true', or a path alone
+                                   '.msg_type == "execute_result"', '.ok != true', or a path alone;
+                                   several joined with and: '.type == "next" and .id == "1"'
             --pretty               JSON frames indented over several lines
         ws pretty [on|off]         JSON frames indented as they arrive too (off: one line each)
         ws status, ws close

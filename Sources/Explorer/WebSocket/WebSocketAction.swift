@@ -107,10 +107,17 @@ struct FrameFilter: Sendable, Equatable {
         case differs(JSONValue)
     }
 
+    /// One `PATH`, `PATH == VALUE` or `PATH != VALUE`.
+    struct Condition: Sendable {
+        let path: JSONPath
+        let test: Test
+    }
+
     /// As typed, for messages.
     let text: String
-    let path: JSONPath
-    let test: Test
+    /// All must hold (`.type == "next" and .id == "1"`: with several subscriptions on one socket, the type alone
+    /// took another's frame).
+    let conditions: [Condition]
 
     static func == (a: FrameFilter, b: FrameFilter) -> Bool { a.text == b.text }
 
@@ -122,10 +129,43 @@ struct FrameFilter: Sendable, Equatable {
 
     init(_ text: String) throws(Problem) {
         self.text = text
+        var conditions: [Condition] = []
+        var offset = 0
+        for part in Self.conjuncts(text) {
+            do { conditions.append(try Self.condition(part)) } catch { throw Problem(offset: offset + error.offset, reason: error.reason) }
+            offset += part.count + " and ".count
+        }
+        self.conditions = conditions
+    }
+
+    /// `text` cut at each ` and ` outside a quoted string.
+    private static func conjuncts(_ text: String) -> [String] {
+        var parts: [String] = []
+        var current = ""
+        var quoted = false
+        var escaped = false
+        var rest = Substring(text)
+        while let character = rest.first {
+            if !quoted, rest.hasPrefix(" and ") {
+                parts.append(current)
+                current = ""
+                rest = rest.dropFirst(" and ".count)
+                continue
+            }
+            if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" { quoted.toggle() }
+            current.append(character)
+            rest = rest.dropFirst()
+        }
+        parts.append(current)
+        return parts
+    }
+
+    private static func condition(_ text: String) throws(Problem) -> Condition {
         let comparison = [text.range(of: "=="), text.range(of: "!=")].compactMap { $0 }.min { $0.lowerBound < $1.lowerBound }
         let pathText = comparison.map { String(text[..<$0.lowerBound]) } ?? text
         let trimmed = pathText.trimmingBlanks()
         guard !trimmed.isEmpty else { throw Problem(offset: 0, reason: "the filter needs a JSON path first, as in .type == \"message\"") }
+        let path: JSONPath
         do { path = try JSONPath.parse(trimmed) } catch {
             // `.count > 7`: an operator the filter does not have, not a stray blank in a path.
             let rest = trimmed.dropFirst(error.offset).trimmingBlanks()
@@ -135,10 +175,7 @@ struct FrameFilter: Sendable, Equatable {
             }
             throw Problem(offset: error.offset, reason: "\(error.reason) in the path")
         }
-        guard let comparison else {
-            test = .present
-            return
-        }
+        guard let comparison else { return Condition(path: path, test: .present) }
         let valueText = text[comparison.upperBound...].trimmingBlanks()
         guard !valueText.isEmpty else {
             throw Problem(offset: text.distance(from: text.startIndex, to: comparison.upperBound), reason: "nothing to compare with after \(text[comparison])")
@@ -149,15 +186,23 @@ struct FrameFilter: Sendable, Equatable {
         } else if !valueText.contains(where: { $0 == " " || $0 == "\"" || $0 == "{" || $0 == "[" }) {
             value = .string(valueText)
         } else {
-            throw Problem(offset: text.distance(from: text.startIndex, to: comparison.upperBound), reason: "\(valueText) is not a JSON value")
+            throw Problem(offset: text.distance(from: text.startIndex, to: comparison.upperBound),
+                          reason: "\(valueText) is not a JSON value (conditions are joined with and: .type == \"next\" and .id == \"1\")")
         }
-        test = text[comparison] == "==" ? .equals(value) : .differs(value)
+        return Condition(path: path, test: text[comparison] == "==" ? .equals(value) : .differs(value))
     }
 
-    /// Whether a received frame's text (JSON, or not: then never) matches.
+    /// Whether a received frame's text (JSON, or not: then never) matches every condition.
     func matches(_ frame: String) -> Bool {
-        guard let json = try? JSONParser.parse(Array(frame.utf8)), case let .success(found) = path.evaluate(json) else {
-            if case .differs = test, (try? JSONParser.parse(Array(frame.utf8))) != nil { return true }
+        guard let json = try? JSONParser.parse(Array(frame.utf8)) else { return false }
+        return conditions.allSatisfy { $0.matches(json) }
+    }
+}
+
+extension FrameFilter.Condition {
+    func matches(_ json: JSONValue) -> Bool {
+        guard case let .success(found) = path.evaluate(json) else {
+            if case .differs = test { return true }
             return false
         }
         switch test {
