@@ -168,6 +168,9 @@ import Testing
             try await Self.withMock([file], mode: .match) { server, _ in
                 let other = try await Self.send("POST", server.baseURL.appendingPathComponent("items"), body: #"{"title": "Other"}"#)
                 #expect(other.status == 404, "\(String(decoding: other.body, as: UTF8.self))")
+                // A form's fields too (the body is no JSON: its Content-Type is not read).
+                let form = try await Self.send("POST", server.baseURL.appendingPathComponent("items"), body: "title=Other")
+                #expect(form.status == 404, "\(String(decoding: form.body, as: UTF8.self))")
                 let empty = try await Self.send("POST", server.baseURL.appendingPathComponent("items"), body: "")
                 #expect(empty.status == 400)
                 let same = try await Self.send("POST", server.baseURL.appendingPathComponent("items"), body: #"{"title": "Milk"}"#)

@@ -302,6 +302,11 @@ extension MockRequest {
             fit.difference = "the body sends \(named), the recorded request sent none"
             return fit
         }
+        // A form's fields too (`title=Hello&body=World` was answered the empty POST's field errors).
+        if case .none = body, live.json == nil, !live.body.isEmpty {
+            fit.difference = "the body sends \(live.body.count) bytes, the recorded request sent none"
+            return fit
+        }
         guard case let .json(recorded) = body else { return fit }
         guard let actual = live.json else {
             fit.difference = live.body.isEmpty ? "no body, recorded a JSON body" : "body is not JSON, recorded a JSON body"

@@ -379,8 +379,9 @@ enum MockSockets {
                 return
             }
             // A client's unsubscribe or goodbye (graphql-ws's `complete`, `stop`, `connection_terminate`) asks for
-            // nothing back: it closed the socket of every app that stopped a subscription.
-            if let type = frame?["type"]?.stringValue, ["complete", "stop", "connection_terminate", "unsubscribe"].contains(type) {
+            // nothing back: it closed the socket of every app that stopped a subscription; nor does its own
+            // heartbeat (`pong`, graphql-ws's `ka`), which transcripts never hold.
+            if let type = frame?["type"]?.stringValue, ["complete", "stop", "connection_terminate", "unsubscribe", "pong", "ka"].contains(type) {
                 log("ws \(path): a client's \(type) frame, no answer recorded; going on")
                 return
             }
