@@ -298,6 +298,27 @@ import Testing
             #expect(!heard.states.contains { $0.hasPrefix("reconnecting") }, "\(heard.states)")
         }
     }
+
+    /// A socket at another origin goes with no login (neither token nor session headers go there): a login
+    /// since is nothing to it, and it reconnects as before.
+    @Test func aSocketElsewhereReconnectsWhoeverLogsIn() async throws {
+        let other = try await SandboxServer.start()
+        defer { Task { await other.stop() } }
+        try await withSandboxInterpreter { interpreter, _ in
+            let heard = Heard()
+            await interpreter.setSocketStateListener { heard.append($0) }
+            func run(_ line: String) async throws -> Outcome { await interpreter.execute(try interpreter.parser.parse(line)) }
+            _ = try await run("login alice@example.com alice123")
+            _ = try await run("put \(other.baseURL.absoluteString)/__sandbox/faults ws_drop_after:=1")
+            let socket = other.baseURL.absoluteString.replacingOccurrences(of: "http://", with: "ws://") + "/__sandbox/echo"
+            _ = try await run("ws connect \(socket) --heartbeat 0 --backoff 0.05")
+            _ = try await run("login bob@example.com bob12345")
+            _ = try await run(#"ws send {"n":1}"#)
+            try await eventually("the socket reconnects") { heard.states.contains("open again") }
+            #expect(!heard.problems.contains { $0.hasPrefix("not reconnecting") }, "\(heard.problems)")
+            _ = try await run("ws close")
+        }
+    }
 }
 
 /// Notices the REPL would have printed as they arrived.

@@ -203,7 +203,7 @@ public actor WebSocketSession {
         while !userClosed {
             // A reconnect would open the socket with whoever is logged in now (the profile's path names the user,
             // the token is theirs): alice's chat socket came back as bob's, unsaid.
-            if hasOpened, case let now = await session.userName, now != openedAs {
+            if hasOpened, await carriesLogin(), case let now = await session.userName, now != openedAs {
                 let who = now.map { "in as \($0)" } ?? "out"
                 emitter.yield(.ended("not reconnecting: the socket was opened as \(openedAs ?? "no one"), and the session is logged \(who) now "
                                      + "(ws connect opens one \(now.map { "as \($0)" } ?? "without a login"))"))
@@ -481,6 +481,14 @@ public actor WebSocketSession {
     private static let logger = Logger(label: "explorer.websocket") { _ in SwiftLogNoOpLogHandler() }
 
     // MARK: Called from the connection
+
+    /// Whether the socket goes as the session's user: the profile's socket path, or a URL at the backend's
+    /// origin (the token and session headers go there alone); a socket elsewhere is no one's.
+    private func carriesLogin() async -> Bool {
+        if case .profileTemplate = address { return true }
+        guard let shown = displayURL, let url = URL(string: WebSocketAddress.httpScheme(shown)) else { return false }
+        return session.scope.admits(url)
+    }
 
     private func didBreak(_ breach: ProtocolBreach, attempt id: Int) {
         guard id == attemptNumber else { return }
