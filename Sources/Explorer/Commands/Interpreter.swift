@@ -307,13 +307,7 @@ actor Interpreter {
     private nonisolated func refusal(reading path: String) -> String? {
         guard let (root, folder) = readableRoot.value else { return nil }
         if path == "-" { return Replayer.standardInputRefusal }
-        return Replayer.refusal(reading: Self.path(path, from: folder), under: root, typed: path)
-    }
-
-    /// A path as typed, found from `folder` (nil: the working directory) unless whole.
-    private nonisolated static func path(_ typed: String, from folder: String?) -> String {
-        let expanded = RequestBuilder.expandingHome(typed)
-        return expanded.hasPrefix("/") ? expanded : ((folder ?? FileManager.default.currentDirectoryPath) as NSString).appendingPathComponent(expanded)
+        return Replayer.refusal(reading: Replayer.path(path, from: folder ?? FileManager.default.currentDirectoryPath), under: root, typed: path)
     }
 
     /// Where a file a flag names is opened (`--cert`, `--verify CA`): in a replay, from the transcript's folder, as
@@ -323,7 +317,7 @@ actor Interpreter {
         guard readableRoot.value != nil else { return RequestBuilder.expandingHome }
         return { [self] typed in
             if let refused = refusal(reading: typed) { throw RequestBuilder.BuildError(refused) }
-            return Self.path(typed, from: readableRoot.value?.folder)
+            return Replayer.path(typed, from: readableRoot.value?.folder ?? FileManager.default.currentDirectoryPath)
         }
     }
 
@@ -908,8 +902,6 @@ actor Interpreter {
 
     struct SaveProblem: Error { let message: String }
 
-    /// `capture`'s value kept as `{{name}}`; a secret one (by its source or
-    /// the variable's name) hidden wherever variables are shown.
     /// A socket opened as another user goes on as that user (to watch what this one does, as a chat's other
     /// side): said, as it went unsaid; by who opened it (after alice, bob and alice again, it was "still open as
     /// bob" of alice's socket).
@@ -931,6 +923,8 @@ actor Interpreter {
         .failure("'\(name)' is fixed for the session: start explorer with --\(name == "base_url" ? "base-url URL" : "profile NAME") to change it", .usage)
     }
 
+    /// `capture`'s value kept as `{{name}}`; a secret one (by its source or
+    /// the variable's name) hidden wherever variables are shown.
     private func captured(_ name: String, _ value: JSONValue, secret: Bool) -> Outcome {
         published.set(name, value.plainText)
         if case .string = value { capturedStrings.insert(name) } else { capturedStrings.remove(name) }

@@ -376,11 +376,9 @@ struct Replayer: Sendable {
         let root = confined ? readableRoot(of: folder, home: home) : nil
         return { path in
             if path == "-", root != nil { throw RequestBuilder.BuildError(standardInputRefusal) }
-            let expanded = RequestBuilder.expandingHome(path)
-            let asTyped = expanded.hasPrefix("/") || folder.isEmpty
-            let full = asTyped ? expanded : (folder as NSString).appendingPathComponent(expanded)
+            let full = Self.path(path, from: folder)
             if let root, let refused = refusal(reading: full, under: root, typed: path) { throw RequestBuilder.BuildError(refused) }
-            return try RequestBuilder.readFileFromDisk(asTyped ? path : full)
+            return try RequestBuilder.readFileFromDisk(full == RequestBuilder.expandingHome(path) ? path : full)
         }
     }
 
@@ -412,11 +410,16 @@ struct Replayer: Sendable {
     static func locateFile(relativeTo folder: String) -> @Sendable (String) throws -> String {
         let root = readableRoot(of: folder)
         return { path in
-            let expanded = RequestBuilder.expandingHome(path)
-            let full = expanded.hasPrefix("/") || folder.isEmpty ? expanded : (folder as NSString).appendingPathComponent(expanded)
+            let full = Self.path(path, from: folder)
             if let refused = refusal(reading: full, under: root, typed: path) { throw RequestBuilder.BuildError(refused) }
             return full
         }
+    }
+
+    /// A path as a line types it, found from `folder` (a transcript's) unless whole or `folder` is none.
+    static func path(_ typed: String, from folder: String) -> String {
+        let expanded = RequestBuilder.expandingHome(typed)
+        return expanded.hasPrefix("/") || folder.isEmpty ? expanded : (folder as NSString).appendingPathComponent(expanded)
     }
 
     static let standardInputRefusal = "cannot read '@-': a replay reads no standard input (keep the body in a file beside the transcript)"
