@@ -416,29 +416,36 @@ func answersOnceThenDropsTheNext(_ peer: LocalHTTPServer.Peer) {
         }
     }
 
-    /// An upload to a server that reads it slowly, for longer than the deadline, goes through: it failed at
-    /// the deadline, blaming the server for not answering.
-    @Test func anUploadReadSlowlyIsNotCutAtTheDeadline() async throws {
-        let size = 40 << 20
-        let server = try LocalHTTPServer { peer in
-            var small: Int32 = 64 << 10
-            setsockopt(peer.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+    /// A server that reads a request's head, then its body `chunk` bytes at a time with `pause` µs between reads
+    /// (its receive buffer `receiveBuffer` bytes when given) until `done` says, and answers with how much it read.
+    static func slowReader(receiveBuffer: Int32? = nil, chunk: Int, pause: useconds_t, closes: Bool = false,
+                           done: @escaping @Sendable (_ read: Int, _ elapsed: Duration) -> Bool) throws -> LocalHTTPServer {
+        try LocalHTTPServer { peer in
+            if var size = receiveBuffer { setsockopt(peer.fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
             var head: [UInt8] = []
             var byte: UInt8 = 0
             while head.suffix(4) != [13, 10, 13, 10] {
                 guard recv(peer.fd, &byte, 1, 0) == 1 else { return }
                 head.append(byte)
             }
-            var buffer = [UInt8](repeating: 0, count: 65536)
+            var buffer = [UInt8](repeating: 0, count: chunk)
             var read = 0
-            while read < size {
+            let started = ContinuousClock.now
+            while !done(read, ContinuousClock.now - started) {
                 let n = recv(peer.fd, &buffer, buffer.count, 0)
                 guard n > 0 else { return }
                 read += n
-                usleep(4_000)
+                usleep(pause)
             }
-            peer.write("HTTP/1.1 200 OK\r\nContent-Length: \(String(read).count)\r\n\r\n\(read)")
+            peer.write("HTTP/1.1 200 OK\r\nContent-Length: \(String(read).count)\r\n" + (closes ? "Connection: close\r\n" : "") + "\r\n\(read)")
         }
+    }
+
+    /// An upload to a server that reads it slowly, for longer than the deadline, goes through: it failed at
+    /// the deadline, blaming the server for not answering.
+    @Test func anUploadReadSlowlyIsNotCutAtTheDeadline() async throws {
+        let size = 40 << 20
+        let server = try Self.slowReader(receiveBuffer: 64 << 10, chunk: 65536, pause: 4_000) { read, _ in read >= size }
         defer { server.stop() }
         try await using(transport()) { (transport) async throws in
             let started = ContinuousClock.now
@@ -454,24 +461,7 @@ func answersOnceThenDropsTheNext(_ peer: LocalHTTPServer.Peer) {
     /// longer than the deadline, though the server read all the while, and the upload was said to stall. The
     /// server's acknowledgements say it reads; here it answers, having read for three times the deadline.
     @Test func anUploadTheBuffersHoldMovesOnAsTheServerReadsIt() async throws {
-        let server = try LocalHTTPServer { peer in
-            var head: [UInt8] = []
-            var byte: UInt8 = 0
-            while head.suffix(4) != [13, 10, 13, 10] {
-                guard recv(peer.fd, &byte, 1, 0) == 1 else { return }
-                head.append(byte)
-            }
-            var buffer = [UInt8](repeating: 0, count: 6_000)
-            var read = 0
-            let started = ContinuousClock.now
-            while ContinuousClock.now - started < .milliseconds(2_400) {
-                let n = recv(peer.fd, &buffer, buffer.count, 0)
-                guard n > 0 else { return }
-                read += n
-                usleep(20_000)
-            }
-            peer.write("HTTP/1.1 200 OK\r\nContent-Length: \(String(read).count)\r\nConnection: close\r\n\r\n\(read)")
-        }
+        let server = try Self.slowReader(chunk: 6_000, pause: 20_000, closes: true) { _, elapsed in elapsed >= .milliseconds(2_400) }
         defer { server.stop() }
         try await using(transport()) { (transport) async throws in
             // Read 300 KB/s, the acknowledgements come every 0.3-0.4 s on loopback: the window opens a step at a time.
@@ -486,25 +476,7 @@ func answersOnceThenDropsTheNext(_ peer: LocalHTTPServer.Peer) {
     /// the wait for the answer was cut, "it sent nothing more of its answer", while the server read on.
     @Test func anUploadTheSocketHoldsWholeMovesOnAsTheServerReadsIt() async throws {
         let size = 160 << 10
-        let server = try LocalHTTPServer { peer in
-            var small: Int32 = 4096
-            setsockopt(peer.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
-            var head: [UInt8] = []
-            var byte: UInt8 = 0
-            while head.suffix(4) != [13, 10, 13, 10] {
-                guard recv(peer.fd, &byte, 1, 0) == 1 else { return }
-                head.append(byte)
-            }
-            var buffer = [UInt8](repeating: 0, count: 8192)
-            var read = 0
-            while read < size {
-                let n = recv(peer.fd, &buffer, buffer.count, 0)
-                guard n > 0 else { return }
-                read += n
-                usleep(40_000)
-            }
-            peer.write("HTTP/1.1 200 OK\r\nContent-Length: \(String(read).count)\r\n\r\n\(read)")
-        }
+        let server = try Self.slowReader(receiveBuffer: 4096, chunk: 8192, pause: 40_000) { read, _ in read >= size }
         defer { server.stop() }
         try await using(transport()) { (transport) async throws in
             var request = get(server, "/upload", method: "POST", timeout: .milliseconds(600))
