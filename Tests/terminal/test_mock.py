@@ -575,6 +575,21 @@ def test_a_subscription_is_answered_with_the_clients_own_id_extra_members_and_it
         assert closed.value.rcvd.code == 1008
 
 
+def test_a_frame_recorded_member_for_member_is_answered_before_one_that_lets_members_through(start, tmp_path):
+    # Extra members let through, `{"type":"sync","since":5}` fitted a recorded `{"type":"sync"}` too, answered first.
+    transcript = tmp_path / "sync.transcript"
+    transcript.write_text("# explorer transcript v1\nprofile: generic\nbase-url: http://127.0.0.1:9\n\n"
+                          "> ws connect /s\n| connected to {{ws_base_url}}/s\n\n"
+                          '> ws send {"type":"sync"}\n→ {\n  "type": "sync"\n}\n← {\n  "all": true\n}\n\n'
+                          '> ws send {"type":"sync","since":5}\n→ {\n  "type": "sync",\n  "since": 5\n}\n← {\n  "after": 5\n}\n')
+    mock = start(str(transcript))
+    with mock.socket("/s") as ws:
+        ws.send(json.dumps({"type": "sync", "since": 5}))
+        assert json.loads(ws.recv(timeout=5)) == {"after": 5}
+        ws.send(json.dumps({"type": "sync", "since": 9}))
+        assert json.loads(ws.recv(timeout=5)) == {"all": True}
+
+
 def test_a_socket_on_a_path_nothing_recorded_is_closed_with_1008_naming_the_recorded_ones(start):
     """Refusing the upgrade would get the client a bare 400 from the server
     stack, with no reason; so the socket is opened and closed at once with

@@ -492,6 +492,8 @@ final class MockBook: @unchecked Sendable {
             let bindings = sessions[key]?.bindings ?? [:]
             var matcher = TranscriptMatcher(variables: bindings.mapValues(\.plainText))
             var fitting: [StepKey] = []
+            /// Those the frame fits as recorded, member for member: chosen before one that lets its extra members through.
+            var exact: Set<StepKey> = []
             /// The id the client gave its frame where the step's recorded one stood, by step.
             var ids: [StepKey: (recorded: JSONValue, live: JSONValue)] = [:]
             for (n, script) in scripts.enumerated() {
@@ -506,6 +508,7 @@ final class MockBook: @unchecked Sendable {
                         let (trigger, recordedID) = Self.frameTrigger(expected)
                         fits = frame.map { matcher.match(trigger, $0).isEmpty } ?? false
                         if fits, let recordedID, let live = frame?["id"] { ids[StepKey(script: n, step: m)] = (recordedID, live) }
+                        if fits, let frame, matcher.match(expected, frame).isEmpty { exact.insert(StepKey(script: n, step: m)) }
                     case let .text(pattern): fits = matcher.match(.text(pattern), .string(text)).isEmpty
                     case .binary, .closed: fits = false
                     }
@@ -515,7 +518,9 @@ final class MockBook: @unchecked Sendable {
             // The first that fits after the last one answered, in its transcript; else the first (a
             // second `sync` got the first one's answer, always).
             let last = sessions[key]?.lastFrame
-            guard let chosen = last.flatMap({ last in fitting.first { $0.script == last.script && $0.step > last.step } }) ?? fitting.first
+            // `{"type":"sync","since":5}` fits a recorded `{"type":"sync"}` too: a step recorded with it goes first.
+            let ranked = fitting.filter(exact.contains) + fitting.filter { !exact.contains($0) }
+            guard let chosen = last.flatMap({ last in ranked.first { $0.script == last.script && $0.step > last.step } }) ?? ranked.first
             else { return nil }
             sessions[key, default: fresh()].lastFrame = chosen
             var step = scripts[chosen.script].steps[chosen.step]
