@@ -972,6 +972,28 @@ import Testing
         #expect(text.contains("> get /echo -a bob:{{secret:password_2}}\n"), "\(text)")
     }
 
+    /// Two GraphQL logins with two passwords, in a `:=` JSON item or in the document itself, were written under one
+    /// placeholder: the replay sent the first password twice, and the second step's refusal did not come.
+    @Test func twoPasswordsInJSONOrAGraphQLDocumentAreTwoSecrets() throws {
+        let (recorder, path, nowhere) = try Self.recorderBegunAsAlice("graphql-logins")
+        let lines = [#"post /graphql query=q variables:='{"email":"a@x.io","password":"hunter2pw"}'"#,
+                     #"post /graphql query=q variables:='{"email":"a@x.io","password":"badpass77"}'"#,
+                     #"post /graphql query='mutation { login(password: "gql1pass") }'"#,
+                     #"post /graphql query='mutation { login(password: "gql2pass") }'"#]
+        for line in lines {
+            let answer = ReceivedResponse(status: 200, reason: "OK", headers: [], body: [])
+            let exchange = Exchange(request: PreparedRequest(method: "POST", url: nowhere.appendingPathComponent("graphql")), response: answer, duration: .zero)
+            try recorder.record(line: line, command: try CommandParser().parse(line), outcome: .exchange(exchange, note: nil), forcedOffline: false)
+        }
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let placeholders = text.split(separator: "\n").filter { $0.hasPrefix("> ") }.map { line in
+            line.matches(of: /\{\{secret:([a-z_0-9]+)\}\}/).map { String($0.output.1) }
+        }
+        // The header's login took `password`: these are the next, one each.
+        #expect(placeholders == [["password_2"], ["password_3"], ["password_4"], ["password_5"]], "\(text)")
+        #expect(!text.contains("hunter2pw") && !text.contains("badpass77") && !text.contains("gql1pass") && !text.contains("gql2pass"))
+    }
+
     /// The header's account logging in again (a recording begun after a
     /// login) was written `{{secret:password_2}}`: CI had to set one password
     /// under two names. Another account's password keeps a name of its own.

@@ -555,12 +555,19 @@ final class TranscriptRecorder {
                     // was `{{secret:password}}`, the login's, and its replay sent the login's password.
                     if isSecret(name) || Redactor.isServiceToken(value) || Redactor.isOAuthCode(name: name, value: value, besides: itemNames) {
                         learn(value, as: Redactor.leaf(of: name))
+                    } else {
+                        // A GraphQL document's `password: "…"`: numbered as items are (a second login's other password
+                        // was written under the first's name, and its replay sent the first).
+                        for member in PatternText.bareMembers(in: value) { learn(String(value[member.value]), as: member.key) }
                     }
                 case let .jsonField(name, value):
                     // `true`, `false` and `null` are no secret to search for: every equal value in the step was hidden.
                     switch value {
                     case .bool, .null: break
                     case let .string(text) where Redactor.isServiceToken(text): learn(text, as: Redactor.leaf(of: name))
+                    // `variables:='{"password": "…"}'`: its members, numbered as items are (two logins' passwords were one placeholder).
+                    case .object, .array:
+                        if isSecret(name) { learn(value.plainText, as: Redactor.leaf(of: name)) } else { learnMembers(value, key: nil) }
                     default: if isSecret(name) { learn(value.plainText, as: Redactor.leaf(of: name)) }
                     }
                 // The same from a file (`password=@pw.txt`, `Authorization:@token.txt`, `@body.json`): the line holds
