@@ -994,6 +994,21 @@ import Testing
         #expect(!text.contains("hunter2pw") && !text.contains("badpass77") && !text.contains("gql1pass") && !text.contains("gql2pass"))
     }
 
+    /// A login posted as a request and refused with a 400 (Django REST's `non_field_errors`): its password was
+    /// numbered as a right one, and the mock answered the right password with the refusal.
+    @Test func aPasswordA400RefusedIsAWrongOne() throws {
+        let (recorder, path, nowhere) = try Self.recorderBegunAsAlice("refused-login")
+        for (line, status) in [("post /api/auth/login/ username=bob password=wonderland42", 200), ("post /api/auth/login/ username=bob password=wrongpass9", 400)] {
+            let answer = ReceivedResponse(status: status, reason: status == 200 ? "OK" : "Bad Request", headers: [], body: [])
+            let exchange = Exchange(request: PreparedRequest(method: "POST", url: nowhere.appendingPathComponent("api/auth/login/")), response: answer,
+                                    duration: .zero)
+            try recorder.record(line: line, command: try CommandParser().parse(line), outcome: .exchange(exchange, note: nil), forcedOffline: false)
+        }
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains("> post /api/auth/login/ username=bob password={{secret:password_2}}\n"), "\(text)")
+        #expect(text.contains("> post /api/auth/login/ username=bob password={{secret:wrong_password}}\n"), "\(text)")
+    }
+
     /// The header's account logging in again (a recording begun after a
     /// login) was written `{{secret:password_2}}`: CI had to set one password
     /// under two names. Another account's password keeps a name of its own.

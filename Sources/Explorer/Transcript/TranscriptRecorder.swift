@@ -329,10 +329,13 @@ final class TranscriptRecorder {
             let typedEmail = typed.flatMap { $0.count > 1 && $0[1].includes(ascii: "{{") ? $0[1] : nil } ?? email
             return LineTokenizer.join(["login", typedEmail]) + " " + TranscriptPattern(.secret(name)).description
         }
-        var refused = false
+        var refused = false, passwordRefused = false
         // 401, not 403: a key that is good but not allowed there is the key a replay must send.
         if case let .exchange(exchange, _, _) = outcome, exchange.response.status == 401 { refused = true }
-        var names = learnSecrets(in: command, typed: typed ?? [], refused: refused)
+        // A login posted as a request and refused with a 400 (Django REST's `non_field_errors`): its password is a wrong
+        // one, as `login`'s refused one is; written as the first's, the mock answered the right password with the refusal.
+        if case let .exchange(exchange, _, _) = outcome, exchange.response.status == 400 { passwordRefused = true }
+        var names = learnSecrets(in: command, typed: typed ?? [], refused: refused, passwordRefused: passwordRefused)
         let hide = { (item: String) in
             // A second value under one name (`auth basic bob:…` after another, `X-CSRFToken:…` after a `header` of
             // another) is `password_2`, `x_csrftoken_2`, as a second login's password is: a replay is given each.
@@ -458,14 +461,14 @@ final class TranscriptRecorder {
     /// request the server `refused` (a 401), a value not seen before is
     /// `wrong_NAME`, which a replay fills with one no server accepts: filled
     /// with the live refresh token, a test of a bogus one passed, and failed.
-    private func learnSecrets(in command: Command?, typed: [String], refused: Bool = false) -> [String: [String]] {
+    private func learnSecrets(in command: Command?, typed: [String], refused: Bool = false, passwordRefused: Bool = false) -> [String: [String]] {
         var names: [String: [String]] = [:]
         var learnedHere: Set<String> = []
         @discardableResult func learn(_ value: String, as item: String, numbered: Bool = true) -> String {
             learnedHere.insert(value)
             let base = ExpectedValue.secretName(item)
             // Not an Authorization header: its placeholder stands for `Bearer …` whole, which an invented value is not.
-            let wrong = refused && scrubber.name(of: value) == nil && base != "authorization"
+            let wrong = (refused || passwordRefused && base.contains("password")) && scrubber.name(of: value) == nil && base != "authorization"
             let name = scrubber.name(of: value) ?? (wrong ? "wrong_" + base : numbered ? scrubber.freeName(base, for: value) : base)
             scrubber.learn(value, name: name, typed: true)
             names[base, default: []].append(name)
