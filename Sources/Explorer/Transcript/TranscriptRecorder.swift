@@ -461,6 +461,7 @@ final class TranscriptRecorder {
     /// request the server `refused` (a 401), a value not seen before is
     /// `wrong_NAME`, which a replay fills with one no server accepts: filled
     /// with the live refresh token, a test of a bogus one passed, and failed.
+    /// So is a password in a request refused with a 400 (`passwordRefused`).
     private func learnSecrets(in command: Command?, typed: [String], refused: Bool = false, passwordRefused: Bool = false) -> [String: [String]] {
         var names: [String: [String]] = [:]
         var learnedHere: Set<String> = []
