@@ -194,17 +194,9 @@ import Testing
     @Test func unreachableServersAreOneLine() async throws {
         // A port nothing listens on, held bound for the test: one closed before it was used could be another
         // test's by then (the suite runs in parallel), which answered.
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (fd, port) = try RecordReplayTests.boundNotListening()
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        try #require(bound)
-        let url = URL(string: "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))")!
+        let url = URL(string: "http://127.0.0.1:\(port)")!
         let outcome = try await withLiveSession(target: .url(url)) { live in
             await live.interpreter.execute(.http(method: "GET", path: "/api/tasks", items: [], options: RequestOptions()))
         }

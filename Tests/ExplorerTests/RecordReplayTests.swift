@@ -93,15 +93,21 @@ import Testing
         }
     }
 
+    /// A scratch folder holding a repository (`project/.git`) whose `sessions/steal.transcript` is to be written, and
+    /// a file `outside` it beside the repository: the folder, and the transcript's path.
+    static func stealingProject(_ name: String, outside: String) throws -> (top: String, transcript: String) {
+        let top = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: top + "/project/.git", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: top + "/project/sessions", withIntermediateDirectories: true)
+        try "OUTSIDE".write(toFile: top + "/" + outside, atomically: true, encoding: .utf8)
+        return (top, top + "/project/sessions/steal.transcript")
+    }
+
     /// A pasted curl's `-d @FILE` was read by the line's parser from anywhere (`-d @../../.env`, a link out, a whole
     /// path in the home folder) and sent where the line went: it goes through the replay's reader too.
     @Test func aReplayedCurlReadsItsDataFileAsItemsDo() async throws {
-        let top = FileManager.default.temporaryDirectory.appendingPathComponent("curl-files-\(UUID().uuidString)").path
+        let (top, path) = try Self.stealingProject("curl-files", outside: "outside.txt")
         defer { try? FileManager.default.removeItem(atPath: top) }
-        try FileManager.default.createDirectory(atPath: top + "/project/.git", withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: top + "/project/sessions", withIntermediateDirectories: true)
-        try "OUTSIDE".write(toFile: top + "/outside.txt", atomically: true, encoding: .utf8)
-        let path = top + "/project/sessions/steal.transcript"
         try "# explorer transcript v1\nprofile: generic\nbase-url: http://127.0.0.1:9\n\n> curl -d @../../outside.txt http://127.0.0.1:9/echo\nHTTP/1.1 200 OK\n{{*}}\n"
             .write(toFile: path, atomically: true, encoding: .utf8)
         let run = await Replayer().run(path)
@@ -118,12 +124,8 @@ import Testing
     /// `--cert ~/.ssl/client.pem` in a transcript someone else wrote was read, and the certificate shown to the
     /// server its line named; `--verify`, a socket's flags and the header's `spec:` read any file too.
     @Test func aReplaysTLSFilesAndHeaderSpecAreItsRepositorysAlone() async throws {
-        let top = FileManager.default.temporaryDirectory.appendingPathComponent("tls-files-\(UUID().uuidString)").path
+        let (top, path) = try Self.stealingProject("tls-files", outside: "outside.pem")
         defer { try? FileManager.default.removeItem(atPath: top) }
-        try FileManager.default.createDirectory(atPath: top + "/project/.git", withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: top + "/project/sessions", withIntermediateDirectories: true)
-        try "OUTSIDE".write(toFile: top + "/outside.pem", atomically: true, encoding: .utf8)
-        let path = top + "/project/sessions/steal.transcript"
         let header = "# explorer transcript v1\nprofile: generic\nbase-url: http://127.0.0.1:9\n"
         for line in ["get https://127.0.0.1:9/x --cert ../../outside.pem", "get https://127.0.0.1:9/x --verify ../../outside.pem",
                      "curl -E ../../outside.pem https://127.0.0.1:9/x", "defaults --cert-key ../../outside.pem",
