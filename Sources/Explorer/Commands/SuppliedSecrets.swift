@@ -119,7 +119,7 @@ struct SuppliedSecrets: Sendable, Equatable {
         }
         while at < text.endIndex {
             let character = text[at]
-            if character.isASCII, character.isLetter || character.isNumber || "+/_-".contains(character) {
+            if isBase64Character(character) {
                 if start == nil { start = at }
             } else {
                 close(at)
@@ -130,12 +130,17 @@ struct SuppliedSecrets: Sendable, Equatable {
         return words
     }
 
+    /// A character of a base64 word, standard or URL-safe (not its `=` padding).
+    static func isBase64Character(_ character: Character) -> Bool {
+        character.isASCII && (character.isLetter || character.isNumber || "+/_-".contains(character))
+    }
+
     /// The texts that the base64 words (standard or URL-safe, 8 characters
     /// or more) in `text` decode to, read as UTF-8 (a byte that is not stands
     /// as U+FFFD: the text around it is still read).
     static func base64Decoded(_ text: String) -> [String] {
         // Cut at `=` too: a query's `q=…` is no part of its value (its padding is made again).
-        text.split { !($0.isASCII && ($0.isLetter || $0.isNumber || "+/_-".contains($0))) }.compactMap { word in
+        text.split { !isBase64Character($0) }.compactMap { word in
             guard word.count >= 8 else { return nil }
             var standard = word.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
             while standard.count % 4 != 0 { standard += "=" }
